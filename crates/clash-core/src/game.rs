@@ -1,0 +1,182 @@
+//! A game in progress: setup, state and event log together, plus a type-erased face
+//! ([`AnyGame`]) so the CLI and the server can hold any ruleset behind JSON.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::RuleError;
+use crate::randomness::Randomness;
+use crate::ruleset::{Ruleset, execute};
+use crate::seat::{Seat, Viewer};
+
+/// A game of ruleset `R`: its setup, current state, and every event so far.
+#[derive(Debug)]
+pub struct Game<R: Ruleset> {
+    setup: R::Setup,
+    state: R::State,
+    log: Vec<R::Event>,
+}
+
+impl<R: Ruleset> Clone for Game<R> {
+    fn clone(&self) -> Self {
+        Game { setup: self.setup.clone(), state: self.state.clone(), log: self.log.clone() }
+    }
+}
+
+impl<R: Ruleset> Game<R> {
+    pub fn new(setup: R::Setup) -> Result<Self, RuleError> {
+        let state = R::setup(&setup)?;
+        Ok(Game { setup, state, log: Vec::new() })
+    }
+
+    pub fn setup(&self) -> &R::Setup {
+        &self.setup
+    }
+
+    pub fn state(&self) -> &R::State {
+        &self.state
+    }
+
+    pub fn log(&self) -> &[R::Event] {
+        &self.log
+    }
+
+    /// Apply a command; on error nothing changes.
+    pub fn command(&mut self, seat: Seat, command: &R::Command, rng: &mut dyn Randomness) -> Result<&[R::Event], RuleError> {
+        let events = execute::<R>(&mut self.state, seat, command, rng)?;
+        let start = self.log.len();
+        self.log.extend(events);
+        Ok(&self.log[start..])
+    }
+
+    /// Append an already-decided event (restoring from storage).
+    pub fn restore(&mut self, event: R::Event) {
+        R::apply(&mut self.state, &event);
+        self.log.push(event);
+    }
+}
+
+/// An event as one viewer sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeenEvent {
+    /// Position in the table's log, from 0; clients resume after the last index they saw.
+    pub index: usize,
+    pub event: Value,
+    /// The event told in words.
+    pub text: String,
+}
+
+/// Why a type-erased command was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GameError {
+    /// The JSON did not describe a command (or setup, or event) of this ruleset.
+    #[error("malformed {what}: {detail}")]
+    Malformed { what: &'static str, detail: String },
+    /// The command was understood and breaks a rule.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+}
+
+/// Any ruleset's game, driven through JSON.
+pub trait AnyGame: Send + Sync {
+    fn ruleset(&self) -> &'static str;
+    fn setup_json(&self) -> Value;
+    fn seats(&self) -> Vec<Seat>;
+    /// Apply a command given as JSON, returning the new events (unredacted).
+    fn command(&mut self, seat: Seat, command: &Value, rng: &mut dyn Randomness) -> Result<Vec<Value>, GameError>;
+    /// Append an event read back from storage.
+    fn restore(&mut self, event: &Value) -> Result<(), GameError>;
+    fn event_count(&self) -> usize;
+    /// Every event from `from` on, as `viewer` may see it.
+    fn events_for(&self, viewer: Viewer, from: usize) -> Vec<SeenEvent>;
+    /// The full state (never shown to players: it holds hidden information).
+    fn state_json(&self) -> Value;
+    fn view(&self, viewer: Viewer) -> Value;
+    fn legal_commands(&self, seat: Seat) -> Vec<Value>;
+    fn boxed_clone(&self) -> Box<dyn AnyGame>;
+}
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    // Every boundary type is plain data (no maps with non-string keys), so this cannot fail.
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(what: &'static str, value: &Value) -> Result<T, GameError> {
+    T::deserialize(value).map_err(|e| GameError::Malformed { what, detail: e.to_string() })
+}
+
+impl<R: Ruleset> AnyGame for Game<R> {
+    fn ruleset(&self) -> &'static str {
+        R::ID
+    }
+
+    fn setup_json(&self) -> Value {
+        to_json(&self.setup)
+    }
+
+    fn seats(&self) -> Vec<Seat> {
+        R::seats(&self.state)
+    }
+
+    fn command(&mut self, seat: Seat, command: &Value, rng: &mut dyn Randomness) -> Result<Vec<Value>, GameError> {
+        let command: R::Command = from_json("command", command)?;
+        let events = Game::command(self, seat, &command, rng)?;
+        Ok(events.iter().map(to_json).collect())
+    }
+
+    fn restore(&mut self, event: &Value) -> Result<(), GameError> {
+        let event: R::Event = from_json("event", event)?;
+        Game::restore(self, event);
+        Ok(())
+    }
+
+    fn event_count(&self) -> usize {
+        self.log.len()
+    }
+
+    fn events_for(&self, viewer: Viewer, from: usize) -> Vec<SeenEvent> {
+        self.log
+            .iter()
+            .enumerate()
+            .skip(from)
+            .filter_map(|(index, e)| {
+                R::event_view(e, viewer).map(|seen| SeenEvent { index, text: R::narrate(&seen), event: to_json(&seen) })
+            })
+            .collect()
+    }
+
+    fn state_json(&self) -> Value {
+        to_json(&self.state)
+    }
+
+    fn view(&self, viewer: Viewer) -> Value {
+        to_json(&R::view(&self.state, viewer))
+    }
+
+    fn legal_commands(&self, seat: Seat) -> Vec<Value> {
+        R::legal_commands(&self.state, seat).iter().map(to_json).collect()
+    }
+
+    fn boxed_clone(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+}
+
+/// How to start a game of one ruleset from JSON: what a catalogue of rulesets is made of.
+#[derive(Clone, Copy)]
+pub struct RulesetEntry {
+    pub id: &'static str,
+    pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
+}
+
+impl RulesetEntry {
+    pub fn of<R: Ruleset>() -> Self {
+        RulesetEntry {
+            id: R::ID,
+            new_game: |setup| {
+                let setup: R::Setup = from_json("setup", setup)?;
+                Ok(Box::new(Game::<R>::new(setup)?))
+            },
+        }
+    }
+}
