@@ -92,6 +92,8 @@ pub trait AnyGame: Send + Sync {
     /// The full state (never shown to players: it holds hidden information).
     fn state_json(&self) -> Value;
     fn view(&self, viewer: Viewer) -> Value;
+    /// The state as readable text for `viewer`.
+    fn render(&self, viewer: Viewer) -> String;
     fn legal_commands(&self, seat: Seat) -> Vec<Value>;
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
 }
@@ -151,6 +153,10 @@ impl<R: Ruleset> AnyGame for Game<R> {
 
     fn view(&self, viewer: Viewer) -> Value {
         to_json(&R::view(&self.state, viewer))
+    }
+
+    fn render(&self, viewer: Viewer) -> String {
+        R::render(&self.state, viewer)
     }
 
     fn legal_commands(&self, seat: Seat) -> Vec<Value> {

@@ -58,6 +58,10 @@ pub trait Ruleset: 'static {
     /// One line of plain text telling a person what the event means.
     fn narrate(event: &Self::Event) -> String;
 
+    /// A compact, readable text picture of the state as `viewer` may see it (a board, the
+    /// characters' energy, …), printed by `clash run` after each step.
+    fn render(state: &Self::State, viewer: Viewer) -> String;
+
     /// A sample of commands `seat` may legally send now, for random drivers, bots and user
     /// interfaces. Every command returned must be accepted by [`Ruleset::decide`]; free choices
     /// (texts, splits) may be represented by a few typical values.

@@ -72,6 +72,8 @@ pub struct StepReport {
     pub command: Value,
     /// The events it produced (empty when refused).
     pub events: Vec<SeenEvent>,
+    /// The table as a spectator sees it after this step.
+    pub rendered: String,
     /// The refusal, if any: `(rule, message)`.
     pub error: Option<Refusal>,
 }
@@ -142,6 +144,7 @@ pub fn run(entries: &[RulesetEntry], scenario: &Scenario) -> (Option<Report>, Op
             note: step.note.clone(),
             command: step.command.clone(),
             events: game.events_for(Viewer::Spectator, before),
+            rendered: game.render(Viewer::Spectator),
             error: None,
         };
         let verdict = judge(index, step, outcome, &mut report);
