@@ -1,0 +1,45 @@
+//! `clash`: play, serve and analyse tabletop conflict systems.
+
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "clash", version, about = "Play and analyse tabletop conflict systems together")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a scenario file (setup + commands) and narrate it; see docs/scenarios.md.
+    ///
+    /// Exits 0 when every step behaves as the scenario says, 2 when a command is refused
+    /// unexpectedly, and 1 for any other mismatch.
+    Run {
+        /// The scenario, e.g. examples/iron-triangle/tv-06-win-of-13.json
+        file: PathBuf,
+        /// Print one JSON object (events, final state, every seat's view) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the rulesets this build can play.
+    Rulesets,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run { file, json } => run::run(&file, json),
+        Command::Rulesets => {
+            for entry in clash_catalogue::rulesets() {
+                println!("{}", entry.id);
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! `clash run`: play a scenario and tell what happened.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clash_core::scenario::{self, Report, Scenario, ScenarioError, StepReport};
+
+pub fn run(file: &Path, json: bool) -> ExitCode {
+    let scenario = match load(file) {
+        Ok(s) => s,
+        Err(message) => {
+            eprintln!("clash run: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (report, failure) = scenario::run(&clash_catalogue::rulesets(), &scenario);
+    if let Some(report) = &report {
+        if json {
+            print_json(report, failure.as_ref());
+        } else {
+            print_text(report);
+        }
+    }
+    match failure {
+        None => ExitCode::SUCCESS,
+        Some(err) => {
+            eprintln!("clash run: {err}");
+            if err.is_unexpected_refusal() { ExitCode::from(2) } else { ExitCode::FAILURE }
+        }
+    }
+}
+
+fn load(file: &Path) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{} is not a valid scenario: {e}", file.display()))
+}
+
+fn print_json(report: &Report, failure: Option<&ScenarioError>) {
+    let views: serde_json::Map<String, serde_json::Value> =
+        report.views.iter().map(|(viewer, view)| (viewer.to_string(), view.clone())).collect();
+    let out = serde_json::json!({
+        "ruleset": report.ruleset,
+        "title": report.title,
+        "steps": report.steps,
+        "events": report.log,
+        "final_state": report.final_state,
+        "views": views,
+        "ok": failure.is_none(),
+        "failure": failure.map(|f| f.to_string()),
+    });
+    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+}
+
+fn print_text(report: &Report) {
+    let title = if report.title.is_empty() { report.ruleset.as_str() } else { report.title.as_str() };
+    println!("== {title} ({})", report.ruleset);
+    // The table picture is repeated only when a step changed it.
+    let mut shown = "";
+    for step in &report.steps {
+        print_step(step);
+        if step.rendered != shown && !step.events.is_empty() {
+            println!("{}", indent(&step.rendered));
+            shown = &step.rendered;
+        }
+    }
+    if let Some(last) = report.steps.last() {
+        println!("\n== Final table\n{}", last.rendered.trim_end());
+    }
+}
+
+fn print_step(step: &StepReport) {
+    println!();
+    if let Some(note) = &step.note {
+        println!("# {note}");
+    }
+    println!("[{}] {} {}", step.index + 1, step.seat, step.command);
+    for event in &step.events {
+        println!("    {}", event.text);
+    }
+    if let Some(refusal) = &step.error {
+        let rule = refusal.rule.as_deref().unwrap_or("-");
+        let verdict = if refusal.expected { "refused, as expected" } else { "REFUSED" };
+        println!("    {verdict} ({rule}): {}", refusal.message);
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.trim_end().lines().map(|l| format!("      | {l}")).collect::<Vec<_>>().join("\n")
+}
