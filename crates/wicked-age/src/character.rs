@@ -1,0 +1,428 @@
+//! Character sheets: PC forms (WA-2 to WA-5), NPC forms (WA-6 to WA-8) and Particular
+//! Strengths (WA-9, WA-10).
+
+use clash_core::{RuleError, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::dice::Die;
+
+/// The six PC forms (WA-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PcForm {
+    Covertly,
+    Directly,
+    ForMyself,
+    ForOthers,
+    WithLove,
+    WithViolence,
+}
+
+impl PcForm {
+    pub const ALL: [PcForm; 6] =
+        [PcForm::Covertly, PcForm::Directly, PcForm::ForMyself, PcForm::ForOthers, PcForm::WithLove, PcForm::WithViolence];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            PcForm::Covertly => "Covertly",
+            PcForm::Directly => "Directly",
+            PcForm::ForMyself => "For Myself",
+            PcForm::ForOthers => "For Others",
+            PcForm::WithLove => "With Love",
+            PcForm::WithViolence => "With Violence",
+        }
+    }
+}
+
+/// The three NPC forms (WA-6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NpcForm {
+    Action,
+    Maneuvering,
+    SelfProtection,
+}
+
+impl NpcForm {
+    pub const ALL: [NpcForm; 3] = [NpcForm::Action, NpcForm::Maneuvering, NpcForm::SelfProtection];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            NpcForm::Action => "Action",
+            NpcForm::Maneuvering => "Maneuvering",
+            NpcForm::SelfProtection => "Self-protection",
+        }
+    }
+}
+
+/// A form of either kind of sheet; in JSON just the form's name (`"directly"`, `"action"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FormRef {
+    Pc(PcForm),
+    Npc(NpcForm),
+}
+
+impl FormRef {
+    pub fn label(self) -> &'static str {
+        match self {
+            FormRef::Pc(f) => f.label(),
+            FormRef::Npc(f) => f.label(),
+        }
+    }
+}
+
+/// A PC's six forms, one die each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PcForms {
+    pub covertly: Die,
+    pub directly: Die,
+    pub for_myself: Die,
+    pub for_others: Die,
+    pub with_love: Die,
+    pub with_violence: Die,
+}
+
+impl PcForms {
+    pub fn get(&self, form: PcForm) -> Die {
+        match form {
+            PcForm::Covertly => self.covertly,
+            PcForm::Directly => self.directly,
+            PcForm::ForMyself => self.for_myself,
+            PcForm::ForOthers => self.for_others,
+            PcForm::WithLove => self.with_love,
+            PcForm::WithViolence => self.with_violence,
+        }
+    }
+
+    pub fn set(&mut self, form: PcForm, die: Die) {
+        let slot = match form {
+            PcForm::Covertly => &mut self.covertly,
+            PcForm::Directly => &mut self.directly,
+            PcForm::ForMyself => &mut self.for_myself,
+            PcForm::ForOthers => &mut self.for_others,
+            PcForm::WithLove => &mut self.with_love,
+            PcForm::WithViolence => &mut self.with_violence,
+        };
+        *slot = die;
+    }
+
+    /// WA-2: the dice dealt at creation must be exactly {d12, d10, d8, d6, d6, d4}.
+    pub fn is_creation_set(&self) -> bool {
+        let mut dice: Vec<Die> = PcForm::ALL.iter().map(|f| self.get(*f)).collect();
+        dice.sort();
+        dice == [Die::D4, Die::D6, Die::D6, Die::D8, Die::D10, Die::D12]
+    }
+
+    pub fn zero_count(&self) -> usize {
+        PcForm::ALL.iter().filter(|f| self.get(**f).is_zero()).count()
+    }
+}
+
+/// An NPC's three forms, two dice each (WA-6). The first die is the larger at creation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NpcForms {
+    pub action: [Die; 2],
+    pub maneuvering: [Die; 2],
+    pub self_protection: [Die; 2],
+}
+
+impl NpcForms {
+    pub fn get(&self, form: NpcForm) -> [Die; 2] {
+        match form {
+            NpcForm::Action => self.action,
+            NpcForm::Maneuvering => self.maneuvering,
+            NpcForm::SelfProtection => self.self_protection,
+        }
+    }
+
+    pub fn set(&mut self, form: NpcForm, dice: [Die; 2]) {
+        match form {
+            NpcForm::Action => self.action = dice,
+            NpcForm::Maneuvering => self.maneuvering = dice,
+            NpcForm::SelfProtection => self.self_protection = dice,
+        }
+    }
+
+    /// WA-8: a form is at 0 when both its dice are 0.
+    pub fn is_zero(&self, form: NpcForm) -> bool {
+        self.get(form).iter().all(|d| d.is_zero())
+    }
+
+    /// WA-6: the pairs dealt are exactly {d12+d8, d10+d6, d6+d4}, one per form.
+    pub fn is_creation_set(&self) -> bool {
+        let mut pairs: Vec<[Die; 2]> = NpcForm::ALL
+            .iter()
+            .map(|f| {
+                let mut p = self.get(*f);
+                p.sort_by(|a, b| b.cmp(a));
+                p
+            })
+            .collect();
+        pairs.sort();
+        pairs == [[Die::D6, Die::D4], [Die::D10, Die::D6], [Die::D12, Die::D8]]
+    }
+
+    pub fn zero_count(&self) -> usize {
+        NpcForm::ALL.iter().filter(|f| self.is_zero(**f)).count()
+    }
+}
+
+/// One significance choice of a Particular Strength (WA-9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Significance {
+    /// Bonus die d10 instead of d8.
+    Potent,
+    /// A second associated PC form.
+    Broad { second_form: PcForm },
+    /// Losing to this strength also costs the named form one size (WA-30).
+    Consequential { pc_form: PcForm, npc_form: NpcForm },
+    /// No other sheet may record this strength.
+    Unique,
+    /// May be used beyond the holder's normal reach (narrative only).
+    FarReaching,
+}
+
+/// A Particular Strength as recorded on a sheet (WA-9).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strength {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The associated PC form.
+    pub pc_form: PcForm,
+    /// The associated NPC form.
+    pub npc_form: NpcForm,
+    pub significance: Vec<Significance>,
+    /// The bonus die; d8, or d10 when potent; stepped down or removed (0) by negotiated losses.
+    pub die: Die,
+}
+
+impl Strength {
+    /// Every PC form associated with the strength (two when broad).
+    pub fn pc_forms(&self) -> Vec<PcForm> {
+        let mut forms = vec![self.pc_form];
+        for s in &self.significance {
+            if let Significance::Broad { second_form } = s {
+                forms.push(*second_form);
+            }
+        }
+        forms
+    }
+
+    /// The (PC form, NPC form) a consequential strength threatens (WA-30).
+    pub fn consequential(&self) -> Option<(PcForm, NpcForm)> {
+        self.significance.iter().find_map(|s| match s {
+            Significance::Consequential { pc_form, npc_form } => Some((*pc_form, *npc_form)),
+            _ => None,
+        })
+    }
+
+    pub fn is_unique(&self) -> bool {
+        self.significance.contains(&Significance::Unique)
+    }
+
+    pub fn is_far_reaching(&self) -> bool {
+        self.significance.contains(&Significance::FarReaching)
+    }
+}
+
+/// A strength as written in the setup: the die follows from its significance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrengthSpec {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub pc_form: PcForm,
+    pub npc_form: NpcForm,
+    pub significance: Vec<Significance>,
+}
+
+impl StrengthSpec {
+    /// WA-9: a new strength has significance 1, so exactly one choice.
+    pub fn build(&self, owner: &str) -> Result<Strength, RuleError> {
+        if self.significance.len() != 1 {
+            return Err(RuleError::setup(
+                "WA-9",
+                format!("{owner}'s strength {} needs exactly one significance choice (a new strength has significance 1)", self.name),
+            ));
+        }
+        if let Some(Significance::Broad { second_form }) = self.significance.first() {
+            if *second_form == self.pc_form {
+                return Err(RuleError::setup("WA-9", format!("a broad strength's second form must differ from {}", self.pc_form.label())));
+            }
+        }
+        let die = if self.significance.contains(&Significance::Potent) { Die::D10 } else { Die::D8 };
+        Ok(Strength {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            pc_form: self.pc_form,
+            npc_form: self.npc_form,
+            significance: self.significance.clone(),
+            die,
+        })
+    }
+}
+
+/// The kind-specific part of a sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Sheet {
+    Pc { forms: PcForms },
+    Npc { forms: NpcForms },
+}
+
+/// Whether a character can take part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Active,
+    /// WA-4 / WA-8: two forms at 0; out for the rest of the chapter (not dead).
+    OutOfChapter,
+    /// An agreed consequence (WA-27) was the character's death.
+    Dead,
+}
+
+/// A character on the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Character {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The seat that controls it: a player for a PC, the GM for an NPC.
+    pub controller: Seat,
+    #[serde(flatten)]
+    pub sheet: Sheet,
+    pub strengths: Vec<Strength>,
+    /// WA-5: free text, no mechanical effect.
+    pub best_interests: Vec<String>,
+    pub status: Status,
+}
+
+impl Character {
+    pub fn is_pc(&self) -> bool {
+        matches!(self.sheet, Sheet::Pc { .. })
+    }
+
+    pub fn strength(&self, name: &str) -> Option<&Strength> {
+        self.strengths.iter().find(|s| s.name == name)
+    }
+
+    /// WA-4 / WA-8: two or more forms at 0.
+    pub fn has_two_forms_at_zero(&self) -> bool {
+        match &self.sheet {
+            Sheet::Pc { forms } => forms.zero_count() >= 2,
+            Sheet::Npc { forms } => forms.zero_count() >= 2,
+        }
+    }
+
+    /// The die a form currently has (for an NPC form, its larger die).
+    pub fn form_dice(&self, form: FormRef) -> Option<Vec<Die>> {
+        match (&self.sheet, form) {
+            (Sheet::Pc { forms }, FormRef::Pc(f)) => Some(vec![forms.get(f)]),
+            (Sheet::Npc { forms }, FormRef::Npc(f)) => Some(forms.get(f).to_vec()),
+            _ => None,
+        }
+    }
+
+    /// WA-28 / WA-8: the form loses one size (an NPC form: both its dice). `None` if the form
+    /// does not belong to this kind of sheet.
+    pub fn stepped_form(&self, form: FormRef) -> Option<Vec<Die>> {
+        self.form_dice(form).map(|dice| dice.into_iter().map(Die::step_down).collect())
+    }
+
+    pub fn set_form(&mut self, form: FormRef, dice: &[Die]) {
+        match (&mut self.sheet, form) {
+            (Sheet::Pc { forms }, FormRef::Pc(f)) => {
+                if let Some(d) = dice.first() {
+                    forms.set(f, *d);
+                }
+            }
+            (Sheet::Npc { forms }, FormRef::Npc(f)) => {
+                if let [a, b] = dice {
+                    forms.set(f, [*a, *b]);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A character as written in the setup.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterSpec {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The controlling player for a PC (`"p1"`, …); NPCs are always the GM's and may omit it.
+    #[serde(default)]
+    pub seat: Option<Seat>,
+    #[serde(flatten)]
+    pub sheet: Sheet,
+    #[serde(default)]
+    pub strengths: Vec<StrengthSpec>,
+    #[serde(default)]
+    pub best_interests: Vec<String>,
+    /// Sizes already lost in earlier chapters, applied after the creation check: one step down
+    /// per entry (a campaign continuing from an earlier state).
+    #[serde(default)]
+    pub losses: Vec<FormRef>,
+}
+
+impl CharacterSpec {
+    /// Validate creation (WA-2, WA-5, WA-6, WA-9) and build the sheet.
+    pub fn build(&self) -> Result<Character, RuleError> {
+        let name = &self.name;
+        if name.trim().is_empty() {
+            return Err(RuleError::setup("WA-2", "every character needs a name"));
+        }
+        let controller = match (&self.sheet, self.seat) {
+            (Sheet::Pc { forms }, Some(seat @ Seat::Player(_))) => {
+                if !forms.is_creation_set() {
+                    return Err(RuleError::setup("WA-2", format!("{name}'s forms must be dealt exactly d12, d10, d8, d6, d6 and d4")));
+                }
+                if self.best_interests.iter().filter(|b| !b.trim().is_empty()).count() < 2 {
+                    return Err(RuleError::setup("WA-5", format!("{name} needs at least two Best Interests")));
+                }
+                seat
+            }
+            (Sheet::Pc { .. }, _) => {
+                return Err(RuleError::setup("WA-2", format!("{name} is a PC and needs a player seat (p1, p2, …)")));
+            }
+            (Sheet::Npc { forms }, None | Some(Seat::Gm)) => {
+                if !forms.is_creation_set() {
+                    return Err(RuleError::setup("WA-6", format!("{name}'s forms must be dealt the pairs d12+d8, d10+d6 and d6+d4")));
+                }
+                Seat::Gm
+            }
+            (Sheet::Npc { .. }, Some(_)) => {
+                return Err(RuleError::setup("WA-6", format!("{name} is an NPC and is controlled by the GM")));
+            }
+        };
+        let strengths = self.strengths.iter().map(|s| s.build(name)).collect::<Result<Vec<_>, _>>()?;
+        let mut character = Character {
+            name: name.clone(),
+            description: self.description.clone(),
+            controller,
+            sheet: self.sheet.clone(),
+            strengths,
+            best_interests: self.best_interests.clone(),
+            status: Status::Active,
+        };
+        for loss in &self.losses {
+            let stepped = character
+                .stepped_form(*loss)
+                .ok_or_else(|| RuleError::setup("WA-28", format!("{} is not one of {name}'s forms", loss.label())))?;
+            character.set_form(*loss, &stepped);
+        }
+        if character.has_two_forms_at_zero() {
+            character.status = Status::OutOfChapter;
+        }
+        Ok(character)
+    }
+}

@@ -1,0 +1,4 @@
+pub mod character;
+pub mod dice;
+pub mod odds;
+pub mod roll;
