@@ -1,0 +1,496 @@
+//! Characters: energy, backgrounds, traits, vetoes, known moves, combos and specials, and the
+//! validation of character creation (IT-7, IT-9 … IT-12) and of established sheets.
+
+use clash_core::{RuleError, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::moves::{Action, Element, Move};
+use crate::special::Special;
+
+/// One value per action / energy type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PerAction<T> {
+    pub defend: T,
+    pub grapple: T,
+    pub attack: T,
+}
+
+impl<T: Copy> PerAction<T> {
+    pub fn get(&self, action: Action) -> T {
+        match action {
+            Action::Defend => self.defend,
+            Action::Grapple => self.grapple,
+            Action::Attack => self.attack,
+        }
+    }
+
+    pub fn get_mut(&mut self, action: Action) -> &mut T {
+        match action {
+            Action::Defend => &mut self.defend,
+            Action::Grapple => &mut self.grapple,
+            Action::Attack => &mut self.attack,
+        }
+    }
+
+    pub fn map<U>(self, f: impl Fn(T) -> U) -> PerAction<U> {
+        PerAction { defend: f(self.defend), grapple: f(self.grapple), attack: f(self.attack) }
+    }
+}
+
+impl PerAction<u32> {
+    pub fn total(&self) -> u32 {
+        self.defend + self.grapple + self.attack
+    }
+}
+
+/// Current and maximum energy of each type (IT-9). Current always stays within 0..=max.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Energy {
+    pub max: PerAction<u32>,
+    pub current: PerAction<u32>,
+}
+
+impl Energy {
+    pub fn full(max: PerAction<u32>) -> Energy {
+        Energy { max, current: max }
+    }
+
+    pub fn total(&self) -> u32 {
+        self.current.total()
+    }
+
+    /// Lose up to `amount` from one type, flooring at 0 (IT-51); returns what was actually lost.
+    pub fn lose(&mut self, action: Action, amount: u32) -> u32 {
+        let cur = self.current.get_mut(action);
+        let lost = amount.min(*cur);
+        *cur -= lost;
+        lost
+    }
+
+    /// Gain up to `amount` in one type, capped at max; returns what was actually gained.
+    pub fn gain(&mut self, action: Action, amount: u32) -> u32 {
+        let room = self.max.get(action) - self.current.get(action);
+        let gained = amount.min(room);
+        *self.current.get_mut(action) += gained;
+        gained
+    }
+}
+
+/// A named background with its current and maximum points (IT-10, D-18).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Background {
+    pub name: String,
+    pub current: u32,
+    pub max: u32,
+}
+
+/// A belief or a flaw: its text and whether it is marked (IT-11).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Trait {
+    pub text: String,
+    pub marked: bool,
+}
+
+/// The goal and whether it was achieved (IT-11).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Goal {
+    pub text: String,
+    pub achieved: bool,
+}
+
+/// A move the character knows, under the name its player gave it (IT-7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnownMove {
+    #[serde(rename = "move")]
+    pub mv: Move,
+    pub name: String,
+}
+
+/// A combo: from a starting move to one or two followups (IT-41, IT-63, D-5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combo {
+    pub from: Move,
+    pub followups: Vec<Move>,
+}
+
+/// A learned special and whether it is spent until the next full rest (IT-53).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnownSpecial {
+    #[serde(flatten)]
+    pub special: Special,
+    pub spent: bool,
+}
+
+/// The yes marks for the level-up questions that are not read off other fields (IT-60, D-19):
+/// Q1 is its own mark; zero marks are per energy type (IT-52, D-17). Q2 is the goal's mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Marks {
+    pub q1: bool,
+    pub zero: PerAction<bool>,
+}
+
+/// A character on the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Character {
+    pub name: String,
+    /// The seat that controls it: a player seat for a PC, the GM for an NPC (IT-1).
+    pub controller: Seat,
+    pub level: u32,
+    pub energy: Energy,
+    pub backgrounds: Vec<Background>,
+    /// Background points not yet given to a named background; one joins a background when it is
+    /// first spent (D-18).
+    pub unassigned_points: u32,
+    pub belief: Trait,
+    pub flaw: Trait,
+    pub goal: Goal,
+    /// Whether the character's one veto is still unused (IT-11).
+    pub veto: bool,
+    pub moves: Vec<KnownMove>,
+    pub combos: Vec<Combo>,
+    pub specials: Vec<KnownSpecial>,
+    pub marks: Marks,
+    pub dead: bool,
+}
+
+impl Character {
+    pub fn is_pc(&self) -> bool {
+        self.controller != Seat::Gm
+    }
+
+    pub fn knows(&self, mv: Move) -> bool {
+        self.moves.iter().any(|k| k.mv == mv)
+    }
+
+    pub fn move_name(&self, mv: Move) -> Option<&str> {
+        self.moves.iter().find(|k| k.mv == mv).map(|k| k.name.as_str())
+    }
+
+    pub fn followups(&self, from: Move) -> &[Move] {
+        self.combos.iter().find(|c| c.from == from).map_or(&[], |c| &c.followups)
+    }
+
+    pub fn knows_special(&self, special: Special) -> bool {
+        self.specials.iter().any(|k| k.special == special)
+    }
+
+    /// All nine Low/Mid/High moves are known, so Jump and Spin moves may be learned (IT-8).
+    pub fn knows_all_basic_moves(&self) -> bool {
+        Move::ALL.iter().filter(|m| !m.is_advanced()).all(|m| self.knows(*m))
+    }
+
+    pub fn background_points(&self) -> u32 {
+        self.backgrounds.iter().map(|b| b.current).sum::<u32>() + self.unassigned_points
+    }
+}
+
+/// How a character is written in a setup or a creation command.
+///
+/// A new PC (`established: false`, the default) is checked against character creation
+/// (IT-9 … IT-12). An established sheet — an NPC, or a character brought in part-way through a
+/// campaign — may have any level, moves, combos and specials, but must still be consistent
+/// (IT-8, IT-41/IT-63, IT-56, IT-59 requirements).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterSheet {
+    pub name: String,
+    pub controller: Seat,
+    /// Maximum energy per type.
+    pub energy: PerAction<u32>,
+    #[serde(default)]
+    pub established: bool,
+    #[serde(default)]
+    pub level: u32,
+    /// Current energy, when not full (established sheets only).
+    #[serde(default)]
+    pub current: Option<PerAction<u32>>,
+    #[serde(default)]
+    pub backgrounds: Vec<BackgroundSheet>,
+    #[serde(default)]
+    pub belief: String,
+    #[serde(default)]
+    pub flaw: String,
+    #[serde(default)]
+    pub goal: String,
+    pub moves: Vec<KnownMove>,
+    #[serde(default)]
+    pub combos: Vec<Combo>,
+    #[serde(default)]
+    pub specials: Vec<Special>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackgroundSheet {
+    pub name: String,
+    pub points: u32,
+}
+
+/// Total energy maximum of a new character (IT-9).
+pub const STARTING_ENERGY: u32 = 10;
+/// Background points of a new character, and the most in one background (IT-10, D-18).
+pub const BACKGROUND_POINTS: u32 = 3;
+pub const MAX_POINTS_IN_ONE_BACKGROUND: u32 = 2;
+/// The starting moves (IT-12).
+pub const STARTING_MOVES: [Move; 3] = [
+    Move::new(Action::Defend, Element::Mid),
+    Move::new(Action::Grapple, Element::Low),
+    Move::new(Action::Attack, Element::High),
+];
+
+impl CharacterSheet {
+    /// Check the sheet and build the character.
+    pub fn build(&self) -> Result<Character, RuleError> {
+        if self.name.trim().is_empty() {
+            return Err(RuleError::setup("IT-7", "a character needs a name"));
+        }
+        self.check_energy()?;
+        self.check_backgrounds()?;
+        self.check_moves()?;
+        self.check_combos()?;
+        self.check_specials()?;
+        if !self.established {
+            self.check_creation()?;
+        }
+        Ok(self.to_character())
+    }
+
+    fn check_energy(&self) -> Result<(), RuleError> {
+        for a in Action::ALL {
+            if self.energy.get(a) < 1 {
+                return Err(RuleError::setup("IT-9", format!("{a:?} energy max must be at least 1")));
+            }
+        }
+        if let Some(current) = self.current {
+            if !self.established {
+                return Err(RuleError::setup("IT-9", "a new character starts with current energy at max"));
+            }
+            if Action::ALL.iter().any(|a| current.get(*a) > self.energy.get(*a)) {
+                return Err(RuleError::setup("IT-9", "current energy cannot exceed max"));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_backgrounds(&self) -> Result<(), RuleError> {
+        let total: u32 = self.backgrounds.iter().map(|b| b.points).sum();
+        if total > BACKGROUND_POINTS {
+            return Err(RuleError::setup("IT-10", format!("{total} background points; there are only {BACKGROUND_POINTS}")));
+        }
+        if let Some(b) = self.backgrounds.iter().find(|b| b.points > MAX_POINTS_IN_ONE_BACKGROUND) {
+            return Err(RuleError::setup(
+                "IT-10",
+                format!("{} has {} points; at most {MAX_POINTS_IN_ONE_BACKGROUND} in one background", b.name, b.points),
+            ));
+        }
+        if self.backgrounds.iter().any(|b| b.name.trim().is_empty()) {
+            return Err(RuleError::setup("IT-10", "backgrounds are named"));
+        }
+        Ok(())
+    }
+
+    fn check_moves(&self) -> Result<(), RuleError> {
+        for (i, k) in self.moves.iter().enumerate() {
+            if self.moves[..i].iter().any(|o| o.mv == k.mv) {
+                return Err(RuleError::setup("IT-7", format!("{} is listed twice; known moves are distinct", k.mv)));
+            }
+            if k.name.trim().is_empty() {
+                return Err(RuleError::setup("IT-7", format!("{} needs a name", k.mv)));
+            }
+        }
+        let basic_known = Move::ALL.iter().filter(|m| !m.is_advanced()).all(|m| self.moves.iter().any(|k| k.mv == *m));
+        if let Some(k) = self.moves.iter().find(|k| k.mv.is_advanced()) {
+            if !basic_known {
+                return Err(RuleError::setup("IT-8", format!("{} needs all nine Low/Mid/High moves first", k.mv)));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_combos(&self) -> Result<(), RuleError> {
+        for (i, c) in self.combos.iter().enumerate() {
+            if self.combos[..i].iter().any(|o| o.from == c.from) {
+                return Err(RuleError::setup("IT-41", format!("two combo entries start from {}", c.from)));
+            }
+            if c.followups.is_empty() || c.followups.len() > 2 {
+                return Err(RuleError::setup("IT-41", format!("a combo from {} needs 1 or 2 followups", c.from)));
+            }
+            if let Some(f) = c.followups.iter().find(|f| !self.moves.iter().any(|k| k.mv == **f)) {
+                return Err(RuleError::setup("D-5", format!("combo followup {f} is not a known move")));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_specials(&self) -> Result<(), RuleError> {
+        for (i, s) in self.specials.iter().enumerate() {
+            if self.specials[..i].contains(s) {
+                return Err(RuleError::setup("IT-56", format!("{s} is listed twice; no special is learned twice")));
+            }
+            let req = s.requirement();
+            if self.level < u32::from(req.level) {
+                return Err(RuleError::setup("IT-59", format!("{s} requires level {}", req.level)));
+            }
+            if let Some(need) = req.needs.filter(|n| !self.specials.contains(n)) {
+                return Err(RuleError::setup("IT-59", format!("{s} requires {need}")));
+            }
+            if req.pc_only && self.controller == Seat::Gm {
+                return Err(RuleError::setup("IT-59", format!("{s} is for PCs only")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The extra limits on a brand-new character (IT-9 … IT-12).
+    fn check_creation(&self) -> Result<(), RuleError> {
+        if self.level != 0 || !self.specials.is_empty() || !self.combos.is_empty() {
+            return Err(RuleError::setup("IT-9", "a new character starts at level 0 with no specials or combos"));
+        }
+        let total = self.energy.total();
+        if total != STARTING_ENERGY {
+            return Err(RuleError::setup("IT-9", format!("energy maxes total {total}; they must total {STARTING_ENERGY}")));
+        }
+        let points: u32 = self.backgrounds.iter().map(|b| b.points).sum();
+        if points != BACKGROUND_POINTS {
+            return Err(RuleError::setup("IT-10", format!("{points} background points assigned; assign all {BACKGROUND_POINTS}")));
+        }
+        let mut moves: Vec<Move> = self.moves.iter().map(|k| k.mv).collect();
+        moves.sort();
+        if moves != STARTING_MOVES {
+            return Err(RuleError::setup("IT-12", "a new character knows exactly D-M, G-L and A-H"));
+        }
+        Ok(())
+    }
+
+    fn to_character(&self) -> Character {
+        let mut energy = Energy::full(self.energy);
+        if let Some(current) = self.current {
+            energy.current = current;
+        }
+        let assigned: u32 = self.backgrounds.iter().map(|b| b.points).sum();
+        Character {
+            name: self.name.trim().to_string(),
+            controller: self.controller,
+            level: self.level,
+            energy,
+            backgrounds: self
+                .backgrounds
+                .iter()
+                .map(|b| Background { name: b.name.clone(), current: b.points, max: b.points })
+                .collect(),
+            unassigned_points: BACKGROUND_POINTS.saturating_sub(assigned),
+            belief: Trait { text: self.belief.clone(), marked: false },
+            flaw: Trait { text: self.flaw.clone(), marked: false },
+            goal: Goal { text: self.goal.clone(), achieved: false },
+            veto: true,
+            moves: self.moves.clone(),
+            combos: self.combos.clone(),
+            specials: self.specials.iter().map(|s| KnownSpecial { special: *s, spent: false }).collect(),
+            marks: Marks::default(),
+            dead: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ada() -> CharacterSheet {
+        serde_json::from_value(serde_json::json!({
+            "name": "Ada", "controller": "p1",
+            "energy": {"defend": 3, "grapple": 2, "attack": 5},
+            "backgrounds": [{"name": "Detective", "points": 2}, {"name": "Disgraced hockey player", "points": 1}],
+            "belief": "Everyone lies", "flaw": "Temper", "goal": "Find the thief",
+            "moves": [
+                {"move": "D-M", "name": "Philly Shell"},
+                {"move": "G-L", "name": "Trip"},
+                {"move": "A-H", "name": "Overhand Right"}
+            ]
+        }))
+        .unwrap()
+    }
+
+    fn rule_of(sheet: &CharacterSheet) -> Option<&'static str> {
+        sheet.build().err().and_then(|e| e.rule())
+    }
+
+    #[test]
+    fn tv_12_ada_is_valid() {
+        let ada = ada().build().expect("TV-12: Ada is a valid character");
+        assert_eq!(ada.level, 0); // IT-9
+        assert_eq!(ada.energy.current, ada.energy.max); // IT-9
+        assert_eq!(ada.background_points(), 3); // IT-10
+        assert!(!ada.belief.marked && !ada.flaw.marked && !ada.goal.achieved && ada.veto); // IT-11
+        assert_eq!(ada.move_name("A-H".parse().unwrap()), Some("Overhand Right")); // IT-7
+    }
+
+    #[test]
+    fn tv_12_invalid_energies() {
+        let mut s = ada();
+        s.energy = PerAction { defend: 0, grapple: 5, attack: 5 };
+        assert_eq!(rule_of(&s), Some("IT-9")); // TV-12: D0/G5/A5
+        s.energy = PerAction { defend: 4, grapple: 3, attack: 2 };
+        assert_eq!(rule_of(&s), Some("IT-9")); // TV-12: D4/G3/A2 totals 9
+    }
+
+    #[test]
+    fn tv_12_three_points_in_one_background() {
+        let mut s = ada();
+        s.backgrounds = vec![BackgroundSheet { name: "Detective".into(), points: 3 }];
+        assert_eq!(rule_of(&s), Some("IT-10")); // TV-12, IT-10
+    }
+
+    #[test]
+    fn it_12_starting_moves_are_fixed() {
+        let mut s = ada();
+        s.moves[2].mv = "A-M".parse().unwrap();
+        assert_eq!(rule_of(&s), Some("IT-12")); // IT-12
+        let mut s = ada();
+        s.moves[1].mv = "D-M".parse().unwrap();
+        assert_eq!(rule_of(&s), Some("IT-7")); // distinct moves
+        let mut s = ada();
+        s.moves[0].name = " ".into();
+        assert_eq!(rule_of(&s), Some("IT-7")); // moves are named
+    }
+
+    #[test]
+    fn it_9_new_characters_have_no_specials_or_combos() {
+        let mut s = ada();
+        s.specials = vec![Special::Scouter];
+        assert_eq!(rule_of(&s), Some("IT-9")); // IT-9
+    }
+
+    #[test]
+    fn it_8_advanced_moves_need_all_nine_basic() {
+        let mut s = ada();
+        s.established = true;
+        s.controller = Seat::Gm;
+        s.moves.push(KnownMove { mv: "G-J".parse().unwrap(), name: "Leap".into() });
+        assert_eq!(rule_of(&s), Some("IT-8")); // IT-8
+        s.moves = Move::ALL.iter().map(|m| KnownMove { mv: *m, name: m.to_string() }).collect();
+        assert!(s.build().is_ok());
+    }
+
+    #[test]
+    fn established_sheets_check_specials_and_combos() {
+        let mut s = ada();
+        s.established = true;
+        s.specials = vec![Special::DigTwoGraves(Action::Attack)];
+        s.level = 5;
+        assert_eq!(rule_of(&s), Some("IT-59")); // needs Wax On (Attack)
+        s.specials.insert(0, Special::WaxOn(Action::Attack));
+        assert!(s.build().is_ok());
+        s.combos = vec![Combo { from: "A-H".parse().unwrap(), followups: vec!["G-M".parse().unwrap()] }];
+        assert_eq!(rule_of(&s), Some("D-5")); // followups must be known
+    }
+
+    #[test]
+    fn energy_never_leaves_its_range() {
+        let mut e = Energy::full(PerAction { defend: 3, grapple: 2, attack: 5 });
+        assert_eq!(e.lose(Action::Grapple, 7), 2); // IT-51: floors at 0
+        assert_eq!(e.current.grapple, 0);
+        assert_eq!(e.gain(Action::Grapple, 9), 2);
+        assert_eq!(e.current.grapple, 2);
+    }
+}
