@@ -354,7 +354,6 @@ impl Character {
 
 /// A character as written in the setup.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct CharacterSpec {
     pub name: String,
     #[serde(default)]

@@ -1,4 +1,287 @@
+//! # In A Wicked Age (Forumopolis variant)
+//!
+//! A pure, deterministic engine for `/work/shared/rules/wicked-age.md` (rules WA-1 … WA-30),
+//! plus an exact-odds module ([`odds`]).
+//!
+//! ## The state machine
+//!
+//! The [`State`] is a campaign table: characters (PC and NPC sheets), the Owe List, the
+//! chapter number, and at most one conflict. Nothing is hidden, so every viewer sees the whole
+//! state.
+//!
+//! ```text
+//! no conflict ──start_conflict──▶ round 1: Initiative ──(everyone rolled; ties rerolled)──▶ Turns
+//!   ▲                                   ▲                                              │
+//!   │                                   │ round 2/3 start: propose_end / agree_end /    │ challenge → answer,
+//!   │                                   │ concede (negotiation window, before any roll) │ in initiative order
+//!   │                                   └──────────────── round ends ◀─────────────────┘
+//!   │                           conflict ends: < 2 remain, round 3 over, or agreement
+//!   └── closes when every (winner, loser) pair is settled: choose_consequence, or
+//!       propose_alternative + accept_alternative (refuse_alternative forces a default)
+//! ```
+//!
+//! Outside conflicts: `end_chapter` (GM; the oldest Owe List entry is crossed off and its
+//! player sends `choose_oracle`), `bring_back` (any player crosses off an entry).
+//! Within a conflict: `cash_in_owe` gives a PC an Owe d6.
+//!
+//! Seats: each PC is controlled by the player seat given in the setup (`p1`, `p2`, …); NPCs
+//! by `gm`. Starting a conflict is open to the GM or to any seat controlling a participant.
+//!
+//! Chance: every die comes from the injected `Randomness` in a fixed order per roll — the
+//! form dice (PC: the two forms in the order given; NPC: the form's dice, larger first, dice
+//! at 0 skipped), then the Advantage d6 if held, the Owe d6 if cashed in, then the strength
+//! die. All faces are recorded in the events, so replay never rolls.
+//!
+//! ## Interpretations (beyond the spec's own decisions)
+//!
+//! * Initiative is rolled by each participant with its own command; when the last remaining
+//!   participant has rolled, exactly equal rolls are rerolled (in the order of the sorted
+//!   rolls) until every tied group is separated (WA-22).
+//! * The "table's declaration" that an action involves a strength (WA-10) is the `strength`
+//!   field of the roll command; the engine checks the form association and that the strength
+//!   still has a die.
+//! * The Owe d6 may be cashed in at any time during a conflict while the PC is still in; it
+//!   applies to every later roll (WA-18). Only the entry's own player may cash it, for a PC
+//!   that player controls.
+//! * The Owe List check (WA-15) is made whenever round 1 ends, including when knockouts end
+//!   the conflict during round 1: the survivors did survive the round.
+//! * WA-30 counts every roll of the winner's that added a consequential strength's die,
+//!   initiative rolls and tie rerolls included.
+//! * An agreed ending (WA-25) is recorded as text; it costs no dice (decision 9). Every
+//!   participant still in must send `agree_end` (the proposer agrees by proposing).
+//! * Alternatives (WA-27) can only name the loser's own forms and strengths, so they can
+//!   never touch another character or improve the winner; promises are text the engine does
+//!   not enforce; nothing the conflict was "about" moves.
+//! * The setup validates creation (WA-2, WA-6, WA-9: a new strength has exactly one
+//!   significance) and may list `losses` already suffered earlier in the campaign, applied
+//!   after validation.
+//! * Forms never recover (the spec has no recovery rule), so an out-of-chapter character stays
+//!   out after `end_chapter`.
+
 pub mod character;
+pub mod conflict;
+pub mod consequence;
 pub mod dice;
 pub mod odds;
+pub mod owe;
+mod render;
 pub mod roll;
+pub mod table;
+
+use clash_core::{Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
+use serde::{Deserialize, Serialize};
+
+pub use character::{Character, FormRef, NpcForm, PcForm, Status};
+pub use consequence::{Alternative, Cost, DefaultConsequence};
+pub use dice::Die;
+pub use roll::{Outcome, RollChoice, RollValue};
+pub use table::{Event, Setup, State};
+
+use table::Draft;
+
+/// Everything a seat can ask for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// WA-19: an action is interfered with; these characters enter a conflict.
+    StartConflict {
+        participants: Vec<String>,
+        #[serde(default)]
+        action: String,
+    },
+    /// WA-17.3: cross off an entry of `entry` (a character you control) for `pc`'s Owe d6.
+    CashInOwe { pc: String, entry: String },
+    /// WA-22: roll initiative with the chosen forms (and strength).
+    RollInitiative {
+        character: String,
+        #[serde(flatten)]
+        choice: RollChoice,
+    },
+    /// WA-23: challenge `target`. The first participant gives no forms: their initiative
+    /// roll stands.
+    Challenge {
+        character: String,
+        target: String,
+        #[serde(flatten)]
+        choice: RollChoice,
+    },
+    /// WA-23: answer the challenge aimed at `character`.
+    Answer {
+        character: String,
+        #[serde(flatten)]
+        choice: RollChoice,
+    },
+    /// WA-25: concede to a named opponent (start of round 2 or 3).
+    Concede { character: String, to: String },
+    /// WA-25: offer to end the conflict on these terms (start of round 2 or 3).
+    ProposeEnd { character: String, terms: String },
+    /// WA-25: agree to the proposed ending.
+    AgreeEnd { character: String },
+    /// WA-27: the winner picks a default consequence for `loser`.
+    ChooseConsequence {
+        loser: String,
+        consequence: DefaultConsequence,
+        #[serde(default)]
+        waive_consequential: bool,
+    },
+    /// WA-27: the winner offers an alternative consequence.
+    ProposeAlternative {
+        loser: String,
+        #[serde(flatten)]
+        alternative: Alternative,
+    },
+    /// WA-27: the loser accepts the alternative offered.
+    AcceptAlternative { loser: String },
+    /// WA-27: the loser refuses; the winner must pick a default.
+    RefuseAlternative { loser: String },
+    /// WA-17.1: the GM ends the chapter.
+    EndChapter,
+    /// WA-17.1: the claiming player picks the next Oracle and a story element.
+    ChooseOracle { oracle: String, story_element: String },
+    /// WA-17.2: cross off an entry to bring `character` back in a later chapter.
+    BringBack { character: String },
+}
+
+/// The ruleset, registered as `"wicked-age"`.
+pub struct WickedAge;
+
+impl Ruleset for WickedAge {
+    const ID: &'static str = "wicked-age";
+    type Setup = Setup;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+    type View = State;
+
+    fn setup(setup: &Setup) -> Result<State, RuleError> {
+        State::from_setup(setup)
+    }
+
+    fn seats(state: &State) -> Vec<Seat> {
+        let mut seats = vec![Seat::Gm];
+        for c in &state.characters {
+            if !seats.contains(&c.controller) {
+                seats.push(c.controller);
+            }
+        }
+        seats.sort();
+        seats
+    }
+
+    fn decide(state: &State, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+        let mut d = Draft::new(state);
+        dispatch(&mut d, seat, command, rng)?;
+        Ok(d.events)
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        table::apply(state, event);
+    }
+
+    fn view(state: &State, _viewer: Viewer) -> State {
+        // Nothing in this game is secret: sheets, rolls and the Owe List are all public.
+        state.clone()
+    }
+
+    fn event_view(event: &Event, _viewer: Viewer) -> Option<Event> {
+        Some(event.clone())
+    }
+
+    fn narrate(event: &Event) -> String {
+        render::narrate(event)
+    }
+
+    fn render(state: &State, _viewer: Viewer) -> String {
+        render::render(state)
+    }
+
+    fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
+        candidates(state)
+            .into_iter()
+            .filter(|c| WickedAge::decide(state, seat, c, &mut SeededRandomness::new(0)).is_ok())
+            .collect()
+    }
+}
+
+fn dispatch(d: &mut Draft, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+    match command {
+        Command::StartConflict { participants, action } => conflict::start(d, seat, participants, action),
+        Command::CashInOwe { pc, entry } => owe::cash_in(d, seat, pc, entry),
+        Command::RollInitiative { character, choice } => conflict::roll_initiative(d, seat, character, choice, rng),
+        Command::Challenge { character, target, choice } => conflict::challenge(d, seat, character, target, choice, rng),
+        Command::Answer { character, choice } => conflict::answer(d, seat, character, choice, rng),
+        Command::Concede { character, to } => conflict::concede(d, seat, character, to),
+        Command::ProposeEnd { character, terms } => conflict::propose_end(d, seat, character, terms),
+        Command::AgreeEnd { character } => conflict::agree_end(d, seat, character),
+        Command::ChooseConsequence { loser, consequence, waive_consequential } => {
+            consequence::choose(d, seat, loser, *consequence, *waive_consequential)
+        }
+        Command::ProposeAlternative { loser, alternative } => consequence::propose(d, seat, loser, alternative.clone()),
+        Command::AcceptAlternative { loser } => consequence::accept(d, seat, loser),
+        Command::RefuseAlternative { loser } => consequence::refuse(d, seat, loser),
+        Command::EndChapter => owe::end_chapter(d, seat),
+        Command::ChooseOracle { oracle, story_element } => owe::choose_oracle(d, seat, oracle, story_element),
+        Command::BringBack { character } => owe::bring_back(d, seat, character),
+    }
+}
+
+/// Commands worth trying in this state (filtered by `decide` in `legal_commands`).
+fn candidates(state: &State) -> Vec<Command> {
+    let mut out = Vec::new();
+    let names: Vec<String> = state.characters.iter().map(|c| c.name.clone()).collect();
+    match &state.conflict {
+        None => {
+            for (i, a) in names.iter().enumerate() {
+                for b in &names[i + 1..] {
+                    out.push(Command::StartConflict { participants: vec![a.clone(), b.clone()], action: "interferes".into() });
+                }
+            }
+            if names.len() >= 3 {
+                out.push(Command::StartConflict { participants: names.iter().take(3).cloned().collect(), action: "a brawl".into() });
+            }
+            out.push(Command::EndChapter);
+            out.push(Command::ChooseOracle { oracle: "The Unquiet Past".into(), story_element: "A ghost".into() });
+            for e in &state.owe_list {
+                out.push(Command::BringBack { character: e.character.clone() });
+            }
+        }
+        Some(c) => {
+            for p in &c.participants {
+                let Some(ch) = state.character(&p.name) else { continue };
+                let choices = conflict::sample_choices(ch);
+                for choice in &choices {
+                    out.push(Command::RollInitiative { character: p.name.clone(), choice: choice.clone() });
+                    out.push(Command::Answer { character: p.name.clone(), choice: choice.clone() });
+                }
+                for t in &c.participants {
+                    out.push(Command::Challenge { character: p.name.clone(), target: t.name.clone(), choice: RollChoice::default() });
+                    if let Some(choice) = choices.first() {
+                        out.push(Command::Challenge { character: p.name.clone(), target: t.name.clone(), choice: choice.clone() });
+                    }
+                    out.push(Command::Concede { character: p.name.clone(), to: t.name.clone() });
+                }
+                out.push(Command::ProposeEnd { character: p.name.clone(), terms: "We part ways".into() });
+                out.push(Command::AgreeEnd { character: p.name.clone() });
+                for e in &state.owe_list {
+                    out.push(Command::CashInOwe { pc: p.name.clone(), entry: e.character.clone() });
+                }
+            }
+            for k in c.open_knockouts() {
+                for consequence in [DefaultConsequence::Exhausted, DefaultConsequence::Injured, DefaultConsequence::Shamed] {
+                    out.push(Command::ChooseConsequence { loser: k.loser.clone(), consequence, waive_consequential: false });
+                }
+                if let Some(ch) = state.character(&k.loser) {
+                    let alternative = Alternative {
+                        terms: "loses a keepsake and a little nerve".into(),
+                        costs: vec![Cost::StepDown { form: consequence::first_form(ch) }],
+                        waive_consequential: false,
+                    };
+                    out.push(Command::ProposeAlternative { loser: k.loser.clone(), alternative });
+                }
+                out.push(Command::AcceptAlternative { loser: k.loser.clone() });
+                out.push(Command::RefuseAlternative { loser: k.loser.clone() });
+            }
+        }
+    }
+    out
+}

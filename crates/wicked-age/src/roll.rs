@@ -103,6 +103,24 @@ pub fn judge(a: RollValue, c: RollValue, table: Table) -> Outcome {
     }
 }
 
+/// What a character rolls with: two PC forms (WA-3) or one NPC form (WA-7), and optionally a
+/// Particular Strength the table agrees the action involves (WA-10).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RollChoice {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forms: Vec<PcForm>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<NpcForm>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<String>,
+}
+
+impl RollChoice {
+    pub fn is_empty(&self) -> bool {
+        self.forms.is_empty() && self.form.is_none() && self.strength.is_none()
+    }
+}
+
 /// Where a rolled die came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
