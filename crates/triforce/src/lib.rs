@@ -1,0 +1,128 @@
+//! # Triforce
+//!
+//! Jeremiah Wittevrongel's Looney Pyramid game (2005) as a Clash ruleset, following
+//! `shared/rules/triforce.md` (rules TF-1 … TF-30). Players fight over a triangle of 15 white
+//! pyramids: they place pieces on their home stack and move top pieces along paths of legal
+//! destinations; stacks holding 4+ non-white pyramids of 2+ players are fought over with d12s,
+//! a sword (black d12 added, wins ties) and a shield (clear d20 instead, loses ties).
+//!
+//! ## State machine
+//!
+//! The state is a fixed-size copyable record ([`State`]: arrays of stacks held inline, counts as
+//! bytes, sets of positions as `u16` masks), so copying it or playing it needs no allocation.
+//! Its [`Phase`] says who must answer:
+//!
+//! * `actions` — the active seat sends `place`, `move` or `end_turn` (TF-13 … TF-17). The third
+//!   action ends the actions by itself.
+//! * `choose_stack` — after the actions, if stacks are contested (TF-19), the active seat sends
+//!   `resolve` for the next one (TF-20), even when only one is contested.
+//! * `sword` / `shield` — before each combat's dice, the top player (sword) and then the bottom
+//!   player (shield) may exchange (`take_sword` / `take_shield`) or `decline` (TF-22). A window
+//!   is only opened when its player has at least one legal exchange.
+//! * Dice are rolled as soon as no window is open (TF-24); the stack fights again while it stays
+//!   contested; then the next contested stack is chosen, or the next seat's turn begins.
+//! * A turn begins with the win checks (TF-28, TF-29, TF-30); a pinned seat passes at once
+//!   (TF-18). These steps need no choice, so they happen inside the command that leads to them
+//!   and appear as events (`turn_started`, `pinned`, `battle`, `game_over`).
+//!
+//! [`turn::step`] implements all of this once; `decide` runs it on a copy of the state and
+//! collects the events, and [`random::play`] runs it in place and drops them.
+//!
+//! ## Dice
+//!
+//! All dice come from the injected `Randomness` and are recorded in `battle` events. In each
+//! combat the participants roll in seat order from `p1`; a sword user rolls their own d12 and
+//! then the black d12; a shield user rolls only the d20. A script for one combat between p1
+//! (sword) and p3 is therefore `[p1 own, black, p3]`.
+//!
+//! ## Interpretations (beyond the spec's decisions)
+//!
+//! * TF-14's "at most one placement action per size" is per turn.
+//! * TF-17: "end turn" is the `end_turn` command; it is refused before any action and while the
+//!   board equals the start-of-turn board. A third action is refused only if it recreates that
+//!   board. After a third action the actions end automatically.
+//! * TF-20: the active seat chooses every contested stack explicitly with `resolve`.
+//! * TF-22: exchange levels count from 1 at the lowest non-white pyramid of the stack.
+//! * TF-30: with the optional `turn_limit`, the game ends when turn `limit + 1` would begin, and
+//!   the winner is decided as in a deadlock (most stacks as bottom player; a tie is a shared
+//!   draw). Turns are numbered from 1 and passes count as turns.
+//! * Setups may give a position (`board`); stashes and supplies then hold the rest. A set-up
+//!   position may not hold a contested stack (TF-20's invariant) unless `start_in: "combat"`,
+//!   which begins the starting seat's turn at its combat phase. Set-up stacks hold at most one
+//!   sword and one shield (as play guarantees) and at most 20 pyramids.
+//! * The view carries everything (Triforce has no hidden information), including the awaited
+//!   seat's exact legal commands, grouped for a board interface.
+
+pub mod actions;
+pub mod board;
+pub mod combat;
+pub mod pieces;
+pub mod random;
+pub mod setup;
+pub mod state;
+pub mod turn;
+pub mod view;
+pub mod winning;
+
+use clash_core::{Randomness, RuleError, Ruleset, Seat, Viewer};
+
+pub use board::{Pos, Stack};
+pub use combat::{Battle, Exchange, Gear, Loss, Roll};
+pub use pieces::{Pyramid, Size, SizeCounts};
+pub use random::{RandomGame, RandomPlayer};
+pub use setup::{Setup, StartIn};
+pub use state::{EndRule, Outcome, Phase, State};
+pub use turn::{Command, Event};
+pub use view::View;
+
+/// The Triforce ruleset.
+pub struct Triforce;
+
+impl Ruleset for Triforce {
+    const ID: &'static str = "triforce";
+
+    type Setup = Setup;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+    type View = View;
+
+    fn setup(setup: &Setup) -> Result<State, RuleError> {
+        setup::build(setup)
+    }
+
+    fn seats(state: &State) -> Vec<Seat> {
+        state.seats().map(pieces::seat).collect()
+    }
+
+    fn decide(state: &State, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+        let mut scratch = *state;
+        let mut events = Vec::new();
+        turn::step(&mut scratch, seat, command, rng, &mut events)?;
+        Ok(events)
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        turn::apply(state, event);
+    }
+
+    fn view(state: &State, _viewer: Viewer) -> View {
+        view::build(state)
+    }
+
+    fn event_view(event: &Event, _viewer: Viewer) -> Option<Event> {
+        Some(*event)
+    }
+
+    fn narrate(event: &Event) -> String {
+        view::narrate(event)
+    }
+
+    fn render(state: &State, _viewer: Viewer) -> String {
+        view::render(state)
+    }
+
+    fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
+        turn::legal(state, seat).as_slice().to_vec()
+    }
+}

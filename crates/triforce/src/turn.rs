@@ -1,0 +1,317 @@
+//! The turn sequence (TF-11, TF-12, TF-17): commands, events, and the state machine that links
+//! actions, combat and the next turn.
+//!
+//! One function, [`step`], checks a command, then applies its event and everything that follows
+//! automatically (the third action ending the turn, dice, the next turn's win checks and passes)
+//! until a seat must choose again. Events go to a [`Sink`]: [`crate::Triforce::decide`] collects
+//! them on a copy of the state, the random player's fast path drops them.
+
+use clash_core::{Randomness, RuleError, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::actions;
+use crate::board::{POSITIONS, Pos, positions_in};
+use crate::combat::{self, Battle, Exchange};
+use crate::pieces::{Blank, List, Pyramid, Size, seat_index};
+use crate::state::{Outcome, Phase, State};
+use crate::winning;
+
+/// TF-12: most actions per turn.
+pub const ACTIONS_PER_TURN: u8 = 3;
+
+/// What a seat may send. Positions are numbers 1..15 (TF-6); levels count from 1 at the lowest
+/// non-white pyramid of the stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// TF-14: put a pyramid of this size from your stash on your home stack.
+    Place { size: Size },
+    /// TF-15: move your piece on top of `from` to `to`.
+    Move { from: u8, to: u8 },
+    /// TF-17: stop after the first or second action.
+    EndTurn,
+    /// TF-20: resolve the contested stack at `at` next.
+    Resolve { at: u8 },
+    /// TF-22.1: as top player, give up the piece at `level` for a sword.
+    TakeSword { level: u8 },
+    /// TF-22.2: as bottom player, give up the piece at `level` for a shield.
+    TakeShield { level: u8 },
+    /// TF-22: make no exchange in the open window.
+    Decline,
+}
+
+impl Blank for Command {
+    const BLANK: Command = Command::Decline;
+}
+
+/// Room for every legal command in any position (at most 15 × 14 moves, 3 placements, end).
+pub type Commands = List<Command, 224>;
+
+/// What happened. Every die rolled is in a [`Battle`], so replay never rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// TF-12: `seat` begins turn number `turn` and has legal actions.
+    TurnStarted { seat: Seat, turn: u32 },
+    /// TF-18: `seat` has no legal action and passes turn `turn`.
+    Pinned { seat: Seat, turn: u32 },
+    /// TF-14.
+    Placed { seat: Seat, size: Size, at: Pos },
+    /// TF-15.
+    Moved { seat: Seat, piece: Pyramid, from: Pos, to: Pos },
+    /// TF-12.4: the actions are over; combat follows.
+    TurnEnded { seat: Seat },
+    /// TF-20: the active seat resolves this stack next.
+    StackChosen { seat: Seat, at: Pos },
+    /// TF-22.1: `given` (at `level`, from 1) went to the stash and a sword took its place.
+    SwordTaken { seat: Seat, at: Pos, level: u8, given: Pyramid },
+    /// TF-22.2: as above, for a shield.
+    ShieldTaken { seat: Seat, at: Pos, level: u8, given: Pyramid },
+    /// TF-22: no exchange.
+    Declined { seat: Seat, at: Pos, exchange: Exchange },
+    /// TF-24 to TF-26: one combat.
+    Battle(Battle),
+    /// TF-28 to TF-30.
+    GameOver { outcome: Outcome },
+}
+
+/// Where events go.
+pub trait Sink {
+    fn push(&mut self, event: Event);
+}
+
+impl Sink for Vec<Event> {
+    fn push(&mut self, event: Event) {
+        Vec::push(self, event);
+    }
+}
+
+/// Drops events (fast play, where only the state matters).
+pub struct Discard;
+
+impl Sink for Discard {
+    fn push(&mut self, _: Event) {}
+}
+
+fn emit(state: &mut State, sink: &mut impl Sink, event: Event) {
+    apply(state, &event);
+    sink.push(event);
+}
+
+/// Check `command` from `who`, then play it and everything automatic after it.
+///
+/// On a rule error nothing has changed. A randomness error can leave `state` part-way, so
+/// callers that must not change on error work on a copy (as `decide` does).
+pub fn step(state: &mut State, who: Seat, command: &Command, rng: &mut dyn Randomness, sink: &mut impl Sink) -> Result<(), RuleError> {
+    let event = check(state, who, command)?;
+    emit(state, sink, event);
+    if state.phase == Phase::Actions && state.actions_taken >= ACTIONS_PER_TURN {
+        emit(state, sink, Event::TurnEnded { seat: who });
+    }
+    advance(state, rng, sink)
+}
+
+/// Run what needs no choice: dice (TF-24) and turn starts with their win checks and passes.
+pub fn advance(state: &mut State, rng: &mut dyn Randomness, sink: &mut impl Sink) -> Result<(), RuleError> {
+    loop {
+        let event = match state.phase {
+            Phase::Roll { at } => Event::Battle(combat::fight(state, at, rng)?),
+            Phase::TurnOver => winning::begin(state, state.next_seat(state.active), state.turn.saturating_add(1)),
+            _ => return Ok(()),
+        };
+        emit(state, sink, event);
+    }
+}
+
+/// The rule that governs who answers in `phase`.
+fn phase_rule(phase: Phase) -> &'static str {
+    match phase {
+        Phase::ChooseStack => "TF-20",
+        Phase::Sword { .. } | Phase::Shield { .. } => "TF-22",
+        _ => "TF-12",
+    }
+}
+
+fn position(n: u8) -> Result<Pos, RuleError> {
+    Pos::number(n).ok_or_else(|| RuleError::illegal("TF-6", format!("there is no position {n} (1..15)")))
+}
+
+/// The event a command produces, or why it is refused.
+fn check(state: &State, who: Seat, command: &Command) -> Result<Event, RuleError> {
+    if let Some(outcome) = &state.outcome {
+        return Err(RuleError::illegal(outcome.by.rule(), "the game is over"));
+    }
+    let awaiting = state.awaiting();
+    if awaiting != Some(who) {
+        let waiting = awaiting.map_or("nobody".to_string(), |s| s.to_string());
+        return Err(RuleError::not_your_call(phase_rule(state.phase), who, format!("waiting for {waiting}")));
+    }
+    let s = seat_index(who, state.players).unwrap_or(0);
+    match (state.phase, *command) {
+        (Phase::Actions, Command::Place { size }) => {
+            actions::check_place(state, s, size, state.placed)?;
+            Ok(Event::Placed { seat: who, size, at: state.home(s) })
+        }
+        (Phase::Actions, Command::Move { from, to }) => {
+            let (from, to) = (position(from)?, position(to)?);
+            actions::check_move(state, s, from, to)?;
+            if recreates_start(state, from, to) {
+                return Err(RuleError::illegal("TF-17", "a third action may not recreate the board the turn began with"));
+            }
+            let piece = state.stack(from).top().unwrap_or(Pyramid::BLANK);
+            Ok(Event::Moved { seat: who, piece, from, to })
+        }
+        (Phase::Actions, Command::EndTurn) => {
+            if state.actions_taken == 0 {
+                return Err(RuleError::illegal("TF-17", "take at least one action before ending the turn"));
+            }
+            if state.stacks == state.start {
+                return Err(RuleError::illegal("TF-17", "the board must differ from the start of the turn"));
+            }
+            Ok(Event::TurnEnded { seat: who })
+        }
+        (Phase::ChooseStack, Command::Resolve { at }) => {
+            let at = position(at)?;
+            if !combat::contested(state.stack(at)) {
+                return Err(RuleError::illegal("TF-20", format!("the stack at {} is not contested", at.n())));
+            }
+            Ok(Event::StackChosen { seat: who, at })
+        }
+        (Phase::Sword { at }, Command::TakeSword { level }) => {
+            combat::check_exchange(state, who, at, Exchange::Sword, level)?;
+            let given = state.stack(at).get(usize::from(level) - 1).unwrap_or(Pyramid::BLANK);
+            Ok(Event::SwordTaken { seat: who, at, level, given })
+        }
+        (Phase::Shield { at }, Command::TakeShield { level }) => {
+            combat::check_exchange(state, who, at, Exchange::Shield, level)?;
+            let given = state.stack(at).get(usize::from(level) - 1).unwrap_or(Pyramid::BLANK);
+            Ok(Event::ShieldTaken { seat: who, at, level, given })
+        }
+        (Phase::Sword { at }, Command::Decline) => Ok(Event::Declined { seat: who, at, exchange: Exchange::Sword }),
+        (Phase::Shield { at }, Command::Decline) => Ok(Event::Declined { seat: who, at, exchange: Exchange::Shield }),
+        (phase, command) => Err(RuleError::illegal(phase_rule(phase), format!("{command:?} is not possible while {}", describe(phase)))),
+    }
+}
+
+fn describe(phase: Phase) -> String {
+    match phase {
+        Phase::Actions => "taking actions".into(),
+        Phase::ChooseStack => "choosing the next contested stack".into(),
+        Phase::Sword { at } => format!("the sword window at {} is open", at.n()),
+        Phase::Shield { at } => format!("the shield window at {} is open", at.n()),
+        Phase::Roll { .. } => "rolling".into(),
+        Phase::TurnOver => "between turns".into(),
+        Phase::Over => "the game is over".into(),
+    }
+}
+
+/// TF-17: would moving `from → to` as the third action bring back the start-of-turn board?
+/// Only moves can: pieces placed this turn can never leave the board during it.
+fn recreates_start(state: &State, from: Pos, to: Pos) -> bool {
+    if state.actions_taken + 1 < ACTIONS_PER_TURN || state.placed != 0 {
+        return false;
+    }
+    let mut after = state.stacks;
+    if let Some(p) = after[from.index()].pop() {
+        after[to.index()].push(p);
+    }
+    after == state.start
+}
+
+/// Every command `who` may send now (empty when it is not their call).
+pub fn legal(state: &State, who: Seat) -> Commands {
+    let mut out = Commands::default();
+    if state.outcome.is_some() || state.awaiting() != Some(who) {
+        return out;
+    }
+    let s = seat_index(who, state.players).unwrap_or(0);
+    match state.phase {
+        Phase::Actions => {
+            let sizes = actions::placements(state, s, state.placed);
+            Size::ALL.into_iter().filter(|z| sizes & z.bit() != 0).for_each(|size| out.push(Command::Place { size }));
+            let legal = actions::destinations(state);
+            for from in Pos::all() {
+                for to in positions_in(actions::move_targets(state, s, from, &legal)) {
+                    if !recreates_start(state, from, to) {
+                        out.push(Command::Move { from: from.n(), to: to.n() });
+                    }
+                }
+            }
+            if state.actions_taken > 0 && state.stacks != state.start {
+                out.push(Command::EndTurn);
+            }
+        }
+        Phase::ChooseStack => {
+            positions_in(combat::contested_mask(state)).for_each(|at| out.push(Command::Resolve { at: at.n() }));
+        }
+        Phase::Sword { at } => exchange_commands(combat::sword_levels(state, at), |level| Command::TakeSword { level }, &mut out),
+        Phase::Shield { at } => exchange_commands(combat::shield_levels(state, at), |level| Command::TakeShield { level }, &mut out),
+        Phase::Roll { .. } | Phase::TurnOver | Phase::Over => {}
+    }
+    out
+}
+
+fn exchange_commands(levels: u32, make: impl Fn(u8) -> Command, out: &mut Commands) {
+    (0..32u8).filter(|l| levels & 1 << l != 0).for_each(|l| out.push(make(l + 1)));
+    out.push(Command::Decline);
+}
+
+/// After a stack's combats: the next contested stack to choose, or the end of the turn.
+fn after_combat(state: &State) -> Phase {
+    if combat::contested_mask(state) != 0 { Phase::ChooseStack } else { Phase::TurnOver }
+}
+
+/// Fold one event into the state. Never fails and never rolls; an event that does not fit the
+/// state (a corrupt log) changes nothing it cannot.
+pub fn apply(state: &mut State, event: &Event) {
+    let index = |s: Seat| seat_index(s, state.players);
+    match *event {
+        Event::TurnStarted { seat, turn } | Event::Pinned { seat, turn } => {
+            let Some(s) = index(seat) else { return };
+            state.active = s;
+            state.turn = turn;
+            state.actions_taken = 0;
+            state.placed = 0;
+            state.start = state.stacks;
+            state.sword_takers = [0; POSITIONS];
+            state.phase = if matches!(event, Event::Pinned { .. }) { Phase::TurnOver } else { Phase::Actions };
+        }
+        Event::Placed { seat, size, at } => {
+            let Some(s) = index(seat) else { return };
+            state.stashes[usize::from(s)].take(size);
+            state.stacks[at.index()].push(Pyramid::piece(s, size));
+            state.actions_taken += 1;
+            state.placed |= size.bit();
+        }
+        Event::Moved { from, to, .. } => {
+            if let Some(p) = state.stacks[from.index()].pop() {
+                state.stacks[to.index()].push(p);
+            }
+            state.actions_taken += 1;
+        }
+        Event::TurnEnded { .. } => state.phase = after_combat(state),
+        Event::StackChosen { at, .. } => state.phase = combat::open(state, at),
+        Event::SwordTaken { at, level, .. } => {
+            combat::exchange(state, at, usize::from(level).wrapping_sub(1), Exchange::Sword);
+            state.phase = combat::after_sword(state, at);
+        }
+        Event::ShieldTaken { at, level, .. } => {
+            combat::exchange(state, at, usize::from(level).wrapping_sub(1), Exchange::Shield);
+            state.phase = Phase::Roll { at };
+        }
+        Event::Declined { at, exchange: Exchange::Sword, .. } => state.phase = combat::after_sword(state, at),
+        Event::Declined { at, exchange: Exchange::Shield, .. } => state.phase = Phase::Roll { at },
+        Event::Battle(battle) => {
+            combat::remove_losses(state, &battle);
+            state.last_battle = Some(battle);
+            // TF-20: the same stack fights again for as long as it is contested.
+            let at = battle.at;
+            state.phase = if combat::contested(state.stack(at)) { combat::open(state, at) } else { after_combat(state) };
+        }
+        Event::GameOver { outcome } => {
+            state.outcome = Some(outcome);
+            state.phase = Phase::Over;
+        }
+    }
+}
+
