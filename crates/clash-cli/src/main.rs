@@ -1,6 +1,7 @@
 //! `clash`: play, serve and analyse tabletop conflict systems.
 
 mod run;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,12 +30,24 @@ enum Command {
     },
     /// List the rulesets this build can play.
     Rulesets,
+    /// Run the table server: create tables in a browser, invite players, play live.
+    ///
+    /// Tables live in an SQLite file (created on first start) and survive restarts.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// The database file.
+        #[arg(long, default_value = "clash.db")]
+        db: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Run { file, json } => run::run(&file, json),
+        Command::Serve { addr, db } => serve::serve(addr, &db),
         Command::Rulesets => {
             for entry in clash_catalogue::rulesets() {
                 println!("{}", entry.id);
