@@ -1,0 +1,98 @@
+//! The Clash table server.
+//!
+//! A table plays one game of any ruleset in the catalogue, driven through
+//! [`clash_core::AnyGame`]: the server knows no rules. Its pieces:
+//!
+//! * [`store`]: the SQLite file. The event log is the source of truth; a command is acknowledged
+//!   only once its events are committed, and every table is rebuilt on start by replaying its log.
+//! * [`tables`]: tables in memory, one lock each, so commands to a table are serialized while
+//!   different tables never wait for each other. Each table's chance comes from a secret seed
+//!   drawn at creation and stored in the database only: command `n` uses
+//!   `SeededRandomness::for_command(seed, n)`, so a restarted server continues identically.
+//! * [`links`]: unguessable keys (128 bits) for the owner (the GM), each seat, and spectators.
+//! * [`api`]: the JSON API (documented at `/api/openapi.json`) and the live stream (SSE), where
+//!   every viewer receives its own redacted view and events after each change.
+//! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
+//!
+//! See `docs/server.md` for running it and the API summary.
+
+pub mod api;
+pub mod error;
+pub mod labels;
+pub mod links;
+pub mod pages;
+pub mod setups;
+pub mod store;
+pub mod tables;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use clash_core::RulesetEntry;
+
+pub use error::ApiError;
+pub use tables::Tables;
+
+/// Open (or create) the database at `path` and restore every table in it.
+pub fn open(path: &Path, catalogue: Vec<RulesetEntry>) -> Result<Arc<Tables>, store::StoreError> {
+    let (store, stored) = store::Store::open(path)?;
+    Ok(Arc::new(Tables::restore(store, catalogue, stored)))
+}
+
+/// The whole HTTP application for these tables.
+pub fn app(tables: Arc<Tables>) -> axum::Router {
+    api::router(tables)
+}
+
+/// A boxed error for the top level.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Serve the catalogue's rulesets at `addr` with the database at `db` until Ctrl-C or SIGTERM.
+///
+/// Prints the address to open once the socket is listening.
+pub async fn serve(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
+    let tables = open(db, clash_catalogue::rulesets())?;
+    let restored = tables.count();
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let local = listener.local_addr()?;
+    println!("Clash is serving {} table(s) from {}", restored, db.display());
+    println!("Open http://{local}/ in a browser to create a table.");
+    let closing = tables.clone();
+    axum::serve(listener, app(tables))
+        .with_graceful_shutdown(async move {
+            stop_signal().await;
+            println!("Stopping: every acknowledged command is already in {}.", "the database");
+            // Live streams never end by themselves; end them so the shutdown can finish.
+            closing.close();
+        })
+        .await?;
+    Ok(())
+}
+
+async fn stop_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(t) => t,
+            Err(_) => {
+                let _ = interrupt.await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+/// [`serve`] on a fresh multi-threaded runtime, for callers without one (the CLI).
+pub fn serve_blocking(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(serve(addr, db))
+}

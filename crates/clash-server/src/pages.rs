@@ -1,0 +1,277 @@
+//! The web UI: server-rendered HTML, one small script, no build step.
+//!
+//! * `/` — the lobby: pick a game and a ready-made setup, create a table.
+//! * `/t/{table}/{key}` — the table as the link's holder sees it: the GM's seat list and invite
+//!   links, the state, the readable log, and controls (every legal command as a button, a JSON
+//!   box, and a per-ruleset panel where one exists). Live updates arrive over SSE.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Form;
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use serde_json::{Value, json};
+
+use crate::api::{access, table_path, table_summary};
+use crate::error::ApiError;
+use crate::links::Role;
+use crate::setups::presets;
+use crate::tables::Tables;
+
+/// Escape text for HTML content and attribute values.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON safe to embed inside a `<script type="application/json">` element.
+fn script_json(value: &Value) -> String {
+    value.to_string().replace("</", "<\\/").replace("<!--", "<\\!--")
+}
+
+/// A ruleset's display name.
+pub fn ruleset_name(id: &str) -> String {
+    match id {
+        "iron-triangle" => "Iron Triangle".into(),
+        "triforce" => "Triforce".into(),
+        "nd-tourists" => "N-Dimensional Tourists".into(),
+        "wicked-age" => "In A Wicked Age".into(),
+        other => other.replace('-', " "),
+    }
+}
+
+fn ruleset_blurb(id: &str) -> &'static str {
+    match id {
+        "iron-triangle" => "Martial-arts duels: secret stances and moves, revealed together. A GM runs the NPCs.",
+        "triforce" => "An Icehouse pyramid game on a triangle of 15 stacks: place, move, and fight with dice, swords and shields.",
+        "nd-tourists" => "Conflicts settled by bidding cards from your hand along bid lines and loss lines.",
+        "wicked-age" => "Characters with forms and dice: challenge, answer, take advantage, negotiate.",
+        _ => "",
+    }
+}
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{}</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body>{body}</body></html>",
+        esc(title)
+    )
+}
+
+fn error_page(e: &ApiError) -> Response {
+    let body = format!(
+        "<main class=\"narrow\"><h1>Clash</h1><section class=\"card\"><h2>That did not work</h2>\
+<p class=\"error\">{}</p><p><a href=\"/\">Back to the lobby</a></p></section></main>",
+        esc(&e.message)
+    );
+    (e.status, Html(page("Clash — error", &body))).into_response()
+}
+
+/// The lobby, optionally with an error from a failed create shown beside the form.
+fn lobby_html(tables: &Tables, error: Option<&str>, chosen: Option<&str>, setup_text: &str) -> String {
+    let mut options = String::new();
+    let mut preset_data = serde_json::Map::new();
+    for entry in tables.catalogue() {
+        let list = presets(entry);
+        options.push_str(&format!("<optgroup label=\"{}\">", esc(&ruleset_name(entry.id))));
+        if list.is_empty() {
+            let value = format!("{}#custom", entry.id);
+            let sel = if chosen == Some(value.as_str()) { " selected" } else { "" };
+            options.push_str(&format!("<option value=\"{v}\"{sel}>{} — your own setup</option>", esc(&ruleset_name(entry.id)), v = esc(&value)));
+        }
+        for (i, p) in list.iter().enumerate() {
+            let value = format!("{}#{i}", entry.id);
+            let sel = if chosen == Some(value.as_str()) { " selected" } else { "" };
+            options.push_str(&format!(
+                "<option value=\"{v}\"{sel}>{} — {}</option>",
+                esc(&ruleset_name(entry.id)),
+                esc(&p.name),
+                v = esc(&value)
+            ));
+            preset_data.insert(value, json!({ "setup": p.setup, "blurb": ruleset_blurb(entry.id) }));
+        }
+        options.push_str("</optgroup>");
+    }
+    let form = if tables.catalogue().is_empty() {
+        "<p class=\"error\">This build has no rulesets yet.</p>".to_string()
+    } else {
+        format!(
+            "<form method=\"post\" action=\"/tables\" id=\"create-form\">\
+<label for=\"preset\">Game and starting setup</label>\
+<select name=\"preset\" id=\"preset\">{options}</select>\
+<p class=\"hint\" id=\"blurb\"></p>\
+<label for=\"title\">Table name <span class=\"hint\">(optional)</span></label>\
+<input name=\"title\" id=\"title\" maxlength=\"120\" placeholder=\"Friday night duel\">\
+<details{open}><summary>Setup (JSON) — optional, the chosen setup is used as it is</summary>\
+<textarea name=\"setup\" id=\"setup\" rows=\"10\" spellcheck=\"false\">{setup}</textarea></details>\
+{err}<button type=\"submit\" class=\"primary\">Create table</button></form>",
+            open = if setup_text.is_empty() { "" } else { " open" },
+            setup = esc(setup_text),
+            err = error.map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", esc(e))).unwrap_or_default(),
+        )
+    };
+    let body = format!(
+        "<main class=\"narrow\"><header><h1>Clash</h1><p>Play tabletop conflict systems together, each at your own screen.</p></header>\
+<section class=\"card\"><h2>Start a table</h2>{form}</section>\
+<section class=\"card\"><h2>How it works</h2><ol>\
+<li>Create a table. You become its <b>GM</b> and get the GM page — <b>bookmark it</b>, its link is your key.</li>\
+<li>On the GM page, make an <b>invite link</b> for each player seat and send it to that player \
+(or choose “Play as NPC” to run the seat yourself).</li>\
+<li>Everyone plays from their own page: the buttons show the moves you may make now, \
+and the table and log update live. Secret choices stay secret until they are revealed.</li></ol>\
+<p class=\"hint\">Bots and other programs can play through the <a href=\"/api/openapi.json\">JSON API</a>.</p></section>\
+<script type=\"application/json\" id=\"presets\">{}</script><script src=\"/assets/lobby.js\"></script></main>",
+        script_json(&Value::Object(preset_data))
+    );
+    page("Clash — tables", &body)
+}
+
+pub async fn lobby(State(tables): State<Arc<Tables>>) -> Html<String> {
+    Html(lobby_html(&tables, None, None, ""))
+}
+
+/// The lobby's form: a preset (`ruleset#index`) and an optional setup JSON that overrides it.
+pub async fn create_from_form(State(tables): State<Arc<Tables>>, form: Result<Form<HashMap<String, String>>, FormRejection>) -> Response {
+    let fields = match form {
+        Ok(Form(f)) => f,
+        Err(e) => return error_page(&ApiError::new(e.status(), "malformed", e.body_text())),
+    };
+    let chosen = fields.get("preset").cloned().unwrap_or_default();
+    let setup_text = fields.get("setup").map(|s| s.trim().to_string()).unwrap_or_default();
+    let refuse = |status: StatusCode, message: String| {
+        (status, Html(lobby_html(&tables, Some(&message), Some(&chosen), &setup_text))).into_response()
+    };
+    let (ruleset, index) = chosen.split_once('#').unwrap_or((chosen.as_str(), "0"));
+    let Some(entry) = tables.entry(ruleset) else {
+        return refuse(StatusCode::BAD_REQUEST, format!("pick a game from the list ({ruleset:?} is not one)"));
+    };
+    let setup = if setup_text.is_empty() {
+        match index.parse::<usize>().ok().and_then(|i| presets(&entry).into_iter().nth(i)) {
+            Some(p) => p.setup,
+            None => return refuse(StatusCode::BAD_REQUEST, "this game needs a setup: write it in the Setup box".into()),
+        }
+    } else {
+        match serde_json::from_str::<Value>(&setup_text) {
+            Ok(v) => v,
+            Err(e) => return refuse(StatusCode::BAD_REQUEST, format!("the setup is not valid JSON: {e}")),
+        }
+    };
+    match tables.create(ruleset, fields.get("title").map_or("", String::as_str), setup).await {
+        Ok(created) => Redirect::to(&table_path(&created.table.id, &created.owner_key)).into_response(),
+        Err(e) => refuse(e.status, e.message),
+    }
+}
+
+pub async fn table_page(
+    State(tables): State<Arc<Tables>>,
+    Path((id, key)): Path<(String, String)>,
+    Query(params): Query<HashMap<String, String>>,
+) -> Response {
+    let as_seat = match params.get("as").filter(|s| !s.is_empty()).map(|s| s.parse()) {
+        None => None,
+        Some(Ok(seat)) => Some(seat),
+        Some(Err(e)) => return error_page(&ApiError::malformed(format!("{e}"))),
+    };
+    let access = match access(&tables, &id, &key, as_seat).await {
+        Ok(a) => a,
+        Err(e) => return error_page(&e),
+    };
+    let t = &access.table;
+    let update = t.update(access.viewer(), access.seat, 0).await;
+    let summary = table_summary(&access).await;
+    let who = match (access.role, access.seat) {
+        (Role::Owner, Some(s)) if s != clash_core::Seat::Gm => format!("GM, playing NPC seat {s}"),
+        (Role::Owner, Some(_)) => "GM".into(),
+        (Role::Owner, None) => "the table's organiser (this game has no GM seat)".into(),
+        (Role::Seat(s), _) => format!("seat {s}"),
+        (Role::Spectator, _) => "a spectator".into(),
+    };
+    let boot = json!({
+        "table": t.id,
+        "key": key,
+        "as": as_seat,
+        "role": access.role.to_string(),
+        "update": update,
+        "summary": summary,
+    });
+    let owner_panel = if access.role == Role::Owner {
+        "<section class=\"card\" id=\"seats-card\"><h2>Seats and invite links</h2>\
+<p class=\"hint\">Send each player the link of their seat; it lets them play that seat and nothing else. \
+“New link” replaces a link (the old one stops working). “Play as NPC” keeps the seat for you.</p>\
+<div id=\"seats\"></div><p class=\"error\" id=\"seats-error\" role=\"alert\"></p></section>"
+    } else {
+        ""
+    };
+    let controls = if access.seat.is_some() {
+        "<section class=\"card\" id=\"controls-card\"><h2>Your moves</h2>\
+<p class=\"hint\" id=\"legal-hint\"></p><div id=\"legal\" class=\"buttons\"></div>\
+<p class=\"error\" id=\"legal-error\" role=\"alert\"></p>\
+<details id=\"json-box\"><summary>Send a command as JSON</summary>\
+<textarea id=\"json-command\" rows=\"4\" spellcheck=\"false\" placeholder='{\"type\": \"…\"}'></textarea>\
+<button type=\"button\" id=\"json-send\">Send</button><p class=\"error\" id=\"json-error\" role=\"alert\"></p></details></section>"
+    } else {
+        "<section class=\"card\"><h2>Watching</h2><p class=\"hint\">This link only watches the table. Players see their own secrets; you see what is public.</p></section>"
+    };
+    let body = format!(
+        "<header class=\"bar\"><a href=\"/\" class=\"home\">Clash</a><div><h1>{title}</h1>\
+<p class=\"sub\">{game} · you are <b id=\"who\">{who}</b> · <span id=\"status\" class=\"status\">connecting…</span></p></div></header>\
+<main class=\"table\">{owner_panel}\
+<div class=\"cols\"><div class=\"col\">\
+<section class=\"card\" id=\"board-card\"><h2>The table</h2><div id=\"panel\"></div><pre id=\"render\"></pre>\
+<details><summary>Your view as JSON</summary><pre id=\"view-json\"></pre></details></section>\
+</div><div class=\"col\">{controls}\
+<section class=\"card\" id=\"log-card\"><h2>Log</h2><ol id=\"log\"></ol></section>\
+</div></div></main>\
+<script type=\"application/json\" id=\"boot\">{boot}</script>\
+<script src=\"/assets/app.js\"></script><script src=\"/assets/panels.js\"></script>",
+        title = esc(&t.title),
+        game = esc(&ruleset_name(t.ruleset)),
+        who = esc(&who),
+        boot = script_json(&boot),
+    );
+    let mut response = Html(page(&format!("{} — Clash", t.title), &body)).into_response();
+    // The URL carries a secret key: keep it out of other sites' Referer headers.
+    response.headers_mut().insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+    response
+}
+
+pub async fn asset(Path(name): Path<String>) -> Response {
+    let (kind, text) = match name.as_str() {
+        "app.css" => ("text/css; charset=utf-8", include_str!("assets/app.css")),
+        "app.js" => ("text/javascript; charset=utf-8", include_str!("assets/app.js")),
+        "lobby.js" => ("text/javascript; charset=utf-8", include_str!("assets/lobby.js")),
+        "panels.js" => ("text/javascript; charset=utf-8", include_str!("assets/panels.js")),
+        _ => return ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no asset {name:?}")).into_response(),
+    };
+    ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_covers_markup_and_quotes() {
+        assert_eq!(esc("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    }
+
+    #[test]
+    fn embedded_json_cannot_close_its_script() {
+        let v = json!({ "t": "</script><script>alert(1)</script>" });
+        assert!(!script_json(&v).contains("</script"));
+    }
+}
