@@ -1,0 +1,480 @@
+//! What seats may ask for (commands) and what happens (events).
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, CardSet};
+use crate::state::{CharId, PartyId, RoundKind};
+
+/// A command. `party` names the acting party when the seat plays several (the GM); for `bid`
+/// and `pass` it defaults to the party whose turn it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// GM: draw the non-player Reserves (ND-10) and open round 1.
+    Start,
+    /// ND-11: a party's tactics for this round (narrative only).
+    DeclareTactics {
+        #[serde(default)]
+        party: Option<String>,
+        text: String,
+    },
+    /// Draw one card and place it (ND-14, ND-15). `character` chooses who draws (ND-28).
+    Bid {
+        #[serde(default)]
+        party: Option<String>,
+        #[serde(default)]
+        character: Option<String>,
+    },
+    /// ND-15: pass this turn (not final).
+    Pass {
+        #[serde(default)]
+        party: Option<String>,
+    },
+    /// ND-19: reject the card the drawer just drew, using one of the drawer's face-up Losses.
+    Reject {
+        #[serde(default)]
+        party: Option<String>,
+    },
+    /// ND-18: the Dominant pays a token to turn the card just placed.
+    Turn,
+    /// ND-20: lay a Reserve card over the card just placed or turned, citing a trait.
+    Cover {
+        #[serde(default)]
+        party: Option<String>,
+        #[serde(default)]
+        character: Option<String>,
+        card: Card,
+        /// The Aspect, Weakness or Loss whose narration justifies the cover.
+        #[serde(default)]
+        cite: Option<Citation>,
+        /// The table validated the narration (input).
+        #[serde(default)]
+        accepted: bool,
+    },
+    /// Nobody else reacts to the card just placed (D-4); the next bid or pass also closes it.
+    CloseWindow,
+    /// ND-24, ND-31: at end-of-round step 4, a party (or one of its characters) concedes.
+    Concede {
+        #[serde(default)]
+        party: Option<String>,
+        #[serde(default)]
+        character: Option<String>,
+    },
+    /// GM: accept a Reframe (ND-25) at step 4 (D-17); `confirmed` = goals and means changed.
+    Reframe {
+        #[serde(default)]
+        confirmed: bool,
+    },
+    /// GM: end-of-round steps 5–7 (reshuffle, refill, next round).
+    NextRound,
+}
+
+/// The trait a cover's narration rests on (ND-20).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Citation {
+    Aspect(String),
+    Weakness(String),
+    /// A card on one of the relevant party's Loss lines.
+    Loss(Card),
+}
+
+/// Why a Reserve card was drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReserveReason {
+    /// ND-10: a non-player party's Reserve, before the Conflict.
+    Npc,
+    /// ND-26: the round winner's refill.
+    Refill,
+    /// ND-24: a conceding character's draw at Conflict end.
+    Concession,
+}
+
+/// ND-21.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossKind {
+    Temporary,
+    Lasting,
+}
+
+/// How bidding ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// ND-14.3: this party's card beats every other.
+    BalanceBroken { party: PartyId },
+    /// ND-14.4: nobody's card beats all the others.
+    BalanceHeld,
+    /// ND-14.2, ND-16a: the Excuse came out; no evaluation.
+    Excuse { party: PartyId },
+    /// ND-17: these Contenders broke the Dominant.
+    DominantBroken { breakers: Vec<PartyId> },
+    /// ND-17: nobody broke the Dominant.
+    DominantHeld,
+    /// D-9: the Dominant was Wiped Out.
+    DominantWipedOut,
+}
+
+/// Something that happened. Every outcome of chance is recorded here (ND-2: card and
+/// orientation of each draw), so applying events never needs randomness.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A card from the deck into a Reserve. Hidden (`card: null`) from everyone but its owner.
+    ReserveDrawn {
+        party: PartyId,
+        character: CharId,
+        /// The seat that speaks for the party: the only one that sees the card.
+        seat: clash_core::Seat,
+        card: Option<Card>,
+        reversed: Option<bool>,
+        reason: ReserveReason,
+    },
+    RoundStarted {
+        number: u16,
+        kind: RoundKind,
+        dominant: Option<PartyId>,
+        control: u8,
+    },
+    TacticsDeclared {
+        party: PartyId,
+        text: String,
+    },
+    /// D-3: the deck ran out; these discards went back into it.
+    DeckReshuffled {
+        cards: CardSet,
+    },
+    /// A drawn card placed in a bid line. `window`: reactions are possible (ND-12); when false
+    /// the placement is final at once and the turn moves on.
+    CardPlaced {
+        party: PartyId,
+        character: CharId,
+        card: Card,
+        reversed: bool,
+        window: bool,
+        #[serde(default)]
+        narrative: bool,
+    },
+    /// ND-16a / D-8: the Excuse was drawn and discarded.
+    ExcuseDrawn {
+        party: PartyId,
+        character: CharId,
+    },
+    /// ND-19: `by` rejected `party`'s card, spending `spent` from a Loss line.
+    CardRejected {
+        by: PartyId,
+        party: PartyId,
+        card: Card,
+        spent: Card,
+        /// The spent card was a Lasting Loss card, now face down (else a Temporary one, gone).
+        lasting: bool,
+    },
+    /// ND-18: the Dominant turned `party`'s card.
+    CardTurned {
+        party: PartyId,
+        reversed: bool,
+    },
+    /// ND-20: `by` laid `cover` from its Reserve over `party`'s card.
+    CardCovered {
+        by: PartyId,
+        character: CharId,
+        party: PartyId,
+        cover: Card,
+        reversed: bool,
+        covered: Card,
+        cite: Citation,
+    },
+    /// The reaction window closed; the turn moves on.
+    WindowClosed {
+        party: PartyId,
+    },
+    Passed {
+        party: PartyId,
+    },
+    /// ND-16b.
+    WipedOut {
+        party: PartyId,
+    },
+    BiddingEnded {
+        #[serde(flatten)]
+        outcome: Outcome,
+    },
+    ControlChanged {
+        dominant: Option<PartyId>,
+        control: u8,
+    },
+    /// ND-21: `cards` leave the bid line for a Loss line of `character`.
+    LossTaken {
+        party: PartyId,
+        character: CharId,
+        kind: LossKind,
+        cards: Vec<Card>,
+    },
+    /// ND-22 steps 1–3 done: who won, who lost, who narrates when.
+    RoundResolved {
+        winners: Vec<PartyId>,
+        losers: Vec<PartyId>,
+        narration: Vec<PartyId>,
+    },
+    /// ND-24, ND-31. `party_out`: every character of the party has conceded.
+    Conceded {
+        party: PartyId,
+        character: CharId,
+        party_out: bool,
+    },
+    /// ND-25: Losses settled; `weaknesses` lists each new Weakness.
+    Reframed {
+        weaknesses: Vec<NewWeakness>,
+    },
+    /// ND-4 / ND-22 step 5: bid lines and discards back into the deck.
+    CardsReturned,
+    /// ND-23, ND-25, ND-27.
+    ConflictEnded {
+        victor: Option<PartyId>,
+        reason: crate::state::EndReason,
+    },
+}
+
+/// A Lasting Loss that became a Weakness at a Reframe (ND-25).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewWeakness {
+    pub party: PartyId,
+    pub character: CharId,
+    pub name: String,
+}
+
+use crate::state::{
+    BidCard, EndReason, Gravity, LastingLoss, LossCard, Phase, ReserveCard, Round, RoundResult, State, Status,
+    TemporaryLoss,
+};
+
+/// Fold one event into the state. Never fails and never draws: every choice is in the event.
+/// Malformed events (indices out of range) are ignored rather than panicking.
+pub fn apply(s: &mut State, e: &Event) {
+    match e {
+        Event::ReserveDrawn { party, character, card: Some(card), reversed, .. } => {
+            if let Some(ch) = char_mut(s, *party, *character) {
+                ch.reserve.push(ReserveCard { card: *card, reversed: reversed.unwrap_or(false) });
+                s.deck.remove(*card);
+            }
+        }
+        Event::ReserveDrawn { .. } | Event::TacticsDeclared { .. } => {}
+        Event::RoundStarted { number, kind, dominant, control } => {
+            s.phase = Phase::Bidding;
+            s.dominant = *dominant;
+            s.control = *control;
+            s.tokens = if *kind == RoundKind::Unbalanced { *control } else { 0 }; // ND-9
+            s.round = Round {
+                number: *number,
+                kind: *kind,
+                turn: None,
+                passes: 0,
+                window: None,
+                excuse: None,
+                result: None,
+            };
+            s.round.turn = s.first_actor(*kind);
+            for p in &mut s.parties {
+                p.last_drawer = None;
+            }
+        }
+        Event::DeckReshuffled { cards } => {
+            let cards = cards.intersection(s.discard);
+            s.discard = s.discard.minus(cards);
+            s.deck = s.deck.union(cards);
+        }
+        Event::CardPlaced { party, character, card, reversed, window, narrative } => {
+            s.deck.remove(*card);
+            s.round.passes = 0;
+            if let Some(p) = s.parties.get_mut(*party as usize) {
+                p.bid_line.push(BidCard {
+                    card: *card,
+                    reversed: *reversed,
+                    turned: false,
+                    cover: false,
+                    narrative: *narrative,
+                    drawer: *character,
+                });
+                p.last_drawer = Some(*character);
+            }
+            if *window {
+                s.round.window = Some(*party);
+            } else {
+                s.round.window = None;
+                advance(s, *party);
+            }
+        }
+        Event::ExcuseDrawn { party, character } => {
+            s.deck.remove(crate::cards::EXCUSE);
+            s.discard.insert(crate::cards::EXCUSE);
+            s.round.excuse = Some(*party);
+            s.round.passes = 0;
+            if let Some(p) = s.parties.get_mut(*party as usize) {
+                p.last_drawer = Some(*character);
+            }
+        }
+        Event::CardRejected { party, card, spent, lasting, .. } => {
+            s.discard.insert(*card);
+            let Some(p) = s.parties.get_mut(*party as usize) else { return };
+            if let Some(at) = p.bid_line.iter().rposition(|b| b.card == *card) {
+                p.bid_line.remove(at);
+            }
+            if *lasting {
+                for c in p.lasting.iter_mut().flat_map(|l| l.cards.iter_mut()) {
+                    if c.card == *spent {
+                        c.face_up = false;
+                    }
+                }
+            } else if let Some(at) = p.temporary.iter().position(|t| t.card == *spent) {
+                p.temporary.remove(at);
+                s.discard.insert(*spent);
+            }
+        }
+        Event::CardTurned { party, reversed } => {
+            s.tokens = s.tokens.saturating_sub(1);
+            if let Some(b) = s.parties.get_mut(*party as usize).and_then(|p| p.bid_line.last_mut()) {
+                b.reversed = *reversed;
+                b.turned = true;
+            }
+        }
+        Event::CardCovered { by, character, party, cover, reversed, covered, .. } => {
+            if let Some(ch) = char_mut(s, *by, *character) {
+                if let Some(at) = ch.reserve.iter().position(|r| r.card == *cover) {
+                    ch.reserve.remove(at);
+                }
+            }
+            s.discard.insert(*covered);
+            let Some(p) = s.parties.get_mut(*party as usize) else { return };
+            let Some(b) = p.bid_line.last_mut() else { return };
+            let drawer = b.drawer;
+            *b = BidCard { card: *cover, reversed: *reversed, turned: false, cover: true, narrative: false, drawer };
+            if by != party {
+                // D-12 / ND-30: the tally is charged to whoever drew the covered card.
+                if let Some(ch) = p.characters.get_mut(drawer as usize) {
+                    ch.tally = ch.tally.saturating_add(1);
+                }
+            }
+        }
+        Event::WindowClosed { party } => {
+            s.round.window = None;
+            advance(s, *party);
+        }
+        Event::Passed { party } => {
+            s.round.passes = s.round.passes.saturating_add(1);
+            advance(s, *party);
+        }
+        Event::WipedOut { party } => {
+            let round = s.round.number;
+            if let Some(p) = s.parties.get_mut(*party as usize) {
+                p.status = Status::WipedOut { round };
+            }
+            if s.round.turn == Some(*party) {
+                advance(s, *party);
+            }
+        }
+        Event::BiddingEnded { .. } => {
+            s.round.turn = None;
+            s.round.window = None;
+        }
+        Event::ControlChanged { dominant, control } => {
+            s.dominant = *dominant;
+            s.control = *control;
+        }
+        Event::LossTaken { party, character, kind, cards } => take_loss(s, *party, *character, *kind, cards),
+        Event::RoundResolved { winners, losers, narration } => {
+            s.phase = Phase::Aftermath;
+            s.round.result =
+                Some(RoundResult { winners: winners.clone(), losers: losers.clone(), narration: narration.clone() });
+        }
+        Event::Conceded { party, character, party_out } => {
+            let Some(p) = s.parties.get_mut(*party as usize) else { return };
+            if let Some(ch) = p.characters.get_mut(*character as usize) {
+                ch.conceded = true;
+            }
+            if *party_out {
+                p.status = Status::Conceded;
+            }
+        }
+        Event::Reframed { weaknesses } => reframe(s, weaknesses),
+        Event::CardsReturned => {
+            s.deck = s.deck.union(s.discard);
+            s.discard = crate::cards::CardSet::EMPTY;
+            for p in &mut s.parties {
+                for b in p.bid_line.drain(..) {
+                    s.deck.insert(b.card);
+                }
+            }
+        }
+        Event::ConflictEnded { victor, reason } => {
+            // ND-27: table cards return; Reserves and Lasting Losses stay.
+            apply(s, &Event::CardsReturned);
+            for p in &mut s.parties {
+                for t in p.temporary.drain(..) {
+                    s.deck.insert(t.card);
+                }
+            }
+            s.phase = Phase::Ended;
+            s.victor = *victor;
+            s.ended = Some(*reason);
+            s.round.turn = None;
+            s.round.window = None;
+            if *reason == EndReason::Reframed {
+                s.dominant = None;
+                s.control = 0;
+            }
+        }
+    }
+}
+
+fn char_mut(s: &mut State, party: PartyId, character: CharId) -> Option<&mut crate::state::CharacterState> {
+    s.parties.get_mut(party as usize)?.characters.get_mut(character as usize)
+}
+
+fn advance(s: &mut State, from: PartyId) {
+    s.round.turn = s.next_actor(from);
+}
+
+fn take_loss(s: &mut State, party: PartyId, character: CharId, kind: LossKind, cards: &[Card]) {
+    let Some(p) = s.parties.get_mut(party as usize) else { return };
+    for card in cards {
+        if let Some(at) = p.bid_line.iter().position(|b| b.card == *card) {
+            p.bid_line.remove(at);
+        }
+    }
+    match kind {
+        LossKind::Temporary => {
+            p.temporary.extend(cards.iter().map(|card| TemporaryLoss { card: *card, character }));
+        }
+        LossKind::Lasting => {
+            p.lasting_taken = p.lasting_taken.saturating_add(1);
+            p.lasting.push(LastingLoss {
+                cards: cards.iter().map(|card| LossCard { card: *card, face_up: true }).collect(),
+                character,
+                gravity: Gravity::of_kth(p.lasting_taken),
+            });
+        }
+    }
+}
+
+/// ND-25: Temporary Losses discarded, Lasting ones become Weaknesses and their cards are
+/// discarded, the gravity count restarts.
+fn reframe(s: &mut State, weaknesses: &[NewWeakness]) {
+    for p in &mut s.parties {
+        for t in p.temporary.drain(..) {
+            s.discard.insert(t.card);
+        }
+        for l in p.lasting.drain(..) {
+            for c in l.cards {
+                s.discard.insert(c.card);
+            }
+        }
+        p.lasting_taken = 0;
+    }
+    for w in weaknesses {
+        if let Some(ch) = char_mut(s, w.party, w.character) {
+            ch.new_weaknesses.push(w.name.clone());
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! N-Dimensional Tourists: the deprecated Conflict rules on the Space·Time Deck
+//! (`/work/shared/rules/nd-tourists.md`, rules ND-1 … ND-31, decisions D-1 … D-21).
+//!
+//! # State machine
+//!
+//! ```text
+//! Preparing ──start (GM: NPC Reserves, ND-10)──▶ Bidding ──bidding ends──▶ Aftermath ──next_round──▶ Bidding …
+//!                                                  │  bid / pass / reject / turn / cover / close_window
+//!                                                  └──(≤ 1 party left)──▶ Ended ◀──concede / reframe── Aftermath
+//! ```
+//!
+//! * **Bidding.** A Balance Breaker (Control 0, ND-14) has every party draw one card in seating
+//!   order; an Unbalanced round (ND-15) has Contenders then the Dominant bid or pass in turn
+//!   until as many consecutive passes as parties in play (D-6), the Excuse (ND-16a) or a Wipe Out
+//!   that leaves fewer than 2 parties (ND-16b). ND-17 then breaks or strengthens the Dominant.
+//! * **Reaction window** (ND-12, D-4). A placed card stays open while anyone *could* react: the
+//!   drawer shows a face-up Loss (reject), the Dominant holds a token (turn), or a party in play
+//!   holds a Reserve card (cover). Otherwise the placement is final at once. An open window is
+//!   closed by `close_window` (any seat at the table) or implicitly by the next `bid`/`pass`.
+//!   Rejection must come before turning, turning before covering; one turn and one cover per
+//!   placement. The Excuse never opens a window.
+//! * **End of round** (ND-22): Losses (step 1) and winners/narration order (step 2, D-10) are
+//!   settled in the same command that ends bidding, then victory (step 3). The table is then in
+//!   `Aftermath` (step 4), where parties may `concede` and the GM may `reframe`; the GM's
+//!   `next_round` does steps 5–7 (cards back into the deck, winners' refill, next round type).
+//!
+//! # Deck and randomness
+//!
+//! The deck is a set of cards, not a sequence: each draw picks uniformly among the cards left
+//! with `rng.choose(count, label)` (label = the card's name, e.g. `"XXI"`, `"Paper Home"`), then
+//! the orientation with `choose` over `["upright", "reversed"]` (ND-2, D-2). That is the same
+//! as drawing from a shuffled deck, lets a scenario stack the deck with scripted picks, and means
+//! no deck order exists to leak. Cards are one byte; card sets are `u128` bitsets.
+//!
+//! # Interpretations (where the spec leaves room)
+//!
+//! * Seats: each party is spoken for by one seat (players `p1`…, non-player parties `gm`); a
+//!   party of several characters names the acting character in `bid`/`cover`/`concede`.
+//! * The NPC Reserve (ND-10) is drawn by the GM's `start` command (setup itself never draws).
+//!   Draws into a Reserve never take the Excuse: it only acts when drawn in play.
+//! * The narrative card drawn after the Excuse has no reaction window of its own (it is drawn
+//!   "for narrative purpose"). In a Balance Breaker the Excuse is swapped at once (D-8).
+//! * Losses keep the earliest reversed cards and a rejection spends Temporary first, oldest
+//!   first (the D-14 defaults); the engine does not ask the victim to choose.
+//! * Competing reactions (D-4 seating priority) are sent by the table in seating order; the
+//!   engine accepts the first legal reaction it receives.
+//! * A party reaching 5 reversed cards is checked when the window closes (a cover can still
+//!   save it, ND-18). A narrative card that makes a fifth reversed card Wipes Out at Loss time.
+//! * D-10 winners must still be in play; Contenders Wiped Out this round count for the break
+//!   (ND-17) but are losers. A Dominant Wiped Out loses; nobody wins that round.
+//! * Win refills go to whoever drew the party's last card (ND-29), else its first character
+//!   still playing (D-13). An NPC's sheet size is the number of Reserve cards the GM drew.
+//! * A Reframe (ND-25) ends this Conflict and records each Lasting Loss as a new Weakness; the
+//!   new Conflict is a new table whose setup lists those Weaknesses.
+//! * The cover's narration is an input: `cite` must name a trait the rules allow and `accepted`
+//!   says the table validated it.
+
+pub mod bidding;
+pub mod cards;
+pub mod driver;
+pub mod events;
+pub mod probability;
+pub mod reactions;
+pub mod round_end;
+pub mod ruling;
+pub mod seating;
+pub mod setup;
+pub mod state;
+pub mod view;
+
+use clash_core::{Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
+
+pub use cards::{Card, CardSet, beats};
+pub use events::{Citation, Command, Event};
+pub use setup::Setup;
+pub use state::State;
+
+use ruling::Ruling;
+use state::Phase;
+
+/// The ruleset.
+pub struct NdTourists;
+
+impl Ruleset for NdTourists {
+    const ID: &'static str = "nd-tourists";
+
+    type Setup = Setup;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+    type View = view::View;
+
+    fn setup(setup: &Setup) -> Result<State, RuleError> {
+        setup::build(setup)
+    }
+
+    fn seats(state: &State) -> Vec<Seat> {
+        let mut seats = vec![Seat::Gm];
+        for p in &state.table.parties {
+            if !seats.contains(&p.seat) {
+                seats.push(p.seat);
+            }
+        }
+        seats
+    }
+
+    fn decide(state: &State, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+        if state.phase == Phase::Ended {
+            return Err(RuleError::illegal("ND-23", "the Conflict is over"));
+        }
+        let mut r = Ruling::new(state);
+        match command {
+            Command::Start => bidding::start(&mut r, seat, rng)?,
+            Command::DeclareTactics { party, text } => bidding::declare_tactics(&mut r, seat, party, text)?,
+            Command::Bid { party, character } => bidding::bid(&mut r, seat, party, character, rng)?,
+            Command::Pass { party } => bidding::pass(&mut r, seat, party, rng)?,
+            Command::Reject { party } => reactions::reject(&mut r, seat, party, rng)?,
+            Command::Turn => reactions::turn(&mut r, seat, rng)?,
+            Command::Cover { party, character, card, cite, accepted } => {
+                reactions::cover(&mut r, seat, party, character, *card, cite, *accepted, rng)?
+            }
+            Command::CloseWindow => reactions::close_window(&mut r, seat, rng)?,
+            Command::Concede { party, character } => round_end::concede(&mut r, seat, party, character, rng)?,
+            Command::Reframe { confirmed } => round_end::reframe(&mut r, seat, *confirmed, rng)?,
+            Command::NextRound => round_end::next_round(&mut r, seat, rng)?,
+        }
+        Ok(r.events)
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        events::apply(state, event);
+    }
+
+    fn view(state: &State, viewer: Viewer) -> view::View {
+        view::view(state, viewer)
+    }
+
+    fn event_view(event: &Event, viewer: Viewer) -> Option<Event> {
+        Some(view::event_view(event, viewer))
+    }
+
+    fn narrate(event: &Event) -> String {
+        view::narrate(event)
+    }
+
+    fn render(state: &State, viewer: Viewer) -> String {
+        view::render(state, viewer)
+    }
+
+    fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
+        candidates(state, seat)
+            .into_iter()
+            .filter(|c| Self::decide(state, seat, c, &mut SeededRandomness::new(0)).is_ok())
+            .collect()
+    }
+}
+
+/// Commands worth offering `seat` now; [`Ruleset::legal_commands`] keeps those `decide` accepts.
+fn candidates(st: &State, seat: Seat) -> Vec<Command> {
+    let mine: Vec<(u8, String)> = st
+        .in_play()
+        .filter(|p| seating::controls(st, seat, *p))
+        .map(|p| (p, st.table.parties[p as usize].name.clone()))
+        .collect();
+    let mut out = Vec::new();
+    match st.phase {
+        Phase::Ended => {}
+        Phase::Preparing => out.push(Command::Start),
+        Phase::Aftermath => {
+            out.push(Command::NextRound);
+            out.push(Command::Reframe { confirmed: true });
+            out.extend(mine.iter().map(|(_, n)| Command::Concede { party: Some(n.clone()), character: None }));
+        }
+        Phase::Bidding if st.round.window.is_some() => {
+            out.push(Command::CloseWindow);
+            out.push(Command::Turn);
+            for (p, name) in &mine {
+                out.push(Command::Reject { party: Some(name.clone()) });
+                out.extend(covers(st, *p, name));
+            }
+        }
+        Phase::Bidding => {
+            for (_, name) in &mine {
+                out.push(Command::Bid { party: Some(name.clone()), character: None });
+                out.push(Command::Pass { party: Some(name.clone()) });
+            }
+        }
+    }
+    out
+}
+
+/// One cover per Reserve card of `p`, citing the first trait that fits.
+fn covers(st: &State, p: u8, name: &str) -> Vec<Command> {
+    let Some(drawer) = st.round.window else { return Vec::new() };
+    let sheet = &st.table.parties[drawer as usize];
+    let mut out = Vec::new();
+    for (k, c) in st.parties[p as usize].characters.iter().enumerate() {
+        let cite_from = if p == drawer { sheet.characters.get(k).into_iter().collect::<Vec<_>>() } else { sheet.characters.iter().collect() };
+        let cite = cite_from
+            .iter()
+            .find_map(|s| s.aspects.first().map(|t| Citation::Aspect(t.name().to_string())))
+            .or_else(|| cite_from.iter().find_map(|s| s.weaknesses.first().map(|t| Citation::Weakness(t.name().to_string()))));
+        let Some(cite) = cite else { continue };
+        for r in &c.reserve {
+            out.push(Command::Cover {
+                party: Some(name.to_string()),
+                character: st.table.parties[p as usize].characters.get(k).map(|s| s.name.clone()),
+                card: r.card,
+                cite: Some(cite.clone()),
+                accepted: true,
+            });
+        }
+    }
+    out
+}

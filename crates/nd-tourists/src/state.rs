@@ -1,0 +1,323 @@
+//! The table during a Conflict: parties, bid lines, Loss lines, Reserves, the deck, Control.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, CardSet};
+use crate::setup::Table;
+
+/// A party's place in the seating order (D-21), from 0.
+pub type PartyId = u8;
+/// A character's place in its party's list, from 0.
+pub type CharId = u8;
+
+/// Where the Conflict stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Before the first round: the NPC Reserves are not drawn yet (ND-10).
+    Preparing,
+    /// Cards are being drawn (ND-14, ND-15).
+    Bidding,
+    /// End of round, step 4: parties may concede or the GM may accept a Reframe (ND-22).
+    Aftermath,
+    /// The Conflict is over (ND-23, ND-25, ND-27).
+    Ended,
+}
+
+/// ND-11: which kind of round is being played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundKind {
+    BalanceBreaker,
+    Unbalanced,
+}
+
+/// The current round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    pub number: u16,
+    pub kind: RoundKind,
+    /// Whose bid (or draw) it is; `None` once bidding is over.
+    pub turn: Option<PartyId>,
+    /// Consecutive passes since the last bid (D-6).
+    pub passes: u8,
+    /// The party whose just-placed card awaits reactions (ND-12).
+    pub window: Option<PartyId>,
+    /// Who drew the Excuse this round, if anyone did (ND-14, ND-16a).
+    pub excuse: Option<PartyId>,
+    /// Winners, losers and narration order once the round is resolved (D-10).
+    pub result: Option<RoundResult>,
+}
+
+/// How a round came out (D-10) and who narrates in which order (ND-22 step 2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundResult {
+    pub winners: Vec<PartyId>,
+    pub losers: Vec<PartyId>,
+    pub narration: Vec<PartyId>,
+}
+
+/// Whether a party is still in the Conflict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Status {
+    InPlay,
+    /// ND-16b, in round `round`.
+    WipedOut { round: u16 },
+    /// ND-24.
+    Conceded,
+}
+
+/// A card in a bid line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BidCard {
+    pub card: Card,
+    pub reversed: bool,
+    /// Turned with a Control token (ND-18): at most once.
+    #[serde(default)]
+    pub turned: bool,
+    /// A Reserve card laid over a placed card (ND-20): never turned or rejected.
+    #[serde(default)]
+    pub cover: bool,
+    /// Drawn after the Excuse, for narration (ND-16a).
+    #[serde(default)]
+    pub narrative: bool,
+    /// The character who drew the card this one stands for (ND-28, ND-30).
+    pub drawer: CharId,
+}
+
+/// A Reserve card: kept with the orientation it was drawn with (D-11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReserveCard {
+    pub card: Card,
+    pub reversed: bool,
+}
+
+/// A Temporary Loss: one card on the Temporary line (ND-21).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TemporaryLoss {
+    pub card: Card,
+    pub character: CharId,
+}
+
+/// A card of a Lasting Loss; a face-down one cannot be used again (ND-19).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LossCard {
+    pub card: Card,
+    pub face_up: bool,
+}
+
+/// ND-21 gravity of a party's k-th Lasting Loss in this Conflict (D-15: five levels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gravity {
+    Trivial,
+    FairlyEasy,
+    Hard,
+    VeryHard,
+    Permanent,
+}
+
+impl Gravity {
+    pub fn of_kth(k: u8) -> Gravity {
+        match k {
+            0 | 1 => Gravity::Trivial,
+            2 => Gravity::FairlyEasy,
+            3 => Gravity::Hard,
+            4 => Gravity::VeryHard,
+            _ => Gravity::Permanent,
+        }
+    }
+}
+
+/// A Lasting Loss: three cards on the Lasting line (ND-21).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastingLoss {
+    pub cards: Vec<LossCard>,
+    pub character: CharId,
+    pub gravity: Gravity,
+}
+
+/// One character's changing state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharacterState {
+    pub reserve: Vec<ReserveCard>,
+    /// Times an opponent covered a card this character drew (D-12, ND-30).
+    pub tally: u8,
+    pub conceded: bool,
+    /// Weaknesses gained when a Reframe turned Lasting Losses into Weaknesses (ND-25).
+    #[serde(default)]
+    pub new_weaknesses: Vec<String>,
+}
+
+/// One party's changing state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartyState {
+    #[serde(flatten)]
+    pub status: Status,
+    pub bid_line: Vec<BidCard>,
+    pub temporary: Vec<TemporaryLoss>,
+    pub lasting: Vec<LastingLoss>,
+    /// Lasting Losses taken in this Conflict, for gravity (D-15).
+    pub lasting_taken: u8,
+    pub characters: Vec<CharacterState>,
+    /// Who drew the party's last card this round (ND-29).
+    pub last_drawer: Option<CharId>,
+}
+
+impl PartyState {
+    pub fn in_play(&self) -> bool {
+        self.status == Status::InPlay
+    }
+
+    /// ND-13: reversed cards currently in the bid line.
+    pub fn reversed_count(&self) -> u8 {
+        self.bid_line.iter().filter(|c| c.reversed).count() as u8
+    }
+
+    /// ND-19: a face-up Loss card another party could use.
+    pub fn has_face_up_loss(&self) -> bool {
+        !self.temporary.is_empty() || self.lasting.iter().any(|l| l.cards.iter().any(|c| c.face_up))
+    }
+
+    /// Cards on the table in front of this party: bid line and both Loss lines.
+    pub fn cards_on_table(&self) -> CardSet {
+        let mut s: CardSet = self.bid_line.iter().map(|b| b.card).collect();
+        s = s.union(self.temporary.iter().map(|t| t.card).collect());
+        for l in &self.lasting {
+            s = s.union(l.cards.iter().map(|c| c.card).collect());
+        }
+        s
+    }
+
+    pub fn reserve_cards(&self) -> usize {
+        self.characters.iter().map(|c| c.reserve.len()).sum()
+    }
+}
+
+/// Why the Conflict ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// At most one party is left (ND-23, D-16, D-20).
+    LastPartyStanding,
+    /// ND-25.
+    Reframed,
+}
+
+/// The whole Conflict. Holds hidden information (the deck, every Reserve): show players a
+/// [`crate::view::View`] instead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The parties' sheets, fixed at setup (ND-5, ND-6).
+    pub table: Arc<Table>,
+    pub phase: Phase,
+    pub round: Round,
+    /// The Dominant party (ND-7, §1); `None` when Balanced.
+    pub dominant: Option<PartyId>,
+    pub control: u8,
+    /// Control tokens left this round (ND-9).
+    pub tokens: u8,
+    /// Cards in the deck: drawn uniformly at draw time, so no order exists (ND-4).
+    pub deck: CardSet,
+    /// This round's discards: rejected and covered cards, the Excuse, spent Temporary Losses.
+    pub discard: CardSet,
+    pub parties: Vec<PartyState>,
+    /// The last party left, once the Conflict is over (ND-23).
+    pub victor: Option<PartyId>,
+    pub ended: Option<EndReason>,
+}
+
+impl State {
+    pub fn party(&self, p: PartyId) -> Option<&PartyState> {
+        self.parties.get(p as usize)
+    }
+
+    pub fn in_play(&self) -> impl Iterator<Item = PartyId> + '_ {
+        self.parties.iter().enumerate().filter(|(_, p)| p.in_play()).map(|(i, _)| i as PartyId)
+    }
+
+    pub fn in_play_count(&self) -> usize {
+        self.parties.iter().filter(|p| p.in_play()).count()
+    }
+
+    /// ND-15 / D-21: Contenders in seating order, then the Dominant.
+    fn acting_order(&self) -> impl Iterator<Item = PartyId> + '_ {
+        let d = self.dominant;
+        let n = self.parties.len() as PartyId;
+        let contenders = (0..n).filter(move |i| Some(*i) != d);
+        let dominant = d.into_iter();
+        contenders.chain(dominant)
+    }
+
+    /// The first party to act in a fresh round.
+    pub fn first_actor(&self, kind: RoundKind) -> Option<PartyId> {
+        match kind {
+            RoundKind::BalanceBreaker => self.in_play().next(),
+            RoundKind::Unbalanced => self.acting_order().find(|p| self.parties[*p as usize].in_play()),
+        }
+    }
+
+    /// Who acts after `from`: in a Balance Breaker the next party in seating order that has
+    /// not drawn yet (none after the last), in an Unbalanced round the next party in play in
+    /// the repeating order of ND-15.
+    pub fn next_actor(&self, from: PartyId) -> Option<PartyId> {
+        match self.round.kind {
+            RoundKind::BalanceBreaker => {
+                ((from + 1)..self.parties.len() as PartyId).find(|p| self.parties[*p as usize].in_play())
+            }
+            RoundKind::Unbalanced => {
+                let n = self.parties.len();
+                let at = self.order_position(from);
+                (1..=n).map(|k| self.order_at((at + k) % n)).find(|p| self.parties[*p as usize].in_play())
+            }
+        }
+    }
+
+    /// Position of `p` in the ND-15 order (Contenders in seating order, then the Dominant).
+    fn order_position(&self, p: PartyId) -> usize {
+        match self.dominant {
+            Some(d) if p == d => self.parties.len() - 1,
+            Some(d) if p > d => p as usize - 1,
+            _ => p as usize,
+        }
+    }
+
+    /// The party at position `k` of the ND-15 order.
+    fn order_at(&self, k: usize) -> PartyId {
+        match self.dominant {
+            Some(d) if k + 1 == self.parties.len() => d,
+            Some(d) if k >= d as usize => (k + 1) as PartyId,
+            _ => k as PartyId,
+        }
+    }
+
+    /// Every card location, for the conservation invariant (ND-1, ND-4).
+    pub fn card_count(&self) -> usize {
+        let on_table: usize = self
+            .parties
+            .iter()
+            .map(|p| {
+                p.bid_line.len()
+                    + p.temporary.len()
+                    + p.lasting.iter().map(|l| l.cards.len()).sum::<usize>()
+                    + p.reserve_cards()
+            })
+            .sum();
+        self.deck.len() + self.discard.len() + on_table
+    }
+
+    /// Every card somewhere, as a set (duplicates would shrink it below [`State::card_count`]).
+    pub fn all_cards(&self) -> CardSet {
+        let mut s = self.deck.union(self.discard);
+        for p in &self.parties {
+            s = s.union(p.cards_on_table());
+            for ch in &p.characters {
+                s = s.union(ch.reserve.iter().map(|r| r.card).collect());
+            }
+        }
+        s
+    }
+}
