@@ -217,6 +217,28 @@ pub struct CharacterSheet {
     pub combos: Vec<Combo>,
     #[serde(default)]
     pub specials: Vec<Special>,
+    /// Marks an established sheet already carries (IT-11, IT-60); a new PC starts with none.
+    #[serde(default, skip_serializing_if = "SheetMarks::is_clear")]
+    pub marks: SheetMarks,
+}
+
+/// The marks of an established sheet: trait and goal marks, the Q1 and zero yes marks
+/// (IT-60, D-17, D-19) and a used veto (IT-11). They let a scenario start mid-campaign.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SheetMarks {
+    pub belief: bool,
+    pub flaw: bool,
+    pub goal: bool,
+    pub q1: bool,
+    pub zero: PerAction<bool>,
+    pub veto_used: bool,
+}
+
+impl SheetMarks {
+    pub fn is_clear(&self) -> bool {
+        *self == SheetMarks::default()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -224,6 +246,9 @@ pub struct CharacterSheet {
 pub struct BackgroundSheet {
     pub name: String,
     pub points: u32,
+    /// Points still unspent, when fewer than `points` (established sheets only, D-18).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current: Option<u32>,
 }
 
 /// Total energy maximum of a new character (IT-9).
@@ -251,6 +276,9 @@ impl CharacterSheet {
         self.check_specials()?;
         if !self.established {
             self.check_creation()?;
+            if !self.marks.is_clear() {
+                return Err(RuleError::setup("IT-11", "a new character's marks all start clear"));
+            }
         }
         Ok(self.to_character())
     }
@@ -285,6 +313,12 @@ impl CharacterSheet {
         }
         if self.backgrounds.iter().any(|b| b.name.trim().is_empty()) {
             return Err(RuleError::setup("IT-10", "backgrounds are named"));
+        }
+        if let Some(b) = self.backgrounds.iter().find(|b| b.current.is_some_and(|c| c > b.points)) {
+            return Err(RuleError::setup("D-18", format!("{} cannot hold more current points than its max", b.name)));
+        }
+        if !self.established && self.backgrounds.iter().any(|b| b.current.is_some()) {
+            return Err(RuleError::setup("IT-10", "a new character's backgrounds start full"));
         }
         Ok(())
     }
@@ -376,17 +410,17 @@ impl CharacterSheet {
             backgrounds: self
                 .backgrounds
                 .iter()
-                .map(|b| Background { name: b.name.clone(), current: b.points, max: b.points })
+                .map(|b| Background { name: b.name.clone(), current: b.current.unwrap_or(b.points), max: b.points })
                 .collect(),
             unassigned_points: BACKGROUND_POINTS.saturating_sub(assigned),
-            belief: Trait { text: self.belief.clone(), marked: false },
-            flaw: Trait { text: self.flaw.clone(), marked: false },
-            goal: Goal { text: self.goal.clone(), achieved: false },
-            veto: true,
+            belief: Trait { text: self.belief.clone(), marked: self.marks.belief },
+            flaw: Trait { text: self.flaw.clone(), marked: self.marks.flaw },
+            goal: Goal { text: self.goal.clone(), achieved: self.marks.goal },
+            veto: !self.marks.veto_used,
             moves: self.moves.clone(),
             combos: self.combos.clone(),
             specials: self.specials.iter().map(|s| KnownSpecial { special: *s, spent: false }).collect(),
-            marks: Marks::default(),
+            marks: Marks { q1: self.marks.q1, zero: self.marks.zero },
             dead: false,
         }
     }
@@ -437,7 +471,7 @@ mod tests {
     #[test]
     fn tv_12_three_points_in_one_background() {
         let mut s = ada();
-        s.backgrounds = vec![BackgroundSheet { name: "Detective".into(), points: 3 }];
+        s.backgrounds = vec![BackgroundSheet { name: "Detective".into(), points: 3, current: None }];
         assert_eq!(rule_of(&s), Some("IT-10")); // TV-12, IT-10
     }
 

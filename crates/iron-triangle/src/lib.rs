@@ -48,6 +48,9 @@ pub struct Setup {
     pub characters: Vec<CharacterSheet>,
     #[serde(default)]
     pub countdowns: Vec<campaign::CountdownSheet>,
+    /// An established campaign's state (session, problem recency, rest limits).
+    #[serde(default)]
+    pub campaign: campaign::CampaignSetup,
 }
 
 /// Everything on the table.
@@ -176,7 +179,7 @@ impl Ruleset for IronTriangle {
         if players.len() > 5 {
             return Err(RuleError::setup("IT-1", "Iron Triangle is for 2-6 people: one GM and at most five players"));
         }
-        let campaign = Campaign::new(&setup.countdowns)?;
+        let campaign = Campaign::new(&setup.countdowns, &setup.campaign)?;
         Ok(Table { players, characters, campaign, conflict: None })
     }
 
@@ -193,7 +196,14 @@ impl Ruleset for IronTriangle {
 
     fn apply(state: &mut Table, event: &Event) {
         match event {
-            Event::Conflict(e) => conflict::apply(state, e),
+            Event::Conflict(e) => {
+                let running = |t: &Table| t.conflict.as_ref().is_some_and(|c| c.is_running());
+                let was_running = running(state);
+                conflict::apply(state, e);
+                if was_running && !running(state) {
+                    campaign::conflict_over(state); // IT-31: the party may now rest
+                }
+            }
             Event::Campaign(e) => campaign::apply(state, e),
         }
     }

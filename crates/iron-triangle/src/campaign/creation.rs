@@ -1,0 +1,158 @@
+//! Making characters during play: a player creates its own PC and the GM creates NPCs
+//! (IT-1, IT-9 … IT-12, validated by [`CharacterSheet::build`]); a player whose PC died creates
+//! a replacement (IT-66, D-33); anyone renames their own moves for free (IT-7).
+
+use clash_core::{RuleError, Seat};
+
+use super::{CampaignCommand, CampaignEvent, Replacement, controlled, non_empty, pc_of, require_player};
+use crate::Table;
+use crate::character::{CharacterSheet, KnownMove, STARTING_MOVES};
+use crate::moves::Move;
+
+/// The most a replacement may start at (IT-66).
+pub const MAX_REPLACEMENT_LEVEL: u32 = 5;
+
+/// A creation check failure is an illegal command naming the same rule.
+fn as_command_error(e: RuleError) -> RuleError {
+    match e {
+        RuleError::InvalidSetup { rule, reason } => RuleError::illegal(rule, reason),
+        other => other,
+    }
+}
+
+fn check_name_free(table: &Table, name: &str) -> Result<(), RuleError> {
+    if table.character(name.trim()).is_some() {
+        return Err(RuleError::illegal("IT-7", format!("a character called {:?} already exists", name.trim())));
+    }
+    Ok(())
+}
+
+/// A player's new PC: its own seat, a brand-new sheet, and no other living PC (IT-1).
+fn check_new_pc(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<(), RuleError> {
+    require_player(table, seat, "IT-1")?;
+    if sheet.controller != seat {
+        return Err(RuleError::not_your_call("IT-1", seat, format!("a player creates only its own PC, not one for {}", sheet.controller)));
+    }
+    if sheet.established {
+        return Err(RuleError::illegal("IT-9", "a new PC starts at level 0: it cannot be an established sheet"));
+    }
+    if let Some(pc) = pc_of(table, seat) {
+        return Err(RuleError::illegal("IT-1", format!("{seat} already controls {}; each player controls one PC", pc.name)));
+    }
+    Ok(())
+}
+
+pub fn create(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<Vec<CampaignEvent>, RuleError> {
+    if seat == Seat::Gm {
+        if sheet.controller != Seat::Gm {
+            return Err(RuleError::not_your_call("IT-1", seat, "the GM creates NPCs; each player creates its own PC"));
+        }
+    } else {
+        check_new_pc(table, seat, sheet)?;
+    }
+    check_name_free(table, &sheet.name)?;
+    let character = sheet.build().map_err(as_command_error)?;
+    Ok(vec![CampaignEvent::CharacterCreated { character }])
+}
+
+/// A replacement continuing a dead PC's tradition (IT-66): built at level 0, then each of its
+/// `level` level-ups is resolved with `level_up` commands before it plays.
+pub fn replacement(
+    table: &Table,
+    seat: Seat,
+    sheet: &CharacterSheet,
+    replaces: &str,
+    level: u32,
+) -> Result<Vec<CampaignEvent>, RuleError> {
+    let dead = table.find(replaces, "IT-66")?;
+    if !dead.is_pc() || !dead.dead {
+        return Err(RuleError::illegal("IT-66", format!("{replaces} is not a dead PC")));
+    }
+    if dead.controller != seat {
+        return Err(RuleError::not_your_call("IT-66", seat, format!("{replaces} was {}'s PC", dead.controller)));
+    }
+    check_new_pc(table, seat, sheet)?;
+    let cap = MAX_REPLACEMENT_LEVEL.min(dead.level);
+    if level > cap {
+        return Err(RuleError::illegal("IT-66", format!("a replacement for {replaces} starts at level {cap} at most, not {level}")));
+    }
+    check_name_free(table, &sheet.name)?;
+    let character = sheet.build().map_err(as_command_error)?;
+    Ok(vec![CampaignEvent::ReplacementCreated {
+        character,
+        replaces: dead.name.clone(),
+        level,
+        moves: dead.moves.clone(),
+        combos: dead.combos.clone(),
+    }])
+}
+
+pub fn apply_replacement(table: &mut Table, event: &CampaignEvent) {
+    if let CampaignEvent::ReplacementCreated { character, replaces, level, moves, combos } = event {
+        table.characters.push(character.clone());
+        if *level > 0 {
+            table.campaign.replacements.push(Replacement {
+                character: character.name.clone(),
+                replaces: replaces.clone(),
+                levels_left: *level,
+                moves: moves.clone(),
+                combos: combos.clone(),
+            });
+        }
+    }
+}
+
+/// Renaming a move is free, at any time (IT-7).
+pub fn rename(table: &Table, seat: Seat, character: &str, mv: Move, name: &str) -> Result<Vec<CampaignEvent>, RuleError> {
+    let c = controlled(table, seat, character, "IT-7")?;
+    if !c.knows(mv) {
+        return Err(RuleError::illegal("IT-7", format!("{character} does not know {mv}")));
+    }
+    non_empty(name, "IT-7", "a move's name")?;
+    Ok(vec![CampaignEvent::MoveRenamed {
+        character: c.name.clone(),
+        controller: c.controller,
+        mv,
+        name: name.trim().to_string(),
+    }])
+}
+
+pub fn apply_rename(table: &mut Table, character: &str, mv: Move, name: &str) {
+    if let Some(k) = table.character_mut(character).and_then(|c| c.moves.iter_mut().find(|k| k.mv == mv)) {
+        k.name = name.to_string();
+    }
+}
+
+/// A standard starting sheet for `seat`, used to offer creation in `legal_commands`.
+fn starter(seat: Seat, name: String) -> Option<CharacterSheet> {
+    let moves: Vec<KnownMove> = STARTING_MOVES.iter().map(|m| KnownMove { mv: *m, name: m.to_string() }).collect();
+    serde_json::from_value(serde_json::json!({
+        "name": name, "controller": seat,
+        "energy": {"defend": 3, "grapple": 3, "attack": 4},
+        "backgrounds": [{"name": "Wanderer", "points": 2}, {"name": "Scholar", "points": 1}],
+        "belief": "Belief", "flaw": "Flaw", "goal": "Goal",
+        "moves": moves,
+    }))
+    .ok()
+}
+
+pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
+    let n = table.characters.len() + 1;
+    if seat != Seat::Gm {
+        if let Some(sheet) = starter(seat, format!("{seat} hero {n}")) {
+            out.push(CampaignCommand::CreateCharacter { sheet });
+        }
+        for dead in table.characters.iter().filter(|c| c.dead && c.controller == seat) {
+            for level in 0..=MAX_REPLACEMENT_LEVEL.min(dead.level) {
+                if let Some(sheet) = starter(seat, format!("{seat} heir {n}")) {
+                    out.push(CampaignCommand::CreateReplacement { sheet, replaces: dead.name.clone(), level });
+                }
+            }
+        }
+    }
+    for c in table.characters.iter().filter(|c| c.controller == seat) {
+        for k in &c.moves {
+            out.push(CampaignCommand::RenameMove { character: c.name.clone(), mv: k.mv, name: format!("{} II", k.name) });
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! One readable line per campaign event.
+
+use super::visibility::decider_name;
+use super::{CampaignEvent, DeciderReason, Improvement, Payment, Pick, RestKind};
+use crate::moves::Action;
+
+pub fn narrate(event: &CampaignEvent) -> String {
+    use CampaignEvent as E;
+    match event {
+        E::CharacterCreated { character } => format!("{} joins the story ({}).", character.name, character.controller),
+        E::ReplacementCreated { character, replaces, level, .. } => {
+            format!("{} continues {replaces}'s fighting tradition, starting towards level {level}.", character.name)
+        }
+        E::MoveRenamed { character, mv, name, .. } => format!("{character} now calls {mv} \"{name}\"."),
+        E::CountdownCreated { name, boxes } => format!("A countdown begins: {name} ({boxes} boxes)."),
+        E::CountdownMarked { name, marked, boxes } if marked >= boxes => {
+            format!("{name} is full ({marked}/{boxes}): the GM will narrate the consequences.")
+        }
+        E::CountdownMarked { name, marked, boxes } => format!("{name} ticks to {marked}/{boxes}."),
+        E::CountdownNarrated { name, consequences } => format!("{name} comes to pass: {consequences}"),
+        E::CountdownErased { name } => format!("The threat of {name} is stopped; the countdown is erased."),
+        E::ProblemOpened { problem, description } => format!("Problem #{problem}: {description}"),
+        E::OptionCommitted { character, pick, .. } => match pick {
+            None => format!("{character} is ready."),
+            Some(Pick::Pass) => format!("{character} passes (hidden until the reveal)."),
+            Some(Pick::Choose { option, .. }) => format!("{character} commits option {} (hidden until the reveal).", option.number()),
+        },
+        E::ProblemRevealed { problem, commitments } => {
+            let picks: Vec<String> = commitments
+                .iter()
+                .map(|k| match k.pick {
+                    Pick::Pass => format!("{} passes", k.character),
+                    Pick::Choose { option, .. } => format!("{} chose {}", k.character, option.number()),
+                })
+                .collect();
+            let list = if picks.is_empty() { "nobody chose".to_string() } else { picks.join(", ") };
+            format!("Problem #{problem} revealed: {list}.")
+        }
+        E::DeciderChosen { decider, reason, .. } => {
+            let why = match reason {
+                DeciderReason::HighestOption => "with the highest option",
+                DeciderReason::LeastRecent => "having decided least recently",
+                DeciderReason::GmPicked => "picked by the GM",
+                DeciderReason::NobodyChose => "since nobody chose",
+            };
+            format!("{} decides, {why}.", decider_name(decider))
+        }
+        E::DeciderTied { candidates, .. } => {
+            let names: Vec<String> = candidates.iter().map(|s| s.to_string()).collect();
+            format!("A tie between {}: the GM picks the decider.", names.join(" and "))
+        }
+        E::OutcomeNarrated { decider, text, payment, .. } => {
+            format!("{}: \"{text}\"{}", decider_name(decider), paid(payment))
+        }
+        E::NarrationRejected { decider, reason, .. } => format!("The GM rules {}'s outcome outside the rules: {reason}", decider_name(decider)),
+        E::VetoDeclared { character, substitute, stands: true, .. } => {
+            format!("{character} says \"veto\"! The outcome is void; {character} will narrate option {} instead.", substitute.number())
+        }
+        E::VetoDeclared { character, .. } => format!("{character} also says \"veto\" (spent; the first veto stands unless the GM picks)."),
+        E::VetoPicked { character, .. } => format!("The GM lets {character}'s veto stand."),
+        E::ProblemClosed { problem } => format!("Problem #{problem} is settled; play moves on."),
+        E::Rested { kind, effects } => {
+            let what = match kind {
+                RestKind::Breather => "a breather",
+                RestKind::ShortRest => "a short rest",
+                RestKind::FullRest => "a full rest",
+            };
+            let gains: Vec<String> = effects
+                .iter()
+                .map(|e| {
+                    let g = e.gained;
+                    format!("{} +{}/{}/{}", e.character, g.defend, g.grapple, g.attack)
+                })
+                .collect();
+            // IT-30: resting is not a meaningful change for repeating a conflict.
+            format!("The party takes {what}: {}. (Resting does not make a lost conflict worth repeating.)", gains.join(", "))
+        }
+        E::NpcRecovered { character, current, .. } => {
+            format!("{character} recovers to {}/{}/{}.", current.defend, current.grapple, current.attack)
+        }
+        E::GoalMarked { character, achieved: true } => format!("{character}'s goal is achieved."),
+        E::GoalMarked { character, .. } => format!("{character}'s goal is not achieved after all."),
+        E::SessionEnded { session, eligible } if eligible.is_empty() => format!("Session {session} ends."),
+        E::SessionEnded { session, eligible } => format!("Session {session} ends; level-up for {}.", eligible.join(", ")),
+        E::LevelledUp { character, level, improvement, .. } => format!("{character} reaches level {level}: {}.", improved(improvement)),
+        E::TraitsRewritten { character, .. } => format!("{character} rewrites their goal, belief or flaw."),
+        E::BackgroundChanged { character, background, new_name } => {
+            format!("With the GM's approval, {character}'s background {background} becomes {new_name}.")
+        }
+        E::SessionStarted { session } => format!("Session {session} begins."),
+    }
+}
+
+fn paid(p: &Payment) -> String {
+    match p {
+        Payment::Nothing => String::new(),
+        Payment::Point { background, .. } => format!(" (spends a point of {background})"),
+        Payment::Trait { which, .. } => format!(" (marks the {})", format!("{which:?}").to_lowercase()),
+    }
+}
+
+fn improved(i: &Improvement) -> String {
+    match i {
+        Improvement::LearnMove { mv, name } => format!("learns {mv} \"{name}\""),
+        Improvement::ComboEdits { edits } => {
+            let list: Vec<String> = edits.iter().map(|e| format!("{} → {}", e.from, e.followup)).collect();
+            format!("combo edits {}", list.join(", "))
+        }
+        Improvement::Energy { action } => format!("+1 max {}", action_name(*action)),
+        Improvement::LearnSpecial { special } => format!("learns {special}"),
+    }
+}
+
+fn action_name(a: Action) -> &'static str {
+    match a {
+        Action::Defend => "Defend",
+        Action::Grapple => "Grapple",
+        Action::Attack => "Attack",
+    }
+}

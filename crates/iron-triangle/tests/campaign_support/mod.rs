@@ -1,0 +1,97 @@
+//! Shared helpers for the campaign tests: a table driven by JSON commands, with checks that a
+//! refused command names its rule and leaves the table unchanged.
+#![allow(dead_code)]
+
+use clash_core::{Game, RuleError, Ruleset, Seat, SeededRandomness, Viewer, replay};
+use iron_triangle::{Command, Event, IronTriangle, Setup, Table};
+use serde_json::{Value, json};
+
+pub const GM: Seat = Seat::Gm;
+pub const P1: Seat = Seat::Player(1);
+pub const P2: Seat = Seat::Player(2);
+pub const P3: Seat = Seat::Player(3);
+
+/// Ada from TV-12 (`book/examplecharacter.adoc`).
+pub fn ada(seat: &str) -> Value {
+    json!({
+        "name": "Ada", "controller": seat,
+        "energy": {"defend": 3, "grapple": 2, "attack": 5},
+        "backgrounds": [{"name": "Detective", "points": 2}, {"name": "Disgraced hockey player", "points": 1}],
+        "belief": "Everyone lies", "flaw": "Temper", "goal": "Find the thief",
+        "moves": [
+            {"move": "D-M", "name": "Philly Shell"},
+            {"move": "G-L", "name": "Trip"},
+            {"move": "A-H", "name": "Overhand Right"}
+        ]
+    })
+}
+
+/// A second valid starting PC.
+pub fn hero(name: &str, seat: &str) -> Value {
+    json!({
+        "name": name, "controller": seat,
+        "energy": {"defend": 4, "grapple": 3, "attack": 3},
+        "backgrounds": [{"name": "Sailor", "points": 2}, {"name": "Cook", "points": 1}],
+        "belief": "The sea provides", "flaw": "Greedy", "goal": "Buy a ship",
+        "moves": [
+            {"move": "D-M", "name": "Wall"},
+            {"move": "G-L", "name": "Sweep"},
+            {"move": "A-H", "name": "Hook"}
+        ]
+    })
+}
+
+pub struct T {
+    pub game: Game<IronTriangle>,
+    rng: SeededRandomness,
+}
+
+impl T {
+    pub fn new(setup: Value) -> T {
+        let setup: Setup = serde_json::from_value(setup).expect("setup parses");
+        T { game: Game::new(setup).expect("setup is valid"), rng: SeededRandomness::new(7) }
+    }
+
+    /// Ada (p1), Bo (p2) and Cy (p3).
+    pub fn three() -> T {
+        T::new(json!({"characters": [ada("p1"), hero("Bo", "p2"), hero("Cy", "p3")]}))
+    }
+
+    pub fn state(&self) -> &Table {
+        self.game.state()
+    }
+
+    pub fn try_cmd(&mut self, seat: Seat, command: Value) -> Result<Vec<Event>, RuleError> {
+        let command: Command = serde_json::from_value(command).expect("command parses");
+        self.game.command(seat, &command, &mut self.rng).map(|e| e.to_vec())
+    }
+
+    /// The command must be accepted.
+    pub fn ok(&mut self, seat: Seat, command: Value) -> Vec<Event> {
+        let shown = command.to_string();
+        self.try_cmd(seat, command).unwrap_or_else(|e| panic!("{seat} {shown} refused: {e}"))
+    }
+
+    /// The command must be refused under `rule`, leaving the table as it was.
+    pub fn refused(&mut self, seat: Seat, command: Value, rule: &str) {
+        let before = self.state().clone();
+        let shown = command.to_string();
+        match self.try_cmd(seat, command) {
+            Ok(_) => panic!("{seat} {shown} was accepted; expected a refusal under {rule}"),
+            Err(e) => assert_eq!(e.rule(), Some(rule), "{seat} {shown}: {e}"),
+        }
+        assert_eq!(self.state(), &before, "a refused command changed the table");
+    }
+
+    pub fn pc(&self, name: &str) -> &iron_triangle::Character {
+        self.state().character(name).expect("character exists")
+    }
+
+    pub fn view(&self, viewer: Viewer) -> Value {
+        serde_json::to_value(IronTriangle::view(self.state(), viewer)).expect("view serializes")
+    }
+
+    pub fn replayed(&self) -> Table {
+        replay::<IronTriangle>(self.game.setup(), self.game.log()).expect("replay")
+    }
+}
