@@ -2,7 +2,7 @@
 //! refused command names its rule and leaves the table unchanged.
 #![allow(dead_code)]
 
-use clash_core::{Game, RuleError, Ruleset, Seat, SeededRandomness, Viewer, replay};
+use clash_core::{RuleError, Ruleset, Seat, SeededRandomness, Viewer, replay};
 use iron_triangle::{Command, Event, IronTriangle, Setup, Table};
 use serde_json::{Value, json};
 
@@ -42,14 +42,17 @@ pub fn hero(name: &str, seat: &str) -> Value {
 }
 
 pub struct T {
-    pub game: Game<IronTriangle>,
+    pub setup: Setup,
+    table: Table,
+    pub log: Vec<Event>,
     rng: SeededRandomness,
 }
 
 impl T {
     pub fn new(setup: Value) -> T {
         let setup: Setup = serde_json::from_value(setup).expect("setup parses");
-        T { game: Game::new(setup).expect("setup is valid"), rng: SeededRandomness::new(7) }
+        let table = IronTriangle::setup(&setup).expect("setup is valid");
+        T { setup, table, log: Vec::new(), rng: SeededRandomness::new(7) }
     }
 
     /// Ada (p1), Bo (p2) and Cy (p3).
@@ -58,12 +61,23 @@ impl T {
     }
 
     pub fn state(&self) -> &Table {
-        self.game.state()
+        &self.table
+    }
+
+    /// Change the table as another module would (e.g. a PC dying in a conflict); replay no
+    /// longer reproduces the result afterwards.
+    pub fn edit(&mut self, f: impl FnOnce(&mut Table)) {
+        f(&mut self.table);
     }
 
     pub fn try_cmd(&mut self, seat: Seat, command: Value) -> Result<Vec<Event>, RuleError> {
         let command: Command = serde_json::from_value(command).expect("command parses");
-        self.game.command(seat, &command, &mut self.rng).map(|e| e.to_vec())
+        let events = IronTriangle::decide(&self.table, seat, &command, &mut self.rng)?;
+        for e in &events {
+            IronTriangle::apply(&mut self.table, e);
+        }
+        self.log.extend(events.iter().cloned());
+        Ok(events)
     }
 
     /// The command must be accepted.
@@ -92,6 +106,6 @@ impl T {
     }
 
     pub fn replayed(&self) -> Table {
-        replay::<IronTriangle>(self.game.setup(), self.game.log()).expect("replay")
+        replay::<IronTriangle>(&self.setup, &self.log).expect("replay")
     }
 }
