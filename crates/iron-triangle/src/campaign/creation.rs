@@ -150,8 +150,9 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
             }
         }
     }
+    // One rename per character is enough to show the option (names are free text).
     for c in table.characters.iter().filter(|c| c.controller == seat) {
-        for k in &c.moves {
+        if let Some(k) = c.moves.first() {
             out.push(CampaignCommand::RenameMove { character: c.name.clone(), mv: k.mv, name: format!("{} II", k.name) });
         }
     }
