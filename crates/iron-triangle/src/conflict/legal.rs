@@ -1,0 +1,203 @@
+//! The commands a seat may send now. Every command listed here is accepted by `decide`; free
+//! choices (stakes, outcomes, splits) are represented by a few typical values.
+
+use clash_core::Seat;
+
+use super::{Conflict, ConflictCommand, FighterId, MoveChoice, Phase, Picker, Status, Step, Turn, choice, controller, losses, specials, turn};
+use crate::Table;
+use crate::character::PerAction;
+use crate::moves::Action;
+
+pub fn legal_commands(table: &Table, seat: Seat) -> Vec<ConflictCommand> {
+    let mut out = play_commands(table, seat);
+    if seat == Seat::Gm {
+        out.extend(gm_commands(table));
+    }
+    out
+}
+
+/// Commands that move the conflict on (no GM administration): what the random driver plays.
+pub fn play_commands(table: &Table, seat: Seat) -> Vec<ConflictCommand> {
+    let mut out = Vec::new();
+    let Some(c) = table.conflict.as_ref().filter(|c| c.is_running()) else { return out };
+    match &c.phase {
+        Phase::Forming => forming(table, c, seat, &mut out),
+        Phase::PickActive { .. } => {
+            for f in c.ids().filter(|f| c.is_in(*f)) {
+                if turn::check_pick(table, c, seat, f).is_ok() {
+                    out.push(ConflictCommand::PickActive { character: c.f(f).name.clone() });
+                }
+            }
+        }
+        Phase::Mercy { decider, .. } if *decider == seat => {
+            out.push(ConflictCommand::KillSurrendered);
+            out.push(ConflictCommand::SpareSurrendered);
+        }
+        Phase::Turn => {
+            if let Some(t) = c.turn.as_ref() {
+                in_turn(table, c, t, seat, &mut out);
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn forming(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<ConflictCommand>) {
+    for f in c.ids().filter(|f| c.f(*f).status == Status::Pending && controller(table, c, *f) == seat) {
+        out.push(ConflictCommand::JoinConflict { character: c.f(f).name.clone() });
+        if !c.lethal {
+            out.push(ConflictCommand::SitOut { character: c.f(f).name.clone() });
+        }
+    }
+    if c.lethal && seat != Seat::Gm && table.players.contains(&seat) {
+        out.push(ConflictCommand::RefuseLethal);
+    }
+}
+
+/// The GM's administrative commands: starting, settling, revealing NPCs.
+fn gm_commands(table: &Table) -> Vec<ConflictCommand> {
+    let mut out = Vec::new();
+    match table.conflict.as_ref().filter(|c| c.is_running()) {
+        None => {
+            let npcs: Vec<_> = table.characters.iter().filter(|c| !c.is_pc() && !c.dead && super::entry::barred(c).is_none()).take(1).map(|c| c.name.clone()).collect();
+            let pc_can_enter = table.characters.iter().any(|c| c.is_pc() && !c.dead && super::entry::barred(c).is_none());
+            if !npcs.is_empty() && pc_can_enter {
+                out.push(ConflictCommand::StartConflict { stakes: "Win: the way is clear. Loss: a setback.".into(), npcs, lethal: false, minor: false });
+            }
+        }
+        Some(c) => {
+            let stalled_samurai = c.fighters.iter().any(|f| f.samurai && f.status == Status::In && table.characters[f.character].energy.total() == 0);
+            if matches!(c.phase, Phase::Forming | Phase::PickActive { picker: Picker::Players, .. }) || stalled_samurai {
+                out.push(ConflictCommand::SettleConflict { outcome: "The GM settles it: a significant setback.".into() });
+            }
+        }
+    }
+    for ch in table.characters.iter().filter(|c| !c.is_pc() && !c.revealed) {
+        out.push(ConflictCommand::RevealNpc { character: ch.name.clone() });
+    }
+    out
+}
+
+fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut Vec<ConflictCommand>) {
+    let active_is_mine = controller(table, c, t.active) == seat;
+    let chain_endable = c.chain.is_some() && (matches!(t.step, Step::PickOpponent | Step::Stances) || (t.step == Step::Moves && t.moves[0].is_none()));
+    match t.step {
+        Step::PickOpponent if active_is_mine => {
+            for o in c.ids() {
+                if turn::may_face(c, t.active, o).is_ok() {
+                    out.push(ConflictCommand::PickOpponent { opponent: c.f(o).name.clone() });
+                }
+            }
+        }
+        Step::Stances => {
+            for (slot, f) in participants(t) {
+                if t.stances[slot].is_none() && controller(table, c, f) == seat {
+                    stances(table, c, f, out);
+                }
+            }
+        }
+        Step::Moves => {
+            for (slot, f) in participants(t) {
+                if t.moves[slot].is_none() && controller(table, c, f) == seat {
+                    moves(table, c, t, slot, f, out);
+                }
+            }
+        }
+        Step::AfterReveal | Step::BeforeResolution => {
+            for &f in &t.asked {
+                if t.done.contains(&f) || controller(table, c, f) != seat {
+                    continue;
+                }
+                if t.step == Step::AfterReveal && c.f(f).drunken_monkey && t.slot(f).is_some_and(|s| !t.swapped[s]) {
+                    out.push(ConflictCommand::DrunkenSwap { character: c.f(f).name.clone() });
+                }
+                out.push(ConflictCommand::PassWindow { character: c.f(f).name.clone() });
+            }
+        }
+        Step::Settling => splits(table, c, seat, out),
+        _ => {}
+    }
+    if chain_endable && active_is_mine {
+        out.push(ConflictCommand::EndChain);
+    }
+    for f in c.ids() {
+        if controller(table, c, f) == seat && specials::open_window(c, t, f).is_some() {
+            for o in specials::options(table, c, t, f) {
+                out.push(ConflictCommand::PlaySpecial {
+                    character: c.f(f).name.clone(),
+                    special: o.special,
+                    target: o.target.map(|x| c.f(x).name.clone()),
+                    copy: o.copy,
+                });
+            }
+        }
+    }
+}
+
+fn participants(t: &Turn) -> impl Iterator<Item = (usize, FighterId)> + '_ {
+    [Some(t.active), t.opponent].into_iter().enumerate().filter_map(|(s, f)| f.map(|f| (s, f)))
+}
+
+fn stances(table: &Table, c: &Conflict, f: FighterId, out: &mut Vec<ConflictCommand>) {
+    let name = &c.f(f).name;
+    out.push(ConflictCommand::TakeStance { character: name.clone(), action: None, amount: 0 });
+    let e = super::character(table, c, f).energy.current;
+    for a in Action::ALL {
+        for amount in 1..=e.get(a) {
+            out.push(ConflictCommand::TakeStance { character: name.clone(), action: Some(a), amount });
+        }
+    }
+}
+
+fn moves(table: &Table, c: &Conflict, t: &Turn, slot: usize, f: FighterId, out: &mut Vec<ConflictCommand>) {
+    let name = &c.f(f).name;
+    for m in choice::available(table, c, f, t.forbidden[slot]).iter() {
+        out.push(ConflictCommand::PlayMove { character: name.clone(), choice: MoveChoice::Play(m) });
+    }
+    if !c.f(f).samurai {
+        out.push(ConflictCommand::PlayMove { character: name.clone(), choice: MoveChoice::Surrender });
+    }
+}
+
+/// A few typical splits: each order of filling the types, greedily.
+fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<ConflictCommand>) {
+    let Some((character, splitter, room, amount, gain)) = losses::waiting_split(table, c) else { return };
+    if splitter != seat {
+        return;
+    }
+    let orders = [
+        [Action::Defend, Action::Grapple, Action::Attack],
+        [Action::Defend, Action::Attack, Action::Grapple],
+        [Action::Grapple, Action::Defend, Action::Attack],
+        [Action::Grapple, Action::Attack, Action::Defend],
+        [Action::Attack, Action::Defend, Action::Grapple],
+        [Action::Attack, Action::Grapple, Action::Defend],
+    ];
+    let mut seen: Vec<PerAction<u32>> = Vec::new();
+    for order in orders {
+        let mut left = amount;
+        let mut split = PerAction::default();
+        for a in order {
+            let take = left.min(room.get(a));
+            *split.get_mut(a) = take;
+            left -= take;
+        }
+        if !seen.contains(&split) {
+            seen.push(split);
+            out.push(if gain {
+                ConflictCommand::SplitGain { character: character.clone(), split }
+            } else {
+                ConflictCommand::SplitLoss { character: character.clone(), split }
+            });
+        }
+    }
+}
+
+/// Seats whose action the conflict is waiting for.
+pub fn waiting_for(table: &Table) -> Vec<Seat> {
+    let mut seats: Vec<Seat> = std::iter::once(Seat::Gm).chain(table.players.iter().copied()).collect();
+    seats.retain(|s| !play_commands(table, *s).is_empty());
+    seats
+}
+
