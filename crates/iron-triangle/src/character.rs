@@ -151,6 +151,13 @@ pub struct Character {
     pub specials: Vec<KnownSpecial>,
     pub marks: Marks,
     pub dead: bool,
+    /// Drunken Monkey was used: the character cannot enter the next conflict (IT-59 #11). Set
+    /// by the conflict that used it, cleared once that next conflict has happened.
+    #[serde(default)]
+    pub drunken_monkey_ban: bool,
+    /// The GM has revealed this NPC's moves, combos and specials to the players (IT-24).
+    #[serde(default)]
+    pub revealed: bool,
 }
 
 impl Character {
@@ -422,6 +429,8 @@ impl CharacterSheet {
             specials: self.specials.iter().map(|s| KnownSpecial { special: *s, spent: false }).collect(),
             marks: Marks { q1: self.marks.q1, zero: self.marks.zero },
             dead: false,
+            drunken_monkey_ban: false,
+            revealed: false,
         }
     }
 }
