@@ -65,11 +65,11 @@ impl RandomDriver {
         let reversed = st.parties[t as usize].reversed_count() as u32;
         // Parties grow warier as reversed cards pile up.
         let bid = st.round.kind == RoundKind::BalanceBreaker || self.chance(self.bid_bias.saturating_sub(reversed * 20));
-        let name = || if party == Seat::Gm { Some(st.table.parties[t as usize].name.clone()) } else { None };
+        // No party name needed: `bid` and `pass` default to the party whose turn it is.
         if can_draw && bid {
-            (party, Command::Bid { party: name(), character: None })
+            (party, Command::Bid { party: None, character: None })
         } else {
-            (party, Command::Pass { party: name() })
+            (party, Command::Pass { party: None })
         }
     }
 

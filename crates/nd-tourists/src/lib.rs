@@ -124,7 +124,7 @@ impl Ruleset for NdTourists {
             Command::Reframe { confirmed } => round_end::reframe(&mut r, seat, *confirmed, rng)?,
             Command::NextRound => round_end::next_round(&mut r, seat, rng)?,
         }
-        Ok(r.events)
+        Ok(std::mem::take(&mut r.events))
     }
 
     fn apply(state: &mut State, event: &Event) {

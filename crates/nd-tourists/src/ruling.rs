@@ -5,6 +5,8 @@
 //! left it. The ruling copies the state only when a step needs to read past an event, so a
 //! plain bid (the hot path) decides without copying anything.
 
+use std::cell::RefCell;
+
 use clash_core::{Randomness, RandomnessError};
 
 use crate::cards::{Card, CardSet, EXCUSE};
@@ -17,6 +19,29 @@ pub struct Ruling<'a> {
     /// Events emitted but not yet folded into `owned`.
     pending: usize,
     pub events: Vec<Event>,
+}
+
+thread_local! {
+    /// States left over from earlier rulings, reused so that copying allocates nothing.
+    static SCRATCH: RefCell<Option<State>> = const { RefCell::new(None) };
+}
+
+fn scratch_copy(base: &State) -> State {
+    match SCRATCH.with(|s| s.borrow_mut().take()) {
+        Some(mut s) => {
+            s.clone_from(base);
+            s
+        }
+        None => base.clone(),
+    }
+}
+
+impl Drop for Ruling<'_> {
+    fn drop(&mut self) {
+        if let Some(s) = self.owned.take() {
+            SCRATCH.with(|cell| *cell.borrow_mut() = Some(s));
+        }
+    }
 }
 
 /// A card and its orientation, as drawn (ND-2).
@@ -45,7 +70,7 @@ impl<'a> Ruling<'a> {
     pub fn state(&mut self) -> &State {
         if self.pending > 0 {
             let base = self.base;
-            let owned = self.owned.get_or_insert_with(|| base.clone());
+            let owned = self.owned.get_or_insert_with(|| scratch_copy(base));
             let start = self.events.len() - self.pending;
             for e in &self.events[start..] {
                 apply(owned, e);

@@ -35,7 +35,7 @@ pub enum RoundKind {
 }
 
 /// The current round.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Round {
     pub number: u16,
     pub kind: RoundKind,
@@ -52,7 +52,7 @@ pub struct Round {
 }
 
 /// How a round came out (D-10) and who narrates in which order (ND-22 step 2).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundResult {
     pub winners: Vec<PartyId>,
     pub losers: Vec<PartyId>,
@@ -133,7 +133,7 @@ impl Gravity {
 }
 
 /// A Lasting Loss: three cards on the Lasting line (ND-21).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LastingLoss {
     pub cards: Vec<LossCard>,
     pub character: CharId,
@@ -141,7 +141,7 @@ pub struct LastingLoss {
 }
 
 /// One character's changing state.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CharacterState {
     pub reserve: Vec<ReserveCard>,
     /// Times an opponent covered a card this character drew (D-12, ND-30).
@@ -153,7 +153,7 @@ pub struct CharacterState {
 }
 
 /// One party's changing state.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartyState {
     #[serde(flatten)]
     pub status: Status,
@@ -209,7 +209,7 @@ pub enum EndReason {
 
 /// The whole Conflict. Holds hidden information (the deck, every Reserve): show players a
 /// [`crate::view::View`] instead.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// The parties' sheets, fixed at setup (ND-5, ND-6).
     pub table: Arc<Table>,
@@ -321,3 +321,25 @@ impl State {
         s
     }
 }
+
+/// `Clone` by hand so that `clone_from` reuses every buffer: deciding a command that chains
+/// several steps copies the state into a recycled scratch state without allocating.
+macro_rules! clone_fields {
+    ($t:ident { $($f:ident),* $(,)? }) => {
+        impl Clone for $t {
+            fn clone(&self) -> Self {
+                $t { $($f: self.$f.clone()),* }
+            }
+            fn clone_from(&mut self, o: &Self) {
+                $(self.$f.clone_from(&o.$f);)*
+            }
+        }
+    };
+}
+
+clone_fields!(Round { number, kind, turn, passes, window, excuse, result });
+clone_fields!(RoundResult { winners, losers, narration });
+clone_fields!(LastingLoss { cards, character, gravity });
+clone_fields!(CharacterState { reserve, tally, conceded, new_weaknesses });
+clone_fields!(PartyState { status, bid_line, temporary, lasting, lasting_taken, characters, last_drawer });
+clone_fields!(State { table, phase, round, dominant, control, tokens, deck, discard, parties, victor, ended });

@@ -1,0 +1,150 @@
+//! Properties over random legal play: card conservation (ND-1, ND-4), replay, refused commands
+//! change nothing, views hide other parties' Reserves.
+
+mod common;
+
+use clash_core::{Randomness, Ruleset, Seat, SeededRandomness, Viewer, execute, replay};
+use common::*;
+use nd_tourists::driver::RandomDriver;
+use nd_tourists::events::Citation;
+use nd_tourists::{CardSet, Command, Event, NdTourists, Setup, State};
+use proptest::prelude::*;
+use serde_json::json;
+
+fn three_party_setup(blanks: bool) -> Setup {
+    let mut a = tmdf();
+    a["characters"][0]["reserve"] = json!(["Rock Lover", {"card": "Paper Lover", "reversed": true}]);
+    serde_json::from_value(json!({"parties": [a, us(), levinulon()], "blanks": blanks})).unwrap()
+}
+
+/// Play random legal commands, calling `check` after each one.
+fn random_play(seed: u64, blanks: bool, steps: usize, mut check: impl FnMut(&State, &[Event], &Setup)) {
+    let setup = three_party_setup(blanks);
+    let mut st = NdTourists::setup(&setup).unwrap();
+    let mut driver = RandomDriver::new(seed);
+    let mut rng = SeededRandomness::new(seed ^ 0xABCD);
+    let mut log = Vec::new();
+    for _ in 0..steps {
+        let Some((seat, cmd)) = driver.pick(&st) else { break };
+        let events = execute::<NdTourists>(&mut st, seat, &cmd, &mut rng).unwrap_or_else(|e| panic!("driver picked an illegal {cmd:?}: {e}"));
+        log.extend(events);
+        check(&st, &log, &setup);
+    }
+}
+
+/// Commands of every kind, from every seat, many of them illegal at any given moment.
+fn any_command() -> impl Strategy<Value = (Seat, Command)> {
+    let seat = prop_oneof![Just(Seat::Gm), (1u8..4).prop_map(Seat::Player)];
+    let party = prop_oneof![Just(None), Just(Some("TMDF".to_string())), Just(Some("US".to_string())), Just(Some("Levinulon".to_string()))];
+    let card = (0u8..67).prop_map(|i| nd_tourists::Card::from_id(i).unwrap());
+    let cite = prop_oneof![
+        Just(None),
+        Just(Some(Citation::Weakness("The second-in-command is severely wounded".into()))),
+        Just(Some(Citation::Aspect("Well-trained team".into()))),
+    ];
+    let cmd = prop_oneof![
+        Just(Command::Start),
+        party.clone().prop_map(|party| Command::Bid { party, character: None }),
+        party.clone().prop_map(|party| Command::Pass { party }),
+        party.clone().prop_map(|party| Command::Reject { party }),
+        Just(Command::Turn),
+        (party.clone(), card, cite, any::<bool>()).prop_map(|(party, card, cite, accepted)| Command::Cover { party, character: None, card, cite, accepted }),
+        Just(Command::CloseWindow),
+        party.prop_map(|party| Command::Concede { party, character: None }),
+        any::<bool>().prop_map(|confirmed| Command::Reframe { confirmed }),
+        Just(Command::NextRound),
+    ];
+    (seat, cmd)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn nd1_nd4_the_cards_are_conserved_at_every_step(seed: u64, blanks: bool) {
+        let full = CardSet::full_deck(blanks);
+        random_play(seed, blanks, 400, |st, _, _| {
+            // ND-1 / ND-4: every card is in exactly one place: deck, discards, bid lines,
+            // Loss lines or Reserves.
+            assert_eq!(st.card_count(), full.len());
+            assert_eq!(st.all_cards(), full);
+        });
+    }
+
+    #[test]
+    fn replay_reproduces_the_state(seed: u64) {
+        random_play(seed, false, 300, |st, log, setup| {
+            let rebuilt = replay::<NdTourists>(setup, log).unwrap();
+            assert_eq!(&rebuilt, st);
+        });
+    }
+
+    #[test]
+    fn views_never_show_another_partys_reserve(seed: u64) {
+        random_play(seed, false, 200, |st, log, _| {
+            for viewer in [Viewer::Spectator, Viewer::Seat(Seat::Gm), Viewer::Seat(Seat::Player(1)), Viewer::Seat(Seat::Player(2))] {
+                let text = serde_json::to_string(&NdTourists::view(st, viewer)).unwrap();
+                for (i, p) in st.parties.iter().enumerate() {
+                    let mine = viewer.is(st.table.parties[i].seat);
+                    for c in p.characters.iter().flat_map(|c| &c.reserve) {
+                        let quoted = format!("\"{}\"", c.card.name());
+                        assert_eq!(text.contains(&quoted), mine, "{viewer} and {}'s reserve card {}", st.table.parties[i].name, c.card);
+                    }
+                }
+                assert!(!text.contains("\"deck\""), "the deck's contents are hidden");
+                for e in log {
+                    if let Some(Event::ReserveDrawn { seat, card, .. }) = NdTourists::event_view(e, viewer) {
+                        assert_eq!(card.is_some(), viewer.is(seat));
+                    }
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn refused_commands_name_a_rule_and_change_nothing(seed: u64, probes in proptest::collection::vec(any_command(), 1..40)) {
+        let setup = three_party_setup(false);
+        let mut st = NdTourists::setup(&setup).unwrap();
+        let mut driver = RandomDriver::new(seed);
+        let mut rng = SeededRandomness::new(seed);
+        for (seat, cmd) in probes {
+            let before = st.clone();
+            let mut probe_rng = SeededRandomness::new(seed.wrapping_add(1));
+            match execute::<NdTourists>(&mut st, seat, &cmd, &mut probe_rng) {
+                Err(e) => {
+                    prop_assert!(e.rule().is_some(), "{cmd:?} refused without a rule: {e}");
+                    prop_assert_eq!(&st, &before);
+                }
+                Ok(_) => prop_assert_eq!(st.card_count(), 67),
+            }
+            if let Some((seat, cmd)) = driver.pick(&st) {
+                execute::<NdTourists>(&mut st, seat, &cmd, &mut rng).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn legal_commands_are_accepted(seed: u64) {
+        random_play(seed, false, 120, |st, _, _| {
+            for seat in NdTourists::seats(st) {
+                for cmd in NdTourists::legal_commands(st, seat) {
+                    let mut copy = st.clone();
+                    let r: &mut dyn Randomness = &mut SeededRandomness::new(seed);
+                    assert!(execute::<NdTourists>(&mut copy, seat, &cmd, r).is_ok(), "{seat} {cmd:?}");
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn random_conflicts_finish() {
+    let mut ended = 0;
+    for seed in 0..40 {
+        let mut st = NdTourists::setup(&three_party_setup(false)).unwrap();
+        let stats = nd_tourists::driver::play_out(&mut st, &mut RandomDriver::new(seed), &mut SeededRandomness::new(seed), 20_000).unwrap();
+        assert!(stats.bids > 0);
+        ended += usize::from(stats.ended);
+    }
+    assert!(ended >= 35, "only {ended} of 40 random conflicts ended");
+}
