@@ -52,7 +52,7 @@ pub fn create(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<Vec<C
     }
     check_name_free(table, &sheet.name)?;
     let character = sheet.build().map_err(as_command_error)?;
-    Ok(vec![CampaignEvent::CharacterCreated { character }])
+    Ok(vec![CampaignEvent::CharacterCreated { character: Box::new(character) }])
 }
 
 /// A replacement continuing a dead PC's tradition (IT-66): built at level 0, then each of its
@@ -79,7 +79,7 @@ pub fn replacement(
     check_name_free(table, &sheet.name)?;
     let character = sheet.build().map_err(as_command_error)?;
     Ok(vec![CampaignEvent::ReplacementCreated {
-        character,
+        character: Box::new(character),
         replaces: dead.name.clone(),
         level,
         moves: dead.moves.clone(),
@@ -89,7 +89,7 @@ pub fn replacement(
 
 pub fn apply_replacement(table: &mut Table, event: &CampaignEvent) {
     if let CampaignEvent::ReplacementCreated { character, replaces, level, moves, combos } = event {
-        table.characters.push(character.clone());
+        table.characters.push((**character).clone());
         if *level > 0 {
             table.campaign.replacements.push(Replacement {
                 character: character.name.clone(),
@@ -140,12 +140,12 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     let n = table.characters.len() + 1;
     if seat != Seat::Gm {
         if let Some(sheet) = starter(seat, format!("{seat} hero {n}")) {
-            out.push(CampaignCommand::CreateCharacter { sheet });
+            out.push(CampaignCommand::CreateCharacter { sheet: Box::new(sheet) });
         }
         for dead in table.characters.iter().filter(|c| c.dead && c.controller == seat) {
             for level in 0..=MAX_REPLACEMENT_LEVEL.min(dead.level) {
                 if let Some(sheet) = starter(seat, format!("{seat} heir {n}")) {
-                    out.push(CampaignCommand::CreateReplacement { sheet, replaces: dead.name.clone(), level });
+                    out.push(CampaignCommand::CreateReplacement { sheet: Box::new(sheet), replaces: dead.name.clone(), level });
                 }
             }
         }

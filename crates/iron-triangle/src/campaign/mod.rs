@@ -141,9 +141,9 @@ pub fn conflict_over(table: &mut Table) {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CampaignCommand {
     /// A player creates its own PC; the GM creates NPCs (IT-1, IT-9 … IT-12).
-    CreateCharacter { sheet: CharacterSheet },
+    CreateCharacter { sheet: Box<CharacterSheet> },
     /// A player whose PC died creates a replacement at a starting level (IT-66).
-    CreateReplacement { sheet: CharacterSheet, replaces: String, level: u32 },
+    CreateReplacement { sheet: Box<CharacterSheet>, replaces: String, level: u32 },
     /// Rename a known move; free at any time (IT-7).
     RenameMove {
         character: String,
@@ -208,8 +208,8 @@ pub enum CampaignCommand {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum CampaignEvent {
-    CharacterCreated { character: Character },
-    ReplacementCreated { character: Character, replaces: String, level: u32, moves: Vec<KnownMove>, combos: Vec<Combo> },
+    CharacterCreated { character: Box<Character> },
+    ReplacementCreated { character: Box<Character>, replaces: String, level: u32, moves: Vec<KnownMove>, combos: Vec<Combo> },
     MoveRenamed {
         character: String,
         controller: Seat,
@@ -277,7 +277,7 @@ pub fn decide(table: &Table, seat: Seat, command: &CampaignCommand) -> Result<Ve
 pub fn apply(table: &mut Table, event: &CampaignEvent) {
     use CampaignEvent as E;
     match event {
-        E::CharacterCreated { character } => table.characters.push(character.clone()),
+        E::CharacterCreated { character } => table.characters.push((**character).clone()),
         E::ReplacementCreated { .. } => creation::apply_replacement(table, event),
         E::MoveRenamed { character, mv, name, .. } => creation::apply_rename(table, character, *mv, name),
         E::CountdownCreated { .. } | E::CountdownMarked { .. } | E::CountdownNarrated { .. } | E::CountdownErased { .. } => {

@@ -82,10 +82,8 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
                 c.veto = false; // D-22: every declared veto is spent
             }
             let Some(p) = table.campaign.problem.clone() else { return };
-            if *stands {
-                if let Stage::Narrated { decider, payment, previous, .. } = &p.stage {
-                    void_outcome(table, decider, payment, *previous);
-                }
+            if let (true, Stage::Narrated { decider, payment, previous, .. }) = (*stands, &p.stage) {
+                void_outcome(table, decider, payment, *previous);
             }
             if let Some(problem) = table.campaign.problem.as_mut() {
                 problem.vetoes.push(DeclaredVeto { seat: *seat, character: character.clone(), substitute: *substitute });
