@@ -1,0 +1,389 @@
+//! One or more tests per rule (ND-n) and decision (D-n) not already pinned by a test vector.
+
+mod common;
+
+use common::*;
+use nd_tourists::Event;
+use nd_tourists::events::{LossKind, Outcome};
+use nd_tourists::round_end::loss_for;
+use nd_tourists::state::{Gravity, Phase, RoundKind, Status};
+use serde_json::json;
+
+fn kaiju() -> Table {
+    let mut t = Table::new(json!({"parties": [levinulon(), tmdf()]}));
+    t.ok(gm(), json!({"type": "start"}), &["Rock Lover↑"]);
+    t
+}
+
+/// Kaiju after TV-4: Levinulon Dominant with Control 2 and a face-up Lasting Loss, round 2 open.
+fn kaiju_round_two() -> Table {
+    let st = play_example("tv-04-kaiju-round-one.json");
+    let mut t = Table::new(json!({"parties": [levinulon(), tmdf()]}));
+    t.state = st;
+    t.ok(gm(), json!({"type": "next_round"}), &[]);
+    t
+}
+
+fn outcome(events: &[Event]) -> Option<Outcome> {
+    events.iter().find_map(|e| match e {
+        Event::BiddingEnded { outcome } => Some(outcome.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn nd5_setup_needs_two_distinct_parties() {
+    let refuse = |setup: serde_json::Value| {
+        let s: nd_tourists::Setup = serde_json::from_value(setup).unwrap();
+        nd_tourists::setup::build(&s).unwrap_err().rule()
+    };
+    assert_eq!(refuse(json!({"parties": [tmdf()]})), Some("ND-5"));
+    assert_eq!(refuse(json!({"parties": [tmdf(), tmdf()]})), Some("ND-5"));
+    let mut other = us();
+    other["seat"] = json!("p1");
+    assert_eq!(refuse(json!({"parties": [tmdf(), other]})), Some("ND-5")); // one seat per player party
+    let mut bad = tmdf();
+    bad["characters"][0]["reserve"] = json!(["Excuse"]);
+    assert_eq!(refuse(json!({"parties": [bad, us()]})), Some("ND-10"));
+    let mut twice = tmdf();
+    twice["characters"][0]["reserve"] = json!(["XXI", "XXI"]);
+    assert_eq!(refuse(json!({"parties": [twice, us()]})), Some("ND-10"));
+}
+
+#[test]
+fn nd6_a_party_of_several_uses_the_best_attribute_and_everyones_traits() {
+    let crew = json!({"name": "Crew", "seat": "p1", "characters": [
+        {"name": "Ann", "attribute": {"name": "Paper", "value": 3}, "aspects": ["Pilot", {"name": "Cook", "relevant": false}]},
+        {"name": "Bob", "attribute": {"name": "Rock", "value": 5}, "aspects": ["Strong"], "weaknesses": ["Tired"]}]});
+    let t = Table::new(json!({"parties": [crew, plain("Beast", "gm", 9)]}));
+    assert_eq!(t.state.table.parties[0].total, 5 + 2 - 1); // ND-6: relevance is an input
+}
+
+#[test]
+fn nd11_round_kind_follows_control_and_tactics_are_narrative() {
+    let t = kaiju();
+    assert_eq!(t.state.round.kind, RoundKind::Unbalanced); // ND-11
+    let mut b = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5)]}));
+    b.ok(gm(), json!({"type": "start"}), &[]);
+    assert_eq!(b.state.round.kind, RoundKind::BalanceBreaker);
+    let before = b.state.clone();
+    let events = b.ok(p(1), json!({"type": "declare_tactics", "text": "We hold the bridge"}), &[]);
+    assert!(matches!(events[0], Event::TacticsDeclared { party: 0, .. }));
+    assert_eq!(b.state, before); // ND-11: tactics change nothing in the rules
+}
+
+#[test]
+fn nd12_no_window_opens_when_nobody_can_react() {
+    let mut b = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5)]}));
+    b.ok(gm(), json!({"type": "start"}), &[]);
+    let events = b.bid(p(1), "II↓");
+    assert!(matches!(events[0], Event::CardPlaced { window: false, .. })); // ND-12
+    assert_eq!(b.state.round.turn, Some(1));
+    b.refused(p(2), json!({"type": "close_window"}), "ND-12");
+}
+
+#[test]
+fn nd12_d4_rejection_comes_before_turning() {
+    let mut t = kaiju_round_two();
+    t.pass(p(1));
+    t.bid(gm(), "XXI↑");
+    t.ok(gm(), json!({"type": "turn"}), &[]); // ND-18: the Dominant turns its own card (D-18)
+    t.refused(p(1), json!({"type": "reject"}), "D-4"); // D-4: reject → turn → cover
+}
+
+#[test]
+fn nd13_reversed_count_uses_final_orientation() {
+    let mut t = kaiju();
+    t.bid(p(1), "II↑");
+    t.bid(gm(), "IV↓");
+    assert_eq!(t.state.parties[0].reversed_count(), 1);
+    t.ok(gm(), json!({"type": "turn"}), &[]);
+    assert_eq!(t.state.parties[0].reversed_count(), 0); // ND-13: turned cards count as turned
+}
+
+#[test]
+fn nd14_d8_excuse_in_a_balance_breaker_still_lets_everyone_draw() {
+    let mut b = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5), plain("C", "p3", 5)]}));
+    b.ok(gm(), json!({"type": "start"}), &[]);
+    let events = b.ok(p(1), json!({"type": "bid"}), &["Excuse↑", "Rock Ruler↓"]);
+    assert!(matches!(events[0], Event::ExcuseDrawn { .. })); // D-8: swapped at once
+    assert_eq!(b.state.round.turn, Some(1));
+    b.bid(p(2), "XXI↑");
+    let events = b.bid(p(3), "I↑");
+    assert_eq!(outcome(&events), Some(Outcome::Excuse { party: 0 })); // ND-14.2
+    assert_eq!((b.state.control, b.state.dominant), (0, None));
+    assert_eq!(b.state.parties[0].temporary[0].card, card("Rock Ruler")); // narrative card counts
+}
+
+#[test]
+fn nd14_balance_held_when_nobody_beats_everyone() {
+    let mut b = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5)]}));
+    b.ok(gm(), json!({"type": "start"}), &[]);
+    b.bid(p(1), "Rock Ruler↑");
+    let events = b.bid(p(2), "Rock Home↑"); // same suit: stalemate
+    assert_eq!(outcome(&events), Some(Outcome::BalanceHeld)); // ND-14.4
+    assert_eq!(b.state.control, 0);
+    b.refused(p(1), json!({"type": "pass"}), "ND-15"); // bidding is over
+    b.ok(gm(), json!({"type": "next_round"}), &[]);
+    b.refused(p(1), json!({"type": "pass"}), "ND-14"); // every party draws in a Balance Breaker
+}
+
+#[test]
+fn nd15_bidding_out_of_turn_is_refused() {
+    let mut t = kaiju();
+    t.refused(gm(), json!({"type": "bid"}), "ND-15"); // Contenders speak first
+    t.refused(gm(), json!({"type": "bid", "party": "Levinulon"}), "ND-15");
+    t.refused(p(2), json!({"type": "bid"}), "ND-15");
+    t.bid(p(1), "II↑");
+    t.refused(p(1), json!({"type": "bid"}), "ND-15"); // TMDF's window is open, then it is Levinulon's turn
+}
+
+#[test]
+fn nd16a_excuse_lowers_control_and_ends_the_round_unevaluated() {
+    let mut t = kaiju();
+    let events = t.ok(p(1), json!({"type": "bid"}), &["Excuse↓", "VII↓"]);
+    assert_eq!(outcome(&events), Some(Outcome::Excuse { party: 1 })); // ND-16a
+    assert_eq!((t.state.control, t.state.dominant), (0, None));
+    assert_eq!(t.state.phase, Phase::Aftermath);
+    assert_eq!(t.state.parties[1].temporary[0].card, card("VII")); // counts if reversed
+    assert!(t.state.round.result.as_ref().unwrap().winners.is_empty()); // D-10
+}
+
+#[test]
+fn nd16b_wipe_out_waits_for_the_window_and_a_cover_can_prevent_it() {
+    let mut two = tmdf();
+    two["characters"][0]["reserve"] = json!(["Rock Lover"]);
+    let mut t = Table::new(json!({"parties": [plain("Beast", "gm", 9), two]}));
+    t.ok(gm(), json!({"type": "start"}), &["Rock Home↑"]);
+    t.bid(p(1), "I↓");
+    t.bid(gm(), "XXI↑");
+    for c in ["II↓", "III↓", "IV↓"] {
+        t.bid(p(1), c);
+        t.pass(gm());
+    }
+    t.bid(p(1), "V↓");
+    assert_eq!(t.state.parties[1].reversed_count(), 5);
+    assert!(t.state.parties[1].in_play()); // window open: not yet
+    t.ok(p(1), json!({"type": "cover", "card": "Rock Lover", "cite": {"aspect": "Well-trained team"}, "accepted": true}), &[]);
+    assert_eq!(t.state.parties[1].reversed_count(), 4); // ND-18: covered, no Wipe Out
+    assert!(t.state.parties[1].in_play());
+}
+
+#[test]
+fn nd16c_d6_d7_two_passes_end_bidding_and_an_empty_dominant_is_broken() {
+    let mut t = kaiju();
+    t.pass(p(1));
+    let events = t.pass(gm());
+    assert_eq!(outcome(&events), Some(Outcome::DominantBroken { breakers: vec![1] })); // D-7
+    assert_eq!(t.state.control, 0); // ND-17
+    assert_eq!(t.state.round.result.as_ref().unwrap().losers, vec![0]); // D-10
+}
+
+#[test]
+fn nd17_cards_of_different_contenders_are_never_pooled() {
+    let mut t = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5), plain("G", "gm", 9)]}));
+    t.ok(gm(), json!({"type": "start"}), &[]);
+    assert_eq!(t.state.control, 4);
+    t.bid(p(1), "Paper Ruler↑"); // beats Rock only
+    t.bid(p(2), "Blades Ruler↑"); // beats Paper only
+    t.bid(gm(), "Rock Ruler↑");
+    t.pass(p(1));
+    t.pass(p(2));
+    t.bid(gm(), "Paper Home↑");
+    t.pass(p(1));
+    t.pass(p(2));
+    let events = t.pass(gm());
+    assert_eq!(outcome(&events), Some(Outcome::DominantHeld)); // ND-17: no pooling, ties favour D
+    assert_eq!(t.state.control, 5);
+    let r = t.state.round.result.clone().unwrap();
+    assert_eq!((r.winners, r.losers), (vec![2], vec![0, 1])); // D-10
+}
+
+#[test]
+fn nd18_only_the_dominant_turns_once_per_card_with_tokens() {
+    let mut t = kaiju();
+    t.bid(p(1), "II↑");
+    t.refused(p(1), json!({"type": "turn"}), "ND-18"); // a Contender holds no tokens
+    t.ok(gm(), json!({"type": "turn"}), &[]);
+    assert!(t.state.parties[1].bid_line[0].reversed); // turning reversed inflicts a Loss
+    assert_eq!(t.state.tokens, 0);
+    t.refused(gm(), json!({"type": "turn"}), "ND-9"); // no token left
+    t.bid(gm(), "III↓");
+    t.refused(gm(), json!({"type": "turn"}), "ND-9");
+    let mut b = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5)]}));
+    b.ok(gm(), json!({"type": "start"}), &[]);
+    b.state.parties[0].characters[0].reserve.push(nd_tourists::state::ReserveCard { card: card("XX"), reversed: false });
+    b.state.deck.remove(card("XX"));
+    b.bid(p(1), "II↓");
+    b.refused(gm(), json!({"type": "turn"}), "ND-14"); // no tokens in a Balance Breaker
+}
+
+#[test]
+fn nd18_a_turned_card_cannot_be_turned_again() {
+    let mut t = kaiju_round_two(); // 2 tokens
+    t.bid(p(1), "II↑");
+    t.ok(gm(), json!({"type": "turn"}), &[]);
+    t.refused(gm(), json!({"type": "turn"}), "ND-18");
+    assert_eq!(t.state.tokens, 1);
+}
+
+#[test]
+fn nd19_rejections_need_another_party_and_a_face_up_loss() {
+    let mut t = kaiju_round_two();
+    t.bid(p(1), "II↑");
+    t.refused(gm(), json!({"type": "reject"}), "ND-19"); // TMDF shows no Loss
+    t.pass(gm());
+    t.bid(p(1), "III↓");
+    t.refused(p(1), json!({"type": "reject"}), "ND-19"); // not against one's own card
+}
+
+#[test]
+fn nd19_a_spent_temporary_loss_is_gone() {
+    let mut st = play_example("tv-05-challenger-round-two.json");
+    assert_eq!(st.parties[3].temporary.len(), 1);
+    let mut t = Table::new(json!({"parties": [tmdf(), us(), levinulon(), ann()]}));
+    std::mem::swap(&mut t.state, &mut st);
+    t.ok(gm(), json!({"type": "next_round"}), &["Rock Dragon↑"]); // TMDF's refill
+    t.bid(p(1), "Serpent Lover↑");
+    t.bid(p(2), "Paper Seeker↑");
+    t.bid(gm(), "Unknown Lover↑");
+    t.bid(p(3), "XIX↑");
+    t.ok(p(1), json!({"type": "reject"}), &["Blades Lover↑"]);
+    assert!(t.state.parties[3].temporary.is_empty()); // ND-19: Temporary Loss spent
+    assert!(t.state.discard.contains(card("Serpent Home")) && t.state.discard.contains(card("XIX")));
+}
+
+#[test]
+fn nd20_covers_come_from_ones_own_reserve_with_a_fitting_citation() {
+    let mut t = kaiju();
+    t.bid(p(1), "XVI↑");
+    // TMDF holds no Reserve card: it cannot cover with Levinulon's.
+    t.refused(p(1), json!({"type": "cover", "card": "Rock Lover", "cite": {"aspect": "Well-trained team"}, "accepted": true}), "ND-20");
+    // Covering an opponent's card must cite that opponent's trait.
+    t.refused(gm(), json!({"type": "cover", "card": "Rock Lover", "cite": {"aspect": "Giant"}, "accepted": true}), "ND-20");
+    t.refused(gm(), json!({"type": "cover", "card": "Rock Lover", "accepted": true}), "ND-20");
+    t.ok(gm(), json!({"type": "cover", "card": "Rock Lover", "cite": {"aspect": "Well-trained team"}, "accepted": true}), &[]);
+    assert_eq!(t.state.parties[1].characters[0].tally, 1); // D-12
+}
+
+#[test]
+fn nd21_loss_table_and_gravity_ladder() {
+    assert_eq!(loss_for(0), None);
+    assert_eq!(loss_for(1), Some((LossKind::Temporary, 1)));
+    assert_eq!(loss_for(2), Some((LossKind::Temporary, 1)));
+    assert_eq!(loss_for(3), Some((LossKind::Lasting, 3)));
+    assert_eq!(loss_for(4), Some((LossKind::Lasting, 3)));
+    assert_eq!(loss_for(5), None); // D-5
+    let ladder: Vec<Gravity> = (1..=6).map(Gravity::of_kth).collect();
+    use Gravity::*;
+    assert_eq!(ladder, [Trivial, FairlyEasy, Hard, VeryHard, Permanent, Permanent]); // D-15
+}
+
+#[test]
+fn nd22_end_of_round_steps_happen_in_order() {
+    let mut t = kaiju();
+    t.refused(gm(), json!({"type": "next_round"}), "ND-22"); // not before bidding ends
+    t.refused(p(1), json!({"type": "concede"}), "ND-24");
+    t.refused(gm(), json!({"type": "reframe", "confirmed": true}), "D-17");
+    t.pass(p(1));
+    t.pass(gm());
+    assert_eq!(t.state.phase, Phase::Aftermath);
+    t.refused(p(1), json!({"type": "next_round"}), "ND-22");
+    let events = t.ok(gm(), json!({"type": "next_round"}), &["XX↑"]); // TMDF won: refill
+    assert!(matches!(events[0], Event::CardsReturned)); // step 5 before step 6 (D-13)
+    assert!(matches!(events[1], Event::ReserveDrawn { party: 1, .. })); // ND-26
+    assert_eq!(t.state.round.kind, RoundKind::BalanceBreaker); // step 7
+    assert_eq!(t.state.deck.len(), 65);
+}
+
+#[test]
+fn nd24_a_dominant_conceding_resets_control() {
+    let mut t = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 4), plain("G", "p3", 9)]}));
+    t.ok(gm(), json!({"type": "start"}), &[]);
+    t.pass(p(1));
+    t.pass(p(2));
+    t.bid(p(3), "XXI↑");
+    t.pass(p(1));
+    t.pass(p(2));
+    t.pass(p(3));
+    assert_eq!(t.state.control, 5);
+    t.ok(p(3), json!({"type": "concede"}), &[]);
+    assert_eq!((t.state.dominant, t.state.control), (None, 0)); // ND-24, D-9
+    assert_eq!(t.state.parties[2].status, Status::Conceded);
+}
+
+#[test]
+fn nd25_reframe_needs_the_gms_confirmation() {
+    let mut t = kaiju();
+    t.pass(p(1));
+    t.pass(gm());
+    t.refused(gm(), json!({"type": "reframe"}), "ND-25");
+    t.refused(p(1), json!({"type": "reframe", "confirmed": true}), "ND-25");
+    t.ok(gm(), json!({"type": "reframe", "confirmed": true}), &[]);
+    assert_eq!(t.state.phase, Phase::Ended);
+    assert_eq!(t.state.victor, None);
+    t.refused(gm(), json!({"type": "next_round"}), "ND-23");
+}
+
+#[test]
+fn nd26_winners_refill_up_to_their_sheet_size() {
+    // TV-5: ANN (Reserve 0 of 3) refills one card.
+    let st = play_example("tv-05-challenger-round-two.json");
+    assert_eq!(st.parties[3].characters[0].reserve.len(), 1);
+    // Kaiju: Levinulon's Reserve is full (1 of 1): no refill.
+    let st = play_example("tv-06b-reject-twice.json");
+    assert_eq!(st.parties[0].characters[0].reserve.len(), 1);
+}
+
+fn crew() -> serde_json::Value {
+    json!({"name": "Crew", "seat": "p1", "characters": [
+        {"name": "Ann", "attribute": {"name": "Paper", "value": 3}, "aspects": ["Pilot"], "reserve": ["II"]},
+        {"name": "Bob", "attribute": {"name": "Rock", "value": 5}, "aspects": ["Strong"], "weaknesses": ["Tired"]}]})
+}
+
+#[test]
+fn nd28_nd29_the_last_drawer_takes_the_losses() {
+    let mut t = Table::new(json!({"parties": [crew(), plain("Beast", "gm", 9)]}));
+    t.ok(gm(), json!({"type": "start"}), &["Rock Lover↑", "Rock Home↑"]); // ND-10: 2 sheets with a Reserve
+    t.ok(p(1), json!({"type": "bid", "character": "Ann"}), &["III↓"]);
+    t.pass(gm());
+    t.ok(p(1), json!({"type": "bid", "character": "Bob"}), &["IV↑"]); // ND-28
+    t.pass(gm());
+    t.pass(p(1));
+    assert_eq!(t.state.parties[0].temporary[0].character, 1); // ND-29: Bob drew last
+    assert_eq!(t.state.parties[0].temporary[0].card, card("III"));
+}
+
+#[test]
+fn nd30_nd31_reserves_tallies_and_concessions_are_per_character() {
+    let mut t = Table::new(json!({"parties": [crew(), plain("Beast", "gm", 9)]}));
+    t.ok(gm(), json!({"type": "start"}), &["Rock Lover↑", "Rock Home↑"]);
+    t.ok(p(1), json!({"type": "bid", "character": "Bob"}), &["III↓"]);
+    // ND-30: Ann covering her party's card cites her own traits, not Bob's.
+    t.refused(p(1), json!({"type": "cover", "card": "II", "character": "Ann", "cite": {"aspect": "Strong"}, "accepted": true}), "ND-20");
+    t.ok(gm(), json!({"type": "cover", "card": "Rock Lover", "cite": {"weakness": "Tired"}, "accepted": true}), &[]);
+    assert_eq!(t.state.parties[0].characters[1].tally, 1); // charged to Bob, who drew
+    assert_eq!(t.state.parties[0].characters[0].tally, 0);
+    t.pass(gm());
+    t.pass(p(1));
+    t.ok(p(1), json!({"type": "concede", "character": "Bob"}), &[]); // ND-31: alone
+    assert!(t.state.parties[0].in_play());
+    t.refused(p(1), json!({"type": "concede", "character": "Bob"}), "ND-31");
+    t.ok(gm(), json!({"type": "reframe", "confirmed": true}), &["XX↑", "XIX↓"]);
+    assert_eq!(t.state.parties[0].characters[1].reserve.len(), 2); // 1 + Bob's tally
+    assert_eq!(t.state.parties[0].characters[0].reserve.len(), 1); // Ann did not concede
+}
+
+#[test]
+fn d3_an_empty_deck_reshuffles_this_rounds_discards() {
+    let mut t = kaiju();
+    // Leave two cards in the deck, the rest set aside as this round's discards.
+    let keep: nd_tourists::CardSet = [card("II"), card("III")].into_iter().collect();
+    t.state.discard = t.state.deck.minus(keep);
+    t.state.deck = keep;
+    t.bid(p(1), "II↑");
+    t.bid(gm(), "III↑");
+    let events = t.bid(p(1), "XX↑");
+    assert!(events.iter().any(|e| matches!(e, Event::DeckReshuffled { .. }))); // D-3
+    assert!(t.state.discard.is_empty());
+}
