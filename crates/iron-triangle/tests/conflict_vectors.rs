@@ -256,10 +256,10 @@ fn tv_14_starting_moves_are_never_disadvantaged() {
     t.start(&["Opp"], false, false);
     let mut rng = seeded(3);
     let log = iron_triangle::conflict::driver::play_out(&mut t.table, &mut rng, 2000, false).expect("legal play");
-    let revealed = log.iter().filter(|e| matches!(e, ConflictEvent::MovesRevealed { .. })).count();
+    let revealed = log.iter().filter(|e| matches!(e, Event::Conflict(ConflictEvent::MovesRevealed { .. }))).count();
     assert!(revealed > 3);
     for e in &log {
-        if let ConflictEvent::MovesRevealed { disadvantaged, .. } = e {
+        if let Event::Conflict(ConflictEvent::MovesRevealed { disadvantaged, .. }) = e {
             assert!(disadvantaged.is_empty()); // TV-14
         }
     }

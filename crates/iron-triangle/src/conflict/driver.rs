@@ -1,16 +1,16 @@
 //! A random legal-move player: drives conflicts for benchmarks, property tests and bots.
 
-use clash_core::{Randomness, RuleError, Seat};
+use clash_core::{Randomness, RuleError, Ruleset, Seat};
 
-use super::{ConflictCommand, ConflictEvent, MoveChoice, legal};
-use crate::Table;
+use super::{ConflictCommand, MoveChoice, legal};
+use crate::{Command, Event, IronTriangle, Table};
 
 /// One step the driver took.
 #[derive(Debug, Clone)]
 pub struct Step {
     pub seat: Seat,
     pub command: ConflictCommand,
-    pub events: Vec<ConflictEvent>,
+    pub events: Vec<Event>,
 }
 
 fn is_surrender(c: &ConflictCommand) -> bool {
@@ -40,16 +40,17 @@ pub fn random_step(table: &mut Table, rng: &mut dyn Randomness, surrender: bool)
     }
     let pick = rng.choose(options.len(), &|i| format!("{:?}", options[i].1))?;
     let (seat, command) = options.swap_remove(pick);
-    let events = super::decide(table, seat, &command, rng)?;
+    // Through the whole ruleset, so campaign hooks (a conflict's end opens rests) run too.
+    let events = IronTriangle::decide(table, seat, &Command::Conflict(command.clone()), rng)?;
     for e in &events {
-        super::apply(table, e);
+        IronTriangle::apply(table, e);
     }
     Ok(Some(Step { seat, command, events }))
 }
 
 /// Play the running conflict out with random legal commands, at most `max_steps` of them.
 /// Returns every event, in order.
-pub fn play_out(table: &mut Table, rng: &mut dyn Randomness, max_steps: usize, surrender: bool) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn play_out(table: &mut Table, rng: &mut dyn Randomness, max_steps: usize, surrender: bool) -> Result<Vec<Event>, RuleError> {
     let mut log = Vec::new();
     for _ in 0..max_steps {
         match random_step(table, rng, surrender)? {
