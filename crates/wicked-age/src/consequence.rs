@@ -19,6 +19,14 @@ pub enum DefaultConsequence {
 }
 
 impl DefaultConsequence {
+    pub fn label(self) -> &'static str {
+        match self {
+            DefaultConsequence::Exhausted => "exhausted",
+            DefaultConsequence::Injured => "injured",
+            DefaultConsequence::Shamed => "shamed",
+        }
+    }
+
     /// The forms that step down, for a PC or an NPC loser.
     pub fn forms(self, pc: bool) -> Vec<FormRef> {
         use DefaultConsequence::*;

@@ -46,7 +46,7 @@ pub fn narrate(event: &Event) -> String {
             EndReason::RoundThreeOver => "The conflict ends after round 3".to_string(),
             EndReason::Agreement { terms } => format!("The conflict ends by agreement: {terms}"),
         },
-        Event::ConsequenceChosen { winner, loser, consequence } => format!("{winner} leaves {loser} {consequence:?}").to_lowercase(),
+        Event::ConsequenceChosen { winner, loser, consequence } => format!("{winner} leaves {loser} {}", consequence.label()),
         Event::AlternativeProposed { winner, loser, alternative } => format!("{winner} offers {loser}: {}", alternative.terms),
         Event::AlternativeRefused { loser } => format!("{loser} refuses; a default consequence it is"),
         Event::AlternativeAccepted { loser } => format!("{loser} accepts"),
