@@ -1,1 +1,68 @@
-fn main() {}
+//! Legal-action generation per position, and random full games per second on one core.
+
+use std::hint::black_box;
+
+use clash_core::{Ruleset, Seat, SeededRandomness};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use triforce::random::{self, Policy, RandomPlayer};
+use triforce::{Setup, State, Triforce, turn};
+
+fn position(board: &[(u8, &str)]) -> State {
+    let mut setup = Setup::new(3);
+    for (n, stack) in board {
+        setup.board.insert(*n, stack.split_whitespace().map(|p| p.parse().unwrap()).collect());
+    }
+    Triforce::setup(&setup).unwrap()
+}
+
+/// A middle-game position: 300 random commands into seed 7's game.
+fn midgame() -> State {
+    let start = Triforce::setup(&Setup::new(3)).unwrap();
+    let mut dice = SeededRandomness::new(7);
+    random::play(start, &mut RandomPlayer::new(7), &mut dice, 300).unwrap().state
+}
+
+fn legal_actions(c: &mut Criterion) {
+    let tv3 = position(&[(1, "p1-S p1-M"), (2, "p1-S"), (8, "p1-M"), (9, "p2-S"), (11, "p3-L"), (13, "p3-L p1-S"), (15, "p2-M")]);
+    let mid = midgame();
+    let mut group = c.benchmark_group("legal_actions");
+    for (name, state) in [("opening", Triforce::setup(&Setup::new(3)).unwrap()), ("tv3", tv3), ("midgame", mid)] {
+        let seat = state.awaiting().unwrap_or(Seat::Player(1));
+        group.bench_function(name, |b| b.iter(|| turn::legal(black_box(&state), seat).len()));
+    }
+    group.finish();
+}
+
+/// Plays `GAMES` games from fixed seeds per iteration, so every iteration does the same work.
+const GAMES: u64 = 50;
+
+fn games(c: &mut Criterion, name: &str, setup: Setup, policy: Policy) {
+    let start = Triforce::setup(&setup).unwrap();
+    let mut group = c.benchmark_group("random_games_3p");
+    group.throughput(Throughput::Elements(GAMES));
+    group.sample_size(10);
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            let mut commands = 0;
+            for seed in 0..GAMES {
+                let mut dice = SeededRandomness::new(seed ^ 0xd1ce);
+                let mut player = RandomPlayer::with_policy(seed, policy);
+                let game = random::play(start, &mut player, &mut dice, u32::MAX).unwrap();
+                commands += game.commands;
+            }
+            commands
+        })
+    });
+    group.finish();
+}
+
+fn random_games(c: &mut Criterion) {
+    let mut limited = Setup::new(3);
+    limited.turn_limit = Some(100);
+    games(c, "by_kind_turn_limit_100", limited, Policy::ByKind);
+    games(c, "by_kind_full", Setup::new(3), Policy::ByKind);
+    games(c, "uniform_full", Setup::new(3), Policy::Uniform);
+}
+
+criterion_group!(benches, legal_actions, random_games);
+criterion_main!(benches);

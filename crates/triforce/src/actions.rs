@@ -18,17 +18,24 @@ pub fn accepts(state: &State, at: Pos, size: Size) -> bool {
 pub fn destinations(state: &State) -> [u16; 3] {
     let mut masks = [0u16; 3];
     for i in 0..POSITIONS {
-        let bit = 1u16 << i;
-        match state.stacks[i].top() {
-            None => masks[state.layout[i].index()] |= bit,
-            Some(top) => {
-                let own = top.size().index();
-                for (s, mask) in masks.iter_mut().enumerate() {
-                    if s != own {
-                        *mask |= bit;
-                    }
-                }
-            }
+        // Sizes accepted (bit per size): the white's own size on a bare stack, else the others.
+        let accepted = match state.stacks[i].top() {
+            None => state.layout[i].bit(),
+            Some(top) => 0b111 & !top.size().bit(),
+        };
+        for (s, mask) in masks.iter_mut().enumerate() {
+            *mask |= u16::from(accepted >> s & 1) << i;
+        }
+    }
+    masks
+}
+
+/// TF-15: positions topped by a piece of `seat`, by the piece's size.
+pub fn own_tops(state: &State, seat: u8) -> [u16; 3] {
+    let mut masks = [0u16; 3];
+    for (i, stack) in state.stacks.iter().enumerate() {
+        if let Some(top) = stack.top().filter(|p| p.owner() == Some(seat)) {
+            masks[top.size().index()] |= 1 << i;
         }
     }
     masks
@@ -55,6 +62,11 @@ pub fn move_targets(state: &State, seat: u8, from: Pos, legal: &[u16; 3]) -> u16
     movable(state, seat, from).map_or(0, |size| reach(from, legal[size.index()]))
 }
 
+/// TF-14: may `seat` place `size` now? `placed` = sizes placed this turn.
+pub fn can_place(state: &State, seat: u8, size: Size, placed: u8) -> bool {
+    state.stash(seat).has(size) && placed & size.bit() == 0 && accepts(state, state.home(seat), size)
+}
+
 /// TF-14: why placing `size` is illegal now, if it is. `placed` = sizes placed this turn.
 pub fn check_place(state: &State, seat: u8, size: Size, placed: u8) -> Result<(), RuleError> {
     if !state.stash(seat).has(size) {
@@ -71,7 +83,7 @@ pub fn check_place(state: &State, seat: u8, size: Size, placed: u8) -> Result<()
 
 /// TF-14: the sizes `seat` may place now (bit per size).
 pub fn placements(state: &State, seat: u8, placed: u8) -> u8 {
-    Size::ALL.into_iter().filter(|s| check_place(state, seat, *s, placed).is_ok()).fold(0, |m, s| m | s.bit())
+    Size::ALL.into_iter().filter(|s| can_place(state, seat, *s, placed)).fold(0, |m, s| m | s.bit())
 }
 
 /// TF-15: why moving `from → to` is illegal now, if it is.
@@ -91,8 +103,10 @@ pub fn has_action(state: &State, seat: u8, legal: &[u16; 3]) -> bool {
     if placements(state, seat, 0) != 0 {
         return true;
     }
-    // A piece can move as soon as one neighbour accepts it.
-    Pos::all().any(|from| movable(state, seat, from).is_some_and(|size| NEIGHBOURS[from.index()] & legal[size.index()] != 0))
+    // A piece can move as soon as one neighbour accepts it (a neighbour topped by the same
+    // size never does, so the neighbourhood of all same-size tops is enough).
+    let tops = own_tops(state, seat);
+    (0..3).any(|s| neighbours_of(tops[s]) & legal[s] != 0)
 }
 
 /// TF-16: the number of legal actions of `seat` on the current board (start of a turn).

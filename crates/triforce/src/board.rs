@@ -108,21 +108,42 @@ const fn adjacency() -> [u16; POSITIONS] {
 /// TF-7: neighbour masks, by position index.
 pub const NEIGHBOURS: [u16; POSITIONS] = adjacency();
 
+/// Neighbour masks of every set of positions within one block of 5 positions (TF-7), so the
+/// neighbourhood of any set is three table lookups.
+const fn block_table(block: usize) -> [u16; 32] {
+    let mut table = [0u16; 32];
+    let mut m = 0;
+    while m < 32 {
+        let mut bit = 0;
+        while bit < 5 {
+            if m & (1 << bit) != 0 {
+                table[m] |= NEIGHBOURS[block * 5 + bit];
+            }
+            bit += 1;
+        }
+        m += 1;
+    }
+    table
+}
+
+const BLOCKS: [[u16; 32]; 3] = [block_table(0), block_table(1), block_table(2)];
+
 /// All positions adjacent to any position of `mask`.
 pub fn neighbours_of(mask: u16) -> u16 {
-    let mut out = 0;
-    let mut rest = mask;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        out |= NEIGHBOURS[i];
-        rest &= rest - 1;
-    }
-    out
+    let m = usize::from(mask);
+    BLOCKS[0][m & 31] | BLOCKS[1][(m >> 5) & 31] | BLOCKS[2][(m >> 10) & 31]
 }
 
 /// Positions in a mask, in order.
 pub fn positions_in(mask: u16) -> impl Iterator<Item = Pos> {
-    Pos::all().filter(move |p| mask & p.bit() != 0)
+    let mut rest = mask & ((1 << POSITIONS) - 1);
+    std::iter::from_fn(move || {
+        let i = rest.trailing_zeros();
+        (rest != 0).then(|| {
+            rest &= rest - 1;
+            Pos(i as u8)
+        })
+    })
 }
 
 /// TF-8: the default white layout, row by row: S / S L / S L M / M M S M / L L L S M.

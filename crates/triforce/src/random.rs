@@ -1,28 +1,71 @@
-//! A player that picks uniformly among the legal commands, for tests and benchmarks, and a
-//! fast loop that plays whole games with it.
+//! A player that picks random legal commands, for tests and benchmarks, and a fast loop that
+//! plays whole games with it.
 
 use clash_core::{Randomness, RuleError, Seat, SeededRandomness};
+use serde::{Deserialize, Serialize};
 
 use crate::state::State;
 use crate::turn::{self, Command, Discard};
 
-/// Picks one of the awaited seat's legal commands uniformly at random.
+/// How the random player spreads its choice over the legal commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// Every legal command equally likely. Moves far outnumber placements, so pieces wander
+    /// and games run long (3 players: median about 2,700 turns).
+    Uniform,
+    /// First a kind (place, move, end the turn, or a combat choice) equally likely among those
+    /// available, then a command of that kind. Builds stacks faster; the benchmark's player.
+    #[default]
+    ByKind,
+}
+
+/// Picks one of the awaited seat's legal commands at random.
 #[derive(Debug, Clone)]
 pub struct RandomPlayer {
     rng: SeededRandomness,
+    policy: Policy,
+}
+
+fn kind(c: &Command) -> usize {
+    match c {
+        Command::Place { .. } => 0,
+        Command::Move { .. } => 1,
+        Command::EndTurn => 2,
+        _ => 3,
+    }
 }
 
 impl RandomPlayer {
     pub fn new(seed: u64) -> Self {
-        RandomPlayer { rng: SeededRandomness::new(seed) }
+        Self::with_policy(seed, Policy::default())
+    }
+
+    pub fn with_policy(seed: u64, policy: Policy) -> Self {
+        RandomPlayer { rng: SeededRandomness::new(seed), policy }
+    }
+
+    fn below(&mut self, n: usize) -> Option<usize> {
+        self.rng.choose(n, &|_| String::new()).ok()
     }
 
     /// The seat whose call it is and a random legal command for it; `None` once the game is over.
     pub fn pick(&mut self, state: &State) -> Option<(Seat, Command)> {
         let seat = state.awaiting()?;
         let commands = turn::legal(state, seat);
-        let i = self.rng.choose(commands.len(), &|_| String::new()).ok()?;
-        commands.as_slice().get(i).map(|c| (seat, *c))
+        let commands = commands.as_slice();
+        let chosen = match self.policy {
+            Policy::Uniform => commands.get(self.below(commands.len())?),
+            Policy::ByKind => {
+                let mut per_kind = [0usize; 4];
+                commands.iter().for_each(|c| per_kind[kind(c)] += 1);
+                let kinds = per_kind.iter().filter(|n| **n > 0).count();
+                let k = (0..4).filter(|k| per_kind[*k] > 0).nth(self.below(kinds)?)?;
+                let i = self.below(per_kind[k])?;
+                commands.iter().filter(|c| kind(c) == k).nth(i)
+            }
+        };
+        chosen.map(|c| (seat, *c))
     }
 }
 

@@ -168,7 +168,9 @@ type Position = ([Stack; POSITIONS], [SizeCounts; MAX_PLAYERS], SizeCounts, Size
 /// The set-up stacks, and the stashes and supplies holding everything else (TF-2, TF-3).
 fn position(setup: &Setup) -> Result<Position, RuleError> {
     let mut stacks = [Stack::default(); POSITIONS];
-    let mut stashes = [SizeCounts::FULL; MAX_PLAYERS];
+    // Seats beyond the table own nothing.
+    let mut stashes = [SizeCounts::default(); MAX_PLAYERS];
+    stashes[..usize::from(setup.players)].fill(SizeCounts::FULL);
     let (mut swords, mut shields) = (SizeCounts::FULL, SizeCounts::FULL);
     for (n, pyramids) in &setup.board {
         let at = Pos::number(*n).ok_or_else(|| RuleError::setup("TF-6", format!("there is no position {n}")))?;

@@ -155,7 +155,7 @@ fn check(state: &State, who: Seat, command: &Command) -> Result<Event, RuleError
         (Phase::Actions, Command::Move { from, to }) => {
             let (from, to) = (position(from)?, position(to)?);
             actions::check_move(state, s, from, to)?;
-            if recreates_start(state, from, to) {
+            if recreates_start(state, changed_stacks(state), from, to) {
                 return Err(RuleError::illegal("TF-17", "a third action may not recreate the board the turn began with"));
             }
             let piece = state.stack(from).top().unwrap_or(Pyramid::BLANK);
@@ -165,7 +165,7 @@ fn check(state: &State, who: Seat, command: &Command) -> Result<Event, RuleError
             if state.actions_taken == 0 {
                 return Err(RuleError::illegal("TF-17", "take at least one action before ending the turn"));
             }
-            if state.stacks == state.start {
+            if changed_stacks(state) == 0 {
                 return Err(RuleError::illegal("TF-17", "the board must differ from the start of the turn"));
             }
             Ok(Event::TurnEnded { seat: who })
@@ -206,16 +206,27 @@ fn describe(phase: Phase) -> String {
 }
 
 /// TF-17: would moving `from → to` as the third action bring back the start-of-turn board?
-/// Only moves can: pieces placed this turn can never leave the board during it.
-fn recreates_start(state: &State, from: Pos, to: Pos) -> bool {
-    if state.actions_taken + 1 < ACTIONS_PER_TURN || state.placed != 0 {
+/// Only moves can: pieces placed this turn can never leave the board during it. `changed` is
+/// the mask of stacks that differ from the start ([`changed_stacks`]).
+fn recreates_start(state: &State, changed: u16, from: Pos, to: Pos) -> bool {
+    if state.actions_taken + 1 < ACTIONS_PER_TURN || state.placed != 0 || changed & !(from.bit() | to.bit()) != 0 {
         return false;
     }
-    let mut after = state.stacks;
-    if let Some(p) = after[from.index()].pop() {
-        after[to.index()].push(p);
+    let (mut origin, mut target) = (state.stacks[from.index()], state.stacks[to.index()]);
+    if let Some(p) = origin.pop() {
+        target.push(p);
     }
-    after == state.start
+    origin == state.start[from.index()] && target == state.start[to.index()]
+}
+
+/// TF-17: the stacks that differ from the start of the turn (a non-zero stand-in when the
+/// board cannot equal it: every single action changes the board, and placed pieces stay).
+fn changed_stacks(state: &State) -> u16 {
+    match (state.actions_taken, state.placed) {
+        (0, _) => 0,
+        (1, _) | (_, 1..) => u16::MAX,
+        _ => (0..POSITIONS).filter(|i| state.stacks[*i] != state.start[*i]).fold(0, |m, i| m | 1 << i),
+    }
 }
 
 /// Every command `who` may send now (empty when it is not their call).
@@ -230,14 +241,17 @@ pub fn legal(state: &State, who: Seat) -> Commands {
             let sizes = actions::placements(state, s, state.placed);
             Size::ALL.into_iter().filter(|z| sizes & z.bit() != 0).for_each(|size| out.push(Command::Place { size }));
             let legal = actions::destinations(state);
-            for from in Pos::all() {
-                for to in positions_in(actions::move_targets(state, s, from, &legal)) {
-                    if !recreates_start(state, from, to) {
+            let tops = actions::own_tops(state, s);
+            let changed = changed_stacks(state);
+            for from in positions_in(tops[0] | tops[1] | tops[2]) {
+                let size = usize::from(tops[1] & from.bit() != 0) + 2 * usize::from(tops[2] & from.bit() != 0);
+                for to in positions_in(actions::reach(from, legal[size])) {
+                    if !recreates_start(state, changed, from, to) {
                         out.push(Command::Move { from: from.n(), to: to.n() });
                     }
                 }
             }
-            if state.actions_taken > 0 && state.stacks != state.start {
+            if state.actions_taken > 0 && changed != 0 {
                 out.push(Command::EndTurn);
             }
         }
