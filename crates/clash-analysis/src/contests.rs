@@ -1,0 +1,260 @@
+//! The simulated games of each ruleset: setup, bots per seat, and scoring.
+
+use clash_core::{Ruleset, Seat, SeededRandomness, execute};
+use serde_json::{Value, json};
+
+use crate::bots::iron::EquilibriumBot;
+use crate::bots::tourists::ThresholdBot;
+use crate::bots::triforce::MctsBot;
+use crate::bots::wicked::OddsBot;
+use crate::bots::{Bot, RandomBot};
+use crate::simulate::{Contest, GameResult, drive};
+
+/// Which bot takes a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotKind {
+    /// The ruleset's own strong bot (equilibrium, MCTS, threshold, odds).
+    Smart,
+    /// Uniformly random legal commands.
+    Random,
+}
+
+impl std::str::FromStr for BotKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "smart" | "bot" | "mcts" | "odds" | "threshold" | "equilibrium" => Ok(BotKind::Smart),
+            "random" => Ok(BotKind::Random),
+            other => Err(format!("{other:?} is not a bot: write smart or random")),
+        }
+    }
+}
+
+fn seat_label(seat: Seat) -> String {
+    seat.to_string()
+}
+
+/// Triforce: `players` seats, each an MCTS bot (or a random one), with a turn limit.
+#[derive(Debug, Clone)]
+pub struct TriforceContest {
+    pub players: u8,
+    pub bots: Vec<BotKind>,
+    pub playouts: u32,
+    pub turn_limit: u32,
+}
+
+impl Contest for TriforceContest {
+    fn contestants(&self) -> Vec<String> {
+        (1..=self.players).map(|p| seat_label(Seat::Player(p))).collect()
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "turns"
+    }
+
+    fn play(&self, rng: &mut SeededRandomness) -> GameResult {
+        let mut setup = triforce::Setup::new(self.players);
+        setup.turn_limit = Some(self.turn_limit);
+        let Ok(mut state) = triforce::Triforce::setup(&setup) else { return GameResult { winners: vec![], length: 0, commands: 0, cut_off: true } };
+        let mut bots: Vec<(Seat, Box<dyn Bot<triforce::Triforce>>)> = (1..=self.players)
+            .map(|p| {
+                let kind = self.bots.get(usize::from(p - 1)).copied().unwrap_or(BotKind::Smart);
+                let bot: Box<dyn Bot<triforce::Triforce>> = match kind {
+                    BotKind::Smart => Box::new(MctsBot::with_playouts(self.playouts)),
+                    BotKind::Random => Box::new(RandomBot::default()),
+                };
+                (Seat::Player(p), bot)
+            })
+            .collect();
+        let cap = self.turn_limit.saturating_mul(40).max(100);
+        let (commands, cut_off) = drive(&mut state, &mut bots, rng, cap, |s| s.outcome().is_some());
+        let winners = state.outcome().map(|o| o.winners.as_slice().iter().map(|s| seat_label(*s)).collect()).unwrap_or_default();
+        GameResult { winners, length: state.turn(), commands, cut_off }
+    }
+}
+
+/// In A Wicked Age: one two-party conflict between a PC (`p1`) and an NPC (`gm`).
+#[derive(Debug, Clone)]
+pub struct WickedContest {
+    pub setup: wicked_age::Setup,
+    pub participants: [String; 2],
+    pub bots: [BotKind; 2],
+}
+
+impl WickedContest {
+    /// A PC with the creation dice against an NPC with the standard pairs.
+    pub fn duel() -> WickedContest {
+        let setup = serde_json::from_value(default_wicked_setup()).unwrap_or_else(|_| wicked_age::Setup { characters: vec![], owe_list: vec![], chapter: 1 });
+        WickedContest { setup, participants: ["Ash".into(), "The Ogre".into()], bots: [BotKind::Smart; 2] }
+    }
+}
+
+/// The default duel's setup (also documented in docs/analysis.md).
+pub fn default_wicked_setup() -> Value {
+    json!({
+        "characters": [
+            {"name": "Ash", "kind": "pc", "seat": "p1",
+             "best_interests": ["Get home before dark", "Never back down"],
+             "forms": {"covertly": 12, "directly": 10, "for_myself": 8, "for_others": 6, "with_love": 6, "with_violence": 4}},
+            {"name": "The Ogre", "kind": "npc",
+             "forms": {"action": [12, 8], "maneuvering": [10, 6], "self_protection": [6, 4]}}
+        ]
+    })
+}
+
+impl Contest for WickedContest {
+    fn contestants(&self) -> Vec<String> {
+        self.participants.to_vec()
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "exchanges"
+    }
+
+    fn play(&self, rng: &mut SeededRandomness) -> GameResult {
+        use wicked_age::{Command, WickedAge};
+        let fail = GameResult { winners: vec![], length: 0, commands: 0, cut_off: true };
+        let Ok(mut state) = WickedAge::setup(&self.setup) else { return fail };
+        let start = Command::StartConflict { participants: self.participants.to_vec(), action: "interferes".into() };
+        if execute::<WickedAge>(&mut state, Seat::Gm, &start, rng).is_err() {
+            return fail;
+        }
+        let seats: Vec<Seat> = self.participants.iter().filter_map(|n| state.character(n).map(|c| c.controller)).collect();
+        let mut bots: Vec<(Seat, Box<dyn Bot<WickedAge>>)> = seats
+            .iter()
+            .zip(self.bots)
+            .map(|(seat, kind)| {
+                let bot: Box<dyn Bot<WickedAge>> = match kind {
+                    BotKind::Smart => Box::new(OddsBot::default()),
+                    BotKind::Random => Box::new(RandomBot::default()),
+                };
+                (*seat, bot)
+            })
+            .collect();
+        let over = |s: &wicked_age::State| s.conflict.as_ref().is_none_or(|c| c.ended.is_some());
+        let (commands, cut_off) = drive(&mut state, &mut bots, rng, 400, over);
+        let conflict = state.conflict.as_ref().or(state.last_conflict.as_ref());
+        let winners = conflict.and_then(|c| c.knockouts.first()).map(|k| vec![k.winner.clone()]).unwrap_or_default();
+        let length = conflict.map_or(0, |c| c.exchanges.len() as u32);
+        GameResult { winners, length, commands, cut_off }
+    }
+}
+
+/// N-Dimensional Tourists: a Conflict between the given parties, capped at `max_rounds`.
+#[derive(Debug, Clone)]
+pub struct TouristsContest {
+    pub setup: nd_tourists::Setup,
+    pub max_rounds: u16,
+    pub threshold: f64,
+}
+
+/// The Kaiju Conflict of TV-4 (Levinulon 8 against TMDF 7).
+pub fn default_tourists_setup() -> Value {
+    json!({"parties": [
+        {"name": "Levinulon", "seat": "gm", "goal": "Destroy Tokyo",
+         "characters": [{"name": "Levinulon", "attribute": {"name": "Destroy Everything", "value": 8}}]},
+        {"name": "TMDF", "seat": "p1", "goal": "Save Tokyo",
+         "characters": [{"name": "TMDF", "attribute": {"name": "Paper", "value": 5},
+            "aspects": ["Well-trained team", "The most agile mechs in the world", "Excellent knowledge of Tokyo"],
+            "weaknesses": ["The second-in-command is severely wounded"]}]}
+    ]})
+}
+
+impl TouristsContest {
+    pub fn kaiju() -> Option<TouristsContest> {
+        let setup = serde_json::from_value(default_tourists_setup()).ok()?;
+        Some(TouristsContest { setup, max_rounds: 30, threshold: 0.2 })
+    }
+
+    fn party_names(&self) -> Vec<String> {
+        nd_tourists::NdTourists::setup(&self.setup).map(|s| s.table.parties.iter().map(|p| p.name.clone()).collect()).unwrap_or_default()
+    }
+}
+
+impl Contest for TouristsContest {
+    fn contestants(&self) -> Vec<String> {
+        self.party_names()
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "rounds"
+    }
+
+    fn play(&self, rng: &mut SeededRandomness) -> GameResult {
+        use nd_tourists::NdTourists;
+        let Ok(mut state) = NdTourists::setup(&self.setup) else { return GameResult { winners: vec![], length: 0, commands: 0, cut_off: true } };
+        let mut seats: Vec<Seat> = state.table.parties.iter().map(|p| p.seat).collect();
+        seats.sort();
+        seats.dedup();
+        let bot = ThresholdBot { threshold: self.threshold, ..ThresholdBot::default() };
+        let mut bots: Vec<(Seat, Box<dyn Bot<NdTourists>>)> = seats.into_iter().map(|s| (s, Box::new(bot.clone()) as Box<dyn Bot<NdTourists>>)).collect();
+        let max_rounds = self.max_rounds;
+        let over = |s: &nd_tourists::State| s.phase == nd_tourists::state::Phase::Ended || s.round.number > max_rounds;
+        let (commands, _) = drive(&mut state, &mut bots, rng, u32::from(max_rounds) * 200, over);
+        let cut_off = state.phase != nd_tourists::state::Phase::Ended;
+        let winners = state.victor.and_then(|v| state.table.parties.get(usize::from(v))).map(|p| vec![p.name.clone()]).unwrap_or_default();
+        GameResult { winners, length: u32::from(state.round.number), commands, cut_off }
+    }
+}
+
+/// Iron Triangle: a lesser conflict between one PC (`p1`) and one NPC (`gm`), both level 0.
+#[derive(Debug, Clone)]
+pub struct IronContest {
+    pub setup: iron_triangle::Setup,
+    pub bots: [BotKind; 2],
+}
+
+/// Two level-0 characters with the starting moves: Ada (D3/G2/A5) and a Bruiser (D4/G4/A2).
+pub fn default_iron_setup() -> Value {
+    let sheet = |name: &str, seat: &str, d: u32, g: u32, a: u32| {
+        json!({"name": name, "controller": seat, "energy": {"defend": d, "grapple": g, "attack": a},
+               "backgrounds": [{"name": "Street", "points": 2}, {"name": "School", "points": 1}],
+               "moves": [{"move": "D-M", "name": "Shell"}, {"move": "G-L", "name": "Trip"}, {"move": "A-H", "name": "Overhand"}]})
+    };
+    json!({"players": ["p1"], "characters": [sheet("Ada", "p1", 3, 2, 5), sheet("Bruiser", "gm", 4, 4, 2)]})
+}
+
+impl IronContest {
+    pub fn duel() -> Option<IronContest> {
+        Some(IronContest { setup: serde_json::from_value(default_iron_setup()).ok()?, bots: [BotKind::Smart; 2] })
+    }
+}
+
+impl Contest for IronContest {
+    fn contestants(&self) -> Vec<String> {
+        vec!["players".into(), "gm".into()]
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "turns"
+    }
+
+    fn play(&self, rng: &mut SeededRandomness) -> GameResult {
+        use iron_triangle::conflict::{ConflictCommand, Side};
+        use iron_triangle::{Command, IronTriangle};
+        let fail = GameResult { winners: vec![], length: 0, commands: 0, cut_off: true };
+        let Ok(mut state) = IronTriangle::setup(&self.setup) else { return fail };
+        let npcs: Vec<String> = state.characters.iter().filter(|c| c.controller == Seat::Gm).map(|c| c.name.clone()).collect();
+        let start = Command::Conflict(ConflictCommand::StartConflict { stakes: "the bridge".into(), npcs, lethal: false, minor: false });
+        if execute::<IronTriangle>(&mut state, Seat::Gm, &start, rng).is_err() {
+            return fail;
+        }
+        let mut bots: Vec<(Seat, Box<dyn Bot<IronTriangle>>)> = [Seat::Player(1), Seat::Gm]
+            .into_iter()
+            .zip(self.bots)
+            .map(|(seat, kind)| {
+                let bot: Box<dyn Bot<IronTriangle>> = match kind {
+                    BotKind::Smart => Box::new(EquilibriumBot::default()),
+                    BotKind::Random => Box::new(RandomBot::default()),
+                };
+                (seat, bot)
+            })
+            .collect();
+        let over = |t: &iron_triangle::Table| t.conflict.as_ref().is_none_or(|c| !c.is_running());
+        let (commands, cut_off) = drive(&mut state, &mut bots, rng, 2000, over);
+        let c = state.conflict.as_ref();
+        let winners = c.and_then(|c| c.outcome.as_ref()).and_then(|o| o.winner).map(|s| vec![if s == Side::Players { "players".into() } else { "gm".into() }]).unwrap_or_default();
+        let length = c.map_or(0, |c| c.turns_played);
+        GameResult { winners, length, commands, cut_off }
+    }
+}

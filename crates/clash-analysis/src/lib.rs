@@ -1,0 +1,28 @@
+//! Analysis for Clash's rulesets: exact odds, equilibria, bots and simulations.
+//!
+//! Nothing here restates a rule that an engine already implements: the In A Wicked Age odds
+//! come from [`wicked_age::odds`], N-Dimensional Tourists draws from
+//! [`nd_tourists::probability`] and [`nd_tourists::beats`], Triforce dice from
+//! [`triforce::combat`] (its private tie-break rank is restated once and checked against the
+//! engine's `fight` on every face), and Iron Triangle payoffs from the engine's own turn
+//! resolution, driven through `Ruleset::decide`/`apply` on a real table.
+//!
+//! * [`matrix_game`]: exact (rational) and fast (`f64`) zero-sum matrix game solver (simplex
+//!   with Bland's rule);
+//! * [`wicked_odds`], [`combat_odds`], [`draw_odds`]: exact odds reports;
+//! * [`turn_game`]: the Iron Triangle conflict turn as a two-stage game, solved exactly;
+//! * [`bots`]: a [`bots::Bot`] per ruleset, and [`bots::json_bot`] for the table server;
+//! * [`simulate`] and [`contests`]: bot-against-bot runs in parallel with summary statistics;
+//! * [`histogram`]: SVG/PNG histograms of game lengths;
+//! * [`exact`]: how exact probabilities are reported (`"63/640"` plus a decimal).
+
+pub mod bots;
+pub mod combat_odds;
+pub mod contests;
+pub mod draw_odds;
+pub mod exact;
+pub mod histogram;
+pub mod matrix_game;
+pub mod simulate;
+pub mod turn_game;
+pub mod wicked_odds;

@@ -1,0 +1,435 @@
+//! Iron Triangle's conflict turn as a two-stage zero-sum game, solved exactly.
+//!
+//! A turn between the active character A and its opponent B (IT-32) is two simultaneous
+//! choices: stances (type and amount, IT-33) are revealed, then moves (IT-35). Working
+//! backwards:
+//!
+//! 1. for every pair of stances, the **move game** is a matrix game whose entries are the
+//!    payoff of each pair of moves; its value `v(sA, sB)` is what the turn is worth once those
+//!    stances are on the table;
+//! 2. the **stance game** is the matrix game of those values.
+//!
+//! Every payoff is computed by the engine itself: the turn is set up on a real
+//! [`iron_triangle::Table`] (through the ruleset's own commands), the two stances and moves are
+//! sent with [`Ruleset::decide`]/[`Ruleset::apply`], and the losses are read from the engine's
+//! `turn_resolved` event, floored by the engine's own [`losses::actual`] (D-35). Nothing of
+//! IT-48 … IT-51 is restated here.
+//!
+//! ## Payoffs (to A; B receives the negative)
+//!
+//! * [`Payoff::Energy`] (default): energy B loses minus energy A loses this turn.
+//! * [`Payoff::Win`]: +1 if A wins the turn, −1 if B wins, 0 on a tie: the game then maximises
+//!   the probability of winning the turn minus the probability of losing it.
+//!
+//! Surrender is not offered (it ends the character's part in the conflict, which a one-turn
+//! payoff cannot value); a character with no available move is reported as such.
+
+use std::collections::BTreeMap;
+
+use clash_core::{Ruleset, Seat, SeededRandomness};
+use iron_triangle::character::{CharacterSheet, Combo, KnownMove, PerAction};
+use iron_triangle::conflict::{Card, Chain, ConflictCommand, ConflictEvent, MoveChoice, PendingLoss, Stance, Step, TurnOutcome, choice, legal, losses};
+use iron_triangle::{Action, Command, Event, IronTriangle, Move, Setup, Table};
+use num_rational::BigRational;
+use serde::{Deserialize, Serialize};
+
+use crate::exact::Probability;
+use crate::matrix_game::{self, Solution};
+
+/// What the solver maximises for A (B minimises it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Payoff {
+    /// Energy B loses minus energy A loses.
+    #[default]
+    Energy,
+    /// +1 A wins the turn, −1 B wins, 0 tie.
+    Win,
+}
+
+/// One side of the turn, as written in a `--state` file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FighterSpec {
+    pub name: String,
+    /// Current energy per type.
+    pub energy: PerAction<u32>,
+    /// Maximum energy per type (default: the current energy, at least 1).
+    #[serde(default)]
+    pub max: Option<PerAction<u32>>,
+    /// Known moves (default: the three starting moves, IT-12).
+    #[serde(default)]
+    pub moves: Option<Vec<Move>>,
+    #[serde(default)]
+    pub combos: Vec<Combo>,
+    /// The face-up disadvantage pile, oldest first (IT-37).
+    #[serde(default)]
+    pub pile: Vec<Move>,
+}
+
+/// A turn to solve: the active character, its opponent, and A's live chain against B.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnSpec {
+    pub active: FighterSpec,
+    pub opponent: FighterSpec,
+    /// A's face-up chain against B (IT-42), oldest first; A's cards are unavailable to A.
+    #[serde(default)]
+    pub chain: Vec<Move>,
+}
+
+/// Why a turn cannot be analysed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TurnError {
+    #[error("the engine refused the position: {0}")]
+    Engine(String),
+    #[error("{0} has no available move and must surrender (IT-35)")]
+    NoMove(String),
+    #[error("the engine did not resolve the turn for {0} against {1}")]
+    Unresolved(Move, Move),
+    #[error("{0}")]
+    Game(#[from] matrix_game::GameError),
+}
+
+const A_SEAT: Seat = Seat::Player(1);
+const B_SEAT: Seat = Seat::Gm;
+
+fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
+    let max = f.max.unwrap_or(PerAction { defend: f.energy.defend.max(1), grapple: f.energy.grapple.max(1), attack: f.energy.attack.max(1) });
+    let moves = f.moves.clone().unwrap_or_else(|| iron_triangle::character::STARTING_MOVES.to_vec());
+    let value = serde_json::json!({
+        "name": f.name,
+        "controller": controller,
+        "energy": max,
+        "current": f.energy,
+        "established": true,
+        "moves": moves.iter().map(|m| KnownMove { mv: *m, name: m.to_string() }).collect::<Vec<_>>(),
+        "combos": f.combos,
+    });
+    // Built through JSON so that sheet fields this module does not set keep their defaults.
+    serde_json::from_value(value).unwrap_or_else(|_| CharacterSheet {
+        name: f.name.clone(),
+        controller,
+        energy: max,
+        established: true,
+        level: 0,
+        current: Some(f.energy),
+        backgrounds: Vec::new(),
+        belief: String::new(),
+        flaw: String::new(),
+        goal: String::new(),
+        moves: Vec::new(),
+        combos: Vec::new(),
+        specials: Vec::new(),
+        marks: Default::default(),
+    })
+}
+
+fn run(table: &mut Table, seat: Seat, command: ConflictCommand) -> Result<Vec<Event>, TurnError> {
+    let command = Command::Conflict(command);
+    let mut rng = SeededRandomness::new(0);
+    let events = IronTriangle::decide(table, seat, &command, &mut rng).map_err(|e| TurnError::Engine(e.to_string()))?;
+    for e in &events {
+        IronTriangle::apply(table, e);
+    }
+    Ok(events)
+}
+
+/// A turn set up on a real table, waiting for stances.
+#[derive(Debug, Clone)]
+pub struct TurnPosition {
+    table: Table,
+    a: String,
+    b: String,
+    seats: [Seat; 2],
+    /// The stances are already revealed in `table` (the turn is at its move step).
+    staged: bool,
+}
+
+impl TurnPosition {
+    /// Set the turn up through the ruleset's own commands: the GM starts a lesser conflict
+    /// against B, A joins and is picked active, and A picks B (IT-22 … IT-32). The piles and the
+    /// chain are then laid out as given.
+    pub fn new(spec: &TurnSpec) -> Result<TurnPosition, TurnError> {
+        let (a, b) = (spec.active.name.clone(), spec.opponent.name.clone());
+        let setup = Setup {
+            players: vec![A_SEAT],
+            characters: vec![sheet(&spec.active, A_SEAT), sheet(&spec.opponent, B_SEAT)],
+            countdowns: Vec::new(),
+            campaign: Default::default(),
+        };
+        let mut table = IronTriangle::setup(&setup).map_err(|e| TurnError::Engine(e.to_string()))?;
+        run(&mut table, B_SEAT, ConflictCommand::StartConflict { stakes: "analysis".into(), npcs: vec![b.clone()], lethal: false, minor: false })?;
+        run(&mut table, A_SEAT, ConflictCommand::JoinConflict { character: a.clone() })?;
+        run(&mut table, A_SEAT, ConflictCommand::PickActive { character: a.clone() })?;
+        run(&mut table, A_SEAT, ConflictCommand::PickOpponent { opponent: b.clone() })?;
+        let c = table.conflict.as_mut().ok_or_else(|| TurnError::Engine("no conflict started".into()))?;
+        let (ia, ib) = (c.fighter_id(&a), c.fighter_id(&b));
+        let (Some(ia), Some(ib)) = (ia, ib) else { return Err(TurnError::Engine("the fighters are missing".into())) };
+        c.f_mut(ia).pile = spec.active.pile.clone();
+        c.f_mut(ib).pile = spec.opponent.pile.clone();
+        if !spec.chain.is_empty() {
+            let cards = spec.chain.iter().map(|m| Card { owner: ia, mv: *m }).collect();
+            c.chain = Some(Chain { side: c.f(ia).side, against: ib, cards });
+        }
+        Ok(TurnPosition { table, a, b, seats: [A_SEAT, B_SEAT], staged: false })
+    }
+
+    /// The turn in progress on a live table, if it is at its stance or move step (used by the
+    /// bot): the same engine, the same characters, nothing rebuilt.
+    pub fn from_table(table: &Table) -> Option<TurnPosition> {
+        let c = table.conflict.as_ref()?;
+        let turn = c.turn.as_ref()?;
+        let staged = match turn.step {
+            Step::Stances => false,
+            Step::Moves if turn.stances_revealed && turn.moves.iter().all(Option::is_none) => true,
+            _ => return None,
+        };
+        let (ia, ib) = (turn.active, turn.opponent?);
+        let seat = |id: u8| table.characters.get(c.f(id).character).map(|ch| ch.controller);
+        Some(TurnPosition {
+            table: table.clone(),
+            a: c.f(ia).name.clone(),
+            b: c.f(ib).name.clone(),
+            seats: [seat(ia)?, seat(ib)?],
+            staged,
+        })
+    }
+
+    /// The active character's name and the opponent's.
+    pub fn names(&self) -> (&str, &str) {
+        (&self.a, &self.b)
+    }
+
+    /// The revealed stances, when the turn is at its move step.
+    pub fn revealed_stances(&self) -> Option<(Stance, Stance)> {
+        let turn = self.table.conflict.as_ref()?.turn.as_ref()?;
+        (self.staged).then(|| (turn.stances[0].unwrap_or_default(), turn.stances[1].unwrap_or_default()))
+    }
+
+    fn id(&self, name: &str) -> Option<u8> {
+        self.table.conflict.as_ref().and_then(|c| c.fighter_id(name))
+    }
+
+    /// Stances a fighter may take: none, or 1..=current of a type (IT-33).
+    pub fn stances(&self, name: &str) -> Vec<Stance> {
+        let Some(ch) = self.table.character(name) else { return vec![Stance::NONE] };
+        let mut out = vec![Stance::NONE];
+        for action in Action::ALL {
+            for amount in 1..=ch.energy.current.get(action) {
+                out.push(Stance::new(Some(action), amount));
+            }
+        }
+        out
+    }
+
+    /// Moves a fighter may play now (IT-35: known, not face up).
+    pub fn moves(&self, name: &str) -> Vec<Move> {
+        let (Some(c), Some(id)) = (self.table.conflict.as_ref(), self.id(name)) else { return Vec::new() };
+        choice::available(&self.table, c, id, None).iter().collect()
+    }
+
+    /// The table after both stances are revealed.
+    fn with_stances(&self, sa: Stance, sb: Stance) -> Result<Table, TurnError> {
+        let mut t = self.table.clone();
+        if self.staged {
+            return Ok(t);
+        }
+        run(&mut t, self.seats[0], ConflictCommand::TakeStance { character: self.a.clone(), action: sa.action, amount: sa.amount })?;
+        run(&mut t, self.seats[1], ConflictCommand::TakeStance { character: self.b.clone(), action: sb.action, amount: sb.amount })?;
+        Ok(t)
+    }
+
+    /// The engine's resolution of one pair of moves from a table with stances revealed.
+    fn resolve(&self, staged: &Table, ma: Move, mb: Move) -> Result<(TurnOutcome, Vec<PendingLoss>), TurnError> {
+        let mut t = staged.clone();
+        let mut events = run(&mut t, self.seats[0], ConflictCommand::PlayMove { character: self.a.clone(), choice: MoveChoice::Play(ma) })?;
+        events.extend(run(&mut t, self.seats[1], ConflictCommand::PlayMove { character: self.b.clone(), choice: MoveChoice::Play(mb) })?);
+        // Without specials the windows close at once; pass any that stay open.
+        for _ in 0..4 {
+            if let Some(found) = resolved(&events) {
+                return Ok(found);
+            }
+            for seat in self.seats {
+                let pass = legal::play_commands(&t, seat).into_iter().find(|c| matches!(c, ConflictCommand::PassWindow { .. }));
+                if let Some(pass) = pass {
+                    events.extend(run(&mut t, seat, pass)?);
+                }
+            }
+        }
+        resolved(&events).ok_or(TurnError::Unresolved(ma, mb))
+    }
+
+    /// Energy a pending loss actually removes from its character (D-35).
+    fn actual(&self, loss: &PendingLoss) -> u32 {
+        self.table.character(&loss.character).map_or(0, |ch| losses::actual(ch.energy, loss.fixed_type, loss.fixed, loss.free))
+    }
+
+    /// The payoff to A of one pair of moves, given the stances.
+    fn payoff(&self, staged: &Table, ma: Move, mb: Move, payoff: Payoff) -> Result<i64, TurnError> {
+        let (outcome, pending) = self.resolve(staged, ma, mb)?;
+        Ok(match payoff {
+            Payoff::Energy => {
+                let lost = |name: &str| pending.iter().filter(|l| l.character == name).map(|l| i64::from(self.actual(l))).sum::<i64>();
+                lost(&self.b) - lost(&self.a)
+            }
+            Payoff::Win => match outcome {
+                TurnOutcome::Win { winner, .. } if winner == self.a => 1,
+                TurnOutcome::Win { .. } => -1,
+                _ => 0,
+            },
+        })
+    }
+
+    /// The move game once these stances are revealed: rows are A's moves, columns B's.
+    pub fn move_matrix(&self, sa: Stance, sb: Stance, payoff: Payoff) -> Result<MoveGame, TurnError> {
+        let (ra, rb) = (self.moves(&self.a), self.moves(&self.b));
+        if ra.is_empty() {
+            return Err(TurnError::NoMove(self.a.clone()));
+        }
+        if rb.is_empty() {
+            return Err(TurnError::NoMove(self.b.clone()));
+        }
+        let staged = self.with_stances(sa, sb)?;
+        let matrix = ra.iter().map(|ma| rb.iter().map(|mb| self.payoff(&staged, *ma, *mb, payoff)).collect::<Result<Vec<_>, _>>()).collect::<Result<Vec<_>, _>>()?;
+        Ok(MoveGame { rows: ra, cols: rb, matrix })
+    }
+}
+
+fn resolved(events: &[Event]) -> Option<(TurnOutcome, Vec<PendingLoss>)> {
+    events.iter().find_map(|e| match e {
+        Event::Conflict(ConflictEvent::TurnResolved { outcome, losses, .. }) => Some((outcome.clone(), losses.clone())),
+        _ => None,
+    })
+}
+
+/// A move game: A's moves (rows), B's moves (columns), payoffs to A.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveGame {
+    pub rows: Vec<Move>,
+    pub cols: Vec<Move>,
+    pub matrix: Vec<Vec<i64>>,
+}
+
+/// A mixed strategy written out: each option with its exact probability (zeros left out).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Mix<T> {
+    pub option: T,
+    pub probability: Probability,
+}
+
+fn mix<T: Clone>(options: &[T], probs: &[BigRational]) -> Vec<Mix<T>> {
+    options
+        .iter()
+        .zip(probs)
+        .filter(|(_, p)| **p > BigRational::from_integer(0.into()))
+        .map(|(o, p)| Mix { option: o.clone(), probability: Probability::of(p) })
+        .collect()
+}
+
+/// The solution of one move game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoveSolution {
+    pub stance_active: Stance,
+    pub stance_opponent: Stance,
+    pub value: Probability,
+    pub active: Vec<Mix<Move>>,
+    pub opponent: Vec<Mix<Move>>,
+}
+
+/// The whole turn solved.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TurnSolution {
+    pub payoff: Payoff,
+    pub active: String,
+    pub opponent: String,
+    /// The turn's value to the active character (the `fraction` field is exact; for the
+    /// energy payoff it may be negative, so read it as a number, not a probability).
+    pub value: Probability,
+    pub stances_active: Vec<Mix<Stance>>,
+    pub stances_opponent: Vec<Mix<Stance>>,
+    /// Move equilibria for every stance pair both sides play with positive probability.
+    pub moves: Vec<MoveSolution>,
+    /// Number of move games solved.
+    pub games: usize,
+    #[serde(skip)]
+    pub stage_values: BTreeMap<(usize, usize), BigRational>,
+    #[serde(skip)]
+    pub stance_options: (Vec<Stance>, Vec<Stance>),
+    #[serde(skip)]
+    pub stance_solution: Option<Solution<BigRational>>,
+}
+
+/// Solve the move game `g` exactly.
+pub fn solve_moves(g: &MoveGame) -> Result<Solution<BigRational>, TurnError> {
+    Ok(matrix_game::solve_exact(&g.matrix)?)
+}
+
+/// Solve the whole two-stage turn exactly.
+pub fn solve_turn(spec: &TurnSpec, payoff: Payoff) -> Result<TurnSolution, TurnError> {
+    solve_position(&TurnPosition::new(spec)?, payoff)
+}
+
+/// Solve a turn position (from a spec or a live table) exactly. If its stances are already
+/// revealed, the stance stage has just that one pair.
+pub fn solve_position(pos: &TurnPosition, payoff: Payoff) -> Result<TurnSolution, TurnError> {
+    let (sa, sb) = match pos.revealed_stances() {
+        Some((x, y)) => (vec![x], vec![y]),
+        None => (pos.stances(&pos.a), pos.stances(&pos.b)),
+    };
+    let mut values = Vec::with_capacity(sa.len());
+    let mut solved = BTreeMap::new();
+    let mut stage_values = BTreeMap::new();
+    for (i, x) in sa.iter().enumerate() {
+        let mut row = Vec::with_capacity(sb.len());
+        for (j, y) in sb.iter().enumerate() {
+            let g = pos.move_matrix(*x, *y, payoff)?;
+            let s = solve_moves(&g)?;
+            row.push(s.value.clone());
+            stage_values.insert((i, j), s.value.clone());
+            solved.insert((i, j), (g, s));
+        }
+        values.push(row);
+    }
+    let stance = matrix_game::solve(&values)?;
+    let zero = BigRational::from_integer(0.into());
+    let mut moves = Vec::new();
+    for (i, pi) in stance.row.iter().enumerate() {
+        for (j, pj) in stance.col.iter().enumerate() {
+            if *pi > zero && *pj > zero {
+                if let Some((g, s)) = solved.get(&(i, j)) {
+                    moves.push(MoveSolution {
+                        stance_active: sa[i],
+                        stance_opponent: sb[j],
+                        value: Probability::of(&s.value),
+                        active: mix(&g.rows, &s.row),
+                        opponent: mix(&g.cols, &s.col),
+                    });
+                }
+            }
+        }
+    }
+    Ok(TurnSolution {
+        payoff,
+        active: pos.a.clone(),
+        opponent: pos.b.clone(),
+        value: Probability::of(&stance.value),
+        stances_active: mix(&sa, &stance.row),
+        stances_opponent: mix(&sb, &stance.col),
+        moves,
+        games: solved.len(),
+        stage_values,
+        stance_options: (sa, sb),
+        stance_solution: Some(stance),
+    })
+}
+
+/// The move game for given stances, for printing and benchmarks.
+pub fn move_game(spec: &TurnSpec, sa: Stance, sb: Stance, payoff: Payoff) -> Result<MoveGame, TurnError> {
+    TurnPosition::new(spec)?.move_matrix(sa, sb, payoff)
+}
+
+/// Both sides know all 13 moves (the benchmark's full move game).
+pub fn all_moves() -> Vec<Move> {
+    Move::ALL.to_vec()
+}
