@@ -6,6 +6,7 @@ use std::fmt::Write;
 use clash_core::Seat;
 use serde::Serialize;
 
+use crate::actions;
 use crate::board::{NEIGHBOURS, Pos, positions_in};
 use crate::combat::{self, Battle, Exchange, Gear};
 use crate::pieces::{Pyramid, Size, SizeCounts, seat};
@@ -61,6 +62,8 @@ pub struct SeatView {
     pub stash: SizeCounts,
     /// TF-28: stacks this seat is bottom player of.
     pub territory: u8,
+    /// TF-16: legal actions on the current board, counted as at the start of a turn.
+    pub legal_actions: usize,
     /// TF-18: has no legal action on the current board.
     pub pinned: bool,
 }
@@ -111,6 +114,7 @@ pub fn build(state: &State) -> View {
                 home: state.home(s),
                 stash: state.stash(s),
                 territory: territory[usize::from(s)],
+                legal_actions: actions::count(state, s),
                 pinned: free & 1 << s == 0,
             })
             .collect(),
