@@ -251,10 +251,10 @@ impl StrengthSpec {
                 format!("{owner}'s strength {} needs exactly one significance choice (a new strength has significance 1)", self.name),
             ));
         }
-        if let Some(Significance::Broad { second_form }) = self.significance.first() {
-            if *second_form == self.pc_form {
-                return Err(RuleError::setup("WA-9", format!("a broad strength's second form must differ from {}", self.pc_form.label())));
-            }
+        if let Some(Significance::Broad { second_form }) = self.significance.first()
+            && *second_form == self.pc_form
+        {
+            return Err(RuleError::setup("WA-9", format!("a broad strength's second form must differ from {}", self.pc_form.label())));
         }
         let die = if self.significance.contains(&Significance::Potent) { Die::D10 } else { Die::D8 };
         Ok(Strength {

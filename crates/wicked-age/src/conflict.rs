@@ -63,10 +63,10 @@ pub struct Participant {
 
 impl Participant {
     pub fn note_use(&mut self, used: Option<ConsequentialUse>) {
-        if let Some(u) = used {
-            if !self.consequential_used.contains(&u) {
-                self.consequential_used.push(u);
-            }
+        if let Some(u) = used
+            && !self.consequential_used.contains(&u)
+        {
+            self.consequential_used.push(u);
         }
     }
 }

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::roll::{Outcome, Table};
 
 /// Largest die a pool may hold.
-pub const MAX_SIDES: u32 = 1000;
+pub const MAX_SIDES: u32 = 100;
 /// Largest number of equally likely throws a pool may have (2^40), so that products of three
 /// pools' counts stay exact in `u128`.
 pub const MAX_THROWS: u128 = 1 << 40;
@@ -277,9 +277,8 @@ fn top_two_faces(form: &[u32]) -> Vec<Vec<u128>> {
     counts[0][0] = 1;
     for &sides in form {
         let mut next = vec![vec![0u128; size]; size];
-        for high in 0..size {
-            for low in 0..=high {
-                let n = counts[high][low];
+        for (high, row) in counts.iter().enumerate() {
+            for (low, &n) in row.iter().enumerate().take(high + 1) {
                 if n == 0 {
                     continue;
                 }

@@ -219,17 +219,17 @@ pub fn apply(state: &mut State, event: &Event) {
         }
         Event::Answered { answerer, challenger, roll, outcome } => {
             let used = consequential_use(state, answerer, roll);
-            if let Some(c) = state.conflict.as_mut() {
-                if let Some(p) = c.pending.take() {
-                    c.exchanges.push(Exchange {
-                        round: c.round,
-                        challenger: challenger.clone(),
-                        answerer: answerer.clone(),
-                        challenge: p.roll.value,
-                        answer: roll.value,
-                        outcome: *outcome,
-                    });
-                }
+            if let Some(c) = state.conflict.as_mut()
+                && let Some(p) = c.pending.take()
+            {
+                c.exchanges.push(Exchange {
+                    round: c.round,
+                    challenger: challenger.clone(),
+                    answerer: answerer.clone(),
+                    challenge: p.roll.value,
+                    answer: roll.value,
+                    outcome: *outcome,
+                });
             }
             with_participant(state, answerer, |p| {
                 p.turn_used = true;
