@@ -55,6 +55,8 @@
 //! * The setup validates creation (WA-2, WA-6, WA-9: a new strength has exactly one
 //!   significance) and may list `losses` already suffered earlier in the campaign, applied
 //!   after validation.
+//! * TV-6 gives the challenger as an NPC rolling d12=9 and d8=9; no d8 shows 9 and no NPC
+//!   form can make (9,9), so its worked example uses a PC's d12+d10 for the same (9,9).
 //! * Forms never recover (the spec has no recovery rule), so an out-of-chapter character stays
 //!   out after `end_chapter`.
 
@@ -246,17 +248,26 @@ fn candidates(state: &State) -> Vec<Command> {
             }
         }
         Some(c) => {
-            for p in &c.participants {
+            let answerer = c.pending.as_ref().map(|p| p.target.as_str());
+            let challenger = c.next_challenger();
+            for p in c.participants.iter().filter(|p| p.in_conflict) {
                 let Some(ch) = state.character(&p.name) else { continue };
                 let choices = conflict::sample_choices(ch);
+                // Only the rolls that could be due now, to keep the sample cheap to check.
                 for choice in &choices {
-                    out.push(Command::RollInitiative { character: p.name.clone(), choice: choice.clone() });
-                    out.push(Command::Answer { character: p.name.clone(), choice: choice.clone() });
+                    if p.initiative.is_none() {
+                        out.push(Command::RollInitiative { character: p.name.clone(), choice: choice.clone() });
+                    }
+                    if answerer == Some(p.name.as_str()) {
+                        out.push(Command::Answer { character: p.name.clone(), choice: choice.clone() });
+                    }
                 }
-                for t in &c.participants {
-                    out.push(Command::Challenge { character: p.name.clone(), target: t.name.clone(), choice: RollChoice::default() });
-                    if let Some(choice) = choices.first() {
-                        out.push(Command::Challenge { character: p.name.clone(), target: t.name.clone(), choice: choice.clone() });
+                for t in c.participants.iter().filter(|t| t.in_conflict && t.name != p.name) {
+                    if challenger == Some(p.name.as_str()) {
+                        out.push(Command::Challenge { character: p.name.clone(), target: t.name.clone(), choice: RollChoice::default() });
+                        if let Some(choice) = choices.first() {
+                            out.push(Command::Challenge { character: p.name.clone(), target: t.name.clone(), choice: choice.clone() });
+                        }
                     }
                     out.push(Command::Concede { character: p.name.clone(), to: t.name.clone() });
                 }

@@ -280,9 +280,12 @@ pub fn apply(state: &mut State, event: &Event) {
             if let Some(c) = state.conflict.as_mut() {
                 c.ended = Some(reason.clone());
                 c.stage = Stage::Over;
-                // WA-26: the Advantage die vanishes (and every Owe d6 with the conflict).
+                // WA-26: the Advantage die and every Owe d6 vanish with the conflict.
                 c.advantage = None;
                 c.pending = None;
+                for p in &mut c.participants {
+                    p.owe_die = false;
+                }
             }
         }
         Event::ConsequenceChosen { .. } => {}

@@ -489,6 +489,7 @@ fn wa_26_uninvolved_survivors_pay_nothing_and_the_dice_vanish() {
     ok(&mut g, "p2", json!({"type": "agree_end", "character": "Oren"}), &[]);
     // WA-26: the Advantage die vanished; Oren, never in a pair, lost nothing.
     assert_eq!(at(&g, "/conflict/advantage"), json!(null));
+    assert_eq!(at(&g, "/conflict/participants/1/owe_die"), json!(false));
     assert_eq!(at(&g, "/conflict/ended/kind"), json!("agreement"));
     ok(&mut g, "p1", json!({"type": "choose_consequence", "loser": "The Khan", "consequence": "shamed"}), &[]);
     assert_eq!(at(&g, "/conflict"), json!(null));
