@@ -17,6 +17,57 @@
 //! [`character`] (creation and sheets), [`special`] (the twenty specials), [`conflict`]
 //! (turns, stances, winners, losses, disadvantage, combos, specials in play) and [`campaign`]
 //! (countdowns, problems, vetoes, rests, level-up, replacement characters).
+//!
+//! # The campaign state machine
+//! Outside conflicts the table moves through these states ([`campaign::Campaign`]):
+//! - **Play.** Players create their own PCs and the GM creates NPCs (`create_character`, checked
+//!   by [`CharacterSheet::build`]: IT-9 … IT-12); anyone renames their own moves (IT-7). The GM
+//!   creates, marks (one box per command), narrates (when full) and erases countdowns
+//!   (IT-13, IT-14). One problem at a time may be open.
+//! - **Problem** ([`campaign::Stage`]): `choosing` — every player with a living PC commits a
+//!   hidden pick (`choose_option` with a trait for options 3/4, or `pass_problem`); the
+//!   command completing the set also emits the reveal and the decider (IT-2, IT-17). Then
+//!   `decider_tied` (equal option and equal recency: the GM's `pick_decider`, D-21) →
+//!   `narrating` (the decider's `narrate_outcome`, which pays: IT-18) → `narrated` (veto window;
+//!   the GM's `reject_narration` voids the outcome and the next-highest pick decides, IT-19; the
+//!   GM's `close_problem` moves play on and closes the window, IT-21).
+//! - **Veto** (IT-21, D-22): in `narrated`, another player's `veto` spends their veto, voids the
+//!   outcome exactly (point, trait mark, Q1 and recency restored) and makes them the decider of
+//!   a substitute option 1 or 2, back in `narrating`. No veto of a veto once narrated.
+//! - **Rest** (IT-31): when a conflict stops running, the party may take one rest (`rest`).
+//! - **Session end** (`end_session` … `start_session`, GM): level-ups (`level_up`), rewrites
+//!   (`rewrite_traits`) and GM-approved background changes (`change_background`) (IT-60 … IT-65).
+//! - **Replacement** (IT-66): `create_replacement` builds a level-0 PC and records how many
+//!   level-ups it must resolve (`level_up`, D-33) before it takes part in problems.
+//!
+//! # Campaign interpretations (where the rules leave room)
+//! - A problem waits for every player with a living PC: a player not interested commits a
+//!   *pass*, which is hidden like an option until the reveal, so nobody learns who is
+//!   interested before the reveal (IT-2, IT-15). Nobody choosing an option → the GM decides.
+//! - Recency is recorded per player seat as the problem number ("#3"), at narration; a voided
+//!   outcome (veto or IT-19) restores the previous record. The GM's own outcomes record nothing.
+//! - Option 2's point comes from the background the decider names at narration; if it has no
+//!   current point, an unassigned point joins it (or a new background) as it is spent (D-18).
+//! - Options 3/4 accept either trait (D-20 says "usually"); the trait must be unmarked at commit
+//!   and at payment.
+//! - A veto may also be declared against an outcome the GM narrated when nobody chose. A veto
+//!   declared while a standing veto is not yet narrated counts as simultaneous: it is spent
+//!   (D-22) and the GM may pick it (`pick_veto`); otherwise the first declared stands. A GM
+//!   rejection of a vetoer's narration makes the vetoer narrate again.
+//! - A problem whose description matches an already closed one cannot be opened again (IT-20).
+//! - Rests: one `rest` command from any player seat stands for the players' joint choice; it
+//!   carries each PC's breather type (D-14) and short-rest tie pick. A rest is possible once a
+//!   conflict has stopped running (or when the setup says `rest_due`), until the party rests.
+//!   The full rest's countdown mark is the GM's ordinary `mark_countdown`.
+//! - Q2: a player marks its own goal achieved; the GM can set or clear it (settling disputes).
+//!   The session cannot restart while a PC with three yes marks has not levelled up.
+//! - Combo edits: 1 or 2 per level-up, applied in order; an edit adds a followup or replaces a
+//!   named one; starting moves may be unknown (D-5). Background changes are renames approved by
+//!   the GM's own command. Rewriting a trait keeps its mark.
+//! - A replacement's level-ups need no session end and ignore refills (it is full already).
+//! - Established sheets may carry starting marks (`marks`: belief, flaw, goal, q1, zero,
+//!   veto_used) and spent background points (`current`), so scenarios can start mid-campaign;
+//!   the setup's `campaign` block gives the session, problem count, recency and rest state.
 
 pub mod campaign;
 pub mod character;

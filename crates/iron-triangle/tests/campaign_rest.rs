@@ -116,3 +116,17 @@ fn it_30_resting_is_not_a_meaningful_change() {
     // IT-30 is narrative: the engine says so when the party rests.
     assert!(iron_triangle::campaign::narrate(e).contains("Resting does not make a lost conflict worth repeating")); // IT-30
 }
+
+#[test]
+fn it_31_the_end_of_a_conflict_lets_the_party_rest() {
+    let mut npc = hero("Boss", "gm");
+    npc["established"] = json!(true);
+    let mut t = T::new(json!({"characters": [tired_ada(), hero("Bo", "p2"), npc]}));
+    t.refused(P1, json!({"type": "rest", "kind": "full_rest"}), "IT-31"); // no conflict yet
+    t.ok(GM, json!({"type": "start_conflict", "stakes": "The docks", "npcs": ["Boss"]}));
+    t.refused(P1, json!({"type": "rest", "kind": "full_rest"}), "IT-31"); // not during a conflict
+    t.ok(GM, json!({"type": "settle_conflict", "outcome": "The players refuse; the Boss takes the docks."}));
+    assert!(t.state().campaign.rests.due); // IT-31: the conflict is over
+    t.ok(P1, json!({"type": "rest", "kind": "full_rest"}));
+    assert_eq!(t.replayed(), *t.state()); // replay reaches the same table
+}
