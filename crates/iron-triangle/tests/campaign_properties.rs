@@ -177,6 +177,49 @@ proptest! {
     }
 }
 
+/// Arbitrary JSON-shaped campaign commands: they parse or not, and are decided without panic.
+fn json_command() -> impl Strategy<Value = Value> {
+    let types = prop::sample::select(vec![
+        "create_character", "create_replacement", "rename_move", "create_countdown", "mark_countdown",
+        "narrate_countdown", "erase_countdown", "open_problem", "choose_option", "pass_problem",
+        "pick_decider", "narrate_outcome", "reject_narration", "veto", "pick_veto", "close_problem",
+        "rest", "recover_npc", "mark_goal", "end_session", "level_up", "rewrite_traits",
+        "change_background", "start_session",
+    ]);
+    let number = prop_oneof![Just(0u64), Just(1), Just(2), Just(4), Just(u64::from(u32::MAX)), any::<u64>()];
+    let text = prop::sample::select(vec!["Ada", "Bo", "", "Flood", "A-H", "G-S", "p1", "gm", "veto", "grapple"]);
+    (types, number.clone(), number, text.clone(), text).prop_map(|(ty, n, m, a, b)| {
+        json!({
+            "type": ty, "option": n, "substitute": m, "boxes": n, "level": m, "name": a, "character": a,
+            "description": b, "text": b, "reason": b, "consequences": b, "seat": b, "move": b,
+            "background": a, "new_name": b, "achieved": n % 2 == 0, "kind": "full_rest",
+            "improvement": {"kind": "energy", "action": b}, "refill": "veto", "replaces": a,
+            "sheet": ada(if n % 2 == 0 { "p1" } else { "gm" }),
+            "current": {"defend": n, "grapple": m, "attack": 1}
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_command_panics(commands in prop::collection::vec((0usize..4, json_command()), 1..30)) {
+        let mut table = IronTriangle::setup(&setup()).expect("setup");
+        let mut rng = SeededRandomness::new(2);
+        for (seat, raw) in commands {
+            if let Ok(command) = serde_json::from_value::<Command>(raw) {
+                if let Ok(events) = IronTriangle::decide(&table, SEATS[seat], &command, &mut rng) {
+                    for e in &events {
+                        IronTriangle::apply(&mut table, e);
+                    }
+                }
+            }
+            check_ranges(&table)?;
+        }
+    }
+}
+
 #[test]
 fn legal_commands_are_accepted_at_each_stage_of_a_problem() {
     let mut t = T::three();

@@ -102,7 +102,7 @@ pub fn start_session(table: &Table, seat: Seat) -> Result<Vec<CampaignEvent>, Ru
     if let Some(name) = eligible(table).first() {
         return Err(RuleError::illegal("IT-60", format!("{name} has three yes marks: its level-up comes first")));
     }
-    Ok(vec![CampaignEvent::SessionStarted { session: table.campaign.session + 1 }])
+    Ok(vec![CampaignEvent::SessionStarted { session: table.campaign.session.saturating_add(1) }])
 }
 
 /// Q2: the player says its goal is achieved; the GM settles disputes either way (IT-60).
@@ -148,10 +148,11 @@ pub fn level_up(
             return Err(RuleError::illegal("IT-62", "choose a refill: background points or the veto"));
         }
     }
-    check_improvement(c, c.level + 1, improvement, replacement)?;
+    let new_level = c.level.checked_add(1).ok_or_else(|| RuleError::illegal("IT-60", "the level cannot rise further"))?;
+    check_improvement(c, new_level, improvement, replacement)?;
     Ok(vec![CampaignEvent::LevelledUp {
         character: c.name.clone(),
-        level: c.level + 1,
+        level: new_level,
         improvement: improvement.clone(),
         refill,
         replacement: replacement.is_some(),
@@ -180,6 +181,9 @@ fn check_improvement(c: &Character, new_level: u32, imp: &Improvement, repl: Opt
             }
             if !c.marks.zero.get(*action) {
                 return Err(RuleError::illegal("D-16", format!("{action:?} has no zero mark; +1 max goes to a zero-marked type")));
+            }
+            if c.energy.max.get(*action) == u32::MAX {
+                return Err(RuleError::illegal("IT-61", "that energy maximum cannot rise further"));
             }
             Ok(())
         }
@@ -340,7 +344,7 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
 fn apply_level_up(table: &mut Table, name: &str, improvement: &Improvement, refill: Option<Refill>, replacement: bool) {
     let repl = table.campaign.replacement(name).cloned();
     let Some(c) = table.character_mut(name) else { return };
-    c.level += 1;
+    c.level = c.level.saturating_add(1);
     improve(c, improvement, repl.as_ref());
     if replacement {
         // A replacement is fresh: its refills change nothing and it has no marks to erase.
@@ -385,7 +389,10 @@ fn improve(c: &mut Character, improvement: &Improvement, repl: Option<&Replaceme
                 c.combos = combos;
             }
         }
-        Improvement::Energy { action } => *c.energy.max.get_mut(*action) += 1, // D-16: current unchanged
+        Improvement::Energy { action } => {
+            let max = c.energy.max.get_mut(*action);
+            *max = max.saturating_add(1); // D-16: current unchanged
+        }
         Improvement::LearnSpecial { special } => c.specials.push(KnownSpecial { special: *special, spent: false }),
     }
 }

@@ -214,7 +214,8 @@ pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<Campaign
     if table.campaign.closed_problems.iter().any(|d| d == description) {
         return Err(RuleError::illegal("IT-20", format!("{description:?} was already resolved; a problem is not retried")));
     }
-    let events = vec![CampaignEvent::ProblemOpened { problem: table.campaign.problems_opened + 1, description: description.to_string() }];
+    let number = table.campaign.problems_opened.checked_add(1).ok_or_else(|| RuleError::illegal("IT-15", "too many problems"))?;
+    let events = vec![CampaignEvent::ProblemOpened { problem: number, description: description.to_string() }];
     Ok(with_reveal_if_ready(table, events))
 }
 
@@ -540,7 +541,8 @@ fn set_stage(table: &mut Table, stage: Stage) {
 pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     let text = "The outcome unfolds.".to_string();
     if seat == Seat::Gm {
-        out.push(CampaignCommand::OpenProblem { description: format!("Problem {}", table.campaign.problems_opened + 1) });
+        let n = table.campaign.problems_opened.saturating_add(1);
+        out.push(CampaignCommand::OpenProblem { description: format!("Problem {n}") });
         for s in &table.players {
             out.push(CampaignCommand::PickDecider { seat: *s });
         }
