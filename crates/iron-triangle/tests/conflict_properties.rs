@@ -271,7 +271,7 @@ fn every_legal_command_type_shows_up_somewhere() {
         while let Ok(Some(step)) = driver::random_step(&mut table, &mut rng, true) {
             let v = serde_json::to_value(&step.command).unwrap();
             kinds.insert(v["type"].as_str().unwrap_or("").to_string());
-            if let ConflictCommand::PlaySpecial { special, .. } = step.command {
+            if let Command::Conflict(ConflictCommand::PlaySpecial { special, .. }) = step.command {
                 kinds.insert(format!("{special}"));
             }
         }

@@ -1,47 +1,66 @@
 //! A random legal-move player: drives conflicts for benchmarks, property tests and bots.
+//!
+//! It lists the legal plays of every seat in compact form ([`legal::Play`]), picks one
+//! uniformly with the injected randomness, and sends it through the whole ruleset
+//! ([`IronTriangle::decide`] and [`IronTriangle::apply`]), so campaign hooks run too.
 
 use clash_core::{Randomness, RuleError, Ruleset, Seat};
 
-use super::{ConflictCommand, MoveChoice, legal};
+use super::legal::{self, Play};
+use super::MoveChoice;
 use crate::{Command, Event, IronTriangle, Table};
 
 /// One step the driver took.
 #[derive(Debug, Clone)]
 pub struct Step {
     pub seat: Seat,
-    pub command: ConflictCommand,
+    pub command: Command,
     pub events: Vec<Event>,
 }
 
-fn is_surrender(c: &ConflictCommand) -> bool {
-    matches!(c, ConflictCommand::PlayMove { choice: MoveChoice::Surrender, .. })
-}
-
-/// Every legal play command (no GM administration) of every seat.
-pub fn options(table: &Table, surrender: bool) -> Vec<(Seat, ConflictCommand)> {
-    let mut options: Vec<(Seat, ConflictCommand)> = Vec::new();
+/// Every legal play (no GM administration) of every seat, into `out`. Without `surrender`, a
+/// character surrenders only when it has no move left (IT-35).
+pub fn plays(table: &Table, surrender: bool, out: &mut Vec<(Seat, Play)>) {
+    out.clear();
+    let mut mine = Vec::new();
     for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
-        let mut mine = legal::play_commands(table, seat);
-        // Without `surrender`, a character surrenders only when it has no move left (IT-35).
-        if !surrender && mine.iter().any(|c| matches!(c, ConflictCommand::PlayMove { choice: MoveChoice::Play(_), .. })) {
-            mine.retain(|c| !is_surrender(c));
-        }
-        options.extend(mine.into_iter().map(|c| (seat, c)));
+        mine.clear();
+        legal::plays_for(table, seat, &mut mine);
+        let can_fight = mine.iter().any(|p| matches!(p, Play::Move(_, MoveChoice::Play(_))));
+        out.extend(mine.iter().filter(|p| surrender || !can_fight || !matches!(p, Play::Move(_, MoveChoice::Surrender))).map(|p| (seat, *p)));
     }
-    options
 }
 
-/// Pick one legal play command uniformly among all seats' options and carry it out. `None` when
-/// nobody has anything to do (no conflict running). `surrender` lets it surrender at will.
-pub fn random_step(table: &mut Table, rng: &mut dyn Randomness, surrender: bool) -> Result<Option<Step>, RuleError> {
-    let mut options = options(table, surrender);
-    if options.is_empty() {
-        return Ok(None);
+/// The same as commands, for tests.
+pub fn options(table: &Table, surrender: bool) -> Vec<(Seat, super::ConflictCommand)> {
+    let mut out = Vec::new();
+    plays(table, surrender, &mut out);
+    match table.conflict.as_ref() {
+        Some(c) => out.into_iter().map(|(s, p)| (s, p.command(c))).collect(),
+        None => Vec::new(),
     }
-    let pick = rng.choose(options.len(), &|i| format!("{:?}", options[i].1))?;
-    let (seat, command) = options.swap_remove(pick);
-    // Through the whole ruleset, so campaign hooks (a conflict's end opens rests) run too.
-    let events = IronTriangle::decide(table, seat, &Command::Conflict(command.clone()), rng)?;
+}
+
+/// Pick one legal play uniformly among all seats' options and carry it out. `None` when nobody
+/// has anything to do (no conflict running). `surrender` lets it surrender at will.
+pub fn random_step(table: &mut Table, rng: &mut dyn Randomness, surrender: bool) -> Result<Option<Step>, RuleError> {
+    let mut buffer = Vec::new();
+    random_step_with(table, rng, surrender, &mut buffer)
+}
+
+/// [`random_step`] reusing a buffer for the list of plays (no allocation in the hot path).
+pub fn random_step_with(
+    table: &mut Table,
+    rng: &mut dyn Randomness,
+    surrender: bool,
+    buffer: &mut Vec<(Seat, Play)>,
+) -> Result<Option<Step>, RuleError> {
+    plays(table, surrender, buffer);
+    let (Some(c), false) = (table.conflict.as_ref(), buffer.is_empty()) else { return Ok(None) };
+    let pick = rng.choose(buffer.len(), &|i| format!("{:?}", buffer[i].1))?;
+    let (seat, play) = buffer[pick];
+    let command = Command::Conflict(play.command(c));
+    let events = IronTriangle::decide(table, seat, &command, rng)?;
     for e in &events {
         IronTriangle::apply(table, e);
     }
@@ -52,8 +71,9 @@ pub fn random_step(table: &mut Table, rng: &mut dyn Randomness, surrender: bool)
 /// Returns every event, in order.
 pub fn play_out(table: &mut Table, rng: &mut dyn Randomness, max_steps: usize, surrender: bool) -> Result<Vec<Event>, RuleError> {
     let mut log = Vec::new();
+    let mut buffer = Vec::new();
     for _ in 0..max_steps {
-        match random_step(table, rng, surrender)? {
+        match random_step_with(table, rng, surrender, &mut buffer)? {
             Some(step) => log.extend(step.events),
             None => break,
         }

@@ -16,42 +16,93 @@ pub fn legal_commands(table: &Table, seat: Seat) -> Vec<ConflictCommand> {
     out
 }
 
+/// A legal play in compact form (fighter indices, no names): cheap to list in the hot path of
+/// the random driver; [`Play::command`] turns the chosen one into a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Play {
+    Join(FighterId),
+    SitOut(FighterId),
+    RefuseLethal,
+    PickActive(FighterId),
+    PickOpponent(FighterId),
+    EndChain,
+    Stance(FighterId, Option<Action>, u32),
+    Move(FighterId, MoveChoice),
+    Special(FighterId, specials::PlayedSpecialChoice),
+    Pass(FighterId),
+    Swap(FighterId),
+    Split { bearer: FighterId, split: PerAction<u32>, gain: bool },
+    Kill,
+    Spare,
+}
+
+impl Play {
+    pub fn command(self, c: &Conflict) -> ConflictCommand {
+        let name = |f: FighterId| c.f(f).name.clone();
+        match self {
+            Play::Join(f) => ConflictCommand::JoinConflict { character: name(f) },
+            Play::SitOut(f) => ConflictCommand::SitOut { character: name(f) },
+            Play::RefuseLethal => ConflictCommand::RefuseLethal,
+            Play::PickActive(f) => ConflictCommand::PickActive { character: name(f) },
+            Play::PickOpponent(f) => ConflictCommand::PickOpponent { opponent: name(f) },
+            Play::EndChain => ConflictCommand::EndChain,
+            Play::Stance(f, action, amount) => ConflictCommand::TakeStance { character: name(f), action, amount },
+            Play::Move(f, choice) => ConflictCommand::PlayMove { character: name(f), choice },
+            Play::Special(f, o) => ConflictCommand::PlaySpecial { character: name(f), special: o.special, target: o.target.map(name), copy: o.copy },
+            Play::Pass(f) => ConflictCommand::PassWindow { character: name(f) },
+            Play::Swap(f) => ConflictCommand::DrunkenSwap { character: name(f) },
+            Play::Split { bearer, split, gain: false } => ConflictCommand::SplitLoss { character: name(bearer), split },
+            Play::Split { bearer, split, gain: true } => ConflictCommand::SplitGain { character: name(bearer), split },
+            Play::Kill => ConflictCommand::KillSurrendered,
+            Play::Spare => ConflictCommand::SpareSurrendered,
+        }
+    }
+}
+
 /// Commands that move the conflict on (no GM administration): what the random driver plays.
 pub fn play_commands(table: &Table, seat: Seat) -> Vec<ConflictCommand> {
-    let mut out = Vec::new();
-    let Some(c) = table.conflict.as_ref().filter(|c| c.is_running()) else { return out };
+    let mut plays = Vec::new();
+    plays_for(table, seat, &mut plays);
+    match table.conflict.as_ref() {
+        Some(c) => plays.into_iter().map(|p| p.command(c)).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// Append every legal play of `seat` to `out`.
+pub fn plays_for(table: &Table, seat: Seat, out: &mut Vec<Play>) {
+    let Some(c) = table.conflict.as_ref().filter(|c| c.is_running()) else { return };
     match &c.phase {
-        Phase::Forming => forming(table, c, seat, &mut out),
+        Phase::Forming => forming(table, c, seat, out),
         Phase::PickActive { .. } => {
             for f in c.ids().filter(|f| c.is_in(*f)) {
                 if turn::check_pick(table, c, seat, f).is_ok() {
-                    out.push(ConflictCommand::PickActive { character: c.f(f).name.clone() });
+                    out.push(Play::PickActive(f));
                 }
             }
         }
         Phase::Mercy { decider, .. } if *decider == seat => {
-            out.push(ConflictCommand::KillSurrendered);
-            out.push(ConflictCommand::SpareSurrendered);
+            out.push(Play::Kill);
+            out.push(Play::Spare);
         }
         Phase::Turn => {
             if let Some(t) = c.turn.as_ref() {
-                in_turn(table, c, t, seat, &mut out);
+                in_turn(table, c, t, seat, out);
             }
         }
         _ => {}
     }
-    out
 }
 
-fn forming(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<ConflictCommand>) {
+fn forming(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<Play>) {
     for f in c.ids().filter(|f| c.f(*f).status == Status::Pending && controller(table, c, *f) == seat) {
-        out.push(ConflictCommand::JoinConflict { character: c.f(f).name.clone() });
+        out.push(Play::Join(f));
         if !c.lethal {
-            out.push(ConflictCommand::SitOut { character: c.f(f).name.clone() });
+            out.push(Play::SitOut(f));
         }
     }
     if c.lethal && seat != Seat::Gm && table.players.contains(&seat) {
-        out.push(ConflictCommand::RefuseLethal);
+        out.push(Play::RefuseLethal);
     }
 }
 
@@ -79,14 +130,14 @@ fn gm_commands(table: &Table) -> Vec<ConflictCommand> {
     out
 }
 
-fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut Vec<ConflictCommand>) {
+fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut Vec<Play>) {
     let active_is_mine = controller(table, c, t.active) == seat;
     let chain_endable = c.chain.is_some() && (matches!(t.step, Step::PickOpponent | Step::Stances) || (t.step == Step::Moves && t.moves[0].is_none()));
     match t.step {
         Step::PickOpponent if active_is_mine => {
             for o in c.ids() {
                 if turn::may_face(c, t.active, o).is_ok() {
-                    out.push(ConflictCommand::PickOpponent { opponent: c.f(o).name.clone() });
+                    out.push(Play::PickOpponent(o));
                 }
             }
         }
@@ -110,26 +161,21 @@ fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut Vec<Conf
                     continue;
                 }
                 if t.step == Step::AfterReveal && c.f(f).drunken_monkey && t.slot(f).is_some_and(|s| !t.swapped[s]) {
-                    out.push(ConflictCommand::DrunkenSwap { character: c.f(f).name.clone() });
+                    out.push(Play::Swap(f));
                 }
-                out.push(ConflictCommand::PassWindow { character: c.f(f).name.clone() });
+                out.push(Play::Pass(f));
             }
         }
         Step::Settling => splits(table, c, seat, out),
         _ => {}
     }
     if chain_endable && active_is_mine {
-        out.push(ConflictCommand::EndChain);
+        out.push(Play::EndChain);
     }
     for f in c.ids() {
         if controller(table, c, f) == seat && specials::open_window(c, t, f).is_some() {
             for o in specials::options(table, c, t, f) {
-                out.push(ConflictCommand::PlaySpecial {
-                    character: c.f(f).name.clone(),
-                    special: o.special,
-                    target: o.target.map(|x| c.f(x).name.clone()),
-                    copy: o.copy,
-                });
+                out.push(Play::Special(f, o));
             }
         }
     }
@@ -139,30 +185,29 @@ fn participants(t: &Turn) -> impl Iterator<Item = (usize, FighterId)> + '_ {
     [Some(t.active), t.opponent].into_iter().enumerate().filter_map(|(s, f)| f.map(|f| (s, f)))
 }
 
-fn stances(table: &Table, c: &Conflict, f: FighterId, out: &mut Vec<ConflictCommand>) {
-    let name = &c.f(f).name;
-    out.push(ConflictCommand::TakeStance { character: name.clone(), action: None, amount: 0 });
+fn stances(table: &Table, c: &Conflict, f: FighterId, out: &mut Vec<Play>) {
+    out.push(Play::Stance(f, None, 0));
     let e = super::character(table, c, f).energy.current;
     for a in Action::ALL {
         for amount in 1..=e.get(a) {
-            out.push(ConflictCommand::TakeStance { character: name.clone(), action: Some(a), amount });
+            out.push(Play::Stance(f, Some(a), amount));
         }
     }
 }
 
-fn moves(table: &Table, c: &Conflict, t: &Turn, slot: usize, f: FighterId, out: &mut Vec<ConflictCommand>) {
-    let name = &c.f(f).name;
+fn moves(table: &Table, c: &Conflict, t: &Turn, slot: usize, f: FighterId, out: &mut Vec<Play>) {
     for m in choice::available(table, c, f, t.forbidden[slot]).iter() {
-        out.push(ConflictCommand::PlayMove { character: name.clone(), choice: MoveChoice::Play(m) });
+        out.push(Play::Move(f, MoveChoice::Play(m)));
     }
     if !c.f(f).samurai {
-        out.push(ConflictCommand::PlayMove { character: name.clone(), choice: MoveChoice::Surrender });
+        out.push(Play::Move(f, MoveChoice::Surrender));
     }
 }
 
 /// A few typical splits: each order of filling the types, greedily.
-fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<ConflictCommand>) {
+fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<Play>) {
     let Some((character, splitter, room, amount, gain)) = losses::waiting_split(table, c) else { return };
+    let Some(bearer) = c.fighter_id(&character) else { return };
     if splitter != seat {
         return;
     }
@@ -174,7 +219,7 @@ fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<ConflictCommand
         [Action::Attack, Action::Defend, Action::Grapple],
         [Action::Attack, Action::Grapple, Action::Defend],
     ];
-    let mut seen: Vec<PerAction<u32>> = Vec::new();
+    let first = out.len();
     for order in orders {
         let mut left = amount;
         let mut split = PerAction::default();
@@ -183,13 +228,9 @@ fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<ConflictCommand
             *split.get_mut(a) = take;
             left -= take;
         }
-        if !seen.contains(&split) {
-            seen.push(split);
-            out.push(if gain {
-                ConflictCommand::SplitGain { character: character.clone(), split }
-            } else {
-                ConflictCommand::SplitLoss { character: character.clone(), split }
-            });
+        let play = Play::Split { bearer, split, gain };
+        if !out[first..].contains(&play) {
+            out.push(play);
         }
     }
 }
@@ -197,7 +238,12 @@ fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<ConflictCommand
 /// Seats whose action the conflict is waiting for.
 pub fn waiting_for(table: &Table) -> Vec<Seat> {
     let mut seats: Vec<Seat> = std::iter::once(Seat::Gm).chain(table.players.iter().copied()).collect();
-    seats.retain(|s| !play_commands(table, *s).is_empty());
+    let mut plays = Vec::new();
+    seats.retain(|s| {
+        plays.clear();
+        plays_for(table, *s, &mut plays);
+        !plays.is_empty()
+    });
     seats
 }
 
