@@ -108,7 +108,7 @@ pub enum LossCause {
 }
 
 /// The open pair whose loser is `loser`, and the seats of its winner and loser.
-fn open_pair(d: &Draft, loser: &str) -> Result<(crate::consequence::Knockout, Seat, Seat), RuleError> {
+fn open_pair(d: &Draft, loser: &str) -> Result<(Knockout, Seat, Seat), RuleError> {
     let conflict = d.state.conflict.as_ref().ok_or_else(|| RuleError::illegal("WA-27", "no conflict has consequences to settle"))?;
     let k = conflict
         .open_knockouts()
@@ -141,7 +141,7 @@ pub fn propose(d: &mut Draft, seat: Seat, loser: &str, alternative: Alternative)
     if seat != winner_seat {
         return Err(RuleError::not_your_call("WA-27", seat, format!("{} offers the alternatives", k.winner)));
     }
-    if let crate::consequence::Settlement::Open { refused: true, .. } = k.settlement {
+    if let Settlement::Open { refused: true, .. } = k.settlement {
         return Err(RuleError::illegal("WA-27", format!("{loser} refused; {} now picks a default", k.winner)));
     }
     let ch = d.state.character(loser).ok_or_else(|| RuleError::illegal("WA-27", "unknown loser"))?;
@@ -171,7 +171,7 @@ pub fn accept(d: &mut Draft, seat: Seat, loser: &str) -> Result<(), RuleError> {
     if seat != loser_seat {
         return Err(RuleError::not_your_call("WA-27", seat, format!("{loser}'s player accepts or refuses")));
     }
-    let crate::consequence::Settlement::Open { alternative: Some(alt), .. } = &k.settlement else {
+    let Settlement::Open { alternative: Some(alt), .. } = &k.settlement else {
         return Err(RuleError::illegal("WA-27", "no alternative has been offered"));
     };
     let alt = alt.clone();

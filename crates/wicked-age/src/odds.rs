@@ -67,10 +67,6 @@ impl Fraction {
     pub fn to_f64(&self) -> f64 {
         self.0.to_f64().unwrap_or(f64::NAN)
     }
-
-    fn ratio(numer: u128, denom: u128) -> Fraction {
-        Fraction::new(numer, denom)
-    }
 }
 
 impl std::ops::Add for &Fraction {
@@ -381,7 +377,7 @@ struct BandCounts {
 
 impl BandCounts {
     fn ordinary_odds(&self) -> ExchangeOdds {
-        let f = |i: usize| Fraction::ratio(self.ordinary[i], self.denominator);
+        let f = |i: usize| Fraction::new(self.ordinary[i], self.denominator);
         ExchangeOdds {
             challenger_knocked_out: f(0),
             answerer_takes_advantage: f(1),
@@ -392,8 +388,8 @@ impl BandCounts {
 
     fn final_odds(&self) -> FinalOdds {
         FinalOdds {
-            challenger_knocked_out: Fraction::ratio(self.last[0], self.denominator),
-            answerer_knocked_out: Fraction::ratio(self.last[1], self.denominator),
+            challenger_knocked_out: Fraction::new(self.last[0], self.denominator),
+            answerer_knocked_out: Fraction::new(self.last[1], self.denominator),
         }
     }
 }
@@ -438,10 +434,10 @@ pub fn initiative(x: &Pool, y: &Pool) -> Result<InitiativeOdds, OddsError> {
     let counts = initiative_counts(&dx, &dy);
     let all = dx.total * dy.total;
     Ok(InitiativeOdds {
-        x_higher: Fraction::ratio(counts.x_higher, all),
-        tie: Fraction::ratio(counts.tie, all),
-        y_higher: Fraction::ratio(counts.y_higher, all),
-        x_first: Fraction::ratio(counts.x_higher, counts.x_higher + counts.y_higher),
+        x_higher: Fraction::new(counts.x_higher, all),
+        tie: Fraction::new(counts.tie, all),
+        y_higher: Fraction::new(counts.y_higher, all),
+        x_first: Fraction::new(counts.x_higher, counts.x_higher + counts.y_higher),
     })
 }
 
@@ -555,7 +551,7 @@ impl RoundTransitions {
         // Joint probability of (who is first, outcome): the opening bands are conditional on
         // that side going first, whose weight is its share of the decided initiatives.
         let joint = |bands: &BandCounts, count: u128, first_share: u128| -> Fraction {
-            &Fraction::ratio(count, bands.denominator) * &Fraction::ratio(first_share, decided)
+            &Fraction::new(count, bands.denominator) * &Fraction::new(first_share, decided)
         };
         let xf = |i: usize| joint(&x_first, x_first.ordinary[i], init.x_higher);
         let yf = |i: usize| joint(&y_first, y_first.ordinary[i], init.y_higher);

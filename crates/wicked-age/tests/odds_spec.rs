@@ -95,3 +95,20 @@ fn p10_identical_pools_give_one_half() {
         assert_eq!(odds::conflict(&pool, &pool).unwrap().x_wins, f("1/2"));
     }
 }
+
+#[test]
+fn p3_as_a_table_of_outcomes() {
+    use wicked_age::roll::{Outcome, Table};
+    let rows = odds::exchange_table(&Pool::new([10, 6]), &Pool::new([12, 8]), Table::Final).unwrap();
+    assert_eq!(rows, vec![(Outcome::ChallengerKnockedOut, f("237/640")), (Outcome::AnswererKnockedOut, f("403/640"))]);
+    let rows = odds::exchange_table(&Pool::new([10, 6]), &Pool::new([12, 8]), Table::Ordinary).unwrap();
+    assert_eq!(rows[3], (Outcome::AnswererKnockedOut, f("7/30")));
+}
+
+#[test]
+fn pools_out_of_range_are_refused() {
+    assert_eq!(odds::exchange(&Pool::new([]), &Pool::new([6])).unwrap_err(), odds::OddsError::NoFormDie);
+    assert_eq!(odds::exchange(&Pool::new([6]), &Pool::new([101])).unwrap_err(), odds::OddsError::BadDie(101));
+    let huge = Pool::new([100; 7]);
+    assert_eq!(odds::conflict(&huge, &Pool::new([6])).unwrap_err(), odds::OddsError::TooManyThrows);
+}
