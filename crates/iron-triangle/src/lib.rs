@@ -64,7 +64,9 @@
 //! - Combo edits: 1 or 2 per level-up, applied in order; an edit adds a followup or replaces a
 //!   named one; starting moves may be unknown (D-5). Background changes are renames approved by
 //!   the GM's own command. Rewriting a trait keeps its mark.
-//! - A replacement's level-ups need no session end and ignore refills (it is full already).
+//! - A replacement's level-ups need no session end and ignore refills (it is full already). Its
+//!   starting level is also capped by what the dead PC's tradition can fill (one level per move
+//!   the new PC lacks plus one per combo followup), so it can never be stuck mid-way (D-33).
 //! - Established sheets may carry starting marks (`marks`: belief, flaw, goal, q1, zero,
 //!   veto_used) and spent background points (`current`), so scenarios can start mid-campaign;
 //!   the setup's `campaign` block gives the session, problem count, recency and rest state.

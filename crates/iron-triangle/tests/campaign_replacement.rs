@@ -72,6 +72,18 @@ fn d_33_level_ups_learn_only_the_dead_pcs_moves_and_combos_not_specials() {
 }
 
 #[test]
+fn d_33_the_starting_level_is_limited_to_what_the_tradition_offers() {
+    let mut t = T::new(json!({"characters": [ada("p1"), hero("Bo", "p2")]}));
+    t.edit(|table| {
+        table.characters[0].level = 4; // Ada reached level 4 by improving energy only, then died
+        table.characters[0].dead = true;
+    });
+    let create = |level: u32| json!({"type": "create_replacement", "sheet": pupil(), "replaces": "Ada", "level": level});
+    t.refused(P1, create(1), "D-33"); // D-33: Ada knew only the starting moves and no combos
+    t.ok(P1, create(0));
+}
+
+#[test]
 fn it_66_a_replacement_at_level_0_plays_at_once() {
     let mut t = table_with_dead_master();
     t.ok(P1, json!({"type": "create_replacement", "sheet": pupil(), "replaces": "Master", "level": 0}));

@@ -6,7 +6,7 @@ use clash_core::{RuleError, Seat};
 
 use super::{CampaignCommand, CampaignEvent, Replacement, controlled, non_empty, pc_of, require_player};
 use crate::Table;
-use crate::character::{CharacterSheet, KnownMove, STARTING_MOVES};
+use crate::character::{Character, CharacterSheet, KnownMove, STARTING_MOVES};
 use crate::moves::Move;
 
 /// The most a replacement may start at (IT-66).
@@ -78,6 +78,13 @@ pub fn replacement(
     }
     check_name_free(table, &sheet.name)?;
     let character = sheet.build().map_err(as_command_error)?;
+    let offered = tradition_size(dead, &character);
+    if level > offered {
+        return Err(RuleError::illegal(
+            "D-33",
+            format!("{replaces}'s moves and combos offer only {offered} level-ups to {}", character.name),
+        ));
+    }
     Ok(vec![CampaignEvent::ReplacementCreated {
         character: Box::new(character),
         replaces: dead.name.clone(),
@@ -85,6 +92,16 @@ pub fn replacement(
         moves: dead.moves.clone(),
         combos: dead.combos.clone(),
     }])
+}
+
+/// How many level-ups the dead PC's tradition can fill (D-33): one per move the new PC does not
+/// know yet, plus one per combo followup (each is a possible single edit). Learning the moves
+/// first always works: a dead PC knowing an advanced move knew all nine basic ones (IT-8), and
+/// its followups were known moves (D-5).
+fn tradition_size(dead: &Character, new: &Character) -> u32 {
+    let moves = dead.moves.iter().filter(|k| !new.knows(k.mv)).count();
+    let followups: usize = dead.combos.iter().map(|c| c.followups.len()).sum();
+    u32::try_from(moves + followups).unwrap_or(u32::MAX)
 }
 
 pub fn apply_replacement(table: &mut Table, event: &CampaignEvent) {

@@ -442,9 +442,6 @@ pub fn reject(table: &Table, seat: Seat, reason: &str) -> Result<Vec<CampaignEve
     if decider.seat == Seat::Gm {
         return Err(RuleError::illegal("IT-19", "the GM's own outcome is not judged"));
     }
-    if !p.vetoes.is_empty() && !decider.by_veto {
-        return Err(RuleError::illegal("IT-21", "this outcome was already vetoed"));
-    }
     non_empty(reason, "IT-19", "the reason")?;
     let events = vec![CampaignEvent::NarrationRejected { problem: p.number, decider: decider.clone(), reason: reason.trim().to_string() }];
     if decider.by_veto {
