@@ -32,3 +32,8 @@ fn tv_13_short_rest_example() {
 fn tv_13_rest_and_level_up_example() {
     run("tv-13-rest-and-level-up.json"); // TV-13, IT-60 … IT-64
 }
+
+#[test]
+fn campaign_session_example() {
+    run("campaign-session.json"); // IT-13, IT-14, IT-20, IT-60, IT-64, IT-65
+}
