@@ -26,7 +26,13 @@ fn play_all(start: &State) -> PlayStats {
     let mut total = PlayStats::default();
     for seed in 0..CONFLICTS {
         let mut st = start.clone();
-        let s = play_out(&mut st, &mut RandomDriver::new(seed), &mut SeededRandomness::new(seed), 100_000).expect("legal play");
+        let s = play_out(
+            &mut st,
+            &mut RandomDriver::new(seed),
+            &mut SeededRandomness::new(seed),
+            100_000,
+        )
+        .expect("legal play");
         total.bids += s.bids;
         total.rounds += s.rounds;
         total.commands += s.commands;
@@ -42,7 +48,9 @@ fn thread_cpu_ns() -> Option<u64> {
 }
 
 fn cpu_time_figures(start: &State, stats: PlayStats) {
-    let (Some(t0), wall) = (thread_cpu_ns(), std::time::Instant::now()) else { return };
+    let (Some(t0), wall) = (thread_cpu_ns(), std::time::Instant::now()) else {
+        return;
+    };
     const REPEAT: u64 = 5;
     for _ in 0..REPEAT {
         std::hint::black_box(play_all(start));

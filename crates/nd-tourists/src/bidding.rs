@@ -15,7 +15,15 @@ use crate::state::{BidCard, CharId, PartyId, Phase, RoundKind, State, Status};
 pub const WIPE_OUT: u8 = 5;
 
 fn gm_only(seat: Seat, rule: &'static str, what: &str) -> Result<(), RuleError> {
-    if seat == Seat::Gm { Ok(()) } else { Err(RuleError::not_your_call(rule, seat, format!("only the GM {what}"))) }
+    if seat == Seat::Gm {
+        Ok(())
+    } else {
+        Err(RuleError::not_your_call(
+            rule,
+            seat,
+            format!("only the GM {what}"),
+        ))
+    }
 }
 
 /// GM: draw the non-player Reserves (ND-10) and open round 1 (ND-9, ND-11).
@@ -23,10 +31,18 @@ pub fn start(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(),
     gm_only(seat, "ND-10", "starts the Conflict")?;
     let st = r.state();
     if st.phase != Phase::Preparing {
-        return Err(RuleError::illegal("ND-10", "the Conflict has already started"));
+        return Err(RuleError::illegal(
+            "ND-10",
+            "the Conflict has already started",
+        ));
     }
-    let draws: Vec<(PartyId, u8)> =
-        st.table.parties.iter().enumerate().map(|(i, p)| (i as PartyId, p.reserve_draws)).collect();
+    let draws: Vec<(PartyId, u8)> = st
+        .table
+        .parties
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i as PartyId, p.reserve_draws))
+        .collect();
     for (party, n) in draws {
         for _ in 0..n {
             let Some(d) = r.draw(rng, true)? else { break };
@@ -42,27 +58,50 @@ pub fn start(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(),
         }
     }
     let st = r.state();
-    let kind = if st.control == 0 { RoundKind::BalanceBreaker } else { RoundKind::Unbalanced };
+    let kind = if st.control == 0 {
+        RoundKind::BalanceBreaker
+    } else {
+        RoundKind::Unbalanced
+    };
     let (dominant, control) = (st.dominant, st.control);
-    r.emit(Event::RoundStarted { number: 1, kind, dominant, control });
+    r.emit(Event::RoundStarted {
+        number: 1,
+        kind,
+        dominant,
+        control,
+    });
     Ok(())
 }
 
 fn bidding_phase(st: &State, rule: &'static str) -> Result<(), RuleError> {
     match st.phase {
         Phase::Bidding => Ok(()),
-        Phase::Preparing => Err(RuleError::illegal("ND-10", "the GM has not started the Conflict")),
-        Phase::Aftermath => Err(RuleError::illegal(rule, "bidding is over; the round is ending (ND-22)")),
+        Phase::Preparing => Err(RuleError::illegal(
+            "ND-10",
+            "the GM has not started the Conflict",
+        )),
+        Phase::Aftermath => Err(RuleError::illegal(
+            rule,
+            "bidding is over; the round is ending (ND-22)",
+        )),
         Phase::Ended => Err(RuleError::illegal("ND-23", "the Conflict is over")),
     }
 }
 
 /// ND-11: tactics are narrative only, declared while the round is open.
-pub fn declare_tactics(r: &mut Ruling, seat: Seat, party: &Option<String>, text: &str) -> Result<(), RuleError> {
+pub fn declare_tactics(
+    r: &mut Ruling,
+    seat: Seat,
+    party: &Option<String>,
+    text: &str,
+) -> Result<(), RuleError> {
     let st = r.state();
     bidding_phase(st, "ND-11")?;
     let p = acting_party(st, seat, party, "ND-11", |_| true)?;
-    r.emit(Event::TacticsDeclared { party: p, text: text.to_string() });
+    r.emit(Event::TacticsDeclared {
+        party: p,
+        text: text.to_string(),
+    });
     Ok(())
 }
 
@@ -79,22 +118,35 @@ fn take_turn(
     if let Some(drawer) = r.state().round.window {
         reactions::close(r, drawer, rng)?;
         if r.state().phase != Phase::Bidding {
-            return Err(RuleError::illegal("ND-16", "closing the reaction window ended the bidding"));
+            return Err(RuleError::illegal(
+                "ND-16",
+                "closing the reaction window ended the bidding",
+            ));
         }
     }
     let st = r.state();
-    let turn = st.round.turn.ok_or_else(|| RuleError::illegal(rule, "bidding is over"))?;
+    let turn = st
+        .round
+        .turn
+        .ok_or_else(|| RuleError::illegal(rule, "bidding is over"))?;
     let p = match party {
         Some(name) => named_party(st, seat, name, rule)?,
         None if controls(st, seat, turn) => turn,
         None => {
             let name = &st.table.parties[turn as usize].name;
-            return Err(RuleError::not_your_call(rule, seat, format!("it is {name}'s turn")));
+            return Err(RuleError::not_your_call(
+                rule,
+                seat,
+                format!("it is {name}'s turn"),
+            ));
         }
     };
     if p != turn {
         let name = &st.table.parties[turn as usize].name;
-        return Err(RuleError::illegal(rule, format!("out of turn: it is {name}'s turn")));
+        return Err(RuleError::illegal(
+            rule,
+            format!("out of turn: it is {name}'s turn"),
+        ));
     }
     Ok(p)
 }
@@ -109,7 +161,9 @@ pub fn bid(
 ) -> Result<(), RuleError> {
     let p = take_turn(r, seat, party, "ND-15", rng)?;
     let ch = acting_character(r.state(), p, character)?;
-    let drawn = r.draw(rng, false)?.ok_or_else(|| RuleError::illegal("D-3", "no card is left to draw: pass"))?;
+    let drawn = r
+        .draw(rng, false)?
+        .ok_or_else(|| RuleError::illegal("D-3", "no card is left to draw: pass"))?;
     if drawn.card.is_excuse() {
         return excuse(r, p, ch, rng);
     }
@@ -117,11 +171,19 @@ pub fn bid(
 }
 
 /// ND-15: pass (not final). In a Balance Breaker every party draws, unless no card is left (D-3).
-pub fn pass(r: &mut Ruling, seat: Seat, party: &Option<String>, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+pub fn pass(
+    r: &mut Ruling,
+    seat: Seat,
+    party: &Option<String>,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
     let p = take_turn(r, seat, party, "ND-15", rng)?;
     let st = r.state();
     if st.round.kind == RoundKind::BalanceBreaker && !st.deck.union(st.discard).is_empty() {
-        return Err(RuleError::illegal("ND-14", "in a Balance Breaker every party draws one card"));
+        return Err(RuleError::illegal(
+            "ND-14",
+            "in a Balance Breaker every party draws one card",
+        ));
     }
     let ends = match st.round.kind {
         RoundKind::Unbalanced => st.round.passes as usize + 1 >= st.in_play_count(), // D-6
@@ -138,13 +200,30 @@ pub fn pass(r: &mut Ruling, seat: Seat, party: &Option<String>, rng: &mut dyn Ra
 }
 
 /// Place a drawn card in `p`'s bid line and open the reaction window if anyone could react.
-pub fn place(r: &mut Ruling, p: PartyId, ch: CharId, d: Drawn, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+pub fn place(
+    r: &mut Ruling,
+    p: PartyId,
+    ch: CharId,
+    d: Drawn,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
     let st = r.state();
     let window = reactions::possible(st, p);
     let count = st.party(p).map_or(0, |x| x.reversed_count()) + u8::from(d.reversed);
     let needs_check = !window && closing_needs_check(st, p, count);
-    r.emit(Event::CardPlaced { party: p, character: ch, card: d.card, reversed: d.reversed, window, narrative: false });
-    if needs_check { after_close(r, p, rng) } else { Ok(()) }
+    r.emit(Event::CardPlaced {
+        party: p,
+        character: ch,
+        card: d.card,
+        reversed: d.reversed,
+        window,
+        narrative: false,
+    });
+    if needs_check {
+        after_close(r, p, rng)
+    } else {
+        Ok(())
+    }
 }
 
 /// Whether closing `p`'s placement with `count` reversed cards can do more than pass the turn.
@@ -158,18 +237,29 @@ pub fn closing_needs_check(st: &State, p: PartyId, count: u8) -> bool {
 /// ND-16b and the end of a Balance Breaker, once `p`'s placement is final.
 pub fn after_close(r: &mut Ruling, p: PartyId, rng: &mut dyn Randomness) -> Result<(), RuleError> {
     let st = r.state();
-    let Some(party) = st.party(p) else { return Ok(()) };
+    let Some(party) = st.party(p) else {
+        return Ok(());
+    };
     match st.round.kind {
         RoundKind::Unbalanced if party.in_play() && party.reversed_count() >= WIPE_OUT => {
             let was_dominant = st.dominant == Some(p);
             r.emit(Event::WipedOut { party: p });
             if was_dominant {
                 // D-9: Control becomes 0, no evaluation.
-                r.emit(Event::BiddingEnded { outcome: Outcome::DominantWipedOut });
-                r.emit(Event::ControlChanged { dominant: None, control: 0 });
+                r.emit(Event::BiddingEnded {
+                    outcome: Outcome::DominantWipedOut,
+                });
+                r.emit(Event::ControlChanged {
+                    dominant: None,
+                    control: 0,
+                });
                 return round_end::resolve(r, Outcome::DominantWipedOut, Some(p), rng);
             }
-            if r.state().in_play_count() < 2 { evaluate(r, rng) } else { Ok(()) }
+            if r.state().in_play_count() < 2 {
+                evaluate(r, rng)
+            } else {
+                Ok(())
+            }
         }
         RoundKind::BalanceBreaker if st.round.turn.is_none() => break_balance(r, rng),
         _ => Ok(()),
@@ -177,8 +267,16 @@ pub fn after_close(r: &mut Ruling, p: PartyId, rng: &mut dyn Randomness) -> Resu
 }
 
 /// ND-16a / D-8: the Excuse is discarded at once and a narrative card drawn in its place.
-pub fn excuse(r: &mut Ruling, p: PartyId, ch: CharId, rng: &mut dyn Randomness) -> Result<(), RuleError> {
-    r.emit(Event::ExcuseDrawn { party: p, character: ch });
+pub fn excuse(
+    r: &mut Ruling,
+    p: PartyId,
+    ch: CharId,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
+    r.emit(Event::ExcuseDrawn {
+        party: p,
+        character: ch,
+    });
     match r.draw(rng, true)? {
         Some(d) => r.emit(Event::CardPlaced {
             party: p,
@@ -196,7 +294,9 @@ pub fn excuse(r: &mut Ruling, p: PartyId, ch: CharId, rng: &mut dyn Randomness) 
             let control = st.control.saturating_sub(1);
             let before = st.dominant;
             let dominant = if control == 0 { None } else { before };
-            r.emit(Event::BiddingEnded { outcome: Outcome::Excuse { party: p } });
+            r.emit(Event::BiddingEnded {
+                outcome: Outcome::Excuse { party: p },
+            });
             r.emit(Event::ControlChanged { dominant, control });
             round_end::resolve(r, Outcome::Excuse { party: p }, before, rng)
         }
@@ -211,11 +311,16 @@ fn break_balance(r: &mut Ruling, rng: &mut dyn Randomness) -> Result<(), RuleErr
     let outcome = match st.round.excuse {
         Some(party) => Outcome::Excuse { party },
         None => {
-            let lines: Vec<(PartyId, &[BidCard])> =
-                st.in_play().map(|p| (p, st.parties[p as usize].bid_line.as_slice())).collect();
+            let lines: Vec<(PartyId, &[BidCard])> = st
+                .in_play()
+                .map(|p| (p, st.parties[p as usize].bid_line.as_slice()))
+                .collect();
             let winner = lines.iter().find(|(p, mine)| {
                 mine.iter().any(|c| {
-                    lines.iter().filter(|(q, _)| q != p).all(|(_, theirs)| theirs.iter().all(|t| beats(c.card, t.card)))
+                    lines
+                        .iter()
+                        .filter(|(q, _)| q != p)
+                        .all(|(_, theirs)| theirs.iter().all(|t| beats(c.card, t.card)))
                 })
             });
             match winner {
@@ -224,9 +329,14 @@ fn break_balance(r: &mut Ruling, rng: &mut dyn Randomness) -> Result<(), RuleErr
             }
         }
     };
-    r.emit(Event::BiddingEnded { outcome: outcome.clone() });
+    r.emit(Event::BiddingEnded {
+        outcome: outcome.clone(),
+    });
     if let Outcome::BalanceBroken { party } = outcome {
-        r.emit(Event::ControlChanged { dominant: Some(party), control: 1 });
+        r.emit(Event::ControlChanged {
+            dominant: Some(party),
+            control: 1,
+        });
     }
     round_end::resolve(r, outcome, None, rng)
 }
@@ -259,9 +369,15 @@ pub fn evaluate(r: &mut Ruling, rng: &mut dyn Randomness) -> Result<(), RuleErro
         (Outcome::DominantHeld, Some(d), st.control.saturating_add(1))
     } else {
         let control = st.control.saturating_sub(1);
-        (Outcome::DominantBroken { breakers }, (control > 0).then_some(d), control)
+        (
+            Outcome::DominantBroken { breakers },
+            (control > 0).then_some(d),
+            control,
+        )
     };
-    r.emit(Event::BiddingEnded { outcome: outcome.clone() });
+    r.emit(Event::BiddingEnded {
+        outcome: outcome.clone(),
+    });
     r.emit(Event::ControlChanged { dominant, control });
     round_end::resolve(r, outcome, Some(d), rng)
 }

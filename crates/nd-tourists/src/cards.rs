@@ -20,7 +20,13 @@ pub enum Suit {
     Unknown,
 }
 
-pub const SUITS: [Suit; 5] = [Suit::Rock, Suit::Paper, Suit::Blades, Suit::Serpent, Suit::Unknown];
+pub const SUITS: [Suit; 5] = [
+    Suit::Rock,
+    Suit::Paper,
+    Suit::Blades,
+    Suit::Serpent,
+    Suit::Unknown,
+];
 
 /// The nine unnumbered figures of each suit; figures have no rank (ND-3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -210,8 +216,8 @@ pub fn beats(a: Card, b: Card) -> bool {
 }
 
 const ROMAN: [&str; 22] = [
-    "", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI", "XVII",
-    "XVIII", "XIX", "XX", "XXI",
+    "", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV",
+    "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI",
 ];
 
 static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
@@ -237,7 +243,11 @@ pub struct UnknownCard(pub String);
 
 impl fmt::Display for UnknownCard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "no card is called {:?} (write \"Excuse\", \"XIV\", \"Paper Servant\", \"Blank Rock 1\")", self.0)
+        write!(
+            f,
+            "no card is called {:?} (write \"Excuse\", \"XIV\", \"Paper Servant\", \"Blank Rock 1\")",
+            self.0
+        )
     }
 }
 
@@ -249,11 +259,16 @@ impl FromStr for Card {
         if lower == "excuse" || lower == "the excuse" {
             return Ok(EXCUSE);
         }
-        if let Some(n) = ROMAN.iter().position(|r| !r.is_empty() && r.eq_ignore_ascii_case(t)) {
+        if let Some(n) = ROMAN
+            .iter()
+            .position(|r| !r.is_empty() && r.eq_ignore_ascii_case(t))
+        {
             return Ok(Card(n as u8));
         }
         if let Some(rest) = lower.strip_prefix("blank ") {
-            let (suit, copy) = rest.rsplit_once(' ').ok_or_else(|| UnknownCard(s.to_string()))?;
+            let (suit, copy) = rest
+                .rsplit_once(' ')
+                .ok_or_else(|| UnknownCard(s.to_string()))?;
             let suit = Suit::parse(suit).ok_or_else(|| UnknownCard(s.to_string()))?;
             return match copy {
                 "1" => Ok(Card(FIRST_BLANK + suit.index() * 2)),
@@ -261,7 +276,9 @@ impl FromStr for Card {
                 _ => Err(UnknownCard(s.to_string())),
             };
         }
-        let (suit, figure) = lower.rsplit_once(' ').ok_or_else(|| UnknownCard(s.to_string()))?;
+        let (suit, figure) = lower
+            .rsplit_once(' ')
+            .ok_or_else(|| UnknownCard(s.to_string()))?;
         let suit = Suit::parse(suit).ok_or_else(|| UnknownCard(s.to_string()))?;
         let figure = FIGURES
             .iter()
@@ -280,7 +297,8 @@ impl Serialize for Card {
 impl<'de> Deserialize<'de> for Card {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        s.parse().map_err(|e: UnknownCard| serde::de::Error::custom(e.to_string()))
+        s.parse()
+            .map_err(|e: UnknownCard| serde::de::Error::custom(e.to_string()))
     }
 }
 
@@ -293,7 +311,11 @@ impl CardSet {
 
     /// Every card in play: the 67 standard cards, plus the 10 suit blanks if enabled (D-1).
     pub fn full_deck(blanks: bool) -> CardSet {
-        let n = if blanks { DECK_WITH_BLANKS } else { STANDARD_DECK };
+        let n = if blanks {
+            DECK_WITH_BLANKS
+        } else {
+            STANDARD_DECK
+        };
         CardSet((1u128 << n) - 1)
     }
 
@@ -334,7 +356,11 @@ impl CardSet {
         let lo = self.0 as u64;
         let hi = (self.0 >> 64) as u64;
         let in_lo = lo.count_ones() as usize;
-        let (word, base, k) = if i < in_lo { (lo, 0u8, i) } else { (hi, 64u8, i - in_lo) };
+        let (word, base, k) = if i < in_lo {
+            (lo, 0u8, i)
+        } else {
+            (hi, 64u8, i - in_lo)
+        };
         if k >= word.count_ones() as usize {
             return None;
         }
@@ -411,7 +437,10 @@ mod tests {
             assert_eq!(card.name().parse::<Card>(), Ok(card));
         }
         assert_eq!(c("Stone Ruler"), Card::suited(Suit::Rock, Figure::Ruler));
-        assert_eq!(c("Out There Home"), Card::suited(Suit::Unknown, Figure::Home));
+        assert_eq!(
+            c("Out There Home"),
+            Card::suited(Suit::Unknown, Figure::Home)
+        );
         assert!("Paper Queen".parse::<Card>().is_err());
         assert!("XXII".parse::<Card>().is_err());
     }

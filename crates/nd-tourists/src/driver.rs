@@ -20,7 +20,11 @@ pub struct RandomDriver {
 
 impl RandomDriver {
     pub fn new(seed: u64) -> Self {
-        RandomDriver { x: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, bid_bias: 150, concede_bias: 4 }
+        RandomDriver {
+            x: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+            bid_bias: 150,
+            concede_bias: 4,
+        }
     }
 
     fn next(&mut self) -> u32 {
@@ -52,22 +56,37 @@ impl RandomDriver {
             let k = self.next() as usize % st.in_play_count();
             if let Some(p) = st.in_play().nth(k) {
                 let sheet = &st.table.parties[p as usize];
-                return (sheet.seat, Command::Concede { party: Some(sheet.name.clone()), character: None });
+                return (
+                    sheet.seat,
+                    Command::Concede {
+                        party: Some(sheet.name.clone()),
+                        character: None,
+                    },
+                );
             }
         }
         (Seat::Gm, Command::NextRound)
     }
 
     fn turn(&mut self, st: &State) -> (Seat, Command) {
-        let Some(t) = st.round.turn else { return (Seat::Gm, Command::CloseWindow) };
+        let Some(t) = st.round.turn else {
+            return (Seat::Gm, Command::CloseWindow);
+        };
         let party = st.table.parties[t as usize].seat;
         let can_draw = !st.deck.union(st.discard).is_empty();
         let reversed = st.parties[t as usize].reversed_count() as u32;
         // Parties grow warier as reversed cards pile up.
-        let bid = st.round.kind == RoundKind::BalanceBreaker || self.chance(self.bid_bias.saturating_sub(reversed * 20));
+        let bid = st.round.kind == RoundKind::BalanceBreaker
+            || self.chance(self.bid_bias.saturating_sub(reversed * 20));
         // No party name needed: `bid` and `pass` default to the party whose turn it is.
         if can_draw && bid {
-            (party, Command::Bid { party: None, character: None })
+            (
+                party,
+                Command::Bid {
+                    party: None,
+                    character: None,
+                },
+            )
         } else {
             (party, Command::Pass { party: None })
         }
@@ -78,23 +97,35 @@ impl RandomDriver {
             return (Seat::Gm, Command::CloseWindow);
         };
         let roll = self.next() % 16;
-        let dominant = st.dominant.filter(|_| st.round.kind == RoundKind::Unbalanced && st.tokens > 0);
+        let dominant = st
+            .dominant
+            .filter(|_| st.round.kind == RoundKind::Unbalanced && st.tokens > 0);
         if let Some(d) = dominant.filter(|_| !card.cover && !card.turned) {
             let helps = (d == drawer && card.reversed) || (d != drawer && !card.reversed);
             if helps && roll < 8 {
                 return (st.table.parties[d as usize].seat, Command::Turn);
             }
         }
-        if roll == 9 && !card.cover && !card.turned && st.parties[drawer as usize].has_face_up_loss() {
-            if let Some(by) = st.in_play().find(|q| *q != drawer) {
-                let sheet = &st.table.parties[by as usize];
-                return (sheet.seat, Command::Reject { party: Some(sheet.name.clone()) });
-            }
+        let rejectable =
+            !card.cover && !card.turned && st.parties[drawer as usize].has_face_up_loss();
+        if roll == 9
+            && rejectable
+            && let Some(by) = st.in_play().find(|q| *q != drawer)
+        {
+            let sheet = &st.table.parties[by as usize];
+            return (
+                sheet.seat,
+                Command::Reject {
+                    party: Some(sheet.name.clone()),
+                },
+            );
         }
-        if roll == 10 && card.reversed && !card.cover {
-            if let Some(cmd) = self_cover(st, drawer) {
-                return cmd;
-            }
+        if roll == 10
+            && card.reversed
+            && !card.cover
+            && let Some(cmd) = self_cover(st, drawer)
+        {
+            return cmd;
         }
         (Seat::Gm, Command::CloseWindow)
     }

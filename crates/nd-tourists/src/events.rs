@@ -246,26 +246,44 @@ pub struct NewWeakness {
 }
 
 use crate::state::{
-    BidCard, EndReason, Gravity, LastingLoss, LossCard, Phase, ReserveCard, Round, RoundResult, State, Status,
-    TemporaryLoss,
+    BidCard, EndReason, Gravity, LastingLoss, LossCard, Phase, ReserveCard, Round, RoundResult,
+    State, Status, TemporaryLoss,
 };
 
 /// Fold one event into the state. Never fails and never draws: every choice is in the event.
 /// Malformed events (indices out of range) are ignored rather than panicking.
 pub fn apply(s: &mut State, e: &Event) {
     match e {
-        Event::ReserveDrawn { party, character, card: Some(card), reversed, .. } => {
+        Event::ReserveDrawn {
+            party,
+            character,
+            card: Some(card),
+            reversed,
+            ..
+        } => {
             if let Some(ch) = char_mut(s, *party, *character) {
-                ch.reserve.push(ReserveCard { card: *card, reversed: reversed.unwrap_or(false) });
+                ch.reserve.push(ReserveCard {
+                    card: *card,
+                    reversed: reversed.unwrap_or(false),
+                });
                 s.deck.remove(*card);
             }
         }
         Event::ReserveDrawn { .. } | Event::TacticsDeclared { .. } => {}
-        Event::RoundStarted { number, kind, dominant, control } => {
+        Event::RoundStarted {
+            number,
+            kind,
+            dominant,
+            control,
+        } => {
             s.phase = Phase::Bidding;
             s.dominant = *dominant;
             s.control = *control;
-            s.tokens = if *kind == RoundKind::Unbalanced { *control } else { 0 }; // ND-9
+            s.tokens = if *kind == RoundKind::Unbalanced {
+                *control
+            } else {
+                0
+            }; // ND-9
             s.round = Round {
                 number: *number,
                 kind: *kind,
@@ -285,7 +303,14 @@ pub fn apply(s: &mut State, e: &Event) {
             s.discard = s.discard.minus(cards);
             s.deck = s.deck.union(cards);
         }
-        Event::CardPlaced { party, character, card, reversed, window, narrative } => {
+        Event::CardPlaced {
+            party,
+            character,
+            card,
+            reversed,
+            window,
+            narrative,
+        } => {
             s.deck.remove(*card);
             s.round.passes = 0;
             if let Some(p) = s.parties.get_mut(*party as usize) {
@@ -315,9 +340,17 @@ pub fn apply(s: &mut State, e: &Event) {
                 p.last_drawer = Some(*character);
             }
         }
-        Event::CardRejected { party, card, spent, lasting, .. } => {
+        Event::CardRejected {
+            party,
+            card,
+            spent,
+            lasting,
+            ..
+        } => {
             s.discard.insert(*card);
-            let Some(p) = s.parties.get_mut(*party as usize) else { return };
+            let Some(p) = s.parties.get_mut(*party as usize) else {
+                return;
+            };
             if let Some(at) = p.bid_line.iter().rposition(|b| b.card == *card) {
                 p.bid_line.remove(at);
             }
@@ -334,22 +367,45 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::CardTurned { party, reversed } => {
             s.tokens = s.tokens.saturating_sub(1);
-            if let Some(b) = s.parties.get_mut(*party as usize).and_then(|p| p.bid_line.last_mut()) {
+            if let Some(b) = s
+                .parties
+                .get_mut(*party as usize)
+                .and_then(|p| p.bid_line.last_mut())
+            {
                 b.reversed = *reversed;
                 b.turned = true;
             }
         }
-        Event::CardCovered { by, character, party, cover, reversed, covered, .. } => {
-            if let Some(ch) = char_mut(s, *by, *character) {
-                if let Some(at) = ch.reserve.iter().position(|r| r.card == *cover) {
-                    ch.reserve.remove(at);
-                }
+        Event::CardCovered {
+            by,
+            character,
+            party,
+            cover,
+            reversed,
+            covered,
+            ..
+        } => {
+            if let Some(ch) = char_mut(s, *by, *character)
+                && let Some(at) = ch.reserve.iter().position(|r| r.card == *cover)
+            {
+                ch.reserve.remove(at);
             }
             s.discard.insert(*covered);
-            let Some(p) = s.parties.get_mut(*party as usize) else { return };
-            let Some(b) = p.bid_line.last_mut() else { return };
+            let Some(p) = s.parties.get_mut(*party as usize) else {
+                return;
+            };
+            let Some(b) = p.bid_line.last_mut() else {
+                return;
+            };
             let drawer = b.drawer;
-            *b = BidCard { card: *cover, reversed: *reversed, turned: false, cover: true, narrative: false, drawer };
+            *b = BidCard {
+                card: *cover,
+                reversed: *reversed,
+                turned: false,
+                cover: true,
+                narrative: false,
+                drawer,
+            };
             if by != party {
                 // D-12 / ND-30: the tally is charged to whoever drew the covered card.
                 if let Some(ch) = p.characters.get_mut(drawer as usize) {
@@ -382,14 +438,32 @@ pub fn apply(s: &mut State, e: &Event) {
             s.dominant = *dominant;
             s.control = *control;
         }
-        Event::LossTaken { party, character, kind, cards } => take_loss(s, *party, *character, *kind, cards),
-        Event::RoundResolved { winners, losers, narration } => {
+        Event::LossTaken {
+            party,
+            character,
+            kind,
+            cards,
+        } => take_loss(s, *party, *character, *kind, cards),
+        Event::RoundResolved {
+            winners,
+            losers,
+            narration,
+        } => {
             s.phase = Phase::Aftermath;
-            s.round.result =
-                Some(RoundResult { winners: winners.clone(), losers: losers.clone(), narration: narration.clone() });
+            s.round.result = Some(RoundResult {
+                winners: winners.clone(),
+                losers: losers.clone(),
+                narration: narration.clone(),
+            });
         }
-        Event::Conceded { party, character, party_out } => {
-            let Some(p) = s.parties.get_mut(*party as usize) else { return };
+        Event::Conceded {
+            party,
+            character,
+            party_out,
+        } => {
+            let Some(p) = s.parties.get_mut(*party as usize) else {
+                return;
+            };
             if let Some(ch) = p.characters.get_mut(*character as usize) {
                 ch.conceded = true;
             }
@@ -428,8 +502,15 @@ pub fn apply(s: &mut State, e: &Event) {
     }
 }
 
-fn char_mut(s: &mut State, party: PartyId, character: CharId) -> Option<&mut crate::state::CharacterState> {
-    s.parties.get_mut(party as usize)?.characters.get_mut(character as usize)
+fn char_mut(
+    s: &mut State,
+    party: PartyId,
+    character: CharId,
+) -> Option<&mut crate::state::CharacterState> {
+    s.parties
+        .get_mut(party as usize)?
+        .characters
+        .get_mut(character as usize)
 }
 
 fn advance(s: &mut State, from: PartyId) {
@@ -437,7 +518,9 @@ fn advance(s: &mut State, from: PartyId) {
 }
 
 fn take_loss(s: &mut State, party: PartyId, character: CharId, kind: LossKind, cards: &[Card]) {
-    let Some(p) = s.parties.get_mut(party as usize) else { return };
+    let Some(p) = s.parties.get_mut(party as usize) else {
+        return;
+    };
     for card in cards {
         if let Some(at) = p.bid_line.iter().position(|b| b.card == *card) {
             p.bid_line.remove(at);
@@ -445,12 +528,21 @@ fn take_loss(s: &mut State, party: PartyId, character: CharId, kind: LossKind, c
     }
     match kind {
         LossKind::Temporary => {
-            p.temporary.extend(cards.iter().map(|card| TemporaryLoss { card: *card, character }));
+            p.temporary.extend(cards.iter().map(|card| TemporaryLoss {
+                card: *card,
+                character,
+            }));
         }
         LossKind::Lasting => {
             p.lasting_taken = p.lasting_taken.saturating_add(1);
             p.lasting.push(LastingLoss {
-                cards: cards.iter().map(|card| LossCard { card: *card, face_up: true }).collect(),
+                cards: cards
+                    .iter()
+                    .map(|card| LossCard {
+                        card: *card,
+                        face_up: true,
+                    })
+                    .collect(),
                 character,
                 gravity: Gravity::of_kth(p.lasting_taken),
             });

@@ -104,23 +104,36 @@ impl Ruleset for NdTourists {
         seats
     }
 
-    fn decide(state: &State, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+    fn decide(
+        state: &State,
+        seat: Seat,
+        command: &Command,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Event>, RuleError> {
         if state.phase == Phase::Ended {
             return Err(RuleError::illegal("ND-23", "the Conflict is over"));
         }
         let mut r = Ruling::new(state);
         match command {
             Command::Start => bidding::start(&mut r, seat, rng)?,
-            Command::DeclareTactics { party, text } => bidding::declare_tactics(&mut r, seat, party, text)?,
+            Command::DeclareTactics { party, text } => {
+                bidding::declare_tactics(&mut r, seat, party, text)?
+            }
             Command::Bid { party, character } => bidding::bid(&mut r, seat, party, character, rng)?,
             Command::Pass { party } => bidding::pass(&mut r, seat, party, rng)?,
             Command::Reject { party } => reactions::reject(&mut r, seat, party, rng)?,
             Command::Turn => reactions::turn(&mut r, seat, rng)?,
-            Command::Cover { party, character, card, cite, accepted } => {
-                reactions::cover(&mut r, seat, party, character, *card, cite, *accepted, rng)?
-            }
+            Command::Cover {
+                party,
+                character,
+                card,
+                cite,
+                accepted,
+            } => reactions::cover(&mut r, seat, party, character, *card, cite, *accepted, rng)?,
             Command::CloseWindow => reactions::close_window(&mut r, seat, rng)?,
-            Command::Concede { party, character } => round_end::concede(&mut r, seat, party, character, rng)?,
+            Command::Concede { party, character } => {
+                round_end::concede(&mut r, seat, party, character, rng)?
+            }
             Command::Reframe { confirmed } => round_end::reframe(&mut r, seat, *confirmed, rng)?,
             Command::NextRound => round_end::next_round(&mut r, seat, rng)?,
         }
@@ -169,20 +182,30 @@ fn candidates(st: &State, seat: Seat) -> Vec<Command> {
         Phase::Aftermath => {
             out.push(Command::NextRound);
             out.push(Command::Reframe { confirmed: true });
-            out.extend(mine.iter().map(|(_, n)| Command::Concede { party: Some(n.clone()), character: None }));
+            out.extend(mine.iter().map(|(_, n)| Command::Concede {
+                party: Some(n.clone()),
+                character: None,
+            }));
         }
         Phase::Bidding if st.round.window.is_some() => {
             out.push(Command::CloseWindow);
             out.push(Command::Turn);
             for (p, name) in &mine {
-                out.push(Command::Reject { party: Some(name.clone()) });
+                out.push(Command::Reject {
+                    party: Some(name.clone()),
+                });
                 out.extend(covers(st, *p, name));
             }
         }
         Phase::Bidding => {
             for (_, name) in &mine {
-                out.push(Command::Bid { party: Some(name.clone()), character: None });
-                out.push(Command::Pass { party: Some(name.clone()) });
+                out.push(Command::Bid {
+                    party: Some(name.clone()),
+                    character: None,
+                });
+                out.push(Command::Pass {
+                    party: Some(name.clone()),
+                });
             }
         }
     }
@@ -191,20 +214,39 @@ fn candidates(st: &State, seat: Seat) -> Vec<Command> {
 
 /// One cover per Reserve card of `p`, citing the first trait that fits.
 fn covers(st: &State, p: u8, name: &str) -> Vec<Command> {
-    let Some(drawer) = st.round.window else { return Vec::new() };
+    let Some(drawer) = st.round.window else {
+        return Vec::new();
+    };
     let sheet = &st.table.parties[drawer as usize];
     let mut out = Vec::new();
     for (k, c) in st.parties[p as usize].characters.iter().enumerate() {
-        let cite_from = if p == drawer { sheet.characters.get(k).into_iter().collect::<Vec<_>>() } else { sheet.characters.iter().collect() };
+        let cite_from = if p == drawer {
+            sheet.characters.get(k).into_iter().collect::<Vec<_>>()
+        } else {
+            sheet.characters.iter().collect()
+        };
         let cite = cite_from
             .iter()
-            .find_map(|s| s.aspects.first().map(|t| Citation::Aspect(t.name().to_string())))
-            .or_else(|| cite_from.iter().find_map(|s| s.weaknesses.first().map(|t| Citation::Weakness(t.name().to_string()))));
+            .find_map(|s| {
+                s.aspects
+                    .first()
+                    .map(|t| Citation::Aspect(t.name().to_string()))
+            })
+            .or_else(|| {
+                cite_from.iter().find_map(|s| {
+                    s.weaknesses
+                        .first()
+                        .map(|t| Citation::Weakness(t.name().to_string()))
+                })
+            });
         let Some(cite) = cite else { continue };
         for r in &c.reserve {
             out.push(Command::Cover {
                 party: Some(name.to_string()),
-                character: st.table.parties[p as usize].characters.get(k).map(|s| s.name.clone()),
+                character: st.table.parties[p as usize]
+                    .characters
+                    .get(k)
+                    .map(|s| s.name.clone()),
                 card: r.card,
                 cite: Some(cite.clone()),
                 accepted: true,

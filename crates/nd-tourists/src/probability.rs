@@ -36,7 +36,10 @@ impl Fraction {
             return None;
         }
         let g = gcd(n, d).max(1);
-        Some(Fraction { numerator: n / g, denominator: d / g })
+        Some(Fraction {
+            numerator: n / g,
+            denominator: d / g,
+        })
     }
 
     pub fn to_f64(self) -> f64 {
@@ -96,7 +99,11 @@ impl Knowledge {
                 }
             }
         }
-        Knowledge { seen_out: seen, unseen_out: unseen, blanks: state.table.blanks }
+        Knowledge {
+            seen_out: seen,
+            unseen_out: unseen,
+            blanks: state.table.blanks,
+        }
     }
 }
 
@@ -105,7 +112,10 @@ impl Knowledge {
 pub fn at_least_reversed(draws: u32, needed: u32) -> Fraction {
     let draws = draws.min(100);
     if needed == 0 {
-        return Fraction { numerator: 1, denominator: 1 };
+        return Fraction {
+            numerator: 1,
+            denominator: 1,
+        };
     }
     let mut ways: u128 = 0;
     let mut binom: u128 = 1; // C(draws, i)
@@ -115,7 +125,10 @@ pub fn at_least_reversed(draws: u32, needed: u32) -> Fraction {
         }
         binom = binom * u128::from(draws - i) / u128::from(i + 1);
     }
-    Fraction::new(ways, 1u128 << draws).unwrap_or(Fraction { numerator: 0, denominator: 1 })
+    Fraction::new(ways, 1u128 << draws).unwrap_or(Fraction {
+        numerator: 0,
+        denominator: 1,
+    })
 }
 
 #[cfg(test)]
@@ -152,15 +165,27 @@ mod tests {
         // §10.2: Levinulon's Reserve card (not a high Triumph) known and out: 5/53.
         let mut seen = set(&KAIJU_DRAWN);
         seen.insert(c("Rock Lover"));
-        let k = Knowledge { seen_out: seen, unseen_out: 0, blanks: false };
+        let k = Knowledge {
+            seen_out: seen,
+            unseen_out: 0,
+            blanks: false,
+        };
         assert_eq!(k.next_draw_beats(c("XVI")).unwrap().to_string(), "5/53");
         // Unknown Reserve: 5/54, as a party that cannot see it reckons.
-        let k = Knowledge { seen_out: set(&KAIJU_DRAWN), unseen_out: 1, blanks: false };
+        let k = Knowledge {
+            seen_out: set(&KAIJU_DRAWN),
+            unseen_out: 1,
+            blanks: false,
+        };
         assert_eq!(k.next_draw_beats(c("XVI")).unwrap().to_string(), "5/54");
         // With the 10 suit blanks of D-1: 5/63.
         let mut seen = set(&KAIJU_DRAWN);
         seen.insert(c("Rock Lover"));
-        let k = Knowledge { seen_out: seen, unseen_out: 0, blanks: true };
+        let k = Knowledge {
+            seen_out: seen,
+            unseen_out: 0,
+            blanks: true,
+        };
         assert_eq!(k.next_draw_beats(c("XVI")).unwrap().to_string(), "5/63");
     }
 
@@ -190,23 +215,51 @@ mod tests {
         for r in ["Rock Ruler", "Paper Lover", "Blades Builder"] {
             seen.insert(c(r));
         }
-        let k = Knowledge { seen_out: seen, unseen_out: 0, blanks: false };
+        let k = Knowledge {
+            seen_out: seen,
+            unseen_out: 0,
+            blanks: false,
+        };
         assert_eq!(k.next_draw_beats(c("XV")).unwrap().to_string(), "3/26"); // = 6/52
-        assert_eq!(k.next_draw_beats(c("XV")).unwrap(), Fraction::new(6, 52).unwrap());
+        assert_eq!(
+            k.next_draw_beats(c("XV")).unwrap(),
+            Fraction::new(6, 52).unwrap()
+        );
         // Unknown Reserves: 6/55.
-        let k = Knowledge { seen_out: challenger_seen(), unseen_out: 3, blanks: false };
-        assert_eq!(k.next_draw_beats(c("XV")).unwrap(), Fraction::new(6, 55).unwrap());
+        let k = Knowledge {
+            seen_out: challenger_seen(),
+            unseen_out: 3,
+            blanks: false,
+        };
+        assert_eq!(
+            k.next_draw_beats(c("XV")).unwrap(),
+            Fraction::new(6, 55).unwrap()
+        );
         // Counting only this round: 6/58.
         let only_round = challenger_seen().minus(set(&["XIV", "IV", "Serpent Soldier"]));
-        let k = Knowledge { seen_out: only_round, unseen_out: 0, blanks: false };
-        assert_eq!(k.next_draw_beats(c("XV")).unwrap(), Fraction::new(6, 58).unwrap());
+        let k = Knowledge {
+            seen_out: only_round,
+            unseen_out: 0,
+            blanks: false,
+        };
+        assert_eq!(
+            k.next_draw_beats(c("XV")).unwrap(),
+            Fraction::new(6, 58).unwrap()
+        );
         // Blanks in (10 suit blanks): 6/62.
         let mut seen = challenger_seen();
         for r in ["Rock Ruler", "Paper Lover", "Blades Builder"] {
             seen.insert(c(r));
         }
-        let k = Knowledge { seen_out: seen, unseen_out: 0, blanks: true };
-        assert_eq!(k.next_draw_beats(c("XV")).unwrap(), Fraction::new(6, 62).unwrap());
+        let k = Knowledge {
+            seen_out: seen,
+            unseen_out: 0,
+            blanks: true,
+        };
+        assert_eq!(
+            k.next_draw_beats(c("XV")).unwrap(),
+            Fraction::new(6, 62).unwrap()
+        );
     }
 
     #[test]
@@ -221,9 +274,17 @@ mod tests {
 
     #[test]
     fn an_exhausted_deck_has_no_odds() {
-        let k = Knowledge { seen_out: CardSet::full_deck(false), unseen_out: 0, blanks: false };
+        let k = Knowledge {
+            seen_out: CardSet::full_deck(false),
+            unseen_out: 0,
+            blanks: false,
+        };
         assert_eq!(k.next_draw_beats(c("I")), None);
-        let k = Knowledge { seen_out: CardSet::EMPTY, unseen_out: 67, blanks: false };
+        let k = Knowledge {
+            seen_out: CardSet::EMPTY,
+            unseen_out: 67,
+            blanks: false,
+        };
         assert_eq!(k.next_draw_beats(c("I")), None);
     }
 }

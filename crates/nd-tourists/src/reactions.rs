@@ -20,11 +20,20 @@ fn reject_possible(st: &State, drawer: PartyId) -> bool {
 }
 
 fn turn_possible(st: &State) -> bool {
-    st.round.kind == RoundKind::Unbalanced && st.tokens > 0 && st.dominant.is_some_and(|d| st.parties[d as usize].in_play())
+    st.round.kind == RoundKind::Unbalanced
+        && st.tokens > 0
+        && st
+            .dominant
+            .is_some_and(|d| st.parties[d as usize].in_play())
 }
 
 fn cover_possible(st: &State) -> bool {
-    st.parties.iter().any(|p| p.in_play() && p.characters.iter().any(|c| !c.conceded && !c.reserve.is_empty()))
+    st.parties.iter().any(|p| {
+        p.in_play()
+            && p.characters
+                .iter()
+                .any(|c| !c.conceded && !c.reserve.is_empty())
+    })
 }
 
 /// The party whose card awaits reactions, and that card.
@@ -34,7 +43,11 @@ fn open_window(st: &State) -> Result<(PartyId, BidCard), RuleError> {
         return Err(none());
     }
     let drawer = st.round.window.ok_or_else(none)?;
-    let card = st.party(drawer).and_then(|p| p.bid_line.last()).copied().ok_or_else(none)?;
+    let card = st
+        .party(drawer)
+        .and_then(|p| p.bid_line.last())
+        .copied()
+        .ok_or_else(none)?;
     Ok((drawer, card))
 }
 
@@ -44,7 +57,11 @@ pub fn close(r: &mut Ruling, drawer: PartyId, rng: &mut dyn Randomness) -> Resul
     let count = st.party(drawer).map_or(0, PartyState::reversed_count);
     let needs_check = closing_needs_check(st, drawer, count);
     r.emit(Event::WindowClosed { party: drawer });
-    if needs_check { after_close(r, drawer, rng) } else { Ok(()) }
+    if needs_check {
+        after_close(r, drawer, rng)
+    } else {
+        Ok(())
+    }
 }
 
 /// D-4: nobody (else) reacts. Any seat at the table may say so.
@@ -52,7 +69,11 @@ pub fn close_window(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Res
     let st = r.state();
     let (drawer, _) = open_window(st)?;
     if seat != Seat::Gm && !st.in_play().any(|p| controls(st, seat, p)) {
-        return Err(RuleError::not_your_call("ND-12", seat, "only the GM and parties in the Conflict close windows"));
+        return Err(RuleError::not_your_call(
+            "ND-12",
+            seat,
+            "only the GM and parties in the Conflict close windows",
+        ));
     }
     close(r, drawer, rng)
 }
@@ -62,32 +83,65 @@ fn loss_to_spend(p: &PartyState) -> Option<(Card, bool)> {
     if let Some(t) = p.temporary.first() {
         return Some((t.card, false));
     }
-    p.lasting.iter().flat_map(|l| l.cards.iter()).find(|c| c.face_up).map(|c| (c.card, true))
+    p.lasting
+        .iter()
+        .flat_map(|l| l.cards.iter())
+        .find(|c| c.face_up)
+        .map(|c| (c.card, true))
 }
 
 /// ND-19: another party rejects the card just drawn, using the drawer's face-up Loss; the
 /// drawer discards it and draws a replacement at once (D-4: same bid, new window).
-pub fn reject(r: &mut Ruling, seat: Seat, party: &Option<String>, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+pub fn reject(
+    r: &mut Ruling,
+    seat: Seat,
+    party: &Option<String>,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
     let st = r.state();
     let (drawer, placed) = open_window(st)?;
     let by = acting_party(st, seat, party, "ND-19", |q| q != drawer)?;
     if by == drawer {
-        return Err(RuleError::illegal("ND-19", "a party cannot reject its own card"));
+        return Err(RuleError::illegal(
+            "ND-19",
+            "a party cannot reject its own card",
+        ));
     }
     if !st.parties[by as usize].in_play() {
-        return Err(RuleError::illegal("ND-19", "only a party still in the Conflict may reject"));
+        return Err(RuleError::illegal(
+            "ND-19",
+            "only a party still in the Conflict may reject",
+        ));
     }
     if placed.cover {
-        return Err(RuleError::illegal("ND-19", "a Reserve card cannot be rejected"));
+        return Err(RuleError::illegal(
+            "ND-19",
+            "a Reserve card cannot be rejected",
+        ));
     }
     if placed.turned {
-        return Err(RuleError::illegal("D-4", "rejection comes before turning: this card was turned"));
+        return Err(RuleError::illegal(
+            "D-4",
+            "rejection comes before turning: this card was turned",
+        ));
     }
     let victim = &st.parties[drawer as usize];
     let (spent, lasting) = loss_to_spend(victim).ok_or_else(|| {
-        RuleError::illegal("ND-19", format!("{} shows no face-up Loss", st.table.parties[drawer as usize].name))
+        RuleError::illegal(
+            "ND-19",
+            format!(
+                "{} shows no face-up Loss",
+                st.table.parties[drawer as usize].name
+            ),
+        )
     })?;
-    r.emit(Event::CardRejected { by, party: drawer, card: placed.card, spent, lasting });
+    r.emit(Event::CardRejected {
+        by,
+        party: drawer,
+        card: placed.card,
+        spent,
+        lasting,
+    });
     match r.draw(rng, false)? {
         None => close(r, drawer, rng),
         Some(d) if d.card.is_excuse() => excuse(r, drawer, placed.drawer, rng),
@@ -100,44 +154,87 @@ pub fn turn(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(), 
     let st = r.state();
     let (drawer, placed) = open_window(st)?;
     if st.round.kind == RoundKind::BalanceBreaker {
-        return Err(RuleError::illegal("ND-14", "no Control tokens exist in a Balance Breaker"));
+        return Err(RuleError::illegal(
+            "ND-14",
+            "no Control tokens exist in a Balance Breaker",
+        ));
     }
-    let d = st.dominant.ok_or_else(|| RuleError::illegal("ND-18", "nobody holds Control"))?;
+    let d = st
+        .dominant
+        .ok_or_else(|| RuleError::illegal("ND-18", "nobody holds Control"))?;
     if !controls(st, seat, d) {
-        return Err(RuleError::not_your_call("ND-18", seat, "only the Dominant turns cards"));
+        return Err(RuleError::not_your_call(
+            "ND-18",
+            seat,
+            "only the Dominant turns cards",
+        ));
     }
     if st.tokens == 0 {
-        return Err(RuleError::illegal("ND-9", "no Control token is left this round"));
+        return Err(RuleError::illegal(
+            "ND-9",
+            "no Control token is left this round",
+        ));
     }
     if placed.cover {
-        return Err(RuleError::illegal("ND-18", "Reserve cards cannot be turned"));
+        return Err(RuleError::illegal(
+            "ND-18",
+            "Reserve cards cannot be turned",
+        ));
     }
     if placed.turned {
         return Err(RuleError::illegal("ND-18", "a card is turned at most once"));
     }
     let cover_next = cover_possible(st);
-    r.emit(Event::CardTurned { party: drawer, reversed: !placed.reversed });
-    if cover_next { Ok(()) } else { close(r, drawer, rng) }
+    r.emit(Event::CardTurned {
+        party: drawer,
+        reversed: !placed.reversed,
+    });
+    if cover_next {
+        Ok(())
+    } else {
+        close(r, drawer, rng)
+    }
 }
 
 /// Who holds `card` in `by`'s Reserve: the named character, else the first holding it.
-fn reserve_holder(st: &State, by: PartyId, character: &Option<String>, card: Card) -> Result<CharId, RuleError> {
+fn reserve_holder(
+    st: &State,
+    by: PartyId,
+    character: &Option<String>,
+    card: Card,
+) -> Result<CharId, RuleError> {
     let sheet = &st.table.parties[by as usize];
     let party = &st.parties[by as usize];
-    let holds = |k: usize| party.characters.get(k).is_some_and(|c| c.reserve.iter().any(|x| x.card == card));
+    let holds = |k: usize| {
+        party
+            .characters
+            .get(k)
+            .is_some_and(|c| c.reserve.iter().any(|x| x.card == card))
+    };
     let k = match character {
         Some(n) => sheet
             .characters
             .iter()
             .position(|c| c.name.eq_ignore_ascii_case(n))
-            .ok_or_else(|| RuleError::illegal("ND-28", format!("{} has no character called {n:?}", sheet.name)))?,
+            .ok_or_else(|| {
+                RuleError::illegal(
+                    "ND-28",
+                    format!("{} has no character called {n:?}", sheet.name),
+                )
+            })?,
         None => (0..party.characters.len()).find(|k| holds(*k)).unwrap_or(0),
     };
     if !holds(k) {
-        return Err(RuleError::illegal("ND-20", format!("{} has no {card} in its own Reserve", sheet.name)));
+        return Err(RuleError::illegal(
+            "ND-20",
+            format!("{} has no {card} in its own Reserve", sheet.name),
+        ));
     }
     if party.characters[k].conceded {
-        return Err(RuleError::illegal("ND-31", "a character who conceded no longer plays"));
+        return Err(RuleError::illegal(
+            "ND-31",
+            "a character who conceded no longer plays",
+        ));
     }
     Ok(k as CharId)
 }
@@ -148,19 +245,33 @@ fn citation_fits(st: &State, by: PartyId, ch: CharId, drawer: PartyId, cite: &Ci
     let own = by == drawer;
     let sheet = &st.table.parties[drawer as usize];
     let party = &st.parties[drawer as usize];
-    let chars = sheet.characters.iter().enumerate().filter(|(k, _)| !own || *k == ch as usize);
+    let chars = sheet
+        .characters
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !own || *k == ch as usize);
     let mine = |k: usize| !own || k == ch as usize;
     match cite {
-        Citation::Aspect(n) => chars.flat_map(|(_, c)| &c.aspects).any(|t| t.name().eq_ignore_ascii_case(n)),
+        Citation::Aspect(n) => chars
+            .flat_map(|(_, c)| &c.aspects)
+            .any(|t| t.name().eq_ignore_ascii_case(n)),
         Citation::Weakness(n) => {
-            chars.flat_map(|(_, c)| &c.weaknesses).any(|t| t.name().eq_ignore_ascii_case(n))
+            chars
+                .flat_map(|(_, c)| &c.weaknesses)
+                .any(|t| t.name().eq_ignore_ascii_case(n))
                 || party.characters.iter().enumerate().any(|(k, c)| {
                     mine(k) && c.new_weaknesses.iter().any(|w| w.eq_ignore_ascii_case(n))
                 })
         }
         Citation::Loss(card) => {
-            party.temporary.iter().any(|t| t.card == *card && mine(t.character as usize))
-                || party.lasting.iter().any(|l| mine(l.character as usize) && l.cards.iter().any(|c| c.card == *card))
+            party
+                .temporary
+                .iter()
+                .any(|t| t.card == *card && mine(t.character as usize))
+                || party
+                    .lasting
+                    .iter()
+                    .any(|l| mine(l.character as usize) && l.cards.iter().any(|c| c.card == *card))
         }
     }
 }
@@ -180,24 +291,43 @@ pub fn cover(
     let st = r.state();
     let (drawer, placed) = open_window(st)?;
     let by = acting_party(st, seat, party, "ND-20", |q| {
-        st.parties[q as usize].characters.iter().any(|c| c.reserve.iter().any(|x| x.card == card))
+        st.parties[q as usize]
+            .characters
+            .iter()
+            .any(|c| c.reserve.iter().any(|x| x.card == card))
     })?;
     if !st.parties[by as usize].in_play() {
-        return Err(RuleError::illegal("ND-20", "only a party still in the Conflict may cover"));
+        return Err(RuleError::illegal(
+            "ND-20",
+            "only a party still in the Conflict may cover",
+        ));
     }
     if placed.cover {
         return Err(RuleError::illegal("D-4", "this card is already covered"));
     }
     let ch = reserve_holder(st, by, character, card)?;
     let cite = cite.as_ref().ok_or_else(|| {
-        RuleError::illegal("ND-20", "a cover needs a narrated Aspect, Weakness or Loss (\"cite\")")
+        RuleError::illegal(
+            "ND-20",
+            "a cover needs a narrated Aspect, Weakness or Loss (\"cite\")",
+        )
     })?;
     if !citation_fits(st, by, ch, drawer, cite) {
-        let whose = if by == drawer { "the covering character's own" } else { "the covered party's" };
-        return Err(RuleError::illegal("ND-20", format!("the citation must be one of {whose} Aspects, Weaknesses or Losses")));
+        let whose = if by == drawer {
+            "the covering character's own"
+        } else {
+            "the covered party's"
+        };
+        return Err(RuleError::illegal(
+            "ND-20",
+            format!("the citation must be one of {whose} Aspects, Weaknesses or Losses"),
+        ));
     }
     if !accepted {
-        return Err(RuleError::illegal("ND-20", "the table has not validated the narration (\"accepted\": true)"));
+        return Err(RuleError::illegal(
+            "ND-20",
+            "the table has not validated the narration (\"accepted\": true)",
+        ));
     }
     let reversed = st.parties[by as usize].characters[ch as usize]
         .reserve

@@ -25,7 +25,12 @@ pub fn loss_for(reversed: u8) -> Option<(LossKind, usize)> {
 fn receiver(p: &PartyState) -> CharId {
     p.last_drawer
         .filter(|k| p.characters.get(*k as usize).is_some_and(|c| !c.conceded))
-        .or_else(|| p.characters.iter().position(|c| !c.conceded).map(|k| k as CharId))
+        .or_else(|| {
+            p.characters
+                .iter()
+                .position(|c| !c.conceded)
+                .map(|k| k as CharId)
+        })
         .unwrap_or(0)
 }
 
@@ -40,7 +45,11 @@ pub fn resolve(
     let st = r.state();
     let (winners, losers) = winners_and_losers(st, &outcome, dominant);
     let narration = narration_order(st, &winners, &losers);
-    r.emit(Event::RoundResolved { winners, losers, narration });
+    r.emit(Event::RoundResolved {
+        winners,
+        losers,
+        narration,
+    });
     if r.state().in_play_count() <= 1 {
         return end_conflict(r, EndReason::LastPartyStanding, rng);
     }
@@ -63,15 +72,29 @@ fn take_losses(r: &mut Ruling) {
             continue;
         }
         if let Some((kind, keep)) = loss_for(reversed) {
-            let cards = p.bid_line.iter().filter(|b| b.reversed).take(keep).map(|b| b.card).collect();
-            losses.push(Event::LossTaken { party: i as PartyId, character: receiver(p), kind, cards });
+            let cards = p
+                .bid_line
+                .iter()
+                .filter(|b| b.reversed)
+                .take(keep)
+                .map(|b| b.card)
+                .collect();
+            losses.push(Event::LossTaken {
+                party: i as PartyId,
+                character: receiver(p),
+                kind,
+                cards,
+            });
         }
     }
     let dominant = st.dominant;
     for party in wiped {
         r.emit(Event::WipedOut { party });
         if dominant == Some(party) {
-            r.emit(Event::ControlChanged { dominant: None, control: 0 });
+            r.emit(Event::ControlChanged {
+                dominant: None,
+                control: 0,
+            });
         }
     }
     for e in losses {
@@ -80,20 +103,34 @@ fn take_losses(r: &mut Ruling) {
 }
 
 /// D-10.
-fn winners_and_losers(st: &State, outcome: &Outcome, dominant: Option<PartyId>) -> (Vec<PartyId>, Vec<PartyId>) {
+fn winners_and_losers(
+    st: &State,
+    outcome: &Outcome,
+    dominant: Option<PartyId>,
+) -> (Vec<PartyId>, Vec<PartyId>) {
     let round = st.round.number;
     let took_part = |i: usize| {
         let s = st.parties[i].status;
         s == Status::InPlay || s == Status::WipedOut { round }
     };
-    let all: Vec<PartyId> = (0..st.parties.len()).filter(|i| took_part(*i)).map(|i| i as PartyId).collect();
+    let all: Vec<PartyId> = (0..st.parties.len())
+        .filter(|i| took_part(*i))
+        .map(|i| i as PartyId)
+        .collect();
     let in_play = |p: &PartyId| st.parties[*p as usize].in_play();
     match outcome {
-        Outcome::BalanceBroken { party } => (vec![*party], all.iter().copied().filter(|p| p != party).collect()),
+        Outcome::BalanceBroken { party } => (
+            vec![*party],
+            all.iter().copied().filter(|p| p != party).collect(),
+        ),
         Outcome::BalanceHeld | Outcome::Excuse { .. } => (vec![], vec![]),
         Outcome::DominantWipedOut => (vec![], dominant.into_iter().collect()),
         Outcome::DominantHeld => {
-            let contenders = all.iter().copied().filter(|p| Some(*p) != dominant).collect();
+            let contenders = all
+                .iter()
+                .copied()
+                .filter(|p| Some(*p) != dominant)
+                .collect();
             (dominant.into_iter().filter(in_play).collect(), contenders)
         }
         Outcome::DominantBroken { breakers } => {
@@ -101,12 +138,24 @@ fn winners_and_losers(st: &State, outcome: &Outcome, dominant: Option<PartyId>) 
             let unbroken: Vec<PartyId> = breakers
                 .iter()
                 .copied()
-                .filter(|b| !breakers.iter().any(|o| o != b && breaks(line(*o), line(*b))))
+                .filter(|b| {
+                    !breakers
+                        .iter()
+                        .any(|o| o != b && breaks(line(*o), line(*b)))
+                })
                 .collect();
-            let chosen = if unbroken.is_empty() { breakers.clone() } else { unbroken };
+            let chosen = if unbroken.is_empty() {
+                breakers.clone()
+            } else {
+                unbroken
+            };
             let winners: Vec<PartyId> = chosen.into_iter().filter(in_play).collect();
             let mut losers: Vec<PartyId> = dominant.into_iter().collect();
-            losers.extend(all.iter().copied().filter(|p| !in_play(p) && Some(*p) != dominant));
+            losers.extend(
+                all.iter()
+                    .copied()
+                    .filter(|p| !in_play(p) && Some(*p) != dominant),
+            );
             losers.sort_unstable();
             (winners, losers)
         }
@@ -128,7 +177,11 @@ fn narration_order(st: &State, winners: &[PartyId], losers: &[PartyId]) -> Vec<P
 }
 
 /// ND-27 and the concession draws of D-13.
-fn end_conflict(r: &mut Ruling, reason: EndReason, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+fn end_conflict(
+    r: &mut Ruling,
+    reason: EndReason,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
     let st = r.state();
     let victor = match reason {
         EndReason::LastPartyStanding => st.in_play().next(),
@@ -149,7 +202,9 @@ fn end_conflict(r: &mut Ruling, reason: EndReason, rng: &mut dyn Randomness) -> 
     r.emit(Event::ConflictEnded { victor, reason });
     for (party, character, n) in draws {
         for _ in 0..n {
-            let Some(d) = r.draw(rng, true)? else { return Ok(()) };
+            let Some(d) = r.draw(rng, true)? else {
+                return Ok(());
+            };
             let seat = r.state().table.parties[party as usize].seat;
             r.emit(Event::ReserveDrawn {
                 party,
@@ -168,7 +223,10 @@ fn aftermath(st: &State, rule: &'static str) -> Result<(), RuleError> {
     match st.phase {
         Phase::Aftermath => Ok(()),
         Phase::Ended => Err(RuleError::illegal("ND-23", "the Conflict is over")),
-        _ => Err(RuleError::illegal(rule, "only at the end of a round, after Losses and narration (ND-22 step 4)")),
+        _ => Err(RuleError::illegal(
+            rule,
+            "only at the end of a round, after Losses and narration (ND-22 step 4)",
+        )),
     }
 }
 
@@ -185,7 +243,10 @@ pub fn concede(
     let p = acting_party(st, seat, party, "ND-24", |_| true)?;
     let ps = &st.parties[p as usize];
     if !ps.in_play() {
-        return Err(RuleError::illegal("ND-24", "a party Wiped Out or already conceded cannot concede"));
+        return Err(RuleError::illegal(
+            "ND-24",
+            "a party Wiped Out or already conceded cannot concede",
+        ));
     }
     let sheet = &st.table.parties[p as usize];
     let leaving: Vec<CharId> = match character {
@@ -194,22 +255,40 @@ pub fn concede(
                 .characters
                 .iter()
                 .position(|c| c.name.eq_ignore_ascii_case(n))
-                .ok_or_else(|| RuleError::illegal("ND-31", format!("{} has no character called {n:?}", sheet.name)))?;
+                .ok_or_else(|| {
+                    RuleError::illegal(
+                        "ND-31",
+                        format!("{} has no character called {n:?}", sheet.name),
+                    )
+                })?;
             if ps.characters[k].conceded {
-                return Err(RuleError::illegal("ND-31", format!("{n} has already conceded")));
+                return Err(RuleError::illegal(
+                    "ND-31",
+                    format!("{n} has already conceded"),
+                ));
             }
             vec![k as CharId]
         }
-        None => (0..ps.characters.len()).filter(|k| !ps.characters[*k].conceded).map(|k| k as CharId).collect(),
+        None => (0..ps.characters.len())
+            .filter(|k| !ps.characters[*k].conceded)
+            .map(|k| k as CharId)
+            .collect(),
     };
     let remaining = ps.characters.iter().filter(|c| !c.conceded).count();
     let was_dominant = st.dominant == Some(p);
     for (i, k) in leaving.iter().enumerate() {
         let party_out = remaining == i + 1;
-        r.emit(Event::Conceded { party: p, character: *k, party_out });
+        r.emit(Event::Conceded {
+            party: p,
+            character: *k,
+            party_out,
+        });
     }
     if remaining == leaving.len() && was_dominant {
-        r.emit(Event::ControlChanged { dominant: None, control: 0 }); // ND-24, D-9
+        r.emit(Event::ControlChanged {
+            dominant: None,
+            control: 0,
+        }); // ND-24, D-9
     }
     if r.state().in_play_count() <= 1 {
         return end_conflict(r, EndReason::LastPartyStanding, rng);
@@ -218,14 +297,26 @@ pub fn concede(
 }
 
 /// ND-25 / D-17: the GM confirms a Reframe at step 4; the Conflict ends at once.
-pub fn reframe(r: &mut Ruling, seat: Seat, confirmed: bool, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+pub fn reframe(
+    r: &mut Ruling,
+    seat: Seat,
+    confirmed: bool,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
     if seat != Seat::Gm {
-        return Err(RuleError::not_your_call("ND-25", seat, "a Reframe needs the GM's confirmation"));
+        return Err(RuleError::not_your_call(
+            "ND-25",
+            seat,
+            "a Reframe needs the GM's confirmation",
+        ));
     }
     let st = r.state();
     aftermath(st, "D-17")?;
     if !confirmed {
-        return Err(RuleError::illegal("ND-25", "the GM must confirm that both goals and means changed"));
+        return Err(RuleError::illegal(
+            "ND-25",
+            "the GM must confirm that both goals and means changed",
+        ));
     }
     let weaknesses = st
         .parties
@@ -249,17 +340,29 @@ pub fn reframe(r: &mut Ruling, seat: Seat, confirmed: bool, rng: &mut dyn Random
 /// ND-22 steps 5–7: reshuffle, winners' refill (D-13), next round.
 pub fn next_round(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(), RuleError> {
     if seat != Seat::Gm {
-        return Err(RuleError::not_your_call("ND-22", seat, "the GM moves the table to the next round"));
+        return Err(RuleError::not_your_call(
+            "ND-22",
+            seat,
+            "the GM moves the table to the next round",
+        ));
     }
     let st = r.state();
     aftermath(st, "ND-22")?;
-    let winners = st.round.result.as_ref().map(|x| x.winners.clone()).unwrap_or_default();
+    let winners = st
+        .round
+        .result
+        .as_ref()
+        .map(|x| x.winners.clone())
+        .unwrap_or_default();
     let refills: Vec<(PartyId, CharId)> = winners
         .iter()
         .filter_map(|w| {
             let p = st.party(*w)?;
             let k = receiver(p);
-            let room = st.table.parties[*w as usize].characters.get(k as usize)?.reserve_size as usize;
+            let room = st.table.parties[*w as usize]
+                .characters
+                .get(k as usize)?
+                .reserve_size as usize;
             (p.in_play() && p.characters.get(k as usize)?.reserve.len() < room).then_some((*w, k))
         })
         .collect();
@@ -278,7 +381,11 @@ pub fn next_round(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Resul
         }
     }
     let st = r.state();
-    let kind = if st.control == 0 { RoundKind::BalanceBreaker } else { RoundKind::Unbalanced };
+    let kind = if st.control == 0 {
+        RoundKind::BalanceBreaker
+    } else {
+        RoundKind::Unbalanced
+    };
     let e = Event::RoundStarted {
         number: st.round.number.saturating_add(1),
         kind,

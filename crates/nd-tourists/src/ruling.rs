@@ -55,15 +55,28 @@ const ORIENTATIONS: [&str; 2] = ["upright", "reversed"];
 
 /// Draw uniformly from `deck`: the card (label: its name), then the orientation at 1/2.
 pub fn draw_from(deck: CardSet, rng: &mut dyn Randomness) -> Result<Drawn, RandomnessError> {
-    let i = rng.choose(deck.len(), &|i| deck.nth(i).map_or_else(String::new, |c| c.name().to_string()))?;
+    let i = rng.choose(deck.len(), &|i| {
+        deck.nth(i)
+            .map_or_else(String::new, |c| c.name().to_string())
+    })?;
     let card = deck.nth(i).ok_or(RandomnessError::NothingToChoose)?;
-    let o = rng.choose(2, &|i| ORIENTATIONS.get(i).copied().unwrap_or("").to_string())?;
-    Ok(Drawn { card, reversed: o == 1 })
+    let o = rng.choose(2, &|i| {
+        ORIENTATIONS.get(i).copied().unwrap_or("").to_string()
+    })?;
+    Ok(Drawn {
+        card,
+        reversed: o == 1,
+    })
 }
 
 impl<'a> Ruling<'a> {
     pub fn new(base: &'a State) -> Self {
-        Ruling { base, owned: None, pending: 0, events: Vec::new() }
+        Ruling {
+            base,
+            owned: None,
+            pending: 0,
+            events: Vec::new(),
+        }
     }
 
     /// The table after every event emitted so far.
@@ -87,9 +100,19 @@ impl<'a> Ruling<'a> {
 
     /// Draw a card for play, reshuffling this round's discards if the deck is empty (D-3).
     /// `None` when no card is left anywhere. The Excuse is left out when `no_excuse`.
-    pub fn draw(&mut self, rng: &mut dyn Randomness, no_excuse: bool) -> Result<Option<Drawn>, RandomnessError> {
+    pub fn draw(
+        &mut self,
+        rng: &mut dyn Randomness,
+        no_excuse: bool,
+    ) -> Result<Option<Drawn>, RandomnessError> {
         let st = self.state();
-        let strip = |s: CardSet| if no_excuse { s.minus([EXCUSE].into_iter().collect()) } else { s };
+        let strip = |s: CardSet| {
+            if no_excuse {
+                s.minus([EXCUSE].into_iter().collect())
+            } else {
+                s
+            }
+        };
         let mut deck = strip(st.deck);
         if deck.is_empty() {
             let back = strip(st.discard);

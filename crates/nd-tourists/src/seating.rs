@@ -6,16 +6,32 @@ use crate::state::{CharId, PartyId, State};
 
 /// True when `seat` speaks for party `p`.
 pub fn controls(state: &State, seat: Seat, p: PartyId) -> bool {
-    state.table.parties.get(p as usize).is_some_and(|s| s.seat == seat)
+    state
+        .table
+        .parties
+        .get(p as usize)
+        .is_some_and(|s| s.seat == seat)
 }
 
 /// The party named `name`, which `seat` must control.
-pub fn named_party(state: &State, seat: Seat, name: &str, rule: &'static str) -> Result<PartyId, RuleError> {
-    let p = state.table.find_party(name).ok_or_else(|| RuleError::illegal("ND-5", format!("no party is called {name:?}")))?;
+pub fn named_party(
+    state: &State,
+    seat: Seat,
+    name: &str,
+    rule: &'static str,
+) -> Result<PartyId, RuleError> {
+    let p = state
+        .table
+        .find_party(name)
+        .ok_or_else(|| RuleError::illegal("ND-5", format!("no party is called {name:?}")))?;
     if controls(state, seat, p) {
         Ok(p)
     } else {
-        Err(RuleError::not_your_call(rule, seat, format!("{seat} does not speak for {name}")))
+        Err(RuleError::not_your_call(
+            rule,
+            seat,
+            format!("{seat} does not speak for {name}"),
+        ))
     }
 }
 
@@ -31,34 +47,64 @@ pub fn acting_party(
     if let Some(name) = name {
         return named_party(state, seat, name, rule);
     }
-    let mut mine = state.in_play().filter(|p| controls(state, seat, *p) && eligible(*p));
+    let mut mine = state
+        .in_play()
+        .filter(|p| controls(state, seat, *p) && eligible(*p));
     match (mine.next(), mine.next()) {
         (Some(p), None) => Ok(p),
-        (None, _) => Err(RuleError::not_your_call(rule, seat, format!("{seat} has no party that may do this now"))),
-        (Some(_), Some(_)) => {
-            Err(RuleError::illegal(rule, format!("{seat} plays several parties: name one with \"party\"")))
-        }
+        (None, _) => Err(RuleError::not_your_call(
+            rule,
+            seat,
+            format!("{seat} has no party that may do this now"),
+        )),
+        (Some(_), Some(_)) => Err(RuleError::illegal(
+            rule,
+            format!("{seat} plays several parties: name one with \"party\""),
+        )),
     }
 }
 
 /// ND-28: the character who draws; the named one, else the first who has not conceded.
-pub fn acting_character(state: &State, p: PartyId, name: &Option<String>) -> Result<CharId, RuleError> {
-    let sheet = state.table.parties.get(p as usize).ok_or_else(|| RuleError::illegal("ND-5", "no such party"))?;
-    let party = state.party(p).ok_or_else(|| RuleError::illegal("ND-5", "no such party"))?;
+pub fn acting_character(
+    state: &State,
+    p: PartyId,
+    name: &Option<String>,
+) -> Result<CharId, RuleError> {
+    let sheet = state
+        .table
+        .parties
+        .get(p as usize)
+        .ok_or_else(|| RuleError::illegal("ND-5", "no such party"))?;
+    let party = state
+        .party(p)
+        .ok_or_else(|| RuleError::illegal("ND-5", "no such party"))?;
     let k = match name {
         Some(n) => sheet
             .characters
             .iter()
             .position(|c| c.name.eq_ignore_ascii_case(n))
-            .ok_or_else(|| RuleError::illegal("ND-28", format!("{} has no character called {n:?}", sheet.name)))?,
+            .ok_or_else(|| {
+                RuleError::illegal(
+                    "ND-28",
+                    format!("{} has no character called {n:?}", sheet.name),
+                )
+            })?,
         None => party
             .characters
             .iter()
             .position(|c| !c.conceded)
-            .ok_or_else(|| RuleError::illegal("ND-31", format!("every character of {} has conceded", sheet.name)))?,
+            .ok_or_else(|| {
+                RuleError::illegal(
+                    "ND-31",
+                    format!("every character of {} has conceded", sheet.name),
+                )
+            })?,
     };
     if party.characters.get(k).is_some_and(|c| c.conceded) {
-        return Err(RuleError::illegal("ND-31", format!("{} has conceded", sheet.characters[k].name)));
+        return Err(RuleError::illegal(
+            "ND-31",
+            format!("{} has conceded", sheet.characters[k].name),
+        ));
     }
     Ok(k as CharId)
 }

@@ -7,7 +7,9 @@ use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, CardSet};
-use crate::state::{CharacterState, PartyState, Phase, ReserveCard, Round, RoundKind, State, Status};
+use crate::state::{
+    CharacterState, PartyState, Phase, ReserveCard, Round, RoundKind, State, Status,
+};
 
 /// Reserve size printed on a player character sheet (S4).
 pub const DEFAULT_SHEET_RESERVE: u8 = 3;
@@ -112,7 +114,10 @@ pub enum ReserveSpec {
 impl ReserveSpec {
     fn card(self) -> ReserveCard {
         match self {
-            ReserveSpec::Upright(card) => ReserveCard { card, reversed: false },
+            ReserveSpec::Upright(card) => ReserveCard {
+                card,
+                reversed: false,
+            },
             ReserveSpec::Oriented { card, reversed } => ReserveCard { card, reversed },
         }
     }
@@ -154,27 +159,49 @@ pub struct Table {
 
 impl Table {
     pub fn find_party(&self, name: &str) -> Option<u8> {
-        self.parties.iter().position(|p| p.name.eq_ignore_ascii_case(name)).map(|i| i as u8)
+        self.parties
+            .iter()
+            .position(|p| p.name.eq_ignore_ascii_case(name))
+            .map(|i| i as u8)
     }
 }
 
 /// ND-6: best Attribute among the party's characters, +1 per relevant Aspect, −1 per relevant
 /// Weakness of any of them.
 pub fn total(characters: &[CharacterSetup]) -> i32 {
-    let best = characters.iter().map(|c| c.attribute.value).max().unwrap_or(0);
-    let aspects = characters.iter().flat_map(|c| &c.aspects).filter(|t| t.relevant()).count() as i32;
-    let weaknesses = characters.iter().flat_map(|c| &c.weaknesses).filter(|t| t.relevant()).count() as i32;
+    let best = characters
+        .iter()
+        .map(|c| c.attribute.value)
+        .max()
+        .unwrap_or(0);
+    let aspects = characters
+        .iter()
+        .flat_map(|c| &c.aspects)
+        .filter(|t| t.relevant())
+        .count() as i32;
+    let weaknesses = characters
+        .iter()
+        .flat_map(|c| &c.weaknesses)
+        .filter(|t| t.relevant())
+        .count() as i32;
     best + aspects - weaknesses
 }
 
 /// ND-7: the Dominant and its Control, from the totals in seating order.
 pub fn initial_control(totals: &[i32]) -> (Option<u8>, u8) {
-    let Some(top) = totals.iter().copied().max() else { return (None, 0) };
+    let Some(top) = totals.iter().copied().max() else {
+        return (None, 0);
+    };
     let at_top: Vec<usize> = (0..totals.len()).filter(|i| totals[*i] == top).collect();
     if at_top.len() != 1 {
         return (None, 0);
     }
-    let second = totals.iter().enumerate().filter(|(i, _)| *i != at_top[0]).map(|(_, t)| *t).max();
+    let second = totals
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at_top[0])
+        .map(|(_, t)| *t)
+        .max();
     let gap = second.map_or(0, |s| top - s).clamp(0, 255) as u8;
     (Some(at_top[0] as u8), gap)
 }
@@ -192,32 +219,65 @@ fn usual_npc_reserve(setup: &Setup, npc: usize, sizes: &[Vec<u8>]) -> u8 {
 }
 
 fn check(ok: bool, rule: &'static str, why: impl FnOnce() -> String) -> Result<(), RuleError> {
-    if ok { Ok(()) } else { Err(RuleError::setup(rule, why())) }
+    if ok {
+        Ok(())
+    } else {
+        Err(RuleError::setup(rule, why()))
+    }
 }
 
 fn validate(setup: &Setup) -> Result<(), RuleError> {
     let n = setup.parties.len();
-    check(n >= 2, "ND-5", || "a Conflict needs at least 2 parties".into())?;
+    check(n >= 2, "ND-5", || {
+        "a Conflict needs at least 2 parties".into()
+    })?;
     check(n <= 16, "ND-5", || "at most 16 parties".into())?;
     for (i, p) in setup.parties.iter().enumerate() {
-        check(!p.name.trim().is_empty(), "ND-5", || format!("party {i} has no name"))?;
-        check(setup.parties[..i].iter().all(|q| !q.name.eq_ignore_ascii_case(&p.name)), "ND-5", || {
-            format!("two parties are called {:?}", p.name)
+        check(!p.name.trim().is_empty(), "ND-5", || {
+            format!("party {i} has no name")
         })?;
-        check(p.seat == Seat::Gm || setup.parties[..i].iter().all(|q| q.seat != p.seat), "ND-5", || {
-            format!("seat {} controls two parties; only the GM plays several", p.seat)
-        })?;
-        check(!p.characters.is_empty() && p.characters.len() <= 16, "ND-5", || {
-            format!("party {:?} needs 1 to 16 characters", p.name)
-        })?;
-        check(p.seat == Seat::Gm || p.reserve_draws.is_none(), "ND-10", || {
-            format!("{:?} is a player party: its Reserves are on the sheets, not drawn by the GM", p.name)
-        })?;
+        check(
+            setup.parties[..i]
+                .iter()
+                .all(|q| !q.name.eq_ignore_ascii_case(&p.name)),
+            "ND-5",
+            || format!("two parties are called {:?}", p.name),
+        )?;
+        check(
+            p.seat == Seat::Gm || setup.parties[..i].iter().all(|q| q.seat != p.seat),
+            "ND-5",
+            || {
+                format!(
+                    "seat {} controls two parties; only the GM plays several",
+                    p.seat
+                )
+            },
+        )?;
+        check(
+            !p.characters.is_empty() && p.characters.len() <= 16,
+            "ND-5",
+            || format!("party {:?} needs 1 to 16 characters", p.name),
+        )?;
+        check(
+            p.seat == Seat::Gm || p.reserve_draws.is_none(),
+            "ND-10",
+            || {
+                format!(
+                    "{:?} is a player party: its Reserves are on the sheets, not drawn by the GM",
+                    p.name
+                )
+            },
+        )?;
         for c in &p.characters {
             check((-50..=50).contains(&c.attribute.value), "ND-6", || {
-                format!("{}'s attribute {} is out of range", c.name, c.attribute.value)
+                format!(
+                    "{}'s attribute {} is out of range",
+                    c.name, c.attribute.value
+                )
             })?;
-            check(c.reserve.len() <= 20, "ND-10", || format!("{}'s Reserve is too large", c.name))?;
+            check(c.reserve.len() <= 20, "ND-10", || {
+                format!("{}'s Reserve is too large", c.name)
+            })?;
         }
     }
     Ok(())
@@ -233,7 +293,13 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
         .map(|p| {
             p.characters
                 .iter()
-                .map(|c| c.reserve_size.unwrap_or(if p.seat == Seat::Gm { 0 } else { DEFAULT_SHEET_RESERVE }))
+                .map(|c| {
+                    c.reserve_size.unwrap_or(if p.seat == Seat::Gm {
+                        0
+                    } else {
+                        DEFAULT_SHEET_RESERVE
+                    })
+                })
                 .collect()
         })
         .collect();
@@ -241,15 +307,27 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
     let mut sheets = Vec::new();
     for (i, p) in setup.parties.iter().enumerate() {
         let npc = p.seat == Seat::Gm;
-        let draws = if npc { p.reserve_draws.unwrap_or_else(|| usual_npc_reserve(setup, i, &sizes)) } else { 0 };
+        let draws = if npc {
+            p.reserve_draws
+                .unwrap_or_else(|| usual_npc_reserve(setup, i, &sizes))
+        } else {
+            0
+        };
         let mut characters = Vec::new();
         let mut character_sheets = Vec::new();
         for (k, c) in p.characters.iter().enumerate() {
             let mut reserve = Vec::new();
             for spec in &c.reserve {
                 let r = spec.card();
-                check(deck.contains(r.card), "ND-10", || format!("{} is not in the deck (held twice, or a blank with blanks off)", r.card))?;
-                check(!r.card.is_excuse(), "ND-10", || "the Excuse is never kept in a Reserve".into())?;
+                check(deck.contains(r.card), "ND-10", || {
+                    format!(
+                        "{} is not in the deck (held twice, or a blank with blanks off)",
+                        r.card
+                    )
+                })?;
+                check(!r.card.is_excuse(), "ND-10", || {
+                    "the Excuse is never kept in a Reserve".into()
+                })?;
                 deck.remove(r.card);
                 reserve.push(r);
             }
@@ -260,7 +338,12 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
                 (true, _, None) => reserve.len() as u8,
                 (false, _, None) => DEFAULT_SHEET_RESERVE,
             };
-            characters.push(CharacterState { reserve, tally: 0, conceded: false, new_weaknesses: Vec::new() });
+            characters.push(CharacterState {
+                reserve,
+                tally: 0,
+                conceded: false,
+                new_weaknesses: Vec::new(),
+            });
             character_sheets.push(CharacterSheet {
                 name: c.name.clone(),
                 attribute: c.attribute.clone(),
@@ -290,13 +373,21 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
     }
     let totals: Vec<i32> = sheets.iter().map(|s| s.total).collect();
     let (dominant, control) = initial_control(&totals);
-    let table = Table { parties: sheets, blanks: setup.blanks, large_gap: control >= 5 };
+    let table = Table {
+        parties: sheets,
+        blanks: setup.blanks,
+        large_gap: control >= 5,
+    };
     Ok(State {
         table: Arc::new(table),
         phase: Phase::Preparing,
         round: Round {
             number: 0,
-            kind: if control == 0 { RoundKind::BalanceBreaker } else { RoundKind::Unbalanced },
+            kind: if control == 0 {
+                RoundKind::BalanceBreaker
+            } else {
+                RoundKind::Unbalanced
+            },
             turn: None,
             passes: 0,
             window: None,

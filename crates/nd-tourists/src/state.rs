@@ -65,7 +65,9 @@ pub struct RoundResult {
 pub enum Status {
     InPlay,
     /// ND-16b, in round `round`.
-    WipedOut { round: u16 },
+    WipedOut {
+        round: u16,
+    },
     /// ND-24.
     Conceded,
 }
@@ -179,7 +181,11 @@ impl PartyState {
 
     /// ND-19: a face-up Loss card another party could use.
     pub fn has_face_up_loss(&self) -> bool {
-        !self.temporary.is_empty() || self.lasting.iter().any(|l| l.cards.iter().any(|c| c.face_up))
+        !self.temporary.is_empty()
+            || self
+                .lasting
+                .iter()
+                .any(|l| l.cards.iter().any(|c| c.face_up))
     }
 
     /// Cards on the table in front of this party: bid line and both Loss lines.
@@ -236,7 +242,11 @@ impl State {
     }
 
     pub fn in_play(&self) -> impl Iterator<Item = PartyId> + '_ {
-        self.parties.iter().enumerate().filter(|(_, p)| p.in_play()).map(|(i, _)| i as PartyId)
+        self.parties
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.in_play())
+            .map(|(i, _)| i as PartyId)
     }
 
     pub fn in_play_count(&self) -> usize {
@@ -256,7 +266,9 @@ impl State {
     pub fn first_actor(&self, kind: RoundKind) -> Option<PartyId> {
         match kind {
             RoundKind::BalanceBreaker => self.in_play().next(),
-            RoundKind::Unbalanced => self.acting_order().find(|p| self.parties[*p as usize].in_play()),
+            RoundKind::Unbalanced => self
+                .acting_order()
+                .find(|p| self.parties[*p as usize].in_play()),
         }
     }
 
@@ -265,13 +277,14 @@ impl State {
     /// the repeating order of ND-15.
     pub fn next_actor(&self, from: PartyId) -> Option<PartyId> {
         match self.round.kind {
-            RoundKind::BalanceBreaker => {
-                ((from + 1)..self.parties.len() as PartyId).find(|p| self.parties[*p as usize].in_play())
-            }
+            RoundKind::BalanceBreaker => ((from + 1)..self.parties.len() as PartyId)
+                .find(|p| self.parties[*p as usize].in_play()),
             RoundKind::Unbalanced => {
                 let n = self.parties.len();
                 let at = self.order_position(from);
-                (1..=n).map(|k| self.order_at((at + k) % n)).find(|p| self.parties[*p as usize].in_play())
+                (1..=n)
+                    .map(|k| self.order_at((at + k) % n))
+                    .find(|p| self.parties[*p as usize].in_play())
             }
         }
     }
@@ -337,9 +350,50 @@ macro_rules! clone_fields {
     };
 }
 
-clone_fields!(Round { number, kind, turn, passes, window, excuse, result });
-clone_fields!(RoundResult { winners, losers, narration });
-clone_fields!(LastingLoss { cards, character, gravity });
-clone_fields!(CharacterState { reserve, tally, conceded, new_weaknesses });
-clone_fields!(PartyState { status, bid_line, temporary, lasting, lasting_taken, characters, last_drawer });
-clone_fields!(State { table, phase, round, dominant, control, tokens, deck, discard, parties, victor, ended });
+clone_fields!(Round {
+    number,
+    kind,
+    turn,
+    passes,
+    window,
+    excuse,
+    result
+});
+clone_fields!(RoundResult {
+    winners,
+    losers,
+    narration
+});
+clone_fields!(LastingLoss {
+    cards,
+    character,
+    gravity
+});
+clone_fields!(CharacterState {
+    reserve,
+    tally,
+    conceded,
+    new_weaknesses
+});
+clone_fields!(PartyState {
+    status,
+    bid_line,
+    temporary,
+    lasting,
+    lasting_taken,
+    characters,
+    last_drawer
+});
+clone_fields!(State {
+    table,
+    phase,
+    round,
+    dominant,
+    control,
+    tokens,
+    deck,
+    discard,
+    parties,
+    victor,
+    ended
+});

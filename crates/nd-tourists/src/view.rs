@@ -8,7 +8,9 @@ use serde::Serialize;
 
 use crate::cards::Card;
 use crate::events::{Event, Outcome};
-use crate::state::{BidCard, EndReason, LastingLoss, Phase, ReserveCard, Round, State, Status, TemporaryLoss};
+use crate::state::{
+    BidCard, EndReason, LastingLoss, Phase, ReserveCard, Round, State, Status, TemporaryLoss,
+};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
@@ -103,7 +105,13 @@ pub fn view(st: &State, viewer: Viewer) -> View {
 /// Reserve draws show their card only to the seat that speaks for the party.
 pub fn event_view(e: &Event, viewer: Viewer) -> Event {
     match e {
-        Event::ReserveDrawn { party, character, seat, reason, .. } if !viewer.is(*seat) => Event::ReserveDrawn {
+        Event::ReserveDrawn {
+            party,
+            character,
+            seat,
+            reason,
+            ..
+        } if !viewer.is(*seat) => Event::ReserveDrawn {
             party: *party,
             character: *character,
             seat: *seat,
@@ -121,39 +129,100 @@ fn face(card: Card, reversed: bool) -> String {
 
 pub fn narrate(e: &Event) -> String {
     match e {
-        Event::ReserveDrawn { party, character, card, reversed, reason, .. } => match card {
-            Some(c) => format!("party {party} (character {character}) puts {} in its Reserve ({reason:?})", face(*c, reversed.unwrap_or(false))),
-            None => format!("party {party} (character {character}) draws a Reserve card ({reason:?})"),
+        Event::ReserveDrawn {
+            party,
+            character,
+            card,
+            reversed,
+            reason,
+            ..
+        } => match card {
+            Some(c) => format!(
+                "party {party} (character {character}) puts {} in its Reserve ({reason:?})",
+                face(*c, reversed.unwrap_or(false))
+            ),
+            None => {
+                format!("party {party} (character {character}) draws a Reserve card ({reason:?})")
+            }
         },
-        Event::RoundStarted { number, kind, dominant, control } => match dominant {
-            Some(d) => format!("round {number} ({kind:?}): party {d} is Dominant with Control {control}"),
+        Event::RoundStarted {
+            number,
+            kind,
+            dominant,
+            control,
+        } => match dominant {
+            Some(d) => {
+                format!("round {number} ({kind:?}): party {d} is Dominant with Control {control}")
+            }
             None => format!("round {number} ({kind:?}): the Conflict is Balanced"),
         },
         Event::TacticsDeclared { party, text } => format!("party {party} declares tactics: {text}"),
-        Event::DeckReshuffled { cards } => format!("the deck ran out: {} discards reshuffled into it", cards.len()),
-        Event::CardPlaced { party, card, reversed, narrative, .. } => {
-            let what = if *narrative { "draws a narrative card" } else { "places" };
+        Event::DeckReshuffled { cards } => format!(
+            "the deck ran out: {} discards reshuffled into it",
+            cards.len()
+        ),
+        Event::CardPlaced {
+            party,
+            card,
+            reversed,
+            narrative,
+            ..
+        } => {
+            let what = if *narrative {
+                "draws a narrative card"
+            } else {
+                "places"
+            };
             format!("party {party} {what} {}", face(*card, *reversed))
         }
         Event::ExcuseDrawn { party, .. } => format!("party {party} draws the Excuse"),
-        Event::CardRejected { by, party, card, spent, lasting } => {
-            let how = if *lasting { "turning a Lasting Loss card face down" } else { "discarding a Temporary Loss" };
-            format!("party {by} rejects party {party}'s {card} using {spent} ({how}); a replacement is drawn")
+        Event::CardRejected {
+            by,
+            party,
+            card,
+            spent,
+            lasting,
+        } => {
+            let how = if *lasting {
+                "turning a Lasting Loss card face down"
+            } else {
+                "discarding a Temporary Loss"
+            };
+            format!(
+                "party {by} rejects party {party}'s {card} using {spent} ({how}); a replacement is drawn"
+            )
         }
         Event::CardTurned { party, reversed } => {
-            format!("the Dominant spends a token to turn party {party}'s card {}", if *reversed { "reversed" } else { "upright" })
+            format!(
+                "the Dominant spends a token to turn party {party}'s card {}",
+                if *reversed { "reversed" } else { "upright" }
+            )
         }
-        Event::CardCovered { by, party, cover, reversed, covered, .. } => {
-            format!("party {by} covers party {party}'s {covered} with {} from its Reserve", face(*cover, *reversed))
+        Event::CardCovered {
+            by,
+            party,
+            cover,
+            reversed,
+            covered,
+            ..
+        } => {
+            format!(
+                "party {by} covers party {party}'s {covered} with {} from its Reserve",
+                face(*cover, *reversed)
+            )
         }
         Event::WindowClosed { party } => format!("no more reactions to party {party}'s card"),
         Event::Passed { party } => format!("party {party} passes"),
         Event::WipedOut { party } => format!("party {party} is Wiped Out"),
         Event::BiddingEnded { outcome } => match outcome {
-            Outcome::BalanceBroken { party } => format!("bidding over: party {party}'s card beats every other"),
+            Outcome::BalanceBroken { party } => {
+                format!("bidding over: party {party}'s card beats every other")
+            }
             Outcome::BalanceHeld => "bidding over: no card beats all the others".to_string(),
             Outcome::Excuse { party } => format!("bidding over: party {party} drew the Excuse"),
-            Outcome::DominantBroken { breakers } => format!("bidding over: the Dominant is broken by {breakers:?}"),
+            Outcome::DominantBroken { breakers } => {
+                format!("bidding over: the Dominant is broken by {breakers:?}")
+            }
             Outcome::DominantHeld => "bidding over: nobody breaks the Dominant".to_string(),
             Outcome::DominantWipedOut => "bidding over: the Dominant is Wiped Out".to_string(),
         },
@@ -161,21 +230,36 @@ pub fn narrate(e: &Event) -> String {
             Some(d) => format!("party {d} now holds Control {control}"),
             None => "the Conflict is Balanced".to_string(),
         },
-        Event::LossTaken { party, kind, cards, .. } => {
+        Event::LossTaken {
+            party, kind, cards, ..
+        } => {
             let names: Vec<&str> = cards.iter().map(|c| c.name()).collect();
             format!("party {party} takes a {kind:?} Loss ({})", names.join(", "))
         }
-        Event::RoundResolved { winners, losers, narration } => {
-            format!("round resolved: winners {winners:?}, losers {losers:?}; narration order {narration:?}")
+        Event::RoundResolved {
+            winners,
+            losers,
+            narration,
+        } => {
+            format!(
+                "round resolved: winners {winners:?}, losers {losers:?}; narration order {narration:?}"
+            )
         }
-        Event::Conceded { party, character, party_out } => {
+        Event::Conceded {
+            party,
+            character,
+            party_out,
+        } => {
             if *party_out {
                 format!("party {party} concedes the Conflict")
             } else {
                 format!("character {character} of party {party} concedes")
             }
         }
-        Event::Reframed { weaknesses } => format!("the Conflict is reframed; {} Lasting Losses become Weaknesses", weaknesses.len()),
+        Event::Reframed { weaknesses } => format!(
+            "the Conflict is reframed; {} Lasting Losses become Weaknesses",
+            weaknesses.len()
+        ),
         Event::CardsReturned => "the table's cards go back into the deck".to_string(),
         Event::ConflictEnded { victor, reason } => match victor {
             Some(v) => format!("the Conflict is over ({reason:?}): party {v} reaches its goal"),
@@ -186,19 +270,34 @@ pub fn narrate(e: &Event) -> String {
 
 fn line(cards: &[BidCard]) -> String {
     let v: Vec<String> = cards.iter().map(|b| face(b.card, b.reversed)).collect();
-    if v.is_empty() { "–".to_string() } else { v.join(" ") }
+    if v.is_empty() {
+        "–".to_string()
+    } else {
+        v.join(" ")
+    }
 }
 
 pub fn render(st: &State, viewer: Viewer) -> String {
     let v = view(st, viewer);
     let mut out = String::new();
     let control = match v.dominant.and_then(|d| v.parties.get(d as usize)) {
-        Some(p) => format!("{} Dominant, Control {}, tokens {}", p.name, v.control, v.tokens),
+        Some(p) => format!(
+            "{} Dominant, Control {}, tokens {}",
+            p.name, v.control, v.tokens
+        ),
         None => "Balanced".to_string(),
     };
-    let _ = writeln!(out, "Round {} ({:?}, {:?}) — {control} — deck {}", v.round.number, v.round.kind, v.phase, v.deck_count);
+    let _ = writeln!(
+        out,
+        "Round {} ({:?}, {:?}) — {control} — deck {}",
+        v.round.number, v.round.kind, v.phase, v.deck_count
+    );
     for (i, p) in v.parties.iter().enumerate() {
-        let turn = if v.round.turn == Some(i as u8) { "▶" } else { " " };
+        let turn = if v.round.turn == Some(i as u8) {
+            "▶"
+        } else {
+            " "
+        };
         let status = match p.status {
             Status::InPlay => String::new(),
             s => format!(" [{s:?}]"),
@@ -207,7 +306,19 @@ pub fn render(st: &State, viewer: Viewer) -> String {
         let lasting: Vec<String> = p
             .lasting
             .iter()
-            .map(|l| l.cards.iter().map(|c| if c.face_up { c.card.name().to_string() } else { format!("({})", c.card.name()) }).collect::<Vec<_>>().join("+"))
+            .map(|l| {
+                l.cards
+                    .iter()
+                    .map(|c| {
+                        if c.face_up {
+                            c.card.name().to_string()
+                        } else {
+                            format!("({})", c.card.name())
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("+")
+            })
             .collect();
         let reserve: usize = p.characters.iter().map(|c| c.reserve_count).sum();
         let _ = writeln!(

@@ -13,20 +13,29 @@ use serde_json::json;
 
 fn three_party_setup(blanks: bool) -> Setup {
     let mut a = tmdf();
-    a["characters"][0]["reserve"] = json!(["Rock Lover", {"card": "Paper Lover", "reversed": true}]);
+    a["characters"][0]["reserve"] =
+        json!(["Rock Lover", {"card": "Paper Lover", "reversed": true}]);
     serde_json::from_value(json!({"parties": [a, us(), levinulon()], "blanks": blanks})).unwrap()
 }
 
 /// Play random legal commands, calling `check` after each one.
-fn random_play(seed: u64, blanks: bool, steps: usize, mut check: impl FnMut(&State, &[Event], &Setup)) {
+fn random_play(
+    seed: u64,
+    blanks: bool,
+    steps: usize,
+    mut check: impl FnMut(&State, &[Event], &Setup),
+) {
     let setup = three_party_setup(blanks);
     let mut st = NdTourists::setup(&setup).unwrap();
     let mut driver = RandomDriver::new(seed);
     let mut rng = SeededRandomness::new(seed ^ 0xABCD);
     let mut log = Vec::new();
     for _ in 0..steps {
-        let Some((seat, cmd)) = driver.pick(&st) else { break };
-        let events = execute::<NdTourists>(&mut st, seat, &cmd, &mut rng).unwrap_or_else(|e| panic!("driver picked an illegal {cmd:?}: {e}"));
+        let Some((seat, cmd)) = driver.pick(&st) else {
+            break;
+        };
+        let events = execute::<NdTourists>(&mut st, seat, &cmd, &mut rng)
+            .unwrap_or_else(|e| panic!("driver picked an illegal {cmd:?}: {e}"));
         log.extend(events);
         check(&st, &log, &setup);
     }
@@ -35,22 +44,43 @@ fn random_play(seed: u64, blanks: bool, steps: usize, mut check: impl FnMut(&Sta
 /// Commands of every kind, from every seat, many of them illegal at any given moment.
 fn any_command() -> impl Strategy<Value = (Seat, Command)> {
     let seat = prop_oneof![Just(Seat::Gm), (1u8..4).prop_map(Seat::Player)];
-    let party = prop_oneof![Just(None), Just(Some("TMDF".to_string())), Just(Some("US".to_string())), Just(Some("Levinulon".to_string()))];
+    let party = prop_oneof![
+        Just(None),
+        Just(Some("TMDF".to_string())),
+        Just(Some("US".to_string())),
+        Just(Some("Levinulon".to_string()))
+    ];
     let card = (0u8..67).prop_map(|i| nd_tourists::Card::from_id(i).unwrap());
     let cite = prop_oneof![
         Just(None),
-        Just(Some(Citation::Weakness("The second-in-command is severely wounded".into()))),
+        Just(Some(Citation::Weakness(
+            "The second-in-command is severely wounded".into()
+        ))),
         Just(Some(Citation::Aspect("Well-trained team".into()))),
     ];
     let cmd = prop_oneof![
         Just(Command::Start),
-        party.clone().prop_map(|party| Command::Bid { party, character: None }),
+        party.clone().prop_map(|party| Command::Bid {
+            party,
+            character: None
+        }),
         party.clone().prop_map(|party| Command::Pass { party }),
         party.clone().prop_map(|party| Command::Reject { party }),
         Just(Command::Turn),
-        (party.clone(), card, cite, any::<bool>()).prop_map(|(party, card, cite, accepted)| Command::Cover { party, character: None, card, cite, accepted }),
+        (party.clone(), card, cite, any::<bool>()).prop_map(|(party, card, cite, accepted)| {
+            Command::Cover {
+                party,
+                character: None,
+                card,
+                cite,
+                accepted,
+            }
+        }),
         Just(Command::CloseWindow),
-        party.prop_map(|party| Command::Concede { party, character: None }),
+        party.prop_map(|party| Command::Concede {
+            party,
+            character: None
+        }),
         any::<bool>().prop_map(|confirmed| Command::Reframe { confirmed }),
         Just(Command::NextRound),
     ];
@@ -142,7 +172,13 @@ fn random_conflicts_finish() {
     let mut ended = 0;
     for seed in 0..40 {
         let mut st = NdTourists::setup(&three_party_setup(false)).unwrap();
-        let stats = nd_tourists::driver::play_out(&mut st, &mut RandomDriver::new(seed), &mut SeededRandomness::new(seed), 20_000).unwrap();
+        let stats = nd_tourists::driver::play_out(
+            &mut st,
+            &mut RandomDriver::new(seed),
+            &mut SeededRandomness::new(seed),
+            20_000,
+        )
+        .unwrap();
         assert!(stats.bids > 0);
         ended += usize::from(stats.ended);
     }

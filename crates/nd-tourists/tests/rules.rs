@@ -67,7 +67,11 @@ fn nd11_round_kind_follows_control_and_tactics_are_narrative() {
     b.ok(gm(), json!({"type": "start"}), &[]);
     assert_eq!(b.state.round.kind, RoundKind::BalanceBreaker);
     let before = b.state.clone();
-    let events = b.ok(p(1), json!({"type": "declare_tactics", "text": "We hold the bridge"}), &[]);
+    let events = b.ok(
+        p(1),
+        json!({"type": "declare_tactics", "text": "We hold the bridge"}),
+        &[],
+    );
     assert!(matches!(events[0], Event::TacticsDeclared { party: 0, .. }));
     assert_eq!(b.state, before); // ND-11: tactics change nothing in the rules
 }
@@ -103,7 +107,9 @@ fn nd13_reversed_count_uses_final_orientation() {
 
 #[test]
 fn nd14_d8_excuse_in_a_balance_breaker_still_lets_everyone_draw() {
-    let mut b = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5), plain("C", "p3", 5)]}));
+    let mut b = Table::new(
+        json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5), plain("C", "p3", 5)]}),
+    );
     b.ok(gm(), json!({"type": "start"}), &[]);
     let events = b.ok(p(1), json!({"type": "bid"}), &["Excuse↑", "Rock Ruler↓"]);
     assert!(matches!(events[0], Event::ExcuseDrawn { .. })); // D-8: swapped at once
@@ -174,14 +180,19 @@ fn nd16c_d6_d7_two_passes_end_bidding_and_an_empty_dominant_is_broken() {
     let mut t = kaiju();
     t.pass(p(1));
     let events = t.pass(gm());
-    assert_eq!(outcome(&events), Some(Outcome::DominantBroken { breakers: vec![1] })); // D-7
+    assert_eq!(
+        outcome(&events),
+        Some(Outcome::DominantBroken { breakers: vec![1] })
+    ); // D-7
     assert_eq!(t.state.control, 0); // ND-17
     assert_eq!(t.state.round.result.as_ref().unwrap().losers, vec![0]); // D-10
 }
 
 #[test]
 fn nd17_cards_of_different_contenders_are_never_pooled() {
-    let mut t = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5), plain("G", "gm", 9)]}));
+    let mut t = Table::new(
+        json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5), plain("G", "gm", 9)]}),
+    );
     t.ok(gm(), json!({"type": "start"}), &[]);
     assert_eq!(t.state.control, 4);
     t.bid(p(1), "Paper Ruler↑"); // beats Rock only
@@ -212,7 +223,12 @@ fn nd18_only_the_dominant_turns_once_per_card_with_tokens() {
     t.refused(gm(), json!({"type": "turn"}), "ND-9");
     let mut b = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5)]}));
     b.ok(gm(), json!({"type": "start"}), &[]);
-    b.state.parties[0].characters[0].reserve.push(nd_tourists::state::ReserveCard { card: card("XX"), reversed: false });
+    b.state.parties[0].characters[0]
+        .reserve
+        .push(nd_tourists::state::ReserveCard {
+            card: card("XX"),
+            reversed: false,
+        });
     b.state.deck.remove(card("XX"));
     b.bid(p(1), "II↓");
     b.refused(gm(), json!({"type": "turn"}), "ND-14"); // no tokens in a Balance Breaker
@@ -250,7 +266,9 @@ fn nd19_a_spent_temporary_loss_is_gone() {
     t.bid(p(3), "XIX↑");
     t.ok(p(1), json!({"type": "reject"}), &["Blades Lover↑"]);
     assert!(t.state.parties[3].temporary.is_empty()); // ND-19: Temporary Loss spent
-    assert!(t.state.discard.contains(card("Serpent Home")) && t.state.discard.contains(card("XIX")));
+    assert!(
+        t.state.discard.contains(card("Serpent Home")) && t.state.discard.contains(card("XIX"))
+    );
 }
 
 #[test]
@@ -261,7 +279,11 @@ fn nd20_covers_come_from_ones_own_reserve_with_a_fitting_citation() {
     t.refused(p(1), json!({"type": "cover", "card": "Rock Lover", "cite": {"aspect": "Well-trained team"}, "accepted": true}), "ND-20");
     // Covering an opponent's card must cite that opponent's trait.
     t.refused(gm(), json!({"type": "cover", "card": "Rock Lover", "cite": {"aspect": "Giant"}, "accepted": true}), "ND-20");
-    t.refused(gm(), json!({"type": "cover", "card": "Rock Lover", "accepted": true}), "ND-20");
+    t.refused(
+        gm(),
+        json!({"type": "cover", "card": "Rock Lover", "accepted": true}),
+        "ND-20",
+    );
     t.ok(gm(), json!({"type": "cover", "card": "Rock Lover", "cite": {"aspect": "Well-trained team"}, "accepted": true}), &[]);
     assert_eq!(t.state.parties[1].characters[0].tally, 1); // D-12
 }
@@ -276,7 +298,10 @@ fn nd21_loss_table_and_gravity_ladder() {
     assert_eq!(loss_for(5), None); // D-5
     let ladder: Vec<Gravity> = (1..=6).map(Gravity::of_kth).collect();
     use Gravity::*;
-    assert_eq!(ladder, [Trivial, FairlyEasy, Hard, VeryHard, Permanent, Permanent]); // D-15
+    assert_eq!(
+        ladder,
+        [Trivial, FairlyEasy, Hard, VeryHard, Permanent, Permanent]
+    ); // D-15
 }
 
 #[test]
@@ -298,7 +323,9 @@ fn nd22_end_of_round_steps_happen_in_order() {
 
 #[test]
 fn nd24_a_dominant_conceding_resets_control() {
-    let mut t = Table::new(json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 4), plain("G", "p3", 9)]}));
+    let mut t = Table::new(
+        json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 4), plain("G", "p3", 9)]}),
+    );
     t.ok(gm(), json!({"type": "start"}), &[]);
     t.pass(p(1));
     t.pass(p(2));
@@ -344,7 +371,11 @@ fn crew() -> serde_json::Value {
 #[test]
 fn nd28_nd29_the_last_drawer_takes_the_losses() {
     let mut t = Table::new(json!({"parties": [crew(), plain("Beast", "gm", 9)]}));
-    t.ok(gm(), json!({"type": "start"}), &["Rock Lover↑", "Rock Home↑"]); // ND-10: 2 sheets with a Reserve
+    t.ok(
+        gm(),
+        json!({"type": "start"}),
+        &["Rock Lover↑", "Rock Home↑"],
+    ); // ND-10: 2 sheets with a Reserve
     t.ok(p(1), json!({"type": "bid", "character": "Ann"}), &["III↓"]);
     t.pass(gm());
     t.ok(p(1), json!({"type": "bid", "character": "Bob"}), &["IV↑"]); // ND-28
@@ -357,7 +388,11 @@ fn nd28_nd29_the_last_drawer_takes_the_losses() {
 #[test]
 fn nd30_nd31_reserves_tallies_and_concessions_are_per_character() {
     let mut t = Table::new(json!({"parties": [crew(), plain("Beast", "gm", 9)]}));
-    t.ok(gm(), json!({"type": "start"}), &["Rock Lover↑", "Rock Home↑"]);
+    t.ok(
+        gm(),
+        json!({"type": "start"}),
+        &["Rock Lover↑", "Rock Home↑"],
+    );
     t.ok(p(1), json!({"type": "bid", "character": "Bob"}), &["III↓"]);
     // ND-30: Ann covering her party's card cites her own traits, not Bob's.
     t.refused(p(1), json!({"type": "cover", "card": "II", "character": "Ann", "cite": {"aspect": "Strong"}, "accepted": true}), "ND-20");
@@ -368,8 +403,16 @@ fn nd30_nd31_reserves_tallies_and_concessions_are_per_character() {
     t.pass(p(1));
     t.ok(p(1), json!({"type": "concede", "character": "Bob"}), &[]); // ND-31: alone
     assert!(t.state.parties[0].in_play());
-    t.refused(p(1), json!({"type": "concede", "character": "Bob"}), "ND-31");
-    t.ok(gm(), json!({"type": "reframe", "confirmed": true}), &["XX↑", "XIX↓"]);
+    t.refused(
+        p(1),
+        json!({"type": "concede", "character": "Bob"}),
+        "ND-31",
+    );
+    t.ok(
+        gm(),
+        json!({"type": "reframe", "confirmed": true}),
+        &["XX↑", "XIX↓"],
+    );
     assert_eq!(t.state.parties[0].characters[1].reserve.len(), 2); // 1 + Bob's tally
     assert_eq!(t.state.parties[0].characters[0].reserve.len(), 1); // Ann did not concede
 }
@@ -384,6 +427,10 @@ fn d3_an_empty_deck_reshuffles_this_rounds_discards() {
     t.bid(p(1), "II↑");
     t.bid(gm(), "III↑");
     let events = t.bid(p(1), "XX↑");
-    assert!(events.iter().any(|e| matches!(e, Event::DeckReshuffled { .. }))); // D-3
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::DeckReshuffled { .. }))
+    ); // D-3
     assert!(t.state.discard.is_empty());
 }

@@ -33,8 +33,17 @@ fn tv2_npc_reserve_follows_the_usual_rule() {
     assert_eq!(kaiju.state.table.parties[0].reserve_draws, 1);
     let mut five = tmdf();
     let sheet = five["characters"][0].clone();
-    five["characters"] = json!((0..5).map(|i| { let mut s = sheet.clone(); s["name"] = json!(format!("Pilot {i}")); s }).collect::<Vec<_>>());
-    let st = build(&serde_json::from_value(json!({"parties": [levinulon(), five]})).unwrap()).unwrap();
+    five["characters"] = json!(
+        (0..5)
+            .map(|i| {
+                let mut s = sheet.clone();
+                s["name"] = json!(format!("Pilot {i}"));
+                s
+            })
+            .collect::<Vec<_>>()
+    );
+    let st =
+        build(&serde_json::from_value(json!({"parties": [levinulon(), five]})).unwrap()).unwrap();
     assert_eq!(st.table.parties[0].reserve_draws, 5);
     let st = play_example("tv-02-npc-reserve.json");
     assert_eq!(st.parties[2].characters[0].reserve.len(), 3);
@@ -46,7 +55,9 @@ fn tv3_balance_breaker_gives_ann_control() {
     let st = play_example("tv-03-balance-breaker.json");
     assert_eq!((st.dominant, st.control), (Some(3), 1)); // ND-14.3
     assert_eq!(st.phase, Phase::Aftermath);
-    let temp: Vec<_> = (0..3).map(|i| st.parties[i].temporary[0].card.name()).collect();
+    let temp: Vec<_> = (0..3)
+        .map(|i| st.parties[i].temporary[0].card.name())
+        .collect();
     assert_eq!(temp, ["IV", "Serpent Soldier", "XIV"]); // ND-21 Temporary
     let result = st.round.result.clone().unwrap();
     assert_eq!((result.winners, result.losers), (vec![3], vec![0, 1, 2])); // D-10
@@ -82,7 +93,11 @@ fn tv6_rejection_then_excuse_or_lower_triumph() {
     assert!(!st.parties[0].lasting[0].cards[0].face_up); // ND-19
     assert_eq!(st.parties[0].lasting.len(), 1); // the Loss remains
     let st = play_example("tv-06b-reject-twice.json");
-    let faces: Vec<bool> = st.parties[0].lasting[0].cards.iter().map(|c| c.face_up).collect();
+    let faces: Vec<bool> = st.parties[0].lasting[0]
+        .cards
+        .iter()
+        .map(|c| c.face_up)
+        .collect();
     assert_eq!(faces, [false, false, true]);
     assert_eq!(st.round.kind, RoundKind::Unbalanced);
 }

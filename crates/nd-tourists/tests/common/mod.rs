@@ -2,13 +2,19 @@
 #![allow(dead_code)]
 
 use clash_core::scenario::run_str;
-use clash_core::{Randomness, RuleError, RulesetEntry, Scripted, ScriptedRandomness, Seat, SeededRandomness, execute};
+use clash_core::{
+    Randomness, RuleError, RulesetEntry, Scripted, ScriptedRandomness, Seat, SeededRandomness,
+    execute,
+};
 use nd_tourists::{Card, Command, Event, NdTourists, Setup, State};
 use serde_json::{Value, json};
 
 /// Play an example file and return its final state.
 pub fn play_example(name: &str) -> State {
-    let path = format!("{}/../../examples/nd-tourists/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../examples/nd-tourists/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).expect("example file");
     let report = run_str(&[RulesetEntry::of::<NdTourists>()], &text).expect("example runs");
     serde_json::from_value(report.final_state).expect("state deserializes")
@@ -52,7 +58,11 @@ impl Table {
     pub fn new(setup: Value) -> Table {
         let setup: Setup = serde_json::from_value(setup).expect("setup json");
         let state = nd_tourists::setup::build(&setup).expect("valid setup");
-        Table { setup, state, log: Vec::new() }
+        Table {
+            setup,
+            state,
+            log: Vec::new(),
+        }
     }
 
     /// Run a command with the given draws; panics (test failure) if refused.
@@ -63,13 +73,23 @@ impl Table {
         }
     }
 
-    pub fn try_cmd(&mut self, seat: Seat, command: Value, draws: &[&str]) -> Result<Vec<Event>, RuleError> {
+    pub fn try_cmd(
+        &mut self,
+        seat: Seat,
+        command: Value,
+        draws: &[&str],
+    ) -> Result<Vec<Event>, RuleError> {
         let command: Command = serde_json::from_value(command).expect("command json");
         let mut rng = picks(draws);
         self.run(seat, &command, &mut rng)
     }
 
-    pub fn run(&mut self, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+    pub fn run(
+        &mut self,
+        seat: Seat,
+        command: &Command,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Event>, RuleError> {
         let events = execute::<NdTourists>(&mut self.state, seat, command, rng)?;
         self.log.extend(events.iter().cloned());
         Ok(events)
@@ -78,7 +98,9 @@ impl Table {
     /// A command that must be refused under `rule` and leave the state as it was.
     pub fn refused(&mut self, seat: Seat, command: Value, rule: &str) {
         let before = self.state.clone();
-        let err = self.try_cmd(seat, command.clone(), &[]).expect_err(&format!("{command} should be refused"));
+        let err = self
+            .try_cmd(seat, command.clone(), &[])
+            .expect_err(&format!("{command} should be refused"));
         assert_eq!(err.rule(), Some(rule), "{command}: {err}");
         assert_eq!(self.state, before, "a refused command changed the state");
     }
@@ -91,7 +113,12 @@ impl Table {
         self.ok(seat, json!({"type": "pass"}), &[])
     }
 
-    pub fn seeded(&mut self, seat: Seat, command: Value, seed: u64) -> Result<Vec<Event>, RuleError> {
+    pub fn seeded(
+        &mut self,
+        seat: Seat,
+        command: Value,
+        seed: u64,
+    ) -> Result<Vec<Event>, RuleError> {
         let command: Command = serde_json::from_value(command).expect("command json");
         self.run(seat, &command, &mut SeededRandomness::new(seed))
     }
