@@ -184,3 +184,35 @@ fn random_conflicts_finish() {
     }
     assert!(ended >= 35, "only {ended} of 40 random conflicts ended");
 }
+
+#[test]
+fn random_play_reaches_every_kind_of_event() {
+    // The driver must exercise reactions, the Excuse, Wipe Outs and concessions, or the
+    // properties above would say little about them.
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..60 {
+        let mut read = 0;
+        random_play(seed, false, 3_000, |_, log, _| {
+            for e in &log[read..] {
+                let v = serde_json::to_value(e).unwrap();
+                seen.insert(v["type"].as_str().unwrap_or("").to_string());
+            }
+            read = log.len();
+        });
+    }
+    for kind in [
+        "card_rejected",
+        "card_turned",
+        "card_covered",
+        "excuse_drawn",
+        "wiped_out",
+        "conceded",
+        "loss_taken",
+        "conflict_ended",
+    ] {
+        assert!(
+            seen.contains(kind),
+            "random play never produced {kind}: {seen:?}"
+        );
+    }
+}

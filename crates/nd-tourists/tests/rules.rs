@@ -236,7 +236,8 @@ fn nd18_only_the_dominant_turns_once_per_card_with_tokens() {
 
 #[test]
 fn nd18_a_turned_card_cannot_be_turned_again() {
-    let mut t = kaiju_round_two(); // 2 tokens
+    let mut t = kaiju_round_two();
+    assert_eq!(t.state.tokens, 2); // ND-9: a fresh round's tokens = Control; last round's expired
     t.bid(p(1), "II↑");
     t.ok(gm(), json!({"type": "turn"}), &[]);
     t.refused(gm(), json!({"type": "turn"}), "ND-18");
@@ -318,7 +319,8 @@ fn nd22_end_of_round_steps_happen_in_order() {
     assert!(matches!(events[0], Event::CardsReturned)); // step 5 before step 6 (D-13)
     assert!(matches!(events[1], Event::ReserveDrawn { party: 1, .. })); // ND-26
     assert_eq!(t.state.round.kind, RoundKind::BalanceBreaker); // step 7
-    assert_eq!(t.state.deck.len(), 65);
+    assert_eq!(t.state.deck.len(), 65); // ND-4: bid lines back into the deck
+    assert!(t.state.parties.iter().all(|p| p.bid_line.is_empty()));
 }
 
 #[test]

@@ -129,3 +129,20 @@ fn tv9_concession() {
     assert_eq!(st.parties[0].characters[0].new_weaknesses.len(), 3); // ND-25
     assert_eq!(st.in_play_count(), 3);
 }
+
+#[test]
+fn tv4_probability_claim_from_each_partys_knowledge() {
+    use nd_tourists::probability::{Knowledge, at_least_reversed};
+    // §10.2 after TV-4's bidding: the 13 cards drawn are on the table (bid and Loss lines).
+    let st = play_example("tv-04-kaiju-round-one.json");
+    let xvi = card("XVI");
+    // TMDF cannot see Levinulon's Reserve card: 5/54.
+    let tmdf = Knowledge::of_party(&st, 1);
+    assert_eq!(tmdf.unseen_out, 1);
+    assert_eq!(tmdf.next_draw_beats(xvi).unwrap().to_string(), "5/54");
+    // Levinulon knows its own Reserve card (Rock Lover): 5/53, the table's 9.4%.
+    let levinulon = Knowledge::of_party(&st, 0);
+    assert_eq!(levinulon.next_draw_beats(xvi).unwrap().to_string(), "5/53");
+    // ND-2 / ND-21: one more draw makes ANN's 2 reversed cards a Lasting Loss half the time.
+    assert_eq!(at_least_reversed(1, 3 - 2).to_string(), "1/2");
+}
