@@ -208,12 +208,11 @@ proptest! {
         let mut table = IronTriangle::setup(&setup()).expect("setup");
         let mut rng = SeededRandomness::new(2);
         for (seat, raw) in commands {
-            if let Ok(command) = serde_json::from_value::<Command>(raw) {
-                if let Ok(events) = IronTriangle::decide(&table, SEATS[seat], &command, &mut rng) {
-                    for e in &events {
-                        IronTriangle::apply(&mut table, e);
-                    }
-                }
+            let decided = serde_json::from_value::<Command>(raw)
+                .ok()
+                .and_then(|command| IronTriangle::decide(&table, SEATS[seat], &command, &mut rng).ok());
+            for e in decided.iter().flatten() {
+                IronTriangle::apply(&mut table, e);
             }
             check_ranges(&table)?;
         }
