@@ -6,7 +6,7 @@ use clash_core::{Randomness, RuleError, Seat};
 
 use crate::bidding::{WIPE_OUT, breaks};
 use crate::events::{Event, LossKind, NewWeakness, Outcome, ReserveReason};
-use crate::ruling::Ruling;
+use crate::ruling::{Ruling, draw_from};
 use crate::seating::acting_party;
 use crate::state::{CharId, EndReason, PartyId, PartyState, Phase, RoundKind, State, Status};
 
@@ -366,21 +366,15 @@ pub fn next_round(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Resul
             (p.in_play() && p.characters.get(k as usize)?.reserve.len() < room).then_some((*w, k))
         })
         .collect();
-    r.emit(Event::CardsReturned);
-    for (party, character) in refills {
-        if let Some(d) = r.draw(rng, true)? {
-            let seat = r.state().table.parties[party as usize].seat;
-            r.emit(Event::ReserveDrawn {
-                party,
-                character,
-                seat,
-                card: Some(d.card),
-                reversed: Some(d.reversed),
-                reason: ReserveReason::Refill,
-            });
-        }
+    // Step 5 is computed here rather than read back, so the hot path copies no state.
+    let mut deck = st.deck.union(st.discard);
+    for p in &st.parties {
+        deck = deck.union(p.bid_line.iter().map(|b| b.card).collect());
     }
-    let st = r.state();
+    let seats: Vec<Seat> = refills
+        .iter()
+        .map(|(p, _)| st.table.parties[*p as usize].seat)
+        .collect();
     let kind = if st.control == 0 {
         RoundKind::BalanceBreaker
     } else {
@@ -392,6 +386,23 @@ pub fn next_round(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Resul
         dominant: if st.control == 0 { None } else { st.dominant },
         control: st.control,
     };
+    r.emit(Event::CardsReturned);
+    for ((party, character), seat) in refills.into_iter().zip(seats) {
+        let pool = deck.minus([crate::cards::EXCUSE].into_iter().collect());
+        if pool.is_empty() {
+            break;
+        }
+        let d = draw_from(pool, rng)?;
+        deck.remove(d.card);
+        r.emit(Event::ReserveDrawn {
+            party,
+            character,
+            seat,
+            card: Some(d.card),
+            reversed: Some(d.reversed),
+            reason: ReserveReason::Refill,
+        });
+    }
     r.emit(e);
     Ok(())
 }
