@@ -436,3 +436,52 @@ fn d3_an_empty_deck_reshuffles_this_rounds_discards() {
     ); // D-3
     assert!(t.state.discard.is_empty());
 }
+
+#[test]
+fn d9_a_dominant_wiped_out_sets_control_to_zero_without_evaluation() {
+    let mut t = kaiju();
+    for c in ["I↓", "II↓", "III↓", "IV↓"] {
+        t.pass(p(1));
+        t.bid(gm(), c);
+    }
+    t.pass(p(1));
+    t.bid(gm(), "V↓");
+    let events = t.ok(gm(), json!({"type": "close_window"}), &[]);
+    assert_eq!(outcome(&events), Some(Outcome::DominantWipedOut)); // D-9
+    assert_eq!((t.state.dominant, t.state.control), (None, 0));
+    assert_eq!(t.state.parties[0].status, Status::WipedOut { round: 1 }); // ND-16b
+    assert_eq!(t.state.victor, Some(1)); // ND-23: the last party left
+    assert_eq!(t.state.phase, Phase::Ended);
+}
+
+#[test]
+fn d9_after_a_contenders_wipe_out_bidding_goes_on_and_its_cards_still_count() {
+    let mut t = Table::new(
+        json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5), plain("G", "gm", 9)]}),
+    );
+    t.ok(gm(), json!({"type": "start"}), &[]);
+    t.bid(p(1), "XXI↑");
+    t.pass(p(2));
+    t.pass(gm());
+    for c in ["I↓", "II↓", "III↓", "IV↓", "V↓"] {
+        t.bid(p(1), c);
+        t.pass(p(2)); // closes A's window; after the fifth, A is Wiped Out
+        if c != "V↓" {
+            t.pass(gm());
+        }
+    }
+    assert_eq!(t.state.parties[0].status, Status::WipedOut { round: 1 }); // ND-16b
+    assert_eq!(t.state.phase, Phase::Bidding); // D-9: 2 parties remain
+    t.bid(gm(), "Rock Ruler↑");
+    t.pass(p(2));
+    let events = t.pass(gm()); // D-6: 2 consecutive passes = 2 parties in play
+    assert_eq!(
+        outcome(&events),
+        Some(Outcome::DominantBroken { breakers: vec![0] })
+    ); // ND-17
+    assert_eq!(t.state.control, 3);
+    let r = t.state.round.result.clone().unwrap();
+    assert!(r.winners.is_empty()); // D-10 (our reading): a Wiped Out breaker does not win
+    assert_eq!(r.losers, vec![0, 2]);
+    assert!(t.state.parties[0].temporary.is_empty() && t.state.parties[0].lasting.is_empty()); // D-5
+}
