@@ -108,17 +108,24 @@ pub struct Summary {
     pub lengths: Vec<u32>,
 }
 
-/// Play `games` games in parallel; `progress` is called once per finished game.
-pub fn simulate(contest: &dyn Contest, games: u64, seed: u64, progress: &(dyn Fn() + Sync)) -> Summary {
-    let results: Vec<GameResult> = (0..games)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = SeededRandomness::for_command(seed, i);
-            let r = contest.play(&mut rng);
-            progress();
-            r
-        })
-        .collect();
+/// Play `games` games in parallel on `threads` threads (all cores when `None`); `progress` is
+/// called once per finished game.
+pub fn simulate(contest: &dyn Contest, games: u64, seed: u64, threads: Option<usize>, progress: &(dyn Fn() + Sync)) -> Summary {
+    let run = || -> Vec<GameResult> {
+        (0..games)
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = SeededRandomness::for_command(seed, i);
+                let r = contest.play(&mut rng);
+                progress();
+                r
+            })
+            .collect()
+    };
+    let results = match threads.and_then(|t| rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build().ok()) {
+        Some(pool) => pool.install(run),
+        None => run(),
+    };
     summarise(contest, &results, seed)
 }
 

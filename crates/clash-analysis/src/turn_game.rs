@@ -433,3 +433,102 @@ pub fn move_game(spec: &TurnSpec, sa: Stance, sb: Stance, payoff: Payoff) -> Res
 pub fn all_moves() -> Vec<Move> {
     Move::ALL.to_vec()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix_game::certifies;
+
+    fn mv(s: &str) -> Move {
+        s.parse().unwrap()
+    }
+
+    fn fighter(name: &str, d: u32, g: u32, a: u32) -> FighterSpec {
+        FighterSpec { name: name.into(), energy: PerAction { defend: d, grapple: g, attack: a }, max: None, moves: None, combos: vec![], pile: vec![] }
+    }
+
+    fn entry(g: &MoveGame, a: &str, b: &str) -> i64 {
+        let i = g.rows.iter().position(|m| *m == mv(a)).unwrap();
+        let j = g.cols.iter().position(|m| *m == mv(b)).unwrap();
+        g.matrix[i][j]
+    }
+
+    fn to_q(m: &[Vec<i64>]) -> Vec<Vec<BigRational>> {
+        m.iter().map(|r| r.iter().map(|x| BigRational::from_integer((*x).into())).collect()).collect()
+    }
+
+    #[test]
+    fn tv_3_stance_payoffs_come_from_the_engine() {
+        // TV-3: you have Attack 3 and take stance A2; the opponent has no stance.
+        let spec = TurnSpec { active: fighter("You", 3, 3, 3), opponent: fighter("Them", 4, 4, 4), chain: vec![] };
+        let g = move_game(&spec, Stance::new(Some(Action::Attack), 2), Stance::NONE, Payoff::Energy).unwrap();
+        assert_eq!(entry(&g, "A-H", "G-L"), 7); // IT-34, IT-49: 2×2 + 3
+        assert_eq!(entry(&g, "A-H", "D-M"), -4); // IT-34: matched and lost: 2 from Attack + 2
+        assert_eq!(entry(&g, "D-M", "A-H"), 2); // IT-34: a feint
+        assert_eq!(entry(&g, "D-M", "G-L"), -4); // IT-49
+        // TV-2 / IT-50: a tie costs each side the other's base.
+        assert_eq!(entry(&g, "A-H", "A-H"), 0);
+        let w = move_game(&spec, Stance::new(Some(Action::Attack), 2), Stance::NONE, Payoff::Win).unwrap();
+        assert_eq!((entry(&w, "A-H", "G-L"), entry(&w, "A-H", "D-M"), entry(&w, "A-H", "A-H")), (1, -1, 0)); // IT-48
+    }
+
+    #[test]
+    fn tv_6_win_of_13_with_chain_pile_and_combo() {
+        let mut you = fighter("You", 3, 3, 3);
+        you.moves = Some(Move::ALL.to_vec());
+        you.combos = vec![Combo { from: mv("D-M"), followups: vec![mv("G-J"), mv("G-S")] }];
+        let mut o = fighter("O", 6, 6, 6);
+        o.moves = Some(Move::ALL.to_vec());
+        o.pile = vec![mv("A-L")];
+        let spec = TurnSpec { active: you, opponent: o, chain: vec![mv("D-M")] };
+        let g = move_game(&spec, Stance::new(Some(Action::Grapple), 2), Stance::new(Some(Action::Defend), 1), Payoff::Energy).unwrap();
+        // IT-42: D-M is face up in the chain, so it is not one of your moves this turn.
+        assert!(!g.rows.contains(&mv("D-M")));
+        assert_eq!(entry(&g, "G-J", "D-L"), 13); // TV-6: 2×3 + 1 + 4 + 1 + 1
+    }
+
+    #[test]
+    fn tv_14_starting_moves_solve_to_certified_equilibria() {
+        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        for payoff in [Payoff::Energy, Payoff::Win] {
+            let s = solve_turn(&spec, payoff).unwrap();
+            let stance = s.stance_solution.as_ref().unwrap();
+            let (sa, sb) = &s.stance_options;
+            assert_eq!(s.games, sa.len() * sb.len());
+            let values: Vec<Vec<BigRational>> = (0..sa.len()).map(|i| (0..sb.len()).map(|j| s.stage_values[&(i, j)].clone()).collect()).collect();
+            assert!(certifies(&values, stance), "{payoff:?}"); // the minimax theorem, exactly
+            let pos = TurnPosition::new(&spec).unwrap();
+            for m in &s.moves {
+                let g = pos.move_matrix(m.stance_active, m.stance_opponent, payoff).unwrap();
+                let sol = solve_moves(&g).unwrap();
+                assert!(certifies(&to_q(&g.matrix), &sol));
+                assert_eq!(Probability::of(&sol.value), m.value);
+            }
+        }
+    }
+
+    #[test]
+    fn it_32_identical_fighters_make_a_fair_turn() {
+        // Rules apply symmetrically (IT-32): with no chain and no piles the turn is worth 0.
+        let spec = TurnSpec { active: fighter("A", 3, 3, 4), opponent: fighter("B", 3, 3, 4), chain: vec![] };
+        let s = solve_turn(&spec, Payoff::Energy).unwrap();
+        assert_eq!(s.value.fraction, "0/1");
+    }
+
+    #[test]
+    fn it_33_stances_range_over_current_energy() {
+        let spec = TurnSpec { active: fighter("A", 0, 2, 1), opponent: fighter("B", 1, 1, 1), chain: vec![] };
+        let pos = TurnPosition::new(&spec).unwrap();
+        // None, G1, G2, A1: a type at 0 allows only stance 0.
+        assert_eq!(pos.stances("A").len(), 4);
+        assert_eq!(pos.stances("B").len(), 4);
+    }
+
+    #[test]
+    fn it_35_a_fighter_without_moves_is_reported() {
+        let mut a = fighter("A", 3, 3, 3);
+        a.moves = Some(vec![mv("D-M")]);
+        let spec = TurnSpec { active: a, opponent: fighter("B", 3, 3, 3), chain: vec![mv("D-M")] };
+        assert!(matches!(solve_turn(&spec, Payoff::Energy), Err(TurnError::NoMove(_))));
+    }
+}

@@ -1,0 +1,213 @@
+"""Solve the same problems with Clash and with peer tools; print answers and time ratios.
+
+Usage: compare.py HARNESS MATRIX.json
+  HARNESS is the release build of `cargo run -p clash-analysis --example peers`;
+  MATRIX.json is the Iron Triangle 13x13 move game (from `clash solve iron-triangle moves`).
+"""
+
+import json
+import subprocess
+import sys
+import time
+import warnings
+from fractions import Fraction
+
+import icepool
+import nashpy
+import numpy as np
+import pygambit as gbt
+
+warnings.filterwarnings("ignore")
+HARNESS, MATRIX = sys.argv[1], sys.argv[2]
+
+
+def rust(*args):
+    out = subprocess.run([HARNESS, *map(str, args)], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def timed(fn, min_seconds=0.5, max_reps=200):
+    """Mean seconds per call (at least one call, up to max_reps or min_seconds)."""
+    result = fn()
+    reps, start = 0, time.perf_counter()
+    while reps < max_reps and (reps == 0 or time.perf_counter() - start < min_seconds):
+        result = fn()
+        reps += 1
+    return result, (time.perf_counter() - start) / reps
+
+
+# --- In A Wicked Age exchanges (spec section 10) with icepool -------------------------------
+
+def value_die(form, bonus):
+    """A pool's value (P, T) encoded as P*100 + T: High + bonus dice, Low (WA-11)."""
+    dice = [icepool.d(s) for s in form] + [icepool.d(s) for s in bonus]
+    nf = len(form)
+
+    def value(*faces):
+        f = sorted(faces[:nf], reverse=True)
+        high, low = f[0], (f[1] if nf > 1 else 0)
+        return (high + sum(faces[nf:])) * 100 + low
+
+    return icepool.map(value, *dice)
+
+
+def band(a, c):
+    (ap, at), (cp, ct) = divmod(a, 100), divmod(c, 100)
+    if ap >= 2 * cp:
+        return 0  # challenger knocked out
+    if (ap, at) >= (cp, ct):
+        return 1  # answerer takes the Advantage die
+    if 2 * ap > cp:
+        return 2  # challenger takes the Advantage die
+    return 3  # answerer knocked out
+
+
+def final_band(a, c):
+    return 0 if divmod(a, 100) >= divmod(c, 100) else 1
+
+
+def parse(pool):
+    form, bonus = [], []
+    for t in pool.split("+"):
+        if t in ("adv", "owe"):
+            bonus.append(6)
+        elif t.startswith("d"):
+            form.append(int(t[1:]))
+        else:
+            bonus.append(int(t[1:]))
+    return form, bonus
+
+
+def fractions_of(die, outcomes):
+    denom = die.denominator()
+    return [str(Fraction(die.quantity(o), denom)) if o in die else "0" for o in outcomes]
+
+
+def icepool_exchange(answer, challenge, rnd):
+    a, c = value_die(*parse(answer)), value_die(*parse(challenge))
+    if rnd >= 3:
+        return fractions_of(icepool.map(final_band, a, c), [0, 1])
+    return fractions_of(icepool.map(band, a, c), [0, 1, 2, 3])
+
+
+# --- Triforce combat with icepool ------------------------------------------------------------
+
+def keyed(gear):
+    # TF-24/TF-25: totals, with ties broken by rank (sword 2, plain 1, shield 0).
+    if gear == "sword":
+        return (icepool.d12 + icepool.d12).map(lambda t: t * 3 + 2)
+    if gear == "shield":
+        return icepool.d20.map(lambda t: t * 3)
+    return icepool.d12.map(lambda t: t * 3 + 1)
+
+
+def icepool_combat(gears):
+    dice = [keyed(g) for g in gears]
+    out = []
+    for i in range(len(gears)):
+        loses = icepool.map(lambda *k, i=i: k[i] == min(k), *dice)
+        out.append(str(Fraction(loses.quantity(True), loses.denominator())) if True in loses else "0")
+    return out
+
+
+def norm(fr):
+    return [str(Fraction(f)) for f in fr]
+
+
+rows = []
+
+
+def report(problem, ours, theirs, same, t_ours, t_theirs, target):
+    ratio = t_theirs / t_ours if t_ours > 0 else float("inf")
+    rows.append((problem, ours, theirs, "yes" if same else "NO", t_ours, t_theirs, ratio, target, ratio >= target))
+
+
+REPEAT = 2000
+for answer, challenge, rnd, label in [
+    ("d10+d6", "d12+d8", 1, "WA P1 exchange"),
+    ("d10+d6", "d12+d8", 3, "WA P3 round 3"),
+    ("d12+d8", "d10+d6", 1, "WA P4 exchange"),
+    ("d8+d4+adv", "d12+d8", 1, "WA P5 with Advantage"),
+    ("d10+d8", "d6+d6+b8", 1, "WA P6 with strength"),
+    ("d6+d6", "d6+d6", 1, "WA P7 exchange"),
+]:
+    r = rust("wicked", answer, challenge, rnd, REPEAT)
+    theirs, t = timed(lambda: icepool_exchange(answer, challenge, rnd), max_reps=20)
+    report(label, " / ".join(r["answer"]), " / ".join(theirs), norm(r["answer"]) == norm(theirs), r["seconds"], t, 20)
+
+for gears in [["plain", "plain"], ["sword", "shield"], ["sword", "shield", "plain"], ["plain", "plain", "plain", "plain"]]:
+    r = rust("triforce", ",".join(gears), REPEAT)
+    theirs, t = timed(lambda: icepool_combat(gears), max_reps=10)
+    report("Triforce " + "+".join(gears), " / ".join(r["answer"]), " / ".join(theirs), norm(r["answer"]) == norm(theirs), r["seconds"], t, 20)
+
+# --- Iron Triangle 13x13 move game: nashpy and pygambit -------------------------------------
+
+A = json.load(open(MATRIX))
+M = np.array(A, dtype=float)
+r = rust("matrix", MATRIX, 20000)
+ours_value = r["value_decimal"]
+
+
+def nash_value(eq):
+    s, t = eq
+    return float(np.asarray(s) @ M @ np.asarray(t))
+
+
+game = nashpy.Game(M)
+candidates = {}
+if hasattr(game, "linear_program"):
+    candidates["linear_program"] = lambda: game.linear_program()
+candidates["lemke_howson"] = lambda: game.lemke_howson(initial_dropped_label=0)
+nash_times = {}
+nash_values = {}
+for name, fn in candidates.items():
+    try:
+        eq, t = timed(fn, max_reps=50)
+        nash_times[name], nash_values[name] = t, nash_value(eq)
+    except Exception as e:  # a method that fails on this game is not applicable
+        print(f"nashpy {name}: {e}", file=sys.stderr)
+fastest = min(nash_times, key=nash_times.get)
+report(
+    f"IT 13x13 value vs nashpy {fastest}",
+    f"{r['value']} = {ours_value:.12f}",
+    f"{nash_values[fastest]:.12f}",
+    abs(nash_values[fastest] - ours_value) < 1e-9,
+    r["seconds_f64"],
+    nash_times[fastest],
+    100,
+)
+
+g = gbt.Game.from_arrays([[Fraction(x) for x in row] for row in A], [[Fraction(-x) for x in row] for row in A])
+
+
+def gambit(solver, **kw):
+    res = solver(g, **kw)
+    eqs = res.equilibria if hasattr(res, "equilibria") else res
+    return float(eqs[0].payoff(g.players[0]))
+
+
+lcp_value, t_lcp = timed(lambda: gambit(gbt.nash.lcp_solve, rational=False), max_reps=50)
+report("IT 13x13 value vs pygambit lcp_solve", f"{ours_value:.12f}", f"{lcp_value:.12f}", abs(lcp_value - ours_value) < 1e-9, r["seconds_f64"], t_lcp, 10)
+try:
+    lp_value, t_lp = timed(lambda: gambit(gbt.nash.lp_solve, rational=False), max_reps=50)
+    report("IT 13x13 value vs pygambit lp_solve", f"{ours_value:.12f}", f"{lp_value:.12f}", abs(lp_value - ours_value) < 1e-9, r["seconds_f64"], t_lp, 1)
+except Exception as e:
+    print(f"pygambit lp_solve: {e}", file=sys.stderr)
+lcp_exact, t_lcp_exact = timed(lambda: gambit(gbt.nash.lcp_solve, rational=True), max_reps=20)
+report("IT 13x13 exact: clash rational vs gambit rational LCP", r["value"], str(Fraction(lcp_exact).limit_denominator(10**12)), Fraction(r["value"]) == Fraction(lcp_exact).limit_denominator(10**12), r["seconds_exact"], t_lcp_exact, 1)
+
+
+def us(s):
+    return f"{s * 1e6:,.1f} µs"
+
+
+print(f"{'problem':<46} {'same':>4} {'clash':>12} {'peer':>12} {'ratio':>9} {'target':>7}  met")
+for problem, ours, theirs, same, t1, t2, ratio, target, met in rows:
+    print(f"{problem:<46} {same:>4} {us(t1):>12} {us(t2):>12} {ratio:>8.1f}x {target:>6}x  {'yes' if met else 'NO'}")
+print()
+for problem, ours, theirs, same, *_ in rows:
+    print(f"{problem}\n    clash: {ours}\n    peer:  {theirs}")
+print(f"\nclash f64 solve of the 13x13 game: {us(r['seconds_f64'])}; exact rational solve: {us(r['seconds_exact'])}")
+ok = all(row[3] == "yes" for row in rows)
+print("all answers agree" if ok else "SOME ANSWERS DIFFER")
+sys.exit(0 if ok else 1)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Compare Clash's exact odds and game solver with peer tools (icepool, nashpy, pygambit).
+#
+# Creates a Python virtual environment (default /tmp/clash-peers-venv, or $PEERS_VENV), installs
+# the peers from PyPI, builds the Rust timing harness in release mode, solves the same problems
+# in both and prints the answers side by side with the time ratios. Needs network access to
+# PyPI, so it is not part of the test suite.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+venv="${PEERS_VENV:-/tmp/clash-peers-venv}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check icepool nashpy pygambit
+
+cargo build --quiet --release -j2 -p clash-analysis --example peers
+cargo build --quiet --release -j2 -p clash-cli
+harness="$CARGO_TARGET_DIR/release/examples/peers"
+clash="$CARGO_TARGET_DIR/release/clash"
+
+# The Iron Triangle 13x13 move game, payoffs computed by the engine.
+matrix="$(mktemp)"
+"$clash" solve iron-triangle moves --state "$here/it13.json" --active-stance A2 --opponent-stance G1 --json \
+  | "$venv/bin/python" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["matrix"]))' > "$matrix"
+
+"$venv/bin/python" "$here/compare.py" "$harness" "$matrix"
+rm -f "$matrix"

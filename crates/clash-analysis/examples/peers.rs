@@ -1,0 +1,80 @@
+//! Timing harness for `bench/peers/run.sh`: solves one problem many times and prints the answer
+//! and the time per solve as JSON.
+//!
+//! ```text
+//! peers wicked ANSWER CHALLENGE ROUND REPEAT      e.g. peers wicked d10+d6 d12+d8 1 2000
+//! peers triforce GEAR,GEAR,… REPEAT               e.g. peers triforce sword,shield,plain 2000
+//! peers matrix FILE.json REPEAT                   a JSON array of integer rows
+//! ```
+
+use std::time::Instant;
+
+use clash_analysis::exact::Probability;
+use clash_analysis::matrix_game::{self, Scalar};
+use clash_analysis::{combat_odds, wicked_odds};
+use serde_json::{Value, json};
+
+fn time<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
+    let mut last = f();
+    let start = Instant::now();
+    for _ in 0..repeat.max(1) {
+        last = std::hint::black_box(f());
+    }
+    (last, start.elapsed().as_secs_f64() / f64::from(repeat.max(1)))
+}
+
+fn run(args: &[String]) -> Result<Value, String> {
+    let repeat = |s: Option<&String>| s.and_then(|s| s.parse::<u32>().ok()).unwrap_or(1000);
+    match args.first().map(String::as_str) {
+        Some("wicked") => {
+            let [_, a, c, round, ..] = args else { return Err("peers wicked ANSWER CHALLENGE ROUND REPEAT".into()) };
+            let a = wicked_odds::parse_pool(a).map_err(|e| e.to_string())?;
+            let c = wicked_odds::parse_pool(c).map_err(|e| e.to_string())?;
+            let round: u8 = round.parse().map_err(|_| "ROUND is 1, 2 or 3")?;
+            let (r, t) = time(repeat(args.get(4)), || wicked_odds::exchange(&a, &c, round, wicked_odds::ChallengeKind::Fresh));
+            let r = r.map_err(|e| e.to_string())?;
+            let bands: Vec<String> = r.bands.iter().map(|b| b.probability.fraction.clone()).collect();
+            Ok(json!({"answer": bands, "seconds": t}))
+        }
+        Some("triforce") => {
+            let gear = args.get(1).ok_or("peers triforce GEAR,… REPEAT")?;
+            let gear = gear.split(',').map(combat_odds::parse_gear).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+            let (r, t) = time(repeat(args.get(2)), || combat_odds::combat(&gear));
+            let r = r.map_err(|e| e.to_string())?;
+            let loses: Vec<String> = r.loses.iter().map(|p| p.fraction.clone()).collect();
+            Ok(json!({"answer": loses, "seconds": t}))
+        }
+        Some("matrix") => {
+            let path = args.get(1).ok_or("peers matrix FILE REPEAT")?;
+            let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+            let m: Vec<Vec<i64>> = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            let n = repeat(args.get(2));
+            let (exact, te) = time(n, || matrix_game::solve_exact(&m));
+            let (float, tf) = time(n, || matrix_game::solve_f64(&m));
+            let exact = exact.map_err(|e| e.to_string())?;
+            let float = float.map_err(|e| e.to_string())?;
+            Ok(json!({
+                "value": Probability::of(&exact.value).fraction,
+                "value_decimal": exact.value.to_f64(),
+                "value_f64": float.value,
+                "seconds_exact": te,
+                "seconds_f64": tf,
+            }))
+        }
+        _ => Err("peers wicked|triforce|matrix …".into()),
+    }
+}
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(v) => {
+            println!("{v}");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("peers: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
