@@ -65,6 +65,13 @@ pub enum Command {
         #[serde(default)]
         confirmed: bool,
     },
+    /// ND-21: at step 4, a party that took a Loss this round chooses which of its reversed
+    /// cards mark it (1 for a Temporary Loss, 3 for a Lasting one) instead of the earliest.
+    KeepLossCards {
+        #[serde(default)]
+        party: Option<String>,
+        cards: Vec<Card>,
+    },
     /// GM: end-of-round steps 5–7 (reshuffle, refill, next round).
     NextRound,
 }
@@ -212,6 +219,11 @@ pub enum Event {
         kind: LossKind,
         cards: Vec<Card>,
     },
+    /// ND-21: the party re-chose the cards marking this round's Loss.
+    LossCardsChosen {
+        party: PartyId,
+        cards: Vec<Card>,
+    },
     /// ND-22 steps 1–3 done: who won, who lost, who narrates when.
     RoundResolved {
         winners: Vec<PartyId>,
@@ -296,6 +308,7 @@ pub fn apply(s: &mut State, e: &Event) {
             s.round.turn = s.first_actor(*kind);
             for p in &mut s.parties {
                 p.last_drawer = None;
+                p.loss_this_round = None;
             }
         }
         Event::DeckReshuffled { cards } => {
@@ -444,6 +457,7 @@ pub fn apply(s: &mut State, e: &Event) {
             kind,
             cards,
         } => take_loss(s, *party, *character, *kind, cards),
+        Event::LossCardsChosen { party, cards } => rechoose_loss(s, *party, cards),
         Event::RoundResolved {
             winners,
             losers,
@@ -521,6 +535,7 @@ fn take_loss(s: &mut State, party: PartyId, character: CharId, kind: LossKind, c
     let Some(p) = s.parties.get_mut(party as usize) else {
         return;
     };
+    p.loss_this_round = Some(kind);
     for card in cards {
         if let Some(at) = p.bid_line.iter().position(|b| b.card == *card) {
             p.bid_line.remove(at);
@@ -568,5 +583,56 @@ fn reframe(s: &mut State, weaknesses: &[NewWeakness]) {
         if let Some(ch) = char_mut(s, w.party, w.character) {
             ch.new_weaknesses.push(w.name.clone());
         }
+    }
+}
+
+/// ND-21: put this round's Loss cards back in the bid line and mark the Loss with `cards`.
+fn rechoose_loss(s: &mut State, party: PartyId, cards: &[Card]) {
+    let Some(p) = s.parties.get_mut(party as usize) else {
+        return;
+    };
+    let back = |card: Card, drawer: CharId| BidCard {
+        card,
+        reversed: true,
+        turned: false,
+        cover: false,
+        narrative: false,
+        drawer,
+    };
+    let (kind, character, gravity) = match p.loss_this_round {
+        Some(LossKind::Temporary) => {
+            let Some(t) = p.temporary.pop() else { return };
+            p.bid_line.push(back(t.card, t.character));
+            (LossKind::Temporary, t.character, None)
+        }
+        Some(LossKind::Lasting) => {
+            let Some(l) = p.lasting.pop() else { return };
+            p.bid_line
+                .extend(l.cards.iter().map(|c| back(c.card, l.character)));
+            (LossKind::Lasting, l.character, Some(l.gravity))
+        }
+        None => return,
+    };
+    for card in cards {
+        if let Some(at) = p.bid_line.iter().position(|b| b.card == *card) {
+            p.bid_line.remove(at);
+        }
+    }
+    match (kind, gravity) {
+        (LossKind::Lasting, Some(gravity)) => p.lasting.push(LastingLoss {
+            cards: cards
+                .iter()
+                .map(|card| LossCard {
+                    card: *card,
+                    face_up: true,
+                })
+                .collect(),
+            character,
+            gravity,
+        }),
+        _ => p.temporary.extend(cards.iter().map(|card| TemporaryLoss {
+            card: *card,
+            character,
+        })),
     }
 }

@@ -40,8 +40,9 @@
 //!   Draws into a Reserve never take the Excuse: it only acts when drawn in play.
 //! * The narrative card drawn after the Excuse has no reaction window of its own (it is drawn
 //!   "for narrative purpose"). In a Balance Breaker the Excuse is swapped at once (D-8).
-//! * Losses keep the earliest reversed cards and a rejection spends Temporary first, oldest
-//!   first (the D-14 defaults); the engine does not ask the victim to choose.
+//! * Losses keep the earliest reversed cards (D-14) until the party picks others with
+//!   `keep_loss_cards` at step 4 (ND-21). A rejection spends Temporary first, oldest first (the
+//!   D-14 default): the engine does not ask the victim to choose.
 //! * Competing reactions (D-4 seating priority) are sent by the table in seating order; the
 //!   engine accepts the first legal reaction it receives.
 //! * A party reaching 5 reversed cards is checked when the window closes (a cover can still
@@ -135,6 +136,9 @@ impl Ruleset for NdTourists {
                 round_end::concede(&mut r, seat, party, character, rng)?
             }
             Command::Reframe { confirmed } => round_end::reframe(&mut r, seat, *confirmed, rng)?,
+            Command::KeepLossCards { party, cards } => {
+                round_end::keep_loss_cards(&mut r, seat, party, cards)?
+            }
             Command::NextRound => round_end::next_round(&mut r, seat, rng)?,
         }
         Ok(std::mem::take(&mut r.events))
@@ -182,6 +186,19 @@ fn candidates(st: &State, seat: Seat) -> Vec<Command> {
         Phase::Aftermath => {
             out.push(Command::NextRound);
             out.push(Command::Reframe { confirmed: true });
+            out.extend(mine.iter().filter_map(|(p, n)| {
+                let party = &st.parties[*p as usize];
+                let cards = match party.loss_this_round? {
+                    events::LossKind::Temporary => vec![party.temporary.last()?.card],
+                    events::LossKind::Lasting => {
+                        party.lasting.last()?.cards.iter().map(|c| c.card).collect()
+                    }
+                };
+                Some(Command::KeepLossCards {
+                    party: Some(n.clone()),
+                    cards,
+                })
+            }));
             out.extend(mine.iter().map(|(_, n)| Command::Concede {
                 party: Some(n.clone()),
                 character: None,

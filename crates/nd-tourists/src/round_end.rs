@@ -5,6 +5,7 @@
 use clash_core::{Randomness, RuleError, Seat};
 
 use crate::bidding::{WIPE_OUT, breaks};
+use crate::cards::Card;
 use crate::events::{Event, LossKind, NewWeakness, Outcome, ReserveReason};
 use crate::ruling::{Ruling, draw_from};
 use crate::seating::acting_party;
@@ -404,5 +405,63 @@ pub fn next_round(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Resul
         });
     }
     r.emit(e);
+    Ok(())
+}
+
+/// ND-21: at step 4 a party chooses which of this round's reversed cards mark its Loss.
+pub fn keep_loss_cards(
+    r: &mut Ruling,
+    seat: Seat,
+    party: &Option<String>,
+    cards: &[Card],
+) -> Result<(), RuleError> {
+    let st = r.state();
+    aftermath(st, "ND-21")?;
+    let p = acting_party(st, seat, party, "ND-21", |q| {
+        st.parties[q as usize].loss_this_round.is_some()
+    })?;
+    let ps = &st.parties[p as usize];
+    let (kind, current): (LossKind, Vec<Card>) = match ps.loss_this_round {
+        Some(LossKind::Temporary) => (
+            LossKind::Temporary,
+            ps.temporary.last().map(|t| t.card).into_iter().collect(),
+        ),
+        Some(LossKind::Lasting) => (
+            LossKind::Lasting,
+            ps.lasting
+                .last()
+                .map(|l| l.cards.iter().map(|c| c.card).collect())
+                .unwrap_or_default(),
+        ),
+        None => {
+            return Err(RuleError::illegal(
+                "ND-21",
+                "this party took no Loss this round",
+            ));
+        }
+    };
+    let keep = if kind == LossKind::Temporary { 1 } else { 3 };
+    if cards.len() != keep {
+        return Err(RuleError::illegal(
+            "ND-21",
+            format!("a {kind:?} Loss keeps exactly {keep} card(s)"),
+        ));
+    }
+    let eligible =
+        |c: &Card| current.contains(c) || ps.bid_line.iter().any(|b| b.card == *c && b.reversed);
+    let distinct = cards
+        .iter()
+        .enumerate()
+        .all(|(i, c)| !cards[..i].contains(c));
+    if !distinct || !cards.iter().all(eligible) {
+        return Err(RuleError::illegal(
+            "ND-21",
+            "Loss cards are chosen among the party's reversed cards of this round",
+        ));
+    }
+    r.emit(Event::LossCardsChosen {
+        party: p,
+        cards: cards.to_vec(),
+    });
     Ok(())
 }

@@ -369,6 +369,7 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
             lasting_taken: 0,
             characters,
             last_drawer: None,
+            loss_this_round: None,
         });
     }
     let totals: Vec<i32> = sheets.iter().map(|s| s.total).collect();

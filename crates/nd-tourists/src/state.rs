@@ -167,6 +167,9 @@ pub struct PartyState {
     pub characters: Vec<CharacterState>,
     /// Who drew the party's last card this round (ND-29).
     pub last_drawer: Option<CharId>,
+    /// The Loss taken at the end of this round, while its cards may still be re-chosen (ND-21).
+    #[serde(default)]
+    pub loss_this_round: Option<crate::events::LossKind>,
 }
 
 impl PartyState {
@@ -382,7 +385,8 @@ clone_fields!(PartyState {
     lasting,
     lasting_taken,
     characters,
-    last_drawer
+    last_drawer,
+    loss_this_round
 });
 clone_fields!(State {
     table,

@@ -236,6 +236,10 @@ pub fn narrate(e: &Event) -> String {
             let names: Vec<&str> = cards.iter().map(|c| c.name()).collect();
             format!("party {party} takes a {kind:?} Loss ({})", names.join(", "))
         }
+        Event::LossCardsChosen { party, cards } => {
+            let names: Vec<&str> = cards.iter().map(|c| c.name()).collect();
+            format!("party {party} marks its Loss with {}", names.join(", "))
+        }
         Event::RoundResolved {
             winners,
             losers,

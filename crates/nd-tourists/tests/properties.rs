@@ -83,6 +83,11 @@ fn any_command() -> impl Strategy<Value = (Seat, Command)> {
         }),
         any::<bool>().prop_map(|confirmed| Command::Reframe { confirmed }),
         Just(Command::NextRound),
+        proptest::collection::vec(
+            (0u8..67).prop_map(|i| nd_tourists::Card::from_id(i).unwrap()),
+            0..4
+        )
+        .prop_map(|cards| Command::KeepLossCards { party: None, cards }),
     ];
     (seat, cmd)
 }

@@ -485,3 +485,56 @@ fn d9_after_a_contenders_wipe_out_bidding_goes_on_and_its_cards_still_count() {
     assert_eq!(r.losers, vec![0, 2]);
     assert!(t.state.parties[0].temporary.is_empty() && t.state.parties[0].lasting.is_empty()); // D-5
 }
+
+#[test]
+fn nd21_a_party_chooses_which_reversed_cards_mark_its_loss() {
+    let st = play_example("tv-05-challenger-round-two.json");
+    let mut t = Table::new(json!({"parties": [tmdf(), us(), levinulon(), ann()]}));
+    t.state = st;
+    assert_eq!(t.state.parties[3].temporary[0].card, card("Serpent Home")); // D-14 default
+    t.refused(
+        p(3),
+        json!({"type": "keep_loss_cards", "cards": ["Rock Home", "Serpent Home"]}),
+        "ND-21",
+    );
+    t.refused(
+        p(3),
+        json!({"type": "keep_loss_cards", "cards": ["Rock Seeker"]}),
+        "ND-21",
+    ); // upright
+    t.refused(
+        p(1),
+        json!({"type": "keep_loss_cards", "cards": ["XV"]}),
+        "ND-21",
+    ); // TMDF took none
+    t.ok(
+        p(3),
+        json!({"type": "keep_loss_cards", "cards": ["Rock Home"]}),
+        &[],
+    );
+    let ann = &t.state.parties[3];
+    assert_eq!(ann.temporary.len(), 1);
+    assert_eq!(ann.temporary[0].card, card("Rock Home")); // ND-21: party's choice
+    assert!(ann.bid_line.iter().any(|b| b.card == card("Serpent Home")));
+    // A Lasting Loss keeps 3 of its reversed cards.
+    let mut k = Table::new(json!({"parties": [levinulon(), tmdf()]}));
+    k.state = play_example("tv-04-kaiju-round-one.json");
+    k.ok(
+        gm(),
+        json!({"type": "keep_loss_cards", "cards": ["XVI", "VIII", "Unknown Seeker"]}),
+        &[],
+    );
+    let names: Vec<_> = k.state.parties[0].lasting[0]
+        .cards
+        .iter()
+        .map(|c| c.card.name())
+        .collect();
+    assert_eq!(names, ["XVI", "VIII", "Unknown Seeker"]);
+    assert_eq!(k.state.parties[0].lasting_taken, 1);
+    k.ok(gm(), json!({"type": "next_round"}), &[]);
+    k.refused(
+        gm(),
+        json!({"type": "keep_loss_cards", "cards": ["XVI", "VIII", "Unknown Seeker"]}),
+        "ND-21",
+    );
+}
