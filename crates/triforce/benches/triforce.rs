@@ -10,7 +10,13 @@ use triforce::{Setup, State, Triforce, turn};
 fn position(board: &[(u8, &str)]) -> State {
     let mut setup = Setup::new(3);
     for (n, stack) in board {
-        setup.board.insert(*n, stack.split_whitespace().map(|p| p.parse().unwrap()).collect());
+        setup.board.insert(
+            *n,
+            stack
+                .split_whitespace()
+                .map(|p| p.parse().unwrap())
+                .collect(),
+        );
     }
     Triforce::setup(&setup).unwrap()
 }
@@ -19,16 +25,32 @@ fn position(board: &[(u8, &str)]) -> State {
 fn midgame() -> State {
     let start = Triforce::setup(&Setup::new(3)).unwrap();
     let mut dice = SeededRandomness::new(7);
-    random::play(start, &mut RandomPlayer::new(7), &mut dice, 300).unwrap().state
+    random::play(start, &mut RandomPlayer::new(7), &mut dice, 300)
+        .unwrap()
+        .state
 }
 
 fn legal_actions(c: &mut Criterion) {
-    let tv3 = position(&[(1, "p1-S p1-M"), (2, "p1-S"), (8, "p1-M"), (9, "p2-S"), (11, "p3-L"), (13, "p3-L p1-S"), (15, "p2-M")]);
+    let tv3 = position(&[
+        (1, "p1-S p1-M"),
+        (2, "p1-S"),
+        (8, "p1-M"),
+        (9, "p2-S"),
+        (11, "p3-L"),
+        (13, "p3-L p1-S"),
+        (15, "p2-M"),
+    ]);
     let mid = midgame();
     let mut group = c.benchmark_group("legal_actions");
-    for (name, state) in [("opening", Triforce::setup(&Setup::new(3)).unwrap()), ("tv3", tv3), ("midgame", mid)] {
+    for (name, state) in [
+        ("opening", Triforce::setup(&Setup::new(3)).unwrap()),
+        ("tv3", tv3),
+        ("midgame", mid),
+    ] {
         let seat = state.awaiting().unwrap_or(Seat::Player(1));
-        group.bench_function(name, |b| b.iter(|| turn::legal(black_box(&state), seat).len()));
+        group.bench_function(name, |b| {
+            b.iter(|| turn::legal(black_box(&state), seat).len())
+        });
     }
     group.finish();
 }

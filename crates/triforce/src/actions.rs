@@ -3,7 +3,7 @@
 use clash_core::RuleError;
 
 use crate::board::{NEIGHBOURS, POSITIONS, Pos, neighbours_of, positions_in};
-use crate::pieces::{Pyramid, Size};
+use crate::pieces::{MAX_PLAYERS, Pyramid, Size};
 use crate::state::State;
 
 /// TF-13: may a pyramid of `size` go on the stack at `at`?
@@ -54,7 +54,11 @@ pub fn reach(origin: Pos, legal: u16) -> u16 {
 
 /// TF-15: the size of the piece `seat` could move from `from` (its own piece on top).
 pub fn movable(state: &State, seat: u8, from: Pos) -> Option<Size> {
-    state.stack(from).top().filter(|p| p.owner() == Some(seat)).map(Pyramid::size)
+    state
+        .stack(from)
+        .top()
+        .filter(|p| p.owner() == Some(seat))
+        .map(Pyramid::size)
 }
 
 /// TF-15: where the piece on top of `from` may go, or 0 if `seat` cannot move it.
@@ -64,60 +68,101 @@ pub fn move_targets(state: &State, seat: u8, from: Pos, legal: &[u16; 3]) -> u16
 
 /// TF-14: may `seat` place `size` now? `placed` = sizes placed this turn.
 pub fn can_place(state: &State, seat: u8, size: Size, placed: u8) -> bool {
-    state.stash(seat).has(size) && placed & size.bit() == 0 && accepts(state, state.home(seat), size)
+    state.stash(seat).has(size)
+        && placed & size.bit() == 0
+        && accepts(state, state.home(seat), size)
 }
 
 /// TF-14: why placing `size` is illegal now, if it is. `placed` = sizes placed this turn.
 pub fn check_place(state: &State, seat: u8, size: Size, placed: u8) -> Result<(), RuleError> {
     if !state.stash(seat).has(size) {
-        return Err(RuleError::illegal("TF-14", format!("no {} pyramid left in the stash", size.letter())));
+        return Err(RuleError::illegal(
+            "TF-14",
+            format!("no {} pyramid left in the stash", size.letter()),
+        ));
     }
     if placed & size.bit() != 0 {
-        return Err(RuleError::illegal("TF-14", format!("a {} pyramid was already placed this turn", size.letter())));
+        return Err(RuleError::illegal(
+            "TF-14",
+            format!("a {} pyramid was already placed this turn", size.letter()),
+        ));
     }
     if !accepts(state, state.home(seat), size) {
-        return Err(RuleError::illegal("TF-13", format!("the home stack does not accept a {} pyramid", size.letter())));
+        return Err(RuleError::illegal(
+            "TF-13",
+            format!("the home stack does not accept a {} pyramid", size.letter()),
+        ));
     }
     Ok(())
 }
 
 /// TF-14: the sizes `seat` may place now (bit per size).
 pub fn placements(state: &State, seat: u8, placed: u8) -> u8 {
-    Size::ALL.into_iter().filter(|s| can_place(state, seat, *s, placed)).fold(0, |m, s| m | s.bit())
+    Size::ALL
+        .into_iter()
+        .filter(|s| can_place(state, seat, *s, placed))
+        .fold(0, |m, s| m | s.bit())
 }
 
 /// TF-15: why moving `from → to` is illegal now, if it is.
 pub fn check_move(state: &State, seat: u8, from: Pos, to: Pos) -> Result<(), RuleError> {
     let Some(size) = movable(state, seat, from) else {
-        return Err(RuleError::illegal("TF-15", format!("the top of {} is not one of your pieces", from.n())));
+        return Err(RuleError::illegal(
+            "TF-15",
+            format!("the top of {} is not one of your pieces", from.n()),
+        ));
     };
     if reach(from, destinations(state)[size.index()]) & to.bit() == 0 {
-        let why = if from == to { "the origin is never a destination".to_string() } else { format!("no path of legal destinations for {} leads to {}", size.letter(), to.n()) };
+        let why = if from == to {
+            "the origin is never a destination".to_string()
+        } else {
+            format!(
+                "no path of legal destinations for {} leads to {}",
+                size.letter(),
+                to.n()
+            )
+        };
         return Err(RuleError::illegal("TF-15", why));
     }
     Ok(())
 }
 
+/// TF-15: for every seat, the positions topped by one of its pieces, by the piece's size.
+pub fn tops_by_seat(state: &State) -> [[u16; 3]; MAX_PLAYERS] {
+    let mut masks = [[0u16; 3]; MAX_PLAYERS];
+    for (i, stack) in state.stacks.iter().enumerate() {
+        if let Some((seat, size)) = stack.top().and_then(|p| Some((p.owner()?, p.size()))) {
+            masks[usize::from(seat) % MAX_PLAYERS][size.index()] |= 1 << i;
+        }
+    }
+    masks
+}
+
+/// TF-15: can any of the pieces on top of `tops` move? A piece can as soon as one neighbour
+/// accepts it (a neighbour topped by the same size never does, so the neighbourhood of all
+/// same-size tops is enough).
+pub fn can_move(tops: &[u16; 3], legal: &[u16; 3]) -> bool {
+    (0..3).any(|s| neighbours_of(tops[s]) & legal[s] != 0)
+}
+
 /// TF-18: does `seat` have any legal action on this board (start of a turn)?
 pub fn has_action(state: &State, seat: u8, legal: &[u16; 3]) -> bool {
-    if placements(state, seat, 0) != 0 {
-        return true;
-    }
-    // A piece can move as soon as one neighbour accepts it (a neighbour topped by the same
-    // size never does, so the neighbourhood of all same-size tops is enough).
-    let tops = own_tops(state, seat);
-    (0..3).any(|s| neighbours_of(tops[s]) & legal[s] != 0)
+    placements(state, seat, 0) != 0 || can_move(&own_tops(state, seat), legal)
 }
 
 /// TF-16: the number of legal actions of `seat` on the current board (start of a turn).
 pub fn count(state: &State, seat: u8) -> usize {
     let legal = destinations(state);
-    let moves: u32 = Pos::all().map(|from| move_targets(state, seat, from, &legal).count_ones()).sum();
+    let moves: u32 = Pos::all()
+        .map(|from| move_targets(state, seat, from, &legal).count_ones())
+        .sum();
     placements(state, seat, 0).count_ones() as usize + moves as usize
 }
 
 /// Every (origin, destination) move of `seat`, in board order.
 pub fn moves(state: &State, seat: u8) -> impl Iterator<Item = (Pos, Pos)> + '_ {
     let legal = destinations(state);
-    Pos::all().flat_map(move |from| positions_in(move_targets(state, seat, from, &legal)).map(move |to| (from, to)))
+    Pos::all().flat_map(move |from| {
+        positions_in(move_targets(state, seat, from, &legal)).map(move |to| (from, to))
+    })
 }

@@ -64,7 +64,9 @@ impl Serialize for Pos {
 impl<'de> Deserialize<'de> for Pos {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let n = u8::deserialize(d)?;
-        Pos::number(n).ok_or_else(|| serde::de::Error::custom(format!("position {n} is not on the board (1..15)")))
+        Pos::number(n).ok_or_else(|| {
+            serde::de::Error::custom(format!("position {n} is not on the board (1..15)"))
+        })
     }
 }
 
@@ -229,7 +231,10 @@ impl Stack {
 
     /// Bit `s` set for every seat index `s` owning a piece here.
     pub fn players(&self) -> u8 {
-        self.as_slice().iter().filter_map(|p| p.owner()).fold(0, |m, s| m | 1 << s)
+        self.as_slice()
+            .iter()
+            .filter_map(|p| p.owner())
+            .fold(0, |m, s| m | 1 << s)
     }
 
     /// TF-9: level of the lowest piece of `seat`, if any.
@@ -239,7 +244,9 @@ impl Stack {
 
     /// TF-9: level of the uppermost piece of `seat`, if any.
     pub fn uppermost_of(&self, seat: u8) -> Option<usize> {
-        self.as_slice().iter().rposition(|p| p.owner() == Some(seat))
+        self.as_slice()
+            .iter()
+            .rposition(|p| p.owner() == Some(seat))
     }
 
     /// TF-9: the bottom player (owner of the lowest piece; swords and shields skipped).
@@ -253,7 +260,10 @@ impl Stack {
     }
 
     pub fn pieces_of(&self, seat: u8) -> usize {
-        self.as_slice().iter().filter(|p| p.owner() == Some(seat)).count()
+        self.as_slice()
+            .iter()
+            .filter(|p| p.owner() == Some(seat))
+            .count()
     }
 
     pub fn sword_level(&self) -> Option<usize> {
@@ -275,7 +285,9 @@ impl<'de> Deserialize<'de> for Stack {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let items = Vec::<Pyramid>::deserialize(d)?;
         if items.len() > CAPACITY {
-            return Err(serde::de::Error::custom(format!("a stack holds at most {CAPACITY} pyramids")));
+            return Err(serde::de::Error::custom(format!(
+                "a stack holds at most {CAPACITY} pyramids"
+            )));
         }
         let mut stack = Stack::default();
         items.into_iter().for_each(|p| stack.push(p));
@@ -321,7 +333,12 @@ mod tests {
             &[10, 14],
         ];
         for (i, expected) in table.iter().enumerate() {
-            assert_eq!(numbers(NEIGHBOURS[i]), expected.to_vec(), "position {}", i + 1);
+            assert_eq!(
+                numbers(NEIGHBOURS[i]),
+                expected.to_vec(),
+                "position {}",
+                i + 1
+            );
         }
         let degree_sum: u32 = NEIGHBOURS.iter().map(|m| m.count_ones()).sum();
         assert_eq!(degree_sum, 60, "TF-7: 30 adjacent pairs");
@@ -336,14 +353,27 @@ mod tests {
             Size::L => Size::S,
         };
         for (i, to) in turn.iter().enumerate() {
-            assert_eq!(DEFAULT_LAYOUT[usize::from(*to) - 1], cycle(DEFAULT_LAYOUT[i]), "TF-8 at {}", i + 1);
+            assert_eq!(
+                DEFAULT_LAYOUT[usize::from(*to) - 1],
+                cycle(DEFAULT_LAYOUT[i]),
+                "TF-8 at {}",
+                i + 1
+            );
         }
         let same: u32 = (0..15)
-            .map(|i| positions_in(NEIGHBOURS[i]).filter(|p| DEFAULT_LAYOUT[p.index()] == DEFAULT_LAYOUT[i]).count() as u32)
+            .map(|i| {
+                positions_in(NEIGHBOURS[i])
+                    .filter(|p| DEFAULT_LAYOUT[p.index()] == DEFAULT_LAYOUT[i])
+                    .count() as u32
+            })
             .sum();
         assert_eq!(same / 2, 9, "TF-8: 9 of 30 adjacent pairs share a size");
         for size in Size::ALL {
-            assert_eq!(DEFAULT_LAYOUT.iter().filter(|s| **s == size).count(), 5, "TF-8");
+            assert_eq!(
+                DEFAULT_LAYOUT.iter().filter(|s| **s == size).count(),
+                5,
+                "TF-8"
+            );
         }
     }
 

@@ -65,7 +65,14 @@ impl Roll {
 }
 
 impl Blank for Roll {
-    const BLANK: Roll = Roll { seat: Seat::Gm, gear: Gear::None, own: None, sword: None, shield: None, total: 0 };
+    const BLANK: Roll = Roll {
+        seat: Seat::Gm,
+        gear: Gear::None,
+        own: None,
+        sword: None,
+        shield: None,
+        total: 0,
+    };
 }
 
 /// TF-26: what one loser gives back: their bottom-most piece, or the sword or shield they used.
@@ -76,7 +83,10 @@ pub struct Loss {
 }
 
 impl Blank for Loss {
-    const BLANK: Loss = Loss { seat: Seat::Gm, returned: Pyramid::BLANK };
+    const BLANK: Loss = Loss {
+        seat: Seat::Gm,
+        returned: Pyramid::BLANK,
+    };
 }
 
 /// One combat: the dice of every participant and what the losers gave back.
@@ -94,14 +104,21 @@ pub fn contested(stack: &Stack) -> bool {
 
 /// TF-19: mask of contested positions.
 pub fn contested_mask(state: &State) -> u16 {
-    (0..POSITIONS).filter(|i| contested(&state.stacks[*i])).fold(0, |m, i| m | 1 << i)
+    (0..POSITIONS)
+        .filter(|i| contested(&state.stacks[*i]))
+        .fold(0, |m, i| m | 1 << i)
 }
 
 /// TF-22.1: levels (bits, 0 = lowest) the top player may exchange for a sword.
 pub fn sword_levels(state: &State, at: Pos) -> u32 {
     let stack = state.stack(at);
-    let (Some(top), Some(bottom)) = (stack.top_player(), stack.bottom_player()) else { return 0 };
-    if stack.pieces_of(top) < 2 || stack.sword_level().is_some() || (top == bottom && stack.shield_level().is_some()) {
+    let (Some(top), Some(bottom)) = (stack.top_player(), stack.bottom_player()) else {
+        return 0;
+    };
+    if stack.pieces_of(top) < 2
+        || stack.sword_level().is_some()
+        || (top == bottom && stack.shield_level().is_some())
+    {
         return 0;
     }
     let keep = stack.uppermost_of(top);
@@ -111,7 +128,9 @@ pub fn sword_levels(state: &State, at: Pos) -> u32 {
 /// TF-22.2: levels (bits, 0 = lowest) the bottom player may exchange for a shield.
 pub fn shield_levels(state: &State, at: Pos) -> u32 {
     let stack = state.stack(at);
-    let (Some(top), Some(bottom)) = (stack.top_player(), stack.bottom_player()) else { return 0 };
+    let (Some(top), Some(bottom)) = (stack.top_player(), stack.bottom_player()) else {
+        return 0;
+    };
     if stack.pieces_of(bottom) < 2 || stack.shield_level().is_some() {
         return 0;
     }
@@ -123,7 +142,12 @@ pub fn shield_levels(state: &State, at: Pos) -> u32 {
     exchangeable(stack, bottom, keep, |p| state.shields.has(p.size()))
 }
 
-fn exchangeable(stack: &Stack, owner: u8, keep: Option<usize>, in_supply: impl Fn(Pyramid) -> bool) -> u32 {
+fn exchangeable(
+    stack: &Stack,
+    owner: u8,
+    keep: Option<usize>,
+    in_supply: impl Fn(Pyramid) -> bool,
+) -> u32 {
     stack
         .as_slice()
         .iter()
@@ -133,16 +157,28 @@ fn exchangeable(stack: &Stack, owner: u8, keep: Option<usize>, in_supply: impl F
 }
 
 /// TF-22: check an exchange of the piece at `level` (1 = lowest) by `by`.
-pub fn check_exchange(state: &State, by: Seat, at: Pos, kind: Exchange, level: u8) -> Result<(), RuleError> {
+pub fn check_exchange(
+    state: &State,
+    by: Seat,
+    at: Pos,
+    kind: Exchange,
+    level: u8,
+) -> Result<(), RuleError> {
     let (levels, what) = match kind {
         Exchange::Sword => (sword_levels(state, at), "a sword"),
         Exchange::Shield => (shield_levels(state, at), "a shield"),
     };
-    let bit = u32::from(level).checked_sub(1).and_then(|l| 1u32.checked_shl(l)).unwrap_or(0);
+    let bit = u32::from(level)
+        .checked_sub(1)
+        .and_then(|l| 1u32.checked_shl(l))
+        .unwrap_or(0);
     if levels & bit == 0 {
         let piece = state.stack(at).get(usize::from(level).wrapping_sub(1));
         let piece = piece.map_or("nothing".to_string(), |p| p.to_string());
-        return Err(RuleError::illegal("TF-22", format!("{by} may not exchange level {level} ({piece}) for {what}")));
+        return Err(RuleError::illegal(
+            "TF-22",
+            format!("{by} may not exchange level {level} ({piece}) for {what}"),
+        ));
     }
     Ok(())
 }
@@ -158,13 +194,20 @@ pub fn open(state: &State, at: Pos) -> Phase {
 
 /// TF-22.2: after the sword window, the shield window if the bottom player has a choice.
 pub fn after_sword(state: &State, at: Pos) -> Phase {
-    if shield_levels(state, at) != 0 { Phase::Shield { at } } else { Phase::Roll { at } }
+    if shield_levels(state, at) != 0 {
+        Phase::Shield { at }
+    } else {
+        Phase::Roll { at }
+    }
 }
 
 /// TF-23: the seat indices using the sword and the shield in this combat.
 fn users(stack: &Stack) -> (Option<u8>, Option<u8>) {
     let shield = stack.shield_level().and(stack.bottom_player());
-    let sword = stack.sword_level().and(stack.top_player()).filter(|t| shield != Some(*t));
+    let sword = stack
+        .sword_level()
+        .and(stack.top_player())
+        .filter(|t| shield != Some(*t));
     (sword, shield)
 }
 
@@ -179,15 +222,36 @@ pub fn fight(state: &State, at: Pos, rng: &mut dyn Randomness) -> Result<Battle,
         let die = |rng: &mut dyn Randomness, sides| rng.roll(sides).map(|v| v.min(255) as u8);
         let roll = if shield_user == Some(s) {
             let d20 = die(rng, SHIELD_DIE)?;
-            Roll { seat: seat(s), gear: Gear::Shield, own: None, sword: None, shield: Some(d20), total: d20 }
+            Roll {
+                seat: seat(s),
+                gear: Gear::Shield,
+                own: None,
+                sword: None,
+                shield: Some(d20),
+                total: d20,
+            }
         } else if sword_user == Some(s) {
             let own = die(rng, PLAYER_DIE)?;
             let black = die(rng, SWORD_DIE)?;
             let total = own.saturating_add(black);
-            Roll { seat: seat(s), gear: Gear::Sword, own: Some(own), sword: Some(black), shield: None, total }
+            Roll {
+                seat: seat(s),
+                gear: Gear::Sword,
+                own: Some(own),
+                sword: Some(black),
+                shield: None,
+                total,
+            }
         } else {
             let own = die(rng, PLAYER_DIE)?;
-            Roll { seat: seat(s), gear: Gear::None, own: Some(own), sword: None, shield: None, total: own }
+            Roll {
+                seat: seat(s),
+                gear: Gear::None,
+                own: Some(own),
+                sword: None,
+                shield: None,
+                total: own,
+            }
         };
         rolls.push(roll);
     }
@@ -197,7 +261,9 @@ pub fn fight(state: &State, at: Pos, rng: &mut dyn Randomness) -> Result<Battle,
 
 /// TF-25/TF-26: every participant with the smallest key loses their gear or bottom-most piece.
 fn losses(stack: &Stack, rolls: &List<Roll, MAX_PLAYERS>, players: u8) -> List<Loss, MAX_PLAYERS> {
-    let Some(lowest) = rolls.as_slice().iter().map(Roll::key).min() else { return List::default() };
+    let Some(lowest) = rolls.as_slice().iter().map(Roll::key).min() else {
+        return List::default();
+    };
     let mut out = List::default();
     for roll in rolls.as_slice().iter().filter(|r| r.key() == lowest) {
         let gear_level = match roll.gear {
@@ -206,7 +272,10 @@ fn losses(stack: &Stack, rolls: &List<Roll, MAX_PLAYERS>, players: u8) -> List<L
             Gear::None => seat_index(roll.seat, players).and_then(|s| stack.lowest_of(s)),
         };
         if let Some(returned) = gear_level.and_then(|l| stack.get(l)) {
-            out.push(Loss { seat: roll.seat, returned });
+            out.push(Loss {
+                seat: roll.seat,
+                returned,
+            });
         }
     }
     out
@@ -226,7 +295,9 @@ pub fn remove_losses(state: &mut State, battle: &Battle) {
         } else {
             p.owner().and_then(|s| stack.lowest_of(s))
         };
-        let Some(removed) = level.and_then(|l| state.stacks[at].remove(l)) else { continue };
+        let Some(removed) = level.and_then(|l| state.stacks[at].remove(l)) else {
+            continue;
+        };
         match removed.owner() {
             Some(s) => state.stashes[usize::from(s) % MAX_PLAYERS].add(removed.size()),
             None if removed.is_sword() => state.swords.add(removed.size()),
@@ -238,7 +309,9 @@ pub fn remove_losses(state: &mut State, battle: &Battle) {
 /// TF-22: do the exchange: the piece at `level` (0-based) goes to its owner's stash and a
 /// sword or shield of the same size takes its exact place.
 pub fn exchange(state: &mut State, at: Pos, level: usize, kind: Exchange) {
-    let Some(piece) = state.stacks[at.index()].get(level) else { return };
+    let Some(piece) = state.stacks[at.index()].get(level) else {
+        return;
+    };
     let Some(owner) = piece.owner() else { return };
     let size = piece.size();
     let neutral = match kind {

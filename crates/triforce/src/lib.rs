@@ -95,7 +95,12 @@ impl Ruleset for Triforce {
         state.seats().map(pieces::seat).collect()
     }
 
-    fn decide(state: &State, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+    fn decide(
+        state: &State,
+        seat: Seat,
+        command: &Command,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Event>, RuleError> {
         let mut scratch = *state;
         let mut events = Vec::new();
         turn::step(&mut scratch, seat, command, rng, &mut events)?;

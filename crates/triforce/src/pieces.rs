@@ -134,7 +134,9 @@ impl FromStr for Pyramid {
             "K" => Ok(Pyramid::sword(size)),
             "C" => Ok(Pyramid::shield(size)),
             _ => match colour.parse::<Seat>() {
-                Ok(Seat::Player(n)) if usize::from(n) <= MAX_PLAYERS => Ok(Pyramid::piece(n - 1, size)),
+                Ok(Seat::Player(n)) if usize::from(n) <= MAX_PLAYERS => {
+                    Ok(Pyramid::piece(n - 1, size))
+                }
                 _ => Err(bad()),
             },
         }
@@ -149,7 +151,9 @@ impl Serialize for Pyramid {
 
 impl<'de> Deserialize<'de> for Pyramid {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -199,7 +203,11 @@ impl From<CountsRepr> for SizeCounts {
 
 impl From<SizeCounts> for CountsRepr {
     fn from(c: SizeCounts) -> Self {
-        CountsRepr { S: c.0[0], M: c.0[1], L: c.0[2] }
+        CountsRepr {
+            S: c.0[0],
+            M: c.0[1],
+            L: c.0[2],
+        }
     }
 }
 
@@ -225,7 +233,10 @@ pub struct List<T: Blank, const N: usize> {
 
 impl<T: Blank, const N: usize> Default for List<T, N> {
     fn default() -> Self {
-        List { len: 0, items: [T::BLANK; N] }
+        List {
+            len: 0,
+            items: [T::BLANK; N],
+        }
     }
 }
 

@@ -4,8 +4,10 @@
 use clash_core::{Randomness, RuleError, Seat, SeededRandomness};
 use serde::{Deserialize, Serialize};
 
-use crate::state::State;
-use crate::turn::{self, Command, Discard};
+use crate::actions;
+use crate::pieces::Size;
+use crate::state::{Phase, State};
+use crate::turn::{self, Command, Commands, Discard};
 
 /// How the random player spreads its choice over the legal commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -42,7 +44,10 @@ impl RandomPlayer {
     }
 
     pub fn with_policy(seed: u64, policy: Policy) -> Self {
-        RandomPlayer { rng: SeededRandomness::new(seed), policy }
+        RandomPlayer {
+            rng: SeededRandomness::new(seed),
+            policy,
+        }
     }
 
     fn below(&mut self, n: usize) -> Option<usize> {
@@ -52,6 +57,12 @@ impl RandomPlayer {
     /// The seat whose call it is and a random legal command for it; `None` once the game is over.
     pub fn pick(&mut self, state: &State) -> Option<(Seat, Command)> {
         let seat = state.awaiting()?;
+        if self.policy == Policy::ByKind
+            && state.phase == Phase::Actions
+            && !turn::third_move_filtered(state)
+        {
+            return self.pick_action(state).map(|c| (seat, c));
+        }
         let commands = turn::legal(state, seat);
         let commands = commands.as_slice();
         let chosen = match self.policy {
@@ -60,12 +71,45 @@ impl RandomPlayer {
                 let mut per_kind = [0usize; 4];
                 commands.iter().for_each(|c| per_kind[kind(c)] += 1);
                 let kinds = per_kind.iter().filter(|n| **n > 0).count();
-                let k = (0..4).filter(|k| per_kind[*k] > 0).nth(self.below(kinds)?)?;
+                let k = (0..4)
+                    .filter(|k| per_kind[*k] > 0)
+                    .nth(self.below(kinds)?)?;
                 let i = self.below(per_kind[k])?;
                 commands.iter().filter(|c| kind(c) == k).nth(i)
             }
         };
         chosen.map(|c| (seat, *c))
+    }
+}
+
+impl RandomPlayer {
+    /// [`Policy::ByKind`] in the action phase, without listing every move unless a move is
+    /// chosen. Same kinds, same order, same draws as picking from [`turn::legal`], so the choice
+    /// is identical; it only skips the flood fills when placing or ending is drawn.
+    fn pick_action(&mut self, state: &State) -> Option<Command> {
+        let s = state.active;
+        let sizes = actions::placements(state, s, state.placed);
+        let can_move =
+            actions::can_move(&actions::own_tops(state, s), &actions::destinations(state));
+        let available = [sizes != 0, can_move, turn::can_end(state)];
+        let kinds = available.iter().filter(|a| **a).count();
+        let k = (0..3).filter(|k| available[*k]).nth(self.below(kinds)?)?;
+        match k {
+            0 => {
+                let i = self.below(sizes.count_ones() as usize)?;
+                Size::ALL
+                    .into_iter()
+                    .filter(|z| sizes & z.bit() != 0)
+                    .nth(i)
+                    .map(|size| Command::Place { size })
+            }
+            1 => {
+                let mut moves = Commands::default();
+                turn::moves(state, s, &mut moves);
+                moves.as_slice().get(self.below(moves.len())?).copied()
+            }
+            _ => self.below(1).map(|_| Command::EndTurn),
+        }
     }
 }
 
@@ -79,11 +123,18 @@ pub struct RandomGame {
 
 /// Play from `state` with `player` choosing every command and `dice` rolling, until the game
 /// ends or `max_commands` commands were sent. No events are kept and nothing is allocated.
-pub fn play(state: State, player: &mut RandomPlayer, dice: &mut dyn Randomness, max_commands: u32) -> Result<RandomGame, RuleError> {
+pub fn play(
+    state: State,
+    player: &mut RandomPlayer,
+    dice: &mut dyn Randomness,
+    max_commands: u32,
+) -> Result<RandomGame, RuleError> {
     let mut state = state;
     let mut commands = 0;
     while commands < max_commands {
-        let Some((seat, command)) = player.pick(&state) else { break };
+        let Some((seat, command)) = player.pick(&state) else {
+            break;
+        };
         turn::step(&mut state, seat, &command, dice, &mut Discard)?;
         commands += 1;
     }

@@ -93,12 +93,16 @@ impl Randomness for NoDice {
 pub fn build(setup: &Setup) -> Result<State, RuleError> {
     let players = setup.players;
     if !(3..=MAX_PLAYERS as u8).contains(&players) {
-        return Err(RuleError::setup("TF-5", format!("{players} players: Triforce takes 3 to 6")));
+        return Err(RuleError::setup(
+            "TF-5",
+            format!("{players} players: Triforce takes 3 to 6"),
+        ));
     }
     let layout = layout(setup)?;
     let homes = homes(setup)?;
-    let start = seat_index(setup.starting_seat, players)
-        .ok_or_else(|| RuleError::setup("TF-11", format!("{} does not play", setup.starting_seat)))?;
+    let start = seat_index(setup.starting_seat, players).ok_or_else(|| {
+        RuleError::setup("TF-11", format!("{} does not play", setup.starting_seat))
+    })?;
     let (stacks, stashes, swords, shields) = position(setup)?;
     let mut state = State {
         players,
@@ -122,48 +126,84 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
     let contested = combat::contested_mask(&state);
     match setup.start_in {
         StartIn::Actions if contested != 0 => {
-            return Err(RuleError::setup("TF-20", "no stack may be contested when a turn begins"));
+            return Err(RuleError::setup(
+                "TF-20",
+                "no stack may be contested when a turn begins",
+            ));
         }
         StartIn::Actions => {
             let first = winning::begin(&state, start, 1);
             turn::apply(&mut state, &first);
         }
-        StartIn::Combat => state.phase = if contested != 0 { Phase::ChooseStack } else { Phase::TurnOver },
+        StartIn::Combat => {
+            state.phase = if contested != 0 {
+                Phase::ChooseStack
+            } else {
+                Phase::TurnOver
+            }
+        }
     }
     turn::advance(&mut state, &mut NoDice, &mut Discard)?;
     Ok(state)
 }
 
 fn layout(setup: &Setup) -> Result<[Size; POSITIONS], RuleError> {
-    let Some(sizes) = &setup.layout else { return Ok(DEFAULT_LAYOUT) };
-    let layout: [Size; POSITIONS] =
-        sizes.as_slice().try_into().map_err(|_| RuleError::setup("TF-8", format!("the layout lists {} whites, not 15", sizes.len())))?;
+    let Some(sizes) = &setup.layout else {
+        return Ok(DEFAULT_LAYOUT);
+    };
+    let layout: [Size; POSITIONS] = sizes.as_slice().try_into().map_err(|_| {
+        RuleError::setup(
+            "TF-8",
+            format!("the layout lists {} whites, not 15", sizes.len()),
+        )
+    })?;
     for size in Size::ALL {
         let n = layout.iter().filter(|s| **s == size).count();
         if n != 5 && !setup.free_layout {
-            return Err(RuleError::setup("TF-8", format!("{n} white {} pyramids; there are 5 of each size", size.letter())));
+            return Err(RuleError::setup(
+                "TF-8",
+                format!(
+                    "{n} white {} pyramids; there are 5 of each size",
+                    size.letter()
+                ),
+            ));
         }
     }
     Ok(layout)
 }
 
 fn homes(setup: &Setup) -> Result<[Pos; MAX_PLAYERS], RuleError> {
-    let numbers = setup.homes.as_deref().unwrap_or_else(|| default_homes(setup.players));
+    let numbers = setup
+        .homes
+        .as_deref()
+        .unwrap_or_else(|| default_homes(setup.players));
     if numbers.len() != usize::from(setup.players) {
-        return Err(RuleError::setup("TF-10", format!("{} homes for {} players", numbers.len(), setup.players)));
+        return Err(RuleError::setup(
+            "TF-10",
+            format!("{} homes for {} players", numbers.len(), setup.players),
+        ));
     }
     let mut homes = [Pos::from_index(0); MAX_PLAYERS];
     for (i, n) in numbers.iter().enumerate() {
-        let pos = Pos::number(*n).ok_or_else(|| RuleError::setup("TF-10", format!("home {n} is not a position")))?;
+        let pos = Pos::number(*n)
+            .ok_or_else(|| RuleError::setup("TF-10", format!("home {n} is not a position")))?;
         if homes[..i].contains(&pos) {
-            return Err(RuleError::setup("TF-10", format!("two seats share the home {n}")));
+            return Err(RuleError::setup(
+                "TF-10",
+                format!("two seats share the home {n}"),
+            ));
         }
         homes[i] = pos;
     }
     Ok(homes)
 }
 
-type Position = ([Stack; POSITIONS], [SizeCounts; MAX_PLAYERS], SizeCounts, SizeCounts);
+type Position = (
+    [Stack; POSITIONS],
+    [SizeCounts; MAX_PLAYERS],
+    SizeCounts,
+    SizeCounts,
+);
 
 /// The set-up stacks, and the stashes and supplies holding everything else (TF-2, TF-3).
 fn position(setup: &Setup) -> Result<Position, RuleError> {
@@ -173,23 +213,38 @@ fn position(setup: &Setup) -> Result<Position, RuleError> {
     stashes[..usize::from(setup.players)].fill(SizeCounts::FULL);
     let (mut swords, mut shields) = (SizeCounts::FULL, SizeCounts::FULL);
     for (n, pyramids) in &setup.board {
-        let at = Pos::number(*n).ok_or_else(|| RuleError::setup("TF-6", format!("there is no position {n}")))?;
+        let at = Pos::number(*n)
+            .ok_or_else(|| RuleError::setup("TF-6", format!("there is no position {n}")))?;
         if pyramids.len() > CAPACITY {
-            return Err(RuleError::setup("TF-9", format!("{} pyramids on {n}; at most {CAPACITY}", pyramids.len())));
+            return Err(RuleError::setup(
+                "TF-9",
+                format!("{} pyramids on {n}; at most {CAPACITY}", pyramids.len()),
+            ));
         }
         let count = |f: fn(Pyramid) -> bool| pyramids.iter().filter(|p| f(**p)).count();
         if count(Pyramid::is_sword) > 1 || count(Pyramid::is_shield) > 1 {
-            return Err(RuleError::setup("TF-22", format!("more than one sword or shield on {n}")));
+            return Err(RuleError::setup(
+                "TF-22",
+                format!("more than one sword or shield on {n}"),
+            ));
         }
         for p in pyramids {
             let pool = match p.owner() {
-                Some(s) if s >= setup.players => return Err(RuleError::setup("TF-5", format!("{p}: that seat does not play"))),
+                Some(s) if s >= setup.players => {
+                    return Err(RuleError::setup(
+                        "TF-5",
+                        format!("{p}: that seat does not play"),
+                    ));
+                }
                 Some(s) => &mut stashes[usize::from(s)],
                 None if p.is_sword() => &mut swords,
                 None => &mut shields,
             };
             if !pool.has(p.size()) {
-                return Err(RuleError::setup("TF-2", format!("more than 5 pyramids like {p} (TF-2, TF-3)")));
+                return Err(RuleError::setup(
+                    "TF-2",
+                    format!("more than 5 pyramids like {p} (TF-2, TF-3)"),
+                ));
             }
             pool.take(p.size());
             stacks[at.index()].push(*p);

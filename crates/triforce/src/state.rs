@@ -157,7 +157,11 @@ impl State {
     pub fn awaiting(&self) -> Option<Seat> {
         let stack_role = |at: Pos, bottom: bool| {
             let stack = self.stack(at);
-            if bottom { stack.bottom_player() } else { stack.top_player() }
+            if bottom {
+                stack.bottom_player()
+            } else {
+                stack.top_player()
+            }
         };
         let index = match self.phase {
             Phase::Actions | Phase::ChooseStack => Some(self.active),
@@ -194,7 +198,9 @@ struct StateRepr {
 }
 
 fn stacks_repr(stacks: &[Stack; POSITIONS]) -> BTreeMap<Pos, Vec<Pyramid>> {
-    Pos::all().map(|p| (p, stacks[p.index()].as_slice().to_vec())).collect()
+    Pos::all()
+        .map(|p| (p, stacks[p.index()].as_slice().to_vec()))
+        .collect()
 }
 
 fn stacks_from(repr: BTreeMap<Pos, Vec<Pyramid>>) -> [Stack; POSITIONS] {
@@ -213,7 +219,10 @@ impl From<State> for StateRepr {
             layout: s.layout.to_vec(),
             homes: s.seats().map(|i| (seat(i), s.home(i))).collect(),
             stacks: stacks_repr(&s.stacks),
-            stashes: players.zip(s.seats()).map(|(p, i)| (p, s.stash(i))).collect(),
+            stashes: players
+                .zip(s.seats())
+                .map(|(p, i)| (p, s.stash(i)))
+                .collect(),
             swords: s.swords,
             shields: s.shields,
             turn: s.turn,
@@ -221,11 +230,22 @@ impl From<State> for StateRepr {
             active: seat(s.active),
             phase: s.phase,
             actions_taken: s.actions_taken,
-            placed: Size::ALL.into_iter().filter(|z| s.placed & z.bit() != 0).collect(),
+            placed: Size::ALL
+                .into_iter()
+                .filter(|z| s.placed & z.bit() != 0)
+                .collect(),
             start: stacks_repr(&s.start),
             sword_takers: Pos::all()
                 .filter(|p| s.sword_takers[p.index()] != 0)
-                .map(|p| (p, s.seats().filter(|i| s.sword_takers[p.index()] & 1 << i != 0).map(seat).collect()))
+                .map(|p| {
+                    (
+                        p,
+                        s.seats()
+                            .filter(|i| s.sword_takers[p.index()] & 1 << i != 0)
+                            .map(seat)
+                            .collect(),
+                    )
+                })
                 .collect(),
             last_battle: s.last_battle,
             outcome: s.outcome,
@@ -239,7 +259,10 @@ impl TryFrom<StateRepr> for State {
         if !(3..=MAX_PLAYERS as u8).contains(&r.players) {
             return Err(format!("{} players (3 to 6)", r.players));
         }
-        let layout: [Size; POSITIONS] = r.layout.try_into().map_err(|_| "the layout needs 15 sizes".to_string())?;
+        let layout: [Size; POSITIONS] = r
+            .layout
+            .try_into()
+            .map_err(|_| "the layout needs 15 sizes".to_string())?;
         let index = |s: Seat| seat_index(s, r.players).ok_or_else(|| format!("{s} does not play"));
         let mut homes = [Pos::from_index(0); MAX_PLAYERS];
         for (s, pos) in r.homes {

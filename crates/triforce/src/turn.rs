@@ -58,17 +58,36 @@ pub enum Event {
     /// TF-14.
     Placed { seat: Seat, size: Size, at: Pos },
     /// TF-15.
-    Moved { seat: Seat, piece: Pyramid, from: Pos, to: Pos },
+    Moved {
+        seat: Seat,
+        piece: Pyramid,
+        from: Pos,
+        to: Pos,
+    },
     /// TF-12.4: the actions are over; combat follows.
     TurnEnded { seat: Seat },
     /// TF-20: the active seat resolves this stack next.
     StackChosen { seat: Seat, at: Pos },
     /// TF-22.1: `given` (at `level`, from 1) went to the stash and a sword took its place.
-    SwordTaken { seat: Seat, at: Pos, level: u8, given: Pyramid },
+    SwordTaken {
+        seat: Seat,
+        at: Pos,
+        level: u8,
+        given: Pyramid,
+    },
     /// TF-22.2: as above, for a shield.
-    ShieldTaken { seat: Seat, at: Pos, level: u8, given: Pyramid },
+    ShieldTaken {
+        seat: Seat,
+        at: Pos,
+        level: u8,
+        given: Pyramid,
+    },
     /// TF-22: no exchange.
-    Declined { seat: Seat, at: Pos, exchange: Exchange },
+    Declined {
+        seat: Seat,
+        at: Pos,
+        exchange: Exchange,
+    },
     /// TF-24 to TF-26: one combat.
     Battle(Battle),
     /// TF-28 to TF-30.
@@ -102,7 +121,13 @@ fn emit(state: &mut State, sink: &mut impl Sink, event: Event) {
 ///
 /// On a rule error nothing has changed. A randomness error can leave `state` part-way, so
 /// callers that must not change on error work on a copy (as `decide` does).
-pub fn step(state: &mut State, who: Seat, command: &Command, rng: &mut dyn Randomness, sink: &mut impl Sink) -> Result<(), RuleError> {
+pub fn step(
+    state: &mut State,
+    who: Seat,
+    command: &Command,
+    rng: &mut dyn Randomness,
+    sink: &mut impl Sink,
+) -> Result<(), RuleError> {
     let event = check(state, who, command)?;
     emit(state, sink, event);
     if state.phase == Phase::Actions && state.actions_taken >= ACTIONS_PER_TURN {
@@ -112,11 +137,19 @@ pub fn step(state: &mut State, who: Seat, command: &Command, rng: &mut dyn Rando
 }
 
 /// Run what needs no choice: dice (TF-24) and turn starts with their win checks and passes.
-pub fn advance(state: &mut State, rng: &mut dyn Randomness, sink: &mut impl Sink) -> Result<(), RuleError> {
+pub fn advance(
+    state: &mut State,
+    rng: &mut dyn Randomness,
+    sink: &mut impl Sink,
+) -> Result<(), RuleError> {
     loop {
         let event = match state.phase {
             Phase::Roll { at } => Event::Battle(combat::fight(state, at, rng)?),
-            Phase::TurnOver => winning::begin(state, state.next_seat(state.active), state.turn.saturating_add(1)),
+            Phase::TurnOver => winning::begin(
+                state,
+                state.next_seat(state.active),
+                state.turn.saturating_add(1),
+            ),
             _ => return Ok(()),
         };
         emit(state, sink, event);
@@ -133,7 +166,8 @@ fn phase_rule(phase: Phase) -> &'static str {
 }
 
 fn position(n: u8) -> Result<Pos, RuleError> {
-    Pos::number(n).ok_or_else(|| RuleError::illegal("TF-6", format!("there is no position {n} (1..15)")))
+    Pos::number(n)
+        .ok_or_else(|| RuleError::illegal("TF-6", format!("there is no position {n} (1..15)")))
 }
 
 /// The event a command produces, or why it is refused.
@@ -144,52 +178,104 @@ fn check(state: &State, who: Seat, command: &Command) -> Result<Event, RuleError
     let awaiting = state.awaiting();
     if awaiting != Some(who) {
         let waiting = awaiting.map_or("nobody".to_string(), |s| s.to_string());
-        return Err(RuleError::not_your_call(phase_rule(state.phase), who, format!("waiting for {waiting}")));
+        return Err(RuleError::not_your_call(
+            phase_rule(state.phase),
+            who,
+            format!("waiting for {waiting}"),
+        ));
     }
     let s = seat_index(who, state.players).unwrap_or(0);
     match (state.phase, *command) {
         (Phase::Actions, Command::Place { size }) => {
             actions::check_place(state, s, size, state.placed)?;
-            Ok(Event::Placed { seat: who, size, at: state.home(s) })
+            Ok(Event::Placed {
+                seat: who,
+                size,
+                at: state.home(s),
+            })
         }
         (Phase::Actions, Command::Move { from, to }) => {
             let (from, to) = (position(from)?, position(to)?);
             actions::check_move(state, s, from, to)?;
             if recreates_start(state, changed_stacks(state), from, to) {
-                return Err(RuleError::illegal("TF-17", "a third action may not recreate the board the turn began with"));
+                return Err(RuleError::illegal(
+                    "TF-17",
+                    "a third action may not recreate the board the turn began with",
+                ));
             }
             let piece = state.stack(from).top().unwrap_or(Pyramid::BLANK);
-            Ok(Event::Moved { seat: who, piece, from, to })
+            Ok(Event::Moved {
+                seat: who,
+                piece,
+                from,
+                to,
+            })
         }
         (Phase::Actions, Command::EndTurn) => {
             if state.actions_taken == 0 {
-                return Err(RuleError::illegal("TF-17", "take at least one action before ending the turn"));
+                return Err(RuleError::illegal(
+                    "TF-17",
+                    "take at least one action before ending the turn",
+                ));
             }
             if changed_stacks(state) == 0 {
-                return Err(RuleError::illegal("TF-17", "the board must differ from the start of the turn"));
+                return Err(RuleError::illegal(
+                    "TF-17",
+                    "the board must differ from the start of the turn",
+                ));
             }
             Ok(Event::TurnEnded { seat: who })
         }
         (Phase::ChooseStack, Command::Resolve { at }) => {
             let at = position(at)?;
             if !combat::contested(state.stack(at)) {
-                return Err(RuleError::illegal("TF-20", format!("the stack at {} is not contested", at.n())));
+                return Err(RuleError::illegal(
+                    "TF-20",
+                    format!("the stack at {} is not contested", at.n()),
+                ));
             }
             Ok(Event::StackChosen { seat: who, at })
         }
         (Phase::Sword { at }, Command::TakeSword { level }) => {
             combat::check_exchange(state, who, at, Exchange::Sword, level)?;
-            let given = state.stack(at).get(usize::from(level) - 1).unwrap_or(Pyramid::BLANK);
-            Ok(Event::SwordTaken { seat: who, at, level, given })
+            let given = state
+                .stack(at)
+                .get(usize::from(level) - 1)
+                .unwrap_or(Pyramid::BLANK);
+            Ok(Event::SwordTaken {
+                seat: who,
+                at,
+                level,
+                given,
+            })
         }
         (Phase::Shield { at }, Command::TakeShield { level }) => {
             combat::check_exchange(state, who, at, Exchange::Shield, level)?;
-            let given = state.stack(at).get(usize::from(level) - 1).unwrap_or(Pyramid::BLANK);
-            Ok(Event::ShieldTaken { seat: who, at, level, given })
+            let given = state
+                .stack(at)
+                .get(usize::from(level) - 1)
+                .unwrap_or(Pyramid::BLANK);
+            Ok(Event::ShieldTaken {
+                seat: who,
+                at,
+                level,
+                given,
+            })
         }
-        (Phase::Sword { at }, Command::Decline) => Ok(Event::Declined { seat: who, at, exchange: Exchange::Sword }),
-        (Phase::Shield { at }, Command::Decline) => Ok(Event::Declined { seat: who, at, exchange: Exchange::Shield }),
-        (phase, command) => Err(RuleError::illegal(phase_rule(phase), format!("{command:?} is not possible while {}", describe(phase)))),
+        (Phase::Sword { at }, Command::Decline) => Ok(Event::Declined {
+            seat: who,
+            at,
+            exchange: Exchange::Sword,
+        }),
+        (Phase::Shield { at }, Command::Decline) => Ok(Event::Declined {
+            seat: who,
+            at,
+            exchange: Exchange::Shield,
+        }),
+        (phase, command) => Err(RuleError::illegal(
+            phase_rule(phase),
+            format!("{command:?} is not possible while {}", describe(phase)),
+        )),
     }
 }
 
@@ -209,7 +295,10 @@ fn describe(phase: Phase) -> String {
 /// Only moves can: pieces placed this turn can never leave the board during it. `changed` is
 /// the mask of stacks that differ from the start ([`changed_stacks`]).
 fn recreates_start(state: &State, changed: u16, from: Pos, to: Pos) -> bool {
-    if state.actions_taken + 1 < ACTIONS_PER_TURN || state.placed != 0 || changed & !(from.bit() | to.bit()) != 0 {
+    if state.actions_taken + 1 < ACTIONS_PER_TURN
+        || state.placed != 0
+        || changed & !(from.bit() | to.bit()) != 0
+    {
         return false;
     }
     let (mut origin, mut target) = (state.stacks[from.index()], state.stacks[to.index()]);
@@ -225,7 +314,9 @@ fn changed_stacks(state: &State) -> u16 {
     match (state.actions_taken, state.placed) {
         (0, _) => 0,
         (1, _) | (_, 1..) => u16::MAX,
-        _ => (0..POSITIONS).filter(|i| state.stacks[*i] != state.start[*i]).fold(0, |m, i| m | 1 << i),
+        _ => (0..POSITIONS)
+            .filter(|i| state.stacks[*i] != state.start[*i])
+            .fold(0, |m, i| m | 1 << i),
     }
 }
 
@@ -239,40 +330,77 @@ pub fn legal(state: &State, who: Seat) -> Commands {
     match state.phase {
         Phase::Actions => {
             let sizes = actions::placements(state, s, state.placed);
-            Size::ALL.into_iter().filter(|z| sizes & z.bit() != 0).for_each(|size| out.push(Command::Place { size }));
-            let legal = actions::destinations(state);
-            let tops = actions::own_tops(state, s);
-            let changed = changed_stacks(state);
-            for from in positions_in(tops[0] | tops[1] | tops[2]) {
-                let size = usize::from(tops[1] & from.bit() != 0) + 2 * usize::from(tops[2] & from.bit() != 0);
-                for to in positions_in(actions::reach(from, legal[size])) {
-                    if !recreates_start(state, changed, from, to) {
-                        out.push(Command::Move { from: from.n(), to: to.n() });
-                    }
-                }
-            }
-            if state.actions_taken > 0 && changed != 0 {
+            Size::ALL
+                .into_iter()
+                .filter(|z| sizes & z.bit() != 0)
+                .for_each(|size| out.push(Command::Place { size }));
+            moves(state, s, &mut out);
+            if can_end(state) {
                 out.push(Command::EndTurn);
             }
         }
         Phase::ChooseStack => {
-            positions_in(combat::contested_mask(state)).for_each(|at| out.push(Command::Resolve { at: at.n() }));
+            positions_in(combat::contested_mask(state))
+                .for_each(|at| out.push(Command::Resolve { at: at.n() }));
         }
-        Phase::Sword { at } => exchange_commands(combat::sword_levels(state, at), |level| Command::TakeSword { level }, &mut out),
-        Phase::Shield { at } => exchange_commands(combat::shield_levels(state, at), |level| Command::TakeShield { level }, &mut out),
+        Phase::Sword { at } => exchange_commands(
+            combat::sword_levels(state, at),
+            |level| Command::TakeSword { level },
+            &mut out,
+        ),
+        Phase::Shield { at } => exchange_commands(
+            combat::shield_levels(state, at),
+            |level| Command::TakeShield { level },
+            &mut out,
+        ),
         Phase::Roll { .. } | Phase::TurnOver | Phase::Over => {}
     }
     out
 }
 
+/// TF-15/TF-17: every move `s` may make now, in board order.
+pub(crate) fn moves(state: &State, s: u8, out: &mut Commands) {
+    let legal = actions::destinations(state);
+    let tops = actions::own_tops(state, s);
+    let changed = changed_stacks(state);
+    for from in positions_in(tops[0] | tops[1] | tops[2]) {
+        let size =
+            usize::from(tops[1] & from.bit() != 0) + 2 * usize::from(tops[2] & from.bit() != 0);
+        for to in positions_in(actions::reach(from, legal[size])) {
+            if !recreates_start(state, changed, from, to) {
+                out.push(Command::Move {
+                    from: from.n(),
+                    to: to.n(),
+                });
+            }
+        }
+    }
+}
+
+/// TF-17: may the active seat end its actions now?
+pub(crate) fn can_end(state: &State) -> bool {
+    state.actions_taken > 0 && changed_stacks(state) != 0
+}
+
+/// TF-17: is the third-action filter in force (so some moves may be refused)?
+pub(crate) fn third_move_filtered(state: &State) -> bool {
+    state.actions_taken + 1 == ACTIONS_PER_TURN && state.placed == 0
+}
+
 fn exchange_commands(levels: u32, make: impl Fn(u8) -> Command, out: &mut Commands) {
-    (0..32u8).filter(|l| levels & 1 << l != 0).for_each(|l| out.push(make(l + 1)));
+    (0..32u8)
+        .filter(|l| levels & 1 << l != 0)
+        .for_each(|l| out.push(make(l + 1)));
     out.push(Command::Decline);
 }
 
 /// After a stack's combats: the next contested stack to choose, or the end of the turn.
 fn after_combat(state: &State) -> Phase {
-    if combat::contested_mask(state) != 0 { Phase::ChooseStack } else { Phase::TurnOver }
+    if combat::contested_mask(state) != 0 {
+        Phase::ChooseStack
+    } else {
+        Phase::TurnOver
+    }
 }
 
 /// Fold one event into the state. Never fails and never rolls; an event that does not fit the
@@ -288,7 +416,11 @@ pub fn apply(state: &mut State, event: &Event) {
             state.placed = 0;
             state.start = state.stacks;
             state.sword_takers = [0; POSITIONS];
-            state.phase = if matches!(event, Event::Pinned { .. }) { Phase::TurnOver } else { Phase::Actions };
+            state.phase = if matches!(event, Event::Pinned { .. }) {
+                Phase::TurnOver
+            } else {
+                Phase::Actions
+            };
         }
         Event::Placed { seat, size, at } => {
             let Some(s) = index(seat) else { return };
@@ -306,21 +438,43 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::TurnEnded { .. } => state.phase = after_combat(state),
         Event::StackChosen { at, .. } => state.phase = combat::open(state, at),
         Event::SwordTaken { at, level, .. } => {
-            combat::exchange(state, at, usize::from(level).wrapping_sub(1), Exchange::Sword);
+            combat::exchange(
+                state,
+                at,
+                usize::from(level).wrapping_sub(1),
+                Exchange::Sword,
+            );
             state.phase = combat::after_sword(state, at);
         }
         Event::ShieldTaken { at, level, .. } => {
-            combat::exchange(state, at, usize::from(level).wrapping_sub(1), Exchange::Shield);
+            combat::exchange(
+                state,
+                at,
+                usize::from(level).wrapping_sub(1),
+                Exchange::Shield,
+            );
             state.phase = Phase::Roll { at };
         }
-        Event::Declined { at, exchange: Exchange::Sword, .. } => state.phase = combat::after_sword(state, at),
-        Event::Declined { at, exchange: Exchange::Shield, .. } => state.phase = Phase::Roll { at },
+        Event::Declined {
+            at,
+            exchange: Exchange::Sword,
+            ..
+        } => state.phase = combat::after_sword(state, at),
+        Event::Declined {
+            at,
+            exchange: Exchange::Shield,
+            ..
+        } => state.phase = Phase::Roll { at },
         Event::Battle(battle) => {
             combat::remove_losses(state, &battle);
             state.last_battle = Some(battle);
             // TF-20: the same stack fights again for as long as it is contested.
             let at = battle.at;
-            state.phase = if combat::contested(state.stack(at)) { combat::open(state, at) } else { after_combat(state) };
+            state.phase = if combat::contested(state.stack(at)) {
+                combat::open(state, at)
+            } else {
+                after_combat(state)
+            };
         }
         Event::GameOver { outcome } => {
             state.outcome = Some(outcome);
@@ -328,4 +482,3 @@ pub fn apply(state: &mut State, event: &Event) {
         }
     }
 }
-

@@ -95,7 +95,9 @@ pub struct ExchangeOptions {
 
 pub fn build(state: &State) -> View {
     let awaiting = state.awaiting();
-    let commands: Vec<Command> = awaiting.map(|s| turn::legal(state, s).as_slice().to_vec()).unwrap_or_default();
+    let commands: Vec<Command> = awaiting
+        .map(|s| turn::legal(state, s).as_slice().to_vec())
+        .unwrap_or_default();
     let territory = winning::bottom_counts(state);
     let free = winning::free_players(state);
     View {
@@ -105,7 +107,11 @@ pub fn build(state: &State) -> View {
         phase: state.phase,
         awaiting,
         actions_taken: state.actions_taken,
-        actions_left: if state.phase == Phase::Actions { ACTIONS_PER_TURN.saturating_sub(state.actions_taken) } else { 0 },
+        actions_left: if state.phase == Phase::Actions {
+            ACTIONS_PER_TURN.saturating_sub(state.actions_taken)
+        } else {
+            0
+        },
         positions: Pos::all().map(|p| position_view(state, p)).collect(),
         seats: state
             .seats()
@@ -151,7 +157,9 @@ fn group(state: &State, commands: &[Command]) -> Legal {
         match *command {
             Command::Place { size } => legal.placements.push(size),
             Command::Move { from, to } => {
-                let (Some(from), Some(to)) = (Pos::number(from), Pos::number(to)) else { continue };
+                let (Some(from), Some(to)) = (Pos::number(from), Pos::number(to)) else {
+                    continue;
+                };
                 match legal.moves.iter_mut().find(|m| m.from == from) {
                     Some(m) => m.to.push(to),
                     None => legal.moves.push(MoveOptions { from, to: vec![to] }),
@@ -177,7 +185,11 @@ fn group(state: &State, commands: &[Command]) -> Legal {
             Command::TakeSword { level } | Command::TakeShield { level } => Some(*level),
             _ => None,
         });
-        legal.exchange = Some(ExchangeOptions { at, kind, levels: levels.collect() });
+        legal.exchange = Some(ExchangeOptions {
+            at,
+            kind,
+            levels: levels.collect(),
+        });
     }
     legal
 }
@@ -194,13 +206,31 @@ fn short(p: Pyramid) -> String {
 
 /// The board as rows of the triangle, then stashes, supplies and whose call it is.
 pub fn render(state: &State) -> String {
-    let mut out = String::new();
+    let mut out =
+        String::from("n@home:white[bottom … top]  2L = p2 large, K sword, C shield, ! contested\n");
     let cells: Vec<String> = Pos::all()
         .map(|p| {
-            let home = state.seats().find(|s| state.home(*s) == p).map_or(String::new(), |s| format!("@{}", s + 1));
-            let stack: Vec<String> = state.stack(p).as_slice().iter().map(|x| short(*x)).collect();
-            let mark = if combat::contested(state.stack(p)) { "!" } else { "" };
-            format!("{}{home}:{}[{}]{mark}", p.n(), state.white(p).letter(), stack.join(" "))
+            let home = state
+                .seats()
+                .find(|s| state.home(*s) == p)
+                .map_or(String::new(), |s| format!("@{}", s + 1));
+            let stack: Vec<String> = state
+                .stack(p)
+                .as_slice()
+                .iter()
+                .map(|x| short(*x))
+                .collect();
+            let mark = if combat::contested(state.stack(p)) {
+                "!"
+            } else {
+                ""
+            };
+            format!(
+                "{}{home}:{}[{}]{mark}",
+                p.n(),
+                state.white(p).letter(),
+                stack.join(" ")
+            )
         })
         .collect();
     let width = cells.iter().map(String::len).max().unwrap_or(8) + 2;
@@ -216,47 +246,104 @@ pub fn render(state: &State) -> String {
     let counts = |c: SizeCounts| format!("S{} M{} L{}", c.0[0], c.0[1], c.0[2]);
     let territory = winning::bottom_counts(state);
     for s in state.seats() {
-        let _ = writeln!(out, "p{}: stash {}, bottom of {} stacks", s + 1, counts(state.stash(s)), territory[usize::from(s)]);
+        let _ = writeln!(
+            out,
+            "p{}: stash {}, bottom of {} stacks",
+            s + 1,
+            counts(state.stash(s)),
+            territory[usize::from(s)]
+        );
     }
-    let _ = writeln!(out, "swords {} | shields {}", counts(state.swords), counts(state.shields));
+    let _ = writeln!(
+        out,
+        "swords {} | shields {}",
+        counts(state.swords),
+        counts(state.shields)
+    );
     let _ = write!(out, "turn {}: {}", state.turn, status(state));
     out
 }
 
 fn status(state: &State) -> String {
-    let who = state.awaiting().map_or("nobody".to_string(), |s| s.to_string());
+    let who = state
+        .awaiting()
+        .map_or("nobody".to_string(), |s| s.to_string());
     match state.phase {
-        Phase::Actions => format!("{who} to act ({} of {ACTIONS_PER_TURN} actions taken)", state.actions_taken),
+        Phase::Actions => format!(
+            "{who} to act ({} of {ACTIONS_PER_TURN} actions taken)",
+            state.actions_taken
+        ),
         Phase::ChooseStack => format!("{who} chooses a contested stack to resolve"),
         Phase::Sword { at } => format!("{who} may take a sword at {}", at.n()),
         Phase::Shield { at } => format!("{who} may take a shield at {}", at.n()),
-        Phase::Over => state.outcome.map_or("game over".to_string(), |o| outcome_text(&o)),
+        Phase::Over => state
+            .outcome
+            .map_or("game over".to_string(), |o| outcome_text(&o)),
         Phase::Roll { .. } | Phase::TurnOver => "between turns".to_string(),
     }
 }
 
 fn outcome_text(o: &Outcome) -> String {
     let names: Vec<String> = o.winners.as_slice().iter().map(Seat::to_string).collect();
-    let verb = if names.len() == 1 { "wins" } else { "share a draw" };
-    format!("game over: {} {verb} ({})", names.join(" and "), o.by.rule())
+    let verb = if names.len() == 1 {
+        "wins"
+    } else {
+        "share a draw"
+    };
+    format!(
+        "game over: {} {verb} ({})",
+        names.join(" and "),
+        o.by.rule()
+    )
 }
 
 /// One event in words.
 pub fn narrate(event: &Event) -> String {
     match event {
         Event::TurnStarted { seat, turn } => format!("Turn {turn}: {seat} to play."),
-        Event::Pinned { seat, turn } => format!("Turn {turn}: {seat} is pinned and passes (TF-18)."),
-        Event::Placed { seat, size, at } => format!("{seat} places a {} pyramid on home stack {}.", size.letter(), at.n()),
-        Event::Moved { seat, piece, from, to } => format!("{seat} moves {piece} from {} to {}.", from.n(), to.n()),
+        Event::Pinned { seat, turn } => {
+            format!("Turn {turn}: {seat} is pinned and passes (TF-18).")
+        }
+        Event::Placed { seat, size, at } => format!(
+            "{seat} places a {} pyramid on home stack {}.",
+            size.letter(),
+            at.n()
+        ),
+        Event::Moved {
+            seat,
+            piece,
+            from,
+            to,
+        } => format!("{seat} moves {piece} from {} to {}.", from.n(), to.n()),
         Event::TurnEnded { seat } => format!("{seat} ends the action phase."),
-        Event::StackChosen { seat, at } => format!("{seat} resolves the contested stack at {} next.", at.n()),
-        Event::SwordTaken { seat, at, level, given } => {
-            format!("{seat} exchanges {given} (level {level}) at {} for a sword.", at.n())
+        Event::StackChosen { seat, at } => {
+            format!("{seat} resolves the contested stack at {} next.", at.n())
         }
-        Event::ShieldTaken { seat, at, level, given } => {
-            format!("{seat} exchanges {given} (level {level}) at {} for a shield.", at.n())
+        Event::SwordTaken {
+            seat,
+            at,
+            level,
+            given,
+        } => {
+            format!(
+                "{seat} exchanges {given} (level {level}) at {} for a sword.",
+                at.n()
+            )
         }
-        Event::Declined { seat, at, exchange } => format!("{seat} takes no {exchange:?} at {}.", at.n()).to_lowercase(),
+        Event::ShieldTaken {
+            seat,
+            at,
+            level,
+            given,
+        } => {
+            format!(
+                "{seat} exchanges {given} (level {level}) at {} for a shield.",
+                at.n()
+            )
+        }
+        Event::Declined { seat, at, exchange } => {
+            format!("{seat} takes no {exchange:?} at {}.", at.n()).to_lowercase()
+        }
         Event::Battle(b) => battle_text(b),
         Event::GameOver { outcome } => format!("The {}.", outcome_text(outcome)),
     }
@@ -268,12 +355,23 @@ fn battle_text(b: &Battle) -> String {
         .as_slice()
         .iter()
         .map(|r| match (r.gear, r.own, r.sword, r.shield) {
-            (Gear::Sword, Some(own), Some(black), _) => format!("{} {own}+{black}={} (sword)", r.seat, r.total),
+            (Gear::Sword, Some(own), Some(black), _) => {
+                format!("{} {own}+{black}={} (sword)", r.seat, r.total)
+            }
             (Gear::Shield, _, _, Some(d20)) => format!("{} d20 {d20} (shield)", r.seat),
             _ => format!("{} {}", r.seat, r.total),
         })
         .collect();
-    let losses: Vec<String> = b.losses.as_slice().iter().map(|l| format!("{} returns {}", l.seat, l.returned)).collect();
-    format!("Combat at {}: {}; {}.", b.at.n(), rolls.join(", "), losses.join(", "))
+    let losses: Vec<String> = b
+        .losses
+        .as_slice()
+        .iter()
+        .map(|l| format!("{} returns {}", l.seat, l.returned))
+        .collect();
+    format!(
+        "Combat at {}: {}; {}.",
+        b.at.n(),
+        rolls.join(", "),
+        losses.join(", ")
+    )
 }
-

@@ -24,14 +24,29 @@ pub fn territory_target(players: u8) -> u8 {
 /// TF-18: seats (bits) with at least one legal action on the current board.
 pub fn free_players(state: &State) -> u8 {
     let legal = actions::destinations(state);
-    state.seats().filter(|s| actions::has_action(state, *s, &legal)).fold(0, |m, s| m | 1 << s)
+    let tops = actions::tops_by_seat(state);
+    let free = |s: u8| {
+        actions::placements(state, s, 0) != 0 || actions::can_move(&tops[usize::from(s)], &legal)
+    };
+    state
+        .seats()
+        .filter(|s| free(*s))
+        .fold(0, |m, s| m | 1 << s)
 }
 
 /// TF-30: the seats with the most stacks as bottom player (one winner, or a shared draw).
 pub fn most_territory(state: &State, by: EndRule) -> Outcome {
     let counts = bottom_counts(state);
-    let best = state.seats().map(|s| counts[usize::from(s)]).max().unwrap_or(0);
-    let winners: List<_, MAX_PLAYERS> = state.seats().filter(|s| counts[usize::from(*s)] == best).map(seat).collect();
+    let best = state
+        .seats()
+        .map(|s| counts[usize::from(s)])
+        .max()
+        .unwrap_or(0);
+    let winners: List<_, MAX_PLAYERS> = state
+        .seats()
+        .filter(|s| counts[usize::from(*s)] == best)
+        .map(seat)
+        .collect();
     Outcome { winners, by }
 }
 
@@ -39,21 +54,38 @@ pub fn most_territory(state: &State, by: EndRule) -> Outcome {
 /// the game, a pass because `s` is pinned, or an ordinary turn.
 pub fn begin(state: &State, s: u8, turn: u32) -> Event {
     if state.turn_limit.is_some_and(|limit| turn > limit) {
-        return Event::GameOver { outcome: most_territory(state, EndRule::TurnLimit) };
+        return Event::GameOver {
+            outcome: most_territory(state, EndRule::TurnLimit),
+        };
     }
-    let only = |by| Outcome { winners: [seat(s)].into_iter().collect(), by };
+    let only = |by| Outcome {
+        winners: [seat(s)].into_iter().collect(),
+        by,
+    };
     if bottom_counts(state)[usize::from(s)] >= territory_target(state.players) {
-        return Event::GameOver { outcome: only(EndRule::Territory) };
+        return Event::GameOver {
+            outcome: only(EndRule::Territory),
+        };
     }
     let free = free_players(state);
     if free == 0 {
-        return Event::GameOver { outcome: most_territory(state, EndRule::Deadlock) };
+        return Event::GameOver {
+            outcome: most_territory(state, EndRule::Deadlock),
+        };
     }
     if free == 1 << s {
-        return Event::GameOver { outcome: only(EndRule::LastFree) };
+        return Event::GameOver {
+            outcome: only(EndRule::LastFree),
+        };
     }
     if free & 1 << s == 0 {
-        return Event::Pinned { seat: seat(s), turn };
+        return Event::Pinned {
+            seat: seat(s),
+            turn,
+        };
     }
-    Event::TurnStarted { seat: seat(s), turn }
+    Event::TurnStarted {
+        seat: seat(s),
+        turn,
+    }
 }

@@ -11,7 +11,10 @@ use triforce::{Command, EndRule, Event, Phase, Pos, Size, Triforce};
 fn tv_1_opening_has_one_action() {
     let state = start(&setup(3, &[]));
     assert_eq!(actions::count(&state, 0), 1); // TF-16
-    assert_eq!(Triforce::legal_commands(&state, R), vec![Command::Place { size: Size::S }]); // TF-14
+    assert_eq!(
+        Triforce::legal_commands(&state, R),
+        vec![Command::Place { size: Size::S }]
+    ); // TF-14
 }
 
 #[test]
@@ -40,13 +43,33 @@ fn tv_3_mixed_position_counts() {
     assert_eq!(actions::count(&state, 2), 10);
     assert_eq!(
         move_map(&state, 0),
-        vec![(1, vec![2]), (2, vec![1, 4, 8]), (8, vec![6, 7, 9, 10, 11, 13]), (13, vec![4, 8, 14, 15])]
+        vec![
+            (1, vec![2]),
+            (2, vec![1, 4, 8]),
+            (8, vec![6, 7, 9, 10, 11, 13]),
+            (13, vec![4, 8, 14, 15])
+        ]
     ); // TF-15
-    assert_eq!(move_map(&state, 1), vec![(9, vec![4, 8, 14, 15]), (15, vec![6, 9, 10, 13])]);
-    assert_eq!(move_map(&state, 2), vec![(11, vec![1, 2, 3, 5, 8, 9, 12, 13])]);
-    assert_eq!(actions::placements(&state, 0, 0), Size::S.bit() | Size::L.bit()); // TF-14
-    assert_eq!(actions::placements(&state, 1, 0), Size::S.bit() | Size::L.bit());
-    assert_eq!(actions::placements(&state, 2, 0), Size::S.bit() | Size::M.bit());
+    assert_eq!(
+        move_map(&state, 1),
+        vec![(9, vec![4, 8, 14, 15]), (15, vec![6, 9, 10, 13])]
+    );
+    assert_eq!(
+        move_map(&state, 2),
+        vec![(11, vec![1, 2, 3, 5, 8, 9, 12, 13])]
+    );
+    assert_eq!(
+        actions::placements(&state, 0, 0),
+        Size::S.bit() | Size::L.bit()
+    ); // TF-14
+    assert_eq!(
+        actions::placements(&state, 1, 0),
+        Size::S.bit() | Size::L.bit()
+    );
+    assert_eq!(
+        actions::placements(&state, 2, 0),
+        Size::S.bit() | Size::M.bit()
+    );
 }
 
 #[test]
@@ -64,7 +87,11 @@ fn tv_4_third_action_may_not_recreate_the_start() {
     let mut other = state;
     send(&mut other, R, Command::Place { size: Size::L }, &[]).unwrap();
     assert_eq!(other.phase(), Phase::Actions);
-    assert_eq!(other.active(), G, "TF-11: play passes clockwise after the third action");
+    assert_eq!(
+        other.active(),
+        G,
+        "TF-11: play passes clockwise after the third action"
+    );
     send(&mut state, R, Command::EndTurn, &[]).unwrap();
     assert_eq!(state.active(), G);
 }
@@ -92,7 +119,14 @@ fn tv_5_pin_win() {
     assert_eq!(probe.stash(1).0, [5, 0, 5]);
     assert_eq!(probe.stash(2).0, [5, 5, 0]);
     assert_eq!(&triforce::winning::bottom_counts(&probe)[..3], &[2, 4, 4]);
-    assert_eq!([actions::count(&probe, 0), actions::count(&probe, 1), actions::count(&probe, 2)], [69, 0, 0]);
+    assert_eq!(
+        [
+            actions::count(&probe, 0),
+            actions::count(&probe, 1),
+            actions::count(&probe, 2)
+        ],
+        [69, 0, 0]
+    );
     assert_eq!(actions::placements(&probe, 0, 0), Size::L.bit());
     // TF-29: at the start of R's turn, R is the only player with a legal action.
     let state = start(&s);
@@ -108,7 +142,11 @@ fn tf_13_size_rule_on_white_and_non_white_tops() {
     // TF-13: on a white, the same size only.
     assert!(accepts(&state, at(3), Size::L) && !accepts(&state, at(3), Size::S));
     // TF-13: on a piece, any other size.
-    assert!(!accepts(&state, at(1), Size::S) && accepts(&state, at(1), Size::M) && accepts(&state, at(1), Size::L));
+    assert!(
+        !accepts(&state, at(1), Size::S)
+            && accepts(&state, at(1), Size::M)
+            && accepts(&state, at(1), Size::L)
+    );
     // TF-27: on a sword too, under the non-white branch.
     assert!(accepts(&state, at(2), Size::S) && !accepts(&state, at(2), Size::M));
 }
@@ -126,7 +164,16 @@ fn tf_14_placement_needs_the_size_in_stash_and_once_per_size() {
     assert_eq!(state, before);
     assert_eq!(state.stash(0).0, [4, 4, 5]); // TF-2
     // TF-14: an empty stash of a size forbids it.
-    let mut empty = start(&setup(3, &[(2, "p1-S"), (4, "p1-S"), (6, "p1-S"), (8, "p1-S"), (10, "p1-S")]));
+    let mut empty = start(&setup(
+        3,
+        &[
+            (2, "p1-S"),
+            (4, "p1-S"),
+            (6, "p1-S"),
+            (8, "p1-S"),
+            (10, "p1-S"),
+        ],
+    ));
     let err = send(&mut empty, R, Command::Place { size: Size::S }, &[]).unwrap_err();
     assert_eq!(err.rule(), Some("TF-14"));
 }
@@ -135,7 +182,9 @@ fn tf_14_placement_needs_the_size_in_stash_and_once_per_size() {
 fn tf_15_moves_follow_paths_of_legal_destinations() {
     let state = start(&setup(3, TV3));
     // 8→11: R-M passes through 7 (white M) and lands on B-L.
-    assert!(actions::check_move(&state, 0, Pos::number(8).unwrap(), Pos::number(11).unwrap()).is_ok());
+    assert!(
+        actions::check_move(&state, 0, Pos::number(8).unwrap(), Pos::number(11).unwrap()).is_ok()
+    );
     // TF-15: the origin is never a destination; other players' pieces never move.
     let same = actions::check_move(&state, 0, Pos::number(8).unwrap(), Pos::number(8).unwrap());
     assert_eq!(same.unwrap_err().rule(), Some("TF-15"));
@@ -176,7 +225,14 @@ fn tf_18_a_full_stash_is_never_pinned_and_pins_pass() {
     assert!(actions::count(&state, 1) >= 1);
     // A pinned seat passes: G has no piece to move and every placement is refused.
     let covered = "p2-M p2-L p1-S";
-    let board = &[(2, covered), (3, covered), (4, covered), (5, "p2-M p2-L p3-S"), (6, "p2-M p2-L p3-S"), (15, "p3-S")];
+    let board = &[
+        (2, covered),
+        (3, covered),
+        (4, covered),
+        (5, "p2-M p2-L p3-S"),
+        (6, "p2-M p2-L p3-S"),
+        (15, "p3-S"),
+    ];
     let mut state = start(&setup(3, board));
     assert_eq!(actions::count(&state, 1), 0);
     send(&mut state, R, Command::Place { size: Size::S }, &[]).unwrap();

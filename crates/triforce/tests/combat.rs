@@ -14,7 +14,16 @@ fn at(n: u8) -> Pos {
 }
 
 fn battles(events: &[Event]) -> Vec<triforce::Battle> {
-    events.iter().filter_map(|e| if let Event::Battle(b) = e { Some(*b) } else { None }).collect()
+    events
+        .iter()
+        .filter_map(|e| {
+            if let Event::Battle(b) = e {
+                Some(*b)
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 #[test]
@@ -43,9 +52,16 @@ fn tv_7_sword_wins_a_tie() {
     let events = send(&mut state, B, Command::Decline, &[3, 4, 7]).unwrap();
     let battle = battles(&events)[0];
     let r = battle.rolls.as_slice()[0];
-    assert_eq!((r.gear, r.own, r.sword, r.total), (Gear::Sword, Some(3), Some(4), 7)); // TF-24
+    assert_eq!(
+        (r.gear, r.own, r.sword, r.total),
+        (Gear::Sword, Some(3), Some(4), 7)
+    ); // TF-24
     assert!(stack_is(&state, 8, "K-L p3-S p1-M")); // TF-25, TF-27: the sword stays
-    assert_eq!(state.stack(at(8)).bottom_player(), Some(2), "B is now bottom player (TF-28)");
+    assert_eq!(
+        state.stack(at(8)).bottom_player(),
+        Some(2),
+        "B is now bottom player (TF-28)"
+    );
     assert_eq!(state.swords().get(triforce::Size::L), 4); // TF-3
 }
 
@@ -89,9 +105,19 @@ fn tv_10_chain_of_combats() {
     let mut state = start(&combat_setup(&[(8, "p3-M p1-S p3-L p1-M p1-S")]));
     send(&mut state, R, Command::Resolve { at: 8 }, &[]).unwrap();
     send(&mut state, R, Command::TakeSword { level: 4 }, &[]).unwrap();
-    let events = send(&mut state, B, Command::TakeShield { level: 3 }, &[2, 3, 5, 1, 1, 9]).unwrap();
+    let events = send(
+        &mut state,
+        B,
+        Command::TakeShield { level: 3 },
+        &[2, 3, 5, 1, 1, 9],
+    )
+    .unwrap();
     let fights = battles(&events);
-    assert_eq!(fights.len(), 2, "TF-20: the stack fights again while contested");
+    assert_eq!(
+        fights.len(),
+        2,
+        "TF-20: the stack fights again while contested"
+    );
     assert_eq!(fights[0].losses.as_slice()[0].returned.to_string(), "C-L");
     assert_eq!(fights[1].losses.as_slice()[0].returned.to_string(), "K-M");
     assert!(stack_is(&state, 8, "p3-M p1-S p1-S"));
@@ -119,12 +145,20 @@ fn tv_12_empty_sword_supply() {
     let mut state = start(&combat_setup(&board));
     assert_eq!(sword_levels(&state, at(8)), 0); // TF-3, TF-22.1
     send(&mut state, R, Command::Resolve { at: 8 }, &[]).unwrap();
-    assert_eq!(state.phase(), Phase::Shield { at: at(8) }, "no sword window");
+    assert_eq!(
+        state.phase(),
+        Phase::Shield { at: at(8) },
+        "no sword window"
+    );
 }
 
 #[test]
 fn tf_19_swords_and_shields_count_toward_four_but_are_no_colour() {
-    let state = start(&combat_setup(&[(1, "p1-S K-M p2-S C-L"), (2, "p1-S K-M p1-L C-S"), (3, "p1-S p2-M p1-S")]));
+    let state = start(&combat_setup(&[
+        (1, "p1-S K-M p2-S C-L"),
+        (2, "p1-S K-M p1-L C-S"),
+        (3, "p1-S p2-M p1-S"),
+    ]));
     assert!(contested(state.stack(at(1))));
     assert!(!contested(state.stack(at(2))));
     assert!(!contested(state.stack(at(3))));
@@ -135,11 +169,19 @@ fn tf_20_active_player_orders_the_stacks() {
     let board = &[(8, "p3-M p1-L p3-S p1-M"), (2, "p2-S p1-M p2-S p1-L")];
     let mut state = start(&combat_setup(board));
     let before = state;
-    assert_eq!(send(&mut state, R, Command::Resolve { at: 3 }, &[]).unwrap_err().rule(), Some("TF-20"));
+    assert_eq!(
+        send(&mut state, R, Command::Resolve { at: 3 }, &[])
+            .unwrap_err()
+            .rule(),
+        Some("TF-20")
+    );
     let err = send(&mut state, G, Command::Resolve { at: 2 }, &[]).unwrap_err();
     assert!(matches!(err, RuleError::NotYourCall { rule: "TF-20", .. }));
     assert_eq!(state, before);
-    assert_eq!(Triforce::legal_commands(&state, R), vec![Command::Resolve { at: 2 }, Command::Resolve { at: 8 }]);
+    assert_eq!(
+        Triforce::legal_commands(&state, R),
+        vec![Command::Resolve { at: 2 }, Command::Resolve { at: 8 }]
+    );
     send(&mut state, R, Command::Resolve { at: 8 }, &[]).unwrap();
     send(&mut state, R, Command::Decline, &[]).unwrap();
     send(&mut state, B, Command::Decline, &[1, 5]).unwrap();
@@ -155,7 +197,12 @@ fn tf_21_participants_are_every_player_in_the_stack() {
     send(&mut state, R, Command::Resolve { at: 9 }, &[]).unwrap();
     send(&mut state, G, Command::Decline, &[]).unwrap();
     let events = send(&mut state, G, Command::Decline, &[12, 11, 10]).unwrap();
-    let seats: Vec<_> = battles(&events)[0].rolls.as_slice().iter().map(|r| r.seat).collect();
+    let seats: Vec<_> = battles(&events)[0]
+        .rolls
+        .as_slice()
+        .iter()
+        .map(|r| r.seat)
+        .collect();
     assert_eq!(seats, vec![R, G, B]); // TF-21
 }
 
@@ -202,10 +249,17 @@ fn tf_23_sword_user_is_the_current_top_player() {
     // TF-27: whoever is on top now inherits the sword.
     let mut state = start(&combat_setup(&[(8, "p1-S K-L p1-M p2-S")]));
     send(&mut state, R, Command::Resolve { at: 8 }, &[]).unwrap();
-    assert_eq!(state.phase(), Phase::Shield { at: at(8) }, "p1 is bottom player with two pieces");
+    assert_eq!(
+        state.phase(),
+        Phase::Shield { at: at(8) },
+        "p1 is bottom player with two pieces"
+    );
     let events = send(&mut state, R, Command::Decline, &[9, 1, 1]).unwrap();
     let rolls = battles(&events)[0].rolls;
-    assert_eq!((rolls.as_slice()[0].gear, rolls.as_slice()[1].gear), (Gear::None, Gear::Sword)); // TF-23
+    assert_eq!(
+        (rolls.as_slice()[0].gear, rolls.as_slice()[1].gear),
+        (Gear::None, Gear::Sword)
+    ); // TF-23
     assert_eq!(rolls.as_slice()[1].total, 2);
     // TF-25: p2's sword (2) is the lowest: the sword returns, p2 keeps its piece.
     assert!(stack_is(&state, 8, "p1-S p1-M p2-S"));
@@ -219,7 +273,13 @@ fn tf_24_dice_use_the_right_dice() {
     let events = send(&mut state, R, Command::Resolve { at: 5 }, &[13, 5]).unwrap();
     assert_eq!(battles(&events)[0].rolls.as_slice()[0].shield, Some(13)); // TF-24: the d20
     assert!(stack_is(&state, 5, "p1-S C-M K-L p1-M"));
-    let events = send(&mut other, R, Command::Resolve { at: 5 }, &[4, 4, 12, 12, 11]).unwrap();
+    let events = send(
+        &mut other,
+        R,
+        Command::Resolve { at: 5 },
+        &[4, 4, 12, 12, 11],
+    )
+    .unwrap();
     assert_eq!(battles(&events)[1].rolls.as_slice()[0].total, 24); // TF-24: 2–24 for the sword
     let mut state = start(&combat_setup(TV6));
     send(&mut state, R, Command::Resolve { at: 8 }, &[]).unwrap();

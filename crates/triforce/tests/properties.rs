@@ -25,10 +25,20 @@ fn conserved(state: &State) -> Result<(), TestCaseError> {
     for size in Size::ALL {
         let i = size.index();
         for s in 0..state.players() {
-            prop_assert_eq!(on_board[usize::from(s)][i] + state.stash(s).get(size), 5, "TF-2 p{} {:?}", s + 1, size);
+            prop_assert_eq!(
+                on_board[usize::from(s)][i] + state.stash(s).get(size),
+                5,
+                "TF-2 p{} {:?}",
+                s + 1,
+                size
+            );
         }
         prop_assert_eq!(on_board[6][i] + state.swords().get(size), 5, "TF-3 swords");
-        prop_assert_eq!(on_board[7][i] + state.shields().get(size), 5, "TF-3 shields");
+        prop_assert_eq!(
+            on_board[7][i] + state.shields().get(size),
+            5,
+            "TF-3 shields"
+        );
     }
     Ok(())
 }
@@ -61,7 +71,9 @@ fn walk(setup: &Setup, seed: u64, steps: usize) -> (State, Vec<Event>) {
     let mut dice = SeededRandomness::new(seed.wrapping_add(1));
     let mut log = Vec::new();
     for _ in 0..steps {
-        let Some((seat, command)) = player.pick(&state) else { break };
+        let Some((seat, command)) = player.pick(&state) else {
+            break;
+        };
         log.extend(execute::<Triforce>(&mut state, seat, &command, &mut dice).unwrap());
     }
     (state, log)
@@ -181,12 +193,23 @@ fn random_game_lengths() {
             .map(|seed| {
                 let start = Triforce::setup(&Setup::new(players)).unwrap();
                 let mut dice: Box<dyn Randomness> = Box::new(SeededRandomness::new(seed));
-                let game = random::play(start, &mut RandomPlayer::new(seed), dice.as_mut(), 1_000_000).unwrap();
+                let game = random::play(
+                    start,
+                    &mut RandomPlayer::new(seed),
+                    dice.as_mut(),
+                    1_000_000,
+                )
+                .unwrap();
                 assert!(game.state.outcome().is_some(), "seed {seed} ended");
                 game.state.turn()
             })
             .collect();
         turns.sort();
-        println!("{players} players, {games} random games: turns min {} median {} max {}", turns[0], turns[turns.len() / 2], turns[turns.len() - 1]);
+        println!(
+            "{players} players, {games} random games: turns min {} median {} max {}",
+            turns[0],
+            turns[turns.len() / 2],
+            turns[turns.len() - 1]
+        );
     }
 }

@@ -32,18 +32,40 @@ fn tf_2_tf_3_stashes_and_supplies_start_full_and_are_finite() {
     for s in 0..3 {
         assert_eq!(state.stash(s).0, [5, 5, 5]); // TF-2
     }
-    assert_eq!((state.swords().0, state.shields().0), ([5, 5, 5], [5, 5, 5])); // TF-3
+    assert_eq!(
+        (state.swords().0, state.shields().0),
+        ([5, 5, 5], [5, 5, 5])
+    ); // TF-3
     // TF-2: a sixth small piece of p1 does not exist.
-    let too_many = setup(3, &[(1, "p1-S p1-M p1-S"), (2, "p1-S"), (3, "p1-S"), (4, "p1-S"), (5, "p1-S")]);
+    let too_many = setup(
+        3,
+        &[
+            (1, "p1-S p1-M p1-S"),
+            (2, "p1-S"),
+            (3, "p1-S"),
+            (4, "p1-S"),
+            (5, "p1-S"),
+        ],
+    );
     assert_eq!(refused(&too_many), "TF-2");
     // TF-3: stacks on the board come out of the supplies.
     let state = start(&setup(3, &[(3, "K-L"), (4, "C-S")]));
-    assert_eq!((state.swords().0, state.shields().0), ([5, 5, 4], [4, 5, 5]));
+    assert_eq!(
+        (state.swords().0, state.shields().0),
+        ([5, 5, 4], [4, 5, 5])
+    );
 }
 
 #[test]
 fn tf_4_dice_have_twelve_and_twenty_faces() {
-    assert_eq!((triforce::combat::PLAYER_DIE, triforce::combat::SWORD_DIE, triforce::combat::SHIELD_DIE), (12, 12, 20)); // TF-4
+    assert_eq!(
+        (
+            triforce::combat::PLAYER_DIE,
+            triforce::combat::SWORD_DIE,
+            triforce::combat::SHIELD_DIE
+        ),
+        (12, 12, 20)
+    ); // TF-4
 }
 
 #[test]
@@ -52,7 +74,10 @@ fn tf_5_three_to_six_players() {
         assert_eq!(refused(&Setup::new(players)), "TF-5");
     }
     for players in 3..=6 {
-        assert_eq!(Triforce::seats(&start(&Setup::new(players))).len(), usize::from(players)); // TF-5
+        assert_eq!(
+            Triforce::seats(&start(&Setup::new(players))).len(),
+            usize::from(players)
+        ); // TF-5
     }
     assert_eq!(refused(&setup(3, &[(2, "p4-S")])), "TF-5");
 }
@@ -65,7 +90,11 @@ fn tf_8_any_layout_is_accepted_as_a_parameter() {
     s.free_layout = true;
     let state = start(&s);
     assert_eq!(state.white(Pos::number(1).unwrap()), Size::L);
-    assert_eq!(triforce::actions::count(&state, 0), 1, "place L on the white L");
+    assert_eq!(
+        triforce::actions::count(&state, 0),
+        1,
+        "place L on the white L"
+    );
     let mut short = Setup::new(3);
     short.layout = Some(vec![Size::S; 3]);
     assert_eq!(refused(&short), "TF-8");
@@ -86,12 +115,18 @@ fn tf_10_homes_are_configurable() {
     let homes: Vec<u8> = (0..6).map(|s| state.home(s).n()).collect();
     assert_eq!(homes, vec![1, 6, 15, 13, 11, 4]); // TF-10
     let state = start(&Setup::new(4));
-    assert_eq!((0..4).map(|s| state.home(s).n()).collect::<Vec<_>>(), vec![1, 15, 13, 11]);
+    assert_eq!(
+        (0..4).map(|s| state.home(s).n()).collect::<Vec<_>>(),
+        vec![1, 15, 13, 11]
+    );
     let mut s = Setup::new(3);
     s.homes = Some(vec![5, 9, 8]);
     let state = start(&s);
     assert_eq!(state.home(1).n(), 9);
-    assert_eq!(Triforce::legal_commands(&state, R), vec![triforce::Command::Place { size: Size::L }]);
+    assert_eq!(
+        Triforce::legal_commands(&state, R),
+        vec![triforce::Command::Place { size: Size::L }]
+    );
     s.homes = Some(vec![5, 5, 8]);
     assert_eq!(refused(&s), "TF-10");
     s.homes = Some(vec![5, 9]);

@@ -7,7 +7,11 @@ use triforce::{Command, EndRule, Event, Size};
 
 fn singles(seat: &str, positions: &[u8]) -> Vec<(u8, String)> {
     let sizes = ["S", "M", "L"];
-    positions.iter().enumerate().map(|(i, n)| (*n, format!("{seat}-{}", sizes[i % 3]))).collect()
+    positions
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (*n, format!("{seat}-{}", sizes[i % 3])))
+        .collect()
 }
 
 fn setup_owned(players: u8, board: &[(u8, String)]) -> triforce::Setup {
@@ -20,7 +24,10 @@ fn tv_13_territory_threshold() {
     // TF-28: 8 stacks with 3 players wins at the start of R's turn …
     let state = start(&setup_owned(3, &singles("p1", &[2, 3, 4, 5, 6, 7, 8, 9])));
     let outcome = state.outcome().expect("R wins");
-    assert_eq!((outcome.winners.as_slice(), outcome.by), (&[R][..], EndRule::Territory));
+    assert_eq!(
+        (outcome.winners.as_slice(), outcome.by),
+        (&[R][..], EndRule::Territory)
+    );
     // … 7 does not.
     let state = start(&setup_owned(3, &singles("p1", &[2, 3, 4, 5, 6, 7, 8])));
     assert!(state.outcome().is_none());
@@ -34,11 +41,19 @@ fn tv_13_territory_threshold() {
 #[test]
 fn tf_28_wins_only_at_the_start_of_ones_own_turn() {
     let mut state = start(&setup_owned(3, &singles("p2", &[2, 3, 4, 5, 6, 7, 8, 9])));
-    assert!(state.outcome().is_none(), "R's turn: G's territory does not count yet");
+    assert!(
+        state.outcome().is_none(),
+        "R's turn: G's territory does not count yet"
+    );
     send(&mut state, R, Command::Place { size: Size::S }, &[]).unwrap();
     let events = send(&mut state, R, Command::EndTurn, &[]).unwrap();
-    let Some(Event::GameOver { outcome }) = events.last() else { panic!("game over expected") };
-    assert_eq!((outcome.winners.as_slice(), outcome.by), (&[G][..], EndRule::Territory)); // TF-28
+    let Some(Event::GameOver { outcome }) = events.last() else {
+        panic!("game over expected")
+    };
+    assert_eq!(
+        (outcome.winners.as_slice(), outcome.by),
+        (&[G][..], EndRule::Territory)
+    ); // TF-28
     // The game refuses any further command.
     let err = send(&mut state, G, Command::Place { size: Size::M }, &[]).unwrap_err();
     assert_eq!(err.rule(), Some("TF-28"));
@@ -68,13 +83,17 @@ fn tf_30_deadlock_most_stacks_wins() {
     let state = start(&setup(3, DEADLOCK));
     let outcome = state.outcome().expect("deadlock");
     // Bottom counts 6, 5, 4.
-    assert_eq!((outcome.winners.as_slice(), outcome.by), (&[R][..], EndRule::Deadlock)); // TF-30
+    assert_eq!(
+        (outcome.winners.as_slice(), outcome.by),
+        (&[R][..], EndRule::Deadlock)
+    ); // TF-30
 }
 
 #[test]
 fn tf_30_deadlock_tie_is_a_shared_draw() {
-    let board: Vec<(u8, String)> =
-        (1..=15u8).map(|n| (n, format!("p{0}-M p{0}-L p{0}-S", (n - 1) / 5 + 1))).collect();
+    let board: Vec<(u8, String)> = (1..=15u8)
+        .map(|n| (n, format!("p{0}-M p{0}-L p{0}-S", (n - 1) / 5 + 1)))
+        .collect();
     let state = start(&setup_owned(3, &board));
     let outcome = state.outcome().expect("deadlock");
     assert_eq!(outcome.winners.as_slice(), &[R, G, B]); // TF-30: shared draw
@@ -89,9 +108,15 @@ fn tf_30_turn_limit_ends_the_game() {
     send(&mut state, R, Command::EndTurn, &[]).unwrap();
     send(&mut state, G, Command::Place { size: Size::M }, &[]).unwrap();
     let events = send(&mut state, G, Command::EndTurn, &[]).unwrap();
-    let Some(Event::GameOver { outcome }) = events.last() else { panic!("game over expected") };
+    let Some(Event::GameOver { outcome }) = events.last() else {
+        panic!("game over expected")
+    };
     assert_eq!(outcome.by, EndRule::TurnLimit);
-    assert_eq!(outcome.winners.as_slice(), &[R, G], "1 stack each: shared draw");
+    assert_eq!(
+        outcome.winners.as_slice(),
+        &[R, G],
+        "1 stack each: shared draw"
+    );
 }
 
 #[test]

@@ -12,7 +12,13 @@ pub const B: Seat = Seat::Player(3);
 pub fn setup(players: u8, board: &[(u8, &str)]) -> Setup {
     let mut s = Setup::new(players);
     for (n, stack) in board {
-        s.board.insert(*n, stack.split_whitespace().map(|p| p.parse().unwrap()).collect());
+        s.board.insert(
+            *n,
+            stack
+                .split_whitespace()
+                .map(|p| p.parse().unwrap())
+                .collect(),
+        );
     }
     s
 }
@@ -29,7 +35,12 @@ pub fn start(setup: &Setup) -> State {
 }
 
 /// Send `command` as `seat` with exactly these dice.
-pub fn send(state: &mut State, seat: Seat, command: Command, dice: &[u32]) -> Result<Vec<Event>, RuleError> {
+pub fn send(
+    state: &mut State,
+    seat: Seat,
+    command: Command,
+    dice: &[u32],
+) -> Result<Vec<Event>, RuleError> {
     let mut rng = ScriptedRandomness::new(dice.iter().map(|d| Scripted::Die(*d)));
     let events = execute::<Triforce>(state, seat, &command, &mut rng)?;
     assert_eq!(rng.remaining(), 0, "every scripted die is used");
@@ -38,11 +49,20 @@ pub fn send(state: &mut State, seat: Seat, command: Command, dice: &[u32]) -> Re
 
 /// Stack at position `n` as text, bottom first.
 pub fn stack(state: &State, n: u8) -> Vec<String> {
-    state.stack(Pos::number(n).unwrap()).as_slice().iter().map(|p| p.to_string()).collect()
+    state
+        .stack(Pos::number(n).unwrap())
+        .as_slice()
+        .iter()
+        .map(|p| p.to_string())
+        .collect()
 }
 
 pub fn stack_is(state: &State, n: u8, expected: &str) -> bool {
-    stack(state, n) == expected.split_whitespace().map(String::from).collect::<Vec<_>>()
+    stack(state, n)
+        == expected
+            .split_whitespace()
+            .map(String::from)
+            .collect::<Vec<_>>()
 }
 
 pub fn mv(from: u8, to: u8) -> Command {
@@ -62,5 +82,12 @@ pub fn move_map(state: &State, s: u8) -> Vec<(u8, Vec<u8>)> {
 }
 
 /// The TV-3 board.
-pub const TV3: &[(u8, &str)] =
-    &[(1, "p1-S p1-M"), (2, "p1-S"), (8, "p1-M"), (9, "p2-S"), (11, "p3-L"), (13, "p3-L p1-S"), (15, "p2-M")];
+pub const TV3: &[(u8, &str)] = &[
+    (1, "p1-S p1-M"),
+    (2, "p1-S"),
+    (8, "p1-M"),
+    (9, "p2-S"),
+    (11, "p3-L"),
+    (13, "p3-L p1-S"),
+    (15, "p2-M"),
+];
