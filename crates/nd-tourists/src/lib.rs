@@ -21,7 +21,8 @@
 //!   placement. The Excuse never opens a window.
 //! * **End of round** (ND-22): Losses (step 1) and winners/narration order (step 2, D-10) are
 //!   settled in the same command that ends bidding, then victory (step 3). The table is then in
-//!   `Aftermath` (step 4), where parties may `concede` and the GM may `reframe`; the GM's
+//!   `Aftermath` (step 4), where parties may re-choose their Loss cards (`keep_loss_cards`,
+//!   ND-21) or `concede`, and the GM may `reframe`; the GM's
 //!   `next_round` does steps 5–7 (cards back into the deck, winners' refill, next round type).
 //!
 //! # Deck and randomness
