@@ -8,6 +8,7 @@ use clash_core::RulesetEntry;
 pub fn rulesets() -> Vec<RulesetEntry> {
     vec![
         // One line per ruleset crate: RulesetEntry::of::<crate::Ruleset>(),
+        RulesetEntry::of::<iron_triangle::IronTriangle>(),
         RulesetEntry::of::<nd_tourists::NdTourists>(),
         RulesetEntry::of::<triforce::Triforce>(),
         RulesetEntry::of::<wicked_age::WickedAge>(),
