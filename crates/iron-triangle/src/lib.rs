@@ -18,6 +18,66 @@
 //! (turns, stances, winners, losses, disadvantage, combos, specials in play) and [`campaign`]
 //! (countdowns, problems, vetoes, rests, level-up, replacement characters).
 //!
+//! # The conflict state machine
+//! A conflict ([`conflict::Conflict`]) moves through [`conflict::Phase`]s:
+//! - **Forming.** The GM's `start_conflict` sets the stakes, lethality, minor-ness and the NPCs
+//!   (IT-22, IT-23). Every living PC that may enter answers (`join_conflict`, or `sit_out` of a
+//!   lesser conflict); PCs at 0 total energy or under a Drunken Monkey ban are barred. When all
+//!   have answered and one joined, the fight begins.
+//! - **PickActive.** The players pick the first active character (IT-25, D-13); later the
+//!   winner's controller picks from the winner's side, the GM after a tie (IT-26, D-9).
+//! - **Turn** ([`conflict::Step`], one special window each, IT-55, D-34): `pick_opponent` (W1)
+//!   → both `take_stance` in secret (W2), revealed together → both `play_move` in secret (W3),
+//!   revealed together → W4 if a Drunken Monkey is active → face-down specials revealed, W5 for
+//!   idle characters → resolution (IT-48 … IT-51) → **Settling**: `split_loss` / `split_gain`
+//!   only where a split is a real choice → the turn ends (piles, chain, outs, deaths).
+//! - **Mercy** after a surrender in a lethal conflict: the opponent's controller kills or spares.
+//! - **Ended**: one side is all out (IT-27), the minor conflict's one turn is over (IT-29), or
+//!   the GM settled it. The ended conflict stays in [`Table::conflict`] with its outcome until the
+//!   next one starts ([`conflict::Conflict::is_running`]).
+//!
+//! Interpretations where the spec is silent (conflicts):
+//! - Lethality is the players' declared intent in `start_conflict`; each `join_conflict` is that
+//!   player's agreement, and any player's `refuse_lethal` makes the conflict lesser (IT-23).
+//! - The GM's `settle_conflict` is accepted while forming, while the first pick is pending (the
+//!   players stall, D-13), or when a Samurai at 0 energy is in (D-11); it names no winner and
+//!   kills nobody but Samurai users. The GM may also make the first pick (D-13).
+//! - Sides are the PCs and the NPCs. Barred and sat-out PCs share their side's result.
+//! - Equal turns (IT-26): continuing as the previous turn's active character is always allowed
+//!   (it adds no turn, D-8); the "all agree otherwise" override is not modelled; the GM's picks
+//!   are not bound; a character capped by IT-46 is left out before finding the fewest.
+//! - A participant's W1/W2/W3 window closes when it commits (opponent, stance, move); answering a
+//!   special means playing one before committing. W4 opens only while a participant has an
+//!   active Drunken Monkey (public), for both participants. W5 asks every idle NPC (so that
+//!   opening it reveals nothing hidden) and each idle PC that could play there. Each asked
+//!   character passes or plays; playing closes its window.
+//! - To Blave is face down (revealed at W5) when played at W3, otherwise revealed at once; it
+//!   may be played in any window of another known special (Liquid Metal counts as all).
+//! - Scouter and There Can Be Only One at W2 target this turn's opponent.
+//! - Special effects on a turn's losses apply in list order, so the one lower on the list has
+//!   the last word (IT-57): Wax On, then Yojimbo (it takes what the protected participant would
+//!   actually have lost), then Dig Two Graves (the user's final loss, so 0 if protected; a
+//!   Yojimbo on the mirror's target takes the mirror too); Pressure Point only chooses the split
+//!   of what is left (TV-10).
+//! - Identical specials clash (D-31) when both participants play the same variation in one turn
+//!   (checked at once for face-up ones, at the W5 reveal for face-down ones), or two Yojimbos
+//!   protect the same participant; Scouter and To Blave act on nobody and never clash.
+//!   Cancelled specials' immediate effects are undone.
+//! - A Samurai with no available move gets its face-up cards back (D-11), and if I Already Know
+//!   still leaves nothing, the restriction is ignored for it.
+//! - A surrender turn reveals no face-down special; they stay spent. A minor conflict ends after
+//!   its turn even if nobody went out; a surrender there gives the win to the other side.
+//! - In a lethal conflict any character (PC or NPC) that goes out at 0 dies; Samurai users die
+//!   when the conflict ends, lethal or not.
+//! - A chain whose loser goes out ends at once; at three wins with no teammate left in, it ends
+//!   (D-7).
+//! - A zero mark is set when a type goes from above 0 to 0 through a conflict loss (D-17).
+//! - Drunken Monkey's ban is set when it is activated and lifted at the end of the next conflict
+//!   the character was barred from; the swap's candidates are the available moves other than
+//!   the revealed one (labelled by move code for scripted randomness).
+//! - The GM sees NPC sheets but never the players' secret choices; `reveal_npc` makes an NPC's
+//!   moves, combos and specials public for good.
+//!
 //! # The campaign state machine
 //! Outside conflicts the table moves through these states ([`campaign::Campaign`]):
 //! - **Play.** Players create their own PCs and the GM creates NPCs (`create_character`, checked

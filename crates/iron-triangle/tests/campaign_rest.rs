@@ -125,6 +125,7 @@ fn it_31_the_end_of_a_conflict_lets_the_party_rest() {
     t.refused(P1, json!({"type": "rest", "kind": "full_rest"}), "IT-31"); // no conflict yet
     t.ok(GM, json!({"type": "start_conflict", "stakes": "The docks", "npcs": ["Boss"]}));
     t.refused(P1, json!({"type": "rest", "kind": "full_rest"}), "IT-31"); // not during a conflict
+    t.refused(GM, json!({"type": "end_session"}), "IT-60"); // nor does the session end mid-conflict
     t.ok(GM, json!({"type": "settle_conflict", "outcome": "The players refuse; the Boss takes the docks."}));
     assert!(t.state().campaign.rests.due); // IT-31: the conflict is over
     t.ok(P1, json!({"type": "rest", "kind": "full_rest"}));

@@ -93,6 +93,9 @@ pub fn end_session(table: &Table, seat: Seat) -> Result<Vec<CampaignEvent>, Rule
     if let Some(p) = &table.campaign.problem {
         return Err(RuleError::illegal("IT-60", format!("problem #{} is still open", p.number)));
     }
+    if table.conflict.as_ref().is_some_and(|c| c.is_running()) {
+        return Err(RuleError::illegal("IT-60", "a conflict is still running"));
+    }
     Ok(vec![CampaignEvent::SessionEnded { session: table.campaign.session, eligible: eligible(table) }])
 }
 
