@@ -21,14 +21,18 @@ pub struct Step {
 /// Every legal play (no GM administration) of every seat, into `out`. Without `surrender`, a
 /// character surrenders only when it has no move left (IT-35).
 pub fn plays(table: &Table, surrender: bool, out: &mut Vec<(Seat, Play)>) {
-    out.clear();
-    let mut mine = Vec::new();
-    for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
-        mine.clear();
-        legal::plays_for(table, seat, &mut mine);
-        let can_fight = mine.iter().any(|p| matches!(p, Play::Move(_, MoveChoice::Play(_))));
-        out.extend(mine.iter().filter(|p| surrender || !can_fight || !matches!(p, Play::Move(_, MoveChoice::Surrender))).map(|p| (seat, *p)));
+    thread_local! {
+        static MINE: std::cell::RefCell<Vec<Play>> = const { std::cell::RefCell::new(Vec::new()) };
     }
+    out.clear();
+    MINE.with_borrow_mut(|mine| {
+        for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
+            mine.clear();
+            legal::plays_for(table, seat, mine);
+            let can_fight = mine.iter().any(|p| matches!(p, Play::Move(_, MoveChoice::Play(_))));
+            out.extend(mine.iter().filter(|p| surrender || !can_fight || !matches!(p, Play::Move(_, MoveChoice::Surrender))).map(|p| (seat, *p)));
+        }
+    });
 }
 
 /// The same as commands, for tests.

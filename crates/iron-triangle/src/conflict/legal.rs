@@ -74,8 +74,9 @@ pub fn plays_for(table: &Table, seat: Seat, out: &mut Vec<Play>) {
     let Some(c) = table.conflict.as_ref().filter(|c| c.is_running()) else { return };
     match &c.phase {
         Phase::Forming => forming(table, c, seat, out),
-        Phase::PickActive { .. } => {
-            for f in c.ids().filter(|f| c.is_in(*f)) {
+        Phase::PickActive { side, .. } => {
+            // Cheap filters first, so refusals (with their messages) are built only rarely.
+            for f in c.ids().filter(|f| c.is_in(*f) && side.is_none_or(|s| c.f(*f).side == s)) {
                 if turn::check_pick(table, c, seat, f).is_ok() {
                     out.push(Play::PickActive(f));
                 }
@@ -135,7 +136,8 @@ fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut Vec<Play
     let chain_endable = c.chain.is_some() && (matches!(t.step, Step::PickOpponent | Step::Stances) || (t.step == Step::Moves && t.moves[0].is_none()));
     match t.step {
         Step::PickOpponent if active_is_mine => {
-            for o in c.ids() {
+            let side = c.f(t.active).side;
+            for o in c.ids().filter(|o| c.is_in(*o) && c.f(*o).side != side) {
                 if turn::may_face(c, t.active, o).is_ok() {
                     out.push(Play::PickOpponent(o));
                 }
