@@ -52,13 +52,22 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 ///
 /// Prints the address to open once the socket is listening.
 pub async fn serve(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
-    let tables = open(db, clash_catalogue::rulesets())?;
+    serve_rulesets(addr, db, clash_catalogue::rulesets()).await
+}
+
+/// [`serve`] with a chosen list of rulesets (tests and benchmarks add their own).
+pub async fn serve_rulesets(addr: SocketAddr, db: &Path, catalogue: Vec<RulesetEntry>) -> Result<(), BoxError> {
+    let tables = open(db, catalogue)?;
     let restored = tables.count();
-    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let listener = listen(addr)?;
     let local = listener.local_addr()?;
     println!("Clash is serving {} table(s) from {}", restored, db.display());
     println!("Open http://{local}/ in a browser to create a table.");
     let closing = tables.clone();
+    // Live updates are small writes: send each at once instead of letting Nagle hold it back.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app(tables))
         .with_graceful_shutdown(async move {
             stop_signal().await;
@@ -68,6 +77,15 @@ pub async fn serve(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
         })
         .await?;
     Ok(())
+}
+
+/// A listening socket with a deep accept queue, so a crowd of players connecting at once is
+/// queued rather than refused.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(4096)
 }
 
 async fn stop_signal() {
@@ -94,5 +112,10 @@ async fn stop_signal() {
 
 /// [`serve`] on a fresh multi-threaded runtime, for callers without one (the CLI).
 pub fn serve_blocking(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(serve(addr, db))
+    serve_blocking_rulesets(addr, db, clash_catalogue::rulesets())
+}
+
+/// [`serve_rulesets`] on a fresh multi-threaded runtime.
+pub fn serve_blocking_rulesets(addr: SocketAddr, db: &Path, catalogue: Vec<RulesetEntry>) -> Result<(), BoxError> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(serve_rulesets(addr, db, catalogue))
 }

@@ -16,6 +16,9 @@ pub struct SealedDuel;
 pub struct Setup {
     #[serde(default = "two")]
     pub players: u8,
+    /// Reveal (and roll) as soon as the last player commits, without waiting for the GM.
+    #[serde(default)]
+    pub auto_reveal: bool,
 }
 
 fn two() -> u8 {
@@ -25,6 +28,7 @@ fn two() -> u8 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
     pub players: u8,
+    pub auto_reveal: bool,
     pub committed: Vec<(Seat, String)>,
     pub deck: Vec<String>,
     pub round: u32,
@@ -71,7 +75,7 @@ impl Ruleset for SealedDuel {
             return Err(RuleError::setup("SD-0", "between 1 and 6 players"));
         }
         let deck = (b'A'..=b'J').map(|c| format!("card-{}", c as char)).collect();
-        Ok(State { players: setup.players, committed: vec![], deck, round: 1 })
+        Ok(State { players: setup.players, auto_reveal: setup.auto_reveal, committed: vec![], deck, round: 1 })
     }
 
     fn seats(state: &State) -> Vec<Seat> {
@@ -87,7 +91,13 @@ impl Ruleset for SealedDuel {
                 if state.committed.iter().any(|(s, _)| *s == seat) {
                     return Err(RuleError::illegal("SD-2", "you already committed this round"));
                 }
-                Ok(vec![Event::Committed { seat, word: Some(word.clone()) }])
+                let committed = Event::Committed { seat, word: Some(word.clone()) };
+                if state.auto_reveal && state.committed.len() + 1 == state.players as usize {
+                    let mut words = state.committed.clone();
+                    words.push((seat, word.clone()));
+                    return Ok(vec![committed, Event::Revealed { words, roll: rng.roll(6)? }]);
+                }
+                Ok(vec![committed])
             }
             Command::Reveal => {
                 if seat != Seat::Gm {

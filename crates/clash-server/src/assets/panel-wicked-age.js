@@ -1,0 +1,505 @@
+// In A Wicked Age panel: characters' forms and dice, strengths, the Owe List, the conflict
+// (round, initiative order, the challenge with every die's face, the Advantage die), and the
+// controls for this seat's characters. Every text goes in through textContent (no innerHTML).
+(function () {
+  'use strict';
+  window.ClashPanels = window.ClashPanels || {};
+
+  // Typed values, errors and the dice lost so far survive the redraw of every live update.
+  const memo = { values: {}, errors: {}, lost: {}, seenLoss: new Set() };
+
+  const PC_FORMS = [['covertly', 'Covertly'], ['directly', 'Directly'], ['for_myself', 'For Myself'],
+    ['for_others', 'For Others'], ['with_love', 'With Love'], ['with_violence', 'With Violence']];
+  const NPC_FORMS = [['action', 'Action'], ['maneuvering', 'Maneuvering'], ['self_protection', 'Self-protection']];
+  const FORM_LABEL = Object.fromEntries(PC_FORMS.concat(NPC_FORMS));
+  const DEFAULTS = {
+    exhausted: { pc: ['directly', 'with_violence'], npc: ['action'] },
+    injured: { pc: ['covertly', 'for_others'], npc: ['maneuvering'] },
+    shamed: { pc: ['with_love', 'for_myself'], npc: ['self_protection'] },
+  };
+  const OUTCOME = {
+    challenger_knocked_out: 'the challenger is knocked out',
+    answerer_takes_advantage: 'the answerer takes the Advantage die',
+    challenger_takes_advantage: 'the challenger takes the Advantage die',
+    answerer_knocked_out: 'the answerer is knocked out',
+  };
+
+  function h(tag, cls, ...children) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    for (const c of children) {
+      if (c == null || c === false) continue;
+      e.append(c instanceof Node ? c : String(c));
+    }
+    return e;
+  }
+
+  function remember(e, key, initial) {
+    e.dataset.key = key;
+    const checkbox = e.type === 'checkbox';
+    if (key in memo.values) {
+      if (checkbox) e.checked = memo.values[key]; else e.value = memo.values[key];
+    } else if (initial != null) {
+      if (checkbox) e.checked = !!initial; else e.value = initial;
+    }
+    // A remembered choice that is no longer offered falls back to the first option.
+    if (e.tagName === 'SELECT' && e.selectedIndex < 0 && e.options.length) e.selectedIndex = 0;
+    const save = () => { memo.values[key] = checkbox ? e.checked : e.value; };
+    e.addEventListener('input', save);
+    e.addEventListener('change', save);
+    return e;
+  }
+
+  function select(key, options, initial, label) {
+    const e = document.createElement('select');
+    e.setAttribute('aria-label', label);
+    for (const [value, text] of options) {
+      const o = document.createElement('option');
+      o.value = value;
+      o.textContent = text;
+      e.append(o);
+    }
+    return remember(e, key, initial);
+  }
+
+  function text(key, placeholder, initial) {
+    const e = document.createElement('input');
+    e.type = 'text';
+    e.placeholder = placeholder;
+    e.setAttribute('aria-label', placeholder);
+    return remember(e, key, initial);
+  }
+
+  function checkbox(key, labelText, initial) {
+    const e = document.createElement('input');
+    e.type = 'checkbox';
+    remember(e, key, initial);
+    return { box: e, label: h('label', 'wa-check', e, ' ' + labelText) };
+  }
+
+  // A control group with its own error line, right under its buttons.
+  function group(key, title, hint) {
+    const err = h('p', 'error');
+    err.setAttribute('role', 'alert');
+    err.textContent = memo.errors[key] || '';
+    const body = h('div', 'wa-row');
+    const g = h('div', 'wa-ctl', title ? h('h4', null, title) : null, hint ? h('p', 'hint', hint) : null, body, err);
+    g.dataset.control = key;
+    return { g, body, err, key };
+  }
+
+  function button(grp, label, send, build, primary) {
+    const b = h('button', primary ? 'wa-go' : null, label);
+    b.type = 'button';
+    b.addEventListener('click', async () => {
+      let command;
+      try { command = build(); } catch (e) { grp.err.textContent = e.message; return; }
+      delete memo.errors[grp.key];
+      b.disabled = true;
+      const ok = await send(command, grp.err);
+      b.disabled = false;
+      if (!ok) memo.errors[grp.key] = grp.err.textContent;
+    });
+    return b;
+  }
+
+  const dieName = (n) => (n ? 'd' + n : '—');
+
+  // Dice lost during this page's life (FormLost events), so they can be shown struck through.
+  function noteLosses(events) {
+    for (const ev of events || []) {
+      if (memo.seenLoss.has(ev.index)) continue;
+      memo.seenLoss.add(ev.index);
+      const e = ev.event;
+      if (!e || e.type !== 'form_lost') continue;
+      const byForm = (memo.lost[e.character] = memo.lost[e.character] || {});
+      const key = typeof e.form === 'string' ? e.form : JSON.stringify(e.form);
+      (byForm[key] = byForm[key] || []).push(e.from);
+    }
+  }
+
+  function diceCell(character, form, current) {
+    const cell = h('span', 'wa-dice');
+    const lost = (memo.lost[character] || {})[form] || [];
+    for (const from of lost) {
+      const dice = Array.isArray(from) ? from : [from];
+      const s = h('s', 'wa-die lost', dice.map(dieName).join('+'));
+      s.title = 'lost';
+      cell.append(s);
+    }
+    const now = Array.isArray(current) ? current : [current];
+    for (const d of now) cell.append(h('span', 'wa-die' + (d ? '' : ' lost gone'), d ? dieName(d) : '0'));
+    return cell;
+  }
+
+  function significance(s) {
+    switch (s.type) {
+      case 'broad': return 'broad (+' + (FORM_LABEL[s.second_form] || s.second_form) + ')';
+      case 'consequential': return 'consequential (' + (FORM_LABEL[s.pc_form] || s.pc_form) + ' / ' + (FORM_LABEL[s.npc_form] || s.npc_form) + ')';
+      case 'far_reaching': return 'far-reaching';
+      default: return s.type;
+    }
+  }
+
+  function characterCard(v, c, mine) {
+    const conflict = v.conflict;
+    const part = conflict && conflict.participants.find((p) => p.name === c.name);
+    const head = h('div', 'wa-head',
+      h('strong', null, c.name),
+      h('span', 'pill', c.kind === 'npc' ? 'NPC' : 'PC'),
+      h('span', 'pill', c.controller),
+      c.status !== 'active' ? h('span', 'pill waiting', c.status.replace(/_/g, ' ')) : null,
+      conflict && conflict.advantage === c.name ? h('span', 'pill wa-adv', 'Advantage d6') : null,
+      part ? h('span', 'pill ' + (part.in_conflict ? 'ready' : 'waiting'), part.in_conflict ? 'in the conflict' : 'knocked out') : null,
+      part && part.owe_die ? h('span', 'pill', 'Owe d6') : null);
+    const forms = h('table', 'wa-forms');
+    const list = c.kind === 'npc' ? NPC_FORMS : PC_FORMS;
+    for (const [key, label] of list) {
+      const cur = c.forms ? c.forms[key] : null;
+      if (cur == null) continue;
+      forms.append(h('tr', null, h('th', null, label), h('td', null, diceCell(c.name, key, cur))));
+    }
+    const strengths = h('ul', 'wa-strengths');
+    for (const s of c.strengths || []) {
+      const li = h('li', s.die ? null : 'gone', h('b', null, s.name), ' ',
+        h('span', 'wa-die' + (s.die ? '' : ' lost'), dieName(s.die)),
+        ' · ' + (FORM_LABEL[s.pc_form] || s.pc_form) + ' / ' + (FORM_LABEL[s.npc_form] || s.npc_form),
+        (s.significance || []).length ? ' · ' + s.significance.map(significance).join(', ') : '');
+      if (s.description) li.title = s.description;
+      strengths.append(li);
+    }
+    const card = h('section', 'wa-char' + (mine ? ' mine' : '') + (c.status === 'dead' ? ' dead' : ''), head,
+      c.description ? h('p', 'hint', c.description) : null, forms);
+    if ((c.strengths || []).length) card.append(h('div', 'wa-label', 'Particular Strengths'), strengths);
+    if ((c.best_interests || []).length) card.append(h('p', 'hint', 'Best interests: ' + c.best_interests.join(' · ')));
+    return card;
+  }
+
+  function rollView(roll) {
+    const box = h('span', 'wa-roll');
+    for (const d of roll.dice || []) {
+      let src = d.kind === 'pc_form' || d.kind === 'npc_form' ? (FORM_LABEL[d.form] || d.form)
+        : d.kind === 'advantage' ? 'Advantage' : d.kind === 'owe' ? 'Owe' : d.kind === 'strength' ? d.name : d.kind;
+      const bonus = !(d.kind === 'pc_form' || d.kind === 'npc_form');
+      const die = h('span', 'wa-face' + (bonus ? ' bonus' : ''), h('b', null, String(d.face)), h('small', null, dieName(d.sides) + ' ' + src));
+      die.title = src + ': d' + d.sides + ' shows ' + d.face + (bonus ? ' (bonus, added to P)' : '');
+      box.append(die);
+    }
+    if (roll.value) box.append(h('span', 'wa-value', '= (' + roll.value.p + ', ' + roll.value.t + ')'));
+    return box;
+  }
+
+  function conflictView(v) {
+    const c = v.conflict;
+    const box = h('section', 'wa-conflict');
+    if (!c) {
+      box.append(h('p', 'hint', 'No conflict right now.' + (v.last_conflict ? ' The last one was: ' + v.last_conflict.action : '')));
+      return box;
+    }
+    const stage = { initiative: 'rolling initiative', turns: 'challenges and answers', over: 'over: consequences to settle' }[c.stage] || c.stage;
+    box.append(h('h4', null, 'Conflict: ' + (c.action || '—')),
+      h('div', 'wa-pills', h('span', 'pill', 'Round ' + c.round + ' of 3'), h('span', 'pill', stage),
+        h('span', 'pill wa-adv', 'Advantage die: ' + (c.advantage || 'nobody'))));
+    if (c.round >= 3 && c.stage !== 'over') box.append(h('p', 'hint', 'Round 3: no middle ground — every answer knocks someone out.'));
+
+    const order = h('ol', 'wa-order');
+    const names = c.order && c.order.length ? c.order : c.participants.map((p) => p.name);
+    const next = nextChallenger(c);
+    for (const n of names) {
+      const p = c.participants.find((x) => x.name === n);
+      if (!p) continue;
+      const li = h('li', (p.in_conflict ? '' : 'out') + (n === next ? ' next' : ''), h('b', null, n));
+      if (!p.in_conflict) li.append(' · knocked out');
+      else if (p.turn_used) li.append(' · turn used');
+      else if (n === next) li.append(' · to challenge');
+      if (p.initiative) li.append(' ', rollView(p.initiative.rerolls.length ? p.initiative.rerolls[p.initiative.rerolls.length - 1] : p.initiative.roll));
+      else if (c.stage === 'initiative' && p.in_conflict) li.append(h('span', 'hint', ' · to roll initiative'));
+      order.append(li);
+    }
+    box.append(h('div', 'wa-label', c.order && c.order.length ? 'Initiative order' : 'Participants'), order);
+
+    if (c.standing) box.append(h('div', 'wa-label', 'Standing challenge (first in order)'), rollView(c.standing));
+    if (c.pending) {
+      box.append(h('div', 'wa-label', c.pending.challenger + ' challenges ' + c.pending.target + ' — awaiting the answer'), rollView(c.pending.roll));
+    }
+    if (c.proposal) {
+      box.append(h('p', 'wa-proposal', 'Proposed ending: “' + c.proposal.terms + '” · agreed: ' + (c.proposal.agreed.join(', ') || 'nobody yet')));
+    }
+    const recent = (c.exchanges || []).slice(-4);
+    if (recent.length) {
+      const ul = h('ul', 'wa-exchanges');
+      for (const x of recent) {
+        ul.append(h('li', null, 'R' + x.round + ': ' + x.challenger + ' (' + x.challenge.p + ',' + x.challenge.t + ') vs ' + x.answerer +
+          ' (' + x.answer.p + ',' + x.answer.t + ') — ' + (OUTCOME[x.outcome] || x.outcome)));
+      }
+      box.append(h('div', 'wa-label', 'Last exchanges'), ul);
+    }
+    if ((c.knockouts || []).length) {
+      const ul = h('ul', 'wa-exchanges');
+      for (const k of c.knockouts) {
+        const s = k.settlement || {};
+        let state = s.state === 'settled' ? 'settled' : s.alternative ? 'alternative offered: “' + s.alternative.terms + '”' : s.refused ? 'alternative refused: a default is due' : 'consequence to choose';
+        ul.append(h('li', null, k.winner + ' knocked out ' + k.loser + ' (round ' + k.round + (k.cause === 'concession' ? ', conceded' : '') + ') · ' + state));
+      }
+      box.append(h('div', 'wa-label', 'Knockouts'), ul);
+    }
+    if (c.ended) box.append(h('p', 'hint', 'Ended: ' + (c.ended.kind === 'agreement' ? 'by agreement — ' + c.ended.terms : String(c.ended.kind).replace(/_/g, ' '))));
+    return box;
+  }
+
+  function nextChallenger(c) {
+    if (c.stage !== 'turns' || c.pending) return null;
+    for (const n of c.order || []) {
+      const p = c.participants.find((x) => x.name === n);
+      if (p && p.in_conflict && !p.turn_used) return n;
+    }
+    return null;
+  }
+
+  function oweView(v) {
+    const box = h('section', 'wa-owe', h('div', 'wa-label', 'Owe List (oldest first)'));
+    const ol = h('ol', null);
+    for (const e of v.owe_list || []) ol.append(h('li', null, e.character + ' · ' + e.player));
+    if (!(v.owe_list || []).length) box.append(h('p', 'hint', 'empty'));
+    else box.append(ol);
+    const bits = ['Chapter ' + v.chapter];
+    if (v.oracle) bits.push('Oracle: ' + (v.oracle.oracle ? v.oracle.oracle + (v.oracle.story_element ? ' — ' + v.oracle.story_element : '') : 'to be chosen by ' + ((v.oracle.entry || {}).player || '?')));
+    if ((v.returning || []).length) bits.push('Returning: ' + v.returning.map((r) => r.character || JSON.stringify(r)).join(', '));
+    box.append(h('p', 'hint', bits.join(' · ')));
+    return box;
+  }
+
+  // Form (and strength) pickers for a roll. Returns the inputs and a function giving the choice.
+  function rollPicker(key, ch) {
+    const inputs = [];
+    let choice;
+    if (ch.kind === 'npc') {
+      const opts = NPC_FORMS.filter(([k]) => (ch.forms[k] || []).some((d) => d > 0))
+        .map(([k, l]) => [k, l + ' (' + ch.forms[k].filter((d) => d > 0).map(dieName).join('+') + ')']);
+      const f = select(key + ':form', opts, null, 'form');
+      inputs.push(f);
+      choice = () => ({ form: f.value });
+    } else {
+      const opts = PC_FORMS.filter(([k]) => ch.forms[k] > 0).map(([k, l]) => [k, l + ' ' + dieName(ch.forms[k])]);
+      const byDie = opts.slice().sort((a, b) => ch.forms[b[0]] - ch.forms[a[0]]);
+      const a = select(key + ':a', opts, byDie[0] && byDie[0][0], 'first form');
+      const b = select(key + ':b', opts, byDie[1] && byDie[1][0], 'second form');
+      inputs.push(a, b);
+      choice = () => {
+        if (a.value === b.value) throw new Error('Pick two different forms (WA-3).');
+        return { forms: [a.value, b.value] };
+      };
+    }
+    const live = (ch.strengths || []).filter((s) => s.die);
+    let st = null;
+    if (live.length) {
+      st = select(key + ':strength', [['', 'no strength']].concat(live.map((s) => [s.name, s.name + ' ' + dieName(s.die)])), '', 'strength');
+      inputs.push(st);
+    }
+    return { inputs, choice: () => Object.assign(choice(), st && st.value ? { strength: st.value } : {}) };
+  }
+
+  function characterControls(update, send, ch, legal) {
+    const v = update.view;
+    const c = v.conflict;
+    const mineOf = (type) => legal.filter((x) => x.type === type && (x.character === ch.name || x.pc === ch.name));
+    const out = [];
+    const base = 'c:' + ch.name;
+
+    if (mineOf('cash_in_owe').length) {
+      const g = group(base + ':owe', ch.name + ': cash in an Owe List entry', 'Crosses off the oldest matching entry for an Owe d6 this conflict (WA-17.3, WA-18).');
+      const entries = [...new Set(mineOf('cash_in_owe').map((x) => x.entry))];
+      const sel = select(base + ':owe:entry', entries.map((e) => [e, 'entry: ' + e]), null, 'Owe List entry');
+      g.body.append(sel, button(g, 'Cash in Owe d6', send, () => ({ type: 'cash_in_owe', pc: ch.name, entry: sel.value })));
+      out.push(g.g);
+    }
+    if (mineOf('roll_initiative').length) {
+      const g = group(base + ':init', ch.name + ': roll initiative', null);
+      const pick = rollPicker(base + ':init', ch);
+      g.body.append(...pick.inputs, button(g, 'Roll initiative', send, () => Object.assign({ type: 'roll_initiative', character: ch.name }, pick.choice()), true));
+      out.push(g.g);
+    }
+    const challenges = mineOf('challenge');
+    if (challenges.length) {
+      const standing = challenges.some((x) => !x.forms && !x.form) && c && c.standing && c.order && c.order[0] === ch.name;
+      const g = group(base + ':challenge', ch.name + ': challenge someone', standing ? 'Your initiative roll stands as your challenge.' : 'Roll fresh dice for the challenge.');
+      const targets = [...new Set(challenges.map((x) => x.target))];
+      const t = select(base + ':target', targets.map((n) => [n, 'challenge ' + n]), null, 'target');
+      g.body.append(t);
+      const pick = standing ? null : rollPicker(base + ':challenge', ch);
+      if (pick) g.body.append(...pick.inputs);
+      g.body.append(button(g, 'Challenge', send, () => Object.assign({ type: 'challenge', character: ch.name, target: t.value }, pick ? pick.choice() : {}), true));
+      out.push(g.g);
+    }
+    if (mineOf('answer').length) {
+      const p = c && c.pending;
+      const g = group(base + ':answer', ch.name + ': answer ' + (p ? p.challenger + '’s challenge (' + p.roll.value.p + ',' + p.roll.value.t + ')' : 'the challenge'), null);
+      const pick = rollPicker(base + ':answer', ch);
+      g.body.append(...pick.inputs, button(g, 'Answer', send, () => Object.assign({ type: 'answer', character: ch.name }, pick.choice()), true));
+      out.push(g.g);
+    }
+    const concede = mineOf('concede'), propose = mineOf('propose_end'), agree = mineOf('agree_end');
+    if (concede.length || propose.length || agree.length) {
+      const g = group(base + ':negotiate', ch.name + ': negotiate (start of round ' + (c ? c.round : '?') + ')', 'Concede to an opponent, or propose an ending everyone must agree to (WA-25).');
+      if (concede.length) {
+        const to = select(base + ':concede:to', [...new Set(concede.map((x) => x.to))].map((n) => [n, 'concede to ' + n]), null, 'opponent');
+        g.body.append(to, button(g, 'Concede', send, () => ({ type: 'concede', character: ch.name, to: to.value })));
+      }
+      if (propose.length) {
+        const terms = text(base + ':terms', 'Proposed ending, in words');
+        g.body.append(terms, button(g, 'Propose ending', send, () => {
+          if (!terms.value.trim()) throw new Error('Write the terms of the ending you propose.');
+          return { type: 'propose_end', character: ch.name, terms: terms.value.trim() };
+        }));
+      }
+      if (agree.length && c && c.proposal) g.body.append(button(g, 'Agree to “' + c.proposal.terms + '”', send, () => ({ type: 'agree_end', character: ch.name }), true));
+      out.push(g.g);
+    }
+    return out;
+  }
+
+  // Consequences for one knocked-out loser: the winner's defaults and alternative, the loser's answer.
+  function consequenceControls(v, send, k, legal) {
+    const loser = v.characters.find((x) => x.name === k.loser);
+    const of = (type) => legal.filter((x) => x.type === type && x.loser === k.loser);
+    if (!loser || !(of('choose_consequence').length || of('propose_alternative').length || of('accept_alternative').length || of('refuse_alternative').length)) return null;
+    const key = 'k:' + k.winner + '>' + k.loser;
+    const g = group(key, 'Consequences for ' + k.loser + ' (knocked out by ' + k.winner + ')', null);
+    const s = k.settlement || {};
+    if (s.alternative && (of('accept_alternative').length || of('refuse_alternative').length)) {
+      const costs = (s.alternative.costs || []).map(costText).join(', ') || 'narrative only';
+      g.body.append(h('p', 'wa-proposal', 'Offered: “' + s.alternative.terms + '” — costs: ' + costs));
+      if (of('accept_alternative').length) g.body.append(button(g, 'Accept', send, () => ({ type: 'accept_alternative', loser: k.loser }), true));
+      if (of('refuse_alternative').length) g.body.append(button(g, 'Refuse', send, () => ({ type: 'refuse_alternative', loser: k.loser })));
+    }
+    if (of('choose_consequence').length) {
+      const waive = checkbox(key + ':waive', 'waive the consequential strength’s extra loss (WA-30)', false);
+      const row = h('div', 'wa-row');
+      for (const name of ['exhausted', 'injured', 'shamed']) {
+        const forms = DEFAULTS[name][loser.kind === 'npc' ? 'npc' : 'pc'].map((f) => FORM_LABEL[f]).join(' & ');
+        row.append(button(g, name[0].toUpperCase() + name.slice(1) + ' (' + forms + ' −1)', send,
+          () => ({ type: 'choose_consequence', loser: k.loser, consequence: name, waive_consequential: waive.box.checked })));
+      }
+      g.body.append(h('div', 'wa-label', 'Default consequence (WA-27)'), row, waive.label);
+    }
+    if (of('propose_alternative').length) {
+      const terms = text(key + ':alt', 'Agreed alternative, in words');
+      const costBox = h('div', 'wa-costs');
+      const costs = [];
+      const list = loser.kind === 'npc' ? NPC_FORMS : PC_FORMS;
+      for (const [f, l] of list) costs.push([{ type: 'step_down', form: f }, 'step down ' + l]);
+      for (const st of loser.strengths || []) {
+        if (!st.die) continue;
+        costs.push([{ type: 'step_down_strength', strength: st.name }, 'step down ' + st.name]);
+        costs.push([{ type: 'remove_strength', strength: st.name }, 'remove ' + st.name]);
+      }
+      costs.push([{ type: 'death' }, 'death']);
+      const boxes = costs.map(([cost, label], i) => {
+        const cb = checkbox(key + ':cost:' + i, label, false);
+        costBox.append(cb.label);
+        return [cost, cb.box];
+      });
+      const waive = checkbox(key + ':altwaive', 'waive the consequential extra loss', false);
+      g.body.append(h('div', 'wa-label', 'Or offer an alternative (the loser may refuse)'), terms,
+        h('details', null, h('summary', null, 'Costs of the alternative (none = narrative only)'), costBox), waive.label,
+        button(g, 'Offer alternative', send, () => {
+          if (!terms.value.trim()) throw new Error('Write what happens to ' + k.loser + '.');
+          return { type: 'propose_alternative', loser: k.loser, terms: terms.value.trim(),
+            costs: boxes.filter(([, b]) => b.checked).map(([c]) => c), waive_consequential: waive.box.checked };
+        }));
+    }
+    return g.g;
+  }
+
+  function costText(c) {
+    if (c.type === 'step_down') return 'step down ' + (FORM_LABEL[c.form] || c.form);
+    if (c.type === 'step_down_strength') return 'step down ' + c.strength;
+    if (c.type === 'remove_strength') return 'remove ' + c.strength;
+    return c.type;
+  }
+
+  function tableControls(update, send, legal) {
+    const v = update.view;
+    const of = (type) => legal.filter((x) => x.type === type);
+    const out = [];
+    if (of('start_conflict').length) {
+      const g = group('start', 'Start a conflict', 'Pick who interferes and with what (WA-19).');
+      const boxes = [];
+      const row = h('div', 'wa-costs');
+      for (const ch of v.characters.filter((x) => x.status === 'active')) {
+        const cb = checkbox('start:' + ch.name, ch.name, false);
+        row.append(cb.label);
+        boxes.push([ch.name, cb.box]);
+      }
+      const action = text('start:action', 'The action being interfered with');
+      g.body.append(row, action, button(g, 'Start conflict', send, () => ({ type: 'start_conflict',
+        participants: boxes.filter(([, b]) => b.checked).map(([n]) => n), action: action.value.trim() }), true));
+      out.push(g.g);
+    }
+    if (of('end_chapter').length || of('choose_oracle').length || of('bring_back').length) {
+      const g = group('chapter', 'Between conflicts', null);
+      if (of('end_chapter').length) g.body.append(button(g, 'End the chapter (GM)', send, () => ({ type: 'end_chapter' })));
+      if (of('choose_oracle').length) {
+        const o = text('oracle:name', 'Oracle'), s = text('oracle:element', 'Story element');
+        g.body.append(o, s, button(g, 'Choose Oracle', send, () => ({ type: 'choose_oracle', oracle: o.value.trim(), story_element: s.value.trim() })));
+      }
+      for (const n of [...new Set(of('bring_back').map((x) => x.character))]) {
+        g.body.append(button(g, 'Bring back ' + n + ' (cross off an entry)', send, () => ({ type: 'bring_back', character: n })));
+      }
+      out.push(g.g);
+    }
+    return out;
+  }
+
+  function controls(update, send) {
+    const v = update.view;
+    const legal = update.legal.map((l) => l.command);
+    const box = h('div', 'wa-controls');
+    box.append(...tableControls(update, send, legal));
+    const c = v.conflict;
+    if (c) {
+      for (const k of c.knockouts || []) {
+        const g = consequenceControls(v, send, k, legal);
+        if (g) box.append(g);
+      }
+    }
+    // One block per character this seat speaks for (the GM's NPCs included).
+    for (const ch of v.characters) {
+      const groups = characterControls(update, send, ch, legal);
+      if (groups.length) box.append(h('div', 'wa-who', h('div', 'wa-label', ch.kind === 'npc' ? 'NPC ' + ch.name : ch.name), ...groups));
+    }
+    if (!box.childNodes.length) box.append(h('p', 'hint', 'Nothing for you to do right now — waiting for the others.'));
+    return box;
+  }
+
+  window.ClashPanels['wicked-age'] = function (element, update, send) {
+    const v = update.view;
+    if (!v || !Array.isArray(v.characters)) { element.replaceChildren(); return; }
+    noteLosses(update.events);
+    const active = document.activeElement;
+    const focusKey = active && element.contains(active) && active.dataset ? active.dataset.key : null;
+    const caret = focusKey && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd] : null;
+
+    const chars = h('div', 'wa-chars');
+    for (const c of v.characters) chars.append(characterCard(v, c, update.seat && c.controller === update.seat));
+    const root = h('div', 'wa', conflictView(v), oweView(v), chars);
+    if (update.seat) root.append(h('h3', null, 'Your moves'), controls(update, send));
+    element.replaceChildren(root);
+
+    if (focusKey) {
+      const again = element.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
+      if (again) {
+        again.focus();
+        if (caret && typeof again.setSelectionRange === 'function') { try { again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
+      }
+    }
+  };
+
+  // app.js draws its first update before this file loads: draw that one now (it carries the
+  // whole log), instead of waiting for the first live update.
+  const first = window.clash && window.clash.latest && window.clash.latest();
+  const panelEl = document.getElementById('panel');
+  if (first && first.ruleset === 'wicked-age' && panelEl) {
+    try { window.ClashPanels['wicked-age'](panelEl, first, window.clash.send); } catch (e) { console.error(e); }
+  }
+})();
