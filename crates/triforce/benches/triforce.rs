@@ -1,9 +1,10 @@
 //! Legal-action generation per position, and random full games per second on one core.
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use clash_core::{Ruleset, Seat, SeededRandomness};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use triforce::random::{self, Policy, RandomPlayer};
 use triforce::{Setup, State, Triforce, turn};
 
@@ -86,5 +87,62 @@ fn random_games(c: &mut Criterion) {
     games(c, "uniform_full", Setup::new(3), Policy::Uniform);
 }
 
+/// CPU time of this thread, so the figures below hold even on a busy machine (criterion's
+/// wall-clock figures count time spent waiting for a core).
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec we pass.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+fn cpu_figures() {
+    let mid = midgame();
+    let seat = mid.awaiting().unwrap_or(Seat::Player(1));
+    let runs = 1_000_000u32;
+    let start = thread_cpu();
+    let total: usize = (0..runs)
+        .map(|_| turn::legal(black_box(&mid), seat).len())
+        .sum();
+    let per = (thread_cpu() - start) / runs;
+    println!(
+        "cpu: legal actions (midgame, {} commands): {per:?} per position",
+        total / runs as usize
+    );
+    for (name, limit, games) in [
+        ("turn limit 100", Some(100), 4000u64),
+        ("no limit", None, 300),
+    ] {
+        let mut setup = Setup::new(3);
+        setup.turn_limit = limit;
+        let state = Triforce::setup(&setup).unwrap();
+        let (mut commands, mut turns) = (0u64, 0u64);
+        let start = thread_cpu();
+        for seed in 0..games {
+            let mut dice = SeededRandomness::new(seed ^ 0xd1ce);
+            let game =
+                random::play(state, &mut RandomPlayer::new(seed), &mut dice, u32::MAX).unwrap();
+            commands += u64::from(game.commands);
+            turns += u64::from(game.state.turn());
+        }
+        let spent = thread_cpu() - start;
+        println!(
+            "cpu: 3-player random games ({name}, by_kind): {:.0} games/s, mean {} turns and {} commands per game, {:?} per command",
+            games as f64 / spent.as_secs_f64(),
+            turns / games,
+            commands / games,
+            spent / commands as u32
+        );
+    }
+}
+
 criterion_group!(benches, legal_actions, random_games);
-criterion_main!(benches);
+
+fn main() {
+    cpu_figures();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
