@@ -167,12 +167,8 @@ fn group(state: &State, commands: &[Command]) -> Legal {
             }
             Command::EndTurn => legal.can_end_turn = true,
             Command::Resolve { at } => legal.resolve.extend(Pos::number(at)),
-            Command::TakeSword { level } | Command::TakeShield { level } => {
-                if let Some(window) = &mut legal.exchange {
-                    window.levels.push(level);
-                }
-            }
-            Command::Decline => {}
+            // Exchange levels are gathered with their window below.
+            Command::TakeSword { .. } | Command::TakeShield { .. } | Command::Decline => {}
         }
     }
     let window = match state.phase {
