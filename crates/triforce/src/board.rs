@@ -164,10 +164,9 @@ pub fn default_homes(players: u8) -> &'static [u8] {
     }
 }
 
-/// TF-9: the pyramids above one white, bottom first, held inline.
-///
-/// Unused slots always hold the blank byte, so the derived equality compares contents only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// TF-9: the pyramids above one white, bottom first, held inline. Two stacks are equal when
+/// they hold the same pyramids in the same order (TF-17).
+#[derive(Debug, Clone, Copy, Eq, Default)]
 pub struct Stack {
     len: u8,
     items: [Pyramid; CAPACITY],
@@ -272,6 +271,12 @@ impl Stack {
 
     pub fn shield_level(&self) -> Option<usize> {
         self.as_slice().iter().position(|p| p.is_shield())
+    }
+}
+
+impl PartialEq for Stack {
+    fn eq(&self, other: &Stack) -> bool {
+        self.as_slice() == other.as_slice()
     }
 }
 
