@@ -6,6 +6,7 @@ Usage: compare.py HARNESS MATRIX.json
 """
 
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -160,12 +161,29 @@ if hasattr(game, "linear_program"):
 candidates["lemke_howson"] = lambda: game.lemke_howson(initial_dropped_label=0)
 nash_times = {}
 nash_values = {}
+
+
+class TooSlow(Exception):
+    pass
+
+
+def alarm(signum, frame):
+    raise TooSlow("no answer within 20 s (Lemke-Howson can cycle on degenerate games)")
+
+
+signal.signal(signal.SIGALRM, alarm)
 for name, fn in candidates.items():
     try:
+        signal.alarm(20)
         eq, t = timed(fn, max_reps=50)
-        nash_times[name], nash_values[name] = t, nash_value(eq)
+        signal.alarm(0)
+        value = nash_value(eq)
+        if not np.isfinite(value):
+            raise ValueError("no equilibrium found")
+        nash_times[name], nash_values[name] = t, value
     except Exception as e:  # a method that fails on this game is not applicable
-        print(f"nashpy {name}: {e}", file=sys.stderr)
+        signal.alarm(0)
+        print(f"nashpy {name}: not applicable here: {e}", file=sys.stderr)
 fastest = min(nash_times, key=nash_times.get)
 report(
     f"IT 13x13 value vs nashpy {fastest}",

@@ -17,14 +17,13 @@ fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check icepool nashpy pygambit
 
 cargo build --quiet --release -j2 -p clash-analysis --example peers
-cargo build --quiet --release -j2 -p clash-cli
 harness="$CARGO_TARGET_DIR/release/examples/peers"
-clash="$CARGO_TARGET_DIR/release/clash"
 
-# The Iron Triangle 13x13 move game, payoffs computed by the engine.
+# The Iron Triangle 13x13 move game, payoffs computed by the engine (the same matrix as
+# `clash solve iron-triangle moves --state bench/peers/it13.json --active-stance A2
+# --opponent-stance G1`).
 matrix="$(mktemp)"
-"$clash" solve iron-triangle moves --state "$here/it13.json" --active-stance A2 --opponent-stance G1 --json \
-  | "$venv/bin/python" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["matrix"]))' > "$matrix"
+"$harness" moves "$here/it13.json" A2 G1 > "$matrix"
 
 "$venv/bin/python" "$here/compare.py" "$harness" "$matrix"
 rm -f "$matrix"

@@ -5,13 +5,14 @@
 //! peers wicked ANSWER CHALLENGE ROUND REPEAT      e.g. peers wicked d10+d6 d12+d8 1 2000
 //! peers triforce GEAR,GEAR,… REPEAT               e.g. peers triforce sword,shield,plain 2000
 //! peers matrix FILE.json REPEAT                   a JSON array of integer rows
+//! peers moves STATE.json STANCE STANCE            print the Iron Triangle move game's matrix
 //! ```
 
 use std::time::Instant;
 
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
-use clash_analysis::{combat_odds, wicked_odds};
+use clash_analysis::{combat_odds, turn_game, wicked_odds};
 use serde_json::{Value, json};
 
 fn time<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
@@ -61,8 +62,32 @@ fn run(args: &[String]) -> Result<Value, String> {
                 "seconds_f64": tf,
             }))
         }
-        _ => Err("peers wicked|triforce|matrix …".into()),
+        Some("moves") => {
+            let [_, path, sa, sb, ..] = args else { return Err("peers moves STATE.json STANCE STANCE".into()) };
+            let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+            let spec: turn_game::TurnSpec = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            let g = turn_game::move_game(&spec, stance(sa)?, stance(sb)?, turn_game::Payoff::Energy).map_err(|e| e.to_string())?;
+            Ok(json!(g.matrix))
+        }
+        _ => Err("peers wicked|triforce|matrix|moves …".into()),
     }
+}
+
+/// `none`, `D2`, `G1`, `A3`, …
+fn stance(text: &str) -> Result<iron_triangle::conflict::Stance, String> {
+    use iron_triangle::Action;
+    use iron_triangle::conflict::Stance;
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(Stance::NONE);
+    }
+    let action = match text.get(..1) {
+        Some("D") => Action::Defend,
+        Some("G") => Action::Grapple,
+        Some("A") => Action::Attack,
+        _ => return Err(format!("bad stance {text:?}")),
+    };
+    let amount = text.get(1..).and_then(|n| n.parse().ok()).ok_or(format!("bad stance {text:?}"))?;
+    Ok(Stance::new(Some(action), amount))
 }
 
 fn main() -> std::process::ExitCode {

@@ -195,6 +195,24 @@ mod tests {
         }
     }
 
+    fn die() -> impl proptest::strategy::Strategy<Value = u32> {
+        proptest::sample::select(vec![4u32, 6, 8, 10, 12])
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn random_pools_give_exhaustive_bands(
+            a in proptest::collection::vec(die(), 1..3), ab in proptest::collection::vec(die(), 0..2),
+            c in proptest::collection::vec(die(), 1..3), round in 1u8..4,
+        ) {
+            let answer = Pool::new(a).with_bonus(ab);
+            let challenge = Pool::new(c);
+            let r = exchange(&answer, &challenge, round, ChallengeKind::Fresh).unwrap();
+            let exact: Vec<_> = r.bands.iter().map(|b| b.probability.exact().unwrap()).collect();
+            proptest::prop_assert!(is_distribution(&exact));
+        }
+    }
+
     #[test]
     fn malformed_pools_are_refused() {
         for bad in ["", "d0", "x6", "d12+", "b6", "d12+bz"] {

@@ -1,5 +1,6 @@
 //! `clash`: play, serve and analyse tabletop conflict systems.
 
+mod analysis;
 mod run;
 mod serve;
 
@@ -30,6 +31,12 @@ enum Command {
     },
     /// List the rulesets this build can play.
     Rulesets,
+    /// Exact odds of dice and draws, as fractions and decimals (see `clash odds --help`).
+    Odds(analysis::OddsArgs),
+    /// Exact equilibria: Iron Triangle turns, any zero-sum matrix game.
+    Solve(analysis::SolveArgs),
+    /// Play many bot-against-bot games in parallel and summarise them.
+    Simulate(analysis::SimulateArgs),
     /// Run the table server: create tables in a browser, invite players, play live.
     ///
     /// Tables live in an SQLite file (created on first start) and survive restarts.
@@ -48,6 +55,9 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run { file, json } => run::run(&file, json),
         Command::Serve { addr, db } => serve::serve(addr, &db),
+        Command::Odds(args) => analysis::odds(args),
+        Command::Solve(args) => analysis::solve(args),
+        Command::Simulate(args) => analysis::simulate_cmd(args),
         Command::Rulesets => {
             for entry in clash_catalogue::rulesets() {
                 println!("{}", entry.id);
