@@ -178,10 +178,15 @@ pub(crate) fn reveal(table: &Table, c: &Conflict, turn: &mut Turn, events: &mut 
         .filter(|(f, m)| matches!(m, MoveChoice::Play(mv) if super::disadvantage::is_disadvantaged(c, *f, *mv)))
         .map(|(f, _)| c.f(f).name.clone())
         .collect();
+    let move_name = |f: FighterId, m: MoveChoice| match m {
+        MoveChoice::Play(mv) => super::character(table, c, f).move_name(mv).unwrap_or_default().to_string(),
+        MoveChoice::Surrender => String::new(),
+    };
     events.push(ConflictEvent::MovesRevealed {
         active: (c.f(turn.active).name.clone(), a),
         opponent: (c.f(opp).name.clone(), b),
         disadvantaged,
+        move_names: vec![move_name(turn.active, a), move_name(opp, b)],
     });
     turn.moves_revealed = true;
     if a == MoveChoice::Surrender || b == MoveChoice::Surrender {

@@ -455,6 +455,9 @@ pub enum ConflictEvent {
         opponent: (Name, MoveChoice),
         /// Which revealed moves are disadvantaged (IT-38).
         disadvantaged: Vec<Name>,
+        /// The names their players gave the two moves (IT-7), for narration.
+        #[serde(default)]
+        move_names: Vec<String>,
     },
     WindowOpened { window: Window, who: Vec<Name> },
     WindowPassed { character: Name, window: Window },

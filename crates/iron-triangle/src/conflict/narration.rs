@@ -10,8 +10,16 @@ use crate::moves::{Action, Move};
 
 fn stance_words(s: Stance) -> String {
     match s.action {
-        Some(a) if s.amount > 0 => format!("a {a:?} stance of {}", s.amount),
+        Some(a) if s.amount > 0 => format!("{a:?} {}", s.amount),
         _ => "no stance".into(),
+    }
+}
+
+fn played_words(choice: MoveChoice, name: Option<&String>) -> String {
+    match (choice, name) {
+        (MoveChoice::Surrender, _) => "Surrender".into(),
+        (m, Some(n)) if !n.is_empty() && *n != m.to_string() => format!("{n} ({m})"),
+        (m, _) => m.to_string(),
     }
 }
 
@@ -49,7 +57,7 @@ fn breakdown_words(b: &LossBreakdown) -> String {
         parts.push("nothing from the winner's stance (Wax On)".into());
     }
     if b.own_stance > 0 {
-        parts.push(format!("{} from its own matched stance", b.own_stance));
+        parts.push(format!("{} from the loser's own matched stance", b.own_stance));
     }
     parts.push(format!("base {}", b.base));
     if b.combo > 0 {
@@ -87,6 +95,7 @@ pub fn narrate(e: &ConflictEvent) -> String {
             };
             let bars: Vec<String> = barred.iter().map(|(n, r)| format!("{n} ({r:?})")).collect();
             let barred = if bars.is_empty() { String::new() } else { format!("; barred: {}", bars.join(", ")) };
+            let stakes = stakes.trim().trim_end_matches('.');
             format!("The GM calls {kind} conflict against {} — stakes: {stakes}; {} must answer{barred}.", list(npcs), list(pcs))
         }
         E::LethalRefused { seat } => format!("{seat} does not agree to kill, so the conflict is a lesser one."),
@@ -98,6 +107,7 @@ pub fn narrate(e: &ConflictEvent) -> String {
         E::ConflictSettled { outcome, .. } => format!("The GM settles the conflict without a fight: {outcome}"),
         E::ActivePicked { character, by, counts_as_turn } => {
             let counted = if *counts_as_turn { "" } else { " again, continuing the run (no new turn counted)" };
+            let by = if *by == clash_core::Seat::Gm { "The GM".to_string() } else { format!("Player {by}") };
             format!("{by} makes {character} the active character{counted}.")
         }
         E::ChainEnded { reason, cards } => format!("The chain {} ends ({reason:?}); its cards return to hand.", moves_words(cards)),
@@ -144,9 +154,10 @@ pub fn narrate(e: &ConflictEvent) -> String {
             Some(m) => format!("{character} secretly commits to {m}."),
             None => format!("{character} has chosen a move and is ready."),
         },
-        E::MovesRevealed { active, opponent, disadvantaged } => {
+        E::MovesRevealed { active, opponent, disadvantaged, move_names } => {
             let dis = if disadvantaged.is_empty() { String::new() } else { format!(" (disadvantaged: {})", list(disadvantaged)) };
-            format!("Moves are revealed: {} plays {}, {} plays {}{dis}.", active.0, active.1, opponent.0, opponent.1)
+            let (a, b) = (played_words(active.1, move_names.first()), played_words(opponent.1, move_names.get(1)));
+            format!("Moves are revealed: {} plays {a}, {} plays {b}{dis}.", active.0, opponent.0)
         }
         E::WindowOpened { window, who } => format!("Window {window:?} opens: {} may act or pass.", list(who)),
         E::WindowPassed { character, window } => format!("{character} passes at {window:?}."),
