@@ -1,5 +1,5 @@
 // N-Dimensional Tourists panel: bid lines, Loss lines, Reserves, Control, and the controls for
-// the moves the engine offers this seat. Every text goes in through textContent (no innerHTML).
+// the moves the engine offers this seat. Every text goes in as text nodes, never parsed as markup.
 (function () {
   'use strict';
   window.ClashPanels = window.ClashPanels || {};
@@ -106,7 +106,7 @@
 
   function partyCard(v, p, i, mineSeat) {
     const r = v.round || {};
-    const turn = r.turn === i && v.phase === 'bidding';
+    const turn = r.turn === i && v.phase === 'bidding' && r.window == null;
     const classes = 'ndt-party' + (turn ? ' turn' : '') + (p.status !== 'in_play' ? ' out' : '') + (p.seat === mineSeat ? ' mine' : '');
     const head = h('div', 'ndt-party-head',
       h('strong', null, p.name),

@@ -1,6 +1,6 @@
 // In A Wicked Age panel: characters' forms and dice, strengths, the Owe List, the conflict
 // (round, initiative order, the challenge with every die's face, the Advantage die), and the
-// controls for this seat's characters. Every text goes in through textContent (no innerHTML).
+// controls for this seat's characters. Every text goes in as text nodes, never parsed as markup.
 (function () {
   'use strict';
   window.ClashPanels = window.ClashPanels || {};
@@ -341,18 +341,19 @@
     const concede = mineOf('concede'), propose = mineOf('propose_end'), agree = mineOf('agree_end');
     if (concede.length || propose.length || agree.length) {
       const g = group(base + ':negotiate', ch.name + ': negotiate (start of round ' + (c ? c.round : '?') + ')', 'Concede to an opponent, or propose an ending everyone must agree to (WA-25).');
+      g.body.className = 'wa-stack';
       if (concede.length) {
         const to = select(base + ':concede:to', [...new Set(concede.map((x) => x.to))].map((n) => [n, 'concede to ' + n]), null, 'opponent');
-        g.body.append(to, button(g, 'Concede', send, () => ({ type: 'concede', character: ch.name, to: to.value })));
+        g.body.append(h('div', 'wa-row', to, button(g, 'Concede', send, () => ({ type: 'concede', character: ch.name, to: to.value }))));
       }
       if (propose.length) {
         const terms = text(base + ':terms', 'Proposed ending, in words');
-        g.body.append(terms, button(g, 'Propose ending', send, () => {
+        g.body.append(h('div', 'wa-row', terms, button(g, 'Propose ending', send, () => {
           if (!terms.value.trim()) throw new Error('Write the terms of the ending you propose.');
           return { type: 'propose_end', character: ch.name, terms: terms.value.trim() };
-        }));
+        })));
       }
-      if (agree.length && c && c.proposal) g.body.append(button(g, 'Agree to “' + c.proposal.terms + '”', send, () => ({ type: 'agree_end', character: ch.name }), true));
+      if (agree.length && c && c.proposal) g.body.append(h('div', 'wa-row', button(g, 'Agree to “' + c.proposal.terms + '”', send, () => ({ type: 'agree_end', character: ch.name }), true)));
       out.push(g.g);
     }
     return out;
@@ -365,12 +366,19 @@
     if (!loser || !(of('choose_consequence').length || of('propose_alternative').length || of('accept_alternative').length || of('refuse_alternative').length)) return null;
     const key = 'k:' + k.winner + '>' + k.loser;
     const g = group(key, 'Consequences for ' + k.loser + ' (knocked out by ' + k.winner + ')', null);
+    g.body.className = 'wa-stack';
     const s = k.settlement || {};
     if (s.alternative && (of('accept_alternative').length || of('refuse_alternative').length)) {
       const costs = (s.alternative.costs || []).map(costText).join(', ') || 'narrative only';
       g.body.append(h('p', 'wa-proposal', 'Offered: “' + s.alternative.terms + '” — costs: ' + costs));
-      if (of('accept_alternative').length) g.body.append(button(g, 'Accept', send, () => ({ type: 'accept_alternative', loser: k.loser }), true));
-      if (of('refuse_alternative').length) g.body.append(button(g, 'Refuse', send, () => ({ type: 'refuse_alternative', loser: k.loser })));
+      const row = h('div', 'wa-row');
+      if (of('accept_alternative').length) row.append(button(g, 'Accept', send, () => ({ type: 'accept_alternative', loser: k.loser }), true));
+      if (of('refuse_alternative').length) row.append(button(g, 'Refuse', send, () => ({ type: 'refuse_alternative', loser: k.loser })));
+      g.body.append(row);
+    } else if (of('refuse_alternative').length && !s.refused) {
+      // The loser may refuse alternatives before any is offered: only a default may follow.
+      g.body.append(h('p', 'hint', 'No alternative offered yet. You may always refuse one (WA-27).'),
+        h('div', 'wa-row', button(g, 'Refuse any alternative: a default consequence', send, () => ({ type: 'refuse_alternative', loser: k.loser }))));
     }
     if (of('choose_consequence').length) {
       const waive = checkbox(key + ':waive', 'waive the consequential strength’s extra loss (WA-30)', false);
@@ -400,13 +408,13 @@
         return [cost, cb.box];
       });
       const waive = checkbox(key + ':altwaive', 'waive the consequential extra loss', false);
-      g.body.append(h('div', 'wa-label', 'Or offer an alternative (the loser may refuse)'), terms,
+      g.body.append(h('div', 'wa-label', 'Or offer an alternative (the loser may refuse)'), h('div', 'wa-row', terms),
         h('details', null, h('summary', null, 'Costs of the alternative (none = narrative only)'), costBox), waive.label,
-        button(g, 'Offer alternative', send, () => {
+        h('div', 'wa-row', button(g, 'Offer alternative', send, () => {
           if (!terms.value.trim()) throw new Error('Write what happens to ' + k.loser + '.');
           return { type: 'propose_alternative', loser: k.loser, terms: terms.value.trim(),
             costs: boxes.filter(([, b]) => b.checked).map(([c]) => c), waive_consequential: waive.box.checked };
-        }));
+        })));
     }
     return g.g;
   }
@@ -432,8 +440,9 @@
         boxes.push([ch.name, cb.box]);
       }
       const action = text('start:action', 'The action being interfered with');
-      g.body.append(row, action, button(g, 'Start conflict', send, () => ({ type: 'start_conflict',
-        participants: boxes.filter(([, b]) => b.checked).map(([n]) => n), action: action.value.trim() }), true));
+      g.body.className = 'wa-stack';
+      g.body.append(row, h('div', 'wa-row', action), h('div', 'wa-row', button(g, 'Start conflict', send, () => ({ type: 'start_conflict',
+        participants: boxes.filter(([, b]) => b.checked).map(([n]) => n), action: action.value.trim() }), true)));
       out.push(g.g);
     }
     if (of('end_chapter').length || of('choose_oracle').length || of('bring_back').length) {
