@@ -258,3 +258,32 @@ impl Contest for IronContest {
         GameResult { winners, length, commands, cut_off }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulate::simulate;
+
+    #[test]
+    fn a_seed_gives_the_same_run_on_any_number_of_threads() {
+        let c = WickedContest::duel();
+        let one = simulate(&c, 12, 5, Some(1), &|| {});
+        let two = simulate(&c, 12, 5, Some(2), &|| {});
+        assert_eq!(one, two);
+        assert_eq!(one.games, 12);
+        // Every conflict between two parties ends with a knockout by round 3 (WA-23, WA-24).
+        assert_eq!(one.rates.iter().map(|r| r.wins).sum::<u64>(), 12);
+        assert!(one.length_max <= 3 && one.length_min >= 1);
+    }
+
+    #[test]
+    fn smart_bots_play_whole_games_of_every_ruleset() {
+        let tf = TriforceContest { players: 3, bots: vec![BotKind::Smart, BotKind::Random, BotKind::Random], playouts: 4, turn_limit: 12 };
+        let r = tf.play(&mut SeededRandomness::new(1));
+        assert!(!r.cut_off && !r.winners.is_empty(), "{r:?}"); // TF-30: the turn limit ends the game
+        let it = IronContest::duel().unwrap().play(&mut SeededRandomness::new(1));
+        assert!(!it.cut_off && it.winners.len() == 1, "{it:?}"); // IT-27: one side wins
+        let nd = TouristsContest { max_rounds: 3, ..TouristsContest::kaiju().unwrap() }.play(&mut SeededRandomness::new(1));
+        assert!(nd.length >= 1 && nd.commands > 0, "{nd:?}");
+    }
+}
