@@ -255,6 +255,25 @@
       }
     }
 
+    // ND-21: a party that took a Loss this round may mark it with other reversed cards of its
+    // bid line. The engine's suggestion (the cards marking it now) tells how many to keep.
+    for (const c of of('keep_loss_cards')) {
+      const p = partyByName(c.party);
+      if (!p) continue;
+      const key = 'keep:' + p.name;
+      const need = (c.cards || []).length;
+      const g = group(key, p.name + ': which cards mark your Loss?', 'Keep exactly ' + need + ' card(s): the Loss’s own or reversed cards of your bid line (ND-21).');
+      const options = [...new Set((c.cards || []).concat(p.bid_line.filter((x) => x.reversed).map((x) => x.card)))];
+      const boxes = options.map((card) => {
+        const cb = checkbox(key + ':' + card, card, (c.cards || []).includes(card));
+        g.body.append(cb.label);
+        return [card, cb.box];
+      });
+      g.body.append(button(g, 'Mark the Loss with these', send, () => ({ type: 'keep_loss_cards', party: p.name,
+        cards: boxes.filter(([, x]) => x.checked).map(([card]) => card) })));
+      box.append(g.g);
+    }
+
     for (const c of of('concede')) {
       const p = partyByName(c.party);
       if (!p) continue;
@@ -336,6 +355,9 @@
   window.ClashPanels['nd-tourists'] = function (element, update, send) {
     const v = update.view;
     if (!v || !Array.isArray(v.parties)) { element.replaceChildren(); return; }
+    // The table moved on: an old refusal no longer describes it.
+    if (update.event_count > (memo.count || 0)) memo.errors = {};
+    memo.count = Math.max(memo.count || 0, update.event_count);
     // Keep the focus and caret of a field being typed in across the redraw.
     const active = document.activeElement;
     const focusKey = active && element.contains(active) && active.dataset ? active.dataset.key : null;

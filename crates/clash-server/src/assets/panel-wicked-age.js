@@ -484,6 +484,9 @@
   window.ClashPanels['wicked-age'] = function (element, update, send) {
     const v = update.view;
     if (!v || !Array.isArray(v.characters)) { element.replaceChildren(); return; }
+    // The table moved on: an old refusal no longer describes it.
+    if (update.event_count > (memo.count || 0)) memo.errors = {};
+    memo.count = Math.max(memo.count || 0, update.event_count);
     noteLosses(update.events);
     const active = document.activeElement;
     const focusKey = active && element.contains(active) && active.dataset ? active.dataset.key : null;
