@@ -22,9 +22,12 @@ fn known(ruleset: &str) -> &'static [(&'static str, &'static str)] {
             ("Three players, default board", include_str!("setups/triforce-3.json")),
             ("Four players, default board", include_str!("setups/triforce-4.json")),
         ],
-        "iron-triangle" => &[("GM and two fighters", include_str!("setups/iron-triangle-duel.json"))],
-        "nd-tourists" => &[("Three tourists", include_str!("setups/nd-tourists-3.json"))],
-        "wicked-age" => &[("Three characters", include_str!("setups/wicked-age-3.json"))],
+        "iron-triangle" => &[
+            ("Two players (Ada, Bo) against the GM's Brute", include_str!("setups/iron-triangle-team.json")),
+            ("One player (Ada) against the GM's Brute", include_str!("setups/iron-triangle-duel.json")),
+        ],
+        "nd-tourists" => &[("Four sides, balanced", include_str!("setups/nd-tourists-four.json"))],
+        "wicked-age" => &[("Three-way brawl", include_str!("setups/wicked-age-brawl.json"))],
         _ => &[],
     }
 }

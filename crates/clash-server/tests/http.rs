@@ -596,3 +596,15 @@ async fn junk_requests_never_break_the_server() {
     let (status, _) = call(&s.app, "GET", "/healthz", None).await;
     assert_eq!(status, StatusCode::OK);
 }
+
+#[test]
+fn every_catalogue_ruleset_offers_a_preset_it_accepts() {
+    // A new user must be able to start any game without writing JSON.
+    for entry in clash_catalogue::rulesets() {
+        let presets = clash_server::setups::presets(&entry);
+        assert!(!presets.is_empty(), "{} has no working preset", entry.id);
+        for p in presets {
+            assert!((entry.new_game)(&p.setup).is_ok(), "{}: {}", entry.id, p.name);
+        }
+    }
+}

@@ -79,6 +79,10 @@
   function apply(update) {
     if (update.event_count < cursor && update.events.length === 0) return; // stale reply
     latest = update;
+    if (update.event_count > cursor) {
+      // The table moved on: an old refusal no longer describes it.
+      for (const id of ['legal-error', 'json-error']) { const e = $(id); if (e) e.textContent = ''; }
+    }
     cursor = Math.max(cursor, update.event_count);
     $('render').textContent = update.render;
     $('view-json').textContent = JSON.stringify(update.view, null, 2);
