@@ -71,7 +71,7 @@ pub async fn serve_rulesets(addr: SocketAddr, db: &Path, catalogue: Vec<RulesetE
     axum::serve(listener, app(tables))
         .with_graceful_shutdown(async move {
             stop_signal().await;
-            println!("Stopping: every acknowledged command is already in {}.", "the database");
+            println!("Stopping: every acknowledged command is already in the database.");
             // Live streams never end by themselves; end them so the shutdown can finish.
             closing.close();
         })
