@@ -38,8 +38,16 @@ test('three players see one Triforce turn live, each from their own link', async
   assert.match(await p2.textContent('#json-error'), /TF-\d+/);
   await shot(p2, 'triforce-p2-refused');
 
-  await clickMove(p1, 'Place · size: S');
+  // The board panel offers the placement too; use it.
+  await p1.waitForSelector('#panel svg.board');
+  await p1.click('#panel button:has-text("Place S at home")');
   for (const page of [p1, p2, p3, organiser]) await waitForEvents(page, 1);
+  // Click-to-move: choosing the new piece on 1 shows its legal destinations (TV-2: 2 and 4).
+  await p1.click('#panel g[data-pos="1"]');
+  const legal = await p1.$$eval('#panel g.legal', (gs) => gs.map((g) => Number(g.dataset.pos)).sort((a, b) => a - b));
+  assert.deepEqual(legal, [2, 4]);
+  await shot(p1, 'triforce-p1-choosing-move');
+  await p1.click('#panel g[data-pos="1"]');
   // After one action p1 may stop (TF-17).
   await p1.waitForSelector('#legal button:has-text("End turn")');
   await clickMove(p1, 'End turn');
