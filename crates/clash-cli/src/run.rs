@@ -54,11 +54,13 @@ fn print_json(report: &Report, failure: Option<&ScenarioError>) {
 fn print_text(report: &Report) {
     let title = if report.title.is_empty() { report.ruleset.as_str() } else { report.title.as_str() };
     println!("== {title} ({})", report.ruleset);
-    // The table picture is repeated only when a step changed it.
+    // The table picture is shown when play passes to another seat (the end of a turn, or a
+    // hand-off between simultaneous choosers), and only if it changed since it was last shown.
     let mut shown = "";
-    for step in &report.steps {
+    for (i, step) in report.steps.iter().enumerate() {
         print_step(step);
-        if step.rendered != shown && !step.events.is_empty() {
+        let hand_off = report.steps.get(i + 1).is_none_or(|next| next.seat != step.seat);
+        if hand_off && step.rendered != shown {
             println!("{}", indent(&step.rendered));
             shown = &step.rendered;
         }
