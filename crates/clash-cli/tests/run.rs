@@ -58,3 +58,27 @@ fn unknown_rulesets_and_bad_files_exit_1() {
     Command::cargo_bin("clash").unwrap().arg("run").arg(&file).assert().code(1);
     Command::cargo_bin("clash").unwrap().args(["run", "/nonexistent/file.json"]).assert().code(1);
 }
+
+#[test]
+fn an_unexpected_refusal_exits_2_and_names_the_rule() {
+    let file = scenario_file(
+        "refused",
+        r#"{"ruleset": "triforce", "setup": {"players": 3},
+            "steps": [{"seat": "p2", "command": {"type": "end_turn"}}]}"#,
+    );
+    let out = Command::cargo_bin("clash").unwrap().arg("run").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("TF-"), "the error names the Triforce rule it breaks: {stderr}");
+}
+
+#[test]
+fn an_expected_refusal_is_fine() {
+    let file = scenario_file(
+        "expected",
+        r#"{"ruleset": "triforce", "setup": {"players": 3},
+            "steps": [{"seat": "p2", "command": {"type": "end_turn"}, "expect_error": "TF-12"}]}"#,
+    );
+    let out = Command::cargo_bin("clash").unwrap().arg("run").arg(&file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
