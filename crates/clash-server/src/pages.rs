@@ -239,7 +239,7 @@ pub async fn table_page(
 <script type=\"application/json\" id=\"boot\">{boot}</script>\
 <script src=\"/assets/app.js\"></script><script src=\"/assets/panels.js\"></script>\
 <link rel=\"stylesheet\" href=\"/assets/panels-extra.css\">\
-<script src=\"/assets/panel-nd-tourists.js\"></script><script src=\"/assets/panel-wicked-age.js\"></script>",
+<script src=\"/assets/panel-nd-tourists.js\"></script><script src=\"/assets/panel-wicked-age.js\"></script><script src=\"/assets/panel-iron-triangle.js\"></script>",
         title = esc(&t.title),
         game = esc(&ruleset_name(t.ruleset)),
         who = esc(&who),
@@ -260,6 +260,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "panels-extra.css" => ("text/css; charset=utf-8", include_str!("assets/panels-extra.css")),
         "panel-nd-tourists.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-nd-tourists.js")),
         "panel-wicked-age.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-wicked-age.js")),
+        "panel-iron-triangle.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-iron-triangle.js")),
         _ => return ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no asset {name:?}")).into_response(),
     };
     ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text).into_response()

@@ -1,4 +1,4 @@
-//! The per-ruleset panels for N-Dimensional Tourists and In A Wicked Age are served as
+//! The per-ruleset panels for N-Dimensional Tourists, In A Wicked Age and Iron Triangle are served as
 //! JavaScript (and their stylesheet as CSS), and the table page loads them.
 
 use axum::body::Body;
@@ -24,7 +24,7 @@ fn app() -> (axum::Router, tempfile::TempDir) {
 #[tokio::test]
 async fn panel_scripts_are_served_as_javascript_and_register_their_ruleset() {
     let (app, _dir) = app();
-    for (asset, id) in [("panel-nd-tourists.js", "nd-tourists"), ("panel-wicked-age.js", "wicked-age")] {
+    for (asset, id) in [("panel-nd-tourists.js", "nd-tourists"), ("panel-wicked-age.js", "wicked-age"), ("panel-iron-triangle.js", "iron-triangle")] {
         let (status, kind, body) = get(&app, &format!("/assets/{asset}")).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
         assert!(kind.starts_with("text/javascript"), "{asset} served as {kind}");
