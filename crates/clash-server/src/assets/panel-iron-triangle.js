@@ -577,8 +577,11 @@
 
     const sheets = h('div', 'wa-chars');
     for (const c of v.characters) sheets.append(sheet(v, c, update.seat));
-    const root = h('div', 'wa it', summary(v), conflict(v), problem(v), countdowns(v), sheets);
+    // Controls sit right under the conflict and problem, above the sheets: on a phone they are
+    // reachable without scrolling past every character.
+    const root = h('div', 'wa it', summary(v), conflict(v), problem(v), countdowns(v));
     if (update.seat) root.append(h('h3', null, 'Your moves'), controls(update, send));
+    root.append(h('h3', null, 'Characters'), sheets);
     element.replaceChildren(root);
 
     if (focusKey) {
