@@ -31,15 +31,6 @@ pub enum CombatError {
     BadGear(String),
 }
 
-/// TF-25's tie-break rank: a sword user survives ties, a shield user loses them.
-pub fn rank(gear: Gear) -> u8 {
-    match gear {
-        Gear::Sword => 2,
-        Gear::None => 1,
-        Gear::Shield => 0,
-    }
-}
-
 /// Read `plain`, `sword` or `shield` (also `p`, `k`/`sword`, `c`/`shield` as in the spec's
 /// stack notation).
 pub fn parse_gear(text: &str) -> Result<Gear, CombatError> {
@@ -79,7 +70,7 @@ struct Fighter {
 impl Fighter {
     fn new(gear: Gear) -> Fighter {
         let (counts, throws) = totals(gear);
-        Fighter { rank: rank(gear), counts, throws }
+        Fighter { rank: gear.rank(), counts, throws }
     }
 
     /// Throws whose key is exactly (total, rank).
@@ -288,7 +279,7 @@ mod tests {
             prop_assert!(is_distribution(&qs));
             // Tied losers always share a rank, so no set mixes gear.
             for (mask, _) in &sets {
-                let ranks: std::collections::BTreeSet<u8> = (0..gs.len()).filter(|i| mask & (1 << i) != 0).map(|i| rank(gs[i])).collect();
+                let ranks: std::collections::BTreeSet<u8> = (0..gs.len()).filter(|i| mask & (1 << i) != 0).map(|i| gs[i].rank()).collect();
                 prop_assert_eq!(ranks.len(), 1);
             }
         }

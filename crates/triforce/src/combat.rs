@@ -31,7 +31,7 @@ pub enum Gear {
 
 impl Gear {
     /// TF-25: the tie-break rank (sword 2, plain 1, shield 0).
-    fn rank(self) -> u8 {
+    pub fn rank(self) -> u8 {
         match self {
             Gear::Sword => 2,
             Gear::None => 1,
