@@ -239,7 +239,7 @@ pub async fn table_page(
 <script type=\"application/json\" id=\"boot\">{boot}</script>\
 <script src=\"/assets/app.js\"></script><script src=\"/assets/panels.js\"></script>\
 <link rel=\"stylesheet\" href=\"/assets/panels-extra.css\">\
-<script src=\"/assets/panel-nd-tourists.js\"></script><script src=\"/assets/panel-wicked-age.js\"></script><script src=\"/assets/panel-iron-triangle.js\"></script>",
+<script src=\"/assets/panel-kit.js\"></script><script src=\"/assets/panel-nd-tourists.js\"></script><script src=\"/assets/panel-wicked-age.js\"></script><script src=\"/assets/panel-iron-triangle.js\"></script>",
         title = esc(&t.title),
         game = esc(&ruleset_name(t.ruleset)),
         who = esc(&who),
@@ -258,6 +258,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "lobby.js" => ("text/javascript; charset=utf-8", include_str!("assets/lobby.js")),
         "panels.js" => ("text/javascript; charset=utf-8", include_str!("assets/panels.js")),
         "panels-extra.css" => ("text/css; charset=utf-8", include_str!("assets/panels-extra.css")),
+        "panel-kit.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-kit.js")),
         "panel-nd-tourists.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-nd-tourists.js")),
         "panel-wicked-age.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-wicked-age.js")),
         "panel-iron-triangle.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-iron-triangle.js")),

@@ -32,6 +32,11 @@ async fn panel_scripts_are_served_as_javascript_and_register_their_ruleset() {
         // Data goes in as text: no innerHTML anywhere in a panel.
         assert!(!body.contains("innerHTML"), "{asset} uses innerHTML");
     }
+    // The shared kit every panel builds with: served, and text-only as well.
+    let (status, kind, body) = get(&app, "/assets/panel-kit.js").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/javascript"), "panel-kit.js served as {kind}");
+    assert!(body.contains("window.ClashPanelKit") && !body.contains("innerHTML"));
     let (status, kind, _) = get(&app, "/assets/panels-extra.css").await;
     assert_eq!(status, StatusCode::OK);
     assert!(kind.starts_with("text/css"), "panels-extra.css served as {kind}");

@@ -6,89 +6,9 @@
   window.ClashPanels = window.ClashPanels || {};
 
   // Typed input values and error messages survive the redraw that every live update causes.
-  const memo = { values: {}, errors: {} };
+  const { memo, h, select, input, checkbox, group, button } = window.ClashPanelKit.make('ndt');
   const TYPES = ['defend', 'grapple', 'attack'];
   const TYPE_COLOURS = { defend: '#2f5fd0', grapple: '#2e8b57', attack: '#d33b3b' };
-
-  function h(tag, cls, ...children) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    for (const c of children) {
-      if (c == null || c === false) continue;
-      e.append(c instanceof Node ? c : String(c));
-    }
-    return e;
-  }
-
-  // An input/select whose value is remembered under `key`.
-  function field(tag, key, attrs, initial) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    e.dataset.key = key;
-    return { e, init: () => {
-      if (key in memo.values) {
-        if (e.type === 'checkbox') e.checked = memo.values[key]; else e.value = memo.values[key];
-      } else if (initial != null) {
-        if (e.type === 'checkbox') e.checked = !!initial; else e.value = initial;
-      }
-      if (e.tagName === 'SELECT' && e.selectedIndex < 0 && e.options.length) e.selectedIndex = 0;
-      const save = () => { memo.values[key] = e.type === 'checkbox' ? e.checked : e.value; };
-      e.addEventListener('input', save);
-      e.addEventListener('change', save);
-    } };
-  }
-
-  function select(key, options, initial, label) {
-    const f = field('select', key, { 'aria-label': label });
-    for (const [value, text] of options) {
-      const o = document.createElement('option');
-      o.value = value;
-      o.textContent = text;
-      f.e.append(o);
-    }
-    f.init();
-    if (!(key in memo.values) && initial != null) f.e.value = initial;
-    if (f.e.selectedIndex < 0 && f.e.options.length) f.e.selectedIndex = 0;
-    return f.e;
-  }
-
-  function input(key, type, placeholder, initial, extra) {
-    const f = field('input', key, Object.assign({ type: type, placeholder: placeholder, 'aria-label': placeholder }, extra || {}), initial);
-    f.init();
-    return f.e;
-  }
-
-  function checkbox(key, labelText, initial) {
-    const f = field('input', key, { type: 'checkbox' }, initial);
-    f.init();
-    return { box: f.e, label: h('label', 'ndt-check', f.e, ' ' + labelText) };
-  }
-
-  // A control group: its controls and, right under them, the error of the last refused try.
-  function group(key, title, hint) {
-    const err = h('p', 'error');
-    err.setAttribute('role', 'alert');
-    err.textContent = memo.errors[key] || '';
-    const body = h('div', 'ndt-row');
-    const g = h('div', 'ndt-ctl', title ? h('h4', null, title) : null, hint ? h('p', 'hint', hint) : null, body, err);
-    g.dataset.control = key;
-    return { g, body, err, key };
-  }
-
-  function button(grp, label, send, build, primary) {
-    const b = h('button', primary ? 'ndt-go' : null, label);
-    b.type = 'button';
-    b.addEventListener('click', async () => {
-      let command;
-      try { command = build(); } catch (e) { grp.err.textContent = e.message; return; }
-      delete memo.errors[grp.key];
-      b.disabled = true;
-      const ok = await send(command, grp.err);
-      b.disabled = false;
-      if (!ok) memo.errors[grp.key] = grp.err.textContent;
-    });
-    return b;
-  }
 
   // ----- words -----
 

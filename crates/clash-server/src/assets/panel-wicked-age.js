@@ -6,7 +6,9 @@
   window.ClashPanels = window.ClashPanels || {};
 
   // Typed values, errors and the dice lost so far survive the redraw of every live update.
-  const memo = { values: {}, errors: {}, lost: {}, seenLoss: new Set() };
+  const { memo, h, select, text, checkbox, group, button } = window.ClashPanelKit.make('wa');
+  memo.lost = {};
+  memo.seenLoss = new Set();
 
   const PC_FORMS = [['covertly', 'Covertly'], ['directly', 'Directly'], ['for_myself', 'For Myself'],
     ['for_others', 'For Others'], ['with_love', 'With Love'], ['with_violence', 'With Violence']];
@@ -23,85 +25,6 @@
     challenger_takes_advantage: 'the challenger takes the Advantage die',
     answerer_knocked_out: 'the answerer is knocked out',
   };
-
-  function h(tag, cls, ...children) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    for (const c of children) {
-      if (c == null || c === false) continue;
-      e.append(c instanceof Node ? c : String(c));
-    }
-    return e;
-  }
-
-  function remember(e, key, initial) {
-    e.dataset.key = key;
-    const checkbox = e.type === 'checkbox';
-    if (key in memo.values) {
-      if (checkbox) e.checked = memo.values[key]; else e.value = memo.values[key];
-    } else if (initial != null) {
-      if (checkbox) e.checked = !!initial; else e.value = initial;
-    }
-    // A remembered choice that is no longer offered falls back to the first option.
-    if (e.tagName === 'SELECT' && e.selectedIndex < 0 && e.options.length) e.selectedIndex = 0;
-    const save = () => { memo.values[key] = checkbox ? e.checked : e.value; };
-    e.addEventListener('input', save);
-    e.addEventListener('change', save);
-    return e;
-  }
-
-  function select(key, options, initial, label) {
-    const e = document.createElement('select');
-    e.setAttribute('aria-label', label);
-    for (const [value, text] of options) {
-      const o = document.createElement('option');
-      o.value = value;
-      o.textContent = text;
-      e.append(o);
-    }
-    return remember(e, key, initial);
-  }
-
-  function text(key, placeholder, initial) {
-    const e = document.createElement('input');
-    e.type = 'text';
-    e.placeholder = placeholder;
-    e.setAttribute('aria-label', placeholder);
-    return remember(e, key, initial);
-  }
-
-  function checkbox(key, labelText, initial) {
-    const e = document.createElement('input');
-    e.type = 'checkbox';
-    remember(e, key, initial);
-    return { box: e, label: h('label', 'wa-check', e, ' ' + labelText) };
-  }
-
-  // A control group with its own error line, right under its buttons.
-  function group(key, title, hint) {
-    const err = h('p', 'error');
-    err.setAttribute('role', 'alert');
-    err.textContent = memo.errors[key] || '';
-    const body = h('div', 'wa-row');
-    const g = h('div', 'wa-ctl', title ? h('h4', null, title) : null, hint ? h('p', 'hint', hint) : null, body, err);
-    g.dataset.control = key;
-    return { g, body, err, key };
-  }
-
-  function button(grp, label, send, build, primary) {
-    const b = h('button', primary ? 'wa-go' : null, label);
-    b.type = 'button';
-    b.addEventListener('click', async () => {
-      let command;
-      try { command = build(); } catch (e) { grp.err.textContent = e.message; return; }
-      delete memo.errors[grp.key];
-      b.disabled = true;
-      const ok = await send(command, grp.err);
-      b.disabled = false;
-      if (!ok) memo.errors[grp.key] = grp.err.textContent;
-    });
-    return b;
-  }
 
   const dieName = (n) => (n ? 'd' + n : '—');
 
