@@ -28,7 +28,7 @@ async fn panel_scripts_are_served_as_javascript_and_register_their_ruleset() {
         let (status, kind, body) = get(&app, &format!("/assets/{asset}")).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
         assert!(kind.starts_with("text/javascript"), "{asset} served as {kind}");
-        assert!(body.contains(&format!("window.ClashPanels['{id}']")), "{asset} registers {id}");
+        assert!(body.contains(&format!("register('{id}'")), "{asset} registers {id}");
         // Data goes in as text: no innerHTML anywhere in a panel.
         assert!(!body.contains("innerHTML"), "{asset} uses innerHTML");
     }

@@ -3,10 +3,9 @@
 // in as text nodes, never parsed as markup.
 (function () {
   'use strict';
-  window.ClashPanels = window.ClashPanels || {};
 
   // Typed input values and error messages survive the redraw that every live update causes.
-  const { memo, h, select, input, checkbox, group, button } = window.ClashPanelKit.make('ndt');
+  const { memo, h, select, input, checkbox, group, button, register } = window.ClashPanelKit.make('ndt');
   const TYPES = ['defend', 'grapple', 'attack'];
   const TYPE_COLOURS = { defend: '#2f5fd0', grapple: '#2e8b57', attack: '#d33b3b' };
 
@@ -484,16 +483,9 @@
     return h('div', 'ndt-pills', ...bits);
   }
 
-  window.ClashPanels['iron-triangle'] = function (element, update, send) {
+  register('iron-triangle', function (update, send) {
     const v = update.view;
-    if (!v || !Array.isArray(v.characters)) { element.replaceChildren(); return; }
-    // The table moved on: an old refusal no longer describes it.
-    if (update.event_count > (memo.count || 0)) memo.errors = {};
-    memo.count = Math.max(memo.count || 0, update.event_count);
-    // Keep the focus and caret of a field being typed in across the redraw.
-    const active = document.activeElement;
-    const focusKey = active && element.contains(active) && active.dataset ? active.dataset.key : null;
-    const caret = focusKey && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd] : null;
+    if (!v || !Array.isArray(v.characters)) return null;
 
     const sheets = h('div', 'wa-chars');
     for (const c of v.characters) sheets.append(sheet(v, c, update.seat));
@@ -502,22 +494,6 @@
     const root = h('div', 'wa it', summary(v), conflict(v), problem(v), countdowns(v));
     if (update.seat) root.append(h('h3', null, 'Your moves'), controls(update, send));
     root.append(h('h3', null, 'Characters'), sheets);
-    element.replaceChildren(root);
-
-    if (focusKey) {
-      const again = element.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
-      if (again) {
-        again.focus();
-        if (caret && typeof again.setSelectionRange === 'function') { try { again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
-      }
-    }
-  };
-
-  // app.js draws its first update before this file loads: draw that one now (it carries the
-  // whole log), instead of waiting for the first live update.
-  const first = window.clash && window.clash.latest && window.clash.latest();
-  const panelEl = document.getElementById('panel');
-  if (first && first.ruleset === 'iron-triangle' && panelEl) {
-    try { window.ClashPanels['iron-triangle'](panelEl, first, window.clash.send); } catch (e) { console.error(e); }
-  }
+    return root;
+  });
 })();

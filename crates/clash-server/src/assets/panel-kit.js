@@ -91,7 +91,36 @@
       return b;
     }
 
-    return { memo, h, remember, select, input, text, checkbox, group, button };
+    // Install `draw(update, send)` (which returns the panel's new content, or null) as the panel
+    // of ruleset `id`. Around every draw: refusals are forgotten once the table moves on, and the
+    // field being typed in keeps its focus and caret.
+    function register(id, draw) {
+      const panel = function (element, update, send) {
+        if (update.event_count > (memo.count || 0)) memo.errors = {};
+        memo.count = Math.max(memo.count || 0, update.event_count);
+        const active = document.activeElement;
+        const focusKey = active && element.contains(active) && active.dataset ? active.dataset.key : null;
+        const caret = focusKey && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd] : null;
+        const root = draw(update, send);
+        if (root) element.replaceChildren(root); else element.replaceChildren();
+        const again = focusKey && element.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
+        if (again) {
+          again.focus();
+          if (caret && typeof again.setSelectionRange === 'function') { try { again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
+        }
+      };
+      window.ClashPanels = window.ClashPanels || {};
+      window.ClashPanels[id] = panel;
+      // app.js draws its first update before the panels load: draw that one now (it carries the
+      // whole log) instead of waiting for the next live update.
+      const first = window.clash && window.clash.latest && window.clash.latest();
+      const element = document.getElementById('panel');
+      if (first && first.ruleset === id && element) {
+        try { panel(element, first, window.clash.send); } catch (e) { console.error(e); }
+      }
+    }
+
+    return { memo, h, remember, select, input, text, checkbox, group, button, register };
   }
 
   window.ClashPanelKit = { make };

@@ -2,10 +2,9 @@
 // the moves the engine offers this seat. Every text goes in as text nodes, never parsed as markup.
 (function () {
   'use strict';
-  window.ClashPanels = window.ClashPanels || {};
 
   // Typed input values and error messages survive the redraw that every live update causes.
-  const { memo, h, select, text, checkbox, group, button } = window.ClashPanelKit.make('ndt');
+  const { memo, h, select, text, checkbox, group, button, register } = window.ClashPanelKit.make('ndt');
 
   function cardChip(name, reversed, extra) {
     const arrow = reversed ? '↓' : '↑';
@@ -270,37 +269,14 @@
     return out;
   }
 
-  window.ClashPanels['nd-tourists'] = function (element, update, send) {
+  register('nd-tourists', function (update, send) {
     const v = update.view;
-    if (!v || !Array.isArray(v.parties)) { element.replaceChildren(); return; }
-    // The table moved on: an old refusal no longer describes it.
-    if (update.event_count > (memo.count || 0)) memo.errors = {};
-    memo.count = Math.max(memo.count || 0, update.event_count);
-    // Keep the focus and caret of a field being typed in across the redraw.
-    const active = document.activeElement;
-    const focusKey = active && element.contains(active) && active.dataset ? active.dataset.key : null;
-    const caret = focusKey && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd] : null;
+    if (!v || !Array.isArray(v.parties)) return null;
 
     const parties = h('div', 'ndt-parties');
     v.parties.forEach((p, i) => parties.append(partyCard(v, p, i, update.seat)));
     const root = h('div', 'ndt', summary(v), parties);
     if (update.seat) root.append(h('h3', null, 'Your moves'), controls(update, send));
-    element.replaceChildren(root);
-
-    if (focusKey) {
-      const again = element.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
-      if (again) {
-        again.focus();
-        if (caret && typeof again.setSelectionRange === 'function') { try { again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
-      }
-    }
-  };
-
-  // app.js draws its first update before this file loads: draw that one now (it carries the
-  // whole log), instead of waiting for the first live update.
-  const first = window.clash && window.clash.latest && window.clash.latest();
-  const panelEl = document.getElementById('panel');
-  if (first && first.ruleset === 'nd-tourists' && panelEl) {
-    try { window.ClashPanels['nd-tourists'](panelEl, first, window.clash.send); } catch (e) { console.error(e); }
-  }
+    return root;
+  });
 })();

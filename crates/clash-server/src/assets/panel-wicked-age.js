@@ -3,10 +3,9 @@
 // controls for this seat's characters. Every text goes in as text nodes, never parsed as markup.
 (function () {
   'use strict';
-  window.ClashPanels = window.ClashPanels || {};
 
   // Typed values, errors and the dice lost so far survive the redraw of every live update.
-  const { memo, h, select, text, checkbox, group, button } = window.ClashPanelKit.make('wa');
+  const { memo, h, select, text, checkbox, group, button, register } = window.ClashPanelKit.make('wa');
   memo.lost = {};
   memo.seenLoss = new Set();
 
@@ -404,37 +403,15 @@
     return box;
   }
 
-  window.ClashPanels['wicked-age'] = function (element, update, send) {
+  register('wicked-age', function (update, send) {
     const v = update.view;
-    if (!v || !Array.isArray(v.characters)) { element.replaceChildren(); return; }
-    // The table moved on: an old refusal no longer describes it.
-    if (update.event_count > (memo.count || 0)) memo.errors = {};
-    memo.count = Math.max(memo.count || 0, update.event_count);
+    if (!v || !Array.isArray(v.characters)) return null;
     noteLosses(update.events);
-    const active = document.activeElement;
-    const focusKey = active && element.contains(active) && active.dataset ? active.dataset.key : null;
-    const caret = focusKey && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd] : null;
 
     const chars = h('div', 'wa-chars');
     for (const c of v.characters) chars.append(characterCard(v, c, update.seat && c.controller === update.seat));
     const root = h('div', 'wa', conflictView(v), oweView(v), chars);
     if (update.seat) root.append(h('h3', null, 'Your moves'), controls(update, send));
-    element.replaceChildren(root);
-
-    if (focusKey) {
-      const again = element.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
-      if (again) {
-        again.focus();
-        if (caret && typeof again.setSelectionRange === 'function') { try { again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
-      }
-    }
-  };
-
-  // app.js draws its first update before this file loads: draw that one now (it carries the
-  // whole log), instead of waiting for the first live update.
-  const first = window.clash && window.clash.latest && window.clash.latest();
-  const panelEl = document.getElementById('panel');
-  if (first && first.ruleset === 'wicked-age' && panelEl) {
-    try { window.ClashPanels['wicked-age'](panelEl, first, window.clash.send); } catch (e) { console.error(e); }
-  }
+    return root;
+  });
 })();
