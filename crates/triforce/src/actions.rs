@@ -2,7 +2,8 @@
 
 use clash_core::RuleError;
 
-use crate::board::{NEIGHBOURS, POSITIONS, Pos, neighbours_of, positions_in};
+use crate::combat;
+use crate::board::{NEIGHBOURS, POSITIONS, Pos, Stack, neighbours_of, positions_in};
 use crate::pieces::{MAX_PLAYERS, Pyramid, Size};
 use crate::state::State;
 
@@ -14,31 +15,88 @@ pub fn accepts(state: &State, at: Pos, size: Size) -> bool {
     }
 }
 
-/// TF-13 for the whole board: for each size, the mask of positions it may go to.
-pub fn destinations(state: &State) -> [u16; 3] {
-    let mut masks = [0u16; 3];
-    for i in 0..POSITIONS {
-        // Sizes accepted (bit per size): the white's own size on a bare stack, else the others.
-        let accepted = match state.stacks[i].top() {
-            None => state.layout[i].bit(),
-            Some(top) => 0b111 & !top.size().bit(),
+/// What the tops of the stacks say, read in one pass over the board: where each size may go
+/// (TF-13) and, for every seat, which stacks its pieces top, by size (TF-15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Surface {
+    /// By size index: the positions a pyramid of that size may go to.
+    pub legal: [u16; 3],
+    /// By seat index, then size index: the positions topped by that seat's piece of that size.
+    pub tops: [[u16; 3]; MAX_PLAYERS],
+    /// By seat index: the stacks that seat is bottom player of (TF-9, TF-28).
+    pub bottoms: [u16; MAX_PLAYERS],
+    /// The contested stacks (TF-19).
+    pub contested: u16,
+}
+
+impl Surface {
+    /// The surface of `state`, kept up to date as the stacks change.
+    pub fn of(state: &State) -> Surface {
+        state.surface
+    }
+
+    /// Read every stack afresh (a new or deserialized state).
+    pub(crate) fn read(stacks: &[Stack; POSITIONS], layout: &[Size; POSITIONS]) -> Surface {
+        let mut surface = Surface {
+            legal: [0; 3],
+            tops: [[0; 3]; MAX_PLAYERS],
+            bottoms: [0; MAX_PLAYERS],
+            contested: 0,
         };
-        for (s, mask) in masks.iter_mut().enumerate() {
-            *mask |= u16::from(accepted >> s & 1) << i;
+        for at in Pos::all() {
+            surface.set(at, &stacks[at.index()], layout[at.index()]);
+        }
+        surface
+    }
+
+    /// Re-read the one stack at `at` after it changed; `white` is its white's size.
+    pub(crate) fn update(&mut self, at: Pos, stack: &Stack, white: Size) {
+        let keep = !at.bit();
+        self.legal.iter_mut().for_each(|m| *m &= keep);
+        self.tops.iter_mut().flatten().for_each(|m| *m &= keep);
+        self.bottoms.iter_mut().for_each(|m| *m &= keep);
+        self.contested &= keep;
+        self.set(at, stack, white);
+    }
+
+    /// TF-13, TF-15, TF-9 and TF-19 for one stack whose bits are clear.
+    fn set(&mut self, at: Pos, stack: &Stack, white: Size) {
+        let bit = at.bit();
+        if let Some(bottom) = stack.bottom_player() {
+            self.bottoms[usize::from(bottom) % MAX_PLAYERS] |= bit;
+        }
+        if combat::contested(stack) {
+            self.contested |= bit;
+        }
+        let Some(top) = stack.top() else {
+            self.legal[white.index()] |= bit;
+            return;
+        };
+        let size = top.size().index();
+        for (z, mask) in self.legal.iter_mut().enumerate() {
+            if z != size {
+                *mask |= bit;
+            }
+        }
+        if let Some(owner) = top.owner() {
+            self.tops[usize::from(owner) % MAX_PLAYERS][size] |= bit;
         }
     }
-    masks
+
+    /// TF-15: the positions topped by a piece of `seat`, by size.
+    pub fn tops_of(&self, seat: u8) -> [u16; 3] {
+        self.tops[usize::from(seat) % MAX_PLAYERS]
+    }
+}
+
+/// TF-13 for the whole board: for each size, the mask of positions it may go to.
+pub fn destinations(state: &State) -> [u16; 3] {
+    Surface::of(state).legal
 }
 
 /// TF-15: positions topped by a piece of `seat`, by the piece's size.
 pub fn own_tops(state: &State, seat: u8) -> [u16; 3] {
-    let mut masks = [0u16; 3];
-    for (i, stack) in state.stacks.iter().enumerate() {
-        if let Some(top) = stack.top().filter(|p| p.owner() == Some(seat)) {
-            masks[top.size().index()] |= 1 << i;
-        }
-    }
-    masks
+    Surface::of(state).tops_of(seat)
 }
 
 /// TF-15: every position reachable from `origin` through legal destinations (origin excluded).
@@ -125,17 +183,6 @@ pub fn check_move(state: &State, seat: u8, from: Pos, to: Pos) -> Result<(), Rul
         return Err(RuleError::illegal("TF-15", why));
     }
     Ok(())
-}
-
-/// TF-15: for every seat, the positions topped by one of its pieces, by the piece's size.
-pub fn tops_by_seat(state: &State) -> [[u16; 3]; MAX_PLAYERS] {
-    let mut masks = [[0u16; 3]; MAX_PLAYERS];
-    for (i, stack) in state.stacks.iter().enumerate() {
-        if let Some((seat, size)) = stack.top().and_then(|p| Some((p.owner()?, p.size()))) {
-            masks[usize::from(seat) % MAX_PLAYERS][size.index()] |= 1 << i;
-        }
-    }
-    masks
 }
 
 /// TF-15: can any of the pieces on top of `tops` move? A piece can as soon as one neighbour

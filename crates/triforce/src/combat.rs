@@ -3,7 +3,7 @@
 use clash_core::{Randomness, RandomnessError, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
-use crate::board::{POSITIONS, Pos, Stack};
+use crate::board::{Pos, Stack};
 use crate::pieces::{Blank, List, MAX_PLAYERS, Pyramid, seat, seat_index};
 use crate::state::{Phase, State};
 
@@ -104,9 +104,7 @@ pub fn contested(stack: &Stack) -> bool {
 
 /// TF-19: mask of contested positions.
 pub fn contested_mask(state: &State) -> u16 {
-    (0..POSITIONS)
-        .filter(|i| contested(&state.stacks[*i]))
-        .fold(0, |m, i| m | 1 << i)
+    state.surface.contested
 }
 
 /// TF-22.1: levels (bits, 0 = lowest) the top player may exchange for a sword.
@@ -295,7 +293,7 @@ pub fn remove_losses(state: &mut State, battle: &Battle) {
         } else {
             p.owner().and_then(|s| stack.lowest_of(s))
         };
-        let Some(removed) = level.and_then(|l| state.stacks[at].remove(l)) else {
+        let Some(removed) = level.and_then(|l| state.restack(battle.at, |s| s.remove(l))) else {
             continue;
         };
         match removed.owner() {
@@ -325,6 +323,6 @@ pub fn exchange(state: &mut State, at: Pos, level: usize, kind: Exchange) {
             Pyramid::shield(size)
         }
     };
-    state.stacks[at.index()].replace(level, neutral);
+    state.restack(at, |stack| stack.replace(level, neutral));
     state.stashes[usize::from(owner) % MAX_PLAYERS].add(size);
 }

@@ -5,9 +5,10 @@ use clash_core::{Randomness, RuleError, Seat, SeededRandomness};
 use serde::{Deserialize, Serialize};
 
 use crate::actions;
+use crate::board::{POSITIONS, Pos, positions_in};
 use crate::pieces::Size;
 use crate::state::{Phase, State};
-use crate::turn::{self, Command, Commands, Discard};
+use crate::turn::{self, Command, Discard};
 
 /// How the random player spreads its choice over the legal commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -57,10 +58,7 @@ impl RandomPlayer {
     /// The seat whose call it is and a random legal command for it; `None` once the game is over.
     pub fn pick(&mut self, state: &State) -> Option<(Seat, Command)> {
         let seat = state.awaiting()?;
-        if self.policy == Policy::ByKind
-            && state.phase == Phase::Actions
-            && !turn::third_move_filtered(state)
-        {
+        if self.policy == Policy::ByKind && state.phase == Phase::Actions {
             return self.pick_action(state).map(|c| (seat, c));
         }
         let commands = turn::legal(state, seat);
@@ -83,14 +81,26 @@ impl RandomPlayer {
 }
 
 impl RandomPlayer {
-    /// [`Policy::ByKind`] in the action phase, without listing every move unless a move is
-    /// chosen. Same kinds, same order, same draws as picking from [`turn::legal`], so the choice
-    /// is identical; it only skips the flood fills when placing or ending is drawn.
+    /// [`Policy::ByKind`] in the action phase, without listing every command. Same kinds, same
+    /// order, same draws as picking from [`turn::legal`], so the choice is identical; it only
+    /// skips the flood fills when placing or ending is drawn, and never builds the list.
     fn pick_action(&mut self, state: &State) -> Option<Command> {
         let s = state.active;
         let sizes = actions::placements(state, s, state.placed);
-        let can_move =
-            actions::can_move(&actions::own_tops(state, s), &actions::destinations(state));
+        let surface = actions::Surface::of(state);
+        let (tops, legal) = (surface.tops_of(s), surface.legal);
+        // With the third-move filter a move may be refused, so only a real count says whether
+        // any is left; otherwise one accepting neighbour is enough.
+        let filtered = turn::third_move_filtered(state);
+        let mut reaches = None;
+        let can_move = if filtered {
+            let r = turn::move_reaches(state, &tops, &legal);
+            let any = r.iter().any(|m| *m != 0);
+            reaches = Some(r);
+            any
+        } else {
+            actions::can_move(&tops, &legal)
+        };
         let available = [sizes != 0, can_move, turn::can_end(state)];
         let kinds = available.iter().filter(|a| **a).count();
         let k = (0..3).filter(|k| available[*k]).nth(self.below(kinds)?)?;
@@ -104,12 +114,32 @@ impl RandomPlayer {
                     .map(|size| Command::Place { size })
             }
             1 => {
-                let mut moves = Commands::default();
-                turn::moves(state, s, &mut moves);
-                moves.as_slice().get(self.below(moves.len())?).copied()
+                let reaches =
+                    reaches.unwrap_or_else(|| turn::move_reaches(state, &tops, &legal));
+                self.pick_move(tops[0] | tops[1] | tops[2], &reaches)
             }
             _ => self.below(1).map(|_| Command::EndTurn),
         }
+    }
+
+    /// A move drawn uniformly from every (origin, destination) pair, in board order. `origins`
+    /// is the mask of positions with a non-empty entry in `reaches`.
+    fn pick_move(&mut self, origins: u16, reaches: &[u16; POSITIONS]) -> Option<Command> {
+        let count = |from: Pos| reaches[from.index()].count_ones();
+        let total: u32 = positions_in(origins).map(count).sum();
+        let mut i = self.below(total as usize)? as u32;
+        for from in positions_in(origins) {
+            let n = count(from);
+            if i < n {
+                let to = positions_in(reaches[from.index()]).nth(i as usize)?;
+                return Some(Command::Move {
+                    from: from.n(),
+                    to: to.n(),
+                });
+            }
+            i -= n;
+        }
+        None
     }
 }
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use clash_core::{Randomness, RandomnessError, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
+use crate::actions::Surface;
 use crate::board::{CAPACITY, DEFAULT_LAYOUT, POSITIONS, Pos, Stack, default_homes};
 use crate::combat;
 use crate::pieces::{MAX_PLAYERS, Pyramid, Size, SizeCounts, seat_index};
@@ -122,6 +123,7 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
         sword_takers: [0; POSITIONS],
         last_battle: None,
         outcome: None,
+        surface: Surface::read(&stacks, &layout),
     };
     let contested = combat::contested_mask(&state);
     match setup.start_in {

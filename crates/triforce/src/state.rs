@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use clash_core::Seat;
 use serde::{Deserialize, Serialize};
 
+use crate::actions::Surface;
 use crate::board::{POSITIONS, Pos, Stack};
 use crate::combat::Battle;
 use crate::pieces::{List, MAX_PLAYERS, Pyramid, Size, SizeCounts, seat, seat_index};
@@ -88,6 +89,9 @@ pub struct State {
     pub(crate) sword_takers: [u8; POSITIONS],
     pub(crate) last_battle: Option<Battle>,
     pub(crate) outcome: Option<Outcome>,
+    /// Derived from `stacks` and `layout` (not written to JSON): kept so that legal actions
+    /// need no pass over the board. Every change to a stack goes through [`State::restack`].
+    pub(crate) surface: Surface,
 }
 
 impl State {
@@ -141,6 +145,14 @@ impl State {
 
     pub fn last_battle(&self) -> Option<&Battle> {
         self.last_battle.as_ref()
+    }
+
+    /// Change the stack at `at`, keeping the derived surface true.
+    pub(crate) fn restack<T>(&mut self, at: Pos, change: impl FnOnce(&mut Stack) -> T) -> T {
+        let i = at.index();
+        let out = change(&mut self.stacks[i]);
+        self.surface.update(at, &self.stacks[i], self.layout[i]);
+        out
     }
 
     /// Seat indices in play order from `p1`.
@@ -278,11 +290,13 @@ impl TryFrom<StateRepr> for State {
                 sword_takers[pos.index()] |= 1 << index(s)?;
             }
         }
+        let stacks = stacks_from(r.stacks);
         Ok(State {
             players: r.players,
+            surface: Surface::read(&stacks, &layout),
             layout,
             homes,
-            stacks: stacks_from(r.stacks),
+            stacks,
             stashes,
             swords: r.swords,
             shields: r.shields,

@@ -10,7 +10,7 @@ use clash_core::{Randomness, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::actions;
-use crate::board::{POSITIONS, Pos, positions_in};
+use crate::board::{POSITIONS, Pos, Stack, positions_in};
 use crate::combat::{self, Battle, Exchange};
 use crate::pieces::{Blank, List, Pyramid, Size, seat_index};
 use crate::state::{Outcome, Phase, State};
@@ -218,7 +218,7 @@ fn check(state: &State, who: Seat, command: &Command) -> Result<Event, RuleError
                     "take at least one action before ending the turn",
                 ));
             }
-            if changed_stacks(state) == 0 {
+            if !can_end(state) {
                 return Err(RuleError::illegal(
                     "TF-17",
                     "the board must differ from the start of the turn",
@@ -360,26 +360,46 @@ pub fn legal(state: &State, who: Seat) -> Commands {
 
 /// TF-15/TF-17: every move `s` may make now, in board order.
 pub(crate) fn moves(state: &State, s: u8, out: &mut Commands) {
-    let legal = actions::destinations(state);
-    let tops = actions::own_tops(state, s);
-    let changed = changed_stacks(state);
-    for from in positions_in(tops[0] | tops[1] | tops[2]) {
-        let size =
-            usize::from(tops[1] & from.bit() != 0) + 2 * usize::from(tops[2] & from.bit() != 0);
-        for to in positions_in(actions::reach(from, legal[size])) {
-            if !recreates_start(state, changed, from, to) {
-                out.push(Command::Move {
-                    from: from.n(),
-                    to: to.n(),
-                });
+    let surface = actions::Surface::of(state);
+    let reaches = move_reaches(state, &surface.tops_of(s), &surface.legal);
+    for (from, reach) in reaches.iter().enumerate() {
+        let from = Pos::from_index(from).n();
+        positions_in(*reach).for_each(|to| out.push(Command::Move { from, to: to.n() }));
+    }
+}
+
+/// TF-15/TF-17: for each origin (by index), where the piece of `s` on top may move now.
+/// `tops` and `legal` are [`actions::own_tops`] and [`actions::destinations`] of this state.
+pub(crate) fn move_reaches(state: &State, tops: &[u16; 3], legal: &[u16; 3]) -> [u16; POSITIONS] {
+    let mut reaches = [0u16; POSITIONS];
+    let changed = if third_move_filtered(state) {
+        changed_stacks(state)
+    } else {
+        u16::MAX
+    };
+    for (size, mask) in tops.iter().enumerate() {
+        for from in positions_in(*mask) {
+            let mut reach = actions::reach(from, legal[size]);
+            if changed != u16::MAX {
+                for to in positions_in(reach) {
+                    if recreates_start(state, changed, from, to) {
+                        reach &= !to.bit();
+                    }
+                }
             }
+            reaches[from.index()] = reach;
         }
     }
+    reaches
 }
 
 /// TF-17: may the active seat end its actions now?
 pub(crate) fn can_end(state: &State) -> bool {
-    state.actions_taken > 0 && changed_stacks(state) != 0
+    match (state.actions_taken, state.placed) {
+        (0, _) => false,
+        (1, _) | (_, 1..) => true,
+        _ => state.stacks != state.start,
+    }
 }
 
 /// TF-17: is the third-action filter in force (so some moves may be refused)?
@@ -425,13 +445,13 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::Placed { seat, size, at } => {
             let Some(s) = index(seat) else { return };
             state.stashes[usize::from(s)].take(size);
-            state.stacks[at.index()].push(Pyramid::piece(s, size));
+            state.restack(at, |stack| stack.push(Pyramid::piece(s, size)));
             state.actions_taken += 1;
             state.placed |= size.bit();
         }
         Event::Moved { from, to, .. } => {
-            if let Some(p) = state.stacks[from.index()].pop() {
-                state.stacks[to.index()].push(p);
+            if let Some(p) = state.restack(from, Stack::pop) {
+                state.restack(to, |stack| stack.push(p));
             }
             state.actions_taken += 1;
         }

@@ -7,13 +7,7 @@ use crate::turn::Event;
 
 /// TF-28: how many stacks each seat is bottom player of.
 pub fn bottom_counts(state: &State) -> [u8; MAX_PLAYERS] {
-    let mut counts = [0u8; MAX_PLAYERS];
-    for stack in &state.stacks {
-        if let Some(s) = stack.bottom_player() {
-            counts[usize::from(s) % MAX_PLAYERS] += 1;
-        }
-    }
-    counts
+    state.surface.bottoms.map(|m| m.count_ones() as u8)
 }
 
 /// TF-28: stacks needed to win by territory: 11 − number of players.
@@ -23,10 +17,10 @@ pub fn territory_target(players: u8) -> u8 {
 
 /// TF-18: seats (bits) with at least one legal action on the current board.
 pub fn free_players(state: &State) -> u8 {
-    let legal = actions::destinations(state);
-    let tops = actions::tops_by_seat(state);
+    let surface = actions::Surface::of(state);
     let free = |s: u8| {
-        actions::placements(state, s, 0) != 0 || actions::can_move(&tops[usize::from(s)], &legal)
+        actions::placements(state, s, 0) != 0
+            || actions::can_move(&surface.tops_of(s), &surface.legal)
     };
     state
         .seats()
