@@ -8,7 +8,7 @@
 //! | ruleset | bot | how it plays |
 //! |---|---|---|
 //! | iron-triangle | [`iron::EquilibriumBot`] | samples stances and moves from the exact turn equilibrium |
-//! | triforce | [`triforce::MctsBot`] | UCB1 search over its legal commands with random playouts, under a playout budget |
+//! | triforce | [`triforce::MctsBot`] | Monte-Carlo tree search (open-loop UCT, a reward per seat) with random playouts, under a playout budget |
 //! | nd-tourists | [`tourists::ThresholdBot`] | bids while the chance its next card improves its position exceeds a threshold |
 //! | wicked-age | [`wicked::OddsBot`] | rolls the forms with the best exact odds |
 //! | any | [`RandomBot`] | a uniformly random legal command |
