@@ -234,7 +234,7 @@ impl Contest for IronContest {
         use iron_triangle::{Command, IronTriangle};
         let fail = GameResult { winners: vec![], length: 0, commands: 0, cut_off: true };
         let Ok(mut state) = IronTriangle::setup(&self.setup) else { return fail };
-        let npcs: Vec<String> = state.characters.iter().filter(|c| c.controller == Seat::Gm).map(|c| c.name.clone()).collect();
+        let npcs: Vec<iron_triangle::Name> = state.characters.iter().filter(|c| c.controller == Seat::Gm).map(|c| c.name.clone().into()).collect();
         let start = Command::Conflict(ConflictCommand::StartConflict { stakes: "the bridge".into(), npcs, lethal: false, minor: false });
         if execute::<IronTriangle>(&mut state, Seat::Gm, &start, rng).is_err() {
             return fail;

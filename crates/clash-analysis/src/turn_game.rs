@@ -159,10 +159,10 @@ impl TurnPosition {
             campaign: Default::default(),
         };
         let mut table = IronTriangle::setup(&setup).map_err(|e| TurnError::Engine(e.to_string()))?;
-        run(&mut table, B_SEAT, ConflictCommand::StartConflict { stakes: "analysis".into(), npcs: vec![b.clone()], lethal: false, minor: false })?;
-        run(&mut table, A_SEAT, ConflictCommand::JoinConflict { character: a.clone() })?;
-        run(&mut table, A_SEAT, ConflictCommand::PickActive { character: a.clone() })?;
-        run(&mut table, A_SEAT, ConflictCommand::PickOpponent { opponent: b.clone() })?;
+        run(&mut table, B_SEAT, ConflictCommand::StartConflict { stakes: "analysis".into(), npcs: vec![b.clone().into()], lethal: false, minor: false })?;
+        run(&mut table, A_SEAT, ConflictCommand::JoinConflict { character: a.clone().into() })?;
+        run(&mut table, A_SEAT, ConflictCommand::PickActive { character: a.clone().into() })?;
+        run(&mut table, A_SEAT, ConflictCommand::PickOpponent { opponent: b.clone().into() })?;
         let c = table.conflict.as_mut().ok_or_else(|| TurnError::Engine("no conflict started".into()))?;
         let (ia, ib) = (c.fighter_id(&a), c.fighter_id(&b));
         let (Some(ia), Some(ib)) = (ia, ib) else { return Err(TurnError::Engine("the fighters are missing".into())) };
@@ -189,8 +189,8 @@ impl TurnPosition {
         let seat = |id: u8| table.characters.get(c.f(id).character).map(|ch| ch.controller);
         Some(TurnPosition {
             table: table.clone(),
-            a: c.f(ia).name.clone(),
-            b: c.f(ib).name.clone(),
+            a: c.f(ia).name.to_string(),
+            b: c.f(ib).name.to_string(),
             seats: [seat(ia)?, seat(ib)?],
             staged,
         })
@@ -235,16 +235,16 @@ impl TurnPosition {
         if self.staged {
             return Ok(t);
         }
-        run(&mut t, self.seats[0], ConflictCommand::TakeStance { character: self.a.clone(), action: sa.action, amount: sa.amount })?;
-        run(&mut t, self.seats[1], ConflictCommand::TakeStance { character: self.b.clone(), action: sb.action, amount: sb.amount })?;
+        run(&mut t, self.seats[0], ConflictCommand::TakeStance { character: self.a.clone().into(), action: sa.action, amount: sa.amount })?;
+        run(&mut t, self.seats[1], ConflictCommand::TakeStance { character: self.b.clone().into(), action: sb.action, amount: sb.amount })?;
         Ok(t)
     }
 
     /// The engine's resolution of one pair of moves from a table with stances revealed.
     fn resolve(&self, staged: &Table, ma: Move, mb: Move) -> Result<(TurnOutcome, Vec<PendingLoss>), TurnError> {
         let mut t = staged.clone();
-        let mut events = run(&mut t, self.seats[0], ConflictCommand::PlayMove { character: self.a.clone(), choice: MoveChoice::Play(ma) })?;
-        events.extend(run(&mut t, self.seats[1], ConflictCommand::PlayMove { character: self.b.clone(), choice: MoveChoice::Play(mb) })?);
+        let mut events = run(&mut t, self.seats[0], ConflictCommand::PlayMove { character: self.a.clone().into(), choice: MoveChoice::Play(ma) })?;
+        events.extend(run(&mut t, self.seats[1], ConflictCommand::PlayMove { character: self.b.clone().into(), choice: MoveChoice::Play(mb) })?);
         // Without specials the windows close at once; pass any that stay open.
         for _ in 0..4 {
             if let Some(found) = resolved(&events) {

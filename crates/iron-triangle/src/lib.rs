@@ -135,6 +135,7 @@ pub mod campaign;
 pub mod character;
 pub mod conflict;
 pub mod moves;
+pub mod name;
 pub mod special;
 
 use clash_core::{Randomness, RuleError, Ruleset, Seat, Viewer};
@@ -144,6 +145,7 @@ pub use campaign::{Campaign, CampaignCommand, CampaignEvent};
 pub use character::{Character, CharacterSheet, PerAction};
 pub use conflict::{Conflict, ConflictCommand, ConflictEvent};
 pub use moves::{Action, Element, Move};
+pub use name::Name;
 pub use special::Special;
 
 /// The ruleset marker for the kernel.

@@ -47,8 +47,8 @@ pub fn start(table: &Table, seat: Seat, stakes: &str, npcs: &[Name], lethal: boo
     let mut bars = Vec::new();
     for ch in table.characters.iter().filter(|c| c.is_pc() && !c.dead) {
         match barred(ch) {
-            Some(reason) => bars.push((ch.name.clone(), reason)),
-            None => pcs.push(ch.name.clone()),
+            Some(reason) => bars.push((Name::from(&ch.name), reason)),
+            None => pcs.push(Name::from(&ch.name)),
         }
     }
     if pcs.is_empty() {
@@ -71,9 +71,9 @@ pub fn respond(table: &Table, seat: Seat, name: &str, join: bool) -> Result<Vec<
         return Err(RuleError::illegal("IT-23", "in a lethal conflict every PC is in"));
     }
     let mut events = vec![if join {
-        ConflictEvent::JoinedConflict { character: name.into() }
+        ConflictEvent::JoinedConflict { character: c.f(id).name.clone() }
     } else {
-        ConflictEvent::SatOut { character: name.into() }
+        ConflictEvent::SatOut { character: c.f(id).name.clone() }
     }];
     let others_pending = c.ids().any(|f| f != id && c.f(f).status == Status::Pending);
     let someone_in = join || c.in_on(Side::Players).next().is_some();

@@ -3,7 +3,7 @@
 
 use clash_core::Seat;
 
-use super::{Conflict, ConflictCommand, FighterId, MoveChoice, Phase, Picker, Status, Step, Turn, choice, controller, losses, specials, turn};
+use super::{Conflict, ConflictCommand, FighterId, MoveChoice, Name, Phase, Picker, Status, Step, Turn, choice, controller, losses, specials, turn};
 use crate::Table;
 use crate::character::PerAction;
 use crate::moves::Action;
@@ -112,7 +112,7 @@ fn gm_commands(table: &Table) -> Vec<ConflictCommand> {
     let mut out = Vec::new();
     match table.conflict.as_ref().filter(|c| c.is_running()) {
         None => {
-            let npcs: Vec<_> = table.characters.iter().filter(|c| !c.is_pc() && !c.dead && super::entry::barred(c).is_none()).take(1).map(|c| c.name.clone()).collect();
+            let npcs: Vec<_> = table.characters.iter().filter(|c| !c.is_pc() && !c.dead && super::entry::barred(c).is_none()).take(1).map(|c| Name::from(&c.name)).collect();
             let pc_can_enter = table.characters.iter().any(|c| c.is_pc() && !c.dead && super::entry::barred(c).is_none());
             if !npcs.is_empty() && pc_can_enter {
                 out.push(ConflictCommand::StartConflict { stakes: "Win: the way is clear. Loss: a setback.".into(), npcs, lethal: false, minor: false });
@@ -126,7 +126,7 @@ fn gm_commands(table: &Table) -> Vec<ConflictCommand> {
         }
     }
     for ch in table.characters.iter().filter(|c| !c.is_pc() && !c.revealed) {
-        out.push(ConflictCommand::RevealNpc { character: ch.name.clone() });
+        out.push(ConflictCommand::RevealNpc { character: Name::from(&ch.name) });
     }
     out
 }

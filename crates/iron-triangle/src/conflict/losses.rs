@@ -298,7 +298,7 @@ fn after_fixed(e: Energy, l: &PendingLoss) -> (PerAction<u32>, PerAction<u32>) {
     (fixed, room)
 }
 
-fn lost_event(name: &str, e: Energy, fixed: PerAction<u32>, split: PerAction<u32>, free: u32, split_by: Option<Seat>) -> (ConflictEvent, Energy) {
+fn lost_event(name: &Name, e: Energy, fixed: PerAction<u32>, split: PerAction<u32>, free: u32, split_by: Option<Seat>) -> (ConflictEvent, Energy) {
     let lost = PerAction { defend: fixed.defend + split.defend, grapple: fixed.grapple + split.grapple, attack: fixed.attack + split.attack };
     let mut after = e;
     for a in Action::ALL {
@@ -306,7 +306,7 @@ fn lost_event(name: &str, e: Energy, fixed: PerAction<u32>, split: PerAction<u32
     }
     // A type that reaches 0 in a conflict gets a zero mark (IT-52, D-17).
     let zero_marked = Action::ALL.into_iter().filter(|a| e.current.get(*a) > 0 && after.current.get(*a) == 0).collect();
-    let event = ConflictEvent::EnergyLost { character: name.into(), lost, discarded: free - split.total(), zero_marked, split_by };
+    let event = ConflictEvent::EnergyLost { character: name.clone(), lost, discarded: free - split.total(), zero_marked, split_by };
     (event, after)
 }
 
@@ -373,7 +373,7 @@ pub fn split_loss(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) 
     let e = table.characters[ch].energy;
     let (fixed, room) = after_fixed(e, l);
     check_split(room, l.free, split, "D-35")?;
-    let (event, after) = lost_event(name, e, fixed, split, l.free, Some(seat));
+    let (event, after) = lost_event(&l.character, e, fixed, split, l.free, Some(seat));
     let mut events = vec![event];
     let mut next = turn.clone();
     next.pending_losses.remove(0);
@@ -399,7 +399,7 @@ pub fn split_gain(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) 
     let ch = bearer(c, name).ok_or_else(|| RuleError::illegal("IT-59", "unknown character"))?;
     let e = table.characters[ch].energy;
     check_split(room_to_max(e), g.amount, split, "IT-59")?;
-    let mut events = vec![ConflictEvent::EnergyGained { character: name.into(), gained: split }];
+    let mut events = vec![ConflictEvent::EnergyGained { character: g.character.clone(), gained: split }];
     let mut next = turn.clone();
     next.pending_gains.remove(0);
     let mut energies = Energies::default();
@@ -429,14 +429,14 @@ fn report(turn: &Turn, c: &Conflict, outcome: &TurnOutcome, breakdown: &[LossBre
     TurnReport { number: turn.number, stances, moves, outcome: outcome.clone(), breakdown: breakdown.to_vec(), lost: Vec::new(), gained: Vec::new() }
 }
 
-fn add_to(list: &mut Vec<(Name, PerAction<u32>)>, name: &str, amounts: PerAction<u32>) {
-    match list.iter_mut().find(|(n, _)| n == name) {
+fn add_to(list: &mut Vec<(Name, PerAction<u32>)>, name: &Name, amounts: PerAction<u32>) {
+    match list.iter_mut().find(|(n, _)| n.is(name)) {
         Some((_, sum)) => {
             for a in Action::ALL {
                 *sum.get_mut(a) += amounts.get(a);
             }
         }
-        None => list.push((name.into(), amounts)),
+        None => list.push((name.clone(), amounts)),
     }
 }
 

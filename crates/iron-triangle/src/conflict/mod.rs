@@ -39,8 +39,7 @@ pub use stance::Stance;
 pub use visibility::{CharacterView, ConflictView};
 pub use winner::{TurnOutcome, WinReason};
 
-/// A character's name as written in commands and events.
-pub type Name = String;
+pub use crate::name::Name;
 
 /// Index of a fighter in [`Conflict::fighters`].
 pub type FighterId = u8;

@@ -40,11 +40,14 @@ fn side_words(s: Side) -> &'static str {
     }
 }
 
-fn list(names: &[String]) -> String {
+fn list<S: AsRef<str>>(names: &[S]) -> String {
     match names {
         [] => "nobody".into(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [one] => one.as_ref().to_string(),
+        [rest @ .., last] => {
+            let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+            format!("{} and {}", rest.join(", "), last.as_ref())
+        }
     }
 }
 

@@ -232,8 +232,9 @@ pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Opt
         None => None,
     };
     let p = check_play(table, c, turn, id, special, target_id, copy)?;
+    let user = c.f(id).name.clone();
     let mut events = vec![ConflictEvent::SpecialPlayed {
-        character: name.into(),
+        character: user.clone(),
         owner: seat,
         window: p.window,
         special: Some(p.special),
@@ -242,10 +243,10 @@ pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Opt
         target: p.target.map(|t| c.f(t).name.clone()),
     }];
     if let Some(other) = clashing(turn, &p) {
-        events.push(ConflictEvent::SpecialsCancelled { special: p.special, first: c.f(other.by).name.clone(), second: name.into() });
+        events.push(ConflictEvent::SpecialsCancelled { special: p.special, first: c.f(other.by).name.clone(), second: user });
     } else if p.special == Special::Scouter {
         if let Some(t) = p.target {
-            events.push(ConflictEvent::Scouted { character: name.into(), owner: seat, target: c.f(t).name.clone(), report: Some(scout(table, c, turn, seat, id, t)) });
+            events.push(ConflictEvent::Scouted { character: user, owner: seat, target: c.f(t).name.clone(), report: Some(scout(table, c, turn, seat, id, t)) });
         }
     }
     if matches!(p.window, Window::W4 | Window::W5) {
@@ -291,7 +292,7 @@ pub fn pass(table: &Table, seat: Seat, name: &str) -> Result<Vec<ConflictEvent>,
         Some(w @ (Window::W4 | Window::W5)) => w,
         _ => return Err(RuleError::illegal("IT-55", format!("{name} has no W4 or W5 window to pass"))),
     };
-    Ok(then_continue(table, vec![ConflictEvent::WindowPassed { character: name.into(), window }]))
+    Ok(then_continue(table, vec![ConflictEvent::WindowPassed { character: c.f(id).name.clone(), window }]))
 }
 
 /// Drunken Monkey's swap at W4: the opponent picks at random, through the injected randomness,
@@ -312,7 +313,7 @@ pub fn drunken_swap(table: &Table, seat: Seat, name: &str, rng: &mut dyn Randomn
     candidates.remove(from);
     let list: Vec<Move> = candidates.iter().collect();
     let to = if list.is_empty() { None } else { Some(list[rng.choose(list.len(), &|i| list[i].to_string())?]) };
-    Ok(then_continue(table, vec![ConflictEvent::MoveSwapped { character: name.into(), from, to }]))
+    Ok(then_continue(table, vec![ConflictEvent::MoveSwapped { character: c.f(id).name.clone(), from, to }]))
 }
 
 /// After an action in W4 or W5: if everyone concerned is done, move on.

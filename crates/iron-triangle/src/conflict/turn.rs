@@ -64,7 +64,7 @@ pub fn pick_active(table: &Table, seat: Seat, name: &str) -> Result<Vec<Conflict
     if let Some(chain) = c.chain.as_ref().filter(|ch| ch.side != c.f(id).side) {
         events.push(ConflictEvent::ChainEnded { reason: ChainEnd::OtherSide, cards: chain.moves() });
     }
-    events.push(ConflictEvent::ActivePicked { character: name.into(), by: seat, counts_as_turn: c.last_active != Some(id) });
+    events.push(ConflictEvent::ActivePicked { character: c.f(id).name.clone(), by: seat, counts_as_turn: c.last_active != Some(id) });
     Ok(events)
 }
 
@@ -98,7 +98,7 @@ pub fn pick_opponent(table: &Table, seat: Seat, name: &str) -> Result<Vec<Confli
     if let Some(chain) = c.chain.as_ref().filter(|ch| ch.against != id) {
         events.push(ConflictEvent::ChainEnded { reason: ChainEnd::OtherOpponent, cards: chain.moves() });
     }
-    events.push(ConflictEvent::OpponentPicked { active: c.f(turn.active).name.clone(), opponent: name.into() });
+    events.push(ConflictEvent::OpponentPicked { active: c.f(turn.active).name.clone(), opponent: c.f(id).name.clone() });
     Ok(events)
 }
 

@@ -54,7 +54,7 @@ pub fn sees_sheet(ch: &Character, viewer: Viewer) -> bool {
 pub fn character_view(ch: &Character, viewer: Viewer) -> CharacterView {
     let open = sees_sheet(ch, viewer);
     CharacterView {
-        name: ch.name.clone(),
+        name: Name::from(&ch.name),
         controller: ch.controller,
         pc: ch.is_pc(),
         level: ch.level,

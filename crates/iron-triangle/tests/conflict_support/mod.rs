@@ -178,7 +178,7 @@ pub fn losses(events: &[Event]) -> Vec<(String, [u32; 3])> {
         .iter()
         .filter_map(|e| match e {
             Event::Conflict(iron_triangle::ConflictEvent::EnergyLost { character, lost, .. }) => {
-                Some((character.clone(), [lost.defend, lost.grapple, lost.attack]))
+                Some((character.to_string(), [lost.defend, lost.grapple, lost.attack]))
             }
             _ => None,
         })
