@@ -44,9 +44,10 @@ impl RandomDriver {
             Phase::Ended => None,
             Phase::Preparing => Some((Seat::Gm, Command::Start)),
             Phase::Aftermath => Some(self.aftermath(st)),
-            Phase::Bidding => Some(match st.round.window {
-                Some(drawer) => self.react(st, drawer),
-                None => self.turn(st),
+            Phase::Bidding => Some(match (st.round.rejection, st.round.window) {
+                (Some(_), Some(drawer)) => self.spend(st, drawer),
+                (_, Some(drawer)) => self.react(st, drawer),
+                _ => self.turn(st),
             }),
         }
     }
@@ -89,6 +90,24 @@ impl RandomDriver {
             )
         } else {
             (party, Command::Pass { party: None })
+        }
+    }
+
+    /// D-14: the drawer spends one of its face-up Loss cards, picked at random.
+    fn spend(&mut self, st: &State, drawer: u8) -> (Seat, Command) {
+        let party = &st.parties[drawer as usize];
+        let sheet = &st.table.parties[drawer as usize];
+        let count = party.spendable_losses().count().max(1);
+        let pick = party.spendable_losses().nth(self.next() as usize % count);
+        match pick {
+            Some((card, _)) => (
+                sheet.seat,
+                Command::SpendLoss {
+                    party: Some(sheet.name.clone()),
+                    card,
+                },
+            ),
+            None => (Seat::Gm, Command::CloseWindow),
         }
     }
 

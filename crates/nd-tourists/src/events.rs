@@ -35,6 +35,12 @@ pub enum Command {
         #[serde(default)]
         party: Option<String>,
     },
+    /// ND-19 / D-14: as the drawer whose card was rejected, spend this face-up Loss card.
+    SpendLoss {
+        #[serde(default)]
+        party: Option<String>,
+        card: Card,
+    },
     /// ND-18: the Dominant pays a token to turn the card just placed.
     Turn,
     /// ND-20: lay a Reserve card over the card just placed or turned, citing a trait.
@@ -169,6 +175,9 @@ pub enum Event {
         party: PartyId,
         character: CharId,
     },
+    /// ND-19: `by` rejects `party`'s card; `party` shows several face-up Loss cards and chooses
+    /// the one to spend (D-14).
+    RejectionClaimed { by: PartyId, party: PartyId },
     /// ND-19: `by` rejected `party`'s card, spending `spent` from a Loss line.
     CardRejected {
         by: PartyId,
@@ -302,6 +311,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 turn: None,
                 passes: 0,
                 window: None,
+                rejection: None,
                 excuse: None,
                 result: None,
             };
@@ -353,6 +363,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 p.last_drawer = Some(*character);
             }
         }
+        Event::RejectionClaimed { by, .. } => s.round.rejection = Some(*by),
         Event::CardRejected {
             party,
             card,
@@ -360,6 +371,7 @@ pub fn apply(s: &mut State, e: &Event) {
             lasting,
             ..
         } => {
+            s.round.rejection = None;
             s.discard.insert(*card);
             let Some(p) = s.parties.get_mut(*party as usize) else {
                 return;

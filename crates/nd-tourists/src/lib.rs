@@ -42,8 +42,9 @@
 //! * The narrative card drawn after the Excuse has no reaction window of its own (it is drawn
 //!   "for narrative purpose"). In a Balance Breaker the Excuse is swapped at once (D-8).
 //! * Losses keep the earliest reversed cards (D-14) until the party picks others with
-//!   `keep_loss_cards` at step 4 (ND-21). A rejection spends Temporary first, oldest first (the
-//!   D-14 default): the engine does not ask the victim to choose.
+//!   `keep_loss_cards` at step 4 (ND-21). A rejection of a party showing one face-up Loss
+//!   card spends it at once; with several, the table waits (nothing else is accepted) until
+//!   that party names the card with `spend_loss` (D-14: the victim's choice).
 //! * Competing reactions (D-4 seating priority) are sent by the table in seating order; the
 //!   engine accepts the first legal reaction it receives.
 //! * A party reaching 5 reversed cards is checked when the window closes (a cover can still
@@ -115,6 +116,11 @@ impl Ruleset for NdTourists {
         if state.phase == Phase::Ended {
             return Err(RuleError::illegal("ND-23", "the Conflict is over"));
         }
+        if let Some(by) = state.round.rejection
+            && !matches!(command, Command::SpendLoss { .. })
+        {
+            return Err(waiting_for_spend(state, by));
+        }
         let mut r = Ruling::new(state);
         match command {
             Command::Start => bidding::start(&mut r, seat, rng)?,
@@ -124,6 +130,9 @@ impl Ruleset for NdTourists {
             Command::Bid { party, character } => bidding::bid(&mut r, seat, party, character, rng)?,
             Command::Pass { party } => bidding::pass(&mut r, seat, party, rng)?,
             Command::Reject { party } => reactions::reject(&mut r, seat, party, rng)?,
+            Command::SpendLoss { party, card } => {
+                reactions::spend_loss(&mut r, seat, party, *card, rng)?
+            }
             Command::Turn => reactions::turn(&mut r, seat, rng)?,
             Command::Cover {
                 party,
@@ -173,6 +182,23 @@ impl Ruleset for NdTourists {
     }
 }
 
+/// D-14: nothing else happens while the drawer chooses the Loss card a rejection spends.
+fn waiting_for_spend(st: &State, by: u8) -> RuleError {
+    let name = |p: Option<u8>| {
+        p.and_then(|p| st.table.parties.get(p as usize))
+            .map_or("?", |s| s.name.as_str())
+    };
+    RuleError::illegal(
+        "D-14",
+        format!(
+            "{} rejected {}'s card: waiting for {} to choose the face-up Loss card to spend",
+            name(Some(by)),
+            name(st.round.window),
+            name(st.round.window)
+        ),
+    )
+}
+
 /// Commands worth offering `seat` now; [`Ruleset::legal_commands`] keeps those `decide` accepts.
 fn candidates(st: &State, seat: Seat) -> Vec<Command> {
     let mine: Vec<(u8, String)> = st
@@ -204,6 +230,16 @@ fn candidates(st: &State, seat: Seat) -> Vec<Command> {
                 party: Some(n.clone()),
                 character: None,
             }));
+        }
+        Phase::Bidding if st.round.rejection.is_some() => {
+            let drawer = st.round.window.map(|d| &st.parties[d as usize]);
+            let chooser = mine.iter().find(|(p, _)| Some(*p) == st.round.window);
+            if let (Some(victim), Some((_, name))) = (drawer, chooser) {
+                out.extend(victim.spendable_losses().map(|(card, _)| Command::SpendLoss {
+                    party: Some(name.clone()),
+                    card,
+                }));
+            }
         }
         Phase::Bidding if st.round.window.is_some() => {
             out.push(Command::CloseWindow);

@@ -78,20 +78,9 @@ pub fn close_window(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Res
     close(r, drawer, rng)
 }
 
-/// D-14: the Loss card the victim spends: Temporary first, oldest first; `true` if Lasting.
-fn loss_to_spend(p: &PartyState) -> Option<(Card, bool)> {
-    if let Some(t) = p.temporary.first() {
-        return Some((t.card, false));
-    }
-    p.lasting
-        .iter()
-        .flat_map(|l| l.cards.iter())
-        .find(|c| c.face_up)
-        .map(|c| (c.card, true))
-}
-
-/// ND-19: another party rejects the card just drawn, using the drawer's face-up Loss; the
-/// drawer discards it and draws a replacement at once (D-4: same bid, new window).
+/// ND-19: another party rejects the card just drawn, using the drawer's face-up Loss. With one
+/// face-up Loss card the rejection takes effect at once; with several, the drawer first chooses
+/// the card to spend (D-14, [`spend_loss`]).
 pub fn reject(
     r: &mut Ruling,
     seat: Seat,
@@ -125,16 +114,61 @@ pub fn reject(
             "rejection comes before turning: this card was turned",
         ));
     }
-    let victim = &st.parties[drawer as usize];
-    let (spent, lasting) = loss_to_spend(victim).ok_or_else(|| {
-        RuleError::illegal(
-            "ND-19",
-            format!(
-                "{} shows no face-up Loss",
-                st.table.parties[drawer as usize].name
-            ),
-        )
+    let (first, second) = {
+        let mut losses = st.parties[drawer as usize].spendable_losses();
+        (losses.next(), losses.next())
+    };
+    let no_loss = format!("{} shows no face-up Loss", st.table.parties[drawer as usize].name);
+    match (first, second) {
+        (None, _) => Err(RuleError::illegal("ND-19", no_loss)),
+        (Some(only), None) => carry_out(r, by, drawer, placed, only, rng),
+        (Some(_), Some(_)) => {
+            r.emit(Event::RejectionClaimed { by, party: drawer });
+            Ok(())
+        }
+    }
+}
+
+/// D-14: the drawer names the face-up Loss card that pays for the rejection of its card.
+pub fn spend_loss(
+    r: &mut Ruling,
+    seat: Seat,
+    party: &Option<String>,
+    card: Card,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
+    let st = r.state();
+    let by = st.round.rejection.ok_or_else(|| {
+        RuleError::illegal("ND-19", "no rejection is waiting for a Loss card")
     })?;
+    let (drawer, placed) = open_window(st)?;
+    let chooser = acting_party(st, seat, party, "D-14", |q| q == drawer)?;
+    if chooser != drawer {
+        return Err(RuleError::not_your_call(
+            "D-14",
+            seat,
+            "the party whose card was rejected chooses the Loss card",
+        ));
+    }
+    let spent = st.parties[drawer as usize]
+        .spendable_losses()
+        .find(|(c, _)| *c == card)
+        .ok_or_else(|| {
+            RuleError::illegal("ND-19", format!("{card} is not one of your face-up Loss cards"))
+        })?;
+    carry_out(r, by, drawer, placed, spent, rng)
+}
+
+/// ND-19: the drawer discards the rejected card, spends `spent` (card, Lasting?) and draws a
+/// replacement at once (D-4: same bid, new window).
+fn carry_out(
+    r: &mut Ruling,
+    by: PartyId,
+    drawer: PartyId,
+    placed: BidCard,
+    (spent, lasting): (Card, bool),
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
     r.emit(Event::CardRejected {
         by,
         party: drawer,

@@ -392,6 +392,7 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
             turn: None,
             passes: 0,
             window: None,
+            rejection: None,
             excuse: None,
             result: None,
         },

@@ -45,6 +45,10 @@ pub struct Round {
     pub passes: u8,
     /// The party whose just-placed card awaits reactions (ND-12).
     pub window: Option<PartyId>,
+    /// D-14: the party that rejected the card in the window while the drawer chooses which
+    /// face-up Loss card pays for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejection: Option<PartyId>,
     /// Who drew the Excuse this round, if anyone did (ND-14, ND-16a).
     pub excuse: Option<PartyId>,
     /// Winners, losers and narration order once the round is resolved (D-10).
@@ -184,11 +188,20 @@ impl PartyState {
 
     /// ND-19: a face-up Loss card another party could use.
     pub fn has_face_up_loss(&self) -> bool {
-        !self.temporary.is_empty()
-            || self
-                .lasting
-                .iter()
-                .any(|l| l.cards.iter().any(|c| c.face_up))
+        self.spendable_losses().next().is_some()
+    }
+
+    /// ND-19: the face-up Loss cards a rejection may spend, with `true` for a Lasting one:
+    /// Temporary cards first, then Lasting ones, each oldest first (the D-14 default order).
+    pub fn spendable_losses(&self) -> impl Iterator<Item = (Card, bool)> + '_ {
+        let temporary = self.temporary.iter().map(|t| (t.card, false));
+        let lasting = self
+            .lasting
+            .iter()
+            .flat_map(|l| l.cards.iter())
+            .filter(|c| c.face_up)
+            .map(|c| (c.card, true));
+        temporary.chain(lasting)
     }
 
     /// Cards on the table in front of this party: bid line and both Loss lines.
@@ -359,6 +372,7 @@ clone_fields!(Round {
     turn,
     passes,
     window,
+    rejection,
     excuse,
     result
 });

@@ -176,6 +176,9 @@ pub fn narrate(e: &Event) -> String {
             format!("party {party} {what} {}", face(*card, *reversed))
         }
         Event::ExcuseDrawn { party, .. } => format!("party {party} draws the Excuse"),
+        Event::RejectionClaimed { by, party } => format!(
+            "party {by} rejects party {party}'s card; party {party} chooses the face-up Loss card to spend"
+        ),
         Event::CardRejected {
             by,
             party,

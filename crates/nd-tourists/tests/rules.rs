@@ -273,6 +273,34 @@ fn nd19_a_spent_temporary_loss_is_gone() {
 }
 
 #[test]
+fn nd19_d14_the_victim_chooses_which_face_up_loss_a_rejection_spends() {
+    let mut t = kaiju_round_two();
+    t.refused(gm(), json!({"type": "spend_loss", "card": "VIII"}), "ND-19"); // nothing rejected
+    t.pass(p(1));
+    t.bid(gm(), "XXI↑");
+    let shown = |t: &Table, name: &str| {
+        t.state.parties[0]
+            .lasting
+            .iter()
+            .flat_map(|l| &l.cards)
+            .any(|c| c.card == card(name) && c.face_up)
+    };
+    assert!(shown(&t, "Unknown Seeker") && shown(&t, "VIII"));
+    // Several face-up Loss cards: the rejection waits for Levinulon's choice (D-14).
+    t.ok(p(1), json!({"type": "reject"}), &[]);
+    assert_eq!(t.state.round.rejection, Some(1));
+    t.refused(gm(), json!({"type": "turn"}), "D-14");
+    t.refused(p(1), json!({"type": "close_window"}), "D-14");
+    t.refused(p(1), json!({"type": "spend_loss", "card": "VIII"}), "D-14"); // not TMDF's call
+    t.refused(gm(), json!({"type": "spend_loss", "card": "XXI"}), "ND-19"); // not a face-up Loss
+    t.ok(gm(), json!({"type": "spend_loss", "card": "VIII"}), &["XX↑"]);
+    assert!(!shown(&t, "VIII") && shown(&t, "Unknown Seeker")); // ND-19: the chosen card
+    assert_eq!(t.state.round.rejection, None);
+    assert!(t.state.discard.contains(card("XXI")));
+    assert_eq!(t.state.parties[0].bid_line.last().map(|b| b.card), Some(card("XX")));
+}
+
+#[test]
 fn nd20_covers_come_from_ones_own_reserve_with_a_fitting_citation() {
     let mut t = kaiju();
     t.bid(p(1), "XVI↑");

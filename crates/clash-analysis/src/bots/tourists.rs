@@ -89,6 +89,10 @@ impl Bot<NdTourists> for ThresholdBot {
             Phase::Ended => return None,
             Phase::Bidding => {}
         }
+        // D-14: a rejected bot spends its first face-up Loss card (Temporary first, oldest first).
+        if let Some(spend) = find(|c| matches!(c, Command::SpendLoss { .. })) {
+            return Some(spend);
+        }
         if let Some(close) = find(|c| matches!(c, Command::CloseWindow)) {
             // Reactions are left to people; the bot lets the placement stand.
             if state.round.window.is_some() && !legal.iter().any(|c| matches!(c, Command::Bid { .. } | Command::Pass { .. })) {

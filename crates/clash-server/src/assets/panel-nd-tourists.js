@@ -106,7 +106,8 @@
       v.large_gap ? h('span', 'pill waiting', 'large gap (ND-8)') : null,
     ];
     const line = h('p', 'ndt-turn');
-    if (v.phase === 'bidding' && r.window != null) line.textContent = name(r.window) + ' just placed a card: others may react (reject, turn, cover) or let it stand.';
+    if (v.phase === 'bidding' && r.rejection != null) line.textContent = name(r.rejection) + ' rejected ' + name(r.window) + '’s card: ' + name(r.window) + ' chooses the face-up Loss card to spend (D-14).';
+    else if (v.phase === 'bidding' && r.window != null) line.textContent = name(r.window) + ' just placed a card: others may react (reject, turn, cover) or let it stand.';
     else if (v.phase === 'bidding' && r.turn != null) line.textContent = 'Turn: ' + name(r.turn) + (r.passes ? ' · ' + r.passes + ' pass(es) in a row' : '');
     else if (v.phase === 'ended') line.textContent = v.victor != null ? name(v.victor) + ' wins the Conflict.' : 'Ended' + (v.ended ? ' (' + String(v.ended).replace(/_/g, ' ') + ')' : '') + '.';
     if (r.result) {
@@ -145,7 +146,15 @@
       box.append(g.g);
     }
 
-    const windowOpen = v.phase === 'bidding' && v.round && v.round.window != null;
+    const spends = of('spend_loss');
+    if (spends.length) {
+      const g = group('spend', 'Your card was rejected: spend a face-up Loss card',
+        'A Temporary card is discarded (that Loss is gone); a Lasting one turns face down and its Loss remains (ND-19).');
+      for (const c of spends) g.body.append(button(g, c.card, send, () => ({ type: 'spend_loss', party: c.party, card: c.card })));
+      box.append(g.g);
+    }
+
+    const windowOpen = v.phase === 'bidding' && v.round && v.round.window != null && v.round.rejection == null;
     if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('close_window').length)) {
       const drawer = v.parties[v.round.window];
       const last = drawer && drawer.bid_line[drawer.bid_line.length - 1];
