@@ -25,6 +25,11 @@ impl Name {
     pub fn is(&self, other: &Name) -> bool {
         Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
     }
+
+    /// Whether this is the name `s`; a `&str` borrowed from this very name matches at once.
+    pub fn is_str(&self, s: &str) -> bool {
+        std::ptr::eq(self.as_str(), s) || self.as_str() == s
+    }
 }
 
 impl Default for Name {

@@ -142,7 +142,7 @@ pub fn play_move(table: &Table, seat: Seat, character: &str, choice: MoveChoice)
         return Err(RuleError::illegal("IT-2", "a committed move is final"));
     }
     check_choice(table, c, turn, id, slot, choice)?;
-    let mut events = vec![ConflictEvent::MoveChosen { character: c.f(id).name.clone(), owner: seat, choice: Some(choice) }];
+    let mut events = super::events_from(ConflictEvent::MoveChosen { character: c.f(id).name.clone(), owner: seat, choice: Some(choice) }, 7);
     let mut next = turn.clone();
     next.moves[slot] = Some(choice);
     if next.moves[1 - slot].is_some() {

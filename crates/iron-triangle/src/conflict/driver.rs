@@ -6,7 +6,7 @@
 
 use clash_core::{Randomness, RuleError, Ruleset, Seat};
 
-use super::legal::{self, Play};
+use super::legal::{self, Play, PlaySink};
 use super::MoveChoice;
 use crate::{Command, Event, IronTriangle, Table};
 
@@ -21,18 +21,49 @@ pub struct Step {
 /// Every legal play (no GM administration) of every seat, into `out`. Without `surrender`, a
 /// character surrenders only when it has no move left (IT-35).
 pub fn plays(table: &Table, surrender: bool, out: &mut Vec<(Seat, Play)>) {
-    thread_local! {
-        static MINE: std::cell::RefCell<Vec<Play>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
     out.clear();
-    MINE.with_borrow_mut(|mine| {
-        for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
-            mine.clear();
-            legal::plays_for(table, seat, mine);
-            let can_fight = mine.iter().any(|p| matches!(p, Play::Move(_, MoveChoice::Play(_))));
-            out.extend(mine.iter().filter(|p| surrender || !can_fight || !matches!(p, Play::Move(_, MoveChoice::Surrender))).map(|p| (seat, *p)));
+    for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
+        let first = out.len();
+        legal::plays_into(table, seat, &mut Seated { seat, out });
+        if !surrender {
+            drop_surrender_while_fighting(out, first);
         }
-    });
+    }
+}
+
+/// Lists one seat's plays straight into the driver's list of every seat's plays.
+struct Seated<'a> {
+    seat: Seat,
+    out: &'a mut Vec<(Seat, Play)>,
+}
+
+impl PlaySink for Seated<'_> {
+    #[inline]
+    fn add(&mut self, play: Play) {
+        self.out.push((self.seat, play));
+    }
+
+    fn expect(&mut self, n: usize) {
+        self.out.reserve(n);
+    }
+}
+
+/// A seat that has a move to play does not surrender: drop its Surrender plays, which are
+/// `out[first..]`.
+fn drop_surrender_while_fighting(out: &mut Vec<(Seat, Play)>, first: usize) {
+    let surrenders = |p: &Play| matches!(p, Play::Move(_, MoveChoice::Surrender));
+    let mine = &out[first..];
+    if !mine.iter().any(|(_, p)| matches!(p, Play::Move(_, MoveChoice::Play(_)))) || !mine.iter().any(|(_, p)| surrenders(p)) {
+        return;
+    }
+    let mut kept = first;
+    for i in first..out.len() {
+        if !surrenders(&out[i].1) {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }
 
 /// The same as commands, for tests.

@@ -69,22 +69,44 @@ pub fn play_commands(table: &Table, seat: Seat) -> Vec<ConflictCommand> {
     }
 }
 
+/// Where listed plays go: a plain list, or the random driver's list of every seat's plays.
+pub trait PlaySink {
+    fn add(&mut self, play: Play);
+
+    /// About `n` more plays are coming (a hint, so a list grows once).
+    fn expect(&mut self, _n: usize) {}
+}
+
+impl PlaySink for Vec<Play> {
+    fn add(&mut self, play: Play) {
+        self.push(play);
+    }
+
+    fn expect(&mut self, n: usize) {
+        self.reserve(n);
+    }
+}
+
 /// Append every legal play of `seat` to `out`.
 pub fn plays_for(table: &Table, seat: Seat, out: &mut Vec<Play>) {
+    plays_into(table, seat, out);
+}
+
+/// Hand every legal play of `seat` to `out`, in the order [`plays_for`] lists them.
+pub fn plays_into(table: &Table, seat: Seat, out: &mut impl PlaySink) {
     let Some(c) = table.conflict.as_ref().filter(|c| c.is_running()) else { return };
     match &c.phase {
         Phase::Forming => forming(table, c, seat, out),
         Phase::PickActive { side, .. } => {
-            // Cheap filters first, so refusals (with their messages) are built only rarely.
             for f in c.ids().filter(|f| c.is_in(*f) && side.is_none_or(|s| c.f(*f).side == s)) {
-                if turn::check_pick(table, c, seat, f).is_ok() {
-                    out.push(Play::PickActive(f));
+                if turn::pick_refusal(table, c, seat, f).is_none() {
+                    out.add(Play::PickActive(f));
                 }
             }
         }
         Phase::Mercy { decider, .. } if *decider == seat => {
-            out.push(Play::Kill);
-            out.push(Play::Spare);
+            out.add(Play::Kill);
+            out.add(Play::Spare);
         }
         Phase::Turn => {
             if let Some(t) = c.turn.as_ref() {
@@ -95,15 +117,15 @@ pub fn plays_for(table: &Table, seat: Seat, out: &mut Vec<Play>) {
     }
 }
 
-fn forming(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<Play>) {
+fn forming(table: &Table, c: &Conflict, seat: Seat, out: &mut impl PlaySink) {
     for f in c.ids().filter(|f| c.f(*f).status == Status::Pending && controller(table, c, *f) == seat) {
-        out.push(Play::Join(f));
+        out.add(Play::Join(f));
         if !c.lethal {
-            out.push(Play::SitOut(f));
+            out.add(Play::SitOut(f));
         }
     }
     if c.lethal && seat != Seat::Gm && table.players.contains(&seat) {
-        out.push(Play::RefuseLethal);
+        out.add(Play::RefuseLethal);
     }
 }
 
@@ -131,7 +153,7 @@ fn gm_commands(table: &Table) -> Vec<ConflictCommand> {
     out
 }
 
-fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut Vec<Play>) {
+fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut impl PlaySink) {
     let active_is_mine = controller(table, c, t.active) == seat;
     let chain_endable = c.chain.is_some() && (matches!(t.step, Step::PickOpponent | Step::Stances) || (t.step == Step::Moves && t.moves[0].is_none()));
     match t.step {
@@ -139,7 +161,7 @@ fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut Vec<Play
             let side = c.f(t.active).side;
             for o in c.ids().filter(|o| c.is_in(*o) && c.f(*o).side != side) {
                 if turn::may_face(c, t.active, o).is_ok() {
-                    out.push(Play::PickOpponent(o));
+                    out.add(Play::PickOpponent(o));
                 }
             }
         }
@@ -163,21 +185,21 @@ fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut Vec<Play
                     continue;
                 }
                 if t.step == Step::AfterReveal && c.f(f).drunken_monkey && t.slot(f).is_some_and(|s| !t.swapped[s]) {
-                    out.push(Play::Swap(f));
+                    out.add(Play::Swap(f));
                 }
-                out.push(Play::Pass(f));
+                out.add(Play::Pass(f));
             }
         }
         Step::Settling => splits(table, c, seat, out),
         _ => {}
     }
     if chain_endable && active_is_mine {
-        out.push(Play::EndChain);
+        out.add(Play::EndChain);
     }
     for f in c.ids() {
         if controller(table, c, f) == seat && specials::open_window(c, t, f).is_some() {
             for o in specials::options(table, c, t, f) {
-                out.push(Play::Special(f, o));
+                out.add(Play::Special(f, o));
             }
         }
     }
@@ -187,27 +209,31 @@ fn participants(t: &Turn) -> impl Iterator<Item = (usize, FighterId)> + '_ {
     [Some(t.active), t.opponent].into_iter().enumerate().filter_map(|(s, f)| f.map(|f| (s, f)))
 }
 
-fn stances(table: &Table, c: &Conflict, f: FighterId, out: &mut Vec<Play>) {
-    out.push(Play::Stance(f, None, 0));
+fn stances(table: &Table, c: &Conflict, f: FighterId, out: &mut impl PlaySink) {
     let e = super::character(table, c, f).energy.current;
+    out.expect(1 + e.total() as usize);
+    out.add(Play::Stance(f, None, 0));
     for a in Action::ALL {
-        for amount in 1..=e.get(a) {
-            out.push(Play::Stance(f, Some(a), amount));
+        for amount in 1..e.get(a) + 1 {
+            out.add(Play::Stance(f, Some(a), amount));
         }
     }
 }
 
-fn moves(table: &Table, c: &Conflict, t: &Turn, slot: usize, f: FighterId, out: &mut Vec<Play>) {
+fn moves(table: &Table, c: &Conflict, t: &Turn, slot: usize, f: FighterId, out: &mut impl PlaySink) {
     for m in choice::available(table, c, f, t.forbidden[slot]).iter() {
-        out.push(Play::Move(f, MoveChoice::Play(m)));
+        out.add(Play::Move(f, MoveChoice::Play(m)));
     }
     if !c.f(f).samurai {
-        out.push(Play::Move(f, MoveChoice::Surrender));
+        out.add(Play::Move(f, MoveChoice::Surrender));
     }
 }
 
 /// A few typical splits: each order of filling the types, greedily.
-fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<Play>) {
+fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut impl PlaySink) {
+    if losses::waiting_splitter(c) != Some(seat) {
+        return;
+    }
     let Some((character, splitter, room, amount, gain)) = losses::waiting_split(table, c) else { return };
     let Some(bearer) = c.fighter_id(&character) else { return };
     if splitter != seat {
@@ -221,8 +247,9 @@ fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<Play>) {
         [Action::Attack, Action::Defend, Action::Grapple],
         [Action::Attack, Action::Grapple, Action::Defend],
     ];
-    let first = out.len();
-    for order in orders {
+    // The same split reached by two orders is listed once.
+    let mut listed: [Option<PerAction<u32>>; 6] = [None; 6];
+    for (i, order) in orders.into_iter().enumerate() {
         let mut left = amount;
         let mut split = PerAction::default();
         for a in order {
@@ -230,10 +257,10 @@ fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut Vec<Play>) {
             *split.get_mut(a) = take;
             left -= take;
         }
-        let play = Play::Split { bearer, split, gain };
-        if !out[first..].contains(&play) {
-            out.push(play);
+        if !listed[..i].contains(&Some(split)) {
+            out.add(Play::Split { bearer, split, gain });
         }
+        listed[i] = Some(split);
     }
 }
 

@@ -70,14 +70,25 @@ pub struct LossBreakdown {
     pub taken_by: Option<Name>,
 }
 
-/// Energies as they stand partway through a decision, without cloning the table.
+/// Energies as they stand partway through a decision, without cloning the table. A turn's
+/// losses touch its two participants and perhaps a Yojimbo user, so the first few are kept
+/// in place and only more spill to the heap.
 #[derive(Debug, Default)]
-pub struct Energies(Vec<(usize, Energy)>);
+pub struct Energies {
+    first: [Option<(usize, Energy)>; 4],
+    more: Vec<(usize, Energy)>,
+}
 
 impl Energies {
+    fn slot(&mut self, character: usize) -> Option<&mut (usize, Energy)> {
+        self.first.iter_mut().flatten().chain(self.more.iter_mut()).find(|(i, _)| *i == character)
+    }
+
     pub fn get(&self, table: &Table, character: usize) -> Energy {
-        self.0
+        self.first
             .iter()
+            .flatten()
+            .chain(self.more.iter())
             .find(|(i, _)| *i == character)
             .map(|(_, e)| *e)
             .or_else(|| table.characters.get(character).map(|c| c.energy))
@@ -85,9 +96,12 @@ impl Energies {
     }
 
     pub fn set(&mut self, character: usize, e: Energy) {
-        match self.0.iter_mut().find(|(i, _)| *i == character) {
-            Some(slot) => slot.1 = e,
-            None => self.0.push((character, e)),
+        if let Some(slot) = self.slot(character) {
+            slot.1 = e;
+        } else if let Some(free) = self.first.iter_mut().find(|s| s.is_none()) {
+            *free = Some((character, e));
+        } else {
+            self.more.push((character, e));
         }
     }
 }
@@ -311,7 +325,7 @@ fn lost_event(name: &Name, e: Energy, fixed: PerAction<u32>, split: PerAction<u3
 }
 
 fn bearer(c: &Conflict, name: &str) -> Option<usize> {
-    c.fighters.iter().find(|f| f.name == name).map(|f| f.character)
+    c.fighters.iter().find(|f| f.name.is_str(name)).map(|f| f.character)
 }
 
 /// Apply every pending loss and gain whose split is forced; stop at the first real choice.
@@ -374,7 +388,7 @@ pub fn split_loss(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) 
     let (fixed, room) = after_fixed(e, l);
     check_split(room, l.free, split, "D-35")?;
     let (event, after) = lost_event(&l.character, e, fixed, split, l.free, Some(seat));
-    let mut events = vec![event];
+    let mut events = super::events_from(event, 5);
     let mut next = turn.clone();
     next.pending_losses.remove(0);
     let mut energies = Energies::default();
@@ -399,13 +413,19 @@ pub fn split_gain(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) 
     let ch = bearer(c, name).ok_or_else(|| RuleError::illegal("IT-59", "unknown character"))?;
     let e = table.characters[ch].energy;
     check_split(room_to_max(e), g.amount, split, "IT-59")?;
-    let mut events = vec![ConflictEvent::EnergyGained { character: g.character.clone(), gained: split }];
+    let mut events = super::events_from(ConflictEvent::EnergyGained { character: g.character.clone(), gained: split }, 5);
     let mut next = turn.clone();
     next.pending_gains.remove(0);
     let mut energies = Energies::default();
     energies.set(ch, gained(e, split));
     settle(table, &mut next, &mut energies, &mut events);
     Ok(events)
+}
+
+/// The seat a waiting split is up to, if any (without looking at energies).
+pub fn waiting_splitter(c: &Conflict) -> Option<Seat> {
+    let turn = c.turn.as_ref().filter(|t| t.step == Step::Settling)?;
+    turn.pending_losses.first().map(|l| l.splitter).or_else(|| turn.pending_gains.first().map(|g| g.splitter))
 }
 
 /// What a seat must place now, if a split is waiting on it: (character, room, amount, is_gain).

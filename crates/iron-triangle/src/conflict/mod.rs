@@ -270,7 +270,7 @@ pub struct Conflict {
 
 impl Conflict {
     pub fn fighter_id(&self, name: &str) -> Option<FighterId> {
-        self.fighters.iter().position(|f| f.name == name).map(|i| i as FighterId)
+        self.fighters.iter().position(|f| f.name.is_str(name)).map(|i| i as FighterId)
     }
 
     pub fn f(&self, id: FighterId) -> &Fighter {
@@ -488,6 +488,14 @@ pub enum ConflictEvent {
     Spared { character: Name, next: Option<Phase> },
     NpcRevealed { character: Name },
     ConflictEnded { outcome: Outcome },
+}
+
+/// A command's events, starting with `first`, with room for `more` (so that a command whose
+/// events carry the turn on to its end grows its list once).
+pub(crate) fn events_from(first: ConflictEvent, more: usize) -> Vec<ConflictEvent> {
+    let mut events = Vec::with_capacity(1 + more);
+    events.push(first);
+    events
 }
 
 /// The running conflict, or an error naming `rule`.

@@ -56,7 +56,7 @@ pub fn take(table: &Table, seat: Seat, character: &str, stance: Stance) -> Resul
             return Err(RuleError::illegal("IT-33", format!("a stance is at most the current {a:?} energy ({have})")));
         }
     }
-    let mut events = vec![ConflictEvent::StanceTaken { character: name(c, id), owner: seat, stance: Some(stance) }];
+    let mut events = super::events_from(ConflictEvent::StanceTaken { character: name(c, id), owner: seat, stance: Some(stance) }, 1);
     let other = 1 - slot;
     if let (Some(theirs), Some(opp)) = (turn.stances[other], turn.opponent) {
         let (a, b) = if slot == 0 { (stance, theirs) } else { (theirs, stance) };

@@ -25,34 +25,68 @@ pub fn respects_equal_turns(c: &Conflict, seat: Seat, candidate: FighterId, capp
     fewest.is_none_or(|min| c.f(candidate).turns <= min)
 }
 
+/// Why a pick of the next active character is refused: the rule it breaks, without the
+/// message, so that listing the legal picks builds no text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PickRefusal {
+    NotPicking,
+    NotYourCall(Picker),
+    NotIn,
+    FirstIsPc,
+    WinnersSide,
+    Capped,
+    EqualTurns,
+}
+
+impl PickRefusal {
+    pub fn error(self, c: &Conflict, seat: Seat, candidate: FighterId) -> RuleError {
+        let name = &c.f(candidate).name;
+        match self {
+            PickRefusal::NotPicking => RuleError::illegal("IT-26", "the active character is not being picked now"),
+            PickRefusal::NotYourCall(picker) => {
+                let who = match picker {
+                    Picker::Players => "the players".to_string(),
+                    Picker::Seat { seat } => seat.to_string(),
+                };
+                RuleError::not_your_call("IT-26", seat, format!("{who} pick the next active character"))
+            }
+            PickRefusal::NotIn => RuleError::illegal("IT-26", format!("{name} is not in the conflict")),
+            PickRefusal::FirstIsPc => RuleError::illegal("D-13", "the first active character is a PC"),
+            PickRefusal::WinnersSide => RuleError::illegal("D-9", "the next active character comes from the winner's side"),
+            PickRefusal::Capped => RuleError::illegal("IT-46", format!("{name} has won three times in this chain and must pass to a teammate")),
+            PickRefusal::EqualTurns => RuleError::illegal("IT-26", "players must pick an in-conflict PC with the fewest turns"),
+        }
+    }
+}
+
+/// The first rule a pick of the next active character breaks, if any (IT-25, IT-26, IT-46,
+/// D-9, D-13).
+pub fn pick_refusal(table: &Table, c: &Conflict, seat: Seat, candidate: FighterId) -> Option<PickRefusal> {
+    let Phase::PickActive { picker, side, capped } = c.phase else { return Some(PickRefusal::NotPicking) };
+    let refusal = if !may_pick(table, c, picker, seat) {
+        PickRefusal::NotYourCall(picker)
+    } else if !c.is_in(candidate) {
+        PickRefusal::NotIn
+    } else if picker == Picker::Players && c.f(candidate).side != Side::Players {
+        PickRefusal::FirstIsPc
+    } else if side.is_some_and(|s| s != c.f(candidate).side) {
+        PickRefusal::WinnersSide
+    } else if capped == Some(candidate) {
+        PickRefusal::Capped
+    } else if !respects_equal_turns(c, seat, candidate, capped) {
+        PickRefusal::EqualTurns
+    } else {
+        return None;
+    };
+    Some(refusal)
+}
+
 /// Check a pick of the next active character; the reason is the rule it breaks.
 pub fn check_pick(table: &Table, c: &Conflict, seat: Seat, candidate: FighterId) -> Result<(), RuleError> {
-    let Phase::PickActive { picker, side, capped } = c.phase else {
-        return Err(RuleError::illegal("IT-26", "the active character is not being picked now"));
-    };
-    if !may_pick(table, c, picker, seat) {
-        let who = match picker {
-            Picker::Players => "the players".to_string(),
-            Picker::Seat { seat } => seat.to_string(),
-        };
-        return Err(RuleError::not_your_call("IT-26", seat, format!("{who} pick the next active character")));
+    match pick_refusal(table, c, seat, candidate) {
+        None => Ok(()),
+        Some(refusal) => Err(refusal.error(c, seat, candidate)),
     }
-    if !c.is_in(candidate) {
-        return Err(RuleError::illegal("IT-26", format!("{} is not in the conflict", c.f(candidate).name)));
-    }
-    if picker == Picker::Players && c.f(candidate).side != Side::Players {
-        return Err(RuleError::illegal("D-13", "the first active character is a PC"));
-    }
-    if side.is_some_and(|s| s != c.f(candidate).side) {
-        return Err(RuleError::illegal("D-9", "the next active character comes from the winner's side"));
-    }
-    if capped == Some(candidate) {
-        return Err(RuleError::illegal("IT-46", format!("{} has won three times in this chain and must pass to a teammate", c.f(candidate).name)));
-    }
-    if !respects_equal_turns(c, seat, candidate, capped) {
-        return Err(RuleError::illegal("IT-26", "players must pick an in-conflict PC with the fewest turns"));
-    }
-    Ok(())
 }
 
 /// Pick the next active character (IT-25, IT-26).
