@@ -21,8 +21,18 @@
 //! * [`Payoff::Win`]: +1 if A wins the turn, −1 if B wins, 0 on a tie: the game then maximises
 //!   the probability of winning the turn minus the probability of losing it.
 //!
-//! Surrender is not offered (it ends the character's part in the conflict, which a one-turn
-//! payoff cannot value); a character with no available move is reported as such.
+//! ## Surrender (IT-35, IT-36, D-10)
+//!
+//! Surrender is a move choice like any other, but what it costs is leaving the conflict, which
+//! no one-turn payoff measures: the engine settles it with no winner check and no energy change.
+//! So it is offered only when the caller prices it ([`Options::surrender`] = `Some(cost)`): the
+//! surrenderer then scores `−cost` and its opponent `+cost` on top of what the engine settles
+//! (nothing), and both surrendering cancels out. With the win payoff a cost of 1 scores a
+//! surrender as a lost turn (D-10: the other counts as winner for the next pick). Whether a
+//! character may surrender is asked of the engine (a Samurai may not, D-11). Without a price, a
+//! character with no available move is reported as such ([`TurnError::NoMove`]); with one, its
+//! only option is Surrender. The conflicts set up here are lesser, so IT-36's kill on the spot
+//! does not arise.
 
 use std::collections::BTreeMap;
 
@@ -45,6 +55,20 @@ pub enum Payoff {
     Energy,
     /// +1 A wins the turn, −1 B wins, 0 tie.
     Win,
+}
+
+/// What the solver scores: the payoff, and what a surrender costs if it is offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    pub payoff: Payoff,
+    /// Offer Surrender at this price (in payoff units) to the surrenderer; `None`: not offered.
+    pub surrender: Option<i64>,
+}
+
+impl From<Payoff> for Options {
+    fn from(payoff: Payoff) -> Options {
+        Options { payoff, surrender: None }
+    }
 }
 
 /// One side of the turn, as written in a `--state` file.
@@ -83,10 +107,10 @@ pub struct TurnSpec {
 pub enum TurnError {
     #[error("the engine refused the position: {0}")]
     Engine(String),
-    #[error("{0} has no available move and must surrender (IT-35)")]
+    #[error("{0} has no available move and must surrender (IT-35); price a surrender to solve it")]
     NoMove(String),
     #[error("the engine did not resolve the turn for {0} against {1}")]
-    Unresolved(Move, Move),
+    Unresolved(MoveChoice, MoveChoice),
     #[error("{0}")]
     Game(#[from] matrix_game::GameError),
 }
@@ -240,11 +264,24 @@ impl TurnPosition {
         Ok(t)
     }
 
-    /// The engine's resolution of one pair of moves from a table with stances revealed.
-    fn resolve(&self, staged: &Table, ma: Move, mb: Move) -> Result<(TurnOutcome, Vec<PendingLoss>), TurnError> {
+    /// The options of one fighter at the move step: its available moves, and Surrender when
+    /// it is priced and the engine accepts it from this fighter.
+    fn choices(&self, staged: &Table, side: usize, opts: Options) -> Vec<MoveChoice> {
+        let name = if side == 0 { &self.a } else { &self.b };
+        let mut out: Vec<MoveChoice> = self.moves(name).into_iter().map(MoveChoice::Play).collect();
+        let surrender = ConflictCommand::PlayMove { character: name.clone().into(), choice: MoveChoice::Surrender };
+        let accepted = IronTriangle::decide(staged, self.seats[side], &Command::Conflict(surrender), &mut SeededRandomness::new(0)).is_ok();
+        if opts.surrender.is_some() && accepted {
+            out.push(MoveChoice::Surrender);
+        }
+        out
+    }
+
+    /// The engine's resolution of one pair of move choices from a table with stances revealed.
+    fn resolve(&self, staged: &Table, ma: MoveChoice, mb: MoveChoice) -> Result<(TurnOutcome, Vec<PendingLoss>), TurnError> {
         let mut t = staged.clone();
-        let mut events = run(&mut t, self.seats[0], ConflictCommand::PlayMove { character: self.a.clone().into(), choice: MoveChoice::Play(ma) })?;
-        events.extend(run(&mut t, self.seats[1], ConflictCommand::PlayMove { character: self.b.clone().into(), choice: MoveChoice::Play(mb) })?);
+        let mut events = run(&mut t, self.seats[0], ConflictCommand::PlayMove { character: self.a.clone().into(), choice: ma })?;
+        events.extend(run(&mut t, self.seats[1], ConflictCommand::PlayMove { character: self.b.clone().into(), choice: mb })?);
         // Without specials the windows close at once; pass any that stay open.
         for _ in 0..4 {
             if let Some(found) = resolved(&events) {
@@ -265,33 +302,42 @@ impl TurnPosition {
         self.table.character(&loss.character).map_or(0, |ch| losses::actual(ch.energy, loss.fixed_type, loss.fixed, loss.free))
     }
 
-    /// The payoff to A of one pair of moves, given the stances.
-    fn payoff(&self, staged: &Table, ma: Move, mb: Move, payoff: Payoff) -> Result<i64, TurnError> {
+    /// The payoff to A of one pair of move choices, given the stances.
+    fn payoff(&self, staged: &Table, ma: MoveChoice, mb: MoveChoice, opts: Options) -> Result<i64, TurnError> {
         let (outcome, pending) = self.resolve(staged, ma, mb)?;
-        Ok(match payoff {
+        let turn = match opts.payoff {
             Payoff::Energy => {
-                let lost = |name: &str| pending.iter().filter(|l| l.character == name).map(|l| i64::from(self.actual(l))).sum::<i64>();
+                let lost = |name: &str| pending.iter().filter(|l| &*l.character == name).map(|l| i64::from(self.actual(l))).sum::<i64>();
                 lost(&self.b) - lost(&self.a)
             }
-            Payoff::Win => match outcome {
-                TurnOutcome::Win { winner, .. } if winner == self.a => 1,
+            Payoff::Win => match &outcome {
+                TurnOutcome::Win { winner, .. } if &**winner == self.a.as_str() => 1,
                 TurnOutcome::Win { .. } => -1,
                 _ => 0,
             },
-        })
+        };
+        Ok(turn + self.surrender_score(&outcome, opts))
     }
 
-    /// The move game once these stances are revealed: rows are A's moves, columns B's.
-    pub fn move_matrix(&self, sa: Stance, sb: Stance, payoff: Payoff) -> Result<MoveGame, TurnError> {
-        let (ra, rb) = (self.moves(&self.a), self.moves(&self.b));
+    /// IT-36 priced: the surrenderer pays the cost to its opponent (both surrendering cancel).
+    fn surrender_score(&self, outcome: &TurnOutcome, opts: Options) -> i64 {
+        let TurnOutcome::Surrender { surrendered } = outcome else { return 0 };
+        let out = |name: &str| i64::from(surrendered.iter().any(|n| &**n == name));
+        opts.surrender.unwrap_or(0) * (out(&self.b) - out(&self.a))
+    }
+
+    /// The move game once these stances are revealed: rows are A's choices, columns B's.
+    pub fn move_matrix(&self, sa: Stance, sb: Stance, opts: impl Into<Options>) -> Result<MoveGame, TurnError> {
+        let opts = opts.into();
+        let staged = self.with_stances(sa, sb)?;
+        let (ra, rb) = (self.choices(&staged, 0, opts), self.choices(&staged, 1, opts));
         if ra.is_empty() {
             return Err(TurnError::NoMove(self.a.clone()));
         }
         if rb.is_empty() {
             return Err(TurnError::NoMove(self.b.clone()));
         }
-        let staged = self.with_stances(sa, sb)?;
-        let matrix = ra.iter().map(|ma| rb.iter().map(|mb| self.payoff(&staged, *ma, *mb, payoff)).collect::<Result<Vec<_>, _>>()).collect::<Result<Vec<_>, _>>()?;
+        let matrix = ra.iter().map(|ma| rb.iter().map(|mb| self.payoff(&staged, *ma, *mb, opts)).collect::<Result<Vec<_>, _>>()).collect::<Result<Vec<_>, _>>()?;
         Ok(MoveGame { rows: ra, cols: rb, matrix })
     }
 }
@@ -303,11 +349,11 @@ fn resolved(events: &[Event]) -> Option<(TurnOutcome, Vec<PendingLoss>)> {
     })
 }
 
-/// A move game: A's moves (rows), B's moves (columns), payoffs to A.
+/// A move game: A's choices (rows), B's choices (columns), payoffs to A.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveGame {
-    pub rows: Vec<Move>,
-    pub cols: Vec<Move>,
+    pub rows: Vec<MoveChoice>,
+    pub cols: Vec<MoveChoice>,
     pub matrix: Vec<Vec<i64>>,
 }
 
@@ -333,14 +379,17 @@ pub struct MoveSolution {
     pub stance_active: Stance,
     pub stance_opponent: Stance,
     pub value: Probability,
-    pub active: Vec<Mix<Move>>,
-    pub opponent: Vec<Mix<Move>>,
+    pub active: Vec<Mix<MoveChoice>>,
+    pub opponent: Vec<Mix<MoveChoice>>,
 }
 
 /// The whole turn solved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TurnSolution {
     pub payoff: Payoff,
+    /// The price of a surrender, when Surrender was offered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub surrender: Option<i64>,
     pub active: String,
     pub opponent: String,
     /// The turn's value to the active character (the `fraction` field is exact; for the
@@ -366,13 +415,14 @@ pub fn solve_moves(g: &MoveGame) -> Result<Solution<BigRational>, TurnError> {
 }
 
 /// Solve the whole two-stage turn exactly.
-pub fn solve_turn(spec: &TurnSpec, payoff: Payoff) -> Result<TurnSolution, TurnError> {
-    solve_position(&TurnPosition::new(spec)?, payoff)
+pub fn solve_turn(spec: &TurnSpec, opts: impl Into<Options>) -> Result<TurnSolution, TurnError> {
+    solve_position(&TurnPosition::new(spec)?, opts)
 }
 
 /// Solve a turn position (from a spec or a live table) exactly. If its stances are already
 /// revealed, the stance stage has just that one pair.
-pub fn solve_position(pos: &TurnPosition, payoff: Payoff) -> Result<TurnSolution, TurnError> {
+pub fn solve_position(pos: &TurnPosition, opts: impl Into<Options>) -> Result<TurnSolution, TurnError> {
+    let opts = opts.into();
     let (sa, sb) = match pos.revealed_stances() {
         Some((x, y)) => (vec![x], vec![y]),
         None => (pos.stances(&pos.a), pos.stances(&pos.b)),
@@ -383,7 +433,7 @@ pub fn solve_position(pos: &TurnPosition, payoff: Payoff) -> Result<TurnSolution
     for (i, x) in sa.iter().enumerate() {
         let mut row = Vec::with_capacity(sb.len());
         for (j, y) in sb.iter().enumerate() {
-            let g = pos.move_matrix(*x, *y, payoff)?;
+            let g = pos.move_matrix(*x, *y, opts)?;
             let s = solve_moves(&g)?;
             row.push(s.value.clone());
             stage_values.insert((i, j), s.value.clone());
@@ -410,7 +460,8 @@ pub fn solve_position(pos: &TurnPosition, payoff: Payoff) -> Result<TurnSolution
         }
     }
     Ok(TurnSolution {
-        payoff,
+        payoff: opts.payoff,
+        surrender: opts.surrender,
         active: pos.a.clone(),
         opponent: pos.b.clone(),
         value: Probability::of(&stance.value),
@@ -425,8 +476,8 @@ pub fn solve_position(pos: &TurnPosition, payoff: Payoff) -> Result<TurnSolution
 }
 
 /// The move game for given stances, for printing and benchmarks.
-pub fn move_game(spec: &TurnSpec, sa: Stance, sb: Stance, payoff: Payoff) -> Result<MoveGame, TurnError> {
-    TurnPosition::new(spec)?.move_matrix(sa, sb, payoff)
+pub fn move_game(spec: &TurnSpec, sa: Stance, sb: Stance, opts: impl Into<Options>) -> Result<MoveGame, TurnError> {
+    TurnPosition::new(spec)?.move_matrix(sa, sb, opts)
 }
 
 /// Both sides know all 13 moves (the benchmark's full move game).
@@ -448,8 +499,8 @@ mod tests {
     }
 
     fn entry(g: &MoveGame, a: &str, b: &str) -> i64 {
-        let i = g.rows.iter().position(|m| *m == mv(a)).unwrap();
-        let j = g.cols.iter().position(|m| *m == mv(b)).unwrap();
+        let i = g.rows.iter().position(|m| *m == a.parse().unwrap()).unwrap();
+        let j = g.cols.iter().position(|m| *m == b.parse().unwrap()).unwrap();
         g.matrix[i][j]
     }
 
@@ -483,7 +534,7 @@ mod tests {
         let spec = TurnSpec { active: you, opponent: o, chain: vec![mv("D-M")] };
         let g = move_game(&spec, Stance::new(Some(Action::Grapple), 2), Stance::new(Some(Action::Defend), 1), Payoff::Energy).unwrap();
         // IT-42: D-M is face up in the chain, so it is not one of your moves this turn.
-        assert!(!g.rows.contains(&mv("D-M")));
+        assert!(!g.rows.contains(&MoveChoice::Play(mv("D-M"))));
         assert_eq!(entry(&g, "G-J", "D-L"), 13); // TV-6: 2×3 + 1 + 4 + 1 + 1
     }
 
@@ -530,5 +581,77 @@ mod tests {
         a.moves = Some(vec![mv("D-M")]);
         let spec = TurnSpec { active: a, opponent: fighter("B", 3, 3, 3), chain: vec![mv("D-M")] };
         assert!(matches!(solve_turn(&spec, Payoff::Energy), Err(TurnError::NoMove(_))));
+    }
+    fn priced(cost: i64) -> Options {
+        Options { payoff: Payoff::Energy, surrender: Some(cost) }
+    }
+
+    #[test]
+    fn it_36_surrender_is_offered_only_when_priced() {
+        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let plain = move_game(&spec, Stance::NONE, Stance::NONE, Payoff::Energy).unwrap();
+        assert!(!plain.rows.contains(&MoveChoice::Surrender) && !plain.cols.contains(&MoveChoice::Surrender));
+        let g = move_game(&spec, Stance::new(Some(Action::Attack), 2), Stance::NONE, priced(5)).unwrap();
+        assert_eq!((g.rows.len(), g.cols.len()), (4, 4)); // three starting moves and Surrender
+        // D-10: no winner check, no energy change; the surrenderer pays the price.
+        assert_eq!(entry(&g, "surrender", "A-H"), -5);
+        assert_eq!(entry(&g, "A-H", "surrender"), 5);
+        assert_eq!(entry(&g, "surrender", "surrender"), 0);
+        // The moves' entries are the engine's, unchanged by the offer.
+        let without = move_game(&spec, Stance::new(Some(Action::Attack), 2), Stance::NONE, Payoff::Energy).unwrap();
+        for a in ["D-M", "G-L", "A-H"] {
+            for b in ["D-M", "G-L", "A-H"] {
+                assert_eq!(entry(&g, a, b), entry(&without, a, b));
+            }
+        }
+    }
+
+    #[test]
+    fn it_35_a_fighter_without_moves_must_surrender_when_priced() {
+        let mut a = fighter("A", 3, 3, 3);
+        a.moves = Some(vec![mv("D-M")]);
+        let spec = TurnSpec { active: a, opponent: fighter("B", 3, 3, 3), chain: vec![mv("D-M")] };
+        let s = solve_turn(&spec, priced(4)).unwrap();
+        assert_eq!(s.value.fraction, "-4/1");
+        assert!(s.moves.iter().all(|m| m.active.len() == 1 && m.active[0].option == MoveChoice::Surrender));
+        // B never surrenders back: that would cancel A's surrender.
+        assert!(s.moves.iter().all(|m| m.opponent.iter().all(|x| x.option != MoveChoice::Surrender)));
+    }
+
+    #[test]
+    fn d_10_a_surrender_priced_at_1_is_a_lost_turn_under_the_win_payoff() {
+        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let g = move_game(&spec, Stance::NONE, Stance::NONE, Options { payoff: Payoff::Win, surrender: Some(1) }).unwrap();
+        for b in ["D-M", "G-L", "A-H"] {
+            assert_eq!(entry(&g, "surrender", b), -1);
+            assert_eq!(entry(&g, b, "surrender"), 1);
+        }
+    }
+
+    #[test]
+    fn priced_surrender_keeps_the_equilibria_certified_and_a_fair_turn_fair() {
+        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let s = solve_turn(&spec, priced(3)).unwrap();
+        let (sa, sb) = &s.stance_options;
+        let values: Vec<Vec<BigRational>> = (0..sa.len()).map(|i| (0..sb.len()).map(|j| s.stage_values[&(i, j)].clone()).collect()).collect();
+        assert!(certifies(&values, s.stance_solution.as_ref().unwrap()));
+        let pos = TurnPosition::new(&spec).unwrap();
+        for m in &s.moves {
+            let g = pos.move_matrix(m.stance_active, m.stance_opponent, priced(3)).unwrap();
+            assert!(certifies(&to_q(&g.matrix), &solve_moves(&g).unwrap()));
+        }
+        let fair = TurnSpec { active: fighter("A", 3, 3, 4), opponent: fighter("B", 3, 3, 4), chain: vec![] };
+        assert_eq!(solve_turn(&fair, priced(2)).unwrap().value.fraction, "0/1");
+    }
+
+    #[test]
+    fn a_high_price_makes_surrender_worthless_and_a_zero_price_caps_losses() {
+        // Priced above any turn's loss, Surrender is never played: the value is the plain one.
+        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let plain = solve_turn(&spec, Payoff::Energy).unwrap();
+        let dear = solve_turn(&spec, priced(1000)).unwrap();
+        assert_eq!(dear.value, plain.value);
+        // At price 0 Surrender guarantees each side 0, so the turn is worth exactly 0.
+        assert_eq!(solve_turn(&spec, priced(0)).unwrap().value.fraction, "0/1");
     }
 }

@@ -10,7 +10,7 @@ use clash_analysis::contests::{BotKind, IronContest, TouristsContest, TriforceCo
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
 use clash_analysis::simulate::{Contest, Summary, simulate};
-use clash_analysis::turn_game::{self, Payoff, TurnSpec};
+use clash_analysis::turn_game::{self, Options, Payoff, TurnSpec};
 use clash_analysis::{combat_odds, draw_odds, histogram, wicked_odds};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
@@ -287,6 +287,13 @@ Turn state file (JSON), for `clash solve iron-triangle turn|moves --state FILE`:
 Payoffs (--payoff): energy = energy the opponent loses minus energy the active character loses
   (default); win = +1 win, -1 loss, 0 tie (maximises P(win) - P(loss)).
 
+Surrender (--surrender COST): not offered by default, because it ends the character's part in
+  the conflict, which a one-turn payoff cannot value (the engine settles it with no winner check
+  and no energy change, D-10). With a price, Surrender joins each side's moves (when the engine
+  allows it: never for a Samurai, D-11) and the surrenderer scores -COST, its opponent +COST;
+  both surrendering score 0. With --payoff win, COST 1 counts a surrender as a lost turn. A
+  character with no available move can only be solved with a price: it must surrender (IT-35).
+
 Matrix file, for `clash solve matrix FILE`: a JSON array of rows of integers, payoffs to the row
   player, e.g. [[0, -1, 2], [1, 0, -1], [-1, 1, 0]].";
 
@@ -315,6 +322,9 @@ enum IronSolve {
         state: PathBuf,
         #[arg(long, value_enum, default_value_t = PayoffArg::Energy)]
         payoff: PayoffArg,
+        /// Offer Surrender (IT-35) at this price to the surrenderer, in payoff units.
+        #[arg(long, value_name = "COST", allow_negative_numbers = true)]
+        surrender: Option<i64>,
     },
     /// The move game once given stances are revealed: its payoff matrix and equilibrium.
     Moves {
@@ -328,6 +338,9 @@ enum IronSolve {
         opponent_stance: String,
         #[arg(long, value_enum, default_value_t = PayoffArg::Energy)]
         payoff: PayoffArg,
+        /// Offer Surrender (IT-35) at this price to the surrenderer, in payoff units.
+        #[arg(long, value_name = "COST", allow_negative_numbers = true)]
+        surrender: Option<i64>,
         /// Solve the matrix this many times and report the time per solve (exact and f64).
         #[arg(long, default_value_t = 1)]
         repeat: u32,
@@ -353,9 +366,11 @@ pub fn solve(args: SolveArgs) -> ExitCode {
     let json = args.json;
     let r = match args.what {
         SolveWhat::Matrix { file, float, repeat } => solve_matrix(&file, float, repeat, json),
-        SolveWhat::IronTriangle(IronSolve::Turn { state, payoff }) => solve_turn(&state, payoff.into(), json),
-        SolveWhat::IronTriangle(IronSolve::Moves { state, active_stance, opponent_stance, payoff, repeat }) => {
-            solve_moves(&state, &active_stance, &opponent_stance, payoff.into(), repeat, json)
+        SolveWhat::IronTriangle(IronSolve::Turn { state, payoff, surrender }) => {
+            solve_turn(&state, Options { payoff: payoff.into(), surrender }, json)
+        }
+        SolveWhat::IronTriangle(IronSolve::Moves { state, active_stance, opponent_stance, payoff, surrender, repeat }) => {
+            solve_moves(&state, &active_stance, &opponent_stance, Options { payoff: payoff.into(), surrender }, repeat, json)
         }
     };
     finish("solve", r)
@@ -454,15 +469,16 @@ fn stance_text(s: &iron_triangle::conflict::Stance) -> String {
     }
 }
 
-fn solve_turn(path: &Path, payoff: Payoff, json: bool) -> Outcome {
+fn solve_turn(path: &Path, opts: Options, json: bool) -> Outcome {
     let spec: TurnSpec = read_json(path)?;
     let start = Instant::now();
-    let s = turn_game::solve_turn(&spec, payoff).map_err(|e| e.to_string())?;
+    let s = turn_game::solve_turn(&spec, opts).map_err(|e| e.to_string())?;
     let elapsed = start.elapsed().as_secs_f64();
     if json {
         return print_json(&s);
     }
-    println!("Iron Triangle turn: {} (active) against {}; payoff {:?}", s.active, s.opponent, s.payoff);
+    let surrender = s.surrender.map_or(String::new(), |c| format!(", Surrender offered at {c}"));
+    println!("Iron Triangle turn: {} (active) against {}; payoff {:?}{surrender}", s.active, s.opponent, s.payoff);
     println!("Value to {}: {} ({:.6})   [{} move games solved exactly in {}]", s.active, s.value.fraction, s.value.decimal, s.games, seconds(elapsed));
     let mix = |m: &[turn_game::Mix<iron_triangle::conflict::Stance>]| {
         m.iter().map(|x| format!("{} {}", stance_text(&x.option), x.probability.fraction)).collect::<Vec<_>>().join(", ")
@@ -470,7 +486,7 @@ fn solve_turn(path: &Path, payoff: Payoff, json: bool) -> Outcome {
     println!("Stances, {}: {}", s.active, mix(&s.stances_active));
     println!("Stances, {}: {}", s.opponent, mix(&s.stances_opponent));
     for m in &s.moves {
-        let moves = |v: &[turn_game::Mix<iron_triangle::Move>]| v.iter().map(|x| format!("{} {}", x.option, x.probability.fraction)).collect::<Vec<_>>().join(", ");
+        let moves = |v: &[turn_game::Mix<iron_triangle::conflict::MoveChoice>]| v.iter().map(|x| format!("{} {}", x.option, x.probability.fraction)).collect::<Vec<_>>().join(", ");
         println!(
             "  after {} vs {} (worth {}): {} plays {}; {} plays {}",
             stance_text(&m.stance_active),
@@ -498,9 +514,9 @@ struct MovesReport {
     seconds_per_f64_solve: f64,
 }
 
-fn solve_moves(path: &Path, sa: &str, sb: &str, payoff: Payoff, repeat: u32, json: bool) -> Outcome {
+fn solve_moves(path: &Path, sa: &str, sb: &str, opts: Options, repeat: u32, json: bool) -> Outcome {
     let spec: TurnSpec = read_json(path)?;
-    let g = turn_game::move_game(&spec, parse_stance(sa)?, parse_stance(sb)?, payoff).map_err(|e| e.to_string())?;
+    let g = turn_game::move_game(&spec, parse_stance(sa)?, parse_stance(sb)?, opts).map_err(|e| e.to_string())?;
     let (s, exact_t) = timed(repeat, || matrix_game::solve_exact(&g.matrix).map_err(|e| e.to_string()))?;
     let (_, float_t) = timed(repeat, || matrix_game::solve_f64(&g.matrix).map_err(|e| e.to_string()))?;
     let report = MovesReport {
@@ -517,15 +533,18 @@ fn solve_moves(path: &Path, sa: &str, sb: &str, payoff: Payoff, repeat: u32, jso
     if json {
         return print_json(&report);
     }
-    print!("{:>6}", "");
+    // Columns as wide as their longest label ("surrender" is wider than a move).
+    let label = report.rows.iter().map(String::len).max().unwrap_or(0) + 1;
+    let width = report.cols.iter().map(|c| c.len() + 1).max().unwrap_or(0).max(5);
+    print!("{:>label$}", "");
     for c in &report.cols {
-        print!("{c:>5}");
+        print!("{c:>width$}");
     }
     println!();
     for (r, line) in report.rows.iter().zip(&report.matrix) {
-        print!("{r:>6}");
+        print!("{r:>label$}");
         for x in line {
-            print!("{x:>5}");
+            print!("{x:>width$}");
         }
         println!();
     }

@@ -43,15 +43,15 @@ impl EquilibriumBot {
         for command in legal {
             match command {
                 Command::Conflict(ConflictCommand::TakeStance { character, .. }) => {
-                    let mix = if character == a { &solution.stances_active } else if character == b { &solution.stances_opponent } else { continue };
+                    let mix = if &**character == a { &solution.stances_active } else if &**character == b { &solution.stances_opponent } else { continue };
                     let s = sample(mix, rng)?;
                     return Some(Command::Conflict(ConflictCommand::TakeStance { character: character.clone(), action: s.action, amount: s.amount }));
                 }
                 Command::Conflict(ConflictCommand::PlayMove { character, .. }) => {
                     let moves = solution.moves.first()?;
-                    let mix = if character == a { &moves.active } else if character == b { &moves.opponent } else { continue };
+                    let mix = if &**character == a { &moves.active } else if &**character == b { &moves.opponent } else { continue };
                     let m = sample(mix, rng)?;
-                    return Some(Command::Conflict(ConflictCommand::PlayMove { character: character.clone(), choice: MoveChoice::Play(m) }));
+                    return Some(Command::Conflict(ConflictCommand::PlayMove { character: character.clone(), choice: m }));
                 }
                 _ => {}
             }
