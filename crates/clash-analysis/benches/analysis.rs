@@ -1,9 +1,10 @@
-//! Criterion benchmarks: the matrix-game solver on the Iron Triangle 13×13 move game, and exact
-//! odds (a Wicked Age exchange, a Triforce combat).
+//! Criterion benchmarks: the matrix-game solver on the Iron Triangle 13×13 move game, exact
+//! odds (a Wicked Age exchange, a Triforce combat), and one Triforce MCTS decision.
 
 use std::hint::black_box;
 
 use clash_analysis::turn_game::{self, FighterSpec, Payoff, TurnSpec};
+use clash_analysis::bots::triforce::MctsBot;
 use clash_analysis::{combat_odds, matrix_game, wicked_odds};
 use criterion::{Criterion, criterion_group, criterion_main};
 use iron_triangle::Move;
@@ -39,5 +40,18 @@ fn odds(c: &mut Criterion) {
     c.bench_function("triforce combat sword+shield+plain", |b| b.iter(|| combat_odds::combat(black_box(&gear))));
 }
 
-criterion_group!(benches, solver, odds);
+/// A 3-player position 30 random commands into the game, p-whoever to act.
+fn midgame() -> triforce::State {
+    use clash_core::{Ruleset, SeededRandomness};
+    let start = triforce::Triforce::setup(&triforce::Setup::new(3)).expect("standard opening");
+    triforce::random::play(start, &mut triforce::RandomPlayer::new(5), &mut SeededRandomness::new(5), 30).expect("random play").state
+}
+
+fn mcts(c: &mut Criterion) {
+    let state = midgame();
+    let bot = MctsBot::with_playouts(200);
+    c.bench_function("triforce MCTS decision, 200 playouts, 3 players", |b| b.iter(|| bot.search(black_box(&state), 1)));
+}
+
+criterion_group!(benches, solver, odds, mcts);
 criterion_main!(benches);
