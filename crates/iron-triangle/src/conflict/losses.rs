@@ -207,7 +207,7 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
     turn.pending_losses = losses;
     turn.pending_gains = gains;
     turn.step = Step::Settling;
-    settle(table, turn, &mut Energies::default(), events);
+    settle(table, turn, 0, 0, &mut Energies::default(), events);
 }
 
 /// Yojimbo: a non-participant takes what a participant would have lost; they lose 0 (D-25).
@@ -328,32 +328,26 @@ fn bearer(c: &Conflict, name: &str) -> Option<usize> {
     c.fighters.iter().find(|f| f.name.is_str(name)).map(|f| f.character)
 }
 
-/// Apply every pending loss and gain whose split is forced; stop at the first real choice.
-pub(crate) fn settle(table: &Table, turn: &mut Turn, energies: &mut Energies, events: &mut Vec<ConflictEvent>) {
+/// Apply every pending loss and gain whose split is forced; stop at the first real choice. The
+/// first `losses_taken` losses and `gains_taken` gains of `turn` are already settled (by the
+/// command being decided), so the turn itself is read, never copied.
+pub(crate) fn settle(table: &Table, turn: &Turn, losses_taken: usize, gains_taken: usize, energies: &mut Energies, events: &mut Vec<ConflictEvent>) {
     let Some(c) = table.conflict.as_ref() else { return };
-    while let Some(l) = turn.pending_losses.first() {
-        let Some(ch) = bearer(c, &l.character) else {
-            turn.pending_losses.remove(0);
-            continue;
-        };
+    for l in turn.pending_losses.iter().skip(losses_taken) {
+        let Some(ch) = bearer(c, &l.character) else { continue };
         let e = energies.get(table, ch);
         let (fixed, room) = after_fixed(e, l);
         let Some(split) = forced_split(room, l.free) else { return };
         let (event, after) = lost_event(&l.character, e, fixed, split, l.free, None);
         events.push(event);
         energies.set(ch, after);
-        turn.pending_losses.remove(0);
     }
-    while let Some(g) = turn.pending_gains.first() {
-        let Some(ch) = bearer(c, &g.character) else {
-            turn.pending_gains.remove(0);
-            continue;
-        };
+    for g in turn.pending_gains.iter().skip(gains_taken) {
+        let Some(ch) = bearer(c, &g.character) else { continue };
         let e = energies.get(table, ch);
         let Some(split) = forced_split(room_to_max(e), g.amount) else { return };
         events.push(ConflictEvent::EnergyGained { character: g.character.clone(), gained: split });
         energies.set(ch, gained(e, split));
-        turn.pending_gains.remove(0);
     }
     super::ending::finish_turn(table, turn, energies, events);
 }
@@ -389,11 +383,9 @@ pub fn split_loss(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) 
     check_split(room, l.free, split, "D-35")?;
     let (event, after) = lost_event(&l.character, e, fixed, split, l.free, Some(seat));
     let mut events = super::events_from(event, 5);
-    let mut next = turn.clone();
-    next.pending_losses.remove(0);
     let mut energies = Energies::default();
     energies.set(ch, after);
-    settle(table, &mut next, &mut energies, &mut events);
+    settle(table, turn, 1, 0, &mut energies, &mut events);
     Ok(events)
 }
 
@@ -414,11 +406,9 @@ pub fn split_gain(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) 
     let e = table.characters[ch].energy;
     check_split(room_to_max(e), g.amount, split, "IT-59")?;
     let mut events = super::events_from(ConflictEvent::EnergyGained { character: g.character.clone(), gained: split }, 5);
-    let mut next = turn.clone();
-    next.pending_gains.remove(0);
     let mut energies = Energies::default();
     energies.set(ch, gained(e, split));
-    settle(table, &mut next, &mut energies, &mut events);
+    settle(table, turn, 0, 1, &mut energies, &mut events);
     Ok(events)
 }
 
@@ -442,11 +432,30 @@ pub fn waiting_split(table: &Table, c: &Conflict) -> Option<(Name, Seat, PerActi
     Some((g.character.clone(), g.splitter, room, g.amount.min(room.total()), true))
 }
 
-fn report(turn: &Turn, c: &Conflict, outcome: &TurnOutcome, breakdown: &[LossBreakdown]) -> TurnReport {
+/// The report of the turn just resolved, written over the previous turn's report so that its
+/// lists are reused instead of allocated every turn.
+fn report(previous: Option<TurnReport>, turn: &Turn, c: &Conflict, outcome: &TurnOutcome, breakdown: &[LossBreakdown]) -> TurnReport {
+    let mut r = previous.unwrap_or_else(|| TurnReport {
+        number: 0,
+        stances: Vec::new(),
+        moves: Vec::new(),
+        outcome: outcome.clone(),
+        breakdown: Vec::new(),
+        lost: Vec::new(),
+        gained: Vec::new(),
+    });
     let names = [Some(turn.active), turn.opponent].into_iter().flatten().map(|f| c.f(f).name.clone());
-    let stances = names.clone().zip(turn.stances).filter_map(|(n, s)| s.map(|s| (n, s))).collect();
-    let moves = names.zip(turn.moves).filter_map(|(n, m)| m.map(|m: MoveChoice| (n, m))).collect();
-    TurnReport { number: turn.number, stances, moves, outcome: outcome.clone(), breakdown: breakdown.to_vec(), lost: Vec::new(), gained: Vec::new() }
+    r.number = turn.number;
+    r.stances.clear();
+    r.stances.extend(names.clone().zip(turn.stances).filter_map(|(n, s)| s.map(|s| (n, s))));
+    r.moves.clear();
+    r.moves.extend(names.zip(turn.moves).filter_map(|(n, m)| m.map(|m: MoveChoice| (n, m))));
+    r.outcome.clone_from(outcome);
+    r.breakdown.clear();
+    r.breakdown.extend_from_slice(breakdown);
+    r.lost.clear();
+    r.gained.clear();
+    r
 }
 
 fn add_to(list: &mut Vec<(Name, PerAction<u32>)>, name: &Name, amounts: PerAction<u32>) {
@@ -470,7 +479,8 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
                 turn.pending_gains = gains.clone();
                 turn.step = Step::Settling;
             }
-            let r = c.turn.as_ref().map(|turn| report(turn, c, outcome, breakdown));
+            let previous = c.last_turn.take();
+            let r = c.turn.as_ref().map(|turn| report(previous, turn, c, outcome, breakdown));
             c.last_turn = r;
         }
         ConflictEvent::EnergyLost { character, lost, zero_marked, .. } => {
@@ -509,7 +519,7 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
         ConflictEvent::TurnEnded { piles, chain, out, dead, next } => {
             for (name, pile) in piles {
                 if let Some(id) = c.fighter_id(name) {
-                    c.f_mut(id).pile = pile.clone();
+                    c.f_mut(id).pile.clone_from(pile);
                 }
             }
             c.chain = chain.clone();
