@@ -67,7 +67,7 @@ pub fn break_probability(knowledge: &Knowledge, targets: &[Card], draws: usize) 
         let chosen: Vec<Card> = (0..targets.len()).filter(|i| subset & (1 << i) != 0).map(|i| targets[i]).collect();
         let beaters = pool.count(|c| chosen.iter().any(|t| beats(c, *t)));
         let avoid = choose(n - beaters, draws);
-        if chosen.len() % 2 == 0 { sum += avoid } else { sum -= avoid }
+        if chosen.len().is_multiple_of(2) { sum += avoid } else { sum -= avoid }
     }
     Ok(BigRational::new(sum, choose(n, draws)))
 }

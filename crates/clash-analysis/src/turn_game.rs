@@ -446,16 +446,17 @@ pub fn solve_position(pos: &TurnPosition, opts: impl Into<Options>) -> Result<Tu
     let mut moves = Vec::new();
     for (i, pi) in stance.row.iter().enumerate() {
         for (j, pj) in stance.col.iter().enumerate() {
-            if *pi > zero && *pj > zero {
-                if let Some((g, s)) = solved.get(&(i, j)) {
-                    moves.push(MoveSolution {
-                        stance_active: sa[i],
-                        stance_opponent: sb[j],
-                        value: Probability::of(&s.value),
-                        active: mix(&g.rows, &s.row),
-                        opponent: mix(&g.cols, &s.col),
-                    });
-                }
+            if *pi > zero
+                && *pj > zero
+                && let Some((g, s)) = solved.get(&(i, j))
+            {
+                moves.push(MoveSolution {
+                    stance_active: sa[i],
+                    stance_opponent: sb[j],
+                    value: Probability::of(&s.value),
+                    active: mix(&g.rows, &s.row),
+                    opponent: mix(&g.cols, &s.col),
+                });
             }
         }
     }

@@ -84,10 +84,8 @@ impl Bot<IronTriangle> for EquilibriumBot {
     fn choose(&mut self, state: &Table, seat: Seat, rng: &mut dyn Randomness) -> Option<Command> {
         let legal = IronTriangle::legal_commands(state, seat);
         let choosing = legal.iter().any(|c| matches!(c, Command::Conflict(ConflictCommand::TakeStance { .. } | ConflictCommand::PlayMove { .. })));
-        if choosing {
-            if let Some(c) = self.equilibrium_choice(state, &legal, rng) {
-                return Some(c);
-            }
+        if choosing && let Some(c) = self.equilibrium_choice(state, &legal, rng) {
+            return Some(c);
         }
         let options: Vec<Command> = legal.iter().filter(|c| routine(c)).cloned().collect();
         if options.is_empty() {

@@ -108,10 +108,10 @@ pub fn rewards(state: &State) -> Rewards {
 fn territory_leaders(state: &State) -> Vec<usize> {
     let mut counts = [0u32; SEATS];
     for at in Pos::all() {
-        if let Some(b) = state.stack(at).bottom_player() {
-            if let Some(c) = counts.get_mut(usize::from(b)) {
-                *c += 1;
-            }
+        if let Some(b) = state.stack(at).bottom_player()
+            && let Some(c) = counts.get_mut(usize::from(b))
+        {
+            *c += 1;
         }
     }
     let players = usize::from(state.players()).min(SEATS);
