@@ -620,6 +620,19 @@ mod tests {
     }
 
     #[test]
+    fn d_11_the_engine_refuses_a_samurai_surrender_so_it_is_not_offered() {
+        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let mut pos = TurnPosition::new(&spec).unwrap();
+        // As if Ada had used The Way of the Samurai (IT-59 #12) earlier in the conflict.
+        let c = pos.table.conflict.as_mut().unwrap();
+        let ada = c.fighter_id("Ada").unwrap();
+        c.f_mut(ada).samurai = true;
+        let g = pos.move_matrix(Stance::NONE, Stance::NONE, priced(5)).unwrap();
+        assert!(!g.rows.contains(&MoveChoice::Surrender));
+        assert!(g.cols.contains(&MoveChoice::Surrender));
+    }
+
+    #[test]
     fn d_10_a_surrender_priced_at_1_is_a_lost_turn_under_the_win_payoff() {
         let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
         let g = move_game(&spec, Stance::NONE, Stance::NONE, Options { payoff: Payoff::Win, surrender: Some(1) }).unwrap();
