@@ -40,6 +40,8 @@ pub struct TriforceContest {
     pub players: u8,
     pub bots: Vec<BotKind>,
     pub playouts: u32,
+    /// MCTS horizon: turns played after the current one before a playout is scored (TF-30).
+    pub playout_turns: u32,
     pub turn_limit: u32,
 }
 
@@ -60,7 +62,7 @@ impl Contest for TriforceContest {
             .map(|p| {
                 let kind = self.bots.get(usize::from(p - 1)).copied().unwrap_or(BotKind::Smart);
                 let bot: Box<dyn Bot<triforce::Triforce>> = match kind {
-                    BotKind::Smart => Box::new(MctsBot::with_playouts(self.playouts)),
+                    BotKind::Smart => Box::new(MctsBot { playout_turns: self.playout_turns, ..MctsBot::with_playouts(self.playouts) }),
                     BotKind::Random => Box::new(RandomBot::default()),
                 };
                 (Seat::Player(p), bot)
@@ -278,7 +280,7 @@ mod tests {
 
     #[test]
     fn smart_bots_play_whole_games_of_every_ruleset() {
-        let tf = TriforceContest { players: 3, bots: vec![BotKind::Smart, BotKind::Random, BotKind::Random], playouts: 4, turn_limit: 12 };
+        let tf = TriforceContest { players: 3, bots: vec![BotKind::Smart, BotKind::Random, BotKind::Random], playouts: 4, playout_turns: 3, turn_limit: 12 };
         let r = tf.play(&mut SeededRandomness::new(1));
         assert!(!r.cut_off && !r.winners.is_empty(), "{r:?}"); // TF-30: the turn limit ends the game
         let it = IronContest::duel().unwrap().play(&mut SeededRandomness::new(1));

@@ -592,6 +592,10 @@ pub struct SimulateArgs {
     /// Triforce: MCTS playouts per decision.
     #[arg(long, default_value_t = 64)]
     playouts: u32,
+    /// Triforce: MCTS horizon, turns played after the current one before a playout is scored by
+    /// territory (TF-30).
+    #[arg(long, default_value_t = 6)]
+    playout_turns: u32,
     /// Triforce: turn limit (TF-30's optional parameter) so every game ends.
     #[arg(long, default_value_t = 150)]
     turn_limit: u32,
@@ -609,7 +613,7 @@ pub struct SimulateArgs {
 
 const SIMULATE_HELP: &str = "\
 Games
-  triforce       a whole game, MCTS bots (--players, --playouts, --turn-limit)
+  triforce       a whole game, MCTS bots (--players, --playouts, --playout-turns, --turn-limit)
   wicked-age     one conflict, PC Ash against NPC The Ogre, odds bots (or --setup FILE with the
                  first two characters as the participants)
   nd-tourists    the Kaiju Conflict (TV-4's parties), threshold bidders (--threshold, --max-rounds)
@@ -643,6 +647,7 @@ fn contest(args: &SimulateArgs) -> Result<Box<dyn Contest>, String> {
                 players: args.players,
                 bots: bot_kinds(&args.bots, usize::from(args.players))?,
                 playouts: args.playouts.max(1),
+                playout_turns: args.playout_turns,
                 turn_limit: args.turn_limit.max(1),
             })
         }
