@@ -28,6 +28,12 @@
 //! [`turn::step`] implements all of this once; `decide` runs it on a copy of the state and
 //! collects the events, and [`random::play`] runs it in place and drops them.
 //!
+//! The state also carries its [`actions::Surface`]: per size the positions a pyramid may go to
+//! (TF-13), per seat the stacks it tops (TF-15) and is bottom player of (TF-28), and the
+//! contested stacks (TF-19). It is derived from the stacks, never written to JSON, and updated
+//! stack by stack as pyramids move, so legal actions, pins and win checks need no pass over the
+//! board. Reading a state from JSON recomputes it, and the replay property test compares the two.
+//!
 //! ## Random play and game length
 //!
 //! [`RandomPlayer`] picks random legal commands, either uniformly ([`random::Policy::Uniform`])
