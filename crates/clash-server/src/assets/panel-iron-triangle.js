@@ -466,6 +466,7 @@
       else if (type === 'play_move') for (const [ch, its] of perCharacter(items)) box.append(moveGroup(v, ch, its, send));
       else if (type === 'split_loss' || type === 'split_gain') for (const [ch, its] of perCharacter(items)) box.append(splitGroup(v, type, ch, its, send));
       else if (type === 'choose_option') box.append(optionGroup(items, send));
+      else if (type === 'pass_window' && items.length > 1) box.append(passAllGroup(items, send), genericGroup(v, type, items, send));
       else box.append(genericGroup(v, type, items, send));
     }
     if (!box.childNodes.length && update.seat) {
@@ -473,6 +474,19 @@
       box.append(h('p', 'hint', c && c.outcome ? 'The conflict is over.' : 'Nothing for you to do right now — waiting for the others.'));
     }
     return box;
+  }
+
+  // A GM asked at W5 for several idle NPCs (asked so that asking reveals no Yojimbo) closes the
+  // window for all of them with one click: the passes are sent one after another.
+  function passAllGroup(items, send) {
+    const g = group('pass-all', 'Done with this special window for everyone', null);
+    const names = items.map((it) => it.command.character).join(', ');
+    const sendAll = async (commands, err) => {
+      for (const c of commands) if (!(await send(c, err))) return false;
+      return true;
+    };
+    g.body.append(button(g, 'All pass (' + names + ')', sendAll, () => items.map((it) => it.command), true));
+    return g.g;
   }
 
   function summary(v) {
