@@ -11,6 +11,8 @@
 //!   with Bland's rule);
 //! * [`wicked_odds`], [`combat_odds`], [`draw_odds`]: exact odds reports;
 //! * [`turn_game`]: the Iron Triangle conflict turn as a two-stage game, solved exactly;
+//! * [`duel`]: a whole Iron Triangle duel between two level-0 characters, by backward
+//!   induction over conflict states;
 //! * [`bots`]: a [`bots::Bot`] per ruleset, and [`bots::json_bot`] for the table server;
 //! * [`simulate`] and [`contests`]: bot-against-bot runs in parallel with summary statistics;
 //! * [`histogram`]: SVG/PNG histograms of game lengths;
@@ -20,6 +22,7 @@ pub mod bots;
 pub mod combat_odds;
 pub mod contests;
 pub mod draw_odds;
+pub mod duel;
 pub mod exact;
 pub mod histogram;
 pub mod matrix_game;

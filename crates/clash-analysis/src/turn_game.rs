@@ -115,8 +115,8 @@ pub enum TurnError {
     Game(#[from] matrix_game::GameError),
 }
 
-const A_SEAT: Seat = Seat::Player(1);
-const B_SEAT: Seat = Seat::Gm;
+pub(crate) const A_SEAT: Seat = Seat::Player(1);
+pub(crate) const B_SEAT: Seat = Seat::Gm;
 
 fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
     let max = f.max.unwrap_or(PerAction { defend: f.energy.defend.max(1), grapple: f.energy.grapple.max(1), attack: f.energy.attack.max(1) });
@@ -149,7 +149,7 @@ fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
     })
 }
 
-fn run(table: &mut Table, seat: Seat, command: ConflictCommand) -> Result<Vec<Event>, TurnError> {
+pub(crate) fn run(table: &mut Table, seat: Seat, command: ConflictCommand) -> Result<Vec<Event>, TurnError> {
     let command = Command::Conflict(command);
     let mut rng = SeededRandomness::new(0);
     let events = IronTriangle::decide(table, seat, &command, &mut rng).map_err(|e| TurnError::Engine(e.to_string()))?;
@@ -218,6 +218,11 @@ impl TurnPosition {
             seats: [seat(ia)?, seat(ib)?],
             staged,
         })
+    }
+
+    /// The table the turn is set up on, waiting for the next step.
+    pub fn table(&self) -> &Table {
+        &self.table
     }
 
     /// The active character's name and the opponent's.

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
+use clash_analysis::duel::{self, ChainPolicy};
 use clash_analysis::contests::{BotKind, IronContest, TouristsContest, TriforceContest, WickedContest};
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
@@ -326,6 +327,15 @@ enum IronSolve {
         #[arg(long, value_name = "COST", allow_negative_numbers = true)]
         surrender: Option<i64>,
     },
+    /// A whole duel between two level-0 characters: P(win) - P(loss) for the first (the PC,
+    /// active first) against the second (the GM's NPC), by backward induction over conflict
+    /// states.
+    Conflict {
+        /// The two characters, in the turn state format (combos not allowed; at most 3 energy
+        /// per type and 6 in all per character).
+        #[arg(long)]
+        state: PathBuf,
+    },
     /// The move game once given stances are revealed: its payoff matrix and equilibrium.
     Moves {
         #[arg(long)]
@@ -369,6 +379,7 @@ pub fn solve(args: SolveArgs) -> ExitCode {
         SolveWhat::IronTriangle(IronSolve::Turn { state, payoff, surrender }) => {
             solve_turn(&state, Options { payoff: payoff.into(), surrender }, json)
         }
+        SolveWhat::IronTriangle(IronSolve::Conflict { state }) => solve_conflict(&state, json),
         SolveWhat::IronTriangle(IronSolve::Moves { state, active_stance, opponent_stance, payoff, surrender, repeat }) => {
             solve_moves(&state, &active_stance, &opponent_stance, Options { payoff: payoff.into(), surrender }, repeat, json)
         }
@@ -496,6 +507,46 @@ fn solve_turn(path: &Path, opts: Options, json: bool) -> Outcome {
             moves(&m.active),
             s.opponent,
             moves(&m.opponent)
+        );
+    }
+    Ok(())
+}
+
+fn solve_conflict(path: &Path, json: bool) -> Outcome {
+    let spec: TurnSpec = read_json(path)?;
+    let bar = if !json && std::io::stderr().is_terminal() { ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr()) } else { ProgressBar::hidden() };
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} states  {elapsed_precise}") {
+        bar.set_style(style);
+    }
+    let start = Instant::now();
+    // The total grows as states are met, so the bar shows solved out of met so far.
+    let solved = duel::solve_duel(&spec, ChainPolicy::End, &mut |p| {
+        bar.set_length(p.discovered as u64);
+        bar.set_position(p.solved as u64);
+    });
+    bar.finish_and_clear();
+    let s = solved.map_err(|e| e.to_string())?;
+    let elapsed = start.elapsed().as_secs_f64();
+    if json {
+        return print_json(&s);
+    }
+    println!("Iron Triangle duel: {} (PC, active first) against {} (NPC), lesser conflict", s.first, s.second);
+    println!("Value to {}: {:+.6} = P(win) - P(loss); P({} wins) = {:.6}", s.first, s.value, s.first, s.first_wins);
+    println!("{} states solved in {}", s.states, seconds(elapsed));
+    let mix = |m: &[duel::Weighted<iron_triangle::conflict::Stance>]| m.iter().map(|x| format!("{} {:.4}", stance_text(&x.option), x.probability)).collect::<Vec<_>>().join(", ");
+    println!("First turn, stances, {}: {}", s.first, mix(&s.stances_first));
+    println!("First turn, stances, {}: {}", s.second, mix(&s.stances_second));
+    for m in &s.moves {
+        let moves = |v: &[duel::Weighted<iron_triangle::conflict::MoveChoice>]| v.iter().map(|x| format!("{} {:.4}", x.option, x.probability)).collect::<Vec<_>>().join(", ");
+        println!(
+            "  after {} vs {} (worth {:+.4}): {} plays {}; {} plays {}",
+            stance_text(&m.stance_first),
+            stance_text(&m.stance_second),
+            m.value,
+            s.first,
+            moves(&m.first),
+            s.second,
+            moves(&m.second)
         );
     }
     Ok(())

@@ -1,4 +1,4 @@
-//! `clash solve iron-triangle`: Surrender is offered only with a price.
+//! `clash solve iron-triangle`: Surrender is offered only with a price; whole duels are solved.
 
 use std::path::PathBuf;
 
@@ -46,4 +46,43 @@ fn the_move_matrix_gains_a_surrender_row_and_column() {
     assert_eq!(v["rows"], serde_json::json!(["surrender"]));
     assert_eq!(v["cols"], serde_json::json!(["D-M", "G-L", "A-H", "surrender"]));
     assert_eq!(v["matrix"], serde_json::json!([[-2, -2, -2, 0]]));
+}
+
+fn duel_file(tag: &str, spec: Value) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("clash-duel-{tag}-{}.json", std::process::id()));
+    std::fs::write(&path, spec.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn a_duel_of_last_points_is_worth_minus_a_third_to_the_pc() {
+    // One energy each: a win knocks the loser out, a tie knocks both out and the GM's side wins
+    // (IT-27), so the cyclic starting moves give the PC one win in three.
+    let file = duel_file("tiny", serde_json::json!({
+        "active": {"name": "Ada", "energy": {"defend": 1, "grapple": 0, "attack": 0}},
+        "opponent": {"name": "Bruiser", "energy": {"defend": 0, "grapple": 1, "attack": 0}}
+    }));
+    let out = solve(&["conflict", "--state", file.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!((v["value"].as_f64().unwrap() + 1.0 / 3.0).abs() < 1e-9, "{v}");
+    assert_eq!(v["states"], 1);
+    assert_eq!(v["first"], "Ada");
+    assert!(out.stderr.is_empty(), "no progress bar with --json");
+
+    let text = solve(&["conflict", "--state", file.to_str().unwrap()]);
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("Value to Ada: -0.333333") && text.contains("1 states solved"), "{text}");
+}
+
+#[test]
+fn a_duel_too_large_to_solve_is_refused() {
+    let file = duel_file("big", serde_json::json!({
+        "active": {"name": "Ada", "energy": {"defend": 3, "grapple": 2, "attack": 5}},
+        "opponent": {"name": "Bruiser", "energy": {"defend": 1, "grapple": 1, "attack": 1}}
+    }));
+    let out = solve(&["conflict", "--state", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 3 per type and 6 in all"), "{}", String::from_utf8_lossy(&out.stderr));
 }
