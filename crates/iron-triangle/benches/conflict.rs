@@ -1,5 +1,6 @@
 //! Turns resolved per second: whole two-character conflicts played by the random legal-move
-//! driver (`conflict::driver`), from the first pick to the end.
+//! driver (`conflict::driver`), from the first pick to the end. Each iteration plays the same
+//! fixed seeds, and the reported throughput is their exact total of turns.
 
 use clash_core::{Ruleset, Seat, SeededRandomness, execute};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -31,25 +32,22 @@ fn duel_table() -> Table {
 fn play(start: &Table, seed: u64) -> u64 {
     let mut table = start.clone();
     let mut rng = SeededRandomness::new(seed);
-    let mut buffer = Vec::with_capacity(64);
+    let mut buffer = driver::Plays::default();
     while let Ok(Some(_)) = driver::random_step_with(&mut table, &mut rng, false, &mut buffer) {}
     table.conflict.as_ref().map_or(0, |c| u64::from(c.turns_played))
 }
 
+/// Conflicts per iteration: seeds `0..DUELS`, the same every iteration.
+const DUELS: u64 = 100;
+
 fn bench(c: &mut Criterion) {
     let start = duel_table();
-    // Average turns per conflict over many seeds, so throughput is reported in turns.
-    let sample = 200u64;
-    let turns: u64 = (0..sample).map(|s| play(&start, s)).sum();
-    let per_conflict = (turns / sample).max(1);
+    // Every iteration plays the same seeds, so its exact total of turns is the throughput.
+    let turns: u64 = (0..DUELS).map(|s| play(&start, s)).sum();
     let mut group = c.benchmark_group("conflict");
-    group.throughput(Throughput::Elements(per_conflict));
-    let mut seed = 0u64;
-    group.bench_function(format!("random duel ({per_conflict} turns on average)"), |b| {
-        b.iter(|| {
-            seed += 1;
-            play(&start, seed)
-        })
+    group.throughput(Throughput::Elements(turns));
+    group.bench_function(format!("random duels ({DUELS} conflicts, {turns} turns)"), |b| {
+        b.iter(|| (0..DUELS).map(|s| play(&start, s)).sum::<u64>())
     });
     group.finish();
 }

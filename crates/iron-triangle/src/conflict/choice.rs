@@ -54,12 +54,9 @@ pub struct MoveSet(pub u16);
 
 impl MoveSet {
     pub fn index(m: Move) -> usize {
-        let start = match m.action {
-            Action::Defend => 0,
-            Action::Grapple => 3,
-            Action::Attack => 8,
-        };
-        start + m.element as usize
+        // Where each action's moves start in `Move::ALL` (Defend has no Jump or Spin).
+        const START: [usize; 3] = [0, 3, 8];
+        START[m.action as usize] + m.element as usize
     }
 
     pub fn insert(&mut self, m: Move) {
@@ -142,12 +139,15 @@ pub fn play_move(table: &Table, seat: Seat, character: &str, choice: MoveChoice)
         return Err(RuleError::illegal("IT-2", "a committed move is final"));
     }
     check_choice(table, c, turn, id, slot, choice)?;
-    let mut events = super::events_from(ConflictEvent::MoveChosen { character: c.f(id).name.clone(), owner: seat, choice: Some(choice) }, 7);
+    let chosen = ConflictEvent::MoveChosen { character: c.f(id).name.clone(), owner: seat, choice: Some(choice) };
+    if turn.moves[1 - slot].is_none() {
+        return Ok(vec![chosen]);
+    }
+    // The second move: reveal both and carry the turn on, on a copy of the turn.
+    let mut events = super::events_from(chosen, 7);
     let mut next = turn.clone();
     next.moves[slot] = Some(choice);
-    if next.moves[1 - slot].is_some() {
-        reveal(table, c, &mut next, &mut events);
-    }
+    reveal(table, c, &mut next, &mut events);
     Ok(events)
 }
 
@@ -159,13 +159,13 @@ fn check_choice(table: &Table, c: &Conflict, turn: &Turn, id: FighterId, slot: u
             if !known(table, c, id).contains(m) {
                 return Err(RuleError::illegal("IT-35", format!("{} does not know {m}", c.f(id).name)));
             }
-            if turn.forbidden[slot] == Some(m.action) && !available(table, c, id, turn.forbidden[slot]).contains(m) {
+            if available(table, c, id, turn.forbidden[slot]).contains(m) {
+                return Ok(());
+            }
+            if turn.forbidden[slot] == Some(m.action) {
                 return Err(RuleError::illegal("IT-59", format!("I Already Know forbids {:?} moves this turn", m.action)));
             }
-            if !available(table, c, id, turn.forbidden[slot]).contains(m) {
-                return Err(RuleError::illegal("IT-35", format!("{m} is face up (in the pile or a live chain) and unavailable")));
-            }
-            Ok(())
+            Err(RuleError::illegal("IT-35", format!("{m} is face up (in the pile or a live chain) and unavailable")))
         }
     }
 }

@@ -1,13 +1,15 @@
 //! A random legal-move player: drives conflicts for benchmarks, property tests and bots.
 //!
-//! It lists the legal plays of every seat in compact form ([`legal::Play`]), picks one
-//! uniformly with the injected randomness, and sends it through the whole ruleset
+//! It lists the legal plays of every seat in compact form ([`Plays`]: [`legal::Play`]s, with a
+//! character's stances counted from its energy rather than written out), picks one uniformly
+//! with the injected randomness, and sends it through the whole ruleset
 //! ([`IronTriangle::decide`] and [`IronTriangle::apply`]), so campaign hooks run too.
 
 use clash_core::{Randomness, RuleError, Ruleset, Seat};
 
 use super::legal::{self, Play, PlaySink};
-use super::MoveChoice;
+use super::{FighterId, MoveChoice};
+use crate::character::PerAction;
 use crate::{Command, Event, IronTriangle, Table};
 
 /// One step the driver took.
@@ -21,49 +23,110 @@ pub struct Step {
 /// Every legal play (no GM administration) of every seat, into `out`. Without `surrender`, a
 /// character surrenders only when it has no move left (IT-35).
 pub fn plays(table: &Table, surrender: bool, out: &mut Vec<(Seat, Play)>) {
+    let mut listed = Plays::default();
+    listed.list(table, surrender);
     out.clear();
-    for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
-        let first = out.len();
-        legal::plays_into(table, seat, &mut Seated { seat, out });
-        if !surrender {
-            drop_surrender_while_fighting(out, first);
+    out.extend((0..listed.len()).map(|i| listed.get(i)));
+}
+
+/// Every seat's legal plays in compact form: a seat's stances are one entry (the fighter and
+/// its energy) rather than one play per stance, so listing costs the same whatever the energy.
+/// Play `i` is the same as `plays(..)[i]`, so a uniform pick over `0..len()` is a uniform pick
+/// over the listed plays.
+#[derive(Debug, Clone, Default)]
+pub struct Plays {
+    entries: Vec<(Seat, Entry)>,
+    len: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Entry {
+    One(Play),
+    Stances(FighterId, PerAction<u32>),
+}
+
+impl Entry {
+    fn len(self) -> usize {
+        match self {
+            Entry::One(_) => 1,
+            Entry::Stances(_, energy) => legal::stance_count(energy),
         }
+    }
+}
+
+impl Plays {
+    /// List every legal play (no GM administration) of every seat, replacing what was listed.
+    /// Without `surrender`, a character surrenders only when it has no move left (IT-35).
+    pub fn list(&mut self, table: &Table, surrender: bool) {
+        self.entries.clear();
+        self.len = 0;
+        for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
+            let first = self.entries.len();
+            legal::plays_into(table, seat, &mut Seated { seat, out: self });
+            if !surrender {
+                self.drop_surrender_while_fighting(first);
+            }
+        }
+    }
+
+    /// How many plays are listed.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Play `i` (below [`Plays::len`]) and the seat that plays it.
+    pub fn get(&self, mut i: usize) -> (Seat, Play) {
+        for &(seat, entry) in &self.entries {
+            match entry {
+                Entry::One(play) if i == 0 => return (seat, play),
+                Entry::Stances(f, energy) if i < entry.len() => return (seat, legal::stance_play(f, energy, i)),
+                _ => i -= entry.len(),
+            }
+        }
+        panic!("play {i} past the end of the list")
+    }
+
+    /// A seat that has a move to play does not surrender: drop its Surrender plays, which are
+    /// `entries[first..]`.
+    fn drop_surrender_while_fighting(&mut self, first: usize) {
+        let surrenders = |e: &Entry| matches!(e, Entry::One(Play::Move(_, MoveChoice::Surrender)));
+        let mine = &self.entries[first..];
+        if !mine.iter().any(|(_, e)| matches!(e, Entry::One(Play::Move(_, MoveChoice::Play(_))))) || !mine.iter().any(|(_, e)| surrenders(e)) {
+            return;
+        }
+        let before = self.entries.len();
+        let mut index = 0;
+        self.entries.retain(|(_, e)| {
+            let keep = index < first || !surrenders(e);
+            index += 1;
+            keep
+        });
+        self.len -= before - self.entries.len();
     }
 }
 
 /// Lists one seat's plays straight into the driver's list of every seat's plays.
 struct Seated<'a> {
     seat: Seat,
-    out: &'a mut Vec<(Seat, Play)>,
+    out: &'a mut Plays,
 }
 
 impl PlaySink for Seated<'_> {
     #[inline]
     fn add(&mut self, play: Play) {
-        self.out.push((self.seat, play));
+        self.out.entries.push((self.seat, Entry::One(play)));
+        self.out.len += 1;
     }
 
-    fn expect(&mut self, n: usize) {
-        self.out.reserve(n);
+    #[inline]
+    fn add_stances(&mut self, f: FighterId, energy: PerAction<u32>) {
+        self.out.entries.push((self.seat, Entry::Stances(f, energy)));
+        self.out.len += legal::stance_count(energy);
     }
-}
-
-/// A seat that has a move to play does not surrender: drop its Surrender plays, which are
-/// `out[first..]`.
-fn drop_surrender_while_fighting(out: &mut Vec<(Seat, Play)>, first: usize) {
-    let surrenders = |p: &Play| matches!(p, Play::Move(_, MoveChoice::Surrender));
-    let mine = &out[first..];
-    if !mine.iter().any(|(_, p)| matches!(p, Play::Move(_, MoveChoice::Play(_)))) || !mine.iter().any(|(_, p)| surrenders(p)) {
-        return;
-    }
-    let mut kept = first;
-    for i in first..out.len() {
-        if !surrenders(&out[i].1) {
-            out[kept] = out[i];
-            kept += 1;
-        }
-    }
-    out.truncate(kept);
 }
 
 /// The same as commands, for tests.
@@ -79,21 +142,15 @@ pub fn options(table: &Table, surrender: bool) -> Vec<(Seat, super::ConflictComm
 /// Pick one legal play uniformly among all seats' options and carry it out. `None` when nobody
 /// has anything to do (no conflict running). `surrender` lets it surrender at will.
 pub fn random_step(table: &mut Table, rng: &mut dyn Randomness, surrender: bool) -> Result<Option<Step>, RuleError> {
-    let mut buffer = Vec::new();
-    random_step_with(table, rng, surrender, &mut buffer)
+    random_step_with(table, rng, surrender, &mut Plays::default())
 }
 
-/// [`random_step`] reusing a buffer for the list of plays (no allocation in the hot path).
-pub fn random_step_with(
-    table: &mut Table,
-    rng: &mut dyn Randomness,
-    surrender: bool,
-    buffer: &mut Vec<(Seat, Play)>,
-) -> Result<Option<Step>, RuleError> {
-    plays(table, surrender, buffer);
+/// [`random_step`] reusing a list of plays (no allocation in the hot path).
+pub fn random_step_with(table: &mut Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays) -> Result<Option<Step>, RuleError> {
+    buffer.list(table, surrender);
     let (Some(c), false) = (table.conflict.as_ref(), buffer.is_empty()) else { return Ok(None) };
-    let pick = rng.choose(buffer.len(), &|i| format!("{:?}", buffer[i].1))?;
-    let (seat, play) = buffer[pick];
+    let pick = rng.choose(buffer.len(), &|i| format!("{:?}", buffer.get(i).1))?;
+    let (seat, play) = buffer.get(pick);
     let command = Command::Conflict(play.command(c));
     let events = IronTriangle::decide(table, seat, &command, rng)?;
     for e in &events {
@@ -106,7 +163,7 @@ pub fn random_step_with(
 /// Returns every event, in order.
 pub fn play_out(table: &mut Table, rng: &mut dyn Randomness, max_steps: usize, surrender: bool) -> Result<Vec<Event>, RuleError> {
     let mut log = Vec::new();
-    let mut buffer = Vec::new();
+    let mut buffer = Plays::default();
     for _ in 0..max_steps {
         match random_step_with(table, rng, surrender, &mut buffer)? {
             Some(step) => log.extend(step.events),

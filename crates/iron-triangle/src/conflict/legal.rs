@@ -75,6 +75,35 @@ pub trait PlaySink {
 
     /// About `n` more plays are coming (a hint, so a list grows once).
     fn expect(&mut self, _n: usize) {}
+
+    /// Every stance of `f` with current energy `energy`, in [`stance_play`] order: no stance,
+    /// then 1 ..= the energy of each type, types in [`Action::ALL`] order (IT-33). A sink that
+    /// only counts or picks need not write them out.
+    fn add_stances(&mut self, f: FighterId, energy: PerAction<u32>) {
+        self.expect(stance_count(energy));
+        for i in 0..stance_count(energy) {
+            self.add(stance_play(f, energy, i));
+        }
+    }
+}
+
+/// How many stances a character with current energy `energy` may take: no stance, or 1 up to
+/// the energy of one type (IT-33).
+pub fn stance_count(energy: PerAction<u32>) -> usize {
+    1 + energy.total() as usize
+}
+
+/// The `i`-th of the [`stance_count`] stances, in listing order.
+pub fn stance_play(f: FighterId, energy: PerAction<u32>, i: usize) -> Play {
+    let Some(mut rest) = i.checked_sub(1) else { return Play::Stance(f, None, 0) };
+    for a in Action::ALL {
+        let n = energy.get(a) as usize;
+        if rest < n {
+            return Play::Stance(f, Some(a), rest as u32 + 1);
+        }
+        rest -= n;
+    }
+    panic!("stance {i} of {} listed", stance_count(energy))
 }
 
 impl PlaySink for Vec<Play> {
@@ -210,14 +239,7 @@ fn participants(t: &Turn) -> impl Iterator<Item = (usize, FighterId)> + '_ {
 }
 
 fn stances(table: &Table, c: &Conflict, f: FighterId, out: &mut impl PlaySink) {
-    let e = super::character(table, c, f).energy.current;
-    out.expect(1 + e.total() as usize);
-    out.add(Play::Stance(f, None, 0));
-    for a in Action::ALL {
-        for amount in 1..e.get(a) + 1 {
-            out.add(Play::Stance(f, Some(a), amount));
-        }
-    }
+    out.add_stances(f, super::character(table, c, f).energy.current);
 }
 
 fn moves(table: &Table, c: &Conflict, t: &Turn, slot: usize, f: FighterId, out: &mut impl PlaySink) {
@@ -276,3 +298,25 @@ pub fn waiting_for(table: &Table) -> Vec<Seat> {
     seats
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stances_are_counted_and_picked_in_listing_order() {
+        let energy = PerAction { defend: 2, grapple: 0, attack: 3 };
+        let mut written = vec![Play::Stance(1, None, 0)];
+        for a in Action::ALL {
+            for amount in 1..=energy.get(a) {
+                written.push(Play::Stance(1, Some(a), amount));
+            }
+        }
+        assert_eq!(stance_count(energy), written.len());
+        let picked: Vec<Play> = (0..stance_count(energy)).map(|i| stance_play(1, energy, i)).collect();
+        assert_eq!(picked, written);
+        let mut listed = Vec::new();
+        listed.add_stances(1, energy);
+        assert_eq!(listed, written);
+    }
+}

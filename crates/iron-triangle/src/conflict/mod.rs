@@ -424,13 +424,14 @@ pub enum ConflictEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<Name>,
     },
-    /// A Scouter snapshot; `report` is shown only to the Scouter's controller (D-26).
+    /// A Scouter snapshot; `report` is shown only to the Scouter's controller (D-26). Boxed, as
+    /// the one large payload: it keeps every event small.
     Scouted {
         character: Name,
         owner: Seat,
         target: Name,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        report: Option<ScoutReport>,
+        report: Option<Box<ScoutReport>>,
     },
     SpecialsRevealed { specials: Vec<(Name, Special)> },
     /// Identical specials clashed: both are spent and neither takes effect (D-31).

@@ -246,7 +246,7 @@ pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Opt
         events.push(ConflictEvent::SpecialsCancelled { special: p.special, first: c.f(other.by).name.clone(), second: user });
     } else if p.special == Special::Scouter {
         if let Some(t) = p.target {
-            events.push(ConflictEvent::Scouted { character: user, owner: seat, target: c.f(t).name.clone(), report: Some(scout(table, c, turn, seat, id, t)) });
+            events.push(ConflictEvent::Scouted { character: user, owner: seat, target: c.f(t).name.clone(), report: Some(Box::new(scout(table, c, turn, seat, id, t))) });
         }
     }
     if matches!(p.window, Window::W4 | Window::W5) {
@@ -441,7 +441,7 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
         }
         ConflictEvent::Scouted { report: Some(report), .. } => {
             if let Some(c) = table.conflict.as_mut() {
-                c.scouted.push(report.clone());
+                c.scouted.push(ScoutReport::clone(report));
             }
         }
         ConflictEvent::SpecialsRevealed { .. } => {
