@@ -127,7 +127,7 @@ fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
         "energy": max,
         "current": f.energy,
         "established": true,
-        "moves": moves.iter().map(|m| KnownMove { mv: *m, name: m.to_string() }).collect::<Vec<_>>(),
+        "moves": moves.iter().map(|m| KnownMove { mv: *m, name: m.to_string().into() }).collect::<Vec<_>>(),
         "combos": f.combos,
     });
     // Built through JSON so that sheet fields this module does not set keep their defaults.

@@ -5,6 +5,7 @@ use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::moves::{Action, Element, Move};
+use crate::name::Name;
 use crate::special::Special;
 
 /// One value per action / energy type.
@@ -103,7 +104,8 @@ pub struct Goal {
 pub struct KnownMove {
     #[serde(rename = "move")]
     pub mv: Move,
-    pub name: String,
+    /// Shared, so that copying a table copies no move names (a plain string in JSON).
+    pub name: Name,
 }
 
 /// A combo: from a starting move to one or two followups (IT-41, IT-63, D-5).
@@ -511,7 +513,7 @@ mod tests {
         s.controller = Seat::Gm;
         s.moves.push(KnownMove { mv: "G-J".parse().unwrap(), name: "Leap".into() });
         assert_eq!(rule_of(&s), Some("IT-8")); // IT-8
-        s.moves = Move::ALL.iter().map(|m| KnownMove { mv: *m, name: m.to_string() }).collect();
+        s.moves = Move::ALL.iter().map(|m| KnownMove { mv: *m, name: m.to_string().into() }).collect();
         assert!(s.build().is_ok());
     }
 

@@ -136,13 +136,13 @@ pub fn rename(table: &Table, seat: Seat, character: &str, mv: Move, name: &str) 
 
 pub fn apply_rename(table: &mut Table, character: &str, mv: Move, name: &str) {
     if let Some(k) = table.character_mut(character).and_then(|c| c.moves.iter_mut().find(|k| k.mv == mv)) {
-        k.name = name.to_string();
+        k.name = name.into();
     }
 }
 
 /// A standard starting sheet for `seat`, used to offer creation in `legal_commands`.
 fn starter(seat: Seat, name: String) -> Option<CharacterSheet> {
-    let moves: Vec<KnownMove> = STARTING_MOVES.iter().map(|m| KnownMove { mv: *m, name: m.to_string() }).collect();
+    let moves: Vec<KnownMove> = STARTING_MOVES.iter().map(|m| KnownMove { mv: *m, name: m.to_string().into() }).collect();
     serde_json::from_value(serde_json::json!({
         "name": name, "controller": seat,
         "energy": {"defend": 3, "grapple": 3, "attack": 4},

@@ -386,7 +386,7 @@ fn erase_after_level_up(c: &mut Character) {
 
 fn improve(c: &mut Character, improvement: &Improvement, repl: Option<&Replacement>) {
     match improvement {
-        Improvement::LearnMove { mv, name } => c.moves.push(KnownMove { mv: *mv, name: name.trim().to_string() }),
+        Improvement::LearnMove { mv, name } => c.moves.push(KnownMove { mv: *mv, name: name.trim().into() }),
         Improvement::ComboEdits { edits } => {
             if let Ok(combos) = edited_combos(c, edits, repl) {
                 c.combos = combos;

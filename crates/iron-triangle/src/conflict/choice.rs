@@ -6,7 +6,7 @@ use std::str::FromStr;
 use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{Conflict, ConflictEvent, FighterId, Step, Turn, current_turn, own_fighter, running};
+use super::{Conflict, ConflictEvent, FighterId, Name, Step, Turn, current_turn, own_fighter, running};
 use crate::Table;
 use crate::moves::{Action, Move};
 
@@ -179,8 +179,8 @@ pub(crate) fn reveal(table: &Table, c: &Conflict, turn: &mut Turn, events: &mut 
         .map(|(f, _)| c.f(f).name.clone())
         .collect();
     let move_name = |f: FighterId, m: MoveChoice| match m {
-        MoveChoice::Play(mv) => super::character(table, c, f).move_name(mv).unwrap_or_default().to_string(),
-        MoveChoice::Surrender => String::new(),
+        MoveChoice::Play(mv) => super::character(table, c, f).moves.iter().find(|k| k.mv == mv).map_or_else(Name::default, |k| k.name.clone()),
+        MoveChoice::Surrender => Name::default(),
     };
     events.push(ConflictEvent::MovesRevealed {
         active: (c.f(turn.active).name.clone(), a),

@@ -457,7 +457,7 @@ pub enum ConflictEvent {
         disadvantaged: Vec<Name>,
         /// The names their players gave the two moves (IT-7), for narration.
         #[serde(default)]
-        move_names: Vec<String>,
+        move_names: Vec<Name>,
     },
     WindowOpened { window: Window, who: Vec<Name> },
     WindowPassed { character: Name, window: Window },

@@ -3,7 +3,7 @@
 use clash_core::Viewer;
 
 use super::visibility::{Choice, ConflictView};
-use super::{ConflictEvent, LossBreakdown, MoveChoice, Phase, Picker, Side, Stance, TurnOutcome};
+use super::{ConflictEvent, LossBreakdown, MoveChoice, Name, Phase, Picker, Side, Stance, TurnOutcome};
 use crate::Table;
 use crate::character::PerAction;
 use crate::moves::{Action, Move};
@@ -15,7 +15,7 @@ fn stance_words(s: Stance) -> String {
     }
 }
 
-fn played_words(choice: MoveChoice, name: Option<&String>) -> String {
+fn played_words(choice: MoveChoice, name: Option<&Name>) -> String {
     match (choice, name) {
         (MoveChoice::Surrender, _) => "Surrender".into(),
         (m, Some(n)) if !n.is_empty() && *n != m.to_string() => format!("{n} ({m})"),

@@ -277,7 +277,7 @@ fn scout(table: &Table, c: &Conflict, turn: &Turn, seat: Seat, by: FighterId, ta
         seat,
         by: c.f(by).name.clone(),
         target: c.f(target).name.clone(),
-        moves: ch.moves.iter().map(|k| ScoutedMove { mv: k.mv, name: k.name.clone(), available: avail.contains(k.mv) }).collect(),
+        moves: ch.moves.iter().map(|k| ScoutedMove { mv: k.mv, name: k.name.to_string(), available: avail.contains(k.mv) }).collect(),
         combos: ch.combos.clone(),
         unspent_specials: ch.specials.iter().filter(|k| !k.spent).map(|k| k.special).collect(),
     }

@@ -307,7 +307,7 @@ fn own_moves(state: &Table, c: &super::Conflict, t: &super::Turn, seat: Seat) ->
             out.push(MoveOption {
                 character: c.f(f).name.clone(),
                 mv: k.mv,
-                name: k.name.clone(),
+                name: k.name.to_string(),
                 available: avail.contains(k.mv),
                 disadvantaged: super::disadvantage::is_disadvantaged(c, f, k.mv),
                 combos: slot == 0 && t.opponent.is_some_and(|o| super::combo::combos(state, c, f, o, k.mv)),
