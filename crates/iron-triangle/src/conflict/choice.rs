@@ -201,7 +201,7 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
     let Some(turn) = c.turn.as_mut() else { return };
     match event {
         ConflictEvent::MoveChosen { character, choice: Some(choice), .. } => {
-            let slot = c.fighters.iter().position(|f| &f.name == character).and_then(|i| turn.slot(i as u8));
+            let slot = c.fighters.iter().position(|f| f.name.is(character)).and_then(|i| turn.slot(i as u8));
             if let Some(slot) = slot {
                 turn.moves[slot] = Some(*choice);
             }

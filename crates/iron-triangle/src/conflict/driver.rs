@@ -62,9 +62,12 @@ impl Plays {
         self.len = 0;
         for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
             let first = self.entries.len();
-            legal::plays_into(table, seat, &mut Seated { seat, out: self });
-            if !surrender {
-                self.drop_surrender_while_fighting(first);
+            let mut seated = Seated { seat, out: self, surrender, moves: false, surrenders: false };
+            legal::plays_into(table, seat, &mut seated);
+            // A seat that has a move to play does not surrender: drop the Surrender plays listed
+            // before its first move (those after it were never written).
+            if !surrender && seated.moves && seated.surrenders {
+                self.drop_surrenders(first);
             }
         }
     }
@@ -90,14 +93,9 @@ impl Plays {
         panic!("play {i} past the end of the list")
     }
 
-    /// A seat that has a move to play does not surrender: drop its Surrender plays, which are
-    /// `entries[first..]`.
-    fn drop_surrender_while_fighting(&mut self, first: usize) {
+    /// Drop the Surrender plays of the seat whose plays are `entries[first..]`.
+    fn drop_surrenders(&mut self, first: usize) {
         let surrenders = |e: &Entry| matches!(e, Entry::One(Play::Move(_, MoveChoice::Surrender)));
-        let mine = &self.entries[first..];
-        if !mine.iter().any(|(_, e)| matches!(e, Entry::One(Play::Move(_, MoveChoice::Play(_))))) || !mine.iter().any(|(_, e)| surrenders(e)) {
-            return;
-        }
         let before = self.entries.len();
         let mut index = 0;
         self.entries.retain(|(_, e)| {
@@ -113,11 +111,23 @@ impl Plays {
 struct Seated<'a> {
     seat: Seat,
     out: &'a mut Plays,
+    /// Surrender at will; otherwise only a seat with no move to play surrenders.
+    surrender: bool,
+    /// A move to play was listed.
+    moves: bool,
+    /// A Surrender play was written.
+    surrenders: bool,
 }
 
 impl PlaySink for Seated<'_> {
     #[inline]
     fn add(&mut self, play: Play) {
+        match play {
+            Play::Move(_, MoveChoice::Play(_)) => self.moves = true,
+            Play::Move(_, MoveChoice::Surrender) if !self.surrender && self.moves => return,
+            Play::Move(_, MoveChoice::Surrender) => self.surrenders = true,
+            _ => {}
+        }
         self.out.entries.push((self.seat, Entry::One(play)));
         self.out.len += 1;
     }

@@ -122,7 +122,8 @@ pub fn actual(e: Energy, fixed_type: Option<Action>, fixed: u32, free: u32) -> u
     taken + free.min(e.total() - taken)
 }
 
-/// Work out the turn's result and its losses (IT-48 … IT-51), then settle what is forced.
+/// Work out the turn's result and its losses (IT-48 … IT-51), then settle what is forced. The
+/// pending losses and gains end up in the `TurnResolved` event, not in `turn` (a scratch copy).
 pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictEvent>) {
     let Some(c) = table.conflict.as_ref() else { return };
     let (Some(b), Some(ma), Some(mb)) = (turn.opponent, turn.played(0), turn.played(1)) else { return };
@@ -202,12 +203,19 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
     };
     yojimbo(table, c, turn, &mut losses, &mut breakdown);
     dig_two_graves(table, c, turn, ids, moves, &mut losses);
-    events.push(ConflictEvent::TurnResolved { outcome: outcome.clone(), breakdown, losses: losses.clone(), gains: gains.clone() });
+    // The event takes the pending losses and gains once settling has read them from the turn
+    // (a scratch copy every caller drops afterwards), so they are never copied.
+    let at = events.len();
+    events.push(ConflictEvent::TurnResolved { outcome: outcome.clone(), breakdown, losses: Vec::new(), gains: Vec::new() });
     turn.outcome = Some(outcome);
     turn.pending_losses = losses;
     turn.pending_gains = gains;
     turn.step = Step::Settling;
     settle(table, turn, 0, 0, &mut Energies::default(), events);
+    if let ConflictEvent::TurnResolved { losses, gains, .. } = &mut events[at] {
+        *losses = std::mem::take(&mut turn.pending_losses);
+        *gains = std::mem::take(&mut turn.pending_gains);
+    }
 }
 
 /// Yojimbo: a non-participant takes what a participant would have lost; they lose 0 (D-25).
@@ -492,7 +500,7 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
             if let Some(r) = c.last_turn.as_mut() {
                 add_to(&mut r.lost, character, *lost);
             }
-            if let Some(ch) = table.characters.iter_mut().find(|ch| &ch.name == character) {
+            if let Some(ch) = super::character_index(table, character).map(|i| &mut table.characters[i]) {
                 for a in Action::ALL {
                     ch.energy.lose(a, lost.get(a));
                 }
@@ -510,7 +518,7 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
             if let Some(r) = c.last_turn.as_mut() {
                 add_to(&mut r.gained, character, *amounts);
             }
-            if let Some(ch) = table.characters.iter_mut().find(|ch| &ch.name == character) {
+            if let Some(ch) = super::character_index(table, character).map(|i| &mut table.characters[i]) {
                 for a in Action::ALL {
                     ch.energy.gain(a, amounts.get(a));
                 }

@@ -511,6 +511,16 @@ pub(crate) fn character<'a>(table: &'a Table, c: &Conflict, f: FighterId) -> &'a
     &table.characters[c.f(f).character]
 }
 
+/// The index in [`Table::characters`] of the character called `name`: found through the
+/// conflict's fighters first (a name copied from a fighter matches by pointer), else by name.
+pub(crate) fn character_index(table: &Table, name: &Name) -> Option<usize> {
+    let fighter = table.conflict.as_ref().and_then(|c| c.fighters.iter().find(|f| f.name.is(name)));
+    match fighter {
+        Some(f) if table.characters.get(f.character).is_some_and(|ch| ch.name == name.as_str()) => Some(f.character),
+        _ => table.characters.iter().position(|ch| ch.name == name.as_str()),
+    }
+}
+
 pub(crate) fn controller(table: &Table, c: &Conflict, f: FighterId) -> Seat {
     table.characters.get(c.f(f).character).map_or(Seat::Gm, |ch| ch.controller)
 }

@@ -77,7 +77,7 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
     let Some(turn) = c.turn.as_mut() else { return };
     match event {
         ConflictEvent::StanceTaken { character, stance, .. } => {
-            let slot = c.fighters.iter().position(|f| &f.name == character).and_then(|i| turn.slot(i as u8));
+            let slot = c.fighters.iter().position(|f| f.name.is(character)).and_then(|i| turn.slot(i as u8));
             if let Some(slot) = slot {
                 turn.stances[slot] = Some(stance.unwrap_or_default());
             }
