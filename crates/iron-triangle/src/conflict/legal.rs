@@ -226,7 +226,8 @@ fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut impl Pla
         out.add(Play::EndChain);
     }
     for f in c.ids() {
-        if controller(table, c, f) == seat && specials::open_window(c, t, f).is_some() {
+        let knows_specials = table.characters.get(c.f(f).character).is_some_and(|ch| !ch.specials.is_empty());
+        if knows_specials && controller(table, c, f) == seat && specials::open_window(c, t, f).is_some() {
             for o in specials::options(table, c, t, f) {
                 out.add(Play::Special(f, o));
             }
