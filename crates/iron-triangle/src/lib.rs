@@ -43,6 +43,8 @@
 //!   players stall, D-13), or when a Samurai at 0 energy is in (D-11); it names no winner and
 //!   kills nobody but Samurai users. The GM may also make the first pick (D-13).
 //! - Sides are the PCs and the NPCs. Barred and sat-out PCs share their side's result.
+//! - IT-27's narration is `narrate_conflict`, accepted once a side has won from any player with
+//!   a character on that side, and from the GM (who settles disputes); the latest one stands.
 //! - Equal turns (IT-26): continuing as the previous turn's active character is always allowed
 //!   (it adds no turn, D-8); the "all agree otherwise" override is not modelled; the GM's picks
 //!   are not bound; a character capped by IT-46 is left out before finding the fewest.

@@ -237,7 +237,7 @@ proptest! {
     }
 
     #[test]
-    fn arbitrary_json_commands_never_panic(seed: u64, kind in 0usize..18, name in "[A-Za-z0-9]{0,6}", n in 0u32..40) {
+    fn arbitrary_json_commands_never_panic(seed: u64, kind in 0usize..19, name in "[A-Za-z0-9]{0,6}", n in 0u32..40) {
         let cfg = Config { pcs: 1, npcs: 1, energies: vec![[3, 3, 3], [3, 3, 3]], all_moves: vec![true, true], specials: vec![u32::MAX, u32::MAX], lethal: false, minor: false, seed };
         let (_, mut table, _) = build(&cfg);
         let mut rng = SeededRandomness::new(seed);
@@ -245,9 +245,9 @@ proptest! {
             let _ = driver::random_step(&mut table, &mut rng, true);
         }
         let types = ["start_conflict", "join_conflict", "sit_out", "refuse_lethal", "settle_conflict", "pick_active", "pick_opponent", "end_chain",
-            "take_stance", "play_move", "play_special", "pass_window", "drunken_swap", "split_loss", "split_gain", "kill_surrendered", "spare_surrendered", "reveal_npc"];
+            "take_stance", "play_move", "play_special", "pass_window", "drunken_swap", "split_loss", "split_gain", "kill_surrendered", "spare_surrendered", "reveal_npc", "narrate_conflict"];
         let raw = json!({"type": types[kind], "character": name, "opponent": name, "amount": n, "action": "attack", "move": "G-S",
-            "special": "yojimbo", "target": name, "split": {"defend": n, "grapple": 0, "attack": 1}, "stakes": name, "npcs": [name], "outcome": name});
+            "special": "yojimbo", "target": name, "split": {"defend": n, "grapple": 0, "attack": 1}, "stakes": name, "npcs": [name], "outcome": name, "text": name});
         if let Ok(cmd) = serde_json::from_value::<Command>(raw) {
             for s in seats(&table) {
                 let before = table.clone();

@@ -233,6 +233,37 @@ fn it_27_last_npc_out_players_win_and_it_40_piles_clear() {
 }
 
 #[test]
+fn it_27_winners_narrate_within_the_stakes_and_the_gm_settles_disputes() {
+    let narrate = |text: &str| json!({"type": "narrate_conflict", "text": text});
+    let mut t = T::new(vec![sheet("Ada", "p1", [9, 9, 9], &BASIC), sheet("Bo", "p2", [9, 9, 9], &BASIC), sheet("Goon", "gm", [1, 1, 1], &BASIC)]);
+    t.cmd("gm", json!({"type": "start_conflict", "stakes": "the ledger", "npcs": ["Goon"]}));
+    assert_eq!(t.refused("p1", narrate("Too soon")), "IT-27"); // only once a side has won
+    t.cmd("p1", json!({"type": "join_conflict", "character": "Ada"}));
+    t.cmd("p2", json!({"type": "sit_out", "character": "Bo"}));
+    t.face("Ada", "Goon");
+    t.exchange(("Ada", None, "A-M"), ("Goon", None, "A-L"));
+    assert_eq!(ended(&t).winner, Some(Side::Players));
+    assert_eq!(t.refused("p1", narrate("  ")), "IT-27"); // a narration says something
+    t.cmd("p1", narrate("Ada walks out with the ledger."));
+    assert_eq!(ended(&t).narration.as_deref(), Some("Ada walks out with the ledger.")); // IT-27
+    // Bo sat out but shares the players' win, so Bo's player may narrate too.
+    t.cmd("p2", narrate("Bo was there all along."));
+    t.cmd("gm", narrate("Ada walks out with the ledger; Bo holds the door.")); // the GM settles it
+    assert_eq!(ended(&t).narration.as_deref(), Some("Ada walks out with the ledger; Bo holds the door."));
+}
+
+#[test]
+fn it_27_losers_do_not_narrate() {
+    let mut t = T::new(vec![sheet("Ada", "p1", [1, 1, 1], &BASIC), sheet("Goon", "gm", [9, 9, 9], &BASIC)]);
+    t.start(&["Goon"], false, false);
+    t.face("Ada", "Goon");
+    t.exchange(("Ada", None, "A-L"), ("Goon", None, "A-M"));
+    assert_eq!(ended(&t).winner, Some(Side::Gm));
+    assert_eq!(t.refused("p1", json!({"type": "narrate_conflict", "text": "We won really"})), "IT-27");
+    t.cmd("gm", json!({"type": "narrate_conflict", "text": "Goon keeps the bridge."}));
+}
+
+#[test]
 fn it_24_npc_sheets_hidden_until_the_gm_reveals() {
     let mut t = T::new(vec![pc("Ada", "p1"), npc("Goon")]);
     let goon = |t: &T, v: &str| t.view(v)["characters"][1].clone();

@@ -247,6 +247,7 @@
     }
     if (c.scouted && c.scouted.length) box.append(h('p', 'hint', 'Scouted: ' + fmt(c.scouted)));
     if (c.outcome) box.append(h('p', 'ndt-turn', 'Over: ' + (c.outcome.winner ? 'the ' + fmt(c.outcome.winner) + ' side wins' : 'settled by the GM') + ' — ' + c.outcome.reason + (c.outcome.dead && c.outcome.dead.length ? ' · dead: ' + c.outcome.dead.join(', ') : '')));
+    if (c.outcome && c.outcome.narration) box.append(h('p', 'hint', 'What happened: ' + c.outcome.narration));
     return box;
   }
 
@@ -254,7 +255,7 @@
 
   // Fields the player writes in themselves; every other field is taken from the legal command.
   const FREE = {
-    start_conflict: ['stakes', 'lethal', 'minor'], settle_conflict: ['outcome'], open_problem: ['description'],
+    start_conflict: ['stakes', 'lethal', 'minor'], settle_conflict: ['outcome'], narrate_conflict: ['text'], open_problem: ['description'],
     narrate_outcome: ['text'], reject_narration: ['reason'], create_countdown: ['name', 'boxes'],
     narrate_countdown: ['consequences'], rewrite_traits: ['goal', 'belief', 'flaw'], change_background: ['new_name'],
     rename_move: ['name'],
@@ -265,6 +266,7 @@
     pick_active: 'Who acts next?', pick_opponent: 'Pick an opponent', end_chain: 'End the chain', play_special: 'Play a special',
     pass_window: 'Done with this special window', drunken_swap: 'Drunken Monkey swap', kill_surrendered: 'The opponent surrendered',
     spare_surrendered: 'The opponent surrendered', start_conflict: 'Start a conflict', settle_conflict: 'Settle the conflict',
+    narrate_conflict: 'Narrate the outcome (winners; the GM settles disputes)',
     reveal_npc: 'Reveal an NPC’s sheet', rename_move: 'Rename a move', create_countdown: 'New countdown', mark_countdown: 'Mark a countdown box',
     narrate_countdown: 'Narrate a full countdown', erase_countdown: 'Erase a countdown', open_problem: 'Open a problem',
     pass_problem: 'Not interested in this problem', pick_decider: 'Pick who decides', narrate_outcome: 'Narrate the outcome',
@@ -275,7 +277,7 @@
   };
 
   // Commands that move the table on; the rest (renames, goal marks, reveals) stay plain buttons.
-  const PRIMARY = new Set(['join_conflict', 'pick_opponent', 'start_conflict', 'open_problem', 'narrate_outcome', 'close_problem', 'pass_window', 'start_session', 'narrate_countdown']);
+  const PRIMARY = new Set(['join_conflict', 'pick_opponent', 'start_conflict', 'open_problem', 'narrate_outcome', 'narrate_conflict', 'close_problem', 'pass_window', 'start_session', 'narrate_countdown']);
 
   // One group for a command type: a button per legal variant (a select when there are many),
   // named by what differs between the variants, with inputs for the free-text fields pre-filled
@@ -454,7 +456,7 @@
     };
     const order = ['join_conflict', 'sit_out', 'refuse_lethal', 'pick_active', 'pick_opponent', 'end_chain', 'take_stance', 'play_move',
       'play_special', 'pass_window', 'drunken_swap', 'split_loss', 'split_gain', 'kill_surrendered', 'spare_surrendered',
-      'choose_option', 'pass_problem', 'pick_decider', 'narrate_outcome', 'reject_narration', 'veto', 'pick_veto', 'close_problem',
+      'narrate_conflict', 'choose_option', 'pass_problem', 'pick_decider', 'narrate_outcome', 'reject_narration', 'veto', 'pick_veto', 'close_problem',
       'rest', 'recover_npc', 'level_up', 'mark_goal'];
     const types = [...byType.keys()].sort((a, b) => {
       const ia = order.indexOf(a), ib = order.indexOf(b);

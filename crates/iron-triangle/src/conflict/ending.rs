@@ -102,7 +102,7 @@ pub(crate) fn finish_turn(table: &Table, turn: &Turn, energies: &mut Energies, e
 pub fn conclude(table: &Table, c: &Conflict, is_in: &dyn Fn(FighterId) -> bool, after: After) -> Result<Phase, Outcome> {
     let side_in = |s: Side| c.ids().any(|f| c.f(f).side == s && is_in(f));
     let samurai_dead = || c.fighters.iter().filter(|f| f.samurai).map(|f| f.name.clone()).collect::<Vec<_>>();
-    let end = |winner: Side, reason: &str| Outcome { winner: Some(winner), reason: reason.into(), dead: samurai_dead() };
+    let end = |winner: Side, reason: &str| Outcome { winner: Some(winner), reason: reason.into(), dead: samurai_dead(), narration: None };
     if c.minor {
         let winner = match after {
             After::Win { winner, .. } => c.f(winner).side,
@@ -152,6 +152,27 @@ pub fn mercy(table: &Table, seat: Seat, kill: bool) -> Result<Vec<ConflictEvent>
     Ok(events)
 }
 
+/// IT-27: once a side has won, a player with a character on that side narrates the outcome
+/// within the stakes; the GM, who settles disputes, may narrate as well. A conflict the GM
+/// settled without a winner (IT-23) already has the GM's outcome.
+pub fn narrate(table: &Table, seat: Seat, text: &str) -> Result<Vec<ConflictEvent>, RuleError> {
+    let c = table.conflict.as_ref().ok_or_else(|| RuleError::illegal("IT-27", "there is no conflict to narrate"))?;
+    let Some(outcome) = c.outcome.as_ref() else {
+        return Err(RuleError::illegal("IT-27", "the conflict is not over: winners narrate once a side has won"));
+    };
+    let Some(side) = outcome.winner else {
+        return Err(RuleError::illegal("IT-27", "the GM settled this conflict; there are no winners to narrate"));
+    };
+    let on_winning_side = c.ids().any(|f| c.f(f).side == side && controller(table, c, f) == seat);
+    if seat != Seat::Gm && !on_winning_side {
+        return Err(RuleError::not_your_call("IT-27", seat, "the winners narrate the outcome (the GM settles disputes)"));
+    }
+    if text.trim().is_empty() {
+        return Err(RuleError::illegal("IT-27", "say what happens within the stakes"));
+    }
+    Ok(vec![ConflictEvent::ConflictNarrated { by: seat, text: text.into() }])
+}
+
 /// Close the conflict: piles and chains clear (IT-40, IT-45), the dead die, and Drunken Monkey
 /// bans that kept someone out of this conflict are lifted (IT-59 #11).
 fn close(table: &mut Table, outcome: Outcome) {
@@ -176,7 +197,12 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
     match event {
         ConflictEvent::ConflictEnded { outcome } => close(table, outcome.clone()),
         ConflictEvent::ConflictSettled { outcome, dead } => {
-            close(table, Outcome { winner: None, reason: outcome.clone(), dead: dead.clone() });
+            close(table, Outcome { winner: None, reason: outcome.clone(), dead: dead.clone(), narration: None });
+        }
+        ConflictEvent::ConflictNarrated { text, .. } => {
+            if let Some(outcome) = table.conflict.as_mut().and_then(|c| c.outcome.as_mut()) {
+                outcome.narration = Some(text.clone());
+            }
         }
         ConflictEvent::Surrendered { characters } => {
             let Some(c) = table.conflict.as_mut() else { return };

@@ -13,7 +13,17 @@ pub fn legal_commands(table: &Table, seat: Seat) -> Vec<ConflictCommand> {
     if seat == Seat::Gm {
         out.extend(gm_commands(table));
     }
+    out.extend(narration(table, seat));
     out
+}
+
+/// IT-27: after a win, the winners' players and the GM may narrate the outcome.
+fn narration(table: &Table, seat: Seat) -> Option<ConflictCommand> {
+    let c = table.conflict.as_ref()?;
+    c.outcome.as_ref()?.winner?;
+    let text = format!("As staked: {}", c.stakes);
+    let command = ConflictCommand::NarrateConflict { text };
+    super::ending::narrate(table, seat, "…").ok().map(|_| command)
 }
 
 /// A legal play in compact form (fighter indices, no names): cheap to list in the hot path of

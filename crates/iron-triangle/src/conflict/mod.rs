@@ -231,6 +231,9 @@ pub struct Outcome {
     pub winner: Option<Side>,
     pub reason: String,
     pub dead: Vec<Name>,
+    /// What the winners (or the GM, settling a dispute) said happened within the stakes (IT-27).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narration: Option<String>,
 }
 
 /// The last resolved turn, kept for views (what happened and what it cost).
@@ -365,6 +368,9 @@ pub enum ConflictCommand {
     KillSurrendered,
     /// Lethal conflict: let the surrendered opponent live.
     SpareSurrendered,
+    /// A winner's controller narrates the outcome within the stakes once the conflict is won;
+    /// the GM may narrate too, settling a dispute (IT-27). The latest narration stands.
+    NarrateConflict { text: String },
     /// GM: make an NPC's moves, combos and specials public (IT-24).
     RevealNpc { character: Name },
 }
@@ -489,6 +495,8 @@ pub enum ConflictEvent {
     Spared { character: Name, next: Option<Phase> },
     NpcRevealed { character: Name },
     ConflictEnded { outcome: Outcome },
+    /// IT-27: `by` narrated the outcome of the finished conflict; the latest narration stands.
+    ConflictNarrated { by: Seat, text: String },
 }
 
 /// A command's events, starting with `first`, with room for `more` (so that a command whose
@@ -563,6 +571,7 @@ pub fn decide(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mut dy
         C::SplitLoss { character, split } => losses::split_loss(table, seat, character, *split),
         C::SplitGain { character, split } => losses::split_gain(table, seat, character, *split),
         C::KillSurrendered => ending::mercy(table, seat, true),
+        C::NarrateConflict { text } => ending::narrate(table, seat, text),
         C::SpareSurrendered => ending::mercy(table, seat, false),
         C::RevealNpc { character } => visibility::reveal_npc(table, seat, character),
     }
@@ -574,7 +583,7 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
         E::ConflictStarted { .. } | E::LethalRefused { .. } | E::JoinedConflict { .. } | E::SatOut { .. } | E::FightBegan { .. } => {
             entry::apply(table, event)
         }
-        E::ConflictSettled { .. } | E::Surrendered { .. } | E::KilledOnTheSpot { .. } | E::Spared { .. } | E::ConflictEnded { .. } => {
+        E::ConflictSettled { .. } | E::Surrendered { .. } | E::KilledOnTheSpot { .. } | E::Spared { .. } | E::ConflictEnded { .. } | E::ConflictNarrated { .. } => {
             ending::apply(table, event)
         }
         E::ActivePicked { .. } | E::OpponentPicked { .. } | E::WindowOpened { .. } | E::WindowPassed { .. } => turn::apply(table, event),

@@ -191,6 +191,7 @@ pub fn narrate(e: &ConflictEvent) -> String {
         E::KilledOnTheSpot { character, .. } => format!("{character} is killed on the spot."),
         E::Spared { character, .. } => format!("{character} is spared."),
         E::NpcRevealed { character } => format!("The GM reveals {character}'s moves, combos and specials."),
+        E::ConflictNarrated { by, text } => format!("{by} narrates the outcome: {text}"),
         E::ConflictEnded { outcome } => {
             let who = outcome.winner.map_or("nobody".to_string(), |s| side_words(s).to_string());
             let dead = if outcome.dead.is_empty() { String::new() } else { format!(" {} dies.", list(&outcome.dead)) };
