@@ -342,11 +342,10 @@ impl CharacterSheet {
             }
         }
         let basic_known = Move::ALL.iter().filter(|m| !m.is_advanced()).all(|m| self.moves.iter().any(|k| k.mv == *m));
-        if let Some(k) = self.moves.iter().find(|k| k.mv.is_advanced()) {
-            if !basic_known {
+        if let Some(k) = self.moves.iter().find(|k| k.mv.is_advanced())
+            && !basic_known {
                 return Err(RuleError::setup("IT-8", format!("{} needs all nine Low/Mid/High moves first", k.mv)));
             }
-        }
         Ok(())
     }
 

@@ -132,7 +132,7 @@ impl Move {
 
     /// Whether the move is one of the thirteen (IT-8: no Defend Jump/Spin).
     pub fn exists(self) -> bool {
-        !(self.action == Action::Defend && !self.element.is_basic())
+        self.action != Action::Defend || self.element.is_basic()
     }
 
     /// The opponent's loss when this move wins (IT-6).

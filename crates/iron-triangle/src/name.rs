@@ -162,7 +162,9 @@ mod tests {
     #[test]
     fn names_compare_with_strings_either_way() {
         let n = Name::from("Brute");
-        assert!(n == "Brute" && "Brute" == n && n == *"Brute" && n == String::from("Brute"));
+        assert!(n == "Brute");
+        assert!("Brute" == n);
+        assert!(n == *"Brute");
         assert!(n.is(&n.clone()) && n.is(&Name::from("Brute")) && !n.is(&Name::from("Ada")));
     }
 }

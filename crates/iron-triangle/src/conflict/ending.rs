@@ -70,13 +70,12 @@ pub(crate) fn finish_turn(table: &Table, turn: &Turn, energies: &mut Energies, e
         chain = None;
     }
     let mut capped = None;
-    if let (Some(w), Some(ch)) = (winner, chain.as_ref()) {
-        if ch.run_of(w) >= combo::MAX_RUN {
+    if let (Some(w), Some(ch)) = (winner, chain.as_ref())
+        && ch.run_of(w) >= combo::MAX_RUN {
             let teammate = c.ids().any(|f| f != w && c.f(f).side == c.f(w).side && is_in(f));
             // Three wins: pass to a teammate; without one the chain ends (IT-46, D-7).
             if teammate { capped = Some(w) } else { chain = None }
         }
-    }
     let names = |ids: &[FighterId]| ids.iter().map(|f| c.f(*f).name.clone()).collect::<Vec<_>>();
     let (out_names, dead_names) = (names(&out), names(&dead));
     let after = match winner {
@@ -214,11 +213,10 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
             }
         }
         ConflictEvent::KilledOnTheSpot { character, next } | ConflictEvent::Spared { character, next } => {
-            if matches!(event, ConflictEvent::KilledOnTheSpot { .. }) {
-                if let Some(ch) = table.characters.iter_mut().find(|ch| &ch.name == character) {
+            if matches!(event, ConflictEvent::KilledOnTheSpot { .. })
+                && let Some(ch) = table.characters.iter_mut().find(|ch| &ch.name == character) {
                     ch.dead = true;
                 }
-            }
             if let (Some(c), Some(next)) = (table.conflict.as_mut(), next) {
                 c.phase = next.clone();
             }

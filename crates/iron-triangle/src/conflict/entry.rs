@@ -159,11 +159,10 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
         }
         ConflictEvent::JoinedConflict { character } | ConflictEvent::SatOut { character } => {
             let status = if matches!(event, ConflictEvent::JoinedConflict { .. }) { Status::In } else { Status::SatOut };
-            if let Some(c) = table.conflict.as_mut() {
-                if let Some(id) = c.fighter_id(character) {
+            if let Some(c) = table.conflict.as_mut()
+                && let Some(id) = c.fighter_id(character) {
                     c.f_mut(id).status = status;
                 }
-            }
         }
         ConflictEvent::FightBegan { .. } => {
             if let Some(c) = table.conflict.as_mut() {

@@ -492,11 +492,10 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
             c.last_turn = r;
         }
         ConflictEvent::EnergyLost { character, lost, zero_marked, .. } => {
-            if let Some(turn) = c.turn.as_mut() {
-                if !turn.pending_losses.is_empty() {
+            if let Some(turn) = c.turn.as_mut()
+                && !turn.pending_losses.is_empty() {
                     turn.pending_losses.remove(0);
                 }
-            }
             if let Some(r) = c.last_turn.as_mut() {
                 add_to(&mut r.lost, character, *lost);
             }
@@ -510,11 +509,10 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
             }
         }
         ConflictEvent::EnergyGained { character, gained: amounts } => {
-            if let Some(turn) = c.turn.as_mut() {
-                if !turn.pending_gains.is_empty() {
+            if let Some(turn) = c.turn.as_mut()
+                && !turn.pending_gains.is_empty() {
                     turn.pending_gains.remove(0);
                 }
-            }
             if let Some(r) = c.last_turn.as_mut() {
                 add_to(&mut r.gained, character, *amounts);
             }

@@ -244,11 +244,10 @@ pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Opt
     }];
     if let Some(other) = clashing(turn, &p) {
         events.push(ConflictEvent::SpecialsCancelled { special: p.special, first: c.f(other.by).name.clone(), second: user });
-    } else if p.special == Special::Scouter {
-        if let Some(t) = p.target {
+    } else if p.special == Special::Scouter
+        && let Some(t) = p.target {
             events.push(ConflictEvent::Scouted { character: user, owner: seat, target: c.f(t).name.clone(), report: Some(Box::new(scout(table, c, turn, seat, id, t))) });
         }
-    }
     if matches!(p.window, Window::W4 | Window::W5) {
         return Ok(then_continue(table, events));
     }

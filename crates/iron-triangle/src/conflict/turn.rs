@@ -108,11 +108,10 @@ pub fn may_face(c: &Conflict, active: FighterId, opponent: FighterId) -> Result<
     if !c.is_in(opponent) || c.f(opponent).side == c.f(active).side {
         return Err(RuleError::illegal("IT-32", format!("{} is not an opponent in the conflict", c.f(opponent).name)));
     }
-    if let Some(bound) = c.f(active).bound_to.filter(|b| c.is_in(*b)) {
-        if bound != opponent {
+    if let Some(bound) = c.f(active).bound_to.filter(|b| c.is_in(*b))
+        && bound != opponent {
             return Err(RuleError::illegal("IT-59", format!("There Can Be Only One: {} must pick {}", c.f(active).name, c.f(bound).name)));
         }
-    }
     Ok(())
 }
 

@@ -346,9 +346,8 @@ pub fn reveal_npc(table: &Table, seat: Seat, name: &str) -> Result<Vec<ConflictE
 }
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {
-    if let ConflictEvent::NpcRevealed { character } = event {
-        if let Some(ch) = table.character_mut(character) {
+    if let ConflictEvent::NpcRevealed { character } = event
+        && let Some(ch) = table.character_mut(character) {
             ch.revealed = true;
         }
-    }
 }
