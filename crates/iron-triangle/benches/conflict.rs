@@ -2,31 +2,13 @@
 //! driver (`conflict::driver`), from the first pick to the end. Each iteration plays the same
 //! fixed seeds, and the reported throughput is their exact total of turns.
 
-use clash_core::{Ruleset, Seat, SeededRandomness, execute};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use iron_triangle::conflict::driver;
-use iron_triangle::{Command, IronTriangle, Setup, Table};
-use serde_json::json;
+mod duel;
 
-fn duel_table() -> Table {
-    let moves = ["D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "A-L", "A-M", "A-H"];
-    let sheet = |name: &str, seat: &str| {
-        json!({
-            "name": name, "controller": seat, "established": true, "level": 3,
-            "energy": {"defend": 8, "grapple": 8, "attack": 8},
-            "moves": moves.iter().map(|m| json!({"move": m, "name": m})).collect::<Vec<_>>(),
-            "combos": [{"from": "A-H", "followups": ["G-M"]}, {"from": "G-M", "followups": ["D-L", "A-L"]}],
-        })
-    };
-    let setup: Setup = serde_json::from_value(json!({"characters": [sheet("Ada", "p1"), sheet("Brute", "gm")]})).expect("setup");
-    let mut table = IronTriangle::setup(&setup).expect("valid setup");
-    let start: Command = serde_json::from_value(json!({"type": "start_conflict", "stakes": "the bridge", "npcs": ["Brute"]})).expect("command");
-    let join: Command = serde_json::from_value(json!({"type": "join_conflict", "character": "Ada"})).expect("command");
-    let mut rng = SeededRandomness::new(1);
-    execute::<IronTriangle>(&mut table, Seat::Gm, &start, &mut rng).expect("start");
-    execute::<IronTriangle>(&mut table, Seat::Player(1), &join, &mut rng).expect("join");
-    table
-}
+use clash_core::SeededRandomness;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use duel::duel_table;
+use iron_triangle::Table;
+use iron_triangle::conflict::driver;
 
 /// Play one conflict out; returns the turns it took.
 fn play(start: &Table, seed: u64) -> u64 {

@@ -11,30 +11,13 @@
 //! that a change still plays exactly the same games (1000 duels: 5889 turns, 43179 steps,
 //! fingerprint 378c6aec5287b3e3 with rustc 1.95 on x86_64 Linux; `DefaultHasher` may change).
 
-use clash_core::{Ruleset, Seat, SeededRandomness, execute};
-use iron_triangle::conflict::driver;
-use iron_triangle::{Command, IronTriangle, Setup, Table};
-use serde_json::json;
+#[path = "../benches/duel/mod.rs"]
+mod duel;
 
-fn duel_table() -> Table {
-    let moves = ["D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "A-L", "A-M", "A-H"];
-    let sheet = |name: &str, seat: &str| {
-        json!({
-            "name": name, "controller": seat, "established": true, "level": 3,
-            "energy": {"defend": 8, "grapple": 8, "attack": 8},
-            "moves": moves.iter().map(|m| json!({"move": m, "name": m})).collect::<Vec<_>>(),
-            "combos": [{"from": "A-H", "followups": ["G-M"]}, {"from": "G-M", "followups": ["D-L", "A-L"]}],
-        })
-    };
-    let setup: Setup = serde_json::from_value(json!({"characters": [sheet("Ada", "p1"), sheet("Brute", "gm")]})).expect("setup");
-    let mut table = IronTriangle::setup(&setup).expect("valid setup");
-    let start: Command = serde_json::from_value(json!({"type": "start_conflict", "stakes": "the bridge", "npcs": ["Brute"]})).expect("command");
-    let join: Command = serde_json::from_value(json!({"type": "join_conflict", "character": "Ada"})).expect("command");
-    let mut rng = SeededRandomness::new(1);
-    execute::<IronTriangle>(&mut table, Seat::Gm, &start, &mut rng).expect("start");
-    execute::<IronTriangle>(&mut table, Seat::Player(1), &join, &mut rng).expect("join");
-    table
-}
+use clash_core::SeededRandomness;
+use duel::duel_table;
+use iron_triangle::conflict::driver;
+
 
 fn main() {
     let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
