@@ -7,7 +7,7 @@ use crate::bidding::{after_close, closing_needs_check, excuse, place};
 use crate::cards::Card;
 use crate::events::{Citation, Event};
 use crate::ruling::Ruling;
-use crate::seating::{acting_party, controls};
+use crate::seating::{acting_party, controls, named_character};
 use crate::state::{BidCard, CharId, PartyId, PartyState, Phase, RoundKind, State};
 
 /// Anyone could still reject, turn or cover a card `drawer` places now.
@@ -246,16 +246,7 @@ fn reserve_holder(
             .is_some_and(|c| c.reserve.iter().any(|x| x.card == card))
     };
     let k = match character {
-        Some(n) => sheet
-            .characters
-            .iter()
-            .position(|c| c.name.eq_ignore_ascii_case(n))
-            .ok_or_else(|| {
-                RuleError::illegal(
-                    "ND-28",
-                    format!("{} has no character called {n:?}", sheet.name),
-                )
-            })?,
+        Some(n) => named_character(sheet, n)?,
         None => (0..party.characters.len()).find(|k| holds(*k)).unwrap_or(0),
     };
     if !holds(k) {

@@ -2,6 +2,7 @@
 
 use clash_core::{RuleError, Seat};
 
+use crate::setup::PartySheet;
 use crate::state::{CharId, PartyId, State};
 
 /// True when `seat` speaks for party `p`.
@@ -64,6 +65,20 @@ pub fn acting_party(
     }
 }
 
+/// ND-28: the position of the character called `name` (any case) on the party's sheet.
+pub fn named_character(sheet: &PartySheet, name: &str) -> Result<usize, RuleError> {
+    sheet
+        .characters
+        .iter()
+        .position(|c| c.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            RuleError::illegal(
+                "ND-28",
+                format!("{} has no character called {name:?}", sheet.name),
+            )
+        })
+}
+
 /// ND-28: the character who draws; the named one, else the first who has not conceded.
 pub fn acting_character(
     state: &State,
@@ -79,16 +94,7 @@ pub fn acting_character(
         .party(p)
         .ok_or_else(|| RuleError::illegal("ND-5", "no such party"))?;
     let k = match name {
-        Some(n) => sheet
-            .characters
-            .iter()
-            .position(|c| c.name.eq_ignore_ascii_case(n))
-            .ok_or_else(|| {
-                RuleError::illegal(
-                    "ND-28",
-                    format!("{} has no character called {n:?}", sheet.name),
-                )
-            })?,
+        Some(n) => named_character(sheet, n)?,
         None => party
             .characters
             .iter()
