@@ -359,11 +359,7 @@ fn wa_19_a_conflict_starts_between_two_or_more_available_characters() {
 
 #[test]
 fn wa_20_advantage_is_added_to_initiative_and_dropped_on_knockout() {
-    let mut g = game(&[ysolde(), oren(), khan()]);
-    start(&mut g, &["The Khan", "Oren", "Ysolde"]);
-    init(&mut g, "The Khan", form("action"), &[11, 1]);
-    init(&mut g, "Oren", forms("covertly", "for_myself"), &[9, 5]);
-    init(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
+    let mut g = three_way_after_initiative();
     challenge(&mut g, "The Khan", "Ysolde", none(), &[]);
     answer(&mut g, "Ysolde", forms("with_love", "covertly"), &[6, 1]);
     assert_eq!(at(&g, "/conflict/advantage"), json!("The Khan"));
@@ -415,11 +411,7 @@ fn wa_22_ties_reroll_only_to_sort_and_the_first_roll_stands() {
 
 #[test]
 fn wa_23_turn_order_answers_cost_turns_and_the_first_roll_stands() {
-    let mut g = game(&[ysolde(), oren(), khan()]);
-    start(&mut g, &["The Khan", "Oren", "Ysolde"]);
-    init(&mut g, "The Khan", form("action"), &[11, 1]);
-    init(&mut g, "Oren", forms("covertly", "for_myself"), &[9, 5]);
-    init(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
+    let mut g = three_way_after_initiative();
     refused(&mut g, "p2", json!({"type": "challenge", "character": "Oren", "target": "Ysolde", "forms": ["covertly", "directly"]}), &[1, 1], "WA-23");
     refused(&mut g, "gm", json!({"type": "challenge", "character": "The Khan", "target": "The Khan"}), &[], "WA-23");
     challenge(&mut g, "The Khan", "Oren", none(), &[]);
@@ -434,11 +426,7 @@ fn wa_23_turn_order_answers_cost_turns_and_the_first_roll_stands() {
 
 #[test]
 fn wa_24_knocked_out_participants_leave_and_cannot_be_targeted() {
-    let mut g = game(&[ysolde(), oren(), khan()]);
-    start(&mut g, &["The Khan", "Oren", "Ysolde"]);
-    init(&mut g, "The Khan", form("action"), &[11, 1]);
-    init(&mut g, "Oren", forms("covertly", "for_myself"), &[9, 5]);
-    init(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
+    let mut g = three_way_after_initiative();
     challenge(&mut g, "The Khan", "Ysolde", none(), &[]);
     answer(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]); // 4 ≤ 11: out
     assert_eq!(at(&g, "/conflict/knockouts/0/loser"), json!("Ysolde")); // WA-24
@@ -559,11 +547,7 @@ fn wa_28_a_form_at_zero_is_unaffected_then_the_out_check_runs() {
 
 #[test]
 fn wa_29_settling_during_the_conflict_does_not_change_it() {
-    let mut g = game(&[ysolde(), oren(), khan()]);
-    start(&mut g, &["The Khan", "Oren", "Ysolde"]);
-    init(&mut g, "The Khan", form("action"), &[11, 1]);
-    init(&mut g, "Oren", forms("covertly", "for_myself"), &[9, 5]);
-    init(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
+    let mut g = three_way_after_initiative();
     challenge(&mut g, "The Khan", "Ysolde", none(), &[]);
     answer(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
     // WA-29: the Khan settles with Ysolde at once; the conflict goes on for him and Oren.

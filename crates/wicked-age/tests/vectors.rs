@@ -102,11 +102,7 @@ fn tv_09_initiative_order() {
 
 #[test]
 fn tv_10_answerer_takes_the_die_from_a_third_participant() {
-    let mut g = game(&[ysolde(), oren(), khan()]);
-    start(&mut g, &["The Khan", "Oren", "Ysolde"]);
-    init(&mut g, "The Khan", form("action"), &[11, 1]);
-    init(&mut g, "Oren", forms("covertly", "for_myself"), &[9, 5]);
-    init(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
+    let mut g = three_way_after_initiative();
     challenge(&mut g, "The Khan", "Ysolde", none(), &[]);
     answer(&mut g, "Ysolde", forms("with_love", "covertly"), &[6, 1]);
     challenge(&mut g, "Oren", "Ysolde", forms("covertly", "directly"), &[5, 3]);

@@ -123,3 +123,14 @@ pub fn state_json(g: &Game<WickedAge>) -> Value {
 pub fn at(g: &Game<WickedAge>, pointer: &str) -> Value {
     state_json(g).pointer(pointer).cloned().unwrap_or(Value::Null)
 }
+
+/// The three-way opening the TV-9 and TV-10 scenes share: the Khan (d12+d8), Oren and Ysolde
+/// roll initiative 12, 14 and 3.
+pub fn three_way_after_initiative() -> Game<WickedAge> {
+    let mut g = game(&[ysolde(), oren(), khan()]);
+    start(&mut g, &["The Khan", "Oren", "Ysolde"]);
+    init(&mut g, "The Khan", form("action"), &[11, 1]);
+    init(&mut g, "Oren", forms("covertly", "for_myself"), &[9, 5]);
+    init(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
+    g
+}
