@@ -9,7 +9,7 @@
 //!
 //! `prof_duel 1000 check` also prints a fingerprint of every seat, command and event, to confirm
 //! that a change still plays exactly the same games (1000 duels: 5889 turns, 43179 steps,
-//! fingerprint 378c6aec5287b3e3 with rustc 1.95 on x86_64 Linux; `DefaultHasher` may change).
+//! fingerprint cdf6ccb933b8ede8 with rustc 1.95 on x86_64 Linux; `DefaultHasher` may change).
 
 #[path = "../benches/duel/mod.rs"]
 mod duel;

@@ -280,3 +280,32 @@ fn every_legal_command_type_shows_up_somewhere() {
         assert!(kinds.contains(k), "never saw {k}: {kinds:?}");
     }
 }
+
+/// The driver's compact list (stances and moves counted, not written out) is exactly every
+/// seat's written-out legal plays, in order; without surrender at will, a seat with a move to
+/// play lists no Surrender (IT-35).
+#[test]
+fn the_drivers_compact_list_is_every_seats_written_out_plays() {
+    use iron_triangle::conflict::legal::{self, Play};
+    for seed in 0..30u64 {
+        let cfg = Config { pcs: 2, npcs: 2, energies: vec![[2, 3, 1]; 4], all_moves: vec![seed % 2 == 0; 4], specials: vec![u32::MAX; 4], lethal: seed % 3 == 0, minor: false, seed };
+        let (_, mut table, _) = build(&cfg);
+        let mut rng = SeededRandomness::new(seed);
+        for surrender in [seed % 2 == 1; 400] {
+            let mut compact = Vec::new();
+            driver::plays(&table, surrender, &mut compact);
+            let mut written = Vec::new();
+            for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
+                let mut plays: Vec<Play> = Vec::new();
+                legal::plays_for(&table, seat, &mut plays);
+                let has_move = plays.iter().any(|p| matches!(p, Play::Move(_, MoveChoice::Play(_))));
+                plays.retain(|p| surrender || !has_move || !matches!(p, Play::Move(_, MoveChoice::Surrender)));
+                written.extend(plays.into_iter().map(|p| (seat, p)));
+            }
+            assert_eq!(compact, written, "seed {seed}");
+            if !matches!(driver::random_step(&mut table, &mut rng, surrender), Ok(Some(_))) {
+                break;
+            }
+        }
+    }
+}

@@ -79,8 +79,23 @@ impl MoveSet {
         self.0.count_ones() as usize
     }
 
+    /// The moves in [`Move::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Move> {
-        Move::ALL.into_iter().filter(move |m| self.contains(*m))
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            let at = bits.trailing_zeros() as usize;
+            bits &= bits.wrapping_sub(1);
+            Move::ALL.get(at).copied()
+        })
+    }
+
+    /// The `n`-th move of [`MoveSet::iter`], if there are that many.
+    pub fn nth(self, n: usize) -> Option<Move> {
+        let mut bits = self.0;
+        for _ in 0..n {
+            bits &= bits.wrapping_sub(1);
+        }
+        Move::ALL.get(bits.trailing_zeros() as usize).copied()
     }
 }
 

@@ -8,6 +8,7 @@
 use clash_core::{Randomness, RuleError, Ruleset, Seat};
 
 use super::legal::{self, Play, PlaySink};
+use super::choice::MoveSet;
 use super::{FighterId, MoveChoice};
 use crate::character::PerAction;
 use crate::{Command, Event, IronTriangle, Table};
@@ -43,6 +44,8 @@ pub struct Plays {
 enum Entry {
     One(Play),
     Stances(FighterId, PerAction<u32>),
+    /// A fighter's available moves, then Surrender if `surrender`.
+    Moves { f: FighterId, moves: MoveSet, surrender: bool },
 }
 
 impl Entry {
@@ -50,6 +53,16 @@ impl Entry {
         match self {
             Entry::One(_) => 1,
             Entry::Stances(_, energy) => legal::stance_count(energy),
+            Entry::Moves { moves, surrender, .. } => moves.len() + usize::from(surrender),
+        }
+    }
+
+    /// Play `i` (below [`Entry::len`]) of this entry.
+    fn get(self, i: usize) -> Play {
+        match self {
+            Entry::One(play) => play,
+            Entry::Stances(f, energy) => legal::stance_play(f, energy, i),
+            Entry::Moves { f, moves, .. } => Play::Move(f, moves.nth(i).map_or(MoveChoice::Surrender, MoveChoice::Play)),
         }
     }
 }
@@ -84,26 +97,32 @@ impl Plays {
     /// Play `i` (below [`Plays::len`]) and the seat that plays it.
     pub fn get(&self, mut i: usize) -> (Seat, Play) {
         for &(seat, entry) in &self.entries {
-            match entry {
-                Entry::One(play) if i == 0 => return (seat, play),
-                Entry::Stances(f, energy) if i < entry.len() => return (seat, legal::stance_play(f, energy, i)),
-                _ => i -= entry.len(),
+            let len = entry.len();
+            if i < len {
+                return (seat, entry.get(i));
             }
+            i -= len;
         }
         panic!("play {i} past the end of the list")
     }
 
     /// Drop the Surrender plays of the seat whose plays are `entries[first..]`.
     fn drop_surrenders(&mut self, first: usize) {
-        let surrenders = |e: &Entry| matches!(e, Entry::One(Play::Move(_, MoveChoice::Surrender)));
-        let before = self.entries.len();
-        let mut index = 0;
-        self.entries.retain(|(_, e)| {
-            let keep = index < first || !surrenders(e);
-            index += 1;
-            keep
-        });
-        self.len -= before - self.entries.len();
+        let mut dropped = 0;
+        for (_, entry) in &mut self.entries[first..] {
+            match entry {
+                Entry::One(Play::Move(_, MoveChoice::Surrender)) => {
+                    *entry = Entry::Moves { f: 0, moves: MoveSet::default(), surrender: false };
+                    dropped += 1;
+                }
+                Entry::Moves { surrender: surrender @ true, .. } => {
+                    *surrender = false;
+                    dropped += 1;
+                }
+                _ => {}
+            }
+        }
+        self.len -= dropped;
     }
 }
 
@@ -130,6 +149,15 @@ impl PlaySink for Seated<'_> {
         }
         self.out.entries.push((self.seat, Entry::One(play)));
         self.out.len += 1;
+    }
+
+    #[inline]
+    fn add_moves(&mut self, f: FighterId, moves: MoveSet, surrender: bool) {
+        self.moves |= !moves.is_empty();
+        let surrender = surrender && (self.surrender || !self.moves);
+        self.surrenders |= surrender;
+        self.out.entries.push((self.seat, Entry::Moves { f, moves, surrender }));
+        self.out.len += moves.len() + usize::from(surrender);
     }
 
     #[inline]

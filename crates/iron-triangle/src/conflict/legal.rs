@@ -3,6 +3,7 @@
 
 use clash_core::Seat;
 
+use super::choice::MoveSet;
 use super::{Conflict, ConflictCommand, FighterId, MoveChoice, Name, Phase, Picker, Status, Step, Turn, choice, controller, losses, specials, turn};
 use crate::Table;
 use crate::character::PerAction;
@@ -85,6 +86,18 @@ pub trait PlaySink {
 
     /// About `n` more plays are coming (a hint, so a list grows once).
     fn expect(&mut self, _n: usize) {}
+
+    /// Every move of `f` in `moves` (in [`MoveSet::iter`] order), then Surrender if `surrender`.
+    /// A sink that only counts or picks need not write them out.
+    fn add_moves(&mut self, f: FighterId, moves: MoveSet, surrender: bool) {
+        self.expect(moves.len() + usize::from(surrender));
+        for m in moves.iter() {
+            self.add(Play::Move(f, MoveChoice::Play(m)));
+        }
+        if surrender {
+            self.add(Play::Move(f, MoveChoice::Surrender));
+        }
+    }
 
     /// Every stance of `f` with current energy `energy`, in [`stance_play`] order: no stance,
     /// then 1 ..= the energy of each type, types in [`Action::ALL`] order (IT-33). A sink that
@@ -254,12 +267,7 @@ fn stances(table: &Table, c: &Conflict, f: FighterId, out: &mut impl PlaySink) {
 }
 
 fn moves(table: &Table, c: &Conflict, t: &Turn, slot: usize, f: FighterId, out: &mut impl PlaySink) {
-    for m in choice::available(table, c, f, t.forbidden[slot]).iter() {
-        out.add(Play::Move(f, MoveChoice::Play(m)));
-    }
-    if !c.f(f).samurai {
-        out.add(Play::Move(f, MoveChoice::Surrender));
-    }
+    out.add_moves(f, choice::available(table, c, f, t.forbidden[slot]), !c.f(f).samurai);
 }
 
 /// A few typical splits: each order of filling the types, greedily.
@@ -313,6 +321,21 @@ pub fn waiting_for(table: &Table) -> Vec<Seat> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_set_lists_and_picks_moves_in_rulebook_order() {
+        use crate::moves::Move;
+        for bits in [0u16, 1, 0b1_0110_1001_0011, 0b1_1111_1111_1111] {
+            let set = MoveSet(bits);
+            let listed: Vec<Move> = Move::ALL.into_iter().filter(|m| set.contains(*m)).collect();
+            assert_eq!(set.iter().collect::<Vec<_>>(), listed);
+            assert_eq!(set.len(), listed.len());
+            for (i, m) in listed.iter().enumerate() {
+                assert_eq!(set.nth(i), Some(*m));
+            }
+            assert_eq!(set.nth(listed.len()), None);
+        }
+    }
 
     #[test]
     fn stances_are_counted_and_picked_in_listing_order() {
