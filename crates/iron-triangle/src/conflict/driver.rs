@@ -1,7 +1,8 @@
 //! A random legal-move player: drives conflicts for benchmarks, property tests and bots.
 //!
-//! It lists the legal plays of every seat in compact form ([`Plays`]: [`legal::Play`]s, with a
-//! character's stances counted from its energy rather than written out), picks one uniformly
+//! It lists the legal plays of every seat in one pass, in compact form ([`Plays`]:
+//! [`legal::Play`]s, with a character's stances and moves counted rather than written out), then
+//! orders them by seat (the GM first, then the players in table order), picks one uniformly
 //! with the injected randomness, and sends it through the whole ruleset
 //! ([`IronTriangle::decide`] and [`IronTriangle::apply`]), so campaign hooks run too.
 
@@ -38,6 +39,8 @@ pub fn plays(table: &Table, surrender: bool, out: &mut Vec<(Seat, Play)>) {
 pub struct Plays {
     entries: Vec<(Seat, Entry)>,
     len: usize,
+    /// A Surrender play was listed.
+    surrenders: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -57,6 +60,29 @@ impl Entry {
         }
     }
 
+    fn has_move(self) -> bool {
+        match self {
+            Entry::One(play) => matches!(play, Play::Move(_, MoveChoice::Play(_))),
+            Entry::Stances(..) => false,
+            Entry::Moves { moves, .. } => !moves.is_empty(),
+        }
+    }
+
+    /// Drop this entry's Surrender play, if it has one; returns how many plays went.
+    fn drop_surrender(&mut self) -> usize {
+        match self {
+            Entry::One(Play::Move(_, MoveChoice::Surrender)) => {
+                *self = Entry::Moves { f: 0, moves: MoveSet::default(), surrender: false };
+                1
+            }
+            Entry::Moves { surrender: surrender @ true, .. } => {
+                *surrender = false;
+                1
+            }
+            _ => 0,
+        }
+    }
+
     /// Play `i` (below [`Entry::len`]) of this entry.
     fn get(self, i: usize) -> Play {
         match self {
@@ -73,15 +99,13 @@ impl Plays {
     pub fn list(&mut self, table: &Table, surrender: bool) {
         self.entries.clear();
         self.len = 0;
-        for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
-            let first = self.entries.len();
-            let mut seated = Seated { seat, out: self, surrender, moves: false, surrenders: false };
-            legal::plays_into(table, seat, &mut seated);
-            // A seat that has a move to play does not surrender: drop the Surrender plays listed
-            // before its first move (those after it were never written).
-            if !surrender && seated.moves && seated.surrenders {
-                self.drop_surrenders(first);
-            }
+        self.surrenders = false;
+        legal::plays_into(table, None, self);
+        if self.entries.len() > 1 || self.entries.first().is_some_and(|(seat, _)| *seat != Seat::Gm) {
+            self.order_by_seat(table);
+        }
+        if !surrender && self.surrenders {
+            self.drop_surrenders_beside_moves();
         }
     }
 
@@ -106,64 +130,63 @@ impl Plays {
         panic!("play {i} past the end of the list")
     }
 
-    /// Drop the Surrender plays of the seat whose plays are `entries[first..]`.
-    fn drop_surrenders(&mut self, first: usize) {
-        let mut dropped = 0;
-        for (_, entry) in &mut self.entries[first..] {
-            match entry {
-                Entry::One(Play::Move(_, MoveChoice::Surrender)) => {
-                    *entry = Entry::Moves { f: 0, moves: MoveSet::default(), surrender: false };
-                    dropped += 1;
+    /// Seats in table order (the GM first, as listed within each seat); a seat that is not at
+    /// the table plays nothing.
+    fn order_by_seat(&mut self, table: &Table) {
+        let rank = |seat: Seat| match seat {
+            Seat::Gm => Some(0),
+            _ => table.players.iter().position(|p| *p == seat).map(|i| i + 1),
+        };
+        let mut sorted = true;
+        let mut last = Some(0);
+        for (seat, _) in &self.entries {
+            let r = rank(*seat);
+            sorted &= r.is_some() && r >= last;
+            last = r;
+        }
+        if !sorted {
+            self.entries.retain(|(seat, _)| rank(*seat).is_some());
+            self.entries.sort_by_key(|(seat, _)| rank(*seat));
+            self.len = self.entries.iter().map(|(_, e)| e.len()).sum();
+        }
+    }
+
+    /// A seat that has a move to play does not surrender: drop its Surrender plays.
+    fn drop_surrenders_beside_moves(&mut self) {
+        let mut start = 0;
+        while start < self.entries.len() {
+            let seat = self.entries[start].0;
+            let end = start + self.entries[start..].iter().take_while(|(s, _)| *s == seat).count();
+            let group = &mut self.entries[start..end];
+            if group.iter().any(|(_, e)| e.has_move()) {
+                for (_, entry) in group {
+                    self.len -= entry.drop_surrender();
                 }
-                Entry::Moves { surrender: surrender @ true, .. } => {
-                    *surrender = false;
-                    dropped += 1;
-                }
-                _ => {}
             }
+            start = end;
         }
-        self.len -= dropped;
     }
 }
 
-/// Lists one seat's plays straight into the driver's list of every seat's plays.
-struct Seated<'a> {
-    seat: Seat,
-    out: &'a mut Plays,
-    /// Surrender at will; otherwise only a seat with no move to play surrenders.
-    surrender: bool,
-    /// A move to play was listed.
-    moves: bool,
-    /// A Surrender play was written.
-    surrenders: bool,
-}
-
-impl PlaySink for Seated<'_> {
+impl PlaySink for Plays {
     #[inline]
-    fn add(&mut self, play: Play) {
-        match play {
-            Play::Move(_, MoveChoice::Play(_)) => self.moves = true,
-            Play::Move(_, MoveChoice::Surrender) if !self.surrender && self.moves => return,
-            Play::Move(_, MoveChoice::Surrender) => self.surrenders = true,
-            _ => {}
-        }
-        self.out.entries.push((self.seat, Entry::One(play)));
-        self.out.len += 1;
+    fn add(&mut self, seat: Seat, play: Play) {
+        self.surrenders |= matches!(play, Play::Move(_, MoveChoice::Surrender));
+        self.entries.push((seat, Entry::One(play)));
+        self.len += 1;
     }
 
     #[inline]
-    fn add_moves(&mut self, f: FighterId, moves: MoveSet, surrender: bool) {
-        self.moves |= !moves.is_empty();
-        let surrender = surrender && (self.surrender || !self.moves);
+    fn add_moves(&mut self, seat: Seat, f: FighterId, moves: MoveSet, surrender: bool) {
         self.surrenders |= surrender;
-        self.out.entries.push((self.seat, Entry::Moves { f, moves, surrender }));
-        self.out.len += moves.len() + usize::from(surrender);
+        self.entries.push((seat, Entry::Moves { f, moves, surrender }));
+        self.len += moves.len() + usize::from(surrender);
     }
 
     #[inline]
-    fn add_stances(&mut self, f: FighterId, energy: PerAction<u32>) {
-        self.out.entries.push((self.seat, Entry::Stances(f, energy)));
-        self.out.len += legal::stance_count(energy);
+    fn add_stances(&mut self, seat: Seat, f: FighterId, energy: PerAction<u32>) {
+        self.entries.push((seat, Entry::Stances(f, energy)));
+        self.len += legal::stance_count(energy);
     }
 }
 

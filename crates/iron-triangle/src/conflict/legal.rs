@@ -80,32 +80,33 @@ pub fn play_commands(table: &Table, seat: Seat) -> Vec<ConflictCommand> {
     }
 }
 
-/// Where listed plays go: a plain list, or the random driver's list of every seat's plays.
+/// Where listed plays go, each with the seat that may play it: a plain list, or the random
+/// driver's list of every seat's plays.
 pub trait PlaySink {
-    fn add(&mut self, play: Play);
+    fn add(&mut self, seat: Seat, play: Play);
 
     /// About `n` more plays are coming (a hint, so a list grows once).
     fn expect(&mut self, _n: usize) {}
 
     /// Every move of `f` in `moves` (in [`MoveSet::iter`] order), then Surrender if `surrender`.
     /// A sink that only counts or picks need not write them out.
-    fn add_moves(&mut self, f: FighterId, moves: MoveSet, surrender: bool) {
+    fn add_moves(&mut self, seat: Seat, f: FighterId, moves: MoveSet, surrender: bool) {
         self.expect(moves.len() + usize::from(surrender));
         for m in moves.iter() {
-            self.add(Play::Move(f, MoveChoice::Play(m)));
+            self.add(seat, Play::Move(f, MoveChoice::Play(m)));
         }
         if surrender {
-            self.add(Play::Move(f, MoveChoice::Surrender));
+            self.add(seat, Play::Move(f, MoveChoice::Surrender));
         }
     }
 
     /// Every stance of `f` with current energy `energy`, in [`stance_play`] order: no stance,
     /// then 1 ..= the energy of each type, types in [`Action::ALL`] order (IT-33). A sink that
     /// only counts or picks need not write them out.
-    fn add_stances(&mut self, f: FighterId, energy: PerAction<u32>) {
+    fn add_stances(&mut self, seat: Seat, f: FighterId, energy: PerAction<u32>) {
         self.expect(stance_count(energy));
         for i in 0..stance_count(energy) {
-            self.add(stance_play(f, energy, i));
+            self.add(seat, stance_play(f, energy, i));
         }
     }
 }
@@ -130,7 +131,7 @@ pub fn stance_play(f: FighterId, energy: PerAction<u32>, i: usize) -> Play {
 }
 
 impl PlaySink for Vec<Play> {
-    fn add(&mut self, play: Play) {
+    fn add(&mut self, _seat: Seat, play: Play) {
         self.push(play);
     }
 
@@ -141,29 +142,38 @@ impl PlaySink for Vec<Play> {
 
 /// Append every legal play of `seat` to `out`.
 pub fn plays_for(table: &Table, seat: Seat, out: &mut Vec<Play>) {
-    plays_into(table, seat, out);
+    plays_into(table, Some(seat), out);
 }
 
-/// Hand every legal play of `seat` to `out`, in the order [`plays_for`] lists them.
-pub fn plays_into(table: &Table, seat: Seat, out: &mut impl PlaySink) {
+/// Hand every legal play of `only` (or of every seat) to `out`. One seat's plays come in the
+/// order [`plays_for`] lists them; with every seat, the seats' plays may be interleaved (in a
+/// turn each play is listed once, for the seat it belongs to).
+pub fn plays_into(table: &Table, only: Option<Seat>, out: &mut impl PlaySink) {
     let Some(c) = table.conflict.as_ref().filter(|c| c.is_running()) else { return };
+    if let (Phase::Turn, Some(t)) = (&c.phase, c.turn.as_ref()) {
+        return in_turn(table, c, t, only, out);
+    }
+    let all = std::iter::once(Seat::Gm).chain(table.players.iter().copied());
+    for seat in only.map_or_else(|| all.collect::<Vec<_>>(), |s| vec![s]) {
+        between_turns(table, c, seat, out);
+    }
+}
+
+/// A seat's plays outside a turn: answering the call to a conflict, picking the active
+/// character, or deciding a surrendered opponent's fate.
+fn between_turns(table: &Table, c: &Conflict, seat: Seat, out: &mut impl PlaySink) {
     match &c.phase {
         Phase::Forming => forming(table, c, seat, out),
         Phase::PickActive { side, .. } => {
             for f in c.ids().filter(|f| c.is_in(*f) && side.is_none_or(|s| c.f(*f).side == s)) {
                 if turn::pick_refusal(table, c, seat, f).is_none() {
-                    out.add(Play::PickActive(f));
+                    out.add(seat, Play::PickActive(f));
                 }
             }
         }
         Phase::Mercy { decider, .. } if *decider == seat => {
-            out.add(Play::Kill);
-            out.add(Play::Spare);
-        }
-        Phase::Turn => {
-            if let Some(t) = c.turn.as_ref() {
-                in_turn(table, c, t, seat, out);
-            }
+            out.add(seat, Play::Kill);
+            out.add(seat, Play::Spare);
         }
         _ => {}
     }
@@ -171,13 +181,13 @@ pub fn plays_into(table: &Table, seat: Seat, out: &mut impl PlaySink) {
 
 fn forming(table: &Table, c: &Conflict, seat: Seat, out: &mut impl PlaySink) {
     for f in c.ids().filter(|f| c.f(*f).status == Status::Pending && controller(table, c, *f) == seat) {
-        out.add(Play::Join(f));
+        out.add(seat, Play::Join(f));
         if !c.lethal {
-            out.add(Play::SitOut(f));
+            out.add(seat, Play::SitOut(f));
         }
     }
     if c.lethal && seat != Seat::Gm && table.players.contains(&seat) {
-        out.add(Play::RefuseLethal);
+        out.add(seat, Play::RefuseLethal);
     }
 }
 
@@ -205,54 +215,62 @@ fn gm_commands(table: &Table) -> Vec<ConflictCommand> {
     out
 }
 
-fn in_turn(table: &Table, c: &Conflict, t: &Turn, seat: Seat, out: &mut impl PlaySink) {
-    let active_is_mine = controller(table, c, t.active) == seat;
+/// The plays of a turn in progress, each for the seat of the character it is about (`only`: of
+/// that seat alone).
+fn in_turn(table: &Table, c: &Conflict, t: &Turn, only: Option<Seat>, out: &mut impl PlaySink) {
+    let wanted = |s: Seat| only.is_none_or(|o| o == s);
+    let seat_of = |f: FighterId| controller(table, c, f);
+    let active_seat = seat_of(t.active);
     let chain_endable = c.chain.is_some() && (matches!(t.step, Step::PickOpponent | Step::Stances) || (t.step == Step::Moves && t.moves[0].is_none()));
     match t.step {
-        Step::PickOpponent if active_is_mine => {
+        Step::PickOpponent if wanted(active_seat) => {
             let side = c.f(t.active).side;
             for o in c.ids().filter(|o| c.is_in(*o) && c.f(*o).side != side) {
                 if turn::may_face(c, t.active, o).is_ok() {
-                    out.add(Play::PickOpponent(o));
+                    out.add(active_seat, Play::PickOpponent(o));
                 }
             }
         }
         Step::Stances => {
             for (slot, f) in participants(t) {
-                if t.stances[slot].is_none() && controller(table, c, f) == seat {
-                    stances(table, c, f, out);
+                let seat = seat_of(f);
+                if t.stances[slot].is_none() && wanted(seat) {
+                    out.add_stances(seat, f, super::character(table, c, f).energy.current);
                 }
             }
         }
         Step::Moves => {
             for (slot, f) in participants(t) {
-                if t.moves[slot].is_none() && controller(table, c, f) == seat {
-                    moves(table, c, t, slot, f, out);
+                let seat = seat_of(f);
+                if t.moves[slot].is_none() && wanted(seat) {
+                    let moves = choice::available(table, c, f, t.forbidden[slot]);
+                    out.add_moves(seat, f, moves, !c.f(f).samurai);
                 }
             }
         }
         Step::AfterReveal | Step::BeforeResolution => {
             for &f in &t.asked {
-                if t.done.contains(&f) || controller(table, c, f) != seat {
+                let seat = seat_of(f);
+                if t.done.contains(&f) || !wanted(seat) {
                     continue;
                 }
                 if t.step == Step::AfterReveal && c.f(f).drunken_monkey && t.slot(f).is_some_and(|s| !t.swapped[s]) {
-                    out.add(Play::Swap(f));
+                    out.add(seat, Play::Swap(f));
                 }
-                out.add(Play::Pass(f));
+                out.add(seat, Play::Pass(f));
             }
         }
-        Step::Settling => splits(table, c, seat, out),
+        Step::Settling => splits(table, c, only, out),
         _ => {}
     }
-    if chain_endable && active_is_mine {
-        out.add(Play::EndChain);
+    if chain_endable && wanted(active_seat) {
+        out.add(active_seat, Play::EndChain);
     }
     for f in c.ids() {
         let knows_specials = table.characters.get(c.f(f).character).is_some_and(|ch| !ch.specials.is_empty());
-        if knows_specials && controller(table, c, f) == seat && specials::open_window(c, t, f).is_some() {
+        if knows_specials && wanted(seat_of(f)) && specials::open_window(c, t, f).is_some() {
             for o in specials::options(table, c, t, f) {
-                out.add(Play::Special(f, o));
+                out.add(seat_of(f), Play::Special(f, o));
             }
         }
     }
@@ -262,19 +280,9 @@ fn participants(t: &Turn) -> impl Iterator<Item = (usize, FighterId)> + '_ {
     [Some(t.active), t.opponent].into_iter().enumerate().filter_map(|(s, f)| f.map(|f| (s, f)))
 }
 
-fn stances(table: &Table, c: &Conflict, f: FighterId, out: &mut impl PlaySink) {
-    out.add_stances(f, super::character(table, c, f).energy.current);
-}
-
-fn moves(table: &Table, c: &Conflict, t: &Turn, slot: usize, f: FighterId, out: &mut impl PlaySink) {
-    out.add_moves(f, choice::available(table, c, f, t.forbidden[slot]), !c.f(f).samurai);
-}
-
 /// A few typical splits: each order of filling the types, greedily.
-fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut impl PlaySink) {
-    if losses::waiting_splitter(c) != Some(seat) {
-        return;
-    }
+fn splits(table: &Table, c: &Conflict, only: Option<Seat>, out: &mut impl PlaySink) {
+    let Some(seat) = losses::waiting_splitter(c).filter(|s| only.is_none_or(|o| o == *s)) else { return };
     let Some((character, splitter, room, amount, gain)) = losses::waiting_split(table, c) else { return };
     let Some(bearer) = c.fighter_id(&character) else { return };
     if splitter != seat {
@@ -299,7 +307,7 @@ fn splits(table: &Table, c: &Conflict, seat: Seat, out: &mut impl PlaySink) {
             left -= take;
         }
         if !listed[..i].contains(&Some(split)) {
-            out.add(Play::Split { bearer, split, gain });
+            out.add(seat, Play::Split { bearer, split, gain });
         }
         listed[i] = Some(split);
     }
@@ -350,7 +358,7 @@ mod tests {
         let picked: Vec<Play> = (0..stance_count(energy)).map(|i| stance_play(1, energy, i)).collect();
         assert_eq!(picked, written);
         let mut listed = Vec::new();
-        listed.add_stances(1, energy);
+        listed.add_stances(Seat::Gm, 1, energy);
         assert_eq!(listed, written);
     }
 }
