@@ -37,7 +37,8 @@ pub fn plays(table: &Table, surrender: bool, out: &mut Vec<(Seat, Play)>) {
 /// over the listed plays.
 #[derive(Debug, Clone, Default)]
 pub struct Plays {
-    entries: Vec<(Seat, Entry)>,
+    /// Each entry with its seat's place at the table and the seat.
+    entries: Vec<(usize, Seat, Entry)>,
     len: usize,
     /// A Surrender play was listed.
     surrenders: bool,
@@ -100,9 +101,10 @@ impl Plays {
         self.entries.clear();
         self.len = 0;
         self.surrenders = false;
-        legal::plays_into(table, None, self);
-        if self.entries.len() > 1 || self.entries.first().is_some_and(|(seat, _)| *seat != Seat::Gm) {
-            self.order_by_seat(table);
+        legal::plays_into(table, None, &mut Lister { plays: self, players: &table.players });
+        // Seats in table order, the GM first; a sort by place keeps each seat's own order.
+        if !self.entries.is_sorted_by_key(|(place, ..)| *place) {
+            self.entries.sort_by_key(|(place, ..)| *place);
         }
         if !surrender && self.surrenders {
             self.drop_surrenders_beside_moves();
@@ -120,7 +122,7 @@ impl Plays {
 
     /// Play `i` (below [`Plays::len`]) and the seat that plays it.
     pub fn get(&self, mut i: usize) -> (Seat, Play) {
-        for &(seat, entry) in &self.entries {
+        for &(_, seat, entry) in &self.entries {
             let len = entry.len();
             if i < len {
                 return (seat, entry.get(i));
@@ -130,63 +132,55 @@ impl Plays {
         panic!("play {i} past the end of the list")
     }
 
-    /// Seats in table order (the GM first, as listed within each seat); a seat that is not at
-    /// the table plays nothing.
-    fn order_by_seat(&mut self, table: &Table) {
-        let rank = |seat: Seat| match seat {
-            Seat::Gm => Some(0),
-            _ => table.players.iter().position(|p| *p == seat).map(|i| i + 1),
-        };
-        let mut sorted = true;
-        let mut last = Some(0);
-        for (seat, _) in &self.entries {
-            let r = rank(*seat);
-            sorted &= r.is_some() && r >= last;
-            last = r;
-        }
-        if !sorted {
-            self.entries.retain(|(seat, _)| rank(*seat).is_some());
-            self.entries.sort_by_key(|(seat, _)| rank(*seat));
-            self.len = self.entries.iter().map(|(_, e)| e.len()).sum();
-        }
-    }
-
     /// A seat that has a move to play does not surrender: drop its Surrender plays.
     fn drop_surrenders_beside_moves(&mut self) {
-        let mut start = 0;
-        while start < self.entries.len() {
-            let seat = self.entries[start].0;
-            let end = start + self.entries[start..].iter().take_while(|(s, _)| *s == seat).count();
-            let group = &mut self.entries[start..end];
-            if group.iter().any(|(_, e)| e.has_move()) {
-                for (_, entry) in group {
+        for group in self.entries.chunk_by_mut(|a, b| a.0 == b.0) {
+            if group.iter().any(|(.., e)| e.has_move()) {
+                for (.., entry) in group {
                     self.len -= entry.drop_surrender();
                 }
             }
-            start = end;
         }
     }
 }
 
-impl PlaySink for Plays {
+/// Collects the plays of every seat, each with its seat's place at the table (the GM 0, then
+/// the players in order). A seat that is not at the table plays nothing.
+struct Lister<'a> {
+    plays: &'a mut Plays,
+    players: &'a [Seat],
+}
+
+impl Lister<'_> {
+    #[inline]
+    fn push(&mut self, seat: Seat, entry: Entry) {
+        let place = match seat {
+            Seat::Gm => Some(0),
+            _ => self.players.iter().position(|p| *p == seat).map(|i| i + 1),
+        };
+        if let Some(place) = place {
+            self.plays.len += entry.len();
+            self.plays.entries.push((place, seat, entry));
+        }
+    }
+}
+
+impl PlaySink for Lister<'_> {
     #[inline]
     fn add(&mut self, seat: Seat, play: Play) {
-        self.surrenders |= matches!(play, Play::Move(_, MoveChoice::Surrender));
-        self.entries.push((seat, Entry::One(play)));
-        self.len += 1;
+        self.plays.surrenders |= matches!(play, Play::Move(_, MoveChoice::Surrender));
+        self.push(seat, Entry::One(play));
     }
 
     #[inline]
     fn add_moves(&mut self, seat: Seat, f: FighterId, moves: MoveSet, surrender: bool) {
-        self.surrenders |= surrender;
-        self.entries.push((seat, Entry::Moves { f, moves, surrender }));
-        self.len += moves.len() + usize::from(surrender);
+        self.plays.surrenders |= surrender;
+        self.push(seat, Entry::Moves { f, moves, surrender });
     }
 
     #[inline]
     fn add_stances(&mut self, seat: Seat, f: FighterId, energy: PerAction<u32>) {
-        self.entries.push((seat, Entry::Stances(f, energy)));
-        self.len += legal::stance_count(energy);
+        self.push(seat, Entry::Stances(f, energy));
     }
 }
 
