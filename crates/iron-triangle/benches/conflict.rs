@@ -14,8 +14,8 @@ use iron_triangle::conflict::driver;
 fn play(start: &Table, seed: u64) -> u64 {
     let mut table = start.clone();
     let mut rng = SeededRandomness::new(seed);
-    let mut buffer = driver::Plays::default();
-    while let Ok(Some(_)) = driver::random_step_with(&mut table, &mut rng, false, &mut buffer) {}
+    let (mut buffer, mut events) = (driver::Plays::default(), Vec::new());
+    while let Ok(Some(_)) = driver::random_play(&mut table, &mut rng, false, &mut buffer, &mut events) {}
     table.conflict.as_ref().map_or(0, |c| u64::from(c.turns_played))
 }
 

@@ -25,16 +25,21 @@ fn main() {
     let check = std::env::args().nth(2).is_some_and(|a| a == "check");
     let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
     let start = duel_table();
-    let mut buffer = driver::Plays::default();
+    let (mut buffer, mut events) = (driver::Plays::default(), Vec::new());
     let (mut turns, mut steps) = (0u64, 0u64);
     for seed in 0..n {
         let mut table = start.clone();
         let mut rng = SeededRandomness::new(seed);
-        while let Ok(Some(step)) = driver::random_step_with(&mut table, &mut rng, false, &mut buffer) {
-            steps += 1;
-            if check {
+        if check {
+            // The logged steps: `random_step_with` picks and carries out exactly as `random_play`.
+            while let Ok(Some(step)) = driver::random_step_with(&mut table, &mut rng, false, &mut buffer) {
+                steps += 1;
                 use std::hash::Hash;
                 format!("{:?} {:?} {:?}", step.seat, step.command, step.events).hash(&mut fingerprint);
+            }
+        } else {
+            while let Ok(Some(_)) = driver::random_play(&mut table, &mut rng, false, &mut buffer, &mut events) {
+                steps += 1;
             }
         }
         turns += table.conflict.as_ref().map_or(0, |c| u64::from(c.turns_played));

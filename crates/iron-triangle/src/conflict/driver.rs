@@ -202,16 +202,36 @@ pub fn random_step(table: &mut Table, rng: &mut dyn Randomness, surrender: bool)
 
 /// [`random_step`] reusing a list of plays (no allocation in the hot path).
 pub fn random_step_with(table: &mut Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays) -> Result<Option<Step>, RuleError> {
+    let Some((seat, command)) = pick(table, rng, surrender, buffer)? else { return Ok(None) };
+    let events = carry_out(table, seat, &command, rng)?;
+    Ok(Some(Step { seat, command, events }))
+}
+
+/// [`random_step_with`] for a player that keeps no log (benchmarks, simulations): the events
+/// go to `events`, replacing what was there, and only the seat comes back, so nothing large is
+/// moved per step.
+pub fn random_play(table: &mut Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays, events: &mut Vec<Event>) -> Result<Option<Seat>, RuleError> {
+    let Some((seat, command)) = pick(table, rng, surrender, buffer)? else { return Ok(None) };
+    *events = carry_out(table, seat, &command, rng)?;
+    Ok(Some(seat))
+}
+
+/// A uniformly random legal play of any seat, as a command; `None` when nobody can act.
+#[inline]
+fn pick(table: &Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays) -> Result<Option<(Seat, Command)>, RuleError> {
     buffer.list(table, surrender);
     let (Some(c), false) = (table.conflict.as_ref(), buffer.is_empty()) else { return Ok(None) };
-    let pick = rng.choose(buffer.len(), &|i| format!("{:?}", buffer.get(i).1))?;
-    let (seat, play) = buffer.get(pick);
-    let command = Command::Conflict(play.command(c));
-    let events = IronTriangle::decide(table, seat, &command, rng)?;
+    let (seat, play) = buffer.get(rng.choose(buffer.len(), &|i| format!("{:?}", buffer.get(i).1))?);
+    Ok(Some((seat, Command::Conflict(play.command(c)))))
+}
+
+/// Decide `command` and apply its events.
+fn carry_out(table: &mut Table, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+    let events = IronTriangle::decide(table, seat, command, rng)?;
     for e in &events {
         IronTriangle::apply(table, e);
     }
-    Ok(Some(Step { seat, command, events }))
+    Ok(events)
 }
 
 /// Play the running conflict out with random legal commands, at most `max_steps` of them.
