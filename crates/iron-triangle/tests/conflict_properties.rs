@@ -309,3 +309,23 @@ fn the_drivers_compact_list_is_every_seats_written_out_plays() {
         }
     }
 }
+
+/// `random_play` (no log handed back) plays exactly the game `random_step_with` logs.
+#[test]
+fn random_play_plays_the_same_game_as_the_logged_driver() {
+    for seed in 0..20u64 {
+        let cfg = Config { pcs: 1, npcs: 1, energies: vec![[3, 4, 5]; 2], all_moves: vec![true; 2], specials: vec![u32::MAX; 2], lethal: false, minor: false, seed };
+        let (_, start, _) = build(&cfg);
+        let (mut logged, mut quiet) = (start.clone(), start);
+        let (mut rng_a, mut rng_b) = (SeededRandomness::new(seed), SeededRandomness::new(seed));
+        let (mut buffer, mut events) = (driver::Plays::default(), Vec::new());
+        loop {
+            let step = driver::random_step_with(&mut logged, &mut rng_a, false, &mut buffer).expect("legal");
+            let seat = driver::random_play(&mut quiet, &mut rng_b, false, &mut buffer, &mut events).expect("legal");
+            assert_eq!(step.as_ref().map(|s| s.seat), seat, "seed {seed}");
+            let Some(step) = step else { break };
+            assert_eq!(step.events, events, "seed {seed}");
+        }
+        assert_eq!(logged, quiet, "seed {seed}");
+    }
+}
