@@ -170,12 +170,11 @@ fn check_choice(table: &Table, c: &Conflict, turn: &Turn, id: FighterId, slot: u
     match choice {
         MoveChoice::Surrender if c.f(id).samurai => Err(RuleError::illegal("D-11", "a Samurai cannot surrender")),
         MoveChoice::Surrender => Ok(()),
+        // What is available is always known, so the common case needs one look.
+        MoveChoice::Play(m) if available(table, c, id, turn.forbidden[slot]).contains(m) => Ok(()),
         MoveChoice::Play(m) => {
             if !known(table, c, id).contains(m) {
                 return Err(RuleError::illegal("IT-35", format!("{} does not know {m}", c.f(id).name)));
-            }
-            if available(table, c, id, turn.forbidden[slot]).contains(m) {
-                return Ok(());
             }
             if turn.forbidden[slot] == Some(m.action) {
                 return Err(RuleError::illegal("IT-59", format!("I Already Know forbids {:?} moves this turn", m.action)));

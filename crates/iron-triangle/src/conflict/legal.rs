@@ -153,9 +153,13 @@ pub fn plays_into(table: &Table, only: Option<Seat>, out: &mut impl PlaySink) {
     if let (Phase::Turn, Some(t)) = (&c.phase, c.turn.as_ref()) {
         return in_turn(table, c, t, only, out);
     }
-    let all = std::iter::once(Seat::Gm).chain(table.players.iter().copied());
-    for seat in only.map_or_else(|| all.collect::<Vec<_>>(), |s| vec![s]) {
-        between_turns(table, c, seat, out);
+    match only {
+        Some(seat) => between_turns(table, c, seat, out),
+        None => {
+            for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
+                between_turns(table, c, seat, out);
+            }
+        }
     }
 }
 

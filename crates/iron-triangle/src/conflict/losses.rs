@@ -137,8 +137,9 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
         let other = ids[1 - slot];
         if has(turn, other, |s| s == Special::PressurePoint) { controller(table, c, other) } else { controller(table, c, ids[slot]) }
     };
-    let mut breakdown = Vec::new();
-    let mut losses = Vec::new();
+    // A turn has at most two losers and one regain: size the lists once.
+    let mut breakdown = Vec::with_capacity(2);
+    let mut losses = Vec::with_capacity(2);
     let mut gains = Vec::new();
     let outcome = match super::winner::judge(ma, dis[0], mb, dis[1]) {
         Some((first_wins, by)) => {
