@@ -265,6 +265,19 @@ pub struct TableView {
     pub conflict: Option<conflict::ConflictView>,
 }
 
+impl IronTriangle {
+    /// Apply a conflict event, with the campaign's hook when it ends the conflict: what
+    /// [`Ruleset::apply`] does with [`Event::Conflict`], for players that keep conflict events.
+    pub fn apply_conflict(state: &mut Table, event: &ConflictEvent) {
+        let running = |t: &Table| t.conflict.as_ref().is_some_and(|c| c.is_running());
+        let was_running = running(state);
+        conflict::apply(state, event);
+        if was_running && !running(state) {
+            campaign::conflict_over(state); // IT-31: the party may now rest
+        }
+    }
+}
+
 impl Ruleset for IronTriangle {
     const ID: &'static str = "iron-triangle";
     type Setup = Setup;
@@ -313,14 +326,7 @@ impl Ruleset for IronTriangle {
 
     fn apply(state: &mut Table, event: &Event) {
         match event {
-            Event::Conflict(e) => {
-                let running = |t: &Table| t.conflict.as_ref().is_some_and(|c| c.is_running());
-                let was_running = running(state);
-                conflict::apply(state, e);
-                if was_running && !running(state) {
-                    campaign::conflict_over(state); // IT-31: the party may now rest
-                }
-            }
+            Event::Conflict(e) => IronTriangle::apply_conflict(state, e),
             Event::Campaign(e) => campaign::apply(state, e),
         }
     }

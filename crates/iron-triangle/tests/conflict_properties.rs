@@ -324,8 +324,30 @@ fn random_play_plays_the_same_game_as_the_logged_driver() {
             let seat = driver::random_play(&mut quiet, &mut rng_b, false, &mut buffer, &mut events).expect("legal");
             assert_eq!(step.as_ref().map(|s| s.seat), seat, "seed {seed}");
             let Some(step) = step else { break };
-            assert_eq!(step.events, events, "seed {seed}");
+            let played: Vec<Event> = events.iter().cloned().map(Event::Conflict).collect();
+            assert_eq!(step.events, played, "seed {seed}");
         }
         assert_eq!(logged, quiet, "seed {seed}");
     }
+}
+
+/// `decide_into` appends a legal command's events after what the list held, and leaves the list
+/// as it was when the command is illegal.
+#[test]
+fn decide_into_appends_events_and_leaves_the_list_alone_on_an_error() {
+    let cfg = Config { pcs: 1, npcs: 1, energies: vec![[3, 4, 5]; 2], all_moves: vec![true; 2], specials: vec![u32::MAX; 2], lethal: false, minor: false, seed: 3 };
+    let (_, table, _) = build(&cfg);
+    let mut rng = SeededRandomness::new(3);
+    let earlier = ConflictEvent::FightBegan { lethal: false };
+    let (seat, legal) = driver::options(&table, false).into_iter().next().expect("a legal play");
+    let mut out = vec![earlier.clone()];
+    iron_triangle::conflict::decide_into(&table, seat, &legal, &mut rng, &mut out).expect("legal");
+    let alone = iron_triangle::conflict::decide(&table, seat, &legal, &mut rng).expect("legal");
+    assert_eq!(out[0], earlier);
+    assert_eq!(out[1..], alone[..]);
+    let mut out = vec![earlier.clone()];
+    // IT-32: nobody picks an opponent before a turn is under way.
+    let illegal = ConflictCommand::PickOpponent { opponent: "nobody".into() };
+    assert!(iron_triangle::conflict::decide_into(&table, seat, &illegal, &mut rng, &mut out).is_err());
+    assert_eq!(out, vec![earlier]);
 }

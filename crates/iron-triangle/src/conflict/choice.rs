@@ -142,7 +142,7 @@ fn action_mask(a: Action) -> u16 {
 }
 
 /// Commit a move or Surrender (IT-32 step 3).
-pub fn play_move(table: &Table, seat: Seat, character: &str, choice: MoveChoice) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn play_move(table: &Table, seat: Seat, character: &str, choice: MoveChoice, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-32")?;
     let turn = current_turn(c, "IT-32")?;
     let id = own_fighter(table, c, seat, character, "IT-32")?;
@@ -155,15 +155,14 @@ pub fn play_move(table: &Table, seat: Seat, character: &str, choice: MoveChoice)
     }
     check_choice(table, c, turn, id, slot, choice)?;
     let chosen = ConflictEvent::MoveChosen { character: c.f(id).name.clone(), owner: seat, choice: Some(choice) };
-    if turn.moves[1 - slot].is_none() {
-        return Ok(vec![chosen]);
+    out.push(chosen);
+    if turn.moves[1 - slot].is_some() {
+        // The second move: reveal both and carry the turn on, on a copy of the turn.
+        let mut next = turn.clone();
+        next.moves[slot] = Some(choice);
+        reveal(table, c, &mut next, out);
     }
-    // The second move: reveal both and carry the turn on, on a copy of the turn.
-    let mut events = super::events_from(chosen, 7);
-    let mut next = turn.clone();
-    next.moves[slot] = Some(choice);
-    reveal(table, c, &mut next, &mut events);
-    Ok(events)
+    Ok(())
 }
 
 fn check_choice(table: &Table, c: &Conflict, turn: &Turn, id: FighterId, slot: usize, choice: MoveChoice) -> Result<(), RuleError> {

@@ -75,7 +75,7 @@ pub fn after_win(c: &Conflict, winner: FighterId, loser: FighterId, mv: Move, co
 }
 
 /// The active character ends the live chain before choosing a move (IT-43).
-pub fn end_chain(table: &Table, seat: Seat) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn end_chain(table: &Table, seat: Seat, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-43")?;
     let turn = current_turn(c, "IT-43")?;
     if controller(table, c, turn.active) != seat {
@@ -88,7 +88,8 @@ pub fn end_chain(table: &Table, seat: Seat) -> Result<Vec<ConflictEvent>, RuleEr
     if !before_move {
         return Err(RuleError::illegal("IT-43", "the chain may be ended only before the active character chooses a move"));
     }
-    Ok(vec![ConflictEvent::ChainEnded { reason: ChainEnd::Voluntary, cards: chain.moves() }])
+    out.push(ConflictEvent::ChainEnded { reason: ChainEnd::Voluntary, cards: chain.moves() });
+    Ok(())
 }
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {

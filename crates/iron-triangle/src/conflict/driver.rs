@@ -10,7 +10,7 @@ use clash_core::{Randomness, RuleError, Ruleset, Seat};
 
 use super::legal::{self, Play, PlaySink};
 use super::choice::MoveSet;
-use super::{FighterId, MoveChoice};
+use super::{ConflictCommand, ConflictEvent, FighterId, MoveChoice};
 use crate::character::PerAction;
 use crate::{Command, Event, IronTriangle, Table};
 
@@ -185,7 +185,7 @@ impl PlaySink for Lister<'_> {
 }
 
 /// The same as commands, for tests.
-pub fn options(table: &Table, surrender: bool) -> Vec<(Seat, super::ConflictCommand)> {
+pub fn options(table: &Table, surrender: bool) -> Vec<(Seat, ConflictCommand)> {
     let mut out = Vec::new();
     plays(table, surrender, &mut out);
     match table.conflict.as_ref() {
@@ -203,26 +203,32 @@ pub fn random_step(table: &mut Table, rng: &mut dyn Randomness, surrender: bool)
 /// [`random_step`] reusing a list of plays (no allocation in the hot path).
 pub fn random_step_with(table: &mut Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays) -> Result<Option<Step>, RuleError> {
     let Some((seat, command)) = pick(table, rng, surrender, buffer)? else { return Ok(None) };
+    let command = Command::Conflict(command);
     let events = carry_out(table, seat, &command, rng)?;
     Ok(Some(Step { seat, command, events }))
 }
 
-/// [`random_step_with`] for a player that keeps no log (benchmarks, simulations): the events
-/// go to `events`, replacing what was there, and only the seat comes back, so nothing large is
-/// moved per step.
-pub fn random_play(table: &mut Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays, events: &mut Vec<Event>) -> Result<Option<Seat>, RuleError> {
+/// [`random_step_with`] for a player that keeps no log (benchmarks, simulations): the conflict
+/// events go to `events`, replacing what was there, and only the seat comes back, so one list
+/// serves every step and nothing large is moved per step. The same games as
+/// [`random_step_with`]: the events are applied as [`IronTriangle::apply`] would.
+pub fn random_play(table: &mut Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays, events: &mut Vec<ConflictEvent>) -> Result<Option<Seat>, RuleError> {
     let Some((seat, command)) = pick(table, rng, surrender, buffer)? else { return Ok(None) };
-    *events = carry_out(table, seat, &command, rng)?;
+    events.clear();
+    super::decide_into(table, seat, &command, rng, events)?;
+    for e in events.iter() {
+        IronTriangle::apply_conflict(table, e);
+    }
     Ok(Some(seat))
 }
 
 /// A uniformly random legal play of any seat, as a command; `None` when nobody can act.
 #[inline]
-fn pick(table: &Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays) -> Result<Option<(Seat, Command)>, RuleError> {
+fn pick(table: &Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays) -> Result<Option<(Seat, ConflictCommand)>, RuleError> {
     buffer.list(table, surrender);
     let (Some(c), false) = (table.conflict.as_ref(), buffer.is_empty()) else { return Ok(None) };
     let (seat, play) = buffer.get(rng.choose(buffer.len(), &|i| format!("{:?}", buffer.get(i).1))?);
-    Ok(Some((seat, Command::Conflict(play.command(c)))))
+    Ok(Some((seat, play.command(c))))
 }
 
 /// Decide `command` and apply its events.

@@ -130,7 +130,7 @@ pub fn conclude(table: &Table, c: &Conflict, is_in: &dyn Fn(FighterId) -> bool, 
 }
 
 /// In a lethal conflict the surrenderer's opponent may kill them on the spot (IT-36).
-pub fn mercy(table: &Table, seat: Seat, kill: bool) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn mercy(table: &Table, seat: Seat, kill: bool, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-36")?;
     let Phase::Mercy { surrendered, opponent, decider } = c.phase else {
         return Err(RuleError::illegal("IT-36", "nobody has just surrendered in a lethal conflict"));
@@ -144,17 +144,17 @@ pub fn mercy(table: &Table, seat: Seat, kill: bool) -> Result<Vec<ConflictEvent>
         Ok(phase) => (Some(phase), None),
         Err(outcome) => (None, Some(outcome)),
     };
-    let mut events = vec![if kill { ConflictEvent::KilledOnTheSpot { character: name, next } } else { ConflictEvent::Spared { character: name, next } }];
+    out.push(if kill { ConflictEvent::KilledOnTheSpot { character: name, next } } else { ConflictEvent::Spared { character: name, next } });
     if let Some(outcome) = end {
-        events.push(ConflictEvent::ConflictEnded { outcome });
+        out.push(ConflictEvent::ConflictEnded { outcome });
     }
-    Ok(events)
+    Ok(())
 }
 
 /// IT-27: once a side has won, a player with a character on that side narrates the outcome
 /// within the stakes; the GM, who settles disputes, may narrate as well. A conflict the GM
 /// settled without a winner (IT-23) already has the GM's outcome.
-pub fn narrate(table: &Table, seat: Seat, text: &str) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn narrate(table: &Table, seat: Seat, text: &str, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = table.conflict.as_ref().ok_or_else(|| RuleError::illegal("IT-27", "there is no conflict to narrate"))?;
     let Some(outcome) = c.outcome.as_ref() else {
         return Err(RuleError::illegal("IT-27", "the conflict is not over: winners narrate once a side has won"));
@@ -169,7 +169,8 @@ pub fn narrate(table: &Table, seat: Seat, text: &str) -> Result<Vec<ConflictEven
     if text.trim().is_empty() {
         return Err(RuleError::illegal("IT-27", "say what happens within the stakes"));
     }
-    Ok(vec![ConflictEvent::ConflictNarrated { by: seat, text: text.into() }])
+    out.push(ConflictEvent::ConflictNarrated { by: seat, text: text.into() });
+    Ok(())
 }
 
 /// Close the conflict: piles and chains clear (IT-40, IT-45), the dead die, and Drunken Monkey

@@ -18,7 +18,7 @@ pub fn barred(ch: &Character) -> Option<BarReason> {
 }
 
 /// The GM escalates to a conflict (IT-22) and picks the NPCs (IT-23).
-pub fn start(table: &Table, seat: Seat, stakes: &str, npcs: &[Name], lethal: bool, minor: bool) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn start(table: &Table, seat: Seat, stakes: &str, npcs: &[Name], lethal: bool, minor: bool, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     if seat != Seat::Gm {
         return Err(RuleError::not_your_call("IT-22", seat, "only the GM escalates to a conflict"));
     }
@@ -54,11 +54,12 @@ pub fn start(table: &Table, seat: Seat, stakes: &str, npcs: &[Name], lethal: boo
     if pcs.is_empty() {
         return Err(RuleError::illegal("IT-23", "no PC can enter a conflict now"));
     }
-    Ok(vec![ConflictEvent::ConflictStarted { stakes: stakes.into(), lethal, minor, npcs: npcs.to_vec(), pcs, barred: bars }])
+    out.push(ConflictEvent::ConflictStarted { stakes: stakes.into(), lethal, minor, npcs: npcs.to_vec(), pcs, barred: bars });
+    Ok(())
 }
 
 /// A player answers for their PC: join, or sit out a lesser conflict (IT-23).
-pub fn respond(table: &Table, seat: Seat, name: &str, join: bool) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn respond(table: &Table, seat: Seat, name: &str, join: bool, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-23")?;
     if c.phase != Phase::Forming {
         return Err(RuleError::illegal("IT-23", "the fight has begun; nobody enters or sits out now"));
@@ -70,21 +71,21 @@ pub fn respond(table: &Table, seat: Seat, name: &str, join: bool) -> Result<Vec<
     if !join && c.lethal {
         return Err(RuleError::illegal("IT-23", "in a lethal conflict every PC is in"));
     }
-    let mut events = vec![if join {
+    out.push(if join {
         ConflictEvent::JoinedConflict { character: c.f(id).name.clone() }
     } else {
         ConflictEvent::SatOut { character: c.f(id).name.clone() }
-    }];
+    });
     let others_pending = c.ids().any(|f| f != id && c.f(f).status == Status::Pending);
     let someone_in = join || c.in_on(Side::Players).next().is_some();
     if !others_pending && someone_in {
-        events.push(ConflictEvent::FightBegan { lethal: c.lethal });
+        out.push(ConflictEvent::FightBegan { lethal: c.lethal });
     }
-    Ok(events)
+    Ok(())
 }
 
 /// A player does not agree to kill: the conflict is a lesser one (IT-22, IT-23).
-pub fn refuse_lethal(table: &Table, seat: Seat) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn refuse_lethal(table: &Table, seat: Seat, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-23")?;
     if seat == Seat::Gm || !table.players.contains(&seat) {
         return Err(RuleError::not_your_call("IT-23", seat, "lethality is the players' agreement"));
@@ -92,12 +93,13 @@ pub fn refuse_lethal(table: &Table, seat: Seat) -> Result<Vec<ConflictEvent>, Ru
     if c.phase != Phase::Forming || !c.lethal {
         return Err(RuleError::illegal("IT-23", "there is no lethal conflict being agreed"));
     }
-    Ok(vec![ConflictEvent::LethalRefused { seat }])
+    out.push(ConflictEvent::LethalRefused { seat });
+    Ok(())
 }
 
 /// The GM decides the outcome of a stalled or refused conflict (IT-23), or of one stalled by a
 /// Samurai at 0 energy (D-11). Nobody dies of it, except the Samurai (IT-59 #12).
-pub fn settle(table: &Table, seat: Seat, outcome: &str) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn settle(table: &Table, seat: Seat, outcome: &str, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-23")?;
     if seat != Seat::Gm {
         return Err(RuleError::not_your_call("IT-23", seat, "only the GM settles a stalled conflict"));
@@ -108,7 +110,8 @@ pub fn settle(table: &Table, seat: Seat, outcome: &str) -> Result<Vec<ConflictEv
         return Err(RuleError::illegal("IT-23", "the GM settles only a conflict the players stall or refuse, or a Samurai stalls (D-11)"));
     }
     let dead = c.fighters.iter().filter(|f| f.samurai).map(|f| f.name.clone()).collect();
-    Ok(vec![ConflictEvent::ConflictSettled { outcome: outcome.into(), dead }])
+    out.push(ConflictEvent::ConflictSettled { outcome: outcome.into(), dead });
+    Ok(())
 }
 
 fn fighter(table: &Table, name: &str, side: Side, status: Status) -> Option<Fighter> {

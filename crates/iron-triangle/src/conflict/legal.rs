@@ -24,7 +24,7 @@ fn narration(table: &Table, seat: Seat) -> Option<ConflictCommand> {
     c.outcome.as_ref()?.winner?;
     let text = format!("As staked: {}", c.stakes);
     let command = ConflictCommand::NarrateConflict { text };
-    super::ending::narrate(table, seat, "…").ok().map(|_| command)
+    super::ending::narrate(table, seat, "…", &mut Vec::new()).ok().map(|_| command)
 }
 
 /// A legal play in compact form (fighter indices, no names): cheap to list in the hot path of

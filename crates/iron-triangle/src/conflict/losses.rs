@@ -374,7 +374,7 @@ fn gained(mut e: Energy, split: PerAction<u32>) -> Energy {
 
 /// The loser's controller (or a Pressure Point user, or a Yojimbo user for their own loss)
 /// splits the free part of a loss (IT-51, D-23, D-25, D-35).
-pub fn split_loss(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn split_loss(table: &Table, seat: Seat, name: &str, split: PerAction<u32>, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-51")?;
     let turn = current_turn(c, "IT-51")?;
     let Some(l) = turn.pending_losses.first().filter(|_| turn.step == Step::Settling) else {
@@ -391,15 +391,15 @@ pub fn split_loss(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) 
     let (fixed, room) = after_fixed(e, l);
     check_split(room, l.free, split, "D-35")?;
     let (event, after) = lost_event(&l.character, e, fixed, split, l.free, Some(seat));
-    let mut events = super::events_from(event, 5);
+    out.push(event);
     let mut energies = Energies::default();
     energies.set(ch, after);
-    settle(table, turn, 1, 0, &mut energies, &mut events);
-    Ok(events)
+    settle(table, turn, 1, 0, &mut energies, out);
+    Ok(())
 }
 
 /// Santa Carla's user splits the regained energy, up to max (IT-59 #6).
-pub fn split_gain(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn split_gain(table: &Table, seat: Seat, name: &str, split: PerAction<u32>, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-59")?;
     let turn = current_turn(c, "IT-59")?;
     let Some(g) = turn.pending_gains.first().filter(|_| turn.step == Step::Settling && turn.pending_losses.is_empty()) else {
@@ -414,11 +414,11 @@ pub fn split_gain(table: &Table, seat: Seat, name: &str, split: PerAction<u32>) 
     let ch = bearer(c, name).ok_or_else(|| RuleError::illegal("IT-59", "unknown character"))?;
     let e = table.characters[ch].energy;
     check_split(room_to_max(e), g.amount, split, "IT-59")?;
-    let mut events = super::events_from(ConflictEvent::EnergyGained { character: g.character.clone(), gained: split }, 5);
+    out.push(ConflictEvent::EnergyGained { character: g.character.clone(), gained: split });
     let mut energies = Energies::default();
     energies.set(ch, gained(e, split));
-    settle(table, turn, 0, 1, &mut energies, &mut events);
-    Ok(events)
+    settle(table, turn, 0, 1, &mut energies, out);
+    Ok(())
 }
 
 /// The seat a waiting split is up to, if any (without looking at energies).

@@ -499,14 +499,6 @@ pub enum ConflictEvent {
     ConflictNarrated { by: Seat, text: String },
 }
 
-/// A command's events, starting with `first`, with room for `more` (so that a command whose
-/// events carry the turn on to its end grows its list once).
-pub(crate) fn events_from(first: ConflictEvent, more: usize) -> Vec<ConflictEvent> {
-    let mut events = Vec::with_capacity(1 + more);
-    events.push(first);
-    events
-}
-
 /// The running conflict, or an error naming `rule`.
 pub(crate) fn running<'a>(table: &'a Table, rule: &'static str) -> Result<&'a Conflict, RuleError> {
     match &table.conflict {
@@ -551,29 +543,46 @@ pub(crate) fn current_turn<'a>(c: &'a Conflict, rule: &'static str) -> Result<&'
 }
 
 pub fn decide(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mut dyn Randomness) -> Result<Vec<ConflictEvent>, RuleError> {
+    let mut events = Vec::new();
+    decide_into(table, seat, command, rng, &mut events)?;
+    Ok(events)
+}
+
+/// [`decide`], appending the events to `out`; on an error `out` is left as it was. A player
+/// that keeps no log (the random driver) reuses one list instead of allocating one per command.
+pub fn decide_into(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mut dyn Randomness, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+    let before = out.len();
+    let decided = decide_command(table, seat, command, rng, out);
+    if decided.is_err() {
+        out.truncate(before);
+    }
+    decided
+}
+
+fn decide_command(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mut dyn Randomness, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     use ConflictCommand as C;
     match command {
-        C::StartConflict { stakes, npcs, lethal, minor } => entry::start(table, seat, stakes, npcs, *lethal, *minor),
-        C::JoinConflict { character } => entry::respond(table, seat, character, true),
-        C::SitOut { character } => entry::respond(table, seat, character, false),
-        C::RefuseLethal => entry::refuse_lethal(table, seat),
-        C::SettleConflict { outcome } => entry::settle(table, seat, outcome),
-        C::PickActive { character } => turn::pick_active(table, seat, character),
-        C::PickOpponent { opponent } => turn::pick_opponent(table, seat, opponent),
-        C::EndChain => combo::end_chain(table, seat),
-        C::TakeStance { character, action, amount } => stance::take(table, seat, character, Stance::new(*action, *amount)),
-        C::PlayMove { character, choice } => choice::play_move(table, seat, character, *choice),
+        C::StartConflict { stakes, npcs, lethal, minor } => entry::start(table, seat, stakes, npcs, *lethal, *minor, out),
+        C::JoinConflict { character } => entry::respond(table, seat, character, true, out),
+        C::SitOut { character } => entry::respond(table, seat, character, false, out),
+        C::RefuseLethal => entry::refuse_lethal(table, seat, out),
+        C::SettleConflict { outcome } => entry::settle(table, seat, outcome, out),
+        C::PickActive { character } => turn::pick_active(table, seat, character, out),
+        C::PickOpponent { opponent } => turn::pick_opponent(table, seat, opponent, out),
+        C::EndChain => combo::end_chain(table, seat, out),
+        C::TakeStance { character, action, amount } => stance::take(table, seat, character, Stance::new(*action, *amount), out),
+        C::PlayMove { character, choice } => choice::play_move(table, seat, character, *choice, out),
         C::PlaySpecial { character, special, target, copy } => {
-            specials::play(table, seat, character, *special, target.as_deref(), *copy)
+            specials::play(table, seat, character, *special, target.as_deref(), *copy, out)
         }
-        C::PassWindow { character } => specials::pass(table, seat, character),
-        C::DrunkenSwap { character } => specials::drunken_swap(table, seat, character, rng),
-        C::SplitLoss { character, split } => losses::split_loss(table, seat, character, *split),
-        C::SplitGain { character, split } => losses::split_gain(table, seat, character, *split),
-        C::KillSurrendered => ending::mercy(table, seat, true),
-        C::NarrateConflict { text } => ending::narrate(table, seat, text),
-        C::SpareSurrendered => ending::mercy(table, seat, false),
-        C::RevealNpc { character } => visibility::reveal_npc(table, seat, character),
+        C::PassWindow { character } => specials::pass(table, seat, character, out),
+        C::DrunkenSwap { character } => specials::drunken_swap(table, seat, character, rng, out),
+        C::SplitLoss { character, split } => losses::split_loss(table, seat, character, *split, out),
+        C::SplitGain { character, split } => losses::split_gain(table, seat, character, *split, out),
+        C::KillSurrendered => ending::mercy(table, seat, true, out),
+        C::NarrateConflict { text } => ending::narrate(table, seat, text, out),
+        C::SpareSurrendered => ending::mercy(table, seat, false, out),
+        C::RevealNpc { character } => visibility::reveal_npc(table, seat, character, out),
     }
 }
 

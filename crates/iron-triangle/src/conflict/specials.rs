@@ -223,7 +223,7 @@ fn can_swap(c: &Conflict, turn: &Turn, id: FighterId) -> bool {
 }
 
 /// Play a special (IT-54).
-pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Option<&str>, copy: Option<Special>) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Option<&str>, copy: Option<Special>, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-54")?;
     let turn = current_turn(c, "IT-54")?;
     let id = own_fighter(table, c, seat, name, "IT-54")?;
@@ -233,7 +233,8 @@ pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Opt
     };
     let p = check_play(table, c, turn, id, special, target_id, copy)?;
     let user = c.f(id).name.clone();
-    let mut events = vec![ConflictEvent::SpecialPlayed {
+    let start = out.len();
+    out.push(ConflictEvent::SpecialPlayed {
         character: user.clone(),
         owner: seat,
         window: p.window,
@@ -241,17 +242,17 @@ pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Opt
         via_liquid_metal: p.via_liquid_metal,
         face_down: p.face_down,
         target: p.target.map(|t| c.f(t).name.clone()),
-    }];
+    });
     if let Some(other) = clashing(turn, &p) {
-        events.push(ConflictEvent::SpecialsCancelled { special: p.special, first: c.f(other.by).name.clone(), second: user });
+        out.push(ConflictEvent::SpecialsCancelled { special: p.special, first: c.f(other.by).name.clone(), second: user });
     } else if p.special == Special::Scouter
         && let Some(t) = p.target {
-            events.push(ConflictEvent::Scouted { character: user, owner: seat, target: c.f(t).name.clone(), report: Some(Box::new(scout(table, c, turn, seat, id, t))) });
+            out.push(ConflictEvent::Scouted { character: user, owner: seat, target: c.f(t).name.clone(), report: Some(Box::new(scout(table, c, turn, seat, id, t))) });
         }
     if matches!(p.window, Window::W4 | Window::W5) {
-        return Ok(then_continue(table, events));
+        then_continue(table, out, start);
     }
-    Ok(events)
+    Ok(())
 }
 
 /// An identical face-up special already in play that this one clashes with (IT-57, D-31).
@@ -283,7 +284,7 @@ fn scout(table: &Table, c: &Conflict, turn: &Turn, seat: Seat, by: FighterId, ta
 }
 
 /// Done with the open W4 or W5 window.
-pub fn pass(table: &Table, seat: Seat, name: &str) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn pass(table: &Table, seat: Seat, name: &str, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-55")?;
     let turn = current_turn(c, "IT-55")?;
     let id = own_fighter(table, c, seat, name, "IT-55")?;
@@ -291,12 +292,15 @@ pub fn pass(table: &Table, seat: Seat, name: &str) -> Result<Vec<ConflictEvent>,
         Some(w @ (Window::W4 | Window::W5)) => w,
         _ => return Err(RuleError::illegal("IT-55", format!("{name} has no W4 or W5 window to pass"))),
     };
-    Ok(then_continue(table, vec![ConflictEvent::WindowPassed { character: c.f(id).name.clone(), window }]))
+    let start = out.len();
+    out.push(ConflictEvent::WindowPassed { character: c.f(id).name.clone(), window });
+    then_continue(table, out, start);
+    Ok(())
 }
 
 /// Drunken Monkey's swap at W4: the opponent picks at random, through the injected randomness,
 /// from the user's available moves other than the revealed one (IT-59 #11, D-30).
-pub fn drunken_swap(table: &Table, seat: Seat, name: &str, rng: &mut dyn Randomness) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn drunken_swap(table: &Table, seat: Seat, name: &str, rng: &mut dyn Randomness, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-59")?;
     let turn = current_turn(c, "IT-59")?;
     let id = own_fighter(table, c, seat, name, "IT-59")?;
@@ -312,27 +316,30 @@ pub fn drunken_swap(table: &Table, seat: Seat, name: &str, rng: &mut dyn Randomn
     candidates.remove(from);
     let list: Vec<Move> = candidates.iter().collect();
     let to = if list.is_empty() { None } else { Some(list[rng.choose(list.len(), &|i| list[i].to_string())?]) };
-    Ok(then_continue(table, vec![ConflictEvent::MoveSwapped { character: c.f(id).name.clone(), from, to }]))
+    let start = out.len();
+    out.push(ConflictEvent::MoveSwapped { character: c.f(id).name.clone(), from, to });
+    then_continue(table, out, start);
+    Ok(())
 }
 
 /// After an action in W4 or W5: if everyone concerned is done, move on.
-fn then_continue(table: &Table, mut events: Vec<ConflictEvent>) -> Vec<ConflictEvent> {
+/// `events[start..]` are this command's events so far.
+fn then_continue(table: &Table, events: &mut Vec<ConflictEvent>, start: usize) {
     let mut scratch = table.clone();
-    for e in &events {
+    for e in &events[start..] {
         super::apply(&mut scratch, e);
     }
-    let Some(c) = scratch.conflict.as_ref() else { return events };
-    let Some(mut turn) = c.turn.clone() else { return events };
+    let Some(c) = scratch.conflict.as_ref() else { return };
+    let Some(mut turn) = c.turn.clone() else { return };
     let waiting = turn.asked.iter().any(|f| !turn.done.contains(f));
     if waiting {
-        return events;
+        return;
     }
     match turn.step {
-        Step::AfterReveal => open_w5(&scratch, &mut turn, &mut events),
-        Step::BeforeResolution => super::losses::resolve(&scratch, &mut turn, &mut events),
+        Step::AfterReveal => open_w5(&scratch, &mut turn, events),
+        Step::BeforeResolution => super::losses::resolve(&scratch, &mut turn, events),
         _ => {}
     }
-    events
 }
 
 /// After the reveal of moves: W4 opens, for both participants, only when one of them has an

@@ -39,7 +39,7 @@ impl Stance {
 }
 
 /// Commit a stance in secret (IT-32 step 2, IT-33).
-pub fn take(table: &Table, seat: Seat, character: &str, stance: Stance) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn take(table: &Table, seat: Seat, character: &str, stance: Stance, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-32")?;
     let turn = current_turn(c, "IT-32")?;
     let id = own_fighter(table, c, seat, character, "IT-32")?;
@@ -56,16 +56,16 @@ pub fn take(table: &Table, seat: Seat, character: &str, stance: Stance) -> Resul
             return Err(RuleError::illegal("IT-33", format!("a stance is at most the current {a:?} energy ({have})")));
         }
     }
-    let mut events = super::events_from(ConflictEvent::StanceTaken { character: name(c, id), owner: seat, stance: Some(stance) }, 1);
+    out.push(ConflictEvent::StanceTaken { character: name(c, id), owner: seat, stance: Some(stance) });
     let other = 1 - slot;
     if let (Some(theirs), Some(opp)) = (turn.stances[other], turn.opponent) {
         let (a, b) = if slot == 0 { (stance, theirs) } else { (theirs, stance) };
-        events.push(ConflictEvent::StancesRevealed {
+        out.push(ConflictEvent::StancesRevealed {
             active: (name(c, turn.active), a),
             opponent: (name(c, opp), b),
         });
     }
-    Ok(events)
+    Ok(())
 }
 
 fn name(c: &super::Conflict, id: super::FighterId) -> Name {

@@ -90,16 +90,15 @@ pub fn check_pick(table: &Table, c: &Conflict, seat: Seat, candidate: FighterId)
 }
 
 /// Pick the next active character (IT-25, IT-26).
-pub fn pick_active(table: &Table, seat: Seat, name: &str) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn pick_active(table: &Table, seat: Seat, name: &str, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-26")?;
     let id = c.fighter_id(name).ok_or_else(|| RuleError::illegal("IT-26", format!("{name:?} is not part of this conflict")))?;
     check_pick(table, c, seat, id)?;
-    let mut events = Vec::with_capacity(2);
     if let Some(chain) = c.chain.as_ref().filter(|ch| ch.side != c.f(id).side) {
-        events.push(ConflictEvent::ChainEnded { reason: ChainEnd::OtherSide, cards: chain.moves() });
+        out.push(ConflictEvent::ChainEnded { reason: ChainEnd::OtherSide, cards: chain.moves() });
     }
-    events.push(ConflictEvent::ActivePicked { character: c.f(id).name.clone(), by: seat, counts_as_turn: c.last_active != Some(id) });
-    Ok(events)
+    out.push(ConflictEvent::ActivePicked { character: c.f(id).name.clone(), by: seat, counts_as_turn: c.last_active != Some(id) });
+    Ok(())
 }
 
 /// The opponents the active character may pick: in the conflict, on the other side, and the
@@ -116,7 +115,7 @@ pub fn may_face(c: &Conflict, active: FighterId, opponent: FighterId) -> Result<
 }
 
 /// The active character picks an opponent (IT-32 step 1); W1 closes.
-pub fn pick_opponent(table: &Table, seat: Seat, name: &str) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn pick_opponent(table: &Table, seat: Seat, name: &str, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     let c = running(table, "IT-32")?;
     let turn = current_turn(c, "IT-32")?;
     if controller(table, c, turn.active) != seat {
@@ -127,12 +126,11 @@ pub fn pick_opponent(table: &Table, seat: Seat, name: &str) -> Result<Vec<Confli
     }
     let id = c.fighter_id(name).ok_or_else(|| RuleError::illegal("IT-32", format!("{name:?} is not part of this conflict")))?;
     may_face(c, turn.active, id)?;
-    let mut events = Vec::with_capacity(2);
     if let Some(chain) = c.chain.as_ref().filter(|ch| ch.against != id) {
-        events.push(ConflictEvent::ChainEnded { reason: ChainEnd::OtherOpponent, cards: chain.moves() });
+        out.push(ConflictEvent::ChainEnded { reason: ChainEnd::OtherOpponent, cards: chain.moves() });
     }
-    events.push(ConflictEvent::OpponentPicked { active: c.f(turn.active).name.clone(), opponent: c.f(id).name.clone() });
-    Ok(events)
+    out.push(ConflictEvent::OpponentPicked { active: c.f(turn.active).name.clone(), opponent: c.f(id).name.clone() });
+    Ok(())
 }
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {

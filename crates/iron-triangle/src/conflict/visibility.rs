@@ -334,7 +334,7 @@ pub fn event_view(e: &ConflictEvent, viewer: Viewer) -> Option<ConflictEvent> {
 }
 
 /// The GM reveals an NPC's moves, combos and specials (IT-24).
-pub fn reveal_npc(table: &Table, seat: Seat, name: &str) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn reveal_npc(table: &Table, seat: Seat, name: &str, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
     if seat != Seat::Gm {
         return Err(RuleError::not_your_call("IT-24", seat, "only the GM reveals an NPC"));
     }
@@ -342,7 +342,8 @@ pub fn reveal_npc(table: &Table, seat: Seat, name: &str) -> Result<Vec<ConflictE
     if ch.is_pc() || ch.revealed {
         return Err(RuleError::illegal("IT-24", format!("{name}'s sheet is already public")));
     }
-    Ok(vec![ConflictEvent::NpcRevealed { character: name.into() }])
+    out.push(ConflictEvent::NpcRevealed { character: name.into() });
+    Ok(())
 }
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {
