@@ -10,40 +10,91 @@
 //! `prof_duel 1000 check` also prints a fingerprint of every seat, command and event, to confirm
 //! that a change still plays exactly the same games (1000 duels: 5889 turns, 43179 steps,
 //! fingerprint cdf6ccb933b8ede8 with rustc 1.95 on x86_64 Linux; `DefaultHasher` may change).
+//!
+//! `prof_duel 2000 time 50` plays the N duels 50 times over and prints turns per second for the
+//! fastest and the median run. Criterion reports a typical run; on a shared machine whose load
+//! comes and goes, the fastest run is the closest to what the code itself costs.
 
 #[path = "../benches/duel/mod.rs"]
 mod duel;
 
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
+
 use clash_core::SeededRandomness;
-use duel::duel_table;
+use duel::{Buffers, duel_table, play};
+use iron_triangle::Table;
 use iron_triangle::conflict::driver;
 
+enum Mode {
+    Count,
+    Check,
+    Time { runs: usize },
+}
 
 fn main() {
-    let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
-    // `check`: also fingerprint every command and event, to confirm a change plays the same games.
-    let check = std::env::args().nth(2).is_some_and(|a| a == "check");
-    let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
+    let arg = |i: usize| std::env::args().nth(i);
+    let n: u64 = arg(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let mode = match arg(2).as_deref() {
+        Some("check") => Mode::Check,
+        Some("time") => Mode::Time { runs: arg(3).and_then(|a| a.parse().ok()).unwrap_or(50).max(1) },
+        _ => Mode::Count,
+    };
     let start = duel_table();
-    let (mut buffer, mut events) = (driver::Plays::default(), Vec::new());
+    match mode {
+        Mode::Count => {
+            let (turns, steps) = play_all(&start, n);
+            println!("{n} duels, {turns} turns, {steps} steps");
+        }
+        Mode::Check => {
+            let (turns, steps, fingerprint) = fingerprint_all(&start, n);
+            println!("{n} duels, {turns} turns, {steps} steps, fingerprint {fingerprint:016x}");
+        }
+        Mode::Time { runs } => time_all(&start, n, runs),
+    }
+}
+
+/// Play seeds `0..n` with `random_play`; the total turns and steps.
+fn play_all(start: &Table, n: u64) -> (u64, u64) {
+    let mut buffers = Buffers::default();
+    (0..n).map(|seed| play(start, seed, &mut buffers)).fold((0, 0), |(t, s), (dt, ds)| (t + dt, s + ds))
+}
+
+/// Play seeds `0..n` with the logged driver (`random_step_with` picks and carries out exactly as
+/// `random_play`), hashing every seat, command and event.
+fn fingerprint_all(start: &Table, n: u64) -> (u64, u64, u64) {
+    let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
+    let mut buffer = driver::Plays::default();
     let (mut turns, mut steps) = (0u64, 0u64);
     for seed in 0..n {
         let mut table = start.clone();
         let mut rng = SeededRandomness::new(seed);
-        if check {
-            // The logged steps: `random_step_with` picks and carries out exactly as `random_play`.
-            while let Ok(Some(step)) = driver::random_step_with(&mut table, &mut rng, false, &mut buffer) {
-                steps += 1;
-                use std::hash::Hash;
-                format!("{:?} {:?} {:?}", step.seat, step.command, step.events).hash(&mut fingerprint);
-            }
-        } else {
-            while let Ok(Some(_)) = driver::random_play(&mut table, &mut rng, false, &mut buffer, &mut events) {
-                steps += 1;
-            }
+        while let Ok(Some(step)) = driver::random_step_with(&mut table, &mut rng, false, &mut buffer) {
+            steps += 1;
+            format!("{:?} {:?} {:?}", step.seat, step.command, step.events).hash(&mut fingerprint);
         }
-        turns += table.conflict.as_ref().map_or(0, |c| u64::from(c.turns_played));
+        turns += turns_of(&table);
     }
-    use std::hash::Hasher;
-    println!("{n} duels, {turns} turns, {steps} steps{}", if check { format!(", fingerprint {:016x}", fingerprint.finish()) } else { String::new() });
+    (turns, steps, fingerprint.finish())
+}
+
+/// Play the `n` duels `runs` times; print turns per second of the fastest and the median run.
+fn time_all(start: &Table, n: u64, runs: usize) {
+    let mut times: Vec<Duration> = Vec::with_capacity(runs);
+    let mut turns = 0;
+    for _ in 0..runs {
+        let began = Instant::now();
+        turns = play_all(start, n).0;
+        times.push(began.elapsed());
+    }
+    times.sort();
+    let rate = |d: Duration| turns as f64 / d.as_secs_f64();
+    let (best, median) = (times[0], times[runs / 2]);
+    println!("{n} duels, {turns} turns, {runs} runs");
+    println!("fastest run: {:.2} ms, {:.0} turns/s", best.as_secs_f64() * 1e3, rate(best));
+    println!("median run:  {:.2} ms, {:.0} turns/s", median.as_secs_f64() * 1e3, rate(median));
+}
+
+fn turns_of(table: &Table) -> u64 {
+    table.conflict.as_ref().map_or(0, |c| u64::from(c.turns_played))
 }

@@ -2,7 +2,8 @@
 //! counts its instructions), so both always measure the same conflict.
 
 use clash_core::{Ruleset, Seat, SeededRandomness, execute};
-use iron_triangle::{Command, IronTriangle, Setup, Table};
+use iron_triangle::conflict::driver;
+use iron_triangle::{Command, ConflictEvent, IronTriangle, Setup, Table};
 use serde_json::json;
 
 /// Two level-3 characters with all nine basic moves, 8 energy of each type and two combos, in a
@@ -25,4 +26,23 @@ pub fn duel_table() -> Table {
     execute::<IronTriangle>(&mut table, Seat::Gm, &start, &mut rng).expect("start");
     execute::<IronTriangle>(&mut table, Seat::Player(1), &join, &mut rng).expect("join");
     table
+}
+
+/// The driver's reusable lists: its legal plays and the last command's events.
+#[derive(Default)]
+pub struct Buffers {
+    plays: driver::Plays,
+    events: Vec<ConflictEvent>,
+}
+
+/// Play the duel out from `start` with random legal plays drawn from `seed`; returns the turns
+/// and the steps (commands) it took.
+pub fn play(start: &Table, seed: u64, buffers: &mut Buffers) -> (u64, u64) {
+    let mut table = start.clone();
+    let mut rng = SeededRandomness::new(seed);
+    let mut steps = 0;
+    while let Ok(Some(_)) = driver::random_play(&mut table, &mut rng, false, &mut buffers.plays, &mut buffers.events) {
+        steps += 1;
+    }
+    (table.conflict.as_ref().map_or(0, |c| u64::from(c.turns_played)), steps)
 }
