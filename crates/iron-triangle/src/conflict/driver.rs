@@ -46,6 +46,8 @@ pub struct Plays {
 
 #[derive(Debug, Clone, Copy)]
 enum Entry {
+    /// Any play but a move: moves always come as [`Entry::Moves`] (the listing hands a fighter's
+    /// moves over together, [`PlaySink::add_moves`]).
     One(Play),
     Stances(FighterId, PerAction<u32>),
     /// A fighter's available moves, then Surrender if `surrender`.
@@ -62,20 +64,12 @@ impl Entry {
     }
 
     fn has_move(self) -> bool {
-        match self {
-            Entry::One(play) => matches!(play, Play::Move(_, MoveChoice::Play(_))),
-            Entry::Stances(..) => false,
-            Entry::Moves { moves, .. } => !moves.is_empty(),
-        }
+        matches!(self, Entry::Moves { moves, .. } if !moves.is_empty())
     }
 
     /// Drop this entry's Surrender play, if it has one; returns how many plays went.
     fn drop_surrender(&mut self) -> usize {
         match self {
-            Entry::One(Play::Move(_, MoveChoice::Surrender)) => {
-                *self = Entry::Moves { f: 0, moves: MoveSet::default(), surrender: false };
-                1
-            }
             Entry::Moves { surrender: surrender @ true, .. } => {
                 *surrender = false;
                 1
@@ -168,7 +162,7 @@ impl Lister<'_> {
 impl PlaySink for Lister<'_> {
     #[inline]
     fn add(&mut self, seat: Seat, play: Play) {
-        self.plays.surrenders |= matches!(play, Play::Move(_, MoveChoice::Surrender));
+        debug_assert!(!matches!(play, Play::Move(..)), "moves are listed with add_moves");
         self.push(seat, Entry::One(play));
     }
 
@@ -204,7 +198,10 @@ pub fn random_step(table: &mut Table, rng: &mut dyn Randomness, surrender: bool)
 pub fn random_step_with(table: &mut Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays) -> Result<Option<Step>, RuleError> {
     let Some((seat, command)) = pick(table, rng, surrender, buffer)? else { return Ok(None) };
     let command = Command::Conflict(command);
-    let events = carry_out(table, seat, &command, rng)?;
+    let events = IronTriangle::decide(table, seat, &command, rng)?;
+    for e in &events {
+        IronTriangle::apply(table, e);
+    }
     Ok(Some(Step { seat, command, events }))
 }
 
@@ -229,15 +226,6 @@ fn pick(table: &Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut P
     let (Some(c), false) = (table.conflict.as_ref(), buffer.is_empty()) else { return Ok(None) };
     let (seat, play) = buffer.get(rng.choose(buffer.len(), &|i| format!("{:?}", buffer.get(i).1))?);
     Ok(Some((seat, play.command(c))))
-}
-
-/// Decide `command` and apply its events.
-fn carry_out(table: &mut Table, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
-    let events = IronTriangle::decide(table, seat, command, rng)?;
-    for e in &events {
-        IronTriangle::apply(table, e);
-    }
-    Ok(events)
 }
 
 /// Play the running conflict out with random legal commands, at most `max_steps` of them.
