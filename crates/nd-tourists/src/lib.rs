@@ -1,5 +1,5 @@
 //! N-Dimensional Tourists: the deprecated Conflict rules on the Space·Time Deck
-//! (`/work/shared/rules/nd-tourists.md`, rules ND-1 … ND-31, decisions D-1 … D-21).
+//! (the N-Dimensional Tourists conflict spec: rules ND-1 … ND-31, decisions D-1 … D-21).
 //!
 //! # State machine
 //!

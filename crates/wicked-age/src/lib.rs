@@ -1,6 +1,6 @@
 //! # In A Wicked Age (Forumopolis variant)
 //!
-//! A pure, deterministic engine for `/work/shared/rules/wicked-age.md` (rules WA-1 … WA-30),
+//! A pure, deterministic engine for the In A Wicked Age conflict spec (rules WA-1 … WA-30),
 //! plus an exact-odds module ([`odds`]).
 //!
 //! ## The state machine
