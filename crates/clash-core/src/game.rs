@@ -19,14 +19,22 @@ pub struct Game<R: Ruleset> {
 
 impl<R: Ruleset> Clone for Game<R> {
     fn clone(&self) -> Self {
-        Game { setup: self.setup.clone(), state: self.state.clone(), log: self.log.clone() }
+        Game {
+            setup: self.setup.clone(),
+            state: self.state.clone(),
+            log: self.log.clone(),
+        }
     }
 }
 
 impl<R: Ruleset> Game<R> {
     pub fn new(setup: R::Setup) -> Result<Self, RuleError> {
         let state = R::setup(&setup)?;
-        Ok(Game { setup, state, log: Vec::new() })
+        Ok(Game {
+            setup,
+            state,
+            log: Vec::new(),
+        })
     }
 
     pub fn setup(&self) -> &R::Setup {
@@ -42,7 +50,12 @@ impl<R: Ruleset> Game<R> {
     }
 
     /// Apply a command; on error nothing changes.
-    pub fn command(&mut self, seat: Seat, command: &R::Command, rng: &mut dyn Randomness) -> Result<&[R::Event], RuleError> {
+    pub fn command(
+        &mut self,
+        seat: Seat,
+        command: &R::Command,
+        rng: &mut dyn Randomness,
+    ) -> Result<&[R::Event], RuleError> {
         let events = execute::<R>(&mut self.state, seat, command, rng)?;
         let start = self.log.len();
         self.log.extend(events);
@@ -83,7 +96,12 @@ pub trait AnyGame: Send + Sync {
     fn setup_json(&self) -> Value;
     fn seats(&self) -> Vec<Seat>;
     /// Apply a command given as JSON, returning the new events (unredacted).
-    fn command(&mut self, seat: Seat, command: &Value, rng: &mut dyn Randomness) -> Result<Vec<Value>, GameError>;
+    fn command(
+        &mut self,
+        seat: Seat,
+        command: &Value,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Value>, GameError>;
     /// Append an event read back from storage.
     fn restore(&mut self, event: &Value) -> Result<(), GameError>;
     fn event_count(&self) -> usize;
@@ -96,6 +114,8 @@ pub trait AnyGame: Send + Sync {
     fn render(&self, viewer: Viewer) -> String;
     fn legal_commands(&self, seat: Seat) -> Vec<Value>;
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
+    /// See [`Ruleset::secret_pending`].
+    fn secret_pending(&self, seat: Seat) -> bool;
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -103,8 +123,14 @@ fn to_json<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-fn from_json<T: serde::de::DeserializeOwned>(what: &'static str, value: &Value) -> Result<T, GameError> {
-    T::deserialize(value).map_err(|e| GameError::Malformed { what, detail: e.to_string() })
+fn from_json<T: serde::de::DeserializeOwned>(
+    what: &'static str,
+    value: &Value,
+) -> Result<T, GameError> {
+    T::deserialize(value).map_err(|e| GameError::Malformed {
+        what,
+        detail: e.to_string(),
+    })
 }
 
 impl<R: Ruleset> AnyGame for Game<R> {
@@ -120,7 +146,12 @@ impl<R: Ruleset> AnyGame for Game<R> {
         R::seats(&self.state)
     }
 
-    fn command(&mut self, seat: Seat, command: &Value, rng: &mut dyn Randomness) -> Result<Vec<Value>, GameError> {
+    fn command(
+        &mut self,
+        seat: Seat,
+        command: &Value,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Value>, GameError> {
         let command: R::Command = from_json("command", command)?;
         let events = Game::command(self, seat, &command, rng)?;
         Ok(events.iter().map(to_json).collect())
@@ -142,7 +173,11 @@ impl<R: Ruleset> AnyGame for Game<R> {
             .enumerate()
             .skip(from)
             .filter_map(|(index, e)| {
-                R::event_view(e, viewer).map(|seen| SeenEvent { index, text: R::narrate(&seen), event: to_json(&seen) })
+                R::event_view(e, viewer).map(|seen| SeenEvent {
+                    index,
+                    text: R::narrate(&seen),
+                    event: to_json(&seen),
+                })
             })
             .collect()
     }
@@ -160,11 +195,18 @@ impl<R: Ruleset> AnyGame for Game<R> {
     }
 
     fn legal_commands(&self, seat: Seat) -> Vec<Value> {
-        R::legal_commands(&self.state, seat).iter().map(to_json).collect()
+        R::legal_commands(&self.state, seat)
+            .iter()
+            .map(to_json)
+            .collect()
     }
 
     fn boxed_clone(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn secret_pending(&self, seat: Seat) -> bool {
+        R::secret_pending(&self.state, seat)
     }
 }
 

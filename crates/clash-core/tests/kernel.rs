@@ -3,7 +3,8 @@
 
 use clash_core::scenario::{self, Scenario, ScenarioError};
 use clash_core::{
-    AnyGame, Game, GameError, Randomness, RuleError, Ruleset, RulesetEntry, Seat, SeededRandomness, Viewer, replay,
+    AnyGame, Game, GameError, Randomness, RuleError, Ruleset, RulesetEntry, Seat, SeededRandomness,
+    Viewer, replay,
 };
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -46,23 +47,42 @@ impl Ruleset for OddEven {
     type View = State;
 
     fn setup(_: &()) -> Result<State, RuleError> {
-        Ok(State { shown: [None, None], score: [0, 0] })
+        Ok(State {
+            shown: [None, None],
+            score: [0, 0],
+        })
     }
 
     fn seats(_: &State) -> Vec<Seat> {
         vec![Seat::Player(1), Seat::Player(2)]
     }
 
-    fn decide(state: &State, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+    fn decide(
+        state: &State,
+        seat: Seat,
+        command: &Command,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Event>, RuleError> {
         let Command::Show { fingers } = *command;
-        let me = slot(seat).ok_or_else(|| RuleError::not_your_call("OE-1", seat, "only p1 and p2 play"))?;
-        clash_core::ensure((1..=2).contains(&fingers), "OE-2", || format!("show 1 or 2 fingers, not {fingers}"))?;
-        clash_core::ensure(state.shown[me].is_none(), "OE-3", || "you have already shown".into())?;
-        let mut events = vec![Event::Shown { seat, fingers: Some(fingers) }];
+        let me = slot(seat)
+            .ok_or_else(|| RuleError::not_your_call("OE-1", seat, "only p1 and p2 play"))?;
+        clash_core::ensure((1..=2).contains(&fingers), "OE-2", || {
+            format!("show 1 or 2 fingers, not {fingers}")
+        })?;
+        clash_core::ensure(state.shown[me].is_none(), "OE-3", || {
+            "you have already shown".into()
+        })?;
+        let mut events = vec![Event::Shown {
+            seat,
+            fingers: Some(fingers),
+        }];
         if let Some(other) = state.shown[1 - me] {
             let mut fingers_by_slot = [other, other];
             fingers_by_slot[me] = fingers;
-            events.push(Event::Revealed { fingers: fingers_by_slot, bonus: rng.roll(6)? });
+            events.push(Event::Revealed {
+                fingers: fingers_by_slot,
+                bonus: rng.roll(6)?,
+            });
         }
         Ok(events)
     }
@@ -94,15 +114,24 @@ impl Ruleset for OddEven {
 
     fn event_view(event: &Event, viewer: Viewer) -> Option<Event> {
         match event {
-            Event::Shown { seat, .. } if !viewer.is(*seat) => Some(Event::Shown { seat: *seat, fingers: None }),
+            Event::Shown { seat, .. } if !viewer.is(*seat) => Some(Event::Shown {
+                seat: *seat,
+                fingers: None,
+            }),
             e => Some(e.clone()),
         }
     }
 
     fn narrate(event: &Event) -> String {
         match event {
-            Event::Shown { seat, fingers: Some(f) } => format!("{seat} shows {f}"),
-            Event::Shown { seat, fingers: None } => format!("{seat} is ready"),
+            Event::Shown {
+                seat,
+                fingers: Some(f),
+            } => format!("{seat} shows {f}"),
+            Event::Shown {
+                seat,
+                fingers: None,
+            } => format!("{seat} is ready"),
             Event::Revealed { fingers, bonus } => format!("revealed {fingers:?}, bonus {bonus}"),
         }
     }
@@ -113,7 +142,9 @@ impl Ruleset for OddEven {
 
     fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
         match slot(seat) {
-            Some(i) if state.shown[i].is_none() => vec![Command::Show { fingers: 1 }, Command::Show { fingers: 2 }],
+            Some(i) if state.shown[i].is_none() => {
+                vec![Command::Show { fingers: 1 }, Command::Show { fingers: 2 }]
+            }
             _ => vec![],
         }
     }
@@ -127,7 +158,8 @@ fn entries() -> Vec<RulesetEntry> {
 fn hidden_choices_are_redacted_for_others() {
     let mut game = Game::<OddEven>::new(()).unwrap();
     let mut rng = SeededRandomness::new(1);
-    game.command(Seat::Player(1), &Command::Show { fingers: 2 }, &mut rng).unwrap();
+    game.command(Seat::Player(1), &Command::Show { fingers: 2 }, &mut rng)
+        .unwrap();
     let seen_by_p2 = AnyGame::events_for(&game, Viewer::Seat(Seat::Player(2)), 0);
     assert_eq!(seen_by_p2[0].text, "p1 is ready");
     let seen_by_p1 = AnyGame::events_for(&game, Viewer::Seat(Seat::Player(1)), 0);
@@ -139,12 +171,22 @@ fn hidden_choices_are_redacted_for_others() {
 fn refused_commands_change_nothing() {
     let mut game = Game::<OddEven>::new(()).unwrap();
     let before = game.state().clone();
-    let err = game.command(Seat::Player(1), &Command::Show { fingers: 5 }, &mut SeededRandomness::new(1)).unwrap_err();
+    let err = game
+        .command(
+            Seat::Player(1),
+            &Command::Show { fingers: 5 },
+            &mut SeededRandomness::new(1),
+        )
+        .unwrap_err();
     assert_eq!(err.rule(), Some("OE-2"));
     assert_eq!(game.state(), &before);
     assert!(game.log().is_empty());
     let mut any: Box<dyn AnyGame> = Box::new(game);
-    let err = any.command(Seat::Player(1), &serde_json::json!({"type": "wave"}), &mut SeededRandomness::new(1));
+    let err = any.command(
+        Seat::Player(1),
+        &serde_json::json!({"type": "wave"}),
+        &mut SeededRandomness::new(1),
+    );
     assert!(matches!(err, Err(GameError::Malformed { .. })));
     assert_eq!(any.event_count(), 0);
 }
@@ -172,22 +214,36 @@ fn scenarios_run_check_and_report_expected_refusals() {
 #[test]
 fn scenario_failures_say_what_went_wrong() {
     let base = |steps: &str| -> Scenario {
-        serde_json::from_str(&format!(r#"{{"ruleset": "odd-even", "setup": null, "steps": {steps}}}"#)).unwrap()
+        serde_json::from_str(&format!(
+            r#"{{"ruleset": "odd-even", "setup": null, "steps": {steps}}}"#
+        ))
+        .unwrap()
     };
-    let (_, err) = scenario::run(&entries(), &base(r#"[{"seat": "p3", "command": {"type": "show", "fingers": 1}}]"#));
+    let (_, err) = scenario::run(
+        &entries(),
+        &base(r#"[{"seat": "p3", "command": {"type": "show", "fingers": 1}}]"#),
+    );
     assert!(matches!(err, Some(ScenarioError::Refused { rule: Some(ref r), .. }) if r == "OE-1"));
     assert!(err.unwrap().is_unexpected_refusal());
     let (_, err) = scenario::run(
         &entries(),
-        &base(r#"[{"seat": "p1", "command": {"type": "show", "fingers": 1}, "expect_error": "OE-2"}]"#),
+        &base(
+            r#"[{"seat": "p1", "command": {"type": "show", "fingers": 1}, "expect_error": "OE-2"}]"#,
+        ),
     );
     assert!(matches!(err, Some(ScenarioError::NotRefused { .. })));
     let mut s = base("[]");
     s.ruleset = "chess".into();
-    assert!(matches!(scenario::run(&entries(), &s).1, Some(ScenarioError::UnknownRuleset(_))));
+    assert!(matches!(
+        scenario::run(&entries(), &s).1,
+        Some(ScenarioError::UnknownRuleset(_))
+    ));
     s = base("[]");
     s.expect = vec![serde_json::from_str(r#"{"pointer": "/score/0", "equals": 9}"#).unwrap()];
-    assert!(matches!(scenario::run(&entries(), &s).1, Some(ScenarioError::CheckFailed { .. })));
+    assert!(matches!(
+        scenario::run(&entries(), &s).1,
+        Some(ScenarioError::CheckFailed { .. })
+    ));
 }
 
 proptest! {

@@ -190,7 +190,9 @@ impl Table {
 
     /// The character called `name`, or an error naming `rule` when there is none.
     pub fn find(&self, name: &str, rule: &'static str) -> Result<&Character, RuleError> {
-        self.character(name).ok_or_else(|| RuleError::illegal(rule, format!("there is no character called {name:?}")))
+        self.character(name).ok_or_else(|| {
+            RuleError::illegal(rule, format!("there is no character called {name:?}"))
+        })
     }
 }
 
@@ -232,10 +234,18 @@ where
         (Err(ea), Err(eb)) => {
             let (ea, eb) = (ea.to_string(), eb.to_string());
             // Report the family that recognised the type; if neither did, say so once.
-            let msg = match (ea.starts_with("unknown variant"), eb.starts_with("unknown variant")) {
+            let msg = match (
+                ea.starts_with("unknown variant"),
+                eb.starts_with("unknown variant"),
+            ) {
                 (false, _) => ea,
                 (true, false) => eb,
-                (true, true) => format!("unknown type: {}", value.get("type").map_or("(missing)".into(), |t| t.to_string())),
+                (true, true) => format!(
+                    "unknown type: {}",
+                    value
+                        .get("type")
+                        .map_or("(missing)".into(), |t| t.to_string())
+                ),
             };
             Err(D::Error::custom(msg))
         }
@@ -291,7 +301,10 @@ impl Ruleset for IronTriangle {
         for sheet in &setup.characters {
             let c = sheet.build()?;
             if characters.iter().any(|o| o.name == c.name) {
-                return Err(RuleError::setup("IT-7", format!("two characters are called {:?}", c.name)));
+                return Err(RuleError::setup(
+                    "IT-7",
+                    format!("two characters are called {:?}", c.name),
+                ));
             }
             characters.push(c);
         }
@@ -307,20 +320,41 @@ impl Ruleset for IronTriangle {
             return Err(RuleError::setup("IT-1", "the GM is not also a player"));
         }
         if players.len() > 5 {
-            return Err(RuleError::setup("IT-1", "Iron Triangle is for 2-6 people: one GM and at most five players"));
+            return Err(RuleError::setup(
+                "IT-1",
+                "Iron Triangle is for 2-6 people: one GM and at most five players",
+            ));
         }
         let campaign = Campaign::new(&setup.countdowns, &setup.campaign)?;
-        Ok(Table { players, characters, campaign, conflict: None })
+        Ok(Table {
+            players,
+            characters,
+            campaign,
+            conflict: None,
+        })
     }
 
     fn seats(state: &Table) -> Vec<Seat> {
-        std::iter::once(Seat::Gm).chain(state.players.iter().copied()).collect()
+        std::iter::once(Seat::Gm)
+            .chain(state.players.iter().copied())
+            .collect()
     }
 
-    fn decide(state: &Table, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+    fn decide(
+        state: &Table,
+        seat: Seat,
+        command: &Command,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Event>, RuleError> {
         match command {
-            Command::Conflict(c) => Ok(conflict::decide(state, seat, c, rng)?.into_iter().map(Event::Conflict).collect()),
-            Command::Campaign(c) => Ok(campaign::decide(state, seat, c)?.into_iter().map(Event::Campaign).collect()),
+            Command::Conflict(c) => Ok(conflict::decide(state, seat, c, rng)?
+                .into_iter()
+                .map(Event::Conflict)
+                .collect()),
+            Command::Campaign(c) => Ok(campaign::decide(state, seat, c)?
+                .into_iter()
+                .map(Event::Campaign)
+                .collect()),
         }
     }
 
@@ -348,6 +382,13 @@ impl Ruleset for IronTriangle {
         }
     }
 
+    /// A stance, move or face-down special of the seat's fighters, or its problem pick, not yet
+    /// revealed (IT-2). Sheets are not secrets of a seat: PC sheets are public and NPC sheets are
+    /// the GM's own (IT-24).
+    fn secret_pending(state: &Table, seat: Seat) -> bool {
+        conflict::secret_pending(state, seat) || campaign::secret_pending(state, seat)
+    }
+
     fn narrate(event: &Event) -> String {
         match event {
             Event::Conflict(e) => conflict::narrate(e),
@@ -363,8 +404,15 @@ impl Ruleset for IronTriangle {
     }
 
     fn legal_commands(state: &Table, seat: Seat) -> Vec<Command> {
-        let mut all: Vec<Command> = conflict::legal_commands(state, seat).into_iter().map(Command::Conflict).collect();
-        all.extend(campaign::legal_commands(state, seat).into_iter().map(Command::Campaign));
+        let mut all: Vec<Command> = conflict::legal_commands(state, seat)
+            .into_iter()
+            .map(Command::Conflict)
+            .collect();
+        all.extend(
+            campaign::legal_commands(state, seat)
+                .into_iter()
+                .map(Command::Campaign),
+        );
         all
     }
 }

@@ -166,6 +166,12 @@ impl Ruleset for NdTourists {
         Some(view::event_view(event, viewer))
     }
 
+    /// No choice here is made in secret: bids, passes and reactions are played face up. A
+    /// party's Reserve is private but is not a choice; it passes with the seat (publicly).
+    fn secret_pending(_state: &State, _seat: Seat) -> bool {
+        false
+    }
+
     fn narrate(event: &Event) -> String {
         view::narrate(event)
     }
@@ -235,10 +241,14 @@ fn candidates(st: &State, seat: Seat) -> Vec<Command> {
             let drawer = st.round.window.map(|d| &st.parties[d as usize]);
             let chooser = mine.iter().find(|(p, _)| Some(*p) == st.round.window);
             if let (Some(victim), Some((_, name))) = (drawer, chooser) {
-                out.extend(victim.spendable_losses().map(|(card, _)| Command::SpendLoss {
-                    party: Some(name.clone()),
-                    card,
-                }));
+                out.extend(
+                    victim
+                        .spendable_losses()
+                        .map(|(card, _)| Command::SpendLoss {
+                            party: Some(name.clone()),
+                            card,
+                        }),
+                );
             }
         }
         Phase::Bidding if st.round.window.is_some() => {
