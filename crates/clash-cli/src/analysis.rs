@@ -6,8 +6,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
+use clash_analysis::contests::{
+    BotKind, IronContest, TouristsContest, TriforceContest, WickedContest,
+};
 use clash_analysis::duel::{self, ChainPolicy};
-use clash_analysis::contests::{BotKind, IronContest, TouristsContest, TriforceContest, WickedContest};
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
 use clash_analysis::simulate::{Contest, Summary, simulate};
@@ -153,7 +155,9 @@ pub fn odds(args: OddsArgs) -> ExitCode {
     let json = args.json;
     let r = match args.system {
         OddsSystem::WickedAge(q) => wicked(q, json),
-        OddsSystem::Triforce(TriforceQuery::Combat { participants }) => triforce_combat(&participants, json),
+        OddsSystem::Triforce(TriforceQuery::Combat { participants }) => {
+            triforce_combat(&participants, json)
+        }
         OddsSystem::NdTourists(q) => tourists(q, json),
     };
     finish("odds", r)
@@ -162,14 +166,31 @@ pub fn odds(args: OddsArgs) -> ExitCode {
 fn wicked(q: WickedQuery, json: bool) -> Outcome {
     let pool = |t: &str| wicked_odds::parse_pool(t).map_err(|e| e.to_string());
     match q {
-        WickedQuery::Exchange { answer, challenge, round, opening } => {
-            let kind = if opening { wicked_odds::ChallengeKind::Opening } else { wicked_odds::ChallengeKind::Fresh };
-            let r = wicked_odds::exchange(&pool(&answer)?, &pool(&challenge)?, round, kind).map_err(|e| e.to_string())?;
+        WickedQuery::Exchange {
+            answer,
+            challenge,
+            round,
+            opening,
+        } => {
+            let kind = if opening {
+                wicked_odds::ChallengeKind::Opening
+            } else {
+                wicked_odds::ChallengeKind::Fresh
+            };
+            let r = wicked_odds::exchange(&pool(&answer)?, &pool(&challenge)?, round, kind)
+                .map_err(|e| e.to_string())?;
             if json {
                 return print_json(&r);
             }
-            let how = if opening { "standing initiative roll" } else { "fresh roll" };
-            println!("Answer {} against challenge {} ({how}), round {}:", r.answer, r.challenge, r.round);
+            let how = if opening {
+                "standing initiative roll"
+            } else {
+                "fresh roll"
+            };
+            println!(
+                "Answer {} against challenge {} ({how}), round {}:",
+                r.answer, r.challenge, r.round
+            );
             for b in &r.bands {
                 row(b.text, &b.probability);
             }
@@ -183,7 +204,10 @@ fn wicked(q: WickedQuery, json: bool) -> Outcome {
             if json {
                 return print_json(&r);
             }
-            println!("Whole conflict, X = {} against Y = {} (no negotiation, no strengths):", r.x, r.y);
+            println!(
+                "Whole conflict, X = {} against Y = {} (no negotiation, no strengths):",
+                r.x, r.y
+            );
             row("X wins", &r.x_wins);
             row("Y wins", &r.y_wins);
             println!("First-round initiative:");
@@ -197,7 +221,11 @@ fn wicked(q: WickedQuery, json: bool) -> Outcome {
 }
 
 fn triforce_combat(words: &[String], json: bool) -> Outcome {
-    let gear = words.iter().map(|w| combat_odds::parse_gear(w)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+    let gear = words
+        .iter()
+        .map(|w| combat_odds::parse_gear(w))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let r = combat_odds::combat(&gear).map_err(|e| e.to_string())?;
     if json {
         return print_json(&r);
@@ -221,10 +249,23 @@ fn triforce_combat(words: &[String], json: bool) -> Outcome {
 
 fn tourists(q: TouristsQuery, json: bool) -> Outcome {
     match q {
-        TouristsQuery::Break { targets, seen, unseen, draws, blanks } => {
+        TouristsQuery::Break {
+            targets,
+            seen,
+            unseen,
+            draws,
+            blanks,
+        } => {
             let targets = draw_odds::parse_cards(&targets).map_err(|e| e.to_string())?;
-            let seen_out = draw_odds::parse_cards(&seen).map_err(|e| e.to_string())?.into_iter().collect();
-            let k = nd_tourists::probability::Knowledge { seen_out, unseen_out: unseen, blanks };
+            let seen_out = draw_odds::parse_cards(&seen)
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .collect();
+            let k = nd_tourists::probability::Knowledge {
+                seen_out,
+                unseen_out: unseen,
+                blanks,
+            };
             let r = draw_odds::break_report(&k, &targets, draws).map_err(|e| e.to_string())?;
             if json {
                 return print_json(&r);
@@ -247,7 +288,10 @@ fn tourists(q: TouristsQuery, json: bool) -> Outcome {
             }
             println!("Reversed cards after {draws} more draw(s), from {already} (ND-2, ND-21):");
             for c in &r.counts {
-                row(&format!("{} reversed ({:?})", c.reversed, c.severity), &c.probability);
+                row(
+                    &format!("{} reversed ({:?})", c.reversed, c.severity),
+                    &c.probability,
+                );
             }
             println!("Loss at the end of the round:");
             for (s, p) in &r.severities {
@@ -375,20 +419,49 @@ impl From<PayoffArg> for Payoff {
 pub fn solve(args: SolveArgs) -> ExitCode {
     let json = args.json;
     let r = match args.what {
-        SolveWhat::Matrix { file, float, repeat } => solve_matrix(&file, float, repeat, json),
-        SolveWhat::IronTriangle(IronSolve::Turn { state, payoff, surrender }) => {
-            solve_turn(&state, Options { payoff: payoff.into(), surrender }, json)
-        }
+        SolveWhat::Matrix {
+            file,
+            float,
+            repeat,
+        } => solve_matrix(&file, float, repeat, json),
+        SolveWhat::IronTriangle(IronSolve::Turn {
+            state,
+            payoff,
+            surrender,
+        }) => solve_turn(
+            &state,
+            Options {
+                payoff: payoff.into(),
+                surrender,
+            },
+            json,
+        ),
         SolveWhat::IronTriangle(IronSolve::Conflict { state }) => solve_conflict(&state, json),
-        SolveWhat::IronTriangle(IronSolve::Moves { state, active_stance, opponent_stance, payoff, surrender, repeat }) => {
-            solve_moves(&state, &active_stance, &opponent_stance, Options { payoff: payoff.into(), surrender }, repeat, json)
-        }
+        SolveWhat::IronTriangle(IronSolve::Moves {
+            state,
+            active_stance,
+            opponent_stance,
+            payoff,
+            surrender,
+            repeat,
+        }) => solve_moves(
+            &state,
+            &active_stance,
+            &opponent_stance,
+            Options {
+                payoff: payoff.into(),
+                surrender,
+            },
+            repeat,
+            json,
+        ),
     };
     finish("solve", r)
 }
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -410,17 +483,25 @@ fn timed<T>(repeat: u32, mut f: impl FnMut() -> Result<T, String>) -> Result<(T,
     for _ in 1..repeat.max(1) {
         last = f()?;
     }
-    Ok((last, start.elapsed().as_secs_f64() / f64::from(repeat.max(1))))
+    Ok((
+        last,
+        start.elapsed().as_secs_f64() / f64::from(repeat.max(1)),
+    ))
 }
 
 fn float_probability(x: f64) -> Probability {
-    Probability { fraction: format!("{x}"), decimal: x }
+    Probability {
+        fraction: format!("{x}"),
+        decimal: x,
+    }
 }
 
 fn solve_matrix(file: &Path, float: bool, repeat: u32, json: bool) -> Outcome {
     let m: Vec<Vec<i64>> = read_json(file)?;
     let report = if float {
-        let (s, t) = timed(repeat, || matrix_game::solve_f64(&m).map_err(|e| e.to_string()))?;
+        let (s, t) = timed(repeat, || {
+            matrix_game::solve_f64(&m).map_err(|e| e.to_string())
+        })?;
         MatrixReport {
             value: float_probability(s.value),
             value_decimal: s.value,
@@ -431,7 +512,9 @@ fn solve_matrix(file: &Path, float: bool, repeat: u32, json: bool) -> Outcome {
             seconds_per_solve: t,
         }
     } else {
-        let (s, t) = timed(repeat, || matrix_game::solve_exact(&m).map_err(|e| e.to_string()))?;
+        let (s, t) = timed(repeat, || {
+            matrix_game::solve_exact(&m).map_err(|e| e.to_string())
+        })?;
         MatrixReport {
             value: Probability::of(&s.value),
             value_decimal: s.value.to_f64(),
@@ -445,15 +528,31 @@ fn solve_matrix(file: &Path, float: bool, repeat: u32, json: bool) -> Outcome {
     if json {
         return print_json(&report);
     }
-    println!("Value {} ({:.9}); {} per solve over {repeat} solve(s)", report.value.fraction, report.value_decimal, seconds(report.seconds_per_solve));
-    let fmt = |v: &[Probability]| v.iter().map(|p| p.fraction.clone()).collect::<Vec<_>>().join("  ");
+    println!(
+        "Value {} ({:.9}); {} per solve over {repeat} solve(s)",
+        report.value.fraction,
+        report.value_decimal,
+        seconds(report.seconds_per_solve)
+    );
+    let fmt = |v: &[Probability]| {
+        v.iter()
+            .map(|p| p.fraction.clone())
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
     println!("Rows:    {}", fmt(&report.row));
     println!("Columns: {}", fmt(&report.col));
     Ok(())
 }
 
 fn seconds(s: f64) -> String {
-    if s < 1e-3 { format!("{:.2} µs", s * 1e6) } else if s < 1.0 { format!("{:.3} ms", s * 1e3) } else { format!("{s:.3} s") }
+    if s < 1e-3 {
+        format!("{:.2} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.3} ms", s * 1e3)
+    } else {
+        format!("{s:.3} s")
+    }
 }
 
 fn parse_stance(text: &str) -> Result<iron_triangle::conflict::Stance, String> {
@@ -467,9 +566,15 @@ fn parse_stance(text: &str) -> Result<iron_triangle::conflict::Stance, String> {
         "D" => iron_triangle::Action::Defend,
         "G" => iron_triangle::Action::Grapple,
         "A" => iron_triangle::Action::Attack,
-        _ => return Err(format!("{text:?} is not a stance: write none, D2, G1, A3, …")),
+        _ => {
+            return Err(format!(
+                "{text:?} is not a stance: write none, D2, G1, A3, …"
+            ));
+        }
     };
-    let amount: u32 = n.parse().map_err(|_| format!("{text:?} is not a stance: write none, D2, G1, A3, …"))?;
+    let amount: u32 = n
+        .parse()
+        .map_err(|_| format!("{text:?} is not a stance: write none, D2, G1, A3, …"))?;
     Ok(Stance::new(Some(action), amount))
 }
 
@@ -488,16 +593,36 @@ fn solve_turn(path: &Path, opts: Options, json: bool) -> Outcome {
     if json {
         return print_json(&s);
     }
-    let surrender = s.surrender.map_or(String::new(), |c| format!(", Surrender offered at {c}"));
-    println!("Iron Triangle turn: {} (active) against {}; payoff {:?}{surrender}", s.active, s.opponent, s.payoff);
-    println!("Value to {}: {} ({:.6})   [{} move games solved exactly in {}]", s.active, s.value.fraction, s.value.decimal, s.games, seconds(elapsed));
+    let surrender = s
+        .surrender
+        .map_or(String::new(), |c| format!(", Surrender offered at {c}"));
+    println!(
+        "Iron Triangle turn: {} (active) against {}; payoff {:?}{surrender}",
+        s.active, s.opponent, s.payoff
+    );
+    println!(
+        "Value to {}: {} ({:.6})   [{} move games solved exactly in {}]",
+        s.active,
+        s.value.fraction,
+        s.value.decimal,
+        s.games,
+        seconds(elapsed)
+    );
     let mix = |m: &[turn_game::Mix<iron_triangle::conflict::Stance>]| {
-        m.iter().map(|x| format!("{} {}", stance_text(&x.option), x.probability.fraction)).collect::<Vec<_>>().join(", ")
+        m.iter()
+            .map(|x| format!("{} {}", stance_text(&x.option), x.probability.fraction))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     println!("Stances, {}: {}", s.active, mix(&s.stances_active));
     println!("Stances, {}: {}", s.opponent, mix(&s.stances_opponent));
     for m in &s.moves {
-        let moves = |v: &[turn_game::Mix<iron_triangle::conflict::MoveChoice>]| v.iter().map(|x| format!("{} {}", x.option, x.probability.fraction)).collect::<Vec<_>>().join(", ");
+        let moves = |v: &[turn_game::Mix<iron_triangle::conflict::MoveChoice>]| {
+            v.iter()
+                .map(|x| format!("{} {}", x.option, x.probability.fraction))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         println!(
             "  after {} vs {} (worth {}): {} plays {}; {} plays {}",
             stance_text(&m.stance_active),
@@ -514,8 +639,14 @@ fn solve_turn(path: &Path, opts: Options, json: bool) -> Outcome {
 
 fn solve_conflict(path: &Path, json: bool) -> Outcome {
     let spec: TurnSpec = read_json(path)?;
-    let bar = if !json && std::io::stderr().is_terminal() { ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr()) } else { ProgressBar::hidden() };
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} states  {elapsed_precise}") {
+    let bar = if !json && std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} states  {elapsed_precise}")
+    {
         bar.set_style(style);
     }
     let start = Instant::now();
@@ -530,14 +661,38 @@ fn solve_conflict(path: &Path, json: bool) -> Outcome {
     if json {
         return print_json(&s);
     }
-    println!("Iron Triangle duel: {} (PC, active first) against {} (NPC), lesser conflict", s.first, s.second);
-    println!("Value to {}: {:+.6} = P(win) - P(loss); P({} wins) = {:.6}", s.first, s.value, s.first, s.first_wins);
+    println!(
+        "Iron Triangle duel: {} (PC, active first) against {} (NPC), lesser conflict",
+        s.first, s.second
+    );
+    println!(
+        "Value to {}: {:+.6} = P(win) - P(loss); P({} wins) = {:.6}",
+        s.first, s.value, s.first, s.first_wins
+    );
     println!("{} states solved in {}", s.states, seconds(elapsed));
-    let mix = |m: &[duel::Weighted<iron_triangle::conflict::Stance>]| m.iter().map(|x| format!("{} {:.4}", stance_text(&x.option), x.probability)).collect::<Vec<_>>().join(", ");
-    println!("First turn, stances, {}: {}", s.first, mix(&s.stances_first));
-    println!("First turn, stances, {}: {}", s.second, mix(&s.stances_second));
+    let mix = |m: &[duel::Weighted<iron_triangle::conflict::Stance>]| {
+        m.iter()
+            .map(|x| format!("{} {:.4}", stance_text(&x.option), x.probability))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!(
+        "First turn, stances, {}: {}",
+        s.first,
+        mix(&s.stances_first)
+    );
+    println!(
+        "First turn, stances, {}: {}",
+        s.second,
+        mix(&s.stances_second)
+    );
     for m in &s.moves {
-        let moves = |v: &[duel::Weighted<iron_triangle::conflict::MoveChoice>]| v.iter().map(|x| format!("{} {:.4}", x.option, x.probability)).collect::<Vec<_>>().join(", ");
+        let moves = |v: &[duel::Weighted<iron_triangle::conflict::MoveChoice>]| {
+            v.iter()
+                .map(|x| format!("{} {:.4}", x.option, x.probability))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         println!(
             "  after {} vs {} (worth {:+.4}): {} plays {}; {} plays {}",
             stance_text(&m.stance_first),
@@ -567,9 +722,14 @@ struct MovesReport {
 
 fn solve_moves(path: &Path, sa: &str, sb: &str, opts: Options, repeat: u32, json: bool) -> Outcome {
     let spec: TurnSpec = read_json(path)?;
-    let g = turn_game::move_game(&spec, parse_stance(sa)?, parse_stance(sb)?, opts).map_err(|e| e.to_string())?;
-    let (s, exact_t) = timed(repeat, || matrix_game::solve_exact(&g.matrix).map_err(|e| e.to_string()))?;
-    let (_, float_t) = timed(repeat, || matrix_game::solve_f64(&g.matrix).map_err(|e| e.to_string()))?;
+    let g = turn_game::move_game(&spec, parse_stance(sa)?, parse_stance(sb)?, opts)
+        .map_err(|e| e.to_string())?;
+    let (s, exact_t) = timed(repeat, || {
+        matrix_game::solve_exact(&g.matrix).map_err(|e| e.to_string())
+    })?;
+    let (_, float_t) = timed(repeat, || {
+        matrix_game::solve_f64(&g.matrix).map_err(|e| e.to_string())
+    })?;
     let report = MovesReport {
         rows: g.rows.iter().map(|m| m.to_string()).collect(),
         cols: g.cols.iter().map(|m| m.to_string()).collect(),
@@ -586,7 +746,13 @@ fn solve_moves(path: &Path, sa: &str, sb: &str, opts: Options, repeat: u32, json
     }
     // Columns as wide as their longest label ("surrender" is wider than a move).
     let label = report.rows.iter().map(String::len).max().unwrap_or(0) + 1;
-    let width = report.cols.iter().map(|c| c.len() + 1).max().unwrap_or(0).max(5);
+    let width = report
+        .cols
+        .iter()
+        .map(|c| c.len() + 1)
+        .max()
+        .unwrap_or(0)
+        .max(5);
     print!("{:>label$}", "");
     for c in &report.cols {
         print!("{c:>width$}");
@@ -599,13 +765,26 @@ fn solve_moves(path: &Path, sa: &str, sb: &str, opts: Options, repeat: u32, json
         }
         println!();
     }
-    println!("Value {} ({:.6})", report.value.fraction, report.value.decimal);
+    println!(
+        "Value {} ({:.6})",
+        report.value.fraction, report.value.decimal
+    );
     let mix = |names: &[String], ps: &[Probability]| {
-        names.iter().zip(ps).filter(|(_, p)| p.fraction != "0/1").map(|(n, p)| format!("{n} {}", p.fraction)).collect::<Vec<_>>().join(", ")
+        names
+            .iter()
+            .zip(ps)
+            .filter(|(_, p)| p.fraction != "0/1")
+            .map(|(n, p)| format!("{n} {}", p.fraction))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     println!("Active plays:   {}", mix(&report.rows, &report.active));
     println!("Opponent plays: {}", mix(&report.cols, &report.opponent));
-    println!("Per solve over {repeat}: exact {}, f64 {}", seconds(exact_t), seconds(float_t));
+    println!(
+        "Per solve over {repeat}: exact {}, f64 {}",
+        seconds(exact_t),
+        seconds(float_t)
+    );
     Ok(())
 }
 
@@ -683,7 +862,10 @@ enum SimSystem {
 }
 
 fn bot_kinds(words: &[String], n: usize) -> Result<Vec<BotKind>, String> {
-    let mut kinds = words.iter().map(|w| w.parse::<BotKind>()).collect::<Result<Vec<_>, _>>()?;
+    let mut kinds = words
+        .iter()
+        .map(|w| w.parse::<BotKind>())
+        .collect::<Result<Vec<_>, _>>()?;
     kinds.resize(n.max(kinds.len()), BotKind::Smart);
     Ok(kinds)
 }
@@ -706,8 +888,16 @@ fn contest(args: &SimulateArgs) -> Result<Box<dyn Contest>, String> {
             let mut c = WickedContest::duel();
             if let Some(path) = &args.setup {
                 c.setup = read_json(path)?;
-                let names: Vec<String> = c.setup.characters.iter().take(2).map(|ch| ch.name.clone()).collect();
-                let [a, b] = names.as_slice() else { return Err("the setup needs two characters".into()) };
+                let names: Vec<String> = c
+                    .setup
+                    .characters
+                    .iter()
+                    .take(2)
+                    .map(|ch| ch.name.clone())
+                    .collect();
+                let [a, b] = names.as_slice() else {
+                    return Err("the setup needs two characters".into());
+                };
                 c.participants = [a.clone(), b.clone()];
             }
             let k = bot_kinds(&args.bots, 2)?;
@@ -746,16 +936,30 @@ fn run_simulation(args: &SimulateArgs) -> Outcome {
     } else {
         ProgressBar::hidden()
     };
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})") {
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})")
+    {
         bar.set_style(style);
     }
     let start = Instant::now();
-    let summary = simulate(contest.as_ref(), args.games, args.seed, args.threads, &|| bar.inc(1));
+    let summary = simulate(
+        contest.as_ref(),
+        args.games,
+        args.seed,
+        args.threads,
+        &|| bar.inc(1),
+    );
     bar.finish_and_clear();
     let elapsed = start.elapsed().as_secs_f64();
     if let Some(path) = &args.plot {
-        let title = format!("{} game lengths ({} games, seed {})", system_name(args.system), summary.games, summary.seed);
-        histogram::draw(path, &summary.lengths, &title, &summary.length_unit).map_err(|e| e.to_string())?;
+        let title = format!(
+            "{} game lengths ({} games, seed {})",
+            system_name(args.system),
+            summary.games,
+            summary.seed
+        );
+        histogram::draw(path, &summary.lengths, &title, &summary.length_unit)
+            .map_err(|e| e.to_string())?;
     }
     if args.json {
         return print_json(&summary);
@@ -774,19 +978,45 @@ fn system_name(s: SimSystem) -> &'static str {
 }
 
 fn print_summary(args: &SimulateArgs, s: &Summary, elapsed: f64) {
-    println!("{}: {} games, seed {}, {:.2} s", system_name(args.system), s.games, s.seed, elapsed);
+    println!(
+        "{}: {} games, seed {}, {:.2} s",
+        system_name(args.system),
+        s.games,
+        s.seed,
+        elapsed
+    );
     println!("  {:<14} {:>7} {:>8}   95% interval", "", "wins", "rate");
     for r in &s.rates {
-        println!("  {:<14} {:>7} {:>7.1}%   [{:.1}%, {:.1}%]", r.contestant, r.wins, 100.0 * r.rate, 100.0 * r.low, 100.0 * r.high);
+        println!(
+            "  {:<14} {:>7} {:>7.1}%   [{:.1}%, {:.1}%]",
+            r.contestant,
+            r.wins,
+            100.0 * r.rate,
+            100.0 * r.low,
+            100.0 * r.high
+        );
     }
-    println!("  no winner: {}, shared wins: {}, cut off at the limit: {}", s.no_winner, s.shared, s.cut_off);
+    println!(
+        "  no winner: {}, shared wins: {}, cut off at the limit: {}",
+        s.no_winner, s.shared, s.cut_off
+    );
     println!(
         "  length ({}): min {}, p10 {}, median {}, mean {:.1}, p90 {}, max {}",
-        s.length_unit, s.length_min, s.length_p10, s.length_median, s.length_mean, s.length_p90, s.length_max
+        s.length_unit,
+        s.length_min,
+        s.length_p10,
+        s.length_median,
+        s.length_mean,
+        s.length_p90,
+        s.length_max
     );
     for (lo, hi, n) in histogram::bins(&s.lengths, 12) {
         let bar = "#".repeat(((n as f64 / s.games.max(1) as f64) * 60.0).round() as usize);
-        let range = if lo == hi { format!("{lo}") } else { format!("{lo}-{hi}") };
+        let range = if lo == hi {
+            format!("{lo}")
+        } else {
+            format!("{lo}-{hi}")
+        };
         println!("  {range:>9} {n:>6} {bar}");
     }
     if let Some(p) = &args.plot {

@@ -10,7 +10,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "clash", version, about = "Play and analyse tabletop conflict systems together")]
+#[command(
+    name = "clash",
+    version,
+    about = "Play and analyse tabletop conflict systems together"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

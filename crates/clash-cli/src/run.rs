@@ -25,19 +25,28 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
         None => ExitCode::SUCCESS,
         Some(err) => {
             eprintln!("clash run: {err}");
-            if err.is_unexpected_refusal() { ExitCode::from(2) } else { ExitCode::FAILURE }
+            if err.is_unexpected_refusal() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
 
 fn load(file: &Path) -> Result<Scenario, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is not a valid scenario: {e}", file.display()))
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a valid scenario: {e}", file.display()))
 }
 
 fn print_json(report: &Report, failure: Option<&ScenarioError>) {
-    let views: serde_json::Map<String, serde_json::Value> =
-        report.views.iter().map(|(viewer, view)| (viewer.to_string(), view.clone())).collect();
+    let views: serde_json::Map<String, serde_json::Value> = report
+        .views
+        .iter()
+        .map(|(viewer, view)| (viewer.to_string(), view.clone()))
+        .collect();
     let out = serde_json::json!({
         "ruleset": report.ruleset,
         "title": report.title,
@@ -52,14 +61,21 @@ fn print_json(report: &Report, failure: Option<&ScenarioError>) {
 }
 
 fn print_text(report: &Report) {
-    let title = if report.title.is_empty() { report.ruleset.as_str() } else { report.title.as_str() };
+    let title = if report.title.is_empty() {
+        report.ruleset.as_str()
+    } else {
+        report.title.as_str()
+    };
     println!("== {title} ({})", report.ruleset);
     // The table picture is shown when play passes to another seat (the end of a turn, or a
     // hand-off between simultaneous choosers), and only if it changed since it was last shown.
     let mut shown = "";
     for (i, step) in report.steps.iter().enumerate() {
         print_step(step);
-        let hand_off = report.steps.get(i + 1).is_none_or(|next| next.seat != step.seat);
+        let hand_off = report
+            .steps
+            .get(i + 1)
+            .is_none_or(|next| next.seat != step.seat);
         if hand_off && step.rendered != shown {
             println!("{}", indent(&step.rendered));
             shown = &step.rendered;
@@ -81,11 +97,19 @@ fn print_step(step: &StepReport) {
     }
     if let Some(refusal) = &step.error {
         let rule = refusal.rule.as_deref().unwrap_or("-");
-        let verdict = if refusal.expected { "refused, as expected" } else { "REFUSED" };
+        let verdict = if refusal.expected {
+            "refused, as expected"
+        } else {
+            "REFUSED"
+        };
         println!("    {verdict} ({rule}): {}", refusal.message);
     }
 }
 
 fn indent(text: &str) -> String {
-    text.trim_end().lines().map(|l| format!("      | {l}")).collect::<Vec<_>>().join("\n")
+    text.trim_end()
+        .lines()
+        .map(|l| format!("      | {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -8,12 +8,14 @@
 //! * [`RuleError`]: the typed refusal naming the rule a command breaks;
 //! * [`Game`] and [`AnyGame`]: a running game, and the same driven through JSON by the CLI and
 //!   the server;
+//! * [`Listed`]: a ruleset's name, blurb and ready-made setups, for the catalogue;
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`).
 //!
 //! The kernel does no I/O.
 
 pub mod error;
 pub mod game;
+pub mod listing;
 pub mod randomness;
 pub mod ruleset;
 pub mod scenario;
@@ -21,6 +23,10 @@ pub mod seat;
 
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, RulesetEntry, SeenEvent};
-pub use randomness::{Randomness, RandomnessError, RandomnessSpec, Scripted, ScriptedRandomness, SeededRandomness, shuffle};
-pub use ruleset::{Ruleset, execute, replay};
+pub use listing::{Listed, Preset};
+pub use randomness::{
+    Randomness, RandomnessError, RandomnessSpec, Scripted, ScriptedRandomness, SeededRandomness,
+    shuffle,
+};
+pub use ruleset::{Ruleset, Status, execute, replay, start};
 pub use seat::{BadSeat, Seat, Viewer};

@@ -23,7 +23,11 @@ pub trait Randomness {
     ///
     /// `label` names option `i` the way a scenario author would write it (a card name, a move
     /// code); only scripted sources call it.
-    fn choose(&mut self, count: usize, label: &dyn Fn(usize) -> String) -> Result<usize, RandomnessError>;
+    fn choose(
+        &mut self,
+        count: usize,
+        label: &dyn Fn(usize) -> String,
+    ) -> Result<usize, RandomnessError>;
 }
 
 /// Chance could not be supplied.
@@ -47,7 +51,9 @@ pub struct SeededRandomness {
 
 impl SeededRandomness {
     pub fn new(seed: u64) -> Self {
-        SeededRandomness { rng: ChaCha8Rng::seed_from_u64(seed) }
+        SeededRandomness {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     /// The generator for the `sequence`-th command of a table seeded with `seed`.
@@ -69,7 +75,11 @@ impl Randomness for SeededRandomness {
         Ok(self.rng.random_range(1..=sides))
     }
 
-    fn choose(&mut self, count: usize, _label: &dyn Fn(usize) -> String) -> Result<usize, RandomnessError> {
+    fn choose(
+        &mut self,
+        count: usize,
+        _label: &dyn Fn(usize) -> String,
+    ) -> Result<usize, RandomnessError> {
         if count == 0 {
             return Err(RandomnessError::NothingToChoose);
         }
@@ -96,7 +106,10 @@ pub struct ScriptedRandomness {
 
 impl ScriptedRandomness {
     pub fn new(script: impl IntoIterator<Item = Scripted>) -> Self {
-        ScriptedRandomness { script: script.into_iter().collect(), fallback: None }
+        ScriptedRandomness {
+            script: script.into_iter().collect(),
+            fallback: None,
+        }
     }
 
     /// Once the script is used up, continue with fair randomness from `seed`.
@@ -110,7 +123,10 @@ impl ScriptedRandomness {
         self.script.len()
     }
 
-    fn next(&mut self, wanted: impl FnOnce() -> String) -> Result<Option<Scripted>, RandomnessError> {
+    fn next(
+        &mut self,
+        wanted: impl FnOnce() -> String,
+    ) -> Result<Option<Scripted>, RandomnessError> {
         match self.script.pop_front() {
             Some(v) => Ok(Some(v)),
             None if self.fallback.is_some() => Ok(None),
@@ -126,13 +142,23 @@ impl Randomness for ScriptedRandomness {
         }
         let wanted = || format!("a d{sides} face");
         match self.next(wanted)? {
-            None => self.fallback.as_mut().map_or(Err(RandomnessError::NoSides), |f| f.roll(sides)),
+            None => self
+                .fallback
+                .as_mut()
+                .map_or(Err(RandomnessError::NoSides), |f| f.roll(sides)),
             Some(Scripted::Die(face)) if (1..=sides).contains(&face) => Ok(face),
-            Some(other) => Err(RandomnessError::ScriptMismatch { given: describe(&other), wanted: wanted() }),
+            Some(other) => Err(RandomnessError::ScriptMismatch {
+                given: describe(&other),
+                wanted: wanted(),
+            }),
         }
     }
 
-    fn choose(&mut self, count: usize, label: &dyn Fn(usize) -> String) -> Result<usize, RandomnessError> {
+    fn choose(
+        &mut self,
+        count: usize,
+        label: &dyn Fn(usize) -> String,
+    ) -> Result<usize, RandomnessError> {
         if count == 0 {
             return Err(RandomnessError::NothingToChoose);
         }
@@ -142,11 +168,22 @@ impl Randomness for ScriptedRandomness {
             format!("one of [{}{more}]", names.join(", "))
         };
         match self.next(wanted)? {
-            None => self.fallback.as_mut().map_or(Err(RandomnessError::NothingToChoose), |f| f.choose(count, label)),
-            Some(Scripted::Pick(name)) => (0..count)
-                .find(|&i| label(i) == name)
-                .ok_or_else(|| RandomnessError::ScriptMismatch { given: format!("{name:?}"), wanted: wanted() }),
-            Some(other) => Err(RandomnessError::ScriptMismatch { given: describe(&other), wanted: wanted() }),
+            None => self
+                .fallback
+                .as_mut()
+                .map_or(Err(RandomnessError::NothingToChoose), |f| {
+                    f.choose(count, label)
+                }),
+            Some(Scripted::Pick(name)) => (0..count).find(|&i| label(i) == name).ok_or_else(|| {
+                RandomnessError::ScriptMismatch {
+                    given: format!("{name:?}"),
+                    wanted: wanted(),
+                }
+            }),
+            Some(other) => Err(RandomnessError::ScriptMismatch {
+                given: describe(&other),
+                wanted: wanted(),
+            }),
         }
     }
 }
@@ -219,15 +256,24 @@ mod tests {
         let mut r = ScriptedRandomness::new([Scripted::Die(6), Scripted::Pick("b".into())]);
         assert_eq!(r.roll(6), Ok(6));
         assert_eq!(r.choose(3, &|i| ["a", "b", "c"][i].to_string()), Ok(1));
-        assert!(matches!(r.roll(6), Err(RandomnessError::ScriptExhausted { .. })));
+        assert!(matches!(
+            r.roll(6),
+            Err(RandomnessError::ScriptExhausted { .. })
+        ));
     }
 
     #[test]
     fn scripts_reject_impossible_values() {
         let mut r = ScriptedRandomness::new([Scripted::Die(7)]);
-        assert!(matches!(r.roll(6), Err(RandomnessError::ScriptMismatch { .. })));
+        assert!(matches!(
+            r.roll(6),
+            Err(RandomnessError::ScriptMismatch { .. })
+        ));
         let mut r = ScriptedRandomness::new([Scripted::Pick("z".into())]);
-        assert!(matches!(r.choose(2, &|i| i.to_string()), Err(RandomnessError::ScriptMismatch { .. })));
+        assert!(matches!(
+            r.choose(2, &|i| i.to_string()),
+            Err(RandomnessError::ScriptMismatch { .. })
+        ));
     }
 
     #[test]
@@ -249,9 +295,24 @@ mod tests {
 
     #[test]
     fn command_streams_are_reproducible_and_distinct() {
-        let a: Vec<u32> = (0..8).map(|_| 0).scan(SeededRandomness::for_command(5, 1), |r, _| r.roll(1000).ok()).collect();
-        let b: Vec<u32> = (0..8).map(|_| 0).scan(SeededRandomness::for_command(5, 1), |r, _| r.roll(1000).ok()).collect();
-        let c: Vec<u32> = (0..8).map(|_| 0).scan(SeededRandomness::for_command(5, 2), |r, _| r.roll(1000).ok()).collect();
+        let a: Vec<u32> = (0..8)
+            .map(|_| 0)
+            .scan(SeededRandomness::for_command(5, 1), |r, _| {
+                r.roll(1000).ok()
+            })
+            .collect();
+        let b: Vec<u32> = (0..8)
+            .map(|_| 0)
+            .scan(SeededRandomness::for_command(5, 1), |r, _| {
+                r.roll(1000).ok()
+            })
+            .collect();
+        let c: Vec<u32> = (0..8)
+            .map(|_| 0)
+            .scan(SeededRandomness::for_command(5, 2), |r, _| {
+                r.roll(1000).ok()
+            })
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

@@ -49,14 +49,21 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .route("/api/tables/{id}/events", get(events))
         .route("/api/tables/{id}/commands", post(command))
         .route("/api/tables/{id}/stream", get(stream))
-        .route("/api/tables/{id}/seats/{seat}/link", post(issue_link).delete(revoke_link))
+        .route(
+            "/api/tables/{id}/seats/{seat}/link",
+            post(issue_link).delete(revoke_link),
+        )
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(tables)
 }
 
 async fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page or endpoint; the API is described at /api/openapi.json")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "no such page or endpoint; the API is described at /api/openapi.json",
+    )
 }
 
 async fn healthz(State(tables): Shared) -> Response {
@@ -68,15 +75,25 @@ async fn healthz(State(tables): Shared) -> Response {
 }
 
 async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], include_str!("openapi.json")).into_response()
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        include_str!("openapi.json"),
+    )
+        .into_response()
 }
 
 /// Read a JSON object body, turning every failure into a clear refusal.
-pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<serde_json::Map<String, Value>, ApiError> {
+pub fn json_body(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<serde_json::Map<String, Value>, ApiError> {
     let bytes = body.map_err(|e| {
         let status = e.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(status, "too_large", format!("the request body is larger than {BODY_LIMIT} bytes"))
+            ApiError::new(
+                status,
+                "too_large",
+                format!("the request body is larger than {BODY_LIMIT} bytes"),
+            )
         } else {
             ApiError::new(status, "malformed", e.body_text())
         }
@@ -84,25 +101,40 @@ pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<serde_json::Map<
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(ApiError::malformed("the body must be a JSON object")),
-        Err(e) => Err(ApiError::malformed(format!("the body is not valid JSON: {e}"))),
+        Err(e) => Err(ApiError::malformed(format!(
+            "the body is not valid JSON: {e}"
+        ))),
     }
 }
 
 /// The link key of a request: `?key=`, `X-Clash-Key`, or `Authorization: Bearer`.
 fn key_of(headers: &HeaderMap, params: &HashMap<String, String>) -> Result<String, ApiError> {
-    let header_key = headers.get("x-clash-key").and_then(|v| v.to_str().ok()).map(str::to_string);
+    let header_key = headers
+        .get("x-clash-key")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     let bearer = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::to_string);
-    params.get("key").cloned().or(header_key).or(bearer).ok_or_else(|| {
-        ApiError::new(StatusCode::UNAUTHORIZED, "missing_key", "send your link key as ?key=…, an X-Clash-Key header, or Authorization: Bearer …")
-    })
+    params
+        .get("key")
+        .cloned()
+        .or(header_key)
+        .or(bearer)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "missing_key",
+                "send your link key as ?key=…, an X-Clash-Key header, or Authorization: Bearer …",
+            )
+        })
 }
 
 fn parse_seat(text: &str) -> Result<Seat, ApiError> {
-    text.parse().map_err(|e: clash_core::BadSeat| ApiError::malformed(e.to_string()))
+    text.parse()
+        .map_err(|e: clash_core::BadSeat| ApiError::malformed(e.to_string()))
 }
 
 fn parse_as(value: Option<&str>) -> Result<Option<Seat>, ApiError> {
@@ -123,23 +155,44 @@ impl Access {
     }
 }
 
-pub async fn access(tables: &Tables, id: &str, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
+pub async fn access(
+    tables: &Tables,
+    id: &str,
+    key: &str,
+    as_seat: Option<Seat>,
+) -> Result<Access, ApiError> {
     let table = tables.get(id)?;
     let role = table.role_of(key)?;
     let seat = table.acting_seat(role, as_seat).await?;
-    Ok(Access { table, role, key: key.to_string(), seat })
+    Ok(Access {
+        table,
+        role,
+        key: key.to_string(),
+        seat,
+    })
 }
 
-async fn access_from(tables: &Tables, id: &str, headers: &HeaderMap, params: &HashMap<String, String>) -> Result<Access, ApiError> {
+async fn access_from(
+    tables: &Tables,
+    id: &str,
+    headers: &HeaderMap,
+    params: &HashMap<String, String>,
+) -> Result<Access, ApiError> {
     let key = key_of(headers, params)?;
-    access(tables, id, &key, parse_as(params.get("as").map(String::as_str))?).await
+    access(
+        tables,
+        id,
+        &key,
+        parse_as(params.get("as").map(String::as_str))?,
+    )
+    .await
 }
 
 async fn rulesets(State(tables): Shared) -> Json<Value> {
     let list: Vec<Value> = tables
         .catalogue()
         .iter()
-        .map(|e| json!({ "id": e.id, "name": pages::ruleset_name(e.id), "presets": presets(e) }))
+        .map(|e| json!({ "id": e.id, "name": e.name, "blurb": e.blurb, "presets": presets(e) }))
         .collect();
     Json(json!({ "rulesets": list }))
 }
@@ -149,12 +202,14 @@ pub fn table_path(id: &str, key: &str) -> String {
     format!("/t/{id}/{key}")
 }
 
-async fn create_table(State(tables): Shared, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+async fn create_table(
+    State(tables): Shared,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
     let body = json_body(body)?;
-    let ruleset = body
-        .get("ruleset")
-        .and_then(Value::as_str)
-        .ok_or_else(|| ApiError::malformed("name the ruleset: {\"ruleset\": \"triforce\", \"setup\": {…}}"))?;
+    let ruleset = body.get("ruleset").and_then(Value::as_str).ok_or_else(|| {
+        ApiError::malformed("name the ruleset: {\"ruleset\": \"triforce\", \"setup\": {…}}")
+    })?;
     let title = body.get("title").and_then(Value::as_str).unwrap_or("");
     let setup = match (body.get("setup"), tables.entry(ruleset)) {
         (Some(s), _) => s.clone(),
@@ -162,7 +217,11 @@ async fn create_table(State(tables): Shared, body: Result<Bytes, BytesRejection>
             .into_iter()
             .next()
             .map(|p| p.setup)
-            .ok_or_else(|| ApiError::malformed(format!("give a setup for {ruleset:?} (no default setup is known)")))?,
+            .ok_or_else(|| {
+                ApiError::malformed(format!(
+                    "give a setup for {ruleset:?} (no default setup is known)"
+                ))
+            })?,
         // Unknown ruleset: let `create` say so.
         (None, None) => Value::Null,
     };
@@ -218,7 +277,12 @@ pub async fn table_summary(access: &Access) -> Value {
     body
 }
 
-async fn table_info(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Json<Value>, ApiError> {
+async fn table_info(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Json<Value>, ApiError> {
     let access = access_from(&tables, &id, &headers, &params).await?;
     Ok(Json(table_summary(&access).await))
 }
@@ -226,21 +290,46 @@ async fn table_info(State(tables): Shared, Path(id): Path<String>, headers: Head
 fn after_param(params: &HashMap<String, String>, default: usize) -> Result<usize, ApiError> {
     match params.get("after") {
         None => Ok(default),
-        Some(s) => s.parse().map_err(|_| ApiError::malformed(format!("after must be a log position (0, 1, 2, …), not {s:?}"))),
+        Some(s) => s.parse().map_err(|_| {
+            ApiError::malformed(format!(
+                "after must be a log position (0, 1, 2, …), not {s:?}"
+            ))
+        }),
     }
 }
 
-async fn view(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Response, ApiError> {
+async fn view(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
     let access = access_from(&tables, &id, &headers, &params).await?;
     let after = after_param(&params, usize::MAX)?;
-    Ok(Json(access.table.update(access.viewer(), access.seat, after).await).into_response())
+    Ok(Json(
+        access
+            .table
+            .update(access.viewer(), access.seat, after)
+            .await,
+    )
+    .into_response())
 }
 
-async fn events(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Json<Value>, ApiError> {
+async fn events(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Json<Value>, ApiError> {
     let access = access_from(&tables, &id, &headers, &params).await?;
     let after = after_param(&params, 0)?;
-    let update = access.table.update(access.viewer(), access.seat, after).await;
-    Ok(Json(json!({ "event_count": update.event_count, "events": update.events })))
+    let update = access
+        .table
+        .update(access.viewer(), access.seat, after)
+        .await;
+    Ok(Json(
+        json!({ "event_count": update.event_count, "events": update.events }),
+    ))
 }
 
 async fn command(
@@ -255,19 +344,34 @@ async fn command(
     let table = tables.get(&id)?;
     table.role_of(&key)?;
     let body = json_body(body)?;
-    let as_seat = parse_as(body.get("as").and_then(Value::as_str).or(params.get("as").map(String::as_str)))?;
+    let as_seat = parse_as(
+        body.get("as")
+            .and_then(Value::as_str)
+            .or(params.get("as").map(String::as_str)),
+    )?;
     let access = access(&tables, &id, &key, as_seat).await?;
-    let seat = access.seat.ok_or_else(|| ApiError::forbidden("this link can only watch; it cannot send commands"))?;
-    let command = body.get("command").ok_or_else(|| ApiError::malformed("put the command under \"command\": {\"command\": {\"type\": …}}"))?;
+    let seat = access
+        .seat
+        .ok_or_else(|| ApiError::forbidden("this link can only watch; it cannot send commands"))?;
+    let command = body.get("command").ok_or_else(|| {
+        ApiError::malformed("put the command under \"command\": {\"command\": {\"type\": …}}")
+    })?;
     let update = tables.command(&access.table, seat, command).await?;
     Ok(Json(update).into_response())
 }
 
-async fn owner_access(tables: &Tables, id: &str, headers: &HeaderMap, params: &HashMap<String, String>) -> Result<Access, ApiError> {
+async fn owner_access(
+    tables: &Tables,
+    id: &str,
+    headers: &HeaderMap,
+    params: &HashMap<String, String>,
+) -> Result<Access, ApiError> {
     let key = key_of(headers, params)?;
     let access = access(tables, id, &key, None).await?;
     if access.role != Role::Owner {
-        return Err(ApiError::forbidden("only the GM's link (the table's creator) can manage seats and links"));
+        return Err(ApiError::forbidden(
+            "only the GM's link (the table's creator) can manage seats and links",
+        ));
     }
     Ok(access)
 }
@@ -275,7 +379,9 @@ async fn owner_access(tables: &Tables, id: &str, headers: &HeaderMap, params: &H
 fn manageable(seat_text: &str) -> Result<Seat, ApiError> {
     let seat = parse_seat(seat_text)?;
     if seat == Seat::Gm {
-        return Err(ApiError::malformed("the gm seat belongs to the GM link itself; invite players to p1, p2, …"));
+        return Err(ApiError::malformed(
+            "the gm seat belongs to the GM link itself; invite players to p1, p2, …",
+        ));
     }
     Ok(seat)
 }
@@ -290,10 +396,21 @@ async fn issue_link(
     let access = owner_access(&tables, &id, &headers, &params).await?;
     let seat = manageable(&seat)?;
     let empty = body.as_ref().is_ok_and(|b| b.is_empty());
-    let npc = if empty { false } else { json_body(body)?.get("npc").and_then(Value::as_bool).unwrap_or(false) };
+    let npc = if empty {
+        false
+    } else {
+        json_body(body)?
+            .get("npc")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    };
     let key = tables.issue_link(&access.table, seat, npc).await?;
     let link = table_path(&access.table.id, &key);
-    Ok((StatusCode::CREATED, Json(json!({ "seat": seat, "npc": npc, "key": key, "link": link }))).into_response())
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "seat": seat, "npc": npc, "key": key, "link": link })),
+    )
+        .into_response())
 }
 
 async fn revoke_link(
@@ -310,7 +427,11 @@ async fn revoke_link(
 
 /// Where a stream resumes: the `Last-Event-ID` a reconnecting browser sends, else `?after=`.
 fn resume_point(headers: &HeaderMap, params: &HashMap<String, String>) -> Result<usize, ApiError> {
-    match headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok()) {
+    match headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+    {
         Some(n) => Ok(n),
         None => after_param(params, 0),
     }
@@ -338,14 +459,31 @@ impl Watcher {
             }
         }
         self.started = true;
-        if !self.access.table.still_valid(&self.access.key, self.access.role) {
+        if !self
+            .access
+            .table
+            .still_valid(&self.access.key, self.access.role)
+        {
             self.ended = true;
-            return Some(Event::default().event("revoked").data("this link was revoked; ask the GM for a new one"));
+            return Some(
+                Event::default()
+                    .event("revoked")
+                    .data("this link was revoked; ask the GM for a new one"),
+            );
         }
-        let update = self.access.table.update(self.access.viewer(), self.access.seat, self.cursor).await;
+        let update = self
+            .access
+            .table
+            .update(self.access.viewer(), self.access.seat, self.cursor)
+            .await;
         self.cursor = update.event_count;
         let data = serde_json::to_string(&update).unwrap_or_default();
-        Some(Event::default().id(update.event_count.to_string()).event("update").data(data))
+        Some(
+            Event::default()
+                .id(update.event_count.to_string())
+                .event("update")
+                .data(data),
+        )
     }
 }
 
@@ -358,7 +496,16 @@ async fn stream(
     let access = access_from(&tables, &id, &headers, &params).await?;
     let cursor = resume_point(&headers, &params)?;
     let changes = access.table.watch();
-    let watcher = Watcher { access, cursor, changes, closing: tables.closing(), started: false, ended: false };
-    let events = futures_util::stream::unfold(watcher, |mut w| async move { w.next().await.map(|e| (Ok(e), w)) });
+    let watcher = Watcher {
+        access,
+        cursor,
+        changes,
+        closing: tables.closing(),
+        started: false,
+        ended: false,
+    };
+    let events = futures_util::stream::unfold(watcher, |mut w| async move {
+        w.next().await.map(|e| (Ok(e), w))
+    });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }

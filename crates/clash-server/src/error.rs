@@ -19,11 +19,20 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), rule: None }
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            rule: None,
+        }
     }
 
     pub fn unknown_table(id: &str) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "unknown_table", format!("there is no table {id:?} on this server"))
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "unknown_table",
+            format!("there is no table {id:?} on this server"),
+        )
     }
 
     pub fn bad_key() -> Self {
@@ -49,7 +58,9 @@ impl ApiError {
     /// A refused command or setup. Rule refusals are 422 and name the rule in the message.
     pub fn game(e: GameError) -> Self {
         match e {
-            GameError::Malformed { .. } => Self::new(StatusCode::BAD_REQUEST, "malformed", e.to_string()),
+            GameError::Malformed { .. } => {
+                Self::new(StatusCode::BAD_REQUEST, "malformed", e.to_string())
+            }
             GameError::Rule(rule_error) => Self::rule(rule_error),
         }
     }
@@ -60,7 +71,12 @@ impl ApiError {
             Some(id) if !e.to_string().contains(id) => format!("{id}: {e}"),
             _ => e.to_string(),
         };
-        ApiError { status: StatusCode::UNPROCESSABLE_ENTITY, code: "rule", message, rule }
+        ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "rule",
+            message,
+            rule,
+        }
     }
 }
 
@@ -72,7 +88,8 @@ impl std::fmt::Display for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({ "error": { "code": self.code, "message": self.message, "rule": self.rule } });
+        let body =
+            json!({ "error": { "code": self.code, "message": self.message, "rule": self.rule } });
         (self.status, Json(body)).into_response()
     }
 }

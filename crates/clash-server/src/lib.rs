@@ -56,12 +56,20 @@ pub async fn serve(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
 }
 
 /// [`serve`] with a chosen list of rulesets (tests and benchmarks add their own).
-pub async fn serve_rulesets(addr: SocketAddr, db: &Path, catalogue: Vec<RulesetEntry>) -> Result<(), BoxError> {
+pub async fn serve_rulesets(
+    addr: SocketAddr,
+    db: &Path,
+    catalogue: Vec<RulesetEntry>,
+) -> Result<(), BoxError> {
     let tables = open(db, catalogue)?;
     let restored = tables.count();
     let listener = listen(addr)?;
     let local = listener.local_addr()?;
-    println!("Clash is serving {} table(s) from {}", restored, db.display());
+    println!(
+        "Clash is serving {} table(s) from {}",
+        restored,
+        db.display()
+    );
     println!("Open http://{local}/ in a browser to create a table.");
     let closing = tables.clone();
     // Live updates are small writes: send each at once instead of letting Nagle hold it back.
@@ -82,7 +90,11 @@ pub async fn serve_rulesets(addr: SocketAddr, db: &Path, catalogue: Vec<RulesetE
 /// A listening socket with a deep accept queue, so a crowd of players connecting at once is
 /// queued rather than refused.
 fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
-    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
     socket.set_reuseaddr(true)?;
     socket.bind(addr)?;
     socket.listen(4096)
@@ -92,13 +104,14 @@ async fn stop_signal() {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(t) => t,
-            Err(_) => {
-                let _ = interrupt.await;
-                return;
-            }
-        };
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(t) => t,
+                Err(_) => {
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
         tokio::select! {
             _ = interrupt => {}
             _ = term.recv() => {}
@@ -116,6 +129,13 @@ pub fn serve_blocking(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
 }
 
 /// [`serve_rulesets`] on a fresh multi-threaded runtime.
-pub fn serve_blocking_rulesets(addr: SocketAddr, db: &Path, catalogue: Vec<RulesetEntry>) -> Result<(), BoxError> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(serve_rulesets(addr, db, catalogue))
+pub fn serve_blocking_rulesets(
+    addr: SocketAddr,
+    db: &Path,
+    catalogue: Vec<RulesetEntry>,
+) -> Result<(), BoxError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(serve_rulesets(addr, db, catalogue))
 }

@@ -69,7 +69,11 @@ pub fn new_seed() -> u64 {
 
 /// Compare two keys in time independent of where they first differ.
 pub fn same_key(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 #[cfg(test)]
@@ -86,7 +90,12 @@ mod tests {
 
     #[test]
     fn roles_round_trip_through_text() {
-        for r in [Role::Owner, Role::Spectator, Role::Seat(Seat::Gm), Role::Seat(Seat::Player(3))] {
+        for r in [
+            Role::Owner,
+            Role::Spectator,
+            Role::Seat(Seat::Gm),
+            Role::Seat(Seat::Player(3)),
+        ] {
             assert_eq!(r.to_string().parse::<Role>(), Ok(r));
         }
         assert!("p0".parse::<Role>().is_err());

@@ -39,28 +39,10 @@ pub fn esc(text: &str) -> String {
 
 /// JSON safe to embed inside a `<script type="application/json">` element.
 fn script_json(value: &Value) -> String {
-    value.to_string().replace("</", "<\\/").replace("<!--", "<\\!--")
-}
-
-/// A ruleset's display name.
-pub fn ruleset_name(id: &str) -> String {
-    match id {
-        "iron-triangle" => "Iron Triangle".into(),
-        "triforce" => "Triforce".into(),
-        "nd-tourists" => "N-Dimensional Tourists".into(),
-        "wicked-age" => "In A Wicked Age".into(),
-        other => other.replace('-', " "),
-    }
-}
-
-fn ruleset_blurb(id: &str) -> &'static str {
-    match id {
-        "iron-triangle" => "Martial-arts duels: secret stances and moves, revealed together. A GM runs the NPCs.",
-        "triforce" => "An Icehouse pyramid game on a triangle of 15 stacks: place, move, and fight with dice, swords and shields.",
-        "nd-tourists" => "Conflicts settled by bidding cards from your hand along bid lines and loss lines.",
-        "wicked-age" => "Characters with forms and dice: challenge, answer, take advantage, negotiate.",
-        _ => "",
-    }
+    value
+        .to_string()
+        .replace("</", "<\\/")
+        .replace("<!--", "<\\!--")
 }
 
 fn page(title: &str, body: &str) -> String {
@@ -82,27 +64,44 @@ fn error_page(e: &ApiError) -> Response {
 }
 
 /// The lobby, optionally with an error from a failed create shown beside the form.
-fn lobby_html(tables: &Tables, error: Option<&str>, chosen: Option<&str>, setup_text: &str) -> String {
+fn lobby_html(
+    tables: &Tables,
+    error: Option<&str>,
+    chosen: Option<&str>,
+    setup_text: &str,
+) -> String {
     let mut options = String::new();
     let mut preset_data = serde_json::Map::new();
     for entry in tables.catalogue() {
         let list = presets(entry);
-        options.push_str(&format!("<optgroup label=\"{}\">", esc(&ruleset_name(entry.id))));
+        options.push_str(&format!("<optgroup label=\"{}\">", esc(entry.name)));
         if list.is_empty() {
             let value = format!("{}#custom", entry.id);
-            let sel = if chosen == Some(value.as_str()) { " selected" } else { "" };
-            options.push_str(&format!("<option value=\"{v}\"{sel}>{} — your own setup</option>", esc(&ruleset_name(entry.id)), v = esc(&value)));
+            let sel = if chosen == Some(value.as_str()) {
+                " selected"
+            } else {
+                ""
+            };
+            options.push_str(&format!(
+                "<option value=\"{v}\"{sel}>{} — your own setup</option>",
+                esc(entry.name),
+                v = esc(&value)
+            ));
         }
         for (i, p) in list.iter().enumerate() {
             let value = format!("{}#{i}", entry.id);
-            let sel = if chosen == Some(value.as_str()) { " selected" } else { "" };
+            let sel = if chosen == Some(value.as_str()) {
+                " selected"
+            } else {
+                ""
+            };
             options.push_str(&format!(
                 "<option value=\"{v}\"{sel}>{} — {}</option>",
-                esc(&ruleset_name(entry.id)),
+                esc(entry.name),
                 esc(&p.name),
                 v = esc(&value)
             ));
-            preset_data.insert(value, json!({ "setup": p.setup, "blurb": ruleset_blurb(entry.id) }));
+            preset_data.insert(value, json!({ "setup": p.setup, "blurb": entry.blurb }));
         }
         options.push_str("</optgroup>");
     }
@@ -121,7 +120,9 @@ fn lobby_html(tables: &Tables, error: Option<&str>, chosen: Option<&str>, setup_
 {err}<button type=\"submit\" class=\"primary\">Create table</button></form>",
             open = if setup_text.is_empty() { "" } else { " open" },
             setup = esc(setup_text),
-            err = error.map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", esc(e))).unwrap_or_default(),
+            err = error
+                .map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", esc(e)))
+                .unwrap_or_default(),
         )
     };
     let body = format!(
@@ -145,33 +146,74 @@ pub async fn lobby(State(tables): State<Arc<Tables>>) -> Html<String> {
 }
 
 /// The lobby's form: a preset (`ruleset#index`) and an optional setup JSON that overrides it.
-pub async fn create_from_form(State(tables): State<Arc<Tables>>, form: Result<Form<HashMap<String, String>>, FormRejection>) -> Response {
+pub async fn create_from_form(
+    State(tables): State<Arc<Tables>>,
+    form: Result<Form<HashMap<String, String>>, FormRejection>,
+) -> Response {
     let fields = match form {
         Ok(Form(f)) => f,
         Err(e) => return error_page(&ApiError::new(e.status(), "malformed", e.body_text())),
     };
     let chosen = fields.get("preset").cloned().unwrap_or_default();
-    let setup_text = fields.get("setup").map(|s| s.trim().to_string()).unwrap_or_default();
+    let setup_text = fields
+        .get("setup")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default();
     let refuse = |status: StatusCode, message: String| {
-        (status, Html(lobby_html(&tables, Some(&message), Some(&chosen), &setup_text))).into_response()
+        (
+            status,
+            Html(lobby_html(
+                &tables,
+                Some(&message),
+                Some(&chosen),
+                &setup_text,
+            )),
+        )
+            .into_response()
     };
     let (ruleset, index) = chosen.split_once('#').unwrap_or((chosen.as_str(), "0"));
     let Some(entry) = tables.entry(ruleset) else {
-        return refuse(StatusCode::BAD_REQUEST, format!("pick a game from the list ({ruleset:?} is not one)"));
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!("pick a game from the list ({ruleset:?} is not one)"),
+        );
     };
     let setup = if setup_text.is_empty() {
-        match index.parse::<usize>().ok().and_then(|i| presets(&entry).into_iter().nth(i)) {
+        match index
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| presets(&entry).into_iter().nth(i))
+        {
             Some(p) => p.setup,
-            None => return refuse(StatusCode::BAD_REQUEST, "this game needs a setup: write it in the Setup box".into()),
+            None => {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    "this game needs a setup: write it in the Setup box".into(),
+                );
+            }
         }
     } else {
         match serde_json::from_str::<Value>(&setup_text) {
             Ok(v) => v,
-            Err(e) => return refuse(StatusCode::BAD_REQUEST, format!("the setup is not valid JSON: {e}")),
+            Err(e) => {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    format!("the setup is not valid JSON: {e}"),
+                );
+            }
         }
     };
-    match tables.create(ruleset, fields.get("title").map_or("", String::as_str), setup).await {
-        Ok(created) => Redirect::to(&table_path(&created.table.id, &created.owner_key)).into_response(),
+    match tables
+        .create(
+            ruleset,
+            fields.get("title").map_or("", String::as_str),
+            setup,
+        )
+        .await
+    {
+        Ok(created) => {
+            Redirect::to(&table_path(&created.table.id, &created.owner_key)).into_response()
+        }
         Err(e) => refuse(e.status, e.message),
     }
 }
@@ -181,7 +223,11 @@ pub async fn table_page(
     Path((id, key)): Path<(String, String)>,
     Query(params): Query<HashMap<String, String>>,
 ) -> Response {
-    let as_seat = match params.get("as").filter(|s| !s.is_empty()).map(|s| s.parse()) {
+    let as_seat = match params
+        .get("as")
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse())
+    {
         None => None,
         Some(Ok(seat)) => Some(seat),
         Some(Err(e)) => return error_page(&ApiError::malformed(format!("{e}"))),
@@ -241,30 +287,71 @@ pub async fn table_page(
 <link rel=\"stylesheet\" href=\"/assets/panels-extra.css\">\
 <script src=\"/assets/panel-kit.js\"></script><script src=\"/assets/panel-nd-tourists.js\"></script><script src=\"/assets/panel-wicked-age.js\"></script><script src=\"/assets/panel-iron-triangle.js\"></script>",
         title = esc(&t.title),
-        game = esc(&ruleset_name(t.ruleset)),
+        game = esc(tables.entry(t.ruleset).map_or(t.ruleset, |e| e.name)),
         who = esc(&who),
         boot = script_json(&boot),
     );
     let mut response = Html(page(&format!("{} — Clash", t.title), &body)).into_response();
     // The URL carries a secret key: keep it out of other sites' Referer headers.
-    response.headers_mut().insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+    response.headers_mut().insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
     response
 }
 
 pub async fn asset(Path(name): Path<String>) -> Response {
     let (kind, text) = match name.as_str() {
         "app.css" => ("text/css; charset=utf-8", include_str!("assets/app.css")),
-        "app.js" => ("text/javascript; charset=utf-8", include_str!("assets/app.js")),
-        "lobby.js" => ("text/javascript; charset=utf-8", include_str!("assets/lobby.js")),
-        "panels.js" => ("text/javascript; charset=utf-8", include_str!("assets/panels.js")),
-        "panels-extra.css" => ("text/css; charset=utf-8", include_str!("assets/panels-extra.css")),
-        "panel-kit.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-kit.js")),
-        "panel-nd-tourists.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-nd-tourists.js")),
-        "panel-wicked-age.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-wicked-age.js")),
-        "panel-iron-triangle.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-iron-triangle.js")),
-        _ => return ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no asset {name:?}")).into_response(),
+        "app.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/app.js"),
+        ),
+        "lobby.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/lobby.js"),
+        ),
+        "panels.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/panels.js"),
+        ),
+        "panels-extra.css" => (
+            "text/css; charset=utf-8",
+            include_str!("assets/panels-extra.css"),
+        ),
+        "panel-kit.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/panel-kit.js"),
+        ),
+        "panel-nd-tourists.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/panel-nd-tourists.js"),
+        ),
+        "panel-wicked-age.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/panel-wicked-age.js"),
+        ),
+        "panel-iron-triangle.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/panel-iron-triangle.js"),
+        ),
+        _ => {
+            return ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("no asset {name:?}"),
+            )
+            .into_response();
+        }
     };
-    ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
 }
 
 #[cfg(test)]
@@ -273,7 +360,10 @@ mod tests {
 
     #[test]
     fn escaping_covers_markup_and_quotes() {
-        assert_eq!(esc("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(
+            esc("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
     }
 
     #[test]

@@ -84,10 +84,28 @@ pub struct StoredLink {
 /// One write: applied in a single transaction together with whatever else is queued.
 #[derive(Debug)]
 pub enum Write {
-    CreateTable { id: String, ruleset: String, title: String, setup: Value, seed: u64, links: Vec<StoredLink> },
+    CreateTable {
+        id: String,
+        ruleset: String,
+        title: String,
+        setup: Value,
+        seed: u64,
+        links: Vec<StoredLink>,
+    },
     /// Remove every link of `role` on the table, then add `link` if given.
-    ReplaceLink { table_id: String, role: String, link: Option<StoredLink> },
-    Command { table_id: String, n: u64, seat: String, command: Value, first_index: usize, events: Vec<Value> },
+    ReplaceLink {
+        table_id: String,
+        role: String,
+        link: Option<StoredLink>,
+    },
+    Command {
+        table_id: String,
+        n: u64,
+        seat: String,
+        command: Value,
+        first_index: usize,
+        events: Vec<Value>,
+    },
     /// Touch the database without changing it (health checks).
     Ping,
 }
@@ -122,14 +140,23 @@ impl Store {
             .name("clash-db-writer".into())
             .spawn(move || writer_loop(writer, rx))
             .map_err(|e| StoreError(e.to_string()))?;
-        Ok((Store { queue, path: path.to_path_buf() }, tables))
+        Ok((
+            Store {
+                queue,
+                path: path.to_path_buf(),
+            },
+            tables,
+        ))
     }
 
     /// Commit `write`; returns once it is on disk.
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
         let (tx, rx) = oneshot::channel();
-        self.queue.send((write, tx)).map_err(|_| StoreError("the database writer has stopped".into()))?;
-        rx.await.map_err(|_| StoreError("the database writer has stopped".into()))?
+        self.queue
+            .send((write, tx))
+            .map_err(|_| StoreError("the database writer has stopped".into()))?;
+        rx.await
+            .map_err(|_| StoreError("the database writer has stopped".into()))?
     }
 
     /// Read one table back (after a failed write, to drop whatever memory holds beyond the disk).
@@ -171,7 +198,10 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<(Write, Reply)>) {
     }
 }
 
-fn commit<'a>(conn: &mut Connection, writes: impl Iterator<Item = &'a Write>) -> Result<(), StoreError> {
+fn commit<'a>(
+    conn: &mut Connection,
+    writes: impl Iterator<Item = &'a Write>,
+) -> Result<(), StoreError> {
     let tx = conn.transaction()?;
     for w in writes {
         apply(&tx, w)?;
@@ -182,8 +212,17 @@ fn commit<'a>(conn: &mut Connection, writes: impl Iterator<Item = &'a Write>) ->
 
 fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError> {
     match write {
-        Write::CreateTable { id, ruleset, title, setup, seed, links } => {
-            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        Write::CreateTable {
+            id,
+            ruleset,
+            title,
+            setup,
+            seed,
+            links,
+        } => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
             tx.execute(
                 "INSERT INTO tables (id, ruleset, title, setup, seed, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 // SQLite integers are signed: the seed is stored bit-for-bit as an i64.
@@ -193,18 +232,33 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
                 insert_link(tx, id, l)?;
             }
         }
-        Write::ReplaceLink { table_id, role, link } => {
-            tx.execute("DELETE FROM links WHERE table_id = ?1 AND role = ?2", params![table_id, role])?;
+        Write::ReplaceLink {
+            table_id,
+            role,
+            link,
+        } => {
+            tx.execute(
+                "DELETE FROM links WHERE table_id = ?1 AND role = ?2",
+                params![table_id, role],
+            )?;
             if let Some(l) = link {
                 insert_link(tx, table_id, l)?;
             }
         }
-        Write::Command { table_id, n, seat, command, first_index, events } => {
+        Write::Command {
+            table_id,
+            n,
+            seat,
+            command,
+            first_index,
+            events,
+        } => {
             tx.execute(
                 "INSERT INTO commands (table_id, n, seat, command) VALUES (?1, ?2, ?3, ?4)",
                 params![table_id, *n as i64, seat, command.to_string()],
             )?;
-            let mut stmt = tx.prepare_cached("INSERT INTO events (table_id, idx, event) VALUES (?1, ?2, ?3)")?;
+            let mut stmt =
+                tx.prepare_cached("INSERT INTO events (table_id, idx, event) VALUES (?1, ?2, ?3)")?;
             for (i, e) in events.iter().enumerate() {
                 stmt.execute(params![table_id, (first_index + i) as i64, e.to_string()])?;
             }
@@ -216,8 +270,15 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
     Ok(())
 }
 
-fn insert_link(tx: &rusqlite::Transaction<'_>, table_id: &str, l: &StoredLink) -> Result<(), StoreError> {
-    tx.execute("INSERT INTO links (key, table_id, role, npc) VALUES (?1, ?2, ?3, ?4)", params![l.key, table_id, l.role, l.npc])?;
+fn insert_link(
+    tx: &rusqlite::Transaction<'_>,
+    table_id: &str,
+    l: &StoredLink,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO links (key, table_id, role, npc) VALUES (?1, ?2, ?3, ?4)",
+        params![l.key, table_id, l.role, l.npc],
+    )?;
     Ok(())
 }
 
@@ -226,9 +287,16 @@ fn parse_json(text: &str, what: &str) -> Result<Value, StoreError> {
 }
 
 fn load_all(conn: &Connection) -> Result<Vec<StoredTable>, StoreError> {
-    let mut stmt = conn.prepare("SELECT id, ruleset, title, setup, seed FROM tables ORDER BY created_at, id")?;
+    let mut stmt =
+        conn.prepare("SELECT id, ruleset, title, setup, seed FROM tables ORDER BY created_at, id")?;
     let rows = stmt.query_map([], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, i64>(4)?))
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, String>(3)?,
+            r.get::<_, i64>(4)?,
+        ))
     })?;
     let mut tables = Vec::new();
     for row in rows {
@@ -236,26 +304,48 @@ fn load_all(conn: &Connection) -> Result<Vec<StoredTable>, StoreError> {
         let setup = parse_json(&setup, "setup")?;
         let links = load_links(conn, &id)?;
         let commands: i64 = conn
-            .query_row("SELECT MAX(n) + 1 FROM commands WHERE table_id = ?1", [&id], |r| r.get::<_, Option<i64>>(0))
+            .query_row(
+                "SELECT MAX(n) + 1 FROM commands WHERE table_id = ?1",
+                [&id],
+                |r| r.get::<_, Option<i64>>(0),
+            )
             .optional()?
             .flatten()
             .unwrap_or(0);
         let events = load_events(conn, &id)?;
-        tables.push(StoredTable { id, ruleset, title, setup, seed: seed as u64, links, commands: commands as u64, events });
+        tables.push(StoredTable {
+            id,
+            ruleset,
+            title,
+            setup,
+            seed: seed as u64,
+            links,
+            commands: commands as u64,
+            events,
+        });
     }
     Ok(tables)
 }
 
 fn load_links(conn: &Connection, id: &str) -> Result<Vec<StoredLink>, StoreError> {
-    let mut stmt = conn.prepare("SELECT key, role, npc FROM links WHERE table_id = ?1 ORDER BY rowid")?;
+    let mut stmt =
+        conn.prepare("SELECT key, role, npc FROM links WHERE table_id = ?1 ORDER BY rowid")?;
     let links = stmt
-        .query_map([id], |r| Ok(StoredLink { key: r.get(0)?, role: r.get(1)?, npc: r.get(2)? }))?
+        .query_map([id], |r| {
+            Ok(StoredLink {
+                key: r.get(0)?,
+                role: r.get(1)?,
+                npc: r.get(2)?,
+            })
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(links)
 }
 
 fn load_events(conn: &Connection, id: &str) -> Result<Vec<Value>, StoreError> {
     let mut stmt = conn.prepare("SELECT event FROM events WHERE table_id = ?1 ORDER BY idx")?;
-    let texts = stmt.query_map([id], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+    let texts = stmt
+        .query_map([id], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
     texts.iter().map(|t| parse_json(t, "event")).collect()
 }

@@ -93,7 +93,12 @@ impl Tables {
     /// Restore every stored table by replaying its log. Tables whose ruleset this build lacks, or
     /// whose log no longer replays, are left in the database untouched and reported.
     pub fn restore(store: Store, catalogue: Vec<RulesetEntry>, stored: Vec<StoredTable>) -> Tables {
-        let tables = Tables { store, catalogue, tables: RwLock::new(HashMap::new()), closing: watch::Sender::new(false) };
+        let tables = Tables {
+            store,
+            catalogue,
+            tables: RwLock::new(HashMap::new()),
+            closing: watch::Sender::new(false),
+        };
         for t in stored {
             let id = t.id.clone();
             match tables.rebuild(t) {
@@ -107,7 +112,9 @@ impl Tables {
     }
 
     fn rebuild(&self, t: StoredTable) -> Result<Table, String> {
-        let entry = self.entry(&t.ruleset).ok_or_else(|| format!("this build has no ruleset {:?}", t.ruleset))?;
+        let entry = self
+            .entry(&t.ruleset)
+            .ok_or_else(|| format!("this build has no ruleset {:?}", t.ruleset))?;
         let mut game = (entry.new_game)(&t.setup).map_err(|e| e.to_string())?;
         for e in &t.events {
             game.restore(e).map_err(|e| e.to_string())?;
@@ -117,7 +124,10 @@ impl Tables {
             ruleset: entry.id,
             title: t.title,
             seed: t.seed,
-            play: Mutex::new(Play { game, commands: t.commands }),
+            play: Mutex::new(Play {
+                game,
+                commands: t.commands,
+            }),
             links: RwLock::new(t.links),
             changed: watch::Sender::new(0),
         })
@@ -155,18 +165,30 @@ impl Tables {
 
     pub fn get(&self, id: &str) -> Result<Arc<Table>, ApiError> {
         let map = self.tables.read().unwrap_or_else(|p| p.into_inner());
-        map.get(id).cloned().ok_or_else(|| ApiError::unknown_table(id))
+        map.get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::unknown_table(id))
     }
 
     /// Create a table: check the setup, draw a secret seed, store it, and hand out the owner's
     /// and the spectators' links.
-    pub async fn create(&self, ruleset: &str, title: &str, setup: Value) -> Result<Created, ApiError> {
+    pub async fn create(
+        &self,
+        ruleset: &str,
+        title: &str,
+        setup: Value,
+    ) -> Result<Created, ApiError> {
         let entry = self.entry(ruleset).ok_or_else(|| {
             let known: Vec<&str> = self.catalogue.iter().map(|e| e.id).collect();
-            ApiError::malformed(format!("unknown ruleset {ruleset:?}; this server has: {}", known.join(", ")))
+            ApiError::malformed(format!(
+                "unknown ruleset {ruleset:?}; this server has: {}",
+                known.join(", ")
+            ))
         })?;
         let game = (entry.new_game)(&setup).map_err(|e| match e {
-            GameError::Malformed { detail, .. } => ApiError::malformed(format!("the setup does not fit {ruleset}: {detail}")),
+            GameError::Malformed { detail, .. } => {
+                ApiError::malformed(format!("the setup does not fit {ruleset}: {detail}"))
+            }
             other => ApiError::game(other),
         })?;
         let title = match title.trim() {
@@ -175,13 +197,28 @@ impl Tables {
         };
         let (owner_key, spectator_key) = (new_key(), new_key());
         let links = vec![
-            StoredLink { key: owner_key.clone(), role: Role::Owner.to_string(), npc: false },
-            StoredLink { key: spectator_key.clone(), role: Role::Spectator.to_string(), npc: false },
+            StoredLink {
+                key: owner_key.clone(),
+                role: Role::Owner.to_string(),
+                npc: false,
+            },
+            StoredLink {
+                key: spectator_key.clone(),
+                role: Role::Spectator.to_string(),
+                npc: false,
+            },
         ];
         let id = new_table_id();
         let seed = new_seed();
         self.store
-            .write(Write::CreateTable { id: id.clone(), ruleset: entry.id.into(), title: title.clone(), setup, seed, links: links.clone() })
+            .write(Write::CreateTable {
+                id: id.clone(),
+                ruleset: entry.id.into(),
+                title: title.clone(),
+                setup,
+                seed,
+                links: links.clone(),
+            })
             .await
             .map_err(|e| ApiError::storage(e.to_string()))?;
         let table = Arc::new(Table {
@@ -194,16 +231,28 @@ impl Tables {
             changed: watch::Sender::new(0),
         });
         self.write_map().insert(id, table.clone());
-        Ok(Created { table, owner_key, spectator_key })
+        Ok(Created {
+            table,
+            owner_key,
+            spectator_key,
+        })
     }
 
     /// Apply `command` as `seat`; acknowledged only once its events are committed.
-    pub async fn command(&self, table: &Table, seat: Seat, command: &Value) -> Result<Update, ApiError> {
+    pub async fn command(
+        &self,
+        table: &Table,
+        seat: Seat,
+        command: &Value,
+    ) -> Result<Update, ApiError> {
         let mut play = table.play.lock().await;
         let n = play.commands;
         let mut rng = SeededRandomness::for_command(table.seed, n);
         let first_index = play.game.event_count();
-        let events = play.game.command(seat, command, &mut rng).map_err(ApiError::game)?;
+        let events = play
+            .game
+            .command(seat, command, &mut rng)
+            .map_err(ApiError::game)?;
         let write = Write::Command {
             table_id: table.id.clone(),
             n,
@@ -216,7 +265,9 @@ impl Tables {
             // Memory ran ahead of the disk: rebuild the game from what the disk holds.
             eprintln!("table {}: command not stored: {e}", table.id);
             self.reload(table, &mut play).await;
-            return Err(ApiError::storage(format!("the command was not saved, so it did not happen: {e}")));
+            return Err(ApiError::storage(format!(
+                "the command was not saved, so it did not happen: {e}"
+            )));
         }
         play.commands += 1;
         let update = table.update_locked(&play, Viewer::Seat(seat), Some(seat), first_index);
@@ -237,13 +288,25 @@ impl Tables {
     }
 
     /// Give `seat` a new link (revoking any old one). `npc` seats are played by the owner.
-    pub async fn issue_link(&self, table: &Table, seat: Seat, npc: bool) -> Result<String, ApiError> {
+    pub async fn issue_link(
+        &self,
+        table: &Table,
+        seat: Seat,
+        npc: bool,
+    ) -> Result<String, ApiError> {
         let play = table.play.lock().await;
         if !play.game.seats().contains(&seat) {
-            return Err(ApiError::malformed(format!("{} has no seat {seat} at this table", table.ruleset)));
+            return Err(ApiError::malformed(format!(
+                "{} has no seat {seat} at this table",
+                table.ruleset
+            )));
         }
         let key = new_key();
-        let link = StoredLink { key: key.clone(), role: seat.to_string(), npc };
+        let link = StoredLink {
+            key: key.clone(),
+            role: seat.to_string(),
+            npc,
+        };
         self.replace_link(table, seat, Some(link)).await?;
         drop(play);
         Ok(key)
@@ -255,10 +318,22 @@ impl Tables {
         self.replace_link(table, seat, None).await
     }
 
-    async fn replace_link(&self, table: &Table, seat: Seat, link: Option<StoredLink>) -> Result<(), ApiError> {
+    async fn replace_link(
+        &self,
+        table: &Table,
+        seat: Seat,
+        link: Option<StoredLink>,
+    ) -> Result<(), ApiError> {
         let role = seat.to_string();
-        let write = Write::ReplaceLink { table_id: table.id.clone(), role: role.clone(), link: link.clone() };
-        self.store.write(write).await.map_err(|e| ApiError::storage(e.to_string()))?;
+        let write = Write::ReplaceLink {
+            table_id: table.id.clone(),
+            role: role.clone(),
+            link: link.clone(),
+        };
+        self.store
+            .write(write)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?;
         {
             let mut links = table.links.write().unwrap_or_else(|p| p.into_inner());
             links.retain(|l| l.role != role);
@@ -283,7 +358,11 @@ impl Table {
 
     fn npc_seats(&self) -> Vec<Seat> {
         let links = self.links.read().unwrap_or_else(|p| p.into_inner());
-        links.iter().filter(|l| l.npc).filter_map(|l| l.role.parse().ok()).collect()
+        links
+            .iter()
+            .filter(|l| l.npc)
+            .filter_map(|l| l.role.parse().ok())
+            .collect()
     }
 
     pub fn key_of(&self, role: Role) -> Option<String> {
@@ -298,13 +377,21 @@ impl Table {
 
     /// The seat `role` acts as, with the owner optionally choosing one of the seats it plays
     /// (`as`); `None` means the role may only watch.
-    pub async fn acting_seat(&self, role: Role, as_seat: Option<Seat>) -> Result<Option<Seat>, ApiError> {
+    pub async fn acting_seat(
+        &self,
+        role: Role,
+        as_seat: Option<Seat>,
+    ) -> Result<Option<Seat>, ApiError> {
         match (role, as_seat) {
             (Role::Seat(s), None) => Ok(Some(s)),
             (Role::Seat(s), Some(other)) if other == s => Ok(Some(s)),
-            (Role::Seat(s), Some(other)) => Err(ApiError::forbidden(format!("this link is for {s}; it cannot act as {other}"))),
+            (Role::Seat(s), Some(other)) => Err(ApiError::forbidden(format!(
+                "this link is for {s}; it cannot act as {other}"
+            ))),
             (Role::Spectator, None) => Ok(None),
-            (Role::Spectator, Some(_)) => Err(ApiError::forbidden("a spectator link can only watch")),
+            (Role::Spectator, Some(_)) => {
+                Err(ApiError::forbidden("a spectator link can only watch"))
+            }
             (Role::Owner, choice) => {
                 let seats = self.seats().await;
                 let plays_gm = seats.contains(&Seat::Gm);
@@ -334,7 +421,11 @@ impl Table {
                     None if seat == Seat::Gm => "owner",
                     None => "open",
                 };
-                SeatInfo { seat, holder, key: link.map(|l| l.key.clone()) }
+                SeatInfo {
+                    seat,
+                    holder,
+                    key: link.map(|l| l.key.clone()),
+                }
             })
             .collect()
     }
@@ -345,10 +436,24 @@ impl Table {
         self.update_locked(&play, viewer, seat, after)
     }
 
-    fn update_locked(&self, play: &Play, viewer: Viewer, seat: Option<Seat>, after: usize) -> Update {
+    fn update_locked(
+        &self,
+        play: &Play,
+        viewer: Viewer,
+        seat: Option<Seat>,
+        after: usize,
+    ) -> Update {
         let game = &play.game;
         let legal = seat
-            .map(|s| game.legal_commands(s).into_iter().map(|c| LegalCommand { label: label(&c), command: c }).collect())
+            .map(|s| {
+                game.legal_commands(s)
+                    .into_iter()
+                    .map(|c| LegalCommand {
+                        label: label(&c),
+                        command: c,
+                    })
+                    .collect()
+            })
             .unwrap_or_default();
         Update {
             table: self.id.clone(),

@@ -10,7 +10,12 @@ async fn get(app: &axum::Router, uri: &str) -> (StatusCode, String, String) {
     let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
     let resp = app.clone().oneshot(req).await.unwrap();
     let status = resp.status();
-    let kind = resp.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let kind = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     (status, kind, String::from_utf8_lossy(&bytes).into_owned())
 }
@@ -24,20 +29,36 @@ fn app() -> (axum::Router, tempfile::TempDir) {
 #[tokio::test]
 async fn panel_scripts_are_served_as_javascript_and_register_their_ruleset() {
     let (app, _dir) = app();
-    for (asset, id) in [("panel-nd-tourists.js", "nd-tourists"), ("panel-wicked-age.js", "wicked-age"), ("panel-iron-triangle.js", "iron-triangle")] {
+    for (asset, id) in [
+        ("panel-nd-tourists.js", "nd-tourists"),
+        ("panel-wicked-age.js", "wicked-age"),
+        ("panel-iron-triangle.js", "iron-triangle"),
+    ] {
         let (status, kind, body) = get(&app, &format!("/assets/{asset}")).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
-        assert!(kind.starts_with("text/javascript"), "{asset} served as {kind}");
-        assert!(body.contains(&format!("register('{id}'")), "{asset} registers {id}");
+        assert!(
+            kind.starts_with("text/javascript"),
+            "{asset} served as {kind}"
+        );
+        assert!(
+            body.contains(&format!("register('{id}'")),
+            "{asset} registers {id}"
+        );
         // Data goes in as text: no innerHTML anywhere in a panel.
         assert!(!body.contains("innerHTML"), "{asset} uses innerHTML");
     }
     // The shared kit every panel builds with: served, and text-only as well.
     let (status, kind, body) = get(&app, "/assets/panel-kit.js").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(kind.starts_with("text/javascript"), "panel-kit.js served as {kind}");
+    assert!(
+        kind.starts_with("text/javascript"),
+        "panel-kit.js served as {kind}"
+    );
     assert!(body.contains("window.ClashPanelKit") && !body.contains("innerHTML"));
     let (status, kind, _) = get(&app, "/assets/panels-extra.css").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(kind.starts_with("text/css"), "panels-extra.css served as {kind}");
+    assert!(
+        kind.starts_with("text/css"),
+        "panels-extra.css served as {kind}"
+    );
 }

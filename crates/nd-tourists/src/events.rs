@@ -177,7 +177,10 @@ pub enum Event {
     },
     /// ND-19: `by` rejects `party`'s card; `party` shows several face-up Loss cards and chooses
     /// the one to spend (D-14).
-    RejectionClaimed { by: PartyId, party: PartyId },
+    RejectionClaimed {
+        by: PartyId,
+        party: PartyId,
+    },
     /// ND-19: `by` rejected `party`'s card, spending `spent` from a Loss line.
     CardRejected {
         by: PartyId,

@@ -118,7 +118,10 @@ pub fn reject(
         let mut losses = st.parties[drawer as usize].spendable_losses();
         (losses.next(), losses.next())
     };
-    let no_loss = format!("{} shows no face-up Loss", st.table.parties[drawer as usize].name);
+    let no_loss = format!(
+        "{} shows no face-up Loss",
+        st.table.parties[drawer as usize].name
+    );
     match (first, second) {
         (None, _) => Err(RuleError::illegal("ND-19", no_loss)),
         (Some(only), None) => carry_out(r, by, drawer, placed, only, rng),
@@ -138,9 +141,10 @@ pub fn spend_loss(
     rng: &mut dyn Randomness,
 ) -> Result<(), RuleError> {
     let st = r.state();
-    let by = st.round.rejection.ok_or_else(|| {
-        RuleError::illegal("ND-19", "no rejection is waiting for a Loss card")
-    })?;
+    let by = st
+        .round
+        .rejection
+        .ok_or_else(|| RuleError::illegal("ND-19", "no rejection is waiting for a Loss card"))?;
     let (drawer, placed) = open_window(st)?;
     let chooser = acting_party(st, seat, party, "D-14", |q| q == drawer)?;
     if chooser != drawer {
@@ -154,7 +158,10 @@ pub fn spend_loss(
         .spendable_losses()
         .find(|(c, _)| *c == card)
         .ok_or_else(|| {
-            RuleError::illegal("ND-19", format!("{card} is not one of your face-up Loss cards"))
+            RuleError::illegal(
+                "ND-19",
+                format!("{card} is not one of your face-up Loss cards"),
+            )
         })?;
     carry_out(r, by, drawer, placed, spent, rng)
 }

@@ -293,11 +293,18 @@ fn nd19_d14_the_victim_chooses_which_face_up_loss_a_rejection_spends() {
     t.refused(p(1), json!({"type": "close_window"}), "D-14");
     t.refused(p(1), json!({"type": "spend_loss", "card": "VIII"}), "D-14"); // not TMDF's call
     t.refused(gm(), json!({"type": "spend_loss", "card": "XXI"}), "ND-19"); // not a face-up Loss
-    t.ok(gm(), json!({"type": "spend_loss", "card": "VIII"}), &["XX↑"]);
+    t.ok(
+        gm(),
+        json!({"type": "spend_loss", "card": "VIII"}),
+        &["XX↑"],
+    );
     assert!(!shown(&t, "VIII") && shown(&t, "Unknown Seeker")); // ND-19: the chosen card
     assert_eq!(t.state.round.rejection, None);
     assert!(t.state.discard.contains(card("XXI")));
-    assert_eq!(t.state.parties[0].bid_line.last().map(|b| b.card), Some(card("XX")));
+    assert_eq!(
+        t.state.parties[0].bid_line.last().map(|b| b.card),
+        Some(card("XX"))
+    );
 }
 
 #[test]

@@ -19,8 +19,14 @@ pub enum PcForm {
 }
 
 impl PcForm {
-    pub const ALL: [PcForm; 6] =
-        [PcForm::Covertly, PcForm::Directly, PcForm::ForMyself, PcForm::ForOthers, PcForm::WithLove, PcForm::WithViolence];
+    pub const ALL: [PcForm; 6] = [
+        PcForm::Covertly,
+        PcForm::Directly,
+        PcForm::ForMyself,
+        PcForm::ForOthers,
+        PcForm::WithLove,
+        PcForm::WithViolence,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -44,7 +50,11 @@ pub enum NpcForm {
 }
 
 impl NpcForm {
-    pub const ALL: [NpcForm; 3] = [NpcForm::Action, NpcForm::Maneuvering, NpcForm::SelfProtection];
+    pub const ALL: [NpcForm; 3] = [
+        NpcForm::Action,
+        NpcForm::Maneuvering,
+        NpcForm::SelfProtection,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -116,7 +126,10 @@ impl PcForms {
     }
 
     pub fn zero_count(&self) -> usize {
-        PcForm::ALL.iter().filter(|f| self.get(**f).is_zero()).count()
+        PcForm::ALL
+            .iter()
+            .filter(|f| self.get(**f).is_zero())
+            .count()
     }
 }
 
@@ -248,15 +261,28 @@ impl StrengthSpec {
         if self.significance.len() != 1 {
             return Err(RuleError::setup(
                 "WA-9",
-                format!("{owner}'s strength {} needs exactly one significance choice (a new strength has significance 1)", self.name),
+                format!(
+                    "{owner}'s strength {} needs exactly one significance choice (a new strength has significance 1)",
+                    self.name
+                ),
             ));
         }
         if let Some(Significance::Broad { second_form }) = self.significance.first()
             && *second_form == self.pc_form
         {
-            return Err(RuleError::setup("WA-9", format!("a broad strength's second form must differ from {}", self.pc_form.label())));
+            return Err(RuleError::setup(
+                "WA-9",
+                format!(
+                    "a broad strength's second form must differ from {}",
+                    self.pc_form.label()
+                ),
+            ));
         }
-        let die = if self.significance.contains(&Significance::Potent) { Die::D10 } else { Die::D8 };
+        let die = if self.significance.contains(&Significance::Potent) {
+            Die::D10
+        } else {
+            Die::D8
+        };
         Ok(Strength {
             name: self.name.clone(),
             description: self.description.clone(),
@@ -332,7 +358,8 @@ impl Character {
     /// WA-28 / WA-8: the form loses one size (an NPC form: both its dice). `None` if the form
     /// does not belong to this kind of sheet.
     pub fn stepped_form(&self, form: FormRef) -> Option<Vec<Die>> {
-        self.form_dice(form).map(|dice| dice.into_iter().map(Die::step_down).collect())
+        self.form_dice(form)
+            .map(|dice| dice.into_iter().map(Die::step_down).collect())
     }
 
     pub fn set_form(&mut self, form: FormRef, dice: &[Die]) {
@@ -383,27 +410,52 @@ impl CharacterSpec {
         let controller = match (&self.sheet, self.seat) {
             (Sheet::Pc { forms }, Some(seat @ Seat::Player(_))) => {
                 if !forms.is_creation_set() {
-                    return Err(RuleError::setup("WA-2", format!("{name}'s forms must be dealt exactly d12, d10, d8, d6, d6 and d4")));
+                    return Err(RuleError::setup(
+                        "WA-2",
+                        format!("{name}'s forms must be dealt exactly d12, d10, d8, d6, d6 and d4"),
+                    ));
                 }
-                if self.best_interests.iter().filter(|b| !b.trim().is_empty()).count() < 2 {
-                    return Err(RuleError::setup("WA-5", format!("{name} needs at least two Best Interests")));
+                if self
+                    .best_interests
+                    .iter()
+                    .filter(|b| !b.trim().is_empty())
+                    .count()
+                    < 2
+                {
+                    return Err(RuleError::setup(
+                        "WA-5",
+                        format!("{name} needs at least two Best Interests"),
+                    ));
                 }
                 seat
             }
             (Sheet::Pc { .. }, _) => {
-                return Err(RuleError::setup("WA-2", format!("{name} is a PC and needs a player seat (p1, p2, …)")));
+                return Err(RuleError::setup(
+                    "WA-2",
+                    format!("{name} is a PC and needs a player seat (p1, p2, …)"),
+                ));
             }
             (Sheet::Npc { forms }, None | Some(Seat::Gm)) => {
                 if !forms.is_creation_set() {
-                    return Err(RuleError::setup("WA-6", format!("{name}'s forms must be dealt the pairs d12+d8, d10+d6 and d6+d4")));
+                    return Err(RuleError::setup(
+                        "WA-6",
+                        format!("{name}'s forms must be dealt the pairs d12+d8, d10+d6 and d6+d4"),
+                    ));
                 }
                 Seat::Gm
             }
             (Sheet::Npc { .. }, Some(_)) => {
-                return Err(RuleError::setup("WA-6", format!("{name} is an NPC and is controlled by the GM")));
+                return Err(RuleError::setup(
+                    "WA-6",
+                    format!("{name} is an NPC and is controlled by the GM"),
+                ));
             }
         };
-        let strengths = self.strengths.iter().map(|s| s.build(name)).collect::<Result<Vec<_>, _>>()?;
+        let strengths = self
+            .strengths
+            .iter()
+            .map(|s| s.build(name))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut character = Character {
             name: name.clone(),
             description: self.description.clone(),
@@ -414,9 +466,12 @@ impl CharacterSpec {
             status: Status::Active,
         };
         for loss in &self.losses {
-            let stepped = character
-                .stepped_form(*loss)
-                .ok_or_else(|| RuleError::setup("WA-28", format!("{} is not one of {name}'s forms", loss.label())))?;
+            let stepped = character.stepped_form(*loss).ok_or_else(|| {
+                RuleError::setup(
+                    "WA-28",
+                    format!("{} is not one of {name}'s forms", loss.label()),
+                )
+            })?;
             character.set_form(*loss, &stepped);
         }
         if character.has_two_forms_at_zero() {

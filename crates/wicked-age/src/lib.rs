@@ -70,7 +70,7 @@ mod render;
 pub mod roll;
 pub mod table;
 
-use clash_core::{Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
+use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
 use serde::{Deserialize, Serialize};
 
 pub use character::{Character, FormRef, NpcForm, PcForm, Status};
@@ -139,7 +139,10 @@ pub enum Command {
     /// WA-17.1: the GM ends the chapter.
     EndChapter,
     /// WA-17.1: the claiming player picks the next Oracle and a story element.
-    ChooseOracle { oracle: String, story_element: String },
+    ChooseOracle {
+        oracle: String,
+        story_element: String,
+    },
     /// WA-17.2: cross off an entry to bring `character` back in a later chapter.
     BringBack { character: String },
 }
@@ -159,6 +162,33 @@ impl Ruleset for WickedAge {
         State::from_setup(setup)
     }
 
+    fn opening(_state: &State) -> Vec<Event> {
+        Vec::new()
+    }
+
+    fn seat_name(state: &State, seat: Seat) -> String {
+        let names: Vec<&str> = state
+            .characters
+            .iter()
+            .filter(|c| c.controller == seat && c.is_pc())
+            .map(|c| c.name.as_str())
+            .collect();
+        match (seat, names.is_empty()) {
+            (Seat::Gm, _) => "the GM".into(),
+            (Seat::Player(n), true) => format!("Player {n}"),
+            (Seat::Player(_), false) => names.join(" and "),
+        }
+    }
+
+    fn status(state: &State) -> clash_core::Status {
+        // A campaign has no end of its own: there is always a next conflict or chapter.
+        clash_core::Status::waiting(
+            Self::seats(state)
+                .into_iter()
+                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
+        )
+    }
+
     fn seats(state: &State) -> Vec<Seat> {
         let mut seats = vec![Seat::Gm];
         for c in &state.characters {
@@ -170,7 +200,12 @@ impl Ruleset for WickedAge {
         seats
     }
 
-    fn decide(state: &State, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+    fn decide(
+        state: &State,
+        seat: Seat,
+        command: &Command,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Event>, RuleError> {
         let mut d = Draft::new(state);
         dispatch(&mut d, seat, command, rng)?;
         Ok(d.events)
@@ -189,7 +224,7 @@ impl Ruleset for WickedAge {
         Some(event.clone())
     }
 
-    fn narrate(event: &Event) -> String {
+    fn narrate(_state: &State, event: &Event) -> String {
         render::narrate(event)
     }
 
@@ -203,26 +238,63 @@ impl Ruleset for WickedAge {
             .filter(|c| WickedAge::decide(state, seat, c, &mut SeededRandomness::new(0)).is_ok())
             .collect()
     }
+
+    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
+        None
+    }
 }
 
-fn dispatch(d: &mut Draft, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+impl Listed for WickedAge {
+    const NAME: &'static str = "In A Wicked Age";
+    const BLURB: &'static str =
+        "Characters with forms and dice: challenge, answer, take advantage, negotiate.";
+    const PRESETS: &'static [Preset] = &[Preset {
+        name: "Three-way brawl",
+        setup: include_str!("../presets/brawl.json"),
+    }];
+}
+
+fn dispatch(
+    d: &mut Draft,
+    seat: Seat,
+    command: &Command,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
     match command {
-        Command::StartConflict { participants, action } => conflict::start(d, seat, participants, action),
+        Command::StartConflict {
+            participants,
+            action,
+        } => conflict::start(d, seat, participants, action),
         Command::CashInOwe { pc, entry } => owe::cash_in(d, seat, pc, entry),
-        Command::RollInitiative { character, choice } => conflict::roll_initiative(d, seat, character, choice, rng),
-        Command::Challenge { character, target, choice } => conflict::challenge(d, seat, character, target, choice, rng),
+        Command::RollInitiative { character, choice } => {
+            conflict::roll_initiative(d, seat, character, choice, rng)
+        }
+        Command::Challenge {
+            character,
+            target,
+            choice,
+        } => conflict::challenge(d, seat, character, target, choice, rng),
         Command::Answer { character, choice } => conflict::answer(d, seat, character, choice, rng),
         Command::Concede { character, to } => conflict::concede(d, seat, character, to),
-        Command::ProposeEnd { character, terms } => conflict::propose_end(d, seat, character, terms),
-        Command::AgreeEnd { character } => conflict::agree_end(d, seat, character),
-        Command::ChooseConsequence { loser, consequence, waive_consequential } => {
-            consequence::choose(d, seat, loser, *consequence, *waive_consequential)
+        Command::ProposeEnd { character, terms } => {
+            conflict::propose_end(d, seat, character, terms)
         }
-        Command::ProposeAlternative { loser, alternative } => consequence::propose(d, seat, loser, alternative.clone()),
+        Command::AgreeEnd { character } => conflict::agree_end(d, seat, character),
+        Command::ChooseConsequence {
+            loser,
+            consequence,
+            waive_consequential,
+        } => consequence::choose(d, seat, loser, *consequence, *waive_consequential),
+        Command::ProposeAlternative { loser, alternative } => {
+            consequence::propose(d, seat, loser, alternative.clone())
+        }
         Command::AcceptAlternative { loser } => consequence::accept(d, seat, loser),
         Command::RefuseAlternative { loser } => consequence::refuse(d, seat, loser),
         Command::EndChapter => owe::end_chapter(d, seat),
-        Command::ChooseOracle { oracle, story_element } => owe::choose_oracle(d, seat, oracle, story_element),
+        Command::ChooseOracle {
+            oracle,
+            story_element,
+        } => owe::choose_oracle(d, seat, oracle, story_element),
         Command::BringBack { character } => owe::bring_back(d, seat, character),
     }
 }
@@ -235,62 +307,121 @@ fn candidates(state: &State) -> Vec<Command> {
         None => {
             for (i, a) in names.iter().enumerate() {
                 for b in &names[i + 1..] {
-                    out.push(Command::StartConflict { participants: vec![a.clone(), b.clone()], action: "interferes".into() });
+                    out.push(Command::StartConflict {
+                        participants: vec![a.clone(), b.clone()],
+                        action: "interferes".into(),
+                    });
                 }
             }
             if names.len() >= 3 {
-                out.push(Command::StartConflict { participants: names.iter().take(3).cloned().collect(), action: "a brawl".into() });
+                out.push(Command::StartConflict {
+                    participants: names.iter().take(3).cloned().collect(),
+                    action: "a brawl".into(),
+                });
             }
             out.push(Command::EndChapter);
-            out.push(Command::ChooseOracle { oracle: "The Unquiet Past".into(), story_element: "A ghost".into() });
+            out.push(Command::ChooseOracle {
+                oracle: "The Unquiet Past".into(),
+                story_element: "A ghost".into(),
+            });
             for e in &state.owe_list {
-                out.push(Command::BringBack { character: e.character.clone() });
+                out.push(Command::BringBack {
+                    character: e.character.clone(),
+                });
             }
         }
         Some(c) => {
             let answerer = c.pending.as_ref().map(|p| p.target.as_str());
             let challenger = c.next_challenger();
             for p in c.participants.iter().filter(|p| p.in_conflict) {
-                let Some(ch) = state.character(&p.name) else { continue };
+                let Some(ch) = state.character(&p.name) else {
+                    continue;
+                };
                 let choices = conflict::sample_choices(ch);
                 // Only the rolls that could be due now, to keep the sample cheap to check.
                 for choice in &choices {
                     if p.initiative.is_none() {
-                        out.push(Command::RollInitiative { character: p.name.clone(), choice: choice.clone() });
+                        out.push(Command::RollInitiative {
+                            character: p.name.clone(),
+                            choice: choice.clone(),
+                        });
                     }
                     if answerer == Some(p.name.as_str()) {
-                        out.push(Command::Answer { character: p.name.clone(), choice: choice.clone() });
+                        out.push(Command::Answer {
+                            character: p.name.clone(),
+                            choice: choice.clone(),
+                        });
                     }
                 }
-                for t in c.participants.iter().filter(|t| t.in_conflict && t.name != p.name) {
+                for t in c
+                    .participants
+                    .iter()
+                    .filter(|t| t.in_conflict && t.name != p.name)
+                {
                     if challenger == Some(p.name.as_str()) {
-                        out.push(Command::Challenge { character: p.name.clone(), target: t.name.clone(), choice: RollChoice::default() });
+                        out.push(Command::Challenge {
+                            character: p.name.clone(),
+                            target: t.name.clone(),
+                            choice: RollChoice::default(),
+                        });
                         if let Some(choice) = choices.first() {
-                            out.push(Command::Challenge { character: p.name.clone(), target: t.name.clone(), choice: choice.clone() });
+                            out.push(Command::Challenge {
+                                character: p.name.clone(),
+                                target: t.name.clone(),
+                                choice: choice.clone(),
+                            });
                         }
                     }
-                    out.push(Command::Concede { character: p.name.clone(), to: t.name.clone() });
+                    out.push(Command::Concede {
+                        character: p.name.clone(),
+                        to: t.name.clone(),
+                    });
                 }
-                out.push(Command::ProposeEnd { character: p.name.clone(), terms: "We part ways".into() });
-                out.push(Command::AgreeEnd { character: p.name.clone() });
+                out.push(Command::ProposeEnd {
+                    character: p.name.clone(),
+                    terms: "We part ways".into(),
+                });
+                out.push(Command::AgreeEnd {
+                    character: p.name.clone(),
+                });
                 for e in &state.owe_list {
-                    out.push(Command::CashInOwe { pc: p.name.clone(), entry: e.character.clone() });
+                    out.push(Command::CashInOwe {
+                        pc: p.name.clone(),
+                        entry: e.character.clone(),
+                    });
                 }
             }
             for k in c.open_knockouts() {
-                for consequence in [DefaultConsequence::Exhausted, DefaultConsequence::Injured, DefaultConsequence::Shamed] {
-                    out.push(Command::ChooseConsequence { loser: k.loser.clone(), consequence, waive_consequential: false });
+                for consequence in [
+                    DefaultConsequence::Exhausted,
+                    DefaultConsequence::Injured,
+                    DefaultConsequence::Shamed,
+                ] {
+                    out.push(Command::ChooseConsequence {
+                        loser: k.loser.clone(),
+                        consequence,
+                        waive_consequential: false,
+                    });
                 }
                 if let Some(ch) = state.character(&k.loser) {
                     let alternative = Alternative {
                         terms: "loses a keepsake and a little nerve".into(),
-                        costs: vec![Cost::StepDown { form: consequence::first_form(ch) }],
+                        costs: vec![Cost::StepDown {
+                            form: consequence::first_form(ch),
+                        }],
                         waive_consequential: false,
                     };
-                    out.push(Command::ProposeAlternative { loser: k.loser.clone(), alternative });
+                    out.push(Command::ProposeAlternative {
+                        loser: k.loser.clone(),
+                        alternative,
+                    });
                 }
-                out.push(Command::AcceptAlternative { loser: k.loser.clone() });
-                out.push(Command::RefuseAlternative { loser: k.loser.clone() });
+                out.push(Command::AcceptAlternative {
+                    loser: k.loser.clone(),
+                });
+                out.push(Command::RefuseAlternative {
+                    loser: k.loser.clone(),
+                });
             }
         }
     }

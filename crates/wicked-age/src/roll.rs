@@ -24,7 +24,10 @@ impl RollValue {
         faces.sort_unstable_by(|a, b| b.cmp(a));
         let high = faces.first().copied().unwrap_or(0);
         let low = faces.get(1).copied().unwrap_or(0);
-        RollValue { p: high + bonus, t: low }
+        RollValue {
+            p: high + bonus,
+            t: low,
+        }
     }
 }
 
@@ -46,7 +49,11 @@ pub enum Table {
 
 impl Table {
     pub fn for_round(round: u8) -> Table {
-        if round >= 3 { Table::Final } else { Table::Ordinary }
+        if round >= 3 {
+            Table::Final
+        } else {
+            Table::Ordinary
+        }
     }
 }
 
@@ -125,14 +132,20 @@ impl RollChoice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DieSource {
-    PcForm { form: PcForm },
-    NpcForm { form: NpcForm },
+    PcForm {
+        form: PcForm,
+    },
+    NpcForm {
+        form: NpcForm,
+    },
     /// The conflict's Advantage d6 (WA-20).
     Advantage,
     /// A cashed Owe d6 (WA-18).
     Owe,
     /// A Particular Strength's bonus die (WA-10).
-    Strength { name: String },
+    Strength {
+        name: String,
+    },
 }
 
 impl DieSource {
@@ -160,15 +173,28 @@ pub struct Roll {
 impl Roll {
     /// Build the value from the dice (WA-11): bonus dice never stand in for High or Low.
     pub fn from_dice(dice: Vec<RolledDie>) -> Roll {
-        let forms: Vec<u32> = dice.iter().filter(|d| d.source.is_form()).map(|d| d.face).collect();
-        let bonus = dice.iter().filter(|d| !d.source.is_form()).map(|d| d.face).sum();
+        let forms: Vec<u32> = dice
+            .iter()
+            .filter(|d| d.source.is_form())
+            .map(|d| d.face)
+            .collect();
+        let bonus = dice
+            .iter()
+            .filter(|d| !d.source.is_form())
+            .map(|d| d.face)
+            .sum();
         let value = RollValue::from_faces(&forms, bonus);
         Roll { dice, value }
     }
 
     /// Sizes of the form dice, largest first (WA-16).
     pub fn form_sizes(&self) -> Vec<u32> {
-        let mut sizes: Vec<u32> = self.dice.iter().filter(|d| d.source.is_form()).map(|d| d.sides).collect();
+        let mut sizes: Vec<u32> = self
+            .dice
+            .iter()
+            .filter(|d| d.source.is_form())
+            .map(|d| d.sides)
+            .collect();
         sizes.sort_unstable_by(|a, b| b.cmp(a));
         sizes
     }
@@ -227,20 +253,41 @@ mod tests {
     #[test]
     fn wa_13_ratio_tests_use_p_alone_inclusive() {
         // WA-13: doubling is inclusive and ignores T.
-        assert_eq!(judge(v(10, 1), v(5, 4), Table::Ordinary), Outcome::ChallengerKnockedOut);
+        assert_eq!(
+            judge(v(10, 1), v(5, 4), Table::Ordinary),
+            Outcome::ChallengerKnockedOut
+        );
         // half or less, inclusive.
-        assert_eq!(judge(v(5, 9), v(10, 1), Table::Ordinary), Outcome::AnswererKnockedOut);
+        assert_eq!(
+            judge(v(5, 9), v(10, 1), Table::Ordinary),
+            Outcome::AnswererKnockedOut
+        );
         // the tie-breaker only matters on equal P.
-        assert_eq!(judge(v(8, 5), v(8, 5), Table::Ordinary), Outcome::AnswererTakesAdvantage);
-        assert_eq!(judge(v(8, 2), v(8, 5), Table::Ordinary), Outcome::ChallengerTakesAdvantage);
+        assert_eq!(
+            judge(v(8, 5), v(8, 5), Table::Ordinary),
+            Outcome::AnswererTakesAdvantage
+        );
+        assert_eq!(
+            judge(v(8, 2), v(8, 5), Table::Ordinary),
+            Outcome::ChallengerTakesAdvantage
+        );
     }
 
     #[test]
     fn wa_23_round_three_has_no_middle_ground() {
         // WA-23: equality knocks out the challenger in round 3.
-        assert_eq!(judge(v(7, 3), v(7, 3), Table::Final), Outcome::ChallengerKnockedOut);
-        assert_eq!(judge(v(7, 2), v(7, 3), Table::Final), Outcome::AnswererKnockedOut);
-        assert_eq!(judge(v(20, 3), v(7, 3), Table::Final), Outcome::ChallengerKnockedOut);
+        assert_eq!(
+            judge(v(7, 3), v(7, 3), Table::Final),
+            Outcome::ChallengerKnockedOut
+        );
+        assert_eq!(
+            judge(v(7, 2), v(7, 3), Table::Final),
+            Outcome::AnswererKnockedOut
+        );
+        assert_eq!(
+            judge(v(20, 3), v(7, 3), Table::Final),
+            Outcome::ChallengerKnockedOut
+        );
     }
 
     #[test]

@@ -38,14 +38,21 @@ fn play(picks: &[usize], seed: u64) -> (State, Vec<Event>) {
     let mut state = WickedAge::setup(&setup).expect("valid");
     let mut log = Vec::new();
     for (i, pick) in picks.iter().enumerate() {
-        let options: Vec<(Seat, Command)> =
-            SEATS.iter().flat_map(|s| WickedAge::legal_commands(&state, *s).into_iter().map(move |c| (*s, c))).collect();
+        let options: Vec<(Seat, Command)> = SEATS
+            .iter()
+            .flat_map(|s| {
+                WickedAge::legal_commands(&state, *s)
+                    .into_iter()
+                    .map(move |c| (*s, c))
+            })
+            .collect();
         if options.is_empty() {
             break;
         }
         let (seat, command) = &options[pick % options.len()];
         let mut rng = SeededRandomness::for_command(seed, i as u64);
-        let events = execute::<WickedAge>(&mut state, *seat, command, &mut rng).expect("legal commands are accepted");
+        let events = execute::<WickedAge>(&mut state, *seat, command, &mut rng)
+            .expect("legal commands are accepted");
         log.extend(events);
     }
     (state, log)
@@ -151,7 +158,10 @@ fn chain_die() -> impl Strategy<Value = u32> {
 }
 
 fn pool() -> impl Strategy<Value = Pool> {
-    (prop::collection::vec(chain_die(), 1..3), prop::collection::vec(prop::sample::select(vec![6u32, 8, 10]), 0..3))
+    (
+        prop::collection::vec(chain_die(), 1..3),
+        prop::collection::vec(prop::sample::select(vec![6u32, 8, 10]), 0..3),
+    )
         .prop_map(|(form, bonus)| Pool::new(form).with_bonus(bonus))
 }
 
@@ -186,14 +196,27 @@ proptest! {
 fn random_play_reaches_every_part_of_the_game() {
     let mut kinds = std::collections::BTreeSet::new();
     for seed in 0..12u64 {
-        let picks: Vec<usize> = (0..80).map(|i| (i * 7919 + seed as usize * 104_729) % 1000).collect();
+        let picks: Vec<usize> = (0..80)
+            .map(|i| (i * 7919 + seed as usize * 104_729) % 1000)
+            .collect();
         let (_, log) = play(&picks, seed);
         for e in &log {
             let v = serde_json::to_value(e).expect("json");
             kinds.insert(v["type"].as_str().unwrap_or_default().to_string());
         }
     }
-    for needed in ["conflict_started", "initiative_ordered", "answered", "knocked_out", "form_lost", "round_started", "conflict_closed"] {
-        assert!(kinds.contains(needed), "random play never produced {needed}: {kinds:?}");
+    for needed in [
+        "conflict_started",
+        "initiative_ordered",
+        "answered",
+        "knocked_out",
+        "form_lost",
+        "round_started",
+        "conflict_closed",
+    ] {
+        assert!(
+            kinds.contains(needed),
+            "random play never produced {needed}: {kinds:?}"
+        );
     }
 }

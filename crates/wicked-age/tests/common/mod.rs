@@ -44,9 +44,15 @@ pub fn seat(s: &str) -> Seat {
 }
 
 /// Run one command with these dice; the state is untouched on error.
-pub fn run(g: &mut Game<WickedAge>, who: &str, command: Value, dice: &[u32]) -> Result<Vec<Event>, RuleError> {
+pub fn run(
+    g: &mut Game<WickedAge>,
+    who: &str,
+    command: Value,
+    dice: &[u32],
+) -> Result<Vec<Event>, RuleError> {
     let mut rng = ScriptedRandomness::new(dice.iter().map(|d| Scripted::Die(*d)));
-    g.command(seat(who), &cmd(command), &mut rng).map(|e| e.to_vec())
+    g.command(seat(who), &cmd(command), &mut rng)
+        .map(|e| e.to_vec())
 }
 
 /// Run a command that must succeed.
@@ -88,19 +94,48 @@ pub fn with(mut command: Value, choice: Value) -> Value {
 }
 
 pub fn init(g: &mut Game<WickedAge>, who: &str, choice: Value, dice: &[u32]) -> Vec<Event> {
-    ok(g, seat_of(who), with(json!({"type": "roll_initiative", "character": who}), choice), dice)
+    ok(
+        g,
+        seat_of(who),
+        with(json!({"type": "roll_initiative", "character": who}), choice),
+        dice,
+    )
 }
 
-pub fn challenge(g: &mut Game<WickedAge>, who: &str, target: &str, choice: Value, dice: &[u32]) -> Vec<Event> {
-    ok(g, seat_of(who), with(json!({"type": "challenge", "character": who, "target": target}), choice), dice)
+pub fn challenge(
+    g: &mut Game<WickedAge>,
+    who: &str,
+    target: &str,
+    choice: Value,
+    dice: &[u32],
+) -> Vec<Event> {
+    ok(
+        g,
+        seat_of(who),
+        with(
+            json!({"type": "challenge", "character": who, "target": target}),
+            choice,
+        ),
+        dice,
+    )
 }
 
 pub fn answer(g: &mut Game<WickedAge>, who: &str, choice: Value, dice: &[u32]) -> Vec<Event> {
-    ok(g, seat_of(who), with(json!({"type": "answer", "character": who}), choice), dice)
+    ok(
+        g,
+        seat_of(who),
+        with(json!({"type": "answer", "character": who}), choice),
+        dice,
+    )
 }
 
 pub fn start(g: &mut Game<WickedAge>, names: &[&str]) -> Vec<Event> {
-    ok(g, "gm", json!({"type": "start_conflict", "participants": names, "action": "interferes"}), &[])
+    ok(
+        g,
+        "gm",
+        json!({"type": "start_conflict", "participants": names, "action": "interferes"}),
+        &[],
+    )
 }
 
 pub fn forms(a: &str, b: &str) -> Value {
@@ -121,7 +156,10 @@ pub fn state_json(g: &Game<WickedAge>) -> Value {
 
 /// A JSON pointer into the state.
 pub fn at(g: &Game<WickedAge>, pointer: &str) -> Value {
-    state_json(g).pointer(pointer).cloned().unwrap_or(Value::Null)
+    state_json(g)
+        .pointer(pointer)
+        .cloned()
+        .unwrap_or(Value::Null)
 }
 
 /// The three-way opening the TV-9 and TV-10 scenes share: the Khan (d12+d8), Oren and Ysolde
