@@ -45,11 +45,11 @@ enum Command {
     ///
     /// Tables live in an SQLite file (created on first start) and survive restarts.
     Serve {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8080")]
+        /// Address to listen on (port 0 picks a free port and prints it).
+        #[arg(long, env = "CLASH_ADDR", default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
         /// The database file.
-        #[arg(long, default_value = "clash.db")]
+        #[arg(long, env = "CLASH_DB", default_value = "clash.db")]
         db: PathBuf,
     },
 }

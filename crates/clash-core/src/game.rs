@@ -5,8 +5,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::RuleError;
+use crate::listing::{Listed, Preset};
 use crate::randomness::Randomness;
-use crate::ruleset::{Ruleset, execute};
+use crate::ruleset::{Ruleset, Status, execute, start};
 use crate::seat::{Seat, Viewer};
 
 /// A game of ruleset `R`: its setup, current state, and every event so far.
@@ -28,13 +29,10 @@ impl<R: Ruleset> Clone for Game<R> {
 }
 
 impl<R: Ruleset> Game<R> {
+    /// Start a game: the log begins with whatever the opening does by itself.
     pub fn new(setup: R::Setup) -> Result<Self, RuleError> {
-        let state = R::setup(&setup)?;
-        Ok(Game {
-            setup,
-            state,
-            log: Vec::new(),
-        })
+        let (state, log) = start::<R>(&setup)?;
+        Ok(Game { setup, state, log })
     }
 
     pub fn setup(&self) -> &R::Setup {
@@ -95,6 +93,10 @@ pub trait AnyGame: Send + Sync {
     fn ruleset(&self) -> &'static str;
     fn setup_json(&self) -> Value;
     fn seats(&self) -> Vec<Seat>;
+    /// The name people at the table know `seat` by.
+    fn seat_name(&self, seat: Seat) -> String;
+    /// Whose move it is, or how the game ended.
+    fn status(&self) -> Status;
     /// Apply a command given as JSON, returning the new events (unredacted).
     fn command(
         &mut self,
@@ -113,6 +115,8 @@ pub trait AnyGame: Send + Sync {
     /// The state as readable text for `viewer`.
     fn render(&self, viewer: Viewer) -> String;
     fn legal_commands(&self, seat: Seat) -> Vec<Value>;
+    /// The current position as a setup, as far as `viewer` may know it.
+    fn position(&self, viewer: Viewer) -> Option<Value>;
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
     /// See [`Ruleset::secret_pending`].
     fn secret_pending(&self, seat: Seat) -> bool;
@@ -146,6 +150,14 @@ impl<R: Ruleset> AnyGame for Game<R> {
         R::seats(&self.state)
     }
 
+    fn seat_name(&self, seat: Seat) -> String {
+        R::seat_name(&self.state, seat)
+    }
+
+    fn status(&self) -> Status {
+        R::status(&self.state)
+    }
+
     fn command(
         &mut self,
         seat: Seat,
@@ -175,7 +187,7 @@ impl<R: Ruleset> AnyGame for Game<R> {
             .filter_map(|(index, e)| {
                 R::event_view(e, viewer).map(|seen| SeenEvent {
                     index,
-                    text: R::narrate(&seen),
+                    text: R::narrate(&self.state, &seen),
                     event: to_json(&seen),
                 })
             })
@@ -201,6 +213,10 @@ impl<R: Ruleset> AnyGame for Game<R> {
             .collect()
     }
 
+    fn position(&self, viewer: Viewer) -> Option<Value> {
+        R::position(&self.state, viewer).map(|p| to_json(&p))
+    }
+
     fn boxed_clone(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
@@ -210,17 +226,25 @@ impl<R: Ruleset> AnyGame for Game<R> {
     }
 }
 
-/// How to start a game of one ruleset from JSON: what a catalogue of rulesets is made of.
+/// One ruleset as the catalogue offers it: how to start a game of it from JSON, and how it
+/// presents itself.
 #[derive(Clone, Copy)]
 pub struct RulesetEntry {
     pub id: &'static str,
+    /// The game's name for people.
+    pub name: &'static str,
+    pub blurb: &'static str,
+    pub presets: &'static [Preset],
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
 }
 
 impl RulesetEntry {
-    pub fn of<R: Ruleset>() -> Self {
+    pub fn of<R: Listed>() -> Self {
         RulesetEntry {
             id: R::ID,
+            name: R::NAME,
+            blurb: R::BLURB,
+            presets: R::PRESETS,
             new_game: |setup| {
                 let setup: R::Setup = from_json("setup", setup)?;
                 Ok(Box::new(Game::<R>::new(setup)?))

@@ -9,12 +9,14 @@
 //! * [`RuleError`]: the typed refusal naming the rule a command breaks;
 //! * [`Game`] and [`AnyGame`]: a running game, and the same driven through JSON by the CLI and
 //!   the server;
+//! * [`Listed`]: a ruleset's name, blurb and ready-made setups, for the catalogue;
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`).
 //!
 //! The kernel does no I/O.
 
 pub mod error;
 pub mod game;
+pub mod listing;
 pub mod randomness;
 pub mod ruleset;
 pub mod scenario;
@@ -22,10 +24,11 @@ pub mod seat;
 
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, RulesetEntry, SeenEvent};
+pub use listing::{Listed, Preset};
 pub use randomness::{
     CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,
     RandomnessSpec, Recorder, Scripted, ScriptedRandomness, SeededRandomness, command_seed,
     shuffle,
 };
-pub use ruleset::{Ruleset, execute, replay};
+pub use ruleset::{Ruleset, Status, execute, replay, start};
 pub use seat::{BadSeat, Seat, Viewer};

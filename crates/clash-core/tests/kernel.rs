@@ -3,8 +3,8 @@
 
 use clash_core::scenario::{self, Scenario, ScenarioError};
 use clash_core::{
-    AnyGame, Game, GameError, Randomness, RuleError, Ruleset, RulesetEntry, Seat, SeededRandomness,
-    Viewer, replay,
+    AnyGame, Game, GameError, Listed, Preset, Randomness, RuleError, Ruleset, RulesetEntry, Seat,
+    SeededRandomness, Status, Viewer, replay,
 };
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -53,8 +53,24 @@ impl Ruleset for OddEven {
         })
     }
 
+    fn opening(_: &State) -> Vec<Event> {
+        Vec::new()
+    }
+
     fn seats(_: &State) -> Vec<Seat> {
         vec![Seat::Player(1), Seat::Player(2)]
+    }
+
+    fn seat_name(_: &State, seat: Seat) -> String {
+        format!("Player {}", slot(seat).map_or(0, |i| i + 1))
+    }
+
+    fn status(state: &State) -> Status {
+        Status::waiting(
+            Self::seats(state)
+                .into_iter()
+                .filter(|s| slot(*s).is_some_and(|i| state.shown[i].is_none())),
+        )
     }
 
     fn decide(
@@ -122,7 +138,7 @@ impl Ruleset for OddEven {
         }
     }
 
-    fn narrate(event: &Event) -> String {
+    fn narrate(_: &State, event: &Event) -> String {
         match event {
             Event::Shown {
                 seat,
@@ -148,6 +164,20 @@ impl Ruleset for OddEven {
             _ => vec![],
         }
     }
+
+    fn position(state: &State, _: Viewer) -> Option<()> {
+        // Scores are not part of a setup, so only a fresh game is a position.
+        (state.score == [0, 0] && state.shown == [None, None]).then_some(())
+    }
+}
+
+impl Listed for OddEven {
+    const NAME: &'static str = "Odd or even";
+    const BLURB: &'static str = "Show one or two fingers at once; a die decides the bonus.";
+    const PRESETS: &'static [Preset] = &[Preset {
+        name: "Two players",
+        setup: "null",
+    }];
 }
 
 fn entries() -> Vec<RulesetEntry> {
@@ -260,4 +290,22 @@ proptest! {
         let rebuilt = replay::<OddEven>(&(), game.log()).unwrap();
         prop_assert_eq!(&rebuilt, game.state());
     }
+}
+
+#[test]
+fn status_names_the_seats_still_to_choose() {
+    let mut game = Game::<OddEven>::new(()).unwrap();
+    assert_eq!(
+        AnyGame::status(&game).waiting_for,
+        vec![Seat::Player(1), Seat::Player(2)]
+    );
+    Game::command(
+        &mut game,
+        Seat::Player(1),
+        &Command::Show { fingers: 2 },
+        &mut SeededRandomness::new(1),
+    )
+    .unwrap();
+    assert_eq!(AnyGame::status(&game).waiting_for, vec![Seat::Player(2)]);
+    assert_eq!(AnyGame::seat_name(&game, Seat::Player(2)), "Player 2");
 }

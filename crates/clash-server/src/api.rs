@@ -49,10 +49,12 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .route("/api/tables/{id}/events", get(events))
         .route("/api/tables/{id}/commands", post(command))
         .route("/api/tables/{id}/stream", get(stream))
-        .route(
-            "/api/tables/{id}/seats/{seat}/link",
-            post(issue_link).delete(revoke_link),
-        )
+        .route("/api/tables/{id}/export", get(export))
+        .route("/api/tables/{id}/claim", post(claim))
+        .route("/api/tables/{id}/seed", post(seed))
+        .route("/api/tables/{id}/close", post(close))
+        .route("/api/tables/{id}/seats/{seat}/link", post(issue_link).delete(revoke_link))
+        .route("/api/tables/{id}/seats/{seat}/hand-back", post(hand_back))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(tables)
@@ -155,22 +157,38 @@ impl Access {
     }
 }
 
-pub async fn access(tables: &Tables, id: &str, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
+pub async fn access(
+    tables: &Tables,
+    id: &str,
+    key: &str,
+    as_seat: Option<Seat>,
+) -> Result<Access, ApiError> {
     let table = tables.get(id)?;
     let rights = table.access(key, as_seat).await?;
     Ok(Access { table, key: key.to_string(), as_seat, rights })
 }
 
-async fn access_from(tables: &Tables, id: &str, headers: &HeaderMap, params: &HashMap<String, String>) -> Result<Access, ApiError> {
+async fn access_from(
+    tables: &Tables,
+    id: &str,
+    headers: &HeaderMap,
+    params: &HashMap<String, String>,
+) -> Result<Access, ApiError> {
     let key = key_of(headers, params)?;
-    access(tables, id, &key, parse_as(params.get("as").map(String::as_str))?).await
+    access(
+        tables,
+        id,
+        &key,
+        parse_as(params.get("as").map(String::as_str))?,
+    )
+    .await
 }
 
 async fn rulesets(State(tables): Shared) -> Json<Value> {
     let list: Vec<Value> = tables
         .catalogue()
         .iter()
-        .map(|e| json!({ "id": e.id, "name": pages::ruleset_name(e.id), "presets": presets(e) }))
+        .map(|e| json!({ "id": e.id, "name": e.name, "blurb": e.blurb, "presets": presets(e) }))
         .collect();
     Json(json!({ "rulesets": list }))
 }
@@ -253,7 +271,12 @@ pub async fn table_summary(access: &Access) -> Value {
     body
 }
 
-async fn table_info(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Json<Value>, ApiError> {
+async fn table_info(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Json<Value>, ApiError> {
     let access = access_from(&tables, &id, &headers, &params).await?;
     Ok(Json(table_summary(&access).await))
 }
@@ -316,7 +339,9 @@ async fn command(
 fn manageable(seat_text: &str) -> Result<Seat, ApiError> {
     let seat = parse_seat(seat_text)?;
     if seat == Seat::Gm {
-        return Err(ApiError::malformed("the gm seat belongs to the GM link itself; invite players to p1, p2, …"));
+        return Err(ApiError::malformed(
+            "the gm seat belongs to the GM link itself; invite players to p1, p2, …",
+        ));
     }
     Ok(seat)
 }

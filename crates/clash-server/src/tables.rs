@@ -438,11 +438,14 @@ impl Tables {
             ));
         }
         let n = play.commands;
-        let mut chance = table.chance_for(&play, n);
-        let mut recorder = Recorder::new(chance.as_mut());
         let first_game = play.game.event_count();
-        let events = play.game.command(seat, request.command, &mut recorder).map_err(ApiError::game)?;
-        let draws = recorder.draws;
+        // The generator is not `Send`: it lives only for the decision, before any await.
+        let (events, draws) = {
+            let mut chance = table.chance_for(&play, n);
+            let mut recorder = Recorder::new(chance.as_mut());
+            let events = play.game.command(seat, request.command, &mut recorder).map_err(ApiError::game)?;
+            (events, recorder.draws)
+        };
         let by = if access.role == Role::Owner { Sender::Gm } else { Sender::Player };
         let entry = CommandEntry { n, seat, by, id: request.id.clone(), command: request.command.clone(), draws };
         let mut entries = vec![Entry::Command(entry)];

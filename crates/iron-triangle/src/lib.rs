@@ -140,7 +140,7 @@ pub mod moves;
 pub mod name;
 pub mod special;
 
-use clash_core::{Randomness, RuleError, Ruleset, Seat, Viewer};
+use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use campaign::{Campaign, CampaignCommand, CampaignEvent};
@@ -334,10 +334,37 @@ impl Ruleset for IronTriangle {
         })
     }
 
+    fn opening(_state: &Table) -> Vec<Event> {
+        Vec::new()
+    }
+
     fn seats(state: &Table) -> Vec<Seat> {
         std::iter::once(Seat::Gm)
             .chain(state.players.iter().copied())
             .collect()
+    }
+
+    fn seat_name(state: &Table, seat: Seat) -> String {
+        let names: Vec<&str> = state
+            .characters
+            .iter()
+            .filter(|c| c.controller == seat && c.is_pc())
+            .map(|c| c.name.as_ref())
+            .collect();
+        match (seat, names.is_empty()) {
+            (Seat::Gm, _) => "the GM".into(),
+            (Seat::Player(n), true) => format!("Player {n}"),
+            (Seat::Player(_), false) => names.join(" and "),
+        }
+    }
+
+    fn status(state: &Table) -> Status {
+        // A campaign has no end of its own: after a conflict come rests, problems and the next.
+        Status::waiting(
+            Self::seats(state)
+                .into_iter()
+                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
+        )
     }
 
     fn decide(
@@ -389,7 +416,7 @@ impl Ruleset for IronTriangle {
         conflict::secret_pending(state, seat) || campaign::secret_pending(state, seat)
     }
 
-    fn narrate(event: &Event) -> String {
+    fn narrate(_state: &Table, event: &Event) -> String {
         match event {
             Event::Conflict(e) => conflict::narrate(e),
             Event::Campaign(e) => campaign::narrate(e),
@@ -415,4 +442,24 @@ impl Ruleset for IronTriangle {
         );
         all
     }
+
+    fn position(_state: &Table, _viewer: Viewer) -> Option<Setup> {
+        None
+    }
+}
+
+impl Listed for IronTriangle {
+    const NAME: &'static str = "Iron Triangle";
+    const BLURB: &'static str =
+        "Martial-arts duels: secret stances and moves, revealed together. A GM runs the NPCs.";
+    const PRESETS: &'static [Preset] = &[
+        Preset {
+            name: "Two players (Ada, Bo) against the GM's Brute",
+            setup: include_str!("../presets/team.json"),
+        },
+        Preset {
+            name: "One player (Ada) against the GM's Brute",
+            setup: include_str!("../presets/duel.json"),
+        },
+    ];
 }

@@ -71,7 +71,9 @@ pub mod setup;
 pub mod state;
 pub mod view;
 
-use clash_core::{Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
+use clash_core::{
+    Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Status, Viewer,
+};
 
 pub use cards::{Card, CardSet, beats};
 pub use events::{Citation, Command, Event};
@@ -95,6 +97,42 @@ impl Ruleset for NdTourists {
 
     fn setup(setup: &Setup) -> Result<State, RuleError> {
         setup::build(setup)
+    }
+
+    fn opening(_state: &State) -> Vec<Event> {
+        Vec::new()
+    }
+
+    fn seat_name(state: &State, seat: Seat) -> String {
+        let parties: Vec<&str> = state
+            .table
+            .parties
+            .iter()
+            .filter(|p| p.seat == seat)
+            .map(|p| p.name.as_str())
+            .collect();
+        match (seat, parties.is_empty()) {
+            (Seat::Gm, _) => "the GM".into(),
+            (Seat::Player(n), true) => format!("Player {n}"),
+            (Seat::Player(_), false) => parties.join(" and "),
+        }
+    }
+
+    fn status(state: &State) -> Status {
+        if state.phase == Phase::Ended {
+            let victor = state
+                .victor
+                .and_then(|v| state.table.parties.get(v as usize));
+            return Status::over(match victor {
+                Some(p) => format!("{} won the Conflict", p.name),
+                None => "The Conflict is over".to_string(),
+            });
+        }
+        Status::waiting(
+            Self::seats(state)
+                .into_iter()
+                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
+        )
     }
 
     fn seats(state: &State) -> Vec<Seat> {
@@ -172,7 +210,7 @@ impl Ruleset for NdTourists {
         false
     }
 
-    fn narrate(event: &Event) -> String {
+    fn narrate(_state: &State, event: &Event) -> String {
         view::narrate(event)
     }
 
@@ -186,6 +224,20 @@ impl Ruleset for NdTourists {
             .filter(|c| Self::decide(state, seat, c, &mut SeededRandomness::new(0)).is_ok())
             .collect()
     }
+
+    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
+        None
+    }
+}
+
+impl Listed for NdTourists {
+    const NAME: &'static str = "N-Dimensional Tourists";
+    const BLURB: &'static str =
+        "Conflicts settled by bidding cards from your hand along bid lines and loss lines.";
+    const PRESETS: &'static [Preset] = &[Preset {
+        name: "Four sides, balanced",
+        setup: include_str!("../presets/four-sides.json"),
+    }];
 }
 
 /// D-14: nothing else happens while the drawer chooses the Loss card a rejection spends.

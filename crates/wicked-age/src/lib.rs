@@ -70,7 +70,7 @@ mod render;
 pub mod roll;
 pub mod table;
 
-use clash_core::{Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
+use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
 use serde::{Deserialize, Serialize};
 
 pub use character::{Character, FormRef, NpcForm, PcForm, Status};
@@ -162,6 +162,33 @@ impl Ruleset for WickedAge {
         State::from_setup(setup)
     }
 
+    fn opening(_state: &State) -> Vec<Event> {
+        Vec::new()
+    }
+
+    fn seat_name(state: &State, seat: Seat) -> String {
+        let names: Vec<&str> = state
+            .characters
+            .iter()
+            .filter(|c| c.controller == seat && c.is_pc())
+            .map(|c| c.name.as_str())
+            .collect();
+        match (seat, names.is_empty()) {
+            (Seat::Gm, _) => "the GM".into(),
+            (Seat::Player(n), true) => format!("Player {n}"),
+            (Seat::Player(_), false) => names.join(" and "),
+        }
+    }
+
+    fn status(state: &State) -> clash_core::Status {
+        // A campaign has no end of its own: there is always a next conflict or chapter.
+        clash_core::Status::waiting(
+            Self::seats(state)
+                .into_iter()
+                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
+        )
+    }
+
     fn seats(state: &State) -> Vec<Seat> {
         let mut seats = vec![Seat::Gm];
         for c in &state.characters {
@@ -197,7 +224,7 @@ impl Ruleset for WickedAge {
         Some(event.clone())
     }
 
-    fn narrate(event: &Event) -> String {
+    fn narrate(_state: &State, event: &Event) -> String {
         render::narrate(event)
     }
 
@@ -211,6 +238,20 @@ impl Ruleset for WickedAge {
             .filter(|c| WickedAge::decide(state, seat, c, &mut SeededRandomness::new(0)).is_ok())
             .collect()
     }
+
+    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
+        None
+    }
+}
+
+impl Listed for WickedAge {
+    const NAME: &'static str = "In A Wicked Age";
+    const BLURB: &'static str =
+        "Characters with forms and dice: challenge, answer, take advantage, negotiate.";
+    const PRESETS: &'static [Preset] = &[Preset {
+        name: "Three-way brawl",
+        setup: include_str!("../presets/brawl.json"),
+    }];
 }
 
 fn dispatch(

@@ -7,7 +7,7 @@
 
 #![allow(dead_code)]
 
-use clash_core::{Randomness, RuleError, Ruleset, Seat, Viewer, shuffle};
+use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer, shuffle};
 use serde::{Deserialize, Serialize};
 
 pub struct SealedDuel;
@@ -94,8 +94,30 @@ impl Ruleset for SealedDuel {
         })
     }
 
+    fn opening(_state: &State) -> Vec<Event> {
+        Vec::new()
+    }
+
     fn seats(state: &State) -> Vec<Seat> {
         std::iter::once(Seat::Gm).chain(players(state)).collect()
+    }
+
+    fn seat_name(_state: &State, seat: Seat) -> String {
+        match seat {
+            Seat::Gm => "the GM".into(),
+            Seat::Player(n) => format!("Player {n}"),
+        }
+    }
+
+    fn status(state: &State) -> Status {
+        let waiting: Vec<Seat> = players(state)
+            .filter(|p| !state.committed.iter().any(|(s, _)| s == p))
+            .collect();
+        if waiting.is_empty() {
+            Status::waiting([Seat::Gm])
+        } else {
+            Status::waiting(waiting)
+        }
     }
 
     fn decide(
@@ -205,7 +227,7 @@ impl Ruleset for SealedDuel {
         }
     }
 
-    fn narrate(event: &Event) -> String {
+    fn narrate(_state: &State, event: &Event) -> String {
         match event {
             Event::Committed {
                 seat,
@@ -245,4 +267,14 @@ impl Ruleset for SealedDuel {
             ],
         }
     }
+
+    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
+        None
+    }
+}
+
+impl Listed for SealedDuel {
+    const NAME: &'static str = "Sealed duel";
+    const BLURB: &'static str = "A test game: commit a secret word, reveal, roll a die.";
+    const PRESETS: &'static [Preset] = &[];
 }
