@@ -120,6 +120,9 @@ pub trait AnyGame: Send + Sync {
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
     /// See [`Ruleset::secret_pending`].
     fn secret_pending(&self, seat: Seat) -> bool;
+    /// Every event from `from` on, unredacted (for storage and a table's record, which holds
+    /// them hidden until the table ends; never for a viewer).
+    fn events_json(&self, from: usize) -> Vec<Value>;
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -223,6 +226,10 @@ impl<R: Ruleset> AnyGame for Game<R> {
 
     fn secret_pending(&self, seat: Seat) -> bool {
         R::secret_pending(&self.state, seat)
+    }
+
+    fn events_json(&self, from: usize) -> Vec<Value> {
+        self.log.iter().skip(from).map(to_json).collect()
     }
 }
 

@@ -38,7 +38,10 @@ pub fn router(tables: Arc<Tables>) -> Router {
     Router::new()
         .route("/", get(pages::lobby))
         .route("/tables", post(pages::create_from_form))
-        .route("/t/{id}/{key}", get(pages::table_page).post(pages::claim_from_page))
+        .route(
+            "/t/{id}/{key}",
+            get(pages::table_page).post(pages::claim_from_page),
+        )
         .route("/assets/{name}", get(pages::asset))
         .route("/healthz", get(healthz))
         .route("/api/openapi.json", get(openapi))
@@ -53,7 +56,10 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .route("/api/tables/{id}/claim", post(claim))
         .route("/api/tables/{id}/seed", post(seed))
         .route("/api/tables/{id}/close", post(close))
-        .route("/api/tables/{id}/seats/{seat}/link", post(issue_link).delete(revoke_link))
+        .route(
+            "/api/tables/{id}/seats/{seat}/link",
+            post(issue_link).delete(revoke_link),
+        )
         .route("/api/tables/{id}/seats/{seat}/hand-back", post(hand_back))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -165,7 +171,12 @@ pub async fn access(
 ) -> Result<Access, ApiError> {
     let table = tables.get(id)?;
     let rights = table.access(key, as_seat).await?;
-    Ok(Access { table, key: key.to_string(), as_seat, rights })
+    Ok(Access {
+        table,
+        key: key.to_string(),
+        as_seat,
+        rights,
+    })
 }
 
 async fn access_from(
@@ -292,7 +303,12 @@ fn after_param(params: &HashMap<String, String>, default: usize) -> Result<usize
     }
 }
 
-async fn view(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Response, ApiError> {
+async fn view(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
     let key = key_of(&headers, &params)?;
     let as_seat = parse_as(params.get("as").map(String::as_str))?;
     let after = after_param(&params, usize::MAX)?;
@@ -300,12 +316,19 @@ async fn view(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap,
     Ok(Json(update).into_response())
 }
 
-async fn events(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Json<Value>, ApiError> {
+async fn events(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Json<Value>, ApiError> {
     let key = key_of(&headers, &params)?;
     let as_seat = parse_as(params.get("as").map(String::as_str))?;
     let after = after_param(&params, 0)?;
     let (_, update) = tables.get(&id)?.update_for(&key, as_seat, after).await?;
-    Ok(Json(json!({ "event_count": update.event_count, "head": update.head, "events": update.events })))
+    Ok(Json(
+        json!({ "event_count": update.event_count, "head": update.head, "events": update.events }),
+    ))
 }
 
 async fn command(
@@ -320,18 +343,36 @@ async fn command(
     let table = tables.get(&id)?;
     table.access(&key, None).await?;
     let body = json_body(body)?;
-    let as_seat = parse_as(body.get("as").and_then(Value::as_str).or(params.get("as").map(String::as_str)))?;
-    let command = body.get("command").ok_or_else(|| ApiError::malformed("put the command under \"command\": {\"command\": {\"type\": …}}"))?;
+    let as_seat = parse_as(
+        body.get("as")
+            .and_then(Value::as_str)
+            .or(params.get("as").map(String::as_str)),
+    )?;
+    let command = body.get("command").ok_or_else(|| {
+        ApiError::malformed("put the command under \"command\": {\"command\": {\"type\": …}}")
+    })?;
     let id_text = match body.get("id") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
-        Some(_) => return Err(ApiError::malformed("\"id\" is a string chosen by the client, the same on every retry")),
+        Some(_) => {
+            return Err(ApiError::malformed(
+                "\"id\" is a string chosen by the client, the same on every retry",
+            ));
+        }
     };
     let revision = match body.get("revision") {
         None | Some(Value::Null) => None,
-        Some(v) => Some(v.as_u64().ok_or_else(|| ApiError::malformed("\"revision\" is the event_count you last saw (0, 1, 2, …)"))? as usize),
+        Some(v) => Some(v.as_u64().ok_or_else(|| {
+            ApiError::malformed("\"revision\" is the event_count you last saw (0, 1, 2, …)")
+        })? as usize),
     };
-    let request = CommandRequest { key: &key, as_seat, command, id: id_text, revision };
+    let request = CommandRequest {
+        key: &key,
+        as_seat,
+        command,
+        id: id_text,
+        revision,
+    };
     let update = tables.command(&table, request).await?;
     Ok(Json(update).into_response())
 }
@@ -369,11 +410,19 @@ async fn issue_link(
     };
     if npc {
         tables.take_over(&table, &key, seat).await?;
-        return Ok((StatusCode::CREATED, Json(json!({ "seat": seat, "npc": true })).into_response()).into_response());
+        return Ok((
+            StatusCode::CREATED,
+            Json(json!({ "seat": seat, "npc": true })).into_response(),
+        )
+            .into_response());
     }
     let invite = tables.invite(&table, &key, seat).await?;
     let link = table_path(&table.id, &invite);
-    Ok((StatusCode::CREATED, Json(json!({ "seat": seat, "npc": false, "invite": invite, "link": link }))).into_response())
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "seat": seat, "npc": false, "invite": invite, "link": link })),
+    )
+        .into_response())
 }
 
 async fn hand_back(
@@ -401,12 +450,21 @@ async fn revoke_link(
 }
 
 /// Exchange an invite (sent as the key) for the player's own key.
-async fn claim(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Response, ApiError> {
+async fn claim(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
     let invite = key_of(&headers, &params)?;
     let table = tables.get(&id)?;
     let (seat, key) = tables.claim(&table, &invite).await?;
     let link = table_path(&table.id, &key);
-    Ok((StatusCode::CREATED, Json(json!({ "seat": seat, "key": key, "link": link }))).into_response())
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "seat": seat, "key": key, "link": link })),
+    )
+        .into_response())
 }
 
 async fn seed(
@@ -419,25 +477,45 @@ async fn seed(
     let key = key_of(&headers, &params)?;
     let table = tables.get(&id)?;
     let body = json_body(body)?;
-    let seed = body.get("seed").and_then(Value::as_str).ok_or_else(|| ApiError::malformed("send {\"seed\": \"…\"}"))?;
+    let seed = body
+        .get("seed")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::malformed("send {\"seed\": \"…\"}"))?;
     tables.add_seed(&table, &key, seed).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
-async fn close(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Response, ApiError> {
+async fn close(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
     let key = key_of(&headers, &params)?;
     let table = tables.get(&id)?;
     tables.close_table(&table, &key).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
-async fn export(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Response, ApiError> {
+async fn export(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
     let key = key_of(&headers, &params)?;
     let table = tables.get(&id)?;
     let record = tables.export(&table, &key).await?;
     let disposition = format!("attachment; filename=\"clash-{}.json\"", table.id);
     let text = serde_json::to_string_pretty(&record).unwrap_or_default();
-    Ok(([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)], text).into_response())
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 /// Where a stream resumes: the `Last-Event-ID` a reconnecting browser sends, else `?after=`.
@@ -478,19 +556,36 @@ impl Watcher {
             }
         }
         self.started = true;
-        match self.table.push(&self.key, self.as_seat, &self.bound, self.cursor).await {
+        match self
+            .table
+            .push(&self.key, self.as_seat, &self.bound, self.cursor)
+            .await
+        {
             Push::Update(update) => {
                 self.cursor = update.event_count;
                 let data = serde_json::to_string(&update).unwrap_or_default();
-                Some(Event::default().id(update.event_count.to_string()).event("update").data(data))
+                Some(
+                    Event::default()
+                        .id(update.event_count.to_string())
+                        .event("update")
+                        .data(data),
+                )
             }
             Push::Changed { message } => {
                 self.ended = true;
-                Some(Event::default().event("access").data(json!({ "message": message }).to_string()))
+                Some(
+                    Event::default()
+                        .event("access")
+                        .data(json!({ "message": message }).to_string()),
+                )
             }
             Push::Revoked => {
                 self.ended = true;
-                Some(Event::default().event("revoked").data("this link was revoked; ask the GM for a new one"))
+                Some(
+                    Event::default()
+                        .event("revoked")
+                        .data("this link was revoked; ask the GM for a new one"),
+                )
             }
         }
     }
@@ -516,6 +611,8 @@ async fn stream(
         started: false,
         ended: false,
     };
-    let events = futures_util::stream::unfold(watcher, |mut w| async move { w.next().await.map(|e| (Ok(e), w)) });
+    let events = futures_util::stream::unfold(watcher, |mut w| async move {
+        w.next().await.map(|e| (Ok(e), w))
+    });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }

@@ -27,10 +27,14 @@
 //! produces with the events that follow it in the log. It reports what it checked, or each
 //! entry, draw or event that differs.
 
-use clash_core::{AnyGame, ChanceInputs, DerivedRandomness, Draw, Recorder, RulesetEntry, SeenEvent, Viewer};
+use clash_core::{
+    AnyGame, ChanceInputs, DerivedRandomness, Draw, Recorder, RulesetEntry, SeenEvent, Viewer,
+};
 use serde_json::{Value, json};
 
-use crate::log::{Chance, Entry, Hash, TableEvent, canonical, chain, commitment, digest, hex, unhex, unhex_hash};
+use crate::log::{
+    Chance, Entry, Hash, TableEvent, canonical, chain, commitment, digest, hex, unhex, unhex_hash,
+};
 
 /// The format name of a record.
 pub const FORMAT: &str = "clash-table-export/1";
@@ -51,12 +55,20 @@ pub struct Source<'a> {
 
 /// Build the record from the stored log (`(entry, hash)` in order).
 pub fn build(source: &Source<'_>, stored: &[(Value, String)]) -> Value {
-    let created = stored.first().and_then(|(e, _)| serde_json::from_value::<Entry>(e.clone()).ok());
+    let created = stored
+        .first()
+        .and_then(|(e, _)| serde_json::from_value::<Entry>(e.clone()).ok());
     let (ruleset, title) = match created {
-        Some(Entry::Table { event: TableEvent::Created { ruleset, title, .. } }) => (ruleset, title),
+        Some(Entry::Table {
+            event: TableEvent::Created { ruleset, title, .. },
+        }) => (ruleset, title),
         _ => (String::new(), String::new()),
     };
-    let entries: Vec<Value> = stored.iter().enumerate().map(|(pos, (body, hash))| entry_for(source, pos, body, hash)).collect();
+    let entries: Vec<Value> = stored
+        .iter()
+        .enumerate()
+        .map(|(pos, (body, hash))| entry_for(source, pos, body, hash))
+        .collect();
     let mut doc = json!({
         "format": FORMAT,
         "table": source.table,
@@ -103,7 +115,10 @@ fn seen_form(source: &Source<'_>, pos: usize, body: &Value) -> Option<Value> {
             let seen = source.seen.iter().find(|s| s.index == game_index)?;
             Some(json!({ "kind": "event", "event": seen.event }))
         }
-        Entry::Table { event } => serde_json::to_value(Entry::Table { event: event.public() }).ok(),
+        Entry::Table { event } => serde_json::to_value(Entry::Table {
+            event: event.public(),
+        })
+        .ok(),
     }
 }
 
@@ -137,7 +152,9 @@ struct Item {
 pub fn verify(doc: &Value, catalogue: &[RulesetEntry], seen_heads: &[String]) -> Report {
     let mut report = Report::default();
     if doc.get("format").and_then(Value::as_str) != Some(FORMAT) {
-        report.failures.push(format!("this is not a Clash table record (expected \"format\": \"{FORMAT}\")"));
+        report.failures.push(format!(
+            "this is not a Clash table record (expected \"format\": \"{FORMAT}\")"
+        ));
         return report;
     }
     let table = doc["table"].as_str().unwrap_or_default().to_string();
@@ -163,16 +180,27 @@ pub fn verify(doc: &Value, catalogue: &[RulesetEntry], seen_heads: &[String]) ->
 }
 
 fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
-    let list = doc["entries"].as_array().ok_or("the record has no \"entries\" list")?;
+    let list = doc["entries"]
+        .as_array()
+        .ok_or("the record has no \"entries\" list")?;
     let mut items = Vec::with_capacity(list.len());
     for (i, e) in list.iter().enumerate() {
-        let pos = e["pos"].as_u64().ok_or(format!("entry {i} has no position"))? as usize;
+        let pos = e["pos"]
+            .as_u64()
+            .ok_or(format!("entry {i} has no position"))? as usize;
         if pos != i {
-            return Err(format!("entry {i} says it is at position {pos}: entries are missing or out of order"));
+            return Err(format!(
+                "entry {i} says it is at position {pos}: entries are missing or out of order"
+            ));
         }
         let hash = e["hash"].as_str().and_then(unhex_hash);
         let digest = e["digest"].as_str().and_then(unhex_hash);
-        items.push(Item { pos, hash, digest, entry: e.get("entry").cloned() });
+        items.push(Item {
+            pos,
+            hash,
+            digest,
+            entry: e.get("entry").cloned(),
+        });
     }
     if items.is_empty() {
         return Err("the record has no entries".into());
@@ -183,7 +211,10 @@ fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
 /// The secret, if revealed and matching the commitment (else a failure is reported).
 fn check_secret(doc: &Value, items: &[Item], report: &mut Report) -> Option<Vec<u8>> {
     let commitment_text = doc["commitment"].as_str().unwrap_or_default();
-    let created = items[0].entry.as_ref().and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok());
+    let created = items[0]
+        .entry
+        .as_ref()
+        .and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok());
     match &created {
         Some(Entry::Table { event: TableEvent::Created { commitment: c, .. } }) if c == commitment_text => {}
         Some(Entry::Table { event: TableEvent::Created { .. } }) => report
@@ -207,18 +238,29 @@ fn check_secret(doc: &Value, items: &[Item], report: &mut Report) -> Option<Vec<
     Some(secret)
 }
 
-fn check_chain(doc: &Value, table: &str, secret: Option<&[u8]>, items: &[Item], report: &mut Report) {
+fn check_chain(
+    doc: &Value,
+    table: &str,
+    secret: Option<&[u8]>,
+    items: &[Item],
+    report: &mut Report,
+) {
     let mut head: Hash = [0; 32];
     for item in items {
         let digest = match (secret, &item.entry, item.digest) {
             (Some(secret), Some(entry), _) => digest(secret, table, item.pos as u64, entry),
             (Some(_), None, _) => {
-                report.failures.push(format!("entry {}: hidden in a record that reveals the secret", item.pos));
+                report.failures.push(format!(
+                    "entry {}: hidden in a record that reveals the secret",
+                    item.pos
+                ));
                 return;
             }
             (None, _, Some(d)) => d,
             (None, _, None) => {
-                report.failures.push(format!("entry {}: has no digest", item.pos));
+                report
+                    .failures
+                    .push(format!("entry {}: has no digest", item.pos));
                 return;
             }
         };
@@ -233,18 +275,37 @@ fn check_chain(doc: &Value, table: &str, secret: Option<&[u8]>, items: &[Item], 
         }
     }
     if doc["head"].as_str() != Some(hex(&head).as_str()) {
-        report.failures.push(format!("the record's head is not the hash of its last entry ({})", hex(&head)));
+        report.failures.push(format!(
+            "the record's head is not the hash of its last entry ({})",
+            hex(&head)
+        ));
         return;
     }
-    let how = if secret.is_some() { "each recomputed from its content" } else { "following the digests given" };
-    report.verified.push(format!("{} entries chain, {how}, to the head {}", items.len(), hex(&head)));
+    let how = if secret.is_some() {
+        "each recomputed from its content"
+    } else {
+        "following the digests given"
+    };
+    report.verified.push(format!(
+        "{} entries chain, {how}, to the head {}",
+        items.len(),
+        hex(&head)
+    ));
 }
 
 fn check_heads(items: &[Item], seen_heads: &[String], report: &mut Report) {
     for seen in seen_heads {
-        match items.iter().find(|i| i.hash.map(|h| hex(&h)) == Some(seen.to_lowercase())) {
-            Some(i) => report.verified.push(format!("the head {seen} you noted is entry {} of this record", i.pos)),
-            None => report.failures.push(format!("the head {seen} you noted is not in this record: its history was rewritten")),
+        match items
+            .iter()
+            .find(|i| i.hash.map(|h| hex(&h)) == Some(seen.to_lowercase()))
+        {
+            Some(i) => report.verified.push(format!(
+                "the head {seen} you noted is entry {} of this record",
+                i.pos
+            )),
+            None => report.failures.push(format!(
+                "the head {seen} you noted is not in this record: its history was rewritten"
+            )),
         }
     }
 }
@@ -253,48 +314,115 @@ fn check_heads(items: &[Item], seen_heads: &[String], report: &mut Report) {
 fn describe(entry: Option<&Value>) -> String {
     match entry.and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok()) {
         Some(Entry::Command(c)) => format!("command {} by {}", c.n, c.seat),
-        Some(Entry::Event { event }) => format!("event {}", event.get("type").and_then(Value::as_str).unwrap_or("of the game")),
-        Some(Entry::Table { event }) => format!("table event {}", serde_json::to_value(&event).ok().and_then(|v| v["type"].as_str().map(str::to_string)).unwrap_or_default()),
+        Some(Entry::Event { event }) => format!(
+            "event {}",
+            event
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("of the game")
+        ),
+        Some(Entry::Table { event }) => format!(
+            "table event {}",
+            serde_json::to_value(&event)
+                .ok()
+                .and_then(|v| v["type"].as_str().map(str::to_string))
+                .unwrap_or_default()
+        ),
         None => "unreadable".into(),
     }
 }
 
 /// Replay every command and compare draws and events with the log.
-fn replay(table: &str, secret: &[u8], items: &[Item], catalogue: &[RulesetEntry], report: &mut Report) {
-    let entries: Vec<Entry> = match items.iter().map(|i| serde_json::from_value(i.entry.clone().unwrap_or(Value::Null))).collect() {
+fn replay(
+    table: &str,
+    secret: &[u8],
+    items: &[Item],
+    catalogue: &[RulesetEntry],
+    report: &mut Report,
+) {
+    let entries: Vec<Entry> = match items
+        .iter()
+        .map(|i| serde_json::from_value(i.entry.clone().unwrap_or(Value::Null)))
+        .collect()
+    {
         Ok(e) => e,
         Err(e) => {
-            report.failures.push(format!("an entry is not a log entry: {e}"));
+            report
+                .failures
+                .push(format!("an entry is not a log entry: {e}"));
             return;
         }
     };
-    let Entry::Table { event: TableEvent::Created { ruleset, setup, chance, .. } } = &entries[0] else { return };
+    let Entry::Table {
+        event:
+            TableEvent::Created {
+                ruleset,
+                setup,
+                chance,
+                ..
+            },
+    } = &entries[0]
+    else {
+        return;
+    };
     if *chance == Chance::Legacy {
         report.unchecked.push("rolls and draws: this table was created before verifiable chance (its chance came from a seed the host kept)".into());
         return;
     }
     let Some(entry) = catalogue.iter().find(|e| e.id == ruleset) else {
-        report.failures.push(format!("this build of clash has no ruleset {ruleset:?}"));
+        report
+            .failures
+            .push(format!("this build of clash has no ruleset {ruleset:?}"));
         return;
     };
     let mut game = match (entry.new_game)(setup) {
         Ok(g) => g,
         Err(e) => {
-            report.failures.push(format!("entry 0: the setup is refused: {e}"));
+            report
+                .failures
+                .push(format!("entry 0: the setup is refused: {e}"));
             return;
         }
     };
-    let mut r = Replay { table, secret, seeds: Default::default(), draws: 0, rolls: 0, commands: 0, events: 0 };
-    let mut pos = 1;
+    let mut r = Replay {
+        table,
+        secret,
+        seeds: Default::default(),
+        draws: 0,
+        rolls: 0,
+        commands: 0,
+        events: 0,
+    };
+    // The game's opening follows its creation.
+    let opening = game.events_json(0);
+    for (i, event) in opening.iter().enumerate() {
+        match entries.get(1 + i) {
+            Some(Entry::Event { event: logged }) if logged == event => {}
+            _ => {
+                report.failures.push(format!(
+                    "entry {}: the game's opening event {} is not what the setup gives",
+                    1 + i,
+                    i + 1
+                ));
+                return;
+            }
+        }
+    }
+    r.events += opening.len();
+    let mut pos = 1 + opening.len();
     while pos < entries.len() {
         match &entries[pos] {
-            Entry::Table { event: TableEvent::SeedAdded { by, seed } } => {
+            Entry::Table {
+                event: TableEvent::SeedAdded { by, seed },
+            } => {
                 r.seeds.insert(by.clone(), seed.clone());
                 pos += 1;
             }
             Entry::Table { .. } => pos += 1,
             Entry::Event { .. } => {
-                report.failures.push(format!("entry {pos}: an event that no command produced"));
+                report
+                    .failures
+                    .push(format!("entry {pos}: an event that no command produced"));
                 return;
             }
             Entry::Command(_) => match r.command(game.as_mut(), &entries, pos) {
@@ -324,14 +452,35 @@ struct Replay<'a> {
 
 impl Replay<'_> {
     /// Replay the command at `pos`; returns the position after its events.
-    fn command(&mut self, game: &mut dyn AnyGame, entries: &[Entry], pos: usize) -> Result<usize, String> {
-        let Entry::Command(c) = &entries[pos] else { return Ok(pos + 1) };
-        let seeds: Vec<(String, String)> = self.seeds.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        let mut chance = DerivedRandomness::new(&ChanceInputs { secret: self.secret, table: self.table, command: c.n, seeds: &seeds });
+    fn command(
+        &mut self,
+        game: &mut dyn AnyGame,
+        entries: &[Entry],
+        pos: usize,
+    ) -> Result<usize, String> {
+        let Entry::Command(c) = &entries[pos] else {
+            return Ok(pos + 1);
+        };
+        let seeds: Vec<(String, String)> = self
+            .seeds
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut chance = DerivedRandomness::new(&ChanceInputs {
+            secret: self.secret,
+            table: self.table,
+            command: c.n,
+            seeds: &seeds,
+        });
         let mut recorder = Recorder::new(&mut chance);
         let produced = game
             .command(c.seat, &c.command, &mut recorder)
-            .map_err(|e| format!("entry {pos} (command {} by {}): the rules refuse it on replay: {e}", c.n, c.seat))?;
+            .map_err(|e| {
+                format!(
+                    "entry {pos} (command {} by {}): the rules refuse it on replay: {e}",
+                    c.n, c.seat
+                )
+            })?;
         compare_draws(pos, c.n, &c.draws, &recorder.draws)?;
         for d in &recorder.draws {
             match d {
@@ -351,15 +500,27 @@ impl Replay<'_> {
                         c.seat,
                         canonical(logged),
                         canonical(event),
-                        first_difference(logged, event).map(|p| format!(" (they differ at {p})")).unwrap_or_default()
+                        first_difference(logged, event)
+                            .map(|p| format!(" (they differ at {p})"))
+                            .unwrap_or_default()
                     ));
                 }
-                _ => return Err(format!("entry {at}: command {} by {} produces {} events on replay; the log has fewer", c.n, c.seat, produced.len())),
+                _ => {
+                    return Err(format!(
+                        "entry {at}: command {} by {} produces {} events on replay; the log has fewer",
+                        c.n,
+                        c.seat,
+                        produced.len()
+                    ));
+                }
             }
         }
         let next = pos + 1 + produced.len();
         if let Some(Entry::Event { .. }) = entries.get(next) {
-            return Err(format!("entry {next}: an event command {} by {} does not produce on replay", c.n, c.seat));
+            return Err(format!(
+                "entry {next}: an event command {} by {} does not produce on replay",
+                c.n, c.seat
+            ));
         }
         self.commands += 1;
         self.events += produced.len();
@@ -371,12 +532,26 @@ fn compare_draws(pos: usize, n: u64, logged: &[Draw], derived: &[Draw]) -> Resul
     for (i, d) in derived.iter().enumerate() {
         match logged.get(i) {
             Some(l) if l == d => {}
-            Some(l) => return Err(format!("entry {pos} (command {n}), draw {}: the record says {l}, the derivation gives {d}", i + 1)),
-            None => return Err(format!("entry {pos} (command {n}), draw {}: missing from the record (the derivation gives {d})", i + 1)),
+            Some(l) => {
+                return Err(format!(
+                    "entry {pos} (command {n}), draw {}: the record says {l}, the derivation gives {d}",
+                    i + 1
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "entry {pos} (command {n}), draw {}: missing from the record (the derivation gives {d})",
+                    i + 1
+                ));
+            }
         }
     }
     if logged.len() > derived.len() {
-        return Err(format!("entry {pos} (command {n}): the record lists {} draws, the command takes {}", logged.len(), derived.len()));
+        return Err(format!(
+            "entry {pos} (command {n}): the record lists {} draws, the command takes {}",
+            logged.len(),
+            derived.len()
+        ));
     }
     Ok(())
 }
@@ -393,9 +568,11 @@ fn first_difference(a: &Value, b: &Value) -> Option<String> {
                 _ => Some(format!("/{k}")),
             })
         }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            x.iter().zip(y).enumerate().find_map(|(i, (u, v))| first_difference(u, v).map(|p| format!("/{i}{p}")))
-        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (u, v))| first_difference(u, v).map(|p| format!("/{i}{p}"))),
         _ if a == b => None,
         _ => Some(String::new()),
     }

@@ -73,7 +73,11 @@ pub fn new_secret() -> Vec<u8> {
 
 /// Client seeds and command ids are short plain words: letters, digits, `-`, `_`, `.` and `:`.
 pub fn plain_word(text: &str, max: usize) -> bool {
-    !text.is_empty() && text.len() <= max && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
+    !text.is_empty()
+        && text.len() <= max
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
 }
 
 /// Compare two keys in time independent of where they first differ.

@@ -87,7 +87,13 @@ pub enum Chance {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TableEvent {
     /// The first entry: what is played and the commitment to the server secret.
-    Created { ruleset: String, title: String, setup: Value, commitment: String, chance: Chance },
+    Created {
+        ruleset: String,
+        title: String,
+        setup: Value,
+        commitment: String,
+        chance: Chance,
+    },
     /// A client seed for chance from here on (`by` is a seat, or `gm` for the GM's link).
     SeedAdded { by: String, seed: String },
     /// A new invite link for a seat; any earlier link or invite for it stops working.
@@ -102,48 +108,55 @@ pub enum TableEvent {
     LinkRevoked { seat: Seat },
     /// The GM ended the table: no more commands.
     Closed,
+    /// The game is over (as its rules tell): no more commands.
+    GameOver { how: String },
     /// The server secret, revealed once the table ended: every roll and draw can be checked.
     SecretRevealed { secret: String },
 }
 
-/// How a seat is named in the table log.
-pub fn seat_words(seat: Seat) -> String {
-    match seat {
-        Seat::Gm => "the GM's".into(),
-        Seat::Player(n) => format!("player {n}'s"),
-    }
-}
-
-fn contributor_words(by: &str) -> String {
-    match by.parse::<Seat>() {
-        Ok(Seat::Gm) => "The GM".into(),
-        Ok(Seat::Player(n)) => format!("Player {n}"),
-        Err(_) => "Someone".into(),
-    }
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 impl TableEvent {
-    /// The event told in words, for every seat's log.
-    pub fn narrate(&self) -> String {
+    /// The event told in words, for every seat's log; `name` gives a seat's name at the table
+    /// ("Ada", "the GM").
+    pub fn narrate(&self, name: &dyn Fn(Seat) -> String) -> String {
+        let seat = |s: &Seat| format!("{}'s seat", name(*s));
         match self {
             TableEvent::Created { commitment, .. } => format!(
                 "The table is set. Fair dice: the server's secret is sealed as {}…; it is revealed when the table ends.",
                 &commitment[..commitment.len().min(16)]
             ),
             TableEvent::SeedAdded { by, seed } => {
-                format!("{} adds a seed to the dice ({}…).", contributor_words(by), &seed[..seed.len().min(12)])
+                let who = by
+                    .parse::<Seat>()
+                    .map_or_else(|_| "Someone".to_string(), |s| capitalised(&name(s)));
+                format!(
+                    "{who} adds a seed to the dice ({}…).",
+                    &seed[..seed.len().min(12)]
+                )
             }
-            TableEvent::InviteIssued { seat } => {
-                format!("A new link is issued for {} seat; any earlier link for it no longer works.", seat_words(*seat))
+            TableEvent::InviteIssued { seat: s } => {
+                format!(
+                    "A new link is issued for {}; any earlier link for it no longer works.",
+                    seat(s)
+                )
             }
-            TableEvent::SeatClaimed { seat } => format!("A player takes {} seat.", seat_words(*seat)),
-            TableEvent::TakenOver { seat } => format!("The GM takes over {} seat.", seat_words(*seat)),
-            TableEvent::HandedBack { seat } => {
-                let whose = seat_words(*seat);
-                format!("{}{} seat goes back to its player.", whose[..1].to_uppercase(), &whose[1..])
+            TableEvent::SeatClaimed { seat: s } => format!("A player takes {}.", seat(s)),
+            TableEvent::TakenOver { seat: s } => format!("The GM takes over {}.", seat(s)),
+            TableEvent::HandedBack { seat: s } => {
+                format!("{} goes back to its player.", capitalised(&seat(s)))
             }
-            TableEvent::LinkRevoked { seat } => format!("The link for {} seat is revoked; nobody plays it now.", seat_words(*seat)),
+            TableEvent::LinkRevoked { seat: s } => {
+                format!("The link for {} is revoked; nobody plays it now.", seat(s))
+            }
             TableEvent::Closed => "The GM ends the table.".into(),
+            TableEvent::GameOver { how } => format!("The game is over: {how}"),
             TableEvent::SecretRevealed { secret } => format!(
                 "The server's secret is revealed ({}…): anyone with the table's record can now check every roll and draw.",
                 &secret[..secret.len().min(16)]
@@ -155,7 +168,13 @@ impl TableEvent {
     /// only the GM may know (an NPC's sheet), so it is left out.
     pub fn public(&self) -> TableEvent {
         match self {
-            TableEvent::Created { ruleset, title, commitment, chance, .. } => TableEvent::Created {
+            TableEvent::Created {
+                ruleset,
+                title,
+                commitment,
+                chance,
+                ..
+            } => TableEvent::Created {
                 ruleset: ruleset.clone(),
                 title: title.clone(),
                 setup: Value::Null,
@@ -206,7 +225,8 @@ fn write_canonical(value: &Value, out: &mut String) {
 
 /// The salt of the entry at `pos` (see the module docs).
 pub fn salt(secret: &[u8], table: &str, pos: u64) -> Hash {
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("HMAC accepts any key length");
+    let mut mac =
+        <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("HMAC accepts any key length");
     mac.update(b"clash-entry-salt-v1\0");
     mac.update(table.as_bytes());
     mac.update(b"\0");
@@ -250,7 +270,13 @@ pub fn unhex(text: &str) -> Option<Vec<u8>> {
     if !text.len().is_multiple_of(2) {
         return None;
     }
-    (0..text.len()).step_by(2).map(|i| text.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok())).collect()
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            text.get(i..i + 2)
+                .and_then(|b| u8::from_str_radix(b, 16).ok())
+        })
+        .collect()
 }
 
 /// A hash from its hex form.
@@ -284,8 +310,13 @@ mod tests {
 
     #[test]
     fn canonical_json_sorts_keys_at_every_level() {
-        let a: Value = serde_json::from_str(r#"{"b": 1, "a": {"d": [1, {"z": 0, "y": "é"}], "c": null}}"#).unwrap();
-        assert_eq!(canonical(&a), r#"{"a":{"c":null,"d":[1,{"y":"é","z":0}]},"b":1}"#);
+        let a: Value =
+            serde_json::from_str(r#"{"b": 1, "a": {"d": [1, {"z": 0, "y": "é"}], "c": null}}"#)
+                .unwrap();
+        assert_eq!(
+            canonical(&a),
+            r#"{"a":{"c":null,"d":[1,{"y":"é","z":0}]},"b":1}"#
+        );
     }
 
     #[test]
@@ -294,7 +325,16 @@ mod tests {
         let d = digest(b"s", "t", 0, &e);
         assert_ne!(d, digest(b"s", "t", 1, &e), "position");
         assert_ne!(d, digest(b"S", "t", 0, &e), "secret");
-        assert_ne!(d, digest(b"s", "t", 0, &json!({"kind": "event", "event": {"roll": 5}})), "content");
+        assert_ne!(
+            d,
+            digest(
+                b"s",
+                "t",
+                0,
+                &json!({"kind": "event", "event": {"roll": 5}})
+            ),
+            "content"
+        );
         let zero = [0u8; 32];
         assert_ne!(chain(&zero, &d), chain(&[1u8; 32], &d), "the previous hash");
     }
@@ -308,9 +348,43 @@ mod tests {
 
     #[test]
     fn entries_serialize_as_tagged_json() {
-        let e = Entry::Table { event: TableEvent::TakenOver { seat: Seat::Player(1) } };
-        assert_eq!(serde_json::to_value(&e).unwrap(), json!({"kind": "table", "event": {"type": "taken_over", "seat": "p1"}}));
-        assert_eq!(TableEvent::TakenOver { seat: Seat::Player(1) }.narrate(), "The GM takes over player 1's seat.");
-        assert_eq!(TableEvent::HandedBack { seat: Seat::Player(2) }.narrate(), "Player 2's seat goes back to its player.");
+        let e = Entry::Table {
+            event: TableEvent::TakenOver {
+                seat: Seat::Player(1),
+            },
+        };
+        assert_eq!(
+            serde_json::to_value(&e).unwrap(),
+            json!({"kind": "table", "event": {"type": "taken_over", "seat": "p1"}})
+        );
+        let name = |s: Seat| {
+            if s == Seat::Player(1) {
+                "Ada".to_string()
+            } else {
+                "the GM".to_string()
+            }
+        };
+        assert_eq!(
+            TableEvent::TakenOver {
+                seat: Seat::Player(1)
+            }
+            .narrate(&name),
+            "The GM takes over Ada's seat."
+        );
+        assert_eq!(
+            TableEvent::HandedBack {
+                seat: Seat::Player(1)
+            }
+            .narrate(&name),
+            "Ada's seat goes back to its player."
+        );
+        let seed = TableEvent::SeedAdded {
+            by: "gm".into(),
+            seed: "00ff".into(),
+        };
+        assert_eq!(
+            seed.narrate(&name),
+            "The GM adds a seed to the dice (00ff…)."
+        );
     }
 }

@@ -221,7 +221,10 @@ pub async fn create_from_form(
 /// A keyed page's headers: the URL carries a secret key, so keep it out of other sites' Referer
 /// headers.
 fn keyed(mut response: Response) -> Response {
-    response.headers_mut().insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+    response.headers_mut().insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
     response
 }
 
@@ -243,7 +246,10 @@ Bookmark the page you land on.</p>\
 }
 
 /// The invite page's form: exchange the invite and go to the seat's own page.
-pub async fn claim_from_page(State(tables): State<Arc<Tables>>, Path((id, invite)): Path<(String, String)>) -> Response {
+pub async fn claim_from_page(
+    State(tables): State<Arc<Tables>>,
+    Path((id, invite)): Path<(String, String)>,
+) -> Response {
     let table = match tables.get(&id) {
         Ok(t) => t,
         Err(e) => return error_page(&e),
@@ -265,7 +271,11 @@ pub async fn table_page(
     Path((id, key)): Path<(String, String)>,
     Query(params): Query<HashMap<String, String>>,
 ) -> Response {
-    let as_seat = match params.get("as").filter(|s| !s.is_empty()).map(|s| s.parse()) {
+    let as_seat = match params
+        .get("as")
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse())
+    {
         None => None,
         Some(Ok(seat)) => Some(seat),
         Some(Err(e)) => return error_page(&ApiError::malformed(format!("{e}"))),
@@ -373,7 +383,10 @@ pub async fn asset(Path(name): Path<String>) -> Response {
             "text/javascript; charset=utf-8",
             include_str!("assets/app.js"),
         ),
-        "claim.js" => ("text/javascript; charset=utf-8", include_str!("assets/claim.js")),
+        "claim.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/claim.js"),
+        ),
         "lobby.js" => (
             "text/javascript; charset=utf-8",
             include_str!("assets/lobby.js"),

@@ -93,7 +93,10 @@ CREATE TABLE log (
 ";
 
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(SCHEMA_V1), M::up_with_hook(SCHEMA_V2, legacy_log)])
+    Migrations::new(vec![
+        M::up(SCHEMA_V1),
+        M::up_with_hook(SCHEMA_V2, legacy_log),
+    ])
 }
 
 /// Give every table from before version 2 a secret and a log: a `created` entry (chance
@@ -117,9 +120,16 @@ fn legacy_log(tx: &rusqlite::Transaction<'_>) -> HookResult {
             .prepare("SELECT event FROM events WHERE table_id = ?1 ORDER BY idx")?
             .query_map([&id], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
-        let mut chainer = Chainer { secret: &secret, table: &id, head: [0; 32], next: 0 };
+        let mut chainer = Chainer {
+            secret: &secret,
+            table: &id,
+            head: [0; 32],
+            next: 0,
+        };
         let mut entries = vec![Entry::Table { event: created }];
-        entries.extend(events.iter().map(|e| Entry::Event { event: serde_json::from_str(e).unwrap_or(Value::Null) }));
+        entries.extend(events.iter().map(|e| Entry::Event {
+            event: serde_json::from_str(e).unwrap_or(Value::Null),
+        }));
         for entry in &entries {
             let (pos, body, hash) = chainer.push(entry);
             tx.execute(
@@ -127,7 +137,10 @@ fn legacy_log(tx: &rusqlite::Transaction<'_>) -> HookResult {
                 params![id, pos as i64, body.to_string(), hex(&hash)],
             )?;
         }
-        tx.execute("UPDATE tables SET secret = ?1 WHERE id = ?2", params![hex(&secret), id])?;
+        tx.execute(
+            "UPDATE tables SET secret = ?1 WHERE id = ?2",
+            params![hex(&secret), id],
+        )?;
     }
     Ok(())
 }
@@ -201,7 +214,10 @@ pub enum LinkChange {
     /// Remove one key.
     Remove(String),
     Add(StoredLink),
-    SetStatus { key: String, status: LinkStatus },
+    SetStatus {
+        key: String,
+        status: LinkStatus,
+    },
 }
 
 /// An accepted command's row (the log holds it too; this row makes its id and number unique).
@@ -216,9 +232,22 @@ pub struct StoredCommand {
 /// One write: applied in a single transaction together with whatever else is queued.
 #[derive(Debug)]
 pub enum Write {
-    CreateTable { id: String, ruleset: String, title: String, setup: Value, secret: Vec<u8>, links: Vec<StoredLink>, log: Vec<(u64, Value, Hash)> },
+    CreateTable {
+        id: String,
+        ruleset: String,
+        title: String,
+        setup: Value,
+        secret: Vec<u8>,
+        links: Vec<StoredLink>,
+        log: Vec<(u64, Value, Hash)>,
+    },
     /// Append log entries, with the command that made them (if any) and link changes.
-    Append { table_id: String, log: Vec<(u64, Value, Hash)>, command: Option<StoredCommand>, links: Vec<LinkChange> },
+    Append {
+        table_id: String,
+        log: Vec<(u64, Value, Hash)>,
+        command: Option<StoredCommand>,
+        links: Vec<LinkChange>,
+    },
     /// Touch the database without changing it (health checks).
     Ping,
 }
@@ -243,7 +272,9 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
 /// Bring the database at `path` to the latest schema.
 pub fn migrate(path: &Path) -> Result<(), StoreError> {
     let mut conn = open(path)?;
-    migrations().to_latest(&mut conn).map_err(|e| StoreError(format!("migrating the database: {e}")))
+    migrations()
+        .to_latest(&mut conn)
+        .map_err(|e| StoreError(format!("migrating the database: {e}")))
 }
 
 impl Store {
@@ -296,8 +327,11 @@ impl Store {
         let id = id.to_string();
         tokio::task::spawn_blocking(move || {
             let conn = open(&path)?;
-            let mut stmt = conn.prepare("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
-            let rows = stmt.query_map([&id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            let mut stmt =
+                conn.prepare("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
+            let rows = stmt.query_map([&id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })?;
             rows.map(|row| {
                 let (entry, hash) = row?;
                 Ok((parse_json(&entry, "log entry")?, hash))
@@ -349,8 +383,18 @@ fn commit<'a>(
 
 fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError> {
     match write {
-        Write::CreateTable { id, ruleset, title, setup, secret, links, log } => {
-            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        Write::CreateTable {
+            id,
+            ruleset,
+            title,
+            setup,
+            secret,
+            links,
+            log,
+        } => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
             tx.execute(
                 "INSERT INTO tables (id, ruleset, title, setup, seed, created_at, secret, chance) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, 'clash-chance-v1')",
                 params![id, ruleset, title, setup.to_string(), now as i64, hex(secret)],
@@ -360,7 +404,12 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
             }
             insert_log(tx, id, log)?;
         }
-        Write::Append { table_id, log, command, links } => {
+        Write::Append {
+            table_id,
+            log,
+            command,
+            links,
+        } => {
             if let Some(c) = command {
                 tx.execute(
                     "INSERT INTO commands (table_id, n, seat, command, command_id) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -379,21 +428,36 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
     Ok(())
 }
 
-fn insert_log(tx: &rusqlite::Transaction<'_>, table_id: &str, log: &[(u64, Value, Hash)]) -> Result<(), StoreError> {
-    let mut stmt = tx.prepare_cached("INSERT INTO log (table_id, pos, entry, hash) VALUES (?1, ?2, ?3, ?4)")?;
+fn insert_log(
+    tx: &rusqlite::Transaction<'_>,
+    table_id: &str,
+    log: &[(u64, Value, Hash)],
+) -> Result<(), StoreError> {
+    let mut stmt =
+        tx.prepare_cached("INSERT INTO log (table_id, pos, entry, hash) VALUES (?1, ?2, ?3, ?4)")?;
     for (pos, entry, hash) in log {
         stmt.execute(params![table_id, *pos as i64, entry.to_string(), hex(hash)])?;
     }
     Ok(())
 }
 
-fn change_link(tx: &rusqlite::Transaction<'_>, table_id: &str, change: &LinkChange) -> Result<(), StoreError> {
+fn change_link(
+    tx: &rusqlite::Transaction<'_>,
+    table_id: &str,
+    change: &LinkChange,
+) -> Result<(), StoreError> {
     match change {
         LinkChange::RemoveRole(role) => {
-            tx.execute("DELETE FROM links WHERE table_id = ?1 AND role = ?2", params![table_id, role])?;
+            tx.execute(
+                "DELETE FROM links WHERE table_id = ?1 AND role = ?2",
+                params![table_id, role],
+            )?;
         }
         LinkChange::Remove(key) => {
-            tx.execute("DELETE FROM links WHERE table_id = ?1 AND key = ?2", params![table_id, key])?;
+            tx.execute(
+                "DELETE FROM links WHERE table_id = ?1 AND key = ?2",
+                params![table_id, key],
+            )?;
         }
         LinkChange::Add(link) => insert_link(tx, table_id, link)?,
         LinkChange::SetStatus { key, status } => {
@@ -406,10 +470,20 @@ fn change_link(tx: &rusqlite::Transaction<'_>, table_id: &str, change: &LinkChan
     Ok(())
 }
 
-fn insert_link(tx: &rusqlite::Transaction<'_>, table_id: &str, l: &StoredLink) -> Result<(), StoreError> {
+fn insert_link(
+    tx: &rusqlite::Transaction<'_>,
+    table_id: &str,
+    l: &StoredLink,
+) -> Result<(), StoreError> {
     tx.execute(
         "INSERT INTO links (key, table_id, role, npc, status) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![l.key, table_id, l.role, l.status == LinkStatus::Npc, l.status.as_str()],
+        params![
+            l.key,
+            table_id,
+            l.role,
+            l.status == LinkStatus::Npc,
+            l.status.as_str()
+        ],
     )?;
     Ok(())
 }
@@ -435,40 +509,73 @@ fn load_all(conn: &Connection) -> Result<Vec<StoredTable>, StoreError> {
     for row in rows {
         let (id, ruleset, title, setup, seed, secret, chance) = row?;
         let setup = parse_json(&setup, "setup")?;
-        let secret = secret.as_deref().and_then(unhex).ok_or_else(|| StoreError(format!("table {id} has no secret")))?;
+        let secret = secret
+            .as_deref()
+            .and_then(unhex)
+            .ok_or_else(|| StoreError(format!("table {id} has no secret")))?;
         let chance = match chance.as_str() {
             "clash-chance-v1" => Chance::V1,
             _ => Chance::Legacy,
         };
         let links = load_links(conn, &id)?;
         let commands: i64 = conn
-            .query_row("SELECT MAX(n) + 1 FROM commands WHERE table_id = ?1", [&id], |r| r.get::<_, Option<i64>>(0))
+            .query_row(
+                "SELECT MAX(n) + 1 FROM commands WHERE table_id = ?1",
+                [&id],
+                |r| r.get::<_, Option<i64>>(0),
+            )
             .optional()?
             .flatten()
             .unwrap_or(0);
         let log = load_log(conn, &id)?;
-        tables.push(StoredTable { id, ruleset, title, setup, seed: seed as u64, secret, chance, links, commands: commands as u64, log });
+        tables.push(StoredTable {
+            id,
+            ruleset,
+            title,
+            setup,
+            seed: seed as u64,
+            secret,
+            chance,
+            links,
+            commands: commands as u64,
+            log,
+        });
     }
     Ok(tables)
 }
 
 fn load_links(conn: &Connection, id: &str) -> Result<Vec<StoredLink>, StoreError> {
-    let mut stmt = conn.prepare("SELECT key, role, status FROM links WHERE table_id = ?1 ORDER BY rowid")?;
-    let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?;
+    let mut stmt =
+        conn.prepare("SELECT key, role, status FROM links WHERE table_id = ?1 ORDER BY rowid")?;
+    let rows = stmt.query_map([id], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+        ))
+    })?;
     rows.map(|row| {
         let (key, role, status) = row?;
-        Ok(StoredLink { key, role, status: LinkStatus::parse(&status)? })
+        Ok(StoredLink {
+            key,
+            role,
+            status: LinkStatus::parse(&status)?,
+        })
     })
     .collect()
 }
 
 fn load_log(conn: &Connection, id: &str) -> Result<Vec<(Entry, Hash)>, StoreError> {
     let mut stmt = conn.prepare("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
-    let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let rows = stmt.query_map([id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })?;
     rows.map(|row| {
         let (entry, hash) = row?;
-        let entry: Entry = serde_json::from_str(&entry).map_err(|e| StoreError(format!("table {id}: a log entry is unreadable: {e}")))?;
-        let hash = unhex_hash(&hash).ok_or_else(|| StoreError(format!("table {id}: a log hash is unreadable")))?;
+        let entry: Entry = serde_json::from_str(&entry)
+            .map_err(|e| StoreError(format!("table {id}: a log entry is unreadable: {e}")))?;
+        let hash = unhex_hash(&hash)
+            .ok_or_else(|| StoreError(format!("table {id}: a log hash is unreadable")))?;
         Ok((entry, hash))
     })
     .collect()

@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 
 use clash_core::{
-    AnyGame, ChanceInputs, DerivedRandomness, GameError, Randomness, Recorder, RulesetEntry, Seat, SeededRandomness, SeenEvent,
-    Viewer,
+    AnyGame, ChanceInputs, DerivedRandomness, GameError, Randomness, Recorder, RulesetEntry, Seat,
+    SeededRandomness, SeenEvent, Viewer,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -23,7 +23,9 @@ use tokio::sync::{Mutex, MutexGuard, watch};
 use crate::error::ApiError;
 use crate::labels::label;
 use crate::links::{Role, new_key, new_secret, new_table_id, plain_word, same_key};
-use crate::log::{Chainer, Chance, CommandEntry, Entry, Hash, Sender, TableEvent, canonical, commitment, hex};
+use crate::log::{
+    Chainer, Chance, CommandEntry, Entry, Hash, Sender, TableEvent, canonical, commitment, hex,
+};
 use crate::store::{LinkChange, LinkStatus, Store, StoredCommand, StoredLink, StoredTable, Write};
 
 /// Every table this server holds, and the database behind them.
@@ -223,7 +225,9 @@ pub struct CommandRequest<'a> {
 pub enum Push {
     Update(Box<Update>),
     /// The key's rights changed: what it saw is no longer what it may see.
-    Changed { message: String },
+    Changed {
+        message: String,
+    },
     /// The key no longer works.
     Revoked,
 }
@@ -232,7 +236,12 @@ impl Tables {
     /// Restore every stored table from its log. Tables whose ruleset this build lacks, or whose
     /// log no longer replays, are left in the database untouched and reported.
     pub fn restore(store: Store, catalogue: Vec<RulesetEntry>, stored: Vec<StoredTable>) -> Tables {
-        let tables = Tables { store, catalogue, tables: RwLock::new(HashMap::new()), closing: watch::Sender::new(false) };
+        let tables = Tables {
+            store,
+            catalogue,
+            tables: RwLock::new(HashMap::new()),
+            closing: watch::Sender::new(false),
+        };
         for t in stored {
             let id = t.id.clone();
             match tables.rebuild(t) {
@@ -246,8 +255,11 @@ impl Tables {
     }
 
     fn rebuild(&self, t: StoredTable) -> Result<Table, String> {
-        let entry = self.entry(&t.ruleset).ok_or_else(|| format!("this build has no ruleset {:?}", t.ruleset))?;
+        let entry = self
+            .entry(&t.ruleset)
+            .ok_or_else(|| format!("this build has no ruleset {:?}", t.ruleset))?;
         let game = (entry.new_game)(&t.setup).map_err(|e| e.to_string())?;
+        let opening = game.events_json(0);
         let mut play = Play {
             game,
             items: Vec::new(),
@@ -267,12 +279,26 @@ impl Tables {
                     play.last.insert(c.seat, (c.by, pos));
                     play.commands = play.commands.max(c.n + 1);
                     if let Some(id) = c.id {
-                        play.ids.insert(id, Sent { seat: c.seat, command: canonical(&c.command), pos, n: c.n });
+                        play.ids.insert(
+                            id,
+                            Sent {
+                                seat: c.seat,
+                                command: canonical(&c.command),
+                                pos,
+                                n: c.n,
+                            },
+                        );
                     }
                     play.items.push(Item::Command);
                 }
                 Entry::Event { event } => {
-                    play.game.restore(&event).map_err(|e| format!("log entry {pos}: {e}"))?;
+                    // The game already holds its opening events (its start makes them again).
+                    let index = play.game_pos.len();
+                    if index >= opening.len() || opening[index] != event {
+                        play.game
+                            .restore(&event)
+                            .map_err(|e| format!("log entry {pos}: {e}"))?;
+                    }
                     play.game_pos.push(pos);
                     play.items.push(Item::Game);
                 }
@@ -282,6 +308,9 @@ impl Tables {
                 }
             }
         }
+        // A table from before openings were logged: its opening events stand with its creation.
+        let unlogged = play.game.event_count().saturating_sub(play.game_pos.len());
+        play.game_pos.splice(0..0, std::iter::repeat_n(0, unlogged));
         Ok(Table {
             id: t.id,
             ruleset: entry.id,
@@ -327,19 +356,31 @@ impl Tables {
 
     pub fn get(&self, id: &str) -> Result<Arc<Table>, ApiError> {
         let map = self.tables.read().unwrap_or_else(|p| p.into_inner());
-        map.get(id).cloned().ok_or_else(|| ApiError::unknown_table(id))
+        map.get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::unknown_table(id))
     }
 
     /// Create a table: check the setup, draw the server secret, store it with the log's first
     /// entry (which carries the secret's commitment), and hand out the owner's and the
     /// spectators' links.
-    pub async fn create(&self, ruleset: &str, title: &str, setup: Value) -> Result<Created, ApiError> {
+    pub async fn create(
+        &self,
+        ruleset: &str,
+        title: &str,
+        setup: Value,
+    ) -> Result<Created, ApiError> {
         let entry = self.entry(ruleset).ok_or_else(|| {
             let known: Vec<&str> = self.catalogue.iter().map(|e| e.id).collect();
-            ApiError::malformed(format!("unknown ruleset {ruleset:?}; this server has: {}", known.join(", ")))
+            ApiError::malformed(format!(
+                "unknown ruleset {ruleset:?}; this server has: {}",
+                known.join(", ")
+            ))
         })?;
         let game = (entry.new_game)(&setup).map_err(|e| match e {
-            GameError::Malformed { detail, .. } => ApiError::malformed(format!("the setup does not fit {ruleset}: {detail}")),
+            GameError::Malformed { detail, .. } => {
+                ApiError::malformed(format!("the setup does not fit {ruleset}: {detail}"))
+            }
             other => ApiError::game(other),
         })?;
         let title = match title.trim() {
@@ -348,8 +389,16 @@ impl Tables {
         };
         let (owner_key, spectator_key) = (new_key(), new_key());
         let links = vec![
-            StoredLink { key: owner_key.clone(), role: Role::Owner.to_string(), status: LinkStatus::Active },
-            StoredLink { key: spectator_key.clone(), role: Role::Spectator.to_string(), status: LinkStatus::Active },
+            StoredLink {
+                key: owner_key.clone(),
+                role: Role::Owner.to_string(),
+                status: LinkStatus::Active,
+            },
+            StoredLink {
+                key: spectator_key.clone(),
+                role: Role::Spectator.to_string(),
+                status: LinkStatus::Active,
+            },
         ];
         let id = new_table_id();
         let secret = new_secret();
@@ -361,9 +410,23 @@ impl Tables {
             commitment: commitment.clone(),
             chance: Chance::V1,
         };
-        let mut chainer = Chainer { secret: &secret, table: &id, head: [0; 32], next: 0 };
-        let first = chainer.push(&Entry::Table { event: created.clone() });
-        let head = first.2;
+        // The game's opening (what happens by itself before anyone acts) follows the creation.
+        let opening = game.events_json(0);
+        let mut chainer = Chainer {
+            secret: &secret,
+            table: &id,
+            head: [0; 32],
+            next: 0,
+        };
+        let mut log = vec![chainer.push(&Entry::Table {
+            event: created.clone(),
+        })];
+        log.extend(opening.iter().map(|event| {
+            chainer.push(&Entry::Event {
+                event: event.clone(),
+            })
+        }));
+        let head = chainer.head;
         self.store
             .write(Write::CreateTable {
                 id: id.clone(),
@@ -372,14 +435,16 @@ impl Tables {
                 setup,
                 secret: secret.clone(),
                 links: links.clone(),
-                log: vec![first],
+                log,
             })
             .await
             .map_err(|e| ApiError::storage(e.to_string()))?;
+        let mut items = vec![Item::Table(created)];
+        items.extend(opening.iter().map(|_| Item::Game));
         let play = Play {
             game,
-            items: vec![Item::Table(created)],
-            game_pos: Vec::new(),
+            items,
+            game_pos: (1..=opening.len()).collect(),
             head,
             commands: 0,
             seeds: BTreeMap::new(),
@@ -400,72 +465,139 @@ impl Tables {
             changed: watch::Sender::new(0),
         });
         self.write_map().insert(id, table.clone());
-        Ok(Created { table, owner_key, spectator_key })
+        Ok(Created {
+            table,
+            owner_key,
+            spectator_key,
+        })
     }
 
     /// Apply a command; acknowledged only once it and its events are committed. A command whose
     /// id was applied before is answered again without being applied.
-    pub async fn command(&self, table: &Table, request: CommandRequest<'_>) -> Result<Update, ApiError> {
+    pub async fn command(
+        &self,
+        table: &Table,
+        request: CommandRequest<'_>,
+    ) -> Result<Update, ApiError> {
         let mut play = table.play.lock().await;
         let access = play.access(request.key, request.as_seat)?;
         let seat = access.seat.ok_or_else(|| match access.suspended {
-            true => ApiError::forbidden("the GM plays your seat for now; you can watch until it is handed back"),
+            true => ApiError::forbidden(
+                "the GM plays your seat for now; you can watch until it is handed back",
+            ),
             false => ApiError::forbidden("this link can only watch; it cannot send commands"),
         })?;
         if let Some(id) = &request.id {
             if !plain_word(id, 100) {
-                return Err(ApiError::malformed("a command id is 1 to 100 letters, digits, '-', '_', '.' or ':'"));
+                return Err(ApiError::malformed(
+                    "a command id is 1 to 100 letters, digits, '-', '_', '.' or ':'",
+                ));
             }
             if let Some(sent) = play.ids.get(id) {
                 if sent.seat != seat || sent.command != canonical(request.command) {
-                    return Err(ApiError::conflict("id_reused", format!("command id {id:?} was already used for a different command")));
+                    return Err(ApiError::conflict(
+                        "id_reused",
+                        format!("command id {id:?} was already used for a different command"),
+                    ));
                 }
-                let receipt = Receipt { n: sent.n, id: Some(id.clone()), duplicate: true };
+                let receipt = Receipt {
+                    n: sent.n,
+                    id: Some(id.clone()),
+                    duplicate: true,
+                };
                 let mut update = table.update_locked(&play, &access, sent.pos);
                 update.command = Some(receipt);
                 return Ok(update);
             }
         }
         if play.closed {
-            return Err(ApiError::conflict("closed", "this table has ended: it takes no more commands"));
+            return Err(ApiError::conflict(
+                "closed",
+                "this table has ended: it takes no more commands",
+            ));
         }
         if let (Some(seen), Some((_, at))) = (request.revision, play.last.get(&seat))
             && *at >= seen
         {
             return Err(ApiError::conflict(
                 "stale",
-                format!("{seat} has acted since revision {seen} (at {at}); look at the table again before sending this"),
+                format!(
+                    "{seat} has acted since revision {seen} (at {at}); look at the table again before sending this"
+                ),
             ));
         }
         let n = play.commands;
-        let first_game = play.game.event_count();
         // The generator is not `Send`: it lives only for the decision, before any await.
         let (events, draws) = {
             let mut chance = table.chance_for(&play, n);
             let mut recorder = Recorder::new(chance.as_mut());
-            let events = play.game.command(seat, request.command, &mut recorder).map_err(ApiError::game)?;
+            let events = play
+                .game
+                .command(seat, request.command, &mut recorder)
+                .map_err(ApiError::game)?;
             (events, recorder.draws)
         };
-        let by = if access.role == Role::Owner { Sender::Gm } else { Sender::Player };
-        let entry = CommandEntry { n, seat, by, id: request.id.clone(), command: request.command.clone(), draws };
+        let by = if access.role == Role::Owner {
+            Sender::Gm
+        } else {
+            Sender::Player
+        };
+        let entry = CommandEntry {
+            n,
+            seat,
+            by,
+            id: request.id.clone(),
+            command: request.command.clone(),
+            draws,
+        };
         let mut entries = vec![Entry::Command(entry)];
         entries.extend(events.into_iter().map(|event| Entry::Event { event }));
+        // A game that is over ends its table, and the secret is revealed with the last command.
+        if let Some(how) = play.game.status().over {
+            entries.push(Entry::Table {
+                event: TableEvent::GameOver { how },
+            });
+            entries.push(Entry::Table {
+                event: TableEvent::SecretRevealed {
+                    secret: hex(&table.secret),
+                },
+            });
+        }
         let pos = play.items.len();
-        let stored = StoredCommand { n, seat: seat.to_string(), command: request.command.clone(), id: request.id.clone() };
-        if let Err(e) = self.append(table, &mut play, &entries, Some(stored), Vec::new()).await {
+        let stored = StoredCommand {
+            n,
+            seat: seat.to_string(),
+            command: request.command.clone(),
+            id: request.id.clone(),
+        };
+        if let Err(e) = self
+            .append(table, &mut play, &entries, Some(stored), Vec::new())
+            .await
+        {
             // Memory ran ahead of the disk: rebuild the game from what the disk holds.
             eprintln!("table {}: command not stored: {e}", table.id);
             self.reload(table, &mut play).await;
             return Err(e);
         }
-        debug_assert_eq!(play.game.event_count(), first_game + entries.len() - 1);
         play.commands += 1;
         play.last.insert(seat, (by, pos));
         if let Some(id) = &request.id {
-            play.ids.insert(id.clone(), Sent { seat, command: canonical(request.command), pos, n });
+            play.ids.insert(
+                id.clone(),
+                Sent {
+                    seat,
+                    command: canonical(request.command),
+                    pos,
+                    n,
+                },
+            );
         }
         let mut update = table.update_locked(&play, &access, pos);
-        update.command = Some(Receipt { n, id: request.id, duplicate: false });
+        update.command = Some(Receipt {
+            n,
+            id: request.id,
+            duplicate: false,
+        });
         drop(play);
         table.changed.send_modify(|r| *r += 1);
         Ok(update)
@@ -481,10 +613,24 @@ impl Tables {
         command: Option<StoredCommand>,
         links: Vec<LinkChange>,
     ) -> Result<(), ApiError> {
-        let mut chainer = Chainer { secret: &table.secret, table: &table.id, head: play.head, next: play.items.len() as u64 };
+        let mut chainer = Chainer {
+            secret: &table.secret,
+            table: &table.id,
+            head: play.head,
+            next: play.items.len() as u64,
+        };
         let log: Vec<_> = entries.iter().map(|e| chainer.push(e)).collect();
-        let write = Write::Append { table_id: table.id.clone(), log, command, links: links.clone() };
-        self.store.write(write).await.map_err(|e| ApiError::storage(format!("the change was not saved, so it did not happen: {e}")))?;
+        let write = Write::Append {
+            table_id: table.id.clone(),
+            log,
+            command,
+            links: links.clone(),
+        };
+        self.store.write(write).await.map_err(|e| {
+            ApiError::storage(format!(
+                "the change was not saved, so it did not happen: {e}"
+            ))
+        })?;
         play.head = chainer.head;
         for entry in entries {
             match entry {
@@ -518,18 +664,33 @@ impl Tables {
     }
 
     /// Record table events with their link changes, then wake every stream.
-    async fn table_events(&self, table: &Table, play: &mut Play, events: Vec<TableEvent>, links: Vec<LinkChange>) -> Result<(), ApiError> {
-        let entries: Vec<Entry> = events.into_iter().map(|event| Entry::Table { event }).collect();
+    async fn table_events(
+        &self,
+        table: &Table,
+        play: &mut Play,
+        events: Vec<TableEvent>,
+        links: Vec<LinkChange>,
+    ) -> Result<(), ApiError> {
+        let entries: Vec<Entry> = events
+            .into_iter()
+            .map(|event| Entry::Table { event })
+            .collect();
         self.append(table, play, &entries, None, links).await?;
         table.changed.send_modify(|r| *r += 1);
         Ok(())
     }
 
     /// The owner's lock on a table, for seat changes: refused after the table ended.
-    async fn owner_play<'t>(&self, table: &'t Table, key: &str) -> Result<MutexGuard<'t, Play>, ApiError> {
+    async fn owner_play<'t>(
+        &self,
+        table: &'t Table,
+        key: &str,
+    ) -> Result<MutexGuard<'t, Play>, ApiError> {
         let play = table.play.lock().await;
         if play.role(key)? != Role::Owner {
-            return Err(ApiError::forbidden("only the GM's link (the table's creator) can manage seats and links"));
+            return Err(ApiError::forbidden(
+                "only the GM's link (the table's creator) can manage seats and links",
+            ));
         }
         if play.closed {
             return Err(ApiError::conflict("closed", "this table has ended"));
@@ -545,9 +706,19 @@ impl Tables {
         let invite = new_key();
         let changes = vec![
             LinkChange::RemoveRole(seat.to_string()),
-            LinkChange::Add(StoredLink { key: invite.clone(), role: seat.to_string(), status: LinkStatus::Invite }),
+            LinkChange::Add(StoredLink {
+                key: invite.clone(),
+                role: seat.to_string(),
+                status: LinkStatus::Invite,
+            }),
         ];
-        self.table_events(table, &mut play, vec![TableEvent::InviteIssued { seat }], changes).await?;
+        self.table_events(
+            table,
+            &mut play,
+            vec![TableEvent::InviteIssued { seat }],
+            changes,
+        )
+        .await?;
         Ok(invite)
     }
 
@@ -556,18 +727,34 @@ impl Tables {
         let mut play = self.owner_play(table, key).await?;
         play.check_seat(table, seat)?;
         if play.holder(seat) == Holder::Npc {
-            return Err(ApiError::conflict("no_change", format!("the GM already plays {seat}")));
+            return Err(ApiError::conflict(
+                "no_change",
+                format!("the GM already plays {seat}"),
+            ));
         }
         play.guard_secret(seat, "take the seat over")?;
         let mut changes = Vec::new();
         for link in play.links.iter().filter(|l| l.role == seat.to_string()) {
             changes.push(match link.status {
-                LinkStatus::Active => LinkChange::SetStatus { key: link.key.clone(), status: LinkStatus::Suspended },
+                LinkStatus::Active => LinkChange::SetStatus {
+                    key: link.key.clone(),
+                    status: LinkStatus::Suspended,
+                },
                 _ => LinkChange::Remove(link.key.clone()),
             });
         }
-        changes.push(LinkChange::Add(StoredLink { key: new_key(), role: seat.to_string(), status: LinkStatus::Npc }));
-        self.table_events(table, &mut play, vec![TableEvent::TakenOver { seat }], changes).await
+        changes.push(LinkChange::Add(StoredLink {
+            key: new_key(),
+            role: seat.to_string(),
+            status: LinkStatus::Npc,
+        }));
+        self.table_events(
+            table,
+            &mut play,
+            vec![TableEvent::TakenOver { seat }],
+            changes,
+        )
+        .await
     }
 
     /// Give a seat the GM took over back to its player.
@@ -575,14 +762,34 @@ impl Tables {
         let mut play = self.owner_play(table, key).await?;
         play.check_seat(table, seat)?;
         let role = seat.to_string();
-        let suspended = play.links.iter().find(|l| l.role == role && l.status == LinkStatus::Suspended).map(|l| l.key.clone());
+        let suspended = play
+            .links
+            .iter()
+            .find(|l| l.role == role && l.status == LinkStatus::Suspended)
+            .map(|l| l.key.clone());
         let Some(player_key) = suspended else {
-            return Err(ApiError::conflict("no_change", format!("no player is waiting for {seat}: invite one instead")));
+            return Err(ApiError::conflict(
+                "no_change",
+                format!("no player is waiting for {seat}: invite one instead"),
+            ));
         };
-        let mut changes: Vec<LinkChange> =
-            play.links.iter().filter(|l| l.role == role && l.status == LinkStatus::Npc).map(|l| LinkChange::Remove(l.key.clone())).collect();
-        changes.push(LinkChange::SetStatus { key: player_key, status: LinkStatus::Active });
-        self.table_events(table, &mut play, vec![TableEvent::HandedBack { seat }], changes).await
+        let mut changes: Vec<LinkChange> = play
+            .links
+            .iter()
+            .filter(|l| l.role == role && l.status == LinkStatus::Npc)
+            .map(|l| LinkChange::Remove(l.key.clone()))
+            .collect();
+        changes.push(LinkChange::SetStatus {
+            key: player_key,
+            status: LinkStatus::Active,
+        });
+        self.table_events(
+            table,
+            &mut play,
+            vec![TableEvent::HandedBack { seat }],
+            changes,
+        )
+        .await
     }
 
     /// Revoke every link of `seat`: nobody plays it until it is given again.
@@ -593,7 +800,13 @@ impl Tables {
             return Ok(());
         }
         let changes = vec![LinkChange::RemoveRole(seat.to_string())];
-        self.table_events(table, &mut play, vec![TableEvent::LinkRevoked { seat }], changes).await
+        self.table_events(
+            table,
+            &mut play,
+            vec![TableEvent::LinkRevoked { seat }],
+            changes,
+        )
+        .await
     }
 
     /// Exchange an invite for the player's own key.
@@ -602,14 +815,29 @@ impl Tables {
         let link = play.link(invite).cloned().ok_or_else(ApiError::bad_key)?;
         let seat = match (link.status, link.role.parse::<Role>()) {
             (LinkStatus::Invite, Ok(Role::Seat(seat))) => seat,
-            _ => return Err(ApiError::conflict("not_invite", "this link is not an unused invite")),
+            _ => {
+                return Err(ApiError::conflict(
+                    "not_invite",
+                    "this link is not an unused invite",
+                ));
+            }
         };
         let key = new_key();
         let changes = vec![
             LinkChange::Remove(invite.to_string()),
-            LinkChange::Add(StoredLink { key: key.clone(), role: seat.to_string(), status: LinkStatus::Active }),
+            LinkChange::Add(StoredLink {
+                key: key.clone(),
+                role: seat.to_string(),
+                status: LinkStatus::Active,
+            }),
         ];
-        self.table_events(table, &mut play, vec![TableEvent::SeatClaimed { seat }], changes).await?;
+        self.table_events(
+            table,
+            &mut play,
+            vec![TableEvent::SeatClaimed { seat }],
+            changes,
+        )
+        .await?;
         Ok((seat, key))
     }
 
@@ -617,9 +845,12 @@ impl Tables {
     pub async fn add_seed(&self, table: &Table, key: &str, seed: &str) -> Result<(), ApiError> {
         let mut play = table.play.lock().await;
         let access = play.access(key, None)?;
-        let by = contributor(&access).ok_or_else(|| ApiError::forbidden("only the GM and the players add seeds"))?;
+        let by = contributor(&access)
+            .ok_or_else(|| ApiError::forbidden("only the GM and the players add seeds"))?;
         if !plain_word(seed, 64) {
-            return Err(ApiError::malformed("a seed is 1 to 64 letters, digits, '-', '_', '.' or ':'"));
+            return Err(ApiError::malformed(
+                "a seed is 1 to 64 letters, digits, '-', '_', '.' or ':'",
+            ));
         }
         if play.closed {
             return Err(ApiError::conflict("closed", "this table has ended"));
@@ -627,14 +858,29 @@ impl Tables {
         if play.seeds.get(&by).is_some_and(|s| s == seed) {
             return Ok(());
         }
-        self.table_events(table, &mut play, vec![TableEvent::SeedAdded { by, seed: seed.to_string() }], Vec::new()).await
+        self.table_events(
+            table,
+            &mut play,
+            vec![TableEvent::SeedAdded {
+                by,
+                seed: seed.to_string(),
+            }],
+            Vec::new(),
+        )
+        .await
     }
 
     /// End the table and reveal its secret.
     pub async fn close_table(&self, table: &Table, key: &str) -> Result<(), ApiError> {
         let mut play = self.owner_play(table, key).await?;
-        let events = vec![TableEvent::Closed, TableEvent::SecretRevealed { secret: hex(&table.secret) }];
-        self.table_events(table, &mut play, events, Vec::new()).await
+        let events = vec![
+            TableEvent::Closed,
+            TableEvent::SecretRevealed {
+                secret: hex(&table.secret),
+            },
+        ];
+        self.table_events(table, &mut play, events, Vec::new())
+            .await
     }
 
     /// The table's record for `key`: see [`crate::export`].
@@ -642,7 +888,11 @@ impl Tables {
         let play = table.play.lock().await;
         let access = play.access(key, None)?;
         // Read under the lock, so the stored log and the game in memory are the same length.
-        let stored = self.store.read_log(&table.id).await.map_err(|e| ApiError::storage(e.to_string()))?;
+        let stored = self
+            .store
+            .read_log(&table.id)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?;
         let seen = play.game.events_for(access.viewer, 0);
         let revealed = play.revealed();
         let source = crate::export::Source {
@@ -675,13 +925,16 @@ impl Play {
             TableEvent::SeedAdded { by, seed } => {
                 self.seeds.insert(by.clone(), seed.clone());
             }
-            TableEvent::Closed => self.closed = true,
+            TableEvent::Closed | TableEvent::GameOver { .. } => self.closed = true,
             _ => {}
         }
     }
 
     fn revealed(&self) -> bool {
-        self.items.iter().rev().any(|i| matches!(i, Item::Table(TableEvent::SecretRevealed { .. })))
+        self.items
+            .iter()
+            .rev()
+            .any(|i| matches!(i, Item::Table(TableEvent::SecretRevealed { .. })))
     }
 
     fn change_link(&mut self, change: LinkChange) {
@@ -703,12 +956,20 @@ impl Play {
 
     /// The role `key` stands for, whatever its state.
     fn role(&self, key: &str) -> Result<Role, ApiError> {
-        self.link(key).filter(|l| l.status != LinkStatus::Npc).and_then(|l| l.role.parse().ok()).ok_or_else(ApiError::bad_key)
+        self.link(key)
+            .filter(|l| l.status != LinkStatus::Npc)
+            .and_then(|l| l.role.parse().ok())
+            .ok_or_else(ApiError::bad_key)
     }
 
     fn holder(&self, seat: Seat) -> Holder {
         let role = seat.to_string();
-        let statuses: Vec<LinkStatus> = self.links.iter().filter(|l| l.role == role).map(|l| l.status).collect();
+        let statuses: Vec<LinkStatus> = self
+            .links
+            .iter()
+            .filter(|l| l.role == role)
+            .map(|l| l.status)
+            .collect();
         if statuses.contains(&LinkStatus::Npc) {
             Holder::Npc
         } else if statuses.contains(&LinkStatus::Active) {
@@ -724,10 +985,15 @@ impl Play {
 
     fn check_seat(&self, table: &Table, seat: Seat) -> Result<(), ApiError> {
         if seat == Seat::Gm {
-            return Err(ApiError::malformed("the gm seat belongs to the GM link itself; invite players to p1, p2, …"));
+            return Err(ApiError::malformed(
+                "the gm seat belongs to the GM link itself; invite players to p1, p2, …",
+            ));
         }
         if !self.game.seats().contains(&seat) {
-            return Err(ApiError::malformed(format!("{} has no seat {seat} at this table", table.ruleset)));
+            return Err(ApiError::malformed(format!(
+                "{} has no seat {seat} at this table",
+                table.ruleset
+            )));
         }
         Ok(())
     }
@@ -739,7 +1005,9 @@ impl Play {
         if by_player && self.game.secret_pending(seat) {
             return Err(ApiError::conflict(
                 "secret_pending",
-                format!("{seat} has a secret choice waiting to be revealed; you can {doing} once the rules reveal it"),
+                format!(
+                    "{seat} has a secret choice waiting to be revealed; you can {doing} once the rules reveal it"
+                ),
             ));
         }
         Ok(())
@@ -749,17 +1017,29 @@ impl Play {
     fn access(&self, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
         let link = self.link(key).ok_or_else(ApiError::bad_key)?;
         let role: Role = link.role.parse().map_err(|_| ApiError::bad_key())?;
-        let watch_only = |role, suspended| Access { role, seat: None, viewer: Viewer::Spectator, suspended };
+        let watch_only = |role, suspended| Access {
+            role,
+            seat: None,
+            viewer: Viewer::Spectator,
+            suspended,
+        };
         match (role, link.status) {
             (_, LinkStatus::Npc) => Err(ApiError::bad_key()),
             (_, LinkStatus::Invite) => Err(ApiError::invite()),
             (Role::Seat(s), status) => {
                 if let Some(other) = as_seat.filter(|o| *o != s) {
-                    return Err(ApiError::forbidden(format!("this link is for {s}; it cannot act as {other}")));
+                    return Err(ApiError::forbidden(format!(
+                        "this link is for {s}; it cannot act as {other}"
+                    )));
                 }
                 Ok(match status {
                     LinkStatus::Suspended => watch_only(role, true),
-                    _ => Access { role, seat: Some(s), viewer: Viewer::Seat(s), suspended: false },
+                    _ => Access {
+                        role,
+                        seat: Some(s),
+                        viewer: Viewer::Seat(s),
+                        suspended: false,
+                    },
                 })
             }
             (Role::Spectator, _) => match as_seat {
@@ -778,7 +1058,12 @@ impl Play {
                         )));
                     }
                 };
-                Ok(Access { role, seat, viewer: seat.map_or(Viewer::Spectator, Viewer::Seat), suspended: false })
+                Ok(Access {
+                    role,
+                    seat,
+                    viewer: seat.map_or(Viewer::Spectator, Viewer::Seat),
+                    suspended: false,
+                })
             }
         }
     }
@@ -790,11 +1075,17 @@ impl Play {
             .map(|seat| {
                 let role = seat.to_string();
                 let holder = self.holder(seat);
-                let invite = self.links.iter().find(|l| l.role == role && l.status == LinkStatus::Invite);
+                let invite = self
+                    .links
+                    .iter()
+                    .find(|l| l.role == role && l.status == LinkStatus::Invite);
                 SeatInfo {
                     seat,
                     holder,
-                    suspended: self.links.iter().any(|l| l.role == role && l.status == LinkStatus::Suspended),
+                    suspended: self
+                        .links
+                        .iter()
+                        .any(|l| l.role == role && l.status == LinkStatus::Suspended),
                     key: invite.filter(|_| owner).map(|l| l.key.clone()),
                 }
             })
@@ -808,11 +1099,21 @@ impl Play {
             .game
             .events_for(viewer, game_from)
             .into_iter()
-            .map(|SeenEvent { index, event, text }| SeenEntry { index: self.game_pos[index], event: Some(event), table: None, text })
+            .map(|SeenEvent { index, event, text }| SeenEntry {
+                index: self.game_pos[index],
+                event: Some(event),
+                table: None,
+                text,
+            })
             .collect();
         for (index, item) in self.items.iter().enumerate().skip(after) {
             if let Item::Table(event) = item {
-                lines.push(SeenEntry { index, event: None, table: Some(event.public()), text: event.narrate() });
+                lines.push(SeenEntry {
+                    index,
+                    event: None,
+                    table: Some(event.public()),
+                    text: event.narrate(&|s| self.game.seat_name(s)),
+                });
             }
         }
         lines.sort_by_key(|l| l.index);
@@ -825,8 +1126,17 @@ impl Table {
     fn chance_for(&self, play: &Play, n: u64) -> Box<dyn Randomness> {
         match self.chance {
             Chance::V1 => {
-                let seeds: Vec<(String, String)> = play.seeds.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-                let inputs = ChanceInputs { secret: &self.secret, table: &self.id, command: n, seeds: &seeds };
+                let seeds: Vec<(String, String)> = play
+                    .seeds
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let inputs = ChanceInputs {
+                    secret: &self.secret,
+                    table: &self.id,
+                    command: n,
+                    seeds: &seeds,
+                };
                 Box::new(DerivedRandomness::new(&inputs))
             }
             Chance::Legacy => Box::new(SeededRandomness::for_command(self.legacy_seed, n)),
@@ -839,7 +1149,12 @@ impl Table {
     }
 
     /// What `key` sees now (acting `as_seat`), with the log lines from `after` on.
-    pub async fn update_for(&self, key: &str, as_seat: Option<Seat>, after: usize) -> Result<(Access, Update), ApiError> {
+    pub async fn update_for(
+        &self,
+        key: &str,
+        as_seat: Option<Seat>,
+        after: usize,
+    ) -> Result<(Access, Update), ApiError> {
         let play = self.play.lock().await;
         let access = play.access(key, as_seat)?;
         let update = self.update_locked(&play, &access, after);
@@ -849,11 +1164,21 @@ impl Table {
     /// The next message for a live stream opened with `bound` rights: an update while the key
     /// still has exactly those rights, else the news that they changed. Decided under the same
     /// lock as every change of seat, so no update computed for old rights goes out after it.
-    pub async fn push(&self, key: &str, as_seat: Option<Seat>, bound: &Access, after: usize) -> Push {
+    pub async fn push(
+        &self,
+        key: &str,
+        as_seat: Option<Seat>,
+        bound: &Access,
+        after: usize,
+    ) -> Push {
         let play = self.play.lock().await;
         match play.access(key, as_seat) {
-            Ok(now) if now == *bound => Push::Update(Box::new(self.update_locked(&play, &now, after))),
-            Ok(now) => Push::Changed { message: change_message(bound, &now) },
+            Ok(now) if now == *bound => {
+                Push::Update(Box::new(self.update_locked(&play, &now, after)))
+            }
+            Ok(now) => Push::Changed {
+                message: change_message(bound, &now),
+            },
             Err(e) if e.code == "bad_key" => Push::Revoked,
             Err(_) => Push::Changed {
                 message: match bound.seat {
@@ -867,7 +1192,14 @@ impl Table {
     fn update_locked(&self, play: &Play, access: &Access, after: usize) -> Update {
         let game = &play.game;
         let legal = match (access.seat, play.closed) {
-            (Some(s), false) => game.legal_commands(s).into_iter().map(|c| LegalCommand { label: label(&c), command: c }).collect(),
+            (Some(s), false) => game
+                .legal_commands(s)
+                .into_iter()
+                .map(|c| LegalCommand {
+                    label: label(&c),
+                    command: c,
+                })
+                .collect(),
             _ => Vec::new(),
         };
         let revealed = play.revealed();
@@ -892,7 +1224,10 @@ impl Table {
                 secret: revealed.then(|| hex(&self.secret)),
             },
             closed: play.closed,
-            notice: access.suspended.then(|| "The GM plays your seat for now; you are watching until it is handed back.".to_string()),
+            notice: access.suspended.then(|| {
+                "The GM plays your seat for now; you are watching until it is handed back."
+                    .to_string()
+            }),
             command: None,
         }
     }
@@ -906,7 +1241,10 @@ impl Table {
     pub async fn key_of(&self, role: Role) -> Option<String> {
         let play = self.play.lock().await;
         let name = role.to_string();
-        play.links.iter().find(|l| l.role == name && l.status == LinkStatus::Active).map(|l| l.key.clone())
+        play.links
+            .iter()
+            .find(|l| l.role == name && l.status == LinkStatus::Active)
+            .map(|l| l.key.clone())
     }
 
     /// A receiver that wakes on every change to this table.
@@ -922,9 +1260,14 @@ impl Table {
 /// Why a stream's rights changed, in words for its page.
 fn change_message(before: &Access, now: &Access) -> String {
     match (before.seat, now.seat, now.suspended) {
-        (_, _, true) => "The GM has taken over your seat; this page now only watches until it is handed back.".into(),
+        (_, _, true) => {
+            "The GM has taken over your seat; this page now only watches until it is handed back."
+                .into()
+        }
         (None, Some(_), _) if before.suspended => "Your seat is yours again.".into(),
-        (Some(s), _, _) if before.role == Role::Owner => format!("You no longer play {s}: it went back to a player or changed hands."),
+        (Some(s), _, _) if before.role == Role::Owner => {
+            format!("You no longer play {s}: it went back to a player or changed hands.")
+        }
         _ => "What this link may see has changed.".into(),
     }
 }
