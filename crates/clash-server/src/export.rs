@@ -145,6 +145,8 @@ struct Item {
     hash: Option<Hash>,
     digest: Option<Hash>,
     entry: Option<Value>,
+    /// The part a key may see of an entry it may not read whole.
+    seen: Option<Value>,
 }
 
 /// Check a record. `seen_heads` are head hashes a player noted during play: each must be one
@@ -200,6 +202,7 @@ fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
             hash,
             digest,
             entry: e.get("entry").cloned(),
+            seen: e.get("seen").cloned(),
         });
     }
     if items.is_empty() {
@@ -211,10 +214,8 @@ fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
 /// The secret, if revealed and matching the commitment (else a failure is reported).
 fn check_secret(doc: &Value, items: &[Item], report: &mut Report) -> Option<Vec<u8>> {
     let commitment_text = doc["commitment"].as_str().unwrap_or_default();
-    let created = items[0]
-        .entry
-        .as_ref()
-        .and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok());
+    let first = items[0].entry.as_ref().or(items[0].seen.as_ref());
+    let created = first.and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok());
     match &created {
         Some(Entry::Table { event: TableEvent::Created { commitment: c, .. } }) if c == commitment_text => {}
         Some(Entry::Table { event: TableEvent::Created { .. } }) => report
