@@ -1,5 +1,8 @@
 //! Every endpoint, in process, through `tower::ServiceExt::oneshot`, against a test ruleset.
 
+#[path = "common/client.rs"]
+#[allow(dead_code)]
+mod client;
 mod common;
 
 use axum::body::Body;
@@ -9,8 +12,8 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
+use client::*;
 use common::SealedDuel;
-use common::client::*;
 
 #[tokio::test]
 async fn health_answers_when_the_database_is_reachable() {

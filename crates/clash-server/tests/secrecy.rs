@@ -9,6 +9,9 @@
 //! have gained a seat that held no player's unrevealed choice, and no key ever receives the
 //! server secret before the end.
 
+#[path = "common/client.rs"]
+#[allow(dead_code)]
+mod client;
 mod common;
 
 use std::collections::HashMap;
@@ -19,7 +22,7 @@ use clash_core::{AnyGame, Seat, Viewer};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use common::client::{Sse, call, call_json};
+use client::{Sse, call, call_json};
 
 #[derive(Debug, Clone)]
 enum Action {
@@ -319,6 +322,11 @@ impl Run {
                 let body = json!({ "command": command, "as": as_seat });
                 let (status, answer) =
                     call_json(&self.app, "POST", &self.uri("commands", &key), Some(body)).await;
+                assert_eq!(
+                    status,
+                    StatusCode::OK,
+                    "a legal command is accepted: {answer}"
+                );
                 let allowed = self.model.viewer(&self.owner, &self.spectator, &asker);
                 self.seen.push(Seen {
                     what: format!("answer to {asker:?}"),

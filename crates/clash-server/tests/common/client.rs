@@ -13,7 +13,7 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use super::SealedDuel;
+use crate::common::SealedDuel;
 
 pub struct Server {
     pub app: Router,

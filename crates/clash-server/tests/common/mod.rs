@@ -278,5 +278,3 @@ impl Listed for SealedDuel {
     const BLURB: &'static str = "A test game: commit a secret word, reveal, roll a die.";
     const PRESETS: &'static [Preset] = &[];
 }
-#[allow(dead_code)]
-pub mod client;
