@@ -115,6 +115,8 @@ pub struct Fairness {
     pub commitment: String,
     /// The client seeds in force, by contributor.
     pub seeds: BTreeMap<String, String>,
+    /// Each contributor's name at the table ("Ada", "the GM").
+    pub names: BTreeMap<String, String>,
     /// Who this viewer contributes as (`gm`, `p1`), if it may add a seed.
     pub contributor: Option<String>,
     /// The secret, once the table has ended.
@@ -1220,6 +1222,15 @@ impl Table {
                 chance: self.chance,
                 commitment: self.commitment.clone(),
                 seeds: play.seeds.clone(),
+                names: play
+                    .seeds
+                    .keys()
+                    .filter_map(|by| {
+                        by.parse::<Seat>()
+                            .ok()
+                            .map(|s| (by.clone(), game.seat_name(s)))
+                    })
+                    .collect(),
                 contributor: contributor(access),
                 secret: revealed.then(|| hex(&self.secret)),
             },

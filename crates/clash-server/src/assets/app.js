@@ -101,7 +101,7 @@
     if (!f || !$('commitment')) return;
     $('commitment').textContent = f.commitment;
     $('head').textContent = update.head;
-    const seeds = Object.entries(f.seeds).map(([who, seed]) => who + ': ' + seed);
+    const seeds = Object.entries(f.seeds).map(([who, seed]) => (f.names[who] || who) + ': ' + seed);
     $('seeds').textContent = seeds.length ? seeds.join(' · ') : 'none yet';
     if (f.secret) $('secret').textContent = f.secret;
     if (f.chance === 'legacy') $('secret').textContent = 'this table was made before verifiable dice: its rolls cannot be checked';
@@ -152,6 +152,7 @@
       try { panel($('panel'), update, send); } catch (e) { console.error(e); }
     }
     document.body.dataset.events = String(cursor);
+    document.body.dataset.gameEvents = String(document.querySelectorAll('#log li:not(.table-event)').length);
   }
 
   function connect() {
