@@ -37,6 +37,11 @@ async fn openapi_document_describes_every_endpoint() {
         "/api/tables/{id}/events",
         "/api/tables/{id}/commands",
         "/api/tables/{id}/stream",
+        "/api/tables/{id}/export",
+        "/api/tables/{id}/claim",
+        "/api/tables/{id}/seed",
+        "/api/tables/{id}/close",
+        "/api/tables/{id}/seats/{seat}/hand-back",
         "/api/tables/{id}/seats/{seat}/link",
     ] {
         assert!(doc["paths"][path].is_object(), "{path} is not documented");
