@@ -1003,8 +1003,10 @@ impl Play {
     /// A seat holding a secret choice its player made may change hands only back to that
     /// player: the GM could otherwise take it (or a new link to it) and read the choice.
     fn guard_secret(&self, seat: Seat, doing: &str) -> Result<(), ApiError> {
-        let by_player = matches!(self.last.get(&seat), Some((Sender::Player, _)));
-        if by_player && self.game.secret_pending(seat) {
+        // Only a choice the GM made themselves (playing the seat) may go with the seat; one whose
+        // author the log does not know (a table from before the log) counts as the player's.
+        let by_gm = matches!(self.last.get(&seat), Some((Sender::Gm, _)));
+        if !by_gm && self.game.secret_pending(seat) {
             return Err(ApiError::conflict(
                 "secret_pending",
                 format!(
