@@ -55,6 +55,8 @@ enum Command {
         /// The database file.
         #[arg(long, env = "CLASH_DB", default_value = "clash.db")]
         db: PathBuf,
+        #[command(flatten)]
+        limits: serve::LimitArgs,
     },
 }
 
@@ -62,7 +64,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Run { file, json } => run::run(&file, json),
-        Command::Serve { addr, db } => serve::serve(addr, &db),
+        Command::Serve { addr, db, limits } => serve::serve(addr, &db, limits),
         Command::Odds(args) => analysis::odds(args),
         Command::Solve(args) => analysis::solve(args),
         Command::Simulate(args) => analysis::simulate_cmd(args),

@@ -106,6 +106,9 @@ pub enum TableEvent {
     HandedBack { seat: Seat },
     /// The seat's link is gone; nobody plays it.
     LinkRevoked { seat: Seat },
+    /// The GM's link (`owner`) or the watch link (`spectator`) was replaced; the old one no
+    /// longer works.
+    LinkReplaced { link: String },
     /// The GM ended the table: no more commands.
     Closed,
     /// The game is over (as its rules tell): no more commands.
@@ -154,6 +157,12 @@ impl TableEvent {
             }
             TableEvent::LinkRevoked { seat: s } => {
                 format!("The link for {} is revoked; nobody plays it now.", seat(s))
+            }
+            TableEvent::LinkReplaced { link } if link == "owner" => {
+                "The GM's link is replaced; the old one no longer works.".into()
+            }
+            TableEvent::LinkReplaced { .. } => {
+                "The watch link is replaced; the old one no longer works.".into()
             }
             TableEvent::Closed => "The GM ends the table.".into(),
             TableEvent::GameOver { how } => format!("The game is over: {how}"),

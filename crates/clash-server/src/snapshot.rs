@@ -1,0 +1,389 @@
+//! A table as it stood after one change, readable without the table's lock.
+//!
+//! Every change (command, seat change, seed, end) takes a new [`Snapshot`] under the lock; every
+//! read (views, answers, live pushes, pages) takes the current one under the lock, checks the
+//! key's rights there, and then works from the snapshot alone. So nothing a viewer asks for is
+//! computed while the lock is held, and each viewer's picture at each revision is computed once,
+//! on the blocking thread pool, and shared by every stream and answer that needs it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Instant;
+
+use clash_core::{AnyGame, Seat, SeenEvent, Viewer};
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::OnceCell;
+
+use crate::error::ApiError;
+use crate::frames::Frame;
+use crate::labels::label;
+use crate::log::{Chance, Hash, TableEvent, hex};
+use crate::metrics::Metrics;
+use crate::play::{Access, Item, Ledger, SeatInfo, contributor};
+
+/// What never changes about a table.
+pub struct Meta {
+    pub id: String,
+    pub ruleset: &'static str,
+    pub title: String,
+    /// SHA-256 of the secret, shown to everyone from the start.
+    pub commitment: String,
+    pub chance: Chance,
+    /// Never shown until the table ends.
+    pub secret: Vec<u8>,
+}
+
+/// The state a snapshot is taken of.
+pub struct Taken {
+    pub revision: usize,
+    /// Game events in the log at this revision.
+    pub games: usize,
+    pub game: Arc<dyn AnyGame>,
+    pub ledger: Arc<RwLock<Ledger>>,
+    pub head: Hash,
+    pub seeds: BTreeMap<String, String>,
+    pub seats: Vec<SeatInfo>,
+    pub closed: bool,
+    pub revealed: bool,
+}
+
+type FrameCell = Arc<OnceCell<Arc<Frame>>>;
+
+pub struct Snapshot {
+    pub meta: Arc<Meta>,
+    taken: Taken,
+    /// Each viewer's picture at this revision, computed on first demand.
+    frames: Mutex<HashMap<Access, FrameCell>>,
+}
+
+/// A legal command with a label a person can read.
+#[derive(Debug, Clone, Serialize)]
+pub struct LegalCommand {
+    pub label: String,
+    pub command: Value,
+}
+
+/// One line of the table log as one viewer sees it: a game event (`event`) or a table event
+/// (`table`), told in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeenEntry {
+    /// Position in the table log; clients resume after the last one they saw.
+    pub index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableEvent>,
+    pub text: String,
+}
+
+/// Verifiable chance, as everyone may see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fairness {
+    /// `clash-chance-v1`, or `legacy` for a table created before verifiable chance.
+    pub chance: Chance,
+    /// SHA-256 of the server secret (hex).
+    pub commitment: String,
+    /// The client seeds in force, by contributor.
+    pub seeds: BTreeMap<String, String>,
+    /// Each contributor's name at the table ("Ada", "the GM").
+    pub names: BTreeMap<String, String>,
+    /// Who this viewer contributes as (`gm`, `p1`), if it may add a seed.
+    pub contributor: Option<String>,
+    /// The secret, once the table has ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+}
+
+/// The answer's note about a command.
+#[derive(Debug, Clone, Serialize)]
+pub struct Receipt {
+    /// The command's number at the table.
+    pub n: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// True when this id was applied before: nothing was applied now.
+    pub duplicate: bool,
+}
+
+/// Everything one viewer may know of a table at one revision, except the log lines (those
+/// depend on where the reader resumes): an update is a picture plus `events`.
+#[derive(Serialize)]
+struct Picture<'a> {
+    table: &'a str,
+    ruleset: &'static str,
+    title: &'a str,
+    /// Who is looking: a seat name or `spectator`.
+    viewer: String,
+    /// The seat this viewer may command, if any.
+    seat: Option<Seat>,
+    /// Length of the table log (its revision): resume from here.
+    event_count: usize,
+    /// The chain hash of the last log entry (hex).
+    head: String,
+    view: Value,
+    render: String,
+    legal: Vec<LegalCommand>,
+    seats: &'a [SeatInfo],
+    fairness: Fairness,
+    /// The table has ended: no more commands.
+    closed: bool,
+    /// A note for this viewer (a player whose seat the GM plays for now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notice: Option<&'static str>,
+}
+
+const SUSPENDED_NOTICE: &str =
+    "The GM plays your seat for now; you are watching until it is handed back.";
+
+/// Log lines further back than this are gathered on the blocking pool.
+const INLINE_LINES: usize = 64;
+
+impl Snapshot {
+    /// The snapshot of a table not yet filled (replaced at once by its first real one).
+    pub fn empty(meta: Arc<Meta>, game: Arc<dyn AnyGame>, ledger: Arc<RwLock<Ledger>>) -> Self {
+        Snapshot::new(
+            meta,
+            Taken {
+                revision: 0,
+                games: 0,
+                game,
+                ledger,
+                head: [0; 32],
+                seeds: BTreeMap::new(),
+                seats: Vec::new(),
+                closed: false,
+                revealed: false,
+            },
+        )
+    }
+
+    pub fn new(meta: Arc<Meta>, taken: Taken) -> Self {
+        Snapshot {
+            meta,
+            taken,
+            frames: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn revision(&self) -> usize {
+        self.taken.revision
+    }
+
+    pub fn game(&self) -> &dyn AnyGame {
+        self.taken.game.as_ref()
+    }
+
+    /// The chain hash of the last log entry (hex).
+    pub fn head_hex(&self) -> String {
+        hex(&self.taken.head)
+    }
+
+    pub fn revealed(&self) -> bool {
+        self.taken.revealed
+    }
+
+    /// The log lines `viewer` may read from position `after` on.
+    pub fn seen(&self, viewer: Viewer, after: usize) -> Vec<SeenEntry> {
+        let t = &self.taken;
+        let ledger = t.ledger.read().unwrap_or_else(|p| p.into_inner());
+        let game_pos = &ledger.game_pos[..t.games.min(ledger.game_pos.len())];
+        let game_from = game_pos.partition_point(|p| *p < after);
+        let mut lines: Vec<SeenEntry> = t
+            .game
+            .events_for(viewer, game_from)
+            .into_iter()
+            .filter_map(|SeenEvent { index, event, text }| {
+                Some(SeenEntry {
+                    index: *game_pos.get(index)?,
+                    event: Some(event),
+                    table: None,
+                    text,
+                })
+            })
+            .collect();
+        let items = &ledger.items[..t.revision.min(ledger.items.len())];
+        for (index, item) in items.iter().enumerate().skip(after) {
+            if let Item::Table(event) = item {
+                lines.push(SeenEntry {
+                    index,
+                    event: None,
+                    table: Some(event.public()),
+                    text: event.narrate(&|s| t.game.seat_name(s)),
+                });
+            }
+        }
+        lines.sort_by_key(|l| l.index);
+        lines
+    }
+
+    /// The game events as `viewer` sees them, and the log position of each (for records).
+    pub fn game_events(&self, viewer: Viewer) -> (Vec<SeenEvent>, Vec<usize>) {
+        let ledger = self.taken.ledger.read().unwrap_or_else(|p| p.into_inner());
+        let games = self.taken.games.min(ledger.game_pos.len());
+        (
+            self.taken.game.events_for(viewer, 0),
+            ledger.game_pos[..games].to_vec(),
+        )
+    }
+
+    fn picture(&self, access: &Access) -> Value {
+        let (t, meta) = (&self.taken, &self.meta);
+        let game = t.game.as_ref();
+        let legal = match (access.seat, t.closed) {
+            (Some(s), false) => game
+                .legal_commands(s)
+                .into_iter()
+                .map(|c| LegalCommand {
+                    label: label(&c),
+                    command: c,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let names = t
+            .seeds
+            .keys()
+            .filter_map(|by| {
+                by.parse::<Seat>()
+                    .ok()
+                    .map(|s| (by.clone(), game.seat_name(s)))
+            })
+            .collect();
+        let picture = Picture {
+            table: &meta.id,
+            ruleset: meta.ruleset,
+            title: &meta.title,
+            viewer: access.viewer.to_string(),
+            seat: access.seat,
+            event_count: t.revision,
+            head: hex(&t.head),
+            view: game.view(access.viewer),
+            render: game.render(access.viewer),
+            legal,
+            seats: &t.seats,
+            fairness: Fairness {
+                chance: meta.chance,
+                commitment: meta.commitment.clone(),
+                seeds: t.seeds.clone(),
+                names,
+                contributor: contributor(access),
+                secret: t.revealed.then(|| hex(&meta.secret)),
+            },
+            closed: t.closed,
+            notice: access.suspended.then_some(SUSPENDED_NOTICE),
+        };
+        serde_json::to_value(&picture).unwrap_or(Value::Null)
+    }
+
+    /// `access`'s picture at this revision: computed once (on the blocking pool), then shared.
+    pub async fn frame(
+        self: &Arc<Self>,
+        access: &Access,
+        metrics: &Metrics,
+    ) -> Result<Arc<Frame>, ApiError> {
+        let cell = {
+            let mut frames = self.frames.lock().unwrap_or_else(|p| p.into_inner());
+            frames.entry(access.clone()).or_default().clone()
+        };
+        cell.get_or_try_init(|| async {
+            let snapshot = self.clone();
+            let access = access.clone();
+            let started = Instant::now();
+            let frame = tokio::task::spawn_blocking(move || {
+                let picture = snapshot.picture(&access);
+                Arc::new(Frame::new(snapshot.revision(), &picture))
+            })
+            .await
+            .map_err(|e| ApiError::Unreadable(format!("a view could not be computed: {e}")))?;
+            metrics.updates_computed.inc();
+            metrics
+                .update_seconds
+                .observe(started.elapsed().as_secs_f64());
+            Ok(frame)
+        })
+        .await
+        .cloned()
+    }
+
+    /// The log lines from `after`, gathered on the blocking pool when there are many.
+    pub async fn lines(self: &Arc<Self>, viewer: Viewer, after: usize) -> Vec<SeenEntry> {
+        if self.revision().saturating_sub(after) <= INLINE_LINES {
+            return self.seen(viewer, after);
+        }
+        let snapshot = self.clone();
+        tokio::task::spawn_blocking(move || snapshot.seen(viewer, after))
+            .await
+            .unwrap_or_default()
+    }
+
+    /// `access`'s whole update as JSON: its picture, the log lines from `after`, and the receipt
+    /// of a command if this answers one.
+    pub async fn update_text(
+        self: &Arc<Self>,
+        access: &Access,
+        after: usize,
+        receipt: Option<&Receipt>,
+        metrics: &Metrics,
+    ) -> Result<String, ApiError> {
+        let frame = self.frame(access, metrics).await?;
+        let events = self.lines(access.viewer, after).await;
+        Ok(assemble(frame.text(), &events, receipt))
+    }
+}
+
+/// An update's JSON: the picture's members with `events` (and `command`) added.
+pub fn assemble(picture: &str, events: &[SeenEntry], receipt: Option<&Receipt>) -> String {
+    let events = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
+    let mut out = String::with_capacity(picture.len() + events.len() + 64);
+    out.push_str("{\"events\":");
+    out.push_str(&events);
+    if let Some(r) = receipt {
+        out.push_str(",\"command\":");
+        out.push_str(&serde_json::to_string(r).unwrap_or_else(|_| "null".into()));
+    }
+    match picture.strip_prefix('{') {
+        Some(rest) if rest != "}" => {
+            out.push(',');
+            out.push_str(rest);
+        }
+        _ => out.push('}'),
+    }
+    out
+}
+
+/// A live push that carries only what changed since the picture at `base`: a JSON Patch of the
+/// picture, and the new log lines.
+pub fn patch_text(base: usize, revision: usize, patch: &str, events: &[SeenEntry]) -> String {
+    let events = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
+    format!("{{\"base\":{base},\"event_count\":{revision},\"patch\":{patch},\"events\":{events}}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_update_is_the_picture_with_the_lines_and_the_receipt() {
+        let lines = vec![SeenEntry {
+            index: 4,
+            event: None,
+            table: Some(TableEvent::Closed),
+            text: "The GM ends the table.".into(),
+        }];
+        let receipt = Receipt {
+            n: 2,
+            id: None,
+            duplicate: false,
+        };
+        let text = assemble(r#"{"a":1,"b":[2]}"#, &lines, Some(&receipt));
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["a"], 1);
+        assert_eq!(v["b"], json!([2]));
+        assert_eq!(v["events"][0]["index"], 4);
+        assert_eq!(v["command"]["n"], 2);
+        let bare: Value = serde_json::from_str(&assemble("{}", &[], None)).unwrap();
+        assert_eq!(bare, json!({"events": []}));
+    }
+}
