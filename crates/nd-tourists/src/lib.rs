@@ -62,6 +62,9 @@ pub mod bidding;
 pub mod cards;
 pub mod driver;
 pub mod events;
+pub mod limits;
+pub mod moves;
+pub mod position;
 pub mod probability;
 pub mod reactions;
 pub mod round_end;
@@ -71,9 +74,7 @@ pub mod setup;
 pub mod state;
 pub mod view;
 
-use clash_core::{
-    Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Status, Viewer,
-};
+use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
 
 pub use cards::{Card, CardSet, beats};
 pub use events::{Citation, Command, Event};
@@ -119,20 +120,7 @@ impl Ruleset for NdTourists {
     }
 
     fn status(state: &State) -> Status {
-        if state.phase == Phase::Ended {
-            let victor = state
-                .victor
-                .and_then(|v| state.table.parties.get(v as usize));
-            return Status::over(match victor {
-                Some(p) => format!("{} won the Conflict", p.name),
-                None => "The Conflict is over".to_string(),
-            });
-        }
-        Status::waiting(
-            Self::seats(state)
-                .into_iter()
-                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
-        )
+        moves::status(state)
     }
 
     fn seats(state: &State) -> Vec<Seat> {
@@ -161,7 +149,7 @@ impl Ruleset for NdTourists {
         }
         let mut r = Ruling::new(state);
         match command {
-            Command::Start => bidding::start(&mut r, seat, rng)?,
+            Command::Start {} => bidding::start(&mut r, seat, rng)?,
             Command::DeclareTactics { party, text } => {
                 bidding::declare_tactics(&mut r, seat, party, text)?
             }
@@ -171,7 +159,7 @@ impl Ruleset for NdTourists {
             Command::SpendLoss { party, card } => {
                 reactions::spend_loss(&mut r, seat, party, *card, rng)?
             }
-            Command::Turn => reactions::turn(&mut r, seat, rng)?,
+            Command::Turn {} => reactions::turn(&mut r, seat, rng)?,
             Command::Cover {
                 party,
                 character,
@@ -179,7 +167,7 @@ impl Ruleset for NdTourists {
                 cite,
                 accepted,
             } => reactions::cover(&mut r, seat, party, character, *card, cite, *accepted, rng)?,
-            Command::CloseWindow => reactions::close_window(&mut r, seat, rng)?,
+            Command::LetItStand { party } => reactions::let_it_stand(&mut r, seat, party, rng)?,
             Command::Concede { party, character } => {
                 round_end::concede(&mut r, seat, party, character, rng)?
             }
@@ -187,7 +175,7 @@ impl Ruleset for NdTourists {
             Command::KeepLossCards { party, cards } => {
                 round_end::keep_loss_cards(&mut r, seat, party, cards)?
             }
-            Command::NextRound => round_end::next_round(&mut r, seat, rng)?,
+            Command::NextRound {} => round_end::next_round(&mut r, seat, rng)?,
         }
         Ok(std::mem::take(&mut r.events))
     }
@@ -204,8 +192,8 @@ impl Ruleset for NdTourists {
         Some(view::event_view(event, viewer))
     }
 
-    fn narrate(_state: &State, event: &Event) -> String {
-        view::narrate(event)
+    fn narrate(state: &State, event: &Event) -> String {
+        view::narrate(state, event)
     }
 
     fn render(state: &State, viewer: Viewer) -> String {
@@ -213,14 +201,11 @@ impl Ruleset for NdTourists {
     }
 
     fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
-        candidates(state, seat)
-            .into_iter()
-            .filter(|c| Self::decide(state, seat, c, &mut SeededRandomness::new(0)).is_ok())
-            .collect()
+        moves::legal(state, seat)
     }
 
-    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
-        None
+    fn position(state: &State, viewer: Viewer) -> Option<Setup> {
+        position::export(state, viewer)
     }
 }
 
@@ -238,7 +223,7 @@ impl Listed for NdTourists {
 fn waiting_for_spend(st: &State, by: u8) -> RuleError {
     let name = |p: Option<u8>| {
         p.and_then(|p| st.table.parties.get(p as usize))
-            .map_or("?", |s| s.name.as_str())
+            .map_or("another party", |s| s.name.as_str())
     };
     RuleError::illegal(
         "D-14",
@@ -249,119 +234,4 @@ fn waiting_for_spend(st: &State, by: u8) -> RuleError {
             name(st.round.window)
         ),
     )
-}
-
-/// Commands worth offering `seat` now; [`Ruleset::legal_commands`] keeps those `decide` accepts.
-fn candidates(st: &State, seat: Seat) -> Vec<Command> {
-    let mine: Vec<(u8, String)> = st
-        .in_play()
-        .filter(|p| seating::controls(st, seat, *p))
-        .map(|p| (p, st.table.parties[p as usize].name.clone()))
-        .collect();
-    let mut out = Vec::new();
-    match st.phase {
-        Phase::Ended => {}
-        Phase::Preparing => out.push(Command::Start),
-        Phase::Aftermath => {
-            out.push(Command::NextRound);
-            out.push(Command::Reframe { confirmed: true });
-            out.extend(mine.iter().filter_map(|(p, n)| {
-                let party = &st.parties[*p as usize];
-                let cards = match party.loss_this_round? {
-                    events::LossKind::Temporary => vec![party.temporary.last()?.card],
-                    events::LossKind::Lasting => {
-                        party.lasting.last()?.cards.iter().map(|c| c.card).collect()
-                    }
-                };
-                Some(Command::KeepLossCards {
-                    party: Some(n.clone()),
-                    cards,
-                })
-            }));
-            out.extend(mine.iter().map(|(_, n)| Command::Concede {
-                party: Some(n.clone()),
-                character: None,
-            }));
-        }
-        Phase::Bidding if st.round.rejection.is_some() => {
-            let drawer = st.round.window.map(|d| &st.parties[d as usize]);
-            let chooser = mine.iter().find(|(p, _)| Some(*p) == st.round.window);
-            if let (Some(victim), Some((_, name))) = (drawer, chooser) {
-                out.extend(
-                    victim
-                        .spendable_losses()
-                        .map(|(card, _)| Command::SpendLoss {
-                            party: Some(name.clone()),
-                            card,
-                        }),
-                );
-            }
-        }
-        Phase::Bidding if st.round.window.is_some() => {
-            out.push(Command::CloseWindow);
-            out.push(Command::Turn);
-            for (p, name) in &mine {
-                out.push(Command::Reject {
-                    party: Some(name.clone()),
-                });
-                out.extend(covers(st, *p, name));
-            }
-        }
-        Phase::Bidding => {
-            for (_, name) in &mine {
-                out.push(Command::Bid {
-                    party: Some(name.clone()),
-                    character: None,
-                });
-                out.push(Command::Pass {
-                    party: Some(name.clone()),
-                });
-            }
-        }
-    }
-    out
-}
-
-/// One cover per Reserve card of `p`, citing the first trait that fits.
-fn covers(st: &State, p: u8, name: &str) -> Vec<Command> {
-    let Some(drawer) = st.round.window else {
-        return Vec::new();
-    };
-    let sheet = &st.table.parties[drawer as usize];
-    let mut out = Vec::new();
-    for (k, c) in st.parties[p as usize].characters.iter().enumerate() {
-        let cite_from = if p == drawer {
-            sheet.characters.get(k).into_iter().collect::<Vec<_>>()
-        } else {
-            sheet.characters.iter().collect()
-        };
-        let cite = cite_from
-            .iter()
-            .find_map(|s| {
-                s.aspects
-                    .first()
-                    .map(|t| Citation::Aspect(t.name().to_string()))
-            })
-            .or_else(|| {
-                cite_from.iter().find_map(|s| {
-                    s.weaknesses
-                        .first()
-                        .map(|t| Citation::Weakness(t.name().to_string()))
-                })
-            });
-        let Some(cite) = cite else { continue };
-        for r in &c.reserve {
-            out.push(Command::Cover {
-                party: Some(name.to_string()),
-                character: st.table.parties[p as usize]
-                    .characters
-                    .get(k)
-                    .map(|s| s.name.clone()),
-                card: r.card,
-                cite: Some(cite.clone()),
-                accepted: true,
-            });
-        }
-    }
-    out
 }

@@ -59,14 +59,14 @@ fn any_command() -> impl Strategy<Value = (Seat, Command)> {
         Just(Some(Citation::Aspect("Well-trained team".into()))),
     ];
     let cmd = prop_oneof![
-        Just(Command::Start),
+        Just(Command::Start {}),
         party.clone().prop_map(|party| Command::Bid {
             party,
             character: None
         }),
         party.clone().prop_map(|party| Command::Pass { party }),
         party.clone().prop_map(|party| Command::Reject { party }),
-        Just(Command::Turn),
+        Just(Command::Turn {}),
         (party.clone(), card, cite, any::<bool>()).prop_map(|(party, card, cite, accepted)| {
             Command::Cover {
                 party,
@@ -76,13 +76,15 @@ fn any_command() -> impl Strategy<Value = (Seat, Command)> {
                 accepted,
             }
         }),
-        Just(Command::CloseWindow),
+        party
+            .clone()
+            .prop_map(|party| Command::LetItStand { party }),
         party.prop_map(|party| Command::Concede {
             party,
             character: None
         }),
         any::<bool>().prop_map(|confirmed| Command::Reframe { confirmed }),
-        Just(Command::NextRound),
+        Just(Command::NextRound {}),
         proptest::collection::vec(
             (0u8..67).prop_map(|i| nd_tourists::Card::from_id(i).unwrap()),
             0..4

@@ -113,6 +113,24 @@ impl Table {
         self.ok(seat, json!({"type": "pass"}), &[])
     }
 
+    /// D-4: every party still to react to the card in the window lets it stand, in turn.
+    pub fn settle(&mut self) {
+        while self.state.round.rejection.is_none()
+            && let Some(now) = self.state.round.reacting
+        {
+            let seat = self.state.table.parties[now.party as usize].seat;
+            self.ok(seat, json!({"type": "let_it_stand"}), &[]);
+        }
+    }
+
+    /// A bid whose card nobody reacts to (D-4: everyone able to react lets it stand).
+    pub fn bid_settled(&mut self, seat: Seat, draw: &str) -> Vec<Event> {
+        let from = self.log.len();
+        self.bid(seat, draw);
+        self.settle();
+        self.log[from..].to_vec()
+    }
+
     pub fn seeded(
         &mut self,
         seat: Seat,
