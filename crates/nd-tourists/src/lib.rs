@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! Preparing ──start (GM: NPC Reserves, ND-10)──▶ Bidding ──bidding ends──▶ Aftermath ──next_round──▶ Bidding …
-//!                                                  │  bid / pass / reject / turn / cover / close_window
+//!                                                  │  bid / pass / reject / turn / cover / let_it_stand
 //!                                                  └──(≤ 1 party left)──▶ Ended ◀──concede / reframe── Aftermath
 //! ```
 //!
@@ -15,10 +15,12 @@
 //!   that leaves fewer than 2 parties (ND-16b). ND-17 then breaks or strengthens the Dominant.
 //! * **Reaction window** (ND-12, D-4). A placed card stays open while anyone *could* react: the
 //!   drawer shows a face-up Loss (reject), the Dominant holds a token (turn), or a party in play
-//!   holds a Reserve card (cover). Otherwise the placement is final at once. An open window is
-//!   closed by `close_window` (any seat at the table) or implicitly by the next `bid`/`pass`.
-//!   Rejection must come before turning, turning before covering; one turn and one cover per
-//!   placement. The Excuse never opens a window.
+//!   holds a Reserve card (cover). Otherwise the placement is final at once. Each party able to
+//!   react gets its turn, one at a time: every rejection chance first, then the Dominant's turn,
+//!   then every cover chance, each kind in seating order starting after the drawer (see
+//!   [`reactions`]). The party asked reacts or sends `let_it_stand`, which ends only its own
+//!   chance; the window closes after a cover or once nobody is left to ask. The Excuse never
+//!   opens a window.
 //! * **End of round** (ND-22): Losses (step 1) and winners/narration order (step 2, D-10) are
 //!   settled in the same command that ends bidding, then victory (step 3). The table is then in
 //!   `Aftermath` (step 4), where parties may re-choose their Loss cards (`keep_loss_cards`,
@@ -45,8 +47,24 @@
 //!   `keep_loss_cards` at step 4 (ND-21). A rejection of a party showing one face-up Loss
 //!   card spends it at once; with several, the table waits (nothing else is accepted) until
 //!   that party names the card with `spend_loss` (D-14: the victim's choice).
-//! * Competing reactions (D-4 seating priority) are sent by the table in seating order; the
-//!   engine accepts the first legal reaction it receives.
+//! * D-4 asks every party that could react, one at a time. "Could" means it holds what the
+//!   reaction needs (a face-up Loss of the drawer's to use, a token, a Reserve card), not that
+//!   its narration will be accepted: a party with a Reserve card is asked about covering even
+//!   if it has no trait to cite, and passes. Each kind is a separate chance: a party that lets
+//!   a card stand rather than reject it is still asked about covering it. The drawer, who may
+//!   cover its own card (ND-20), is asked last.
+//! * A seat that acts on a later chance of its own (or bids or passes, which closes the window)
+//!   declines its own earlier chances by doing so; it is refused while another seat still has
+//!   a chance before it. So the GM bidding after its own card declines its own reactions, but
+//!   nobody bids past a player's chance to cover.
+//! * Positions (issue 18, [`position`]): a setup with a `position` block starts mid-Conflict.
+//!   Reserves a viewer cannot see are exported as a count (`reserve_unseen`) and dealt fresh
+//!   by the GM's `start`, so a position never shows hidden cards; an ended Conflict has none.
+//! * Repeats are refused: declaring the same tactics twice in a round (ND-11) and marking a
+//!   Loss with the cards that already mark it (ND-21).
+//! * Table limits ([`limits`], refusals under `ND-limits`): 16 parties, 16 characters a
+//!   party, 16 Aspects and 16 Weaknesses a sheet, 20 Reserve cards a character, names of 80
+//!   characters, goals and tactics of 1000.
 //! * A party reaching 5 reversed cards is checked when the window closes (a cover can still
 //!   save it, ND-18). A narrative card that makes a fifth reversed card Wipes Out at Loss time.
 //! * D-10 winners must still be in play; Contenders Wiped Out this round count for the break
@@ -143,6 +161,7 @@ impl Ruleset for NdTourists {
             return Err(RuleError::illegal("ND-23", "the Conflict is over"));
         }
         if let Some(by) = state.round.rejection
+            && state.phase == Phase::Bidding
             && !matches!(command, Command::SpendLoss { .. })
         {
             return Err(waiting_for_spend(state, by));

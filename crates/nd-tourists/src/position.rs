@@ -268,14 +268,10 @@ pub fn resume(state: &mut State, pos: &Position) -> Result<(), RuleError> {
         .parties
         .iter()
         .any(|p| p.characters.iter().any(|c| c.unseen > 0));
-    let phase = match pos.phase {
-        PositionPhase::Bidding => Phase::Bidding,
-        PositionPhase::Aftermath => Phase::Aftermath,
-    };
     if unseen {
-        state.resume = Some(phase);
-    } else {
-        state.phase = phase;
+        // Play waits for the GM's `start` to deal the unseen Reserve cards.
+        state.resume = Some(state.phase);
+        state.phase = Phase::Preparing;
     }
     Ok(())
 }
@@ -545,16 +541,17 @@ fn check_round(st: &State) -> Result<(), RuleError> {
         }
         _ => {}
     }
-    if st.tokens > st.control {
+    let bidding = st.phase == Phase::Bidding;
+    // Unspent tokens only matter while bidding: they expire when the round ends (ND-9).
+    if bidding && st.tokens > st.control {
         return Err(bad(
             "ND-9",
             "the Dominant starts a round with as many tokens as its Control, and never gains more",
         ));
     }
-    if st.round.kind == RoundKind::BalanceBreaker && st.tokens > 0 {
+    if bidding && st.round.kind == RoundKind::BalanceBreaker && st.tokens > 0 {
         return Err(bad("ND-14", "no Control tokens exist in a Balance Breaker"));
     }
-    let bidding = st.phase == Phase::Bidding;
     if bidding && (st.round.kind == RoundKind::BalanceBreaker) != (st.control == 0) {
         return Err(bad(
             "ND-11",
@@ -629,7 +626,7 @@ fn check_bidding(st: &State) -> Result<(), RuleError> {
 
 fn check_aftermath(st: &State) -> Result<(), RuleError> {
     let r = &st.round;
-    if r.turn.is_some() || r.window.is_some() || r.passes > 0 {
+    if r.turn.is_some() || r.window.is_some() {
         return Err(bad("ND-22", "at the end of a round nobody bids or reacts"));
     }
     if r.result.is_none() {

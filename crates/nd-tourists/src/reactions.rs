@@ -46,10 +46,11 @@ fn eligible(st: &State, drawer: PartyId, card: &BidCard, step: ReactionStep, q: 
                 && st.party(drawer).is_some_and(PartyState::has_face_up_loss)
         }
         ReactionStep::Turn => st.dominant == Some(q) && !card.turned && tokens_to_spend(st),
+        // Cards still to be dealt to a position's Reserves count: they are held, just unseen.
         ReactionStep::Cover => party
             .characters
             .iter()
-            .any(|c| !c.conceded && !c.reserve.is_empty()),
+            .any(|c| !c.conceded && (!c.reserve.is_empty() || c.unseen > 0)),
     }
 }
 
@@ -159,10 +160,10 @@ fn waiting_for(st: &State, w: &Window, slot: Reacting) -> RuleError {
     RuleError::illegal(
         "D-4",
         format!(
-            "waiting for {} to {} {}'s {} or let it stand (reactions go reject, turn, cover, in seating order after the drawer)",
+            "waiting for {} to {} {} {} or let it stand (reactions go reject, turn, cover, in seating order after the drawer)",
             name(st, slot.party),
             slot.step.verb(),
-            name(st, w.drawer),
+            crate::view::whose(st, slot.party, w.drawer),
             w.card.card
         ),
     )
@@ -181,10 +182,10 @@ fn reach(st: &State, w: &Window, seat: Seat, slot: Reacting) -> Result<(), RuleE
     Err(RuleError::illegal(
         "D-4",
         format!(
-            "{} has no chance left to {} {}'s {}: each party reacts once per kind, reject before turn before cover",
+            "{} has no chance left to {} {} {}: each party reacts once per kind, reject before turn before cover",
             name(st, slot.party),
             slot.step.verb(),
-            name(st, w.drawer),
+            crate::view::whose(st, slot.party, w.drawer),
             w.card.card
         ),
     ))
@@ -565,7 +566,7 @@ pub fn cover(
     let cite = cite.as_ref().ok_or_else(|| {
         RuleError::illegal(
             "ND-20",
-            "a cover needs a narrated Aspect, Weakness or Loss (\"cite\")",
+            "a cover needs the Aspect, Weakness or Loss its narration rests on",
         )
     })?;
     if let Citation::Aspect(n) | Citation::Weakness(n) = cite {
@@ -585,7 +586,7 @@ pub fn cover(
     if !accepted {
         return Err(RuleError::illegal(
             "ND-20",
-            "the table has not validated the narration (\"accepted\": true)",
+            "the table has not accepted the narration",
         ));
     }
     reach(

@@ -185,6 +185,15 @@ fn who(st: &State, p: PartyId, k: CharId) -> String {
     }
 }
 
+/// "its own" when `by` speaks of its own card, else "TMDF's".
+pub fn whose(st: &State, by: PartyId, owner: PartyId) -> String {
+    if by == owner {
+        "its own".to_string()
+    } else {
+        format!("{}'s", party_name(st, owner))
+    }
+}
+
 fn names(st: &State, parties: &[PartyId]) -> String {
     let v: Vec<&str> = parties.iter().map(|p| party_name(st, *p)).collect();
     match v.as_slice() {
@@ -334,7 +343,12 @@ pub fn narrate(st: &State, e: &Event) -> String {
             party,
             step,
             card,
-        } => format!("{} does not {} {}'s {card}", n(by), step.verb(), n(party)),
+        } => format!(
+            "{} does not {} {} {card}",
+            n(by),
+            step.verb(),
+            whose(st, *by, *party)
+        ),
         Event::CardTurned { party, reversed } => format!(
             "The Dominant spends a token to turn {}'s card {}",
             n(party),
@@ -468,10 +482,10 @@ fn waiting_line(st: &State) -> Option<String> {
             party_name(st, d)
         )),
         (_, Some(d), Some(now), _) => Some(format!(
-            "Waiting for {} to {} {}'s card or let it stand",
+            "Waiting for {} to {} {} card or let it stand",
             party_name(st, now.party),
             now.step.verb(),
-            party_name(st, d)
+            whose(st, now.party, d)
         )),
         (_, _, _, Some(t)) => Some(format!("{} to bid or pass", party_name(st, t))),
         _ => None,

@@ -6,7 +6,7 @@ use common::*;
 use nd_tourists::Event;
 use nd_tourists::events::{LossKind, Outcome};
 use nd_tourists::round_end::loss_for;
-use nd_tourists::state::{Gravity, Phase, RoundKind, Status};
+use nd_tourists::state::{Gravity, Phase, ReactionStep, RoundKind, Status};
 use serde_json::json;
 
 fn kaiju() -> Table {
@@ -597,4 +597,118 @@ fn nd21_a_party_chooses_which_reversed_cards_mark_its_loss() {
         json!({"type": "keep_loss_cards", "cards": ["XVI", "VIII", "Unknown Seeker"]}),
         "ND-21",
     );
+}
+
+/// Four parties: A (p1) bids first; B (p2), the Dominant C (gm) and D (p3) each hold a
+/// Reserve card, so after A's card C may turn it and B, C and D may cover it.
+fn four_way() -> Table {
+    let with = |mut party: serde_json::Value, card: &str| {
+        party["characters"][0]["reserve"] = json!([card]);
+        party
+    };
+    let mut t = Table::new(json!({"parties": [
+        plain("A", "p1", 5),
+        with(plain("B", "p2", 5), "XX"),
+        with(plain("C", "gm", 9), "XIX"),
+        with(plain("D", "p3", 5), "XVIII"),
+    ]}));
+    t.ok(gm(), json!({"type": "start"}), &[]);
+    assert_eq!((t.state.dominant, t.state.control), (Some(2), 4));
+    t
+}
+
+fn waiting(t: &Table) -> Vec<clash_core::Seat> {
+    use clash_core::Ruleset;
+    nd_tourists::NdTourists::status(&t.state).waiting_for
+}
+
+fn reacting(t: &Table) -> Option<(ReactionStep, u8)> {
+    t.state.round.reacting.map(|r| (r.step, r.party))
+}
+
+fn cover(card: &str, weakness: &str) -> serde_json::Value {
+    json!({"type": "cover", "card": card, "cite": {"weakness": weakness}, "accepted": true})
+}
+
+#[test]
+fn d4_nd12_every_party_that_could_react_gets_its_turn_in_order() {
+    let mut t = four_way();
+    t.bid(p(1), "Rock Ruler↓");
+    // D-4: turn before cover; covers in seating order after the drawer: B, C, D.
+    assert_eq!(reacting(&t), Some((ReactionStep::Turn, 2)));
+    assert_eq!(waiting(&t), vec![gm()]);
+    t.refused(p(2), cover("XX", "Slow"), "D-4"); // B waits for C's turn
+    t.refused(p(3), json!({"type": "let_it_stand"}), "D-4"); // nor may D speak for C
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(reacting(&t), Some((ReactionStep::Cover, 1)));
+    assert_eq!(waiting(&t), vec![p(2)]);
+    // One party's pass ends only its own chance: the next in line is asked in turn.
+    t.ok(p(2), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(reacting(&t), Some((ReactionStep::Cover, 2)));
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(reacting(&t), Some((ReactionStep::Cover, 3)));
+    assert_eq!(waiting(&t), vec![p(3)]);
+    // A lower-priority party covers once those before it have passed (ND-20).
+    t.ok(p(3), cover("XVIII", "Slow"), &[]);
+    assert_eq!(t.state.parties[0].bid_line[0].card, card("XVIII"));
+    assert_eq!(t.state.round.window, None);
+    assert_eq!(t.state.round.turn, Some(1)); // B's bid
+    assert_eq!(waiting(&t), vec![p(2)]);
+}
+
+#[test]
+fn d4_nd12_a_higher_priority_reaction_pre_empts_a_lower_one() {
+    let mut t = four_way();
+    t.bid(p(1), "Rock Ruler↑");
+    t.ok(gm(), json!({"type": "turn"}), &[]); // the Dominant turns it reversed (ND-18)
+    assert!(t.state.parties[0].bid_line[0].reversed);
+    assert_eq!(reacting(&t), Some((ReactionStep::Cover, 1)));
+    t.ok(p(2), cover("XX", "Slow"), &[]); // B covers first…
+    t.refused(p(3), cover("XVIII", "Slow"), "ND-12"); // …so D never gets to
+    assert_eq!(t.state.parties[3].characters[0].reserve.len(), 1);
+    assert_eq!(t.state.parties[0].characters[0].tally, 1); // D-12
+}
+
+#[test]
+fn d4_nd19_rejections_come_first_in_seating_order_after_the_drawer() {
+    // A shows a Temporary Loss, so B, C and D may each reject A's card, in that order.
+    let mut t = four_way();
+    t.state.parties[0]
+        .temporary
+        .push(nd_tourists::state::TemporaryLoss {
+            card: card("Paper Home"),
+            character: 0,
+        });
+    t.state.deck.remove(card("Paper Home"));
+    t.bid(p(1), "XXI↑");
+    assert_eq!(reacting(&t), Some((ReactionStep::Reject, 1)));
+    t.refused(gm(), json!({"type": "reject"}), "D-4"); // C is after B
+    t.refused(gm(), json!({"type": "turn"}), "D-4"); // and turning comes after rejecting
+    t.ok(p(2), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(reacting(&t), Some((ReactionStep::Reject, 2)));
+    t.ok(gm(), json!({"type": "reject"}), &["Blades Home↑"]); // C pre-empts D's rejection
+    assert!(t.state.parties[0].temporary.is_empty()); // ND-19: the Temporary Loss is spent
+    // The replacement opens a new window: no Loss left to use, so the turn comes first.
+    assert_eq!(t.state.parties[0].bid_line[0].card, card("Blades Home"));
+    assert_eq!(reacting(&t), Some((ReactionStep::Turn, 2)));
+}
+
+#[test]
+fn d4_nobody_bids_past_another_partys_chance_to_react() {
+    let mut t = four_way();
+    t.bid(p(1), "Rock Ruler↑");
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
+    // B's bid would skip B's own cover (allowed: it declines it) and C's and D's (refused).
+    t.refused(p(2), json!({"type": "bid"}), "D-4");
+    t.ok(p(2), json!({"type": "let_it_stand"}), &[]);
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
+    t.ok(p(3), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(t.state.round.window, None); // everyone passed: the card stands
+    // C's own card: only C can react, so C's next bid declines its chances (D-4).
+    t.bid_settled(p(2), "Rock Home↑");
+    t.bid_settled(p(3), "Rock Lover↑");
+    t.bid(gm(), "Paper Ruler↑");
+    assert!(t.state.round.window.is_some());
+    assert_eq!(waiting(&t), vec![gm()]);
+    t.refused(p(1), json!({"type": "pass"}), "D-4"); // B and D may still cover C's card
 }
