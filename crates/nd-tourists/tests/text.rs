@@ -164,3 +164,19 @@ fn random_games_read_in_names() {
     failures.truncate(30);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn the_checker_catches_raw_tokens() {
+    for raw in [
+        "party 0 passes",
+        "winners [3], losers [0, 1, 2]",
+        "over: Some(Players)",
+        "Waiting for: gm, p1",
+        "the Conflict is over (LastPartyStanding)",
+        "breather used: false",
+        "Reacting { step: Cover }",
+    ] {
+        assert!(!raw_tokens(raw).is_empty(), "{raw}");
+    }
+    assert!(raw_tokens("Levinulon passes; Ysolde answers: d12=6 → (6,3)").is_empty());
+}
