@@ -239,6 +239,11 @@ impl Ruleset for WickedAge {
         Some(event.clone())
     }
 
+    /// Nothing in this game is chosen in secret: every roll is thrown in the open.
+    fn secret_pending(_state: &State, _seat: Seat) -> bool {
+        false
+    }
+
     fn narrate(state: &State, event: &Event) -> String {
         render::narrate(state, event)
     }
