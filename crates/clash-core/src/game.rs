@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::RuleError;
-use crate::listing::{Listed, Preset};
+use crate::listing::{Listed, Panel, Preset};
 use crate::randomness::Randomness;
 use crate::ruleset::{Ruleset, Status, execute, start};
 use crate::seat::{Seat, Viewer};
@@ -229,6 +229,8 @@ pub struct RulesetEntry {
     pub name: &'static str,
     pub blurb: &'static str,
     pub presets: &'static [Preset],
+    /// The game's board on the table page.
+    pub panel: Panel,
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
 }
 
@@ -239,6 +241,7 @@ impl RulesetEntry {
             name: R::NAME,
             blurb: R::BLURB,
             presets: R::PRESETS,
+            panel: R::PANEL,
             new_game: |setup| {
                 let setup: R::Setup = from_json("setup", setup)?;
                 Ok(Box::new(Game::<R>::new(setup)?))

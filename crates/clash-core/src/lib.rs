@@ -8,7 +8,8 @@
 //! * [`RuleError`]: the typed refusal naming the rule a command breaks;
 //! * [`Game`] and [`AnyGame`]: a running game, and the same driven through JSON by the CLI and
 //!   the server;
-//! * [`Listed`]: a ruleset's name, blurb and ready-made setups, for the catalogue;
+//! * [`Listed`]: a ruleset's name, blurb, ready-made setups and board ([`Panel`]), for the
+//!   catalogue;
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`).
 //!
 //! The kernel does no I/O.
@@ -23,7 +24,7 @@ pub mod seat;
 
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, RulesetEntry, SeenEvent};
-pub use listing::{Listed, Preset};
+pub use listing::{Listed, Panel, Preset};
 pub use randomness::{
     Randomness, RandomnessError, RandomnessSpec, Scripted, ScriptedRandomness, SeededRandomness,
     shuffle,

@@ -40,6 +40,7 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .route("/tables", post(pages::create_from_form))
         .route("/t/{id}/{key}", get(pages::table_page))
         .route("/assets/{name}", get(pages::asset))
+        .route("/assets/panel/{file}", get(pages::panel_asset))
         .route("/healthz", get(healthz))
         .route("/api/openapi.json", get(openapi))
         .route("/api/rulesets", get(rulesets))

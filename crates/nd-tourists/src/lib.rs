@@ -72,7 +72,7 @@ pub mod state;
 pub mod view;
 
 use clash_core::{
-    Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Status, Viewer,
+    Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Status, Viewer,
 };
 
 pub use cards::{Card, CardSet, beats};
@@ -232,6 +232,10 @@ impl Listed for NdTourists {
         name: "Four sides, balanced",
         setup: include_str!("../presets/four-sides.json"),
     }];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }
 
 /// D-14: nothing else happens while the drawer chooses the Loss card a rejection spends.

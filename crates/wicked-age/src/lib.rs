@@ -70,7 +70,9 @@ mod render;
 pub mod roll;
 pub mod table;
 
-use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
+use clash_core::{
+    Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer,
+};
 use serde::{Deserialize, Serialize};
 
 pub use character::{Character, FormRef, NpcForm, PcForm, Status};
@@ -252,6 +254,10 @@ impl Listed for WickedAge {
         name: "Three-way brawl",
         setup: include_str!("../presets/brawl.json"),
     }];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }
 
 fn dispatch(
