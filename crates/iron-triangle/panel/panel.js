@@ -1,27 +1,68 @@
-// Iron Triangle panel: character sheets, countdowns, the open problem, the conflict turn, and
-// controls built only from the commands the engine lists as legal for this seat. Every text goes
-// in as text nodes, never parsed as markup.
+// Iron Triangle's board: every move drawn as a card (its action's colour, its element, its base
+// and multiplier), the duel of the current turn with face-down and revealed stances and moves,
+// the chain and disadvantage piles as cards, problems and countdowns as cards, and controls built
+// from the commands the engine lists for this seat: stance and move pickers made of cards, a loss
+// split with steppers, renaming any move. Every text goes in as text nodes, never parsed as markup.
 (function () {
   'use strict';
 
   // Typed input values and error messages survive the redraw that every live update causes.
-  const { memo, h, select, input, checkbox, group, button, register } = window.ClashPanelKit.make('ndt');
+  const kit = window.ClashPanelKit;
+  const { memo, h, select, input, checkbox, group, button, register, confirmButton, stepper, toggle } = kit.make('it');
   const TYPES = ['defend', 'grapple', 'attack'];
-  const TYPE_COLOURS = { defend: '#2f5fd0', grapple: '#2e8b57', attack: '#d33b3b' };
+
+  // ----- the move chart (IT-3 to IT-6) -----
+
+  const ACTIONS = {
+    D: { word: 'Defend', type: 'defend', beats: 'A', base: 2 },
+    G: { word: 'Grapple', type: 'grapple', beats: 'D', base: 4 },
+    A: { word: 'Attack', type: 'attack', beats: 'G', base: 3 },
+  };
+  const ELEMENTS = {
+    L: { word: 'Low', glyph: '⬇', beats: ['H', 'S'] },
+    M: { word: 'Mid', glyph: '➡', beats: ['L', 'J'] },
+    H: { word: 'High', glyph: '⬆', beats: ['M', 'J'] },
+    J: { word: 'Jump', glyph: '⤴', beats: ['L', 'S'] },
+    S: { word: 'Spin', glyph: '⟳', beats: ['M', 'H'] },
+  };
+  const MULT = { 'G-J': 3, 'G-S': 4, 'A-J': 3, 'A-S': 3 };
+  const ACTION_OF = { defend: 'D', grapple: 'G', attack: 'A' };
+
+  function parse(code) {
+    const m = /^([DGA])-([LMHJS])$/.exec(String(code));
+    if (!m) return null;
+    const a = ACTIONS[m[1]], e = ELEMENTS[m[2]];
+    const mult = MULT[code] || (m[1] === 'D' ? 1 : 2);
+    return { code: String(code), a: m[1], e: m[2], action: a, element: e, base: a.base, mult: mult };
+  }
+
+  function beatsText(mv) {
+    const loses = Object.entries(ACTIONS).find(([, x]) => x.beats === mv.a);
+    const eLoses = Object.entries(ELEMENTS).filter(([, x]) => x.beats.includes(mv.e)).map(([k]) => ELEMENTS[k].word);
+    return mv.action.word + ' beats ' + ACTIONS[mv.action.beats].word + ' and loses to ' + (loses ? loses[1].word : '—') + '; ' +
+      mv.element.word + ' beats ' + mv.element.beats.map((k) => ELEMENTS[k].word).join(' and ') + ' and loses to ' + eLoses.join(' and ') +
+      '. Base ' + mv.base + ', stance ×' + mv.mult + ' when it wins.';
+  }
+
+  // Append only what is there: parts of the table that do not apply come back as null.
+  function put(el, ...xs) {
+    for (const x of xs) if (x != null && x !== false) el.append(x);
+    return el;
+  }
 
   // ----- words -----
 
   const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
   const words = (s) => cap(String(s).replace(/_/g, ' '));
 
-  // A compact text for any serialized engine value (moves, stances, specials, outcomes).
+  // A compact text for any serialized engine value (specials, outcomes, options).
   function fmt(x) {
     if (x == null) return '—';
     if (typeof x !== 'object') return String(x).replace(/_/g, ' ');
     if (Array.isArray(x)) return x.map(fmt).join(', ');
-    if ('state' in x) return x.state === 'waiting' ? 'waiting' : x.state === 'ready' ? 'ready' : x.state + (x.value != null ? ': ' + fmt(x.value) : '');
+    if ('state' in x) return x.state === 'waiting' ? 'waiting' : x.state === 'ready' ? 'ready' : fmt(x.value);
     if ('special' in x && Object.keys(x).length <= 3) return words(x.special) + (x.action ? ' (' + x.action + ')' : '');
-    if ('action' in x && 'amount' in x) return x.amount ? x.amount + ' ' + x.action : 'no stance';
+    if ('action' in x && 'amount' in x) return x.amount ? cap(x.action) + ' ' + x.amount : 'no stance';
     const keys = Object.keys(x);
     if (keys.length === 1 && typeof x[keys[0]] !== 'object') return words(keys[0]) + ': ' + fmt(x[keys[0]]);
     return keys.filter((k) => x[k] != null && x[k] !== false).map((k) => (x[k] === true ? words(k) : words(k) + ' ' + fmt(x[k]))).join(' · ');
@@ -31,52 +72,78 @@
   function optionText(option, trait) {
     return option + ' · ' + (OPTIONS[option] || '?') + (trait ? ' (' + trait + ')' : '');
   }
-  function deciderText(d) {
+
+  // Who a seat is, by its characters' names ("Ada", "the GM").
+  function seatWho(v, seat) {
+    if (seat === 'gm') return 'the GM';
+    const names = v.characters.filter((c) => c.controller === seat && c.pc).map((c) => c.name);
+    return names.length ? names.join(' and ') : kit.seatName(null, seat);
+  }
+  function deciderText(v, d) {
     if (!d) return '—';
-    return (d.character ? d.character + ' (' + d.seat + ')' : 'the GM') + (d.option ? ' with option ' + optionText(d.option, d.trait) : '') + (d.by_veto ? ' by veto' : '');
+    return (d.character ? d.character : 'the GM') + (d.option ? ' with option ' + optionText(d.option, d.trait) : '') + (d.by_veto ? ' by veto' : '');
   }
 
   function moveName(v, character, mv) {
     const c = v.characters.find((x) => x.name === character);
     const known = c && c.moves && c.moves.find((m) => m.move === mv);
-    return known ? known.name + ' (' + mv + ')' : String(mv);
+    return known ? known.name : (parse(mv) ? parse(mv).action.word + ' ' + parse(mv).element.word : String(mv));
   }
 
-  function moveText(v, character, choice) {
-    if (choice === 'surrender' || (choice && choice.surrender !== undefined)) return 'surrender';
-    if (typeof choice === 'string') return moveName(v, character, choice);
-    if (choice && choice.move) return moveName(v, character, choice.move);
-    return fmt(choice);
+  const isSurrender = (m) => m === 'surrender' || (m && typeof m === 'object' && m.surrender !== undefined);
+  function moveCode(choice) {
+    if (typeof choice === 'string') return choice;
+    if (choice && choice.move) return choice.move;
+    return null;
+  }
+
+  // ----- cards -----
+
+  // A move drawn as a card: its action's colour band, the element's sign, the name people gave
+  // it, and the code, base and multiplier. Hover, focus or a long press tells what it beats.
+  function moveCard(v, character, code, opts) {
+    const o = opts || {};
+    const mv = parse(code);
+    if (!mv) {
+      const c = h('span', 'it-card it-surrender' + (o.small ? ' small' : ''), h('span', 'it-card-name', 'Surrender'));
+      return c;
+    }
+    const name = o.name || moveName(v, character, code);
+    const card = h('span', 'it-card it-' + mv.action.type + (o.small ? ' small' : '') + (o.cls ? ' ' + o.cls : ''),
+      h('span', 'it-band', mv.action.word),
+      h('span', 'it-glyph', mv.element.glyph),
+      h('span', 'it-card-name', name),
+      h('span', 'it-card-code', mv.element.word + ' · ' + code),
+      o.small ? null : h('span', 'it-card-stats', 'base ' + mv.base + ' · ×' + mv.mult));
+    for (const b of o.badges || []) card.append(h('span', 'it-badge', b));
+    card.dataset.move = code;
+    if (!o.noTip) kit.tip(card, name + ' (' + mv.action.word + ' ' + mv.element.word + '): ' + beatsText(mv));
+    return card;
+  }
+
+  // A card lying face down: the choice is made but hidden.
+  function backCard(text, small) {
+    return h('span', 'it-card it-back' + (small ? ' small' : ''), h('span', 'it-card-name', text));
+  }
+
+  function stanceCard(stance, small) {
+    if (!stance || !stance.amount) return h('span', 'it-card it-stance none' + (small ? ' small' : ''), h('span', 'it-card-name', 'No stance'));
+    return h('span', 'it-card it-stance it-' + stance.action + (small ? ' small' : ''), h('span', 'it-band', 'Stance'), h('span', 'it-stance-n', String(stance.amount)), h('span', 'it-card-name', cap(stance.action)));
   }
 
   // ----- character sheets -----
 
   function bar(type, current, max) {
     const pct = max ? Math.round((100 * current) / max) : 0;
-    const fill = h('div');
+    const fill = h('span', 'it-fill it-' + type);
     fill.style.width = pct + '%';
-    fill.style.height = '100%';
-    fill.style.background = TYPE_COLOURS[type];
-    fill.style.borderRadius = '4px';
-    const track = h('div', null, fill);
-    track.style.flex = '1 1 auto';
-    track.style.height = '.9rem';
-    track.style.background = '#e6e8eb';
-    track.style.borderRadius = '4px';
+    const track = h('span', 'it-track', fill);
     track.setAttribute('role', 'meter');
     track.setAttribute('aria-valuenow', String(current));
+    track.setAttribute('aria-valuemin', '0');
     track.setAttribute('aria-valuemax', String(max));
     track.setAttribute('aria-label', type + ' energy');
-    const label = h('span', null, cap(type));
-    label.style.width = '4.2rem';
-    const num = h('b', null, current + '/' + max);
-    num.style.minWidth = '2.6rem';
-    num.style.textAlign = 'right';
-    const row = h('div', 'it-bar', label, track, num);
-    row.style.display = 'flex';
-    row.style.alignItems = 'center';
-    row.style.gap = '.4rem';
-    row.style.margin = '.15rem 0';
+    const row = h('div', 'it-bar', h('span', 'it-bar-label', cap(type)), track, h('b', null, current + '/' + max));
     row.dataset.type = type;
     return row;
   }
@@ -87,16 +154,23 @@
     return h('li', null, h('b', null, label + ': '), t.text, done ? h('span', 'pill ready', ' ' + markWord) : null);
   }
 
+  function pileView(v, name, pile, title) {
+    if (!pile || !pile.length) return null;
+    const row = h('div', 'it-pile');
+    pile.forEach((m, i) => row.append(moveCard(v, name, m, { small: true, cls: i === pile.length - 1 ? 'top' : '' })));
+    return h('div', null, h('div', 'it-label', title), row);
+  }
+
   function sheet(v, c, mineSeat) {
     const fighter = v.conflict && v.conflict.fighters.find((f) => f.name === c.name);
-    const head = h('div', 'wa-head',
+    const head = h('div', 'it-head',
       h('strong', null, c.name),
-      h('span', 'pill', c.pc ? 'PC · ' + c.controller : 'NPC'),
+      h('span', 'pill', c.pc ? 'PC · ' + seatWho(v, c.controller) : 'NPC · the GM'),
       h('span', 'pill', 'Level ' + c.level),
       c.veto ? h('span', 'pill ready', 'veto available') : h('span', 'pill', 'veto used'),
       c.dead ? h('span', 'pill waiting', 'dead') : null,
-      fighter ? h('span', 'pill', words(fighter.status)) : null);
-    const card = h('section', 'wa-char' + (c.controller === mineSeat ? ' mine' : '') + (c.dead ? ' dead' : ''), head);
+      fighter ? h('span', 'pill', fighter.status === 'in' ? 'fighting' : words(fighter.status)) : null);
+    const card = h('section', 'it-char' + (c.controller === mineSeat ? ' mine' : '') + (c.dead ? ' dead' : ''), head);
     card.dataset.character = c.name;
     const e = c.energy || {};
     for (const t of TYPES) {
@@ -107,59 +181,58 @@
     if (c.sheet_hidden) {
       card.append(h('p', 'hint', 'Moves, combos and specials hidden until the GM reveals them.'));
     } else {
-      card.append(h('div', 'wa-label', 'Moves'));
-      const ms = h('div', 'ndt-line');
-      for (const m of c.moves || []) {
-        const chip = h('span', 'ndt-card', m.name + ' ', h('small', null, m.move));
-        ms.append(chip);
-      }
+      card.append(h('div', 'it-label', 'Moves'));
+      const ms = h('div', 'it-hand');
+      for (const m of c.moves || []) ms.append(moveCard(v, c.name, m.move, { name: m.name, small: true }));
       if (!(c.moves || []).length) ms.append(h('span', 'hint', 'none'));
       card.append(ms);
       if ((c.combos || []).length) {
-        card.append(h('div', 'wa-label', 'Combos'));
-        const ul = h('ul', 'wa-strengths');
-        for (const k of c.combos) ul.append(h('li', null, moveName(v, c.name, k.from) + ' → ' + k.followups.map((f) => moveName(v, c.name, f)).join(' / ')));
-        card.append(ul);
+        card.append(h('div', 'it-label', 'Combos'));
+        for (const k of c.combos) {
+          const row = h('div', 'it-combo', moveCard(v, c.name, k.from, { small: true }), h('span', 'it-arrow', '→'));
+          k.followups.forEach((f, i) => { if (i) row.append(h('span', 'it-or', 'or')); row.append(moveCard(v, c.name, f, { small: true })); });
+          card.append(row);
+        }
       }
       if ((c.specials || []).length) {
-        card.append(h('div', 'wa-label', 'Specials'));
-        const ul = h('ul', 'wa-strengths');
-        for (const s of c.specials) ul.append(h('li', s.spent ? 'gone' : null, fmt(s) + (s.spent ? ' (spent)' : '')));
-        card.append(ul);
+        card.append(h('div', 'it-label', 'Specials'));
+        const row = h('div', 'it-hand');
+        for (const s of c.specials) row.append(h('span', 'it-card it-special small' + (s.spent ? ' spent' : ''), h('span', 'it-band', s.spent ? 'spent' : 'special'), h('span', 'it-card-name', fmt(s))));
+        card.append(row);
       }
     }
-    const traits = h('ul', 'wa-strengths',
+    if (fighter) put(card, pileView(v, c.name, fighter.pile, 'Disadvantage pile (the top card’s action and element are disadvantaged)'));
+    const traits = h('ul', 'it-list',
       traitLine('Belief', c.belief, 'marked'), traitLine('Flaw', c.flaw, 'marked'), traitLine('Goal', c.goal, 'achieved'));
     if (c.marks && c.marks.q1) traits.append(h('li', null, 'Level-up question 1: marked'));
-    if (traits.childNodes.length) card.append(h('div', 'wa-label', 'Traits'), traits);
+    if (traits.childNodes.length) card.append(h('div', 'it-label', 'Traits'), traits);
     if ((c.backgrounds || []).length || c.unassigned_points) {
-      card.append(h('div', 'wa-label', 'Backgrounds'));
+      card.append(h('div', 'it-label', 'Backgrounds'));
       const parts = (c.backgrounds || []).map((b) => b.name + ' ' + b.current + '/' + b.max);
       if (c.unassigned_points) parts.push(c.unassigned_points + ' unassigned point(s)');
       card.append(h('p', null, parts.join(' · ')));
     }
-    if (fighter && fighter.pile && fighter.pile.length) {
-      card.append(h('div', 'wa-label', 'Played pile'), h('p', null, fighter.pile.map((m) => moveName(v, c.name, m)).join(', ')));
-    }
     return card;
   }
 
-  // ----- campaign: countdowns and the problem -----
+  // ----- campaign: countdowns and the problem, as cards -----
 
   function countdowns(v) {
     const cds = (v.campaign && v.campaign.countdowns) || [];
     if (!cds.length) return null;
-    const box = h('div', 'wa-conflict', h('h4', null, 'Countdowns'));
+    const box = h('div', 'it-cards');
     for (const c of cds) {
-      const boxes = h('span', 'wa-dice');
+      const boxes = h('span', 'it-boxes');
       for (let i = 0; i < c.boxes; i++) {
-        const b = h('span', 'wa-die', i < c.marked ? '■' : '□');
-        b.setAttribute('aria-label', i < c.marked ? 'marked' : 'empty');
-        if (i < c.marked) { b.style.background = '#4b5563'; b.style.color = '#fff'; }
+        const b = h('span', 'it-box' + (i < c.marked ? ' marked' : ''));
         boxes.append(b);
       }
-      box.append(h('p', null, h('b', null, c.name + ' '), boxes, ' ' + c.marked + '/' + c.boxes,
-        c.consequences ? h('span', 'hint', ' — ' + c.consequences) : null));
+      boxes.setAttribute('role', 'img');
+      boxes.setAttribute('aria-label', c.marked + ' of ' + c.boxes + ' boxes marked');
+      const card = h('section', 'it-bigcard it-countdown' + (c.marked >= c.boxes ? ' full' : ''), h('span', 'it-band', 'Countdown'),
+        h('h4', null, c.name), boxes, h('p', 'hint', c.marked + ' of ' + c.boxes + ' marked' + (c.consequences ? ' — ' + c.consequences : '')));
+      card.dataset.countdown = c.name;
+      box.append(card);
     }
     return box;
   }
@@ -167,91 +240,144 @@
   function problem(v) {
     const p = v.campaign && v.campaign.problem;
     if (!p) return null;
-    const box = h('div', 'wa-conflict', h('h4', null, 'Problem #' + p.number + (p.revealed ? ' · revealed' : ' · secret picks')), h('p', null, p.description));
-    const ul = h('ul', 'wa-strengths');
+    const box = h('section', 'it-bigcard it-problem', h('span', 'it-band', 'Problem ' + p.number + (p.revealed ? ' · picks revealed' : ' · secret picks')), h('h4', null, p.description));
+    const ul = h('ul', 'it-list');
     for (const k of p.choosers) {
       let pick = 'ready';
-      if (k.pick) pick = k.pick.kind === 'pass' ? 'pass' : optionText(k.pick.option, k.pick.trait);
-      ul.append(h('li', null, k.character + ' (' + k.seat + '): ', h('span', 'pill ' + (p.revealed ? '' : 'ready'), (p.revealed ? '' : (k.pick ? 'your secret pick: ' : '')) + pick)));
+      if (k.pick) pick = k.pick.kind === 'pass' ? 'not interested' : optionText(k.pick.option, k.pick.trait);
+      ul.append(h('li', null, k.character + ': ', h('span', 'pill ' + (p.revealed ? '' : 'ready'), (p.revealed ? '' : (k.pick ? 'your secret pick: ' : '')) + pick)));
     }
-    for (const s of p.waiting_for) ul.append(h('li', null, s + ': ', h('span', 'pill waiting', 'choosing…')));
+    for (const s of p.waiting_for) ul.append(h('li', null, seatWho(v, s) + ': ', h('span', 'pill waiting', 'choosing…')));
     box.append(ul);
     const st = p.stage || {};
-    let stage = 'Choosing';
-    if (st.stage === 'decider_tied') stage = 'Tied: the GM picks the decider among ' + (st.candidates || []).join(', ');
-    else if (st.stage === 'narrating') stage = deciderText(st.decider) + ' narrates the outcome';
-    else if (st.stage === 'narrated') stage = deciderText(st.decider) + ' narrated: ' + st.text;
-    box.append(h('p', 'ndt-turn', stage));
-    if (p.vetoed) box.append(h('p', 'hint', 'Vetoed: ' + deciderText(p.vetoed)));
+    let stage = 'Everyone interested picks an option in secret.';
+    if (st.stage === 'decider_tied') stage = 'Tied: the GM picks who decides among ' + (st.candidates || []).join(', ');
+    else if (st.stage === 'narrating') stage = deciderText(v, st.decider) + ' tells what happens';
+    else if (st.stage === 'narrated') stage = deciderText(v, st.decider) + ' told: “' + st.text + '”';
+    box.append(h('p', 'it-turn', stage));
+    if (p.vetoed) box.append(h('p', 'hint', 'Vetoed: ' + deciderText(v, p.vetoed)));
     if ((p.vetoes || []).length) box.append(h('p', 'hint', 'Vetoes: ' + fmt(p.vetoes)));
     if ((p.rejected || []).length) box.append(h('p', 'hint', 'Narration rejected by ' + p.rejected.join(', ')));
     return box;
   }
 
-  // ----- the conflict -----
+  // ----- the conflict: the duel on the table -----
+
+  function slot(v, p, which) {
+    const ch = p[which];
+    const state = ch && ch.state;
+    if (state === 'waiting') return h('span', 'it-card it-empty small', h('span', 'it-card-name', 'choosing…'));
+    if (state === 'ready') return backCard('ready', true);
+    const val = ch ? ch.value : null;
+    let card;
+    if (which === 'stance') card = stanceCard(val, true);
+    else if (isSurrender(val)) card = moveCard(v, p.name, 'surrender', { small: true });
+    else card = moveCard(v, p.name, moveCode(val), { small: true });
+    if (state === 'chosen') card.append(h('span', 'it-badge', 'yours, hidden'));
+    return card;
+  }
+
+  function duel(v) {
+    const c = v.conflict;
+    const t = c && c.turn;
+    if (!t) return null;
+    const side = (p) => {
+      const f = c.fighters.find((x) => x.name === p.name) || {};
+      const e = f.energy || {};
+      const col = h('div', 'it-fighter' + (p.name === t.active ? ' active' : ''),
+        h('div', 'it-fighter-name', h('b', null, p.name), p.name === t.active ? h('span', 'pill', 'active') : h('span', 'pill', 'picked'),
+          p.forbidden ? h('span', 'pill waiting', 'no ' + p.forbidden) : null, p.swapped ? h('span', 'pill', 'swapped') : null),
+        h('div', 'it-energy-mini', ...TYPES.map((x) => h('span', 'it-chip it-' + x, cap(x)[0] + ' ' + (e[x] != null ? e[x] : '?')))),
+        h('div', 'it-slots', slot(v, p, 'stance'), slot(v, p, 'move')));
+      col.dataset.participant = p.name;
+      return col;
+    };
+    const parts = t.participants;
+    const box = h('div', 'it-duel');
+    if (parts[0]) box.append(side(parts[0]));
+    box.append(h('div', 'it-vs', 'vs'));
+    if (parts[1]) box.append(side(parts[1]));
+    else box.append(h('div', 'it-fighter', h('p', 'hint', t.active + ' is picking an opponent…')));
+    return box;
+  }
+
+  function chainView(v) {
+    const c = v.conflict;
+    if (!c || !c.chain) return null;
+    const row = h('div', 'it-pile');
+    c.chain.cards.forEach(([n, m], i) => { if (i) row.append(h('span', 'it-arrow', '→')); row.append(moveCard(v, n, m, { small: true })); });
+    return h('div', 'it-chain', h('div', 'it-label', 'Chain against ' + c.chain.against + ' — a move that combos from the last card and wins adds +1 per card'), row);
+  }
+
+  function lastTurn(v) {
+    const lt = v.conflict && v.conflict.last_turn;
+    if (!lt) return null;
+    const box = h('section', 'it-last', h('div', 'it-label', 'Turn ' + lt.number + ' revealed'));
+    const row = h('div', 'it-duel small');
+    lt.moves.forEach(([n, m], i) => {
+      if (i) row.append(h('div', 'it-vs', 'vs'));
+      const stance = (lt.stances.find(([x]) => x === n) || [])[1];
+      row.append(h('div', 'it-fighter', h('b', null, n), h('div', 'it-slots', stanceCard(stance, true), isSurrender(m) ? moveCard(v, n, 'surrender', { small: true }) : moveCard(v, n, moveCode(m), { small: true }))));
+    });
+    box.append(row);
+    const o = lt.outcome || {};
+    let result = 'Outcome: ' + fmt(o);
+    if (o.result === 'win') result = o.winner + '’s ' + moveName(v, o.winner, o.winning_move) + ' beats ' + o.loser + '’s ' + moveName(v, o.loser, o.losing_move) + ' (' + (o.by === 'action' ? 'action' : o.by === 'element' ? 'element' : words(o.by)) + (o.combo ? ', a combo' : '') + ').';
+    else if (o.result === 'tie') result = 'A tie: each side pays the base of the other’s move.';
+    box.append(h('p', 'it-turn', result));
+    for (const b of lt.breakdown || []) box.append(h('p', 'it-sum', breakdownText(v, lt, b)));
+    for (const [n, l] of lt.lost || []) box.append(h('p', 'hint', n + ' lost ' + TYPES.filter((k) => l[k]).map((k) => l[k] + ' ' + cap(k)).join(', ') + '.'));
+    for (const [n, g] of lt.gained || []) box.append(h('p', 'hint', n + ' regained ' + TYPES.filter((k) => g[k]).map((k) => g[k] + ' ' + cap(k)).join(', ') + '.'));
+    return box;
+  }
+
+  // "Ada loses 1 (her own matched Attack stance) + 3 (Shin Kick's base) = 4".
+  function breakdownText(v, lt, b) {
+    const o = lt.outcome || {};
+    const own = (lt.stances.find(([x]) => x === b.character) || [])[1];
+    const other = lt.stances.find(([x]) => x !== b.character);
+    const winMove = o.result === 'win' ? moveName(v, o.winner, o.winning_move) : 'the other move';
+    const terms = [
+      [b.from_stance, 'from ' + (other ? other[0] + '’s matched ' + cap((other[1] || {}).action || '') + ' stance × the move’s multiplier' : 'the winner’s stance')],
+      [b.own_stance, 'own matched ' + (own && own.action ? cap(own.action) + ' ' : '') + 'stance, paid from ' + (own && own.action ? cap(own.action) : 'that energy')],
+      [b.base, winMove + '’s base'],
+      [b.combo, 'combo: +1 per card in the chain'],
+      [b.disadvantage, 'disadvantaged: +1 per card in the pile'],
+    ].filter(([n]) => n).map(([n, why]) => n + ' (' + why + ')');
+    return b.character + ' loses ' + (terms.join(' + ') || '0') + ' = ' + b.total + (b.waxed ? ' (Wax On)' : '') + '.';
+  }
 
   function conflict(v) {
     const c = v.conflict;
     if (!c) return null;
     const t = c.turn;
-    const box = h('div', 'wa-conflict it-conflict', h('h4', null, 'Conflict' + (c.lethal ? ' · lethal' : '') + (c.minor ? ' · minor' : '')),
+    const box = h('section', 'it-conflict', h('h4', null, 'Conflict' + (c.lethal ? ' · lethal' : '') + (c.minor ? ' · minor' : '')),
       h('p', null, h('b', null, 'Stakes: '), c.stakes));
     const phase = typeof c.phase === 'string' ? c.phase : (c.phase && c.phase.phase) || '';
     const phaseWords = { forming: 'Forming: join or sit out', pick_active: 'Picking who acts next', turn: 'Turn', mercy: 'Mercy: kill or spare', ended: 'Ended' };
-    const pills = h('div', 'ndt-pills', h('span', 'pill', phaseWords[phase] || words(phase)));
+    const stepWords = { opponent: 'picking an opponent', stances: 'secret stances', moves: 'secret moves', settling: 'paying the loss', specials: 'specials' };
+    const pills = h('div', 'it-pills', h('span', 'pill', phaseWords[phase] || words(phase)));
     if (t) {
-      pills.append(h('span', 'pill', 'Turn ' + t.number), h('span', 'pill', 'Step: ' + words(t.step)));
-      if (t.window) pills.append(h('span', 'pill wa-adv', 'Special window ' + t.window));
+      pills.append(h('span', 'pill', 'Turn ' + t.number), h('span', 'pill', stepWords[t.step] || words(t.step)));
+      if (t.window) pills.append(h('span', 'pill it-adv', 'Specials may be played now'));
     }
-    if (c.chain) pills.append(h('span', 'pill wa-adv', 'Chain vs ' + c.chain.against + ': ' + c.chain.cards.map(([n, m]) => moveName(v, n, m)).join(' → ')));
-    box.append(pills);
-    if (t) {
-      box.append(h('p', 'ndt-turn', t.active + '’s turn' + (t.opponent ? ' against ' + t.opponent : ' — picking an opponent')));
-      const table = h('table', 'wa-forms');
-      table.append(h('tr', null, h('th', null, ''), h('th', null, 'Stance'), h('th', null, 'Move')));
-      for (const p of t.participants) {
-        const cell = (ch, isMove) => {
-          const state = ch && ch.state;
-          const text = state === 'waiting' ? 'waiting…' : state === 'ready' ? 'ready ✓' : state === 'chosen' ? 'yours: ' + (isMove ? moveText(v, p.name, ch.value) : fmt(ch.value)) : (isMove ? moveText(v, p.name, ch.value) : fmt(ch.value));
-          return h('td', null, h('span', 'pill ' + (state === 'waiting' ? 'waiting' : 'ready'), text));
-        };
-        const tr = h('tr', null, h('th', null, p.name + (p.forbidden ? ' (no ' + p.forbidden + ')' : '') + (p.swapped ? ' (swapped)' : '')), cell(p.stance, false), cell(p.move, true));
-        tr.dataset.participant = p.name;
-        table.append(tr);
-      }
-      box.append(table);
-      if (t.specials.length) {
-        const ul = h('ul', 'wa-strengths');
-        for (const s of t.specials) ul.append(h('li', s.cancelled ? 'gone' : null, s.by + ' at ' + s.window + ': ' + (s.special ? fmt(s.special) : 'a face-down special') + (s.target ? ' → ' + s.target : '') + (s.cancelled ? ' (cancelled)' : '')));
-        box.append(h('div', 'wa-label', 'Specials this turn'), ul);
-      }
+    put(box, pills, duel(v), chainView(v));
+    if (t && t.specials.length) {
+      const ul = h('ul', 'it-list');
+      for (const s of t.specials) ul.append(h('li', s.cancelled ? 'gone' : null, s.by + ': ' + (s.special ? fmt(s.special) : 'a face-down special') + (s.target ? ' → ' + s.target : '') + (s.cancelled ? ' (cancelled)' : '')));
+      box.append(h('div', 'it-label', 'Specials this turn'), ul);
     }
-    if (c.waiting_for && c.waiting_for.length) box.append(h('p', 'hint', 'Waiting for: ' + c.waiting_for.join(', ')));
-    if (c.split) box.append(h('p', 'hint', c.split.character + ' must ' + (c.split.gain ? 'share a gain of ' : 'split a loss of ') + c.split.amount + ' (' + c.split.splitter + ' decides)'));
-    const lt = c.last_turn;
-    if (lt) {
-      const ul = h('ul', 'wa-exchanges');
-      ul.append(h('li', null, 'Stances: ' + lt.stances.map(([n, s]) => n + ' ' + fmt(s)).join(' · ')));
-      ul.append(h('li', null, 'Moves: ' + lt.moves.map(([n, m]) => n + ' ' + moveText(v, n, m)).join(' · ')));
-      const o = lt.outcome || {};
-      ul.append(h('li', null, o.result === 'win' ? o.winner + ' wins with ' + moveName(v, o.winner, o.winning_move) + ' over ' + moveName(v, o.loser, o.losing_move) + ' (' + words(o.by) + (o.combo ? ', combo' : '') + ')'
-        : o.result === 'tie' ? 'Tie: ' + (o.moves || []).join(' vs ') : 'Outcome: ' + fmt(o)));
-      for (const b of lt.breakdown || []) {
-        const terms = [['base', b.base], ['opponent’s stance', b.from_stance], ['own stance', b.own_stance], ['combo', b.combo], ['disadvantage', b.disadvantage]]
-          .filter(([, n]) => n).map(([k, n]) => n + ' ' + k);
-        ul.append(h('li', null, b.character + ' loses ' + (terms.join(' + ') || '0') + ' = ' + b.total + (b.waxed ? ' (Wax On)' : '')));
-      }
-      for (const [n, l] of lt.lost || []) ul.append(h('li', null, n + ' lost ' + TYPES.map((k) => l[k] + ' ' + k).join(', ')));
-      for (const [n, g] of lt.gained || []) ul.append(h('li', null, n + ' gained ' + TYPES.map((k) => g[k] + ' ' + k).join(', ')));
-      box.append(h('div', 'wa-label', 'Last turn (' + lt.number + ')'), ul);
-    }
+    if (c.waiting_for && c.waiting_for.length) box.append(h('p', 'hint', 'Waiting for ' + c.waiting_for.map((s) => seatWho(v, s)).join(' and ') + '.'));
+    if (c.split) box.append(h('p', 'hint', c.split.character + ' must ' + (c.split.gain ? 'share a regain of ' : 'share a loss of ') + c.split.amount + ' (' + seatWho(v, c.split.splitter) + ' decides).'));
+    put(box, lastTurn(v));
     if (c.scouted && c.scouted.length) box.append(h('p', 'hint', 'Scouted: ' + fmt(c.scouted)));
-    if (c.outcome) box.append(h('p', 'ndt-turn', 'Over: ' + (c.outcome.winner ? 'the ' + fmt(c.outcome.winner) + ' side wins' : 'settled by the GM') + ' — ' + c.outcome.reason + (c.outcome.dead && c.outcome.dead.length ? ' · dead: ' + c.outcome.dead.join(', ') : '')));
+    if (c.outcome) box.append(h('p', 'it-turn', 'Over: ' + (c.outcome.winner ? 'the ' + (c.outcome.winner === 'gm' ? 'GM’s' : 'players’') + ' side wins' : 'settled by the GM') + ' — ' + c.outcome.reason + (c.outcome.dead && c.outcome.dead.length ? ' · dead: ' + c.outcome.dead.join(', ') : '')));
     if (c.outcome && c.outcome.narration) box.append(h('p', 'hint', 'What happened: ' + c.outcome.narration));
     return box;
   }
 
   // ----- controls -----
+
 
   // Fields the player writes in themselves; every other field is taken from the legal command.
   const FREE = {
@@ -278,6 +404,13 @@
 
   // Commands that move the table on; the rest (renames, goal marks, reveals) stay plain buttons.
   const PRIMARY = new Set(['join_conflict', 'pick_opponent', 'start_conflict', 'open_problem', 'narrate_outcome', 'narrate_conflict', 'close_problem', 'pass_window', 'start_session', 'narrate_countdown']);
+
+  // Commands that cannot be taken back ask first.
+  const WEIGHTY = {
+    kill_surrendered: 'Kill the surrendered character? This cannot be undone.', end_session: 'End the session for everyone?',
+    erase_countdown: 'Erase this countdown?', settle_conflict: 'Settle the conflict without fighting?', veto: 'Spend this character’s veto?',
+    refuse_lethal: 'Refuse the lethal conflict? It becomes a lesser one.',
+  };
 
   // One group for a command type: a button per legal variant (a select when there are many),
   // named by what differs between the variants, with inputs for the free-text fields pre-filled
@@ -336,93 +469,168 @@
       const sel = select(key + ':which', items.map((it, i) => [String(i), labelOf(it)]), '0', TITLES[type] || words(type));
       g.body.append(sel, button(g, 'Send', send, () => fill(items[Number(sel.value)].command), true));
     } else {
-      for (const it of items) g.body.append(button(g, labelOf(it), send, () => fill(it.command), items.length === 1 && PRIMARY.has(type)));
+      for (const it of items) {
+        const ask = WEIGHTY[type];
+        g.body.append(ask ? confirmButton(g, labelOf(it), ask, send, () => fill(it.command)) : button(g, labelOf(it), send, () => fill(it.command), items.length === 1 && PRIMARY.has(type)));
+      }
     }
     return g.g;
   }
 
-  // Secret stance: type (or none) and an amount bounded by the legal list (current energy).
-  function stanceGroup(character, items, send) {
+  // Secret stance: tap an energy type (or no stance), set the amount with − and +.
+  function stanceGroup(v, character, items, send) {
     const key = 'stance:' + character;
-    const g = group(key, character + ': secret stance', 'Hidden until both are ready.');
+    const g = group(key, character + ': your secret stance', 'The others see only “ready” until both stances are in. A stance counts only if your move uses the same action.');
     const byAction = {};
     for (const it of items) {
       const a = it.command.action || '';
       byAction[a] = Math.max(byAction[a] || 0, it.command.amount || 0);
     }
-    const acts = Object.keys(byAction).filter((a) => a);
-    const typeSel = select(key + ':type', acts.map((a) => [a, cap(a) + ' (up to ' + byAction[a] + ')']).concat('' in byAction ? [['', 'No stance']] : []), acts[0], 'stance type');
-    const amount = input(key + ':amount', 'number', 'amount', 1, { min: '1', inputmode: 'numeric' });
-    const limit = () => {
-      const max = byAction[typeSel.value] || 0;
-      amount.max = String(max);
-      amount.disabled = !typeSel.value;
-    };
-    typeSel.addEventListener('change', limit);
-    limit();
-    g.body.append(typeSel, amount, button(g, 'Take stance', send, () => {
-      const action = typeSel.value;
-      if (!action) return { type: 'take_stance', character: character, amount: 0 };
-      const n = Number(amount.value);
-      if (!Number.isInteger(n) || n < 1 || n > byAction[action]) throw new Error('Amount must be 1 to ' + byAction[action] + ' ' + action + ' energy.');
-      const found = items.find((it) => it.command.action === action && it.command.amount === n);
-      if (!found) throw new Error('That stance is not offered.');
+    const acts = TYPES.filter((a) => a in byAction);
+    if (!(memo.values[key + ':type'] in byAction)) memo.values[key + ':type'] = acts[0] || '';
+    const chosen = memo.values[key + ':type'];
+    const redraw = () => window.ClashPanels['iron-triangle'](document.getElementById('panel'), window.clash.latest(), send);
+    const tiles = h('div', 'it-hand');
+    for (const a of acts) {
+      const t = toggle(h('span', 'it-stance-pick', stanceCard({ action: a, amount: byAction[a] }, true), h('small', null, 'up to ' + byAction[a])), chosen === a, () => { memo.values[key + ':type'] = a; redraw(); }, 'it-pick');
+      t.setAttribute('aria-label', cap(a) + ' stance, up to ' + byAction[a]);
+      t.dataset.stance = a;
+      tiles.append(t);
+    }
+    if ('' in byAction) {
+      const t = toggle(stanceCard(null, true), chosen === '', () => { memo.values[key + ':type'] = ''; redraw(); }, 'it-pick');
+      t.setAttribute('aria-label', 'No stance');
+      t.dataset.stance = 'none';
+      tiles.append(t);
+    }
+    g.body.append(tiles);
+    let amount = null;
+    if (chosen) {
+      amount = stepper(key + ':amount:' + chosen, cap(chosen), 1, byAction[chosen], 1);
+      g.body.append(amount);
+    }
+    g.body.append(button(g, chosen ? 'Take the stance in secret' : 'Take no stance', send, () => {
+      if (!chosen) return { type: 'take_stance', character: character, amount: 0 };
+      const n = amount.get();
+      const found = items.find((it) => it.command.action === chosen && it.command.amount === n);
+      if (!found) throw new Error('That stance is not offered: ' + cap(chosen) + ' goes up to ' + byAction[chosen] + '.');
       return found.command;
     }, true));
     return g.g;
   }
 
-  // Secret move: one button per move of the viewer's own that is available now.
+  // Secret move: tap one of your move cards (badges say disadvantaged or combo), then play it.
   function moveGroup(v, character, items, send) {
     const key = 'move:' + character;
-    const g = group(key, character + ': secret move', 'Only your available moves are shown.');
-    const options = ((v.conflict && v.conflict.your_moves) || []).filter((m) => m.character === character && m.available);
-    const isSurrender = (c) => c.move === 'surrender' || (c.move && c.move.surrender !== undefined);
-    const legalMove = (mv) => items.find((it) => !isSurrender(it.command) && JSON.stringify(it.command.move) === JSON.stringify(mv))
-      || items.find((it) => it.command.move && it.command.move.move === mv);
+    const g = group(key, character + ': your secret move', 'Tap a card, then play it. Hover or long-press a card to see what it beats.');
+    const listed = ((v.conflict && v.conflict.your_moves) || []).filter((m) => m.character === character);
+    const c = v.characters.find((x) => x.name === character);
+    const legalMove = (mv) => items.find((it) => !isSurrender(it.command.move) && moveCode(it.command.move) === mv);
+    const redraw = () => window.ClashPanels['iron-triangle'](document.getElementById('panel'), window.clash.latest(), send);
+    const hand = h('div', 'it-hand');
+    const options = listed.length ? listed : ((c && c.moves) || []).map((m) => ({ move: m.move, name: m.name, available: true }));
+    let picked = null;
     for (const m of options) {
       const it = legalMove(m.move);
-      if (!it) continue;
-      const b = button(g, m.name + ' (' + m.move + ')' + (m.disadvantaged ? ' · disadvantaged' : '') + (m.combos ? ' · combo!' : ''), send, () => it.command, !m.disadvantaged);
-      b.dataset.move = String(m.move);
-      g.body.append(b);
+      const badges = [];
+      if (m.disadvantaged) badges.push('disadvantaged');
+      if (m.combos) badges.push('combo!');
+      if (!it) {
+        const card = moveCard(v, character, m.move, { name: m.name, cls: 'unavailable', badges: ['face up: not now'] });
+        hand.append(card);
+        continue;
+      }
+      const on = memo.values[key] === m.move;
+      if (on) picked = { it, m };
+      const card = moveCard(v, character, m.move, { name: m.name, badges, noTip: true });
+      const t = toggle(card, on, () => { memo.values[key] = m.move; redraw(); }, 'it-pick');
+      const mv = parse(m.move);
+      if (mv) kit.tip(t, m.name + ': ' + beatsText(mv));
+      t.dataset.move = m.move;
+      t.setAttribute('aria-label', m.name + ', ' + (mv ? mv.action.word + ' ' + mv.element.word : m.move) + (badges.length ? ', ' + badges.join(', ') : ''));
+      hand.append(t);
     }
-    if (!g.body.childNodes.length) {
-      // Fallback: the view did not list them; offer what the engine allows.
-      for (const it of items.filter((i) => !isSurrender(i.command))) g.body.append(button(g, it.label || fmt(it.command.move), send, () => it.command));
-    }
-    const sur = items.find((it) => isSurrender(it.command));
+    g.body.append(hand);
+    if (picked) g.body.append(button(g, 'Play ' + picked.m.name + ' in secret', send, () => picked.it.command, true));
+    else g.body.append(h('p', 'hint', 'No card chosen yet.'));
+    const sur = items.find((it) => isSurrender(it.command.move));
     if (sur) {
-      const b = button(g, 'Surrender', send, () => sur.command);
+      const b = confirmButton(g, 'Surrender', 'Leave the fight? You lose nothing this turn and share your side’s result.', send, () => sur.command);
       b.dataset.move = 'surrender';
       g.body.append(b);
     }
     return g.g;
   }
 
-  // Split a pending loss or gain over the types within each type's room.
+  // Share a pending loss (or regain) over the three energies with steppers. The part owed by the
+  // loser's own matched stance is fixed and already taken from that energy: only the rest is
+  // shared here, and the total must match what the turn summary says.
   function splitGroup(v, type, character, items, send) {
     const key = type + ':' + character;
     const s = (v.conflict && v.conflict.split) || {};
     const room = s.room || {};
-    const amount = s.amount;
-    const g = group(key, character + ': ' + (type === 'split_gain' ? 'share the regained energy' : 'split the loss'),
-      amount != null ? 'Total ' + amount + '; room: ' + TYPES.map((t) => t + ' ' + (room[t] != null ? room[t] : '?')).join(', ') : null);
+    const amount = s.amount != null ? s.amount : TYPES.reduce((a, t) => a + ((items[0].command.split || {})[t] || 0), 0);
+    const roomTotal = TYPES.reduce((a, t) => a + (room[t] != null ? room[t] : amount), 0);
+    const need = Math.min(amount, roomTotal);
+    const gain = type === 'split_gain';
+    const lt = v.conflict && v.conflict.last_turn;
+    const b = lt && (lt.breakdown || []).find((x) => x.character === character);
+    const own = lt && (lt.stances.find(([x]) => x === character) || [])[1];
+    let why;
+    if (gain) why = character + ' regains ' + amount + ': share it among the energies, up to each maximum.';
+    else if (b) {
+      const fixed = b.total - amount;
+      why = character + ' loses ' + b.total + (fixed > 0 ? ': ' + fixed + ' is fixed (' + character + '’s own matched ' + (own && own.action ? cap(own.action) : '') + ' stance, already taken from ' + (own && own.action ? cap(own.action) : 'that energy') + '), the other ' + amount + ' you share as you like.' : ': share all ' + amount + ' as you like.');
+    } else why = character + ' must share ' + amount + ' among the energies.';
+    if (need < amount) why += ' Only ' + need + ' can be taken: the rest is more than ' + character + ' has left.';
+    const g = group(key, character + ': ' + (gain ? 'share the regained energy' : 'share the loss'), why);
+    g.body.className = 'kit-row it-split';
     const first = items[0].command.split || {};
-    const fields = {};
-    for (const t of TYPES) {
-      const extra = { min: '0', inputmode: 'numeric' };
-      if (room[t] != null) extra.max = String(room[t]);
-      const i = input(key + ':' + t, 'number', cap(t), first[t] || 0, extra);
-      fields[t] = i;
-      g.body.append(h('label', 'ndt-check', cap(t) + ' ', i));
-    }
-    g.body.append(button(g, 'Split', send, () => {
+    const steppers = {};
+    const total = h('p', 'it-total');
+    total.setAttribute('aria-live', 'polite');
+    const go = button(g, gain ? 'Regain these' : 'Pay these', send, () => {
       const split = {};
-      for (const t of TYPES) split[t] = Number(fields[t].value) || 0;
-      if (amount != null && TYPES.reduce((a, t) => a + split[t], 0) !== amount) throw new Error('The parts must add up to ' + amount + '.');
+      for (const t of TYPES) split[t] = steppers[t].get();
+      const sum = TYPES.reduce((a, t) => a + split[t], 0);
+      if (sum !== need) throw new Error('The parts must add up to ' + need + ' (now ' + sum + ').');
       return { type: type, character: character, split: split };
-    }, true));
+    }, true);
+    const update = () => {
+      const sum = TYPES.reduce((a, t) => a + (steppers[t] ? steppers[t].get() : 0), 0);
+      total.textContent = 'Shared ' + sum + ' of ' + need + (sum === need ? ' ✓' : sum < need ? ' — ' + (need - sum) + ' more to place' : ' — ' + (sum - need) + ' too many');
+      total.className = 'it-total' + (sum === need ? ' ok' : '');
+      go.disabled = sum !== need;
+    };
+    for (const t of TYPES) {
+      const max = room[t] != null ? room[t] : need;
+      steppers[t] = stepper(key + ':' + t, cap(t) + ' (room ' + max + ')', 0, max, first[t] || 0, update);
+      steppers[t].classList.add('it-' + t);
+      g.body.append(steppers[t]);
+    }
+    g.body.append(total, go);
+    update();
+    return g.g;
+  }
+
+  // Rename any move of a character this seat controls; an empty name is refused here and by
+  // the rules (IT-7).
+  function renameGroup(v, update, send) {
+    const mine = v.characters.filter((c) => c.controller === update.seat && !c.sheet_hidden && (c.moves || []).length);
+    if (!mine.length) return null;
+    const key = 'rename';
+    const g = group(key, 'Rename a move', 'Give any of your moves a name of your own.');
+    const opts = [];
+    for (const c of mine) for (const m of c.moves) opts.push([c.name + '|' + m.move, (mine.length > 1 ? c.name + ': ' : '') + m.name + ' (' + parse(m.move).action.word + ' ' + parse(m.move).element.word + ')']);
+    const which = select(key + ':which', opts, opts[0][0], 'move to rename');
+    const name = input(key + ':name', 'text', 'New name', '', { maxlength: '60' });
+    g.body.append(which, name, button(g, 'Rename', send, () => {
+      const [character, move] = which.value.split('|');
+      const text = name.value.trim();
+      if (!text) throw new Error('Write the new name first: a move cannot go without a name (IT-7).');
+      memo.values[key + ':name'] = '';
+      return { type: 'rename_move', character: character, move: move, name: text };
+    }));
     return g.g;
   }
 
@@ -436,9 +644,10 @@
     return g.g;
   }
 
+
   function controls(update, send) {
     const v = update.view;
-    const box = h('div', 'ndt-controls');
+    const box = h('div', 'it-controls');
     const byType = new Map();
     for (const it of update.legal) {
       const t = it.command.type;
@@ -462,19 +671,29 @@
       const ia = order.indexOf(a), ib = order.indexOf(b);
       return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
     });
+    const later = h('details', 'it-more', h('summary', null, 'More: countdowns, problems, sessions, sheets'));
+    const LATER = new Set(['reveal_npc', 'create_countdown', 'mark_countdown', 'narrate_countdown', 'erase_countdown', 'open_problem', 'recover_npc',
+      'end_session', 'start_session', 'mark_goal', 'level_up', 'rewrite_traits', 'change_background', 'create_character', 'create_replacement', 'rest']);
     for (const type of types) {
       const items = byType.get(type);
-      if (type === 'take_stance') for (const [ch, its] of perCharacter(items)) box.append(stanceGroup(ch, its, send));
-      else if (type === 'play_move') for (const [ch, its] of perCharacter(items)) box.append(moveGroup(v, ch, its, send));
-      else if (type === 'split_loss' || type === 'split_gain') for (const [ch, its] of perCharacter(items)) box.append(splitGroup(v, type, ch, its, send));
-      else if (type === 'choose_option') box.append(optionGroup(items, send));
-      else if (type === 'pass_window' && items.length > 1) box.append(passAllGroup(items, send), genericGroup(v, type, items, send));
-      else box.append(genericGroup(v, type, items, send));
+      const target = LATER.has(type) && types.some((t) => !LATER.has(t) && t !== 'rename_move') ? later : box;
+      if (type === 'take_stance') for (const [ch, its] of perCharacter(items)) target.append(stanceGroup(v, ch, its, send));
+      else if (type === 'play_move') for (const [ch, its] of perCharacter(items)) target.append(moveGroup(v, ch, its, send));
+      else if (type === 'split_loss' || type === 'split_gain') for (const [ch, its] of perCharacter(items)) target.append(splitGroup(v, type, ch, its, send));
+      else if (type === 'choose_option') target.append(optionGroup(items, send));
+      else if (type === 'rename_move') continue;
+      else if (type === 'pass_window' && items.length > 1) target.append(passAllGroup(items, send), genericGroup(v, type, items, send));
+      else target.append(genericGroup(v, type, items, send));
+    }
+    if (byType.has('rename_move')) {
+      const r = renameGroup(v, update, send);
+      if (r) later.append(r);
     }
     if (!box.childNodes.length && update.seat) {
       const c = v.conflict;
-      box.append(h('p', 'hint', c && c.outcome ? 'The conflict is over.' : 'Nothing for you to do right now — waiting for the others.'));
+      box.append(h('p', 'hint', c && c.outcome ? 'The conflict is over.' : 'Nothing for you to do right now — waiting for ' + ((c && c.waiting_for && c.waiting_for.length) ? c.waiting_for.map((s) => seatWho(v, s)).join(' and ') : 'the others') + '.'));
     }
+    if (later.childNodes.length > 1) box.append(later);
     return box;
   }
 
@@ -494,22 +713,21 @@
   function summary(v) {
     const cp = v.campaign || {};
     const bits = [h('span', 'pill', 'Session ' + cp.session + (cp.session_ending ? ' · ending' : ''))];
-    if (cp.rests && cp.rests.due) bits.push(h('span', 'pill wa-adv', 'Rest due' + (cp.rests.breather_used ? ' · breather used' : '') + (cp.rests.short_rest_used ? ' · short rest used' : '')));
+    if (cp.rests && cp.rests.due) bits.push(h('span', 'pill it-adv', 'The party may rest' + (cp.rests.breather_used ? ' · breather taken' : '') + (cp.rests.short_rest_used ? ' · short rest taken' : '')));
     for (const r of cp.replacements || []) bits.push(h('span', 'pill', r.character + ' replaces ' + r.replaces + ': ' + r.levels_left + ' level-ups left'));
-    return h('div', 'ndt-pills', ...bits);
+    return h('div', 'it-pills', ...bits);
   }
 
   register('iron-triangle', function (update, send) {
     const v = update.view;
     if (!v || !Array.isArray(v.characters)) return null;
 
-    const sheets = h('div', 'wa-chars');
+    const sheets = h('div', 'it-chars');
     for (const c of v.characters) sheets.append(sheet(v, c, update.seat));
-    // Controls sit right under the conflict and problem, above the sheets: on a phone they are
-    // reachable without scrolling past every character.
-    const root = h('div', 'wa it', summary(v), conflict(v), problem(v), countdowns(v));
-    if (update.seat) root.append(h('h3', null, 'Your moves'), controls(update, send));
-    root.append(h('h3', null, 'Characters'), sheets);
+    // Phone first: what this seat can do comes first, then the duel, then the rest of the table.
+    const root = h('div', 'it', summary(v));
+    if (update.seat) root.append(controls(update, send));
+    put(root, conflict(v), problem(v), countdowns(v), h('h3', null, 'Characters'), sheets);
     return root;
   });
 })();
