@@ -68,8 +68,8 @@
     const part = conflict && conflict.participants.find((p) => p.name === c.name);
     const head = h('div', 'wa-head',
       h('strong', null, c.name),
-      h('span', 'pill', c.kind === 'npc' ? 'NPC' : 'PC'),
-      h('span', 'pill', c.controller),
+      h('span', 'pill', c.kind === 'npc' ? 'NPC · the GM' : 'PC'),
+      mine ? h('span', 'pill ready', 'yours') : null,
       c.status !== 'active' ? h('span', 'pill waiting', c.status.replace(/_/g, ' ')) : null,
       conflict && conflict.advantage === c.name ? h('span', 'pill wa-adv', 'Advantage d6') : null,
       part ? h('span', 'pill ' + (part.in_conflict ? 'ready' : 'waiting'), part.in_conflict ? 'in the conflict' : 'knocked out') : null,
@@ -209,14 +209,21 @@
     return null;
   }
 
+  // A player by their characters' names; the GM as "the GM".
+  function playerName(v, seat) {
+    if (seat === 'gm') return 'the GM';
+    const names = v.characters.filter((c) => c.controller === seat && c.kind !== 'npc').map((c) => c.name);
+    return names.length ? names.join(' and ') + '’s player' : kit.seatName(null, seat);
+  }
+
   function oweView(v) {
     const box = h('section', 'wa-owe', h('div', 'wa-label', 'Owe List (oldest first)'));
     const ol = h('ol', null);
-    for (const e of v.owe_list || []) ol.append(h('li', null, e.character + ' · ' + e.player));
+    for (const e of v.owe_list || []) ol.append(h('li', null, e.character + ' (' + playerName(v, e.player) + ')'));
     if (!(v.owe_list || []).length) box.append(h('p', 'hint', 'empty'));
     else box.append(ol);
     const bits = ['Chapter ' + v.chapter];
-    if (v.oracle) bits.push('Oracle: ' + (v.oracle.oracle ? v.oracle.oracle + (v.oracle.story_element ? ' — ' + v.oracle.story_element : '') : 'to be chosen by ' + ((v.oracle.entry || {}).player || '?')));
+    if (v.oracle) bits.push('Oracle: ' + (v.oracle.oracle ? v.oracle.oracle + (v.oracle.story_element ? ' — ' + v.oracle.story_element : '') : 'to be chosen by ' + playerName(v, (v.oracle.entry || {}).player)));
     if ((v.returning || []).length) bits.push('Returning: ' + v.returning.map((r) => r.character || JSON.stringify(r)).join(', '));
     box.append(h('p', 'hint', bits.join(' · ')));
     return box;
@@ -286,7 +293,7 @@
     if (mineOf('cash_in_owe').length) {
       const g = group(base + ':owe', ch.name + ': cash in an Owe List entry', 'Crosses off the oldest matching entry for an Owe d6 this conflict (WA-17.3, WA-18).');
       const entries = [...new Set(mineOf('cash_in_owe').map((x) => x.entry))];
-      const sel = select(base + ':owe:entry', entries.map((e) => [e, 'owed by ' + e]), null, 'Owe List entry');
+      const sel = select(base + ':owe:entry', entries.map((e) => [e, 'the entry for ' + e]), null, 'Owe List entry');
       g.body.append(sel, button(g, 'Cash in Owe d6', send, () => ({ type: 'cash_in_owe', pc: ch.name, entry: sel.value })));
       out.push(g.g);
     }
