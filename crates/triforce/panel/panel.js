@@ -82,7 +82,7 @@
 
   function board(update, ctx) {
     const v = update.view;
-    const el = svg('svg', { viewBox: '0 0 460 460', class: 'tf-board', role: 'group', 'aria-label': 'The board: 15 stacks in a triangle' });
+    const el = svg('svg', { viewBox: '0 0 460 472', class: 'tf-board', role: 'group', 'aria-label': 'The board: 15 stacks in a triangle' });
     for (const p of v.positions) {
       const [x, y] = at(p);
       for (const n of p.neighbours) {
@@ -343,7 +343,9 @@
     // Phone first: what you can do comes before the picture of the board.
     root.append(hintLine, controls(update, send, ctx));
     root.append(h('div', 'tf-board-wrap', board(update, ctx)));
-    root.append(legend(update), combatLog(update));
+    root.append(legend(update));
+    const log = combatLog(update);
+    if (log) root.append(log);
     return root;
   });
 })();
