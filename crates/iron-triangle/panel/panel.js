@@ -165,7 +165,7 @@
     const fighter = v.conflict && v.conflict.fighters.find((f) => f.name === c.name);
     const head = h('div', 'it-head',
       h('strong', null, c.name),
-      h('span', 'pill', c.pc ? 'PC · ' + seatWho(v, c.controller) : 'NPC · the GM'),
+      h('span', 'pill', c.pc ? (c.controller === mineSeat ? 'PC · yours' : 'PC') : 'NPC · the GM'),
       h('span', 'pill', 'Level ' + c.level),
       c.veto ? h('span', 'pill ready', 'veto available') : h('span', 'pill', 'veto used'),
       c.dead ? h('span', 'pill waiting', 'dead') : null,
@@ -354,12 +354,12 @@
     const box = h('section', 'it-conflict', h('h4', null, 'Conflict' + (c.lethal ? ' · lethal' : '') + (c.minor ? ' · minor' : '')),
       h('p', null, h('b', null, 'Stakes: '), c.stakes));
     const phase = typeof c.phase === 'string' ? c.phase : (c.phase && c.phase.phase) || '';
-    const phaseWords = { forming: 'Forming: join or sit out', pick_active: 'Picking who acts next', turn: 'Turn', mercy: 'Mercy: kill or spare', ended: 'Ended' };
+    const phaseWords = { forming: 'Forming: join or sit out', pick_active: 'Picking who acts next', turn: 'Fighting', mercy: 'Mercy: kill or spare', ended: 'Ended' };
     const stepWords = { opponent: 'picking an opponent', stances: 'secret stances', moves: 'secret moves', settling: 'paying the loss', specials: 'specials' };
     const pills = h('div', 'it-pills', h('span', 'pill', phaseWords[phase] || words(phase)));
     if (t) {
       pills.append(h('span', 'pill', 'Turn ' + t.number), h('span', 'pill', stepWords[t.step] || words(t.step)));
-      if (t.window) pills.append(h('span', 'pill it-adv', 'Specials may be played now'));
+      if (t.window) pills.append(h('span', 'pill it-adv', 'special window open'));
     }
     put(box, pills, duel(v), chainView(v));
     if (t && t.specials.length) {
@@ -408,7 +408,7 @@
   // Commands that cannot be taken back ask first.
   const WEIGHTY = {
     kill_surrendered: 'Kill the surrendered character? This cannot be undone.', end_session: 'End the session for everyone?',
-    erase_countdown: 'Erase this countdown?', settle_conflict: 'Settle the conflict without fighting?', veto: 'Spend this character’s veto?',
+    erase_countdown: 'Erase this countdown?', settle_conflict: 'Settle the conflict without fighting?', veto: 'Spend this character’s veto?', mark_goal: 'Mark the goal as achieved? It counts toward levelling up.',
     refuse_lethal: 'Refuse the lethal conflict? It becomes a lesser one.',
   };
 
@@ -634,6 +634,29 @@
     return g.g;
   }
 
+  // Rest (IT-31): a full or short rest, or a breather where each PC gets back one energy type
+  // of its own choosing.
+  function restGroup(v, items, send) {
+    const g = group('rest', 'Rest', 'A breather gives each PC back one energy type; short and full rests give back more.');
+    const kinds = { full_rest: 'Full rest', short_rest: 'Short rest' };
+    for (const it of items.filter((x) => kinds[x.command.kind])) g.body.append(button(g, kinds[it.command.kind], send, () => it.command));
+    const breather = items.find((x) => x.command.kind === 'breather');
+    if (breather) {
+      const picks = {};
+      const row = h('div', 'kit-row');
+      for (const name of Object.keys(breather.command.picks || {})) {
+        picks[name] = select('rest:' + name, TYPES.map((t) => [t, name + ' gets back ' + cap(t)]), breather.command.picks[name], name + ': energy to get back');
+        row.append(picks[name]);
+      }
+      g.body.append(row, button(g, 'Take a breather', send, () => {
+        const out = {};
+        for (const [n, sel] of Object.entries(picks)) out[n] = sel.value;
+        return { type: 'rest', kind: 'breather', picks: out };
+      }));
+    }
+    return g.g;
+  }
+
   // Problem option: option 1–4 with the trait it rests on, as the engine offers them.
   function optionGroup(items, send) {
     const key = 'choose_option';
@@ -681,6 +704,7 @@
       else if (type === 'play_move') for (const [ch, its] of perCharacter(items)) target.append(moveGroup(v, ch, its, send));
       else if (type === 'split_loss' || type === 'split_gain') for (const [ch, its] of perCharacter(items)) target.append(splitGroup(v, type, ch, its, send));
       else if (type === 'choose_option') target.append(optionGroup(items, send));
+      else if (type === 'rest') target.append(restGroup(v, items, send));
       else if (type === 'rename_move') continue;
       else if (type === 'pass_window' && items.length > 1) target.append(passAllGroup(items, send), genericGroup(v, type, items, send));
       else target.append(genericGroup(v, type, items, send));
