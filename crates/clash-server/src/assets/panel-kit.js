@@ -101,6 +101,7 @@
         const active = document.activeElement;
         const focusKey = active && element.contains(active) && active.dataset ? active.dataset.key : null;
         const caret = focusKey && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd] : null;
+        hideTip(); // the element it points at is about to be replaced
         const root = draw(update, send);
         if (root) element.replaceChildren(root); else element.replaceChildren();
         const again = focusKey && element.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
