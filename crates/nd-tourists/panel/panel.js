@@ -108,7 +108,7 @@
     for (const t of p.temporary) {
       const who = p.characters[t.character];
       const c = cardChipTip(t.card, false, 'loss small');
-      if (who) c.append(h('small', 'ndt-who', who.name));
+      if (who && p.characters.length > 1) c.dataset.tip = who.name + '’s Loss: ' + c.dataset.tip;
       temp.append(c);
     }
     if (!p.temporary.length) temp.append(h('span', 'hint', 'none'));
