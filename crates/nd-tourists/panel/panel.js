@@ -108,7 +108,7 @@
     for (const t of p.temporary) {
       const who = p.characters[t.character];
       const c = cardChipTip(t.card, false, 'loss small');
-      if (who && p.characters.length > 1) c.dataset.tip = who.name + '’s Loss: ' + c.dataset.tip;
+      if (who && p.characters.length > 1) c.append(h('small', 'ndt-marks', who.name));
       temp.append(c);
     }
     if (!p.temporary.length) temp.append(h('span', 'hint', 'none'));
