@@ -294,7 +294,7 @@
     if (phase === 'sword') return 'Before the dice at stack ' + v.phase.at + ': take a sword, or not.';
     if (phase === 'shield') return 'Before the dice at stack ' + v.phase.at + ': take a shield, or not.';
     if (memo.chosen !== null) return 'Your ' + SIZE_WORD[piece(v.positions[memo.chosen - 1].stack.slice(-1)[0]).size] + ' piece on ' + memo.chosen + ' is picked up: tap a ringed stack to move it there, or tap it again to put it back.';
-    if (memo.homeOpen) return 'Place a pyramid on your home (' + ctx.home + '): pick its size below.';
+    if (memo.homeOpen) return 'Place a pyramid on your home (' + ctx.home + '): pick its size with the Place buttons.';
     const can = [];
     if (ctx.legal.placements.length) can.push('tap your home (' + ctx.home + ') to place a pyramid');
     if (ctx.origins.size) can.push('tap one of your top pieces (dashed ring) to move it');
