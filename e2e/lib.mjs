@@ -108,8 +108,12 @@ export async function assertReadable(page) {
   if (bad) throw new Error('the panel shows ' + JSON.stringify(bad[0]) + ' in: ' + text.slice(Math.max(0, bad.index - 80), bad.index + 80));
 }
 
-/** Screenshot of the page and, separately, of the game's panel alone. */
+/** Screenshots of the whole page, of the game's panel alone, and of the first screen a person
+ * sees when the page scrolls to the board (what a phone shows without scrolling further). */
 export async function shots(page, name) {
   await shot(page, name);
   await page.locator('#panel').screenshot({ path: path.join(ARTIFACTS, name + '-panel.png') });
+  await page.evaluate(() => document.getElementById('board-card').scrollIntoView());
+  await page.screenshot({ path: path.join(ARTIFACTS, name + '-screen.png') });
+  await page.evaluate(() => window.scrollTo(0, 0));
 }

@@ -23,7 +23,7 @@ pub mod scenario;
 pub mod seat;
 
 pub use error::{RuleError, ensure};
-pub use game::{AnyGame, Game, GameError, RulesetEntry, SeenEvent};
+pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
 pub use listing::{Listed, Panel, Preset};
 pub use randomness::{
     Randomness, RandomnessError, RandomnessSpec, Scripted, ScriptedRandomness, SeededRandomness,

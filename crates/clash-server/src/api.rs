@@ -173,7 +173,7 @@ pub async fn access(
     })
 }
 
-async fn access_from(
+pub(crate) async fn access_from(
     tables: &Tables,
     id: &str,
     headers: &HeaderMap,
