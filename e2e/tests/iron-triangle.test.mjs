@@ -45,6 +45,12 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   await p1.waitForSelector('#panel .it-char[data-character="Ada"] .it-card[data-move="G-L"]:has-text("Ankle Tap")');
   await p2.waitForSelector('#panel .it-char[data-character="Ada"] .it-card[data-move="G-L"]:has-text("Ankle Tap")');
 
+  // The GM switches odds in play on for this table (off by default).
+  await gm.waitForSelector('#panel .kit-odds-switch input');
+  assert.equal(await gm.isChecked('#panel .kit-odds-switch input'), false, 'odds start off');
+  await gm.check('#panel .kit-odds-switch input');
+  assert.equal(await p1.locator('#panel .kit-odds-switch').count(), 0, 'only the GM has the switch');
+
   // The GM starts a minor conflict (one turn decides it) against Brute.
   const start = '#panel [data-control="g:start_conflict"]';
   await gm.fill(`${start} input[type=text]`, 'The ledger');
@@ -54,6 +60,11 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   await act(p2, '#panel [data-control="g:join_conflict"] button:has-text("Bo")');
   await act(p1, '#panel [data-control="g:pick_active"] button:has-text("Ada")');
   await act(p1, '#panel [data-control="g:pick_opponent"] button:has-text("Brute")');
+
+  // With odds on, Ada's player sees the equilibrium stance mix of this turn.
+  await p1.waitForSelector('#panel [data-control="stance:Ada"] .kit-odds');
+  assert.match(await p1.textContent('#panel [data-control="stance:Ada"] .kit-odds'), /Equilibrium stance mix.*%/s);
+  await shots(p1, 'it-p1-stance-odds');
 
   // Secret stances, picked as cards: the others see a face-down card until both are in (IT-2).
   await p1.click('#panel button[data-stance="attack"]');
@@ -68,6 +79,8 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
 
   // Secret moves, tapped as cards; then both are revealed.
   await p1.waitForSelector('#panel button.kit-tile[data-move="A-H"]');
+  await p1.waitForSelector('#panel [data-control="move:Ada"] .kit-odds');
+  assert.match(await p1.textContent('#panel [data-control="move:Ada"] .kit-odds'), /Equilibrium move mix/);
   await p1.click('#panel button.kit-tile[data-move="A-H"]');
   await shots(p1, 'it-p1-move-cards');
   await act(p1, '#panel button:has-text("Play Overhand Right in secret")');

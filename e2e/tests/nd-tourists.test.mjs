@@ -12,6 +12,12 @@ after(async () => { await browser?.close(); });
 /** Do the step this page is asked for in the bidding; false when it has none. */
 async function bidStep(page, state) {
   const has = (sel) => page.$(sel).then((x) => !!x);
+  if (await has('#panel [data-control^="bid:"] .kit-odds')) {
+    // Odds in play: the bidder sees its chance to beat the cards already down.
+    assert.match(await page.textContent('#panel [data-control^="bid:"] .kit-odds'), /Chance your next draw beats.*%/s);
+    if (!state.odds) await shots(page, 'ndt-bid-odds');
+    state.odds = true;
+  }
   if (await has('#panel [data-control="spend"] button.kit-tile')) {
     await act(page, '#panel [data-control="spend"] button.kit-tile');
     return true;
@@ -45,6 +51,8 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   await join(p2, await invite(gm, 'p2'));
   await join(p3, await invite(gm, 'p3'));
 
+  await gm.waitForSelector('#panel .kit-odds-switch input');
+  await gm.check('#panel .kit-odds-switch input');
   await act(gm, '#panel [data-control="start"] button');
   // The GM's party holds a Reserve: drawn as a hand of cards, each telling what it beats.
   await gm.waitForSelector('#panel .ndt-handbox .ndt-card');
@@ -67,6 +75,7 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   }
   await gm.waitForSelector('#panel [data-control="round-end"]');
   assert.ok(state.covered, 'the GM covered a card from the hand');
+  assert.ok(state.odds, 'a bidder saw the odds of its next draw');
   for (const page of [gm, p1, p2, p3]) {
     await page.waitForFunction(() => /Round won by/.test(document.querySelector('#panel').textContent));
     assert.ok(await page.locator('#panel .ndt-parties .ndt-card').count() >= 4, 'bid lines drawn as cards');

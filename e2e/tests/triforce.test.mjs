@@ -32,6 +32,10 @@ test('three players play a Triforce turn and its fight on the board, to the end 
     await page.waitForSelector('#panel svg.tf-board');
   }
 
+  // The organiser switches odds in play on (off by default): the fights will show their odds.
+  await organiser.waitForSelector('#panel .kit-odds-switch input');
+  await organiser.check('#panel .kit-odds-switch input');
+
   // Every stack shows every pyramid in it: stack 5 holds three pieces above its white.
   assert.equal(await p1.locator('#panel g[data-pos="5"] polygon').count(), 4, 'the white and three pieces');
   // The legend names the players and their colours; nobody reads a seat id.
@@ -63,11 +67,15 @@ test('three players play a Triforce turn and its fight on the board, to the end 
   await p1.waitForSelector('#panel g.fight[data-pos="5"]');
   assert.match(await p1.textContent('#panel .tf-hint'), /pick a fight/);
   assert.match(await p2.textContent('#panel .tf-hint'), /Fights are due: Player 1 picks/);
+  await p1.waitForSelector('#panel [data-control="resolve"] .kit-odds');
+  assert.match(await p1.textContent('#panel [data-control="resolve"] .kit-odds'), /Stack 5: Player 1 loses \d+(\.\d)?%, Player 2 loses/);
   await act(p1, '#panel g[data-pos="5"]');
 
   // Sword: Player 1 gives up the medium piece (its highest stays on top).
   await p1.waitForSelector('#panel .tf-give');
   assert.match(await p1.textContent('#panel .tf-hint'), /take a sword/);
+  await p1.waitForSelector('#panel [data-control="exchange"] .kit-odds');
+  assert.match(await p1.textContent('#panel [data-control="exchange"] .kit-odds'), /With the sword you lose this fight \d+(\.\d)?% of the time; without it \d+(\.\d)?%/);
   await shots(p1, 'triforce-p1-sword');
   await act(p1, '#panel button.tf-give[data-level="2"]');
 

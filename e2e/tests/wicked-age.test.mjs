@@ -62,6 +62,10 @@ test('GM and two players fight a Wicked Age conflict by tapping forms and dice, 
   await join(p2, await invite(gm, 'p2'));
   await p1.waitForSelector('#panel [data-control="start"]');
 
+  // The GM switches odds in play on: whoever answers sees the chance of each band.
+  await gm.waitForSelector('#panel .kit-odds-switch input');
+  await gm.check('#panel .kit-odds-switch input');
+
   // The start form begins empty; Ysolde's player brings only Ysolde and Oren (WA-19).
   assert.equal(await p1.locator('#panel [data-control="start"] button[aria-pressed="true"]').count(), 0, 'no one is ticked');
   await p1.click('#panel [data-control="start"] button[data-participant="Ysolde"]');
@@ -97,6 +101,9 @@ test('GM and two players fight a Wicked Age conflict by tapping forms and dice, 
     if (!answered && (await p2.$('#panel [data-control$=":answer"] .wa-bands'))) {
       // The answer step shows the challenge's dice and the bands that decide it.
       assert.match(await p2.textContent('#panel [data-control$=":answer"]'), /doubles: the challenger is knocked out|the challenger is knocked out/);
+      await p2.waitForSelector('#panel [data-control$=":answer"] .kit-odds');
+      await tapForms(p2, '#panel [data-control$=":answer"]', 2 - (await p2.$$('#panel [data-control$=":answer"] button.wa-pick[data-form][aria-pressed="true"]')).length);
+      assert.match(await p2.textContent('#panel [data-control$=":answer"] .kit-odds'), /Odds of this answer.*%.*knocked out/s);
       await shots(p2, 'wa-p2-phone-answer-bands');
       answered = true;
     }

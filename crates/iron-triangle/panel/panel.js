@@ -8,7 +8,7 @@
 
   // Typed input values and error messages survive the redraw that every live update causes.
   const kit = window.ClashPanelKit;
-  const { memo, h, select, input, checkbox, group, button, register, confirmButton, stepper, toggle } = kit.make('it');
+  const { memo, h, select, input, checkbox, group, button, register, confirmButton, stepper, toggle, odds } = kit.make('it');
   const TYPES = ['defend', 'grapple', 'attack'];
 
   // ----- the move chart (IT-3 to IT-6) -----
@@ -51,6 +51,8 @@
   }
 
   // ----- words -----
+
+  const signed = (p) => { const x = Math.round((p ? p.decimal : 0) * 100); return (x > 0 ? '+' : '') + x + ' points'; };
 
   const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
   const words = (s) => cap(String(s).replace(/_/g, ' '));
@@ -509,6 +511,13 @@
       amount = stepper(key + ':amount:' + chosen, cap(chosen), 1, byAction[chosen], 1);
       g.body.append(amount);
     }
+    const o = odds(window.clash.latest());
+    if (o && o.fighter === character && o.stances) {
+      const ul = h('ul', null);
+      for (const x of o.stances) ul.append(h('li', null, (x.stance.amount ? cap(x.stance.action) + ' ' + x.stance.amount : 'No stance') + ': ', kit.percent(x.probability)));
+      g.g.append(h('div', 'kit-odds', h('h5', null, 'Equilibrium stance mix'), ul,
+        h('p', 'hint', 'Playing this mix, your chance of winning the turn minus that of losing it is at least ' + signed(o.value) + ', whatever the other side does. A sheet you cannot see counts as knowing every move.')));
+    }
     g.body.append(button(g, chosen ? 'Take the stance in secret' : 'Take no stance', send, () => {
       if (!chosen) return { type: 'take_stance', character: character, amount: 0 };
       const n = amount.get();
@@ -551,6 +560,13 @@
       hand.append(t);
     }
     g.body.append(hand);
+    const o = odds(window.clash.latest());
+    if (o && o.fighter === character && o.moves) {
+      const ul = h('ul', null);
+      for (const x of o.moves.filter((m) => m.probability.decimal > 0)) ul.append(h('li', null, (x.move === 'surrender' ? 'Surrender' : moveName(v, character, x.move)) + ': ', kit.percent(x.probability)));
+      g.g.append(h('div', 'kit-odds', h('h5', null, 'Equilibrium move mix'), ul,
+        h('p', 'hint', 'Against a best reply, this mix makes your chance of winning the turn minus that of losing it ' + signed(o.value) + '.')));
+    }
     if (picked) g.body.append(button(g, 'Play ' + picked.m.name + ' in secret', send, () => picked.it.command, true));
     else g.body.append(h('p', 'hint', 'No card chosen yet.'));
     const sur = items.find((it) => isSurrender(it.command.move));

@@ -7,7 +7,7 @@
 
   // Typed input values and error messages survive the redraw that every live update causes.
   const kit = window.ClashPanelKit;
-  const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton } = kit.make('ndt');
+  const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('ndt');
 
   // ----- the deck (ND-1 to ND-3) -----
 
@@ -217,6 +217,13 @@
       b.classList.add('ndt-draw');
       g.body.append(b);
       if (of('pass').some((x) => x.party === p.name)) g.body.append(button(g, 'Pass', send, () => ({ type: 'pass', party: p.name })));
+      const o = odds(update);
+      if (o && o.party === p.name && o.beats && o.beats.length) {
+        const ul = h('ul', null);
+        for (const b of o.beats) ul.append(h('li', null, b.card + ' (' + b.party + '): ', kit.percent(b.chance)));
+        g.g.append(h('div', 'kit-odds', h('h5', null, 'Chance your next draw beats'), ul,
+          h('p', 'hint', 'From the cards you have seen; the others’ Reserves count as unknown.')));
+      }
       box.append(g.g);
     }
 

@@ -6,8 +6,8 @@
 (function () {
   'use strict';
   const kit = window.ClashPanelKit;
-  const { memo, h, group, button, register } = kit.make('tf');
-  const { svg, pyramidShape, die, seatName } = kit;
+  const { memo, h, group, button, register, odds } = kit.make('tf');
+  const { svg, pyramidShape, die, seatName, percent } = kit;
 
   const COLOURS = [
     ['#d33b3b', 'Red'], ['#2e8b57', 'Green'], ['#2f5fd0', 'Blue'],
@@ -194,6 +194,15 @@
       }
     });
     g.body.append(button(g, sword ? 'No sword' : 'No shield', send, () => ({ type: 'decline' })));
+    const o = odds(update);
+    if (o && o.swap) {
+      const mine = (list) => (list || []).find((f) => f.seat === update.seat);
+      const take = mine(o.swap.take), keep = mine(o.swap.decline);
+      if (take && keep) {
+        g.g.append(h('div', 'kit-odds', h('h5', null, 'Odds'), h('p', null, 'With the ' + (sword ? 'sword' : 'shield') + ' you lose this fight ', percent(take.loses),
+          ' of the time; without it ', percent(keep.loses), '.' + (sword ? ' (If the bottom player then takes a shield, these change.)' : ''))));
+      }
+    }
     return g.g;
   }
 
@@ -322,6 +331,16 @@
     if (legal.resolve.length) {
       const g = group('resolve', 'Which fight first?', 'Every crowded stack fights until it is no longer crowded; you choose the order.');
       for (const n of legal.resolve) g.body.append(button(g, 'Fight at stack ' + n, send, () => ({ type: 'resolve', at: n }), legal.resolve.length === 1));
+      const o = odds(update);
+      if (o && o.fights && o.fights.length) {
+        const ul = h('ul', null);
+        for (const f of o.fights) {
+          const li = h('li', null, 'Stack ' + f.at + ': ');
+          f.fighters.forEach((x, i) => li.append(i ? ', ' : '', seatName(update, x.seat) + (x.gear !== 'none' ? ' (' + x.gear + ')' : '') + ' loses ', percent(x.loses)));
+          ul.append(li);
+        }
+        g.g.append(h('div', 'kit-odds', h('h5', null, 'Odds of losing each fight as it stands'), ul));
+      }
       box.append(g.g);
     }
     if (legal.can_end_turn) {

@@ -7,7 +7,7 @@
 
   // Typed values, errors and the dice lost so far survive the redraw of every live update.
   const kit = window.ClashPanelKit;
-  const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton } = kit.make('wa');
+  const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('wa');
   memo.lost = {};
   memo.seenLoss = new Set();
 
@@ -283,6 +283,29 @@
     return { block, choice, ready };
   }
 
+  // The chance of each band for the forms (and strength) tapped, when odds are on.
+  function answerOdds(update, ch, key) {
+    const o = odds(update);
+    if (!o || o.answerer !== ch.name) return null;
+    const forms = (memo.values[key + ':forms'] || []).slice().sort().join(',');
+    const strength = memo.values[key + ':strength'] || null;
+    const same = (x) => x.forms.slice().sort().join(',') === forms && (x.strength || null) === strength;
+    const pick = o.options.find(same);
+    const box = h('div', 'kit-odds', h('h5', null, 'Odds of this answer'));
+    if (!pick) {
+      // Nothing chosen yet: the choice least likely to knock this character out.
+      const safe = (x) => 1 - x.bands.filter((b) => b.outcome === 'answerer_knocked_out').reduce((a, b) => a + b.probability.decimal, 0);
+      const best = o.options.slice().sort((a, b) => safe(b) - safe(a))[0];
+      if (best) box.append(h('p', null, 'Tap forms to see the odds of your answer. Least risky: ' + best.forms.map((f) => FORM_LABEL[f]).join(' + ') +
+        (best.strength ? ' + ' + best.strength : '') + ', knocked out ', kit.percent({ decimal: 1 - safe(best) }), '.'));
+      return box;
+    }
+    const ul = h('ul', null);
+    for (const band of pick.bands) ul.append(h('li', null, kit.percent(band.probability), ' ' + band.text));
+    box.append(ul);
+    return box;
+  }
+
   function characterControls(update, send, ch, legal) {
     const v = update.view;
     const c = v.conflict;
@@ -341,7 +364,7 @@
       const pick = formPicker(base + ':roll', ch, send);
       const b = button(g, 'Answer', send, () => Object.assign({ type: 'answer', character: ch.name }, pick.choice()), true);
       b.disabled = !pick.ready;
-      g.body.append(pick.block, b);
+      g.body.append(pick.block, answerOdds(update, ch, base + ':roll'), b);
       out.push(g.g);
     }
     const concede = mineOf('concede'), propose = mineOf('propose_end'), agree = mineOf('agree_end');

@@ -91,6 +91,60 @@
       return b;
     }
 
+    // ----- odds in play: fetched for this seat after each change, when the GM has them on -----
+
+    const oddsState = { enabled: null, count: -1, data: null, pending: false };
+    const clash = () => window.clash || null;
+    function oddsUrl() {
+      const c = clash();
+      return '/api/tables/' + encodeURIComponent(c.boot.table) + '/odds?key=' + encodeURIComponent(c.boot.key) +
+        (c.boot.as ? '&as=' + encodeURIComponent(c.boot.as) : '');
+    }
+    function fetchOdds(update, redraw) {
+      const c = clash();
+      if (!c || !c.boot || c.boot.role === 'spectator') return;
+      if (oddsState.pending || oddsState.count === update.event_count) return;
+      oddsState.pending = true;
+      const asked = update.event_count;
+      fetch(oddsUrl()).then((r) => (r.ok ? r.json() : null)).then((body) => {
+        oddsState.pending = false;
+        if (!body) return;
+        // The server answers for the table as it is now, which is at least what was asked.
+        const count = Math.max(asked, body.event_count || asked);
+        const changed = oddsState.enabled !== !!body.enabled || oddsState.count !== count ||
+          JSON.stringify(oddsState.data) !== JSON.stringify(body.odds || null);
+        oddsState.enabled = !!body.enabled;
+        oddsState.count = count;
+        oddsState.data = body.odds || null;
+        // Redraw to show them (which asks again if the table has moved on meanwhile).
+        if (changed) redraw();
+      }).catch(() => { oddsState.pending = false; });
+    }
+    // The odds for this update, or null while odds are off or not yet known.
+    function odds(update) {
+      return oddsState.enabled && oddsState.count === update.event_count ? oddsState.data : null;
+    }
+    // The GM's switch, shown on the GM's page only.
+    function oddsSwitch(redraw) {
+      const c = clash();
+      if (!c || !c.boot || c.boot.role !== 'owner' || oddsState.enabled === null) return null;
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.checked = oddsState.enabled;
+      const err = h('span', 'error');
+      box.addEventListener('change', async () => {
+        box.disabled = true;
+        const r = await fetch(oddsUrl(), { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enabled: box.checked }) }).catch(() => null);
+        box.disabled = false;
+        if (!r || !r.ok) { err.textContent = 'The switch could not be changed.'; box.checked = !box.checked; return; }
+        oddsState.enabled = box.checked;
+        oddsState.count = -1;
+        redraw();
+      });
+      const label = h('label', 'kit-check kit-odds-switch', box, ' Odds in play: show each seat the exact odds of its choices, worked out only from what that seat can see');
+      return h('div', 'kit-odds-bar', label, err);
+    }
+
     // Install `draw(update, send)` (which returns the panel's new content, or null) as the panel
     // of ruleset `id`. Around every draw: refusals are forgotten once the table moves on, and the
     // field being typed in keeps its focus and caret.
@@ -103,11 +157,17 @@
         const caret = focusKey && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd] : null;
         hideTip(); // the element it points at is about to be replaced
         const root = draw(update, send);
-        if (root) element.replaceChildren(root); else element.replaceChildren();
-        const again = focusKey && element.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
-        if (again) {
-          again.focus();
-          if (caret && typeof again.setSelectionRange === 'function') { try { again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
+        const again = () => {
+          const latest = (clash() && clash().latest()) || update;
+          panel(element, latest, send);
+        };
+        const bar = oddsSwitch(again);
+        element.replaceChildren(...[bar, root].filter(Boolean));
+        fetchOdds(update, again);
+        const field = focusKey && element.querySelector('[data-key="' + CSS.escape(focusKey) + '"]');
+        if (field) {
+          field.focus();
+          if (caret && typeof field.setSelectionRange === 'function') { try { field.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
         }
       };
       window.ClashPanels = window.ClashPanels || {};
@@ -179,7 +239,7 @@
       return b;
     }
 
-    return { memo, h, remember, select, input, text, checkbox, group, button, register, confirmButton, stepper, toggle };
+    return { memo, h, remember, select, input, text, checkbox, group, button, register, confirmButton, stepper, toggle, odds };
   }
 
   // ----- drawing helpers shared by every board (no state of their own) -----
@@ -284,5 +344,15 @@
   }
   document.addEventListener('scroll', hideTip, { passive: true });
 
-  window.ClashPanelKit = { make, svg, die, pyramidShape, seatName, tip, hideTip };
+  // An exact probability ({fraction, decimal}) as a percentage a person reads, exact on hover.
+  function percent(p) {
+    const x = (p && typeof p.decimal === 'number' ? p.decimal : 0) * 100;
+    const e = document.createElement('b');
+    e.className = 'kit-pct';
+    e.textContent = (x > 0 && x < 1 ? '<1' : x > 99 && x < 100 ? '>99' : x < 10 ? x.toFixed(1).replace(/\.0$/, '') : Math.round(x)) + '%';
+    if (p && p.fraction) e.title = 'exactly ' + p.fraction;
+    return e;
+  }
+
+  window.ClashPanelKit = { make, svg, die, pyramidShape, seatName, tip, hideTip, percent };
 })();
