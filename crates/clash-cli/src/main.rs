@@ -3,6 +3,7 @@
 mod analysis;
 mod run;
 mod serve;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,6 +42,9 @@ enum Command {
     Solve(analysis::SolveArgs),
     /// Play many bot-against-bot games in parallel and summarise them.
     Simulate(analysis::SimulateArgs),
+    /// Check a table's record (downloaded from its page): the secret behind the dice, the hash
+    /// chain, and every roll, draw and event replayed through the rules.
+    Verify(verify::VerifyArgs),
     /// Run the table server: create tables in a browser, invite players, play live.
     ///
     /// Tables live in an SQLite file (created on first start) and survive restarts.
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Odds(args) => analysis::odds(args),
         Command::Solve(args) => analysis::solve(args),
         Command::Simulate(args) => analysis::simulate_cmd(args),
+        Command::Verify(args) => verify::verify(args),
         Command::Rulesets => {
             for entry in clash_catalogue::rulesets() {
                 println!("{}", entry.id);

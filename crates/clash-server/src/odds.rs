@@ -21,7 +21,7 @@ use clash_core::Seat;
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
-use crate::api::access_from;
+use crate::api::{access_from, key_of, parse_as};
 use crate::error::ApiError;
 use crate::links::Role;
 use crate::tables::Tables;
@@ -123,18 +123,18 @@ async fn odds(
     headers: HeaderMap,
     Query(params): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
-    let access = access_from(&tables, &id, &headers, &params).await?;
+    let key = key_of(&headers, &params)?;
+    let as_seat = parse_as(params.get("as").map(String::as_str))?;
+    let table = tables.get(&id)?;
+    let (access, update) = table.update_for(&key, as_seat, usize::MAX).await?;
     let enabled = switches.is_on(&id);
-    let (Some(seat), true) = (access.seat, enabled) else {
+    let seat = access.seat.filter(|_| !access.suspended);
+    let (Some(seat), true) = (seat, enabled) else {
         return Ok(Json(json!({ "enabled": enabled, "odds": null })));
     };
-    let Some(hook) = tables.entry(access.table.ruleset).and_then(|e| e.odds) else {
+    let Some(hook) = tables.entry(table.ruleset).and_then(|e| e.odds) else {
         return Ok(Json(json!({ "enabled": enabled, "odds": null })));
     };
-    let update = access
-        .table
-        .update(access.viewer(), Some(seat), usize::MAX)
-        .await;
     let key = (id.clone(), seat, update.event_count);
     let known = switches
         .computed
@@ -172,7 +172,7 @@ async fn switch(
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let access = access_from(&tables, &id, &headers, &params).await?;
-    if access.role != Role::Owner {
+    if access.rights.role != Role::Owner {
         return Err(ApiError::forbidden(
             "only the GM (the table's owner) can switch odds on or off",
         ));

@@ -59,6 +59,7 @@ async fn table(app: &axum::Router) -> Table {
     let owner = created["owner_key"].as_str().unwrap().to_string();
     let mut keys = Vec::new();
     for seat in ["p1", "p2"] {
+        // The GM invites, the player claims the invite for a key of their own.
         let (status, link) = call(
             app,
             "POST",
@@ -67,7 +68,16 @@ async fn table(app: &axum::Router) -> Table {
         )
         .await;
         assert_eq!(status, StatusCode::CREATED, "{link}");
-        keys.push(link["key"].as_str().unwrap().to_string());
+        let invite = link["invite"].as_str().unwrap();
+        let (status, claimed) = call(
+            app,
+            "POST",
+            &format!("/api/tables/{id}/claim?key={invite}"),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{claimed}");
+        keys.push(claimed["key"].as_str().unwrap().to_string());
     }
     Table {
         id,

@@ -781,6 +781,10 @@ pub fn event_view(e: &ConflictEvent, viewer: Viewer) -> Option<ConflictEvent> {
     visibility::event_view(e, viewer)
 }
 
+pub fn secret_pending(state: &Table, seat: Seat) -> bool {
+    visibility::secret_pending(state, seat)
+}
+
 pub fn narrate(e: &ConflictEvent) -> String {
     narration::narrate(e)
 }
