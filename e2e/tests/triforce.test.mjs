@@ -3,7 +3,7 @@
 // pick the fight on the board, swap pieces for a sword and a shield, and read the dice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shots, waitForEvents, act, panelText, assertReadable, PHONE } from '../lib.mjs';
+import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, PHONE } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -49,9 +49,9 @@ test('three players play a Triforce turn and its fight on the board, to the end 
 
   // Place by tapping home, from the keyboard: home 1 takes only a small pyramid (TF-13, TF-14).
   await p1.focus('#panel g[data-pos="1"]');
-  const placed = await p1.evaluate(() => Number(document.body.dataset.events || 0));
+  const placed = await events(p1);
   await p1.keyboard.press('Enter');
-  await waitForEvents(p1, placed + 1);
+  await p1.waitForFunction((n) => Number(document.body.dataset.events || 0) > n, placed);
   assert.equal(await p1.locator('#panel g[data-pos="1"] polygon').count(), 2, 'the white and the new small pyramid');
 
   // Tap-and-tap: pick up the small piece on 2, see where it may go, put it on 5.
