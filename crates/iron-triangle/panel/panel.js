@@ -761,6 +761,8 @@
   register('iron-triangle', function (update, send) {
     const v = update.view;
     if (!v || !Array.isArray(v.characters)) return null;
+    // The start form begins afresh for every conflict: nothing ticked last time carries over.
+    if (v.conflict) for (const k of Object.keys(memo.values)) if (k.startsWith('g:start_conflict')) delete memo.values[k];
 
     const sheets = h('div', 'it-chars');
     for (const c of v.characters) sheets.append(sheet(v, c, update.seat));

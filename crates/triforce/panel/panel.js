@@ -108,7 +108,7 @@
         ring.classList.add('home');
       }
       g.append(ring);
-      g.append(svg('text', { x: x - 40, y: y - 28, class: 'tf-num' }, p.n));
+      g.append(svg('text', { x: x - 44, y: y - 30, class: 'tf-num' }, p.n));
       if (p.home_of) g.append(svg('text', { x: x + 40, y: y - 28, 'text-anchor': 'end', class: 'tf-home', fill: colourOf(p.home_of)[0] }, '⌂'));
       drawStack(g, p, x, y);
       if (p.stack.length > 1) g.append(svg('text', { x: x + 42, y: y + 38, 'text-anchor': 'end', class: 'tf-count' }, p.stack.length));
