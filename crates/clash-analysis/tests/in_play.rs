@@ -110,12 +110,18 @@ fn tourists_odds_match_what_the_engine_says_the_bidding_party_knows() {
             game.command(seat(&who), &serde_json::from_value(c).unwrap(), &mut rng)
                 .unwrap();
         } else {
-            game.command(
-                seat("gm"),
-                &serde_json::from_value(json!({ "type": "close_window" })).unwrap(),
-                &mut rng,
-            )
-            .unwrap();
+            // Whoever is asked to react lets the card stand.
+            let (who, stand) = ["gm", "p1", "p2", "p3"]
+                .iter()
+                .find_map(|s| {
+                    let legal = nd_tourists::NdTourists::legal_commands(game.state(), seat(s));
+                    let stand = legal.into_iter().find(|c| {
+                        serde_json::to_value(c).is_ok_and(|v| v["type"] == "let_it_stand")
+                    })?;
+                    Some((*s, stand))
+                })
+                .expect("someone is asked to react");
+            game.command(seat(who), &stand, &mut rng).unwrap();
         }
     }
     assert!(

@@ -160,7 +160,7 @@
     ];
     const line = h('p', 'ndt-turn');
     if (v.phase === 'bidding' && r.rejection != null) line.textContent = name(r.rejection) + ' rejected ' + name(r.window) + '’s card: ' + name(r.window) + ' chooses the face-up Loss card to spend (D-14).';
-    else if (v.phase === 'bidding' && r.window != null) line.textContent = name(r.window) + ' just placed a card: others may react (reject, turn, cover) or let it stand.';
+    else if (v.phase === 'bidding' && r.window != null) line.textContent = (v.waiting || name(r.window) + ' just placed a card') + '. Reactions come one party at a time: reject, then turn, then cover (D-4).';
     else if (v.phase === 'bidding' && r.turn != null) line.textContent = 'Turn: ' + name(r.turn) + (r.passes ? ' · ' + r.passes + ' pass(es) in a row' : '');
     else if (v.phase === 'ended') line.textContent = v.victor != null ? name(v.victor) + ' wins the Conflict.' : 'Ended' + (v.ended ? ' (' + String(v.ended).replace(/_/g, ' ') + ')' : '') + '.';
     if (r.result) {
@@ -242,10 +242,11 @@
     }
 
     const windowOpen = v.phase === 'bidding' && v.round && v.round.window != null && v.round.rejection == null;
-    if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('close_window').length)) {
+    if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('let_it_stand').length || of('close_window').length)) {
       const drawer = v.parties[v.round.window];
       const last = drawer && drawer.bid_line[drawer.bid_line.length - 1];
-      const g = group('window', (drawer ? drawer.name : 'A party') + ' just placed this card', 'Reactions come in order: reject, then turn, then cover (D-4). Or let it stand.');
+      const asked = v.reaction ? v.reaction.name + ': your turn to ' + v.reaction.step + ' or let it stand. ' : '';
+      const g = group('window', (drawer ? drawer.name : 'A party') + ' just placed this card', asked + 'Each party able to react is asked in turn: reject, then turn, then cover (D-4).');
       g.body.className = 'kit-row ndt-window';
       if (last) g.body.append(cardChip(last.card, last.reversed, 'last'));
       const acts = h('div', 'ndt-acts');
@@ -254,7 +255,9 @@
         acts.append(button(g, (c.party && v.parties.filter((x) => x.seat === update.seat).length > 1 ? c.party + ': ' : '') + 'Reject it (' + drawer.name + ' shows ' + faceUp.length + ' face-up Loss card' + (faceUp.length === 1 ? '' : 's') + ')', send, () => ({ type: 'reject', party: c.party })));
       }
       if (of('turn').length) acts.append(button(g, 'Turn it over with a Control token (' + v.tokens + ' left)', send, () => ({ type: 'turn' })));
-      if (of('close_window').length) acts.append(button(g, 'Let it stand', send, () => ({ type: 'close_window' }), !of('cover').length && !of('reject').length && !of('turn').length));
+      const quiet = !of('cover').length && !of('reject').length && !of('turn').length;
+      for (const c of of('let_it_stand')) acts.append(button(g, 'Let it stand' + (v.parties.filter((x) => x.seat === update.seat).length > 1 ? ' (' + c.party + ')' : ''), send, () => ({ type: 'let_it_stand', party: c.party }), quiet));
+      if (of('close_window').length) acts.append(button(g, 'Let it stand', send, () => ({ type: 'close_window' }), quiet));
       g.body.append(acts);
       box.append(g.g);
       box.append(...coverGroups(of('cover'), v, drawer, send));
