@@ -45,6 +45,7 @@ pub fn router(tables: Arc<Tables>) -> Router {
             get(pages::table_page).post(pages::claim_from_page),
         )
         .route("/assets/{name}", get(pages::asset))
+        .route("/assets/panel/{file}", get(pages::panel_asset))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .route("/api/openapi.json", get(openapi))
@@ -69,6 +70,10 @@ pub fn router(tables: Arc<Tables>) -> Router {
             crate::layers::time_limit,
         ));
     let app = timed
+        .merge(crate::odds::routes().route_layer(middleware::from_fn_with_state(
+            limits.request_timeout,
+            crate::layers::time_limit,
+        )))
         .route("/api/tables/{id}/stream", get(stream))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(limits.body_limit))

@@ -19,6 +19,7 @@
 //! * [`api`]: the JSON API (documented at `/api/openapi.json`) and the live stream (SSE), where
 //!   every viewer receives its own redacted view and events after each change.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
+//! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
 //!
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
@@ -35,6 +36,7 @@ pub mod links;
 pub mod log;
 pub mod metrics;
 pub mod net;
+pub mod odds;
 pub mod pages;
 pub mod play;
 pub mod rate;

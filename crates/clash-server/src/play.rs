@@ -58,6 +58,8 @@ pub struct Play {
     pub revealed: bool,
     /// The GM deleted the table: nothing more happens here.
     pub deleted: bool,
+    /// The GM has switched odds in play on.
+    pub odds: bool,
     /// Everything a reader needs, as of the last change.
     pub snapshot: Arc<Snapshot>,
 }
@@ -160,6 +162,7 @@ impl Play {
             .game_pos
             .splice(0..0, std::iter::repeat_n(0, unlogged));
         let mut play = Play::fresh(game, meta.clone(), t.links);
+        play.odds = t.odds;
         play.head = head;
         play.commands = commands;
         play.ids = ids;
@@ -191,6 +194,7 @@ impl Play {
             closed: false,
             revealed: false,
             deleted: false,
+            odds: false,
             snapshot,
         }
     }
@@ -222,6 +226,7 @@ impl Play {
                 seats: self.seat_list(false),
                 closed: self.closed,
                 revealed: self.revealed,
+                odds: self.odds,
             },
         ));
     }

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
-use clash_core::{AnyGame, Seat, SeenEvent, Viewer};
+use clash_core::{AnyGame, OddsFn, Seat, SeenEvent, Viewer};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::OnceCell;
@@ -46,6 +46,8 @@ pub struct Taken {
     pub seats: Vec<SeatInfo>,
     pub closed: bool,
     pub revealed: bool,
+    /// Odds in play are on.
+    pub odds: bool,
 }
 
 type FrameCell = Arc<OnceCell<Arc<Frame>>>;
@@ -55,6 +57,8 @@ pub struct Snapshot {
     taken: Taken,
     /// Each viewer's picture at this revision, computed on first demand.
     frames: Mutex<HashMap<Access, FrameCell>>,
+    /// Each seat's odds at this revision, computed on first demand.
+    odds: Mutex<HashMap<Seat, Arc<OnceCell<Option<Value>>>>>,
 }
 
 /// A legal command with a label a person can read.
@@ -154,6 +158,7 @@ impl Snapshot {
                 seats: Vec::new(),
                 closed: false,
                 revealed: false,
+                odds: false,
             },
         )
     }
@@ -163,6 +168,7 @@ impl Snapshot {
             meta,
             taken,
             frames: Mutex::new(HashMap::new()),
+            odds: Mutex::new(HashMap::new()),
         }
     }
 
@@ -181,6 +187,29 @@ impl Snapshot {
 
     pub fn revealed(&self) -> bool {
         self.taken.revealed
+    }
+
+    pub fn odds_on(&self) -> bool {
+        self.taken.odds
+    }
+
+    /// `seat`'s odds at this revision from its own view, computed once on the blocking pool.
+    pub async fn odds(self: &Arc<Self>, seat: Seat, hook: OddsFn) -> Result<Option<Value>, ApiError> {
+        let cell = {
+            let mut odds = self.odds.lock().unwrap_or_else(|p| p.into_inner());
+            odds.entry(seat).or_default().clone()
+        };
+        cell.get_or_try_init(|| async {
+            let snapshot = self.clone();
+            tokio::task::spawn_blocking(move || {
+                let view = snapshot.game().view(Viewer::Seat(seat));
+                hook(&view, seat)
+            })
+            .await
+            .map_err(|e| ApiError::Unreadable(format!("the odds could not be computed: {e}")))
+        })
+        .await
+        .cloned()
     }
 
     /// The log lines `viewer` may read from position `after` on.

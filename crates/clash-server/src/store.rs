@@ -96,11 +96,33 @@ CREATE TABLE log (
 );
 ";
 
+/// Version 3: the GM's odds-in-play switch is a column of the table (`odds`, 0 or 1). Servers
+/// that kept it in a table of its own (`odds_switches`, made outside the versioned schema) have
+/// it carried over.
+const SCHEMA_V3: &str = "ALTER TABLE tables ADD COLUMN odds INTEGER NOT NULL DEFAULT 0;";
+
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(SCHEMA_V1),
         M::up_with_hook(SCHEMA_V2, legacy_log),
+        M::up_with_hook(SCHEMA_V3, odds_switches),
     ])
+}
+
+/// Carry the odds switches over from their old table, if there is one.
+fn odds_switches(tx: &rusqlite::Transaction<'_>) -> HookResult {
+    let exists: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'odds_switches')",
+        [],
+        |r| r.get(0),
+    )?;
+    if exists {
+        tx.execute_batch(
+            "UPDATE tables SET odds = 1 WHERE id IN (SELECT table_id FROM odds_switches);
+             DROP TABLE odds_switches;",
+        )?;
+    }
+    Ok(())
 }
 
 /// Give every table from before version 2 a secret and a log: a `created` entry (chance
@@ -165,6 +187,8 @@ pub struct StoredTable {
     pub commands: u64,
     /// The log, in order, with each entry's hash.
     pub log: Vec<(Entry, Hash)>,
+    /// The GM has switched odds in play on.
+    pub odds: bool,
 }
 
 /// What a link key is now.
@@ -252,6 +276,8 @@ pub enum Write {
         command: Option<StoredCommand>,
         links: Vec<LinkChange>,
     },
+    /// Switch odds in play on or off at a table.
+    SetOdds { table_id: String, enabled: bool },
     /// Remove a table and everything stored about it.
     DeleteTable { id: String },
     /// Touch the database without changing it (health checks).
@@ -489,6 +515,12 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
             }
             insert_log(tx, table_id, log)?;
         }
+        Write::SetOdds { table_id, enabled } => {
+            tx.execute(
+                "UPDATE tables SET odds = ?1 WHERE id = ?2",
+                params![*enabled, table_id],
+            )?;
+        }
         Write::DeleteTable { id } => {
             for table in ["log", "commands", "events", "links"] {
                 tx.execute(&format!("DELETE FROM {table} WHERE table_id = ?1"), [id])?;
@@ -569,7 +601,7 @@ fn parse_json(text: &str, what: &str) -> Result<Value, StoreError> {
 fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreError> {
     let row = conn
         .prepare_cached(
-            "SELECT ruleset, title, setup, seed, secret, chance FROM tables WHERE id = ?1",
+            "SELECT ruleset, title, setup, seed, secret, chance, odds FROM tables WHERE id = ?1",
         )?
         .query_row([id], |r| {
             Ok((
@@ -579,10 +611,11 @@ fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreE
                 r.get::<_, i64>(3)?,
                 r.get::<_, Option<String>>(4)?,
                 r.get::<_, String>(5)?,
+                r.get::<_, bool>(6)?,
             ))
         })
         .optional()?;
-    let Some((ruleset, title, setup, seed, secret, chance)) = row else {
+    let Some((ruleset, title, setup, seed, secret, chance, odds)) = row else {
         return Ok(None);
     };
     let setup = parse_json(&setup, "setup")?;
@@ -611,6 +644,7 @@ fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreE
         links: load_links(conn, id)?,
         commands: commands as u64,
         log: load_log(conn, id)?,
+        odds,
     }))
 }
 

@@ -958,6 +958,33 @@ impl Tables {
         .await
     }
 
+    /// Switch odds in play on or off (the GM only).
+    pub async fn set_odds(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        enabled: bool,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = table.lock().await?;
+            if play.role(&key)? != Role::Owner {
+                return Err(ApiError::forbidden(
+                    "only the GM (the table's owner) can switch odds on or off",
+                ));
+            }
+            let write = Write::SetOdds {
+                table_id: table.id.clone(),
+                enabled,
+            };
+            tables.store.write(write).await.map_err(storage)?;
+            play.odds = enabled;
+            play.refresh(table.meta.clone());
+            Ok(())
+        })
+        .await
+    }
+
     /// Delete the table and everything stored about it (the GM only). Open pages are told.
     pub async fn delete(self: &Arc<Self>, table: &Arc<Table>, key: &str) -> Result<(), ApiError> {
         let key = key.to_string();
