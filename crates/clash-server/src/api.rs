@@ -70,10 +70,12 @@ pub fn router(tables: Arc<Tables>) -> Router {
             crate::layers::time_limit,
         ));
     let app = timed
-        .merge(crate::odds::routes().route_layer(middleware::from_fn_with_state(
-            limits.request_timeout,
-            crate::layers::time_limit,
-        )))
+        .merge(
+            crate::odds::routes().route_layer(middleware::from_fn_with_state(
+                limits.request_timeout,
+                crate::layers::time_limit,
+            )),
+        )
         .route("/api/tables/{id}/stream", get(stream))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(limits.body_limit))

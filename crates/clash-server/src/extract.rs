@@ -138,10 +138,10 @@ fn says_json(parts: &Request) -> bool {
         .unwrap_or(false)
 }
 
-async fn body_bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, ApiError> {
-    Bytes::from_request(request, state).await.map_err(|e| {
+async fn body_bytes(request: Request, tables: &Arc<Tables>) -> Result<Bytes, ApiError> {
+    Bytes::from_request(request, tables).await.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(crate::config::Limits::default().body_limit)
+            ApiError::TooLarge(tables.limits().body_limit)
         } else {
             ApiError::malformed(e.body_text())
         }
@@ -165,10 +165,10 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 /// A JSON body, required.
 pub struct JsonBody<T>(pub T);
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+impl<T: DeserializeOwned> FromRequest<Arc<Tables>> for JsonBody<T> {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+    async fn from_request(request: Request, state: &Arc<Tables>) -> Result<Self, ApiError> {
         if !says_json(&request) {
             return Err(ApiError::NotJson);
         }
@@ -180,10 +180,10 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 /// A JSON body that may be left out entirely (an empty body).
 pub struct OptionalJson<T>(pub Option<T>);
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for OptionalJson<T> {
+impl<T: DeserializeOwned> FromRequest<Arc<Tables>> for OptionalJson<T> {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+    async fn from_request(request: Request, state: &Arc<Tables>) -> Result<Self, ApiError> {
         let json = says_json(&request);
         let bytes = body_bytes(request, state).await?;
         if bytes.iter().all(u8::is_ascii_whitespace) {

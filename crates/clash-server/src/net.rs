@@ -141,7 +141,8 @@ pub struct Guarded {
     stall: Duration,
     /// Running while a write waits for the peer; reset whenever a write goes through.
     waiting: Option<Pin<Box<Sleep>>>,
-    _ticket: Ticket,
+    /// Holds the connection's place (and the metrics, to count a drop).
+    ticket: Ticket,
 }
 
 impl Guarded {
@@ -150,7 +151,7 @@ impl Guarded {
             io,
             stall,
             waiting: None,
-            _ticket: ticket,
+            ticket,
         }
     }
 
@@ -172,6 +173,7 @@ impl Guarded {
                     .get_or_insert_with(|| Box::pin(tokio::time::sleep(stall)));
                 if timer.as_mut().poll(cx).is_ready() {
                     self.waiting = None;
+                    self.ticket.gate.metrics.refuse("stalled");
                     return Poll::Ready(Err(io::Error::new(
                         io::ErrorKind::TimedOut,
                         "the client stopped reading",

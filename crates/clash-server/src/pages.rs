@@ -343,7 +343,8 @@ everyone may see, and becomes yours again when the GM gives the seat back.</p></
         "<section class=\"card\"><h2>Watching</h2><p class=\"hint\">This link only watches the table. Players see their own secrets; you see what is public.</p></section>"
     };
     let close = if owner {
-        "<p><button type=\"button\" id=\"close-table\" class=\"small\">End the table and reveal the secret</button></p>"
+        "<p><button type=\"button\" id=\"close-table\" class=\"small\">End the table and reveal the secret</button> \
+<button type=\"button\" id=\"delete-table\" class=\"small\">Delete the table</button></p>"
     } else {
         ""
     };

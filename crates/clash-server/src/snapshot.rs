@@ -194,7 +194,11 @@ impl Snapshot {
     }
 
     /// `seat`'s odds at this revision from its own view, computed once on the blocking pool.
-    pub async fn odds(self: &Arc<Self>, seat: Seat, hook: OddsFn) -> Result<Option<Value>, ApiError> {
+    pub async fn odds(
+        self: &Arc<Self>,
+        seat: Seat,
+        hook: OddsFn,
+    ) -> Result<Option<Value>, ApiError> {
         let cell = {
             let mut odds = self.odds.lock().unwrap_or_else(|p| p.into_inner());
             odds.entry(seat).or_default().clone()

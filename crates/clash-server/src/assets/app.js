@@ -155,11 +155,47 @@
     document.body.dataset.gameEvents = String(document.querySelectorAll('#log li:not(.table-event)').length);
   }
 
+  // Apply a JSON Patch (RFC 6902) to `doc`: the add, replace and remove operations the server
+  // sends to carry only what changed since its last message.
+  function patched(doc, ops) {
+    let root = doc;
+    for (const op of ops) {
+      if (op.path === '') { root = op.value; continue; }
+      const parts = op.path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const last = parts.pop();
+      let parent = root;
+      for (const p of parts) parent = parent[p];
+      if (Array.isArray(parent)) {
+        const i = last === '-' ? parent.length : Number(last);
+        if (op.op === 'add') parent.splice(i, 0, op.value);
+        else if (op.op === 'remove') parent.splice(i, 1);
+        else parent[i] = op.value;
+      } else if (op.op === 'remove') delete parent[last];
+      else parent[last] = op.value;
+    }
+    return root;
+  }
+
   function connect() {
     const status = $('status');
-    const es = new EventSource(api + '/stream?' + keyParam + asParam + '&after=' + cursor);
+    // The stream's own copy of the update: each patch applies to the one before it.
+    let streamed = null;
+    const es = new EventSource(api + '/stream?' + keyParam + asParam + '&after=' + cursor + '&changes=patch');
     es.addEventListener('open', () => { status.textContent = 'live'; status.className = 'status live'; });
-    es.addEventListener('update', (m) => apply(JSON.parse(m.data)));
+    es.addEventListener('update', (m) => { streamed = JSON.parse(m.data); apply(streamed); });
+    es.addEventListener('patch', (m) => {
+      const change = JSON.parse(m.data);
+      if (!streamed || streamed.event_count !== change.base) {
+        // Out of step (a message was missed): start the stream again from what this page has.
+        es.close();
+        connect();
+        return;
+      }
+      const next = patched(structuredClone(streamed), change.patch);
+      next.events = change.events;
+      streamed = next;
+      apply(next);
+    });
     es.addEventListener('access', (m) => {
       // What this link may see changed (a seat taken over or given back): start again with the
       // rights it has now.
@@ -172,6 +208,11 @@
     es.addEventListener('revoked', () => {
       es.close();
       status.textContent = 'this link was revoked — ask the GM for a new one';
+      status.className = 'status down';
+    });
+    es.addEventListener('deleted', () => {
+      es.close();
+      status.textContent = 'the GM deleted this table';
       status.className = 'status down';
     });
     es.addEventListener('error', () => { status.textContent = 'reconnecting…'; status.className = 'status down'; });
@@ -213,9 +254,30 @@
       box.append(row(s.seat, holder, s.holder === 'invited' ? s.link : null, buttons));
     }
     if (summary.links) {
-      box.append(row('watch', 'spectators', summary.links.spectator, []));
-      box.append(row('GM', 'your own link — bookmark it', summary.links.owner, []));
+      const replace = (which, label) => el('button', { type: 'button', class: 'small',
+        onclick: () => replaceLink(which) }, label);
+      box.append(row('watch', 'spectators', summary.links.spectator, [replace('spectator', 'New watch link')]));
+      box.append(row('GM', 'your own link — bookmark it', summary.links.owner, [replace('owner', 'New GM link')]));
     }
+  }
+
+  // A new watch link or GM link: the old one stops working at once. With a new GM link this
+  // page moves to it (bookmark it again).
+  async function replaceLink(which) {
+    const what = which === 'owner'
+      ? 'Make a new GM link? This page moves to it; the old GM link stops working (bookmark the new one).'
+      : 'Make a new watch link? Spectators using the old one are cut off until you send them the new one.';
+    if (!confirm(what)) return;
+    $('seats-error').textContent = '';
+    const r = await fetch(api + '/links/' + which + '?' + keyParam, { method: 'POST' });
+    const answer = await r.json().catch(() => ({}));
+    if (!r.ok) {
+      $('seats-error').textContent = (answer.error || {}).message || ('the server answered ' + r.status);
+      return;
+    }
+    if (which === 'owner') { location.replace(answer.path); return; }
+    const info = await fetch(api + '?' + keyParam).then((x) => x.json());
+    renderSeats(info);
   }
 
   function copy(input) {
@@ -247,6 +309,19 @@
         const err = (await r.json().catch(() => ({}))).error || {};
         $('fair-error').textContent = err.message || ('the server answered ' + r.status);
       }
+    });
+  }
+  const deleteButton = $('delete-table');
+  if (deleteButton) {
+    deleteButton.addEventListener('click', async () => {
+      if (!confirm('Delete the table for everyone? Its log and record are gone for good: download the record first if you want to keep it.')) return;
+      const r = await fetch(api + '?' + keyParam, { method: 'DELETE' });
+      if (!r.ok) {
+        const err = (await r.json().catch(() => ({}))).error || {};
+        $('fair-error').textContent = err.message || ('the server answered ' + r.status);
+        return;
+      }
+      location.href = '/';
     });
   }
   const seedButton = $('seed-send');
