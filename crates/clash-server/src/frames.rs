@@ -2,39 +2,62 @@
 //! of that viewer, and the JSON Patch (RFC 6902) that brings a stream from the picture it last
 //! sent to this one.
 //!
-//! A picture is kept as its JSON text plus a tree of hashes: each object or array big enough to
-//! be worth it (and not too deep) is a branch whose members are nodes of their own; everything
-//! else is a leaf. A stream remembers only the hashes of what it last sent, so a patch costs a
-//! walk over the changed branches and no copy of the old picture. Where a branch's shape changed
-//! (other keys, another length) the whole branch is sent; where it kept its shape, only the
-//! members that changed.
+//! A picture is kept as its JSON text plus a small tree of hashes: each object or array big
+//! enough to be worth it (and not too deep) is a branch whose members are nodes of their own;
+//! everything else is a leaf, sent whole when it changes. A stream remembers only the hashes of
+//! what it last sent, so a patch costs a walk over the changed branches and no copy of the old
+//! picture. Where a branch's shape changed (other keys, another length) the whole branch is sent;
+//! where it kept its shape, only the members that changed. Branches are few (only containers of
+//! [`MIN_BRANCH`] bytes or more, at most [`MAX_DEPTH`] deep), so a frame costs little more memory
+//! than its text.
 
-use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
 use serde_json::Value;
 
 /// Branches no deeper than this (the root is depth 0).
-const MAX_DEPTH: usize = 4;
-/// A container whose text is shorter than this is sent whole when it changes.
-const MIN_BRANCH: usize = 96;
+const MAX_DEPTH: usize = 3;
+/// A container whose text is shorter than this is a leaf: sent whole when it changes.
+const MIN_BRANCH: usize = 512;
 
-/// For each node's path (hashed): the hash of its text and of its shape.
-pub type Hashes = HashMap<u64, (u64, u64)>;
+/// Each node's path hash with the hashes of its text and of its shape, sorted by path hash.
+#[derive(Debug, Default)]
+pub struct Hashes(Vec<(u64, u64, u64)>);
 
+impl Hashes {
+    fn get(&self, path: u64) -> Option<(u64, u64)> {
+        self.0
+            .binary_search_by_key(&path, |(p, _, _)| *p)
+            .ok()
+            .map(|i| (self.0[i].1, self.0[i].2))
+    }
+}
+
+/// How a node is reached from its parent.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Root,
+    /// An object member whose key is the JSON string at `start..end` of the text.
+    Member {
+        start: u32,
+        end: u32,
+    },
+    /// An array element.
+    Index(u32),
+}
+
+#[derive(Debug)]
 struct Node {
-    /// JSON Pointer of the node (`""` for the root).
-    path: String,
+    step: Step,
     path_hash: u64,
-    start: usize,
-    end: usize,
+    start: u32,
+    end: u32,
     content: u64,
     /// 0 for a leaf; a branch's key list or length otherwise.
     shape: u64,
-    /// Its parent is an array (so it is replaced, never added).
-    in_array: bool,
-    children: Vec<usize>,
+    /// The index just after this node's subtree (its children follow it, in order).
+    next: u32,
 }
 
 /// A picture at one revision.
@@ -51,9 +74,11 @@ fn hash_of(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-/// A JSON Pointer reference token.
-fn token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+fn child_path(parent: u64, step: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    parent.hash(&mut h);
+    step.hash(&mut h);
+    h.finish()
 }
 
 struct Builder {
@@ -62,22 +87,20 @@ struct Builder {
 }
 
 impl Builder {
-    fn node(&mut self, value: &Value, path: String, depth: usize, in_array: bool) {
+    fn node(&mut self, value: &Value, step: Step, path_hash: u64, depth: usize) {
         let index = self.nodes.len();
         let start = self.text.len();
         self.nodes.push(Node {
-            path_hash: hash_of(path.as_bytes()),
-            path,
-            start,
-            end: start,
+            step,
+            path_hash,
+            start: start as u32,
+            end: start as u32,
             content: 0,
             shape: 0,
-            in_array,
-            children: Vec::new(),
+            next: 0,
         });
         let mut shape = DefaultHasher::new();
-        let mut children = Vec::new();
-        match value {
+        let branch = match value {
             Value::Object(map) if depth < MAX_DEPTH && !map.is_empty() => {
                 "object".hash(&mut shape);
                 self.text.push('{');
@@ -86,13 +109,19 @@ impl Builder {
                         self.text.push(',');
                     }
                     key.hash(&mut shape);
+                    let key_start = self.text.len() as u32;
                     self.text.push_str(&Value::String(key.clone()).to_string());
+                    let key_end = self.text.len() as u32;
                     self.text.push(':');
-                    children.push(self.nodes.len());
-                    let path = format!("{}/{}", self.nodes[index].path, token(key));
-                    self.node(member, path, depth + 1, false);
+                    let path = child_path(path_hash, key.as_bytes());
+                    let step = Step::Member {
+                        start: key_start,
+                        end: key_end,
+                    };
+                    self.node(member, step, path, depth + 1);
                 }
                 self.text.push('}');
+                true
             }
             Value::Array(items) if depth < MAX_DEPTH && !items.is_empty() => {
                 "array".hash(&mut shape);
@@ -102,25 +131,29 @@ impl Builder {
                     if i > 0 {
                         self.text.push(',');
                     }
-                    children.push(self.nodes.len());
-                    let path = format!("{}/{i}", self.nodes[index].path);
-                    self.node(item, path, depth + 1, true);
+                    let path = child_path(path_hash, &(i as u64).to_le_bytes());
+                    self.node(item, Step::Index(i as u32), path, depth + 1);
                 }
                 self.text.push(']');
+                true
             }
-            leaf => self.text.push_str(&leaf.to_string()),
-        }
+            leaf => {
+                self.text.push_str(&leaf.to_string());
+                false
+            }
+        };
         let end = self.text.len();
-        let node = &mut self.nodes[index];
-        node.end = end;
-        node.content = hash_of(&self.text.as_bytes()[start..end]);
         // Small branches are leaves: their descendants come right after them, in order.
-        if !children.is_empty() && end - start >= MIN_BRANCH {
-            node.shape = shape.finish() | 1;
-            node.children = children;
-        } else {
+        let kept = branch && end - start >= MIN_BRANCH;
+        if !kept {
             self.nodes.truncate(index + 1);
         }
+        let next = self.nodes.len() as u32;
+        let node = &mut self.nodes[index];
+        node.end = end as u32;
+        node.content = hash_of(&self.text.as_bytes()[start..end]);
+        node.shape = if kept { shape.finish() | 1 } else { 0 };
+        node.next = next;
     }
 }
 
@@ -131,17 +164,19 @@ impl Frame {
             text: String::new(),
             nodes: Vec::new(),
         };
-        b.node(value, String::new(), 0, false);
-        let hashes = b
+        b.node(value, Step::Root, hash_of(b""), 0);
+        let mut hashes: Vec<(u64, u64, u64)> = b
             .nodes
             .iter()
-            .map(|n| (n.path_hash, (n.content, n.shape)))
+            .map(|n| (n.path_hash, n.content, n.shape))
             .collect();
+        hashes.sort_unstable();
+        b.nodes.shrink_to_fit();
         Frame {
             revision,
             text: b.text,
             nodes: b.nodes,
-            hashes: Arc::new(hashes),
+            hashes: Arc::new(Hashes(hashes)),
         }
     }
 
@@ -154,35 +189,49 @@ impl Frame {
     /// this one; `[]` when nothing changed.
     pub fn patch_since(&self, before: &Hashes) -> String {
         let mut ops = String::from("[");
-        self.walk(0, before, &mut ops);
+        self.walk(0, String::new(), before, &mut ops);
         ops.push(']');
         ops
     }
 
-    fn walk(&self, index: usize, before: &Hashes, ops: &mut String) {
+    fn span(&self, start: u32, end: u32) -> &str {
+        &self.text[start as usize..end as usize]
+    }
+
+    fn walk(&self, index: usize, path: String, before: &Hashes, ops: &mut String) {
         let node = &self.nodes[index];
-        match before.get(&node.path_hash) {
-            Some((content, _)) if *content == node.content => {}
-            Some((_, shape)) if *shape == node.shape && !node.children.is_empty() => {
-                for &child in &node.children {
-                    self.walk(child, before, ops);
+        match before.get(node.path_hash) {
+            Some((content, _)) if content == node.content => {}
+            Some((_, shape)) if shape == node.shape && node.shape != 0 => {
+                let mut child = index + 1;
+                while child < node.next as usize {
+                    let step = match self.nodes[child].step {
+                        Step::Member { start, end } => {
+                            let key: String =
+                                serde_json::from_str(self.span(start, end)).unwrap_or_default();
+                            key.replace('~', "~0").replace('/', "~1")
+                        }
+                        Step::Index(i) => i.to_string(),
+                        Step::Root => String::new(),
+                    };
+                    self.walk(child, format!("{path}/{step}"), before, ops);
+                    child = self.nodes[child].next as usize;
                 }
             }
             _ => {
                 if ops.len() > 1 {
                     ops.push(',');
                 }
-                let op = if node.in_array || node.path.is_empty() {
-                    "replace"
-                } else {
-                    "add"
+                let op = match node.step {
+                    Step::Member { .. } => "add",
+                    Step::Root | Step::Index(_) => "replace",
                 };
                 ops.push_str("{\"op\":\"");
                 ops.push_str(op);
                 ops.push_str("\",\"path\":");
-                ops.push_str(&Value::String(node.path.clone()).to_string());
+                ops.push_str(&Value::String(path).to_string());
                 ops.push_str(",\"value\":");
-                ops.push_str(&self.text[node.start..node.end]);
+                ops.push_str(self.span(node.start, node.end));
                 ops.push('}');
             }
         }
@@ -207,24 +256,24 @@ mod tests {
 
     #[test]
     fn the_text_is_the_compact_json() {
-        let v = json!({"a": [1, 2, {"b": "x/y~z"}], "c": null, "long": "x".repeat(200)});
+        let v = json!({"a": [1, 2, {"b": "x/y~z"}], "c": null, "long": "x".repeat(600)});
         let f = Frame::new(3, &v);
-        assert_eq!(serde_json::from_str::<Value>(f.text()).unwrap(), v);
         assert_eq!(f.text(), v.to_string());
     }
 
     #[test]
     fn a_patch_carries_only_what_changed() {
         let sheet =
-            |energy: u32| json!({"name": "Ada", "energy": energy, "notes": "n".repeat(120)});
-        let before = json!({"view": {"characters": [sheet(5), sheet(3)], "round": 1}, "render": "r".repeat(300)});
-        let after = json!({"view": {"characters": [sheet(5), sheet(2)], "round": 1}, "render": "r".repeat(300)});
+            |energy: u32| json!({"name": "Ada", "energy": energy, "notes": "n".repeat(600)});
+        let before = json!({"view": {"characters": [sheet(5), sheet(3)], "round": 1}, "render": "r".repeat(600)});
+        let after = json!({"view": {"characters": [sheet(5), sheet(2)], "round": 1}, "render": "r".repeat(600)});
         let (doc, ops) = patched(&before, &after);
         assert_eq!(doc, after);
-        assert_eq!(
-            ops,
-            r#"[{"op":"add","path":"/view/characters/1/energy","value":2}]"#
+        assert!(
+            ops.starts_with(r#"[{"op":"replace","path":"/view/characters/1","value":{"#),
+            "{ops}"
         );
+        assert!(!ops.contains("rrrr"), "the render did not change");
         assert_eq!(
             Frame::new(2, &after).patch_since(&Frame::new(1, &after).hashes),
             "[]"
@@ -233,15 +282,15 @@ mod tests {
 
     #[test]
     fn a_branch_that_changed_shape_is_sent_whole() {
-        let before = json!({"list": (0..40).collect::<Vec<_>>(), "keep": "k".repeat(100)});
-        let after = json!({"list": (0..41).collect::<Vec<_>>(), "keep": "k".repeat(100)});
+        let before = json!({"list": (0..200).collect::<Vec<_>>(), "keep": "k".repeat(600)});
+        let after = json!({"list": (0..201).collect::<Vec<_>>(), "keep": "k".repeat(600)});
         let (doc, ops) = patched(&before, &after);
         assert_eq!(doc, after);
         assert!(
             ops.starts_with(r#"[{"op":"add","path":"/list","value":[0,1,"#),
             "{ops}"
         );
-        assert!(!ops.contains("keep"));
+        assert!(!ops.contains("kkk"));
     }
 
     fn json_value() -> impl Strategy<Value = Value> {
@@ -249,7 +298,7 @@ mod tests {
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
             (0u32..5).prop_map(|n| json!(n)),
-            "[a-z/~]{0,40}".prop_map(Value::String),
+            "[a-z/~]{0,200}".prop_map(Value::String),
         ];
         leaf.prop_recursive(5, 64, 6, |inner| {
             prop_oneof![
@@ -265,8 +314,8 @@ mod tests {
         fn any_patch_turns_the_old_picture_into_the_new(
             a in json_value(), b in json_value(), c in json_value()
         ) {
-            let before = json!({"x": a.clone(), "y": b.clone(), "pad": "p".repeat(100)});
-            let after = json!({"x": b, "y": c, "pad": "p".repeat(100)});
+            let before = json!({"x": a.clone(), "y": b.clone(), "pad": "p".repeat(600)});
+            let after = json!({"x": b, "y": c, "pad": "p".repeat(600)});
             prop_assert_eq!(patched(&before, &after).0, after);
             // The whole picture may change too (another key set at the root).
             prop_assert_eq!(patched(&before, &a).0, a);

@@ -45,6 +45,7 @@ pub mod snapshot;
 pub mod store;
 pub mod stream;
 pub mod tables;
+pub mod work;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -21,6 +21,7 @@ use crate::labels::label;
 use crate::log::{Chance, Hash, TableEvent, hex};
 use crate::metrics::Metrics;
 use crate::play::{Access, Item, Ledger, SeatInfo, contributor};
+use crate::work::{self, Kind};
 
 /// What never changes about a table.
 pub struct Meta {
@@ -205,12 +206,11 @@ impl Snapshot {
         };
         cell.get_or_try_init(|| async {
             let snapshot = self.clone();
-            tokio::task::spawn_blocking(move || {
+            work::run(Kind::Read, move || {
                 let view = snapshot.game().view(Viewer::Seat(seat));
                 hook(&view, seat)
             })
             .await
-            .map_err(|e| ApiError::Unreadable(format!("the odds could not be computed: {e}")))
         })
         .await
         .cloned()
@@ -323,12 +323,11 @@ impl Snapshot {
             let snapshot = self.clone();
             let access = access.clone();
             let started = Instant::now();
-            let frame = tokio::task::spawn_blocking(move || {
+            let frame = work::run(Kind::Read, move || {
                 let picture = snapshot.picture(&access);
                 Arc::new(Frame::new(snapshot.revision(), &picture))
             })
-            .await
-            .map_err(|e| ApiError::Unreadable(format!("a view could not be computed: {e}")))?;
+            .await?;
             metrics.updates_computed.inc();
             metrics
                 .update_seconds
@@ -345,7 +344,7 @@ impl Snapshot {
             return self.seen(viewer, after);
         }
         let snapshot = self.clone();
-        tokio::task::spawn_blocking(move || snapshot.seen(viewer, after))
+        work::run(Kind::Read, move || snapshot.seen(viewer, after))
             .await
             .unwrap_or_default()
     }

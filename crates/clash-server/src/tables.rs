@@ -43,6 +43,7 @@ use crate::rate::CreationLimit;
 use crate::setups::{Preset, presets};
 use crate::snapshot::{Meta, Receipt, Snapshot};
 use crate::store::{LinkChange, LinkStatus, Store, StoredCommand, StoredLink, Write};
+use crate::work::{self, Kind};
 
 /// Every table this server holds in memory, and the database behind them.
 pub struct Tables {
@@ -290,9 +291,8 @@ impl Tables {
             ApiError::Unreadable(format!("this server has no ruleset {:?}", stored.ruleset))
         })?;
         let id = id.to_string();
-        let table = tokio::task::spawn_blocking(move || Table::rebuild(&entry, stored))
-            .await
-            .map_err(|e| ApiError::Unreadable(e.to_string()))?
+        let table = work::run(Kind::Read, move || Table::rebuild(&entry, stored))
+            .await?
             .map_err(|e| {
                 tracing::error!(table = %id, error = %e, "a stored table does not replay");
                 ApiError::Unreadable(e)
@@ -371,9 +371,8 @@ impl Tables {
         };
         // Checking a setup is the ruleset's work: off the threads that serve requests.
         let checked = setup.clone();
-        let game = tokio::task::spawn_blocking(move || (entry.new_game)(&checked))
-            .await
-            .map_err(|e| ApiError::Unreadable(e.to_string()))?
+        let game = work::run(Kind::Read, move || (entry.new_game)(&checked))
+            .await?
             .map_err(|e| match e {
                 GameError::Malformed { detail, .. } => {
                     ApiError::malformed(format!("the setup does not fit {}: {detail}", entry.id))
@@ -1028,7 +1027,7 @@ impl Tables {
             .map_err(|e| ApiError::storage(e.to_string()))?;
         stored.truncate(snapshot.revision());
         let meta = table.meta.clone();
-        tokio::task::spawn_blocking(move || {
+        work::run(Kind::Read, move || {
             let (seen, game_pos) = snapshot.game_events(access.viewer);
             let source = crate::export::Source {
                 table: &meta.id,
@@ -1043,7 +1042,6 @@ impl Tables {
             crate::export::build(&source, &stored)
         })
         .await
-        .map_err(|e| ApiError::Unreadable(e.to_string()))
     }
 
     /// Open a live stream's place at `table` for `key`, within the caps per key and per table
@@ -1224,7 +1222,7 @@ impl Table {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         let (meta, legacy_seed) = (self.meta.clone(), self.legacy_seed);
-        tokio::task::spawn_blocking(move || {
+        work::run(Kind::Decide, move || {
             let mut next = game.boxed_clone();
             let mut randomness: Box<dyn Randomness> = match meta.chance {
                 Chance::V1 => Box::new(DerivedRandomness::new(&ChanceInputs {
@@ -1240,8 +1238,7 @@ impl Table {
             let draws = recorder.draws;
             Ok((next, events, draws))
         })
-        .await
-        .map_err(|e| ApiError::Unreadable(format!("the rules failed on this command: {e}")))?
+        .await?
         .map_err(ApiError::game)
     }
 

@@ -127,7 +127,14 @@ async fn reading(addr: SocketAddr, t: &Table, key: &str) -> (Value, Value) {
 }
 
 /// A bad request: method, path, headers, body, and the status and code it must get.
-type Bad<'a> = (&'a str, String, Vec<(&'a str, &'a str)>, String, u16, &'a str);
+type Bad<'a> = (
+    &'a str,
+    String,
+    Vec<(&'a str, &'a str)>,
+    String,
+    u16,
+    &'a str,
+);
 
 #[tokio::test]
 async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
