@@ -82,8 +82,14 @@ fn child_path(parent: u64, step: &[u8]) -> u64 {
 }
 
 struct Builder {
-    text: String,
+    /// The JSON text so far (always valid UTF-8: serde_json writes only that).
+    text: Vec<u8>,
     nodes: Vec<Node>,
+}
+
+/// Write `value` as compact JSON onto `out` (writing into a `Vec` cannot fail).
+fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    let _ = serde_json::to_writer(out, value);
 }
 
 impl Builder {
@@ -103,16 +109,16 @@ impl Builder {
         let branch = match value {
             Value::Object(map) if depth < MAX_DEPTH && !map.is_empty() => {
                 "object".hash(&mut shape);
-                self.text.push('{');
+                self.text.push(b'{');
                 for (i, (key, member)) in map.iter().enumerate() {
                     if i > 0 {
-                        self.text.push(',');
+                        self.text.push(b',');
                     }
                     key.hash(&mut shape);
                     let key_start = self.text.len() as u32;
-                    self.text.push_str(&Value::String(key.clone()).to_string());
+                    write_json(&mut self.text, key);
                     let key_end = self.text.len() as u32;
-                    self.text.push(':');
+                    self.text.push(b':');
                     let path = child_path(path_hash, key.as_bytes());
                     let step = Step::Member {
                         start: key_start,
@@ -120,25 +126,25 @@ impl Builder {
                     };
                     self.node(member, step, path, depth + 1);
                 }
-                self.text.push('}');
+                self.text.push(b'}');
                 true
             }
             Value::Array(items) if depth < MAX_DEPTH && !items.is_empty() => {
                 "array".hash(&mut shape);
                 items.len().hash(&mut shape);
-                self.text.push('[');
+                self.text.push(b'[');
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
-                        self.text.push(',');
+                        self.text.push(b',');
                     }
                     let path = child_path(path_hash, &(i as u64).to_le_bytes());
                     self.node(item, Step::Index(i as u32), path, depth + 1);
                 }
-                self.text.push(']');
+                self.text.push(b']');
                 true
             }
             leaf => {
-                self.text.push_str(&leaf.to_string());
+                write_json(&mut self.text, leaf);
                 false
             }
         };
@@ -151,7 +157,7 @@ impl Builder {
         let next = self.nodes.len() as u32;
         let node = &mut self.nodes[index];
         node.end = end as u32;
-        node.content = hash_of(&self.text.as_bytes()[start..end]);
+        node.content = hash_of(&self.text[start..end]);
         node.shape = if kept { shape.finish() | 1 } else { 0 };
         node.next = next;
     }
@@ -161,7 +167,7 @@ impl Frame {
     /// The picture `value` (an object) at `revision`.
     pub fn new(revision: usize, value: &Value) -> Frame {
         let mut b = Builder {
-            text: String::new(),
+            text: Vec::with_capacity(4096),
             nodes: Vec::new(),
         };
         b.node(value, Step::Root, hash_of(b""), 0);
@@ -174,7 +180,8 @@ impl Frame {
         b.nodes.shrink_to_fit();
         Frame {
             revision,
-            text: b.text,
+            // serde_json writes UTF-8 only.
+            text: String::from_utf8(b.text).unwrap_or_default(),
             nodes: b.nodes,
             hashes: Arc::new(Hashes(hashes)),
         }

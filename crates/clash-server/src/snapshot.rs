@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use clash_core::{AnyGame, OddsFn, Seat, SeenEvent, Viewer};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
 use crate::error::ApiError;
@@ -62,13 +62,6 @@ pub struct Snapshot {
     odds: Mutex<HashMap<Seat, Arc<OnceCell<Option<Value>>>>>,
 }
 
-/// A legal command with a label a person can read.
-#[derive(Debug, Clone, Serialize)]
-pub struct LegalCommand {
-    pub label: String,
-    pub command: Value,
-}
-
 /// One line of the table log as one viewer sees it: a game event (`event`) or a table event
 /// (`table`), told in words.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -109,33 +102,6 @@ pub struct Receipt {
     pub id: Option<String>,
     /// True when this id was applied before: nothing was applied now.
     pub duplicate: bool,
-}
-
-/// Everything one viewer may know of a table at one revision, except the log lines (those
-/// depend on where the reader resumes): an update is a picture plus `events`.
-#[derive(Serialize)]
-struct Picture<'a> {
-    table: &'a str,
-    ruleset: &'static str,
-    title: &'a str,
-    /// Who is looking: a seat name or `spectator`.
-    viewer: String,
-    /// The seat this viewer may command, if any.
-    seat: Option<Seat>,
-    /// Length of the table log (its revision): resume from here.
-    event_count: usize,
-    /// The chain hash of the last log entry (hex).
-    head: String,
-    view: Value,
-    render: String,
-    legal: Vec<LegalCommand>,
-    seats: &'a [SeatInfo],
-    fairness: Fairness,
-    /// The table has ended: no more commands.
-    closed: bool,
-    /// A note for this viewer (a player whose seat the GM plays for now).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    notice: Option<&'static str>,
 }
 
 const SUSPENDED_NOTICE: &str =
@@ -260,53 +226,53 @@ impl Snapshot {
         )
     }
 
+    /// Everything `access` may know at this revision except the log lines, built as one JSON
+    /// value that takes the game's view and legal commands without copying them.
     fn picture(&self, access: &Access) -> Value {
         let (t, meta) = (&self.taken, &self.meta);
         let game = t.game.as_ref();
-        let legal = match (access.seat, t.closed) {
+        let legal: Vec<Value> = match (access.seat, t.closed) {
             (Some(s), false) => game
                 .legal_commands(s)
                 .into_iter()
-                .map(|c| LegalCommand {
-                    label: label(&c),
-                    command: c,
-                })
+                .map(|command| json!({ "label": label(&command), "command": command }))
                 .collect(),
             _ => Vec::new(),
         };
         let names = t
             .seeds
             .keys()
-            .filter_map(|by| {
-                by.parse::<Seat>()
-                    .ok()
-                    .map(|s| (by.clone(), game.seat_name(s)))
-            })
+            .filter_map(|by| by.parse::<Seat>().ok().map(|s| (by.clone(), game.seat_name(s))))
             .collect();
-        let picture = Picture {
-            table: &meta.id,
-            ruleset: meta.ruleset,
-            title: &meta.title,
-            viewer: access.viewer.to_string(),
-            seat: access.seat,
-            event_count: t.revision,
-            head: hex(&t.head),
-            view: game.view(access.viewer),
-            render: game.render(access.viewer),
-            legal,
-            seats: &t.seats,
-            fairness: Fairness {
-                chance: meta.chance,
-                commitment: meta.commitment.clone(),
-                seeds: t.seeds.clone(),
-                names,
-                contributor: contributor(access),
-                secret: t.revealed.then(|| hex(&meta.secret)),
-            },
-            closed: t.closed,
-            notice: access.suspended.then_some(SUSPENDED_NOTICE),
+        let fairness = Fairness {
+            chance: meta.chance,
+            commitment: meta.commitment.clone(),
+            seeds: t.seeds.clone(),
+            names,
+            contributor: contributor(access),
+            secret: t.revealed.then(|| hex(&meta.secret)),
         };
-        serde_json::to_value(&picture).unwrap_or(Value::Null)
+        let mut picture = serde_json::Map::new();
+        let mut put = |key: &str, value: Value| {
+            picture.insert(key.to_string(), value);
+        };
+        put("table", Value::String(meta.id.clone()));
+        put("ruleset", Value::String(meta.ruleset.to_string()));
+        put("title", Value::String(meta.title.clone()));
+        put("viewer", Value::String(access.viewer.to_string()));
+        put("seat", json!(access.seat));
+        put("event_count", json!(t.revision));
+        put("head", Value::String(hex(&t.head)));
+        put("view", game.view(access.viewer));
+        put("render", Value::String(game.render(access.viewer)));
+        put("legal", Value::Array(legal));
+        put("seats", json!(t.seats));
+        put("fairness", json!(fairness));
+        put("closed", Value::Bool(t.closed));
+        if access.suspended {
+            put("notice", Value::String(SUSPENDED_NOTICE.to_string()));
+        }
+        Value::Object(picture)
     }
 
     /// `access`'s picture at this revision: computed once (on the blocking pool), then shared.
