@@ -111,7 +111,7 @@ impl Metrics {
         );
         r.register(
             "update_seconds",
-            "Time to compute one viewer's update",
+            "Time to compute one viewer's update (its picture), not counting the wait for a free core",
             self.update_seconds.clone(),
         );
         r.register(

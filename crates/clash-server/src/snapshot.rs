@@ -7,7 +7,7 @@
 //! on the blocking thread pool, and shared by every stream and answer that needs it.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Instant;
 
 use clash_core::{AnyGame, OddsFn, Seat, SeenEvent, Viewer};
@@ -51,7 +51,10 @@ pub struct Taken {
     pub odds: bool,
 }
 
-type FrameCell = Arc<OnceCell<Arc<Frame>>>;
+/// A viewer's picture at this revision: kept only while someone holds it (the streams being
+/// sent it, an answer being written), so an idle table holds no pictures; computed once for
+/// everyone who asks at the same time.
+type FrameCell = Arc<OnceCell<Weak<Frame>>>;
 
 pub struct Snapshot {
     pub meta: Arc<Meta>,
@@ -281,27 +284,48 @@ impl Snapshot {
         access: &Access,
         metrics: &Metrics,
     ) -> Result<Arc<Frame>, ApiError> {
-        let cell = {
+        loop {
+            let cell = {
+                let mut frames = self.frames.lock().unwrap_or_else(|p| p.into_inner());
+                frames.entry(access.clone()).or_default().clone()
+            };
+            let mut made = None;
+            let weak = cell
+                .get_or_try_init(|| async {
+                    let frame = self.compute(access, metrics).await?;
+                    let weak = Arc::downgrade(&frame);
+                    made = Some(frame);
+                    Ok::<_, ApiError>(weak)
+                })
+                .await?;
+            if let Some(frame) = made.or_else(|| weak.upgrade()) {
+                return Ok(frame);
+            }
+            // Computed before and let go since: forget it and compute it again.
             let mut frames = self.frames.lock().unwrap_or_else(|p| p.into_inner());
-            frames.entry(access.clone()).or_default().clone()
-        };
-        cell.get_or_try_init(|| async {
-            let snapshot = self.clone();
-            let access = access.clone();
+            if frames.get(access).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                frames.remove(access);
+            }
+        }
+    }
+
+    async fn compute(
+        self: &Arc<Self>,
+        access: &Access,
+        metrics: &Metrics,
+    ) -> Result<Arc<Frame>, ApiError> {
+        let snapshot = self.clone();
+        let access = access.clone();
+        let (frame, took) = work::run(Kind::Read, move || {
             let started = Instant::now();
-            let frame = work::run(Kind::Read, move || {
-                let picture = snapshot.picture(&access);
-                Arc::new(Frame::new(snapshot.revision(), &picture))
-            })
-            .await?;
-            metrics.updates_computed.inc();
-            metrics
-                .update_seconds
-                .observe(started.elapsed().as_secs_f64());
-            Ok(frame)
+            let picture = snapshot.picture(&access);
+            let frame = Arc::new(Frame::new(snapshot.revision(), &picture));
+            (frame, started.elapsed())
         })
-        .await
-        .cloned()
+        .await?;
+        metrics.updates_computed.inc();
+        metrics.update_seconds.observe(took.as_secs_f64());
+        Ok(frame)
     }
 
     /// The log lines from `after`, gathered on the blocking pool when there are many.

@@ -43,9 +43,12 @@ async fn openapi_document_describes_every_endpoint() {
         "/api/tables/{id}/close",
         "/api/tables/{id}/seats/{seat}/hand-back",
         "/api/tables/{id}/seats/{seat}/link",
+        "/api/tables/{id}/links/{link}",
+        "/metrics",
     ] {
         assert!(doc["paths"][path].is_object(), "{path} is not documented");
     }
+    assert!(doc["paths"]["/api/tables/{id}"]["delete"].is_object());
 }
 
 #[tokio::test]
