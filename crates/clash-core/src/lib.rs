@@ -9,7 +9,8 @@
 //! * [`Game`] and [`AnyGame`]: a running game, and the same driven through JSON by the CLI and
 //!   the server;
 //! * [`Listed`]: a ruleset's name, blurb and ready-made setups, for the catalogue;
-//! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`).
+//! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`);
+//! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output.
 //!
 //! The kernel does no I/O.
 
@@ -20,6 +21,7 @@ pub mod randomness;
 pub mod ruleset;
 pub mod scenario;
 pub mod seat;
+pub mod text;
 
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, RulesetEntry, SeenEvent};
