@@ -71,8 +71,13 @@
 //!   its turn even if nobody went out; a surrender there gives the win to the other side.
 //! - In a lethal conflict any character (PC or NPC) that goes out at 0 dies; Samurai users die
 //!   when the conflict ends, lethal or not.
-//! - A chain whose loser goes out ends at once; at three wins with no teammate left in, it ends
-//!   (D-7).
+//! - A chain whose loser goes out stays live until the next opponent is picked (necessarily
+//!   someone else) or the active character ends it (IT-43); its cards stay unavailable until
+//!   then, and a character that has just won three times in it must pass (IT-46) even though
+//!   nobody can continue against that loser. At three wins with no teammate left in, the chain
+//!   ends (D-7). A chain also ends with the conflict (IT-45).
+//! - Wax On (X) stops the winner's stance × multiplier; the breakdown records the amount it
+//!   stopped, and is marked as waxed only when that amount was more than 0.
 //! - A zero mark is set when a type goes from above 0 to 0 through a conflict loss (D-17).
 //! - Drunken Monkey's ban is set when it is activated and lifted at the end of the next conflict
 //!   the character was barred from; the swap's candidates are the available moves other than

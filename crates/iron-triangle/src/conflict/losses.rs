@@ -62,12 +62,20 @@ pub struct LossBreakdown {
     pub combo: u32,
     pub disadvantage: u32,
     pub total: u32,
-    /// Wax On stopped the stance part.
+    /// Wax On stopped a stance part (set only when there was something to stop).
     #[serde(default)]
     pub waxed: bool,
+    /// How much Wax On stopped: the winner's stance × multiplier (0 in logs written before
+    /// this was recorded).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wax_on_stopped: u32,
     /// A Yojimbo took this loss instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub taken_by: Option<Name>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Energies as they stand partway through a decision, without cloning the table. A turn's
@@ -166,12 +174,14 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
         Some((first_wins, by)) => {
             let (w, l) = if first_wins { (0, 1) } else { (1, 0) };
             let (mw, ml, sw, sl) = (moves[w], moves[l], stances[w], stances[l]);
-            let waxed = has(turn, ids[l], |s| s == Special::WaxOn(mw.action));
-            let from_stance = if waxed {
-                0
+            // Wax On (X) stops only the stance × multiplier part, and only when there is one.
+            let stance_part = sw.matched_amount(mw) * mw.multiplier();
+            let wax_on_stopped = if has(turn, ids[l], |s| s == Special::WaxOn(mw.action)) {
+                stance_part
             } else {
-                sw.matched_amount(mw) * mw.multiplier()
+                0
             };
+            let from_stance = stance_part - wax_on_stopped;
             let own_stance = sl.matched_amount(ml);
             let comboed = w == 0 && combo::combos(table, c, a, b, mw);
             let combo_bonus = if comboed { combo::bonus(c) } else { 0 };
@@ -189,7 +199,8 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
                 combo: combo_bonus,
                 disadvantage: dis_bonus,
                 total: free + own_stance,
-                waxed,
+                waxed: wax_on_stopped > 0,
+                wax_on_stopped,
                 taken_by: None,
             });
             losses.push(PendingLoss {

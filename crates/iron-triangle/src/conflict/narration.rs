@@ -66,8 +66,11 @@ fn breakdown_words(b: &LossBreakdown) -> String {
     if b.from_stance > 0 {
         parts.push(format!("{} from the winner's stance", b.from_stance));
     }
-    if b.waxed {
-        parts.push("nothing from the winner's stance (Wax On)".into());
+    match (b.waxed, b.wax_on_stopped) {
+        (false, _) => {}
+        // Logs written before the amount was recorded.
+        (true, 0) => parts.push("Wax On stops the winner's stance".into()),
+        (true, n) => parts.push(format!("Wax On stops {n} from the winner's stance")),
     }
     if b.own_stance > 0 {
         parts.push(format!(
