@@ -72,6 +72,7 @@ pub mod actions;
 pub mod board;
 pub mod combat;
 pub mod pieces;
+pub mod players;
 pub mod random;
 pub mod setup;
 pub mod state;
@@ -85,13 +86,19 @@ pub use board::{Pos, Stack};
 pub use combat::{Battle, Exchange, Gear, Loss, Roll};
 pub use pieces::{Pyramid, Size, SizeCounts};
 pub use random::{RandomGame, RandomPlayer};
-pub use setup::{Setup, StartIn};
+pub use setup::{OpenWindow, Setup, StartIn, TurnSetup};
 pub use state::{EndRule, Outcome, Phase, State};
 pub use turn::{Command, Event};
 pub use view::View;
 
 /// The Triforce ruleset.
 pub struct Triforce;
+
+/// The state a game starts in: the setup with its opening events applied (a pinned first seat
+/// passes, a game decided at once is over). [`Ruleset::setup`] alone stops just before them.
+pub fn start(setup: &Setup) -> Result<State, RuleError> {
+    clash_core::start::<Triforce>(setup).map(|(state, _)| state)
+}
 
 impl Ruleset for Triforce {
     const ID: &'static str = "triforce";
@@ -106,32 +113,24 @@ impl Ruleset for Triforce {
         setup::build(setup)
     }
 
-    fn opening(_state: &State) -> Vec<Event> {
-        Vec::new()
+    fn opening(state: &State) -> Vec<Event> {
+        setup::opening(state)
     }
 
     fn seats(state: &State) -> Vec<Seat> {
         state.seats().map(pieces::seat).collect()
     }
 
-    fn seat_name(_state: &State, seat: Seat) -> String {
+    fn seat_name(state: &State, seat: Seat) -> String {
         match seat {
             Seat::Gm => "the GM".into(),
-            Seat::Player(n) => format!("Player {n}"),
+            seat => state.name_of(seat),
         }
     }
 
     fn status(state: &State) -> Status {
         match state.outcome() {
-            Some(outcome) => {
-                let names: Vec<String> = outcome
-                    .winners
-                    .as_slice()
-                    .iter()
-                    .map(|s| Self::seat_name(state, *s))
-                    .collect();
-                Status::over(format!("{} won", names.join(" and ")))
-            }
+            Some(outcome) => Status::over(view::outcome_line(state, outcome)),
             None => Status::waiting(state.awaiting()),
         }
     }
@@ -160,8 +159,8 @@ impl Ruleset for Triforce {
         Some(*event)
     }
 
-    fn narrate(_state: &State, event: &Event) -> String {
-        view::narrate(event)
+    fn narrate(state: &State, event: &Event) -> String {
+        view::narrate(state, event)
     }
 
     fn render(state: &State, _viewer: Viewer) -> String {
@@ -172,8 +171,8 @@ impl Ruleset for Triforce {
         turn::legal(state, seat).as_slice().to_vec()
     }
 
-    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
-        None
+    fn position(state: &State, _viewer: Viewer) -> Option<Setup> {
+        setup::position(state)
     }
 }
 
