@@ -313,7 +313,7 @@ impl CharacterSheet {
             if self.energy.get(a) < 1 {
                 return Err(RuleError::setup(
                     "IT-9",
-                    format!("{a:?} energy max must be at least 1"),
+                    format!("{a} energy max must be at least 1"),
                 ));
             }
         }

@@ -142,8 +142,12 @@ pub mod campaign;
 pub mod character;
 pub mod conflict;
 pub mod moves;
+pub mod limits;
 pub mod name;
+pub mod names;
+pub mod position;
 pub mod special;
+pub mod status;
 
 use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -196,8 +200,41 @@ impl Table {
     /// The character called `name`, or an error naming `rule` when there is none.
     pub fn find(&self, name: &str, rule: &'static str) -> Result<&Character, RuleError> {
         self.character(name).ok_or_else(|| {
-            RuleError::illegal(rule, format!("there is no character called {name:?}"))
+            RuleError::illegal(
+                rule,
+                format!("there is no character called {}", limits::shown(name)),
+            )
         })
+    }
+
+    /// The name people at the table know `seat` by: "the GM"; a player by their living PC
+    /// ("Ada", or "Ada and Bo" in the rare case of two), else by their dead PC ("Ada's
+    /// player"), else by their place at the table ("the second player").
+    pub fn seat_name(&self, seat: Seat) -> String {
+        let Seat::Player(n) = seat else {
+            return "the GM".into();
+        };
+        let pcs = |dead: bool| -> Vec<&str> {
+            self.characters
+                .iter()
+                .filter(|c| c.controller == seat && c.is_pc() && c.dead == dead)
+                .map(|c| c.name.as_str())
+                .collect()
+        };
+        let living = pcs(false);
+        if !living.is_empty() {
+            return names::list(&living);
+        }
+        match pcs(true).last() {
+            Some(dead) => format!("{dead}'s player"),
+            None => names::ordinal_player(n),
+        }
+    }
+
+    /// Several seats by name, as one phrase ("Ada, Bo and the GM").
+    pub fn seat_names(&self, seats: &[Seat]) -> String {
+        let names: Vec<String> = seats.iter().map(|s| self.seat_name(*s)).collect();
+        names::list(&names)
     }
 }
 
@@ -275,9 +312,18 @@ impl<'de> Deserialize<'de> for Event {
 pub struct TableView {
     pub viewer: Viewer,
     pub players: Vec<Seat>,
+    /// Every seat with the name the table knows it by, so a page never shows a seat id.
+    pub seats: Vec<SeatName>,
     pub characters: Vec<conflict::CharacterView>,
     pub campaign: campaign::CampaignView,
     pub conflict: Option<conflict::ConflictView>,
+}
+
+/// A seat and its name at the table ("the GM", "Ada").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeatName {
+    pub seat: Seat,
+    pub name: String,
 }
 
 impl IronTriangle {
@@ -308,7 +354,7 @@ impl Ruleset for IronTriangle {
             if characters.iter().any(|o| o.name == c.name) {
                 return Err(RuleError::setup(
                     "IT-7",
-                    format!("two characters are called {:?}", c.name),
+                    format!("two characters are called {}", limits::shown(&c.name)),
                 ));
             }
             characters.push(c);
@@ -350,26 +396,12 @@ impl Ruleset for IronTriangle {
     }
 
     fn seat_name(state: &Table, seat: Seat) -> String {
-        let names: Vec<&str> = state
-            .characters
-            .iter()
-            .filter(|c| c.controller == seat && c.is_pc())
-            .map(|c| c.name.as_ref())
-            .collect();
-        match (seat, names.is_empty()) {
-            (Seat::Gm, _) => "the GM".into(),
-            (Seat::Player(n), true) => format!("Player {n}"),
-            (Seat::Player(_), false) => names.join(" and "),
-        }
+        state.seat_name(seat)
     }
 
     fn status(state: &Table) -> Status {
         // A campaign has no end of its own: after a conflict come rests, problems and the next.
-        Status::waiting(
-            Self::seats(state)
-                .into_iter()
-                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
-        )
+        Status::waiting(status::waiting_for(state))
     }
 
     fn decide(
@@ -401,6 +433,13 @@ impl Ruleset for IronTriangle {
         TableView {
             viewer,
             players: state.players.clone(),
+            seats: Self::seats(state)
+                .into_iter()
+                .map(|seat| SeatName {
+                    seat,
+                    name: state.seat_name(seat),
+                })
+                .collect(),
             characters: conflict::character_views(state, viewer),
             campaign: campaign::view(state, viewer),
             conflict: conflict::view(state, viewer),
@@ -414,10 +453,10 @@ impl Ruleset for IronTriangle {
         }
     }
 
-    fn narrate(_state: &Table, event: &Event) -> String {
+    fn narrate(state: &Table, event: &Event) -> String {
         match event {
-            Event::Conflict(e) => conflict::narrate(e),
-            Event::Campaign(e) => campaign::narrate(e),
+            Event::Conflict(e) => conflict::narrate(state, e),
+            Event::Campaign(e) => campaign::narrate(state, e),
         }
     }
 

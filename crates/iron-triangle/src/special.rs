@@ -108,7 +108,7 @@ impl Special {
 
     /// The special's name as the rules print it.
     pub fn name(self) -> String {
-        let with = |name: &str, a: Action| format!("{name} ({a:?})");
+        let with = |name: &str, a: Action| format!("{name} ({a})");
         match self {
             Special::Scouter => "Scouter".into(),
             Special::ToBlave => "To Blave".into(),

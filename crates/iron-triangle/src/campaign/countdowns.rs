@@ -84,7 +84,7 @@ fn find<'a>(table: &'a Table, name: &str) -> Result<&'a Countdown, RuleError> {
         .iter()
         .find(|c| c.name == name)
         .ok_or_else(|| {
-            RuleError::illegal("IT-13", format!("there is no countdown called {name:?}"))
+            RuleError::illegal("IT-13", format!("there is no countdown called {}", crate::limits::shown(name)))
         })
 }
 
@@ -100,7 +100,7 @@ pub fn create(
     if table.campaign.countdowns.iter().any(|c| c.name == name) {
         return Err(RuleError::illegal(
             "IT-13",
-            format!("a countdown called {name:?} already exists"),
+            format!("a countdown called {} already exists", crate::limits::shown(name)),
         ));
     }
     Ok(vec![CampaignEvent::CountdownCreated {
@@ -198,7 +198,7 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     let n = table.campaign.countdowns.len() + 1;
     for boxes in [MIN_BOXES, MAX_BOXES] {
         out.push(CampaignCommand::CreateCountdown {
-            name: format!("Countdown {n}"),
+            name: format!("Countdown number {n}"),
             boxes,
         });
     }

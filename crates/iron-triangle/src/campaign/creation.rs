@@ -26,7 +26,7 @@ fn check_name_free(table: &Table, name: &str) -> Result<(), RuleError> {
     if table.character(name.trim()).is_some() {
         return Err(RuleError::illegal(
             "IT-7",
-            format!("a character called {:?} already exists", name.trim()),
+            format!("a character called {} already exists", crate::limits::shown(name.trim())),
         ));
     }
     Ok(())
@@ -41,7 +41,7 @@ fn check_new_pc(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<(),
             seat,
             format!(
                 "a player creates only its own PC, not one for {}",
-                sheet.controller
+                table.seat_name(sheet.controller)
             ),
         ));
     }
@@ -55,7 +55,7 @@ fn check_new_pc(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<(),
         return Err(RuleError::illegal(
             "IT-1",
             format!(
-                "{seat} already controls {}; each player controls one PC",
+                "you already play {}; each player controls one PC",
                 pc.name
             ),
         ));
@@ -106,7 +106,7 @@ pub fn replacement(
         return Err(RuleError::not_your_call(
             "IT-66",
             seat,
-            format!("{replaces} was {}'s PC", dead.controller),
+            format!("{replaces} was another player's PC"),
         ));
     }
     check_new_pc(table, seat, sheet)?;
@@ -225,7 +225,7 @@ fn starter(seat: Seat, name: String) -> Option<CharacterSheet> {
 pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     let n = table.characters.len() + 1;
     if seat != Seat::Gm {
-        if let Some(sheet) = starter(seat, format!("{seat} hero {n}")) {
+        if let Some(sheet) = starter(seat, format!("Hero {n}")) {
             out.push(CampaignCommand::CreateCharacter {
                 sheet: Box::new(sheet),
             });
@@ -236,7 +236,7 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
             .filter(|c| c.dead && c.controller == seat)
         {
             for level in 0..=MAX_REPLACEMENT_LEVEL.min(dead.level) {
-                if let Some(sheet) = starter(seat, format!("{seat} heir {n}")) {
+                if let Some(sheet) = starter(seat, format!("Heir {n}")) {
                     out.push(CampaignCommand::CreateReplacement {
                         sheet: Box::new(sheet),
                         replaces: dead.name.clone(),

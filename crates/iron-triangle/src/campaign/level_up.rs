@@ -71,7 +71,7 @@ fn missing_yeses(c: &Character) -> Vec<&'static str> {
     missing
 }
 
-fn eligible(table: &Table) -> Vec<String> {
+pub(crate) fn eligible(table: &Table) -> Vec<String> {
     table
         .characters
         .iter()
@@ -264,7 +264,7 @@ fn check_improvement(
             if !c.marks.zero.get(*action) {
                 return Err(RuleError::illegal(
                     "D-16",
-                    format!("{action:?} has no zero mark; +1 max goes to a zero-marked type"),
+                    format!("{action} has no zero mark; +1 max goes to a zero-marked type"),
                 ));
             }
             if c.energy.max.get(*action) == u32::MAX {
@@ -448,14 +448,14 @@ pub fn change_background(
     if !c.backgrounds.iter().any(|b| b.name == background) {
         return Err(RuleError::illegal(
             "IT-65",
-            format!("{name} has no background {background:?}"),
+            format!("{name} has no background {}", crate::limits::shown(background)),
         ));
     }
     non_empty(new_name, "IT-65", "the new background")?;
     if c.backgrounds.iter().any(|b| b.name == new_name.trim()) {
         return Err(RuleError::illegal(
             "IT-65",
-            format!("{name} already has a background {new_name:?}"),
+            format!("{name} already has a background {}", crate::limits::shown(new_name)),
         ));
     }
     Ok(vec![CampaignEvent::BackgroundChanged {

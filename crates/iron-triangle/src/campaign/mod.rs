@@ -100,12 +100,12 @@ impl Campaign {
             if built.iter().any(|o| o.name == c.name) {
                 return Err(RuleError::setup(
                     "IT-13",
-                    format!("two countdowns are called {:?}", c.name),
+                    format!("two countdowns are called {}", crate::limits::shown(&c.name)),
                 ));
             }
             built.push(c);
         }
-        if let Some((seat, n)) = setup
+        if let Some((_, n)) = setup
             .last_decided
             .iter()
             .find(|(_, n)| **n > setup.problems_opened)
@@ -113,7 +113,7 @@ impl Campaign {
             return Err(RuleError::setup(
                 "IT-17",
                 format!(
-                    "{seat} cannot have decided problem #{n}: only {} were opened",
+                    "a player cannot have decided problem #{n}: only {} were opened",
                     setup.problems_opened
                 ),
             ));
@@ -145,6 +145,16 @@ impl Campaign {
     pub fn replacement(&self, name: &str) -> Option<&Replacement> {
         self.replacements.iter().find(|r| r.character == name)
     }
+}
+
+/// The seats a problem's reveal waits for (IT-2, IT-15).
+pub fn problem_choosers(table: &Table) -> Vec<Seat> {
+    problems::choosers(table)
+}
+
+/// The PCs with three yes marks that must level up before the next session (IT-60).
+pub fn level_up_due(table: &Table) -> Vec<String> {
+    level_up::eligible(table)
 }
 
 /// Called when a conflict has ended: the party may now rest (IT-31).
@@ -566,7 +576,7 @@ pub(crate) fn controlled<'a>(
         return Err(RuleError::not_your_call(
             "IT-1",
             seat,
-            format!("{name} is controlled by {}", c.controller),
+            format!("{name} is not your character"),
         ));
     }
     Ok(c)

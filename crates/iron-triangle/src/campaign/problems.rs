@@ -70,6 +70,13 @@ pub enum TraitKind {
 }
 
 impl TraitKind {
+    pub fn words(self) -> &'static str {
+        match self {
+            TraitKind::Belief => "belief",
+            TraitKind::Flaw => "flaw",
+        }
+    }
+
     pub fn of(self, c: &Character) -> &crate::character::Trait {
         match self {
             TraitKind::Belief => &c.belief,
@@ -257,7 +264,7 @@ pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<Campaign
     {
         return Err(RuleError::illegal(
             "IT-20",
-            format!("{description:?} was already resolved; a problem is not retried"),
+            format!("{} was already resolved; a problem is not retried", crate::limits::shown(description)),
         ));
     }
     let number = table
@@ -283,7 +290,7 @@ pub fn commit(table: &Table, seat: Seat, pick: Pick) -> Result<Vec<CampaignEvent
         ));
     }
     let pc = pc_of(table, seat)
-        .ok_or_else(|| RuleError::illegal("IT-15", format!("{seat} has no living PC")))?;
+        .ok_or_else(|| RuleError::illegal("IT-15", "you have no living PC"))?;
     if table.campaign.replacement(&pc.name).is_some() {
         return Err(RuleError::illegal(
             "IT-66",
@@ -326,7 +333,7 @@ fn check_eligible(
         )),
         (true, Some(t)) if t.of(pc).marked => Err(RuleError::illegal(
             "D-20",
-            format!("{}'s {t:?} is already marked", pc.name).to_lowercase(),
+            format!("{}'s {} is already marked", pc.name, t.words()),
         )),
         (false, Some(_)) => Err(RuleError::illegal(
             "IT-16",
@@ -415,7 +422,7 @@ pub fn pick_decider(
     if !candidates.contains(&picked) {
         return Err(RuleError::illegal(
             "D-21",
-            format!("{picked} is not among the tied choosers"),
+            format!("{} is not among the tied choosers", table.seat_name(picked)),
         ));
     }
     let c = p
@@ -448,7 +455,7 @@ pub fn narrate_outcome(
         return Err(RuleError::not_your_call(
             "IT-18",
             seat,
-            format!("{} narrates this outcome", decider.seat),
+            format!("{} narrates this outcome", super::visibility::decider_name(decider)),
         ));
     }
     non_empty(text, "IT-18", "the outcome")?;
@@ -484,7 +491,7 @@ fn payment_for(
             if which.of(c).marked {
                 return Err(RuleError::illegal(
                     "D-20",
-                    format!("{}'s {which:?} is already marked", c.name),
+                    format!("{}'s {} is already marked", c.name, which.words()),
                 ));
             }
             no_background(
@@ -524,7 +531,7 @@ pub(crate) fn point_payment(c: &Character, name: &str) -> Result<Payment, RuleEr
         Some(b) if b.current > 0 => Ok(payment(false, false)),
         _ if c.unassigned_points == 0 => Err(RuleError::illegal(
             "IT-16",
-            format!("{} has no point to spend in {name:?}", c.name),
+            format!("{} has no point to spend in {}", c.name, crate::limits::shown(name)),
         )),
         Some(b) if b.max >= MAX_POINTS_IN_ONE_BACKGROUND => Err(RuleError::illegal(
             "D-18",
@@ -791,7 +798,7 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     if seat == Seat::Gm {
         let n = table.campaign.problems_opened.saturating_add(1);
         out.push(CampaignCommand::OpenProblem {
-            description: format!("Problem {n}"),
+            description: format!("Problem number {n}"),
         });
         for s in &table.players {
             out.push(CampaignCommand::PickDecider { seat: *s });

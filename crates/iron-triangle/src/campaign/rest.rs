@@ -77,7 +77,7 @@ pub fn rest(
     if let Some(name) = picks.keys().find(|n| !pcs.iter().any(|c| c.name == **n)) {
         return Err(RuleError::illegal(
             "IT-31",
-            format!("{name:?} is not a living PC"),
+            format!("{} is not a living PC", crate::limits::shown(name)),
         ));
     }
     let effects = pcs
@@ -116,13 +116,17 @@ fn effect(c: &Character, kind: RestKind, pick: Option<Action>) -> Result<RestEff
                 (_, Some(p)) => {
                     return Err(RuleError::illegal(
                         "IT-31",
-                        format!("{p:?} is not {}'s lowest-max type", c.name),
+                        format!("{p} is not {}'s lowest-max type", c.name),
                     ));
                 }
                 (_, None) => {
                     return Err(RuleError::illegal(
                         "IT-31",
-                        format!("{}'s lowest maxes tie: pick one of {tied:?}", c.name),
+                        format!(
+                            "{}'s lowest maxes tie: pick one of {}",
+                            c.name,
+                            crate::names::list(&tied.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+                        ),
                     ));
                 }
             };

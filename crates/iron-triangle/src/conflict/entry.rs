@@ -65,7 +65,7 @@ pub fn start(
         if let Some(reason) = barred(ch) {
             return Err(RuleError::illegal(
                 "IT-23",
-                format!("{name} cannot enter: {reason:?}"),
+                format!("{name} cannot enter: {}", reason.words()),
             ));
         }
     }

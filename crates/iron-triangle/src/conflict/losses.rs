@@ -388,7 +388,10 @@ pub fn check_split(
     if Action::ALL.iter().any(|a| split.get(*a) > room.get(*a)) {
         return Err(RuleError::illegal(
             rule,
-            format!("a type can take only what it has room for ({room:?})"),
+            format!(
+                "a type can take only what it has room for (Defend {}, Grapple {}, Attack {})",
+                room.defend, room.grapple, room.attack
+            ),
         ));
     }
     if split.total() != amount {
@@ -543,7 +546,7 @@ pub fn split_loss(
         return Err(RuleError::not_your_call(
             "IT-51",
             seat,
-            format!("{} splits this loss", l.splitter),
+            format!("{} splits this loss", table.seat_name(l.splitter)),
         ));
     }
     let ch = bearer(c, name).ok_or_else(|| RuleError::illegal("IT-51", "unknown character"))?;
@@ -588,7 +591,7 @@ pub fn split_gain(
         return Err(RuleError::not_your_call(
             "IT-59",
             seat,
-            format!("{} splits this gain", g.splitter),
+            format!("{} splits this gain", table.seat_name(g.splitter)),
         ));
     }
     let ch = bearer(c, name).ok_or_else(|| RuleError::illegal("IT-59", "unknown character"))?;

@@ -403,6 +403,15 @@ pub enum BarReason {
     DrunkenMonkey,
 }
 
+impl BarReason {
+    pub fn words(self) -> &'static str {
+        match self {
+            BarReason::NoEnergy => "no energy left",
+            BarReason::DrunkenMonkey => "banned by Drunken Monkey",
+        }
+    }
+}
+
 /// Why a chain ended without a tie or loss.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -413,6 +422,50 @@ pub enum ChainEnd {
     OtherOpponent,
     /// The active character ended it (IT-43).
     Voluntary,
+}
+
+impl ChainEnd {
+    pub fn words(self) -> &'static str {
+        match self {
+            ChainEnd::OtherSide => "the next active character is on the other side",
+            ChainEnd::OtherOpponent => "another opponent was picked",
+            ChainEnd::Voluntary => "the active character ends it",
+        }
+    }
+}
+
+impl Side {
+    pub fn words(self) -> &'static str {
+        match self {
+            Side::Players => "the players' side",
+            Side::Gm => "the GM's side",
+        }
+    }
+}
+
+impl Status {
+    pub fn words(self) -> &'static str {
+        match self {
+            Status::Pending => "has not answered yet",
+            Status::In => "in",
+            Status::SatOut => "sits out",
+            Status::Barred => "barred",
+            Status::Out => "out",
+        }
+    }
+}
+
+impl Step {
+    pub fn words(self) -> &'static str {
+        match self {
+            Step::PickOpponent => "picking an opponent",
+            Step::Stances => "choosing stances",
+            Step::Moves => "choosing moves",
+            Step::AfterReveal => "moves revealed",
+            Step::BeforeResolution => "before resolution",
+            Step::Settling => "splitting losses",
+        }
+    }
 }
 
 /// Something that happened in a conflict.
@@ -628,7 +681,7 @@ pub(crate) fn own_fighter(
     rule: &'static str,
 ) -> Result<FighterId, RuleError> {
     let id = c.fighter_id(name).ok_or_else(|| {
-        RuleError::illegal(rule, format!("{name:?} is not part of this conflict"))
+        RuleError::illegal(rule, format!("{} is not part of this conflict", crate::limits::shown(name)))
     })?;
     if controller(table, c, id) != seat {
         return Err(RuleError::not_your_call(
@@ -781,8 +834,8 @@ pub fn event_view(e: &ConflictEvent, viewer: Viewer) -> Option<ConflictEvent> {
     visibility::event_view(e, viewer)
 }
 
-pub fn narrate(e: &ConflictEvent) -> String {
-    narration::narrate(e)
+pub fn narrate(state: &Table, e: &ConflictEvent) -> String {
+    narration::narrate(state, e)
 }
 
 pub fn render_characters(state: &Table, viewer: Viewer) -> String {

@@ -33,6 +33,19 @@ pub enum Window {
     W5,
 }
 
+impl Window {
+    /// When the window is open, in words ("before stances").
+    pub fn words(self) -> &'static str {
+        match self {
+            Window::W1 => "before the opponent is picked",
+            Window::W2 => "before stances",
+            Window::W3 => "before moves",
+            Window::W4 => "after the moves are revealed",
+            Window::W5 => "before resolution",
+        }
+    }
+}
+
 /// A special played this turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayedSpecial {
@@ -209,7 +222,7 @@ pub fn check_play(
     if !window_ok {
         return Err(RuleError::illegal(
             "IT-55",
-            format!("{effective} cannot be played in {window:?}"),
+            format!("{effective} cannot be played {}", window.words()),
         ));
     }
     let target = check_target(c, turn, id, effective, window, target)?;
@@ -352,7 +365,7 @@ pub fn play(
     let id = own_fighter(table, c, seat, name, "IT-54")?;
     let target_id = match target {
         Some(t) => Some(c.fighter_id(t).ok_or_else(|| {
-            RuleError::illegal("IT-59", format!("{t:?} is not part of this conflict"))
+            RuleError::illegal("IT-59", format!("{} is not part of this conflict", crate::limits::shown(t)))
         })?),
         None => None,
     };

@@ -75,7 +75,7 @@ pub fn take(
         if stance.amount > have {
             return Err(RuleError::illegal(
                 "IT-33",
-                format!("a stance is at most the current {a:?} energy ({have})"),
+                format!("a stance is at most the current {a} energy ({have})"),
             ));
         }
     }

@@ -306,7 +306,7 @@ pub fn view(state: &Table, viewer: Viewer) -> Option<ConflictView> {
                 gain,
             },
         ),
-        waiting_for: super::legal::waiting_for(state),
+        waiting_for: crate::status::waiting_for(state),
         your_moves,
         scouted: c
             .scouted

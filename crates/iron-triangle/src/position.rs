@@ -1,0 +1,1 @@
+//! Positions (issue 18): see below.
