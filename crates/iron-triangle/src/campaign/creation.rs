@@ -186,6 +186,13 @@ pub fn rename(
         ));
     }
     non_empty(name, "IT-7", "a move's name")?;
+    crate::limits::name(name, "IT-7", "a move's name")?;
+    if c.move_name(mv) == Some(name.trim()) {
+        return Err(RuleError::illegal(
+            "IT-7",
+            format!("{character}'s {mv} is already called {}", crate::limits::shown(name.trim())),
+        ));
+    }
     Ok(vec![CampaignEvent::MoveRenamed {
         character: c.name.clone(),
         controller: c.controller,

@@ -421,6 +421,18 @@ pub fn rewrite(
     }
     for t in texts.iter().flatten() {
         non_empty(t, "IT-65", "a rewritten goal, belief or flaw")?;
+        crate::limits::text(t, "IT-65", "a goal, belief or flaw")?;
+    }
+    let now = [&c.goal.text, &c.belief.text, &c.flaw.text];
+    if texts
+        .iter()
+        .zip(now)
+        .all(|(new, old)| new.is_none_or(|t| t.trim() == old))
+    {
+        return Err(RuleError::illegal(
+            "IT-65",
+            "that is what the sheet already says",
+        ));
     }
     let [goal, belief, flaw] = texts.map(|t| t.map(|s| s.trim().to_string()));
     Ok(vec![CampaignEvent::TraitsRewritten {

@@ -634,6 +634,13 @@ pub fn reject(table: &Table, seat: Seat, reason: &str) -> Result<Vec<CampaignEve
     )?;
     let p = current(table, "IT-19")?;
     let decider = match &p.stage {
+        // A vetoer must narrate a success (IT-21): there is nothing to judge until they have.
+        Stage::Narrating { decider } if decider.by_veto => {
+            return Err(RuleError::illegal(
+                "IT-19",
+                "the vetoer has not narrated yet: there is nothing to judge",
+            ));
+        }
         Stage::Narrating { decider } | Stage::Narrated { decider, .. } => decider,
         _ => return Err(RuleError::illegal("IT-19", "there is no decider to judge")),
     };

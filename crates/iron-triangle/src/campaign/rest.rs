@@ -183,6 +183,13 @@ pub fn recover_npc(
             "current energy cannot exceed max",
         ));
     }
+    let refreshes = refresh && c.specials.iter().any(|s| s.spent);
+    if current == c.energy.current && !refreshes {
+        return Err(RuleError::illegal(
+            "D-15",
+            format!("{name} already stands like that: nothing to recover"),
+        ));
+    }
     Ok(vec![CampaignEvent::NpcRecovered {
         character: c.name.clone(),
         current,

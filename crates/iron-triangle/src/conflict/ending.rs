@@ -342,6 +342,13 @@ pub fn narrate(
             "say what happens within the stakes",
         ));
     }
+    crate::limits::text(text, "IT-27", "the narration")?;
+    if outcome.narration.as_deref() == Some(text) {
+        return Err(RuleError::illegal(
+            "IT-27",
+            "that is already the narration that stands",
+        ));
+    }
     out.push(ConflictEvent::ConflictNarrated {
         by: seat,
         text: text.into(),

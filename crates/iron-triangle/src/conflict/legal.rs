@@ -26,10 +26,9 @@ fn narration(table: &Table, seat: Seat) -> Option<ConflictCommand> {
     let c = table.conflict.as_ref()?;
     c.outcome.as_ref()?.winner?;
     let text = format!("As staked: {}", c.stakes);
-    let command = ConflictCommand::NarrateConflict { text };
-    super::ending::narrate(table, seat, "…", &mut Vec::new())
+    super::ending::narrate(table, seat, &text, &mut Vec::new())
         .ok()
-        .map(|_| command)
+        .map(|_| ConflictCommand::NarrateConflict { text })
 }
 
 /// A legal play in compact form (fighter indices, no names): cheap to list in the hot path of
