@@ -10,6 +10,7 @@ use crate::special::Special;
 
 /// One value per action / energy type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PerAction<T> {
     pub defend: T,
     pub grapple: T,
@@ -105,6 +106,7 @@ pub struct Goal {
 
 /// A move the character knows, under the name its player gave it (IT-7).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct KnownMove {
     #[serde(rename = "move")]
     pub mv: Move,
@@ -114,6 +116,7 @@ pub struct KnownMove {
 
 /// A combo: from a starting move to one or two followups (IT-41, IT-63, D-5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Combo {
     pub from: Move,
     pub followups: Vec<Move>,
@@ -237,7 +240,7 @@ pub struct CharacterSheet {
     pub moves: Vec<KnownMove>,
     #[serde(default)]
     pub combos: Vec<Combo>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::special::strict::list")]
     pub specials: Vec<Special>,
     /// Marks an established sheet already carries (IT-11, IT-60); a new PC starts with none.
     #[serde(default, skip_serializing_if = "SheetMarks::is_clear")]
@@ -273,6 +276,14 @@ pub struct BackgroundSheet {
     pub current: Option<u32>,
 }
 
+/// A check written as a command refusal, reported as a setup refusal.
+fn as_setup(e: RuleError) -> RuleError {
+    match e {
+        RuleError::IllegalMove { rule, reason } => RuleError::setup(rule, reason),
+        other => other,
+    }
+}
+
 /// Total energy maximum of a new character (IT-9).
 pub const STARTING_ENERGY: u32 = 10;
 /// Background points of a new character, and the most in one background (IT-10, D-18).
@@ -291,6 +302,7 @@ impl CharacterSheet {
         if self.name.trim().is_empty() {
             return Err(RuleError::setup("IT-7", "a character needs a name"));
         }
+        self.check_sizes().map_err(as_setup)?;
         self.check_energy()?;
         self.check_backgrounds()?;
         self.check_moves()?;
@@ -306,6 +318,50 @@ impl CharacterSheet {
             }
         }
         Ok(self.to_character())
+    }
+
+    /// The limits of [`crate::limits`]: names, texts, energy, level and backgrounds.
+    fn check_sizes(&self) -> Result<(), RuleError> {
+        use crate::limits;
+        limits::name(&self.name, "IT-7", "a character's name")?;
+        for k in &self.moves {
+            limits::name(&k.name, "IT-7", "a move's name")?;
+        }
+        for (text, what) in [
+            (&self.belief, "the belief"),
+            (&self.flaw, "the flaw"),
+            (&self.goal, "the goal"),
+        ] {
+            limits::text(text, "IT-11", what)?;
+        }
+        if self.backgrounds.len() > limits::MAX_BACKGROUNDS {
+            return Err(RuleError::illegal(
+                "IT-10",
+                format!(
+                    "at most {} backgrounds share the 3 points",
+                    limits::MAX_BACKGROUNDS
+                ),
+            ));
+        }
+        for b in &self.backgrounds {
+            limits::name(&b.name, "IT-10", "a background's name")?;
+        }
+        if Action::ALL
+            .iter()
+            .any(|a| self.energy.get(*a) > limits::MAX_ENERGY)
+        {
+            return Err(RuleError::illegal(
+                "IT-9",
+                format!("an energy maximum is at most {}", limits::MAX_ENERGY),
+            ));
+        }
+        if self.level > limits::MAX_LEVEL {
+            return Err(RuleError::illegal(
+                "IT-60",
+                format!("a level is at most {}", limits::MAX_LEVEL),
+            ));
+        }
+        Ok(())
     }
 
     fn check_energy(&self) -> Result<(), RuleError> {

@@ -348,6 +348,18 @@ impl Ruleset for IronTriangle {
     type View = TableView;
 
     fn setup(setup: &Setup) -> Result<Table, RuleError> {
+        if setup.characters.len() > limits::MAX_CHARACTERS {
+            return Err(RuleError::setup(
+                "IT-1",
+                format!("a table holds at most {} characters", limits::MAX_CHARACTERS),
+            ));
+        }
+        if setup.countdowns.len() > limits::MAX_COUNTDOWNS {
+            return Err(RuleError::setup(
+                "IT-13",
+                format!("a table holds at most {} countdowns", limits::MAX_COUNTDOWNS),
+            ));
+        }
         let mut characters: Vec<Character> = Vec::new();
         for sheet in &setup.characters {
             let c = sheet.build()?;
@@ -370,13 +382,13 @@ impl Ruleset for IronTriangle {
         if players.contains(&Seat::Gm) {
             return Err(RuleError::setup("IT-1", "the GM is not also a player"));
         }
-        if players.len() > 5 {
+        let campaign = Campaign::new(&setup.countdowns, &setup.campaign)?;
+        if players.is_empty() || players.len() > 5 {
             return Err(RuleError::setup(
                 "IT-1",
-                "Iron Triangle is for 2-6 people: one GM and at most five players",
+                "Iron Triangle is for 2-6 people: one GM and one to five players",
             ));
         }
-        let campaign = Campaign::new(&setup.countdowns, &setup.campaign)?;
         Ok(Table {
             players,
             characters,

@@ -132,6 +132,72 @@ impl fmt::Display for Special {
     }
 }
 
+/// Reading a special strictly where a person writes one (setups and commands): an unknown
+/// field is refused. [`Special`] itself stays lenient because a known special in a character's
+/// state carries its `spent` mark beside it.
+pub mod strict {
+    use serde::{Deserialize, Deserializer};
+
+    use super::Special;
+    use crate::moves::Action;
+
+    #[derive(Deserialize)]
+    #[serde(
+        tag = "special",
+        content = "action",
+        rename_all = "snake_case",
+        deny_unknown_fields
+    )]
+    enum Strict {
+        Scouter,
+        ToBlave,
+        ThereCanBeOnlyOne,
+        PressurePoint,
+        WaxOn(Action),
+        SantaCarla(Action),
+        DigTwoGraves(Action),
+        IAlreadyKnow(Action),
+        Yojimbo,
+        LiquidMetal,
+        DrunkenMonkey,
+        WayOfTheSamurai,
+    }
+
+    impl From<Strict> for Special {
+        fn from(s: Strict) -> Special {
+            match s {
+                Strict::Scouter => Special::Scouter,
+                Strict::ToBlave => Special::ToBlave,
+                Strict::ThereCanBeOnlyOne => Special::ThereCanBeOnlyOne,
+                Strict::PressurePoint => Special::PressurePoint,
+                Strict::WaxOn(a) => Special::WaxOn(a),
+                Strict::SantaCarla(a) => Special::SantaCarla(a),
+                Strict::DigTwoGraves(a) => Special::DigTwoGraves(a),
+                Strict::IAlreadyKnow(a) => Special::IAlreadyKnow(a),
+                Strict::Yojimbo => Special::Yojimbo,
+                Strict::LiquidMetal => Special::LiquidMetal,
+                Strict::DrunkenMonkey => Special::DrunkenMonkey,
+                Strict::WayOfTheSamurai => Special::WayOfTheSamurai,
+            }
+        }
+    }
+
+    pub fn one<'de, D: Deserializer<'de>>(d: D) -> Result<Special, D::Error> {
+        Strict::deserialize(d).map(Special::from)
+    }
+
+    pub fn option<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Special>, D::Error> {
+        Ok(Option::<Strict>::deserialize(d)?.map(Special::from))
+    }
+
+    pub fn list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Special>, D::Error> {
+        Ok(Vec::<Strict>::deserialize(d)?
+            .into_iter()
+            .map(Special::from)
+            .collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

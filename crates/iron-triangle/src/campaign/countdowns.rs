@@ -68,6 +68,7 @@ fn as_setup(e: RuleError) -> RuleError {
 
 fn check_shape(name: &str, boxes: u32) -> Result<(), RuleError> {
     non_empty(name, "IT-13", "a countdown's name")?;
+    crate::limits::name(name, "IT-13", "a countdown's name")?;
     if !(MIN_BOXES..=MAX_BOXES).contains(&boxes) {
         return Err(RuleError::illegal(
             "IT-13",
@@ -97,6 +98,15 @@ pub fn create(
     require_gm(seat, "IT-13", "creates countdowns")?;
     let name = name.trim();
     check_shape(name, boxes)?;
+    if table.campaign.countdowns.len() >= crate::limits::MAX_COUNTDOWNS {
+        return Err(RuleError::illegal(
+            "IT-13",
+            format!(
+                "a table holds at most {} countdowns",
+                crate::limits::MAX_COUNTDOWNS
+            ),
+        ));
+    }
     if table.campaign.countdowns.iter().any(|c| c.name == name) {
         return Err(RuleError::illegal(
             "IT-13",
@@ -150,6 +160,7 @@ pub fn narrate_full(
         ));
     }
     non_empty(consequences, "IT-14", "the consequences")?;
+    crate::limits::text(consequences, "IT-14", "the consequences")?;
     Ok(vec![CampaignEvent::CountdownNarrated {
         name: c.name.clone(),
         consequences: consequences.to_string(),

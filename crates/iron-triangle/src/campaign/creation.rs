@@ -23,6 +23,15 @@ fn as_command_error(e: RuleError) -> RuleError {
 }
 
 fn check_name_free(table: &Table, name: &str) -> Result<(), RuleError> {
+    if table.characters.len() >= crate::limits::MAX_CHARACTERS {
+        return Err(RuleError::illegal(
+            "IT-1",
+            format!(
+                "a table holds at most {} characters",
+                crate::limits::MAX_CHARACTERS
+            ),
+        ));
+    }
     if table.character(name.trim()).is_some() {
         return Err(RuleError::illegal(
             "IT-7",

@@ -30,7 +30,10 @@ pub enum Improvement {
     /// (c) +1 max energy in a zero-marked type; current energy is unchanged (D-16).
     Energy { action: Action },
     /// (d) Learn a special whose requirements are met at the new level (IT-56, IT-59, D-32).
-    LearnSpecial { special: Special },
+    LearnSpecial {
+        #[serde(deserialize_with = "crate::special::strict::one")]
+        special: Special,
+    },
 }
 
 /// Add `followup` to the combo starting at `from`, or replace the followup `replaces` with it.
@@ -245,6 +248,7 @@ fn check_improvement(
                 ));
             }
             non_empty(name, "IT-7", "the new move's name")?;
+            crate::limits::name(name, "IT-7", "the new move's name")?;
             if repl.is_some_and(|r| !r.moves.iter().any(|k| k.mv == *mv)) {
                 return Err(RuleError::illegal(
                     "D-33",
@@ -464,6 +468,7 @@ pub fn change_background(
         ));
     }
     non_empty(new_name, "IT-65", "the new background")?;
+    crate::limits::name(new_name, "IT-65", "the new background")?;
     if c.backgrounds.iter().any(|b| b.name == new_name.trim()) {
         return Err(RuleError::illegal(
             "IT-65",

@@ -255,6 +255,7 @@ pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<Campaign
         ));
     }
     non_empty(description, "IT-15", "a problem's description")?;
+    crate::limits::text(description, "IT-15", "a problem's description")?;
     let description = description.trim();
     if table
         .campaign
@@ -459,6 +460,7 @@ pub fn narrate_outcome(
         ));
     }
     non_empty(text, "IT-18", "the outcome")?;
+    crate::limits::text(text, "IT-18", "the outcome")?;
     let payment = payment_for(table, decider, background)?;
     Ok(vec![CampaignEvent::OutcomeNarrated {
         problem: p.number,
@@ -521,6 +523,7 @@ fn no_background(background: Option<&str>, payment: Payment) -> Result<Payment, 
 pub(crate) fn point_payment(c: &Character, name: &str) -> Result<Payment, RuleError> {
     let name = name.trim();
     non_empty(name, "D-18", "a background's name")?;
+    crate::limits::name(name, "D-18", "a background's name")?;
     let existing = c.backgrounds.iter().find(|b| b.name == name);
     let payment = |joined, created| Payment::Point {
         background: name.to_string(),
@@ -651,6 +654,7 @@ pub fn reject(table: &Table, seat: Seat, reason: &str) -> Result<Vec<CampaignEve
         ));
     }
     non_empty(reason, "IT-19", "the reason")?;
+    crate::limits::text(reason, "IT-19", "the reason")?;
     let events = vec![CampaignEvent::NarrationRejected {
         problem: p.number,
         decider: decider.clone(),

@@ -74,6 +74,12 @@ pub fn rest(
         .iter()
         .filter(|c| c.is_pc() && !c.dead)
         .collect();
+    if picks.len() > pcs.len() {
+        return Err(RuleError::illegal(
+            "IT-31",
+            "one pick at most for each living PC",
+        ));
+    }
     if let Some(name) = picks.keys().find(|n| !pcs.iter().any(|c| c.name == **n)) {
         return Err(RuleError::illegal(
             "IT-31",

@@ -61,10 +61,10 @@ impl Play {
         match self {
             Play::Join(f) => ConflictCommand::JoinConflict { character: name(f) },
             Play::SitOut(f) => ConflictCommand::SitOut { character: name(f) },
-            Play::RefuseLethal => ConflictCommand::RefuseLethal,
+            Play::RefuseLethal => ConflictCommand::RefuseLethal {},
             Play::PickActive(f) => ConflictCommand::PickActive { character: name(f) },
             Play::PickOpponent(f) => ConflictCommand::PickOpponent { opponent: name(f) },
-            Play::EndChain => ConflictCommand::EndChain,
+            Play::EndChain => ConflictCommand::EndChain {},
             Play::Stance(f, action, amount) => ConflictCommand::TakeStance {
                 character: name(f),
                 action,
@@ -98,8 +98,8 @@ impl Play {
                 character: name(bearer),
                 split,
             },
-            Play::Kill => ConflictCommand::KillSurrendered,
-            Play::Spare => ConflictCommand::SpareSurrendered,
+            Play::Kill => ConflictCommand::KillSurrendered {},
+            Play::Spare => ConflictCommand::SpareSurrendered {},
         }
     }
 }
