@@ -589,12 +589,3 @@ pub(crate) fn non_empty(text: &str, rule: &'static str, what: &str) -> Result<()
         Ok(())
     }
 }
-
-/// Run `decide`'s first events through `apply` on a copy, to compute automatic follow-ups.
-pub(crate) fn after(table: &Table, events: &[CampaignEvent]) -> Table {
-    let mut next = table.clone();
-    for e in events {
-        apply(&mut next, e);
-    }
-    next
-}

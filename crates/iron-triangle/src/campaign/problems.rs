@@ -6,7 +6,9 @@
 use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
-use super::{CampaignCommand, CampaignEvent, after, non_empty, pc_of, require_gm, require_player};
+use std::collections::BTreeMap;
+
+use super::{CampaignCommand, CampaignEvent, non_empty, pc_of, require_gm, require_player};
 use crate::Table;
 use crate::character::{Background, Character, MAX_POINTS_IN_ONE_BACKGROUND};
 
@@ -345,12 +347,17 @@ fn check_eligible(
 }
 
 /// Add the reveal and the choice of decider when the last awaited pick is in (IT-2, IT-17).
+/// Only the problem is worked on a copy: opening or committing changes nothing else, so this
+/// costs the same whatever the size of the table (it runs for every listed legal pick).
 fn with_reveal_if_ready(table: &Table, mut events: Vec<CampaignEvent>) -> Vec<CampaignEvent> {
-    let next = after(table, &events);
-    let Some(p) = &next.campaign.problem else {
+    let mut problem = table.campaign.problem.clone();
+    for e in &events {
+        apply_to_problem(&mut problem, e);
+    }
+    let Some(p) = problem else {
         return events;
     };
-    let ready = choosers(&next)
+    let ready = choosers(table)
         .iter()
         .all(|s| p.commitments.iter().any(|c| c.seat == *s));
     if ready && !p.revealed {
@@ -358,13 +365,50 @@ fn with_reveal_if_ready(table: &Table, mut events: Vec<CampaignEvent>) -> Vec<Ca
             problem: p.number,
             commitments: p.commitments.clone(),
         });
-        events.push(resolve(&next, p));
+        events.push(resolve(&table.campaign.last_decided, &p));
     }
     events
 }
 
-/// Who decides (IT-17, IT-19, D-21), among the picks not rejected by the GM.
-pub(crate) fn resolve(table: &Table, p: &Problem) -> CampaignEvent {
+/// What opening a problem or committing a pick does to the open problem.
+fn apply_to_problem(problem: &mut Option<Problem>, event: &CampaignEvent) {
+    match event {
+        CampaignEvent::ProblemOpened {
+            problem: number,
+            description,
+        } => {
+            *problem = Some(Problem {
+                number: *number,
+                description: description.clone(),
+                commitments: Vec::new(),
+                revealed: false,
+                stage: Stage::Choosing,
+                rejected: Vec::new(),
+                vetoed: None,
+                vetoes: Vec::new(),
+            });
+        }
+        CampaignEvent::OptionCommitted {
+            seat,
+            character,
+            pick: Some(pick),
+            ..
+        } => {
+            if let Some(p) = problem.as_mut() {
+                p.commitments.push(Commitment {
+                    seat: *seat,
+                    character: character.clone(),
+                    pick: *pick,
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Who decides (IT-17, IT-19, D-21), among the picks not rejected by the GM; `last_decided`
+/// is each seat's last decided problem (IT-18).
+pub(crate) fn resolve(last_decided: &BTreeMap<Seat, u32>, p: &Problem) -> CampaignEvent {
     let chosen: Vec<(&Commitment, ProblemOption)> = p
         .commitments
         .iter()
@@ -391,7 +435,7 @@ pub(crate) fn resolve(table: &Table, p: &Problem) -> CampaignEvent {
         return chosen_event(Decider::from(only), DeciderReason::HighestOption);
     }
     // `None` (never decided) orders before every problem number: least recent (D-21).
-    let recency = |c: &Commitment| table.campaign.last_decided.get(&c.seat).copied();
+    let recency = |c: &Commitment| last_decided.get(&c.seat).copied();
     let least = top.iter().map(|c| recency(c)).min().flatten();
     let oldest: Vec<&Commitment> = top
         .iter()
@@ -663,11 +707,26 @@ pub fn reject(table: &Table, seat: Seat, reason: &str) -> Result<Vec<CampaignEve
     if decider.by_veto {
         return Ok(events);
     }
-    let next = after(table, &events);
-    let mut events = events;
-    if let Some(np) = &next.campaign.problem {
-        events.push(resolve(&next, np));
+    // The next-highest pick decides: the problem and the recency record as the rejection
+    // leaves them (the voided outcome's record restored), worked on copies of just those.
+    let mut last_decided = table.campaign.last_decided.clone();
+    if let Stage::Narrated {
+        decider: d,
+        previous,
+        ..
+    } = &p.stage
+        && d.character.is_some()
+    {
+        match previous {
+            Some(n) => last_decided.insert(d.seat, *n),
+            None => last_decided.remove(&d.seat),
+        };
     }
+    let mut next = p.clone();
+    next.rejected.push(decider.seat);
+    next.stage = Stage::Choosing;
+    let mut events = events;
+    events.push(resolve(&last_decided, &next));
     Ok(events)
 }
 
