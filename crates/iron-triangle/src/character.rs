@@ -245,6 +245,34 @@ pub struct CharacterSheet {
     /// Marks an established sheet already carries (IT-11, IT-60); a new PC starts with none.
     #[serde(default, skip_serializing_if = "SheetMarks::is_clear")]
     pub marks: SheetMarks,
+    /// Where an established sheet stands in play (a position): dead, specials spent until a
+    /// full rest, banned from the next conflict by Drunken Monkey, an NPC's sheet made public.
+    #[serde(default, skip_serializing_if = "SheetState::is_fresh")]
+    pub state: SheetState,
+}
+
+/// The parts of a character that play changes besides energy and marks, for a sheet that
+/// starts part-way through a campaign (a position). A new character is fresh.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SheetState {
+    pub dead: bool,
+    /// Specials used and spent until a full rest (IT-53).
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::special::strict::list"
+    )]
+    pub spent: Vec<Special>,
+    /// Drunken Monkey was used: the character may not enter the next conflict (IT-59 #11).
+    pub drunken_monkey_ban: bool,
+    /// The GM has made this NPC's moves, combos and specials public (IT-24).
+    pub revealed: bool,
+}
+
+impl SheetState {
+    pub fn is_fresh(&self) -> bool {
+        *self == SheetState::default()
+    }
 }
 
 /// The marks of an established sheet: trait and goal marks, the Q1 and zero yes marks
@@ -308,6 +336,7 @@ impl CharacterSheet {
         self.check_moves()?;
         self.check_combos()?;
         self.check_specials()?;
+        self.check_state()?;
         if !self.established {
             self.check_creation()?;
             if !self.marks.is_clear() {
@@ -513,6 +542,91 @@ impl CharacterSheet {
         Ok(())
     }
 
+    /// A sheet's state in play: only established sheets have one, and it must fit the sheet.
+    fn check_state(&self) -> Result<(), RuleError> {
+        let st = &self.state;
+        if !self.established && !st.is_fresh() {
+            return Err(RuleError::setup(
+                "IT-9",
+                "a new character is alive, with fresh specials and no ban",
+            ));
+        }
+        for (i, s) in st.spent.iter().enumerate() {
+            if !self.specials.contains(s) || st.spent[..i].contains(s) {
+                return Err(RuleError::setup(
+                    "IT-53",
+                    format!("only a known special can be spent, once: {s}"),
+                ));
+            }
+            if *s == Special::ToBlave {
+                return Err(RuleError::setup(
+                    "IT-53",
+                    "To Blave is never spent: it is used twice per conflict instead",
+                ));
+            }
+        }
+        if st.drunken_monkey_ban && !self.specials.contains(&Special::DrunkenMonkey) {
+            return Err(RuleError::setup(
+                "IT-59",
+                "only a Drunken Monkey user is banned from the next conflict",
+            ));
+        }
+        if st.revealed && self.controller != Seat::Gm {
+            return Err(RuleError::setup(
+                "IT-24",
+                "a PC's sheet is always public: only an NPC is revealed",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The sheet that builds `c` again, as it stands: established, with its current energy,
+    /// spent points, marks and state in play.
+    pub fn of(c: &Character) -> CharacterSheet {
+        CharacterSheet {
+            name: c.name.clone(),
+            controller: c.controller,
+            energy: c.energy.max,
+            established: true,
+            level: c.level,
+            current: (c.energy.current != c.energy.max).then_some(c.energy.current),
+            backgrounds: c
+                .backgrounds
+                .iter()
+                .map(|b| BackgroundSheet {
+                    name: b.name.clone(),
+                    points: b.max,
+                    current: (b.current != b.max).then_some(b.current),
+                })
+                .collect(),
+            belief: c.belief.text.clone(),
+            flaw: c.flaw.text.clone(),
+            goal: c.goal.text.clone(),
+            moves: c.moves.clone(),
+            combos: c.combos.clone(),
+            specials: c.specials.iter().map(|k| k.special).collect(),
+            marks: SheetMarks {
+                belief: c.belief.marked,
+                flaw: c.flaw.marked,
+                goal: c.goal.achieved,
+                q1: c.marks.q1,
+                zero: c.marks.zero,
+                veto_used: !c.veto,
+            },
+            state: SheetState {
+                dead: c.dead,
+                spent: c
+                    .specials
+                    .iter()
+                    .filter(|k| k.spent)
+                    .map(|k| k.special)
+                    .collect(),
+                drunken_monkey_ban: c.drunken_monkey_ban,
+                revealed: c.revealed,
+            },
+        }
+    }
+
     /// The extra limits on a brand-new character (IT-9 … IT-12).
     fn check_creation(&self) -> Result<(), RuleError> {
         if self.level != 0 || !self.specials.is_empty() || !self.combos.is_empty() {
@@ -587,16 +701,16 @@ impl CharacterSheet {
                 .iter()
                 .map(|s| KnownSpecial {
                     special: *s,
-                    spent: false,
+                    spent: self.state.spent.contains(s),
                 })
                 .collect(),
             marks: Marks {
                 q1: self.marks.q1,
                 zero: self.marks.zero,
             },
-            dead: false,
-            drunken_monkey_ban: false,
-            revealed: false,
+            dead: self.state.dead,
+            drunken_monkey_ban: self.state.drunken_monkey_ban,
+            revealed: self.state.revealed,
         }
     }
 }

@@ -177,6 +177,9 @@ pub struct Setup {
     /// An established campaign's state (session, problem recency, rest limits).
     #[serde(default)]
     pub campaign: campaign::CampaignSetup,
+    /// A conflict under way or just ended, for a setup that is a position ([`position`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflict: Option<position::ConflictSheet>,
 }
 
 /// Everything on the table.
@@ -389,12 +392,17 @@ impl Ruleset for IronTriangle {
                 "Iron Triangle is for 2-6 people: one GM and one to five players",
             ));
         }
-        Ok(Table {
+        let mut table = Table {
             players,
             characters,
             campaign,
             conflict: None,
-        })
+        };
+        campaign::restore_position(&mut table, &setup.campaign)?;
+        if let Some(sheet) = &setup.conflict {
+            table.conflict = Some(position::build_conflict(&table, sheet)?);
+        }
+        Ok(table)
     }
 
     fn opening(_state: &Table) -> Vec<Event> {
@@ -492,8 +500,8 @@ impl Ruleset for IronTriangle {
         all
     }
 
-    fn position(_state: &Table, _viewer: Viewer) -> Option<Setup> {
-        None
+    fn position(state: &Table, viewer: Viewer) -> Option<Setup> {
+        position::export(state, viewer)
     }
 }
 

@@ -36,6 +36,21 @@ pub struct CountdownSheet {
     pub boxes: u32,
     #[serde(default)]
     pub marked: u32,
+    /// What the GM narrated once every box was marked (IT-14), in a position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consequences: Option<String>,
+}
+
+impl CountdownSheet {
+    /// The sheet of a countdown as it stands.
+    pub fn of(c: &Countdown) -> CountdownSheet {
+        CountdownSheet {
+            name: c.name.clone(),
+            boxes: c.boxes,
+            marked: c.marked,
+            consequences: c.consequences.clone(),
+        }
+    }
 }
 
 impl CountdownSheet {
@@ -50,11 +65,21 @@ impl CountdownSheet {
                 ),
             ));
         }
+        if let Some(text) = &self.consequences {
+            if self.marked < self.boxes {
+                return Err(RuleError::setup(
+                    "IT-14",
+                    format!("{}'s consequences come only once every box is marked", self.name),
+                ));
+            }
+            non_empty(text, "IT-14", "the consequences").map_err(as_setup)?;
+            crate::limits::text(text, "IT-14", "the consequences").map_err(as_setup)?;
+        }
         Ok(Countdown {
             name: self.name.trim().to_string(),
             boxes: self.boxes,
             marked: self.marked,
-            consequences: None,
+            consequences: self.consequences.clone(),
         })
     }
 }

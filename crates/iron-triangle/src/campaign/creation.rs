@@ -89,6 +89,12 @@ pub fn create(
         check_new_pc(table, seat, sheet)?;
     }
     check_name_free(table, &sheet.name)?;
+    if !sheet.state.is_fresh() {
+        return Err(RuleError::illegal(
+            "IT-9",
+            "a new character is alive, with fresh specials and no ban",
+        ));
+    }
     let character = sheet.build().map_err(as_command_error)?;
     Ok(vec![CampaignEvent::CharacterCreated {
         character: Box::new(character),

@@ -32,6 +32,7 @@ pub enum LossReason {
 
 /// A loss still to be taken. `fixed` stays on `fixed_type`; `free` is split by `splitter`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PendingLoss {
     pub character: Name,
     pub reason: LossReason,
@@ -44,6 +45,7 @@ pub struct PendingLoss {
 
 /// Energy still to be regained (Santa Carla), split by its user up to max.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PendingGain {
     pub character: Name,
     pub amount: u32,
