@@ -49,8 +49,10 @@ fn main() {
             println!("{n} duels, {turns} turns, {steps} steps");
         }
         Mode::Check => {
-            let (turns, steps, fingerprint) = fingerprint_all(&start, n);
-            println!("{n} duels, {turns} turns, {steps} steps, fingerprint {fingerprint:016x}");
+            let (turns, steps, fingerprint, games) = fingerprint_all(&start, n);
+            println!(
+                "{n} duels, {turns} turns, {steps} steps, fingerprint {fingerprint:016x}, games {games:016x}"
+            );
         }
         Mode::Time { runs } => time_all(&start, n, runs),
     }
@@ -65,9 +67,11 @@ fn play_all(start: &Table, n: u64) -> (u64, u64) {
 }
 
 /// Play seeds `0..n` with the logged driver (`random_step_with` picks and carries out exactly as
-/// `random_play`), hashing every seat, command and event.
-fn fingerprint_all(start: &Table, n: u64) -> (u64, u64, u64) {
+/// `random_play`), hashing every seat, command and event (the fingerprint), and every seat and
+/// command alone (the games: unchanged when only the events' shape changes).
+fn fingerprint_all(start: &Table, n: u64) -> (u64, u64, u64, u64) {
     let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
+    let mut games = std::collections::hash_map::DefaultHasher::new();
     let mut buffer = driver::Plays::default();
     let (mut turns, mut steps) = (0u64, 0u64);
     for seed in 0..n {
@@ -78,10 +82,11 @@ fn fingerprint_all(start: &Table, n: u64) -> (u64, u64, u64) {
         {
             steps += 1;
             format!("{:?} {:?} {:?}", step.seat, step.command, step.events).hash(&mut fingerprint);
+            format!("{:?} {:?}", step.seat, step.command).hash(&mut games);
         }
         turns += turns_of(&table);
     }
-    (turns, steps, fingerprint.finish())
+    (turns, steps, fingerprint.finish(), games.finish())
 }
 
 /// Play the `n` duels `runs` times; print turns per second of the fastest and the median run.
