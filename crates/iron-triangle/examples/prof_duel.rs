@@ -7,9 +7,12 @@
 //! valgrind --tool=callgrind $CARGO_TARGET_DIR/release/examples/prof_duel 1000
 //! ```
 //!
-//! `prof_duel 1000 check` also prints a fingerprint of every seat, command and event, to confirm
-//! that a change still plays exactly the same games (1000 duels: 5889 turns, 43179 steps,
-//! fingerprint cdf6ccb933b8ede8 with rustc 1.95 on x86_64 Linux; `DefaultHasher` may change).
+//! `prof_duel 1000 check` also prints a fingerprint of every seat, command and event, and one of
+//! the games alone (every seat and command), to confirm that a change still plays exactly the
+//! same games (1000 duels: 5889 turns, 43179 steps, fingerprint cf12b30dc0c1a560, games
+//! 1a46eb8383645106 with rustc 1.95 on x86_64 Linux; `DefaultHasher` may change). The games
+//! fingerprint stays put when only the events' shape changes (the loss breakdown's Wax On
+//! amount changed the full fingerprint from cdf6ccb933b8ede8, same games).
 //!
 //! `prof_duel 2000 time 50` plays the N duels 50 times over and prints turns per second for the
 //! fastest and the median run. Criterion reports a typical run; on a shared machine whose load

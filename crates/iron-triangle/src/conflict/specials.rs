@@ -305,7 +305,27 @@ pub fn options(
     if ch.specials.is_empty() || open_window(c, turn, id).is_none() {
         return out;
     }
-    let targets: Vec<Option<FighterId>> = std::iter::once(None).chain(c.ids().map(Some)).collect();
+    // Only Scouter and There Can Be Only One (an opponent) and Yojimbo (a participant) take a
+    // target; listing just those keeps this linear in the number of fighters.
+    let mut participants: Vec<FighterId> = [Some(turn.active), turn.opponent]
+        .into_iter()
+        .flatten()
+        .collect();
+    participants.sort_unstable();
+    let side = c.f(id).side;
+    let targets = |s: Special| -> Vec<Option<FighterId>> {
+        match s {
+            Special::Yojimbo => participants.iter().copied().map(Some).collect(),
+            Special::Scouter | Special::ThereCanBeOnlyOne => std::iter::once(None)
+                .chain(
+                    c.ids()
+                        .filter(|f| c.is_in(*f) && c.f(*f).side != side)
+                        .map(Some),
+                )
+                .collect(),
+            _ => vec![None],
+        }
+    };
     for k in &ch.specials {
         let copies: Vec<Option<Special>> = if k.special == Special::LiquidMetal {
             let mut v: Vec<Option<Special>> = c
@@ -320,7 +340,7 @@ pub fn options(
             vec![None]
         };
         for copy in copies {
-            for t in &targets {
+            for t in &targets(copy.unwrap_or(k.special)) {
                 if check_play(table, c, turn, id, k.special, *t, copy).is_ok() {
                     out.push(PlayedSpecialChoice {
                         special: k.special,
