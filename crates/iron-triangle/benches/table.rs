@@ -13,7 +13,9 @@ use iron_triangle::{Command, IronTriangle, Setup, Table, limits};
 use serde_json::{Value, json};
 
 fn sheet(name: &str, seat: &str) -> Value {
-    let moves = ["D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "A-L", "A-M", "A-H"];
+    let moves = [
+        "D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "A-L", "A-M", "A-H",
+    ];
     json!({
         "name": name, "controller": seat, "established": true, "level": 10,
         "energy": {"defend": 9, "grapple": 9, "attack": 9},
@@ -50,16 +52,48 @@ fn largest_table() -> Table {
     .expect("setup");
     let mut table = IronTriangle::setup(&setup).expect("valid setup");
     let names: Vec<String> = (0..npcs).map(|i| format!("Npc{i}")).collect();
-    send(&mut table, "gm", json!({"type": "start_conflict", "stakes": "everything", "npcs": names}));
+    send(
+        &mut table,
+        "gm",
+        json!({"type": "start_conflict", "stakes": "everything", "npcs": names}),
+    );
     for (i, p) in players.iter().enumerate() {
-        send(&mut table, p, json!({"type": "join_conflict", "character": format!("Hero{i}")}));
+        send(
+            &mut table,
+            p,
+            json!({"type": "join_conflict", "character": format!("Hero{i}")}),
+        );
     }
-    send(&mut table, "p1", json!({"type": "pick_active", "character": "Hero0"}));
-    send(&mut table, "p1", json!({"type": "pick_opponent", "opponent": "Npc0"}));
-    send(&mut table, "p1", json!({"type": "take_stance", "character": "Hero0", "amount": 0}));
-    send(&mut table, "gm", json!({"type": "take_stance", "character": "Npc0", "amount": 0}));
-    send(&mut table, "p1", json!({"type": "play_move", "character": "Hero0", "move": "A-H"}));
-    send(&mut table, "gm", json!({"type": "play_move", "character": "Npc0", "move": "G-L"}));
+    send(
+        &mut table,
+        "p1",
+        json!({"type": "pick_active", "character": "Hero0"}),
+    );
+    send(
+        &mut table,
+        "p1",
+        json!({"type": "pick_opponent", "opponent": "Npc0"}),
+    );
+    send(
+        &mut table,
+        "p1",
+        json!({"type": "take_stance", "character": "Hero0", "amount": 0}),
+    );
+    send(
+        &mut table,
+        "gm",
+        json!({"type": "take_stance", "character": "Npc0", "amount": 0}),
+    );
+    send(
+        &mut table,
+        "p1",
+        json!({"type": "play_move", "character": "Hero0", "move": "A-H"}),
+    );
+    send(
+        &mut table,
+        "gm",
+        json!({"type": "play_move", "character": "Npc0", "move": "G-L"}),
+    );
     table
 }
 
@@ -67,7 +101,11 @@ fn table_calls(c: &mut Criterion) {
     let table = largest_table();
     let mut group = c.benchmark_group("largest_table");
     group.bench_function("view_gm", |b| {
-        b.iter(|| IronTriangle::view(black_box(&table), Viewer::Seat(Seat::Gm)).characters.len())
+        b.iter(|| {
+            IronTriangle::view(black_box(&table), Viewer::Seat(Seat::Gm))
+                .characters
+                .len()
+        })
     });
     group.bench_function("view_player", |b| {
         b.iter(|| {

@@ -138,11 +138,30 @@
 //!   veto_used) and spent background points (`current`), so scenarios can start mid-campaign;
 //!   the setup's `campaign` block gives the session, problem count, recency and rest state.
 
+//!
+//! # Names, whose move it is, positions and limits
+//! - Seats are named as the table knows them ([`Table::seat_name`]): "the GM"; a player by their
+//!   living PC ("Ada"); a player whose PC died by it ("Ada's player"); a player without a
+//!   character yet by their place ("the second player"). Narration, the text picture, views
+//!   meant for display and refusals use these names and plain words, never seat ids, indices or
+//!   debug text ([`clash_core::text::raw_tokens`] checks it in the tests).
+//! - [`status`] says exactly whose command the table waits on, read off the state. Optional
+//!   commands (a rest, a veto, a rename, the winners' narration) never make it wait; outside a
+//!   conflict and a problem it waits on the GM, who moves the story on, and at a session end on
+//!   the players whose PCs must level up first.
+//! - A command that would change nothing is refused (renaming a move to its name, the standing
+//!   conflict narration again, rewriting a trait to its text, an empty NPC recovery, judging a
+//!   vetoer who has not narrated yet), so no repeat writes a second identical line.
+//! - [`position`]: a table exported as a setup that starts a new one at the same point; what a
+//!   position holds and when there is none (hidden choices, a problem past its opening, an
+//!   unrevealed NPC for players) is documented there.
+//! - [`limits`]: the bounds on a table's size and on texts, each refused with its rule.
+
 pub mod campaign;
 pub mod character;
 pub mod conflict;
-pub mod moves;
 pub mod limits;
+pub mod moves;
 pub mod name;
 pub mod names;
 pub mod position;
@@ -354,13 +373,19 @@ impl Ruleset for IronTriangle {
         if setup.characters.len() > limits::MAX_CHARACTERS {
             return Err(RuleError::setup(
                 "IT-1",
-                format!("a table holds at most {} characters", limits::MAX_CHARACTERS),
+                format!(
+                    "a table holds at most {} characters",
+                    limits::MAX_CHARACTERS
+                ),
             ));
         }
         if setup.countdowns.len() > limits::MAX_COUNTDOWNS {
             return Err(RuleError::setup(
                 "IT-13",
-                format!("a table holds at most {} countdowns", limits::MAX_COUNTDOWNS),
+                format!(
+                    "a table holds at most {} countdowns",
+                    limits::MAX_COUNTDOWNS
+                ),
             ));
         }
         let mut characters: Vec<Character> = Vec::new();

@@ -218,10 +218,7 @@ pub struct SpecialSheet {
 
 /// The position of `table` as `viewer` may know it (see the module documentation).
 pub fn export(table: &Table, viewer: Viewer) -> Option<Setup> {
-    let hidden_npc = table
-        .characters
-        .iter()
-        .any(|c| !c.is_pc() && !c.revealed);
+    let hidden_npc = table.characters.iter().any(|c| !c.is_pc() && !c.revealed);
     if hidden_npc && !viewer.is(Seat::Gm) {
         return None;
     }
@@ -443,7 +440,10 @@ pub(crate) fn build_conflict(table: &Table, sheet: &ConflictSheet) -> Result<Con
         .map(|ch| chain(table, &c, ch))
         .transpose()?;
     // While a turn's losses are split, a fighter may stand at 0 until the turn ends (IT-52).
-    let settling = sheet.turn.as_ref().is_some_and(|t| t.step == Step::Settling);
+    let settling = sheet
+        .turn
+        .as_ref()
+        .is_some_and(|t| t.step == Step::Settling);
     let running = !matches!(sheet.phase, PhaseSheet::Ended { .. });
     check_fighters(table, &c, running, settling)?;
     c.phase = phase(table, &c, sheet)?;
@@ -501,10 +501,7 @@ fn fighters(table: &Table, sheet: &ConflictSheet) -> Result<Vec<Fighter>, RuleEr
             ));
         };
         if out.iter().any(|o| o.character == index) {
-            return Err(bad(
-                "IT-23",
-                format!("{} is listed twice", f.character),
-            ));
+            return Err(bad("IT-23", format!("{} is listed twice", f.character)));
         }
         let ch = &table.characters[index];
         out.push(Fighter {
@@ -533,7 +530,10 @@ fn bindings(c: &mut Conflict, sheet: &ConflictSheet) -> Result<(), RuleError> {
     for (i, f) in sheet.fighters.iter().enumerate() {
         if let Some(other) = &f.bound_to {
             let o = c.fighter_id(other).ok_or_else(|| {
-                bad("D-27", "There Can Be Only One binds to a fighter of the conflict")
+                bad(
+                    "D-27",
+                    "There Can Be Only One binds to a fighter of the conflict",
+                )
             })?;
             c.fighters[i].bound_to = Some(o);
         }
@@ -554,14 +554,17 @@ fn bindings(c: &mut Conflict, sheet: &ConflictSheet) -> Result<(), RuleError> {
 }
 
 fn chain(table: &Table, c: &Conflict, sheet: &ChainSheet) -> Result<Chain, RuleError> {
-    let against = c.fighter_id(&sheet.against).ok_or_else(|| {
-        bad("IT-42", "a chain is against one of the conflict's fighters")
-    })?;
+    let against = c
+        .fighter_id(&sheet.against)
+        .ok_or_else(|| bad("IT-42", "a chain is against one of the conflict's fighters"))?;
     let mut cards = Vec::with_capacity(sheet.cards.len());
     for k in &sheet.cards {
-        let owner = c
-            .fighter_id(&k.owner)
-            .ok_or_else(|| bad("IT-42", "a chain's cards belong to fighters of the conflict"))?;
+        let owner = c.fighter_id(&k.owner).ok_or_else(|| {
+            bad(
+                "IT-42",
+                "a chain's cards belong to fighters of the conflict",
+            )
+        })?;
         if !crate::conflict::character(table, c, owner).knows(k.mv) {
             return Err(bad(
                 "IT-42",
@@ -603,16 +606,21 @@ fn check_fighters(
             return Err(bad("IT-28", format!("{n} is dead and cannot fight")));
         }
         if f.side == Side::Gm && f.status == Status::Pending {
-            return Err(bad("IT-23", format!("{n} is an NPC: the GM picked it, so it is in")));
+            return Err(bad(
+                "IT-23",
+                format!("{n} is an NPC: the GM picked it, so it is in"),
+            ));
         }
         if f.side == Side::Gm && matches!(f.status, Status::SatOut | Status::Barred) {
-            return Err(bad("IT-23", format!("only PCs sit out or are barred, not {n}")));
+            return Err(bad(
+                "IT-23",
+                format!("only PCs sit out or are barred, not {n}"),
+            ));
         }
         if f.status == Status::SatOut && c.lethal {
             return Err(bad("IT-23", "in a lethal conflict every PC is in"));
         }
-        if running && !settling && f.status == Status::In && ch.energy.total() == 0 && !f.samurai
-        {
+        if running && !settling && f.status == Status::In && ch.energy.total() == 0 && !f.samurai {
             return Err(bad(
                 "IT-52",
                 format!("{n} has no energy left, so it is out"),
@@ -628,13 +636,18 @@ fn check_fighters(
             ));
         }
         if f.samurai && !ch.knows_special(Special::WayOfTheSamurai) {
-            return Err(bad("IT-59", format!("{n} does not know The Way of the Samurai")));
+            return Err(bad(
+                "IT-59",
+                format!("{n} does not know The Way of the Samurai"),
+            ));
         }
         if f.drunken_monkey && !(ch.knows_special(Special::DrunkenMonkey) && ch.drunken_monkey_ban)
         {
             return Err(bad(
                 "IT-59",
-                format!("{n}'s Drunken Monkey needs the special, and bans it from the next conflict"),
+                format!(
+                    "{n}'s Drunken Monkey needs the special, and bans it from the next conflict"
+                ),
             ));
         }
         if f.blave_uses > 2 {
@@ -656,7 +669,10 @@ fn phase(table: &Table, c: &Conflict, sheet: &ConflictSheet) -> Result<Phase, Ru
     let npc_in = c.in_on(Side::Gm).next().is_some();
     let running = !matches!(sheet.phase, PhaseSheet::Ended { .. });
     if running && !matches!(sheet.phase, PhaseSheet::Forming {}) && pending {
-        return Err(bad("IT-23", "once the fight has begun, nobody is still answering"));
+        return Err(bad(
+            "IT-23",
+            "once the fight has begun, nobody is still answering",
+        ));
     }
     if matches!(
         sheet.phase,
@@ -669,8 +685,12 @@ fn phase(table: &Table, c: &Conflict, sheet: &ConflictSheet) -> Result<Phase, Ru
         ));
     }
     let id = |name: &Name| {
-        c.fighter_id(name)
-            .ok_or_else(|| bad("IT-23", format!("{} is not a fighter", crate::limits::shown(name))))
+        c.fighter_id(name).ok_or_else(|| {
+            bad(
+                "IT-23",
+                format!("{} is not a fighter", crate::limits::shown(name)),
+            )
+        })
     };
     Ok(match &sheet.phase {
         PhaseSheet::Forming {} => {
@@ -678,7 +698,10 @@ fn phase(table: &Table, c: &Conflict, sheet: &ConflictSheet) -> Result<Phase, Ru
                 return Err(bad("IT-23", "the GM picks at least one NPC"));
             }
             if !pending && pc_in {
-                return Err(bad("IT-23", "everyone has answered, so the fight has begun"));
+                return Err(bad(
+                    "IT-23",
+                    "everyone has answered, so the fight has begun",
+                ));
             }
             if sheet.turns_played > 0 || sheet.last_active.is_some() {
                 return Err(bad("IT-25", "no turn is played before the fight begins"));
@@ -759,7 +782,10 @@ fn phase(table: &Table, c: &Conflict, sheet: &ConflictSheet) -> Result<Phase, Ru
             {
                 return Err(bad(
                     "IT-28",
-                    format!("{} died in the conflict, so its sheet says dead", crate::limits::shown(d)),
+                    format!(
+                        "{} died in the conflict, so its sheet says dead",
+                        crate::limits::shown(d)
+                    ),
                 ));
             }
             Phase::Ended
@@ -789,15 +815,22 @@ fn check_chain_in_phase(c: &Conflict) -> Result<(), RuleError> {
 
 fn turn_in(table: &Table, c: &Conflict, sheet: &TurnSheet) -> Result<Turn, RuleError> {
     let id = |name: &Name| {
-        c.fighter_id(name)
-            .ok_or_else(|| bad("IT-32", format!("{} is not a fighter", crate::limits::shown(name))))
+        c.fighter_id(name).ok_or_else(|| {
+            bad(
+                "IT-32",
+                format!("{} is not a fighter", crate::limits::shown(name)),
+            )
+        })
     };
     let active = id(&sheet.active)?;
     if !c.is_in(active) {
         return Err(bad("IT-32", "the active character is in the conflict"));
     }
     if c.turns_played == 0 {
-        return Err(bad("IT-32", "a turn under way has been counted: turns_played ≥ 1"));
+        return Err(bad(
+            "IT-32",
+            "a turn under way has been counted: turns_played ≥ 1",
+        ));
     }
     if c.last_active != Some(active) {
         return Err(bad(
@@ -898,7 +931,12 @@ fn window_rank(w: Window) -> u8 {
     }
 }
 
-fn played(table: &Table, c: &Conflict, t: &Turn, p: &SpecialSheet) -> Result<PlayedSpecial, RuleError> {
+fn played(
+    table: &Table,
+    c: &Conflict,
+    t: &Turn,
+    p: &SpecialSheet,
+) -> Result<PlayedSpecial, RuleError> {
     let by = c
         .fighter_id(&p.by)
         .ok_or_else(|| bad("IT-54", "a special is played by a fighter of the conflict"))?;
@@ -912,12 +950,18 @@ fn played(table: &Table, c: &Conflict, t: &Turn, p: &SpecialSheet) -> Result<Pla
         return Err(bad("IT-59", format!("{} does not know {known}", p.by)));
     }
     if window_rank(p.window) > step_rank(t.step).min(4) {
-        return Err(bad("IT-55", format!("{} cannot have been played yet", p.special)));
+        return Err(bad(
+            "IT-55",
+            format!("{} cannot have been played yet", p.special),
+        ));
     }
     if specials::reveals_at_w5(p.special) && step_rank(t.step) < step_rank(Step::BeforeResolution) {
         return Err(bad(
             "IT-54",
-            format!("{} stays face down until W5: a position cannot hold it", p.special),
+            format!(
+                "{} stays face down until W5: a position cannot hold it",
+                p.special
+            ),
         ));
     }
     let target = p
@@ -970,7 +1014,10 @@ fn check_moves(table: &Table, c: &Conflict, t: &Turn) -> Result<(), RuleError> {
         if !choice::available(table, c, f, t.forbidden[slot]).contains(m) {
             return Err(bad(
                 "IT-35",
-                format!("{} could not have played {m}: it is unknown or face up", c.f(f).name),
+                format!(
+                    "{} could not have played {m}: it is unknown or face up",
+                    c.f(f).name
+                ),
             ));
         }
     }
@@ -1082,7 +1129,12 @@ fn settling(table: &Table, c: &Conflict, t: &mut Turn, sheet: &TurnSheet) -> Res
     Ok(())
 }
 
-fn pending_bearer(table: &Table, c: &Conflict, name: &Name, splitter: Seat) -> Result<(), RuleError> {
+fn pending_bearer(
+    table: &Table,
+    c: &Conflict,
+    name: &Name,
+    splitter: Seat,
+) -> Result<(), RuleError> {
     if c.fighter_id(name).is_none() {
         return Err(bad("IT-51", "a pending loss or regain is a fighter's"));
     }

@@ -107,7 +107,10 @@ fn it_59_5_wax_on_reports_what_it_stopped() {
     let (b, line) = breakdown_and_line(&t, &ev);
     assert!(b.waxed);
     assert_eq!((b.wax_on_stopped, b.from_stance, b.total), (4, 0, 3));
-    assert!(line.contains("Wax On stops 4 from the winner's stance"), "{line}");
+    assert!(
+        line.contains("Wax On stops 4 from the winner's stance"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -20,7 +20,9 @@ fn normalized(t: &Table) -> Table {
         c.scouted.clear();
         c.last_turn = None;
         if c.phase != Phase::Turn {
-            c.fighters.iter_mut().for_each(|f| f.special_this_turn = false);
+            c.fighters
+                .iter_mut()
+                .for_each(|f| f.special_this_turn = false);
         }
         if let Some(turn) = c.turn.as_mut()
             && !matches!(turn.step, Step::AfterReveal | Step::BeforeResolution)
@@ -67,7 +69,10 @@ fn round_trip(t: &Table) -> Result<(), TestCaseError> {
         t.conflict,
         again.conflict
     );
-    prop_assert_eq!(IronTriangle::position(&again, Viewer::Seat(Seat::Gm)), Some(read.clone()));
+    prop_assert_eq!(
+        IronTriangle::position(&again, Viewer::Seat(Seat::Gm)),
+        Some(read.clone())
+    );
     // Players see it too once no NPC sheet is secret (IT-24), and then the same.
     let secret_npc = t.characters.iter().any(|c| !c.is_pc() && !c.revealed);
     let spectator = IronTriangle::position(t, Viewer::Spectator);
@@ -211,7 +216,10 @@ fn start(v: Value) -> Result<Table, clash_core::RuleError> {
 }
 
 fn refused(v: Value) -> &'static str {
-    start(v).expect_err("an impossible position").rule().unwrap_or("none")
+    start(v)
+        .expect_err("an impossible position")
+        .rule()
+        .unwrap_or("none")
 }
 
 #[test]
@@ -220,7 +228,8 @@ fn a_mid_turn_position_plays_on_with_its_chain_and_pile() {
     let c = table.conflict.as_ref().unwrap();
     assert_eq!(c.turn.as_ref().unwrap().step, Step::Moves);
     // IT-42: Ada's A-H is in the live chain, so unavailable to her; IT-44: G-M would combo.
-    let view = serde_json::to_value(IronTriangle::view(&table, Viewer::Seat(Seat::Player(1)))).unwrap();
+    let view =
+        serde_json::to_value(IronTriangle::view(&table, Viewer::Seat(Seat::Player(1)))).unwrap();
     let moves = view["conflict"]["your_moves"].as_array().unwrap();
     let of = |m: &str| moves.iter().find(|x| x["move"] == m).unwrap().clone();
     assert_eq!(of("A-H")["available"], false); // IT-42
@@ -229,12 +238,18 @@ fn a_mid_turn_position_plays_on_with_its_chain_and_pile() {
     let play = |c: &str, m: &str| -> iron_triangle::Command {
         serde_json::from_value(json!({"type": "play_move", "character": c, "move": m})).unwrap()
     };
-    clash_core::execute::<IronTriangle>(&mut table, Seat::Player(1), &play("Ada", "G-M"), &mut rng).unwrap();
-    let events = clash_core::execute::<IronTriangle>(&mut table, Seat::Gm, &play("Brute", "D-L"), &mut rng).unwrap();
+    clash_core::execute::<IronTriangle>(&mut table, Seat::Player(1), &play("Ada", "G-M"), &mut rng)
+        .unwrap();
+    let events =
+        clash_core::execute::<IronTriangle>(&mut table, Seat::Gm, &play("Brute", "D-L"), &mut rng)
+            .unwrap();
     // Grapple beats Defend: 2 × 2 (stance) + 4 (base) + 1 (combo, IT-45) + 1 (D-L shares Low
     // with the Brute's pile [G-L], IT-39) = 10.
     let total = events.iter().find_map(|e| match e {
-        iron_triangle::Event::Conflict(iron_triangle::ConflictEvent::TurnResolved { breakdown, .. }) => Some(breakdown[0].total),
+        iron_triangle::Event::Conflict(iron_triangle::ConflictEvent::TurnResolved {
+            breakdown,
+            ..
+        }) => Some(breakdown[0].total),
         _ => None,
     });
     assert_eq!(total, Some(10));
@@ -249,37 +264,51 @@ fn impossible_positions_are_refused_with_their_rule() {
     };
     // IT-52: a fighter in with no energy left.
     assert_eq!(
-        refused(with_conflict(&|v| v["characters"][2]["current"] = json!({"defend": 0, "grapple": 0, "attack": 0}))),
+        refused(with_conflict(
+            &|v| v["characters"][2]["current"] = json!({"defend": 0, "grapple": 0, "attack": 0})
+        )),
         "IT-52"
     );
     // IT-37: a pile card its owner does not know.
     let mut v = mid_turn();
-    v["characters"][2]["moves"] = json!([{"move": "D-M", "name": "Block"}, {"move": "G-M", "name": "Hug"}]);
+    v["characters"][2]["moves"] =
+        json!([{"move": "D-M", "name": "Block"}, {"move": "G-M", "name": "Hug"}]);
     v["characters"][2]["combos"] = json!([]);
     assert_eq!(refused(v), "IT-37");
     // IT-42: a chain whose cards belong to both sides.
     assert_eq!(
-        refused(with_conflict(&|v| v["conflict"]["chain"]["cards"] = json!([{"owner": "Ada", "move": "A-H"}, {"owner": "Brute", "move": "G-M"}]))),
+        refused(with_conflict(
+            &|v| v["conflict"]["chain"]["cards"] =
+                json!([{"owner": "Ada", "move": "A-H"}, {"owner": "Brute", "move": "G-M"}])
+        )),
         "IT-42"
     );
     // IT-43: a chain against someone other than this turn's opponent would have ended.
     assert_eq!(
-        refused(with_conflict(&|v| v["conflict"]["chain"]["against"] = json!("Ada"))),
+        refused(with_conflict(
+            &|v| v["conflict"]["chain"]["against"] = json!("Ada")
+        )),
         "IT-42"
     );
     // IT-33: a stance above the energy of its type.
     assert_eq!(
-        refused(with_conflict(&|v| v["conflict"]["turn"]["stances"][0] = json!({"action": "grapple", "amount": 9}))),
+        refused(with_conflict(
+            &|v| v["conflict"]["turn"]["stances"][0] = json!({"action": "grapple", "amount": 9})
+        )),
         "IT-33"
     );
     // IT-2: moves are part of a position only once revealed.
     assert_eq!(
-        refused(with_conflict(&|v| v["conflict"]["turn"]["moves"] = json!(["G-M", "D-L"]))),
+        refused(with_conflict(
+            &|v| v["conflict"]["turn"]["moves"] = json!(["G-M", "D-L"])
+        )),
         "IT-2"
     );
     // IT-23: once the fight has begun nobody is still answering.
     assert_eq!(
-        refused(with_conflict(&|v| v["conflict"]["fighters"][1]["status"] = json!("pending"))),
+        refused(with_conflict(
+            &|v| v["conflict"]["fighters"][1]["status"] = json!("pending")
+        )),
         "IT-23"
     );
     // IT-27: with every NPC out, the conflict is over.
@@ -300,16 +329,22 @@ fn impossible_positions_are_refused_with_their_rule() {
     );
     // D-27: There Can Be Only One binds to an opponent.
     assert_eq!(
-        refused(with_conflict(&|v| v["conflict"]["fighters"][0]["bound_to"] = json!("Bo"))),
+        refused(with_conflict(
+            &|v| v["conflict"]["fighters"][0]["bound_to"] = json!("Bo")
+        )),
         "D-27"
     );
     // IT-53: only a known special is spent; IT-24: only an NPC is revealed.
     assert_eq!(
-        refused(with_conflict(&|v| v["characters"][0]["state"] = json!({"spent": [{"special": "yojimbo"}]}))),
+        refused(with_conflict(
+            &|v| v["characters"][0]["state"] = json!({"spent": [{"special": "yojimbo"}]})
+        )),
         "IT-53"
     );
     assert_eq!(
-        refused(with_conflict(&|v| v["characters"][0]["state"] = json!({"revealed": true}))),
+        refused(with_conflict(
+            &|v| v["characters"][0]["state"] = json!({"revealed": true})
+        )),
         "IT-24"
     );
 }
@@ -346,24 +381,37 @@ fn a_three_win_cap_survives_a_position() {
     let pick = |c: &str| -> iron_triangle::Command {
         serde_json::from_value(json!({"type": "pick_active", "character": c})).unwrap()
     };
-    let err = clash_core::execute::<IronTriangle>(&mut table, Seat::Player(1), &pick("You"), &mut rng).unwrap_err();
+    let err =
+        clash_core::execute::<IronTriangle>(&mut table, Seat::Player(1), &pick("You"), &mut rng)
+            .unwrap_err();
     assert_eq!(err.rule(), Some("IT-46"));
-    clash_core::execute::<IronTriangle>(&mut table, Seat::Player(1), &pick("Mo"), &mut rng).unwrap();
+    clash_core::execute::<IronTriangle>(&mut table, Seat::Player(1), &pick("Mo"), &mut rng)
+        .unwrap();
 }
 
 #[test]
 fn hidden_choices_keep_a_table_from_exporting_a_position() {
-    let mut t = T::new(vec![sheet("Ada", "p1", [4, 4, 4], &BASIC), sheet("Brute", "gm", [4, 4, 4], &BASIC)]);
+    let mut t = T::new(vec![
+        sheet("Ada", "p1", [4, 4, 4], &BASIC),
+        sheet("Brute", "gm", [4, 4, 4], &BASIC),
+    ]);
     t.start(&["Brute"], false, false);
     t.face("Ada", "Brute");
     assert!(IronTriangle::position(&t.table, Viewer::Seat(Seat::Gm)).is_some());
     t.stance("Ada", Some(("attack", 2)));
     // Ada's stance is committed and unrevealed: no position, for anyone (IT-2).
-    for viewer in [Viewer::Seat(Seat::Gm), Viewer::Seat(Seat::Player(1)), Viewer::Spectator] {
+    for viewer in [
+        Viewer::Seat(Seat::Gm),
+        Viewer::Seat(Seat::Player(1)),
+        Viewer::Spectator,
+    ] {
         assert_eq!(IronTriangle::position(&t.table, viewer), None);
     }
     t.stance("Brute", None);
     assert!(IronTriangle::position(&t.table, Viewer::Seat(Seat::Gm)).is_some());
     // The Brute's sheet is the GM's secret (IT-24): players get no position.
-    assert_eq!(IronTriangle::position(&t.table, Viewer::Seat(Seat::Player(1))), None);
+    assert_eq!(
+        IronTriangle::position(&t.table, Viewer::Seat(Seat::Player(1))),
+        None
+    );
 }

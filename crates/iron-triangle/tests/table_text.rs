@@ -61,7 +61,11 @@ fn probes() -> Vec<Value> {
 }
 
 fn check_table(table: &Table, rng: &mut dyn Randomness) -> Result<(), TestCaseError> {
-    for viewer in [Viewer::Spectator, Viewer::Seat(Seat::Gm), Viewer::Seat(Seat::Player(1))] {
+    for viewer in [
+        Viewer::Spectator,
+        Viewer::Seat(Seat::Gm),
+        Viewer::Seat(Seat::Player(1)),
+    ] {
         assert_clean("render", &IronTriangle::render(table, viewer))?;
     }
     for seat in IronTriangle::seats(table) {

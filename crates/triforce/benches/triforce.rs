@@ -70,7 +70,11 @@ fn table_calls(c: &mut Criterion) {
     let seat = state.awaiting().unwrap_or(Seat::Player(1));
     let mut group = c.benchmark_group("table_calls_6p");
     group.bench_function("view", |b| {
-        b.iter(|| Triforce::view(black_box(&state), Viewer::Spectator).positions.len())
+        b.iter(|| {
+            Triforce::view(black_box(&state), Viewer::Spectator)
+                .positions
+                .len()
+        })
     });
     group.bench_function("legal_commands", |b| {
         b.iter(|| Triforce::legal_commands(black_box(&state), seat).len())

@@ -143,13 +143,19 @@ pub fn check_place(state: &State, seat: u8, size: Size, placed: u8) -> Result<()
     if placed & size.bit() != 0 {
         return Err(RuleError::illegal(
             "TF-14",
-            format!("a {} pyramid was already placed this turn", size_words(size)),
+            format!(
+                "a {} pyramid was already placed this turn",
+                size_words(size)
+            ),
         ));
     }
     if !accepts(state, state.home(seat), size) {
         return Err(RuleError::illegal(
             "TF-13",
-            format!("the home stack does not accept a {} pyramid", size_words(size)),
+            format!(
+                "the home stack does not accept a {} pyramid",
+                size_words(size)
+            ),
         ));
     }
     Ok(())

@@ -23,7 +23,10 @@
 //!   contested; then the next contested stack is chosen, or the next seat's turn begins.
 //! * A turn begins with the win checks (TF-28, TF-29, TF-30); a pinned seat passes at once
 //!   (TF-18). These steps need no choice, so they happen inside the command that leads to them
-//!   and appear as events (`turn_started`, `pinned`, `battle`, `game_over`).
+//!   and appear as events (`turn_started`, `pinned`, `battle`, `game_over`). The first turn's
+//!   start is the game's opening ([`setup::opening`]): [`clash_core::Ruleset::setup`] stops just
+//!   before it, so a pinned first seat or a game decided at once is logged like any other event;
+//!   [`start`] gives the state after it.
 //!
 //! [`turn::step`] implements all of this once; `decide` runs it on a copy of the state and
 //! collects the events, and [`random::play`] runs it in place and drops them.
@@ -67,6 +70,16 @@
 //!   sword and one shield (as play guarantees) and at most 20 pyramids.
 //! * The view carries everything (Triforce has no hidden information), including the awaited
 //!   seat's exact legal commands, grouped for a board interface.
+//! * Seats are known by the colour of their pyramids, in seat order Red, Green, Blue, Yellow,
+//!   Purple, Teal (the table page's colours), and by a name their player gives in the setup's
+//!   `names` ("Ada (Red)"). Narration, the picture, status lines and refusals use these names.
+//!   Names are at most 24 bytes, so the state stays a fixed-size copy.
+//! * Positions ([`setup::position`]): the setup can describe any resting point of a game —
+//!   board, stashes and supplies (checked to account for every pyramid), whose turn and its
+//!   number, actions taken and sizes placed with the board the turn began with, or the combat
+//!   phase with the swords taken this turn and an open exchange window. Everyone gets the same
+//!   position (nothing is hidden). The last combat's dice are not part of one; a finished game's
+//!   position is the next turn start, whose checks end it again.
 
 pub mod actions;
 pub mod board;

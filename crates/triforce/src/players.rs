@@ -128,7 +128,10 @@ mod tests {
 
     #[test]
     fn pyramids_in_words() {
-        assert_eq!(pyramid_words(Pyramid::piece(1, Size::S)), "a small Green piece");
+        assert_eq!(
+            pyramid_words(Pyramid::piece(1, Size::S)),
+            "a small Green piece"
+        );
         assert_eq!(pyramid_words(Pyramid::sword(Size::L)), "a large sword");
         assert_eq!(pyramid_words(Pyramid::shield(Size::M)), "a medium shield");
     }

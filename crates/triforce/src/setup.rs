@@ -384,7 +384,9 @@ fn combat_phase(setup: &Setup, state: &mut State) -> Result<(), RuleError> {
     state.phase = match t.window {
         None if contested != 0 => Phase::ChooseStack,
         None => Phase::TurnOver,
-        Some(OpenWindow::Sword(n) | OpenWindow::Shield(n)) if contested & position_number(n)?.bit() == 0 => {
+        Some(OpenWindow::Sword(n) | OpenWindow::Shield(n))
+            if contested & position_number(n)?.bit() == 0 =>
+        {
             return Err(RuleError::setup(
                 "TF-19",
                 format!("the stack at {n} is not contested, so nobody fights there"),
@@ -446,7 +448,10 @@ fn names(setup: &Setup) -> Result<PlayerNames, RuleError> {
     let mut given: Vec<String> = Vec::new();
     for (seat, name) in &setup.names {
         let s = seat_index(*seat, setup.players).ok_or_else(|| {
-            RuleError::setup("TF-5", format!("{name:?} is named for a seat that does not play"))
+            RuleError::setup(
+                "TF-5",
+                format!("{name:?} is named for a seat that does not play"),
+            )
         })?;
         check_name(name).map_err(|why| RuleError::setup("TF-5", why))?;
         if given.iter().any(|g| g.eq_ignore_ascii_case(name)) {
@@ -524,7 +529,10 @@ pub(crate) struct Board {
 /// Read and check a board: real positions (TF-6), at most one sword and one shield per stack
 /// (as play guarantees, TF-22), at most [`CAPACITY`] pyramids, pieces of seats that play, and
 /// never more than five pyramids of one colour and size (TF-2, TF-3).
-pub(crate) fn read_board(board: &BTreeMap<u8, Vec<Pyramid>>, players: u8) -> Result<Board, RuleError> {
+pub(crate) fn read_board(
+    board: &BTreeMap<u8, Vec<Pyramid>>,
+    players: u8,
+) -> Result<Board, RuleError> {
     let mut out = Board {
         stacks: [Stack::default(); POSITIONS],
         pieces: [SizeCounts::default(); MAX_PLAYERS],
@@ -551,7 +559,10 @@ pub(crate) fn read_board(board: &BTreeMap<u8, Vec<Pyramid>>, players: u8) -> Res
                 Some(s) if s >= players => {
                     return Err(RuleError::setup(
                         "TF-5",
-                        format!("{} is on the board, but that colour does not play", pyramid_words(*p)),
+                        format!(
+                            "{} is on the board, but that colour does not play",
+                            pyramid_words(*p)
+                        ),
                     ));
                 }
                 Some(s) => &mut out.pieces[usize::from(s)],
@@ -609,7 +620,11 @@ fn stashes(setup: &Setup, board: &Board) -> Result<[SizeCounts; MAX_PLAYERS], Ru
 }
 
 /// TF-3: a supply holds the swords (or shields) not on the board; a given supply must say so.
-fn supply(given: Option<SizeCounts>, on_board: SizeCounts, what: &str) -> Result<SizeCounts, RuleError> {
+fn supply(
+    given: Option<SizeCounts>,
+    on_board: SizeCounts,
+    what: &str,
+) -> Result<SizeCounts, RuleError> {
     let supply = SizeCounts(std::array::from_fn(|i| 5 - on_board.0[i]));
     match given {
         Some(g) if g != supply => Err(RuleError::setup(

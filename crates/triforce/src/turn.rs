@@ -318,7 +318,11 @@ fn check(state: &State, who: Seat, command: &Command) -> Result<Event, RuleError
         }),
         (phase, command) => Err(RuleError::illegal(
             phase_rule(phase),
-            format!("{} is not possible while {}", command.words(), describe(phase)),
+            format!(
+                "{} is not possible while {}",
+                command.words(),
+                describe(phase)
+            ),
         )),
     }
 }

@@ -408,7 +408,11 @@ pub fn narrate(state: &State, event: &Event) -> String {
             let line = outcome_line(state, &outcome);
             let mut chars = line.chars();
             let first = chars.next().map(|c| c.to_uppercase().to_string());
-            format!("Game over: {}{}.", first.unwrap_or_default(), chars.as_str())
+            format!(
+                "Game over: {}{}.",
+                first.unwrap_or_default(),
+                chars.as_str()
+            )
         }
     }
 }

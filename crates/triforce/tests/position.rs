@@ -165,14 +165,26 @@ fn a_position_in_a_shield_window_starts_there() {
     // TV-8's stack after R's sword: G's shield window is open.
     let mut state = start(&combat_setup(&[(5, "p2-L p1-S p2-M p1-S")]));
     send(&mut state, R, triforce::Command::Resolve { at: 5 }, &[]).unwrap();
-    send(&mut state, R, triforce::Command::TakeSword { level: 2 }, &[]).unwrap();
+    send(
+        &mut state,
+        R,
+        triforce::Command::TakeSword { level: 2 },
+        &[],
+    )
+    .unwrap();
     assert!(matches!(state.phase(), Phase::Shield { .. }));
     let position = Triforce::position(&state, Viewer::Spectator).unwrap();
     assert_eq!(position.turn.window, Some(OpenWindow::Shield(5)));
     assert_eq!(position.turn.swords_taken.get(&5), Some(&vec![R]));
     let mut again = triforce::start(&position).unwrap();
     assert_eq!(again.awaiting(), Some(G));
-    send(&mut again, G, triforce::Command::TakeShield { level: 3 }, &[5, 6, 11]).unwrap();
+    send(
+        &mut again,
+        G,
+        triforce::Command::TakeShield { level: 3 },
+        &[5, 6, 11],
+    )
+    .unwrap();
     assert!(stack_is(&again, 5, "p2-L K-S p1-S")); // TV-8: the shield loses the tie
 }
 

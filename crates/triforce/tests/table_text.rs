@@ -33,7 +33,9 @@ fn check_state(state: &State) {
 /// Every refusal `state` gives to a spread of commands, from every seat.
 fn check_refusals(state: &State) {
     let tries = [
-        Command::Place { size: triforce::Size::M },
+        Command::Place {
+            size: triforce::Size::M,
+        },
         Command::Move { from: 1, to: 16 },
         Command::Move { from: 8, to: 9 },
         Command::EndTurn,

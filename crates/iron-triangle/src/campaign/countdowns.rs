@@ -69,7 +69,10 @@ impl CountdownSheet {
             if self.marked < self.boxes {
                 return Err(RuleError::setup(
                     "IT-14",
-                    format!("{}'s consequences come only once every box is marked", self.name),
+                    format!(
+                        "{}'s consequences come only once every box is marked",
+                        self.name
+                    ),
                 ));
             }
             non_empty(text, "IT-14", "the consequences").map_err(as_setup)?;
@@ -110,7 +113,13 @@ fn find<'a>(table: &'a Table, name: &str) -> Result<&'a Countdown, RuleError> {
         .iter()
         .find(|c| c.name == name)
         .ok_or_else(|| {
-            RuleError::illegal("IT-13", format!("there is no countdown called {}", crate::limits::shown(name)))
+            RuleError::illegal(
+                "IT-13",
+                format!(
+                    "there is no countdown called {}",
+                    crate::limits::shown(name)
+                ),
+            )
         })
 }
 
@@ -135,7 +144,10 @@ pub fn create(
     if table.campaign.countdowns.iter().any(|c| c.name == name) {
         return Err(RuleError::illegal(
             "IT-13",
-            format!("a countdown called {} already exists", crate::limits::shown(name)),
+            format!(
+                "a countdown called {} already exists",
+                crate::limits::shown(name)
+            ),
         ));
     }
     Ok(vec![CampaignEvent::CountdownCreated {

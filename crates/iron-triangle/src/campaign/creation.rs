@@ -35,7 +35,10 @@ fn check_name_free(table: &Table, name: &str) -> Result<(), RuleError> {
     if table.character(name.trim()).is_some() {
         return Err(RuleError::illegal(
             "IT-7",
-            format!("a character called {} already exists", crate::limits::shown(name.trim())),
+            format!(
+                "a character called {} already exists",
+                crate::limits::shown(name.trim())
+            ),
         ));
     }
     Ok(())
@@ -63,10 +66,7 @@ fn check_new_pc(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<(),
     if let Some(pc) = pc_of(table, seat) {
         return Err(RuleError::illegal(
             "IT-1",
-            format!(
-                "you already play {}; each player controls one PC",
-                pc.name
-            ),
+            format!("you already play {}; each player controls one PC", pc.name),
         ));
     }
     Ok(())
@@ -205,7 +205,10 @@ pub fn rename(
     if c.move_name(mv) == Some(name.trim()) {
         return Err(RuleError::illegal(
             "IT-7",
-            format!("{character}'s {mv} is already called {}", crate::limits::shown(name.trim())),
+            format!(
+                "{character}'s {mv} is already called {}",
+                crate::limits::shown(name.trim())
+            ),
         ));
     }
     Ok(vec![CampaignEvent::MoveRenamed {

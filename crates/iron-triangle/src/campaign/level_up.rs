@@ -464,7 +464,10 @@ pub fn change_background(
     if !c.backgrounds.iter().any(|b| b.name == background) {
         return Err(RuleError::illegal(
             "IT-65",
-            format!("{name} has no background {}", crate::limits::shown(background)),
+            format!(
+                "{name} has no background {}",
+                crate::limits::shown(background)
+            ),
         ));
     }
     non_empty(new_name, "IT-65", "the new background")?;
@@ -472,7 +475,10 @@ pub fn change_background(
     if c.backgrounds.iter().any(|b| b.name == new_name.trim()) {
         return Err(RuleError::illegal(
             "IT-65",
-            format!("{name} already has a background {}", crate::limits::shown(new_name)),
+            format!(
+                "{name} already has a background {}",
+                crate::limits::shown(new_name)
+            ),
         ));
     }
     Ok(vec![CampaignEvent::BackgroundChanged {

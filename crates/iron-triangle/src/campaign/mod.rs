@@ -164,7 +164,10 @@ pub(crate) fn restore_position(table: &mut Table, setup: &CampaignSetup) -> Resu
         if pc(name).is_none_or(|c| c.dead) {
             return Err(RuleError::setup(
                 "IT-60",
-                format!("{} is not a living PC that could level up", crate::limits::shown(name)),
+                format!(
+                    "{} is not a living PC that could level up",
+                    crate::limits::shown(name)
+                ),
             ));
         }
     }
@@ -194,7 +197,10 @@ pub(crate) fn restore_position(table: &mut Table, setup: &CampaignSetup) -> Resu
                 ),
             ));
         }
-        if replacements.iter().any(|x: &Replacement| x.character == new.name) {
+        if replacements
+            .iter()
+            .any(|x: &Replacement| x.character == new.name)
+        {
             return Err(RuleError::setup("IT-66", "a replacement is listed twice"));
         }
         replacements.push(Replacement {
@@ -220,7 +226,11 @@ pub(crate) fn restore_position(table: &mut Table, setup: &CampaignSetup) -> Resu
                 "the open problem is one of the problems opened: count it",
             ));
         }
-        if setup.closed_problems.iter().any(|d| d == description.trim()) {
+        if setup
+            .closed_problems
+            .iter()
+            .any(|d| d == description.trim())
+        {
             return Err(RuleError::setup("IT-20", "a problem is not retried"));
         }
         table.campaign.problem = Some(Problem {
@@ -258,7 +268,10 @@ impl Campaign {
             if built.iter().any(|o| o.name == c.name) {
                 return Err(RuleError::setup(
                     "IT-13",
-                    format!("two countdowns are called {}", crate::limits::shown(&c.name)),
+                    format!(
+                        "two countdowns are called {}",
+                        crate::limits::shown(&c.name)
+                    ),
                 ));
             }
             built.push(c);

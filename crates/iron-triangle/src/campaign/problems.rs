@@ -267,7 +267,10 @@ pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<Campaign
     {
         return Err(RuleError::illegal(
             "IT-20",
-            format!("{} was already resolved; a problem is not retried", crate::limits::shown(description)),
+            format!(
+                "{} was already resolved; a problem is not retried",
+                crate::limits::shown(description)
+            ),
         ));
     }
     let number = table
@@ -292,8 +295,8 @@ pub fn commit(table: &Table, seat: Seat, pick: Pick) -> Result<Vec<CampaignEvent
             format!("the picks for problem #{} are already revealed", p.number),
         ));
     }
-    let pc = pc_of(table, seat)
-        .ok_or_else(|| RuleError::illegal("IT-15", "you have no living PC"))?;
+    let pc =
+        pc_of(table, seat).ok_or_else(|| RuleError::illegal("IT-15", "you have no living PC"))?;
     if table.campaign.replacement(&pc.name).is_some() {
         return Err(RuleError::illegal(
             "IT-66",
@@ -500,7 +503,10 @@ pub fn narrate_outcome(
         return Err(RuleError::not_your_call(
             "IT-18",
             seat,
-            format!("{} narrates this outcome", super::visibility::decider_name(decider)),
+            format!(
+                "{} narrates this outcome",
+                super::visibility::decider_name(decider)
+            ),
         ));
     }
     non_empty(text, "IT-18", "the outcome")?;
@@ -578,7 +584,11 @@ pub(crate) fn point_payment(c: &Character, name: &str) -> Result<Payment, RuleEr
         Some(b) if b.current > 0 => Ok(payment(false, false)),
         _ if c.unassigned_points == 0 => Err(RuleError::illegal(
             "IT-16",
-            format!("{} has no point to spend in {}", c.name, crate::limits::shown(name)),
+            format!(
+                "{} has no point to spend in {}",
+                c.name,
+                crate::limits::shown(name)
+            ),
         )),
         Some(b) if b.max >= MAX_POINTS_IN_ONE_BACKGROUND => Err(RuleError::illegal(
             "D-18",

@@ -131,7 +131,9 @@ fn effect(c: &Character, kind: RestKind, pick: Option<Action>) -> Result<RestEff
                         format!(
                             "{}'s lowest maxes tie: pick one of {}",
                             c.name,
-                            crate::names::list(&tied.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+                            crate::names::list(
+                                &tied.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+                            )
                         ),
                     ));
                 }

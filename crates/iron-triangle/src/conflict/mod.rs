@@ -681,7 +681,13 @@ pub(crate) fn own_fighter(
     rule: &'static str,
 ) -> Result<FighterId, RuleError> {
     let id = c.fighter_id(name).ok_or_else(|| {
-        RuleError::illegal(rule, format!("{} is not part of this conflict", crate::limits::shown(name)))
+        RuleError::illegal(
+            rule,
+            format!(
+                "{} is not part of this conflict",
+                crate::limits::shown(name)
+            ),
+        )
     })?;
     if controller(table, c, id) != seat {
         return Err(RuleError::not_your_call(

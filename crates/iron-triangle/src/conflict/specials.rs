@@ -385,7 +385,10 @@ pub fn play(
     let id = own_fighter(table, c, seat, name, "IT-54")?;
     let target_id = match target {
         Some(t) => Some(c.fighter_id(t).ok_or_else(|| {
-            RuleError::illegal("IT-59", format!("{} is not part of this conflict", crate::limits::shown(t)))
+            RuleError::illegal(
+                "IT-59",
+                format!("{} is not part of this conflict", crate::limits::shown(t)),
+            )
         })?),
         None => None,
     };
