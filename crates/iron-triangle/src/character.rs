@@ -227,7 +227,7 @@ pub struct CharacterSheet {
     #[serde(default)]
     pub level: u32,
     /// Current energy, when not full (established sheets only).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<PerAction<u32>>,
     #[serde(default)]
     pub backgrounds: Vec<BackgroundSheet>,

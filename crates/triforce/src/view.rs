@@ -276,7 +276,15 @@ pub fn render(state: &State) -> String {
         counts(state.swords),
         counts(state.shields)
     );
-    let _ = write!(out, "turn {}: {}", state.turn, status(state));
+    match state.phase {
+        // A game can end before its first turn (decided at the start): no turn number then.
+        Phase::Over => {
+            let _ = write!(out, "game over: {}", status(state));
+        }
+        _ => {
+            let _ = write!(out, "turn {}: {}", state.turn, status(state));
+        }
+    }
     out
 }
 
@@ -318,14 +326,10 @@ pub fn outcome_line(state: &State, o: &Outcome) -> String {
         format!("{winners} share a draw")
     };
     match o.by {
-        EndRule::Territory => format!("{won}: bottom player of enough stacks (TF-28)"),
-        EndRule::LastFree => format!("{won}: the only player left with a legal action (TF-29)"),
-        EndRule::Deadlock => {
-            format!("nobody can act, so the most stacks decide: {won} (TF-30)")
-        }
-        EndRule::TurnLimit => {
-            format!("the turn limit is reached, so the most stacks decide: {won} (TF-30)")
-        }
+        EndRule::Territory => format!("{won}, as bottom player of enough stacks (TF-28)"),
+        EndRule::LastFree => format!("{won} as the only player left with a legal action (TF-29)"),
+        EndRule::Deadlock => format!("{won} with the most stacks, since nobody can act (TF-30)"),
+        EndRule::TurnLimit => format!("{won} with the most stacks at the turn limit (TF-30)"),
     }
 }
 

@@ -94,7 +94,7 @@ fn tf_28_status_names_the_winner_once_over() {
     assert!(status.waiting_for.is_empty());
     assert_eq!(
         status.over.as_deref(),
-        Some("Red wins: bottom player of enough stacks (TF-28)")
+        Some("Red wins, as bottom player of enough stacks (TF-28)")
     );
 }
 

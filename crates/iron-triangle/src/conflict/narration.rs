@@ -463,27 +463,13 @@ pub fn render_characters(state: &Table, _viewer: Viewer) -> String {
     for ch in &state.characters {
         let e = ch.energy.current;
         let dead = if ch.dead { " (dead)" } else { "" };
-        let who = if ch.is_pc() {
-            format!("a PC played by {}", player_of(state, ch))
-        } else {
-            "an NPC".to_string()
-        };
+        let who = if ch.is_pc() { "a PC" } else { "an NPC" };
         out.push_str(&format!(
             "{}, {who}, level {} — D{} G{} A{}{dead}\n",
             ch.name, ch.level, e.defend, e.grapple, e.attack
         ));
     }
     out
-}
-
-/// The player of a PC, named as the table knows them; a player's own character names them.
-fn player_of(state: &Table, ch: &crate::Character) -> String {
-    let name = state.seat_name(ch.controller);
-    if name == ch.name {
-        "its own player".to_string()
-    } else {
-        name
-    }
 }
 
 fn choice_words<T: std::fmt::Display>(c: &Choice<T>) -> String {
