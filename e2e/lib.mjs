@@ -61,9 +61,10 @@ export async function join(page, link) {
   await page.waitForSelector('#status.live');
 }
 
-/** Wait until the page has received at least `n` events of the table's log. */
+/** Wait until the page has received at least `n` game events (table events such as seats
+ *  changing hands and seeds are not counted). */
 export async function waitForEvents(page, n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.events || 0) >= k, n);
+  await page.waitForFunction((k) => Number(document.body.dataset.gameEvents || 0) >= k, n);
 }
 
 /** The log's lines as text. */

@@ -264,8 +264,17 @@ async fn create_table(addr: SocketAddr) -> Result<TableLinks, Error> {
                 None,
             )
             .await?;
+        // The GM's link is an invite: the player's first visit exchanges it for their own key.
+        let invite = link["invite"].as_str().ok_or("no invite")?;
+        let claimed = http
+            .ok(
+                "POST",
+                &format!("/api/tables/{id}/claim?key={invite}"),
+                None,
+            )
+            .await?;
         seats.push(new_seat(
-            link["key"].as_str().ok_or("no seat key")?.to_string(),
+            claimed["key"].as_str().ok_or("no seat key")?.to_string(),
         ));
     }
     Ok(TableLinks { id, seats })

@@ -3,6 +3,7 @@
 mod analysis;
 mod run;
 mod serve;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,15 +42,18 @@ enum Command {
     Solve(analysis::SolveArgs),
     /// Play many bot-against-bot games in parallel and summarise them.
     Simulate(analysis::SimulateArgs),
+    /// Check a table's record (downloaded from its page): the secret behind the dice, the hash
+    /// chain, and every roll, draw and event replayed through the rules.
+    Verify(verify::VerifyArgs),
     /// Run the table server: create tables in a browser, invite players, play live.
     ///
     /// Tables live in an SQLite file (created on first start) and survive restarts.
     Serve {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8080")]
+        /// Address to listen on (port 0 picks a free port and prints it).
+        #[arg(long, env = "CLASH_ADDR", default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
         /// The database file.
-        #[arg(long, default_value = "clash.db")]
+        #[arg(long, env = "CLASH_DB", default_value = "clash.db")]
         db: PathBuf,
     },
 }
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Odds(args) => analysis::odds(args),
         Command::Solve(args) => analysis::solve(args),
         Command::Simulate(args) => analysis::simulate_cmd(args),
+        Command::Verify(args) => verify::verify(args),
         Command::Rulesets => {
             for entry in clash_catalogue::rulesets() {
                 println!("{}", entry.id);

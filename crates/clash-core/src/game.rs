@@ -118,6 +118,11 @@ pub trait AnyGame: Send + Sync {
     /// The current position as a setup, as far as `viewer` may know it.
     fn position(&self, viewer: Viewer) -> Option<Value>;
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
+    /// See [`Ruleset::secret_pending`].
+    fn secret_pending(&self, seat: Seat) -> bool;
+    /// Every event from `from` on, unredacted (for storage and a table's record, which holds
+    /// them hidden until the table ends; never for a viewer).
+    fn events_json(&self, from: usize) -> Vec<Value>;
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -217,6 +222,14 @@ impl<R: Ruleset> AnyGame for Game<R> {
 
     fn boxed_clone(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn secret_pending(&self, seat: Seat) -> bool {
+        R::secret_pending(&self.state, seat)
+    }
+
+    fn events_json(&self, from: usize) -> Vec<Value> {
+        self.log.iter().skip(from).map(to_json).collect()
     }
 }
 

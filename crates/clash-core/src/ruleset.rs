@@ -87,6 +87,22 @@ pub trait Ruleset: 'static {
     /// may know it: `None` when it would show the viewer something hidden from it. Choices not
     /// yet revealed and the order of any deck are never part of a position.
     fn position(state: &Self::State, viewer: Viewer) -> Option<Self::Setup>;
+
+    /// True while `seat` has made a secret choice the rules have not revealed yet (a stance or
+    /// move chosen face down, a pick waiting for the simultaneous reveal).
+    ///
+    /// The table server refuses to hand such a seat to anyone else (the GM taking it over, a
+    /// new invite) until the reveal, so a change of who plays a seat can never be used to read
+    /// a secret choice. Private information that is not a choice (a hand of cards) passes with
+    /// the seat; the change itself is public.
+    ///
+    /// The default is cautious: it counts any difference between what the seat sees and what a
+    /// spectator sees, which is exact for games without hidden information and refuses more
+    /// than needed elsewhere, so rulesets with secrets answer precisely.
+    fn secret_pending(state: &Self::State, seat: Seat) -> bool {
+        let seen = |viewer| serde_json::to_value(Self::view(state, viewer)).ok();
+        seen(Viewer::Seat(seat)) != seen(Viewer::Spectator)
+    }
 }
 
 /// Where a game stands: whose move it is, or how it ended. Pages show "your move", "waiting for

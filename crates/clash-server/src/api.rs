@@ -26,7 +26,7 @@ use crate::error::ApiError;
 use crate::links::Role;
 use crate::pages;
 use crate::setups::presets;
-use crate::tables::{Table, Tables};
+use crate::tables::{CommandRequest, Push, Table, Tables};
 
 /// Largest request body accepted (commands and setups are small).
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -38,7 +38,10 @@ pub fn router(tables: Arc<Tables>) -> Router {
     Router::new()
         .route("/", get(pages::lobby))
         .route("/tables", post(pages::create_from_form))
-        .route("/t/{id}/{key}", get(pages::table_page))
+        .route(
+            "/t/{id}/{key}",
+            get(pages::table_page).post(pages::claim_from_page),
+        )
         .route("/assets/{name}", get(pages::asset))
         .route("/healthz", get(healthz))
         .route("/api/openapi.json", get(openapi))
@@ -49,10 +52,15 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .route("/api/tables/{id}/events", get(events))
         .route("/api/tables/{id}/commands", post(command))
         .route("/api/tables/{id}/stream", get(stream))
+        .route("/api/tables/{id}/export", get(export))
+        .route("/api/tables/{id}/claim", post(claim))
+        .route("/api/tables/{id}/seed", post(seed))
+        .route("/api/tables/{id}/close", post(close))
         .route(
             "/api/tables/{id}/seats/{seat}/link",
             post(issue_link).delete(revoke_link),
         )
+        .route("/api/tables/{id}/seats/{seat}/hand-back", post(hand_back))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(tables)
@@ -141,17 +149,17 @@ fn parse_as(value: Option<&str>) -> Result<Option<Seat>, ApiError> {
     value.filter(|s| !s.is_empty()).map(parse_seat).transpose()
 }
 
-/// The table, the caller's role there, and the seat they act as.
+/// The table, the caller's key, and what it may do there now.
 pub struct Access {
     pub table: Arc<Table>,
-    pub role: Role,
     pub key: String,
-    pub seat: Option<Seat>,
+    pub as_seat: Option<Seat>,
+    pub rights: crate::tables::Access,
 }
 
 impl Access {
     pub fn viewer(&self) -> Viewer {
-        self.seat.map_or(Viewer::Spectator, Viewer::Seat)
+        self.rights.viewer
     }
 }
 
@@ -162,13 +170,12 @@ pub async fn access(
     as_seat: Option<Seat>,
 ) -> Result<Access, ApiError> {
     let table = tables.get(id)?;
-    let role = table.role_of(key)?;
-    let seat = table.acting_seat(role, as_seat).await?;
+    let rights = table.access(key, as_seat).await?;
     Ok(Access {
         table,
-        role,
         key: key.to_string(),
-        seat,
+        as_seat,
+        rights,
     })
 }
 
@@ -227,7 +234,7 @@ async fn create_table(
     };
     let created = tables.create(ruleset, title, setup).await?;
     let t = &created.table;
-    let seats = t.seat_list().await;
+    let seats = t.seat_list(true).await;
     let body = json!({
         "table": t.id,
         "title": t.title,
@@ -243,30 +250,28 @@ async fn create_table(
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-/// What the caller's link is, and (for the owner) every seat's holder and link.
+/// What the caller's link is, and every seat's holder (the owner also sees unused invites and
+/// its own links).
 pub async fn table_summary(access: &Access) -> Value {
     let t = &access.table;
-    let mut seats = t.seat_list().await;
-    let owner = access.role == Role::Owner;
-    if !owner {
-        for s in &mut seats {
-            s.key = None;
-        }
-    }
+    let owner = access.rights.role == Role::Owner;
+    let seats = t.seat_list(owner).await;
     let mut body = json!({
         "table": t.id,
         "title": t.title,
         "ruleset": t.ruleset,
-        "role": access.role.to_string(),
-        "seat": access.seat,
+        "role": access.rights.role.to_string(),
+        "seat": access.rights.seat,
         "event_count": t.event_count().await,
         "seats": seats,
     });
     if owner {
-        let link = |role| t.key_of(role).map(|k| table_path(&t.id, &k));
-        body["links"] = json!({ "owner": link(Role::Owner), "spectator": link(Role::Spectator) });
-        if let Some(map) = body["seats"].as_array_mut() {
-            for s in map {
+        let owner_key = t.key_of(Role::Owner).await;
+        let spectator_key = t.key_of(Role::Spectator).await;
+        let link = |k: Option<String>| k.map(|k| table_path(&t.id, &k));
+        body["links"] = json!({ "owner": link(owner_key), "spectator": link(spectator_key) });
+        if let Some(list) = body["seats"].as_array_mut() {
+            for s in list {
                 if let Some(key) = s.get("key").and_then(Value::as_str) {
                     let path = table_path(&t.id, key);
                     s["link"] = Value::String(path);
@@ -304,15 +309,11 @@ async fn view(
     headers: HeaderMap,
     Query(params): Params,
 ) -> Result<Response, ApiError> {
-    let access = access_from(&tables, &id, &headers, &params).await?;
+    let key = key_of(&headers, &params)?;
+    let as_seat = parse_as(params.get("as").map(String::as_str))?;
     let after = after_param(&params, usize::MAX)?;
-    Ok(Json(
-        access
-            .table
-            .update(access.viewer(), access.seat, after)
-            .await,
-    )
-    .into_response())
+    let (_, update) = tables.get(&id)?.update_for(&key, as_seat, after).await?;
+    Ok(Json(update).into_response())
 }
 
 async fn events(
@@ -321,14 +322,12 @@ async fn events(
     headers: HeaderMap,
     Query(params): Params,
 ) -> Result<Json<Value>, ApiError> {
-    let access = access_from(&tables, &id, &headers, &params).await?;
+    let key = key_of(&headers, &params)?;
+    let as_seat = parse_as(params.get("as").map(String::as_str))?;
     let after = after_param(&params, 0)?;
-    let update = access
-        .table
-        .update(access.viewer(), access.seat, after)
-        .await;
+    let (_, update) = tables.get(&id)?.update_for(&key, as_seat, after).await?;
     Ok(Json(
-        json!({ "event_count": update.event_count, "events": update.events }),
+        json!({ "event_count": update.event_count, "head": update.head, "events": update.events }),
     ))
 }
 
@@ -342,38 +341,40 @@ async fn command(
     // Check the table and key before the body, so a stranger learns nothing from our parsing.
     let key = key_of(&headers, &params)?;
     let table = tables.get(&id)?;
-    table.role_of(&key)?;
+    table.access(&key, None).await?;
     let body = json_body(body)?;
     let as_seat = parse_as(
         body.get("as")
             .and_then(Value::as_str)
             .or(params.get("as").map(String::as_str)),
     )?;
-    let access = access(&tables, &id, &key, as_seat).await?;
-    let seat = access
-        .seat
-        .ok_or_else(|| ApiError::forbidden("this link can only watch; it cannot send commands"))?;
     let command = body.get("command").ok_or_else(|| {
         ApiError::malformed("put the command under \"command\": {\"command\": {\"type\": …}}")
     })?;
-    let update = tables.command(&access.table, seat, command).await?;
+    let id_text = match body.get("id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            return Err(ApiError::malformed(
+                "\"id\" is a string chosen by the client, the same on every retry",
+            ));
+        }
+    };
+    let revision = match body.get("revision") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_u64().ok_or_else(|| {
+            ApiError::malformed("\"revision\" is the event_count you last saw (0, 1, 2, …)")
+        })? as usize),
+    };
+    let request = CommandRequest {
+        key: &key,
+        as_seat,
+        command,
+        id: id_text,
+        revision,
+    };
+    let update = tables.command(&table, request).await?;
     Ok(Json(update).into_response())
-}
-
-async fn owner_access(
-    tables: &Tables,
-    id: &str,
-    headers: &HeaderMap,
-    params: &HashMap<String, String>,
-) -> Result<Access, ApiError> {
-    let key = key_of(headers, params)?;
-    let access = access(tables, id, &key, None).await?;
-    if access.role != Role::Owner {
-        return Err(ApiError::forbidden(
-            "only the GM's link (the table's creator) can manage seats and links",
-        ));
-    }
-    Ok(access)
 }
 
 fn manageable(seat_text: &str) -> Result<Seat, ApiError> {
@@ -386,6 +387,7 @@ fn manageable(seat_text: &str) -> Result<Seat, ApiError> {
     Ok(seat)
 }
 
+/// `{"npc": true}`: the GM takes the seat over; `{"npc": false}` (or no body): a new invite.
 async fn issue_link(
     State(tables): Shared,
     Path((id, seat)): Path<(String, String)>,
@@ -393,24 +395,46 @@ async fn issue_link(
     Query(params): Params,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let access = owner_access(&tables, &id, &headers, &params).await?;
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
     let seat = manageable(&seat)?;
     let empty = body.as_ref().is_ok_and(|b| b.is_empty());
     let npc = if empty {
         false
     } else {
-        json_body(body)?
-            .get("npc")
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
+        match json_body(body)?.get("npc") {
+            None | Some(Value::Bool(false)) => false,
+            Some(Value::Bool(true)) => true,
+            Some(_) => return Err(ApiError::malformed("\"npc\" is true or false")),
+        }
     };
-    let key = tables.issue_link(&access.table, seat, npc).await?;
-    let link = table_path(&access.table.id, &key);
+    if npc {
+        tables.take_over(&table, &key, seat).await?;
+        return Ok((
+            StatusCode::CREATED,
+            Json(json!({ "seat": seat, "npc": true })).into_response(),
+        )
+            .into_response());
+    }
+    let invite = tables.invite(&table, &key, seat).await?;
+    let link = table_path(&table.id, &invite);
     Ok((
         StatusCode::CREATED,
-        Json(json!({ "seat": seat, "npc": npc, "key": key, "link": link })),
+        Json(json!({ "seat": seat, "npc": false, "invite": invite, "link": link })),
     )
         .into_response())
+}
+
+async fn hand_back(
+    State(tables): Shared,
+    Path((id, seat)): Path<(String, String)>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    tables.hand_back(&table, &key, manageable(&seat)?).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn revoke_link(
@@ -419,10 +443,79 @@ async fn revoke_link(
     headers: HeaderMap,
     Query(params): Params,
 ) -> Result<Response, ApiError> {
-    let access = owner_access(&tables, &id, &headers, &params).await?;
-    let seat = manageable(&seat)?;
-    tables.revoke_link(&access.table, seat).await?;
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    tables.revoke(&table, &key, manageable(&seat)?).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// Exchange an invite (sent as the key) for the player's own key.
+async fn claim(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let invite = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    let (seat, key) = tables.claim(&table, &invite).await?;
+    let link = table_path(&table.id, &key);
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "seat": seat, "key": key, "link": link })),
+    )
+        .into_response())
+}
+
+async fn seed(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    let body = json_body(body)?;
+    let seed = body
+        .get("seed")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::malformed("send {\"seed\": \"…\"}"))?;
+    tables.add_seed(&table, &key, seed).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+async fn close(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    tables.close_table(&table, &key).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+async fn export(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    let record = tables.export(&table, &key).await?;
+    let disposition = format!("attachment; filename=\"clash-{}.json\"", table.id);
+    let text = serde_json::to_string_pretty(&record).unwrap_or_default();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 /// Where a stream resumes: the `Last-Event-ID` a reconnecting browser sends, else `?after=`.
@@ -438,7 +531,11 @@ fn resume_point(headers: &HeaderMap, params: &HashMap<String, String>) -> Result
 }
 
 struct Watcher {
-    access: Access,
+    table: Arc<Table>,
+    key: String,
+    as_seat: Option<Seat>,
+    /// The rights the stream was opened with: it sends only while the key still has exactly these.
+    bound: crate::tables::Access,
     cursor: usize,
     changes: tokio::sync::watch::Receiver<u64>,
     closing: tokio::sync::watch::Receiver<bool>,
@@ -459,31 +556,38 @@ impl Watcher {
             }
         }
         self.started = true;
-        if !self
-            .access
+        match self
             .table
-            .still_valid(&self.access.key, self.access.role)
+            .push(&self.key, self.as_seat, &self.bound, self.cursor)
+            .await
         {
-            self.ended = true;
-            return Some(
-                Event::default()
-                    .event("revoked")
-                    .data("this link was revoked; ask the GM for a new one"),
-            );
+            Push::Update(update) => {
+                self.cursor = update.event_count;
+                let data = serde_json::to_string(&update).unwrap_or_default();
+                Some(
+                    Event::default()
+                        .id(update.event_count.to_string())
+                        .event("update")
+                        .data(data),
+                )
+            }
+            Push::Changed { message } => {
+                self.ended = true;
+                Some(
+                    Event::default()
+                        .event("access")
+                        .data(json!({ "message": message }).to_string()),
+                )
+            }
+            Push::Revoked => {
+                self.ended = true;
+                Some(
+                    Event::default()
+                        .event("revoked")
+                        .data("this link was revoked; ask the GM for a new one"),
+                )
+            }
         }
-        let update = self
-            .access
-            .table
-            .update(self.access.viewer(), self.access.seat, self.cursor)
-            .await;
-        self.cursor = update.event_count;
-        let data = serde_json::to_string(&update).unwrap_or_default();
-        Some(
-            Event::default()
-                .id(update.event_count.to_string())
-                .event("update")
-                .data(data),
-        )
     }
 }
 
@@ -497,7 +601,10 @@ async fn stream(
     let cursor = resume_point(&headers, &params)?;
     let changes = access.table.watch();
     let watcher = Watcher {
-        access,
+        table: access.table,
+        key: access.key,
+        as_seat: access.as_seat,
+        bound: access.rights,
         cursor,
         changes,
         closing: tables.closing(),

@@ -43,6 +43,20 @@ impl ApiError {
         )
     }
 
+    /// A seat's invite used where its player's own key is needed.
+    pub fn invite() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "invite",
+            "this link is an invite: open it in a browser (or POST /api/tables/{id}/claim with it) to get your seat's own key",
+        )
+    }
+
+    /// The request is understood but clashes with the table's state (409).
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, message)
+    }
+
     pub fn malformed(message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, "malformed", message)
     }

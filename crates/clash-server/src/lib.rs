@@ -3,23 +3,32 @@
 //! A table plays one game of any ruleset in the catalogue, driven through
 //! [`clash_core::AnyGame`]: the server knows no rules. Its pieces:
 //!
-//! * [`store`]: the SQLite file. The event log is the source of truth; a command is acknowledged
-//!   only once its events are committed, and every table is rebuilt on start by replaying its log.
+//! * [`store`]: the SQLite file (versioned migrations). The table log is the source of truth; a
+//!   command is acknowledged only once it and its events are committed, and every table is
+//!   rebuilt on start from its log.
+//! * [`log`]: the table log, whose entries are commands, game events and table events (seat
+//!   changes, client seeds, the end of the table), each hash-chained to the one before.
 //! * [`tables`]: tables in memory, one lock each, so commands to a table are serialized while
-//!   different tables never wait for each other. Each table's chance comes from a secret seed
-//!   drawn at creation and stored in the database only: command `n` uses
-//!   `SeededRandomness::for_command(seed, n)`, so a restarted server continues identically.
-//! * [`links`]: unguessable keys (128 bits) for the owner (the GM), each seat, and spectators.
+//!   different tables never wait for each other. Who a key is and what it may see is decided
+//!   under that lock on every request and every push. Chance is verifiable: command `n` draws
+//!   from `clash_core::DerivedRandomness` keyed by the table's server secret (committed to at
+//!   creation, revealed when the table ends) and the client seeds the pages contribute.
+//! * [`export`]: a table's record, and `clash verify`'s check of it.
+//! * [`links`]: unguessable keys (128 bits) for the owner (the GM), each seat (handed out as an
+//!   invite that the player's first visit exchanges for a key only they hold), and spectators.
 //! * [`api`]: the JSON API (documented at `/api/openapi.json`) and the live stream (SSE), where
 //!   every viewer receives its own redacted view and events after each change.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
 //!
-//! See `docs/server.md` for running it and the API summary.
+//! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
+//! protects against whom.
 
 pub mod api;
 pub mod error;
+pub mod export;
 pub mod labels;
 pub mod links;
+pub mod log;
 pub mod pages;
 pub mod setups;
 pub mod store;

@@ -218,6 +218,54 @@ pub async fn create_from_form(
     }
 }
 
+/// A keyed page's headers: the URL carries a secret key, so keep it out of other sites' Referer
+/// headers.
+fn keyed(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
+/// The page an invite link opens: one button (pressed by the page's script at once) exchanges
+/// the invite for the player's own key. A GET never uses the invite up, so a chat app that
+/// previews the link does not take the seat.
+fn claim_page(title: &str, id: &str, invite: &str) -> Response {
+    let body = format!(
+        "<main class=\"narrow\"><h1>Clash</h1><section class=\"card\"><h2>You are invited to {title}</h2>\
+<p>Taking the seat gives this browser its own link to it, which nobody else holds — not even the GM. \
+Bookmark the page you land on.</p>\
+<form method=\"post\" action=\"/t/{id}/{invite}\" id=\"claim\"><button type=\"submit\" class=\"primary\">Take the seat</button></form>\
+</section><script src=\"/assets/claim.js\"></script></main>",
+        title = esc(title),
+        id = esc(id),
+        invite = esc(invite),
+    );
+    keyed(Html(page(&format!("{title} — Clash"), &body)).into_response())
+}
+
+/// The invite page's form: exchange the invite and go to the seat's own page.
+pub async fn claim_from_page(
+    State(tables): State<Arc<Tables>>,
+    Path((id, invite)): Path<(String, String)>,
+) -> Response {
+    let table = match tables.get(&id) {
+        Ok(t) => t,
+        Err(e) => return error_page(&e),
+    };
+    match tables.claim(&table, &invite).await {
+        Ok((_, key)) => keyed(Redirect::to(&table_path(&id, &key)).into_response()),
+        Err(e) if e.code == "not_invite" || e.code == "bad_key" => error_page(&ApiError::new(
+            e.status,
+            e.code,
+            "this invite has already been used (or replaced). If you did not use it yourself, tell the GM: \
+             someone else took the seat. Ask the GM for a new link.",
+        )),
+        Err(e) => error_page(&e),
+    }
+}
+
 pub async fn table_page(
     State(tables): State<Arc<Tables>>,
     Path((id, key)): Path<(String, String)>,
@@ -234,15 +282,24 @@ pub async fn table_page(
     };
     let access = match access(&tables, &id, &key, as_seat).await {
         Ok(a) => a,
+        Err(e) if e.code == "invite" => {
+            let title = tables.get(&id).map(|t| t.title.clone()).unwrap_or_default();
+            return claim_page(&title, &id, &key);
+        }
         Err(e) => return error_page(&e),
     };
     let t = &access.table;
-    let update = t.update(access.viewer(), access.seat, 0).await;
+    let update = match t.update_for(&key, as_seat, 0).await {
+        Ok((_, u)) => u,
+        Err(e) => return error_page(&e),
+    };
     let summary = table_summary(&access).await;
-    let who = match (access.role, access.seat) {
+    let rights = &access.rights;
+    let who = match (rights.role, rights.seat) {
         (Role::Owner, Some(s)) if s != clash_core::Seat::Gm => format!("GM, playing NPC seat {s}"),
         (Role::Owner, Some(_)) => "GM".into(),
         (Role::Owner, None) => "the table's organiser (this game has no GM seat)".into(),
+        (Role::Seat(s), _) if rights.suspended => format!("seat {s} (the GM plays it for now)"),
         (Role::Seat(s), _) => format!("seat {s}"),
         (Role::Spectator, _) => "a spectator".into(),
     };
@@ -250,28 +307,53 @@ pub async fn table_page(
         "table": t.id,
         "key": key,
         "as": as_seat,
-        "role": access.role.to_string(),
+        "role": rights.role.to_string(),
         "update": update,
         "summary": summary,
     });
-    let owner_panel = if access.role == Role::Owner {
+    let owner = rights.role == Role::Owner;
+    let owner_panel = if owner {
         "<section class=\"card\" id=\"seats-card\"><h2>Seats and invite links</h2>\
-<p class=\"hint\">Send each player the link of their seat; it lets them play that seat and nothing else. \
-“New link” replaces a link (the old one stops working). “Play as NPC” keeps the seat for you.</p>\
+<p class=\"hint\">Send each player the invite of their seat. Opening it gives the player's browser its own link, \
+which you never see. “New link” replaces a seat's link; “Play as NPC” takes the seat over for you \
+(everyone's log says so) and “Give back” returns it to its player. A seat whose player has a secret \
+choice waiting to be revealed changes hands only after the reveal.</p>\
 <div id=\"seats\"></div><p class=\"error\" id=\"seats-error\" role=\"alert\"></p></section>"
     } else {
         ""
     };
-    let controls = if access.seat.is_some() {
+    let controls = if rights.seat.is_some() {
         "<section class=\"card\" id=\"controls-card\"><h2>Your moves</h2>\
 <p class=\"hint\" id=\"legal-hint\"></p><div id=\"legal\" class=\"buttons\"></div>\
 <p class=\"error\" id=\"legal-error\" role=\"alert\"></p>\
 <details id=\"json-box\"><summary>Send a command as JSON</summary>\
 <textarea id=\"json-command\" rows=\"4\" spellcheck=\"false\" placeholder='{\"type\": \"…\"}'></textarea>\
 <button type=\"button\" id=\"json-send\">Send</button><p class=\"error\" id=\"json-error\" role=\"alert\"></p></details></section>"
+    } else if rights.suspended {
+        "<section class=\"card\"><h2>Watching</h2><p class=\"hint\">The GM plays your seat for now. This page shows what \
+everyone may see, and becomes yours again when the GM gives the seat back.</p></section>"
     } else {
         "<section class=\"card\"><h2>Watching</h2><p class=\"hint\">This link only watches the table. Players see their own secrets; you see what is public.</p></section>"
     };
+    let close = if owner {
+        "<p><button type=\"button\" id=\"close-table\" class=\"small\">End the table and reveal the secret</button></p>"
+    } else {
+        ""
+    };
+    let fairness = format!(
+        "<section class=\"card\" id=\"fair-card\"><h2>Fair dice</h2>\
+<p class=\"hint\">Every roll, draw and shuffle comes from the server's secret, sealed when the table was made, mixed with the seeds \
+the players' pages add. The secret is revealed when the table ends; then anyone can check every roll with <code>clash verify</code>.</p>\
+<dl class=\"fair\"><dt>Sealed secret (SHA-256)</dt><dd><code id=\"commitment\"></code></dd>\
+<dt>Log head</dt><dd><code id=\"head\"></code></dd><dt>Seeds</dt><dd id=\"seeds\"></dd>\
+<dt>Secret</dt><dd id=\"secret\">revealed when the table ends</dd></dl>\
+<p id=\"seed-box\" hidden><label for=\"my-seed\">Your seed</label> <input id=\"my-seed\" maxlength=\"64\" spellcheck=\"false\"> \
+<button type=\"button\" id=\"seed-send\" class=\"small\">Use this seed</button></p>\
+<p><a id=\"export\" href=\"/api/tables/{id}/export?key={key}\" download=\"clash-{id}.json\">Download the table's record</a></p>\
+{close}<p class=\"error\" id=\"fair-error\" role=\"alert\"></p></section>",
+        id = esc(&t.id),
+        key = esc(&key),
+    );
     let body = format!(
         "<header class=\"bar\"><a href=\"/\" class=\"home\">Clash</a><div><h1>{title}</h1>\
 <p class=\"sub\">{game} · you are <b id=\"who\">{who}</b> · <span id=\"status\" class=\"status\">connecting…</span></p></div></header>\
@@ -280,7 +362,7 @@ pub async fn table_page(
 <section class=\"card\" id=\"board-card\"><h2>The table</h2><div id=\"panel\"></div><pre id=\"render\"></pre>\
 <details><summary>Your view as JSON</summary><pre id=\"view-json\"></pre></details></section>\
 </div><div class=\"col\">{controls}\
-<section class=\"card\" id=\"log-card\"><h2>Log</h2><ol id=\"log\"></ol></section>\
+<section class=\"card\" id=\"log-card\"><h2>Log</h2><ol id=\"log\"></ol></section>{fairness}\
 </div></div></main>\
 <script type=\"application/json\" id=\"boot\">{boot}</script>\
 <script src=\"/assets/app.js\"></script><script src=\"/assets/panels.js\"></script>\
@@ -291,13 +373,7 @@ pub async fn table_page(
         who = esc(&who),
         boot = script_json(&boot),
     );
-    let mut response = Html(page(&format!("{} — Clash", t.title), &body)).into_response();
-    // The URL carries a secret key: keep it out of other sites' Referer headers.
-    response.headers_mut().insert(
-        header::REFERRER_POLICY,
-        header::HeaderValue::from_static("no-referrer"),
-    );
-    response
+    keyed(Html(page(&format!("{} — Clash", t.title), &body)).into_response())
 }
 
 pub async fn asset(Path(name): Path<String>) -> Response {
@@ -306,6 +382,10 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "app.js" => (
             "text/javascript; charset=utf-8",
             include_str!("assets/app.js"),
+        ),
+        "claim.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/claim.js"),
         ),
         "lobby.js" => (
             "text/javascript; charset=utf-8",

@@ -1,211 +1,19 @@
 //! Every endpoint, in process, through `tower::ServiceExt::oneshot`, against a test ruleset.
 
+#[path = "common/client.rs"]
+#[allow(dead_code)]
+mod client;
 mod common;
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use clash_core::{AnyGame, RulesetEntry, Seat, SeededRandomness};
-use clash_server::Tables;
+use clash_core::{AnyGame, ChanceInputs, DerivedRandomness, RulesetEntry, Seat};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
+use client::*;
 use common::SealedDuel;
-
-struct Server {
-    app: Router,
-    tables: Arc<Tables>,
-    path: std::path::PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-fn catalogue() -> Vec<RulesetEntry> {
-    vec![RulesetEntry::of::<SealedDuel>()]
-}
-
-fn server() -> Server {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("clash.db");
-    let tables = clash_server::open(&path, catalogue()).unwrap();
-    Server {
-        app: clash_server::app(tables.clone()),
-        tables,
-        path,
-        _dir: dir,
-    }
-}
-
-/// Send one request; returns the status and the body as text.
-async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, String) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if body.is_some() {
-        req = req.header("content-type", "application/json");
-    }
-    let req = req
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
-}
-
-async fn call_json(
-    app: &Router,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let text = body.map(|b| b.to_string());
-    let (status, out) = call(app, method, uri, text.as_deref()).await;
-    (
-        status,
-        serde_json::from_str(&out).unwrap_or(Value::String(out)),
-    )
-}
-
-/// A table with invite links for p1 and p2.
-struct Table {
-    id: String,
-    owner: String,
-    spectator: String,
-    p1: String,
-    p2: String,
-}
-
-async fn table(app: &Router) -> Table {
-    let (status, created) = call_json(
-        app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "sealed-duel", "title": "Test"})),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{created}");
-    let id = created["table"].as_str().unwrap().to_string();
-    let owner = created["owner_key"].as_str().unwrap().to_string();
-    let spectator = created["spectator_key"].as_str().unwrap().to_string();
-    let mut keys = vec![];
-    for seat in ["p1", "p2"] {
-        let (status, link) = call_json(
-            app,
-            "POST",
-            &format!("/api/tables/{id}/seats/{seat}/link?key={owner}"),
-            None,
-        )
-        .await;
-        assert_eq!(status, StatusCode::CREATED, "{link}");
-        keys.push(link["key"].as_str().unwrap().to_string());
-    }
-    Table {
-        id,
-        owner,
-        spectator,
-        p2: keys.pop().unwrap(),
-        p1: keys.pop().unwrap(),
-    }
-}
-
-async fn send(app: &Router, t: &Table, key: &str, command: Value) -> (StatusCode, Value) {
-    call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{}/commands?key={key}", t.id),
-        Some(json!({ "command": command })),
-    )
-    .await
-}
-
-async fn event_count(app: &Router, t: &Table) -> u64 {
-    let (_, info) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{}?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
-    info["event_count"].as_u64().unwrap()
-}
-
-/// Reads Server-Sent Events from a response body.
-struct Sse {
-    body: Body,
-    buf: String,
-}
-
-#[derive(Debug)]
-struct SseEvent {
-    event: String,
-    id: Option<String>,
-    data: String,
-}
-
-impl Sse {
-    async fn open(app: &Router, uri: &str, last_event_id: Option<&str>) -> Sse {
-        let mut req = Request::builder().uri(uri);
-        if let Some(id) = last_event_id {
-            req = req.header("last-event-id", id);
-        }
-        let resp = app
-            .clone()
-            .oneshot(req.body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        assert_eq!(resp.status(), StatusCode::OK);
-        assert_eq!(resp.headers()["content-type"], "text/event-stream");
-        Sse {
-            body: resp.into_body(),
-            buf: String::new(),
-        }
-    }
-
-    /// The next event, or `None` if the stream ends or nothing arrives within a second.
-    async fn next(&mut self) -> Option<SseEvent> {
-        loop {
-            if let Some(end) = self.buf.find("\n\n") {
-                let block: String = self.buf.drain(..end + 2).collect();
-                let mut ev = SseEvent {
-                    event: "message".into(),
-                    id: None,
-                    data: String::new(),
-                };
-                let mut any = false;
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        ev.event = v.trim().into();
-                        any = true;
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        ev.data.push_str(v.strip_prefix(' ').unwrap_or(v));
-                        any = true;
-                    } else if let Some(v) = line.strip_prefix("id:") {
-                        ev.id = Some(v.trim().into());
-                    }
-                }
-                if any {
-                    return Some(ev);
-                }
-                continue; // a keep-alive comment
-            }
-            let frame = tokio::time::timeout(Duration::from_secs(1), self.body.frame())
-                .await
-                .ok()??
-                .ok()?;
-            if let Ok(data) = frame.into_data() {
-                self.buf.push_str(&String::from_utf8_lossy(&data));
-            }
-        }
-    }
-
-    async fn update(&mut self) -> Value {
-        let ev = self.next().await.expect("an update");
-        assert_eq!(ev.event, "update");
-        serde_json::from_str(&ev.data).unwrap()
-    }
-}
 
 #[tokio::test]
 async fn health_answers_when_the_database_is_reachable() {
@@ -229,6 +37,11 @@ async fn openapi_document_describes_every_endpoint() {
         "/api/tables/{id}/events",
         "/api/tables/{id}/commands",
         "/api/tables/{id}/stream",
+        "/api/tables/{id}/export",
+        "/api/tables/{id}/claim",
+        "/api/tables/{id}/seed",
+        "/api/tables/{id}/close",
+        "/api/tables/{id}/seats/{seat}/hand-back",
         "/api/tables/{id}/seats/{seat}/link",
     ] {
         assert!(doc["paths"][path].is_object(), "{path} is not documented");
@@ -323,7 +136,10 @@ async fn the_owner_manages_seat_links_and_only_the_owner() {
     assert_eq!(info["role"], "owner");
     assert_eq!(info["seat"], "gm");
     assert_eq!(info["seats"][1]["holder"], "player");
-    assert_eq!(info["seats"][1]["key"], t.p1.as_str());
+    assert!(
+        !info.to_string().contains(&t.p1),
+        "the GM never holds a player's own key"
+    );
     // A player sees its role, and no one's keys.
     let (_, mine) = call_json(
         &s.app,
@@ -355,14 +171,7 @@ async fn the_owner_manages_seat_links_and_only_the_owner() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{seat}");
     }
     // Reissuing revokes the old link.
-    let (status, fresh) = call_json(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED);
+    let fresh = invite(&s.app, &t.id, &t.owner, "p1").await;
     let (status, _) = call_json(
         &s.app,
         "GET",
@@ -377,7 +186,7 @@ async fn the_owner_manages_seat_links_and_only_the_owner() {
         &format!(
             "/api/tables/{}?key={}",
             t.id,
-            fresh["key"].as_str().unwrap()
+            claim(&s.app, &t.id, &fresh).await
         ),
         None,
     )
@@ -602,23 +411,18 @@ async fn views_and_events_are_the_callers_own() {
     .await;
     assert_eq!(view["view"]["mine"], Value::Null);
     assert_eq!(view["legal"][0]["label"], "Commit · word: apple");
+    let lines = game_lines(&s.app, &t.id, &t.p2, 0).await;
+    assert_eq!(lines[0]["text"], "p1 is ready");
+    let end = log_len(&s.app, &t.id, &t.p2).await;
     let (_, events) = call_json(
         &s.app,
         "GET",
-        &format!("/api/tables/{}/events?key={}&after=0", t.id, t.p2),
-        None,
-    )
-    .await;
-    assert_eq!(events["events"][0]["text"], "p1 is ready");
-    let (_, events) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/events?key={}&after=1", t.id, t.p2),
+        &format!("/api/tables/{}/events?key={}&after={end}", t.id, t.p2),
         None,
     )
     .await;
     assert_eq!(events["events"], json!([]));
-    assert_eq!(events["event_count"], 1);
+    assert_eq!(events["event_count"], end);
 }
 
 #[tokio::test]
@@ -632,7 +436,7 @@ async fn streams_push_each_change_and_resume_after_the_last_event() {
     )
     .await;
     let first = p2.update().await;
-    assert_eq!(first["event_count"], 0);
+    let start = first["event_count"].as_u64().unwrap();
     assert_eq!(first["viewer"], "p2");
     send(
         &s.app,
@@ -647,20 +451,22 @@ async fn streams_push_each_change_and_resume_after_the_last_event() {
     send(&s.app, &t, &t.p2, json!({"type": "commit", "word": "pear"})).await;
     let next = p2.update().await;
     assert_eq!(next["events"][0]["text"], "p2 commits pear");
-    assert_eq!(next["event_count"], 2);
+    // Each command is one command entry and its events.
+    let end = start + 4;
+    assert_eq!(next["event_count"], end);
     // Reconnecting with Last-Event-ID (or ?after=) sends only what came later.
     let mut again = Sse::open(
         &s.app,
         &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
-        Some("1"),
+        Some(&(start + 2).to_string()),
     )
     .await;
     let resumed = again.update().await;
     assert_eq!(resumed["events"].as_array().unwrap().len(), 1);
-    assert_eq!(resumed["events"][0]["index"], 1);
+    assert_eq!(resumed["events"][0]["index"], start + 3);
     let mut later = Sse::open(
         &s.app,
-        &format!("/api/tables/{}/stream?key={}&after=2", t.id, t.p2),
+        &format!("/api/tables/{}/stream?key={}&after={end}", t.id, t.p2),
         None,
     )
     .await;
@@ -690,19 +496,20 @@ async fn a_revoked_link_loses_its_stream() {
     assert!(p1.next().await.is_none(), "the stream ends");
 }
 
-fn table_seed(path: &std::path::Path, id: &str) -> u64 {
+/// The table's server secret, as hex, straight from the database.
+fn table_secret(path: &std::path::Path, id: &str) -> String {
     let conn = rusqlite::Connection::open(path).unwrap();
-    conn.query_row("SELECT seed FROM tables WHERE id = ?1", [id], |r| {
-        r.get::<_, i64>(0)
+    conn.query_row("SELECT secret FROM tables WHERE id = ?1", [id], |r| {
+        r.get::<_, String>(0)
     })
-    .unwrap() as u64
+    .unwrap()
 }
 
 #[tokio::test]
-async fn no_seat_ever_receives_another_seats_secret_the_seed_or_the_deck_order() {
+async fn no_seat_ever_receives_another_seats_secret_the_server_secret_or_the_deck_order() {
     let s = server();
     let t = table(&s.app).await;
-    let seed = table_seed(&s.path, &t.id);
+    let secret = table_secret(&s.path, &t.id);
     let stream = |key: &str| format!("/api/tables/{}/stream?key={key}", t.id);
     let mut p2 = Sse::open(&s.app, &stream(&t.p2), None).await;
     let mut spectator = Sse::open(&s.app, &stream(&t.spectator), None).await;
@@ -763,10 +570,7 @@ async fn no_seat_ever_receives_another_seats_secret_the_seed_or_the_deck_order()
     ] {
         assert!(seen.contains("p1 is ready"), "{who} saw the commit happen");
         assert!(!seen.contains("zebra-41"), "{who} saw p1's secret word");
-        assert!(
-            !seen.contains(&seed.to_string()) && !seen.contains(&(seed as i64).to_string()),
-            "{who} saw the seed"
-        );
+        assert!(!seen.contains(&secret), "{who} saw the server secret");
         assert!(!seen.contains("card-"), "{who} saw the deck order");
     }
     // Once revealed, everyone sees it.
@@ -782,7 +586,7 @@ async fn no_seat_ever_receives_another_seats_secret_the_seed_or_the_deck_order()
     let (_, events) = call(
         &s.app,
         "GET",
-        &format!("/api/tables/{}/events?key={}&after=3", t.id, t.spectator),
+        &format!("/api/tables/{}/events?key={}&after=0", t.id, t.spectator),
         None,
     )
     .await;
@@ -839,16 +643,25 @@ async fn commands_to_one_table_are_serialized_and_numbered_without_gaps() {
     }
 }
 
-/// What the table's events should be, computed without the server from its seed.
-fn replayed_locally(seed: u64, setup: Value, commands: &[(Seat, Value)]) -> Box<dyn AnyGame> {
+/// What the table's events should be, computed without the server from its secret (no client
+/// seeds were added: chance depends on the secret, the table and the command number alone).
+fn replayed_locally(
+    secret: &str,
+    table: &str,
+    setup: Value,
+    commands: &[(Seat, Value)],
+) -> Box<dyn AnyGame> {
+    let secret = clash_server::log::unhex(secret).unwrap();
     let mut game = (RulesetEntry::of::<SealedDuel>().new_game)(&setup).unwrap();
     for (n, (seat, command)) in commands.iter().enumerate() {
-        game.command(
-            *seat,
-            command,
-            &mut SeededRandomness::for_command(seed, n as u64),
-        )
-        .unwrap();
+        let inputs = ChanceInputs {
+            secret: &secret,
+            table,
+            command: n as u64,
+            seeds: &[],
+        };
+        game.command(*seat, command, &mut DerivedRandomness::new(&inputs))
+            .unwrap();
     }
     game
 }
@@ -912,17 +725,19 @@ async fn after_a_restart_every_table_continues_where_it_was() {
         let (status, body) = send(&app, &first, &key_for(&first, *seat), command.clone()).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
-    let seed = table_seed(&path, &first.id);
-    let local = replayed_locally(seed, json!({}), &commands);
-    let (_, events) = call_json(
-        &app,
-        "GET",
-        &format!("/api/tables/{}/events?key={}&after=0", first.id, first.p1),
-        None,
-    )
-    .await;
-    let expected = local.events_for(Seat::Player(1).into(), 0);
-    assert_eq!(events["events"], serde_json::to_value(&expected).unwrap());
+    let secret = table_secret(&path, &first.id);
+    let local = replayed_locally(&secret, &first.id, json!({}), &commands);
+    let lines = game_lines(&app, &first.id, &first.p1, 0).await;
+    let expected: Vec<(Value, String)> = local
+        .events_for(Seat::Player(1).into(), 0)
+        .into_iter()
+        .map(|e| (e.event, e.text))
+        .collect();
+    let got: Vec<(Value, String)> = lines
+        .iter()
+        .map(|l| (l["event"].clone(), l["text"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(got, expected);
     let (status, _) = send(
         &app,
         &second,

@@ -498,6 +498,13 @@ impl Ruleset for IronTriangle {
         }
     }
 
+    /// A stance, move or face-down special of the seat's fighters, or its problem pick, not yet
+    /// revealed (IT-2). Sheets are not secrets of a seat: PC sheets are public and NPC sheets are
+    /// the GM's own (IT-24).
+    fn secret_pending(state: &Table, seat: Seat) -> bool {
+        conflict::secret_pending(state, seat) || campaign::secret_pending(state, seat)
+    }
+
     fn narrate(state: &Table, event: &Event) -> String {
         match event {
             Event::Conflict(e) => conflict::narrate(state, e),

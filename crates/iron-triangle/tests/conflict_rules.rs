@@ -504,3 +504,25 @@ fn it_32_only_the_active_picks_an_opponent() {
     ); // not an opponent
     t.cmd("p1", json!({"type": "pick_opponent", "opponent": "Goon"}));
 }
+
+#[test]
+fn it_2_a_hidden_stance_or_move_is_a_pending_secret_of_its_seat_until_revealed() {
+    use clash_core::Ruleset;
+    let pending = |t: &T, s: &str| iron_triangle::IronTriangle::secret_pending(&t.table, seat(s));
+    let mut t = T::new(vec![pc("Ada", "p1"), pc("Bo", "p2"), npc("Goon")]);
+    t.start(&["Goon"], false, false);
+    t.face("Ada", "Goon");
+    assert!(!pending(&t, "p1"), "nothing chosen yet");
+    t.stance("Ada", Some(("attack", 3)));
+    assert!(pending(&t, "p1"), "IT-2: Ada's stance is hidden");
+    assert!(
+        !pending(&t, "p2") && !pending(&t, "gm"),
+        "only the seat that chose holds the secret"
+    );
+    t.stance("Goon", None);
+    assert!(!pending(&t, "p1"), "stances revealed together");
+    t.play("Ada", "A-H");
+    assert!(pending(&t, "p1"), "IT-2: Ada's move is hidden");
+    t.play("Goon", "A-L");
+    assert!(!pending(&t, "p1") && !pending(&t, "gm"), "moves revealed");
+}

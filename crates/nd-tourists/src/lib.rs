@@ -204,6 +204,12 @@ impl Ruleset for NdTourists {
         Some(view::event_view(event, viewer))
     }
 
+    /// No choice here is made in secret: bids, passes and reactions are played face up. A
+    /// party's Reserve is private but is not a choice; it passes with the seat (publicly).
+    fn secret_pending(_state: &State, _seat: Seat) -> bool {
+        false
+    }
+
     fn narrate(_state: &State, event: &Event) -> String {
         view::narrate(event)
     }

@@ -35,7 +35,7 @@ pub use veto::DeclaredVeto;
 pub use visibility::{CampaignView, ChooserView, ProblemView};
 
 pub use narration::narrate;
-pub use visibility::{event_view, render, view};
+pub use visibility::{event_view, render, secret_pending, view};
 
 /// The state of the campaign outside conflicts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

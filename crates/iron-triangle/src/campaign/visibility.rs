@@ -100,6 +100,15 @@ pub fn view(table: &Table, viewer: Viewer) -> CampaignView {
     }
 }
 
+/// True while `seat` has committed a problem pick that is not revealed yet (IT-2).
+pub fn secret_pending(table: &Table, seat: Seat) -> bool {
+    table
+        .campaign
+        .problem
+        .as_ref()
+        .is_some_and(|p| !p.revealed && p.commitments.iter().any(|k| k.seat == seat))
+}
+
 pub fn event_view(event: &CampaignEvent, viewer: Viewer) -> Option<CampaignEvent> {
     match event {
         CampaignEvent::OptionCommitted {

@@ -840,6 +840,10 @@ pub fn event_view(e: &ConflictEvent, viewer: Viewer) -> Option<ConflictEvent> {
     visibility::event_view(e, viewer)
 }
 
+pub fn secret_pending(state: &Table, seat: Seat) -> bool {
+    visibility::secret_pending(state, seat)
+}
+
 pub fn narrate(state: &Table, e: &ConflictEvent) -> String {
     narration::narrate(state, e)
 }

@@ -346,6 +346,25 @@ fn own_moves(state: &Table, c: &super::Conflict, t: &super::Turn, seat: Seat) ->
 }
 
 /// What `viewer` may see of one event: hidden payloads are removed (IT-2, IT-24, D-26).
+/// True while a fighter `seat` controls has a stance or move chosen in secret and not yet
+/// revealed (IT-2), or a special played face down and not yet turned up.
+pub fn secret_pending(state: &Table, seat: Seat) -> bool {
+    let Some(c) = state.conflict.as_ref() else {
+        return false;
+    };
+    let Some(t) = c.turn.as_ref() else {
+        return false;
+    };
+    let own = |f: FighterId| super::controller(state, c, f) == seat;
+    let slots = [Some(t.active), t.opponent];
+    let hidden_choice = slots.iter().enumerate().any(|(slot, f)| {
+        f.is_some_and(own)
+            && ((t.stances[slot].is_some() && !t.stances_revealed)
+                || (t.moves[slot].is_some() && !t.moves_revealed))
+    });
+    hidden_choice || t.specials.iter().any(|p| p.face_down && own(p.by))
+}
+
 pub fn event_view(e: &ConflictEvent, viewer: Viewer) -> Option<ConflictEvent> {
     let mut seen = e.clone();
     match &mut seen {
