@@ -1,12 +1,12 @@
 //! Whose move it is (the kernel's `status`): the seats whose command the table waits on now,
 //! read straight off the state (no legal-command search), so pages can say "your move".
 //!
-//! - In a running conflict: the players whose PCs have not answered the call (forming); the
-//!   picker of the next active character (the players together for the first pick); the
-//!   active character's controller picking an opponent; the participants' controllers who have
-//!   not yet committed a stance or a move; the characters' controllers still to act or pass in
-//!   an open W4 or W5 window; the seat splitting a loss or a gain; the surrenderer's opponent
-//!   deciding mercy.
+//! - In a running conflict: the players whose PCs have not answered the call (forming; the GM
+//!   once every PC has sat out, as only settling moves it on); the picker of the next active
+//!   character (the players together for the first pick); the active character's controller
+//!   picking an opponent; the participants' controllers who have not yet committed a stance or
+//!   a move; the characters' controllers still to act or pass in an open W4 or W5 window; the
+//!   seat splitting a loss or a gain; the surrenderer's opponent deciding mercy.
 //! - Outside a conflict: the players who have not committed a problem pick; the decider who
 //!   must narrate; at session end, the players whose PCs must level up before the next session
 //!   (then the GM); the players of replacement PCs still levelling up; otherwise the GM, who
@@ -33,11 +33,19 @@ fn controller(table: &Table, c: &Conflict, f: u8) -> Seat {
 
 fn in_conflict(table: &Table, c: &Conflict) -> Vec<Seat> {
     match &c.phase {
-        Phase::Forming => c
-            .ids()
-            .filter(|f| c.f(*f).status == FighterStatus::Pending)
-            .map(|f| controller(table, c, f))
-            .collect(),
+        Phase::Forming => {
+            let pending: Vec<Seat> = c
+                .ids()
+                .filter(|f| c.f(*f).status == FighterStatus::Pending)
+                .map(|f| controller(table, c, f))
+                .collect();
+            // Everyone sat out or refused: only the GM's settling moves it on (IT-23).
+            if pending.is_empty() {
+                vec![Seat::Gm]
+            } else {
+                pending
+            }
+        }
         Phase::PickActive {
             picker: Picker::Players,
             ..
