@@ -419,20 +419,6 @@ fn splits(table: &Table, c: &Conflict, only: Option<Seat>, out: &mut impl PlaySi
     }
 }
 
-/// Seats whose action the conflict is waiting for.
-pub fn waiting_for(table: &Table) -> Vec<Seat> {
-    let mut seats: Vec<Seat> = std::iter::once(Seat::Gm)
-        .chain(table.players.iter().copied())
-        .collect();
-    let mut plays = Vec::new();
-    seats.retain(|s| {
-        plays.clear();
-        plays_for(table, *s, &mut plays);
-        !plays.is_empty()
-    });
-    seats
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
