@@ -9,7 +9,8 @@
 //! * [`RuleError`]: the typed refusal naming the rule a command breaks;
 //! * [`Game`] and [`AnyGame`]: a running game, and the same driven through JSON by the CLI and
 //!   the server;
-//! * [`Listed`]: a ruleset's name, blurb and ready-made setups, for the catalogue;
+//! * [`Listed`]: a ruleset's name, blurb, ready-made setups and board ([`Panel`]), for the
+//!   catalogue;
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`);
 //! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output.
 //!
@@ -25,8 +26,8 @@ pub mod seat;
 pub mod text;
 
 pub use error::{RuleError, ensure};
-pub use game::{AnyGame, Game, GameError, RulesetEntry, SeenEvent};
-pub use listing::{Listed, Preset};
+pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
+pub use listing::{Listed, Panel, Preset};
 pub use randomness::{
     CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,
     RandomnessSpec, Recorder, Scripted, ScriptedRandomness, SeededRandomness, command_seed,

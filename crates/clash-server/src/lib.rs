@@ -19,6 +19,7 @@
 //! * [`api`]: the JSON API (documented at `/api/openapi.json`) and the live stream (SSE), where
 //!   every viewer receives its own redacted view and events after each change.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
+//! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
 //!
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
@@ -29,6 +30,7 @@ pub mod export;
 pub mod labels;
 pub mod links;
 pub mod log;
+pub mod odds;
 pub mod pages;
 pub mod setups;
 pub mod store;
@@ -51,7 +53,7 @@ pub fn open(path: &Path, catalogue: Vec<RulesetEntry>) -> Result<Arc<Tables>, st
 
 /// The whole HTTP application for these tables.
 pub fn app(tables: Arc<Tables>) -> axum::Router {
-    api::router(tables)
+    api::router(tables.clone()).merge(odds::router(tables))
 }
 
 /// A boxed error for the top level.

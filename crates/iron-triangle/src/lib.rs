@@ -168,7 +168,7 @@ pub mod position;
 pub mod special;
 pub mod status;
 
-use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use campaign::{Campaign, CampaignCommand, CampaignEvent};
@@ -551,4 +551,8 @@ impl Listed for IronTriangle {
             setup: include_str!("../presets/duel.json"),
         },
     ];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }

@@ -93,7 +93,7 @@ pub mod turn;
 pub mod view;
 pub mod winning;
 
-use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
 
 pub use board::{Pos, Stack};
 pub use combat::{Battle, Exchange, Gear, Loss, Roll};
@@ -202,4 +202,8 @@ impl Listed for Triforce {
             setup: include_str!("../presets/four-players.json"),
         },
     ];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }
