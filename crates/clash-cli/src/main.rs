@@ -1,8 +1,11 @@
 //! `clash`: play, serve and analyse tabletop conflict systems.
 
-mod analysis;
+mod odds;
+mod output;
 mod run;
 mod serve;
+mod simulate;
+mod solve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,7 +13,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "clash", version, about = "Play and analyse tabletop conflict systems together")]
+#[command(
+    name = "clash",
+    version,
+    about = "Play and analyse tabletop conflict systems together"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -32,11 +39,11 @@ enum Command {
     /// List the rulesets this build can play.
     Rulesets,
     /// Exact odds of dice and draws, as fractions and decimals (see `clash odds --help`).
-    Odds(analysis::OddsArgs),
+    Odds(odds::OddsArgs),
     /// Exact equilibria: Iron Triangle turns, any zero-sum matrix game.
-    Solve(analysis::SolveArgs),
+    Solve(solve::SolveArgs),
     /// Play many bot-against-bot games in parallel and summarise them.
-    Simulate(analysis::SimulateArgs),
+    Simulate(simulate::SimulateArgs),
     /// Run the table server: create tables in a browser, invite players, play live.
     ///
     /// Tables live in an SQLite file (created on first start) and survive restarts.
@@ -55,14 +62,16 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run { file, json } => run::run(&file, json),
         Command::Serve { addr, db } => serve::serve(addr, &db),
-        Command::Odds(args) => analysis::odds(args),
-        Command::Solve(args) => analysis::solve(args),
-        Command::Simulate(args) => analysis::simulate_cmd(args),
-        Command::Rulesets => {
-            for entry in clash_catalogue::rulesets() {
-                println!("{}", entry.id);
-            }
-            ExitCode::SUCCESS
-        }
+        Command::Odds(args) => odds::odds(args),
+        Command::Solve(args) => solve::solve(args),
+        Command::Simulate(args) => simulate::simulate_cmd(args),
+        Command::Rulesets => output::finish("rulesets", rulesets()),
     }
+}
+
+fn rulesets() -> output::Outcome {
+    for entry in clash_catalogue::rulesets() {
+        output::say!("{}", entry.id);
+    }
+    Ok(())
 }

@@ -8,7 +8,11 @@ fn examples() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let mut files = Vec::new();
     for dir in std::fs::read_dir(&root).into_iter().flatten().flatten() {
-        for file in std::fs::read_dir(dir.path()).into_iter().flatten().flatten() {
+        for file in std::fs::read_dir(dir.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             if file.path().extension().is_some_and(|e| e == "json") {
                 files.push(file.path());
             }
@@ -22,7 +26,12 @@ fn examples() -> Vec<PathBuf> {
 fn every_example_runs_with_exit_0() {
     let files = examples();
     for file in &files {
-        let out = Command::cargo_bin("clash").unwrap().arg("run").arg(file).output().unwrap();
+        let out = Command::cargo_bin("clash")
+            .unwrap()
+            .arg("run")
+            .arg(file)
+            .output()
+            .unwrap();
         assert!(
             out.status.success(),
             "{} failed:\n{}{}",
@@ -35,8 +44,15 @@ fn every_example_runs_with_exit_0() {
 
 #[test]
 fn json_output_is_one_object_with_views() {
-    let Some(file) = examples().into_iter().next() else { return };
-    let out = Command::cargo_bin("clash").unwrap().args(["run", "--json"]).arg(&file).output().unwrap();
+    let Some(file) = examples().into_iter().next() else {
+        return;
+    };
+    let out = Command::cargo_bin("clash")
+        .unwrap()
+        .args(["run", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["ok"], true);
@@ -45,7 +61,8 @@ fn json_output_is_one_object_with_views() {
 }
 
 fn scenario_file(name: &str, body: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("clash-run-test-{}-{name}.json", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("clash-run-test-{}-{name}.json", std::process::id()));
     std::fs::write(&path, body).unwrap();
     path
 }
@@ -53,10 +70,24 @@ fn scenario_file(name: &str, body: &str) -> PathBuf {
 #[test]
 fn unknown_rulesets_and_bad_files_exit_1() {
     let file = scenario_file("unknown", r#"{"ruleset": "chess", "setup": {}}"#);
-    Command::cargo_bin("clash").unwrap().arg("run").arg(&file).assert().code(1);
+    Command::cargo_bin("clash")
+        .unwrap()
+        .arg("run")
+        .arg(&file)
+        .assert()
+        .code(1);
     let file = scenario_file("broken", "{ not json");
-    Command::cargo_bin("clash").unwrap().arg("run").arg(&file).assert().code(1);
-    Command::cargo_bin("clash").unwrap().args(["run", "/nonexistent/file.json"]).assert().code(1);
+    Command::cargo_bin("clash")
+        .unwrap()
+        .arg("run")
+        .arg(&file)
+        .assert()
+        .code(1);
+    Command::cargo_bin("clash")
+        .unwrap()
+        .args(["run", "/nonexistent/file.json"])
+        .assert()
+        .code(1);
 }
 
 #[test]
@@ -66,10 +97,18 @@ fn an_unexpected_refusal_exits_2_and_names_the_rule() {
         r#"{"ruleset": "triforce", "setup": {"players": 3},
             "steps": [{"seat": "p2", "command": {"type": "end_turn"}}]}"#,
     );
-    let out = Command::cargo_bin("clash").unwrap().arg("run").arg(&file).output().unwrap();
+    let out = Command::cargo_bin("clash")
+        .unwrap()
+        .arg("run")
+        .arg(&file)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("TF-"), "the error names the Triforce rule it breaks: {stderr}");
+    assert!(
+        stderr.contains("TF-"),
+        "the error names the Triforce rule it breaks: {stderr}"
+    );
 }
 
 #[test]
@@ -79,6 +118,15 @@ fn an_expected_refusal_is_fine() {
         r#"{"ruleset": "triforce", "setup": {"players": 3},
             "steps": [{"seat": "p2", "command": {"type": "end_turn"}, "expect_error": "TF-12"}]}"#,
     );
-    let out = Command::cargo_bin("clash").unwrap().arg("run").arg(&file).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::cargo_bin("clash")
+        .unwrap()
+        .arg("run")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

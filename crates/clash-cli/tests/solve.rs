@@ -18,7 +18,12 @@ fn cornered(tag: &str) -> PathBuf {
 }
 
 fn solve(args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("clash").unwrap().args(["solve", "iron-triangle"]).args(args).output().unwrap()
+    Command::cargo_bin("clash")
+        .unwrap()
+        .args(["solve", "iron-triangle"])
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -30,7 +35,11 @@ fn a_cornered_character_needs_a_surrender_price() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("must surrender (IT-35)"));
 
     let priced = solve(&["turn", "--state", file, "--surrender", "4", "--json"]);
-    assert!(priced.status.success(), "{}", String::from_utf8_lossy(&priced.stderr));
+    assert!(
+        priced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&priced.stderr)
+    );
     let v: Value = serde_json::from_slice(&priced.stdout).unwrap();
     assert_eq!(v["surrender"], 4);
     assert_eq!(v["value"]["fraction"], "-4/1");
@@ -40,11 +49,25 @@ fn a_cornered_character_needs_a_surrender_price() {
 #[test]
 fn the_move_matrix_gains_a_surrender_row_and_column() {
     let file = cornered("moves");
-    let out = solve(&["moves", "--state", file.to_str().unwrap(), "--surrender", "2", "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = solve(&[
+        "moves",
+        "--state",
+        file.to_str().unwrap(),
+        "--surrender",
+        "2",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["rows"], serde_json::json!(["surrender"]));
-    assert_eq!(v["cols"], serde_json::json!(["D-M", "G-L", "A-H", "surrender"]));
+    assert_eq!(
+        v["cols"],
+        serde_json::json!(["D-M", "G-L", "A-H", "surrender"])
+    );
     assert_eq!(v["matrix"], serde_json::json!([[-2, -2, -2, 0]]));
 }
 
@@ -58,14 +81,24 @@ fn duel_file(tag: &str, spec: Value) -> PathBuf {
 fn a_duel_of_last_points_is_worth_minus_a_third_to_the_pc() {
     // One energy each: a win knocks the loser out, a tie knocks both out and the GM's side wins
     // (IT-27), so the cyclic starting moves give the PC one win in three.
-    let file = duel_file("tiny", serde_json::json!({
-        "active": {"name": "Ada", "energy": {"defend": 1, "grapple": 0, "attack": 0}},
-        "opponent": {"name": "Bruiser", "energy": {"defend": 0, "grapple": 1, "attack": 0}}
-    }));
+    let file = duel_file(
+        "tiny",
+        serde_json::json!({
+            "active": {"name": "Ada", "energy": {"defend": 1, "grapple": 0, "attack": 0}},
+            "opponent": {"name": "Bruiser", "energy": {"defend": 0, "grapple": 1, "attack": 0}}
+        }),
+    );
     let out = solve(&["conflict", "--state", file.to_str().unwrap(), "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!((v["value"].as_f64().unwrap() + 1.0 / 3.0).abs() < 1e-9, "{v}");
+    assert!(
+        (v["value"].as_f64().unwrap() + 1.0 / 3.0).abs() < 1e-9,
+        "{v}"
+    );
     assert_eq!(v["states"], 1);
     assert_eq!(v["first"], "Ada");
     assert!(out.stderr.is_empty(), "no progress bar with --json");
@@ -73,16 +106,26 @@ fn a_duel_of_last_points_is_worth_minus_a_third_to_the_pc() {
     let text = solve(&["conflict", "--state", file.to_str().unwrap()]);
     assert!(text.status.success());
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("Value to Ada: -0.333333") && text.contains("1 states solved"), "{text}");
+    assert!(
+        text.contains("Value to Ada: -0.333333") && text.contains("1 states solved"),
+        "{text}"
+    );
 }
 
 #[test]
 fn a_duel_too_large_to_solve_is_refused() {
-    let file = duel_file("big", serde_json::json!({
-        "active": {"name": "Ada", "energy": {"defend": 3, "grapple": 2, "attack": 5}},
-        "opponent": {"name": "Bruiser", "energy": {"defend": 1, "grapple": 1, "attack": 1}}
-    }));
+    let file = duel_file(
+        "big",
+        serde_json::json!({
+            "active": {"name": "Ada", "energy": {"defend": 3, "grapple": 2, "attack": 5}},
+            "opponent": {"name": "Bruiser", "energy": {"defend": 1, "grapple": 1, "attack": 1}}
+        }),
+    );
     let out = solve(&["conflict", "--state", file.to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 3 per type and 6 in all"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("at most 3 per type and 6 in all"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

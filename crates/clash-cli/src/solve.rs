@@ -1,0 +1,509 @@
+//! `clash solve`: equilibria of Iron Triangle turns and duels, and of any zero-sum matrix game.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, Subcommand, ValueEnum};
+use clash_analysis::duel::{self, ChainPolicy};
+use clash_analysis::exact::Probability;
+use clash_analysis::matrix_game::{self, Scalar};
+use clash_analysis::turn_game::{self, Options, Payoff, TurnSpec};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use crate::output::{self, Outcome, say, say_part};
+
+// ---------------------------------------------------------------------------------------------
+// clash solve
+
+/// Exact equilibria of zero-sum games.
+#[derive(Args)]
+#[command(after_long_help = SOLVE_HELP)]
+pub struct SolveArgs {
+    #[command(subcommand)]
+    what: SolveWhat,
+    /// Print JSON.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+const SOLVE_HELP: &str = "\
+Turn state file (JSON), for `clash solve iron-triangle turn|moves --state FILE`:
+  {
+    \"active\":   {\"name\": \"Ada\", \"energy\": {\"defend\": 3, \"grapple\": 2, \"attack\": 5},
+                 \"moves\": [\"D-M\", \"G-L\", \"A-H\"], \"combos\": [{\"from\": \"D-M\", \"followups\": [\"G-J\"]}],
+                 \"pile\": []},
+    \"opponent\": {\"name\": \"Bruiser\", \"energy\": {\"defend\": 4, \"grapple\": 4, \"attack\": 2}, \"pile\": [\"A-L\"]},
+    \"chain\": [\"D-M\"]
+  }
+  energy = current energy; \"max\" (default: current, at least 1), \"moves\" (default: the starting
+  moves D-M, G-L, A-H), \"combos\" and \"pile\" are optional; \"chain\" is the active character's
+  live chain against the opponent, oldest first.
+
+Payoffs (--payoff): energy = energy the opponent loses minus energy the active character loses
+  (default); win = +1 win, -1 loss, 0 tie (maximises P(win) - P(loss)).
+
+Surrender (--surrender COST): not offered by default, because it ends the character's part in
+  the conflict, which a one-turn payoff cannot value (the engine settles it with no winner check
+  and no energy change, D-10). With a price, Surrender joins each side's moves (when the engine
+  allows it: never for a Samurai, D-11) and the surrenderer scores -COST, its opponent +COST;
+  both surrendering score 0. With --payoff win, COST 1 counts a surrender as a lost turn. A
+  character with no available move can only be solved with a price: it must surrender (IT-35).
+
+Matrix file, for `clash solve matrix FILE`: a JSON array of rows of integers, payoffs to the row
+  player, e.g. [[0, -1, 2], [1, 0, -1], [-1, 1, 0]].";
+
+#[derive(Subcommand)]
+enum SolveWhat {
+    /// Iron Triangle's conflict turn.
+    #[command(name = "iron-triangle", subcommand)]
+    IronTriangle(IronSolve),
+    /// Any zero-sum matrix game given as a JSON array of integer rows.
+    Matrix {
+        file: PathBuf,
+        /// Solve in floating point (fast) instead of exact rationals.
+        #[arg(long)]
+        float: bool,
+        /// Solve this many times and report the time per solve.
+        #[arg(long, default_value_t = 1)]
+        repeat: u32,
+    },
+}
+
+#[derive(Subcommand)]
+enum IronSolve {
+    /// The two-stage turn game (stances revealed, then moves), solved exactly.
+    Turn {
+        #[arg(long)]
+        state: PathBuf,
+        #[arg(long, value_enum, default_value_t = PayoffArg::Energy)]
+        payoff: PayoffArg,
+        /// Offer Surrender (IT-35) at this price to the surrenderer, in payoff units.
+        #[arg(long, value_name = "COST", allow_negative_numbers = true)]
+        surrender: Option<i64>,
+    },
+    /// A whole duel between two level-0 characters: P(win) - P(loss) for the first (the PC,
+    /// active first) against the second (the GM's NPC), by backward induction over conflict
+    /// states.
+    Conflict {
+        /// The two characters, in the turn state format (combos not allowed; at most 3 energy
+        /// per type and 6 in all per character).
+        #[arg(long)]
+        state: PathBuf,
+    },
+    /// The move game once given stances are revealed: its payoff matrix and equilibrium.
+    Moves {
+        #[arg(long)]
+        state: PathBuf,
+        /// The active character's stance: none, or D2, G1, A3, …
+        #[arg(long, default_value = "none")]
+        active_stance: String,
+        /// The opponent's stance.
+        #[arg(long, default_value = "none")]
+        opponent_stance: String,
+        #[arg(long, value_enum, default_value_t = PayoffArg::Energy)]
+        payoff: PayoffArg,
+        /// Offer Surrender (IT-35) at this price to the surrenderer, in payoff units.
+        #[arg(long, value_name = "COST", allow_negative_numbers = true)]
+        surrender: Option<i64>,
+        /// Solve the matrix this many times and report the time per solve (exact and f64).
+        #[arg(long, default_value_t = 1)]
+        repeat: u32,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PayoffArg {
+    Energy,
+    Win,
+}
+
+impl From<PayoffArg> for Payoff {
+    fn from(p: PayoffArg) -> Payoff {
+        match p {
+            PayoffArg::Energy => Payoff::Energy,
+            PayoffArg::Win => Payoff::Win,
+        }
+    }
+}
+
+pub fn solve(args: SolveArgs) -> ExitCode {
+    let json = args.json;
+    let r = match args.what {
+        SolveWhat::Matrix {
+            file,
+            float,
+            repeat,
+        } => solve_matrix(&file, float, repeat, json),
+        SolveWhat::IronTriangle(IronSolve::Turn {
+            state,
+            payoff,
+            surrender,
+        }) => solve_turn(
+            &state,
+            Options {
+                payoff: payoff.into(),
+                surrender,
+            },
+            json,
+        ),
+        SolveWhat::IronTriangle(IronSolve::Conflict { state }) => solve_conflict(&state, json),
+        SolveWhat::IronTriangle(IronSolve::Moves {
+            state,
+            active_stance,
+            opponent_stance,
+            payoff,
+            surrender,
+            repeat,
+        }) => solve_moves(
+            &state,
+            &active_stance,
+            &opponent_stance,
+            Options {
+                payoff: payoff.into(),
+                surrender,
+            },
+            repeat,
+            json,
+        ),
+    };
+    output::finish("solve", r)
+}
+
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[derive(Serialize)]
+struct MatrixReport {
+    value: Probability,
+    value_decimal: f64,
+    row: Vec<Probability>,
+    col: Vec<Probability>,
+    exact: bool,
+    repeat: u32,
+    seconds_per_solve: f64,
+}
+
+/// Solve `m` `repeat` times; the last solution and the mean time per solve.
+fn timed<T>(repeat: u32, mut f: impl FnMut() -> Result<T, String>) -> Result<(T, f64), String> {
+    let start = Instant::now();
+    let mut last = f()?;
+    for _ in 1..repeat.max(1) {
+        last = f()?;
+    }
+    Ok((
+        last,
+        start.elapsed().as_secs_f64() / f64::from(repeat.max(1)),
+    ))
+}
+
+fn float_probability(x: f64) -> Probability {
+    Probability {
+        fraction: format!("{x}"),
+        decimal: x,
+    }
+}
+
+fn solve_matrix(file: &Path, float: bool, repeat: u32, json: bool) -> Outcome {
+    let m: Vec<Vec<i64>> = read_json(file)?;
+    let report = if float {
+        let (s, t) = timed(repeat, || {
+            matrix_game::solve_f64(&m).map_err(|e| e.to_string())
+        })?;
+        MatrixReport {
+            value: float_probability(s.value),
+            value_decimal: s.value,
+            row: s.row.iter().map(|x| float_probability(*x)).collect(),
+            col: s.col.iter().map(|x| float_probability(*x)).collect(),
+            exact: false,
+            repeat,
+            seconds_per_solve: t,
+        }
+    } else {
+        let (s, t) = timed(repeat, || {
+            matrix_game::solve_exact(&m).map_err(|e| e.to_string())
+        })?;
+        MatrixReport {
+            value: Probability::of(&s.value),
+            value_decimal: s.value.to_f64(),
+            row: s.row.iter().map(Probability::of).collect(),
+            col: s.col.iter().map(Probability::of).collect(),
+            exact: true,
+            repeat,
+            seconds_per_solve: t,
+        }
+    };
+    if json {
+        return output::json(&report);
+    }
+    say!(
+        "Value {} ({:.9}); {} per solve over {repeat} solve(s)",
+        report.value.fraction,
+        report.value_decimal,
+        seconds(report.seconds_per_solve)
+    );
+    let fmt = |v: &[Probability]| {
+        v.iter()
+            .map(|p| p.fraction.clone())
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    say!("Rows:    {}", fmt(&report.row));
+    say!("Columns: {}", fmt(&report.col));
+    Ok(())
+}
+
+fn seconds(s: f64) -> String {
+    if s < 1e-3 {
+        format!("{:.2} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.3} ms", s * 1e3)
+    } else {
+        format!("{s:.3} s")
+    }
+}
+
+fn parse_stance(text: &str) -> Result<iron_triangle::conflict::Stance, String> {
+    use iron_triangle::conflict::Stance;
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("none") || t == "0" {
+        return Ok(Stance::NONE);
+    }
+    let (a, n) = t.split_at(1.min(t.len()));
+    let action = match a.to_ascii_uppercase().as_str() {
+        "D" => iron_triangle::Action::Defend,
+        "G" => iron_triangle::Action::Grapple,
+        "A" => iron_triangle::Action::Attack,
+        _ => {
+            return Err(format!(
+                "{text:?} is not a stance: write none, D2, G1, A3, …"
+            ));
+        }
+    };
+    let amount: u32 = n
+        .parse()
+        .map_err(|_| format!("{text:?} is not a stance: write none, D2, G1, A3, …"))?;
+    Ok(Stance::new(Some(action), amount))
+}
+
+fn stance_text(s: &iron_triangle::conflict::Stance) -> String {
+    match s.action {
+        Some(a) if s.amount > 0 => format!("{}{}", a.letter(), s.amount),
+        _ => "none".into(),
+    }
+}
+
+fn solve_turn(path: &Path, opts: Options, json: bool) -> Outcome {
+    let spec: TurnSpec = read_json(path)?;
+    let start = Instant::now();
+    let s = turn_game::solve_turn(&spec, opts).map_err(|e| e.to_string())?;
+    let elapsed = start.elapsed().as_secs_f64();
+    if json {
+        return output::json(&s);
+    }
+    let surrender = s
+        .surrender
+        .map_or(String::new(), |c| format!(", Surrender offered at {c}"));
+    say!(
+        "Iron Triangle turn: {} (active) against {}; payoff {:?}{surrender}",
+        s.active,
+        s.opponent,
+        s.payoff
+    );
+    say!(
+        "Value to {}: {} ({:.6})   [{} move games solved exactly in {}]",
+        s.active,
+        s.value.fraction,
+        s.value.decimal,
+        s.games,
+        seconds(elapsed)
+    );
+    let mix = |m: &[turn_game::Mix<iron_triangle::conflict::Stance>]| {
+        m.iter()
+            .map(|x| format!("{} {}", stance_text(&x.option), x.probability.fraction))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    say!("Stances, {}: {}", s.active, mix(&s.stances_active));
+    say!("Stances, {}: {}", s.opponent, mix(&s.stances_opponent));
+    for m in &s.moves {
+        let moves = |v: &[turn_game::Mix<iron_triangle::conflict::MoveChoice>]| {
+            v.iter()
+                .map(|x| format!("{} {}", x.option, x.probability.fraction))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        say!(
+            "  after {} vs {} (worth {}): {} plays {}; {} plays {}",
+            stance_text(&m.stance_active),
+            stance_text(&m.stance_opponent),
+            m.value.fraction,
+            s.active,
+            moves(&m.active),
+            s.opponent,
+            moves(&m.opponent)
+        );
+    }
+    Ok(())
+}
+
+fn solve_conflict(path: &Path, json: bool) -> Outcome {
+    let spec: TurnSpec = read_json(path)?;
+    let bar = if !json && std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} states  {elapsed_precise}")
+    {
+        bar.set_style(style);
+    }
+    let start = Instant::now();
+    // The total grows as states are met, so the bar shows solved out of met so far.
+    let solved = duel::solve_duel(&spec, ChainPolicy::End, &mut |p| {
+        bar.set_length(p.discovered as u64);
+        bar.set_position(p.solved as u64);
+    });
+    bar.finish_and_clear();
+    let s = solved.map_err(|e| e.to_string())?;
+    let elapsed = start.elapsed().as_secs_f64();
+    if json {
+        return output::json(&s);
+    }
+    say!(
+        "Iron Triangle duel: {} (PC, active first) against {} (NPC), lesser conflict",
+        s.first,
+        s.second
+    );
+    say!(
+        "Value to {}: {:+.6} = P(win) - P(loss); P({} wins) = {:.6}",
+        s.first,
+        s.value,
+        s.first,
+        s.first_wins
+    );
+    say!("{} states solved in {}", s.states, seconds(elapsed));
+    let mix = |m: &[duel::Weighted<iron_triangle::conflict::Stance>]| {
+        m.iter()
+            .map(|x| format!("{} {:.4}", stance_text(&x.option), x.probability))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    say!(
+        "First turn, stances, {}: {}",
+        s.first,
+        mix(&s.stances_first)
+    );
+    say!(
+        "First turn, stances, {}: {}",
+        s.second,
+        mix(&s.stances_second)
+    );
+    for m in &s.moves {
+        let moves = |v: &[duel::Weighted<iron_triangle::conflict::MoveChoice>]| {
+            v.iter()
+                .map(|x| format!("{} {:.4}", x.option, x.probability))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        say!(
+            "  after {} vs {} (worth {:+.4}): {} plays {}; {} plays {}",
+            stance_text(&m.stance_first),
+            stance_text(&m.stance_second),
+            m.value,
+            s.first,
+            moves(&m.first),
+            s.second,
+            moves(&m.second)
+        );
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct MovesReport {
+    rows: Vec<String>,
+    cols: Vec<String>,
+    matrix: Vec<Vec<i64>>,
+    value: Probability,
+    active: Vec<Probability>,
+    opponent: Vec<Probability>,
+    repeat: u32,
+    seconds_per_exact_solve: f64,
+    seconds_per_f64_solve: f64,
+}
+
+fn solve_moves(path: &Path, sa: &str, sb: &str, opts: Options, repeat: u32, json: bool) -> Outcome {
+    let spec: TurnSpec = read_json(path)?;
+    let g = turn_game::move_game(&spec, parse_stance(sa)?, parse_stance(sb)?, opts)
+        .map_err(|e| e.to_string())?;
+    let (s, exact_t) = timed(repeat, || {
+        matrix_game::solve_exact(&g.matrix).map_err(|e| e.to_string())
+    })?;
+    let (_, float_t) = timed(repeat, || {
+        matrix_game::solve_f64(&g.matrix).map_err(|e| e.to_string())
+    })?;
+    let report = MovesReport {
+        rows: g.rows.iter().map(|m| m.to_string()).collect(),
+        cols: g.cols.iter().map(|m| m.to_string()).collect(),
+        matrix: g.matrix.clone(),
+        value: Probability::of(&s.value),
+        active: s.row.iter().map(Probability::of).collect(),
+        opponent: s.col.iter().map(Probability::of).collect(),
+        repeat,
+        seconds_per_exact_solve: exact_t,
+        seconds_per_f64_solve: float_t,
+    };
+    if json {
+        return output::json(&report);
+    }
+    // Columns as wide as their longest label ("surrender" is wider than a move).
+    let label = report.rows.iter().map(String::len).max().unwrap_or(0) + 1;
+    let width = report
+        .cols
+        .iter()
+        .map(|c| c.len() + 1)
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    say_part!("{:>label$}", "");
+    for c in &report.cols {
+        say_part!("{c:>width$}");
+    }
+    say!();
+    for (r, line) in report.rows.iter().zip(&report.matrix) {
+        say_part!("{r:>label$}");
+        for x in line {
+            say_part!("{x:>width$}");
+        }
+        say!();
+    }
+    say!(
+        "Value {} ({:.6})",
+        report.value.fraction,
+        report.value.decimal
+    );
+    let mix = |names: &[String], ps: &[Probability]| {
+        names
+            .iter()
+            .zip(ps)
+            .filter(|(_, p)| p.fraction != "0/1")
+            .map(|(n, p)| format!("{n} {}", p.fraction))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    say!("Active plays:   {}", mix(&report.rows, &report.active));
+    say!("Opponent plays: {}", mix(&report.cols, &report.opponent));
+    say!(
+        "Per solve over {repeat}: exact {}, f64 {}",
+        seconds(exact_t),
+        seconds(float_t)
+    );
+    Ok(())
+}
