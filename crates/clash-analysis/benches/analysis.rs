@@ -3,8 +3,8 @@
 
 use std::hint::black_box;
 
-use clash_analysis::turn_game::{self, FighterSpec, Payoff, TurnSpec};
 use clash_analysis::bots::triforce::MctsBot;
+use clash_analysis::turn_game::{self, FighterSpec, Payoff, TurnSpec};
 use clash_analysis::{combat_odds, matrix_game, wicked_odds};
 use criterion::{Criterion, criterion_group, criterion_main};
 use iron_triangle::Move;
@@ -14,43 +14,81 @@ use iron_triangle::conflict::Stance;
 fn thirteen() -> Vec<Vec<i64>> {
     let fighter = |name: &str, pile: Vec<Move>| FighterSpec {
         name: name.into(),
-        energy: PerAction { defend: 4, grapple: 4, attack: 4 },
+        energy: PerAction {
+            defend: 4,
+            grapple: 4,
+            attack: 4,
+        },
         max: None,
         moves: Some(Move::ALL.to_vec()),
         combos: vec![],
         pile,
     };
-    let spec = TurnSpec { active: fighter("Ada", vec!["A-L".parse().unwrap()]), opponent: fighter("Bruiser", vec![]), chain: vec![] };
+    let spec = TurnSpec {
+        active: fighter("Ada", vec!["A-L".parse().unwrap()]),
+        opponent: fighter("Bruiser", vec![]),
+        chain: vec![],
+    };
     let a2 = Stance::new(Some(iron_triangle::Action::Attack), 2);
     let g1 = Stance::new(Some(iron_triangle::Action::Grapple), 1);
-    turn_game::move_game(&spec, a2, g1, Payoff::Energy).expect("13×13 game").matrix
+    turn_game::move_game(&spec, a2, g1, Payoff::Energy)
+        .expect("13×13 game")
+        .matrix
 }
 
 fn solver(c: &mut Criterion) {
     let m = thirteen();
-    c.bench_function("iron-triangle 13x13 move game, f64 simplex", |b| b.iter(|| matrix_game::solve_f64(black_box(&m))));
-    c.bench_function("iron-triangle 13x13 move game, exact simplex", |b| b.iter(|| matrix_game::solve_exact(black_box(&m))));
+    c.bench_function("iron-triangle 13x13 move game, f64 simplex", |b| {
+        b.iter(|| matrix_game::solve_f64(black_box(&m)))
+    });
+    c.bench_function("iron-triangle 13x13 move game, exact simplex", |b| {
+        b.iter(|| matrix_game::solve_exact(black_box(&m)))
+    });
 }
 
 fn odds(c: &mut Criterion) {
     let a = wicked_odds::parse_pool("d10+d6").unwrap();
     let ch = wicked_odds::parse_pool("d12+d8").unwrap();
-    c.bench_function("wicked-age P1 exchange", |b| b.iter(|| wicked_odds::exchange(black_box(&a), black_box(&ch), 1, wicked_odds::ChallengeKind::Fresh)));
-    let gear = [triforce::Gear::Sword, triforce::Gear::Shield, triforce::Gear::None];
-    c.bench_function("triforce combat sword+shield+plain", |b| b.iter(|| combat_odds::combat(black_box(&gear))));
+    c.bench_function("wicked-age P1 exchange", |b| {
+        b.iter(|| {
+            wicked_odds::exchange(
+                black_box(&a),
+                black_box(&ch),
+                1,
+                wicked_odds::ChallengeKind::Fresh,
+            )
+        })
+    });
+    let gear = [
+        triforce::Gear::Sword,
+        triforce::Gear::Shield,
+        triforce::Gear::None,
+    ];
+    c.bench_function("triforce combat sword+shield+plain", |b| {
+        b.iter(|| combat_odds::combat(black_box(&gear)))
+    });
 }
 
 /// A 3-player position 30 random commands into the game, p-whoever to act.
 fn midgame() -> triforce::State {
     use clash_core::{Ruleset, SeededRandomness};
     let start = triforce::Triforce::setup(&triforce::Setup::new(3)).expect("standard opening");
-    triforce::random::play(start, &mut triforce::RandomPlayer::new(5), &mut SeededRandomness::new(5), 30).expect("random play").state
+    triforce::random::play(
+        start,
+        &mut triforce::RandomPlayer::new(5),
+        &mut SeededRandomness::new(5),
+        30,
+    )
+    .expect("random play")
+    .state
 }
 
 fn mcts(c: &mut Criterion) {
     let state = midgame();
     let bot = MctsBot::with_playouts(200);
-    c.bench_function("triforce MCTS decision, 200 playouts, 3 players", |b| b.iter(|| bot.search(black_box(&state), 1)));
+    c.bench_function("triforce MCTS decision, 200 playouts, 3 players", |b| {
+        b.iter(|| bot.search(black_box(&state), 1))
+    });
 }
 
 criterion_group!(benches, solver, odds, mcts);

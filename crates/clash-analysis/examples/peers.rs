@@ -21,25 +21,40 @@ fn time<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
     for _ in 0..repeat.max(1) {
         last = std::hint::black_box(f());
     }
-    (last, start.elapsed().as_secs_f64() / f64::from(repeat.max(1)))
+    (
+        last,
+        start.elapsed().as_secs_f64() / f64::from(repeat.max(1)),
+    )
 }
 
 fn run(args: &[String]) -> Result<Value, String> {
     let repeat = |s: Option<&String>| s.and_then(|s| s.parse::<u32>().ok()).unwrap_or(1000);
     match args.first().map(String::as_str) {
         Some("wicked") => {
-            let [_, a, c, round, ..] = args else { return Err("peers wicked ANSWER CHALLENGE ROUND REPEAT".into()) };
+            let [_, a, c, round, ..] = args else {
+                return Err("peers wicked ANSWER CHALLENGE ROUND REPEAT".into());
+            };
             let a = wicked_odds::parse_pool(a).map_err(|e| e.to_string())?;
             let c = wicked_odds::parse_pool(c).map_err(|e| e.to_string())?;
             let round: u8 = round.parse().map_err(|_| "ROUND is 1, 2 or 3")?;
-            let (r, t) = time(repeat(args.get(4)), || wicked_odds::exchange(&a, &c, round, wicked_odds::ChallengeKind::Fresh));
+            let (r, t) = time(repeat(args.get(4)), || {
+                wicked_odds::exchange(&a, &c, round, wicked_odds::ChallengeKind::Fresh)
+            });
             let r = r.map_err(|e| e.to_string())?;
-            let bands: Vec<String> = r.bands.iter().map(|b| b.probability.fraction.clone()).collect();
+            let bands: Vec<String> = r
+                .bands
+                .iter()
+                .map(|b| b.probability.fraction.clone())
+                .collect();
             Ok(json!({"answer": bands, "seconds": t}))
         }
         Some("triforce") => {
             let gear = args.get(1).ok_or("peers triforce GEAR,… REPEAT")?;
-            let gear = gear.split(',').map(combat_odds::parse_gear).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+            let gear = gear
+                .split(',')
+                .map(combat_odds::parse_gear)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?;
             let (r, t) = time(repeat(args.get(2)), || combat_odds::combat(&gear));
             let r = r.map_err(|e| e.to_string())?;
             let loses: Vec<String> = r.loses.iter().map(|p| p.fraction.clone()).collect();
@@ -63,10 +78,15 @@ fn run(args: &[String]) -> Result<Value, String> {
             }))
         }
         Some("moves") => {
-            let [_, path, sa, sb, ..] = args else { return Err("peers moves STATE.json STANCE STANCE".into()) };
+            let [_, path, sa, sb, ..] = args else {
+                return Err("peers moves STATE.json STANCE STANCE".into());
+            };
             let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-            let spec: turn_game::TurnSpec = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-            let g = turn_game::move_game(&spec, stance(sa)?, stance(sb)?, turn_game::Payoff::Energy).map_err(|e| e.to_string())?;
+            let spec: turn_game::TurnSpec =
+                serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            let g =
+                turn_game::move_game(&spec, stance(sa)?, stance(sb)?, turn_game::Payoff::Energy)
+                    .map_err(|e| e.to_string())?;
             Ok(json!(g.matrix))
         }
         _ => Err("peers wicked|triforce|matrix|moves …".into()),
@@ -86,7 +106,10 @@ fn stance(text: &str) -> Result<iron_triangle::conflict::Stance, String> {
         Some("A") => Action::Attack,
         _ => return Err(format!("bad stance {text:?}")),
     };
-    let amount = text.get(1..).and_then(|n| n.parse().ok()).ok_or(format!("bad stance {text:?}"))?;
+    let amount = text
+        .get(1..)
+        .and_then(|n| n.parse().ok())
+        .ok_or(format!("bad stance {text:?}"))?;
     Ok(Stance::new(Some(action), amount))
 }
 

@@ -70,18 +70,30 @@ struct Fighter {
 impl Fighter {
     fn new(gear: Gear) -> Fighter {
         let (counts, throws) = totals(gear);
-        Fighter { rank: gear.rank(), counts, throws }
+        Fighter {
+            rank: gear.rank(),
+            counts,
+            throws,
+        }
     }
 
     /// Throws whose key is exactly (total, rank).
     fn equal(&self, total: usize, rank: u8) -> u64 {
-        if rank == self.rank { self.counts.get(total).copied().unwrap_or(0) } else { 0 }
+        if rank == self.rank {
+            self.counts.get(total).copied().unwrap_or(0)
+        } else {
+            0
+        }
     }
 
     /// Throws whose key is strictly greater than (total, rank).
     fn above(&self, total: usize, rank: u8) -> u64 {
         let higher: u64 = self.counts.iter().skip(total + 1).sum();
-        let same = if self.rank > rank { self.counts.get(total).copied().unwrap_or(0) } else { 0 };
+        let same = if self.rank > rank {
+            self.counts.get(total).copied().unwrap_or(0)
+        } else {
+            0
+        };
         higher + same
     }
 }
@@ -109,15 +121,25 @@ pub fn combat(participants: &[Gear]) -> Result<CombatReport, CombatError> {
     let n = participants.len();
     let loses = (0..n)
         .map(|i| {
-            let p = sets.iter().filter(|(mask, _)| mask & (1 << i) != 0).fold(ratio(0, 1), |acc, (_, q)| acc + q);
+            let p = sets
+                .iter()
+                .filter(|(mask, _)| mask & (1 << i) != 0)
+                .fold(ratio(0, 1), |acc, (_, q)| acc + q);
             Probability::of(&p)
         })
         .collect();
     let loser_sets = sets
         .iter()
-        .map(|(mask, q)| LoserSet { losers: (0..n).filter(|i| mask & (1 << i) != 0).collect(), probability: Probability::of(q) })
+        .map(|(mask, q)| LoserSet {
+            losers: (0..n).filter(|i| mask & (1 << i) != 0).collect(),
+            probability: Probability::of(q),
+        })
         .collect();
-    Ok(CombatReport { participants: participants.to_vec(), loses, loser_sets })
+    Ok(CombatReport {
+        participants: participants.to_vec(),
+        loses,
+        loser_sets,
+    })
 }
 
 /// `(bitmask of losers, probability)` for every set with a chance above 0.
@@ -139,7 +161,11 @@ pub fn loser_sets(participants: &[Gear]) -> Result<Vec<(u32, BigRational)>, Comb
         for rank in 0..=2u8 {
             for total in 1..max_total {
                 let w = fighters.iter().enumerate().try_fold(1u128, |acc, (i, f)| {
-                    let c = if mask & (1 << i) != 0 { f.equal(total, rank) } else { f.above(total, rank) };
+                    let c = if mask & (1 << i) != 0 {
+                        f.equal(total, rank)
+                    } else {
+                        f.above(total, rank)
+                    };
                     (c > 0).then_some(acc * u128::from(c))
                 });
                 ways += w.unwrap_or(0);
@@ -169,7 +195,12 @@ mod tests {
     fn two_plain_players_tf_25() {
         // Equal totals (1/12) make both lose; otherwise exactly the lower one.
         let r = loser_sets(&[Gear::None, Gear::None]).unwrap();
-        let get = |m: u32| r.iter().find(|(k, _)| *k == m).map(|(_, q)| q.clone()).unwrap();
+        let get = |m: u32| {
+            r.iter()
+                .find(|(k, _)| *k == m)
+                .map(|(_, q)| q.clone())
+                .unwrap()
+        };
         assert_eq!(get(0b11), p(1, 12)); // TF-25: tied plain players all lose
         assert_eq!(get(0b01), p(11, 24));
         assert_eq!(get(0b10), p(11, 24));
@@ -195,9 +226,18 @@ mod tests {
 
     #[test]
     fn misuse_is_refused() {
-        assert_eq!(combat(&[Gear::None]).unwrap_err(), CombatError::Participants(1));
-        assert_eq!(combat(&[Gear::None; 7]).unwrap_err(), CombatError::Participants(7));
-        assert_eq!(combat(&[Gear::Sword, Gear::Sword]).unwrap_err(), CombatError::TooMuchGear);
+        assert_eq!(
+            combat(&[Gear::None]).unwrap_err(),
+            CombatError::Participants(1)
+        );
+        assert_eq!(
+            combat(&[Gear::None; 7]).unwrap_err(),
+            CombatError::Participants(7)
+        );
+        assert_eq!(
+            combat(&[Gear::Sword, Gear::Sword]).unwrap_err(),
+            CombatError::TooMuchGear
+        );
         assert!(parse_gear("axe").is_err());
         assert_eq!(parse_gear("Shield"), Ok(Gear::Shield));
     }
@@ -206,12 +246,20 @@ mod tests {
     /// the loser sets; the convolution must give exactly the same fractions.
     fn engine_counts(stack: &str) -> (Vec<Gear>, BTreeMap<u32, u64>, u64) {
         let mut setup = Setup::new(3);
-        setup.board.insert(8, stack.split_whitespace().map(|t| t.parse().unwrap()).collect());
+        setup.board.insert(
+            8,
+            stack
+                .split_whitespace()
+                .map(|t| t.parse().unwrap())
+                .collect(),
+        );
         setup.start_in = StartIn::Combat;
         let state = <triforce::Triforce as clash_core::Ruleset>::setup(&setup).unwrap();
         let at = Pos::number(8).unwrap();
         // Learn who rolls what from one fight with fixed dice.
-        let probe = triforce::combat::fight(&state, at, &mut ScriptedRandomness::new([]).then_seeded(1)).unwrap();
+        let probe =
+            triforce::combat::fight(&state, at, &mut ScriptedRandomness::new([]).then_seeded(1))
+                .unwrap();
         let gears: Vec<Gear> = probe.rolls.as_slice().iter().map(|r| r.gear).collect();
         let dice: Vec<u32> = gears
             .iter()
@@ -228,7 +276,9 @@ mod tests {
         loop {
             let mut rng = ScriptedRandomness::new(faces.iter().map(|f| Scripted::Die(*f)));
             let battle = triforce::combat::fight(&state, at, &mut rng).unwrap();
-            let mask = battle.losses.as_slice().iter().fold(0u32, |m, l| m | 1 << seats.iter().position(|s| *s == l.seat).unwrap());
+            let mask = battle.losses.as_slice().iter().fold(0u32, |m, l| {
+                m | 1 << seats.iter().position(|s| *s == l.seat).unwrap()
+            });
             *counts.entry(mask).or_insert(0) += 1;
             total += 1;
             // Next face combination (odometer).
@@ -248,11 +298,11 @@ mod tests {
     #[test]
     fn matches_the_engine_on_every_face() {
         for stack in [
-            "p3-M p1-L p3-S p1-M",     // TV-6: two plain players
-            "p3-M K-L p3-S p1-M",      // TV-7: sword (p1) against plain (p3)
-            "p2-L K-S C-M p1-S",       // TV-8: sword (p1) against shield (p2)
-            "p1-S C-M p2-S K-L p1-M",  // TV-11: p1 is T and B, so only the shield counts
-            "p2-S p1-M p3-S p2-L",     // TV-9: three plain players
+            "p3-M p1-L p3-S p1-M",    // TV-6: two plain players
+            "p3-M K-L p3-S p1-M",     // TV-7: sword (p1) against plain (p3)
+            "p2-L K-S C-M p1-S",      // TV-8: sword (p1) against shield (p2)
+            "p1-S C-M p2-S K-L p1-M", // TV-11: p1 is T and B, so only the shield counts
+            "p2-S p1-M p3-S p2-L",    // TV-9: three plain players
         ] {
             let (gears, counts, total) = engine_counts(stack);
             let ours = loser_sets(&gears).unwrap();

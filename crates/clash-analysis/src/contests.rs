@@ -47,7 +47,9 @@ pub struct TriforceContest {
 
 impl Contest for TriforceContest {
     fn contestants(&self) -> Vec<String> {
-        (1..=self.players).map(|p| seat_label(Seat::Player(p))).collect()
+        (1..=self.players)
+            .map(|p| seat_label(Seat::Player(p)))
+            .collect()
     }
 
     fn length_unit(&self) -> &'static str {
@@ -57,12 +59,26 @@ impl Contest for TriforceContest {
     fn play(&self, rng: &mut SeededRandomness) -> GameResult {
         let mut setup = triforce::Setup::new(self.players);
         setup.turn_limit = Some(self.turn_limit);
-        let Ok(mut state) = triforce::Triforce::setup(&setup) else { return GameResult { winners: vec![], length: 0, commands: 0, cut_off: true } };
+        let Ok(mut state) = triforce::Triforce::setup(&setup) else {
+            return GameResult {
+                winners: vec![],
+                length: 0,
+                commands: 0,
+                cut_off: true,
+            };
+        };
         let mut bots: Vec<(Seat, Box<dyn Bot<triforce::Triforce>>)> = (1..=self.players)
             .map(|p| {
-                let kind = self.bots.get(usize::from(p - 1)).copied().unwrap_or(BotKind::Smart);
+                let kind = self
+                    .bots
+                    .get(usize::from(p - 1))
+                    .copied()
+                    .unwrap_or(BotKind::Smart);
                 let bot: Box<dyn Bot<triforce::Triforce>> = match kind {
-                    BotKind::Smart => Box::new(MctsBot { playout_turns: self.playout_turns, ..MctsBot::with_playouts(self.playouts) }),
+                    BotKind::Smart => Box::new(MctsBot {
+                        playout_turns: self.playout_turns,
+                        ..MctsBot::with_playouts(self.playouts)
+                    }),
                     BotKind::Random => Box::new(RandomBot::default()),
                 };
                 (Seat::Player(p), bot)
@@ -70,8 +86,22 @@ impl Contest for TriforceContest {
             .collect();
         let cap = self.turn_limit.saturating_mul(40).max(100);
         let (commands, cut_off) = drive(&mut state, &mut bots, rng, cap, |s| s.outcome().is_some());
-        let winners = state.outcome().map(|o| o.winners.as_slice().iter().map(|s| seat_label(*s)).collect()).unwrap_or_default();
-        GameResult { winners, length: state.turn(), commands, cut_off }
+        let winners = state
+            .outcome()
+            .map(|o| {
+                o.winners
+                    .as_slice()
+                    .iter()
+                    .map(|s| seat_label(*s))
+                    .collect()
+            })
+            .unwrap_or_default();
+        GameResult {
+            winners,
+            length: state.turn(),
+            commands,
+            cut_off,
+        }
     }
 }
 
@@ -86,8 +116,17 @@ pub struct WickedContest {
 impl WickedContest {
     /// A PC with the creation dice against an NPC with the standard pairs.
     pub fn duel() -> WickedContest {
-        let setup = serde_json::from_value(default_wicked_setup()).unwrap_or_else(|_| wicked_age::Setup { characters: vec![], owe_list: vec![], chapter: 1 });
-        WickedContest { setup, participants: ["Ash".into(), "The Ogre".into()], bots: [BotKind::Smart; 2] }
+        let setup =
+            serde_json::from_value(default_wicked_setup()).unwrap_or_else(|_| wicked_age::Setup {
+                characters: vec![],
+                owe_list: vec![],
+                chapter: 1,
+            });
+        WickedContest {
+            setup,
+            participants: ["Ash".into(), "The Ogre".into()],
+            bots: [BotKind::Smart; 2],
+        }
     }
 }
 
@@ -115,13 +154,27 @@ impl Contest for WickedContest {
 
     fn play(&self, rng: &mut SeededRandomness) -> GameResult {
         use wicked_age::{Command, WickedAge};
-        let fail = GameResult { winners: vec![], length: 0, commands: 0, cut_off: true };
-        let Ok(mut state) = WickedAge::setup(&self.setup) else { return fail };
-        let start = Command::StartConflict { participants: self.participants.to_vec(), action: "interferes".into() };
+        let fail = GameResult {
+            winners: vec![],
+            length: 0,
+            commands: 0,
+            cut_off: true,
+        };
+        let Ok(mut state) = WickedAge::setup(&self.setup) else {
+            return fail;
+        };
+        let start = Command::StartConflict {
+            participants: self.participants.to_vec(),
+            action: "interferes".into(),
+        };
         if execute::<WickedAge>(&mut state, Seat::Gm, &start, rng).is_err() {
             return fail;
         }
-        let seats: Vec<Seat> = self.participants.iter().filter_map(|n| state.character(n).map(|c| c.controller)).collect();
+        let seats: Vec<Seat> = self
+            .participants
+            .iter()
+            .filter_map(|n| state.character(n).map(|c| c.controller))
+            .collect();
         let mut bots: Vec<(Seat, Box<dyn Bot<WickedAge>>)> = seats
             .iter()
             .zip(self.bots)
@@ -136,9 +189,17 @@ impl Contest for WickedContest {
         let over = |s: &wicked_age::State| s.conflict.as_ref().is_none_or(|c| c.ended.is_some());
         let (commands, cut_off) = drive(&mut state, &mut bots, rng, 400, over);
         let conflict = state.conflict.as_ref().or(state.last_conflict.as_ref());
-        let winners = conflict.and_then(|c| c.knockouts.first()).map(|k| vec![k.winner.clone()]).unwrap_or_default();
+        let winners = conflict
+            .and_then(|c| c.knockouts.first())
+            .map(|k| vec![k.winner.clone()])
+            .unwrap_or_default();
         let length = conflict.map_or(0, |c| c.exchanges.len() as u32);
-        GameResult { winners, length, commands, cut_off }
+        GameResult {
+            winners,
+            length,
+            commands,
+            cut_off,
+        }
     }
 }
 
@@ -165,11 +226,17 @@ pub fn default_tourists_setup() -> Value {
 impl TouristsContest {
     pub fn kaiju() -> Option<TouristsContest> {
         let setup = serde_json::from_value(default_tourists_setup()).ok()?;
-        Some(TouristsContest { setup, max_rounds: 30, threshold: 0.2 })
+        Some(TouristsContest {
+            setup,
+            max_rounds: 30,
+            threshold: 0.2,
+        })
     }
 
     fn party_names(&self) -> Vec<String> {
-        nd_tourists::NdTourists::setup(&self.setup).map(|s| s.table.parties.iter().map(|p| p.name.clone()).collect()).unwrap_or_default()
+        nd_tourists::NdTourists::setup(&self.setup)
+            .map(|s| s.table.parties.iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default()
     }
 }
 
@@ -184,18 +251,48 @@ impl Contest for TouristsContest {
 
     fn play(&self, rng: &mut SeededRandomness) -> GameResult {
         use nd_tourists::NdTourists;
-        let Ok(mut state) = NdTourists::setup(&self.setup) else { return GameResult { winners: vec![], length: 0, commands: 0, cut_off: true } };
+        let Ok(mut state) = NdTourists::setup(&self.setup) else {
+            return GameResult {
+                winners: vec![],
+                length: 0,
+                commands: 0,
+                cut_off: true,
+            };
+        };
         let mut seats: Vec<Seat> = state.table.parties.iter().map(|p| p.seat).collect();
         seats.sort();
         seats.dedup();
-        let bot = ThresholdBot { threshold: self.threshold, ..ThresholdBot::default() };
-        let mut bots: Vec<(Seat, Box<dyn Bot<NdTourists>>)> = seats.into_iter().map(|s| (s, Box::new(bot.clone()) as Box<dyn Bot<NdTourists>>)).collect();
+        let bot = ThresholdBot {
+            threshold: self.threshold,
+            ..ThresholdBot::default()
+        };
+        let mut bots: Vec<(Seat, Box<dyn Bot<NdTourists>>)> = seats
+            .into_iter()
+            .map(|s| (s, Box::new(bot.clone()) as Box<dyn Bot<NdTourists>>))
+            .collect();
         let max_rounds = self.max_rounds;
-        let over = |s: &nd_tourists::State| s.phase == nd_tourists::state::Phase::Ended || s.round.number > max_rounds;
-        let (commands, _) = drive(&mut state, &mut bots, rng, u32::from(max_rounds) * 200, over);
+        let over = |s: &nd_tourists::State| {
+            s.phase == nd_tourists::state::Phase::Ended || s.round.number > max_rounds
+        };
+        let (commands, _) = drive(
+            &mut state,
+            &mut bots,
+            rng,
+            u32::from(max_rounds) * 200,
+            over,
+        );
         let cut_off = state.phase != nd_tourists::state::Phase::Ended;
-        let winners = state.victor.and_then(|v| state.table.parties.get(usize::from(v))).map(|p| vec![p.name.clone()]).unwrap_or_default();
-        GameResult { winners, length: u32::from(state.round.number), commands, cut_off }
+        let winners = state
+            .victor
+            .and_then(|v| state.table.parties.get(usize::from(v)))
+            .map(|p| vec![p.name.clone()])
+            .unwrap_or_default();
+        GameResult {
+            winners,
+            length: u32::from(state.round.number),
+            commands,
+            cut_off,
+        }
     }
 }
 
@@ -218,7 +315,10 @@ pub fn default_iron_setup() -> Value {
 
 impl IronContest {
     pub fn duel() -> Option<IronContest> {
-        Some(IronContest { setup: serde_json::from_value(default_iron_setup()).ok()?, bots: [BotKind::Smart; 2] })
+        Some(IronContest {
+            setup: serde_json::from_value(default_iron_setup()).ok()?,
+            bots: [BotKind::Smart; 2],
+        })
     }
 }
 
@@ -234,10 +334,27 @@ impl Contest for IronContest {
     fn play(&self, rng: &mut SeededRandomness) -> GameResult {
         use iron_triangle::conflict::{ConflictCommand, Side};
         use iron_triangle::{Command, IronTriangle};
-        let fail = GameResult { winners: vec![], length: 0, commands: 0, cut_off: true };
-        let Ok(mut state) = IronTriangle::setup(&self.setup) else { return fail };
-        let npcs: Vec<iron_triangle::Name> = state.characters.iter().filter(|c| c.controller == Seat::Gm).map(|c| c.name.clone().into()).collect();
-        let start = Command::Conflict(ConflictCommand::StartConflict { stakes: "the bridge".into(), npcs, lethal: false, minor: false });
+        let fail = GameResult {
+            winners: vec![],
+            length: 0,
+            commands: 0,
+            cut_off: true,
+        };
+        let Ok(mut state) = IronTriangle::setup(&self.setup) else {
+            return fail;
+        };
+        let npcs: Vec<iron_triangle::Name> = state
+            .characters
+            .iter()
+            .filter(|c| c.controller == Seat::Gm)
+            .map(|c| c.name.clone().into())
+            .collect();
+        let start = Command::Conflict(ConflictCommand::StartConflict {
+            stakes: "the bridge".into(),
+            npcs,
+            lethal: false,
+            minor: false,
+        });
         if execute::<IronTriangle>(&mut state, Seat::Gm, &start, rng).is_err() {
             return fail;
         }
@@ -255,9 +372,24 @@ impl Contest for IronContest {
         let over = |t: &iron_triangle::Table| t.conflict.as_ref().is_none_or(|c| !c.is_running());
         let (commands, cut_off) = drive(&mut state, &mut bots, rng, 2000, over);
         let c = state.conflict.as_ref();
-        let winners = c.and_then(|c| c.outcome.as_ref()).and_then(|o| o.winner).map(|s| vec![if s == Side::Players { "players".into() } else { "gm".into() }]).unwrap_or_default();
+        let winners = c
+            .and_then(|c| c.outcome.as_ref())
+            .and_then(|o| o.winner)
+            .map(|s| {
+                vec![if s == Side::Players {
+                    "players".into()
+                } else {
+                    "gm".into()
+                }]
+            })
+            .unwrap_or_default();
         let length = c.map_or(0, |c| c.turns_played);
-        GameResult { winners, length, commands, cut_off }
+        GameResult {
+            winners,
+            length,
+            commands,
+            cut_off,
+        }
     }
 }
 
@@ -280,12 +412,24 @@ mod tests {
 
     #[test]
     fn smart_bots_play_whole_games_of_every_ruleset() {
-        let tf = TriforceContest { players: 3, bots: vec![BotKind::Smart, BotKind::Random, BotKind::Random], playouts: 4, playout_turns: 3, turn_limit: 12 };
+        let tf = TriforceContest {
+            players: 3,
+            bots: vec![BotKind::Smart, BotKind::Random, BotKind::Random],
+            playouts: 4,
+            playout_turns: 3,
+            turn_limit: 12,
+        };
         let r = tf.play(&mut SeededRandomness::new(1));
         assert!(!r.cut_off && !r.winners.is_empty(), "{r:?}"); // TF-30: the turn limit ends the game
-        let it = IronContest::duel().unwrap().play(&mut SeededRandomness::new(1));
+        let it = IronContest::duel()
+            .unwrap()
+            .play(&mut SeededRandomness::new(1));
         assert!(!it.cut_off && it.winners.len() == 1, "{it:?}"); // IT-27: one side wins
-        let nd = TouristsContest { max_rounds: 3, ..TouristsContest::kaiju().unwrap() }.play(&mut SeededRandomness::new(1));
+        let nd = TouristsContest {
+            max_rounds: 3,
+            ..TouristsContest::kaiju().unwrap()
+        }
+        .play(&mut SeededRandomness::new(1));
         assert!(nd.length >= 1 && nd.commands > 0, "{nd:?}");
     }
 }

@@ -13,11 +13,11 @@
 //!   distribution of the reversed count after `k` more draws (a fair coin each, through the
 //!   engine's [`at_least_reversed`]), capped at 5 (Wiped Out), and the Loss it means.
 
+use nd_tourists::probability::{Knowledge, at_least_reversed};
+use nd_tourists::{Card, CardSet, beats};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-use nd_tourists::probability::{Knowledge, at_least_reversed};
-use nd_tourists::{Card, CardSet, beats};
 use serde::Serialize;
 
 use crate::exact::{Probability, ratio};
@@ -27,8 +27,14 @@ use crate::exact::{Probability, ratio};
 pub enum DrawError {
     #[error("{0}")]
     UnknownCard(String),
-    #[error("the deck holds only {available} cards the asker has not seen ({unseen} more are out unseen): {draws} draws are impossible")]
-    NotEnoughCards { available: usize, unseen: usize, draws: usize },
+    #[error(
+        "the deck holds only {available} cards the asker has not seen ({unseen} more are out unseen): {draws} draws are impossible"
+    )]
+    NotEnoughCards {
+        available: usize,
+        unseen: usize,
+        draws: usize,
+    },
     #[error("give at most 20 target cards")]
     TooManyTargets,
     #[error("a bid line holds at most 5 reversed cards")]
@@ -40,7 +46,10 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>, DrawError> {
     text.split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())
-        .map(|t| t.parse::<Card>().map_err(|e| DrawError::UnknownCard(e.to_string())))
+        .map(|t| {
+            t.parse::<Card>()
+                .map_err(|e| DrawError::UnknownCard(e.to_string()))
+        })
         .collect()
 }
 
@@ -48,26 +57,43 @@ fn choose(n: usize, k: usize) -> BigInt {
     if k > n {
         return BigInt::zero();
     }
-    (0..k).fold(BigInt::one(), |acc, i| acc * BigInt::from(n - i) / BigInt::from(i + 1))
+    (0..k).fold(BigInt::one(), |acc, i| {
+        acc * BigInt::from(n - i) / BigInt::from(i + 1)
+    })
 }
 
 /// The chance that `draws` more cards break `targets` (each target beaten by some drawn card).
-pub fn break_probability(knowledge: &Knowledge, targets: &[Card], draws: usize) -> Result<BigRational, DrawError> {
+pub fn break_probability(
+    knowledge: &Knowledge,
+    targets: &[Card],
+    draws: usize,
+) -> Result<BigRational, DrawError> {
     if targets.len() > 20 {
         return Err(DrawError::TooManyTargets);
     }
     let pool = CardSet::full_deck(knowledge.blanks).minus(knowledge.seen_out);
     let n = pool.len();
     if n < knowledge.unseen_out + draws {
-        return Err(DrawError::NotEnoughCards { available: n, unseen: knowledge.unseen_out, draws });
+        return Err(DrawError::NotEnoughCards {
+            available: n,
+            unseen: knowledge.unseen_out,
+            draws,
+        });
     }
     // A vacuous set is broken by nothing at all (D-7).
     let mut sum = BigInt::zero();
     for subset in 0u32..(1 << targets.len()) {
-        let chosen: Vec<Card> = (0..targets.len()).filter(|i| subset & (1 << i) != 0).map(|i| targets[i]).collect();
+        let chosen: Vec<Card> = (0..targets.len())
+            .filter(|i| subset & (1 << i) != 0)
+            .map(|i| targets[i])
+            .collect();
         let beaters = pool.count(|c| chosen.iter().any(|t| beats(c, *t)));
         let avoid = choose(n - beaters, draws);
-        if chosen.len().is_multiple_of(2) { sum += avoid } else { sum -= avoid }
+        if chosen.len().is_multiple_of(2) {
+            sum += avoid
+        } else {
+            sum -= avoid
+        }
     }
     Ok(BigRational::new(sum, choose(n, draws)))
 }
@@ -102,7 +128,10 @@ pub struct ReversedCount {
 }
 
 /// Distribution of the reversed count after `draws` more draws from `already` reversed.
-pub fn reversed_distribution(already: u32, draws: u32) -> Result<Vec<(u32, BigRational)>, DrawError> {
+pub fn reversed_distribution(
+    already: u32,
+    draws: u32,
+) -> Result<Vec<(u32, BigRational)>, DrawError> {
     if already > 5 {
         return Err(DrawError::TooManyReversed);
     }
@@ -113,7 +142,11 @@ pub fn reversed_distribution(already: u32, draws: u32) -> Result<Vec<(u32, BigRa
     let out = (already..=5)
         .map(|count| {
             let more = count - already;
-            let p = if count == 5 { at_least(more) } else { at_least(more) - at_least(more + 1) };
+            let p = if count == 5 {
+                at_least(more)
+            } else {
+                at_least(more) - at_least(more + 1)
+            };
             (count, p)
         })
         .filter(|(_, p)| !p.is_zero())
@@ -134,16 +167,33 @@ pub fn reversed_report(already: u32, draws: u32) -> Result<ReversedReport, DrawE
     let dist = reversed_distribution(already, draws)?;
     let counts = dist
         .iter()
-        .map(|(r, p)| ReversedCount { reversed: *r, severity: Severity::of(*r), probability: Probability::of(p) })
-        .collect();
-    let severities = [Severity::None, Severity::Temporary, Severity::Lasting, Severity::WipedOut]
-        .into_iter()
-        .filter_map(|s| {
-            let p = dist.iter().filter(|(r, _)| Severity::of(*r) == s).fold(BigRational::zero(), |acc, (_, p)| acc + p);
-            (!p.is_zero()).then(|| (s, Probability::of(&p)))
+        .map(|(r, p)| ReversedCount {
+            reversed: *r,
+            severity: Severity::of(*r),
+            probability: Probability::of(p),
         })
         .collect();
-    Ok(ReversedReport { already, draws, counts, severities })
+    let severities = [
+        Severity::None,
+        Severity::Temporary,
+        Severity::Lasting,
+        Severity::WipedOut,
+    ]
+    .into_iter()
+    .filter_map(|s| {
+        let p = dist
+            .iter()
+            .filter(|(r, _)| Severity::of(*r) == s)
+            .fold(BigRational::zero(), |acc, (_, p)| acc + p);
+        (!p.is_zero()).then(|| (s, Probability::of(&p)))
+    })
+    .collect();
+    Ok(ReversedReport {
+        already,
+        draws,
+        counts,
+        severities,
+    })
 }
 
 /// A break question as a report.
@@ -159,7 +209,11 @@ pub struct BreakReport {
     pub per_target: Vec<(Card, Probability)>,
 }
 
-pub fn break_report(knowledge: &Knowledge, targets: &[Card], draws: usize) -> Result<BreakReport, DrawError> {
+pub fn break_report(
+    knowledge: &Knowledge,
+    targets: &[Card],
+    draws: usize,
+) -> Result<BreakReport, DrawError> {
     let breaks = break_probability(knowledge, targets, draws)?;
     let per_target = targets
         .iter()
@@ -170,7 +224,9 @@ pub fn break_report(knowledge: &Knowledge, targets: &[Card], draws: usize) -> Re
         draws,
         seen_out: knowledge.seen_out.len(),
         unseen_out: knowledge.unseen_out,
-        candidates: CardSet::full_deck(knowledge.blanks).minus(knowledge.seen_out).len(),
+        candidates: CardSet::full_deck(knowledge.blanks)
+            .minus(knowledge.seen_out)
+            .len(),
         breaks: Probability::of(&breaks),
         per_target,
     })
@@ -195,42 +251,78 @@ mod tests {
     #[test]
     fn spec_10_2_kaiju_claims() {
         // §10.2 Kaiju r1: 5 qualifying (XVII–XXI); the unseen NPC Reserve card: 5/54.
-        let k = Knowledge { seen_out: seen(KAIJU), unseen_out: 1, blanks: false };
-        assert_eq!(Probability::of(&break_probability(&k, &cards("XVI"), 1).unwrap()).fraction, "5/54");
+        let k = Knowledge {
+            seen_out: seen(KAIJU),
+            unseen_out: 1,
+            blanks: false,
+        };
+        assert_eq!(
+            Probability::of(&break_probability(&k, &cards("XVI"), 1).unwrap()).fraction,
+            "5/54"
+        );
         // Counting the Reserve as known and not qualifying: 5/53 ≈ 9.4%.
         let mut known = seen(KAIJU);
         known.insert("Rock Lover".parse().unwrap());
-        let k = Knowledge { seen_out: known, unseen_out: 0, blanks: false };
+        let k = Knowledge {
+            seen_out: known,
+            unseen_out: 0,
+            blanks: false,
+        };
         let p = break_probability(&k, &cards("XVI"), 1).unwrap();
         assert_eq!(Probability::of(&p).fraction, "5/53");
         assert_eq!(format!("{:.1}", Probability::of(&p).decimal * 100.0), "9.4");
         // With the 10 suit blanks (D-1): 5/63.
-        let k = Knowledge { seen_out: known, unseen_out: 0, blanks: true };
-        assert_eq!(Probability::of(&break_probability(&k, &cards("XVI"), 1).unwrap()).fraction, "5/63");
+        let k = Knowledge {
+            seen_out: known,
+            unseen_out: 0,
+            blanks: true,
+        };
+        assert_eq!(
+            Probability::of(&break_probability(&k, &cards("XVI"), 1).unwrap()).fraction,
+            "5/63"
+        );
     }
 
     #[test]
     fn spec_10_2_challenger_claims() {
         let round = "XV, Paper Home, IX, Serpent Treasure, Blades Treasure, Rock Seeker, Unknown Soldier, Serpent Home, Rock Home, XIV, IV, Serpent Soldier";
         // Unseen Reserves (3 cards): 6/55 ≈ 10.9%.
-        let k = Knowledge { seen_out: seen(round), unseen_out: 3, blanks: false };
-        assert_eq!(Probability::of(&break_probability(&k, &cards("XV"), 1).unwrap()).fraction, "6/55");
+        let k = Knowledge {
+            seen_out: seen(round),
+            unseen_out: 3,
+            blanks: false,
+        };
+        assert_eq!(
+            Probability::of(&break_probability(&k, &cards("XV"), 1).unwrap()).fraction,
+            "6/55"
+        );
         // The table's figure, Reserves known and not qualifying: 6/52 ≈ 11.5%.
         let mut known = seen(round);
         for c in cards("Rock Ruler, Paper Lover, Blades Builder") {
             known.insert(c);
         }
-        let k = Knowledge { seen_out: known, unseen_out: 0, blanks: false };
+        let k = Knowledge {
+            seen_out: known,
+            unseen_out: 0,
+            blanks: false,
+        };
         let p = break_probability(&k, &cards("XV"), 1).unwrap();
         assert_eq!(p, ratio(6, 52));
-        assert_eq!(format!("{:.1}", Probability::of(&p).decimal * 100.0), "11.5");
+        assert_eq!(
+            format!("{:.1}", Probability::of(&p).decimal * 100.0),
+            "11.5"
+        );
     }
 
     #[test]
     fn spec_10_2_lasting_loss_is_one_half() {
         // ANN holds 2 reversed; its next draw brings a Lasting Loss with probability exactly 1/2.
         let r = reversed_report(2, 1).unwrap();
-        let lasting = r.severities.iter().find(|(s, _)| *s == Severity::Lasting).unwrap();
+        let lasting = r
+            .severities
+            .iter()
+            .find(|(s, _)| *s == Severity::Lasting)
+            .unwrap();
         assert_eq!(lasting.1.fraction, "1/2"); // ND-2, ND-21
     }
 
@@ -249,14 +341,25 @@ mod tests {
     fn nd_17_break_needs_every_target_beaten() {
         // Fresh deck, one draw, targets {Rock Ruler, Paper Ruler}: only Triumphs beat both
         // (Paper beats Rock, Blades beats Paper, no suit beats both): 21/67.
-        let k = Knowledge { seen_out: CardSet::EMPTY, unseen_out: 0, blanks: false };
-        assert_eq!(break_probability(&k, &cards("Rock Ruler, Paper Ruler"), 1).unwrap(), ratio(21, 67));
+        let k = Knowledge {
+            seen_out: CardSet::EMPTY,
+            unseen_out: 0,
+            blanks: false,
+        };
+        assert_eq!(
+            break_probability(&k, &cards("Rock Ruler, Paper Ruler"), 1).unwrap(),
+            ratio(21, 67)
+        );
         // XXI is never beaten.
         assert!(break_probability(&k, &cards("XXI"), 10).unwrap().is_zero());
         // An empty set is broken vacuously (D-7).
         assert_eq!(break_probability(&k, &[], 3).unwrap(), ratio(1, 1));
         // Too many draws.
-        let k = Knowledge { seen_out: CardSet::EMPTY, unseen_out: 60, blanks: false };
+        let k = Knowledge {
+            seen_out: CardSet::EMPTY,
+            unseen_out: 60,
+            blanks: false,
+        };
         assert!(break_probability(&k, &cards("I"), 8).is_err());
     }
 

@@ -63,7 +63,9 @@ use std::collections::{HashMap, HashSet};
 
 use clash_core::Seat;
 use iron_triangle::character::PerAction;
-use iron_triangle::conflict::{ConflictCommand, MoveChoice, Phase, Picker, Side, Stance, Step, legal, losses};
+use iron_triangle::conflict::{
+    ConflictCommand, MoveChoice, Phase, Picker, Side, Stance, Step, legal, losses,
+};
 use iron_triangle::{Move, Table};
 use serde::Serialize;
 
@@ -88,9 +90,17 @@ pub enum ChainPolicy {
 /// Why a duel cannot be solved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DuelError {
-    #[error("{name} starts with {total} energy ({per_type} at most in one type): the duel solver takes at most {MAX_PER_TYPE} per type and {MAX_TOTAL} in all, since each state costs (1+ΣE)² stance pairs of engine-resolved move games")]
-    TooLarge { name: String, total: u32, per_type: u32 },
-    #[error("{0} knows combos; a level-0 character has none (IT-9), and the duel solver models only level-0 characters")]
+    #[error(
+        "{name} starts with {total} energy ({per_type} at most in one type): the duel solver takes at most {MAX_PER_TYPE} per type and {MAX_TOTAL} in all, since each state costs (1+ΣE)² stance pairs of engine-resolved move games"
+    )]
+    TooLarge {
+        name: String,
+        total: u32,
+        per_type: u32,
+    },
+    #[error(
+        "{0} knows combos; a level-0 character has none (IT-9), and the duel solver models only level-0 characters"
+    )]
     Combos(String),
     #[error("{0} has no energy and cannot enter a conflict (IT-23)")]
     NoEnergy(String),
@@ -159,10 +169,21 @@ struct Key {
 
 /// Solve the duel between `spec.active` (the PC, active first) and `spec.opponent` (the NPC),
 /// from the piles and chain given, reporting progress as states are met and solved.
-pub fn solve_duel(spec: &TurnSpec, policy: ChainPolicy, progress: &mut dyn FnMut(Progress)) -> Result<DuelSolution, DuelError> {
+pub fn solve_duel(
+    spec: &TurnSpec,
+    policy: ChainPolicy,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<DuelSolution, DuelError> {
     check(spec)?;
     let position = TurnPosition::new(spec)?;
-    let mut solver = Solver { names: [spec.active.name.clone(), spec.opponent.name.clone()], policy, memo: HashMap::new(), open: HashSet::new(), discovered: 0, progress };
+    let mut solver = Solver {
+        names: [spec.active.name.clone(), spec.opponent.name.clone()],
+        policy,
+        memo: HashMap::new(),
+        open: HashSet::new(),
+        discovered: 0,
+        progress,
+    };
     let kept = position.table().clone();
     let chained = kept.conflict.as_ref().is_some_and(|c| c.chain.is_some());
     let mut ended = kept.clone();
@@ -185,7 +206,11 @@ fn check(spec: &TurnSpec) -> Result<(), DuelError> {
         let e = [f.energy.defend, f.energy.grapple, f.energy.attack];
         let (total, per_type) = (e.iter().sum::<u32>(), e.iter().copied().max().unwrap_or(0));
         if total > MAX_TOTAL || per_type > MAX_PER_TYPE {
-            return Err(DuelError::TooLarge { name: f.name.clone(), total, per_type });
+            return Err(DuelError::TooLarge {
+                name: f.name.clone(),
+                total,
+                per_type,
+            });
         }
         if total == 0 {
             return Err(DuelError::NoEnergy(f.name.clone()));
@@ -225,26 +250,47 @@ struct Solver<'p> {
 
 impl Solver<'_> {
     fn report(&mut self) {
-        let p = Progress { discovered: self.discovered, solved: self.memo.len() };
+        let p = Progress {
+            discovered: self.discovered,
+            solved: self.memo.len(),
+        };
         (self.progress)(p);
     }
 
     fn energy(&self, table: &Table, side: usize) -> [u32; 3] {
-        let e = table.character(&self.names[side]).map(|c| c.energy.current).unwrap_or_default();
+        let e = table
+            .character(&self.names[side])
+            .map(|c| c.energy.current)
+            .unwrap_or_default();
         [e.defend, e.grapple, e.attack]
     }
 
     fn total(&self, table: &Table) -> u32 {
-        (0..2).map(|s| self.energy(table, s).iter().sum::<u32>()).sum()
+        (0..2)
+            .map(|s| self.energy(table, s).iter().sum::<u32>())
+            .sum()
     }
 
     fn key(&self, table: &Table) -> Result<Key, DuelError> {
-        let c = table.conflict.as_ref().ok_or_else(|| DuelError::Unexpected("no conflict".into()))?;
-        let id = |side: usize| c.fighter_id(&self.names[side]).ok_or_else(|| DuelError::Unexpected(format!("{} is not in the conflict", self.names[side])));
+        let c = table
+            .conflict
+            .as_ref()
+            .ok_or_else(|| DuelError::Unexpected("no conflict".into()))?;
+        let id = |side: usize| {
+            c.fighter_id(&self.names[side]).ok_or_else(|| {
+                DuelError::Unexpected(format!("{} is not in the conflict", self.names[side]))
+            })
+        };
         let ids = [id(0)?, id(1)?];
         let side_of = |f: u8| u8::from(f != ids[0]);
         let chain = match (&c.chain, &c.turn) {
-            (Some(ch), Some(t)) => Some((side_of(t.active), ch.cards.iter().map(|card| (side_of(card.owner), card.mv)).collect())),
+            (Some(ch), Some(t)) => Some((
+                side_of(t.active),
+                ch.cards
+                    .iter()
+                    .map(|card| (side_of(card.owner), card.mv))
+                    .collect(),
+            )),
             _ => None,
         };
         Ok(Key {
@@ -302,14 +348,35 @@ impl Solver<'_> {
             moves.push(games);
         }
         let solution = matrix_game::solve(&values)?;
-        Ok(Stage { value: solution.value, stances, solution, moves })
+        Ok(Stage {
+            value: solution.value,
+            stances,
+            solution,
+            moves,
+        })
     }
 
     /// The move game once stances `sa` and `sb` are revealed.
     fn move_game(&mut self, table: &Table, sa: Stance, sb: Stance) -> Result<MoveStage, DuelError> {
         let mut staged = table.clone();
-        run(&mut staged, A_SEAT, ConflictCommand::TakeStance { character: self.names[0].clone().into(), action: sa.action, amount: sa.amount })?;
-        run(&mut staged, B_SEAT, ConflictCommand::TakeStance { character: self.names[1].clone().into(), action: sb.action, amount: sb.amount })?;
+        run(
+            &mut staged,
+            A_SEAT,
+            ConflictCommand::TakeStance {
+                character: self.names[0].clone().into(),
+                action: sa.action,
+                amount: sa.amount,
+            },
+        )?;
+        run(
+            &mut staged,
+            B_SEAT,
+            ConflictCommand::TakeStance {
+                character: self.names[1].clone().into(),
+                action: sb.action,
+                amount: sb.amount,
+            },
+        )?;
         let (ma, mb) = (move_options(&staged, A_SEAT), move_options(&staged, B_SEAT));
         let before = self.total(table);
         let mut matrix = Vec::with_capacity(ma.len());
@@ -317,20 +384,41 @@ impl Solver<'_> {
             let mut row = Vec::with_capacity(mb.len());
             for b in &mb {
                 let mut t = staged.clone();
-                run(&mut t, A_SEAT, ConflictCommand::PlayMove { character: self.names[0].clone().into(), choice: *a })?;
-                run(&mut t, B_SEAT, ConflictCommand::PlayMove { character: self.names[1].clone().into(), choice: *b })?;
+                run(
+                    &mut t,
+                    A_SEAT,
+                    ConflictCommand::PlayMove {
+                        character: self.names[0].clone().into(),
+                        choice: *a,
+                    },
+                )?;
+                run(
+                    &mut t,
+                    B_SEAT,
+                    ConflictCommand::PlayMove {
+                        character: self.names[1].clone().into(),
+                        choice: *b,
+                    },
+                )?;
                 row.push(self.after_moves(&t, before)?);
             }
             matrix.push(row);
         }
         let solution = matrix_game::solve(&matrix)?;
-        Ok(MoveStage { first: ma, second: mb, solution })
+        Ok(MoveStage {
+            first: ma,
+            second: mb,
+            solution,
+        })
     }
 
     /// What the duel is worth from a table after the moves: every choice the engine asks for
     /// until the next turn waits for stances or the conflict ends.
     fn after_moves(&mut self, table: &Table, before: u32) -> Result<f64, DuelError> {
-        let c = table.conflict.as_ref().ok_or_else(|| DuelError::Unexpected("no conflict".into()))?;
+        let c = table
+            .conflict
+            .as_ref()
+            .ok_or_else(|| DuelError::Unexpected("no conflict".into()))?;
         let (seat, options) = match &c.phase {
             Phase::Ended => return Ok(winner_value(c.outcome.as_ref().and_then(|o| o.winner))),
             Phase::PickActive { picker, .. } => {
@@ -338,17 +426,37 @@ impl Solver<'_> {
                     Picker::Players => A_SEAT,
                     Picker::Seat { seat } => *seat,
                 };
-                (seat, commands(table, seat, |c| matches!(c, ConflictCommand::PickActive { .. })))
+                (
+                    seat,
+                    commands(table, seat, |c| {
+                        matches!(c, ConflictCommand::PickActive { .. })
+                    }),
+                )
             }
             Phase::Turn => {
-                let Some(turn) = c.turn.as_ref() else { return Err(DuelError::Unexpected("a turn phase with no turn".into())) };
-                let active = if c.fighter_id(&self.names[0]) == Some(turn.active) { A_SEAT } else { B_SEAT };
+                let Some(turn) = c.turn.as_ref() else {
+                    return Err(DuelError::Unexpected("a turn phase with no turn".into()));
+                };
+                let active = if c.fighter_id(&self.names[0]) == Some(turn.active) {
+                    A_SEAT
+                } else {
+                    B_SEAT
+                };
                 match turn.step {
                     Step::Stances => return self.next_state(table, active, before),
-                    Step::PickOpponent => (active, commands(table, active, |c| matches!(c, ConflictCommand::PickOpponent { .. }))),
-                    Step::AfterReveal | Step::BeforeResolution => return self.pass_window(table, before),
+                    Step::PickOpponent => (
+                        active,
+                        commands(table, active, |c| {
+                            matches!(c, ConflictCommand::PickOpponent { .. })
+                        }),
+                    ),
+                    Step::AfterReveal | Step::BeforeResolution => {
+                        return self.pass_window(table, before);
+                    }
                     Step::Settling => self.splits(table)?,
-                    Step::Moves => return Err(DuelError::Unexpected("a move after both moves".into())),
+                    Step::Moves => {
+                        return Err(DuelError::Unexpected("a move after both moves".into()));
+                    }
                 }
             }
             other => return Err(DuelError::Unexpected(format!("{other:?}"))),
@@ -373,36 +481,62 @@ impl Solver<'_> {
             return Ok(end);
         }
         let keep = self.state(table)?;
-        Ok(if active == A_SEAT { keep.max(end) } else { keep.min(end) })
+        Ok(if active == A_SEAT {
+            keep.max(end)
+        } else {
+            keep.min(end)
+        })
     }
 
     /// Nobody has a special to play: pass the open window.
     fn pass_window(&mut self, table: &Table, before: u32) -> Result<f64, DuelError> {
         for seat in [A_SEAT, B_SEAT] {
-            if let Some(pass) = commands(table, seat, |c| matches!(c, ConflictCommand::PassWindow { .. })).into_iter().next() {
+            if let Some(pass) = commands(table, seat, |c| {
+                matches!(c, ConflictCommand::PassWindow { .. })
+            })
+            .into_iter()
+            .next()
+            {
                 let mut t = table.clone();
                 run(&mut t, seat, pass)?;
                 return self.after_moves(&t, before);
             }
         }
-        Err(DuelError::Unexpected("an open window nobody can pass".into()))
+        Err(DuelError::Unexpected(
+            "an open window nobody can pass".into(),
+        ))
     }
 
     /// Every split of the waiting loss the engine accepts, and whose choice it is (IT-51).
     fn splits(&self, table: &Table) -> Result<(Seat, Vec<ConflictCommand>), DuelError> {
-        let c = table.conflict.as_ref().ok_or_else(|| DuelError::Unexpected("no conflict".into()))?;
-        let Some((character, splitter, room, amount, gain)) = losses::waiting_split(table, c) else {
-            return Err(DuelError::Unexpected("settling with nothing to split".into()));
+        let c = table
+            .conflict
+            .as_ref()
+            .ok_or_else(|| DuelError::Unexpected("no conflict".into()))?;
+        let Some((character, splitter, room, amount, gain)) = losses::waiting_split(table, c)
+        else {
+            return Err(DuelError::Unexpected(
+                "settling with nothing to split".into(),
+            ));
         };
         if gain {
-            return Err(DuelError::Unexpected("a gain to split (no specials in a level-0 duel)".into()));
+            return Err(DuelError::Unexpected(
+                "a gain to split (no specials in a level-0 duel)".into(),
+            ));
         }
         let mut out = Vec::new();
         for defend in 0..=room.defend.min(amount) {
             for grapple in 0..=room.grapple.min(amount - defend) {
                 let attack = amount - defend - grapple;
                 if attack <= room.attack {
-                    out.push(ConflictCommand::SplitLoss { character: character.clone(), split: PerAction { defend, grapple, attack } });
+                    out.push(ConflictCommand::SplitLoss {
+                        character: character.clone(),
+                        split: PerAction {
+                            defend,
+                            grapple,
+                            attack,
+                        },
+                    });
                 }
             }
         }
@@ -411,7 +545,13 @@ impl Solver<'_> {
 
     /// The value of the option best for the seat choosing: the PC's player maximises the PC's
     /// value, the GM minimises it. Options the engine refuses are skipped.
-    fn best_for(&mut self, seat: Seat, table: &Table, options: Vec<ConflictCommand>, before: u32) -> Result<f64, DuelError> {
+    fn best_for(
+        &mut self,
+        seat: Seat,
+        table: &Table,
+        options: Vec<ConflictCommand>,
+        before: u32,
+    ) -> Result<f64, DuelError> {
         let mut best: Option<f64> = None;
         for option in options {
             let mut t = table.clone();
@@ -433,7 +573,11 @@ impl Solver<'_> {
         for (i, pi) in stage.solution.row.iter().enumerate() {
             for (j, pj) in stage.solution.col.iter().enumerate() {
                 if *pi > 0.0 && *pj > 0.0 {
-                    let MoveStage { first: ma, second: mb, solution: s } = &stage.moves[i][j];
+                    let MoveStage {
+                        first: ma,
+                        second: mb,
+                        solution: s,
+                    } = &stage.moves[i][j];
                     moves.push(FirstMoves {
                         stance_first: stage.stances[0][i],
                         stance_second: stage.stances[1][j],
@@ -467,32 +611,47 @@ fn winner_value(winner: Option<Side>) -> f64 {
 }
 
 /// The seat's legal commands (as the engine lists them) that pass `keep`.
-fn commands(table: &Table, seat: Seat, keep: impl Fn(&ConflictCommand) -> bool) -> Vec<ConflictCommand> {
-    legal::play_commands(table, seat).into_iter().filter(|c| keep(c)).collect()
+fn commands(
+    table: &Table,
+    seat: Seat,
+    keep: impl Fn(&ConflictCommand) -> bool,
+) -> Vec<ConflictCommand> {
+    legal::play_commands(table, seat)
+        .into_iter()
+        .filter(|c| keep(c))
+        .collect()
 }
 
 /// The stances the engine lists for the seat's fighter (IT-33).
 fn stance_options(table: &Table, seat: Seat) -> Vec<Stance> {
-    commands(table, seat, |c| matches!(c, ConflictCommand::TakeStance { .. }))
-        .into_iter()
-        .filter_map(|c| match c {
-            ConflictCommand::TakeStance { action, amount, .. } => Some(Stance::new(action, amount)),
-            _ => None,
-        })
-        .collect()
+    commands(table, seat, |c| {
+        matches!(c, ConflictCommand::TakeStance { .. })
+    })
+    .into_iter()
+    .filter_map(|c| match c {
+        ConflictCommand::TakeStance { action, amount, .. } => Some(Stance::new(action, amount)),
+        _ => None,
+    })
+    .collect()
 }
 
 /// The seat's available moves; Surrender only when nothing else is available (IT-35), since a
 /// surrender loses the duel, the worst any move can do.
 fn move_options(table: &Table, seat: Seat) -> Vec<MoveChoice> {
-    let listed: Vec<MoveChoice> = commands(table, seat, |c| matches!(c, ConflictCommand::PlayMove { .. }))
-        .into_iter()
-        .filter_map(|c| match c {
-            ConflictCommand::PlayMove { choice, .. } => Some(choice),
-            _ => None,
-        })
+    let listed: Vec<MoveChoice> = commands(table, seat, |c| {
+        matches!(c, ConflictCommand::PlayMove { .. })
+    })
+    .into_iter()
+    .filter_map(|c| match c {
+        ConflictCommand::PlayMove { choice, .. } => Some(choice),
+        _ => None,
+    })
+    .collect();
+    let plays: Vec<MoveChoice> = listed
+        .iter()
+        .copied()
+        .filter(|m| *m != MoveChoice::Surrender)
         .collect();
-    let plays: Vec<MoveChoice> = listed.iter().copied().filter(|m| *m != MoveChoice::Surrender).collect();
     if plays.is_empty() { listed } else { plays }
 }
 
@@ -501,10 +660,12 @@ fn weighted<T: Clone>(options: &[T], probabilities: &[f64]) -> Vec<Weighted<T>> 
         .iter()
         .zip(probabilities)
         .filter(|(_, p)| **p > 1e-9)
-        .map(|(o, p)| Weighted { option: o.clone(), probability: *p })
+        .map(|(o, p)| Weighted {
+            option: o.clone(),
+            probability: *p,
+        })
         .collect()
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -512,11 +673,31 @@ mod tests {
     use crate::turn_game::FighterSpec;
 
     fn fighter(name: &str, d: u32, g: u32, a: u32) -> FighterSpec {
-        FighterSpec { name: name.into(), energy: PerAction { defend: d, grapple: g, attack: a }, max: None, moves: None, combos: vec![], pile: vec![] }
+        FighterSpec {
+            name: name.into(),
+            energy: PerAction {
+                defend: d,
+                grapple: g,
+                attack: a,
+            },
+            max: None,
+            moves: None,
+            combos: vec![],
+            pile: vec![],
+        }
     }
 
     fn duel(a: FighterSpec, b: FighterSpec) -> DuelSolution {
-        solve_duel(&TurnSpec { active: a, opponent: b, chain: vec![] }, ChainPolicy::End, &mut |_| {}).unwrap()
+        solve_duel(
+            &TurnSpec {
+                active: a,
+                opponent: b,
+                chain: vec![],
+            },
+            ChainPolicy::End,
+            &mut |_| {},
+        )
+        .unwrap()
     }
 
     fn mv(s: &str) -> Move {
@@ -524,7 +705,9 @@ mod tests {
     }
 
     fn is_distribution<T>(mix: &[Weighted<T>]) -> bool {
-        mix.iter().all(|w| (0.0..=1.0 + 1e-9).contains(&w.probability)) && (mix.iter().map(|w| w.probability).sum::<f64>() - 1.0).abs() < 1e-9
+        mix.iter()
+            .all(|w| (0.0..=1.0 + 1e-9).contains(&w.probability))
+            && (mix.iter().map(|w| w.probability).sum::<f64>() - 1.0).abs() < 1e-9
     }
 
     #[test]
@@ -538,7 +721,12 @@ mod tests {
         assert_eq!(s.states, 1);
         for m in &s.moves {
             assert_eq!(m.first.len(), 3);
-            assert!(m.first.iter().chain(&m.second).all(|w| (w.probability - 1.0 / 3.0).abs() < 1e-9));
+            assert!(
+                m.first
+                    .iter()
+                    .chain(&m.second)
+                    .all(|w| (w.probability - 1.0 / 3.0).abs() < 1e-9)
+            );
         }
     }
 
@@ -548,11 +736,33 @@ mod tests {
         let mut cornered = fighter("Ada", 2, 2, 2);
         cornered.moves = Some(vec![mv("D-M")]);
         cornered.pile = vec![mv("D-M")];
-        let s = solve_duel(&TurnSpec { active: cornered.clone(), opponent: fighter("Bruiser", 1, 0, 0), chain: vec![] }, ChainPolicy::End, &mut |_| {}).unwrap();
+        let s = solve_duel(
+            &TurnSpec {
+                active: cornered.clone(),
+                opponent: fighter("Bruiser", 1, 0, 0),
+                chain: vec![],
+            },
+            ChainPolicy::End,
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(s.value, -1.0);
-        assert!(s.moves.iter().all(|m| m.first.len() == 1 && m.first[0].option == MoveChoice::Surrender));
+        assert!(
+            s.moves
+                .iter()
+                .all(|m| m.first.len() == 1 && m.first[0].option == MoveChoice::Surrender)
+        );
         cornered.name = "Bruiser".into();
-        let s = solve_duel(&TurnSpec { active: fighter("Ada", 1, 0, 0), opponent: cornered, chain: vec![] }, ChainPolicy::End, &mut |_| {}).unwrap();
+        let s = solve_duel(
+            &TurnSpec {
+                active: fighter("Ada", 1, 0, 0),
+                opponent: cornered,
+                chain: vec![],
+            },
+            ChainPolicy::End,
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(s.value, 1.0);
     }
 
@@ -580,19 +790,42 @@ mod tests {
     fn ending_the_chain_loses_nothing_without_combos() {
         // IT-43: solving both keeping and ending every chain gives the same value as always
         // ending it.
-        let spec = TurnSpec { active: fighter("A", 1, 1, 1), opponent: fighter("B", 1, 1, 0), chain: vec![] };
+        let spec = TurnSpec {
+            active: fighter("A", 1, 1, 1),
+            opponent: fighter("B", 1, 1, 0),
+            chain: vec![],
+        };
         let end = solve_duel(&spec, ChainPolicy::End, &mut |_| {}).unwrap();
         let choose = solve_duel(&spec, ChainPolicy::Choose, &mut |_| {}).unwrap();
-        assert!((end.value - choose.value).abs() < 1e-9, "{} vs {}", end.value, choose.value);
+        assert!(
+            (end.value - choose.value).abs() < 1e-9,
+            "{} vs {}",
+            end.value,
+            choose.value
+        );
         assert!(choose.states > end.states);
         // Starting with a live chain (Ada's D-M, won last turn) is solved by ending it.
-        let chained = TurnSpec { chain: vec![mv("D-M")], ..spec.clone() };
-        assert!((solve_duel(&chained, ChainPolicy::End, &mut |_| {}).unwrap().value - end.value).abs() < 1e-9);
+        let chained = TurnSpec {
+            chain: vec![mv("D-M")],
+            ..spec.clone()
+        };
+        assert!(
+            (solve_duel(&chained, ChainPolicy::End, &mut |_| {})
+                .unwrap()
+                .value
+                - end.value)
+                .abs()
+                < 1e-9
+        );
     }
 
     #[test]
     fn strategies_are_distributions_values_in_range_and_solving_is_deterministic() {
-        let spec = TurnSpec { active: fighter("Ada", 1, 1, 1), opponent: fighter("Bruiser", 2, 0, 1), chain: vec![] };
+        let spec = TurnSpec {
+            active: fighter("Ada", 1, 1, 1),
+            opponent: fighter("Bruiser", 2, 0, 1),
+            chain: vec![],
+        };
         let mut seen = Vec::new();
         let s = solve_duel(&spec, ChainPolicy::End, &mut |p| seen.push(p)).unwrap();
         assert!((-1.0..=1.0).contains(&s.value));
@@ -605,19 +838,50 @@ mod tests {
         // Progress ends with every state met solved, and never counts backwards.
         let last = seen.last().copied().unwrap();
         assert_eq!((last.discovered, last.solved), (s.states, s.states));
-        assert!(seen.windows(2).all(|w| w[1].solved >= w[0].solved && w[1].discovered >= w[0].discovered));
+        assert!(
+            seen.windows(2)
+                .all(|w| w[1].solved >= w[0].solved && w[1].discovered >= w[0].discovered)
+        );
         assert_eq!(solve_duel(&spec, ChainPolicy::End, &mut |_| {}).unwrap(), s);
     }
 
     #[test]
     fn large_duels_combos_and_empty_characters_are_refused() {
-        let big = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("B", 1, 1, 1), chain: vec![] };
-        assert!(matches!(solve_duel(&big, ChainPolicy::End, &mut |_| {}), Err(DuelError::TooLarge { total: 10, per_type: 5, .. })));
+        let big = TurnSpec {
+            active: fighter("Ada", 3, 2, 5),
+            opponent: fighter("B", 1, 1, 1),
+            chain: vec![],
+        };
+        assert!(matches!(
+            solve_duel(&big, ChainPolicy::End, &mut |_| {}),
+            Err(DuelError::TooLarge {
+                total: 10,
+                per_type: 5,
+                ..
+            })
+        ));
         let mut combo = fighter("Ada", 1, 1, 1);
-        combo.combos = vec![iron_triangle::character::Combo { from: mv("D-M"), followups: vec![mv("G-L")] }];
-        let spec = TurnSpec { active: combo, opponent: fighter("B", 1, 1, 1), chain: vec![] };
-        assert!(matches!(solve_duel(&spec, ChainPolicy::End, &mut |_| {}), Err(DuelError::Combos(_))));
-        let spec = TurnSpec { active: fighter("Ada", 1, 1, 1), opponent: fighter("B", 0, 0, 0), chain: vec![] };
-        assert!(matches!(solve_duel(&spec, ChainPolicy::End, &mut |_| {}), Err(DuelError::NoEnergy(_))));
+        combo.combos = vec![iron_triangle::character::Combo {
+            from: mv("D-M"),
+            followups: vec![mv("G-L")],
+        }];
+        let spec = TurnSpec {
+            active: combo,
+            opponent: fighter("B", 1, 1, 1),
+            chain: vec![],
+        };
+        assert!(matches!(
+            solve_duel(&spec, ChainPolicy::End, &mut |_| {}),
+            Err(DuelError::Combos(_))
+        ));
+        let spec = TurnSpec {
+            active: fighter("Ada", 1, 1, 1),
+            opponent: fighter("B", 0, 0, 0),
+            chain: vec![],
+        };
+        assert!(matches!(
+            solve_duel(&spec, ChainPolicy::End, &mut |_| {}),
+            Err(DuelError::NoEnergy(_))
+        ));
     }
 }

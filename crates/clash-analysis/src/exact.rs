@@ -15,7 +15,10 @@ pub struct Probability {
 
 impl Probability {
     pub fn of(q: &BigRational) -> Probability {
-        Probability { fraction: format!("{}/{}", q.numer(), q.denom()), decimal: crate::matrix_game::Scalar::to_f64(q) }
+        Probability {
+            fraction: format!("{}/{}", q.numer(), q.denom()),
+            decimal: crate::matrix_game::Scalar::to_f64(q),
+        }
     }
 
     /// Parse the fraction back into an exact rational.
@@ -32,7 +35,13 @@ impl From<&BigRational> for Probability {
 
 impl From<&wicked_age::odds::Fraction> for Probability {
     fn from(f: &wicked_age::odds::Fraction) -> Self {
-        parse_fraction(&f.to_string()).map_or(Probability { fraction: f.to_string(), decimal: f.to_f64() }, |q| Probability::of(&q))
+        parse_fraction(&f.to_string()).map_or(
+            Probability {
+                fraction: f.to_string(),
+                decimal: f.to_f64(),
+            },
+            |q| Probability::of(&q),
+        )
     }
 }
 
@@ -45,7 +54,11 @@ impl From<nd_tourists::probability::Fraction> for Probability {
 /// `n/d` as an exact rational (reduced); a zero denominator reads as 0.
 pub fn ratio(n: impl Into<BigInt>, d: impl Into<BigInt>) -> BigRational {
     let d: BigInt = d.into();
-    if d.is_zero() { BigRational::zero() } else { BigRational::new(n.into(), d) }
+    if d.is_zero() {
+        BigRational::zero()
+    } else {
+        BigRational::new(n.into(), d)
+    }
 }
 
 /// Read `"n/d"` or `"n"`.

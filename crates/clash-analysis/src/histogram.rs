@@ -12,11 +12,15 @@ use plotters::prelude::*;
 
 /// Equal-width bins over `values`: `(low, high_inclusive, count)`.
 pub fn bins(values: &[u32], max_bins: u32) -> Vec<(u32, u32, u64)> {
-    let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else { return Vec::new() };
+    let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else {
+        return Vec::new();
+    };
     let span = hi - lo + 1;
     let width = span.div_ceil(max_bins.max(1)).max(1);
     let n = span.div_ceil(width);
-    let mut out: Vec<(u32, u32, u64)> = (0..n).map(|i| (lo + i * width, lo + (i + 1) * width - 1, 0)).collect();
+    let mut out: Vec<(u32, u32, u64)> = (0..n)
+        .map(|i| (lo + i * width, lo + (i + 1) * width - 1, 0))
+        .collect();
     for v in values {
         let i = ((v - lo) / width) as usize;
         if let Some(b) = out.get_mut(i) {
@@ -43,7 +47,10 @@ pub fn draw(path: &Path, values: &[u32], title: &str, unit: &str) -> Result<(), 
     if b.is_empty() {
         return Err(PlotError::Empty);
     }
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
     match ext.as_deref() {
         Some("svg") => {
             let root = SVGBackend::new(path, (900, 520)).into_drawing_area();
@@ -59,7 +66,11 @@ pub fn draw(path: &Path, values: &[u32], title: &str, unit: &str) -> Result<(), 
     }
 }
 
-fn paint<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bins: &[(u32, u32, u64)], text: Option<(&str, &str)>) -> Result<(), PlotError> {
+fn paint<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    bins: &[(u32, u32, u64)],
+    text: Option<(&str, &str)>,
+) -> Result<(), PlotError> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
     root.fill(&WHITE).map_err(err)?;
     let x0 = bins.first().map_or(0, |b| b.0);
@@ -68,19 +79,40 @@ fn paint<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bins: &[(u32, u32, u
     let mut builder = ChartBuilder::on(root);
     builder.margin(24);
     if let Some((title, _)) = text {
-        builder.caption(title, ("sans-serif", 22)).x_label_area_size(44).y_label_area_size(56);
+        builder
+            .caption(title, ("sans-serif", 22))
+            .x_label_area_size(44)
+            .y_label_area_size(56);
     }
-    let mut chart = builder.build_cartesian_2d(x0..x1, 0u64..ymax + ymax / 10 + 1).map_err(err)?;
+    let mut chart = builder
+        .build_cartesian_2d(x0..x1, 0u64..ymax + ymax / 10 + 1)
+        .map_err(err)?;
     if let Some((_, unit)) = text {
-        chart.configure_mesh().x_desc(unit).y_desc("games").disable_x_mesh().draw().map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(unit)
+            .y_desc("games")
+            .disable_x_mesh()
+            .draw()
+            .map_err(err)?;
     } else {
         // No fonts in the bitmap backend: draw the two axes by hand.
-        let axes = [vec![(x0, ymax + ymax / 10 + 1), (x0, 0)], vec![(x0, 0), (x1, 0)]];
+        let axes = [
+            vec![(x0, ymax + ymax / 10 + 1), (x0, 0)],
+            vec![(x0, 0), (x1, 0)],
+        ];
         for axis in axes {
-            chart.draw_series(std::iter::once(PathElement::new(axis, BLACK.stroke_width(2)))).map_err(err)?;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    axis,
+                    BLACK.stroke_width(2),
+                )))
+                .map_err(err)?;
         }
     }
-    let bars = bins.iter().map(|(lo, hi, n)| Rectangle::new([(*lo, 0u64), (*hi + 1, *n)], BLUE.mix(0.6).filled()));
+    let bars = bins
+        .iter()
+        .map(|(lo, hi, n)| Rectangle::new([(*lo, 0u64), (*hi + 1, *n)], BLUE.mix(0.6).filled()));
     chart.draw_series(bars).map_err(err)?;
     Ok(())
 }
@@ -112,7 +144,10 @@ mod tests {
         draw(&png, &values, "Game length", "turns").unwrap();
         let bytes = std::fs::read(&png).unwrap();
         assert_eq!(&bytes[1..4], b"PNG");
-        assert!(matches!(draw(&dir.join("h.txt"), &values, "", ""), Err(PlotError::Format)));
+        assert!(matches!(
+            draw(&dir.join("h.txt"), &values, "", ""),
+            Err(PlotError::Format)
+        ));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

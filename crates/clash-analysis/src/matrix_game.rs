@@ -138,12 +138,16 @@ pub struct Solution<T> {
 impl<T: Scalar> Solution<T> {
     /// Expected payoff of the row strategy against column `j`.
     pub fn row_payoff_against(&self, a: &[Vec<T>], j: usize) -> T {
-        a.iter().zip(&self.row).fold(T::zero(), |acc, (r, p)| acc.add(&r[j].mul(p)))
+        a.iter()
+            .zip(&self.row)
+            .fold(T::zero(), |acc, (r, p)| acc.add(&r[j].mul(p)))
     }
 
     /// Expected payoff of row `i` against the column strategy.
     pub fn col_payoff_against(&self, a: &[Vec<T>], i: usize) -> T {
-        a[i].iter().zip(&self.col).fold(T::zero(), |acc, (x, q)| acc.add(&x.mul(q)))
+        a[i].iter()
+            .zip(&self.col)
+            .fold(T::zero(), |acc, (x, q)| acc.add(&x.mul(q)))
     }
 }
 
@@ -155,7 +159,11 @@ fn check_shape<T>(a: &[Vec<T>]) -> Result<(usize, usize), GameError> {
     }
     for (row, r) in a.iter().enumerate() {
         if r.len() != n {
-            return Err(GameError::Ragged { row, got: r.len(), want: n });
+            return Err(GameError::Ragged {
+                row,
+                got: r.len(),
+                want: n,
+            });
         }
     }
     Ok((m, n))
@@ -167,7 +175,10 @@ pub fn solve<T: Scalar>(a: &[Vec<T>]) -> Result<Solution<T>, GameError> {
     if a.iter().flatten().any(|x| x.to_f64().is_nan()) {
         return Err(GameError::NotFinite);
     }
-    let min = a.iter().flatten().fold(a[0][0].clone(), |lo, x| if *x < lo { x.clone() } else { lo });
+    let min = a.iter().flatten().fold(
+        a[0][0].clone(),
+        |lo, x| if *x < lo { x.clone() } else { lo },
+    );
     // Shift so the smallest entry is 1: every entry positive, so the LP is bounded and t > 0.
     let shift = T::one().sub(&min);
     let mut tab = Tableau::new(a, &shift, m, n);
@@ -177,13 +188,19 @@ pub fn solve<T: Scalar>(a: &[Vec<T>]) -> Result<Solution<T>, GameError> {
 
 /// Solve an integer game exactly.
 pub fn solve_exact(a: &[Vec<i64>]) -> Result<Solution<BigRational>, GameError> {
-    let q: Vec<Vec<BigRational>> = a.iter().map(|r| r.iter().map(|&x| BigRational::from_i64(x)).collect()).collect();
+    let q: Vec<Vec<BigRational>> = a
+        .iter()
+        .map(|r| r.iter().map(|&x| BigRational::from_i64(x)).collect())
+        .collect();
     solve(&q)
 }
 
 /// Solve an integer game in floating point (fast; for large sweeps and benchmarks).
 pub fn solve_f64(a: &[Vec<i64>]) -> Result<Solution<f64>, GameError> {
-    let q: Vec<Vec<f64>> = a.iter().map(|r| r.iter().map(|&x| x as f64).collect()).collect();
+    let q: Vec<Vec<f64>> = a
+        .iter()
+        .map(|r| r.iter().map(|&x| x as f64).collect())
+        .collect();
     solve(&q)
 }
 
@@ -217,7 +234,13 @@ impl<T: Scalar> Tableau<T> {
         for o in obj.iter_mut().take(n) {
             *o = T::zero().sub(&T::one());
         }
-        Tableau { m, n, rows, obj, basis: (n..n + m).collect() }
+        Tableau {
+            m,
+            n,
+            rows,
+            obj,
+            basis: (n..n + m).collect(),
+        }
     }
 
     /// Bland's rule: the lowest-index column with a negative reduced cost.
@@ -293,22 +316,35 @@ impl<T: Scalar> Tableau<T> {
                 col[b] = self.rows[i][rhs].div(&t);
             }
         }
-        let row = (0..self.m).map(|i| clamp_nonneg(self.obj[self.n + i].div(&t))).collect();
+        let row = (0..self.m)
+            .map(|i| clamp_nonneg(self.obj[self.n + i].div(&t)))
+            .collect();
         let col = col.into_iter().map(clamp_nonneg).collect();
-        Solution { value: T::one().div(&t).sub(shift), row, col }
+        Solution {
+            value: T::one().div(&t).sub(shift),
+            row,
+            col,
+        }
     }
 }
 
 /// Float noise can leave a probability at -1e-17; exact types are unaffected.
 fn clamp_nonneg<T: Scalar>(x: T) -> T {
-    if x.is_neg() || (!x.is_pos() && x < T::zero()) { T::zero() } else { x }
+    if x.is_neg() || (!x.is_pos() && x < T::zero()) {
+        T::zero()
+    } else {
+        x
+    }
 }
 
 /// Check the minimax certificate exactly: both strategies are probability vectors and each
 /// achieves the value against every pure reply.
 pub fn certifies(a: &[Vec<BigRational>], s: &Solution<BigRational>) -> bool {
     let one = <BigRational as One>::one();
-    let sums = |v: &[BigRational]| v.iter().fold(<BigRational as Zero>::zero(), |acc, x| acc + x);
+    let sums = |v: &[BigRational]| {
+        v.iter()
+            .fold(<BigRational as Zero>::zero(), |acc, x| acc + x)
+    };
     let probability = |v: &[BigRational]| v.iter().all(|x| !x.is_negative()) && sums(v) == one;
     let (m, n) = (a.len(), a.first().map_or(0, Vec::len));
     probability(&s.row)
@@ -329,7 +365,10 @@ mod tests {
     }
 
     fn exact(a: &[Vec<i64>]) -> (Vec<Vec<BigRational>>, Solution<BigRational>) {
-        let qa: Vec<Vec<BigRational>> = a.iter().map(|r| r.iter().map(|&x| BigRational::from_i64(x)).collect()).collect();
+        let qa: Vec<Vec<BigRational>> = a
+            .iter()
+            .map(|r| r.iter().map(|&x| BigRational::from_i64(x)).collect())
+            .collect();
         let s = solve(&qa).unwrap();
         (qa, s)
     }
@@ -378,7 +417,14 @@ mod tests {
     fn malformed_matrices_are_refused() {
         assert_eq!(solve_exact(&[]), Err(GameError::Empty));
         assert_eq!(solve_exact(&[vec![]]), Err(GameError::Empty));
-        assert_eq!(solve_exact(&[vec![1, 2], vec![3]]), Err(GameError::Ragged { row: 1, got: 1, want: 2 }));
+        assert_eq!(
+            solve_exact(&[vec![1, 2], vec![3]]),
+            Err(GameError::Ragged {
+                row: 1,
+                got: 1,
+                want: 2
+            })
+        );
         assert_eq!(solve(&[vec![f64::NAN]]), Err(GameError::NotFinite));
     }
 

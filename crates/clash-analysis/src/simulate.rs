@@ -49,7 +49,9 @@ pub fn drive<R: Ruleset>(
         }
         let mut acted = false;
         for (seat, bot) in bots.iter_mut() {
-            let Some(command) = bot.choose(state, *seat, rng) else { continue };
+            let Some(command) = bot.choose(state, *seat, rng) else {
+                continue;
+            };
             if execute::<R>(state, *seat, &command, rng).is_ok() {
                 sent += 1;
                 acted = true;
@@ -83,7 +85,10 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     let centre = p + z * z / (2.0 * n);
     let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
     let denom = 1.0 + z * z / n;
-    (((centre - spread) / denom).max(0.0), ((centre + spread) / denom).min(1.0))
+    (
+        ((centre - spread) / denom).max(0.0),
+        ((centre + spread) / denom).min(1.0),
+    )
 }
 
 /// Summary statistics of a run.
@@ -110,7 +115,13 @@ pub struct Summary {
 
 /// Play `games` games in parallel on `threads` threads (all cores when `None`); `progress` is
 /// called once per finished game.
-pub fn simulate(contest: &dyn Contest, games: u64, seed: u64, threads: Option<usize>, progress: &(dyn Fn() + Sync)) -> Summary {
+pub fn simulate(
+    contest: &dyn Contest,
+    games: u64,
+    seed: u64,
+    threads: Option<usize>,
+    progress: &(dyn Fn() + Sync),
+) -> Summary {
     let run = || -> Vec<GameResult> {
         (0..games)
             .into_par_iter()
@@ -122,7 +133,12 @@ pub fn simulate(contest: &dyn Contest, games: u64, seed: u64, threads: Option<us
             })
             .collect()
     };
-    let results = match threads.and_then(|t| rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build().ok()) {
+    let results = match threads.and_then(|t| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build()
+            .ok()
+    }) {
         Some(pool) => pool.install(run),
         None => run(),
     };
@@ -146,13 +162,23 @@ pub fn summarise(contest: &dyn Contest, results: &[GameResult], seed: u64) -> Su
         .map(|c| {
             let wins = results.iter().filter(|r| r.winners.contains(&c)).count() as u64;
             let (low, high) = wilson(wins, n);
-            Rate { contestant: c, wins, rate: if n == 0 { 0.0 } else { wins as f64 / n as f64 }, low, high }
+            Rate {
+                contestant: c,
+                wins,
+                rate: if n == 0 { 0.0 } else { wins as f64 / n as f64 },
+                low,
+                high,
+            }
         })
         .collect();
     let lengths: Vec<u32> = results.iter().map(|r| r.length).collect();
     let mut sorted = lengths.clone();
     sorted.sort_unstable();
-    let mean = if sorted.is_empty() { 0.0 } else { sorted.iter().map(|x| f64::from(*x)).sum::<f64>() / sorted.len() as f64 };
+    let mean = if sorted.is_empty() {
+        0.0
+    } else {
+        sorted.iter().map(|x| f64::from(*x)).sum::<f64>() / sorted.len() as f64
+    };
     let median = match sorted.len() {
         0 => 0.0,
         l if l % 2 == 1 => f64::from(sorted[l / 2]),

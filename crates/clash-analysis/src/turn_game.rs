@@ -38,7 +38,10 @@ use std::collections::BTreeMap;
 
 use clash_core::{Ruleset, Seat, SeededRandomness};
 use iron_triangle::character::{CharacterSheet, Combo, KnownMove, PerAction};
-use iron_triangle::conflict::{Card, Chain, ConflictCommand, ConflictEvent, MoveChoice, PendingLoss, Stance, Step, TurnOutcome, choice, legal, losses};
+use iron_triangle::conflict::{
+    Card, Chain, ConflictCommand, ConflictEvent, MoveChoice, PendingLoss, Stance, Step,
+    TurnOutcome, choice, legal, losses,
+};
 use iron_triangle::{Action, Command, Event, IronTriangle, Move, Setup, Table};
 use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
@@ -67,7 +70,10 @@ pub struct Options {
 
 impl From<Payoff> for Options {
     fn from(payoff: Payoff) -> Options {
-        Options { payoff, surrender: None }
+        Options {
+            payoff,
+            surrender: None,
+        }
     }
 }
 
@@ -119,8 +125,15 @@ pub(crate) const A_SEAT: Seat = Seat::Player(1);
 pub(crate) const B_SEAT: Seat = Seat::Gm;
 
 fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
-    let max = f.max.unwrap_or(PerAction { defend: f.energy.defend.max(1), grapple: f.energy.grapple.max(1), attack: f.energy.attack.max(1) });
-    let moves = f.moves.clone().unwrap_or_else(|| iron_triangle::character::STARTING_MOVES.to_vec());
+    let max = f.max.unwrap_or(PerAction {
+        defend: f.energy.defend.max(1),
+        grapple: f.energy.grapple.max(1),
+        attack: f.energy.attack.max(1),
+    });
+    let moves = f
+        .moves
+        .clone()
+        .unwrap_or_else(|| iron_triangle::character::STARTING_MOVES.to_vec());
     let value = serde_json::json!({
         "name": f.name,
         "controller": controller,
@@ -149,10 +162,15 @@ fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
     })
 }
 
-pub(crate) fn run(table: &mut Table, seat: Seat, command: ConflictCommand) -> Result<Vec<Event>, TurnError> {
+pub(crate) fn run(
+    table: &mut Table,
+    seat: Seat,
+    command: ConflictCommand,
+) -> Result<Vec<Event>, TurnError> {
     let command = Command::Conflict(command);
     let mut rng = SeededRandomness::new(0);
-    let events = IronTriangle::decide(table, seat, &command, &mut rng).map_err(|e| TurnError::Engine(e.to_string()))?;
+    let events = IronTriangle::decide(table, seat, &command, &mut rng)
+        .map_err(|e| TurnError::Engine(e.to_string()))?;
     for e in &events {
         IronTriangle::apply(table, e);
     }
@@ -182,21 +200,68 @@ impl TurnPosition {
             countdowns: Vec::new(),
             campaign: Default::default(),
         };
-        let mut table = IronTriangle::setup(&setup).map_err(|e| TurnError::Engine(e.to_string()))?;
-        run(&mut table, B_SEAT, ConflictCommand::StartConflict { stakes: "analysis".into(), npcs: vec![b.clone().into()], lethal: false, minor: false })?;
-        run(&mut table, A_SEAT, ConflictCommand::JoinConflict { character: a.clone().into() })?;
-        run(&mut table, A_SEAT, ConflictCommand::PickActive { character: a.clone().into() })?;
-        run(&mut table, A_SEAT, ConflictCommand::PickOpponent { opponent: b.clone().into() })?;
-        let c = table.conflict.as_mut().ok_or_else(|| TurnError::Engine("no conflict started".into()))?;
+        let mut table =
+            IronTriangle::setup(&setup).map_err(|e| TurnError::Engine(e.to_string()))?;
+        run(
+            &mut table,
+            B_SEAT,
+            ConflictCommand::StartConflict {
+                stakes: "analysis".into(),
+                npcs: vec![b.clone().into()],
+                lethal: false,
+                minor: false,
+            },
+        )?;
+        run(
+            &mut table,
+            A_SEAT,
+            ConflictCommand::JoinConflict {
+                character: a.clone().into(),
+            },
+        )?;
+        run(
+            &mut table,
+            A_SEAT,
+            ConflictCommand::PickActive {
+                character: a.clone().into(),
+            },
+        )?;
+        run(
+            &mut table,
+            A_SEAT,
+            ConflictCommand::PickOpponent {
+                opponent: b.clone().into(),
+            },
+        )?;
+        let c = table
+            .conflict
+            .as_mut()
+            .ok_or_else(|| TurnError::Engine("no conflict started".into()))?;
         let (ia, ib) = (c.fighter_id(&a), c.fighter_id(&b));
-        let (Some(ia), Some(ib)) = (ia, ib) else { return Err(TurnError::Engine("the fighters are missing".into())) };
+        let (Some(ia), Some(ib)) = (ia, ib) else {
+            return Err(TurnError::Engine("the fighters are missing".into()));
+        };
         c.f_mut(ia).pile = spec.active.pile.clone();
         c.f_mut(ib).pile = spec.opponent.pile.clone();
         if !spec.chain.is_empty() {
-            let cards = spec.chain.iter().map(|m| Card { owner: ia, mv: *m }).collect();
-            c.chain = Some(Chain { side: c.f(ia).side, against: ib, cards });
+            let cards = spec
+                .chain
+                .iter()
+                .map(|m| Card { owner: ia, mv: *m })
+                .collect();
+            c.chain = Some(Chain {
+                side: c.f(ia).side,
+                against: ib,
+                cards,
+            });
         }
-        Ok(TurnPosition { table, a, b, seats: [A_SEAT, B_SEAT], staged: false })
+        Ok(TurnPosition {
+            table,
+            a,
+            b,
+            seats: [A_SEAT, B_SEAT],
+            staged: false,
+        })
     }
 
     /// The turn in progress on a live table, if it is at its stance or move step (used by the
@@ -210,7 +275,12 @@ impl TurnPosition {
             _ => return None,
         };
         let (ia, ib) = (turn.active, turn.opponent?);
-        let seat = |id: u8| table.characters.get(c.f(id).character).map(|ch| ch.controller);
+        let seat = |id: u8| {
+            table
+                .characters
+                .get(c.f(id).character)
+                .map(|ch| ch.controller)
+        };
         Some(TurnPosition {
             table: table.clone(),
             a: c.f(ia).name.to_string(),
@@ -233,16 +303,26 @@ impl TurnPosition {
     /// The revealed stances, when the turn is at its move step.
     pub fn revealed_stances(&self) -> Option<(Stance, Stance)> {
         let turn = self.table.conflict.as_ref()?.turn.as_ref()?;
-        (self.staged).then(|| (turn.stances[0].unwrap_or_default(), turn.stances[1].unwrap_or_default()))
+        (self.staged).then(|| {
+            (
+                turn.stances[0].unwrap_or_default(),
+                turn.stances[1].unwrap_or_default(),
+            )
+        })
     }
 
     fn id(&self, name: &str) -> Option<u8> {
-        self.table.conflict.as_ref().and_then(|c| c.fighter_id(name))
+        self.table
+            .conflict
+            .as_ref()
+            .and_then(|c| c.fighter_id(name))
     }
 
     /// Stances a fighter may take: none, or 1..=current of a type (IT-33).
     pub fn stances(&self, name: &str) -> Vec<Stance> {
-        let Some(ch) = self.table.character(name) else { return vec![Stance::NONE] };
+        let Some(ch) = self.table.character(name) else {
+            return vec![Stance::NONE];
+        };
         let mut out = vec![Stance::NONE];
         for action in Action::ALL {
             for amount in 1..=ch.energy.current.get(action) {
@@ -254,7 +334,9 @@ impl TurnPosition {
 
     /// Moves a fighter may play now (IT-35: known, not face up).
     pub fn moves(&self, name: &str) -> Vec<Move> {
-        let (Some(c), Some(id)) = (self.table.conflict.as_ref(), self.id(name)) else { return Vec::new() };
+        let (Some(c), Some(id)) = (self.table.conflict.as_ref(), self.id(name)) else {
+            return Vec::new();
+        };
         choice::available(&self.table, c, id, None).iter().collect()
     }
 
@@ -264,8 +346,24 @@ impl TurnPosition {
         if self.staged {
             return Ok(t);
         }
-        run(&mut t, self.seats[0], ConflictCommand::TakeStance { character: self.a.clone().into(), action: sa.action, amount: sa.amount })?;
-        run(&mut t, self.seats[1], ConflictCommand::TakeStance { character: self.b.clone().into(), action: sb.action, amount: sb.amount })?;
+        run(
+            &mut t,
+            self.seats[0],
+            ConflictCommand::TakeStance {
+                character: self.a.clone().into(),
+                action: sa.action,
+                amount: sa.amount,
+            },
+        )?;
+        run(
+            &mut t,
+            self.seats[1],
+            ConflictCommand::TakeStance {
+                character: self.b.clone().into(),
+                action: sb.action,
+                amount: sb.amount,
+            },
+        )?;
         Ok(t)
     }
 
@@ -274,8 +372,17 @@ impl TurnPosition {
     fn choices(&self, staged: &Table, side: usize, opts: Options) -> Vec<MoveChoice> {
         let name = if side == 0 { &self.a } else { &self.b };
         let mut out: Vec<MoveChoice> = self.moves(name).into_iter().map(MoveChoice::Play).collect();
-        let surrender = ConflictCommand::PlayMove { character: name.clone().into(), choice: MoveChoice::Surrender };
-        let accepted = IronTriangle::decide(staged, self.seats[side], &Command::Conflict(surrender), &mut SeededRandomness::new(0)).is_ok();
+        let surrender = ConflictCommand::PlayMove {
+            character: name.clone().into(),
+            choice: MoveChoice::Surrender,
+        };
+        let accepted = IronTriangle::decide(
+            staged,
+            self.seats[side],
+            &Command::Conflict(surrender),
+            &mut SeededRandomness::new(0),
+        )
+        .is_ok();
         if opts.surrender.is_some() && accepted {
             out.push(MoveChoice::Surrender);
         }
@@ -283,17 +390,38 @@ impl TurnPosition {
     }
 
     /// The engine's resolution of one pair of move choices from a table with stances revealed.
-    fn resolve(&self, staged: &Table, ma: MoveChoice, mb: MoveChoice) -> Result<(TurnOutcome, Vec<PendingLoss>), TurnError> {
+    fn resolve(
+        &self,
+        staged: &Table,
+        ma: MoveChoice,
+        mb: MoveChoice,
+    ) -> Result<(TurnOutcome, Vec<PendingLoss>), TurnError> {
         let mut t = staged.clone();
-        let mut events = run(&mut t, self.seats[0], ConflictCommand::PlayMove { character: self.a.clone().into(), choice: ma })?;
-        events.extend(run(&mut t, self.seats[1], ConflictCommand::PlayMove { character: self.b.clone().into(), choice: mb })?);
+        let mut events = run(
+            &mut t,
+            self.seats[0],
+            ConflictCommand::PlayMove {
+                character: self.a.clone().into(),
+                choice: ma,
+            },
+        )?;
+        events.extend(run(
+            &mut t,
+            self.seats[1],
+            ConflictCommand::PlayMove {
+                character: self.b.clone().into(),
+                choice: mb,
+            },
+        )?);
         // Without specials the windows close at once; pass any that stay open.
         for _ in 0..4 {
             if let Some(found) = resolved(&events) {
                 return Ok(found);
             }
             for seat in self.seats {
-                let pass = legal::play_commands(&t, seat).into_iter().find(|c| matches!(c, ConflictCommand::PassWindow { .. }));
+                let pass = legal::play_commands(&t, seat)
+                    .into_iter()
+                    .find(|c| matches!(c, ConflictCommand::PassWindow { .. }));
                 if let Some(pass) = pass {
                     events.extend(run(&mut t, seat, pass)?);
                 }
@@ -304,15 +432,29 @@ impl TurnPosition {
 
     /// Energy a pending loss actually removes from its character (D-35).
     fn actual(&self, loss: &PendingLoss) -> u32 {
-        self.table.character(&loss.character).map_or(0, |ch| losses::actual(ch.energy, loss.fixed_type, loss.fixed, loss.free))
+        self.table.character(&loss.character).map_or(0, |ch| {
+            losses::actual(ch.energy, loss.fixed_type, loss.fixed, loss.free)
+        })
     }
 
     /// The payoff to A of one pair of move choices, given the stances.
-    fn payoff(&self, staged: &Table, ma: MoveChoice, mb: MoveChoice, opts: Options) -> Result<i64, TurnError> {
+    fn payoff(
+        &self,
+        staged: &Table,
+        ma: MoveChoice,
+        mb: MoveChoice,
+        opts: Options,
+    ) -> Result<i64, TurnError> {
         let (outcome, pending) = self.resolve(staged, ma, mb)?;
         let turn = match opts.payoff {
             Payoff::Energy => {
-                let lost = |name: &str| pending.iter().filter(|l| &*l.character == name).map(|l| i64::from(self.actual(l))).sum::<i64>();
+                let lost = |name: &str| {
+                    pending
+                        .iter()
+                        .filter(|l| &*l.character == name)
+                        .map(|l| i64::from(self.actual(l)))
+                        .sum::<i64>()
+                };
                 lost(&self.b) - lost(&self.a)
             }
             Payoff::Win => match &outcome {
@@ -326,30 +468,53 @@ impl TurnPosition {
 
     /// IT-36 priced: the surrenderer pays the cost to its opponent (both surrendering cancel).
     fn surrender_score(&self, outcome: &TurnOutcome, opts: Options) -> i64 {
-        let TurnOutcome::Surrender { surrendered } = outcome else { return 0 };
+        let TurnOutcome::Surrender { surrendered } = outcome else {
+            return 0;
+        };
         let out = |name: &str| i64::from(surrendered.iter().any(|n| &**n == name));
         opts.surrender.unwrap_or(0) * (out(&self.b) - out(&self.a))
     }
 
     /// The move game once these stances are revealed: rows are A's choices, columns B's.
-    pub fn move_matrix(&self, sa: Stance, sb: Stance, opts: impl Into<Options>) -> Result<MoveGame, TurnError> {
+    pub fn move_matrix(
+        &self,
+        sa: Stance,
+        sb: Stance,
+        opts: impl Into<Options>,
+    ) -> Result<MoveGame, TurnError> {
         let opts = opts.into();
         let staged = self.with_stances(sa, sb)?;
-        let (ra, rb) = (self.choices(&staged, 0, opts), self.choices(&staged, 1, opts));
+        let (ra, rb) = (
+            self.choices(&staged, 0, opts),
+            self.choices(&staged, 1, opts),
+        );
         if ra.is_empty() {
             return Err(TurnError::NoMove(self.a.clone()));
         }
         if rb.is_empty() {
             return Err(TurnError::NoMove(self.b.clone()));
         }
-        let matrix = ra.iter().map(|ma| rb.iter().map(|mb| self.payoff(&staged, *ma, *mb, opts)).collect::<Result<Vec<_>, _>>()).collect::<Result<Vec<_>, _>>()?;
-        Ok(MoveGame { rows: ra, cols: rb, matrix })
+        let matrix = ra
+            .iter()
+            .map(|ma| {
+                rb.iter()
+                    .map(|mb| self.payoff(&staged, *ma, *mb, opts))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(MoveGame {
+            rows: ra,
+            cols: rb,
+            matrix,
+        })
     }
 }
 
 fn resolved(events: &[Event]) -> Option<(TurnOutcome, Vec<PendingLoss>)> {
     events.iter().find_map(|e| match e {
-        Event::Conflict(ConflictEvent::TurnResolved { outcome, losses, .. }) => Some((outcome.clone(), losses.clone())),
+        Event::Conflict(ConflictEvent::TurnResolved {
+            outcome, losses, ..
+        }) => Some((outcome.clone(), losses.clone())),
         _ => None,
     })
 }
@@ -374,7 +539,10 @@ fn mix<T: Clone>(options: &[T], probs: &[BigRational]) -> Vec<Mix<T>> {
         .iter()
         .zip(probs)
         .filter(|(_, p)| **p > BigRational::from_integer(0.into()))
-        .map(|(o, p)| Mix { option: o.clone(), probability: Probability::of(p) })
+        .map(|(o, p)| Mix {
+            option: o.clone(),
+            probability: Probability::of(p),
+        })
         .collect()
 }
 
@@ -426,7 +594,10 @@ pub fn solve_turn(spec: &TurnSpec, opts: impl Into<Options>) -> Result<TurnSolut
 
 /// Solve a turn position (from a spec or a live table) exactly. If its stances are already
 /// revealed, the stance stage has just that one pair.
-pub fn solve_position(pos: &TurnPosition, opts: impl Into<Options>) -> Result<TurnSolution, TurnError> {
+pub fn solve_position(
+    pos: &TurnPosition,
+    opts: impl Into<Options>,
+) -> Result<TurnSolution, TurnError> {
     let opts = opts.into();
     let (sa, sb) = match pos.revealed_stances() {
         Some((x, y)) => (vec![x], vec![y]),
@@ -482,7 +653,12 @@ pub fn solve_position(pos: &TurnPosition, opts: impl Into<Options>) -> Result<Tu
 }
 
 /// The move game for given stances, for printing and benchmarks.
-pub fn move_game(spec: &TurnSpec, sa: Stance, sb: Stance, opts: impl Into<Options>) -> Result<MoveGame, TurnError> {
+pub fn move_game(
+    spec: &TurnSpec,
+    sa: Stance,
+    sb: Stance,
+    opts: impl Into<Options>,
+) -> Result<MoveGame, TurnError> {
     TurnPosition::new(spec)?.move_matrix(sa, sb, opts)
 }
 
@@ -501,44 +677,105 @@ mod tests {
     }
 
     fn fighter(name: &str, d: u32, g: u32, a: u32) -> FighterSpec {
-        FighterSpec { name: name.into(), energy: PerAction { defend: d, grapple: g, attack: a }, max: None, moves: None, combos: vec![], pile: vec![] }
+        FighterSpec {
+            name: name.into(),
+            energy: PerAction {
+                defend: d,
+                grapple: g,
+                attack: a,
+            },
+            max: None,
+            moves: None,
+            combos: vec![],
+            pile: vec![],
+        }
     }
 
     fn entry(g: &MoveGame, a: &str, b: &str) -> i64 {
-        let i = g.rows.iter().position(|m| *m == a.parse().unwrap()).unwrap();
-        let j = g.cols.iter().position(|m| *m == b.parse().unwrap()).unwrap();
+        let i = g
+            .rows
+            .iter()
+            .position(|m| *m == a.parse().unwrap())
+            .unwrap();
+        let j = g
+            .cols
+            .iter()
+            .position(|m| *m == b.parse().unwrap())
+            .unwrap();
         g.matrix[i][j]
     }
 
     fn to_q(m: &[Vec<i64>]) -> Vec<Vec<BigRational>> {
-        m.iter().map(|r| r.iter().map(|x| BigRational::from_integer((*x).into())).collect()).collect()
+        m.iter()
+            .map(|r| {
+                r.iter()
+                    .map(|x| BigRational::from_integer((*x).into()))
+                    .collect()
+            })
+            .collect()
     }
 
     #[test]
     fn tv_3_stance_payoffs_come_from_the_engine() {
         // TV-3: you have Attack 3 and take stance A2; the opponent has no stance.
-        let spec = TurnSpec { active: fighter("You", 3, 3, 3), opponent: fighter("Them", 4, 4, 4), chain: vec![] };
-        let g = move_game(&spec, Stance::new(Some(Action::Attack), 2), Stance::NONE, Payoff::Energy).unwrap();
+        let spec = TurnSpec {
+            active: fighter("You", 3, 3, 3),
+            opponent: fighter("Them", 4, 4, 4),
+            chain: vec![],
+        };
+        let g = move_game(
+            &spec,
+            Stance::new(Some(Action::Attack), 2),
+            Stance::NONE,
+            Payoff::Energy,
+        )
+        .unwrap();
         assert_eq!(entry(&g, "A-H", "G-L"), 7); // IT-34, IT-49: 2×2 + 3
         assert_eq!(entry(&g, "A-H", "D-M"), -4); // IT-34: matched and lost: 2 from Attack + 2
         assert_eq!(entry(&g, "D-M", "A-H"), 2); // IT-34: a feint
         assert_eq!(entry(&g, "D-M", "G-L"), -4); // IT-49
         // TV-2 / IT-50: a tie costs each side the other's base.
         assert_eq!(entry(&g, "A-H", "A-H"), 0);
-        let w = move_game(&spec, Stance::new(Some(Action::Attack), 2), Stance::NONE, Payoff::Win).unwrap();
-        assert_eq!((entry(&w, "A-H", "G-L"), entry(&w, "A-H", "D-M"), entry(&w, "A-H", "A-H")), (1, -1, 0)); // IT-48
+        let w = move_game(
+            &spec,
+            Stance::new(Some(Action::Attack), 2),
+            Stance::NONE,
+            Payoff::Win,
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                entry(&w, "A-H", "G-L"),
+                entry(&w, "A-H", "D-M"),
+                entry(&w, "A-H", "A-H")
+            ),
+            (1, -1, 0)
+        ); // IT-48
     }
 
     #[test]
     fn tv_6_win_of_13_with_chain_pile_and_combo() {
         let mut you = fighter("You", 3, 3, 3);
         you.moves = Some(Move::ALL.to_vec());
-        you.combos = vec![Combo { from: mv("D-M"), followups: vec![mv("G-J"), mv("G-S")] }];
+        you.combos = vec![Combo {
+            from: mv("D-M"),
+            followups: vec![mv("G-J"), mv("G-S")],
+        }];
         let mut o = fighter("O", 6, 6, 6);
         o.moves = Some(Move::ALL.to_vec());
         o.pile = vec![mv("A-L")];
-        let spec = TurnSpec { active: you, opponent: o, chain: vec![mv("D-M")] };
-        let g = move_game(&spec, Stance::new(Some(Action::Grapple), 2), Stance::new(Some(Action::Defend), 1), Payoff::Energy).unwrap();
+        let spec = TurnSpec {
+            active: you,
+            opponent: o,
+            chain: vec![mv("D-M")],
+        };
+        let g = move_game(
+            &spec,
+            Stance::new(Some(Action::Grapple), 2),
+            Stance::new(Some(Action::Defend), 1),
+            Payoff::Energy,
+        )
+        .unwrap();
         // IT-42: D-M is face up in the chain, so it is not one of your moves this turn.
         assert!(!g.rows.contains(&MoveChoice::Play(mv("D-M"))));
         assert_eq!(entry(&g, "G-J", "D-L"), 13); // TV-6: 2×3 + 1 + 4 + 1 + 1
@@ -546,17 +783,29 @@ mod tests {
 
     #[test]
     fn tv_14_starting_moves_solve_to_certified_equilibria() {
-        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let spec = TurnSpec {
+            active: fighter("Ada", 3, 2, 5),
+            opponent: fighter("Bruiser", 4, 4, 2),
+            chain: vec![],
+        };
         for payoff in [Payoff::Energy, Payoff::Win] {
             let s = solve_turn(&spec, payoff).unwrap();
             let stance = s.stance_solution.as_ref().unwrap();
             let (sa, sb) = &s.stance_options;
             assert_eq!(s.games, sa.len() * sb.len());
-            let values: Vec<Vec<BigRational>> = (0..sa.len()).map(|i| (0..sb.len()).map(|j| s.stage_values[&(i, j)].clone()).collect()).collect();
+            let values: Vec<Vec<BigRational>> = (0..sa.len())
+                .map(|i| {
+                    (0..sb.len())
+                        .map(|j| s.stage_values[&(i, j)].clone())
+                        .collect()
+                })
+                .collect();
             assert!(certifies(&values, stance), "{payoff:?}"); // the minimax theorem, exactly
             let pos = TurnPosition::new(&spec).unwrap();
             for m in &s.moves {
-                let g = pos.move_matrix(m.stance_active, m.stance_opponent, payoff).unwrap();
+                let g = pos
+                    .move_matrix(m.stance_active, m.stance_opponent, payoff)
+                    .unwrap();
                 let sol = solve_moves(&g).unwrap();
                 assert!(certifies(&to_q(&g.matrix), &sol));
                 assert_eq!(Probability::of(&sol.value), m.value);
@@ -567,14 +816,22 @@ mod tests {
     #[test]
     fn it_32_identical_fighters_make_a_fair_turn() {
         // Rules apply symmetrically (IT-32): with no chain and no piles the turn is worth 0.
-        let spec = TurnSpec { active: fighter("A", 3, 3, 4), opponent: fighter("B", 3, 3, 4), chain: vec![] };
+        let spec = TurnSpec {
+            active: fighter("A", 3, 3, 4),
+            opponent: fighter("B", 3, 3, 4),
+            chain: vec![],
+        };
         let s = solve_turn(&spec, Payoff::Energy).unwrap();
         assert_eq!(s.value.fraction, "0/1");
     }
 
     #[test]
     fn it_33_stances_range_over_current_energy() {
-        let spec = TurnSpec { active: fighter("A", 0, 2, 1), opponent: fighter("B", 1, 1, 1), chain: vec![] };
+        let spec = TurnSpec {
+            active: fighter("A", 0, 2, 1),
+            opponent: fighter("B", 1, 1, 1),
+            chain: vec![],
+        };
         let pos = TurnPosition::new(&spec).unwrap();
         // None, G1, G2, A1: a type at 0 allows only stance 0.
         assert_eq!(pos.stances("A").len(), 4);
@@ -585,26 +842,55 @@ mod tests {
     fn it_35_a_fighter_without_moves_is_reported() {
         let mut a = fighter("A", 3, 3, 3);
         a.moves = Some(vec![mv("D-M")]);
-        let spec = TurnSpec { active: a, opponent: fighter("B", 3, 3, 3), chain: vec![mv("D-M")] };
-        assert!(matches!(solve_turn(&spec, Payoff::Energy), Err(TurnError::NoMove(_))));
+        let spec = TurnSpec {
+            active: a,
+            opponent: fighter("B", 3, 3, 3),
+            chain: vec![mv("D-M")],
+        };
+        assert!(matches!(
+            solve_turn(&spec, Payoff::Energy),
+            Err(TurnError::NoMove(_))
+        ));
     }
     fn priced(cost: i64) -> Options {
-        Options { payoff: Payoff::Energy, surrender: Some(cost) }
+        Options {
+            payoff: Payoff::Energy,
+            surrender: Some(cost),
+        }
     }
 
     #[test]
     fn it_36_surrender_is_offered_only_when_priced() {
-        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let spec = TurnSpec {
+            active: fighter("Ada", 3, 2, 5),
+            opponent: fighter("Bruiser", 4, 4, 2),
+            chain: vec![],
+        };
         let plain = move_game(&spec, Stance::NONE, Stance::NONE, Payoff::Energy).unwrap();
-        assert!(!plain.rows.contains(&MoveChoice::Surrender) && !plain.cols.contains(&MoveChoice::Surrender));
-        let g = move_game(&spec, Stance::new(Some(Action::Attack), 2), Stance::NONE, priced(5)).unwrap();
+        assert!(
+            !plain.rows.contains(&MoveChoice::Surrender)
+                && !plain.cols.contains(&MoveChoice::Surrender)
+        );
+        let g = move_game(
+            &spec,
+            Stance::new(Some(Action::Attack), 2),
+            Stance::NONE,
+            priced(5),
+        )
+        .unwrap();
         assert_eq!((g.rows.len(), g.cols.len()), (4, 4)); // three starting moves and Surrender
         // D-10: no winner check, no energy change; the surrenderer pays the price.
         assert_eq!(entry(&g, "surrender", "A-H"), -5);
         assert_eq!(entry(&g, "A-H", "surrender"), 5);
         assert_eq!(entry(&g, "surrender", "surrender"), 0);
         // The moves' entries are the engine's, unchanged by the offer.
-        let without = move_game(&spec, Stance::new(Some(Action::Attack), 2), Stance::NONE, Payoff::Energy).unwrap();
+        let without = move_game(
+            &spec,
+            Stance::new(Some(Action::Attack), 2),
+            Stance::NONE,
+            Payoff::Energy,
+        )
+        .unwrap();
         for a in ["D-M", "G-L", "A-H"] {
             for b in ["D-M", "G-L", "A-H"] {
                 assert_eq!(entry(&g, a, b), entry(&without, a, b));
@@ -616,31 +902,62 @@ mod tests {
     fn it_35_a_fighter_without_moves_must_surrender_when_priced() {
         let mut a = fighter("A", 3, 3, 3);
         a.moves = Some(vec![mv("D-M")]);
-        let spec = TurnSpec { active: a, opponent: fighter("B", 3, 3, 3), chain: vec![mv("D-M")] };
+        let spec = TurnSpec {
+            active: a,
+            opponent: fighter("B", 3, 3, 3),
+            chain: vec![mv("D-M")],
+        };
         let s = solve_turn(&spec, priced(4)).unwrap();
         assert_eq!(s.value.fraction, "-4/1");
-        assert!(s.moves.iter().all(|m| m.active.len() == 1 && m.active[0].option == MoveChoice::Surrender));
+        assert!(
+            s.moves
+                .iter()
+                .all(|m| m.active.len() == 1 && m.active[0].option == MoveChoice::Surrender)
+        );
         // B never surrenders back: that would cancel A's surrender.
-        assert!(s.moves.iter().all(|m| m.opponent.iter().all(|x| x.option != MoveChoice::Surrender)));
+        assert!(
+            s.moves
+                .iter()
+                .all(|m| m.opponent.iter().all(|x| x.option != MoveChoice::Surrender))
+        );
     }
 
     #[test]
     fn d_11_the_engine_refuses_a_samurai_surrender_so_it_is_not_offered() {
-        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let spec = TurnSpec {
+            active: fighter("Ada", 3, 2, 5),
+            opponent: fighter("Bruiser", 4, 4, 2),
+            chain: vec![],
+        };
         let mut pos = TurnPosition::new(&spec).unwrap();
         // As if Ada had used The Way of the Samurai (IT-59 #12) earlier in the conflict.
         let c = pos.table.conflict.as_mut().unwrap();
         let ada = c.fighter_id("Ada").unwrap();
         c.f_mut(ada).samurai = true;
-        let g = pos.move_matrix(Stance::NONE, Stance::NONE, priced(5)).unwrap();
+        let g = pos
+            .move_matrix(Stance::NONE, Stance::NONE, priced(5))
+            .unwrap();
         assert!(!g.rows.contains(&MoveChoice::Surrender));
         assert!(g.cols.contains(&MoveChoice::Surrender));
     }
 
     #[test]
     fn d_10_a_surrender_priced_at_1_is_a_lost_turn_under_the_win_payoff() {
-        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
-        let g = move_game(&spec, Stance::NONE, Stance::NONE, Options { payoff: Payoff::Win, surrender: Some(1) }).unwrap();
+        let spec = TurnSpec {
+            active: fighter("Ada", 3, 2, 5),
+            opponent: fighter("Bruiser", 4, 4, 2),
+            chain: vec![],
+        };
+        let g = move_game(
+            &spec,
+            Stance::NONE,
+            Stance::NONE,
+            Options {
+                payoff: Payoff::Win,
+                surrender: Some(1),
+            },
+        )
+        .unwrap();
         for b in ["D-M", "G-L", "A-H"] {
             assert_eq!(entry(&g, "surrender", b), -1);
             assert_eq!(entry(&g, b, "surrender"), 1);
@@ -649,24 +966,44 @@ mod tests {
 
     #[test]
     fn priced_surrender_keeps_the_equilibria_certified_and_a_fair_turn_fair() {
-        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let spec = TurnSpec {
+            active: fighter("Ada", 3, 2, 5),
+            opponent: fighter("Bruiser", 4, 4, 2),
+            chain: vec![],
+        };
         let s = solve_turn(&spec, priced(3)).unwrap();
         let (sa, sb) = &s.stance_options;
-        let values: Vec<Vec<BigRational>> = (0..sa.len()).map(|i| (0..sb.len()).map(|j| s.stage_values[&(i, j)].clone()).collect()).collect();
+        let values: Vec<Vec<BigRational>> = (0..sa.len())
+            .map(|i| {
+                (0..sb.len())
+                    .map(|j| s.stage_values[&(i, j)].clone())
+                    .collect()
+            })
+            .collect();
         assert!(certifies(&values, s.stance_solution.as_ref().unwrap()));
         let pos = TurnPosition::new(&spec).unwrap();
         for m in &s.moves {
-            let g = pos.move_matrix(m.stance_active, m.stance_opponent, priced(3)).unwrap();
+            let g = pos
+                .move_matrix(m.stance_active, m.stance_opponent, priced(3))
+                .unwrap();
             assert!(certifies(&to_q(&g.matrix), &solve_moves(&g).unwrap()));
         }
-        let fair = TurnSpec { active: fighter("A", 3, 3, 4), opponent: fighter("B", 3, 3, 4), chain: vec![] };
+        let fair = TurnSpec {
+            active: fighter("A", 3, 3, 4),
+            opponent: fighter("B", 3, 3, 4),
+            chain: vec![],
+        };
         assert_eq!(solve_turn(&fair, priced(2)).unwrap().value.fraction, "0/1");
     }
 
     #[test]
     fn a_high_price_makes_surrender_worthless_and_a_zero_price_caps_losses() {
         // Priced above any turn's loss, Surrender is never played: the value is the plain one.
-        let spec = TurnSpec { active: fighter("Ada", 3, 2, 5), opponent: fighter("Bruiser", 4, 4, 2), chain: vec![] };
+        let spec = TurnSpec {
+            active: fighter("Ada", 3, 2, 5),
+            opponent: fighter("Bruiser", 4, 4, 2),
+            chain: vec![],
+        };
         let plain = solve_turn(&spec, Payoff::Energy).unwrap();
         let dear = solve_turn(&spec, priced(1000)).unwrap();
         assert_eq!(dear.value, plain.value);

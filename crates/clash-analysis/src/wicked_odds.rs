@@ -28,13 +28,18 @@ pub fn parse_pool(text: &str) -> Result<Pool, PoolError> {
         let sides = |rest: &str| rest.parse::<u32>().ok().filter(|s| *s > 0);
         match token.as_str() {
             "adv" | "advantage" | "owe" => bonus.push(6),
-            t if t.starts_with('d') => form.push(sides(&t[1..]).ok_or_else(|| PoolError::BadToken(token.clone()))?),
-            t if t.starts_with('b') => bonus.push(sides(&t[1..]).ok_or_else(|| PoolError::BadToken(token.clone()))?),
+            t if t.starts_with('d') => {
+                form.push(sides(&t[1..]).ok_or_else(|| PoolError::BadToken(token.clone()))?)
+            }
+            t if t.starts_with('b') => {
+                bonus.push(sides(&t[1..]).ok_or_else(|| PoolError::BadToken(token.clone()))?)
+            }
             _ => return Err(PoolError::BadToken(token)),
         }
     }
     let pool = Pool::new(form).with_bonus(bonus);
-    pool.distribution().map_err(|e| PoolError::Odds(e.to_string()))?;
+    pool.distribution()
+        .map_err(|e| PoolError::Odds(e.to_string()))?;
     Ok(pool)
 }
 
@@ -77,13 +82,24 @@ pub struct ExchangeReport {
 }
 
 /// One exchange between two pools in `round` (1–2: four bands; 3: two outcomes).
-pub fn exchange(answer: &Pool, challenge: &Pool, round: u8, kind: ChallengeKind) -> Result<ExchangeReport, PoolError> {
+pub fn exchange(
+    answer: &Pool,
+    challenge: &Pool,
+    round: u8,
+    kind: ChallengeKind,
+) -> Result<ExchangeReport, PoolError> {
     let err = |e: odds::OddsError| PoolError::Odds(e.to_string());
-    let band = |outcome: Outcome, p: &odds::Fraction| Band { outcome, text: outcome.describe(), probability: p.into() };
+    let band = |outcome: Outcome, p: &odds::Fraction| Band {
+        outcome,
+        text: outcome.describe(),
+        probability: p.into(),
+    };
     let (bands, at_least) = if round >= 3 {
         let f = match kind {
             ChallengeKind::Fresh => odds::final_exchange(answer, challenge).map_err(err)?,
-            ChallengeKind::Opening => odds::opening_final_exchange(challenge, answer).map_err(err)?,
+            ChallengeKind::Opening => {
+                odds::opening_final_exchange(challenge, answer).map_err(err)?
+            }
         };
         let bands = vec![
             band(Outcome::ChallengerKnockedOut, &f.challenger_knocked_out),
@@ -148,7 +164,10 @@ mod tests {
     }
 
     fn fractions(r: &ExchangeReport) -> Vec<String> {
-        r.bands.iter().map(|b| b.probability.fraction.clone()).collect()
+        r.bands
+            .iter()
+            .map(|b| b.probability.fraction.clone())
+            .collect()
     }
 
     #[test]
@@ -163,9 +182,15 @@ mod tests {
     #[test]
     fn spec_p5_p6_p7_with_bonus_dice() {
         let r = exchange(&pool("d8+d4+adv"), &pool("d12+d8"), 2, ChallengeKind::Fresh).unwrap();
-        assert_eq!(fractions(&r), ["409/2304", "3647/9216", "17/48", "223/3072"]); // P5
+        assert_eq!(
+            fractions(&r),
+            ["409/2304", "3647/9216", "17/48", "223/3072"]
+        ); // P5
         let r = exchange(&pool("d10+d8"), &pool("d6+d6+b8"), 1, ChallengeKind::Fresh).unwrap();
-        assert_eq!(fractions(&r), ["349/11520", "5849/23040", "10781/23040", "119/480"]); // P6
+        assert_eq!(
+            fractions(&r),
+            ["349/11520", "5849/23040", "10781/23040", "119/480"]
+        ); // P6
         let r = exchange(&pool("d6+d6"), &pool("d6+d6"), 1, ChallengeKind::Fresh).unwrap();
         assert_eq!(fractions(&r), ["19/144", "85/216", "37/108", "19/144"]); // P7
     }
@@ -173,23 +198,37 @@ mod tests {
     #[test]
     fn spec_p8_p9_p10() {
         let r = exchange(&pool("d10+d6"), &pool("d12+d8"), 1, ChallengeKind::Opening).unwrap();
-        assert_eq!(fractions(&r), ["3749/217620", "3674/18135", "51541/108810", "66701/217620"]); // P9
+        assert_eq!(
+            fractions(&r),
+            ["3749/217620", "3674/18135", "51541/108810", "66701/217620"]
+        ); // P9
         let c = conflict(&pool("d12+d10"), &pool("d10+d6")).unwrap();
         assert_eq!(c.initiative_x_higher.fraction, "1657/2400"); // P8
         assert_eq!(c.initiative_tie.fraction, "19/1200");
         assert_eq!(c.x_first_after_rerolls.fraction, "1657/2362");
         let c = conflict(&pool("d12+d8"), &pool("d10+d6")).unwrap();
-        assert_eq!(c.x_wins.fraction, "965310719342751050011045507/1319641340826181469995008000"); // P10
+        assert_eq!(
+            c.x_wins.fraction,
+            "965310719342751050011045507/1319641340826181469995008000"
+        ); // P10
         let same = conflict(&pool("d8+d6"), &pool("d8+d6")).unwrap();
         assert_eq!(same.x_wins.fraction, "1/2");
     }
 
     #[test]
     fn bands_are_exhaustive() {
-        for (a, c) in [("d4", "d12+d12"), ("d6+adv", "d10+d4+owe"), ("d12+d10+d8", "d4")] {
+        for (a, c) in [
+            ("d4", "d12+d12"),
+            ("d6+adv", "d10+d4+owe"),
+            ("d12+d10+d8", "d4"),
+        ] {
             for round in [1, 3] {
                 let r = exchange(&pool(a), &pool(c), round, ChallengeKind::Fresh).unwrap();
-                let exact: Vec<_> = r.bands.iter().map(|b| b.probability.exact().unwrap()).collect();
+                let exact: Vec<_> = r
+                    .bands
+                    .iter()
+                    .map(|b| b.probability.exact().unwrap())
+                    .collect();
                 assert!(is_distribution(&exact), "{a} vs {c} round {round}");
             }
         }

@@ -27,7 +27,11 @@ fn sample<T: Clone>(mix: &[Mix<T>], rng: &mut dyn Randomness) -> Option<T> {
     let r = f64::from(rng.roll(SCALE).ok()? - 1) / f64::from(SCALE);
     let mut acc = 0.0;
     for m in mix {
-        acc += m.probability.exact().and_then(|q: BigRational| q.to_f64()).unwrap_or(0.0);
+        acc += m
+            .probability
+            .exact()
+            .and_then(|q: BigRational| q.to_f64())
+            .unwrap_or(0.0);
         if r < acc {
             return Some(m.option.clone());
         }
@@ -36,22 +40,46 @@ fn sample<T: Clone>(mix: &[Mix<T>], rng: &mut dyn Randomness) -> Option<T> {
 }
 
 impl EquilibriumBot {
-    fn equilibrium_choice(&self, table: &Table, legal: &[Command], rng: &mut dyn Randomness) -> Option<Command> {
+    fn equilibrium_choice(
+        &self,
+        table: &Table,
+        legal: &[Command],
+        rng: &mut dyn Randomness,
+    ) -> Option<Command> {
         let pos = TurnPosition::from_table(table)?;
         let solution = solve_position(&pos, self.payoff).ok()?;
         let (a, b) = pos.names();
         for command in legal {
             match command {
                 Command::Conflict(ConflictCommand::TakeStance { character, .. }) => {
-                    let mix = if &**character == a { &solution.stances_active } else if &**character == b { &solution.stances_opponent } else { continue };
+                    let mix = if &**character == a {
+                        &solution.stances_active
+                    } else if &**character == b {
+                        &solution.stances_opponent
+                    } else {
+                        continue;
+                    };
                     let s = sample(mix, rng)?;
-                    return Some(Command::Conflict(ConflictCommand::TakeStance { character: character.clone(), action: s.action, amount: s.amount }));
+                    return Some(Command::Conflict(ConflictCommand::TakeStance {
+                        character: character.clone(),
+                        action: s.action,
+                        amount: s.amount,
+                    }));
                 }
                 Command::Conflict(ConflictCommand::PlayMove { character, .. }) => {
                     let moves = solution.moves.first()?;
-                    let mix = if &**character == a { &moves.active } else if &**character == b { &moves.opponent } else { continue };
+                    let mix = if &**character == a {
+                        &moves.active
+                    } else if &**character == b {
+                        &moves.opponent
+                    } else {
+                        continue;
+                    };
                     let m = sample(mix, rng)?;
-                    return Some(Command::Conflict(ConflictCommand::PlayMove { character: character.clone(), choice: m }));
+                    return Some(Command::Conflict(ConflictCommand::PlayMove {
+                        character: character.clone(),
+                        choice: m,
+                    }));
                 }
                 _ => {}
             }
@@ -65,8 +93,10 @@ fn routine(command: &Command) -> bool {
     match command {
         Command::Conflict(c) => !matches!(
             c,
-            ConflictCommand::PlayMove { choice: MoveChoice::Surrender, .. }
-                | ConflictCommand::EndChain
+            ConflictCommand::PlayMove {
+                choice: MoveChoice::Surrender,
+                ..
+            } | ConflictCommand::EndChain
                 | ConflictCommand::PlaySpecial { .. }
                 | ConflictCommand::SettleConflict { .. }
                 | ConflictCommand::StartConflict { .. }
@@ -83,14 +113,23 @@ fn routine(command: &Command) -> bool {
 impl Bot<IronTriangle> for EquilibriumBot {
     fn choose(&mut self, state: &Table, seat: Seat, rng: &mut dyn Randomness) -> Option<Command> {
         let legal = IronTriangle::legal_commands(state, seat);
-        let choosing = legal.iter().any(|c| matches!(c, Command::Conflict(ConflictCommand::TakeStance { .. } | ConflictCommand::PlayMove { .. })));
+        let choosing = legal.iter().any(|c| {
+            matches!(
+                c,
+                Command::Conflict(
+                    ConflictCommand::TakeStance { .. } | ConflictCommand::PlayMove { .. }
+                )
+            )
+        });
         if choosing && let Some(c) = self.equilibrium_choice(state, &legal, rng) {
             return Some(c);
         }
         let options: Vec<Command> = legal.iter().filter(|c| routine(c)).cloned().collect();
         if options.is_empty() {
             // Nothing but Surrender is left (IT-35).
-            return legal.into_iter().find(|c| matches!(c, Command::Conflict(ConflictCommand::PlayMove { .. })));
+            return legal
+                .into_iter()
+                .find(|c| matches!(c, Command::Conflict(ConflictCommand::PlayMove { .. })));
         }
         pick_random(options, rng)
     }

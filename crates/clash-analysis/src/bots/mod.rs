@@ -29,7 +29,12 @@ use serde_json::Value;
 /// A program that plays one seat of ruleset `R`.
 pub trait Bot<R: Ruleset>: Send {
     /// A command for `seat`, or `None` when the seat has nothing to do now.
-    fn choose(&mut self, state: &R::State, seat: Seat, rng: &mut dyn Randomness) -> Option<R::Command>;
+    fn choose(
+        &mut self,
+        state: &R::State,
+        seat: Seat,
+        rng: &mut dyn Randomness,
+    ) -> Option<R::Command>;
 }
 
 /// Picks a uniformly random command among the engine's legal commands.
@@ -42,7 +47,12 @@ impl<R> Default for RandomBot<R> {
 }
 
 impl<R: Ruleset> Bot<R> for RandomBot<R> {
-    fn choose(&mut self, state: &R::State, seat: Seat, rng: &mut dyn Randomness) -> Option<R::Command> {
+    fn choose(
+        &mut self,
+        state: &R::State,
+        seat: Seat,
+        rng: &mut dyn Randomness,
+    ) -> Option<R::Command> {
         pick_random(R::legal_commands(state, seat), rng)
     }
 }
@@ -62,7 +72,8 @@ pub trait JsonBot: Send {
     /// The ruleset this bot plays.
     fn ruleset(&self) -> &'static str;
     /// A command for `seat` in `state`, or `None` (nothing to do, or a state it cannot read).
-    fn choose_json(&mut self, state: &Value, seat: Seat, rng: &mut dyn Randomness) -> Option<Value>;
+    fn choose_json(&mut self, state: &Value, seat: Seat, rng: &mut dyn Randomness)
+    -> Option<Value>;
 }
 
 /// Wraps a typed bot as a [`JsonBot`].
@@ -73,7 +84,10 @@ pub struct Typed<R: Ruleset, B: Bot<R>> {
 
 impl<R: Ruleset, B: Bot<R>> Typed<R, B> {
     pub fn new(bot: B) -> Self {
-        Typed { bot, _r: PhantomData }
+        Typed {
+            bot,
+            _r: PhantomData,
+        }
     }
 }
 
@@ -82,7 +96,12 @@ impl<R: Ruleset, B: Bot<R>> JsonBot for Typed<R, B> {
         R::ID
     }
 
-    fn choose_json(&mut self, state: &Value, seat: Seat, rng: &mut dyn Randomness) -> Option<Value> {
+    fn choose_json(
+        &mut self,
+        state: &Value,
+        seat: Seat,
+        rng: &mut dyn Randomness,
+    ) -> Option<Value> {
         let state: R::State = serde_json::from_value(state.clone()).ok()?;
         let command = self.bot.choose(&state, seat, rng)?;
         serde_json::to_value(command).ok()
@@ -92,10 +111,18 @@ impl<R: Ruleset, B: Bot<R>> JsonBot for Typed<R, B> {
 /// The default bot for a ruleset, by its ID (`"triforce"`, …); `None` for an unknown ruleset.
 pub fn json_bot(ruleset: &str) -> Option<Box<dyn JsonBot>> {
     match ruleset {
-        ::triforce::Triforce::ID => Some(Box::new(Typed::<::triforce::Triforce, _>::new(triforce::MctsBot::default()))),
-        wicked_age::WickedAge::ID => Some(Box::new(Typed::<wicked_age::WickedAge, _>::new(wicked::OddsBot::default()))),
-        nd_tourists::NdTourists::ID => Some(Box::new(Typed::<nd_tourists::NdTourists, _>::new(tourists::ThresholdBot::default()))),
-        iron_triangle::IronTriangle::ID => Some(Box::new(Typed::<iron_triangle::IronTriangle, _>::new(iron::EquilibriumBot::default()))),
+        ::triforce::Triforce::ID => Some(Box::new(Typed::<::triforce::Triforce, _>::new(
+            triforce::MctsBot::default(),
+        ))),
+        wicked_age::WickedAge::ID => Some(Box::new(Typed::<wicked_age::WickedAge, _>::new(
+            wicked::OddsBot::default(),
+        ))),
+        nd_tourists::NdTourists::ID => Some(Box::new(Typed::<nd_tourists::NdTourists, _>::new(
+            tourists::ThresholdBot::default(),
+        ))),
+        iron_triangle::IronTriangle::ID => Some(Box::new(
+            Typed::<iron_triangle::IronTriangle, _>::new(iron::EquilibriumBot::default()),
+        )),
         _ => None,
     }
 }

@@ -33,12 +33,24 @@ pub struct ThresholdBot {
 
 impl Default for ThresholdBot {
     fn default() -> Self {
-        ThresholdBot { threshold: 0.2, caution: 0.05 }
+        ThresholdBot {
+            threshold: 0.2,
+            caution: 0.05,
+        }
     }
 }
 
 fn cards(state: &State, party: u8) -> Vec<Card> {
-    state.party(party).map(|p| p.bid_line.iter().filter(|b| !b.narrative).map(|b| b.card).collect()).unwrap_or_default()
+    state
+        .party(party)
+        .map(|p| {
+            p.bid_line
+                .iter()
+                .filter(|b| !b.narrative)
+                .map(|b| b.card)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Whether `line` breaks `dominant` (every Dominant card beaten by some card of the line).
@@ -48,11 +60,18 @@ fn breaks(line: &[Card], dominant: &[Card]) -> bool {
 
 /// The chance that `party`'s next card improves its position, from its own knowledge.
 pub fn improvement_chance(state: &State, party: u8) -> f64 {
-    let Some(dom) = state.dominant else { return 1.0 };
+    let Some(dom) = state.dominant else {
+        return 1.0;
+    };
     let knowledge = Knowledge::of_party(state, party);
     let dom_cards = cards(state, dom);
     if party == dom {
-        let breakers: Vec<Vec<Card>> = state.in_play().filter(|p| *p != dom).map(|p| cards(state, p)).filter(|l| breaks(l, &dom_cards)).collect();
+        let breakers: Vec<Vec<Card>> = state
+            .in_play()
+            .filter(|p| *p != dom)
+            .map(|p| cards(state, p))
+            .filter(|l| breaks(l, &dom_cards))
+            .collect();
         if breakers.is_empty() {
             return 0.0;
         }
@@ -63,8 +82,13 @@ pub fn improvement_chance(state: &State, party: u8) -> f64 {
     if breaks(&mine, &dom_cards) {
         return 0.0;
     }
-    let missing: Vec<Card> = dom_cards.iter().copied().filter(|d| !mine.iter().any(|c| beats(*c, *d))).collect();
-    crate::draw_odds::break_probability(&knowledge, &missing, 1).map_or(0.0, |p| crate::matrix_game::Scalar::to_f64(&p))
+    let missing: Vec<Card> = dom_cards
+        .iter()
+        .copied()
+        .filter(|d| !mine.iter().any(|c| beats(*c, *d)))
+        .collect();
+    crate::draw_odds::break_probability(&knowledge, &missing, 1)
+        .map_or(0.0, |p| crate::matrix_game::Scalar::to_f64(&p))
 }
 
 impl ThresholdBot {
@@ -74,7 +98,11 @@ impl ThresholdBot {
         }
         let reversed = state.party(party).map_or(0, |p| p.reversed_count());
         let chance = improvement_chance(state, party);
-        let needed = if reversed >= 4 { 0.5f64.max(self.threshold) } else { self.threshold + self.caution * f64::from(reversed) };
+        let needed = if reversed >= 4 {
+            0.5f64.max(self.threshold)
+        } else {
+            self.threshold + self.caution * f64::from(reversed)
+        };
         chance >= needed
     }
 }
@@ -95,16 +123,28 @@ impl Bot<NdTourists> for ThresholdBot {
         }
         if let Some(close) = find(|c| matches!(c, Command::CloseWindow)) {
             // Reactions are left to people; the bot lets the placement stand.
-            if state.round.window.is_some() && !legal.iter().any(|c| matches!(c, Command::Bid { .. } | Command::Pass { .. })) {
+            if state.round.window.is_some()
+                && !legal
+                    .iter()
+                    .any(|c| matches!(c, Command::Bid { .. } | Command::Pass { .. }))
+            {
                 return Some(close);
             }
         }
         let party = state.round.turn?;
-        let bids: Vec<Command> = legal.iter().filter(|c| matches!(c, Command::Bid { .. })).cloned().collect();
+        let bids: Vec<Command> = legal
+            .iter()
+            .filter(|c| matches!(c, Command::Bid { .. }))
+            .cloned()
+            .collect();
         let pass = find(|c| matches!(c, Command::Pass { .. }));
         match (bids.is_empty(), pass) {
             (false, Some(pass)) => {
-                if self.wants_to_bid(state, party) { pick_random(bids, rng) } else { Some(pass) }
+                if self.wants_to_bid(state, party) {
+                    pick_random(bids, rng)
+                } else {
+                    Some(pass)
+                }
             }
             (false, None) => pick_random(bids, rng),
             (true, Some(pass)) => Some(pass),

@@ -77,13 +77,21 @@ pub struct MctsBot {
 impl Default for MctsBot {
     /// 200 playouts, a horizon of 6 turns (two rounds at three players), `c = 0.7`.
     fn default() -> Self {
-        MctsBot { playouts: 200, playout_turns: 6, time_limit: None, exploration: 0.7 }
+        MctsBot {
+            playouts: 200,
+            playout_turns: 6,
+            time_limit: None,
+            exploration: 0.7,
+        }
     }
 }
 
 impl MctsBot {
     pub fn with_playouts(playouts: u32) -> Self {
-        MctsBot { playouts: playouts.max(1), ..Self::default() }
+        MctsBot {
+            playouts: playouts.max(1),
+            ..Self::default()
+        }
     }
 }
 
@@ -92,7 +100,12 @@ impl MctsBot {
 pub fn rewards(state: &State) -> Rewards {
     let mut out = [0.0; SEATS];
     let winners: Vec<usize> = match state.outcome() {
-        Some(outcome) => outcome.winners.as_slice().iter().filter_map(|s| seat_index(*s)).collect(),
+        Some(outcome) => outcome
+            .winners
+            .as_slice()
+            .iter()
+            .filter_map(|s| seat_index(*s))
+            .collect(),
         None => territory_leaders(state),
     };
     let share = 1.0 / winners.len().max(1) as f64;
@@ -154,11 +167,22 @@ struct Node {
 
 impl Node {
     fn new(command: Command) -> Node {
-        Node { command, key: key(&command), visits: 0, available: 0, reward: [0.0; SEATS], children: Vec::new() }
+        Node {
+            command,
+            key: key(&command),
+            visits: 0,
+            available: 0,
+            reward: [0.0; SEATS],
+            children: Vec::new(),
+        }
     }
 
     fn mean(&self, seat: usize) -> f64 {
-        if self.visits == 0 { 0.0 } else { self.reward[seat] / f64::from(self.visits) }
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.reward[seat] / f64::from(self.visits)
+        }
     }
 }
 
@@ -239,8 +263,12 @@ impl<'a> Search<'a> {
 
     /// Selection at `node`: count availability, expand an untried command, or pick by UCB1.
     fn next(&mut self, node: usize, state: &State) -> Next {
-        let Some(seat) = state.awaiting() else { return Next::Stop };
-        let Some(mover) = seat_index(seat) else { return Next::Stop };
+        let Some(seat) = state.awaiting() else {
+            return Next::Stop;
+        };
+        let Some(mover) = seat_index(seat) else {
+            return Next::Stop;
+        };
         let legal = turn::legal(state, seat);
         let mut tried = Vec::with_capacity(legal.len());
         let mut untried = Vec::new();
@@ -254,24 +282,38 @@ impl<'a> Search<'a> {
             self.nodes[*child].available += 1;
         }
         if !untried.is_empty() {
-            let i = self.choices.choose(untried.len(), &|_| String::new()).unwrap_or(0);
+            let i = self
+                .choices
+                .choose(untried.len(), &|_| String::new())
+                .unwrap_or(0);
             return untried.get(i).map_or(Next::Stop, |c| Next::Expand(*c));
         }
         let c = self.bot.exploration;
-        let ucb = |n: &Node| n.mean(mover) + c * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt();
-        tried.into_iter().max_by(|a, b| ucb(&self.nodes[*a]).total_cmp(&ucb(&self.nodes[*b]))).map_or(Next::Stop, Next::Child)
+        let ucb = |n: &Node| {
+            n.mean(mover)
+                + c * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt()
+        };
+        tried
+            .into_iter()
+            .max_by(|a, b| ucb(&self.nodes[*a]).total_cmp(&ucb(&self.nodes[*b])))
+            .map_or(Next::Stop, Next::Child)
     }
 
     fn child(&self, node: usize, key: u16) -> Option<usize> {
         let children = &self.nodes[node].children;
-        children.binary_search_by_key(&key, |c| self.nodes[*c].key).ok().map(|i| children[i])
+        children
+            .binary_search_by_key(&key, |c| self.nodes[*c].key)
+            .ok()
+            .map(|i| children[i])
     }
 
     fn add_child(&mut self, parent: usize, command: Command) -> usize {
         let id = self.nodes.len();
         let mut child = Node::new(command);
         child.available = 1;
-        let at = self.nodes[parent].children.partition_point(|c| self.nodes[*c].key < child.key);
+        let at = self.nodes[parent]
+            .children
+            .partition_point(|c| self.nodes[*c].key < child.key);
         self.nodes.push(child);
         self.nodes[parent].children.insert(at, id);
         id
@@ -282,7 +324,9 @@ impl<'a> Search<'a> {
         // A turn takes a few dozen commands at most; this only guards against a stuck loop.
         let mut budget = (self.bot.playout_turns.saturating_add(1)).saturating_mul(200);
         while !self.over(&state) && budget > 0 {
-            let Some((seat, command)) = self.players.pick(&state) else { break };
+            let Some((seat, command)) = self.players.pick(&state) else {
+                break;
+            };
             if turn::step(&mut state, seat, &command, &mut self.dice, &mut Discard).is_err() {
                 break;
             }
@@ -297,7 +341,12 @@ impl<'a> Search<'a> {
         root.children
             .iter()
             .map(|c| &self.nodes[*c])
-            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.mean(me).total_cmp(&b.mean(me))).then(b.key.cmp(&a.key)))
+            .max_by(|a, b| {
+                a.visits
+                    .cmp(&b.visits)
+                    .then(a.mean(me).total_cmp(&b.mean(me)))
+                    .then(b.key.cmp(&a.key))
+            })
             .map(|n| n.command)
     }
 }
@@ -315,9 +364,20 @@ impl MctsBot {
     /// Search from `state` for the awaited seat with generators seeded by `seed`; the root's
     /// children in the engine's command order. Empty when nobody is awaited.
     pub fn search(&self, state: &State, seed: u64) -> Vec<RootStat> {
-        let Some(me) = state.awaiting().and_then(seat_index) else { return Vec::new() };
+        let Some(me) = state.awaiting().and_then(seat_index) else {
+            return Vec::new();
+        };
         let search = self.run(state, seed);
-        search.nodes[0].children.iter().map(|c| &search.nodes[*c]).map(|n| RootStat { command: n.command, visits: n.visits, mean: n.mean(me) }).collect()
+        search.nodes[0]
+            .children
+            .iter()
+            .map(|c| &search.nodes[*c])
+            .map(|n| RootStat {
+                command: n.command,
+                visits: n.visits,
+                mean: n.mean(me),
+            })
+            .collect()
     }
 
     fn run(&self, state: &State, seed: u64) -> Search<'_> {
@@ -344,7 +404,8 @@ impl Bot<Triforce> for MctsBot {
             return legal.as_slice().first().copied();
         }
         // Two draws from the caller's randomness seed every generator of the search.
-        let seed = u64::from(rng.roll(u32::MAX).unwrap_or(1)) << 32 | u64::from(rng.roll(u32::MAX).unwrap_or(2));
+        let seed = u64::from(rng.roll(u32::MAX).unwrap_or(1)) << 32
+            | u64::from(rng.roll(u32::MAX).unwrap_or(2));
         self.run(state, seed).best(me)
     }
 }
@@ -370,7 +431,8 @@ mod tests {
             "7": ["p2-M", "p1-S"], "8": ["p2-M", "p1-L"], "10": ["p2-M", "p1-L"],
             "12": ["p3-L", "p1-M"], "13": ["p3-L", "p1-M"], "14": ["p1-S", "p2-M", "p1-L"]
         });
-        let setup: triforce::Setup = serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
+        let setup: triforce::Setup =
+            serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
         let state = Triforce::setup(&setup).unwrap();
         let mut json = serde_json::to_value(state).unwrap();
         json["actions_taken"] = 2.into();
@@ -379,15 +441,29 @@ mod tests {
 
     fn wins_at_once(state: &State, command: &Command) -> bool {
         let mut s = *state;
-        let ok = turn::step(&mut s, Seat::Player(1), command, &mut SeededRandomness::new(3), &mut Discard).is_ok();
-        ok && s.outcome().is_some_and(|o| o.winners.as_slice() == [Seat::Player(1)])
+        let ok = turn::step(
+            &mut s,
+            Seat::Player(1),
+            command,
+            &mut SeededRandomness::new(3),
+            &mut Discard,
+        )
+        .is_ok();
+        ok && s
+            .outcome()
+            .is_some_and(|o| o.winners.as_slice() == [Seat::Player(1)])
     }
 
     #[test]
     fn finds_the_one_command_that_wins() {
         let state = pin_in_one();
         let legal = turn::legal(&state, Seat::Player(1));
-        let winning: Vec<Command> = legal.as_slice().iter().filter(|c| wins_at_once(&state, c)).copied().collect();
+        let winning: Vec<Command> = legal
+            .as_slice()
+            .iter()
+            .filter(|c| wins_at_once(&state, c))
+            .copied()
+            .collect();
         // The position is what it claims: many commands, exactly one immediate TF-29 win.
         assert_eq!(winning, vec![Command::Move { from: 4, to: 2 }]);
         assert!(legal.len() > 10, "{} legal commands", legal.len());
@@ -398,7 +474,10 @@ mod tests {
     #[test]
     fn the_winning_command_scores_a_certain_win() {
         let stats = bot(400).search(&pin_in_one(), 5);
-        let win = stats.iter().find(|s| s.command == Command::Move { from: 4, to: 2 }).unwrap();
+        let win = stats
+            .iter()
+            .find(|s| s.command == Command::Move { from: 4, to: 2 })
+            .unwrap();
         assert_eq!(win.mean, 1.0);
         assert!(stats.iter().all(|s| s.visits <= win.visits));
     }
@@ -432,10 +511,20 @@ mod tests {
     #[test]
     fn one_playout_is_enough_for_a_legal_answer() {
         let state = pin_in_one();
-        let c = bot(1).choose(&state, Seat::Player(1), &mut SeededRandomness::new(2)).unwrap();
+        let c = bot(1)
+            .choose(&state, Seat::Player(1), &mut SeededRandomness::new(2))
+            .unwrap();
         assert!(turn::legal(&state, Seat::Player(1)).as_slice().contains(&c));
-        let stats = MctsBot { playouts: 0, ..bot(1) }.search(&state, 2);
-        assert_eq!(stats.iter().map(|s| s.visits).sum::<u32>(), 1, "a zero budget still runs once");
+        let stats = MctsBot {
+            playouts: 0,
+            ..bot(1)
+        }
+        .search(&state, 2);
+        assert_eq!(
+            stats.iter().map(|s| s.visits).sum::<u32>(),
+            1,
+            "a zero budget still runs once"
+        );
     }
 
     #[test]
@@ -449,21 +538,30 @@ mod tests {
     #[test]
     fn a_seat_not_awaited_has_nothing_to_do() {
         let state = Triforce::setup(&triforce::Setup::new(3)).unwrap();
-        assert_eq!(MctsBot::default().choose(&state, Seat::Player(2), &mut SeededRandomness::new(1)), None);
-        assert_eq!(MctsBot::default().choose(&state, Seat::Gm, &mut SeededRandomness::new(1)), None);
+        assert_eq!(
+            MctsBot::default().choose(&state, Seat::Player(2), &mut SeededRandomness::new(1)),
+            None
+        );
+        assert_eq!(
+            MctsBot::default().choose(&state, Seat::Gm, &mut SeededRandomness::new(1)),
+            None
+        );
     }
 
     #[test]
     fn territory_decides_a_cut_off_playout() {
         // Bottoms: p1 1, p2 2, p3 1, nobody has won: p2 leads TF-30's count alone.
-        let board = serde_json::json!({"1": ["p1-S"], "15": ["p2-M"], "2": ["p2-S"], "11": ["p3-L"]});
-        let setup: triforce::Setup = serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
+        let board =
+            serde_json::json!({"1": ["p1-S"], "15": ["p2-M"], "2": ["p2-S"], "11": ["p3-L"]});
+        let setup: triforce::Setup =
+            serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
         let state = Triforce::setup(&setup).unwrap();
         assert!(state.outcome().is_none());
         assert_eq!(&rewards(&state)[..3], &[0.0, 1.0, 0.0]);
         // A tie for the lead is shared.
         let board = serde_json::json!({"1": ["p1-S"], "15": ["p2-M"], "11": ["p3-L"]});
-        let setup: triforce::Setup = serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
+        let setup: triforce::Setup =
+            serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
         let r = rewards(&Triforce::setup(&setup).unwrap());
         assert!(r[..3].iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-12));
     }

@@ -45,7 +45,10 @@ fn utility(outcome: Outcome, as_answerer: bool) -> f64 {
 pub fn pool_of(state: &State, ch: &Character, choice: &RollChoice) -> Option<Pool> {
     let mut form: Vec<u32> = match &ch.sheet {
         Sheet::Pc { forms } => choice.forms.iter().map(|f| forms.get(*f).sides()).collect(),
-        Sheet::Npc { forms } => choice.form.map(|f| forms.get(f).iter().map(|d| d.sides()).collect()).unwrap_or_default(),
+        Sheet::Npc { forms } => choice
+            .form
+            .map(|f| forms.get(f).iter().map(|d| d.sides()).collect())
+            .unwrap_or_default(),
     };
     form.retain(|s| *s > 0);
     let mut bonus = Vec::new();
@@ -53,7 +56,10 @@ pub fn pool_of(state: &State, ch: &Character, choice: &RollChoice) -> Option<Poo
     if conflict.and_then(|c| c.advantage.as_deref()) == Some(ch.name.as_str()) {
         bonus.push(6);
     }
-    if conflict.and_then(|c| c.participant(&ch.name)).is_some_and(|p| p.owe_die) {
+    if conflict
+        .and_then(|c| c.participant(&ch.name))
+        .is_some_and(|p| p.owe_die)
+    {
         bonus.push(6);
     }
     if let Some(s) = choice.strength.as_ref().and_then(|n| ch.strength(n)) {
@@ -70,7 +76,10 @@ impl OddsBot {
             return *v;
         }
         let v = odds::exchange(answer, challenge).map_or(0.0, |e| {
-            Outcome::ALL.iter().map(|o| e.of(*o).to_f64() * utility(*o, false)).sum()
+            Outcome::ALL
+                .iter()
+                .map(|o| e.of(*o).to_f64() * utility(*o, false))
+                .sum()
         });
         self.exchange_cache.insert(key, v);
         v
@@ -78,17 +87,28 @@ impl OddsBot {
 
     /// Exact expected utility of answering `challenge` with `pool`.
     fn answer_score(pool: &Pool, challenge: RollValue, table: Table) -> f64 {
-        let Ok(dist) = pool.distribution() else { return f64::MIN };
+        let Ok(dist) = pool.distribution() else {
+            return f64::MIN;
+        };
         let total = dist.total() as f64;
-        dist.values().map(|(p, t, n)| n as f64 * utility(judge(RollValue::new(p, t), challenge, table), true)).sum::<f64>() / total
+        dist.values()
+            .map(|(p, t, n)| {
+                n as f64 * utility(judge(RollValue::new(p, t), challenge, table), true)
+            })
+            .sum::<f64>()
+            / total
     }
 
     /// Worst case over the opponents' possible pools of rolling `pool` against them.
     fn maximin_score(&mut self, state: &State, me: &str, pool: &Pool) -> f64 {
-        let Some(c) = state.conflict.as_ref() else { return 0.0 };
+        let Some(c) = state.conflict.as_ref() else {
+            return 0.0;
+        };
         let mut worst = f64::MAX;
         for p in c.remaining().filter(|p| p.name != me) {
-            let Some(ch) = state.character(&p.name) else { continue };
+            let Some(ch) = state.character(&p.name) else {
+                continue;
+            };
             for choice in sample_choices(ch) {
                 if let Some(theirs) = pool_of(state, ch, &choice) {
                     worst = worst.min(self.exchange_score(&theirs, pool));
@@ -100,7 +120,10 @@ impl OddsBot {
 
     fn score(&mut self, state: &State, command: &Command) -> Option<f64> {
         let (name, choice) = match command {
-            Command::RollInitiative { character, choice } | Command::Challenge { character, choice, .. } => (character, choice),
+            Command::RollInitiative { character, choice }
+            | Command::Challenge {
+                character, choice, ..
+            } => (character, choice),
             Command::Answer { character, choice } => (character, choice),
             _ => return None,
         };
@@ -114,7 +137,11 @@ impl OddsBot {
         match command {
             Command::Answer { .. } => {
                 let challenge = c.pending.as_ref()?.roll.value;
-                Some(Self::answer_score(&pool, challenge, Table::for_round(c.round)))
+                Some(Self::answer_score(
+                    &pool,
+                    challenge,
+                    Table::for_round(c.round),
+                ))
             }
             _ => Some(self.maximin_score(state, name, &pool)),
         }
@@ -135,7 +162,10 @@ fn acceptable(command: &Command) -> bool {
 
 impl Bot<WickedAge> for OddsBot {
     fn choose(&mut self, state: &State, seat: Seat, rng: &mut dyn Randomness) -> Option<Command> {
-        let legal: Vec<Command> = WickedAge::legal_commands(state, seat).into_iter().filter(acceptable).collect();
+        let legal: Vec<Command> = WickedAge::legal_commands(state, seat)
+            .into_iter()
+            .filter(acceptable)
+            .collect();
         let mut best: Vec<Command> = Vec::new();
         let mut best_score = f64::MIN;
         let mut others = Vec::new();
@@ -151,7 +181,12 @@ impl Bot<WickedAge> for OddsBot {
             }
         }
         // Consequences first: the first default keeps games moving.
-        if let Some(c) = others.iter().find(|c| matches!(c, Command::ChooseConsequence { .. } | Command::AcceptAlternative { .. })) {
+        if let Some(c) = others.iter().find(|c| {
+            matches!(
+                c,
+                Command::ChooseConsequence { .. } | Command::AcceptAlternative { .. }
+            )
+        }) {
             return Some(c.clone());
         }
         pick_random(best, rng)
@@ -165,10 +200,20 @@ mod tests {
     use wicked_age::table::Event;
 
     pub fn duel() -> State {
-        let setup: wicked_age::Setup = serde_json::from_value(crate::contests::default_wicked_setup()).expect("setup");
+        let setup: wicked_age::Setup =
+            serde_json::from_value(crate::contests::default_wicked_setup()).expect("setup");
         let mut state = WickedAge::setup(&setup).expect("valid");
-        let start = Command::StartConflict { participants: vec!["Ash".into(), "The Ogre".into()], action: "blocks the road".into() };
-        clash_core::execute::<WickedAge>(&mut state, Seat::Gm, &start, &mut SeededRandomness::new(0)).expect("start");
+        let start = Command::StartConflict {
+            participants: vec!["Ash".into(), "The Ogre".into()],
+            action: "blocks the road".into(),
+        };
+        clash_core::execute::<WickedAge>(
+            &mut state,
+            Seat::Gm,
+            &start,
+            &mut SeededRandomness::new(0),
+        )
+        .expect("start");
         state
     }
 
@@ -178,11 +223,34 @@ mod tests {
         for (seat, name) in [(Seat::Player(1), "Ash"), (Seat::Gm, "The Ogre")] {
             let ch = state.character(name).unwrap();
             for choice in sample_choices(ch) {
-                let cmd = Command::RollInitiative { character: name.into(), choice: choice.clone() };
-                let events = WickedAge::decide(&state, seat, &cmd, &mut SeededRandomness::new(3)).unwrap();
-                let roll = events.iter().find_map(|e| if let Event::InitiativeRolled { roll, .. } = e { Some(roll.clone()) } else { None }).unwrap();
-                let form: Vec<u32> = roll.dice.iter().filter(|d| d.source.is_form()).map(|d| d.sides).collect();
-                let bonus: Vec<u32> = roll.dice.iter().filter(|d| !d.source.is_form()).map(|d| d.sides).collect();
+                let cmd = Command::RollInitiative {
+                    character: name.into(),
+                    choice: choice.clone(),
+                };
+                let events =
+                    WickedAge::decide(&state, seat, &cmd, &mut SeededRandomness::new(3)).unwrap();
+                let roll = events
+                    .iter()
+                    .find_map(|e| {
+                        if let Event::InitiativeRolled { roll, .. } = e {
+                            Some(roll.clone())
+                        } else {
+                            None
+                        }
+                    })
+                    .unwrap();
+                let form: Vec<u32> = roll
+                    .dice
+                    .iter()
+                    .filter(|d| d.source.is_form())
+                    .map(|d| d.sides)
+                    .collect();
+                let bonus: Vec<u32> = roll
+                    .dice
+                    .iter()
+                    .filter(|d| !d.source.is_form())
+                    .map(|d| d.sides)
+                    .collect();
                 let ours = pool_of(&state, ch, &choice).unwrap();
                 assert_eq!((ours.form, ours.bonus), (form, bonus), "{name} {choice:?}");
             }
@@ -192,12 +260,20 @@ mod tests {
     #[test]
     fn initiative_uses_the_biggest_dice() {
         let state = duel();
-        let cmd = OddsBot::default().choose(&state, Seat::Player(1), &mut SeededRandomness::new(1)).unwrap();
-        let Command::RollInitiative { choice, .. } = cmd else { panic!("expected initiative, got {cmd:?}") };
+        let cmd = OddsBot::default()
+            .choose(&state, Seat::Player(1), &mut SeededRandomness::new(1))
+            .unwrap();
+        let Command::RollInitiative { choice, .. } = cmd else {
+            panic!("expected initiative, got {cmd:?}")
+        };
         let pool = pool_of(&state, state.character("Ash").unwrap(), &choice).unwrap();
         assert_eq!(pool.form, vec![12, 10]);
-        let cmd = OddsBot::default().choose(&state, Seat::Gm, &mut SeededRandomness::new(1)).unwrap();
-        let Command::RollInitiative { choice, .. } = cmd else { panic!("expected initiative") };
+        let cmd = OddsBot::default()
+            .choose(&state, Seat::Gm, &mut SeededRandomness::new(1))
+            .unwrap();
+        let Command::RollInitiative { choice, .. } = cmd else {
+            panic!("expected initiative")
+        };
         assert_eq!(choice.form, Some(wicked_age::NpcForm::Action));
     }
 }
