@@ -47,8 +47,8 @@ fn solver(c: &mut Criterion) {
 }
 
 fn odds(c: &mut Criterion) {
-    let a = wicked_odds::parse_pool("d10+d6").unwrap();
-    let ch = wicked_odds::parse_pool("d12+d8").unwrap();
+    let a = wicked_odds::parse_roll("d10+d6").unwrap();
+    let ch = wicked_odds::parse_roll("d12+d8").unwrap();
     c.bench_function("wicked-age P1 exchange", |b| {
         b.iter(|| {
             wicked_odds::exchange(

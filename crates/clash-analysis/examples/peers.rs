@@ -34,8 +34,8 @@ fn run(args: &[String]) -> Result<Value, String> {
             let [_, a, c, round, ..] = args else {
                 return Err("peers wicked ANSWER CHALLENGE ROUND REPEAT".into());
             };
-            let a = wicked_odds::parse_pool(a).map_err(|e| e.to_string())?;
-            let c = wicked_odds::parse_pool(c).map_err(|e| e.to_string())?;
+            let a = wicked_odds::parse_roll(a).map_err(|e| e.to_string())?;
+            let c = wicked_odds::parse_roll(c).map_err(|e| e.to_string())?;
             let round: u8 = round.parse().map_err(|_| "ROUND is 1, 2 or 3")?;
             let (r, t) = time(repeat(args.get(4)), || {
                 wicked_odds::exchange(&a, &c, round, wicked_odds::ChallengeKind::Fresh)

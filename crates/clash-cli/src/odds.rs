@@ -29,8 +29,9 @@ pub struct OddsArgs {
 
 const ODDS_HELP: &str = "\
 Input syntax
-  In A Wicked Age pools: dice joined by '+'. dN = form die (High/Low), bN = bonus die added to P,
-    adv = the Advantage d6, owe = an Owe d6.  Examples: d12+d8, d8+d4+adv, d6+d6+b8 (strength d8).
+  In A Wicked Age pools: dice joined by '+'. dN = form die (High/Low; one or two of d12, d10, d8,
+    d6, d4), adv = the Advantage d6 (one side at most), owe = an Owe d6, b8 or b10 = a strength
+    die, each bonus die at most once.  Examples: d12+d8, d8+d4+adv, d6+d6+b8 (strength d8).
   Triforce participants: plain | sword | shield, one word per participant (2 to 6; at most one
     sword and one shield).
   N-Dimensional Tourists cards: comma-separated names: XIV, Paper Servant, Excuse, Blank Rock 1.
@@ -97,10 +98,11 @@ enum TriforceQuery {
 enum TouristsQuery {
     /// Chance that the next k draws break a set of cards (each beaten by some drawn card).
     Break {
-        /// The cards to break, comma-separated (e.g. the Dominant's line).
+        /// The cards to break, comma-separated (e.g. the Dominant's line); being face up, they
+        /// count as out of the deck (ND-4).
         #[arg(long)]
         targets: String,
-        /// Cards the asker has seen leave the deck, comma-separated.
+        /// Cards the asker has seen leave the deck, comma-separated, each once (ND-1).
         #[arg(long, default_value = "")]
         seen: String,
         /// Cards out of the deck that the asker has not seen (other parties' Reserves).
@@ -118,9 +120,12 @@ enum TouristsQuery {
         /// Reversed cards already in the bid line.
         #[arg(long, default_value_t = 0)]
         already: u32,
-        /// Number of draws.
+        /// Number of draws (at most the cards left in the deck, ND-1).
         #[arg(long, default_value_t = 1)]
         draws: u32,
+        /// The 10 suit blanks are in the deck (D-1): 77 cards instead of 67.
+        #[arg(long)]
+        blanks: bool,
     },
 }
 
@@ -137,7 +142,7 @@ pub fn odds(args: OddsArgs) -> ExitCode {
 }
 
 fn wicked(q: WickedQuery, json: bool) -> Outcome {
-    let pool = |t: &str| wicked_odds::parse_pool(t).map_err(|e| e.to_string());
+    let pool = |t: &str| wicked_odds::parse_roll(t).map_err(|e| e.to_string());
     match q {
         WickedQuery::Exchange {
             answer,
@@ -233,10 +238,7 @@ fn tourists(q: TouristsQuery, json: bool) -> Outcome {
             blanks,
         } => {
             let targets = draw_odds::parse_cards(&targets).map_err(|e| e.to_string())?;
-            let seen_out = draw_odds::parse_cards(&seen)
-                .map_err(|e| e.to_string())?
-                .into_iter()
-                .collect();
+            let seen_out = draw_odds::parse_card_set(&seen).map_err(|e| e.to_string())?;
             let k = nd_tourists::probability::Knowledge {
                 seen_out,
                 unseen_out: unseen,
@@ -260,21 +262,26 @@ fn tourists(q: TouristsQuery, json: bool) -> Outcome {
             }
             Ok(())
         }
-        TouristsQuery::Reversed { already, draws } => {
-            let r = draw_odds::reversed_report(already, draws).map_err(|e| e.to_string())?;
+        TouristsQuery::Reversed {
+            already,
+            draws,
+            blanks,
+        } => {
+            let r =
+                draw_odds::reversed_report(already, draws, blanks).map_err(|e| e.to_string())?;
             if json {
                 return output::json(&r);
             }
             say!("Reversed cards after {draws} more draw(s), from {already} (ND-2, ND-21):");
             for c in &r.counts {
                 row(
-                    &format!("{} reversed ({:?})", c.reversed, c.severity),
+                    &format!("{} reversed ({})", c.reversed, c.severity.name()),
                     &c.probability,
                 )?;
             }
             say!("Loss at the end of the round:");
             for (s, p) in &r.severities {
-                row(&format!("{s:?}"), p)?;
+                row(s.name(), p)?;
             }
             Ok(())
         }

@@ -27,15 +27,15 @@ pub struct SimulateArgs {
     #[arg(value_enum)]
     system: SimSystem,
     /// Number of games.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     /// Seed: the same seed gives the same results, whatever the number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Draw a histogram of game lengths (.svg with labels, or .png).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Draw a histogram of game lengths (.svg or .png).
     #[arg(long)]
     plot: Option<PathBuf>,
     /// Print the summary as JSON.
@@ -44,29 +44,36 @@ pub struct SimulateArgs {
     /// Bot per seat, comma-separated: smart or random (default: smart everywhere).
     #[arg(long, value_delimiter = ',')]
     bots: Vec<String>,
-    /// Triforce: number of players (3 to 6).
-    #[arg(long, default_value_t = 3)]
-    players: u8,
-    /// Triforce: MCTS playouts per decision.
-    #[arg(long, default_value_t = 64)]
-    playouts: u32,
+    /// Triforce: number of players (3 to 6, TF-5; default 3).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=6))]
+    players: Option<u8>,
+    /// Triforce: MCTS playouts per decision (default 64).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    playouts: Option<u32>,
     /// Triforce: MCTS horizon, turns played after the current one before a playout is scored by
-    /// territory (TF-30).
-    #[arg(long, default_value_t = 6)]
-    playout_turns: u32,
-    /// Triforce: turn limit (TF-30's optional parameter) so every game ends.
-    #[arg(long, default_value_t = 150)]
-    turn_limit: u32,
-    /// N-Dimensional Tourists: bid threshold of the bots.
-    #[arg(long, default_value_t = 0.2)]
-    threshold: f64,
-    /// N-Dimensional Tourists: round limit.
-    #[arg(long, default_value_t = 30)]
-    max_rounds: u16,
+    /// territory (TF-30; default 6).
+    #[arg(long)]
+    playout_turns: Option<u32>,
+    /// Triforce: turn limit (TF-30's optional parameter) so every game ends (default 150).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    turn_limit: Option<u32>,
+    /// N-Dimensional Tourists: bid threshold of the bots, a probability (default 0.2).
+    #[arg(long, value_parser = probability)]
+    threshold: Option<f64>,
+    /// N-Dimensional Tourists: round limit (default 30).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    max_rounds: Option<u16>,
     /// A setup file for the ruleset (wicked-age, nd-tourists, iron-triangle), in the scenario
     /// setup format; default: the built-in duel (see docs/analysis.md).
     #[arg(long)]
     setup: Option<PathBuf>,
+}
+
+fn probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("{text:?} is not a probability between 0 and 1")),
+    }
 }
 
 const SIMULATE_HELP: &str = "\
@@ -89,27 +96,71 @@ enum SimSystem {
     IronTriangle,
 }
 
-fn bot_kinds(words: &[String], n: usize) -> Result<Vec<BotKind>, String> {
+/// One bot kind per seat: the words given, then smart bots.
+fn bot_kinds(words: &[String], seats: usize) -> Result<Vec<BotKind>, String> {
+    if words.len() > seats {
+        return Err(format!(
+            "{} bots for {seats} seats: give at most one bot per seat",
+            words.len()
+        ));
+    }
     let mut kinds = words
         .iter()
         .map(|w| w.parse::<BotKind>())
         .collect::<Result<Vec<_>, _>>()?;
-    kinds.resize(n.max(kinds.len()), BotKind::Smart);
+    kinds.resize(seats, BotKind::Smart);
     Ok(kinds)
 }
 
+/// Options that only one game reads are refused for the others, rather than ignored.
+fn check_options(args: &SimulateArgs) -> Result<(), String> {
+    let given = |name: &'static str, is: bool| is.then_some(name);
+    let triforce = [
+        given("--players", args.players.is_some()),
+        given("--playouts", args.playouts.is_some()),
+        given("--playout-turns", args.playout_turns.is_some()),
+        given("--turn-limit", args.turn_limit.is_some()),
+    ];
+    let tourists = [
+        given("--threshold", args.threshold.is_some()),
+        given("--max-rounds", args.max_rounds.is_some()),
+    ];
+    let foreign: Vec<&str> = match args.system {
+        SimSystem::Triforce => tourists
+            .into_iter()
+            .chain([given("--setup", args.setup.is_some())])
+            .flatten()
+            .collect(),
+        SimSystem::NdTourists => triforce
+            .into_iter()
+            .chain([given("--bots", !args.bots.is_empty())])
+            .flatten()
+            .collect(),
+        SimSystem::WickedAge | SimSystem::IronTriangle => {
+            triforce.into_iter().chain(tourists).flatten().collect()
+        }
+    };
+    match foreign.as_slice() {
+        [] => Ok(()),
+        names => Err(format!(
+            "{} do(es) not apply to {} (see clash simulate --help)",
+            names.join(", "),
+            system_name(args.system)
+        )),
+    }
+}
+
 fn contest(args: &SimulateArgs) -> Result<Box<dyn Contest>, String> {
+    check_options(args)?;
     Ok(match args.system {
         SimSystem::Triforce => {
-            if !(3..=6).contains(&args.players) {
-                return Err("Triforce has 3 to 6 players (TF-5)".into());
-            }
+            let players = args.players.unwrap_or(3);
             Box::new(TriforceContest {
-                players: args.players,
-                bots: bot_kinds(&args.bots, usize::from(args.players))?,
-                playouts: args.playouts.max(1),
-                playout_turns: args.playout_turns,
-                turn_limit: args.turn_limit.max(1),
+                players,
+                bots: bot_kinds(&args.bots, usize::from(players))?,
+                playouts: args.playouts.unwrap_or(64),
+                playout_turns: args.playout_turns.unwrap_or(6),
+                turn_limit: args.turn_limit.unwrap_or(150),
             })
         }
         SimSystem::WickedAge => {
@@ -137,8 +188,8 @@ fn contest(args: &SimulateArgs) -> Result<Box<dyn Contest>, String> {
             if let Some(path) = &args.setup {
                 c.setup = read_json(path)?;
             }
-            c.threshold = args.threshold;
-            c.max_rounds = args.max_rounds.max(1);
+            c.threshold = args.threshold.unwrap_or(0.2);
+            c.max_rounds = args.max_rounds.unwrap_or(30);
             Box::new(c)
         }
         SimSystem::IronTriangle => {
@@ -174,7 +225,7 @@ fn run_simulation(args: &SimulateArgs) -> Outcome {
         contest.as_ref(),
         args.games,
         args.seed,
-        args.threads,
+        args.threads.map(usize::from),
         &|| bar.inc(1),
     );
     bar.finish_and_clear();
