@@ -24,9 +24,55 @@ use crate::output::{self, Outcome, say, say_part};
 pub struct SolveArgs {
     #[command(subcommand)]
     what: SolveWhat,
-    /// Print JSON.
+    /// Print JSON (every exact number as {"fraction": "3/8", "decimal": 0.375}).
     #[arg(long, global = true)]
     json: bool,
+    /// Print exact fractions instead of decimals.
+    #[arg(long, global = true)]
+    exact: bool,
+}
+
+/// How the text output writes numbers: decimals by default, exact fractions with `--exact`.
+#[derive(Debug, Clone, Copy)]
+struct Numbers {
+    exact: bool,
+}
+
+impl Numbers {
+    /// A game's value: a signed decimal, or the exact fraction (integers without `/1`).
+    fn value(self, p: &Probability) -> String {
+        if self.exact {
+            fraction(p)
+        } else {
+            format!("{:+.6}", p.decimal)
+        }
+    }
+
+    /// A probability in a mixed strategy.
+    fn share(self, p: &Probability) -> String {
+        if self.exact {
+            fraction(p)
+        } else {
+            format!("{:.4}", p.decimal)
+        }
+    }
+
+    /// Options with their probabilities, zeros left out: `D-M 0.3353, G-L 0.3234`.
+    fn mix<'a>(self, items: impl IntoIterator<Item = (String, &'a Probability)>) -> String {
+        let shown: Vec<String> = items
+            .into_iter()
+            .filter(|(_, p)| p.fraction != "0/1")
+            .map(|(o, p)| format!("{o} {}", self.share(p)))
+            .collect();
+        shown.join(", ")
+    }
+}
+
+fn fraction(p: &Probability) -> String {
+    p.fraction
+        .strip_suffix("/1")
+        .unwrap_or(&p.fraction)
+        .to_string()
 }
 
 const SOLVE_HELP: &str = "\
@@ -131,12 +177,13 @@ impl From<PayoffArg> for Payoff {
 
 pub fn solve(args: SolveArgs) -> ExitCode {
     let json = args.json;
+    let numbers = Numbers { exact: args.exact };
     let r = match args.what {
         SolveWhat::Matrix {
             file,
             float,
             repeat,
-        } => solve_matrix(&file, float, repeat, json),
+        } => solve_matrix(&file, float, repeat, json, numbers),
         SolveWhat::IronTriangle(IronSolve::Turn {
             state,
             payoff,
@@ -148,6 +195,7 @@ pub fn solve(args: SolveArgs) -> ExitCode {
                 surrender,
             },
             json,
+            numbers,
         ),
         SolveWhat::IronTriangle(IronSolve::Conflict { state }) => solve_conflict(&state, json),
         SolveWhat::IronTriangle(IronSolve::Moves {
@@ -167,6 +215,7 @@ pub fn solve(args: SolveArgs) -> ExitCode {
             },
             repeat,
             json,
+            numbers,
         ),
     };
     output::finish("solve", r)
@@ -209,7 +258,10 @@ fn float_probability(x: f64) -> Probability {
     }
 }
 
-fn solve_matrix(file: &Path, float: bool, repeat: u32, json: bool) -> Outcome {
+fn solve_matrix(file: &Path, float: bool, repeat: u32, json: bool, numbers: Numbers) -> Outcome {
+    if float && numbers.exact {
+        return Err("--exact prints the exact solver's fractions: leave out --float".into());
+    }
     let m: Vec<Vec<i64>> = read_json(file)?;
     let report = if float {
         let (s, t) = timed(repeat, || {
@@ -241,20 +293,19 @@ fn solve_matrix(file: &Path, float: bool, repeat: u32, json: bool) -> Outcome {
     if json {
         return output::json(&report);
     }
-    say!(
-        "Value {} ({:.9}); {} per solve over {repeat} solve(s)",
-        report.value.fraction,
-        report.value_decimal,
-        seconds(report.seconds_per_solve)
-    );
+    say!("Value to the row player: {}", numbers.value(&report.value));
     let fmt = |v: &[Probability]| {
         v.iter()
-            .map(|p| p.fraction.clone())
+            .map(|p| numbers.share(p))
             .collect::<Vec<_>>()
             .join("  ")
     };
     say!("Rows:    {}", fmt(&report.row));
     say!("Columns: {}", fmt(&report.col));
+    say!(
+        "{} per solve over {repeat} solve(s)",
+        seconds(report.seconds_per_solve)
+    );
     Ok(())
 }
 
@@ -298,7 +349,15 @@ fn stance_text(s: &iron_triangle::conflict::Stance) -> String {
     }
 }
 
-fn solve_turn(path: &Path, opts: Options, json: bool) -> Outcome {
+/// What a turn's value counts, in words.
+fn payoff_words(payoff: Payoff, active: &str, opponent: &str) -> String {
+    match payoff {
+        Payoff::Energy => format!("energy {opponent} loses minus energy {active} loses this turn"),
+        Payoff::Win => format!("+1 if {active} wins the turn, -1 if {opponent} wins, 0 for a tie"),
+    }
+}
+
+fn solve_turn(path: &Path, opts: Options, json: bool, numbers: Numbers) -> Outcome {
     let spec: TurnSpec = read_json(path)?;
     let start = Instant::now();
     let s = turn_game::solve_turn(&spec, opts).map_err(|e| e.to_string())?;
@@ -306,46 +365,59 @@ fn solve_turn(path: &Path, opts: Options, json: bool) -> Outcome {
     if json {
         return output::json(&s);
     }
-    let surrender = s
-        .surrender
-        .map_or(String::new(), |c| format!(", Surrender offered at {c}"));
     say!(
-        "Iron Triangle turn: {} (active) against {}; payoff {:?}{surrender}",
+        "Iron Triangle turn: {} (active) against {}",
         s.active,
-        s.opponent,
-        s.payoff
+        s.opponent
     );
+    say!("Payoff: {}", payoff_words(s.payoff, &s.active, &s.opponent));
+    if let Some(cost) = s.surrender {
+        say!("Surrender offered: the surrenderer pays {cost}");
+    }
     say!(
-        "Value to {}: {} ({:.6})   [{} move games solved exactly in {}]",
+        "Value to {}: {}   ({} move games solved exactly in {})",
         s.active,
-        s.value.fraction,
-        s.value.decimal,
+        numbers.value(&s.value),
         s.games,
         seconds(elapsed)
     );
-    let mix = |m: &[turn_game::Mix<iron_triangle::conflict::Stance>]| {
-        m.iter()
-            .map(|x| format!("{} {}", stance_text(&x.option), x.probability.fraction))
-            .collect::<Vec<_>>()
-            .join(", ")
+    let stances = |m: &[turn_game::Mix<iron_triangle::conflict::Stance>]| {
+        numbers.mix(m.iter().map(|x| (stance_text(&x.option), &x.probability)))
     };
-    say!("Stances, {}: {}", s.active, mix(&s.stances_active));
-    say!("Stances, {}: {}", s.opponent, mix(&s.stances_opponent));
+    let width = s.active.len().max(s.opponent.len()) + 1;
+    say!(
+        "Stances, {:<width$} {}",
+        format!("{}:", s.active),
+        stances(&s.stances_active)
+    );
+    say!(
+        "Stances, {:<width$} {}",
+        format!("{}:", s.opponent),
+        stances(&s.stances_opponent)
+    );
+    say!(
+        "Moves once the stances are revealed ({} against {}):",
+        s.active,
+        s.opponent
+    );
     for m in &s.moves {
         let moves = |v: &[turn_game::Mix<iron_triangle::conflict::MoveChoice>]| {
-            v.iter()
-                .map(|x| format!("{} {}", x.option, x.probability.fraction))
-                .collect::<Vec<_>>()
-                .join(", ")
+            numbers.mix(v.iter().map(|x| (x.option.to_string(), &x.probability)))
         };
         say!(
-            "  after {} vs {} (worth {}): {} plays {}; {} plays {}",
+            "  {} vs {} (worth {})",
             stance_text(&m.stance_active),
             stance_text(&m.stance_opponent),
-            m.value.fraction,
-            s.active,
-            moves(&m.active),
-            s.opponent,
+            numbers.value(&m.value)
+        );
+        say!(
+            "    {:<width$} {}",
+            format!("{}:", s.active),
+            moves(&m.active)
+        );
+        say!(
+            "    {:<width$} {}",
+            format!("{}:", s.opponent),
             moves(&m.opponent)
         );
     }
@@ -439,7 +511,15 @@ struct MovesReport {
     seconds_per_f64_solve: f64,
 }
 
-fn solve_moves(path: &Path, sa: &str, sb: &str, opts: Options, repeat: u32, json: bool) -> Outcome {
+fn solve_moves(
+    path: &Path,
+    sa: &str,
+    sb: &str,
+    opts: Options,
+    repeat: u32,
+    json: bool,
+    numbers: Numbers,
+) -> Outcome {
     let spec: TurnSpec = read_json(path)?;
     let g = turn_game::move_game(&spec, parse_stance(sa)?, parse_stance(sb)?, opts)
         .map_err(|e| e.to_string())?;
@@ -485,19 +565,10 @@ fn solve_moves(path: &Path, sa: &str, sb: &str, opts: Options, repeat: u32, json
         say!();
     }
     say!(
-        "Value {} ({:.6})",
-        report.value.fraction,
-        report.value.decimal
+        "Value to the active character: {}",
+        numbers.value(&report.value)
     );
-    let mix = |names: &[String], ps: &[Probability]| {
-        names
-            .iter()
-            .zip(ps)
-            .filter(|(_, p)| p.fraction != "0/1")
-            .map(|(n, p)| format!("{n} {}", p.fraction))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let mix = |names: &[String], ps: &[Probability]| numbers.mix(names.iter().cloned().zip(ps));
     say!("Active plays:   {}", mix(&report.rows, &report.active));
     say!("Opponent plays: {}", mix(&report.cols, &report.opponent));
     say!(

@@ -129,3 +129,55 @@ fn a_duel_too_large_to_solve_is_refused() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn turns_print_decimals_by_default_and_fractions_with_exact() {
+    let file = duel_file(
+        "decimals",
+        serde_json::json!({
+            "active": {"name": "Ada", "energy": {"defend": 3, "grapple": 2, "attack": 5}},
+            "opponent": {"name": "Bruiser", "energy": {"defend": 4, "grapple": 4, "attack": 2}}
+        }),
+    );
+    let file = file.to_str().unwrap();
+    let text = solve(&["turn", "--state", file]);
+    assert!(
+        text.status.success(),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
+    let text = String::from_utf8_lossy(&text.stdout).to_string();
+    let value = text
+        .lines()
+        .find(|l| l.starts_with("Value to Ada:"))
+        .unwrap();
+    assert!(
+        value.contains("-0.001550") && !value.contains('/'),
+        "{value}"
+    );
+    assert!(
+        !text.contains("Energy") && !text.contains("Some("),
+        "{text}"
+    );
+    let stances = text
+        .lines()
+        .find(|l| l.starts_with("Stances, Ada:"))
+        .unwrap();
+    assert!(
+        stances.contains("0.") && !stances.contains('/'),
+        "{stances}"
+    );
+
+    let exact = solve(&["turn", "--state", file, "--exact"]);
+    let exact = String::from_utf8_lossy(&exact.stdout).to_string();
+    assert!(
+        exact.contains("Value to Ada: -168325037/108575629010"),
+        "{exact}"
+    );
+
+    // JSON carries both: the exact fraction and its decimal.
+    let json = solve(&["turn", "--state", file, "--json"]);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["value"]["fraction"], "-168325037/108575629010");
+    assert!((v["value"]["decimal"].as_f64().unwrap() + 0.00155).abs() < 1e-5);
+}
