@@ -19,6 +19,7 @@
 //! * [`exact`]: how exact probabilities are reported (`"63/640"` plus a decimal).
 
 pub mod bots;
+pub mod certified;
 pub mod combat_odds;
 pub mod contests;
 pub mod draw_odds;

@@ -617,7 +617,7 @@ pub fn solve_position(
         }
         values.push(row);
     }
-    let stance = matrix_game::solve(&values)?;
+    let stance = matrix_game::solve_exact_rational(&values)?;
     let zero = BigRational::from_integer(0.into());
     let mut moves = Vec::new();
     for (i, pi) in stance.row.iter().enumerate() {
