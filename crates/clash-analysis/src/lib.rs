@@ -27,6 +27,7 @@ pub mod duel;
 pub mod exact;
 pub mod histogram;
 pub mod matrix_game;
+pub mod resolution;
 pub mod simulate;
 pub mod turn_game;
 pub mod wicked_odds;
