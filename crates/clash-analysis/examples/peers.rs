@@ -77,6 +77,54 @@ fn run(args: &[String]) -> Result<Value, String> {
                 "seconds_f64": tf,
             }))
         }
+        Some("turn") => {
+            let path = args.get(1).ok_or("peers turn STATE.json REPEAT")?;
+            let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+            let spec: turn_game::TurnSpec =
+                serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            let (r, t) = time(repeat(args.get(2)), || {
+                turn_game::solve_turn(&spec, turn_game::Payoff::Energy)
+            });
+            let r = r.map_err(|e| e.to_string())?;
+            let (sa, sb) = &r.stance_options;
+            let values: Vec<Vec<_>> = (0..sa.len())
+                .map(|i| {
+                    (0..sb.len())
+                        .map(|j| r.stage_values[&(i, j)].clone())
+                        .collect()
+                })
+                .collect();
+            let (_, ts) = time(repeat(args.get(2)), || {
+                clash_analysis::certified::solve_rational(&values)
+            });
+            let pos = turn_game::TurnPosition::new(&spec).map_err(|e| e.to_string())?;
+            let games = || -> Vec<turn_game::MoveGame> {
+                sa.iter()
+                    .flat_map(|x| {
+                        sb.iter()
+                            .map(|y| pos.move_matrix(*x, *y, turn_game::Payoff::Energy).unwrap())
+                    })
+                    .collect()
+            };
+            let (gs, tm) = time(repeat(args.get(2)), games);
+            let (_, tf) = time(repeat(args.get(2)), || {
+                gs.iter()
+                    .map(|g| matrix_game::solve_f64(&g.matrix).unwrap().value)
+                    .sum::<f64>()
+            });
+            let (_, tc) = time(repeat(args.get(2)), || {
+                gs.iter()
+                    .map(|g| {
+                        clash_analysis::certified::solve_integer(&g.matrix)
+                            .unwrap()
+                            .1
+                    })
+                    .collect::<Vec<_>>()
+            });
+            Ok(
+                json!({"value": r.value.fraction, "value_decimal": r.value.decimal, "games": r.games, "proofs": r.proofs, "seconds": t, "seconds_stance_game": ts, "seconds_matrices": tm, "seconds_f64": tf, "seconds_certified": tc}),
+            )
+        }
         Some("moves") => {
             let [_, path, sa, sb, ..] = args else {
                 return Err("peers moves STATE.json STANCE STANCE".into());

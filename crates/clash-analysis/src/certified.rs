@@ -33,7 +33,10 @@ use crate::matrix_game::{self, GameError, Solution};
 pub enum Proof {
     /// The float strategies, rounded to simple fractions, passed the exact check.
     Rounded,
-    /// The float simplex's basis, solved exactly, passed the exact check.
+    /// The float simplex's basis, solved in integers (determinant and adjugate read off a float
+    /// elimination and checked), passed the integer check.
+    IntegerBasis,
+    /// The float simplex's basis, solved in rationals, passed the exact check.
     Basis,
     /// Neither did: the exact simplex solved the game.
     Simplex,
@@ -54,6 +57,9 @@ pub fn solve_integer(a: &[Vec<i64>]) -> Result<(Solution<BigRational>, Proof), G
     let (float, basis) = matrix_game::simplex(&floats)?;
     if let Some(s) = rounded(a, &float) {
         return Ok((s, Proof::Rounded));
+    }
+    if let Some(s) = integer_basis(a, &basis) {
+        return Ok((s, Proof::IntegerBasis));
     }
     let exact = matrix_game::to_rational(a);
     finish(&exact, &basis)
@@ -135,12 +141,215 @@ fn common(ps: &[f64]) -> Option<(Vec<i128>, i128)> {
     (nums.iter().sum::<i128>() == i128::from(d)).then_some((nums, i128::from(d)))
 }
 
-/// Step 2: round both float strategies and check `min_j (pA)_j ≥ max_i (Aq)_i` in integers.
+/// Step 2: round both float strategies to fractions and check them in integers.
 fn rounded(a: &[Vec<i64>], float: &Solution<f64>) -> Option<Solution<BigRational>> {
-    let (p, dp) = common(&float.row)?;
-    let (q, dq) = common(&float.col)?;
+    let (p, _) = common(&float.row)?;
+    let (q, _) = common(&float.col)?;
+    check_integer(a, p, q)
+}
+
+/// The float simplex's basis as a square system: its basic columns `C` and tight rows `T` (rows
+/// whose slack is not basic).
+fn basis_system(m: usize, n: usize, basis: &[usize]) -> Option<(Vec<usize>, Vec<usize>)> {
+    let columns: Vec<usize> = basis.iter().copied().filter(|b| *b < n).collect();
+    let tight: Vec<usize> = (0..m).filter(|i| !basis.contains(&(n + i))).collect();
+    (columns.len() == tight.len() && !columns.is_empty()).then_some((columns, tight))
+}
+
+/// Step 3 for integer games, in integers: `M = (A + c)_{TC}` has an integer determinant `d`,
+/// and `d·M⁻¹·1` is an integer vector. Both are read off a float elimination (rounded) and
+/// checked exactly (`M·Y = d·1`), for `M` and its transpose; then the strategies `Y/ΣY`,
+/// `W/ΣW` go through the same integer check as step 2. Determinants too large to round (about
+/// 2^50) fail here and are left to the rational step.
+fn integer_basis(a: &[Vec<i64>], basis: &[usize]) -> Option<Solution<BigRational>> {
+    let (m, n) = (a.len(), a.first().map_or(0, Vec::len));
+    let (columns, tight) = basis_system(m, n, basis)?;
+    let shift = 1 - a.iter().flatten().copied().min()?;
+    let entry = |i: usize, j: usize| a[i][j].checked_add(shift);
+    let square: Vec<Vec<i64>> = tight
+        .iter()
+        .map(|&i| columns.iter().map(|&j| entry(i, j)).collect::<Option<_>>())
+        .collect::<Option<_>>()?;
+    let transposed: Vec<Vec<i64>> = (0..columns.len())
+        .map(|c| square.iter().map(|r| r[c]).collect())
+        .collect();
+    let y = integer_solution(&square).or_else(|| modular_solution(&square))?;
+    let w = integer_solution(&transposed).or_else(|| modular_solution(&transposed))?;
+    let spread = |idx: &[usize], v: &[i128], len: usize| {
+        let mut out = vec![0i128; len];
+        for (k, x) in idx.iter().zip(v) {
+            out[*k] = *x;
+        }
+        out
+    };
+    check_integer(a, spread(&tight, &w, m), spread(&columns, &y, n))
+}
+
+/// Two primes below 2^61 whose product (about 2^122) bounds, with room to spare, every
+/// determinant and adjugate entry of the games solved here (payoffs of a few dozen, at most 13
+/// moves a side: Hadamard's bound is under 2^95). Answers are checked exactly anyway, so a
+/// bound exceeded only means falling back to rationals.
+const PRIMES: [u64; 2] = [(1 << 61) - 1, (1 << 61) - 31];
+
+fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
+    (u128::from(a) * u128::from(b) % u128::from(p)) as u64
+}
+
+fn inverse_mod(a: u64, p: u64) -> Option<u64> {
+    let (mut r0, mut r1, mut t0, mut t1) = (i128::from(p), i128::from(a), 0i128, 1i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (t0, t1) = (t1, t0 - q * t1);
+    }
+    (r0 == 1).then(|| t0.rem_euclid(i128::from(p)) as u64)
+}
+
+/// `det M` and `det M · M⁻¹ · 1` modulo `p`, by Gaussian elimination.
+fn solve_mod(mat: &[Vec<i64>], p: u64) -> Option<(u64, Vec<u64>)> {
+    let k = mat.len();
+    let reduce = |x: i64| i128::from(x).rem_euclid(i128::from(p)) as u64;
+    let mut m: Vec<Vec<u64>> = mat
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|x| reduce(*x))
+                .chain(std::iter::once(1))
+                .collect()
+        })
+        .collect();
+    let mut det = 1u64;
+    for c in 0..k {
+        let pivot = (c..k).find(|r| m[*r][c] != 0)?;
+        if pivot != c {
+            m.swap(pivot, c);
+            det = (p - det) % p;
+        }
+        det = mul_mod(det, m[c][c], p);
+        let inv = inverse_mod(m[c][c], p)?;
+        for j in c..=k {
+            m[c][j] = mul_mod(m[c][j], inv, p);
+        }
+        for r in 0..k {
+            if r != c && m[r][c] != 0 {
+                let f = m[r][c];
+                for j in c..=k {
+                    let sub = mul_mod(f, m[c][j], p);
+                    m[r][j] = (m[r][j] + p - sub) % p;
+                }
+            }
+        }
+    }
+    Some((det, (0..k).map(|r| mul_mod(m[r][k], det, p)).collect()))
+}
+
+/// The integer congruent to `r[i]` modulo `PRIMES[i]`, in the symmetric range around 0.
+fn crt(r: [u64; 2]) -> i128 {
+    let [p1, p2] = PRIMES.map(u128::from);
+    let inv = u128::from(inverse_mod((p1 % p2) as u64, PRIMES[1]).unwrap_or(0));
+    let diff = (u128::from(r[1]) + p2 - u128::from(r[0]) % p2) % p2;
+    let x = u128::from(r[0]) + p1 * (diff * inv % p2);
+    let modulus = p1 * p2;
+    if x > modulus / 2 {
+        x as i128 - modulus as i128
+    } else {
+        x as i128
+    }
+}
+
+/// `Y` with `M·Y = d·1` for `d = |det M|`, from elimination modulo two primes and the Chinese
+/// remainder theorem, checked exactly.
+fn modular_solution(mat: &[Vec<i64>]) -> Option<Vec<i128>> {
+    let [a, b] = [solve_mod(mat, PRIMES[0])?, solve_mod(mat, PRIMES[1])?];
+    let mut d = crt([a.0, b.0]);
+    let mut y: Vec<i128> = a.1.iter().zip(&b.1).map(|(x, z)| crt([*x, *z])).collect();
+    if d < 0 {
+        d = -d;
+        y.iter_mut().for_each(|v| *v = -*v);
+    }
+    for r in mat {
+        let dot = r.iter().zip(&y).try_fold(0i128, |acc, (a, v)| {
+            acc.checked_add(i128::from(*a).checked_mul(*v)?)
+        })?;
+        if dot != d {
+            return None;
+        }
+    }
+    Some(y)
+}
+
+/// `Y` with `M·Y = d·1` for `d = det M` (sign chosen so `d > 0`), found in floats and checked
+/// exactly.
+fn integer_solution(mat: &[Vec<i64>]) -> Option<Vec<i128>> {
+    let k = mat.len();
+    let mut lu: Vec<Vec<f64>> = mat
+        .iter()
+        .map(|r| r.iter().map(|x| *x as f64).collect())
+        .collect();
+    let mut rhs = vec![1.0f64; k];
+    let mut det = 1.0f64;
+    for c in 0..k {
+        let p = (c..k).max_by(|x, y| lu[*x][c].abs().total_cmp(&lu[*y][c].abs()))?;
+        if lu[p][c] == 0.0 {
+            return None;
+        }
+        if p != c {
+            lu.swap(p, c);
+            rhs.swap(p, c);
+            det = -det;
+        }
+        det *= lu[c][c];
+        for r in c + 1..k {
+            let f = lu[r][c] / lu[c][c];
+            for j in c..k {
+                lu[r][j] -= f * lu[c][j];
+            }
+            rhs[r] -= f * rhs[c];
+        }
+    }
+    let mut x = vec![0.0f64; k];
+    for r in (0..k).rev() {
+        let tail: f64 = (r + 1..k).map(|j| lu[r][j] * x[j]).sum();
+        x[r] = (rhs[r] - tail) / lu[r][r];
+    }
+    let d = det.abs().round();
+    if !(1.0..=(1u64 << 50) as f64).contains(&d) {
+        return None;
+    }
+    let d = d as i128;
+    let big: Vec<i128> = x.iter().map(|v| (v * d as f64).round() as i128).collect();
+    // Exact check: M·Y = d·1.
+    for r in mat {
+        let dot = r.iter().zip(&big).try_fold(0i128, |acc, (a, y)| {
+            acc.checked_add(i128::from(*a).checked_mul(*y)?)
+        })?;
+        if dot != d {
+            return None;
+        }
+    }
+    Some(big)
+}
+
+/// Step 2's integer check for strategies given as non-negative integer weights `p` (rows) and
+/// `q` (columns), each over its own sum.
+fn check_integer(a: &[Vec<i64>], p: Vec<i128>, q: Vec<i128>) -> Option<Solution<BigRational>> {
+    if p.iter().chain(&q).any(|x| *x < 0) {
+        return None;
+    }
+    let reduced = |v: Vec<i128>| {
+        let g = v.iter().fold(0i128, |g, x| g.gcd(x));
+        if g > 1 {
+            v.into_iter().map(|x| x / g).collect()
+        } else {
+            v
+        }
+    };
+    let (p, q) = (reduced(p), reduced(q));
+    let (dp, dq) = (p.iter().sum::<i128>(), q.iter().sum::<i128>());
+    if dp <= 0 || dq <= 0 {
+        return None;
+    }
     let n = a.first().map_or(0, Vec::len);
-    // What p earns against each column, times dp; what q concedes against each row, times dq.
     let earns = (0..n).map(|j| {
         a.iter().zip(&p).try_fold(0i128, |acc, (r, pi)| {
             acc.checked_add(pi.checked_mul(i128::from(r[j]))?)
@@ -154,10 +363,9 @@ fn rounded(a: &[Vec<i64>], float: &Solution<f64>) -> Option<Solution<BigRational
     });
     let best = concedes.collect::<Option<Vec<i128>>>()?.into_iter().max()?;
     // worst/dp ≥ best/dq proves both equal the value (the reverse always holds).
-    if worst.checked_mul(dq)? < best.checked_mul(dp)? {
+    if BigInt::from(worst) * BigInt::from(dq) < BigInt::from(best) * BigInt::from(dp) {
         return None;
     }
-    let big = |x: i128, d: i128| BigRational::new(BigInt::from(x), BigInt::from(d));
     Some(Solution {
         value: big(best, dq),
         row: p.iter().map(|x| big(*x, dp)).collect(),
@@ -165,16 +373,17 @@ fn rounded(a: &[Vec<i64>], float: &Solution<f64>) -> Option<Solution<BigRational
     })
 }
 
+/// `x/d` (`d > 0`) as a reduced rational, reduced in 128-bit integers (cheaper than `BigInt`).
+fn big(x: i128, d: i128) -> BigRational {
+    let g = x.gcd(&d).max(1);
+    BigRational::new_raw(BigInt::from(x / g), BigInt::from(d / g))
+}
+
 /// Step 3: the vertex of the float simplex's final basis, in exact arithmetic.
 fn from_basis(a: &[Vec<BigRational>], basis: &[usize]) -> Option<Solution<BigRational>> {
     let (m, n) = (a.len(), a.first().map_or(0, Vec::len));
     let shift = matrix_game::shift_of(a);
-    let columns: Vec<usize> = basis.iter().copied().filter(|b| *b < n).collect();
-    let slack: Vec<bool> = (0..m).map(|i| basis.contains(&(n + i))).collect();
-    let tight: Vec<usize> = (0..m).filter(|i| !slack[*i]).collect();
-    if columns.len() != tight.len() || columns.is_empty() {
-        return None;
-    }
+    let (columns, tight) = basis_system(m, n, basis)?;
     let entry = |i: usize, j: usize| &a[i][j] + &shift;
     let square: Vec<Vec<BigRational>> = tight
         .iter()

@@ -137,9 +137,11 @@ pub struct Solution<T> {
 
 impl<T: Scalar> Solution<T> {
     /// Expected payoff of the row strategy against column `j`.
+    /// (Options played with probability 0 are skipped: exact products cost.)
     pub fn row_payoff_against(&self, a: &[Vec<T>], j: usize) -> T {
         a.iter()
             .zip(&self.row)
+            .filter(|(_, p)| p.is_pos() || p.is_neg())
             .fold(T::zero(), |acc, (r, p)| acc.add(&r[j].mul(p)))
     }
 
@@ -147,6 +149,7 @@ impl<T: Scalar> Solution<T> {
     pub fn col_payoff_against(&self, a: &[Vec<T>], i: usize) -> T {
         a[i].iter()
             .zip(&self.col)
+            .filter(|(_, q)| q.is_pos() || q.is_neg())
             .fold(T::zero(), |acc, (x, q)| acc.add(&x.mul(q)))
     }
 }

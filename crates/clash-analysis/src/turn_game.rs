@@ -46,6 +46,7 @@ use iron_triangle::{Action, Command, Event, IronTriangle, Move, Setup, Table};
 use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
 
+use crate::certified::{self, Proof};
 use crate::exact::Probability;
 use crate::matrix_game::{self, Solution};
 use crate::resolution::{Board, Loss, Resolved};
@@ -716,12 +717,38 @@ pub struct TurnSolution {
     pub moves: Vec<MoveSolution>,
     /// Number of move games solved.
     pub games: usize,
+    /// How each of the turn's games (the move games and the stance game) was proved exact.
+    pub proofs: Proofs,
     #[serde(skip)]
     pub stage_values: BTreeMap<(usize, usize), BigRational>,
     #[serde(skip)]
     pub stance_options: (Vec<Stance>, Vec<Stance>),
     #[serde(skip)]
     pub stance_solution: Option<Solution<BigRational>>,
+}
+
+/// How many games each step of [`crate::certified`] proved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Proofs {
+    /// Float strategies rounded to fractions and checked.
+    pub rounded: usize,
+    /// The float simplex's basis solved in integers and checked.
+    pub integer_basis: usize,
+    /// The float simplex's basis solved in rationals and checked.
+    pub basis: usize,
+    /// Solved by the exact simplex.
+    pub simplex: usize,
+}
+
+impl Proofs {
+    fn count(&mut self, proof: Proof) {
+        match proof {
+            Proof::Rounded => self.rounded += 1,
+            Proof::IntegerBasis => self.integer_basis += 1,
+            Proof::Basis => self.basis += 1,
+            Proof::Simplex => self.simplex += 1,
+        }
+    }
 }
 
 /// Solve the move game `g` exactly.
@@ -748,18 +775,21 @@ pub fn solve_position(
     let mut values = Vec::with_capacity(sa.len());
     let mut solved = BTreeMap::new();
     let mut stage_values = BTreeMap::new();
+    let mut proofs = Proofs::default();
     for (i, x) in sa.iter().enumerate() {
         let mut row = Vec::with_capacity(sb.len());
         for (j, y) in sb.iter().enumerate() {
             let g = pos.move_matrix(*x, *y, opts)?;
-            let s = solve_moves(&g)?;
+            let (s, proof) = certified::solve_integer(&g.matrix)?;
+            proofs.count(proof);
             row.push(s.value.clone());
             stage_values.insert((i, j), s.value.clone());
             solved.insert((i, j), (g, s));
         }
         values.push(row);
     }
-    let stance = matrix_game::solve_exact_rational(&values)?;
+    let (stance, proof) = certified::solve_rational(&values)?;
+    proofs.count(proof);
     let zero = BigRational::from_integer(0.into());
     let mut moves = Vec::new();
     for (i, pi) in stance.row.iter().enumerate() {
@@ -788,6 +818,7 @@ pub fn solve_position(
         stances_opponent: mix(&sb, &stance.col),
         moves,
         games: solved.len(),
+        proofs,
         stage_values,
         stance_options: (sa, sb),
         stance_solution: Some(stance),
