@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use clash_analysis::duel::{self, ChainPolicy};
+use clash_analysis::duel;
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
 use clash_analysis::turn_game::{self, Options, Payoff, TurnSpec};
@@ -130,12 +130,11 @@ enum IronSolve {
         #[arg(long, value_name = "COST", allow_negative_numbers = true)]
         surrender: Option<i64>,
     },
-    /// A whole duel between two level-0 characters: P(win) - P(loss) for the first (the PC,
-    /// active first) against the second (the GM's NPC), by backward induction over conflict
-    /// states.
+    /// A whole duel: P(win) - P(loss) for the first character (the PC, active first) against
+    /// the second (the GM's NPC), by backward induction over conflict states.
     Conflict {
-        /// The two characters, in the turn state format (combos not allowed; at most 3 energy
-        /// per type and 6 in all per character).
+        /// The two characters, in the turn state format (any known moves, combos, piles and the
+        /// PC's chain; at most 15 energy of a type).
         #[arg(long)]
         state: PathBuf,
     },
@@ -438,7 +437,7 @@ fn solve_conflict(path: &Path, json: bool) -> Outcome {
     }
     let start = Instant::now();
     // The total grows as states are met, so the bar shows solved out of met so far.
-    let solved = duel::solve_duel(&spec, ChainPolicy::End, &mut |p| {
+    let solved = duel::solve_duel(&spec, &mut |p| {
         bar.set_length(p.discovered as u64);
         bar.set_position(p.solved as u64);
     });
@@ -448,52 +447,63 @@ fn solve_conflict(path: &Path, json: bool) -> Outcome {
     if json {
         return output::json(&s);
     }
+    print_duel(&s, elapsed)
+}
+
+/// A solved duel in words: what the value means, and the first turn's strategies.
+fn print_duel(s: &duel::DuelSolution, elapsed: f64) -> Outcome {
+    let (a, b) = (&s.first, &s.second);
     say!(
-        "Iron Triangle duel: {} (PC, active first) against {} (NPC), lesser conflict",
-        s.first,
-        s.second
+        "Iron Triangle duel: {a} (the PC, active first) against {b} (the GM's NPC), a lesser conflict"
     );
     say!(
-        "Value to {}: {:+.6} = P(win) - P(loss); P({} wins) = {:.6}",
-        s.first,
-        s.value,
-        s.first,
-        s.first_wins
+        "Value to {a}: {:+.6} = P({a} wins) - P({b} wins), both playing their best",
+        s.value
     );
-    say!("{} states solved in {}", s.states, seconds(elapsed));
-    let mix = |m: &[duel::Weighted<iron_triangle::conflict::Stance>]| {
+    say!(
+        "P({a} wins) = {:.6}, P({b} wins) = {:.6} (every duel ends with a winner)",
+        s.first_wins,
+        1.0 - s.first_wins
+    );
+    say!(
+        "{} conflict states solved in {}",
+        s.states,
+        seconds(elapsed)
+    );
+    let width = a.len().max(b.len()) + 1;
+    let stances = |m: &[duel::Weighted<iron_triangle::conflict::Stance>]| {
         m.iter()
             .map(|x| format!("{} {:.4}", stance_text(&x.option), x.probability))
             .collect::<Vec<_>>()
             .join(", ")
     };
+    say!("First turn, stances (chosen in secret, then revealed):");
     say!(
-        "First turn, stances, {}: {}",
-        s.first,
-        mix(&s.stances_first)
+        "  {:<width$} {}",
+        format!("{a}:"),
+        stances(&s.stances_first)
     );
     say!(
-        "First turn, stances, {}: {}",
-        s.second,
-        mix(&s.stances_second)
+        "  {:<width$} {}",
+        format!("{b}:"),
+        stances(&s.stances_second)
     );
+    say!("First turn, moves once the stances are revealed:");
+    let moves = |v: &[duel::Weighted<String>]| {
+        v.iter()
+            .map(|x| format!("{} {:.4}", x.option, x.probability))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     for m in &s.moves {
-        let moves = |v: &[duel::Weighted<iron_triangle::conflict::MoveChoice>]| {
-            v.iter()
-                .map(|x| format!("{} {:.4}", x.option, x.probability))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         say!(
-            "  after {} vs {} (worth {:+.4}): {} plays {}; {} plays {}",
+            "  {} vs {} (worth {:+.4} to {a})",
             stance_text(&m.stance_first),
             stance_text(&m.stance_second),
-            m.value,
-            s.first,
-            moves(&m.first),
-            s.second,
-            moves(&m.second)
+            m.value
         );
+        say!("    {:<width$} {}", format!("{a}:"), moves(&m.first));
+        say!("    {:<width$} {}", format!("{b}:"), moves(&m.second));
     }
     Ok(())
 }

@@ -107,26 +107,46 @@ fn a_duel_of_last_points_is_worth_minus_a_third_to_the_pc() {
     assert!(text.status.success());
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains("Value to Ada: -0.333333") && text.contains("1 states solved"),
+        text.contains("Value to Ada: -0.333333") && text.contains("1 conflict states solved"),
         "{text}"
     );
 }
 
 #[test]
-fn a_duel_too_large_to_solve_is_refused() {
+fn a_real_level_0_duel_is_solved_and_a_too_large_one_refused() {
+    // IT-9: level 0, 10 energy each, the three starting moves.
+    let file = duel_file(
+        "level0",
+        serde_json::json!({
+            "active": {"name": "Ada", "energy": {"defend": 3, "grapple": 2, "attack": 5}},
+            "opponent": {"name": "Bruiser", "energy": {"defend": 4, "grapple": 4, "attack": 2}}
+        }),
+    );
+    let out = solve(&["conflict", "--state", file.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = v["value"].as_f64().unwrap();
+    assert!((-1.0..=1.0).contains(&value));
+    assert!(((1.0 + value) / 2.0 - v["first_wins"].as_f64().unwrap()).abs() < 1e-12);
+    assert!(v["states"].as_u64().unwrap() > 1000);
+
     let file = duel_file(
         "big",
         serde_json::json!({
-            "active": {"name": "Ada", "energy": {"defend": 3, "grapple": 2, "attack": 5}},
-            "opponent": {"name": "Bruiser", "energy": {"defend": 1, "grapple": 1, "attack": 1}}
+            "active": {"name": "Ada", "energy": {"defend": 15, "grapple": 15, "attack": 15}},
+            "opponent": {"name": "Bruiser", "energy": {"defend": 15, "grapple": 15, "attack": 15}}
         }),
     );
     let out = solve(&["conflict", "--state", file.to_str().unwrap()]);
     assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("at most 3 per type and 6 in all"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        err.contains("energy states") && err.contains("more than"),
+        "{err}"
     );
 }
 
