@@ -43,9 +43,9 @@ pub enum PlotError {
 }
 
 /// The font every plot's text is set in, registered with plotters once.
-const FONT: &str = "sans-serif";
+pub(crate) const FONT: &str = "sans-serif";
 
-fn register_font() -> Result<(), PlotError> {
+pub(crate) fn register_font() -> Result<(), PlotError> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok = *REGISTERED.get_or_init(|| {
         plotters::style::register_font(FONT, FontStyle::Normal, ttf_noto_sans::REGULAR).is_ok()

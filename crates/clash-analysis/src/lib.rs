@@ -18,6 +18,7 @@
 //! * [`histogram`]: SVG/PNG histograms of game lengths;
 //! * [`exact`]: how exact probabilities are reported (`"63/640"` plus a decimal).
 
+pub mod balance;
 pub mod bots;
 pub mod certified;
 pub mod combat_odds;

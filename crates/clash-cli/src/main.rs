@@ -1,5 +1,6 @@
 //! `clash`: play, serve and analyse tabletop conflict systems.
 
+mod analyse;
 mod odds;
 mod output;
 mod run;
@@ -42,6 +43,8 @@ enum Command {
     Odds(odds::OddsArgs),
     /// Exact equilibria: Iron Triangle turns, any zero-sum matrix game.
     Solve(solve::SolveArgs),
+    /// Long analyses written to files, resumable (the Iron Triangle level-0 balance table).
+    Analyse(analyse::AnalyseArgs),
     /// Play many bot-against-bot games in parallel and summarise them.
     Simulate(simulate::SimulateArgs),
     /// Run the table server: create tables in a browser, invite players, play live.
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
         Command::Odds(args) => odds::odds(args),
         Command::Solve(args) => solve::solve(args),
         Command::Simulate(args) => simulate::simulate_cmd(args),
+        Command::Analyse(args) => analyse::analyse(args),
         Command::Rulesets => output::finish("rulesets", rulesets()),
     }
 }
