@@ -28,6 +28,7 @@ pub mod duel;
 pub mod exact;
 pub mod histogram;
 pub mod matrix_game;
+pub mod matrix_input;
 pub mod resolution;
 pub mod simulate;
 pub mod turn_game;

@@ -9,6 +9,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use clash_analysis::duel;
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
+use clash_analysis::matrix_input;
 use clash_analysis::turn_game::{self, Options, Payoff, TurnSpec};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
@@ -98,15 +99,16 @@ Surrender (--surrender COST): not offered by default, because it ends the charac
   both surrendering score 0. With --payoff win, COST 1 counts a surrender as a lost turn. A
   character with no available move can only be solved with a price: it must surrender (IT-35).
 
-Matrix file, for `clash solve matrix FILE`: a JSON array of rows of integers, payoffs to the row
-  player, e.g. [[0, -1, 2], [1, 0, -1], [-1, 1, 0]].";
+Matrix file, for `clash solve matrix FILE`: a JSON array of rows of payoffs to the row player,
+  e.g. [[0, -1, 2], [1, 0, -1], [-1, 1, 0]]. A payoff is an integer of any size, a decimal (read
+  exactly) or a string holding a fraction: [[\"1/3\", -0.25], [12345678901234567890123, 0]].";
 
 #[derive(Subcommand)]
 enum SolveWhat {
     /// Iron Triangle's conflict turn.
     #[command(name = "iron-triangle", subcommand)]
     IronTriangle(IronSolve),
-    /// Any zero-sum matrix game given as a JSON array of integer rows.
+    /// Any zero-sum matrix game given as a JSON array of rows (integers, decimals, fractions).
     Matrix {
         file: PathBuf,
         /// Solve in floating point (fast) instead of exact rationals.
@@ -261,10 +263,16 @@ fn solve_matrix(file: &Path, float: bool, repeat: u32, json: bool, numbers: Numb
     if float && numbers.exact {
         return Err("--exact prints the exact solver's fractions: leave out --float".into());
     }
-    let m: Vec<Vec<i64>> = read_json(file)?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let m = matrix_input::parse_matrix(&text).map_err(|e| format!("{}: {e}", file.display()))?;
     let report = if float {
+        let floats: Vec<Vec<f64>> = m
+            .iter()
+            .map(|r| r.iter().map(Scalar::to_f64).collect())
+            .collect();
         let (s, t) = timed(repeat, || {
-            matrix_game::solve_f64(&m).map_err(|e| e.to_string())
+            matrix_game::solve(&floats).map_err(|e| e.to_string())
         })?;
         MatrixReport {
             value: float_probability(s.value),
@@ -276,8 +284,11 @@ fn solve_matrix(file: &Path, float: bool, repeat: u32, json: bool, numbers: Numb
             seconds_per_solve: t,
         }
     } else {
-        let (s, t) = timed(repeat, || {
-            matrix_game::solve_exact(&m).map_err(|e| e.to_string())
+        // Integer games take the integer certificate; others the rational one.
+        let integers = matrix_input::as_integers(&m);
+        let (s, t) = timed(repeat, || match &integers {
+            Some(a) => matrix_game::solve_exact(a).map_err(|e| e.to_string()),
+            None => matrix_game::solve_exact_rational(&m).map_err(|e| e.to_string()),
         })?;
         MatrixReport {
             value: Probability::of(&s.value),

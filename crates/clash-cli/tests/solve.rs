@@ -201,3 +201,44 @@ fn turns_print_decimals_by_default_and_fractions_with_exact() {
     assert_eq!(v["value"]["fraction"], "-168325037/108575629010");
     assert!((v["value"]["decimal"].as_f64().unwrap() + 0.00155).abs() < 1e-5);
 }
+
+#[test]
+fn matrices_take_fractions_decimals_and_big_integers_and_name_a_bad_cell() {
+    let matrix = |tag: &str, text: &str| {
+        let path =
+            std::env::temp_dir().join(format!("clash-matrix-{tag}-{}.json", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let run = |path: &PathBuf, extra: &[&str]| {
+        Command::cargo_bin("clash")
+            .unwrap()
+            .args(["solve", "matrix", path.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // Matching pennies scaled by a number far beyond 64 bits, and a fractional game.
+    let big = matrix(
+        "big",
+        "[[132000000000000000000000000000000000001, -132000000000000000000000000000000000001], [-132000000000000000000000000000000000001, 132000000000000000000000000000000000001]]",
+    );
+    let out = run(&big, &["--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value"]["fraction"], "0/1");
+    assert_eq!(v["row"][0]["fraction"], "1/2");
+    let fractions = matrix("fractions", r#"[["1/3", -0.25], ["-1/2", "2/3"]]"#);
+    let out = run(&fractions, &["--exact"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Value (ad - bc) / (a + d - b - c) = (2/9 - 1/8) / (1/3 + 2/3 + 1/4 + 1/2) = 1/18.
+    assert!(text.contains("Value to the row player: 1/18"), "{text}");
+    let bad = matrix("bad", r#"[[1, 2], [3, "x"]]"#);
+    let out = run(&bad, &[]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("row 2, column 2"));
+}
