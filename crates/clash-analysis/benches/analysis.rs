@@ -23,6 +23,8 @@ fn thirteen() -> Vec<Vec<i64>> {
         moves: Some(Move::ALL.to_vec()),
         combos: vec![],
         pile,
+        level: 0,
+        specials: vec![],
     };
     let spec = TurnSpec {
         active: fighter("Ada", vec!["A-L".parse().unwrap()]),

@@ -48,6 +48,8 @@ impl Build {
             moves: None,
             combos: Vec::new(),
             pile: Vec::new(),
+            level: 0,
+            specials: Vec::new(),
         }
     }
 }

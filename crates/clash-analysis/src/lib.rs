@@ -29,6 +29,7 @@ pub mod exact;
 pub mod histogram;
 pub mod matrix_game;
 pub mod matrix_input;
+pub mod position;
 pub mod resolution;
 pub mod simulate;
 pub mod turn_game;

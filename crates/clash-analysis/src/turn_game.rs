@@ -37,7 +37,7 @@
 use std::collections::BTreeMap;
 
 use clash_core::{Ruleset, Seat, SeededRandomness};
-use iron_triangle::character::{CharacterSheet, Combo, KnownMove, PerAction};
+use iron_triangle::character::{CharacterSheet, Combo, KnownMove, KnownSpecial, PerAction};
 use iron_triangle::conflict::{
     Card, Chain, ConflictCommand, ConflictEvent, MoveChoice, PendingLoss, Stance, Step,
     TurnOutcome, choice, legal, losses,
@@ -97,6 +97,63 @@ pub struct FighterSpec {
     /// The face-up disadvantage pile, oldest first (IT-37).
     #[serde(default)]
     pub pile: Vec<Move>,
+    /// Level (default 0); the engine checks specials' level requirements against it (IT-56).
+    #[serde(default)]
+    pub level: u32,
+    /// Known specials, each spent or not (IT-53), as on a character sheet:
+    /// `{"special": "wax_on", "action": "attack", "spent": true}`.
+    #[serde(default)]
+    pub specials: Vec<KnownSpecial>,
+}
+
+impl FighterSpec {
+    /// A fighter with these current energies and the three starting moves (IT-12).
+    pub fn new(name: &str, energy: PerAction<u32>) -> FighterSpec {
+        FighterSpec {
+            name: name.into(),
+            energy,
+            max: None,
+            moves: None,
+            combos: Vec::new(),
+            pile: Vec::new(),
+            level: 0,
+            specials: Vec::new(),
+        }
+    }
+}
+
+/// A card of the active character's live chain: a move (`"D-M"`), or a move with its owner
+/// (`{"move": "D-M", "owner": "Ada"}`); with two fighters the owner is always the active one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ChainCard {
+    Move(Move),
+    Owned {
+        #[serde(rename = "move")]
+        mv: Move,
+        owner: String,
+    },
+}
+
+impl ChainCard {
+    pub fn mv(&self) -> Move {
+        match self {
+            ChainCard::Move(m) | ChainCard::Owned { mv: m, .. } => *m,
+        }
+    }
+
+    pub fn owner(&self) -> Option<&str> {
+        match self {
+            ChainCard::Move(_) => None,
+            ChainCard::Owned { owner, .. } => Some(owner),
+        }
+    }
+}
+
+impl From<Move> for ChainCard {
+    fn from(m: Move) -> ChainCard {
+        ChainCard::Move(m)
+    }
 }
 
 /// A turn to solve: the active character, its opponent, and A's live chain against B.
@@ -107,7 +164,7 @@ pub struct TurnSpec {
     pub opponent: FighterSpec,
     /// A's face-up chain against B (IT-42), oldest first; A's cards are unavailable to A.
     #[serde(default)]
-    pub chain: Vec<Move>,
+    pub chain: Vec<ChainCard>,
 }
 
 /// Why a turn cannot be analysed.
@@ -144,6 +201,8 @@ fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
         "established": true,
         "moves": moves.iter().map(|m| KnownMove { mv: *m, name: m.to_string().into() }).collect::<Vec<_>>(),
         "combos": f.combos,
+        "level": f.level,
+        "specials": f.specials,
     });
     // Built through JSON so that sheet fields this module does not set keep their defaults.
     serde_json::from_value(value).unwrap_or_else(|_| CharacterSheet {
@@ -213,9 +272,12 @@ impl FastTurn {
         let c = table.conflict.as_ref()?;
         let ids = [c.fighter_id(a)?, c.fighter_id(b)?];
         let characters = [table.character(a)?, table.character(b)?];
+        // Spent specials cannot act (IT-53); To Blave never changes an outcome (IT-59 #2).
+        let inert =
+            |k: &KnownSpecial| k.spent || k.special == iron_triangle::special::Special::ToBlave;
         let plain = |i: usize| {
             let f = c.f(ids[i]);
-            characters[i].specials.is_empty() && !f.samurai && !f.drunken_monkey
+            characters[i].specials.iter().all(inert) && !f.samurai && !f.drunken_monkey
         };
         if !plain(0) || !plain(1) {
             return None;
@@ -355,7 +417,10 @@ impl TurnPosition {
             let cards = spec
                 .chain
                 .iter()
-                .map(|m| Card { owner: ia, mv: *m })
+                .map(|card| Card {
+                    owner: ia,
+                    mv: card.mv(),
+                })
                 .collect();
             c.chain = Some(Chain {
                 side: c.f(ia).side,
@@ -861,6 +926,8 @@ mod tests {
             moves: None,
             combos: vec![],
             pile: vec![],
+            level: 0,
+            specials: vec![],
         }
     }
 
@@ -940,7 +1007,7 @@ mod tests {
         let spec = TurnSpec {
             active: you,
             opponent: o,
-            chain: vec![mv("D-M")],
+            chain: vec![mv("D-M").into()],
         };
         let g = move_game(
             &spec,
@@ -1018,7 +1085,7 @@ mod tests {
         let spec = TurnSpec {
             active: a,
             opponent: fighter("B", 3, 3, 3),
-            chain: vec![mv("D-M")],
+            chain: vec![mv("D-M").into()],
         };
         assert!(matches!(
             solve_turn(&spec, Payoff::Energy),
@@ -1078,7 +1145,7 @@ mod tests {
         let spec = TurnSpec {
             active: a,
             opponent: fighter("B", 3, 3, 3),
-            chain: vec![mv("D-M")],
+            chain: vec![mv("D-M").into()],
         };
         let s = solve_turn(&spec, priced(4)).unwrap();
         assert_eq!(s.value.fraction, "-4/1");
@@ -1235,9 +1302,11 @@ mod tests {
                     moves: Some(moves),
                     combos,
                     pile,
+                level: 0,
+                specials: vec![],
                 };
                 let b_pile = pick(&kb, piles.1, 3);
-                TurnSpec { active: fighter("A", &e[..3], ka, a_pile, combos), opponent: fighter("B", &e[3..], kb, b_pile, vec![]), chain }
+                TurnSpec { active: fighter("A", &e[..3], ka, a_pile, combos), opponent: fighter("B", &e[3..], kb, b_pile, vec![]), chain: chain.into_iter().map(ChainCard::from).collect() }
             }
         }
 

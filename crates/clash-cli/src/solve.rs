@@ -10,6 +10,7 @@ use clash_analysis::duel;
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
 use clash_analysis::matrix_input;
+use clash_analysis::position;
 use clash_analysis::turn_game::{self, Options, Payoff, TurnSpec};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
@@ -86,8 +87,11 @@ Turn state file (JSON), for `clash solve iron-triangle turn|moves --state FILE`:
     \"chain\": [\"D-M\"]
   }
   energy = current energy; \"max\" (default: current, at least 1), \"moves\" (default: the starting
-  moves D-M, G-L, A-H), \"combos\" and \"pile\" are optional; \"chain\" is the active character's
-  live chain against the opponent, oldest first.
+  moves D-M, G-L, A-H), \"combos\", \"pile\", \"level\" and \"specials\" (each spent, e.g.
+  {\"special\": \"wax_on\", \"action\": \"attack\", \"spent\": true}; unspent specials are refused) are
+  optional; \"chain\" is the active character's live chain against the opponent, oldest first,
+  each card a move or {\"move\": \"D-M\", \"owner\": \"Ada\"}. Piles and chains must be ones play
+  can leave (IT-38, IT-40, IT-42, IT-46).
 
 Payoffs (--payoff): energy = energy the opponent loses minus energy the active character loses
   (default); win = +1 win, -1 loss, 0 tie (maximises P(win) - P(loss)).
@@ -220,6 +224,13 @@ pub fn solve(args: SolveArgs) -> ExitCode {
         ),
     };
     output::finish("solve", r)
+}
+
+/// A state file read and checked as a position (one reader for every Iron Triangle solver).
+fn read_position(path: &Path) -> Result<TurnSpec, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    position::read_turn(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
@@ -368,7 +379,7 @@ fn payoff_words(payoff: Payoff, active: &str, opponent: &str) -> String {
 }
 
 fn solve_turn(path: &Path, opts: Options, json: bool, numbers: Numbers) -> Outcome {
-    let spec: TurnSpec = read_json(path)?;
+    let spec = read_position(path)?;
     let start = Instant::now();
     let s = turn_game::solve_turn(&spec, opts).map_err(|e| e.to_string())?;
     let elapsed = start.elapsed().as_secs_f64();
@@ -435,7 +446,7 @@ fn solve_turn(path: &Path, opts: Options, json: bool, numbers: Numbers) -> Outco
 }
 
 fn solve_conflict(path: &Path, json: bool) -> Outcome {
-    let spec: TurnSpec = read_json(path)?;
+    let spec = read_position(path)?;
     let bar = if !json && std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr())
     } else {
@@ -541,7 +552,7 @@ fn solve_moves(
     json: bool,
     numbers: Numbers,
 ) -> Outcome {
-    let spec: TurnSpec = read_json(path)?;
+    let spec = read_position(path)?;
     let g = turn_game::move_game(&spec, parse_stance(sa)?, parse_stance(sb)?, opts)
         .map_err(|e| e.to_string())?;
     let (s, exact_t) = timed(repeat, || {

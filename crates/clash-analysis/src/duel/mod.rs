@@ -89,6 +89,8 @@ pub enum DuelError {
     #[error("{0} has no energy and cannot enter a conflict (IT-23)")]
     NoEnergy(String),
     #[error("{0}")]
+    Position(#[from] crate::position::PositionError),
+    #[error("{0}")]
     Turn(#[from] TurnError),
     #[error("{0}")]
     Game(#[from] matrix_game::GameError),
@@ -146,6 +148,7 @@ pub fn solve_duel(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<DuelSolution, DuelError> {
     check(spec)?;
+    crate::position::check(spec)?;
     // The engine validates both characters (known moves IT-7/IT-8, combos IT-41/D-5).
     TurnPosition::new(spec)?;
     search::solve(spec, progress)
@@ -196,6 +199,8 @@ mod tests {
             moves: None,
             combos: vec![],
             pile: vec![],
+            level: 0,
+            specials: vec![],
         }
     }
 

@@ -194,7 +194,7 @@ pub(super) fn solve(
         search.piles.id(spec.opponent.pile.clone())?,
     ];
     // The PC is active first (IT-25, D-13); the chain given is its own.
-    let chain = search.chain_id(0, spec.chain.clone())?;
+    let chain = search.chain_id(0, spec.chain.iter().map(|c| c.mv()).collect())?;
     let start = State {
         energy: [energy(&spec.active), energy(&spec.opponent)],
         piles,
