@@ -66,7 +66,7 @@ use serde::Serialize;
 use crate::matrix_game;
 use crate::turn_game::{TurnError, TurnPosition, TurnSpec};
 
-pub use search::MAX_STATES;
+pub use search::{MAX_STATES, StageGames};
 
 /// The largest current energy of one type a duel may start with (what a state stores).
 pub const MAX_PER_TYPE: u32 = 15;
@@ -152,6 +152,15 @@ pub fn solve_duel(
     // The engine validates both characters (known moves IT-7/IT-8, combos IT-41/D-5).
     TurnPosition::new(spec)?;
     search::solve(spec, progress)
+}
+
+/// [`solve_duel`], also giving every state's stage game in solving order (successors first, the
+/// start last), for comparisons with other solvers.
+pub fn solve_duel_with_games(spec: &TurnSpec) -> Result<(DuelSolution, Vec<StageGames>), DuelError> {
+    check(spec)?;
+    crate::position::check(spec)?;
+    TurnPosition::new(spec)?;
+    search::solve_with(spec, &mut |_| {}, true)
 }
 
 fn check(spec: &TurnSpec) -> Result<(), DuelError> {

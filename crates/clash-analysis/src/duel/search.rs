@@ -152,6 +152,8 @@ struct Stage {
     solution: Solution<f64>,
     /// Per stance pair, the move game's solution.
     moves: Vec<Vec<Solution<f64>>>,
+    /// Per stance pair, the move game's matrix (kept with the solutions).
+    matrices: Vec<Vec<Vec<Vec<f64>>>>,
 }
 
 struct Search<'p> {
@@ -160,15 +162,23 @@ struct Search<'p> {
     piles: Interner,
     chains: Interner,
     values: FxHashMap<u128, f64>,
+    /// States in the order they were solved: every state after its successors.
+    order: Vec<State>,
     splits: FxHashMap<(u128, u32), f64>,
     discovered: usize,
     progress: &'p mut dyn FnMut(Progress),
 }
 
-pub(super) fn solve(
-    spec: &TurnSpec,
-    progress: &mut dyn FnMut(Progress),
-) -> Result<DuelSolution, DuelError> {
+pub(super) fn solve(spec: &TurnSpec, progress: &mut dyn FnMut(Progress)) -> Result<DuelSolution, DuelError> {
+    solve_with(spec, progress, false).map(|(s, _)| s)
+}
+
+/// Every state's stage game, for peers to solve the same games: per state in solving order
+/// (successors first, the start last), the move game matrices of each stance pair (payoffs to
+/// the PC: the rest of the duel's value after the turn).
+pub type StageGames = Vec<Vec<Vec<Vec<f64>>>>;
+
+pub(super) fn solve_with(spec: &TurnSpec, progress: &mut dyn FnMut(Progress), export: bool) -> Result<(DuelSolution, Vec<StageGames>), DuelError> {
     let fighter = |f: &crate::turn_game::FighterSpec| Fighter {
         known: f
             .moves
@@ -182,6 +192,7 @@ pub(super) fn solve(
         piles: Interner::new(),
         chains: Interner::new(),
         values: FxHashMap::default(),
+        order: Vec::new(),
         splits: FxHashMap::default(),
         discovered: 0,
         progress,
@@ -204,7 +215,13 @@ pub(super) fn solve(
     let value = search.value(start)?;
     let stage = search.stage(start, true)?;
     debug_assert!((stage.value - value).abs() < 1e-9);
-    Ok(search.solution(stage))
+    let mut stages = Vec::new();
+    if export {
+        for s in search.order.clone() {
+            stages.push(search.stage(s, true)?.matrices);
+        }
+    }
+    Ok((search.solution(stage), stages))
 }
 
 /// Stances a fighter may take: none, or 1 to its current energy of a type (IT-33).
@@ -291,6 +308,7 @@ impl Search<'_> {
         }
         let v = self.stage(s, false)?.value;
         self.values.insert(key, v);
+        self.order.push(s);
         Ok(v)
     }
 
@@ -363,6 +381,7 @@ impl Search<'_> {
                 choices,
                 solution: solution.clone(),
                 moves: vec![vec![solution]],
+                matrices: vec![vec![vec![vec![value]]]],
             });
         }
         // Entries depend on the stances only through the matched amounts (IT-34).
@@ -370,10 +389,12 @@ impl Search<'_> {
         let mut cache = vec![f64::NAN; k0 * k1 * AMOUNTS * AMOUNTS];
         let mut values = Vec::with_capacity(stances[0].len());
         let mut moves = Vec::new();
+        let mut matrices = Vec::new();
         let mut m = vec![vec![0.0; k1]; k0];
         for s0 in &stances[0] {
             let mut row = Vec::with_capacity(stances[1].len());
             let mut kept = Vec::new();
+            let mut kept_matrices = Vec::new();
             for s1 in &stances[1] {
                 for (i, c0) in choices[0].iter().enumerate() {
                     for (j, c1) in choices[1].iter().enumerate() {
@@ -389,12 +410,14 @@ impl Search<'_> {
                     let solution = matrix_game::solve(&m)?;
                     row.push(solution.value);
                     kept.push(solution);
+                    kept_matrices.push(m.clone());
                 } else {
                     row.push(game_value(&m)?);
                 }
             }
             values.push(row);
             moves.push(kept);
+            matrices.push(kept_matrices);
         }
         let solution = matrix_game::solve(&values)?;
         Ok(Stage {
@@ -403,6 +426,7 @@ impl Search<'_> {
             choices,
             solution,
             moves,
+            matrices,
         })
     }
 
