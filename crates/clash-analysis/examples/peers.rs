@@ -132,14 +132,19 @@ fn run(args: &[String]) -> Result<Value, String> {
             // Every move game of the two-stage turn, for peers to solve the same pipeline.
             let path = args.get(1).ok_or("peers turn-games STATE.json")?;
             let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-            let spec: turn_game::TurnSpec = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            let spec: turn_game::TurnSpec =
+                serde_json::from_str(&text).map_err(|e| e.to_string())?;
             let pos = turn_game::TurnPosition::new(&spec).map_err(|e| e.to_string())?;
             let (a, b) = pos.names();
             let (sa, sb) = (pos.stances(a), pos.stances(b));
             let mut games = Vec::new();
             for x in &sa {
                 for y in &sb {
-                    games.push(pos.move_matrix(*x, *y, turn_game::Payoff::Energy).map_err(|e| e.to_string())?.matrix);
+                    games.push(
+                        pos.move_matrix(*x, *y, turn_game::Payoff::Energy)
+                            .map_err(|e| e.to_string())?
+                            .matrix,
+                    );
                 }
             }
             Ok(json!({"rows": sa.len(), "cols": sb.len(), "games": games}))
@@ -148,10 +153,14 @@ fn run(args: &[String]) -> Result<Value, String> {
             // A whole duel: Clash's time, and every stage game for peers to solve.
             let path = args.get(1).ok_or("peers duel STATE.json REPEAT")?;
             let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-            let spec: turn_game::TurnSpec = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-            let (r, t) = time(repeat(args.get(2)), || clash_analysis::duel::solve_duel(&spec, &mut |_| {}));
+            let spec: turn_game::TurnSpec =
+                serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            let (r, t) = time(repeat(args.get(2)), || {
+                clash_analysis::duel::solve_duel(&spec, &mut |_| {})
+            });
             let r = r.map_err(|e| e.to_string())?;
-            let (_, stages) = clash_analysis::duel::solve_duel_with_games(&spec).map_err(|e| e.to_string())?;
+            let (_, stages) =
+                clash_analysis::duel::solve_duel_with_games(&spec).map_err(|e| e.to_string())?;
             Ok(json!({"value": r.value, "states": r.states, "seconds": t, "stages": stages}))
         }
         Some("moves") => {

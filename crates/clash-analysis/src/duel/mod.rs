@@ -156,7 +156,9 @@ pub fn solve_duel(
 
 /// [`solve_duel`], also giving every state's stage game in solving order (successors first, the
 /// start last), for comparisons with other solvers.
-pub fn solve_duel_with_games(spec: &TurnSpec) -> Result<(DuelSolution, Vec<StageGames>), DuelError> {
+pub fn solve_duel_with_games(
+    spec: &TurnSpec,
+) -> Result<(DuelSolution, Vec<StageGames>), DuelError> {
     check(spec)?;
     crate::position::check(spec)?;
     TurnPosition::new(spec)?;

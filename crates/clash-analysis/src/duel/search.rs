@@ -169,7 +169,10 @@ struct Search<'p> {
     progress: &'p mut dyn FnMut(Progress),
 }
 
-pub(super) fn solve(spec: &TurnSpec, progress: &mut dyn FnMut(Progress)) -> Result<DuelSolution, DuelError> {
+pub(super) fn solve(
+    spec: &TurnSpec,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<DuelSolution, DuelError> {
     solve_with(spec, progress, false).map(|(s, _)| s)
 }
 
@@ -178,7 +181,11 @@ pub(super) fn solve(spec: &TurnSpec, progress: &mut dyn FnMut(Progress)) -> Resu
 /// the PC: the rest of the duel's value after the turn).
 pub type StageGames = Vec<Vec<Vec<Vec<f64>>>>;
 
-pub(super) fn solve_with(spec: &TurnSpec, progress: &mut dyn FnMut(Progress), export: bool) -> Result<(DuelSolution, Vec<StageGames>), DuelError> {
+pub(super) fn solve_with(
+    spec: &TurnSpec,
+    progress: &mut dyn FnMut(Progress),
+    export: bool,
+) -> Result<(DuelSolution, Vec<StageGames>), DuelError> {
     let fighter = |f: &crate::turn_game::FighterSpec| Fighter {
         known: f
             .moves
