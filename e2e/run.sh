@@ -41,6 +41,7 @@ stop_server() {
 trap stop_server EXIT
 
 export CLASH_URL="http://127.0.0.1:$PORT"
+export CLASH_BIN="$BIN"
 for _ in $(seq 1 100); do
   if node -e 'fetch(process.env.CLASH_URL + "/healthz").then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))'; then
     break

@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
-# The whole test suite: every crate's tests, then the browser end-to-end tests.
+# The whole test suite: hygiene (formatting, lints, no machine paths), every crate's tests, every
+# README command run as written, then the browser end-to-end tests.
 # Installs what the browser tests need (Debian's Chromium, npm packages) when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "== hygiene"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -j2 -- -D warnings
+# Sources speak of the project only: no absolute path of any particular machine.
+if git grep -nE '(/work/|/home/[a-z]|/root/|/Users/[A-Za-z])' -- . ':!scripts/test.sh'; then
+  echo "absolute machine paths found (above): write paths relative to the repository"
+  exit 1
+fi
+
+echo "== cargo test"
 cargo test --workspace --locked -j2
 
+echo "== README commands"
+./scripts/check-readme.sh
+
 if [ -x e2e/run.sh ]; then
+  echo "== browser end-to-end tests"
   e2e/run.sh
 fi

@@ -49,7 +49,12 @@ struct Options {
 }
 
 fn options() -> Result<Options, Error> {
-    let mut o = Options { tables: 1000, rounds: 5, seconds: 120, every_ms: 0 };
+    let mut o = Options {
+        tables: 1000,
+        rounds: 5,
+        seconds: 120,
+        every_ms: 0,
+    };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -78,14 +83,20 @@ fn main() -> Result<(), Error> {
         return clash_server::serve_blocking_rulesets(addr, &db, catalogue);
     }
     let options = options()?;
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(options))
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run(options))
 }
 
 /// 5 sockets per table on each side: lift the soft limit on open files to the hard one.
 fn raise_file_limit() {
     // SAFETY: getrlimit/setrlimit only read and write the struct we pass.
     unsafe {
-        let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
         if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 {
             lim.rlim_cur = lim.rlim_max;
             libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
@@ -94,7 +105,9 @@ fn raise_file_limit() {
 }
 
 fn free_port() -> Result<u16, Error> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
 }
 
 /// One keep-alive HTTP/1.1 connection for JSON requests.
@@ -107,10 +120,18 @@ impl Http {
     async fn connect(addr: SocketAddr) -> Result<Http, Error> {
         let stream = TcpStream::connect(addr).await?;
         stream.set_nodelay(true)?;
-        Ok(Http { addr, stream: BufReader::new(stream) })
+        Ok(Http {
+            addr,
+            stream: BufReader::new(stream),
+        })
     }
 
-    async fn request(&mut self, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), Error> {
+    async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<(u16, Value), Error> {
         let body = body.map(Value::to_string).unwrap_or_default();
         let request = format!(
             "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
@@ -138,7 +159,11 @@ impl Http {
 async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<(u16, Option<usize>), Error> {
     let mut line = String::new();
     stream.read_line(&mut line).await?;
-    let status: u16 = line.split_whitespace().nth(1).ok_or("no status line")?.parse()?;
+    let status: u16 = line
+        .split_whitespace()
+        .nth(1)
+        .ok_or("no status line")?
+        .parse()?;
     let mut length = None;
     loop {
         line.clear();
@@ -161,7 +186,12 @@ async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<(u16, Option<usi
 type Seen = watch::Sender<(i64, Instant)>;
 
 /// Follow one seat's SSE stream, publishing the `id` (log length) of every update.
-async fn follow(addr: SocketAddr, stream: TcpStream, path: String, seen: Arc<Seen>) -> Result<(), Error> {
+async fn follow(
+    addr: SocketAddr,
+    stream: TcpStream,
+    path: String,
+    seen: Arc<Seen>,
+) -> Result<(), Error> {
     let mut stream = BufReader::new(stream);
     let head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n");
     stream.get_mut().write_all(head.as_bytes()).await?;
@@ -213,15 +243,39 @@ struct TableLinks {
 
 async fn create_table(addr: SocketAddr) -> Result<TableLinks, Error> {
     let mut http = Http::connect(addr).await?;
-    let setup = json!({ "ruleset": "sealed-duel", "setup": { "players": PLAYERS, "auto_reveal": true } });
+    let setup =
+        json!({ "ruleset": "sealed-duel", "setup": { "players": PLAYERS, "auto_reveal": true } });
     let created = http.ok("POST", "/api/tables", Some(&setup)).await?;
     let id = created["table"].as_str().ok_or("no table id")?.to_string();
-    let owner = created["owner_key"].as_str().ok_or("no owner key")?.to_string();
-    let new_seat = |key: String| Seat { key, seen: Arc::new(watch::Sender::new((-1, Instant::now()))) };
+    let owner = created["owner_key"]
+        .as_str()
+        .ok_or("no owner key")?
+        .to_string();
+    let new_seat = |key: String| Seat {
+        key,
+        seen: Arc::new(watch::Sender::new((-1, Instant::now()))),
+    };
     let mut seats = vec![new_seat(owner.clone())];
     for p in 1..=PLAYERS {
-        let link = http.ok("POST", &format!("/api/tables/{id}/seats/p{p}/link?key={owner}"), None).await?;
-        seats.push(new_seat(link["key"].as_str().ok_or("no seat key")?.to_string()));
+        let link = http
+            .ok(
+                "POST",
+                &format!("/api/tables/{id}/seats/p{p}/link?key={owner}"),
+                None,
+            )
+            .await?;
+        // The GM's link is an invite: the player's first visit exchanges it for their own key.
+        let invite = link["invite"].as_str().ok_or("no invite")?;
+        let claimed = http
+            .ok(
+                "POST",
+                &format!("/api/tables/{id}/claim?key={invite}"),
+                None,
+            )
+            .await?;
+        seats.push(new_seat(
+            claimed["key"].as_str().ok_or("no seat key")?.to_string(),
+        ));
     }
     Ok(TableLinks { id, seats })
 }
@@ -245,11 +299,21 @@ async fn play(
         let mut last = (Instant::now(), 0);
         for p in 1..=PLAYERS as usize {
             let key = &table.seats[p].key;
-            let body = json!({ "command": { "type": "commit", "word": format!("secret-{round}-{p}") } });
+            let body =
+                json!({ "command": { "type": "commit", "word": format!("secret-{round}-{p}") } });
             let sent = Instant::now();
-            let update = http.ok("POST", &format!("/api/tables/{}/commands?key={key}", table.id), Some(&body)).await?;
+            let update = http
+                .ok(
+                    "POST",
+                    &format!("/api/tables/{}/commands?key={key}", table.id),
+                    Some(&body),
+                )
+                .await?;
             commands.fetch_add(1, Ordering::Relaxed);
-            last = (sent, update["event_count"].as_i64().ok_or("no event_count")?);
+            last = (
+                sent,
+                update["event_count"].as_i64().ok_or("no event_count")?,
+            );
         }
         let (sent, count) = last;
         let mut arrived = sent;
@@ -266,7 +330,11 @@ async fn play(
 fn memory(pid: u32) -> String {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let field = |name: &str| {
-        status.lines().find(|l| l.starts_with(name)).map(|l| l[name.len()..].trim().to_string()).unwrap_or_else(|| "?".into())
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .map(|l| l[name.len()..].trim().to_string())
+            .unwrap_or_else(|| "?".into())
     };
     format!("VmRSS {} (peak VmHWM {})", field("VmRSS:"), field("VmHWM:"))
 }
@@ -277,7 +345,10 @@ fn cpu_seconds(pid: u32) -> f64 {
     // Fields after the command name (which ends with ')'): utime and stime are the 12th and 13th.
     let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = [11, 12].iter().filter_map(|&i| fields.get(i)?.parse::<f64>().ok()).sum();
+    let ticks: f64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<f64>().ok())
+        .sum();
     // SAFETY: sysconf only reads a configuration value.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
     ticks / hz.max(1.0)
@@ -342,7 +413,11 @@ async fn measure(addr: SocketAddr, pid: u32, o: &Options, deadline: Instant) -> 
     while let Some(done) = pending.join_next().await {
         tables.push(Arc::new(done??));
     }
-    println!("created {} tables with 5 seats each in {:.1?}", tables.len(), started.elapsed());
+    println!(
+        "created {} tables with 5 seats each in {:.1?}",
+        tables.len(),
+        started.elapsed()
+    );
 
     let mut followers = tokio::task::JoinSet::new();
     for t in &tables {
@@ -374,7 +449,12 @@ async fn measure(addr: SocketAddr, pid: u32, o: &Options, deadline: Instant) -> 
     let every = Duration::from_millis(o.every_ms);
     for (i, (t, http)) in tables.iter().zip(connections).enumerate() {
         // Paced tables start spread evenly over one period, as real tables would be.
-        let pace = (o.every_ms > 0).then(|| (tokio::time::Instant::now() + every * i as u32 / tables.len() as u32, every));
+        let pace = (o.every_ms > 0).then(|| {
+            (
+                tokio::time::Instant::now() + every * i as u32 / tables.len() as u32,
+                every,
+            )
+        });
         players.spawn(play(http, t.clone(), o.rounds, pace, commands.clone()));
     }
     let mut latencies = Vec::new();
@@ -387,16 +467,26 @@ async fn measure(addr: SocketAddr, pid: u32, o: &Options, deadline: Instant) -> 
     })
     .await;
     let elapsed = play_start.elapsed();
-    let cpu = (cpu_seconds(pid) - cpu_before.0, cpu_seconds(std::process::id()) - cpu_before.1);
+    let cpu = (
+        cpu_seconds(pid) - cpu_before.0,
+        cpu_seconds(std::process::id()) - cpu_before.1,
+    );
     let rss = memory(pid);
     followers.abort_all();
     match finished {
         Ok(r) => r?,
-        Err(_) => println!("stopped at the time limit ({} s); figures cover the rounds finished", o.seconds),
+        Err(_) => println!(
+            "stopped at the time limit ({} s); figures cover the rounds finished",
+            o.seconds
+        ),
     }
     latencies.sort();
     let done = commands.load(Ordering::Relaxed);
-    let pacing = if o.every_ms > 0 { format!("a round every {} ms per table", o.every_ms) } else { "rounds back to back (saturated)".into() };
+    let pacing = if o.every_ms > 0 {
+        format!("a round every {} ms per table", o.every_ms)
+    } else {
+        "rounds back to back (saturated)".into()
+    };
     println!(
         "{} tables × 5 seats, {} rounds each, {pacing}: {} commands in {:.2?} = {:.0} commands/s",
         tables.len(),
@@ -413,6 +503,9 @@ async fn measure(addr: SocketAddr, pid: u32, o: &Options, deadline: Instant) -> 
         latencies.last().copied().unwrap_or_default()
     );
     println!("server memory after the run: {rss}");
-    println!("CPU used while playing: server {:.2} s, benchmark clients {:.2} s (2 cores shared)", cpu.0, cpu.1);
+    println!(
+        "CPU used while playing: server {:.2} s, benchmark clients {:.2} s (2 cores shared)",
+        cpu.0, cpu.1
+    );
     Ok(())
 }

@@ -419,7 +419,7 @@ mod tests {
         .unwrap();
         assert_eq!(read_records(&lines), vec![r.clone()]);
         assert!(
-            csv(&[r.clone()])
+            csv(std::slice::from_ref(&r))
                 .lines()
                 .nth(1)
                 .unwrap()

@@ -227,15 +227,15 @@ fn solve_mod(mat: &[Vec<i64>], p: u64) -> Option<(u64, Vec<u64>)> {
         }
         det = mul_mod(det, m[c][c], p);
         let inv = inverse_mod(m[c][c], p)?;
-        for j in c..=k {
-            m[c][j] = mul_mod(m[c][j], inv, p);
+        for x in &mut m[c][c..] {
+            *x = mul_mod(*x, inv, p);
         }
-        for r in 0..k {
-            if r != c && m[r][c] != 0 {
-                let f = m[r][c];
-                for j in c..=k {
-                    let sub = mul_mod(f, m[c][j], p);
-                    m[r][j] = (m[r][j] + p - sub) % p;
+        let pivot_row = m[c].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            let f = row[c];
+            if r != c && f != 0 {
+                for (x, y) in row[c..].iter_mut().zip(&pivot_row[c..]) {
+                    *x = (*x + p - mul_mod(f, *y, p)) % p;
                 }
             }
         }
@@ -299,10 +299,12 @@ fn integer_solution(mat: &[Vec<i64>]) -> Option<Vec<i128>> {
             det = -det;
         }
         det *= lu[c][c];
-        for r in c + 1..k {
-            let f = lu[r][c] / lu[c][c];
-            for j in c..k {
-                lu[r][j] -= f * lu[c][j];
+        let (top, rest) = lu.split_at_mut(c + 1);
+        let pivot_row = &top[c];
+        for (row, r) in rest.iter_mut().zip(c + 1..) {
+            let f = row[c] / pivot_row[c];
+            for (x, y) in row[c..].iter_mut().zip(&pivot_row[c..]) {
+                *x -= f * y;
             }
             rhs[r] -= f * rhs[c];
         }
@@ -423,17 +425,16 @@ fn solve_linear(mut m: Vec<Vec<BigRational>>, mut b: Vec<BigRational>) -> Option
         m.swap(c, pivot);
         b.swap(c, pivot);
         let inv = m[c][c].recip();
-        for r in 0..k {
-            if r == c || m[r][c].is_zero() {
+        let (pivot_row, pivot_b) = (m[c].clone(), b[c].clone());
+        for (r, (row, br)) in m.iter_mut().zip(b.iter_mut()).enumerate() {
+            if r == c || row[c].is_zero() {
                 continue;
             }
-            let f = &m[r][c] * &inv;
-            for j in c..k {
-                let d = &f * &m[c][j];
-                m[r][j] -= d;
+            let f = &row[c] * &inv;
+            for (x, y) in row[c..].iter_mut().zip(&pivot_row[c..]) {
+                *x -= &f * y;
             }
-            let d = &f * &b[c];
-            b[r] -= d;
+            *br -= &f * &pivot_b;
         }
     }
     Some((0..k).map(|i| &b[i] / &m[i][i]).collect())

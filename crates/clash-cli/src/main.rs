@@ -7,6 +7,7 @@ mod run;
 mod serve;
 mod simulate;
 mod solve;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,15 +48,18 @@ enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Play many bot-against-bot games in parallel and summarise them.
     Simulate(simulate::SimulateArgs),
+    /// Check a table's record (downloaded from its page): the secret behind the dice, the hash
+    /// chain, and every roll, draw and event replayed through the rules.
+    Verify(verify::VerifyArgs),
     /// Run the table server: create tables in a browser, invite players, play live.
     ///
     /// Tables live in an SQLite file (created on first start) and survive restarts.
     Serve {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8080")]
+        /// Address to listen on (port 0 picks a free port and prints it).
+        #[arg(long, env = "CLASH_ADDR", default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
         /// The database file.
-        #[arg(long, default_value = "clash.db")]
+        #[arg(long, env = "CLASH_DB", default_value = "clash.db")]
         db: PathBuf,
     },
 }
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::solve(args),
         Command::Simulate(args) => simulate::simulate_cmd(args),
         Command::Analyse(args) => analyse::analyse(args),
+        Command::Verify(args) => verify::verify(args),
         Command::Rulesets => output::finish("rulesets", rulesets()),
     }
 }

@@ -17,8 +17,13 @@ pub enum RuleError {
     #[error("illegal under {rule}: {reason}")]
     IllegalMove { rule: &'static str, reason: String },
     /// The command is legal for someone, but not for the seat that sent it.
-    #[error("not allowed for {seat} under {rule}: {reason}")]
-    NotYourCall { rule: &'static str, seat: Seat, reason: String },
+    /// (`seat` is kept as data; the message a player reads names no seat id.)
+    #[error("not your call under {rule}: {reason}")]
+    NotYourCall {
+        rule: &'static str,
+        seat: Seat,
+        reason: String,
+    },
     /// The setup itself breaks a rule (character creation, board layout, …).
     #[error("invalid setup under {rule}: {reason}")]
     InvalidSetup { rule: &'static str, reason: String },
@@ -29,15 +34,25 @@ pub enum RuleError {
 
 impl RuleError {
     pub fn illegal(rule: &'static str, reason: impl Into<String>) -> Self {
-        RuleError::IllegalMove { rule, reason: reason.into() }
+        RuleError::IllegalMove {
+            rule,
+            reason: reason.into(),
+        }
     }
 
     pub fn not_your_call(rule: &'static str, seat: Seat, reason: impl Into<String>) -> Self {
-        RuleError::NotYourCall { rule, seat, reason: reason.into() }
+        RuleError::NotYourCall {
+            rule,
+            seat,
+            reason: reason.into(),
+        }
     }
 
     pub fn setup(rule: &'static str, reason: impl Into<String>) -> Self {
-        RuleError::InvalidSetup { rule, reason: reason.into() }
+        RuleError::InvalidSetup {
+            rule,
+            reason: reason.into(),
+        }
     }
 
     /// The rule the command breaks, if it broke one.
@@ -52,6 +67,14 @@ impl RuleError {
 }
 
 /// Shorthand for `Err(RuleError::illegal(rule, reason))`, to keep rule checks on one line.
-pub fn ensure(ok: bool, rule: &'static str, reason: impl FnOnce() -> String) -> Result<(), RuleError> {
-    if ok { Ok(()) } else { Err(RuleError::illegal(rule, reason())) }
+pub fn ensure(
+    ok: bool,
+    rule: &'static str,
+    reason: impl FnOnce() -> String,
+) -> Result<(), RuleError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(RuleError::illegal(rule, reason()))
+    }
 }

@@ -5,8 +5,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::RuleError;
+use crate::listing::{Listed, Panel, Preset};
 use crate::randomness::Randomness;
-use crate::ruleset::{Ruleset, execute};
+use crate::ruleset::{Ruleset, Status, execute, start};
 use crate::seat::{Seat, Viewer};
 
 /// A game of ruleset `R`: its setup, current state, and every event so far.
@@ -19,14 +20,19 @@ pub struct Game<R: Ruleset> {
 
 impl<R: Ruleset> Clone for Game<R> {
     fn clone(&self) -> Self {
-        Game { setup: self.setup.clone(), state: self.state.clone(), log: self.log.clone() }
+        Game {
+            setup: self.setup.clone(),
+            state: self.state.clone(),
+            log: self.log.clone(),
+        }
     }
 }
 
 impl<R: Ruleset> Game<R> {
+    /// Start a game: the log begins with whatever the opening does by itself.
     pub fn new(setup: R::Setup) -> Result<Self, RuleError> {
-        let state = R::setup(&setup)?;
-        Ok(Game { setup, state, log: Vec::new() })
+        let (state, log) = start::<R>(&setup)?;
+        Ok(Game { setup, state, log })
     }
 
     pub fn setup(&self) -> &R::Setup {
@@ -42,7 +48,12 @@ impl<R: Ruleset> Game<R> {
     }
 
     /// Apply a command; on error nothing changes.
-    pub fn command(&mut self, seat: Seat, command: &R::Command, rng: &mut dyn Randomness) -> Result<&[R::Event], RuleError> {
+    pub fn command(
+        &mut self,
+        seat: Seat,
+        command: &R::Command,
+        rng: &mut dyn Randomness,
+    ) -> Result<&[R::Event], RuleError> {
         let events = execute::<R>(&mut self.state, seat, command, rng)?;
         let start = self.log.len();
         self.log.extend(events);
@@ -82,8 +93,17 @@ pub trait AnyGame: Send + Sync {
     fn ruleset(&self) -> &'static str;
     fn setup_json(&self) -> Value;
     fn seats(&self) -> Vec<Seat>;
+    /// The name people at the table know `seat` by.
+    fn seat_name(&self, seat: Seat) -> String;
+    /// Whose move it is, or how the game ended.
+    fn status(&self) -> Status;
     /// Apply a command given as JSON, returning the new events (unredacted).
-    fn command(&mut self, seat: Seat, command: &Value, rng: &mut dyn Randomness) -> Result<Vec<Value>, GameError>;
+    fn command(
+        &mut self,
+        seat: Seat,
+        command: &Value,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Value>, GameError>;
     /// Append an event read back from storage.
     fn restore(&mut self, event: &Value) -> Result<(), GameError>;
     fn event_count(&self) -> usize;
@@ -95,7 +115,14 @@ pub trait AnyGame: Send + Sync {
     /// The state as readable text for `viewer`.
     fn render(&self, viewer: Viewer) -> String;
     fn legal_commands(&self, seat: Seat) -> Vec<Value>;
+    /// The current position as a setup, as far as `viewer` may know it.
+    fn position(&self, viewer: Viewer) -> Option<Value>;
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
+    /// See [`Ruleset::secret_pending`].
+    fn secret_pending(&self, seat: Seat) -> bool;
+    /// Every event from `from` on, unredacted (for storage and a table's record, which holds
+    /// them hidden until the table ends; never for a viewer).
+    fn events_json(&self, from: usize) -> Vec<Value>;
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -103,8 +130,14 @@ fn to_json<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-fn from_json<T: serde::de::DeserializeOwned>(what: &'static str, value: &Value) -> Result<T, GameError> {
-    T::deserialize(value).map_err(|e| GameError::Malformed { what, detail: e.to_string() })
+fn from_json<T: serde::de::DeserializeOwned>(
+    what: &'static str,
+    value: &Value,
+) -> Result<T, GameError> {
+    T::deserialize(value).map_err(|e| GameError::Malformed {
+        what,
+        detail: e.to_string(),
+    })
 }
 
 impl<R: Ruleset> AnyGame for Game<R> {
@@ -120,7 +153,20 @@ impl<R: Ruleset> AnyGame for Game<R> {
         R::seats(&self.state)
     }
 
-    fn command(&mut self, seat: Seat, command: &Value, rng: &mut dyn Randomness) -> Result<Vec<Value>, GameError> {
+    fn seat_name(&self, seat: Seat) -> String {
+        R::seat_name(&self.state, seat)
+    }
+
+    fn status(&self) -> Status {
+        R::status(&self.state)
+    }
+
+    fn command(
+        &mut self,
+        seat: Seat,
+        command: &Value,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Value>, GameError> {
         let command: R::Command = from_json("command", command)?;
         let events = Game::command(self, seat, &command, rng)?;
         Ok(events.iter().map(to_json).collect())
@@ -142,7 +188,11 @@ impl<R: Ruleset> AnyGame for Game<R> {
             .enumerate()
             .skip(from)
             .filter_map(|(index, e)| {
-                R::event_view(e, viewer).map(|seen| SeenEvent { index, text: R::narrate(&seen), event: to_json(&seen) })
+                R::event_view(e, viewer).map(|seen| SeenEvent {
+                    index,
+                    text: R::narrate(&self.state, &seen),
+                    event: to_json(&seen),
+                })
             })
             .collect()
     }
@@ -160,25 +210,65 @@ impl<R: Ruleset> AnyGame for Game<R> {
     }
 
     fn legal_commands(&self, seat: Seat) -> Vec<Value> {
-        R::legal_commands(&self.state, seat).iter().map(to_json).collect()
+        R::legal_commands(&self.state, seat)
+            .iter()
+            .map(to_json)
+            .collect()
+    }
+
+    fn position(&self, viewer: Viewer) -> Option<Value> {
+        R::position(&self.state, viewer).map(|p| to_json(&p))
     }
 
     fn boxed_clone(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
+
+    fn secret_pending(&self, seat: Seat) -> bool {
+        R::secret_pending(&self.state, seat)
+    }
+
+    fn events_json(&self, from: usize) -> Vec<Value> {
+        self.log.iter().skip(from).map(to_json).collect()
+    }
 }
 
-/// How to start a game of one ruleset from JSON: what a catalogue of rulesets is made of.
+/// One ruleset as the catalogue offers it: how to start a game of it from JSON, and how it
+/// presents itself.
 #[derive(Clone, Copy)]
 pub struct RulesetEntry {
     pub id: &'static str,
+    /// The game's name for people.
+    pub name: &'static str,
+    pub blurb: &'static str,
+    pub presets: &'static [Preset],
+    /// The game's board on the table page.
+    pub panel: Panel,
+    /// Exact odds for a seat's next choice, where the catalogue supplies them.
+    pub odds: Option<OddsFn>,
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
 }
 
+/// The odds that bear on `seat`'s next choice, computed from `view` — the JSON of that seat's
+/// own view of the table, and nothing else — or `None` when no odds apply now. Taking only the
+/// view makes it impossible for odds to reveal what the view hides.
+pub type OddsFn = fn(view: &Value, seat: Seat) -> Option<Value>;
+
 impl RulesetEntry {
-    pub fn of<R: Ruleset>() -> Self {
+    /// The same entry with odds in play, computed by `odds` (usually from the analysis crate).
+    pub fn with_odds(mut self, odds: OddsFn) -> Self {
+        self.odds = Some(odds);
+        self
+    }
+
+    pub fn of<R: Listed>() -> Self {
         RulesetEntry {
             id: R::ID,
+            name: R::NAME,
+            blurb: R::BLURB,
+            presets: R::PRESETS,
+            panel: R::PANEL,
+            odds: None,
             new_game: |setup| {
                 let setup: R::Setup = from_json("setup", setup)?;
                 Ok(Box::new(Game::<R>::new(setup)?))

@@ -3,24 +3,33 @@
 //! * [`Seat`] and [`Viewer`]: who sends commands and who looks;
 //! * [`Ruleset`]: the state-machine shape of an engine (setup, decide, apply, view);
 //! * [`replay`]: rebuild a state from its setup and event log;
-//! * [`Randomness`]: injected chance, either [`SeededRandomness`] (ChaCha8) or
-//!   [`ScriptedRandomness`] (given dice and picks, for tests and worked examples);
+//! * [`Randomness`]: injected chance, either [`SeededRandomness`] (ChaCha8),
+//!   [`DerivedRandomness`] (verifiable chance for server tables) or [`ScriptedRandomness`]
+//!   (given dice and picks, for tests and worked examples);
 //! * [`RuleError`]: the typed refusal naming the rule a command breaks;
 //! * [`Game`] and [`AnyGame`]: a running game, and the same driven through JSON by the CLI and
 //!   the server;
+//! * [`Listed`]: a ruleset's name, blurb, ready-made setups and board ([`Panel`]), for the
+//!   catalogue;
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`).
 //!
 //! The kernel does no I/O.
 
 pub mod error;
 pub mod game;
+pub mod listing;
 pub mod randomness;
 pub mod ruleset;
 pub mod scenario;
 pub mod seat;
 
 pub use error::{RuleError, ensure};
-pub use game::{AnyGame, Game, GameError, RulesetEntry, SeenEvent};
-pub use randomness::{Randomness, RandomnessError, RandomnessSpec, Scripted, ScriptedRandomness, SeededRandomness, shuffle};
-pub use ruleset::{Ruleset, execute, replay};
+pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
+pub use listing::{Listed, Panel, Preset};
+pub use randomness::{
+    CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,
+    RandomnessSpec, Recorder, Scripted, ScriptedRandomness, SeededRandomness, command_seed,
+    shuffle,
+};
+pub use ruleset::{Ruleset, Status, execute, replay, start};
 pub use seat::{BadSeat, Seat, Viewer};

@@ -32,8 +32,20 @@ pub trait Ruleset: 'static {
     /// Build the starting state, validating the setup.
     fn setup(setup: &Self::Setup) -> Result<Self::State, RuleError>;
 
+    /// What happens by itself the moment the game starts, before anyone acts (a pinned first
+    /// player passing, a game already decided): events applied to the state [`Ruleset::setup`]
+    /// built and logged first, so nothing that happens is silent. Deterministic: no chance.
+    fn opening(state: &Self::State) -> Vec<Self::Event>;
+
     /// The seats that take part (and so may be given links or bots).
     fn seats(state: &Self::State) -> Vec<Seat>;
+
+    /// The name people at the table know `seat` by: its character's or party's name, a
+    /// player's name, or "the GM".
+    fn seat_name(state: &Self::State, seat: Seat) -> String;
+
+    /// Whose command the game is waiting for now, and whether it is over.
+    fn status(state: &Self::State) -> Status;
 
     /// Check `command` from `seat` against the rules and say what happens.
     ///
@@ -55,8 +67,12 @@ pub trait Ruleset: 'static {
     /// hidden payload removed (a committed stance becomes "ready").
     fn event_view(event: &Self::Event, viewer: Viewer) -> Option<Self::Event>;
 
-    /// One line of plain text telling a person what the event means.
-    fn narrate(event: &Self::Event) -> String;
+    /// One line of plain text telling a person what the event means, naming every character,
+    /// party and player (never an index or a seat id).
+    ///
+    /// `state` is the table as it stands now or at any later point; use it only to look up
+    /// names, which never change once given.
+    fn narrate(state: &Self::State, event: &Self::Event) -> String;
 
     /// A compact, readable text picture of the state as `viewer` may see it (a board, the
     /// characters' energy, …), printed by `clash run` after each step.
@@ -66,6 +82,69 @@ pub trait Ruleset: 'static {
     /// interfaces. Every command returned must be accepted by [`Ruleset::decide`]; free choices
     /// (texts, splits) may be represented by a few typical values.
     fn legal_commands(state: &Self::State, seat: Seat) -> Vec<Self::Command>;
+
+    /// The current position as a setup that starts a new game exactly here, as far as `viewer`
+    /// may know it: `None` when it would show the viewer something hidden from it. Choices not
+    /// yet revealed and the order of any deck are never part of a position.
+    fn position(state: &Self::State, viewer: Viewer) -> Option<Self::Setup>;
+
+    /// True while `seat` has made a secret choice the rules have not revealed yet (a stance or
+    /// move chosen face down, a pick waiting for the simultaneous reveal).
+    ///
+    /// The table server refuses to hand such a seat to anyone else (the GM taking it over, a
+    /// new invite) until the reveal, so a change of who plays a seat can never be used to read
+    /// a secret choice. Private information that is not a choice (a hand of cards) passes with
+    /// the seat; the change itself is public.
+    ///
+    /// The default is cautious: it counts any difference between what the seat sees and what a
+    /// spectator sees, which is exact for games without hidden information and refuses more
+    /// than needed elsewhere, so rulesets with secrets answer precisely.
+    fn secret_pending(state: &Self::State, seat: Seat) -> bool {
+        let seen = |viewer| serde_json::to_value(Self::view(state, viewer)).ok();
+        seen(Viewer::Seat(seat)) != seen(Viewer::Spectator)
+    }
+}
+
+/// Where a game stands: whose move it is, or how it ended. Pages show "your move", "waiting for
+/// Ada and the GM" and "game over" from this alone, for any ruleset.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Status {
+    /// The seats the game waits on right now, in seating order; empty once it is over.
+    pub waiting_for: Vec<Seat>,
+    /// Once the game is over: how it ended, in one line that names the winners.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over: Option<String>,
+}
+
+impl Status {
+    /// Waiting on these seats.
+    pub fn waiting(seats: impl IntoIterator<Item = Seat>) -> Self {
+        let mut waiting_for: Vec<Seat> = seats.into_iter().collect();
+        waiting_for.sort();
+        waiting_for.dedup();
+        Status {
+            waiting_for,
+            over: None,
+        }
+    }
+
+    /// The game is over, as `how` tells.
+    pub fn over(how: impl Into<String>) -> Self {
+        Status {
+            waiting_for: Vec::new(),
+            over: Some(how.into()),
+        }
+    }
+}
+
+/// Build the starting state of a game: [`Ruleset::setup`], then its opening events applied.
+pub fn start<R: Ruleset>(setup: &R::Setup) -> Result<(R::State, Vec<R::Event>), RuleError> {
+    let mut state = R::setup(setup)?;
+    let opening = R::opening(&state);
+    for e in &opening {
+        R::apply(&mut state, e);
+    }
+    Ok((state, opening))
 }
 
 /// Decide and apply in one step, returning the events. On error the state is untouched.
@@ -82,7 +161,8 @@ pub fn execute<R: Ruleset>(
     Ok(events)
 }
 
-/// Rebuild the state from the setup and every event since.
+/// Rebuild the state from the setup and every event since (the opening events included: they
+/// are the first entries of every log).
 pub fn replay<'a, R: Ruleset>(
     setup: &R::Setup,
     log: impl IntoIterator<Item = &'a R::Event>,

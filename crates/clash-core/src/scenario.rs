@@ -93,13 +93,26 @@ pub enum ScenarioError {
     #[error("setup refused: {0}")]
     Setup(GameError),
     #[error("step {step}: {error}")]
-    Refused { step: usize, rule: Option<String>, error: GameError },
+    Refused {
+        step: usize,
+        rule: Option<String>,
+        error: GameError,
+    },
     #[error("step {step}: expected a refusal under {expected}, but the command was accepted")]
     NotRefused { step: usize, expected: String },
     #[error("step {step}: expected a refusal under {expected}, got: {error}")]
-    WrongRefusal { step: usize, expected: String, error: GameError },
+    WrongRefusal {
+        step: usize,
+        expected: String,
+        error: GameError,
+    },
     #[error("{place}: at {pointer}: expected {expected}, found {found}")]
-    CheckFailed { place: String, pointer: String, expected: String, found: String },
+    CheckFailed {
+        place: String,
+        pointer: String,
+        expected: String,
+        found: String,
+    },
 }
 
 impl ScenarioError {
@@ -117,6 +130,9 @@ pub struct Report {
     pub steps: Vec<StepReport>,
     pub final_state: Value,
     pub views: Vec<(Viewer, Value)>,
+    /// The final position as each viewer may know it (a setup that starts a new game there), or
+    /// `None` where it would show that viewer something hidden.
+    pub positions: Vec<(Viewer, Option<Value>)>,
     /// Every event of the game, as a spectator would read it.
     pub log: Vec<SeenEvent>,
 }
@@ -124,9 +140,15 @@ pub struct Report {
 /// Play `scenario` through the ruleset in `entries` it names.
 ///
 /// Returns the report of every step so far together with the first failure, if any.
-pub fn run(entries: &[RulesetEntry], scenario: &Scenario) -> (Option<Report>, Option<ScenarioError>) {
+pub fn run(
+    entries: &[RulesetEntry],
+    scenario: &Scenario,
+) -> (Option<Report>, Option<ScenarioError>) {
     let Some(entry) = entries.iter().find(|e| e.id == scenario.ruleset) else {
-        return (None, Some(ScenarioError::UnknownRuleset(scenario.ruleset.clone())));
+        return (
+            None,
+            Some(ScenarioError::UnknownRuleset(scenario.ruleset.clone())),
+        );
     };
     let mut game = match (entry.new_game)(&scenario.setup) {
         Ok(g) => g,
@@ -149,7 +171,9 @@ pub fn run(entries: &[RulesetEntry], scenario: &Scenario) -> (Option<Report>, Op
         };
         let verdict = judge(index, step, outcome, &mut report);
         steps.push(report);
-        if let Err(e) = verdict.and_then(|_| check_all(game.as_ref(), &step.expect, &format!("after step {index}"))) {
+        if let Err(e) = verdict
+            .and_then(|_| check_all(game.as_ref(), &step.expect, &format!("after step {index}")))
+        {
             failure = Some(e);
             break;
         }
@@ -165,6 +189,7 @@ pub fn run(entries: &[RulesetEntry], scenario: &Scenario) -> (Option<Report>, Op
         steps,
         final_state: game.state_json(),
         views: viewers.iter().map(|v| (*v, game.view(*v))).collect(),
+        positions: viewers.iter().map(|v| (*v, game.position(*v))).collect(),
         log: game.events_for(Viewer::Spectator, 0),
     };
     (Some(report), failure)
@@ -178,18 +203,33 @@ fn judge(
 ) -> Result<(), ScenarioError> {
     match (outcome, &step.expect_error) {
         (Ok(_), None) => Ok(()),
-        (Ok(_), Some(expected)) => Err(ScenarioError::NotRefused { step: index, expected: expected.clone() }),
+        (Ok(_), Some(expected)) => Err(ScenarioError::NotRefused {
+            step: index,
+            expected: expected.clone(),
+        }),
         (Err(error), expected) => {
             let rule = match &error {
                 GameError::Rule(r) => r.rule().map(str::to_string),
                 GameError::Malformed { .. } => None,
             };
             let matches = expected.is_some() && rule.as_deref() == expected.as_deref();
-            report.error = Some(Refusal { rule: rule.clone(), message: error.to_string(), expected: matches });
+            report.error = Some(Refusal {
+                rule: rule.clone(),
+                message: error.to_string(),
+                expected: matches,
+            });
             match expected {
-                None => Err(ScenarioError::Refused { step: index, rule, error }),
+                None => Err(ScenarioError::Refused {
+                    step: index,
+                    rule,
+                    error,
+                }),
                 Some(_) if matches => Ok(()),
-                Some(expected) => Err(ScenarioError::WrongRefusal { step: index, expected: expected.clone(), error }),
+                Some(expected) => Err(ScenarioError::WrongRefusal {
+                    step: index,
+                    expected: expected.clone(),
+                    error,
+                }),
             }
         }
     }
@@ -230,7 +270,8 @@ fn check_all(game: &dyn AnyGame, checks: &[Check], place: &str) -> Result<(), Sc
 
 /// Parse and run a scenario, failing on any problem: the form ruleset tests use for examples.
 pub fn run_str(entries: &[RulesetEntry], json: &str) -> Result<Report, String> {
-    let scenario: Scenario = serde_json::from_str(json).map_err(|e| format!("bad scenario: {e}"))?;
+    let scenario: Scenario =
+        serde_json::from_str(json).map_err(|e| format!("bad scenario: {e}"))?;
     match run(entries, &scenario) {
         (Some(report), None) => Ok(report),
         (_, Some(err)) => Err(err.to_string()),

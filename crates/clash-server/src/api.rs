@@ -26,7 +26,7 @@ use crate::error::ApiError;
 use crate::links::Role;
 use crate::pages;
 use crate::setups::presets;
-use crate::tables::{Table, Tables};
+use crate::tables::{CommandRequest, Push, Table, Tables};
 
 /// Largest request body accepted (commands and setups are small).
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -38,8 +38,12 @@ pub fn router(tables: Arc<Tables>) -> Router {
     Router::new()
         .route("/", get(pages::lobby))
         .route("/tables", post(pages::create_from_form))
-        .route("/t/{id}/{key}", get(pages::table_page))
+        .route(
+            "/t/{id}/{key}",
+            get(pages::table_page).post(pages::claim_from_page),
+        )
         .route("/assets/{name}", get(pages::asset))
+        .route("/assets/panel/{file}", get(pages::panel_asset))
         .route("/healthz", get(healthz))
         .route("/api/openapi.json", get(openapi))
         .route("/api/rulesets", get(rulesets))
@@ -49,14 +53,26 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .route("/api/tables/{id}/events", get(events))
         .route("/api/tables/{id}/commands", post(command))
         .route("/api/tables/{id}/stream", get(stream))
-        .route("/api/tables/{id}/seats/{seat}/link", post(issue_link).delete(revoke_link))
+        .route("/api/tables/{id}/export", get(export))
+        .route("/api/tables/{id}/claim", post(claim))
+        .route("/api/tables/{id}/seed", post(seed))
+        .route("/api/tables/{id}/close", post(close))
+        .route(
+            "/api/tables/{id}/seats/{seat}/link",
+            post(issue_link).delete(revoke_link),
+        )
+        .route("/api/tables/{id}/seats/{seat}/hand-back", post(hand_back))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(tables)
 }
 
 async fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page or endpoint; the API is described at /api/openapi.json")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "no such page or endpoint; the API is described at /api/openapi.json",
+    )
 }
 
 async fn healthz(State(tables): Shared) -> Response {
@@ -68,15 +84,25 @@ async fn healthz(State(tables): Shared) -> Response {
 }
 
 async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], include_str!("openapi.json")).into_response()
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        include_str!("openapi.json"),
+    )
+        .into_response()
 }
 
 /// Read a JSON object body, turning every failure into a clear refusal.
-pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<serde_json::Map<String, Value>, ApiError> {
+pub fn json_body(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<serde_json::Map<String, Value>, ApiError> {
     let bytes = body.map_err(|e| {
         let status = e.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(status, "too_large", format!("the request body is larger than {BODY_LIMIT} bytes"))
+            ApiError::new(
+                status,
+                "too_large",
+                format!("the request body is larger than {BODY_LIMIT} bytes"),
+            )
         } else {
             ApiError::new(status, "malformed", e.body_text())
         }
@@ -84,62 +110,100 @@ pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<serde_json::Map<
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(ApiError::malformed("the body must be a JSON object")),
-        Err(e) => Err(ApiError::malformed(format!("the body is not valid JSON: {e}"))),
+        Err(e) => Err(ApiError::malformed(format!(
+            "the body is not valid JSON: {e}"
+        ))),
     }
 }
 
 /// The link key of a request: `?key=`, `X-Clash-Key`, or `Authorization: Bearer`.
-fn key_of(headers: &HeaderMap, params: &HashMap<String, String>) -> Result<String, ApiError> {
-    let header_key = headers.get("x-clash-key").and_then(|v| v.to_str().ok()).map(str::to_string);
+pub(crate) fn key_of(
+    headers: &HeaderMap,
+    params: &HashMap<String, String>,
+) -> Result<String, ApiError> {
+    let header_key = headers
+        .get("x-clash-key")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     let bearer = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::to_string);
-    params.get("key").cloned().or(header_key).or(bearer).ok_or_else(|| {
-        ApiError::new(StatusCode::UNAUTHORIZED, "missing_key", "send your link key as ?key=…, an X-Clash-Key header, or Authorization: Bearer …")
-    })
+    params
+        .get("key")
+        .cloned()
+        .or(header_key)
+        .or(bearer)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "missing_key",
+                "send your link key as ?key=…, an X-Clash-Key header, or Authorization: Bearer …",
+            )
+        })
 }
 
 fn parse_seat(text: &str) -> Result<Seat, ApiError> {
-    text.parse().map_err(|e: clash_core::BadSeat| ApiError::malformed(e.to_string()))
+    text.parse()
+        .map_err(|e: clash_core::BadSeat| ApiError::malformed(e.to_string()))
 }
 
-fn parse_as(value: Option<&str>) -> Result<Option<Seat>, ApiError> {
+pub(crate) fn parse_as(value: Option<&str>) -> Result<Option<Seat>, ApiError> {
     value.filter(|s| !s.is_empty()).map(parse_seat).transpose()
 }
 
-/// The table, the caller's role there, and the seat they act as.
+/// The table, the caller's key, and what it may do there now.
 pub struct Access {
     pub table: Arc<Table>,
-    pub role: Role,
     pub key: String,
-    pub seat: Option<Seat>,
+    pub as_seat: Option<Seat>,
+    pub rights: crate::tables::Access,
 }
 
 impl Access {
     pub fn viewer(&self) -> Viewer {
-        self.seat.map_or(Viewer::Spectator, Viewer::Seat)
+        self.rights.viewer
     }
 }
 
-pub async fn access(tables: &Tables, id: &str, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
+pub async fn access(
+    tables: &Tables,
+    id: &str,
+    key: &str,
+    as_seat: Option<Seat>,
+) -> Result<Access, ApiError> {
     let table = tables.get(id)?;
-    let role = table.role_of(key)?;
-    let seat = table.acting_seat(role, as_seat).await?;
-    Ok(Access { table, role, key: key.to_string(), seat })
+    let rights = table.access(key, as_seat).await?;
+    Ok(Access {
+        table,
+        key: key.to_string(),
+        as_seat,
+        rights,
+    })
 }
 
-async fn access_from(tables: &Tables, id: &str, headers: &HeaderMap, params: &HashMap<String, String>) -> Result<Access, ApiError> {
+pub(crate) async fn access_from(
+    tables: &Tables,
+    id: &str,
+    headers: &HeaderMap,
+    params: &HashMap<String, String>,
+) -> Result<Access, ApiError> {
     let key = key_of(headers, params)?;
-    access(tables, id, &key, parse_as(params.get("as").map(String::as_str))?).await
+    access(
+        tables,
+        id,
+        &key,
+        parse_as(params.get("as").map(String::as_str))?,
+    )
+    .await
 }
 
 async fn rulesets(State(tables): Shared) -> Json<Value> {
     let list: Vec<Value> = tables
         .catalogue()
         .iter()
-        .map(|e| json!({ "id": e.id, "name": pages::ruleset_name(e.id), "presets": presets(e) }))
+        .map(|e| json!({ "id": e.id, "name": e.name, "blurb": e.blurb, "presets": presets(e) }))
         .collect();
     Json(json!({ "rulesets": list }))
 }
@@ -149,12 +213,14 @@ pub fn table_path(id: &str, key: &str) -> String {
     format!("/t/{id}/{key}")
 }
 
-async fn create_table(State(tables): Shared, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+async fn create_table(
+    State(tables): Shared,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
     let body = json_body(body)?;
-    let ruleset = body
-        .get("ruleset")
-        .and_then(Value::as_str)
-        .ok_or_else(|| ApiError::malformed("name the ruleset: {\"ruleset\": \"triforce\", \"setup\": {…}}"))?;
+    let ruleset = body.get("ruleset").and_then(Value::as_str).ok_or_else(|| {
+        ApiError::malformed("name the ruleset: {\"ruleset\": \"triforce\", \"setup\": {…}}")
+    })?;
     let title = body.get("title").and_then(Value::as_str).unwrap_or("");
     let setup = match (body.get("setup"), tables.entry(ruleset)) {
         (Some(s), _) => s.clone(),
@@ -162,13 +228,17 @@ async fn create_table(State(tables): Shared, body: Result<Bytes, BytesRejection>
             .into_iter()
             .next()
             .map(|p| p.setup)
-            .ok_or_else(|| ApiError::malformed(format!("give a setup for {ruleset:?} (no default setup is known)")))?,
+            .ok_or_else(|| {
+                ApiError::malformed(format!(
+                    "give a setup for {ruleset:?} (no default setup is known)"
+                ))
+            })?,
         // Unknown ruleset: let `create` say so.
         (None, None) => Value::Null,
     };
     let created = tables.create(ruleset, title, setup).await?;
     let t = &created.table;
-    let seats = t.seat_list().await;
+    let seats = t.seat_list(true).await;
     let body = json!({
         "table": t.id,
         "title": t.title,
@@ -184,30 +254,28 @@ async fn create_table(State(tables): Shared, body: Result<Bytes, BytesRejection>
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-/// What the caller's link is, and (for the owner) every seat's holder and link.
+/// What the caller's link is, and every seat's holder (the owner also sees unused invites and
+/// its own links).
 pub async fn table_summary(access: &Access) -> Value {
     let t = &access.table;
-    let mut seats = t.seat_list().await;
-    let owner = access.role == Role::Owner;
-    if !owner {
-        for s in &mut seats {
-            s.key = None;
-        }
-    }
+    let owner = access.rights.role == Role::Owner;
+    let seats = t.seat_list(owner).await;
     let mut body = json!({
         "table": t.id,
         "title": t.title,
         "ruleset": t.ruleset,
-        "role": access.role.to_string(),
-        "seat": access.seat,
+        "role": access.rights.role.to_string(),
+        "seat": access.rights.seat,
         "event_count": t.event_count().await,
         "seats": seats,
     });
     if owner {
-        let link = |role| t.key_of(role).map(|k| table_path(&t.id, &k));
-        body["links"] = json!({ "owner": link(Role::Owner), "spectator": link(Role::Spectator) });
-        if let Some(map) = body["seats"].as_array_mut() {
-            for s in map {
+        let owner_key = t.key_of(Role::Owner).await;
+        let spectator_key = t.key_of(Role::Spectator).await;
+        let link = |k: Option<String>| k.map(|k| table_path(&t.id, &k));
+        body["links"] = json!({ "owner": link(owner_key), "spectator": link(spectator_key) });
+        if let Some(list) = body["seats"].as_array_mut() {
+            for s in list {
                 if let Some(key) = s.get("key").and_then(Value::as_str) {
                     let path = table_path(&t.id, key);
                     s["link"] = Value::String(path);
@@ -218,7 +286,12 @@ pub async fn table_summary(access: &Access) -> Value {
     body
 }
 
-async fn table_info(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Json<Value>, ApiError> {
+async fn table_info(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Json<Value>, ApiError> {
     let access = access_from(&tables, &id, &headers, &params).await?;
     Ok(Json(table_summary(&access).await))
 }
@@ -226,21 +299,40 @@ async fn table_info(State(tables): Shared, Path(id): Path<String>, headers: Head
 fn after_param(params: &HashMap<String, String>, default: usize) -> Result<usize, ApiError> {
     match params.get("after") {
         None => Ok(default),
-        Some(s) => s.parse().map_err(|_| ApiError::malformed(format!("after must be a log position (0, 1, 2, …), not {s:?}"))),
+        Some(s) => s.parse().map_err(|_| {
+            ApiError::malformed(format!(
+                "after must be a log position (0, 1, 2, …), not {s:?}"
+            ))
+        }),
     }
 }
 
-async fn view(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Response, ApiError> {
-    let access = access_from(&tables, &id, &headers, &params).await?;
+async fn view(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let as_seat = parse_as(params.get("as").map(String::as_str))?;
     let after = after_param(&params, usize::MAX)?;
-    Ok(Json(access.table.update(access.viewer(), access.seat, after).await).into_response())
+    let (_, update) = tables.get(&id)?.update_for(&key, as_seat, after).await?;
+    Ok(Json(update).into_response())
 }
 
-async fn events(State(tables): Shared, Path(id): Path<String>, headers: HeaderMap, Query(params): Params) -> Result<Json<Value>, ApiError> {
-    let access = access_from(&tables, &id, &headers, &params).await?;
+async fn events(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Json<Value>, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let as_seat = parse_as(params.get("as").map(String::as_str))?;
     let after = after_param(&params, 0)?;
-    let update = access.table.update(access.viewer(), access.seat, after).await;
-    Ok(Json(json!({ "event_count": update.event_count, "events": update.events })))
+    let (_, update) = tables.get(&id)?.update_for(&key, as_seat, after).await?;
+    Ok(Json(
+        json!({ "event_count": update.event_count, "head": update.head, "events": update.events }),
+    ))
 }
 
 async fn command(
@@ -253,33 +345,53 @@ async fn command(
     // Check the table and key before the body, so a stranger learns nothing from our parsing.
     let key = key_of(&headers, &params)?;
     let table = tables.get(&id)?;
-    table.role_of(&key)?;
+    table.access(&key, None).await?;
     let body = json_body(body)?;
-    let as_seat = parse_as(body.get("as").and_then(Value::as_str).or(params.get("as").map(String::as_str)))?;
-    let access = access(&tables, &id, &key, as_seat).await?;
-    let seat = access.seat.ok_or_else(|| ApiError::forbidden("this link can only watch; it cannot send commands"))?;
-    let command = body.get("command").ok_or_else(|| ApiError::malformed("put the command under \"command\": {\"command\": {\"type\": …}}"))?;
-    let update = tables.command(&access.table, seat, command).await?;
+    let as_seat = parse_as(
+        body.get("as")
+            .and_then(Value::as_str)
+            .or(params.get("as").map(String::as_str)),
+    )?;
+    let command = body.get("command").ok_or_else(|| {
+        ApiError::malformed("put the command under \"command\": {\"command\": {\"type\": …}}")
+    })?;
+    let id_text = match body.get("id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            return Err(ApiError::malformed(
+                "\"id\" is a string chosen by the client, the same on every retry",
+            ));
+        }
+    };
+    let revision = match body.get("revision") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_u64().ok_or_else(|| {
+            ApiError::malformed("\"revision\" is the event_count you last saw (0, 1, 2, …)")
+        })? as usize),
+    };
+    let request = CommandRequest {
+        key: &key,
+        as_seat,
+        command,
+        id: id_text,
+        revision,
+    };
+    let update = tables.command(&table, request).await?;
     Ok(Json(update).into_response())
-}
-
-async fn owner_access(tables: &Tables, id: &str, headers: &HeaderMap, params: &HashMap<String, String>) -> Result<Access, ApiError> {
-    let key = key_of(headers, params)?;
-    let access = access(tables, id, &key, None).await?;
-    if access.role != Role::Owner {
-        return Err(ApiError::forbidden("only the GM's link (the table's creator) can manage seats and links"));
-    }
-    Ok(access)
 }
 
 fn manageable(seat_text: &str) -> Result<Seat, ApiError> {
     let seat = parse_seat(seat_text)?;
     if seat == Seat::Gm {
-        return Err(ApiError::malformed("the gm seat belongs to the GM link itself; invite players to p1, p2, …"));
+        return Err(ApiError::malformed(
+            "the gm seat belongs to the GM link itself; invite players to p1, p2, …",
+        ));
     }
     Ok(seat)
 }
 
+/// `{"npc": true}`: the GM takes the seat over; `{"npc": false}` (or no body): a new invite.
 async fn issue_link(
     State(tables): Shared,
     Path((id, seat)): Path<(String, String)>,
@@ -287,13 +399,46 @@ async fn issue_link(
     Query(params): Params,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let access = owner_access(&tables, &id, &headers, &params).await?;
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
     let seat = manageable(&seat)?;
     let empty = body.as_ref().is_ok_and(|b| b.is_empty());
-    let npc = if empty { false } else { json_body(body)?.get("npc").and_then(Value::as_bool).unwrap_or(false) };
-    let key = tables.issue_link(&access.table, seat, npc).await?;
-    let link = table_path(&access.table.id, &key);
-    Ok((StatusCode::CREATED, Json(json!({ "seat": seat, "npc": npc, "key": key, "link": link }))).into_response())
+    let npc = if empty {
+        false
+    } else {
+        match json_body(body)?.get("npc") {
+            None | Some(Value::Bool(false)) => false,
+            Some(Value::Bool(true)) => true,
+            Some(_) => return Err(ApiError::malformed("\"npc\" is true or false")),
+        }
+    };
+    if npc {
+        tables.take_over(&table, &key, seat).await?;
+        return Ok((
+            StatusCode::CREATED,
+            Json(json!({ "seat": seat, "npc": true })).into_response(),
+        )
+            .into_response());
+    }
+    let invite = tables.invite(&table, &key, seat).await?;
+    let link = table_path(&table.id, &invite);
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "seat": seat, "npc": false, "invite": invite, "link": link })),
+    )
+        .into_response())
+}
+
+async fn hand_back(
+    State(tables): Shared,
+    Path((id, seat)): Path<(String, String)>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    tables.hand_back(&table, &key, manageable(&seat)?).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn revoke_link(
@@ -302,22 +447,99 @@ async fn revoke_link(
     headers: HeaderMap,
     Query(params): Params,
 ) -> Result<Response, ApiError> {
-    let access = owner_access(&tables, &id, &headers, &params).await?;
-    let seat = manageable(&seat)?;
-    tables.revoke_link(&access.table, seat).await?;
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    tables.revoke(&table, &key, manageable(&seat)?).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// Exchange an invite (sent as the key) for the player's own key.
+async fn claim(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let invite = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    let (seat, key) = tables.claim(&table, &invite).await?;
+    let link = table_path(&table.id, &key);
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "seat": seat, "key": key, "link": link })),
+    )
+        .into_response())
+}
+
+async fn seed(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    let body = json_body(body)?;
+    let seed = body
+        .get("seed")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::malformed("send {\"seed\": \"…\"}"))?;
+    tables.add_seed(&table, &key, seed).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+async fn close(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    tables.close_table(&table, &key).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+async fn export(
+    State(tables): Shared,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let key = key_of(&headers, &params)?;
+    let table = tables.get(&id)?;
+    let record = tables.export(&table, &key).await?;
+    let disposition = format!("attachment; filename=\"clash-{}.json\"", table.id);
+    let text = serde_json::to_string_pretty(&record).unwrap_or_default();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 /// Where a stream resumes: the `Last-Event-ID` a reconnecting browser sends, else `?after=`.
 fn resume_point(headers: &HeaderMap, params: &HashMap<String, String>) -> Result<usize, ApiError> {
-    match headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok()) {
+    match headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+    {
         Some(n) => Ok(n),
         None => after_param(params, 0),
     }
 }
 
 struct Watcher {
-    access: Access,
+    table: Arc<Table>,
+    key: String,
+    as_seat: Option<Seat>,
+    /// The rights the stream was opened with: it sends only while the key still has exactly these.
+    bound: crate::tables::Access,
     cursor: usize,
     changes: tokio::sync::watch::Receiver<u64>,
     closing: tokio::sync::watch::Receiver<bool>,
@@ -338,14 +560,38 @@ impl Watcher {
             }
         }
         self.started = true;
-        if !self.access.table.still_valid(&self.access.key, self.access.role) {
-            self.ended = true;
-            return Some(Event::default().event("revoked").data("this link was revoked; ask the GM for a new one"));
+        match self
+            .table
+            .push(&self.key, self.as_seat, &self.bound, self.cursor)
+            .await
+        {
+            Push::Update(update) => {
+                self.cursor = update.event_count;
+                let data = serde_json::to_string(&update).unwrap_or_default();
+                Some(
+                    Event::default()
+                        .id(update.event_count.to_string())
+                        .event("update")
+                        .data(data),
+                )
+            }
+            Push::Changed { message } => {
+                self.ended = true;
+                Some(
+                    Event::default()
+                        .event("access")
+                        .data(json!({ "message": message }).to_string()),
+                )
+            }
+            Push::Revoked => {
+                self.ended = true;
+                Some(
+                    Event::default()
+                        .event("revoked")
+                        .data("this link was revoked; ask the GM for a new one"),
+                )
+            }
         }
-        let update = self.access.table.update(self.access.viewer(), self.access.seat, self.cursor).await;
-        self.cursor = update.event_count;
-        let data = serde_json::to_string(&update).unwrap_or_default();
-        Some(Event::default().id(update.event_count.to_string()).event("update").data(data))
     }
 }
 
@@ -358,7 +604,19 @@ async fn stream(
     let access = access_from(&tables, &id, &headers, &params).await?;
     let cursor = resume_point(&headers, &params)?;
     let changes = access.table.watch();
-    let watcher = Watcher { access, cursor, changes, closing: tables.closing(), started: false, ended: false };
-    let events = futures_util::stream::unfold(watcher, |mut w| async move { w.next().await.map(|e| (Ok(e), w)) });
+    let watcher = Watcher {
+        table: access.table,
+        key: access.key,
+        as_seat: access.as_seat,
+        bound: access.rights,
+        cursor,
+        changes,
+        closing: tables.closing(),
+        started: false,
+        ended: false,
+    };
+    let events = futures_util::stream::unfold(watcher, |mut w| async move {
+        w.next().await.map(|e| (Ok(e), w))
+    });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }

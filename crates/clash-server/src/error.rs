@@ -19,11 +19,20 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), rule: None }
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            rule: None,
+        }
     }
 
     pub fn unknown_table(id: &str) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "unknown_table", format!("there is no table {id:?} on this server"))
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "unknown_table",
+            format!("there is no table {id:?} on this server"),
+        )
     }
 
     pub fn bad_key() -> Self {
@@ -32,6 +41,20 @@ impl ApiError {
             "bad_key",
             "this link key is not valid for this table (it may have been revoked: ask the GM for a new link)",
         )
+    }
+
+    /// A seat's invite used where its player's own key is needed.
+    pub fn invite() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "invite",
+            "this link is an invite: open it in a browser (or POST /api/tables/{id}/claim with it) to get your seat's own key",
+        )
+    }
+
+    /// The request is understood but clashes with the table's state (409).
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, message)
     }
 
     pub fn malformed(message: impl Into<String>) -> Self {
@@ -49,7 +72,9 @@ impl ApiError {
     /// A refused command or setup. Rule refusals are 422 and name the rule in the message.
     pub fn game(e: GameError) -> Self {
         match e {
-            GameError::Malformed { .. } => Self::new(StatusCode::BAD_REQUEST, "malformed", e.to_string()),
+            GameError::Malformed { .. } => {
+                Self::new(StatusCode::BAD_REQUEST, "malformed", e.to_string())
+            }
             GameError::Rule(rule_error) => Self::rule(rule_error),
         }
     }
@@ -60,7 +85,12 @@ impl ApiError {
             Some(id) if !e.to_string().contains(id) => format!("{id}: {e}"),
             _ => e.to_string(),
         };
-        ApiError { status: StatusCode::UNPROCESSABLE_ENTITY, code: "rule", message, rule }
+        ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "rule",
+            message,
+            rule,
+        }
     }
 }
 
@@ -72,7 +102,8 @@ impl std::fmt::Display for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({ "error": { "code": self.code, "message": self.message, "rule": self.rule } });
+        let body =
+            json!({ "error": { "code": self.code, "message": self.message, "rule": self.rule } });
         (self.status, Json(body)).into_response()
     }
 }

@@ -28,7 +28,10 @@ fn value_text(v: &Value) -> String {
         Value::Object(map) => {
             // The tag names the thing; it reads best first.
             let head = map.get("type").map(value_text);
-            let rest = map.iter().filter(|(k, _)| *k != "type").map(|(k, v)| format!("{} {}", words(k), value_text(v)));
+            let rest = map
+                .iter()
+                .filter(|(k, _)| *k != "type")
+                .map(|(k, v)| format!("{} {}", words(k), value_text(v)));
             head.into_iter().chain(rest).collect::<Vec<_>>().join(" ")
         }
     }
@@ -39,8 +42,14 @@ pub fn label(command: &Value) -> String {
     match command {
         Value::Object(map) => {
             let head = map.get("type").map(value_text).unwrap_or_default();
-            let rest = map.iter().filter(|(k, _)| *k != "type").map(|(k, v)| format!("{}: {}", words(k), value_text(v)));
-            let parts: Vec<String> = std::iter::once(head).filter(|h| !h.is_empty()).chain(rest).collect();
+            let rest = map
+                .iter()
+                .filter(|(k, _)| *k != "type")
+                .map(|(k, v)| format!("{}: {}", words(k), value_text(v)));
+            let parts: Vec<String> = std::iter::once(head)
+                .filter(|h| !h.is_empty())
+                .chain(rest)
+                .collect();
             capitalised(&parts.join(" · "))
         }
         other => capitalised(&value_text(other)),
@@ -55,9 +64,18 @@ mod tests {
     #[test]
     fn tagged_commands_read_as_words() {
         assert_eq!(label(&json!({"type": "end_turn"})), "End turn");
-        assert_eq!(label(&json!({"type": "move", "from": 8, "to": 13})), "Move · from: 8 · to: 13");
-        assert_eq!(label(&json!({"type": "stance", "stance": {"type": "attack", "amount": 2}})), "Stance · stance: attack amount 2");
+        assert_eq!(
+            label(&json!({"type": "move", "from": 8, "to": 13})),
+            "Move · from: 8 · to: 13"
+        );
+        assert_eq!(
+            label(&json!({"type": "stance", "stance": {"type": "attack", "amount": 2}})),
+            "Stance · stance: attack amount 2"
+        );
         assert_eq!(label(&json!("pass")), "Pass");
-        assert_eq!(label(&json!({"type": "split", "amounts": [1, 2]})), "Split · amounts: 1, 2");
+        assert_eq!(
+            label(&json!({"type": "split", "amounts": [1, 2]})),
+            "Split · amounts: 1, 2"
+        );
     }
 }

@@ -3,6 +3,10 @@
 //! A key is 128 random bits from the operating system, written as 32 hex digits. Whoever holds
 //! it acts in its role and nothing else: the owner (the GM, who created the table), one seat,
 //! or a read-only spectator.
+//!
+//! A seat's link as the GM hands it out is an *invite*: the first visit exchanges it for the
+//! player's own key, which only the player's browser ever sees. So the GM, who necessarily
+//! knows every invite, never holds a key that reads a player's secrets.
 
 use std::fmt;
 use std::str::FromStr;
@@ -60,16 +64,29 @@ pub fn new_table_id() -> String {
     random_hex(6)
 }
 
-/// A new secret seed for a table's randomness.
-pub fn new_seed() -> u64 {
-    let mut buf = [0u8; 8];
+/// A new server secret for a table's chance: 32 bytes from the operating system.
+pub fn new_secret() -> Vec<u8> {
+    let mut buf = vec![0u8; 32];
     getrandom::fill(&mut buf).expect("the operating system's random generator failed");
-    u64::from_le_bytes(buf)
+    buf
+}
+
+/// Client seeds and command ids are short plain words: letters, digits, `-`, `_`, `.` and `:`.
+pub fn plain_word(text: &str, max: usize) -> bool {
+    !text.is_empty()
+        && text.len() <= max
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
 }
 
 /// Compare two keys in time independent of where they first differ.
 pub fn same_key(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 #[cfg(test)]
@@ -86,7 +103,12 @@ mod tests {
 
     #[test]
     fn roles_round_trip_through_text() {
-        for r in [Role::Owner, Role::Spectator, Role::Seat(Seat::Gm), Role::Seat(Seat::Player(3))] {
+        for r in [
+            Role::Owner,
+            Role::Spectator,
+            Role::Seat(Seat::Gm),
+            Role::Seat(Seat::Player(3)),
+        ] {
             assert_eq!(r.to_string().parse::<Role>(), Ok(r));
         }
         assert!("p0".parse::<Role>().is_err());

@@ -15,6 +15,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::{Value, json};
 
+use clash_core::RulesetEntry;
+
 use crate::api::{access, table_path, table_summary};
 use crate::error::ApiError;
 use crate::links::Role;
@@ -39,28 +41,10 @@ pub fn esc(text: &str) -> String {
 
 /// JSON safe to embed inside a `<script type="application/json">` element.
 fn script_json(value: &Value) -> String {
-    value.to_string().replace("</", "<\\/").replace("<!--", "<\\!--")
-}
-
-/// A ruleset's display name.
-pub fn ruleset_name(id: &str) -> String {
-    match id {
-        "iron-triangle" => "Iron Triangle".into(),
-        "triforce" => "Triforce".into(),
-        "nd-tourists" => "N-Dimensional Tourists".into(),
-        "wicked-age" => "In A Wicked Age".into(),
-        other => other.replace('-', " "),
-    }
-}
-
-fn ruleset_blurb(id: &str) -> &'static str {
-    match id {
-        "iron-triangle" => "Martial-arts duels: secret stances and moves, revealed together. A GM runs the NPCs.",
-        "triforce" => "An Icehouse pyramid game on a triangle of 15 stacks: place, move, and fight with dice, swords and shields.",
-        "nd-tourists" => "Conflicts settled by bidding cards from your hand along bid lines and loss lines.",
-        "wicked-age" => "Characters with forms and dice: challenge, answer, take advantage, negotiate.",
-        _ => "",
-    }
+    value
+        .to_string()
+        .replace("</", "<\\/")
+        .replace("<!--", "<\\!--")
 }
 
 fn page(title: &str, body: &str) -> String {
@@ -82,27 +66,44 @@ fn error_page(e: &ApiError) -> Response {
 }
 
 /// The lobby, optionally with an error from a failed create shown beside the form.
-fn lobby_html(tables: &Tables, error: Option<&str>, chosen: Option<&str>, setup_text: &str) -> String {
+fn lobby_html(
+    tables: &Tables,
+    error: Option<&str>,
+    chosen: Option<&str>,
+    setup_text: &str,
+) -> String {
     let mut options = String::new();
     let mut preset_data = serde_json::Map::new();
     for entry in tables.catalogue() {
         let list = presets(entry);
-        options.push_str(&format!("<optgroup label=\"{}\">", esc(&ruleset_name(entry.id))));
+        options.push_str(&format!("<optgroup label=\"{}\">", esc(entry.name)));
         if list.is_empty() {
             let value = format!("{}#custom", entry.id);
-            let sel = if chosen == Some(value.as_str()) { " selected" } else { "" };
-            options.push_str(&format!("<option value=\"{v}\"{sel}>{} — your own setup</option>", esc(&ruleset_name(entry.id)), v = esc(&value)));
+            let sel = if chosen == Some(value.as_str()) {
+                " selected"
+            } else {
+                ""
+            };
+            options.push_str(&format!(
+                "<option value=\"{v}\"{sel}>{} — your own setup</option>",
+                esc(entry.name),
+                v = esc(&value)
+            ));
         }
         for (i, p) in list.iter().enumerate() {
             let value = format!("{}#{i}", entry.id);
-            let sel = if chosen == Some(value.as_str()) { " selected" } else { "" };
+            let sel = if chosen == Some(value.as_str()) {
+                " selected"
+            } else {
+                ""
+            };
             options.push_str(&format!(
                 "<option value=\"{v}\"{sel}>{} — {}</option>",
-                esc(&ruleset_name(entry.id)),
+                esc(entry.name),
                 esc(&p.name),
                 v = esc(&value)
             ));
-            preset_data.insert(value, json!({ "setup": p.setup, "blurb": ruleset_blurb(entry.id) }));
+            preset_data.insert(value, json!({ "setup": p.setup, "blurb": entry.blurb }));
         }
         options.push_str("</optgroup>");
     }
@@ -121,7 +122,9 @@ fn lobby_html(tables: &Tables, error: Option<&str>, chosen: Option<&str>, setup_
 {err}<button type=\"submit\" class=\"primary\">Create table</button></form>",
             open = if setup_text.is_empty() { "" } else { " open" },
             setup = esc(setup_text),
-            err = error.map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", esc(e))).unwrap_or_default(),
+            err = error
+                .map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", esc(e)))
+                .unwrap_or_default(),
         )
     };
     let body = format!(
@@ -145,34 +148,123 @@ pub async fn lobby(State(tables): State<Arc<Tables>>) -> Html<String> {
 }
 
 /// The lobby's form: a preset (`ruleset#index`) and an optional setup JSON that overrides it.
-pub async fn create_from_form(State(tables): State<Arc<Tables>>, form: Result<Form<HashMap<String, String>>, FormRejection>) -> Response {
+pub async fn create_from_form(
+    State(tables): State<Arc<Tables>>,
+    form: Result<Form<HashMap<String, String>>, FormRejection>,
+) -> Response {
     let fields = match form {
         Ok(Form(f)) => f,
         Err(e) => return error_page(&ApiError::new(e.status(), "malformed", e.body_text())),
     };
     let chosen = fields.get("preset").cloned().unwrap_or_default();
-    let setup_text = fields.get("setup").map(|s| s.trim().to_string()).unwrap_or_default();
+    let setup_text = fields
+        .get("setup")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default();
     let refuse = |status: StatusCode, message: String| {
-        (status, Html(lobby_html(&tables, Some(&message), Some(&chosen), &setup_text))).into_response()
+        (
+            status,
+            Html(lobby_html(
+                &tables,
+                Some(&message),
+                Some(&chosen),
+                &setup_text,
+            )),
+        )
+            .into_response()
     };
     let (ruleset, index) = chosen.split_once('#').unwrap_or((chosen.as_str(), "0"));
     let Some(entry) = tables.entry(ruleset) else {
-        return refuse(StatusCode::BAD_REQUEST, format!("pick a game from the list ({ruleset:?} is not one)"));
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!("pick a game from the list ({ruleset:?} is not one)"),
+        );
     };
     let setup = if setup_text.is_empty() {
-        match index.parse::<usize>().ok().and_then(|i| presets(&entry).into_iter().nth(i)) {
+        match index
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| presets(&entry).into_iter().nth(i))
+        {
             Some(p) => p.setup,
-            None => return refuse(StatusCode::BAD_REQUEST, "this game needs a setup: write it in the Setup box".into()),
+            None => {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    "this game needs a setup: write it in the Setup box".into(),
+                );
+            }
         }
     } else {
         match serde_json::from_str::<Value>(&setup_text) {
             Ok(v) => v,
-            Err(e) => return refuse(StatusCode::BAD_REQUEST, format!("the setup is not valid JSON: {e}")),
+            Err(e) => {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    format!("the setup is not valid JSON: {e}"),
+                );
+            }
         }
     };
-    match tables.create(ruleset, fields.get("title").map_or("", String::as_str), setup).await {
-        Ok(created) => Redirect::to(&table_path(&created.table.id, &created.owner_key)).into_response(),
+    match tables
+        .create(
+            ruleset,
+            fields.get("title").map_or("", String::as_str),
+            setup,
+        )
+        .await
+    {
+        Ok(created) => {
+            Redirect::to(&table_path(&created.table.id, &created.owner_key)).into_response()
+        }
         Err(e) => refuse(e.status, e.message),
+    }
+}
+
+/// A keyed page's headers: the URL carries a secret key, so keep it out of other sites' Referer
+/// headers.
+fn keyed(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
+/// The page an invite link opens: one button (pressed by the page's script at once) exchanges
+/// the invite for the player's own key. A GET never uses the invite up, so a chat app that
+/// previews the link does not take the seat.
+fn claim_page(title: &str, id: &str, invite: &str) -> Response {
+    let body = format!(
+        "<main class=\"narrow\"><h1>Clash</h1><section class=\"card\"><h2>You are invited to {title}</h2>\
+<p>Taking the seat gives this browser its own link to it, which nobody else holds — not even the GM. \
+Bookmark the page you land on.</p>\
+<form method=\"post\" action=\"/t/{id}/{invite}\" id=\"claim\"><button type=\"submit\" class=\"primary\">Take the seat</button></form>\
+</section><script src=\"/assets/claim.js\"></script></main>",
+        title = esc(title),
+        id = esc(id),
+        invite = esc(invite),
+    );
+    keyed(Html(page(&format!("{title} — Clash"), &body)).into_response())
+}
+
+/// The invite page's form: exchange the invite and go to the seat's own page.
+pub async fn claim_from_page(
+    State(tables): State<Arc<Tables>>,
+    Path((id, invite)): Path<(String, String)>,
+) -> Response {
+    let table = match tables.get(&id) {
+        Ok(t) => t,
+        Err(e) => return error_page(&e),
+    };
+    match tables.claim(&table, &invite).await {
+        Ok((_, key)) => keyed(Redirect::to(&table_path(&id, &key)).into_response()),
+        Err(e) if e.code == "not_invite" || e.code == "bad_key" => error_page(&ApiError::new(
+            e.status,
+            e.code,
+            "this invite has already been used (or replaced). If you did not use it yourself, tell the GM: \
+             someone else took the seat. Ask the GM for a new link.",
+        )),
+        Err(e) => error_page(&e),
     }
 }
 
@@ -181,22 +273,35 @@ pub async fn table_page(
     Path((id, key)): Path<(String, String)>,
     Query(params): Query<HashMap<String, String>>,
 ) -> Response {
-    let as_seat = match params.get("as").filter(|s| !s.is_empty()).map(|s| s.parse()) {
+    let as_seat = match params
+        .get("as")
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse())
+    {
         None => None,
         Some(Ok(seat)) => Some(seat),
         Some(Err(e)) => return error_page(&ApiError::malformed(format!("{e}"))),
     };
     let access = match access(&tables, &id, &key, as_seat).await {
         Ok(a) => a,
+        Err(e) if e.code == "invite" => {
+            let title = tables.get(&id).map(|t| t.title.clone()).unwrap_or_default();
+            return claim_page(&title, &id, &key);
+        }
         Err(e) => return error_page(&e),
     };
     let t = &access.table;
-    let update = t.update(access.viewer(), access.seat, 0).await;
+    let update = match t.update_for(&key, as_seat, 0).await {
+        Ok((_, u)) => u,
+        Err(e) => return error_page(&e),
+    };
     let summary = table_summary(&access).await;
-    let who = match (access.role, access.seat) {
+    let rights = &access.rights;
+    let who = match (rights.role, rights.seat) {
         (Role::Owner, Some(s)) if s != clash_core::Seat::Gm => format!("GM, playing NPC seat {s}"),
         (Role::Owner, Some(_)) => "GM".into(),
         (Role::Owner, None) => "the table's organiser (this game has no GM seat)".into(),
+        (Role::Seat(s), _) if rights.suspended => format!("seat {s} (the GM plays it for now)"),
         (Role::Seat(s), _) => format!("seat {s}"),
         (Role::Spectator, _) => "a spectator".into(),
     };
@@ -204,28 +309,53 @@ pub async fn table_page(
         "table": t.id,
         "key": key,
         "as": as_seat,
-        "role": access.role.to_string(),
+        "role": rights.role.to_string(),
         "update": update,
         "summary": summary,
     });
-    let owner_panel = if access.role == Role::Owner {
+    let owner = rights.role == Role::Owner;
+    let owner_panel = if owner {
         "<section class=\"card\" id=\"seats-card\"><h2>Seats and invite links</h2>\
-<p class=\"hint\">Send each player the link of their seat; it lets them play that seat and nothing else. \
-“New link” replaces a link (the old one stops working). “Play as NPC” keeps the seat for you.</p>\
+<p class=\"hint\">Send each player the invite of their seat. Opening it gives the player's browser its own link, \
+which you never see. “New link” replaces a seat's link; “Play as NPC” takes the seat over for you \
+(everyone's log says so) and “Give back” returns it to its player. A seat whose player has a secret \
+choice waiting to be revealed changes hands only after the reveal.</p>\
 <div id=\"seats\"></div><p class=\"error\" id=\"seats-error\" role=\"alert\"></p></section>"
     } else {
         ""
     };
-    let controls = if access.seat.is_some() {
+    let controls = if rights.seat.is_some() {
         "<section class=\"card\" id=\"controls-card\"><h2>Your moves</h2>\
 <p class=\"hint\" id=\"legal-hint\"></p><div id=\"legal\" class=\"buttons\"></div>\
 <p class=\"error\" id=\"legal-error\" role=\"alert\"></p>\
 <details id=\"json-box\"><summary>Send a command as JSON</summary>\
 <textarea id=\"json-command\" rows=\"4\" spellcheck=\"false\" placeholder='{\"type\": \"…\"}'></textarea>\
 <button type=\"button\" id=\"json-send\">Send</button><p class=\"error\" id=\"json-error\" role=\"alert\"></p></details></section>"
+    } else if rights.suspended {
+        "<section class=\"card\"><h2>Watching</h2><p class=\"hint\">The GM plays your seat for now. This page shows what \
+everyone may see, and becomes yours again when the GM gives the seat back.</p></section>"
     } else {
         "<section class=\"card\"><h2>Watching</h2><p class=\"hint\">This link only watches the table. Players see their own secrets; you see what is public.</p></section>"
     };
+    let close = if owner {
+        "<p><button type=\"button\" id=\"close-table\" class=\"small\">End the table and reveal the secret</button></p>"
+    } else {
+        ""
+    };
+    let fairness = format!(
+        "<section class=\"card\" id=\"fair-card\"><h2>Fair dice</h2>\
+<p class=\"hint\">Every roll, draw and shuffle comes from the server's secret, sealed when the table was made, mixed with the seeds \
+the players' pages add. The secret is revealed when the table ends; then anyone can check every roll with <code>clash verify</code>.</p>\
+<dl class=\"fair\"><dt>Sealed secret (SHA-256)</dt><dd><code id=\"commitment\"></code></dd>\
+<dt>Log head</dt><dd><code id=\"head\"></code></dd><dt>Seeds</dt><dd id=\"seeds\"></dd>\
+<dt>Secret</dt><dd id=\"secret\">revealed when the table ends</dd></dl>\
+<p id=\"seed-box\" hidden><label for=\"my-seed\">Your seed</label> <input id=\"my-seed\" maxlength=\"64\" spellcheck=\"false\"> \
+<button type=\"button\" id=\"seed-send\" class=\"small\">Use this seed</button></p>\
+<p><a id=\"export\" href=\"/api/tables/{id}/export?key={key}\" download=\"clash-{id}.json\">Download the table's record</a></p>\
+{close}<p class=\"error\" id=\"fair-error\" role=\"alert\"></p></section>",
+        id = esc(&t.id),
+        key = esc(&key),
+    );
     let body = format!(
         "<header class=\"bar\"><a href=\"/\" class=\"home\">Clash</a><div><h1>{title}</h1>\
 <p class=\"sub\">{game} · you are <b id=\"who\">{who}</b> · <span id=\"status\" class=\"status\">connecting…</span></p></div></header>\
@@ -234,37 +364,101 @@ pub async fn table_page(
 <section class=\"card\" id=\"board-card\"><h2>The table</h2><div id=\"panel\"></div><pre id=\"render\"></pre>\
 <details><summary>Your view as JSON</summary><pre id=\"view-json\"></pre></details></section>\
 </div><div class=\"col\">{controls}\
-<section class=\"card\" id=\"log-card\"><h2>Log</h2><ol id=\"log\"></ol></section>\
+<section class=\"card\" id=\"log-card\"><h2>Log</h2><ol id=\"log\"></ol></section>{fairness}\
 </div></div></main>\
 <script type=\"application/json\" id=\"boot\">{boot}</script>\
-<script src=\"/assets/app.js\"></script><script src=\"/assets/panels.js\"></script>\
-<link rel=\"stylesheet\" href=\"/assets/panels-extra.css\">\
-<script src=\"/assets/panel-kit.js\"></script><script src=\"/assets/panel-nd-tourists.js\"></script><script src=\"/assets/panel-wicked-age.js\"></script><script src=\"/assets/panel-iron-triangle.js\"></script>",
+<script src=\"/assets/app.js\"></script>{panel}",
         title = esc(&t.title),
-        game = esc(&ruleset_name(t.ruleset)),
+        panel = panel_tags(tables.entry(t.ruleset)),
+        game = esc(tables.entry(t.ruleset).map_or(t.ruleset, |e| e.name)),
         who = esc(&who),
         boot = script_json(&boot),
     );
-    let mut response = Html(page(&format!("{} — Clash", t.title), &body)).into_response();
-    // The URL carries a secret key: keep it out of other sites' Referer headers.
-    response.headers_mut().insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
-    response
+    keyed(Html(page(&format!("{} — Clash", t.title), &body)).into_response())
 }
 
 pub async fn asset(Path(name): Path<String>) -> Response {
     let (kind, text) = match name.as_str() {
         "app.css" => ("text/css; charset=utf-8", include_str!("assets/app.css")),
-        "app.js" => ("text/javascript; charset=utf-8", include_str!("assets/app.js")),
-        "lobby.js" => ("text/javascript; charset=utf-8", include_str!("assets/lobby.js")),
-        "panels.js" => ("text/javascript; charset=utf-8", include_str!("assets/panels.js")),
-        "panels-extra.css" => ("text/css; charset=utf-8", include_str!("assets/panels-extra.css")),
-        "panel-kit.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-kit.js")),
-        "panel-nd-tourists.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-nd-tourists.js")),
-        "panel-wicked-age.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-wicked-age.js")),
-        "panel-iron-triangle.js" => ("text/javascript; charset=utf-8", include_str!("assets/panel-iron-triangle.js")),
-        _ => return ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no asset {name:?}")).into_response(),
+        "app.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/app.js"),
+        ),
+        "claim.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/claim.js"),
+        ),
+        "lobby.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/lobby.js"),
+        ),
+        "panel-kit.css" => (
+            "text/css; charset=utf-8",
+            include_str!("assets/panel-kit.css"),
+        ),
+        "panel-kit.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/panel-kit.js"),
+        ),
+        _ => {
+            return ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("no asset {name:?}"),
+            )
+            .into_response();
+        }
     };
-    ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// The shared panel kit and, when the game has a board of its own, its script and style.
+fn panel_tags(entry: Option<RulesetEntry>) -> String {
+    let kit = "<link rel=\"stylesheet\" href=\"/assets/panel-kit.css\">\
+<script src=\"/assets/panel-kit.js\"></script>";
+    match entry.filter(|e| e.panel.is_some()) {
+        Some(e) => format!(
+            "{kit}<link rel=\"stylesheet\" href=\"/assets/panel/{id}.css\">\
+<script src=\"/assets/panel/{id}.js\"></script>",
+            id = esc(e.id)
+        ),
+        None => kit.to_string(),
+    }
+}
+
+/// A game's own board, `{ruleset}.js` or `{ruleset}.css`, as the catalogue carries it.
+pub async fn panel_asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> Response {
+    let found = file
+        .rsplit_once('.')
+        .and_then(|(id, ext)| Some((tables.entry(id)?.panel, ext)))
+        .filter(|(panel, _)| panel.is_some());
+    let (kind, text) = match found {
+        Some((panel, "js")) => ("text/javascript; charset=utf-8", panel.script),
+        Some((panel, "css")) => ("text/css; charset=utf-8", panel.style),
+        _ => {
+            return ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("no game board {file:?}"),
+            )
+            .into_response();
+        }
+    };
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
 }
 
 #[cfg(test)]
@@ -273,7 +467,10 @@ mod tests {
 
     #[test]
     fn escaping_covers_markup_and_quotes() {
-        assert_eq!(esc("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(
+            esc("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
     }
 
     #[test]

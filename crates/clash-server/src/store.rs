@@ -1,8 +1,9 @@
 //! Durable storage in an embedded SQLite file.
 //!
-//! The event log is the source of truth: a table is its ruleset, setup JSON, secret seed, the
-//! commands it accepted and the events they produced. Everything in memory is rebuilt from this
-//! on start.
+//! The table log is the source of truth: a table is its ruleset, setup JSON, server secret,
+//! links, and the hash-chained log of its commands, events and table events (see [`crate::log`]).
+//! Everything in memory is rebuilt from this on start. The schema is versioned (SQLite's
+//! `user_version`, through rusqlite_migration): every start brings an older database up to date.
 //!
 //! Writes go through one dedicated writer thread. It takes every write waiting in its queue and
 //! commits them together in one transaction (group commit), then answers each caller; a command
@@ -13,8 +14,11 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite_migration::{HookResult, M, Migrations};
 use serde_json::Value;
 use tokio::sync::oneshot;
+
+use crate::log::{Chainer, Chance, Entry, Hash, TableEvent, commitment, hex, unhex, unhex_hash};
 
 /// A storage failure, told in words.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -27,7 +31,9 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-const SCHEMA: &str = "
+/// The schema as first released (version 1). `IF NOT EXISTS` lets a database made before
+/// migrations were versioned (user_version 0, tables present) pass through it unchanged.
+const SCHEMA_V1: &str = "
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     ruleset TEXT NOT NULL,
@@ -58,6 +64,87 @@ CREATE TABLE IF NOT EXISTS events (
 );
 ";
 
+/// Version 2: the hash-chained table log, the server secret, link states and command ids.
+///
+/// * `tables.secret` (hex) is the server secret; `tables.chance` says how chance is made
+///   (`clash-chance-v1`, or `legacy` for tables from before: their `seed` goes on being used).
+/// * `links.status`: `active`, `invite` (not yet claimed), `suspended` (a player's key while the
+///   GM plays the seat) or `npc` (the GM plays the seat; the row's key is never handed out).
+///   Seat keys from before were shown to the GM, so they become invites: the player's next visit
+///   claims a fresh key only they hold.
+/// * `log` holds every entry of the table log with its chain hash; the events of older tables
+///   are copied into it after a `created` entry (by [`legacy_log`]). `events` is no longer written.
+/// * `commands.command_id` makes a client's retry findable after a restart.
+const SCHEMA_V2: &str = "
+ALTER TABLE tables ADD COLUMN secret TEXT;
+ALTER TABLE tables ADD COLUMN chance TEXT NOT NULL DEFAULT 'legacy';
+ALTER TABLE links ADD COLUMN status TEXT NOT NULL DEFAULT 'active';
+UPDATE links SET status = 'npc' WHERE npc = 1;
+UPDATE links SET status = 'invite' WHERE npc = 0 AND role NOT IN ('owner', 'spectator');
+ALTER TABLE commands ADD COLUMN command_id TEXT;
+CREATE UNIQUE INDEX commands_by_id ON commands(table_id, command_id) WHERE command_id IS NOT NULL;
+CREATE TABLE log (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    pos INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (table_id, pos)
+);
+";
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![
+        M::up(SCHEMA_V1),
+        M::up_with_hook(SCHEMA_V2, legacy_log),
+    ])
+}
+
+/// Give every table from before version 2 a secret and a log: a `created` entry (chance
+/// `legacy`) followed by its stored events, chained.
+fn legacy_log(tx: &rusqlite::Transaction<'_>) -> HookResult {
+    let tables: Vec<(String, String, String, String)> = tx
+        .prepare("SELECT id, ruleset, title, setup FROM tables")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, ruleset, title, setup) in tables {
+        let secret = crate::links::new_secret();
+        let setup = serde_json::from_str(&setup).unwrap_or(Value::Null);
+        let created = TableEvent::Created {
+            ruleset,
+            title,
+            setup,
+            commitment: hex(&commitment(&secret)),
+            chance: Chance::Legacy,
+        };
+        let events: Vec<String> = tx
+            .prepare("SELECT event FROM events WHERE table_id = ?1 ORDER BY idx")?
+            .query_map([&id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut chainer = Chainer {
+            secret: &secret,
+            table: &id,
+            head: [0; 32],
+            next: 0,
+        };
+        let mut entries = vec![Entry::Table { event: created }];
+        entries.extend(events.iter().map(|e| Entry::Event {
+            event: serde_json::from_str(e).unwrap_or(Value::Null),
+        }));
+        for entry in &entries {
+            let (pos, body, hash) = chainer.push(entry);
+            tx.execute(
+                "INSERT INTO log (table_id, pos, entry, hash) VALUES (?1, ?2, ?3, ?4)",
+                params![id, pos as i64, body.to_string(), hex(&hash)],
+            )?;
+        }
+        tx.execute(
+            "UPDATE tables SET secret = ?1 WHERE id = ?2",
+            params![hex(&secret), id],
+        )?;
+    }
+    Ok(())
+}
+
 /// A table as stored.
 #[derive(Debug, Clone)]
 pub struct StoredTable {
@@ -65,10 +152,49 @@ pub struct StoredTable {
     pub ruleset: String,
     pub title: String,
     pub setup: Value,
+    /// The seed of a legacy table's chance (unused by verifiable tables).
     pub seed: u64,
+    pub secret: Vec<u8>,
+    pub chance: Chance,
     pub links: Vec<StoredLink>,
+    /// Commands accepted, counting those of legacy tables that predate the log.
     pub commands: u64,
-    pub events: Vec<Value>,
+    /// The log, in order, with each entry's hash.
+    pub log: Vec<(Entry, Hash)>,
+}
+
+/// What a link key is now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkStatus {
+    /// Works in its role.
+    Active,
+    /// An invite for a seat, to be exchanged for the player's own key.
+    Invite,
+    /// A player's key while the GM plays their seat: it watches until the seat is handed back.
+    Suspended,
+    /// Marks a seat the GM plays; the key is never handed out.
+    Npc,
+}
+
+impl LinkStatus {
+    fn as_str(self) -> &'static str {
+        match self {
+            LinkStatus::Active => "active",
+            LinkStatus::Invite => "invite",
+            LinkStatus::Suspended => "suspended",
+            LinkStatus::Npc => "npc",
+        }
+    }
+
+    fn parse(text: &str) -> Result<LinkStatus, StoreError> {
+        match text {
+            "active" => Ok(LinkStatus::Active),
+            "invite" => Ok(LinkStatus::Invite),
+            "suspended" => Ok(LinkStatus::Suspended),
+            "npc" => Ok(LinkStatus::Npc),
+            other => Err(StoreError(format!("unknown link status {other:?}"))),
+        }
+    }
 }
 
 /// One link key and what it may do.
@@ -77,17 +203,51 @@ pub struct StoredLink {
     pub key: String,
     /// `owner`, `spectator`, or a seat (`gm`, `p1`, …).
     pub role: String,
-    /// A seat the owner plays as an NPC.
-    pub npc: bool,
+    pub status: LinkStatus,
+}
+
+/// A change to a table's links, made in the same transaction as the log entries that tell it.
+#[derive(Debug, Clone)]
+pub enum LinkChange {
+    /// Remove every link of this role.
+    RemoveRole(String),
+    /// Remove one key.
+    Remove(String),
+    Add(StoredLink),
+    SetStatus {
+        key: String,
+        status: LinkStatus,
+    },
+}
+
+/// An accepted command's row (the log holds it too; this row makes its id and number unique).
+#[derive(Debug, Clone)]
+pub struct StoredCommand {
+    pub n: u64,
+    pub seat: String,
+    pub command: Value,
+    pub id: Option<String>,
 }
 
 /// One write: applied in a single transaction together with whatever else is queued.
 #[derive(Debug)]
 pub enum Write {
-    CreateTable { id: String, ruleset: String, title: String, setup: Value, seed: u64, links: Vec<StoredLink> },
-    /// Remove every link of `role` on the table, then add `link` if given.
-    ReplaceLink { table_id: String, role: String, link: Option<StoredLink> },
-    Command { table_id: String, n: u64, seat: String, command: Value, first_index: usize, events: Vec<Value> },
+    CreateTable {
+        id: String,
+        ruleset: String,
+        title: String,
+        setup: Value,
+        secret: Vec<u8>,
+        links: Vec<StoredLink>,
+        log: Vec<(u64, Value, Hash)>,
+    },
+    /// Append log entries, with the command that made them (if any) and link changes.
+    Append {
+        table_id: String,
+        log: Vec<(u64, Value, Hash)>,
+        command: Option<StoredCommand>,
+        links: Vec<LinkChange>,
+    },
     /// Touch the database without changing it (health checks).
     Ping,
 }
@@ -106,13 +266,21 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     // WAL lets readers and the writer proceed together; FULL syncs the log on every commit so an
     // acknowledged command survives a power cut, not only a crash of this process.
     conn.execute_batch("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;")?;
-    conn.execute_batch(SCHEMA)?;
     Ok(conn)
+}
+
+/// Bring the database at `path` to the latest schema.
+pub fn migrate(path: &Path) -> Result<(), StoreError> {
+    let mut conn = open(path)?;
+    migrations()
+        .to_latest(&mut conn)
+        .map_err(|e| StoreError(format!("migrating the database: {e}")))
 }
 
 impl Store {
     /// Open (creating if needed) the database at `path`, start the writer and read back every table.
     pub fn open(path: &Path) -> Result<(Store, Vec<StoredTable>), StoreError> {
+        migrate(path)?;
         let reader = open(path)?;
         let tables = load_all(&reader)?;
         drop(reader);
@@ -122,14 +290,28 @@ impl Store {
             .name("clash-db-writer".into())
             .spawn(move || writer_loop(writer, rx))
             .map_err(|e| StoreError(e.to_string()))?;
-        Ok((Store { queue, path: path.to_path_buf() }, tables))
+        Ok((
+            Store {
+                queue,
+                path: path.to_path_buf(),
+            },
+            tables,
+        ))
     }
 
     /// Commit `write`; returns once it is on disk.
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
         let (tx, rx) = oneshot::channel();
-        self.queue.send((write, tx)).map_err(|_| StoreError("the database writer has stopped".into()))?;
-        rx.await.map_err(|_| StoreError("the database writer has stopped".into()))?
+        self.queue
+            .send((write, tx))
+            .map_err(|_| StoreError("the database writer has stopped".into()))?;
+        rx.await
+            .map_err(|_| StoreError("the database writer has stopped".into()))?
+    }
+
+    /// Where the database file is (other parts of the server keep small tables of their own in it).
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Read one table back (after a failed write, to drop whatever memory holds beyond the disk).
@@ -139,6 +321,27 @@ impl Store {
         tokio::task::spawn_blocking(move || {
             let conn = open(&path)?;
             Ok(load_all(&conn)?.into_iter().find(|t| t.id == id))
+        })
+        .await
+        .map_err(|e| StoreError(e.to_string()))?
+    }
+
+    /// Every stored entry of a table's log with its hash, in order (for exports).
+    pub async fn read_log(&self, id: &str) -> Result<Vec<(Value, String)>, StoreError> {
+        let path = self.path.clone();
+        let id = id.to_string();
+        tokio::task::spawn_blocking(move || {
+            let conn = open(&path)?;
+            let mut stmt =
+                conn.prepare("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
+            let rows = stmt.query_map([&id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })?;
+            rows.map(|row| {
+                let (entry, hash) = row?;
+                Ok((parse_json(&entry, "log entry")?, hash))
+            })
+            .collect()
         })
         .await
         .map_err(|e| StoreError(e.to_string()))?
@@ -171,7 +374,10 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<(Write, Reply)>) {
     }
 }
 
-fn commit<'a>(conn: &mut Connection, writes: impl Iterator<Item = &'a Write>) -> Result<(), StoreError> {
+fn commit<'a>(
+    conn: &mut Connection,
+    writes: impl Iterator<Item = &'a Write>,
+) -> Result<(), StoreError> {
     let tx = conn.transaction()?;
     for w in writes {
         apply(&tx, w)?;
@@ -182,32 +388,43 @@ fn commit<'a>(conn: &mut Connection, writes: impl Iterator<Item = &'a Write>) ->
 
 fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError> {
     match write {
-        Write::CreateTable { id, ruleset, title, setup, seed, links } => {
-            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        Write::CreateTable {
+            id,
+            ruleset,
+            title,
+            setup,
+            secret,
+            links,
+            log,
+        } => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
             tx.execute(
-                "INSERT INTO tables (id, ruleset, title, setup, seed, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                // SQLite integers are signed: the seed is stored bit-for-bit as an i64.
-                params![id, ruleset, title, setup.to_string(), *seed as i64, now as i64],
+                "INSERT INTO tables (id, ruleset, title, setup, seed, created_at, secret, chance) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, 'clash-chance-v1')",
+                params![id, ruleset, title, setup.to_string(), now as i64, hex(secret)],
             )?;
             for l in links {
                 insert_link(tx, id, l)?;
             }
+            insert_log(tx, id, log)?;
         }
-        Write::ReplaceLink { table_id, role, link } => {
-            tx.execute("DELETE FROM links WHERE table_id = ?1 AND role = ?2", params![table_id, role])?;
-            if let Some(l) = link {
-                insert_link(tx, table_id, l)?;
+        Write::Append {
+            table_id,
+            log,
+            command,
+            links,
+        } => {
+            if let Some(c) = command {
+                tx.execute(
+                    "INSERT INTO commands (table_id, n, seat, command, command_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![table_id, c.n as i64, c.seat, c.command.to_string(), c.id],
+                )?;
             }
-        }
-        Write::Command { table_id, n, seat, command, first_index, events } => {
-            tx.execute(
-                "INSERT INTO commands (table_id, n, seat, command) VALUES (?1, ?2, ?3, ?4)",
-                params![table_id, *n as i64, seat, command.to_string()],
-            )?;
-            let mut stmt = tx.prepare_cached("INSERT INTO events (table_id, idx, event) VALUES (?1, ?2, ?3)")?;
-            for (i, e) in events.iter().enumerate() {
-                stmt.execute(params![table_id, (first_index + i) as i64, e.to_string()])?;
+            for change in links {
+                change_link(tx, table_id, change)?;
             }
+            insert_log(tx, table_id, log)?;
         }
         Write::Ping => {
             tx.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;
@@ -216,8 +433,63 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
     Ok(())
 }
 
-fn insert_link(tx: &rusqlite::Transaction<'_>, table_id: &str, l: &StoredLink) -> Result<(), StoreError> {
-    tx.execute("INSERT INTO links (key, table_id, role, npc) VALUES (?1, ?2, ?3, ?4)", params![l.key, table_id, l.role, l.npc])?;
+fn insert_log(
+    tx: &rusqlite::Transaction<'_>,
+    table_id: &str,
+    log: &[(u64, Value, Hash)],
+) -> Result<(), StoreError> {
+    let mut stmt =
+        tx.prepare_cached("INSERT INTO log (table_id, pos, entry, hash) VALUES (?1, ?2, ?3, ?4)")?;
+    for (pos, entry, hash) in log {
+        stmt.execute(params![table_id, *pos as i64, entry.to_string(), hex(hash)])?;
+    }
+    Ok(())
+}
+
+fn change_link(
+    tx: &rusqlite::Transaction<'_>,
+    table_id: &str,
+    change: &LinkChange,
+) -> Result<(), StoreError> {
+    match change {
+        LinkChange::RemoveRole(role) => {
+            tx.execute(
+                "DELETE FROM links WHERE table_id = ?1 AND role = ?2",
+                params![table_id, role],
+            )?;
+        }
+        LinkChange::Remove(key) => {
+            tx.execute(
+                "DELETE FROM links WHERE table_id = ?1 AND key = ?2",
+                params![table_id, key],
+            )?;
+        }
+        LinkChange::Add(link) => insert_link(tx, table_id, link)?,
+        LinkChange::SetStatus { key, status } => {
+            tx.execute(
+                "UPDATE links SET status = ?1, npc = ?2 WHERE table_id = ?3 AND key = ?4",
+                params![status.as_str(), *status == LinkStatus::Npc, table_id, key],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn insert_link(
+    tx: &rusqlite::Transaction<'_>,
+    table_id: &str,
+    l: &StoredLink,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO links (key, table_id, role, npc, status) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            l.key,
+            table_id,
+            l.role,
+            l.status == LinkStatus::Npc,
+            l.status.as_str()
+        ],
+    )?;
     Ok(())
 }
 
@@ -226,36 +498,90 @@ fn parse_json(text: &str, what: &str) -> Result<Value, StoreError> {
 }
 
 fn load_all(conn: &Connection) -> Result<Vec<StoredTable>, StoreError> {
-    let mut stmt = conn.prepare("SELECT id, ruleset, title, setup, seed FROM tables ORDER BY created_at, id")?;
+    let mut stmt = conn.prepare("SELECT id, ruleset, title, setup, seed, secret, chance FROM tables ORDER BY created_at, id")?;
     let rows = stmt.query_map([], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, i64>(4)?))
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, String>(3)?,
+            r.get::<_, i64>(4)?,
+            r.get::<_, Option<String>>(5)?,
+            r.get::<_, String>(6)?,
+        ))
     })?;
     let mut tables = Vec::new();
     for row in rows {
-        let (id, ruleset, title, setup, seed) = row?;
+        let (id, ruleset, title, setup, seed, secret, chance) = row?;
         let setup = parse_json(&setup, "setup")?;
+        let secret = secret
+            .as_deref()
+            .and_then(unhex)
+            .ok_or_else(|| StoreError(format!("table {id} has no secret")))?;
+        let chance = match chance.as_str() {
+            "clash-chance-v1" => Chance::V1,
+            _ => Chance::Legacy,
+        };
         let links = load_links(conn, &id)?;
         let commands: i64 = conn
-            .query_row("SELECT MAX(n) + 1 FROM commands WHERE table_id = ?1", [&id], |r| r.get::<_, Option<i64>>(0))
+            .query_row(
+                "SELECT MAX(n) + 1 FROM commands WHERE table_id = ?1",
+                [&id],
+                |r| r.get::<_, Option<i64>>(0),
+            )
             .optional()?
             .flatten()
             .unwrap_or(0);
-        let events = load_events(conn, &id)?;
-        tables.push(StoredTable { id, ruleset, title, setup, seed: seed as u64, links, commands: commands as u64, events });
+        let log = load_log(conn, &id)?;
+        tables.push(StoredTable {
+            id,
+            ruleset,
+            title,
+            setup,
+            seed: seed as u64,
+            secret,
+            chance,
+            links,
+            commands: commands as u64,
+            log,
+        });
     }
     Ok(tables)
 }
 
 fn load_links(conn: &Connection, id: &str) -> Result<Vec<StoredLink>, StoreError> {
-    let mut stmt = conn.prepare("SELECT key, role, npc FROM links WHERE table_id = ?1 ORDER BY rowid")?;
-    let links = stmt
-        .query_map([id], |r| Ok(StoredLink { key: r.get(0)?, role: r.get(1)?, npc: r.get(2)? }))?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(links)
+    let mut stmt =
+        conn.prepare("SELECT key, role, status FROM links WHERE table_id = ?1 ORDER BY rowid")?;
+    let rows = stmt.query_map([id], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (key, role, status) = row?;
+        Ok(StoredLink {
+            key,
+            role,
+            status: LinkStatus::parse(&status)?,
+        })
+    })
+    .collect()
 }
 
-fn load_events(conn: &Connection, id: &str) -> Result<Vec<Value>, StoreError> {
-    let mut stmt = conn.prepare("SELECT event FROM events WHERE table_id = ?1 ORDER BY idx")?;
-    let texts = stmt.query_map([id], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
-    texts.iter().map(|t| parse_json(t, "event")).collect()
+fn load_log(conn: &Connection, id: &str) -> Result<Vec<(Entry, Hash)>, StoreError> {
+    let mut stmt = conn.prepare("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
+    let rows = stmt.query_map([id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })?;
+    rows.map(|row| {
+        let (entry, hash) = row?;
+        let entry: Entry = serde_json::from_str(&entry)
+            .map_err(|e| StoreError(format!("table {id}: a log entry is unreadable: {e}")))?;
+        let hash = unhex_hash(&hash)
+            .ok_or_else(|| StoreError(format!("table {id}: a log hash is unreadable")))?;
+        Ok((entry, hash))
+    })
+    .collect()
 }

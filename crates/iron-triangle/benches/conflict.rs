@@ -23,9 +23,10 @@ fn bench(c: &mut Criterion) {
     let turns = play_all(&start, &mut buffers);
     let mut group = c.benchmark_group("conflict");
     group.throughput(Throughput::Elements(turns));
-    group.bench_function(format!("random duels ({DUELS} conflicts, {turns} turns)"), |b| {
-        b.iter(|| play_all(&start, &mut buffers))
-    });
+    group.bench_function(
+        format!("random duels ({DUELS} conflicts, {turns} turns)"),
+        |b| b.iter(|| play_all(&start, &mut buffers)),
+    );
     group.finish();
 }
 

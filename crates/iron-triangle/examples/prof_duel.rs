@@ -37,7 +37,9 @@ fn main() {
     let n: u64 = arg(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let mode = match arg(2).as_deref() {
         Some("check") => Mode::Check,
-        Some("time") => Mode::Time { runs: arg(3).and_then(|a| a.parse().ok()).unwrap_or(50).max(1) },
+        Some("time") => Mode::Time {
+            runs: arg(3).and_then(|a| a.parse().ok()).unwrap_or(50).max(1),
+        },
         _ => Mode::Count,
     };
     let start = duel_table();
@@ -57,7 +59,9 @@ fn main() {
 /// Play seeds `0..n` with `random_play`; the total turns and steps.
 fn play_all(start: &Table, n: u64) -> (u64, u64) {
     let mut buffers = Buffers::default();
-    (0..n).map(|seed| play(start, seed, &mut buffers)).fold((0, 0), |(t, s), (dt, ds)| (t + dt, s + ds))
+    (0..n)
+        .map(|seed| play(start, seed, &mut buffers))
+        .fold((0, 0), |(t, s), (dt, ds)| (t + dt, s + ds))
 }
 
 /// Play seeds `0..n` with the logged driver (`random_step_with` picks and carries out exactly as
@@ -69,7 +73,9 @@ fn fingerprint_all(start: &Table, n: u64) -> (u64, u64, u64) {
     for seed in 0..n {
         let mut table = start.clone();
         let mut rng = SeededRandomness::new(seed);
-        while let Ok(Some(step)) = driver::random_step_with(&mut table, &mut rng, false, &mut buffer) {
+        while let Ok(Some(step)) =
+            driver::random_step_with(&mut table, &mut rng, false, &mut buffer)
+        {
             steps += 1;
             format!("{:?} {:?} {:?}", step.seat, step.command, step.events).hash(&mut fingerprint);
         }
@@ -91,10 +97,21 @@ fn time_all(start: &Table, n: u64, runs: usize) {
     let rate = |d: Duration| turns as f64 / d.as_secs_f64();
     let (best, median) = (times[0], times[runs / 2]);
     println!("{n} duels, {turns} turns, {runs} runs");
-    println!("fastest run: {:.2} ms, {:.0} turns/s", best.as_secs_f64() * 1e3, rate(best));
-    println!("median run:  {:.2} ms, {:.0} turns/s", median.as_secs_f64() * 1e3, rate(median));
+    println!(
+        "fastest run: {:.2} ms, {:.0} turns/s",
+        best.as_secs_f64() * 1e3,
+        rate(best)
+    );
+    println!(
+        "median run:  {:.2} ms, {:.0} turns/s",
+        median.as_secs_f64() * 1e3,
+        rate(median)
+    );
 }
 
 fn turns_of(table: &Table) -> u64 {
-    table.conflict.as_ref().map_or(0, |c| u64::from(c.turns_played))
+    table
+        .conflict
+        .as_ref()
+        .map_or(0, |c| u64::from(c.turns_played))
 }

@@ -34,7 +34,11 @@ impl<T: Copy> PerAction<T> {
     }
 
     pub fn map<U>(self, f: impl Fn(T) -> U) -> PerAction<U> {
-        PerAction { defend: f(self.defend), grapple: f(self.grapple), attack: f(self.attack) }
+        PerAction {
+            defend: f(self.defend),
+            grapple: f(self.grapple),
+            attack: f(self.attack),
+        }
     }
 }
 
@@ -172,11 +176,17 @@ impl Character {
     }
 
     pub fn move_name(&self, mv: Move) -> Option<&str> {
-        self.moves.iter().find(|k| k.mv == mv).map(|k| k.name.as_str())
+        self.moves
+            .iter()
+            .find(|k| k.mv == mv)
+            .map(|k| k.name.as_str())
     }
 
     pub fn followups(&self, from: Move) -> &[Move] {
-        self.combos.iter().find(|c| c.from == from).map_or(&[], |c| &c.followups)
+        self.combos
+            .iter()
+            .find(|c| c.from == from)
+            .map_or(&[], |c| &c.followups)
     }
 
     pub fn knows_special(&self, special: Special) -> bool {
@@ -185,7 +195,10 @@ impl Character {
 
     /// All nine Low/Mid/High moves are known, so Jump and Spin moves may be learned (IT-8).
     pub fn knows_all_basic_moves(&self) -> bool {
-        Move::ALL.iter().filter(|m| !m.is_advanced()).all(|m| self.knows(*m))
+        Move::ALL
+            .iter()
+            .filter(|m| !m.is_advanced())
+            .all(|m| self.knows(*m))
     }
 
     pub fn background_points(&self) -> u32 {
@@ -286,7 +299,10 @@ impl CharacterSheet {
         if !self.established {
             self.check_creation()?;
             if !self.marks.is_clear() {
-                return Err(RuleError::setup("IT-11", "a new character's marks all start clear"));
+                return Err(RuleError::setup(
+                    "IT-11",
+                    "a new character's marks all start clear",
+                ));
             }
         }
         Ok(self.to_character())
@@ -295,14 +311,23 @@ impl CharacterSheet {
     fn check_energy(&self) -> Result<(), RuleError> {
         for a in Action::ALL {
             if self.energy.get(a) < 1 {
-                return Err(RuleError::setup("IT-9", format!("{a:?} energy max must be at least 1")));
+                return Err(RuleError::setup(
+                    "IT-9",
+                    format!("{a:?} energy max must be at least 1"),
+                ));
             }
         }
         if let Some(current) = self.current {
             if !self.established {
-                return Err(RuleError::setup("IT-9", "a new character starts with current energy at max"));
+                return Err(RuleError::setup(
+                    "IT-9",
+                    "a new character starts with current energy at max",
+                ));
             }
-            if Action::ALL.iter().any(|a| current.get(*a) > self.energy.get(*a)) {
+            if Action::ALL
+                .iter()
+                .any(|a| current.get(*a) > self.energy.get(*a))
+            {
                 return Err(RuleError::setup("IT-9", "current energy cannot exceed max"));
             }
         }
@@ -312,22 +337,42 @@ impl CharacterSheet {
     fn check_backgrounds(&self) -> Result<(), RuleError> {
         let total: u32 = self.backgrounds.iter().map(|b| b.points).sum();
         if total > BACKGROUND_POINTS {
-            return Err(RuleError::setup("IT-10", format!("{total} background points; there are only {BACKGROUND_POINTS}")));
-        }
-        if let Some(b) = self.backgrounds.iter().find(|b| b.points > MAX_POINTS_IN_ONE_BACKGROUND) {
             return Err(RuleError::setup(
                 "IT-10",
-                format!("{} has {} points; at most {MAX_POINTS_IN_ONE_BACKGROUND} in one background", b.name, b.points),
+                format!("{total} background points; there are only {BACKGROUND_POINTS}"),
+            ));
+        }
+        if let Some(b) = self
+            .backgrounds
+            .iter()
+            .find(|b| b.points > MAX_POINTS_IN_ONE_BACKGROUND)
+        {
+            return Err(RuleError::setup(
+                "IT-10",
+                format!(
+                    "{} has {} points; at most {MAX_POINTS_IN_ONE_BACKGROUND} in one background",
+                    b.name, b.points
+                ),
             ));
         }
         if self.backgrounds.iter().any(|b| b.name.trim().is_empty()) {
             return Err(RuleError::setup("IT-10", "backgrounds are named"));
         }
-        if let Some(b) = self.backgrounds.iter().find(|b| b.current.is_some_and(|c| c > b.points)) {
-            return Err(RuleError::setup("D-18", format!("{} cannot hold more current points than its max", b.name)));
+        if let Some(b) = self
+            .backgrounds
+            .iter()
+            .find(|b| b.current.is_some_and(|c| c > b.points))
+        {
+            return Err(RuleError::setup(
+                "D-18",
+                format!("{} cannot hold more current points than its max", b.name),
+            ));
         }
         if !self.established && self.backgrounds.iter().any(|b| b.current.is_some()) {
-            return Err(RuleError::setup("IT-10", "a new character's backgrounds start full"));
+            return Err(RuleError::setup(
+                "IT-10",
+                "a new character's backgrounds start full",
+            ));
         }
         Ok(())
     }
@@ -335,30 +380,53 @@ impl CharacterSheet {
     fn check_moves(&self) -> Result<(), RuleError> {
         for (i, k) in self.moves.iter().enumerate() {
             if self.moves[..i].iter().any(|o| o.mv == k.mv) {
-                return Err(RuleError::setup("IT-7", format!("{} is listed twice; known moves are distinct", k.mv)));
+                return Err(RuleError::setup(
+                    "IT-7",
+                    format!("{} is listed twice; known moves are distinct", k.mv),
+                ));
             }
             if k.name.trim().is_empty() {
                 return Err(RuleError::setup("IT-7", format!("{} needs a name", k.mv)));
             }
         }
-        let basic_known = Move::ALL.iter().filter(|m| !m.is_advanced()).all(|m| self.moves.iter().any(|k| k.mv == *m));
+        let basic_known = Move::ALL
+            .iter()
+            .filter(|m| !m.is_advanced())
+            .all(|m| self.moves.iter().any(|k| k.mv == *m));
         if let Some(k) = self.moves.iter().find(|k| k.mv.is_advanced())
-            && !basic_known {
-                return Err(RuleError::setup("IT-8", format!("{} needs all nine Low/Mid/High moves first", k.mv)));
-            }
+            && !basic_known
+        {
+            return Err(RuleError::setup(
+                "IT-8",
+                format!("{} needs all nine Low/Mid/High moves first", k.mv),
+            ));
+        }
         Ok(())
     }
 
     fn check_combos(&self) -> Result<(), RuleError> {
         for (i, c) in self.combos.iter().enumerate() {
             if self.combos[..i].iter().any(|o| o.from == c.from) {
-                return Err(RuleError::setup("IT-41", format!("two combo entries start from {}", c.from)));
+                return Err(RuleError::setup(
+                    "IT-41",
+                    format!("two combo entries start from {}", c.from),
+                ));
             }
             if c.followups.is_empty() || c.followups.len() > 2 {
-                return Err(RuleError::setup("IT-41", format!("a combo from {} needs 1 or 2 followups", c.from)));
+                return Err(RuleError::setup(
+                    "IT-41",
+                    format!("a combo from {} needs 1 or 2 followups", c.from),
+                ));
             }
-            if let Some(f) = c.followups.iter().find(|f| !self.moves.iter().any(|k| k.mv == **f)) {
-                return Err(RuleError::setup("D-5", format!("combo followup {f} is not a known move")));
+            if let Some(f) = c
+                .followups
+                .iter()
+                .find(|f| !self.moves.iter().any(|k| k.mv == **f))
+            {
+                return Err(RuleError::setup(
+                    "D-5",
+                    format!("combo followup {f} is not a known move"),
+                ));
             }
         }
         Ok(())
@@ -367,11 +435,17 @@ impl CharacterSheet {
     fn check_specials(&self) -> Result<(), RuleError> {
         for (i, s) in self.specials.iter().enumerate() {
             if self.specials[..i].contains(s) {
-                return Err(RuleError::setup("IT-56", format!("{s} is listed twice; no special is learned twice")));
+                return Err(RuleError::setup(
+                    "IT-56",
+                    format!("{s} is listed twice; no special is learned twice"),
+                ));
             }
             let req = s.requirement();
             if self.level < u32::from(req.level) {
-                return Err(RuleError::setup("IT-59", format!("{s} requires level {}", req.level)));
+                return Err(RuleError::setup(
+                    "IT-59",
+                    format!("{s} requires level {}", req.level),
+                ));
             }
             if let Some(need) = req.needs.filter(|n| !self.specials.contains(n)) {
                 return Err(RuleError::setup("IT-59", format!("{s} requires {need}")));
@@ -386,20 +460,32 @@ impl CharacterSheet {
     /// The extra limits on a brand-new character (IT-9 … IT-12).
     fn check_creation(&self) -> Result<(), RuleError> {
         if self.level != 0 || !self.specials.is_empty() || !self.combos.is_empty() {
-            return Err(RuleError::setup("IT-9", "a new character starts at level 0 with no specials or combos"));
+            return Err(RuleError::setup(
+                "IT-9",
+                "a new character starts at level 0 with no specials or combos",
+            ));
         }
         let total = self.energy.total();
         if total != STARTING_ENERGY {
-            return Err(RuleError::setup("IT-9", format!("energy maxes total {total}; they must total {STARTING_ENERGY}")));
+            return Err(RuleError::setup(
+                "IT-9",
+                format!("energy maxes total {total}; they must total {STARTING_ENERGY}"),
+            ));
         }
         let points: u32 = self.backgrounds.iter().map(|b| b.points).sum();
         if points != BACKGROUND_POINTS {
-            return Err(RuleError::setup("IT-10", format!("{points} background points assigned; assign all {BACKGROUND_POINTS}")));
+            return Err(RuleError::setup(
+                "IT-10",
+                format!("{points} background points assigned; assign all {BACKGROUND_POINTS}"),
+            ));
         }
         let mut moves: Vec<Move> = self.moves.iter().map(|k| k.mv).collect();
         moves.sort();
         if moves != STARTING_MOVES {
-            return Err(RuleError::setup("IT-12", "a new character knows exactly D-M, G-L and A-H"));
+            return Err(RuleError::setup(
+                "IT-12",
+                "a new character knows exactly D-M, G-L and A-H",
+            ));
         }
         Ok(())
     }
@@ -418,17 +504,40 @@ impl CharacterSheet {
             backgrounds: self
                 .backgrounds
                 .iter()
-                .map(|b| Background { name: b.name.clone(), current: b.current.unwrap_or(b.points), max: b.points })
+                .map(|b| Background {
+                    name: b.name.clone(),
+                    current: b.current.unwrap_or(b.points),
+                    max: b.points,
+                })
                 .collect(),
             unassigned_points: BACKGROUND_POINTS.saturating_sub(assigned),
-            belief: Trait { text: self.belief.clone(), marked: self.marks.belief },
-            flaw: Trait { text: self.flaw.clone(), marked: self.marks.flaw },
-            goal: Goal { text: self.goal.clone(), achieved: self.marks.goal },
+            belief: Trait {
+                text: self.belief.clone(),
+                marked: self.marks.belief,
+            },
+            flaw: Trait {
+                text: self.flaw.clone(),
+                marked: self.marks.flaw,
+            },
+            goal: Goal {
+                text: self.goal.clone(),
+                achieved: self.marks.goal,
+            },
             veto: !self.marks.veto_used,
             moves: self.moves.clone(),
             combos: self.combos.clone(),
-            specials: self.specials.iter().map(|s| KnownSpecial { special: *s, spent: false }).collect(),
-            marks: Marks { q1: self.marks.q1, zero: self.marks.zero },
+            specials: self
+                .specials
+                .iter()
+                .map(|s| KnownSpecial {
+                    special: *s,
+                    spent: false,
+                })
+                .collect(),
+            marks: Marks {
+                q1: self.marks.q1,
+                zero: self.marks.zero,
+            },
             dead: false,
             drunken_monkey_ban: false,
             revealed: false,
@@ -466,22 +575,37 @@ mod tests {
         assert_eq!(ada.energy.current, ada.energy.max); // IT-9
         assert_eq!(ada.background_points(), 3); // IT-10
         assert!(!ada.belief.marked && !ada.flaw.marked && !ada.goal.achieved && ada.veto); // IT-11
-        assert_eq!(ada.move_name("A-H".parse().unwrap()), Some("Overhand Right")); // IT-7
+        assert_eq!(
+            ada.move_name("A-H".parse().unwrap()),
+            Some("Overhand Right")
+        ); // IT-7
     }
 
     #[test]
     fn tv_12_invalid_energies() {
         let mut s = ada();
-        s.energy = PerAction { defend: 0, grapple: 5, attack: 5 };
+        s.energy = PerAction {
+            defend: 0,
+            grapple: 5,
+            attack: 5,
+        };
         assert_eq!(rule_of(&s), Some("IT-9")); // TV-12: D0/G5/A5
-        s.energy = PerAction { defend: 4, grapple: 3, attack: 2 };
+        s.energy = PerAction {
+            defend: 4,
+            grapple: 3,
+            attack: 2,
+        };
         assert_eq!(rule_of(&s), Some("IT-9")); // TV-12: D4/G3/A2 totals 9
     }
 
     #[test]
     fn tv_12_three_points_in_one_background() {
         let mut s = ada();
-        s.backgrounds = vec![BackgroundSheet { name: "Detective".into(), points: 3, current: None }];
+        s.backgrounds = vec![BackgroundSheet {
+            name: "Detective".into(),
+            points: 3,
+            current: None,
+        }];
         assert_eq!(rule_of(&s), Some("IT-10")); // TV-12, IT-10
     }
 
@@ -510,9 +634,18 @@ mod tests {
         let mut s = ada();
         s.established = true;
         s.controller = Seat::Gm;
-        s.moves.push(KnownMove { mv: "G-J".parse().unwrap(), name: "Leap".into() });
+        s.moves.push(KnownMove {
+            mv: "G-J".parse().unwrap(),
+            name: "Leap".into(),
+        });
         assert_eq!(rule_of(&s), Some("IT-8")); // IT-8
-        s.moves = Move::ALL.iter().map(|m| KnownMove { mv: *m, name: m.to_string().into() }).collect();
+        s.moves = Move::ALL
+            .iter()
+            .map(|m| KnownMove {
+                mv: *m,
+                name: m.to_string().into(),
+            })
+            .collect();
         assert!(s.build().is_ok());
     }
 
@@ -525,13 +658,20 @@ mod tests {
         assert_eq!(rule_of(&s), Some("IT-59")); // needs Wax On (Attack)
         s.specials.insert(0, Special::WaxOn(Action::Attack));
         assert!(s.build().is_ok());
-        s.combos = vec![Combo { from: "A-H".parse().unwrap(), followups: vec!["G-M".parse().unwrap()] }];
+        s.combos = vec![Combo {
+            from: "A-H".parse().unwrap(),
+            followups: vec!["G-M".parse().unwrap()],
+        }];
         assert_eq!(rule_of(&s), Some("D-5")); // followups must be known
     }
 
     #[test]
     fn energy_never_leaves_its_range() {
-        let mut e = Energy::full(PerAction { defend: 3, grapple: 2, attack: 5 });
+        let mut e = Energy::full(PerAction {
+            defend: 3,
+            grapple: 2,
+            attack: 5,
+        });
         assert_eq!(e.lose(Action::Grapple, 7), 2); // IT-51: floors at 0
         assert_eq!(e.current.grapple, 0);
         assert_eq!(e.gain(Action::Grapple, 9), 2);

@@ -140,7 +140,7 @@ pub mod moves;
 pub mod name;
 pub mod special;
 
-use clash_core::{Randomness, RuleError, Ruleset, Seat, Viewer};
+use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use campaign::{Campaign, CampaignCommand, CampaignEvent};
@@ -190,7 +190,9 @@ impl Table {
 
     /// The character called `name`, or an error naming `rule` when there is none.
     pub fn find(&self, name: &str, rule: &'static str) -> Result<&Character, RuleError> {
-        self.character(name).ok_or_else(|| RuleError::illegal(rule, format!("there is no character called {name:?}")))
+        self.character(name).ok_or_else(|| {
+            RuleError::illegal(rule, format!("there is no character called {name:?}"))
+        })
     }
 }
 
@@ -232,10 +234,18 @@ where
         (Err(ea), Err(eb)) => {
             let (ea, eb) = (ea.to_string(), eb.to_string());
             // Report the family that recognised the type; if neither did, say so once.
-            let msg = match (ea.starts_with("unknown variant"), eb.starts_with("unknown variant")) {
+            let msg = match (
+                ea.starts_with("unknown variant"),
+                eb.starts_with("unknown variant"),
+            ) {
                 (false, _) => ea,
                 (true, false) => eb,
-                (true, true) => format!("unknown type: {}", value.get("type").map_or("(missing)".into(), |t| t.to_string())),
+                (true, true) => format!(
+                    "unknown type: {}",
+                    value
+                        .get("type")
+                        .map_or("(missing)".into(), |t| t.to_string())
+                ),
             };
             Err(D::Error::custom(msg))
         }
@@ -291,7 +301,10 @@ impl Ruleset for IronTriangle {
         for sheet in &setup.characters {
             let c = sheet.build()?;
             if characters.iter().any(|o| o.name == c.name) {
-                return Err(RuleError::setup("IT-7", format!("two characters are called {:?}", c.name)));
+                return Err(RuleError::setup(
+                    "IT-7",
+                    format!("two characters are called {:?}", c.name),
+                ));
             }
             characters.push(c);
         }
@@ -307,20 +320,68 @@ impl Ruleset for IronTriangle {
             return Err(RuleError::setup("IT-1", "the GM is not also a player"));
         }
         if players.len() > 5 {
-            return Err(RuleError::setup("IT-1", "Iron Triangle is for 2-6 people: one GM and at most five players"));
+            return Err(RuleError::setup(
+                "IT-1",
+                "Iron Triangle is for 2-6 people: one GM and at most five players",
+            ));
         }
         let campaign = Campaign::new(&setup.countdowns, &setup.campaign)?;
-        Ok(Table { players, characters, campaign, conflict: None })
+        Ok(Table {
+            players,
+            characters,
+            campaign,
+            conflict: None,
+        })
+    }
+
+    fn opening(_state: &Table) -> Vec<Event> {
+        Vec::new()
     }
 
     fn seats(state: &Table) -> Vec<Seat> {
-        std::iter::once(Seat::Gm).chain(state.players.iter().copied()).collect()
+        std::iter::once(Seat::Gm)
+            .chain(state.players.iter().copied())
+            .collect()
     }
 
-    fn decide(state: &Table, seat: Seat, command: &Command, rng: &mut dyn Randomness) -> Result<Vec<Event>, RuleError> {
+    fn seat_name(state: &Table, seat: Seat) -> String {
+        let names: Vec<&str> = state
+            .characters
+            .iter()
+            .filter(|c| c.controller == seat && c.is_pc())
+            .map(|c| c.name.as_ref())
+            .collect();
+        match (seat, names.is_empty()) {
+            (Seat::Gm, _) => "the GM".into(),
+            (Seat::Player(n), true) => format!("Player {n}"),
+            (Seat::Player(_), false) => names.join(" and "),
+        }
+    }
+
+    fn status(state: &Table) -> Status {
+        // A campaign has no end of its own: after a conflict come rests, problems and the next.
+        Status::waiting(
+            Self::seats(state)
+                .into_iter()
+                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
+        )
+    }
+
+    fn decide(
+        state: &Table,
+        seat: Seat,
+        command: &Command,
+        rng: &mut dyn Randomness,
+    ) -> Result<Vec<Event>, RuleError> {
         match command {
-            Command::Conflict(c) => Ok(conflict::decide(state, seat, c, rng)?.into_iter().map(Event::Conflict).collect()),
-            Command::Campaign(c) => Ok(campaign::decide(state, seat, c)?.into_iter().map(Event::Campaign).collect()),
+            Command::Conflict(c) => Ok(conflict::decide(state, seat, c, rng)?
+                .into_iter()
+                .map(Event::Conflict)
+                .collect()),
+            Command::Campaign(c) => Ok(campaign::decide(state, seat, c)?
+                .into_iter()
+                .map(Event::Campaign)
+                .collect()),
         }
     }
 
@@ -348,7 +409,14 @@ impl Ruleset for IronTriangle {
         }
     }
 
-    fn narrate(event: &Event) -> String {
+    /// A stance, move or face-down special of the seat's fighters, or its problem pick, not yet
+    /// revealed (IT-2). Sheets are not secrets of a seat: PC sheets are public and NPC sheets are
+    /// the GM's own (IT-24).
+    fn secret_pending(state: &Table, seat: Seat) -> bool {
+        conflict::secret_pending(state, seat) || campaign::secret_pending(state, seat)
+    }
+
+    fn narrate(_state: &Table, event: &Event) -> String {
         match event {
             Event::Conflict(e) => conflict::narrate(e),
             Event::Campaign(e) => campaign::narrate(e),
@@ -363,8 +431,39 @@ impl Ruleset for IronTriangle {
     }
 
     fn legal_commands(state: &Table, seat: Seat) -> Vec<Command> {
-        let mut all: Vec<Command> = conflict::legal_commands(state, seat).into_iter().map(Command::Conflict).collect();
-        all.extend(campaign::legal_commands(state, seat).into_iter().map(Command::Campaign));
+        let mut all: Vec<Command> = conflict::legal_commands(state, seat)
+            .into_iter()
+            .map(Command::Conflict)
+            .collect();
+        all.extend(
+            campaign::legal_commands(state, seat)
+                .into_iter()
+                .map(Command::Campaign),
+        );
         all
     }
+
+    fn position(_state: &Table, _viewer: Viewer) -> Option<Setup> {
+        None
+    }
+}
+
+impl Listed for IronTriangle {
+    const NAME: &'static str = "Iron Triangle";
+    const BLURB: &'static str =
+        "Martial-arts duels: secret stances and moves, revealed together. A GM runs the NPCs.";
+    const PRESETS: &'static [Preset] = &[
+        Preset {
+            name: "Two players (Ada, Bo) against the GM's Brute",
+            setup: include_str!("../presets/team.json"),
+        },
+        Preset {
+            name: "One player (Ada) against the GM's Brute",
+            setup: include_str!("../presets/duel.json"),
+        },
+    ];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }

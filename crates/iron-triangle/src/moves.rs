@@ -21,7 +21,9 @@ impl Action {
     pub fn beats(self, other: Action) -> bool {
         matches!(
             (self, other),
-            (Action::Defend, Action::Attack) | (Action::Grapple, Action::Defend) | (Action::Attack, Action::Grapple)
+            (Action::Defend, Action::Attack)
+                | (Action::Grapple, Action::Defend)
+                | (Action::Attack, Action::Grapple)
         )
     }
 
@@ -60,7 +62,13 @@ pub enum Element {
 }
 
 impl Element {
-    pub const ALL: [Element; 5] = [Element::Low, Element::Mid, Element::High, Element::Jump, Element::Spin];
+    pub const ALL: [Element; 5] = [
+        Element::Low,
+        Element::Mid,
+        Element::High,
+        Element::Jump,
+        Element::Spin,
+    ];
     /// The three basic elements every starting character draws from.
     pub const BASIC: [Element; 3] = [Element::Low, Element::Mid, Element::High];
 
@@ -69,8 +77,16 @@ impl Element {
         use Element::*;
         matches!(
             (self, other),
-            (Low, High) | (Low, Spin) | (Mid, Low) | (Mid, Jump) | (High, Mid) | (High, Jump) | (Jump, Low) | (Jump, Spin)
-                | (Spin, High) | (Spin, Mid)
+            (Low, High)
+                | (Low, Spin)
+                | (Mid, Low)
+                | (Mid, Jump)
+                | (High, Mid)
+                | (High, Jump)
+                | (Jump, Low)
+                | (Jump, Spin)
+                | (Spin, High)
+                | (Spin, Mid)
         )
     }
 
@@ -198,7 +214,10 @@ impl FromStr for Move {
         let bad = || BadMove(s.to_string());
         let mut chars = s.chars().filter(|c| *c != '-');
         let action = chars.next().and_then(Action::from_letter).ok_or_else(bad)?;
-        let element = chars.next().and_then(Element::from_letter).ok_or_else(bad)?;
+        let element = chars
+            .next()
+            .and_then(Element::from_letter)
+            .ok_or_else(bad)?;
         let mv = Move::new(action, element);
         if chars.next().is_some() || !mv.exists() {
             return Err(bad());
@@ -215,7 +234,9 @@ impl Serialize for Move {
 
 impl<'de> Deserialize<'de> for Move {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
-        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -265,13 +286,27 @@ mod tests {
     #[test]
     fn it_6_thirteen_moves_with_base_and_multiplier() {
         let expected = [
-            ("D-L", 2, 1), ("D-M", 2, 1), ("D-H", 2, 1),
-            ("G-L", 4, 2), ("G-M", 4, 2), ("G-H", 4, 2), ("G-J", 4, 3), ("G-S", 4, 4),
-            ("A-L", 3, 2), ("A-M", 3, 2), ("A-H", 3, 2), ("A-J", 3, 3), ("A-S", 3, 3),
+            ("D-L", 2, 1),
+            ("D-M", 2, 1),
+            ("D-H", 2, 1),
+            ("G-L", 4, 2),
+            ("G-M", 4, 2),
+            ("G-H", 4, 2),
+            ("G-J", 4, 3),
+            ("G-S", 4, 4),
+            ("A-L", 3, 2),
+            ("A-M", 3, 2),
+            ("A-H", 3, 2),
+            ("A-J", 3, 3),
+            ("A-S", 3, 3),
         ];
         assert_eq!(Move::ALL.len(), 13); // IT-6
         for (code, base, mult) in expected {
-            assert_eq!((m(code).base(), m(code).multiplier()), (base, mult), "{code}"); // IT-6
+            assert_eq!(
+                (m(code).base(), m(code).multiplier()),
+                (base, mult),
+                "{code}"
+            ); // IT-6
         }
     }
 
@@ -296,6 +331,10 @@ mod tests {
             assert_eq!(mv.to_string().parse::<Move>(), Ok(mv));
         }
         assert_eq!("gj".parse::<Move>(), Ok(m("G-J")));
-        assert!("X-L".parse::<Move>().is_err() && "G-LL".parse::<Move>().is_err() && "".parse::<Move>().is_err());
+        assert!(
+            "X-L".parse::<Move>().is_err()
+                && "G-LL".parse::<Move>().is_err()
+                && "".parse::<Move>().is_err()
+        );
     }
 }

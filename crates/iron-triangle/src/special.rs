@@ -38,11 +38,26 @@ pub struct Requirement {
 impl Special {
     /// All twenty variations in list order (IT-56, IT-59).
     pub fn all() -> Vec<Special> {
-        let mut all = vec![Special::Scouter, Special::ToBlave, Special::ThereCanBeOnlyOne, Special::PressurePoint];
-        for family in [Special::WaxOn, Special::SantaCarla, Special::DigTwoGraves, Special::IAlreadyKnow] {
+        let mut all = vec![
+            Special::Scouter,
+            Special::ToBlave,
+            Special::ThereCanBeOnlyOne,
+            Special::PressurePoint,
+        ];
+        for family in [
+            Special::WaxOn,
+            Special::SantaCarla,
+            Special::DigTwoGraves,
+            Special::IAlreadyKnow,
+        ] {
             all.extend(Action::ALL.map(family));
         }
-        all.extend([Special::Yojimbo, Special::LiquidMetal, Special::DrunkenMonkey, Special::WayOfTheSamurai]);
+        all.extend([
+            Special::Yojimbo,
+            Special::LiquidMetal,
+            Special::DrunkenMonkey,
+            Special::WayOfTheSamurai,
+        ]);
         all
     }
 
@@ -65,15 +80,29 @@ impl Special {
     }
 
     pub fn requirement(self) -> Requirement {
-        let level = |level| Requirement { level, needs: None, pc_only: false };
+        let level = |level| Requirement {
+            level,
+            needs: None,
+            pc_only: false,
+        };
         match self {
-            Special::Scouter | Special::ToBlave | Special::ThereCanBeOnlyOne | Special::PressurePoint | Special::WaxOn(_) => {
-                level(0)
-            }
+            Special::Scouter
+            | Special::ToBlave
+            | Special::ThereCanBeOnlyOne
+            | Special::PressurePoint
+            | Special::WaxOn(_) => level(0),
             Special::SantaCarla(_) | Special::Yojimbo => level(5),
-            Special::DigTwoGraves(x) => Requirement { level: 5, needs: Some(Special::WaxOn(x)), pc_only: false },
+            Special::DigTwoGraves(x) => Requirement {
+                level: 5,
+                needs: Some(Special::WaxOn(x)),
+                pc_only: false,
+            },
             Special::IAlreadyKnow(_) | Special::LiquidMetal | Special::DrunkenMonkey => level(10),
-            Special::WayOfTheSamurai => Requirement { level: 10, needs: None, pc_only: true },
+            Special::WayOfTheSamurai => Requirement {
+                level: 10,
+                needs: None,
+                pc_only: true,
+            },
         }
     }
 
@@ -111,7 +140,10 @@ mod tests {
     fn it_56_twenty_variations_it_58_three_actions_each() {
         let all = Special::all();
         assert_eq!(all.len(), 20); // IT-56
-        let wax = all.iter().filter(|s| matches!(s, Special::WaxOn(_))).count();
+        let wax = all
+            .iter()
+            .filter(|s| matches!(s, Special::WaxOn(_)))
+            .count();
         assert_eq!(wax, 3); // IT-58
         let numbers: Vec<u8> = all.iter().map(|s| s.list_number()).collect();
         assert!(numbers.windows(2).all(|w| w[0] <= w[1]), "IT-59 list order");
@@ -121,8 +153,14 @@ mod tests {
     fn it_59_requirements() {
         assert_eq!(Special::Scouter.requirement().level, 0); // IT-59 #1
         assert_eq!(Special::SantaCarla(Action::Attack).requirement().level, 5); // IT-59 #6
-        assert_eq!(Special::DigTwoGraves(Action::Grapple).requirement().needs, Some(Special::WaxOn(Action::Grapple))); // IT-59 #7
-        assert_eq!(Special::IAlreadyKnow(Action::Defend).requirement().level, 10); // IT-59 #8
+        assert_eq!(
+            Special::DigTwoGraves(Action::Grapple).requirement().needs,
+            Some(Special::WaxOn(Action::Grapple))
+        ); // IT-59 #7
+        assert_eq!(
+            Special::IAlreadyKnow(Action::Defend).requirement().level,
+            10
+        ); // IT-59 #8
         assert!(Special::WayOfTheSamurai.requirement().pc_only); // IT-59 #12
     }
 

@@ -23,7 +23,10 @@ fn tv_12_ada_is_created_by_her_player() {
     assert_eq!(ada.background_points(), 3); // IT-10
     assert!(!ada.belief.marked && !ada.flaw.marked && !ada.goal.achieved); // IT-11
     assert!(ada.veto); // IT-11: one veto
-    assert_eq!(ada.move_name("A-H".parse().unwrap()), Some("Overhand Right")); // IT-12
+    assert_eq!(
+        ada.move_name("A-H".parse().unwrap()),
+        Some("Overhand Right")
+    ); // IT-12
 }
 
 #[test]
@@ -68,11 +71,27 @@ fn it_12_starting_moves_are_d_m_g_l_a_h() {
 #[test]
 fn it_1_a_player_creates_its_own_pc_and_the_gm_creates_npcs() {
     let mut t = table();
-    t.refused(P2, json!({"type": "create_character", "sheet": ada("p1")}), "IT-1"); // not its own
-    t.refused(GM, json!({"type": "create_character", "sheet": ada("p1")}), "IT-1"); // GM makes NPCs only
-    t.refused(Seat::Player(3), json!({"type": "create_character", "sheet": ada("p3")}), "IT-1"); // not seated
+    t.refused(
+        P2,
+        json!({"type": "create_character", "sheet": ada("p1")}),
+        "IT-1",
+    ); // not its own
+    t.refused(
+        GM,
+        json!({"type": "create_character", "sheet": ada("p1")}),
+        "IT-1",
+    ); // GM makes NPCs only
+    t.refused(
+        Seat::Player(3),
+        json!({"type": "create_character", "sheet": ada("p3")}),
+        "IT-1",
+    ); // not seated
     t.ok(P1, json!({"type": "create_character", "sheet": ada("p1")}));
-    t.refused(P1, json!({"type": "create_character", "sheet": hero("Ada II", "p1")}), "IT-1"); // one PC each
+    t.refused(
+        P1,
+        json!({"type": "create_character", "sheet": hero("Ada II", "p1")}),
+        "IT-1",
+    ); // one PC each
     let mut npc = hero("Boss", "gm");
     npc["established"] = json!(true);
     npc["level"] = json!(5);
@@ -83,15 +102,23 @@ fn it_1_a_player_creates_its_own_pc_and_the_gm_creates_npcs() {
 
 #[test]
 fn it_1_a_table_is_two_to_six_people() {
-    let setup: iron_triangle::Setup = serde_json::from_value(json!({"players": ["p1", "p2", "p3", "p4", "p5", "p6"]})).unwrap();
-    assert_eq!(IronTriangle::setup(&setup).unwrap_err().rule(), Some("IT-1")); // IT-1: at most 5 players + GM
+    let setup: iron_triangle::Setup =
+        serde_json::from_value(json!({"players": ["p1", "p2", "p3", "p4", "p5", "p6"]})).unwrap();
+    assert_eq!(
+        IronTriangle::setup(&setup).unwrap_err().rule(),
+        Some("IT-1")
+    ); // IT-1: at most 5 players + GM
 }
 
 #[test]
 fn it_7_character_names_are_unique() {
     let mut t = table();
     t.ok(P1, json!({"type": "create_character", "sheet": ada("p1")}));
-    t.refused(P2, json!({"type": "create_character", "sheet": ada("p2")}), "IT-7"); // IT-7
+    t.refused(
+        P2,
+        json!({"type": "create_character", "sheet": ada("p2")}),
+        "IT-7",
+    ); // IT-7
 }
 
 #[test]
@@ -100,11 +127,15 @@ fn it_24_an_npc_sheet_is_hidden_from_players_in_the_event() {
     let mut npc = hero("Boss", "gm");
     npc["established"] = json!(true);
     let events = t.ok(GM, json!({"type": "create_character", "sheet": npc}));
-    let Some(Event::Campaign(CampaignEvent::CharacterCreated { character })) = IronTriangle::event_view(&events[0], Viewer::Seat(P1)) else {
+    let Some(Event::Campaign(CampaignEvent::CharacterCreated { character })) =
+        IronTriangle::event_view(&events[0], Viewer::Seat(P1))
+    else {
         panic!("the creation is public");
     };
     assert!(character.moves.is_empty()); // IT-24: NPC moves hidden
-    let Some(Event::Campaign(CampaignEvent::CharacterCreated { character })) = IronTriangle::event_view(&events[0], Viewer::Seat(GM)) else {
+    let Some(Event::Campaign(CampaignEvent::CharacterCreated { character })) =
+        IronTriangle::event_view(&events[0], Viewer::Seat(GM))
+    else {
         panic!();
     };
     assert_eq!(character.moves.len(), 3);
@@ -115,11 +146,29 @@ fn it_7_renaming_a_move_is_free() {
     let mut t = table();
     t.ok(P1, json!({"type": "create_character", "sheet": ada("p1")}));
     let before = t.pc("Ada").clone();
-    t.ok(P1, json!({"type": "rename_move", "character": "Ada", "move": "A-H", "name": "Haymaker"}));
+    t.ok(
+        P1,
+        json!({"type": "rename_move", "character": "Ada", "move": "A-H", "name": "Haymaker"}),
+    );
     let after = t.pc("Ada");
     assert_eq!(after.move_name("A-H".parse().unwrap()), Some("Haymaker")); // IT-7
-    assert_eq!((after.energy, after.background_points(), after.veto), (before.energy, before.background_points(), before.veto)); // free
-    t.refused(P2, json!({"type": "rename_move", "character": "Ada", "move": "A-H", "name": "Mine"}), "IT-1");
-    t.refused(P1, json!({"type": "rename_move", "character": "Ada", "move": "G-S", "name": "Spin"}), "IT-7"); // not known
-    t.refused(P1, json!({"type": "rename_move", "character": "Ada", "move": "D-M", "name": ""}), "IT-7");
+    assert_eq!(
+        (after.energy, after.background_points(), after.veto),
+        (before.energy, before.background_points(), before.veto)
+    ); // free
+    t.refused(
+        P2,
+        json!({"type": "rename_move", "character": "Ada", "move": "A-H", "name": "Mine"}),
+        "IT-1",
+    );
+    t.refused(
+        P1,
+        json!({"type": "rename_move", "character": "Ada", "move": "G-S", "name": "Spin"}),
+        "IT-7",
+    ); // not known
+    t.refused(
+        P1,
+        json!({"type": "rename_move", "character": "Ada", "move": "D-M", "name": ""}),
+        "IT-7",
+    );
 }

@@ -6,7 +6,10 @@ use clash_core::scenario::run_str;
 use iron_triangle::IronTriangle;
 
 fn run(file: &str) {
-    let path = format!("{}/../../examples/iron-triangle/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../examples/iron-triangle/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let json = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     if let Err(e) = run_str(&[RulesetEntry::of::<IronTriangle>()], &json) {
         panic!("{file}: {e}");

@@ -15,7 +15,13 @@ fn open(t: &mut T, what: &str) {
 }
 
 fn stage(t: &T) -> Stage {
-    t.state().campaign.problem.as_ref().expect("a problem is open").stage.clone()
+    t.state()
+        .campaign
+        .problem
+        .as_ref()
+        .expect("a problem is open")
+        .stage
+        .clone()
 }
 
 fn decider(t: &T) -> Seat {
@@ -29,8 +35,14 @@ fn decider(t: &T) -> Seat {
 fn tv_9_seed_options_3_and_4_the_four_decides() {
     let mut t = T::new(json!({"characters": [ada("p1"), hero("Bo", "p2")]}));
     open(&mut t, "The bridge is out");
-    t.ok(P1, json!({"type": "choose_option", "option": 3, "trait": "belief"}));
-    t.ok(P2, json!({"type": "choose_option", "option": 4, "trait": "flaw"}));
+    t.ok(
+        P1,
+        json!({"type": "choose_option", "option": 3, "trait": "belief"}),
+    );
+    t.ok(
+        P2,
+        json!({"type": "choose_option", "option": 4, "trait": "flaw"}),
+    );
     assert_eq!(decider(&t), P2); // TV-9, IT-17: the highest option decides
 }
 
@@ -44,16 +56,37 @@ fn it_2_picks_are_hidden_until_all_are_ready_then_revealed_together() {
     let chooser = &p2_view["campaign"]["problem"]["choosers"][0];
     assert_eq!(chooser["status"], "ready"); // IT-2: others see "ready"
     assert!(chooser.get("pick").is_none()); // IT-2: hidden from p2
-    assert!(t.view(Viewer::Spectator)["campaign"]["problem"]["choosers"][0].get("pick").is_none());
-    assert!(t.view(Viewer::Seat(GM))["campaign"]["problem"]["choosers"][0].get("pick").is_none());
-    assert_eq!(t.view(Viewer::Seat(P1))["campaign"]["problem"]["choosers"][0]["pick"]["option"], 2); // its owner sees it
+    assert!(
+        t.view(Viewer::Spectator)["campaign"]["problem"]["choosers"][0]
+            .get("pick")
+            .is_none()
+    );
+    assert!(
+        t.view(Viewer::Seat(GM))["campaign"]["problem"]["choosers"][0]
+            .get("pick")
+            .is_none()
+    );
+    assert_eq!(
+        t.view(Viewer::Seat(P1))["campaign"]["problem"]["choosers"][0]["pick"]["option"],
+        2
+    ); // its owner sees it
     // The event is redacted the same way.
     let seen = IronTriangle::event_view(&events[0], Viewer::Seat(P2)).expect("visible");
-    assert!(matches!(seen, Event::Campaign(CampaignEvent::OptionCommitted { pick: None, .. }))); // IT-2
+    assert!(matches!(
+        seen,
+        Event::Campaign(CampaignEvent::OptionCommitted { pick: None, .. })
+    )); // IT-2
     t.ok(P2, json!({"type": "pass_problem"}));
     let events = t.ok(P3, json!({"type": "choose_option", "option": 1}));
-    assert!(events.iter().any(|e| matches!(e, Event::Campaign(CampaignEvent::ProblemRevealed { .. })))); // IT-2
-    assert_eq!(t.view(Viewer::Seat(P2))["campaign"]["problem"]["choosers"][0]["pick"]["option"], 2); // revealed to all
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Campaign(CampaignEvent::ProblemRevealed { .. })))
+    ); // IT-2
+    assert_eq!(
+        t.view(Viewer::Seat(P2))["campaign"]["problem"]["choosers"][0]["pick"]["option"],
+        2
+    ); // revealed to all
     assert_eq!(decider(&t), P1); // IT-17
 }
 
@@ -62,19 +95,35 @@ fn it_2_commitments_are_final() {
     let mut t = T::three();
     open(&mut t, "A storm");
     t.ok(P1, json!({"type": "choose_option", "option": 1}));
-    t.refused(P1, json!({"type": "choose_option", "option": 4, "trait": "flaw"}), "IT-2"); // IT-2
+    t.refused(
+        P1,
+        json!({"type": "choose_option", "option": 4, "trait": "flaw"}),
+        "IT-2",
+    ); // IT-2
     t.refused(P1, json!({"type": "pass_problem"}), "IT-2");
 }
 
 #[test]
 fn it_15_only_players_choose_and_only_the_gm_opens() {
     let mut t = T::three();
-    t.refused(P1, json!({"type": "open_problem", "description": "x"}), "IT-15"); // IT-15
+    t.refused(
+        P1,
+        json!({"type": "open_problem", "description": "x"}),
+        "IT-15",
+    ); // IT-15
     t.refused(P1, json!({"type": "choose_option", "option": 1}), "IT-15"); // no problem open
     open(&mut t, "A riddle");
     t.refused(GM, json!({"type": "choose_option", "option": 1}), "IT-15"); // IT-15: players choose
-    t.refused(GM, json!({"type": "open_problem", "description": "another"}), "IT-15"); // one at a time
-    t.refused(Seat::Player(4), json!({"type": "choose_option", "option": 1}), "IT-1"); // not at the table
+    t.refused(
+        GM,
+        json!({"type": "open_problem", "description": "another"}),
+        "IT-15",
+    ); // one at a time
+    t.refused(
+        Seat::Player(4),
+        json!({"type": "choose_option", "option": 1}),
+        "IT-1",
+    ); // not at the table
 }
 
 #[test]
@@ -97,9 +146,20 @@ fn it_16_options_3_and_4_need_an_unmarked_declared_trait() {
     let mut t = T::new(json!({"characters": [sheet, hero("Bo", "p2")]}));
     open(&mut t, "A chase");
     t.refused(P1, json!({"type": "choose_option", "option": 3}), "IT-16"); // IT-16: no trait declared
-    t.refused(P1, json!({"type": "choose_option", "option": 3, "trait": "belief"}), "D-20"); // D-20: already marked
-    t.refused(P1, json!({"type": "choose_option", "option": 1, "trait": "flaw"}), "IT-16"); // only 3/4 declare
-    t.ok(P1, json!({"type": "choose_option", "option": 3, "trait": "flaw"})); // D-20: option 3 may use the flaw
+    t.refused(
+        P1,
+        json!({"type": "choose_option", "option": 3, "trait": "belief"}),
+        "D-20",
+    ); // D-20: already marked
+    t.refused(
+        P1,
+        json!({"type": "choose_option", "option": 1, "trait": "flaw"}),
+        "IT-16",
+    ); // only 3/4 declare
+    t.ok(
+        P1,
+        json!({"type": "choose_option", "option": 3, "trait": "flaw"}),
+    ); // D-20: option 3 may use the flaw
 }
 
 #[test]
@@ -114,8 +174,17 @@ fn tv_9_equal_options_go_to_the_least_recent_decider() {
     t.ok(P1, json!({"type": "choose_option", "option": 2}));
     let events = t.ok(P2, json!({"type": "choose_option", "option": 2}));
     assert_eq!(decider(&t), P2); // TV-9, IT-17, D-21: never decided = least recent
-    assert!(events.iter().any(|e| matches!(e, Event::Campaign(CampaignEvent::DeciderChosen { reason: DeciderReason::LeastRecent, .. }))));
-    t.ok(P2, json!({"type": "narrate_outcome", "text": "Bo bribes the guard.", "background": "Sailor"}));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Campaign(CampaignEvent::DeciderChosen {
+            reason: DeciderReason::LeastRecent,
+            ..
+        })
+    )));
+    t.ok(
+        P2,
+        json!({"type": "narrate_outcome", "text": "Bo bribes the guard.", "background": "Sailor"}),
+    );
     assert_eq!(t.state().campaign.last_decided.get(&P2), Some(&4)); // IT-18: who decided and when
     assert_eq!(t.pc("Bo").background_points(), 2); // IT-18: option 2 costs one point
     assert_eq!(t.pc("Ada").background_points(), 3); // D-20: non-deciders pay nothing
@@ -127,7 +196,12 @@ fn tv_9_if_neither_has_ever_decided_the_gm_picks() {
     open(&mut t, "The toll");
     t.ok(P1, json!({"type": "choose_option", "option": 2}));
     t.ok(P2, json!({"type": "choose_option", "option": 2}));
-    assert_eq!(stage(&t), Stage::DeciderTied { candidates: vec![P1, P2] }); // TV-9, D-21
+    assert_eq!(
+        stage(&t),
+        Stage::DeciderTied {
+            candidates: vec![P1, P2]
+        }
+    ); // TV-9, D-21
     t.refused(P1, json!({"type": "pick_decider", "seat": "p1"}), "D-21"); // only the GM picks
     t.refused(GM, json!({"type": "narrate_outcome", "text": "x"}), "IT-18");
     t.ok(GM, json!({"type": "pick_decider", "seat": "p1"}));
@@ -140,10 +214,19 @@ fn it_19_nobody_chooses_so_the_gm_decides() {
     open(&mut t, "A quiet night");
     t.ok(P1, json!({"type": "pass_problem"}));
     let events = t.ok(P2, json!({"type": "pass_problem"}));
-    assert!(events.iter().any(|e| matches!(e, Event::Campaign(CampaignEvent::DeciderChosen { reason: DeciderReason::NobodyChose, .. }))));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Campaign(CampaignEvent::DeciderChosen {
+            reason: DeciderReason::NobodyChose,
+            ..
+        })
+    )));
     assert_eq!(decider(&t), GM); // IT-19
     t.refused(P1, json!({"type": "narrate_outcome", "text": "x"}), "IT-18");
-    t.ok(GM, json!({"type": "narrate_outcome", "text": "Nothing stirs."}));
+    t.ok(
+        GM,
+        json!({"type": "narrate_outcome", "text": "Nothing stirs."}),
+    );
     t.ok(GM, json!({"type": "close_problem"}));
     assert!(t.state().campaign.last_decided.is_empty());
 }
@@ -152,15 +235,39 @@ fn it_19_nobody_chooses_so_the_gm_decides() {
 fn it_18_the_decider_narrates_and_alone_pays_a_trait_mark_and_q1() {
     let mut t = T::three();
     open(&mut t, "The fire");
-    t.ok(P1, json!({"type": "choose_option", "option": 3, "trait": "belief"}));
-    t.ok(P2, json!({"type": "choose_option", "option": 4, "trait": "flaw"}));
-    t.ok(P3, json!({"type": "choose_option", "option": 4, "trait": "belief"}));
+    t.ok(
+        P1,
+        json!({"type": "choose_option", "option": 3, "trait": "belief"}),
+    );
+    t.ok(
+        P2,
+        json!({"type": "choose_option", "option": 4, "trait": "flaw"}),
+    );
+    t.ok(
+        P3,
+        json!({"type": "choose_option", "option": 4, "trait": "belief"}),
+    );
     // Both 4s never decided: the GM picks.
     t.ok(GM, json!({"type": "pick_decider", "seat": "p3"}));
-    t.refused(P2, json!({"type": "narrate_outcome", "text": "mine"}), "IT-18"); // IT-18: the decider narrates
-    t.refused(P3, json!({"type": "narrate_outcome", "text": "  "}), "IT-18");
-    t.refused(P3, json!({"type": "narrate_outcome", "text": "x", "background": "Sailor"}), "IT-18"); // only option 2 spends
-    t.ok(P3, json!({"type": "narrate_outcome", "text": "Cy's faith fails him; the fire spreads."}));
+    t.refused(
+        P2,
+        json!({"type": "narrate_outcome", "text": "mine"}),
+        "IT-18",
+    ); // IT-18: the decider narrates
+    t.refused(
+        P3,
+        json!({"type": "narrate_outcome", "text": "  "}),
+        "IT-18",
+    );
+    t.refused(
+        P3,
+        json!({"type": "narrate_outcome", "text": "x", "background": "Sailor"}),
+        "IT-18",
+    ); // only option 2 spends
+    t.ok(
+        P3,
+        json!({"type": "narrate_outcome", "text": "Cy's faith fails him; the fire spreads."}),
+    );
     assert!(t.pc("Cy").belief.marked); // IT-18: the declared trait is marked
     assert!(t.pc("Cy").marks.q1); // D-19: Q1 is set
     assert!(!t.pc("Bo").flaw.marked && !t.pc("Bo").marks.q1); // D-20: non-deciders pay nothing
@@ -179,12 +286,20 @@ fn d_18_an_unassigned_point_joins_a_background_when_spent() {
     open(&mut t, "A file room");
     t.ok(P1, json!({"type": "choose_option", "option": 2}));
     t.ok(P2, json!({"type": "pass_problem"}));
-    t.refused(P1, json!({"type": "narrate_outcome", "text": "x", "background": "Detective"}), "D-18"); // already at 2
+    t.refused(
+        P1,
+        json!({"type": "narrate_outcome", "text": "x", "background": "Detective"}),
+        "D-18",
+    ); // already at 2
     t.refused(P1, json!({"type": "narrate_outcome", "text": "x"}), "IT-18"); // name the background
     t.ok(P1, json!({"type": "narrate_outcome", "text": "An old colleague helps.", "background": "Police academy"}));
     let ada = t.pc("Ada");
     assert_eq!(ada.unassigned_points, 0); // D-18
-    let b = ada.backgrounds.iter().find(|b| b.name == "Police academy").expect("joined");
+    let b = ada
+        .backgrounds
+        .iter()
+        .find(|b| b.name == "Police academy")
+        .expect("joined");
     assert_eq!((b.current, b.max), (0, 1)); // D-18: the point joined as it was spent
 }
 
@@ -193,40 +308,80 @@ fn it_19_the_gm_rejects_a_narration_and_the_next_highest_decides() {
     let mut t = T::three();
     open(&mut t, "The ransom");
     t.ok(P1, json!({"type": "choose_option", "option": 1}));
-    t.ok(P2, json!({"type": "choose_option", "option": 4, "trait": "flaw"}));
+    t.ok(
+        P2,
+        json!({"type": "choose_option", "option": 4, "trait": "flaw"}),
+    );
     t.ok(P3, json!({"type": "choose_option", "option": 2}));
     assert_eq!(decider(&t), P2);
-    t.ok(P2, json!({"type": "narrate_outcome", "text": "Bo kills the kidnapper with a thought."}));
+    t.ok(
+        P2,
+        json!({"type": "narrate_outcome", "text": "Bo kills the kidnapper with a thought."}),
+    );
     assert!(t.pc("Bo").flaw.marked);
-    t.refused(P1, json!({"type": "reject_narration", "reason": "no"}), "IT-19"); // the GM judges
-    t.ok(GM, json!({"type": "reject_narration", "reason": "That is outside the rules."}));
+    t.refused(
+        P1,
+        json!({"type": "reject_narration", "reason": "no"}),
+        "IT-19",
+    ); // the GM judges
+    t.ok(
+        GM,
+        json!({"type": "reject_narration", "reason": "That is outside the rules."}),
+    );
     assert!(!t.pc("Bo").flaw.marked && !t.pc("Bo").marks.q1); // IT-19: void, undone
     assert_eq!(decider(&t), P3); // IT-19: the next-highest choice decides
-    t.ok(GM, json!({"type": "reject_narration", "reason": "Cy cannot narrate it either."}));
+    t.ok(
+        GM,
+        json!({"type": "reject_narration", "reason": "Cy cannot narrate it either."}),
+    );
     assert_eq!(decider(&t), P1);
-    t.ok(GM, json!({"type": "reject_narration", "reason": "Nor Ada."}));
+    t.ok(
+        GM,
+        json!({"type": "reject_narration", "reason": "Nor Ada."}),
+    );
     assert_eq!(decider(&t), GM); // IT-19: nobody left, the GM decides
-    t.refused(GM, json!({"type": "reject_narration", "reason": "x"}), "IT-19");
+    t.refused(
+        GM,
+        json!({"type": "reject_narration", "reason": "x"}),
+        "IT-19",
+    );
 }
 
 #[test]
 fn it_20_a_problem_is_not_retried() {
     let mut t = T::new(json!({"characters": [ada("p1")]}));
     open(&mut t, "The locked door");
-    t.ok(P1, json!({"type": "choose_option", "option": 4, "trait": "flaw"}));
-    t.ok(P1, json!({"type": "narrate_outcome", "text": "Ada kicks it and breaks a toe; guards come."}));
+    t.ok(
+        P1,
+        json!({"type": "choose_option", "option": 4, "trait": "flaw"}),
+    );
+    t.ok(
+        P1,
+        json!({"type": "narrate_outcome", "text": "Ada kicks it and breaks a toe; guards come."}),
+    );
     t.ok(GM, json!({"type": "close_problem"}));
-    t.refused(GM, json!({"type": "open_problem", "description": "The locked door"}), "IT-20"); // IT-20
+    t.refused(
+        GM,
+        json!({"type": "open_problem", "description": "The locked door"}),
+        "IT-20",
+    ); // IT-20
     open(&mut t, "The guards");
 }
 
 #[test]
 fn it_20_failure_brings_a_countdown_mark_never_death() {
     // A failed problem's consequence is the GM's ordinary countdown mark; nobody dies of it.
-    let mut t = T::new(json!({"characters": [ada("p1")], "countdowns": [{"name": "Alarm", "boxes": 4}]}));
+    let mut t =
+        T::new(json!({"characters": [ada("p1")], "countdowns": [{"name": "Alarm", "boxes": 4}]}));
     open(&mut t, "Sneak past");
-    t.ok(P1, json!({"type": "choose_option", "option": 4, "trait": "flaw"}));
-    t.ok(P1, json!({"type": "narrate_outcome", "text": "A vase falls."}));
+    t.ok(
+        P1,
+        json!({"type": "choose_option", "option": 4, "trait": "flaw"}),
+    );
+    t.ok(
+        P1,
+        json!({"type": "narrate_outcome", "text": "A vase falls."}),
+    );
     t.ok(GM, json!({"type": "mark_countdown", "name": "Alarm"}));
     assert_eq!(t.state().campaign.countdowns[0].marked, 1); // IT-20
     assert!(!t.pc("Ada").dead); // IT-20: never PC death

@@ -33,26 +33,62 @@ const SEATS: [Seat; 4] = [Seat::Gm, Seat::Player(1), Seat::Player(2), Seat::Play
 fn wild_command() -> impl Strategy<Value = CampaignCommand> {
     let name = prop::sample::select(vec!["Ada", "Bo", "Cy", "Boss", "Nobody", "", "Flood"]);
     let option = prop::sample::select(ProblemOption::ALL.to_vec());
-    let which = prop::option::of(prop::sample::select(vec![TraitKind::Belief, TraitKind::Flaw]));
+    let which = prop::option::of(prop::sample::select(vec![
+        TraitKind::Belief,
+        TraitKind::Flaw,
+    ]));
     let seat = prop::sample::select(SEATS.to_vec());
     prop_oneof![
-        (option.clone(), which).prop_map(|(option, which)| CampaignCommand::ChooseOption { option, which }),
+        (option.clone(), which)
+            .prop_map(|(option, which)| CampaignCommand::ChooseOption { option, which }),
         Just(CampaignCommand::PassProblem {}),
-        option.clone().prop_map(|substitute| CampaignCommand::Veto { substitute }),
-        seat.clone().prop_map(|seat| CampaignCommand::PickDecider { seat }),
+        option
+            .clone()
+            .prop_map(|substitute| CampaignCommand::Veto { substitute }),
+        seat.clone()
+            .prop_map(|seat| CampaignCommand::PickDecider { seat }),
         seat.prop_map(|seat| CampaignCommand::PickVeto { seat }),
-        (name.clone(), prop::option::of(prop::sample::select(vec!["Detective", "Sailor", "Cook", "New"]))).prop_map(|(t, b)| {
-            CampaignCommand::NarrateOutcome { text: t.to_string(), background: b.map(str::to_string) }
+        (
+            name.clone(),
+            prop::option::of(prop::sample::select(vec![
+                "Detective",
+                "Sailor",
+                "Cook",
+                "New"
+            ]))
+        )
+            .prop_map(|(t, b)| {
+                CampaignCommand::NarrateOutcome {
+                    text: t.to_string(),
+                    background: b.map(str::to_string),
+                }
+            }),
+        name.clone().prop_map(|d| CampaignCommand::OpenProblem {
+            description: d.to_string()
         }),
-        name.clone().prop_map(|d| CampaignCommand::OpenProblem { description: d.to_string() }),
         Just(CampaignCommand::CloseProblem {}),
-        (name.clone(), 0u32..12).prop_map(|(n, boxes)| CampaignCommand::CreateCountdown { name: n.to_string(), boxes }),
-        name.clone().prop_map(|n| CampaignCommand::MarkCountdown { name: n.to_string() }),
-        prop::sample::select(vec![RestKind::Breather, RestKind::ShortRest, RestKind::FullRest])
-            .prop_map(|kind| CampaignCommand::Rest { kind, picks: Default::default() }),
+        (name.clone(), 0u32..12).prop_map(|(n, boxes)| CampaignCommand::CreateCountdown {
+            name: n.to_string(),
+            boxes
+        }),
+        name.clone().prop_map(|n| CampaignCommand::MarkCountdown {
+            name: n.to_string()
+        }),
+        prop::sample::select(vec![
+            RestKind::Breather,
+            RestKind::ShortRest,
+            RestKind::FullRest
+        ])
+        .prop_map(|kind| CampaignCommand::Rest {
+            kind,
+            picks: Default::default()
+        }),
         Just(CampaignCommand::EndSession {}),
         Just(CampaignCommand::StartSession {}),
-        (name, any::<bool>()).prop_map(|(n, achieved)| CampaignCommand::MarkGoal { character: n.to_string(), achieved }),
+        (name, any::<bool>()).prop_map(|(n, achieved)| CampaignCommand::MarkGoal {
+            character: n.to_string(),
+            achieved
+        }),
     ]
 }
 
@@ -73,7 +109,10 @@ fn step() -> impl Strategy<Value = Step> {
 
 /// Only campaign commands are driven here; the conflict engine has its own properties.
 fn campaign_legal(table: &Table, seat: Seat) -> Vec<Command> {
-    IronTriangle::legal_commands(table, seat).into_iter().filter(|c| matches!(c, Command::Campaign(_))).collect()
+    IronTriangle::legal_commands(table, seat)
+        .into_iter()
+        .filter(|c| matches!(c, Command::Campaign(_)))
+        .collect()
 }
 
 fn check_ranges(table: &Table) -> Result<(), TestCaseError> {
@@ -85,7 +124,11 @@ fn check_ranges(table: &Table) -> Result<(), TestCaseError> {
         prop_assert!(maxes + c.unassigned_points <= 3, "IT-10: {}", c.name); // IT-10
         prop_assert!(c.background_points() <= 3); // IT-10
         for a in iron_triangle::Action::ALL {
-            prop_assert!(c.energy.current.get(a) <= c.energy.max.get(a), "IT-9: {}", c.name); // IT-9
+            prop_assert!(
+                c.energy.current.get(a) <= c.energy.max.get(a),
+                "IT-9: {}",
+                c.name
+            ); // IT-9
         }
     }
     Ok(())
@@ -93,7 +136,10 @@ fn check_ranges(table: &Table) -> Result<(), TestCaseError> {
 
 /// IT-2: a committed, unrevealed pick shows only to its owner, in views and in events.
 fn check_secrecy(table: &Table, log: &[Event]) -> Result<(), TestCaseError> {
-    let viewers = SEATS.iter().map(|s| Viewer::Seat(*s)).chain([Viewer::Spectator]);
+    let viewers = SEATS
+        .iter()
+        .map(|s| Viewer::Seat(*s))
+        .chain([Viewer::Spectator]);
     for viewer in viewers {
         let view = serde_json::to_value(IronTriangle::view(table, viewer)).expect("view");
         if let Some(choosers) = view["campaign"]["problem"]["choosers"].as_array() {
@@ -101,13 +147,21 @@ fn check_secrecy(table: &Table, log: &[Event]) -> Result<(), TestCaseError> {
             for c in choosers {
                 let owner = c["seat"].as_str().and_then(|s| s.parse::<Seat>().ok());
                 if c.get("pick").is_some() {
-                    prop_assert!(revealed || owner.is_some_and(|o| viewer.is(o)), "IT-2: {viewer} sees {c}"); // IT-2
+                    prop_assert!(
+                        revealed || owner.is_some_and(|o| viewer.is(o)),
+                        "IT-2: {viewer} sees {c}"
+                    ); // IT-2
                 }
             }
         }
         for e in log {
-            if let Some(Event::Campaign(CampaignEvent::OptionCommitted { seat, pick, .. })) = IronTriangle::event_view(e, viewer) {
-                prop_assert!(pick.is_none() || viewer.is(seat), "IT-2: {viewer} sees {seat}'s pick"); // IT-2
+            if let Some(Event::Campaign(CampaignEvent::OptionCommitted { seat, pick, .. })) =
+                IronTriangle::event_view(e, viewer)
+            {
+                prop_assert!(
+                    pick.is_none() || viewer.is(seat),
+                    "IT-2: {viewer} sees {seat}'s pick"
+                ); // IT-2
             }
         }
     }
@@ -140,7 +194,10 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
                 log.extend(events);
             }
             Err(e) => {
-                prop_assert!(matches!(s, Step::Wild(..)), "legal_commands offered a refused command {command:?}: {e}");
+                prop_assert!(
+                    matches!(s, Step::Wild(..)),
+                    "legal_commands offered a refused command {command:?}: {e}"
+                );
                 prop_assert!(e.rule().is_some(), "a refusal names its rule: {e}");
                 prop_assert_eq!(&table, &before); // refused commands change nothing
             }
@@ -180,14 +237,42 @@ proptest! {
 /// Arbitrary JSON-shaped campaign commands: they parse or not, and are decided without panic.
 fn json_command() -> impl Strategy<Value = Value> {
     let types = prop::sample::select(vec![
-        "create_character", "create_replacement", "rename_move", "create_countdown", "mark_countdown",
-        "narrate_countdown", "erase_countdown", "open_problem", "choose_option", "pass_problem",
-        "pick_decider", "narrate_outcome", "reject_narration", "veto", "pick_veto", "close_problem",
-        "rest", "recover_npc", "mark_goal", "end_session", "level_up", "rewrite_traits",
-        "change_background", "start_session",
+        "create_character",
+        "create_replacement",
+        "rename_move",
+        "create_countdown",
+        "mark_countdown",
+        "narrate_countdown",
+        "erase_countdown",
+        "open_problem",
+        "choose_option",
+        "pass_problem",
+        "pick_decider",
+        "narrate_outcome",
+        "reject_narration",
+        "veto",
+        "pick_veto",
+        "close_problem",
+        "rest",
+        "recover_npc",
+        "mark_goal",
+        "end_session",
+        "level_up",
+        "rewrite_traits",
+        "change_background",
+        "start_session",
     ]);
-    let number = prop_oneof![Just(0u64), Just(1), Just(2), Just(4), Just(u64::from(u32::MAX)), any::<u64>()];
-    let text = prop::sample::select(vec!["Ada", "Bo", "", "Flood", "A-H", "G-S", "p1", "gm", "veto", "grapple"]);
+    let number = prop_oneof![
+        Just(0u64),
+        Just(1),
+        Just(2),
+        Just(4),
+        Just(u64::from(u32::MAX)),
+        any::<u64>()
+    ];
+    let text = prop::sample::select(vec![
+        "Ada", "Bo", "", "Flood", "A-H", "G-S", "p1", "gm", "veto", "grapple",
+    ]);
     (types, number.clone(), number, text.clone(), text).prop_map(|(ty, n, m, a, b)| {
         json!({
             "type": ty, "option": n, "substitute": m, "boxes": n, "level": m, "name": a, "character": a,
@@ -225,14 +310,22 @@ fn legal_commands_are_accepted_at_each_stage_of_a_problem() {
     let accepted = |t: &T, seat: Seat| {
         for c in IronTriangle::legal_commands(t.state(), seat) {
             let mut rng = SeededRandomness::new(3);
-            assert!(IronTriangle::decide(t.state(), seat, &c, &mut rng).is_ok(), "{seat} {c:?}");
+            assert!(
+                IronTriangle::decide(t.state(), seat, &c, &mut rng).is_ok(),
+                "{seat} {c:?}"
+            );
         }
     };
     let has = |t: &T, seat: Seat, ty: &str| {
-        IronTriangle::legal_commands(t.state(), seat).iter().any(|c| serde_json::to_value(c).unwrap()["type"] == ty)
+        IronTriangle::legal_commands(t.state(), seat)
+            .iter()
+            .any(|c| serde_json::to_value(c).unwrap()["type"] == ty)
     };
     assert!(has(&t, GM, "open_problem"));
-    t.ok(GM, json!({"type": "open_problem", "description": "Stage test"}));
+    t.ok(
+        GM,
+        json!({"type": "open_problem", "description": "Stage test"}),
+    );
     assert!(has(&t, P1, "choose_option") && has(&t, P1, "pass_problem"));
     assert!(!has(&t, GM, "open_problem"));
     t.ok(P1, json!({"type": "choose_option", "option": 2}));
@@ -244,7 +337,10 @@ fn legal_commands_are_accepted_at_each_stage_of_a_problem() {
     }
     t.ok(GM, json!({"type": "pick_decider", "seat": "p2"}));
     assert!(has(&t, P2, "narrate_outcome") && !has(&t, P1, "narrate_outcome"));
-    t.ok(P2, json!({"type": "narrate_outcome", "text": "Done.", "background": "Sailor"}));
+    t.ok(
+        P2,
+        json!({"type": "narrate_outcome", "text": "Done.", "background": "Sailor"}),
+    );
     assert!(has(&t, P1, "veto") && !has(&t, P2, "veto") && has(&t, GM, "close_problem"));
     for seat in [GM, P1, P2, P3] {
         accepted(&t, seat);

@@ -14,7 +14,9 @@ fn resolved(events: &[Event]) -> (TurnOutcome, Vec<iron_triangle::conflict::Loss
     events
         .iter()
         .find_map(|e| match e {
-            Event::Conflict(ConflictEvent::TurnResolved { outcome, breakdown, .. }) => Some((outcome.clone(), breakdown.clone())),
+            Event::Conflict(ConflictEvent::TurnResolved {
+                outcome, breakdown, ..
+            }) => Some((outcome.clone(), breakdown.clone())),
             _ => None,
         })
         .expect("resolved")
@@ -22,19 +24,29 @@ fn resolved(events: &[Event]) -> (TurnOutcome, Vec<iron_triangle::conflict::Loss
 
 #[test]
 fn it_37_piles_start_empty_and_are_face_up() {
-    let mut t = T::new(vec![sheet("You", "p1", [5, 5, 5], &BASIC), sheet("Opp", "gm", [9, 9, 9], &BASIC)]);
+    let mut t = T::new(vec![
+        sheet("You", "p1", [5, 5, 5], &BASIC),
+        sheet("Opp", "gm", [9, 9, 9], &BASIC),
+    ]);
     t.start(&["Opp"], false, false);
     assert!(t.pile("You").is_empty() && t.pile("Opp").is_empty()); // IT-37
     t.face("You", "Opp");
     t.exchange(("You", None, "A-L"), ("Opp", None, "D-M"));
     t.settle();
-    assert_eq!(t.view("spectator")["conflict"]["fighters"][0]["pile"], json!(["A-L"])); // IT-37: face up, public
+    assert_eq!(
+        t.view("spectator")["conflict"]["fighters"][0]["pile"],
+        json!(["A-L"])
+    ); // IT-37: face up, public
 }
 
 #[test]
 fn d_1_both_disadvantaged_is_a_tie_d_2_prior_turn_persists() {
     // You lose with A-H against X; then You sit idle while Y fights X; the pile persists (D-2, IT-40).
-    let mut t = T::new(vec![sheet("You", "p1", [9, 9, 9], &BASIC), sheet("Mo", "p2", [9, 9, 9], &BASIC), sheet("X", "gm", [20, 20, 20], &BASIC)]);
+    let mut t = T::new(vec![
+        sheet("You", "p1", [9, 9, 9], &BASIC),
+        sheet("Mo", "p2", [9, 9, 9], &BASIC),
+        sheet("X", "gm", [20, 20, 20], &BASIC),
+    ]);
     t.start(&["X"], false, false);
     t.face("You", "X");
     t.exchange(("You", None, "A-H"), ("X", None, "A-L"));
@@ -46,19 +58,26 @@ fn d_1_both_disadvantaged_is_a_tie_d_2_prior_turn_persists() {
     t.settle();
     assert_eq!(t.pile("You"), ["A-H"]); // D-2: persists through turns You sat out
     assert_eq!(t.pile("X"), ["D-H"]);
-    assert_eq!(t.refused("p2", json!({"type": "pick_active", "character": "You"})), "IT-26"); // You have 1 turn, Mo 0
+    assert_eq!(
+        t.refused("p2", json!({"type": "pick_active", "character": "You"})),
+        "IT-26"
+    ); // You have 1 turn, Mo 0
     t.cmd("p2", json!({"type": "pick_active", "character": "Mo"}));
 }
 
 #[test]
 fn d_1_double_disadvantage_ties() {
-    let (a, b): (iron_triangle::Move, iron_triangle::Move) = ("D-L".parse().unwrap(), "D-L".parse().unwrap());
+    let (a, b): (iron_triangle::Move, iron_triangle::Move) =
+        ("D-L".parse().unwrap(), "D-L".parse().unwrap());
     let da = iron_triangle::conflict::disadvantage::disadvantaged_by(&["D-M".parse().unwrap()], a);
     let db = iron_triangle::conflict::disadvantage::disadvantaged_by(&["G-L".parse().unwrap()], b);
     assert!(da && db);
     assert_eq!(iron_triangle::conflict::winner::judge(a, da, b, db), None); // D-1: both disadvantaged → tie
     // In play: You lose with D-M, X loses with G-L, then D-L meets D-L.
-    let mut t = T::new(vec![sheet("You", "p1", [9, 9, 9], &BASIC), sheet("X", "gm", [20, 20, 20], &BASIC)]);
+    let mut t = T::new(vec![
+        sheet("You", "p1", [9, 9, 9], &BASIC),
+        sheet("X", "gm", [20, 20, 20], &BASIC),
+    ]);
     t.start(&["X"], false, false);
     t.face("You", "X");
     t.exchange(("You", None, "D-M"), ("X", None, "G-H")); // Grapple beats Defend: You [D-M]
@@ -77,13 +96,20 @@ fn d_1_double_disadvantage_ties() {
     t.cmd("p1", json!({"type": "end_chain"}));
     t.exchange(("You", None, "D-M"), ("X", None, "G-M")); // You [D-M]; X clear
     t.settle();
-    assert_eq!((t.pile("You"), t.pile("X")), (vec!["D-M".to_string()], vec![]));
+    assert_eq!(
+        (t.pile("You"), t.pile("X")),
+        (vec!["D-M".to_string()], vec![])
+    );
 }
 
 #[test]
 fn it_44_a_combo_may_start_from_a_teammates_card_d_5() {
     let pat = sheet("Pat", "p1", [9, 9, 9], &["A-H", "D-M"]);
-    let mo = with(sheet("Mo", "p2", [9, 9, 9], &["G-M", "D-L"]), "combos", json!([{"from": "A-H", "followups": ["G-M"]}]));
+    let mo = with(
+        sheet("Mo", "p2", [9, 9, 9], &["G-M", "D-L"]),
+        "combos",
+        json!([{"from": "A-H", "followups": ["G-M"]}]),
+    );
     let mut t = T::new(vec![pat, mo, sheet("X", "gm", [20, 20, 20], &BASIC)]);
     t.start(&["X"], false, false);
     t.face("Pat", "X");
@@ -91,7 +117,13 @@ fn it_44_a_combo_may_start_from_a_teammates_card_d_5() {
     t.settle();
     t.cmd("p1", json!({"type": "pick_active", "character": "Mo"})); // Mo has the fewest turns
     t.cmd("p2", json!({"type": "pick_opponent", "opponent": "X"}));
-    assert!(t.view("p2")["conflict"]["your_moves"].as_array().unwrap().iter().any(|m| m["move"] == "G-M" && m["combos"] == true)); // IT-44
+    assert!(
+        t.view("p2")["conflict"]["your_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["move"] == "G-M" && m["combos"] == true)
+    ); // IT-44
     let ev = t.exchange(("Mo", None, "G-M"), ("X", None, "D-H"));
     let (_, b) = resolved(&ev);
     assert_eq!(b[0].combo, 1); // IT-44, D-4
@@ -99,7 +131,11 @@ fn it_44_a_combo_may_start_from_a_teammates_card_d_5() {
 
 #[test]
 fn d_7_a_lone_winner_ends_the_chain_after_three_wins() {
-    let you = with(sheet("You", "p1", [9, 9, 9], &BASIC), "combos", json!([{"from": "A-H", "followups": ["A-M"]}, {"from": "A-M", "followups": ["A-L"]}]));
+    let you = with(
+        sheet("You", "p1", [9, 9, 9], &BASIC),
+        "combos",
+        json!([{"from": "A-H", "followups": ["A-M"]}, {"from": "A-M", "followups": ["A-L"]}]),
+    );
     let mut t = T::new(vec![you, sheet("X", "gm", [30, 30, 30], &BASIC)]);
     t.start(&["X"], false, false);
     for (mine, theirs) in [("A-H", "G-L"), ("A-M", "G-H"), ("A-L", "G-M")] {
@@ -116,12 +152,21 @@ fn d_7_a_lone_winner_ends_the_chain_after_three_wins() {
 
 #[test]
 fn it_49_the_winner_loses_nothing_and_the_loser_pays_the_sum() {
-    let mut t = T::new(vec![sheet("You", "p1", [9, 9, 9], &BASIC), sheet("X", "gm", [30, 30, 30], &BASIC)]);
+    let mut t = T::new(vec![
+        sheet("You", "p1", [9, 9, 9], &BASIC),
+        sheet("X", "gm", [30, 30, 30], &BASIC),
+    ]);
     t.start(&["X"], false, false);
     t.face("You", "X");
-    let ev = t.exchange(("You", Some(("grapple", 3)), "G-H"), ("X", Some(("defend", 2)), "D-L"));
+    let ev = t.exchange(
+        ("You", Some(("grapple", 3)), "G-H"),
+        ("X", Some(("defend", 2)), "D-L"),
+    );
     let (_, b) = resolved(&ev);
-    assert_eq!((b[0].from_stance, b[0].own_stance, b[0].base, b[0].total), (6, 2, 4, 12)); // IT-49
+    assert_eq!(
+        (b[0].from_stance, b[0].own_stance, b[0].base, b[0].total),
+        (6, 2, 4, 12)
+    ); // IT-49
     t.settle();
     assert_eq!(t.total("You"), 27); // IT-49: the winner loses nothing
     assert_eq!(t.total("X"), 78);
@@ -130,7 +175,11 @@ fn it_49_the_winner_loses_nothing_and_the_loser_pays_the_sum() {
 #[test]
 fn it_58_each_action_variation_is_its_own_special() {
     // Wax On (Defend) does nothing against an Attack win; only the matching variation works.
-    let you = with(sheet("You", "p1", [6, 6, 6], &BASIC), "specials", json!([{"special": "wax_on", "action": "defend"}]));
+    let you = with(
+        sheet("You", "p1", [6, 6, 6], &BASIC),
+        "specials",
+        json!([{"special": "wax_on", "action": "defend"}]),
+    );
     let mut t = T::new(vec![you, sheet("X", "gm", [20, 20, 20], &BASIC)]);
     t.start(&["X"], false, false);
     t.face("You", "X");

@@ -8,7 +8,9 @@ use iron_triangle::{Command, ConflictCommand, ConflictEvent, Event, IronTriangle
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-const POOL: [&str; 13] = ["D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "G-J", "G-S", "A-L", "A-M", "A-H", "A-J", "A-S"];
+const POOL: [&str; 13] = [
+    "D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "G-J", "G-S", "A-L", "A-M", "A-H", "A-J", "A-S",
+];
 
 fn specials_for(bits: u32, pc: bool) -> Vec<Value> {
     let all = [
@@ -24,11 +26,25 @@ fn specials_for(bits: u32, pc: bool) -> Vec<Value> {
         json!({"special": "drunken_monkey"}),
         json!({"special": "way_of_the_samurai"}),
     ];
-    all.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0 && (pc || *i != 10)).map(|(_, s)| s.clone()).collect()
+    all.iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0 && (pc || *i != 10))
+        .map(|(_, s)| s.clone())
+        .collect()
 }
 
-fn character(name: &str, seat: &str, energy: [u32; 3], all_moves: bool, special_bits: u32) -> Value {
-    let moves: Vec<&str> = if all_moves { POOL.to_vec() } else { vec!["D-M", "G-L", "A-H", "A-L", "G-M"] };
+fn character(
+    name: &str,
+    seat: &str,
+    energy: [u32; 3],
+    all_moves: bool,
+    special_bits: u32,
+) -> Value {
+    let moves: Vec<&str> = if all_moves {
+        POOL.to_vec()
+    } else {
+        vec!["D-M", "G-L", "A-H", "A-L", "G-M"]
+    };
     json!({
         "name": name, "controller": seat, "established": true, "level": 10,
         "energy": {"defend": energy[0], "grapple": energy[1], "attack": energy[2]},
@@ -51,25 +67,53 @@ struct Config {
 }
 
 fn config() -> impl Strategy<Value = Config> {
-    (1usize..=2, 1usize..=2, any::<u64>(), any::<bool>(), prop::bool::weighted(0.15)).prop_flat_map(|(pcs, npcs, seed, lethal, minor)| {
-        let n = pcs + npcs;
-        (
-            prop::collection::vec([1u32..6, 1u32..6, 1u32..6], n),
-            prop::collection::vec(any::<bool>(), n),
-            prop::collection::vec(prop_oneof![Just(0u32), any::<u32>()], n),
-        )
-            .prop_map(move |(energies, all_moves, specials)| Config { pcs, npcs, energies, all_moves, specials, lethal, minor, seed })
-    })
+    (
+        1usize..=2,
+        1usize..=2,
+        any::<u64>(),
+        any::<bool>(),
+        prop::bool::weighted(0.15),
+    )
+        .prop_flat_map(|(pcs, npcs, seed, lethal, minor)| {
+            let n = pcs + npcs;
+            (
+                prop::collection::vec([1u32..6, 1u32..6, 1u32..6], n),
+                prop::collection::vec(any::<bool>(), n),
+                prop::collection::vec(prop_oneof![Just(0u32), any::<u32>()], n),
+            )
+                .prop_map(move |(energies, all_moves, specials)| Config {
+                    pcs,
+                    npcs,
+                    energies,
+                    all_moves,
+                    specials,
+                    lethal,
+                    minor,
+                    seed,
+                })
+        })
 }
 
 fn build(cfg: &Config) -> (Setup, Table, Vec<Event>) {
     let mut chars = Vec::new();
     for i in 0..cfg.pcs {
-        chars.push(character(&format!("Pc{i}"), &format!("p{}", i + 1), cfg.energies[i], cfg.all_moves[i], cfg.specials[i]));
+        chars.push(character(
+            &format!("Pc{i}"),
+            &format!("p{}", i + 1),
+            cfg.energies[i],
+            cfg.all_moves[i],
+            cfg.specials[i],
+        ));
     }
     for j in 0..cfg.npcs {
         let k = cfg.pcs + j;
-        chars.push(character(&format!("Npc{j}"), "gm", cfg.energies[k], cfg.all_moves[k], cfg.specials[k]));
+        chars.push(character(
+            &format!("Npc{j}"),
+            "gm",
+            cfg.energies[k],
+            cfg.all_moves[k],
+            cfg.specials[k],
+        ));
     }
     let setup: Setup = serde_json::from_value(json!({ "characters": chars })).unwrap();
     let mut table = IronTriangle::setup(&setup).unwrap();
@@ -85,27 +129,41 @@ fn seats(table: &Table) -> Vec<Seat> {
 }
 
 fn viewers(table: &Table) -> Vec<Viewer> {
-    std::iter::once(Viewer::Spectator).chain(seats(table).into_iter().map(Viewer::Seat)).collect()
+    std::iter::once(Viewer::Spectator)
+        .chain(seats(table).into_iter().map(Viewer::Seat))
+        .collect()
 }
 
 /// Alternatives of the state that differ only in one hidden thing owned by `owner`.
 fn hidden_variants(table: &Table) -> Vec<(Seat, Table)> {
     let mut out = Vec::new();
-    let Some(c) = table.conflict.as_ref() else { return out };
-    let Some(turn) = c.turn.as_ref() else { return out };
+    let Some(c) = table.conflict.as_ref() else {
+        return out;
+    };
+    let Some(turn) = c.turn.as_ref() else {
+        return out;
+    };
     for (slot, f) in [Some(turn.active), turn.opponent].into_iter().enumerate() {
         let Some(f) = f else { continue };
         let owner = table.characters[c.fighters[f as usize].character].controller;
         if !turn.stances_revealed && turn.stances[slot].is_some() {
             let mut alt = table.clone();
             let t = alt.conflict.as_mut().unwrap().turn.as_mut().unwrap();
-            t.stances[slot] = Some(if t.stances[slot] == Some(Stance::NONE) { Stance::new(Some(iron_triangle::Action::Attack), 1) } else { Stance::NONE });
+            t.stances[slot] = Some(if t.stances[slot] == Some(Stance::NONE) {
+                Stance::new(Some(iron_triangle::Action::Attack), 1)
+            } else {
+                Stance::NONE
+            });
             out.push((owner, alt));
         }
         if !turn.moves_revealed && turn.moves[slot].is_some() {
             let mut alt = table.clone();
             let t = alt.conflict.as_mut().unwrap().turn.as_mut().unwrap();
-            t.moves[slot] = Some(if t.moves[slot] == Some(MoveChoice::Surrender) { MoveChoice::Play("A-H".parse().unwrap()) } else { MoveChoice::Surrender });
+            t.moves[slot] = Some(if t.moves[slot] == Some(MoveChoice::Surrender) {
+                MoveChoice::Play("A-H".parse().unwrap())
+            } else {
+                MoveChoice::Surrender
+            });
             out.push((owner, alt));
         }
     }
@@ -138,17 +196,30 @@ fn hidden_variants(table: &Table) -> Vec<(Seat, Table)> {
 
 fn hidden_payload_seen(e: &Event, viewer: Viewer) -> bool {
     match e {
-        Event::Conflict(ConflictEvent::StanceTaken { owner, stance, .. }) => !viewer.is(*owner) && stance.is_some(),
-        Event::Conflict(ConflictEvent::MoveChosen { owner, choice, .. }) => !viewer.is(*owner) && choice.is_some(),
-        Event::Conflict(ConflictEvent::SpecialPlayed { owner, face_down: true, special, .. }) => !viewer.is(*owner) && special.is_some(),
-        Event::Conflict(ConflictEvent::Scouted { owner, report, .. }) => !viewer.is(*owner) && report.is_some(),
+        Event::Conflict(ConflictEvent::StanceTaken { owner, stance, .. }) => {
+            !viewer.is(*owner) && stance.is_some()
+        }
+        Event::Conflict(ConflictEvent::MoveChosen { owner, choice, .. }) => {
+            !viewer.is(*owner) && choice.is_some()
+        }
+        Event::Conflict(ConflictEvent::SpecialPlayed {
+            owner,
+            face_down: true,
+            special,
+            ..
+        }) => !viewer.is(*owner) && special.is_some(),
+        Event::Conflict(ConflictEvent::Scouted { owner, report, .. }) => {
+            !viewer.is(*owner) && report.is_some()
+        }
         _ => false,
     }
 }
 
 fn energy_in_range(table: &Table) -> bool {
     table.characters.iter().all(|c| {
-        iron_triangle::Action::ALL.iter().all(|a| c.energy.current.get(*a) <= c.energy.max.get(*a))
+        iron_triangle::Action::ALL
+            .iter()
+            .all(|a| c.energy.current.get(*a) <= c.energy.max.get(*a))
     })
 }
 
@@ -157,12 +228,22 @@ fn odd_commands(table: &Table, rng: &mut SeededRandomness) -> Vec<(Seat, Command
     let mut out = Vec::new();
     let all = seats(table);
     for s in &all {
-        for c in driver::options(table, true).into_iter().filter(|(o, _)| o != s).take(3) {
+        for c in driver::options(table, true)
+            .into_iter()
+            .filter(|(o, _)| o != s)
+            .take(3)
+        {
             out.push((*s, Command::Conflict(c.1)));
         }
     }
-    let names: Vec<String> = table.characters.iter().map(|c| c.name.clone()).chain(["Nobody".to_string()]).collect();
-    let pick = |rng: &mut SeededRandomness, n: usize| rng.choose(n, &|i| i.to_string()).unwrap_or(0);
+    let names: Vec<String> = table
+        .characters
+        .iter()
+        .map(|c| c.name.clone())
+        .chain(["Nobody".to_string()])
+        .collect();
+    let pick =
+        |rng: &mut SeededRandomness, n: usize| rng.choose(n, &|i| i.to_string()).unwrap_or(0);
     for _ in 0..4 {
         let name = names[pick(rng, names.len())].clone();
         let seat = all[pick(rng, all.len())];
@@ -179,7 +260,8 @@ fn odd_commands(table: &Table, rng: &mut SeededRandomness) -> Vec<(Seat, Command
             json!({"type": "end_chain"}),
             json!({"type": "kill_surrendered"}),
         ];
-        let cmd: Command = serde_json::from_value(candidates[pick(rng, candidates.len())].clone()).unwrap();
+        let cmd: Command =
+            serde_json::from_value(candidates[pick(rng, candidates.len())].clone()).unwrap();
         out.push((seat, cmd));
     }
     out
@@ -265,7 +347,16 @@ fn every_legal_command_type_shows_up_somewhere() {
     // A sanity check that the random driver explores: surrender, splits and specials all occur.
     let mut kinds = std::collections::BTreeSet::new();
     for seed in 0..40u64 {
-        let cfg = Config { pcs: 2, npcs: 2, energies: vec![[3, 4, 5]; 4], all_moves: vec![true; 4], specials: vec![u32::MAX; 4], lethal: seed % 2 == 0, minor: false, seed };
+        let cfg = Config {
+            pcs: 2,
+            npcs: 2,
+            energies: vec![[3, 4, 5]; 4],
+            all_moves: vec![true; 4],
+            specials: vec![u32::MAX; 4],
+            lethal: seed % 2 == 0,
+            minor: false,
+            seed,
+        };
         let (_, mut table, _) = build(&cfg);
         let mut rng = SeededRandomness::new(seed);
         while let Ok(Some(step)) = driver::random_step(&mut table, &mut rng, true) {
@@ -276,7 +367,18 @@ fn every_legal_command_type_shows_up_somewhere() {
             }
         }
     }
-    for k in ["pick_active", "pick_opponent", "take_stance", "play_move", "split_loss", "play_special", "pass_window", "Yojimbo", "Scouter", "Pressure Point"] {
+    for k in [
+        "pick_active",
+        "pick_opponent",
+        "take_stance",
+        "play_move",
+        "split_loss",
+        "play_special",
+        "pass_window",
+        "Yojimbo",
+        "Scouter",
+        "Pressure Point",
+    ] {
         assert!(kinds.contains(k), "never saw {k}: {kinds:?}");
     }
 }
@@ -288,7 +390,16 @@ fn every_legal_command_type_shows_up_somewhere() {
 fn the_drivers_compact_list_is_every_seats_written_out_plays() {
     use iron_triangle::conflict::legal::{self, Play};
     for seed in 0..30u64 {
-        let cfg = Config { pcs: 2, npcs: 2, energies: vec![[2, 3, 1]; 4], all_moves: vec![seed % 2 == 0; 4], specials: vec![u32::MAX; 4], lethal: seed % 3 == 0, minor: false, seed };
+        let cfg = Config {
+            pcs: 2,
+            npcs: 2,
+            energies: vec![[2, 3, 1]; 4],
+            all_moves: vec![seed % 2 == 0; 4],
+            specials: vec![u32::MAX; 4],
+            lethal: seed % 3 == 0,
+            minor: false,
+            seed,
+        };
         let (_, mut table, _) = build(&cfg);
         let mut rng = SeededRandomness::new(seed);
         for surrender in [seed % 2 == 1; 400] {
@@ -298,12 +409,19 @@ fn the_drivers_compact_list_is_every_seats_written_out_plays() {
             for seat in std::iter::once(Seat::Gm).chain(table.players.iter().copied()) {
                 let mut plays: Vec<Play> = Vec::new();
                 legal::plays_for(&table, seat, &mut plays);
-                let has_move = plays.iter().any(|p| matches!(p, Play::Move(_, MoveChoice::Play(_))));
-                plays.retain(|p| surrender || !has_move || !matches!(p, Play::Move(_, MoveChoice::Surrender)));
+                let has_move = plays
+                    .iter()
+                    .any(|p| matches!(p, Play::Move(_, MoveChoice::Play(_))));
+                plays.retain(|p| {
+                    surrender || !has_move || !matches!(p, Play::Move(_, MoveChoice::Surrender))
+                });
                 written.extend(plays.into_iter().map(|p| (seat, p)));
             }
             assert_eq!(compact, written, "seed {seed}");
-            if !matches!(driver::random_step(&mut table, &mut rng, surrender), Ok(Some(_))) {
+            if !matches!(
+                driver::random_step(&mut table, &mut rng, surrender),
+                Ok(Some(_))
+            ) {
                 break;
             }
         }
@@ -314,14 +432,25 @@ fn the_drivers_compact_list_is_every_seats_written_out_plays() {
 #[test]
 fn random_play_plays_the_same_game_as_the_logged_driver() {
     for seed in 0..20u64 {
-        let cfg = Config { pcs: 1, npcs: 1, energies: vec![[3, 4, 5]; 2], all_moves: vec![true; 2], specials: vec![u32::MAX; 2], lethal: false, minor: false, seed };
+        let cfg = Config {
+            pcs: 1,
+            npcs: 1,
+            energies: vec![[3, 4, 5]; 2],
+            all_moves: vec![true; 2],
+            specials: vec![u32::MAX; 2],
+            lethal: false,
+            minor: false,
+            seed,
+        };
         let (_, start, _) = build(&cfg);
         let (mut logged, mut quiet) = (start.clone(), start);
         let (mut rng_a, mut rng_b) = (SeededRandomness::new(seed), SeededRandomness::new(seed));
         let (mut buffer, mut events) = (driver::Plays::default(), Vec::new());
         loop {
-            let step = driver::random_step_with(&mut logged, &mut rng_a, false, &mut buffer).expect("legal");
-            let seat = driver::random_play(&mut quiet, &mut rng_b, false, &mut buffer, &mut events).expect("legal");
+            let step = driver::random_step_with(&mut logged, &mut rng_a, false, &mut buffer)
+                .expect("legal");
+            let seat = driver::random_play(&mut quiet, &mut rng_b, false, &mut buffer, &mut events)
+                .expect("legal");
             assert_eq!(step.as_ref().map(|s| s.seat), seat, "seed {seed}");
             let Some(step) = step else { break };
             let played: Vec<Event> = events.iter().cloned().map(Event::Conflict).collect();
@@ -335,11 +464,23 @@ fn random_play_plays_the_same_game_as_the_logged_driver() {
 /// as it was when the command is illegal.
 #[test]
 fn decide_into_appends_events_and_leaves_the_list_alone_on_an_error() {
-    let cfg = Config { pcs: 1, npcs: 1, energies: vec![[3, 4, 5]; 2], all_moves: vec![true; 2], specials: vec![u32::MAX; 2], lethal: false, minor: false, seed: 3 };
+    let cfg = Config {
+        pcs: 1,
+        npcs: 1,
+        energies: vec![[3, 4, 5]; 2],
+        all_moves: vec![true; 2],
+        specials: vec![u32::MAX; 2],
+        lethal: false,
+        minor: false,
+        seed: 3,
+    };
     let (_, table, _) = build(&cfg);
     let mut rng = SeededRandomness::new(3);
     let earlier = ConflictEvent::FightBegan { lethal: false };
-    let (seat, legal) = driver::options(&table, false).into_iter().next().expect("a legal play");
+    let (seat, legal) = driver::options(&table, false)
+        .into_iter()
+        .next()
+        .expect("a legal play");
     let mut out = vec![earlier.clone()];
     iron_triangle::conflict::decide_into(&table, seat, &legal, &mut rng, &mut out).expect("legal");
     let alone = iron_triangle::conflict::decide(&table, seat, &legal, &mut rng).expect("legal");
@@ -347,7 +488,11 @@ fn decide_into_appends_events_and_leaves_the_list_alone_on_an_error() {
     assert_eq!(out[1..], alone[..]);
     let mut out = vec![earlier.clone()];
     // IT-32: nobody picks an opponent before a turn is under way.
-    let illegal = ConflictCommand::PickOpponent { opponent: "nobody".into() };
-    assert!(iron_triangle::conflict::decide_into(&table, seat, &illegal, &mut rng, &mut out).is_err());
+    let illegal = ConflictCommand::PickOpponent {
+        opponent: "nobody".into(),
+    };
+    assert!(
+        iron_triangle::conflict::decide_into(&table, seat, &illegal, &mut rng, &mut out).is_err()
+    );
     assert_eq!(out, vec![earlier]);
 }

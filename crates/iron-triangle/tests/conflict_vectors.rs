@@ -9,7 +9,10 @@ use iron_triangle::{ConflictEvent, Event};
 use serde_json::json;
 
 fn duel(you: &[&str], opp: &[&str]) -> T {
-    let mut t = T::new(vec![sheet("You", "p1", [6, 6, 6], you), sheet("Opp", "gm", [10, 10, 10], opp)]);
+    let mut t = T::new(vec![
+        sheet("You", "p1", [6, 6, 6], you),
+        sheet("Opp", "gm", [10, 10, 10], opp),
+    ]);
     t.start(&["Opp"], false, false);
     t.face("You", "Opp");
     t
@@ -29,7 +32,10 @@ fn loss_total(events: &[Event], who: &str) -> u32 {
     events
         .iter()
         .find_map(|e| match e {
-            Event::Conflict(ConflictEvent::TurnResolved { breakdown, .. }) => breakdown.iter().find(|b| b.character == who).map(|b| b.total),
+            Event::Conflict(ConflictEvent::TurnResolved { breakdown, .. }) => breakdown
+                .iter()
+                .find(|b| b.character == who)
+                .map(|b| b.total),
             _ => None,
         })
         .expect("a loss for this character")
@@ -39,10 +45,14 @@ fn loss_total(events: &[Event], who: &str) -> u32 {
 fn tv_1_attack_beats_grapple_and_low_beats_high() {
     let mut t = duel(&BASIC, &BASIC);
     let ev = t.exchange(("You", None, "A-H"), ("Opp", None, "G-L"));
-    assert!(matches!(outcome(&ev), TurnOutcome::Win { ref winner, by: WinReason::Action, .. } if winner == "You")); // TV-1, IT-48 check 1
+    assert!(
+        matches!(outcome(&ev), TurnOutcome::Win { ref winner, by: WinReason::Action, .. } if winner == "You")
+    ); // TV-1, IT-48 check 1
     let mut t = duel(&BASIC, &BASIC);
     let ev = t.exchange(("You", None, "A-H"), ("Opp", None, "A-L"));
-    assert!(matches!(outcome(&ev), TurnOutcome::Win { ref winner, by: WinReason::Element, .. } if winner == "Opp")); // TV-1, IT-48 check 2
+    assert!(
+        matches!(outcome(&ev), TurnOutcome::Win { ref winner, by: WinReason::Element, .. } if winner == "Opp")
+    ); // TV-1, IT-48 check 2
 }
 
 #[test]
@@ -54,7 +64,9 @@ fn tv_1_disadvantaged_move_loses_the_would_be_tie_it_39() {
     t.face("Opp", "You");
     let before = t.total("You");
     let ev = t.exchange(("Opp", None, "A-H"), ("You", None, "A-H"));
-    assert!(matches!(outcome(&ev), TurnOutcome::Win { ref winner, by: WinReason::Disadvantage, .. } if winner == "Opp")); // TV-1, IT-48 check 3, IT-39
+    assert!(
+        matches!(outcome(&ev), TurnOutcome::Win { ref winner, by: WinReason::Disadvantage, .. } if winner == "Opp")
+    ); // TV-1, IT-48 check 3, IT-39
     assert_eq!(loss_total(&ev, "You"), 4); // TV-1: 3 + 1
     t.settle();
     assert_eq!(before - t.total("You"), 4); // TV-1
@@ -63,7 +75,10 @@ fn tv_1_disadvantaged_move_loses_the_would_be_tie_it_39() {
 #[test]
 fn tv_2_tie_costs_each_the_other_base_only_it_50() {
     let mut t = duel(&BASIC, &BASIC);
-    let ev = t.exchange(("You", Some(("attack", 2)), "A-H"), ("Opp", Some(("attack", 1)), "A-H"));
+    let ev = t.exchange(
+        ("You", Some(("attack", 2)), "A-H"),
+        ("Opp", Some(("attack", 1)), "A-H"),
+    );
     assert!(matches!(outcome(&ev), TurnOutcome::Tie { .. })); // TV-2, IT-48 check 4
     assert_eq!(loss_total(&ev, "You"), 3); // TV-2, IT-50
     assert_eq!(loss_total(&ev, "Opp"), 3); // TV-2, IT-50
@@ -72,11 +87,22 @@ fn tv_2_tie_costs_each_the_other_base_only_it_50() {
     assert_eq!(t.total("Opp"), 30 - 3);
     assert!(t.pile("You").is_empty() && t.pile("Opp").is_empty()); // TV-2: no piles
     assert!(t.chain().is_empty()); // TV-2: no chain
-    assert!(matches!(t.phase(), Phase::PickActive { picker: iron_triangle::conflict::Picker::Seat { seat: clash_core::Seat::Gm }, .. })); // IT-26: after a tie the GM picks
+    assert!(matches!(
+        t.phase(),
+        Phase::PickActive {
+            picker: iron_triangle::conflict::Picker::Seat {
+                seat: clash_core::Seat::Gm
+            },
+            ..
+        }
+    )); // IT-26: after a tie the GM picks
 }
 
 fn stance_duel() -> T {
-    let mut t = T::new(vec![sheet("You", "p1", [3, 3, 3], &BASIC), sheet("Opp", "gm", [10, 10, 10], &BASIC)]);
+    let mut t = T::new(vec![
+        sheet("You", "p1", [3, 3, 3], &BASIC),
+        sheet("Opp", "gm", [10, 10, 10], &BASIC),
+    ]);
     t.start(&["Opp"], false, false);
     t.face("You", "Opp");
     t
@@ -115,7 +141,10 @@ fn tv_3_feints() {
 
 /// TV-4 up to the end of T2: You lost twice.
 fn tv_4_two_losses() -> T {
-    let mut t = T::new(vec![sheet("You", "p1", [10, 10, 10], &BASIC), sheet("Opp", "gm", [10, 10, 10], &BASIC)]);
+    let mut t = T::new(vec![
+        sheet("You", "p1", [10, 10, 10], &BASIC),
+        sheet("Opp", "gm", [10, 10, 10], &BASIC),
+    ]);
     t.start(&["Opp"], false, false);
     t.face("You", "Opp");
     t.exchange(("You", None, "A-L"), ("Opp", None, "D-M"));
@@ -152,10 +181,18 @@ fn tv_4_derived_alternative_t3() {
 }
 
 fn tv_5_table() -> T {
-    let pc = with(sheet("Pat", "p1", [5, 5, 5], &["A-L", "G-H", "A-H", "D-H"]), "combos", json!([
-        {"from": "A-L", "followups": ["G-H"]}, {"from": "G-H", "followups": ["D-H", "A-H"]}
-    ]));
-    let mate = with(sheet("Mo", "p2", [5, 5, 5], &["G-M", "D-M"]), "combos", json!([{"from": "A-H", "followups": ["G-M"]}]));
+    let pc = with(
+        sheet("Pat", "p1", [5, 5, 5], &["A-L", "G-H", "A-H", "D-H"]),
+        "combos",
+        json!([
+            {"from": "A-L", "followups": ["G-H"]}, {"from": "G-H", "followups": ["D-H", "A-H"]}
+        ]),
+    );
+    let mate = with(
+        sheet("Mo", "p2", [5, 5, 5], &["G-M", "D-M"]),
+        "combos",
+        json!([{"from": "A-H", "followups": ["G-M"]}]),
+    );
     let mut t = T::new(vec![pc, mate, sheet("X", "gm", [10, 10, 10], &BASIC)]);
     t.start(&["X"], false, false);
     t
@@ -174,17 +211,32 @@ fn tv_5_combo_chain_three_win_cap_and_teammate_it_41_to_it_47() {
     assert_eq!(loss_total(&ev, "X"), 5); // TV-5: 4 + 1 combo, IT-45
     t.settle();
     t.face("Pat", "X");
-    assert_eq!(t.refused("p1", json!({"type": "play_move", "character": "Pat", "move": "A-L"})), "IT-32"); // stances first
+    assert_eq!(
+        t.refused(
+            "p1",
+            json!({"type": "play_move", "character": "Pat", "move": "A-L"})
+        ),
+        "IT-32"
+    ); // stances first
     t.stance("Pat", None);
     t.stance("X", None);
-    assert_eq!(t.refused("p1", json!({"type": "play_move", "character": "Pat", "move": "A-L"})), "IT-35"); // IT-42: chain cards unavailable
+    assert_eq!(
+        t.refused(
+            "p1",
+            json!({"type": "play_move", "character": "Pat", "move": "A-L"})
+        ),
+        "IT-35"
+    ); // IT-42: chain cards unavailable
     t.play("Pat", "A-H");
     let ev = t.play("X", "G-M");
     assert_eq!(loss_total(&ev, "X"), 5); // TV-5: 3 + 2
     t.settle();
     assert_eq!(t.chain(), ["A-L", "G-H", "A-H"]); // TV-5
     assert_eq!(t.fighter("Pat").turns, 1); // TV-5, IT-47: the run counts as one turn (D-8)
-    assert_eq!(t.refused("p1", json!({"type": "pick_active", "character": "Pat"})), "IT-46"); // TV-5: must pass
+    assert_eq!(
+        t.refused("p1", json!({"type": "pick_active", "character": "Pat"})),
+        "IT-46"
+    ); // TV-5: must pass
     t.cmd("p1", json!({"type": "pick_active", "character": "Mo"}));
     t.cmd("p2", json!({"type": "pick_opponent", "opponent": "X"}));
     let ev = t.exchange(("Mo", None, "G-M"), ("X", None, "D-H"));
@@ -196,7 +248,11 @@ fn tv_5_combo_chain_three_win_cap_and_teammate_it_41_to_it_47() {
 fn tv_6_table() -> T {
     let mut moves: Vec<&str> = BASIC.to_vec();
     moves.extend(["G-J", "G-S"]);
-    let you = with(sheet("You", "p1", [5, 5, 5], &moves), "combos", json!([{"from": "D-M", "followups": ["G-J", "G-S"]}]));
+    let you = with(
+        sheet("You", "p1", [5, 5, 5], &moves),
+        "combos",
+        json!([{"from": "D-M", "followups": ["G-J", "G-S"]}]),
+    );
     let mut t = T::new(vec![you, sheet("O", "gm", [10, 10, 10], &BASIC)]);
     t.start(&["O"], false, false);
     t.face("You", "O");
@@ -211,7 +267,10 @@ fn tv_6_table() -> T {
 fn tv_6_a_win_of_13() {
     let mut t = tv_6_table();
     t.face("You", "O");
-    let ev = t.exchange(("You", Some(("grapple", 2)), "G-J"), ("O", Some(("defend", 1)), "D-L"));
+    let ev = t.exchange(
+        ("You", Some(("grapple", 2)), "G-J"),
+        ("O", Some(("defend", 1)), "D-L"),
+    );
     assert_eq!(loss_total(&ev, "O"), 13); // TV-6: 2×3+1+4+1+1
     assert_eq!(t.refused("gm", json!({"type": "split_loss", "character": "O", "split": {"defend": 0, "grapple": 11, "attack": 1}})), "D-35");
     t.split("O", "gm", [0, 10, 2]);
@@ -224,7 +283,10 @@ fn tv_6_a_win_of_13() {
 fn tv_7_tie_clears_chain_and_piles() {
     let mut t = tv_6_table();
     t.face("You", "O");
-    t.exchange(("You", Some(("grapple", 2)), "G-J"), ("O", Some(("defend", 1)), "D-L"));
+    t.exchange(
+        ("You", Some(("grapple", 2)), "G-J"),
+        ("O", Some(("defend", 1)), "D-L"),
+    );
     t.settle();
     t.face("You", "O");
     let ev = t.exchange(("You", None, "G-H"), ("O", None, "G-H"));
@@ -236,10 +298,18 @@ fn tv_7_tie_clears_chain_and_piles() {
 
 #[test]
 fn tv_8_element_wins_in_play() {
-    for (a, b) in [("G-J", "G-S"), ("A-L", "A-S"), ("A-M", "A-J"), ("G-J", "D-M")] {
+    for (a, b) in [
+        ("G-J", "G-S"),
+        ("A-L", "A-S"),
+        ("A-M", "A-J"),
+        ("G-J", "D-M"),
+    ] {
         let mut t = duel(&ALL, &ALL);
         let ev = t.exchange(("You", None, a), ("Opp", None, b));
-        assert!(matches!(outcome(&ev), TurnOutcome::Win { ref winner, .. } if winner == "You"), "{a} beats {b}"); // TV-8, IT-5
+        assert!(
+            matches!(outcome(&ev), TurnOutcome::Win { ref winner, .. } if winner == "You"),
+            "{a} beats {b}"
+        ); // TV-8, IT-5
     }
 }
 
@@ -249,14 +319,24 @@ fn tv_14_starting_moves_are_never_disadvantaged() {
     for lost_with in start {
         for other in start.iter().filter(|m| **m != lost_with) {
             let pile = [lost_with.parse().unwrap()];
-            assert!(!iron_triangle::conflict::disadvantage::disadvantaged_by(&pile, other.parse().unwrap())); // TV-14, IT-38
+            assert!(!iron_triangle::conflict::disadvantage::disadvantaged_by(
+                &pile,
+                other.parse().unwrap()
+            )); // TV-14, IT-38
         }
     }
-    let mut t = T::new(vec![sheet("You", "p1", [20, 20, 20], &start), sheet("Opp", "gm", [20, 20, 20], &start)]);
+    let mut t = T::new(vec![
+        sheet("You", "p1", [20, 20, 20], &start),
+        sheet("Opp", "gm", [20, 20, 20], &start),
+    ]);
     t.start(&["Opp"], false, false);
     let mut rng = seeded(3);
-    let log = iron_triangle::conflict::driver::play_out(&mut t.table, &mut rng, 2000, false).expect("legal play");
-    let revealed = log.iter().filter(|e| matches!(e, Event::Conflict(ConflictEvent::MovesRevealed { .. }))).count();
+    let log = iron_triangle::conflict::driver::play_out(&mut t.table, &mut rng, 2000, false)
+        .expect("legal play");
+    let revealed = log
+        .iter()
+        .filter(|e| matches!(e, Event::Conflict(ConflictEvent::MovesRevealed { .. })))
+        .count();
     assert!(revealed > 3);
     for e in &log {
         if let Event::Conflict(ConflictEvent::MovesRevealed { disadvantaged, .. }) = e {

@@ -7,8 +7,16 @@ use iron_triangle::IronTriangle;
 
 #[test]
 fn every_example_runs() {
-    let dir = format!("{}/../../examples/iron-triangle", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("examples folder").filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    let dir = format!(
+        "{}/../../examples/iron-triangle",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("examples folder")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
     files.sort();
     assert!(files.len() >= 13, "expected the TV examples and the duel");
     let mut failures = Vec::new();
@@ -23,9 +31,21 @@ fn every_example_runs() {
 
 #[test]
 fn the_duel_is_narrated_one_sentence_per_event() {
-    let path = format!("{}/../../examples/iron-triangle/duel.json", env!("CARGO_MANIFEST_DIR"));
-    let report = run_str(&[RulesetEntry::of::<IronTriangle>()], &std::fs::read_to_string(path).expect("duel")).expect("the duel runs");
-    assert!(report.log.iter().all(|e| !e.text.is_empty() && !e.text.contains('\n')));
+    let path = format!(
+        "{}/../../examples/iron-triangle/duel.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let report = run_str(
+        &[RulesetEntry::of::<IronTriangle>()],
+        &std::fs::read_to_string(path).expect("duel"),
+    )
+    .expect("the duel runs");
+    assert!(
+        report
+            .log
+            .iter()
+            .all(|e| !e.text.is_empty() && !e.text.contains('\n'))
+    );
     let text: Vec<&str> = report.log.iter().map(|e| e.text.as_str()).collect();
     let all = text.join("\n");
     assert!(all.contains("Overhand Right") || all.contains("A-H"));

@@ -2,8 +2,8 @@
 
 use clash_core::RuleError;
 
-use crate::combat;
 use crate::board::{NEIGHBOURS, POSITIONS, Pos, Stack, neighbours_of, positions_in};
+use crate::combat;
 use crate::pieces::{MAX_PLAYERS, Pyramid, Size};
 use crate::state::State;
 

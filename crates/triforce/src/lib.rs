@@ -79,7 +79,7 @@ pub mod turn;
 pub mod view;
 pub mod winning;
 
-use clash_core::{Randomness, RuleError, Ruleset, Seat, Viewer};
+use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
 
 pub use board::{Pos, Stack};
 pub use combat::{Battle, Exchange, Gear, Loss, Roll};
@@ -106,8 +106,34 @@ impl Ruleset for Triforce {
         setup::build(setup)
     }
 
+    fn opening(_state: &State) -> Vec<Event> {
+        Vec::new()
+    }
+
     fn seats(state: &State) -> Vec<Seat> {
         state.seats().map(pieces::seat).collect()
+    }
+
+    fn seat_name(_state: &State, seat: Seat) -> String {
+        match seat {
+            Seat::Gm => "the GM".into(),
+            Seat::Player(n) => format!("Player {n}"),
+        }
+    }
+
+    fn status(state: &State) -> Status {
+        match state.outcome() {
+            Some(outcome) => {
+                let names: Vec<String> = outcome
+                    .winners
+                    .as_slice()
+                    .iter()
+                    .map(|s| Self::seat_name(state, *s))
+                    .collect();
+                Status::over(format!("{} won", names.join(" and ")))
+            }
+            None => Status::waiting(state.awaiting()),
+        }
     }
 
     fn decide(
@@ -134,7 +160,7 @@ impl Ruleset for Triforce {
         Some(*event)
     }
 
-    fn narrate(event: &Event) -> String {
+    fn narrate(_state: &State, event: &Event) -> String {
         view::narrate(event)
     }
 
@@ -145,4 +171,27 @@ impl Ruleset for Triforce {
     fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
         turn::legal(state, seat).as_slice().to_vec()
     }
+
+    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
+        None
+    }
+}
+
+impl Listed for Triforce {
+    const NAME: &'static str = "Triforce";
+    const BLURB: &'static str = "An Icehouse pyramid game on a triangle of 15 stacks: place, move, and fight with dice, swords and shields.";
+    const PRESETS: &'static [Preset] = &[
+        Preset {
+            name: "Three players, default board",
+            setup: include_str!("../presets/three-players.json"),
+        },
+        Preset {
+            name: "Four players, default board",
+            setup: include_str!("../presets/four-players.json"),
+        },
+    ];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }

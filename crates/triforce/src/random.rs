@@ -114,8 +114,7 @@ impl RandomPlayer {
                     .map(|size| Command::Place { size })
             }
             1 => {
-                let reaches =
-                    reaches.unwrap_or_else(|| turn::move_reaches(state, &tops, &legal));
+                let reaches = reaches.unwrap_or_else(|| turn::move_reaches(state, &tops, &legal));
                 self.pick_move(tops[0] | tops[1] | tops[2], &reaches)
             }
             _ => self.below(1).map(|_| Command::EndTurn),

@@ -96,7 +96,18 @@ mod tests {
             seen.push(d);
         }
         // WA-1
-        assert_eq!(seen, [Die::D12, Die::D10, Die::D8, Die::D6, Die::D4, Die::Zero, Die::Zero]);
+        assert_eq!(
+            seen,
+            [
+                Die::D12,
+                Die::D10,
+                Die::D8,
+                Die::D6,
+                Die::D4,
+                Die::Zero,
+                Die::Zero
+            ]
+        );
     }
 
     #[test]

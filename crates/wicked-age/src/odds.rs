@@ -34,7 +34,10 @@ pub struct Fraction(BigRational);
 
 impl Fraction {
     pub fn new(numer: u128, denom: u128) -> Fraction {
-        Fraction(BigRational::new(BigInt::from(numer), BigInt::from(denom.max(1))))
+        Fraction(BigRational::new(
+            BigInt::from(numer),
+            BigInt::from(denom.max(1)),
+        ))
     }
 
     pub fn zero() -> Fraction {
@@ -105,7 +108,8 @@ impl Serialize for Fraction {
 impl<'de> Deserialize<'de> for Fraction {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        Fraction::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("not a fraction: {text:?}")))
+        Fraction::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a fraction: {text:?}")))
     }
 }
 
@@ -132,7 +136,10 @@ impl Pool {
     /// Form dice only, by number of sides: `Pool::new([12, 8])` is a d12 and a d8. Zero-sided
     /// entries (forms at 0) are left out.
     pub fn new(form: impl IntoIterator<Item = u32>) -> Pool {
-        Pool { form: form.into_iter().filter(|s| *s > 0).collect(), bonus: Vec::new() }
+        Pool {
+            form: form.into_iter().filter(|s| *s > 0).collect(),
+            bonus: Vec::new(),
+        }
     }
 
     /// Add bonus dice (Advantage d6, Owe d6, a strength d8/d10).
@@ -157,7 +164,11 @@ impl Pool {
             }
             throws = throws.saturating_mul(u128::from(s));
         }
-        if throws > MAX_THROWS { Err(OddsError::TooManyThrows) } else { Ok(()) }
+        if throws > MAX_THROWS {
+            Err(OddsError::TooManyThrows)
+        } else {
+            Ok(())
+        }
     }
 
     /// The exact distribution of this pool's values (P, T).
@@ -217,7 +228,12 @@ impl Distribution {
             at_least_p[p] = at_least_p[p + 1] + row_at_least_t[p][0];
         }
         let total = at_least_p[0];
-        Distribution { rows, total, at_least_p, row_at_least_t }
+        Distribution {
+            rows,
+            total,
+            at_least_p,
+            row_at_least_t,
+        }
     }
 
     /// Every throw counted once.
@@ -227,23 +243,37 @@ impl Distribution {
 
     /// Throws giving exactly (p, t).
     pub fn count(&self, p: u32, t: u32) -> u128 {
-        self.rows.get(p as usize).and_then(|r| r.get(t as usize)).copied().unwrap_or(0)
+        self.rows
+            .get(p as usize)
+            .and_then(|r| r.get(t as usize))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Every value with its count, (P, T) ascending.
     pub fn values(&self) -> impl Iterator<Item = (u32, u32, u128)> + '_ {
         self.rows.iter().enumerate().flat_map(|(p, row)| {
-            row.iter().enumerate().filter(|(_, n)| **n > 0).map(move |(t, n)| (p as u32, t as u32, *n))
+            row.iter()
+                .enumerate()
+                .filter(|(_, n)| **n > 0)
+                .map(move |(t, n)| (p as u32, t as u32, *n))
         })
     }
 
     fn p_at_least(&self, p: u64) -> u128 {
-        usize::try_from(p).ok().and_then(|p| self.at_least_p.get(p)).copied().unwrap_or(0)
+        usize::try_from(p)
+            .ok()
+            .and_then(|p| self.at_least_p.get(p))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Throws with a value at least (p, t) under WA-12.
     fn value_at_least(&self, p: u32, t: u32) -> u128 {
-        let same_p = self.row_at_least_t.get(p as usize).map_or(0, |r| r.get(t as usize).copied().unwrap_or(0));
+        let same_p = self
+            .row_at_least_t
+            .get(p as usize)
+            .map_or(0, |r| r.get(t as usize).copied().unwrap_or(0));
         self.p_at_least(u64::from(p) + 1) + same_p
     }
 
@@ -336,7 +366,9 @@ impl ExchangeOdds {
     }
 
     pub fn sum(&self) -> Fraction {
-        Outcome::ALL.iter().fold(Fraction::zero(), |acc, o| &acc + self.of(*o))
+        Outcome::ALL
+            .iter()
+            .fold(Fraction::zero(), |acc, o| &acc + self.of(*o))
     }
 }
 
@@ -395,7 +427,11 @@ impl BandCounts {
 }
 
 /// Sum the answer's bands over challenges weighted by `weight(p, t, count)`.
-fn weighted_bands(answer: &Distribution, challenge: &Distribution, weight: impl Fn(u32, u32, u128) -> u128) -> BandCounts {
+fn weighted_bands(
+    answer: &Distribution,
+    challenge: &Distribution,
+    weight: impl Fn(u32, u32, u128) -> u128,
+) -> BandCounts {
     let mut ordinary = [0u128; 4];
     let mut last = [0u128; 2];
     let mut total_weight = 0u128;
@@ -413,7 +449,11 @@ fn weighted_bands(answer: &Distribution, challenge: &Distribution, weight: impl 
         last[0] += w * at_least;
         last[1] += w * (answer.total - at_least);
     }
-    BandCounts { ordinary, last, denominator: total_weight * answer.total }
+    BandCounts {
+        ordinary,
+        last,
+        denominator: total_weight * answer.total,
+    }
 }
 
 /// A fresh answer against a fresh, independent challenge, in rounds 1–2 (P1, P4–P7).
@@ -454,7 +494,11 @@ fn initiative_counts(dx: &Distribution, dy: &Distribution) -> InitiativeCounts {
         x_higher += n * dy.value_below(p, t);
         tie += n * dy.count(p, t);
     }
-    InitiativeCounts { x_higher, tie, y_higher: dx.total * dy.total - x_higher - tie }
+    InitiativeCounts {
+        x_higher,
+        tie,
+        y_higher: dx.total * dy.total - x_higher - tie,
+    }
 }
 
 /// The opening exchange of a round between X and Y, given that X won initiative (ties
@@ -512,7 +556,12 @@ struct RoundTransitions {
 }
 
 impl RoundOdds {
-    fn new(x: &Distribution, y: &Distribution, x_adv: &Distribution, y_adv: &Distribution) -> RoundOdds {
+    fn new(
+        x: &Distribution,
+        y: &Distribution,
+        x_adv: &Distribution,
+        y_adv: &Distribution,
+    ) -> RoundOdds {
         RoundOdds {
             by_holder: [
                 RoundTransitions::new(x, y),
@@ -562,17 +611,28 @@ impl RoundTransitions {
             &xf(1) + &yf(2), // Y holds the die
             &xf(0) + &yf(3), // Y wins
         ];
-        let last_x_wins = &joint(&x_first, x_first.last[1], init.x_higher) + &joint(&y_first, y_first.last[0], init.y_higher);
-        RoundTransitions { ordinary, last_x_wins }
+        let last_x_wins = &joint(&x_first, x_first.last[1], init.x_higher)
+            + &joint(&y_first, y_first.last[0], init.y_higher);
+        RoundTransitions {
+            ordinary,
+            last_x_wins,
+        }
     }
 }
 
 /// Every outcome of an exchange with its exact probability, in one table (for reports).
-pub fn exchange_table(answer: &Pool, challenge: &Pool, table: Table) -> Result<Vec<(Outcome, Fraction)>, OddsError> {
+pub fn exchange_table(
+    answer: &Pool,
+    challenge: &Pool,
+    table: Table,
+) -> Result<Vec<(Outcome, Fraction)>, OddsError> {
     Ok(match table {
         Table::Ordinary => {
             let odds = exchange(answer, challenge)?;
-            Outcome::ALL.iter().map(|o| (*o, odds.of(*o).clone())).collect()
+            Outcome::ALL
+                .iter()
+                .map(|o| (*o, odds.of(*o).clone()))
+                .collect()
         }
         Table::Final => {
             let odds = final_exchange(answer, challenge)?;

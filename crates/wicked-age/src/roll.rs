@@ -8,6 +8,7 @@ use crate::character::{NpcForm, PcForm};
 ///
 /// The derived order compares `p` first and `t` only when the `p`s are equal (WA-12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RollValue {
     pub p: u32,
     pub t: u32,
@@ -24,7 +25,10 @@ impl RollValue {
         faces.sort_unstable_by(|a, b| b.cmp(a));
         let high = faces.first().copied().unwrap_or(0);
         let low = faces.get(1).copied().unwrap_or(0);
-        RollValue { p: high + bonus, t: low }
+        RollValue {
+            p: high + bonus,
+            t: low,
+        }
     }
 }
 
@@ -46,7 +50,11 @@ pub enum Table {
 
 impl Table {
     pub fn for_round(round: u8) -> Table {
-        if round >= 3 { Table::Final } else { Table::Ordinary }
+        if round >= 3 {
+            Table::Final
+        } else {
+            Table::Ordinary
+        }
     }
 }
 
@@ -106,6 +114,7 @@ pub fn judge(a: RollValue, c: RollValue, table: Table) -> Outcome {
 /// What a character rolls with: two PC forms (WA-3) or one NPC form (WA-7), and optionally a
 /// Particular Strength the table agrees the action involves (WA-10).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RollChoice {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forms: Vec<PcForm>,
@@ -125,14 +134,20 @@ impl RollChoice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DieSource {
-    PcForm { form: PcForm },
-    NpcForm { form: NpcForm },
+    PcForm {
+        form: PcForm,
+    },
+    NpcForm {
+        form: NpcForm,
+    },
     /// The conflict's Advantage d6 (WA-20).
     Advantage,
     /// A cashed Owe d6 (WA-18).
     Owe,
     /// A Particular Strength's bonus die (WA-10).
-    Strength { name: String },
+    Strength {
+        name: String,
+    },
 }
 
 impl DieSource {
@@ -143,6 +158,7 @@ impl DieSource {
 
 /// One die thrown, with its face.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "DieRecord")]
 pub struct RolledDie {
     #[serde(flatten)]
     pub source: DieSource,
@@ -150,8 +166,57 @@ pub struct RolledDie {
     pub face: u32,
 }
 
+/// A rolled die as read back, refusing unknown fields (which a flattened source would hide).
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum DieRecord {
+    PcForm {
+        form: PcForm,
+        sides: u32,
+        face: u32,
+    },
+    NpcForm {
+        form: NpcForm,
+        sides: u32,
+        face: u32,
+    },
+    Advantage {
+        sides: u32,
+        face: u32,
+    },
+    Owe {
+        sides: u32,
+        face: u32,
+    },
+    Strength {
+        name: String,
+        sides: u32,
+        face: u32,
+    },
+}
+
+impl From<DieRecord> for RolledDie {
+    fn from(r: DieRecord) -> RolledDie {
+        let (source, sides, face) = match r {
+            DieRecord::PcForm { form, sides, face } => (DieSource::PcForm { form }, sides, face),
+            DieRecord::NpcForm { form, sides, face } => (DieSource::NpcForm { form }, sides, face),
+            DieRecord::Advantage { sides, face } => (DieSource::Advantage, sides, face),
+            DieRecord::Owe { sides, face } => (DieSource::Owe, sides, face),
+            DieRecord::Strength { name, sides, face } => {
+                (DieSource::Strength { name }, sides, face)
+            }
+        };
+        RolledDie {
+            source,
+            sides,
+            face,
+        }
+    }
+}
+
 /// A complete roll: every die thrown and the value they make.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Roll {
     pub dice: Vec<RolledDie>,
     pub value: RollValue,
@@ -160,15 +225,28 @@ pub struct Roll {
 impl Roll {
     /// Build the value from the dice (WA-11): bonus dice never stand in for High or Low.
     pub fn from_dice(dice: Vec<RolledDie>) -> Roll {
-        let forms: Vec<u32> = dice.iter().filter(|d| d.source.is_form()).map(|d| d.face).collect();
-        let bonus = dice.iter().filter(|d| !d.source.is_form()).map(|d| d.face).sum();
+        let forms: Vec<u32> = dice
+            .iter()
+            .filter(|d| d.source.is_form())
+            .map(|d| d.face)
+            .collect();
+        let bonus = dice
+            .iter()
+            .filter(|d| !d.source.is_form())
+            .map(|d| d.face)
+            .sum();
         let value = RollValue::from_faces(&forms, bonus);
         Roll { dice, value }
     }
 
     /// Sizes of the form dice, largest first (WA-16).
     pub fn form_sizes(&self) -> Vec<u32> {
-        let mut sizes: Vec<u32> = self.dice.iter().filter(|d| d.source.is_form()).map(|d| d.sides).collect();
+        let mut sizes: Vec<u32> = self
+            .dice
+            .iter()
+            .filter(|d| d.source.is_form())
+            .map(|d| d.sides)
+            .collect();
         sizes.sort_unstable_by(|a, b| b.cmp(a));
         sizes
     }
@@ -227,20 +305,41 @@ mod tests {
     #[test]
     fn wa_13_ratio_tests_use_p_alone_inclusive() {
         // WA-13: doubling is inclusive and ignores T.
-        assert_eq!(judge(v(10, 1), v(5, 4), Table::Ordinary), Outcome::ChallengerKnockedOut);
+        assert_eq!(
+            judge(v(10, 1), v(5, 4), Table::Ordinary),
+            Outcome::ChallengerKnockedOut
+        );
         // half or less, inclusive.
-        assert_eq!(judge(v(5, 9), v(10, 1), Table::Ordinary), Outcome::AnswererKnockedOut);
+        assert_eq!(
+            judge(v(5, 9), v(10, 1), Table::Ordinary),
+            Outcome::AnswererKnockedOut
+        );
         // the tie-breaker only matters on equal P.
-        assert_eq!(judge(v(8, 5), v(8, 5), Table::Ordinary), Outcome::AnswererTakesAdvantage);
-        assert_eq!(judge(v(8, 2), v(8, 5), Table::Ordinary), Outcome::ChallengerTakesAdvantage);
+        assert_eq!(
+            judge(v(8, 5), v(8, 5), Table::Ordinary),
+            Outcome::AnswererTakesAdvantage
+        );
+        assert_eq!(
+            judge(v(8, 2), v(8, 5), Table::Ordinary),
+            Outcome::ChallengerTakesAdvantage
+        );
     }
 
     #[test]
     fn wa_23_round_three_has_no_middle_ground() {
         // WA-23: equality knocks out the challenger in round 3.
-        assert_eq!(judge(v(7, 3), v(7, 3), Table::Final), Outcome::ChallengerKnockedOut);
-        assert_eq!(judge(v(7, 2), v(7, 3), Table::Final), Outcome::AnswererKnockedOut);
-        assert_eq!(judge(v(20, 3), v(7, 3), Table::Final), Outcome::ChallengerKnockedOut);
+        assert_eq!(
+            judge(v(7, 3), v(7, 3), Table::Final),
+            Outcome::ChallengerKnockedOut
+        );
+        assert_eq!(
+            judge(v(7, 2), v(7, 3), Table::Final),
+            Outcome::AnswererKnockedOut
+        );
+        assert_eq!(
+            judge(v(20, 3), v(7, 3), Table::Final),
+            Outcome::ChallengerKnockedOut
+        );
     }
 
     #[test]

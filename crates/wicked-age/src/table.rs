@@ -6,13 +6,18 @@ use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::character::{Character, CharacterSpec, FormRef, Status};
-use crate::conflict::{Conflict, ConsequentialUse, Exchange, EndProposal, EndReason, KnockoutCause, Participant, Pending, Stage};
+use crate::conflict::{
+    Conflict, ConsequentialUse, EndProposal, EndReason, Exchange, KnockoutCause, Participant,
+    Pending, Stage,
+};
 use crate::consequence::{Alternative, DefaultConsequence, Knockout, LossCause, Settlement};
 use crate::dice::Die;
+use crate::limits;
 use crate::owe::{OracleClaim, OweEntry, Return};
 use crate::roll::{Outcome, Roll, RollChoice};
 
-/// How a campaign starts.
+/// How a campaign starts, or where it stands (a position, issue 18): the characters with their
+/// dice as they stand, the Owe List, and any conflict under way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
@@ -22,6 +27,16 @@ pub struct Setup {
     pub owe_list: Vec<OweEntry>,
     #[serde(default = "first_chapter")]
     pub chapter: u32,
+    /// A conflict under way, or ended with consequences still to settle (see
+    /// [`crate::position`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflict: Option<Conflict>,
+    /// WA-17.1: the Oracle claimed for the current chapter, and what was picked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oracle: Option<OracleClaim>,
+    /// WA-17.1 / WA-17.2: characters due back in a later chapter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub returning: Vec<Return>,
 }
 
 fn first_chapter() -> u32 {
@@ -47,24 +62,63 @@ pub struct State {
 
 impl State {
     pub fn from_setup(setup: &Setup) -> Result<State, RuleError> {
-        let characters = setup.characters.iter().map(CharacterSpec::build).collect::<Result<Vec<_>, _>>()?;
+        if setup.characters.is_empty() {
+            return Err(RuleError::setup("WA-19", "a table needs characters"));
+        }
+        limits::setup_count("characters", setup.characters.len(), limits::MAX_CHARACTERS)?;
+        limits::setup_count(
+            "Owe List entries",
+            setup.owe_list.len(),
+            limits::MAX_OWE_LIST,
+        )?;
+        if setup.chapter == 0 || setup.chapter > limits::MAX_CHAPTER {
+            return Err(RuleError::setup(
+                limits::LIMIT,
+                format!("chapters are numbered 1 to {}", limits::MAX_CHAPTER),
+            ));
+        }
+        let characters = setup
+            .characters
+            .iter()
+            .map(CharacterSpec::build)
+            .collect::<Result<Vec<_>, _>>()?;
         let mut names = HashSet::new();
         for c in &characters {
             if !names.insert(c.name.as_str()) {
-                return Err(RuleError::setup("WA-2", format!("two characters are called {}", c.name)));
+                return Err(RuleError::setup(
+                    "WA-2",
+                    format!("two characters are called {}", c.name),
+                ));
             }
         }
         check_unique_strengths(&characters)?;
         for entry in &setup.owe_list {
-            let pc = characters.iter().find(|c| c.name == entry.character && c.is_pc());
-            if pc.is_none() {
-                return Err(RuleError::setup("WA-14", format!("{} is not a PC; only PCs go on the Owe List", entry.character)));
-            }
-            if !matches!(entry.player, Seat::Player(_)) {
-                return Err(RuleError::setup("WA-14", "an Owe List entry records the controlling player"));
+            let pc = characters
+                .iter()
+                .find(|c| c.name == entry.character && c.is_pc());
+            match pc {
+                None => {
+                    return Err(RuleError::setup(
+                        "WA-14",
+                        format!(
+                            "{} is not a PC at this table; only PCs go on the Owe List",
+                            entry.character
+                        ),
+                    ));
+                }
+                Some(pc) if pc.controller != entry.player => {
+                    return Err(RuleError::setup(
+                        "WA-14",
+                        format!(
+                            "an Owe List entry records the player who controls {}",
+                            pc.name
+                        ),
+                    ));
+                }
+                Some(_) => {}
             }
         }
-        Ok(State {
+        let mut state = State {
             chapter: setup.chapter,
             characters,
             owe_list: setup.owe_list.clone(),
@@ -72,7 +126,9 @@ impl State {
             last_conflict: None,
             oracle: None,
             returning: Vec::new(),
-        })
+        };
+        crate::position::resume(&mut state, setup)?;
+        Ok(state)
     }
 
     pub fn character(&self, name: &str) -> Option<&Character> {
@@ -93,9 +149,18 @@ impl State {
 fn check_unique_strengths(characters: &[Character]) -> Result<(), RuleError> {
     for (i, c) in characters.iter().enumerate() {
         for s in c.strengths.iter().filter(|s| s.is_unique()) {
-            let elsewhere = characters.iter().enumerate().any(|(j, o)| j != i && o.strength(&s.name).is_some());
+            let elsewhere = characters
+                .iter()
+                .enumerate()
+                .any(|(j, o)| j != i && o.strength(&s.name).is_some());
             if elsewhere {
-                return Err(RuleError::setup("WA-9", format!("{} is unique to {} and may not be on another sheet", s.name, c.name)));
+                return Err(RuleError::setup(
+                    "WA-9",
+                    format!(
+                        "{} is unique to {} and may not be on another sheet",
+                        s.name, c.name
+                    ),
+                ));
             }
         }
     }
@@ -106,37 +171,130 @@ fn check_unique_strengths(characters: &[Character]) -> Result<(), RuleError> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
-    ConflictStarted { participants: Vec<String>, action: String },
-    OweCashedIn { pc: String, entry: OweEntry, position: usize },
-    InitiativeRolled { character: String, choice: RollChoice, roll: Roll },
-    InitiativeTieRerolled { character: String, roll: Roll },
+    ConflictStarted {
+        participants: Vec<String>,
+        action: String,
+    },
+    OweCashedIn {
+        pc: String,
+        entry: OweEntry,
+        position: usize,
+    },
+    InitiativeRolled {
+        character: String,
+        choice: RollChoice,
+        roll: Roll,
+    },
+    InitiativeTieRerolled {
+        character: String,
+        roll: Roll,
+    },
     /// Initiative order, highest first; `standing` is the first participant's challenge.
-    InitiativeOrdered { order: Vec<String>, standing: Roll },
-    Challenged { challenger: String, target: String, roll: Roll, standing: bool },
-    Answered { answerer: String, challenger: String, roll: Roll, outcome: Outcome },
-    AdvantageTaken { by: String, from: Option<String> },
-    AdvantageDropped { from: String },
-    KnockedOut { loser: String, winner: String, cause: KnockoutCause },
-    EndProposed { character: String, terms: String },
-    EndAgreed { character: String },
-    RoundEnded { round: u8 },
-    OweEntryAdded { entry: OweEntry, bigger_dice: String },
-    RoundStarted { round: u8 },
-    ConflictEnded { reason: EndReason },
-    ConsequenceChosen { winner: String, loser: String, consequence: DefaultConsequence },
-    AlternativeProposed { winner: String, loser: String, alternative: Alternative },
-    AlternativeRefused { loser: String },
-    AlternativeAccepted { loser: String },
-    FormLost { character: String, form: FormRef, from: Vec<Die>, to: Vec<Die>, cause: LossCause },
-    StrengthLost { character: String, strength: String, from: Die, to: Die },
-    Died { character: String },
-    OutOfChapter { character: String },
-    PairSettled { winner: String, loser: String },
+    InitiativeOrdered {
+        order: Vec<String>,
+        standing: Roll,
+    },
+    Challenged {
+        challenger: String,
+        target: String,
+        roll: Roll,
+        standing: bool,
+    },
+    Answered {
+        answerer: String,
+        challenger: String,
+        roll: Roll,
+        outcome: Outcome,
+    },
+    AdvantageTaken {
+        by: String,
+        from: Option<String>,
+    },
+    AdvantageDropped {
+        from: String,
+    },
+    KnockedOut {
+        loser: String,
+        winner: String,
+        cause: KnockoutCause,
+    },
+    EndProposed {
+        character: String,
+        terms: String,
+    },
+    EndAgreed {
+        character: String,
+    },
+    RoundEnded {
+        round: u8,
+    },
+    OweEntryAdded {
+        entry: OweEntry,
+        bigger_dice: String,
+    },
+    RoundStarted {
+        round: u8,
+    },
+    ConflictEnded {
+        reason: EndReason,
+    },
+    ConsequenceChosen {
+        winner: String,
+        loser: String,
+        consequence: DefaultConsequence,
+    },
+    AlternativeProposed {
+        winner: String,
+        loser: String,
+        alternative: Alternative,
+    },
+    AlternativeRefused {
+        loser: String,
+    },
+    AlternativeAccepted {
+        loser: String,
+    },
+    FormLost {
+        character: String,
+        form: FormRef,
+        from: Vec<Die>,
+        to: Vec<Die>,
+        cause: LossCause,
+    },
+    StrengthLost {
+        character: String,
+        strength: String,
+        from: Die,
+        to: Die,
+    },
+    Died {
+        character: String,
+    },
+    OutOfChapter {
+        character: String,
+    },
+    PairSettled {
+        winner: String,
+        loser: String,
+    },
     ConflictClosed,
-    ChapterEnded { chapter: u32 },
-    OracleClaimed { chapter: u32, entry: OweEntry },
-    OracleChosen { player: Seat, oracle: String, story_element: String },
-    BroughtBack { character: String, by: Seat, position: usize },
+    ChapterEnded {
+        chapter: u32,
+    },
+    OracleClaimed {
+        chapter: u32,
+        entry: OweEntry,
+    },
+    OracleChosen {
+        player: Seat,
+        oracle: String,
+        story_element: String,
+    },
+    BroughtBack {
+        character: String,
+        by: Seat,
+        position: usize,
+    },
 }
 
 /// A state being decided on: every emitted event is applied at once, so later checks in the
@@ -148,7 +306,10 @@ pub struct Draft {
 
 impl Draft {
     pub fn new(state: &State) -> Draft {
-        Draft { state: state.clone(), events: Vec::new() }
+        Draft {
+            state: state.clone(),
+            events: Vec::new(),
+        }
     }
 
     pub fn emit(&mut self, event: Event) {
@@ -157,14 +318,19 @@ impl Draft {
     }
 
     pub fn conflict(&self) -> Result<&Conflict, RuleError> {
-        self.state.live_conflict().ok_or_else(|| RuleError::illegal("WA-19", "no conflict is in progress"))
+        self.state
+            .live_conflict()
+            .ok_or_else(|| RuleError::illegal("WA-19", "no conflict is in progress"))
     }
 }
 
 /// Fold one event into the state. Never fails, never rolls.
 pub fn apply(state: &mut State, event: &Event) {
     match event {
-        Event::ConflictStarted { participants, action } => {
+        Event::ConflictStarted {
+            participants,
+            action,
+        } => {
             state.conflict = Some(Conflict::new(participants, action));
         }
         Event::OweCashedIn { pc, position, .. } => {
@@ -173,11 +339,19 @@ pub fn apply(state: &mut State, event: &Event) {
             }
             with_participant(state, pc, |p| p.owe_die = true);
         }
-        Event::InitiativeRolled { character, choice, roll } => {
+        Event::InitiativeRolled {
+            character,
+            choice,
+            roll,
+        } => {
             let round = state.conflict.as_ref().map_or(0, |c| c.round);
             let used = consequential_use(state, character, roll);
             with_participant(state, character, |p| {
-                p.initiative = Some(crate::conflict::InitiativeRoll { choice: choice.clone(), roll: roll.clone(), rerolls: Vec::new() });
+                p.initiative = Some(crate::conflict::InitiativeRoll {
+                    choice: choice.clone(),
+                    roll: roll.clone(),
+                    rerolls: Vec::new(),
+                });
                 if round == 1 {
                     p.round_one_dice = roll.form_sizes();
                 }
@@ -201,13 +375,22 @@ pub fn apply(state: &mut State, event: &Event) {
                 c.proposal = None;
             }
         }
-        Event::Challenged { challenger, target, roll, standing } => {
+        Event::Challenged {
+            challenger,
+            target,
+            roll,
+            standing,
+        } => {
             let used = consequential_use(state, challenger, roll);
             if let Some(c) = state.conflict.as_mut() {
                 if *standing {
                     c.standing = None;
                 }
-                c.pending = Some(Pending { challenger: challenger.clone(), target: target.clone(), roll: roll.clone() });
+                c.pending = Some(Pending {
+                    challenger: challenger.clone(),
+                    target: target.clone(),
+                    roll: roll.clone(),
+                });
                 if c.round == 1 {
                     c.round_one_pairs.push([challenger.clone(), target.clone()]);
                 }
@@ -217,7 +400,12 @@ pub fn apply(state: &mut State, event: &Event) {
                 p.note_use(used);
             });
         }
-        Event::Answered { answerer, challenger, roll, outcome } => {
+        Event::Answered {
+            answerer,
+            challenger,
+            roll,
+            outcome,
+        } => {
             let used = consequential_use(state, answerer, roll);
             if let Some(c) = state.conflict.as_mut()
                 && let Some(p) = c.pending.take()
@@ -246,7 +434,11 @@ pub fn apply(state: &mut State, event: &Event) {
                 c.advantage = None;
             }
         }
-        Event::KnockedOut { loser, winner, cause } => {
+        Event::KnockedOut {
+            loser,
+            winner,
+            cause,
+        } => {
             if let Some(c) = state.conflict.as_mut() {
                 let round = c.round;
                 c.knockouts.push(Knockout {
@@ -254,14 +446,20 @@ pub fn apply(state: &mut State, event: &Event) {
                     loser: loser.clone(),
                     round,
                     cause: *cause,
-                    settlement: Settlement::Open { alternative: None, refused: false },
+                    settlement: Settlement::Open {
+                        alternative: None,
+                        refused: false,
+                    },
                 });
             }
             with_participant(state, loser, |p| p.in_conflict = false);
         }
         Event::EndProposed { character, terms } => {
             if let Some(c) = state.conflict.as_mut() {
-                c.proposal = Some(EndProposal { terms: terms.clone(), agreed: vec![character.clone()] });
+                c.proposal = Some(EndProposal {
+                    terms: terms.clone(),
+                    agreed: vec![character.clone()],
+                });
             }
         }
         Event::EndAgreed { character } => {
@@ -289,30 +487,55 @@ pub fn apply(state: &mut State, event: &Event) {
             }
         }
         Event::ConsequenceChosen { .. } => {}
-        Event::AlternativeProposed { loser, alternative, .. } => {
+        Event::AlternativeProposed {
+            loser, alternative, ..
+        } => {
             with_knockout(state, loser, |k| {
-                if let Settlement::Open { alternative: slot, .. } = &mut k.settlement {
+                if let Settlement::Open {
+                    alternative: slot, ..
+                } = &mut k.settlement
+                {
                     *slot = Some(alternative.clone());
                 }
             });
         }
         Event::AlternativeRefused { loser } => {
-            with_knockout(state, loser, |k| k.settlement = Settlement::Open { alternative: None, refused: true });
+            with_knockout(state, loser, |k| {
+                k.settlement = Settlement::Open {
+                    alternative: None,
+                    refused: true,
+                }
+            });
         }
         Event::AlternativeAccepted { .. } => {}
-        Event::FormLost { character, form, to, .. } => {
+        Event::FormLost {
+            character,
+            form,
+            to,
+            ..
+        } => {
             if let Some(ch) = state.character_mut(character) {
                 ch.set_form(*form, to);
             }
         }
-        Event::StrengthLost { character, strength, to, .. } => {
-            if let Some(s) = state.character_mut(character).and_then(|c| c.strengths.iter_mut().find(|s| &s.name == strength)) {
+        Event::StrengthLost {
+            character,
+            strength,
+            to,
+            ..
+        } => {
+            if let Some(s) = state
+                .character_mut(character)
+                .and_then(|c| c.strengths.iter_mut().find(|s| &s.name == strength))
+            {
                 s.die = *to;
             }
         }
         Event::Died { character } => set_status(state, character, Status::Dead),
         Event::OutOfChapter { character } => set_status(state, character, Status::OutOfChapter),
-        Event::PairSettled { loser, .. } => with_knockout(state, loser, |k| k.settlement = Settlement::Settled),
+        Event::PairSettled { loser, .. } => {
+            with_knockout(state, loser, |k| k.settlement = Settlement::Settled {})
+        }
         Event::ConflictClosed => {
             state.last_conflict = state.conflict.take();
         }
@@ -324,32 +547,61 @@ pub fn apply(state: &mut State, event: &Event) {
             if !state.owe_list.is_empty() {
                 state.owe_list.remove(0);
             }
-            state.returning.push(Return { character: entry.character.clone(), crossed_off_in_chapter: chapter.saturating_sub(1), by: entry.player });
-            state.oracle = Some(OracleClaim { chapter: *chapter, entry: entry.clone(), oracle: None, story_element: None });
+            state.returning.push(Return {
+                character: entry.character.clone(),
+                crossed_off_in_chapter: chapter.saturating_sub(1),
+                by: entry.player,
+            });
+            state.oracle = Some(OracleClaim {
+                chapter: *chapter,
+                entry: entry.clone(),
+                oracle: None,
+                story_element: None,
+            });
         }
-        Event::OracleChosen { oracle, story_element, .. } => {
+        Event::OracleChosen {
+            oracle,
+            story_element,
+            ..
+        } => {
             if let Some(claim) = state.oracle.as_mut() {
                 claim.oracle = Some(oracle.clone());
                 claim.story_element = Some(story_element.clone());
             }
         }
-        Event::BroughtBack { character, by, position } => {
+        Event::BroughtBack {
+            character,
+            by,
+            position,
+        } => {
             if *position < state.owe_list.len() {
                 state.owe_list.remove(*position);
             }
-            state.returning.push(Return { character: character.clone(), crossed_off_in_chapter: state.chapter, by: *by });
+            state.returning.push(Return {
+                character: character.clone(),
+                crossed_off_in_chapter: state.chapter,
+                by: *by,
+            });
         }
     }
 }
 
 fn with_participant(state: &mut State, name: &str, f: impl FnOnce(&mut Participant)) {
-    if let Some(p) = state.conflict.as_mut().and_then(|c| c.participants.iter_mut().find(|p| p.name == name)) {
+    if let Some(p) = state
+        .conflict
+        .as_mut()
+        .and_then(|c| c.participants.iter_mut().find(|p| p.name == name))
+    {
         f(p);
     }
 }
 
 fn with_knockout(state: &mut State, loser: &str, f: impl FnOnce(&mut Knockout)) {
-    if let Some(k) = state.conflict.as_mut().and_then(|c| c.knockouts.iter_mut().find(|k| k.loser == loser)) {
+    if let Some(k) = state
+        .conflict
+        .as_mut()
+        .and_then(|c| c.knockouts.iter_mut().find(|k| k.loser == loser))
+    {
         f(k);
     }
 }
@@ -365,5 +617,9 @@ fn consequential_use(state: &State, character: &str, roll: &Roll) -> Option<Cons
     let name = roll.strength()?;
     let strength = state.character(character)?.strength(name)?;
     let (pc_form, npc_form) = strength.consequential()?;
-    Some(ConsequentialUse { strength: name.to_string(), pc_form, npc_form })
+    Some(ConsequentialUse {
+        strength: name.to_string(),
+        pc_form,
+        npc_form,
+    })
 }

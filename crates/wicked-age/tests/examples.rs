@@ -20,7 +20,10 @@ fn example_files() -> Vec<PathBuf> {
 #[test]
 fn every_example_runs_and_its_checks_pass() {
     let files = example_files();
-    assert!(files.len() >= 13, "expected at least one example per test vector");
+    assert!(
+        files.len() >= 13,
+        "expected at least one example per test vector"
+    );
     let mut failures = Vec::new();
     for file in files {
         let json = std::fs::read_to_string(&file).expect("readable example");
@@ -33,10 +36,15 @@ fn every_example_runs_and_its_checks_pass() {
 
 #[test]
 fn there_is_an_example_for_every_test_vector() {
-    let names: Vec<String> =
-        example_files().iter().filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).collect();
+    let names: Vec<String> = example_files()
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
     for n in 1..=13 {
         let prefix = format!("tv-{n:02}-");
-        assert!(names.iter().any(|f| f.starts_with(&prefix)), "no example for TV-{n}");
+        assert!(
+            names.iter().any(|f| f.starts_with(&prefix)),
+            "no example for TV-{n}"
+        );
     }
 }

@@ -85,13 +85,20 @@ fn p9_opening_exchange_after_winning_initiative() {
 #[test]
 fn p10_whole_conflict() {
     let o = odds::conflict(&Pool::new([12, 8]), &Pool::new([10, 6])).unwrap();
-    assert_eq!(o.x_wins, f("965310719342751050011045507/1319641340826181469995008000"));
+    assert_eq!(
+        o.x_wins,
+        f("965310719342751050011045507/1319641340826181469995008000")
+    );
     assert!((o.x_wins.to_f64() - 0.7314948).abs() < 1e-7);
 }
 
 #[test]
 fn p10_identical_pools_give_one_half() {
-    for pool in [Pool::new([12, 8]), Pool::new([6, 4]), Pool::new([10, 10]).with_bonus([8])] {
+    for pool in [
+        Pool::new([12, 8]),
+        Pool::new([6, 4]),
+        Pool::new([10, 10]).with_bonus([8]),
+    ] {
         assert_eq!(odds::conflict(&pool, &pool).unwrap().x_wins, f("1/2"));
     }
 }
@@ -99,16 +106,33 @@ fn p10_identical_pools_give_one_half() {
 #[test]
 fn p3_as_a_table_of_outcomes() {
     use wicked_age::roll::{Outcome, Table};
-    let rows = odds::exchange_table(&Pool::new([10, 6]), &Pool::new([12, 8]), Table::Final).unwrap();
-    assert_eq!(rows, vec![(Outcome::ChallengerKnockedOut, f("237/640")), (Outcome::AnswererKnockedOut, f("403/640"))]);
-    let rows = odds::exchange_table(&Pool::new([10, 6]), &Pool::new([12, 8]), Table::Ordinary).unwrap();
+    let rows =
+        odds::exchange_table(&Pool::new([10, 6]), &Pool::new([12, 8]), Table::Final).unwrap();
+    assert_eq!(
+        rows,
+        vec![
+            (Outcome::ChallengerKnockedOut, f("237/640")),
+            (Outcome::AnswererKnockedOut, f("403/640"))
+        ]
+    );
+    let rows =
+        odds::exchange_table(&Pool::new([10, 6]), &Pool::new([12, 8]), Table::Ordinary).unwrap();
     assert_eq!(rows[3], (Outcome::AnswererKnockedOut, f("7/30")));
 }
 
 #[test]
 fn pools_out_of_range_are_refused() {
-    assert_eq!(odds::exchange(&Pool::new([]), &Pool::new([6])).unwrap_err(), odds::OddsError::NoFormDie);
-    assert_eq!(odds::exchange(&Pool::new([6]), &Pool::new([101])).unwrap_err(), odds::OddsError::BadDie(101));
+    assert_eq!(
+        odds::exchange(&Pool::new([]), &Pool::new([6])).unwrap_err(),
+        odds::OddsError::NoFormDie
+    );
+    assert_eq!(
+        odds::exchange(&Pool::new([6]), &Pool::new([101])).unwrap_err(),
+        odds::OddsError::BadDie(101)
+    );
     let huge = Pool::new([100; 7]);
-    assert_eq!(odds::conflict(&huge, &Pool::new([6])).unwrap_err(), odds::OddsError::TooManyThrows);
+    assert_eq!(
+        odds::conflict(&huge, &Pool::new([6])).unwrap_err(),
+        odds::OddsError::TooManyThrows
+    );
 }

@@ -520,8 +520,8 @@ impl Search<'_> {
             return Ok(*v);
         }
         let mut best: Option<f64> = None;
-        for t in 0..3 {
-            if e[t] == 0 {
+        for (t, held) in e.into_iter().enumerate() {
+            if held == 0 {
                 continue;
             }
             let mut next = s;

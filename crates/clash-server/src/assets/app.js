@@ -22,28 +22,45 @@
     return e;
   }
 
+  // A fresh id for each command this page sends: a retry after a lost answer reuses it, and
+  // the server answers it again instead of applying it twice.
+  function commandId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
   // Send one command as this page's seat; errors appear in `errorEl`, next to the control used.
+  // `revision` is the log length this page has seen: the server refuses the command if this seat
+  // acted since (a double click, or another tab), instead of applying it a second time.
   async function send(command, errorEl) {
     const target = errorEl || $('legal-error');
     if (target) target.textContent = '';
-    try {
-      const r = await fetch(api + '/commands?' + keyParam, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ command: command, as: boot.as || undefined }),
-      });
-      const body = await r.json().catch(() => ({}));
+    const body = JSON.stringify({ command: command, as: boot.as || undefined, id: commandId(), revision: cursor });
+    for (let attempt = 1; ; attempt++) {
+      let r;
+      try {
+        r = await fetch(api + '/commands?' + keyParam, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: body,
+        });
+      } catch (e) {
+        if (attempt < 4) { await new Promise((ok) => setTimeout(ok, 500 * attempt)); continue; }
+        if (target) target.textContent = 'Could not reach the server: ' + e.message;
+        return false;
+      }
+      if (r.status === 503 && attempt < 4) { await new Promise((ok) => setTimeout(ok, 500 * attempt)); continue; }
+      const answer = await r.json().catch(() => ({}));
       if (!r.ok) {
-        const err = body.error || {};
+        const err = answer.error || {};
         const msg = err.message || ('the server answered ' + r.status);
         if (target) target.textContent = (err.rule && !msg.includes(err.rule) ? err.rule + ': ' : '') + msg;
         return false;
       }
-      apply(body);
+      apply(answer);
       return true;
-    } catch (e) {
-      if (target) target.textContent = 'Could not reach the server: ' + e.message;
-      return false;
     }
   }
   window.clash = { send: send, boot: boot, latest: () => latest, el: el };
@@ -69,11 +86,52 @@
     for (const ev of update.events) {
       if (seen.has(ev.index)) continue;
       seen.add(ev.index);
-      const li = el('li', { value: String(ev.index + 1), 'data-index': String(ev.index), class: 'fresh' }, ev.text);
+      const li = el('li', { 'data-index': String(ev.index), class: 'fresh' + (ev.table ? ' table-event' : '') }, ev.text);
       log.append(li);
       setTimeout(() => li.classList.remove('fresh'), 2500);
     }
     if (update.events.length) log.scrollTop = log.scrollHeight;
+  }
+
+  // Fair dice: the sealed secret, the log's head hash, the seeds, and (once the table ends) the
+  // secret itself. A seat's page adds its own seed before it first acts, unless one is in.
+  let seedSent = false;
+  function renderFairness(update) {
+    const f = update.fairness;
+    if (!f || !$('commitment')) return;
+    $('commitment').textContent = f.commitment;
+    $('head').textContent = update.head;
+    const seeds = Object.entries(f.seeds).map(([who, seed]) => (f.names[who] || who) + ': ' + seed);
+    $('seeds').textContent = seeds.length ? seeds.join(' · ') : 'none yet';
+    if (f.secret) $('secret').textContent = f.secret;
+    if (f.chance === 'legacy') $('secret').textContent = 'this table was made before verifiable dice: its rolls cannot be checked';
+    const box = $('seed-box');
+    const mine = f.contributor;
+    box.hidden = !mine || update.closed;
+    if (!mine || update.closed) return;
+    const input = $('my-seed');
+    if (document.activeElement !== input) input.value = f.seeds[mine] || '';
+    if (!f.seeds[mine] && !seedSent) {
+      seedSent = true;
+      addSeed(randomSeed());
+    }
+  }
+
+  function randomSeed() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
+  async function addSeed(seed) {
+    $('fair-error').textContent = '';
+    const r = await fetch(api + '/seed?' + keyParam, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed: seed }),
+    }).catch((e) => ({ ok: false, json: async () => ({ error: { message: e.message } }) }));
+    if (!r.ok) {
+      const err = (await r.json().catch(() => ({}))).error || {};
+      $('fair-error').textContent = err.message || ('the server answered ' + r.status);
+    }
   }
 
   function apply(update) {
@@ -88,11 +146,13 @@
     $('view-json').textContent = JSON.stringify(update.view, null, 2);
     renderLog(update);
     renderLegal(update);
+    renderFairness(update);
     const panel = window.ClashPanels && window.ClashPanels[update.ruleset];
     if (panel) {
       try { panel($('panel'), update, send); } catch (e) { console.error(e); }
     }
     document.body.dataset.events = String(cursor);
+    document.body.dataset.gameEvents = String(document.querySelectorAll('#log li:not(.table-event)').length);
   }
 
   function connect() {
@@ -100,6 +160,15 @@
     const es = new EventSource(api + '/stream?' + keyParam + asParam + '&after=' + cursor);
     es.addEventListener('open', () => { status.textContent = 'live'; status.className = 'status live'; });
     es.addEventListener('update', (m) => apply(JSON.parse(m.data)));
+    es.addEventListener('access', (m) => {
+      // What this link may see changed (a seat taken over or given back): start again with the
+      // rights it has now.
+      es.close();
+      const info = JSON.parse(m.data || '{}');
+      status.textContent = info.message || 'what this page may show has changed';
+      status.className = 'status down';
+      setTimeout(() => { location.href = location.pathname; }, 1500);
+    });
     es.addEventListener('revoked', () => {
       es.close();
       status.textContent = 'this link was revoked — ask the GM for a new one';
@@ -125,21 +194,23 @@
     };
     for (const s of summary.seats) {
       const buttons = [];
-      const manage = (label, method, body) => el('button', { type: 'button', class: 'small', onclick: () => manageSeat(s.seat, method, body) }, label);
+      const manage = (label, method, body, path) => el('button', { type: 'button', class: 'small',
+        onclick: () => manageSeat(s.seat, method, body, path) }, label);
       if (s.holder === 'owner') {
         box.append(row(s.seat, 'you (the GM)', null, []));
         continue;
       }
       if (s.holder === 'open') {
         buttons.push(manage('Create invite link', 'POST', { npc: false }), manage('Play as NPC', 'POST', { npc: true }));
-      } else if (s.holder === 'player') {
+      } else if (s.holder === 'invited' || s.holder === 'player') {
         buttons.push(manage('New link', 'POST', { npc: false }), manage('Play as NPC', 'POST', { npc: true }), manage('Revoke', 'DELETE'));
       } else {
-        buttons.push(el('a', { href: location.pathname + '?as=' + s.seat }, 'Play ' + s.seat + ' here'),
-          manage('Invite a player instead', 'POST', { npc: false }));
+        buttons.push(el('a', { href: location.pathname + '?as=' + s.seat }, 'Play ' + s.seat + ' here'));
+        if (s.suspended) buttons.push(manage('Give back to its player', 'POST', null, '/hand-back'));
+        buttons.push(manage('Invite a player instead', 'POST', { npc: false }));
       }
-      const holder = { open: 'no one yet', player: 'invited player', npc: 'NPC (you)' }[s.holder] || s.holder;
-      box.append(row(s.seat, holder, s.holder === 'player' ? s.link : null, buttons));
+      const holder = { open: 'no one yet', invited: 'invite not used yet', player: 'a player (their link is theirs alone)', npc: 'NPC (you)' }[s.holder] || s.holder;
+      box.append(row(s.seat, holder, s.holder === 'invited' ? s.link : null, buttons));
     }
     if (summary.links) {
       box.append(row('watch', 'spectators', summary.links.spectator, []));
@@ -153,9 +224,9 @@
     else document.execCommand('copy');
   }
 
-  async function manageSeat(seat, method, body) {
+  async function manageSeat(seat, method, body, path) {
     $('seats-error').textContent = '';
-    const r = await fetch(api + '/seats/' + seat + '/link?' + keyParam, {
+    const r = await fetch(api + '/seats/' + seat + (path || '/link') + '?' + keyParam, {
       method: method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
     });
     if (!r.ok) {
@@ -166,6 +237,20 @@
     const info = await fetch(api + '?' + keyParam).then((x) => x.json());
     renderSeats(info);
   }
+
+  const closeButton = $('close-table');
+  if (closeButton) {
+    closeButton.addEventListener('click', async () => {
+      if (!confirm('End the table? No more moves can be made, and the secret behind the dice is revealed to everyone.')) return;
+      const r = await fetch(api + '/close?' + keyParam, { method: 'POST' });
+      if (!r.ok) {
+        const err = (await r.json().catch(() => ({}))).error || {};
+        $('fair-error').textContent = err.message || ('the server answered ' + r.status);
+      }
+    });
+  }
+  const seedButton = $('seed-send');
+  if (seedButton) seedButton.addEventListener('click', () => addSeed($('my-seed').value.trim()));
 
   const jsonSend = $('json-send');
   if (jsonSend) {

@@ -42,9 +42,20 @@ impl CountdownSheet {
     pub fn build(&self) -> Result<Countdown, RuleError> {
         check_shape(self.name.trim(), self.boxes).map_err(as_setup)?;
         if self.marked > self.boxes {
-            return Err(RuleError::setup("IT-13", format!("{} has {} boxes, not {} marks", self.name, self.boxes, self.marked)));
+            return Err(RuleError::setup(
+                "IT-13",
+                format!(
+                    "{} has {} boxes, not {} marks",
+                    self.name, self.boxes, self.marked
+                ),
+            ));
         }
-        Ok(Countdown { name: self.name.trim().to_string(), boxes: self.boxes, marked: self.marked, consequences: None })
+        Ok(Countdown {
+            name: self.name.trim().to_string(),
+            boxes: self.boxes,
+            marked: self.marked,
+            consequences: None,
+        })
     }
 }
 
@@ -58,7 +69,10 @@ fn as_setup(e: RuleError) -> RuleError {
 fn check_shape(name: &str, boxes: u32) -> Result<(), RuleError> {
     non_empty(name, "IT-13", "a countdown's name")?;
     if !(MIN_BOXES..=MAX_BOXES).contains(&boxes) {
-        return Err(RuleError::illegal("IT-13", format!("a countdown has {MIN_BOXES}-{MAX_BOXES} boxes, not {boxes}")));
+        return Err(RuleError::illegal(
+            "IT-13",
+            format!("a countdown has {MIN_BOXES}-{MAX_BOXES} boxes, not {boxes}"),
+        ));
     }
     Ok(())
 }
@@ -69,17 +83,30 @@ fn find<'a>(table: &'a Table, name: &str) -> Result<&'a Countdown, RuleError> {
         .countdowns
         .iter()
         .find(|c| c.name == name)
-        .ok_or_else(|| RuleError::illegal("IT-13", format!("there is no countdown called {name:?}")))
+        .ok_or_else(|| {
+            RuleError::illegal("IT-13", format!("there is no countdown called {name:?}"))
+        })
 }
 
-pub fn create(table: &Table, seat: Seat, name: &str, boxes: u32) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn create(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    boxes: u32,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     require_gm(seat, "IT-13", "creates countdowns")?;
     let name = name.trim();
     check_shape(name, boxes)?;
     if table.campaign.countdowns.iter().any(|c| c.name == name) {
-        return Err(RuleError::illegal("IT-13", format!("a countdown called {name:?} already exists")));
+        return Err(RuleError::illegal(
+            "IT-13",
+            format!("a countdown called {name:?} already exists"),
+        ));
     }
-    Ok(vec![CampaignEvent::CountdownCreated { name: name.to_string(), boxes }])
+    Ok(vec![CampaignEvent::CountdownCreated {
+        name: name.to_string(),
+        boxes,
+    }])
 }
 
 /// The GM marks one box, at will (IT-13); a full rest is one such moment (IT-31).
@@ -87,36 +114,67 @@ pub fn mark(table: &Table, seat: Seat, name: &str) -> Result<Vec<CampaignEvent>,
     require_gm(seat, "IT-13", "marks countdowns")?;
     let c = find(table, name)?;
     if c.is_full() {
-        return Err(RuleError::illegal("IT-14", format!("every box of {name} is already marked")));
+        return Err(RuleError::illegal(
+            "IT-14",
+            format!("every box of {name} is already marked"),
+        ));
     }
-    Ok(vec![CampaignEvent::CountdownMarked { name: c.name.clone(), marked: c.marked + 1, boxes: c.boxes }])
+    Ok(vec![CampaignEvent::CountdownMarked {
+        name: c.name.clone(),
+        marked: c.marked + 1,
+        boxes: c.boxes,
+    }])
 }
 
-pub fn narrate_full(table: &Table, seat: Seat, name: &str, consequences: &str) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn narrate_full(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    consequences: &str,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     require_gm(seat, "IT-14", "narrates a countdown's consequences")?;
     let c = find(table, name)?;
     if !c.is_full() {
-        return Err(RuleError::illegal("IT-14", format!("{name} has {} of {} boxes marked; consequences come when all are", c.marked, c.boxes)));
+        return Err(RuleError::illegal(
+            "IT-14",
+            format!(
+                "{name} has {} of {} boxes marked; consequences come when all are",
+                c.marked, c.boxes
+            ),
+        ));
     }
     if c.consequences.is_some() {
-        return Err(RuleError::illegal("IT-14", format!("the consequences of {name} were already narrated")));
+        return Err(RuleError::illegal(
+            "IT-14",
+            format!("the consequences of {name} were already narrated"),
+        ));
     }
     non_empty(consequences, "IT-14", "the consequences")?;
-    Ok(vec![CampaignEvent::CountdownNarrated { name: c.name.clone(), consequences: consequences.to_string() }])
+    Ok(vec![CampaignEvent::CountdownNarrated {
+        name: c.name.clone(),
+        consequences: consequences.to_string(),
+    }])
 }
 
 /// The threat is stopped: the countdown is erased (IT-14).
 pub fn erase(table: &Table, seat: Seat, name: &str) -> Result<Vec<CampaignEvent>, RuleError> {
     require_gm(seat, "IT-14", "erases countdowns")?;
     let c = find(table, name)?;
-    Ok(vec![CampaignEvent::CountdownErased { name: c.name.clone() }])
+    Ok(vec![CampaignEvent::CountdownErased {
+        name: c.name.clone(),
+    }])
 }
 
 pub fn apply(table: &mut Table, event: &CampaignEvent) {
     let list = &mut table.campaign.countdowns;
     match event {
         CampaignEvent::CountdownCreated { name, boxes } => {
-            list.push(Countdown { name: name.clone(), boxes: *boxes, marked: 0, consequences: None });
+            list.push(Countdown {
+                name: name.clone(),
+                boxes: *boxes,
+                marked: 0,
+                consequences: None,
+            });
         }
         CampaignEvent::CountdownMarked { name, marked, .. } => {
             if let Some(c) = list.iter_mut().find(|c| c.name == *name) {
@@ -139,11 +197,18 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     }
     let n = table.campaign.countdowns.len() + 1;
     for boxes in [MIN_BOXES, MAX_BOXES] {
-        out.push(CampaignCommand::CreateCountdown { name: format!("Countdown {n}"), boxes });
+        out.push(CampaignCommand::CreateCountdown {
+            name: format!("Countdown {n}"),
+            boxes,
+        });
     }
     for c in &table.campaign.countdowns {
-        out.push(CampaignCommand::MarkCountdown { name: c.name.clone() });
-        out.push(CampaignCommand::EraseCountdown { name: c.name.clone() });
+        out.push(CampaignCommand::MarkCountdown {
+            name: c.name.clone(),
+        });
+        out.push(CampaignCommand::EraseCountdown {
+            name: c.name.clone(),
+        });
         out.push(CampaignCommand::NarrateCountdown {
             name: c.name.clone(),
             consequences: format!("The threat of {} comes to pass.", c.name),

@@ -4,7 +4,9 @@
 
 use clash_core::{RuleError, Seat};
 
-use super::{CampaignCommand, CampaignEvent, Replacement, controlled, non_empty, pc_of, require_player};
+use super::{
+    CampaignCommand, CampaignEvent, Replacement, controlled, non_empty, pc_of, require_player,
+};
 use crate::Table;
 use crate::character::{Character, CharacterSheet, KnownMove, STARTING_MOVES};
 use crate::moves::Move;
@@ -22,7 +24,10 @@ fn as_command_error(e: RuleError) -> RuleError {
 
 fn check_name_free(table: &Table, name: &str) -> Result<(), RuleError> {
     if table.character(name.trim()).is_some() {
-        return Err(RuleError::illegal("IT-7", format!("a character called {:?} already exists", name.trim())));
+        return Err(RuleError::illegal(
+            "IT-7",
+            format!("a character called {:?} already exists", name.trim()),
+        ));
     }
     Ok(())
 }
@@ -31,28 +36,54 @@ fn check_name_free(table: &Table, name: &str) -> Result<(), RuleError> {
 fn check_new_pc(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<(), RuleError> {
     require_player(table, seat, "IT-1")?;
     if sheet.controller != seat {
-        return Err(RuleError::not_your_call("IT-1", seat, format!("a player creates only its own PC, not one for {}", sheet.controller)));
+        return Err(RuleError::not_your_call(
+            "IT-1",
+            seat,
+            format!(
+                "a player creates only its own PC, not one for {}",
+                sheet.controller
+            ),
+        ));
     }
     if sheet.established {
-        return Err(RuleError::illegal("IT-9", "a new PC starts at level 0: it cannot be an established sheet"));
+        return Err(RuleError::illegal(
+            "IT-9",
+            "a new PC starts at level 0: it cannot be an established sheet",
+        ));
     }
     if let Some(pc) = pc_of(table, seat) {
-        return Err(RuleError::illegal("IT-1", format!("{seat} already controls {}; each player controls one PC", pc.name)));
+        return Err(RuleError::illegal(
+            "IT-1",
+            format!(
+                "{seat} already controls {}; each player controls one PC",
+                pc.name
+            ),
+        ));
     }
     Ok(())
 }
 
-pub fn create(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn create(
+    table: &Table,
+    seat: Seat,
+    sheet: &CharacterSheet,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     if seat == Seat::Gm {
         if sheet.controller != Seat::Gm {
-            return Err(RuleError::not_your_call("IT-1", seat, "the GM creates NPCs; each player creates its own PC"));
+            return Err(RuleError::not_your_call(
+                "IT-1",
+                seat,
+                "the GM creates NPCs; each player creates its own PC",
+            ));
         }
     } else {
         check_new_pc(table, seat, sheet)?;
     }
     check_name_free(table, &sheet.name)?;
     let character = sheet.build().map_err(as_command_error)?;
-    Ok(vec![CampaignEvent::CharacterCreated { character: Box::new(character) }])
+    Ok(vec![CampaignEvent::CharacterCreated {
+        character: Box::new(character),
+    }])
 }
 
 /// A replacement continuing a dead PC's tradition (IT-66): built at level 0, then each of its
@@ -66,15 +97,25 @@ pub fn replacement(
 ) -> Result<Vec<CampaignEvent>, RuleError> {
     let dead = table.find(replaces, "IT-66")?;
     if !dead.is_pc() || !dead.dead {
-        return Err(RuleError::illegal("IT-66", format!("{replaces} is not a dead PC")));
+        return Err(RuleError::illegal(
+            "IT-66",
+            format!("{replaces} is not a dead PC"),
+        ));
     }
     if dead.controller != seat {
-        return Err(RuleError::not_your_call("IT-66", seat, format!("{replaces} was {}'s PC", dead.controller)));
+        return Err(RuleError::not_your_call(
+            "IT-66",
+            seat,
+            format!("{replaces} was {}'s PC", dead.controller),
+        ));
     }
     check_new_pc(table, seat, sheet)?;
     let cap = MAX_REPLACEMENT_LEVEL.min(dead.level);
     if level > cap {
-        return Err(RuleError::illegal("IT-66", format!("a replacement for {replaces} starts at level {cap} at most, not {level}")));
+        return Err(RuleError::illegal(
+            "IT-66",
+            format!("a replacement for {replaces} starts at level {cap} at most, not {level}"),
+        ));
     }
     check_name_free(table, &sheet.name)?;
     let character = sheet.build().map_err(as_command_error)?;
@@ -82,7 +123,10 @@ pub fn replacement(
     if level > offered {
         return Err(RuleError::illegal(
             "D-33",
-            format!("{replaces}'s moves and combos offer only {offered} level-ups to {}", character.name),
+            format!(
+                "{replaces}'s moves and combos offer only {offered} level-ups to {}",
+                character.name
+            ),
         ));
     }
     Ok(vec![CampaignEvent::ReplacementCreated {
@@ -105,7 +149,14 @@ fn tradition_size(dead: &Character, new: &Character) -> u32 {
 }
 
 pub fn apply_replacement(table: &mut Table, event: &CampaignEvent) {
-    if let CampaignEvent::ReplacementCreated { character, replaces, level, moves, combos } = event {
+    if let CampaignEvent::ReplacementCreated {
+        character,
+        replaces,
+        level,
+        moves,
+        combos,
+    } = event
+    {
         table.characters.push((**character).clone());
         if *level > 0 {
             table.campaign.replacements.push(Replacement {
@@ -120,10 +171,19 @@ pub fn apply_replacement(table: &mut Table, event: &CampaignEvent) {
 }
 
 /// Renaming a move is free, at any time (IT-7).
-pub fn rename(table: &Table, seat: Seat, character: &str, mv: Move, name: &str) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn rename(
+    table: &Table,
+    seat: Seat,
+    character: &str,
+    mv: Move,
+    name: &str,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     let c = controlled(table, seat, character, "IT-7")?;
     if !c.knows(mv) {
-        return Err(RuleError::illegal("IT-7", format!("{character} does not know {mv}")));
+        return Err(RuleError::illegal(
+            "IT-7",
+            format!("{character} does not know {mv}"),
+        ));
     }
     non_empty(name, "IT-7", "a move's name")?;
     Ok(vec![CampaignEvent::MoveRenamed {
@@ -135,14 +195,23 @@ pub fn rename(table: &Table, seat: Seat, character: &str, mv: Move, name: &str) 
 }
 
 pub fn apply_rename(table: &mut Table, character: &str, mv: Move, name: &str) {
-    if let Some(k) = table.character_mut(character).and_then(|c| c.moves.iter_mut().find(|k| k.mv == mv)) {
+    if let Some(k) = table
+        .character_mut(character)
+        .and_then(|c| c.moves.iter_mut().find(|k| k.mv == mv))
+    {
         k.name = name.into();
     }
 }
 
 /// A standard starting sheet for `seat`, used to offer creation in `legal_commands`.
 fn starter(seat: Seat, name: String) -> Option<CharacterSheet> {
-    let moves: Vec<KnownMove> = STARTING_MOVES.iter().map(|m| KnownMove { mv: *m, name: m.to_string().into() }).collect();
+    let moves: Vec<KnownMove> = STARTING_MOVES
+        .iter()
+        .map(|m| KnownMove {
+            mv: *m,
+            name: m.to_string().into(),
+        })
+        .collect();
     serde_json::from_value(serde_json::json!({
         "name": name, "controller": seat,
         "energy": {"defend": 3, "grapple": 3, "attack": 4},
@@ -157,12 +226,22 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     let n = table.characters.len() + 1;
     if seat != Seat::Gm {
         if let Some(sheet) = starter(seat, format!("{seat} hero {n}")) {
-            out.push(CampaignCommand::CreateCharacter { sheet: Box::new(sheet) });
+            out.push(CampaignCommand::CreateCharacter {
+                sheet: Box::new(sheet),
+            });
         }
-        for dead in table.characters.iter().filter(|c| c.dead && c.controller == seat) {
+        for dead in table
+            .characters
+            .iter()
+            .filter(|c| c.dead && c.controller == seat)
+        {
             for level in 0..=MAX_REPLACEMENT_LEVEL.min(dead.level) {
                 if let Some(sheet) = starter(seat, format!("{seat} heir {n}")) {
-                    out.push(CampaignCommand::CreateReplacement { sheet: Box::new(sheet), replaces: dead.name.clone(), level });
+                    out.push(CampaignCommand::CreateReplacement {
+                        sheet: Box::new(sheet),
+                        replaces: dead.name.clone(),
+                        level,
+                    });
                 }
             }
         }
@@ -170,7 +249,11 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     // One rename per character is enough to show the option (names are free text).
     for c in table.characters.iter().filter(|c| c.controller == seat) {
         if let Some(k) = c.moves.first() {
-            out.push(CampaignCommand::RenameMove { character: c.name.clone(), mv: k.mv, name: format!("{} II", k.name) });
+            out.push(CampaignCommand::RenameMove {
+                character: c.name.clone(),
+                mv: k.mv,
+                name: format!("{} II", k.name),
+            });
         }
     }
 }

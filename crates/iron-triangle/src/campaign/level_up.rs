@@ -82,7 +82,11 @@ fn eligible(table: &Table) -> Vec<String> {
 }
 
 fn require_session_end(table: &Table, rule: &'static str) -> Result<(), RuleError> {
-    if table.campaign.session_ending { Ok(()) } else { Err(RuleError::illegal(rule, "this happens at session end")) }
+    if table.campaign.session_ending {
+        Ok(())
+    } else {
+        Err(RuleError::illegal(rule, "this happens at session end"))
+    }
 }
 
 pub fn end_session(table: &Table, seat: Seat) -> Result<Vec<CampaignEvent>, RuleError> {
@@ -91,39 +95,74 @@ pub fn end_session(table: &Table, seat: Seat) -> Result<Vec<CampaignEvent>, Rule
         return Err(RuleError::illegal("IT-60", "the session has already ended"));
     }
     if let Some(p) = &table.campaign.problem {
-        return Err(RuleError::illegal("IT-60", format!("problem #{} is still open", p.number)));
+        return Err(RuleError::illegal(
+            "IT-60",
+            format!("problem #{} is still open", p.number),
+        ));
     }
     if table.conflict.as_ref().is_some_and(|c| c.is_running()) {
         return Err(RuleError::illegal("IT-60", "a conflict is still running"));
     }
-    Ok(vec![CampaignEvent::SessionEnded { session: table.campaign.session, eligible: eligible(table) }])
+    Ok(vec![CampaignEvent::SessionEnded {
+        session: table.campaign.session,
+        eligible: eligible(table),
+    }])
 }
 
 pub fn start_session(table: &Table, seat: Seat) -> Result<Vec<CampaignEvent>, RuleError> {
     require_gm(seat, "IT-60", "starts the next session")?;
     require_session_end(table, "IT-60")?;
     if let Some(name) = eligible(table).first() {
-        return Err(RuleError::illegal("IT-60", format!("{name} has three yes marks: its level-up comes first")));
+        return Err(RuleError::illegal(
+            "IT-60",
+            format!("{name} has three yes marks: its level-up comes first"),
+        ));
     }
-    Ok(vec![CampaignEvent::SessionStarted { session: table.campaign.session.saturating_add(1) }])
+    Ok(vec![CampaignEvent::SessionStarted {
+        session: table.campaign.session.saturating_add(1),
+    }])
 }
 
 /// Q2: the player says its goal is achieved; the GM settles disputes either way (IT-60).
-pub fn mark_goal(table: &Table, seat: Seat, name: &str, achieved: bool) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn mark_goal(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    achieved: bool,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     let c = table.find(name, "IT-11")?;
     if !c.is_pc() {
-        return Err(RuleError::illegal("IT-11", format!("{name} is an NPC and has no goal to achieve")));
+        return Err(RuleError::illegal(
+            "IT-11",
+            format!("{name} is an NPC and has no goal to achieve"),
+        ));
     }
     if seat != Seat::Gm && (seat != c.controller || !achieved) {
-        return Err(RuleError::not_your_call("IT-60", seat, "a player marks its own goal achieved; the GM settles disputes"));
+        return Err(RuleError::not_your_call(
+            "IT-60",
+            seat,
+            "a player marks its own goal achieved; the GM settles disputes",
+        ));
     }
     if achieved && c.goal.text.trim().is_empty() {
-        return Err(RuleError::illegal("IT-11", format!("{name} has no goal written")));
+        return Err(RuleError::illegal(
+            "IT-11",
+            format!("{name} has no goal written"),
+        ));
     }
     if c.goal.achieved == achieved {
-        return Err(RuleError::illegal("IT-11", format!("{name}'s goal mark is already {}", if achieved { "set" } else { "clear" })));
+        return Err(RuleError::illegal(
+            "IT-11",
+            format!(
+                "{name}'s goal mark is already {}",
+                if achieved { "set" } else { "clear" }
+            ),
+        ));
     }
-    Ok(vec![CampaignEvent::GoalMarked { character: c.name.clone(), achieved }])
+    Ok(vec![CampaignEvent::GoalMarked {
+        character: c.name.clone(),
+        achieved,
+    }])
 }
 
 pub fn level_up(
@@ -135,23 +174,46 @@ pub fn level_up(
 ) -> Result<Vec<CampaignEvent>, RuleError> {
     let c = controlled(table, seat, name, "IT-60")?;
     if !c.is_pc() || c.dead {
-        return Err(RuleError::illegal("IT-60", format!("{name} is not a living PC")));
+        return Err(RuleError::illegal(
+            "IT-60",
+            format!("{name} is not a living PC"),
+        ));
     }
     let replacement = table.campaign.replacement(name);
     if replacement.is_none() {
         require_session_end(table, "IT-60")?;
-        if table.campaign.levelled_this_session.iter().any(|n| n == name) {
-            return Err(RuleError::illegal("IT-60", format!("{name} already levelled up this session: one level per session")));
+        if table
+            .campaign
+            .levelled_this_session
+            .iter()
+            .any(|n| n == name)
+        {
+            return Err(RuleError::illegal(
+                "IT-60",
+                format!("{name} already levelled up this session: one level per session"),
+            ));
         }
         let missing = missing_yeses(c);
         if !missing.is_empty() {
-            return Err(RuleError::illegal("IT-60", format!("{name} needs three yes marks; missing {}", missing.join(", "))));
+            return Err(RuleError::illegal(
+                "IT-60",
+                format!(
+                    "{name} needs three yes marks; missing {}",
+                    missing.join(", ")
+                ),
+            ));
         }
         if refill.is_none() {
-            return Err(RuleError::illegal("IT-62", "choose a refill: background points or the veto"));
+            return Err(RuleError::illegal(
+                "IT-62",
+                "choose a refill: background points or the veto",
+            ));
         }
     }
-    let new_level = c.level.checked_add(1).ok_or_else(|| RuleError::illegal("IT-60", "the level cannot rise further"))?;
+    let new_level = c
+        .level
+        .checked_add(1)
+        .ok_or_else(|| RuleError::illegal("IT-60", "the level cannot rise further"))?;
     check_improvement(c, new_level, improvement, replacement)?;
     Ok(vec![CampaignEvent::LevelledUp {
         character: c.name.clone(),
@@ -162,31 +224,54 @@ pub fn level_up(
     }])
 }
 
-fn check_improvement(c: &Character, new_level: u32, imp: &Improvement, repl: Option<&Replacement>) -> Result<(), RuleError> {
+fn check_improvement(
+    c: &Character,
+    new_level: u32,
+    imp: &Improvement,
+    repl: Option<&Replacement>,
+) -> Result<(), RuleError> {
     match imp {
         Improvement::LearnMove { mv, name } => {
             if c.knows(*mv) {
-                return Err(RuleError::illegal("IT-7", format!("{} already knows {mv}", c.name)));
+                return Err(RuleError::illegal(
+                    "IT-7",
+                    format!("{} already knows {mv}", c.name),
+                ));
             }
             if mv.is_advanced() && !c.knows_all_basic_moves() {
-                return Err(RuleError::illegal("IT-8", format!("{mv} needs all nine Low/Mid/High moves first")));
+                return Err(RuleError::illegal(
+                    "IT-8",
+                    format!("{mv} needs all nine Low/Mid/High moves first"),
+                ));
             }
             non_empty(name, "IT-7", "the new move's name")?;
             if repl.is_some_and(|r| !r.moves.iter().any(|k| k.mv == *mv)) {
-                return Err(RuleError::illegal("D-33", format!("a replacement learns only the dead PC's moves, and {mv} was not one")));
+                return Err(RuleError::illegal(
+                    "D-33",
+                    format!("a replacement learns only the dead PC's moves, and {mv} was not one"),
+                ));
             }
             Ok(())
         }
         Improvement::ComboEdits { edits } => edited_combos(c, edits, repl).map(|_| ()),
         Improvement::Energy { action } => {
             if repl.is_some() {
-                return Err(RuleError::illegal("D-33", "a replacement has no zero marks, so option (c) is unavailable"));
+                return Err(RuleError::illegal(
+                    "D-33",
+                    "a replacement has no zero marks, so option (c) is unavailable",
+                ));
             }
             if !c.marks.zero.get(*action) {
-                return Err(RuleError::illegal("D-16", format!("{action:?} has no zero mark; +1 max goes to a zero-marked type")));
+                return Err(RuleError::illegal(
+                    "D-16",
+                    format!("{action:?} has no zero mark; +1 max goes to a zero-marked type"),
+                ));
             }
             if c.energy.max.get(*action) == u32::MAX {
-                return Err(RuleError::illegal("IT-61", "that energy maximum cannot rise further"));
+                return Err(RuleError::illegal(
+                    "IT-61",
+                    "that energy maximum cannot rise further",
+                ));
             }
             Ok(())
         }
@@ -194,40 +279,82 @@ fn check_improvement(c: &Character, new_level: u32, imp: &Improvement, repl: Opt
     }
 }
 
-fn check_special(c: &Character, new_level: u32, special: Special, repl: Option<&Replacement>) -> Result<(), RuleError> {
+fn check_special(
+    c: &Character,
+    new_level: u32,
+    special: Special,
+    repl: Option<&Replacement>,
+) -> Result<(), RuleError> {
     if repl.is_some() {
-        return Err(RuleError::illegal("D-33", "a replacement's starting level-ups learn no specials"));
+        return Err(RuleError::illegal(
+            "D-33",
+            "a replacement's starting level-ups learn no specials",
+        ));
     }
     if c.knows_special(special) {
-        return Err(RuleError::illegal("IT-56", format!("{} already knows {special}; none is learned twice", c.name)));
+        return Err(RuleError::illegal(
+            "IT-56",
+            format!("{} already knows {special}; none is learned twice", c.name),
+        ));
     }
     let req = special.requirement();
     if new_level < u32::from(req.level) {
-        return Err(RuleError::illegal("D-32", format!("{special} requires level {}; the new level is {new_level}", req.level)));
+        return Err(RuleError::illegal(
+            "D-32",
+            format!(
+                "{special} requires level {}; the new level is {new_level}",
+                req.level
+            ),
+        ));
     }
     if let Some(need) = req.needs.filter(|n| !c.knows_special(*n)) {
-        return Err(RuleError::illegal("IT-59", format!("{special} requires {need}")));
+        return Err(RuleError::illegal(
+            "IT-59",
+            format!("{special} requires {need}"),
+        ));
     }
     if req.pc_only && !c.is_pc() {
-        return Err(RuleError::illegal("IT-59", format!("{special} is for PCs only")));
+        return Err(RuleError::illegal(
+            "IT-59",
+            format!("{special} is for PCs only"),
+        ));
     }
     Ok(())
 }
 
 /// Apply the combo edits to a copy of the combos, checking each (IT-63, D-5, D-33).
-fn edited_combos(c: &Character, edits: &[ComboEdit], repl: Option<&Replacement>) -> Result<Vec<Combo>, RuleError> {
+fn edited_combos(
+    c: &Character,
+    edits: &[ComboEdit],
+    repl: Option<&Replacement>,
+) -> Result<Vec<Combo>, RuleError> {
     if edits.is_empty() || edits.len() > COMBO_EDITS {
-        return Err(RuleError::illegal("IT-61", format!("a level-up makes 1 or {COMBO_EDITS} combo edits, not {}", edits.len())));
+        return Err(RuleError::illegal(
+            "IT-61",
+            format!(
+                "a level-up makes 1 or {COMBO_EDITS} combo edits, not {}",
+                edits.len()
+            ),
+        ));
     }
     let mut combos = c.combos.clone();
     for e in edits {
         if !c.knows(e.followup) {
-            return Err(RuleError::illegal("D-5", format!("followup {} is not a known move", e.followup)));
+            return Err(RuleError::illegal(
+                "D-5",
+                format!("followup {} is not a known move", e.followup),
+            ));
         }
         if let Some(r) = repl {
-            let taught = r.combos.iter().any(|k| k.from == e.from && k.followups.contains(&e.followup));
+            let taught = r
+                .combos
+                .iter()
+                .any(|k| k.from == e.from && k.followups.contains(&e.followup));
             if !taught {
-                return Err(RuleError::illegal("D-33", format!("the dead PC knew no combo {} → {}", e.from, e.followup)));
+                return Err(RuleError::illegal(
+                    "D-33",
+                    format!("the dead PC knew no combo {} → {}", e.from, e.followup),
+                ));
             }
         }
         edit_one(&mut combos, e)?;
@@ -239,24 +366,35 @@ fn edit_one(combos: &mut Vec<Combo>, e: &ComboEdit) -> Result<(), RuleError> {
     let index = match combos.iter().position(|k| k.from == e.from) {
         Some(i) => i,
         None => {
-            combos.push(Combo { from: e.from, followups: Vec::new() });
+            combos.push(Combo {
+                from: e.from,
+                followups: Vec::new(),
+            });
             combos.len() - 1
         }
     };
     let followups = &mut combos[index].followups;
     if followups.contains(&e.followup) {
-        return Err(RuleError::illegal("IT-63", format!("{} already follows {}", e.followup, e.from)));
+        return Err(RuleError::illegal(
+            "IT-63",
+            format!("{} already follows {}", e.followup, e.from),
+        ));
     }
     match e.replaces {
         Some(old) => {
-            let slot = followups
-                .iter_mut()
-                .find(|f| **f == old)
-                .ok_or_else(|| RuleError::illegal("IT-63", format!("{old} is not a followup of {}", e.from)))?;
+            let slot = followups.iter_mut().find(|f| **f == old).ok_or_else(|| {
+                RuleError::illegal("IT-63", format!("{old} is not a followup of {}", e.from))
+            })?;
             *slot = e.followup;
         }
         None if followups.len() >= MAX_FOLLOWUPS => {
-            return Err(RuleError::illegal("IT-63", format!("{} already has {MAX_FOLLOWUPS} followups; replace one", e.from)));
+            return Err(RuleError::illegal(
+                "IT-63",
+                format!(
+                    "{} already has {MAX_FOLLOWUPS} followups; replace one",
+                    e.from
+                ),
+            ));
         }
         None => followups.push(e.followup),
     }
@@ -264,24 +402,43 @@ fn edit_one(combos: &mut Vec<Combo>, e: &ComboEdit) -> Result<(), RuleError> {
 }
 
 /// IT-65: goal, belief and flaw may be rewritten at any session end.
-pub fn rewrite(table: &Table, seat: Seat, name: &str, texts: [Option<&str>; 3]) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn rewrite(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    texts: [Option<&str>; 3],
+) -> Result<Vec<CampaignEvent>, RuleError> {
     require_session_end(table, "IT-65")?;
     let c = controlled(table, seat, name, "IT-65")?;
     if !c.is_pc() {
         return Err(RuleError::illegal("IT-65", format!("{name} is not a PC")));
     }
     if texts.iter().all(Option::is_none) {
-        return Err(RuleError::illegal("IT-65", "rewrite the goal, the belief or the flaw"));
+        return Err(RuleError::illegal(
+            "IT-65",
+            "rewrite the goal, the belief or the flaw",
+        ));
     }
     for t in texts.iter().flatten() {
         non_empty(t, "IT-65", "a rewritten goal, belief or flaw")?;
     }
     let [goal, belief, flaw] = texts.map(|t| t.map(|s| s.trim().to_string()));
-    Ok(vec![CampaignEvent::TraitsRewritten { character: c.name.clone(), goal, belief, flaw }])
+    Ok(vec![CampaignEvent::TraitsRewritten {
+        character: c.name.clone(),
+        goal,
+        belief,
+        flaw,
+    }])
 }
 
 /// IT-65: backgrounds change only with GM approval — the GM gives this command.
-pub fn change_background(table: &Table, seat: Seat, name: &str, background: &str, new_name: &str) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn change_background(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    background: &str,
+    new_name: &str,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     require_gm(seat, "IT-65", "approves a background change")?;
     require_session_end(table, "IT-65")?;
     let c = table.find(name, "IT-65")?;
@@ -289,11 +446,17 @@ pub fn change_background(table: &Table, seat: Seat, name: &str, background: &str
         return Err(RuleError::illegal("IT-65", format!("{name} is not a PC")));
     }
     if !c.backgrounds.iter().any(|b| b.name == background) {
-        return Err(RuleError::illegal("IT-65", format!("{name} has no background {background:?}")));
+        return Err(RuleError::illegal(
+            "IT-65",
+            format!("{name} has no background {background:?}"),
+        ));
     }
     non_empty(new_name, "IT-65", "the new background")?;
     if c.backgrounds.iter().any(|b| b.name == new_name.trim()) {
-        return Err(RuleError::illegal("IT-65", format!("{name} already has a background {new_name:?}")));
+        return Err(RuleError::illegal(
+            "IT-65",
+            format!("{name} already has a background {new_name:?}"),
+        ));
     }
     Ok(vec![CampaignEvent::BackgroundChanged {
         character: c.name.clone(),
@@ -305,7 +468,10 @@ pub fn change_background(table: &Table, seat: Seat, name: &str, background: &str
 pub fn apply(table: &mut Table, event: &CampaignEvent) {
     use CampaignEvent as E;
     match event {
-        E::GoalMarked { character, achieved } => {
+        E::GoalMarked {
+            character,
+            achieved,
+        } => {
             if let Some(c) = table.character_mut(character) {
                 c.goal.achieved = *achieved;
             }
@@ -319,10 +485,21 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
             table.campaign.session_ending = false;
             table.campaign.levelled_this_session.clear();
         }
-        E::LevelledUp { character, improvement, refill, replacement, .. } => {
+        E::LevelledUp {
+            character,
+            improvement,
+            refill,
+            replacement,
+            ..
+        } => {
             apply_level_up(table, character, improvement, *refill, *replacement);
         }
-        E::TraitsRewritten { character, goal, belief, flaw } => {
+        E::TraitsRewritten {
+            character,
+            goal,
+            belief,
+            flaw,
+        } => {
             if let Some(c) = table.character_mut(character) {
                 if let Some(t) = goal {
                     c.goal.text = t.clone();
@@ -335,8 +512,15 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
                 }
             }
         }
-        E::BackgroundChanged { character, background, new_name } => {
-            if let Some(b) = table.character_mut(character).and_then(|c| c.backgrounds.iter_mut().find(|b| b.name == *background)) {
+        E::BackgroundChanged {
+            character,
+            background,
+            new_name,
+        } => {
+            if let Some(b) = table
+                .character_mut(character)
+                .and_then(|c| c.backgrounds.iter_mut().find(|b| b.name == *background))
+            {
                 b.name = new_name.clone();
             }
         }
@@ -344,14 +528,27 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
     }
 }
 
-fn apply_level_up(table: &mut Table, name: &str, improvement: &Improvement, refill: Option<Refill>, replacement: bool) {
+fn apply_level_up(
+    table: &mut Table,
+    name: &str,
+    improvement: &Improvement,
+    refill: Option<Refill>,
+    replacement: bool,
+) {
     let repl = table.campaign.replacement(name).cloned();
-    let Some(c) = table.character_mut(name) else { return };
+    let Some(c) = table.character_mut(name) else {
+        return;
+    };
     c.level = c.level.saturating_add(1);
     improve(c, improvement, repl.as_ref());
     if replacement {
         // A replacement is fresh: its refills change nothing and it has no marks to erase.
-        if let Some(r) = table.campaign.replacements.iter_mut().find(|r| r.character == name) {
+        if let Some(r) = table
+            .campaign
+            .replacements
+            .iter_mut()
+            .find(|r| r.character == name)
+        {
             r.levels_left = r.levels_left.saturating_sub(1);
         }
         table.campaign.replacements.retain(|r| r.levels_left > 0);
@@ -386,7 +583,10 @@ fn erase_after_level_up(c: &mut Character) {
 
 fn improve(c: &mut Character, improvement: &Improvement, repl: Option<&Replacement>) {
     match improvement {
-        Improvement::LearnMove { mv, name } => c.moves.push(KnownMove { mv: *mv, name: name.trim().into() }),
+        Improvement::LearnMove { mv, name } => c.moves.push(KnownMove {
+            mv: *mv,
+            name: name.trim().into(),
+        }),
         Improvement::ComboEdits { edits } => {
             if let Ok(combos) = edited_combos(c, edits, repl) {
                 c.combos = combos;
@@ -396,7 +596,10 @@ fn improve(c: &mut Character, improvement: &Improvement, repl: Option<&Replaceme
             let max = c.energy.max.get_mut(*action);
             *max = max.saturating_add(1); // D-16: current unchanged
         }
-        Improvement::LearnSpecial { special } => c.specials.push(KnownSpecial { special: *special, spent: false }),
+        Improvement::LearnSpecial { special } => c.specials.push(KnownSpecial {
+            special: *special,
+            spent: false,
+        }),
     }
 }
 
@@ -405,7 +608,10 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
         out.push(CampaignCommand::EndSession {});
         out.push(CampaignCommand::StartSession {});
         for c in table.characters.iter().filter(|c| c.is_pc()) {
-            out.push(CampaignCommand::MarkGoal { character: c.name.clone(), achieved: !c.goal.achieved });
+            out.push(CampaignCommand::MarkGoal {
+                character: c.name.clone(),
+                achieved: !c.goal.achieved,
+            });
             for b in &c.backgrounds {
                 out.push(CampaignCommand::ChangeBackground {
                     character: c.name.clone(),
@@ -416,8 +622,15 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
         }
         return;
     }
-    for c in table.characters.iter().filter(|c| c.controller == seat && !c.dead) {
-        out.push(CampaignCommand::MarkGoal { character: c.name.clone(), achieved: true });
+    for c in table
+        .characters
+        .iter()
+        .filter(|c| c.controller == seat && !c.dead)
+    {
+        out.push(CampaignCommand::MarkGoal {
+            character: c.name.clone(),
+            achieved: true,
+        });
         out.push(CampaignCommand::RewriteTraits {
             character: c.name.clone(),
             goal: Some("A new goal".into()),
@@ -426,20 +639,40 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
         });
         for improvement in improvements(c) {
             for refill in [Some(Refill::BackgroundPoints), Some(Refill::Veto), None] {
-                out.push(CampaignCommand::LevelUp { character: c.name.clone(), improvement: improvement.clone(), refill });
+                out.push(CampaignCommand::LevelUp {
+                    character: c.name.clone(),
+                    improvement: improvement.clone(),
+                    refill,
+                });
             }
         }
     }
 }
 
 fn improvements(c: &Character) -> Vec<Improvement> {
-    let mut all: Vec<Improvement> =
-        Move::ALL.iter().filter(|m| !c.knows(**m)).map(|m| Improvement::LearnMove { mv: *m, name: m.to_string() }).collect();
+    let mut all: Vec<Improvement> = Move::ALL
+        .iter()
+        .filter(|m| !c.knows(**m))
+        .map(|m| Improvement::LearnMove {
+            mv: *m,
+            name: m.to_string(),
+        })
+        .collect();
     all.extend(Action::ALL.map(|action| Improvement::Energy { action }));
-    all.extend(Special::all().into_iter().map(|special| Improvement::LearnSpecial { special }));
+    all.extend(
+        Special::all()
+            .into_iter()
+            .map(|special| Improvement::LearnSpecial { special }),
+    );
     for from in Move::ALL {
         for k in &c.moves {
-            all.push(Improvement::ComboEdits { edits: vec![ComboEdit { from, followup: k.mv, replaces: None }] });
+            all.push(Improvement::ComboEdits {
+                edits: vec![ComboEdit {
+                    from,
+                    followup: k.mv,
+                    replaces: None,
+                }],
+            });
         }
     }
     all

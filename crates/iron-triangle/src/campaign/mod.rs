@@ -35,7 +35,7 @@ pub use veto::DeclaredVeto;
 pub use visibility::{CampaignView, ChooserView, ProblemView};
 
 pub use narration::narrate;
-pub use visibility::{event_view, render, view};
+pub use visibility::{event_view, render, secret_pending, view};
 
 /// The state of the campaign outside conflicts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,23 +90,39 @@ pub struct Replacement {
 }
 
 impl Campaign {
-    pub fn new(countdowns: &[CountdownSheet], setup: &CampaignSetup) -> Result<Campaign, RuleError> {
+    pub fn new(
+        countdowns: &[CountdownSheet],
+        setup: &CampaignSetup,
+    ) -> Result<Campaign, RuleError> {
         let mut built: Vec<Countdown> = Vec::new();
         for sheet in countdowns {
             let c = sheet.build()?;
             if built.iter().any(|o| o.name == c.name) {
-                return Err(RuleError::setup("IT-13", format!("two countdowns are called {:?}", c.name)));
+                return Err(RuleError::setup(
+                    "IT-13",
+                    format!("two countdowns are called {:?}", c.name),
+                ));
             }
             built.push(c);
         }
-        if let Some((seat, n)) = setup.last_decided.iter().find(|(_, n)| **n > setup.problems_opened) {
+        if let Some((seat, n)) = setup
+            .last_decided
+            .iter()
+            .find(|(_, n)| **n > setup.problems_opened)
+        {
             return Err(RuleError::setup(
                 "IT-17",
-                format!("{seat} cannot have decided problem #{n}: only {} were opened", setup.problems_opened),
+                format!(
+                    "{seat} cannot have decided problem #{n}: only {} were opened",
+                    setup.problems_opened
+                ),
             ));
         }
         if setup.last_decided.contains_key(&Seat::Gm) {
-            return Err(RuleError::setup("IT-17", "only players' decisions are recorded"));
+            return Err(RuleError::setup(
+                "IT-17",
+                "only players' decisions are recorded",
+            ));
         }
         Ok(Campaign {
             session: setup.session.unwrap_or(1).max(1),
@@ -141,9 +157,15 @@ pub fn conflict_over(table: &mut Table) {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CampaignCommand {
     /// A player creates its own PC; the GM creates NPCs (IT-1, IT-9 … IT-12).
-    CreateCharacter { sheet: Box<CharacterSheet> },
+    CreateCharacter {
+        sheet: Box<CharacterSheet>,
+    },
     /// A player whose PC died creates a replacement at a starting level (IT-66).
-    CreateReplacement { sheet: Box<CharacterSheet>, replaces: String, level: u32 },
+    CreateReplacement {
+        sheet: Box<CharacterSheet>,
+        replaces: String,
+        level: u32,
+    },
     /// Rename a known move; free at any time (IT-7).
     RenameMove {
         character: String,
@@ -151,26 +173,46 @@ pub enum CampaignCommand {
         mv: Move,
         name: String,
     },
-    CreateCountdown { name: String, boxes: u32 },
-    MarkCountdown { name: String },
-    NarrateCountdown { name: String, consequences: String },
-    EraseCountdown { name: String },
-    OpenProblem { description: String },
+    CreateCountdown {
+        name: String,
+        boxes: u32,
+    },
+    MarkCountdown {
+        name: String,
+    },
+    NarrateCountdown {
+        name: String,
+        consequences: String,
+    },
+    EraseCountdown {
+        name: String,
+    },
+    OpenProblem {
+        description: String,
+    },
     ChooseOption {
         option: ProblemOption,
         #[serde(default, rename = "trait")]
         which: Option<TraitKind>,
     },
     PassProblem {},
-    PickDecider { seat: Seat },
+    PickDecider {
+        seat: Seat,
+    },
     NarrateOutcome {
         text: String,
         #[serde(default)]
         background: Option<String>,
     },
-    RejectNarration { reason: String },
-    Veto { substitute: ProblemOption },
-    PickVeto { seat: Seat },
+    RejectNarration {
+        reason: String,
+    },
+    Veto {
+        substitute: ProblemOption,
+    },
+    PickVeto {
+        seat: Seat,
+    },
     CloseProblem {},
     Rest {
         kind: RestKind,
@@ -183,7 +225,10 @@ pub enum CampaignCommand {
         #[serde(default)]
         refresh_specials: bool,
     },
-    MarkGoal { character: String, achieved: bool },
+    MarkGoal {
+        character: String,
+        achieved: bool,
+    },
     EndSession {},
     LevelUp {
         character: String,
@@ -200,7 +245,11 @@ pub enum CampaignCommand {
         #[serde(default)]
         flaw: Option<String>,
     },
-    ChangeBackground { character: String, background: String, new_name: String },
+    ChangeBackground {
+        character: String,
+        background: String,
+        new_name: String,
+    },
     StartSession {},
 }
 
@@ -208,8 +257,16 @@ pub enum CampaignCommand {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum CampaignEvent {
-    CharacterCreated { character: Box<Character> },
-    ReplacementCreated { character: Box<Character>, replaces: String, level: u32, moves: Vec<KnownMove>, combos: Vec<Combo> },
+    CharacterCreated {
+        character: Box<Character>,
+    },
+    ReplacementCreated {
+        character: Box<Character>,
+        replaces: String,
+        level: u32,
+        moves: Vec<KnownMove>,
+        combos: Vec<Combo>,
+    },
     MoveRenamed {
         character: String,
         controller: Seat,
@@ -217,59 +274,187 @@ pub enum CampaignEvent {
         mv: Move,
         name: String,
     },
-    CountdownCreated { name: String, boxes: u32 },
-    CountdownMarked { name: String, marked: u32, boxes: u32 },
-    CountdownNarrated { name: String, consequences: String },
-    CountdownErased { name: String },
-    ProblemOpened { problem: u32, description: String },
+    CountdownCreated {
+        name: String,
+        boxes: u32,
+    },
+    CountdownMarked {
+        name: String,
+        marked: u32,
+        boxes: u32,
+    },
+    CountdownNarrated {
+        name: String,
+        consequences: String,
+    },
+    CountdownErased {
+        name: String,
+    },
+    ProblemOpened {
+        problem: u32,
+        description: String,
+    },
     /// A hidden commitment (IT-2): `pick` is `None` in the views of every seat but its owner.
-    OptionCommitted { problem: u32, seat: Seat, character: String, pick: Option<Pick> },
-    ProblemRevealed { problem: u32, commitments: Vec<Commitment> },
-    DeciderChosen { problem: u32, decider: Decider, reason: DeciderReason },
-    DeciderTied { problem: u32, candidates: Vec<Seat> },
-    OutcomeNarrated { problem: u32, decider: Decider, text: String, payment: Payment },
-    NarrationRejected { problem: u32, decider: Decider, reason: String },
-    VetoDeclared { problem: u32, seat: Seat, character: String, substitute: ProblemOption, stands: bool },
-    VetoPicked { problem: u32, seat: Seat, character: String, substitute: ProblemOption },
-    ProblemClosed { problem: u32 },
-    Rested { kind: RestKind, effects: Vec<RestEffect> },
-    NpcRecovered { character: String, current: crate::character::PerAction<u32>, refresh_specials: bool },
-    GoalMarked { character: String, achieved: bool },
-    SessionEnded { session: u32, eligible: Vec<String> },
-    LevelledUp { character: String, level: u32, improvement: Improvement, refill: Option<Refill>, replacement: bool },
-    TraitsRewritten { character: String, goal: Option<String>, belief: Option<String>, flaw: Option<String> },
-    BackgroundChanged { character: String, background: String, new_name: String },
-    SessionStarted { session: u32 },
+    OptionCommitted {
+        problem: u32,
+        seat: Seat,
+        character: String,
+        pick: Option<Pick>,
+    },
+    ProblemRevealed {
+        problem: u32,
+        commitments: Vec<Commitment>,
+    },
+    DeciderChosen {
+        problem: u32,
+        decider: Decider,
+        reason: DeciderReason,
+    },
+    DeciderTied {
+        problem: u32,
+        candidates: Vec<Seat>,
+    },
+    OutcomeNarrated {
+        problem: u32,
+        decider: Decider,
+        text: String,
+        payment: Payment,
+    },
+    NarrationRejected {
+        problem: u32,
+        decider: Decider,
+        reason: String,
+    },
+    VetoDeclared {
+        problem: u32,
+        seat: Seat,
+        character: String,
+        substitute: ProblemOption,
+        stands: bool,
+    },
+    VetoPicked {
+        problem: u32,
+        seat: Seat,
+        character: String,
+        substitute: ProblemOption,
+    },
+    ProblemClosed {
+        problem: u32,
+    },
+    Rested {
+        kind: RestKind,
+        effects: Vec<RestEffect>,
+    },
+    NpcRecovered {
+        character: String,
+        current: crate::character::PerAction<u32>,
+        refresh_specials: bool,
+    },
+    GoalMarked {
+        character: String,
+        achieved: bool,
+    },
+    SessionEnded {
+        session: u32,
+        eligible: Vec<String>,
+    },
+    LevelledUp {
+        character: String,
+        level: u32,
+        improvement: Improvement,
+        refill: Option<Refill>,
+        replacement: bool,
+    },
+    TraitsRewritten {
+        character: String,
+        goal: Option<String>,
+        belief: Option<String>,
+        flaw: Option<String>,
+    },
+    BackgroundChanged {
+        character: String,
+        background: String,
+        new_name: String,
+    },
+    SessionStarted {
+        session: u32,
+    },
 }
 
-pub fn decide(table: &Table, seat: Seat, command: &CampaignCommand) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn decide(
+    table: &Table,
+    seat: Seat,
+    command: &CampaignCommand,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     use CampaignCommand as C;
     match command {
         C::CreateCharacter { sheet } => creation::create(table, seat, sheet),
-        C::CreateReplacement { sheet, replaces, level } => creation::replacement(table, seat, sheet, replaces, *level),
-        C::RenameMove { character, mv, name } => creation::rename(table, seat, character, *mv, name),
+        C::CreateReplacement {
+            sheet,
+            replaces,
+            level,
+        } => creation::replacement(table, seat, sheet, replaces, *level),
+        C::RenameMove {
+            character,
+            mv,
+            name,
+        } => creation::rename(table, seat, character, *mv, name),
         C::CreateCountdown { name, boxes } => countdowns::create(table, seat, name, *boxes),
         C::MarkCountdown { name } => countdowns::mark(table, seat, name),
-        C::NarrateCountdown { name, consequences } => countdowns::narrate_full(table, seat, name, consequences),
+        C::NarrateCountdown { name, consequences } => {
+            countdowns::narrate_full(table, seat, name, consequences)
+        }
         C::EraseCountdown { name } => countdowns::erase(table, seat, name),
         C::OpenProblem { description } => problems::open(table, seat, description),
-        C::ChooseOption { option, which } => problems::commit(table, seat, Pick::Choose { option: *option, which: *which }),
+        C::ChooseOption { option, which } => problems::commit(
+            table,
+            seat,
+            Pick::Choose {
+                option: *option,
+                which: *which,
+            },
+        ),
         C::PassProblem {} => problems::commit(table, seat, Pick::Pass),
         C::PickDecider { seat: picked } => problems::pick_decider(table, seat, *picked),
-        C::NarrateOutcome { text, background } => problems::narrate_outcome(table, seat, text, background.as_deref()),
+        C::NarrateOutcome { text, background } => {
+            problems::narrate_outcome(table, seat, text, background.as_deref())
+        }
         C::RejectNarration { reason } => problems::reject(table, seat, reason),
         C::Veto { substitute } => veto::declare(table, seat, *substitute),
         C::PickVeto { seat: picked } => veto::pick(table, seat, *picked),
         C::CloseProblem {} => problems::close(table, seat),
         C::Rest { kind, picks } => rest::rest(table, seat, *kind, picks),
-        C::RecoverNpc { character, current, refresh_specials } => rest::recover_npc(table, seat, character, *current, *refresh_specials),
-        C::MarkGoal { character, achieved } => level_up::mark_goal(table, seat, character, *achieved),
+        C::RecoverNpc {
+            character,
+            current,
+            refresh_specials,
+        } => rest::recover_npc(table, seat, character, *current, *refresh_specials),
+        C::MarkGoal {
+            character,
+            achieved,
+        } => level_up::mark_goal(table, seat, character, *achieved),
         C::EndSession {} => level_up::end_session(table, seat),
-        C::LevelUp { character, improvement, refill } => level_up::level_up(table, seat, character, improvement, *refill),
-        C::RewriteTraits { character, goal, belief, flaw } => {
-            level_up::rewrite(table, seat, character, [goal.as_deref(), belief.as_deref(), flaw.as_deref()])
-        }
-        C::ChangeBackground { character, background, new_name } => level_up::change_background(table, seat, character, background, new_name),
+        C::LevelUp {
+            character,
+            improvement,
+            refill,
+        } => level_up::level_up(table, seat, character, improvement, *refill),
+        C::RewriteTraits {
+            character,
+            goal,
+            belief,
+            flaw,
+        } => level_up::rewrite(
+            table,
+            seat,
+            character,
+            [goal.as_deref(), belief.as_deref(), flaw.as_deref()],
+        ),
+        C::ChangeBackground {
+            character,
+            background,
+            new_name,
+        } => level_up::change_background(table, seat, character, background, new_name),
         C::StartSession {} => level_up::start_session(table, seat),
     }
 }
@@ -279,10 +464,16 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
     match event {
         E::CharacterCreated { character } => table.characters.push((**character).clone()),
         E::ReplacementCreated { .. } => creation::apply_replacement(table, event),
-        E::MoveRenamed { character, mv, name, .. } => creation::apply_rename(table, character, *mv, name),
-        E::CountdownCreated { .. } | E::CountdownMarked { .. } | E::CountdownNarrated { .. } | E::CountdownErased { .. } => {
-            countdowns::apply(table, event)
-        }
+        E::MoveRenamed {
+            character,
+            mv,
+            name,
+            ..
+        } => creation::apply_rename(table, character, *mv, name),
+        E::CountdownCreated { .. }
+        | E::CountdownMarked { .. }
+        | E::CountdownNarrated { .. }
+        | E::CountdownErased { .. } => countdowns::apply(table, event),
         E::ProblemOpened { .. }
         | E::OptionCommitted { .. }
         | E::ProblemRevealed { .. }
@@ -312,42 +503,81 @@ pub fn legal_commands(table: &Table, seat: Seat) -> Vec<CampaignCommand> {
     veto::candidates(table, seat, &mut candidates);
     rest::candidates(table, seat, &mut candidates);
     level_up::candidates(table, seat, &mut candidates);
-    candidates.into_iter().filter(|c| decide(table, seat, c).is_ok()).collect()
+    candidates
+        .into_iter()
+        .filter(|c| decide(table, seat, c).is_ok())
+        .collect()
 }
 
 // ----- shared helpers -----
 
 /// The living PC a player seat controls (IT-1: one each).
 pub(crate) fn pc_of(table: &Table, seat: Seat) -> Option<&Character> {
-    table.characters.iter().find(|c| c.is_pc() && !c.dead && c.controller == seat)
+    table
+        .characters
+        .iter()
+        .find(|c| c.is_pc() && !c.dead && c.controller == seat)
 }
 
 /// A player seat at the table, or the refusal naming IT-1.
-pub(crate) fn require_player(table: &Table, seat: Seat, rule: &'static str) -> Result<(), RuleError> {
+pub(crate) fn require_player(
+    table: &Table,
+    seat: Seat,
+    rule: &'static str,
+) -> Result<(), RuleError> {
     if seat == Seat::Gm {
-        return Err(RuleError::not_your_call(rule, seat, "this is for players, not the GM"));
+        return Err(RuleError::not_your_call(
+            rule,
+            seat,
+            "this is for players, not the GM",
+        ));
     }
     if !table.players.contains(&seat) {
-        return Err(RuleError::not_your_call("IT-1", seat, "this seat is not at the table"));
+        return Err(RuleError::not_your_call(
+            "IT-1",
+            seat,
+            "this seat is not at the table",
+        ));
     }
     Ok(())
 }
 
 pub(crate) fn require_gm(seat: Seat, rule: &'static str, what: &str) -> Result<(), RuleError> {
-    if seat == Seat::Gm { Ok(()) } else { Err(RuleError::not_your_call(rule, seat, format!("only the GM {what}"))) }
+    if seat == Seat::Gm {
+        Ok(())
+    } else {
+        Err(RuleError::not_your_call(
+            rule,
+            seat,
+            format!("only the GM {what}"),
+        ))
+    }
 }
 
 /// The character called `name`, controlled by `seat` (the GM controls NPCs).
-pub(crate) fn controlled<'a>(table: &'a Table, seat: Seat, name: &str, rule: &'static str) -> Result<&'a Character, RuleError> {
+pub(crate) fn controlled<'a>(
+    table: &'a Table,
+    seat: Seat,
+    name: &str,
+    rule: &'static str,
+) -> Result<&'a Character, RuleError> {
     let c = table.find(name, rule)?;
     if c.controller != seat {
-        return Err(RuleError::not_your_call("IT-1", seat, format!("{name} is controlled by {}", c.controller)));
+        return Err(RuleError::not_your_call(
+            "IT-1",
+            seat,
+            format!("{name} is controlled by {}", c.controller),
+        ));
     }
     Ok(c)
 }
 
 pub(crate) fn non_empty(text: &str, rule: &'static str, what: &str) -> Result<(), RuleError> {
-    if text.trim().is_empty() { Err(RuleError::illegal(rule, format!("{what} cannot be empty"))) } else { Ok(()) }
+    if text.trim().is_empty() {
+        Err(RuleError::illegal(rule, format!("{what} cannot be empty")))
+    } else {
+        Ok(())
+    }
 }
 
 /// Run `decide`'s first events through `apply` on a copy, to compute automatic follow-ups.

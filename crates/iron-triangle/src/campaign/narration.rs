@@ -7,36 +7,85 @@ use crate::moves::Action;
 pub fn narrate(event: &CampaignEvent) -> String {
     use CampaignEvent as E;
     match event {
-        E::CharacterCreated { character } => format!("{} joins the story ({}).", character.name, character.controller),
-        E::ReplacementCreated { character, replaces, level, .. } => {
-            format!("{} continues {replaces}'s fighting tradition, starting towards level {level}.", character.name)
+        E::CharacterCreated { character } => format!(
+            "{} joins the story ({}).",
+            character.name, character.controller
+        ),
+        E::ReplacementCreated {
+            character,
+            replaces,
+            level,
+            ..
+        } => {
+            format!(
+                "{} continues {replaces}'s fighting tradition, starting towards level {level}.",
+                character.name
+            )
         }
-        E::MoveRenamed { character, mv, name, .. } => format!("{character} now calls {mv} \"{name}\"."),
-        E::CountdownCreated { name, boxes } => format!("A countdown begins: {name} ({boxes} boxes)."),
-        E::CountdownMarked { name, marked, boxes } if marked >= boxes => {
+        E::MoveRenamed {
+            character,
+            mv,
+            name,
+            ..
+        } => format!("{character} now calls {mv} \"{name}\"."),
+        E::CountdownCreated { name, boxes } => {
+            format!("A countdown begins: {name} ({boxes} boxes).")
+        }
+        E::CountdownMarked {
+            name,
+            marked,
+            boxes,
+        } if marked >= boxes => {
             format!("{name} is full ({marked}/{boxes}): the GM will narrate the consequences.")
         }
-        E::CountdownMarked { name, marked, boxes } => format!("{name} ticks to {marked}/{boxes}."),
-        E::CountdownNarrated { name, consequences } => format!("{name} comes to pass: {consequences}"),
-        E::CountdownErased { name } => format!("The threat of {name} is stopped; the countdown is erased."),
-        E::ProblemOpened { problem, description } => format!("Problem #{problem}: {description}"),
-        E::OptionCommitted { character, pick, .. } => match pick {
+        E::CountdownMarked {
+            name,
+            marked,
+            boxes,
+        } => format!("{name} ticks to {marked}/{boxes}."),
+        E::CountdownNarrated { name, consequences } => {
+            format!("{name} comes to pass: {consequences}")
+        }
+        E::CountdownErased { name } => {
+            format!("The threat of {name} is stopped; the countdown is erased.")
+        }
+        E::ProblemOpened {
+            problem,
+            description,
+        } => format!("Problem #{problem}: {description}"),
+        E::OptionCommitted {
+            character, pick, ..
+        } => match pick {
             None => format!("{character} is ready."),
             Some(Pick::Pass) => format!("{character} passes (hidden until the reveal)."),
-            Some(Pick::Choose { option, .. }) => format!("{character} commits option {} (hidden until the reveal).", option.number()),
+            Some(Pick::Choose { option, .. }) => format!(
+                "{character} commits option {} (hidden until the reveal).",
+                option.number()
+            ),
         },
-        E::ProblemRevealed { problem, commitments } => {
+        E::ProblemRevealed {
+            problem,
+            commitments,
+        } => {
             let picks: Vec<String> = commitments
                 .iter()
                 .map(|k| match k.pick {
                     Pick::Pass => format!("{} passes", k.character),
-                    Pick::Choose { option, .. } => format!("{} chose {}", k.character, option.number()),
+                    Pick::Choose { option, .. } => {
+                        format!("{} chose {}", k.character, option.number())
+                    }
                 })
                 .collect();
-            let list = if picks.is_empty() { "nobody chose".to_string() } else { picks.join(", ") };
+            let list = if picks.is_empty() {
+                "nobody chose".to_string()
+            } else {
+                picks.join(", ")
+            };
             format!("Problem #{problem} revealed: {list}.")
         }
-        E::DeciderChosen { decider, reason, .. } => {
+        E::DeciderChosen {
+            decider, reason, ..
+        } => {
             let why = match reason {
                 DeciderReason::HighestOption => "with the highest option",
                 DeciderReason::LeastRecent => "having decided least recently",
@@ -47,16 +96,39 @@ pub fn narrate(event: &CampaignEvent) -> String {
         }
         E::DeciderTied { candidates, .. } => {
             let names: Vec<String> = candidates.iter().map(|s| s.to_string()).collect();
-            format!("A tie between {}: the GM picks the decider.", names.join(" and "))
+            format!(
+                "A tie between {}: the GM picks the decider.",
+                names.join(" and ")
+            )
         }
-        E::OutcomeNarrated { decider, text, payment, .. } => {
+        E::OutcomeNarrated {
+            decider,
+            text,
+            payment,
+            ..
+        } => {
             format!("{}: \"{text}\"{}", decider_name(decider), paid(payment))
         }
-        E::NarrationRejected { decider, reason, .. } => format!("The GM rules {}'s outcome outside the rules: {reason}", decider_name(decider)),
-        E::VetoDeclared { character, substitute, stands: true, .. } => {
-            format!("{character} says \"veto\"! The outcome is void; {character} will narrate option {} instead.", substitute.number())
+        E::NarrationRejected {
+            decider, reason, ..
+        } => format!(
+            "The GM rules {}'s outcome outside the rules: {reason}",
+            decider_name(decider)
+        ),
+        E::VetoDeclared {
+            character,
+            substitute,
+            stands: true,
+            ..
+        } => {
+            format!(
+                "{character} says \"veto\"! The outcome is void; {character} will narrate option {} instead.",
+                substitute.number()
+            )
         }
-        E::VetoDeclared { character, .. } => format!("{character} also says \"veto\" (spent; the first veto stands unless the GM picks)."),
+        E::VetoDeclared { character, .. } => format!(
+            "{character} also says \"veto\" (spent; the first veto stands unless the GM picks)."
+        ),
         E::VetoPicked { character, .. } => format!("The GM lets {character}'s veto stand."),
         E::ProblemClosed { problem } => format!("Problem #{problem} is settled; play moves on."),
         E::Rested { kind, effects } => {
@@ -73,19 +145,51 @@ pub fn narrate(event: &CampaignEvent) -> String {
                 })
                 .collect();
             // IT-30: resting is not a meaningful change for repeating a conflict.
-            format!("The party takes {what}: {}. (Resting does not make a lost conflict worth repeating.)", gains.join(", "))
+            format!(
+                "The party takes {what}: {}. (Resting does not make a lost conflict worth repeating.)",
+                gains.join(", ")
+            )
         }
-        E::NpcRecovered { character, current, .. } => {
-            format!("{character} recovers to {}/{}/{}.", current.defend, current.grapple, current.attack)
+        E::NpcRecovered {
+            character, current, ..
+        } => {
+            format!(
+                "{character} recovers to {}/{}/{}.",
+                current.defend, current.grapple, current.attack
+            )
         }
-        E::GoalMarked { character, achieved: true } => format!("{character}'s goal is achieved."),
+        E::GoalMarked {
+            character,
+            achieved: true,
+        } => format!("{character}'s goal is achieved."),
         E::GoalMarked { character, .. } => format!("{character}'s goal is not achieved after all."),
-        E::SessionEnded { session, eligible } if eligible.is_empty() => format!("Session {session} ends."),
-        E::SessionEnded { session, eligible } => format!("Session {session} ends; level-up for {}.", eligible.join(", ")),
-        E::LevelledUp { character, level, improvement, .. } => format!("{character} reaches level {level}: {}.", improved(improvement)),
-        E::TraitsRewritten { character, .. } => format!("{character} rewrites their goal, belief or flaw."),
-        E::BackgroundChanged { character, background, new_name } => {
-            format!("With the GM's approval, {character}'s background {background} becomes {new_name}.")
+        E::SessionEnded { session, eligible } if eligible.is_empty() => {
+            format!("Session {session} ends.")
+        }
+        E::SessionEnded { session, eligible } => format!(
+            "Session {session} ends; level-up for {}.",
+            eligible.join(", ")
+        ),
+        E::LevelledUp {
+            character,
+            level,
+            improvement,
+            ..
+        } => format!(
+            "{character} reaches level {level}: {}.",
+            improved(improvement)
+        ),
+        E::TraitsRewritten { character, .. } => {
+            format!("{character} rewrites their goal, belief or flaw.")
+        }
+        E::BackgroundChanged {
+            character,
+            background,
+            new_name,
+        } => {
+            format!(
+                "With the GM's approval, {character}'s background {background} becomes {new_name}."
+            )
         }
         E::SessionStarted { session } => format!("Session {session} begins."),
     }
@@ -95,7 +199,9 @@ fn paid(p: &Payment) -> String {
     match p {
         Payment::Nothing => String::new(),
         Payment::Point { background, .. } => format!(" (spends a point of {background})"),
-        Payment::Trait { which, .. } => format!(" (marks the {})", format!("{which:?}").to_lowercase()),
+        Payment::Trait { which, .. } => {
+            format!(" (marks the {})", format!("{which:?}").to_lowercase())
+        }
     }
 }
 
@@ -103,7 +209,10 @@ fn improved(i: &Improvement) -> String {
     match i {
         Improvement::LearnMove { mv, name } => format!("learns {mv} \"{name}\""),
         Improvement::ComboEdits { edits } => {
-            let list: Vec<String> = edits.iter().map(|e| format!("{} → {}", e.from, e.followup)).collect();
+            let list: Vec<String> = edits
+                .iter()
+                .map(|e| format!("{} → {}", e.from, e.followup))
+                .collect();
             format!("combo edits {}", list.join(", "))
         }
         Improvement::Energy { action } => format!("+1 max {}", action_name(*action)),

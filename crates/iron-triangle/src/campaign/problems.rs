@@ -25,12 +25,19 @@ pub enum ProblemOption {
 }
 
 impl ProblemOption {
-    pub const ALL: [ProblemOption; 4] =
-        [ProblemOption::GoodIdea, ProblemOption::BackgroundPoint, ProblemOption::Complication, ProblemOption::InterestingFailure];
+    pub const ALL: [ProblemOption; 4] = [
+        ProblemOption::GoodIdea,
+        ProblemOption::BackgroundPoint,
+        ProblemOption::Complication,
+        ProblemOption::InterestingFailure,
+    ];
 
     /// Options 3 and 4 are paid with a trait mark (IT-16, D-20).
     pub fn needs_trait(self) -> bool {
-        matches!(self, ProblemOption::Complication | ProblemOption::InterestingFailure)
+        matches!(
+            self,
+            ProblemOption::Complication | ProblemOption::InterestingFailure
+        )
     }
 
     pub fn number(self) -> u8 {
@@ -41,7 +48,10 @@ impl ProblemOption {
 impl TryFrom<u8> for ProblemOption {
     type Error = String;
     fn try_from(n: u8) -> Result<Self, String> {
-        ProblemOption::ALL.get(usize::from(n).wrapping_sub(1)).copied().ok_or_else(|| format!("problem options are 1-4, not {n}"))
+        ProblemOption::ALL
+            .get(usize::from(n).wrapping_sub(1))
+            .copied()
+            .ok_or_else(|| format!("problem options are 1-4, not {n}"))
     }
 }
 
@@ -113,7 +123,13 @@ pub struct Decider {
 
 impl Decider {
     fn gm() -> Decider {
-        Decider { seat: Seat::Gm, character: None, option: None, which: None, by_veto: false }
+        Decider {
+            seat: Seat::Gm,
+            character: None,
+            option: None,
+            which: None,
+            by_veto: false,
+        }
     }
 
     fn from(c: &Commitment) -> Decider {
@@ -121,7 +137,13 @@ impl Decider {
             Pick::Choose { option, which } => (Some(option), which),
             Pick::Pass => (None, None),
         };
-        Decider { seat: c.seat, character: Some(c.character.clone()), option, which, by_veto: false }
+        Decider {
+            seat: c.seat,
+            character: Some(c.character.clone()),
+            option,
+            which,
+            by_veto: false,
+        }
     }
 }
 
@@ -142,7 +164,11 @@ pub enum Payment {
     Nothing,
     /// One point from a background. `joined`: an unassigned point joined the background as it
     /// was spent (D-18); `created`: that background is new.
-    Point { background: String, joined: bool, created: bool },
+    Point {
+        background: String,
+        joined: bool,
+        created: bool,
+    },
     /// The declared trait was marked, setting Q1 (D-19); `q1_before` restores it on a veto.
     Trait {
         #[serde(rename = "trait")]
@@ -187,7 +213,11 @@ pub struct Problem {
 }
 
 pub(crate) fn current<'a>(table: &'a Table, rule: &'static str) -> Result<&'a Problem, RuleError> {
-    table.campaign.problem.as_ref().ok_or_else(|| RuleError::illegal(rule, "no problem is open"))
+    table
+        .campaign
+        .problem
+        .as_ref()
+        .ok_or_else(|| RuleError::illegal(rule, "no problem is open"))
 }
 
 /// The seats whose picks the reveal waits for: every player with a living PC that is not still
@@ -197,25 +227,48 @@ pub(crate) fn choosers(table: &Table) -> Vec<Seat> {
         .players
         .iter()
         .copied()
-        .filter(|s| pc_of(table, *s).is_some_and(|pc| table.campaign.replacement(&pc.name).is_none()))
+        .filter(|s| {
+            pc_of(table, *s).is_some_and(|pc| table.campaign.replacement(&pc.name).is_none())
+        })
         .collect()
 }
 
 pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<CampaignEvent>, RuleError> {
     require_gm(seat, "IT-15", "opens problems")?;
     if let Some(p) = &table.campaign.problem {
-        return Err(RuleError::illegal("IT-15", format!("problem #{} is still open", p.number)));
+        return Err(RuleError::illegal(
+            "IT-15",
+            format!("problem #{} is still open", p.number),
+        ));
     }
     if table.campaign.session_ending {
-        return Err(RuleError::illegal("IT-60", "the session has ended; start the next one first"));
+        return Err(RuleError::illegal(
+            "IT-60",
+            "the session has ended; start the next one first",
+        ));
     }
     non_empty(description, "IT-15", "a problem's description")?;
     let description = description.trim();
-    if table.campaign.closed_problems.iter().any(|d| d == description) {
-        return Err(RuleError::illegal("IT-20", format!("{description:?} was already resolved; a problem is not retried")));
+    if table
+        .campaign
+        .closed_problems
+        .iter()
+        .any(|d| d == description)
+    {
+        return Err(RuleError::illegal(
+            "IT-20",
+            format!("{description:?} was already resolved; a problem is not retried"),
+        ));
     }
-    let number = table.campaign.problems_opened.checked_add(1).ok_or_else(|| RuleError::illegal("IT-15", "too many problems"))?;
-    let events = vec![CampaignEvent::ProblemOpened { problem: number, description: description.to_string() }];
+    let number = table
+        .campaign
+        .problems_opened
+        .checked_add(1)
+        .ok_or_else(|| RuleError::illegal("IT-15", "too many problems"))?;
+    let events = vec![CampaignEvent::ProblemOpened {
+        problem: number,
+        description: description.to_string(),
+    }];
     Ok(with_reveal_if_ready(table, events))
 }
 
@@ -224,32 +277,61 @@ pub fn commit(table: &Table, seat: Seat, pick: Pick) -> Result<Vec<CampaignEvent
     let p = current(table, "IT-15")?;
     require_player(table, seat, "IT-15")?;
     if p.revealed {
-        return Err(RuleError::illegal("IT-2", format!("the picks for problem #{} are already revealed", p.number)));
+        return Err(RuleError::illegal(
+            "IT-2",
+            format!("the picks for problem #{} are already revealed", p.number),
+        ));
     }
-    let pc = pc_of(table, seat).ok_or_else(|| RuleError::illegal("IT-15", format!("{seat} has no living PC")))?;
+    let pc = pc_of(table, seat)
+        .ok_or_else(|| RuleError::illegal("IT-15", format!("{seat} has no living PC")))?;
     if table.campaign.replacement(&pc.name).is_some() {
-        return Err(RuleError::illegal("IT-66", format!("{} must finish its level-ups first", pc.name)));
+        return Err(RuleError::illegal(
+            "IT-66",
+            format!("{} must finish its level-ups first", pc.name),
+        ));
     }
     if p.commitments.iter().any(|c| c.seat == seat) {
-        return Err(RuleError::illegal("IT-2", "your pick is already committed, and commitments are final"));
+        return Err(RuleError::illegal(
+            "IT-2",
+            "your pick is already committed, and commitments are final",
+        ));
     }
     if let Pick::Choose { option, which } = pick {
         check_eligible(pc, option, which)?;
     }
-    let events = vec![CampaignEvent::OptionCommitted { problem: p.number, seat, character: pc.name.clone(), pick: Some(pick) }];
+    let events = vec![CampaignEvent::OptionCommitted {
+        problem: p.number,
+        seat,
+        character: pc.name.clone(),
+        pick: Some(pick),
+    }];
     Ok(with_reveal_if_ready(table, events))
 }
 
-fn check_eligible(pc: &Character, option: ProblemOption, which: Option<TraitKind>) -> Result<(), RuleError> {
+fn check_eligible(
+    pc: &Character,
+    option: ProblemOption,
+    which: Option<TraitKind>,
+) -> Result<(), RuleError> {
     if option == ProblemOption::BackgroundPoint && pc.background_points() == 0 {
-        return Err(RuleError::illegal("IT-16", format!("{} has no background point left for option 2", pc.name)));
+        return Err(RuleError::illegal(
+            "IT-16",
+            format!("{} has no background point left for option 2", pc.name),
+        ));
     }
     match (option.needs_trait(), which) {
-        (true, None) => Err(RuleError::illegal("IT-16", format!("option {} needs a declared belief or flaw", option.number()))),
-        (true, Some(t)) if t.of(pc).marked => {
-            Err(RuleError::illegal("D-20", format!("{}'s {t:?} is already marked", pc.name).to_lowercase()))
-        }
-        (false, Some(_)) => Err(RuleError::illegal("IT-16", "only options 3 and 4 declare a trait")),
+        (true, None) => Err(RuleError::illegal(
+            "IT-16",
+            format!("option {} needs a declared belief or flaw", option.number()),
+        )),
+        (true, Some(t)) if t.of(pc).marked => Err(RuleError::illegal(
+            "D-20",
+            format!("{}'s {t:?} is already marked", pc.name).to_lowercase(),
+        )),
+        (false, Some(_)) => Err(RuleError::illegal(
+            "IT-16",
+            "only options 3 and 4 declare a trait",
+        )),
         _ => Ok(()),
     }
 }
@@ -257,10 +339,17 @@ fn check_eligible(pc: &Character, option: ProblemOption, which: Option<TraitKind
 /// Add the reveal and the choice of decider when the last awaited pick is in (IT-2, IT-17).
 fn with_reveal_if_ready(table: &Table, mut events: Vec<CampaignEvent>) -> Vec<CampaignEvent> {
     let next = after(table, &events);
-    let Some(p) = &next.campaign.problem else { return events };
-    let ready = choosers(&next).iter().all(|s| p.commitments.iter().any(|c| c.seat == *s));
+    let Some(p) = &next.campaign.problem else {
+        return events;
+    };
+    let ready = choosers(&next)
+        .iter()
+        .all(|s| p.commitments.iter().any(|c| c.seat == *s));
     if ready && !p.revealed {
-        events.push(CampaignEvent::ProblemRevealed { problem: p.number, commitments: p.commitments.clone() });
+        events.push(CampaignEvent::ProblemRevealed {
+            problem: p.number,
+            commitments: p.commitments.clone(),
+        });
         events.push(resolve(&next, p));
     }
     events
@@ -277,67 +366,134 @@ pub(crate) fn resolve(table: &Table, p: &Problem) -> CampaignEvent {
             Pick::Pass => None,
         })
         .collect();
-    let chosen_event = |decider, reason| CampaignEvent::DeciderChosen { problem: p.number, decider, reason };
+    let chosen_event = |decider, reason| CampaignEvent::DeciderChosen {
+        problem: p.number,
+        decider,
+        reason,
+    };
     let Some(best) = chosen.iter().map(|(_, o)| *o).max() else {
         return chosen_event(Decider::gm(), DeciderReason::NobodyChose); // IT-19
     };
-    let top: Vec<&Commitment> = chosen.iter().filter(|(_, o)| *o == best).map(|(c, _)| *c).collect();
+    let top: Vec<&Commitment> = chosen
+        .iter()
+        .filter(|(_, o)| *o == best)
+        .map(|(c, _)| *c)
+        .collect();
     if let [only] = top.as_slice() {
         return chosen_event(Decider::from(only), DeciderReason::HighestOption);
     }
     // `None` (never decided) orders before every problem number: least recent (D-21).
     let recency = |c: &Commitment| table.campaign.last_decided.get(&c.seat).copied();
     let least = top.iter().map(|c| recency(c)).min().flatten();
-    let oldest: Vec<&Commitment> = top.iter().copied().filter(|c| recency(c) == least).collect();
+    let oldest: Vec<&Commitment> = top
+        .iter()
+        .copied()
+        .filter(|c| recency(c) == least)
+        .collect();
     match oldest.as_slice() {
         [only] => chosen_event(Decider::from(only), DeciderReason::LeastRecent),
-        _ => CampaignEvent::DeciderTied { problem: p.number, candidates: oldest.iter().map(|c| c.seat).collect() },
+        _ => CampaignEvent::DeciderTied {
+            problem: p.number,
+            candidates: oldest.iter().map(|c| c.seat).collect(),
+        },
     }
 }
 
-pub fn pick_decider(table: &Table, seat: Seat, picked: Seat) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn pick_decider(
+    table: &Table,
+    seat: Seat,
+    picked: Seat,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     require_gm(seat, "D-21", "breaks a tie of equal recency")?;
     let p = current(table, "IT-17")?;
     let Stage::DeciderTied { candidates } = &p.stage else {
-        return Err(RuleError::illegal("IT-17", "there is no tie for the GM to break"));
+        return Err(RuleError::illegal(
+            "IT-17",
+            "there is no tie for the GM to break",
+        ));
     };
     if !candidates.contains(&picked) {
-        return Err(RuleError::illegal("D-21", format!("{picked} is not among the tied choosers")));
+        return Err(RuleError::illegal(
+            "D-21",
+            format!("{picked} is not among the tied choosers"),
+        ));
     }
-    let c = p.commitments.iter().find(|c| c.seat == picked).ok_or_else(|| RuleError::illegal("D-21", "no such pick"))?;
-    Ok(vec![CampaignEvent::DeciderChosen { problem: p.number, decider: Decider::from(c), reason: DeciderReason::GmPicked }])
+    let c = p
+        .commitments
+        .iter()
+        .find(|c| c.seat == picked)
+        .ok_or_else(|| RuleError::illegal("D-21", "no such pick"))?;
+    Ok(vec![CampaignEvent::DeciderChosen {
+        problem: p.number,
+        decider: Decider::from(c),
+        reason: DeciderReason::GmPicked,
+    }])
 }
 
 /// The decider narrates and pays (IT-18).
-pub fn narrate_outcome(table: &Table, seat: Seat, text: &str, background: Option<&str>) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn narrate_outcome(
+    table: &Table,
+    seat: Seat,
+    text: &str,
+    background: Option<&str>,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     let p = current(table, "IT-18")?;
     let Stage::Narrating { decider } = &p.stage else {
-        return Err(RuleError::illegal("IT-18", "no outcome is waiting to be narrated"));
+        return Err(RuleError::illegal(
+            "IT-18",
+            "no outcome is waiting to be narrated",
+        ));
     };
     if decider.seat != seat {
-        return Err(RuleError::not_your_call("IT-18", seat, format!("{} narrates this outcome", decider.seat)));
+        return Err(RuleError::not_your_call(
+            "IT-18",
+            seat,
+            format!("{} narrates this outcome", decider.seat),
+        ));
     }
     non_empty(text, "IT-18", "the outcome")?;
     let payment = payment_for(table, decider, background)?;
-    Ok(vec![CampaignEvent::OutcomeNarrated { problem: p.number, decider: decider.clone(), text: text.trim().to_string(), payment }])
+    Ok(vec![CampaignEvent::OutcomeNarrated {
+        problem: p.number,
+        decider: decider.clone(),
+        text: text.trim().to_string(),
+        payment,
+    }])
 }
 
-fn payment_for(table: &Table, decider: &Decider, background: Option<&str>) -> Result<Payment, RuleError> {
+fn payment_for(
+    table: &Table,
+    decider: &Decider,
+    background: Option<&str>,
+) -> Result<Payment, RuleError> {
     let c = match &decider.character {
         Some(name) => table.find(name, "IT-18")?,
         None => return no_background(background, Payment::Nothing),
     };
     match decider.option {
         Some(ProblemOption::BackgroundPoint) => {
-            let name = background.ok_or_else(|| RuleError::illegal("IT-18", "option 2: name the background that pays the point"))?;
+            let name = background.ok_or_else(|| {
+                RuleError::illegal("IT-18", "option 2: name the background that pays the point")
+            })?;
             point_payment(c, name)
         }
         Some(o) if o.needs_trait() => {
-            let which = decider.which.ok_or_else(|| RuleError::illegal("D-20", "options 3 and 4 name a trait"))?;
+            let which = decider
+                .which
+                .ok_or_else(|| RuleError::illegal("D-20", "options 3 and 4 name a trait"))?;
             if which.of(c).marked {
-                return Err(RuleError::illegal("D-20", format!("{}'s {which:?} is already marked", c.name)));
+                return Err(RuleError::illegal(
+                    "D-20",
+                    format!("{}'s {which:?} is already marked", c.name),
+                ));
             }
-            no_background(background, Payment::Trait { which, q1_before: c.marks.q1 })
+            no_background(
+                background,
+                Payment::Trait {
+                    which,
+                    q1_before: c.marks.q1,
+                },
+            )
         }
         _ => no_background(background, Payment::Nothing),
     }
@@ -345,7 +501,10 @@ fn payment_for(table: &Table, decider: &Decider, background: Option<&str>) -> Re
 
 fn no_background(background: Option<&str>, payment: Payment) -> Result<Payment, RuleError> {
     match background {
-        Some(_) => Err(RuleError::illegal("IT-18", "only option 2 spends a background point")),
+        Some(_) => Err(RuleError::illegal(
+            "IT-18",
+            "only option 2 spends a background point",
+        )),
         None => Ok(payment),
     }
 }
@@ -356,15 +515,21 @@ pub(crate) fn point_payment(c: &Character, name: &str) -> Result<Payment, RuleEr
     let name = name.trim();
     non_empty(name, "D-18", "a background's name")?;
     let existing = c.backgrounds.iter().find(|b| b.name == name);
-    let payment = |joined, created| Payment::Point { background: name.to_string(), joined, created };
+    let payment = |joined, created| Payment::Point {
+        background: name.to_string(),
+        joined,
+        created,
+    };
     match existing {
         Some(b) if b.current > 0 => Ok(payment(false, false)),
-        _ if c.unassigned_points == 0 => {
-            Err(RuleError::illegal("IT-16", format!("{} has no point to spend in {name:?}", c.name)))
-        }
-        Some(b) if b.max >= MAX_POINTS_IN_ONE_BACKGROUND => {
-            Err(RuleError::illegal("D-18", format!("{name} already holds {MAX_POINTS_IN_ONE_BACKGROUND} points at most")))
-        }
+        _ if c.unassigned_points == 0 => Err(RuleError::illegal(
+            "IT-16",
+            format!("{} has no point to spend in {name:?}", c.name),
+        )),
+        Some(b) if b.max >= MAX_POINTS_IN_ONE_BACKGROUND => Err(RuleError::illegal(
+            "D-18",
+            format!("{name} already holds {MAX_POINTS_IN_ONE_BACKGROUND} points at most"),
+        )),
         Some(_) => Ok(payment(true, false)),
         None => Ok(payment(true, true)),
     }
@@ -373,9 +538,17 @@ pub(crate) fn point_payment(c: &Character, name: &str) -> Result<Payment, RuleEr
 pub(crate) fn pay(c: &mut Character, payment: &Payment) {
     match payment {
         Payment::Nothing => {}
-        Payment::Point { background, joined, created } => {
+        Payment::Point {
+            background,
+            joined,
+            created,
+        } => {
             if *created {
-                c.backgrounds.push(Background { name: background.clone(), current: 0, max: 0 });
+                c.backgrounds.push(Background {
+                    name: background.clone(),
+                    current: 0,
+                    max: 0,
+                });
             }
             if let Some(b) = c.backgrounds.iter_mut().find(|b| b.name == *background) {
                 if *joined {
@@ -397,7 +570,11 @@ pub(crate) fn pay(c: &mut Character, payment: &Payment) {
 pub(crate) fn unpay(c: &mut Character, payment: &Payment) {
     match payment {
         Payment::Nothing => {}
-        Payment::Point { background, joined, created } => {
+        Payment::Point {
+            background,
+            joined,
+            created,
+        } => {
             if let Some(b) = c.backgrounds.iter_mut().find(|b| b.name == *background) {
                 if *joined {
                     c.unassigned_points += 1;
@@ -407,7 +584,8 @@ pub(crate) fn unpay(c: &mut Character, payment: &Payment) {
                 }
             }
             if *created {
-                c.backgrounds.retain(|b| !(b.name == *background && b.max == 0));
+                c.backgrounds
+                    .retain(|b| !(b.name == *background && b.max == 0));
             }
         }
         Payment::Trait { which, q1_before } => {
@@ -418,8 +596,17 @@ pub(crate) fn unpay(c: &mut Character, payment: &Payment) {
 }
 
 /// Void a narrated outcome: undo its payment and the decider's recency (IT-19, IT-21, D-22).
-pub(crate) fn void_outcome(table: &mut Table, decider: &Decider, payment: &Payment, previous: Option<u32>) {
-    if let Some(c) = decider.character.as_deref().and_then(|n| table.character_mut(n)) {
+pub(crate) fn void_outcome(
+    table: &mut Table,
+    decider: &Decider,
+    payment: &Payment,
+    previous: Option<u32>,
+) {
+    if let Some(c) = decider
+        .character
+        .as_deref()
+        .and_then(|n| table.character_mut(n))
+    {
         unpay(c, payment);
     }
     if decider.character.is_some() {
@@ -433,17 +620,28 @@ pub(crate) fn void_outcome(table: &mut Table, decider: &Decider, payment: &Payme
 /// The GM judges that the decider cannot narrate within the rules (IT-19): the next-highest
 /// pick decides. A vetoer's substitute must be narrated again instead.
 pub fn reject(table: &Table, seat: Seat, reason: &str) -> Result<Vec<CampaignEvent>, RuleError> {
-    require_gm(seat, "IT-19", "judges whether a narration is within the rules")?;
+    require_gm(
+        seat,
+        "IT-19",
+        "judges whether a narration is within the rules",
+    )?;
     let p = current(table, "IT-19")?;
     let decider = match &p.stage {
         Stage::Narrating { decider } | Stage::Narrated { decider, .. } => decider,
         _ => return Err(RuleError::illegal("IT-19", "there is no decider to judge")),
     };
     if decider.seat == Seat::Gm {
-        return Err(RuleError::illegal("IT-19", "the GM's own outcome is not judged"));
+        return Err(RuleError::illegal(
+            "IT-19",
+            "the GM's own outcome is not judged",
+        ));
     }
     non_empty(reason, "IT-19", "the reason")?;
-    let events = vec![CampaignEvent::NarrationRejected { problem: p.number, decider: decider.clone(), reason: reason.trim().to_string() }];
+    let events = vec![CampaignEvent::NarrationRejected {
+        problem: p.number,
+        decider: decider.clone(),
+        reason: reason.trim().to_string(),
+    }];
     if decider.by_veto {
         return Ok(events);
     }
@@ -460,7 +658,10 @@ pub fn close(table: &Table, seat: Seat) -> Result<Vec<CampaignEvent>, RuleError>
     require_gm(seat, "IT-21", "moves play on")?;
     let p = current(table, "IT-18")?;
     if !matches!(p.stage, Stage::Narrated { .. }) {
-        return Err(RuleError::illegal("IT-18", "the outcome has not been narrated yet"));
+        return Err(RuleError::illegal(
+            "IT-18",
+            "the outcome has not been narrated yet",
+        ));
     }
     Ok(vec![CampaignEvent::ProblemClosed { problem: p.number }])
 }
@@ -468,7 +669,10 @@ pub fn close(table: &Table, seat: Seat) -> Result<Vec<CampaignEvent>, RuleError>
 pub fn apply(table: &mut Table, event: &CampaignEvent) {
     use CampaignEvent as E;
     match event {
-        E::ProblemOpened { problem, description } => {
+        E::ProblemOpened {
+            problem,
+            description,
+        } => {
             table.campaign.problems_opened = *problem;
             table.campaign.problem = Some(Problem {
                 number: *problem,
@@ -481,9 +685,18 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
                 vetoes: Vec::new(),
             });
         }
-        E::OptionCommitted { seat, character, pick: Some(pick), .. } => {
+        E::OptionCommitted {
+            seat,
+            character,
+            pick: Some(pick),
+            ..
+        } => {
             if let Some(p) = table.campaign.problem.as_mut() {
-                p.commitments.push(Commitment { seat: *seat, character: character.clone(), pick: *pick });
+                p.commitments.push(Commitment {
+                    seat: *seat,
+                    character: character.clone(),
+                    pick: *pick,
+                });
             }
         }
         E::ProblemRevealed { .. } => {
@@ -491,10 +704,29 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
                 p.revealed = true;
             }
         }
-        E::DeciderChosen { decider, .. } => set_stage(table, Stage::Narrating { decider: decider.clone() }),
-        E::DeciderTied { candidates, .. } => set_stage(table, Stage::DeciderTied { candidates: candidates.clone() }),
-        E::OutcomeNarrated { problem, decider, text, payment } => {
-            if let Some(c) = decider.character.as_deref().and_then(|n| table.character_mut(n)) {
+        E::DeciderChosen { decider, .. } => set_stage(
+            table,
+            Stage::Narrating {
+                decider: decider.clone(),
+            },
+        ),
+        E::DeciderTied { candidates, .. } => set_stage(
+            table,
+            Stage::DeciderTied {
+                candidates: candidates.clone(),
+            },
+        ),
+        E::OutcomeNarrated {
+            problem,
+            decider,
+            text,
+            payment,
+        } => {
+            if let Some(c) = decider
+                .character
+                .as_deref()
+                .and_then(|n| table.character_mut(n))
+            {
                 pay(c, payment);
             }
             // IT-18: record who decided and when.
@@ -502,7 +734,12 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
                 Some(_) => table.campaign.last_decided.insert(decider.seat, *problem),
                 None => None,
             };
-            let stage = Stage::Narrated { decider: decider.clone(), text: text.clone(), payment: payment.clone(), previous };
+            let stage = Stage::Narrated {
+                decider: decider.clone(),
+                text: text.clone(),
+                payment: payment.clone(),
+                previous,
+            };
             set_stage(table, stage);
         }
         E::NarrationRejected { decider, .. } => apply_rejection(table, decider),
@@ -516,11 +753,25 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
 }
 
 fn apply_rejection(table: &mut Table, decider: &Decider) {
-    let Some(p) = table.campaign.problem.clone() else { return };
-    if let Stage::Narrated { decider, payment, previous, .. } = &p.stage {
+    let Some(p) = table.campaign.problem.clone() else {
+        return;
+    };
+    if let Stage::Narrated {
+        decider,
+        payment,
+        previous,
+        ..
+    } = &p.stage
+    {
         void_outcome(table, decider, payment, *previous);
     }
-    let stage = if decider.by_veto { Stage::Narrating { decider: decider.clone() } } else { Stage::Choosing };
+    let stage = if decider.by_veto {
+        Stage::Narrating {
+            decider: decider.clone(),
+        }
+    } else {
+        Stage::Choosing
+    };
     if let Some(p) = table.campaign.problem.as_mut() {
         if !decider.by_veto {
             p.rejected.push(decider.seat);
@@ -539,12 +790,19 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     let text = "The outcome unfolds.".to_string();
     if seat == Seat::Gm {
         let n = table.campaign.problems_opened.saturating_add(1);
-        out.push(CampaignCommand::OpenProblem { description: format!("Problem {n}") });
+        out.push(CampaignCommand::OpenProblem {
+            description: format!("Problem {n}"),
+        });
         for s in &table.players {
             out.push(CampaignCommand::PickDecider { seat: *s });
         }
-        out.push(CampaignCommand::NarrateOutcome { text, background: None });
-        out.push(CampaignCommand::RejectNarration { reason: "That is outside the rules.".into() });
+        out.push(CampaignCommand::NarrateOutcome {
+            text,
+            background: None,
+        });
+        out.push(CampaignCommand::RejectNarration {
+            reason: "That is outside the rules.".into(),
+        });
         out.push(CampaignCommand::CloseProblem {});
         return;
     }
@@ -554,11 +812,21 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
             out.push(CampaignCommand::ChooseOption { option, which });
         }
     }
-    out.push(CampaignCommand::NarrateOutcome { text: text.clone(), background: None });
+    out.push(CampaignCommand::NarrateOutcome {
+        text: text.clone(),
+        background: None,
+    });
     if let Some(pc) = pc_of(table, seat) {
-        let names = pc.backgrounds.iter().map(|b| b.name.clone()).chain(std::iter::once("New background".to_string()));
+        let names = pc
+            .backgrounds
+            .iter()
+            .map(|b| b.name.clone())
+            .chain(std::iter::once("New background".to_string()));
         for name in names {
-            out.push(CampaignCommand::NarrateOutcome { text: text.clone(), background: Some(name) });
+            out.push(CampaignCommand::NarrateOutcome {
+                text: text.clone(),
+                background: Some(name),
+            });
         }
     }
 }

@@ -40,26 +40,50 @@ pub struct RestEffect {
     pub refreshed_specials: bool,
 }
 
-pub fn rest(table: &Table, seat: Seat, kind: RestKind, picks: &BTreeMap<String, Action>) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn rest(
+    table: &Table,
+    seat: Seat,
+    kind: RestKind,
+    picks: &BTreeMap<String, Action>,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     require_player(table, seat, "IT-31")?;
     let rests = table.campaign.rests;
     if !rests.due || table.conflict.as_ref().is_some_and(|c| c.is_running()) {
-        return Err(RuleError::illegal("IT-31", "the party rests after a conflict, at most once"));
+        return Err(RuleError::illegal(
+            "IT-31",
+            "the party rests after a conflict, at most once",
+        ));
     }
     match kind {
         RestKind::Breather if rests.breather_used => {
-            return Err(RuleError::illegal("D-15", "no second breather until a full rest"));
+            return Err(RuleError::illegal(
+                "D-15",
+                "no second breather until a full rest",
+            ));
         }
         RestKind::ShortRest if rests.short_rest_used => {
-            return Err(RuleError::illegal("D-15", "no second short rest until a full rest"));
+            return Err(RuleError::illegal(
+                "D-15",
+                "no second short rest until a full rest",
+            ));
         }
         _ => {}
     }
-    let pcs: Vec<&Character> = table.characters.iter().filter(|c| c.is_pc() && !c.dead).collect();
+    let pcs: Vec<&Character> = table
+        .characters
+        .iter()
+        .filter(|c| c.is_pc() && !c.dead)
+        .collect();
     if let Some(name) = picks.keys().find(|n| !pcs.iter().any(|c| c.name == **n)) {
-        return Err(RuleError::illegal("IT-31", format!("{name:?} is not a living PC")));
+        return Err(RuleError::illegal(
+            "IT-31",
+            format!("{name:?} is not a living PC"),
+        ));
     }
-    let effects = pcs.iter().map(|c| effect(c, kind, picks.get(&c.name).copied())).collect::<Result<Vec<_>, _>>()?;
+    let effects = pcs
+        .iter()
+        .map(|c| effect(c, kind, picks.get(&c.name).copied()))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(vec![CampaignEvent::Rested { kind, effects }])
 }
 
@@ -68,33 +92,58 @@ fn effect(c: &Character, kind: RestKind, pick: Option<Action>) -> Result<RestEff
     let mut gained = PerAction::default();
     match kind {
         RestKind::Breather => {
-            let a = pick.ok_or_else(|| RuleError::illegal("D-14", format!("pick the type {}'s breather restores", c.name)))?;
+            let a = pick.ok_or_else(|| {
+                RuleError::illegal(
+                    "D-14",
+                    format!("pick the type {}'s breather restores", c.name),
+                )
+            })?;
             *gained.get_mut(a) = missing.get(a).min(1);
         }
         RestKind::ShortRest => {
-            let lowest = Action::ALL.iter().map(|a| c.energy.max.get(*a)).min().unwrap_or(0);
-            let tied: Vec<Action> = Action::ALL.into_iter().filter(|a| c.energy.max.get(*a) == lowest).collect();
+            let lowest = Action::ALL
+                .iter()
+                .map(|a| c.energy.max.get(*a))
+                .min()
+                .unwrap_or(0);
+            let tied: Vec<Action> = Action::ALL
+                .into_iter()
+                .filter(|a| c.energy.max.get(*a) == lowest)
+                .collect();
             let a = match (tied.as_slice(), pick) {
                 ([only], None) => *only,
                 (_, Some(p)) if tied.contains(&p) => p,
                 (_, Some(p)) => {
-                    return Err(RuleError::illegal("IT-31", format!("{p:?} is not {}'s lowest-max type", c.name)));
+                    return Err(RuleError::illegal(
+                        "IT-31",
+                        format!("{p:?} is not {}'s lowest-max type", c.name),
+                    ));
                 }
                 (_, None) => {
-                    return Err(RuleError::illegal("IT-31", format!("{}'s lowest maxes tie: pick one of {tied:?}", c.name)));
+                    return Err(RuleError::illegal(
+                        "IT-31",
+                        format!("{}'s lowest maxes tie: pick one of {tied:?}", c.name),
+                    ));
                 }
             };
             *gained.get_mut(a) = missing.get(a);
         }
         RestKind::FullRest => {
             if pick.is_some() {
-                return Err(RuleError::illegal("IT-31", "a full rest refills every type: there is nothing to pick"));
+                return Err(RuleError::illegal(
+                    "IT-31",
+                    "a full rest refills every type: there is nothing to pick",
+                ));
             }
             gained = missing;
         }
     }
     let refreshed = kind == RestKind::FullRest && c.specials.iter().any(|s| s.spent);
-    Ok(RestEffect { character: c.name.clone(), gained, refreshed_specials: refreshed })
+    Ok(RestEffect {
+        character: c.name.clone(),
+        gained,
+        refreshed_specials: refreshed,
+    })
 }
 
 trait Sub {
@@ -112,13 +161,29 @@ impl Sub for PerAction<u32> {
 }
 
 /// NPC recovery is up to the GM (D-15).
-pub fn recover_npc(table: &Table, seat: Seat, name: &str, current: PerAction<u32>, refresh: bool) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn recover_npc(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    current: PerAction<u32>,
+    refresh: bool,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     require_gm(seat, "D-15", "decides NPC recovery")?;
     let c = controlled(table, seat, name, "D-15")?;
-    if Action::ALL.iter().any(|a| current.get(*a) > c.energy.max.get(*a)) {
-        return Err(RuleError::illegal("IT-9", "current energy cannot exceed max"));
+    if Action::ALL
+        .iter()
+        .any(|a| current.get(*a) > c.energy.max.get(*a))
+    {
+        return Err(RuleError::illegal(
+            "IT-9",
+            "current energy cannot exceed max",
+        ));
     }
-    Ok(vec![CampaignEvent::NpcRecovered { character: c.name.clone(), current, refresh_specials: refresh }])
+    Ok(vec![CampaignEvent::NpcRecovered {
+        character: c.name.clone(),
+        current,
+        refresh_specials: refresh,
+    }])
 }
 
 pub fn apply(table: &mut Table, event: &CampaignEvent) {
@@ -145,7 +210,11 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
                 }
             }
         }
-        CampaignEvent::NpcRecovered { character, current, refresh_specials } => {
+        CampaignEvent::NpcRecovered {
+            character,
+            current,
+            refresh_specials,
+        } => {
             if let Some(c) = table.character_mut(character) {
                 for a in Action::ALL {
                     *c.energy.current.get_mut(a) = current.get(a).min(c.energy.max.get(a));
@@ -162,16 +231,40 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
 pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     if seat == Seat::Gm {
         for c in table.characters.iter().filter(|c| !c.is_pc()) {
-            out.push(CampaignCommand::RecoverNpc { character: c.name.clone(), current: c.energy.max, refresh_specials: true });
+            out.push(CampaignCommand::RecoverNpc {
+                character: c.name.clone(),
+                current: c.energy.max,
+                refresh_specials: true,
+            });
         }
         return;
     }
-    let pcs: Vec<&Character> = table.characters.iter().filter(|c| c.is_pc() && !c.dead).collect();
-    let all = |a: Action| pcs.iter().map(|c| (c.name.clone(), a)).collect::<BTreeMap<_, _>>();
-    out.push(CampaignCommand::Rest { kind: RestKind::FullRest, picks: BTreeMap::new() });
-    out.push(CampaignCommand::Rest { kind: RestKind::ShortRest, picks: BTreeMap::new() });
+    let pcs: Vec<&Character> = table
+        .characters
+        .iter()
+        .filter(|c| c.is_pc() && !c.dead)
+        .collect();
+    let all = |a: Action| {
+        pcs.iter()
+            .map(|c| (c.name.clone(), a))
+            .collect::<BTreeMap<_, _>>()
+    };
+    out.push(CampaignCommand::Rest {
+        kind: RestKind::FullRest,
+        picks: BTreeMap::new(),
+    });
+    out.push(CampaignCommand::Rest {
+        kind: RestKind::ShortRest,
+        picks: BTreeMap::new(),
+    });
     for a in Action::ALL {
-        out.push(CampaignCommand::Rest { kind: RestKind::Breather, picks: all(a) });
-        out.push(CampaignCommand::Rest { kind: RestKind::ShortRest, picks: all(a) });
+        out.push(CampaignCommand::Rest {
+            kind: RestKind::Breather,
+            picks: all(a),
+        });
+        out.push(CampaignCommand::Rest {
+            kind: RestKind::ShortRest,
+            picks: all(a),
+        });
     }
 }

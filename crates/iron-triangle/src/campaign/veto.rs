@@ -21,26 +21,55 @@ pub struct DeclaredVeto {
 }
 
 fn vetoer(seat: Seat, character: &str, substitute: ProblemOption) -> Decider {
-    Decider { seat, character: Some(character.to_string()), option: Some(substitute), which: None, by_veto: true }
+    Decider {
+        seat,
+        character: Some(character.to_string()),
+        option: Some(substitute),
+        which: None,
+        by_veto: true,
+    }
 }
 
-pub fn declare(table: &Table, seat: Seat, substitute: ProblemOption) -> Result<Vec<CampaignEvent>, RuleError> {
+pub fn declare(
+    table: &Table,
+    seat: Seat,
+    substitute: ProblemOption,
+) -> Result<Vec<CampaignEvent>, RuleError> {
     let p = current(table, "IT-21")?;
     require_player(table, seat, "IT-21")?;
-    let pc = pc_of(table, seat).ok_or_else(|| RuleError::illegal("IT-21", format!("{seat} has no living PC")))?;
+    let pc = pc_of(table, seat)
+        .ok_or_else(|| RuleError::illegal("IT-21", format!("{seat} has no living PC")))?;
     if !pc.veto {
-        return Err(RuleError::illegal("IT-21", format!("{}'s veto is already used", pc.name)));
+        return Err(RuleError::illegal(
+            "IT-21",
+            format!("{}'s veto is already used", pc.name),
+        ));
     }
-    if !matches!(substitute, ProblemOption::GoodIdea | ProblemOption::BackgroundPoint) {
-        return Err(RuleError::illegal("IT-21", "a veto substitutes a success: option 1 or option 2"));
+    if !matches!(
+        substitute,
+        ProblemOption::GoodIdea | ProblemOption::BackgroundPoint
+    ) {
+        return Err(RuleError::illegal(
+            "IT-21",
+            "a veto substitutes a success: option 1 or option 2",
+        ));
     }
     if substitute == ProblemOption::BackgroundPoint && pc.background_points() == 0 {
-        return Err(RuleError::illegal("IT-21", format!("{} has no background point of their own to pay option 2", pc.name)));
+        return Err(RuleError::illegal(
+            "IT-21",
+            format!(
+                "{} has no background point of their own to pay option 2",
+                pc.name
+            ),
+        ));
     }
     let stands = match &p.stage {
         Stage::Narrated { decider, .. } if !decider.by_veto => {
             if decider.seat == seat {
-                return Err(RuleError::illegal("IT-21", "a veto is against another player's outcome"));
+                return Err(RuleError::illegal(
+                    "IT-21",
+                    "a veto is against another player's outcome",
+                ));
             }
             true
         }
@@ -52,9 +81,20 @@ pub fn declare(table: &Table, seat: Seat, substitute: ProblemOption) -> Result<V
             false
         }
         Stage::Narrated { .. } => return Err(RuleError::illegal("IT-21", "no veto of a veto")),
-        _ => return Err(RuleError::illegal("IT-21", "a veto comes after an outcome is narrated")),
+        _ => {
+            return Err(RuleError::illegal(
+                "IT-21",
+                "a veto comes after an outcome is narrated",
+            ));
+        }
     };
-    Ok(vec![CampaignEvent::VetoDeclared { problem: p.number, seat, character: pc.name.clone(), substitute, stands }])
+    Ok(vec![CampaignEvent::VetoDeclared {
+        problem: p.number,
+        seat,
+        character: pc.name.clone(),
+        substitute,
+        stands,
+    }])
 }
 
 /// The GM picks among simultaneous vetoes (IT-21).
@@ -62,42 +102,88 @@ pub fn pick(table: &Table, seat: Seat, picked: Seat) -> Result<Vec<CampaignEvent
     require_gm(seat, "IT-21", "picks among simultaneous vetoes")?;
     let p = current(table, "IT-21")?;
     let Stage::Narrating { decider } = &p.stage else {
-        return Err(RuleError::illegal("IT-21", "no veto is waiting to be narrated"));
+        return Err(RuleError::illegal(
+            "IT-21",
+            "no veto is waiting to be narrated",
+        ));
     };
     if !decider.by_veto {
-        return Err(RuleError::illegal("IT-21", "no veto is waiting to be narrated"));
+        return Err(RuleError::illegal(
+            "IT-21",
+            "no veto is waiting to be narrated",
+        ));
     }
     let v = p
         .vetoes
         .iter()
         .find(|v| v.seat == picked && v.seat != decider.seat)
-        .ok_or_else(|| RuleError::illegal("IT-21", format!("{picked} has no other declared veto on this problem")))?;
-    Ok(vec![CampaignEvent::VetoPicked { problem: p.number, seat: v.seat, character: v.character.clone(), substitute: v.substitute }])
+        .ok_or_else(|| {
+            RuleError::illegal(
+                "IT-21",
+                format!("{picked} has no other declared veto on this problem"),
+            )
+        })?;
+    Ok(vec![CampaignEvent::VetoPicked {
+        problem: p.number,
+        seat: v.seat,
+        character: v.character.clone(),
+        substitute: v.substitute,
+    }])
 }
 
 pub fn apply(table: &mut Table, event: &CampaignEvent) {
     match event {
-        CampaignEvent::VetoDeclared { seat, character, substitute, stands, .. } => {
+        CampaignEvent::VetoDeclared {
+            seat,
+            character,
+            substitute,
+            stands,
+            ..
+        } => {
             if let Some(c) = table.character_mut(character) {
                 c.veto = false; // D-22: every declared veto is spent
             }
-            let Some(p) = table.campaign.problem.clone() else { return };
-            if let (true, Stage::Narrated { decider, payment, previous, .. }) = (*stands, &p.stage) {
+            let Some(p) = table.campaign.problem.clone() else {
+                return;
+            };
+            if let (
+                true,
+                Stage::Narrated {
+                    decider,
+                    payment,
+                    previous,
+                    ..
+                },
+            ) = (*stands, &p.stage)
+            {
                 void_outcome(table, decider, payment, *previous);
             }
             if let Some(problem) = table.campaign.problem.as_mut() {
-                problem.vetoes.push(DeclaredVeto { seat: *seat, character: character.clone(), substitute: *substitute });
+                problem.vetoes.push(DeclaredVeto {
+                    seat: *seat,
+                    character: character.clone(),
+                    substitute: *substitute,
+                });
                 if *stands {
                     if let Stage::Narrated { decider, .. } = &p.stage {
                         problem.vetoed = Some(decider.clone());
                     }
-                    problem.stage = Stage::Narrating { decider: vetoer(*seat, character, *substitute) };
+                    problem.stage = Stage::Narrating {
+                        decider: vetoer(*seat, character, *substitute),
+                    };
                 }
             }
         }
-        CampaignEvent::VetoPicked { seat, character, substitute, .. } => {
+        CampaignEvent::VetoPicked {
+            seat,
+            character,
+            substitute,
+            ..
+        } => {
             if let Some(problem) = table.campaign.problem.as_mut() {
-                problem.stage = Stage::Narrating { decider: vetoer(*seat, character, *substitute) };
+                problem.stage = Stage::Narrating {
+                    decider: vetoer(*seat, character, *substitute),
+                };
             }
         }
         _ => {}
@@ -110,7 +196,11 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
             out.push(CampaignCommand::PickVeto { seat: *s });
         }
     } else {
-        out.push(CampaignCommand::Veto { substitute: ProblemOption::GoodIdea });
-        out.push(CampaignCommand::Veto { substitute: ProblemOption::BackgroundPoint });
+        out.push(CampaignCommand::Veto {
+            substitute: ProblemOption::GoodIdea,
+        });
+        out.push(CampaignCommand::Veto {
+            substitute: ProblemOption::BackgroundPoint,
+        });
     }
 }

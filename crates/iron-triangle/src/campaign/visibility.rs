@@ -73,14 +73,21 @@ pub fn view(table: &Table, viewer: Viewer) -> CampaignView {
                 .map(|k| ChooserView {
                     seat: k.seat,
                     character: k.character.clone(),
-                    status: if p.revealed { ChooserStatus::Revealed } else { ChooserStatus::Ready },
+                    status: if p.revealed {
+                        ChooserStatus::Revealed
+                    } else {
+                        ChooserStatus::Ready
+                    },
                     pick: (p.revealed || viewer.is(k.seat)).then_some(k.pick),
                 })
                 .collect(),
             waiting_for: if p.revealed {
                 Vec::new()
             } else {
-                super::problems::choosers(table).into_iter().filter(|s| !p.commitments.iter().any(|k| k.seat == *s)).collect()
+                super::problems::choosers(table)
+                    .into_iter()
+                    .filter(|s| !p.commitments.iter().any(|k| k.seat == *s))
+                    .collect()
             },
             stage: p.stage.clone(),
             rejected: p.rejected.clone(),
@@ -93,19 +100,41 @@ pub fn view(table: &Table, viewer: Viewer) -> CampaignView {
     }
 }
 
+/// True while `seat` has committed a problem pick that is not revealed yet (IT-2).
+pub fn secret_pending(table: &Table, seat: Seat) -> bool {
+    table
+        .campaign
+        .problem
+        .as_ref()
+        .is_some_and(|p| !p.revealed && p.commitments.iter().any(|k| k.seat == seat))
+}
+
 pub fn event_view(event: &CampaignEvent, viewer: Viewer) -> Option<CampaignEvent> {
     match event {
-        CampaignEvent::OptionCommitted { problem, seat, character, .. } if !viewer.is(*seat) => {
-            Some(CampaignEvent::OptionCommitted { problem: *problem, seat: *seat, character: character.clone(), pick: None })
-        }
-        CampaignEvent::CharacterCreated { character } if character.controller == Seat::Gm && !viewer.is(Seat::Gm) => {
+        CampaignEvent::OptionCommitted {
+            problem,
+            seat,
+            character,
+            ..
+        } if !viewer.is(*seat) => Some(CampaignEvent::OptionCommitted {
+            problem: *problem,
+            seat: *seat,
+            character: character.clone(),
+            pick: None,
+        }),
+        CampaignEvent::CharacterCreated { character }
+            if character.controller == Seat::Gm && !viewer.is(Seat::Gm) =>
+        {
             let mut shown = character.clone();
             shown.moves.clear();
             shown.combos.clear();
             shown.specials.clear();
             Some(CampaignEvent::CharacterCreated { character: shown })
         }
-        CampaignEvent::MoveRenamed { controller: Seat::Gm, .. } if !viewer.is(Seat::Gm) => None,
+        CampaignEvent::MoveRenamed {
+            controller: Seat::Gm,
+            ..
+        } if !viewer.is(Seat::Gm) => None,
         other => Some(other.clone()),
     }
 }
@@ -113,11 +142,21 @@ pub fn event_view(event: &CampaignEvent, viewer: Viewer) -> Option<CampaignEvent
 pub fn render(table: &Table, viewer: Viewer) -> String {
     let v = view(table, viewer);
     let mut out = String::new();
-    let phase = if v.session_ending { " (ended: level-ups and rewrites)" } else { "" };
+    let phase = if v.session_ending {
+        " (ended: level-ups and rewrites)"
+    } else {
+        ""
+    };
     let _ = writeln!(out, "Session {}{phase}", v.session);
     for c in &v.countdowns {
-        let boxes: String = (0..c.boxes).map(|i| if i < c.marked { '■' } else { '□' }).collect();
-        let _ = writeln!(out, "Countdown {}: {boxes} {}/{}", c.name, c.marked, c.boxes);
+        let boxes: String = (0..c.boxes)
+            .map(|i| if i < c.marked { '■' } else { '□' })
+            .collect();
+        let _ = writeln!(
+            out,
+            "Countdown {}: {boxes} {}/{}",
+            c.name, c.marked, c.boxes
+        );
         if let Some(text) = &c.consequences {
             let _ = writeln!(out, "  consequences: {text}");
         }
@@ -143,10 +182,18 @@ pub fn render(table: &Table, viewer: Viewer) -> String {
     }
     let r = v.rests;
     if r.due {
-        let _ = writeln!(out, "The party may rest (breather used: {}, short rest used: {})", r.breather_used, r.short_rest_used);
+        let _ = writeln!(
+            out,
+            "The party may rest (breather used: {}, short rest used: {})",
+            r.breather_used, r.short_rest_used
+        );
     }
     for rep in &v.replacements {
-        let _ = writeln!(out, "{} (replacing {}) has {} level-ups to resolve", rep.character, rep.replaces, rep.levels_left);
+        let _ = writeln!(
+            out,
+            "{} (replacing {}) has {} level-ups to resolve",
+            rep.character, rep.replaces, rep.levels_left
+        );
     }
     out
 }

@@ -6,7 +6,9 @@ use std::str::FromStr;
 use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{Conflict, ConflictEvent, FighterId, Name, Step, Turn, current_turn, own_fighter, running};
+use super::{
+    Conflict, ConflictEvent, FighterId, Name, Step, Turn, current_turn, own_fighter, running,
+};
 use crate::Table;
 use crate::moves::{Action, Move};
 
@@ -32,7 +34,9 @@ impl FromStr for MoveChoice {
         if s.eq_ignore_ascii_case("surrender") {
             return Ok(MoveChoice::Surrender);
         }
-        s.parse::<Move>().map(MoveChoice::Play).map_err(|e| format!("{e}, or \"surrender\""))
+        s.parse::<Move>()
+            .map(MoveChoice::Play)
+            .map_err(|e| format!("{e}, or \"surrender\""))
     }
 }
 
@@ -44,7 +48,9 @@ impl Serialize for MoveChoice {
 
 impl<'de> Deserialize<'de> for MoveChoice {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -142,19 +148,37 @@ fn action_mask(a: Action) -> u16 {
 }
 
 /// Commit a move or Surrender (IT-32 step 3).
-pub fn play_move(table: &Table, seat: Seat, character: &str, choice: MoveChoice, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn play_move(
+    table: &Table,
+    seat: Seat,
+    character: &str,
+    choice: MoveChoice,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-32")?;
     let turn = current_turn(c, "IT-32")?;
     let id = own_fighter(table, c, seat, character, "IT-32")?;
-    let slot = turn.slot(id).ok_or_else(|| RuleError::illegal("IT-32", format!("{character} is not taking part in this turn")))?;
+    let slot = turn.slot(id).ok_or_else(|| {
+        RuleError::illegal(
+            "IT-32",
+            format!("{character} is not taking part in this turn"),
+        )
+    })?;
     if turn.step != Step::Moves {
-        return Err(RuleError::illegal("IT-32", "moves are chosen after the stances are revealed"));
+        return Err(RuleError::illegal(
+            "IT-32",
+            "moves are chosen after the stances are revealed",
+        ));
     }
     if turn.moves[slot].is_some() {
         return Err(RuleError::illegal("IT-2", "a committed move is final"));
     }
     check_choice(table, c, turn, id, slot, choice)?;
-    let chosen = ConflictEvent::MoveChosen { character: c.f(id).name.clone(), owner: seat, choice: Some(choice) };
+    let chosen = ConflictEvent::MoveChosen {
+        character: c.f(id).name.clone(),
+        owner: seat,
+        choice: Some(choice),
+    };
     out.push(chosen);
     if turn.moves[1 - slot].is_some() {
         // The second move: reveal both and carry the turn on, on a copy of the turn.
@@ -165,34 +189,63 @@ pub fn play_move(table: &Table, seat: Seat, character: &str, choice: MoveChoice,
     Ok(())
 }
 
-fn check_choice(table: &Table, c: &Conflict, turn: &Turn, id: FighterId, slot: usize, choice: MoveChoice) -> Result<(), RuleError> {
+fn check_choice(
+    table: &Table,
+    c: &Conflict,
+    turn: &Turn,
+    id: FighterId,
+    slot: usize,
+    choice: MoveChoice,
+) -> Result<(), RuleError> {
     match choice {
-        MoveChoice::Surrender if c.f(id).samurai => Err(RuleError::illegal("D-11", "a Samurai cannot surrender")),
+        MoveChoice::Surrender if c.f(id).samurai => {
+            Err(RuleError::illegal("D-11", "a Samurai cannot surrender"))
+        }
         MoveChoice::Surrender => Ok(()),
         // What is available is always known, so the common case needs one look.
         MoveChoice::Play(m) if available(table, c, id, turn.forbidden[slot]).contains(m) => Ok(()),
         MoveChoice::Play(m) => {
             if !known(table, c, id).contains(m) {
-                return Err(RuleError::illegal("IT-35", format!("{} does not know {m}", c.f(id).name)));
+                return Err(RuleError::illegal(
+                    "IT-35",
+                    format!("{} does not know {m}", c.f(id).name),
+                ));
             }
             if turn.forbidden[slot] == Some(m.action) {
-                return Err(RuleError::illegal("IT-59", format!("I Already Know forbids {:?} moves this turn", m.action)));
+                return Err(RuleError::illegal(
+                    "IT-59",
+                    format!("I Already Know forbids {:?} moves this turn", m.action),
+                ));
             }
-            Err(RuleError::illegal("IT-35", format!("{m} is face up (in the pile or a live chain) and unavailable")))
+            Err(RuleError::illegal(
+                "IT-35",
+                format!("{m} is face up (in the pile or a live chain) and unavailable"),
+            ))
         }
     }
 }
 
 /// Both moves are in: reveal them together and carry the turn on (IT-2, IT-32).
-pub(crate) fn reveal(table: &Table, c: &Conflict, turn: &mut Turn, events: &mut Vec<ConflictEvent>) {
-    let (Some(a), Some(b), Some(opp)) = (turn.moves[0], turn.moves[1], turn.opponent) else { return };
+pub(crate) fn reveal(
+    table: &Table,
+    c: &Conflict,
+    turn: &mut Turn,
+    events: &mut Vec<ConflictEvent>,
+) {
+    let (Some(a), Some(b), Some(opp)) = (turn.moves[0], turn.moves[1], turn.opponent) else {
+        return;
+    };
     let disadvantaged = [(turn.active, a), (opp, b)]
         .into_iter()
         .filter(|(f, m)| matches!(m, MoveChoice::Play(mv) if super::disadvantage::is_disadvantaged(c, *f, *mv)))
         .map(|(f, _)| c.f(f).name.clone())
         .collect();
     let move_name = |f: FighterId, m: MoveChoice| match m {
-        MoveChoice::Play(mv) => super::character(table, c, f).moves.iter().find(|k| k.mv == mv).map_or_else(Name::default, |k| k.name.clone()),
+        MoveChoice::Play(mv) => super::character(table, c, f)
+            .moves
+            .iter()
+            .find(|k| k.mv == mv)
+            .map_or_else(Name::default, |k| k.name.clone()),
         MoveChoice::Surrender => Name::default(),
     };
     events.push(ConflictEvent::MovesRevealed {
@@ -210,16 +263,28 @@ pub(crate) fn reveal(table: &Table, c: &Conflict, turn: &mut Turn, events: &mut 
 }
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {
-    let Some(c) = table.conflict.as_mut() else { return };
+    let Some(c) = table.conflict.as_mut() else {
+        return;
+    };
     let Some(turn) = c.turn.as_mut() else { return };
     match event {
-        ConflictEvent::MoveChosen { character, choice: Some(choice), .. } => {
-            let slot = c.fighters.iter().position(|f| f.name.is(character)).and_then(|i| turn.slot(i as u8));
+        ConflictEvent::MoveChosen {
+            character,
+            choice: Some(choice),
+            ..
+        } => {
+            let slot = c
+                .fighters
+                .iter()
+                .position(|f| f.name.is(character))
+                .and_then(|i| turn.slot(i as u8));
             if let Some(slot) = slot {
                 turn.moves[slot] = Some(*choice);
             }
         }
-        ConflictEvent::MovesRevealed { active, opponent, .. } => {
+        ConflictEvent::MovesRevealed {
+            active, opponent, ..
+        } => {
             turn.moves = [Some(active.1), Some(opponent.1)];
             turn.moves_revealed = true;
         }

@@ -3,7 +3,9 @@
 use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
-use super::{ChainEnd, Conflict, ConflictEvent, FighterId, Side, Step, controller, current_turn, running};
+use super::{
+    ChainEnd, Conflict, ConflictEvent, FighterId, Side, Step, controller, current_turn, running,
+};
 use crate::Table;
 use crate::moves::Move;
 
@@ -28,7 +30,11 @@ pub struct Chain {
 
 impl Chain {
     pub fn start(side: Side, against: FighterId, card: Card) -> Chain {
-        Chain { side, against, cards: vec![card] }
+        Chain {
+            side,
+            against,
+            cards: vec![card],
+        }
     }
 
     pub fn last(&self) -> Option<Move> {
@@ -37,7 +43,11 @@ impl Chain {
 
     /// How many of the latest cards are `id`'s: its consecutive wins in this chain (IT-46, D-7).
     pub fn run_of(&self, id: FighterId) -> u32 {
-        self.cards.iter().rev().take_while(|c| c.owner == id).count() as u32
+        self.cards
+            .iter()
+            .rev()
+            .take_while(|c| c.owner == id)
+            .count() as u32
     }
 
     pub fn moves(&self) -> Vec<Move> {
@@ -47,13 +57,23 @@ impl Chain {
 
 /// Whether `mv` played by the active character continues the live chain: they know a combo from
 /// the chain's last card, whoever's it is, to `mv` (IT-44, D-4, D-5).
-pub fn combos(table: &Table, c: &Conflict, active: FighterId, opponent: FighterId, mv: Move) -> bool {
+pub fn combos(
+    table: &Table,
+    c: &Conflict,
+    active: FighterId,
+    opponent: FighterId,
+    mv: Move,
+) -> bool {
     let Some(chain) = &c.chain else { return false };
     if chain.against != opponent || chain.side != c.f(active).side {
         return false;
     }
-    let Some(last) = chain.last() else { return false };
-    super::character(table, c, active).followups(last).contains(&mv)
+    let Some(last) = chain.last() else {
+        return false;
+    };
+    super::character(table, c, active)
+        .followups(last)
+        .contains(&mv)
 }
 
 /// The combo bonus of a winning combo: +1 per card already in the chain (IT-45, D-4).
@@ -62,7 +82,13 @@ pub fn bonus(c: &Conflict) -> u32 {
 }
 
 /// The chain after a win by `winner` with `mv` over `loser` (IT-42, IT-45, D-6).
-pub fn after_win(c: &Conflict, winner: FighterId, loser: FighterId, mv: Move, comboed: bool) -> Chain {
+pub fn after_win(
+    c: &Conflict,
+    winner: FighterId,
+    loser: FighterId,
+    mv: Move,
+    comboed: bool,
+) -> Chain {
     let card = Card { owner: winner, mv };
     match (&c.chain, comboed) {
         (Some(chain), true) => {
@@ -79,16 +105,27 @@ pub fn end_chain(table: &Table, seat: Seat, out: &mut Vec<ConflictEvent>) -> Res
     let c = running(table, "IT-43")?;
     let turn = current_turn(c, "IT-43")?;
     if controller(table, c, turn.active) != seat {
-        return Err(RuleError::not_your_call("IT-43", seat, "only the active character may end the chain"));
+        return Err(RuleError::not_your_call(
+            "IT-43",
+            seat,
+            "only the active character may end the chain",
+        ));
     }
     let Some(chain) = &c.chain else {
         return Err(RuleError::illegal("IT-43", "there is no live chain"));
     };
-    let before_move = matches!(turn.step, Step::PickOpponent | Step::Stances) || (turn.step == Step::Moves && turn.moves[0].is_none());
+    let before_move = matches!(turn.step, Step::PickOpponent | Step::Stances)
+        || (turn.step == Step::Moves && turn.moves[0].is_none());
     if !before_move {
-        return Err(RuleError::illegal("IT-43", "the chain may be ended only before the active character chooses a move"));
+        return Err(RuleError::illegal(
+            "IT-43",
+            "the chain may be ended only before the active character chooses a move",
+        ));
     }
-    out.push(ConflictEvent::ChainEnded { reason: ChainEnd::Voluntary, cards: chain.moves() });
+    out.push(ConflictEvent::ChainEnded {
+        reason: ChainEnd::Voluntary,
+        cards: chain.moves(),
+    });
     Ok(())
 }
 

@@ -15,7 +15,11 @@ pub fn disadvantaged_by(pile: &[Move], mv: Move) -> bool {
 
 /// The extra loss of a losing disadvantaged move: +1 per card in the pile (IT-39).
 pub fn bonus(pile: &[Move], mv: Move) -> u32 {
-    if disadvantaged_by(pile, mv) { pile.len() as u32 } else { 0 }
+    if disadvantaged_by(pile, mv) {
+        pile.len() as u32
+    } else {
+        0
+    }
 }
 
 /// The pile after a turn the character took part in (IT-40): a disadvantaged loss appends, any

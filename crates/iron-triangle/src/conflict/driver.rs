@@ -8,8 +8,8 @@
 
 use clash_core::{Randomness, RuleError, Ruleset, Seat};
 
-use super::legal::{self, Play, PlaySink};
 use super::choice::MoveSet;
+use super::legal::{self, Play, PlaySink};
 use super::{ConflictCommand, ConflictEvent, FighterId, MoveChoice};
 use crate::character::PerAction;
 use crate::{Command, Event, IronTriangle, Table};
@@ -51,7 +51,11 @@ enum Entry {
     One(Play),
     Stances(FighterId, PerAction<u32>),
     /// A fighter's available moves, then Surrender if `surrender`.
-    Moves { f: FighterId, moves: MoveSet, surrender: bool },
+    Moves {
+        f: FighterId,
+        moves: MoveSet,
+        surrender: bool,
+    },
 }
 
 impl Entry {
@@ -59,7 +63,9 @@ impl Entry {
         match self {
             Entry::One(_) => 1,
             Entry::Stances(_, energy) => legal::stance_count(energy),
-            Entry::Moves { moves, surrender, .. } => moves.len() + usize::from(surrender),
+            Entry::Moves {
+                moves, surrender, ..
+            } => moves.len() + usize::from(surrender),
         }
     }
 
@@ -70,7 +76,10 @@ impl Entry {
     /// Drop this entry's Surrender play, if it has one; returns how many plays went.
     fn drop_surrender(&mut self) -> usize {
         match self {
-            Entry::Moves { surrender: surrender @ true, .. } => {
+            Entry::Moves {
+                surrender: surrender @ true,
+                ..
+            } => {
                 *surrender = false;
                 1
             }
@@ -83,7 +92,10 @@ impl Entry {
         match self {
             Entry::One(play) => play,
             Entry::Stances(f, energy) => legal::stance_play(f, energy, i),
-            Entry::Moves { f, moves, .. } => Play::Move(f, moves.nth(i).map_or(MoveChoice::Surrender, MoveChoice::Play)),
+            Entry::Moves { f, moves, .. } => Play::Move(
+                f,
+                moves.nth(i).map_or(MoveChoice::Surrender, MoveChoice::Play),
+            ),
         }
     }
 }
@@ -95,7 +107,14 @@ impl Plays {
         self.entries.clear();
         self.len = 0;
         self.surrenders = false;
-        legal::plays_into(table, None, &mut Lister { plays: self, players: &table.players });
+        legal::plays_into(
+            table,
+            None,
+            &mut Lister {
+                plays: self,
+                players: &table.players,
+            },
+        );
         // Seats in table order, the GM first; a sort by place keeps each seat's own order.
         if !self.entries.is_sorted_by_key(|(place, ..)| *place) {
             self.entries.sort_by_key(|(place, ..)| *place);
@@ -162,14 +181,24 @@ impl Lister<'_> {
 impl PlaySink for Lister<'_> {
     #[inline]
     fn add(&mut self, seat: Seat, play: Play) {
-        debug_assert!(!matches!(play, Play::Move(..)), "moves are listed with add_moves");
+        debug_assert!(
+            !matches!(play, Play::Move(..)),
+            "moves are listed with add_moves"
+        );
         self.push(seat, Entry::One(play));
     }
 
     #[inline]
     fn add_moves(&mut self, seat: Seat, f: FighterId, moves: MoveSet, surrender: bool) {
         self.plays.surrenders |= surrender;
-        self.push(seat, Entry::Moves { f, moves, surrender });
+        self.push(
+            seat,
+            Entry::Moves {
+                f,
+                moves,
+                surrender,
+            },
+        );
     }
 
     #[inline]
@@ -190,27 +219,50 @@ pub fn options(table: &Table, surrender: bool) -> Vec<(Seat, ConflictCommand)> {
 
 /// Pick one legal play uniformly among all seats' options and carry it out. `None` when nobody
 /// has anything to do (no conflict running). `surrender` lets it surrender at will.
-pub fn random_step(table: &mut Table, rng: &mut dyn Randomness, surrender: bool) -> Result<Option<Step>, RuleError> {
+pub fn random_step(
+    table: &mut Table,
+    rng: &mut dyn Randomness,
+    surrender: bool,
+) -> Result<Option<Step>, RuleError> {
     random_step_with(table, rng, surrender, &mut Plays::default())
 }
 
 /// [`random_step`] reusing a list of plays (no allocation in the hot path).
-pub fn random_step_with(table: &mut Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays) -> Result<Option<Step>, RuleError> {
-    let Some((seat, command)) = pick(table, rng, surrender, buffer)? else { return Ok(None) };
+pub fn random_step_with(
+    table: &mut Table,
+    rng: &mut dyn Randomness,
+    surrender: bool,
+    buffer: &mut Plays,
+) -> Result<Option<Step>, RuleError> {
+    let Some((seat, command)) = pick(table, rng, surrender, buffer)? else {
+        return Ok(None);
+    };
     let command = Command::Conflict(command);
     let events = IronTriangle::decide(table, seat, &command, rng)?;
     for e in &events {
         IronTriangle::apply(table, e);
     }
-    Ok(Some(Step { seat, command, events }))
+    Ok(Some(Step {
+        seat,
+        command,
+        events,
+    }))
 }
 
 /// [`random_step_with`] for a player that keeps no log (benchmarks, simulations): the conflict
 /// events go to `events`, replacing what was there, and only the seat comes back, so one list
 /// serves every step and nothing large is moved per step. The same games as
 /// [`random_step_with`]: the events are applied as [`IronTriangle::apply`] would.
-pub fn random_play(table: &mut Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays, events: &mut Vec<ConflictEvent>) -> Result<Option<Seat>, RuleError> {
-    let Some((seat, command)) = pick(table, rng, surrender, buffer)? else { return Ok(None) };
+pub fn random_play(
+    table: &mut Table,
+    rng: &mut dyn Randomness,
+    surrender: bool,
+    buffer: &mut Plays,
+    events: &mut Vec<ConflictEvent>,
+) -> Result<Option<Seat>, RuleError> {
+    let Some((seat, command)) = pick(table, rng, surrender, buffer)? else {
+        return Ok(None);
+    };
     events.clear();
     super::decide_into(table, seat, &command, rng, events)?;
     for e in events.iter() {
@@ -221,16 +273,28 @@ pub fn random_play(table: &mut Table, rng: &mut dyn Randomness, surrender: bool,
 
 /// A uniformly random legal play of any seat, as a command; `None` when nobody can act.
 #[inline]
-fn pick(table: &Table, rng: &mut dyn Randomness, surrender: bool, buffer: &mut Plays) -> Result<Option<(Seat, ConflictCommand)>, RuleError> {
+fn pick(
+    table: &Table,
+    rng: &mut dyn Randomness,
+    surrender: bool,
+    buffer: &mut Plays,
+) -> Result<Option<(Seat, ConflictCommand)>, RuleError> {
     buffer.list(table, surrender);
-    let (Some(c), false) = (table.conflict.as_ref(), buffer.is_empty()) else { return Ok(None) };
+    let (Some(c), false) = (table.conflict.as_ref(), buffer.is_empty()) else {
+        return Ok(None);
+    };
     let (seat, play) = buffer.get(rng.choose(buffer.len(), &|i| format!("{:?}", buffer.get(i).1))?);
     Ok(Some((seat, play.command(c))))
 }
 
 /// Play the running conflict out with random legal commands, at most `max_steps` of them.
 /// Returns every event, in order.
-pub fn play_out(table: &mut Table, rng: &mut dyn Randomness, max_steps: usize, surrender: bool) -> Result<Vec<Event>, RuleError> {
+pub fn play_out(
+    table: &mut Table,
+    rng: &mut dyn Randomness,
+    max_steps: usize,
+    surrender: bool,
+) -> Result<Vec<Event>, RuleError> {
     let mut log = Vec::new();
     let mut buffer = Plays::default();
     for _ in 0..max_steps {

@@ -2,7 +2,9 @@
 
 use clash_core::{RuleError, Seat};
 
-use super::{BarReason, Conflict, ConflictEvent, Fighter, Name, Phase, Picker, Side, Status, running};
+use super::{
+    BarReason, Conflict, ConflictEvent, Fighter, Name, Phase, Picker, Side, Status, running,
+};
 use crate::Table;
 use crate::character::Character;
 
@@ -18,15 +20,30 @@ pub fn barred(ch: &Character) -> Option<BarReason> {
 }
 
 /// The GM escalates to a conflict (IT-22) and picks the NPCs (IT-23).
-pub fn start(table: &Table, seat: Seat, stakes: &str, npcs: &[Name], lethal: bool, minor: bool, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn start(
+    table: &Table,
+    seat: Seat,
+    stakes: &str,
+    npcs: &[Name],
+    lethal: bool,
+    minor: bool,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     if seat != Seat::Gm {
-        return Err(RuleError::not_your_call("IT-22", seat, "only the GM escalates to a conflict"));
+        return Err(RuleError::not_your_call(
+            "IT-22",
+            seat,
+            "only the GM escalates to a conflict",
+        ));
     }
     if table.conflict.as_ref().is_some_and(Conflict::is_running) {
         return Err(RuleError::illegal("IT-22", "a conflict is already running"));
     }
     if stakes.trim().is_empty() {
-        return Err(RuleError::illegal("IT-22", "the GM sets the stakes: what winning and losing mean"));
+        return Err(RuleError::illegal(
+            "IT-22",
+            "the GM sets the stakes: what winning and losing mean",
+        ));
     }
     if npcs.is_empty() {
         return Err(RuleError::illegal("IT-23", "the GM picks at least one NPC"));
@@ -34,13 +51,22 @@ pub fn start(table: &Table, seat: Seat, stakes: &str, npcs: &[Name], lethal: boo
     for (i, name) in npcs.iter().enumerate() {
         let ch = table.find(name, "IT-23")?;
         if ch.is_pc() {
-            return Err(RuleError::illegal("IT-23", format!("{name} is a PC; the GM picks NPCs")));
+            return Err(RuleError::illegal(
+                "IT-23",
+                format!("{name} is a PC; the GM picks NPCs"),
+            ));
         }
         if ch.dead || npcs[..i].contains(name) {
-            return Err(RuleError::illegal("IT-23", format!("{name} cannot be picked (dead or listed twice)")));
+            return Err(RuleError::illegal(
+                "IT-23",
+                format!("{name} cannot be picked (dead or listed twice)"),
+            ));
         }
         if let Some(reason) = barred(ch) {
-            return Err(RuleError::illegal("IT-23", format!("{name} cannot enter: {reason:?}")));
+            return Err(RuleError::illegal(
+                "IT-23",
+                format!("{name} cannot enter: {reason:?}"),
+            ));
         }
     }
     let mut pcs = Vec::new();
@@ -52,29 +78,58 @@ pub fn start(table: &Table, seat: Seat, stakes: &str, npcs: &[Name], lethal: boo
         }
     }
     if pcs.is_empty() {
-        return Err(RuleError::illegal("IT-23", "no PC can enter a conflict now"));
+        return Err(RuleError::illegal(
+            "IT-23",
+            "no PC can enter a conflict now",
+        ));
     }
-    out.push(ConflictEvent::ConflictStarted { stakes: stakes.into(), lethal, minor, npcs: npcs.to_vec(), pcs, barred: bars });
+    out.push(ConflictEvent::ConflictStarted {
+        stakes: stakes.into(),
+        lethal,
+        minor,
+        npcs: npcs.to_vec(),
+        pcs,
+        barred: bars,
+    });
     Ok(())
 }
 
 /// A player answers for their PC: join, or sit out a lesser conflict (IT-23).
-pub fn respond(table: &Table, seat: Seat, name: &str, join: bool, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn respond(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    join: bool,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-23")?;
     if c.phase != Phase::Forming {
-        return Err(RuleError::illegal("IT-23", "the fight has begun; nobody enters or sits out now"));
+        return Err(RuleError::illegal(
+            "IT-23",
+            "the fight has begun; nobody enters or sits out now",
+        ));
     }
     let id = super::own_fighter(table, c, seat, name, "IT-23")?;
     if c.f(id).status != Status::Pending {
-        return Err(RuleError::illegal("IT-23", format!("{name} has already answered or cannot enter")));
+        return Err(RuleError::illegal(
+            "IT-23",
+            format!("{name} has already answered or cannot enter"),
+        ));
     }
     if !join && c.lethal {
-        return Err(RuleError::illegal("IT-23", "in a lethal conflict every PC is in"));
+        return Err(RuleError::illegal(
+            "IT-23",
+            "in a lethal conflict every PC is in",
+        ));
     }
     out.push(if join {
-        ConflictEvent::JoinedConflict { character: c.f(id).name.clone() }
+        ConflictEvent::JoinedConflict {
+            character: c.f(id).name.clone(),
+        }
     } else {
-        ConflictEvent::SatOut { character: c.f(id).name.clone() }
+        ConflictEvent::SatOut {
+            character: c.f(id).name.clone(),
+        }
     });
     let others_pending = c.ids().any(|f| f != id && c.f(f).status == Status::Pending);
     let someone_in = join || c.in_on(Side::Players).next().is_some();
@@ -85,13 +140,24 @@ pub fn respond(table: &Table, seat: Seat, name: &str, join: bool, out: &mut Vec<
 }
 
 /// A player does not agree to kill: the conflict is a lesser one (IT-22, IT-23).
-pub fn refuse_lethal(table: &Table, seat: Seat, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn refuse_lethal(
+    table: &Table,
+    seat: Seat,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-23")?;
     if seat == Seat::Gm || !table.players.contains(&seat) {
-        return Err(RuleError::not_your_call("IT-23", seat, "lethality is the players' agreement"));
+        return Err(RuleError::not_your_call(
+            "IT-23",
+            seat,
+            "lethality is the players' agreement",
+        ));
     }
     if c.phase != Phase::Forming || !c.lethal {
-        return Err(RuleError::illegal("IT-23", "there is no lethal conflict being agreed"));
+        return Err(RuleError::illegal(
+            "IT-23",
+            "there is no lethal conflict being agreed",
+        ));
     }
     out.push(ConflictEvent::LethalRefused { seat });
     Ok(())
@@ -99,18 +165,47 @@ pub fn refuse_lethal(table: &Table, seat: Seat, out: &mut Vec<ConflictEvent>) ->
 
 /// The GM decides the outcome of a stalled or refused conflict (IT-23), or of one stalled by a
 /// Samurai at 0 energy (D-11). Nobody dies of it, except the Samurai (IT-59 #12).
-pub fn settle(table: &Table, seat: Seat, outcome: &str, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn settle(
+    table: &Table,
+    seat: Seat,
+    outcome: &str,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-23")?;
     if seat != Seat::Gm {
-        return Err(RuleError::not_your_call("IT-23", seat, "only the GM settles a stalled conflict"));
+        return Err(RuleError::not_your_call(
+            "IT-23",
+            seat,
+            "only the GM settles a stalled conflict",
+        ));
     }
-    let stalled_samurai = c.fighters.iter().any(|f| f.samurai && f.status == Status::In && table.characters[f.character].energy.total() == 0);
-    let before_fight = matches!(c.phase, Phase::Forming | Phase::PickActive { picker: Picker::Players, .. });
+    let stalled_samurai = c.fighters.iter().any(|f| {
+        f.samurai && f.status == Status::In && table.characters[f.character].energy.total() == 0
+    });
+    let before_fight = matches!(
+        c.phase,
+        Phase::Forming
+            | Phase::PickActive {
+                picker: Picker::Players,
+                ..
+            }
+    );
     if !before_fight && !stalled_samurai {
-        return Err(RuleError::illegal("IT-23", "the GM settles only a conflict the players stall or refuse, or a Samurai stalls (D-11)"));
+        return Err(RuleError::illegal(
+            "IT-23",
+            "the GM settles only a conflict the players stall or refuse, or a Samurai stalls (D-11)",
+        ));
     }
-    let dead = c.fighters.iter().filter(|f| f.samurai).map(|f| f.name.clone()).collect();
-    out.push(ConflictEvent::ConflictSettled { outcome: outcome.into(), dead });
+    let dead = c
+        .fighters
+        .iter()
+        .filter(|f| f.samurai)
+        .map(|f| f.name.clone())
+        .collect();
+    out.push(ConflictEvent::ConflictSettled {
+        outcome: outcome.into(),
+        dead,
+    });
     Ok(())
 }
 
@@ -134,11 +229,28 @@ fn fighter(table: &Table, name: &str, side: Side, status: Status) -> Option<Figh
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {
     match event {
-        ConflictEvent::ConflictStarted { stakes, lethal, minor, npcs, pcs, barred } => {
+        ConflictEvent::ConflictStarted {
+            stakes,
+            lethal,
+            minor,
+            npcs,
+            pcs,
+            barred,
+        } => {
             let mut fighters: Vec<Fighter> = Vec::new();
-            fighters.extend(pcs.iter().filter_map(|n| fighter(table, n, Side::Players, Status::Pending)));
-            fighters.extend(barred.iter().filter_map(|(n, _)| fighter(table, n, Side::Players, Status::Barred)));
-            fighters.extend(npcs.iter().filter_map(|n| fighter(table, n, Side::Gm, Status::In)));
+            fighters.extend(
+                pcs.iter()
+                    .filter_map(|n| fighter(table, n, Side::Players, Status::Pending)),
+            );
+            fighters.extend(
+                barred
+                    .iter()
+                    .filter_map(|(n, _)| fighter(table, n, Side::Players, Status::Barred)),
+            );
+            fighters.extend(
+                npcs.iter()
+                    .filter_map(|n| fighter(table, n, Side::Gm, Status::In)),
+            );
             table.conflict = Some(Conflict {
                 stakes: stakes.clone(),
                 lethal: *lethal,
@@ -161,15 +273,24 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
             }
         }
         ConflictEvent::JoinedConflict { character } | ConflictEvent::SatOut { character } => {
-            let status = if matches!(event, ConflictEvent::JoinedConflict { .. }) { Status::In } else { Status::SatOut };
+            let status = if matches!(event, ConflictEvent::JoinedConflict { .. }) {
+                Status::In
+            } else {
+                Status::SatOut
+            };
             if let Some(c) = table.conflict.as_mut()
-                && let Some(id) = c.fighter_id(character) {
-                    c.f_mut(id).status = status;
-                }
+                && let Some(id) = c.fighter_id(character)
+            {
+                c.f_mut(id).status = status;
+            }
         }
         ConflictEvent::FightBegan { .. } => {
             if let Some(c) = table.conflict.as_mut() {
-                c.phase = Phase::PickActive { picker: Picker::Players, side: Some(Side::Players), capped: None };
+                c.phase = Phase::PickActive {
+                    picker: Picker::Players,
+                    side: Some(Side::Players),
+                    capped: None,
+                };
             }
         }
         _ => {}

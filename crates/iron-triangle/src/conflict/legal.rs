@@ -4,7 +4,10 @@
 use clash_core::Seat;
 
 use super::choice::MoveSet;
-use super::{Conflict, ConflictCommand, FighterId, MoveChoice, Name, Phase, Picker, Status, Step, Turn, choice, controller, losses, specials, turn};
+use super::{
+    Conflict, ConflictCommand, FighterId, MoveChoice, Name, Phase, Picker, Status, Step, Turn,
+    choice, controller, losses, specials, turn,
+};
 use crate::Table;
 use crate::character::PerAction;
 use crate::moves::Action;
@@ -24,7 +27,9 @@ fn narration(table: &Table, seat: Seat) -> Option<ConflictCommand> {
     c.outcome.as_ref()?.winner?;
     let text = format!("As staked: {}", c.stakes);
     let command = ConflictCommand::NarrateConflict { text };
-    super::ending::narrate(table, seat, "…", &mut Vec::new()).ok().map(|_| command)
+    super::ending::narrate(table, seat, "…", &mut Vec::new())
+        .ok()
+        .map(|_| command)
 }
 
 /// A legal play in compact form (fighter indices, no names): cheap to list in the hot path of
@@ -42,7 +47,11 @@ pub enum Play {
     Special(FighterId, specials::PlayedSpecialChoice),
     Pass(FighterId),
     Swap(FighterId),
-    Split { bearer: FighterId, split: PerAction<u32>, gain: bool },
+    Split {
+        bearer: FighterId,
+        split: PerAction<u32>,
+        gain: bool,
+    },
     Kill,
     Spare,
 }
@@ -57,13 +66,39 @@ impl Play {
             Play::PickActive(f) => ConflictCommand::PickActive { character: name(f) },
             Play::PickOpponent(f) => ConflictCommand::PickOpponent { opponent: name(f) },
             Play::EndChain => ConflictCommand::EndChain,
-            Play::Stance(f, action, amount) => ConflictCommand::TakeStance { character: name(f), action, amount },
-            Play::Move(f, choice) => ConflictCommand::PlayMove { character: name(f), choice },
-            Play::Special(f, o) => ConflictCommand::PlaySpecial { character: name(f), special: o.special, target: o.target.map(name), copy: o.copy },
+            Play::Stance(f, action, amount) => ConflictCommand::TakeStance {
+                character: name(f),
+                action,
+                amount,
+            },
+            Play::Move(f, choice) => ConflictCommand::PlayMove {
+                character: name(f),
+                choice,
+            },
+            Play::Special(f, o) => ConflictCommand::PlaySpecial {
+                character: name(f),
+                special: o.special,
+                target: o.target.map(name),
+                copy: o.copy,
+            },
             Play::Pass(f) => ConflictCommand::PassWindow { character: name(f) },
             Play::Swap(f) => ConflictCommand::DrunkenSwap { character: name(f) },
-            Play::Split { bearer, split, gain: false } => ConflictCommand::SplitLoss { character: name(bearer), split },
-            Play::Split { bearer, split, gain: true } => ConflictCommand::SplitGain { character: name(bearer), split },
+            Play::Split {
+                bearer,
+                split,
+                gain: false,
+            } => ConflictCommand::SplitLoss {
+                character: name(bearer),
+                split,
+            },
+            Play::Split {
+                bearer,
+                split,
+                gain: true,
+            } => ConflictCommand::SplitGain {
+                character: name(bearer),
+                split,
+            },
             Play::Kill => ConflictCommand::KillSurrendered,
             Play::Spare => ConflictCommand::SpareSurrendered,
         }
@@ -119,7 +154,9 @@ pub fn stance_count(energy: PerAction<u32>) -> usize {
 
 /// The `i`-th of the [`stance_count`] stances, in listing order.
 pub fn stance_play(f: FighterId, energy: PerAction<u32>, i: usize) -> Play {
-    let Some(mut rest) = i.checked_sub(1) else { return Play::Stance(f, None, 0) };
+    let Some(mut rest) = i.checked_sub(1) else {
+        return Play::Stance(f, None, 0);
+    };
     for a in Action::ALL {
         let n = energy.get(a) as usize;
         if rest < n {
@@ -149,7 +186,9 @@ pub fn plays_for(table: &Table, seat: Seat, out: &mut Vec<Play>) {
 /// order [`plays_for`] lists them; with every seat, the seats' plays may be interleaved (in a
 /// turn each play is listed once, for the seat it belongs to).
 pub fn plays_into(table: &Table, only: Option<Seat>, out: &mut impl PlaySink) {
-    let Some(c) = table.conflict.as_ref().filter(|c| c.is_running()) else { return };
+    let Some(c) = table.conflict.as_ref().filter(|c| c.is_running()) else {
+        return;
+    };
     if let (Phase::Turn, Some(t)) = (&c.phase, c.turn.as_ref()) {
         return in_turn(table, c, t, only, out);
     }
@@ -169,7 +208,10 @@ fn between_turns(table: &Table, c: &Conflict, seat: Seat, out: &mut impl PlaySin
     match &c.phase {
         Phase::Forming => forming(table, c, seat, out),
         Phase::PickActive { side, .. } => {
-            for f in c.ids().filter(|f| c.is_in(*f) && side.is_none_or(|s| c.f(*f).side == s)) {
+            for f in c
+                .ids()
+                .filter(|f| c.is_in(*f) && side.is_none_or(|s| c.f(*f).side == s))
+            {
                 if turn::pick_refusal(table, c, seat, f).is_none() {
                     out.add(seat, Play::PickActive(f));
                 }
@@ -184,7 +226,10 @@ fn between_turns(table: &Table, c: &Conflict, seat: Seat, out: &mut impl PlaySin
 }
 
 fn forming(table: &Table, c: &Conflict, seat: Seat, out: &mut impl PlaySink) {
-    for f in c.ids().filter(|f| c.f(*f).status == Status::Pending && controller(table, c, *f) == seat) {
+    for f in c
+        .ids()
+        .filter(|f| c.f(*f).status == Status::Pending && controller(table, c, *f) == seat)
+    {
         out.add(seat, Play::Join(f));
         if !c.lethal {
             out.add(seat, Play::SitOut(f));
@@ -200,21 +245,55 @@ fn gm_commands(table: &Table) -> Vec<ConflictCommand> {
     let mut out = Vec::new();
     match table.conflict.as_ref().filter(|c| c.is_running()) {
         None => {
-            let npcs: Vec<_> = table.characters.iter().filter(|c| !c.is_pc() && !c.dead && super::entry::barred(c).is_none()).take(1).map(|c| Name::from(&c.name)).collect();
-            let pc_can_enter = table.characters.iter().any(|c| c.is_pc() && !c.dead && super::entry::barred(c).is_none());
+            let npcs: Vec<_> = table
+                .characters
+                .iter()
+                .filter(|c| !c.is_pc() && !c.dead && super::entry::barred(c).is_none())
+                .take(1)
+                .map(|c| Name::from(&c.name))
+                .collect();
+            let pc_can_enter = table
+                .characters
+                .iter()
+                .any(|c| c.is_pc() && !c.dead && super::entry::barred(c).is_none());
             if !npcs.is_empty() && pc_can_enter {
-                out.push(ConflictCommand::StartConflict { stakes: "Win: the way is clear. Loss: a setback.".into(), npcs, lethal: false, minor: false });
+                out.push(ConflictCommand::StartConflict {
+                    stakes: "Win: the way is clear. Loss: a setback.".into(),
+                    npcs,
+                    lethal: false,
+                    minor: false,
+                });
             }
         }
         Some(c) => {
-            let stalled_samurai = c.fighters.iter().any(|f| f.samurai && f.status == Status::In && table.characters[f.character].energy.total() == 0);
-            if matches!(c.phase, Phase::Forming | Phase::PickActive { picker: Picker::Players, .. }) || stalled_samurai {
-                out.push(ConflictCommand::SettleConflict { outcome: "The GM settles it: a significant setback.".into() });
+            let stalled_samurai = c.fighters.iter().any(|f| {
+                f.samurai
+                    && f.status == Status::In
+                    && table.characters[f.character].energy.total() == 0
+            });
+            if matches!(
+                c.phase,
+                Phase::Forming
+                    | Phase::PickActive {
+                        picker: Picker::Players,
+                        ..
+                    }
+            ) || stalled_samurai
+            {
+                out.push(ConflictCommand::SettleConflict {
+                    outcome: "The GM settles it: a significant setback.".into(),
+                });
             }
         }
     }
-    for ch in table.characters.iter().filter(|c| !c.is_pc() && !c.revealed) {
-        out.push(ConflictCommand::RevealNpc { character: Name::from(&ch.name) });
+    for ch in table
+        .characters
+        .iter()
+        .filter(|c| !c.is_pc() && !c.revealed)
+    {
+        out.push(ConflictCommand::RevealNpc {
+            character: Name::from(&ch.name),
+        });
     }
     out
 }
@@ -225,7 +304,9 @@ fn in_turn(table: &Table, c: &Conflict, t: &Turn, only: Option<Seat>, out: &mut 
     let wanted = |s: Seat| only.is_none_or(|o| o == s);
     let seat_of = |f: FighterId| controller(table, c, f);
     let active_seat = seat_of(t.active);
-    let chain_endable = c.chain.is_some() && (matches!(t.step, Step::PickOpponent | Step::Stances) || (t.step == Step::Moves && t.moves[0].is_none()));
+    let chain_endable = c.chain.is_some()
+        && (matches!(t.step, Step::PickOpponent | Step::Stances)
+            || (t.step == Step::Moves && t.moves[0].is_none()));
     match t.step {
         Step::PickOpponent if wanted(active_seat) => {
             let side = c.f(t.active).side;
@@ -258,7 +339,10 @@ fn in_turn(table: &Table, c: &Conflict, t: &Turn, only: Option<Seat>, out: &mut 
                 if t.done.contains(&f) || !wanted(seat) {
                     continue;
                 }
-                if t.step == Step::AfterReveal && c.f(f).drunken_monkey && t.slot(f).is_some_and(|s| !t.swapped[s]) {
+                if t.step == Step::AfterReveal
+                    && c.f(f).drunken_monkey
+                    && t.slot(f).is_some_and(|s| !t.swapped[s])
+                {
                     out.add(seat, Play::Swap(f));
                 }
                 out.add(seat, Play::Pass(f));
@@ -271,7 +355,10 @@ fn in_turn(table: &Table, c: &Conflict, t: &Turn, only: Option<Seat>, out: &mut 
         out.add(active_seat, Play::EndChain);
     }
     for f in c.ids() {
-        let knows_specials = table.characters.get(c.f(f).character).is_some_and(|ch| !ch.specials.is_empty());
+        let knows_specials = table
+            .characters
+            .get(c.f(f).character)
+            .is_some_and(|ch| !ch.specials.is_empty());
         if knows_specials && wanted(seat_of(f)) && specials::open_window(c, t, f).is_some() {
             for o in specials::options(table, c, t, f) {
                 out.add(seat_of(f), Play::Special(f, o));
@@ -281,14 +368,23 @@ fn in_turn(table: &Table, c: &Conflict, t: &Turn, only: Option<Seat>, out: &mut 
 }
 
 fn participants(t: &Turn) -> impl Iterator<Item = (usize, FighterId)> + '_ {
-    [Some(t.active), t.opponent].into_iter().enumerate().filter_map(|(s, f)| f.map(|f| (s, f)))
+    [Some(t.active), t.opponent]
+        .into_iter()
+        .enumerate()
+        .filter_map(|(s, f)| f.map(|f| (s, f)))
 }
 
 /// A few typical splits: each order of filling the types, greedily.
 fn splits(table: &Table, c: &Conflict, only: Option<Seat>, out: &mut impl PlaySink) {
-    let Some(seat) = losses::waiting_splitter(c).filter(|s| only.is_none_or(|o| o == *s)) else { return };
-    let Some((character, splitter, room, amount, gain)) = losses::waiting_split(table, c) else { return };
-    let Some(bearer) = c.fighter_id(&character) else { return };
+    let Some(seat) = losses::waiting_splitter(c).filter(|s| only.is_none_or(|o| o == *s)) else {
+        return;
+    };
+    let Some((character, splitter, room, amount, gain)) = losses::waiting_split(table, c) else {
+        return;
+    };
+    let Some(bearer) = c.fighter_id(&character) else {
+        return;
+    };
     if splitter != seat {
         return;
     }
@@ -311,7 +407,14 @@ fn splits(table: &Table, c: &Conflict, only: Option<Seat>, out: &mut impl PlaySi
             left -= take;
         }
         if !listed[..i].contains(&Some(split)) {
-            out.add(seat, Play::Split { bearer, split, gain });
+            out.add(
+                seat,
+                Play::Split {
+                    bearer,
+                    split,
+                    gain,
+                },
+            );
         }
         listed[i] = Some(split);
     }
@@ -319,7 +422,9 @@ fn splits(table: &Table, c: &Conflict, only: Option<Seat>, out: &mut impl PlaySi
 
 /// Seats whose action the conflict is waiting for.
 pub fn waiting_for(table: &Table) -> Vec<Seat> {
-    let mut seats: Vec<Seat> = std::iter::once(Seat::Gm).chain(table.players.iter().copied()).collect();
+    let mut seats: Vec<Seat> = std::iter::once(Seat::Gm)
+        .chain(table.players.iter().copied())
+        .collect();
     let mut plays = Vec::new();
     seats.retain(|s| {
         plays.clear();
@@ -328,7 +433,6 @@ pub fn waiting_for(table: &Table) -> Vec<Seat> {
     });
     seats
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -351,7 +455,11 @@ mod tests {
 
     #[test]
     fn stances_are_counted_and_picked_in_listing_order() {
-        let energy = PerAction { defend: 2, grapple: 0, attack: 3 };
+        let energy = PerAction {
+            defend: 2,
+            grapple: 0,
+            attack: 3,
+        };
         let mut written = vec![Play::Stance(1, None, 0)];
         for a in Action::ALL {
             for amount in 1..=energy.get(a) {
@@ -359,7 +467,9 @@ mod tests {
             }
         }
         assert_eq!(stance_count(energy), written.len());
-        let picked: Vec<Play> = (0..stance_count(energy)).map(|i| stance_play(1, energy, i)).collect();
+        let picked: Vec<Play> = (0..stance_count(energy))
+            .map(|i| stance_play(1, energy, i))
+            .collect();
         assert_eq!(picked, written);
         let mut listed = Vec::new();
         listed.add_stances(Seat::Gm, 1, energy);

@@ -10,8 +10,8 @@ use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Conflict, ConflictEvent, FighterId, MoveChoice, Name, Step, Turn, TurnOutcome, TurnReport, WinReason, combo, controller,
-    current_turn, disadvantage, running,
+    Conflict, ConflictEvent, FighterId, MoveChoice, Name, Step, Turn, TurnOutcome, TurnReport,
+    WinReason, combo, controller, current_turn, disadvantage, running,
 };
 use crate::Table;
 use crate::character::{Energy, PerAction};
@@ -81,7 +81,11 @@ pub struct Energies {
 
 impl Energies {
     fn slot(&mut self, character: usize) -> Option<&mut (usize, Energy)> {
-        self.first.iter_mut().flatten().chain(self.more.iter_mut()).find(|(i, _)| *i == character)
+        self.first
+            .iter_mut()
+            .flatten()
+            .chain(self.more.iter_mut())
+            .find(|(i, _)| *i == character)
     }
 
     pub fn get(&self, table: &Table, character: usize) -> Energy {
@@ -108,7 +112,10 @@ impl Energies {
 
 /// Non-cancelled specials in effect for a slot this turn.
 fn active_specials(turn: &Turn, by: FighterId) -> impl Iterator<Item = Special> + '_ {
-    turn.specials.iter().filter(move |p| p.by == by && !p.cancelled).map(|p| p.special)
+    turn.specials
+        .iter()
+        .filter(move |p| p.by == by && !p.cancelled)
+        .map(|p| p.special)
 }
 
 fn has(turn: &Turn, by: FighterId, f: impl Fn(Special) -> bool) -> bool {
@@ -125,17 +132,31 @@ pub fn actual(e: Energy, fixed_type: Option<Action>, fixed: u32, free: u32) -> u
 /// Work out the turn's result and its losses (IT-48 … IT-51), then settle what is forced. The
 /// pending losses and gains end up in the `TurnResolved` event, not in `turn` (a scratch copy).
 pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictEvent>) {
-    let Some(c) = table.conflict.as_ref() else { return };
-    let (Some(b), Some(ma), Some(mb)) = (turn.opponent, turn.played(0), turn.played(1)) else { return };
+    let Some(c) = table.conflict.as_ref() else {
+        return;
+    };
+    let (Some(b), Some(ma), Some(mb)) = (turn.opponent, turn.played(0), turn.played(1)) else {
+        return;
+    };
     let a = turn.active;
     let ids = [a, b];
     let moves = [ma, mb];
-    let stances = [turn.stances[0].unwrap_or_default(), turn.stances[1].unwrap_or_default()];
-    let dis = [disadvantage::is_disadvantaged(c, a, ma), disadvantage::is_disadvantaged(c, b, mb)];
+    let stances = [
+        turn.stances[0].unwrap_or_default(),
+        turn.stances[1].unwrap_or_default(),
+    ];
+    let dis = [
+        disadvantage::is_disadvantaged(c, a, ma),
+        disadvantage::is_disadvantaged(c, b, mb),
+    ];
     let pp_splitter = |slot: usize| {
         // Pressure Point: the user splits the opponent's losses (IT-59 #4, D-23).
         let other = ids[1 - slot];
-        if has(turn, other, |s| s == Special::PressurePoint) { controller(table, c, other) } else { controller(table, c, ids[slot]) }
+        if has(turn, other, |s| s == Special::PressurePoint) {
+            controller(table, c, other)
+        } else {
+            controller(table, c, ids[slot])
+        }
     };
     // A turn has at most two losers and one regain: size the lists once.
     let mut breakdown = Vec::with_capacity(2);
@@ -146,11 +167,19 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
             let (w, l) = if first_wins { (0, 1) } else { (1, 0) };
             let (mw, ml, sw, sl) = (moves[w], moves[l], stances[w], stances[l]);
             let waxed = has(turn, ids[l], |s| s == Special::WaxOn(mw.action));
-            let from_stance = if waxed { 0 } else { sw.matched_amount(mw) * mw.multiplier() };
+            let from_stance = if waxed {
+                0
+            } else {
+                sw.matched_amount(mw) * mw.multiplier()
+            };
             let own_stance = sl.matched_amount(ml);
             let comboed = w == 0 && combo::combos(table, c, a, b, mw);
             let combo_bonus = if comboed { combo::bonus(c) } else { 0 };
-            let dis_bonus = if dis[l] { disadvantage::bonus(&c.f(ids[l]).pile, ml) } else { 0 };
+            let dis_bonus = if dis[l] {
+                disadvantage::bonus(&c.f(ids[l]).pile, ml)
+            } else {
+                0
+            };
             let free = from_stance + mw.base() + combo_bonus + dis_bonus;
             breakdown.push(LossBreakdown {
                 character: c.f(ids[l]).name.clone(),
@@ -172,8 +201,16 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
                 splitter: pp_splitter(l),
             });
             // Santa Carla (X): stance and action both X, and a win: regain the stance amount.
-            if let Some(x) = sw.action.filter(|x| sw.amount > 0 && mw.action == *x && has(turn, ids[w], |s| s == Special::SantaCarla(*x))) {
-                gains.push(PendingGain { character: c.f(ids[w]).name.clone(), amount: sw.amount, splitter: controller(table, c, ids[w]) });
+            if let Some(x) = sw.action.filter(|x| {
+                sw.amount > 0
+                    && mw.action == *x
+                    && has(turn, ids[w], |s| s == Special::SantaCarla(*x))
+            }) {
+                gains.push(PendingGain {
+                    character: c.f(ids[w]).name.clone(),
+                    amount: sw.amount,
+                    splitter: controller(table, c, ids[w]),
+                });
                 let _ = x;
             }
             TurnOutcome::Win {
@@ -189,7 +226,12 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
             // A tie: each side loses the base of the other's move, nothing more (IT-50).
             for slot in 0..2 {
                 let base = moves[1 - slot].base();
-                breakdown.push(LossBreakdown { character: c.f(ids[slot]).name.clone(), base, total: base, ..Default::default() });
+                breakdown.push(LossBreakdown {
+                    character: c.f(ids[slot]).name.clone(),
+                    base,
+                    total: base,
+                    ..Default::default()
+                });
                 losses.push(PendingLoss {
                     character: c.f(ids[slot]).name.clone(),
                     reason: LossReason::Turn,
@@ -207,7 +249,12 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
     // The event takes the pending losses and gains once settling has read them from the turn
     // (a scratch copy every caller drops afterwards), so they are never copied.
     let at = events.len();
-    events.push(ConflictEvent::TurnResolved { outcome: outcome.clone(), breakdown, losses: Vec::new(), gains: Vec::new() });
+    events.push(ConflictEvent::TurnResolved {
+        outcome: outcome.clone(),
+        breakdown,
+        losses: Vec::new(),
+        gains: Vec::new(),
+    });
     turn.outcome = Some(outcome);
     turn.pending_losses = losses;
     turn.pending_gains = gains;
@@ -220,11 +267,23 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
 }
 
 /// Yojimbo: a non-participant takes what a participant would have lost; they lose 0 (D-25).
-fn yojimbo(table: &Table, c: &Conflict, turn: &Turn, losses: &mut Vec<PendingLoss>, breakdown: &mut [LossBreakdown]) {
-    for p in turn.specials.iter().filter(|p| p.special == Special::Yojimbo && !p.cancelled) {
+fn yojimbo(
+    table: &Table,
+    c: &Conflict,
+    turn: &Turn,
+    losses: &mut Vec<PendingLoss>,
+    breakdown: &mut [LossBreakdown],
+) {
+    for p in turn
+        .specials
+        .iter()
+        .filter(|p| p.special == Special::Yojimbo && !p.cancelled)
+    {
         let Some(target) = p.target else { continue };
         let target_name = &c.f(target).name;
-        let Some(i) = losses.iter().position(|l| &l.character == target_name) else { continue };
+        let Some(i) = losses.iter().position(|l| &l.character == target_name) else {
+            continue;
+        };
         let l = losses.remove(i);
         let e = table.characters[c.f(target).character].energy;
         let amount = actual(e, l.fixed_type, l.fixed, l.free);
@@ -245,10 +304,19 @@ fn yojimbo(table: &Table, c: &Conflict, turn: &Turn, losses: &mut Vec<PendingLos
 
 /// Dig Two Graves (X): if the opponent's action is X, they also lose what the user finally loses,
 /// on ties too; the opponent splits it (D-24). A Yojimbo-protected user loses 0, so mirrors 0.
-fn dig_two_graves(table: &Table, c: &Conflict, turn: &Turn, ids: [FighterId; 2], moves: [Move; 2], losses: &mut Vec<PendingLoss>) {
+fn dig_two_graves(
+    table: &Table,
+    c: &Conflict,
+    turn: &Turn,
+    ids: [FighterId; 2],
+    moves: [Move; 2],
+    losses: &mut Vec<PendingLoss>,
+) {
     for slot in 0..2 {
         let (user, other) = (ids[slot], ids[1 - slot]);
-        if !has(turn, user, |s| s == Special::DigTwoGraves(moves[1 - slot].action)) {
+        if !has(turn, user, |s| {
+            s == Special::DigTwoGraves(moves[1 - slot].action)
+        }) {
             continue;
         }
         let e = table.characters[c.f(user).character].energy;
@@ -261,7 +329,10 @@ fn dig_two_graves(table: &Table, c: &Conflict, turn: &Turn, ids: [FighterId; 2],
             continue;
         }
         // A Yojimbo on the opponent takes the mirror too: it takes whatever they would lose.
-        let protector = turn.specials.iter().find(|p| p.special == Special::Yojimbo && !p.cancelled && p.target == Some(other));
+        let protector = turn
+            .specials
+            .iter()
+            .find(|p| p.special == Special::Yojimbo && !p.cancelled && p.target == Some(other));
         let (bearer, reason) = match protector {
             Some(p) => (p.by, LossReason::Yojimbo),
             None => (other, LossReason::Mirror),
@@ -296,13 +367,24 @@ pub fn forced_split(room: PerAction<u32>, amount: u32) -> Option<PerAction<u32>>
 }
 
 /// Check a chosen split: each type within its room, adding up to what must be placed.
-pub fn check_split(room: PerAction<u32>, amount: u32, split: PerAction<u32>, rule: &'static str) -> Result<(), RuleError> {
+pub fn check_split(
+    room: PerAction<u32>,
+    amount: u32,
+    split: PerAction<u32>,
+    rule: &'static str,
+) -> Result<(), RuleError> {
     let amount = amount.min(room.total());
     if Action::ALL.iter().any(|a| split.get(*a) > room.get(*a)) {
-        return Err(RuleError::illegal(rule, format!("a type can take only what it has room for ({room:?})")));
+        return Err(RuleError::illegal(
+            rule,
+            format!("a type can take only what it has room for ({room:?})"),
+        ));
     }
     if split.total() != amount {
-        return Err(RuleError::illegal(rule, format!("the split must add up to {amount}, not {}", split.total())));
+        return Err(RuleError::illegal(
+            rule,
+            format!("the split must add up to {amount}, not {}", split.total()),
+        ));
     }
     Ok(())
 }
@@ -321,48 +403,95 @@ fn after_fixed(e: Energy, l: &PendingLoss) -> (PerAction<u32>, PerAction<u32>) {
     (fixed, room)
 }
 
-fn lost_event(name: &Name, e: Energy, fixed: PerAction<u32>, split: PerAction<u32>, free: u32, split_by: Option<Seat>) -> (ConflictEvent, Energy) {
-    let lost = PerAction { defend: fixed.defend + split.defend, grapple: fixed.grapple + split.grapple, attack: fixed.attack + split.attack };
+fn lost_event(
+    name: &Name,
+    e: Energy,
+    fixed: PerAction<u32>,
+    split: PerAction<u32>,
+    free: u32,
+    split_by: Option<Seat>,
+) -> (ConflictEvent, Energy) {
+    let lost = PerAction {
+        defend: fixed.defend + split.defend,
+        grapple: fixed.grapple + split.grapple,
+        attack: fixed.attack + split.attack,
+    };
     let mut after = e;
     for a in Action::ALL {
         after.lose(a, lost.get(a));
     }
     // A type that reaches 0 in a conflict gets a zero mark (IT-52, D-17).
-    let zero_marked = Action::ALL.into_iter().filter(|a| e.current.get(*a) > 0 && after.current.get(*a) == 0).collect();
-    let event = ConflictEvent::EnergyLost { character: name.clone(), lost, discarded: free - split.total(), zero_marked, split_by };
+    let zero_marked = Action::ALL
+        .into_iter()
+        .filter(|a| e.current.get(*a) > 0 && after.current.get(*a) == 0)
+        .collect();
+    let event = ConflictEvent::EnergyLost {
+        character: name.clone(),
+        lost,
+        discarded: free - split.total(),
+        zero_marked,
+        split_by,
+    };
     (event, after)
 }
 
 fn bearer(c: &Conflict, name: &str) -> Option<usize> {
-    c.fighters.iter().find(|f| f.name.is_str(name)).map(|f| f.character)
+    c.fighters
+        .iter()
+        .find(|f| f.name.is_str(name))
+        .map(|f| f.character)
 }
 
 /// Apply every pending loss and gain whose split is forced; stop at the first real choice. The
 /// first `losses_taken` losses and `gains_taken` gains of `turn` are already settled (by the
 /// command being decided), so the turn itself is read, never copied.
-pub(crate) fn settle(table: &Table, turn: &Turn, losses_taken: usize, gains_taken: usize, energies: &mut Energies, events: &mut Vec<ConflictEvent>) {
-    let Some(c) = table.conflict.as_ref() else { return };
+pub(crate) fn settle(
+    table: &Table,
+    turn: &Turn,
+    losses_taken: usize,
+    gains_taken: usize,
+    energies: &mut Energies,
+    events: &mut Vec<ConflictEvent>,
+) {
+    let Some(c) = table.conflict.as_ref() else {
+        return;
+    };
     for l in turn.pending_losses.iter().skip(losses_taken) {
-        let Some(ch) = bearer(c, &l.character) else { continue };
+        let Some(ch) = bearer(c, &l.character) else {
+            continue;
+        };
         let e = energies.get(table, ch);
         let (fixed, room) = after_fixed(e, l);
-        let Some(split) = forced_split(room, l.free) else { return };
+        let Some(split) = forced_split(room, l.free) else {
+            return;
+        };
         let (event, after) = lost_event(&l.character, e, fixed, split, l.free, None);
         events.push(event);
         energies.set(ch, after);
     }
     for g in turn.pending_gains.iter().skip(gains_taken) {
-        let Some(ch) = bearer(c, &g.character) else { continue };
+        let Some(ch) = bearer(c, &g.character) else {
+            continue;
+        };
         let e = energies.get(table, ch);
-        let Some(split) = forced_split(room_to_max(e), g.amount) else { return };
-        events.push(ConflictEvent::EnergyGained { character: g.character.clone(), gained: split });
+        let Some(split) = forced_split(room_to_max(e), g.amount) else {
+            return;
+        };
+        events.push(ConflictEvent::EnergyGained {
+            character: g.character.clone(),
+            gained: split,
+        });
         energies.set(ch, gained(e, split));
     }
     super::ending::finish_turn(table, turn, energies, events);
 }
 
 fn room_to_max(e: Energy) -> PerAction<u32> {
-    PerAction { defend: e.max.defend - e.current.defend, grapple: e.max.grapple - e.current.grapple, attack: e.max.attack - e.current.attack }
+    PerAction {
+        defend: e.max.defend - e.current.defend,
+        grapple: e.max.grapple - e.current.grapple,
+        attack: e.max.attack - e.current.attack,
+    }
 }
 
 fn gained(mut e: Energy, split: PerAction<u32>) -> Energy {
@@ -374,17 +503,37 @@ fn gained(mut e: Energy, split: PerAction<u32>) -> Energy {
 
 /// The loser's controller (or a Pressure Point user, or a Yojimbo user for their own loss)
 /// splits the free part of a loss (IT-51, D-23, D-25, D-35).
-pub fn split_loss(table: &Table, seat: Seat, name: &str, split: PerAction<u32>, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn split_loss(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    split: PerAction<u32>,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-51")?;
     let turn = current_turn(c, "IT-51")?;
-    let Some(l) = turn.pending_losses.first().filter(|_| turn.step == Step::Settling) else {
-        return Err(RuleError::illegal("IT-51", "no loss is waiting to be split"));
+    let Some(l) = turn
+        .pending_losses
+        .first()
+        .filter(|_| turn.step == Step::Settling)
+    else {
+        return Err(RuleError::illegal(
+            "IT-51",
+            "no loss is waiting to be split",
+        ));
     };
     if l.character != name {
-        return Err(RuleError::illegal("IT-51", format!("the loss waiting to be split is {}'s", l.character)));
+        return Err(RuleError::illegal(
+            "IT-51",
+            format!("the loss waiting to be split is {}'s", l.character),
+        ));
     }
     if l.splitter != seat {
-        return Err(RuleError::not_your_call("IT-51", seat, format!("{} splits this loss", l.splitter)));
+        return Err(RuleError::not_your_call(
+            "IT-51",
+            seat,
+            format!("{} splits this loss", l.splitter),
+        ));
     }
     let ch = bearer(c, name).ok_or_else(|| RuleError::illegal("IT-51", "unknown character"))?;
     let e = table.characters[ch].energy;
@@ -399,22 +548,45 @@ pub fn split_loss(table: &Table, seat: Seat, name: &str, split: PerAction<u32>, 
 }
 
 /// Santa Carla's user splits the regained energy, up to max (IT-59 #6).
-pub fn split_gain(table: &Table, seat: Seat, name: &str, split: PerAction<u32>, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn split_gain(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    split: PerAction<u32>,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-59")?;
     let turn = current_turn(c, "IT-59")?;
-    let Some(g) = turn.pending_gains.first().filter(|_| turn.step == Step::Settling && turn.pending_losses.is_empty()) else {
-        return Err(RuleError::illegal("IT-59", "no regained energy is waiting to be split"));
+    let Some(g) = turn
+        .pending_gains
+        .first()
+        .filter(|_| turn.step == Step::Settling && turn.pending_losses.is_empty())
+    else {
+        return Err(RuleError::illegal(
+            "IT-59",
+            "no regained energy is waiting to be split",
+        ));
     };
     if g.character != name {
-        return Err(RuleError::illegal("IT-59", format!("the gain waiting to be split is {}'s", g.character)));
+        return Err(RuleError::illegal(
+            "IT-59",
+            format!("the gain waiting to be split is {}'s", g.character),
+        ));
     }
     if g.splitter != seat {
-        return Err(RuleError::not_your_call("IT-59", seat, format!("{} splits this gain", g.splitter)));
+        return Err(RuleError::not_your_call(
+            "IT-59",
+            seat,
+            format!("{} splits this gain", g.splitter),
+        ));
     }
     let ch = bearer(c, name).ok_or_else(|| RuleError::illegal("IT-59", "unknown character"))?;
     let e = table.characters[ch].energy;
     check_split(room_to_max(e), g.amount, split, "IT-59")?;
-    out.push(ConflictEvent::EnergyGained { character: g.character.clone(), gained: split });
+    out.push(ConflictEvent::EnergyGained {
+        character: g.character.clone(),
+        gained: split,
+    });
     let mut energies = Energies::default();
     energies.set(ch, gained(e, split));
     settle(table, turn, 0, 1, &mut energies, out);
@@ -424,26 +596,50 @@ pub fn split_gain(table: &Table, seat: Seat, name: &str, split: PerAction<u32>, 
 /// The seat a waiting split is up to, if any (without looking at energies).
 pub fn waiting_splitter(c: &Conflict) -> Option<Seat> {
     let turn = c.turn.as_ref().filter(|t| t.step == Step::Settling)?;
-    turn.pending_losses.first().map(|l| l.splitter).or_else(|| turn.pending_gains.first().map(|g| g.splitter))
+    turn.pending_losses
+        .first()
+        .map(|l| l.splitter)
+        .or_else(|| turn.pending_gains.first().map(|g| g.splitter))
 }
 
 /// What a seat must place now, if a split is waiting on it: (character, room, amount, is_gain).
-pub fn waiting_split(table: &Table, c: &Conflict) -> Option<(Name, Seat, PerAction<u32>, u32, bool)> {
+pub fn waiting_split(
+    table: &Table,
+    c: &Conflict,
+) -> Option<(Name, Seat, PerAction<u32>, u32, bool)> {
     let turn = c.turn.as_ref().filter(|t| t.step == Step::Settling)?;
     if let Some(l) = turn.pending_losses.first() {
         let e = table.characters.get(bearer(c, &l.character)?)?.energy;
         let (_, room) = after_fixed(e, l);
-        return Some((l.character.clone(), l.splitter, room, l.free.min(room.total()), false));
+        return Some((
+            l.character.clone(),
+            l.splitter,
+            room,
+            l.free.min(room.total()),
+            false,
+        ));
     }
     let g = turn.pending_gains.first()?;
     let e = table.characters.get(bearer(c, &g.character)?)?.energy;
     let room = room_to_max(e);
-    Some((g.character.clone(), g.splitter, room, g.amount.min(room.total()), true))
+    Some((
+        g.character.clone(),
+        g.splitter,
+        room,
+        g.amount.min(room.total()),
+        true,
+    ))
 }
 
 /// The report of the turn just resolved, written over the previous turn's report so that its
 /// lists are reused instead of allocated every turn.
-fn report(previous: Option<TurnReport>, turn: &Turn, c: &Conflict, outcome: &TurnOutcome, breakdown: &[LossBreakdown]) -> TurnReport {
+fn report(
+    previous: Option<TurnReport>,
+    turn: &Turn,
+    c: &Conflict,
+    outcome: &TurnOutcome,
+    breakdown: &[LossBreakdown],
+) -> TurnReport {
     let mut r = previous.unwrap_or_else(|| TurnReport {
         number: 0,
         stances: Vec::new(),
@@ -453,12 +649,24 @@ fn report(previous: Option<TurnReport>, turn: &Turn, c: &Conflict, outcome: &Tur
         lost: Vec::new(),
         gained: Vec::new(),
     });
-    let names = [Some(turn.active), turn.opponent].into_iter().flatten().map(|f| c.f(f).name.clone());
+    let names = [Some(turn.active), turn.opponent]
+        .into_iter()
+        .flatten()
+        .map(|f| c.f(f).name.clone());
     r.number = turn.number;
     r.stances.clear();
-    r.stances.extend(names.clone().zip(turn.stances).filter_map(|(n, s)| s.map(|s| (n, s))));
+    r.stances.extend(
+        names
+            .clone()
+            .zip(turn.stances)
+            .filter_map(|(n, s)| s.map(|s| (n, s))),
+    );
     r.moves.clear();
-    r.moves.extend(names.zip(turn.moves).filter_map(|(n, m)| m.map(|m: MoveChoice| (n, m))));
+    r.moves.extend(
+        names
+            .zip(turn.moves)
+            .filter_map(|(n, m)| m.map(|m: MoveChoice| (n, m))),
+    );
     r.outcome.clone_from(outcome);
     r.breakdown.clear();
     r.breakdown.extend_from_slice(breakdown);
@@ -479,9 +687,16 @@ fn add_to(list: &mut Vec<(Name, PerAction<u32>)>, name: &Name, amounts: PerActio
 }
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {
-    let Some(c) = table.conflict.as_mut() else { return };
+    let Some(c) = table.conflict.as_mut() else {
+        return;
+    };
     match event {
-        ConflictEvent::TurnResolved { outcome, breakdown, losses, gains } => {
+        ConflictEvent::TurnResolved {
+            outcome,
+            breakdown,
+            losses,
+            gains,
+        } => {
             if let Some(turn) = c.turn.as_mut() {
                 turn.outcome = Some(outcome.clone());
                 turn.pending_losses = losses.clone();
@@ -489,18 +704,29 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
                 turn.step = Step::Settling;
             }
             let previous = c.last_turn.take();
-            let r = c.turn.as_ref().map(|turn| report(previous, turn, c, outcome, breakdown));
+            let r = c
+                .turn
+                .as_ref()
+                .map(|turn| report(previous, turn, c, outcome, breakdown));
             c.last_turn = r;
         }
-        ConflictEvent::EnergyLost { character, lost, zero_marked, .. } => {
+        ConflictEvent::EnergyLost {
+            character,
+            lost,
+            zero_marked,
+            ..
+        } => {
             if let Some(turn) = c.turn.as_mut()
-                && !turn.pending_losses.is_empty() {
-                    turn.pending_losses.remove(0);
-                }
+                && !turn.pending_losses.is_empty()
+            {
+                turn.pending_losses.remove(0);
+            }
             if let Some(r) = c.last_turn.as_mut() {
                 add_to(&mut r.lost, character, *lost);
             }
-            if let Some(ch) = super::character_index(table, character).map(|i| &mut table.characters[i]) {
+            if let Some(ch) =
+                super::character_index(table, character).map(|i| &mut table.characters[i])
+            {
                 for a in Action::ALL {
                     ch.energy.lose(a, lost.get(a));
                 }
@@ -509,21 +735,33 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
                 }
             }
         }
-        ConflictEvent::EnergyGained { character, gained: amounts } => {
+        ConflictEvent::EnergyGained {
+            character,
+            gained: amounts,
+        } => {
             if let Some(turn) = c.turn.as_mut()
-                && !turn.pending_gains.is_empty() {
-                    turn.pending_gains.remove(0);
-                }
+                && !turn.pending_gains.is_empty()
+            {
+                turn.pending_gains.remove(0);
+            }
             if let Some(r) = c.last_turn.as_mut() {
                 add_to(&mut r.gained, character, *amounts);
             }
-            if let Some(ch) = super::character_index(table, character).map(|i| &mut table.characters[i]) {
+            if let Some(ch) =
+                super::character_index(table, character).map(|i| &mut table.characters[i])
+            {
                 for a in Action::ALL {
                     ch.energy.gain(a, amounts.get(a));
                 }
             }
         }
-        ConflictEvent::TurnEnded { piles, chain, out, dead, next } => {
+        ConflictEvent::TurnEnded {
+            piles,
+            chain,
+            out,
+            dead,
+            next,
+        } => {
             for (name, pile) in piles {
                 if let Some(id) = c.fighter_id(name) {
                     c.f_mut(id).pile.clone_from(pile);

@@ -130,7 +130,11 @@ pub enum Phase {
     /// A conflict turn is under way (IT-32).
     Turn,
     /// In a lethal conflict, the surrenderer's opponent decides whether to kill (IT-36).
-    Mercy { surrendered: FighterId, opponent: FighterId, decider: Seat },
+    Mercy {
+        surrendered: FighterId,
+        opponent: FighterId,
+        decider: Seat,
+    },
     /// The conflict is over.
     Ended,
 }
@@ -212,7 +216,11 @@ impl Turn {
     }
 
     pub fn participant(&self, slot: usize) -> Option<FighterId> {
-        if slot == 0 { Some(self.active) } else { self.opponent }
+        if slot == 0 {
+            Some(self.active)
+        } else {
+            self.opponent
+        }
     }
 
     /// The revealed (or committed) move of a slot, if it is a real move.
@@ -273,7 +281,10 @@ pub struct Conflict {
 
 impl Conflict {
     pub fn fighter_id(&self, name: &str) -> Option<FighterId> {
-        self.fighters.iter().position(|f| f.name.is_str(name)).map(|i| i as FighterId)
+        self.fighters
+            .iter()
+            .position(|f| f.name.is_str(name))
+            .map(|i| i as FighterId)
     }
 
     pub fn f(&self, id: FighterId) -> &Fighter {
@@ -285,7 +296,9 @@ impl Conflict {
     }
 
     pub fn is_in(&self, id: FighterId) -> bool {
-        self.fighters.get(usize::from(id)).is_some_and(|f| f.status == Status::In)
+        self.fighters
+            .get(usize::from(id))
+            .is_some_and(|f| f.status == Status::In)
     }
 
     pub fn ids(&self) -> impl Iterator<Item = FighterId> + '_ {
@@ -294,7 +307,8 @@ impl Conflict {
 
     /// Fighters still in the conflict on `side`.
     pub fn in_on(&self, side: Side) -> impl Iterator<Item = FighterId> + '_ {
-        self.ids().filter(move |&i| self.f(i).side == side && self.f(i).status == Status::In)
+        self.ids()
+            .filter(move |&i| self.f(i).side == side && self.f(i).status == Status::In)
     }
 
     pub fn is_running(&self) -> bool {
@@ -361,9 +375,15 @@ pub enum ConflictCommand {
     /// Drunken Monkey at W4: the opponent's random pick replaces the revealed move (D-30).
     DrunkenSwap { character: Name },
     /// Split the free part of the pending loss over the types (IT-51, D-35).
-    SplitLoss { character: Name, split: PerAction<u32> },
+    SplitLoss {
+        character: Name,
+        split: PerAction<u32>,
+    },
     /// Split a Santa Carla regain over the types, up to max (IT-59 #6).
-    SplitGain { character: Name, split: PerAction<u32> },
+    SplitGain {
+        character: Name,
+        split: PerAction<u32>,
+    },
     /// Lethal conflict: kill the surrendered opponent on the spot (IT-36).
     KillSurrendered,
     /// Lethal conflict: let the surrendered opponent live.
@@ -408,14 +428,35 @@ pub enum ConflictEvent {
         pcs: Vec<Name>,
         barred: Vec<(Name, BarReason)>,
     },
-    LethalRefused { seat: Seat },
-    JoinedConflict { character: Name },
-    SatOut { character: Name },
-    FightBegan { lethal: bool },
-    ConflictSettled { outcome: String, dead: Vec<Name> },
-    ActivePicked { character: Name, by: Seat, counts_as_turn: bool },
-    ChainEnded { reason: ChainEnd, cards: Vec<Move> },
-    OpponentPicked { active: Name, opponent: Name },
+    LethalRefused {
+        seat: Seat,
+    },
+    JoinedConflict {
+        character: Name,
+    },
+    SatOut {
+        character: Name,
+    },
+    FightBegan {
+        lethal: bool,
+    },
+    ConflictSettled {
+        outcome: String,
+        dead: Vec<Name>,
+    },
+    ActivePicked {
+        character: Name,
+        by: Seat,
+        counts_as_turn: bool,
+    },
+    ChainEnded {
+        reason: ChainEnd,
+        cards: Vec<Move>,
+    },
+    OpponentPicked {
+        active: Name,
+        opponent: Name,
+    },
     SpecialPlayed {
         character: Name,
         /// The seat controlling the user: the only one that sees a face-down special.
@@ -439,9 +480,15 @@ pub enum ConflictEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         report: Option<Box<ScoutReport>>,
     },
-    SpecialsRevealed { specials: Vec<(Name, Special)> },
+    SpecialsRevealed {
+        specials: Vec<(Name, Special)>,
+    },
     /// Identical specials clashed: both are spent and neither takes effect (D-31).
-    SpecialsCancelled { special: Special, first: Name, second: Name },
+    SpecialsCancelled {
+        special: Special,
+        first: Name,
+        second: Name,
+    },
     /// A hidden stance; `stance` is `None` ("ready") for everyone but its owner.
     StanceTaken {
         character: Name,
@@ -449,7 +496,10 @@ pub enum ConflictEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         stance: Option<Stance>,
     },
-    StancesRevealed { active: (Name, Stance), opponent: (Name, Stance) },
+    StancesRevealed {
+        active: (Name, Stance),
+        opponent: (Name, Stance),
+    },
     MoveChosen {
         character: Name,
         owner: Seat,
@@ -465,10 +515,20 @@ pub enum ConflictEvent {
         #[serde(default)]
         move_names: Vec<Name>,
     },
-    WindowOpened { window: Window, who: Vec<Name> },
-    WindowPassed { character: Name, window: Window },
+    WindowOpened {
+        window: Window,
+        who: Vec<Name>,
+    },
+    WindowPassed {
+        character: Name,
+        window: Window,
+    },
     /// Drunken Monkey: the move actually played, picked with the injected randomness (D-30).
-    MoveSwapped { character: Name, from: Move, to: Option<Move> },
+    MoveSwapped {
+        character: Name,
+        from: Move,
+        to: Option<Move>,
+    },
     TurnResolved {
         outcome: TurnOutcome,
         breakdown: Vec<LossBreakdown>,
@@ -482,7 +542,10 @@ pub enum ConflictEvent {
         zero_marked: Vec<Action>,
         split_by: Option<Seat>,
     },
-    EnergyGained { character: Name, gained: PerAction<u32> },
+    EnergyGained {
+        character: Name,
+        gained: PerAction<u32>,
+    },
     TurnEnded {
         piles: Vec<(Name, Vec<Move>)>,
         chain: Option<Chain>,
@@ -490,13 +553,28 @@ pub enum ConflictEvent {
         dead: Vec<Name>,
         next: Option<Phase>,
     },
-    Surrendered { characters: Vec<Name> },
-    KilledOnTheSpot { character: Name, next: Option<Phase> },
-    Spared { character: Name, next: Option<Phase> },
-    NpcRevealed { character: Name },
-    ConflictEnded { outcome: Outcome },
+    Surrendered {
+        characters: Vec<Name>,
+    },
+    KilledOnTheSpot {
+        character: Name,
+        next: Option<Phase>,
+    },
+    Spared {
+        character: Name,
+        next: Option<Phase>,
+    },
+    NpcRevealed {
+        character: Name,
+    },
+    ConflictEnded {
+        outcome: Outcome,
+    },
     /// IT-27: `by` narrated the outcome of the finished conflict; the latest narration stands.
-    ConflictNarrated { by: Seat, text: String },
+    ConflictNarrated {
+        by: Seat,
+        text: String,
+    },
 }
 
 /// The running conflict, or an error naming `rule`.
@@ -514,22 +592,50 @@ pub(crate) fn character<'a>(table: &'a Table, c: &Conflict, f: FighterId) -> &'a
 /// The index in [`Table::characters`] of the character called `name`: found through the
 /// conflict's fighters first (a name copied from a fighter matches by pointer), else by name.
 pub(crate) fn character_index(table: &Table, name: &Name) -> Option<usize> {
-    let fighter = table.conflict.as_ref().and_then(|c| c.fighters.iter().find(|f| f.name.is(name)));
+    let fighter = table
+        .conflict
+        .as_ref()
+        .and_then(|c| c.fighters.iter().find(|f| f.name.is(name)));
     match fighter {
-        Some(f) if table.characters.get(f.character).is_some_and(|ch| ch.name == name.as_str()) => Some(f.character),
-        _ => table.characters.iter().position(|ch| ch.name == name.as_str()),
+        Some(f)
+            if table
+                .characters
+                .get(f.character)
+                .is_some_and(|ch| ch.name == name.as_str()) =>
+        {
+            Some(f.character)
+        }
+        _ => table
+            .characters
+            .iter()
+            .position(|ch| ch.name == name.as_str()),
     }
 }
 
 pub(crate) fn controller(table: &Table, c: &Conflict, f: FighterId) -> Seat {
-    table.characters.get(c.f(f).character).map_or(Seat::Gm, |ch| ch.controller)
+    table
+        .characters
+        .get(c.f(f).character)
+        .map_or(Seat::Gm, |ch| ch.controller)
 }
 
 /// The fighter called `name`, controlled by `seat`.
-pub(crate) fn own_fighter(table: &Table, c: &Conflict, seat: Seat, name: &str, rule: &'static str) -> Result<FighterId, RuleError> {
-    let id = c.fighter_id(name).ok_or_else(|| RuleError::illegal(rule, format!("{name:?} is not part of this conflict")))?;
+pub(crate) fn own_fighter(
+    table: &Table,
+    c: &Conflict,
+    seat: Seat,
+    name: &str,
+    rule: &'static str,
+) -> Result<FighterId, RuleError> {
+    let id = c.fighter_id(name).ok_or_else(|| {
+        RuleError::illegal(rule, format!("{name:?} is not part of this conflict"))
+    })?;
     if controller(table, c, id) != seat {
-        return Err(RuleError::not_your_call(rule, seat, format!("{name} is not your character")));
+        return Err(RuleError::not_your_call(
+            rule,
+            seat,
+            format!("{name} is not your character"),
+        ));
     }
     Ok(id)
 }
@@ -542,7 +648,12 @@ pub(crate) fn current_turn<'a>(c: &'a Conflict, rule: &'static str) -> Result<&'
     }
 }
 
-pub fn decide(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mut dyn Randomness) -> Result<Vec<ConflictEvent>, RuleError> {
+pub fn decide(
+    table: &Table,
+    seat: Seat,
+    command: &ConflictCommand,
+    rng: &mut dyn Randomness,
+) -> Result<Vec<ConflictEvent>, RuleError> {
     let mut events = Vec::new();
     decide_into(table, seat, command, rng, &mut events)?;
     Ok(events)
@@ -550,7 +661,13 @@ pub fn decide(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mut dy
 
 /// [`decide`], appending the events to `out`; on an error `out` is left as it was. A player
 /// that keeps no log (the random driver) reuses one list instead of allocating one per command.
-pub fn decide_into(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mut dyn Randomness, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn decide_into(
+    table: &Table,
+    seat: Seat,
+    command: &ConflictCommand,
+    rng: &mut dyn Randomness,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let before = out.len();
     let decided = decide_command(table, seat, command, rng, out);
     if decided.is_err() {
@@ -559,10 +676,21 @@ pub fn decide_into(table: &Table, seat: Seat, command: &ConflictCommand, rng: &m
     decided
 }
 
-fn decide_command(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mut dyn Randomness, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+fn decide_command(
+    table: &Table,
+    seat: Seat,
+    command: &ConflictCommand,
+    rng: &mut dyn Randomness,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     use ConflictCommand as C;
     match command {
-        C::StartConflict { stakes, npcs, lethal, minor } => entry::start(table, seat, stakes, npcs, *lethal, *minor, out),
+        C::StartConflict {
+            stakes,
+            npcs,
+            lethal,
+            minor,
+        } => entry::start(table, seat, stakes, npcs, *lethal, *minor, out),
         C::JoinConflict { character } => entry::respond(table, seat, character, true, out),
         C::SitOut { character } => entry::respond(table, seat, character, false, out),
         C::RefuseLethal => entry::refuse_lethal(table, seat, out),
@@ -570,15 +698,36 @@ fn decide_command(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mu
         C::PickActive { character } => turn::pick_active(table, seat, character, out),
         C::PickOpponent { opponent } => turn::pick_opponent(table, seat, opponent, out),
         C::EndChain => combo::end_chain(table, seat, out),
-        C::TakeStance { character, action, amount } => stance::take(table, seat, character, Stance::new(*action, *amount), out),
-        C::PlayMove { character, choice } => choice::play_move(table, seat, character, *choice, out),
-        C::PlaySpecial { character, special, target, copy } => {
-            specials::play(table, seat, character, *special, target.as_deref(), *copy, out)
+        C::TakeStance {
+            character,
+            action,
+            amount,
+        } => stance::take(table, seat, character, Stance::new(*action, *amount), out),
+        C::PlayMove { character, choice } => {
+            choice::play_move(table, seat, character, *choice, out)
         }
+        C::PlaySpecial {
+            character,
+            special,
+            target,
+            copy,
+        } => specials::play(
+            table,
+            seat,
+            character,
+            *special,
+            target.as_deref(),
+            *copy,
+            out,
+        ),
         C::PassWindow { character } => specials::pass(table, seat, character, out),
         C::DrunkenSwap { character } => specials::drunken_swap(table, seat, character, rng, out),
-        C::SplitLoss { character, split } => losses::split_loss(table, seat, character, *split, out),
-        C::SplitGain { character, split } => losses::split_gain(table, seat, character, *split, out),
+        C::SplitLoss { character, split } => {
+            losses::split_loss(table, seat, character, *split, out)
+        }
+        C::SplitGain { character, split } => {
+            losses::split_gain(table, seat, character, *split, out)
+        }
         C::KillSurrendered => ending::mercy(table, seat, true, out),
         C::NarrateConflict { text } => ending::narrate(table, seat, text, out),
         C::SpareSurrendered => ending::mercy(table, seat, false, out),
@@ -589,20 +738,33 @@ fn decide_command(table: &Table, seat: Seat, command: &ConflictCommand, rng: &mu
 pub fn apply(table: &mut Table, event: &ConflictEvent) {
     use ConflictEvent as E;
     match event {
-        E::ConflictStarted { .. } | E::LethalRefused { .. } | E::JoinedConflict { .. } | E::SatOut { .. } | E::FightBegan { .. } => {
-            entry::apply(table, event)
-        }
-        E::ConflictSettled { .. } | E::Surrendered { .. } | E::KilledOnTheSpot { .. } | E::Spared { .. } | E::ConflictEnded { .. } | E::ConflictNarrated { .. } => {
-            ending::apply(table, event)
-        }
-        E::ActivePicked { .. } | E::OpponentPicked { .. } | E::WindowOpened { .. } | E::WindowPassed { .. } => turn::apply(table, event),
+        E::ConflictStarted { .. }
+        | E::LethalRefused { .. }
+        | E::JoinedConflict { .. }
+        | E::SatOut { .. }
+        | E::FightBegan { .. } => entry::apply(table, event),
+        E::ConflictSettled { .. }
+        | E::Surrendered { .. }
+        | E::KilledOnTheSpot { .. }
+        | E::Spared { .. }
+        | E::ConflictEnded { .. }
+        | E::ConflictNarrated { .. } => ending::apply(table, event),
+        E::ActivePicked { .. }
+        | E::OpponentPicked { .. }
+        | E::WindowOpened { .. }
+        | E::WindowPassed { .. } => turn::apply(table, event),
         E::ChainEnded { .. } => combo::apply(table, event),
         E::StanceTaken { .. } | E::StancesRevealed { .. } => stance::apply(table, event),
         E::MoveChosen { .. } | E::MovesRevealed { .. } => choice::apply(table, event),
-        E::SpecialPlayed { .. } | E::Scouted { .. } | E::SpecialsRevealed { .. } | E::SpecialsCancelled { .. } | E::MoveSwapped { .. } => {
-            specials::apply(table, event)
-        }
-        E::TurnResolved { .. } | E::EnergyLost { .. } | E::EnergyGained { .. } | E::TurnEnded { .. } => losses::apply(table, event),
+        E::SpecialPlayed { .. }
+        | E::Scouted { .. }
+        | E::SpecialsRevealed { .. }
+        | E::SpecialsCancelled { .. }
+        | E::MoveSwapped { .. } => specials::apply(table, event),
+        E::TurnResolved { .. }
+        | E::EnergyLost { .. }
+        | E::EnergyGained { .. }
+        | E::TurnEnded { .. } => losses::apply(table, event),
         E::NpcRevealed { .. } => visibility::apply(table, event),
     }
 }
@@ -617,6 +779,10 @@ pub fn view(state: &Table, viewer: Viewer) -> Option<ConflictView> {
 
 pub fn event_view(e: &ConflictEvent, viewer: Viewer) -> Option<ConflictEvent> {
     visibility::event_view(e, viewer)
+}
+
+pub fn secret_pending(state: &Table, seat: Seat) -> bool {
+    visibility::secret_pending(state, seat)
 }
 
 pub fn narrate(e: &ConflictEvent) -> String {

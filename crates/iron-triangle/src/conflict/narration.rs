@@ -3,7 +3,9 @@
 use clash_core::Viewer;
 
 use super::visibility::{Choice, ConflictView};
-use super::{ConflictEvent, LossBreakdown, MoveChoice, Name, Phase, Picker, Side, Stance, TurnOutcome};
+use super::{
+    ConflictEvent, LossBreakdown, MoveChoice, Name, Phase, Picker, Side, Stance, TurnOutcome,
+};
 use crate::Table;
 use crate::character::PerAction;
 use crate::moves::{Action, Move};
@@ -29,8 +31,16 @@ fn moves_words(moves: &[Move]) -> String {
 }
 
 fn amounts_words(p: PerAction<u32>) -> String {
-    let parts: Vec<String> = Action::ALL.iter().filter(|a| p.get(**a) > 0).map(|a| format!("{} {a:?}", p.get(*a))).collect();
-    if parts.is_empty() { "nothing".into() } else { parts.join(" and ") }
+    let parts: Vec<String> = Action::ALL
+        .iter()
+        .filter(|a| p.get(**a) > 0)
+        .map(|a| format!("{} {a:?}", p.get(*a)))
+        .collect();
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(" and ")
+    }
 }
 
 fn side_words(s: Side) -> &'static str {
@@ -60,7 +70,10 @@ fn breakdown_words(b: &LossBreakdown) -> String {
         parts.push("nothing from the winner's stance (Wax On)".into());
     }
     if b.own_stance > 0 {
-        parts.push(format!("{} from the loser's own matched stance", b.own_stance));
+        parts.push(format!(
+            "{} from the loser's own matched stance",
+            b.own_stance
+        ));
     }
     parts.push(format!("base {}", b.base));
     if b.combo > 0 {
@@ -69,19 +82,37 @@ fn breakdown_words(b: &LossBreakdown) -> String {
     if b.disadvantage > 0 {
         parts.push(format!("+{} disadvantage", b.disadvantage));
     }
-    let taken = b.taken_by.as_ref().map_or(String::new(), |y| format!(", taken instead by {y}'s Yojimbo"));
-    format!("{} loses {} ({}){taken}", b.character, b.total, parts.join(", "))
+    let taken = b.taken_by.as_ref().map_or(String::new(), |y| {
+        format!(", taken instead by {y}'s Yojimbo")
+    });
+    format!(
+        "{} loses {} ({}){taken}",
+        b.character,
+        b.total,
+        parts.join(", ")
+    )
 }
 
 fn next_words(next: &Phase) -> String {
     match next {
-        Phase::PickActive { picker: Picker::Seat { seat }, side, capped } => {
+        Phase::PickActive {
+            picker: Picker::Seat { seat },
+            side,
+            capped,
+        } => {
             let from = side.map_or(String::new(), |s| format!(" from {}", side_words(s)));
-            let cap = capped.map_or(String::new(), |_| " (the three-win runner must pass)".into());
+            let cap = capped.map_or(String::new(), |_| {
+                " (the three-win runner must pass)".into()
+            });
             format!("{seat} picks the next active character{from}{cap}")
         }
-        Phase::PickActive { picker: Picker::Players, .. } => "the players pick the next active character".into(),
-        Phase::Mercy { decider, .. } => format!("{decider} decides whether to kill the surrenderer"),
+        Phase::PickActive {
+            picker: Picker::Players,
+            ..
+        } => "the players pick the next active character".into(),
+        Phase::Mercy { decider, .. } => {
+            format!("{decider} decides whether to kill the surrenderer")
+        }
         _ => "the conflict goes on".into(),
     }
 }
@@ -89,7 +120,14 @@ fn next_words(next: &Phase) -> String {
 pub fn narrate(e: &ConflictEvent) -> String {
     use ConflictEvent as E;
     match e {
-        E::ConflictStarted { stakes, lethal, minor, npcs, pcs, barred } => {
+        E::ConflictStarted {
+            stakes,
+            lethal,
+            minor,
+            npcs,
+            pcs,
+            barred,
+        } => {
             let kind = match (lethal, minor) {
                 (true, true) => "a minor lethal",
                 (true, false) => "a lethal",
@@ -97,51 +135,122 @@ pub fn narrate(e: &ConflictEvent) -> String {
                 (false, false) => "a lesser",
             };
             let bars: Vec<String> = barred.iter().map(|(n, r)| format!("{n} ({r:?})")).collect();
-            let barred = if bars.is_empty() { String::new() } else { format!("; barred: {}", bars.join(", ")) };
+            let barred = if bars.is_empty() {
+                String::new()
+            } else {
+                format!("; barred: {}", bars.join(", "))
+            };
             let stakes = stakes.trim().trim_end_matches('.');
-            format!("The GM calls {kind} conflict against {} — stakes: {stakes}; {} must answer{barred}.", list(npcs), list(pcs))
+            format!(
+                "The GM calls {kind} conflict against {} — stakes: {stakes}; {} must answer{barred}.",
+                list(npcs),
+                list(pcs)
+            )
         }
-        E::LethalRefused { seat } => format!("{seat} does not agree to kill, so the conflict is a lesser one."),
+        E::LethalRefused { seat } => {
+            format!("{seat} does not agree to kill, so the conflict is a lesser one.")
+        }
         E::JoinedConflict { character } => format!("{character} enters the conflict."),
-        E::SatOut { character } => format!("{character} sits this one out, but will share the result."),
-        E::FightBegan { lethal } => {
-            format!("The fight begins{}; the players pick who acts first.", if *lethal { " — to the death" } else { "" })
+        E::SatOut { character } => {
+            format!("{character} sits this one out, but will share the result.")
         }
-        E::ConflictSettled { outcome, .. } => format!("The GM settles the conflict without a fight: {outcome}"),
-        E::ActivePicked { character, by, counts_as_turn } => {
-            let counted = if *counts_as_turn { "" } else { " again, continuing the run (no new turn counted)" };
-            let by = if *by == clash_core::Seat::Gm { "The GM".to_string() } else { format!("Player {by}") };
+        E::FightBegan { lethal } => {
+            format!(
+                "The fight begins{}; the players pick who acts first.",
+                if *lethal { " — to the death" } else { "" }
+            )
+        }
+        E::ConflictSettled { outcome, .. } => {
+            format!("The GM settles the conflict without a fight: {outcome}")
+        }
+        E::ActivePicked {
+            character,
+            by,
+            counts_as_turn,
+        } => {
+            let counted = if *counts_as_turn {
+                ""
+            } else {
+                " again, continuing the run (no new turn counted)"
+            };
+            let by = if *by == clash_core::Seat::Gm {
+                "The GM".to_string()
+            } else {
+                format!("Player {by}")
+            };
             format!("{by} makes {character} the active character{counted}.")
         }
-        E::ChainEnded { reason, cards } => format!("The chain {} ends ({reason:?}); its cards return to hand.", moves_words(cards)),
+        E::ChainEnded { reason, cards } => format!(
+            "The chain {} ends ({reason:?}); its cards return to hand.",
+            moves_words(cards)
+        ),
         E::OpponentPicked { active, opponent } => format!("{active} goes after {opponent}."),
-        E::SpecialPlayed { character, special, via_liquid_metal, face_down, target, window, .. } => {
-            let on = target.as_ref().map_or(String::new(), |t| format!(" on {t}"));
+        E::SpecialPlayed {
+            character,
+            special,
+            via_liquid_metal,
+            face_down,
+            target,
+            window,
+            ..
+        } => {
+            let on = target
+                .as_ref()
+                .map_or(String::new(), |t| format!(" on {t}"));
             match (special, face_down) {
                 (None, _) => format!("{character} plays a special face down at {window:?}."),
                 (Some(s), true) => format!("{character} plays {s} face down at {window:?}{on}."),
                 (Some(s), false) => {
-                    let lm = if *via_liquid_metal { " (copied with Liquid Metal)" } else { "" };
+                    let lm = if *via_liquid_metal {
+                        " (copied with Liquid Metal)"
+                    } else {
+                        ""
+                    };
                     format!("{character} uses {s}{lm}{on} at {window:?}.")
                 }
             }
         }
-        E::Scouted { character, target, report, .. } => match report {
+        E::Scouted {
+            character,
+            target,
+            report,
+            ..
+        } => match report {
             Some(r) => {
-                let moves: Vec<String> = r.moves.iter().map(|m| format!("{}{}", m.mv, if m.available { "" } else { " (face up)" })).collect();
-                let specials: Vec<String> = r.unspent_specials.iter().map(|s| s.to_string()).collect();
-                format!("{character} scouts {target}: moves {}; {} combos; unspent specials: {}.", moves.join(", "), r.combos.len(), list(&specials))
+                let moves: Vec<String> = r
+                    .moves
+                    .iter()
+                    .map(|m| format!("{}{}", m.mv, if m.available { "" } else { " (face up)" }))
+                    .collect();
+                let specials: Vec<String> =
+                    r.unspent_specials.iter().map(|s| s.to_string()).collect();
+                format!(
+                    "{character} scouts {target}: moves {}; {} combos; unspent specials: {}.",
+                    moves.join(", "),
+                    r.combos.len(),
+                    list(&specials)
+                )
             }
-            None => format!("{character} scouts {target}; only their controller sees what they learn."),
+            None => {
+                format!("{character} scouts {target}; only their controller sees what they learn.")
+            }
         },
         E::SpecialsRevealed { specials } => {
             let items: Vec<String> = specials.iter().map(|(n, s)| format!("{n}'s {s}")).collect();
             format!("Face-down specials are revealed: {}.", list(&items))
         }
-        E::SpecialsCancelled { special, first, second } => {
-            format!("{first}'s and {second}'s {special} clash: both are spent and neither takes effect.")
+        E::SpecialsCancelled {
+            special,
+            first,
+            second,
+        } => {
+            format!(
+                "{first}'s and {second}'s {special} clash: both are spent and neither takes effect."
+            )
         }
-        E::StanceTaken { character, stance, .. } => match stance {
+        E::StanceTaken {
+            character, stance, ..
+        } => match stance {
             Some(s) => format!("{character} secretly takes {}.", stance_words(*s)),
             None => format!("{character} has chosen a stance and is ready."),
         },
@@ -152,66 +261,175 @@ pub fn narrate(e: &ConflictEvent) -> String {
             opponent.0,
             stance_words(opponent.1)
         ),
-        E::MoveChosen { character, choice, .. } => match choice {
+        E::MoveChosen {
+            character, choice, ..
+        } => match choice {
             Some(MoveChoice::Surrender) => format!("{character} secretly decides to surrender."),
             Some(m) => format!("{character} secretly commits to {m}."),
             None => format!("{character} has chosen a move and is ready."),
         },
-        E::MovesRevealed { active, opponent, disadvantaged, move_names } => {
-            let dis = if disadvantaged.is_empty() { String::new() } else { format!(" (disadvantaged: {})", list(disadvantaged)) };
-            let (a, b) = (played_words(active.1, move_names.first()), played_words(opponent.1, move_names.get(1)));
-            format!("Moves are revealed: {} plays {a}, {} plays {b}{dis}.", active.0, opponent.0)
+        E::MovesRevealed {
+            active,
+            opponent,
+            disadvantaged,
+            move_names,
+        } => {
+            let dis = if disadvantaged.is_empty() {
+                String::new()
+            } else {
+                format!(" (disadvantaged: {})", list(disadvantaged))
+            };
+            let (a, b) = (
+                played_words(active.1, move_names.first()),
+                played_words(opponent.1, move_names.get(1)),
+            );
+            format!(
+                "Moves are revealed: {} plays {a}, {} plays {b}{dis}.",
+                active.0, opponent.0
+            )
         }
-        E::WindowOpened { window, who } => format!("Window {window:?} opens: {} may act or pass.", list(who)),
+        E::WindowOpened { window, who } => {
+            format!("Window {window:?} opens: {} may act or pass.", list(who))
+        }
         E::WindowPassed { character, window } => format!("{character} passes at {window:?}."),
-        E::MoveSwapped { character, from, to } => match to {
-            Some(to) => format!("Drunken Monkey: {character}'s {from} is swapped at random for {to}."),
+        E::MoveSwapped {
+            character,
+            from,
+            to,
+        } => match to {
+            Some(to) => {
+                format!("Drunken Monkey: {character}'s {from} is swapped at random for {to}.")
+            }
             None => format!("Drunken Monkey: {character} has no other move to swap {from} for."),
         },
-        E::TurnResolved { outcome, breakdown, .. } => resolved_words(outcome, breakdown),
-        E::EnergyLost { character, lost, discarded, zero_marked, split_by } => {
+        E::TurnResolved {
+            outcome, breakdown, ..
+        } => resolved_words(outcome, breakdown),
+        E::EnergyLost {
+            character,
+            lost,
+            discarded,
+            zero_marked,
+            split_by,
+        } => {
             let by = split_by.map_or(String::new(), |s| format!(" (split by {s})"));
-            let gone = if *discarded > 0 { format!("; {discarded} more is discarded, nothing is left to take it") } else { String::new() };
+            let gone = if *discarded > 0 {
+                format!("; {discarded} more is discarded, nothing is left to take it")
+            } else {
+                String::new()
+            };
             let zero: Vec<String> = zero_marked.iter().map(|a| format!("{a:?}")).collect();
-            let zero = if zero.is_empty() { String::new() } else { format!("; zero mark on {}", list(&zero)) };
-            format!("{character} loses {}{by}{gone}{zero}.", amounts_words(*lost))
+            let zero = if zero.is_empty() {
+                String::new()
+            } else {
+                format!("; zero mark on {}", list(&zero))
+            };
+            format!(
+                "{character} loses {}{by}{gone}{zero}.",
+                amounts_words(*lost)
+            )
         }
-        E::EnergyGained { character, gained } => format!("{character} regains {}.", amounts_words(*gained)),
-        E::TurnEnded { piles, chain, out, dead, next } => {
-            let piles: Vec<String> = piles.iter().map(|(n, p)| if p.is_empty() { format!("{n}'s is empty") } else { format!("{n}'s is {}", moves_words(p)) }).collect();
+        E::EnergyGained { character, gained } => {
+            format!("{character} regains {}.", amounts_words(*gained))
+        }
+        E::TurnEnded {
+            piles,
+            chain,
+            out,
+            dead,
+            next,
+        } => {
+            let piles: Vec<String> = piles
+                .iter()
+                .map(|(n, p)| {
+                    if p.is_empty() {
+                        format!("{n}'s is empty")
+                    } else {
+                        format!("{n}'s is {}", moves_words(p))
+                    }
+                })
+                .collect();
             let chain = chain.as_ref().map_or("no chain is live".to_string(), |c| {
                 format!("the chain {} is live", moves_words(&c.moves()))
             });
-            let out = if out.is_empty() { String::new() } else { format!("; out: {}", list(out)) };
-            let dead = if dead.is_empty() { String::new() } else { format!("; dead: {}", list(dead)) };
-            let next = next.as_ref().map_or(String::new(), |n| format!("; {}", next_words(n)));
-            format!("Turn over — piles: {}; {chain}{out}{dead}{next}.", piles.join(", "))
+            let out = if out.is_empty() {
+                String::new()
+            } else {
+                format!("; out: {}", list(out))
+            };
+            let dead = if dead.is_empty() {
+                String::new()
+            } else {
+                format!("; dead: {}", list(dead))
+            };
+            let next = next
+                .as_ref()
+                .map_or(String::new(), |n| format!("; {}", next_words(n)));
+            format!(
+                "Turn over — piles: {}; {chain}{out}{dead}{next}.",
+                piles.join(", ")
+            )
         }
-        E::Surrendered { characters } => format!("{} surrender{} and go{} out, losing nothing this turn.", list(characters), if characters.len() == 1 { "s" } else { "" }, if characters.len() == 1 { "es" } else { "" }),
+        E::Surrendered { characters } => format!(
+            "{} surrender{} and go{} out, losing nothing this turn.",
+            list(characters),
+            if characters.len() == 1 { "s" } else { "" },
+            if characters.len() == 1 { "es" } else { "" }
+        ),
         E::KilledOnTheSpot { character, .. } => format!("{character} is killed on the spot."),
         E::Spared { character, .. } => format!("{character} is spared."),
-        E::NpcRevealed { character } => format!("The GM reveals {character}'s moves, combos and specials."),
+        E::NpcRevealed { character } => {
+            format!("The GM reveals {character}'s moves, combos and specials.")
+        }
         E::ConflictNarrated { by, text } => format!("{by} narrates the outcome: {text}"),
         E::ConflictEnded { outcome } => {
-            let who = outcome.winner.map_or("nobody".to_string(), |s| side_words(s).to_string());
-            let dead = if outcome.dead.is_empty() { String::new() } else { format!(" {} dies.", list(&outcome.dead)) };
-            format!("The conflict is over: {who} wins — {}.{dead}", outcome.reason)
+            let who = outcome
+                .winner
+                .map_or("nobody".to_string(), |s| side_words(s).to_string());
+            let dead = if outcome.dead.is_empty() {
+                String::new()
+            } else {
+                format!(" {} dies.", list(&outcome.dead))
+            };
+            format!(
+                "The conflict is over: {who} wins — {}.{dead}",
+                outcome.reason
+            )
         }
     }
 }
 
 fn resolved_words(outcome: &TurnOutcome, breakdown: &[LossBreakdown]) -> String {
     match outcome {
-        TurnOutcome::Win { winner, loser, by, winning_move, losing_move, combo } => {
+        TurnOutcome::Win {
+            winner,
+            loser,
+            by,
+            winning_move,
+            losing_move,
+            combo,
+        } => {
             let combo = if *combo { ", continuing the combo" } else { "" };
-            let cost = breakdown.first().map_or(String::new(), |b| format!("; {}", breakdown_words(b)));
-            format!("{winner}'s {winning_move} beats {loser}'s {losing_move} ({}){combo}{cost}.", super::losses::reason_words(*by))
+            let cost = breakdown
+                .first()
+                .map_or(String::new(), |b| format!("; {}", breakdown_words(b)));
+            format!(
+                "{winner}'s {winning_move} beats {loser}'s {losing_move} ({}){combo}{cost}.",
+                super::losses::reason_words(*by)
+            )
         }
         TurnOutcome::Tie { moves } => {
             let each: Vec<String> = breakdown.iter().map(breakdown_words).collect();
-            format!("{} against {} is a tie: {}.", moves.0, moves.1, each.join("; "))
+            format!(
+                "{} against {} is a tie: {}.",
+                moves.0,
+                moves.1,
+                each.join("; ")
+            )
         }
-        TurnOutcome::Surrender { surrendered } => format!("No winner check: {} surrendered.", list(surrendered)),
+        TurnOutcome::Surrender { surrendered } => {
+            format!("No winner check: {} surrendered.", list(surrendered))
+        }
     }
 }
 
@@ -220,7 +438,10 @@ pub fn render_characters(state: &Table, _viewer: Viewer) -> String {
     for ch in &state.characters {
         let e = ch.energy.current;
         let dead = if ch.dead { " (dead)" } else { "" };
-        out.push_str(&format!("{} [{}] level {} — D{} G{} A{}{dead}\n", ch.name, ch.controller, ch.level, e.defend, e.grapple, e.attack));
+        out.push_str(&format!(
+            "{} [{}] level {} — D{} G{} A{}{dead}\n",
+            ch.name, ch.controller, ch.level, e.defend, e.grapple, e.attack
+        ));
     }
     out
 }
@@ -244,28 +465,54 @@ impl std::fmt::Display for Stance {
 }
 
 pub fn render(state: &Table, viewer: Viewer) -> String {
-    let Some(v) = super::visibility::view(state, viewer) else { return String::new() };
+    let Some(v) = super::visibility::view(state, viewer) else {
+        return String::new();
+    };
     render_view(&v)
 }
 
 fn render_view(v: &ConflictView) -> String {
-    let mut out = format!("Conflict{}{}: {}\n", if v.lethal { " (lethal)" } else { "" }, if v.minor { " (minor)" } else { "" }, v.stakes);
+    let mut out = format!(
+        "Conflict{}{}: {}\n",
+        if v.lethal { " (lethal)" } else { "" },
+        if v.minor { " (minor)" } else { "" },
+        v.stakes
+    );
     for f in &v.fighters {
-        let pile = if f.pile.is_empty() { String::new() } else { format!(" pile {}", moves_words(&f.pile)) };
+        let pile = if f.pile.is_empty() {
+            String::new()
+        } else {
+            format!(" pile {}", moves_words(&f.pile))
+        };
         out.push_str(&format!(
             "  {:?} {} {:?}: D{} G{} A{} turns {}{pile}\n",
             f.side, f.name, f.status, f.energy.defend, f.energy.grapple, f.energy.attack, f.turns
         ));
     }
     if let Some(t) = &v.turn {
-        out.push_str(&format!("  turn {}: {} vs {} — {:?}\n", t.number, t.active, t.opponent.as_deref().unwrap_or("?"), t.step));
+        out.push_str(&format!(
+            "  turn {}: {} vs {} — {:?}\n",
+            t.number,
+            t.active,
+            t.opponent.as_deref().unwrap_or("?"),
+            t.step
+        ));
         for p in &t.participants {
-            out.push_str(&format!("    {}: stance {}, move {}\n", p.name, choice_words(&p.stance), choice_words(&p.choice)));
+            out.push_str(&format!(
+                "    {}: stance {}, move {}\n",
+                p.name,
+                choice_words(&p.stance),
+                choice_words(&p.choice)
+            ));
         }
     }
     if let Some(ch) = &v.chain {
         let cards: Vec<Move> = ch.cards.iter().map(|(_, m)| *m).collect();
-        out.push_str(&format!("  chain {} against {}\n", moves_words(&cards), ch.against));
+        out.push_str(&format!(
+            "  chain {} against {}\n",
+            moves_words(&cards),
+            ch.against
+        ));
     }
     if let Some(o) = &v.outcome {
         out.push_str(&format!("  over: {:?} — {}\n", o.winner, o.reason));

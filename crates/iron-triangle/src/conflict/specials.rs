@@ -8,7 +8,10 @@
 use clash_core::{Randomness, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
-use super::{Conflict, ConflictEvent, FighterId, Name, Step, Turn, choice, current_turn, own_fighter, running};
+use super::{
+    Conflict, ConflictEvent, FighterId, Name, Step, Turn, choice, current_turn, own_fighter,
+    running,
+};
 use crate::Table;
 use crate::character::Combo;
 use crate::moves::Move;
@@ -71,7 +74,11 @@ pub fn natural_windows(s: Special) -> &'static [Window] {
     use Window::*;
     match s {
         Special::Scouter | Special::ThereCanBeOnlyOne => &[W1, W2],
-        Special::PressurePoint | Special::WaxOn(_) | Special::SantaCarla(_) | Special::DigTwoGraves(_) | Special::DrunkenMonkey => &[W3],
+        Special::PressurePoint
+        | Special::WaxOn(_)
+        | Special::SantaCarla(_)
+        | Special::DigTwoGraves(_)
+        | Special::DrunkenMonkey => &[W3],
         Special::IAlreadyKnow(_) | Special::WayOfTheSamurai => &[W2],
         Special::Yojimbo => &[W5],
         Special::LiquidMetal => &[W1, W2, W3, W4, W5],
@@ -81,7 +88,13 @@ pub fn natural_windows(s: Special) -> &'static [Window] {
 
 /// Specials whose entry says "reveal W5" stay face down until then (IT-54).
 pub fn reveals_at_w5(s: Special) -> bool {
-    matches!(s, Special::PressurePoint | Special::WaxOn(_) | Special::SantaCarla(_) | Special::DigTwoGraves(_))
+    matches!(
+        s,
+        Special::PressurePoint
+            | Special::WaxOn(_)
+            | Special::SantaCarla(_)
+            | Special::DigTwoGraves(_)
+    )
 }
 
 /// Specials that never clash with an identical one: they act on nobody (Scouter only looks,
@@ -97,8 +110,14 @@ pub fn open_window(c: &Conflict, turn: &Turn, id: FighterId) -> Option<Window> {
         (Step::PickOpponent, Some(0)) => Some(Window::W1),
         (Step::Stances, Some(s)) if turn.stances[s].is_none() => Some(Window::W2),
         (Step::Moves, Some(s)) if turn.moves[s].is_none() => Some(Window::W3),
-        (Step::AfterReveal, Some(_)) if turn.asked.contains(&id) && !turn.done.contains(&id) => Some(Window::W4),
-        (Step::BeforeResolution, None) if c.is_in(id) && turn.asked.contains(&id) && !turn.done.contains(&id) => Some(Window::W5),
+        (Step::AfterReveal, Some(_)) if turn.asked.contains(&id) && !turn.done.contains(&id) => {
+            Some(Window::W4)
+        }
+        (Step::BeforeResolution, None)
+            if c.is_in(id) && turn.asked.contains(&id) && !turn.done.contains(&id) =>
+        {
+            Some(Window::W5)
+        }
         _ => None,
     }
 }
@@ -114,69 +133,145 @@ pub fn check_play(
     copy: Option<Special>,
 ) -> Result<PlayedSpecial, RuleError> {
     let name = &c.f(id).name;
-    let window = open_window(c, turn, id).ok_or_else(|| RuleError::illegal("IT-55", format!("no special window is open for {name} now")))?;
+    let window = open_window(c, turn, id).ok_or_else(|| {
+        RuleError::illegal("IT-55", format!("no special window is open for {name} now"))
+    })?;
     let ch = super::character(table, c, id);
-    let known = ch.specials.iter().find(|k| k.special == special).ok_or_else(|| RuleError::illegal("IT-59", format!("{name} does not know {special}")))?;
+    let known = ch
+        .specials
+        .iter()
+        .find(|k| k.special == special)
+        .ok_or_else(|| RuleError::illegal("IT-59", format!("{name} does not know {special}")))?;
     let (effective, via) = match (special, copy) {
         (Special::LiquidMetal, Some(s)) => {
-            if matches!(s, Special::LiquidMetal | Special::DrunkenMonkey | Special::WayOfTheSamurai) {
-                return Err(RuleError::illegal("D-29", format!("Liquid Metal cannot copy {s}")));
+            if matches!(
+                s,
+                Special::LiquidMetal | Special::DrunkenMonkey | Special::WayOfTheSamurai
+            ) {
+                return Err(RuleError::illegal(
+                    "D-29",
+                    format!("Liquid Metal cannot copy {s}"),
+                ));
             }
-            if !c.revealed_specials.iter().any(|(by, r)| *by != id && *r == s) {
-                return Err(RuleError::illegal("D-29", format!("nobody else has revealed {s} in this conflict")));
+            if !c
+                .revealed_specials
+                .iter()
+                .any(|(by, r)| *by != id && *r == s)
+            {
+                return Err(RuleError::illegal(
+                    "D-29",
+                    format!("nobody else has revealed {s} in this conflict"),
+                ));
             }
             (s, true)
         }
-        (Special::LiquidMetal, None) => return Err(RuleError::illegal("D-29", "name the special Liquid Metal copies")),
-        (_, Some(_)) => return Err(RuleError::illegal("D-29", "only Liquid Metal copies a special")),
+        (Special::LiquidMetal, None) => {
+            return Err(RuleError::illegal(
+                "D-29",
+                "name the special Liquid Metal copies",
+            ));
+        }
+        (_, Some(_)) => {
+            return Err(RuleError::illegal(
+                "D-29",
+                "only Liquid Metal copies a special",
+            ));
+        }
         (s, None) => (s, false),
     };
     if special == Special::ToBlave {
         if c.f(id).blave_uses >= 2 {
-            return Err(RuleError::illegal("D-28", "To Blave is usable twice per conflict"));
+            return Err(RuleError::illegal(
+                "D-28",
+                "To Blave is usable twice per conflict",
+            ));
         }
     } else if known.spent {
-        return Err(RuleError::illegal("IT-53", format!("{special} is spent until a full rest")));
+        return Err(RuleError::illegal(
+            "IT-53",
+            format!("{special} is spent until a full rest"),
+        ));
     }
     if effective != Special::Yojimbo && c.f(id).special_this_turn {
-        return Err(RuleError::illegal("IT-53", "at most one special per conflict turn"));
+        return Err(RuleError::illegal(
+            "IT-53",
+            "at most one special per conflict turn",
+        ));
     }
     let window_ok = if effective == Special::ToBlave {
-        via || ch.specials.iter().any(|k| k.special != Special::ToBlave && natural_windows(k.special).contains(&window))
+        via || ch
+            .specials
+            .iter()
+            .any(|k| k.special != Special::ToBlave && natural_windows(k.special).contains(&window))
     } else {
         natural_windows(effective).contains(&window)
     };
     if !window_ok {
-        return Err(RuleError::illegal("IT-55", format!("{effective} cannot be played in {window:?}")));
+        return Err(RuleError::illegal(
+            "IT-55",
+            format!("{effective} cannot be played in {window:?}"),
+        ));
     }
     let target = check_target(c, turn, id, effective, window, target)?;
-    let face_down = reveals_at_w5(effective) || (effective == Special::ToBlave && window == Window::W3);
-    Ok(PlayedSpecial { by: id, special: effective, via_liquid_metal: via, window, face_down, target, cancelled: false })
+    let face_down =
+        reveals_at_w5(effective) || (effective == Special::ToBlave && window == Window::W3);
+    Ok(PlayedSpecial {
+        by: id,
+        special: effective,
+        via_liquid_metal: via,
+        window,
+        face_down,
+        target,
+        cancelled: false,
+    })
 }
 
-fn check_target(c: &Conflict, turn: &Turn, id: FighterId, s: Special, window: Window, target: Option<FighterId>) -> Result<Option<FighterId>, RuleError> {
+fn check_target(
+    c: &Conflict,
+    turn: &Turn,
+    id: FighterId,
+    s: Special,
+    window: Window,
+    target: Option<FighterId>,
+) -> Result<Option<FighterId>, RuleError> {
     match s {
         Special::Scouter | Special::ThereCanBeOnlyOne => {
-            let rule = if s == Special::Scouter { "D-26" } else { "D-27" };
+            let rule = if s == Special::Scouter {
+                "D-26"
+            } else {
+                "D-27"
+            };
             let t = match (window, target) {
                 (Window::W1, Some(t)) => t,
                 (Window::W1, None) => return Err(RuleError::illegal(rule, "name the opponent")),
                 (_, t) => {
-                    let opp = turn.slot(id).and_then(|s| turn.participant(1 - s)).ok_or_else(|| RuleError::illegal(rule, "no opponent"))?;
+                    let opp = turn
+                        .slot(id)
+                        .and_then(|s| turn.participant(1 - s))
+                        .ok_or_else(|| RuleError::illegal(rule, "no opponent"))?;
                     if t.is_some_and(|t| t != opp) {
-                        return Err(RuleError::illegal(rule, "after W1 the target is this turn's opponent"));
+                        return Err(RuleError::illegal(
+                            rule,
+                            "after W1 the target is this turn's opponent",
+                        ));
                     }
                     opp
                 }
             };
             if !c.is_in(t) || c.f(t).side == c.f(id).side {
-                return Err(RuleError::illegal(rule, format!("{} is not an opponent still in the conflict", c.f(t).name)));
+                return Err(RuleError::illegal(
+                    rule,
+                    format!("{} is not an opponent still in the conflict", c.f(t).name),
+                ));
             }
             Ok(Some(t))
         }
         Special::Yojimbo => match target {
             Some(t) if turn.slot(t).is_some() => Ok(Some(t)),
-            _ => Err(RuleError::illegal("D-25", "Yojimbo names one of this turn's participants")),
+            _ => Err(RuleError::illegal(
+                "D-25",
+                "Yojimbo names one of this turn's participants",
+            )),
         },
         _ if target.is_some() => Err(RuleError::illegal("IT-59", format!("{s} takes no target"))),
         _ => Ok(None),
@@ -184,16 +279,28 @@ fn check_target(c: &Conflict, turn: &Turn, id: FighterId, s: Special, window: Wi
 }
 
 /// Every special `id` could play now, with its target and copy (for legal commands).
-pub fn options(table: &Table, c: &Conflict, turn: &Turn, id: FighterId) -> Vec<PlayedSpecialChoice> {
+pub fn options(
+    table: &Table,
+    c: &Conflict,
+    turn: &Turn,
+    id: FighterId,
+) -> Vec<PlayedSpecialChoice> {
     let mut out = Vec::new();
-    let Some(ch) = table.characters.get(c.f(id).character) else { return out };
+    let Some(ch) = table.characters.get(c.f(id).character) else {
+        return out;
+    };
     if ch.specials.is_empty() || open_window(c, turn, id).is_none() {
         return out;
     }
     let targets: Vec<Option<FighterId>> = std::iter::once(None).chain(c.ids().map(Some)).collect();
     for k in &ch.specials {
         let copies: Vec<Option<Special>> = if k.special == Special::LiquidMetal {
-            let mut v: Vec<Option<Special>> = c.revealed_specials.iter().filter(|(by, _)| *by != id).map(|(_, s)| Some(*s)).collect();
+            let mut v: Vec<Option<Special>> = c
+                .revealed_specials
+                .iter()
+                .filter(|(by, _)| *by != id)
+                .map(|(_, s)| Some(*s))
+                .collect();
             v.dedup();
             v
         } else {
@@ -202,7 +309,11 @@ pub fn options(table: &Table, c: &Conflict, turn: &Turn, id: FighterId) -> Vec<P
         for copy in copies {
             for t in &targets {
                 if check_play(table, c, turn, id, k.special, *t, copy).is_ok() {
-                    out.push(PlayedSpecialChoice { special: k.special, target: *t, copy });
+                    out.push(PlayedSpecialChoice {
+                        special: k.special,
+                        target: *t,
+                        copy,
+                    });
                 }
             }
         }
@@ -219,16 +330,30 @@ pub struct PlayedSpecialChoice {
 }
 
 fn can_swap(c: &Conflict, turn: &Turn, id: FighterId) -> bool {
-    turn.step == Step::AfterReveal && c.f(id).drunken_monkey && turn.slot(id).is_some_and(|s| !turn.swapped[s] && turn.played(s).is_some())
+    turn.step == Step::AfterReveal
+        && c.f(id).drunken_monkey
+        && turn
+            .slot(id)
+            .is_some_and(|s| !turn.swapped[s] && turn.played(s).is_some())
 }
 
 /// Play a special (IT-54).
-pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Option<&str>, copy: Option<Special>, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn play(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    special: Special,
+    target: Option<&str>,
+    copy: Option<Special>,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-54")?;
     let turn = current_turn(c, "IT-54")?;
     let id = own_fighter(table, c, seat, name, "IT-54")?;
     let target_id = match target {
-        Some(t) => Some(c.fighter_id(t).ok_or_else(|| RuleError::illegal("IT-59", format!("{t:?} is not part of this conflict")))?),
+        Some(t) => Some(c.fighter_id(t).ok_or_else(|| {
+            RuleError::illegal("IT-59", format!("{t:?} is not part of this conflict"))
+        })?),
         None => None,
     };
     let p = check_play(table, c, turn, id, special, target_id, copy)?;
@@ -244,11 +369,21 @@ pub fn play(table: &Table, seat: Seat, name: &str, special: Special, target: Opt
         target: p.target.map(|t| c.f(t).name.clone()),
     });
     if let Some(other) = clashing(turn, &p) {
-        out.push(ConflictEvent::SpecialsCancelled { special: p.special, first: c.f(other.by).name.clone(), second: user });
+        out.push(ConflictEvent::SpecialsCancelled {
+            special: p.special,
+            first: c.f(other.by).name.clone(),
+            second: user,
+        });
     } else if p.special == Special::Scouter
-        && let Some(t) = p.target {
-            out.push(ConflictEvent::Scouted { character: user, owner: seat, target: c.f(t).name.clone(), report: Some(Box::new(scout(table, c, turn, seat, id, t))) });
-        }
+        && let Some(t) = p.target
+    {
+        out.push(ConflictEvent::Scouted {
+            character: user,
+            owner: seat,
+            target: c.f(t).name.clone(),
+            report: Some(Box::new(scout(table, c, turn, seat, id, t))),
+        });
+    }
     if matches!(p.window, Window::W4 | Window::W5) {
         then_continue(table, out, start);
     }
@@ -265,11 +400,22 @@ fn clashing<'a>(turn: &'a Turn, p: &PlayedSpecial) -> Option<&'a PlayedSpecial> 
             && !q.face_down
             && q.special == p.special
             && q.by != p.by
-            && if p.special == Special::Yojimbo { q.target == p.target } else { turn.slot(q.by).is_some() && turn.slot(p.by).is_some() }
+            && if p.special == Special::Yojimbo {
+                q.target == p.target
+            } else {
+                turn.slot(q.by).is_some() && turn.slot(p.by).is_some()
+            }
     })
 }
 
-fn scout(table: &Table, c: &Conflict, turn: &Turn, seat: Seat, by: FighterId, target: FighterId) -> ScoutReport {
+fn scout(
+    table: &Table,
+    c: &Conflict,
+    turn: &Turn,
+    seat: Seat,
+    by: FighterId,
+    target: FighterId,
+) -> ScoutReport {
     let ch = super::character(table, c, target);
     let forbidden = turn.slot(target).and_then(|s| turn.forbidden[s]);
     let avail = choice::available(table, c, target, forbidden);
@@ -277,47 +423,97 @@ fn scout(table: &Table, c: &Conflict, turn: &Turn, seat: Seat, by: FighterId, ta
         seat,
         by: c.f(by).name.clone(),
         target: c.f(target).name.clone(),
-        moves: ch.moves.iter().map(|k| ScoutedMove { mv: k.mv, name: k.name.to_string(), available: avail.contains(k.mv) }).collect(),
+        moves: ch
+            .moves
+            .iter()
+            .map(|k| ScoutedMove {
+                mv: k.mv,
+                name: k.name.to_string(),
+                available: avail.contains(k.mv),
+            })
+            .collect(),
         combos: ch.combos.clone(),
-        unspent_specials: ch.specials.iter().filter(|k| !k.spent).map(|k| k.special).collect(),
+        unspent_specials: ch
+            .specials
+            .iter()
+            .filter(|k| !k.spent)
+            .map(|k| k.special)
+            .collect(),
     }
 }
 
 /// Done with the open W4 or W5 window.
-pub fn pass(table: &Table, seat: Seat, name: &str, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn pass(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-55")?;
     let turn = current_turn(c, "IT-55")?;
     let id = own_fighter(table, c, seat, name, "IT-55")?;
     let window = match open_window(c, turn, id) {
         Some(w @ (Window::W4 | Window::W5)) => w,
-        _ => return Err(RuleError::illegal("IT-55", format!("{name} has no W4 or W5 window to pass"))),
+        _ => {
+            return Err(RuleError::illegal(
+                "IT-55",
+                format!("{name} has no W4 or W5 window to pass"),
+            ));
+        }
     };
     let start = out.len();
-    out.push(ConflictEvent::WindowPassed { character: c.f(id).name.clone(), window });
+    out.push(ConflictEvent::WindowPassed {
+        character: c.f(id).name.clone(),
+        window,
+    });
     then_continue(table, out, start);
     Ok(())
 }
 
 /// Drunken Monkey's swap at W4: the opponent picks at random, through the injected randomness,
 /// from the user's available moves other than the revealed one (IT-59 #11, D-30).
-pub fn drunken_swap(table: &Table, seat: Seat, name: &str, rng: &mut dyn Randomness, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn drunken_swap(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    rng: &mut dyn Randomness,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-59")?;
     let turn = current_turn(c, "IT-59")?;
     let id = own_fighter(table, c, seat, name, "IT-59")?;
     if !c.f(id).drunken_monkey {
-        return Err(RuleError::illegal("IT-59", format!("{name} has no active Drunken Monkey")));
+        return Err(RuleError::illegal(
+            "IT-59",
+            format!("{name} has no active Drunken Monkey"),
+        ));
     }
     if open_window(c, turn, id) != Some(Window::W4) || !can_swap(c, turn, id) {
-        return Err(RuleError::illegal("D-30", "the swap happens once per turn at W4, replacing a revealed move"));
+        return Err(RuleError::illegal(
+            "D-30",
+            "the swap happens once per turn at W4, replacing a revealed move",
+        ));
     }
-    let Some(slot) = turn.slot(id) else { return Err(RuleError::illegal("D-30", "not a participant")) };
-    let Some(from) = turn.played(slot) else { return Err(RuleError::illegal("D-30", "Surrender is never swapped")) };
+    let Some(slot) = turn.slot(id) else {
+        return Err(RuleError::illegal("D-30", "not a participant"));
+    };
+    let Some(from) = turn.played(slot) else {
+        return Err(RuleError::illegal("D-30", "Surrender is never swapped"));
+    };
     let mut candidates = choice::available(table, c, id, turn.forbidden[slot]);
     candidates.remove(from);
     let list: Vec<Move> = candidates.iter().collect();
-    let to = if list.is_empty() { None } else { Some(list[rng.choose(list.len(), &|i| list[i].to_string())?]) };
+    let to = if list.is_empty() {
+        None
+    } else {
+        Some(list[rng.choose(list.len(), &|i| list[i].to_string())?])
+    };
     let start = out.len();
-    out.push(ConflictEvent::MoveSwapped { character: c.f(id).name.clone(), from, to });
+    out.push(ConflictEvent::MoveSwapped {
+        character: c.f(id).name.clone(),
+        from,
+        to,
+    });
     then_continue(table, out, start);
     Ok(())
 }
@@ -329,8 +525,12 @@ fn then_continue(table: &Table, events: &mut Vec<ConflictEvent>, start: usize) {
     for e in &events[start..] {
         super::apply(&mut scratch, e);
     }
-    let Some(c) = scratch.conflict.as_ref() else { return };
-    let Some(mut turn) = c.turn.clone() else { return };
+    let Some(c) = scratch.conflict.as_ref() else {
+        return;
+    };
+    let Some(mut turn) = c.turn.clone() else {
+        return;
+    };
     let waiting = turn.asked.iter().any(|f| !turn.done.contains(f));
     if waiting {
         return;
@@ -344,14 +544,26 @@ fn then_continue(table: &Table, events: &mut Vec<ConflictEvent>, start: usize) {
 
 /// After the reveal of moves: W4 opens, for both participants, only when one of them has an
 /// active Drunken Monkey (public knowledge), so opening it reveals nothing hidden.
-pub(crate) fn open_w4(table: &Table, c: &Conflict, turn: &mut Turn, events: &mut Vec<ConflictEvent>) {
+pub(crate) fn open_w4(
+    table: &Table,
+    c: &Conflict,
+    turn: &mut Turn,
+    events: &mut Vec<ConflictEvent>,
+) {
     turn.step = Step::AfterReveal;
     turn.done.clear();
     let participants = [Some(turn.active), turn.opponent];
-    if participants.into_iter().flatten().any(|f| can_swap(c, turn, f)) {
+    if participants
+        .into_iter()
+        .flatten()
+        .any(|f| can_swap(c, turn, f))
+    {
         turn.asked = participants.into_iter().flatten().collect();
         let who = turn.asked.iter().map(|f| c.f(*f).name.clone()).collect();
-        events.push(ConflictEvent::WindowOpened { window: Window::W4, who });
+        events.push(ConflictEvent::WindowOpened {
+            window: Window::W4,
+            who,
+        });
     } else {
         turn.asked.clear();
         open_w5(table, turn, events);
@@ -377,10 +589,22 @@ fn asked_at_w5(table: &Table, c: &Conflict, turn: &Turn, f: FighterId) -> bool {
 /// W5: face-down specials are revealed (and identical ones cancel, D-31); non-participants
 /// who could use Yojimbo are asked; then the turn resolves.
 pub(crate) fn open_w5(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictEvent>) {
-    let Some(c) = table.conflict.as_ref() else { return };
-    let hidden: Vec<usize> = (0..turn.specials.len()).filter(|i| turn.specials[*i].face_down && !turn.specials[*i].cancelled).collect();
+    let Some(c) = table.conflict.as_ref() else {
+        return;
+    };
+    let hidden: Vec<usize> = (0..turn.specials.len())
+        .filter(|i| turn.specials[*i].face_down && !turn.specials[*i].cancelled)
+        .collect();
     if !hidden.is_empty() {
-        let specials = hidden.iter().map(|i| (c.f(turn.specials[*i].by).name.clone(), turn.specials[*i].special)).collect();
+        let specials = hidden
+            .iter()
+            .map(|i| {
+                (
+                    c.f(turn.specials[*i].by).name.clone(),
+                    turn.specials[*i].special,
+                )
+            })
+            .collect();
         events.push(ConflictEvent::SpecialsRevealed { specials });
         for i in &hidden {
             turn.specials[*i].face_down = false;
@@ -388,8 +612,17 @@ pub(crate) fn open_w5(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
         for (n, i) in hidden.iter().enumerate() {
             for j in &hidden[n + 1..] {
                 let (p, q) = (turn.specials[*i], turn.specials[*j]);
-                if p.special == q.special && p.by != q.by && !never_clashes(p.special) && !p.cancelled && !q.cancelled {
-                    events.push(ConflictEvent::SpecialsCancelled { special: p.special, first: c.f(p.by).name.clone(), second: c.f(q.by).name.clone() });
+                if p.special == q.special
+                    && p.by != q.by
+                    && !never_clashes(p.special)
+                    && !p.cancelled
+                    && !q.cancelled
+                {
+                    events.push(ConflictEvent::SpecialsCancelled {
+                        special: p.special,
+                        first: c.f(p.by).name.clone(),
+                        second: c.f(q.by).name.clone(),
+                    });
                     turn.specials[*i].cancelled = true;
                     turn.specials[*j].cancelled = true;
                 }
@@ -398,23 +631,38 @@ pub(crate) fn open_w5(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
     }
     turn.step = Step::BeforeResolution;
     turn.done.clear();
-    turn.asked = c.ids().filter(|f| asked_at_w5(table, c, turn, *f)).collect();
+    turn.asked = c
+        .ids()
+        .filter(|f| asked_at_w5(table, c, turn, *f))
+        .collect();
     let who: Vec<Name> = turn.asked.iter().map(|f| c.f(*f).name.clone()).collect();
     if who.is_empty() {
         super::losses::resolve(table, turn, events);
     } else {
-        events.push(ConflictEvent::WindowOpened { window: Window::W5, who });
+        events.push(ConflictEvent::WindowOpened {
+            window: Window::W5,
+            who,
+        });
     }
 }
 
 /// Mark the latest live play of `special` by `name` cancelled, and undo its immediate effect.
 fn cancel(table: &mut Table, special: Special, name: &str) {
-    let Some(c) = table.conflict.as_mut() else { return };
+    let Some(c) = table.conflict.as_mut() else {
+        return;
+    };
     let Some(id) = c.fighter_id(name) else { return };
     let (target, slot) = {
         let Some(turn) = c.turn.as_mut() else { return };
         let slot = turn.slot(id);
-        let Some(p) = turn.specials.iter_mut().rev().find(|p| p.by == id && p.special == special && !p.cancelled) else { return };
+        let Some(p) = turn
+            .specials
+            .iter_mut()
+            .rev()
+            .find(|p| p.by == id && p.special == special && !p.cancelled)
+        else {
+            return;
+        };
         p.cancelled = true;
         if let (Special::IAlreadyKnow(_), Some(s)) = (special, slot) {
             turn.forbidden[1 - s] = None;
@@ -442,28 +690,55 @@ fn cancel(table: &mut Table, special: Special, name: &str) {
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {
     match event {
-        ConflictEvent::SpecialPlayed { character, window, special: Some(special), via_liquid_metal, face_down, target, .. } => {
-            played(table, character, *window, *special, *via_liquid_metal, *face_down, target.as_deref());
+        ConflictEvent::SpecialPlayed {
+            character,
+            window,
+            special: Some(special),
+            via_liquid_metal,
+            face_down,
+            target,
+            ..
+        } => {
+            played(
+                table,
+                character,
+                *window,
+                *special,
+                *via_liquid_metal,
+                *face_down,
+                target.as_deref(),
+            );
         }
-        ConflictEvent::Scouted { report: Some(report), .. } => {
+        ConflictEvent::Scouted {
+            report: Some(report),
+            ..
+        } => {
             if let Some(c) = table.conflict.as_mut() {
                 c.scouted.push(ScoutReport::clone(report));
             }
         }
         ConflictEvent::SpecialsRevealed { .. } => {
-            let Some(c) = table.conflict.as_mut() else { return };
+            let Some(c) = table.conflict.as_mut() else {
+                return;
+            };
             let Some(turn) = c.turn.as_mut() else { return };
             for p in turn.specials.iter_mut().filter(|p| p.face_down) {
                 p.face_down = false;
                 c.revealed_specials.push((p.by, p.special));
             }
         }
-        ConflictEvent::SpecialsCancelled { special, first, second } => {
+        ConflictEvent::SpecialsCancelled {
+            special,
+            first,
+            second,
+        } => {
             cancel(table, *special, first);
             cancel(table, *special, second);
         }
         ConflictEvent::MoveSwapped { character, to, .. } => {
-            let Some(c) = table.conflict.as_mut() else { return };
+            let Some(c) = table.conflict.as_mut() else {
+                return;
+            };
             let id = c.fighter_id(character);
             let Some(turn) = c.turn.as_mut() else { return };
             if let Some((id, slot)) = id.and_then(|id| turn.slot(id).map(|s| (id, s))) {
@@ -478,16 +753,34 @@ pub fn apply(table: &mut Table, event: &ConflictEvent) {
     }
 }
 
-fn played(table: &mut Table, name: &str, window: Window, special: Special, via: bool, face_down: bool, target: Option<&str>) {
-    let Some(c) = table.conflict.as_mut() else { return };
+fn played(
+    table: &mut Table,
+    name: &str,
+    window: Window,
+    special: Special,
+    via: bool,
+    face_down: bool,
+    target: Option<&str>,
+) {
+    let Some(c) = table.conflict.as_mut() else {
+        return;
+    };
     let Some(id) = c.fighter_id(name) else { return };
     let target = target.and_then(|t| c.fighter_id(t));
     let ch_index = c.f(id).character;
-    let Some(ch) = table.characters.get_mut(ch_index) else { return };
+    let Some(ch) = table.characters.get_mut(ch_index) else {
+        return;
+    };
     if special != Special::Yojimbo {
         c.f_mut(id).special_this_turn = true;
     }
-    let spend = if via { Some(Special::LiquidMetal) } else if special == Special::ToBlave { None } else { Some(special) };
+    let spend = if via {
+        Some(Special::LiquidMetal)
+    } else if special == Special::ToBlave {
+        None
+    } else {
+        Some(special)
+    };
     match spend {
         Some(s) => {
             if let Some(k) = ch.specials.iter_mut().find(|k| k.special == s) {
@@ -498,7 +791,15 @@ fn played(table: &mut Table, name: &str, window: Window, special: Special, via: 
     }
     let slot = {
         let Some(turn) = c.turn.as_mut() else { return };
-        turn.specials.push(PlayedSpecial { by: id, special, via_liquid_metal: via, window, face_down, target, cancelled: false });
+        turn.specials.push(PlayedSpecial {
+            by: id,
+            special,
+            via_liquid_metal: via,
+            window,
+            face_down,
+            target,
+            cancelled: false,
+        });
         if matches!(turn.step, Step::AfterReveal | Step::BeforeResolution) {
             turn.done.push(id);
         }

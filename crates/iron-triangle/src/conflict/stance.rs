@@ -17,12 +17,18 @@ pub struct Stance {
 }
 
 impl Stance {
-    pub const NONE: Stance = Stance { action: None, amount: 0 };
+    pub const NONE: Stance = Stance {
+        action: None,
+        amount: 0,
+    };
 
     /// A stance of 0 has no type, whatever was written.
     pub fn new(action: Option<Action>, amount: u32) -> Stance {
         match action {
-            Some(a) if amount > 0 => Stance { action: Some(a), amount },
+            Some(a) if amount > 0 => Stance {
+                action: Some(a),
+                amount,
+            },
             _ => Stance::NONE,
         }
     }
@@ -39,13 +45,27 @@ impl Stance {
 }
 
 /// Commit a stance in secret (IT-32 step 2, IT-33).
-pub fn take(table: &Table, seat: Seat, character: &str, stance: Stance, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn take(
+    table: &Table,
+    seat: Seat,
+    character: &str,
+    stance: Stance,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     let c = running(table, "IT-32")?;
     let turn = current_turn(c, "IT-32")?;
     let id = own_fighter(table, c, seat, character, "IT-32")?;
-    let slot = turn.slot(id).ok_or_else(|| RuleError::illegal("IT-32", format!("{character} is not taking part in this turn")))?;
+    let slot = turn.slot(id).ok_or_else(|| {
+        RuleError::illegal(
+            "IT-32",
+            format!("{character} is not taking part in this turn"),
+        )
+    })?;
     if turn.step != Step::Stances {
-        return Err(RuleError::illegal("IT-32", "this is not the moment to choose stances"));
+        return Err(RuleError::illegal(
+            "IT-32",
+            "this is not the moment to choose stances",
+        ));
     }
     if turn.stances[slot].is_some() {
         return Err(RuleError::illegal("IT-2", "a committed stance is final"));
@@ -53,13 +73,24 @@ pub fn take(table: &Table, seat: Seat, character: &str, stance: Stance, out: &mu
     if let Some(a) = stance.action {
         let have = super::character(table, c, id).energy.current.get(a);
         if stance.amount > have {
-            return Err(RuleError::illegal("IT-33", format!("a stance is at most the current {a:?} energy ({have})")));
+            return Err(RuleError::illegal(
+                "IT-33",
+                format!("a stance is at most the current {a:?} energy ({have})"),
+            ));
         }
     }
-    out.push(ConflictEvent::StanceTaken { character: name(c, id), owner: seat, stance: Some(stance) });
+    out.push(ConflictEvent::StanceTaken {
+        character: name(c, id),
+        owner: seat,
+        stance: Some(stance),
+    });
     let other = 1 - slot;
     if let (Some(theirs), Some(opp)) = (turn.stances[other], turn.opponent) {
-        let (a, b) = if slot == 0 { (stance, theirs) } else { (theirs, stance) };
+        let (a, b) = if slot == 0 {
+            (stance, theirs)
+        } else {
+            (theirs, stance)
+        };
         out.push(ConflictEvent::StancesRevealed {
             active: (name(c, turn.active), a),
             opponent: (name(c, opp), b),
@@ -73,11 +104,19 @@ fn name(c: &super::Conflict, id: super::FighterId) -> Name {
 }
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {
-    let Some(c) = table.conflict.as_mut() else { return };
+    let Some(c) = table.conflict.as_mut() else {
+        return;
+    };
     let Some(turn) = c.turn.as_mut() else { return };
     match event {
-        ConflictEvent::StanceTaken { character, stance, .. } => {
-            let slot = c.fighters.iter().position(|f| f.name.is(character)).and_then(|i| turn.slot(i as u8));
+        ConflictEvent::StanceTaken {
+            character, stance, ..
+        } => {
+            let slot = c
+                .fighters
+                .iter()
+                .position(|f| f.name.is(character))
+                .and_then(|i| turn.slot(i as u8));
             if let Some(slot) = slot {
                 turn.stances[slot] = Some(stance.unwrap_or_default());
             }

@@ -12,10 +12,13 @@ use serde::Serialize;
 
 use super::specials::ScoutReport;
 use super::{
-    ConflictCommand, ConflictEvent, FighterId, MoveChoice, Name, Outcome, Phase, Side, Stance, Status, Step, TurnReport, Window,
+    ConflictCommand, ConflictEvent, FighterId, MoveChoice, Name, Outcome, Phase, Side, Stance,
+    Status, Step, TurnReport, Window,
 };
 use crate::Table;
-use crate::character::{Background, Character, Combo, Energy, Goal, KnownMove, KnownSpecial, Marks, Trait};
+use crate::character::{
+    Background, Character, Combo, Energy, Goal, KnownMove, KnownSpecial, Marks, Trait,
+};
 use crate::moves::{Action, Move};
 use crate::special::Special;
 
@@ -76,7 +79,11 @@ pub fn character_view(ch: &Character, viewer: Viewer) -> CharacterView {
 }
 
 pub fn character_views(state: &Table, viewer: Viewer) -> Vec<CharacterView> {
-    state.characters.iter().map(|c| character_view(c, viewer)).collect()
+    state
+        .characters
+        .iter()
+        .map(|c| character_view(c, viewer))
+        .collect()
 }
 
 /// A secret choice as one viewer sees it (IT-2).
@@ -284,13 +291,32 @@ pub fn view(state: &Table, viewer: Viewer) -> Option<ConflictView> {
             })
             .collect(),
         turn,
-        chain: c.chain.as_ref().map(|ch| ChainView { side: ch.side, against: name(ch.against), cards: ch.cards.iter().map(|k| (name(k.owner), k.mv)).collect() }),
+        chain: c.chain.as_ref().map(|ch| ChainView {
+            side: ch.side,
+            against: name(ch.against),
+            cards: ch.cards.iter().map(|k| (name(k.owner), k.mv)).collect(),
+        }),
         last_turn: c.last_turn.clone(),
-        split: super::losses::waiting_split(state, c).map(|(character, splitter, room, amount, gain)| SplitView { character, splitter, room, amount, gain }),
+        split: super::losses::waiting_split(state, c).map(
+            |(character, splitter, room, amount, gain)| SplitView {
+                character,
+                splitter,
+                room,
+                amount,
+                gain,
+            },
+        ),
         waiting_for: super::legal::waiting_for(state),
         your_moves,
-        scouted: c.scouted.iter().filter(|r| seat == Some(r.seat)).cloned().collect(),
-        your_commands: seat.map(|s| super::legal::legal_commands(state, s)).unwrap_or_default(),
+        scouted: c
+            .scouted
+            .iter()
+            .filter(|r| seat == Some(r.seat))
+            .cloned()
+            .collect(),
+        your_commands: seat
+            .map(|s| super::legal::legal_commands(state, s))
+            .unwrap_or_default(),
         outcome: c.outcome.clone(),
     })
 }
@@ -310,7 +336,9 @@ fn own_moves(state: &Table, c: &super::Conflict, t: &super::Turn, seat: Seat) ->
                 name: k.name.to_string(),
                 available: avail.contains(k.mv),
                 disadvantaged: super::disadvantage::is_disadvantaged(c, f, k.mv),
-                combos: slot == 0 && t.opponent.is_some_and(|o| super::combo::combos(state, c, f, o, k.mv)),
+                combos: slot == 0
+                    && t.opponent
+                        .is_some_and(|o| super::combo::combos(state, c, f, o, k.mv)),
             });
         }
     }
@@ -318,12 +346,37 @@ fn own_moves(state: &Table, c: &super::Conflict, t: &super::Turn, seat: Seat) ->
 }
 
 /// What `viewer` may see of one event: hidden payloads are removed (IT-2, IT-24, D-26).
+/// True while a fighter `seat` controls has a stance or move chosen in secret and not yet
+/// revealed (IT-2), or a special played face down and not yet turned up.
+pub fn secret_pending(state: &Table, seat: Seat) -> bool {
+    let Some(c) = state.conflict.as_ref() else {
+        return false;
+    };
+    let Some(t) = c.turn.as_ref() else {
+        return false;
+    };
+    let own = |f: FighterId| super::controller(state, c, f) == seat;
+    let slots = [Some(t.active), t.opponent];
+    let hidden_choice = slots.iter().enumerate().any(|(slot, f)| {
+        f.is_some_and(own)
+            && ((t.stances[slot].is_some() && !t.stances_revealed)
+                || (t.moves[slot].is_some() && !t.moves_revealed))
+    });
+    hidden_choice || t.specials.iter().any(|p| p.face_down && own(p.by))
+}
+
 pub fn event_view(e: &ConflictEvent, viewer: Viewer) -> Option<ConflictEvent> {
     let mut seen = e.clone();
     match &mut seen {
         ConflictEvent::StanceTaken { owner, stance, .. } if !viewer.is(*owner) => *stance = None,
         ConflictEvent::MoveChosen { owner, choice, .. } if !viewer.is(*owner) => *choice = None,
-        ConflictEvent::SpecialPlayed { owner, face_down: true, special, via_liquid_metal, .. } if !viewer.is(*owner) => {
+        ConflictEvent::SpecialPlayed {
+            owner,
+            face_down: true,
+            special,
+            via_liquid_metal,
+            ..
+        } if !viewer.is(*owner) => {
             *special = None;
             *via_liquid_metal = false;
         }
@@ -334,21 +387,36 @@ pub fn event_view(e: &ConflictEvent, viewer: Viewer) -> Option<ConflictEvent> {
 }
 
 /// The GM reveals an NPC's moves, combos and specials (IT-24).
-pub fn reveal_npc(table: &Table, seat: Seat, name: &str, out: &mut Vec<ConflictEvent>) -> Result<(), RuleError> {
+pub fn reveal_npc(
+    table: &Table,
+    seat: Seat,
+    name: &str,
+    out: &mut Vec<ConflictEvent>,
+) -> Result<(), RuleError> {
     if seat != Seat::Gm {
-        return Err(RuleError::not_your_call("IT-24", seat, "only the GM reveals an NPC"));
+        return Err(RuleError::not_your_call(
+            "IT-24",
+            seat,
+            "only the GM reveals an NPC",
+        ));
     }
     let ch = table.find(name, "IT-24")?;
     if ch.is_pc() || ch.revealed {
-        return Err(RuleError::illegal("IT-24", format!("{name}'s sheet is already public")));
+        return Err(RuleError::illegal(
+            "IT-24",
+            format!("{name}'s sheet is already public"),
+        ));
     }
-    out.push(ConflictEvent::NpcRevealed { character: name.into() });
+    out.push(ConflictEvent::NpcRevealed {
+        character: name.into(),
+    });
     Ok(())
 }
 
 pub fn apply(table: &mut Table, event: &ConflictEvent) {
     if let ConflictEvent::NpcRevealed { character } = event
-        && let Some(ch) = table.character_mut(character) {
-            ch.revealed = true;
-        }
+        && let Some(ch) = table.character_mut(character)
+    {
+        ch.revealed = true;
+    }
 }

@@ -21,14 +21,30 @@ pub enum WinReason {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum TurnOutcome {
-    Win { winner: Name, loser: Name, by: WinReason, winning_move: Move, losing_move: Move, combo: bool },
-    Tie { moves: (Move, Move) },
+    Win {
+        winner: Name,
+        loser: Name,
+        by: WinReason,
+        winning_move: Move,
+        losing_move: Move,
+        combo: bool,
+    },
+    Tie {
+        moves: (Move, Move),
+    },
     /// One or both participants surrendered: no winner check, no energy change (D-10).
-    Surrender { surrendered: Vec<Name> },
+    Surrender {
+        surrendered: Vec<Name>,
+    },
 }
 
 /// The IT-48 checks in order. `Some((true, reason))` = the first move wins; `None` = tie (D-1).
-pub fn judge(first: Move, first_disadvantaged: bool, second: Move, second_disadvantaged: bool) -> Option<(bool, WinReason)> {
+pub fn judge(
+    first: Move,
+    first_disadvantaged: bool,
+    second: Move,
+    second_disadvantaged: bool,
+) -> Option<(bool, WinReason)> {
     if first.action.beats(second.action) {
         return Some((true, WinReason::Action));
     }

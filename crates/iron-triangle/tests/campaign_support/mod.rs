@@ -52,7 +52,12 @@ impl T {
     pub fn new(setup: Value) -> T {
         let setup: Setup = serde_json::from_value(setup).expect("setup parses");
         let table = IronTriangle::setup(&setup).expect("setup is valid");
-        T { setup, table, log: Vec::new(), rng: SeededRandomness::new(7) }
+        T {
+            setup,
+            table,
+            log: Vec::new(),
+            rng: SeededRandomness::new(7),
+        }
     }
 
     /// Ada (p1), Bo (p2) and Cy (p3).
@@ -83,7 +88,8 @@ impl T {
     /// The command must be accepted.
     pub fn ok(&mut self, seat: Seat, command: Value) -> Vec<Event> {
         let shown = command.to_string();
-        self.try_cmd(seat, command).unwrap_or_else(|e| panic!("{seat} {shown} refused: {e}"))
+        self.try_cmd(seat, command)
+            .unwrap_or_else(|e| panic!("{seat} {shown} refused: {e}"))
     }
 
     /// The command must be refused under `rule`, leaving the table as it was.

@@ -20,8 +20,12 @@ pub fn with(mut sheet: Value, key: &str, value: Value) -> Value {
     sheet
 }
 
-pub const BASIC: [&str; 9] = ["D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "A-L", "A-M", "A-H"];
-pub const ALL: [&str; 13] = ["D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "G-J", "G-S", "A-L", "A-M", "A-H", "A-J", "A-S"];
+pub const BASIC: [&str; 9] = [
+    "D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "A-L", "A-M", "A-H",
+];
+pub const ALL: [&str; 13] = [
+    "D-L", "D-M", "D-H", "G-L", "G-M", "G-H", "G-J", "G-S", "A-L", "A-M", "A-H", "A-J", "A-S",
+];
 
 pub struct T {
     pub setup: Setup,
@@ -36,9 +40,15 @@ pub fn seat(s: &str) -> Seat {
 
 impl T {
     pub fn new(characters: Vec<Value>) -> T {
-        let setup: Setup = serde_json::from_value(json!({ "characters": characters })).expect("setup json");
+        let setup: Setup =
+            serde_json::from_value(json!({ "characters": characters })).expect("setup json");
         let table = IronTriangle::setup(&setup).expect("valid setup");
-        T { setup, table, log: Vec::new(), rng: ScriptedRandomness::new([]).then_seeded(7) }
+        T {
+            setup,
+            table,
+            log: Vec::new(),
+            rng: ScriptedRandomness::new([]).then_seeded(7),
+        }
     }
 
     pub fn try_cmd(&mut self, who: &str, command: Value) -> Result<Vec<Event>, RuleError> {
@@ -60,13 +70,20 @@ impl T {
     pub fn refused(&mut self, who: &str, command: Value) -> &'static str {
         let before = self.table.clone();
         let shown = command.to_string();
-        let err = self.try_cmd(who, command).expect_err(&format!("{shown} should be refused"));
+        let err = self
+            .try_cmd(who, command)
+            .expect_err(&format!("{shown} should be refused"));
         assert_eq!(self.table, before, "a refused command changed the state");
         err.rule().unwrap_or("none")
     }
 
     pub fn energy(&self, name: &str) -> [u32; 3] {
-        let e = self.table.character(name).expect("character").energy.current;
+        let e = self
+            .table
+            .character(name)
+            .expect("character")
+            .energy
+            .current;
         [e.defend, e.grapple, e.attack]
     }
 
@@ -80,52 +97,93 @@ impl T {
     }
 
     pub fn pile(&self, name: &str) -> Vec<String> {
-        self.fighter(name).pile.iter().map(|m| m.to_string()).collect()
+        self.fighter(name)
+            .pile
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
     }
 
     pub fn chain(&self) -> Vec<String> {
         let c = self.table.conflict.as_ref().expect("conflict");
-        c.chain.as_ref().map(|ch| ch.cards.iter().map(|k| k.mv.to_string()).collect()).unwrap_or_default()
+        c.chain
+            .as_ref()
+            .map(|ch| ch.cards.iter().map(|k| k.mv.to_string()).collect())
+            .unwrap_or_default()
     }
 
     pub fn phase(&self) -> Phase {
-        self.table.conflict.as_ref().expect("conflict").phase.clone()
+        self.table
+            .conflict
+            .as_ref()
+            .expect("conflict")
+            .phase
+            .clone()
     }
 
     /// Start a lesser conflict against `npcs` and join every PC.
     pub fn start(&mut self, npcs: &[&str], lethal: bool, minor: bool) {
         self.cmd("gm", json!({"type": "start_conflict", "stakes": "the bridge", "npcs": npcs, "lethal": lethal, "minor": minor}));
-        let pcs: Vec<(String, Seat)> = self.table.characters.iter().filter(|c| c.is_pc()).map(|c| (c.name.clone(), c.controller)).collect();
+        let pcs: Vec<(String, Seat)> = self
+            .table
+            .characters
+            .iter()
+            .filter(|c| c.is_pc())
+            .map(|c| (c.name.clone(), c.controller))
+            .collect();
         for (name, s) in pcs {
-            self.cmd(&s.to_string(), json!({"type": "join_conflict", "character": name}));
+            self.cmd(
+                &s.to_string(),
+                json!({"type": "join_conflict", "character": name}),
+            );
         }
     }
 
     fn controller(&self, name: &str) -> String {
-        self.table.character(name).expect("character").controller.to_string()
+        self.table
+            .character(name)
+            .expect("character")
+            .controller
+            .to_string()
     }
 
     /// Make `active` active (picked by whoever must pick) and pick `opponent`.
     pub fn face(&mut self, active: &str, opponent: &str) {
         let picker = match self.phase() {
-            Phase::PickActive { picker: iron_triangle::conflict::Picker::Seat { seat }, .. } => seat.to_string(),
+            Phase::PickActive {
+                picker: iron_triangle::conflict::Picker::Seat { seat },
+                ..
+            } => seat.to_string(),
             _ => self.controller(active),
         };
         self.cmd(&picker, json!({"type": "pick_active", "character": active}));
-        self.cmd(&self.controller(active), json!({"type": "pick_opponent", "opponent": opponent}));
+        self.cmd(
+            &self.controller(active),
+            json!({"type": "pick_opponent", "opponent": opponent}),
+        );
     }
 
     pub fn stance(&mut self, who: &str, stance: Option<(&str, u32)>) {
         let (action, amount) = stance.map_or((Value::Null, 0), |(a, n)| (json!(a), n));
-        self.cmd(&self.controller(who), json!({"type": "take_stance", "character": who, "action": action, "amount": amount}));
+        self.cmd(
+            &self.controller(who),
+            json!({"type": "take_stance", "character": who, "action": action, "amount": amount}),
+        );
     }
 
     pub fn play(&mut self, who: &str, mv: &str) -> Vec<Event> {
-        self.cmd(&self.controller(who), json!({"type": "play_move", "character": who, "move": mv}))
+        self.cmd(
+            &self.controller(who),
+            json!({"type": "play_move", "character": who, "move": mv}),
+        )
     }
 
     /// Both stances then both moves; the participants are (name, stance, move).
-    pub fn exchange(&mut self, a: (&str, Option<(&str, u32)>, &str), b: (&str, Option<(&str, u32)>, &str)) -> Vec<Event> {
+    pub fn exchange(
+        &mut self,
+        a: (&str, Option<(&str, u32)>, &str),
+        b: (&str, Option<(&str, u32)>, &str),
+    ) -> Vec<Event> {
         self.stance(a.0, a.1);
         self.stance(b.0, b.1);
         self.play(a.0, a.2);
@@ -135,13 +193,28 @@ impl T {
     /// Split every waiting loss or gain the first legal way (the first type in D, G, A order).
     pub fn settle(&mut self) {
         for _ in 0..10 {
-            let waiting = self.table.conflict.as_ref().and_then(|c| iron_triangle::conflict::losses::waiting_split(&self.table, c));
-            let Some((_, splitter, ..)) = waiting else { return };
+            let waiting = self
+                .table
+                .conflict
+                .as_ref()
+                .and_then(|c| iron_triangle::conflict::losses::waiting_split(&self.table, c));
+            let Some((_, splitter, ..)) = waiting else {
+                return;
+            };
             let cmd = IronTriangle::legal_commands(&self.table, splitter)
                 .into_iter()
-                .find(|c| matches!(c, Command::Conflict(iron_triangle::ConflictCommand::SplitLoss { .. } | iron_triangle::ConflictCommand::SplitGain { .. })))
+                .find(|c| {
+                    matches!(
+                        c,
+                        Command::Conflict(
+                            iron_triangle::ConflictCommand::SplitLoss { .. }
+                                | iron_triangle::ConflictCommand::SplitGain { .. }
+                        )
+                    )
+                })
                 .expect("a split command");
-            let events = execute::<IronTriangle>(&mut self.table, splitter, &cmd, &mut self.rng).expect("legal split");
+            let events = execute::<IronTriangle>(&mut self.table, splitter, &cmd, &mut self.rng)
+                .expect("legal split");
             self.log.extend(events);
         }
     }
@@ -159,7 +232,11 @@ impl T {
     /// The full event log as `viewer` sees it, as JSON text.
     pub fn log_seen_by(&self, viewer: &str) -> String {
         let v: Viewer = viewer.parse().expect("viewer");
-        let seen: Vec<Event> = self.log.iter().filter_map(|e| IronTriangle::event_view(e, v)).collect();
+        let seen: Vec<Event> = self
+            .log
+            .iter()
+            .filter_map(|e| IronTriangle::event_view(e, v))
+            .collect();
         serde_json::to_string(&seen).expect("json")
     }
 
@@ -177,9 +254,12 @@ pub fn losses(events: &[Event]) -> Vec<(String, [u32; 3])> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::Conflict(iron_triangle::ConflictEvent::EnergyLost { character, lost, .. }) => {
-                Some((character.to_string(), [lost.defend, lost.grapple, lost.attack]))
-            }
+            Event::Conflict(iron_triangle::ConflictEvent::EnergyLost {
+                character, lost, ..
+            }) => Some((
+                character.to_string(),
+                [lost.defend, lost.grapple, lost.attack],
+            )),
             _ => None,
         })
         .collect()

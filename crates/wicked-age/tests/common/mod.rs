@@ -44,9 +44,15 @@ pub fn seat(s: &str) -> Seat {
 }
 
 /// Run one command with these dice; the state is untouched on error.
-pub fn run(g: &mut Game<WickedAge>, who: &str, command: Value, dice: &[u32]) -> Result<Vec<Event>, RuleError> {
+pub fn run(
+    g: &mut Game<WickedAge>,
+    who: &str,
+    command: Value,
+    dice: &[u32],
+) -> Result<Vec<Event>, RuleError> {
     let mut rng = ScriptedRandomness::new(dice.iter().map(|d| Scripted::Die(*d)));
-    g.command(seat(who), &cmd(command), &mut rng).map(|e| e.to_vec())
+    g.command(seat(who), &cmd(command), &mut rng)
+        .map(|e| e.to_vec())
 }
 
 /// Run a command that must succeed.
@@ -88,19 +94,48 @@ pub fn with(mut command: Value, choice: Value) -> Value {
 }
 
 pub fn init(g: &mut Game<WickedAge>, who: &str, choice: Value, dice: &[u32]) -> Vec<Event> {
-    ok(g, seat_of(who), with(json!({"type": "roll_initiative", "character": who}), choice), dice)
+    ok(
+        g,
+        seat_of(who),
+        with(json!({"type": "roll_initiative", "character": who}), choice),
+        dice,
+    )
 }
 
-pub fn challenge(g: &mut Game<WickedAge>, who: &str, target: &str, choice: Value, dice: &[u32]) -> Vec<Event> {
-    ok(g, seat_of(who), with(json!({"type": "challenge", "character": who, "target": target}), choice), dice)
+pub fn challenge(
+    g: &mut Game<WickedAge>,
+    who: &str,
+    target: &str,
+    choice: Value,
+    dice: &[u32],
+) -> Vec<Event> {
+    ok(
+        g,
+        seat_of(who),
+        with(
+            json!({"type": "challenge", "character": who, "target": target}),
+            choice,
+        ),
+        dice,
+    )
 }
 
 pub fn answer(g: &mut Game<WickedAge>, who: &str, choice: Value, dice: &[u32]) -> Vec<Event> {
-    ok(g, seat_of(who), with(json!({"type": "answer", "character": who}), choice), dice)
+    ok(
+        g,
+        seat_of(who),
+        with(json!({"type": "answer", "character": who}), choice),
+        dice,
+    )
 }
 
 pub fn start(g: &mut Game<WickedAge>, names: &[&str]) -> Vec<Event> {
-    ok(g, "gm", json!({"type": "start_conflict", "participants": names, "action": "interferes"}), &[])
+    ok(
+        g,
+        "gm",
+        json!({"type": "start_conflict", "participants": names, "action": "interferes"}),
+        &[],
+    )
 }
 
 pub fn forms(a: &str, b: &str) -> Value {
@@ -121,7 +156,10 @@ pub fn state_json(g: &Game<WickedAge>) -> Value {
 
 /// A JSON pointer into the state.
 pub fn at(g: &Game<WickedAge>, pointer: &str) -> Value {
-    state_json(g).pointer(pointer).cloned().unwrap_or(Value::Null)
+    state_json(g)
+        .pointer(pointer)
+        .cloned()
+        .unwrap_or(Value::Null)
 }
 
 /// The three-way opening the TV-9 and TV-10 scenes share: the Khan (d12+d8), Oren and Ysolde
@@ -133,4 +171,42 @@ pub fn three_way_after_initiative() -> Game<WickedAge> {
     init(&mut g, "Oren", forms("covertly", "for_myself"), &[9, 5]);
     init(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
     g
+}
+
+/// Raw tokens a player must never read (issue 15): Rust debug text, seat ids and indices
+/// where a name belongs. Returns each offending piece of `text`.
+pub fn raw_tokens(text: &str) -> Vec<String> {
+    use std::sync::LazyLock;
+    static PATTERNS: LazyLock<Vec<regex::Regex>> = LazyLock::new(|| {
+        [
+            r"Some\(",
+            r"\bNone\b",
+            r"\b(true|false)\b",
+            r"\btype:",
+            r"\bp\d+\b",
+            r"\bgm\b",
+            r"\b(party|character|seat|participant) \d+\b",
+            r"\[\d+(, \d+)*\]",
+            r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b",
+            r"\w+ \{ \w+:",
+            r#"\{""#,
+        ]
+        .iter()
+        .map(|p| regex::Regex::new(p).expect("pattern"))
+        .collect()
+    });
+    PATTERNS
+        .iter()
+        .flat_map(|re| re.find_iter(text).map(|m| m.as_str().to_string()))
+        .collect()
+}
+
+/// The reason of a refusal, without the kernel's "illegal under WA-4:" prefix.
+pub fn reason(e: &RuleError) -> String {
+    match e {
+        RuleError::IllegalMove { reason, .. }
+        | RuleError::NotYourCall { reason, .. }
+        | RuleError::InvalidSetup { reason, .. } => reason.clone(),
+        RuleError::Randomness(r) => r.to_string(),
+    }
 }

@@ -1,0 +1,390 @@
+//! The table log: every entry a table has ever recorded, in order, each chained to the one
+//! before by a hash.
+//!
+//! An entry is a command (who sent what, and every roll and draw it took), a game event the
+//! rules engine decided, or a table event: something that happened at the table rather than in
+//! the game (the table was created, a seat changed hands, a client seed was added, the table
+//! ended). Later kinds of table event (chat, bots taking seats, undo, renaming) are new variants
+//! of [`TableEvent`]; the chain, storage and export handle them unchanged.
+//!
+//! # Hashes (`clash-log-v1`)
+//!
+//! ```text
+//! salt(pos)   = HMAC-SHA256(server secret, "clash-entry-salt-v1" 0x00 table 0x00 pos (8 bytes BE))
+//! digest(pos) = SHA-256("clash-entry-v1" 0x00 salt(pos) canonical-json(entry))
+//! hash(pos)   = SHA-256("clash-chain-v1" 0x00 hash(pos − 1) digest(pos))     hash(−1) = 32 zero bytes
+//! ```
+//!
+//! The salt comes from the secret, so before the secret is revealed a digest says nothing about
+//! a hidden entry (a stance has few possible values and could otherwise be guessed from its
+//! hash). Canonical JSON is compact with object keys sorted, so the same entry always hashes the
+//! same whatever order its fields were written in.
+
+use std::fmt::Write as _;
+
+use clash_core::{Draw, Seat};
+use hmac::{Hmac, KeyInit, Mac};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// 32 bytes of hash.
+pub type Hash = [u8; 32];
+
+/// One entry of the log, exactly as stored and hashed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Entry {
+    /// An accepted command. Its events follow it directly.
+    Command(CommandEntry),
+    /// A game event, unredacted.
+    Event { event: Value },
+    /// Something that happened at the table.
+    Table { event: TableEvent },
+}
+
+/// An accepted command and the chance it used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandEntry {
+    /// The command's number at this table (0, 1, 2, …): the `command` input of the derivation.
+    pub n: u64,
+    pub seat: Seat,
+    /// Who sent it: the seat's player, or the GM playing the seat.
+    pub by: Sender,
+    /// The client's command id, if it sent one (retries with it are answered, not applied).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub command: Value,
+    /// Every roll and pick the command took, in order.
+    #[serde(default)]
+    pub draws: Vec<Draw>,
+}
+
+/// Who sent a command for a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sender {
+    /// The link holder of the seat itself.
+    Player,
+    /// The GM, for their own seat or an NPC seat.
+    Gm,
+}
+
+/// How a table's chance is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Chance {
+    /// Verifiable: see `clash_core::command_seed`.
+    #[serde(rename = "clash-chance-v1")]
+    V1,
+    /// A table created before verifiable chance: a secret seed the host always knew. Its chain
+    /// can be checked, its rolls cannot.
+    #[serde(rename = "legacy")]
+    Legacy,
+}
+
+/// Something that happened at the table, outside the game's rules. Every seat sees these.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TableEvent {
+    /// The first entry: what is played and the commitment to the server secret.
+    Created {
+        ruleset: String,
+        title: String,
+        setup: Value,
+        commitment: String,
+        chance: Chance,
+    },
+    /// A client seed for chance from here on (`by` is a seat, or `gm` for the GM's link).
+    SeedAdded { by: String, seed: String },
+    /// A new invite link for a seat; any earlier link or invite for it stops working.
+    InviteIssued { seat: Seat },
+    /// An invite was used: the seat now has its player, with a key only they hold.
+    SeatClaimed { seat: Seat },
+    /// The GM plays the seat from now on.
+    TakenOver { seat: Seat },
+    /// The seat goes back to the player the GM took it from.
+    HandedBack { seat: Seat },
+    /// The seat's link is gone; nobody plays it.
+    LinkRevoked { seat: Seat },
+    /// The GM ended the table: no more commands.
+    Closed,
+    /// The game is over (as its rules tell): no more commands.
+    GameOver { how: String },
+    /// The server secret, revealed once the table ended: every roll and draw can be checked.
+    SecretRevealed { secret: String },
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+impl TableEvent {
+    /// The event told in words, for every seat's log; `name` gives a seat's name at the table
+    /// ("Ada", "the GM").
+    pub fn narrate(&self, name: &dyn Fn(Seat) -> String) -> String {
+        let seat = |s: &Seat| format!("{}'s seat", name(*s));
+        match self {
+            TableEvent::Created { commitment, .. } => format!(
+                "The table is set. Fair dice: the server's secret is sealed as {}…; it is revealed when the table ends.",
+                &commitment[..commitment.len().min(16)]
+            ),
+            TableEvent::SeedAdded { by, seed } => {
+                let who = by
+                    .parse::<Seat>()
+                    .map_or_else(|_| "Someone".to_string(), |s| capitalised(&name(s)));
+                format!(
+                    "{who} adds a seed to the dice ({}…).",
+                    &seed[..seed.len().min(12)]
+                )
+            }
+            TableEvent::InviteIssued { seat: s } => {
+                format!(
+                    "A new link is issued for {}; any earlier link for it no longer works.",
+                    seat(s)
+                )
+            }
+            TableEvent::SeatClaimed { seat: s } => format!("A player takes {}.", seat(s)),
+            TableEvent::TakenOver { seat: s } => format!("The GM takes over {}.", seat(s)),
+            TableEvent::HandedBack { seat: s } => {
+                format!("{} goes back to its player.", capitalised(&seat(s)))
+            }
+            TableEvent::LinkRevoked { seat: s } => {
+                format!("The link for {} is revoked; nobody plays it now.", seat(s))
+            }
+            TableEvent::Closed => "The GM ends the table.".into(),
+            TableEvent::GameOver { how } => format!("The game is over: {how}"),
+            TableEvent::SecretRevealed { secret } => format!(
+                "The server's secret is revealed ({}…): anyone with the table's record can now check every roll and draw.",
+                &secret[..secret.len().min(16)]
+            ),
+        }
+    }
+
+    /// This event as everyone sees it before the secret is revealed: the setup can hold what
+    /// only the GM may know (an NPC's sheet), so it is left out.
+    pub fn public(&self) -> TableEvent {
+        match self {
+            TableEvent::Created {
+                ruleset,
+                title,
+                commitment,
+                chance,
+                ..
+            } => TableEvent::Created {
+                ruleset: ruleset.clone(),
+                title: title.clone(),
+                setup: Value::Null,
+                commitment: commitment.clone(),
+                chance: *chance,
+            },
+            other => other.clone(),
+        }
+    }
+}
+
+/// Compact JSON with object keys sorted: the form entries are hashed in.
+pub fn canonical(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
+}
+
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String((*k).clone()).to_string());
+                out.push(':');
+                write_canonical(&map[k.as_str()], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(v, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+/// The salt of the entry at `pos` (see the module docs).
+pub fn salt(secret: &[u8], table: &str, pos: u64) -> Hash {
+    let mut mac =
+        <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("HMAC accepts any key length");
+    mac.update(b"clash-entry-salt-v1\0");
+    mac.update(table.as_bytes());
+    mac.update(b"\0");
+    mac.update(&pos.to_be_bytes());
+    mac.finalize().into_bytes().into()
+}
+
+/// The digest of an entry's JSON at `pos`.
+pub fn digest(secret: &[u8], table: &str, pos: u64, entry: &Value) -> Hash {
+    let mut h = Sha256::new();
+    h.update(b"clash-entry-v1\0");
+    h.update(salt(secret, table, pos));
+    h.update(canonical(entry).as_bytes());
+    h.finalize().into()
+}
+
+/// The chain hash of an entry with digest `digest` following `previous`.
+pub fn chain(previous: &Hash, digest: &Hash) -> Hash {
+    let mut h = Sha256::new();
+    h.update(b"clash-chain-v1\0");
+    h.update(previous);
+    h.update(digest);
+    h.finalize().into()
+}
+
+/// The commitment to a secret: its SHA-256.
+pub fn commitment(secret: &[u8]) -> Hash {
+    Sha256::digest(secret).into()
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// Bytes from lowercase or uppercase hex; `None` if it is not hex.
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            text.get(i..i + 2)
+                .and_then(|b| u8::from_str_radix(b, 16).ok())
+        })
+        .collect()
+}
+
+/// A hash from its hex form.
+pub fn unhex_hash(text: &str) -> Option<Hash> {
+    unhex(text).and_then(|b| b.try_into().ok())
+}
+
+/// Append entries to a chain: each entry's JSON with its hash, the new head last.
+pub struct Chainer<'a> {
+    pub secret: &'a [u8],
+    pub table: &'a str,
+    pub head: Hash,
+    pub next: u64,
+}
+
+impl Chainer<'_> {
+    /// Hash `entry` as the next entry; returns its position, JSON and hash.
+    pub fn push(&mut self, entry: &Entry) -> (u64, Value, Hash) {
+        let body = serde_json::to_value(entry).unwrap_or(Value::Null);
+        let pos = self.next;
+        self.head = chain(&self.head, &digest(self.secret, self.table, pos, &body));
+        self.next += 1;
+        (pos, body, self.head)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_json_sorts_keys_at_every_level() {
+        let a: Value =
+            serde_json::from_str(r#"{"b": 1, "a": {"d": [1, {"z": 0, "y": "é"}], "c": null}}"#)
+                .unwrap();
+        assert_eq!(
+            canonical(&a),
+            r#"{"a":{"c":null,"d":[1,{"y":"é","z":0}]},"b":1}"#
+        );
+    }
+
+    #[test]
+    fn a_chain_changes_with_any_entry_and_any_salt() {
+        let e = json!({"kind": "event", "event": {"roll": 4}});
+        let d = digest(b"s", "t", 0, &e);
+        assert_ne!(d, digest(b"s", "t", 1, &e), "position");
+        assert_ne!(d, digest(b"S", "t", 0, &e), "secret");
+        assert_ne!(
+            d,
+            digest(
+                b"s",
+                "t",
+                0,
+                &json!({"kind": "event", "event": {"roll": 5}})
+            ),
+            "content"
+        );
+        let zero = [0u8; 32];
+        assert_ne!(chain(&zero, &d), chain(&[1u8; 32], &d), "the previous hash");
+    }
+
+    #[test]
+    fn hex_round_trips() {
+        assert_eq!(unhex(&hex(&[0, 15, 255])), Some(vec![0, 15, 255]));
+        assert_eq!(unhex("zz"), None);
+        assert_eq!(unhex("abc"), None);
+    }
+
+    #[test]
+    fn entries_serialize_as_tagged_json() {
+        let e = Entry::Table {
+            event: TableEvent::TakenOver {
+                seat: Seat::Player(1),
+            },
+        };
+        assert_eq!(
+            serde_json::to_value(&e).unwrap(),
+            json!({"kind": "table", "event": {"type": "taken_over", "seat": "p1"}})
+        );
+        let name = |s: Seat| {
+            if s == Seat::Player(1) {
+                "Ada".to_string()
+            } else {
+                "the GM".to_string()
+            }
+        };
+        assert_eq!(
+            TableEvent::TakenOver {
+                seat: Seat::Player(1)
+            }
+            .narrate(&name),
+            "The GM takes over Ada's seat."
+        );
+        assert_eq!(
+            TableEvent::HandedBack {
+                seat: Seat::Player(1)
+            }
+            .narrate(&name),
+            "Ada's seat goes back to its player."
+        );
+        let seed = TableEvent::SeedAdded {
+            by: "gm".into(),
+            seed: "00ff".into(),
+        };
+        assert_eq!(
+            seed.narrate(&name),
+            "The GM adds a seed to the dice (00ff…)."
+        );
+    }
+}

@@ -1,0 +1,606 @@
+//! Secrets against every seat (the GM's included), seat changes in the public log, idempotent
+//! commands, the table's record and its verification, and databases from before the log.
+
+#[path = "common/client.rs"]
+#[allow(dead_code)]
+mod client;
+mod common;
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use client::*;
+
+fn commands_uri(t: &Table, key: &str) -> String {
+    format!("/api/tables/{}/commands?key={key}", t.id)
+}
+
+async fn gm_as(s: &Server, t: &Table, seat: &str, command: Value) -> (StatusCode, Value) {
+    call_json(
+        &s.app,
+        "POST",
+        &commands_uri(t, &t.owner),
+        Some(json!({ "command": command, "as": seat })),
+    )
+    .await
+}
+
+async fn take_over(s: &Server, t: &Table, seat: &str) -> (StatusCode, Value) {
+    call_json(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/seats/{seat}/link?key={}", t.id, t.owner),
+        Some(json!({"npc": true})),
+    )
+    .await
+}
+
+/// Everything a stream sends until it ends or falls quiet.
+async fn drain(sse: &mut Sse) -> Vec<SseEvent> {
+    let mut out = vec![];
+    while let Some(ev) = sse.next().await {
+        out.push(ev);
+    }
+    out
+}
+
+async fn log_text(s: &Server, t: &Table, key: &str) -> String {
+    let (_, events) = call_json(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/events?key={key}&after=0", t.id),
+        None,
+    )
+    .await;
+    events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Repro 1: a GM stream opened `as` an NPC seat must not go on receiving the seat's view once
+/// the seat belongs to a player again; neither may a GM page left open with `?as=`.
+#[tokio::test]
+async fn a_gm_stream_as_a_seat_ends_when_the_seat_goes_back_to_a_player() {
+    let s = server();
+    let t = table(&s.app).await;
+    assert_eq!(take_over(&s, &t, "p1").await.0, StatusCode::CREATED);
+    let mut gm = Sse::open(
+        &s.app,
+        &format!("/api/tables/{}/stream?key={}&as=p1", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert_eq!(gm.update().await["viewer"], "p1");
+    // The seat goes back to its player, who then commits a secret.
+    let (status, _) = call(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/seats/p1/hand-back?key={}", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _) = send(
+        &s.app,
+        &t,
+        &t.p1,
+        json!({"type": "commit", "word": "zebra-41"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let rest = drain(&mut gm).await;
+    assert_eq!(rest.len(), 1, "one message, then the stream ends: {rest:?}");
+    assert_eq!(rest[0].event, "access");
+    assert!(!rest.iter().any(|e| e.data.contains("zebra-41")));
+    // Reconnecting as p1, viewing as p1 or opening the page as p1 is refused.
+    for path in [
+        format!("/api/tables/{}/view?key={}&as=p1", t.id, t.owner),
+        format!("/t/{}/{}?as=p1", t.id, t.owner),
+    ] {
+        let (status, body) = call(&s.app, "GET", &path, None).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
+        assert!(!body.contains("zebra-41"));
+    }
+}
+
+/// Repro 2: "Play as NPC" while the player has a secret choice waiting is refused (so is a new
+/// link, which the GM could claim), until the rules reveal it; the takeover is in every log.
+#[tokio::test]
+async fn a_seat_with_a_pending_secret_cannot_change_hands_and_takeovers_are_public() {
+    let s = server();
+    let t = table(&s.app).await;
+    send(
+        &s.app,
+        &t,
+        &t.p1,
+        json!({"type": "commit", "word": "zebra-41"}),
+    )
+    .await;
+    let (status, body) = take_over(&s, &t, "p1").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"]["code"], "secret_pending");
+    let (status, body) = call_json(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::CONFLICT, &json!("secret_pending"))
+    );
+    let (status, view) = call(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/view?key={}&as=p1", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(!view.contains("zebra-41"));
+    // The player still plays; after the reveal the GM may take the seat, publicly.
+    send(&s.app, &t, &t.p2, json!({"type": "commit", "word": "yak"})).await;
+    gm_as(&s, &t, "gm", json!({"type": "reveal"})).await;
+    assert_eq!(take_over(&s, &t, "p1").await.0, StatusCode::CREATED);
+    for key in [&t.p1, &t.p2, &t.spectator, &t.owner] {
+        assert!(
+            log_text(&s, &t, key)
+                .await
+                .contains("The GM takes over Player 1's seat."),
+            "{key}"
+        );
+    }
+    // The player's key now only watches; the GM acts for the seat.
+    let (status, _) = send(&s.app, &t, &t.p1, json!({"type": "commit", "word": "x"})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = gm_as(&s, &t, "p1", json!({"type": "commit", "word": "mine"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // Given back: the player's own key plays again, and every log says so.
+    call(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/seats/p1/hand-back?key={}", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert!(
+        log_text(&s, &t, &t.p2)
+            .await
+            .contains("Player 1's seat goes back to its player.")
+    );
+    let (_, view) = call_json(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/view?key={}", t.id, t.p1),
+        None,
+    )
+    .await;
+    assert_eq!(
+        view["view"]["mine"], "mine",
+        "the seat's own choice is the seat's"
+    );
+}
+
+#[tokio::test]
+async fn a_player_whose_seat_is_taken_over_watches_and_gets_it_back() {
+    let s = server();
+    let t = table(&s.app).await;
+    let mut p1 = Sse::open(
+        &s.app,
+        &format!("/api/tables/{}/stream?key={}", t.id, t.p1),
+        None,
+    )
+    .await;
+    assert_eq!(p1.update().await["viewer"], "p1");
+    take_over(&s, &t, "p1").await;
+    let ev = p1.next().await.unwrap();
+    assert_eq!(ev.event, "access");
+    assert!(ev.data.contains("taken over"));
+    assert!(p1.next().await.is_none());
+    let (_, view) = call_json(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/view?key={}", t.id, t.p1),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (view["viewer"].as_str(), view["seat"].as_str()),
+        (Some("spectator"), None)
+    );
+    assert!(
+        view["notice"]
+            .as_str()
+            .unwrap()
+            .contains("GM plays your seat")
+    );
+    // The GM's secret choice for the seat stays hidden from the watching player.
+    gm_as(
+        &s,
+        &t,
+        "p1",
+        json!({"type": "commit", "word": "gm-choice-7"}),
+    )
+    .await;
+    let (_, view) = call(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/view?key={}&after=0", t.id, t.p1),
+        None,
+    )
+    .await;
+    assert!(!view.contains("gm-choice-7"));
+    let mut watching = Sse::open(
+        &s.app,
+        &format!("/api/tables/{}/stream?key={}", t.id, t.p1),
+        None,
+    )
+    .await;
+    assert_eq!(watching.update().await["viewer"], "spectator");
+    call(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/seats/p1/hand-back?key={}", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert_eq!(
+        watching.next().await.unwrap().event,
+        "access",
+        "the watching page reloads as the player"
+    );
+}
+
+#[tokio::test]
+async fn an_invite_is_exchanged_once_for_a_key_the_gm_never_sees() {
+    let s = server();
+    let (_, created) = call_json(
+        &s.app,
+        "POST",
+        "/api/tables",
+        Some(json!({"ruleset": "sealed-duel"})),
+    )
+    .await;
+    let (id, owner) = (
+        created["table"].as_str().unwrap().to_string(),
+        created["owner_key"].as_str().unwrap().to_string(),
+    );
+    let invite_key = invite(&s.app, &id, &owner, "p1").await;
+    // The invite itself does not play, and a GET does not use it up (link previews).
+    let (status, body) = call_json(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{id}/view?key={invite_key}"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::FORBIDDEN, &json!("invite"))
+    );
+    let (status, page) = call(&s.app, "GET", &format!("/t/{id}/{invite_key}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Take the seat"));
+    let key = claim(&s.app, &id, &invite_key).await;
+    let (status, _) = call_json(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{id}/claim?key={invite_key}"),
+        None,
+    )
+    .await;
+    assert!(status.is_client_error(), "an invite is used once");
+    let (_, info) = call_json(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{id}?key={owner}"),
+        None,
+    )
+    .await;
+    assert!(!info.to_string().contains(&key));
+    assert_eq!(info["seats"][1]["holder"], "player");
+}
+
+#[tokio::test]
+async fn a_retried_command_id_is_applied_once_and_answered_again() {
+    let s = server();
+    let t = table(&s.app).await;
+    let body = json!({"command": {"type": "shuffle"}, "id": "click-1"});
+    let (status, first) = call_json(
+        &s.app,
+        "POST",
+        &commands_uri(&t, &t.owner),
+        Some(body.clone()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(
+        first["command"],
+        json!({"n": 0, "id": "click-1", "duplicate": false})
+    );
+    let (status, again) = call_json(&s.app, "POST", &commands_uri(&t, &t.owner), Some(body)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again["command"]["duplicate"], true);
+    assert_eq!(
+        again["events"], first["events"],
+        "the original answer's events"
+    );
+    assert_eq!(event_count(&s.app, &t).await, 1, "applied once");
+    // The same id for another command is a mistake, not a retry.
+    let other = json!({"command": {"type": "reveal"}, "id": "click-1"});
+    let (status, body) = call_json(&s.app, "POST", &commands_uri(&t, &t.owner), Some(other)).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::CONFLICT, &json!("id_reused"))
+    );
+}
+
+#[tokio::test]
+async fn a_command_sent_from_a_stale_view_of_its_own_seat_is_refused() {
+    let s = server();
+    let t = table(&s.app).await;
+    let seen = log_len(&s.app, &t.id, &t.owner).await;
+    let click = |id: &str| json!({"command": {"type": "shuffle"}, "id": id, "revision": seen});
+    assert_eq!(
+        call_json(
+            &s.app,
+            "POST",
+            &commands_uri(&t, &t.owner),
+            Some(click("a"))
+        )
+        .await
+        .0,
+        StatusCode::OK
+    );
+    // A second click made before the page saw the first one's answer.
+    let (status, body) = call_json(
+        &s.app,
+        "POST",
+        &commands_uri(&t, &t.owner),
+        Some(click("b")),
+    )
+    .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::CONFLICT, &json!("stale"))
+    );
+    // Other seats acting in between do not make a view stale.
+    let seen = log_len(&s.app, &t.id, &t.p1).await;
+    send(&s.app, &t, &t.p2, json!({"type": "commit", "word": "b"})).await;
+    let body = json!({"command": {"type": "commit", "word": "a"}, "revision": seen});
+    assert_eq!(
+        call_json(&s.app, "POST", &commands_uri(&t, &t.p1), Some(body))
+            .await
+            .0,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn every_update_carries_the_commitment_the_head_and_the_seeds() {
+    let s = server();
+    let t = table(&s.app).await;
+    let (status, _) = call_json(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/seed?key={}", t.id, t.p1),
+        Some(json!({"seed": "abc123"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _) = call_json(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/seed?key={}", t.id, t.spectator),
+        Some(json!({"seed": "x"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "spectators add no seed");
+    let (status, _) = call_json(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/seed?key={}", t.id, t.p1),
+        Some(json!({"seed": "a\u{0}b"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (_, view) = call_json(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/view?key={}", t.id, t.p2),
+        None,
+    )
+    .await;
+    assert_eq!(view["fairness"]["commitment"].as_str().unwrap().len(), 64);
+    assert_eq!(view["fairness"]["seeds"], json!({"p1": "abc123"}));
+    assert_eq!(view["fairness"]["contributor"], "p2");
+    assert!(view["fairness"].get("secret").is_none());
+    assert_eq!(view["head"].as_str().unwrap().len(), 64);
+    assert!(
+        log_text(&s, &t, &t.p2)
+            .await
+            .contains("Player 1 adds a seed to the dice (abc123…).")
+    );
+}
+
+#[tokio::test]
+async fn a_record_before_the_end_has_no_secret_and_hides_what_its_key_may_not_see() {
+    let s = server();
+    let t = table(&s.app).await;
+    gm_as(&s, &t, "gm", json!({"type": "shuffle"})).await;
+    send(
+        &s.app,
+        &t,
+        &t.p1,
+        json!({"type": "commit", "word": "zebra-41"}),
+    )
+    .await;
+    let secret = {
+        let conn = rusqlite::Connection::open(&s.path).unwrap();
+        conn.query_row("SELECT secret FROM tables WHERE id = ?1", [&t.id], |r| {
+            r.get::<_, String>(0)
+        })
+        .unwrap()
+    };
+    for key in [&t.owner, &t.p2, &t.spectator] {
+        let (status, record) = call(
+            &s.app,
+            "GET",
+            &format!("/api/tables/{}/export?key={key}", t.id),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(!record.contains(&secret), "no secret before the end");
+        assert!(!record.contains("zebra-41"), "no other seat's secret");
+        assert!(!record.contains("card-"), "no deck order");
+        let doc: Value = serde_json::from_str(&record).unwrap();
+        let report = clash_server::export::verify(&doc, &catalogue(), &[]);
+        assert!(report.ok(), "{:?}", report.failures);
+        assert!(
+            !report.unchecked.is_empty(),
+            "the rolls wait for the secret"
+        );
+    }
+    // p1's record holds p1's own choice.
+    let (_, record) = call(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/export?key={}", t.id, t.p1),
+        None,
+    )
+    .await;
+    assert!(record.contains("zebra-41"));
+    // After the end, everyone's record is complete and verifies.
+    let (status, _) = call(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/close?key={}", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, body) = send(&s.app, &t, &t.p2, json!({"type": "commit", "word": "late"})).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::CONFLICT, &json!("closed"))
+    );
+    let (_, record) = call(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/export?key={}", t.id, t.spectator),
+        None,
+    )
+    .await;
+    let doc: Value = serde_json::from_str(&record).unwrap();
+    assert_eq!(doc["secret"], secret.as_str());
+    let report = clash_server::export::verify(
+        &doc,
+        &catalogue(),
+        &[doc["head"].as_str().unwrap().to_string()],
+    );
+    assert!(report.ok() && report.unchecked.is_empty(), "{report:?}");
+}
+
+/// A database written before the table log (schema version 1, one table with a seat link and
+/// two commands) opens: the table plays on, the player's old link becomes an invite, and the
+/// record says its chance cannot be checked.
+#[tokio::test]
+async fn a_database_from_before_the_log_is_migrated() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE tables (id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, title TEXT NOT NULL, setup TEXT NOT NULL, seed INTEGER NOT NULL, created_at INTEGER NOT NULL);
+             CREATE TABLE links (key TEXT PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id), role TEXT NOT NULL, npc INTEGER NOT NULL DEFAULT 0);
+             CREATE INDEX links_by_table ON links(table_id);
+             CREATE TABLE commands (table_id TEXT NOT NULL REFERENCES tables(id), n INTEGER NOT NULL, seat TEXT NOT NULL, command TEXT NOT NULL, PRIMARY KEY (table_id, n));
+             CREATE TABLE events (table_id TEXT NOT NULL REFERENCES tables(id), idx INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (table_id, idx));
+             INSERT INTO tables VALUES ('old1', 'sealed-duel', 'Old table', '{}', 42, 1);
+             INSERT INTO links VALUES ('00000000000000000000000000000001', 'old1', 'owner', 0);
+             INSERT INTO links VALUES ('00000000000000000000000000000002', 'old1', 'p1', 0);
+             INSERT INTO links VALUES ('00000000000000000000000000000003', 'old1', 'p2', 1);
+             INSERT INTO commands VALUES ('old1', 0, 'p1', '{\"type\":\"commit\",\"word\":\"apple\"}');
+             INSERT INTO events VALUES ('old1', 0, '{\"type\":\"committed\",\"seat\":\"p1\",\"word\":\"apple\"}');",
+        )
+        .unwrap();
+    }
+    let tables = clash_server::open(&path, catalogue()).unwrap();
+    assert_eq!(tables.count(), 1);
+    let app = clash_server::app(tables);
+    let owner = "00000000000000000000000000000001";
+    let (_, info) = call_json(&app, "GET", &format!("/api/tables/old1?key={owner}"), None).await;
+    assert_eq!(
+        info["seats"][1]["holder"], "invited",
+        "the GM knew the old key: it is an invite now"
+    );
+    assert_eq!(info["seats"][2]["holder"], "npc");
+    let p1 = claim(&app, "old1", "00000000000000000000000000000002").await;
+    let (_, view) = call_json(
+        &app,
+        "GET",
+        &format!("/api/tables/old1/view?key={p1}"),
+        None,
+    )
+    .await;
+    assert_eq!(view["view"]["mine"], "apple");
+    assert_eq!(view["fairness"]["chance"], "legacy");
+    let t = Table {
+        id: "old1".into(),
+        owner: owner.into(),
+        spectator: String::new(),
+        p1: p1.clone(),
+        p2: String::new(),
+    };
+    let (status, body) = gm_as_app(&app, &t, "p2", json!({"type": "commit", "word": "pear"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        body["command"]["n"], 1,
+        "numbering goes on after the old commands"
+    );
+    call(
+        &app,
+        "POST",
+        &format!("/api/tables/old1/close?key={owner}"),
+        None,
+    )
+    .await;
+    let (_, record) = call(
+        &app,
+        "GET",
+        &format!("/api/tables/old1/export?key={owner}"),
+        None,
+    )
+    .await;
+    let report =
+        clash_server::export::verify(&serde_json::from_str(&record).unwrap(), &catalogue(), &[]);
+    assert!(report.ok(), "{:?}", report.failures);
+    assert!(
+        report
+            .unchecked
+            .iter()
+            .any(|u| u.contains("before verifiable chance")),
+        "{report:?}"
+    );
+}
+
+async fn gm_as_app(
+    app: &axum::Router,
+    t: &Table,
+    seat: &str,
+    command: Value,
+) -> (StatusCode, Value) {
+    call_json(
+        app,
+        "POST",
+        &commands_uri(t, &t.owner),
+        Some(json!({ "command": command, "as": seat })),
+    )
+    .await
+}
