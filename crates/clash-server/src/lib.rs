@@ -66,6 +66,13 @@ pub async fn serve(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
     serve_rulesets(addr, db, clash_catalogue::rulesets()).await
 }
 
+/// A line for whoever reads standard output; a closed pipe (`clash serve | head -1`) must not
+/// stop the server, so a failed write is ignored (`println!` would panic).
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
 /// [`serve`] with a chosen list of rulesets (tests and benchmarks add their own).
 pub async fn serve_rulesets(
     addr: SocketAddr,
@@ -76,12 +83,11 @@ pub async fn serve_rulesets(
     let restored = tables.count();
     let listener = listen(addr)?;
     let local = listener.local_addr()?;
-    println!(
-        "Clash is serving {} table(s) from {}",
+    say(format_args!(
+        "Clash is serving {} table(s) from {}\nOpen http://{local}/ in a browser to create a table.",
         restored,
         db.display()
-    );
-    println!("Open http://{local}/ in a browser to create a table.");
+    ));
     let closing = tables.clone();
     // Live updates are small writes: send each at once instead of letting Nagle hold it back.
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
@@ -90,7 +96,9 @@ pub async fn serve_rulesets(
     axum::serve(listener, app(tables))
         .with_graceful_shutdown(async move {
             stop_signal().await;
-            println!("Stopping: every acknowledged command is already in the database.");
+            say(format_args!(
+                "Stopping: every acknowledged command is already in the database."
+            ));
             // Live streams never end by themselves; end them so the shutdown can finish.
             closing.close();
         })

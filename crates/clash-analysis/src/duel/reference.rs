@@ -684,6 +684,8 @@ mod tests {
             moves: None,
             combos: vec![],
             pile: vec![],
+            level: 0,
+            specials: vec![],
         }
     }
 
@@ -806,7 +808,7 @@ mod tests {
         assert!(choose.states > end.states);
         // Starting with a live chain (Ada's D-M, won last turn) is solved by ending it.
         let chained = TurnSpec {
-            chain: vec![mv("D-M")],
+            chain: vec![mv("D-M").into()],
             ..spec.clone()
         };
         assert!(
