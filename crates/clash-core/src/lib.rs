@@ -24,7 +24,7 @@ pub mod seat;
 
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, RulesetEntry, SeenEvent};
-pub use listing::{Listed, Preset};
+pub use listing::{Listed, Preset, Rules};
 pub use randomness::{
     CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,
     RandomnessSpec, Recorder, Scripted, ScriptedRandomness, SeededRandomness, command_seed,

@@ -133,6 +133,7 @@
 //!   veto_used) and spent background points (`current`), so scenarios can start mid-campaign;
 //!   the setup's `campaign` block gives the session, problem count, recency and rest state.
 
+pub mod guard;
 pub mod campaign;
 pub mod character;
 pub mod conflict;
@@ -140,7 +141,7 @@ pub mod moves;
 pub mod name;
 pub mod special;
 
-use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{Rules, Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use campaign::{Campaign, CampaignCommand, CampaignEvent};
@@ -290,6 +291,14 @@ impl IronTriangle {
 
 impl Ruleset for IronTriangle {
     const ID: &'static str = "iron-triangle";
+
+    fn reveals(event: &Event) -> bool {
+        guard::reveals(event)
+    }
+
+    fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
+        guard::confirm(state, seat, command)
+    }
     type Setup = Setup;
     type State = Table;
     type Command = Command;
@@ -449,6 +458,10 @@ impl Ruleset for IronTriangle {
 }
 
 impl Listed for IronTriangle {
+    const RULES: Rules = Rules {
+        markdown: include_str!("../../../docs/rules/iron-triangle.md"),
+        charts: &["The move chart", "Who wins a turn", "What the loser pays"],
+    };
     const NAME: &'static str = "Iron Triangle";
     const BLURB: &'static str =
         "Martial-arts duels: secret stances and moves, revealed together. A GM runs the NPCs.";

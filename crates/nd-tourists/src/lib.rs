@@ -58,6 +58,7 @@
 //! * The cover's narration is an input: `cite` must name a trait the rules allow and `accepted`
 //!   says the table validated it.
 
+pub mod guard;
 pub mod bidding;
 pub mod cards;
 pub mod driver;
@@ -71,7 +72,7 @@ pub mod setup;
 pub mod state;
 pub mod view;
 
-use clash_core::{
+use clash_core::{Rules, 
     Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Status, Viewer,
 };
 
@@ -88,6 +89,14 @@ pub struct NdTourists;
 
 impl Ruleset for NdTourists {
     const ID: &'static str = "nd-tourists";
+
+    fn reveals(event: &Event) -> bool {
+        guard::reveals(event)
+    }
+
+    fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
+        guard::confirm(state, seat, command)
+    }
 
     type Setup = Setup;
     type State = State;
@@ -231,6 +240,10 @@ impl Ruleset for NdTourists {
 }
 
 impl Listed for NdTourists {
+    const RULES: Rules = Rules {
+        markdown: include_str!("../../../docs/rules/nd-tourists.md"),
+        charts: &["What beats what", "Using Losses"],
+    };
     const NAME: &'static str = "N-Dimensional Tourists";
     const BLURB: &'static str =
         "Conflicts settled by bidding cards from your hand along bid lines and loss lines.";

@@ -60,6 +60,7 @@
 //! * Forms never recover (the spec has no recovery rule), so an out-of-chapter character stays
 //!   out after `end_chapter`.
 
+pub mod guard;
 pub mod character;
 pub mod conflict;
 pub mod consequence;
@@ -70,7 +71,7 @@ mod render;
 pub mod roll;
 pub mod table;
 
-use clash_core::{Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
+use clash_core::{Rules, Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
 use serde::{Deserialize, Serialize};
 
 pub use character::{Character, FormRef, NpcForm, PcForm, Status};
@@ -152,6 +153,14 @@ pub struct WickedAge;
 
 impl Ruleset for WickedAge {
     const ID: &'static str = "wicked-age";
+
+    fn reveals(event: &Event) -> bool {
+        guard::reveals(event)
+    }
+
+    fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
+        guard::confirm(state, seat, command)
+    }
     type Setup = Setup;
     type State = State;
     type Command = Command;
@@ -245,6 +254,10 @@ impl Ruleset for WickedAge {
 }
 
 impl Listed for WickedAge {
+    const RULES: Rules = Rules {
+        markdown: include_str!("../../../docs/rules/wicked-age.md"),
+        charts: &["Reading a roll", "Dice"],
+    };
     const NAME: &'static str = "In A Wicked Age";
     const BLURB: &'static str =
         "Characters with forms and dice: challenge, answer, take advantage, negotiate.";
