@@ -116,7 +116,10 @@ pub fn json_body(
 }
 
 /// The link key of a request: `?key=`, `X-Clash-Key`, or `Authorization: Bearer`.
-pub(crate) fn key_of(headers: &HeaderMap, params: &HashMap<String, String>) -> Result<String, ApiError> {
+pub(crate) fn key_of(
+    headers: &HeaderMap,
+    params: &HashMap<String, String>,
+) -> Result<String, ApiError> {
     let header_key = headers
         .get("x-clash-key")
         .and_then(|v| v.to_str().ok())

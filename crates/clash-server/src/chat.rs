@@ -73,7 +73,9 @@ impl Tables {
         if lines >= MAX_LINES {
             return Err(ApiError::conflict(
                 "too_much_talk",
-                format!("this table holds {MAX_LINES} lines of talk already; start a new table to go on talking"),
+                format!(
+                    "this table holds {MAX_LINES} lines of talk already; start a new table to go on talking"
+                ),
             ));
         }
         let event = if to_gm {

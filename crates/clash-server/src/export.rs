@@ -569,8 +569,9 @@ impl Replay<'_> {
                 "entry {pos}: takes back command {n}, which revealed something hidden"
             ));
         }
-        *game = crate::undo::rebuilt(game.as_ref(), new_game, events)
-            .map_err(|e| format!("entry {pos}: the game cannot be rebuilt without command {n}: {e}"))?;
+        *game = crate::undo::rebuilt(game.as_ref(), new_game, events).map_err(|e| {
+            format!("entry {pos}: the game cannot be rebuilt without command {n}: {e}")
+        })?;
         self.undone += 1;
         Ok(())
     }

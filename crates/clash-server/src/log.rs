@@ -198,7 +198,9 @@ impl TableEvent {
                 name(*s)
             ),
             TableEvent::Renamed { title } => format!("The GM renames the table “{title}”."),
-            TableEvent::Archived => "The GM archives the table: no moves until it is brought back.".into(),
+            TableEvent::Archived => {
+                "The GM archives the table: no moves until it is brought back.".into()
+            }
             TableEvent::Unarchived => "The GM brings the table back into play.".into(),
             TableEvent::SecretRevealed { secret } => format!(
                 "The server's secret is revealed ({}…): anyone with the table's record can now check every roll and draw.",

@@ -144,9 +144,7 @@ fn turn(play: &Play, access: &Access, archived: bool) -> Turn {
         name: play.game.seat_name(s),
     };
     let owner = access.role == Role::Owner;
-    let yours = access
-        .seat
-        .is_some_and(|s| status.waiting_for.contains(&s));
+    let yours = access.seat.is_some_and(|s| status.waiting_for.contains(&s));
     let npc: Vec<Named> = status
         .waiting_for
         .iter()
@@ -233,6 +231,9 @@ mod tests {
         assert_eq!(and_list(&names(&[])), "");
         assert_eq!(and_list(&names(&["Ada"])), "Ada");
         assert_eq!(and_list(&names(&["Ada", "the GM"])), "Ada and the GM");
-        assert_eq!(and_list(&names(&["Ada", "Bo", "the GM"])), "Ada, Bo and the GM");
+        assert_eq!(
+            and_list(&names(&["Ada", "Bo", "the GM"])),
+            "Ada, Bo and the GM"
+        );
     }
 }

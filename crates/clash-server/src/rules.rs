@@ -238,7 +238,10 @@ mod tests {
     #[test]
     fn headings_get_the_ids_their_links_use() {
         let html = to_html("## The move chart\n\nText (IT-3).\n\n### Swords & shields\n");
-        assert!(html.contains("<h2 id=\"the-move-chart\">The move chart</h2>"), "{html}");
+        assert!(
+            html.contains("<h2 id=\"the-move-chart\">The move chart</h2>"),
+            "{html}"
+        );
         assert!(html.contains("<h3 id=\"swords-shields\">"), "{html}");
     }
 
@@ -282,7 +285,11 @@ mod tests {
             // Every section the finder points at is a heading of the rules.
             let html = to_html(entry.rules.markdown);
             for anchor in links.finder.values() {
-                assert!(html.contains(&format!("id=\"{anchor}\"")), "{}: #{anchor}", entry.id);
+                assert!(
+                    html.contains(&format!("id=\"{anchor}\"")),
+                    "{}: #{anchor}",
+                    entry.id
+                );
             }
         }
     }

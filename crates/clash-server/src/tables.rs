@@ -59,7 +59,11 @@ pub struct Table {
 /// What one position of the log holds, as far as memory needs to know.
 pub(crate) enum Item {
     /// Command `n` from `seat`; `chance` when it rolled dice or drew cards.
-    Command { n: u64, seat: Seat, chance: bool },
+    Command {
+        n: u64,
+        seat: Seat,
+        chance: bool,
+    },
     Game,
     Table(TableEvent),
 }

@@ -133,15 +133,15 @@
 //!   veto_used) and spent background points (`current`), so scenarios can start mid-campaign;
 //!   the setup's `campaign` block gives the session, problem count, recency and rest state.
 
-pub mod guard;
 pub mod campaign;
 pub mod character;
 pub mod conflict;
+pub mod guard;
 pub mod moves;
 pub mod name;
 pub mod special;
 
-use clash_core::{Rules, Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer};
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use campaign::{Campaign, CampaignCommand, CampaignEvent};

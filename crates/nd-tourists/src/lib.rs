@@ -58,11 +58,11 @@
 //! * The cover's narration is an input: `cite` must name a trait the rules allow and `accepted`
 //!   says the table validated it.
 
-pub mod guard;
 pub mod bidding;
 pub mod cards;
 pub mod driver;
 pub mod events;
+pub mod guard;
 pub mod probability;
 pub mod reactions;
 pub mod round_end;
@@ -72,8 +72,8 @@ pub mod setup;
 pub mod state;
 pub mod view;
 
-use clash_core::{Rules, 
-    Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Status, Viewer,
+use clash_core::{
+    Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, SeededRandomness, Status, Viewer,
 };
 
 pub use cards::{Card, CardSet, beats};

@@ -68,10 +68,10 @@
 //! * The view carries everything (Triforce has no hidden information), including the awaited
 //!   seat's exact legal commands, grouped for a board interface.
 
-pub mod guard;
 pub mod actions;
 pub mod board;
 pub mod combat;
+pub mod guard;
 pub mod pieces;
 pub mod random;
 pub mod setup;
@@ -80,7 +80,7 @@ pub mod turn;
 pub mod view;
 pub mod winning;
 
-use clash_core::{Rules, Listed, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer};
 
 pub use board::{Pos, Stack};
 pub use combat::{Battle, Exchange, Gear, Loss, Roll};
@@ -185,7 +185,12 @@ impl Ruleset for Triforce {
 impl Listed for Triforce {
     const RULES: Rules = Rules {
         markdown: include_str!("../../../docs/rules/triforce.md"),
-        charts: &["Combat", "Rolling and losing", "Swords and shields", "The size rule"],
+        charts: &[
+            "Combat",
+            "Rolling and losing",
+            "Swords and shields",
+            "The size rule",
+        ],
     };
     const NAME: &'static str = "Triforce";
     const BLURB: &'static str = "An Icehouse pyramid game on a triangle of 15 stacks: place, move, and fight with dice, swords and shields.";

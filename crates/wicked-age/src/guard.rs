@@ -2,8 +2,8 @@
 
 use clash_core::Seat;
 
-use crate::table::{Event, State};
 use crate::Command;
+use crate::table::{Event, State};
 
 /// Initiative, challenges and answers are rolled (WA-20 to WA-23): their dice are news.
 pub fn reveals(event: &Event) -> bool {

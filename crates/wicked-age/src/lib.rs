@@ -60,18 +60,20 @@
 //! * Forms never recover (the spec has no recovery rule), so an out-of-chapter character stays
 //!   out after `end_chapter`.
 
-pub mod guard;
 pub mod character;
 pub mod conflict;
 pub mod consequence;
 pub mod dice;
+pub mod guard;
 pub mod odds;
 pub mod owe;
 mod render;
 pub mod roll;
 pub mod table;
 
-use clash_core::{Rules, Listed, Preset, Randomness, RuleError, Ruleset, Seat, SeededRandomness, Viewer};
+use clash_core::{
+    Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, SeededRandomness, Viewer,
+};
 use serde::{Deserialize, Serialize};
 
 pub use character::{Character, FormRef, NpcForm, PcForm, Status};
