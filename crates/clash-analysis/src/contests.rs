@@ -121,6 +121,9 @@ impl WickedContest {
                 characters: vec![],
                 owe_list: vec![],
                 chapter: 1,
+                conflict: None,
+                oracle: None,
+                returning: vec![],
             });
         WickedContest {
             setup,

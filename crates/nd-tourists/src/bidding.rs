@@ -26,7 +26,8 @@ fn gm_only(seat: Seat, rule: &'static str, what: &str) -> Result<(), RuleError> 
     }
 }
 
-/// GM: draw the non-player Reserves (ND-10) and open round 1 (ND-9, ND-11).
+/// GM: draw the non-player Reserves (ND-10), deal any Reserve cards the setup could not name,
+/// and open round 1 (ND-9, ND-11), or resume a position where it stands.
 pub fn start(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(), RuleError> {
     gm_only(seat, "ND-10", "starts the Conflict")?;
     let st = r.state();
@@ -36,26 +37,35 @@ pub fn start(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(),
             "the Conflict has already started",
         ));
     }
-    let draws: Vec<(PartyId, u8)> = st
-        .table
-        .parties
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (i as PartyId, p.reserve_draws))
-        .collect();
-    for (party, n) in draws {
+    let resuming = st.resume.is_some();
+    let mut deals: Vec<(PartyId, CharId, u8, ReserveReason)> = Vec::new();
+    for (i, (sheet, party)) in st.table.parties.iter().zip(&st.parties).enumerate() {
+        if !resuming && sheet.reserve_draws > 0 {
+            deals.push((i as PartyId, 0, sheet.reserve_draws, ReserveReason::Npc));
+        }
+        for (k, c) in party.characters.iter().enumerate() {
+            if c.unseen > 0 {
+                deals.push((i as PartyId, k as CharId, c.unseen, ReserveReason::Unseen));
+            }
+        }
+    }
+    for (party, character, n, reason) in deals {
         for _ in 0..n {
             let Some(d) = r.draw(rng, true)? else { break };
             let seat = r.state().table.parties[party as usize].seat;
             r.emit(Event::ReserveDrawn {
                 party,
-                character: 0,
+                character,
                 seat,
                 card: Some(d.card),
                 reversed: Some(d.reversed),
-                reason: ReserveReason::Npc,
+                reason,
             });
         }
+    }
+    if resuming {
+        r.emit(Event::Resumed);
+        return Ok(());
     }
     let st = r.state();
     let kind = if st.control == 0 {
@@ -98,6 +108,16 @@ pub fn declare_tactics(
     let st = r.state();
     bidding_phase(st, "ND-11")?;
     let p = acting_party(st, seat, party, "ND-11", |_| true)?;
+    crate::limits::text("tactics", text)?;
+    if st.parties[p as usize].tactics.as_deref() == Some(text) {
+        return Err(RuleError::illegal(
+            "ND-11",
+            format!(
+                "{} has already declared these tactics this round",
+                st.table.parties[p as usize].name
+            ),
+        ));
+    }
     r.emit(Event::TacticsDeclared {
         party: p,
         text: text.to_string(),
@@ -116,6 +136,9 @@ fn take_turn(
 ) -> Result<PartyId, RuleError> {
     bidding_phase(r.state(), rule)?;
     if let Some(drawer) = r.state().round.window {
+        // D-4: bidding or passing declines the sender's own remaining reactions, never anyone
+        // else's.
+        reactions::decline_all(r.state(), seat)?;
         reactions::close(r, drawer, rng)?;
         if r.state().phase != Phase::Bidding {
             return Err(RuleError::illegal(
@@ -208,7 +231,15 @@ pub fn place(
     rng: &mut dyn Randomness,
 ) -> Result<(), RuleError> {
     let st = r.state();
-    let window = reactions::possible(st, p);
+    let fresh = BidCard {
+        card: d.card,
+        reversed: d.reversed,
+        turned: false,
+        cover: false,
+        narrative: false,
+        drawer: ch,
+    };
+    let window = reactions::possible(st, p, &fresh);
     let count = st.party(p).map_or(0, |x| x.reversed_count()) + u8::from(d.reversed);
     let needs_check = !window && closing_needs_check(st, p, count);
     r.emit(Event::CardPlaced {

@@ -5,7 +5,7 @@ use clash_core::{Randomness, RuleError, Seat, execute};
 
 use crate::NdTourists;
 use crate::events::{Citation, Command};
-use crate::state::{Phase, RoundKind, State};
+use crate::state::{Phase, ReactionStep, RoundKind, State};
 
 /// Picks random legal commands. Its own choices come from a tiny xorshift generator so that
 /// the game's chance (the `Randomness` given to `decide`) stays independent of the players.
@@ -42,7 +42,7 @@ impl RandomDriver {
     pub fn pick(&mut self, st: &State) -> Option<(Seat, Command)> {
         match st.phase {
             Phase::Ended => None,
-            Phase::Preparing => Some((Seat::Gm, Command::Start)),
+            Phase::Preparing => Some((Seat::Gm, Command::Start {})),
             Phase::Aftermath => Some(self.aftermath(st)),
             Phase::Bidding => Some(match (st.round.rejection, st.round.window) {
                 (Some(_), Some(drawer)) => self.spend(st, drawer),
@@ -66,12 +66,12 @@ impl RandomDriver {
                 );
             }
         }
-        (Seat::Gm, Command::NextRound)
+        (Seat::Gm, Command::NextRound {})
     }
 
     fn turn(&mut self, st: &State) -> (Seat, Command) {
         let Some(t) = st.round.turn else {
-            return (Seat::Gm, Command::CloseWindow);
+            return (Seat::Gm, Command::NextRound {});
         };
         let party = st.table.parties[t as usize].seat;
         let can_draw = !st.deck.union(st.discard).is_empty();
@@ -107,51 +107,44 @@ impl RandomDriver {
                     card,
                 },
             ),
-            None => (Seat::Gm, Command::CloseWindow),
+            None => (Seat::Gm, Command::NextRound {}),
         }
     }
 
+    /// D-4: the party whose turn it is to react turns (when it helps), rejects or covers now
+    /// and then, and otherwise lets the card stand.
     fn react(&mut self, st: &State, drawer: u8) -> (Seat, Command) {
-        let Some(card) = st.parties[drawer as usize].bid_line.last().copied() else {
-            return (Seat::Gm, Command::CloseWindow);
+        let (Some(now), Some(card)) = (
+            st.round.reacting,
+            st.parties[drawer as usize].bid_line.last().copied(),
+        ) else {
+            return self.turn(st);
         };
+        let sheet = &st.table.parties[now.party as usize];
         let roll = self.next() % 16;
-        let dominant = st
-            .dominant
-            .filter(|_| st.round.kind == RoundKind::Unbalanced && st.tokens > 0);
-        if let Some(d) = dominant.filter(|_| !card.cover && !card.turned) {
-            let helps = (d == drawer && card.reversed) || (d != drawer && !card.reversed);
-            if helps && roll < 8 {
-                return (st.table.parties[d as usize].seat, Command::Turn);
+        let reaction = match now.step {
+            ReactionStep::Turn => {
+                let helps = (now.party == drawer && card.reversed)
+                    || (now.party != drawer && !card.reversed);
+                (helps && roll < 8).then_some(Command::Turn {})
             }
-        }
-        let rejectable =
-            !card.cover && !card.turned && st.parties[drawer as usize].has_face_up_loss();
-        if roll == 9
-            && rejectable
-            && let Some(by) = st.in_play().find(|q| *q != drawer)
-        {
-            let sheet = &st.table.parties[by as usize];
-            return (
-                sheet.seat,
-                Command::Reject {
-                    party: Some(sheet.name.clone()),
-                },
-            );
-        }
-        if roll == 10
-            && card.reversed
-            && !card.cover
-            && let Some(cmd) = self_cover(st, drawer)
-        {
-            return cmd;
-        }
-        (Seat::Gm, Command::CloseWindow)
+            ReactionStep::Reject => (roll == 9).then(|| Command::Reject {
+                party: Some(sheet.name.clone()),
+            }),
+            ReactionStep::Cover if now.party == drawer && card.reversed && roll >= 8 => {
+                self_cover(st, drawer)
+            }
+            ReactionStep::Cover => None,
+        };
+        let command = reaction.unwrap_or_else(|| Command::LetItStand {
+            party: Some(sheet.name.clone()),
+        });
+        (sheet.seat, command)
     }
 }
 
 /// The drawer covers its own reversed card with an upright Reserve card, citing an Aspect.
-fn self_cover(st: &State, drawer: u8) -> Option<(Seat, Command)> {
+fn self_cover(st: &State, drawer: u8) -> Option<Command> {
     let sheet = &st.table.parties[drawer as usize];
     let p = &st.parties[drawer as usize];
     if !p.in_play() {
@@ -160,16 +153,13 @@ fn self_cover(st: &State, drawer: u8) -> Option<(Seat, Command)> {
     p.characters.iter().enumerate().find_map(|(k, c)| {
         let card = c.reserve.iter().find(|r| !r.reversed)?;
         let aspect = sheet.characters.get(k)?.aspects.first()?;
-        Some((
-            sheet.seat,
-            Command::Cover {
-                party: Some(sheet.name.clone()),
-                character: Some(sheet.characters[k].name.clone()),
-                card: card.card,
-                cite: Some(Citation::Aspect(aspect.name().to_string())),
-                accepted: true,
-            },
-        ))
+        Some(Command::Cover {
+            party: Some(sheet.name.clone()),
+            character: Some(sheet.characters[k].name.clone()),
+            card: card.card,
+            cite: Some(Citation::Aspect(aspect.name().to_string())),
+            accepted: true,
+        })
     })
 }
 
@@ -198,7 +188,7 @@ pub fn play_out(
         if matches!(cmd, Command::Bid { .. }) {
             stats.bids += 1;
         }
-        if matches!(cmd, Command::NextRound) || (matches!(cmd, Command::Start)) {
+        if matches!(cmd, Command::NextRound {} | Command::Start {}) {
             stats.rounds += 1;
         }
         execute::<NdTourists>(state, seat, &cmd, rng)?;

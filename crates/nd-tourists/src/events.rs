@@ -7,11 +7,14 @@ use crate::state::{CharId, PartyId, RoundKind};
 
 /// A command. `party` names the acting party when the seat plays several (the GM); for `bid`
 /// and `pass` it defaults to the party whose turn it is.
+///
+/// Unknown fields are refused, so a command says exactly what it means.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
-    /// GM: draw the non-player Reserves (ND-10) and open round 1.
-    Start,
+    /// GM: draw the non-player Reserves (ND-10) and open round 1 (or, for a position, deal the
+    /// Reserve cards its writer could not see and resume play).
+    Start {},
     /// ND-11: a party's tactics for this round (narrative only).
     DeclareTactics {
         #[serde(default)]
@@ -42,7 +45,7 @@ pub enum Command {
         card: Card,
     },
     /// ND-18: the Dominant pays a token to turn the card just placed.
-    Turn,
+    Turn {},
     /// ND-20: lay a Reserve card over the card just placed or turned, citing a trait.
     Cover {
         #[serde(default)]
@@ -57,8 +60,12 @@ pub enum Command {
         #[serde(default)]
         accepted: bool,
     },
-    /// Nobody else reacts to the card just placed (D-4); the next bid or pass also closes it.
-    CloseWindow,
+    /// D-4: the party whose turn it is to react to the card just placed does not react; the
+    /// next party in line gets its chance. `party` defaults to the party to react now.
+    LetItStand {
+        #[serde(default)]
+        party: Option<String>,
+    },
     /// ND-24, ND-31: at end-of-round step 4, a party (or one of its characters) concedes.
     Concede {
         #[serde(default)]
@@ -79,7 +86,7 @@ pub enum Command {
         cards: Vec<Card>,
     },
     /// GM: end-of-round steps 5–7 (reshuffle, refill, next round).
-    NextRound,
+    NextRound {},
 }
 
 /// The trait a cover's narration rests on (ND-20).
@@ -102,6 +109,8 @@ pub enum ReserveReason {
     Refill,
     /// ND-24: a conceding character's draw at Conflict end.
     Concession,
+    /// A Reserve card the writer of a position could not see, dealt fresh at `start`.
+    Unseen,
 }
 
 /// ND-21.
@@ -190,6 +199,13 @@ pub enum Event {
         /// The spent card was a Lasting Loss card, now face down (else a Temporary one, gone).
         lasting: bool,
     },
+    /// D-4: `by` did not make reaction `step` to `party`'s `card` when its turn came.
+    LetStand {
+        by: PartyId,
+        party: PartyId,
+        step: crate::state::ReactionStep,
+        card: Card,
+    },
     /// ND-18: the Dominant turned `party`'s card.
     CardTurned {
         party: PartyId,
@@ -259,6 +275,8 @@ pub enum Event {
         victor: Option<PartyId>,
         reason: crate::state::EndReason,
     },
+    /// A position's unseen Reserve cards are dealt: play resumes where the position stands.
+    Resumed,
 }
 
 /// A Lasting Loss that became a Weakness at a Reframe (ND-25).
@@ -270,8 +288,8 @@ pub struct NewWeakness {
 }
 
 use crate::state::{
-    BidCard, EndReason, Gravity, LastingLoss, LossCard, Phase, ReserveCard, Round, RoundResult,
-    State, Status, TemporaryLoss,
+    BidCard, EndReason, Gravity, LastingLoss, LossCard, Phase, Reacting, ReserveCard, Round,
+    RoundResult, State, Status, TemporaryLoss,
 };
 
 /// Fold one event into the state. Never fails and never draws: every choice is in the event.
@@ -283,6 +301,7 @@ pub fn apply(s: &mut State, e: &Event) {
             character,
             card: Some(card),
             reversed,
+            reason,
             ..
         } => {
             if let Some(ch) = char_mut(s, *party, *character) {
@@ -290,10 +309,18 @@ pub fn apply(s: &mut State, e: &Event) {
                     card: *card,
                     reversed: reversed.unwrap_or(false),
                 });
+                if *reason == ReserveReason::Unseen {
+                    ch.unseen = ch.unseen.saturating_sub(1);
+                }
                 s.deck.remove(*card);
             }
         }
-        Event::ReserveDrawn { .. } | Event::TacticsDeclared { .. } => {}
+        Event::ReserveDrawn { .. } => {}
+        Event::TacticsDeclared { party, text } => {
+            if let Some(p) = s.parties.get_mut(*party as usize) {
+                p.tactics = Some(text.clone());
+            }
+        }
         Event::RoundStarted {
             number,
             kind,
@@ -314,6 +341,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 turn: None,
                 passes: 0,
                 window: None,
+                reacting: None,
                 rejection: None,
                 excuse: None,
                 result: None,
@@ -322,6 +350,7 @@ pub fn apply(s: &mut State, e: &Event) {
             for p in &mut s.parties {
                 p.last_drawer = None;
                 p.loss_this_round = None;
+                p.tactics = None;
             }
         }
         Event::DeckReshuffled { cards } => {
@@ -352,6 +381,7 @@ pub fn apply(s: &mut State, e: &Event) {
             }
             if *window {
                 s.round.window = Some(*party);
+                s.round.reacting = crate::reactions::first(s, *party);
             } else {
                 s.round.window = None;
                 advance(s, *party);
@@ -367,6 +397,15 @@ pub fn apply(s: &mut State, e: &Event) {
             }
         }
         Event::RejectionClaimed { by, .. } => s.round.rejection = Some(*by),
+        Event::LetStand {
+            by, party, step, ..
+        } => {
+            let slot = Reacting {
+                step: *step,
+                party: *by,
+            };
+            s.round.reacting = crate::reactions::after(s, *party, slot);
+        }
         Event::CardRejected {
             party,
             card,
@@ -375,6 +414,7 @@ pub fn apply(s: &mut State, e: &Event) {
             ..
         } => {
             s.round.rejection = None;
+            s.round.reacting = None;
             s.discard.insert(*card);
             let Some(p) = s.parties.get_mut(*party as usize) else {
                 return;
@@ -403,6 +443,7 @@ pub fn apply(s: &mut State, e: &Event) {
                 b.reversed = *reversed;
                 b.turned = true;
             }
+            s.round.reacting = crate::reactions::first(s, *party);
         }
         Event::CardCovered {
             by,
@@ -443,6 +484,7 @@ pub fn apply(s: &mut State, e: &Event) {
         }
         Event::WindowClosed { party } => {
             s.round.window = None;
+            s.round.reacting = None;
             advance(s, *party);
         }
         Event::Passed { party } => {
@@ -461,6 +503,7 @@ pub fn apply(s: &mut State, e: &Event) {
         Event::BiddingEnded { .. } => {
             s.round.turn = None;
             s.round.window = None;
+            s.round.reacting = None;
         }
         Event::ControlChanged { dominant, control } => {
             s.dominant = *dominant;
@@ -510,6 +553,11 @@ pub fn apply(s: &mut State, e: &Event) {
                 }
             }
         }
+        Event::Resumed => {
+            if let Some(phase) = s.resume.take() {
+                s.phase = phase;
+            }
+        }
         Event::ConflictEnded { victor, reason } => {
             // ND-27: table cards return; Reserves and Lasting Losses stay.
             apply(s, &Event::CardsReturned);
@@ -523,6 +571,7 @@ pub fn apply(s: &mut State, e: &Event) {
             s.ended = Some(*reason);
             s.round.turn = None;
             s.round.window = None;
+            s.round.reacting = None;
             if *reason == EndReason::Reframed {
                 s.dominant = None;
                 s.control = 0;

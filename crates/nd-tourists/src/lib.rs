@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! Preparing ──start (GM: NPC Reserves, ND-10)──▶ Bidding ──bidding ends──▶ Aftermath ──next_round──▶ Bidding …
-//!                                                  │  bid / pass / reject / turn / cover / close_window
+//!                                                  │  bid / pass / reject / turn / cover / let_it_stand
 //!                                                  └──(≤ 1 party left)──▶ Ended ◀──concede / reframe── Aftermath
 //! ```
 //!
@@ -15,10 +15,12 @@
 //!   that leaves fewer than 2 parties (ND-16b). ND-17 then breaks or strengthens the Dominant.
 //! * **Reaction window** (ND-12, D-4). A placed card stays open while anyone *could* react: the
 //!   drawer shows a face-up Loss (reject), the Dominant holds a token (turn), or a party in play
-//!   holds a Reserve card (cover). Otherwise the placement is final at once. An open window is
-//!   closed by `close_window` (any seat at the table) or implicitly by the next `bid`/`pass`.
-//!   Rejection must come before turning, turning before covering; one turn and one cover per
-//!   placement. The Excuse never opens a window.
+//!   holds a Reserve card (cover). Otherwise the placement is final at once. Each party able to
+//!   react gets its turn, one at a time: every rejection chance first, then the Dominant's turn,
+//!   then every cover chance, each kind in seating order starting after the drawer (see
+//!   [`reactions`]). The party asked reacts or sends `let_it_stand`, which ends only its own
+//!   chance; the window closes after a cover or once nobody is left to ask. The Excuse never
+//!   opens a window.
 //! * **End of round** (ND-22): Losses (step 1) and winners/narration order (step 2, D-10) are
 //!   settled in the same command that ends bidding, then victory (step 3). The table is then in
 //!   `Aftermath` (step 4), where parties may re-choose their Loss cards (`keep_loss_cards`,
@@ -45,8 +47,24 @@
 //!   `keep_loss_cards` at step 4 (ND-21). A rejection of a party showing one face-up Loss
 //!   card spends it at once; with several, the table waits (nothing else is accepted) until
 //!   that party names the card with `spend_loss` (D-14: the victim's choice).
-//! * Competing reactions (D-4 seating priority) are sent by the table in seating order; the
-//!   engine accepts the first legal reaction it receives.
+//! * D-4 asks every party that could react, one at a time. "Could" means it holds what the
+//!   reaction needs (a face-up Loss of the drawer's to use, a token, a Reserve card), not that
+//!   its narration will be accepted: a party with a Reserve card is asked about covering even
+//!   if it has no trait to cite, and passes. Each kind is a separate chance: a party that lets
+//!   a card stand rather than reject it is still asked about covering it. The drawer, who may
+//!   cover its own card (ND-20), is asked last.
+//! * A seat that acts on a later chance of its own (or bids or passes, which closes the window)
+//!   declines its own earlier chances by doing so; it is refused while another seat still has
+//!   a chance before it. So the GM bidding after its own card declines its own reactions, but
+//!   nobody bids past a player's chance to cover.
+//! * Positions (issue 18, [`position`]): a setup with a `position` block starts mid-Conflict.
+//!   Reserves a viewer cannot see are exported as a count (`reserve_unseen`) and dealt fresh
+//!   by the GM's `start`, so a position never shows hidden cards; an ended Conflict has none.
+//! * Repeats are refused: declaring the same tactics twice in a round (ND-11) and marking a
+//!   Loss with the cards that already mark it (ND-21).
+//! * Table limits ([`limits`], refusals under `ND-limits`): 16 parties, 16 characters a
+//!   party, 16 Aspects and 16 Weaknesses a sheet, 20 Reserve cards a character, names of 80
+//!   characters, goals and tactics of 1000.
 //! * A party reaching 5 reversed cards is checked when the window closes (a cover can still
 //!   save it, ND-18). A narrative card that makes a fifth reversed card Wipes Out at Loss time.
 //! * D-10 winners must still be in play; Contenders Wiped Out this round count for the break
@@ -63,6 +81,9 @@ pub mod cards;
 pub mod driver;
 pub mod events;
 pub mod guard;
+pub mod limits;
+pub mod moves;
+pub mod position;
 pub mod probability;
 pub mod reactions;
 pub mod round_end;
@@ -72,9 +93,7 @@ pub mod setup;
 pub mod state;
 pub mod view;
 
-use clash_core::{
-    Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, SeededRandomness, Status, Viewer,
-};
+use clash_core::{Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer};
 
 pub use cards::{Card, CardSet, beats};
 pub use events::{Citation, Command, Event};
@@ -128,20 +147,7 @@ impl Ruleset for NdTourists {
     }
 
     fn status(state: &State) -> Status {
-        if state.phase == Phase::Ended {
-            let victor = state
-                .victor
-                .and_then(|v| state.table.parties.get(v as usize));
-            return Status::over(match victor {
-                Some(p) => format!("{} won the Conflict", p.name),
-                None => "The Conflict is over".to_string(),
-            });
-        }
-        Status::waiting(
-            Self::seats(state)
-                .into_iter()
-                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
-        )
+        moves::status(state)
     }
 
     fn seats(state: &State) -> Vec<Seat> {
@@ -164,13 +170,14 @@ impl Ruleset for NdTourists {
             return Err(RuleError::illegal("ND-23", "the Conflict is over"));
         }
         if let Some(by) = state.round.rejection
+            && state.phase == Phase::Bidding
             && !matches!(command, Command::SpendLoss { .. })
         {
             return Err(waiting_for_spend(state, by));
         }
         let mut r = Ruling::new(state);
         match command {
-            Command::Start => bidding::start(&mut r, seat, rng)?,
+            Command::Start {} => bidding::start(&mut r, seat, rng)?,
             Command::DeclareTactics { party, text } => {
                 bidding::declare_tactics(&mut r, seat, party, text)?
             }
@@ -180,7 +187,7 @@ impl Ruleset for NdTourists {
             Command::SpendLoss { party, card } => {
                 reactions::spend_loss(&mut r, seat, party, *card, rng)?
             }
-            Command::Turn => reactions::turn(&mut r, seat, rng)?,
+            Command::Turn {} => reactions::turn(&mut r, seat, rng)?,
             Command::Cover {
                 party,
                 character,
@@ -188,7 +195,7 @@ impl Ruleset for NdTourists {
                 cite,
                 accepted,
             } => reactions::cover(&mut r, seat, party, character, *card, cite, *accepted, rng)?,
-            Command::CloseWindow => reactions::close_window(&mut r, seat, rng)?,
+            Command::LetItStand { party } => reactions::let_it_stand(&mut r, seat, party, rng)?,
             Command::Concede { party, character } => {
                 round_end::concede(&mut r, seat, party, character, rng)?
             }
@@ -196,7 +203,7 @@ impl Ruleset for NdTourists {
             Command::KeepLossCards { party, cards } => {
                 round_end::keep_loss_cards(&mut r, seat, party, cards)?
             }
-            Command::NextRound => round_end::next_round(&mut r, seat, rng)?,
+            Command::NextRound {} => round_end::next_round(&mut r, seat, rng)?,
         }
         Ok(std::mem::take(&mut r.events))
     }
@@ -219,8 +226,8 @@ impl Ruleset for NdTourists {
         false
     }
 
-    fn narrate(_state: &State, event: &Event) -> String {
-        view::narrate(event)
+    fn narrate(state: &State, event: &Event) -> String {
+        view::narrate(state, event)
     }
 
     fn render(state: &State, viewer: Viewer) -> String {
@@ -228,14 +235,11 @@ impl Ruleset for NdTourists {
     }
 
     fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
-        candidates(state, seat)
-            .into_iter()
-            .filter(|c| Self::decide(state, seat, c, &mut SeededRandomness::new(0)).is_ok())
-            .collect()
+        moves::legal(state, seat)
     }
 
-    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
-        None
+    fn position(state: &State, viewer: Viewer) -> Option<Setup> {
+        position::export(state, viewer)
     }
 }
 
@@ -257,7 +261,7 @@ impl Listed for NdTourists {
 fn waiting_for_spend(st: &State, by: u8) -> RuleError {
     let name = |p: Option<u8>| {
         p.and_then(|p| st.table.parties.get(p as usize))
-            .map_or("?", |s| s.name.as_str())
+            .map_or("another party", |s| s.name.as_str())
     };
     RuleError::illegal(
         "D-14",
@@ -268,119 +272,4 @@ fn waiting_for_spend(st: &State, by: u8) -> RuleError {
             name(st.round.window)
         ),
     )
-}
-
-/// Commands worth offering `seat` now; [`Ruleset::legal_commands`] keeps those `decide` accepts.
-fn candidates(st: &State, seat: Seat) -> Vec<Command> {
-    let mine: Vec<(u8, String)> = st
-        .in_play()
-        .filter(|p| seating::controls(st, seat, *p))
-        .map(|p| (p, st.table.parties[p as usize].name.clone()))
-        .collect();
-    let mut out = Vec::new();
-    match st.phase {
-        Phase::Ended => {}
-        Phase::Preparing => out.push(Command::Start),
-        Phase::Aftermath => {
-            out.push(Command::NextRound);
-            out.push(Command::Reframe { confirmed: true });
-            out.extend(mine.iter().filter_map(|(p, n)| {
-                let party = &st.parties[*p as usize];
-                let cards = match party.loss_this_round? {
-                    events::LossKind::Temporary => vec![party.temporary.last()?.card],
-                    events::LossKind::Lasting => {
-                        party.lasting.last()?.cards.iter().map(|c| c.card).collect()
-                    }
-                };
-                Some(Command::KeepLossCards {
-                    party: Some(n.clone()),
-                    cards,
-                })
-            }));
-            out.extend(mine.iter().map(|(_, n)| Command::Concede {
-                party: Some(n.clone()),
-                character: None,
-            }));
-        }
-        Phase::Bidding if st.round.rejection.is_some() => {
-            let drawer = st.round.window.map(|d| &st.parties[d as usize]);
-            let chooser = mine.iter().find(|(p, _)| Some(*p) == st.round.window);
-            if let (Some(victim), Some((_, name))) = (drawer, chooser) {
-                out.extend(
-                    victim
-                        .spendable_losses()
-                        .map(|(card, _)| Command::SpendLoss {
-                            party: Some(name.clone()),
-                            card,
-                        }),
-                );
-            }
-        }
-        Phase::Bidding if st.round.window.is_some() => {
-            out.push(Command::CloseWindow);
-            out.push(Command::Turn);
-            for (p, name) in &mine {
-                out.push(Command::Reject {
-                    party: Some(name.clone()),
-                });
-                out.extend(covers(st, *p, name));
-            }
-        }
-        Phase::Bidding => {
-            for (_, name) in &mine {
-                out.push(Command::Bid {
-                    party: Some(name.clone()),
-                    character: None,
-                });
-                out.push(Command::Pass {
-                    party: Some(name.clone()),
-                });
-            }
-        }
-    }
-    out
-}
-
-/// One cover per Reserve card of `p`, citing the first trait that fits.
-fn covers(st: &State, p: u8, name: &str) -> Vec<Command> {
-    let Some(drawer) = st.round.window else {
-        return Vec::new();
-    };
-    let sheet = &st.table.parties[drawer as usize];
-    let mut out = Vec::new();
-    for (k, c) in st.parties[p as usize].characters.iter().enumerate() {
-        let cite_from = if p == drawer {
-            sheet.characters.get(k).into_iter().collect::<Vec<_>>()
-        } else {
-            sheet.characters.iter().collect()
-        };
-        let cite = cite_from
-            .iter()
-            .find_map(|s| {
-                s.aspects
-                    .first()
-                    .map(|t| Citation::Aspect(t.name().to_string()))
-            })
-            .or_else(|| {
-                cite_from.iter().find_map(|s| {
-                    s.weaknesses
-                        .first()
-                        .map(|t| Citation::Weakness(t.name().to_string()))
-                })
-            });
-        let Some(cite) = cite else { continue };
-        for r in &c.reserve {
-            out.push(Command::Cover {
-                party: Some(name.to_string()),
-                character: st.table.parties[p as usize]
-                    .characters
-                    .get(k)
-                    .map(|s| s.name.clone()),
-                card: r.card,
-                cite: Some(cite.clone()),
-                accepted: true,
-            });
-        }
-    }
-    out
 }

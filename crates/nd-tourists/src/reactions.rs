@@ -1,5 +1,24 @@
 //! The reaction window after each placement (ND-12, D-4): reject (ND-19), turn (ND-18),
 //! cover (ND-20), in that order.
+//!
+//! # Who reacts when (D-4)
+//!
+//! Every chance to react is a *slot*: a kind of reaction and a party that could make it now.
+//! Slots are offered one at a time, all rejections first, then the Dominant's turn, then
+//! covers; within a kind, parties in seating order starting after the drawer (the drawer
+//! itself comes last, for a cover of its own card). The party whose slot it is reacts or lets
+//! the card stand; letting it stand ends only that slot. A party can react only when it can
+//! really do so:
+//!
+//! * reject: a party in play other than the drawer, while the drawer shows a face-up Loss and
+//!   the card has been neither turned nor covered;
+//! * turn: the Dominant, in an Unbalanced round, with a token left, on a card not yet turned;
+//! * cover: a party in play with a Reserve card held by a character who has not conceded.
+//!
+//! A rejection starts a new window for the replacement card; a turn moves on to the covers; a
+//! cover ends the window. A seat may act on a later slot of its own (or bid or pass, which
+//! ends the window) when every slot before it is also its own: it declines those by acting,
+//! and can never skip another seat's chance.
 
 use clash_core::{Randomness, RuleError, Seat};
 
@@ -7,37 +26,111 @@ use crate::bidding::{after_close, closing_needs_check, excuse, place};
 use crate::cards::Card;
 use crate::events::{Citation, Event};
 use crate::ruling::Ruling;
-use crate::seating::{acting_party, controls, named_character};
-use crate::state::{BidCard, CharId, PartyId, PartyState, Phase, RoundKind, State};
+use crate::seating::{acting_party, controls, named_character, named_party};
+use crate::state::{
+    BidCard, CharId, PartyId, PartyState, Phase, Reacting, ReactionStep, RoundKind, State,
+};
 
-/// Anyone could still reject, turn or cover a card `drawer` places now.
-pub fn possible(st: &State, drawer: PartyId) -> bool {
-    reject_possible(st, drawer) || turn_possible(st) || cover_possible(st)
+/// Whether party `q` could make reaction `step` to `card`, just placed by `drawer`.
+fn eligible(st: &State, drawer: PartyId, card: &BidCard, step: ReactionStep, q: PartyId) -> bool {
+    let Some(party) = st.party(q) else {
+        return false;
+    };
+    if !party.in_play() || card.cover || card.narrative {
+        return false;
+    }
+    match step {
+        ReactionStep::Reject => {
+            q != drawer
+                && !card.turned
+                && st.party(drawer).is_some_and(PartyState::has_face_up_loss)
+        }
+        ReactionStep::Turn => st.dominant == Some(q) && !card.turned && tokens_to_spend(st),
+        // Cards still to be dealt to a position's Reserves count: they are held, just unseen.
+        ReactionStep::Cover => party
+            .characters
+            .iter()
+            .any(|c| !c.conceded && (!c.reserve.is_empty() || c.unseen > 0)),
+    }
 }
 
-fn reject_possible(st: &State, drawer: PartyId) -> bool {
-    st.party(drawer).is_some_and(PartyState::has_face_up_loss) && st.in_play().any(|q| q != drawer)
-}
-
-fn turn_possible(st: &State) -> bool {
+/// ND-9, ND-14: the Dominant holds a token it may spend this round.
+fn tokens_to_spend(st: &State) -> bool {
     st.round.kind == RoundKind::Unbalanced
         && st.tokens > 0
         && st
             .dominant
-            .is_some_and(|d| st.parties[d as usize].in_play())
+            .is_some_and(|d| st.party(d).is_some_and(PartyState::in_play))
 }
 
-fn cover_possible(st: &State) -> bool {
-    st.parties.iter().any(|p| {
-        p.in_play()
-            && p.characters
-                .iter()
-                .any(|c| !c.conceded && !c.reserve.is_empty())
-    })
+/// Every slot in D-4 order (eligible or not), each with its rank: kind first, then seating
+/// order starting after the drawer.
+fn all_slots(st: &State, drawer: PartyId) -> impl Iterator<Item = (usize, Reacting)> {
+    let n = st.parties.len();
+    ReactionStep::ALL
+        .into_iter()
+        .flat_map(move |step| {
+            (1..=n).map(move |k| Reacting {
+                step,
+                party: ((drawer as usize + k) % n) as PartyId,
+            })
+        })
+        .enumerate()
+}
+
+/// The slots still to be offered for `card`, strictly after `after` (from the start when
+/// `None`), in D-4 order.
+fn queue<'a>(
+    st: &'a State,
+    drawer: PartyId,
+    card: BidCard,
+    after: Option<Reacting>,
+) -> impl Iterator<Item = Reacting> + 'a {
+    let from = after.and_then(|a| all_slots(st, drawer).find(|(_, s)| *s == a).map(|(k, _)| k));
+    all_slots(st, drawer)
+        .filter(move |(k, _)| from.is_none_or(|f| *k > f))
+        .map(|(_, s)| s)
+        .filter(move |s| eligible(st, drawer, &card, s.step, s.party))
+}
+
+/// Whether anyone could react to `card` if `drawer` placed it now (ND-12: else no window).
+pub fn possible(st: &State, drawer: PartyId, card: &BidCard) -> bool {
+    queue(st, drawer, *card, None).next().is_some()
+}
+
+/// The first slot of the window on `drawer`'s last card (or none: nobody can react).
+pub fn first(st: &State, drawer: PartyId) -> Option<Reacting> {
+    let card = *st.party(drawer)?.bid_line.last()?;
+    queue(st, drawer, card, None).next()
+}
+
+/// The slot after `slot` in the window on `drawer`'s last card.
+pub fn after(st: &State, drawer: PartyId, slot: Reacting) -> Option<Reacting> {
+    let card = *st.party(drawer)?.bid_line.last()?;
+    queue(st, drawer, card, Some(slot)).next()
+}
+
+/// An open window: whose card, which card, and whose turn it is to react.
+#[derive(Debug, Clone, Copy)]
+pub struct Window {
+    pub drawer: PartyId,
+    pub card: BidCard,
+    pub now: Option<Reacting>,
+}
+
+impl Window {
+    /// The slots still open, the current one first.
+    fn remaining<'a>(&self, st: &'a State) -> impl Iterator<Item = Reacting> + 'a {
+        let (now, drawer, card) = (self.now, self.drawer, self.card);
+        now.into_iter().chain(
+            now.into_iter()
+                .flat_map(move |n| queue(st, drawer, card, Some(n))),
+        )
+    }
 }
 
 /// The party whose card awaits reactions, and that card.
-fn open_window(st: &State) -> Result<(PartyId, BidCard), RuleError> {
+pub fn open_window(st: &State) -> Result<Window, RuleError> {
     let none = || RuleError::illegal("ND-12", "no card is awaiting reactions");
     if st.phase != Phase::Bidding {
         return Err(none());
@@ -48,7 +141,77 @@ fn open_window(st: &State) -> Result<(PartyId, BidCard), RuleError> {
         .and_then(|p| p.bid_line.last())
         .copied()
         .ok_or_else(none)?;
-    Ok((drawer, card))
+    Ok(Window {
+        drawer,
+        card,
+        now: st.round.reacting,
+    })
+}
+
+fn name(st: &State, p: PartyId) -> &str {
+    st.table
+        .parties
+        .get(p as usize)
+        .map_or("another party", |s| s.name.as_str())
+}
+
+/// D-4: waiting for the party in `slot` to react or let the card stand.
+fn waiting_for(st: &State, w: &Window, slot: Reacting) -> RuleError {
+    RuleError::illegal(
+        "D-4",
+        format!(
+            "waiting for {} to {} {} {} or let it stand (reactions go reject, turn, cover, in seating order after the drawer)",
+            name(st, slot.party),
+            slot.step.verb(),
+            crate::view::whose(st, slot.party, w.drawer),
+            w.card.card
+        ),
+    )
+}
+
+/// D-4: `seat` may take `slot` now when every slot before it is its own (it declines those).
+fn reach(st: &State, w: &Window, seat: Seat, slot: Reacting) -> Result<(), RuleError> {
+    for s in w.remaining(st) {
+        if s == slot {
+            return Ok(());
+        }
+        if !controls(st, seat, s.party) {
+            return Err(waiting_for(st, w, s));
+        }
+    }
+    Err(RuleError::illegal(
+        "D-4",
+        format!(
+            "{} has no chance left to {} {} {}: each party reacts once per kind, reject before turn before cover",
+            name(st, slot.party),
+            slot.step.verb(),
+            crate::view::whose(st, slot.party, w.drawer),
+            w.card.card
+        ),
+    ))
+}
+
+/// D-4: a bid or pass while the window is open declines the sender's remaining reactions, and
+/// is refused while anyone else still has a chance to react.
+pub fn decline_all(st: &State, seat: Seat) -> Result<(), RuleError> {
+    let w = open_window(st)?;
+    match w.remaining(st).find(|s| !controls(st, seat, s.party)) {
+        Some(s) => Err(waiting_for(st, &w, s)),
+        None => Ok(()),
+    }
+}
+
+/// The first open slot of kind `step` that `seat` speaks for and `fits` accepts.
+fn slot_of(
+    st: &State,
+    w: &Window,
+    seat: Seat,
+    step: ReactionStep,
+    fits: impl Fn(PartyId) -> bool,
+) -> Option<PartyId> {
+    w.remaining(st)
+        .find(|s| s.step == step && controls(st, seat, s.party) && fits(s.party))
+        .map(|s| s.party)
 }
 
 /// Close `drawer`'s window: the placement is final, the turn moves on, ND-16b is checked.
@@ -64,18 +227,43 @@ pub fn close(r: &mut Ruling, drawer: PartyId, rng: &mut dyn Randomness) -> Resul
     }
 }
 
-/// D-4: nobody (else) reacts. Any seat at the table may say so.
-pub fn close_window(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+/// D-4: the party whose turn it is to react lets the card stand; the next party in line gets
+/// its chance, and once nobody is left the placement is final.
+pub fn let_it_stand(
+    r: &mut Ruling,
+    seat: Seat,
+    party: &Option<String>,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
     let st = r.state();
-    let (drawer, _) = open_window(st)?;
-    if seat != Seat::Gm && !st.in_play().any(|p| controls(st, seat, p)) {
-        return Err(RuleError::not_your_call(
-            "ND-12",
-            seat,
-            "only the GM and parties in the Conflict close windows",
-        ));
+    let w = open_window(st)?;
+    let slot = match party {
+        Some(n) => {
+            let p = named_party(st, seat, n, "D-4")?;
+            w.remaining(st).find(|s| s.party == p).ok_or_else(|| {
+                RuleError::illegal(
+                    "D-4",
+                    format!("{n} has no chance left to react to this card"),
+                )
+            })?
+        }
+        None => match w.now {
+            Some(now) if controls(st, seat, now.party) => now,
+            Some(now) => return Err(waiting_for(st, &w, now)),
+            None => return Err(RuleError::illegal("ND-12", "nobody is left to react")),
+        },
+    };
+    reach(st, &w, seat, slot)?;
+    r.emit(Event::LetStand {
+        by: slot.party,
+        party: w.drawer,
+        step: slot.step,
+        card: w.card.card,
+    });
+    if r.state().round.reacting.is_none() {
+        close(r, w.drawer, rng)?;
     }
-    close(r, drawer, rng)
+    Ok(())
 }
 
 /// ND-19: another party rejects the card just drawn, using the drawer's face-up Loss. With one
@@ -88,8 +276,12 @@ pub fn reject(
     rng: &mut dyn Randomness,
 ) -> Result<(), RuleError> {
     let st = r.state();
-    let (drawer, placed) = open_window(st)?;
-    let by = acting_party(st, seat, party, "ND-19", |q| q != drawer)?;
+    let w = open_window(st)?;
+    let (drawer, placed) = (w.drawer, w.card);
+    let by = match (party, slot_of(st, &w, seat, ReactionStep::Reject, |_| true)) {
+        (None, Some(p)) => p,
+        _ => acting_party(st, seat, party, "ND-19", |q| q != drawer)?,
+    };
     if by == drawer {
         return Err(RuleError::illegal(
             "ND-19",
@@ -118,14 +310,24 @@ pub fn reject(
         let mut losses = st.parties[drawer as usize].spendable_losses();
         (losses.next(), losses.next())
     };
-    let no_loss = format!(
-        "{} shows no face-up Loss",
-        st.table.parties[drawer as usize].name
-    );
+    if first.is_none() {
+        return Err(RuleError::illegal(
+            "ND-19",
+            format!("{} shows no face-up Loss", name(st, drawer)),
+        ));
+    }
+    reach(
+        st,
+        &w,
+        seat,
+        Reacting {
+            step: ReactionStep::Reject,
+            party: by,
+        },
+    )?;
     match (first, second) {
-        (None, _) => Err(RuleError::illegal("ND-19", no_loss)),
         (Some(only), None) => carry_out(r, by, drawer, placed, only, rng),
-        (Some(_), Some(_)) => {
+        _ => {
             r.emit(Event::RejectionClaimed { by, party: drawer });
             Ok(())
         }
@@ -145,13 +347,17 @@ pub fn spend_loss(
         .round
         .rejection
         .ok_or_else(|| RuleError::illegal("ND-19", "no rejection is waiting for a Loss card"))?;
-    let (drawer, placed) = open_window(st)?;
+    let w = open_window(st)?;
+    let (drawer, placed) = (w.drawer, w.card);
     let chooser = acting_party(st, seat, party, "D-14", |q| q == drawer)?;
     if chooser != drawer {
         return Err(RuleError::not_your_call(
             "D-14",
             seat,
-            "the party whose card was rejected chooses the Loss card",
+            format!(
+                "{} chooses the Loss card, since its card was rejected",
+                name(st, drawer)
+            ),
         ));
     }
     let spent = st.parties[drawer as usize]
@@ -193,7 +399,8 @@ fn carry_out(
 /// ND-18: the Dominant pays one token to turn the card just placed.
 pub fn turn(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(), RuleError> {
     let st = r.state();
-    let (drawer, placed) = open_window(st)?;
+    let w = open_window(st)?;
+    let (drawer, placed) = (w.drawer, w.card);
     if st.round.kind == RoundKind::BalanceBreaker {
         return Err(RuleError::illegal(
             "ND-14",
@@ -207,7 +414,7 @@ pub fn turn(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(), 
         return Err(RuleError::not_your_call(
             "ND-18",
             seat,
-            "only the Dominant turns cards",
+            format!("only the Dominant, {}, turns cards", name(st, d)),
         ));
     }
     if st.tokens == 0 {
@@ -225,16 +432,23 @@ pub fn turn(r: &mut Ruling, seat: Seat, rng: &mut dyn Randomness) -> Result<(), 
     if placed.turned {
         return Err(RuleError::illegal("ND-18", "a card is turned at most once"));
     }
-    let cover_next = cover_possible(st);
+    reach(
+        st,
+        &w,
+        seat,
+        Reacting {
+            step: ReactionStep::Turn,
+            party: d,
+        },
+    )?;
     r.emit(Event::CardTurned {
         party: drawer,
         reversed: !placed.reversed,
     });
-    if cover_next {
-        Ok(())
-    } else {
-        close(r, drawer, rng)
+    if r.state().round.reacting.is_none() {
+        close(r, drawer, rng)?;
     }
+    Ok(())
 }
 
 /// Who holds `card` in `by`'s Reserve: the named character, else the first holding it.
@@ -273,7 +487,13 @@ fn reserve_holder(
 
 /// ND-20 / ND-30: the cited trait must belong to the coverer's own character (own card) or to
 /// the drawer's party (another party's card).
-fn citation_fits(st: &State, by: PartyId, ch: CharId, drawer: PartyId, cite: &Citation) -> bool {
+pub fn citation_fits(
+    st: &State,
+    by: PartyId,
+    ch: CharId,
+    drawer: PartyId,
+    cite: &Citation,
+) -> bool {
     let own = by == drawer;
     let sheet = &st.table.parties[drawer as usize];
     let party = &st.parties[drawer as usize];
@@ -321,13 +541,18 @@ pub fn cover(
     rng: &mut dyn Randomness,
 ) -> Result<(), RuleError> {
     let st = r.state();
-    let (drawer, placed) = open_window(st)?;
-    let by = acting_party(st, seat, party, "ND-20", |q| {
+    let w = open_window(st)?;
+    let (drawer, placed) = (w.drawer, w.card);
+    let holds = |q: PartyId| {
         st.parties[q as usize]
             .characters
             .iter()
             .any(|c| c.reserve.iter().any(|x| x.card == card))
-    })?;
+    };
+    let by = match (party, slot_of(st, &w, seat, ReactionStep::Cover, holds)) {
+        (None, Some(p)) => p,
+        _ => acting_party(st, seat, party, "ND-20", holds)?,
+    };
     if !st.parties[by as usize].in_play() {
         return Err(RuleError::illegal(
             "ND-20",
@@ -341,9 +566,12 @@ pub fn cover(
     let cite = cite.as_ref().ok_or_else(|| {
         RuleError::illegal(
             "ND-20",
-            "a cover needs a narrated Aspect, Weakness or Loss (\"cite\")",
+            "a cover needs the Aspect, Weakness or Loss its narration rests on",
         )
     })?;
+    if let Citation::Aspect(n) | Citation::Weakness(n) = cite {
+        crate::limits::name("a cited Aspect or Weakness", n)?;
+    }
     if !citation_fits(st, by, ch, drawer, cite) {
         let whose = if by == drawer {
             "the covering character's own"
@@ -358,9 +586,18 @@ pub fn cover(
     if !accepted {
         return Err(RuleError::illegal(
             "ND-20",
-            "the table has not validated the narration (\"accepted\": true)",
+            "the table has not accepted the narration",
         ));
     }
+    reach(
+        st,
+        &w,
+        seat,
+        Reacting {
+            step: ReactionStep::Cover,
+            party: by,
+        },
+    )?;
     let reversed = st.parties[by as usize].characters[ch as usize]
         .reserve
         .iter()

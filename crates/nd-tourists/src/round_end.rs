@@ -259,7 +259,7 @@ pub fn concede(
                 .ok_or_else(|| {
                     RuleError::illegal(
                         "ND-31",
-                        format!("{} has no character called {n:?}", sheet.name),
+                        format!("{} has no character called “{n}”", sheet.name),
                     )
                 })?;
             if ps.characters[k].conceded {
@@ -444,7 +444,10 @@ pub fn keep_loss_cards(
     if cards.len() != keep {
         return Err(RuleError::illegal(
             "ND-21",
-            format!("a {kind:?} Loss keeps exactly {keep} card(s)"),
+            match kind {
+                LossKind::Temporary => "a Temporary Loss is marked by exactly 1 card".to_string(),
+                LossKind::Lasting => "a Lasting Loss is marked by exactly 3 cards".to_string(),
+            },
         ));
     }
     let eligible =
@@ -457,6 +460,12 @@ pub fn keep_loss_cards(
         return Err(RuleError::illegal(
             "ND-21",
             "Loss cards are chosen among the party's reversed cards of this round",
+        ));
+    }
+    if cards.iter().all(|c| current.contains(c)) {
+        return Err(RuleError::illegal(
+            "ND-21",
+            "these cards already mark the Loss",
         ));
     }
     r.emit(Event::LossCardsChosen {

@@ -21,17 +21,18 @@ pub fn named_party(
     name: &str,
     rule: &'static str,
 ) -> Result<PartyId, RuleError> {
+    crate::limits::name("a party's name", name)?;
     let p = state
         .table
         .find_party(name)
-        .ok_or_else(|| RuleError::illegal("ND-5", format!("no party is called {name:?}")))?;
+        .ok_or_else(|| RuleError::illegal("ND-5", format!("no party is called “{name}”")))?;
     if controls(state, seat, p) {
         Ok(p)
     } else {
         Err(RuleError::not_your_call(
             rule,
             seat,
-            format!("{seat} does not speak for {name}"),
+            format!("you do not speak for {name}"),
         ))
     }
 }
@@ -56,17 +57,18 @@ pub fn acting_party(
         (None, _) => Err(RuleError::not_your_call(
             rule,
             seat,
-            format!("{seat} has no party that may do this now"),
+            "none of the parties you speak for may do this now",
         )),
         (Some(_), Some(_)) => Err(RuleError::illegal(
             rule,
-            format!("{seat} plays several parties: name one with \"party\""),
+            "you speak for several parties: say which one acts",
         )),
     }
 }
 
 /// ND-28: the position of the character called `name` (any case) on the party's sheet.
 pub fn named_character(sheet: &PartySheet, name: &str) -> Result<usize, RuleError> {
+    crate::limits::name("a character's name", name)?;
     sheet
         .characters
         .iter()
@@ -74,7 +76,7 @@ pub fn named_character(sheet: &PartySheet, name: &str) -> Result<usize, RuleErro
         .ok_or_else(|| {
             RuleError::illegal(
                 "ND-28",
-                format!("{} has no character called {name:?}", sheet.name),
+                format!("{} has no character called “{name}”", sheet.name),
             )
         })
 }
@@ -89,10 +91,10 @@ pub fn acting_character(
         .table
         .parties
         .get(p as usize)
-        .ok_or_else(|| RuleError::illegal("ND-5", "no such party"))?;
+        .ok_or_else(|| RuleError::illegal("ND-5", "that party is not at this table"))?;
     let party = state
         .party(p)
-        .ok_or_else(|| RuleError::illegal("ND-5", "no such party"))?;
+        .ok_or_else(|| RuleError::illegal("ND-5", "that party is not at this table"))?;
     let k = match name {
         Some(n) => named_character(sheet, n)?,
         None => party

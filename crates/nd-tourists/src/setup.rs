@@ -7,6 +7,7 @@ use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, CardSet};
+use crate::limits;
 use crate::state::{
     CharacterState, PartyState, Phase, ReserveCard, Round, RoundKind, State, Status,
 };
@@ -14,7 +15,7 @@ use crate::state::{
 /// Reserve size printed on a player character sheet (S4).
 pub const DEFAULT_SHEET_RESERVE: u8 = 3;
 
-/// The JSON a table gives to start a Conflict.
+/// The JSON a table gives to start a Conflict, or to resume one from a position.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
@@ -23,6 +24,10 @@ pub struct Setup {
     /// Add the 10 suit blanks to the deck (D-1). Off by default.
     #[serde(default)]
     pub blanks: bool,
+    /// A Conflict already under way: everything on the table besides the sheets and the
+    /// Reserves (see [`crate::position`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<crate::position::Position>,
 }
 
 /// One party (ND-5): allies sharing one goal.
@@ -58,6 +63,15 @@ pub struct CharacterSetup {
     /// Reserve cards already held (player characters; drawn at session start).
     #[serde(default)]
     pub reserve: Vec<ReserveSpec>,
+    /// Reserve cards held that whoever wrote the setup could not see: the GM's `start` deals
+    /// that many fresh from the deck (a position exported for one seat leaves out the other
+    /// seats' Reserves this way).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reserve_unseen: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,7 +83,7 @@ pub struct Attribute {
 
 /// An Aspect or Weakness: a plain name (relevant to this Conflict) or `{name, relevant}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum Trait {
     Named(String),
     Detailed {
@@ -101,7 +115,7 @@ impl Trait {
 
 /// A Reserve card in a setup: `"XIV"` (upright) or `{"card": "XIV", "reversed": true}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum ReserveSpec {
     Upright(Card),
     Oriented {
@@ -112,7 +126,7 @@ pub enum ReserveSpec {
 }
 
 impl ReserveSpec {
-    fn card(self) -> ReserveCard {
+    pub fn card(self) -> ReserveCard {
         match self {
             ReserveSpec::Upright(card) => ReserveCard {
                 card,
@@ -231,55 +245,104 @@ fn validate(setup: &Setup) -> Result<(), RuleError> {
     check(n >= 2, "ND-5", || {
         "a Conflict needs at least 2 parties".into()
     })?;
-    check(n <= 16, "ND-5", || "at most 16 parties".into())?;
+    limits::setup_count("parties", n, limits::MAX_PARTIES)?;
     for (i, p) in setup.parties.iter().enumerate() {
-        check(!p.name.trim().is_empty(), "ND-5", || {
-            format!("party {i} has no name")
-        })?;
-        check(
-            setup.parties[..i]
-                .iter()
-                .all(|q| !q.name.eq_ignore_ascii_case(&p.name)),
-            "ND-5",
-            || format!("two parties are called {:?}", p.name),
-        )?;
-        check(
-            p.seat == Seat::Gm || setup.parties[..i].iter().all(|q| q.seat != p.seat),
-            "ND-5",
-            || {
-                format!(
-                    "seat {} controls two parties; only the GM plays several",
-                    p.seat
-                )
-            },
-        )?;
-        check(
-            !p.characters.is_empty() && p.characters.len() <= 16,
-            "ND-5",
-            || format!("party {:?} needs 1 to 16 characters", p.name),
-        )?;
-        check(
-            p.seat == Seat::Gm || p.reserve_draws.is_none(),
-            "ND-10",
-            || {
-                format!(
-                    "{:?} is a player party: its Reserves are on the sheets, not drawn by the GM",
-                    p.name
-                )
-            },
-        )?;
-        for c in &p.characters {
-            check((-50..=50).contains(&c.attribute.value), "ND-6", || {
-                format!(
-                    "{}'s attribute {} is out of range",
-                    c.name, c.attribute.value
-                )
-            })?;
-            check(c.reserve.len() <= 20, "ND-10", || {
-                format!("{}'s Reserve is too large", c.name)
-            })?;
-        }
+        validate_party(setup, i, p)?;
     }
+    Ok(())
+}
+
+fn validate_party(setup: &Setup, i: usize, p: &PartySetup) -> Result<(), RuleError> {
+    check(!p.name.trim().is_empty(), "ND-5", || {
+        "every party needs a name".into()
+    })?;
+    limits::setup_name("a party's name", &p.name)?;
+    limits::setup_text("a goal", &p.goal)?;
+    if let Some(q) = setup.parties[..i]
+        .iter()
+        .find(|q| q.name.eq_ignore_ascii_case(&p.name))
+    {
+        return Err(RuleError::setup(
+            "ND-5",
+            format!("two parties are called {}", q.name),
+        ));
+    }
+    if let Some(q) = setup.parties[..i]
+        .iter()
+        .find(|q| p.seat != Seat::Gm && q.seat == p.seat)
+    {
+        return Err(RuleError::setup(
+            "ND-5",
+            format!(
+                "{} and {} are played from the same player seat; only the GM plays several parties",
+                q.name, p.name
+            ),
+        ));
+    }
+    check(!p.characters.is_empty(), "ND-5", || {
+        format!("{} has no characters", p.name)
+    })?;
+    limits::setup_count(
+        "characters in a party",
+        p.characters.len(),
+        limits::MAX_CHARACTERS,
+    )?;
+    check(
+        p.seat == Seat::Gm || p.reserve_draws.is_none(),
+        "ND-10",
+        || {
+            format!(
+                "{} is a player party: its Reserves are on the sheets, not drawn by the GM",
+                p.name
+            )
+        },
+    )?;
+    limits::setup_count(
+        "Reserve cards drawn for a party",
+        p.reserve_draws.unwrap_or(0) as usize,
+        limits::MAX_RESERVE,
+    )?;
+    for (k, c) in p.characters.iter().enumerate() {
+        validate_character(p, k, c)?;
+    }
+    Ok(())
+}
+
+fn validate_character(p: &PartySetup, k: usize, c: &CharacterSetup) -> Result<(), RuleError> {
+    check(!c.name.trim().is_empty(), "ND-28", || {
+        format!("every character of {} needs a name", p.name)
+    })?;
+    limits::setup_name("a character's name", &c.name)?;
+    if p.characters[..k]
+        .iter()
+        .any(|o| o.name.eq_ignore_ascii_case(&c.name))
+    {
+        return Err(RuleError::setup(
+            "ND-28",
+            format!("two characters of {} are called {}", p.name, c.name),
+        ));
+    }
+    limits::setup_name("an Attribute's name", &c.attribute.name)?;
+    check((-50..=50).contains(&c.attribute.value), "ND-6", || {
+        format!(
+            "{}'s {} of {} is out of range (−50 to 50)",
+            c.name, c.attribute.name, c.attribute.value
+        )
+    })?;
+    limits::setup_count("Aspects on a sheet", c.aspects.len(), limits::MAX_TRAITS)?;
+    limits::setup_count(
+        "Weaknesses on a sheet",
+        c.weaknesses.len(),
+        limits::MAX_TRAITS,
+    )?;
+    for t in c.aspects.iter().chain(&c.weaknesses) {
+        limits::setup_name("an Aspect or Weakness", t.name())?;
+    }
+    limits::setup_count(
+        "Reserve cards held by a character",
+        c.reserve.len() + c.reserve_unseen as usize,
+        limits::MAX_RESERVE,
+    )?;
     Ok(())
 }
 
@@ -343,6 +406,7 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
                 tally: 0,
                 conceded: false,
                 new_weaknesses: Vec::new(),
+                unseen: c.reserve_unseen,
             });
             character_sheets.push(CharacterSheet {
                 name: c.name.clone(),
@@ -370,16 +434,18 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
             characters,
             last_drawer: None,
             loss_this_round: None,
+            tactics: None,
         });
     }
     let totals: Vec<i32> = sheets.iter().map(|s| s.total).collect();
     let (dominant, control) = initial_control(&totals);
+    let large_gap = control >= 5;
     let table = Table {
         parties: sheets,
         blanks: setup.blanks,
-        large_gap: control >= 5,
+        large_gap,
     };
-    Ok(State {
+    let mut state = State {
         table: Arc::new(table),
         phase: Phase::Preparing,
         round: Round {
@@ -392,6 +458,7 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
             turn: None,
             passes: 0,
             window: None,
+            reacting: None,
             rejection: None,
             excuse: None,
             result: None,
@@ -404,5 +471,10 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
         parties,
         victor: None,
         ended: None,
-    })
+        resume: None,
+    };
+    if let Some(position) = &setup.position {
+        crate::position::resume(&mut state, position)?;
+    }
+    Ok(state)
 }

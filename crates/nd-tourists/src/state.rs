@@ -34,6 +34,43 @@ pub enum RoundKind {
     Unbalanced,
 }
 
+/// D-4: the kinds of reaction to a placed card, in the order they are offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReactionStep {
+    /// ND-19: another party rejects the card using one of the drawer's face-up Losses.
+    Reject,
+    /// ND-18: the Dominant pays a token to turn the card.
+    Turn,
+    /// ND-20: a party lays one of its own Reserve cards over the card.
+    Cover,
+}
+
+impl ReactionStep {
+    pub const ALL: [ReactionStep; 3] = [
+        ReactionStep::Reject,
+        ReactionStep::Turn,
+        ReactionStep::Cover,
+    ];
+
+    /// The reaction in a player's words.
+    pub fn verb(self) -> &'static str {
+        match self {
+            ReactionStep::Reject => "reject",
+            ReactionStep::Turn => "turn",
+            ReactionStep::Cover => "cover",
+        }
+    }
+}
+
+/// ND-12 / D-4: whose turn it is to react to the card in the window, and with what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reacting {
+    pub step: ReactionStep,
+    pub party: PartyId,
+}
+
 /// The current round.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Round {
@@ -45,6 +82,9 @@ pub struct Round {
     pub passes: u8,
     /// The party whose just-placed card awaits reactions (ND-12).
     pub window: Option<PartyId>,
+    /// D-4: while the window is open, the party whose turn it is to react (or let it stand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reacting: Option<Reacting>,
     /// D-14: the party that rejected the card in the window while the drawer chooses which
     /// face-up Loss card pays for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -156,6 +196,13 @@ pub struct CharacterState {
     /// Weaknesses gained when a Reframe turned Lasting Losses into Weaknesses (ND-25).
     #[serde(default)]
     pub new_weaknesses: Vec<String>,
+    /// Reserve cards held that the setup could not name, still to be dealt at `start`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unseen: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// One party's changing state.
@@ -174,6 +221,9 @@ pub struct PartyState {
     /// The Loss taken at the end of this round, while its cards may still be re-chosen (ND-21).
     #[serde(default)]
     pub loss_this_round: Option<crate::events::LossKind>,
+    /// ND-11: the tactics the party declared this round (narrative only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tactics: Option<String>,
 }
 
 impl PartyState {
@@ -250,6 +300,10 @@ pub struct State {
     /// The last party left, once the Conflict is over (ND-23).
     pub victor: Option<PartyId>,
     pub ended: Option<EndReason>,
+    /// A position whose writer could not see some Reserve cards waits in `Preparing` until the
+    /// GM's `start` deals them; play then resumes in this phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Phase>,
 }
 
 impl State {
@@ -372,6 +426,7 @@ clone_fields!(Round {
     turn,
     passes,
     window,
+    reacting,
     rejection,
     excuse,
     result
@@ -390,7 +445,8 @@ clone_fields!(CharacterState {
     reserve,
     tally,
     conceded,
-    new_weaknesses
+    new_weaknesses,
+    unseen
 });
 clone_fields!(PartyState {
     status,
@@ -400,7 +456,8 @@ clone_fields!(PartyState {
     lasting_taken,
     characters,
     last_drawer,
-    loss_this_round
+    loss_this_round,
+    tactics
 });
 clone_fields!(State {
     table,
@@ -413,5 +470,6 @@ clone_fields!(State {
     discard,
     parties,
     victor,
-    ended
+    ended,
+    resume
 });

@@ -7,9 +7,10 @@ use clash_core::Viewer;
 use serde::Serialize;
 
 use crate::cards::Card;
-use crate::events::{Event, Outcome};
+use crate::events::{Citation, Event, LossKind, Outcome, ReserveReason};
 use crate::state::{
-    BidCard, EndReason, LastingLoss, Phase, ReserveCard, Round, State, Status, TemporaryLoss,
+    BidCard, CharId, EndReason, LastingLoss, PartyId, Phase, ReactionStep, ReserveCard, Round,
+    RoundKind, State, Status, TemporaryLoss,
 };
 
 #[derive(Debug, Clone, Serialize)]
@@ -27,6 +28,25 @@ pub struct View {
     pub parties: Vec<PartyView>,
     pub victor: Option<u8>,
     pub ended: Option<EndReason>,
+    /// D-4: while a card awaits reactions, who is to react now and how, by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reaction: Option<ReactionView>,
+    /// Who the table waits on, in words ("Waiting for US to reject TMDF's card or let it
+    /// stand"); none outside bidding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<String>,
+}
+
+/// The reaction a party is asked for now (D-4).
+#[derive(Debug, Clone, Serialize)]
+pub struct ReactionView {
+    /// The party to react, by seating place (for commands) and by name (for people).
+    pub party: u8,
+    pub name: String,
+    pub step: ReactionStep,
+    /// Whose card it is, by name, and the card.
+    pub drawer: String,
+    pub card: Card,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -99,7 +119,21 @@ pub fn view(st: &State, viewer: Viewer) -> View {
         parties,
         victor: st.victor,
         ended: st.ended,
+        reaction: reaction_view(st),
+        waiting: waiting_line(st),
     }
+}
+
+fn reaction_view(st: &State) -> Option<ReactionView> {
+    let now = st.round.reacting.filter(|_| st.round.rejection.is_none())?;
+    let drawer = st.round.window?;
+    Some(ReactionView {
+        party: now.party,
+        name: party_name(st, now.party).to_string(),
+        step: now.step,
+        drawer: party_name(st, drawer).to_string(),
+        card: st.party(drawer)?.bid_line.last()?.card,
+    })
 }
 
 /// Reserve draws show their card only to the seat that speaks for the party.
@@ -127,7 +161,96 @@ fn face(card: Card, reversed: bool) -> String {
     format!("{}{}", card.name(), if reversed { "↓" } else { "↑" })
 }
 
-pub fn narrate(e: &Event) -> String {
+/// The name of party `p` (names never change once given, so any later state will do).
+pub fn party_name(st: &State, p: PartyId) -> &str {
+    st.table
+        .parties
+        .get(p as usize)
+        .map_or("a party that left the table", |s| s.name.as_str())
+}
+
+/// Party `p`'s character `k` as people say it: the party's name alone when the character is
+/// the whole party or shares its name, else "Bob of the Crew".
+fn who(st: &State, p: PartyId, k: CharId) -> String {
+    let party = party_name(st, p);
+    match st
+        .table
+        .parties
+        .get(p as usize)
+        .and_then(|s| (s.characters.len() > 1).then(|| s.characters.get(k as usize)))
+        .flatten()
+    {
+        Some(c) if !c.name.eq_ignore_ascii_case(party) => format!("{} of {party}", c.name),
+        _ => party.to_string(),
+    }
+}
+
+/// "its own" when `by` speaks of its own card, else "TMDF's".
+pub fn whose(st: &State, by: PartyId, owner: PartyId) -> String {
+    if by == owner {
+        "its own".to_string()
+    } else {
+        format!("{}'s", party_name(st, owner))
+    }
+}
+
+fn names(st: &State, parties: &[PartyId]) -> String {
+    let v: Vec<&str> = parties.iter().map(|p| party_name(st, *p)).collect();
+    match v.as_slice() {
+        [] => "nobody".to_string(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn card_names(cards: &[Card]) -> String {
+    let v: Vec<&str> = cards.iter().map(|c| c.name()).collect();
+    v.join(", ")
+}
+
+fn kind_words(kind: RoundKind) -> &'static str {
+    match kind {
+        RoundKind::BalanceBreaker => "a Balance Breaker",
+        RoundKind::Unbalanced => "an Unbalanced round",
+    }
+}
+
+fn loss_words(kind: LossKind) -> &'static str {
+    match kind {
+        LossKind::Temporary => "Temporary",
+        LossKind::Lasting => "Lasting",
+    }
+}
+
+fn reason_words(reason: ReserveReason) -> &'static str {
+    match reason {
+        ReserveReason::Npc => "before the Conflict",
+        ReserveReason::Refill => "a round winner's refill",
+        ReserveReason::Concession => "drawn on conceding",
+        ReserveReason::Unseen => "dealt fresh for a position",
+    }
+}
+
+fn cite_words(cite: &Citation) -> String {
+    match cite {
+        Citation::Aspect(n) => format!("the Aspect “{n}”"),
+        Citation::Weakness(n) => format!("the Weakness “{n}”"),
+        Citation::Loss(c) => format!("the Loss card {c}"),
+    }
+}
+
+/// How the Conflict ended, naming the victor.
+pub fn ending(st: &State) -> String {
+    match (st.victor, st.ended) {
+        (Some(v), _) => format!("{} won the Conflict", party_name(st, v)),
+        (None, Some(EndReason::Reframed)) => "The Conflict was reframed: nobody won".to_string(),
+        _ => "The Conflict ended with no victor".to_string(),
+    }
+}
+
+/// One line telling what `e` means, with every party and character named.
+pub fn narrate(st: &State, e: &Event) -> String {
+    let n = |p: &PartyId| party_name(st, *p);
     match e {
         Event::ReserveDrawn {
             party,
@@ -136,48 +259,65 @@ pub fn narrate(e: &Event) -> String {
             reversed,
             reason,
             ..
-        } => match card {
-            Some(c) => format!(
-                "party {party} (character {character}) puts {} in its Reserve ({reason:?})",
-                face(*c, reversed.unwrap_or(false))
-            ),
-            None => {
-                format!("party {party} (character {character}) draws a Reserve card ({reason:?})")
+        } => {
+            let who = who(st, *party, *character);
+            match card {
+                Some(c) => format!(
+                    "{who} puts {} in the Reserve ({})",
+                    face(*c, reversed.unwrap_or(false)),
+                    reason_words(*reason)
+                ),
+                None => format!("{who} draws a Reserve card ({})", reason_words(*reason)),
             }
-        },
+        }
         Event::RoundStarted {
             number,
             kind,
             dominant,
             control,
         } => match dominant {
-            Some(d) => {
-                format!("round {number} ({kind:?}): party {d} is Dominant with Control {control}")
-            }
-            None => format!("round {number} ({kind:?}): the Conflict is Balanced"),
+            Some(d) => format!(
+                "Round {number}, {}: {} is Dominant with Control {control}",
+                kind_words(*kind),
+                n(d)
+            ),
+            None => format!(
+                "Round {number}, {}: the Conflict is Balanced",
+                kind_words(*kind)
+            ),
         },
-        Event::TacticsDeclared { party, text } => format!("party {party} declares tactics: {text}"),
+        Event::TacticsDeclared { party, text } => format!("{} declares tactics: {text}", n(party)),
         Event::DeckReshuffled { cards } => format!(
-            "the deck ran out: {} discards reshuffled into it",
+            "The deck ran out: {} discarded cards are shuffled back in",
             cards.len()
         ),
         Event::CardPlaced {
             party,
+            character,
             card,
             reversed,
             narrative,
             ..
         } => {
             let what = if *narrative {
-                "draws a narrative card"
+                "draws a narrative card:"
             } else {
                 "places"
             };
-            format!("party {party} {what} {}", face(*card, *reversed))
+            format!(
+                "{} {what} {}",
+                who(st, *party, *character),
+                face(*card, *reversed)
+            )
         }
-        Event::ExcuseDrawn { party, .. } => format!("party {party} draws the Excuse"),
+        Event::ExcuseDrawn { party, character } => {
+            format!("{} draws the Excuse", who(st, *party, *character))
+        }
         Event::RejectionClaimed { by, party } => format!(
-            "party {by} rejects party {party}'s card; party {party} chooses the face-up Loss card to spend"
+            "{} rejects {}'s card; {} chooses which face-up Loss card pays for it",
+            n(by),
+            n(party),
+            n(party)
         ),
         Event::CardRejected {
             by,
@@ -192,86 +332,115 @@ pub fn narrate(e: &Event) -> String {
                 "discarding a Temporary Loss"
             };
             format!(
-                "party {by} rejects party {party}'s {card} using {spent} ({how}); a replacement is drawn"
+                "{} rejects {}'s {card} using {spent} ({how}); {} draws a replacement",
+                n(by),
+                n(party),
+                n(party)
             )
         }
-        Event::CardTurned { party, reversed } => {
-            format!(
-                "the Dominant spends a token to turn party {party}'s card {}",
-                if *reversed { "reversed" } else { "upright" }
-            )
-        }
+        Event::LetStand {
+            by,
+            party,
+            step,
+            card,
+        } => format!(
+            "{} does not {} {} {card}",
+            n(by),
+            step.verb(),
+            whose(st, *by, *party)
+        ),
+        Event::CardTurned { party, reversed } => format!(
+            "The Dominant spends a token to turn {}'s card {}",
+            n(party),
+            if *reversed { "reversed" } else { "upright" }
+        ),
         Event::CardCovered {
             by,
+            character,
             party,
             cover,
             reversed,
             covered,
-            ..
-        } => {
-            format!(
-                "party {by} covers party {party}'s {covered} with {} from its Reserve",
-                face(*cover, *reversed)
-            )
-        }
-        Event::WindowClosed { party } => format!("no more reactions to party {party}'s card"),
-        Event::Passed { party } => format!("party {party} passes"),
-        Event::WipedOut { party } => format!("party {party} is Wiped Out"),
+            cite,
+        } => format!(
+            "{} covers {}'s {covered} with {} from the Reserve, citing {}",
+            who(st, *by, *character),
+            n(party),
+            face(*cover, *reversed),
+            cite_words(cite)
+        ),
+        Event::WindowClosed { party } => format!("Reactions to {}'s card are over", n(party)),
+        Event::Passed { party } => format!("{} passes", n(party)),
+        Event::WipedOut { party } => format!("{} is Wiped Out", n(party)),
         Event::BiddingEnded { outcome } => match outcome {
             Outcome::BalanceBroken { party } => {
-                format!("bidding over: party {party}'s card beats every other")
+                format!("Bidding is over: {}'s card beats every other", n(party))
             }
-            Outcome::BalanceHeld => "bidding over: no card beats all the others".to_string(),
-            Outcome::Excuse { party } => format!("bidding over: party {party} drew the Excuse"),
+            Outcome::BalanceHeld => "Bidding is over: no card beats all the others".to_string(),
+            Outcome::Excuse { party } => format!("Bidding is over: {} drew the Excuse", n(party)),
             Outcome::DominantBroken { breakers } => {
-                format!("bidding over: the Dominant is broken by {breakers:?}")
+                format!(
+                    "Bidding is over: {} break the Dominant",
+                    names(st, breakers)
+                )
             }
-            Outcome::DominantHeld => "bidding over: nobody breaks the Dominant".to_string(),
-            Outcome::DominantWipedOut => "bidding over: the Dominant is Wiped Out".to_string(),
+            Outcome::DominantHeld => "Bidding is over: nobody breaks the Dominant".to_string(),
+            Outcome::DominantWipedOut => "Bidding is over: the Dominant is Wiped Out".to_string(),
         },
         Event::ControlChanged { dominant, control } => match dominant {
-            Some(d) => format!("party {d} now holds Control {control}"),
-            None => "the Conflict is Balanced".to_string(),
+            Some(d) => format!("{} now holds Control {control}", n(d)),
+            None => "The Conflict is Balanced: nobody holds Control".to_string(),
         },
         Event::LossTaken {
-            party, kind, cards, ..
-        } => {
-            let names: Vec<&str> = cards.iter().map(|c| c.name()).collect();
-            format!("party {party} takes a {kind:?} Loss ({})", names.join(", "))
-        }
+            party,
+            character,
+            kind,
+            cards,
+        } => format!(
+            "{} takes a {} Loss ({})",
+            who(st, *party, *character),
+            loss_words(*kind),
+            card_names(cards)
+        ),
         Event::LossCardsChosen { party, cards } => {
-            let names: Vec<&str> = cards.iter().map(|c| c.name()).collect();
-            format!("party {party} marks its Loss with {}", names.join(", "))
+            format!("{} marks its Loss with {}", n(party), card_names(cards))
         }
         Event::RoundResolved {
             winners,
             losers,
             narration,
-        } => {
-            format!(
-                "round resolved: winners {winners:?}, losers {losers:?}; narration order {narration:?}"
-            )
-        }
+        } => format!(
+            "The round is over: won by {}, lost by {}; they narrate in this order: {}",
+            names(st, winners),
+            names(st, losers),
+            names(st, narration)
+        ),
         Event::Conceded {
             party,
             character,
             party_out,
         } => {
             if *party_out {
-                format!("party {party} concedes the Conflict")
+                format!("{} concedes the Conflict", n(party))
             } else {
-                format!("character {character} of party {party} concedes")
+                format!("{} concedes", who(st, *party, *character))
             }
         }
-        Event::Reframed { weaknesses } => format!(
-            "the Conflict is reframed; {} Lasting Losses become Weaknesses",
-            weaknesses.len()
-        ),
-        Event::CardsReturned => "the table's cards go back into the deck".to_string(),
-        Event::ConflictEnded { victor, reason } => match victor {
-            Some(v) => format!("the Conflict is over ({reason:?}): party {v} reaches its goal"),
-            None => format!("the Conflict is over ({reason:?}) with no victor"),
+        Event::Reframed { weaknesses } => match weaknesses.len() {
+            0 => "The Conflict is reframed".to_string(),
+            1 => "The Conflict is reframed; one Lasting Loss becomes a Weakness".to_string(),
+            k => format!("The Conflict is reframed; {k} Lasting Losses become Weaknesses"),
         },
+        Event::CardsReturned => "The table's cards go back into the deck".to_string(),
+        Event::ConflictEnded { victor, reason } => match (victor, reason) {
+            (Some(v), _) => format!(
+                "The Conflict is over: {} is the last party left and reaches its goal",
+                n(v)
+            ),
+            (None, EndReason::Reframed) => "The Conflict is over: it was reframed".to_string(),
+            (None, _) => "The Conflict is over with no victor".to_string(),
+        },
+        Event::Resumed => "Play resumes from the position".to_string(),
     }
 }
 
@@ -281,6 +450,45 @@ fn line(cards: &[BidCard]) -> String {
         "–".to_string()
     } else {
         v.join(" ")
+    }
+}
+
+fn phase_words(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Preparing => "before the Conflict",
+        Phase::Bidding => "bidding",
+        Phase::Aftermath => "end of the round",
+        Phase::Ended => "the Conflict is over",
+    }
+}
+
+fn status_words(status: Status) -> String {
+    match status {
+        Status::InPlay => String::new(),
+        Status::WipedOut { round } => format!(" [Wiped Out in round {round}]"),
+        Status::Conceded => " [conceded]".to_string(),
+    }
+}
+
+/// Who is to act now, in words.
+fn waiting_line(st: &State) -> Option<String> {
+    let r = &st.round;
+    if st.phase != Phase::Bidding {
+        return None;
+    }
+    match (r.rejection, r.window, r.reacting, r.turn) {
+        (Some(_), Some(d), _, _) => Some(format!(
+            "Waiting for {} to choose the face-up Loss card to spend",
+            party_name(st, d)
+        )),
+        (_, Some(d), Some(now), _) => Some(format!(
+            "Waiting for {} to {} {} card or let it stand",
+            party_name(st, now.party),
+            now.step.verb(),
+            whose(st, now.party, d)
+        )),
+        (_, _, _, Some(t)) => Some(format!("{} to bid or pass", party_name(st, t))),
+        _ => None,
     }
 }
 
@@ -296,18 +504,17 @@ pub fn render(st: &State, viewer: Viewer) -> String {
     };
     let _ = writeln!(
         out,
-        "Round {} ({:?}, {:?}) — {control} — deck {}",
-        v.round.number, v.round.kind, v.phase, v.deck_count
+        "Round {}, {} ({}) — {control} — {} cards in the deck",
+        v.round.number,
+        kind_words(v.round.kind),
+        phase_words(v.phase),
+        v.deck_count
     );
     for (i, p) in v.parties.iter().enumerate() {
         let turn = if v.round.turn == Some(i as u8) {
             "▶"
         } else {
             " "
-        };
-        let status = match p.status {
-            Status::InPlay => String::new(),
-            s => format!(" [{s:?}]"),
         };
         let temp: Vec<&str> = p.temporary.iter().map(|t| t.card.name()).collect();
         let lasting: Vec<String> = p
@@ -320,7 +527,7 @@ pub fn render(st: &State, viewer: Viewer) -> String {
                         if c.face_up {
                             c.card.name().to_string()
                         } else {
-                            format!("({})", c.card.name())
+                            format!("{} (face down)", c.card.name())
                         }
                     })
                     .collect::<Vec<_>>()
@@ -330,17 +537,28 @@ pub fn render(st: &State, viewer: Viewer) -> String {
         let reserve: usize = p.characters.iter().map(|c| c.reserve_count).sum();
         let _ = writeln!(
             out,
-            "{turn}{i} {} ({}){status}: bids {} | reversed {} | temporary [{}] | lasting [{}] | reserve {reserve}",
+            "{turn} {}{}: bids {} | {} reversed | Temporary: {} | Lasting: {} | Reserve {reserve}",
             p.name,
-            p.seat,
+            status_words(p.status),
             line(&p.bid_line),
             p.reversed,
-            temp.join(", "),
-            lasting.join("; ")
+            if temp.is_empty() {
+                "none".to_string()
+            } else {
+                temp.join(", ")
+            },
+            if lasting.is_empty() {
+                "none".to_string()
+            } else {
+                lasting.join("; ")
+            }
         );
     }
-    if let Some(victor) = v.victor.and_then(|d| v.parties.get(d as usize)) {
-        let _ = writeln!(out, "Victor: {}", victor.name);
+    if let Some(w) = waiting_line(st) {
+        let _ = writeln!(out, "{w}");
+    }
+    if st.phase == Phase::Ended {
+        let _ = writeln!(out, "{}", ending(st));
     }
     out
 }

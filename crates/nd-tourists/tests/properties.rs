@@ -59,14 +59,14 @@ fn any_command() -> impl Strategy<Value = (Seat, Command)> {
         Just(Some(Citation::Aspect("Well-trained team".into()))),
     ];
     let cmd = prop_oneof![
-        Just(Command::Start),
+        Just(Command::Start {}),
         party.clone().prop_map(|party| Command::Bid {
             party,
             character: None
         }),
         party.clone().prop_map(|party| Command::Pass { party }),
         party.clone().prop_map(|party| Command::Reject { party }),
-        Just(Command::Turn),
+        Just(Command::Turn {}),
         (party.clone(), card, cite, any::<bool>()).prop_map(|(party, card, cite, accepted)| {
             Command::Cover {
                 party,
@@ -76,13 +76,15 @@ fn any_command() -> impl Strategy<Value = (Seat, Command)> {
                 accepted,
             }
         }),
-        Just(Command::CloseWindow),
+        party
+            .clone()
+            .prop_map(|party| Command::LetItStand { party }),
         party.prop_map(|party| Command::Concede {
             party,
             character: None
         }),
         any::<bool>().prop_map(|confirmed| Command::Reframe { confirmed }),
-        Just(Command::NextRound),
+        Just(Command::NextRound {}),
         proptest::collection::vec(
             (0u8..67).prop_map(|i| nd_tourists::Card::from_id(i).unwrap()),
             0..4
@@ -219,5 +221,64 @@ fn random_play_reaches_every_kind_of_event() {
             seen.contains(kind),
             "random play never produced {kind}: {seen:?}"
         );
+    }
+}
+
+/// A state and the same state rebuilt from a position, compared through `viewer`'s eyes.
+fn view_json(st: &State, viewer: Viewer) -> serde_json::Value {
+    serde_json::to_value(NdTourists::view(st, viewer)).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Issue 18: the whole position (every Reserve named) starts a table exactly where the
+    /// game stands, through JSON and back.
+    #[test]
+    fn a_full_position_round_trips_to_the_same_state(seed: u64) {
+        random_play(seed, seed % 2 == 0, 250, |st, _, _| {
+            let Some(setup) = nd_tourists::position::export_all(st) else {
+                assert_eq!(st.phase, nd_tourists::state::Phase::Ended);
+                return;
+            };
+            let json = serde_json::to_string(&setup).unwrap();
+            let setup: Setup = serde_json::from_str(&json).unwrap();
+            let (rebuilt, opening) = clash_core::start::<NdTourists>(&setup)
+                .unwrap_or_else(|e| panic!("{e}\n{json}"));
+            assert!(opening.is_empty());
+            assert_eq!(&rebuilt, st, "{json}");
+        });
+    }
+
+    /// Issue 18: a viewer's position never shows a Reserve card hidden from it; started anew
+    /// (the GM's `start` deals the unseen cards fresh), the viewer sees the table it saw.
+    #[test]
+    fn a_viewers_position_hides_what_it_cannot_see_and_resumes_its_view(seed: u64) {
+        let viewers = [Viewer::Spectator, Viewer::Seat(Seat::Gm), Viewer::Seat(Seat::Player(1)), Viewer::Seat(Seat::Player(2))];
+        random_play(seed, false, 150, |st, _, _| {
+            for viewer in viewers {
+                let Some(setup) = NdTourists::position(st, viewer) else {
+                    assert_eq!(st.phase, nd_tourists::state::Phase::Ended);
+                    continue;
+                };
+                for (sheet, party) in st.table.parties.iter().zip(&st.parties) {
+                    let written = setup.parties.iter().find(|p| p.name == sheet.name).unwrap();
+                    for (c, w) in party.characters.iter().zip(&written.characters) {
+                        let shown = w.reserve.len();
+                        if viewer.is(sheet.seat) {
+                            assert_eq!(shown, c.reserve.len());
+                        } else {
+                            assert_eq!((shown, w.reserve_unseen as usize), (0, c.reserve.len() + c.unseen as usize));
+                        }
+                    }
+                }
+                let (mut rebuilt, _) = clash_core::start::<NdTourists>(&setup).unwrap();
+                if rebuilt.resume.is_some() {
+                    execute::<NdTourists>(&mut rebuilt, Seat::Gm, &Command::Start {}, &mut SeededRandomness::new(seed)).unwrap();
+                }
+                assert_eq!(view_json(&rebuilt, viewer), view_json(st, viewer), "{viewer}");
+                assert_eq!(NdTourists::status(&rebuilt), NdTourists::status(st));
+            }
+        });
     }
 }

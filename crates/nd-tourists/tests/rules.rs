@@ -6,7 +6,7 @@ use common::*;
 use nd_tourists::Event;
 use nd_tourists::events::{LossKind, Outcome};
 use nd_tourists::round_end::loss_for;
-use nd_tourists::state::{Gravity, Phase, RoundKind, Status};
+use nd_tourists::state::{Gravity, Phase, ReactionStep, RoundKind, Status};
 use serde_json::json;
 
 fn kaiju() -> Table {
@@ -73,7 +73,19 @@ fn nd11_round_kind_follows_control_and_tactics_are_narrative() {
         &[],
     );
     assert!(matches!(events[0], Event::TacticsDeclared { party: 0, .. }));
-    assert_eq!(b.state, before); // ND-11: tactics change nothing in the rules
+    assert_eq!(
+        b.state.parties[0].tactics.as_deref(),
+        Some("We hold the bridge")
+    );
+    let mut rules_only = b.state.clone();
+    rules_only.parties[0].tactics = None;
+    assert_eq!(rules_only, before); // ND-11: tactics change nothing in the rules
+    // Saying the same tactics again is a repeat, not a new declaration.
+    b.refused(
+        p(1),
+        json!({"type": "declare_tactics", "text": "We hold the bridge"}),
+        "ND-11",
+    );
 }
 
 #[test]
@@ -83,7 +95,7 @@ fn nd12_no_window_opens_when_nobody_can_react() {
     let events = b.bid(p(1), "II↓");
     assert!(matches!(events[0], Event::CardPlaced { window: false, .. })); // ND-12
     assert_eq!(b.state.round.turn, Some(1));
-    b.refused(p(2), json!({"type": "close_window"}), "ND-12");
+    b.refused(p(2), json!({"type": "let_it_stand"}), "ND-12");
 }
 
 #[test]
@@ -91,6 +103,9 @@ fn nd12_d4_rejection_comes_before_turning() {
     let mut t = kaiju_round_two();
     t.pass(p(1));
     t.bid(gm(), "XXI↑");
+    // TMDF could reject (Levinulon shows a face-up Loss): the Dominant waits for its choice.
+    t.refused(gm(), json!({"type": "turn"}), "D-4");
+    t.ok(p(1), json!({"type": "let_it_stand"}), &[]);
     t.ok(gm(), json!({"type": "turn"}), &[]); // ND-18: the Dominant turns its own card (D-18)
     t.refused(p(1), json!({"type": "reject"}), "D-4"); // D-4: reject → turn → cover
 }
@@ -141,7 +156,10 @@ fn nd15_bidding_out_of_turn_is_refused() {
     t.refused(gm(), json!({"type": "bid", "party": "Levinulon"}), "ND-15");
     t.refused(p(2), json!({"type": "bid"}), "ND-15");
     t.bid(p(1), "II↑");
-    t.refused(p(1), json!({"type": "bid"}), "ND-15"); // TMDF's window is open, then it is Levinulon's turn
+    // D-4: Levinulon may still turn or cover TMDF's card, so nobody bids yet…
+    t.refused(p(1), json!({"type": "bid"}), "D-4");
+    t.settle();
+    t.refused(p(1), json!({"type": "bid"}), "ND-15"); // …and then it is Levinulon's turn
 }
 
 #[test]
@@ -161,15 +179,18 @@ fn nd16b_wipe_out_waits_for_the_window_and_a_cover_can_prevent_it() {
     two["characters"][0]["reserve"] = json!(["Rock Lover"]);
     let mut t = Table::new(json!({"parties": [plain("Beast", "gm", 9), two]}));
     t.ok(gm(), json!({"type": "start"}), &["Rock Home↑"]);
-    t.bid(p(1), "I↓");
-    t.bid(gm(), "XXI↑");
+    t.bid_settled(p(1), "I↓");
+    t.bid_settled(gm(), "XXI↑");
     for c in ["II↓", "III↓", "IV↓"] {
-        t.bid(p(1), c);
+        t.bid_settled(p(1), c);
         t.pass(gm());
     }
     t.bid(p(1), "V↓");
     assert_eq!(t.state.parties[1].reversed_count(), 5);
     assert!(t.state.parties[1].in_play()); // window open: not yet
+    // D-4: the Beast neither turns nor covers; TMDF's own cover comes last.
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
     t.ok(p(1), json!({"type": "cover", "card": "Rock Lover", "cite": {"aspect": "Well-trained team"}, "accepted": true}), &[]);
     assert_eq!(t.state.parties[1].reversed_count(), 4); // ND-18: covered, no Wipe Out
     assert!(t.state.parties[1].in_play());
@@ -195,12 +216,12 @@ fn nd17_cards_of_different_contenders_are_never_pooled() {
     );
     t.ok(gm(), json!({"type": "start"}), &[]);
     assert_eq!(t.state.control, 4);
-    t.bid(p(1), "Paper Ruler↑"); // beats Rock only
-    t.bid(p(2), "Blades Ruler↑"); // beats Paper only
-    t.bid(gm(), "Rock Ruler↑");
+    t.bid_settled(p(1), "Paper Ruler↑"); // beats Rock only
+    t.bid_settled(p(2), "Blades Ruler↑"); // beats Paper only
+    t.bid_settled(gm(), "Rock Ruler↑");
     t.pass(p(1));
     t.pass(p(2));
-    t.bid(gm(), "Paper Home↑");
+    t.bid_settled(gm(), "Paper Home↑");
     t.pass(p(1));
     t.pass(p(2));
     let events = t.pass(gm());
@@ -261,9 +282,9 @@ fn nd19_a_spent_temporary_loss_is_gone() {
     let mut t = Table::new(json!({"parties": [tmdf(), us(), levinulon(), ann()]}));
     std::mem::swap(&mut t.state, &mut st);
     t.ok(gm(), json!({"type": "next_round"}), &["Rock Dragon↑"]); // TMDF's refill
-    t.bid(p(1), "Serpent Lover↑");
-    t.bid(p(2), "Paper Seeker↑");
-    t.bid(gm(), "Unknown Lover↑");
+    t.bid_settled(p(1), "Serpent Lover↑");
+    t.bid_settled(p(2), "Paper Seeker↑");
+    t.bid_settled(gm(), "Unknown Lover↑");
     t.bid(p(3), "XIX↑");
     t.ok(p(1), json!({"type": "reject"}), &["Blades Lover↑"]);
     assert!(t.state.parties[3].temporary.is_empty()); // ND-19: Temporary Loss spent
@@ -290,7 +311,7 @@ fn nd19_d14_the_victim_chooses_which_face_up_loss_a_rejection_spends() {
     t.ok(p(1), json!({"type": "reject"}), &[]);
     assert_eq!(t.state.round.rejection, Some(1));
     t.refused(gm(), json!({"type": "turn"}), "D-14");
-    t.refused(p(1), json!({"type": "close_window"}), "D-14");
+    t.refused(p(1), json!({"type": "let_it_stand"}), "D-14");
     t.refused(p(1), json!({"type": "spend_loss", "card": "VIII"}), "D-14"); // not TMDF's call
     t.refused(gm(), json!({"type": "spend_loss", "card": "XXI"}), "ND-19"); // not a face-up Loss
     t.ok(
@@ -366,7 +387,7 @@ fn nd24_a_dominant_conceding_resets_control() {
     t.ok(gm(), json!({"type": "start"}), &[]);
     t.pass(p(1));
     t.pass(p(2));
-    t.bid(p(3), "XXI↑");
+    t.bid_settled(p(3), "XXI↑");
     t.pass(p(1));
     t.pass(p(2));
     t.pass(p(3));
@@ -414,8 +435,10 @@ fn nd28_nd29_the_last_drawer_takes_the_losses() {
         &["Rock Lover↑", "Rock Home↑"],
     ); // ND-10: 2 sheets with a Reserve
     t.ok(p(1), json!({"type": "bid", "character": "Ann"}), &["III↓"]);
+    t.settle();
     t.pass(gm());
     t.ok(p(1), json!({"type": "bid", "character": "Bob"}), &["IV↑"]); // ND-28
+    t.settle();
     t.pass(gm());
     t.pass(p(1));
     assert_eq!(t.state.parties[0].temporary[0].character, 1); // ND-29: Bob drew last
@@ -461,9 +484,9 @@ fn d3_an_empty_deck_reshuffles_this_rounds_discards() {
     let keep: nd_tourists::CardSet = [card("II"), card("III")].into_iter().collect();
     t.state.discard = t.state.deck.minus(keep);
     t.state.deck = keep;
-    t.bid(p(1), "II↑");
-    t.bid(gm(), "III↑");
-    let events = t.bid(p(1), "XX↑");
+    t.bid_settled(p(1), "II↑");
+    t.bid_settled(gm(), "III↑");
+    let events = t.bid_settled(p(1), "XX↑");
     assert!(
         events
             .iter()
@@ -477,11 +500,12 @@ fn d9_a_dominant_wiped_out_sets_control_to_zero_without_evaluation() {
     let mut t = kaiju();
     for c in ["I↓", "II↓", "III↓", "IV↓"] {
         t.pass(p(1));
-        t.bid(gm(), c);
+        t.bid_settled(gm(), c);
     }
     t.pass(p(1));
     t.bid(gm(), "V↓");
-    let events = t.ok(gm(), json!({"type": "close_window"}), &[]);
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]); // Levinulon does not turn its card
+    let events = t.ok(gm(), json!({"type": "let_it_stand"}), &[]); // nor cover it: it stands
     assert_eq!(outcome(&events), Some(Outcome::DominantWipedOut)); // D-9
     assert_eq!((t.state.dominant, t.state.control), (None, 0));
     assert_eq!(t.state.parties[0].status, Status::WipedOut { round: 1 }); // ND-16b
@@ -495,11 +519,11 @@ fn d9_after_a_contenders_wipe_out_bidding_goes_on_and_its_cards_still_count() {
         json!({"parties": [plain("A", "p1", 5), plain("B", "p2", 5), plain("G", "gm", 9)]}),
     );
     t.ok(gm(), json!({"type": "start"}), &[]);
-    t.bid(p(1), "XXI↑");
+    t.bid_settled(p(1), "XXI↑");
     t.pass(p(2));
     t.pass(gm());
     for c in ["I↓", "II↓", "III↓", "IV↓", "V↓"] {
-        t.bid(p(1), c);
+        t.bid_settled(p(1), c);
         t.pass(p(2)); // closes A's window; after the fifth, A is Wiped Out
         if c != "V↓" {
             t.pass(gm());
@@ -507,7 +531,7 @@ fn d9_after_a_contenders_wipe_out_bidding_goes_on_and_its_cards_still_count() {
     }
     assert_eq!(t.state.parties[0].status, Status::WipedOut { round: 1 }); // ND-16b
     assert_eq!(t.state.phase, Phase::Bidding); // D-9: 2 parties remain
-    t.bid(gm(), "Rock Ruler↑");
+    t.bid_settled(gm(), "Rock Ruler↑");
     t.pass(p(2));
     let events = t.pass(gm()); // D-6: 2 consecutive passes = 2 parties in play
     assert_eq!(
@@ -551,20 +575,21 @@ fn nd21_a_party_chooses_which_reversed_cards_mark_its_loss() {
     assert_eq!(ann.temporary.len(), 1);
     assert_eq!(ann.temporary[0].card, card("Rock Home")); // ND-21: party's choice
     assert!(ann.bid_line.iter().any(|b| b.card == card("Serpent Home")));
-    // A Lasting Loss keeps 3 of its reversed cards.
+    // Marking the Loss again with the cards that already mark it is a repeat (issue 15).
+    t.refused(
+        p(3),
+        json!({"type": "keep_loss_cards", "cards": ["Rock Home"]}),
+        "ND-21",
+    );
+    // A Lasting Loss keeps 3 reversed cards: Levinulon had exactly 3, so there is no other
+    // choice, and naming the same three (in any order) changes nothing.
     let mut k = Table::new(json!({"parties": [levinulon(), tmdf()]}));
     k.state = play_example("tv-04-kaiju-round-one.json");
-    k.ok(
+    k.refused(
         gm(),
         json!({"type": "keep_loss_cards", "cards": ["XVI", "VIII", "Unknown Seeker"]}),
-        &[],
+        "ND-21",
     );
-    let names: Vec<_> = k.state.parties[0].lasting[0]
-        .cards
-        .iter()
-        .map(|c| c.card.name())
-        .collect();
-    assert_eq!(names, ["XVI", "VIII", "Unknown Seeker"]);
     assert_eq!(k.state.parties[0].lasting_taken, 1);
     k.ok(gm(), json!({"type": "next_round"}), &[]);
     k.refused(
@@ -572,4 +597,118 @@ fn nd21_a_party_chooses_which_reversed_cards_mark_its_loss() {
         json!({"type": "keep_loss_cards", "cards": ["XVI", "VIII", "Unknown Seeker"]}),
         "ND-21",
     );
+}
+
+/// Four parties: A (p1) bids first; B (p2), the Dominant C (gm) and D (p3) each hold a
+/// Reserve card, so after A's card C may turn it and B, C and D may cover it.
+fn four_way() -> Table {
+    let with = |mut party: serde_json::Value, card: &str| {
+        party["characters"][0]["reserve"] = json!([card]);
+        party
+    };
+    let mut t = Table::new(json!({"parties": [
+        plain("A", "p1", 5),
+        with(plain("B", "p2", 5), "XX"),
+        with(plain("C", "gm", 9), "XIX"),
+        with(plain("D", "p3", 5), "XVIII"),
+    ]}));
+    t.ok(gm(), json!({"type": "start"}), &[]);
+    assert_eq!((t.state.dominant, t.state.control), (Some(2), 4));
+    t
+}
+
+fn waiting(t: &Table) -> Vec<clash_core::Seat> {
+    use clash_core::Ruleset;
+    nd_tourists::NdTourists::status(&t.state).waiting_for
+}
+
+fn reacting(t: &Table) -> Option<(ReactionStep, u8)> {
+    t.state.round.reacting.map(|r| (r.step, r.party))
+}
+
+fn cover(card: &str, weakness: &str) -> serde_json::Value {
+    json!({"type": "cover", "card": card, "cite": {"weakness": weakness}, "accepted": true})
+}
+
+#[test]
+fn d4_nd12_every_party_that_could_react_gets_its_turn_in_order() {
+    let mut t = four_way();
+    t.bid(p(1), "Rock Ruler↓");
+    // D-4: turn before cover; covers in seating order after the drawer: B, C, D.
+    assert_eq!(reacting(&t), Some((ReactionStep::Turn, 2)));
+    assert_eq!(waiting(&t), vec![gm()]);
+    t.refused(p(2), cover("XX", "Slow"), "D-4"); // B waits for C's turn
+    t.refused(p(3), json!({"type": "let_it_stand"}), "D-4"); // nor may D speak for C
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(reacting(&t), Some((ReactionStep::Cover, 1)));
+    assert_eq!(waiting(&t), vec![p(2)]);
+    // One party's pass ends only its own chance: the next in line is asked in turn.
+    t.ok(p(2), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(reacting(&t), Some((ReactionStep::Cover, 2)));
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(reacting(&t), Some((ReactionStep::Cover, 3)));
+    assert_eq!(waiting(&t), vec![p(3)]);
+    // A lower-priority party covers once those before it have passed (ND-20).
+    t.ok(p(3), cover("XVIII", "Slow"), &[]);
+    assert_eq!(t.state.parties[0].bid_line[0].card, card("XVIII"));
+    assert_eq!(t.state.round.window, None);
+    assert_eq!(t.state.round.turn, Some(1)); // B's bid
+    assert_eq!(waiting(&t), vec![p(2)]);
+}
+
+#[test]
+fn d4_nd12_a_higher_priority_reaction_pre_empts_a_lower_one() {
+    let mut t = four_way();
+    t.bid(p(1), "Rock Ruler↑");
+    t.ok(gm(), json!({"type": "turn"}), &[]); // the Dominant turns it reversed (ND-18)
+    assert!(t.state.parties[0].bid_line[0].reversed);
+    assert_eq!(reacting(&t), Some((ReactionStep::Cover, 1)));
+    t.ok(p(2), cover("XX", "Slow"), &[]); // B covers first…
+    t.refused(p(3), cover("XVIII", "Slow"), "ND-12"); // …so D never gets to
+    assert_eq!(t.state.parties[3].characters[0].reserve.len(), 1);
+    assert_eq!(t.state.parties[0].characters[0].tally, 1); // D-12
+}
+
+#[test]
+fn d4_nd19_rejections_come_first_in_seating_order_after_the_drawer() {
+    // A shows a Temporary Loss, so B, C and D may each reject A's card, in that order.
+    let mut t = four_way();
+    t.state.parties[0]
+        .temporary
+        .push(nd_tourists::state::TemporaryLoss {
+            card: card("Paper Home"),
+            character: 0,
+        });
+    t.state.deck.remove(card("Paper Home"));
+    t.bid(p(1), "XXI↑");
+    assert_eq!(reacting(&t), Some((ReactionStep::Reject, 1)));
+    t.refused(gm(), json!({"type": "reject"}), "D-4"); // C is after B
+    t.refused(gm(), json!({"type": "turn"}), "D-4"); // and turning comes after rejecting
+    t.ok(p(2), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(reacting(&t), Some((ReactionStep::Reject, 2)));
+    t.ok(gm(), json!({"type": "reject"}), &["Blades Home↑"]); // C pre-empts D's rejection
+    assert!(t.state.parties[0].temporary.is_empty()); // ND-19: the Temporary Loss is spent
+    // The replacement opens a new window: no Loss left to use, so the turn comes first.
+    assert_eq!(t.state.parties[0].bid_line[0].card, card("Blades Home"));
+    assert_eq!(reacting(&t), Some((ReactionStep::Turn, 2)));
+}
+
+#[test]
+fn d4_nobody_bids_past_another_partys_chance_to_react() {
+    let mut t = four_way();
+    t.bid(p(1), "Rock Ruler↑");
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
+    // B's bid would skip B's own cover (allowed: it declines it) and C's and D's (refused).
+    t.refused(p(2), json!({"type": "bid"}), "D-4");
+    t.ok(p(2), json!({"type": "let_it_stand"}), &[]);
+    t.ok(gm(), json!({"type": "let_it_stand"}), &[]);
+    t.ok(p(3), json!({"type": "let_it_stand"}), &[]);
+    assert_eq!(t.state.round.window, None); // everyone passed: the card stands
+    // C's own card: only C can react, so C's next bid declines its chances (D-4).
+    t.bid_settled(p(2), "Rock Home↑");
+    t.bid_settled(p(3), "Rock Lover↑");
+    t.bid(gm(), "Paper Ruler↑");
+    assert!(t.state.round.window.is_some());
+    assert_eq!(waiting(&t), vec![gm()]);
+    t.refused(p(1), json!({"type": "pass"}), "D-4"); // B and D may still cover C's card
 }

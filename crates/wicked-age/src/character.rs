@@ -5,6 +5,7 @@ use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::dice::Die;
+use crate::limits;
 
 /// The six PC forms (WA-2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -185,18 +186,18 @@ impl NpcForms {
 
 /// One significance choice of a Particular Strength (WA-9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Significance {
     /// Bonus die d10 instead of d8.
-    Potent,
+    Potent {},
     /// A second associated PC form.
     Broad { second_form: PcForm },
     /// Losing to this strength also costs the named form one size (WA-30).
     Consequential { pc_form: PcForm, npc_form: NpcForm },
     /// No other sheet may record this strength.
-    Unique,
+    Unique {},
     /// May be used beyond the holder's normal reach (narrative only).
-    FarReaching,
+    FarReaching {},
 }
 
 /// A Particular Strength as recorded on a sheet (WA-9).
@@ -235,11 +236,11 @@ impl Strength {
     }
 
     pub fn is_unique(&self) -> bool {
-        self.significance.contains(&Significance::Unique)
+        self.significance.contains(&Significance::Unique {})
     }
 
     pub fn is_far_reaching(&self) -> bool {
-        self.significance.contains(&Significance::FarReaching)
+        self.significance.contains(&Significance::FarReaching {})
     }
 }
 
@@ -253,6 +254,10 @@ pub struct StrengthSpec {
     pub pc_form: PcForm,
     pub npc_form: NpcForm,
     pub significance: Vec<Significance>,
+    /// The die as it stands now, when negotiated losses have stepped it down or removed it
+    /// (WA-27); a position writes it. Default: the die the significance gives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub die: Option<Die>,
 }
 
 impl StrengthSpec {
@@ -278,11 +283,23 @@ impl StrengthSpec {
                 ),
             ));
         }
-        let die = if self.significance.contains(&Significance::Potent) {
+        limits::setup_name("a strength's name", &self.name)?;
+        limits::setup_text("a strength's description", &self.description)?;
+        let new_die = if self.significance.contains(&Significance::Potent {}) {
             Die::D10
         } else {
             Die::D8
         };
+        let die = self.die.unwrap_or(new_die);
+        if die > new_die {
+            return Err(RuleError::setup(
+                "WA-9",
+                format!(
+                    "{owner}'s {} has a {new_die} at most: dice only ever step down",
+                    self.name
+                ),
+            ));
+        }
         Ok(Strength {
             name: self.name.clone(),
             description: self.description.clone(),
@@ -379,35 +396,94 @@ impl Character {
     }
 }
 
-/// A character as written in the setup.
+/// Which kind of sheet a character has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Pc,
+    Npc,
+}
+
+/// A sheet's forms as written: a PC's six forms or an NPC's three pairs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FormsSpec {
+    Pc(PcForms),
+    Npc(NpcForms),
+}
+
+/// A character as written in the setup: its sheet as created (WA-2, WA-6, WA-9) and the
+/// sizes it has lost since (`losses`, and a strength's `die`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CharacterSpec {
     pub name: String,
     #[serde(default)]
     pub description: String,
     /// The controlling player for a PC (`"p1"`, …); NPCs are always the GM's and may omit it.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
-    #[serde(flatten)]
-    pub sheet: Sheet,
+    pub kind: Kind,
+    /// The dice dealt at creation.
+    pub forms: FormsSpec,
     #[serde(default)]
     pub strengths: Vec<StrengthSpec>,
     #[serde(default)]
     pub best_interests: Vec<String>,
-    /// Sizes already lost in earlier chapters, applied after the creation check: one step down
+    /// Sizes already lost in earlier play, applied after the creation check: one step down
     /// per entry (a campaign continuing from an earlier state).
     #[serde(default)]
     pub losses: Vec<FormRef>,
+    /// `"dead"` for a character an agreed consequence killed (WA-27). Out of the chapter
+    /// follows from the dice (WA-4, WA-8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
 }
 
 impl CharacterSpec {
+    /// The sheet as created, its kind and its forms agreeing.
+    fn sheet(&self) -> Result<Sheet, RuleError> {
+        match (self.kind, &self.forms) {
+            (Kind::Pc, FormsSpec::Pc(forms)) => Ok(Sheet::Pc { forms: *forms }),
+            (Kind::Npc, FormsSpec::Npc(forms)) => Ok(Sheet::Npc { forms: *forms }),
+            (Kind::Pc, FormsSpec::Npc(_)) => Err(RuleError::setup(
+                "WA-2",
+                format!("{} is a PC: give its six forms", self.name),
+            )),
+            (Kind::Npc, FormsSpec::Pc(_)) => Err(RuleError::setup(
+                "WA-6",
+                format!(
+                    "{} is an NPC: give its three forms as pairs of dice",
+                    self.name
+                ),
+            )),
+        }
+    }
+
     /// Validate creation (WA-2, WA-5, WA-6, WA-9) and build the sheet.
     pub fn build(&self) -> Result<Character, RuleError> {
         let name = &self.name;
         if name.trim().is_empty() {
             return Err(RuleError::setup("WA-2", "every character needs a name"));
         }
-        let controller = match (&self.sheet, self.seat) {
+        limits::setup_name("a character's name", name)?;
+        limits::setup_text("a description", &self.description)?;
+        limits::setup_count(
+            "strengths on a sheet",
+            self.strengths.len(),
+            limits::MAX_STRENGTHS,
+        )?;
+        limits::setup_count(
+            "Best Interests on a sheet",
+            self.best_interests.len(),
+            limits::MAX_BEST_INTERESTS,
+        )?;
+        limits::setup_count("losses on a sheet", self.losses.len(), limits::MAX_LOSSES)?;
+        for b in &self.best_interests {
+            limits::setup_text("a Best Interest", b)?;
+        }
+        let sheet = self.sheet()?;
+        let controller = match (&sheet, self.seat) {
             (Sheet::Pc { forms }, Some(seat @ Seat::Player(_))) => {
                 if !forms.is_creation_set() {
                     return Err(RuleError::setup(
@@ -432,7 +508,7 @@ impl CharacterSpec {
             (Sheet::Pc { .. }, _) => {
                 return Err(RuleError::setup(
                     "WA-2",
-                    format!("{name} is a PC and needs a player seat (p1, p2, …)"),
+                    format!("{name} is a PC and needs a player's seat"),
                 ));
             }
             (Sheet::Npc { forms }, None | Some(Seat::Gm)) => {
@@ -447,7 +523,7 @@ impl CharacterSpec {
             (Sheet::Npc { .. }, Some(_)) => {
                 return Err(RuleError::setup(
                     "WA-6",
-                    format!("{name} is an NPC and is controlled by the GM"),
+                    format!("{name} is an NPC and is played by the GM"),
                 ));
             }
         };
@@ -460,7 +536,7 @@ impl CharacterSpec {
             name: name.clone(),
             description: self.description.clone(),
             controller,
-            sheet: self.sheet.clone(),
+            sheet,
             strengths,
             best_interests: self.best_interests.clone(),
             status: Status::Active,
@@ -474,9 +550,122 @@ impl CharacterSpec {
             })?;
             character.set_form(*loss, &stepped);
         }
-        if character.has_two_forms_at_zero() {
-            character.status = Status::OutOfChapter;
-        }
+        character.status = match self.status {
+            Some(Status::Dead) => Status::Dead,
+            _ if character.has_two_forms_at_zero() => Status::OutOfChapter,
+            Some(Status::OutOfChapter) => {
+                return Err(RuleError::setup(
+                    "WA-4",
+                    format!("{name} is out of the chapter only with two forms at 0"),
+                ));
+            }
+            _ => Status::Active,
+        };
         Ok(character)
     }
+
+    /// The setup that builds `c` as it stands: its sheet as created (one assignment of the
+    /// creation dice that its dice can have come from) and the sizes lost since.
+    pub fn of(c: &Character) -> CharacterSpec {
+        let (kind, forms, losses) = match &c.sheet {
+            Sheet::Pc { forms } => {
+                let (created, losses) = pc_history(forms);
+                (Kind::Pc, FormsSpec::Pc(created), losses)
+            }
+            Sheet::Npc { forms } => {
+                let (created, losses) = npc_history(forms);
+                (Kind::Npc, FormsSpec::Npc(created), losses)
+            }
+        };
+        CharacterSpec {
+            name: c.name.clone(),
+            description: c.description.clone(),
+            seat: (c.controller != Seat::Gm).then_some(c.controller),
+            kind,
+            forms,
+            strengths: c
+                .strengths
+                .iter()
+                .map(|s| StrengthSpec {
+                    name: s.name.clone(),
+                    description: s.description.clone(),
+                    pc_form: s.pc_form,
+                    npc_form: s.npc_form,
+                    significance: s.significance.clone(),
+                    die: (!s.significance.contains(&Significance::Potent {}) && s.die != Die::D8
+                        || s.significance.contains(&Significance::Potent {}) && s.die != Die::D10)
+                        .then_some(s.die),
+                })
+                .collect(),
+            best_interests: c.best_interests.clone(),
+            losses,
+            status: (c.status == Status::Dead).then_some(Status::Dead),
+        }
+    }
+}
+
+/// Steps down the chain from `from` to `to` (WA-1), if `to` is reachable.
+fn steps(from: Die, to: Die) -> Option<usize> {
+    let mut d = from;
+    for k in 0..=5 {
+        if d == to {
+            return Some(k);
+        }
+        d = d.step_down();
+    }
+    None
+}
+
+/// WA-2: a PC's dice as created (the largest creation die to the largest die now) and the
+/// steps each form lost since.
+fn pc_history(now: &PcForms) -> (PcForms, Vec<FormRef>) {
+    let mut order: Vec<PcForm> = PcForm::ALL.to_vec();
+    order.sort_by_key(|f| std::cmp::Reverse(now.get(*f)));
+    let dealt = [Die::D12, Die::D10, Die::D8, Die::D6, Die::D6, Die::D4];
+    let mut created = *now;
+    let mut losses = Vec::new();
+    for (form, die) in order.into_iter().zip(dealt) {
+        created.set(form, die);
+        let k = steps(die, now.get(form)).unwrap_or(0);
+        losses.extend(std::iter::repeat_n(FormRef::Pc(form), k));
+    }
+    (created, losses)
+}
+
+/// WA-6, WA-8: an NPC's pairs as created (both dice of a form step down together) and the
+/// steps each form lost since.
+fn npc_history(now: &NpcForms) -> (NpcForms, Vec<FormRef>) {
+    let pairs = [[Die::D12, Die::D8], [Die::D10, Die::D6], [Die::D6, Die::D4]];
+    let perms = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    for perm in perms {
+        let mut created = *now;
+        let mut losses = Vec::new();
+        let fits = NpcForm::ALL.iter().zip(perm).all(|(form, i)| {
+            let [a, b] = now.get(*form);
+            let [x, y] = pairs[i];
+            // Either die order, as a setup may write a pair either way round.
+            [[x, y], [y, x]].into_iter().any(|pair| {
+                let k = (0..=5).find(|k| {
+                    let step = |d: Die| (0..*k).fold(d, |d, _| d.step_down());
+                    [step(pair[0]), step(pair[1])] == [a, b]
+                });
+                if let Some(k) = k {
+                    created.set(*form, pair);
+                    losses.extend(std::iter::repeat_n(FormRef::Npc(*form), k));
+                }
+                k.is_some()
+            })
+        });
+        if fits {
+            return (created, losses);
+        }
+    }
+    (*now, Vec::new())
 }

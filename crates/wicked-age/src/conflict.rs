@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::character::{Character, NpcForm, PcForm, Sheet, Status};
 use crate::consequence::Knockout;
+use crate::limits;
 use crate::owe;
 use crate::roll::{DieSource, Outcome, Roll, RollChoice, RollValue, RolledDie, Table, judge};
 use crate::table::{Draft, Event};
@@ -24,6 +25,7 @@ pub enum Stage {
 
 /// A participant's initiative roll and any tie rerolls (WA-22).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct InitiativeRoll {
     pub choice: RollChoice,
     pub roll: Roll,
@@ -39,26 +41,47 @@ impl InitiativeRoll {
 
 /// A consequential strength a participant added to one of their rolls (WA-30).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ConsequentialUse {
     pub strength: String,
     pub pc_form: PcForm,
     pub npc_form: NpcForm,
 }
 
-/// One character in a conflict.
+/// One character in a conflict. In a position, only `name` is needed: the rest defaults to
+/// a participant still in who has not acted this round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Participant {
     pub name: String,
     /// False once knocked out (WA-24).
+    #[serde(default = "yes")]
     pub in_conflict: bool,
     /// This round's turn is spent, by challenging or by answering (WA-23).
+    #[serde(default)]
     pub turn_used: bool,
     /// WA-18: an Owe d6 cashed in for this conflict.
+    #[serde(default)]
     pub owe_die: bool,
+    #[serde(default)]
     pub initiative: Option<InitiativeRoll>,
     /// WA-16: form-die sizes rolled for round-1 initiative, largest first.
+    #[serde(default)]
     pub round_one_dice: Vec<u32>,
+    #[serde(default)]
     pub consequential_used: Vec<ConsequentialUse>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn first_round() -> u8 {
+    1
+}
+
+fn initiative() -> Stage {
+    Stage::Initiative
 }
 
 impl Participant {
@@ -73,6 +96,7 @@ impl Participant {
 
 /// A challenge waiting for its answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Pending {
     pub challenger: String,
     pub target: String,
@@ -81,6 +105,7 @@ pub struct Pending {
 
 /// One challenge and its answer, kept for the record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Exchange {
     pub round: u8,
     pub challenger: String,
@@ -101,6 +126,7 @@ pub enum KnockoutCause {
 
 /// An ending offered at the start of round 2 or 3 (WA-25), and who has agreed so far.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EndProposal {
     pub terms: String,
     pub agreed: Vec<String>,
@@ -108,36 +134,50 @@ pub struct EndProposal {
 
 /// Why a conflict ended (WA-24).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum EndReason {
     /// Fewer than two participants remain.
-    Knockouts,
+    Knockouts {},
     /// Round 3 is over.
-    RoundThreeOver,
+    RoundThreeOver {},
     /// Everyone remaining agreed (WA-25); no automatic die losses.
     Agreement { terms: String },
 }
 
-/// A conflict in progress or awaiting its consequences.
+/// A conflict in progress or awaiting its consequences. In a position, everything but the
+/// participants has a default: round 1, initiative not yet rolled, nothing else happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Conflict {
+    #[serde(default)]
     pub action: String,
+    #[serde(default = "first_round")]
     pub round: u8,
+    #[serde(default = "initiative")]
     pub stage: Stage,
     pub participants: Vec<Participant>,
     /// WA-20: who holds the Advantage die.
+    #[serde(default)]
     pub advantage: Option<String>,
     /// This round's initiative order, highest first.
+    #[serde(default)]
     pub order: Vec<String>,
     /// The first participant's initiative roll, until it is used as their challenge.
+    #[serde(default)]
     pub standing: Option<Roll>,
+    #[serde(default)]
     pub pending: Option<Pending>,
     /// Every exchange of the conflict so far, in order.
+    #[serde(default)]
     pub exchanges: Vec<Exchange>,
     /// (challenger, target) of every round-1 challenge (WA-16 opponents).
+    #[serde(default)]
     pub round_one_pairs: Vec<[String; 2]>,
+    #[serde(default)]
     pub knockouts: Vec<Knockout>,
+    #[serde(default)]
     pub proposal: Option<EndProposal>,
+    #[serde(default)]
     pub ended: Option<EndReason>,
 }
 
@@ -256,6 +296,16 @@ pub fn start(d: &mut Draft, seat: Seat, names: &[String], action: &str) -> Resul
     ensure(names.len() >= 2, "WA-19", || {
         "a conflict needs at least two characters".to_string()
     })?;
+    if names.len() > limits::MAX_PARTICIPANTS {
+        return Err(RuleError::illegal(
+            limits::LIMIT,
+            format!(
+                "at most {} characters take part in one conflict (a table limit)",
+                limits::MAX_PARTICIPANTS
+            ),
+        ));
+    }
+    limits::text("the action", action)?;
     for (i, name) in names.iter().enumerate() {
         ensure(!names[..i].contains(name), "WA-19", || {
             format!("{name} is listed twice")
@@ -314,7 +364,7 @@ fn controlled<'a>(
         return Err(RuleError::not_your_call(
             rule,
             seat,
-            format!("{name} is controlled by {}", ch.controller),
+            format!("{name} is not yours to play"),
         ));
     }
     Ok(ch)
@@ -642,9 +692,9 @@ fn advance(d: &mut Draft) -> Result<(), RuleError> {
         }
     }
     if too_few {
-        end(d, EndReason::Knockouts);
+        end(d, EndReason::Knockouts {});
     } else if round >= 3 {
-        end(d, EndReason::RoundThreeOver);
+        end(d, EndReason::RoundThreeOver {});
     } else {
         d.emit(Event::RoundStarted { round: round + 1 });
     }
@@ -684,7 +734,7 @@ pub fn concede(d: &mut Draft, seat: Seat, name: &str, to: &str) -> Result<(), Ru
     })?;
     knock_out(d, name, to, KnockoutCause::Concession);
     if d.conflict()?.remaining().count() < 2 {
-        end(d, EndReason::Knockouts);
+        end(d, EndReason::Knockouts {});
     }
     Ok(())
 }
@@ -698,6 +748,14 @@ pub fn propose_end(d: &mut Draft, seat: Seat, name: &str, terms: &str) -> Result
     })?;
     ensure(conflict.is_in(name), "WA-24", || {
         format!("{name} has been knocked out")
+    })?;
+    limits::text("the terms", terms)?;
+    let repeat = conflict
+        .proposal
+        .as_ref()
+        .is_some_and(|p| p.terms == terms && p.agreed.first().map(String::as_str) == Some(name));
+    ensure(!repeat, "WA-25", || {
+        format!("{name} has already proposed this ending")
     })?;
     d.emit(Event::EndProposed {
         character: name.to_string(),

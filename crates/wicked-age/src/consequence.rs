@@ -53,7 +53,7 @@ impl DefaultConsequence {
 /// One cost of an agreed alternative. Every cost falls on the loser: the engine has no way to
 /// name anyone else, and none that improves the winner (WA-27).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Cost {
     /// The loser's form loses one size.
     StepDown { form: FormRef },
@@ -62,11 +62,12 @@ pub enum Cost {
     /// The loser's strength is removed.
     RemoveStrength { strength: String },
     /// The loser dies.
-    Death,
+    Death {},
 }
 
 /// An agreed consequence other than the defaults (WA-27).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Alternative {
     /// What happens, in words (including any promise, which the engine does not enforce).
     pub terms: String,
@@ -79,7 +80,7 @@ pub struct Alternative {
 
 /// Where a (winner, loser) pair stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
+#[serde(tag = "state", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Settlement {
     Open {
         /// An alternative on the table, waiting for the loser.
@@ -87,11 +88,12 @@ pub enum Settlement {
         /// The loser has refused; only a default may follow.
         refused: bool,
     },
-    Settled,
+    Settled {},
 }
 
 /// A (winner, loser) pair created by a knockout (WA-24).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Knockout {
     pub winner: String,
     pub loser: String,
@@ -101,8 +103,24 @@ pub struct Knockout {
 }
 
 impl Knockout {
+    /// The alternative on the table, waiting for the loser's answer.
+    pub fn alternative(&self) -> Option<&Alternative> {
+        match &self.settlement {
+            Settlement::Open {
+                alternative: Some(a),
+                ..
+            } => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The loser refused any alternative: only a default may follow.
+    pub fn refused(&self) -> bool {
+        matches!(self.settlement, Settlement::Open { refused: true, .. })
+    }
+
     pub fn is_settled(&self) -> bool {
-        self.settlement == Settlement::Settled
+        self.settlement == Settlement::Settled {}
     }
 }
 
@@ -189,8 +207,24 @@ pub fn propose(
         .state
         .character(loser)
         .ok_or_else(|| RuleError::illegal("WA-27", "unknown loser"))?;
+    crate::limits::text("an alternative's terms", &alternative.terms)?;
+    if alternative.costs.len() > crate::limits::MAX_COSTS {
+        return Err(RuleError::illegal(
+            crate::limits::LIMIT,
+            format!(
+                "an alternative has at most {} costs (a table limit)",
+                crate::limits::MAX_COSTS
+            ),
+        ));
+    }
     for cost in &alternative.costs {
         check_cost(ch, cost)?;
+    }
+    if k.alternative() == Some(&alternative) {
+        return Err(RuleError::illegal(
+            "WA-27",
+            format!("{} has already offered {loser} this", k.winner),
+        ));
     }
     d.emit(Event::AlternativeProposed {
         winner: k.winner.clone(),
@@ -211,7 +245,7 @@ fn check_cost(loser: &Character, cost: &Cost) -> Result<(), RuleError> {
                 format!("{} has no strength {strength}", loser.name)
             })
         }
-        Cost::Death => Ok(()),
+        Cost::Death {} => Ok(()),
     }
 }
 
@@ -247,12 +281,18 @@ pub fn accept(d: &mut Draft, seat: Seat, loser: &str) -> Result<(), RuleError> {
 
 /// WA-27: the loser refuses any alternative; the winner must now pick a default.
 pub fn refuse(d: &mut Draft, seat: Seat, loser: &str) -> Result<(), RuleError> {
-    let (_, _, loser_seat) = open_pair(d, loser)?;
+    let (k, _, loser_seat) = open_pair(d, loser)?;
     if seat != loser_seat {
         return Err(RuleError::not_your_call(
             "WA-27",
             seat,
             format!("{loser}'s player accepts or refuses"),
+        ));
+    }
+    if k.refused() && k.alternative().is_none() {
+        return Err(RuleError::illegal(
+            "WA-27",
+            format!("{loser} has already refused: {} picks a default", k.winner),
         ));
     }
     d.emit(Event::AlternativeRefused {
@@ -268,7 +308,7 @@ fn pay(d: &mut Draft, loser: &str, cost: &Cost) {
             step_strength(d, loser, strength, |die| die.step_down())
         }
         Cost::RemoveStrength { strength } => step_strength(d, loser, strength, |_| Die::Zero),
-        Cost::Death => {
+        Cost::Death {} => {
             if d.state
                 .character(loser)
                 .is_some_and(|c| c.status != Status::Dead)

@@ -59,21 +59,38 @@
 //!   form can make (9,9), so its worked example uses a PC's d12+d10 for the same (9,9).
 //! * Forms never recover (the spec has no recovery rule), so an out-of-chapter character stays
 //!   out after `end_chapter`.
+//! * Who the table waits on ([`moves::status`]): the characters still to roll initiative (all
+//!   at once), then the challenger whose turn it is, then the target who must answer. Open
+//!   consequences do not hold up a live conflict (WA-29); once it has ended, the winners must
+//!   choose (or the losers answer an alternative offered). Between conflicts the GM, or the
+//!   player who owes the Oracle choice. A campaign never ends by itself.
+//! * Legal commands are built straight from the rules and kept compact: one roll per
+//!   character and kind with a typical choice of forms (its two biggest dice, or its NPC form
+//!   with the biggest dice); pages and bots offer the other forms themselves.
+//! * Repeats are refused: the same alternative offered twice, a second refusal, the same
+//!   ending proposed again by its proposer (WA-25, WA-27), and ending a chapter again before
+//!   its Oracle is picked (WA-17.1: the claim would be lost).
+//! * Positions ([`position`]): a setup can hold a conflict under way, the Oracle claim and the
+//!   characters due back; characters are written as created with their losses since.
+//! * Table limits ([`limits`], refusals under `WA-limits`): 100 characters, 16 participants in
+//!   a conflict, 8 strengths and 8 Best Interests a sheet, 200 Owe List entries, names of 80
+//!   characters and texts of 1000. Unknown fields in setups and commands are refused.
 
 pub mod character;
 pub mod conflict;
 pub mod consequence;
 pub mod dice;
 pub mod guard;
+pub mod limits;
+pub mod moves;
 pub mod odds;
 pub mod owe;
+pub mod position;
 mod render;
 pub mod roll;
 pub mod table;
 
-use clash_core::{
-    Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, SeededRandomness, Viewer,
-};
+use clash_core::{Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 pub use character::{Character, FormRef, NpcForm, PcForm, Status};
@@ -84,9 +101,9 @@ pub use table::{Event, Setup, State};
 
 use table::Draft;
 
-/// Everything a seat can ask for.
+/// Everything a seat can ask for. Unknown fields are refused.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// WA-19: an action is interfered with; these characters enter a conflict.
     StartConflict {
@@ -140,7 +157,7 @@ pub enum Command {
     /// WA-27: the loser refuses; the winner must pick a default.
     RefuseAlternative { loser: String },
     /// WA-17.1: the GM ends the chapter.
-    EndChapter,
+    EndChapter {},
     /// WA-17.1: the claiming player picks the next Oracle and a story element.
     ChooseOracle {
         oracle: String,
@@ -167,7 +184,7 @@ impl Ruleset for WickedAge {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type View = State;
+    type View = View;
 
     fn setup(setup: &Setup) -> Result<State, RuleError> {
         State::from_setup(setup)
@@ -178,26 +195,12 @@ impl Ruleset for WickedAge {
     }
 
     fn seat_name(state: &State, seat: Seat) -> String {
-        let names: Vec<&str> = state
-            .characters
-            .iter()
-            .filter(|c| c.controller == seat && c.is_pc())
-            .map(|c| c.name.as_str())
-            .collect();
-        match (seat, names.is_empty()) {
-            (Seat::Gm, _) => "the GM".into(),
-            (Seat::Player(n), true) => format!("Player {n}"),
-            (Seat::Player(_), false) => names.join(" and "),
-        }
+        seat_name(state, seat)
     }
 
     fn status(state: &State) -> clash_core::Status {
         // A campaign has no end of its own: there is always a next conflict or chapter.
-        clash_core::Status::waiting(
-            Self::seats(state)
-                .into_iter()
-                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
-        )
+        moves::status(state)
     }
 
     fn seats(state: &State) -> Vec<Seat> {
@@ -226,17 +229,32 @@ impl Ruleset for WickedAge {
         table::apply(state, event);
     }
 
-    fn view(state: &State, _viewer: Viewer) -> State {
+    fn view(state: &State, _viewer: Viewer) -> View {
         // Nothing in this game is secret: sheets, rolls and the Owe List are all public.
-        state.clone()
+        View {
+            table: state.clone(),
+            players: Self::seats(state)
+                .into_iter()
+                .map(|seat| SeatName {
+                    seat,
+                    name: seat_name(state, seat),
+                })
+                .collect(),
+            waiting: moves::waiting_line(state),
+        }
     }
 
     fn event_view(event: &Event, _viewer: Viewer) -> Option<Event> {
         Some(event.clone())
     }
 
-    fn narrate(_state: &State, event: &Event) -> String {
-        render::narrate(event)
+    /// Nothing in this game is chosen in secret: every roll is thrown in the open.
+    fn secret_pending(_state: &State, _seat: Seat) -> bool {
+        false
+    }
+
+    fn narrate(state: &State, event: &Event) -> String {
+        render::narrate(state, event)
     }
 
     fn render(state: &State, _viewer: Viewer) -> String {
@@ -244,14 +262,12 @@ impl Ruleset for WickedAge {
     }
 
     fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
-        candidates(state)
-            .into_iter()
-            .filter(|c| WickedAge::decide(state, seat, c, &mut SeededRandomness::new(0)).is_ok())
-            .collect()
+        moves::legal(state, seat)
     }
 
-    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
-        None
+    fn position(state: &State, _viewer: Viewer) -> Option<Setup> {
+        // Nothing is hidden: every viewer gets the whole position.
+        Some(position::export(state))
     }
 }
 
@@ -269,12 +285,77 @@ impl Listed for WickedAge {
     }];
 }
 
+/// Table limits on the names a command carries, checked before anything looks them up (so a
+/// refusal never echoes an enormous name back).
+fn check_names(command: &Command) -> Result<(), RuleError> {
+    let name = |s: &String| limits::name("a character's name", s);
+    let choice = |c: &RollChoice| {
+        c.strength
+            .iter()
+            .try_for_each(|s| limits::name("a strength's name", s))
+    };
+    match command {
+        Command::StartConflict { participants, .. } => {
+            if participants.len() > limits::MAX_PARTICIPANTS {
+                return Err(RuleError::illegal(
+                    limits::LIMIT,
+                    format!(
+                        "at most {} characters take part in one conflict (a table limit)",
+                        limits::MAX_PARTICIPANTS
+                    ),
+                ));
+            }
+            participants.iter().try_for_each(name)
+        }
+        Command::CashInOwe { pc, entry } => name(pc).and(name(entry)),
+        Command::RollInitiative {
+            character,
+            choice: c,
+        }
+        | Command::Answer {
+            character,
+            choice: c,
+        } => name(character).and(choice(c)),
+        Command::Challenge {
+            character,
+            target,
+            choice: c,
+        } => name(character).and(name(target)).and(choice(c)),
+        Command::Concede { character, to } => name(character).and(name(to)),
+        Command::ProposeEnd { character, .. } | Command::AgreeEnd { character } => name(character),
+        Command::ProposeAlternative { loser, alternative } => {
+            name(loser)?;
+            if alternative.costs.len() > limits::MAX_COSTS {
+                return Err(RuleError::illegal(
+                    limits::LIMIT,
+                    format!(
+                        "an alternative has at most {} costs (a table limit)",
+                        limits::MAX_COSTS
+                    ),
+                ));
+            }
+            alternative.costs.iter().try_for_each(|c| match c {
+                Cost::StepDownStrength { strength } | Cost::RemoveStrength { strength } => {
+                    limits::name("a strength's name", strength)
+                }
+                _ => Ok(()),
+            })
+        }
+        Command::ChooseConsequence { loser, .. }
+        | Command::AcceptAlternative { loser }
+        | Command::RefuseAlternative { loser } => name(loser),
+        Command::BringBack { character } => name(character),
+        Command::EndChapter {} | Command::ChooseOracle { .. } => Ok(()),
+    }
+}
+
 fn dispatch(
     d: &mut Draft,
     seat: Seat,
     command: &Command,
     rng: &mut dyn Randomness,
 ) -> Result<(), RuleError> {
+    check_names(command)?;
     match command {
         Command::StartConflict {
             participants,
@@ -305,7 +386,7 @@ fn dispatch(
         }
         Command::AcceptAlternative { loser } => consequence::accept(d, seat, loser),
         Command::RefuseAlternative { loser } => consequence::refuse(d, seat, loser),
-        Command::EndChapter => owe::end_chapter(d, seat),
+        Command::EndChapter {} => owe::end_chapter(d, seat),
         Command::ChooseOracle {
             oracle,
             story_element,
@@ -314,131 +395,37 @@ fn dispatch(
     }
 }
 
-/// Commands worth trying in this state (filtered by `decide` in `legal_commands`).
-fn candidates(state: &State) -> Vec<Command> {
-    let mut out = Vec::new();
-    let names: Vec<String> = state.characters.iter().map(|c| c.name.clone()).collect();
-    match &state.conflict {
-        None => {
-            for (i, a) in names.iter().enumerate() {
-                for b in &names[i + 1..] {
-                    out.push(Command::StartConflict {
-                        participants: vec![a.clone(), b.clone()],
-                        action: "interferes".into(),
-                    });
-                }
-            }
-            if names.len() >= 3 {
-                out.push(Command::StartConflict {
-                    participants: names.iter().take(3).cloned().collect(),
-                    action: "a brawl".into(),
-                });
-            }
-            out.push(Command::EndChapter);
-            out.push(Command::ChooseOracle {
-                oracle: "The Unquiet Past".into(),
-                story_element: "A ghost".into(),
-            });
-            for e in &state.owe_list {
-                out.push(Command::BringBack {
-                    character: e.character.clone(),
-                });
-            }
-        }
-        Some(c) => {
-            let answerer = c.pending.as_ref().map(|p| p.target.as_str());
-            let challenger = c.next_challenger();
-            for p in c.participants.iter().filter(|p| p.in_conflict) {
-                let Some(ch) = state.character(&p.name) else {
-                    continue;
-                };
-                let choices = conflict::sample_choices(ch);
-                // Only the rolls that could be due now, to keep the sample cheap to check.
-                for choice in &choices {
-                    if p.initiative.is_none() {
-                        out.push(Command::RollInitiative {
-                            character: p.name.clone(),
-                            choice: choice.clone(),
-                        });
-                    }
-                    if answerer == Some(p.name.as_str()) {
-                        out.push(Command::Answer {
-                            character: p.name.clone(),
-                            choice: choice.clone(),
-                        });
-                    }
-                }
-                for t in c
-                    .participants
-                    .iter()
-                    .filter(|t| t.in_conflict && t.name != p.name)
-                {
-                    if challenger == Some(p.name.as_str()) {
-                        out.push(Command::Challenge {
-                            character: p.name.clone(),
-                            target: t.name.clone(),
-                            choice: RollChoice::default(),
-                        });
-                        if let Some(choice) = choices.first() {
-                            out.push(Command::Challenge {
-                                character: p.name.clone(),
-                                target: t.name.clone(),
-                                choice: choice.clone(),
-                            });
-                        }
-                    }
-                    out.push(Command::Concede {
-                        character: p.name.clone(),
-                        to: t.name.clone(),
-                    });
-                }
-                out.push(Command::ProposeEnd {
-                    character: p.name.clone(),
-                    terms: "We part ways".into(),
-                });
-                out.push(Command::AgreeEnd {
-                    character: p.name.clone(),
-                });
-                for e in &state.owe_list {
-                    out.push(Command::CashInOwe {
-                        pc: p.name.clone(),
-                        entry: e.character.clone(),
-                    });
-                }
-            }
-            for k in c.open_knockouts() {
-                for consequence in [
-                    DefaultConsequence::Exhausted,
-                    DefaultConsequence::Injured,
-                    DefaultConsequence::Shamed,
-                ] {
-                    out.push(Command::ChooseConsequence {
-                        loser: k.loser.clone(),
-                        consequence,
-                        waive_consequential: false,
-                    });
-                }
-                if let Some(ch) = state.character(&k.loser) {
-                    let alternative = Alternative {
-                        terms: "loses a keepsake and a little nerve".into(),
-                        costs: vec![Cost::StepDown {
-                            form: consequence::first_form(ch),
-                        }],
-                        waive_consequential: false,
-                    };
-                    out.push(Command::ProposeAlternative {
-                        loser: k.loser.clone(),
-                        alternative,
-                    });
-                }
-                out.push(Command::AcceptAlternative {
-                    loser: k.loser.clone(),
-                });
-                out.push(Command::RefuseAlternative {
-                    loser: k.loser.clone(),
-                });
-            }
-        }
+/// What every viewer sees: the whole table (nothing is hidden), with the names people know
+/// the seats by and who the table waits on, in words.
+#[derive(Debug, Clone, Serialize)]
+pub struct View {
+    #[serde(flatten)]
+    pub table: State,
+    /// Each seat and the name it goes by ("the GM", "Ysolde and Oren").
+    pub players: Vec<SeatName>,
+    /// "Waiting for Ysolde to answer the Khan's challenge".
+    pub waiting: String,
+}
+
+/// A seat and the name people know it by.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatName {
+    pub seat: Seat,
+    pub name: String,
+}
+
+/// The name people know `seat` by: "the GM", or its PCs' names ("Ysolde and Oren").
+pub fn seat_name(state: &State, seat: Seat) -> String {
+    let names: Vec<&str> = state
+        .characters
+        .iter()
+        .filter(|c| c.controller == seat && c.is_pc())
+        .map(|c| c.name.as_str())
+        .collect();
+    match (seat, names.as_slice()) {
+        (Seat::Gm, _) => "the GM".into(),
+        (Seat::Player(n), []) => format!("Player {n}"),
+        (Seat::Player(_), [one]) => (*one).to_string(),
+        (Seat::Player(_), [rest @ .., last]) => format!("{} and {last}", rest.join(", ")),
     }
-    out
 }

@@ -9,6 +9,7 @@ use crate::table::{Draft, Event, State};
 
 /// One line of the Owe List: a PC and the player controlling it (WA-14).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OweEntry {
     pub character: String,
     pub player: Seat,
@@ -16,6 +17,7 @@ pub struct OweEntry {
 
 /// The oldest entry crossed off at a chapter's end: its player picks the next Oracle (WA-17.1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OracleClaim {
     /// The chapter the claim is for.
     pub chapter: u32,
@@ -28,6 +30,7 @@ pub struct OracleClaim {
 
 /// A character who will come back in a later chapter, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Return {
     pub character: String,
     /// The chapter that was current when the entry was crossed off.
@@ -105,7 +108,7 @@ pub fn cash_in(
         .ok_or_else(|| {
             RuleError::illegal(
                 "WA-17",
-                format!("the Owe List has no entry of {entry_character} controlled by {seat}"),
+                format!("you have no Owe List entry for {entry_character}"),
             )
         })?;
     let entry = d.state.owe_list[position].clone();
@@ -130,6 +133,26 @@ pub fn end_chapter(d: &mut Draft, seat: Seat) -> Result<(), RuleError> {
     ensure(d.state.conflict.is_none(), "WA-17", || {
         "a conflict is still open".to_string()
     })?;
+    if let Some(claim) = d.state.oracle.as_ref().filter(|c| c.oracle.is_none()) {
+        return Err(RuleError::illegal(
+            "WA-17",
+            format!(
+                "{} has not yet picked the Oracle for chapter {}",
+                crate::seat_name(&d.state, claim.entry.player),
+                claim.chapter
+            ),
+        ));
+    }
+    ensure(
+        d.state.chapter < crate::limits::MAX_CHAPTER,
+        crate::limits::LIMIT,
+        || {
+            format!(
+                "chapters go up to {} (a table limit)",
+                crate::limits::MAX_CHAPTER
+            )
+        },
+    )?;
     let chapter = d.state.chapter + 1;
     d.emit(Event::ChapterEnded { chapter });
     if let Some(entry) = d.state.owe_list.first().cloned() {
@@ -155,7 +178,10 @@ pub fn choose_oracle(
         return Err(RuleError::not_your_call(
             "WA-17",
             seat,
-            format!("{} picks the Oracle", claim.entry.player),
+            format!(
+                "{} picks the Oracle",
+                crate::seat_name(&d.state, claim.entry.player)
+            ),
         ));
     }
     ensure(
@@ -163,6 +189,8 @@ pub fn choose_oracle(
         "WA-17",
         || "name the Oracle and one of its story elements".to_string(),
     )?;
+    crate::limits::name("an Oracle", oracle)?;
+    crate::limits::name("a story element", story_element)?;
     d.emit(Event::OracleChosen {
         player: seat,
         oracle: oracle.to_string(),

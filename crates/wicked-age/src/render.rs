@@ -3,21 +3,31 @@
 use std::fmt::Write;
 
 use crate::character::{Character, NpcForm, PcForm, Sheet, Status};
-use crate::conflict::{EndReason, KnockoutCause};
-use crate::roll::Roll;
+use crate::conflict::{EndReason, KnockoutCause, Stage};
+use crate::roll::{DieSource, Roll};
+use crate::seat_name;
 use crate::table::{Event, State};
 
 fn dice_text(roll: &Roll) -> String {
     let faces: Vec<String> = roll
         .dice
         .iter()
-        .map(|d| format!("d{}={}", d.sides, d.face))
+        .map(|d| {
+            let what = match &d.source {
+                DieSource::PcForm { form } => form.label().to_string(),
+                DieSource::NpcForm { form } => form.label().to_string(),
+                DieSource::Advantage => "Advantage".to_string(),
+                DieSource::Owe => "Owe".to_string(),
+                DieSource::Strength { name } => name.clone(),
+            };
+            format!("{what} d{}={}", d.sides, d.face)
+        })
         .collect();
-    format!("{} → {}", faces.join(" "), roll.value)
+    format!("{} → {}", faces.join(", "), roll.value)
 }
 
-/// One line per event.
-pub fn narrate(event: &Event) -> String {
+/// One line per event, naming characters and players (`state` only to look names up).
+pub fn narrate(state: &State, event: &Event) -> String {
     match event {
         Event::ConflictStarted {
             participants,
@@ -90,8 +100,8 @@ pub fn narrate(event: &Event) -> String {
         }
         Event::RoundStarted { round } => format!("Round {round} begins"),
         Event::ConflictEnded { reason } => match reason {
-            EndReason::Knockouts => "The conflict ends: fewer than two remain".to_string(),
-            EndReason::RoundThreeOver => "The conflict ends after round 3".to_string(),
+            EndReason::Knockouts {} => "The conflict ends: fewer than two remain".to_string(),
+            EndReason::RoundThreeOver {} => "The conflict ends after round 3".to_string(),
             EndReason::Agreement { terms } => format!("The conflict ends by agreement: {terms}"),
         },
         Event::ConsequenceChosen {
@@ -132,16 +142,21 @@ pub fn narrate(event: &Event) -> String {
         Event::ChapterEnded { chapter } => format!("Chapter {chapter} begins"),
         Event::OracleClaimed { entry, .. } => format!(
             "{} returns; {} picks the Oracle",
-            entry.character, entry.player
+            entry.character,
+            seat_name(state, entry.player)
         ),
         Event::OracleChosen {
             player,
             oracle,
             story_element,
-        } => format!("{player} picks {oracle}: {story_element}"),
-        Event::BroughtBack { character, by, .. } => {
-            format!("{by} crosses {character} off to bring them back later")
-        }
+        } => format!(
+            "{} picks the Oracle {oracle}: {story_element}",
+            seat_name(state, *player)
+        ),
+        Event::BroughtBack { character, by, .. } => format!(
+            "{} crosses {character} off the Owe List to bring them back later",
+            seat_name(state, *by)
+        ),
     }
 }
 
@@ -174,10 +189,10 @@ fn sheet_line(c: &Character) -> String {
     } else {
         format!(" | {}", strengths.join(", "))
     };
+    let kind = if c.is_pc() { "PC" } else { "NPC" };
     format!(
-        "{} ({}): {}{strengths}{status}",
+        "{} ({kind}): {}{strengths}{status}",
         c.name,
-        c.controller,
         forms.join(", ")
     )
 }
@@ -188,11 +203,7 @@ pub fn render(state: &State) -> String {
     for c in &state.characters {
         let _ = writeln!(out, "  {}", sheet_line(c));
     }
-    let owe: Vec<String> = state
-        .owe_list
-        .iter()
-        .map(|e| format!("{} ({})", e.character, e.player))
-        .collect();
+    let owe: Vec<String> = state.owe_list.iter().map(|e| e.character.clone()).collect();
     let _ = writeln!(
         out,
         "Owe List: {}",
@@ -204,11 +215,15 @@ pub fn render(state: &State) -> String {
     );
     if let Some(c) = &state.conflict {
         let still: Vec<&str> = c.remaining().map(|p| p.name.as_str()).collect();
+        let stage = match c.stage {
+            Stage::Initiative => "initiative",
+            Stage::Turns => "challenges and answers",
+            Stage::Over => "over, consequences to settle",
+        };
         let _ = writeln!(
             out,
-            "Conflict, round {} ({:?}): in {}; Advantage die: {}",
+            "Conflict, round {} ({stage}): in {}; Advantage die: {}",
             c.round,
-            c.stage,
             still.join(", "),
             c.advantage.as_deref().unwrap_or("unheld")
         );
@@ -221,5 +236,6 @@ pub fn render(state: &State) -> String {
             let _ = writeln!(out, "  {} beat {} ({settled})", k.winner, k.loser);
         }
     }
+    let _ = writeln!(out, "{}", crate::moves::waiting_line(state));
     out
 }

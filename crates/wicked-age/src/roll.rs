@@ -8,6 +8,7 @@ use crate::character::{NpcForm, PcForm};
 ///
 /// The derived order compares `p` first and `t` only when the `p`s are equal (WA-12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RollValue {
     pub p: u32,
     pub t: u32,
@@ -113,6 +114,7 @@ pub fn judge(a: RollValue, c: RollValue, table: Table) -> Outcome {
 /// What a character rolls with: two PC forms (WA-3) or one NPC form (WA-7), and optionally a
 /// Particular Strength the table agrees the action involves (WA-10).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RollChoice {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forms: Vec<PcForm>,
@@ -156,6 +158,7 @@ impl DieSource {
 
 /// One die thrown, with its face.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "DieRecord")]
 pub struct RolledDie {
     #[serde(flatten)]
     pub source: DieSource,
@@ -163,8 +166,57 @@ pub struct RolledDie {
     pub face: u32,
 }
 
+/// A rolled die as read back, refusing unknown fields (which a flattened source would hide).
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum DieRecord {
+    PcForm {
+        form: PcForm,
+        sides: u32,
+        face: u32,
+    },
+    NpcForm {
+        form: NpcForm,
+        sides: u32,
+        face: u32,
+    },
+    Advantage {
+        sides: u32,
+        face: u32,
+    },
+    Owe {
+        sides: u32,
+        face: u32,
+    },
+    Strength {
+        name: String,
+        sides: u32,
+        face: u32,
+    },
+}
+
+impl From<DieRecord> for RolledDie {
+    fn from(r: DieRecord) -> RolledDie {
+        let (source, sides, face) = match r {
+            DieRecord::PcForm { form, sides, face } => (DieSource::PcForm { form }, sides, face),
+            DieRecord::NpcForm { form, sides, face } => (DieSource::NpcForm { form }, sides, face),
+            DieRecord::Advantage { sides, face } => (DieSource::Advantage, sides, face),
+            DieRecord::Owe { sides, face } => (DieSource::Owe, sides, face),
+            DieRecord::Strength { name, sides, face } => {
+                (DieSource::Strength { name }, sides, face)
+            }
+        };
+        RolledDie {
+            source,
+            sides,
+            face,
+        }
+    }
+}
+
 /// A complete roll: every die thrown and the value they make.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Roll {
     pub dice: Vec<RolledDie>,
     pub value: RollValue,

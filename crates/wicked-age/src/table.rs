@@ -12,10 +12,12 @@ use crate::conflict::{
 };
 use crate::consequence::{Alternative, DefaultConsequence, Knockout, LossCause, Settlement};
 use crate::dice::Die;
+use crate::limits;
 use crate::owe::{OracleClaim, OweEntry, Return};
 use crate::roll::{Outcome, Roll, RollChoice};
 
-/// How a campaign starts.
+/// How a campaign starts, or where it stands (a position, issue 18): the characters with their
+/// dice as they stand, the Owe List, and any conflict under way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
@@ -25,6 +27,16 @@ pub struct Setup {
     pub owe_list: Vec<OweEntry>,
     #[serde(default = "first_chapter")]
     pub chapter: u32,
+    /// A conflict under way, or ended with consequences still to settle (see
+    /// [`crate::position`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflict: Option<Conflict>,
+    /// WA-17.1: the Oracle claimed for the current chapter, and what was picked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oracle: Option<OracleClaim>,
+    /// WA-17.1 / WA-17.2: characters due back in a later chapter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub returning: Vec<Return>,
 }
 
 fn first_chapter() -> u32 {
@@ -50,6 +62,21 @@ pub struct State {
 
 impl State {
     pub fn from_setup(setup: &Setup) -> Result<State, RuleError> {
+        if setup.characters.is_empty() {
+            return Err(RuleError::setup("WA-19", "a table needs characters"));
+        }
+        limits::setup_count("characters", setup.characters.len(), limits::MAX_CHARACTERS)?;
+        limits::setup_count(
+            "Owe List entries",
+            setup.owe_list.len(),
+            limits::MAX_OWE_LIST,
+        )?;
+        if setup.chapter == 0 || setup.chapter > limits::MAX_CHAPTER {
+            return Err(RuleError::setup(
+                limits::LIMIT,
+                format!("chapters are numbered 1 to {}", limits::MAX_CHAPTER),
+            ));
+        }
         let characters = setup
             .characters
             .iter()
@@ -69,23 +96,29 @@ impl State {
             let pc = characters
                 .iter()
                 .find(|c| c.name == entry.character && c.is_pc());
-            if pc.is_none() {
-                return Err(RuleError::setup(
-                    "WA-14",
-                    format!(
-                        "{} is not a PC; only PCs go on the Owe List",
-                        entry.character
-                    ),
-                ));
-            }
-            if !matches!(entry.player, Seat::Player(_)) {
-                return Err(RuleError::setup(
-                    "WA-14",
-                    "an Owe List entry records the controlling player",
-                ));
+            match pc {
+                None => {
+                    return Err(RuleError::setup(
+                        "WA-14",
+                        format!(
+                            "{} is not a PC at this table; only PCs go on the Owe List",
+                            entry.character
+                        ),
+                    ));
+                }
+                Some(pc) if pc.controller != entry.player => {
+                    return Err(RuleError::setup(
+                        "WA-14",
+                        format!(
+                            "an Owe List entry records the player who controls {}",
+                            pc.name
+                        ),
+                    ));
+                }
+                Some(_) => {}
             }
         }
-        Ok(State {
+        let mut state = State {
             chapter: setup.chapter,
             characters,
             owe_list: setup.owe_list.clone(),
@@ -93,7 +126,9 @@ impl State {
             last_conflict: None,
             oracle: None,
             returning: Vec::new(),
-        })
+        };
+        crate::position::resume(&mut state, setup)?;
+        Ok(state)
     }
 
     pub fn character(&self, name: &str) -> Option<&Character> {
@@ -499,7 +534,7 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::Died { character } => set_status(state, character, Status::Dead),
         Event::OutOfChapter { character } => set_status(state, character, Status::OutOfChapter),
         Event::PairSettled { loser, .. } => {
-            with_knockout(state, loser, |k| k.settlement = Settlement::Settled)
+            with_knockout(state, loser, |k| k.settlement = Settlement::Settled {})
         }
         Event::ConflictClosed => {
             state.last_conflict = state.conflict.take();

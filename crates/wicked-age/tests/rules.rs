@@ -1176,3 +1176,92 @@ fn wa_30_consequential_strength_costs_its_form_unless_waived() {
     assert_eq!(at(&g, "/characters/0/forms/with_love"), json!(10)); // WA-30
     assert_eq!(at(&g, "/characters/0/forms/covertly"), json!(4));
 }
+
+fn waiting(g: &Game<WickedAge>) -> Vec<clash_core::Seat> {
+    WickedAge::status(g.state()).waiting_for
+}
+
+#[test]
+fn wa_22_wa_23_wa_27_status_names_who_must_act_now() {
+    let mut g = game(&[ysolde(), oren(), khan()]);
+    assert_eq!(waiting(&g), vec![seat("gm")]); // no conflict: the GM starts one
+    start(&mut g, &["The Khan", "Oren", "Ysolde"]);
+    // WA-22: everyone still to roll initiative, at once.
+    assert_eq!(waiting(&g), vec![seat("gm"), seat("p1"), seat("p2")]);
+    init(&mut g, "The Khan", form("action"), &[11, 1]);
+    assert_eq!(waiting(&g), vec![seat("p1"), seat("p2")]);
+    init(&mut g, "Oren", forms("covertly", "for_myself"), &[9, 5]);
+    init(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
+    // WA-23: the first in order challenges, then the target must answer.
+    assert_eq!(waiting(&g), vec![seat("gm")]);
+    challenge(&mut g, "The Khan", "Ysolde", none(), &[]);
+    assert_eq!(waiting(&g), vec![seat("p1")]);
+    assert_eq!(
+        WickedAge::view(g.state(), clash_core::Viewer::Spectator).waiting,
+        "Waiting for Ysolde to answer The Khan's challenge"
+    );
+    answer(&mut g, "Ysolde", forms("with_love", "covertly"), &[1, 1]); // knocked out
+    assert_eq!(waiting(&g), vec![seat("p2")]); // Oren's turn; Ysolde's fate can wait
+    let mut g = game(&[ysolde(), khan()]);
+    khan_knocks_out_ysolde(&mut g);
+    // WA-27: the conflict is over; the winner must choose, then the loser answer an offer.
+    assert_eq!(waiting(&g), vec![seat("gm")]);
+    ok(
+        &mut g,
+        "gm",
+        json!({"type": "propose_alternative", "loser": "Ysolde", "terms": "She flees"}),
+        &[],
+    );
+    assert_eq!(waiting(&g), vec![seat("p1")]);
+}
+
+#[test]
+fn wa_17_wa_25_wa_27_repeated_commands_are_refused() {
+    // WA-27: the same offer twice, or a second refusal, changes nothing: refused.
+    let mut g = game(&[ysolde(), khan()]);
+    khan_knocks_out_ysolde(&mut g);
+    let offer = json!({"type": "propose_alternative", "loser": "Ysolde", "terms": "She flees"});
+    ok(&mut g, "gm", offer.clone(), &[]);
+    refused(&mut g, "gm", offer, &[], "WA-27");
+    ok(
+        &mut g,
+        "p1",
+        json!({"type": "refuse_alternative", "loser": "Ysolde"}),
+        &[],
+    );
+    refused(
+        &mut g,
+        "p1",
+        json!({"type": "refuse_alternative", "loser": "Ysolde"}),
+        &[],
+        "WA-27",
+    );
+    // WA-25: proposing the ending already proposed.
+    let mut g = game(&[ysolde(), khan()]);
+    round_one_middle(&mut g);
+    let propose = json!({"type": "propose_end", "character": "Ysolde", "terms": "We part"});
+    ok(&mut g, "p1", propose.clone(), &[]);
+    refused(&mut g, "p1", propose, &[], "WA-25");
+    // WA-17: the chapter cannot end again before its Oracle is picked.
+    let s: Setup = serde_json::from_value(json!({"characters": [ysolde(), khan()],
+        "owe_list": [{"character": "Ysolde", "player": "p1"}]}))
+    .unwrap();
+    let mut g = Game::<WickedAge>::new(s).unwrap();
+    ok(&mut g, "gm", json!({"type": "end_chapter"}), &[]);
+    assert_eq!(waiting(&g), vec![seat("p1")]); // Ysolde's player picks the Oracle
+    refused(&mut g, "gm", json!({"type": "end_chapter"}), &[], "WA-17");
+}
+
+#[test]
+fn legal_commands_are_compact() {
+    let mut g = game(&[ysolde(), oren(), khan()]);
+    start(&mut g, &["The Khan", "Oren", "Ysolde"]);
+    // One initiative roll per character, not one per pair of forms.
+    for (s, n) in [("gm", 1), ("p1", 1), ("p2", 1)] {
+        let rolls = WickedAge::legal_commands(g.state(), seat(s))
+            .into_iter()
+            .filter(|c| matches!(c, wicked_age::Command::RollInitiative { .. }))
+            .count();
+        assert_eq!(rolls, n, "{s}");
+    }
+}

@@ -12,8 +12,9 @@
 //! The chance is taken from the party's own knowledge ([`Knowledge::of_party`]), and the bot is
 //! more careful as reversed cards pile up: with `r` reversed cards it needs
 //! `threshold + caution · r`, and it never bids a fifth reversed card's risk (4 reversed) unless
-//! the chance is at least ½. In a Balance Breaker everyone must draw. Reaction windows are
-//! closed, the GM starts and continues rounds, and nobody concedes.
+//! the chance is at least ½. In a Balance Breaker everyone must draw. When its turn to react to
+//! a card comes (D-4), the bot lets the card stand; the GM starts and continues rounds, and
+//! nobody concedes.
 
 use clash_core::{Randomness, Ruleset, Seat};
 use nd_tourists::probability::Knowledge;
@@ -112,8 +113,8 @@ impl Bot<NdTourists> for ThresholdBot {
         let legal = NdTourists::legal_commands(state, seat);
         let find = |f: fn(&Command) -> bool| legal.iter().find(|c| f(c)).cloned();
         match state.phase {
-            Phase::Preparing => return find(|c| matches!(c, Command::Start)),
-            Phase::Aftermath => return find(|c| matches!(c, Command::NextRound)),
+            Phase::Preparing => return find(|c| matches!(c, Command::Start {})),
+            Phase::Aftermath => return find(|c| matches!(c, Command::NextRound {})),
             Phase::Ended => return None,
             Phase::Bidding => {}
         }
@@ -121,15 +122,10 @@ impl Bot<NdTourists> for ThresholdBot {
         if let Some(spend) = find(|c| matches!(c, Command::SpendLoss { .. })) {
             return Some(spend);
         }
-        if let Some(close) = find(|c| matches!(c, Command::CloseWindow)) {
-            // Reactions are left to people; the bot lets the placement stand.
-            if state.round.window.is_some()
-                && !legal
-                    .iter()
-                    .any(|c| matches!(c, Command::Bid { .. } | Command::Pass { .. }))
-            {
-                return Some(close);
-            }
+        // D-4: reactions are left to people; when its turn to react comes, the bot lets the
+        // placement stand.
+        if let Some(stand) = find(|c| matches!(c, Command::LetItStand { .. })) {
+            return Some(stand);
         }
         let party = state.round.turn?;
         let bids: Vec<Command> = legal
@@ -148,7 +144,7 @@ impl Bot<NdTourists> for ThresholdBot {
             }
             (false, None) => pick_random(bids, rng),
             (true, Some(pass)) => Some(pass),
-            (true, None) => find(|c| matches!(c, Command::CloseWindow)),
+            (true, None) => None,
         }
     }
 }

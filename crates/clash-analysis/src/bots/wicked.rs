@@ -160,11 +160,49 @@ fn acceptable(command: &Command) -> bool {
     )
 }
 
+/// The engine lists one typical roll per character; the bot weighs every choice of forms the
+/// character could roll instead ([`sample_choices`]).
+fn every_choice(state: &State, command: Command) -> Vec<Command> {
+    let with = |choice: RollChoice| match &command {
+        Command::RollInitiative { character, .. } => Command::RollInitiative {
+            character: character.clone(),
+            choice,
+        },
+        Command::Answer { character, .. } => Command::Answer {
+            character: character.clone(),
+            choice,
+        },
+        Command::Challenge {
+            character, target, ..
+        } => Command::Challenge {
+            character: character.clone(),
+            target: target.clone(),
+            choice,
+        },
+        other => other.clone(),
+    };
+    let roller = match &command {
+        Command::RollInitiative { character, .. } | Command::Answer { character, .. } => {
+            Some(character)
+        }
+        // The standing initiative roll (no choice) is the only challenge the first may make.
+        Command::Challenge {
+            character, choice, ..
+        } if !choice.is_empty() => Some(character),
+        _ => None,
+    };
+    match roller.and_then(|n| state.character(n)) {
+        Some(ch) => sample_choices(ch).into_iter().map(with).collect(),
+        None => vec![command],
+    }
+}
+
 impl Bot<WickedAge> for OddsBot {
     fn choose(&mut self, state: &State, seat: Seat, rng: &mut dyn Randomness) -> Option<Command> {
         let legal: Vec<Command> = WickedAge::legal_commands(state, seat)
             .into_iter()
             .filter(acceptable)
+            .flat_map(|c| every_choice(state, c))
             .collect();
         let mut best: Vec<Command> = Vec::new();
         let mut best_score = f64::MIN;

@@ -107,7 +107,7 @@
     ];
     const line = h('p', 'ndt-turn');
     if (v.phase === 'bidding' && r.rejection != null) line.textContent = name(r.rejection) + ' rejected ' + name(r.window) + '’s card: ' + name(r.window) + ' chooses the face-up Loss card to spend (D-14).';
-    else if (v.phase === 'bidding' && r.window != null) line.textContent = name(r.window) + ' just placed a card: others may react (reject, turn, cover) or let it stand.';
+    else if (v.phase === 'bidding' && r.window != null) line.textContent = (v.waiting || name(r.window) + ' just placed a card') + '. Reactions come one party at a time: reject, then turn, then cover (D-4).';
     else if (v.phase === 'bidding' && r.turn != null) line.textContent = 'Turn: ' + name(r.turn) + (r.passes ? ' · ' + r.passes + ' pass(es) in a row' : '');
     else if (v.phase === 'ended') line.textContent = v.victor != null ? name(v.victor) + ' wins the Conflict.' : 'Ended' + (v.ended ? ' (' + String(v.ended).replace(/_/g, ' ') + ')' : '') + '.';
     if (r.result) {
@@ -155,16 +155,17 @@
     }
 
     const windowOpen = v.phase === 'bidding' && v.round && v.round.window != null && v.round.rejection == null;
-    if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('close_window').length)) {
+    if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('let_it_stand').length)) {
       const drawer = v.parties[v.round.window];
       const last = drawer && drawer.bid_line[drawer.bid_line.length - 1];
-      const g = group('window', 'React to ' + (drawer ? drawer.name : '?') + '’s ' + (last ? last.card + (last.reversed ? ' ↓' : ' ↑') : 'card'),
-        'Order of reactions: reject, then turn, then cover (D-4).');
+      const asked = v.reaction ? v.reaction.name + ': your turn to ' + v.reaction.step + ' or let it stand' : null;
+      const g = group('window', 'React to ' + (drawer ? drawer.name : 'the') + '’s ' + (last ? last.card + (last.reversed ? ' ↓' : ' ↑') : 'card'),
+        (asked ? asked + '. ' : '') + 'Each party able to react is asked in turn: reject, then turn, then cover (D-4).');
       for (const c of of('reject')) {
         g.body.append(button(g, (c.party ? c.party + ': ' : '') + 'Reject using one of their Losses', send, () => ({ type: 'reject', party: c.party })));
       }
       if (of('turn').length) g.body.append(button(g, 'Turn it with a Control token (' + v.tokens + ' left)', send, () => ({ type: 'turn' })));
-      if (of('close_window').length) g.body.append(button(g, 'Let it stand', send, () => ({ type: 'close_window' })));
+      for (const c of of('let_it_stand')) g.body.append(button(g, 'Let it stand (pass)', send, () => ({ type: 'let_it_stand', party: c.party })));
       box.append(g.g);
       box.append(...coverGroups(of('cover'), v, drawer, send));
     }

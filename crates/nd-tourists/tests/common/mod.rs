@@ -113,6 +113,24 @@ impl Table {
         self.ok(seat, json!({"type": "pass"}), &[])
     }
 
+    /// D-4: every party still to react to the card in the window lets it stand, in turn.
+    pub fn settle(&mut self) {
+        while self.state.round.rejection.is_none()
+            && let Some(now) = self.state.round.reacting
+        {
+            let seat = self.state.table.parties[now.party as usize].seat;
+            self.ok(seat, json!({"type": "let_it_stand"}), &[]);
+        }
+    }
+
+    /// A bid whose card nobody reacts to (D-4: everyone able to react lets it stand).
+    pub fn bid_settled(&mut self, seat: Seat, draw: &str) -> Vec<Event> {
+        let from = self.log.len();
+        self.bid(seat, draw);
+        self.settle();
+        self.log[from..].to_vec()
+    }
+
     pub fn seeded(
         &mut self,
         seat: Seat,
@@ -150,4 +168,42 @@ pub fn ann() -> Value {
 pub fn plain(name: &str, seat: &str, v: i32) -> Value {
     json!({"name": name, "seat": seat, "characters": [{"name": name, "attribute": {"name": "Might", "value": v}, "reserve_size": 0,
         "aspects": ["Stubborn"], "weaknesses": ["Slow"]}]})
+}
+
+/// Raw tokens a player must never read (issue 15): Rust debug text, seat ids and indices
+/// where a name belongs. Returns each offending piece of `text`.
+pub fn raw_tokens(text: &str) -> Vec<String> {
+    use std::sync::LazyLock;
+    static PATTERNS: LazyLock<Vec<regex::Regex>> = LazyLock::new(|| {
+        [
+            r"Some\(",
+            r"\bNone\b",
+            r"\b(true|false)\b",
+            r"\btype:",
+            r"\bp\d+\b",
+            r"\bgm\b",
+            r"\b(party|character|seat|participant) \d+\b",
+            r"\[\d+(, \d+)*\]",
+            r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b",
+            r"\w+ \{ \w+:",
+            r#"\{""#,
+        ]
+        .iter()
+        .map(|p| regex::Regex::new(p).expect("pattern"))
+        .collect()
+    });
+    PATTERNS
+        .iter()
+        .flat_map(|re| re.find_iter(text).map(|m| m.as_str().to_string()))
+        .collect()
+}
+
+/// The reason of a refusal, without the kernel's "illegal under ND-4:" prefix.
+pub fn reason(e: &RuleError) -> String {
+    match e {
+        RuleError::IllegalMove { reason, .. }
+        | RuleError::NotYourCall { reason, .. }
+        | RuleError::InvalidSetup { reason, .. } => reason.clone(),
+        RuleError::Randomness(r) => r.to_string(),
+    }
 }

@@ -172,3 +172,41 @@ pub fn three_way_after_initiative() -> Game<WickedAge> {
     init(&mut g, "Ysolde", forms("for_myself", "directly"), &[2, 1]);
     g
 }
+
+/// Raw tokens a player must never read (issue 15): Rust debug text, seat ids and indices
+/// where a name belongs. Returns each offending piece of `text`.
+pub fn raw_tokens(text: &str) -> Vec<String> {
+    use std::sync::LazyLock;
+    static PATTERNS: LazyLock<Vec<regex::Regex>> = LazyLock::new(|| {
+        [
+            r"Some\(",
+            r"\bNone\b",
+            r"\b(true|false)\b",
+            r"\btype:",
+            r"\bp\d+\b",
+            r"\bgm\b",
+            r"\b(party|character|seat|participant) \d+\b",
+            r"\[\d+(, \d+)*\]",
+            r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b",
+            r"\w+ \{ \w+:",
+            r#"\{""#,
+        ]
+        .iter()
+        .map(|p| regex::Regex::new(p).expect("pattern"))
+        .collect()
+    });
+    PATTERNS
+        .iter()
+        .flat_map(|re| re.find_iter(text).map(|m| m.as_str().to_string()))
+        .collect()
+}
+
+/// The reason of a refusal, without the kernel's "illegal under WA-4:" prefix.
+pub fn reason(e: &RuleError) -> String {
+    match e {
+        RuleError::IllegalMove { reason, .. }
+        | RuleError::NotYourCall { reason, .. }
+        | RuleError::InvalidSetup { reason, .. } => reason.clone(),
+        RuleError::Randomness(r) => r.to_string(),
+    }
+}
