@@ -51,3 +51,41 @@ pub fn confirm(_table: &Table, _seat: Seat, command: &Command) -> Option<String>
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{IronTriangle, Name};
+    use clash_core::Ruleset;
+
+    #[test]
+    fn it_36_surrender_asks_first_and_a_chosen_move_does_not() {
+        let setup = serde_json::from_str(include_str!("../presets/duel.json")).unwrap();
+        let table = IronTriangle::setup(&setup).unwrap();
+        let surrender = Command::Conflict(ConflictCommand::PlayMove {
+            character: Name::from("Ada"),
+            choice: MoveChoice::Surrender,
+        });
+        let question = confirm(&table, Seat::Player(1), &surrender).unwrap();
+        assert!(question.starts_with("Surrender? Ada"), "{question}");
+        let end = Command::Conflict(ConflictCommand::EndChain);
+        assert_eq!(confirm(&table, Seat::Player(1), &end), None);
+    }
+
+    #[test]
+    fn it_2_a_stance_taken_face_down_reveals_nothing_and_the_reveal_does() {
+        let stance = crate::conflict::Stance {
+            action: None,
+            amount: 0,
+        };
+        let stances = Event::Conflict(ConflictEvent::StancesRevealed {
+            active: (Name::from("Ada"), stance),
+            opponent: (Name::from("Brute"), stance),
+        });
+        assert!(reveals(&stances));
+        let joined = Event::Conflict(ConflictEvent::JoinedConflict {
+            character: Name::from("Ada"),
+        });
+        assert!(!reveals(&joined));
+    }
+}

@@ -32,3 +32,36 @@ pub fn confirm(state: &State, seat: Seat, command: &Command) -> Option<String> {
         "Concede? {who} leaves the Conflict and cannot come back into it."
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CardSet;
+    use crate::setup::Setup;
+    use clash_core::Ruleset;
+
+    fn state() -> State {
+        let setup: Setup = serde_json::from_str(include_str!("../presets/four-sides.json")).unwrap();
+        crate::NdTourists::setup(&setup).unwrap()
+    }
+
+    #[test]
+    fn nd_24_conceding_asks_first_and_names_who_leaves() {
+        let s = state();
+        let concede = Command::Concede {
+            party: None,
+            character: Some("Levinulon".into()),
+        };
+        let question = confirm(&s, Seat::Player(1), &concede).unwrap();
+        assert!(question.contains("Levinulon") && question.contains("cannot come back"));
+        assert_eq!(confirm(&s, Seat::Player(1), &Command::Turn {}), None);
+    }
+
+    #[test]
+    fn nd_14_drawn_cards_reveal_and_passing_does_not() {
+        assert!(!reveals(&Event::Passed { party: 0 }));
+        assert!(reveals(&Event::DeckReshuffled {
+            cards: CardSet::default()
+        }));
+    }
+}

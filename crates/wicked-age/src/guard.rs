@@ -26,3 +26,26 @@ pub fn confirm(_state: &State, _seat: Seat, command: &Command) -> Option<String>
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::WickedAge;
+    use clash_core::Ruleset;
+
+    #[test]
+    fn wa_25_conceding_asks_first_and_names_both_sides() {
+        let setup = serde_json::from_str(include_str!("../presets/brawl.json")).unwrap();
+        let state = WickedAge::setup(&setup).unwrap();
+        let concede = Command::Concede {
+            character: "Ash".into(),
+            to: "Bryn".into(),
+        };
+        let question = confirm(&state, Seat::Player(1), &concede).unwrap();
+        assert!(question.contains("Ash gives in to Bryn"), "{question}");
+        assert!(!reveals(&Event::RoundStarted { round: 2 }));
+        assert!(!reveals(&Event::EndAgreed {
+            character: "Ash".into()
+        }));
+    }
+}
