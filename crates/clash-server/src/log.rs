@@ -194,8 +194,11 @@ impl TableEvent {
                 format!("{} (to the GM only): {text}", speaker(by, name))
             }
             TableEvent::Undone { seat: s, .. } => format!(
-                "The GM takes back {}'s last command: the game goes on as if it had not been sent.",
-                name(*s)
+                "The GM takes back {} last command: the game goes on as if it had not been sent.",
+                match s {
+                    Seat::Gm => "their own".to_string(),
+                    _ => format!("{}'s", name(*s)),
+                }
             ),
             TableEvent::Renamed { title } => format!("The GM renames the table “{title}”."),
             TableEvent::Archived => {

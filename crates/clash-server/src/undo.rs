@@ -92,7 +92,10 @@ pub(crate) fn offer(play: &Play) -> crate::room::UndoOffer {
     match candidate(play) {
         Ok(c) => crate::room::UndoOffer {
             n: Some(c.n),
-            text: format!("Take back {}'s last command", play.game.seat_name(c.seat)),
+            text: match c.seat {
+                Seat::Gm => "Take back your last command".into(),
+                s => format!("Take back {}'s last command", play.game.seat_name(s)),
+            },
         },
         Err(why) => crate::room::UndoOffer {
             n: None,

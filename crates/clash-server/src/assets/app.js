@@ -346,6 +346,7 @@
     }).catch((err) => ({ ok: false, status: 0, json: async () => ({ error: { message: err.message } }) }));
     if (!r.ok) { showError($('chat-error'), await errorOf(r), r.status); return; }
     input.value = '';
+    $('whisper').checked = false;
   });
 
   // ---- Fair dice --------------------------------------------------------------------------
@@ -533,6 +534,16 @@
     renderSeats(info);
   }
 
+  // Seats change hands (an invite used, a seat taken over): the GM's list follows.
+  let seatsSeen = JSON.stringify(boot.update.seats);
+  async function refreshSeats(update) {
+    const now = JSON.stringify(update.seats);
+    if (!owner || now === seatsSeen) return;
+    seatsSeen = now;
+    const info = await fetch(api + '?' + keyParam).then((x) => x.json()).catch(() => null);
+    if (info && info.seats) renderSeats(info);
+  }
+
   // ---- Remembering the table for the lobby ------------------------------------------------
 
   const savedKey = 'clash.tables';
@@ -572,6 +583,7 @@
     renderFallback(update);
     renderAdvanced(update);
     renderGm(update);
+    refreshSeats(update);
     const panel = window.ClashPanels && window.ClashPanels[update.ruleset];
     if (panel) {
       try { panel($('panel'), update, send); } catch (e) { console.error(e); }
