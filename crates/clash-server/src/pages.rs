@@ -127,13 +127,17 @@ fn lobby_html(
     };
     let body = format!(
         "<main class=\"narrow\"><header><h1>Clash</h1><p>Play tabletop conflict systems together, each at your own screen.</p></header>\
+<section class=\"card\" id=\"mine\" hidden><h2>Your tables</h2>\
+<p class=\"hint\">Tables this browser created or joined. Their links are kept on this device only.</p>\
+<ul id=\"mine-list\" class=\"mine\"></ul><details id=\"archived\" hidden><summary>Archived tables</summary><ul id=\"archived-list\" class=\"mine\"></ul></details></section>\
 <section class=\"card\"><h2>Start a table</h2>{form}</section>\
 <section class=\"card\"><h2>How it works</h2><ol>\
 <li>Create a table. You become its <b>GM</b> and get the GM page — <b>bookmark it</b>, its link is your key.</li>\
 <li>On the GM page, make an <b>invite link</b> for each player seat and send it to that player \
 (or choose “Play as NPC” to run the seat yourself).</li>\
-<li>Everyone plays from their own page: the buttons show the moves you may make now, \
-and the table and log update live. Secret choices stay secret until they are revealed.</li></ol>\
+<li>Everyone plays from their own page: the board shows what you may do now, the banner at the top says \
+when it is your move, and the table's log holds the talk as well as the moves. Secret choices stay secret until they are revealed. \
+The Rules button opens the game's rules and charts at any time.</li></ol>\
 <p class=\"hint\">Bots and other programs can play through the <a href=\"/api/openapi.json\">JSON API</a>.</p></section>\
 <script type=\"application/json\" id=\"presets\">{}</script><script src=\"/assets/lobby.js\"></script></main>",
         script_json(&Value::Object(preset_data))
