@@ -32,8 +32,9 @@ export async function shot(page, name) {
   await page.screenshot({ path: path.join(ARTIFACTS, name + '.png'), fullPage: true });
 }
 
-/** Create a table from the lobby with the preset whose label contains `presetText`. */
-export async function createTable(page, presetText, title) {
+/** Create a table from the lobby with the preset whose label contains `presetText`, optionally
+ * starting from another setup written in the lobby's Setup box. */
+export async function createTable(page, presetText, title, setup) {
   await page.goto(BASE + '/');
   const value = await page.$$eval('#preset option', (opts, text) => {
     const o = opts.find((x) => x.textContent.includes(text));
@@ -42,6 +43,10 @@ export async function createTable(page, presetText, title) {
   if (!value) throw new Error('no preset matching ' + presetText);
   await page.selectOption('#preset', value);
   if (title) await page.fill('#title', title);
+  if (setup) {
+    if (!(await page.isVisible('#setup'))) await page.click('#create-form details summary');
+    await page.fill('#setup', JSON.stringify(setup));
+  }
   await Promise.all([page.waitForURL(/\/t\//), page.click('button[type=submit]')]);
   await page.waitForSelector('#status.live');
 }
@@ -75,4 +80,41 @@ export function logLines(page) {
 /** Click the legal-move button whose label is exactly `label`. */
 export async function clickMove(page, label) {
   await page.locator('#legal button', { hasText: label }).first().click();
+}
+
+/** The number of log events the page holds. */
+export function events(page) {
+  return page.evaluate(() => Number(document.body.dataset.events || 0));
+}
+
+/** Click `selector` (a panel control that sends a command) and wait for the table to move on. */
+export async function act(page, selector) {
+  const before = await events(page);
+  await page.click(selector);
+  await page.waitForFunction((n) => Number(document.body.dataset.events || 0) > n
+    || [...document.querySelectorAll('#panel .error')].some((e) => e.textContent !== ''), before);
+  const errors = await page.$$eval('#panel .error', (es) => es.map((e) => e.textContent).filter(Boolean));
+  if (errors.length) throw new Error(selector + ' was refused: ' + errors.join(' | '));
+}
+
+/** What the game's panel says, as text. */
+export function panelText(page) {
+  return page.textContent('#panel');
+}
+
+/** The panel shows no seat id, index or Rust debug text. */
+export async function assertReadable(page) {
+  const text = await panelText(page);
+  const bad = text.match(/\bp\d\b|\bparty \d|\[\d+\]|Some\(|\bNone\b|\bnull\b|\bundefined\b|\[object/);
+  if (bad) throw new Error('the panel shows ' + JSON.stringify(bad[0]) + ' in: ' + text.slice(Math.max(0, bad.index - 80), bad.index + 80));
+}
+
+/** Screenshots of the whole page, of the game's panel alone, and of the first screen a person
+ * sees when the page scrolls to the board (what a phone shows without scrolling further). */
+export async function shots(page, name) {
+  await shot(page, name);
+  await page.locator('#panel').screenshot({ path: path.join(ARTIFACTS, name + '-panel.png') });
+  await page.evaluate(() => document.getElementById('board-card').scrollIntoView());
+  await page.screenshot({ path: path.join(ARTIFACTS, name + '-screen.png') });
+  await page.evaluate(() => window.scrollTo(0, 0));
 }

@@ -1,28 +1,24 @@
-// One Iron Triangle conflict turn: the GM and two players, each in their own browser.
+// A minor Iron Triangle conflict to its end: the GM and two players (one on a phone), each in
+// their own browser, using only the board's controls — stance and move cards, the loss split's
+// steppers, renaming a move, the winners' narration.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shot, logLines, PHONE } from '../lib.mjs';
+import { launch, person, createTable, invite, join, shots, logLines, act, panelText, assertReadable, PHONE } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-/** Send a command from the page's JSON box and wait until the page has the resulting events. */
-async function sendJson(page, command) {
-  const before = Number(await page.evaluate(() => document.body.dataset.events || 0));
-  if (!(await page.isVisible('#json-command'))) await page.click('#json-box summary');
-  await page.fill('#json-command', JSON.stringify(command));
-  await page.click('#json-send');
-  await page.waitForFunction((n) => Number(document.body.dataset.events || 0) > n
-    || document.getElementById('json-error').textContent !== '', before);
-  assert.equal(await page.textContent('#json-error'), '', JSON.stringify(command));
-}
-
 async function waitForLog(page, pattern) {
   await page.waitForFunction((src) => [...document.querySelectorAll('#log li')].some((li) => new RegExp(src).test(li.textContent)), pattern.source);
 }
 
-test('GM and two players play a conflict turn: secret stances and moves, reveal, losses on every screen', async () => {
+/** Press the stepper's − or + `times` times. */
+async function step(page, label, sign, times) {
+  for (let i = 0; i < times; i++) await page.click(`#panel .kit-stepper button[aria-label="${sign === '+' ? 'more' : 'less'} ${label}"]`);
+}
+
+test('GM and two players fight a minor conflict with cards and steppers, to its narrated end', async () => {
   const gm = await person(browser);
   await createTable(gm, 'Two players (Ada, Bo)', 'Iron Triangle e2e');
   const p1Link = await invite(gm, 'p1');
@@ -31,41 +27,101 @@ test('GM and two players play a conflict turn: secret stances and moves, reveal,
   const p2 = await person(browser, PHONE);
   await join(p1, p1Link);
   await join(p2, p2Link);
+  await p1.waitForSelector('#panel .it-char');
 
-  await sendJson(gm, { type: 'start_conflict', stakes: 'The ledger', npcs: ['Brute'] });
-  await sendJson(p1, { type: 'join_conflict', character: 'Ada' });
-  await sendJson(p2, { type: 'join_conflict', character: 'Bo' });
-  await sendJson(p1, { type: 'pick_active', character: 'Ada' });
-  await sendJson(p1, { type: 'pick_opponent', opponent: 'Brute' });
+  // Moves are drawn as cards with their action and element; hovering one says what it beats.
+  const card = p1.locator('#panel .it-char[data-character="Ada"] .it-card[data-move="A-H"]');
+  assert.match(await card.textContent(), /Attack.*Overhand Right.*High/s);
+  await card.hover();
+  assert.match(await p1.textContent('.kit-tip'), /Attack beats Grapple and loses to Defend; High beats Mid and Jump/);
 
-  // Secret stances: nobody else learns Ada's stance until both are in (IT-2).
-  await sendJson(p1, { type: 'take_stance', character: 'Ada', amount: 1, action: 'attack' });
+  // Renaming any move, not just the first; an empty name is refused and changes nothing (IT-7).
+  await p1.click('#panel .it-more summary');
+  await p1.selectOption('#panel [data-control="rename"] select', 'Ada|G-L');
+  await p1.click('#panel [data-control="rename"] button');
+  assert.match(await p1.textContent('#panel [data-control="rename"] .error'), /IT-7/);
+  await p1.fill('#panel [data-control="rename"] input', 'Ankle Tap');
+  await act(p1, '#panel [data-control="rename"] button');
+  await p1.waitForSelector('#panel .it-char[data-character="Ada"] .it-card[data-move="G-L"]:has-text("Ankle Tap")');
+  await p2.waitForSelector('#panel .it-char[data-character="Ada"] .it-card[data-move="G-L"]:has-text("Ankle Tap")');
+
+  // The GM switches odds in play on for this table (off by default).
+  await gm.waitForSelector('#panel .kit-odds-switch input');
+  assert.equal(await gm.isChecked('#panel .kit-odds-switch input'), false, 'odds start off');
+  await gm.check('#panel .kit-odds-switch input');
+  assert.equal(await p1.locator('#panel .kit-odds-switch').count(), 0, 'only the GM has the switch');
+
+  // The GM starts a minor conflict (one turn decides it) against Brute.
+  const start = '#panel [data-control="g:start_conflict"]';
+  await gm.fill(`${start} input[type=text]`, 'The ledger');
+  await gm.check(`${start} label:has-text("Minor") input`);
+  await act(gm, `${start} button:has-text("Start a conflict")`);
+  await act(p1, '#panel [data-control="g:join_conflict"] button:has-text("Ada")');
+  await act(p2, '#panel [data-control="g:join_conflict"] button:has-text("Bo")');
+  await act(p1, '#panel [data-control="g:pick_active"] button:has-text("Ada")');
+  await act(p1, '#panel [data-control="g:pick_opponent"] button:has-text("Brute")');
+
+  // With odds on, Ada's player sees the equilibrium stance mix of this turn.
+  await p1.waitForSelector('#panel [data-control="stance:Ada"] .kit-odds');
+  assert.match(await p1.textContent('#panel [data-control="stance:Ada"] .kit-odds'), /Equilibrium stance mix.*%/s);
+  await shots(p1, 'it-p1-stance-odds');
+
+  // Secret stances, picked as cards: the others see a face-down card until both are in (IT-2).
+  await p1.click('#panel button[data-stance="attack"]');
+  await act(p1, '#panel button:has-text("Take the stance in secret")');
   for (const other of [gm, p2]) {
-    await other.waitForFunction(() => document.querySelectorAll('#log li').length >= 6);
-    const seen = (await logLines(other)).join('\n') + (await other.textContent('#view-json'));
-    assert.doesNotMatch(seen, /Attack 1|"amount":\s*1,\s*"action":\s*"attack"/i, 'Ada\'s stance is secret before the reveal');
+    await other.waitForSelector('#panel .it-duel [data-participant="Ada"] .it-back');
+    assert.doesNotMatch(await other.textContent('#panel .it-duel [data-participant="Ada"]'), /Attack/, 'Ada\'s stance is hidden');
   }
-  await shot(gm, 'it-gm-stance-hidden');
-  await sendJson(gm, { type: 'take_stance', character: 'Brute', amount: 1, action: 'defend' });
+  await shots(p2, 'it-p2-phone-stance-hidden');
+  await gm.click('#panel button[data-stance="defend"]');
+  await act(gm, '#panel button:has-text("Take the stance in secret")');
 
-  // Secret moves, then the reveal.
-  await sendJson(p1, { type: 'play_move', character: 'Ada', move: 'A-H' });
-  const hidden = (await logLines(p2)).join('\n');
-  assert.doesNotMatch(hidden, /A-H/, 'Ada\'s move is secret before the reveal');
-  await sendJson(gm, { type: 'play_move', character: 'Brute', move: 'A-L' });
+  // Secret moves, tapped as cards; then both are revealed.
+  await p1.waitForSelector('#panel button.kit-tile[data-move="A-H"]');
+  await p1.waitForSelector('#panel [data-control="move:Ada"] .kit-odds');
+  assert.match(await p1.textContent('#panel [data-control="move:Ada"] .kit-odds'), /Equilibrium move mix/);
+  await p1.click('#panel button.kit-tile[data-move="A-H"]');
+  await shots(p1, 'it-p1-move-cards');
+  await act(p1, '#panel button:has-text("Play Overhand Right in secret")');
+  assert.doesNotMatch((await logLines(p2)).join('\n'), /A-H|Overhand/, 'Ada\'s move is secret before the reveal');
+  await gm.click('#panel button.kit-tile[data-move="A-L"]');
+  await act(gm, '#panel button:has-text("in secret")');
 
-  // Low beats High: Ada loses; her player splits the free part of the loss (IT-51).
-  await sendJson(p1, { type: 'split_loss', character: 'Ada', split: { defend: 1, grapple: 0, attack: 2 } });
+  // Low beats High: Ada loses 4 — 1 fixed by her own matched Attack stance, 3 to share (IT-51).
+  await p1.waitForSelector('#panel [data-control="split_loss:Ada"]');
+  const split = await p1.textContent('#panel [data-control="split_loss:Ada"]');
+  assert.match(split, /Ada loses 4: 1 is fixed \(Ada’s own matched Attack stance/);
+  assert.match(split, /the other 3 you share/);
+  assert.match(await p1.textContent('#panel .it-sum'), /= 4/, 'the turn summary says 4 too');
+  // Make it Defend 1, Attack 2 with the steppers; the total follows every press.
+  const defendNow = Number(await p1.textContent('#panel [data-stepper^="Defend"] output'));
+  await step(p1, 'Defend (room 3)', '-', defendNow - 1);
+  await step(p1, 'Attack (room 4)', '+', 2);
+  assert.match(await p1.textContent('#panel .it-total'), /Shared 3 of 3/);
+  await shots(p1, 'it-p1-split');
+  await act(p1, '#panel button:has-text("Pay these")');
+
   for (const page of [gm, p1, p2]) {
-    await waitForLog(page, /A-H/);
-    await waitForLog(page, /A-L/);
-    const log = (await logLines(page)).join('\n');
-    assert.match(log, /Ada/);
-    assert.match(log, /4/, 'the loss of 4 is told');
+    await waitForLog(page, /Ada loses 4/);
+    // Every screen shows Ada at Defend 2, Grapple 2, Attack 2 afterwards.
+    await page.waitForFunction(() => {
+      const bar = (t) => document.querySelector(`#panel .it-char[data-character="Ada"] .it-bar[data-type="${t}"] b`);
+      return bar('defend') && bar('defend').textContent === '2/3' && bar('grapple').textContent === '2/2' && bar('attack').textContent === '2/5';
+    });
   }
-  for (const [name, page] of [['gm', gm], ['p1', p1], ['p2', p2]]) await shot(page, 'it-' + name + '-after-turn');
-  // Every screen shows the same energies for Ada afterwards: Defend 2, Grapple 2, Attack 2.
-  const renders = await Promise.all([gm, p1, p2].map((p) => p.textContent('#render')));
-  for (const r of renders) assert.match(r, /Ada \[p1\] level 1 — D2 G2 A2/, 'Ada lost 1 Defend (split) and 1 + 2 Attack');
-  for (const page of [gm, p1, p2]) assert.match((await logLines(page)).join('\n'), /Ada loses 4/);
+
+  // A minor conflict is over after one turn: the GM's side won, and the GM tells how it ends.
+  const narrate = '#panel [data-control="g:narrate_conflict"]';
+  await gm.waitForSelector(narrate);
+  await gm.fill(`${narrate} input[type=text]`, 'Brute keeps the ledger.');
+  await act(gm, `${narrate} button`);
+  for (const page of [gm, p1, p2]) {
+    await page.waitForFunction(() => /What happened: Brute keeps the ledger/.test(document.querySelector('#panel').textContent));
+    assert.match(await panelText(page), /Over: the GM’s side wins/);
+    await assertReadable(page);
+  }
+  await shots(gm, 'it-gm-result');
+  await shots(p1, 'it-p1-result');
+  await shots(p2, 'it-p2-phone-result');
 });

@@ -1,69 +1,106 @@
-// One Triforce turn played by three people in three browsers, set up by a fourth (the organiser).
+// A Triforce turn to the end of the game, played by three people in three browsers (one on a
+// phone) with the board alone: place by tapping home (from the keyboard), move by tap-and-tap,
+// pick the fight on the board, swap pieces for a sword and a shield, and read the dice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shot, waitForEvents, logLines, clickMove, PHONE } from '../lib.mjs';
+import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, PHONE } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-test('three players see one Triforce turn live, each from their own link', async () => {
-  const organiser = await person(browser);
-  await createTable(organiser, 'Triforce — Three players', 'Triforce e2e');
-  await shot(organiser, 'triforce-organiser-new-table');
+// Player 1 is one move away from crowding stack 5, and the game ends after this turn (TF-30), so
+// the fight decides the result. Player 1 holds the bottom of 7 and 9; Player 2 of 5 and 15.
+const SETUP = {
+  players: 3,
+  turn_limit: 1,
+  board: { 2: ['p1-S'], 5: ['p2-L', 'p1-M', 'p2-M'], 7: ['p1-L'], 9: ['p1-S'], 15: ['p2-M'], 11: ['p3-L'] },
+};
 
+test('three players play a Triforce turn and its fight on the board, to the end of the game', async () => {
+  const organiser = await person(browser);
+  await createTable(organiser, 'Triforce — Three players', 'Triforce e2e', SETUP);
   const links = {};
   for (const seat of ['p1', 'p2', 'p3']) links[seat] = await invite(organiser, seat);
   assert.equal(new Set(Object.values(links)).size, 3, 'one distinct link per seat');
-  await shot(organiser, 'triforce-organiser-links');
 
   const p1 = await person(browser);
   const p2 = await person(browser);
   const p3 = await person(browser, PHONE);
-  await join(p1, links.p1);
-  await join(p2, links.p2);
-  await join(p3, links.p3);
-  assert.match(await p1.textContent('#who'), /seat p1/);
-
-  // TF-14 / TV-1: on the empty board p1's only action is placing a small pyramid at home.
-  const p1Moves = await p1.$$eval('#legal button', (bs) => bs.map((b) => b.textContent));
-  assert.deepEqual(p1Moves, ['Place · size: S']);
-  assert.deepEqual(await p2.$$eval('#legal button', (bs) => bs.length), 0, 'p2 waits for its turn');
-
-  // A move that is not legal now is refused, with the rule, next to the JSON box.
-  await p2.click('#json-box summary');
-  await p2.fill('#json-command', '{"type": "place", "size": "S"}');
-  await p2.click('#json-send');
-  await p2.waitForSelector('#json-error:not(:empty)');
-  assert.match(await p2.textContent('#json-error'), /TF-\d+/);
-  await shot(p2, 'triforce-p2-refused');
-
-  // The board panel offers the placement too; use it.
-  await p1.waitForSelector('#panel svg.board');
-  await p1.click('#panel button:has-text("Place S at home")');
-  for (const page of [p1, p2, p3, organiser]) await waitForEvents(page, 1);
-  // Click-to-move: choosing the new piece on 1 shows its legal destinations (TV-2: 2 and 4).
-  await p1.click('#panel g[data-pos="1"]');
-  const legal = await p1.$$eval('#panel g.legal', (gs) => gs.map((g) => Number(g.dataset.pos)).sort((a, b) => a - b));
-  assert.deepEqual(legal, [2, 4]);
-  await shot(p1, 'triforce-p1-choosing-move');
-  await p1.click('#panel g[data-pos="1"]');
-  // After one action p1 may stop (TF-17).
-  await p1.waitForSelector('#legal button:has-text("End turn")');
-  await clickMove(p1, 'End turn');
-
-  // Everyone's log shows the turn, and p2 now has moves.
-  await p2.waitForSelector('#legal button');
-  for (const page of [p1, p2, p3, organiser]) {
-    await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
-    const lines = (await logLines(page)).join('\n');
-    assert.match(lines, /p1/);
+  for (const [page, seat] of [[p1, 'p1'], [p2, 'p2'], [p3, 'p3']]) {
+    await join(page, links[seat]);
+    await page.waitForSelector('#panel svg.tf-board');
   }
-  assert.equal((await p1.$$eval('#legal button', (bs) => bs.length)), 0, 'p1 has finished its turn');
-  const board = await p3.textContent('#render');
-  assert.ok(board.length > 0, 'the board is drawn for p3');
-  await shot(p1, 'triforce-p1-after-turn');
-  await shot(p2, 'triforce-p2-its-turn');
-  await shot(p3, 'triforce-p3-phone');
-  await shot(organiser, 'triforce-organiser-after-turn');
+
+  // The organiser switches odds in play on (off by default): the fights will show their odds.
+  await organiser.waitForSelector('#panel .kit-odds-switch input');
+  await organiser.check('#panel .kit-odds-switch input');
+
+  // Every stack shows every pyramid in it: stack 5 holds three pieces above its white.
+  assert.equal(await p1.locator('#panel g[data-pos="5"] polygon').count(), 4, 'the white and three pieces');
+  // The legend names the players and their colours; nobody reads a seat id.
+  const legend = await p1.textContent('#panel .tf-legend');
+  for (const name of ['Player 1', 'Player 2', 'Player 3', 'Red', 'Green', 'Blue']) assert.match(legend, new RegExp(name));
+  for (const page of [p1, p2, p3]) await assertReadable(page);
+  assert.match(await p1.textContent('#panel .tf-hint'), /tap your home/);
+  assert.match(await p2.textContent('#panel .tf-hint'), /Waiting for Player 1/);
+  await shots(p1, 'triforce-p1-start');
+  await shots(p3, 'triforce-p3-phone-start');
+
+  // Place by tapping home, from the keyboard: home 1 takes only a small pyramid (TF-13, TF-14).
+  await p1.focus('#panel g[data-pos="1"]');
+  const placed = await events(p1);
+  await p1.keyboard.press('Enter');
+  await p1.waitForFunction((n) => Number(document.body.dataset.events || 0) > n, placed);
+  assert.equal(await p1.locator('#panel g[data-pos="1"] polygon').count(), 2, 'the white and the new small pyramid');
+
+  // Tap-and-tap: pick up the small piece on 2, see where it may go, put it on 5.
+  await p1.click('#panel g[data-pos="2"]');
+  const legal = await p1.$$eval('#panel g.legal', (gs) => gs.map((g) => Number(g.dataset.pos)).sort((a, b) => a - b));
+  assert.ok(legal.includes(5) && !legal.includes(2), 'stack 5 is a legal destination: ' + legal);
+  assert.match(await p1.textContent('#panel .tf-hint'), /picked up/);
+  await shots(p1, 'triforce-p1-choosing-move');
+  await act(p1, '#panel g[data-pos="5"]');
+  await act(p1, '#panel button:has-text("End turn")');
+
+  // Stack 5 is crowded: the hint says so, and Player 1 picks the fight on the board.
+  await p1.waitForSelector('#panel g.fight[data-pos="5"]');
+  assert.match(await p1.textContent('#panel .tf-hint'), /pick a fight/);
+  assert.match(await p2.textContent('#panel .tf-hint'), /Fights are due: Player 1 picks/);
+  await p1.waitForSelector('#panel [data-control="resolve"] .kit-odds');
+  assert.match(await p1.textContent('#panel [data-control="resolve"] .kit-odds'), /Stack 5: Player 1 loses \d+(\.\d)?%, Player 2 loses/);
+  await act(p1, '#panel g[data-pos="5"]');
+
+  // Sword: Player 1 gives up the medium piece (its highest stays on top).
+  await p1.waitForSelector('#panel .tf-give');
+  assert.match(await p1.textContent('#panel .tf-hint'), /take a sword/);
+  await p1.waitForSelector('#panel [data-control="exchange"] .kit-odds');
+  assert.match(await p1.textContent('#panel [data-control="exchange"] .kit-odds'), /With the sword you lose this fight \d+(\.\d)?% of the time; without it \d+(\.\d)?%/);
+  await shots(p1, 'triforce-p1-sword');
+  await act(p1, '#panel button.tf-give[data-level="2"]');
+
+  // Shield: Player 2 gives up its medium piece (its lowest stays at the bottom).
+  await p2.waitForSelector('#panel .tf-give');
+  assert.match(await p2.textContent('#panel .tf-hint'), /take a shield/);
+  await shots(p2, 'triforce-p2-shield');
+  await act(p2, '#panel button.tf-give[data-level="3"]');
+
+  // The dice are rolled and shown on every screen: Player 1's two d12, Player 2's clear d20.
+  for (const page of [p1, p2, p3, organiser]) {
+    await page.waitForSelector('#panel .tf-battle');
+    const fight = await page.textContent('#panel .tf-battle');
+    assert.match(fight, /Fight at stack 5/);
+    assert.match(fight, /Player 1 with the sword/);
+    assert.match(fight, /Player 2 with the shield/);
+    assert.equal(await page.locator('#panel .tf-battle .kit-die').count(), 3, 'own d12, black d12, clear d20');
+    assert.match(fight, /loses the (sword|shield)/);
+    // The turn limit has come: the game is over and the page says who won (TF-30).
+    await page.waitForFunction(() => /Game over/.test(document.querySelector('#panel .tf-hint').textContent));
+    assert.match(await panelText(page), /Game over: Player \d wins/);
+    await assertReadable(page);
+  }
+  await shots(p1, 'triforce-p1-result');
+  await shots(p2, 'triforce-p2-result');
+  await shots(p3, 'triforce-p3-phone-result');
+  await shots(organiser, 'triforce-organiser-result');
 });

@@ -16,7 +16,8 @@
 //! * [`bots`]: a [`bots::Bot`] per ruleset, and [`bots::json_bot`] for the table server;
 //! * [`simulate`] and [`contests`]: bot-against-bot runs in parallel with summary statistics;
 //! * [`histogram`]: SVG/PNG histograms of game lengths;
-//! * [`exact`]: how exact probabilities are reported (`"63/640"` plus a decimal).
+//! * [`exact`]: how exact probabilities are reported (`"63/640"` plus a decimal);
+//! * [`in_play`]: the odds that bear on a seat's next choice, from that seat's own view.
 
 pub mod bots;
 pub mod combat_odds;
@@ -25,6 +26,7 @@ pub mod draw_odds;
 pub mod duel;
 pub mod exact;
 pub mod histogram;
+pub mod in_play;
 pub mod matrix_game;
 pub mod simulate;
 pub mod turn_game;

@@ -2,16 +2,18 @@
 //!
 //! The CLI and the table server look rulesets up here; neither knows any rules itself.
 
+use clash_analysis::in_play;
 use clash_core::RulesetEntry;
 
 /// All available rulesets.
 pub fn rulesets() -> Vec<RulesetEntry> {
     vec![
-        // One line per ruleset crate: RulesetEntry::of::<crate::Ruleset>(),
-        RulesetEntry::of::<iron_triangle::IronTriangle>(),
-        RulesetEntry::of::<nd_tourists::NdTourists>(),
-        RulesetEntry::of::<triforce::Triforce>(),
-        RulesetEntry::of::<wicked_age::WickedAge>(),
+        // One line per ruleset crate: RulesetEntry::of::<crate::Ruleset>(), with the analysis
+        // crate's odds in play where it has them.
+        RulesetEntry::of::<iron_triangle::IronTriangle>().with_odds(in_play::iron_triangle),
+        RulesetEntry::of::<nd_tourists::NdTourists>().with_odds(in_play::nd_tourists),
+        RulesetEntry::of::<triforce::Triforce>().with_odds(in_play::triforce),
+        RulesetEntry::of::<wicked_age::WickedAge>().with_odds(in_play::wicked_age),
     ]
 }
 

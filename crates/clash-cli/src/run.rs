@@ -47,6 +47,11 @@ fn print_json(report: &Report, failure: Option<&ScenarioError>) {
         .iter()
         .map(|(viewer, view)| (viewer.to_string(), view.clone()))
         .collect();
+    let positions: serde_json::Map<String, serde_json::Value> = report
+        .positions
+        .iter()
+        .map(|(viewer, position)| (viewer.to_string(), position.clone().unwrap_or_default()))
+        .collect();
     let out = serde_json::json!({
         "ruleset": report.ruleset,
         "title": report.title,
@@ -54,6 +59,7 @@ fn print_json(report: &Report, failure: Option<&ScenarioError>) {
         "events": report.log,
         "final_state": report.final_state,
         "views": views,
+        "positions": positions,
         "ok": failure.is_none(),
         "failure": failure.map(|f| f.to_string()),
     });

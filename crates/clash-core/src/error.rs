@@ -17,7 +17,8 @@ pub enum RuleError {
     #[error("illegal under {rule}: {reason}")]
     IllegalMove { rule: &'static str, reason: String },
     /// The command is legal for someone, but not for the seat that sent it.
-    #[error("not allowed for {seat} under {rule}: {reason}")]
+    /// (`seat` is kept as data; the message a player reads names no seat id.)
+    #[error("not your call under {rule}: {reason}")]
     NotYourCall {
         rule: &'static str,
         seat: Seat,

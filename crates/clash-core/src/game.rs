@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::RuleError;
-use crate::listing::{Listed, Preset, Rules};
+use crate::listing::{Listed, Panel, Preset, Rules};
 use crate::randomness::Randomness;
 use crate::ruleset::{Ruleset, Status, execute, start};
 use crate::seat::{Seat, Viewer};
@@ -259,18 +259,35 @@ pub struct RulesetEntry {
     pub name: &'static str,
     pub blurb: &'static str,
     pub presets: &'static [Preset],
+    /// The game's board on the table page.
+    pub panel: Panel,
+    /// Exact odds for a seat's next choice, where the catalogue supplies them.
+    pub odds: Option<OddsFn>,
     /// The game's rules for players, as Markdown, and the sections that are its charts.
     pub rules: Rules,
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
 }
 
+/// The odds that bear on `seat`'s next choice, computed from `view` — the JSON of that seat's
+/// own view of the table, and nothing else — or `None` when no odds apply now. Taking only the
+/// view makes it impossible for odds to reveal what the view hides.
+pub type OddsFn = fn(view: &Value, seat: Seat) -> Option<Value>;
+
 impl RulesetEntry {
+    /// The same entry with odds in play, computed by `odds` (usually from the analysis crate).
+    pub fn with_odds(mut self, odds: OddsFn) -> Self {
+        self.odds = Some(odds);
+        self
+    }
+
     pub fn of<R: Listed>() -> Self {
         RulesetEntry {
             id: R::ID,
             name: R::NAME,
             blurb: R::BLURB,
             presets: R::PRESETS,
+            panel: R::PANEL,
+            odds: None,
             rules: R::RULES,
             new_game: |setup| {
                 let setup: R::Setup = from_json("setup", setup)?;

@@ -9,7 +9,8 @@
 //! * [`RuleError`]: the typed refusal naming the rule a command breaks;
 //! * [`Game`] and [`AnyGame`]: a running game, and the same driven through JSON by the CLI and
 //!   the server;
-//! * [`Listed`]: a ruleset's name, blurb and ready-made setups, for the catalogue;
+//! * [`Listed`]: a ruleset's name, blurb, ready-made setups and board ([`Panel`]), for the
+//!   catalogue;
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`).
 //!
 //! The kernel does no I/O.
@@ -23,8 +24,8 @@ pub mod scenario;
 pub mod seat;
 
 pub use error::{RuleError, ensure};
-pub use game::{AnyGame, Game, GameError, RulesetEntry, SeenEvent};
-pub use listing::{Listed, Preset, Rules};
+pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
+pub use listing::{Listed, Panel, Preset, Rules};
 pub use randomness::{
     CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,
     RandomnessSpec, Recorder, Scripted, ScriptedRandomness, SeededRandomness, command_seed,

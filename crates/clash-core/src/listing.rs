@@ -11,6 +11,8 @@ pub trait Listed: Ruleset {
     const BLURB: &'static str;
     /// Ready-made setups, best first. Each is checked against the rules before it is offered.
     const PRESETS: &'static [Preset];
+    /// The game's board on the table page, if it has one of its own.
+    const PANEL: Panel = Panel::NONE;
     /// The rules a player reads at the table, and the charts among them.
     const RULES: Rules = Rules::NONE;
 }
@@ -20,6 +22,31 @@ pub trait Listed: Ruleset {
 pub struct Preset {
     pub name: &'static str,
     pub setup: &'static str,
+}
+
+/// A ruleset's board on the table page: a plain script (no build step) that draws the game from
+/// the seat's view and sends its commands, and the stylesheet it uses. The server serves both
+/// as they are, on that game's pages only; the script registers itself with the page's shared
+/// panel kit under the ruleset's ID.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Panel {
+    /// JavaScript, run after the page's shared panel kit.
+    pub script: &'static str,
+    /// CSS for the panel's own classes.
+    pub style: &'static str,
+}
+
+impl Panel {
+    /// No board of its own: the page shows the text picture and the log.
+    pub const NONE: Panel = Panel {
+        script: "",
+        style: "",
+    };
+
+    /// Whether the ruleset draws a board of its own.
+    pub fn is_some(&self) -> bool {
+        !self.script.is_empty()
+    }
 }
 
 /// A game's rules for players, carried with the ruleset so every table page can show them.

@@ -130,6 +130,9 @@ pub struct Report {
     pub steps: Vec<StepReport>,
     pub final_state: Value,
     pub views: Vec<(Viewer, Value)>,
+    /// The final position as each viewer may know it (a setup that starts a new game there), or
+    /// `None` where it would show that viewer something hidden.
+    pub positions: Vec<(Viewer, Option<Value>)>,
     /// Every event of the game, as a spectator would read it.
     pub log: Vec<SeenEvent>,
 }
@@ -186,6 +189,7 @@ pub fn run(
         steps,
         final_state: game.state_json(),
         views: viewers.iter().map(|v| (*v, game.view(*v))).collect(),
+        positions: viewers.iter().map(|v| (*v, game.position(*v))).collect(),
         log: game.events_for(Viewer::Spectator, 0),
     };
     (Some(report), failure)

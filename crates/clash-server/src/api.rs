@@ -43,6 +43,7 @@ pub fn router(tables: Arc<Tables>) -> Router {
             get(pages::table_page).post(pages::claim_from_page),
         )
         .route("/assets/{name}", get(pages::asset))
+        .route("/assets/panel/{file}", get(pages::panel_asset))
         .route("/healthz", get(healthz))
         .route("/api/openapi.json", get(openapi))
         .route("/api/rulesets", get(rulesets))
@@ -148,7 +149,7 @@ fn parse_seat(text: &str) -> Result<Seat, ApiError> {
         .map_err(|e: clash_core::BadSeat| ApiError::malformed(e.to_string()))
 }
 
-fn parse_as(value: Option<&str>) -> Result<Option<Seat>, ApiError> {
+pub(crate) fn parse_as(value: Option<&str>) -> Result<Option<Seat>, ApiError> {
     value.filter(|s| !s.is_empty()).map(parse_seat).transpose()
 }
 
@@ -182,7 +183,7 @@ pub async fn access(
     })
 }
 
-async fn access_from(
+pub(crate) async fn access_from(
     tables: &Tables,
     id: &str,
     headers: &HeaderMap,

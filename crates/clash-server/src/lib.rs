@@ -19,6 +19,7 @@
 //! * [`api`]: the JSON API (documented at `/api/openapi.json`) and the live stream (SSE), where
 //!   every viewer receives its own redacted view and events after each change.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
+//! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
 //! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
 //!   ruleset's status and seat names; [`presence`]: who has the table open; [`chat`]: table
 //!   talk and whispers to the GM; [`undo`]: the GM takes back the last command, as a table
@@ -35,6 +36,7 @@ pub mod labels;
 pub mod links;
 pub mod log;
 pub mod manage;
+pub mod odds;
 pub mod pages;
 pub mod presence;
 pub mod room;
@@ -62,6 +64,7 @@ pub fn open(path: &Path, catalogue: Vec<RulesetEntry>) -> Result<Arc<Tables>, st
 /// The whole HTTP application for these tables.
 pub fn app(tables: Arc<Tables>) -> axum::Router {
     api::router(tables.clone())
+        .merge(odds::router(tables.clone()))
         .merge(chat::router(tables.clone()))
         .merge(undo::router(tables.clone()))
         .merge(manage::router(tables.clone()))

@@ -15,6 +15,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::{Value, json};
 
+use clash_core::RulesetEntry;
+
 use crate::api::{access, table_path, table_summary};
 use crate::error::ApiError;
 use crate::links::Role;
@@ -316,9 +318,7 @@ pub async fn table_page(
 <div class=\"cols\"><div class=\"col col-play\">{board}</div>\
 <div class=\"col col-side\">{talk}{gm}{fairness}</div></div></main>{dialogs}\
 <script type=\"application/json\" id=\"boot\">{boot}</script>\
-<script src=\"/assets/app.js\"></script><script src=\"/assets/panels.js\"></script>\
-<link rel=\"stylesheet\" href=\"/assets/panels-extra.css\">\
-<script src=\"/assets/panel-kit.js\"></script><script src=\"/assets/panel-nd-tourists.js\"></script><script src=\"/assets/panel-wicked-age.js\"></script><script src=\"/assets/panel-iron-triangle.js\"></script>",
+<script src=\"/assets/app.js\"></script>{panel}",
         header = table_header(&update.title, game, &update.room.me),
         banner = TURN_BANNER,
         board = board_card(owner),
@@ -326,6 +326,7 @@ pub async fn table_page(
         gm = if owner { GM_CARD } else { "" },
         fairness = fair_card(&t.id, &key),
         dialogs = DIALOGS,
+        panel = panel_tags(entry),
         boot = script_json(&boot),
     );
     keyed(Html(page(&format!("{} — Clash", update.title), &body)).into_response())
@@ -445,35 +446,61 @@ pub async fn asset(Path(name): Path<String>) -> Response {
             "text/javascript; charset=utf-8",
             include_str!("assets/lobby.js"),
         ),
-        "panels.js" => (
-            "text/javascript; charset=utf-8",
-            include_str!("assets/panels.js"),
-        ),
-        "panels-extra.css" => (
+        "panel-kit.css" => (
             "text/css; charset=utf-8",
-            include_str!("assets/panels-extra.css"),
+            include_str!("assets/panel-kit.css"),
         ),
         "panel-kit.js" => (
             "text/javascript; charset=utf-8",
             include_str!("assets/panel-kit.js"),
-        ),
-        "panel-nd-tourists.js" => (
-            "text/javascript; charset=utf-8",
-            include_str!("assets/panel-nd-tourists.js"),
-        ),
-        "panel-wicked-age.js" => (
-            "text/javascript; charset=utf-8",
-            include_str!("assets/panel-wicked-age.js"),
-        ),
-        "panel-iron-triangle.js" => (
-            "text/javascript; charset=utf-8",
-            include_str!("assets/panel-iron-triangle.js"),
         ),
         _ => {
             return ApiError::new(
                 StatusCode::NOT_FOUND,
                 "not_found",
                 format!("no asset {name:?}"),
+            )
+            .into_response();
+        }
+    };
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// The shared panel kit and, when the game has a board of its own, its script and style.
+fn panel_tags(entry: Option<RulesetEntry>) -> String {
+    let kit = "<link rel=\"stylesheet\" href=\"/assets/panel-kit.css\">\
+<script src=\"/assets/panel-kit.js\"></script>";
+    match entry.filter(|e| e.panel.is_some()) {
+        Some(e) => format!(
+            "{kit}<link rel=\"stylesheet\" href=\"/assets/panel/{id}.css\">\
+<script src=\"/assets/panel/{id}.js\"></script>",
+            id = esc(e.id)
+        ),
+        None => kit.to_string(),
+    }
+}
+
+/// A game's own board, `{ruleset}.js` or `{ruleset}.css`, as the catalogue carries it.
+pub async fn panel_asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> Response {
+    let found = file
+        .rsplit_once('.')
+        .and_then(|(id, ext)| Some((tables.entry(id)?.panel, ext)))
+        .filter(|(panel, _)| panel.is_some());
+    let (kind, text) = match found {
+        Some((panel, "js")) => ("text/javascript; charset=utf-8", panel.script),
+        Some((panel, "css")) => ("text/css; charset=utf-8", panel.style),
+        _ => {
+            return ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("no game board {file:?}"),
             )
             .into_response();
         }

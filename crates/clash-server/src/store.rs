@@ -311,6 +311,11 @@ impl Store {
             .map_err(|_| StoreError("the database writer has stopped".into()))?
     }
 
+    /// Where the database file is (other parts of the server keep small tables of their own in it).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Read one table back (after a failed write, to drop whatever memory holds beyond the disk).
     pub async fn load_table(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
         let path = self.path.clone();

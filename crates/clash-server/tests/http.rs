@@ -773,7 +773,13 @@ async fn pages_render_for_every_role_and_refuse_bad_links() {
     assert!(page.contains("not valid for this table"));
     let (status, _) = call(&s.app, "GET", &format!("/t/nope/{}", t.owner), None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    for asset in ["app.css", "app.js", "lobby.js", "panels.js"] {
+    for asset in [
+        "app.css",
+        "app.js",
+        "lobby.js",
+        "panel-kit.js",
+        "panel-kit.css",
+    ] {
         let (status, _) = call(&s.app, "GET", &format!("/assets/{asset}"), None).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
     }

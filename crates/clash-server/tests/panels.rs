@@ -1,13 +1,26 @@
-//! The per-ruleset panels for N-Dimensional Tourists, In A Wicked Age and Iron Triangle are served as
-//! JavaScript (and their stylesheet as CSS), and the table page loads them.
+//! Each game's board comes from its ruleset crate through the catalogue: the server serves it at
+//! a generic route, as JavaScript and CSS, and a table page loads only its own game's board, after
+//! the shared panel kit.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use http_body_util::BodyExt;
+use serde_json::{Value, json};
 use tower::ServiceExt;
 
-async fn get(app: &axum::Router, uri: &str) -> (StatusCode, String, String) {
-    let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, String, String) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if body.is_some() {
+        req = req.header("content-type", "application/json");
+    }
+    let req = req
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
     let resp = app.clone().oneshot(req).await.unwrap();
     let status = resp.status();
     let kind = resp
@@ -22,43 +35,88 @@ async fn get(app: &axum::Router, uri: &str) -> (StatusCode, String, String) {
 
 fn app() -> (axum::Router, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let tables = clash_server::open(&dir.path().join("clash.db"), Vec::new()).unwrap();
+    let tables =
+        clash_server::open(&dir.path().join("clash.db"), clash_catalogue::rulesets()).unwrap();
     (clash_server::app(tables), dir)
 }
 
 #[tokio::test]
-async fn panel_scripts_are_served_as_javascript_and_register_their_ruleset() {
+async fn every_game_board_is_served_from_its_catalogue_entry() {
     let (app, _dir) = app();
-    for (asset, id) in [
-        ("panel-nd-tourists.js", "nd-tourists"),
-        ("panel-wicked-age.js", "wicked-age"),
-        ("panel-iron-triangle.js", "iron-triangle"),
-    ] {
-        let (status, kind, body) = get(&app, &format!("/assets/{asset}")).await;
-        assert_eq!(status, StatusCode::OK, "{asset}");
+    for entry in clash_catalogue::rulesets() {
+        let id = entry.id;
+        assert!(entry.panel.is_some(), "{id} has a board");
+        let (status, kind, body) = call(&app, "GET", &format!("/assets/panel/{id}.js"), None).await;
+        assert_eq!(status, StatusCode::OK, "{id}.js");
         assert!(
             kind.starts_with("text/javascript"),
-            "{asset} served as {kind}"
+            "{id}.js served as {kind}"
         );
+        assert_eq!(body, entry.panel.script);
         assert!(
             body.contains(&format!("register('{id}'")),
-            "{asset} registers {id}"
+            "{id}.js registers {id}"
         );
-        // Data goes in as text: no innerHTML anywhere in a panel.
-        assert!(!body.contains("innerHTML"), "{asset} uses innerHTML");
+        // Data goes in as text: no innerHTML anywhere in a board.
+        assert!(!body.contains("innerHTML"), "{id}.js uses innerHTML");
+        let (status, kind, body) =
+            call(&app, "GET", &format!("/assets/panel/{id}.css"), None).await;
+        assert_eq!(status, StatusCode::OK, "{id}.css");
+        assert!(kind.starts_with("text/css"), "{id}.css served as {kind}");
+        assert_eq!(body, entry.panel.style);
     }
-    // The shared kit every panel builds with: served, and text-only as well.
-    let (status, kind, body) = get(&app, "/assets/panel-kit.js").await;
+    for missing in ["chess.js", "triforce.html", "triforce", "../app.js"] {
+        let (status, _, _) = call(&app, "GET", &format!("/assets/panel/{missing}"), None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{missing}");
+    }
+    // The shared kit every board builds with: served, and text-only as well.
+    let (status, kind, body) = call(&app, "GET", "/assets/panel-kit.js", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         kind.starts_with("text/javascript"),
         "panel-kit.js served as {kind}"
     );
     assert!(body.contains("window.ClashPanelKit") && !body.contains("innerHTML"));
-    let (status, kind, _) = get(&app, "/assets/panels-extra.css").await;
+    let (status, kind, _) = call(&app, "GET", "/assets/panel-kit.css", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         kind.starts_with("text/css"),
-        "panels-extra.css served as {kind}"
+        "panel-kit.css served as {kind}"
     );
+}
+
+#[tokio::test]
+async fn a_table_page_loads_only_its_own_game_board() {
+    let (app, _dir) = app();
+    let ids: Vec<&str> = clash_catalogue::rulesets().iter().map(|e| e.id).collect();
+    for entry in clash_catalogue::rulesets() {
+        let setup: Value = serde_json::from_str(entry.presets[0].setup).unwrap();
+        let (status, _, created) = call(
+            &app,
+            "POST",
+            "/api/tables",
+            Some(json!({ "ruleset": entry.id, "setup": setup })),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        let created: Value = serde_json::from_str(&created).unwrap();
+        let owner = created["links"]["owner"].as_str().unwrap();
+        let (status, _, page) = call(&app, "GET", owner, None).await;
+        assert_eq!(status, StatusCode::OK);
+        let kit = page
+            .find("/assets/panel-kit.js")
+            .expect("the kit is loaded");
+        let own = page
+            .find(&format!("/assets/panel/{}.js", entry.id))
+            .expect("the game's own board is loaded");
+        assert!(kit < own, "the kit loads before the board");
+        assert!(page.contains(&format!("/assets/panel/{}.css", entry.id)));
+        for other in ids.iter().filter(|i| **i != entry.id) {
+            assert!(
+                !page.contains(&format!("/assets/panel/{other}.")),
+                "{} loads {other}",
+                entry.id
+            );
+        }
+    }
 }

@@ -141,7 +141,9 @@ pub mod moves;
 pub mod name;
 pub mod special;
 
-use clash_core::{Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer};
+use clash_core::{
+    Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
+};
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use campaign::{Campaign, CampaignCommand, CampaignEvent};
@@ -475,4 +477,8 @@ impl Listed for IronTriangle {
             setup: include_str!("../presets/duel.json"),
         },
     ];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }

@@ -41,7 +41,8 @@ mod tests {
     use clash_core::Ruleset;
 
     fn state() -> State {
-        let setup: Setup = serde_json::from_str(include_str!("../presets/four-sides.json")).unwrap();
+        let setup: Setup =
+            serde_json::from_str(include_str!("../presets/four-sides.json")).unwrap();
         crate::NdTourists::setup(&setup).unwrap()
     }
 

@@ -93,7 +93,9 @@ pub mod setup;
 pub mod state;
 pub mod view;
 
-use clash_core::{Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer};
+use clash_core::{
+    Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
+};
 
 pub use cards::{Card, CardSet, beats};
 pub use events::{Citation, Command, Event};
@@ -255,6 +257,10 @@ impl Listed for NdTourists {
         name: "Four sides, balanced",
         setup: include_str!("../presets/four-sides.json"),
     }];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }
 
 /// D-14: nothing else happens while the drawer chooses the Loss card a rejection spends.

@@ -80,7 +80,9 @@ pub mod turn;
 pub mod view;
 pub mod winning;
 
-use clash_core::{Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer};
+use clash_core::{
+    Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
+};
 
 pub use board::{Pos, Stack};
 pub use combat::{Battle, Exchange, Gear, Loss, Roll};
@@ -204,4 +206,8 @@ impl Listed for Triforce {
             setup: include_str!("../presets/four-players.json"),
         },
     ];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }

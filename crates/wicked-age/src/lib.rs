@@ -90,7 +90,7 @@ mod render;
 pub mod roll;
 pub mod table;
 
-use clash_core::{Listed, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Viewer};
+use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 pub use character::{Character, FormRef, NpcForm, PcForm, Status};
@@ -283,6 +283,10 @@ impl Listed for WickedAge {
         name: "Three-way brawl",
         setup: include_str!("../presets/brawl.json"),
     }];
+    const PANEL: Panel = Panel {
+        script: include_str!("../panel/panel.js"),
+        style: include_str!("../panel/panel.css"),
+    };
 }
 
 /// Table limits on the names a command carries, checked before anything looks them up (so a

@@ -68,10 +68,17 @@
   // asks, and sends again only on yes. `revision` is the log length this page has seen: the
   // server refuses the command if this seat acted since (a double click, or another tab). One
   // command at a time: a second tap while one is on its way does nothing.
-  // A panel that has asked its own question passes `{ confirmed: true }`.
+  // A board that has asked its own question (the panel kit's "Really …? Yes / No", or a caller
+  // passing `{ confirmed: true }`) is not asked again.
+  let lastClick = { target: null, at: 0 };
+  document.addEventListener('click', (e) => { lastClick = { target: e.target, at: Date.now() }; }, true);
+  function askedAlready() {
+    const t = lastClick.target;
+    return Date.now() - lastClick.at < 2000 && t instanceof Element && !!t.closest('.kit-confirm');
+  }
   async function send(command, errorEl, options) {
     const target = errorEl || $('legal-error');
-    const confirmed = !!(options && options.confirmed);
+    const confirmed = !!(options && options.confirmed) || askedAlready();
     if (inFlight) return false;
     if (target) target.textContent = '';
     inFlight = true;

@@ -1,11 +1,13 @@
-// In A Wicked Age panel: characters' forms and dice, strengths, the Owe List, the conflict
-// (round, initiative order, the challenge with every die's face, the Advantage die), and the
-// controls for this seat's characters. Every text goes in as text nodes, never parsed as markup.
+// In A Wicked Age's board: every die drawn as a die of its size (bonus dice labelled Owe,
+// Advantage or the strength's name), the conflict as three clear steps (initiative, challenge,
+// answer) with the bands that decide an answer, forms chosen by tapping them on the character's
+// sheet, consequences and the Owe List. Every text goes in as text nodes, never parsed as markup.
 (function () {
   'use strict';
 
   // Typed values, errors and the dice lost so far survive the redraw of every live update.
-  const { memo, h, select, text, checkbox, group, button, register } = window.ClashPanelKit.make('wa');
+  const kit = window.ClashPanelKit;
+  const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('wa');
   memo.lost = {};
   memo.seenLoss = new Set();
 
@@ -45,12 +47,10 @@
     const lost = (memo.lost[character] || {})[form] || [];
     for (const from of lost) {
       const dice = Array.isArray(from) ? from : [from];
-      const s = h('s', 'wa-die lost', dice.map(dieName).join('+'));
-      s.title = 'lost';
-      cell.append(s);
+      for (const d of dice) if (d) cell.append(kit.die(d, null, 'lost', 'lost'));
     }
     const now = Array.isArray(current) ? current : [current];
-    for (const d of now) cell.append(h('span', 'wa-die' + (d ? '' : ' lost gone'), d ? dieName(d) : '0'));
+    for (const d of now) cell.append(d ? kit.die(d, null, null) : h('span', 'wa-zero', '0'));
     return cell;
   }
 
@@ -68,8 +68,8 @@
     const part = conflict && conflict.participants.find((p) => p.name === c.name);
     const head = h('div', 'wa-head',
       h('strong', null, c.name),
-      h('span', 'pill', c.kind === 'npc' ? 'NPC' : 'PC'),
-      h('span', 'pill', c.controller),
+      h('span', 'pill', c.kind === 'npc' ? 'NPC · the GM' : 'PC'),
+      mine ? h('span', 'pill ready', 'yours') : null,
       c.status !== 'active' ? h('span', 'pill waiting', c.status.replace(/_/g, ' ')) : null,
       conflict && conflict.advantage === c.name ? h('span', 'pill wa-adv', 'Advantage d6') : null,
       part ? h('span', 'pill ' + (part.in_conflict ? 'ready' : 'waiting'), part.in_conflict ? 'in the conflict' : 'knocked out') : null,
@@ -97,18 +97,46 @@
     return card;
   }
 
+  // A roll: each die drawn at its size with its face; bonus dice say what they are.
   function rollView(roll) {
     const box = h('span', 'wa-roll');
     for (const d of roll.dice || []) {
-      let src = d.kind === 'pc_form' || d.kind === 'npc_form' ? (FORM_LABEL[d.form] || d.form)
-        : d.kind === 'advantage' ? 'Advantage' : d.kind === 'owe' ? 'Owe' : d.kind === 'strength' ? d.name : d.kind;
-      const bonus = !(d.kind === 'pc_form' || d.kind === 'npc_form');
-      const die = h('span', 'wa-face' + (bonus ? ' bonus' : ''), h('b', null, String(d.face)), h('small', null, dieName(d.sides) + ' ' + src));
-      die.title = src + ': d' + d.sides + ' shows ' + d.face + (bonus ? ' (bonus, added to P)' : '');
-      box.append(die);
+      const form = d.kind === 'pc_form' || d.kind === 'npc_form';
+      const label = form ? (FORM_LABEL[d.form] || d.form) : d.kind === 'advantage' ? 'Advantage' : d.kind === 'owe' ? 'Owe' : d.kind === 'strength' ? d.name : d.kind;
+      const cls = form ? null : 'bonus ' + (d.kind === 'owe' ? 'owe' : d.kind === 'advantage' ? 'advantage' : 'strength');
+      box.append(kit.die(d.sides, d.face, label, cls));
     }
-    if (roll.value) box.append(h('span', 'wa-value', '= (' + roll.value.p + ', ' + roll.value.t + ')'));
+    if (roll.value) {
+      const v = h('span', 'wa-value', h('b', null, String(roll.value.p)), h('small', null, 'P'), ' ', h('b', null, String(roll.value.t)), h('small', null, 'T'));
+      kit.tip(v, 'P = the higher form die plus every bonus die; T = the lower form die. The bigger P wins; T only splits equal P.');
+      box.append(v);
+    }
     return box;
+  }
+
+  // What an answer does against a challenge of P = `p`, T = `t` (WA-23), as coloured bands.
+  function bands(c, challenge) {
+    const p = challenge.p, t = challenge.t;
+    const rows = c.round >= 3
+      ? [['wa-b-out-c', 'P ≥ ' + p + ' (and T ≥ ' + t + ' if P is ' + p + ')', 'the challenger is knocked out'],
+        ['wa-b-out-a', 'anything lower', 'the answerer is knocked out']]
+      : [['wa-b-out-c', 'P ≥ ' + (2 * p), 'doubles: the challenger is knocked out'],
+        ['wa-b-adv-a', 'P ≥ ' + p + (t ? ' (T ≥ ' + t + ' if P is exactly ' + p + ')' : ''), 'at least as good: the answerer takes the Advantage die'],
+        ['wa-b-adv-c', 'P ≥ ' + (Math.floor(p / 2) + 1), 'more than half: the challenger takes the Advantage die'],
+        ['wa-b-out-a', 'P ≤ ' + Math.floor(p / 2), 'half or less: the answerer is knocked out']];
+    const box = h('div', 'wa-bands');
+    for (const [cls, when, what] of rows) box.append(h('div', 'wa-band ' + cls, h('b', null, when), h('span', null, what)));
+    return h('div', null, h('div', 'wa-label', 'What the answer does (round ' + c.round + ')'), box);
+  }
+
+  // Initiative → challenge → answer, with the current step lit.
+  function steps(c) {
+    const now = c.stage === 'initiative' ? 0 : c.pending ? 2 : c.stage === 'turns' ? 1 : 3;
+    const names = ['Initiative', 'Challenge', 'Answer'];
+    const row = h('ol', 'wa-steps');
+    names.forEach((n, i) => row.append(h('li', i === now ? 'now' : i < now ? 'done' : null, n)));
+    if (c.stage === 'over') row.append(h('li', 'now', 'Consequences'));
+    return row;
   }
 
   function conflictView(v) {
@@ -121,7 +149,7 @@
     const stage = { initiative: 'rolling initiative', turns: 'challenges and answers', over: 'over: consequences to settle' }[c.stage] || c.stage;
     box.append(h('h4', null, 'Conflict: ' + (c.action || '—')),
       h('div', 'wa-pills', h('span', 'pill', 'Round ' + c.round + ' of 3'), h('span', 'pill', stage),
-        h('span', 'pill wa-adv', 'Advantage die: ' + (c.advantage || 'nobody'))));
+        h('span', 'pill wa-adv', 'Advantage die: ' + (c.advantage || 'nobody'))), steps(c));
     if (c.round >= 3 && c.stage !== 'over') box.append(h('p', 'hint', 'Round 3: no middle ground — every answer knocks someone out.'));
 
     const order = h('ol', 'wa-order');
@@ -142,7 +170,10 @@
 
     if (c.standing) box.append(h('div', 'wa-label', 'Standing challenge (first in order)'), rollView(c.standing));
     if (c.pending) {
-      box.append(h('div', 'wa-label', c.pending.challenger + ' challenges ' + c.pending.target + ' — awaiting the answer'), rollView(c.pending.roll));
+      box.append(h('div', 'wa-label', c.pending.challenger + ' challenges ' + c.pending.target + ' — ' + c.pending.target + ' must answer'), rollView(c.pending.roll),
+        bands(c, c.pending.roll.value));
+    } else if (c.standing && c.stage === 'turns') {
+      box.append(bands(c, c.standing.value));
     }
     if (c.proposal) {
       box.append(h('p', 'wa-proposal', 'Proposed ending: “' + c.proposal.terms + '” · agreed: ' + (c.proposal.agreed.join(', ') || 'nobody yet')));
@@ -151,8 +182,8 @@
     if (recent.length) {
       const ul = h('ul', 'wa-exchanges');
       for (const x of recent) {
-        ul.append(h('li', null, 'R' + x.round + ': ' + x.challenger + ' (' + x.challenge.p + ',' + x.challenge.t + ') vs ' + x.answerer +
-          ' (' + x.answer.p + ',' + x.answer.t + ') — ' + (OUTCOME[x.outcome] || x.outcome)));
+        ul.append(h('li', null, 'Round ' + x.round + ': ' + x.challenger + ' challenged with ' + x.challenge.p + '/' + x.challenge.t + ', ' + x.answerer +
+          ' answered ' + x.answer.p + '/' + x.answer.t + ' — ' + (OUTCOME[x.outcome] || x.outcome)));
       }
       box.append(h('div', 'wa-label', 'Last exchanges'), ul);
     }
@@ -178,47 +209,101 @@
     return null;
   }
 
+  // A player by their characters' names; the GM as "the GM".
+  function playerName(v, seat) {
+    if (seat === 'gm') return 'the GM';
+    const names = v.characters.filter((c) => c.controller === seat && c.kind !== 'npc').map((c) => c.name);
+    return names.length ? names.join(' and ') + '’s player' : kit.seatName(null, seat);
+  }
+
   function oweView(v) {
     const box = h('section', 'wa-owe', h('div', 'wa-label', 'Owe List (oldest first)'));
     const ol = h('ol', null);
-    for (const e of v.owe_list || []) ol.append(h('li', null, e.character + ' · ' + e.player));
+    for (const e of v.owe_list || []) ol.append(h('li', null, e.character + ' (' + playerName(v, e.player) + ')'));
     if (!(v.owe_list || []).length) box.append(h('p', 'hint', 'empty'));
     else box.append(ol);
     const bits = ['Chapter ' + v.chapter];
-    if (v.oracle) bits.push('Oracle: ' + (v.oracle.oracle ? v.oracle.oracle + (v.oracle.story_element ? ' — ' + v.oracle.story_element : '') : 'to be chosen by ' + ((v.oracle.entry || {}).player || '?')));
+    if (v.oracle) bits.push('Oracle: ' + (v.oracle.oracle ? v.oracle.oracle + (v.oracle.story_element ? ' — ' + v.oracle.story_element : '') : 'to be chosen by ' + playerName(v, (v.oracle.entry || {}).player)));
     if ((v.returning || []).length) bits.push('Returning: ' + v.returning.map((r) => r.character || JSON.stringify(r)).join(', '));
     box.append(h('p', 'hint', bits.join(' · ')));
     return box;
   }
 
-  // Form (and strength) pickers for a roll. Returns the inputs and a function giving the choice.
-  function rollPicker(key, ch) {
-    const inputs = [];
-    let choice;
-    if (ch.kind === 'npc') {
-      const opts = NPC_FORMS.filter(([k]) => (ch.forms[k] || []).some((d) => d > 0))
-        .map(([k, l]) => [k, l + ' (' + ch.forms[k].filter((d) => d > 0).map(dieName).join('+') + ')']);
-      const f = select(key + ':form', opts, null, 'form');
-      inputs.push(f);
-      choice = () => ({ form: f.value });
-    } else {
-      const opts = PC_FORMS.filter(([k]) => ch.forms[k] > 0).map(([k, l]) => [k, l + ' ' + dieName(ch.forms[k])]);
-      const byDie = opts.slice().sort((a, b) => ch.forms[b[0]] - ch.forms[a[0]]);
-      const a = select(key + ':a', opts, byDie[0] && byDie[0][0], 'first form');
-      const b = select(key + ':b', opts, byDie[1] && byDie[1][0], 'second form');
-      inputs.push(a, b);
-      choice = () => {
-        if (a.value === b.value) throw new Error('Pick two different forms (WA-3).');
-        return { forms: [a.value, b.value] };
-      };
+  // The forms of `ch`'s sheet as tiles to tap: two forms for a PC, one for an NPC, and a
+  // strength when the table agrees it applies. Returns the block and the choice it makes.
+  function formPicker(key, ch, send) {
+    const npc = ch.kind === 'npc';
+    const list = npc ? NPC_FORMS : PC_FORMS;
+    const want = npc ? 1 : 2;
+    let picked = (memo.values[key + ':forms'] || []).filter((f) => {
+      const d = ch.forms[f];
+      return Array.isArray(d) ? d.some((x) => x > 0) : d > 0;
+    });
+    const redraw = () => window.ClashPanels['wicked-age'](document.getElementById('panel'), window.clash.latest(), send);
+    const tiles = h('div', 'wa-formtiles');
+    for (const [f, label] of list) {
+      const dice = Array.isArray(ch.forms[f]) ? ch.forms[f].filter((x) => x > 0) : (ch.forms[f] ? [ch.forms[f]] : []);
+      const on = picked.includes(f);
+      const content = h('span', 'wa-formtile', h('b', null, label), h('span', 'wa-dice', ...(dice.length ? dice.map((d) => kit.die(d, null, null)) : [h('span', 'wa-zero', '0')])));
+      const t = toggle(content, on, () => {
+        let next = picked.filter((x) => x !== f);
+        if (!on) next = next.concat([f]).slice(-want);
+        memo.values[key + ':forms'] = next;
+        redraw();
+      }, 'wa-pick');
+      t.dataset.form = f;
+      t.setAttribute('aria-label', label + ' ' + (dice.map((d) => 'd' + d).join(' and ') || 'no die'));
+      if (!dice.length) t.disabled = true;
+      tiles.append(t);
     }
-    const live = (ch.strengths || []).filter((s) => s.die);
-    let st = null;
-    if (live.length) {
-      st = select(key + ':strength', [['', 'no strength']].concat(live.map((s) => [s.name, s.name + ' ' + dieName(s.die)])), '', 'strength');
-      inputs.push(st);
+    const live = (ch.strengths || []).filter((st) => st.die);
+    const strength = memo.values[key + ':strength'] || '';
+    const extra = h('div', 'wa-formtiles');
+    for (const st of live) {
+      const on = strength === st.name;
+      const t = toggle(h('span', 'wa-formtile', h('b', null, st.name), kit.die(st.die, null, 'strength', 'bonus strength')), on, () => {
+        memo.values[key + ':strength'] = on ? '' : st.name;
+        redraw();
+      }, 'wa-pick');
+      t.dataset.strength = st.name;
+      kit.tip(t, 'Add ' + st.name + '’s d' + st.die + ' when the table agrees it is part of what ' + ch.name + ' does, and a linked form is rolled (' +
+        (FORM_LABEL[st.pc_form] || st.pc_form) + ' for a PC, ' + (FORM_LABEL[st.npc_form] || st.npc_form) + ' for an NPC).');
+      extra.append(t);
     }
-    return { inputs, choice: () => Object.assign(choice(), st && st.value ? { strength: st.value } : {}) };
+    const block = h('div', 'wa-picker', h('div', 'wa-label', 'Tap ' + (npc ? 'one form' : 'two forms') + ' on ' + ch.name + '’s sheet' + (live.length ? ', and a strength if it applies' : '')), tiles);
+    if (live.length) block.append(extra);
+    const ready = picked.length === want;
+    block.append(h('p', 'hint', ready ? 'Rolling: ' + picked.map((f) => FORM_LABEL[f]).join(' + ') + (strength ? ' + ' + strength : '') + '.' : 'Pick ' + (want - picked.length) + ' more.'));
+    const choice = () => {
+      if (picked.length !== want) throw new Error(npc ? 'Tap one form to roll.' : 'Tap two different forms to roll (WA-3).');
+      const out = npc ? { form: picked[0] } : { forms: picked.slice() };
+      if (strength) out.strength = strength;
+      return out;
+    };
+    return { block, choice, ready };
+  }
+
+  // The chance of each band for the forms (and strength) tapped, when odds are on.
+  function answerOdds(update, ch, key) {
+    const o = odds(update);
+    if (!o || o.answerer !== ch.name) return null;
+    const forms = (memo.values[key + ':forms'] || []).slice().sort().join(',');
+    const strength = memo.values[key + ':strength'] || null;
+    const same = (x) => x.forms.slice().sort().join(',') === forms && (x.strength || null) === strength;
+    const pick = o.options.find(same);
+    const box = h('div', 'kit-odds', h('h5', null, 'Odds of this answer'));
+    if (!pick) {
+      // Nothing chosen yet: the choice least likely to knock this character out.
+      const safe = (x) => 1 - x.bands.filter((b) => b.outcome === 'answerer_knocked_out').reduce((a, b) => a + b.probability.decimal, 0);
+      const best = o.options.slice().sort((a, b) => safe(b) - safe(a))[0];
+      if (best) box.append(h('p', null, 'Tap forms to see the odds of your answer. Least risky: ' + best.forms.map((f) => FORM_LABEL[f]).join(' + ') +
+        (best.strength ? ' + ' + best.strength : '') + ', knocked out ', kit.percent({ decimal: 1 - safe(best) }), '.'));
+      return box;
+    }
+    const ul = h('ul', null);
+    for (const band of pick.bands) ul.append(h('li', null, kit.percent(band.probability), ' ' + band.text));
+    box.append(ul);
+    return box;
   }
 
   function characterControls(update, send, ch, legal) {
@@ -231,33 +316,55 @@
     if (mineOf('cash_in_owe').length) {
       const g = group(base + ':owe', ch.name + ': cash in an Owe List entry', 'Crosses off the oldest matching entry for an Owe d6 this conflict (WA-17.3, WA-18).');
       const entries = [...new Set(mineOf('cash_in_owe').map((x) => x.entry))];
-      const sel = select(base + ':owe:entry', entries.map((e) => [e, 'entry: ' + e]), null, 'Owe List entry');
+      const sel = select(base + ':owe:entry', entries.map((e) => [e, 'the entry for ' + e]), null, 'Owe List entry');
       g.body.append(sel, button(g, 'Cash in Owe d6', send, () => ({ type: 'cash_in_owe', pc: ch.name, entry: sel.value })));
       out.push(g.g);
     }
     if (mineOf('roll_initiative').length) {
-      const g = group(base + ':init', ch.name + ': roll initiative', null);
-      const pick = rollPicker(base + ':init', ch);
-      g.body.append(...pick.inputs, button(g, 'Roll initiative', send, () => Object.assign({ type: 'roll_initiative', character: ch.name }, pick.choice()), true));
+      const g = group(base + ':init', 'Step 1 · ' + ch.name + ': roll initiative', 'The best roll acts first and keeps it as its challenge.');
+      g.body.className = 'wa-stack';
+      const pick = formPicker(base + ':roll', ch, send);
+      const b = button(g, 'Roll initiative', send, () => Object.assign({ type: 'roll_initiative', character: ch.name }, pick.choice()), true);
+      b.disabled = !pick.ready;
+      g.body.append(pick.block, b);
       out.push(g.g);
     }
     const challenges = mineOf('challenge');
     if (challenges.length) {
       const standing = challenges.some((x) => !x.forms && !x.form) && c && c.standing && c.order && c.order[0] === ch.name;
-      const g = group(base + ':challenge', ch.name + ': challenge someone', standing ? 'Your initiative roll stands as your challenge.' : 'Roll fresh dice for the challenge.');
+      const g = group(base + ':challenge', 'Step 2 · ' + ch.name + ': challenge someone', standing ? 'Your initiative roll stands as your challenge: pick whom.' : 'Pick whom, then the forms for a fresh roll.');
+      g.body.className = 'wa-stack';
+      if (standing) g.body.append(rollView(c.standing));
       const targets = [...new Set(challenges.map((x) => x.target))];
-      const t = select(base + ':target', targets.map((n) => [n, 'challenge ' + n]), null, 'target');
-      g.body.append(t);
-      const pick = standing ? null : rollPicker(base + ':challenge', ch);
-      if (pick) g.body.append(...pick.inputs);
-      g.body.append(button(g, 'Challenge', send, () => Object.assign({ type: 'challenge', character: ch.name, target: t.value }, pick ? pick.choice() : {}), true));
+      const tkey = base + ':target';
+      if (!targets.includes(memo.values[tkey])) memo.values[tkey] = targets.length === 1 ? targets[0] : null;
+      const redraw = () => window.ClashPanels['wicked-age'](document.getElementById('panel'), window.clash.latest(), send);
+      const row = h('div', 'wa-formtiles');
+      for (const n of targets) {
+        const t = toggle(h('span', 'wa-formtile', h('b', null, n)), memo.values[tkey] === n, () => { memo.values[tkey] = n; redraw(); }, 'wa-pick');
+        t.dataset.target = n;
+        row.append(t);
+      }
+      g.body.append(h('div', 'wa-label', 'Whom?'), row);
+      const pick = standing ? null : formPicker(base + ':roll', ch, send);
+      if (pick) g.body.append(pick.block);
+      const b = button(g, memo.values[tkey] ? 'Challenge ' + memo.values[tkey] : 'Challenge', send, () => {
+        if (!memo.values[tkey]) throw new Error('Tap whom to challenge.');
+        return Object.assign({ type: 'challenge', character: ch.name, target: memo.values[tkey] }, pick ? pick.choice() : {});
+      }, true);
+      b.disabled = !memo.values[tkey] || (pick && !pick.ready);
+      g.body.append(b);
       out.push(g.g);
     }
     if (mineOf('answer').length) {
       const p = c && c.pending;
-      const g = group(base + ':answer', ch.name + ': answer ' + (p ? p.challenger + '’s challenge (' + p.roll.value.p + ',' + p.roll.value.t + ')' : 'the challenge'), null);
-      const pick = rollPicker(base + ':answer', ch);
-      g.body.append(...pick.inputs, button(g, 'Answer', send, () => Object.assign({ type: 'answer', character: ch.name }, pick.choice()), true));
+      const g = group(base + ':answer', 'Step 3 · ' + ch.name + ': answer ' + (p ? p.challenger + '’s challenge' : 'the challenge'), 'You must answer with a fresh roll.');
+      g.body.className = 'wa-stack';
+      if (p && c) g.body.append(rollView(p.roll), bands(c, p.roll.value));
+      const pick = formPicker(base + ':roll', ch, send);
+      const b = button(g, 'Answer', send, () => Object.assign({ type: 'answer', character: ch.name }, pick.choice()), true);
+      b.disabled = !pick.ready;
+      g.body.append(pick.block, answerOdds(update, ch, base + ':roll'), b);
       out.push(g.g);
     }
     const concede = mineOf('concede'), propose = mineOf('propose_end'), agree = mineOf('agree_end');
@@ -266,7 +373,7 @@
       g.body.className = 'wa-stack';
       if (concede.length) {
         const to = select(base + ':concede:to', [...new Set(concede.map((x) => x.to))].map((n) => [n, 'concede to ' + n]), null, 'opponent');
-        g.body.append(h('div', 'wa-row', to, button(g, 'Concede', send, () => ({ type: 'concede', character: ch.name, to: to.value }))));
+        g.body.append(h('div', 'wa-row', to, confirmButton(g, 'Concede', 'Concede and be knocked out?', send, () => ({ type: 'concede', character: ch.name, to: to.value }))));
       }
       if (propose.length) {
         const terms = text(base + ':terms', 'Proposed ending, in words');
@@ -353,18 +460,27 @@
     const of = (type) => legal.filter((x) => x.type === type);
     const out = [];
     if (of('start_conflict').length) {
-      const g = group('start', 'Start a conflict', 'Pick who interferes and with what (WA-19).');
-      const boxes = [];
-      const row = h('div', 'wa-costs');
+      // A fresh form for every conflict: ticks are forgotten once a conflict starts.
+      const g = group('start', 'Start a conflict', 'Tap who takes part, and say what action is being interfered with (WA-19).');
+      const redraw = () => window.ClashPanels['wicked-age'](document.getElementById('panel'), window.clash.latest(), send);
+      const chosen = memo.values['start:who'] || [];
+      const row = h('div', 'wa-formtiles');
       for (const ch of v.characters.filter((x) => x.status === 'active')) {
-        const cb = checkbox('start:' + ch.name, ch.name, false);
-        row.append(cb.label);
-        boxes.push([ch.name, cb.box]);
+        const on = chosen.includes(ch.name);
+        const t = toggle(h('span', 'wa-formtile', h('b', null, ch.name), h('small', null, ch.kind === 'npc' ? 'NPC' : 'PC')), on, () => {
+          memo.values['start:who'] = on ? chosen.filter((n) => n !== ch.name) : chosen.concat([ch.name]);
+          redraw();
+        }, 'wa-pick');
+        t.dataset.participant = ch.name;
+        row.append(t);
       }
       const action = text('start:action', 'The action being interfered with');
       g.body.className = 'wa-stack';
-      g.body.append(row, h('div', 'wa-row', action), h('div', 'wa-row', button(g, 'Start conflict', send, () => ({ type: 'start_conflict',
-        participants: boxes.filter(([, b]) => b.checked).map(([n]) => n), action: action.value.trim() }), true)));
+      g.body.append(row, h('div', 'wa-row', action), h('div', 'wa-row', button(g, chosen.length ? 'Start the conflict: ' + chosen.join(', ') : 'Start the conflict', send, () => {
+        if (chosen.length < 2) throw new Error('Tap at least two characters who take part.');
+        if (!action.value.trim()) throw new Error('Say what action is being interfered with.');
+        return { type: 'start_conflict', participants: chosen.slice(), action: action.value.trim() };
+      }, true)));
       out.push(g.g);
     }
     if (of('end_chapter').length || of('choose_oracle').length || of('bring_back').length) {
@@ -407,11 +523,15 @@
     const v = update.view;
     if (!v || !Array.isArray(v.characters)) return null;
     noteLosses(update.events);
+    // The start form begins empty for every conflict (no ticks left over from the last one).
+    if (v.conflict) { delete memo.values['start:who']; delete memo.values['start:action']; }
 
     const chars = h('div', 'wa-chars');
     for (const c of v.characters) chars.append(characterCard(v, c, update.seat && c.controller === update.seat));
-    const root = h('div', 'wa', conflictView(v), oweView(v), chars);
-    if (update.seat) root.append(h('h3', null, 'Your moves'), controls(update, send));
+    // Phone first: this seat's controls come first, then the conflict and the sheets.
+    const root = h('div', 'wa');
+    if (update.seat) root.append(controls(update, send));
+    root.append(conflictView(v), oweView(v), h('h3', null, 'Characters'), chars);
     return root;
   });
 })();

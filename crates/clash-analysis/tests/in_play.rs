@@ -1,0 +1,200 @@
+//! Odds in play, read from a seat's view exactly as a table page receives it, agree with the
+//! engines' own knowledge and with the exact reports of the rest of the analysis crate.
+
+use clash_analysis::combat_odds;
+use clash_analysis::in_play;
+use clash_core::{Game, Ruleset, Seat, SeededRandomness, Viewer};
+use nd_tourists::probability::Knowledge;
+use serde_json::{Value, json};
+use triforce::combat::Gear;
+
+fn seat(s: &str) -> Seat {
+    s.parse().unwrap()
+}
+
+/// A game of `R` from `setup`, with `commands` played in order.
+fn play<R: Ruleset>(setup: Value, commands: &[(&str, Value)]) -> Game<R> {
+    let mut game = Game::<R>::new(serde_json::from_value(setup).unwrap()).unwrap();
+    let mut rng = SeededRandomness::new(7);
+    for (who, c) in commands {
+        let command: R::Command = serde_json::from_value(c.clone()).unwrap();
+        game.command(seat(who), &command, &mut rng)
+            .unwrap_or_else(|e| panic!("{c} refused: {e}"));
+    }
+    game
+}
+
+fn view<R: Ruleset>(game: &Game<R>, who: &str) -> Value {
+    serde_json::to_value(R::view(game.state(), Viewer::Seat(seat(who)))).unwrap()
+}
+
+fn decimal(p: &Value) -> f64 {
+    p["decimal"].as_f64().unwrap()
+}
+
+// TF-19, TF-22 to TF-25.
+#[test]
+fn triforce_odds_are_the_combat_odds_of_each_crowded_stack_with_and_without_the_swap() {
+    let setup = json!({ "players": 3, "board": { "2": ["p1-S"], "5": ["p2-L", "p1-M", "p2-M"] } });
+    let mut commands = vec![
+        ("p1", json!({ "type": "move", "from": 2, "to": 5 })),
+        ("p1", json!({ "type": "end_turn" })),
+    ];
+    let game = play::<triforce::Triforce>(setup.clone(), &commands);
+    let odds = in_play::triforce(&view(&game, "p1"), seat("p1")).expect("a crowded stack");
+    let plain = combat_odds::combat(&[Gear::None, Gear::None]).unwrap();
+    let fight = &odds["fights"][0];
+    assert_eq!(fight["at"], 5);
+    for (i, f) in fight["fighters"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(f["seat"], ["p1", "p2"][i]);
+        assert_eq!(f["gear"], "none");
+        assert_eq!(f["loses"]["fraction"], plain.loses[i].fraction);
+    }
+    // Player 3 sees the same board and so the same fight, but has no swap to weigh.
+    let theirs = in_play::triforce(&view(&game, "p3"), seat("p3")).unwrap();
+    assert_eq!(theirs["fights"], odds["fights"]);
+    assert!(theirs.get("swap").is_none());
+
+    // In the sword window Player 1 weighs the sword: it lowers its chance of losing.
+    commands.push(("p1", json!({ "type": "resolve", "at": 5 })));
+    let game = play::<triforce::Triforce>(setup, &commands);
+    let odds = in_play::triforce(&view(&game, "p1"), seat("p1")).unwrap();
+    let swap = &odds["swap"];
+    assert_eq!(swap["kind"], "sword");
+    let sword = combat_odds::combat(&[Gear::Sword, Gear::None]).unwrap();
+    assert_eq!(swap["take"][0]["gear"], "sword");
+    assert_eq!(
+        swap["take"][0]["loses"]["fraction"],
+        sword.loses[0].fraction
+    );
+    assert!(decimal(&swap["take"][0]["loses"]) < decimal(&swap["decline"][0]["loses"]));
+    assert!(
+        in_play::triforce(&view(&game, "p2"), seat("p2"))
+            .unwrap()
+            .get("swap")
+            .is_none()
+    );
+}
+
+// ND-3, ND-20: the view holds just what the party knows, no more and no less.
+#[test]
+fn tourists_odds_match_what_the_engine_says_the_bidding_party_knows() {
+    let preset = clash_catalogue_setup("nd-tourists");
+    let mut game = play::<nd_tourists::NdTourists>(preset, &[("gm", json!({ "type": "start" }))]);
+    let mut rng = SeededRandomness::new(11);
+    let mut checked = 0;
+    for _ in 0..12 {
+        let v = view(&game, "gm");
+        let round = &v["round"];
+        if v["phase"] != "bidding" {
+            break;
+        }
+        if round["window"].is_null() {
+            let turn = round["turn"].as_u64().unwrap() as usize;
+            let party = &v["parties"][turn];
+            let who = party["seat"].as_str().unwrap().to_string();
+            let mine = view(&game, &who);
+            let odds = in_play::nd_tourists(&mine, seat(&who)).expect("the bidder's odds");
+            let known = Knowledge::of_party(game.state(), turn as u8);
+            for b in odds["beats"].as_array().unwrap() {
+                let card = b["card"].as_str().unwrap().parse().unwrap();
+                let exact = known.next_draw_beats(card).unwrap().to_string();
+                assert_eq!(b["chance"]["fraction"], exact, "{card}");
+                checked += 1;
+            }
+            // Nobody else is about to bid.
+            for other in ["gm", "p1", "p2", "p3"].iter().filter(|s| **s != who) {
+                assert_eq!(in_play::nd_tourists(&view(&game, other), seat(other)), None);
+            }
+            let c = json!({ "type": "bid", "party": party["name"] });
+            game.command(seat(&who), &serde_json::from_value(c).unwrap(), &mut rng)
+                .unwrap();
+        } else {
+            // Whoever is asked to react lets the card stand.
+            let (who, stand) = ["gm", "p1", "p2", "p3"]
+                .iter()
+                .find_map(|s| {
+                    let legal = nd_tourists::NdTourists::legal_commands(game.state(), seat(s));
+                    let stand = legal.into_iter().find(|c| {
+                        serde_json::to_value(c).is_ok_and(|v| v["type"] == "let_it_stand")
+                    })?;
+                    Some((*s, stand))
+                })
+                .expect("someone is asked to react");
+            game.command(seat(who), &stand, &mut rng).unwrap();
+        }
+    }
+    assert!(
+        checked > 0,
+        "some bid was weighed against a card on the table"
+    );
+}
+
+fn clash_catalogue_setup(id: &str) -> Value {
+    let path = format!("{}/../{id}/presets", env!("CARGO_MANIFEST_DIR"));
+    let first = std::fs::read_dir(&path)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .min()
+        .unwrap();
+    serde_json::from_str(&std::fs::read_to_string(first).unwrap()).unwrap()
+}
+
+// WA-11, WA-23: every choice of forms the answerer has, each with bands adding up to 1.
+#[test]
+fn wicked_age_odds_cover_every_answer_the_character_may_roll() {
+    let setup = clash_catalogue_setup("wicked-age");
+    let game = play::<wicked_age::WickedAge>(
+        setup,
+        &[
+            (
+                "p1",
+                json!({ "type": "start_conflict", "participants": ["Ysolde", "Oren"], "action": "a duel" }),
+            ),
+            (
+                "p1",
+                json!({ "type": "roll_initiative", "character": "Ysolde", "forms": ["covertly", "with_love"] }),
+            ),
+            (
+                "p2",
+                json!({ "type": "roll_initiative", "character": "Oren", "forms": ["for_myself", "for_others"] }),
+            ),
+        ],
+    );
+    let v = view(&game, "p1");
+    let first = v["conflict"]["order"][0].as_str().unwrap().to_string();
+    let (challenger, target, answerer) = if first == "Ysolde" {
+        ("p1", "Oren", "p2")
+    } else {
+        ("p2", "Ysolde", "p1")
+    };
+    let mut rng = SeededRandomness::new(3);
+    let mut game = game;
+    let c = json!({ "type": "challenge", "character": first, "target": target });
+    game.command(
+        seat(challenger),
+        &serde_json::from_value(c).unwrap(),
+        &mut rng,
+    )
+    .unwrap();
+    let odds =
+        in_play::wicked_age(&view(&game, answerer), seat(answerer)).expect("the answerer's odds");
+    assert_eq!(odds["answerer"], target);
+    let options = odds["options"].as_array().unwrap();
+    let pairs = options.iter().filter(|o| o["strength"].is_null()).count();
+    assert_eq!(pairs, 15, "every two of six forms");
+    for o in options {
+        let bands = o["bands"].as_array().unwrap();
+        assert_eq!(bands.len(), 4, "four bands in round 1");
+        let total: f64 = bands.iter().map(|b| decimal(&b["probability"])).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{o}");
+    }
+    // The challenger has nothing to weigh now, and neither has the GM.
+    assert_eq!(
+        in_play::wicked_age(&view(&game, challenger), seat(challenger)),
+        None
+    );
+    assert_eq!(in_play::wicked_age(&view(&game, "gm"), seat("gm")), None);
+}

@@ -1,0 +1,236 @@
+//! Odds in play: off until the GM switches them on, the switch survives a restart, and the odds
+//! a seat is shown come from its own view only — two tables that differ only in another seat's
+//! secret show it exactly the same odds.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if body.is_some() {
+        req = req.header("content-type", "application/json");
+    }
+    let req = req
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+fn open(dir: &tempfile::TempDir) -> axum::Router {
+    let tables =
+        clash_server::open(&dir.path().join("clash.db"), clash_catalogue::rulesets()).unwrap();
+    clash_server::app(tables)
+}
+
+/// An Iron Triangle table from the two-player preset, with a link for each player.
+struct Table {
+    id: String,
+    owner: String,
+    p1: String,
+    p2: String,
+}
+
+async fn table(app: &axum::Router) -> Table {
+    let entry = clash_catalogue::find("iron-triangle").unwrap();
+    let setup: Value = serde_json::from_str(entry.presets[0].setup).unwrap();
+    let (status, created) = call(
+        app,
+        "POST",
+        "/api/tables",
+        Some(json!({ "ruleset": "iron-triangle", "setup": setup })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["table"].as_str().unwrap().to_string();
+    let owner = created["owner_key"].as_str().unwrap().to_string();
+    let mut keys = Vec::new();
+    for seat in ["p1", "p2"] {
+        // The GM invites, the player claims the invite for a key of their own.
+        let (status, link) = call(
+            app,
+            "POST",
+            &format!("/api/tables/{id}/seats/{seat}/link?key={owner}"),
+            Some(json!({ "npc": false })),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{link}");
+        let invite = link["invite"].as_str().unwrap();
+        let (status, claimed) = call(
+            app,
+            "POST",
+            &format!("/api/tables/{id}/claim?key={invite}"),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{claimed}");
+        keys.push(claimed["key"].as_str().unwrap().to_string());
+    }
+    Table {
+        id,
+        owner,
+        p2: keys.pop().unwrap(),
+        p1: keys.pop().unwrap(),
+    }
+}
+
+async fn send(app: &axum::Router, t: &Table, key: &str, command: Value) {
+    let (status, body) = call(
+        app,
+        "POST",
+        &format!("/api/tables/{}/commands?key={key}", t.id),
+        Some(json!({ "command": command })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{command} → {body}");
+}
+
+async fn odds(app: &axum::Router, t: &Table, key: &str) -> Value {
+    let (status, body) = call(
+        app,
+        "GET",
+        &format!("/api/tables/{}/odds?key={key}", t.id),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
+async fn switch(app: &axum::Router, t: &Table, key: &str, on: bool) -> StatusCode {
+    call(
+        app,
+        "PUT",
+        &format!("/api/tables/{}/odds?key={key}", t.id),
+        Some(json!({ "enabled": on })),
+    )
+    .await
+    .0
+}
+
+/// Up to the secret stances of the first turn: Ada against the GM's Brute (IT-32).
+async fn to_stances(app: &axum::Router, t: &Table) {
+    send(
+        app,
+        t,
+        &t.owner,
+        json!({ "type": "start_conflict", "stakes": "The ledger", "npcs": ["Brute"] }),
+    )
+    .await;
+    send(
+        app,
+        t,
+        &t.p1,
+        json!({ "type": "join_conflict", "character": "Ada" }),
+    )
+    .await;
+    send(
+        app,
+        t,
+        &t.p2,
+        json!({ "type": "join_conflict", "character": "Bo" }),
+    )
+    .await;
+    send(
+        app,
+        t,
+        &t.p1,
+        json!({ "type": "pick_active", "character": "Ada" }),
+    )
+    .await;
+    send(
+        app,
+        t,
+        &t.p1,
+        json!({ "type": "pick_opponent", "opponent": "Brute" }),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn odds_are_off_until_the_gm_switches_them_on_and_stay_on_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = open(&dir);
+    let t = table(&app).await;
+    to_stances(&app, &t).await;
+    assert_eq!(
+        odds(&app, &t, &t.p1).await,
+        json!({ "enabled": false, "odds": null })
+    );
+    assert_eq!(
+        switch(&app, &t, &t.p1, true).await,
+        StatusCode::FORBIDDEN,
+        "a player cannot switch"
+    );
+    assert_eq!(odds(&app, &t, &t.p1).await["enabled"], false);
+    assert_eq!(switch(&app, &t, &t.owner, true).await, StatusCode::OK);
+    let shown = odds(&app, &t, &t.p1).await;
+    assert_eq!(shown["enabled"], true);
+    assert_eq!(shown["odds"]["fighter"], "Ada");
+    assert_eq!(shown["odds"]["step"], "stances");
+    // The stance mix is a probability distribution.
+    let total: f64 = shown["odds"]["stances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["probability"]["decimal"].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9, "the mix adds up to {total}");
+    // Bo sits this turn out: nothing bears on his player's choice.
+    assert_eq!(odds(&app, &t, &t.p2).await["odds"], Value::Null);
+    drop(app);
+
+    let app = open(&dir);
+    assert_eq!(
+        odds(&app, &t, &t.p1).await,
+        shown,
+        "the switch and the odds survive a restart"
+    );
+    assert_eq!(switch(&app, &t, &t.owner, false).await, StatusCode::OK);
+    assert_eq!(odds(&app, &t, &t.p1).await["enabled"], false);
+}
+
+#[tokio::test]
+async fn a_seat_sees_the_same_odds_whatever_another_seat_chose_in_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = open(&dir);
+    let mut shown = Vec::new();
+    // Two tables alike in everything but the stance the GM chose in secret for Brute (IT-2).
+    for secret in [
+        json!({ "action": "defend", "amount": 1 }),
+        json!({ "action": "attack", "amount": 2 }),
+    ] {
+        let t = table(&app).await;
+        assert_eq!(switch(&app, &t, &t.owner, true).await, StatusCode::OK);
+        to_stances(&app, &t).await;
+        let mut stance = json!({ "type": "take_stance", "character": "Brute" });
+        stance["action"] = secret["action"].clone();
+        stance["amount"] = secret["amount"].clone();
+        send(&app, &t, &t.owner, stance).await;
+        let seen = odds(&app, &t, &t.p1).await;
+        assert!(
+            seen["odds"]["stances"]
+                .as_array()
+                .is_some_and(|s| !s.is_empty()),
+            "{seen}"
+        );
+        shown.push(seen);
+    }
+    assert_eq!(
+        shown[0], shown[1],
+        "Ada's player learns nothing of Brute's secret stance"
+    );
+}

@@ -1,0 +1,109 @@
+// An N-Dimensional Tourists round to its result, then a concession: the GM and three players (one
+// on a phone), each in their own browser, bidding from the deck, covering with a card from the
+// hand, letting cards stand and spending Losses, all by tapping cards.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, PHONE } from '../lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Do the step this page is asked for in the bidding; false when it has none. */
+async function bidStep(page, state) {
+  const has = (sel) => page.$(sel).then((x) => !!x);
+  if (await has('#panel [data-control^="bid:"] .kit-odds')) {
+    // Odds in play: the bidder sees its chance to beat the cards already down.
+    assert.match(await page.textContent('#panel [data-control^="bid:"] .kit-odds'), /Chance your next draw beats.*%/s);
+    if (!state.odds) await shots(page, 'ndt-bid-odds');
+    state.odds = true;
+  }
+  if (await has('#panel [data-control="spend"] button.kit-tile')) {
+    await act(page, '#panel [data-control="spend"] button.kit-tile');
+    return true;
+  }
+  if (await has('#panel [data-control^="bid:"] button.ndt-draw')) {
+    await act(page, '#panel [data-control^="bid:"] button.ndt-draw');
+    return true;
+  }
+  if (state.cover && !state.covered && (await has('#panel [data-control^="cover:"] button.kit-tile[data-card]'))) {
+    // Cover the card just placed with one from the hand: tap the card, then cover.
+    await page.locator('#panel [data-control^="cover:"] button.kit-tile[data-card]').first().click();
+    await shots(page, 'ndt-gm-cover-chosen');
+    await act(page, '#panel [data-control^="cover:"] button.kit-go');
+    state.covered = true;
+    return true;
+  }
+  if (await has('#panel [data-control="window"] button:has-text("Let it stand")')) {
+    await act(page, '#panel [data-control="window"] button:has-text("Let it stand")');
+    return true;
+  }
+  return false;
+}
+
+test('GM and three players bid, cover and concede in N-Dimensional Tourists by tapping cards', async () => {
+  const gm = await person(browser);
+  await createTable(gm, 'Four sides, balanced', 'Tourists e2e');
+  const p1 = await person(browser);
+  const p2 = await person(browser);
+  const p3 = await person(browser, PHONE);
+  await join(p1, await invite(gm, 'p1'));
+  await join(p2, await invite(gm, 'p2'));
+  await join(p3, await invite(gm, 'p3'));
+
+  await gm.waitForSelector('#panel .kit-odds-switch input');
+  await gm.check('#panel .kit-odds-switch input');
+  await act(gm, '#panel [data-control="start"] button');
+  // The GM's party holds a Reserve: drawn as a hand of cards, each telling what it beats.
+  await gm.waitForSelector('#panel .ndt-handbox .ndt-card');
+  const first = gm.locator('#panel .ndt-handbox .ndt-card').first();
+  await first.hover();
+  assert.match(await gm.textContent('.kit-tip'), /beats|stalemate/);
+  await shots(gm, 'ndt-gm-hand');
+  // The players see how many cards the GM holds, never which.
+  assert.equal(await p1.locator('#panel .ndt-handbox .ndt-card').count(), 0, 'TMDF holds no card back');
+  for (const page of [p1, p2, p3]) assert.doesNotMatch(await panelText(page), new RegExp(await first.getAttribute('data-card') + ' '), 'the GM\'s hand is hidden');
+
+  // Bid until the round ends: whoever is asked acts; the GM covers one card from the hand.
+  const state = { cover: true, covered: false };
+  for (let i = 0; i < 120; i++) {
+    if (await gm.$('#panel [data-control="round-end"]')) break;
+    let acted = false;
+    for (const page of [gm, p1, p2, p3]) if (await bidStep(page, state)) { acted = true; break; }
+    if (!acted) await gm.waitForTimeout(200);
+    if (i === 2) await shots(p3, 'ndt-p3-phone-bidding');
+  }
+  await gm.waitForSelector('#panel [data-control="round-end"]');
+  assert.ok(state.covered, 'the GM covered a card from the hand');
+  assert.ok(state.odds, 'a bidder saw the odds of its next draw');
+  for (const page of [gm, p1, p2, p3]) {
+    await page.waitForFunction(() => /Round won by/.test(document.querySelector('#panel').textContent));
+    assert.ok(await page.locator('#panel .ndt-parties .ndt-card').count() >= 4, 'bid lines drawn as cards');
+    await assertReadable(page);
+  }
+  await shots(gm, 'ndt-gm-round-result');
+  await shots(p1, 'ndt-p1-round-result');
+  await shots(p3, 'ndt-p3-phone-round-result');
+
+  // A party that took a Loss may choose which cards mark it, by tapping them.
+  for (const page of [p1, p2, p3]) {
+    const keep = await page.$('#panel [data-control^="keep:"]');
+    if (!keep) continue;
+    assert.ok(await page.locator('#panel [data-control^="keep:"] button.kit-tile[aria-pressed="true"]').count() >= 1);
+    await shots(page, 'ndt-keep-loss-cards');
+    break;
+  }
+
+  // Conceding asks first, then takes the party out (ND-24).
+  await p2.click('#panel [data-control^="concede:"] button:has-text("Concede")');
+  assert.match(await p2.textContent('#panel [data-control^="concede:"]'), /Leave the Conflict\?/);
+  await act(p2, '#panel [data-control^="concede:"] button:has-text("Yes, concede")');
+  for (const page of [gm, p1, p2, p3]) {
+    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => /concede/i.test(li.textContent)));
+  }
+  await gm.waitForFunction(() => [...document.querySelectorAll('#panel .ndt-party')].some((p) => /^US/.test(p.textContent) && /conceded/.test(p.textContent)));
+  await act(gm, '#panel [data-control="round-end"] button:has-text("Next round")');
+  await gm.waitForFunction(() => /Round 2/.test(document.querySelector('#panel .ndt-summary').textContent));
+  await shots(gm, 'ndt-gm-round-two');
+  await shots(p2, 'ndt-p2-conceded');
+});

@@ -1,0 +1,128 @@
+// An In A Wicked Age conflict to its end: the GM and two players (one on a phone), each in their
+// own browser, tapping forms on their sheets to roll initiative, challenge and answer, and the
+// winner choosing a consequence. The start form is empty every time (no one is pulled in).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, PHONE } from '../lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Tap the first `n` unpressed, usable form tiles in `group`. */
+async function tapForms(page, group, n) {
+  for (let i = 0; i < n; i++) {
+    const tile = page.locator(`${group} button.wa-pick[data-form][aria-pressed="false"]:not([disabled])`).first();
+    await tile.click();
+  }
+}
+
+/** Do whatever step of the conflict this page is asked for; false when it has none. */
+async function playStep(page) {
+  const groups = await page.$$eval('#panel [data-control]', (gs) => gs.map((g) => g.dataset.control));
+  const init = groups.find((k) => k.endsWith(':init'));
+  const challenge = groups.find((k) => k.endsWith(':challenge'));
+  const answer = groups.find((k) => k.endsWith(':answer'));
+  const consequence = groups.find((k) => k.startsWith('k:'));
+  if (init || answer) {
+    const g = `#panel [data-control="${init || answer}"]`;
+    const want = (await page.$$(`${g} button.wa-pick[data-form]`)).length === 3 ? 1 : 2;
+    const pressed = (await page.$$(`${g} button.wa-pick[data-form][aria-pressed="true"]`)).length;
+    await tapForms(page, g, want - pressed);
+    await act(page, `${g} button.kit-go`);
+    return true;
+  }
+  if (challenge) {
+    const g = `#panel [data-control="${challenge}"]`;
+    if (!(await page.$(`${g} button[data-target][aria-pressed="true"]`))) await page.locator(`${g} button[data-target]`).first().click();
+    const forms = (await page.$$(`${g} button.wa-pick[data-form]`)).length;
+    if (forms) {
+      const pressed = (await page.$$(`${g} button.wa-pick[data-form][aria-pressed="true"]`)).length;
+      await tapForms(page, g, (forms === 3 ? 1 : 2) - pressed);
+    }
+    await act(page, `${g} button.kit-go`);
+    return true;
+  }
+  if (consequence) {
+    const g = `#panel [data-control="${consequence}"]`;
+    if (await page.$(`${g} button:has-text("Exhausted")`)) {
+      await act(page, `${g} button:has-text("Exhausted")`);
+      return true;
+    }
+  }
+  return false;
+}
+
+test('GM and two players fight a Wicked Age conflict by tapping forms and dice, to its consequences', async () => {
+  const gm = await person(browser);
+  await createTable(gm, 'Three-way brawl', 'Wicked Age e2e');
+  const p1 = await person(browser);
+  const p2 = await person(browser, PHONE);
+  await join(p1, await invite(gm, 'p1'));
+  await join(p2, await invite(gm, 'p2'));
+  await p1.waitForSelector('#panel [data-control="start"]');
+
+  // The GM switches odds in play on: whoever answers sees the chance of each band.
+  await gm.waitForSelector('#panel .kit-odds-switch input');
+  await gm.check('#panel .kit-odds-switch input');
+
+  // The start form begins empty; Ysolde's player brings only Ysolde and Oren (WA-19).
+  assert.equal(await p1.locator('#panel [data-control="start"] button[aria-pressed="true"]').count(), 0, 'no one is ticked');
+  await p1.click('#panel [data-control="start"] button[data-participant="Ysolde"]');
+  await p1.click('#panel [data-control="start"] button[data-participant="Oren"]');
+  await p1.fill('#panel [data-control="start"] input', 'Ysolde steals the temple key');
+  await shots(p1, 'wa-p1-start-form');
+  await act(p1, '#panel [data-control="start"] button.kit-go');
+  for (const page of [gm, p1, p2]) {
+    await page.waitForSelector('#panel .wa-order');
+    const order = await page.textContent('#panel .wa-order');
+    assert.match(order, /Ysolde/);
+    assert.match(order, /Oren/);
+    assert.doesNotMatch(order, /Khan/, 'the GM\'s Khan was not pulled in');
+  }
+  // Step 1 is lit, and the dice on every sheet are drawn at their size.
+  assert.match(await p2.textContent('#panel .wa-steps li.now'), /Initiative/);
+  assert.ok(await p1.locator('#panel .wa-char .kit-die').count() >= 12, 'form dice drawn');
+
+  // Ysolde taps two forms on her sheet and her strength if it fits; the roll shows every die.
+  await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="covertly"]');
+  await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="with_love"]');
+  await p1.click('#panel [data-control="c:Ysolde:init"] button[data-strength="Hidden Blade"]');
+  await shots(p1, 'wa-p1-initiative-forms');
+  await act(p1, '#panel [data-control="c:Ysolde:init"] button.kit-go');
+  await p2.waitForFunction(() => /strength/.test(document.querySelector('#panel .wa-order').textContent) || document.querySelectorAll('#panel .wa-order .kit-die').length >= 3);
+  assert.match(await p2.textContent('#panel .wa-order'), /Hidden Blade/, 'the strength die is labelled with its name');
+
+  // Play on, each page doing the step it is asked for, until the conflict is settled.
+  let answered = false;
+  for (let i = 0; i < 60; i++) {
+    const text = await panelText(p1);
+    if (/No conflict right now/.test(text)) break;
+    if (!answered && (await p2.$('#panel [data-control$=":answer"] .wa-bands'))) {
+      // The answer step shows the challenge's dice and the bands that decide it.
+      assert.match(await p2.textContent('#panel [data-control$=":answer"]'), /doubles: the challenger is knocked out|the challenger is knocked out/);
+      await p2.waitForSelector('#panel [data-control$=":answer"] .kit-odds');
+      await tapForms(p2, '#panel [data-control$=":answer"]', 2 - (await p2.$$('#panel [data-control$=":answer"] button.wa-pick[data-form][aria-pressed="true"]')).length);
+      assert.match(await p2.textContent('#panel [data-control$=":answer"] .kit-odds'), /Odds of this answer.*%.*knocked out/s);
+      await shots(p2, 'wa-p2-phone-answer-bands');
+      answered = true;
+    }
+    let acted = false;
+    for (const page of [p1, p2, gm]) if (await playStep(page)) { acted = true; break; }
+    if (!acted) await p1.waitForTimeout(200);
+  }
+  for (const page of [gm, p1, p2]) {
+    await page.waitForFunction(() => /No conflict right now/.test(document.querySelector('#panel').textContent));
+    await assertReadable(page);
+  }
+  assert.match(await panelText(p1), /The last one was: Ysolde steals the temple key/);
+  // A consequence was chosen: someone lost a size, drawn struck out on the sheet.
+  assert.ok(await p1.locator('#panel .wa-char .kit-die.lost').count() >= 1, 'a lost die is shown');
+  await shots(gm, 'wa-gm-result');
+  await shots(p1, 'wa-p1-result');
+  await shots(p2, 'wa-p2-phone-result');
+
+  // The next conflict's form starts empty again.
+  assert.equal(await p1.locator('#panel [data-control="start"] button[aria-pressed="true"]').count(), 0, 'no ticks left over');
+  assert.equal(await p1.inputValue('#panel [data-control="start"] input'), '', 'no action left over');
+});
