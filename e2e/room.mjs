@@ -17,15 +17,7 @@ export const RAW = /Some\(|\bNone\b|\bparty \d|\[\d+(, \d+)*\]|\((Npc|Players|La
 
 /** Fail when the visible text of the page (folded sections excluded) holds a raw token. */
 export async function assertNoRawTokens(page, where) {
-  const text = await page.evaluate((skip) => {
-    if (!skip) return document.body.innerText;
-    const panel = document.getElementById('panel');
-    const saved = panel.style.display;
-    panel.style.display = 'none';
-    const t = document.body.innerText;
-    panel.style.display = saved;
-    return t;
-  }, !!process.env.E2E_TMP_SKIP_PANEL);
+  const text = await page.evaluate(() => document.body.innerText);
   const bad = text.match(RAW);
   if (bad) {
     const at = text.slice(Math.max(0, bad.index - 100), bad.index + 100);

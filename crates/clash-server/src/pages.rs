@@ -51,7 +51,7 @@ fn page(title: &str, body: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{}</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body>{body}</body></html>",
+<title>{}</title><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body>{body}</body></html>",
         esc(title)
     )
 }

@@ -482,9 +482,12 @@
   }
 
   // The GM's seat list: who holds each seat, their links, and buttons to manage them.
+  // Answers can come back out of order: never draw an older list over a newer one.
+  let seatsDrawn = -1;
   function renderSeats(summary) {
     const box = $('seats');
-    if (!box) return;
+    if (!box || summary.event_count < seatsDrawn) return;
+    seatsDrawn = summary.event_count;
     box.replaceChildren();
     const names = {};
     for (const p of latest.room.people) names[p.seat] = p.name;
