@@ -166,6 +166,27 @@ test('Wicked Age: talk, presence, turn, undo, a confirmed concession and the con
   }
   await waitForBanner(gm, /^Your move/);
 
+  // A refusal names its rule, and the rule's ID opens the rules at its section. (The GM's JSON
+  // drawer sends what the board would never offer: a concession with no conflict.)
+  await gm.click('#json-box > summary');
+  await gm.fill('#json-command', JSON.stringify({ type: 'concede', character: 'Ysolde', to: 'Oren' }));
+  await gm.click('#json-send');
+  await gm.waitForSelector('#json-error a.rule');
+  const rule = await gm.textContent('#json-error a.rule');
+  assert.match(rule, /^WA-\d+/);
+  await gm.click('#json-error a.rule');
+  await gm.waitForSelector('dialog#rules-sheet[open] #rules-charts');
+  const anchor = await gm.getAttribute('#json-error a.rule', 'data-anchor');
+  assert.ok(await gm.$(`#rules-body [id="${anchor}"]`), 'the rules open at the section of ' + rule);
+  await gm.click('#rules-close');
+  await gm.click('#json-box > summary');
+  // Rules one tap away for a player on a phone: the charts first.
+  await oren.click('#rules-open');
+  await oren.waitForSelector('dialog#rules-sheet[open] #rules-charts h3');
+  assert.match(await oren.textContent('#rules-charts'), /Reading a roll/);
+  await oren.screenshot({ path: new URL('../artifacts/wa-oren-rules-phone.png', import.meta.url).pathname });
+  await oren.click('#rules-close');
+
   // Nothing a person reads shows a raw token.
   for (const [name, page] of [['gm', gm], ['ysolde', ysolde], ['oren', oren], ['watcher', watcher]]) {
     await assertNoRawTokens(page, 'the ' + name + ' page');

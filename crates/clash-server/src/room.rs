@@ -128,6 +128,27 @@ pub(crate) fn check_in_play(play: &Play) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// For a page that asks first: refuse a weighty command with its question, but only once the
+/// rules would take it (tried on a copy of the game with the chance it would get), so nobody
+/// is asked about a command that is then refused. Nothing of the trial leaves this function.
+pub(crate) fn ask_first(
+    table: &Table,
+    play: &Play,
+    seat: Seat,
+    command: &serde_json::Value,
+    n: u64,
+) -> Result<(), ApiError> {
+    let Some(question) = play.game.confirm(seat, command) else {
+        return Ok(());
+    };
+    let mut trial = play.game.boxed_clone();
+    let mut chance = table.chance_for(play, n);
+    trial
+        .command(seat, command, chance.as_mut())
+        .map_err(ApiError::game)?;
+    Err(ApiError::conflict("confirm", question))
+}
+
 /// "Ada", "Ada and Bo", "Ada, Bo and the GM".
 pub fn and_list(names: &[String]) -> String {
     match names {

@@ -545,11 +545,6 @@ impl Tables {
             ));
         }
         crate::room::check_in_play(&play)?;
-        if request.ask
-            && let Some(question) = play.game.confirm(seat, request.command)
-        {
-            return Err(ApiError::conflict("confirm", question));
-        }
         if let (Some(seen), Some((_, at))) = (request.revision, play.last.get(&seat))
             && *at >= seen
         {
@@ -561,6 +556,9 @@ impl Tables {
             ));
         }
         let n = play.commands;
+        if request.ask {
+            crate::room::ask_first(table, &play, seat, request.command, n)?;
+        }
         // The generator is not `Send`: it lives only for the decision, before any await.
         let (events, draws) = {
             let mut chance = table.chance_for(&play, n);
@@ -1177,7 +1175,7 @@ impl Play {
 
 impl Table {
     /// The generator for command `n`.
-    fn chance_for(&self, play: &Play, n: u64) -> Box<dyn Randomness> {
+    pub(crate) fn chance_for(&self, play: &Play, n: u64) -> Box<dyn Randomness> {
         match self.chance {
             Chance::V1 => {
                 let seeds: Vec<(String, String)> = play
