@@ -7,7 +7,6 @@
 #[path = "common/client.rs"]
 #[allow(dead_code)]
 mod client;
-#[allow(dead_code)]
 mod common;
 
 use std::collections::BTreeMap;

@@ -427,6 +427,7 @@
   function renderGm(update) {
     if (!owner) return;
     const offer = update.room.undo;
+    $('undo-card').hidden = update.closed;
     const b = $('undo');
     b.disabled = !offer || offer.n == null;
     b.textContent = offer && offer.n != null ? offer.text : 'Take back';
