@@ -350,7 +350,8 @@ fn table_header(title: &str, game: &str, me: &str) -> String {
 
 /// Whose move it is, and who is here.
 const TURN_BANNER: &str = "<section class=\"turn\" id=\"turn\" aria-label=\"Whose move\">\
-<p id=\"turn-text\" role=\"status\" aria-live=\"polite\"></p><ul id=\"people\" class=\"people\" aria-label=\"Who is at the table\"></ul></section>";
+<p id=\"turn-text\" role=\"status\" aria-live=\"polite\"></p><ul id=\"people\" class=\"people\" aria-label=\"Who is at the table\"></ul>\
+<a href=\"#seats-card\" id=\"invite-hint\" class=\"invite-hint\" hidden>Invite your players</a></section>";
 
 /// The game's board, the player's controls and (folded) the text picture; the GM's JSON drawer.
 fn board_card(owner: bool) -> String {

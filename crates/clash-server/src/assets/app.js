@@ -449,6 +449,13 @@
   }
 
   if (owner) {
+    $('invite-hint').addEventListener('click', (e) => {
+      e.preventDefault();
+      $('seats-card').open = true;
+      $('seats-card').scrollIntoView();
+      const first = $('seats').querySelector('button, input');
+      if (first) first.focus();
+    });
     $('undo').addEventListener('click', async () => {
       const offer = latest.room.undo;
       if (!offer || offer.n == null) return;
@@ -529,8 +536,10 @@
       box.append(row('watch', 'Spectators', 'anyone with this link watches', summary.links.spectator, []));
       box.append(row('gm-link', 'You', 'your own GM link — bookmark it', summary.links.owner, []));
     }
-    // While players still have to be invited, the GM needs these links first.
+    // While players still have to be invited, the GM needs these links first: the banner points
+    // at them (on a phone they sit below the board).
     if (unclaimed) $('seats-card').open = true;
+    $('invite-hint').hidden = !unclaimed;
   }
 
   function copy(input) {
