@@ -40,6 +40,7 @@ export async function shotsBoth(page, name) {
     await page.waitForTimeout(150);
     await page.screenshot({ path: path.join(ARTIFACTS, name + '-' + label + '.png'), fullPage: true });
     // What a person sees first, without scrolling.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(ARTIFACTS, name + '-' + label + '-screen.png') });
   }
   await page.setViewportSize(size);
