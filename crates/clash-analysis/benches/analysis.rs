@@ -71,8 +71,8 @@ fn odds(c: &mut Criterion) {
 
 /// A 3-player position 30 random commands into the game, p-whoever to act.
 fn midgame() -> triforce::State {
-    use clash_core::{Ruleset, SeededRandomness};
-    let start = triforce::Triforce::setup(&triforce::Setup::new(3)).expect("standard opening");
+    use clash_core::SeededRandomness;
+    let start = triforce::start(&triforce::Setup::new(3)).expect("standard opening");
     triforce::random::play(
         start,
         &mut triforce::RandomPlayer::new(5),

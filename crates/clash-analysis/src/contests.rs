@@ -59,7 +59,7 @@ impl Contest for TriforceContest {
     fn play(&self, rng: &mut SeededRandomness) -> GameResult {
         let mut setup = triforce::Setup::new(self.players);
         setup.turn_limit = Some(self.turn_limit);
-        let Ok(mut state) = triforce::Triforce::setup(&setup) else {
+        let Ok(mut state) = triforce::start(&setup) else {
             return GameResult {
                 winners: vec![],
                 length: 0,

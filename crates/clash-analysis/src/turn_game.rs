@@ -159,6 +159,7 @@ fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
         combos: Vec::new(),
         specials: Vec::new(),
         marks: Default::default(),
+        state: Default::default(),
     })
 }
 
@@ -199,6 +200,7 @@ impl TurnPosition {
             characters: vec![sheet(&spec.active, A_SEAT), sheet(&spec.opponent, B_SEAT)],
             countdowns: Vec::new(),
             campaign: Default::default(),
+            conflict: None,
         };
         let mut table =
             IronTriangle::setup(&setup).map_err(|e| TurnError::Engine(e.to_string()))?;

@@ -8,8 +8,9 @@ use crate::conflict::choice::MoveChoice;
 use crate::conflict::{ConflictCommand, ConflictEvent};
 use crate::{Command, Event, Table};
 
-/// Stances, moves and face-down specials turned over (IT-2), an NPC's sheet shown (IT-24), the
-/// picks of a problem shown (IT-15), and Drunken Monkey's random pick (D-30).
+/// Stances, moves and face-down specials turned over (IT-2), a special played face up (an NPC's
+/// specials are the GM's secret until used), a Scouter's report (D-26), an NPC's sheet shown
+/// (IT-24), the picks of a problem shown (IT-15), and Drunken Monkey's random pick (D-30).
 pub fn reveals(event: &Event) -> bool {
     match event {
         Event::Conflict(e) => matches!(
@@ -17,6 +18,11 @@ pub fn reveals(event: &Event) -> bool {
             ConflictEvent::StancesRevealed { .. }
                 | ConflictEvent::MovesRevealed { .. }
                 | ConflictEvent::SpecialsRevealed { .. }
+                | ConflictEvent::SpecialPlayed {
+                    face_down: false,
+                    ..
+                }
+                | ConflictEvent::Scouted { .. }
                 | ConflictEvent::NpcRevealed { .. }
                 | ConflictEvent::MoveSwapped { .. }
         ),
@@ -34,7 +40,7 @@ pub fn confirm(_table: &Table, _seat: Seat, command: &Command) -> Option<String>
         }) => Some(format!(
             "Surrender? {character} gives up this conflict turn and leaves the conflict (IT-36)."
         )),
-        Command::Conflict(ConflictCommand::KillSurrendered) => Some(
+        Command::Conflict(ConflictCommand::KillSurrendered {}) => Some(
             "Kill the surrendered opponent? In a lethal conflict this is final (IT-36).".into(),
         ),
         Command::Campaign(CampaignCommand::MarkGoal {
@@ -68,7 +74,7 @@ mod tests {
         });
         let question = confirm(&table, Seat::Player(1), &surrender).unwrap();
         assert!(question.starts_with("Surrender? Ada"), "{question}");
-        let end = Command::Conflict(ConflictCommand::EndChain);
+        let end = Command::Conflict(ConflictCommand::EndChain {});
         assert_eq!(confirm(&table, Seat::Player(1), &end), None);
     }
 
