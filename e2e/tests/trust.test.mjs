@@ -32,7 +32,7 @@ test('a takeover shows in every log, and the record of a finished table verifies
   const p2 = await person(browser);
   await join(p2, links.p2);
   // Each page adds its seed; everyone sees the sealed secret.
-  await p1.waitForFunction(() => /Player 1: /.test(document.getElementById('seeds').textContent));
+  await p1.waitForFunction(() => /Red: /.test(document.getElementById('seeds').textContent));
   assert.match(await p1.textContent('#commitment'), /^[0-9a-f]{64}$/);
 
   // p1 plays; then the GM takes over p3's empty seat and everyone's log says so.
@@ -41,7 +41,7 @@ test('a takeover shows in every log, and the record of a finished table verifies
   await p1.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => /places/.test(li.textContent)));
   await gm.click('.seat-row[data-seat="p3"] button:has-text("Play as NPC")');
   for (const page of [gm, p1, p2]) {
-    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => /The GM takes over Player 3's seat/.test(li.textContent)));
+    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => /The GM takes over Blue's seat/.test(li.textContent)));
   }
   await shot(p2, 'trust-p2-sees-takeover');
 
