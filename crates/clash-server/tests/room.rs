@@ -528,3 +528,174 @@ async fn every_game_has_its_rules_and_charts_one_tap_away() {
     let (status, _) = call(&app, "GET", "/rules/chess", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// A table of a real game from the catalogue, every seat claimed: its id and each seat's key.
+async fn real_table(
+    app: &Router,
+    ruleset: &str,
+) -> (Table, std::collections::BTreeMap<String, String>) {
+    let (status, created) = call_json(
+        app,
+        "POST",
+        "/api/tables",
+        Some(json!({ "ruleset": ruleset, "title": "Real" })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["table"].as_str().unwrap().to_string();
+    let owner = created["owner_key"].as_str().unwrap().to_string();
+    let mut keys = std::collections::BTreeMap::new();
+    keys.insert("gm".to_string(), owner.clone());
+    for seat in created["seats"].as_array().unwrap() {
+        let seat = seat["seat"].as_str().unwrap();
+        if seat != "gm" {
+            keys.insert(
+                seat.into(),
+                claim(app, &id, &invite(app, &id, &owner, seat).await).await,
+            );
+        }
+    }
+    let t = Table {
+        id,
+        p1: keys.get("p1").cloned().unwrap_or_default(),
+        p2: keys.get("p2").cloned().unwrap_or_default(),
+        owner,
+        spectator: created["spectator_key"].as_str().unwrap().into(),
+    };
+    (t, keys)
+}
+
+/// Send the first command of `kind` the rules offer the seat holding `key`.
+async fn play_first(app: &Router, t: &Table, key: &str, kind: &str) -> Value {
+    let update = look(app, t, key).await;
+    let command = update["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"].clone())
+        .find(|c| c["type"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} among {}", update["legal"]));
+    let (status, body) = send(app, t, key, command.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{command} → {body}");
+    command
+}
+
+async fn undo_status(app: &Router, t: &Table) -> (StatusCode, Value) {
+    post(app, t, "undo", &t.owner, json!({})).await
+}
+
+#[tokio::test]
+async fn real_games_take_back_quiet_commands_and_keep_rolls_and_reveals() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = clash_server::app(
+        clash_server::open(&dir.path().join("real.db"), clash_catalogue::rulesets()).unwrap(),
+    );
+
+    // In A Wicked Age: starting a conflict rolls nothing, so it can be taken back (WA-19);
+    // initiative is rolled (WA-22), so it stands.
+    let (wa, keys) = real_table(&app, "wicked-age").await;
+    let (status, _) = send(
+        &app,
+        &wa,
+        &wa.owner,
+        json!({"type": "start_conflict", "participants": ["Ysolde", "Oren"], "action": "a slip"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(undo_status(&app, &wa).await.0, StatusCode::NO_CONTENT);
+    assert_eq!(
+        look(&app, &wa, &wa.owner).await["view"]["conflict"],
+        Value::Null
+    );
+    let (status, _) = send(
+        &app,
+        &wa,
+        &wa.owner,
+        json!({"type": "start_conflict", "participants": ["Ysolde", "Oren"], "action": "the ring"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    play_first(&app, &wa, &keys["p1"], "roll_initiative").await;
+    let (status, body) = undo_status(&app, &wa).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("rolled dice")
+    );
+    close(&app, &wa).await;
+    let report = verify(
+        &record(&app, &wa, &wa.spectator).await.1,
+        &clash_catalogue::rulesets(),
+        &[],
+    );
+    assert!(report.ok() && report.unchecked.is_empty(), "{report:?}");
+    assert!(
+        report
+            .verified
+            .iter()
+            .any(|v| v.starts_with("1 commands taken back")),
+        "{report:?}"
+    );
+
+    // Iron Triangle: a stance taken face down can be taken back; once both are in they are
+    // revealed (IT-2), and that stands.
+    let (it, keys) = real_table(&app, "iron-triangle").await;
+    play_first(&app, &it, &it.owner, "start_conflict").await;
+    for _ in 0..12 {
+        let gm = look(&app, &it, &it.owner).await;
+        let waiting = gm["room"]["turn"]["waiting"][0]["seat"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let mine = look(&app, &it, &keys[&waiting]).await;
+        let kinds: Vec<String> = mine["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["command"]["type"].as_str().unwrap().to_string())
+            .collect();
+        if kinds.iter().any(|k| k == "take_stance") {
+            break;
+        }
+        let next = ["join_conflict", "pick_active", "pick_opponent"]
+            .into_iter()
+            .find(|k| kinds.iter().any(|x| x == k))
+            .unwrap_or_else(|| panic!("stuck before the stances: {kinds:?}"));
+        play_first(&app, &it, &keys[&waiting], next).await;
+    }
+    let gm = look(&app, &it, &it.owner).await;
+    let first = gm["room"]["turn"]["waiting"][0]["seat"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    play_first(&app, &it, &keys[&first], "take_stance").await;
+    assert_eq!(
+        undo_status(&app, &it).await.0,
+        StatusCode::NO_CONTENT,
+        "a hidden stance goes back"
+    );
+    play_first(&app, &it, &keys[&first], "take_stance").await;
+    let gm = look(&app, &it, &it.owner).await;
+    let second = gm["room"]["turn"]["waiting"][0]["seat"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    play_first(&app, &it, &keys[&second], "take_stance").await;
+    let (status, body) = undo_status(&app, &it).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("into the open")
+    );
+    close(&app, &it).await;
+    let report = verify(
+        &record(&app, &it, &it.owner).await.1,
+        &clash_catalogue::rulesets(),
+        &[],
+    );
+    assert!(report.ok() && report.unchecked.is_empty(), "{report:?}");
+}
