@@ -73,8 +73,9 @@ export async function say(page, text, whisper) {
   await openLog(page);
   if (whisper) await page.check('#whisper');
   else if (await page.isVisible('#whisper')) await page.uncheck('#whisper');
+  // From the keyboard: type and press Enter.
   await page.fill('#chat-text', text);
-  await page.click('#chat-send');
+  await page.press('#chat-text', 'Enter');
   await waitForLine(page, text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 }
 

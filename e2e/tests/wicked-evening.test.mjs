@@ -10,12 +10,14 @@ import {
 } from '../room.mjs';
 
 /** The GM (or anyone who may) starts a conflict between `who` over `action`. */
-async function startConflict(page, who, action) {
+async function startConflict(page, who, action, { double } = {}) {
   const form = '#panel [data-control="start"]';
   await page.waitForSelector(form);
   for (const name of who) await page.click(`${form} button[data-participant="${name}"]`);
   await page.fill(`${form} input`, action);
-  await act(page, page.locator(`${form} button.kit-go`));
+  const go = page.locator(`${form} button.kit-go`);
+  if (double) await go.dblclick();
+  else await act(page, go);
 }
 
 async function hasControl(page, suffix) {
@@ -117,8 +119,12 @@ test('Wicked Age: talk, presence, turn, undo, a confirmed concession and the con
   }
   await shotsBoth(ysolde, 'wa-ysolde-after-undo');
 
-  // The right conflict this time; both players are told it is their move.
-  await startConflict(gm, ['Ysolde', 'Oren'], 'Oren steals the ring');
+  // The right conflict this time, started with an impatient double tap: it starts once.
+  await startConflict(gm, ['Ysolde', 'Oren'], 'Oren steals the ring', { double: true });
+  await waitForLine(watcher, /Conflict: Ysolde vs Oren/);
+  await gm.waitForTimeout(500);
+  assert.equal((await lines(watcher)).filter((l) => /^Conflict: Ysolde vs Oren/.test(l)).length, 1, 'one conflict for two taps');
+  // Both players are told it is their move.
   await waitForBanner(ysolde, /^Your move/);
   await waitForBanner(oren, /^Your move/);
   assert.match(await ysolde.title(), /^● Your move/);
