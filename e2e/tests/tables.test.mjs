@@ -49,6 +49,17 @@ test('table talk survives a restart; the lobby lists your tables; rename, archiv
   await p1.click('#mine-list a');
   await p1.waitForSelector('#status.live');
 
+  // The rules sheet from the keyboard: Enter opens it, Escape closes it.
+  await p1.focus('#rules-open');
+  await p1.keyboard.press('Enter');
+  await p1.waitForSelector('dialog#rules-sheet[open] #rules-charts');
+  assert.match(await p1.textContent('#rules-charts'), /Combat/);
+  await p1.keyboard.press('Escape');
+  await p1.waitForFunction(() => !document.getElementById('rules-sheet').open);
+  // Whose move and the log are announced to screen readers.
+  assert.equal(await p1.getAttribute('#turn-text', 'aria-live'), 'polite');
+  assert.equal(await p1.getAttribute('#log', 'aria-live'), 'polite');
+
   // Rename: every page follows.
   await gm.click('#manage-card > summary');
   await gm.fill('#rename-title', 'Friday pyramids');
