@@ -76,6 +76,12 @@ fn print_text(report: &Report) {
     // The table picture is shown when play passes to another seat (the end of a turn, or a
     // hand-off between simultaneous choosers), and only if it changed since it was last shown.
     let mut shown = "";
+    if !report.opening.is_empty() {
+        println!("\n# The game opens");
+        for event in &report.opening {
+            println!("    {}", event.text);
+        }
+    }
     for (i, step) in report.steps.iter().enumerate() {
         print_step(step);
         let hand_off = report
@@ -92,12 +98,27 @@ fn print_text(report: &Report) {
     }
 }
 
+/// A command as words for the narration: its type ("take_stance" reads "take stance"); the
+/// full command is in `--json`.
+fn command_words(command: &serde_json::Value) -> String {
+    let kind = command
+        .get("type")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("command");
+    kind.replace(['_', '-'], " ")
+}
+
 fn print_step(step: &StepReport) {
     println!();
     if let Some(note) = &step.note {
         println!("# {note}");
     }
-    println!("[{}] {} {}", step.index + 1, step.seat, step.command);
+    println!(
+        "[{}] {}: {}",
+        step.index + 1,
+        step.seat_name,
+        command_words(&step.command)
+    );
     for event in &step.events {
         println!("    {}", event.text);
     }
