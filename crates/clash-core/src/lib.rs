@@ -27,7 +27,7 @@ pub mod text;
 
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
-pub use listing::{Listed, Panel, Preset};
+pub use listing::{Listed, Panel, Preset, Rules};
 pub use randomness::{
     CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,
     RandomnessSpec, Recorder, Scripted, ScriptedRandomness, SeededRandomness, command_seed,

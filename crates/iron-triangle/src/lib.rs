@@ -160,6 +160,7 @@
 pub mod campaign;
 pub mod character;
 pub mod conflict;
+pub mod guard;
 pub mod limits;
 pub mod moves;
 pub mod name;
@@ -168,7 +169,9 @@ pub mod position;
 pub mod special;
 pub mod status;
 
-use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{
+    Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
+};
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use campaign::{Campaign, CampaignCommand, CampaignEvent};
@@ -363,6 +366,14 @@ impl IronTriangle {
 
 impl Ruleset for IronTriangle {
     const ID: &'static str = "iron-triangle";
+
+    fn reveals(event: &Event) -> bool {
+        guard::reveals(event)
+    }
+
+    fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
+        guard::confirm(state, seat, command)
+    }
     type Setup = Setup;
     type State = Table;
     type Command = Command;
@@ -538,6 +549,10 @@ impl Ruleset for IronTriangle {
 }
 
 impl Listed for IronTriangle {
+    const RULES: Rules = Rules {
+        markdown: include_str!("../../../docs/rules/iron-triangle.md"),
+        charts: &["The move chart", "Who wins a turn", "What the loser pays"],
+    };
     const NAME: &'static str = "Iron Triangle";
     const BLURB: &'static str =
         "Martial-arts duels: secret stances and moves, revealed together. A GM runs the NPCs.";

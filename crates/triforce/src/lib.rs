@@ -84,6 +84,7 @@
 pub mod actions;
 pub mod board;
 pub mod combat;
+pub mod guard;
 pub mod pieces;
 pub mod players;
 pub mod random;
@@ -93,7 +94,9 @@ pub mod turn;
 pub mod view;
 pub mod winning;
 
-use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{
+    Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
+};
 
 pub use board::{Pos, Stack};
 pub use combat::{Battle, Exchange, Gear, Loss, Roll};
@@ -115,6 +118,10 @@ pub fn start(setup: &Setup) -> Result<State, RuleError> {
 
 impl Ruleset for Triforce {
     const ID: &'static str = "triforce";
+
+    fn reveals(event: &Event) -> bool {
+        guard::reveals(event)
+    }
 
     type Setup = Setup;
     type State = State;
@@ -190,6 +197,15 @@ impl Ruleset for Triforce {
 }
 
 impl Listed for Triforce {
+    const RULES: Rules = Rules {
+        markdown: include_str!("../../../docs/rules/triforce.md"),
+        charts: &[
+            "Combat",
+            "Rolling and losing",
+            "Swords and shields",
+            "The size rule",
+        ],
+    };
     const NAME: &'static str = "Triforce";
     const BLURB: &'static str = "An Icehouse pyramid game on a triangle of 15 stacks: place, move, and fight with dice, swords and shields.";
     const PRESETS: &'static [Preset] = &[
