@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, PHONE } from '../lib.mjs';
+import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -31,6 +32,9 @@ test('three players play a Triforce turn and its fight on the board, to the end 
     await join(page, links[seat]);
     await page.waitForSelector('#panel svg.tf-board');
   }
+  // A spectator watches the whole evening.
+  const watcher = await person(browser);
+  await join(watcher, await spectatorLink(organiser));
 
   // The organiser switches odds in play on (off by default): the fights will show their odds.
   await organiser.waitForSelector('#panel .kit-odds-switch input');
@@ -103,4 +107,13 @@ test('three players play a Triforce turn and its fight on the board, to the end 
   await shots(p2, 'triforce-p2-result');
   await shots(p3, 'triforce-p3-phone-result');
   await shots(organiser, 'triforce-organiser-result');
+
+  // Every page, the spectator's included, names everyone: no raw token on the page or in the
+  // log; each is kept at desktop and phone size.
+  for (const [name, page] of [['organiser', organiser], ['p1', p1], ['p2', p2], ['p3', p3], ['spectator', watcher]]) {
+    assert.doesNotMatch(await banner(page), /^$/);
+    await assertNoRawTokens(page, 'the ' + name + ' page');
+    await assertLogReadable(page);
+    await shotsBoth(page, 'triforce-' + name + '-evening');
+  }
 });

@@ -19,7 +19,9 @@
 //! * [`exact`]: how exact probabilities are reported (`"63/640"` plus a decimal);
 //! * [`in_play`]: the odds that bear on a seat's next choice, from that seat's own view.
 
+pub mod balance;
 pub mod bots;
+pub mod certified;
 pub mod combat_odds;
 pub mod contests;
 pub mod draw_odds;
@@ -28,6 +30,9 @@ pub mod exact;
 pub mod histogram;
 pub mod in_play;
 pub mod matrix_game;
+pub mod matrix_input;
+pub mod position;
+pub mod resolution;
 pub mod simulate;
 pub mod turn_game;
 pub mod wicked_odds;

@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::RuleError;
-use crate::listing::{Listed, Panel, Preset};
+use crate::listing::{Listed, Panel, Preset, Rules};
 use crate::randomness::Randomness;
 use crate::ruleset::{Ruleset, Status, execute, start};
 use crate::seat::{Seat, Viewer};
@@ -75,6 +75,8 @@ pub struct SeenEvent {
     pub event: Value,
     /// The event told in words.
     pub text: String,
+    /// It shows the outcome of chance or a secret brought into the open ([`Ruleset::reveals`]).
+    pub reveals: bool,
 }
 
 /// Why a type-erased command was refused.
@@ -123,6 +125,11 @@ pub trait AnyGame: Send + Sync {
     /// Every event from `from` on, unredacted (for storage and a table's record, which holds
     /// them hidden until the table ends; never for a viewer).
     fn events_json(&self, from: usize) -> Vec<Value>;
+    /// See [`Ruleset::reveals`]; an event that is not one of this ruleset's counts as revealing.
+    fn reveals(&self, event: &Value) -> bool;
+    /// See [`Ruleset::confirm`]; `None` for JSON that is not one of this ruleset's commands
+    /// (the rules refuse it when it is sent).
+    fn confirm(&self, seat: Seat, command: &Value) -> Option<String>;
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -192,6 +199,7 @@ impl<R: Ruleset> AnyGame for Game<R> {
                     index,
                     text: R::narrate(&self.state, &seen),
                     event: to_json(&seen),
+                    reveals: R::reveals(e),
                 })
             })
             .collect()
@@ -231,6 +239,15 @@ impl<R: Ruleset> AnyGame for Game<R> {
     fn events_json(&self, from: usize) -> Vec<Value> {
         self.log.iter().skip(from).map(to_json).collect()
     }
+
+    fn reveals(&self, event: &Value) -> bool {
+        from_json::<R::Event>("event", event).map_or(true, |e| R::reveals(&e))
+    }
+
+    fn confirm(&self, seat: Seat, command: &Value) -> Option<String> {
+        let command: R::Command = from_json("command", command).ok()?;
+        R::confirm(&self.state, seat, &command)
+    }
 }
 
 /// One ruleset as the catalogue offers it: how to start a game of it from JSON, and how it
@@ -246,6 +263,8 @@ pub struct RulesetEntry {
     pub panel: Panel,
     /// Exact odds for a seat's next choice, where the catalogue supplies them.
     pub odds: Option<OddsFn>,
+    /// The game's rules for players, as Markdown, and the sections that are its charts.
+    pub rules: Rules,
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
 }
 
@@ -269,6 +288,7 @@ impl RulesetEntry {
             presets: R::PRESETS,
             panel: R::PANEL,
             odds: None,
+            rules: R::RULES,
             new_game: |setup| {
                 let setup: R::Setup = from_json("setup", setup)?;
                 Ok(Box::new(Game::<R>::new(setup)?))

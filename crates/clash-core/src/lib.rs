@@ -11,7 +11,8 @@
 //!   the server;
 //! * [`Listed`]: a ruleset's name, blurb, ready-made setups and board ([`Panel`]), for the
 //!   catalogue;
-//! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`).
+//! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`);
+//! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output.
 //!
 //! The kernel does no I/O.
 
@@ -22,10 +23,11 @@ pub mod randomness;
 pub mod ruleset;
 pub mod scenario;
 pub mod seat;
+pub mod text;
 
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
-pub use listing::{Listed, Panel, Preset};
+pub use listing::{Listed, Panel, Preset, Rules};
 pub use randomness::{
     CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,
     RandomnessSpec, Recorder, Scripted, ScriptedRandomness, SeededRandomness, command_seed,

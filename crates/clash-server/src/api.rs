@@ -69,13 +69,17 @@ pub fn router(tables: Arc<Tables>) -> Router {
             limits.request_timeout,
             crate::layers::time_limit,
         ));
+    let extras = crate::odds::routes()
+        .merge(crate::chat::routes())
+        .merge(crate::undo::routes())
+        .merge(crate::manage::routes())
+        .merge(crate::rules::routes())
+        .route_layer(middleware::from_fn_with_state(
+            limits.request_timeout,
+            crate::layers::time_limit,
+        ));
     let app = timed
-        .merge(
-            crate::odds::routes().route_layer(middleware::from_fn_with_state(
-                limits.request_timeout,
-                crate::layers::time_limit,
-            )),
-        )
+        .merge(extras)
         .route("/api/tables/{id}/stream", get(stream))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(limits.body_limit))
@@ -276,7 +280,7 @@ async fn events(caller: Caller, Params(q): Params<Reading>) -> Result<Json<Value
         .table
         .answer(&caller.key, seat, q.after.unwrap_or(0))
         .await?;
-    let lines = reply.snapshot.lines(reply.access.viewer, reply.after).await;
+    let lines = reply.snapshot.lines(&reply.access, reply.after).await;
     let head = reply.snapshot.head_hex();
     Ok(Json(json!({
         "event_count": reply.snapshot.revision(),
@@ -298,6 +302,10 @@ struct CommandBody {
     /// The `event_count` the client last saw.
     #[serde(default)]
     revision: Option<usize>,
+    /// Ask first: a command the rules call weighty is refused with its question (409
+    /// `confirm`) instead of applied, so the page can ask and send it again without `ask`.
+    #[serde(default)]
+    ask: bool,
 }
 
 async fn command(
@@ -316,6 +324,7 @@ async fn command(
         command,
         id: body.id,
         revision: body.revision,
+        ask: body.ask,
     };
     let reply = tables.command(&caller.table, request).await?;
     answer(&tables, reply).await
@@ -496,6 +505,8 @@ async fn stream(
     };
     let rights = caller.table.access(&caller.key, seat).await?;
     let ticket = tables.open_stream(&caller.table, &caller.key, &rights)?;
+    // The page counts as here while its stream lives.
+    let here = crate::presence::arrive(caller.table.clone(), crate::room::presence_name(&rights));
     let watcher = Watcher::new(
         caller.table,
         caller.key,
@@ -505,7 +516,7 @@ async fn stream(
         patches,
         tables.closing(),
         tables.metrics().clone(),
-        ticket,
+        (ticket, here),
     );
     let events = futures_util::stream::unfold(watcher, |mut w| async move {
         w.next().await.map(|e| (Ok(e), w))

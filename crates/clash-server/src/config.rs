@@ -62,7 +62,8 @@ impl Default for Limits {
             create_burst: 20,
             streams_per_key: 16,
             streams_per_table: 256,
-            stream_keep_alive: Duration::from_secs(15),
+            // Short, so a page that went away is noticed soon and presence stays current.
+            stream_keep_alive: Duration::from_secs(5),
             idle_unload: Duration::from_secs(300),
             sweep_every: Duration::from_secs(30),
             max_loaded: 5000,

@@ -24,6 +24,14 @@ pub enum Conflict {
     NoChange,
     /// The key is not an unused invite.
     NotInvite,
+    /// The GM has archived the table.
+    Archived,
+    /// A weighty command sent with `ask`: the message is the question to put to the player.
+    Confirm,
+    /// Nothing may be taken back now.
+    CannotUndo,
+    /// The table holds as much table talk as it keeps.
+    TooMuchTalk,
 }
 
 impl Conflict {
@@ -35,6 +43,10 @@ impl Conflict {
             Conflict::SecretPending => "secret_pending",
             Conflict::NoChange => "no_change",
             Conflict::NotInvite => "not_invite",
+            Conflict::Archived => "archived",
+            Conflict::Confirm => "confirm",
+            Conflict::CannotUndo => "cannot_undo",
+            Conflict::TooMuchTalk => "too_much_talk",
         }
     }
 }

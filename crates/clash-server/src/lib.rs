@@ -20,11 +20,16 @@
 //!   every viewer receives its own redacted view and events after each change.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
 //! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
+//! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
+//!   ruleset's status and seat names; [`presence`]: who has the table open; [`chat`]: table
+//!   talk and whispers to the GM; [`undo`]: the GM takes back the last command, as a table
+//!   event; [`manage`]: rename, archive, delete; [`rules`]: each game's rules and charts.
 //!
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
 
 pub mod api;
+pub mod chat;
 pub mod config;
 pub mod error;
 pub mod export;
@@ -34,17 +39,22 @@ pub mod labels;
 pub mod layers;
 pub mod links;
 pub mod log;
+pub mod manage;
 pub mod metrics;
 pub mod net;
 pub mod odds;
 pub mod pages;
 pub mod play;
+pub mod presence;
 pub mod rate;
+pub mod room;
+pub mod rules;
 pub mod setups;
 pub mod snapshot;
 pub mod store;
 pub mod stream;
 pub mod tables;
+pub mod undo;
 pub mod work;
 
 use std::net::SocketAddr;
@@ -135,6 +145,13 @@ pub async fn serve(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
     serve_with(Options::new(addr, db), clash_catalogue::rulesets()).await
 }
 
+/// A line for whoever reads standard output; a closed pipe (`clash serve | head -1`) must not
+/// stop the server, so a failed write is ignored (`println!` would panic).
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
 /// [`serve`] with a chosen list of rulesets (tests and benchmarks add their own).
 pub async fn serve_rulesets(
     addr: SocketAddr,
@@ -151,14 +168,15 @@ pub async fn serve_with(options: Options, catalogue: Vec<RulesetEntry>) -> Resul
     let stored = tables.store().count_tables().await?;
     let listener = listen(options.addr)?;
     let local = listener.local_addr()?;
-    println!(
-        "Clash is serving {stored} table(s) from {}",
+    say(format_args!(
+        "Clash is serving {stored} table(s) from {}\nOpen http://{local}/ in a browser to create a table.",
         options.db.display()
-    );
-    println!("Open http://{local}/ in a browser to create a table.");
+    ));
     tracing::info!(addr = %local, tables = stored, "listening");
     run(listener, tables, stop_signal()).await;
-    println!("Stopping: every acknowledged command is already in the database.");
+    say(format_args!(
+        "Stopping: every acknowledged command is already in the database."
+    ));
     Ok(())
 }
 

@@ -14,19 +14,27 @@ use serde::Serialize;
 use crate::error::ApiError;
 use crate::links::{Role, same_key};
 use crate::log::{Entry, Hash, Sender, TableEvent, canonical};
+use crate::presence::Presence;
 use crate::snapshot::{Meta, Snapshot};
 use crate::store::{LinkChange, LinkStatus, StoredLink, StoredTable};
 
 /// What one position of the log holds, as far as memory needs to know.
+#[derive(Clone)]
 pub enum Item {
-    Command,
+    /// Command `n` from `seat`; `chance` when it rolled dice or drew cards.
+    Command {
+        n: u64,
+        seat: Seat,
+        chance: bool,
+    },
     Game,
     Table(TableEvent),
 }
 
 /// The log as memory keeps it: append-only, shared with snapshots (each reads only the part
-/// that existed when it was taken).
-#[derive(Default)]
+/// that existed when it was taken). Taking a command back replaces it with a copy instead of
+/// changing it, so a snapshot never sees it change.
+#[derive(Default, Clone)]
 pub struct Ledger {
     pub items: Vec<Item>,
     /// The log position of each game event, by its index in the game's own log.
@@ -60,6 +68,14 @@ pub struct Play {
     pub deleted: bool,
     /// The GM has switched odds in play on.
     pub odds: bool,
+    /// The table's name now (the GM may rename it).
+    pub title: String,
+    /// The GM has archived the table: no moves or talk until it is brought back.
+    pub archived: bool,
+    /// Lines of table talk so far.
+    pub talk_lines: usize,
+    /// Who has the table open (shared with the table; kept across a reload).
+    pub presence: Arc<Presence>,
     /// Everything a reader needs, as of the last change.
     pub snapshot: Arc<Snapshot>,
 }
@@ -122,15 +138,15 @@ impl Play {
         let (mut head, mut commands) = ([0; 32], t.commands);
         let mut ids = HashMap::new();
         let mut last = HashMap::new();
-        for (pos, (entry, hash)) in t.log.into_iter().enumerate() {
+        for (pos, (logged, hash)) in t.log.into_iter().enumerate() {
             head = hash;
-            match entry {
+            match logged {
                 Entry::Command(c) => {
                     last.insert(c.seat, (c.by, pos));
                     commands = commands.max(c.n + 1);
+                    let (seat, n, chance) = (c.seat, c.n, !c.draws.is_empty());
                     if let Some(id) = c.id {
                         let command = canonical(&c.command);
-                        let (seat, n) = (c.seat, c.n);
                         ids.insert(
                             id,
                             Sent {
@@ -141,7 +157,7 @@ impl Play {
                             },
                         );
                     }
-                    ledger.items.push(Item::Command);
+                    ledger.items.push(Item::Command { n, seat, chance });
                 }
                 Entry::Event { event } => {
                     // The game already holds its opening events (its start makes them again).
@@ -153,7 +169,16 @@ impl Play {
                     ledger.game_pos.push(pos);
                     ledger.items.push(Item::Game);
                 }
-                Entry::Table { event } => ledger.items.push(Item::Table(event)),
+                Entry::Table { event } => {
+                    if let TableEvent::Undone { events, .. } = &event {
+                        game =
+                            crate::undo::rebuilt(game.as_ref(), entry.new_game, *events as usize)
+                                .map_err(|e| format!("log entry {pos}: {e}"))?;
+                        let keep = ledger.game_pos.len().saturating_sub(*events as usize);
+                        ledger.game_pos.truncate(keep);
+                    }
+                    ledger.items.push(Item::Table(event));
+                }
             }
         }
         // A table from before openings were logged: its opening events stand with its creation.
@@ -181,7 +206,7 @@ impl Play {
     pub fn fresh(game: Box<dyn AnyGame>, meta: Arc<Meta>, links: Vec<StoredLink>) -> Play {
         let game: Arc<dyn AnyGame> = Arc::from(game);
         let ledger = Arc::new(RwLock::new(Ledger::default()));
-        let snapshot = Arc::new(Snapshot::empty(meta, game.clone(), ledger.clone()));
+        let snapshot = Arc::new(Snapshot::empty(meta.clone(), game.clone(), ledger.clone()));
         Play {
             game,
             ledger,
@@ -195,6 +220,10 @@ impl Play {
             revealed: false,
             deleted: false,
             odds: false,
+            title: meta.title.clone(),
+            archived: false,
+            talk_lines: 0,
+            presence: Arc::default(),
             snapshot,
         }
     }
@@ -227,6 +256,10 @@ impl Play {
                 closed: self.closed,
                 revealed: self.revealed,
                 odds: self.odds,
+                title: self.title.clone(),
+                archived: self.archived,
+                undo: crate::undo::offer(self),
+                presence: self.presence.clone(),
             },
         ));
     }
@@ -239,8 +272,37 @@ impl Play {
             }
             TableEvent::Closed | TableEvent::GameOver { .. } => self.closed = true,
             TableEvent::SecretRevealed { .. } => self.revealed = true,
+            TableEvent::Renamed { title } => self.title = title.clone(),
+            TableEvent::Archived => self.archived = true,
+            TableEvent::Unarchived => self.archived = false,
+            TableEvent::Said { .. } | TableEvent::Whispered { .. } => self.talk_lines += 1,
             _ => {}
         }
+    }
+
+    /// Refuse play and talk at an archived table.
+    pub fn check_in_play(&self) -> Result<(), ApiError> {
+        if self.archived {
+            return Err(ApiError::conflict(
+                crate::error::Conflict::Archived,
+                "the GM has archived this table; it takes no moves or talk until the GM brings it back",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Go on with `game`, which lacks the last `dropped` game events (a command taken back): the
+    /// log keeps them, but they no longer stand for events of the game.
+    pub fn rewind(&mut self, game: Box<dyn AnyGame>, dropped: usize) {
+        let mut ledger = self
+            .ledger
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let keep = ledger.game_pos.len().saturating_sub(dropped);
+        ledger.game_pos.truncate(keep);
+        self.ledger = Arc::new(RwLock::new(ledger));
+        self.game = Arc::from(game);
     }
 
     pub fn change_link(&mut self, change: LinkChange) {

@@ -7,10 +7,10 @@
 //! on the blocking thread pool, and shared by every stream and answer that needs it.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use std::time::Instant;
 
-use clash_core::{AnyGame, OddsFn, Seat, SeenEvent, Viewer};
+use clash_core::{AnyGame, OddsFn, Seat, SeenEvent, Status, Viewer};
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
@@ -21,6 +21,8 @@ use crate::labels::label;
 use crate::log::{Chance, Hash, TableEvent, hex};
 use crate::metrics::Metrics;
 use crate::play::{Access, Item, Ledger, SeatInfo, contributor};
+use crate::presence::Presence;
+use crate::room::UndoOffer;
 use crate::work::{self, Kind};
 
 /// What never changes about a table.
@@ -49,6 +51,13 @@ pub struct Taken {
     pub revealed: bool,
     /// Odds in play are on.
     pub odds: bool,
+    /// The table's name now.
+    pub title: String,
+    pub archived: bool,
+    /// What the GM could take back now.
+    pub undo: UndoOffer,
+    /// Who has the table open (live: read when a picture is made).
+    pub presence: Arc<Presence>,
 }
 
 /// A viewer's picture at this revision: kept only while someone holds it (the streams being
@@ -59,8 +68,10 @@ type FrameCell = Arc<OnceCell<Weak<Frame>>>;
 pub struct Snapshot {
     pub meta: Arc<Meta>,
     taken: Taken,
-    /// Each viewer's picture at this revision, computed on first demand.
-    frames: Mutex<HashMap<Access, FrameCell>>,
+    /// Each viewer's picture at this revision (and presence version), computed on first demand.
+    frames: Mutex<HashMap<(Access, u64), FrameCell>>,
+    /// Whose move it is, the same for every viewer: computed once, when first needed.
+    status: OnceLock<Status>,
     /// Each seat's odds at this revision, computed on first demand.
     odds: Mutex<HashMap<Seat, Arc<OnceCell<Option<Value>>>>>,
 }
@@ -76,6 +87,9 @@ pub struct SeenEntry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table: Option<TableEvent>,
     pub text: String,
+    /// A game event that shows chance or a secret brought into the open.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reveals: bool,
 }
 
 /// Verifiable chance, as everyone may see it.
@@ -116,6 +130,7 @@ const INLINE_LINES: usize = 64;
 impl Snapshot {
     /// The snapshot of a table not yet filled (replaced at once by its first real one).
     pub fn empty(meta: Arc<Meta>, game: Arc<dyn AnyGame>, ledger: Arc<RwLock<Ledger>>) -> Self {
+        let meta_title = meta.title.clone();
         Snapshot::new(
             meta,
             Taken {
@@ -129,6 +144,13 @@ impl Snapshot {
                 closed: false,
                 revealed: false,
                 odds: false,
+                title: meta_title,
+                archived: false,
+                undo: UndoOffer {
+                    n: None,
+                    text: String::new(),
+                },
+                presence: Arc::default(),
             },
         )
     }
@@ -138,6 +160,7 @@ impl Snapshot {
             meta,
             taken,
             frames: Mutex::new(HashMap::new()),
+            status: OnceLock::new(),
             odds: Mutex::new(HashMap::new()),
         }
     }
@@ -148,6 +171,37 @@ impl Snapshot {
 
     pub fn game(&self) -> &dyn AnyGame {
         self.taken.game.as_ref()
+    }
+
+    pub fn closed(&self) -> bool {
+        self.taken.closed
+    }
+
+    pub fn archived(&self) -> bool {
+        self.taken.archived
+    }
+
+    pub fn title(&self) -> &str {
+        &self.taken.title
+    }
+
+    /// Who holds each seat (invites not shown).
+    pub fn seats(&self) -> &[SeatInfo] {
+        &self.taken.seats
+    }
+
+    /// Changes whenever someone opens or closes the table.
+    pub fn presence_version(&self) -> u64 {
+        self.taken.presence.version()
+    }
+
+    pub fn undo_offer(&self) -> &UndoOffer {
+        &self.taken.undo
+    }
+
+    /// Whose move it is (the rules' status), computed once per snapshot.
+    pub fn status(&self) -> &Status {
+        self.status.get_or_init(|| self.taken.game.status())
     }
 
     /// The chain hash of the last log entry (hex).
@@ -185,33 +239,46 @@ impl Snapshot {
         .cloned()
     }
 
-    /// The log lines `viewer` may read from position `after` on.
-    pub fn seen(&self, viewer: Viewer, after: usize) -> Vec<SeenEntry> {
+    /// The log lines `access` may read from position `after` on (a whisper only for the GM
+    /// and its sender).
+    pub fn seen(&self, access: &Access, after: usize) -> Vec<SeenEntry> {
         let t = &self.taken;
+        let reader = crate::room::reader(access);
         let ledger = t.ledger.read().unwrap_or_else(|p| p.into_inner());
         let game_pos = &ledger.game_pos[..t.games.min(ledger.game_pos.len())];
         let game_from = game_pos.partition_point(|p| *p < after);
         let mut lines: Vec<SeenEntry> = t
             .game
-            .events_for(viewer, game_from)
+            .events_for(access.viewer, game_from)
             .into_iter()
-            .filter_map(|SeenEvent { index, event, text }| {
-                Some(SeenEntry {
-                    index: *game_pos.get(index)?,
-                    event: Some(event),
-                    table: None,
-                    text,
-                })
-            })
+            .filter_map(
+                |SeenEvent {
+                     index,
+                     event,
+                     text,
+                     reveals,
+                 }| {
+                    Some(SeenEntry {
+                        index: *game_pos.get(index)?,
+                        event: Some(event),
+                        table: None,
+                        text,
+                        reveals,
+                    })
+                },
+            )
             .collect();
         let items = &ledger.items[..t.revision.min(ledger.items.len())];
         for (index, item) in items.iter().enumerate().skip(after) {
-            if let Item::Table(event) = item {
+            if let Item::Table(event) = item
+                && event.readable_by(reader.as_deref())
+            {
                 lines.push(SeenEntry {
                     index,
                     event: None,
                     table: Some(event.public()),
                     text: event.narrate(&|s| t.game.seat_name(s)),
+                    reveals: false,
                 });
             }
         }
@@ -245,7 +312,11 @@ impl Snapshot {
         let names = t
             .seeds
             .keys()
-            .filter_map(|by| by.parse::<Seat>().ok().map(|s| (by.clone(), game.seat_name(s))))
+            .filter_map(|by| {
+                by.parse::<Seat>()
+                    .ok()
+                    .map(|s| (by.clone(), game.seat_name(s)))
+            })
             .collect();
         let fairness = Fairness {
             chance: meta.chance,
@@ -261,7 +332,7 @@ impl Snapshot {
         };
         put("table", Value::String(meta.id.clone()));
         put("ruleset", Value::String(meta.ruleset.to_string()));
-        put("title", Value::String(meta.title.clone()));
+        put("title", Value::String(t.title.clone()));
         put("viewer", Value::String(access.viewer.to_string()));
         put("seat", json!(access.seat));
         put("event_count", json!(t.revision));
@@ -275,6 +346,7 @@ impl Snapshot {
         if access.suspended {
             put("notice", Value::String(SUSPENDED_NOTICE.to_string()));
         }
+        put("room", json!(crate::room::view(self, &t.presence, access)));
         Value::Object(picture)
     }
 
@@ -285,9 +357,10 @@ impl Snapshot {
         metrics: &Metrics,
     ) -> Result<Arc<Frame>, ApiError> {
         loop {
+            let key = (access.clone(), self.taken.presence.version());
             let cell = {
                 let mut frames = self.frames.lock().unwrap_or_else(|p| p.into_inner());
-                frames.entry(access.clone()).or_default().clone()
+                frames.entry(key.clone()).or_default().clone()
             };
             let mut made = None;
             let weak = cell
@@ -303,8 +376,8 @@ impl Snapshot {
             }
             // Computed before and let go since: forget it and compute it again.
             let mut frames = self.frames.lock().unwrap_or_else(|p| p.into_inner());
-            if frames.get(access).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
-                frames.remove(access);
+            if frames.get(&key).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                frames.remove(&key);
             }
         }
     }
@@ -329,12 +402,13 @@ impl Snapshot {
     }
 
     /// The log lines from `after`, gathered on the blocking pool when there are many.
-    pub async fn lines(self: &Arc<Self>, viewer: Viewer, after: usize) -> Vec<SeenEntry> {
+    pub async fn lines(self: &Arc<Self>, access: &Access, after: usize) -> Vec<SeenEntry> {
         if self.revision().saturating_sub(after) <= INLINE_LINES {
-            return self.seen(viewer, after);
+            return self.seen(access, after);
         }
         let snapshot = self.clone();
-        work::run(Kind::Read, move || snapshot.seen(viewer, after))
+        let access = access.clone();
+        work::run(Kind::Read, move || snapshot.seen(&access, after))
             .await
             .unwrap_or_default()
     }
@@ -349,7 +423,7 @@ impl Snapshot {
         metrics: &Metrics,
     ) -> Result<String, ApiError> {
         let frame = self.frame(access, metrics).await?;
-        let events = self.lines(access.viewer, after).await;
+        let events = self.lines(access, after).await;
         Ok(assemble(frame.text(), &events, receipt))
     }
 }
@@ -393,6 +467,7 @@ mod tests {
             event: None,
             table: Some(TableEvent::Closed),
             text: "The GM ends the table.".into(),
+            reveals: false,
         }];
         let receipt = Receipt {
             n: 2,

@@ -17,6 +17,7 @@ use tokio::sync::watch;
 use crate::frames::Hashes;
 use crate::metrics::Metrics;
 use crate::play::Access;
+use crate::presence::Here;
 use crate::snapshot::{assemble, patch_text};
 use crate::tables::{Push, StreamTicket, Table};
 
@@ -34,9 +35,10 @@ pub struct Watcher {
     pub changes: watch::Receiver<u64>,
     pub closing: watch::Receiver<bool>,
     pub metrics: Arc<Metrics>,
-    pub ticket: StreamTicket,
-    /// The revision and hashes of the picture last sent.
-    sent: Option<(usize, Arc<Hashes>)>,
+    /// The stream's place at the table, and the page counted as present, while it lives.
+    pub places: (StreamTicket, Here),
+    /// The revision, presence version and hashes of the picture last sent.
+    sent: Option<(usize, u64, Arc<Hashes>)>,
     started: bool,
     ended: bool,
 }
@@ -52,7 +54,7 @@ impl Watcher {
         patches: bool,
         closing: watch::Receiver<bool>,
         metrics: Arc<Metrics>,
-        ticket: StreamTicket,
+        places: (StreamTicket, Here),
     ) -> Watcher {
         let changes = table.watch();
         Watcher {
@@ -65,7 +67,7 @@ impl Watcher {
             changes,
             closing,
             metrics,
-            ticket,
+            places,
             sent: None,
             started: false,
             ended: false,
@@ -90,23 +92,28 @@ impl Watcher {
                 other => return Some(self.last_word(other)),
             };
             let revision = snapshot.revision();
-            if self.sent.as_ref().is_some_and(|(r, _)| *r == revision) {
+            let present = snapshot.presence_version();
+            if self
+                .sent
+                .as_ref()
+                .is_some_and(|(r, p, _)| *r == revision && *p == present)
+            {
                 continue;
             }
             let Ok(frame) = snapshot.frame(&self.bound, &self.metrics).await else {
                 self.ended = true;
                 return None;
             };
-            let events = snapshot.lines(self.bound.viewer, self.cursor).await;
+            let events = snapshot.lines(&self.bound, self.cursor).await;
             let (name, data) = match (&self.sent, self.patches) {
-                (Some((base, hashes)), true) => (
+                (Some((base, _, hashes)), true) => (
                     "patch",
                     patch_text(*base, revision, &frame.patch_since(hashes), &events),
                 ),
                 _ => ("update", assemble(frame.text(), &events, None)),
             };
             self.cursor = revision;
-            self.sent = Some((revision, frame.hashes.clone()));
+            self.sent = Some((revision, present, frame.hashes.clone()));
             return Some(
                 Event::default()
                     .id(revision.to_string())

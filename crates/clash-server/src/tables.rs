@@ -78,6 +78,8 @@ pub struct Table {
     /// Milliseconds after the registry's epoch when the table was last asked for.
     last_used: AtomicU64,
     watching: StdMutex<Watching>,
+    /// Who has the table open right now (not stored: it is about connections, not the game).
+    pub presence: Arc<crate::presence::Presence>,
 }
 
 /// Live streams open on a table, by key.
@@ -103,6 +105,9 @@ pub struct CommandRequest {
     pub id: Option<String>,
     /// The table revision the client last saw: refused if this seat acted since.
     pub revision: Option<usize>,
+    /// Ask first: a command the rules call weighty is refused with its question (`confirm`)
+    /// instead of applied, so the page can ask and send it again without `ask`.
+    pub ask: bool,
 }
 
 /// What a request is answered with: a viewer's update at the snapshot, with the log lines from
@@ -504,6 +509,7 @@ impl Tables {
                 "this table has ended: it takes no more commands",
             ));
         }
+        play.check_in_play()?;
         if let (Some(seen), Some((_, at))) = (request.revision, play.last.get(&seat))
             && *at >= seen
         {
@@ -516,6 +522,13 @@ impl Tables {
         }
         let n = play.commands;
         let (game, events, draws) = table.decide(&play, seat, &request.command, n).await?;
+        // A page that asks first: a weighty command the rules would take is put to the player
+        // as a question instead (the decision above was made on a copy and is dropped).
+        if request.ask
+            && let Some(question) = play.game.confirm(seat, &request.command)
+        {
+            return Err(ApiError::conflict(Conflict::Confirm, question));
+        }
         let by = if access.role == Role::Owner {
             Sender::Gm
         } else {
@@ -588,7 +601,12 @@ impl Tables {
     /// Hash the change's entries onto the log, commit them (with the command row and link
     /// changes), and only then take them into memory. The caller holds the table's lock. If the
     /// commit fails, memory is read back from the database (it may hold less than memory).
-    async fn append(&self, table: &Table, play: &mut Play, change: Change) -> Result<(), ApiError> {
+    pub(crate) async fn append(
+        &self,
+        table: &Table,
+        play: &mut Play,
+        change: Change,
+    ) -> Result<(), ApiError> {
         let mut chainer = Chainer {
             secret: &table.meta.secret,
             table: &table.id,
@@ -629,14 +647,18 @@ impl Tables {
             Err(e) => Err(e.to_string()),
         };
         match fresh {
-            Ok(fresh) => *play = fresh,
+            Ok(mut fresh) => {
+                fresh.presence = play.presence.clone();
+                fresh.refresh(table.meta.clone());
+                *play = fresh;
+            }
             Err(e) => tracing::error!(table = %table.id, error = %e, "reading a table back failed"),
         }
         table.announce();
     }
 
     /// Record table events with their link changes, then wake every stream.
-    async fn table_events(
+    pub(crate) async fn table_events(
         &self,
         table: &Table,
         play: &mut Play,
@@ -659,7 +681,7 @@ impl Tables {
     }
 
     /// The owner's lock on a table, for seat changes: refused after the table ended.
-    async fn owner_play<'t>(
+    pub(crate) async fn owner_play<'t>(
         &self,
         table: &'t Table,
         key: &str,
@@ -677,7 +699,7 @@ impl Tables {
     }
 
     /// Run a seat or link change of `table` as a task of its own.
-    async fn change<T: Send + 'static, F>(
+    pub(crate) async fn change<T: Send + 'static, F>(
         self: &Arc<Self>,
         table: &Arc<Table>,
         work: impl FnOnce(Arc<Tables>, Arc<Table>) -> F,
@@ -1035,6 +1057,7 @@ impl Tables {
                 commitment: &meta.commitment,
                 chance: meta.chance,
                 viewer: access.viewer,
+                reader: crate::room::reader(&access),
                 revealed: snapshot.revealed(),
                 game_pos: &game_pos,
                 seen: &seen,
@@ -1086,11 +1109,11 @@ pub const TITLE_LIMIT: usize = 120;
 
 /// A change to commit: log entries, the command row behind them, link changes, and the game
 /// after the command (if it was one).
-struct Change {
-    entries: Vec<Entry>,
-    command: Option<StoredCommand>,
-    links: Vec<LinkChange>,
-    game: Option<Box<dyn AnyGame>>,
+pub(crate) struct Change {
+    pub entries: Vec<Entry>,
+    pub command: Option<StoredCommand>,
+    pub links: Vec<LinkChange>,
+    pub game: Option<Box<dyn AnyGame>>,
 }
 
 /// Take committed entries into memory: the log as memory keeps it, and what table events change.
@@ -1100,7 +1123,11 @@ fn note_entries(play: &mut Play, entries: &[Entry]) {
         let mut ledger = play.ledger.write().unwrap_or_else(|p| p.into_inner());
         for entry in entries {
             match entry {
-                Entry::Command(_) => ledger.items.push(Item::Command),
+                Entry::Command(c) => ledger.items.push(Item::Command {
+                    n: c.n,
+                    seat: c.seat,
+                    chance: !c.draws.is_empty(),
+                }),
                 Entry::Event { .. } => {
                     // The game already holds the event (it decided it).
                     let pos = ledger.items.len();
@@ -1159,7 +1186,9 @@ fn repeated(
 impl Table {
     fn new(meta: Arc<Meta>, legacy_seed: u64, play: Play) -> Table {
         let revision = play.snapshot.revision() as u64;
+        let presence = play.presence.clone();
         Table {
+            presence,
             id: meta.id.clone(),
             ruleset: meta.ruleset,
             title: meta.title.clone(),
@@ -1192,7 +1221,7 @@ impl Table {
     }
 
     /// The table's lock; refused once the table is deleted.
-    async fn lock(&self) -> Result<MutexGuard<'_, Play>, ApiError> {
+    pub(crate) async fn lock(&self) -> Result<MutexGuard<'_, Play>, ApiError> {
         let play = self.play.lock().await;
         if play.deleted {
             return Err(ApiError::unknown_table(&self.id));
@@ -1201,7 +1230,7 @@ impl Table {
     }
 
     /// Wake every live stream of this table.
-    fn announce(&self) {
+    pub(crate) fn announce(&self) {
         self.changed.send_modify(|r| *r += 1);
     }
 

@@ -1,0 +1,221 @@
+//! The GM takes back the last command: recorded as a table event, never a deletion.
+//!
+//! The rules engines are pure state machines rebuilt from their event log, so taking a command
+//! back is a replay: the log gains an `undone` table event naming the command, and the game is
+//! rebuilt from its setup and every game event except that command's. The command and its
+//! events stay in the log (and in the table's record, where `clash verify` replays the undo the
+//! same way).
+//!
+//! Only the last command still standing may be taken back, and only when it rolled no dice,
+//! drew no card and revealed nothing ([`clash_core::Ruleset::reveals`]): otherwise someone
+//! could see an outcome or a secret and then choose again. Several undos in a row walk back
+//! command by command under the same conditions.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::post;
+use clash_core::{AnyGame, GameError, Seat};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{ApiError, Conflict};
+use crate::extract::{OptionalJson, TableKey};
+use crate::log::{Entry, TableEvent};
+use crate::play::{Item, Play};
+use crate::room::UndoOffer;
+use crate::tables::{Change, Table, Tables};
+use crate::work::{self, Kind};
+
+/// The command that would be taken back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    pub n: u64,
+    pub seat: Seat,
+    /// Its log position.
+    pub at: usize,
+    /// How many game events it produced (the last ones of the game's log).
+    pub events: usize,
+}
+
+/// The last command still standing, if it may be taken back; otherwise why not, in words.
+pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
+    if play.closed {
+        return Err("the table has ended".into());
+    }
+    let ledger = play.ledger.read().unwrap_or_else(|p| p.into_inner());
+    let mut undone = HashSet::new();
+    let found = ledger
+        .items
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(pos, item)| {
+            match item {
+                Item::Table(TableEvent::Undone { at, .. }) => {
+                    undone.insert(*at as usize);
+                }
+                Item::Command { n, seat, chance } if !undone.contains(&pos) => {
+                    return Some((pos, *n, *seat, *chance));
+                }
+                _ => {}
+            }
+            None
+        });
+    let Some((at, n, seat, chance)) = found else {
+        return Err("no command has been sent yet".into());
+    };
+    let name = play.game.seat_name(seat);
+    if chance {
+        return Err(format!(
+            "{name}'s last command rolled dice or drew cards, so it stands"
+        ));
+    }
+    // Game event positions only grow: those after the command are its events.
+    let events = ledger.game_pos.len() - ledger.game_pos.partition_point(|p| *p <= at);
+    let from = play.game.event_count().saturating_sub(events);
+    if play
+        .game
+        .events_json(from)
+        .iter()
+        .any(|e| play.game.reveals(e))
+    {
+        return Err(format!(
+            "{name}'s last command brought something hidden into the open, so it stands"
+        ));
+    }
+    Ok(Candidate {
+        n,
+        seat,
+        at,
+        events,
+    })
+}
+
+/// What the GM's page offers.
+pub(crate) fn offer(play: &Play) -> UndoOffer {
+    match candidate(play) {
+        Ok(c) => UndoOffer {
+            n: Some(c.n),
+            text: match c.seat {
+                Seat::Gm => "Take back your last command".into(),
+                s => format!("Take back {}'s last command", play.game.seat_name(s)),
+            },
+        },
+        Err(why) => UndoOffer {
+            n: None,
+            text: format!("Nothing to take back: {why}."),
+        },
+    }
+}
+
+/// The game rebuilt from its setup and every event but the last `drop`.
+pub fn rebuilt(
+    game: &dyn AnyGame,
+    new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
+    drop: usize,
+) -> Result<Box<dyn AnyGame>, GameError> {
+    let mut fresh = new_game(&game.setup_json())?;
+    let all = game.events_json(0);
+    let keep = all.len().saturating_sub(drop);
+    let opening = fresh.event_count().min(keep);
+    for event in &all[opening..keep] {
+        fresh.restore(event)?;
+    }
+    Ok(fresh)
+}
+
+impl Tables {
+    /// The GM takes back the last command standing (`expected`, if given, must be it).
+    pub async fn undo(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        expected: Option<u64>,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            tables.take_back(&table, &key, expected).await
+        })
+        .await
+    }
+
+    async fn take_back(
+        &self,
+        table: &Table,
+        key: &str,
+        expected: Option<u64>,
+    ) -> Result<(), ApiError> {
+        let mut play = self.owner_play(table, key).await?;
+        play.check_in_play()?;
+        let c = candidate(&play).map_err(|why| {
+            ApiError::conflict(
+                Conflict::CannotUndo,
+                format!("nothing can be taken back: {why}"),
+            )
+        })?;
+        if let Some(n) = expected.filter(|n| *n != c.n) {
+            return Err(ApiError::conflict(
+                Conflict::Stale,
+                format!(
+                    "command {n} is not the last one standing any more; look at the table again"
+                ),
+            ));
+        }
+        let entry = self
+            .entry(table.ruleset)
+            .ok_or_else(|| ApiError::storage("this build no longer has the table's ruleset"))?;
+        let game = play.game.clone();
+        // Replaying the game is the rules' work: off the threads that serve requests.
+        let fresh = work::run(Kind::Decide, move || {
+            rebuilt(game.as_ref(), entry.new_game, c.events)
+        })
+        .await?
+        .map_err(|e| ApiError::storage(format!("the game could not be rebuilt without it: {e}")))?;
+        let event = TableEvent::Undone {
+            n: c.n,
+            seat: c.seat,
+            at: c.at as u64,
+            events: c.events as u64,
+        };
+        let change = Change {
+            entries: vec![Entry::Table { event }],
+            command: None,
+            links: Vec::new(),
+            game: None,
+        };
+        self.append(table, &mut play, change).await?;
+        play.rewind(fresh, c.events);
+        play.refresh(table.meta.clone());
+        drop(play);
+        table.announce();
+        Ok(())
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoBody {
+    /// The number of the command to take back (refused if it is no longer the last one).
+    #[serde(default)]
+    n: Option<u64>,
+}
+
+/// `POST /api/tables/{id}/undo` (`{"n": …}` optional): the GM takes back the last command.
+async fn undo(
+    State(tables): State<Arc<Tables>>,
+    caller: TableKey,
+    OptionalJson(body): OptionalJson<UndoBody>,
+) -> Result<StatusCode, ApiError> {
+    let expected = body.and_then(|b| b.n);
+    tables.undo(&caller.table, &caller.key, expected).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The undo route, sharing the tables with the rest of the application.
+pub fn routes() -> Router<Arc<Tables>> {
+    Router::new().route("/api/tables/{id}/undo", post(undo))
+}
