@@ -96,6 +96,13 @@ fn options(args: &[String]) -> Result<Options, Error> {
 }
 
 fn main() -> Result<(), Error> {
+    // mimalloc reads MIMALLOC_PURGE_DELAY when it first gives memory back to the system; at 0 it
+    // gives it back at once, which keeps a busy server's resident memory about a fifth lower
+    // (measured with the load benchmark) for no measurable CPU.
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: this runs first thing in `main`, before any other thread exists.
+        unsafe { std::env::set_var("MIMALLOC_PURGE_DELAY", "0") };
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     raise_file_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread()

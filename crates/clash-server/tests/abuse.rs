@@ -365,6 +365,21 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
         }
         assert!(tried, "{}: no seat had a legal command", entry.id);
     }
+    // A setup that means nothing is no setup (IT-1: a table needs at least one player).
+    for empty in [json!([]), json!({})] {
+        let refused = request(
+            addr,
+            "POST",
+            "/api/tables",
+            Some(&json!({"ruleset": "iron-triangle", "setup": empty})),
+        )
+        .await;
+        assert!(
+            (400..500).contains(&refused.status),
+            "{empty}: {}",
+            refused.body
+        );
+    }
     live.stop().await;
 }
 
