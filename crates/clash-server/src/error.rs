@@ -32,6 +32,9 @@ pub enum Conflict {
     CannotUndo,
     /// The table holds as much table talk as it keeps.
     TooMuchTalk,
+    /// Another server changed the table at the same moment (several servers share the
+    /// database): nothing was changed; look again and resend.
+    Raced,
 }
 
 impl Conflict {
@@ -47,6 +50,7 @@ impl Conflict {
             Conflict::Confirm => "confirm",
             Conflict::CannotUndo => "cannot_undo",
             Conflict::TooMuchTalk => "too_much_talk",
+            Conflict::Raced => "raced",
         }
     }
 }

@@ -42,7 +42,7 @@ use crate::play::{Access, Holder, Item, Play, SeatInfo, Sent, contributor};
 use crate::rate::CreationLimit;
 use crate::setups::{Preset, presets};
 use crate::snapshot::{Meta, Receipt, Snapshot};
-use crate::store::{LinkChange, LinkStatus, Store, StoredCommand, StoredLink, Write};
+use crate::store::{LinkChange, LinkStatus, Notice, Store, StoredCommand, StoredLink, Write};
 use crate::work::{self, Kind};
 
 /// Every table this server holds in memory, and the database behind them.
@@ -60,6 +60,8 @@ pub struct Tables {
     closing: watch::Sender<bool>,
     /// Where `Table::last_used` counts from.
     epoch: Instant,
+    /// News heard from other nodes so far (a table read meanwhile may have missed some).
+    heard: AtomicU64,
 }
 
 type Slot = Arc<OnceCell<Arc<Table>>>;
@@ -80,6 +82,17 @@ pub struct Table {
     watching: StdMutex<Watching>,
     /// Who has the table open right now (not stored: it is about connections, not the game).
     pub presence: Arc<crate::presence::Presence>,
+    /// Where the table is stored and its ruleset, to catch up with other nodes' changes.
+    source: Source,
+    /// Another node changed the table since memory last read it: catch up before using it.
+    behind: std::sync::atomic::AtomicBool,
+}
+
+/// Where a table is stored, and its ruleset.
+#[derive(Clone)]
+struct Source {
+    store: Store,
+    entry: RulesetEntry,
 }
 
 /// Live streams open on a table, by key.
@@ -97,6 +110,7 @@ pub struct Created {
 }
 
 /// A command as a client sent it.
+#[derive(Clone)]
 pub struct CommandRequest {
     pub key: String,
     pub as_seat: Option<Seat>,
@@ -203,6 +217,44 @@ impl Tables {
             loaded: StdMutex::new(HashMap::new()),
             closing: watch::Sender::new(false),
             epoch: Instant::now(),
+            heard: AtomicU64::new(0),
+        }
+    }
+
+    fn source(&self, entry: RulesetEntry) -> Source {
+        Source {
+            store: self.store.clone(),
+            entry,
+        }
+    }
+
+    /// News from other nodes sharing the database: a loaded table they changed catches up
+    /// (and wakes its streams); after a lost connection, every loaded table does.
+    pub fn notice(&self, notice: Notice) {
+        self.heard.fetch_add(1, Ordering::AcqRel);
+        let map = self.map();
+        let loaded = map.iter().filter_map(|(id, slot)| Some((id, slot.get()?)));
+        for (id, table) in loaded {
+            let hit = match &notice {
+                Notice::Changed(changed) => changed == id,
+                Notice::Resync => true,
+            };
+            if hit {
+                table.fall_behind();
+            }
+        }
+    }
+
+    /// Follow the news of the database until it ends (a backend only this node writes has none).
+    pub async fn follow(self: Arc<Self>) {
+        let Some(mut notices) = self.store.notices() else {
+            return;
+        };
+        while let Some(notice) = notices.recv().await {
+            if notice == Notice::Resync {
+                tracing::warn!("the database's news was interrupted: open tables catch up");
+            }
+            self.notice(notice);
         }
     }
 
@@ -296,12 +348,18 @@ impl Tables {
             ApiError::Unreadable(format!("this server has no ruleset {:?}", stored.ruleset))
         })?;
         let id = id.to_string();
-        let table = work::run(Kind::Read, move || Table::rebuild(&entry, stored))
+        let heard = self.heard.load(Ordering::Acquire);
+        let source = self.source(entry);
+        let table = work::run(Kind::Read, move || Table::rebuild(&entry, stored, source))
             .await?
             .map_err(|e| {
                 tracing::error!(table = %id, error = %e, "a stored table does not replay");
                 ApiError::Unreadable(e)
             })?;
+        if self.heard.load(Ordering::Acquire) != heard {
+            // News came while the table was read: it may be about this table.
+            table.behind.store(true, Ordering::Release);
+        }
         self.metrics.table_loads.inc();
         self.metrics.tables_loaded.inc();
         tracing::debug!(table = %table.id, "table read back from its log");
@@ -454,7 +512,7 @@ impl Tables {
         play.head = chainer.head;
         note_entries(&mut play, &entries);
         play.refresh(meta.clone());
-        let table = Arc::new(Table::new(meta, 0, play));
+        let table = Arc::new(Table::new(meta, 0, play, self.source(entry)));
         table.last_used.store(self.now(), Ordering::Relaxed);
         self.map()
             .insert(id, Arc::new(OnceCell::new_with(Some(table.clone()))));
@@ -475,9 +533,20 @@ impl Tables {
         table: &Arc<Table>,
         request: CommandRequest,
     ) -> Result<Answer, ApiError> {
-        let (tables, table) = (self.clone(), table.clone());
         let started = Instant::now();
-        let answer = detached(async move { tables.apply_command(&table, request).await }).await?;
+        let mut tries = 0;
+        let answer = loop {
+            let (tables, table, request) = (self.clone(), table.clone(), request.clone());
+            match detached(async move { tables.apply_command(&table, request).await }).await {
+                // Another node stored a change first and memory has caught up: decide again
+                // (a retry of the same command id is then answered as already applied).
+                Err(ApiError::Conflict {
+                    conflict: Conflict::Raced,
+                    ..
+                }) if tries < RACE_RETRIES => tries += 1,
+                other => break other?,
+            }
+        };
         if answer.receipt.as_ref().is_some_and(|r| !r.duplicate) {
             self.metrics.commands.inc();
             self.metrics
@@ -621,6 +690,19 @@ impl Tables {
             links: change.links.clone(),
         };
         if let Err(e) = self.store.write(write).await {
+            if e.raced {
+                // Another node stored a change first: take it in; the caller decides again.
+                tracing::debug!(table = %table.id, "raced another node for the log");
+                if let Err(e) = table.catch_up(play).await {
+                    tracing::warn!(table = %table.id, error = %e, "catching up failed");
+                    self.reload(table, play).await;
+                }
+                table.announce();
+                return Err(ApiError::conflict(
+                    Conflict::Raced,
+                    "another server changed this table at the same moment; look at the table again",
+                ));
+            }
             tracing::error!(table = %table.id, error = %e, "a change was not stored");
             self.reload(table, play).await;
             return Err(storage(e));
@@ -1107,6 +1189,9 @@ impl Tables {
 /// The longest table name.
 pub const TITLE_LIMIT: usize = 120;
 
+/// How often a command that lost a race for the log to another node is decided again.
+const RACE_RETRIES: u32 = 8;
+
 /// A change to commit: log entries, the command row behind them, link changes, and the game
 /// after the command (if it was one).
 pub(crate) struct Change {
@@ -1185,7 +1270,7 @@ fn repeated(
 }
 
 impl Table {
-    fn new(meta: Arc<Meta>, legacy_seed: u64, play: Play) -> Table {
+    fn new(meta: Arc<Meta>, legacy_seed: u64, play: Play, source: Source) -> Table {
         let revision = play.snapshot.revision() as u64;
         let presence = play.presence.clone();
         Table {
@@ -1199,11 +1284,17 @@ impl Table {
             changed: watch::Sender::new(revision),
             last_used: AtomicU64::new(0),
             watching: StdMutex::new(Watching::default()),
+            source,
+            behind: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
     /// Rebuild a stored table from its log.
-    fn rebuild(entry: &RulesetEntry, stored: crate::store::StoredTable) -> Result<Table, String> {
+    fn rebuild(
+        entry: &RulesetEntry,
+        stored: crate::store::StoredTable,
+        source: Source,
+    ) -> Result<Table, String> {
         let meta = Arc::new(Meta {
             id: stored.id.clone(),
             ruleset: entry.id,
@@ -1214,20 +1305,72 @@ impl Table {
         });
         let legacy_seed = stored.seed;
         let play = Play::rebuild(entry, stored, meta.clone())?;
-        Ok(Table::new(meta, legacy_seed, play))
+        Ok(Table::new(meta, legacy_seed, play, source))
     }
 
     fn watching(&self) -> std::sync::MutexGuard<'_, Watching> {
         self.watching.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The table's lock; refused once the table is deleted.
+    /// The table's lock, with memory caught up with what other nodes stored; refused once the
+    /// table is deleted.
     pub(crate) async fn lock(&self) -> Result<MutexGuard<'_, Play>, ApiError> {
-        let play = self.play.lock().await;
+        let mut play = self.play.lock().await;
+        if self.behind.swap(false, Ordering::AcqRel)
+            && let Err(e) = self.catch_up(&mut play).await
+        {
+            self.behind.store(true, Ordering::Release);
+            return Err(e);
+        }
         if play.deleted {
             return Err(ApiError::unknown_table(&self.id));
         }
         Ok(play)
+    }
+
+    /// Another node changed the table: catch up when next used, and wake the streams (which
+    /// use it at once).
+    fn fall_behind(&self) {
+        self.behind.store(true, Ordering::Release);
+        self.announce();
+    }
+
+    /// Read what other nodes added to the log since memory last saw it, and take it in. The
+    /// caller holds the lock.
+    pub(crate) async fn catch_up(&self, play: &mut Play) -> Result<(), ApiError> {
+        let from = play.revision();
+        let tail = self
+            .source
+            .store
+            .load_tail(&self.id, from as u64)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?;
+        let Some(tail) = tail else {
+            play.deleted = true;
+            return Ok(());
+        };
+        let events = play
+            .ledger
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .game_pos
+            .len();
+        let (entry, game) = (self.source.entry, play.game.clone());
+        let entries: Vec<Entry> = tail.log.iter().map(|(e, _)| e.clone()).collect();
+        let game = work::run(Kind::Read, move || {
+            let entries: Vec<&Entry> = entries.iter().collect();
+            crate::play::replay_game(&entry, game.boxed_clone(), events, &[], from, &entries)
+        })
+        .await?
+        .map_err(|e| {
+            tracing::error!(table = %self.id, error = %e, "another node's change does not replay");
+            ApiError::Unreadable(e)
+        })?;
+        if !tail.log.is_empty() {
+            tracing::debug!(table = %self.id, entries = tail.log.len(), "caught up with another node");
+        }
+        play.catch_up(game, tail, self.meta.clone());
+        Ok(())
     }
 
     /// Wake every live stream of this table.
@@ -1298,7 +1441,15 @@ impl Table {
     /// the key still has exactly those rights, else the news that they changed. Decided under the
     /// same lock as every change of seat, so nothing taken for old rights goes out after it.
     pub async fn push(&self, key: &str, as_seat: Option<Seat>, bound: &Access) -> Push {
-        let play = self.play.lock().await;
+        let play = match self.lock().await {
+            Ok(play) => play,
+            Err(ApiError::UnknownTable(_)) => return Push::Deleted,
+            Err(e) => {
+                // The database is out of reach: show what memory holds; a later change retries.
+                tracing::warn!(table = %self.id, error = %e, "a stream could not catch up");
+                self.play.lock().await
+            }
+        };
         if play.deleted {
             return Push::Deleted;
         }
