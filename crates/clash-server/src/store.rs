@@ -395,6 +395,13 @@ pub trait Storage: Send + Sync + 'static {
     /// What changed in a table from log position `from` on (with its links and odds switch as
     /// they are now), or `None` when the table is gone.
     fn load_tail(&self, id: &str, from: u64) -> BoxFuture<'_, Result<Option<Tail>, StoreError>>;
+    /// The length of a table's log as stored (`None` when the table is gone), for a backend
+    /// shared with other nodes to tell whether memory is behind.
+    fn head(&self, id: &str) -> BoxFuture<'_, Result<Option<u64>, StoreError>>;
+    /// Other nodes may write to this database too.
+    fn shared(&self) -> bool {
+        false
+    }
     /// Every stored entry of a table's log with its hash, in order (for records).
     fn read_log(&self, id: &str) -> BoxFuture<'_, Result<Vec<(Value, String)>, StoreError>>;
     /// How many tables are stored.
@@ -593,6 +600,17 @@ impl Storage for SqliteStore {
                 odds,
                 log: load_log(conn, &id, from)?,
             }))
+        })
+    }
+
+    fn head(&self, id: &str) -> BoxFuture<'_, Result<Option<u64>, StoreError>> {
+        let id = id.to_string();
+        self.read(move |conn| {
+            let found: Option<i64> = conn
+                .prepare_cached("SELECT (SELECT COUNT(*) FROM log WHERE table_id = ?1) FROM tables WHERE id = ?1")?
+                .query_row([&id], |r| r.get(0))
+                .optional()?;
+            Ok(found.map(|n| n as u64))
         })
     }
 

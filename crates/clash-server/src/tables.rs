@@ -1328,6 +1328,31 @@ impl Table {
         Ok(play)
     }
 
+    /// The table's lock, with memory checked against a database shared with other nodes (one
+    /// small query): a request that follows a change made through another node sees it, even
+    /// before the news of it arrives.
+    pub(crate) async fn lock_current(&self) -> Result<MutexGuard<'_, Play>, ApiError> {
+        let mut play = self.lock().await?;
+        if !self.source.store.shared() {
+            return Ok(play);
+        }
+        let head = self
+            .source
+            .store
+            .head(&self.id)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?;
+        match head {
+            None => {
+                play.deleted = true;
+                return Err(ApiError::unknown_table(&self.id));
+            }
+            Some(head) if head > play.revision() as u64 => self.catch_up(&mut play).await?,
+            Some(_) => {}
+        }
+        Ok(play)
+    }
+
     /// Another node changed the table: catch up when next used, and wake the streams (which
     /// use it at once).
     fn fall_behind(&self) {
@@ -1417,7 +1442,7 @@ impl Table {
 
     /// What `key` may do here now.
     pub async fn access(&self, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
-        self.lock().await?.access(key, as_seat)
+        self.lock_current().await?.access(key, as_seat)
     }
 
     /// What `key` sees now (acting `as_seat`), with the log lines from `after` on.
@@ -1427,7 +1452,7 @@ impl Table {
         as_seat: Option<Seat>,
         after: usize,
     ) -> Result<Answer, ApiError> {
-        let play = self.lock().await?;
+        let play = self.lock_current().await?;
         let access = play.access(key, as_seat)?;
         Ok(Answer {
             snapshot: play.snapshot.clone(),

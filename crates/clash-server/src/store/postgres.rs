@@ -676,6 +676,24 @@ impl Storage for PgStore {
         })
     }
 
+    fn head(&self, id: &str) -> BoxFuture<'_, Result<Option<u64>, StoreError>> {
+        let id = id.to_string();
+        Box::pin(async move {
+            let client = self.pool.get().await?;
+            let statement = client
+                .prepare_cached(
+                    "SELECT (SELECT COALESCE(MAX(pos) + 1, 0) FROM log WHERE table_id = $1) FROM tables WHERE id = $1",
+                )
+                .await?;
+            let row = client.query_opt(&statement, &[&id]).await?;
+            Ok(row.map(|r| r.get::<_, i64>(0) as u64))
+        })
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
     fn read_log(&self, id: &str) -> BoxFuture<'_, Result<Vec<(Value, String)>, StoreError>> {
         let id = id.to_string();
         Box::pin(async move {
