@@ -73,6 +73,17 @@ async fn same_log_soon(a: &Router, b: &Router, t: &Table) {
     panic!("node B never caught up with node A");
 }
 
+/// The next event of a stream that says `text` (waiting as long as it takes).
+async fn said(stream: &mut Sse, text: &str) -> SseEvent {
+    loop {
+        if let Some(ev) = stream.next().await
+            && ev.data.contains(text)
+        {
+            return ev;
+        }
+    }
+}
+
 #[tokio::test]
 async fn both_backends_migrate_to_the_same_version() {
     let dir = tempfile::tempdir().unwrap();
@@ -222,10 +233,10 @@ async fn a_command_on_one_node_reaches_the_streams_of_another() {
     let (status, out) = command(&a, &t.id, &t.p1, body).await;
     assert_eq!(status, StatusCode::OK, "{out}");
     // Node B heard of it and pushed it to its stream, with no request to B.
-    let next = tokio::time::timeout(Duration::from_secs(10), stream.update())
+    let next = tokio::time::timeout(Duration::from_secs(10), said(&mut stream, "p1 is ready"))
         .await
         .expect("the stream on node B is told of node A's command");
-    assert!(next.to_string().contains("p1 is ready"), "{next}");
+    assert_eq!(next.event, "update");
 }
 
 #[tokio::test]
@@ -265,4 +276,50 @@ async fn copy_moves_every_table_row_for_row() {
         assert_eq!(status, StatusCode::OK, "{again}");
         assert_eq!(again["command"]["duplicate"], true, "{again}");
     }
+}
+
+#[tokio::test]
+async fn a_node_that_lost_the_news_resynchronises_its_streams() {
+    let Ok(url) = std::env::var("CLASH_TEST_POSTGRES") else {
+        eprintln!(
+            "notice: CLASH_TEST_POSTGRES is not set, so resynchronising is not tested here (scripts/test.sh sets it)"
+        );
+        return;
+    };
+    let db = Db::Postgres(url.clone());
+    let (a, _) = node(&db).await;
+    let (b, _) = node(&db).await;
+    let t = table(&a).await;
+    let mut stream = Sse::open(
+        &b,
+        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
+        None,
+    )
+    .await;
+    stream.update().await;
+    // Cut every node's listening connection (as a network fault or a database restart would),
+    // then change the table while nobody listens: that news is lost.
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let cut = admin
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN clash_tables'",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert!(
+        !cut.is_empty(),
+        "the nodes listen on connections of their own"
+    );
+    let body = json!({"command": {"type": "commit", "word": "spruce"}});
+    let (status, out) = command(&a, &t.id, &t.p1, body).await;
+    assert_eq!(status, StatusCode::OK, "{out}");
+    // Node B listens again, catches up from the log and tells its stream.
+    let next = tokio::time::timeout(Duration::from_secs(15), said(&mut stream, "p1 is ready"))
+        .await
+        .expect("node B's stream is brought up to date after its news connection came back");
+    assert_eq!(next.event, "update");
 }
