@@ -17,8 +17,11 @@
 //! * [`simulate`] and [`contests`]: bot-against-bot runs in parallel with summary statistics;
 //! * [`histogram`]: SVG/PNG histograms of game lengths;
 //! * [`exact`]: how exact probabilities are reported (`"63/640"` plus a decimal);
-//! * [`in_play`]: the odds that bear on a seat's next choice, from that seat's own view.
+//! * [`in_play`]: the odds that bear on a seat's next choice, from that seat's own view;
+//! * [`table_bots`]: bots that take a seat at a table and decide from that seat's view alone
+//!   (casual and strong, for every ruleset); [`bot_strength`]: strong against casual.
 
+pub mod bot_strength;
 pub mod bots;
 pub mod combat_odds;
 pub mod contests;
@@ -29,5 +32,6 @@ pub mod histogram;
 pub mod in_play;
 pub mod matrix_game;
 pub mod simulate;
+pub mod table_bots;
 pub mod turn_game;
 pub mod wicked_odds;

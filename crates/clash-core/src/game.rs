@@ -1,9 +1,12 @@
 //! A game in progress: setup, state and event log together, plus a type-erased face
 //! ([`AnyGame`]) so the CLI and the server can hold any ruleset behind JSON.
 
+use std::any::Any;
+
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::bot::BotFn;
 use crate::error::RuleError;
 use crate::listing::{Listed, Panel, Preset};
 use crate::randomness::Randomness;
@@ -123,6 +126,9 @@ pub trait AnyGame: Send + Sync {
     /// Every event from `from` on, unredacted (for storage and a table's record, which holds
     /// them hidden until the table ends; never for a viewer).
     fn events_json(&self, from: usize) -> Vec<Value>;
+    /// The typed game behind this face (a `Game<R>`), for code that knows its ruleset: the
+    /// catalogue's bots read it only through [`crate::bot::play_seat`].
+    fn as_any(&self) -> &dyn Any;
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -231,6 +237,10 @@ impl<R: Ruleset> AnyGame for Game<R> {
     fn events_json(&self, from: usize) -> Vec<Value> {
         self.log.iter().skip(from).map(to_json).collect()
     }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// One ruleset as the catalogue offers it: how to start a game of it from JSON, and how it
@@ -246,6 +256,8 @@ pub struct RulesetEntry {
     pub panel: Panel,
     /// Exact odds for a seat's next choice, where the catalogue supplies them.
     pub odds: Option<OddsFn>,
+    /// Bots that can take a seat, where the catalogue supplies them.
+    pub bots: Option<BotFn>,
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
 }
 
@@ -261,6 +273,13 @@ impl RulesetEntry {
         self
     }
 
+    /// The same entry with bots that can take a seat, played by `bots` (usually from the
+    /// analysis crate).
+    pub fn with_bots(mut self, bots: BotFn) -> Self {
+        self.bots = Some(bots);
+        self
+    }
+
     pub fn of<R: Listed>() -> Self {
         RulesetEntry {
             id: R::ID,
@@ -269,6 +288,7 @@ impl RulesetEntry {
             presets: R::PRESETS,
             panel: R::PANEL,
             odds: None,
+            bots: None,
             new_game: |setup| {
                 let setup: R::Setup = from_json("setup", setup)?;
                 Ok(Box::new(Game::<R>::new(setup)?))

@@ -11,10 +11,13 @@
 //!   the server;
 //! * [`Listed`]: a ruleset's name, blurb, ready-made setups and board ([`Panel`]), for the
 //!   catalogue;
-//! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`).
+//! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`);
+//! * [`bot`]: bots that take a seat and decide from that seat's view alone ([`SeatBot`],
+//!   [`SeatTable`]), and their type-erased hook in the catalogue ([`BotFn`]).
 //!
 //! The kernel does no I/O.
 
+pub mod bot;
 pub mod error;
 pub mod game;
 pub mod listing;
@@ -23,6 +26,7 @@ pub mod ruleset;
 pub mod scenario;
 pub mod seat;
 
+pub use bot::{BadStrength, BotError, BotFn, Budget, SeatBot, SeatTable, Strength, play_seat};
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
 pub use listing::{Listed, Panel, Preset};

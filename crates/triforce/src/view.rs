@@ -37,6 +37,9 @@ pub struct View {
     pub legal_commands: Vec<Command>,
     pub last_battle: Option<Battle>,
     pub outcome: Option<Outcome>,
+    /// The whole table. Triforce hides nothing (only the dice are unknown until rolled), so
+    /// every seat may see all of it; programs that search ahead (the bots) start from it.
+    pub table: State,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -131,6 +134,7 @@ pub fn build(state: &State) -> View {
         legal_commands: commands,
         last_battle: state.last_battle,
         outcome: state.outcome,
+        table: *state,
     }
 }
 

@@ -1,0 +1,203 @@
+//! In A Wicked Age at the table. Nothing in this game is hidden (sheets, rolls and the Owe List
+//! are public), so the seat's view carries the whole table, and the strong bot reads it there.
+//!
+//! * **casual**: a random roll (of the typical forms), challenge, answer, agreement, Owe
+//!   cash-in or consequence;
+//! * **strong**: rolls the forms with the best exact odds ([`OddsBot`]: the best expected
+//!   outcome against a known challenge, the best worst case otherwise), and as a winner picks
+//!   the default consequence that costs the loser the most dice (each tried on a copy of the
+//!   table through the engine); it accepts an alternative offered to it only when that costs it
+//!   less than the worst default would.
+//!
+//! No bot starts a conflict, ends a chapter, picks an Oracle, brings a character back,
+//! proposes terms or concedes: those are a person's words or a person's call.
+
+use clash_core::{Budget, Randomness, Seat, SeatBot, SeatTable, SeededRandomness, execute};
+use wicked_age::character::{NpcForm, PcForm, Sheet, Status as CharacterStatus};
+use wicked_age::consequence::DefaultConsequence;
+use wicked_age::{Command, State, WickedAge};
+
+use super::{Casual, Seated, Sends, bot_commands};
+use crate::bots::Bot;
+use crate::bots::wicked::OddsBot;
+
+impl Seated for WickedAge {
+    fn bot_sends(command: &Command) -> Sends {
+        match command {
+            Command::StartConflict { .. }
+            | Command::EndChapter {}
+            | Command::ChooseOracle { .. }
+            | Command::BringBack { .. }
+            | Command::ProposeEnd { .. }
+            | Command::ProposeAlternative { .. }
+            | Command::Concede { .. } => Sends::Never,
+            _ => Sends::Play,
+        }
+    }
+
+    fn strong() -> Box<dyn SeatBot<Self>> {
+        Box::new(Strong)
+    }
+}
+
+/// The strong In A Wicked Age bot.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Strong;
+
+/// The defaults a winner picks from (WA-27).
+const DEFAULTS: [DefaultConsequence; 3] = [
+    DefaultConsequence::Exhausted,
+    DefaultConsequence::Injured,
+    DefaultConsequence::Shamed,
+];
+
+/// What `name` stands to lose: the sides of every die on its sheet, and far more for leaving
+/// play (out of the chapter, or dead).
+fn worth(state: &State, name: &str) -> i64 {
+    let Some(ch) = state.character(name) else {
+        return 0;
+    };
+    let forms: u32 = match &ch.sheet {
+        Sheet::Pc { forms } => PcForm::ALL.iter().map(|f| forms.get(*f).sides()).sum(),
+        Sheet::Npc { forms } => NpcForm::ALL
+            .iter()
+            .flat_map(|f| forms.get(*f))
+            .map(|d| d.sides())
+            .sum(),
+    };
+    let strengths: u32 = ch.strengths.iter().map(|s| s.die.sides()).sum();
+    let standing = match ch.status {
+        CharacterStatus::Active => 1000,
+        CharacterStatus::OutOfChapter => 100,
+        CharacterStatus::Dead => 0,
+    };
+    i64::from(forms + strengths) + standing
+}
+
+/// What `command` sent by `seat` would cost `loser`, tried on a copy of the table through the
+/// engine; `None` if the engine refuses it.
+fn cost_to(state: &State, seat: Seat, command: &Command, loser: &str) -> Option<i64> {
+    let mut copy = state.clone();
+    execute::<WickedAge>(&mut copy, seat, command, &mut SeededRandomness::new(0)).ok()?;
+    Some(worth(state, loser) - worth(&copy, loser))
+}
+
+impl Strong {
+    /// As a winner: the default costing the loser the most.
+    fn consequence(&self, table: &SeatTable<WickedAge>, options: &[Command]) -> Option<Command> {
+        let state = &table.view.table;
+        options
+            .iter()
+            .filter_map(|c| match c {
+                Command::ChooseConsequence { loser, .. } => {
+                    Some((c, cost_to(state, table.seat, c, loser)?))
+                }
+                _ => None,
+            })
+            .max_by_key(|(_, cost)| *cost)
+            .map(|(c, _)| c.clone())
+    }
+
+    /// As a loser offered an alternative: accept it when it costs no more than the worst
+    /// default the winner could pick instead, else refuse.
+    fn answer_offer(&self, table: &SeatTable<WickedAge>, options: &[Command]) -> Option<Command> {
+        let state = &table.view.table;
+        let accept = options
+            .iter()
+            .find(|c| matches!(c, Command::AcceptAlternative { .. }))?;
+        let Command::AcceptAlternative { loser } = accept else {
+            return None;
+        };
+        let refuse = options
+            .iter()
+            .find(|c| matches!(c, Command::RefuseAlternative { .. }));
+        let offered = cost_to(state, table.seat, accept, loser)?;
+        let k = state
+            .conflict
+            .as_ref()?
+            .open_knockouts()
+            .find(|k| &k.loser == loser)?;
+        let winner = state.character(&k.winner)?.controller;
+        // What the winner could impose after a refusal, tried as if the offer were gone.
+        let mut refused = state.clone();
+        let refusal = Command::RefuseAlternative {
+            loser: loser.clone(),
+        };
+        execute::<WickedAge>(
+            &mut refused,
+            table.seat,
+            &refusal,
+            &mut SeededRandomness::new(0),
+        )
+        .ok()?;
+        let worst_default = DEFAULTS
+            .iter()
+            .filter_map(|d| {
+                let pick = Command::ChooseConsequence {
+                    loser: loser.clone(),
+                    consequence: *d,
+                    waive_consequential: false,
+                };
+                cost_to(&refused, winner, &pick, loser)
+            })
+            .max()
+            .unwrap_or(0);
+        match refuse {
+            Some(refuse) if offered > worst_default => Some(refuse.clone()),
+            _ => Some(accept.clone()),
+        }
+    }
+}
+
+impl SeatBot<WickedAge> for Strong {
+    fn choose(
+        &self,
+        table: &SeatTable<WickedAge>,
+        budget: Budget,
+        rng: &mut dyn Randomness,
+    ) -> Option<Command> {
+        if !table.to_act() {
+            return None;
+        }
+        let options = bot_commands(table);
+        if let Some(c) = self.answer_offer(table, &options) {
+            return Some(c);
+        }
+        if let Some(c) = self.consequence(table, &options) {
+            return Some(c);
+        }
+        // The odds bot reads the table the view carries; its rolls are checked against the
+        // seat's own legal list before they are sent.
+        let rolled = OddsBot::default().choose(&table.view.table, table.seat, rng);
+        match rolled {
+            Some(c) if rolls_for_seat(table, &c) => Some(c),
+            _ => Casual::default().choose(table, budget, rng),
+        }
+    }
+}
+
+/// Whether `command` is a roll of a character the seat plays, of a kind its legal list offers
+/// (the legal list gives one typical choice of forms per roll; any other choice is as legal).
+fn rolls_for_seat(table: &SeatTable<WickedAge>, command: &Command) -> bool {
+    let same = |a: &Command, b: &Command| match (a, b) {
+        (
+            Command::RollInitiative { character: x, .. },
+            Command::RollInitiative { character: y, .. },
+        )
+        | (Command::Answer { character: x, .. }, Command::Answer { character: y, .. }) => x == y,
+        (
+            Command::Challenge {
+                character: x,
+                target: t,
+                ..
+            },
+            Command::Challenge {
+                character: y,
+                target: u,
+                ..
+            },
+        ) => x == y && t == u,
+        (a, b) => a == b,
+    };
+    table.legal.iter().any(|l| same(l, command)) && WickedAge::bot_sends(command) == Sends::Play
+}
