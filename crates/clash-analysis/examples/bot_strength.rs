@@ -1,25 +1,34 @@
-//! Strong against casual table bots: many simulated tables per ruleset, the strong bot in a seat
-//! drawn at random each game, win rates with 95% Wilson intervals (see docs/analysis.md).
+//! How strong the table bots are: many simulated tables per ruleset, one bot in a seat drawn at
+//! random each game and another in every other seat, win rates with 95% Wilson intervals (see
+//! docs/analysis.md).
 //!
 //! ```text
 //! cargo run --release -p clash-analysis --example bot_strength -- [GAME …] [--games N]
-//!     [--seed S] [--work W] [--threads T] [--json]
+//!     [--seed S] [--work W] [--threads T] [--bot B] [--against B] [--json]
 //! ```
 //!
 //! GAME is any of `iron-triangle`, `triforce`, `nd-tourists`, `wicked-age` (default: all).
 //! `--work` is each strong bot's work budget per command (the clock is not used, so a seed
-//! gives the same games on any machine): Triforce playouts, Tourists deals, Iron Triangle
-//! move games.
+//! gives the same games on any machine): Triforce playouts, Tourists rounds played out, Iron
+//! Triangle move games.
+//!
+//! `--bot B` takes one seat (default `strong`) and `--against B` every other one (default
+//! `casual`); B is `strong`, `casual` or, for Tourists and Wicked Age, `previous`: the policy
+//! the analysis crate had before the strong bot improved on it, played from the view (the
+//! threshold bidder on a sampled deal; the exact-odds roller alone).
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clash_analysis::bot_strength::{
-    IronDuel, Match, Table, TouristsConflict, TriforceGame, WickedConflict,
+    Entrant, IronDuel, Match, Table, TouristsConflict, TriforceGame, WickedConflict,
 };
 use clash_analysis::simulate::{Contest, Summary, simulate};
-use clash_core::Budget;
+use clash_analysis::table_bots::{Seated, tourists, wicked};
+use clash_core::{Budget, Ruleset};
+use nd_tourists::NdTourists;
 use serde_json::json;
+use wicked_age::WickedAge;
 
 struct Args {
     games: Vec<String>,
@@ -28,6 +37,8 @@ struct Args {
     work: u32,
     threads: Option<usize>,
     json: bool,
+    bot: String,
+    against: String,
 }
 
 fn parse() -> Result<Args, String> {
@@ -38,6 +49,8 @@ fn parse() -> Result<Args, String> {
         work: 200,
         threads: None,
         json: false,
+        bot: "strong".into(),
+        against: "casual".into(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -52,6 +65,8 @@ fn parse() -> Result<Args, String> {
             "--work" => args.work = number("--work")?.clamp(1, 1_000_000) as u32,
             "--threads" => args.threads = Some(number("--threads")?.max(1) as usize),
             "--json" => args.json = true,
+            "--bot" => args.bot = it.next().ok_or("--bot needs a bot")?,
+            "--against" => args.against = it.next().ok_or("--against needs a bot")?,
             "iron-triangle" | "triforce" | "nd-tourists" | "wicked-age" => args.games.push(a),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -64,31 +79,70 @@ fn parse() -> Result<Args, String> {
     Ok(args)
 }
 
-fn contest(game: &str, budget: Budget) -> Option<(Box<dyn Contest>, &'static str)> {
-    fn boxed<T: Table + 'static>(table: T, budget: Budget) -> Box<dyn Contest> {
-        Box::new(Match { table, budget })
+/// A bot by name: `strong`, `casual`, or `previous` where the ruleset has one.
+fn entrant<R: Seated>(name: &str, previous: Option<Entrant<R>>) -> Option<Entrant<R>> {
+    match name {
+        "strong" => Some(Entrant::strong()),
+        "casual" => Some(Entrant::casual()),
+        "previous" => previous,
+        _ => None,
     }
+}
+
+fn no_previous<R: Ruleset>() -> Option<Entrant<R>> {
+    None
+}
+
+fn tourists_previous() -> Option<Entrant<NdTourists>> {
+    Some(Entrant {
+        name: "previous",
+        make: || Box::new(tourists::Threshold::default()),
+    })
+}
+
+fn wicked_previous() -> Option<Entrant<WickedAge>> {
+    Some(Entrant {
+        name: "previous",
+        make: || Box::new(wicked::Odds),
+    })
+}
+
+fn matched<T: Table + 'static>(
+    table: T,
+    args: &Args,
+    previous: fn() -> Option<Entrant<T::R>>,
+) -> Option<Box<dyn Contest>> {
+    Some(Box::new(Match {
+        table,
+        budget: Budget::work(args.work),
+        first: entrant(&args.bot, previous())?,
+        second: entrant(&args.against, previous())?,
+    }))
+}
+
+fn contest(game: &str, args: &Args) -> Option<(Box<dyn Contest>, &'static str)> {
     Some(match game {
         "iron-triangle" => (
-            boxed(IronDuel::new()?, budget),
+            matched(IronDuel::new()?, args, no_previous)?,
             "Iron Triangle: Ada (D3/G2/A5) against the Bruiser (D4/G4/A2), a lesser conflict",
         ),
         "triforce" => (
-            boxed(
+            matched(
                 TriforceGame {
                     players: 3,
                     turn_limit: 60,
                 },
-                budget,
-            ),
-            "Triforce: three players, turn limit 60, one strong seat against two casual ones",
+                args,
+                no_previous,
+            )?,
+            "Triforce: three players from the standard opening, turn limit 60",
         ),
         "nd-tourists" => (
-            boxed(TouristsConflict::kaiju(100)?, budget),
+            matched(TouristsConflict::kaiju(100)?, args, tourists_previous)?,
             "N-Dimensional Tourists: the Kaiju Conflict (Levinulon against TMDF), 100 rounds at most",
         ),
         "wicked-age" => (
-            boxed(WickedConflict::brawl()?, budget),
+            matched(WickedConflict::brawl()?, args, wicked_previous)?,
             "In A Wicked Age: the three-way brawl (Ysolde, Oren and the Khan), one conflict",
         ),
         _ => return None,
@@ -103,7 +157,7 @@ fn report(title: &str, s: &Summary, seconds: f64) {
     );
     for r in &s.rates {
         println!(
-            "  {:<7} {:>6} wins {:>6.1}%   95% interval [{:.1}%, {:.1}%]",
+            "  {:<9} {:>6} wins {:>6.1}%   95% interval [{:.1}%, {:.1}%]",
             r.contestant,
             r.wins,
             100.0 * r.rate,
@@ -125,11 +179,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let budget = Budget::work(args.work);
     let mut out = Vec::new();
     for game in &args.games {
-        let Some((contest, title)) = contest(game, budget) else {
-            eprintln!("bot_strength: cannot set up {game}");
+        let Some((contest, title)) = contest(game, &args) else {
+            eprintln!(
+                "bot_strength: cannot set up {game} with {} against {}",
+                args.bot, args.against
+            );
             return ExitCode::FAILURE;
         };
         let start = Instant::now();
@@ -142,10 +198,12 @@ fn main() -> ExitCode {
         );
         let seconds = start.elapsed().as_secs_f64();
         if args.json {
-            out.push(
-                json!({ "game": game, "work": args.work, "seconds": seconds, "summary": summary }),
-            );
+            out.push(json!({
+                "game": game, "bot": args.bot, "against": args.against, "work": args.work,
+                "seconds": seconds, "summary": summary,
+            }));
         } else {
+            println!("{} against {}, work {}:", args.bot, args.against, args.work);
             report(title, &summary, seconds);
         }
     }

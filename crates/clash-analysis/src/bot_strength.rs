@@ -3,14 +3,18 @@
 //! strong and the others casual. What a GM does besides playing (starting the conflict, calling
 //! the next round) the harness does itself, since no bot does it.
 //!
-//! Each [`Match`] is a [`Contest`] whose contestants are `strong` and `casual`. For every game
-//! the strong seat is drawn at random, so seat advantages even out, and so is one of the casual
-//! seats to compare it with: `casual` wins a game when that seat wins. Both rates so estimate
-//! one seat's chance of winning, and would be equal if the strong bot were no better.
+//! Each [`Match`] is a [`Contest`] between two [`Entrant`]s, by default `strong` and `casual`:
+//! one seat is the first entrant's, every other seat the second's. For every game the first
+//! entrant's seat is drawn at random, so seat advantages even out, and so is one of the other
+//! seats to compare it with: the second entrant wins a game when that seat wins. Both rates so
+//! estimate one seat's chance of winning, and would be equal if the first entrant were no
+//! better.
 //! [`crate::simulate::simulate`] plays many games in parallel and reports win rates with 95%
 //! Wilson intervals.
 
-use clash_core::{Budget, Game, Randomness, Ruleset, Seat, SeatTable, SeededRandomness, Strength};
+use clash_core::{
+    Budget, Game, Randomness, Ruleset, Seat, SeatBot, SeatTable, SeededRandomness, Strength,
+};
 use serde_json::Value;
 
 use crate::simulate::{Contest, GameResult};
@@ -36,40 +40,90 @@ pub trait Table: Sync {
     fn max_commands(&self) -> u32;
 }
 
-/// Strong against casual on table `T`, each bot given `budget` per command.
-#[derive(Debug, Clone)]
-pub struct Match<T> {
-    pub table: T,
-    pub budget: Budget,
+/// A bot taking part in a [`Match`], by name.
+pub struct Entrant<R: Ruleset> {
+    pub name: &'static str,
+    pub make: fn() -> Box<dyn SeatBot<R>>,
 }
 
-/// Play one game with the strong bot in `strong`: returns the finished game and the commands
-/// sent, or `None` if the table could not be set up.
+impl<R: Seated> Entrant<R> {
+    pub fn strong() -> Entrant<R> {
+        Entrant {
+            name: "strong",
+            make: || bot::<R>(Strength::Strong),
+        }
+    }
+
+    pub fn casual() -> Entrant<R> {
+        Entrant {
+            name: "casual",
+            make: || bot::<R>(Strength::Casual),
+        }
+    }
+}
+
+/// One bot against another on table `T`, each given `budget` per command.
+pub struct Match<T: Table> {
+    pub table: T,
+    pub budget: Budget,
+    /// Plays one seat.
+    pub first: Entrant<T::R>,
+    /// Plays every other seat.
+    pub second: Entrant<T::R>,
+}
+
+impl<T: Table> Match<T> {
+    /// Strong against casual.
+    pub fn new(table: T, budget: Budget) -> Match<T> {
+        Match {
+            table,
+            budget,
+            first: Entrant::strong(),
+            second: Entrant::casual(),
+        }
+    }
+}
+
+/// Play one game with the strong bot in `strong` and casual bots elsewhere: returns the finished
+/// game, the commands sent and whether it was cut off, or `None` if the table could not be set
+/// up.
 pub fn play<T: Table>(
     table: &T,
     strong: Seat,
     budget: Budget,
     rng: &mut SeededRandomness,
 ) -> Option<(Game<T::R>, u32, bool)> {
-    let mut game = table.start(rng)?;
-    let bots: Vec<(Seat, Strength)> = table
+    let strength = |s: Seat| {
+        if s == strong {
+            Strength::Strong
+        } else {
+            Strength::Casual
+        }
+    };
+    let players: Vec<_> = table
         .seats()
         .into_iter()
-        .map(|s| {
-            let strength = if s == strong {
-                Strength::Strong
-            } else {
-                Strength::Casual
-            };
-            (s, strength)
-        })
+        .map(|s| (s, bot::<T::R>(strength(s))))
         .collect();
-    let players: Vec<_> = bots.iter().map(|(s, st)| (*s, bot::<T::R>(*st))).collect();
+    play_with(table, &players, budget, rng)
+}
+
+/// A seat and the bot that plays it.
+pub type Player<R> = (Seat, Box<dyn SeatBot<R>>);
+
+/// Play one game with the given bot in each seat.
+pub fn play_with<T: Table>(
+    table: &T,
+    players: &[Player<T::R>],
+    budget: Budget,
+    rng: &mut SeededRandomness,
+) -> Option<(Game<T::R>, u32, bool)> {
+    let mut game = table.start(rng)?;
     let mut sent = 0;
     while sent < table.max_commands() && !table.finished(&game) {
         let waiting = <T::R as Ruleset>::status(game.state()).waiting_for;
         let mut next = None;
-        for (seat, player) in &players {
+        for (seat, player) in players {
             if !waiting.contains(seat) {
                 continue;
             }
@@ -93,7 +147,7 @@ pub fn play<T: Table>(
 
 impl<T: Table> Contest for Match<T> {
     fn contestants(&self) -> Vec<String> {
-        vec!["strong".into(), "casual".into()]
+        vec![self.first.name.into(), self.second.name.into()]
     }
 
     fn length_unit(&self) -> &'static str {
@@ -112,19 +166,33 @@ impl<T: Table> Contest for Match<T> {
             let i = rng.choose(seats.len(), &|i| i.to_string()).ok()?;
             (i < seats.len()).then(|| seats.remove(i))
         };
-        let (Some(strong), Some(casual)) = (draw(&mut seats), draw(&mut seats)) else {
+        let (Some(first), Some(second)) = (draw(&mut seats), draw(&mut seats)) else {
             return unplayed;
         };
-        let Some((game, commands, cut_off)) = play(&self.table, strong, self.budget, rng) else {
+        let players: Vec<_> = self
+            .table
+            .seats()
+            .into_iter()
+            .map(|s| {
+                let entrant = if s == first {
+                    &self.first
+                } else {
+                    &self.second
+                };
+                (s, (entrant.make)())
+            })
+            .collect();
+        let Some((game, commands, cut_off)) = play_with(&self.table, &players, self.budget, rng)
+        else {
             return unplayed;
         };
         let won = self.table.winners(&game);
         let mut winners = Vec::new();
-        if won.contains(&strong) {
-            winners.push("strong".to_string());
+        if won.contains(&first) {
+            winners.push(self.first.name.to_string());
         }
-        if won.contains(&casual) {
-            winners.push("casual".to_string());
+        if won.contains(&second) {
+            winners.push(self.second.name.to_string());
         }
         GameResult {
             winners,

@@ -3,23 +3,37 @@
 //!
 //! * **casual**: a random roll (of the typical forms), challenge, answer, agreement, Owe
 //!   cash-in or consequence;
-//! * **strong**: rolls the forms with the best exact odds ([`OddsBot`]: the best expected
-//!   outcome against a known challenge, the best worst case otherwise), and as a winner picks
-//!   the default consequence that costs the loser the most dice (each tried on a copy of the
-//!   table through the engine); it accepts an alternative offered to it only when that costs it
-//!   less than the worst default would.
+//! * **strong**: rolls the forms with the best exact odds ([`OddsBot`]: for an answer, the best
+//!   expected outcome against the challenge rolled; for initiative, the best worst case over the
+//!   others' choices). It picks whom to challenge, and with which forms, by the exact odds of
+//!   that exchange: the best worst case over the target's possible answers, or, when its
+//!   initiative roll stands as its challenge (WA-22), the target whose best answer to that roll
+//!   does worst. As a winner it picks the default consequence that costs the loser the most
+//!   dice (each tried on a copy of the table through the engine); offered an alternative, it
+//!   accepts only when that costs it no more than the worst default would.
+//!
+//! Outcomes are scored as [`OddsBot`] scores them: knocking the other out +2, taking the
+//! Advantage +1, losing it −1, being knocked out −2. The work is bounded by the sheets: at most
+//! every choice of forms and strength of the bot's character against every choice of each
+//! other participant.
 //!
 //! No bot starts a conflict, ends a chapter, picks an Oracle, brings a character back,
 //! proposes terms or concedes: those are a person's words or a person's call.
 
+use std::collections::HashMap;
+
 use clash_core::{Budget, Randomness, Seat, SeatBot, SeatTable, SeededRandomness, execute};
 use wicked_age::character::{NpcForm, PcForm, Sheet, Status as CharacterStatus};
+use wicked_age::conflict::sample_choices;
 use wicked_age::consequence::DefaultConsequence;
+use wicked_age::odds::{self, Pool};
+use wicked_age::roll::{Outcome, RollValue, Table, judge};
 use wicked_age::{Command, State, WickedAge};
 
 use super::{Casual, Seated, Sends, bot_commands};
 use crate::bots::Bot;
-use crate::bots::wicked::OddsBot;
+use crate::bots::pick_random;
+use crate::bots::wicked::{OddsBot, pool_of};
 
 impl Seated for WickedAge {
     fn bot_sends(command: &Command) -> Sends {
@@ -149,6 +163,124 @@ impl Strong {
     }
 }
 
+/// What an outcome is worth to the challenger (the answerer gets the opposite).
+fn to_challenger(outcome: Outcome) -> f64 {
+    match outcome {
+        Outcome::AnswererKnockedOut => 2.0,
+        Outcome::ChallengerTakesAdvantage => 1.0,
+        Outcome::AnswererTakesAdvantage => -1.0,
+        Outcome::ChallengerKnockedOut => -2.0,
+    }
+}
+
+/// Exact odds of exchanges, each worked out once per decision.
+#[derive(Default)]
+struct Exchanges {
+    exchanges: HashMap<(Pool, Pool), f64>,
+}
+
+impl Exchanges {
+    /// The challenger's expected score rolling `challenge` against `answer` (WA-23).
+    fn exchange(&mut self, answer: &Pool, challenge: &Pool) -> f64 {
+        let key = (answer.clone(), challenge.clone());
+        if let Some(v) = self.exchanges.get(&key) {
+            return *v;
+        }
+        let v = odds::exchange(answer, challenge).map_or(0.0, |e| {
+            Outcome::ALL
+                .iter()
+                .map(|o| e.of(*o).to_f64() * to_challenger(*o))
+                .sum()
+        });
+        self.exchanges.insert(key, v);
+        v
+    }
+}
+
+/// The answerer's expected score answering a challenge of value `challenge` with `pool`.
+fn answer_value(pool: &Pool, challenge: RollValue, table: Table) -> f64 {
+    let Ok(dist) = pool.distribution() else {
+        return f64::MIN;
+    };
+    let total = dist.total() as f64;
+    let sum: f64 = dist
+        .values()
+        .map(|(p, t, n)| n as f64 * -to_challenger(judge(RollValue::new(p, t), challenge, table)))
+        .sum();
+    sum / total
+}
+
+/// Every pool `name` could roll now.
+fn pools(state: &State, name: &str) -> Vec<Pool> {
+    let Some(ch) = state.character(name) else {
+        return Vec::new();
+    };
+    sample_choices(ch)
+        .iter()
+        .filter_map(|c| pool_of(state, ch, c))
+        .collect()
+}
+
+/// The best challenge among the seat's, by the exact odds against each target.
+fn challenge(state: &State, options: &[Command], rng: &mut dyn Randomness) -> Option<Command> {
+    let conflict = state.conflict.as_ref()?;
+    let table = Table::for_round(conflict.round);
+    let mut odds = Exchanges::default();
+    let mut best: Vec<Command> = Vec::new();
+    let mut best_score = f64::MIN;
+    for option in options {
+        let Command::Challenge {
+            character,
+            target,
+            choice,
+        } = option
+        else {
+            continue;
+        };
+        let answers = pools(state, target);
+        let mut scored = Vec::new();
+        if choice.is_empty() {
+            // The initiative roll stands (WA-22): the target answers it as well as it can.
+            let Some(standing) = conflict.standing.as_ref() else {
+                continue;
+            };
+            let best_answer = answers
+                .iter()
+                .map(|a| answer_value(a, standing.value, table))
+                .fold(f64::MIN, f64::max);
+            scored.push((option.clone(), -best_answer));
+        } else {
+            let Some(ch) = state.character(character) else {
+                continue;
+            };
+            for mine in sample_choices(ch) {
+                let Some(pool) = pool_of(state, ch, &mine) else {
+                    continue;
+                };
+                let worst = answers
+                    .iter()
+                    .map(|a| odds.exchange(a, &pool))
+                    .fold(f64::MAX, f64::min);
+                let command = Command::Challenge {
+                    character: character.clone(),
+                    target: target.clone(),
+                    choice: mine,
+                };
+                scored.push((command, if answers.is_empty() { 0.0 } else { worst }));
+            }
+        }
+        for (command, score) in scored {
+            if score > best_score + 1e-12 {
+                best_score = score;
+                best = vec![command];
+            } else if (score - best_score).abs() <= 1e-12 {
+                best.push(command);
+            }
+        }
+    }
+    pick_random(best, rng)
+}
+
 impl SeatBot<WickedAge> for Strong {
     fn choose(
         &self,
@@ -164,6 +296,9 @@ impl SeatBot<WickedAge> for Strong {
             return Some(c);
         }
         if let Some(c) = self.consequence(table, &options) {
+            return Some(c);
+        }
+        if let Some(c) = challenge(&table.view.table, &options, rng) {
             return Some(c);
         }
         // The odds bot reads the table the view carries; its rolls are checked against the
@@ -200,4 +335,26 @@ fn rolls_for_seat(table: &SeatTable<WickedAge>, command: &Command) -> bool {
         (a, b) => a == b,
     };
     table.legal.iter().any(|l| same(l, command)) && WickedAge::bot_sends(command) == Sends::Play
+}
+
+/// The exact-odds roller alone ([`OddsBot`]), deciding from the view: the policy
+/// [`crate::bots`] had. Kept as the yardstick the strong bot is measured against.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Odds;
+
+impl SeatBot<WickedAge> for Odds {
+    fn choose(
+        &self,
+        table: &SeatTable<WickedAge>,
+        budget: Budget,
+        rng: &mut dyn Randomness,
+    ) -> Option<Command> {
+        if !table.to_act() {
+            return None;
+        }
+        match OddsBot::default().choose(&table.view.table, table.seat, rng) {
+            Some(c) if rolls_for_seat(table, &c) => Some(c),
+            _ => Casual::default().choose(table, budget, rng),
+        }
+    }
 }
