@@ -18,6 +18,7 @@
 //! threshold bidder on a sampled deal; the exact-odds roller alone).
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clash_analysis::bot_strength::{
@@ -25,7 +26,7 @@ use clash_analysis::bot_strength::{
 };
 use clash_analysis::simulate::{Contest, Summary, simulate};
 use clash_analysis::table_bots::{Seated, tourists, wicked};
-use clash_core::{Budget, Ruleset};
+use clash_core::{Budget, Randomness, Ruleset, SeatBot, SeatTable};
 use nd_tourists::NdTourists;
 use serde_json::json;
 use wicked_age::WickedAge;
@@ -79,10 +80,44 @@ fn parse() -> Result<Args, String> {
     Ok(args)
 }
 
+/// Answers of the first entrant's bot, and the time they took in all and at most (µs).
+static ANSWERS: AtomicU64 = AtomicU64::new(0);
+static MICROS: AtomicU64 = AtomicU64::new(0);
+static SLOWEST: AtomicU64 = AtomicU64::new(0);
+
+/// The strong bot, timed.
+struct Timed<R: Seated>(Box<dyn SeatBot<R>>);
+
+impl<R: Seated> SeatBot<R> for Timed<R> {
+    fn choose(
+        &self,
+        table: &SeatTable<R>,
+        budget: Budget,
+        rng: &mut dyn Randomness,
+    ) -> Option<R::Command> {
+        let start = Instant::now();
+        let answer = self.0.choose(table, budget, rng);
+        if answer.is_some() {
+            let us = start.elapsed().as_micros() as u64;
+            ANSWERS.fetch_add(1, Ordering::Relaxed);
+            MICROS.fetch_add(us, Ordering::Relaxed);
+            SLOWEST.fetch_max(us, Ordering::Relaxed);
+        }
+        answer
+    }
+}
+
 /// A bot by name: `strong`, `casual`, or `previous` where the ruleset has one.
 fn entrant<R: Seated>(name: &str, previous: Option<Entrant<R>>) -> Option<Entrant<R>> {
     match name {
-        "strong" => Some(Entrant::strong()),
+        "strong" => Some(Entrant {
+            name: "strong",
+            make: || {
+                Box::new(Timed(clash_analysis::table_bots::bot::<R>(
+                    clash_core::Strength::Strong,
+                )))
+            },
+        }),
         "casual" => Some(Entrant::casual()),
         "previous" => previous,
         _ => None,
@@ -188,6 +223,9 @@ fn main() -> ExitCode {
             );
             return ExitCode::FAILURE;
         };
+        for counter in [&ANSWERS, &MICROS, &SLOWEST] {
+            counter.store(0, Ordering::Relaxed);
+        }
         let start = Instant::now();
         let summary = simulate(
             contest.as_ref(),
@@ -197,14 +235,23 @@ fn main() -> ExitCode {
             &|| {},
         );
         let seconds = start.elapsed().as_secs_f64();
+        let answers = ANSWERS.load(Ordering::Relaxed);
+        let mean_ms = MICROS.load(Ordering::Relaxed) as f64 / answers.max(1) as f64 / 1000.0;
+        let slowest_ms = SLOWEST.load(Ordering::Relaxed) as f64 / 1000.0;
         if args.json {
             out.push(json!({
                 "game": game, "bot": args.bot, "against": args.against, "work": args.work,
                 "seconds": seconds, "summary": summary,
+                "strong_answers": answers, "strong_mean_ms": mean_ms, "strong_slowest_ms": slowest_ms,
             }));
         } else {
             println!("{} against {}, work {}:", args.bot, args.against, args.work);
             report(title, &summary, seconds);
+            if answers > 0 {
+                println!(
+                    "  strong bot: {answers} answers, {mean_ms:.2} ms on average, slowest {slowest_ms:.1} ms"
+                );
+            }
         }
     }
     if args.json {

@@ -13,7 +13,7 @@
 //! * [`turn_game`]: the Iron Triangle conflict turn as a two-stage game, solved exactly;
 //! * [`duel`]: a whole Iron Triangle duel between two level-0 characters, by backward
 //!   induction over conflict states;
-//! * [`bots`]: a [`bots::Bot`] per ruleset, and [`bots::json_bot`] for the table server;
+//! * [`bots`]: a [`bots::Bot`] per ruleset, reading the full state, for simulations;
 //! * [`simulate`] and [`contests`]: bot-against-bot runs in parallel with summary statistics;
 //! * [`histogram`]: SVG/PNG histograms of game lengths;
 //! * [`exact`]: how exact probabilities are reported (`"63/640"` plus a decimal);

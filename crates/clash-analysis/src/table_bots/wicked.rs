@@ -5,17 +5,18 @@
 //!   cash-in or consequence;
 //! * **strong**: rolls the forms with the best exact odds ([`OddsBot`]: for an answer, the best
 //!   expected outcome against the challenge rolled; for initiative, the best worst case over the
-//!   others' choices). It picks whom to challenge, and with which forms, by the exact odds of
-//!   that exchange: the best worst case over the target's possible answers, or, when its
-//!   initiative roll stands as its challenge (WA-22), the target whose best answer to that roll
-//!   does worst. As a winner it picks the default consequence that costs the loser the most
+//!   others' choices). It picks whom to challenge, and with which forms and strength, by the
+//!   exact expected outcome of the exchange, knowing that the target sees the challenge rolled
+//!   before it picks its answer (WA-23) and so answers each value with its best choice; when its
+//!   initiative roll stands as its challenge (WA-22), by the target's best answer to that
+//!   value. As a winner it picks the default consequence that costs the loser the most
 //!   dice (each tried on a copy of the table through the engine); offered an alternative, it
 //!   accepts only when that costs it no more than the worst default would.
 //!
 //! Outcomes are scored as [`OddsBot`] scores them: knocking the other out +2, taking the
 //! Advantage +1, losing it −1, being knocked out −2. The work is bounded by the sheets: at most
 //! every choice of forms and strength of the bot's character against every choice of each
-//! other participant.
+//! other participant; once the clock runs out it challenges with the best choice found so far.
 //!
 //! No bot starts a conflict, ends a chapter, picks an Oracle, brings a character back,
 //! proposes terms or concedes: those are a person's words or a person's call.
@@ -26,11 +27,11 @@ use clash_core::{Budget, Randomness, Seat, SeatBot, SeatTable, SeededRandomness,
 use wicked_age::character::{NpcForm, PcForm, Sheet, Status as CharacterStatus};
 use wicked_age::conflict::sample_choices;
 use wicked_age::consequence::DefaultConsequence;
-use wicked_age::odds::{self, Pool};
+use wicked_age::odds::Distribution;
 use wicked_age::roll::{Outcome, RollValue, Table, judge};
 use wicked_age::{Command, State, WickedAge};
 
-use super::{Casual, Seated, Sends, bot_commands};
+use super::{Casual, Deadline, Seated, Sends, bot_commands};
 use crate::bots::Bot;
 use crate::bots::pick_random;
 use crate::bots::wicked::{OddsBot, pool_of};
@@ -173,35 +174,9 @@ fn to_challenger(outcome: Outcome) -> f64 {
     }
 }
 
-/// Exact odds of exchanges, each worked out once per decision.
-#[derive(Default)]
-struct Exchanges {
-    exchanges: HashMap<(Pool, Pool), f64>,
-}
-
-impl Exchanges {
-    /// The challenger's expected score rolling `challenge` against `answer` (WA-23).
-    fn exchange(&mut self, answer: &Pool, challenge: &Pool) -> f64 {
-        let key = (answer.clone(), challenge.clone());
-        if let Some(v) = self.exchanges.get(&key) {
-            return *v;
-        }
-        let v = odds::exchange(answer, challenge).map_or(0.0, |e| {
-            Outcome::ALL
-                .iter()
-                .map(|o| e.of(*o).to_f64() * to_challenger(*o))
-                .sum()
-        });
-        self.exchanges.insert(key, v);
-        v
-    }
-}
-
-/// The answerer's expected score answering a challenge of value `challenge` with `pool`.
-fn answer_value(pool: &Pool, challenge: RollValue, table: Table) -> f64 {
-    let Ok(dist) = pool.distribution() else {
-        return f64::MIN;
-    };
+/// The answerer's expected score answering a challenge of value `challenge` with a pool whose
+/// throws are `dist`.
+fn answer_value(dist: &Distribution, challenge: RollValue, table: Table) -> f64 {
     let total = dist.total() as f64;
     let sum: f64 = dist
         .values()
@@ -210,22 +185,71 @@ fn answer_value(pool: &Pool, challenge: RollValue, table: Table) -> f64 {
     sum / total
 }
 
-/// Every pool `name` could roll now.
-fn pools(state: &State, name: &str) -> Vec<Pool> {
+/// Every throw distribution `name` could roll now, one per choice of forms and strength.
+fn throws(state: &State, name: &str) -> Vec<Distribution> {
     let Some(ch) = state.character(name) else {
         return Vec::new();
     };
     sample_choices(ch)
         .iter()
-        .filter_map(|c| pool_of(state, ch, c))
+        .filter_map(|c| pool_of(state, ch, c)?.distribution().ok())
         .collect()
 }
 
-/// The best challenge among the seat's, by the exact odds against each target.
-fn challenge(state: &State, options: &[Command], rng: &mut dyn Randomness) -> Option<Command> {
+/// How well a target answers: it sees the challenge rolled before it picks its forms (WA-23),
+/// so for each challenge value it answers with its best choice. Worked out once per value.
+struct Answerer {
+    choices: Vec<Distribution>,
+    table: Table,
+    best: HashMap<RollValue, f64>,
+}
+
+impl Answerer {
+    fn new(state: &State, name: &str, table: Table) -> Answerer {
+        Answerer {
+            choices: throws(state, name),
+            table,
+            best: HashMap::new(),
+        }
+    }
+
+    /// The target's expected score answering a challenge of value `c` as well as it can.
+    fn best(&mut self, c: RollValue) -> f64 {
+        if let Some(v) = self.best.get(&c) {
+            return *v;
+        }
+        let v = self
+            .choices
+            .iter()
+            .map(|d| answer_value(d, c, self.table))
+            .fold(f64::MIN, f64::max);
+        let v = if self.choices.is_empty() { 0.0 } else { v };
+        self.best.insert(c, v);
+        v
+    }
+
+    /// The challenger's expected score rolling `throws` at this target.
+    fn against(&mut self, throws: &Distribution) -> f64 {
+        let total = throws.total() as f64;
+        let sum: f64 = throws
+            .values()
+            .map(|(p, t, n)| n as f64 * -self.best(RollValue::new(p, t)))
+            .sum();
+        sum / total
+    }
+}
+
+/// The best challenge among the seat's: whom to challenge and with which forms (and strength),
+/// by the exact expected outcome against each target's best answer to the value rolled.
+fn challenge(
+    state: &State,
+    options: &[Command],
+    deadline: &Deadline,
+    rng: &mut dyn Randomness,
+) -> Option<Command> {
     let conflict = state.conflict.as_ref()?;
     let table = Table::for_round(conflict.round);
-    let mut odds = Exchanges::default();
+    let mut answerers: HashMap<String, Answerer> = HashMap::new();
     let mut best: Vec<Command> = Vec::new();
     let mut best_score = f64::MIN;
     for option in options {
@@ -237,36 +261,34 @@ fn challenge(state: &State, options: &[Command], rng: &mut dyn Randomness) -> Op
         else {
             continue;
         };
-        let answers = pools(state, target);
+        let answerer = answerers
+            .entry(target.clone())
+            .or_insert_with(|| Answerer::new(state, target, table));
         let mut scored = Vec::new();
         if choice.is_empty() {
-            // The initiative roll stands (WA-22): the target answers it as well as it can.
+            // The initiative roll stands as the challenge (WA-22).
             let Some(standing) = conflict.standing.as_ref() else {
                 continue;
             };
-            let best_answer = answers
-                .iter()
-                .map(|a| answer_value(a, standing.value, table))
-                .fold(f64::MIN, f64::max);
-            scored.push((option.clone(), -best_answer));
+            scored.push((option.clone(), -answerer.best(standing.value)));
         } else {
             let Some(ch) = state.character(character) else {
                 continue;
             };
             for mine in sample_choices(ch) {
-                let Some(pool) = pool_of(state, ch, &mine) else {
+                if deadline.passed() && !best.is_empty() {
+                    break;
+                }
+                let Some(dist) = pool_of(state, ch, &mine).and_then(|p| p.distribution().ok())
+                else {
                     continue;
                 };
-                let worst = answers
-                    .iter()
-                    .map(|a| odds.exchange(a, &pool))
-                    .fold(f64::MAX, f64::min);
                 let command = Command::Challenge {
                     character: character.clone(),
                     target: target.clone(),
                     choice: mine,
                 };
-                scored.push((command, if answers.is_empty() { 0.0 } else { worst }));
+                scored.push((command, answerer.against(&dist)));
             }
         }
         for (command, score) in scored {
@@ -298,7 +320,8 @@ impl SeatBot<WickedAge> for Strong {
         if let Some(c) = self.consequence(table, &options) {
             return Some(c);
         }
-        if let Some(c) = challenge(&table.view.table, &options, rng) {
+        let deadline = Deadline::start(budget);
+        if let Some(c) = challenge(&table.view.table, &options, &deadline, rng) {
             return Some(c);
         }
         // The odds bot reads the table the view carries; its rolls are checked against the
