@@ -1,8 +1,10 @@
 """Solve the same problems with Clash and with peer tools; print answers and time ratios.
 
-Usage: compare.py HARNESS MATRIX.json
+Usage: compare.py HARNESS MATRIX.json TURN.json DUEL.json
   HARNESS is the release build of `cargo run -p clash-analysis --example peers`;
-  MATRIX.json is the Iron Triangle 13x13 move game (from `clash solve iron-triangle moves`).
+  MATRIX.json is the Iron Triangle 13x13 move game (from `clash solve iron-triangle moves`);
+  TURN.json is a turn state (bench/peers/it13.json) whose whole two-stage turn is compared;
+  DUEL.json is a duel state (crates/clash-analysis/data/duel.json) whose whole duel is compared.
 """
 
 import json
@@ -22,7 +24,7 @@ except ImportError:  # reported below; run.sh installs it
     gbt = None
 
 warnings.filterwarnings("ignore")
-HARNESS, MATRIX = sys.argv[1], sys.argv[2]
+HARNESS, MATRIX, TURN, DUEL = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 
 
 def rust(*args):
@@ -30,9 +32,9 @@ def rust(*args):
     return json.loads(out)
 
 
-def timed(fn, min_seconds=0.5, max_reps=200):
+def timed(fn, min_seconds=0.5, max_reps=200, warmup=True):
     """Mean seconds per call (at least one call, up to max_reps or min_seconds)."""
-    result = fn()
+    result = fn() if warmup else None
     reps, start = 0, time.perf_counter()
     while reps < max_reps and (reps == 0 or time.perf_counter() - start < min_seconds):
         result = fn()
@@ -224,6 +226,66 @@ else:
 
     lcp_exact, t_lcp_exact = timed(gambit_exact, max_reps=20)
     report("IT 13x13 exact: clash rational vs gambit rational LCP", r["value"], str(lcp_exact), Fraction(r["value"]) == lcp_exact, r["seconds_exact"], t_lcp_exact, 1)
+
+
+# --- Iron Triangle two-stage turn and whole duel: the same pipelines in nashpy and pygambit ----
+
+
+def nash_value_of(matrix):
+    """The value of a zero-sum game with nashpy (its linear program when it has one)."""
+    m = np.array(matrix, dtype=float)
+    g = nashpy.Game(m)
+    if hasattr(g, "linear_program"):
+        s = g.linear_program()
+    else:
+        s = g.lemke_howson(initial_dropped_label=0)
+    return float(np.asarray(s[0]) @ m @ np.asarray(s[1]))
+
+
+def gambit_value_of(matrix):
+    """The value of a zero-sum game with pygambit's linear program (floats)."""
+    rows = [[Fraction(x) if isinstance(x, int) else x for x in r] for r in matrix]
+    g = gbt.Game.from_arrays(rows, [[-x for x in r] for r in rows])
+    res = gbt.nash.lp_solve(g, rational=False)
+    eqs = res.equilibria if hasattr(res, "equilibria") else res
+    return float(eqs[0].payoff(list(g.players)[0]))
+
+
+def two_stage(games, rows, cols, solve):
+    """A turn's value: solve every move game, then the stance game of their values."""
+    values = [solve(m) for m in games]
+    stance = [values[i * cols:(i + 1) * cols] for i in range(rows)]
+    return solve(stance)
+
+
+def duel(stages, solve):
+    """A duel's value: every state's stage game (stance game of move games), the start last."""
+    value = None
+    for stage in stages:
+        stance = [[solve(m) for m in row] for row in stage]
+        value = solve(stance)
+    return value
+
+
+turn = rust("turn", TURN, 200)
+tg = rust("turn-games", TURN)
+clash_turn = float(Fraction(turn["value"]))
+peers = [("nashpy", nash_value_of)] + ([("pygambit", gambit_value_of)] if gbt is not None else [])
+for name, solve in peers:
+    try:
+        v, t = timed(lambda: two_stage(tg["games"], tg["rows"], tg["cols"], solve), max_reps=3)
+        report(f"IT two-stage turn (169 games), exact vs {name}", f"{turn['value']} = {clash_turn:.9f}", f"{v:.9f}", abs(v - clash_turn) < 1e-7, turn["seconds"], t, 30)
+    except Exception as e:
+        print(f"{name} two-stage turn: {e}", file=sys.stderr)
+
+d = rust("duel", DUEL, 20)
+games = sum(len(row) for stage in d["stages"] for row in stage)
+for name, solve in peers:
+    try:
+        v, t = timed(lambda: duel(d["stages"], solve), max_reps=1, warmup=False)
+        report(f"IT whole duel ({d['states']} states, {games} move games) vs {name}", f"{d['value']:.9f}", f"{v:.9f}", abs(v - d["value"]) < 1e-7, d["seconds"], t, 30)
+    except Exception as e:
+        print(f"{name} whole duel: {e}", file=sys.stderr)
 
 
 def us(s):

@@ -25,5 +25,7 @@ harness="$CARGO_TARGET_DIR/release/examples/peers"
 matrix="$(mktemp)"
 "$harness" moves "$here/it13.json" A2 G1 > "$matrix"
 
-"$venv/bin/python" "$here/compare.py" "$harness" "$matrix"
+# The two-stage turn on it13.json and a whole duel (crates/clash-analysis/data/duel.json) are
+# solved by the harness in-process; the peers solve the same move and stance games.
+"$venv/bin/python" "$here/compare.py" "$harness" "$matrix" "$here/it13.json" "$root/crates/clash-analysis/data/duel.json"
 rm -f "$matrix"

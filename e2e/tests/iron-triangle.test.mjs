@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, createTable, invite, join, shots, logLines, act, panelText, assertReadable, PHONE } from '../lib.mjs';
+import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -27,6 +28,9 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   const p2 = await person(browser, PHONE);
   await join(p1, p1Link);
   await join(p2, p2Link);
+  // A spectator watches the whole evening.
+  const watcher = await person(browser);
+  await join(watcher, await spectatorLink(gm));
   await p1.waitForSelector('#panel .it-char');
 
   // Moves are drawn as cards with their action and element; hovering one says what it beats.
@@ -124,4 +128,13 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   await shots(gm, 'it-gm-result');
   await shots(p1, 'it-p1-result');
   await shots(p2, 'it-p2-phone-result');
+
+  // Every page, the spectator's included, names everyone: no raw token on the page or in the
+  // log; each is kept at desktop and phone size.
+  for (const [name, page] of [['gm', gm], ['ada', p1], ['bo', p2], ['spectator', watcher]]) {
+    assert.doesNotMatch(await banner(page), /^$/);
+    await assertNoRawTokens(page, 'the ' + name + ' page');
+    await assertLogReadable(page);
+    await shotsBoth(page, 'it-' + name + '-evening');
+  }
 });

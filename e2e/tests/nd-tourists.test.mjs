@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, PHONE } from '../lib.mjs';
+import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -50,6 +51,9 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   await join(p1, await invite(gm, 'p1'));
   await join(p2, await invite(gm, 'p2'));
   await join(p3, await invite(gm, 'p3'));
+  // A spectator watches the whole evening.
+  const watcher = await person(browser);
+  await join(watcher, await spectatorLink(gm));
 
   await gm.waitForSelector('#panel .kit-odds-switch input');
   await gm.check('#panel .kit-odds-switch input');
@@ -106,4 +110,13 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   await gm.waitForFunction(() => /Round 2/.test(document.querySelector('#panel .ndt-summary').textContent));
   await shots(gm, 'ndt-gm-round-two');
   await shots(p2, 'ndt-p2-conceded');
+
+  // Every page, the spectator's included, names everyone: no raw token on the page or in the
+  // log; each is kept at desktop and phone size.
+  for (const [name, page] of [['gm', gm], ['tmdf', p1], ['us', p2], ['ann', p3], ['spectator', watcher]]) {
+    assert.doesNotMatch(await banner(page), /^$/);
+    await assertNoRawTokens(page, 'the ' + name + ' page');
+    await assertLogReadable(page);
+    await shotsBoth(page, 'ndt-' + name + '-evening');
+  }
 });

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, person, createTable, invite, join, shot, logLines, clickMove } from '../lib.mjs';
+import { launch, person, createTable, invite, join, shot, logLines } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -32,25 +32,29 @@ test('a takeover shows in every log, and the record of a finished table verifies
   const p2 = await person(browser);
   await join(p2, links.p2);
   // Each page adds its seed; everyone sees the sealed secret.
-  await p1.waitForFunction(() => /Player 1: /.test(document.getElementById('seeds').textContent));
+  await p1.waitForFunction(() => /Red: /.test(document.getElementById('seeds').textContent));
   assert.match(await p1.textContent('#commitment'), /^[0-9a-f]{64}$/);
 
   // p1 plays; then the GM takes over p3's empty seat and everyone's log says so.
-  await p1.waitForSelector('#legal button');
-  await clickMove(p1, 'Place · size: S');
+  await p1.waitForSelector('#panel button.tf-place');
+  await p1.locator('#panel button.tf-place', { hasText: /small/i }).click();
+  await p1.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => /places/.test(li.textContent)));
   await gm.click('.seat-row[data-seat="p3"] button:has-text("Play as NPC")');
   for (const page of [gm, p1, p2]) {
-    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => /The GM takes over Player 3's seat/.test(li.textContent)));
+    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => /The GM takes over Blue's seat/.test(li.textContent)));
   }
   await shot(p2, 'trust-p2-sees-takeover');
 
   // The GM ends the table; the secret appears on every page.
-  gm.once('dialog', (d) => d.accept());
+  await gm.click('#manage-card > summary');
   await gm.click('#close-table');
+  await gm.waitForSelector('dialog#confirm[open]');
+  await gm.click('#confirm-yes');
   for (const page of [gm, p1, p2]) await page.waitForFunction(() => /^[0-9a-f]{64}$/.test(document.getElementById('secret').textContent));
   assert.match((await logLines(p2)).join('\n'), /secret is revealed/);
 
   // p2 downloads the record from the page and checks it.
+  await p2.click('#fair-card > summary');
   const [download] = await Promise.all([p2.waitForEvent('download'), p2.click('#export')]);
   const dir = mkdtempSync(path.join(tmpdir(), 'clash-e2e-'));
   const file = path.join(dir, 'table.json');

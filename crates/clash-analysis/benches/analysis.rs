@@ -1,5 +1,8 @@
-//! Criterion benchmarks: the matrix-game solver on the Iron Triangle 13×13 move game, exact
-//! odds (a Wicked Age exchange, a Triforce combat), and one Triforce MCTS decision.
+//! Criterion benchmarks: the matrix-game solvers on the Iron Triangle 13×13 move game (f64, the
+//! certified exact solver and the exact simplex alone, side by side), the move game's payoffs
+//! with and without a table, the whole exact two-stage turn on `bench/peers/it13.json`, a real
+//! level-0 duel, exact odds (a Wicked Age exchange, a Triforce combat), and one Triforce MCTS
+//! decision.
 
 use std::hint::black_box;
 
@@ -23,6 +26,8 @@ fn thirteen() -> Vec<Vec<i64>> {
         moves: Some(Move::ALL.to_vec()),
         combos: vec![],
         pile,
+        level: 0,
+        specials: vec![],
     };
     let spec = TurnSpec {
         active: fighter("Ada", vec!["A-L".parse().unwrap()]),
@@ -41,14 +46,62 @@ fn solver(c: &mut Criterion) {
     c.bench_function("iron-triangle 13x13 move game, f64 simplex", |b| {
         b.iter(|| matrix_game::solve_f64(black_box(&m)))
     });
-    c.bench_function("iron-triangle 13x13 move game, exact simplex", |b| {
+    c.bench_function("iron-triangle 13x13 move game, exact certified", |b| {
         b.iter(|| matrix_game::solve_exact(black_box(&m)))
+    });
+    c.bench_function("iron-triangle 13x13 move game, exact simplex alone", |b| {
+        b.iter(|| matrix_game::solve_exact_simplex(black_box(&m)))
     });
 }
 
+fn it13() -> TurnSpec {
+    let text = include_str!("../../../bench/peers/it13.json");
+    clash_analysis::position::read_turn(text).expect("it13.json is a position")
+}
+
+fn turn(c: &mut Criterion) {
+    let spec = it13();
+    let pos = turn_game::TurnPosition::new(&spec).expect("it13 sets up");
+    let a2 = Stance::new(Some(iron_triangle::Action::Attack), 2);
+    let g1 = Stance::new(Some(iron_triangle::Action::Grapple), 1);
+    c.bench_function("iron-triangle 13x13 payoffs, table-free", |b| {
+        b.iter(|| pos.move_matrix(black_box(a2), black_box(g1), Payoff::Energy))
+    });
+    c.bench_function("iron-triangle 13x13 payoffs, on the engine table", |b| {
+        b.iter(|| pos.move_matrix_on_table(black_box(a2), black_box(g1), Payoff::Energy))
+    });
+    c.bench_function("iron-triangle it13 two-stage turn, exact", |b| {
+        b.iter(|| turn_game::solve_turn(black_box(&spec), Payoff::Energy))
+    });
+}
+
+fn duel(c: &mut Criterion) {
+    let fighter = |name: &str, d, g, a| {
+        FighterSpec::new(
+            name,
+            PerAction {
+                defend: d,
+                grapple: g,
+                attack: a,
+            },
+        )
+    };
+    let spec = TurnSpec {
+        active: fighter("Ada", 3, 3, 4),
+        opponent: fighter("Bruiser", 4, 4, 2),
+        chain: vec![],
+    };
+    let mut group = c.benchmark_group("iron-triangle duel");
+    group.sample_size(10);
+    group.bench_function("level 0, 3/3/4 against 4/4/2", |b| {
+        b.iter(|| clash_analysis::duel::solve_duel(black_box(&spec), &mut |_| {}))
+    });
+    group.finish();
+}
+
 fn odds(c: &mut Criterion) {
-    let a = wicked_odds::parse_pool("d10+d6").unwrap();
-    let ch = wicked_odds::parse_pool("d12+d8").unwrap();
+    let a = wicked_odds::parse_roll("d10+d6").unwrap();
+    let ch = wicked_odds::parse_roll("d12+d8").unwrap();
     c.bench_function("wicked-age P1 exchange", |b| {
         b.iter(|| {
             wicked_odds::exchange(
@@ -71,8 +124,8 @@ fn odds(c: &mut Criterion) {
 
 /// A 3-player position 30 random commands into the game, p-whoever to act.
 fn midgame() -> triforce::State {
-    use clash_core::{Ruleset, SeededRandomness};
-    let start = triforce::Triforce::setup(&triforce::Setup::new(3)).expect("standard opening");
+    use clash_core::SeededRandomness;
+    let start = triforce::start(&triforce::Setup::new(3)).expect("standard opening");
     triforce::random::play(
         start,
         &mut triforce::RandomPlayer::new(5),
@@ -91,5 +144,5 @@ fn mcts(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, solver, odds, mcts);
+criterion_group!(benches, solver, turn, duel, odds, mcts);
 criterion_main!(benches);

@@ -23,7 +23,9 @@ use crate::exact::{Probability, ratio};
 /// Why a combat cannot be analysed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CombatError {
-    #[error("a combat has 2 to 6 participants, not {0}")]
+    #[error(
+        "a combat has 2 to 6 participants (TF-5: 3 to 6 players; TF-21: two or more of them in a contested stack), not {0}"
+    )]
     Participants(usize),
     #[error("a stack holds at most one sword and one shield (TF-22)")]
     TooMuchGear,

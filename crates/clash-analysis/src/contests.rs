@@ -59,7 +59,7 @@ impl Contest for TriforceContest {
     fn play(&self, rng: &mut SeededRandomness) -> GameResult {
         let mut setup = triforce::Setup::new(self.players);
         setup.turn_limit = Some(self.turn_limit);
-        let Ok(mut state) = triforce::Triforce::setup(&setup) else {
+        let Ok(mut state) = triforce::start(&setup) else {
             return GameResult {
                 winners: vec![],
                 length: 0,
@@ -85,7 +85,13 @@ impl Contest for TriforceContest {
             })
             .collect();
         let cap = self.turn_limit.saturating_mul(40).max(100);
-        let (commands, cut_off) = drive(&mut state, &mut bots, rng, cap, |s| s.outcome().is_some());
+        let (commands, stalled) = drive(&mut state, &mut bots, rng, cap, |s| s.outcome().is_some());
+        // A game ended by TF-30's optional turn limit was cut off, even though the engine scores
+        // it (most stacks wins); so was one the command cap stopped.
+        let limited = state
+            .outcome()
+            .is_some_and(|o| o.by == triforce::EndRule::TurnLimit);
+        let cut_off = stalled || limited;
         let winners = state
             .outcome()
             .map(|o| {
@@ -423,7 +429,11 @@ mod tests {
             turn_limit: 12,
         };
         let r = tf.play(&mut SeededRandomness::new(1));
-        assert!(!r.cut_off && !r.winners.is_empty(), "{r:?}"); // TF-30: the turn limit ends the game
+        // TF-30: the turn limit ends the game and scores it, and the game counts as cut off.
+        assert!(
+            !r.winners.is_empty() && (r.cut_off || r.length < 12),
+            "{r:?}"
+        );
         let it = IronContest::duel()
             .unwrap()
             .play(&mut SeededRandomness::new(1));
@@ -434,5 +444,28 @@ mod tests {
         }
         .play(&mut SeededRandomness::new(1));
         assert!(nd.length >= 1 && nd.commands > 0, "{nd:?}");
+    }
+
+    #[test]
+    fn tf_30_games_ended_by_the_turn_limit_count_as_cut_off() {
+        // Random players do not win a 3-player game in 4 turns: every game reaches the limit.
+        let tf = TriforceContest {
+            players: 3,
+            bots: vec![BotKind::Random; 3],
+            playouts: 1,
+            playout_turns: 1,
+            turn_limit: 4,
+        };
+        let s = simulate(&tf, 6, 3, Some(1), &|| {});
+        assert_eq!(s.cut_off, 6, "{s:?}");
+        assert!(s.lengths.iter().all(|l| *l == 4), "{:?}", s.lengths);
+        assert!(s.rates.iter().map(|r| r.wins).sum::<u64>() >= 6); // TF-30 still names winners
+        // With a generous limit, games that end by territory or a last free player are not.
+        let long = TriforceContest {
+            turn_limit: 400,
+            ..tf
+        };
+        let r = long.play(&mut SeededRandomness::new(2));
+        assert!(!r.cut_off || r.length == 400, "{r:?}");
     }
 }

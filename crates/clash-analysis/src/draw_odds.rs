@@ -37,8 +37,43 @@ pub enum DrawError {
     },
     #[error("give at most 20 target cards")]
     TooManyTargets,
-    #[error("a bid line holds at most 5 reversed cards")]
+    #[error("a bid line holds at most 5 reversed cards: at 5 the party is Wiped Out (ND-16)")]
     TooManyReversed,
+    #[error(
+        "a party with 5 reversed cards is Wiped Out and leaves the Conflict: it draws no more (ND-16)"
+    )]
+    WipedOut,
+    #[error("the deck holds {deck} cards (ND-1{blanks}) and {already} of them are already in the bid line: at most {most} more draws, not {draws}", blanks = if *deck == u32::from(nd_tourists::cards::STANDARD_DECK) { "" } else { ", with the blanks of D-1" }, most = deck - already)]
+    DeckExhausted { deck: u32, already: u32, draws: u32 },
+    #[error(
+        "{0} is a blank, and blanks are in play only when the table adds them (D-1): give --blanks"
+    )]
+    BlankNotInPlay(Card),
+    #[error("{0} is listed twice, but the deck holds each card once (ND-1)")]
+    Repeated(Card),
+}
+
+/// Read a comma-separated list of distinct cards (`"XIV, Paper Servant"`).
+pub fn parse_card_set(text: &str) -> Result<CardSet, DrawError> {
+    let mut set = CardSet::EMPTY;
+    for card in parse_cards(text)? {
+        if set.contains(card) {
+            return Err(DrawError::Repeated(card));
+        }
+        set.insert(card);
+    }
+    Ok(set)
+}
+
+/// The cards of a question are cards in play: a blank only when the table added them (D-1).
+fn check_in_play<'a>(
+    cards: impl IntoIterator<Item = &'a Card>,
+    blanks: bool,
+) -> Result<(), DrawError> {
+    match cards.into_iter().find(|c| c.is_blank() && !blanks) {
+        Some(c) => Err(DrawError::BlankNotInPlay(*c)),
+        None => Ok(()),
+    }
 }
 
 /// Read a comma-separated list of card names (`"XIV, Paper Servant"`).
@@ -109,6 +144,16 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// The Loss as players call it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::None => "no Loss",
+            Severity::Temporary => "Temporary Loss",
+            Severity::Lasting => "Lasting Loss",
+            Severity::WipedOut => "Wiped Out",
+        }
+    }
+
     pub fn of(reversed: u32) -> Severity {
         match reversed {
             0 => Severity::None,
@@ -127,13 +172,30 @@ pub struct ReversedCount {
     pub probability: Probability,
 }
 
-/// Distribution of the reversed count after `draws` more draws from `already` reversed.
+/// Distribution of the reversed count after `draws` more draws from `already` reversed, from a
+/// deck of 67 cards (77 with the blanks of D-1, `blanks`).
 pub fn reversed_distribution(
     already: u32,
     draws: u32,
+    blanks: bool,
 ) -> Result<Vec<(u32, BigRational)>, DrawError> {
     if already > 5 {
         return Err(DrawError::TooManyReversed);
+    }
+    if already == 5 && draws > 0 {
+        return Err(DrawError::WipedOut);
+    }
+    let deck = u32::from(if blanks {
+        nd_tourists::cards::DECK_WITH_BLANKS
+    } else {
+        nd_tourists::cards::STANDARD_DECK
+    });
+    if draws > deck - already {
+        return Err(DrawError::DeckExhausted {
+            deck,
+            already,
+            draws,
+        });
     }
     let at_least = |j: u32| -> BigRational {
         let f = at_least_reversed(draws, j);
@@ -163,8 +225,12 @@ pub struct ReversedReport {
     pub severities: Vec<(Severity, Probability)>,
 }
 
-pub fn reversed_report(already: u32, draws: u32) -> Result<ReversedReport, DrawError> {
-    let dist = reversed_distribution(already, draws)?;
+pub fn reversed_report(
+    already: u32,
+    draws: u32,
+    blanks: bool,
+) -> Result<ReversedReport, DrawError> {
+    let dist = reversed_distribution(already, draws, blanks)?;
     let counts = dist
         .iter()
         .map(|(r, p)| ReversedCount {
@@ -209,11 +275,26 @@ pub struct BreakReport {
     pub per_target: Vec<(Card, Probability)>,
 }
 
+///
+/// The targets are face up in a bid line, so they are out of the deck: they count as seen
+/// whether or not the question lists them (ND-4). Every card must be in play (D-1's blanks only
+/// with `knowledge.blanks`).
+/// The chance that the next `draws` cards break `targets`, with each target alone.
 pub fn break_report(
     knowledge: &Knowledge,
     targets: &[Card],
     draws: usize,
 ) -> Result<BreakReport, DrawError> {
+    let mut knowledge = *knowledge;
+    check_in_play(targets, knowledge.blanks)?;
+    check_in_play(
+        &knowledge.seen_out.iter().collect::<Vec<_>>(),
+        knowledge.blanks,
+    )?;
+    for t in targets {
+        knowledge.seen_out.insert(*t);
+    }
+    let knowledge = &knowledge;
     let breaks = break_probability(knowledge, targets, draws)?;
     let per_target = targets
         .iter()
@@ -317,7 +398,7 @@ mod tests {
     #[test]
     fn spec_10_2_lasting_loss_is_one_half() {
         // ANN holds 2 reversed; its next draw brings a Lasting Loss with probability exactly 1/2.
-        let r = reversed_report(2, 1).unwrap();
+        let r = reversed_report(2, 1, false).unwrap();
         let lasting = r
             .severities
             .iter()
@@ -333,7 +414,7 @@ mod tests {
         assert_eq!(Severity::of(3), Severity::Lasting);
         assert_eq!(Severity::of(5), Severity::WipedOut);
         // 4 reversed and 3 more draws: Wiped Out unless all three are upright.
-        let d = reversed_distribution(4, 3).unwrap();
+        let d = reversed_distribution(4, 3, false).unwrap();
         assert_eq!(d, vec![(4, ratio(1, 8)), (5, ratio(7, 8))]);
     }
 
@@ -363,6 +444,85 @@ mod tests {
         assert!(break_probability(&k, &cards("I"), 8).is_err());
     }
 
+    #[test]
+    fn nd_1_nd_16_reversed_draws_stay_within_the_deck_and_stop_at_a_wipe_out() {
+        // ND-1: 67 cards; 2 are already in the bid line, so 65 more draws at most.
+        assert!(reversed_distribution(2, 65, false).is_ok());
+        let err = reversed_distribution(2, 66, false).unwrap_err();
+        assert_eq!(
+            err,
+            DrawError::DeckExhausted {
+                deck: 67,
+                already: 2,
+                draws: 66
+            }
+        );
+        assert!(err.to_string().contains("ND-1"), "{err}");
+        assert!(reversed_distribution(0, 101, false).is_err());
+        // D-1: the blanks make 77.
+        assert!(reversed_distribution(0, 77, true).is_ok());
+        assert!(reversed_distribution(0, 78, true).is_err());
+        // ND-16: at 5 reversed the party is Wiped Out and draws no more.
+        assert_eq!(reversed_distribution(5, 1, false), Err(DrawError::WipedOut));
+        assert_eq!(
+            reversed_distribution(5, 0, false).unwrap(),
+            vec![(5, ratio(1, 1))]
+        );
+        assert_eq!(
+            reversed_distribution(6, 0, false),
+            Err(DrawError::TooManyReversed)
+        );
+    }
+
+    #[test]
+    fn d_1_blanks_count_only_when_in_play() {
+        let k = Knowledge {
+            seen_out: seen("Blank Rock 1"),
+            unseen_out: 0,
+            blanks: false,
+        };
+        let err = break_report(&k, &cards("XVI"), 1).unwrap_err();
+        assert_eq!(err, DrawError::BlankNotInPlay(cards("Blank Rock 1")[0]));
+        assert!(err.to_string().contains("D-1"));
+        let k = Knowledge {
+            seen_out: CardSet::EMPTY,
+            unseen_out: 0,
+            blanks: false,
+        };
+        assert!(break_report(&k, &cards("Blank Paper 2"), 1).is_err());
+        let k = Knowledge {
+            seen_out: seen("Blank Rock 1"),
+            unseen_out: 0,
+            blanks: true,
+        };
+        assert!(break_report(&k, &cards("XVI"), 1).is_ok());
+    }
+
+    #[test]
+    fn nd_1_a_card_is_listed_once_and_nd_4_targets_are_out_of_the_deck() {
+        assert_eq!(
+            parse_card_set("XIV, IV, XIV"),
+            Err(DrawError::Repeated(cards("XIV")[0]))
+        );
+        // XVI is face up in the Dominant's line, so it is not among the cards still to draw.
+        let listed = Knowledge {
+            seen_out: seen("XVI, XIV"),
+            unseen_out: 0,
+            blanks: false,
+        };
+        let implied = Knowledge {
+            seen_out: seen("XIV"),
+            unseen_out: 0,
+            blanks: false,
+        };
+        let (a, b) = (
+            break_report(&listed, &cards("XVI"), 2).unwrap(),
+            break_report(&implied, &cards("XVI"), 2).unwrap(),
+        );
+        assert_eq!(a, b);
+        assert_eq!(a.candidates, 65);
+    }
+
     proptest! {
         #[test]
         fn single_draw_agrees_with_the_engine_helper(seen_ids in proptest::collection::vec(0u8..67, 0..40), target in 0u8..67, unseen in 0usize..5) {
@@ -375,8 +535,8 @@ mod tests {
         }
 
         #[test]
-        fn reversed_counts_are_an_exhaustive_distribution(already in 0u32..6, draws in 0u32..12) {
-            let d = reversed_distribution(already, draws).unwrap();
+        fn reversed_counts_are_an_exhaustive_distribution(already in 0u32..5, draws in 0u32..12) {
+            let d = reversed_distribution(already, draws, false).unwrap();
             let qs: Vec<BigRational> = d.iter().map(|(_, p)| p.clone()).collect();
             prop_assert!(is_distribution(&qs));
         }

@@ -28,7 +28,7 @@ use wicked_age::roll::{Outcome, RollValue, Table, judge};
 
 use crate::combat_odds;
 use crate::exact::{Probability, ratio};
-use crate::turn_game::{self, FighterSpec, Payoff, TurnSpec};
+use crate::turn_game::{self, ChainCard, FighterSpec, Payoff, TurnSpec};
 
 fn text(v: &Value) -> &str {
     v.as_str().unwrap_or("")
@@ -386,6 +386,8 @@ fn fighter_spec(view: &Value, name: &str) -> Option<FighterSpec> {
         moves: Some(moves),
         combos,
         pile,
+        level: 0,
+        specials: Vec::new(),
     })
 }
 
@@ -436,7 +438,8 @@ pub fn iron_triangle(view: &Value, seat: Seat) -> Option<Value> {
         .map(|cards| {
             cards
                 .iter()
-                .filter_map(|c| c.get(1).and_then(Value::as_str)?.parse().ok())
+                .filter_map(|c| c.get(1).and_then(Value::as_str)?.parse::<Move>().ok())
+                .map(ChainCard::from)
                 .collect()
         })
         .unwrap_or_default();

@@ -21,8 +21,10 @@
 //! * [`table_bots`]: bots that take a seat at a table and decide from that seat's view alone
 //!   (casual and strong, for every ruleset); [`bot_strength`]: strong against casual.
 
+pub mod balance;
 pub mod bot_strength;
 pub mod bots;
+pub mod certified;
 pub mod combat_odds;
 pub mod contests;
 pub mod draw_odds;
@@ -31,6 +33,9 @@ pub mod exact;
 pub mod histogram;
 pub mod in_play;
 pub mod matrix_game;
+pub mod matrix_input;
+pub mod position;
+pub mod resolution;
 pub mod simulate;
 pub mod table_bots;
 pub mod turn_game;

@@ -137,9 +137,11 @@ pub struct Solution<T> {
 
 impl<T: Scalar> Solution<T> {
     /// Expected payoff of the row strategy against column `j`.
+    /// (Options played with probability 0 are skipped: exact products cost.)
     pub fn row_payoff_against(&self, a: &[Vec<T>], j: usize) -> T {
         a.iter()
             .zip(&self.row)
+            .filter(|(_, p)| p.is_pos() || p.is_neg())
             .fold(T::zero(), |acc, (r, p)| acc.add(&r[j].mul(p)))
     }
 
@@ -147,11 +149,12 @@ impl<T: Scalar> Solution<T> {
     pub fn col_payoff_against(&self, a: &[Vec<T>], i: usize) -> T {
         a[i].iter()
             .zip(&self.col)
+            .filter(|(_, q)| q.is_pos() || q.is_neg())
             .fold(T::zero(), |acc, (x, q)| acc.add(&x.mul(q)))
     }
 }
 
-fn check_shape<T>(a: &[Vec<T>]) -> Result<(usize, usize), GameError> {
+pub(crate) fn check_shape<T>(a: &[Vec<T>]) -> Result<(usize, usize), GameError> {
     let m = a.len();
     let n = a.first().map_or(0, Vec::len);
     if m == 0 || n == 0 {
@@ -169,30 +172,59 @@ fn check_shape<T>(a: &[Vec<T>]) -> Result<(usize, usize), GameError> {
     Ok((m, n))
 }
 
-/// Solve the zero-sum game `a` (payoffs to the row player).
+/// Solve the zero-sum game `a` (payoffs to the row player) with the simplex over `T`.
 pub fn solve<T: Scalar>(a: &[Vec<T>]) -> Result<Solution<T>, GameError> {
+    simplex(a).map(|(s, _)| s)
+}
+
+/// The simplex's answer and its final basis: for each constraint row, the basic variable
+/// (`0..n` a game column, `n + i` the slack of row `i`).
+pub(crate) fn simplex<T: Scalar>(a: &[Vec<T>]) -> Result<(Solution<T>, Vec<usize>), GameError> {
     let (m, n) = check_shape(a)?;
     if a.iter().flatten().any(|x| x.to_f64().is_nan()) {
         return Err(GameError::NotFinite);
     }
+    let shift = shift_of(a);
+    let mut tab = Tableau::new(a, &shift, m, n);
+    tab.run();
+    let solution = tab.solution(&shift);
+    Ok((solution, tab.basis))
+}
+
+/// The shift that makes the smallest entry 1: every entry positive, so the LP is bounded and
+/// its optimum `t` is positive.
+pub(crate) fn shift_of<T: Scalar>(a: &[Vec<T>]) -> T {
     let min = a.iter().flatten().fold(
         a[0][0].clone(),
         |lo, x| if *x < lo { x.clone() } else { lo },
     );
-    // Shift so the smallest entry is 1: every entry positive, so the LP is bounded and t > 0.
-    let shift = T::one().sub(&min);
-    let mut tab = Tableau::new(a, &shift, m, n);
-    tab.run();
-    Ok(tab.solution(&shift))
+    T::one().sub(&min)
 }
 
-/// Solve an integer game exactly.
+/// Solve an integer game exactly: in floating point first, then certified exactly (see
+/// [`crate::certified`]); the exact simplex runs only when the float answer cannot be certified.
+/// The value is the exact simplex's (the value of a game is unique), and the strategies are an
+/// exact equilibrium.
 pub fn solve_exact(a: &[Vec<i64>]) -> Result<Solution<BigRational>, GameError> {
-    let q: Vec<Vec<BigRational>> = a
-        .iter()
+    crate::certified::solve_integer(a).map(|(s, _)| s)
+}
+
+/// Solve a game with rational payoffs exactly, the same way as [`solve_exact`].
+pub fn solve_exact_rational(a: &[Vec<BigRational>]) -> Result<Solution<BigRational>, GameError> {
+    crate::certified::solve_rational(a).map(|(s, _)| s)
+}
+
+/// Solve an integer game with the exact rational simplex alone (the reference the certified
+/// solver is checked against, and its last resort).
+pub fn solve_exact_simplex(a: &[Vec<i64>]) -> Result<Solution<BigRational>, GameError> {
+    solve(&to_rational(a))
+}
+
+/// An integer matrix as exact rationals.
+pub fn to_rational(a: &[Vec<i64>]) -> Vec<Vec<BigRational>> {
+    a.iter()
         .map(|r| r.iter().map(|&x| BigRational::from_i64(x)).collect())
-        .collect();
-    solve(&q)
+        .collect()
 }
 
 /// Solve an integer game in floating point (fast; for large sweeps and benchmarks).

@@ -37,7 +37,7 @@
 use std::collections::BTreeMap;
 
 use clash_core::{Ruleset, Seat, SeededRandomness};
-use iron_triangle::character::{CharacterSheet, Combo, KnownMove, PerAction};
+use iron_triangle::character::{CharacterSheet, Combo, KnownMove, KnownSpecial, PerAction};
 use iron_triangle::conflict::{
     Card, Chain, ConflictCommand, ConflictEvent, MoveChoice, PendingLoss, Stance, Step,
     TurnOutcome, choice, legal, losses,
@@ -46,8 +46,10 @@ use iron_triangle::{Action, Command, Event, IronTriangle, Move, Setup, Table};
 use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
 
+use crate::certified::{self, Proof};
 use crate::exact::Probability;
 use crate::matrix_game::{self, Solution};
+use crate::resolution::{Board, Loss, Resolved};
 
 /// What the solver maximises for A (B minimises it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -95,6 +97,63 @@ pub struct FighterSpec {
     /// The face-up disadvantage pile, oldest first (IT-37).
     #[serde(default)]
     pub pile: Vec<Move>,
+    /// Level (default 0); the engine checks specials' level requirements against it (IT-56).
+    #[serde(default)]
+    pub level: u32,
+    /// Known specials, each spent or not (IT-53), as on a character sheet:
+    /// `{"special": "wax_on", "action": "attack", "spent": true}`.
+    #[serde(default)]
+    pub specials: Vec<KnownSpecial>,
+}
+
+impl FighterSpec {
+    /// A fighter with these current energies and the three starting moves (IT-12).
+    pub fn new(name: &str, energy: PerAction<u32>) -> FighterSpec {
+        FighterSpec {
+            name: name.into(),
+            energy,
+            max: None,
+            moves: None,
+            combos: Vec::new(),
+            pile: Vec::new(),
+            level: 0,
+            specials: Vec::new(),
+        }
+    }
+}
+
+/// A card of the active character's live chain: a move (`"D-M"`), or a move with its owner
+/// (`{"move": "D-M", "owner": "Ada"}`); with two fighters the owner is always the active one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ChainCard {
+    Move(Move),
+    Owned {
+        #[serde(rename = "move")]
+        mv: Move,
+        owner: String,
+    },
+}
+
+impl ChainCard {
+    pub fn mv(&self) -> Move {
+        match self {
+            ChainCard::Move(m) | ChainCard::Owned { mv: m, .. } => *m,
+        }
+    }
+
+    pub fn owner(&self) -> Option<&str> {
+        match self {
+            ChainCard::Move(_) => None,
+            ChainCard::Owned { owner, .. } => Some(owner),
+        }
+    }
+}
+
+impl From<Move> for ChainCard {
+    fn from(m: Move) -> ChainCard {
+        ChainCard::Move(m)
+    }
 }
 
 /// A turn to solve: the active character, its opponent, and A's live chain against B.
@@ -105,7 +164,7 @@ pub struct TurnSpec {
     pub opponent: FighterSpec,
     /// A's face-up chain against B (IT-42), oldest first; A's cards are unavailable to A.
     #[serde(default)]
-    pub chain: Vec<Move>,
+    pub chain: Vec<ChainCard>,
 }
 
 /// Why a turn cannot be analysed.
@@ -142,6 +201,8 @@ fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
         "established": true,
         "moves": moves.iter().map(|m| KnownMove { mv: *m, name: m.to_string().into() }).collect::<Vec<_>>(),
         "combos": f.combos,
+        "level": f.level,
+        "specials": f.specials,
     });
     // Built through JSON so that sheet fields this module does not set keep their defaults.
     serde_json::from_value(value).unwrap_or_else(|_| CharacterSheet {
@@ -159,6 +220,7 @@ fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
         combos: Vec::new(),
         specials: Vec::new(),
         marks: Default::default(),
+        state: Default::default(),
     })
 }
 
@@ -186,6 +248,115 @@ pub struct TurnPosition {
     seats: [Seat; 2],
     /// The stances are already revealed in `table` (the turn is at its move step).
     staged: bool,
+    /// The position's data for table-free payoffs, when no special can act in it.
+    fast: Option<FastTurn>,
+}
+
+/// What a turn's payoffs depend on, read once from the table, so that each of a move game's
+/// entries is resolved by [`crate::resolution`] instead of on a copy of the table. Only for
+/// positions where no special can act: neither character knows one, and neither fighter is a
+/// Samurai or under Drunken Monkey.
+#[derive(Debug, Clone)]
+struct FastTurn {
+    current: [PerAction<u32>; 2],
+    piles: [Vec<Move>; 2],
+    /// A's cards in its live chain against B.
+    chain: Vec<Move>,
+    /// A's combos.
+    combos: Vec<Combo>,
+    /// Each side's available moves (IT-35), as the engine lists them.
+    available: [Vec<Move>; 2],
+}
+
+impl FastTurn {
+    fn of(table: &Table, a: &str, b: &str) -> Option<FastTurn> {
+        let c = table.conflict.as_ref()?;
+        let ids = [c.fighter_id(a)?, c.fighter_id(b)?];
+        let characters = [table.character(a)?, table.character(b)?];
+        // Spent specials cannot act (IT-53); To Blave never changes an outcome (IT-59 #2).
+        let inert =
+            |k: &KnownSpecial| k.spent || k.special == iron_triangle::special::Special::ToBlave;
+        let plain = |i: usize| {
+            let f = c.f(ids[i]);
+            characters[i].specials.iter().all(inert) && !f.samurai && !f.drunken_monkey
+        };
+        if !plain(0) || !plain(1) {
+            return None;
+        }
+        let chain = match &c.chain {
+            None => Vec::new(),
+            Some(ch)
+                if ch.against == ids[1] && ch.cards.iter().all(|card| card.owner == ids[0]) =>
+            {
+                ch.moves()
+            }
+            Some(_) => return None,
+        };
+        Some(FastTurn {
+            current: characters.map(|ch| ch.energy.current),
+            piles: ids.map(|id| c.f(id).pile.clone()),
+            chain,
+            combos: characters[0].combos.clone(),
+            available: ids.map(|id| choice::available(table, c, id, None).iter().collect()),
+        })
+    }
+
+    /// A stance the engine would accept (IT-33); others go through the engine for its error.
+    fn allows(&self, side: usize, s: Stance) -> bool {
+        s.action
+            .is_none_or(|t| s.amount <= self.current[side].get(t))
+    }
+
+    fn choices(&self, side: usize, opts: Options) -> Vec<MoveChoice> {
+        let moves = self.available[side].iter().map(|m| MoveChoice::Play(*m));
+        moves
+            .chain(opts.surrender.map(|_| MoveChoice::Surrender))
+            .collect()
+    }
+
+    /// The payoff to A of one pair of choices, as [`TurnPosition::payoff`] reads it from the
+    /// engine.
+    fn payoff(&self, stances: [Stance; 2], choices: [MoveChoice; 2], opts: Options) -> i64 {
+        let (MoveChoice::Play(ma), MoveChoice::Play(mb)) = (choices[0], choices[1]) else {
+            // D-10: no winner check and no energy change; the surrenderer pays the price.
+            let out = |s: usize| i64::from(choices[s] == MoveChoice::Surrender);
+            return opts.surrender.unwrap_or(0) * (out(1) - out(0));
+        };
+        let board = Board {
+            piles: [&self.piles[0], &self.piles[1]],
+            chain: &self.chain,
+            combos: &self.combos,
+        };
+        let lost = |side: usize, loss: &Loss| i64::from(loss.actual(self.current[side]));
+        match (board.resolve(stances, [ma, mb]), opts.payoff) {
+            (Resolved::Win { winner, .. }, Payoff::Win) => {
+                if winner == 0 {
+                    1
+                } else {
+                    -1
+                }
+            }
+            (Resolved::Tie { .. }, Payoff::Win) => 0,
+            (Resolved::Win { winner, loss, .. }, Payoff::Energy) => {
+                let taken = lost(1 - winner, &loss);
+                if winner == 0 { taken } else { -taken }
+            }
+            (Resolved::Tie { losses }, Payoff::Energy) => lost(1, &losses[1]) - lost(0, &losses[0]),
+        }
+    }
+
+    fn move_game(&self, sa: Stance, sb: Stance, opts: Options) -> MoveGame {
+        let (rows, cols) = (self.choices(0, opts), self.choices(1, opts));
+        let matrix = rows
+            .iter()
+            .map(|ma| {
+                cols.iter()
+                    .map(|mb| self.payoff([sa, sb], [*ma, *mb], opts))
+                    .collect()
+            })
+            .collect();
+        MoveGame { rows, cols, matrix }
+    }
 }
 
 impl TurnPosition {
@@ -199,6 +370,7 @@ impl TurnPosition {
             characters: vec![sheet(&spec.active, A_SEAT), sheet(&spec.opponent, B_SEAT)],
             countdowns: Vec::new(),
             campaign: Default::default(),
+            conflict: None,
         };
         let mut table =
             IronTriangle::setup(&setup).map_err(|e| TurnError::Engine(e.to_string()))?;
@@ -247,7 +419,10 @@ impl TurnPosition {
             let cards = spec
                 .chain
                 .iter()
-                .map(|m| Card { owner: ia, mv: *m })
+                .map(|card| Card {
+                    owner: ia,
+                    mv: card.mv(),
+                })
                 .collect();
             c.chain = Some(Chain {
                 side: c.f(ia).side,
@@ -255,12 +430,14 @@ impl TurnPosition {
                 cards,
             });
         }
+        let fast = FastTurn::of(&table, &a, &b);
         Ok(TurnPosition {
             table,
             a,
             b,
             seats: [A_SEAT, B_SEAT],
             staged: false,
+            fast,
         })
     }
 
@@ -281,12 +458,20 @@ impl TurnPosition {
                 .get(c.f(id).character)
                 .map(|ch| ch.controller)
         };
+        let (a, b) = (c.f(ia).name.to_string(), c.f(ib).name.to_string());
+        // At the move step the stances are on the table already: the engine resolves.
+        let fast = if staged {
+            None
+        } else {
+            FastTurn::of(table, &a, &b)
+        };
         Some(TurnPosition {
             table: table.clone(),
-            a: c.f(ia).name.to_string(),
-            b: c.f(ib).name.to_string(),
+            a,
+            b,
             seats: [seat(ia)?, seat(ib)?],
             staged,
+            fast,
         })
     }
 
@@ -476,7 +661,32 @@ impl TurnPosition {
     }
 
     /// The move game once these stances are revealed: rows are A's choices, columns B's.
+    /// Resolved by [`crate::resolution`] when no special can act, else on the table.
     pub fn move_matrix(
+        &self,
+        sa: Stance,
+        sb: Stance,
+        opts: impl Into<Options>,
+    ) -> Result<MoveGame, TurnError> {
+        let opts = opts.into();
+        match &self.fast {
+            Some(f) if f.allows(0, sa) && f.allows(1, sb) => {
+                let g = f.move_game(sa, sb, opts);
+                if g.rows.is_empty() {
+                    return Err(TurnError::NoMove(self.a.clone()));
+                }
+                if g.cols.is_empty() {
+                    return Err(TurnError::NoMove(self.b.clone()));
+                }
+                Ok(g)
+            }
+            _ => self.move_matrix_on_table(sa, sb, opts),
+        }
+    }
+
+    /// The move game with every entry played on a copy of the table through the engine's
+    /// commands (the reference the table-free payoffs are tested against).
+    pub fn move_matrix_on_table(
         &self,
         sa: Stance,
         sb: Stance,
@@ -574,12 +784,38 @@ pub struct TurnSolution {
     pub moves: Vec<MoveSolution>,
     /// Number of move games solved.
     pub games: usize,
+    /// How each of the turn's games (the move games and the stance game) was proved exact.
+    pub proofs: Proofs,
     #[serde(skip)]
     pub stage_values: BTreeMap<(usize, usize), BigRational>,
     #[serde(skip)]
     pub stance_options: (Vec<Stance>, Vec<Stance>),
     #[serde(skip)]
     pub stance_solution: Option<Solution<BigRational>>,
+}
+
+/// How many games each step of [`crate::certified`] proved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Proofs {
+    /// Float strategies rounded to fractions and checked.
+    pub rounded: usize,
+    /// The float simplex's basis solved in integers and checked.
+    pub integer_basis: usize,
+    /// The float simplex's basis solved in rationals and checked.
+    pub basis: usize,
+    /// Solved by the exact simplex.
+    pub simplex: usize,
+}
+
+impl Proofs {
+    fn count(&mut self, proof: Proof) {
+        match proof {
+            Proof::Rounded => self.rounded += 1,
+            Proof::IntegerBasis => self.integer_basis += 1,
+            Proof::Basis => self.basis += 1,
+            Proof::Simplex => self.simplex += 1,
+        }
+    }
 }
 
 /// Solve the move game `g` exactly.
@@ -606,18 +842,21 @@ pub fn solve_position(
     let mut values = Vec::with_capacity(sa.len());
     let mut solved = BTreeMap::new();
     let mut stage_values = BTreeMap::new();
+    let mut proofs = Proofs::default();
     for (i, x) in sa.iter().enumerate() {
         let mut row = Vec::with_capacity(sb.len());
         for (j, y) in sb.iter().enumerate() {
             let g = pos.move_matrix(*x, *y, opts)?;
-            let s = solve_moves(&g)?;
+            let (s, proof) = certified::solve_integer(&g.matrix)?;
+            proofs.count(proof);
             row.push(s.value.clone());
             stage_values.insert((i, j), s.value.clone());
             solved.insert((i, j), (g, s));
         }
         values.push(row);
     }
-    let stance = matrix_game::solve(&values)?;
+    let (stance, proof) = certified::solve_rational(&values)?;
+    proofs.count(proof);
     let zero = BigRational::from_integer(0.into());
     let mut moves = Vec::new();
     for (i, pi) in stance.row.iter().enumerate() {
@@ -646,6 +885,7 @@ pub fn solve_position(
         stances_opponent: mix(&sb, &stance.col),
         moves,
         games: solved.len(),
+        proofs,
         stage_values,
         stance_options: (sa, sb),
         stance_solution: Some(stance),
@@ -688,6 +928,8 @@ mod tests {
             moves: None,
             combos: vec![],
             pile: vec![],
+            level: 0,
+            specials: vec![],
         }
     }
 
@@ -767,7 +1009,7 @@ mod tests {
         let spec = TurnSpec {
             active: you,
             opponent: o,
-            chain: vec![mv("D-M")],
+            chain: vec![mv("D-M").into()],
         };
         let g = move_game(
             &spec,
@@ -845,7 +1087,7 @@ mod tests {
         let spec = TurnSpec {
             active: a,
             opponent: fighter("B", 3, 3, 3),
-            chain: vec![mv("D-M")],
+            chain: vec![mv("D-M").into()],
         };
         assert!(matches!(
             solve_turn(&spec, Payoff::Energy),
@@ -905,7 +1147,7 @@ mod tests {
         let spec = TurnSpec {
             active: a,
             opponent: fighter("B", 3, 3, 3),
-            chain: vec![mv("D-M")],
+            chain: vec![mv("D-M").into()],
         };
         let s = solve_turn(&spec, priced(4)).unwrap();
         assert_eq!(s.value.fraction, "-4/1");
@@ -934,6 +1176,7 @@ mod tests {
         let c = pos.table.conflict.as_mut().unwrap();
         let ada = c.fighter_id("Ada").unwrap();
         c.f_mut(ada).samurai = true;
+        let pos = TurnPosition::from_table(&pos.table).unwrap();
         let g = pos
             .move_matrix(Stance::NONE, Stance::NONE, priced(5))
             .unwrap();
@@ -1009,5 +1252,106 @@ mod tests {
         assert_eq!(dear.value, plain.value);
         // At price 0 Surrender guarantees each side 0, so the turn is worth exactly 0.
         assert_eq!(solve_turn(&spec, priced(0)).unwrap().value.fraction, "0/1");
+    }
+
+    mod table_free {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Known moves from bits: the advanced moves only with all nine basic ones (IT-8).
+        fn subset(bits: u16) -> Vec<Move> {
+            let all_basic = Move::ALL.iter().filter(|m| m.element.is_basic()).count();
+            let chosen: Vec<Move> = Move::ALL
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits >> i & 1 == 1)
+                .map(|(_, m)| *m)
+                .collect();
+            let basic = chosen.iter().filter(|m| m.element.is_basic()).count();
+            chosen
+                .into_iter()
+                .filter(|m| m.element.is_basic() || basic == all_basic)
+                .collect()
+        }
+
+        fn pick(from: &[Move], bits: u16, most: usize) -> Vec<Move> {
+            from.iter()
+                .enumerate()
+                .filter(|(i, _)| bits >> i & 1 == 1)
+                .map(|(_, m)| *m)
+                .take(most)
+                .collect()
+        }
+
+        fn stance(energy: PerAction<u32>, kind: u8, amount: u32) -> Stance {
+            let action = Action::ALL[usize::from(kind % 3)];
+            Stance::new(Some(action), amount.min(energy.get(action)))
+        }
+
+        prop_compose! {
+            fn position()(
+                e in proptest::array::uniform6(0u32..5), known in (prop_oneof![1u16..1 << 13, Just(0x1fff)], prop_oneof![1u16..1 << 13, Just(0x1fff)]),
+                piles in (any::<u16>(), any::<u16>()), chain in any::<u16>(), combo in (any::<u16>(), any::<u16>()),
+            ) -> TurnSpec {
+                let (ka, kb) = (subset(known.0), subset(known.1));
+                let chain = pick(&ka, chain, 3);
+                let a_pile = if chain.is_empty() { pick(&ka, piles.0, 3) } else { Vec::new() };
+                let combos = ka.iter().take(2).enumerate().map(|(i, from)| Combo { from: *from, followups: pick(&ka, if i == 0 { combo.0 } else { combo.1 }, 2) }).filter(|c| !c.followups.is_empty()).collect();
+                let fighter = |name: &str, e: &[u32], moves: Vec<Move>, pile: Vec<Move>, combos: Vec<Combo>| FighterSpec {
+                    name: name.into(),
+                    energy: PerAction { defend: e[0], grapple: e[1], attack: e[2] },
+                    max: None,
+                    moves: Some(moves),
+                    combos,
+                    pile,
+                level: 0,
+                specials: vec![],
+                };
+                let b_pile = pick(&kb, piles.1, 3);
+                TurnSpec { active: fighter("A", &e[..3], ka, a_pile, combos), opponent: fighter("B", &e[3..], kb, b_pile, vec![]), chain: chain.into_iter().map(ChainCard::from).collect() }
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(300))]
+
+            /// IT-34, IT-38 … IT-51, D-35: every payoff resolved without a table is the engine's.
+            #[test]
+            fn table_free_payoffs_are_the_engines(
+                spec in position(), sa in (0u8..3, 0u32..5), sb in (0u8..3, 0u32..5),
+                win in any::<bool>(), surrender in proptest::option::of(0i64..5),
+            ) {
+                let pos = TurnPosition::new(&spec);
+                prop_assume!(pos.is_ok());
+                let pos = pos.unwrap();
+                prop_assume!(pos.fast.is_some());
+                let sa = stance(spec.active.energy, sa.0, sa.1);
+                let sb = stance(spec.opponent.energy, sb.0, sb.1);
+                let opts = Options { payoff: if win { Payoff::Win } else { Payoff::Energy }, surrender };
+                let fast = pos.move_matrix(sa, sb, opts);
+                let engine = pos.move_matrix_on_table(sa, sb, opts);
+                match (fast, engine) {
+                    (Ok(f), Ok(e)) => prop_assert_eq!(f, e),
+                    (Err(TurnError::NoMove(x)), Err(TurnError::NoMove(y))) => prop_assert_eq!(x, y),
+                    (f, e) => prop_assert!(false, "fast {:?} vs engine {:?}", f, e),
+                }
+            }
+        }
+
+        #[test]
+        fn setups_with_specials_resolve_on_the_table() {
+            let spec = TurnSpec {
+                active: fighter("Ada", 3, 2, 5),
+                opponent: fighter("Bruiser", 4, 4, 2),
+                chain: vec![],
+            };
+            let mut pos = TurnPosition::new(&spec).unwrap();
+            assert!(pos.fast.is_some());
+            let c = pos.table.conflict.as_mut().unwrap();
+            let ada = c.fighter_id("Ada").unwrap();
+            c.f_mut(ada).samurai = true;
+            let pos = TurnPosition::from_table(&pos.table).unwrap();
+            assert!(pos.fast.is_none());
+        }
     }
 }

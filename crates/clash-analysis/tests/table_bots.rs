@@ -462,7 +462,7 @@ fn the_strong_triforce_bot_finds_the_winning_move() {
     });
     let setup: triforce::Setup =
         serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
-    let state = Triforce::setup(&setup).unwrap();
+    let state = triforce::start(&setup).unwrap();
     let mut json: Value = serde_json::to_value(state).unwrap();
     json["actions_taken"] = 2.into();
     let state: State = serde_json::from_value(json).unwrap();

@@ -1,8 +1,12 @@
 //! `clash`: play, serve and analyse tabletop conflict systems.
 
-mod analysis;
+mod analyse;
+mod odds;
+mod output;
 mod run;
 mod serve;
+mod simulate;
+mod solve;
 mod verify;
 
 use std::path::PathBuf;
@@ -37,11 +41,13 @@ enum Command {
     /// List the rulesets this build can play.
     Rulesets,
     /// Exact odds of dice and draws, as fractions and decimals (see `clash odds --help`).
-    Odds(analysis::OddsArgs),
+    Odds(odds::OddsArgs),
     /// Exact equilibria: Iron Triangle turns, any zero-sum matrix game.
-    Solve(analysis::SolveArgs),
+    Solve(solve::SolveArgs),
+    /// Long analyses written to files, resumable (the Iron Triangle level-0 balance table).
+    Analyse(analyse::AnalyseArgs),
     /// Play many bot-against-bot games in parallel and summarise them.
-    Simulate(analysis::SimulateArgs),
+    Simulate(simulate::SimulateArgs),
     /// Check a table's record (downloaded from its page): the secret behind the dice, the hash
     /// chain, and every roll, draw and event replayed through the rules.
     Verify(verify::VerifyArgs),
@@ -63,15 +69,18 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run { file, json } => run::run(&file, json),
         Command::Serve { addr, db } => serve::serve(addr, &db),
-        Command::Odds(args) => analysis::odds(args),
-        Command::Solve(args) => analysis::solve(args),
-        Command::Simulate(args) => analysis::simulate_cmd(args),
+        Command::Odds(args) => odds::odds(args),
+        Command::Solve(args) => solve::solve(args),
+        Command::Simulate(args) => simulate::simulate_cmd(args),
+        Command::Analyse(args) => analyse::analyse(args),
         Command::Verify(args) => verify::verify(args),
-        Command::Rulesets => {
-            for entry in clash_catalogue::rulesets() {
-                println!("{}", entry.id);
-            }
-            ExitCode::SUCCESS
-        }
+        Command::Rulesets => output::finish("rulesets", rulesets()),
     }
+}
+
+fn rulesets() -> output::Outcome {
+    for entry in clash_catalogue::rulesets() {
+        output::say!("{}", entry.id);
+    }
+    Ok(())
 }

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use clash_core::scenario::{self, Report, Scenario, ScenarioError, StepReport};
 
+use crate::output::{Outcome, say};
+
 pub fn run(file: &Path, json: bool) -> ExitCode {
     let scenario = match load(file) {
         Ok(s) => s,
@@ -15,11 +17,13 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
     };
     let (report, failure) = scenario::run(&clash_catalogue::rulesets(), &scenario);
     if let Some(report) = &report {
-        if json {
-            print_json(report, failure.as_ref());
+        // A reader that left early (a closed pipe) only stops the narration; the exit code
+        // still says whether the scenario played out as written.
+        let _ = if json {
+            print_json(report, failure.as_ref())
         } else {
-            print_text(report);
-        }
+            print_text(report)
+        };
     }
     match failure {
         None => ExitCode::SUCCESS,
@@ -41,7 +45,7 @@ fn load(file: &Path) -> Result<Scenario, String> {
         .map_err(|e| format!("{} is not a valid scenario: {e}", file.display()))
 }
 
-fn print_json(report: &Report, failure: Option<&ScenarioError>) {
+fn print_json(report: &Report, failure: Option<&ScenarioError>) -> Outcome {
     let views: serde_json::Map<String, serde_json::Value> = report
         .views
         .iter()
@@ -63,43 +67,66 @@ fn print_json(report: &Report, failure: Option<&ScenarioError>) {
         "ok": failure.is_none(),
         "failure": failure.map(|f| f.to_string()),
     });
-    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    say!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    Ok(())
 }
 
-fn print_text(report: &Report) {
+fn print_text(report: &Report) -> Outcome {
     let title = if report.title.is_empty() {
         report.ruleset.as_str()
     } else {
         report.title.as_str()
     };
-    println!("== {title} ({})", report.ruleset);
+    say!("== {title} ({})", report.ruleset);
     // The table picture is shown when play passes to another seat (the end of a turn, or a
     // hand-off between simultaneous choosers), and only if it changed since it was last shown.
     let mut shown = "";
+    if !report.opening.is_empty() {
+        say!("\n# The game opens");
+        for event in &report.opening {
+            say!("    {}", event.text);
+        }
+    }
     for (i, step) in report.steps.iter().enumerate() {
-        print_step(step);
+        print_step(step)?;
         let hand_off = report
             .steps
             .get(i + 1)
             .is_none_or(|next| next.seat != step.seat);
         if hand_off && step.rendered != shown {
-            println!("{}", indent(&step.rendered));
+            say!("{}", indent(&step.rendered));
             shown = &step.rendered;
         }
     }
     if let Some(last) = report.steps.last() {
-        println!("\n== Final table\n{}", last.rendered.trim_end());
+        say!("\n== Final table\n{}", last.rendered.trim_end());
     }
+    Ok(())
 }
 
-fn print_step(step: &StepReport) {
-    println!();
+/// A command as words for the narration: its type ("take_stance" reads "take stance"); the
+/// full command is in `--json`.
+fn command_words(command: &serde_json::Value) -> String {
+    let kind = command
+        .get("type")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("command");
+    kind.replace(['_', '-'], " ")
+}
+
+fn print_step(step: &StepReport) -> Outcome {
+    say!();
     if let Some(note) = &step.note {
-        println!("# {note}");
+        say!("# {note}");
     }
-    println!("[{}] {} {}", step.index + 1, step.seat, step.command);
+    say!(
+        "[{}] {}: {}",
+        step.index + 1,
+        step.seat_name,
+        command_words(&step.command)
+    );
     for event in &step.events {
-        println!("    {}", event.text);
+        say!("    {}", event.text);
     }
     if let Some(refusal) = &step.error {
         let rule = refusal.rule.as_deref().unwrap_or("-");
@@ -108,8 +135,9 @@ fn print_step(step: &StepReport) {
         } else {
             "REFUSED"
         };
-        println!("    {verdict} ({rule}): {}", refusal.message);
+        say!("    {verdict} ({rule}): {}", refusal.message);
     }
+    Ok(())
 }
 
 fn indent(text: &str) -> String {

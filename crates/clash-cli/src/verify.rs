@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::output::{Outcome, say};
+
 #[derive(Args)]
 pub struct VerifyArgs {
     /// The record, as downloaded from the table page or `GET /api/tables/{id}/export`.
@@ -32,20 +34,30 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
         }
     };
     let report = clash_server::export::verify(&record, &clash_catalogue::rulesets(), &args.seen);
-    for line in &report.verified {
-        println!("ok: {line}");
-    }
-    for line in &report.unchecked {
-        println!("not checked: {line}");
-    }
-    for line in &report.failures {
-        println!("FAILED: {line}");
-    }
+    // A reader that left early (a closed pipe) stops the report, not the verdict's exit code.
+    let _ = print_report(&report, &args);
     if report.ok() {
-        println!("verified: {}", args.file.display());
         ExitCode::SUCCESS
     } else {
-        println!("NOT verified: {}", args.file.display());
         ExitCode::FAILURE
     }
+}
+
+fn print_report(report: &clash_server::export::Report, args: &VerifyArgs) -> Outcome {
+    for line in &report.verified {
+        say!("ok: {line}");
+    }
+    for line in &report.unchecked {
+        say!("not checked: {line}");
+    }
+    for line in &report.failures {
+        say!("FAILED: {line}");
+    }
+    let verdict = if report.ok() {
+        "verified"
+    } else {
+        "NOT verified"
+    };
+    say!("{verdict}: {}", args.file.display());
+    Ok(())
 }

@@ -107,25 +107,138 @@ fn a_duel_of_last_points_is_worth_minus_a_third_to_the_pc() {
     assert!(text.status.success());
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains("Value to Ada: -0.333333") && text.contains("1 states solved"),
+        text.contains("Value to Ada: -0.333333") && text.contains("1 conflict states solved"),
         "{text}"
     );
 }
 
 #[test]
-fn a_duel_too_large_to_solve_is_refused() {
+fn a_real_level_0_duel_is_solved_and_a_too_large_one_refused() {
+    // IT-9: level 0, 10 energy each, the three starting moves.
+    let file = duel_file(
+        "level0",
+        serde_json::json!({
+            "active": {"name": "Ada", "energy": {"defend": 3, "grapple": 2, "attack": 5}},
+            "opponent": {"name": "Bruiser", "energy": {"defend": 4, "grapple": 4, "attack": 2}}
+        }),
+    );
+    let out = solve(&["conflict", "--state", file.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = v["value"].as_f64().unwrap();
+    assert!((-1.0..=1.0).contains(&value));
+    assert!(((1.0 + value) / 2.0 - v["first_wins"].as_f64().unwrap()).abs() < 1e-12);
+    assert!(v["states"].as_u64().unwrap() > 1000);
+
     let file = duel_file(
         "big",
         serde_json::json!({
-            "active": {"name": "Ada", "energy": {"defend": 3, "grapple": 2, "attack": 5}},
-            "opponent": {"name": "Bruiser", "energy": {"defend": 1, "grapple": 1, "attack": 1}}
+            "active": {"name": "Ada", "energy": {"defend": 15, "grapple": 15, "attack": 15}},
+            "opponent": {"name": "Bruiser", "energy": {"defend": 15, "grapple": 15, "attack": 15}}
         }),
     );
     let out = solve(&["conflict", "--state", file.to_str().unwrap()]);
     assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("at most 3 per type and 6 in all"),
+        err.contains("energy states") && err.contains("more than"),
+        "{err}"
+    );
+}
+
+#[test]
+fn turns_print_decimals_by_default_and_fractions_with_exact() {
+    let file = duel_file(
+        "decimals",
+        serde_json::json!({
+            "active": {"name": "Ada", "energy": {"defend": 3, "grapple": 2, "attack": 5}},
+            "opponent": {"name": "Bruiser", "energy": {"defend": 4, "grapple": 4, "attack": 2}}
+        }),
+    );
+    let file = file.to_str().unwrap();
+    let text = solve(&["turn", "--state", file]);
+    assert!(
+        text.status.success(),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
+    let text = String::from_utf8_lossy(&text.stdout).to_string();
+    let value = text
+        .lines()
+        .find(|l| l.starts_with("Value to Ada:"))
+        .unwrap();
+    assert!(
+        value.contains("-0.001550") && !value.contains('/'),
+        "{value}"
+    );
+    assert!(
+        !text.contains("Energy") && !text.contains("Some("),
+        "{text}"
+    );
+    let stances = text
+        .lines()
+        .find(|l| l.starts_with("Stances, Ada:"))
+        .unwrap();
+    assert!(
+        stances.contains("0.") && !stances.contains('/'),
+        "{stances}"
+    );
+
+    let exact = solve(&["turn", "--state", file, "--exact"]);
+    let exact = String::from_utf8_lossy(&exact.stdout).to_string();
+    assert!(
+        exact.contains("Value to Ada: -168325037/108575629010"),
+        "{exact}"
+    );
+
+    // JSON carries both: the exact fraction and its decimal.
+    let json = solve(&["turn", "--state", file, "--json"]);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["value"]["fraction"], "-168325037/108575629010");
+    assert!((v["value"]["decimal"].as_f64().unwrap() + 0.00155).abs() < 1e-5);
+}
+
+#[test]
+fn matrices_take_fractions_decimals_and_big_integers_and_name_a_bad_cell() {
+    let matrix = |tag: &str, text: &str| {
+        let path =
+            std::env::temp_dir().join(format!("clash-matrix-{tag}-{}.json", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let run = |path: &PathBuf, extra: &[&str]| {
+        Command::cargo_bin("clash")
+            .unwrap()
+            .args(["solve", "matrix", path.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // Matching pennies scaled by a number far beyond 64 bits, and a fractional game.
+    let big = matrix(
+        "big",
+        "[[132000000000000000000000000000000000001, -132000000000000000000000000000000000001], [-132000000000000000000000000000000000001, 132000000000000000000000000000000000001]]",
+    );
+    let out = run(&big, &["--json"]);
+    assert!(
+        out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value"]["fraction"], "0/1");
+    assert_eq!(v["row"][0]["fraction"], "1/2");
+    let fractions = matrix("fractions", r#"[["1/3", -0.25], ["-1/2", "2/3"]]"#);
+    let out = run(&fractions, &["--exact"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Value (ad - bc) / (a + d - b - c) = (2/9 - 1/8) / (1/3 + 2/3 + 1/4 + 1/2) = 1/18.
+    assert!(text.contains("Value to the row player: 1/18"), "{text}");
+    let bad = matrix("bad", r#"[[1, 2], [3, "x"]]"#);
+    let out = run(&bad, &[]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("row 2, column 2"));
 }

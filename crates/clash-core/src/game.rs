@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::bot::BotFn;
 use crate::error::RuleError;
-use crate::listing::{Listed, Panel, Preset};
+use crate::listing::{Listed, Panel, Preset, Rules};
 use crate::randomness::Randomness;
 use crate::ruleset::{Ruleset, Status, execute, start};
 use crate::seat::{Seat, Viewer};
@@ -78,6 +78,8 @@ pub struct SeenEvent {
     pub event: Value,
     /// The event told in words.
     pub text: String,
+    /// It shows the outcome of chance or a secret brought into the open ([`Ruleset::reveals`]).
+    pub reveals: bool,
 }
 
 /// Why a type-erased command was refused.
@@ -126,6 +128,11 @@ pub trait AnyGame: Send + Sync {
     /// Every event from `from` on, unredacted (for storage and a table's record, which holds
     /// them hidden until the table ends; never for a viewer).
     fn events_json(&self, from: usize) -> Vec<Value>;
+    /// See [`Ruleset::reveals`]; an event that is not one of this ruleset's counts as revealing.
+    fn reveals(&self, event: &Value) -> bool;
+    /// See [`Ruleset::confirm`]; `None` for JSON that is not one of this ruleset's commands
+    /// (the rules refuse it when it is sent).
+    fn confirm(&self, seat: Seat, command: &Value) -> Option<String>;
     /// The typed game behind this face (a `Game<R>`), for code that knows its ruleset: the
     /// catalogue's bots read it only through [`crate::bot::play_seat`].
     fn as_any(&self) -> &dyn Any;
@@ -198,6 +205,7 @@ impl<R: Ruleset> AnyGame for Game<R> {
                     index,
                     text: R::narrate(&self.state, &seen),
                     event: to_json(&seen),
+                    reveals: R::reveals(e),
                 })
             })
             .collect()
@@ -238,6 +246,15 @@ impl<R: Ruleset> AnyGame for Game<R> {
         self.log.iter().skip(from).map(to_json).collect()
     }
 
+    fn reveals(&self, event: &Value) -> bool {
+        from_json::<R::Event>("event", event).map_or(true, |e| R::reveals(&e))
+    }
+
+    fn confirm(&self, seat: Seat, command: &Value) -> Option<String> {
+        let command: R::Command = from_json("command", command).ok()?;
+        R::confirm(&self.state, seat, &command)
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -258,6 +275,8 @@ pub struct RulesetEntry {
     pub odds: Option<OddsFn>,
     /// Bots that can take a seat, where the catalogue supplies them.
     pub bots: Option<BotFn>,
+    /// The game's rules for players, as Markdown, and the sections that are its charts.
+    pub rules: Rules,
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
 }
 
@@ -289,6 +308,7 @@ impl RulesetEntry {
             panel: R::PANEL,
             odds: None,
             bots: None,
+            rules: R::RULES,
             new_game: |setup| {
                 let setup: R::Setup = from_json("setup", setup)?;
                 Ok(Box::new(Game::<R>::new(setup)?))

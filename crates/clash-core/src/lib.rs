@@ -12,6 +12,7 @@
 //! * [`Listed`]: a ruleset's name, blurb, ready-made setups and board ([`Panel`]), for the
 //!   catalogue;
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`);
+//! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output;
 //! * [`bot`]: bots that take a seat and decide from that seat's view alone ([`SeatBot`],
 //!   [`SeatTable`]), and their type-erased hook in the catalogue ([`BotFn`]).
 //!
@@ -25,11 +26,12 @@ pub mod randomness;
 pub mod ruleset;
 pub mod scenario;
 pub mod seat;
+pub mod text;
 
 pub use bot::{BadStrength, BotError, BotFn, Budget, SeatBot, SeatTable, Strength, play_seat};
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
-pub use listing::{Listed, Panel, Preset};
+pub use listing::{Listed, Panel, Preset, Rules};
 pub use randomness::{
     CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,
     RandomnessSpec, Recorder, Scripted, ScriptedRandomness, SeededRandomness, command_seed,

@@ -13,6 +13,8 @@ pub trait Listed: Ruleset {
     const PRESETS: &'static [Preset];
     /// The game's board on the table page, if it has one of its own.
     const PANEL: Panel = Panel::NONE;
+    /// The rules a player reads at the table, and the charts among them.
+    const RULES: Rules = Rules::NONE;
 }
 
 /// A named starting setup, as JSON text.
@@ -45,4 +47,23 @@ impl Panel {
     pub fn is_some(&self) -> bool {
         !self.script.is_empty()
     }
+}
+
+/// A game's rules for players, carried with the ruleset so every table page can show them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    /// The player rules as Markdown, with rule IDs (`IT-12`) in the text and a "Rule finder"
+    /// table that links each rule to its section.
+    pub markdown: &'static str,
+    /// The headings of the sections a player looks up mid-game (a move chart, the combat
+    /// odds), shown first and one tap away.
+    pub charts: &'static [&'static str],
+}
+
+impl Rules {
+    /// No rules text.
+    pub const NONE: Rules = Rules {
+        markdown: "",
+        charts: &[],
+    };
 }

@@ -103,6 +103,27 @@ pub trait Ruleset: 'static {
         let seen = |viewer| serde_json::to_value(Self::view(state, viewer)).ok();
         seen(Viewer::Seat(seat)) != seen(Viewer::Spectator)
     }
+
+    /// Whether `event` shows the table something nobody could know before it: the outcome of
+    /// chance (dice rolled, a card drawn) or a secret brought into the open (stances turned
+    /// over, a card from a hand laid down, an NPC's sheet shown).
+    ///
+    /// Pages filter the log to these ("rolls and reveals"), and the table server lets the GM
+    /// take back a command only if none of its events reveals anything, so nobody can see an
+    /// outcome and then choose again. The default is cautious (every event reveals); rulesets
+    /// answer precisely.
+    fn reveals(event: &Self::Event) -> bool {
+        let _ = event;
+        true
+    }
+
+    /// A question to put to the person sending `command` before it goes, for a command that is
+    /// weighty or cannot be taken back (conceding, surrendering, ending a session), naming what
+    /// it does in the table's words; `None` sends it at once. Pages ask, and send only on yes.
+    fn confirm(state: &Self::State, seat: Seat, command: &Self::Command) -> Option<String> {
+        let _ = (state, seat, command);
+        None
+    }
 }
 
 /// Where a game stands: whose move it is, or how it ended. Pages show "your move", "waiting for

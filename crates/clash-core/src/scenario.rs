@@ -68,6 +68,8 @@ pub struct Check {
 pub struct StepReport {
     pub index: usize,
     pub seat: Seat,
+    /// The name the table knows the seat by ("Ada", "the GM").
+    pub seat_name: String,
     pub note: Option<String>,
     pub command: Value,
     /// The events it produced (empty when refused).
@@ -130,6 +132,8 @@ pub struct Report {
     pub steps: Vec<StepReport>,
     pub final_state: Value,
     pub views: Vec<(Viewer, Value)>,
+    /// What happened by itself when the game started, before the first step.
+    pub opening: Vec<SeenEvent>,
     /// The final position as each viewer may know it (a setup that starts a new game there), or
     /// `None` where it would show that viewer something hidden.
     pub positions: Vec<(Viewer, Option<Value>)>,
@@ -154,6 +158,7 @@ pub fn run(
         Ok(g) => g,
         Err(e) => return (None, Some(ScenarioError::Setup(e))),
     };
+    let opening = game.events_for(Viewer::Spectator, 0);
     let mut rng = scenario.randomness.build();
     let mut steps = Vec::new();
     let mut failure = None;
@@ -163,6 +168,7 @@ pub fn run(
         let mut report = StepReport {
             index,
             seat: step.seat,
+            seat_name: game.seat_name(step.seat),
             note: step.note.clone(),
             command: step.command.clone(),
             events: game.events_for(Viewer::Spectator, before),
@@ -189,6 +195,7 @@ pub fn run(
         steps,
         final_state: game.state_json(),
         views: viewers.iter().map(|v| (*v, game.view(*v))).collect(),
+        opening,
         positions: viewers.iter().map(|v| (*v, game.position(*v))).collect(),
         log: game.events_for(Viewer::Spectator, 0),
     };

@@ -370,12 +370,18 @@ async fn command(
             ApiError::malformed("\"revision\" is the event_count you last saw (0, 1, 2, …)")
         })? as usize),
     };
+    let ask = match body.get("ask") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(ApiError::malformed("\"ask\" is true or false")),
+    };
     let request = CommandRequest {
         key: &key,
         as_seat,
         command,
         id: id_text,
         revision,
+        ask,
     };
     let update = tables.command(&table, request).await?;
     Ok(Json(update).into_response())
@@ -545,6 +551,8 @@ struct Watcher {
     closing: tokio::sync::watch::Receiver<bool>,
     started: bool,
     ended: bool,
+    /// Counts this page as present at the table while the stream lives.
+    _here: crate::presence::Here,
 }
 
 impl Watcher {
@@ -604,6 +612,10 @@ async fn stream(
     let access = access_from(&tables, &id, &headers, &params).await?;
     let cursor = resume_point(&headers, &params)?;
     let changes = access.table.watch();
+    let here = crate::presence::arrive(
+        access.table.clone(),
+        crate::room::presence_name(&access.rights),
+    );
     let watcher = Watcher {
         table: access.table,
         key: access.key,
@@ -614,9 +626,11 @@ async fn stream(
         closing: tables.closing(),
         started: false,
         ended: false,
+        _here: here,
     };
     let events = futures_util::stream::unfold(watcher, |mut w| async move {
         w.next().await.map(|e| (Ok(e), w))
     });
-    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+    // A short keep-alive finds a page that went away soon, so presence is current.
+    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(5))))
 }

@@ -46,6 +46,9 @@ pub struct Source<'a> {
     pub commitment: &'a str,
     pub chance: Chance,
     pub viewer: Viewer,
+    /// Who reads it as table talk (`gm`, a seat, or `None` for a spectator): whispers are given
+    /// only to the GM and their sender, even once the secret is revealed.
+    pub reader: Option<String>,
     pub revealed: bool,
     /// The log position of each game event.
     pub game_pos: &'a [usize],
@@ -86,7 +89,33 @@ pub fn build(source: &Source<'_>, stored: &[(Value, String)]) -> Value {
     doc
 }
 
+/// A whisper this reader may not read: `Some(what may be shown of it)`.
+fn withheld(source: &Source<'_>, body: &Value) -> Option<Value> {
+    match serde_json::from_value::<Entry>(body.clone()).ok()? {
+        Entry::Table {
+            event: event @ TableEvent::Whispered { .. },
+        } if !event.readable_by(source.reader.as_deref()) => {
+            let TableEvent::Whispered { by, .. } = event else {
+                return None;
+            };
+            serde_json::to_value(Entry::Table {
+                event: TableEvent::Whispered {
+                    by,
+                    text: String::new(),
+                },
+            })
+            .ok()
+        }
+        _ => None,
+    }
+}
+
 fn entry_for(source: &Source<'_>, pos: usize, body: &Value, hash: &str) -> Value {
+    if let Some(seen) = withheld(source, body) {
+        // Chained by its digest alone: the line itself is between its sender and the GM.
+        return json!({ "pos": pos, "hash": hash, "seen": seen, "withheld": true,
+            "digest": hex(&digest(source.secret, source.table, pos as u64, body)) });
+    }
     if source.revealed {
         return json!({ "pos": pos, "hash": hash, "entry": body });
     }
@@ -147,6 +176,8 @@ struct Item {
     entry: Option<Value>,
     /// The part a key may see of an entry it may not read whole.
     seen: Option<Value>,
+    /// A whisper between a player and the GM, given by its digest only.
+    withheld: bool,
 }
 
 /// Check a record. `seen_heads` are head hashes a player noted during play: each must be one
@@ -203,6 +234,7 @@ fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
             digest,
             entry: e.get("entry").cloned(),
             seen: e.get("seen").cloned(),
+            withheld: e.get("withheld").and_then(Value::as_bool) == Some(true),
         });
     }
     if items.is_empty() {
@@ -250,6 +282,7 @@ fn check_chain(
     for item in items {
         let digest = match (secret, &item.entry, item.digest) {
             (Some(secret), Some(entry), _) => digest(secret, table, item.pos as u64, entry),
+            (Some(_), None, Some(d)) if item.withheld && is_whisper(item.seen.as_ref()) => d,
             (Some(_), None, _) => {
                 report.failures.push(format!(
                     "entry {}: hidden in a record that reveals the secret",
@@ -311,6 +344,16 @@ fn check_heads(items: &[Item], seen_heads: &[String], report: &mut Report) {
     }
 }
 
+/// Whether `seen` is a whisper (the only kind of entry a revealed record may withhold).
+fn is_whisper(seen: Option<&Value>) -> bool {
+    matches!(
+        seen.and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok()),
+        Some(Entry::Table {
+            event: TableEvent::Whispered { .. }
+        })
+    )
+}
+
 /// A short description of an entry for messages.
 fn describe(entry: Option<&Value>) -> String {
     match entry.and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok()) {
@@ -343,7 +386,10 @@ fn replay(
 ) {
     let entries: Vec<Entry> = match items
         .iter()
-        .map(|i| serde_json::from_value(i.entry.clone().unwrap_or(Value::Null)))
+        .map(|i| {
+            let withheld = i.withheld.then(|| i.seen.clone()).flatten();
+            serde_json::from_value(i.entry.clone().or(withheld).unwrap_or(Value::Null))
+        })
         .collect()
     {
         Ok(e) => e,
@@ -393,6 +439,8 @@ fn replay(
         rolls: 0,
         commands: 0,
         events: 0,
+        standing: Vec::new(),
+        undone: 0,
     };
     // The game's opening follows its creation.
     let opening = game.events_json(0);
@@ -419,6 +467,21 @@ fn replay(
                 r.seeds.insert(by.clone(), seed.clone());
                 pos += 1;
             }
+            Entry::Table {
+                event: TableEvent::Undone { n, at, events, .. },
+            } => {
+                let undo = Undo {
+                    pos,
+                    n: *n,
+                    at: *at as usize,
+                    events: *events as usize,
+                };
+                if let Err(e) = r.undo(&mut game, entry.new_game, undo) {
+                    report.failures.push(e);
+                    return;
+                }
+                pos += 1;
+            }
             Entry::Table { .. } => pos += 1,
             Entry::Event { .. } => {
                 report
@@ -439,6 +502,28 @@ fn replay(
         "{} commands replayed through {ruleset}: {} rolls and {} draws recomputed from the secret and the client seeds, {} events identical",
         r.commands, r.rolls, r.draws, r.events
     ));
+    if r.undone > 0 {
+        report.verified.push(format!(
+            "{} commands taken back by the GM, each the last one standing, with no roll, draw or reveal; the game replayed without them",
+            r.undone
+        ));
+    }
+}
+
+/// An `undone` table event as the record gives it.
+struct Undo {
+    pos: usize,
+    n: u64,
+    at: usize,
+    events: usize,
+}
+
+/// A command replayed and not (yet) taken back.
+struct Standing {
+    pos: usize,
+    n: u64,
+    events: usize,
+    chance: bool,
 }
 
 struct Replay<'a> {
@@ -449,9 +534,48 @@ struct Replay<'a> {
     draws: usize,
     commands: usize,
     events: usize,
+    /// Commands replayed and not taken back, in order.
+    standing: Vec<Standing>,
+    undone: usize,
 }
 
 impl Replay<'_> {
+    /// Check an undo the way the server allows it (the last command standing, with no roll,
+    /// draw or reveal) and rebuild the game without that command's events.
+    fn undo(
+        &mut self,
+        game: &mut Box<dyn AnyGame>,
+        new_game: fn(&Value) -> Result<Box<dyn AnyGame>, clash_core::GameError>,
+        undo: Undo,
+    ) -> Result<(), String> {
+        let Undo { pos, n, at, events } = undo;
+        let last = self.standing.pop().ok_or_else(|| {
+            format!("entry {pos}: takes back command {n}, but no command is standing")
+        })?;
+        if last.pos != at || last.n != n || last.events != events {
+            return Err(format!(
+                "entry {pos}: takes back command {n} at entry {at}, but the last command standing is {} at entry {}",
+                last.n, last.pos
+            ));
+        }
+        if last.chance {
+            return Err(format!(
+                "entry {pos}: takes back command {n}, which rolled dice or drew cards"
+            ));
+        }
+        let from = game.event_count().saturating_sub(events);
+        if game.events_json(from).iter().any(|e| game.reveals(e)) {
+            return Err(format!(
+                "entry {pos}: takes back command {n}, which revealed something hidden"
+            ));
+        }
+        *game = crate::undo::rebuilt(game.as_ref(), new_game, events).map_err(|e| {
+            format!("entry {pos}: the game cannot be rebuilt without command {n}: {e}")
+        })?;
+        self.undone += 1;
+        Ok(())
+    }
+
     /// Replay the command at `pos`; returns the position after its events.
     fn command(
         &mut self,
@@ -525,6 +649,12 @@ impl Replay<'_> {
         }
         self.commands += 1;
         self.events += produced.len();
+        self.standing.push(Standing {
+            pos,
+            n: c.n,
+            events: produced.len(),
+            chance: !recorder.draws.is_empty(),
+        });
         Ok(next)
     }
 }

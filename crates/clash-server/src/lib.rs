@@ -20,21 +20,31 @@
 //!   every viewer receives its own redacted view and events after each change.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
 //! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
+//! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
+//!   ruleset's status and seat names; [`presence`]: who has the table open; [`chat`]: table
+//!   talk and whispers to the GM; [`undo`]: the GM takes back the last command, as a table
+//!   event; [`manage`]: rename, archive, delete; [`rules`]: each game's rules and charts.
 //!
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
 
 pub mod api;
+pub mod chat;
 pub mod error;
 pub mod export;
 pub mod labels;
 pub mod links;
 pub mod log;
+pub mod manage;
 pub mod odds;
 pub mod pages;
+pub mod presence;
+pub mod room;
+pub mod rules;
 pub mod setups;
 pub mod store;
 pub mod tables;
+pub mod undo;
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -53,7 +63,12 @@ pub fn open(path: &Path, catalogue: Vec<RulesetEntry>) -> Result<Arc<Tables>, st
 
 /// The whole HTTP application for these tables.
 pub fn app(tables: Arc<Tables>) -> axum::Router {
-    api::router(tables.clone()).merge(odds::router(tables))
+    api::router(tables.clone())
+        .merge(odds::router(tables.clone()))
+        .merge(chat::router(tables.clone()))
+        .merge(undo::router(tables.clone()))
+        .merge(manage::router(tables.clone()))
+        .merge(rules::router(tables))
 }
 
 /// A boxed error for the top level.
@@ -66,6 +81,13 @@ pub async fn serve(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
     serve_rulesets(addr, db, clash_catalogue::rulesets()).await
 }
 
+/// A line for whoever reads standard output; a closed pipe (`clash serve | head -1`) must not
+/// stop the server, so a failed write is ignored (`println!` would panic).
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
 /// [`serve`] with a chosen list of rulesets (tests and benchmarks add their own).
 pub async fn serve_rulesets(
     addr: SocketAddr,
@@ -76,12 +98,11 @@ pub async fn serve_rulesets(
     let restored = tables.count();
     let listener = listen(addr)?;
     let local = listener.local_addr()?;
-    println!(
-        "Clash is serving {} table(s) from {}",
+    say(format_args!(
+        "Clash is serving {} table(s) from {}\nOpen http://{local}/ in a browser to create a table.",
         restored,
         db.display()
-    );
-    println!("Open http://{local}/ in a browser to create a table.");
+    ));
     let closing = tables.clone();
     // Live updates are small writes: send each at once instead of letting Nagle hold it back.
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
@@ -90,7 +111,9 @@ pub async fn serve_rulesets(
     axum::serve(listener, app(tables))
         .with_graceful_shutdown(async move {
             stop_signal().await;
-            println!("Stopping: every acknowledged command is already in the database.");
+            say(format_args!(
+                "Stopping: every acknowledged command is already in the database."
+            ));
             // Live streams never end by themselves; end them so the shutdown can finish.
             closing.close();
         })

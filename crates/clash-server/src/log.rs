@@ -112,6 +112,38 @@ pub enum TableEvent {
     GameOver { how: String },
     /// The server secret, revealed once the table ended: every roll and draw can be checked.
     SecretRevealed { secret: String },
+    /// A line of table talk from `by` (`gm` or a seat), for everyone at the table.
+    Said { by: String, text: String },
+    /// A line from a player to the GM alone: only the GM and its sender read it, in the live
+    /// log and in the table's record (see [`TableEvent::readable_by`]).
+    Whispered {
+        by: String,
+        #[serde(default)]
+        text: String,
+    },
+    /// The GM took back command `n` (by `seat`, at log position `at`, with its `events` game
+    /// events): the game goes on as if it had not been sent. Nothing is deleted: the command and
+    /// its events stay in the log, and the game is rebuilt by replaying the log without them.
+    /// Allowed only for the last command still standing, when it rolled no dice, drew no card
+    /// and revealed nothing.
+    Undone {
+        n: u64,
+        seat: Seat,
+        at: u64,
+        events: u64,
+    },
+    /// The GM renamed the table.
+    Renamed { title: String },
+    /// The GM put the table away: it takes no commands or talk until brought back.
+    Archived,
+    /// The GM brought an archived table back into play.
+    Unarchived,
+}
+
+/// Who said a line of table talk: `gm` or a seat, by name.
+fn speaker(by: &str, name: &dyn Fn(Seat) -> String) -> String {
+    by.parse::<Seat>()
+        .map_or_else(|_| "Someone".to_string(), |s| capitalised(&name(s)))
 }
 
 fn capitalised(text: &str) -> String {
@@ -156,12 +188,45 @@ impl TableEvent {
                 format!("The link for {} is revoked; nobody plays it now.", seat(s))
             }
             TableEvent::Closed => "The GM ends the table.".into(),
-            TableEvent::GameOver { how } => format!("The game is over: {how}"),
+            // The rules have just told how it ended; the log need not say it twice.
+            TableEvent::GameOver { .. } => {
+                "The game is over, so the table closes: no more commands.".to_string()
+            }
+            TableEvent::Said { by, text } => format!("{}: {text}", speaker(by, name)),
+            TableEvent::Whispered { by, text } => {
+                format!("{} (to the GM only): {text}", speaker(by, name))
+            }
+            TableEvent::Undone { seat: s, .. } => format!(
+                "The GM takes back {} last command: the game goes on as if it had not been sent.",
+                match s {
+                    Seat::Gm => "their own".to_string(),
+                    _ => format!("{}'s", name(*s)),
+                }
+            ),
+            TableEvent::Renamed { title } => format!("The GM renames the table “{title}”."),
+            TableEvent::Archived => {
+                "The GM archives the table: no moves until it is brought back.".into()
+            }
+            TableEvent::Unarchived => "The GM brings the table back into play.".into(),
             TableEvent::SecretRevealed { secret } => format!(
                 "The server's secret is revealed ({}…): anyone with the table's record can now check every roll and draw.",
                 &secret[..secret.len().min(16)]
             ),
         }
+    }
+
+    /// Whether `reader` (`gm` for the GM's link, a seat for its player, `None` for a spectator)
+    /// may read this event: everyone, except a whisper, which only the GM and its sender read.
+    pub fn readable_by(&self, reader: Option<&str>) -> bool {
+        match self {
+            TableEvent::Whispered { by, .. } => reader == Some("gm") || reader == Some(by.as_str()),
+            _ => true,
+        }
+    }
+
+    /// Table talk (said or whispered).
+    pub fn is_talk(&self) -> bool {
+        matches!(self, TableEvent::Said { .. } | TableEvent::Whispered { .. })
     }
 
     /// This event as everyone sees it before the secret is revealed: the setup can hold what

@@ -51,7 +51,7 @@ fn page(title: &str, body: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{}</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body>{body}</body></html>",
+<title>{}</title><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body>{body}</body></html>",
         esc(title)
     )
 }
@@ -129,13 +129,17 @@ fn lobby_html(
     };
     let body = format!(
         "<main class=\"narrow\"><header><h1>Clash</h1><p>Play tabletop conflict systems together, each at your own screen.</p></header>\
+<section class=\"card\" id=\"mine\" hidden><h2>Your tables</h2>\
+<p class=\"hint\">Tables this browser created or joined. Their links are kept on this device only.</p>\
+<ul id=\"mine-list\" class=\"mine\"></ul><details id=\"archived\" hidden><summary>Archived tables</summary><ul id=\"archived-list\" class=\"mine\"></ul></details></section>\
 <section class=\"card\"><h2>Start a table</h2>{form}</section>\
 <section class=\"card\"><h2>How it works</h2><ol>\
 <li>Create a table. You become its <b>GM</b> and get the GM page — <b>bookmark it</b>, its link is your key.</li>\
 <li>On the GM page, make an <b>invite link</b> for each player seat and send it to that player \
 (or choose “Play as NPC” to run the seat yourself).</li>\
-<li>Everyone plays from their own page: the buttons show the moves you may make now, \
-and the table and log update live. Secret choices stay secret until they are revealed.</li></ol>\
+<li>Everyone plays from their own page: the board shows what you may do now, the banner at the top says \
+when it is your move, and the table's log holds the talk as well as the moves. Secret choices stay secret until they are revealed. \
+The Rules button opens the game's rules and charts at any time.</li></ol>\
 <p class=\"hint\">Bots and other programs can play through the <a href=\"/api/openapi.json\">JSON API</a>.</p></section>\
 <script type=\"application/json\" id=\"presets\">{}</script><script src=\"/assets/lobby.js\"></script></main>",
         script_json(&Value::Object(preset_data))
@@ -296,54 +300,116 @@ pub async fn table_page(
         Err(e) => return error_page(&e),
     };
     let summary = table_summary(&access).await;
-    let rights = &access.rights;
-    let who = match (rights.role, rights.seat) {
-        (Role::Owner, Some(s)) if s != clash_core::Seat::Gm => format!("GM, playing NPC seat {s}"),
-        (Role::Owner, Some(_)) => "GM".into(),
-        (Role::Owner, None) => "the table's organiser (this game has no GM seat)".into(),
-        (Role::Seat(s), _) if rights.suspended => format!("seat {s} (the GM plays it for now)"),
-        (Role::Seat(s), _) => format!("seat {s}"),
-        (Role::Spectator, _) => "a spectator".into(),
-    };
+    let entry = tables.entry(t.ruleset);
+    let game = entry.map_or(t.ruleset, |e| e.name);
+    let owner = access.rights.role == Role::Owner;
     let boot = json!({
         "table": t.id,
         "key": key,
         "as": as_seat,
-        "role": rights.role.to_string(),
+        "role": access.rights.role.to_string(),
+        "game": game,
+        "rules": entry.as_ref().and_then(crate::rules::links),
         "update": update,
         "summary": summary,
     });
-    let owner = rights.role == Role::Owner;
-    let owner_panel = if owner {
-        "<section class=\"card\" id=\"seats-card\"><h2>Seats and invite links</h2>\
+    let body = format!(
+        "{header}<main class=\"table\" id=\"main\">{banner}\
+<div class=\"cols\"><div class=\"col col-play\">{board}</div>\
+<div class=\"col col-side\">{talk}{gm}{fairness}</div></div></main>{dialogs}\
+<script type=\"application/json\" id=\"boot\">{boot}</script>\
+<script src=\"/assets/app.js\"></script>{panel}",
+        header = table_header(&update.title, game, &update.room.me),
+        banner = TURN_BANNER,
+        board = board_card(owner),
+        talk = TALK_CARD,
+        gm = if owner { GM_CARD } else { "" },
+        fairness = fair_card(&t.id, &key),
+        dialogs = DIALOGS,
+        panel = panel_tags(entry),
+        boot = script_json(&boot),
+    );
+    keyed(Html(page(&format!("{} — Clash", update.title), &body)).into_response())
+}
+
+/// The bar at the top: home, the table's name, the game, who you are, the connection, the
+/// rules and alerts.
+fn table_header(title: &str, game: &str, me: &str) -> String {
+    format!(
+        "<a class=\"skip\" href=\"#main\">Skip to the table</a>\
+<header class=\"bar\"><a href=\"/\" class=\"home\" aria-label=\"Clash lobby\">Clash</a>\
+<div class=\"bar-title\"><h1 id=\"title\">{title}</h1>\
+<p class=\"sub\">{game} · you are <b id=\"who\">{me}</b> · <span id=\"status\" class=\"status\">connecting…</span></p></div>\
+<div class=\"bar-tools\"><button type=\"button\" id=\"rules-open\" class=\"small\" aria-haspopup=\"dialog\">Rules</button>\
+<button type=\"button\" id=\"alerts\" class=\"small\" aria-pressed=\"false\">Alerts off</button></div></header>",
+        title = esc(title),
+        game = esc(game),
+        me = esc(me),
+    )
+}
+
+/// Whose move it is, and who is here.
+const TURN_BANNER: &str = "<section class=\"turn\" id=\"turn\" aria-label=\"Whose move\">\
+<p id=\"turn-text\" role=\"status\" aria-live=\"polite\"></p><ul id=\"people\" class=\"people\" aria-label=\"Who is at the table\"></ul>\
+<a href=\"#seats-card\" id=\"invite-hint\" class=\"invite-hint\" hidden>Invite your players</a></section>";
+
+/// The game's board, the player's controls and (folded) the text picture; the GM's JSON drawer.
+fn board_card(owner: bool) -> String {
+    let advanced = if owner {
+        "<details id=\"json-box\" class=\"advanced\"><summary>Advanced: send JSON</summary>\
+<p class=\"hint\">Send any command as JSON, as the seat this page plays. The commands the rules allow now are listed below; tap one to copy it into the box.</p>\
+<textarea id=\"json-command\" rows=\"4\" spellcheck=\"false\" aria-label=\"Command as JSON\" placeholder='{\"type\": \"…\"}'></textarea>\
+<button type=\"button\" id=\"json-send\">Send</button><p class=\"error\" id=\"json-error\" role=\"alert\"></p>\
+<ul id=\"json-legal\" class=\"json-legal\"></ul>\
+<details><summary>This page's view as JSON</summary><pre id=\"view-json\"></pre></details></details>"
+    } else {
+        ""
+    };
+    format!(
+        "<section class=\"card\" id=\"board-card\" aria-label=\"The game\"><div id=\"panel\"></div>\
+<div id=\"fallback\" hidden><p class=\"hint\" id=\"legal-hint\"></p><div id=\"legal\" class=\"buttons\"></div></div>\
+<p class=\"error\" id=\"legal-error\" role=\"alert\"></p>\
+<details class=\"fold\" id=\"picture\"><summary>The table as text</summary><pre id=\"render\"></pre></details>{advanced}</section>"
+    )
+}
+
+/// The log and the table talk.
+const TALK_CARD: &str = "<details class=\"card fold\" id=\"log-card\" data-open-wide><summary><h2>Log and table talk</h2> <span class=\"badge\" id=\"log-new\" hidden></span></summary>\
+<div class=\"filters\" role=\"group\" aria-label=\"Show in the log\">\
+<button type=\"button\" class=\"small\" data-filter=\"all\" aria-pressed=\"true\">Everything</button>\
+<button type=\"button\" class=\"small\" data-filter=\"reveals\" aria-pressed=\"false\">Rolls and reveals</button>\
+<button type=\"button\" class=\"small\" data-filter=\"talk\" aria-pressed=\"false\">Talk</button></div>\
+<ol id=\"log\" aria-live=\"polite\" aria-relevant=\"additions\" tabindex=\"0\" aria-label=\"Log\"></ol>\
+<form id=\"chat\" class=\"chat\" autocomplete=\"off\"><label for=\"chat-text\" class=\"sr-only\">Say something to the table</label>\
+<input id=\"chat-text\" maxlength=\"500\" placeholder=\"Say something to the table\">\
+<button type=\"submit\" class=\"small\" id=\"chat-send\">Say</button>\
+<label class=\"check\" id=\"whisper-box\" hidden><input type=\"checkbox\" id=\"whisper\"> Whisper to the GM only</label>\
+<p class=\"error\" id=\"chat-error\" role=\"alert\"></p></form>\
+<p class=\"hint\" id=\"chat-readonly\" hidden>Spectators read the table talk.</p></details>";
+
+/// The GM's tools: take back a command, seats and links, the table itself.
+const GM_CARD: &str = "<details class=\"card fold\" id=\"undo-card\" data-open-wide><summary><h2>Take back a command</h2></summary>\
+<p class=\"hint\">You can take back the last command while nothing was rolled, drawn or revealed since. Everyone's log says so; nothing is erased.</p>\
+<button type=\"button\" id=\"undo\" class=\"small\">Take back</button><p class=\"error\" id=\"undo-error\" role=\"alert\"></p></details>\
+<details class=\"card fold\" id=\"seats-card\"><summary><h2>Seats and invite links</h2></summary>\
 <p class=\"hint\">Send each player the invite of their seat. Opening it gives the player's browser its own link, \
 which you never see. “New link” replaces a seat's link; “Play as NPC” takes the seat over for you \
 (everyone's log says so) and “Give back” returns it to its player. A seat whose player has a secret \
 choice waiting to be revealed changes hands only after the reveal.</p>\
-<div id=\"seats\"></div><p class=\"error\" id=\"seats-error\" role=\"alert\"></p></section>"
-    } else {
-        ""
-    };
-    let controls = if rights.seat.is_some() {
-        "<section class=\"card\" id=\"controls-card\"><h2>Your moves</h2>\
-<p class=\"hint\" id=\"legal-hint\"></p><div id=\"legal\" class=\"buttons\"></div>\
-<p class=\"error\" id=\"legal-error\" role=\"alert\"></p>\
-<details id=\"json-box\"><summary>Send a command as JSON</summary>\
-<textarea id=\"json-command\" rows=\"4\" spellcheck=\"false\" placeholder='{\"type\": \"…\"}'></textarea>\
-<button type=\"button\" id=\"json-send\">Send</button><p class=\"error\" id=\"json-error\" role=\"alert\"></p></details></section>"
-    } else if rights.suspended {
-        "<section class=\"card\"><h2>Watching</h2><p class=\"hint\">The GM plays your seat for now. This page shows what \
-everyone may see, and becomes yours again when the GM gives the seat back.</p></section>"
-    } else {
-        "<section class=\"card\"><h2>Watching</h2><p class=\"hint\">This link only watches the table. Players see their own secrets; you see what is public.</p></section>"
-    };
-    let close = if owner {
-        "<p><button type=\"button\" id=\"close-table\" class=\"small\">End the table and reveal the secret</button></p>"
-    } else {
-        ""
-    };
-    let fairness = format!(
-        "<section class=\"card\" id=\"fair-card\"><h2>Fair dice</h2>\
+<div id=\"seats\"></div><p class=\"error\" id=\"seats-error\" role=\"alert\"></p></details>\
+<details class=\"card fold\" id=\"manage-card\"><summary><h2>This table</h2></summary>\
+<form id=\"rename\" class=\"inline\"><label for=\"rename-title\">Name</label>\
+<input id=\"rename-title\" maxlength=\"120\"><button type=\"submit\" class=\"small\">Rename</button></form>\
+<p><button type=\"button\" id=\"archive\" class=\"small\">Archive</button> \
+<button type=\"button\" id=\"delete\" class=\"small danger\">Delete for good</button> \
+<button type=\"button\" id=\"close-table\" class=\"small\">End the table and reveal the secret</button></p>\
+<p class=\"hint\">Archived tables take no moves or talk until you bring them back; they move to “Archived” in your lobby.</p>\
+<p class=\"error\" id=\"manage-error\" role=\"alert\"></p></details>";
+
+/// Verifiable dice.
+fn fair_card(id: &str, key: &str) -> String {
+    format!(
+        "<details class=\"card fold\" id=\"fair-card\"><summary><h2>Fair dice</h2></summary>\
 <p class=\"hint\">Every roll, draw and shuffle comes from the server's secret, sealed when the table was made, mixed with the seeds \
 the players' pages add. The secret is revealed when the table ends; then anyone can check every roll with <code>clash verify</code>.</p>\
 <dl class=\"fair\"><dt>Sealed secret (SHA-256)</dt><dd><code id=\"commitment\"></code></dd>\
@@ -352,30 +418,19 @@ the players' pages add. The secret is revealed when the table ends; then anyone 
 <p id=\"seed-box\" hidden><label for=\"my-seed\">Your seed</label> <input id=\"my-seed\" maxlength=\"64\" spellcheck=\"false\"> \
 <button type=\"button\" id=\"seed-send\" class=\"small\">Use this seed</button></p>\
 <p><a id=\"export\" href=\"/api/tables/{id}/export?key={key}\" download=\"clash-{id}.json\">Download the table's record</a></p>\
-{close}<p class=\"error\" id=\"fair-error\" role=\"alert\"></p></section>",
-        id = esc(&t.id),
-        key = esc(&key),
-    );
-    let body = format!(
-        "<header class=\"bar\"><a href=\"/\" class=\"home\">Clash</a><div><h1>{title}</h1>\
-<p class=\"sub\">{game} · you are <b id=\"who\">{who}</b> · <span id=\"status\" class=\"status\">connecting…</span></p></div></header>\
-<main class=\"table\">{owner_panel}\
-<div class=\"cols\"><div class=\"col\">\
-<section class=\"card\" id=\"board-card\"><h2>The table</h2><div id=\"panel\"></div><pre id=\"render\"></pre>\
-<details><summary>Your view as JSON</summary><pre id=\"view-json\"></pre></details></section>\
-</div><div class=\"col\">{controls}\
-<section class=\"card\" id=\"log-card\"><h2>Log</h2><ol id=\"log\"></ol></section>{fairness}\
-</div></div></main>\
-<script type=\"application/json\" id=\"boot\">{boot}</script>\
-<script src=\"/assets/app.js\"></script>{panel}",
-        title = esc(&t.title),
-        panel = panel_tags(tables.entry(t.ruleset)),
-        game = esc(tables.entry(t.ruleset).map_or(t.ruleset, |e| e.name)),
-        who = esc(&who),
-        boot = script_json(&boot),
-    );
-    keyed(Html(page(&format!("{} — Clash", t.title), &body)).into_response())
+<p class=\"error\" id=\"fair-error\" role=\"alert\"></p></details>",
+        id = esc(id),
+        key = esc(key),
+    )
 }
+
+/// The rules sheet and the confirmation dialog.
+const DIALOGS: &str = "<dialog id=\"rules-sheet\" class=\"sheet\" aria-labelledby=\"rules-heading\">\
+<div class=\"sheet-bar\"><h2 id=\"rules-heading\">Rules</h2><button type=\"button\" class=\"small\" id=\"rules-close\">Close</button></div>\
+<div id=\"rules-body\" class=\"rules\">Loading the rules…</div></dialog>\
+<dialog id=\"confirm\" class=\"confirm\" aria-labelledby=\"confirm-text\"><form method=\"dialog\">\
+<p id=\"confirm-text\"></p><div class=\"buttons\"><button value=\"no\" class=\"small\">Cancel</button>\
+<button value=\"yes\" class=\"small primary-inline\" id=\"confirm-yes\">Yes, do it</button></div></form></dialog>";
 
 pub async fn asset(Path(name): Path<String>) -> Response {
     let (kind, text) = match name.as_str() {

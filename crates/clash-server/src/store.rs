@@ -248,6 +248,8 @@ pub enum Write {
         command: Option<StoredCommand>,
         links: Vec<LinkChange>,
     },
+    /// Remove a table and everything stored with it, for good (the GM deleted it).
+    DeleteTable { id: String },
     /// Touch the database without changing it (health checks).
     Ping,
 }
@@ -425,6 +427,15 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
                 change_link(tx, table_id, change)?;
             }
             insert_log(tx, table_id, log)?;
+        }
+        Write::DeleteTable { id } => {
+            for table in ["log", "links", "commands", "events"] {
+                tx.execute(
+                    &format!("DELETE FROM {table} WHERE table_id = ?1"),
+                    params![id],
+                )?;
+            }
+            tx.execute("DELETE FROM tables WHERE id = ?1", params![id])?;
         }
         Write::Ping => {
             tx.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;

@@ -50,13 +50,20 @@ pub struct Table {
     pub chance: Chance,
     /// The seed of a legacy table's chance.
     legacy_seed: u64,
-    play: Mutex<Play>,
-    changed: watch::Sender<u64>,
+    pub(crate) play: Mutex<Play>,
+    pub(crate) changed: watch::Sender<u64>,
+    /// Who has the table open right now (not stored: it is about connections, not the game).
+    pub(crate) presence: crate::presence::Presence,
 }
 
 /// What one position of the log holds, as far as memory needs to know.
-enum Item {
-    Command,
+pub(crate) enum Item {
+    /// Command `n` from `seat`; `chance` when it rolled dice or drew cards.
+    Command {
+        n: u64,
+        seat: Seat,
+        chance: bool,
+    },
     Game,
     Table(TableEvent),
 }
@@ -69,11 +76,11 @@ struct Sent {
     n: u64,
 }
 
-struct Play {
-    game: Box<dyn AnyGame>,
-    items: Vec<Item>,
+pub(crate) struct Play {
+    pub(crate) game: Box<dyn AnyGame>,
+    pub(crate) items: Vec<Item>,
     /// The log position of each game event, by its index in the game's own log.
-    game_pos: Vec<usize>,
+    pub(crate) game_pos: Vec<usize>,
     head: Hash,
     /// Commands accepted so far; the next one is number `commands`.
     commands: u64,
@@ -82,8 +89,8 @@ struct Play {
     ids: HashMap<String, Sent>,
     /// For each seat, who sent its latest command and at which log position.
     last: HashMap<Seat, (Sender, usize)>,
-    links: Vec<StoredLink>,
-    closed: bool,
+    pub(crate) links: Vec<StoredLink>,
+    pub(crate) closed: bool,
 }
 
 /// A legal command with a label a person can read.
@@ -104,6 +111,9 @@ pub struct SeenEntry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table: Option<TableEvent>,
     pub text: String,
+    /// A game event that shows chance or a secret brought into the open.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reveals: bool,
 }
 
 /// Verifiable chance, as everyone may see it.
@@ -180,6 +190,8 @@ pub struct Update {
     /// For a command's answer: what was done with it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<Receipt>,
+    /// The table around the game, for this viewer: whose move, who is here, what it may do.
+    pub room: crate::room::RoomView,
 }
 
 /// The answer's note about the command itself.
@@ -221,6 +233,9 @@ pub struct CommandRequest<'a> {
     pub id: Option<String>,
     /// The table revision the client last saw: refused if this seat acted since.
     pub revision: Option<usize>,
+    /// Ask first: a command the rules call weighty is refused with its question (`confirm`)
+    /// instead of applied, so the page can ask and send it again without `ask`.
+    pub ask: bool,
 }
 
 /// What a live stream sends next.
@@ -261,6 +276,7 @@ impl Tables {
             .entry(&t.ruleset)
             .ok_or_else(|| format!("this build has no ruleset {:?}", t.ruleset))?;
         let game = (entry.new_game)(&t.setup).map_err(|e| e.to_string())?;
+        let new_game = entry.new_game;
         let opening = game.events_json(0);
         let mut play = Play {
             game,
@@ -291,7 +307,11 @@ impl Tables {
                             },
                         );
                     }
-                    play.items.push(Item::Command);
+                    play.items.push(Item::Command {
+                        n: c.n,
+                        seat: c.seat,
+                        chance: !c.draws.is_empty(),
+                    });
                 }
                 Entry::Event { event } => {
                     // The game already holds its opening events (its start makes them again).
@@ -306,6 +326,10 @@ impl Tables {
                 }
                 Entry::Table { event } => {
                     play.note(&event);
+                    if let TableEvent::Undone { events, .. } = &event {
+                        crate::undo::drop_last(&mut play, new_game, *events as usize)
+                            .map_err(|e| format!("log entry {pos}: {e}"))?;
+                    }
                     play.items.push(Item::Table(event));
                 }
             }
@@ -323,10 +347,11 @@ impl Tables {
             legacy_seed: t.seed,
             play: Mutex::new(play),
             changed: watch::Sender::new(0),
+            presence: Default::default(),
         })
     }
 
-    fn write_map(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Arc<Table>>> {
+    pub(crate) fn write_map(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Arc<Table>>> {
         // A panic while holding this lock cannot leave the map half-changed (inserts are atomic).
         self.tables.write().unwrap_or_else(|p| p.into_inner())
     }
@@ -465,6 +490,7 @@ impl Tables {
             legacy_seed: 0,
             play: Mutex::new(play),
             changed: watch::Sender::new(0),
+            presence: Default::default(),
         });
         self.write_map().insert(id, table.clone());
         Ok(Created {
@@ -518,6 +544,7 @@ impl Tables {
                 "this table has ended: it takes no more commands",
             ));
         }
+        crate::room::check_in_play(&play)?;
         if let (Some(seen), Some((_, at))) = (request.revision, play.last.get(&seat))
             && *at >= seen
         {
@@ -529,6 +556,9 @@ impl Tables {
             ));
         }
         let n = play.commands;
+        if request.ask {
+            crate::room::ask_first(table, &play, seat, request.command, n)?;
+        }
         // The generator is not `Send`: it lives only for the decision, before any await.
         let (events, draws) = {
             let mut chance = table.chance_for(&play, n);
@@ -607,7 +637,7 @@ impl Tables {
 
     /// Hash `entries` onto the log, commit them (with the command row and link changes), and
     /// only then note them in memory. The caller holds the table's lock.
-    async fn append(
+    pub(crate) async fn append(
         &self,
         table: &Table,
         play: &mut Play,
@@ -636,7 +666,11 @@ impl Tables {
         play.head = chainer.head;
         for entry in entries {
             match entry {
-                Entry::Command(_) => play.items.push(Item::Command),
+                Entry::Command(c) => play.items.push(Item::Command {
+                    n: c.n,
+                    seat: c.seat,
+                    chance: !c.draws.is_empty(),
+                }),
                 Entry::Event { .. } => {
                     // The game already holds the event (it decided it).
                     play.game_pos.push(play.items.len());
@@ -666,7 +700,7 @@ impl Tables {
     }
 
     /// Record table events with their link changes, then wake every stream.
-    async fn table_events(
+    pub(crate) async fn table_events(
         &self,
         table: &Table,
         play: &mut Play,
@@ -683,7 +717,7 @@ impl Tables {
     }
 
     /// The owner's lock on a table, for seat changes: refused after the table ended.
-    async fn owner_play<'t>(
+    pub(crate) async fn owner_play<'t>(
         &self,
         table: &'t Table,
         key: &str,
@@ -903,6 +937,7 @@ impl Tables {
             commitment: &table.commitment,
             chance: table.chance,
             viewer: access.viewer,
+            reader: crate::room::reader(&access),
             revealed,
             game_pos: &play.game_pos,
             seen: &seen,
@@ -957,14 +992,14 @@ impl Play {
     }
 
     /// The role `key` stands for, whatever its state.
-    fn role(&self, key: &str) -> Result<Role, ApiError> {
+    pub(crate) fn role(&self, key: &str) -> Result<Role, ApiError> {
         self.link(key)
             .filter(|l| l.status != LinkStatus::Npc)
             .and_then(|l| l.role.parse().ok())
             .ok_or_else(ApiError::bad_key)
     }
 
-    fn holder(&self, seat: Seat) -> Holder {
+    pub(crate) fn holder(&self, seat: Seat) -> Holder {
         let role = seat.to_string();
         let statuses: Vec<LinkStatus> = self
             .links
@@ -1018,7 +1053,7 @@ impl Play {
     }
 
     /// What `key` may do now, acting `as_seat` if it asks to.
-    fn access(&self, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
+    pub(crate) fn access(&self, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
         let link = self.link(key).ok_or_else(ApiError::bad_key)?;
         let role: Role = link.role.parse().map_err(|_| ApiError::bad_key())?;
         let watch_only = |role, suspended| Access {
@@ -1072,7 +1107,7 @@ impl Play {
         }
     }
 
-    fn seat_list(&self, owner: bool) -> Vec<SeatInfo> {
+    pub(crate) fn seat_list(&self, owner: bool) -> Vec<SeatInfo> {
         self.game
             .seats()
             .into_iter()
@@ -1096,27 +1131,40 @@ impl Play {
             .collect()
     }
 
-    /// The log lines `viewer` may read from position `after` on.
-    fn seen(&self, viewer: Viewer, after: usize) -> Vec<SeenEntry> {
+    /// The log lines `access` may read from position `after` on.
+    fn seen(&self, access: &Access, after: usize) -> Vec<SeenEntry> {
+        let viewer = access.viewer;
+        let reader = crate::room::reader(access);
         let game_from = self.game_pos.partition_point(|p| *p < after);
         let mut lines: Vec<SeenEntry> = self
             .game
             .events_for(viewer, game_from)
             .into_iter()
-            .map(|SeenEvent { index, event, text }| SeenEntry {
-                index: self.game_pos[index],
-                event: Some(event),
-                table: None,
-                text,
-            })
+            .map(
+                |SeenEvent {
+                     index,
+                     event,
+                     text,
+                     reveals,
+                 }| SeenEntry {
+                    index: self.game_pos[index],
+                    event: Some(event),
+                    table: None,
+                    text,
+                    reveals,
+                },
+            )
             .collect();
         for (index, item) in self.items.iter().enumerate().skip(after) {
-            if let Item::Table(event) = item {
+            if let Item::Table(event) = item
+                && event.readable_by(reader.as_deref())
+            {
                 lines.push(SeenEntry {
                     index,
                     event: None,
                     table: Some(event.public()),
                     text: event.narrate(&|s| self.game.seat_name(s)),
+                    reveals: false,
                 });
             }
         }
@@ -1127,7 +1175,7 @@ impl Play {
 
 impl Table {
     /// The generator for command `n`.
-    fn chance_for(&self, play: &Play, n: u64) -> Box<dyn Randomness> {
+    pub(crate) fn chance_for(&self, play: &Play, n: u64) -> Box<dyn Randomness> {
         match self.chance {
             Chance::V1 => {
                 let seeds: Vec<(String, String)> = play
@@ -1210,12 +1258,12 @@ impl Table {
         Update {
             table: self.id.clone(),
             ruleset: self.ruleset,
-            title: self.title.clone(),
+            title: crate::room::title(self, play),
             viewer: access.viewer.to_string(),
             seat: access.seat,
             event_count: play.items.len(),
             head: hex(&play.head),
-            events: play.seen(access.viewer, after),
+            events: play.seen(access, after),
             view: game.view(access.viewer),
             render: game.render(access.viewer),
             legal,
@@ -1242,6 +1290,7 @@ impl Table {
                     .to_string()
             }),
             command: None,
+            room: crate::room::view(self, play, access),
         }
     }
 

@@ -7,9 +7,12 @@
 //! valgrind --tool=callgrind $CARGO_TARGET_DIR/release/examples/prof_duel 1000
 //! ```
 //!
-//! `prof_duel 1000 check` also prints a fingerprint of every seat, command and event, to confirm
-//! that a change still plays exactly the same games (1000 duels: 5889 turns, 43179 steps,
-//! fingerprint cdf6ccb933b8ede8 with rustc 1.95 on x86_64 Linux; `DefaultHasher` may change).
+//! `prof_duel 1000 check` also prints a fingerprint of every seat, command and event, and one of
+//! the games alone (every seat and command), to confirm that a change still plays exactly the
+//! same games (1000 duels: 5889 turns, 43179 steps, fingerprint cf12b30dc0c1a560, games
+//! 1a46eb8383645106 with rustc 1.95 on x86_64 Linux; `DefaultHasher` may change). The games
+//! fingerprint stays put when only the events' shape changes (the loss breakdown's Wax On
+//! amount changed the full fingerprint from cdf6ccb933b8ede8, same games).
 //!
 //! `prof_duel 2000 time 50` plays the N duels 50 times over and prints turns per second for the
 //! fastest and the median run. Criterion reports a typical run; on a shared machine whose load
@@ -49,8 +52,10 @@ fn main() {
             println!("{n} duels, {turns} turns, {steps} steps");
         }
         Mode::Check => {
-            let (turns, steps, fingerprint) = fingerprint_all(&start, n);
-            println!("{n} duels, {turns} turns, {steps} steps, fingerprint {fingerprint:016x}");
+            let (turns, steps, fingerprint, games) = fingerprint_all(&start, n);
+            println!(
+                "{n} duels, {turns} turns, {steps} steps, fingerprint {fingerprint:016x}, games {games:016x}"
+            );
         }
         Mode::Time { runs } => time_all(&start, n, runs),
     }
@@ -65,9 +70,11 @@ fn play_all(start: &Table, n: u64) -> (u64, u64) {
 }
 
 /// Play seeds `0..n` with the logged driver (`random_step_with` picks and carries out exactly as
-/// `random_play`), hashing every seat, command and event.
-fn fingerprint_all(start: &Table, n: u64) -> (u64, u64, u64) {
+/// `random_play`), hashing every seat, command and event (the fingerprint), and every seat and
+/// command alone (the games: unchanged when only the events' shape changes).
+fn fingerprint_all(start: &Table, n: u64) -> (u64, u64, u64, u64) {
     let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
+    let mut games = std::collections::hash_map::DefaultHasher::new();
     let mut buffer = driver::Plays::default();
     let (mut turns, mut steps) = (0u64, 0u64);
     for seed in 0..n {
@@ -78,10 +85,11 @@ fn fingerprint_all(start: &Table, n: u64) -> (u64, u64, u64) {
         {
             steps += 1;
             format!("{:?} {:?} {:?}", step.seat, step.command, step.events).hash(&mut fingerprint);
+            format!("{:?} {:?}", step.seat, step.command).hash(&mut games);
         }
         turns += turns_of(&table);
     }
-    (turns, steps, fingerprint.finish())
+    (turns, steps, fingerprint.finish(), games.finish())
 }
 
 /// Play the `n` duels `runs` times; print turns per second of the fastest and the median run.

@@ -10,6 +10,7 @@ use crate::special::Special;
 
 /// One value per action / energy type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PerAction<T> {
     pub defend: T,
     pub grapple: T,
@@ -105,6 +106,7 @@ pub struct Goal {
 
 /// A move the character knows, under the name its player gave it (IT-7).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct KnownMove {
     #[serde(rename = "move")]
     pub mv: Move,
@@ -114,6 +116,7 @@ pub struct KnownMove {
 
 /// A combo: from a starting move to one or two followups (IT-41, IT-63, D-5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Combo {
     pub from: Move,
     pub followups: Vec<Move>,
@@ -224,7 +227,7 @@ pub struct CharacterSheet {
     #[serde(default)]
     pub level: u32,
     /// Current energy, when not full (established sheets only).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<PerAction<u32>>,
     #[serde(default)]
     pub backgrounds: Vec<BackgroundSheet>,
@@ -237,11 +240,39 @@ pub struct CharacterSheet {
     pub moves: Vec<KnownMove>,
     #[serde(default)]
     pub combos: Vec<Combo>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::special::strict::list")]
     pub specials: Vec<Special>,
     /// Marks an established sheet already carries (IT-11, IT-60); a new PC starts with none.
     #[serde(default, skip_serializing_if = "SheetMarks::is_clear")]
     pub marks: SheetMarks,
+    /// Where an established sheet stands in play (a position): dead, specials spent until a
+    /// full rest, banned from the next conflict by Drunken Monkey, an NPC's sheet made public.
+    #[serde(default, skip_serializing_if = "SheetState::is_fresh")]
+    pub state: SheetState,
+}
+
+/// The parts of a character that play changes besides energy and marks, for a sheet that
+/// starts part-way through a campaign (a position). A new character is fresh.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SheetState {
+    pub dead: bool,
+    /// Specials used and spent until a full rest (IT-53).
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::special::strict::list"
+    )]
+    pub spent: Vec<Special>,
+    /// Drunken Monkey was used: the character may not enter the next conflict (IT-59 #11).
+    pub drunken_monkey_ban: bool,
+    /// The GM has made this NPC's moves, combos and specials public (IT-24).
+    pub revealed: bool,
+}
+
+impl SheetState {
+    pub fn is_fresh(&self) -> bool {
+        *self == SheetState::default()
+    }
 }
 
 /// The marks of an established sheet: trait and goal marks, the Q1 and zero yes marks
@@ -273,6 +304,14 @@ pub struct BackgroundSheet {
     pub current: Option<u32>,
 }
 
+/// A check written as a command refusal, reported as a setup refusal.
+fn as_setup(e: RuleError) -> RuleError {
+    match e {
+        RuleError::IllegalMove { rule, reason } => RuleError::setup(rule, reason),
+        other => other,
+    }
+}
+
 /// Total energy maximum of a new character (IT-9).
 pub const STARTING_ENERGY: u32 = 10;
 /// Background points of a new character, and the most in one background (IT-10, D-18).
@@ -291,11 +330,13 @@ impl CharacterSheet {
         if self.name.trim().is_empty() {
             return Err(RuleError::setup("IT-7", "a character needs a name"));
         }
+        self.check_sizes().map_err(as_setup)?;
         self.check_energy()?;
         self.check_backgrounds()?;
         self.check_moves()?;
         self.check_combos()?;
         self.check_specials()?;
+        self.check_state()?;
         if !self.established {
             self.check_creation()?;
             if !self.marks.is_clear() {
@@ -308,12 +349,56 @@ impl CharacterSheet {
         Ok(self.to_character())
     }
 
+    /// The limits of [`crate::limits`]: names, texts, energy, level and backgrounds.
+    fn check_sizes(&self) -> Result<(), RuleError> {
+        use crate::limits;
+        limits::name(&self.name, "IT-7", "a character's name")?;
+        for k in &self.moves {
+            limits::name(&k.name, "IT-7", "a move's name")?;
+        }
+        for (text, what) in [
+            (&self.belief, "the belief"),
+            (&self.flaw, "the flaw"),
+            (&self.goal, "the goal"),
+        ] {
+            limits::text(text, "IT-11", what)?;
+        }
+        if self.backgrounds.len() > limits::MAX_BACKGROUNDS {
+            return Err(RuleError::illegal(
+                "IT-10",
+                format!(
+                    "at most {} backgrounds share the 3 points",
+                    limits::MAX_BACKGROUNDS
+                ),
+            ));
+        }
+        for b in &self.backgrounds {
+            limits::name(&b.name, "IT-10", "a background's name")?;
+        }
+        if Action::ALL
+            .iter()
+            .any(|a| self.energy.get(*a) > limits::MAX_ENERGY)
+        {
+            return Err(RuleError::illegal(
+                "IT-9",
+                format!("an energy maximum is at most {}", limits::MAX_ENERGY),
+            ));
+        }
+        if self.level > limits::MAX_LEVEL {
+            return Err(RuleError::illegal(
+                "IT-60",
+                format!("a level is at most {}", limits::MAX_LEVEL),
+            ));
+        }
+        Ok(())
+    }
+
     fn check_energy(&self) -> Result<(), RuleError> {
         for a in Action::ALL {
             if self.energy.get(a) < 1 {
                 return Err(RuleError::setup(
                     "IT-9",
-                    format!("{a:?} energy max must be at least 1"),
+                    format!("{a} energy max must be at least 1"),
                 ));
             }
         }
@@ -457,6 +542,91 @@ impl CharacterSheet {
         Ok(())
     }
 
+    /// A sheet's state in play: only established sheets have one, and it must fit the sheet.
+    fn check_state(&self) -> Result<(), RuleError> {
+        let st = &self.state;
+        if !self.established && !st.is_fresh() {
+            return Err(RuleError::setup(
+                "IT-9",
+                "a new character is alive, with fresh specials and no ban",
+            ));
+        }
+        for (i, s) in st.spent.iter().enumerate() {
+            if !self.specials.contains(s) || st.spent[..i].contains(s) {
+                return Err(RuleError::setup(
+                    "IT-53",
+                    format!("only a known special can be spent, once: {s}"),
+                ));
+            }
+            if *s == Special::ToBlave {
+                return Err(RuleError::setup(
+                    "IT-53",
+                    "To Blave is never spent: it is used twice per conflict instead",
+                ));
+            }
+        }
+        if st.drunken_monkey_ban && !self.specials.contains(&Special::DrunkenMonkey) {
+            return Err(RuleError::setup(
+                "IT-59",
+                "only a Drunken Monkey user is banned from the next conflict",
+            ));
+        }
+        if st.revealed && self.controller != Seat::Gm {
+            return Err(RuleError::setup(
+                "IT-24",
+                "a PC's sheet is always public: only an NPC is revealed",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The sheet that builds `c` again, as it stands: established, with its current energy,
+    /// spent points, marks and state in play.
+    pub fn of(c: &Character) -> CharacterSheet {
+        CharacterSheet {
+            name: c.name.clone(),
+            controller: c.controller,
+            energy: c.energy.max,
+            established: true,
+            level: c.level,
+            current: (c.energy.current != c.energy.max).then_some(c.energy.current),
+            backgrounds: c
+                .backgrounds
+                .iter()
+                .map(|b| BackgroundSheet {
+                    name: b.name.clone(),
+                    points: b.max,
+                    current: (b.current != b.max).then_some(b.current),
+                })
+                .collect(),
+            belief: c.belief.text.clone(),
+            flaw: c.flaw.text.clone(),
+            goal: c.goal.text.clone(),
+            moves: c.moves.clone(),
+            combos: c.combos.clone(),
+            specials: c.specials.iter().map(|k| k.special).collect(),
+            marks: SheetMarks {
+                belief: c.belief.marked,
+                flaw: c.flaw.marked,
+                goal: c.goal.achieved,
+                q1: c.marks.q1,
+                zero: c.marks.zero,
+                veto_used: !c.veto,
+            },
+            state: SheetState {
+                dead: c.dead,
+                spent: c
+                    .specials
+                    .iter()
+                    .filter(|k| k.spent)
+                    .map(|k| k.special)
+                    .collect(),
+                drunken_monkey_ban: c.drunken_monkey_ban,
+                revealed: c.revealed,
+            },
+        }
+    }
+
     /// The extra limits on a brand-new character (IT-9 … IT-12).
     fn check_creation(&self) -> Result<(), RuleError> {
         if self.level != 0 || !self.specials.is_empty() || !self.combos.is_empty() {
@@ -531,16 +701,16 @@ impl CharacterSheet {
                 .iter()
                 .map(|s| KnownSpecial {
                     special: *s,
-                    spent: false,
+                    spent: self.state.spent.contains(s),
                 })
                 .collect(),
             marks: Marks {
                 q1: self.marks.q1,
                 zero: self.marks.zero,
             },
-            dead: false,
-            drunken_monkey_ban: false,
-            revealed: false,
+            dead: self.state.dead,
+            drunken_monkey_ban: self.state.drunken_monkey_ban,
+            revealed: self.state.revealed,
         }
     }
 }

@@ -71,8 +71,13 @@
 //!   its turn even if nobody went out; a surrender there gives the win to the other side.
 //! - In a lethal conflict any character (PC or NPC) that goes out at 0 dies; Samurai users die
 //!   when the conflict ends, lethal or not.
-//! - A chain whose loser goes out ends at once; at three wins with no teammate left in, it ends
-//!   (D-7).
+//! - A chain whose loser goes out stays live until the next opponent is picked (necessarily
+//!   someone else) or the active character ends it (IT-43); its cards stay unavailable until
+//!   then, and a character that has just won three times in it must pass (IT-46) even though
+//!   nobody can continue against that loser. At three wins with no teammate left in, the chain
+//!   ends (D-7). A chain also ends with the conflict (IT-45).
+//! - Wax On (X) stops the winner's stance × multiplier; the breakdown records the amount it
+//!   stopped, and is marked as waxed only when that amount was more than 0.
 //! - A zero mark is set when a type goes from above 0 to 0 through a conflict loss (D-17).
 //! - Drunken Monkey's ban is set when it is activated and lifted at the end of the next conflict
 //!   the character was barred from; the swap's candidates are the available moves other than
@@ -133,14 +138,40 @@
 //!   veto_used) and spent background points (`current`), so scenarios can start mid-campaign;
 //!   the setup's `campaign` block gives the session, problem count, recency and rest state.
 
+//!
+//! # Names, whose move it is, positions and limits
+//! - Seats are named as the table knows them ([`Table::seat_name`]): "the GM"; a player by their
+//!   living PC ("Ada"); a player whose PC died by it ("Ada's player"); a player without a
+//!   character yet by their place ("the second player"). Narration, the text picture, views
+//!   meant for display and refusals use these names and plain words, never seat ids, indices or
+//!   debug text ([`clash_core::text::raw_tokens`] checks it in the tests).
+//! - [`status`] says exactly whose command the table waits on, read off the state. Optional
+//!   commands (a rest, a veto, a rename, the winners' narration) never make it wait; outside a
+//!   conflict and a problem it waits on the GM, who moves the story on, and at a session end on
+//!   the players whose PCs must level up first.
+//! - A command that would change nothing is refused (renaming a move to its name, the standing
+//!   conflict narration again, rewriting a trait to its text, an empty NPC recovery, judging a
+//!   vetoer who has not narrated yet), so no repeat writes a second identical line.
+//! - [`position`]: a table exported as a setup that starts a new one at the same point; what a
+//!   position holds and when there is none (hidden choices, a problem past its opening, an
+//!   unrevealed NPC for players) is documented there.
+//! - [`limits`]: the bounds on a table's size and on texts, each refused with its rule.
+
 pub mod campaign;
 pub mod character;
 pub mod conflict;
+pub mod guard;
+pub mod limits;
 pub mod moves;
 pub mod name;
+pub mod names;
+pub mod position;
 pub mod special;
+pub mod status;
 
-use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{
+    Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
+};
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub use campaign::{Campaign, CampaignCommand, CampaignEvent};
@@ -168,6 +199,9 @@ pub struct Setup {
     /// An established campaign's state (session, problem recency, rest limits).
     #[serde(default)]
     pub campaign: campaign::CampaignSetup,
+    /// A conflict under way or just ended, for a setup that is a position ([`position`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflict: Option<position::ConflictSheet>,
 }
 
 /// Everything on the table.
@@ -191,8 +225,41 @@ impl Table {
     /// The character called `name`, or an error naming `rule` when there is none.
     pub fn find(&self, name: &str, rule: &'static str) -> Result<&Character, RuleError> {
         self.character(name).ok_or_else(|| {
-            RuleError::illegal(rule, format!("there is no character called {name:?}"))
+            RuleError::illegal(
+                rule,
+                format!("there is no character called {}", limits::shown(name)),
+            )
         })
+    }
+
+    /// The name people at the table know `seat` by: "the GM"; a player by their living PC
+    /// ("Ada", or "Ada and Bo" in the rare case of two), else by their dead PC ("Ada's
+    /// player"), else by their place at the table ("the second player").
+    pub fn seat_name(&self, seat: Seat) -> String {
+        let Seat::Player(n) = seat else {
+            return "the GM".into();
+        };
+        let pcs = |dead: bool| -> Vec<&str> {
+            self.characters
+                .iter()
+                .filter(|c| c.controller == seat && c.is_pc() && c.dead == dead)
+                .map(|c| c.name.as_str())
+                .collect()
+        };
+        let living = pcs(false);
+        if !living.is_empty() {
+            return names::list(&living);
+        }
+        match pcs(true).last() {
+            Some(dead) => format!("{dead}'s player"),
+            None => names::ordinal_player(n),
+        }
+    }
+
+    /// Several seats by name, as one phrase ("Ada, Bo and the GM").
+    pub fn seat_names(&self, seats: &[Seat]) -> String {
+        let names: Vec<String> = seats.iter().map(|s| self.seat_name(*s)).collect();
+        names::list(&names)
     }
 }
 
@@ -270,9 +337,18 @@ impl<'de> Deserialize<'de> for Event {
 pub struct TableView {
     pub viewer: Viewer,
     pub players: Vec<Seat>,
+    /// Every seat with the name the table knows it by, so a page never shows a seat id.
+    pub seats: Vec<SeatName>,
     pub characters: Vec<conflict::CharacterView>,
     pub campaign: campaign::CampaignView,
     pub conflict: Option<conflict::ConflictView>,
+}
+
+/// A seat and its name at the table ("the GM", "Ada").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeatName {
+    pub seat: Seat,
+    pub name: String,
 }
 
 impl IronTriangle {
@@ -290,6 +366,14 @@ impl IronTriangle {
 
 impl Ruleset for IronTriangle {
     const ID: &'static str = "iron-triangle";
+
+    fn reveals(event: &Event) -> bool {
+        guard::reveals(event)
+    }
+
+    fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
+        guard::confirm(state, seat, command)
+    }
     type Setup = Setup;
     type State = Table;
     type Command = Command;
@@ -297,13 +381,31 @@ impl Ruleset for IronTriangle {
     type View = TableView;
 
     fn setup(setup: &Setup) -> Result<Table, RuleError> {
+        if setup.characters.len() > limits::MAX_CHARACTERS {
+            return Err(RuleError::setup(
+                "IT-1",
+                format!(
+                    "a table holds at most {} characters",
+                    limits::MAX_CHARACTERS
+                ),
+            ));
+        }
+        if setup.countdowns.len() > limits::MAX_COUNTDOWNS {
+            return Err(RuleError::setup(
+                "IT-13",
+                format!(
+                    "a table holds at most {} countdowns",
+                    limits::MAX_COUNTDOWNS
+                ),
+            ));
+        }
         let mut characters: Vec<Character> = Vec::new();
         for sheet in &setup.characters {
             let c = sheet.build()?;
             if characters.iter().any(|o| o.name == c.name) {
                 return Err(RuleError::setup(
                     "IT-7",
-                    format!("two characters are called {:?}", c.name),
+                    format!("two characters are called {}", limits::shown(&c.name)),
                 ));
             }
             characters.push(c);
@@ -319,19 +421,24 @@ impl Ruleset for IronTriangle {
         if players.contains(&Seat::Gm) {
             return Err(RuleError::setup("IT-1", "the GM is not also a player"));
         }
-        if players.len() > 5 {
+        let campaign = Campaign::new(&setup.countdowns, &setup.campaign)?;
+        if players.is_empty() || players.len() > 5 {
             return Err(RuleError::setup(
                 "IT-1",
-                "Iron Triangle is for 2-6 people: one GM and at most five players",
+                "Iron Triangle is for 2-6 people: one GM and one to five players",
             ));
         }
-        let campaign = Campaign::new(&setup.countdowns, &setup.campaign)?;
-        Ok(Table {
+        let mut table = Table {
             players,
             characters,
             campaign,
             conflict: None,
-        })
+        };
+        campaign::restore_position(&mut table, &setup.campaign)?;
+        if let Some(sheet) = &setup.conflict {
+            table.conflict = Some(position::build_conflict(&table, sheet)?);
+        }
+        Ok(table)
     }
 
     fn opening(_state: &Table) -> Vec<Event> {
@@ -345,26 +452,12 @@ impl Ruleset for IronTriangle {
     }
 
     fn seat_name(state: &Table, seat: Seat) -> String {
-        let names: Vec<&str> = state
-            .characters
-            .iter()
-            .filter(|c| c.controller == seat && c.is_pc())
-            .map(|c| c.name.as_ref())
-            .collect();
-        match (seat, names.is_empty()) {
-            (Seat::Gm, _) => "the GM".into(),
-            (Seat::Player(n), true) => format!("Player {n}"),
-            (Seat::Player(_), false) => names.join(" and "),
-        }
+        state.seat_name(seat)
     }
 
     fn status(state: &Table) -> Status {
         // A campaign has no end of its own: after a conflict come rests, problems and the next.
-        Status::waiting(
-            Self::seats(state)
-                .into_iter()
-                .filter(|s| !Self::legal_commands(state, *s).is_empty()),
-        )
+        Status::waiting(status::waiting_for(state))
     }
 
     fn decide(
@@ -396,6 +489,13 @@ impl Ruleset for IronTriangle {
         TableView {
             viewer,
             players: state.players.clone(),
+            seats: Self::seats(state)
+                .into_iter()
+                .map(|seat| SeatName {
+                    seat,
+                    name: state.seat_name(seat),
+                })
+                .collect(),
             characters: conflict::character_views(state, viewer),
             campaign: campaign::view(state, viewer),
             conflict: conflict::view(state, viewer),
@@ -416,10 +516,10 @@ impl Ruleset for IronTriangle {
         conflict::secret_pending(state, seat) || campaign::secret_pending(state, seat)
     }
 
-    fn narrate(_state: &Table, event: &Event) -> String {
+    fn narrate(state: &Table, event: &Event) -> String {
         match event {
-            Event::Conflict(e) => conflict::narrate(e),
-            Event::Campaign(e) => campaign::narrate(e),
+            Event::Conflict(e) => conflict::narrate(state, e),
+            Event::Campaign(e) => campaign::narrate(state, e),
         }
     }
 
@@ -443,12 +543,16 @@ impl Ruleset for IronTriangle {
         all
     }
 
-    fn position(_state: &Table, _viewer: Viewer) -> Option<Setup> {
-        None
+    fn position(state: &Table, viewer: Viewer) -> Option<Setup> {
+        position::export(state, viewer)
     }
 }
 
 impl Listed for IronTriangle {
+    const RULES: Rules = Rules {
+        markdown: include_str!("../../../docs/rules/iron-triangle.md"),
+        charts: &["The move chart", "Who wins a turn", "What the loser pays"],
+    };
     const NAME: &'static str = "Iron Triangle";
     const BLURB: &'static str =
         "Martial-arts duels: secret stances and moves, revealed together. A GM runs the NPCs.";

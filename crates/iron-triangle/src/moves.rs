@@ -50,6 +50,16 @@ impl Action {
     }
 }
 
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Action::Defend => "Defend",
+            Action::Grapple => "Grapple",
+            Action::Attack => "Attack",
+        })
+    }
+}
+
 /// The five elements (IT-4). Spin was called Dash in the older draft.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -205,7 +215,7 @@ impl fmt::Display for Move {
 
 /// A move code that is not one of the thirteen.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a move: write D-L, D-M, D-H, G-L … G-S, A-L … A-S")]
+#[error("“{0}” is not a move: write D-L, D-M, D-H, G-L … G-S, A-L … A-S")]
 pub struct BadMove(pub String);
 
 impl FromStr for Move {

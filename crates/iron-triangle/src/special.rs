@@ -108,7 +108,7 @@ impl Special {
 
     /// The special's name as the rules print it.
     pub fn name(self) -> String {
-        let with = |name: &str, a: Action| format!("{name} ({a:?})");
+        let with = |name: &str, a: Action| format!("{name} ({a})");
         match self {
             Special::Scouter => "Scouter".into(),
             Special::ToBlave => "To Blave".into(),
@@ -129,6 +129,72 @@ impl Special {
 impl fmt::Display for Special {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())
+    }
+}
+
+/// Reading a special strictly where a person writes one (setups and commands): an unknown
+/// field is refused. [`Special`] itself stays lenient because a known special in a character's
+/// state carries its `spent` mark beside it.
+pub mod strict {
+    use serde::{Deserialize, Deserializer};
+
+    use super::Special;
+    use crate::moves::Action;
+
+    #[derive(Deserialize)]
+    #[serde(
+        tag = "special",
+        content = "action",
+        rename_all = "snake_case",
+        deny_unknown_fields
+    )]
+    enum Strict {
+        Scouter,
+        ToBlave,
+        ThereCanBeOnlyOne,
+        PressurePoint,
+        WaxOn(Action),
+        SantaCarla(Action),
+        DigTwoGraves(Action),
+        IAlreadyKnow(Action),
+        Yojimbo,
+        LiquidMetal,
+        DrunkenMonkey,
+        WayOfTheSamurai,
+    }
+
+    impl From<Strict> for Special {
+        fn from(s: Strict) -> Special {
+            match s {
+                Strict::Scouter => Special::Scouter,
+                Strict::ToBlave => Special::ToBlave,
+                Strict::ThereCanBeOnlyOne => Special::ThereCanBeOnlyOne,
+                Strict::PressurePoint => Special::PressurePoint,
+                Strict::WaxOn(a) => Special::WaxOn(a),
+                Strict::SantaCarla(a) => Special::SantaCarla(a),
+                Strict::DigTwoGraves(a) => Special::DigTwoGraves(a),
+                Strict::IAlreadyKnow(a) => Special::IAlreadyKnow(a),
+                Strict::Yojimbo => Special::Yojimbo,
+                Strict::LiquidMetal => Special::LiquidMetal,
+                Strict::DrunkenMonkey => Special::DrunkenMonkey,
+                Strict::WayOfTheSamurai => Special::WayOfTheSamurai,
+            }
+        }
+    }
+
+    pub fn one<'de, D: Deserializer<'de>>(d: D) -> Result<Special, D::Error> {
+        Strict::deserialize(d).map(Special::from)
+    }
+
+    pub fn option<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Special>, D::Error> {
+        Ok(Option::<Strict>::deserialize(d)?.map(Special::from))
+    }
+
+    pub fn list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Special>, D::Error> {
+        Ok(Vec::<Strict>::deserialize(d)?
+            .into_iter()
+            .map(Special::from)
+            .collect())
     }
 }
 

@@ -191,7 +191,7 @@ fn it_30_resting_is_not_a_meaningful_change() {
     };
     // IT-30 is narrative: the engine says so when the party rests.
     assert!(
-        iron_triangle::campaign::narrate(e)
+        iron_triangle::campaign::narrate(t.state(), e)
             .contains("Resting does not make a lost conflict worth repeating")
     ); // IT-30
 }

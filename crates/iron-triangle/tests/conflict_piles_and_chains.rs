@@ -191,3 +191,81 @@ fn it_58_each_action_variation_is_its_own_special() {
     let ev = t.play("X", "A-H");
     assert_eq!(resolved(&ev).1[0].total, 7); // IT-58: the Defend variation does not stop an Attack
 }
+
+/// You (p1) and Mo (p2) against X and Y; You knows A-H → A-M → A-L, so three wins in a row
+/// against X make a three-card chain. X has exactly the 12 energy those wins cost (3, 3+1, 3+2).
+fn three_wins_knock_out_x() -> T {
+    let you = with(
+        sheet("You", "p1", [9, 9, 9], &BASIC),
+        "combos",
+        json!([{"from": "A-H", "followups": ["A-M"]}, {"from": "A-M", "followups": ["A-L"]}]),
+    );
+    let mut t = T::new(vec![
+        you,
+        sheet("Mo", "p2", [9, 9, 9], &BASIC),
+        sheet("X", "gm", [4, 4, 4], &BASIC),
+        sheet("Y", "gm", [9, 9, 9], &BASIC),
+    ]);
+    t.start(&["X", "Y"], false, false);
+    for (mine, theirs) in [("A-H", "G-L"), ("A-M", "G-H"), ("A-L", "G-M")] {
+        t.face("You", "X");
+        t.exchange(("You", None, mine), ("X", None, theirs));
+        t.cmd("gm", json!({"type": "pass_window", "character": "Y"})); // W5: the idle NPC
+        t.settle();
+    }
+    assert_eq!(t.total("X"), 0);
+    t
+}
+
+#[test]
+fn it_43_a_chain_whose_loser_goes_out_stays_live_until_the_next_opponent_is_picked() {
+    let mut t = three_wins_knock_out_x();
+    // IT-43: X is out, but the chain ends only once the next opponent is picked.
+    assert_eq!(t.chain(), ["A-H", "A-M", "A-L"]);
+    t.cmd("p1", json!({"type": "pick_active", "character": "Mo"}));
+    assert_eq!(t.chain(), ["A-H", "A-M", "A-L"]); // same side: still live (IT-43)
+    let events = t.cmd("p2", json!({"type": "pick_opponent", "opponent": "Y"}));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Conflict(ConflictEvent::ChainEnded {
+            reason: iron_triangle::conflict::ChainEnd::OtherOpponent,
+            ..
+        })
+    ))); // IT-43: picking someone else ends it; its cards return (D-3)
+    assert!(t.chain().is_empty());
+}
+
+#[test]
+fn it_46_three_wins_pass_to_a_teammate_even_when_the_loser_went_out() {
+    let mut t = three_wins_knock_out_x();
+    // IT-46: You won three times in this chain and must pass; continuing as the previous
+    // active character (D-8) does not lift the cap.
+    assert_eq!(
+        t.refused("p1", json!({"type": "pick_active", "character": "You"})),
+        "IT-46"
+    );
+    t.cmd("p1", json!({"type": "pick_active", "character": "Mo"}));
+}
+
+#[test]
+fn it_46_the_cap_holds_while_the_chain_is_live_and_it_45_ends_with_the_conflict() {
+    // A lone NPC knocked out on the third win ends the conflict: the chain ends with it.
+    let you = with(
+        sheet("You", "p1", [9, 9, 9], &BASIC),
+        "combos",
+        json!([{"from": "A-H", "followups": ["A-M"]}, {"from": "A-M", "followups": ["A-L"]}]),
+    );
+    let mut t = T::new(vec![
+        you,
+        sheet("Mo", "p2", [9, 9, 9], &BASIC),
+        sheet("X", "gm", [4, 4, 4], &BASIC),
+    ]);
+    t.start(&["X"], false, false);
+    for (mine, theirs) in [("A-H", "G-L"), ("A-M", "G-H"), ("A-L", "G-M")] {
+        t.face("You", "X");
+        t.exchange(("You", None, mine), ("X", None, theirs));
+        t.settle();
+    }
+    assert_eq!(t.phase(), iron_triangle::conflict::Phase::Ended);
+    assert!(t.chain().is_empty()); // IT-45: chains end with the conflict
+}

@@ -79,6 +79,66 @@ fn tv_11_wax_on_stops_the_stance_part_it_59_5() {
     assert_eq!(t.total("You"), 18 - 3); // TV-11: Wax On (Attack) → 3
 }
 
+/// The breakdown of the turn's loss in `events` and its narrated line.
+fn breakdown_and_line(t: &T, events: &[Event]) -> (iron_triangle::conflict::LossBreakdown, String) {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Conflict(ConflictEvent::TurnResolved { breakdown, .. }) => Some((
+                breakdown[0].clone(),
+                <iron_triangle::IronTriangle as clash_core::Ruleset>::narrate(&t.table, e),
+            )),
+            _ => None,
+        })
+        .expect("a resolved turn")
+}
+
+#[test]
+fn it_59_5_wax_on_reports_what_it_stopped() {
+    // IT-59 #5: the opponent's A-H with stance A2 (× 2) would cost 4 from the stance.
+    let mut t = tv_11(
+        json!([{"special": "wax_on", "action": "attack"}]),
+        None,
+        [6, 6, 6],
+    );
+    t.cmd("p1", special("You", "wax_on", Some("attack")));
+    t.play("You", "G-M");
+    let ev = t.play("Opp", "A-H");
+    let (b, line) = breakdown_and_line(&t, &ev);
+    assert!(b.waxed);
+    assert_eq!((b.wax_on_stopped, b.from_stance, b.total), (4, 0, 3));
+    assert!(
+        line.contains("Wax On stops 4 from the winner's stance"),
+        "{line}"
+    );
+}
+
+#[test]
+fn it_59_5_wax_on_against_no_stance_stops_nothing_and_says_nothing() {
+    // IT-59 #5: Wax On (Attack) is in play, but the winner took no matching stance: there is
+    // nothing to stop, so the flag stays clear and the line does not mention a stance.
+    let you = with(
+        knows(
+            sheet("You", "p1", [6, 6, 6], &BASIC),
+            json!([{"special": "wax_on", "action": "attack"}]),
+        ),
+        "current",
+        json!({"defend": 6, "grapple": 6, "attack": 6}),
+    );
+    let mut t = T::new(vec![you, sheet("Opp", "gm", [10, 10, 10], &BASIC)]);
+    t.start(&["Opp"], false, false);
+    t.face("You", "Opp");
+    t.stance("You", None);
+    t.stance("Opp", Some(("defend", 2))); // a feint for an Attack move
+    t.cmd("p1", special("You", "wax_on", Some("attack")));
+    t.play("You", "G-M");
+    let ev = t.play("Opp", "A-H");
+    let (b, line) = breakdown_and_line(&t, &ev);
+    assert!(!b.waxed);
+    assert_eq!((b.wax_on_stopped, b.total), (0, 3));
+    assert!(!line.contains("stance"), "{line}");
+}
+
 #[test]
 fn tv_11_dig_two_graves_mirrors_the_loss_d_24() {
     let mut t = tv_11(

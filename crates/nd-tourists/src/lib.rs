@@ -80,6 +80,7 @@ pub mod bidding;
 pub mod cards;
 pub mod driver;
 pub mod events;
+pub mod guard;
 pub mod limits;
 pub mod moves;
 pub mod position;
@@ -92,7 +93,9 @@ pub mod setup;
 pub mod state;
 pub mod view;
 
-use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{
+    Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
+};
 
 pub use cards::{Card, CardSet, beats};
 pub use events::{Citation, Command, Event};
@@ -107,6 +110,14 @@ pub struct NdTourists;
 
 impl Ruleset for NdTourists {
     const ID: &'static str = "nd-tourists";
+
+    fn reveals(event: &Event) -> bool {
+        guard::reveals(event)
+    }
+
+    fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
+        guard::confirm(state, seat, command)
+    }
 
     type Setup = Setup;
     type State = State;
@@ -235,6 +246,10 @@ impl Ruleset for NdTourists {
 }
 
 impl Listed for NdTourists {
+    const RULES: Rules = Rules {
+        markdown: include_str!("../../../docs/rules/nd-tourists.md"),
+        charts: &["What beats what", "Using Losses"],
+    };
     const NAME: &'static str = "N-Dimensional Tourists";
     const BLURB: &'static str =
         "Conflicts settled by bidding cards from your hand along bid lines and loss lines.";

@@ -3,10 +3,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use clash_core::{Ruleset, Seat, SeededRandomness};
+use clash_core::{Seat, SeededRandomness};
 use criterion::{Criterion, Throughput, criterion_group};
 use triforce::random::{self, Policy, RandomPlayer};
-use triforce::{Setup, State, Triforce, turn};
+use triforce::{Setup, State, turn};
 
 fn position(board: &[(u8, &str)]) -> State {
     let mut setup = Setup::new(3);
@@ -19,12 +19,12 @@ fn position(board: &[(u8, &str)]) -> State {
                 .collect(),
         );
     }
-    Triforce::setup(&setup).unwrap()
+    triforce::start(&setup).unwrap()
 }
 
 /// A middle-game position: 300 random commands into seed 7's game.
 fn midgame() -> State {
-    let start = Triforce::setup(&Setup::new(3)).unwrap();
+    let start = triforce::start(&Setup::new(3)).unwrap();
     let mut dice = SeededRandomness::new(7);
     random::play(start, &mut RandomPlayer::new(7), &mut dice, 300)
         .unwrap()
@@ -44,7 +44,7 @@ fn legal_actions(c: &mut Criterion) {
     let mid = midgame();
     let mut group = c.benchmark_group("legal_actions");
     for (name, state) in [
-        ("opening", Triforce::setup(&Setup::new(3)).unwrap()),
+        ("opening", triforce::start(&Setup::new(3)).unwrap()),
         ("tv3", tv3),
         ("midgame", mid),
     ] {
@@ -56,11 +56,43 @@ fn legal_actions(c: &mut Criterion) {
     group.finish();
 }
 
+/// What a table page asks for on every change (issue 19: a few milliseconds at most while the
+/// table is locked): the view, the awaited seat's legal commands, the status and the position,
+/// on the largest table (6 players) in the middle of a game.
+fn table_calls(c: &mut Criterion) {
+    use clash_core::{Ruleset, Viewer};
+    use triforce::Triforce;
+    let start = triforce::start(&Setup::new(6)).unwrap();
+    let mut dice = SeededRandomness::new(11);
+    let state = random::play(start, &mut RandomPlayer::new(11), &mut dice, 600)
+        .unwrap()
+        .state;
+    let seat = state.awaiting().unwrap_or(Seat::Player(1));
+    let mut group = c.benchmark_group("table_calls_6p");
+    group.bench_function("view", |b| {
+        b.iter(|| {
+            Triforce::view(black_box(&state), Viewer::Spectator)
+                .positions
+                .len()
+        })
+    });
+    group.bench_function("legal_commands", |b| {
+        b.iter(|| Triforce::legal_commands(black_box(&state), seat).len())
+    });
+    group.bench_function("status", |b| {
+        b.iter(|| Triforce::status(black_box(&state)).waiting_for.len())
+    });
+    group.bench_function("position", |b| {
+        b.iter(|| Triforce::position(black_box(&state), Viewer::Spectator).is_some())
+    });
+    group.finish();
+}
+
 /// Plays `GAMES` games from fixed seeds per iteration, so every iteration does the same work.
 const GAMES: u64 = 50;
 
 fn games(c: &mut Criterion, name: &str, setup: Setup, policy: Policy) {
-    let start = Triforce::setup(&setup).unwrap();
+    let start = triforce::start(&setup).unwrap();
     let mut group = c.benchmark_group("random_games_3p");
     group.throughput(Throughput::Elements(GAMES));
     group.sample_size(10);
@@ -118,7 +150,7 @@ fn cpu_figures() {
     ] {
         let mut setup = Setup::new(3);
         setup.turn_limit = limit;
-        let state = Triforce::setup(&setup).unwrap();
+        let state = triforce::start(&setup).unwrap();
         let (mut commands, mut turns) = (0u64, 0u64);
         let start = thread_cpu();
         for seed in 0..games {
@@ -139,7 +171,7 @@ fn cpu_figures() {
     }
 }
 
-criterion_group!(benches, legal_actions, random_games);
+criterion_group!(benches, legal_actions, table_calls, random_games);
 
 fn main() {
     cpu_figures();

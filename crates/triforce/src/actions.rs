@@ -5,6 +5,7 @@ use clash_core::RuleError;
 use crate::board::{NEIGHBOURS, POSITIONS, Pos, Stack, neighbours_of, positions_in};
 use crate::combat;
 use crate::pieces::{MAX_PLAYERS, Pyramid, Size};
+use crate::players::size_words;
 use crate::state::State;
 
 /// TF-13: may a pyramid of `size` go on the stack at `at`?
@@ -136,19 +137,25 @@ pub fn check_place(state: &State, seat: u8, size: Size, placed: u8) -> Result<()
     if !state.stash(seat).has(size) {
         return Err(RuleError::illegal(
             "TF-14",
-            format!("no {} pyramid left in the stash", size.letter()),
+            format!("no {} pyramid is left in the stash", size_words(size)),
         ));
     }
     if placed & size.bit() != 0 {
         return Err(RuleError::illegal(
             "TF-14",
-            format!("a {} pyramid was already placed this turn", size.letter()),
+            format!(
+                "a {} pyramid was already placed this turn",
+                size_words(size)
+            ),
         ));
     }
     if !accepts(state, state.home(seat), size) {
         return Err(RuleError::illegal(
             "TF-13",
-            format!("the home stack does not accept a {} pyramid", size.letter()),
+            format!(
+                "the home stack does not accept a {} pyramid",
+                size_words(size)
+            ),
         ));
     }
     Ok(())
@@ -175,8 +182,8 @@ pub fn check_move(state: &State, seat: u8, from: Pos, to: Pos) -> Result<(), Rul
             "the origin is never a destination".to_string()
         } else {
             format!(
-                "no path of legal destinations for {} leads to {}",
-                size.letter(),
+                "no path of legal destinations for a {} piece leads to {}",
+                size_words(size),
                 to.n()
             )
         };

@@ -172,10 +172,13 @@ pub fn check_exchange(
         .unwrap_or(0);
     if levels & bit == 0 {
         let piece = state.stack(at).get(usize::from(level).wrapping_sub(1));
-        let piece = piece.map_or("nothing".to_string(), |p| p.to_string());
+        let piece = piece.map_or("nothing".to_string(), crate::players::pyramid_words);
         return Err(RuleError::illegal(
             "TF-22",
-            format!("{by} may not exchange level {level} ({piece}) for {what}"),
+            format!(
+                "{} may not exchange level {level} ({piece}) for {what}",
+                state.name_of(by)
+            ),
         ));
     }
     Ok(())

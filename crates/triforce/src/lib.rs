@@ -23,7 +23,10 @@
 //!   contested; then the next contested stack is chosen, or the next seat's turn begins.
 //! * A turn begins with the win checks (TF-28, TF-29, TF-30); a pinned seat passes at once
 //!   (TF-18). These steps need no choice, so they happen inside the command that leads to them
-//!   and appear as events (`turn_started`, `pinned`, `battle`, `game_over`).
+//!   and appear as events (`turn_started`, `pinned`, `battle`, `game_over`). The first turn's
+//!   start is the game's opening ([`setup::opening`]): [`clash_core::Ruleset::setup`] stops just
+//!   before it, so a pinned first seat or a game decided at once is logged like any other event;
+//!   [`start`] gives the state after it.
 //!
 //! [`turn::step`] implements all of this once; `decide` runs it on a copy of the state and
 //! collects the events, and [`random::play`] runs it in place and drops them.
@@ -67,11 +70,23 @@
 //!   sword and one shield (as play guarantees) and at most 20 pyramids.
 //! * The view carries everything (Triforce has no hidden information), including the awaited
 //!   seat's exact legal commands, grouped for a board interface.
+//! * Seats are known by the colour of their pyramids, in seat order Red, Green, Blue, Yellow,
+//!   Purple, Teal (the table page's colours), and by a name their player gives in the setup's
+//!   `names` ("Ada (Red)"). Narration, the picture, status lines and refusals use these names.
+//!   Names are at most 24 bytes, so the state stays a fixed-size copy.
+//! * Positions ([`setup::position`]): the setup can describe any resting point of a game —
+//!   board, stashes and supplies (checked to account for every pyramid), whose turn and its
+//!   number, actions taken and sizes placed with the board the turn began with, or the combat
+//!   phase with the swords taken this turn and an open exchange window. Everyone gets the same
+//!   position (nothing is hidden). The last combat's dice are not part of one; a finished game's
+//!   position is the next turn start, whose checks end it again.
 
 pub mod actions;
 pub mod board;
 pub mod combat;
+pub mod guard;
 pub mod pieces;
+pub mod players;
 pub mod random;
 pub mod setup;
 pub mod state;
@@ -79,13 +94,15 @@ pub mod turn;
 pub mod view;
 pub mod winning;
 
-use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Status, Viewer};
+use clash_core::{
+    Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
+};
 
 pub use board::{Pos, Stack};
 pub use combat::{Battle, Exchange, Gear, Loss, Roll};
 pub use pieces::{Pyramid, Size, SizeCounts};
 pub use random::{RandomGame, RandomPlayer};
-pub use setup::{Setup, StartIn};
+pub use setup::{OpenWindow, Setup, StartIn, TurnSetup};
 pub use state::{EndRule, Outcome, Phase, State};
 pub use turn::{Command, Event};
 pub use view::View;
@@ -93,8 +110,18 @@ pub use view::View;
 /// The Triforce ruleset.
 pub struct Triforce;
 
+/// The state a game starts in: the setup with its opening events applied (a pinned first seat
+/// passes, a game decided at once is over). [`Ruleset::setup`] alone stops just before them.
+pub fn start(setup: &Setup) -> Result<State, RuleError> {
+    clash_core::start::<Triforce>(setup).map(|(state, _)| state)
+}
+
 impl Ruleset for Triforce {
     const ID: &'static str = "triforce";
+
+    fn reveals(event: &Event) -> bool {
+        guard::reveals(event)
+    }
 
     type Setup = Setup;
     type State = State;
@@ -106,32 +133,24 @@ impl Ruleset for Triforce {
         setup::build(setup)
     }
 
-    fn opening(_state: &State) -> Vec<Event> {
-        Vec::new()
+    fn opening(state: &State) -> Vec<Event> {
+        setup::opening(state)
     }
 
     fn seats(state: &State) -> Vec<Seat> {
         state.seats().map(pieces::seat).collect()
     }
 
-    fn seat_name(_state: &State, seat: Seat) -> String {
+    fn seat_name(state: &State, seat: Seat) -> String {
         match seat {
             Seat::Gm => "the GM".into(),
-            Seat::Player(n) => format!("Player {n}"),
+            seat => state.name_of(seat),
         }
     }
 
     fn status(state: &State) -> Status {
         match state.outcome() {
-            Some(outcome) => {
-                let names: Vec<String> = outcome
-                    .winners
-                    .as_slice()
-                    .iter()
-                    .map(|s| Self::seat_name(state, *s))
-                    .collect();
-                Status::over(format!("{} won", names.join(" and ")))
-            }
+            Some(outcome) => Status::over(view::outcome_line(state, outcome)),
             None => Status::waiting(state.awaiting()),
         }
     }
@@ -160,8 +179,8 @@ impl Ruleset for Triforce {
         Some(*event)
     }
 
-    fn narrate(_state: &State, event: &Event) -> String {
-        view::narrate(event)
+    fn narrate(state: &State, event: &Event) -> String {
+        view::narrate(state, event)
     }
 
     fn render(state: &State, _viewer: Viewer) -> String {
@@ -172,12 +191,21 @@ impl Ruleset for Triforce {
         turn::legal(state, seat).as_slice().to_vec()
     }
 
-    fn position(_state: &State, _viewer: Viewer) -> Option<Setup> {
-        None
+    fn position(state: &State, _viewer: Viewer) -> Option<Setup> {
+        setup::position(state)
     }
 }
 
 impl Listed for Triforce {
+    const RULES: Rules = Rules {
+        markdown: include_str!("../../../docs/rules/triforce.md"),
+        charts: &[
+            "Combat",
+            "Rolling and losing",
+            "Swords and shields",
+            "The size rule",
+        ],
+    };
     const NAME: &'static str = "Triforce";
     const BLURB: &'static str = "An Icehouse pyramid game on a triangle of 15 stacks: place, move, and fight with dice, swords and shields.";
     const PRESETS: &'static [Preset] = &[

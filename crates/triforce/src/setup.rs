@@ -1,4 +1,6 @@
-//! Setting up a table: players, layout, homes, starting seat, and optionally a position.
+//! Setting up a table: players, layout, homes, starting seat, and optionally a position to
+//! start from (board, stashes, supplies, whose turn and how far it has gone), which is also the
+//! form a running game is exported in ([`position`]).
 
 use std::collections::BTreeMap;
 
@@ -8,16 +10,19 @@ use serde::{Deserialize, Serialize};
 use crate::actions::Surface;
 use crate::board::{CAPACITY, DEFAULT_LAYOUT, POSITIONS, Pos, Stack, default_homes};
 use crate::combat;
-use crate::pieces::{MAX_PLAYERS, Pyramid, Size, SizeCounts, seat_index};
+use crate::pieces::{MAX_PLAYERS, Pyramid, Size, SizeCounts, seat, seat_index};
+use crate::players::{PlayerNames, check_name, pyramid_words, seat_name, size_words};
 use crate::state::{Phase, State};
-use crate::turn::{self, Discard};
-use crate::winning;
+use crate::turn::{self, Event};
 
-/// Where the starting seat's first turn begins.
+/// Where the starting seat's turn stands as the game begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StartIn {
-    /// TF-12.1: an ordinary turn start (win checks, then actions).
+    /// TF-12.3: the action phase. With no action taken yet (the default), the turn begins
+    /// normally: the win checks run and a pinned seat passes (TF-12.1, TF-12.2), as the
+    /// game's opening events. With `turn.actions_taken` 1 or 2, the seat is part-way through
+    /// its actions and the checks are behind it.
     #[default]
     Actions,
     /// TF-12.4: the starting seat's actions are already over and its combat phase begins, so a
@@ -25,12 +30,77 @@ pub enum StartIn {
     Combat,
 }
 
+/// An open exchange window of a position in the combat phase (TF-22): the stack at this
+/// position number is being fought and its top player (sword) or bottom player (shield) must
+/// answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum OpenWindow {
+    Sword(u8),
+    Shield(u8),
+}
+
+/// The turn in progress, for a setup that starts from a position part-way through a game.
+/// Every field is optional; the default is the start of turn 1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TurnSetup {
+    /// The turn's number, from 1 (passes count as turns, TF-12).
+    pub number: u32,
+    /// Actions already taken this turn (0 to 2; a third ends the actions by itself, TF-12).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub actions_taken: u8,
+    /// Sizes already placed this turn (at most one placement per size, TF-14).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placed: Vec<Size>,
+    /// The board as this turn began, written like `board` (TF-17: the turn may not end on it).
+    /// Needed once an action has been taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub began_with: Option<BTreeMap<u8, Vec<Pyramid>>>,
+    /// In the combat phase: who took a sword at which stack this turn (TF-22.2).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub swords_taken: BTreeMap<u8, Vec<Seat>>,
+    /// In the combat phase: the exchange window open at the stack being fought (TF-22).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<OpenWindow>,
+}
+
+impl Default for TurnSetup {
+    fn default() -> Self {
+        TurnSetup {
+            number: 1,
+            actions_taken: 0,
+            placed: Vec::new(),
+            began_with: None,
+            swords_taken: BTreeMap::new(),
+            window: None,
+        }
+    }
+}
+
+impl TurnSetup {
+    fn is_default(&self) -> bool {
+        *self == TurnSetup::default()
+    }
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 /// A table's setup. Only `players` is required: `{"players": 3}` is the standard opening.
+///
+/// The other fields describe a position to start from, which is also how a running game is
+/// exported ([`position`]): the board, stashes and supplies, whose turn it is and how far it
+/// has gone.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
     /// TF-5: 3 to 6.
     pub players: u8,
+    /// Names the players gave themselves, by seat; a seat without one is known by its colour.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<Seat, String>,
     /// TF-8: white sizes for positions 1..15; the default layout when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<Vec<Size>>,
@@ -40,7 +110,7 @@ pub struct Setup {
     /// TF-10: home position of each seat in order; the table's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub homes: Option<Vec<u8>>,
-    /// TF-11: who plays first (default `p1`).
+    /// TF-11: who plays first (default `p1`); in a position, whose turn it is.
     #[serde(default = "first_seat")]
     pub starting_seat: Seat,
     /// TF-30: optional limit on the number of turns.
@@ -50,8 +120,19 @@ pub struct Setup {
     /// (`{"8": ["p3-M", "p1-L"]}`). Stashes and supplies hold whatever is not on the board.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub board: BTreeMap<u8, Vec<Pyramid>>,
+    /// TF-2: each seat's stash, if given: checked to hold exactly what the board does not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stashes: Option<BTreeMap<Seat, SizeCounts>>,
+    /// TF-3: the sword and shield supplies, if given: checked the same way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swords: Option<SizeCounts>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shields: Option<SizeCounts>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub start_in: StartIn,
+    /// The turn in progress (a position part-way through a game).
+    #[serde(default, skip_serializing_if = "TurnSetup::is_default")]
+    pub turn: TurnSetup,
 }
 
 fn first_seat() -> Seat {
@@ -67,19 +148,24 @@ impl Setup {
     pub fn new(players: u8) -> Setup {
         Setup {
             players,
+            names: BTreeMap::new(),
             layout: None,
             free_layout: false,
             homes: None,
             starting_seat: first_seat(),
             turn_limit: None,
             board: BTreeMap::new(),
+            stashes: None,
+            swords: None,
+            shields: None,
             start_in: StartIn::Actions,
+            turn: TurnSetup::default(),
         }
     }
 }
 
 /// Setup never rolls: a turn start needs no dice.
-struct NoDice;
+pub(crate) struct NoDice;
 
 impl Randomness for NoDice {
     fn roll(&mut self, _: u32) -> Result<u32, RandomnessError> {
@@ -90,7 +176,8 @@ impl Randomness for NoDice {
     }
 }
 
-/// Validate `setup` and build the state at the first decision of the game.
+/// Validate `setup` and build the state just before the game's opening: at a turn start the
+/// win checks and any passes are left to [`opening`], so that they are logged as events.
 pub fn build(setup: &Setup) -> Result<State, RuleError> {
     let players = setup.players;
     if !(3..=MAX_PLAYERS as u8).contains(&players) {
@@ -101,52 +188,282 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
     }
     let layout = layout(setup)?;
     let homes = homes(setup)?;
+    let names = names(setup)?;
     let start = seat_index(setup.starting_seat, players).ok_or_else(|| {
-        RuleError::setup("TF-11", format!("{} does not play", setup.starting_seat))
+        RuleError::setup(
+            "TF-11",
+            format!("the starting seat must be one of the {players} players"),
+        )
     })?;
-    let (stacks, stashes, swords, shields) = position(setup)?;
+    let board = read_board(&setup.board, players)?;
+    let stashes = stashes(setup, &board)?;
+    let swords = supply(setup.swords, board.swords, "swords")?;
+    let shields = supply(setup.shields, board.shields, "shields")?;
+    if setup.turn.number == 0 {
+        return Err(RuleError::setup("TF-12", "turns are numbered from 1"));
+    }
     let mut state = State {
         players,
+        names,
         layout,
         homes,
-        stacks,
+        stacks: board.stacks,
         stashes,
         swords,
         shields,
-        turn: 1,
+        turn: setup.turn.number,
         turn_limit: setup.turn_limit,
         active: start,
         phase: Phase::TurnOver,
         actions_taken: 0,
         placed: 0,
-        start: stacks,
+        start: board.stacks,
         sword_takers: [0; POSITIONS],
         last_battle: None,
         outcome: None,
-        surface: Surface::read(&stacks, &layout),
+        surface: Surface::read(&board.stacks, &layout),
     };
-    let contested = combat::contested_mask(&state);
-    match setup.start_in {
-        StartIn::Actions if contested != 0 => {
+    match (setup.start_in, setup.turn.actions_taken) {
+        (StartIn::Actions, 0) => turn_start(setup, &mut state)?,
+        (StartIn::Actions, _) => mid_actions(setup, &board, &mut state)?,
+        (StartIn::Combat, _) => combat_phase(setup, &mut state)?,
+    }
+    Ok(state)
+}
+
+/// The events that happen by themselves as the game starts: at a turn start, the win checks
+/// and passes (TF-12.1, TF-12.2, TF-18, TF-28 to TF-30); after a combat phase set up with no
+/// contested stack, the next seat's turn start. Never any dice.
+pub fn opening(state: &State) -> Vec<Event> {
+    let mut scratch = *state;
+    let mut events = Vec::new();
+    // Only combats roll, and no combat is due before a seat chooses a stack: nothing fails.
+    let _ = turn::advance(&mut scratch, &mut NoDice, &mut events);
+    events
+}
+
+/// A turn start: the seat before the starting seat has just finished turn `number - 1`, so the
+/// opening begins the starting seat's turn with its checks.
+fn turn_start(setup: &Setup, state: &mut State) -> Result<(), RuleError> {
+    if combat::contested_mask(state) != 0 {
+        return Err(RuleError::setup(
+            "TF-20",
+            "no stack may be contested when a turn begins",
+        ));
+    }
+    refuse_combat_fields(setup, "at the start of a turn")?;
+    if !setup.turn.placed.is_empty() {
+        return Err(RuleError::setup(
+            "TF-14",
+            "nothing is placed before the first action of a turn",
+        ));
+    }
+    if setup
+        .turn
+        .began_with
+        .as_ref()
+        .is_some_and(|b| *b != setup.board)
+    {
+        return Err(RuleError::setup(
+            "TF-17",
+            "before any action the board is the board the turn began with",
+        ));
+    }
+    state.active = (state.active + state.players - 1) % state.players;
+    state.turn = setup.turn.number - 1;
+    state.phase = Phase::TurnOver;
+    Ok(())
+}
+
+/// Part-way through the starting seat's actions.
+fn mid_actions(setup: &Setup, board: &Board, state: &mut State) -> Result<(), RuleError> {
+    let t = &setup.turn;
+    past_limit(setup)?;
+    refuse_combat_fields(setup, "during the actions")?;
+    if t.actions_taken >= turn::ACTIONS_PER_TURN {
+        return Err(RuleError::setup(
+            "TF-12",
+            "a third action ends the actions by itself: at most 2 may have been taken",
+        ));
+    }
+    let mut placed = 0u8;
+    for size in &t.placed {
+        if placed & size.bit() != 0 {
             return Err(RuleError::setup(
-                "TF-20",
-                "no stack may be contested when a turn begins",
+                "TF-14",
+                format!(
+                    "at most one {} pyramid is placed per turn",
+                    size_words(*size)
+                ),
             ));
         }
-        StartIn::Actions => {
-            let first = winning::begin(&state, start, 1);
-            turn::apply(&mut state, &first);
+        placed |= size.bit();
+    }
+    if t.placed.len() > usize::from(t.actions_taken) {
+        return Err(RuleError::setup(
+            "TF-14",
+            "more placements than actions taken this turn",
+        ));
+    }
+    let Some(began) = &t.began_with else {
+        return Err(RuleError::setup(
+            "TF-17",
+            "once an action is taken, say how the board looked as the turn began (began_with)",
+        ));
+    };
+    let began = read_board(began, state.players)?;
+    let before = Surface::read(&began.stacks, &state.layout);
+    if before.contested != 0 {
+        return Err(RuleError::setup(
+            "TF-20",
+            "no stack may be contested when a turn begins (began_with)",
+        ));
+    }
+    let s = usize::from(state.active);
+    for (seat, (now, then)) in board.pieces.iter().zip(&began.pieces).enumerate() {
+        let mut expected = *then;
+        if seat == s {
+            t.placed.iter().for_each(|z| expected.add(*z));
         }
-        StartIn::Combat => {
-            state.phase = if contested != 0 {
-                Phase::ChooseStack
-            } else {
-                Phase::TurnOver
-            }
+        if *now != expected {
+            return Err(RuleError::setup(
+                "TF-15",
+                format!(
+                    "{}'s pyramids on the board differ from the board the turn began with by more than this turn's placements",
+                    seat_name(&state.names, seat as u8)
+                ),
+            ));
         }
     }
-    turn::advance(&mut state, &mut NoDice, &mut Discard)?;
-    Ok(state)
+    if board.swords != began.swords || board.shields != began.shields {
+        return Err(RuleError::setup(
+            "TF-15",
+            "swords and shields change only in combat, never during the actions",
+        ));
+    }
+    let changed = (0..POSITIONS)
+        .filter(|i| board.stacks[*i] != began.stacks[*i])
+        .count();
+    if changed > 2 * usize::from(t.actions_taken) {
+        return Err(RuleError::setup(
+            "TF-15",
+            format!(
+                "{changed} stacks differ from the board the turn began with: {} actions change at most {}",
+                t.actions_taken,
+                2 * t.actions_taken
+            ),
+        ));
+    }
+    state.phase = Phase::Actions;
+    state.actions_taken = t.actions_taken;
+    state.placed = placed;
+    state.start = began.stacks;
+    Ok(())
+}
+
+/// The starting seat's combat phase, perhaps with an exchange window open.
+fn combat_phase(setup: &Setup, state: &mut State) -> Result<(), RuleError> {
+    let t = &setup.turn;
+    past_limit(setup)?;
+    if t.actions_taken != 0 || !t.placed.is_empty() || t.began_with.is_some() {
+        return Err(RuleError::setup(
+            "TF-12",
+            "in the combat phase the actions are over: give no actions, placements or starting board",
+        ));
+    }
+    for (n, seats) in &t.swords_taken {
+        let at = position_number(*n)?;
+        for seat in seats {
+            let s = seat_index(*seat, state.players).ok_or_else(|| {
+                RuleError::setup("TF-5", "a sword was taken by a seat that does not play")
+            })?;
+            state.sword_takers[at.index()] |= 1 << s;
+        }
+    }
+    let contested = combat::contested_mask(state);
+    state.phase = match t.window {
+        None if contested != 0 => Phase::ChooseStack,
+        None => Phase::TurnOver,
+        Some(OpenWindow::Sword(n) | OpenWindow::Shield(n))
+            if contested & position_number(n)?.bit() == 0 =>
+        {
+            return Err(RuleError::setup(
+                "TF-19",
+                format!("the stack at {n} is not contested, so nobody fights there"),
+            ));
+        }
+        Some(OpenWindow::Sword(n)) => {
+            let at = position_number(n)?;
+            if combat::sword_levels(state, at) == 0 {
+                return Err(RuleError::setup(
+                    "TF-22",
+                    format!("the top player at {n} has no exchange for a sword to make"),
+                ));
+            }
+            Phase::Sword { at }
+        }
+        Some(OpenWindow::Shield(n)) => {
+            let at = position_number(n)?;
+            if combat::shield_levels(state, at) == 0 {
+                return Err(RuleError::setup(
+                    "TF-22",
+                    format!("the bottom player at {n} has no exchange for a shield to make"),
+                ));
+            }
+            Phase::Shield { at }
+        }
+    };
+    Ok(())
+}
+
+fn refuse_combat_fields(setup: &Setup, when: &str) -> Result<(), RuleError> {
+    if setup.turn.window.is_some() || !setup.turn.swords_taken.is_empty() {
+        return Err(RuleError::setup(
+            "TF-22",
+            format!("swords are taken and windows open only in combat, not {when}"),
+        ));
+    }
+    Ok(())
+}
+
+fn past_limit(setup: &Setup) -> Result<(), RuleError> {
+    match setup.turn_limit {
+        Some(limit) if setup.turn.number > limit => Err(RuleError::setup(
+            "TF-30",
+            format!(
+                "turn {} is past the limit of {limit} turns",
+                setup.turn.number
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn position_number(n: u8) -> Result<Pos, RuleError> {
+    Pos::number(n).ok_or_else(|| RuleError::setup("TF-6", format!("there is no position {n}")))
+}
+
+fn names(setup: &Setup) -> Result<PlayerNames, RuleError> {
+    let mut names = PlayerNames::default();
+    let mut given: Vec<String> = Vec::new();
+    for (seat, name) in &setup.names {
+        let s = seat_index(*seat, setup.players).ok_or_else(|| {
+            RuleError::setup(
+                "TF-5",
+                format!("{name:?} is named for a seat that does not play"),
+            )
+        })?;
+        check_name(name).map_err(|why| RuleError::setup("TF-5", why))?;
+        if given.iter().any(|g| g.eq_ignore_ascii_case(name)) {
+            return Err(RuleError::setup(
+                "TF-5",
+                format!("two players are called {name:?}"),
+            ));
+        }
+        given.push(name.clone());
+        names.set(s, name);
+    }
+    Ok(names)
 }
 
 fn layout(setup: &Setup) -> Result<[Size; POSITIONS], RuleError> {
@@ -200,23 +517,30 @@ fn homes(setup: &Setup) -> Result<[Pos; MAX_PLAYERS], RuleError> {
     Ok(homes)
 }
 
-type Position = (
-    [Stack; POSITIONS],
-    [SizeCounts; MAX_PLAYERS],
-    SizeCounts,
-    SizeCounts,
-);
+/// A board read from a setup: its stacks, and what they hold of each colour.
+pub(crate) struct Board {
+    pub stacks: [Stack; POSITIONS],
+    /// Pieces on the board, per seat index and size.
+    pub pieces: [SizeCounts; MAX_PLAYERS],
+    pub swords: SizeCounts,
+    pub shields: SizeCounts,
+}
 
-/// The set-up stacks, and the stashes and supplies holding everything else (TF-2, TF-3).
-fn position(setup: &Setup) -> Result<Position, RuleError> {
-    let mut stacks = [Stack::default(); POSITIONS];
-    // Seats beyond the table own nothing.
-    let mut stashes = [SizeCounts::default(); MAX_PLAYERS];
-    stashes[..usize::from(setup.players)].fill(SizeCounts::FULL);
-    let (mut swords, mut shields) = (SizeCounts::FULL, SizeCounts::FULL);
-    for (n, pyramids) in &setup.board {
-        let at = Pos::number(*n)
-            .ok_or_else(|| RuleError::setup("TF-6", format!("there is no position {n}")))?;
+/// Read and check a board: real positions (TF-6), at most one sword and one shield per stack
+/// (as play guarantees, TF-22), at most [`CAPACITY`] pyramids, pieces of seats that play, and
+/// never more than five pyramids of one colour and size (TF-2, TF-3).
+pub(crate) fn read_board(
+    board: &BTreeMap<u8, Vec<Pyramid>>,
+    players: u8,
+) -> Result<Board, RuleError> {
+    let mut out = Board {
+        stacks: [Stack::default(); POSITIONS],
+        pieces: [SizeCounts::default(); MAX_PLAYERS],
+        swords: SizeCounts::default(),
+        shields: SizeCounts::default(),
+    };
+    for (n, pyramids) in board {
+        let at = position_number(*n)?;
         if pyramids.len() > CAPACITY {
             return Err(RuleError::setup(
                 "TF-9",
@@ -231,26 +555,160 @@ fn position(setup: &Setup) -> Result<Position, RuleError> {
             ));
         }
         for p in pyramids {
-            let pool = match p.owner() {
-                Some(s) if s >= setup.players => {
+            let counts = match p.owner() {
+                Some(s) if s >= players => {
                     return Err(RuleError::setup(
                         "TF-5",
-                        format!("{p}: that seat does not play"),
+                        format!(
+                            "{} is on the board, but that colour does not play",
+                            pyramid_words(*p)
+                        ),
                     ));
                 }
-                Some(s) => &mut stashes[usize::from(s)],
-                None if p.is_sword() => &mut swords,
-                None => &mut shields,
+                Some(s) => &mut out.pieces[usize::from(s)],
+                None if p.is_sword() => &mut out.swords,
+                None => &mut out.shields,
             };
-            if !pool.has(p.size()) {
+            if counts.get(p.size()) >= 5 {
+                let rule = if p.owner().is_some() { "TF-2" } else { "TF-3" };
                 return Err(RuleError::setup(
-                    "TF-2",
-                    format!("more than 5 pyramids like {p} (TF-2, TF-3)"),
+                    rule,
+                    format!(
+                        "more than five pyramids like {} are on the board; there are five of each",
+                        pyramid_words(*p)
+                    ),
                 ));
             }
-            pool.take(p.size());
-            stacks[at.index()].push(*p);
+            counts.add(p.size());
+            out.stacks[at.index()].push(*p);
         }
     }
-    Ok((stacks, stashes, swords, shields))
+    Ok(out)
+}
+
+/// TF-2: each stash holds the pieces its seat has not on the board; given stashes must say so.
+fn stashes(setup: &Setup, board: &Board) -> Result<[SizeCounts; MAX_PLAYERS], RuleError> {
+    let mut stashes = [SizeCounts::default(); MAX_PLAYERS];
+    for s in 0..setup.players {
+        let on_board = board.pieces[usize::from(s)];
+        stashes[usize::from(s)] = SizeCounts(std::array::from_fn(|i| 5 - on_board.0[i]));
+    }
+    let Some(given) = &setup.stashes else {
+        return Ok(stashes);
+    };
+    for (seat, counts) in given {
+        let s = seat_index(*seat, setup.players).ok_or_else(|| {
+            RuleError::setup("TF-5", "a stash is given for a seat that does not play")
+        })?;
+        if *counts != stashes[usize::from(s)] {
+            return Err(RuleError::setup(
+                "TF-2",
+                format!(
+                    "{}'s stash and the board must account for all 15 of its pyramids, 5 of each size",
+                    seat_name(&PlayerNames::default(), s)
+                ),
+            ));
+        }
+    }
+    if given.len() != usize::from(setup.players) {
+        return Err(RuleError::setup(
+            "TF-2",
+            "give every player's stash, or none",
+        ));
+    }
+    Ok(stashes)
+}
+
+/// TF-3: a supply holds the swords (or shields) not on the board; a given supply must say so.
+fn supply(
+    given: Option<SizeCounts>,
+    on_board: SizeCounts,
+    what: &str,
+) -> Result<SizeCounts, RuleError> {
+    let supply = SizeCounts(std::array::from_fn(|i| 5 - on_board.0[i]));
+    match given {
+        Some(g) if g != supply => Err(RuleError::setup(
+            "TF-3",
+            format!("the supply of {what} and the board must account for all 15, 5 of each size"),
+        )),
+        _ => Ok(supply),
+    }
+}
+
+/// The position of a running game as a setup that starts a new game exactly there ([`build`]
+/// and [`opening`] give back an equivalent state). Triforce hides nothing, so every viewer gets
+/// the same. The last combat's dice are not part of a position.
+pub fn position(state: &State) -> Option<Setup> {
+    let players = state.players;
+    let board_of = |stacks: &[Stack; POSITIONS]| -> BTreeMap<u8, Vec<Pyramid>> {
+        Pos::all()
+            .filter(|p| !stacks[p.index()].is_empty())
+            .map(|p| (p.n(), stacks[p.index()].as_slice().to_vec()))
+            .collect()
+    };
+    let default_layout = state.layout == DEFAULT_LAYOUT;
+    let homes: Vec<u8> = state.seats().map(|s| state.home(s).n()).collect();
+    let mut setup = Setup::new(players);
+    setup.names = state
+        .seats()
+        .filter_map(|s| state.names.get(s).map(|n| (seat(s), n.to_string())))
+        .collect();
+    if !default_layout {
+        setup.layout = Some(state.layout.to_vec());
+        setup.free_layout = Size::ALL
+            .iter()
+            .any(|z| state.layout.iter().filter(|w| *w == z).count() != 5);
+    }
+    if homes != default_homes(players) {
+        setup.homes = Some(homes);
+    }
+    setup.turn_limit = state.turn_limit;
+    setup.board = board_of(&state.stacks);
+    setup.stashes = Some(state.seats().map(|s| (seat(s), state.stash(s))).collect());
+    setup.swords = Some(state.swords);
+    setup.shields = Some(state.shields);
+    let next = state.next_seat(state.active);
+    match state.phase {
+        // Between turns, or over: the next seat's turn start, whose checks end the game again.
+        Phase::TurnOver | Phase::Over => {
+            setup.starting_seat = seat(next);
+            setup.turn.number = state.turn.saturating_add(1);
+        }
+        Phase::Actions => {
+            setup.starting_seat = state.active();
+            setup.turn.number = state.turn;
+            if state.actions_taken > 0 {
+                setup.turn.actions_taken = state.actions_taken;
+                setup.turn.placed = Size::ALL
+                    .into_iter()
+                    .filter(|z| state.placed & z.bit() != 0)
+                    .collect();
+                setup.turn.began_with = Some(board_of(&state.start));
+            }
+        }
+        Phase::ChooseStack | Phase::Sword { .. } | Phase::Shield { .. } => {
+            setup.starting_seat = state.active();
+            setup.turn.number = state.turn;
+            setup.start_in = StartIn::Combat;
+            setup.turn.swords_taken = Pos::all()
+                .filter(|p| state.sword_takers[p.index()] != 0)
+                .map(|p| {
+                    let takers = state
+                        .seats()
+                        .filter(|s| state.sword_takers[p.index()] & 1 << s != 0)
+                        .map(seat)
+                        .collect();
+                    (p.n(), takers)
+                })
+                .collect();
+            setup.turn.window = match state.phase {
+                Phase::Sword { at } => Some(OpenWindow::Sword(at.n())),
+                Phase::Shield { at } => Some(OpenWindow::Shield(at.n())),
+                _ => None,
+            };
+        }
+        // Dice are rolled inside the command that makes them due: never a resting state.
+        Phase::Roll { .. } => return None,
+    }
+    Some(setup)
 }

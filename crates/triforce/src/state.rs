@@ -9,6 +9,7 @@ use crate::actions::Surface;
 use crate::board::{POSITIONS, Pos, Stack};
 use crate::combat::Battle;
 use crate::pieces::{List, MAX_PLAYERS, Pyramid, Size, SizeCounts, seat, seat_index};
+use crate::players::{PlayerNames, check_name};
 
 /// Where the turn stands, and so who must answer (TF-12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +67,8 @@ pub struct Outcome {
 #[serde(into = "StateRepr", try_from = "StateRepr")]
 pub struct State {
     pub(crate) players: u8,
+    /// Names the players gave themselves (a seat without one is known by its colour).
+    pub(crate) names: PlayerNames,
     /// TF-8: white sizes by position; whites never move.
     pub(crate) layout: [Size; POSITIONS],
     /// TF-10: home position of each seat.
@@ -97,6 +100,17 @@ pub struct State {
 impl State {
     pub fn players(&self) -> u8 {
         self.players
+    }
+
+    /// How people at the table know seat index `s`: its colour, with its player's name if given.
+    pub fn seat_name(&self, s: u8) -> String {
+        crate::players::seat_name(&self.names, s)
+    }
+
+    /// The name of `seat` at the table ("Red", "Ada (Red)"); "nobody" for a seat that does
+    /// not play.
+    pub fn name_of(&self, seat: Seat) -> String {
+        seat_index(seat, self.players).map_or_else(|| "nobody".to_string(), |s| self.seat_name(s))
     }
 
     pub fn stack(&self, at: Pos) -> &Stack {
@@ -189,6 +203,8 @@ impl State {
 #[derive(Serialize, Deserialize)]
 struct StateRepr {
     players: u8,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    names: BTreeMap<Seat, String>,
     layout: Vec<Size>,
     homes: BTreeMap<Seat, Pos>,
     stacks: BTreeMap<Pos, Vec<Pyramid>>,
@@ -228,6 +244,10 @@ impl From<State> for StateRepr {
         let players = s.seats().map(seat);
         StateRepr {
             players: s.players,
+            names: s
+                .seats()
+                .filter_map(|i| s.names.get(i).map(|n| (seat(i), n.to_string())))
+                .collect(),
             layout: s.layout.to_vec(),
             homes: s.seats().map(|i| (seat(i), s.home(i))).collect(),
             stacks: stacks_repr(&s.stacks),
@@ -290,9 +310,15 @@ impl TryFrom<StateRepr> for State {
                 sword_takers[pos.index()] |= 1 << index(s)?;
             }
         }
+        let mut names = PlayerNames::default();
+        for (s, name) in &r.names {
+            check_name(name)?;
+            names.set(index(*s)?, name);
+        }
         let stacks = stacks_from(r.stacks);
         Ok(State {
             players: r.players,
+            names,
             surface: Surface::read(&stacks, &layout),
             layout,
             homes,

@@ -13,6 +13,7 @@ use crate::actions;
 use crate::board::{POSITIONS, Pos, Stack, positions_in};
 use crate::combat::{self, Battle, Exchange};
 use crate::pieces::{Blank, List, Pyramid, Size, seat_index};
+use crate::players::size_words;
 use crate::state::{Outcome, Phase, State};
 use crate::winning;
 
@@ -22,7 +23,7 @@ pub const ACTIONS_PER_TURN: u8 = 3;
 /// What a seat may send. Positions are numbers 1..15 (TF-6); levels count from 1 at the lowest
 /// non-white pyramid of the stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", from = "CommandRepr")]
 pub enum Command {
     /// TF-14: put a pyramid of this size from your stash on your home stack.
     Place { size: Size },
@@ -38,6 +39,49 @@ pub enum Command {
     TakeShield { level: u8 },
     /// TF-22: make no exchange in the open window.
     Decline,
+}
+
+/// How a command is read: as [`Command`], but refusing unknown fields on every kind (serde
+/// lets a unit variant of a tagged enum carry any field, so those two are empty structs here).
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum CommandRepr {
+    Place { size: Size },
+    Move { from: u8, to: u8 },
+    EndTurn {},
+    Resolve { at: u8 },
+    TakeSword { level: u8 },
+    TakeShield { level: u8 },
+    Decline {},
+}
+
+impl From<CommandRepr> for Command {
+    fn from(c: CommandRepr) -> Command {
+        match c {
+            CommandRepr::Place { size } => Command::Place { size },
+            CommandRepr::Move { from, to } => Command::Move { from, to },
+            CommandRepr::EndTurn {} => Command::EndTurn,
+            CommandRepr::Resolve { at } => Command::Resolve { at },
+            CommandRepr::TakeSword { level } => Command::TakeSword { level },
+            CommandRepr::TakeShield { level } => Command::TakeShield { level },
+            CommandRepr::Decline {} => Command::Decline,
+        }
+    }
+}
+
+impl Command {
+    /// The command in words, for refusals.
+    pub fn words(&self) -> String {
+        match *self {
+            Command::Place { size } => format!("placing a {} pyramid", size_words(size)),
+            Command::Move { from, to } => format!("moving from {from} to {to}"),
+            Command::EndTurn => "ending the turn".into(),
+            Command::Resolve { at } => format!("resolving the stack at {at}"),
+            Command::TakeSword { level } => format!("taking a sword at level {level}"),
+            Command::TakeShield { level } => format!("taking a shield at level {level}"),
+            Command::Decline => "declining an exchange".into(),
+        }
+    }
 }
 
 impl Blank for Command {
@@ -177,11 +221,11 @@ fn check(state: &State, who: Seat, command: &Command) -> Result<Event, RuleError
     }
     let awaiting = state.awaiting();
     if awaiting != Some(who) {
-        let waiting = awaiting.map_or("nobody".to_string(), |s| s.to_string());
+        let waiting = awaiting.map_or("nobody".to_string(), |s| state.name_of(s));
         return Err(RuleError::not_your_call(
             phase_rule(state.phase),
             who,
-            format!("waiting for {waiting}"),
+            format!("it is {waiting}'s call, not yours"),
         ));
     }
     let s = seat_index(who, state.players).unwrap_or(0);
@@ -274,7 +318,11 @@ fn check(state: &State, who: Seat, command: &Command) -> Result<Event, RuleError
         }),
         (phase, command) => Err(RuleError::illegal(
             phase_rule(phase),
-            format!("{command:?} is not possible while {}", describe(phase)),
+            format!(
+                "{} is not possible while {}",
+                command.words(),
+                describe(phase)
+            ),
         )),
     }
 }

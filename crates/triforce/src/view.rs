@@ -10,7 +10,8 @@ use crate::actions;
 use crate::board::{NEIGHBOURS, Pos, positions_in};
 use crate::combat::{self, Battle, Exchange, Gear};
 use crate::pieces::{Pyramid, Size, SizeCounts, seat};
-use crate::state::{Outcome, Phase, State};
+use crate::players;
+use crate::state::{EndRule, Outcome, Phase, State};
 use crate::turn::{self, ACTIONS_PER_TURN, Command, Event};
 use crate::winning;
 
@@ -23,6 +24,8 @@ pub struct View {
     pub phase: Phase,
     /// Who must send the next command.
     pub awaiting: Option<Seat>,
+    /// Their name at the table.
+    pub awaiting_name: Option<String>,
     pub actions_taken: u8,
     pub actions_left: u8,
     pub positions: Vec<PositionView>,
@@ -37,6 +40,8 @@ pub struct View {
     pub legal_commands: Vec<Command>,
     pub last_battle: Option<Battle>,
     pub outcome: Option<Outcome>,
+    /// How the game ended, in words.
+    pub outcome_text: Option<String>,
     /// The whole table. Triforce hides nothing (only the dice are unknown until rolled), so
     /// every seat may see all of it; programs that search ahead (the bots) start from it.
     pub table: State,
@@ -61,6 +66,10 @@ pub struct PositionView {
 #[derive(Debug, Clone, Serialize)]
 pub struct SeatView {
     pub seat: Seat,
+    /// How the table knows this seat: its colour, with its player's name if given.
+    pub name: String,
+    /// The colour of its pyramids.
+    pub colour: &'static str,
     pub home: Pos,
     pub stash: SizeCounts,
     /// TF-28: stacks this seat is bottom player of.
@@ -109,6 +118,7 @@ pub fn build(state: &State) -> View {
         active: state.active(),
         phase: state.phase,
         awaiting,
+        awaiting_name: awaiting.map(|s| state.name_of(s)),
         actions_taken: state.actions_taken,
         actions_left: if state.phase == Phase::Actions {
             ACTIONS_PER_TURN.saturating_sub(state.actions_taken)
@@ -120,6 +130,8 @@ pub fn build(state: &State) -> View {
             .seats()
             .map(|s| SeatView {
                 seat: seat(s),
+                name: state.seat_name(s),
+                colour: players::colour(s),
                 home: state.home(s),
                 stash: state.stash(s),
                 territory: territory[usize::from(s)],
@@ -134,6 +146,7 @@ pub fn build(state: &State) -> View {
         legal_commands: commands,
         last_battle: state.last_battle,
         outcome: state.outcome,
+        outcome_text: state.outcome.map(|o| outcome_line(state, &o)),
         table: *state,
     }
 }
@@ -194,10 +207,11 @@ fn group(state: &State, commands: &[Command]) -> Legal {
     legal
 }
 
-/// Short form of a pyramid for the board picture: `1S` (p1 small), `KM` (sword), `CL` (shield).
+/// Short form of a pyramid for the board picture: `RS` (a small Red piece), `KM` (a medium
+/// sword), `CL` (a large shield).
 fn short(p: Pyramid) -> String {
     let colour = match p.owner() {
-        Some(s) => char::from(b'1' + s),
+        Some(s) => players::colour(s).chars().next().unwrap_or('?'),
         None if p.is_sword() => 'K',
         None => 'C',
     };
@@ -206,14 +220,20 @@ fn short(p: Pyramid) -> String {
 
 /// The board as rows of the triangle, then stashes, supplies and whose call it is.
 pub fn render(state: &State) -> String {
-    let mut out =
-        String::from("n@home:white[bottom … top]  2L = p2 large, K sword, C shield, ! contested\n");
+    let colours: Vec<String> = state
+        .seats()
+        .map(|s| format!("{} {}", short_colour(s), state.seat_name(s)))
+        .collect();
+    let mut out = format!(
+        "n@home:white[bottom … top]; {}; K sword, C shield; ! contested\n",
+        colours.join(", ")
+    );
     let cells: Vec<String> = Pos::all()
         .map(|p| {
             let home = state
                 .seats()
                 .find(|s| state.home(*s) == p)
-                .map_or(String::new(), |s| format!("@{}", s + 1));
+                .map_or(String::new(), |s| format!("@{}", short_colour(s)));
             let stack: Vec<String> = state
                 .stack(p)
                 .as_slice()
@@ -233,7 +253,7 @@ pub fn render(state: &State) -> String {
             )
         })
         .collect();
-    let width = cells.iter().map(String::len).max().unwrap_or(8) + 2;
+    let width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(8) + 2;
     for row in 1..=5usize {
         let first = row * (row - 1) / 2;
         let _ = write!(out, "{}", " ".repeat((5 - row) * width / 2));
@@ -248,8 +268,8 @@ pub fn render(state: &State) -> String {
     for s in state.seats() {
         let _ = writeln!(
             out,
-            "p{}: stash {}, bottom of {} stacks",
-            s + 1,
+            "{}: stash {}, bottom player of {} stacks",
+            state.seat_name(s),
             counts(state.stash(s)),
             territory[usize::from(s)]
         );
@@ -260,14 +280,26 @@ pub fn render(state: &State) -> String {
         counts(state.swords),
         counts(state.shields)
     );
-    let _ = write!(out, "turn {}: {}", state.turn, status(state));
+    match state.phase {
+        // A game can end before its first turn (decided at the start): no turn number then.
+        Phase::Over => {
+            let _ = write!(out, "game over: {}", status(state));
+        }
+        _ => {
+            let _ = write!(out, "turn {}: {}", state.turn, status(state));
+        }
+    }
     out
+}
+
+fn short_colour(s: u8) -> char {
+    players::colour(s).chars().next().unwrap_or('?')
 }
 
 fn status(state: &State) -> String {
     let who = state
         .awaiting()
-        .map_or("nobody".to_string(), |s| s.to_string());
+        .map_or("nobody".to_string(), |s| state.name_of(s));
     match state.phase {
         Phase::Actions => format!(
             "{who} to act ({} of {ACTIONS_PER_TURN} actions taken)",
@@ -278,35 +310,56 @@ fn status(state: &State) -> String {
         Phase::Shield { at } => format!("{who} may take a shield at {}", at.n()),
         Phase::Over => state
             .outcome
-            .map_or("game over".to_string(), |o| outcome_text(&o)),
+            .map_or("game over".to_string(), |o| outcome_line(state, &o)),
         Phase::Roll { .. } | Phase::TurnOver => "between turns".to_string(),
     }
 }
 
-fn outcome_text(o: &Outcome) -> String {
-    let names: Vec<String> = o.winners.as_slice().iter().map(Seat::to_string).collect();
-    let verb = if names.len() == 1 {
-        "wins"
+/// How the game ended, in one line naming the winners.
+pub fn outcome_line(state: &State, o: &Outcome) -> String {
+    let names: Vec<String> = o
+        .winners
+        .as_slice()
+        .iter()
+        .map(|s| state.name_of(*s))
+        .collect();
+    let winners = list(&names);
+    let won = if names.len() == 1 {
+        format!("{winners} wins")
     } else {
-        "share a draw"
+        format!("{winners} share a draw")
     };
-    format!(
-        "game over: {} {verb} ({})",
-        names.join(" and "),
-        o.by.rule()
-    )
+    match o.by {
+        EndRule::Territory => format!("{won}, as bottom player of enough stacks (TF-28)"),
+        EndRule::LastFree => format!("{won} as the only player left with a legal action (TF-29)"),
+        EndRule::Deadlock => format!("{won} with the most stacks, since nobody can act (TF-30)"),
+        EndRule::TurnLimit => format!("{won} with the most stacks at the turn limit (TF-30)"),
+    }
 }
 
-/// One event in words.
-pub fn narrate(event: &Event) -> String {
-    match event {
-        Event::TurnStarted { seat, turn } => format!("Turn {turn}: {seat} to play."),
+fn list(names: &[String]) -> String {
+    match names {
+        [] => "nobody".into(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// One event in words, naming every seat by its colour (and player's name).
+pub fn narrate(state: &State, event: &Event) -> String {
+    let name = |s: Seat| state.name_of(s);
+    match *event {
+        Event::TurnStarted { seat, turn } => format!("Turn {turn}: {} to play.", name(seat)),
         Event::Pinned { seat, turn } => {
-            format!("Turn {turn}: {seat} is pinned and passes (TF-18).")
+            format!(
+                "Turn {turn}: {} has no legal action and passes (TF-18).",
+                name(seat)
+            )
         }
         Event::Placed { seat, size, at } => format!(
-            "{seat} places a {} pyramid on home stack {}.",
-            size.letter(),
+            "{} places a {} pyramid on their home stack at {}.",
+            name(seat),
+            players::size_words(size),
             at.n()
         ),
         Event::Moved {
@@ -314,64 +367,102 @@ pub fn narrate(event: &Event) -> String {
             piece,
             from,
             to,
-        } => format!("{seat} moves {piece} from {} to {}.", from.n(), to.n()),
-        Event::TurnEnded { seat } => format!("{seat} ends the action phase."),
+        } => format!(
+            "{} moves {} from {} to {}.",
+            name(seat),
+            players::pyramid_words(piece),
+            from.n(),
+            to.n()
+        ),
+        Event::TurnEnded { seat } => format!("{} ends the action phase.", name(seat)),
         Event::StackChosen { seat, at } => {
-            format!("{seat} resolves the contested stack at {} next.", at.n())
+            format!(
+                "{} resolves the contested stack at {} next.",
+                name(seat),
+                at.n()
+            )
         }
         Event::SwordTaken {
             seat,
             at,
             level,
             given,
-        } => {
-            format!(
-                "{seat} exchanges {given} (level {level}) at {} for a sword.",
-                at.n()
-            )
-        }
+        } => format!(
+            "{} gives up {} (level {level}) at {} for a sword.",
+            name(seat),
+            players::pyramid_words(given),
+            at.n()
+        ),
         Event::ShieldTaken {
             seat,
             at,
             level,
             given,
-        } => {
+        } => format!(
+            "{} gives up {} (level {level}) at {} for a shield.",
+            name(seat),
+            players::pyramid_words(given),
+            at.n()
+        ),
+        Event::Declined { seat, at, exchange } => {
+            let what = match exchange {
+                Exchange::Sword => "sword",
+                Exchange::Shield => "shield",
+            };
+            format!("{} takes no {what} at {}.", name(seat), at.n())
+        }
+        Event::Battle(b) => battle_text(state, &b),
+        Event::GameOver { outcome } => {
+            let line = outcome_line(state, &outcome);
+            let mut chars = line.chars();
+            let first = chars.next().map(|c| c.to_uppercase().to_string());
             format!(
-                "{seat} exchanges {given} (level {level}) at {} for a shield.",
-                at.n()
+                "Game over: {}{}.",
+                first.unwrap_or_default(),
+                chars.as_str()
             )
         }
-        Event::Declined { seat, at, exchange } => {
-            format!("{seat} takes no {exchange:?} at {}.", at.n()).to_lowercase()
-        }
-        Event::Battle(b) => battle_text(b),
-        Event::GameOver { outcome } => format!("The {}.", outcome_text(outcome)),
     }
 }
 
-fn battle_text(b: &Battle) -> String {
+fn battle_text(state: &State, b: &Battle) -> String {
     let rolls: Vec<String> = b
         .rolls
         .as_slice()
         .iter()
-        .map(|r| match (r.gear, r.own, r.sword, r.shield) {
-            (Gear::Sword, Some(own), Some(black), _) => {
-                format!("{} {own}+{black}={} (sword)", r.seat, r.total)
+        .map(|r| {
+            let who = state.name_of(r.seat);
+            match (r.gear, r.own, r.sword, r.shield) {
+                (Gear::Sword, Some(own), Some(black), _) => {
+                    format!("{who} rolls {own} + {black} = {} with the sword", r.total)
+                }
+                (Gear::Shield, _, _, Some(d20)) => format!("{who} rolls {d20} on the shield's d20"),
+                _ => format!("{who} rolls {}", r.total),
             }
-            (Gear::Shield, _, _, Some(d20)) => format!("{} d20 {d20} (shield)", r.seat),
-            _ => format!("{} {}", r.seat, r.total),
         })
         .collect();
     let losses: Vec<String> = b
         .losses
         .as_slice()
         .iter()
-        .map(|l| format!("{} returns {}", l.seat, l.returned))
+        .map(|l| {
+            let who = state.name_of(l.seat);
+            if l.returned.is_sword() {
+                format!("{who}'s sword goes back to the supply")
+            } else if l.returned.is_shield() {
+                format!("{who}'s shield goes back to the supply")
+            } else {
+                format!(
+                    "{who} loses {} to their stash",
+                    players::pyramid_words(l.returned)
+                )
+            }
+        })
         .collect();
     format!(
         "Combat at {}: {}; {}.",
         b.at.n(),
-        rolls.join(", "),
-        losses.join(", ")
+        list(&rolls),
+        list(&losses)
     )
 }

@@ -65,11 +65,11 @@ fn any_command() -> impl Strategy<Value = Command> {
 }
 
 /// Play `steps` random commands through `decide`/`apply`, keeping the log.
+/// The log begins with the opening events, as every game's log does.
 fn walk(setup: &Setup, seed: u64, steps: usize) -> (State, Vec<Event>) {
-    let mut state = Triforce::setup(setup).unwrap();
+    let (mut state, mut log) = clash_core::start::<Triforce>(setup).unwrap();
     let mut player = RandomPlayer::new(seed);
     let mut dice = SeededRandomness::new(seed.wrapping_add(1));
-    let mut log = Vec::new();
     for _ in 0..steps {
         let Some((seat, command)) = player.pick(&state) else {
             break;
@@ -93,7 +93,7 @@ proptest! {
         prop_assert_eq!(serde_json::from_value::<State>(json).unwrap(), state);
         // The fast path (no events) reaches the same state from the same choices and dice.
         let mut dice = SeededRandomness::new(seed.wrapping_add(1));
-        let start = Triforce::setup(&setup).unwrap();
+        let start = triforce::start(&setup).unwrap();
         let fast = random::play(start, &mut RandomPlayer::new(seed), &mut dice, steps as u32).unwrap();
         prop_assert_eq!(fast.state, state);
     }
@@ -101,7 +101,7 @@ proptest! {
     #[test]
     fn pyramids_are_conserved_and_whites_never_move(seed: u64, players in 3u8..=6, steps in 0usize..600) {
         let setup = Setup::new(players);
-        let mut state = Triforce::setup(&setup).unwrap();
+        let mut state = triforce::start(&setup).unwrap();
         let mut player = RandomPlayer::with_policy(seed, if seed % 2 == 0 { Policy::ByKind } else { Policy::Uniform });
         let mut dice = SeededRandomness::new(seed);
         for _ in 0..steps {
@@ -155,7 +155,7 @@ proptest! {
     /// TF-28 to TF-30: random games end, and the winner really won by the rule named.
     #[test]
     fn random_full_games_end_with_a_winner(seed: u64, players in 3u8..=6) {
-        let start = Triforce::setup(&Setup::new(players)).unwrap();
+        let start = triforce::start(&Setup::new(players)).unwrap();
         let mut dice = SeededRandomness::new(seed);
         let game = random::play(start, &mut RandomPlayer::new(seed), &mut dice, 200_000).unwrap();
         let state = game.state;
@@ -176,7 +176,7 @@ proptest! {
     fn a_turn_limit_bounds_every_game(seed: u64, limit in 1u32..60) {
         let mut setup = Setup::new(3);
         setup.turn_limit = Some(limit);
-        let start = Triforce::setup(&setup).unwrap();
+        let start = triforce::start(&setup).unwrap();
         let mut dice = SeededRandomness::new(seed);
         let game = random::play(start, &mut RandomPlayer::new(seed), &mut dice, 100_000).unwrap();
         let outcome = game.state.outcome().expect("TF-30: the game ends at the turn limit");
@@ -192,7 +192,7 @@ fn random_game_lengths() {
     for (players, games) in [(3u8, 40u64), (6, 40)] {
         let mut turns: Vec<u32> = (0..games)
             .map(|seed| {
-                let start = Triforce::setup(&Setup::new(players)).unwrap();
+                let start = triforce::start(&Setup::new(players)).unwrap();
                 let mut dice: Box<dyn Randomness> = Box::new(SeededRandomness::new(seed));
                 let game = random::play(
                     start,

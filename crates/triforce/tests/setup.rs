@@ -7,7 +7,7 @@ use common::*;
 use triforce::{Pos, Pyramid, Setup, Size, Triforce};
 
 fn refused(setup: &Setup) -> &'static str {
-    match Triforce::setup(setup) {
+    match triforce::start(setup) {
         Err(RuleError::InvalidSetup { rule, .. }) => rule,
         other => panic!("expected a refused setup, got {other:?}"),
     }
@@ -143,7 +143,7 @@ fn tf_11_starting_seat_must_play() {
 #[test]
 fn tf_20_a_set_up_position_may_not_start_contested() {
     assert_eq!(refused(&setup(3, &[(8, "p3-M p1-L p3-S p1-M")])), "TF-20");
-    assert!(Triforce::setup(&combat_setup(&[(8, "p3-M p1-L p3-S p1-M")])).is_ok());
+    assert!(triforce::start(&combat_setup(&[(8, "p3-M p1-L p3-S p1-M")])).is_ok());
 }
 
 #[test]

@@ -80,6 +80,7 @@ pub mod character;
 pub mod conflict;
 pub mod consequence;
 pub mod dice;
+pub mod guard;
 pub mod limits;
 pub mod moves;
 pub mod odds;
@@ -89,7 +90,7 @@ mod render;
 pub mod roll;
 pub mod table;
 
-use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Ruleset, Seat, Viewer};
+use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 pub use character::{Character, FormRef, NpcForm, PcForm, Status};
@@ -171,6 +172,14 @@ pub struct WickedAge;
 
 impl Ruleset for WickedAge {
     const ID: &'static str = "wicked-age";
+
+    fn reveals(event: &Event) -> bool {
+        guard::reveals(event)
+    }
+
+    fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
+        guard::confirm(state, seat, command)
+    }
     type Setup = Setup;
     type State = State;
     type Command = Command;
@@ -263,6 +272,10 @@ impl Ruleset for WickedAge {
 }
 
 impl Listed for WickedAge {
+    const RULES: Rules = Rules {
+        markdown: include_str!("../../../docs/rules/wicked-age.md"),
+        charts: &["Reading a roll", "Dice"],
+    };
     const NAME: &'static str = "In A Wicked Age";
     const BLURB: &'static str =
         "Characters with forms and dice: challenge, answer, take advantage, negotiate.";

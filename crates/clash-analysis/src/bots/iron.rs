@@ -96,13 +96,13 @@ fn routine(command: &Command) -> bool {
             ConflictCommand::PlayMove {
                 choice: MoveChoice::Surrender,
                 ..
-            } | ConflictCommand::EndChain
+            } | ConflictCommand::EndChain {}
                 | ConflictCommand::PlaySpecial { .. }
                 | ConflictCommand::SettleConflict { .. }
                 | ConflictCommand::StartConflict { .. }
-                | ConflictCommand::RefuseLethal
+                | ConflictCommand::RefuseLethal {}
                 | ConflictCommand::SitOut { .. }
-                | ConflictCommand::KillSurrendered
+                | ConflictCommand::KillSurrendered {}
                 | ConflictCommand::DrunkenSwap { .. }
                 | ConflictCommand::RevealNpc { .. }
         ),

@@ -53,8 +53,8 @@ impl Seated for IronTriangle {
                 | ConflictCommand::NarrateConflict { .. }
                 | ConflictCommand::RevealNpc { .. }
                 | ConflictCommand::SitOut { .. }
-                | ConflictCommand::RefuseLethal
-                | ConflictCommand::KillSurrendered => Sends::Never,
+                | ConflictCommand::RefuseLethal {}
+                | ConflictCommand::KillSurrendered {} => Sends::Never,
                 ConflictCommand::PlayMove {
                     choice: MoveChoice::Surrender,
                     ..
@@ -315,7 +315,7 @@ fn routine(table: &SeatTable<IronTriangle>, options: &[Command]) -> Option<Comma
     if let Some(c) = find(&|c| matches!(c, ConflictCommand::JoinConflict { .. })) {
         return Some(Command::Conflict(c));
     }
-    if let Some(c) = find(&|c| matches!(c, ConflictCommand::SpareSurrendered)) {
+    if let Some(c) = find(&|c| matches!(c, ConflictCommand::SpareSurrendered {})) {
         return Some(Command::Conflict(c));
     }
     let opponent = plays
@@ -370,7 +370,7 @@ fn ordinary(command: &Command) -> bool {
     match command {
         Command::Conflict(c) => !matches!(
             c,
-            ConflictCommand::EndChain
+            ConflictCommand::EndChain {}
                 | ConflictCommand::PlaySpecial { .. }
                 | ConflictCommand::DrunkenSwap { .. }
         ),

@@ -2,8 +2,9 @@
 //!
 //! Players commit a secret word each (SD-1, hidden from the others); when all have committed the
 //! GM reveals them and rolls a d6 from the injected randomness (SD-3). The GM may shuffle a
-//! secret deck whose order nobody may see (SD-4). Choices are words so tests can search every
-//! response for them.
+//! secret deck whose order nobody may see (SD-4). The GM may also announce the words committed
+//! so far, without a roll (SD-5): a reveal without chance. Choices are words so tests can
+//! search every response for them.
 
 #![allow(dead_code)]
 
@@ -40,6 +41,7 @@ pub enum Command {
     Commit { word: String },
     Reveal,
     Shuffle,
+    Announce,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -55,6 +57,9 @@ pub enum Event {
     },
     Shuffled {
         order: Vec<String>,
+    },
+    Announced {
+        words: Vec<(Seat, String)>,
     },
 }
 
@@ -72,6 +77,16 @@ fn players(state: &State) -> impl Iterator<Item = Seat> {
 
 impl Ruleset for SealedDuel {
     const ID: &'static str = "sealed-duel";
+
+    /// A commitment is hidden news, not a reveal; the reveal, the announcement and the
+    /// shuffle show what nobody knew.
+    fn reveals(event: &Event) -> bool {
+        !matches!(event, Event::Committed { .. })
+    }
+
+    fn confirm(_state: &State, _seat: Seat, command: &Command) -> Option<String> {
+        matches!(command, Command::Reveal).then(|| "Reveal every word and roll?".to_string())
+    }
     type Setup = Setup;
     type State = State;
     type Command = Command;
@@ -187,6 +202,18 @@ impl Ruleset for SealedDuel {
                 shuffle(rng, &mut order, |c| c.clone())?;
                 Ok(vec![Event::Shuffled { order }])
             }
+            Command::Announce => {
+                if seat != Seat::Gm {
+                    return Err(RuleError::not_your_call(
+                        "SD-5",
+                        seat,
+                        "only the GM announces",
+                    ));
+                }
+                Ok(vec![Event::Announced {
+                    words: state.committed.clone(),
+                }])
+            }
         }
     }
 
@@ -200,6 +227,7 @@ impl Ruleset for SealedDuel {
                 state.round += 1;
             }
             Event::Shuffled { order } => state.deck = order.clone(),
+            Event::Announced { .. } => {}
         }
     }
 
@@ -239,6 +267,10 @@ impl Ruleset for SealedDuel {
                 format!("revealed {} and rolled {roll}", w.join(", "))
             }
             Event::Shuffled { .. } => "the deck is shuffled".into(),
+            Event::Announced { words } => {
+                let w: Vec<String> = words.iter().map(|(s, w)| format!("{s}: {w}")).collect();
+                format!("announced {}", w.join(", "))
+            }
         }
     }
 

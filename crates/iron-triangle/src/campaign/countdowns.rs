@@ -36,6 +36,21 @@ pub struct CountdownSheet {
     pub boxes: u32,
     #[serde(default)]
     pub marked: u32,
+    /// What the GM narrated once every box was marked (IT-14), in a position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consequences: Option<String>,
+}
+
+impl CountdownSheet {
+    /// The sheet of a countdown as it stands.
+    pub fn of(c: &Countdown) -> CountdownSheet {
+        CountdownSheet {
+            name: c.name.clone(),
+            boxes: c.boxes,
+            marked: c.marked,
+            consequences: c.consequences.clone(),
+        }
+    }
 }
 
 impl CountdownSheet {
@@ -50,11 +65,24 @@ impl CountdownSheet {
                 ),
             ));
         }
+        if let Some(text) = &self.consequences {
+            if self.marked < self.boxes {
+                return Err(RuleError::setup(
+                    "IT-14",
+                    format!(
+                        "{}'s consequences come only once every box is marked",
+                        self.name
+                    ),
+                ));
+            }
+            non_empty(text, "IT-14", "the consequences").map_err(as_setup)?;
+            crate::limits::text(text, "IT-14", "the consequences").map_err(as_setup)?;
+        }
         Ok(Countdown {
             name: self.name.trim().to_string(),
             boxes: self.boxes,
             marked: self.marked,
-            consequences: None,
+            consequences: self.consequences.clone(),
         })
     }
 }
@@ -68,6 +96,7 @@ fn as_setup(e: RuleError) -> RuleError {
 
 fn check_shape(name: &str, boxes: u32) -> Result<(), RuleError> {
     non_empty(name, "IT-13", "a countdown's name")?;
+    crate::limits::name(name, "IT-13", "a countdown's name")?;
     if !(MIN_BOXES..=MAX_BOXES).contains(&boxes) {
         return Err(RuleError::illegal(
             "IT-13",
@@ -84,7 +113,13 @@ fn find<'a>(table: &'a Table, name: &str) -> Result<&'a Countdown, RuleError> {
         .iter()
         .find(|c| c.name == name)
         .ok_or_else(|| {
-            RuleError::illegal("IT-13", format!("there is no countdown called {name:?}"))
+            RuleError::illegal(
+                "IT-13",
+                format!(
+                    "there is no countdown called {}",
+                    crate::limits::shown(name)
+                ),
+            )
         })
 }
 
@@ -97,10 +132,22 @@ pub fn create(
     require_gm(seat, "IT-13", "creates countdowns")?;
     let name = name.trim();
     check_shape(name, boxes)?;
+    if table.campaign.countdowns.len() >= crate::limits::MAX_COUNTDOWNS {
+        return Err(RuleError::illegal(
+            "IT-13",
+            format!(
+                "a table holds at most {} countdowns",
+                crate::limits::MAX_COUNTDOWNS
+            ),
+        ));
+    }
     if table.campaign.countdowns.iter().any(|c| c.name == name) {
         return Err(RuleError::illegal(
             "IT-13",
-            format!("a countdown called {name:?} already exists"),
+            format!(
+                "a countdown called {} already exists",
+                crate::limits::shown(name)
+            ),
         ));
     }
     Ok(vec![CampaignEvent::CountdownCreated {
@@ -150,6 +197,7 @@ pub fn narrate_full(
         ));
     }
     non_empty(consequences, "IT-14", "the consequences")?;
+    crate::limits::text(consequences, "IT-14", "the consequences")?;
     Ok(vec![CampaignEvent::CountdownNarrated {
         name: c.name.clone(),
         consequences: consequences.to_string(),
@@ -198,7 +246,7 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     let n = table.campaign.countdowns.len() + 1;
     for boxes in [MIN_BOXES, MAX_BOXES] {
         out.push(CampaignCommand::CreateCountdown {
-            name: format!("Countdown {n}"),
+            name: format!("Countdown number {n}"),
             boxes,
         });
     }

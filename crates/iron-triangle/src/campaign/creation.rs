@@ -23,10 +23,22 @@ fn as_command_error(e: RuleError) -> RuleError {
 }
 
 fn check_name_free(table: &Table, name: &str) -> Result<(), RuleError> {
+    if table.characters.len() >= crate::limits::MAX_CHARACTERS {
+        return Err(RuleError::illegal(
+            "IT-1",
+            format!(
+                "a table holds at most {} characters",
+                crate::limits::MAX_CHARACTERS
+            ),
+        ));
+    }
     if table.character(name.trim()).is_some() {
         return Err(RuleError::illegal(
             "IT-7",
-            format!("a character called {:?} already exists", name.trim()),
+            format!(
+                "a character called {} already exists",
+                crate::limits::shown(name.trim())
+            ),
         ));
     }
     Ok(())
@@ -41,7 +53,7 @@ fn check_new_pc(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<(),
             seat,
             format!(
                 "a player creates only its own PC, not one for {}",
-                sheet.controller
+                table.seat_name(sheet.controller)
             ),
         ));
     }
@@ -54,10 +66,7 @@ fn check_new_pc(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<(),
     if let Some(pc) = pc_of(table, seat) {
         return Err(RuleError::illegal(
             "IT-1",
-            format!(
-                "{seat} already controls {}; each player controls one PC",
-                pc.name
-            ),
+            format!("you already play {}; each player controls one PC", pc.name),
         ));
     }
     Ok(())
@@ -80,6 +89,12 @@ pub fn create(
         check_new_pc(table, seat, sheet)?;
     }
     check_name_free(table, &sheet.name)?;
+    if !sheet.state.is_fresh() {
+        return Err(RuleError::illegal(
+            "IT-9",
+            "a new character is alive, with fresh specials and no ban",
+        ));
+    }
     let character = sheet.build().map_err(as_command_error)?;
     Ok(vec![CampaignEvent::CharacterCreated {
         character: Box::new(character),
@@ -106,7 +121,7 @@ pub fn replacement(
         return Err(RuleError::not_your_call(
             "IT-66",
             seat,
-            format!("{replaces} was {}'s PC", dead.controller),
+            format!("{replaces} was another player's PC"),
         ));
     }
     check_new_pc(table, seat, sheet)?;
@@ -186,6 +201,16 @@ pub fn rename(
         ));
     }
     non_empty(name, "IT-7", "a move's name")?;
+    crate::limits::name(name, "IT-7", "a move's name")?;
+    if c.move_name(mv) == Some(name.trim()) {
+        return Err(RuleError::illegal(
+            "IT-7",
+            format!(
+                "{character}'s {mv} is already called {}",
+                crate::limits::shown(name.trim())
+            ),
+        ));
+    }
     Ok(vec![CampaignEvent::MoveRenamed {
         character: c.name.clone(),
         controller: c.controller,
@@ -225,7 +250,7 @@ fn starter(seat: Seat, name: String) -> Option<CharacterSheet> {
 pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     let n = table.characters.len() + 1;
     if seat != Seat::Gm {
-        if let Some(sheet) = starter(seat, format!("{seat} hero {n}")) {
+        if let Some(sheet) = starter(seat, format!("Hero {n}")) {
             out.push(CampaignCommand::CreateCharacter {
                 sheet: Box::new(sheet),
             });
@@ -236,7 +261,7 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
             .filter(|c| c.dead && c.controller == seat)
         {
             for level in 0..=MAX_REPLACEMENT_LEVEL.min(dead.level) {
-                if let Some(sheet) = starter(seat, format!("{seat} heir {n}")) {
+                if let Some(sheet) = starter(seat, format!("Heir {n}")) {
                     out.push(CampaignCommand::CreateReplacement {
                         sheet: Box::new(sheet),
                         replaces: dead.name.clone(),

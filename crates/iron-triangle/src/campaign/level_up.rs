@@ -30,7 +30,10 @@ pub enum Improvement {
     /// (c) +1 max energy in a zero-marked type; current energy is unchanged (D-16).
     Energy { action: Action },
     /// (d) Learn a special whose requirements are met at the new level (IT-56, IT-59, D-32).
-    LearnSpecial { special: Special },
+    LearnSpecial {
+        #[serde(deserialize_with = "crate::special::strict::one")]
+        special: Special,
+    },
 }
 
 /// Add `followup` to the combo starting at `from`, or replace the followup `replaces` with it.
@@ -71,7 +74,7 @@ fn missing_yeses(c: &Character) -> Vec<&'static str> {
     missing
 }
 
-fn eligible(table: &Table) -> Vec<String> {
+pub(crate) fn eligible(table: &Table) -> Vec<String> {
     table
         .characters
         .iter()
@@ -245,6 +248,7 @@ fn check_improvement(
                 ));
             }
             non_empty(name, "IT-7", "the new move's name")?;
+            crate::limits::name(name, "IT-7", "the new move's name")?;
             if repl.is_some_and(|r| !r.moves.iter().any(|k| k.mv == *mv)) {
                 return Err(RuleError::illegal(
                     "D-33",
@@ -264,7 +268,7 @@ fn check_improvement(
             if !c.marks.zero.get(*action) {
                 return Err(RuleError::illegal(
                     "D-16",
-                    format!("{action:?} has no zero mark; +1 max goes to a zero-marked type"),
+                    format!("{action} has no zero mark; +1 max goes to a zero-marked type"),
                 ));
             }
             if c.energy.max.get(*action) == u32::MAX {
@@ -421,6 +425,18 @@ pub fn rewrite(
     }
     for t in texts.iter().flatten() {
         non_empty(t, "IT-65", "a rewritten goal, belief or flaw")?;
+        crate::limits::text(t, "IT-65", "a goal, belief or flaw")?;
+    }
+    let now = [&c.goal.text, &c.belief.text, &c.flaw.text];
+    if texts
+        .iter()
+        .zip(now)
+        .all(|(new, old)| new.is_none_or(|t| t.trim() == old))
+    {
+        return Err(RuleError::illegal(
+            "IT-65",
+            "that is what the sheet already says",
+        ));
     }
     let [goal, belief, flaw] = texts.map(|t| t.map(|s| s.trim().to_string()));
     Ok(vec![CampaignEvent::TraitsRewritten {
@@ -448,14 +464,21 @@ pub fn change_background(
     if !c.backgrounds.iter().any(|b| b.name == background) {
         return Err(RuleError::illegal(
             "IT-65",
-            format!("{name} has no background {background:?}"),
+            format!(
+                "{name} has no background {}",
+                crate::limits::shown(background)
+            ),
         ));
     }
     non_empty(new_name, "IT-65", "the new background")?;
+    crate::limits::name(new_name, "IT-65", "the new background")?;
     if c.backgrounds.iter().any(|b| b.name == new_name.trim()) {
         return Err(RuleError::illegal(
             "IT-65",
-            format!("{name} already has a background {new_name:?}"),
+            format!(
+                "{name} already has a background {}",
+                crate::limits::shown(new_name)
+            ),
         ));
     }
     Ok(vec![CampaignEvent::BackgroundChanged {

@@ -8,7 +8,7 @@
 //! choice triggers the reveal and the choice of a decider) emit those follow-up events too.
 
 mod countdowns;
-mod creation;
+pub(crate) mod creation;
 mod level_up;
 mod narration;
 mod problems;
@@ -76,6 +76,32 @@ pub struct CampaignSetup {
     /// Breather or short rest already taken since the last full rest (D-15).
     pub breather_used: bool,
     pub short_rest_used: bool,
+    /// The GM has ended the session: level-ups and rewrites happen now (IT-60 … IT-65).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub session_ending: bool,
+    /// PCs that levelled up at this session end (IT-60: one level per session).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub levelled_this_session: Vec<String>,
+    /// Descriptions of problems already resolved, which are not retried (IT-20).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub closed_problems: Vec<String>,
+    /// A problem the GM has just opened, before anyone commits a pick: its description. Its
+    /// number is `problems_opened`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_problem: Option<String>,
+    /// Replacement PCs still resolving their level-ups (IT-66).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replacements: Vec<ReplacementSheet>,
+}
+
+/// A replacement PC in a position: it levels up `levels_left` more times with the dead PC's
+/// moves and combos (IT-66, D-33).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementSheet {
+    pub character: String,
+    pub replaces: String,
+    pub levels_left: u32,
 }
 
 /// A replacement PC still levelling up to its starting level (IT-66, D-33). It may learn only
@@ -89,6 +115,148 @@ pub struct Replacement {
     pub combos: Vec<Combo>,
 }
 
+impl CampaignSetup {
+    /// The campaign as it stands, for a position; `None` while a problem is past its opening
+    /// (picks are committed, or it is being decided), which a position does not hold.
+    pub fn of(c: &Campaign) -> Option<CampaignSetup> {
+        let open_problem = match &c.problem {
+            None => None,
+            Some(p) if p.stage == Stage::Choosing && p.commitments.is_empty() && !p.revealed => {
+                Some(p.description.clone())
+            }
+            Some(_) => return None,
+        };
+        Some(CampaignSetup {
+            session: Some(c.session),
+            problems_opened: c.problems_opened,
+            last_decided: c.last_decided.clone(),
+            rest_due: c.rests.due,
+            breather_used: c.rests.breather_used,
+            short_rest_used: c.rests.short_rest_used,
+            session_ending: c.session_ending,
+            levelled_this_session: c.levelled_this_session.clone(),
+            closed_problems: c.closed_problems.clone(),
+            open_problem,
+            replacements: c
+                .replacements
+                .iter()
+                .map(|r| ReplacementSheet {
+                    character: r.character.clone(),
+                    replaces: r.replaces.clone(),
+                    levels_left: r.levels_left,
+                })
+                .collect(),
+        })
+    }
+}
+
+/// The parts of a position's campaign that name characters: level-ups already taken this
+/// session, replacements still levelling up, and an open problem (IT-15, IT-20, IT-60, IT-66).
+pub(crate) fn restore_position(table: &mut Table, setup: &CampaignSetup) -> Result<(), RuleError> {
+    let pc = |name: &str| table.character(name).filter(|c| c.is_pc());
+    for name in &setup.levelled_this_session {
+        if !setup.session_ending {
+            return Err(RuleError::setup(
+                "IT-60",
+                "level-ups happen at session end: end the session first",
+            ));
+        }
+        if pc(name).is_none_or(|c| c.dead) {
+            return Err(RuleError::setup(
+                "IT-60",
+                format!(
+                    "{} is not a living PC that could level up",
+                    crate::limits::shown(name)
+                ),
+            ));
+        }
+    }
+    let mut replacements = Vec::new();
+    for r in &setup.replacements {
+        let (Some(new), Some(dead)) = (pc(&r.character), pc(&r.replaces)) else {
+            return Err(RuleError::setup(
+                "IT-66",
+                "a replacement and the PC it replaces are both PCs of the table",
+            ));
+        };
+        if new.dead || !dead.dead || new.controller != dead.controller {
+            return Err(RuleError::setup(
+                "IT-66",
+                format!(
+                    "{} continues the tradition of its own player's dead PC",
+                    new.name
+                ),
+            ));
+        }
+        if r.levels_left == 0 || r.levels_left > creation::MAX_REPLACEMENT_LEVEL {
+            return Err(RuleError::setup(
+                "IT-66",
+                format!(
+                    "a replacement has 1 to {} level-ups left",
+                    creation::MAX_REPLACEMENT_LEVEL
+                ),
+            ));
+        }
+        if replacements
+            .iter()
+            .any(|x: &Replacement| x.character == new.name)
+        {
+            return Err(RuleError::setup("IT-66", "a replacement is listed twice"));
+        }
+        replacements.push(Replacement {
+            character: new.name.clone(),
+            replaces: dead.name.clone(),
+            levels_left: r.levels_left,
+            moves: dead.moves.clone(),
+            combos: dead.combos.clone(),
+        });
+    }
+    if let Some(description) = &setup.open_problem {
+        if setup.session_ending {
+            return Err(RuleError::setup(
+                "IT-60",
+                "no problem is open once the session has ended",
+            ));
+        }
+        non_empty(description, "IT-15", "a problem's description").map_err(as_setup)?;
+        crate::limits::text(description, "IT-15", "a problem's description").map_err(as_setup)?;
+        if setup.problems_opened == 0 {
+            return Err(RuleError::setup(
+                "IT-15",
+                "the open problem is one of the problems opened: count it",
+            ));
+        }
+        if setup
+            .closed_problems
+            .iter()
+            .any(|d| d == description.trim())
+        {
+            return Err(RuleError::setup("IT-20", "a problem is not retried"));
+        }
+        table.campaign.problem = Some(Problem {
+            number: setup.problems_opened,
+            description: description.trim().to_string(),
+            commitments: Vec::new(),
+            revealed: false,
+            stage: Stage::Choosing,
+            rejected: Vec::new(),
+            vetoed: None,
+            vetoes: Vec::new(),
+        });
+    }
+    table.campaign.replacements = replacements;
+    table.campaign.session_ending = setup.session_ending;
+    table.campaign.levelled_this_session = setup.levelled_this_session.clone();
+    Ok(())
+}
+
+fn as_setup(e: RuleError) -> RuleError {
+    match e {
+        RuleError::IllegalMove { rule, reason } => RuleError::setup(rule, reason),
+        other => other,
+    }
+}
+
 impl Campaign {
     pub fn new(
         countdowns: &[CountdownSheet],
@@ -100,12 +268,15 @@ impl Campaign {
             if built.iter().any(|o| o.name == c.name) {
                 return Err(RuleError::setup(
                     "IT-13",
-                    format!("two countdowns are called {:?}", c.name),
+                    format!(
+                        "two countdowns are called {}",
+                        crate::limits::shown(&c.name)
+                    ),
                 ));
             }
             built.push(c);
         }
-        if let Some((seat, n)) = setup
+        if let Some((_, n)) = setup
             .last_decided
             .iter()
             .find(|(_, n)| **n > setup.problems_opened)
@@ -113,10 +284,22 @@ impl Campaign {
             return Err(RuleError::setup(
                 "IT-17",
                 format!(
-                    "{seat} cannot have decided problem #{n}: only {} were opened",
+                    "a player cannot have decided problem #{n}: only {} were opened",
                     setup.problems_opened
                 ),
             ));
+        }
+        if setup.closed_problems.len() > crate::limits::MAX_CLOSED_PROBLEMS {
+            return Err(RuleError::setup(
+                "IT-20",
+                format!(
+                    "a setup remembers at most {} resolved problems",
+                    crate::limits::MAX_CLOSED_PROBLEMS
+                ),
+            ));
+        }
+        for d in &setup.closed_problems {
+            crate::limits::text(d, "IT-20", "a problem's description").map_err(as_setup)?;
         }
         if setup.last_decided.contains_key(&Seat::Gm) {
             return Err(RuleError::setup(
@@ -131,7 +314,11 @@ impl Campaign {
             countdowns: built,
             problems_opened: setup.problems_opened,
             problem: None,
-            closed_problems: Vec::new(),
+            closed_problems: setup
+                .closed_problems
+                .iter()
+                .map(|d| d.trim().to_string())
+                .collect(),
             last_decided: setup.last_decided.clone(),
             rests: Rests {
                 due: setup.rest_due,
@@ -145,6 +332,16 @@ impl Campaign {
     pub fn replacement(&self, name: &str) -> Option<&Replacement> {
         self.replacements.iter().find(|r| r.character == name)
     }
+}
+
+/// The seats a problem's reveal waits for (IT-2, IT-15).
+pub fn problem_choosers(table: &Table) -> Vec<Seat> {
+    problems::choosers(table)
+}
+
+/// The PCs with three yes marks that must level up before the next session (IT-60).
+pub fn level_up_due(table: &Table) -> Vec<String> {
+    level_up::eligible(table)
 }
 
 /// Called when a conflict has ended: the party may now rest (IT-31).
@@ -566,7 +763,7 @@ pub(crate) fn controlled<'a>(
         return Err(RuleError::not_your_call(
             "IT-1",
             seat,
-            format!("{name} is controlled by {}", c.controller),
+            format!("{name} is not your character"),
         ));
     }
     Ok(c)
@@ -578,13 +775,4 @@ pub(crate) fn non_empty(text: &str, rule: &'static str, what: &str) -> Result<()
     } else {
         Ok(())
     }
-}
-
-/// Run `decide`'s first events through `apply` on a copy, to compute automatic follow-ups.
-pub(crate) fn after(table: &Table, events: &[CampaignEvent]) -> Table {
-    let mut next = table.clone();
-    for e in events {
-        apply(&mut next, e);
-    }
-    next
 }

@@ -2,15 +2,18 @@
 
 use super::visibility::decider_name;
 use super::{CampaignEvent, DeciderReason, Improvement, Payment, Pick, RestKind};
+use crate::Table;
 use crate::moves::Action;
 
-pub fn narrate(event: &CampaignEvent) -> String {
+pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
     use CampaignEvent as E;
     match event {
-        E::CharacterCreated { character } => format!(
-            "{} joins the story ({}).",
-            character.name, character.controller
-        ),
+        E::CharacterCreated { character } if character.is_pc() => {
+            format!("{} joins the story as a PC.", character.name)
+        }
+        E::CharacterCreated { character } => {
+            format!("The GM brings {} into the story as an NPC.", character.name)
+        }
         E::ReplacementCreated {
             character,
             replaces,
@@ -94,13 +97,10 @@ pub fn narrate(event: &CampaignEvent) -> String {
             };
             format!("{} decides, {why}.", decider_name(decider))
         }
-        E::DeciderTied { candidates, .. } => {
-            let names: Vec<String> = candidates.iter().map(|s| s.to_string()).collect();
-            format!(
-                "A tie between {}: the GM picks the decider.",
-                names.join(" and ")
-            )
-        }
+        E::DeciderTied { candidates, .. } => format!(
+            "A tie between {}: the GM picks the decider.",
+            table.seat_names(candidates)
+        ),
         E::OutcomeNarrated {
             decider,
             text,
@@ -199,9 +199,7 @@ fn paid(p: &Payment) -> String {
     match p {
         Payment::Nothing => String::new(),
         Payment::Point { background, .. } => format!(" (spends a point of {background})"),
-        Payment::Trait { which, .. } => {
-            format!(" (marks the {})", format!("{which:?}").to_lowercase())
-        }
+        Payment::Trait { which, .. } => format!(" (marks the {})", which.words()),
     }
 }
 

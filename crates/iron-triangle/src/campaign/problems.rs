@@ -6,7 +6,9 @@
 use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
-use super::{CampaignCommand, CampaignEvent, after, non_empty, pc_of, require_gm, require_player};
+use std::collections::BTreeMap;
+
+use super::{CampaignCommand, CampaignEvent, non_empty, pc_of, require_gm, require_player};
 use crate::Table;
 use crate::character::{Background, Character, MAX_POINTS_IN_ONE_BACKGROUND};
 
@@ -70,6 +72,13 @@ pub enum TraitKind {
 }
 
 impl TraitKind {
+    pub fn words(self) -> &'static str {
+        match self {
+            TraitKind::Belief => "belief",
+            TraitKind::Flaw => "flaw",
+        }
+    }
+
     pub fn of(self, c: &Character) -> &crate::character::Trait {
         match self {
             TraitKind::Belief => &c.belief,
@@ -248,6 +257,7 @@ pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<Campaign
         ));
     }
     non_empty(description, "IT-15", "a problem's description")?;
+    crate::limits::text(description, "IT-15", "a problem's description")?;
     let description = description.trim();
     if table
         .campaign
@@ -257,7 +267,10 @@ pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<Campaign
     {
         return Err(RuleError::illegal(
             "IT-20",
-            format!("{description:?} was already resolved; a problem is not retried"),
+            format!(
+                "{} was already resolved; a problem is not retried",
+                crate::limits::shown(description)
+            ),
         ));
     }
     let number = table
@@ -282,8 +295,8 @@ pub fn commit(table: &Table, seat: Seat, pick: Pick) -> Result<Vec<CampaignEvent
             format!("the picks for problem #{} are already revealed", p.number),
         ));
     }
-    let pc = pc_of(table, seat)
-        .ok_or_else(|| RuleError::illegal("IT-15", format!("{seat} has no living PC")))?;
+    let pc =
+        pc_of(table, seat).ok_or_else(|| RuleError::illegal("IT-15", "you have no living PC"))?;
     if table.campaign.replacement(&pc.name).is_some() {
         return Err(RuleError::illegal(
             "IT-66",
@@ -326,7 +339,7 @@ fn check_eligible(
         )),
         (true, Some(t)) if t.of(pc).marked => Err(RuleError::illegal(
             "D-20",
-            format!("{}'s {t:?} is already marked", pc.name).to_lowercase(),
+            format!("{}'s {} is already marked", pc.name, t.words()),
         )),
         (false, Some(_)) => Err(RuleError::illegal(
             "IT-16",
@@ -337,12 +350,17 @@ fn check_eligible(
 }
 
 /// Add the reveal and the choice of decider when the last awaited pick is in (IT-2, IT-17).
+/// Only the problem is worked on a copy: opening or committing changes nothing else, so this
+/// costs the same whatever the size of the table (it runs for every listed legal pick).
 fn with_reveal_if_ready(table: &Table, mut events: Vec<CampaignEvent>) -> Vec<CampaignEvent> {
-    let next = after(table, &events);
-    let Some(p) = &next.campaign.problem else {
+    let mut problem = table.campaign.problem.clone();
+    for e in &events {
+        apply_to_problem(&mut problem, e);
+    }
+    let Some(p) = problem else {
         return events;
     };
-    let ready = choosers(&next)
+    let ready = choosers(table)
         .iter()
         .all(|s| p.commitments.iter().any(|c| c.seat == *s));
     if ready && !p.revealed {
@@ -350,13 +368,50 @@ fn with_reveal_if_ready(table: &Table, mut events: Vec<CampaignEvent>) -> Vec<Ca
             problem: p.number,
             commitments: p.commitments.clone(),
         });
-        events.push(resolve(&next, p));
+        events.push(resolve(&table.campaign.last_decided, &p));
     }
     events
 }
 
-/// Who decides (IT-17, IT-19, D-21), among the picks not rejected by the GM.
-pub(crate) fn resolve(table: &Table, p: &Problem) -> CampaignEvent {
+/// What opening a problem or committing a pick does to the open problem.
+fn apply_to_problem(problem: &mut Option<Problem>, event: &CampaignEvent) {
+    match event {
+        CampaignEvent::ProblemOpened {
+            problem: number,
+            description,
+        } => {
+            *problem = Some(Problem {
+                number: *number,
+                description: description.clone(),
+                commitments: Vec::new(),
+                revealed: false,
+                stage: Stage::Choosing,
+                rejected: Vec::new(),
+                vetoed: None,
+                vetoes: Vec::new(),
+            });
+        }
+        CampaignEvent::OptionCommitted {
+            seat,
+            character,
+            pick: Some(pick),
+            ..
+        } => {
+            if let Some(p) = problem.as_mut() {
+                p.commitments.push(Commitment {
+                    seat: *seat,
+                    character: character.clone(),
+                    pick: *pick,
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Who decides (IT-17, IT-19, D-21), among the picks not rejected by the GM; `last_decided`
+/// is each seat's last decided problem (IT-18).
+pub(crate) fn resolve(last_decided: &BTreeMap<Seat, u32>, p: &Problem) -> CampaignEvent {
     let chosen: Vec<(&Commitment, ProblemOption)> = p
         .commitments
         .iter()
@@ -383,7 +438,7 @@ pub(crate) fn resolve(table: &Table, p: &Problem) -> CampaignEvent {
         return chosen_event(Decider::from(only), DeciderReason::HighestOption);
     }
     // `None` (never decided) orders before every problem number: least recent (D-21).
-    let recency = |c: &Commitment| table.campaign.last_decided.get(&c.seat).copied();
+    let recency = |c: &Commitment| last_decided.get(&c.seat).copied();
     let least = top.iter().map(|c| recency(c)).min().flatten();
     let oldest: Vec<&Commitment> = top
         .iter()
@@ -415,7 +470,7 @@ pub fn pick_decider(
     if !candidates.contains(&picked) {
         return Err(RuleError::illegal(
             "D-21",
-            format!("{picked} is not among the tied choosers"),
+            format!("{} is not among the tied choosers", table.seat_name(picked)),
         ));
     }
     let c = p
@@ -448,10 +503,14 @@ pub fn narrate_outcome(
         return Err(RuleError::not_your_call(
             "IT-18",
             seat,
-            format!("{} narrates this outcome", decider.seat),
+            format!(
+                "{} narrates this outcome",
+                super::visibility::decider_name(decider)
+            ),
         ));
     }
     non_empty(text, "IT-18", "the outcome")?;
+    crate::limits::text(text, "IT-18", "the outcome")?;
     let payment = payment_for(table, decider, background)?;
     Ok(vec![CampaignEvent::OutcomeNarrated {
         problem: p.number,
@@ -484,7 +543,7 @@ fn payment_for(
             if which.of(c).marked {
                 return Err(RuleError::illegal(
                     "D-20",
-                    format!("{}'s {which:?} is already marked", c.name),
+                    format!("{}'s {} is already marked", c.name, which.words()),
                 ));
             }
             no_background(
@@ -514,6 +573,7 @@ fn no_background(background: Option<&str>, payment: Payment) -> Result<Payment, 
 pub(crate) fn point_payment(c: &Character, name: &str) -> Result<Payment, RuleError> {
     let name = name.trim();
     non_empty(name, "D-18", "a background's name")?;
+    crate::limits::name(name, "D-18", "a background's name")?;
     let existing = c.backgrounds.iter().find(|b| b.name == name);
     let payment = |joined, created| Payment::Point {
         background: name.to_string(),
@@ -524,7 +584,11 @@ pub(crate) fn point_payment(c: &Character, name: &str) -> Result<Payment, RuleEr
         Some(b) if b.current > 0 => Ok(payment(false, false)),
         _ if c.unassigned_points == 0 => Err(RuleError::illegal(
             "IT-16",
-            format!("{} has no point to spend in {name:?}", c.name),
+            format!(
+                "{} has no point to spend in {}",
+                c.name,
+                crate::limits::shown(name)
+            ),
         )),
         Some(b) if b.max >= MAX_POINTS_IN_ONE_BACKGROUND => Err(RuleError::illegal(
             "D-18",
@@ -627,6 +691,13 @@ pub fn reject(table: &Table, seat: Seat, reason: &str) -> Result<Vec<CampaignEve
     )?;
     let p = current(table, "IT-19")?;
     let decider = match &p.stage {
+        // A vetoer must narrate a success (IT-21): there is nothing to judge until they have.
+        Stage::Narrating { decider } if decider.by_veto => {
+            return Err(RuleError::illegal(
+                "IT-19",
+                "the vetoer has not narrated yet: there is nothing to judge",
+            ));
+        }
         Stage::Narrating { decider } | Stage::Narrated { decider, .. } => decider,
         _ => return Err(RuleError::illegal("IT-19", "there is no decider to judge")),
     };
@@ -637,6 +708,7 @@ pub fn reject(table: &Table, seat: Seat, reason: &str) -> Result<Vec<CampaignEve
         ));
     }
     non_empty(reason, "IT-19", "the reason")?;
+    crate::limits::text(reason, "IT-19", "the reason")?;
     let events = vec![CampaignEvent::NarrationRejected {
         problem: p.number,
         decider: decider.clone(),
@@ -645,11 +717,26 @@ pub fn reject(table: &Table, seat: Seat, reason: &str) -> Result<Vec<CampaignEve
     if decider.by_veto {
         return Ok(events);
     }
-    let next = after(table, &events);
-    let mut events = events;
-    if let Some(np) = &next.campaign.problem {
-        events.push(resolve(&next, np));
+    // The next-highest pick decides: the problem and the recency record as the rejection
+    // leaves them (the voided outcome's record restored), worked on copies of just those.
+    let mut last_decided = table.campaign.last_decided.clone();
+    if let Stage::Narrated {
+        decider: d,
+        previous,
+        ..
+    } = &p.stage
+        && d.character.is_some()
+    {
+        match previous {
+            Some(n) => last_decided.insert(d.seat, *n),
+            None => last_decided.remove(&d.seat),
+        };
     }
+    let mut next = p.clone();
+    next.rejected.push(decider.seat);
+    next.stage = Stage::Choosing;
+    let mut events = events;
+    events.push(resolve(&last_decided, &next));
     Ok(events)
 }
 
@@ -791,7 +878,7 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     if seat == Seat::Gm {
         let n = table.campaign.problems_opened.saturating_add(1);
         out.push(CampaignCommand::OpenProblem {
-            description: format!("Problem {n}"),
+            description: format!("Problem number {n}"),
         });
         for s in &table.players {
             out.push(CampaignCommand::PickDecider { seat: *s });

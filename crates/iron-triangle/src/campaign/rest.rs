@@ -74,10 +74,16 @@ pub fn rest(
         .iter()
         .filter(|c| c.is_pc() && !c.dead)
         .collect();
+    if picks.len() > pcs.len() {
+        return Err(RuleError::illegal(
+            "IT-31",
+            "one pick at most for each living PC",
+        ));
+    }
     if let Some(name) = picks.keys().find(|n| !pcs.iter().any(|c| c.name == **n)) {
         return Err(RuleError::illegal(
             "IT-31",
-            format!("{name:?} is not a living PC"),
+            format!("{} is not a living PC", crate::limits::shown(name)),
         ));
     }
     let effects = pcs
@@ -116,13 +122,19 @@ fn effect(c: &Character, kind: RestKind, pick: Option<Action>) -> Result<RestEff
                 (_, Some(p)) => {
                     return Err(RuleError::illegal(
                         "IT-31",
-                        format!("{p:?} is not {}'s lowest-max type", c.name),
+                        format!("{p} is not {}'s lowest-max type", c.name),
                     ));
                 }
                 (_, None) => {
                     return Err(RuleError::illegal(
                         "IT-31",
-                        format!("{}'s lowest maxes tie: pick one of {tied:?}", c.name),
+                        format!(
+                            "{}'s lowest maxes tie: pick one of {}",
+                            c.name,
+                            crate::names::list(
+                                &tied.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+                            )
+                        ),
                     ));
                 }
             };
@@ -177,6 +189,13 @@ pub fn recover_npc(
         return Err(RuleError::illegal(
             "IT-9",
             "current energy cannot exceed max",
+        ));
+    }
+    let refreshes = refresh && c.specials.iter().any(|s| s.spent);
+    if current == c.energy.current && !refreshes {
+        return Err(RuleError::illegal(
+            "D-15",
+            format!("{name} already stands like that: nothing to recover"),
         ));
     }
     Ok(vec![CampaignEvent::NpcRecovered {

@@ -37,8 +37,8 @@ pub fn declare(
 ) -> Result<Vec<CampaignEvent>, RuleError> {
     let p = current(table, "IT-21")?;
     require_player(table, seat, "IT-21")?;
-    let pc = pc_of(table, seat)
-        .ok_or_else(|| RuleError::illegal("IT-21", format!("{seat} has no living PC")))?;
+    let pc =
+        pc_of(table, seat).ok_or_else(|| RuleError::illegal("IT-21", "you have no living PC"))?;
     if !pc.veto {
         return Err(RuleError::illegal(
             "IT-21",
@@ -120,7 +120,10 @@ pub fn pick(table: &Table, seat: Seat, picked: Seat) -> Result<Vec<CampaignEvent
         .ok_or_else(|| {
             RuleError::illegal(
                 "IT-21",
-                format!("{picked} has no other declared veto on this problem"),
+                format!(
+                    "{} has no other declared veto on this problem",
+                    table.seat_name(picked)
+                ),
             )
         })?;
     Ok(vec![CampaignEvent::VetoPicked {

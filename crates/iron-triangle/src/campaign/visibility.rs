@@ -168,24 +168,31 @@ pub fn render(table: &Table, viewer: Viewer) -> String {
                 None => "ready".to_string(),
                 Some(Pick::Pass) => "pass".to_string(),
                 Some(Pick::Choose { option, which }) => match which {
-                    Some(t) => format!("option {} ({t:?})", option.number()),
+                    Some(t) => format!("option {} (paid with the {})", option.number(), t.words()),
                     None => format!("option {}", option.number()),
                 },
             };
-            let _ = writeln!(out, "  {} ({}): {pick}", k.character, k.seat);
+            let _ = writeln!(out, "  {}: {pick}", k.character);
         }
         if !p.waiting_for.is_empty() {
-            let names: Vec<String> = p.waiting_for.iter().map(|s| s.to_string()).collect();
-            let _ = writeln!(out, "  waiting for: {}", names.join(", "));
+            let _ = writeln!(out, "  waiting for {}", table.seat_names(&p.waiting_for));
         }
-        let _ = writeln!(out, "  {}", stage_line(&p.stage));
+        let _ = writeln!(out, "  {}", stage_line(table, &p.stage));
     }
     let r = v.rests;
     if r.due {
+        let open: Vec<&str> = [
+            (!r.breather_used).then_some("a breather"),
+            (!r.short_rest_used).then_some("a short rest"),
+            Some("a full rest"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         let _ = writeln!(
             out,
-            "The party may rest (breather used: {}, short rest used: {})",
-            r.breather_used, r.short_rest_used
+            "The party may rest: {}",
+            crate::names::list(&open).replace(" and ", " or ")
         );
     }
     for rep in &v.replacements {
@@ -198,13 +205,13 @@ pub fn render(table: &Table, viewer: Viewer) -> String {
     out
 }
 
-fn stage_line(stage: &Stage) -> String {
+fn stage_line(table: &Table, stage: &Stage) -> String {
     match stage {
         Stage::Choosing => "choosing".into(),
-        Stage::DeciderTied { candidates } => {
-            let names: Vec<String> = candidates.iter().map(|s| s.to_string()).collect();
-            format!("tied: the GM picks the decider among {}", names.join(", "))
-        }
+        Stage::DeciderTied { candidates } => format!(
+            "tied: the GM picks the decider among {}",
+            table.seat_names(candidates)
+        ),
         Stage::Narrating { decider } => format!("{} narrates the outcome", decider_name(decider)),
         Stage::Narrated { decider, text, .. } => format!("{}: {text}", decider_name(decider)),
     }
@@ -212,7 +219,7 @@ fn stage_line(stage: &Stage) -> String {
 
 pub(crate) fn decider_name(d: &Decider) -> String {
     match &d.character {
-        Some(name) => format!("{name} ({})", d.seat),
+        Some(name) => name.clone(),
         None => "the GM".to_string(),
     }
 }

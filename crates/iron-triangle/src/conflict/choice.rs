@@ -214,7 +214,7 @@ fn check_choice(
             if turn.forbidden[slot] == Some(m.action) {
                 return Err(RuleError::illegal(
                     "IT-59",
-                    format!("I Already Know forbids {:?} moves this turn", m.action),
+                    format!("I Already Know forbids {} moves this turn", m.action),
                 ));
             }
             Err(RuleError::illegal(

@@ -115,12 +115,9 @@ pub(crate) fn finish_turn(
         Vec::new()
     };
     let is_in = |f: FighterId| c.is_in(f) && !out.contains(&f);
-    if chain
-        .as_ref()
-        .is_some_and(|ch: &combo::Chain| !is_in(ch.against))
-    {
-        chain = None;
-    }
+    // A chain whose loser went out stays live: it ends only once the next opponent is picked
+    // (necessarily someone else) or the active character ends it (IT-43), so its cards stay
+    // unavailable until then and the three-win cap below still applies (IT-46).
     let mut capped = None;
     if let (Some(w), Some(ch)) = (winner, chain.as_ref())
         && ch.run_of(w) >= combo::MAX_RUN
@@ -170,9 +167,10 @@ pub(crate) fn finish_turn(
             next: Some(next),
         }),
         Err(end) => {
+            // Chains end with the conflict (IT-45).
             events.push(ConflictEvent::TurnEnded {
                 piles,
-                chain,
+                chain: None,
                 out: out_names,
                 dead: dead_names,
                 next: None,
@@ -342,6 +340,13 @@ pub fn narrate(
         return Err(RuleError::illegal(
             "IT-27",
             "say what happens within the stakes",
+        ));
+    }
+    crate::limits::text(text, "IT-27", "the narration")?;
+    if outcome.narration.as_deref() == Some(text) {
+        return Err(RuleError::illegal(
+            "IT-27",
+            "that is already the narration that stands",
         ));
     }
     out.push(ConflictEvent::ConflictNarrated {

@@ -45,8 +45,15 @@ pub fn start(
             "the GM sets the stakes: what winning and losing mean",
         ));
     }
+    crate::limits::text(stakes, "IT-22", "the stakes")?;
     if npcs.is_empty() {
         return Err(RuleError::illegal("IT-23", "the GM picks at least one NPC"));
+    }
+    if npcs.len() > table.characters.len() {
+        return Err(RuleError::illegal(
+            "IT-23",
+            "more NPCs are named than there are characters",
+        ));
     }
     for (i, name) in npcs.iter().enumerate() {
         let ch = table.find(name, "IT-23")?;
@@ -65,7 +72,7 @@ pub fn start(
         if let Some(reason) = barred(ch) {
             return Err(RuleError::illegal(
                 "IT-23",
-                format!("{name} cannot enter: {reason:?}"),
+                format!("{name} cannot enter: {}", reason.words()),
             ));
         }
     }
@@ -179,6 +186,7 @@ pub fn settle(
             "only the GM settles a stalled conflict",
         ));
     }
+    crate::limits::text(outcome, "IT-23", "the outcome")?;
     let stalled_samurai = c.fighters.iter().any(|f| {
         f.samurai && f.status == Status::In && table.characters[f.character].energy.total() == 0
     });

@@ -26,10 +26,9 @@ fn narration(table: &Table, seat: Seat) -> Option<ConflictCommand> {
     let c = table.conflict.as_ref()?;
     c.outcome.as_ref()?.winner?;
     let text = format!("As staked: {}", c.stakes);
-    let command = ConflictCommand::NarrateConflict { text };
-    super::ending::narrate(table, seat, "…", &mut Vec::new())
+    super::ending::narrate(table, seat, &text, &mut Vec::new())
         .ok()
-        .map(|_| command)
+        .map(|_| ConflictCommand::NarrateConflict { text })
 }
 
 /// A legal play in compact form (fighter indices, no names): cheap to list in the hot path of
@@ -62,10 +61,10 @@ impl Play {
         match self {
             Play::Join(f) => ConflictCommand::JoinConflict { character: name(f) },
             Play::SitOut(f) => ConflictCommand::SitOut { character: name(f) },
-            Play::RefuseLethal => ConflictCommand::RefuseLethal,
+            Play::RefuseLethal => ConflictCommand::RefuseLethal {},
             Play::PickActive(f) => ConflictCommand::PickActive { character: name(f) },
             Play::PickOpponent(f) => ConflictCommand::PickOpponent { opponent: name(f) },
-            Play::EndChain => ConflictCommand::EndChain,
+            Play::EndChain => ConflictCommand::EndChain {},
             Play::Stance(f, action, amount) => ConflictCommand::TakeStance {
                 character: name(f),
                 action,
@@ -99,8 +98,8 @@ impl Play {
                 character: name(bearer),
                 split,
             },
-            Play::Kill => ConflictCommand::KillSurrendered,
-            Play::Spare => ConflictCommand::SpareSurrendered,
+            Play::Kill => ConflictCommand::KillSurrendered {},
+            Play::Spare => ConflictCommand::SpareSurrendered {},
         }
     }
 }
@@ -418,20 +417,6 @@ fn splits(table: &Table, c: &Conflict, only: Option<Seat>, out: &mut impl PlaySi
         }
         listed[i] = Some(split);
     }
-}
-
-/// Seats whose action the conflict is waiting for.
-pub fn waiting_for(table: &Table) -> Vec<Seat> {
-    let mut seats: Vec<Seat> = std::iter::once(Seat::Gm)
-        .chain(table.players.iter().copied())
-        .collect();
-    let mut plays = Vec::new();
-    seats.retain(|s| {
-        plays.clear();
-        plays_for(table, *s, &mut plays);
-        !plays.is_empty()
-    });
-    seats
 }
 
 #[cfg(test)]

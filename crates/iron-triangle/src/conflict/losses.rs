@@ -32,6 +32,7 @@ pub enum LossReason {
 
 /// A loss still to be taken. `fixed` stays on `fixed_type`; `free` is split by `splitter`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PendingLoss {
     pub character: Name,
     pub reason: LossReason,
@@ -44,6 +45,7 @@ pub struct PendingLoss {
 
 /// Energy still to be regained (Santa Carla), split by its user up to max.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PendingGain {
     pub character: Name,
     pub amount: u32,
@@ -62,12 +64,20 @@ pub struct LossBreakdown {
     pub combo: u32,
     pub disadvantage: u32,
     pub total: u32,
-    /// Wax On stopped the stance part.
+    /// Wax On stopped a stance part (set only when there was something to stop).
     #[serde(default)]
     pub waxed: bool,
+    /// How much Wax On stopped: the winner's stance × multiplier (0 in logs written before
+    /// this was recorded).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wax_on_stopped: u32,
     /// A Yojimbo took this loss instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub taken_by: Option<Name>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Energies as they stand partway through a decision, without cloning the table. A turn's
@@ -166,12 +176,14 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
         Some((first_wins, by)) => {
             let (w, l) = if first_wins { (0, 1) } else { (1, 0) };
             let (mw, ml, sw, sl) = (moves[w], moves[l], stances[w], stances[l]);
-            let waxed = has(turn, ids[l], |s| s == Special::WaxOn(mw.action));
-            let from_stance = if waxed {
-                0
+            // Wax On (X) stops only the stance × multiplier part, and only when there is one.
+            let stance_part = sw.matched_amount(mw) * mw.multiplier();
+            let wax_on_stopped = if has(turn, ids[l], |s| s == Special::WaxOn(mw.action)) {
+                stance_part
             } else {
-                sw.matched_amount(mw) * mw.multiplier()
+                0
             };
+            let from_stance = stance_part - wax_on_stopped;
             let own_stance = sl.matched_amount(ml);
             let comboed = w == 0 && combo::combos(table, c, a, b, mw);
             let combo_bonus = if comboed { combo::bonus(c) } else { 0 };
@@ -189,7 +201,8 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
                 combo: combo_bonus,
                 disadvantage: dis_bonus,
                 total: free + own_stance,
-                waxed,
+                waxed: wax_on_stopped > 0,
+                wax_on_stopped,
                 taken_by: None,
             });
             losses.push(PendingLoss {
@@ -377,7 +390,10 @@ pub fn check_split(
     if Action::ALL.iter().any(|a| split.get(*a) > room.get(*a)) {
         return Err(RuleError::illegal(
             rule,
-            format!("a type can take only what it has room for ({room:?})"),
+            format!(
+                "a type can take only what it has room for (Defend {}, Grapple {}, Attack {})",
+                room.defend, room.grapple, room.attack
+            ),
         ));
     }
     if split.total() != amount {
@@ -532,7 +548,7 @@ pub fn split_loss(
         return Err(RuleError::not_your_call(
             "IT-51",
             seat,
-            format!("{} splits this loss", l.splitter),
+            format!("{} splits this loss", table.seat_name(l.splitter)),
         ));
     }
     let ch = bearer(c, name).ok_or_else(|| RuleError::illegal("IT-51", "unknown character"))?;
@@ -577,7 +593,7 @@ pub fn split_gain(
         return Err(RuleError::not_your_call(
             "IT-59",
             seat,
-            format!("{} splits this gain", g.splitter),
+            format!("{} splits this gain", table.seat_name(g.splitter)),
         ));
     }
     let ch = bearer(c, name).ok_or_else(|| RuleError::illegal("IT-59", "unknown character"))?;

@@ -334,7 +334,7 @@ pub enum ConflictCommand {
     /// A player: their PC sits out a lesser conflict, sharing its result (IT-23).
     SitOut { character: Name },
     /// A player: they do not agree to a lethal conflict, which makes it a lesser one (IT-23).
-    RefuseLethal,
+    RefuseLethal {},
     /// GM: players stalled or refused, or a Samurai stalls at 0 energy; the GM decides the
     /// outcome, never death (IT-23, D-11).
     SettleConflict { outcome: String },
@@ -343,7 +343,7 @@ pub enum ConflictCommand {
     /// The active character's controller picks an opponent (IT-32 step 1).
     PickOpponent { opponent: Name },
     /// The active character ends a live chain before choosing a move (IT-43).
-    EndChain,
+    EndChain {},
     /// Commit a hidden stance: `amount` 0 means no stance (IT-33).
     TakeStance {
         character: Name,
@@ -367,7 +367,7 @@ pub enum ConflictCommand {
         special: Special,
         #[serde(default)]
         target: Option<Name>,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "crate::special::strict::option")]
         copy: Option<Special>,
     },
     /// Done with the open W4 or W5 window.
@@ -385,9 +385,9 @@ pub enum ConflictCommand {
         split: PerAction<u32>,
     },
     /// Lethal conflict: kill the surrendered opponent on the spot (IT-36).
-    KillSurrendered,
+    KillSurrendered {},
     /// Lethal conflict: let the surrendered opponent live.
-    SpareSurrendered,
+    SpareSurrendered {},
     /// A winner's controller narrates the outcome within the stakes once the conflict is won;
     /// the GM may narrate too, settling a dispute (IT-27). The latest narration stands.
     NarrateConflict { text: String },
@@ -403,6 +403,15 @@ pub enum BarReason {
     DrunkenMonkey,
 }
 
+impl BarReason {
+    pub fn words(self) -> &'static str {
+        match self {
+            BarReason::NoEnergy => "no energy left",
+            BarReason::DrunkenMonkey => "banned by Drunken Monkey",
+        }
+    }
+}
+
 /// Why a chain ended without a tie or loss.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -413,6 +422,50 @@ pub enum ChainEnd {
     OtherOpponent,
     /// The active character ended it (IT-43).
     Voluntary,
+}
+
+impl ChainEnd {
+    pub fn words(self) -> &'static str {
+        match self {
+            ChainEnd::OtherSide => "the next active character is on the other side",
+            ChainEnd::OtherOpponent => "another opponent was picked",
+            ChainEnd::Voluntary => "the active character ends it",
+        }
+    }
+}
+
+impl Side {
+    pub fn words(self) -> &'static str {
+        match self {
+            Side::Players => "the players' side",
+            Side::Gm => "the GM's side",
+        }
+    }
+}
+
+impl Status {
+    pub fn words(self) -> &'static str {
+        match self {
+            Status::Pending => "has not answered yet",
+            Status::In => "in",
+            Status::SatOut => "sits out",
+            Status::Barred => "barred",
+            Status::Out => "out",
+        }
+    }
+}
+
+impl Step {
+    pub fn words(self) -> &'static str {
+        match self {
+            Step::PickOpponent => "picking an opponent",
+            Step::Stances => "choosing stances",
+            Step::Moves => "choosing moves",
+            Step::AfterReveal => "moves revealed",
+            Step::BeforeResolution => "before resolution",
+            Step::Settling => "splitting losses",
+        }
+    }
 }
 
 /// Something that happened in a conflict.
@@ -628,7 +681,13 @@ pub(crate) fn own_fighter(
     rule: &'static str,
 ) -> Result<FighterId, RuleError> {
     let id = c.fighter_id(name).ok_or_else(|| {
-        RuleError::illegal(rule, format!("{name:?} is not part of this conflict"))
+        RuleError::illegal(
+            rule,
+            format!(
+                "{} is not part of this conflict",
+                crate::limits::shown(name)
+            ),
+        )
     })?;
     if controller(table, c, id) != seat {
         return Err(RuleError::not_your_call(
@@ -693,11 +752,11 @@ fn decide_command(
         } => entry::start(table, seat, stakes, npcs, *lethal, *minor, out),
         C::JoinConflict { character } => entry::respond(table, seat, character, true, out),
         C::SitOut { character } => entry::respond(table, seat, character, false, out),
-        C::RefuseLethal => entry::refuse_lethal(table, seat, out),
+        C::RefuseLethal {} => entry::refuse_lethal(table, seat, out),
         C::SettleConflict { outcome } => entry::settle(table, seat, outcome, out),
         C::PickActive { character } => turn::pick_active(table, seat, character, out),
         C::PickOpponent { opponent } => turn::pick_opponent(table, seat, opponent, out),
-        C::EndChain => combo::end_chain(table, seat, out),
+        C::EndChain {} => combo::end_chain(table, seat, out),
         C::TakeStance {
             character,
             action,
@@ -728,9 +787,9 @@ fn decide_command(
         C::SplitGain { character, split } => {
             losses::split_gain(table, seat, character, *split, out)
         }
-        C::KillSurrendered => ending::mercy(table, seat, true, out),
+        C::KillSurrendered {} => ending::mercy(table, seat, true, out),
         C::NarrateConflict { text } => ending::narrate(table, seat, text, out),
-        C::SpareSurrendered => ending::mercy(table, seat, false, out),
+        C::SpareSurrendered {} => ending::mercy(table, seat, false, out),
         C::RevealNpc { character } => visibility::reveal_npc(table, seat, character, out),
     }
 }
@@ -785,8 +844,8 @@ pub fn secret_pending(state: &Table, seat: Seat) -> bool {
     visibility::secret_pending(state, seat)
 }
 
-pub fn narrate(e: &ConflictEvent) -> String {
-    narration::narrate(e)
+pub fn narrate(state: &Table, e: &ConflictEvent) -> String {
+    narration::narrate(state, e)
 }
 
 pub fn render_characters(state: &Table, viewer: Viewer) -> String {

@@ -12,7 +12,7 @@ use crate::moves::{Action, Move};
 
 fn stance_words(s: Stance) -> String {
     match s.action {
-        Some(a) if s.amount > 0 => format!("{a:?} {}", s.amount),
+        Some(a) if s.amount > 0 => format!("{a} {}", s.amount),
         _ => "no stance".into(),
     }
 }
@@ -27,14 +27,14 @@ fn played_words(choice: MoveChoice, name: Option<&Name>) -> String {
 
 fn moves_words(moves: &[Move]) -> String {
     let codes: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    format!("[{}]", codes.join(", "))
+    codes.join(", ")
 }
 
 fn amounts_words(p: PerAction<u32>) -> String {
     let parts: Vec<String> = Action::ALL
         .iter()
         .filter(|a| p.get(**a) > 0)
-        .map(|a| format!("{} {a:?}", p.get(*a)))
+        .map(|a| format!("{} {a}", p.get(*a)))
         .collect();
     if parts.is_empty() {
         "nothing".into()
@@ -44,30 +44,21 @@ fn amounts_words(p: PerAction<u32>) -> String {
 }
 
 fn side_words(s: Side) -> &'static str {
-    match s {
-        Side::Players => "the players' side",
-        Side::Gm => "the GM's side",
-    }
+    s.words()
 }
 
-fn list<S: AsRef<str>>(names: &[S]) -> String {
-    match names {
-        [] => "nobody".into(),
-        [one] => one.as_ref().to_string(),
-        [rest @ .., last] => {
-            let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
-            format!("{} and {}", rest.join(", "), last.as_ref())
-        }
-    }
-}
+use crate::names::list;
 
 fn breakdown_words(b: &LossBreakdown) -> String {
     let mut parts = Vec::new();
     if b.from_stance > 0 {
         parts.push(format!("{} from the winner's stance", b.from_stance));
     }
-    if b.waxed {
-        parts.push("nothing from the winner's stance (Wax On)".into());
+    match (b.waxed, b.wax_on_stopped) {
+        (false, _) => {}
+        // Logs written before the amount was recorded.
+        (true, 0) => parts.push("Wax On stops the winner's stance".into()),
+        (true, n) => parts.push(format!("Wax On stops {n} from the winner's stance")),
     }
     if b.own_stance > 0 {
         parts.push(format!(
@@ -93,7 +84,7 @@ fn breakdown_words(b: &LossBreakdown) -> String {
     )
 }
 
-fn next_words(next: &Phase) -> String {
+fn next_words(table: &Table, next: &Phase) -> String {
     match next {
         Phase::PickActive {
             picker: Picker::Seat { seat },
@@ -102,22 +93,37 @@ fn next_words(next: &Phase) -> String {
         } => {
             let from = side.map_or(String::new(), |s| format!(" from {}", side_words(s)));
             let cap = capped.map_or(String::new(), |_| {
-                " (the three-win runner must pass)".into()
+                " (the character with three wins in the chain must pass)".into()
             });
-            format!("{seat} picks the next active character{from}{cap}")
+            format!(
+                "{} picks the next active character{from}{cap}",
+                table.seat_name(*seat)
+            )
         }
         Phase::PickActive {
             picker: Picker::Players,
             ..
         } => "the players pick the next active character".into(),
         Phase::Mercy { decider, .. } => {
-            format!("{decider} decides whether to kill the surrenderer")
+            format!(
+                "{} decides whether to kill the surrenderer",
+                table.seat_name(*decider)
+            )
         }
         _ => "the conflict goes on".into(),
     }
 }
 
-pub fn narrate(e: &ConflictEvent) -> String {
+/// Capitalise the first letter ("the GM" opening a sentence).
+fn sentence(text: String) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => text,
+    }
+}
+
+pub fn narrate(table: &Table, e: &ConflictEvent) -> String {
     use ConflictEvent as E;
     match e {
         E::ConflictStarted {
@@ -134,7 +140,10 @@ pub fn narrate(e: &ConflictEvent) -> String {
                 (false, true) => "a minor",
                 (false, false) => "a lesser",
             };
-            let bars: Vec<String> = barred.iter().map(|(n, r)| format!("{n} ({r:?})")).collect();
+            let bars: Vec<String> = barred
+                .iter()
+                .map(|(n, r)| format!("{n} ({})", r.words()))
+                .collect();
             let barred = if bars.is_empty() {
                 String::new()
             } else {
@@ -147,9 +156,10 @@ pub fn narrate(e: &ConflictEvent) -> String {
                 list(pcs)
             )
         }
-        E::LethalRefused { seat } => {
-            format!("{seat} does not agree to kill, so the conflict is a lesser one.")
-        }
+        E::LethalRefused { seat } => sentence(format!(
+            "{} does not agree to kill, so the conflict is a lesser one.",
+            table.seat_name(*seat)
+        )),
         E::JoinedConflict { character } => format!("{character} enters the conflict."),
         E::SatOut { character } => {
             format!("{character} sits this one out, but will share the result.")
@@ -173,16 +183,19 @@ pub fn narrate(e: &ConflictEvent) -> String {
             } else {
                 " again, continuing the run (no new turn counted)"
             };
-            let by = if *by == clash_core::Seat::Gm {
-                "The GM".to_string()
+            let by = table.seat_name(*by);
+            if by == character.as_str() {
+                format!("{character} steps up as the active character{counted}.")
             } else {
-                format!("Player {by}")
-            };
-            format!("{by} makes {character} the active character{counted}.")
+                sentence(format!(
+                    "{by} picks {character} as the active character{counted}."
+                ))
+            }
         }
         E::ChainEnded { reason, cards } => format!(
-            "The chain {} ends ({reason:?}); its cards return to hand.",
-            moves_words(cards)
+            "The chain {} ends ({}); its cards return to hand.",
+            moves_words(cards),
+            reason.words()
         ),
         E::OpponentPicked { active, opponent } => format!("{active} goes after {opponent}."),
         E::SpecialPlayed {
@@ -197,16 +210,17 @@ pub fn narrate(e: &ConflictEvent) -> String {
             let on = target
                 .as_ref()
                 .map_or(String::new(), |t| format!(" on {t}"));
+            let when = window.words();
             match (special, face_down) {
-                (None, _) => format!("{character} plays a special face down at {window:?}."),
-                (Some(s), true) => format!("{character} plays {s} face down at {window:?}{on}."),
+                (None, _) => format!("{character} plays a special face down, {when}."),
+                (Some(s), true) => format!("{character} plays {s} face down{on}, {when}."),
                 (Some(s), false) => {
                     let lm = if *via_liquid_metal {
                         " (copied with Liquid Metal)"
                     } else {
                         ""
                     };
-                    format!("{character} uses {s}{lm}{on} at {window:?}.")
+                    format!("{character} uses {s}{lm}{on}, {when}.")
                 }
             }
         }
@@ -289,9 +303,15 @@ pub fn narrate(e: &ConflictEvent) -> String {
             )
         }
         E::WindowOpened { window, who } => {
-            format!("Window {window:?} opens: {} may act or pass.", list(who))
+            format!(
+                "{}: {} may play a special or pass.",
+                sentence(window.words().to_string()),
+                list(who)
+            )
         }
-        E::WindowPassed { character, window } => format!("{character} passes at {window:?}."),
+        E::WindowPassed { character, window } => {
+            format!("{character} passes, {}.", window.words())
+        }
         E::MoveSwapped {
             character,
             from,
@@ -312,13 +332,15 @@ pub fn narrate(e: &ConflictEvent) -> String {
             zero_marked,
             split_by,
         } => {
-            let by = split_by.map_or(String::new(), |s| format!(" (split by {s})"));
+            let by = split_by.map_or(String::new(), |s| {
+                format!(" (split by {})", table.seat_name(s))
+            });
             let gone = if *discarded > 0 {
                 format!("; {discarded} more is discarded, nothing is left to take it")
             } else {
                 String::new()
             };
-            let zero: Vec<String> = zero_marked.iter().map(|a| format!("{a:?}")).collect();
+            let zero: Vec<String> = zero_marked.iter().map(|a| a.to_string()).collect();
             let zero = if zero.is_empty() {
                 String::new()
             } else {
@@ -345,7 +367,7 @@ pub fn narrate(e: &ConflictEvent) -> String {
                     if p.is_empty() {
                         format!("{n}'s is empty")
                     } else {
-                        format!("{n}'s is {}", moves_words(p))
+                        format!("{n}'s holds {}", moves_words(p))
                     }
                 })
                 .collect();
@@ -364,7 +386,7 @@ pub fn narrate(e: &ConflictEvent) -> String {
             };
             let next = next
                 .as_ref()
-                .map_or(String::new(), |n| format!("; {}", next_words(n)));
+                .map_or(String::new(), |n| format!("; {}", next_words(table, n)));
             format!(
                 "Turn over — piles: {}; {chain}{out}{dead}{next}.",
                 piles.join(", ")
@@ -381,7 +403,10 @@ pub fn narrate(e: &ConflictEvent) -> String {
         E::NpcRevealed { character } => {
             format!("The GM reveals {character}'s moves, combos and specials.")
         }
-        E::ConflictNarrated { by, text } => format!("{by} narrates the outcome: {text}"),
+        E::ConflictNarrated { by, text } => sentence(format!(
+            "{} narrates the outcome: {text}",
+            table.seat_name(*by)
+        )),
         E::ConflictEnded { outcome } => {
             let who = outcome
                 .winner
@@ -438,9 +463,10 @@ pub fn render_characters(state: &Table, _viewer: Viewer) -> String {
     for ch in &state.characters {
         let e = ch.energy.current;
         let dead = if ch.dead { " (dead)" } else { "" };
+        let who = if ch.is_pc() { "a PC" } else { "an NPC" };
         out.push_str(&format!(
-            "{} [{}] level {} — D{} G{} A{}{dead}\n",
-            ch.name, ch.controller, ch.level, e.defend, e.grapple, e.attack
+            "{}, {who}, level {} — D{} G{} A{}{dead}\n",
+            ch.name, ch.level, e.defend, e.grapple, e.attack
         ));
     }
     out
@@ -482,20 +508,29 @@ fn render_view(v: &ConflictView) -> String {
         let pile = if f.pile.is_empty() {
             String::new()
         } else {
-            format!(" pile {}", moves_words(&f.pile))
+            format!(", pile {}", moves_words(&f.pile))
         };
         out.push_str(&format!(
-            "  {:?} {} {:?}: D{} G{} A{} turns {}{pile}\n",
-            f.side, f.name, f.status, f.energy.defend, f.energy.grapple, f.energy.attack, f.turns
+            "  {} ({}, {}): D{} G{} A{}, turns {}{pile}\n",
+            f.name,
+            f.side.words(),
+            f.status.words(),
+            f.energy.defend,
+            f.energy.grapple,
+            f.energy.attack,
+            f.turns
         ));
     }
     if let Some(t) = &v.turn {
+        let against = t
+            .opponent
+            .as_deref()
+            .map_or("no opponent yet".to_string(), |o| format!("against {o}"));
         out.push_str(&format!(
-            "  turn {}: {} vs {} — {:?}\n",
+            "  turn {}: {} {against}, {}\n",
             t.number,
             t.active,
-            t.opponent.as_deref().unwrap_or("?"),
-            t.step
+            t.step.words()
         ));
         for p in &t.participants {
             out.push_str(&format!(
@@ -515,7 +550,11 @@ fn render_view(v: &ConflictView) -> String {
         ));
     }
     if let Some(o) = &v.outcome {
-        out.push_str(&format!("  over: {:?} — {}\n", o.winner, o.reason));
+        let who = o.winner.map_or("nobody wins", |s| match s {
+            Side::Players => "the players' side wins",
+            Side::Gm => "the GM's side wins",
+        });
+        out.push_str(&format!("  over: {who} — {}\n", o.reason));
     }
     out
 }

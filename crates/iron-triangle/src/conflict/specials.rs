@@ -33,6 +33,19 @@ pub enum Window {
     W5,
 }
 
+impl Window {
+    /// When the window is open, in words ("before stances").
+    pub fn words(self) -> &'static str {
+        match self {
+            Window::W1 => "before the opponent is picked",
+            Window::W2 => "before stances",
+            Window::W3 => "before moves",
+            Window::W4 => "after the moves are revealed",
+            Window::W5 => "before resolution",
+        }
+    }
+}
+
 /// A special played this turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayedSpecial {
@@ -209,7 +222,7 @@ pub fn check_play(
     if !window_ok {
         return Err(RuleError::illegal(
             "IT-55",
-            format!("{effective} cannot be played in {window:?}"),
+            format!("{effective} cannot be played {}", window.words()),
         ));
     }
     let target = check_target(c, turn, id, effective, window, target)?;
@@ -292,7 +305,27 @@ pub fn options(
     if ch.specials.is_empty() || open_window(c, turn, id).is_none() {
         return out;
     }
-    let targets: Vec<Option<FighterId>> = std::iter::once(None).chain(c.ids().map(Some)).collect();
+    // Only Scouter and There Can Be Only One (an opponent) and Yojimbo (a participant) take a
+    // target; listing just those keeps this linear in the number of fighters.
+    let mut participants: Vec<FighterId> = [Some(turn.active), turn.opponent]
+        .into_iter()
+        .flatten()
+        .collect();
+    participants.sort_unstable();
+    let side = c.f(id).side;
+    let targets = |s: Special| -> Vec<Option<FighterId>> {
+        match s {
+            Special::Yojimbo => participants.iter().copied().map(Some).collect(),
+            Special::Scouter | Special::ThereCanBeOnlyOne => std::iter::once(None)
+                .chain(
+                    c.ids()
+                        .filter(|f| c.is_in(*f) && c.f(*f).side != side)
+                        .map(Some),
+                )
+                .collect(),
+            _ => vec![None],
+        }
+    };
     for k in &ch.specials {
         let copies: Vec<Option<Special>> = if k.special == Special::LiquidMetal {
             let mut v: Vec<Option<Special>> = c
@@ -307,7 +340,7 @@ pub fn options(
             vec![None]
         };
         for copy in copies {
-            for t in &targets {
+            for t in &targets(copy.unwrap_or(k.special)) {
                 if check_play(table, c, turn, id, k.special, *t, copy).is_ok() {
                     out.push(PlayedSpecialChoice {
                         special: k.special,
@@ -352,7 +385,10 @@ pub fn play(
     let id = own_fighter(table, c, seat, name, "IT-54")?;
     let target_id = match target {
         Some(t) => Some(c.fighter_id(t).ok_or_else(|| {
-            RuleError::illegal("IT-59", format!("{t:?} is not part of this conflict"))
+            RuleError::illegal(
+                "IT-59",
+                format!("{} is not part of this conflict", crate::limits::shown(t)),
+            )
         })?),
         None => None,
     };

@@ -9,6 +9,7 @@ use crate::moves::{Action, Move};
 
 /// A stance: an energy type and an amount; amount 0 is "no stance" (IT-33).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Stance {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<Action>,
@@ -75,7 +76,7 @@ pub fn take(
         if stance.amount > have {
             return Err(RuleError::illegal(
                 "IT-33",
-                format!("a stance is at most the current {a:?} energy ({have})"),
+                format!("a stance is at most the current {a} energy ({have})"),
             ));
         }
     }

@@ -63,14 +63,11 @@ impl PickRefusal {
             }
             PickRefusal::NotYourCall(picker) => {
                 let who = match picker {
-                    Picker::Players => "the players".to_string(),
-                    Picker::Seat { seat } => seat.to_string(),
+                    Picker::Players => "the players pick".to_string(),
+                    Picker::Seat { seat: Seat::Gm } => "the GM picks".to_string(),
+                    Picker::Seat { .. } => "the winner's player picks".to_string(),
                 };
-                RuleError::not_your_call(
-                    "IT-26",
-                    seat,
-                    format!("{who} pick the next active character"),
-                )
+                RuleError::not_your_call("IT-26", seat, format!("{who} the next active character"))
             }
             PickRefusal::NotIn => {
                 RuleError::illegal("IT-26", format!("{name} is not in the conflict"))
@@ -150,7 +147,13 @@ pub fn pick_active(
 ) -> Result<(), RuleError> {
     let c = running(table, "IT-26")?;
     let id = c.fighter_id(name).ok_or_else(|| {
-        RuleError::illegal("IT-26", format!("{name:?} is not part of this conflict"))
+        RuleError::illegal(
+            "IT-26",
+            format!(
+                "{} is not part of this conflict",
+                crate::limits::shown(name)
+            ),
+        )
     })?;
     check_pick(table, c, seat, id)?;
     if let Some(chain) = c.chain.as_ref().filter(|ch| ch.side != c.f(id).side) {
@@ -214,7 +217,13 @@ pub fn pick_opponent(
         ));
     }
     let id = c.fighter_id(name).ok_or_else(|| {
-        RuleError::illegal("IT-32", format!("{name:?} is not part of this conflict"))
+        RuleError::illegal(
+            "IT-32",
+            format!(
+                "{} is not part of this conflict",
+                crate::limits::shown(name)
+            ),
+        )
     })?;
     may_face(c, turn.active, id)?;
     if let Some(chain) = c.chain.as_ref().filter(|ch| ch.against != id) {

@@ -201,7 +201,7 @@ pub struct ConflictView {
     pub chain: Option<ChainView>,
     pub last_turn: Option<TurnReport>,
     pub split: Option<SplitView>,
-    /// Seats that must act for the conflict to go on.
+    /// Seats the table waits on now (the kernel status).
     pub waiting_for: Vec<Seat>,
     /// The viewer's own characters' moves this turn.
     pub your_moves: Vec<MoveOption>,
@@ -306,7 +306,7 @@ pub fn view(state: &Table, viewer: Viewer) -> Option<ConflictView> {
                 gain,
             },
         ),
-        waiting_for: super::legal::waiting_for(state),
+        waiting_for: crate::status::waiting_for(state),
         your_moves,
         scouted: c
             .scouted

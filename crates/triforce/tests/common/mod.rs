@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: positions written the spec's way.
 #![allow(dead_code)]
 
-use clash_core::{RuleError, Ruleset, Scripted, ScriptedRandomness, Seat, execute};
+use clash_core::{RuleError, Scripted, ScriptedRandomness, Seat, execute};
 use triforce::{Command, Event, Pos, Setup, StartIn, State, Triforce};
 
 pub const R: Seat = Seat::Player(1);
@@ -31,7 +31,7 @@ pub fn combat_setup(board: &[(u8, &str)]) -> Setup {
 }
 
 pub fn start(setup: &Setup) -> State {
-    Triforce::setup(setup).expect("valid setup")
+    triforce::start(setup).expect("valid setup")
 }
 
 /// Send `command` as `seat` with exactly these dice.

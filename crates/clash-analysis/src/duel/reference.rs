@@ -189,7 +189,7 @@ pub fn solve_duel(
     let mut ended = kept.clone();
     if chained {
         // The PC is active first, so the chain given is its own (IT-43: it may end it).
-        run(&mut ended, A_SEAT, ConflictCommand::EndChain)?;
+        run(&mut ended, A_SEAT, ConflictCommand::EndChain {})?;
     }
     let mut stage = solver.root(&ended)?;
     if chained && policy == ChainPolicy::Choose {
@@ -475,7 +475,7 @@ impl Solver<'_> {
             return self.state(table);
         }
         let mut ended = table.clone();
-        run(&mut ended, active, ConflictCommand::EndChain)?;
+        run(&mut ended, active, ConflictCommand::EndChain {})?;
         let end = self.state(&ended)?;
         if self.policy == ChainPolicy::End {
             return Ok(end);
@@ -684,6 +684,8 @@ mod tests {
             moves: None,
             combos: vec![],
             pile: vec![],
+            level: 0,
+            specials: vec![],
         }
     }
 
@@ -806,7 +808,7 @@ mod tests {
         assert!(choose.states > end.states);
         // Starting with a live chain (Ada's D-M, won last turn) is solved by ending it.
         let chained = TurnSpec {
-            chain: vec![mv("D-M")],
+            chain: vec![mv("D-M").into()],
             ..spec.clone()
         };
         assert!(

@@ -1,0 +1,176 @@
+//! Checking text meant for people: narration, status lines, rendered tables and refusal reasons
+//! must name characters and players, never show a seat id, an index or Rust debug output.
+//!
+//! [`raw_tokens`] finds what should not be there. Rulesets call it from their tests over every
+//! example scenario and over random games, so a line like "p1 passes", "winners [3]" or
+//! "over: Some(Players)" fails a test instead of reaching a page.
+
+/// One piece of raw text found where a person reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawToken {
+    /// What kind of leak it is.
+    pub kind: RawKind,
+    /// The offending text as found.
+    pub text: String,
+}
+
+/// The kinds of raw text [`raw_tokens`] looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawKind {
+    /// `Some(`, `None`, `Ok(`, `Err(`, `true`, `false`, `null`: Rust or JSON values.
+    DebugValue,
+    /// `{"`, `":`, `type:`: JSON or struct debug syntax.
+    Structure,
+    /// `[3]`, `[0, 1]`: a list of indices.
+    IndexList,
+    /// `p1`, `gm`: a seat id where a name belongs.
+    SeatId,
+    /// `party 0`, `seat 2`, `player 3`, `index 4`: a numbered stand-in for a name.
+    Numbered,
+    /// `LastPartyStanding`, `(Npc)`: an enum variant printed with `{:?}`.
+    VariantName,
+}
+
+/// Every raw token in `text`, in order of appearance (empty when the text reads cleanly).
+///
+/// The checks are deliberately simple and word-based:
+/// - the words `None`, `true`, `false`, `null` and the openings `Some(`, `Ok(`, `Err(`;
+/// - `{"`, `":` and `type:`;
+/// - `[` followed by a digit;
+/// - the words `gm` (lower case) and `p` followed by digits (`p1`, `p12`);
+/// - `party`, `seat`, `player` or `index` (any case) followed by a number;
+/// - a word made of two or more capitalised parts of at least two lower-case letters each
+///   (`LastPartyStanding`, `OtherSide`), and the variant names `(Npc)` and `(Pc)`.
+///
+/// Names players choose could trip the last check (a character called "MacLeod"); tests that
+/// use such names should expect it.
+pub fn raw_tokens(text: &str) -> Vec<RawToken> {
+    let mut found = Vec::new();
+    let mut push = |kind, text: &str| {
+        found.push(RawToken {
+            kind,
+            text: text.to_string(),
+        })
+    };
+    for pattern in ["Some(", "Ok(", "Err("] {
+        for (at, _) in text.match_indices(pattern) {
+            if !preceded_by_word(text, at) {
+                push(RawKind::DebugValue, pattern);
+            }
+        }
+    }
+    for pattern in ["{\"", "\":", "type:"] {
+        if text.contains(pattern) {
+            push(RawKind::Structure, pattern);
+        }
+    }
+    for (at, _) in text.match_indices('[') {
+        if text[at + 1..].starts_with(|c: char| c.is_ascii_digit()) {
+            push(RawKind::IndexList, &text[at..(at + 2).min(text.len())]);
+        }
+    }
+    for pattern in ["(Npc)", "(Pc)"] {
+        if text.contains(pattern) {
+            push(RawKind::VariantName, pattern);
+        }
+    }
+    let words = words(text);
+    for (i, word) in words.iter().enumerate() {
+        match *word {
+            "None" | "true" | "false" | "null" => push(RawKind::DebugValue, word),
+            "gm" => push(RawKind::SeatId, word),
+            w if is_seat_id(w) => push(RawKind::SeatId, w),
+            w if is_variant_name(w) => push(RawKind::VariantName, w),
+            w if ["party", "seat", "player", "index"].contains(&w.to_lowercase().as_str())
+                && words.get(i + 1).is_some_and(|n| is_number(n)) =>
+            {
+                push(RawKind::Numbered, &format!("{w} {}", words[i + 1]))
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The words of `text`: runs of letters and digits (apostrophes and hyphens split words).
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+fn preceded_by_word(text: &str, at: usize) -> bool {
+    text[..at]
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_alphanumeric())
+}
+
+fn is_number(w: &str) -> bool {
+    w.chars().all(|c| c.is_ascii_digit())
+}
+
+fn is_seat_id(w: &str) -> bool {
+    w.strip_prefix('p')
+        .is_some_and(|n| !n.is_empty() && is_number(n))
+}
+
+/// `LastPartyStanding`: capitalised parts of two or more lower-case letters each, at least two.
+fn is_variant_name(w: &str) -> bool {
+    let mut parts = 0;
+    let mut chars = w.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_ascii_uppercase() {
+            return false;
+        }
+        let mut lower = 0;
+        while chars.peek().is_some_and(|c| c.is_ascii_lowercase()) {
+            chars.next();
+            lower += 1;
+        }
+        if lower < 2 {
+            return false;
+        }
+        parts += 1;
+    }
+    parts >= 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<RawKind> {
+        raw_tokens(text).into_iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn clean_lines_pass() {
+        for line in [
+            "Ada goes after the Brute.",
+            "Waiting for Ada and the GM.",
+            "Wax On (Attack) stops 4 of Bo's stance.",
+            "Red places a small pyramid on its home stack at position 1.",
+            "The chain A-L, G-H ends; its cards return to hand.",
+            "Turn 12: Blue is pinned and passes.",
+            "McGregor wins.",
+        ] {
+            assert_eq!(raw_tokens(line), Vec::new(), "{line}");
+        }
+    }
+
+    #[test]
+    fn raw_lines_are_caught() {
+        assert_eq!(kinds("over: Some(Players)"), [RawKind::DebugValue]);
+        assert!(kinds("winners [3], losers [0, 1, 2]").contains(&RawKind::IndexList));
+        assert!(kinds("Waiting for: gm, p1").contains(&RawKind::SeatId));
+        assert!(kinds("party 0 passes").contains(&RawKind::Numbered));
+        assert!(kinds("Brute (Npc)").contains(&RawKind::VariantName));
+        assert!(kinds("ends (LastPartyStanding)").contains(&RawKind::VariantName));
+        assert!(kinds("breather used: false").contains(&RawKind::DebugValue));
+        assert!(kinds("target: None").contains(&RawKind::DebugValue));
+        assert!(kinds("{\"type\": \"pass\"}").contains(&RawKind::Structure));
+        assert!(kinds("Concede · type: x").contains(&RawKind::Structure));
+        assert!(kinds("Player 2 picks").contains(&RawKind::Numbered));
+    }
+}

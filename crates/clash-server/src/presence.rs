@@ -1,0 +1,63 @@
+//! Who has a table open right now: the GM, each seat's player, and how many spectators.
+//!
+//! A page is "here" while its live stream is open. Each stream holds a [`Here`] guard for as
+//! long as it lives; dropping it (the page closed, the connection broke) counts the person out
+//! and wakes every other stream, so everyone's seat list shows who is connected within the
+//! stream's keep-alive interval. Presence is about connections, not the game: it is kept in
+//! memory only and never logged.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::tables::Table;
+
+/// Open streams per person at one table (`gm`, `p1`, …, `spectator`).
+#[derive(Default)]
+pub struct Presence {
+    open: Mutex<HashMap<String, usize>>,
+}
+
+impl Presence {
+    fn counts(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+        // A count is a plain number: a panic elsewhere cannot leave it half-written.
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether `who` has at least one page open.
+    pub fn is_here(&self, who: &str) -> bool {
+        self.counts().get(who).is_some_and(|n| *n > 0)
+    }
+
+    /// How many pages `who` has open.
+    pub fn count(&self, who: &str) -> usize {
+        self.counts().get(who).copied().unwrap_or(0)
+    }
+}
+
+/// One open page of `who` at `table`; counted out when dropped.
+pub struct Here {
+    table: Arc<Table>,
+    who: String,
+}
+
+/// Count `who` in at `table` until the returned guard is dropped, waking everyone's stream.
+pub fn arrive(table: Arc<Table>, who: String) -> Here {
+    *table.presence.counts().entry(who.clone()).or_insert(0) += 1;
+    table.changed.send_modify(|r| *r += 1);
+    Here { table, who }
+}
+
+impl Drop for Here {
+    fn drop(&mut self) {
+        {
+            let mut counts = self.table.presence.counts();
+            if let Some(n) = counts.get_mut(&self.who) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    counts.remove(&self.who);
+                }
+            }
+        }
+        self.table.changed.send_modify(|r| *r += 1);
+    }
+}

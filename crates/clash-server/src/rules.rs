@@ -1,0 +1,296 @@
+//! Rules help one tap away: each game's player rules, carried by its ruleset in the catalogue
+//! as Markdown, rendered here to HTML (headings get the ids their "Contents" links use), with
+//! the game's charts picked out, and a finder from rule IDs (`IT-35`) to the section that
+//! explains them, read from the rules' own "Rule finder" table.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use clash_core::RulesetEntry;
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use serde::Serialize;
+
+use crate::error::ApiError;
+use crate::pages::esc;
+use crate::tables::Tables;
+
+/// A heading's id as the rules' own links write it: lower case, words joined by `-`,
+/// punctuation dropped ("The move chart" → `the-move-chart`).
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.trim().chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if (c == ' ' || c == '-') && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH
+}
+
+/// Markdown to HTML, with an id on every heading. Raw HTML in the source is shown as text.
+pub fn to_html(markdown: &str) -> String {
+    render(markdown, "", 0)
+}
+
+/// [`to_html`] with heading ids prefixed and headings `demote` levels lower.
+fn render(markdown: &str, prefix: &str, demote: usize) -> String {
+    let mut events: Vec<Event<'_>> = Vec::new();
+    let mut heading: Option<(HeadingLevel, Vec<Event<'_>>, String)> = None;
+    for event in Parser::new_ext(markdown, options()) {
+        match (&mut heading, event) {
+            (None, Event::Start(Tag::Heading { level, .. })) => {
+                heading = Some((level, Vec::new(), String::new()));
+            }
+            (Some((level, inner, text)), Event::End(TagEnd::Heading(_))) => {
+                let level = HeadingLevel::try_from((*level as usize + demote).min(6))
+                    .unwrap_or(HeadingLevel::H6);
+                events.push(Event::Start(Tag::Heading {
+                    level,
+                    id: Some(CowStr::from(format!("{prefix}{}", slug(text)))),
+                    classes: Vec::new(),
+                    attrs: Vec::new(),
+                }));
+                events.append(inner);
+                events.push(Event::End(TagEnd::Heading(level)));
+                heading = None;
+            }
+            (Some((_, inner, text)), e) => {
+                if let Event::Text(t) | Event::Code(t) = &e {
+                    text.push_str(t);
+                }
+                inner.push(e);
+            }
+            (None, Event::Html(raw) | Event::InlineHtml(raw)) => {
+                events.push(Event::Text(raw));
+            }
+            (None, e) => events.push(e),
+        }
+    }
+    let mut out = String::new();
+    pulldown_cmark::html::push_html(&mut out, events.into_iter());
+    out
+}
+
+/// The Markdown of the section under the heading `title` (to the next heading of its level or
+/// higher), heading included; empty if there is none.
+pub fn section<'a>(markdown: &'a str, title: &str) -> &'a str {
+    let mut start = None;
+    let mut depth = 0;
+    let mut offset = 0;
+    for line in markdown.split_inclusive('\n') {
+        let hashes = line.chars().take_while(|c| *c == '#').count();
+        let is_heading = hashes > 0 && line[hashes..].starts_with(' ');
+        if is_heading {
+            match start {
+                None if line[hashes..].trim() == title => {
+                    start = Some(offset);
+                    depth = hashes;
+                }
+                Some(from) if hashes <= depth => return &markdown[from..offset],
+                _ => {}
+            }
+        }
+        offset += line.len();
+    }
+    start.map_or("", |from| &markdown[from..])
+}
+
+/// Rule IDs and the section (heading id) that explains each, from the "Rule finder" table:
+/// rows such as `| IT-9 to IT-12 | [Your character](#your-character) |` or `| D-1, D-3 | … |`.
+pub fn finder(markdown: &str) -> BTreeMap<String, String> {
+    let mut index = BTreeMap::new();
+    for row in section(markdown, "Rule finder").lines() {
+        let cells: Vec<&str> = row.trim().trim_matches('|').split('|').collect();
+        let [rules, target] = cells[..] else { continue };
+        let Some(anchor) = target
+            .split("](#")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+        else {
+            continue;
+        };
+        for part in rules.split(',') {
+            for rule in expand(part.trim()) {
+                index.insert(rule, anchor.to_string());
+            }
+        }
+    }
+    index
+}
+
+/// `IT-9 to IT-12` → IT-9, IT-10, IT-11, IT-12; `D-4` → D-4. Ranges longer than 200 are
+/// taken as a typo and give their ends only.
+fn expand(part: &str) -> Vec<String> {
+    let id = |text: &str| -> Option<(String, u32)> {
+        let (prefix, number) = text.trim().rsplit_once('-')?;
+        Some((prefix.to_string(), number.parse().ok()?))
+    };
+    match part.split_once(" to ") {
+        Some((a, b)) => match (id(a), id(b)) {
+            (Some((p, from)), Some((q, to))) if p == q && from <= to && to - from <= 200 => {
+                (from..=to).map(|n| format!("{p}-{n}")).collect()
+            }
+            _ => vec![a.trim().to_string(), b.trim().to_string()],
+        },
+        None if id(part).is_some() => vec![part.to_string()],
+        None => Vec::new(),
+    }
+}
+
+/// What a table page needs to link refusals to the rules.
+#[derive(Debug, Clone, Serialize)]
+pub struct RulesLinks {
+    /// Where the rules are read.
+    pub url: String,
+    /// Rule ID → heading id.
+    pub finder: BTreeMap<String, String>,
+}
+
+/// The links for `entry`'s rules, if it has any.
+pub fn links(entry: &RulesetEntry) -> Option<RulesLinks> {
+    (!entry.rules.markdown.is_empty()).then(|| RulesLinks {
+        url: format!("/rules/{}", entry.id),
+        finder: finder(entry.rules.markdown),
+    })
+}
+
+/// The charts and the whole rules as one HTML fragment: the charts first, then the rules.
+pub fn fragment(entry: &RulesetEntry) -> String {
+    let markdown = entry.rules.markdown;
+    let mut charts = String::new();
+    for title in entry.rules.charts {
+        let part = section(markdown, title);
+        if !part.is_empty() {
+            // The chart's headings sit under "Charts", with ids apart from the same headings
+            // in the full rules below.
+            charts.push_str(&format!(
+                "<section class=\"chart\">{}</section>",
+                render(part, "chart-", 1)
+            ));
+        }
+    }
+    format!(
+        "<nav class=\"rules-nav\"><a href=\"#rules-charts\">Charts</a> · <a href=\"#rules-full\">All the rules</a></nav>\
+<section id=\"rules-charts\"><h2>Charts</h2>{charts}</section><section id=\"rules-full\">{}</section>",
+        to_html(markdown)
+    )
+}
+
+async fn page(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Response {
+    let id = id.strip_suffix(".html").unwrap_or(&id).to_string();
+    let Some(entry) = tables.entry(&id).filter(|e| !e.rules.markdown.is_empty()) else {
+        return ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no rules for a game called {id:?}"),
+        )
+        .into_response();
+    };
+    let body = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{name}: rules — Clash</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head>\
+<body><main class=\"narrow rules\">{}</main></body></html>",
+        fragment(&entry),
+        name = esc(entry.name)
+    );
+    Html(body).into_response()
+}
+
+/// The rules as a fragment, for the table page's rules sheet.
+async fn part(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Response {
+    match tables.entry(&id).filter(|e| !e.rules.markdown.is_empty()) {
+        Some(entry) => (
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            fragment(&entry),
+        )
+            .into_response(),
+        None => ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no rules for a game called {id:?}"),
+        )
+        .into_response(),
+    }
+}
+
+pub fn router(tables: Arc<Tables>) -> Router {
+    Router::new()
+        .route("/rules/{id}", get(page))
+        .route("/rules/{id}/part", get(part))
+        .with_state(tables)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_get_the_ids_their_links_use() {
+        let html = to_html("## The move chart\n\nText (IT-3).\n\n### Swords & shields\n");
+        assert!(
+            html.contains("<h2 id=\"the-move-chart\">The move chart</h2>"),
+            "{html}"
+        );
+        assert!(html.contains("<h3 id=\"swords-shields\">"), "{html}");
+    }
+
+    #[test]
+    fn raw_html_in_the_rules_is_shown_as_text() {
+        let html = to_html("Hello <script>alert(1)</script>\n");
+        assert!(!html.contains("<script>"), "{html}");
+    }
+
+    #[test]
+    fn a_section_runs_to_the_next_heading_of_its_level() {
+        let md = "# T\n## A\na\n### A1\nx\n## B\nb\n";
+        assert_eq!(section(md, "A"), "## A\na\n### A1\nx\n");
+        assert_eq!(section(md, "B"), "## B\nb\n");
+        assert_eq!(section(md, "C"), "");
+    }
+
+    #[test]
+    fn the_rule_finder_maps_ranges_and_lists() {
+        let md = "## Rule finder\n\n| Rules | Section |\n|---|---|\n| IT-9 to IT-12 | [Your character](#your-character) |\n| D-1, D-3 | [Who wins](#who-wins) |\n";
+        let f = finder(md);
+        assert_eq!(f.get("IT-10").map(String::as_str), Some("your-character"));
+        assert_eq!(f.get("IT-12").map(String::as_str), Some("your-character"));
+        assert_eq!(f.get("D-3").map(String::as_str), Some("who-wins"));
+        assert_eq!(f.get("D-2"), None);
+        assert_eq!(f.get("Rules"), None);
+    }
+
+    #[test]
+    fn every_game_in_the_catalogue_has_rules_charts_and_a_finder() {
+        for entry in clash_catalogue::rulesets() {
+            let links = links(&entry).unwrap_or_else(|| panic!("{} has no rules", entry.id));
+            assert!(links.finder.len() > 10, "{}: {:?}", entry.id, links.finder);
+            for chart in entry.rules.charts {
+                assert!(
+                    !section(entry.rules.markdown, chart).is_empty(),
+                    "{}: no section {chart:?}",
+                    entry.id
+                );
+            }
+            // Every section the finder points at is a heading of the rules.
+            let html = to_html(entry.rules.markdown);
+            for anchor in links.finder.values() {
+                assert!(
+                    html.contains(&format!("id=\"{anchor}\"")),
+                    "{}: #{anchor}",
+                    entry.id
+                );
+            }
+        }
+    }
+}

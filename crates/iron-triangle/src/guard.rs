@@ -1,0 +1,97 @@
+//! What the table guards: which events bring secrets into the open or show chance, and which
+//! commands ask first.
+
+use clash_core::Seat;
+
+use crate::campaign::{CampaignCommand, CampaignEvent};
+use crate::conflict::choice::MoveChoice;
+use crate::conflict::{ConflictCommand, ConflictEvent};
+use crate::{Command, Event, Table};
+
+/// Stances, moves and face-down specials turned over (IT-2), a special played face up (an NPC's
+/// specials are the GM's secret until used), a Scouter's report (D-26), an NPC's sheet shown
+/// (IT-24), the picks of a problem shown (IT-15), and Drunken Monkey's random pick (D-30).
+pub fn reveals(event: &Event) -> bool {
+    match event {
+        Event::Conflict(e) => matches!(
+            e,
+            ConflictEvent::StancesRevealed { .. }
+                | ConflictEvent::MovesRevealed { .. }
+                | ConflictEvent::SpecialsRevealed { .. }
+                | ConflictEvent::SpecialPlayed {
+                    face_down: false,
+                    ..
+                }
+                | ConflictEvent::Scouted { .. }
+                | ConflictEvent::NpcRevealed { .. }
+                | ConflictEvent::MoveSwapped { .. }
+        ),
+        Event::Campaign(e) => matches!(e, CampaignEvent::ProblemRevealed { .. }),
+    }
+}
+
+/// Surrendering, killing a surrendered foe, marking a goal and ending the session cannot be
+/// taken back once the table has seen them.
+pub fn confirm(_table: &Table, _seat: Seat, command: &Command) -> Option<String> {
+    match command {
+        Command::Conflict(ConflictCommand::PlayMove {
+            character,
+            choice: MoveChoice::Surrender,
+        }) => Some(format!(
+            "Surrender? {character} gives up this conflict turn and leaves the conflict (IT-36)."
+        )),
+        Command::Conflict(ConflictCommand::KillSurrendered {}) => Some(
+            "Kill the surrendered opponent? In a lethal conflict this is final (IT-36).".into(),
+        ),
+        Command::Campaign(CampaignCommand::MarkGoal {
+            character,
+            achieved,
+        }) => Some(if *achieved {
+            format!("Mark {character}'s goal as achieved? This counts towards levelling up.")
+        } else {
+            format!("Mark {character}'s goal as not achieved this session?")
+        }),
+        Command::Campaign(CampaignCommand::EndSession {}) => {
+            Some("End the session? Goals are marked and characters level up next.".into())
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{IronTriangle, Name};
+    use clash_core::Ruleset;
+
+    #[test]
+    fn it_36_surrender_asks_first_and_a_chosen_move_does_not() {
+        let setup = serde_json::from_str(include_str!("../presets/duel.json")).unwrap();
+        let table = IronTriangle::setup(&setup).unwrap();
+        let surrender = Command::Conflict(ConflictCommand::PlayMove {
+            character: Name::from("Ada"),
+            choice: MoveChoice::Surrender,
+        });
+        let question = confirm(&table, Seat::Player(1), &surrender).unwrap();
+        assert!(question.starts_with("Surrender? Ada"), "{question}");
+        let end = Command::Conflict(ConflictCommand::EndChain {});
+        assert_eq!(confirm(&table, Seat::Player(1), &end), None);
+    }
+
+    #[test]
+    fn it_2_a_stance_taken_face_down_reveals_nothing_and_the_reveal_does() {
+        let stance = crate::conflict::Stance {
+            action: None,
+            amount: 0,
+        };
+        let stances = Event::Conflict(ConflictEvent::StancesRevealed {
+            active: (Name::from("Ada"), stance),
+            opponent: (Name::from("Brute"), stance),
+        });
+        assert!(reveals(&stances));
+        let joined = Event::Conflict(ConflictEvent::JoinedConflict {
+            character: Name::from("Ada"),
+        });
+        assert!(!reveals(&joined));
+    }
+}

@@ -1,0 +1,68 @@
+//! What the table guards: which events show drawn or hidden cards, and which commands ask first.
+
+use clash_core::Seat;
+
+use crate::events::{Command, Event};
+use crate::state::State;
+
+/// Cards drawn from the deck or into a Reserve are chance; a Reserve card laid as a cover was
+/// hidden until then (ND-20).
+pub fn reveals(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::ReserveDrawn { .. }
+            | Event::DeckReshuffled { .. }
+            | Event::CardPlaced { .. }
+            | Event::ExcuseDrawn { .. }
+            | Event::CardCovered { .. }
+    )
+}
+
+/// Conceding takes a party or a character out of the Conflict for good (ND-24, ND-31).
+pub fn confirm(state: &State, seat: Seat, command: &Command) -> Option<String> {
+    let Command::Concede { party, character } = command else {
+        return None;
+    };
+    let who = match (character, party) {
+        (Some(c), _) => c.clone(),
+        (None, Some(p)) => p.clone(),
+        (None, None) => <crate::NdTourists as clash_core::Ruleset>::seat_name(state, seat),
+    };
+    Some(format!(
+        "Concede? {who} leaves the Conflict and cannot come back into it."
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CardSet;
+    use crate::setup::Setup;
+    use clash_core::Ruleset;
+
+    fn state() -> State {
+        let setup: Setup =
+            serde_json::from_str(include_str!("../presets/four-sides.json")).unwrap();
+        crate::NdTourists::setup(&setup).unwrap()
+    }
+
+    #[test]
+    fn nd_24_conceding_asks_first_and_names_who_leaves() {
+        let s = state();
+        let concede = Command::Concede {
+            party: None,
+            character: Some("Levinulon".into()),
+        };
+        let question = confirm(&s, Seat::Player(1), &concede).unwrap();
+        assert!(question.contains("Levinulon") && question.contains("cannot come back"));
+        assert_eq!(confirm(&s, Seat::Player(1), &Command::Turn {}), None);
+    }
+
+    #[test]
+    fn nd_14_drawn_cards_reveal_and_passing_does_not() {
+        assert!(!reveals(&Event::Passed { party: 0 }));
+        assert!(reveals(&Event::DeckReshuffled {
+            cards: CardSet::default()
+        }));
+    }
+}
