@@ -123,14 +123,9 @@ pub async fn play(
     pace: Pace,
     tally: Arc<Tally>,
 ) -> Result<Vec<Duration>, Error> {
-    // One connection to each node the table's seats use.
-    let mut connections: Vec<(SocketAddr, Http)> = Vec::new();
-    for seat in &table.seats {
-        if !connections.iter().any(|(a, _)| *a == seat.node) {
-            let http = Http::connect(seat.node, client_address(table.index)).await?;
-            connections.push((seat.node, http));
-        }
-    }
+    // One connection to each node the table's seats use, opened when first needed and again
+    // when it sat idle long enough for the server to close it.
+    let mut connections: Vec<(SocketAddr, Http, Instant)> = Vec::new();
     let mut dice = Dice::new(table.index as u64 + 1);
     let mut latencies = Vec::new();
     let mut tick = 0u32;
@@ -159,11 +154,17 @@ pub async fn play(
             table.id, table.seats[seat].key
         );
         let node = table.seats[seat].node;
-        let http = connections
-            .iter_mut()
-            .find(|(a, _)| *a == node)
-            .map(|(_, h)| h)
-            .ok_or("no connection to the seat's node")?;
+        connections.retain(|(_, _, used)| used.elapsed() < IDLE_REUSE);
+        let i = match connections.iter().position(|(a, _, _)| *a == node) {
+            Some(i) => i,
+            None => {
+                let http = Http::connect(node, client_address(table.index)).await?;
+                connections.push((node, http, Instant::now()));
+                connections.len() - 1
+            }
+        };
+        let (_, http, used) = &mut connections[i];
+        *used = Instant::now();
         let (status, answer) = http.request("POST", &path, Some(&body)).await?;
         if status != 200 {
             tally.refused.fetch_add(1, Ordering::Relaxed);
@@ -182,6 +183,10 @@ pub async fn play(
     }
     Ok(latencies)
 }
+
+/// A connection idle this long is not used again (the server closes idle connections after its
+/// header timeout, 10 s by default).
+const IDLE_REUSE: Duration = Duration::from_secs(5);
 
 /// Every seat's legal commands now, and whether the table has ended.
 fn options(table: &Table) -> (Vec<(usize, Value)>, bool) {

@@ -43,12 +43,12 @@ fn run(args: DbArgs) -> Outcome {
         DbCommand::Migrate { db } => {
             let version =
                 clash_server::migrate_blocking(&Db::parse(&db)).map_err(|e| e.to_string())?;
-            say!("{db} is at schema version {version}");
+            say!("the database is at schema version {version}");
         }
         DbCommand::Copy { from, to } => {
             let (copied, skipped) = clash_server::copy_blocking(&Db::parse(&from), &Db::parse(&to))
                 .map_err(|e| e.to_string())?;
-            say!("copied {copied} table(s) from {from}; {skipped} were there already");
+            say!("copied {copied} table(s); {skipped} were there already");
         }
     }
     Ok(())

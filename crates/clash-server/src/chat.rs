@@ -50,7 +50,7 @@ impl Tables {
     ) -> Result<(), ApiError> {
         let (key, text) = (key.to_string(), text.to_string());
         self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
+            let mut play = table.lock_current().await?;
             // A player whose seat the GM plays for now still talks: only their moves wait.
             let access = play.access(&key, None)?;
             let Some(by) = crate::room::reader(&access) else {

@@ -3,10 +3,12 @@
 //! A table plays one game of any ruleset in the catalogue, driven through
 //! [`clash_core::AnyGame`]: the server knows no rules. Its pieces:
 //!
-//! * [`store`]: storage behind one interface ([`store::Storage`]); the SQLite file is its
-//!   backend (versioned migrations). The table log is the source of truth; a command is
-//!   acknowledged only once it and its events are committed. Nothing is read at start: a table
-//!   is read back from its log when it is first asked for.
+//! * [`store`]: storage behind one interface ([`store::Storage`]) with two backends and the
+//!   same versioned migrations: the SQLite file (the default) and PostgreSQL, which any number
+//!   of nodes share (each table's log stays one gap-free order across them; other nodes' changes
+//!   arrive as news and are caught up from the log). The table log is the source of truth; a
+//!   command is acknowledged only once it and its events are committed. Nothing is read at
+//!   start: a table is read back from its log when it is first asked for.
 //! * [`log`]: the table log, whose entries are commands, game events and table events (seat
 //!   changes, client seeds, talk, undo, the end of the table), each hash-chained to the one before.
 //! * [`tables`]: the tables in memory (loaded on demand, unloaded when idle), one lock each, so

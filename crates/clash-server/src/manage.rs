@@ -24,7 +24,7 @@ pub const MAX_TITLE: usize = TITLE_LIMIT;
 
 /// The table's lock for its GM, whether or not the table has ended.
 async fn gm_play<'t>(table: &'t Table, key: &str) -> Result<MutexGuard<'t, Play>, ApiError> {
-    let play = table.lock().await?;
+    let play = table.lock_current().await?;
     if play.role(key)? != Role::Owner {
         return Err(ApiError::forbidden(
             "only the GM's link (the table's creator) can rename, archive or delete the table",

@@ -1,5 +1,5 @@
-//! Durable storage: the interface every backend offers ([`Storage`]), and the embedded SQLite
-//! backend ([`SqliteStore`]).
+//! Durable storage: the interface every backend offers ([`Storage`]), the embedded SQLite
+//! backend ([`SqliteStore`]), and the PostgreSQL backend for several nodes ([`PgStore`]).
 //!
 //! The table log is the source of truth: a table is its ruleset, setup JSON, server secret,
 //! links, and the hash-chained log of its commands, events and table events (see [`crate::log`]).

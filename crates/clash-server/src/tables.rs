@@ -17,6 +17,13 @@
 //!
 //! A change is carried out by a task of its own, so a client that hangs up (or a request that
 //! runs out of time) cannot leave a change committed to the database but not to memory.
+//!
+//! When several nodes share the database, a table in memory can fall behind what another node
+//! stored. News of their changes marks the table behind and wakes its streams; whoever takes the
+//! lock next reads the new log entries and takes them in ([`Table::catch_up`]). A request first
+//! checks the table's head in the database, so it sees a change made through another node even
+//! before the news arrives. A change that still loses the race for the next log position writes
+//! nothing; the table catches up and a command is decided again.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -561,7 +568,7 @@ impl Tables {
         table: &Table,
         request: CommandRequest,
     ) -> Result<Answer, ApiError> {
-        let mut play = table.lock().await?;
+        let mut play = table.lock_current().await?;
         let access = play.access(&request.key, request.as_seat)?;
         let seat = access.seat.ok_or_else(|| match access.suspended {
             true => ApiError::forbidden(
@@ -768,7 +775,7 @@ impl Tables {
         table: &'t Table,
         key: &str,
     ) -> Result<MutexGuard<'t, Play>, ApiError> {
-        let play = table.lock().await?;
+        let play = table.lock_current().await?;
         if play.role(key)? != Role::Owner {
             return Err(ApiError::forbidden(
                 "only the GM's link (the table's creator) can manage seats and links",
@@ -940,7 +947,7 @@ impl Tables {
     ) -> Result<String, ApiError> {
         let key = key.to_string();
         self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
+            let mut play = table.lock_current().await?;
             if play.role(&key)? != Role::Owner {
                 return Err(ApiError::forbidden(
                     "only the GM's link can replace the GM's or the watch link",
@@ -978,7 +985,7 @@ impl Tables {
     ) -> Result<(Seat, String), ApiError> {
         let invite = invite.to_string();
         self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
+            let mut play = table.lock_current().await?;
             let link = play.link(&invite).cloned().ok_or_else(ApiError::bad_key)?;
             let seat = match (link.status, link.role.parse::<Role>()) {
                 (LinkStatus::Invite, Ok(Role::Seat(seat))) => seat,
@@ -1016,7 +1023,7 @@ impl Tables {
     ) -> Result<(), ApiError> {
         let (key, seed) = (key.to_string(), seed.to_string());
         self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
+            let mut play = table.lock_current().await?;
             let access = play.access(&key, None)?;
             let by = contributor(&access)
                 .ok_or_else(|| ApiError::forbidden("only the GM and the players add seeds"))?;
@@ -1070,7 +1077,7 @@ impl Tables {
     ) -> Result<(), ApiError> {
         let key = key.to_string();
         self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
+            let mut play = table.lock_current().await?;
             if play.role(&key)? != Role::Owner {
                 return Err(ApiError::forbidden(
                     "only the GM (the table's owner) can switch odds on or off",
@@ -1092,7 +1099,7 @@ impl Tables {
     pub async fn delete(self: &Arc<Self>, table: &Arc<Table>, key: &str) -> Result<(), ApiError> {
         let key = key.to_string();
         self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
+            let mut play = table.lock_current().await?;
             if play.role(&key)? != Role::Owner {
                 return Err(ApiError::forbidden(
                     "only the GM's link can delete the table",
@@ -1120,7 +1127,7 @@ impl Tables {
     /// The table's record for `key`: see [`crate::export`].
     pub async fn export(&self, table: &Table, key: &str) -> Result<Value, ApiError> {
         let (access, snapshot) = {
-            let play = table.lock().await?;
+            let play = table.lock_current().await?;
             (play.access(key, None)?, play.snapshot.clone())
         };
         // The database holds at least what the snapshot knows (memory follows the commit).

@@ -242,8 +242,8 @@ impl PgStore {
         let tx = client.transaction().await?;
         if let Some(table) = apply(&tx, write).await? {
             let news = format!("{} {table}", self.node);
-            tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &news])
-                .await?;
+            let notify = tx.prepare_cached("SELECT pg_notify($1, $2)").await?;
+            tx.execute(&notify, &[&CHANNEL, &news]).await?;
         }
         tx.commit().await?;
         Ok(())
@@ -353,9 +353,20 @@ async fn apply(
             // The log first: a node that is behind waits here on the winner's row, then fails.
             insert_log(tx, table_id, log).await?;
             if let Some(c) = command {
+                let insert = tx
+                    .prepare_cached(
+                        "INSERT INTO commands (table_id, n, seat, command, command_id) VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .await?;
                 tx.execute(
-                    "INSERT INTO commands (table_id, n, seat, command, command_id) VALUES ($1, $2, $3, $4, $5)",
-                    &[table_id, &(c.n as i64), &c.seat, &c.command.to_string(), &c.id],
+                    &insert,
+                    &[
+                        table_id,
+                        &(c.n as i64),
+                        &c.seat,
+                        &c.command.to_string(),
+                        &c.id,
+                    ],
                 )
                 .await?;
             }
@@ -658,21 +669,47 @@ impl Storage for PgStore {
     fn load_tail(&self, id: &str, from: u64) -> BoxFuture<'_, Result<Option<Tail>, StoreError>> {
         let id = id.to_string();
         Box::pin(async move {
-            let mut client = self.pool.get().await?;
-            let tx = snapshot(&mut client).await?;
-            let odds = tx
-                .query_opt("SELECT odds FROM tables WHERE id = $1", &[&id])
+            let client = self.pool.get().await?;
+            // One statement, so one moment of the database and one round trip.
+            let statement = client
+                .prepare_cached(
+                    "SELECT t.odds,
+                        ARRAY(SELECT key FROM links WHERE table_id = t.id ORDER BY made),
+                        ARRAY(SELECT role FROM links WHERE table_id = t.id ORDER BY made),
+                        ARRAY(SELECT status FROM links WHERE table_id = t.id ORDER BY made),
+                        ARRAY(SELECT entry FROM log WHERE table_id = t.id AND pos >= $2 ORDER BY pos),
+                        ARRAY(SELECT hash FROM log WHERE table_id = t.id AND pos >= $2 ORDER BY pos)
+                    FROM tables t WHERE t.id = $1",
+                )
                 .await?;
-            let tail = match odds {
-                None => None,
-                Some(odds) => Some(Tail {
-                    links: load_links(&tx, &id).await?,
-                    odds: odds.get(0),
-                    log: load_log(&tx, &id, from).await?,
-                }),
+            let Some(row) = client.query_opt(&statement, &[&id, &(from as i64)]).await? else {
+                return Ok(None);
             };
-            tx.commit().await?;
-            Ok(tail)
+            let (keys, roles, statuses): (Vec<String>, Vec<String>, Vec<String>) =
+                (row.get(1), row.get(2), row.get(3));
+            let links = keys
+                .into_iter()
+                .zip(roles)
+                .zip(statuses)
+                .map(|((key, role), status)| {
+                    Ok(StoredLink {
+                        key,
+                        role,
+                        status: LinkStatus::parse(&status)?,
+                    })
+                })
+                .collect::<Result<_, StoreError>>()?;
+            let (entries, hashes): (Vec<String>, Vec<String>) = (row.get(4), row.get(5));
+            let log = entries
+                .iter()
+                .zip(&hashes)
+                .map(|(entry, hash)| read_entry(&id, entry, hash))
+                .collect::<Result<_, _>>()?;
+            Ok(Some(Tail {
+                links,
+                odds: row.get(0),
+                log,
+            }))
         })
     }
 
