@@ -26,7 +26,7 @@ fn migrate_brings_a_new_sqlite_file_to_the_latest_version() {
     let db = dir.path().join("fresh.db");
     let (ok, out, err) = clash(&["db", "migrate", "--db", db.to_str().unwrap()]);
     assert!(ok, "{err}");
-    assert!(out.contains("schema version 3"), "{out}");
+    assert!(out.contains("schema version 4"), "{out}");
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn copy_moves_a_sqlite_server_to_postgres_and_its_links_go_on_working() {
     let before = view(&Server::start(&file));
     let (ok, out, err) = clash(&["db", "migrate", "--db", &url]);
     assert!(ok, "{err}");
-    assert!(out.contains("schema version 3"), "{out}");
+    assert!(out.contains("schema version 4"), "{out}");
     assert!(
         !out.contains("postgres://"),
         "the URL (and any password) is not printed: {out}"

@@ -141,6 +141,9 @@ pub enum TableEvent {
     Archived,
     /// The GM brought an archived table back into play.
     Unarchived,
+    /// The GM switched odds in play on or off: while on, each seat is shown the odds of its
+    /// next choice, worked out from its own view.
+    OddsSwitched { enabled: bool },
 }
 
 /// Who said a line of table talk: `gm` or a seat, by name.
@@ -217,6 +220,13 @@ impl TableEvent {
                 "The GM archives the table: no moves until it is brought back.".into()
             }
             TableEvent::Unarchived => "The GM brings the table back into play.".into(),
+            TableEvent::OddsSwitched { enabled: true } => {
+                "The GM turns odds in play on: each player is shown the chances of their next choice."
+                    .into()
+            }
+            TableEvent::OddsSwitched { enabled: false } => {
+                "The GM turns odds in play off.".into()
+            }
             TableEvent::SecretRevealed { secret } => format!(
                 "The server's secret is revealed ({}…): anyone with the table's record can now check every roll and draw.",
                 &secret[..secret.len().min(16)]

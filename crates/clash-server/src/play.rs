@@ -137,7 +137,6 @@ impl Play {
         let entries: Vec<&Entry> = t.log.iter().map(|(e, _)| e).collect();
         let game = replay_game(entry, game, 0, &opening, 0, &entries)?;
         let mut play = Play::fresh(game, meta.clone(), t.links);
-        play.odds = t.odds;
         play.commands = t.commands;
         for (pos, (logged, hash)) in t.log.into_iter().enumerate() {
             play.absorb(pos, logged, hash);
@@ -157,7 +156,7 @@ impl Play {
     }
 
     /// Take in what other nodes added to the table's log since memory last saw it (`tail`
-    /// starts at this table's revision), with its links and odds switch as they are now. The
+    /// starts at this table's revision), with its links as they are now. The
     /// game after the tail is `game`, replayed by the caller with [`replay_game`].
     pub fn catch_up(&mut self, game: Box<dyn AnyGame>, tail: crate::store::Tail, meta: Arc<Meta>) {
         let from = self.revision();
@@ -173,7 +172,6 @@ impl Play {
         }
         self.game = Arc::from(game);
         self.links = tail.links;
-        self.odds = tail.odds;
         self.refresh(meta);
     }
 
@@ -295,6 +293,7 @@ impl Play {
             TableEvent::Renamed { title } => self.title = title.clone(),
             TableEvent::Archived => self.archived = true,
             TableEvent::Unarchived => self.archived = false,
+            TableEvent::OddsSwitched { enabled } => self.odds = *enabled,
             TableEvent::Said { .. } | TableEvent::Whispered { .. } => self.talk_lines += 1,
             _ => {}
         }

@@ -77,7 +77,7 @@ impl From<&Path> for Db {
 }
 
 /// The number of schema versions; both backends have the same numbered steps.
-pub const SCHEMA_VERSIONS: usize = 3;
+pub const SCHEMA_VERSIONS: usize = 4;
 
 /// Copy every table of `from` that `to` does not have yet, row for row (log hashes, secrets,
 /// links and command ids unchanged); answers how many were copied and how many `to` had already.
@@ -194,13 +194,63 @@ CREATE TABLE log (
 /// it carried over.
 const SCHEMA_V3: &str = "ALTER TABLE tables ADD COLUMN odds INTEGER NOT NULL DEFAULT 0;";
 
+/// Version 4: the odds switch is a table event in the log (`odds_switched`), so it replays,
+/// exports and verifies with the table. A table whose switch was on gets that event at the end
+/// of its log (by [`odds_to_log`], which also drops the column); the migration has no SQL of its
+/// own because the column must be read before it goes.
+const SCHEMA_V4: &str = "";
+
 /// The SQLite steps; [`postgres::STEPS`] holds the same versions for PostgreSQL.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(SCHEMA_V1),
         M::up_with_hook(SCHEMA_V2, legacy_log),
         M::up_with_hook(SCHEMA_V3, odds_switches),
+        M::up_with_hook(SCHEMA_V4, odds_to_log),
     ])
+}
+
+/// Append `odds_switched {enabled: true}` to the log of every table whose odds column is on,
+/// chained after its last entry, then drop the column.
+fn odds_to_log(tx: &rusqlite::Transaction<'_>) -> HookResult {
+    let tables: Vec<(String, Option<String>)> = tx
+        .prepare("SELECT id, secret FROM tables WHERE odds = 1")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, secret) in tables {
+        // A table without a readable secret cannot be loaded anyway; it keeps its log as it is.
+        let Some(secret) = secret.as_deref().and_then(unhex) else {
+            continue;
+        };
+        let last: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT pos, hash FROM log WHERE table_id = ?1 ORDER BY pos DESC LIMIT 1",
+                [&id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let Some(head) = last.map_or(Some((0, [0; 32])), |(pos, hash)| {
+            unhex_hash(&hash).map(|h| (pos as u64 + 1, h))
+        }) else {
+            continue;
+        };
+        let mut chainer = Chainer {
+            secret: &secret,
+            table: &id,
+            head: head.1,
+            next: head.0,
+        };
+        let entry = Entry::Table {
+            event: TableEvent::OddsSwitched { enabled: true },
+        };
+        let (pos, body, hash) = chainer.push(&entry);
+        tx.execute(
+            "INSERT INTO log (table_id, pos, entry, hash) VALUES (?1, ?2, ?3, ?4)",
+            params![id, pos as i64, body.to_string(), hex(&hash)],
+        )?;
+    }
+    tx.execute_batch("ALTER TABLE tables DROP COLUMN odds;")?;
+    Ok(())
 }
 
 /// Carry the odds switches over from their old table, if there is one.
@@ -281,8 +331,6 @@ pub struct StoredTable {
     pub commands: u64,
     /// The log, in order, with each entry's hash.
     pub log: Vec<(Entry, Hash)>,
-    /// The GM has switched odds in play on.
-    pub odds: bool,
 }
 
 /// What a link key is now.
@@ -370,8 +418,6 @@ pub enum Write {
         command: Option<StoredCommand>,
         links: Vec<LinkChange>,
     },
-    /// Switch odds in play on or off at a table.
-    SetOdds { table_id: String, enabled: bool },
     /// Remove a table and everything stored about it.
     DeleteTable { id: String },
     /// Store a table's rows as they came from [`Storage::dump_table`] (`clash db copy`).
@@ -392,8 +438,8 @@ pub trait Storage: Send + Sync + 'static {
     fn write(&self, write: Write) -> BoxFuture<'_, Result<(), StoreError>>;
     /// One table as stored, or `None` when there is no such table.
     fn load_table(&self, id: &str) -> BoxFuture<'_, Result<Option<StoredTable>, StoreError>>;
-    /// What changed in a table from log position `from` on (with its links and odds switch as
-    /// they are now), or `None` when the table is gone.
+    /// What changed in a table from log position `from` on (with its links as they are now), or
+    /// `None` when the table is gone.
     fn load_tail(&self, id: &str, from: u64) -> BoxFuture<'_, Result<Option<Tail>, StoreError>>;
     /// The length of a table's log as stored (`None` when the table is gone), for a backend
     /// shared with other nodes to tell whether memory is behind.
@@ -424,18 +470,17 @@ pub trait Storage: Send + Sync + 'static {
 /// News from a database shared with other nodes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
-    /// Another node changed this table (appended to its log, switched its odds, deleted it).
+    /// Another node changed this table (appended to its log or deleted it).
     Changed(String),
     /// The connection that hears of changes was lost and is back: any loaded table may have
     /// missed changes.
     Resync,
 }
 
-/// A table's changes from a log position on, with what is not in the log as it is now.
+/// A table's changes from a log position on, with its links (kept beside the log) as they are.
 #[derive(Debug, Clone)]
 pub struct Tail {
     pub links: Vec<StoredLink>,
-    pub odds: bool,
     /// The log from the asked position on, with each entry's hash.
     pub log: Vec<(Entry, Hash)>,
 }
@@ -451,7 +496,6 @@ pub struct TableRows {
     pub created_at: i64,
     pub secret: Option<String>,
     pub chance: String,
-    pub odds: bool,
     /// `(key, role, status)`, in the order they were made.
     pub links: Vec<(String, String, String)>,
     /// `(n, seat, command, command id)`.
@@ -588,16 +632,15 @@ impl Storage for SqliteStore {
     fn load_tail(&self, id: &str, from: u64) -> BoxFuture<'_, Result<Option<Tail>, StoreError>> {
         let id = id.to_string();
         self.read(move |conn| {
-            let odds: Option<bool> = conn
-                .prepare_cached("SELECT odds FROM tables WHERE id = ?1")?
+            let found: Option<i64> = conn
+                .prepare_cached("SELECT 1 FROM tables WHERE id = ?1")?
                 .query_row([&id], |r| r.get(0))
                 .optional()?;
-            let Some(odds) = odds else {
+            if found.is_none() {
                 return Ok(None);
-            };
+            }
             Ok(Some(Tail {
                 links: load_links(conn, &id)?,
-                odds,
                 log: load_log(conn, &id, from)?,
             }))
         })
@@ -720,12 +763,6 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
             }
             insert_log(tx, table_id, log)?;
         }
-        Write::SetOdds { table_id, enabled } => {
-            tx.execute(
-                "UPDATE tables SET odds = ?1 WHERE id = ?2",
-                params![*enabled, table_id],
-            )?;
-        }
         Write::DeleteTable { id } => {
             for table in ["log", "commands", "events", "links"] {
                 tx.execute(&format!("DELETE FROM {table} WHERE table_id = ?1"), [id])?;
@@ -808,7 +845,7 @@ fn parse_json(text: &str, what: &str) -> Result<Value, StoreError> {
 fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreError> {
     let row = conn
         .prepare_cached(
-            "SELECT ruleset, title, setup, seed, secret, chance, odds FROM tables WHERE id = ?1",
+            "SELECT ruleset, title, setup, seed, secret, chance FROM tables WHERE id = ?1",
         )?
         .query_row([id], |r| {
             Ok((
@@ -818,11 +855,10 @@ fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreE
                 r.get::<_, i64>(3)?,
                 r.get::<_, Option<String>>(4)?,
                 r.get::<_, String>(5)?,
-                r.get::<_, bool>(6)?,
             ))
         })
         .optional()?;
-    let Some((ruleset, title, setup, seed, secret, chance, odds)) = row else {
+    let Some((ruleset, title, setup, seed, secret, chance)) = row else {
         return Ok(None);
     };
     let setup = parse_json(&setup, "setup")?;
@@ -851,7 +887,6 @@ fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreE
         links: load_links(conn, id)?,
         commands: commands as u64,
         log: load_log(conn, id, 0)?,
-        odds,
     }))
 }
 
@@ -902,7 +937,7 @@ pub(crate) fn read_entry(id: &str, entry: &str, hash: &str) -> Result<(Entry, Ha
 fn dump_table(conn: &Connection, id: &str) -> Result<Option<TableRows>, StoreError> {
     let row = conn
         .query_row(
-            "SELECT ruleset, title, setup, seed, created_at, secret, chance, odds FROM tables WHERE id = ?1",
+            "SELECT ruleset, title, setup, seed, created_at, secret, chance FROM tables WHERE id = ?1",
             [id],
             |r| {
                 Ok(TableRows {
@@ -914,7 +949,6 @@ fn dump_table(conn: &Connection, id: &str) -> Result<Option<TableRows>, StoreErr
                     created_at: r.get(4)?,
                     secret: r.get(5)?,
                     chance: r.get(6)?,
-                    odds: r.get(7)?,
                     links: Vec::new(),
                     commands: Vec::new(),
                     log: Vec::new(),
@@ -944,8 +978,8 @@ fn dump_table(conn: &Connection, id: &str) -> Result<Option<TableRows>, StoreErr
 
 fn restore_table(tx: &rusqlite::Transaction<'_>, t: &TableRows) -> Result<(), StoreError> {
     tx.execute(
-        "INSERT INTO tables (id, ruleset, title, setup, seed, created_at, secret, chance, odds) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![t.id, t.ruleset, t.title, t.setup, t.seed, t.created_at, t.secret, t.chance, t.odds],
+        "INSERT INTO tables (id, ruleset, title, setup, seed, created_at, secret, chance) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![t.id, t.ruleset, t.title, t.setup, t.seed, t.created_at, t.secret, t.chance],
     )?;
     for (key, role, status) in &t.links {
         tx.execute(

@@ -46,7 +46,7 @@ const MIGRATION_LOCK: i64 = 0x636c_6173_685f_6462;
 ///
 /// Version 2's data step (chaining the events of tables made before the table log) has nothing
 /// to do here: a PostgreSQL database starts empty, and tables copied in already have their log.
-pub const STEPS: [&str; 3] = [
+pub const STEPS: [&str; 4] = [
     // 1: tables, links, commands and the old event rows.
     "CREATE TABLE tables (
         id TEXT PRIMARY KEY,
@@ -95,6 +95,10 @@ pub const STEPS: [&str; 3] = [
     );",
     // 3: the odds-in-play switch is a column of the table.
     "ALTER TABLE tables ADD COLUMN odds BOOLEAN NOT NULL DEFAULT FALSE;",
+    // 4: the odds switch is a table event in the log, and the column goes. (SQLite's step also
+    // logs each switch that was on; no PostgreSQL database predates version 4, since this
+    // backend came with it, so there is none to log here.)
+    "ALTER TABLE tables DROP COLUMN odds;",
 ];
 
 impl From<tokio_postgres::Error> for StoreError {
@@ -375,14 +379,6 @@ async fn apply(
             }
             Ok(Some(table_id.clone()))
         }
-        Write::SetOdds { table_id, enabled } => {
-            tx.execute(
-                "UPDATE tables SET odds = $1 WHERE id = $2",
-                &[enabled, table_id],
-            )
-            .await?;
-            Ok(Some(table_id.clone()))
-        }
         Write::DeleteTable { id } => {
             for table in ["log", "commands", "events", "links"] {
                 tx.execute(&format!("DELETE FROM {table} WHERE table_id = $1"), &[id])
@@ -476,7 +472,7 @@ async fn insert_link(
 
 async fn restore(tx: &deadpool_postgres::Transaction<'_>, t: &TableRows) -> Result<(), StoreError> {
     tx.execute(
-        "INSERT INTO tables (id, ruleset, title, setup, seed, created_at, secret, chance, odds) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "INSERT INTO tables (id, ruleset, title, setup, seed, created_at, secret, chance) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         &[
             &t.id,
             &t.ruleset,
@@ -486,7 +482,6 @@ async fn restore(tx: &deadpool_postgres::Transaction<'_>, t: &TableRows) -> Resu
             &t.created_at,
             &t.secret,
             &t.chance,
-            &t.odds,
         ],
     )
     .await?;
@@ -558,7 +553,7 @@ async fn load_table(
 ) -> Result<Option<StoredTable>, StoreError> {
     let row = tx
         .query_opt(
-            "SELECT ruleset, title, setup, seed, secret, chance, odds FROM tables WHERE id = $1",
+            "SELECT ruleset, title, setup, seed, secret, chance FROM tables WHERE id = $1",
             &[&id],
         )
         .await?;
@@ -593,7 +588,6 @@ async fn load_table(
         links: load_links(tx, id).await?,
         commands: commands.unwrap_or(0) as u64,
         log: load_log(tx, id, 0).await?,
-        odds: row.get(6),
     }))
 }
 
@@ -603,7 +597,7 @@ async fn dump_table(
 ) -> Result<Option<TableRows>, StoreError> {
     let row = tx
         .query_opt(
-            "SELECT ruleset, title, setup, seed, created_at, secret, chance, odds FROM tables WHERE id = $1",
+            "SELECT ruleset, title, setup, seed, created_at, secret, chance FROM tables WHERE id = $1",
             &[&id],
         )
         .await?;
@@ -637,7 +631,6 @@ async fn dump_table(
         created_at: r.get(4),
         secret: r.get(5),
         chance: r.get(6),
-        odds: r.get(7),
         links: links
             .iter()
             .map(|l| (l.get(0), l.get(1), l.get(2)))
@@ -673,7 +666,7 @@ impl Storage for PgStore {
             // One statement, so one moment of the database and one round trip.
             let statement = client
                 .prepare_cached(
-                    "SELECT t.odds,
+                    "SELECT 1,
                         ARRAY(SELECT key FROM links WHERE table_id = t.id ORDER BY made),
                         ARRAY(SELECT role FROM links WHERE table_id = t.id ORDER BY made),
                         ARRAY(SELECT status FROM links WHERE table_id = t.id ORDER BY made),
@@ -705,11 +698,7 @@ impl Storage for PgStore {
                 .zip(&hashes)
                 .map(|(entry, hash)| read_entry(&id, entry, hash))
                 .collect::<Result<_, _>>()?;
-            Ok(Some(Tail {
-                links,
-                odds: row.get(0),
-                log,
-            }))
+            Ok(Some(Tail { links, log }))
         })
     }
 
