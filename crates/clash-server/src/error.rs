@@ -32,8 +32,8 @@ pub enum Conflict {
     CannotUndo,
     /// The table holds as much table talk as it keeps.
     TooMuchTalk,
-    /// Another server changed the table at the same moment (several servers share the
-    /// database): nothing was changed; look again and resend.
+    /// Another server changed the table at the same moment, again and again (several servers
+    /// share the database; a lost race is otherwise decided again): nothing was changed.
     Raced,
 }
 

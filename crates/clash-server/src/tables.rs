@@ -787,16 +787,27 @@ impl Tables {
         Ok(play)
     }
 
-    /// Run a seat or link change of `table` as a task of its own.
+    /// Run a seat or link change of `table` as a task of its own; a change that lost the race
+    /// for the log to another node (several nodes on one database) is decided again once the
+    /// table has caught up.
     pub(crate) async fn change<T: Send + 'static, F>(
         self: &Arc<Self>,
         table: &Arc<Table>,
-        work: impl FnOnce(Arc<Tables>, Arc<Table>) -> F,
+        work: impl Fn(Arc<Tables>, Arc<Table>) -> F,
     ) -> Result<T, ApiError>
     where
         F: Future<Output = Result<T, ApiError>> + Send + 'static,
     {
-        detached(work(self.clone(), table.clone())).await
+        let mut tries = 0;
+        loop {
+            match detached(work(self.clone(), table.clone())).await {
+                Err(ApiError::Conflict {
+                    conflict: Conflict::Raced,
+                    ..
+                }) if tries < RACE_RETRIES => tries += 1,
+                other => return other,
+            }
+        }
     }
 
     /// Issue a new invite for `seat`, ending any link, invite or GM play it had.
@@ -807,24 +818,27 @@ impl Tables {
         seat: Seat,
     ) -> Result<String, ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
-            play.guard_secret(seat, "give the seat a new link")?;
-            let invite = new_key();
-            let changes = vec![
-                LinkChange::RemoveRole(seat.to_string()),
-                LinkChange::Add(StoredLink {
-                    key: invite.clone(),
-                    role: seat.to_string(),
-                    status: LinkStatus::Invite,
-                }),
-            ];
-            let events = vec![TableEvent::InviteIssued { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await?;
-            Ok(invite)
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.check_seat(table.ruleset, seat)?;
+                play.guard_secret(seat, "give the seat a new link")?;
+                let invite = new_key();
+                let changes = vec![
+                    LinkChange::RemoveRole(seat.to_string()),
+                    LinkChange::Add(StoredLink {
+                        key: invite.clone(),
+                        role: seat.to_string(),
+                        status: LinkStatus::Invite,
+                    }),
+                ];
+                let events = vec![TableEvent::InviteIssued { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await?;
+                Ok(invite)
+            }
         })
         .await
     }
@@ -837,37 +851,40 @@ impl Tables {
         seat: Seat,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
-            if play.holder(seat) == Holder::Npc {
-                return Err(ApiError::conflict(
-                    Conflict::NoChange,
-                    format!("the GM already plays {seat}"),
-                ));
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.check_seat(table.ruleset, seat)?;
+                if play.holder(seat) == Holder::Npc {
+                    return Err(ApiError::conflict(
+                        Conflict::NoChange,
+                        format!("the GM already plays {seat}"),
+                    ));
+                }
+                play.guard_secret(seat, "take the seat over")?;
+                let mut changes: Vec<LinkChange> = play
+                    .links
+                    .iter()
+                    .filter(|l| l.role == seat.to_string())
+                    .map(|link| match link.status {
+                        LinkStatus::Active => LinkChange::SetStatus {
+                            key: link.key.clone(),
+                            status: LinkStatus::Suspended,
+                        },
+                        _ => LinkChange::Remove(link.key.clone()),
+                    })
+                    .collect();
+                changes.push(LinkChange::Add(StoredLink {
+                    key: new_key(),
+                    role: seat.to_string(),
+                    status: LinkStatus::Npc,
+                }));
+                let events = vec![TableEvent::TakenOver { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await
             }
-            play.guard_secret(seat, "take the seat over")?;
-            let mut changes: Vec<LinkChange> = play
-                .links
-                .iter()
-                .filter(|l| l.role == seat.to_string())
-                .map(|link| match link.status {
-                    LinkStatus::Active => LinkChange::SetStatus {
-                        key: link.key.clone(),
-                        status: LinkStatus::Suspended,
-                    },
-                    _ => LinkChange::Remove(link.key.clone()),
-                })
-                .collect();
-            changes.push(LinkChange::Add(StoredLink {
-                key: new_key(),
-                role: seat.to_string(),
-                status: LinkStatus::Npc,
-            }));
-            let events = vec![TableEvent::TakenOver { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await
         })
         .await
     }
@@ -880,35 +897,38 @@ impl Tables {
         seat: Seat,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
-            let role = seat.to_string();
-            let suspended = play
-                .links
-                .iter()
-                .find(|l| l.role == role && l.status == LinkStatus::Suspended)
-                .map(|l| l.key.clone());
-            let Some(player_key) = suspended else {
-                return Err(ApiError::conflict(
-                    Conflict::NoChange,
-                    format!("no player is waiting for {seat}: invite one instead"),
-                ));
-            };
-            let mut changes: Vec<LinkChange> = play
-                .links
-                .iter()
-                .filter(|l| l.role == role && l.status == LinkStatus::Npc)
-                .map(|l| LinkChange::Remove(l.key.clone()))
-                .collect();
-            changes.push(LinkChange::SetStatus {
-                key: player_key,
-                status: LinkStatus::Active,
-            });
-            let events = vec![TableEvent::HandedBack { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.check_seat(table.ruleset, seat)?;
+                let role = seat.to_string();
+                let suspended = play
+                    .links
+                    .iter()
+                    .find(|l| l.role == role && l.status == LinkStatus::Suspended)
+                    .map(|l| l.key.clone());
+                let Some(player_key) = suspended else {
+                    return Err(ApiError::conflict(
+                        Conflict::NoChange,
+                        format!("no player is waiting for {seat}: invite one instead"),
+                    ));
+                };
+                let mut changes: Vec<LinkChange> = play
+                    .links
+                    .iter()
+                    .filter(|l| l.role == role && l.status == LinkStatus::Npc)
+                    .map(|l| LinkChange::Remove(l.key.clone()))
+                    .collect();
+                changes.push(LinkChange::SetStatus {
+                    key: player_key,
+                    status: LinkStatus::Active,
+                });
+                let events = vec![TableEvent::HandedBack { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await
+            }
         })
         .await
     }
@@ -921,18 +941,21 @@ impl Tables {
         seat: Seat,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
-            if play.holder(seat) == Holder::Open {
-                // Nothing to revoke: already as asked.
-                return Ok(());
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.check_seat(table.ruleset, seat)?;
+                if play.holder(seat) == Holder::Open {
+                    // Nothing to revoke: already as asked.
+                    return Ok(());
+                }
+                let changes = vec![LinkChange::RemoveRole(seat.to_string())];
+                let events = vec![TableEvent::LinkRevoked { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await
             }
-            let changes = vec![LinkChange::RemoveRole(seat.to_string())];
-            let events = vec![TableEvent::LinkRevoked { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await
         })
         .await
     }
@@ -946,33 +969,36 @@ impl Tables {
         which: SharedLink,
     ) -> Result<String, ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock_current().await?;
-            if play.role(&key)? != Role::Owner {
-                return Err(ApiError::forbidden(
-                    "only the GM's link can replace the GM's or the watch link",
-                ));
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = table.lock_current().await?;
+                if play.role(&key)? != Role::Owner {
+                    return Err(ApiError::forbidden(
+                        "only the GM's link can replace the GM's or the watch link",
+                    ));
+                }
+                let role = match which {
+                    SharedLink::Owner => Role::Owner,
+                    SharedLink::Spectator => Role::Spectator,
+                };
+                let fresh = new_key();
+                let changes = vec![
+                    LinkChange::RemoveRole(role.to_string()),
+                    LinkChange::Add(StoredLink {
+                        key: fresh.clone(),
+                        role: role.to_string(),
+                        status: LinkStatus::Active,
+                    }),
+                ];
+                let events = vec![TableEvent::LinkReplaced {
+                    link: role.to_string(),
+                }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await?;
+                Ok(fresh)
             }
-            let role = match which {
-                SharedLink::Owner => Role::Owner,
-                SharedLink::Spectator => Role::Spectator,
-            };
-            let fresh = new_key();
-            let changes = vec![
-                LinkChange::RemoveRole(role.to_string()),
-                LinkChange::Add(StoredLink {
-                    key: fresh.clone(),
-                    role: role.to_string(),
-                    status: LinkStatus::Active,
-                }),
-            ];
-            let events = vec![TableEvent::LinkReplaced {
-                link: role.to_string(),
-            }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await?;
-            Ok(fresh)
         })
         .await
     }
@@ -984,32 +1010,35 @@ impl Tables {
         invite: &str,
     ) -> Result<(Seat, String), ApiError> {
         let invite = invite.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock_current().await?;
-            let link = play.link(&invite).cloned().ok_or_else(ApiError::bad_key)?;
-            let seat = match (link.status, link.role.parse::<Role>()) {
-                (LinkStatus::Invite, Ok(Role::Seat(seat))) => seat,
-                _ => {
-                    return Err(ApiError::conflict(
-                        Conflict::NotInvite,
-                        "this link is not an unused invite",
-                    ));
-                }
-            };
-            let key = new_key();
-            let changes = vec![
-                LinkChange::Remove(invite),
-                LinkChange::Add(StoredLink {
-                    key: key.clone(),
-                    role: seat.to_string(),
-                    status: LinkStatus::Active,
-                }),
-            ];
-            let events = vec![TableEvent::SeatClaimed { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await?;
-            Ok((seat, key))
+        self.change(table, move |tables, table| {
+            let invite = invite.clone();
+            async move {
+                let mut play = table.lock_current().await?;
+                let link = play.link(&invite).cloned().ok_or_else(ApiError::bad_key)?;
+                let seat = match (link.status, link.role.parse::<Role>()) {
+                    (LinkStatus::Invite, Ok(Role::Seat(seat))) => seat,
+                    _ => {
+                        return Err(ApiError::conflict(
+                            Conflict::NotInvite,
+                            "this link is not an unused invite",
+                        ));
+                    }
+                };
+                let key = new_key();
+                let changes = vec![
+                    LinkChange::Remove(invite),
+                    LinkChange::Add(StoredLink {
+                        key: key.clone(),
+                        role: seat.to_string(),
+                        status: LinkStatus::Active,
+                    }),
+                ];
+                let events = vec![TableEvent::SeatClaimed { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await?;
+                Ok((seat, key))
+            }
         })
         .await
     }
@@ -1022,26 +1051,29 @@ impl Tables {
         seed: &str,
     ) -> Result<(), ApiError> {
         let (key, seed) = (key.to_string(), seed.to_string());
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock_current().await?;
-            let access = play.access(&key, None)?;
-            let by = contributor(&access)
-                .ok_or_else(|| ApiError::forbidden("only the GM and the players add seeds"))?;
-            if !plain_word(&seed, 64) {
-                return Err(ApiError::malformed(
-                    "a seed is 1 to 64 letters, digits, '-', '_', '.' or ':'",
-                ));
+        self.change(table, move |tables, table| {
+            let (key, seed) = (key.clone(), seed.clone());
+            async move {
+                let mut play = table.lock_current().await?;
+                let access = play.access(&key, None)?;
+                let by = contributor(&access)
+                    .ok_or_else(|| ApiError::forbidden("only the GM and the players add seeds"))?;
+                if !plain_word(&seed, 64) {
+                    return Err(ApiError::malformed(
+                        "a seed is 1 to 64 letters, digits, '-', '_', '.' or ':'",
+                    ));
+                }
+                if play.closed {
+                    return Err(ApiError::conflict(Conflict::Closed, "this table has ended"));
+                }
+                if play.seeds.get(&by).is_some_and(|s| *s == seed) {
+                    return Ok(());
+                }
+                let events = vec![TableEvent::SeedAdded { by, seed }];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await
             }
-            if play.closed {
-                return Err(ApiError::conflict(Conflict::Closed, "this table has ended"));
-            }
-            if play.seeds.get(&by).is_some_and(|s| *s == seed) {
-                return Ok(());
-            }
-            let events = vec![TableEvent::SeedAdded { by, seed }];
-            tables
-                .table_events(&table, &mut play, events, Vec::new())
-                .await
         })
         .await
     }
@@ -1053,17 +1085,20 @@ impl Tables {
         key: &str,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            let events = vec![
-                TableEvent::Closed,
-                TableEvent::SecretRevealed {
-                    secret: hex(&table.meta.secret),
-                },
-            ];
-            tables
-                .table_events(&table, &mut play, events, Vec::new())
-                .await
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                let events = vec![
+                    TableEvent::Closed,
+                    TableEvent::SecretRevealed {
+                        secret: hex(&table.meta.secret),
+                    },
+                ];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await
+            }
         })
         .await
     }
@@ -1077,20 +1112,23 @@ impl Tables {
         enabled: bool,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock_current().await?;
-            if play.role(&key)? != Role::Owner {
-                return Err(ApiError::forbidden(
-                    "only the GM (the table's owner) can switch odds on or off",
-                ));
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = table.lock_current().await?;
+                if play.role(&key)? != Role::Owner {
+                    return Err(ApiError::forbidden(
+                        "only the GM (the table's owner) can switch odds on or off",
+                    ));
+                }
+                if play.odds == enabled {
+                    return Ok(());
+                }
+                let events = vec![TableEvent::OddsSwitched { enabled }];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await
             }
-            if play.odds == enabled {
-                return Ok(());
-            }
-            let events = vec![TableEvent::OddsSwitched { enabled }];
-            tables
-                .table_events(&table, &mut play, events, Vec::new())
-                .await
         })
         .await
     }
@@ -1098,28 +1136,31 @@ impl Tables {
     /// Delete the table and everything stored about it (the GM only). Open pages are told.
     pub async fn delete(self: &Arc<Self>, table: &Arc<Table>, key: &str) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock_current().await?;
-            if play.role(&key)? != Role::Owner {
-                return Err(ApiError::forbidden(
-                    "only the GM's link can delete the table",
-                ));
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = table.lock_current().await?;
+                if play.role(&key)? != Role::Owner {
+                    return Err(ApiError::forbidden(
+                        "only the GM's link can delete the table",
+                    ));
+                }
+                tables
+                    .store
+                    .write(Write::DeleteTable {
+                        id: table.id.clone(),
+                    })
+                    .await
+                    .map_err(storage)?;
+                play.deleted = true;
+                drop(play);
+                if tables.map().remove(&table.id).is_some() {
+                    tables.metrics.tables_loaded.dec();
+                }
+                table.announce();
+                tracing::info!(table = %table.id, "table deleted");
+                Ok(())
             }
-            tables
-                .store
-                .write(Write::DeleteTable {
-                    id: table.id.clone(),
-                })
-                .await
-                .map_err(storage)?;
-            play.deleted = true;
-            drop(play);
-            if tables.map().remove(&table.id).is_some() {
-                tables.metrics.tables_loaded.dec();
-            }
-            table.announce();
-            tracing::info!(table = %table.id, "table deleted");
-            Ok(())
         })
         .await
     }

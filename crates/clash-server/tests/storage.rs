@@ -323,3 +323,68 @@ async fn a_node_that_lost_the_news_resynchronises_its_streams() {
         .expect("node B's stream is brought up to date after its news connection came back");
     assert_eq!(next.event, "update");
 }
+
+#[tokio::test]
+async fn changes_sent_to_two_nodes_at_once_all_land_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in backends(&dir) {
+        let (a, _) = node(&db).await;
+        let (b, _) = node(&db).await;
+        let t = table(&a).await;
+        // B holds the table too; then both nodes take talk from both players at the same time.
+        assert_eq!(
+            log(&b, &t.id, &t.owner).await,
+            log(&a, &t.id, &t.owner).await
+        );
+        let lines = 12;
+        let mut sent = tokio::task::JoinSet::new();
+        for i in 0..lines {
+            let (app, key) = match i % 2 {
+                0 => (a.clone(), t.p1.clone()),
+                _ => (b.clone(), t.p2.clone()),
+            };
+            let uri = format!("/api/tables/{}/chat?key={key}", t.id);
+            sent.spawn(async move {
+                call_json(
+                    &app,
+                    "POST",
+                    &uri,
+                    Some(json!({"text": format!("line {i}")})),
+                )
+                .await
+            });
+        }
+        while let Some(done) = sent.join_next().await {
+            let (status, out) = done.unwrap();
+            assert_eq!(status, StatusCode::NO_CONTENT, "{db:?}: {out}");
+        }
+        // What is stored, as a node that never held the table reads it.
+        let (fresh, _) = node(&db).await;
+        let written = log(&fresh, &t.id, &t.owner).await.to_string();
+        for i in 0..lines {
+            let line = format!("\"line {i}\"");
+            assert_eq!(
+                written.matches(&line).count(),
+                1,
+                "{db:?}: {line} in {written}"
+            );
+        }
+        // And two commands at once, one through each node: both land, numbered 0 and 1.
+        let commit = |word: &str| json!({"command": {"type": "commit", "word": word}});
+        let (one, two) = tokio::join!(
+            command(&a, &t.id, &t.p1, commit("birch")),
+            command(&b, &t.id, &t.p2, commit("alder"))
+        );
+        assert_eq!(
+            (one.0, two.0),
+            (StatusCode::OK, StatusCode::OK),
+            "{one:?} {two:?}"
+        );
+        let mut numbers = [
+            one.1["command"]["n"].as_u64(),
+            two.1["command"]["n"].as_u64(),
+        ];
+        numbers.sort();
+        assert_eq!(numbers, [Some(0), Some(1)]);
+    }
+}
