@@ -465,6 +465,9 @@ pub trait Storage: Send + Sync + 'static {
     }
     /// Where the data lives, for people (no password).
     fn describe(&self) -> String;
+    /// Tell the other nodes who has `table` open through this one (nothing to do for a backend
+    /// only this process uses). Sent in the order told.
+    fn tell_presence(&self, _table: &str, _counts: &std::collections::HashMap<String, usize>) {}
 }
 
 /// News from a database shared with other nodes.
@@ -475,6 +478,12 @@ pub enum Notice {
     /// The connection that hears of changes was lost and is back: any loaded table may have
     /// missed changes.
     Resync,
+    /// Who has a table open through another node now, by person.
+    Presence {
+        node: String,
+        table: String,
+        counts: std::collections::HashMap<String, usize>,
+    },
 }
 
 /// A table's changes from a log position on, with its links (kept beside the log) as they are.

@@ -242,12 +242,18 @@ impl Tables {
         let map = self.map();
         let loaded = map.iter().filter_map(|(id, slot)| Some((id, slot.get()?)));
         for (id, table) in loaded {
-            let hit = match &notice {
-                Notice::Changed(changed) => changed == id,
-                Notice::Resync => true,
-            };
-            if hit {
-                table.fall_behind();
+            match &notice {
+                Notice::Changed(changed) if changed == id => table.fall_behind(),
+                Notice::Resync => table.fall_behind(),
+                Notice::Presence {
+                    node,
+                    table: which,
+                    counts,
+                } if which == id => {
+                    table.presence.set_elsewhere(node, counts.clone());
+                    table.announce();
+                }
+                _ => {}
             }
         }
     }
@@ -408,10 +414,28 @@ impl Tables {
         gone
     }
 
-    /// The periodic clean-up: idle tables leave memory; the rate limiter forgets quiet addresses.
+    /// The periodic clean-up: idle tables leave memory; the rate limiter forgets quiet addresses;
+    /// with other nodes on the database, each table open here is told to them again, and what
+    /// they have not repeated for three sweeps is forgotten (a node that died).
     pub fn sweep(&self) {
         self.unload_idle(self.limits.idle_unload);
         self.creation.forget_idle();
+        if self.store.shared() {
+            let tables: Vec<Arc<Table>> = self
+                .map()
+                .values()
+                .filter_map(|s| s.get().cloned())
+                .collect();
+            for table in tables {
+                let local = table.presence.local();
+                if !local.is_empty() {
+                    self.store.tell_presence(&table.id, &local);
+                }
+                if table.presence.forget_quiet(self.limits.sweep_every * 3) {
+                    table.announce();
+                }
+            }
+        }
     }
 
     /// Create a table: check the setup, draw the server secret, store it with the log's first
@@ -1399,6 +1423,15 @@ impl Table {
             Some(_) => {}
         }
         Ok(play)
+    }
+
+    /// Tell the other nodes on the database who has this table open through this one.
+    pub(crate) fn tell_presence(&self) {
+        if self.source.store.shared() {
+            self.source
+                .store
+                .tell_presence(&self.id, &self.presence.local());
+        }
     }
 
     /// Another node changed the table: catch up when next used, and wake the streams (which

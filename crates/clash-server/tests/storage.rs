@@ -388,3 +388,56 @@ async fn changes_sent_to_two_nodes_at_once_all_land_once() {
         assert_eq!(numbers, [Some(0), Some(1)]);
     }
 }
+
+/// Whether an update shows `name` as having the table open.
+fn shows_here(update: &str, name: &str) -> Option<bool> {
+    let update: Value = serde_json::from_str(update).ok()?;
+    let people = update["room"]["people"].as_array()?;
+    let person = people.iter().find(|p| p["name"] == name)?;
+    person["here"].as_bool()
+}
+
+/// The next update of `stream` that shows `name` as here (or not).
+async fn sees_here(stream: &mut Sse, name: &str, here: bool) {
+    loop {
+        if let Some(ev) = stream.next().await
+            && shows_here(&ev.data, name) == Some(here)
+        {
+            return;
+        }
+    }
+}
+
+#[tokio::test]
+async fn who_is_here_counts_pages_open_on_every_node() {
+    let Ok(url) = std::env::var("CLASH_TEST_POSTGRES") else {
+        eprintln!(
+            "notice: CLASH_TEST_POSTGRES is not set, so presence across nodes is not tested here (scripts/test.sh sets it)"
+        );
+        return;
+    };
+    let db = Db::Postgres(url);
+    let (a, _) = node(&db).await;
+    let (b, _) = node(&db).await;
+    let t = table(&a).await;
+    let stream_of = |key: &str| format!("/api/tables/{}/stream?key={key}", t.id);
+    let mut on_b = Sse::open(&b, &stream_of(&t.p2), None).await;
+    let first = on_b.next().await.unwrap();
+    assert_eq!(shows_here(&first.data, "Player 1"), Some(false));
+    // Player 1 opens the table through node A: player 2's page on node B shows them here.
+    let on_a = Sse::open(&a, &stream_of(&t.p1), None).await;
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        sees_here(&mut on_b, "Player 1", true),
+    )
+    .await
+    .expect("node B counts player 1's page on node A");
+    // And gone again when that page closes.
+    drop(on_a);
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        sees_here(&mut on_b, "Player 1", false),
+    )
+    .await
+    .expect("node B sees player 1 leave node A");
+}

@@ -131,6 +131,8 @@ impl From<deadpool_postgres::PoolError> for StoreError {
 /// The PostgreSQL backend (see the module's description).
 pub struct PgStore {
     pool: Pool,
+    /// Presence news for the other nodes, sent in order by one task.
+    presence: mpsc::UnboundedSender<(String, String)>,
     /// This node's name in the change announcements (random per start).
     node: String,
     notices: Mutex<Option<mpsc::UnboundedReceiver<Notice>>>,
@@ -229,8 +231,11 @@ impl PgStore {
         let node = crate::links::new_key();
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(listen(config.clone(), node.clone(), tx));
+        let (presence, told) = mpsc::unbounded_channel();
+        tokio::spawn(tell(pool.clone(), node.clone(), told));
         Ok(PgStore {
             pool,
+            presence,
             node,
             notices: Mutex::new(Some(rx)),
             shown: shown(&config),
@@ -266,6 +271,23 @@ async fn snapshot(
         .await?)
 }
 
+/// Send presence news in the order it was told (best effort: presence is not the game, and it
+/// is told again at every sweep).
+async fn tell(pool: Pool, node: String, mut told: mpsc::UnboundedReceiver<(String, String)>) {
+    while let Some((table, counts)) = told.recv().await {
+        let news = format!("{node} {table} {counts}");
+        let sent = async {
+            let client = pool.get().await?;
+            let notify = client.prepare_cached("SELECT pg_notify($1, $2)").await?;
+            client.execute(&notify, &[&CHANNEL, &news]).await?;
+            Ok::<_, StoreError>(())
+        };
+        if let Err(e) = sent.await {
+            tracing::debug!(error = %e, "presence news not sent");
+        }
+    }
+}
+
 /// Listen for changes on a connection of its own, for as long as anyone hears them: news of
 /// other nodes' changes is passed on; after the connection is lost and found again, a resync.
 async fn listen(config: Config, node: String, news: mpsc::UnboundedSender<Notice>) {
@@ -294,11 +316,8 @@ async fn listen(config: Config, node: String, news: mpsc::UnboundedSender<Notice
                         }
                         message = messages.next() => match message {
                             Some(Ok(AsyncMessage::Notification(n))) => {
-                                let Some((from, table)) = n.payload().split_once(' ') else {
-                                    continue;
-                                };
-                                if from != node
-                                    && news.send(Notice::Changed(table.to_string())).is_err()
+                                if let Some(notice) = read_news(n.payload(), &node)
+                                    && news.send(notice).is_err()
                                 {
                                     return;
                                 }
@@ -317,6 +336,24 @@ async fn listen(config: Config, node: String, news: mpsc::UnboundedSender<Notice
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
+}
+
+/// What a notification says, unless it is this node's own: `NODE TABLE` for a change,
+/// `NODE TABLE COUNTS` (a JSON object) for who has the table open through that node.
+fn read_news(payload: &str, node: &str) -> Option<Notice> {
+    let mut parts = payload.splitn(3, ' ');
+    let (from, table) = (parts.next()?, parts.next()?);
+    if from == node {
+        return None;
+    }
+    Some(match parts.next() {
+        None => Notice::Changed(table.to_string()),
+        Some(counts) => Notice::Presence {
+            node: from.to_string(),
+            table: table.to_string(),
+            counts: serde_json::from_str(counts).ok()?,
+        },
+    })
 }
 
 /// Apply one write in `tx`; answers the table to announce, if any.
@@ -781,5 +818,10 @@ impl Storage for PgStore {
 
     fn describe(&self) -> String {
         self.shown.clone()
+    }
+
+    fn tell_presence(&self, table: &str, counts: &std::collections::HashMap<String, usize>) {
+        let counts = serde_json::to_string(counts).unwrap_or_else(|_| "{}".into());
+        let _ = self.presence.send((table.to_string(), counts));
     }
 }
