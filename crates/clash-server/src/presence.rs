@@ -18,12 +18,18 @@ use std::time::{Duration, Instant};
 
 use crate::tables::Table;
 
+/// Pages open per person (`gm`, `p1`, …, `spectator`).
+pub type Counts = HashMap<String, usize>;
+
+/// What another node last told, and when.
+type Told = HashMap<String, (Counts, Instant)>;
+
 /// Open streams per person at one table (`gm`, `p1`, …, `spectator`).
 #[derive(Default)]
 pub struct Presence {
     open: Mutex<HashMap<String, usize>>,
     /// Pages open through other nodes, by node: their counts and when that node last told them.
-    elsewhere: Mutex<HashMap<String, (HashMap<String, usize>, Instant)>>,
+    elsewhere: Mutex<Told>,
     version: AtomicU64,
 }
 
@@ -33,9 +39,7 @@ impl Presence {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn others(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<String, (HashMap<String, usize>, Instant)>> {
+    fn others(&self) -> std::sync::MutexGuard<'_, Told> {
         self.elsewhere.lock().unwrap_or_else(|p| p.into_inner())
     }
 

@@ -36,8 +36,17 @@ use crate::log::{Chance, Entry, Hash, hex, unhex};
 /// The channel changes are announced on.
 const CHANNEL: &str = "clash_tables";
 
-/// Connections each node keeps to the database (besides the one that listens).
+/// Connections each node keeps to the database (besides the one that listens), unless
+/// `CLASH_DB_POOL` says otherwise.
 const POOL_SIZE: usize = 16;
+
+fn pool_size() -> usize {
+    std::env::var("CLASH_DB_POOL")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(POOL_SIZE)
+}
 
 /// The advisory lock held while migrating (any number that no other program uses).
 const MIGRATION_LOCK: i64 = 0x636c_6173_685f_6462;
@@ -225,7 +234,7 @@ impl PgStore {
             },
         );
         let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
+            .max_size(pool_size())
             .build()
             .map_err(|e| StoreError::new(e.to_string()))?;
         let node = crate::links::new_key();
