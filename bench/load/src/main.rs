@@ -1,69 +1,93 @@
-//! Load benchmark: N tables × 5 connected seats on loopback.
+//! Load benchmark of `clash serve` on loopback, with the real rulesets.
 //!
-//! The benchmark starts the server as a child process (itself, re-run with `--serve`) on a free
-//! loopback port with a throw-away database, creates N tables, gives each table's five seats a
-//! live SSE connection, then has every table play simultaneous-choice rounds at once: four
-//! players commit a secret choice each, and the last commit reveals them all. It measures
+//! The benchmark starts the server as a child process (itself, re-run with `--serve`) with its
+//! default limits, on a free port with a throw-away database. Then:
 //!
-//! * commands per second accepted by the server (each acknowledged after its SQLite commit),
-//! * the time from sending the last commit of a round until every one of the table's five seats
-//!   has received the update carrying the reveal (p50 / p99),
-//! * the server's resident memory (VmRSS and peak VmHWM from /proc/<pid>/status).
+//! * **Play** (the default): N tables of one ruleset (or a mix) are created, each with the GM and
+//!   four players, all five with a live stream (`?changes=patch`, as the pages use). Each table
+//!   plays its seats' legal commands, favouring what the game is about (Iron Triangle conflicts,
+//!   Tourists rounds, Wicked Age exchanges, Triforce turns), at a total pace of `--rate`
+//!   commands/s (0: each table as fast as it can). It measures commands/s acknowledged (after
+//!   their commit), the time from sending a command to every one of its table's five seats
+//!   holding the update (p50/p99), the server's CPU and its resident memory. Clients connect
+//!   from many loopback addresses (ten tables to an address), like groups on their own
+//!   connections.
+//! * **Play under attack** (`--attack setups|connections|streams`): the same, while a hostile
+//!   client (its own process, from 127.0.0.2) sends 590-NPC setups, holds 20,000 idle
+//!   connections, or opens 2,000 live streams it never reads; `/healthz` is timed every 50 ms
+//!   on a new connection from a third address.
+//! * **Stored tables** (`--stored N`): N tables are written to a database, then a server is
+//!   started on it: the time until it answers, its memory idle, and the first reads of tables it
+//!   had not loaded.
 //!
-//! It is bounded: `--rounds` rounds per table and `--seconds` of wall time at most.
+//! Every run is bounded by `--seconds`.
 //!
-//! The round is played with the "sealed duel" test ruleset shared with the server's tests
-//! (`crates/clash-server/tests/common/mod.rs`): it is the smallest game with a secret
-//! simultaneous choice and a reveal, so the figures measure the server and not a rules engine.
-//!
-//! Usage: `cargo run --release -p clash-load -- [--tables 1000] [--rounds 5] [--seconds 120] [--every-ms 0]`
-//!
-//! `--every-ms P` paces each table to one round every P ms (players think between rounds);
-//! the default 0 plays rounds back to back, which measures the server saturated.
+//! ```text
+//! cargo run --release -p clash-load -- [--ruleset iron-triangle|nd-tourists|triforce|wicked-age|sealed-duel|mix]
+//!     [--tables 1000] [--rate 800] [--seconds 60] [--warmup 10] [--attack setups|connections|streams]
+//! cargo run --release -p clash-load -- --stored 100000
+//! ```
 
 #[path = "../../../crates/clash-server/tests/common/mod.rs"]
 mod sealed;
 
-use std::net::SocketAddr;
+mod attack;
+mod games;
+mod play;
+mod stored;
+mod wire;
+
+use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use clash_core::RulesetEntry;
-use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
-use tokio::sync::watch;
 
-type Error = Box<dyn std::error::Error + Send + Sync>;
+use crate::attack::Attack;
+use crate::games::Game;
+use crate::play::{Pace, Tally};
+use crate::wire::{Error, Http};
 
-const PLAYERS: u8 = 4;
+/// mimalloc instead of the system allocator: the server builds and drops many small JSON values
+/// from several threads, where glibc's allocator spent about 40% of the server's CPU (measured
+/// with perf under the load benchmark).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 struct Options {
+    games: Vec<Game>,
     tables: usize,
-    rounds: usize,
+    /// Commands per second over all tables (0: as fast as each table can).
+    rate: f64,
     seconds: u64,
-    /// Start a table's rounds this often (0: as fast as the server allows).
-    every_ms: u64,
+    warmup: u64,
+    attack: Option<Attack>,
+    stored: Option<usize>,
 }
 
-fn options() -> Result<Options, Error> {
+fn options(args: &[String]) -> Result<Options, Error> {
     let mut o = Options {
+        games: vec![Game::IronTriangle],
         tables: 1000,
-        rounds: 5,
-        seconds: 120,
-        every_ms: 0,
+        rate: 800.0,
+        seconds: 60,
+        warmup: 10,
+        attack: None,
+        stored: None,
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
         let value = args.get(i + 1).ok_or("every option takes a value")?;
         match args[i].as_str() {
+            "--ruleset" => o.games = Game::parse(value).ok_or("unknown ruleset")?,
             "--tables" => o.tables = value.parse()?,
-            "--rounds" => o.rounds = value.parse()?,
+            "--rate" => o.rate = value.parse()?,
             "--seconds" => o.seconds = value.parse()?,
-            "--every-ms" => o.every_ms = value.parse()?,
+            "--warmup" => o.warmup = value.parse()?,
+            "--attack" => o.attack = Some(Attack::parse(value).ok_or("unknown attack")?),
+            "--stored" => o.stored = Some(value.parse()?),
             other => return Err(format!("unknown option {other}").into()),
         }
         i += 2;
@@ -72,36 +96,43 @@ fn options() -> Result<Options, Error> {
 }
 
 fn main() -> Result<(), Error> {
-    let args: Vec<String> = std::env::args().collect();
-    raise_file_limit();
-    if args.get(1).map(String::as_str) == Some("--serve") {
-        // Child mode: the server under test, with the benchmark's ruleset added.
-        let addr: SocketAddr = args.get(2).ok_or("--serve ADDR DB")?.parse()?;
-        let db = PathBuf::from(args.get(3).ok_or("--serve ADDR DB")?);
-        let mut catalogue = clash_catalogue::rulesets();
-        catalogue.push(RulesetEntry::of::<sealed::SealedDuel>());
-        return clash_server::serve_blocking_rulesets(addr, &db, catalogue);
+    // mimalloc reads MIMALLOC_PURGE_DELAY when it first gives memory back to the system; at 0 it
+    // gives it back at once, which keeps a busy server's resident memory about a fifth lower
+    // (measured with the load benchmark) for no measurable CPU.
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: this runs first thing in `main`, before any other thread exists.
+        unsafe { std::env::set_var("MIMALLOC_PURGE_DELAY", "0") };
     }
-    let options = options()?;
-    tokio::runtime::Builder::new_multi_thread()
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    raise_file_limit();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .build()?
-        .block_on(run(options))
+        .build()?;
+    match args.first().map(String::as_str) {
+        Some("--serve") => serve(&args),
+        Some("--attacker") => {
+            let attack = Attack::parse(args.get(1).ok_or("--attacker KIND ADDR SECONDS")?)
+                .ok_or("unknown attack")?;
+            let addr: SocketAddr = args.get(2).ok_or("--attacker KIND ADDR SECONDS")?.parse()?;
+            let seconds: u64 = args.get(3).ok_or("--attacker KIND ADDR SECONDS")?.parse()?;
+            runtime.block_on(attack::run(attack, addr, seconds))
+        }
+        _ => runtime.block_on(run(options(&args)?)),
+    }
 }
 
-/// 5 sockets per table on each side: lift the soft limit on open files to the hard one.
+/// Child mode: the server under test, with its default limits and the test ruleset added.
+fn serve(args: &[String]) -> Result<(), Error> {
+    let addr: SocketAddr = args.get(1).ok_or("--serve ADDR DB")?.parse()?;
+    let db = PathBuf::from(args.get(2).ok_or("--serve ADDR DB")?);
+    let mut catalogue = clash_catalogue::rulesets();
+    catalogue.push(RulesetEntry::of::<sealed::SealedDuel>());
+    clash_server::serve_blocking_with(clash_server::Options::new(addr, &db), catalogue)
+}
+
+/// Many sockets on each side: lift the soft limit on open files to the hard one.
 fn raise_file_limit() {
-    // SAFETY: getrlimit/setrlimit only read and write the struct we pass.
-    unsafe {
-        let mut lim = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 {
-            lim.rlim_cur = lim.rlim_max;
-            libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
-        }
-    }
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
 }
 
 fn free_port() -> Result<u16, Error> {
@@ -110,224 +141,66 @@ fn free_port() -> Result<u16, Error> {
         .port())
 }
 
-/// One keep-alive HTTP/1.1 connection for JSON requests.
-struct Http {
+/// A server child on a fresh port with the database at `db`.
+struct Server {
+    child: tokio::process::Child,
+    pid: u32,
     addr: SocketAddr,
-    stream: BufReader<TcpStream>,
 }
 
-impl Http {
-    async fn connect(addr: SocketAddr) -> Result<Http, Error> {
-        let stream = TcpStream::connect(addr).await?;
-        stream.set_nodelay(true)?;
-        Ok(Http {
-            addr,
-            stream: BufReader::new(stream),
-        })
+impl Server {
+    fn start(db: &std::path::Path) -> Result<Server, Error> {
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()?).parse()?;
+        let child = tokio::process::Command::new(std::env::current_exe()?)
+            .arg("--serve")
+            .arg(addr.to_string())
+            .arg(db)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()?;
+        let pid = child.id().ok_or("the server exited at once")?;
+        Ok(Server { child, pid, addr })
     }
 
-    async fn request(
-        &mut self,
-        method: &str,
-        path: &str,
-        body: Option<&Value>,
-    ) -> Result<(u16, Value), Error> {
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            self.addr,
-            body.len()
-        );
-        self.stream.get_mut().write_all(request.as_bytes()).await?;
-        let (status, length) = read_head(&mut self.stream).await?;
-        let length = length.ok_or("response without Content-Length")?;
-        let mut buf = vec![0; length];
-        self.stream.read_exact(&mut buf).await?;
-        Ok((status, serde_json::from_slice(&buf).unwrap_or(Value::Null)))
-    }
-
-    async fn ok(&mut self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, Error> {
-        let (status, answer) = self.request(method, path, body).await?;
-        if !(200..300).contains(&status) {
-            return Err(format!("{method} {path}: {status} {answer}").into());
-        }
-        Ok(answer)
-    }
-}
-
-/// Read a response's status line and headers; returns the status and any Content-Length.
-async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<(u16, Option<usize>), Error> {
-    let mut line = String::new();
-    stream.read_line(&mut line).await?;
-    let status: u16 = line
-        .split_whitespace()
-        .nth(1)
-        .ok_or("no status line")?
-        .parse()?;
-    let mut length = None;
-    loop {
-        line.clear();
-        if stream.read_line(&mut line).await? == 0 {
-            return Err("connection closed".into());
-        }
-        let l = line.trim_end();
-        if l.is_empty() {
-            return Ok((status, length));
-        }
-        if let Some((name, value)) = l.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = Some(value.trim().parse()?);
-        }
-    }
-}
-
-/// The log length each seat has seen (-1 before its stream's first update), and when.
-type Seen = watch::Sender<(i64, Instant)>;
-
-/// Follow one seat's SSE stream, publishing the `id` (log length) of every update.
-async fn follow(
-    addr: SocketAddr,
-    stream: TcpStream,
-    path: String,
-    seen: Arc<Seen>,
-) -> Result<(), Error> {
-    let mut stream = BufReader::new(stream);
-    let head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n");
-    stream.get_mut().write_all(head.as_bytes()).await?;
-    let (status, _) = read_head(&mut stream).await?;
-    if status != 200 {
-        return Err(format!("stream {path}: {status}").into());
-    }
-    // The body is chunked; SSE lines are reassembled across chunks.
-    let mut pending = String::new();
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if stream.read_line(&mut line).await? == 0 {
-            return Ok(());
-        }
-        let size = usize::from_str_radix(line.trim(), 16)?;
-        if size == 0 {
-            return Ok(());
-        }
-        let mut chunk = vec![0; size + 2];
-        stream.read_exact(&mut chunk).await?;
-        pending.push_str(&String::from_utf8_lossy(&chunk[..size]));
-        while let Some(end) = pending.find('\n') {
-            let l: String = pending.drain(..=end).collect();
-            if let Some(id) = l.strip_prefix("id:") {
-                let n: i64 = id.trim().parse()?;
-                seen.send_if_modified(|s| {
-                    let newer = n > s.0;
-                    if newer {
-                        *s = (n, Instant::now());
-                    }
-                    newer
-                });
+    /// Wait until it answers `/healthz`; returns how long that took.
+    async fn ready(&self, started: Instant) -> Result<Duration, Error> {
+        loop {
+            if let Ok(mut http) = Http::connect(self.addr, Ipv4Addr::LOCALHOST).await
+                && http.ok("GET", "/healthz", None).await.is_ok()
+            {
+                return Ok(started.elapsed());
             }
+            if started.elapsed() > Duration::from_secs(120) {
+                return Err("the server did not start".into());
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
         }
+    }
+
+    async fn stop(mut self) {
+        let _ = self.child.start_kill();
+        let _ = self.child.wait().await;
     }
 }
 
-struct Seat {
-    key: String,
-    seen: Arc<Seen>,
+fn scratch() -> Result<PathBuf, Error> {
+    let dir = std::env::temp_dir().join(format!("clash-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
 }
 
-struct TableLinks {
-    id: String,
-    /// The GM (owner) first, then p1..p4.
-    seats: Vec<Seat>,
-}
-
-async fn create_table(addr: SocketAddr) -> Result<TableLinks, Error> {
-    let mut http = Http::connect(addr).await?;
-    let setup =
-        json!({ "ruleset": "sealed-duel", "setup": { "players": PLAYERS, "auto_reveal": true } });
-    let created = http.ok("POST", "/api/tables", Some(&setup)).await?;
-    let id = created["table"].as_str().ok_or("no table id")?.to_string();
-    let owner = created["owner_key"]
-        .as_str()
-        .ok_or("no owner key")?
-        .to_string();
-    let new_seat = |key: String| Seat {
-        key,
-        seen: Arc::new(watch::Sender::new((-1, Instant::now()))),
+async fn run(o: Options) -> Result<(), Error> {
+    let dir = scratch()?;
+    let result = match o.stored {
+        Some(n) => stored_run(&dir, n).await,
+        None => load_run(&dir, &o).await,
     };
-    let mut seats = vec![new_seat(owner.clone())];
-    for p in 1..=PLAYERS {
-        let link = http
-            .ok(
-                "POST",
-                &format!("/api/tables/{id}/seats/p{p}/link?key={owner}"),
-                None,
-            )
-            .await?;
-        // The GM's link is an invite: the player's first visit exchanges it for their own key.
-        let invite = link["invite"].as_str().ok_or("no invite")?;
-        let claimed = http
-            .ok(
-                "POST",
-                &format!("/api/tables/{id}/claim?key={invite}"),
-                None,
-            )
-            .await?;
-        seats.push(new_seat(
-            claimed["key"].as_str().ok_or("no seat key")?.to_string(),
-        ));
-    }
-    Ok(TableLinks { id, seats })
+    let _ = std::fs::remove_dir_all(&dir);
+    result
 }
 
-/// Play `rounds` rounds at one table; returns the reveal latency of each round.
-///
-/// With a `pace`, round `r` starts at `start + r × pace` (players who think between rounds);
-/// without one, each round starts as soon as the last one is revealed (the server saturated).
-async fn play(
-    mut http: Http,
-    table: Arc<TableLinks>,
-    rounds: usize,
-    pace: Option<(tokio::time::Instant, Duration)>,
-    commands: Arc<AtomicU64>,
-) -> Result<Vec<Duration>, Error> {
-    let mut latencies = Vec::with_capacity(rounds);
-    for round in 0..rounds {
-        if let Some((start, every)) = pace {
-            tokio::time::sleep_until(start + every * round as u32).await;
-        }
-        let mut last = (Instant::now(), 0);
-        for p in 1..=PLAYERS as usize {
-            let key = &table.seats[p].key;
-            let body =
-                json!({ "command": { "type": "commit", "word": format!("secret-{round}-{p}") } });
-            let sent = Instant::now();
-            let update = http
-                .ok(
-                    "POST",
-                    &format!("/api/tables/{}/commands?key={key}", table.id),
-                    Some(&body),
-                )
-                .await?;
-            commands.fetch_add(1, Ordering::Relaxed);
-            last = (
-                sent,
-                update["event_count"].as_i64().ok_or("no event_count")?,
-            );
-        }
-        let (sent, count) = last;
-        let mut arrived = sent;
-        for seat in &table.seats {
-            let mut rx = seat.seen.subscribe();
-            let (_, at) = *rx.wait_for(|(n, _)| *n >= count).await?;
-            arrived = arrived.max(at);
-        }
-        latencies.push(arrived - sent);
-    }
-    Ok(latencies)
-}
-
-fn memory(pid: u32) -> String {
+fn memory(pid: u32) -> (String, String) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let field = |name: &str| {
         status
@@ -336,7 +209,7 @@ fn memory(pid: u32) -> String {
             .map(|l| l[name.len()..].trim().to_string())
             .unwrap_or_else(|| "?".into())
     };
-    format!("VmRSS {} (peak VmHWM {})", field("VmRSS:"), field("VmHWM:"))
+    (field("VmRSS:"), field("VmHWM:"))
 }
 
 /// CPU seconds (user + system) the process has used so far.
@@ -349,9 +222,8 @@ fn cpu_seconds(pid: u32) -> f64 {
         .iter()
         .filter_map(|&i| fields.get(i)?.parse::<f64>().ok())
         .sum();
-    // SAFETY: sysconf only reads a configuration value.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-    ticks / hz.max(1.0)
+    // Linux reports these in clock ticks of 1/100 s.
+    ticks / 100.0
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -362,150 +234,251 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-async fn run(o: Options) -> Result<(), Error> {
-    let deadline = Instant::now() + Duration::from_secs(o.seconds);
-    let port = free_port()?;
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
-    let dir = std::env::temp_dir().join(format!("clash-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    let mut server = tokio::process::Command::new(std::env::current_exe()?)
-        .arg("--serve")
-        .arg(addr.to_string())
-        .arg(dir.join("load.db"))
-        .stdout(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()?;
-    let pid = server.id().ok_or("server exited at once")?;
-    let result = measure(addr, pid, &o, deadline).await;
-    let _ = server.start_kill();
-    let _ = server.wait().await;
-    let _ = std::fs::remove_dir_all(&dir);
-    result
+fn spread(sorted: &[Duration]) -> String {
+    format!(
+        "p50 {:.1?}, p99 {:.1?}, max {:.1?} (n = {})",
+        percentile(sorted, 0.5),
+        percentile(sorted, 0.99),
+        sorted.last().copied().unwrap_or_default(),
+        sorted.len()
+    )
 }
 
-async fn measure(addr: SocketAddr, pid: u32, o: &Options, deadline: Instant) -> Result<(), Error> {
-    // Wait for the server to listen.
-    loop {
-        if let Ok(mut http) = Http::connect(addr).await
-            && http.request("GET", "/api/rulesets", None).await.is_ok()
-        {
-            break;
-        }
-        if Instant::now() > deadline {
-            return Err("the server did not start".into());
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    println!("server pid {pid} at {addr}; idle: {}", memory(pid));
+async fn stored_run(dir: &std::path::Path, count: usize) -> Result<(), Error> {
+    let db = dir.join("stored.db");
+    let tables = stored::fill(&db, count).await?;
+    let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
+    println!("database: {:.0} MB", size as f64 / 1e6);
+    let started = Instant::now();
+    let server = Server::start(&db)?;
+    let ready = server.ready(started).await?;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (rss, _) = memory(server.pid);
+    println!(
+        "start-up on {count} stored tables: answering /healthz after {ready:.2?}; idle VmRSS {rss}"
+    );
+    let reads = stored::first_reads(server.addr, &tables, 200).await?;
+    let (rss, peak) = memory(server.pid);
+    println!(
+        "first view of 200 tables never loaded before: {}",
+        spread(&reads)
+    );
+    println!("after those reads: VmRSS {rss} (peak VmHWM {peak})");
+    server.stop().await;
+    Ok(())
+}
 
+async fn load_run(dir: &std::path::Path, o: &Options) -> Result<(), Error> {
+    let server = Server::start(&dir.join("load.db"))?;
+    server.ready(Instant::now()).await?;
+    let addr = server.addr;
+    let (rss, _) = memory(server.pid);
+    println!("server pid {} at {addr}; idle VmRSS {rss}", server.pid);
+    let tables = create_tables(addr, o).await?;
+    let mut streams = tokio::task::JoinSet::new();
+    for t in &tables {
+        play::watch(addr, t, &mut streams).await?;
+    }
+    for t in &tables {
+        for s in &t.seats {
+            let mut rx = s.seen.subscribe();
+            tokio::time::timeout(Duration::from_secs(60), rx.wait_for(|s| s.revision >= 0))
+                .await??;
+        }
+    }
+    let (rss, _) = memory(server.pid);
+    println!("{} live streams open; VmRSS {rss}", streams.len());
+
+    let attacker = match o.attack {
+        Some(a) => Some(start_attacker(a, addr, o.seconds)?),
+        None => None,
+    };
+    let probe = tokio::spawn(probe_health(
+        addr,
+        Instant::now() + Duration::from_secs(o.seconds),
+    ));
+    let report = play_tables(&server, tables, o).await?;
+    let health = probe.await?;
+    println!(
+        "/healthz on a new connection every 50 ms: {}",
+        spread(&health)
+    );
+    if let Some(child) = attacker {
+        let out = child.wait_with_output().await?;
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+    }
+    streams.abort_all();
+    println!("{report}");
+    println!("{}", server_metrics(addr).await);
+    server.stop().await;
+    Ok(())
+}
+
+/// What the server's own metrics say about the run: pictures computed and their cost, and the
+/// time from a command's arrival to its acknowledgement.
+async fn server_metrics(addr: SocketAddr) -> String {
+    let Ok(mut http) = Http::connect(addr, Ipv4Addr::LOCALHOST).await else {
+        return String::new();
+    };
+    let Ok((_, text)) = http.text("GET", "/metrics").await else {
+        return String::new();
+    };
+    let value = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name) && l[name.len()..].starts_with(' '))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let mean_ms = |metric: &str| {
+        1000.0 * value(&format!("{metric}_sum")) / value(&format!("{metric}_count")).max(1.0)
+    };
+    let refused: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("clash_refused_total"))
+        .collect();
+    format!(
+        "  server metrics: {} pictures computed (mean {:.2} ms each), command arrival → commit and answer mean {:.2} ms, tables in memory {}; {}",
+        value("clash_updates_computed_total"),
+        mean_ms("clash_update_seconds"),
+        mean_ms("clash_command_seconds"),
+        value("clash_tables_loaded"),
+        if refused.is_empty() {
+            "nothing refused by a limit".to_string()
+        } else {
+            format!("refused by limits: {}", refused.join(", "))
+        }
+    )
+}
+
+async fn create_tables(addr: SocketAddr, o: &Options) -> Result<Vec<Arc<play::Table>>, Error> {
     let started = Instant::now();
     let mut tables = Vec::with_capacity(o.tables);
     let mut pending = tokio::task::JoinSet::new();
-    for _ in 0..o.tables {
-        // At most 64 creations in flight, so creation itself is no stampede.
+    for i in 0..o.tables {
         if pending.len() >= 64
             && let Some(done) = pending.join_next().await
         {
             tables.push(Arc::new(done??));
         }
-        pending.spawn(create_table(addr));
+        let game = o.games[i % o.games.len()];
+        pending.spawn(play::create(addr, i, game));
     }
     while let Some(done) = pending.join_next().await {
         tables.push(Arc::new(done??));
     }
+    let names: Vec<&str> = o.games.iter().map(|g| g.id()).collect();
     println!(
-        "created {} tables with 5 seats each in {:.1?}",
+        "created {} tables ({}) with the GM and 4 players each in {:.1?}",
         tables.len(),
+        names.join(", "),
         started.elapsed()
     );
+    Ok(tables)
+}
 
-    let mut followers = tokio::task::JoinSet::new();
-    for t in &tables {
-        for s in &t.seats {
-            let path = format!("/api/tables/{}/stream?key={}", t.id, s.key);
-            // Connect here, one at a time, so the listen queue never overflows.
-            let stream = TcpStream::connect(addr).await?;
-            followers.spawn(follow(addr, stream, path, s.seen.clone()));
-        }
-    }
-    // Every stream sends its first update at once: wait until all have.
-    for t in &tables {
-        for s in &t.seats {
-            let mut rx = s.seen.subscribe();
-            tokio::time::timeout(Duration::from_secs(60), rx.wait_for(|(n, _)| *n >= 0)).await??;
-        }
-    }
-    println!("{} live streams open; {}", followers.len(), memory(pid));
+fn start_attacker(
+    attack: Attack,
+    addr: SocketAddr,
+    seconds: u64,
+) -> Result<tokio::process::Child, Error> {
+    println!("attack: {attack:?} from {}", attack::ATTACKER);
+    Ok(tokio::process::Command::new(std::env::current_exe()?)
+        .arg("--attacker")
+        .arg(match attack {
+            Attack::BigSetups => "setups",
+            Attack::Connections => "connections",
+            Attack::Streams => "streams",
+        })
+        .arg(addr.to_string())
+        .arg(seconds.to_string())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()?)
+}
 
-    // One command connection per table, opened before the clock starts.
-    let mut connections = Vec::with_capacity(tables.len());
-    for _ in &tables {
-        connections.push(Http::connect(addr).await?);
+/// Time `/healthz` on a new connection every 50 ms until `until`.
+async fn probe_health(addr: SocketAddr, until: Instant) -> Vec<Duration> {
+    let mut took = Vec::new();
+    let from = Ipv4Addr::new(127, 0, 0, 3);
+    while Instant::now() < until {
+        let started = Instant::now();
+        let answered = async {
+            let mut http = Http::connect(addr, from).await?;
+            http.ok("GET", "/healthz", None).await
+        };
+        // A probe that gets no answer within 5 s counts as 5 s.
+        let _ = tokio::time::timeout(Duration::from_secs(5), answered).await;
+        took.push(started.elapsed());
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let commands = Arc::new(AtomicU64::new(0));
-    let cpu_before = (cpu_seconds(pid), cpu_seconds(std::process::id()));
-    let play_start = Instant::now();
+    took.sort();
+    took
+}
+
+async fn play_tables(
+    server: &Server,
+    tables: Vec<Arc<play::Table>>,
+    o: &Options,
+) -> Result<String, Error> {
+    let tally = Arc::new(Tally::default());
+    let start = tokio::time::Instant::now();
+    let until = Instant::now() + Duration::from_secs(o.seconds);
+    let measure_from = Instant::now() + Duration::from_secs(o.warmup.min(o.seconds / 2));
+    let every = (o.rate > 0.0).then(|| Duration::from_secs_f64(tables.len() as f64 / o.rate));
     let mut players = tokio::task::JoinSet::new();
-    let every = Duration::from_millis(o.every_ms);
-    for (i, (t, http)) in tables.iter().zip(connections).enumerate() {
+    for (i, table) in tables.iter().enumerate() {
         // Paced tables start spread evenly over one period, as real tables would be.
-        let pace = (o.every_ms > 0).then(|| {
-            (
-                tokio::time::Instant::now() + every * i as u32 / tables.len() as u32,
-                every,
-            )
-        });
-        players.spawn(play(http, t.clone(), o.rounds, pace, commands.clone()));
+        let offset = every.map_or(Duration::ZERO, |e| e * i as u32 / tables.len() as u32);
+        let pace = Pace {
+            start: start + offset,
+            every,
+            until,
+            measure_from,
+        };
+        players.spawn(play::play(server.addr, table.clone(), pace, tally.clone()));
     }
+    tokio::time::sleep_until(measure_from.into()).await;
+    let counted_before = tally.acknowledged.load(Ordering::Relaxed);
+    let cpu_before = (cpu_seconds(server.pid), cpu_seconds(std::process::id()));
+    let window = Instant::now();
     let mut latencies = Vec::new();
-    let remaining = deadline.saturating_duration_since(Instant::now());
-    let finished = tokio::time::timeout(remaining, async {
-        while let Some(done) = players.join_next().await {
-            latencies.extend(done??);
+    let mut failures = 0;
+    while let Some(done) = players.join_next().await {
+        match done? {
+            Ok(l) => latencies.extend(l),
+            Err(_) => failures += 1,
         }
-        Ok::<(), Error>(())
-    })
-    .await;
-    let elapsed = play_start.elapsed();
+    }
+    let elapsed = window.elapsed().max(Duration::from_millis(1));
     let cpu = (
-        cpu_seconds(pid) - cpu_before.0,
+        cpu_seconds(server.pid) - cpu_before.0,
         cpu_seconds(std::process::id()) - cpu_before.1,
     );
-    let rss = memory(pid);
-    followers.abort_all();
-    match finished {
-        Ok(r) => r?,
-        Err(_) => println!(
-            "stopped at the time limit ({} s); figures cover the rounds finished",
-            o.seconds
-        ),
-    }
+    let (rss, peak) = memory(server.pid);
+    let done = tally.acknowledged.load(Ordering::Relaxed) - counted_before;
     latencies.sort();
-    let done = commands.load(Ordering::Relaxed);
-    let pacing = if o.every_ms > 0 {
-        format!("a round every {} ms per table", o.every_ms)
-    } else {
-        "rounds back to back (saturated)".into()
+    let pace = match every {
+        Some(_) => format!("paced at {} commands/s", o.rate),
+        None => "as fast as each table can (saturated)".into(),
     };
-    println!(
-        "{} tables × 5 seats, {} rounds each, {pacing}: {} commands in {:.2?} = {:.0} commands/s",
+    let names: Vec<&str> = o.games.iter().map(|g| g.id()).collect();
+    Ok(format!(
+        "{} × {} tables × 5 seats, {pace}, measured over {:.1?} after {} s of warm-up:\n\
+         \x20 {done} commands acknowledged = {:.0} commands/s ({} refused, {} tables ended, {} stuck, {failures} failed)\n\
+         \x20 command sent → all 5 seats have the update: {}\n\
+         \x20 server CPU {:.1} s ({:.0}% of one core), benchmark clients {:.1} s; server VmRSS {rss} (peak VmHWM {peak})",
+        names.join("+"),
         tables.len(),
-        o.rounds,
-        done,
         elapsed,
-        done as f64 / elapsed.as_secs_f64()
-    );
-    println!(
-        "last commit → all 5 seats have the reveal, over {} rounds: p50 {:.1?}, p99 {:.1?}, max {:.1?}",
-        latencies.len(),
-        percentile(&latencies, 0.5),
-        percentile(&latencies, 0.99),
-        latencies.last().copied().unwrap_or_default()
-    );
-    println!("server memory after the run: {rss}");
-    println!(
-        "CPU used while playing: server {:.2} s, benchmark clients {:.2} s (2 cores shared)",
-        cpu.0, cpu.1
-    );
-    Ok(())
+        o.warmup,
+        done as f64 / elapsed.as_secs_f64(),
+        tally.refused.load(Ordering::Relaxed),
+        tally.ended.load(Ordering::Relaxed),
+        tally.stuck.load(Ordering::Relaxed),
+        spread(&latencies),
+        cpu.0,
+        100.0 * cpu.0 / elapsed.as_secs_f64(),
+        cpu.1,
+    ))
 }

@@ -4,8 +4,56 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn serve(addr: SocketAddr, db: &Path) -> ExitCode {
-    match clash_server::serve_blocking(addr, db) {
+use clash_server::{LogFormat, Options};
+
+/// The limits an operator is most likely to change; the rest keep their defaults
+/// (docs/server.md lists them all).
+#[derive(clap::Args)]
+pub struct LimitArgs {
+    /// Log lines as text or as one JSON object per line.
+    #[arg(long, env = "CLASH_LOG_FORMAT", value_enum, default_value = "text")]
+    log_format: Format,
+    /// Open connections allowed from one client address (behind a reverse proxy every client
+    /// shares its address: raise this, or limit at the proxy).
+    #[arg(long, env = "CLASH_CONNECTIONS_PER_ADDRESS")]
+    connections_per_address: Option<usize>,
+    /// Tables one client address may create per minute, after a first burst.
+    #[arg(long, env = "CLASH_CREATES_PER_MINUTE")]
+    creates_per_minute: Option<u32>,
+    /// Tables one client address may create at once before the per-minute rate applies.
+    #[arg(long, env = "CLASH_CREATE_BURST")]
+    create_burst: Option<u32>,
+    /// Seconds an unused table stays in memory before it is read back from its log on demand.
+    #[arg(long, env = "CLASH_IDLE_UNLOAD_SECONDS")]
+    idle_unload_seconds: Option<u64>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+pub fn serve(addr: SocketAddr, db: &Path, args: LimitArgs) -> ExitCode {
+    let mut options = Options::new(addr, db);
+    options.log = match args.log_format {
+        Format::Text => LogFormat::Text,
+        Format::Json => LogFormat::Json,
+    };
+    let limits = &mut options.limits;
+    if let Some(n) = args.connections_per_address {
+        limits.connections_per_address = n;
+    }
+    if let Some(n) = args.creates_per_minute {
+        limits.creates_per_minute = n;
+    }
+    if let Some(n) = args.create_burst {
+        limits.create_burst = n;
+    }
+    if let Some(s) = args.idle_unload_seconds {
+        limits.idle_unload = std::time::Duration::from_secs(s);
+    }
+    match clash_server::serve_blocking_with(options, clash_catalogue::rulesets()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("clash serve: {e}");

@@ -6,17 +6,15 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::extract::State;
+use axum::http::StatusCode;
 use axum::routing::post;
-use serde_json::Value;
+use serde::Deserialize;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Conflict};
+use crate::extract::{Caller, JsonBody};
 use crate::log::TableEvent;
-use crate::tables::{Item, Table, Tables};
+use crate::tables::{Table, Tables};
 
 /// The longest line of talk, in characters.
 pub const MAX_LINE: usize = 500;
@@ -44,77 +42,71 @@ pub fn clean(text: &str) -> Result<String, ApiError> {
 impl Tables {
     /// Say `text` at the table as `key`, or whisper it to the GM.
     pub async fn say(
-        &self,
-        table: &Table,
+        self: &Arc<Self>,
+        table: &Arc<Table>,
         key: &str,
         text: &str,
         to_gm: bool,
     ) -> Result<(), ApiError> {
-        let mut play = table.play.lock().await;
-        // A player whose seat the GM plays for now still talks: only their moves wait.
-        let access = play.access(key, None)?;
-        let Some(by) = crate::room::reader(&access) else {
-            return Err(ApiError::forbidden(
-                "spectators read the table talk; only the GM and the players speak",
-            ));
-        };
-        if to_gm && by == clash_core::Seat::Gm.to_string() {
-            return Err(ApiError::malformed(
-                "the GM speaks to everyone; whispers go from a player to the GM",
-            ));
-        }
-        crate::room::check_in_play(&play)?;
-        let text = clean(text)?;
-        let lines = play
-            .items
-            .iter()
-            .filter(|i| matches!(i, Item::Table(e) if e.is_talk()))
-            .count();
-        if lines >= MAX_LINES {
-            return Err(ApiError::conflict(
-                "too_much_talk",
-                format!(
-                    "this table holds {MAX_LINES} lines of talk already; start a new table to go on talking"
-                ),
-            ));
-        }
-        let event = if to_gm {
-            TableEvent::Whispered { by, text }
-        } else {
-            TableEvent::Said { by, text }
-        };
-        self.table_events(table, &mut play, vec![event], Vec::new())
-            .await
+        let (key, text) = (key.to_string(), text.to_string());
+        self.change(table, |tables, table| async move {
+            let mut play = table.lock().await?;
+            // A player whose seat the GM plays for now still talks: only their moves wait.
+            let access = play.access(&key, None)?;
+            let Some(by) = crate::room::reader(&access) else {
+                return Err(ApiError::forbidden(
+                    "spectators read the table talk; only the GM and the players speak",
+                ));
+            };
+            if to_gm && by == clash_core::Seat::Gm.to_string() {
+                return Err(ApiError::malformed(
+                    "the GM speaks to everyone; whispers go from a player to the GM",
+                ));
+            }
+            play.check_in_play()?;
+            let text = clean(&text)?;
+            if play.talk_lines >= MAX_LINES {
+                return Err(ApiError::conflict(
+                    Conflict::TooMuchTalk,
+                    format!(
+                        "this table holds {MAX_LINES} lines of talk already; start a new table to go on talking"
+                    ),
+                ));
+            }
+            let event = if to_gm {
+                TableEvent::Whispered { by, text }
+            } else {
+                TableEvent::Said { by, text }
+            };
+            tables
+                .table_events(&table, &mut play, vec![event], Vec::new())
+                .await
+        })
+        .await
     }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line {
+    text: String,
+    #[serde(default)]
+    to_gm: bool,
 }
 
 /// `POST /api/tables/{id}/chat` with `{"text": "…", "to_gm": false}`.
 async fn chat(
     State(tables): State<Arc<Tables>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Query(params): Query<std::collections::HashMap<String, String>>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
-    let key = crate::api::key_of(&headers, &params)?;
-    let table = tables.get(&id)?;
-    table.access(&key, None).await?;
-    let body = crate::api::json_body(body)?;
-    let text = body
-        .get("text")
-        .and_then(Value::as_str)
-        .ok_or_else(|| ApiError::malformed("send {\"text\": \"…\"}"))?;
-    let to_gm = match body.get("to_gm") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(ApiError::malformed("\"to_gm\" is true or false")),
-    };
-    tables.say(&table, &key, text, to_gm).await?;
-    Ok(StatusCode::NO_CONTENT.into_response())
+    caller: Caller,
+    JsonBody(line): JsonBody<Line>,
+) -> Result<StatusCode, ApiError> {
+    tables
+        .say(&caller.table, &caller.key, &line.text, line.to_gm)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
-pub fn router(tables: Arc<Tables>) -> Router {
-    Router::new()
-        .route("/api/tables/{id}/chat", post(chat))
-        .with_state(tables)
+/// The table talk route, sharing the tables with the rest of the application.
+pub fn routes() -> Router<Arc<Tables>> {
+    Router::new().route("/api/tables/{id}/chat", post(chat))
 }

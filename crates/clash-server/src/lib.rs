@@ -3,21 +3,29 @@
 //! A table plays one game of any ruleset in the catalogue, driven through
 //! [`clash_core::AnyGame`]: the server knows no rules. Its pieces:
 //!
-//! * [`store`]: the SQLite file (versioned migrations). The table log is the source of truth; a
-//!   command is acknowledged only once it and its events are committed, and every table is
-//!   rebuilt on start from its log.
+//! * [`store`]: storage behind one interface ([`store::Storage`]); the SQLite file is its
+//!   backend (versioned migrations). The table log is the source of truth; a command is
+//!   acknowledged only once it and its events are committed. Nothing is read at start: a table
+//!   is read back from its log when it is first asked for.
 //! * [`log`]: the table log, whose entries are commands, game events and table events (seat
-//!   changes, client seeds, the end of the table), each hash-chained to the one before.
-//! * [`tables`]: tables in memory, one lock each, so commands to a table are serialized while
-//!   different tables never wait for each other. Who a key is and what it may see is decided
-//!   under that lock on every request and every push. Chance is verifiable: command `n` draws
-//!   from `clash_core::DerivedRandomness` keyed by the table's server secret (committed to at
-//!   creation, revealed when the table ends) and the client seeds the pages contribute.
+//!   changes, client seeds, talk, undo, the end of the table), each hash-chained to the one before.
+//! * [`tables`]: the tables in memory (loaded on demand, unloaded when idle), one lock each, so
+//!   commands to a table are serialized while different tables never wait for each other. Who a
+//!   key is and what it may see is decided under that lock on every request and every push
+//!   ([`play`]). Chance is verifiable: command `n` draws from `clash_core::DerivedRandomness`
+//!   keyed by the table's server secret (committed to at creation, revealed when the table ends)
+//!   and the client seeds the pages contribute.
+//! * [`snapshot`]: the table after each change, from which every viewer's picture is computed
+//!   outside the lock, once per revision and viewer ([`frames`]: the picture's text and the JSON
+//!   Patch from the last one a stream got); [`work`]: the rules' work off the request threads.
 //! * [`export`]: a table's record, and `clash verify`'s check of it.
 //! * [`links`]: unguessable keys (128 bits) for the owner (the GM), each seat (handed out as an
 //!   invite that the player's first visit exchanges for a key only they hold), and spectators.
-//! * [`api`]: the JSON API (documented at `/api/openapi.json`) and the live stream (SSE), where
-//!   every viewer receives its own redacted view and events after each change.
+//! * [`api`]: the JSON API (documented at `/api/openapi.json`), read through typed extractors
+//!   ([`extract`]) with every refusal an [`ApiError`]; [`stream`]: the live stream (SSE).
+//! * [`net`]: connections within caps per address and in total, with header, idle and stall
+//!   timeouts; [`rate`]: the table-creation rate limit; [`layers`]: request ids, logs, metrics
+//!   ([`metrics`]), time limits and security headers on every answer; [`config`]: the limits.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
 //! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
 //! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
@@ -30,55 +38,119 @@
 
 pub mod api;
 pub mod chat;
+pub mod config;
 pub mod error;
 pub mod export;
+pub mod extract;
+pub mod frames;
 pub mod labels;
+pub mod layers;
 pub mod links;
 pub mod log;
 pub mod manage;
+pub mod metrics;
+pub mod net;
 pub mod odds;
 pub mod pages;
+pub mod play;
 pub mod presence;
+pub mod rate;
 pub mod room;
 pub mod rules;
 pub mod setups;
+pub mod snapshot;
 pub mod store;
+pub mod stream;
 pub mod tables;
 pub mod undo;
+pub mod work;
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use clash_core::RulesetEntry;
 
+pub use config::Limits;
 pub use error::ApiError;
 pub use tables::Tables;
 
-/// Open (or create) the database at `path` and restore every table in it.
+/// Open (or create) the database at `path` with the default limits. No table is read until it
+/// is asked for.
 pub fn open(path: &Path, catalogue: Vec<RulesetEntry>) -> Result<Arc<Tables>, store::StoreError> {
-    let (store, stored) = store::Store::open(path)?;
-    Ok(Arc::new(Tables::restore(store, catalogue, stored)))
+    open_with(path, catalogue, Limits::default())
+}
+
+/// [`open`] with chosen limits.
+pub fn open_with(
+    path: &Path,
+    catalogue: Vec<RulesetEntry>,
+    limits: Limits,
+) -> Result<Arc<Tables>, store::StoreError> {
+    let store: store::Store = Arc::new(store::SqliteStore::open(path)?);
+    Ok(Arc::new(Tables::new(store, catalogue, limits)))
 }
 
 /// The whole HTTP application for these tables.
 pub fn app(tables: Arc<Tables>) -> axum::Router {
-    api::router(tables.clone())
-        .merge(odds::router(tables.clone()))
-        .merge(chat::router(tables.clone()))
-        .merge(undo::router(tables.clone()))
-        .merge(manage::router(tables.clone()))
-        .merge(rules::router(tables))
+    api::router(tables)
 }
 
 /// A boxed error for the top level.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
+/// How the log is written (to standard error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LogFormat {
+    /// One readable line per event.
+    #[default]
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// Start logging to standard error, filtered by `RUST_LOG` (default `info`). Does nothing if
+/// logging is already set up.
+pub fn init_logging(format: LogFormat) {
+    use std::io::IsTerminal;
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
+}
+
+/// Everything `clash serve` needs to know.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    pub limits: Limits,
+    pub log: LogFormat,
+}
+
+impl Options {
+    pub fn new(addr: SocketAddr, db: &Path) -> Options {
+        Options {
+            addr,
+            db: db.to_path_buf(),
+            limits: Limits::default(),
+            log: LogFormat::default(),
+        }
+    }
+}
+
 /// Serve the catalogue's rulesets at `addr` with the database at `db` until Ctrl-C or SIGTERM.
 ///
 /// Prints the address to open once the socket is listening.
 pub async fn serve(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
-    serve_rulesets(addr, db, clash_catalogue::rulesets()).await
+    serve_with(Options::new(addr, db), clash_catalogue::rulesets()).await
 }
 
 /// A line for whoever reads standard output; a closed pipe (`clash serve | head -1`) must not
@@ -94,36 +166,68 @@ pub async fn serve_rulesets(
     db: &Path,
     catalogue: Vec<RulesetEntry>,
 ) -> Result<(), BoxError> {
-    let tables = open(db, catalogue)?;
-    let restored = tables.count();
-    let listener = listen(addr)?;
+    serve_with(Options::new(addr, db), catalogue).await
+}
+
+/// Serve with everything chosen.
+pub async fn serve_with(options: Options, catalogue: Vec<RulesetEntry>) -> Result<(), BoxError> {
+    init_logging(options.log);
+    let tables = open_with(&options.db, catalogue, options.limits.clone())?;
+    let stored = tables.store().count_tables().await?;
+    let listener = listen(options.addr)?;
     let local = listener.local_addr()?;
     say(format_args!(
-        "Clash is serving {} table(s) from {}\nOpen http://{local}/ in a browser to create a table.",
-        restored,
-        db.display()
+        "Clash is serving {stored} table(s) from {}\nOpen http://{local}/ in a browser to create a table.",
+        options.db.display()
     ));
-    let closing = tables.clone();
-    // Live updates are small writes: send each at once instead of letting Nagle hold it back.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app(tables))
-        .with_graceful_shutdown(async move {
-            stop_signal().await;
-            say(format_args!(
-                "Stopping: every acknowledged command is already in the database."
-            ));
-            // Live streams never end by themselves; end them so the shutdown can finish.
-            closing.close();
-        })
-        .await?;
+    tracing::info!(addr = %local, tables = stored, "listening");
+    run(listener, tables, stop_signal()).await;
+    say(format_args!(
+        "Stopping: every acknowledged command is already in the database."
+    ));
     Ok(())
+}
+
+/// Serve `tables` on `listener` until `stop` completes: the connection limits and timeouts of
+/// [`net`], the periodic sweep of idle tables, and a graceful end (open streams are ended, open
+/// requests get a few seconds to finish).
+pub async fn run(
+    listener: tokio::net::TcpListener,
+    tables: Arc<Tables>,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    let sweeper = tokio::spawn(sweep(tables.clone()));
+    let closing = tables.clone();
+    let stop = async move {
+        stop.await;
+        // Live streams never end by themselves; end them so the shutdown can finish.
+        closing.close();
+    };
+    net::serve(
+        listener,
+        app(tables.clone()),
+        tables.limits().clone(),
+        tables.metrics().clone(),
+        stop,
+        Duration::from_secs(5),
+    )
+    .await;
+    sweeper.abort();
+}
+
+/// Every so often: idle tables leave memory, quiet addresses leave the rate limiter.
+async fn sweep(tables: Arc<Tables>) {
+    let mut every = tokio::time::interval(tables.limits().sweep_every);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        tables.sweep();
+    }
 }
 
 /// A listening socket with a deep accept queue, so a crowd of players connecting at once is
 /// queued rather than refused.
-fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+pub fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
     let socket = if addr.is_ipv4() {
         tokio::net::TcpSocket::new_v4()?
     } else {
@@ -159,7 +263,7 @@ async fn stop_signal() {
 
 /// [`serve`] on a fresh multi-threaded runtime, for callers without one (the CLI).
 pub fn serve_blocking(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
-    serve_blocking_rulesets(addr, db, clash_catalogue::rulesets())
+    serve_blocking_with(Options::new(addr, db), clash_catalogue::rulesets())
 }
 
 /// [`serve_rulesets`] on a fresh multi-threaded runtime.
@@ -168,8 +272,13 @@ pub fn serve_blocking_rulesets(
     db: &Path,
     catalogue: Vec<RulesetEntry>,
 ) -> Result<(), BoxError> {
+    serve_blocking_with(Options::new(addr, db), catalogue)
+}
+
+/// [`serve_with`] on a fresh multi-threaded runtime.
+pub fn serve_blocking_with(options: Options, catalogue: Vec<RulesetEntry>) -> Result<(), BoxError> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
-        .block_on(serve_rulesets(addr, db, catalogue))
+        .block_on(serve_with(options, catalogue))
 }

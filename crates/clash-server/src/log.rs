@@ -106,6 +106,9 @@ pub enum TableEvent {
     HandedBack { seat: Seat },
     /// The seat's link is gone; nobody plays it.
     LinkRevoked { seat: Seat },
+    /// The GM's link (`owner`) or the watch link (`spectator`) was replaced; the old one no
+    /// longer works.
+    LinkReplaced { link: String },
     /// The GM ended the table: no more commands.
     Closed,
     /// The game is over (as its rules tell): no more commands.
@@ -138,6 +141,9 @@ pub enum TableEvent {
     Archived,
     /// The GM brought an archived table back into play.
     Unarchived,
+    /// The GM switched odds in play on or off: while on, each seat is shown the odds of its
+    /// next choice, worked out from its own view.
+    OddsSwitched { enabled: bool },
 }
 
 /// Who said a line of table talk: `gm` or a seat, by name.
@@ -187,6 +193,12 @@ impl TableEvent {
             TableEvent::LinkRevoked { seat: s } => {
                 format!("The link for {} is revoked; nobody plays it now.", seat(s))
             }
+            TableEvent::LinkReplaced { link } if link == "owner" => {
+                "The GM's link is replaced; the old one no longer works.".into()
+            }
+            TableEvent::LinkReplaced { .. } => {
+                "The watch link is replaced; the old one no longer works.".into()
+            }
             TableEvent::Closed => "The GM ends the table.".into(),
             // The rules have just told how it ended; the log need not say it twice.
             TableEvent::GameOver { .. } => {
@@ -208,6 +220,13 @@ impl TableEvent {
                 "The GM archives the table: no moves until it is brought back.".into()
             }
             TableEvent::Unarchived => "The GM brings the table back into play.".into(),
+            TableEvent::OddsSwitched { enabled: true } => {
+                "The GM turns odds in play on: each player is shown the chances of their next choice."
+                    .into()
+            }
+            TableEvent::OddsSwitched { enabled: false } => {
+                "The GM turns odds in play off.".into()
+            }
             TableEvent::SecretRevealed { secret } => format!(
                 "The server's secret is revealed ({}…): anyone with the table's record can now check every roll and draw.",
                 &secret[..secret.len().min(16)]

@@ -10,18 +10,18 @@ use std::sync::Arc;
 
 use axum::Form;
 use axum::extract::rejection::FormRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::{Value, json};
 
 use clash_core::RulesetEntry;
 
-use crate::api::{access, table_path, table_summary};
+use crate::api::{table_path, table_summary};
 use crate::error::ApiError;
+use crate::extract::{Caller, ClientAddr, Params, as_seat};
 use crate::links::Role;
-use crate::setups::presets;
-use crate::tables::Tables;
+use crate::tables::{TITLE_LIMIT, Tables};
 
 /// Escape text for HTML content and attribute values.
 pub fn esc(text: &str) -> String {
@@ -60,9 +60,9 @@ fn error_page(e: &ApiError) -> Response {
     let body = format!(
         "<main class=\"narrow\"><h1>Clash</h1><section class=\"card\"><h2>That did not work</h2>\
 <p class=\"error\">{}</p><p><a href=\"/\">Back to the lobby</a></p></section></main>",
-        esc(&e.message)
+        esc(&e.message())
     );
-    (e.status, Html(page("Clash — error", &body))).into_response()
+    (e.status(), Html(page("Clash — error", &body))).into_response()
 }
 
 /// The lobby, optionally with an error from a failed create shown beside the form.
@@ -75,7 +75,7 @@ fn lobby_html(
     let mut options = String::new();
     let mut preset_data = serde_json::Map::new();
     for entry in tables.catalogue() {
-        let list = presets(entry);
+        let list = tables.presets(entry.id);
         options.push_str(&format!("<optgroup label=\"{}\">", esc(entry.name)));
         if list.is_empty() {
             let value = format!("{}#custom", entry.id);
@@ -116,7 +116,7 @@ fn lobby_html(
 <select name=\"preset\" id=\"preset\">{options}</select>\
 <p class=\"hint\" id=\"blurb\"></p>\
 <label for=\"title\">Table name <span class=\"hint\">(optional)</span></label>\
-<input name=\"title\" id=\"title\" maxlength=\"120\" placeholder=\"Friday night duel\">\
+<input name=\"title\" id=\"title\" maxlength=\"{TITLE_LIMIT}\" placeholder=\"Friday night duel\">\
 <details{open}><summary>Setup (JSON) — optional, the chosen setup is used as it is</summary>\
 <textarea name=\"setup\" id=\"setup\" rows=\"10\" spellcheck=\"false\">{setup}</textarea></details>\
 {err}<button type=\"submit\" class=\"primary\">Create table</button></form>",
@@ -154,11 +154,12 @@ pub async fn lobby(State(tables): State<Arc<Tables>>) -> Html<String> {
 /// The lobby's form: a preset (`ruleset#index`) and an optional setup JSON that overrides it.
 pub async fn create_from_form(
     State(tables): State<Arc<Tables>>,
+    ClientAddr(client): ClientAddr,
     form: Result<Form<HashMap<String, String>>, FormRejection>,
 ) -> Response {
     let fields = match form {
         Ok(Form(f)) => f,
-        Err(e) => return error_page(&ApiError::new(e.status(), "malformed", e.body_text())),
+        Err(e) => return error_page(&ApiError::malformed(e.body_text())),
     };
     let chosen = fields.get("preset").cloned().unwrap_or_default();
     let setup_text = fields
@@ -177,6 +178,10 @@ pub async fn create_from_form(
         )
             .into_response()
     };
+    if let Err(e) = tables.creation().check(client) {
+        tables.metrics().refuse("create_rate");
+        return refuse(e.status(), e.message());
+    }
     let (ruleset, index) = chosen.split_once('#').unwrap_or((chosen.as_str(), "0"));
     let Some(entry) = tables.entry(ruleset) else {
         return refuse(
@@ -188,9 +193,9 @@ pub async fn create_from_form(
         match index
             .parse::<usize>()
             .ok()
-            .and_then(|i| presets(&entry).into_iter().nth(i))
+            .and_then(|i| tables.presets(entry.id).get(i))
         {
-            Some(p) => p.setup,
+            Some(p) => p.setup.clone(),
             None => {
                 return refuse(
                     StatusCode::BAD_REQUEST,
@@ -220,18 +225,8 @@ pub async fn create_from_form(
         Ok(created) => {
             Redirect::to(&table_path(&created.table.id, &created.owner_key)).into_response()
         }
-        Err(e) => refuse(e.status, e.message),
+        Err(e) => refuse(e.status(), e.message()),
     }
-}
-
-/// A keyed page's headers: the URL carries a secret key, so keep it out of other sites' Referer
-/// headers.
-fn keyed(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        header::REFERRER_POLICY,
-        header::HeaderValue::from_static("no-referrer"),
-    );
-    response
 }
 
 /// The page an invite link opens: one button (pressed by the page's script at once) exchanges
@@ -248,7 +243,7 @@ Bookmark the page you land on.</p>\
         id = esc(id),
         invite = esc(invite),
     );
-    keyed(Html(page(&format!("{title} — Clash"), &body)).into_response())
+    Html(page(&format!("{title} — Clash"), &body)).into_response()
 }
 
 /// The invite page's form: exchange the invite and go to the seat's own page.
@@ -256,15 +251,14 @@ pub async fn claim_from_page(
     State(tables): State<Arc<Tables>>,
     Path((id, invite)): Path<(String, String)>,
 ) -> Response {
-    let table = match tables.get(&id) {
+    let table = match tables.get(&id).await {
         Ok(t) => t,
         Err(e) => return error_page(&e),
     };
     match tables.claim(&table, &invite).await {
-        Ok((_, key)) => keyed(Redirect::to(&table_path(&id, &key)).into_response()),
-        Err(e) if e.code == "not_invite" || e.code == "bad_key" => error_page(&ApiError::new(
-            e.status,
-            e.code,
+        Ok((_, key)) => Redirect::to(&table_path(&id, &key)).into_response(),
+        Err(ApiError::Conflict { .. } | ApiError::BadKey) => error_page(&ApiError::conflict(
+            crate::error::Conflict::NotInvite,
             "this invite has already been used (or replaced). If you did not use it yourself, tell the GM: \
              someone else took the seat. Ask the GM for a new link.",
         )),
@@ -272,42 +266,58 @@ pub async fn claim_from_page(
     }
 }
 
+/// `?as=p2`: the seat the GM's page plays.
+#[derive(serde::Deserialize)]
+pub struct PageQuery {
+    #[serde(rename = "as")]
+    as_seat: Option<String>,
+}
+
 pub async fn table_page(
     State(tables): State<Arc<Tables>>,
     Path((id, key)): Path<(String, String)>,
-    Query(params): Query<HashMap<String, String>>,
+    Params(q): Params<PageQuery>,
 ) -> Response {
-    let as_seat = match params
-        .get("as")
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse())
-    {
-        None => None,
-        Some(Ok(seat)) => Some(seat),
-        Some(Err(e)) => return error_page(&ApiError::malformed(format!("{e}"))),
+    let as_seat = match as_seat(q.as_seat.as_deref()) {
+        Ok(s) => s,
+        Err(e) => return error_page(&e),
     };
-    let access = match access(&tables, &id, &key, as_seat).await {
+    let table = match tables.get(&id).await {
+        Ok(t) => t,
+        Err(e) => return error_page(&e),
+    };
+    let rights = match table.access(&key, as_seat).await {
         Ok(a) => a,
-        Err(e) if e.code == "invite" => {
-            let title = tables.get(&id).map(|t| t.title.clone()).unwrap_or_default();
-            return claim_page(&title, &id, &key);
-        }
+        Err(ApiError::Invite) => return claim_page(&table.title, &id, &key),
         Err(e) => return error_page(&e),
     };
-    let t = &access.table;
-    let update = match t.update_for(&key, as_seat, 0).await {
-        Ok((_, u)) => u,
+    let caller = Caller {
+        table,
+        key: key.clone(),
+        rights,
+    };
+    let t = &caller.table;
+    let update = match t.answer(&key, as_seat, 0).await {
+        Ok(a) => match a.text(tables.metrics()).await {
+            Ok(text) => serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
+            Err(e) => return error_page(&e),
+        },
         Err(e) => return error_page(&e),
     };
-    let summary = table_summary(&access).await;
+    let summary = table_summary(&caller).await;
     let entry = tables.entry(t.ruleset);
     let game = entry.map_or(t.ruleset, |e| e.name);
-    let owner = access.rights.role == Role::Owner;
+    let owner = caller.rights.role == Role::Owner;
+    let title = update["title"].as_str().unwrap_or(&t.title).to_string();
+    let me = update["room"]["me"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let boot = json!({
         "table": t.id,
         "key": key,
         "as": as_seat,
-        "role": access.rights.role.to_string(),
+        "role": caller.rights.role.to_string(),
         "game": game,
         "rules": entry.as_ref().and_then(crate::rules::links),
         "update": update,
@@ -319,7 +329,7 @@ pub async fn table_page(
 <div class=\"col col-side\">{talk}{gm}{fairness}</div></div></main>{dialogs}\
 <script type=\"application/json\" id=\"boot\">{boot}</script>\
 <script src=\"/assets/app.js\"></script>{panel}",
-        header = table_header(&update.title, game, &update.room.me),
+        header = table_header(&title, game, &me),
         banner = TURN_BANNER,
         board = board_card(owner),
         talk = TALK_CARD,
@@ -329,7 +339,7 @@ pub async fn table_page(
         panel = panel_tags(entry),
         boot = script_json(&boot),
     );
-    keyed(Html(page(&format!("{} — Clash", update.title), &body)).into_response())
+    Html(page(&format!("{title} — Clash"), &body)).into_response()
 }
 
 /// The bar at the top: home, the table's name, the game, who you are, the connection, the
@@ -456,12 +466,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
             include_str!("assets/panel-kit.js"),
         ),
         _ => {
-            return ApiError::new(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                format!("no asset {name:?}"),
-            )
-            .into_response();
+            return ApiError::NotFound.into_response();
         }
     };
     (
@@ -497,14 +502,7 @@ pub async fn panel_asset(State(tables): State<Arc<Tables>>, Path(file): Path<Str
     let (kind, text) = match found {
         Some((panel, "js")) => ("text/javascript; charset=utf-8", panel.script),
         Some((panel, "css")) => ("text/css; charset=utf-8", panel.style),
-        _ => {
-            return ApiError::new(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                format!("no game board {file:?}"),
-            )
-            .into_response();
-        }
+        _ => return ApiError::NotFound.into_response(),
     };
     (
         [

@@ -4,9 +4,11 @@
 //! long as it lives; dropping it (the page closed, the connection broke) counts the person out
 //! and wakes every other stream, so everyone's seat list shows who is connected within the
 //! stream's keep-alive interval. Presence is about connections, not the game: it is kept in
-//! memory only and never logged.
+//! memory only and never logged. Each change bumps a version, so a picture that shows presence
+//! is computed again when it changes (see [`crate::snapshot`]).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::tables::Table;
@@ -15,6 +17,7 @@ use crate::tables::Table;
 #[derive(Default)]
 pub struct Presence {
     open: Mutex<HashMap<String, usize>>,
+    version: AtomicU64,
 }
 
 impl Presence {
@@ -32,6 +35,27 @@ impl Presence {
     pub fn count(&self, who: &str) -> usize {
         self.counts().get(who).copied().unwrap_or(0)
     }
+
+    /// Changes with every arrival and departure.
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::Acquire)
+    }
+
+    fn change(&self, who: &str, arriving: bool) {
+        {
+            let mut counts = self.counts();
+            let n = counts.entry(who.to_string()).or_insert(0);
+            if arriving {
+                *n += 1;
+            } else {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    counts.remove(who);
+                }
+            }
+        }
+        self.version.fetch_add(1, Ordering::AcqRel);
+    }
 }
 
 /// One open page of `who` at `table`; counted out when dropped.
@@ -42,22 +66,14 @@ pub struct Here {
 
 /// Count `who` in at `table` until the returned guard is dropped, waking everyone's stream.
 pub fn arrive(table: Arc<Table>, who: String) -> Here {
-    *table.presence.counts().entry(who.clone()).or_insert(0) += 1;
-    table.changed.send_modify(|r| *r += 1);
+    table.presence.change(&who, true);
+    table.announce();
     Here { table, who }
 }
 
 impl Drop for Here {
     fn drop(&mut self) {
-        {
-            let mut counts = self.table.presence.counts();
-            if let Some(n) = counts.get_mut(&self.who) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    counts.remove(&self.who);
-                }
-            }
-        }
-        self.table.changed.send_modify(|r| *r += 1);
+        self.table.presence.change(&self.who, false);
+        self.table.announce();
     }
 }

@@ -2,16 +2,16 @@
 //! table's name and whether it is archived, and what this viewer may do besides playing
 //! (talk, whisper, take back a command).
 //!
-//! Everything here comes from the ruleset's [`clash_core::Status`] and seat names, the table
-//! log and the open streams: no ruleset is known by name.
+//! Everything here comes from the ruleset's [`clash_core::Status`] and seat names, the table's
+//! snapshot and who has it open: no ruleset is known by name.
 
-use clash_core::Seat;
+use clash_core::{Seat, Status};
 use serde::Serialize;
 
-use crate::error::ApiError;
 use crate::links::Role;
-use crate::log::TableEvent;
-use crate::tables::{Access, Holder, Item, Play, Table};
+use crate::play::{Access, Holder};
+use crate::presence::Presence;
+use crate::snapshot::Snapshot;
 
 /// A seat by name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -92,63 +92,6 @@ pub fn presence_name(access: &Access) -> String {
     reader(access).unwrap_or_else(|| "spectator".into())
 }
 
-/// The table's name now: the latest rename, else the name it was created with.
-pub(crate) fn title(table: &Table, play: &Play) -> String {
-    play.items
-        .iter()
-        .rev()
-        .find_map(|i| match i {
-            Item::Table(TableEvent::Renamed { title }) => Some(title.clone()),
-            _ => None,
-        })
-        .unwrap_or_else(|| table.title.clone())
-}
-
-/// Whether the GM has archived the table (and not brought it back).
-pub(crate) fn archived(play: &Play) -> bool {
-    play.items
-        .iter()
-        .rev()
-        .find_map(|i| match i {
-            Item::Table(TableEvent::Archived) => Some(true),
-            Item::Table(TableEvent::Unarchived) => Some(false),
-            _ => None,
-        })
-        .unwrap_or(false)
-}
-
-/// Refuse play and talk at an archived table.
-pub(crate) fn check_in_play(play: &Play) -> Result<(), ApiError> {
-    if archived(play) {
-        return Err(ApiError::conflict(
-            "archived",
-            "the GM has archived this table; it takes no moves or talk until the GM brings it back",
-        ));
-    }
-    Ok(())
-}
-
-/// For a page that asks first: refuse a weighty command with its question, but only once the
-/// rules would take it (tried on a copy of the game with the chance it would get), so nobody
-/// is asked about a command that is then refused. Nothing of the trial leaves this function.
-pub(crate) fn ask_first(
-    table: &Table,
-    play: &Play,
-    seat: Seat,
-    command: &serde_json::Value,
-    n: u64,
-) -> Result<(), ApiError> {
-    let Some(question) = play.game.confirm(seat, command) else {
-        return Ok(());
-    };
-    let mut trial = play.game.boxed_clone();
-    let mut chance = table.chance_for(play, n);
-    trial
-        .command(seat, command, chance.as_mut())
-        .map_err(ApiError::game)?;
-    Err(ApiError::conflict("confirm", question))
-}
-
 /// "Ada", "Ada and Bo", "Ada, Bo and the GM".
 pub fn and_list(names: &[String]) -> String {
     match names {
@@ -158,27 +101,34 @@ pub fn and_list(names: &[String]) -> String {
     }
 }
 
-fn turn(play: &Play, access: &Access, archived: bool) -> Turn {
-    let status = play.game.status();
+fn turn(snapshot: &Snapshot, status: &Status, access: &Access) -> Turn {
+    let game = snapshot.game();
     let named = |s: Seat| Named {
         seat: s,
-        name: play.game.seat_name(s),
+        name: game.seat_name(s),
     };
     let owner = access.role == Role::Owner;
+    let holder = |s: Seat| {
+        snapshot
+            .seats()
+            .iter()
+            .find(|i| i.seat == s)
+            .map(|i| i.holder)
+    };
     let yours = access.seat.is_some_and(|s| status.waiting_for.contains(&s));
     let npc: Vec<Named> = status
         .waiting_for
         .iter()
-        .filter(|s| owner && Some(**s) != access.seat && play.holder(**s) == Holder::Npc)
+        .filter(|s| owner && Some(**s) != access.seat && holder(**s) == Some(Holder::Npc))
         .map(|s| named(*s))
         .collect();
     let others: Vec<String> = status
         .waiting_for
         .iter()
         .filter(|s| Some(**s) != access.seat)
-        .map(|s| play.game.seat_name(*s))
+        .map(|s| game.seat_name(*s))
         .collect();
-    let text = match (&status.over, play.closed, archived) {
+    let text = match (&status.over, snapshot.closed(), snapshot.archived()) {
         (Some(how), _, _) => format!("Game over: {how}"),
         (None, true, _) => "The table has ended.".into(),
         (None, false, true) => "The GM has archived this table.".into(),
@@ -195,19 +145,20 @@ fn turn(play: &Play, access: &Access, archived: bool) -> Turn {
         waiting: status.waiting_for.iter().map(|s| named(*s)).collect(),
         yours,
         npc,
-        over: status.over,
+        over: status.over.clone(),
         text,
     }
 }
 
-/// The room as `access` sees it.
-pub(crate) fn view(table: &Table, play: &Play, access: &Access) -> RoomView {
-    let archived = archived(play);
+/// The room as `access` sees it, with `presence` as it is now.
+pub fn view(snapshot: &Snapshot, presence: &Presence, access: &Access) -> RoomView {
+    let game = snapshot.game();
+    let archived = snapshot.archived();
     let owner = access.role == Role::Owner;
     let player = matches!(access.role, Role::Seat(_));
     let me = match access.role {
         Role::Owner => "the GM".to_string(),
-        Role::Seat(s) => play.game.seat_name(s),
+        Role::Seat(s) => game.seat_name(s),
         Role::Spectator => "a spectator".into(),
     };
     let role = match access.role {
@@ -216,14 +167,13 @@ pub(crate) fn view(table: &Table, play: &Play, access: &Access) -> RoomView {
         Role::Seat(_) => "player",
         Role::Spectator => "spectator",
     };
-    let people = play
-        .seat_list(false)
-        .into_iter()
+    let people = snapshot
+        .seats()
+        .iter()
         .map(|info| Person {
             seat: info.seat,
-            name: play.game.seat_name(info.seat),
-            here: table.presence.is_here(&info.seat.to_string())
-                || (info.seat == Seat::Gm && table.presence.is_here("gm")),
+            name: game.seat_name(info.seat),
+            here: presence.is_here(&info.seat.to_string()),
             holder: info.holder,
         })
         .collect();
@@ -231,14 +181,14 @@ pub(crate) fn view(table: &Table, play: &Play, access: &Access) -> RoomView {
     RoomView {
         me,
         role,
-        turn: turn(play, access, archived),
+        turn: turn(snapshot, snapshot.status(), access),
         people,
-        gm_here: table.presence.is_here("gm"),
-        spectators: table.presence.count("spectator"),
+        gm_here: presence.is_here("gm"),
+        spectators: presence.count("spectator"),
         archived,
         can_talk: open && (owner || player),
         can_whisper: open && player,
-        undo: owner.then(|| crate::undo::offer(play)),
+        undo: owner.then(|| snapshot.undo_offer().clone()),
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use clash_core::RulesetEntry;
@@ -189,12 +189,7 @@ pub fn fragment(entry: &RulesetEntry) -> String {
 async fn page(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Response {
     let id = id.strip_suffix(".html").unwrap_or(&id).to_string();
     let Some(entry) = tables.entry(&id).filter(|e| !e.rules.markdown.is_empty()) else {
-        return ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!("no rules for a game called {id:?}"),
-        )
-        .into_response();
+        return ApiError::NotFound.into_response();
     };
     let body = format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -215,20 +210,15 @@ async fn part(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Resp
             fragment(&entry),
         )
             .into_response(),
-        None => ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!("no rules for a game called {id:?}"),
-        )
-        .into_response(),
+        None => ApiError::NotFound.into_response(),
     }
 }
 
-pub fn router(tables: Arc<Tables>) -> Router {
+/// The rules pages, sharing the tables with the rest of the application.
+pub fn routes() -> Router<Arc<Tables>> {
     Router::new()
         .route("/rules/{id}", get(page))
         .route("/rules/{id}/part", get(part))
-        .with_state(tables)
 }
 
 #[cfg(test)]

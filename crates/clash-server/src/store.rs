@@ -1,18 +1,22 @@
-//! Durable storage in an embedded SQLite file.
+//! Durable storage: the interface every backend offers ([`Storage`]), and the embedded SQLite
+//! backend ([`SqliteStore`]).
 //!
 //! The table log is the source of truth: a table is its ruleset, setup JSON, server secret,
 //! links, and the hash-chained log of its commands, events and table events (see [`crate::log`]).
-//! Everything in memory is rebuilt from this on start. The schema is versioned (SQLite's
-//! `user_version`, through rusqlite_migration): every start brings an older database up to date.
+//! Tables are read back one at a time, when first used ([`Storage::load_table`]); nothing reads
+//! every table at start. The schema is versioned (SQLite's `user_version`, through
+//! rusqlite_migration): every start brings an older database up to date.
 //!
-//! Writes go through one dedicated writer thread. It takes every write waiting in its queue and
-//! commits them together in one transaction (group commit), then answers each caller; a command
-//! is acknowledged only after that commit. Each write is all-or-nothing because it sits inside
-//! one transaction, and SQLite serializes writers anyway, so one thread costs no parallelism.
+//! A backend commits each [`Write`] all-or-nothing and answers only once it is durable. The
+//! SQLite backend sends writes through one dedicated writer thread, which takes every write
+//! waiting in its queue and commits them together in one transaction (group commit), then
+//! answers each caller; SQLite serializes writers anyway, so one thread costs no parallelism.
+//! Reads use a small pool of connections on the blocking thread pool.
 
-use std::path::Path;
-use std::sync::mpsc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, mpsc};
 
+use futures_util::future::BoxFuture;
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{HookResult, M, Migrations};
 use serde_json::Value;
@@ -92,11 +96,83 @@ CREATE TABLE log (
 );
 ";
 
+/// Version 3: the GM's odds-in-play switch is a column of the table (`odds`, 0 or 1). Servers
+/// that kept it in a table of its own (`odds_switches`, made outside the versioned schema) have
+/// it carried over.
+const SCHEMA_V3: &str = "ALTER TABLE tables ADD COLUMN odds INTEGER NOT NULL DEFAULT 0;";
+
+/// Version 4: the odds switch is a table event in the log (`odds_switched`), so it replays,
+/// exports and verifies with the table. A table whose switch was on gets that event at the end
+/// of its log (by [`odds_to_log`], which also drops the column); the migration has no SQL of its
+/// own because the column must be read before it goes.
+const SCHEMA_V4: &str = "";
+
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(SCHEMA_V1),
         M::up_with_hook(SCHEMA_V2, legacy_log),
+        M::up_with_hook(SCHEMA_V3, odds_switches),
+        M::up_with_hook(SCHEMA_V4, odds_to_log),
     ])
+}
+
+/// Append `odds_switched {enabled: true}` to the log of every table whose odds column is on,
+/// chained after its last entry, then drop the column.
+fn odds_to_log(tx: &rusqlite::Transaction<'_>) -> HookResult {
+    let tables: Vec<(String, Option<String>)> = tx
+        .prepare("SELECT id, secret FROM tables WHERE odds = 1")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, secret) in tables {
+        // A table without a readable secret cannot be loaded anyway; it keeps its log as it is.
+        let Some(secret) = secret.as_deref().and_then(unhex) else {
+            continue;
+        };
+        let last: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT pos, hash FROM log WHERE table_id = ?1 ORDER BY pos DESC LIMIT 1",
+                [&id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let Some(head) = last.map_or(Some((0, [0; 32])), |(pos, hash)| {
+            unhex_hash(&hash).map(|h| (pos as u64 + 1, h))
+        }) else {
+            continue;
+        };
+        let mut chainer = Chainer {
+            secret: &secret,
+            table: &id,
+            head: head.1,
+            next: head.0,
+        };
+        let entry = Entry::Table {
+            event: TableEvent::OddsSwitched { enabled: true },
+        };
+        let (pos, body, hash) = chainer.push(&entry);
+        tx.execute(
+            "INSERT INTO log (table_id, pos, entry, hash) VALUES (?1, ?2, ?3, ?4)",
+            params![id, pos as i64, body.to_string(), hex(&hash)],
+        )?;
+    }
+    tx.execute_batch("ALTER TABLE tables DROP COLUMN odds;")?;
+    Ok(())
+}
+
+/// Carry the odds switches over from their old table, if there is one.
+fn odds_switches(tx: &rusqlite::Transaction<'_>) -> HookResult {
+    let exists: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'odds_switches')",
+        [],
+        |r| r.get(0),
+    )?;
+    if exists {
+        tx.execute_batch(
+            "UPDATE tables SET odds = 1 WHERE id IN (SELECT table_id FROM odds_switches);
+             DROP TABLE odds_switches;",
+        )?;
+    }
+    Ok(())
 }
 
 /// Give every table from before version 2 a secret and a log: a `created` entry (chance
@@ -248,19 +324,66 @@ pub enum Write {
         command: Option<StoredCommand>,
         links: Vec<LinkChange>,
     },
-    /// Remove a table and everything stored with it, for good (the GM deleted it).
+    /// Remove a table and everything stored about it.
     DeleteTable { id: String },
     /// Touch the database without changing it (health checks).
     Ping,
 }
 
+/// What every storage backend offers the server.
+///
+/// A second backend (a database server shared by several nodes) implements the same operations
+/// with the same schema versions; nothing above this interface knows which one it talks to.
+pub trait Storage: Send + Sync + 'static {
+    /// Commit `write` all-or-nothing; answers once it is durable.
+    fn write(&self, write: Write) -> BoxFuture<'_, Result<(), StoreError>>;
+    /// One table as stored, or `None` when there is no such table.
+    fn load_table(&self, id: &str) -> BoxFuture<'_, Result<Option<StoredTable>, StoreError>>;
+    /// Every stored entry of a table's log with its hash, in order (for records).
+    fn read_log(&self, id: &str) -> BoxFuture<'_, Result<Vec<(Value, String)>, StoreError>>;
+    /// How many tables are stored.
+    fn count_tables(&self) -> BoxFuture<'_, Result<u64, StoreError>>;
+    /// True when the database answers.
+    fn healthy(&self) -> BoxFuture<'_, bool>;
+}
+
+/// The storage a server uses.
+pub type Store = Arc<dyn Storage>;
+
 type Reply = oneshot::Sender<Result<(), StoreError>>;
 
-/// Handle to the writer thread; cheap to clone.
-#[derive(Clone)]
-pub struct Store {
+/// The embedded SQLite backend: one file, one writer thread, a few reader connections.
+pub struct SqliteStore {
     queue: mpsc::Sender<(Write, Reply)>,
-    path: std::path::PathBuf,
+    readers: Arc<Readers>,
+}
+
+/// Idle reader connections, reused so a read does not pay for opening the file.
+struct Readers {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+}
+
+/// Reader connections kept open between reads.
+const IDLE_READERS: usize = 4;
+
+impl Readers {
+    fn with<T>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let pooled = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let conn = match pooled {
+            Some(c) => c,
+            None => open(&self.path)?,
+        };
+        let result = read(&conn);
+        let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+        if idle.len() < IDLE_READERS {
+            idle.push(conn);
+        }
+        result
+    }
 }
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
@@ -279,63 +402,65 @@ pub fn migrate(path: &Path) -> Result<(), StoreError> {
         .map_err(|e| StoreError(format!("migrating the database: {e}")))
 }
 
-impl Store {
-    /// Open (creating if needed) the database at `path`, start the writer and read back every table.
-    pub fn open(path: &Path) -> Result<(Store, Vec<StoredTable>), StoreError> {
+impl SqliteStore {
+    /// Open (creating if needed) the database at `path`, bring its schema up to date and start
+    /// the writer. No table is read.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         migrate(path)?;
-        let reader = open(path)?;
-        let tables = load_all(&reader)?;
-        drop(reader);
         let writer = open(path)?;
         let (queue, rx) = mpsc::channel::<(Write, Reply)>();
         std::thread::Builder::new()
             .name("clash-db-writer".into())
             .spawn(move || writer_loop(writer, rx))
             .map_err(|e| StoreError(e.to_string()))?;
-        Ok((
-            Store {
-                queue,
+        Ok(SqliteStore {
+            queue,
+            readers: Arc::new(Readers {
                 path: path.to_path_buf(),
-            },
-            tables,
-        ))
-    }
-
-    /// Commit `write`; returns once it is on disk.
-    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
-        let (tx, rx) = oneshot::channel();
-        self.queue
-            .send((write, tx))
-            .map_err(|_| StoreError("the database writer has stopped".into()))?;
-        rx.await
-            .map_err(|_| StoreError("the database writer has stopped".into()))?
-    }
-
-    /// Where the database file is (other parts of the server keep small tables of their own in it).
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Read one table back (after a failed write, to drop whatever memory holds beyond the disk).
-    pub async fn load_table(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
-        let path = self.path.clone();
-        let id = id.to_string();
-        tokio::task::spawn_blocking(move || {
-            let conn = open(&path)?;
-            Ok(load_all(&conn)?.into_iter().find(|t| t.id == id))
+                idle: Mutex::new(Vec::new()),
+            }),
         })
-        .await
-        .map_err(|e| StoreError(e.to_string()))?
     }
 
-    /// Every stored entry of a table's log with its hash, in order (for exports).
-    pub async fn read_log(&self, id: &str) -> Result<Vec<(Value, String)>, StoreError> {
-        let path = self.path.clone();
+    /// Run `read` on a pooled connection on the blocking thread pool.
+    fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> BoxFuture<'static, Result<T, StoreError>> {
+        let readers = self.readers.clone();
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || readers.with(read))
+                .await
+                .map_err(|e| StoreError(e.to_string()))?
+        })
+    }
+
+    fn send(&self, write: Write) -> BoxFuture<'static, Result<(), StoreError>> {
+        let (tx, rx) = oneshot::channel();
+        let sent = self.queue.send((write, tx));
+        Box::pin(async move {
+            sent.map_err(|_| StoreError("the database writer has stopped".into()))?;
+            rx.await
+                .map_err(|_| StoreError("the database writer has stopped".into()))?
+        })
+    }
+}
+
+impl Storage for SqliteStore {
+    fn write(&self, write: Write) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.send(write)
+    }
+
+    fn load_table(&self, id: &str) -> BoxFuture<'_, Result<Option<StoredTable>, StoreError>> {
         let id = id.to_string();
-        tokio::task::spawn_blocking(move || {
-            let conn = open(&path)?;
-            let mut stmt =
-                conn.prepare("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
+        self.read(move |conn| load_table(conn, &id))
+    }
+
+    fn read_log(&self, id: &str) -> BoxFuture<'_, Result<Vec<(Value, String)>, StoreError>> {
+        let id = id.to_string();
+        self.read(move |conn| {
+            let mut stmt = conn
+                .prepare_cached("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
             let rows = stmt.query_map([&id], |r| {
                 Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
             })?;
@@ -345,17 +470,18 @@ impl Store {
             })
             .collect()
         })
-        .await
-        .map_err(|e| StoreError(e.to_string()))?
     }
 
-    /// True when the database answers a trivial query.
-    pub async fn healthy(&self) -> bool {
-        let (tx, rx) = oneshot::channel();
-        if self.queue.send((Write::Ping, tx)).is_err() {
-            return false;
-        }
-        matches!(rx.await, Ok(Ok(())))
+    fn count_tables(&self) -> BoxFuture<'_, Result<u64, StoreError>> {
+        self.read(|conn| {
+            let n: i64 = conn.query_row("SELECT COUNT(*) FROM tables", [], |r| r.get(0))?;
+            Ok(n as u64)
+        })
+    }
+
+    fn healthy(&self) -> BoxFuture<'_, bool> {
+        let ping = self.send(Write::Ping);
+        Box::pin(async move { ping.await.is_ok() })
     }
 }
 
@@ -370,8 +496,15 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<(Write, Reply)>) {
             }
         }
         let result = commit(&mut conn, batch.iter().map(|(w, _)| w));
-        for (_, reply) in batch {
-            let _ = reply.send(result.clone());
+        if result.is_ok() || batch.len() == 1 {
+            for (_, reply) in batch {
+                let _ = reply.send(result.clone());
+            }
+            continue;
+        }
+        // One bad write must not sink the others: commit each on its own.
+        for (write, reply) in batch {
+            let _ = reply.send(commit(&mut conn, std::iter::once(&write)));
         }
     }
 }
@@ -429,13 +562,10 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
             insert_log(tx, table_id, log)?;
         }
         Write::DeleteTable { id } => {
-            for table in ["log", "links", "commands", "events"] {
-                tx.execute(
-                    &format!("DELETE FROM {table} WHERE table_id = ?1"),
-                    params![id],
-                )?;
+            for table in ["log", "commands", "events", "links"] {
+                tx.execute(&format!("DELETE FROM {table} WHERE table_id = ?1"), [id])?;
             }
-            tx.execute("DELETE FROM tables WHERE id = ?1", params![id])?;
+            tx.execute("DELETE FROM tables WHERE id = ?1", [id])?;
         }
         Write::Ping => {
             tx.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;
@@ -508,61 +638,57 @@ fn parse_json(text: &str, what: &str) -> Result<Value, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError(format!("stored {what} is not JSON: {e}")))
 }
 
-fn load_all(conn: &Connection) -> Result<Vec<StoredTable>, StoreError> {
-    let mut stmt = conn.prepare("SELECT id, ruleset, title, setup, seed, secret, chance FROM tables ORDER BY created_at, id")?;
-    let rows = stmt.query_map([], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, String>(3)?,
-            r.get::<_, i64>(4)?,
-            r.get::<_, Option<String>>(5)?,
-            r.get::<_, String>(6)?,
-        ))
-    })?;
-    let mut tables = Vec::new();
-    for row in rows {
-        let (id, ruleset, title, setup, seed, secret, chance) = row?;
-        let setup = parse_json(&setup, "setup")?;
-        let secret = secret
-            .as_deref()
-            .and_then(unhex)
-            .ok_or_else(|| StoreError(format!("table {id} has no secret")))?;
-        let chance = match chance.as_str() {
-            "clash-chance-v1" => Chance::V1,
-            _ => Chance::Legacy,
-        };
-        let links = load_links(conn, &id)?;
-        let commands: i64 = conn
-            .query_row(
-                "SELECT MAX(n) + 1 FROM commands WHERE table_id = ?1",
-                [&id],
-                |r| r.get::<_, Option<i64>>(0),
-            )
-            .optional()?
-            .flatten()
-            .unwrap_or(0);
-        let log = load_log(conn, &id)?;
-        tables.push(StoredTable {
-            id,
-            ruleset,
-            title,
-            setup,
-            seed: seed as u64,
-            secret,
-            chance,
-            links,
-            commands: commands as u64,
-            log,
-        });
-    }
-    Ok(tables)
+fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreError> {
+    let row = conn
+        .prepare_cached(
+            "SELECT ruleset, title, setup, seed, secret, chance FROM tables WHERE id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get::<_, String>(5)?,
+            ))
+        })
+        .optional()?;
+    let Some((ruleset, title, setup, seed, secret, chance)) = row else {
+        return Ok(None);
+    };
+    let setup = parse_json(&setup, "setup")?;
+    let secret = secret
+        .as_deref()
+        .and_then(unhex)
+        .ok_or_else(|| StoreError(format!("table {id} has no secret")))?;
+    let chance = match chance.as_str() {
+        "clash-chance-v1" => Chance::V1,
+        _ => Chance::Legacy,
+    };
+    let commands: i64 = conn
+        .prepare_cached("SELECT MAX(n) + 1 FROM commands WHERE table_id = ?1")?
+        .query_row([id], |r| r.get::<_, Option<i64>>(0))
+        .optional()?
+        .flatten()
+        .unwrap_or(0);
+    Ok(Some(StoredTable {
+        id: id.to_string(),
+        ruleset,
+        title,
+        setup,
+        seed: seed as u64,
+        secret,
+        chance,
+        links: load_links(conn, id)?,
+        commands: commands as u64,
+        log: load_log(conn, id)?,
+    }))
 }
 
 fn load_links(conn: &Connection, id: &str) -> Result<Vec<StoredLink>, StoreError> {
-    let mut stmt =
-        conn.prepare("SELECT key, role, status FROM links WHERE table_id = ?1 ORDER BY rowid")?;
+    let mut stmt = conn
+        .prepare_cached("SELECT key, role, status FROM links WHERE table_id = ?1 ORDER BY rowid")?;
     let rows = stmt.query_map([id], |r| {
         Ok((
             r.get::<_, String>(0)?,
@@ -582,7 +708,8 @@ fn load_links(conn: &Connection, id: &str) -> Result<Vec<StoredLink>, StoreError
 }
 
 fn load_log(conn: &Connection, id: &str) -> Result<Vec<(Entry, Hash)>, StoreError> {
-    let mut stmt = conn.prepare("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
+    let mut stmt =
+        conn.prepare_cached("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
     let rows = stmt.query_map([id], |r| {
         Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
     })?;

@@ -1,208 +1,92 @@
 //! Tables in play: each holds one game of any ruleset, its links, its table log and its server
-//! secret.
+//! secret; the registry holds the tables in use and reads the others back from their log when
+//! they are next asked for.
 //!
-//! A table's state sits behind its own async lock, held from the moment a request is checked
-//! until what it changes is committed, so commands and seat changes to one table are applied
-//! strictly one after another and in log order, while other tables go on undisturbed. Who a
-//! key is (its role, the seat it plays, what it may see) is decided under that same lock, on
-//! every request and on every push to a live stream: a right that has ended cannot be used by a
-//! request racing the change that ended it. Watchers (the live streams) learn of every change
-//! through a `watch` channel carrying a revision number, and each then asks for its own update.
+//! A table's state sits behind its own async lock, held from the moment a change is checked
+//! until it is committed, so commands and seat changes to one table are applied strictly one
+//! after another and in log order, while other tables go on undisturbed. Who a key is (its role,
+//! the seat it plays, what it may see) is decided under that same lock, on every request and on
+//! every push to a live stream: a right that has ended cannot be used by a request racing the
+//! change that ended it. What a viewer then sees is computed from the snapshot taken under the
+//! lock, after it is released (see [`crate::snapshot`]). Rules engines run on the blocking
+//! thread pool, never on the threads that serve requests.
+//!
+//! A table nobody has used for a while, with no open stream and no request in flight, leaves
+//! memory ([`Tables::sweep`]); memory grows with the tables in use, not the tables stored, and
+//! starting the server reads none of them.
+//!
+//! A change is carried out by a task of its own, so a client that hangs up (or a request that
+//! runs out of time) cannot leave a change committed to the database but not to memory.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, RwLock};
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::{Duration, Instant};
 
 use clash_core::{
-    AnyGame, ChanceInputs, DerivedRandomness, GameError, Randomness, Recorder, RulesetEntry, Seat,
-    SeededRandomness, SeenEvent, Viewer,
+    AnyGame, ChanceInputs, DerivedRandomness, Draw, GameError, Randomness, Recorder, RulesetEntry,
+    Seat, SeededRandomness,
 };
-use serde::Serialize;
 use serde_json::Value;
-use tokio::sync::{Mutex, MutexGuard, watch};
+use tokio::sync::{Mutex, MutexGuard, OnceCell, watch};
 
-use crate::error::ApiError;
-use crate::labels::label;
-use crate::links::{Role, new_key, new_secret, new_table_id, plain_word, same_key};
+use crate::config::Limits;
+use crate::error::{ApiError, Conflict};
+use crate::links::{Role, new_key, new_secret, new_table_id, plain_word};
 use crate::log::{
-    Chainer, Chance, CommandEntry, Entry, Hash, Sender, TableEvent, canonical, commitment, hex,
+    Chainer, Chance, CommandEntry, Entry, Sender, TableEvent, canonical, commitment, hex,
 };
-use crate::store::{LinkChange, LinkStatus, Store, StoredCommand, StoredLink, StoredTable, Write};
+use crate::metrics::Metrics;
+use crate::play::{Access, Holder, Item, Play, SeatInfo, Sent, contributor};
+use crate::rate::CreationLimit;
+use crate::setups::{Preset, presets};
+use crate::snapshot::{Meta, Receipt, Snapshot};
+use crate::store::{LinkChange, LinkStatus, Store, StoredCommand, StoredLink, Write};
+use crate::work::{self, Kind};
 
-/// Every table this server holds, and the database behind them.
+/// Every table this server holds in memory, and the database behind them.
 pub struct Tables {
     store: Store,
     catalogue: Vec<RulesetEntry>,
-    tables: RwLock<HashMap<String, Arc<Table>>>,
+    /// Each ruleset's ready-made setups, checked once.
+    presets: HashMap<&'static str, Vec<Preset>>,
+    limits: Limits,
+    metrics: Arc<Metrics>,
+    creation: CreationLimit,
+    /// Tables in memory, or being read back (every asker waits for the one read).
+    loaded: StdMutex<HashMap<String, Slot>>,
     /// Flips to true when the server shuts down, so open live streams end.
     closing: watch::Sender<bool>,
+    /// Where `Table::last_used` counts from.
+    epoch: Instant,
 }
+
+type Slot = Arc<OnceCell<Arc<Table>>>;
 
 /// One table.
 pub struct Table {
     pub id: String,
     pub ruleset: &'static str,
     pub title: String,
-    /// Never leaves the server until the table ends: with it and the client seeds anyone could
-    /// foresee every roll and draw.
-    secret: Vec<u8>,
-    /// SHA-256 of the secret, shown to everyone from the start.
-    pub commitment: String,
-    pub chance: Chance,
+    pub meta: Arc<Meta>,
     /// The seed of a legacy table's chance.
     legacy_seed: u64,
-    pub(crate) play: Mutex<Play>,
-    pub(crate) changed: watch::Sender<u64>,
+    play: Mutex<Play>,
+    /// The revision, for live streams to wait on.
+    changed: watch::Sender<u64>,
+    /// Milliseconds after the registry's epoch when the table was last asked for.
+    last_used: AtomicU64,
+    watching: StdMutex<Watching>,
     /// Who has the table open right now (not stored: it is about connections, not the game).
-    pub(crate) presence: crate::presence::Presence,
+    pub presence: Arc<crate::presence::Presence>,
 }
 
-/// What one position of the log holds, as far as memory needs to know.
-pub(crate) enum Item {
-    /// Command `n` from `seat`; `chance` when it rolled dice or drew cards.
-    Command {
-        n: u64,
-        seat: Seat,
-        chance: bool,
-    },
-    Game,
-    Table(TableEvent),
-}
-
-/// A command id already used at this table.
-struct Sent {
-    seat: Seat,
-    command: String,
-    pos: usize,
-    n: u64,
-}
-
-pub(crate) struct Play {
-    pub(crate) game: Box<dyn AnyGame>,
-    pub(crate) items: Vec<Item>,
-    /// The log position of each game event, by its index in the game's own log.
-    pub(crate) game_pos: Vec<usize>,
-    head: Hash,
-    /// Commands accepted so far; the next one is number `commands`.
-    commands: u64,
-    /// The latest client seed of each contributor (`gm`, `p1`, …), sorted by contributor.
-    seeds: BTreeMap<String, String>,
-    ids: HashMap<String, Sent>,
-    /// For each seat, who sent its latest command and at which log position.
-    last: HashMap<Seat, (Sender, usize)>,
-    pub(crate) links: Vec<StoredLink>,
-    pub(crate) closed: bool,
-}
-
-/// A legal command with a label a person can read.
-#[derive(Debug, Clone, Serialize)]
-pub struct LegalCommand {
-    pub label: String,
-    pub command: Value,
-}
-
-/// One line of the table log as one viewer sees it: a game event (`event`) or a table event
-/// (`table`), told in words.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SeenEntry {
-    /// Position in the table log; clients resume after the last one they saw.
-    pub index: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub event: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub table: Option<TableEvent>,
-    pub text: String,
-    /// A game event that shows chance or a secret brought into the open.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub reveals: bool,
-}
-
-/// Verifiable chance, as everyone may see it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Fairness {
-    /// `clash-chance-v1`, or `legacy` for a table created before verifiable chance.
-    pub chance: Chance,
-    /// SHA-256 of the server secret (hex).
-    pub commitment: String,
-    /// The client seeds in force, by contributor.
-    pub seeds: BTreeMap<String, String>,
-    /// Each contributor's name at the table ("Ada", "the GM").
-    pub names: BTreeMap<String, String>,
-    /// Who this viewer contributes as (`gm`, `p1`), if it may add a seed.
-    pub contributor: Option<String>,
-    /// The secret, once the table has ended.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub secret: Option<String>,
-}
-
-/// Who holds a seat, as everyone may know it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Holder {
-    /// The GM's own seat.
-    Owner,
-    /// The GM plays it.
-    Npc,
-    /// A player has claimed it.
-    Player,
-    /// An invite is out, not yet used.
-    Invited,
-    Open,
-}
-
-/// One seat of the table and who holds it.
-#[derive(Debug, Clone, Serialize)]
-pub struct SeatInfo {
-    pub seat: Seat,
-    pub holder: Holder,
-    /// The GM played the seat after taking it from a player, who can have it back.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub suspended: bool,
-    /// The invite's key, shown to the owner only while the invite is unused.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
-}
-
-/// Everything one viewer may know of a table right now, plus the log lines since `after`.
-#[derive(Debug, Clone, Serialize)]
-pub struct Update {
-    pub table: String,
-    pub ruleset: &'static str,
-    pub title: String,
-    /// Who is looking: a seat name or `spectator`.
-    pub viewer: String,
-    /// The seat this viewer may command, if any.
-    pub seat: Option<Seat>,
-    /// Length of the table log (its revision): resume from here.
-    pub event_count: usize,
-    /// The chain hash of the last log entry (hex).
-    pub head: String,
-    pub events: Vec<SeenEntry>,
-    pub view: Value,
-    pub render: String,
-    pub legal: Vec<LegalCommand>,
-    pub seats: Vec<SeatInfo>,
-    pub fairness: Fairness,
-    /// The table has ended: no more commands.
-    pub closed: bool,
-    /// A note for this viewer (a player whose seat the GM plays for now).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notice: Option<String>,
-    /// For a command's answer: what was done with it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub command: Option<Receipt>,
-    /// The table around the game, for this viewer: whose move, who is here, what it may do.
-    pub room: crate::room::RoomView,
-}
-
-/// The answer's note about the command itself.
-#[derive(Debug, Clone, Serialize)]
-pub struct Receipt {
-    /// The command's number at the table.
-    pub n: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// True when this id was applied before: nothing was applied now.
-    pub duplicate: bool,
+/// Live streams open on a table, by key.
+#[derive(Default)]
+struct Watching {
+    by_key: HashMap<String, usize>,
+    total: usize,
 }
 
 /// A freshly created table's links.
@@ -212,23 +96,11 @@ pub struct Created {
     pub spectator_key: String,
 }
 
-/// What a key may do at a table right now.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Access {
-    pub role: Role,
-    /// The seat it acts as, if any.
-    pub seat: Option<Seat>,
-    /// What it sees.
-    pub viewer: Viewer,
-    /// A player's key while the GM plays the seat: it only watches.
-    pub suspended: bool,
-}
-
 /// A command as a client sent it.
-pub struct CommandRequest<'a> {
-    pub key: &'a str,
+pub struct CommandRequest {
+    pub key: String,
     pub as_seat: Option<Seat>,
-    pub command: &'a Value,
+    pub command: Value,
     /// The client's id for this command; a retry with the same id is answered, not applied.
     pub id: Option<String>,
     /// The table revision the client last saw: refused if this seat acted since.
@@ -238,122 +110,110 @@ pub struct CommandRequest<'a> {
     pub ask: bool,
 }
 
+/// What a request is answered with: a viewer's update at the snapshot, with the log lines from
+/// `after` (computed once the table's lock is released).
+pub struct Answer {
+    pub snapshot: Arc<Snapshot>,
+    pub access: Access,
+    pub after: usize,
+    pub receipt: Option<Receipt>,
+}
+
+impl Answer {
+    /// The update as JSON.
+    pub async fn text(&self, metrics: &Metrics) -> Result<String, ApiError> {
+        self.snapshot
+            .update_text(&self.access, self.after, self.receipt.as_ref(), metrics)
+            .await
+    }
+}
+
 /// What a live stream sends next.
 pub enum Push {
-    Update(Box<Update>),
+    /// The table as it stands, for rights that still hold.
+    Snapshot(Arc<Snapshot>),
     /// The key's rights changed: what it saw is no longer what it may see.
-    Changed {
-        message: String,
-    },
+    Changed { message: String },
     /// The key no longer works.
     Revoked,
+    /// The GM deleted the table.
+    Deleted,
+}
+
+/// Which shared link to replace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SharedLink {
+    Owner,
+    Spectator,
+}
+
+/// A live stream's place at its table; dropping it frees the place.
+pub struct StreamTicket {
+    table: Arc<Table>,
+    key: Option<String>,
+    metrics: Arc<Metrics>,
+}
+
+impl Drop for StreamTicket {
+    fn drop(&mut self) {
+        let mut w = self.table.watching();
+        w.total = w.total.saturating_sub(1);
+        if let Some(key) = &self.key
+            && let Some(n) = w.by_key.get_mut(key)
+        {
+            *n -= 1;
+            if *n == 0 {
+                w.by_key.remove(key);
+            }
+        }
+        self.metrics.streams_open.dec();
+    }
+}
+
+/// Run a change as a task of its own: the caller may stop waiting, the change still finishes
+/// (its commit and its note in memory go together).
+async fn detached<T: Send + 'static>(
+    work: impl Future<Output = Result<T, ApiError>> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::spawn(work).await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "a table change failed");
+        Err(ApiError::Unreadable(
+            "the change failed inside the server".into(),
+        ))
+    })
+}
+
+fn storage(e: impl std::fmt::Display) -> ApiError {
+    ApiError::storage(format!(
+        "the change was not saved, so it did not happen: {e}"
+    ))
 }
 
 impl Tables {
-    /// Restore every stored table from its log. Tables whose ruleset this build lacks, or whose
-    /// log no longer replays, are left in the database untouched and reported.
-    pub fn restore(store: Store, catalogue: Vec<RulesetEntry>, stored: Vec<StoredTable>) -> Tables {
-        let tables = Tables {
+    /// A registry over `store`. Nothing is read from it until a table is asked for.
+    pub fn new(store: Store, catalogue: Vec<RulesetEntry>, limits: Limits) -> Tables {
+        let presets = catalogue.iter().map(|e| (e.id, presets(e))).collect();
+        Tables {
             store,
+            presets,
+            creation: CreationLimit::new(&limits),
             catalogue,
-            tables: RwLock::new(HashMap::new()),
+            limits,
+            metrics: Arc::new(Metrics::new()),
+            loaded: StdMutex::new(HashMap::new()),
             closing: watch::Sender::new(false),
-        };
-        for t in stored {
-            let id = t.id.clone();
-            match tables.rebuild(t) {
-                Ok(table) => {
-                    tables.write_map().insert(id, Arc::new(table));
-                }
-                Err(e) => eprintln!("table {id} could not be restored: {e}"),
-            }
+            epoch: Instant::now(),
         }
-        tables
     }
 
-    fn rebuild(&self, t: StoredTable) -> Result<Table, String> {
-        let entry = self
-            .entry(&t.ruleset)
-            .ok_or_else(|| format!("this build has no ruleset {:?}", t.ruleset))?;
-        let game = (entry.new_game)(&t.setup).map_err(|e| e.to_string())?;
-        let new_game = entry.new_game;
-        let opening = game.events_json(0);
-        let mut play = Play {
-            game,
-            items: Vec::new(),
-            game_pos: Vec::new(),
-            head: [0; 32],
-            commands: t.commands,
-            seeds: BTreeMap::new(),
-            ids: HashMap::new(),
-            last: HashMap::new(),
-            links: t.links,
-            closed: false,
-        };
-        for (pos, (entry, hash)) in t.log.into_iter().enumerate() {
-            play.head = hash;
-            match entry {
-                Entry::Command(c) => {
-                    play.last.insert(c.seat, (c.by, pos));
-                    play.commands = play.commands.max(c.n + 1);
-                    if let Some(id) = c.id {
-                        play.ids.insert(
-                            id,
-                            Sent {
-                                seat: c.seat,
-                                command: canonical(&c.command),
-                                pos,
-                                n: c.n,
-                            },
-                        );
-                    }
-                    play.items.push(Item::Command {
-                        n: c.n,
-                        seat: c.seat,
-                        chance: !c.draws.is_empty(),
-                    });
-                }
-                Entry::Event { event } => {
-                    // The game already holds its opening events (its start makes them again).
-                    let index = play.game_pos.len();
-                    if index >= opening.len() || opening[index] != event {
-                        play.game
-                            .restore(&event)
-                            .map_err(|e| format!("log entry {pos}: {e}"))?;
-                    }
-                    play.game_pos.push(pos);
-                    play.items.push(Item::Game);
-                }
-                Entry::Table { event } => {
-                    play.note(&event);
-                    if let TableEvent::Undone { events, .. } = &event {
-                        crate::undo::drop_last(&mut play, new_game, *events as usize)
-                            .map_err(|e| format!("log entry {pos}: {e}"))?;
-                    }
-                    play.items.push(Item::Table(event));
-                }
-            }
-        }
-        // A table from before openings were logged: its opening events stand with its creation.
-        let unlogged = play.game.event_count().saturating_sub(play.game_pos.len());
-        play.game_pos.splice(0..0, std::iter::repeat_n(0, unlogged));
-        Ok(Table {
-            id: t.id,
-            ruleset: entry.id,
-            title: t.title,
-            commitment: hex(&commitment(&t.secret)),
-            secret: t.secret,
-            chance: t.chance,
-            legacy_seed: t.seed,
-            play: Mutex::new(play),
-            changed: watch::Sender::new(0),
-            presence: Default::default(),
-        })
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
+        // A panic while holding this lock cannot leave the map half-changed (each change is one
+        // insert or remove).
+        self.loaded.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub(crate) fn write_map(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Arc<Table>>> {
-        // A panic while holding this lock cannot leave the map half-changed (inserts are atomic).
-        self.tables.write().unwrap_or_else(|p| p.into_inner())
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
     }
 
     /// End every live stream (the server is stopping).
@@ -369,6 +229,18 @@ impl Tables {
         &self.store
     }
 
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    pub fn creation(&self) -> &CreationLimit {
+        &self.creation
+    }
+
     pub fn catalogue(&self) -> &[RulesetEntry] {
         &self.catalogue
     }
@@ -377,22 +249,111 @@ impl Tables {
         self.catalogue.iter().find(|e| e.id == ruleset).copied()
     }
 
-    pub fn count(&self) -> usize {
-        self.tables.read().map_or(0, |m| m.len())
+    /// The ready-made setups of `ruleset`, best first.
+    pub fn presets(&self, ruleset: &str) -> &[Preset] {
+        self.presets.get(ruleset).map_or(&[], Vec::as_slice)
     }
 
-    pub fn get(&self, id: &str) -> Result<Arc<Table>, ApiError> {
-        let map = self.tables.read().unwrap_or_else(|p| p.into_inner());
-        map.get(id)
-            .cloned()
-            .ok_or_else(|| ApiError::unknown_table(id))
+    /// Tables in memory now.
+    pub fn loaded(&self) -> usize {
+        self.map().values().filter(|s| s.initialized()).count()
+    }
+
+    /// The table `id`, read back from its log if it is not in memory.
+    pub async fn get(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        if !plain_word(id, 64) {
+            return Err(ApiError::unknown_table(id));
+        }
+        let slot = self.map().entry(id.to_string()).or_default().clone();
+        match slot.get_or_try_init(|| self.load(id)).await {
+            Ok(table) => {
+                table.last_used.store(self.now(), Ordering::Relaxed);
+                Ok(table.clone())
+            }
+            Err(e) => {
+                // Forget the empty slot, so unknown ids leave nothing behind.
+                let mut map = self.map();
+                if map
+                    .get(id)
+                    .is_some_and(|s| Arc::ptr_eq(s, &slot) && !s.initialized())
+                {
+                    map.remove(id);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Read a table back from its log (on the blocking pool: a long log takes a while).
+    async fn load(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        let stored = self
+            .store
+            .load_table(id)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?
+            .ok_or_else(|| ApiError::unknown_table(id))?;
+        let entry = self.entry(&stored.ruleset).ok_or_else(|| {
+            ApiError::Unreadable(format!("this server has no ruleset {:?}", stored.ruleset))
+        })?;
+        let id = id.to_string();
+        let table = work::run(Kind::Read, move || Table::rebuild(&entry, stored))
+            .await?
+            .map_err(|e| {
+                tracing::error!(table = %id, error = %e, "a stored table does not replay");
+                ApiError::Unreadable(e)
+            })?;
+        self.metrics.table_loads.inc();
+        self.metrics.tables_loaded.inc();
+        tracing::debug!(table = %table.id, "table read back from its log");
+        Ok(Arc::new(table))
+    }
+
+    /// Let idle tables leave memory: those unused for `idle`, then the least recently used
+    /// beyond [`Limits::max_loaded`]. A table with an open stream or a request in flight stays.
+    /// Returns how many left.
+    pub fn unload_idle(&self, idle: Duration) -> usize {
+        let now = self.now();
+        let idle_ms = idle.as_millis() as u64;
+        let mut map = self.map();
+        // Only the map holds the slot and only the slot holds the table: nobody is using it.
+        let mut free: Vec<(u64, String)> = map
+            .iter()
+            .filter(|(_, slot)| Arc::strong_count(slot) == 1)
+            .filter_map(|(id, slot)| {
+                let table = slot.get()?;
+                (Arc::strong_count(table) == 1)
+                    .then(|| (table.last_used.load(Ordering::Relaxed), id.clone()))
+            })
+            .collect();
+        free.sort();
+        let over = map.len().saturating_sub(self.limits.max_loaded);
+        let mut gone = 0;
+        for (i, (used, id)) in free.into_iter().enumerate() {
+            if i < over || now.saturating_sub(used) >= idle_ms {
+                map.remove(&id);
+                gone += 1;
+            }
+        }
+        drop(map);
+        if gone > 0 {
+            self.metrics.table_unloads.inc_by(gone as u64);
+            self.metrics.tables_loaded.dec_by(gone as i64);
+            tracing::debug!(tables = gone, "idle tables left memory");
+        }
+        gone
+    }
+
+    /// The periodic clean-up: idle tables leave memory; the rate limiter forgets quiet addresses.
+    pub fn sweep(&self) {
+        self.unload_idle(self.limits.idle_unload);
+        self.creation.forget_idle();
     }
 
     /// Create a table: check the setup, draw the server secret, store it with the log's first
     /// entry (which carries the secret's commitment), and hand out the owner's and the
     /// spectators' links.
     pub async fn create(
-        &self,
+        self: &Arc<Self>,
         ruleset: &str,
         title: &str,
         setup: Value,
@@ -404,16 +365,36 @@ impl Tables {
                 known.join(", ")
             ))
         })?;
-        let game = (entry.new_game)(&setup).map_err(|e| match e {
-            GameError::Malformed { detail, .. } => {
-                ApiError::malformed(format!("the setup does not fit {ruleset}: {detail}"))
-            }
-            other => ApiError::game(other),
-        })?;
         let title = match title.trim() {
-            "" => format!("{ruleset} table"),
-            t => t.chars().take(120).collect(),
+            "" => format!("{} table", entry.name),
+            t if t.chars().count() > TITLE_LIMIT => {
+                return Err(ApiError::malformed(format!(
+                    "a table name is at most {TITLE_LIMIT} characters"
+                )));
+            }
+            t => t.to_string(),
         };
+        // Checking a setup is the ruleset's work: off the threads that serve requests.
+        let checked = setup.clone();
+        let game = work::run(Kind::Read, move || (entry.new_game)(&checked))
+            .await?
+            .map_err(|e| match e {
+                GameError::Malformed { detail, .. } => {
+                    ApiError::malformed(format!("the setup does not fit {}: {detail}", entry.id))
+                }
+                other => ApiError::game(other),
+            })?;
+        let tables = self.clone();
+        detached(async move { tables.create_table(entry, title, setup, game).await }).await
+    }
+
+    async fn create_table(
+        &self,
+        entry: RulesetEntry,
+        title: String,
+        setup: Value,
+        game: Box<dyn AnyGame>,
+    ) -> Result<Created, ApiError> {
         let (owner_key, spectator_key) = (new_key(), new_key());
         let links = vec![
             StoredLink {
@@ -429,31 +410,34 @@ impl Tables {
         ];
         let id = new_table_id();
         let secret = new_secret();
-        let commitment = hex(&commitment(&secret));
+        let meta = Arc::new(Meta {
+            id: id.clone(),
+            ruleset: entry.id,
+            title: title.clone(),
+            commitment: hex(&commitment(&secret)),
+            chance: Chance::V1,
+            secret: secret.clone(),
+        });
         let created = TableEvent::Created {
             ruleset: entry.id.into(),
             title: title.clone(),
             setup: setup.clone(),
-            commitment: commitment.clone(),
+            commitment: meta.commitment.clone(),
             chance: Chance::V1,
         };
         // The game's opening (what happens by itself before anyone acts) follows the creation.
         let opening = game.events_json(0);
+        let mut entries = vec![Entry::Table {
+            event: created.clone(),
+        }];
+        entries.extend(opening.into_iter().map(|event| Entry::Event { event }));
         let mut chainer = Chainer {
             secret: &secret,
             table: &id,
             head: [0; 32],
             next: 0,
         };
-        let mut log = vec![chainer.push(&Entry::Table {
-            event: created.clone(),
-        })];
-        log.extend(opening.iter().map(|event| {
-            chainer.push(&Entry::Event {
-                event: event.clone(),
-            })
-        }));
-        let head = chainer.head;
+        let log: Vec<_> = entries.iter().map(|e| chainer.push(e)).collect();
         self.store
             .write(Write::CreateTable {
                 id: id.clone(),
@@ -465,34 +449,18 @@ impl Tables {
                 log,
             })
             .await
-            .map_err(|e| ApiError::storage(e.to_string()))?;
-        let mut items = vec![Item::Table(created)];
-        items.extend(opening.iter().map(|_| Item::Game));
-        let play = Play {
-            game,
-            items,
-            game_pos: (1..=opening.len()).collect(),
-            head,
-            commands: 0,
-            seeds: BTreeMap::new(),
-            ids: HashMap::new(),
-            last: HashMap::new(),
-            links,
-            closed: false,
-        };
-        let table = Arc::new(Table {
-            id: id.clone(),
-            ruleset: entry.id,
-            title,
-            secret,
-            commitment,
-            chance: Chance::V1,
-            legacy_seed: 0,
-            play: Mutex::new(play),
-            changed: watch::Sender::new(0),
-            presence: Default::default(),
-        });
-        self.write_map().insert(id, table.clone());
+            .map_err(storage)?;
+        let mut play = Play::fresh(game, meta.clone(), links);
+        play.head = chainer.head;
+        note_entries(&mut play, &entries);
+        play.refresh(meta.clone());
+        let table = Arc::new(Table::new(meta, 0, play));
+        table.last_used.store(self.now(), Ordering::Relaxed);
+        self.map()
+            .insert(id, Arc::new(OnceCell::new_with(Some(table.clone()))));
+        self.metrics.tables_created.inc();
+        self.metrics.tables_loaded.inc();
+        tracing::info!(table = %table.id, ruleset = entry.id, "table created");
         Ok(Created {
             table,
             owner_key,
@@ -503,200 +471,190 @@ impl Tables {
     /// Apply a command; acknowledged only once it and its events are committed. A command whose
     /// id was applied before is answered again without being applied.
     pub async fn command(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        request: CommandRequest,
+    ) -> Result<Answer, ApiError> {
+        let (tables, table) = (self.clone(), table.clone());
+        let started = Instant::now();
+        let answer = detached(async move { tables.apply_command(&table, request).await }).await?;
+        if answer.receipt.as_ref().is_some_and(|r| !r.duplicate) {
+            self.metrics.commands.inc();
+            self.metrics
+                .command_seconds
+                .observe(started.elapsed().as_secs_f64());
+        }
+        Ok(answer)
+    }
+
+    async fn apply_command(
         &self,
         table: &Table,
-        request: CommandRequest<'_>,
-    ) -> Result<Update, ApiError> {
-        let mut play = table.play.lock().await;
-        let access = play.access(request.key, request.as_seat)?;
+        request: CommandRequest,
+    ) -> Result<Answer, ApiError> {
+        let mut play = table.lock().await?;
+        let access = play.access(&request.key, request.as_seat)?;
         let seat = access.seat.ok_or_else(|| match access.suspended {
             true => ApiError::forbidden(
                 "the GM plays your seat for now; you can watch until it is handed back",
             ),
             false => ApiError::forbidden("this link can only watch; it cannot send commands"),
         })?;
-        if let Some(id) = &request.id {
-            if !plain_word(id, 100) {
-                return Err(ApiError::malformed(
-                    "a command id is 1 to 100 letters, digits, '-', '_', '.' or ':'",
-                ));
-            }
-            if let Some(sent) = play.ids.get(id) {
-                if sent.seat != seat || sent.command != canonical(request.command) {
-                    return Err(ApiError::conflict(
-                        "id_reused",
-                        format!("command id {id:?} was already used for a different command"),
-                    ));
-                }
-                let receipt = Receipt {
-                    n: sent.n,
-                    id: Some(id.clone()),
-                    duplicate: true,
-                };
-                let mut update = table.update_locked(&play, &access, sent.pos);
-                update.command = Some(receipt);
-                return Ok(update);
-            }
+        if let Some(answer) = repeated(&play, &access, seat, &request)? {
+            return Ok(answer);
         }
         if play.closed {
             return Err(ApiError::conflict(
-                "closed",
+                Conflict::Closed,
                 "this table has ended: it takes no more commands",
             ));
         }
-        crate::room::check_in_play(&play)?;
+        play.check_in_play()?;
         if let (Some(seen), Some((_, at))) = (request.revision, play.last.get(&seat))
             && *at >= seen
         {
             return Err(ApiError::conflict(
-                "stale",
+                Conflict::Stale,
                 format!(
                     "{seat} has acted since revision {seen} (at {at}); look at the table again before sending this"
                 ),
             ));
         }
         let n = play.commands;
-        if request.ask {
-            crate::room::ask_first(table, &play, seat, request.command, n)?;
+        let (game, events, draws) = table.decide(&play, seat, &request.command, n).await?;
+        // A page that asks first: a weighty command the rules would take is put to the player
+        // as a question instead (the decision above was made on a copy and is dropped).
+        if request.ask
+            && let Some(question) = play.game.confirm(seat, &request.command)
+        {
+            return Err(ApiError::conflict(Conflict::Confirm, question));
         }
-        // The generator is not `Send`: it lives only for the decision, before any await.
-        let (events, draws) = {
-            let mut chance = table.chance_for(&play, n);
-            let mut recorder = Recorder::new(chance.as_mut());
-            let events = play
-                .game
-                .command(seat, request.command, &mut recorder)
-                .map_err(ApiError::game)?;
-            (events, recorder.draws)
-        };
         let by = if access.role == Role::Owner {
             Sender::Gm
         } else {
             Sender::Player
         };
-        let entry = CommandEntry {
+        let mut entries = vec![Entry::Command(CommandEntry {
             n,
             seat,
             by,
             id: request.id.clone(),
             command: request.command.clone(),
             draws,
-        };
-        let mut entries = vec![Entry::Command(entry)];
+        })];
         entries.extend(events.into_iter().map(|event| Entry::Event { event }));
         // A game that is over ends its table, and the secret is revealed with the last command.
-        if let Some(how) = play.game.status().over {
+        if let Some(how) = game.status().over {
             entries.push(Entry::Table {
                 event: TableEvent::GameOver { how },
             });
             entries.push(Entry::Table {
                 event: TableEvent::SecretRevealed {
-                    secret: hex(&table.secret),
+                    secret: hex(&table.meta.secret),
                 },
             });
         }
-        let pos = play.items.len();
+        let pos = play.revision();
         let stored = StoredCommand {
             n,
             seat: seat.to_string(),
             command: request.command.clone(),
             id: request.id.clone(),
         };
-        if let Err(e) = self
-            .append(table, &mut play, &entries, Some(stored), Vec::new())
-            .await
-        {
-            // Memory ran ahead of the disk: rebuild the game from what the disk holds.
-            eprintln!("table {}: command not stored: {e}", table.id);
-            self.reload(table, &mut play).await;
-            return Err(e);
-        }
+        let change = Change {
+            entries,
+            command: Some(stored),
+            links: Vec::new(),
+            game: Some(game),
+        };
+        self.append(table, &mut play, change).await?;
         play.commands += 1;
         play.last.insert(seat, (by, pos));
         if let Some(id) = &request.id {
+            let command = canonical(&request.command);
             play.ids.insert(
                 id.clone(),
                 Sent {
                     seat,
-                    command: canonical(request.command),
+                    command,
                     pos,
                     n,
                 },
             );
         }
-        let mut update = table.update_locked(&play, &access, pos);
-        update.command = Some(Receipt {
-            n,
-            id: request.id,
-            duplicate: false,
-        });
+        play.refresh(table.meta.clone());
+        let snapshot = play.snapshot.clone();
         drop(play);
-        table.changed.send_modify(|r| *r += 1);
-        Ok(update)
+        table.announce();
+        Ok(Answer {
+            snapshot,
+            access,
+            after: pos,
+            receipt: Some(Receipt {
+                n,
+                id: request.id,
+                duplicate: false,
+            }),
+        })
     }
 
-    /// Hash `entries` onto the log, commit them (with the command row and link changes), and
-    /// only then note them in memory. The caller holds the table's lock.
+    /// Hash the change's entries onto the log, commit them (with the command row and link
+    /// changes), and only then take them into memory. The caller holds the table's lock. If the
+    /// commit fails, memory is read back from the database (it may hold less than memory).
     pub(crate) async fn append(
         &self,
         table: &Table,
         play: &mut Play,
-        entries: &[Entry],
-        command: Option<StoredCommand>,
-        links: Vec<LinkChange>,
+        change: Change,
     ) -> Result<(), ApiError> {
         let mut chainer = Chainer {
-            secret: &table.secret,
+            secret: &table.meta.secret,
             table: &table.id,
             head: play.head,
-            next: play.items.len() as u64,
+            next: play.revision() as u64,
         };
-        let log: Vec<_> = entries.iter().map(|e| chainer.push(e)).collect();
+        let log: Vec<_> = change.entries.iter().map(|e| chainer.push(e)).collect();
         let write = Write::Append {
             table_id: table.id.clone(),
             log,
-            command,
-            links: links.clone(),
+            command: change.command,
+            links: change.links.clone(),
         };
-        self.store.write(write).await.map_err(|e| {
-            ApiError::storage(format!(
-                "the change was not saved, so it did not happen: {e}"
-            ))
-        })?;
-        play.head = chainer.head;
-        for entry in entries {
-            match entry {
-                Entry::Command(c) => play.items.push(Item::Command {
-                    n: c.n,
-                    seat: c.seat,
-                    chance: !c.draws.is_empty(),
-                }),
-                Entry::Event { .. } => {
-                    // The game already holds the event (it decided it).
-                    play.game_pos.push(play.items.len());
-                    play.items.push(Item::Game);
-                }
-                Entry::Table { event } => {
-                    play.note(event);
-                    play.items.push(Item::Table(event.clone()));
-                }
-            }
+        if let Err(e) = self.store.write(write).await {
+            tracing::error!(table = %table.id, error = %e, "a change was not stored");
+            self.reload(table, play).await;
+            return Err(storage(e));
         }
-        for change in links {
-            play.change_link(change);
+        play.head = chainer.head;
+        if let Some(game) = change.game {
+            play.game = Arc::from(game);
+        }
+        note_entries(play, &change.entries);
+        for link in change.links {
+            play.change_link(link);
         }
         Ok(())
     }
 
+    /// Replace memory with what the database holds (after a failed write).
     async fn reload(&self, table: &Table, play: &mut Play) {
-        match self.store.load_table(&table.id).await {
-            Ok(Some(stored)) => match self.rebuild(stored) {
-                Ok(fresh) => *play = fresh.play.into_inner(),
-                Err(e) => eprintln!("table {}: reload failed: {e}", table.id),
-            },
-            Ok(None) => eprintln!("table {}: missing from the database", table.id),
-            Err(e) => eprintln!("table {}: reload failed: {e}", table.id),
+        let fresh = match self.store.load_table(&table.id).await {
+            Ok(Some(stored)) => self
+                .entry(&stored.ruleset)
+                .ok_or_else(|| "its ruleset is gone".to_string())
+                .and_then(|entry| Play::rebuild(&entry, stored, table.meta.clone())),
+            Ok(None) => Err("it is missing from the database".into()),
+            Err(e) => Err(e.to_string()),
+        };
+        match fresh {
+            Ok(mut fresh) => {
+                fresh.presence = play.presence.clone();
+                fresh.refresh(table.meta.clone());
+                *play = fresh;
+            }
+            Err(e) => tracing::error!(table = %table.id, error = %e, "reading a table back failed"),
         }
+        table.announce();
     }
 
     /// Record table events with their link changes, then wake every stream.
@@ -707,12 +665,18 @@ impl Tables {
         events: Vec<TableEvent>,
         links: Vec<LinkChange>,
     ) -> Result<(), ApiError> {
-        let entries: Vec<Entry> = events
-            .into_iter()
-            .map(|event| Entry::Table { event })
-            .collect();
-        self.append(table, play, &entries, None, links).await?;
-        table.changed.send_modify(|r| *r += 1);
+        let change = Change {
+            entries: events
+                .into_iter()
+                .map(|event| Entry::Table { event })
+                .collect(),
+            command: None,
+            links,
+            game: None,
+        };
+        self.append(table, play, change).await?;
+        play.refresh(table.meta.clone());
+        table.announce();
         Ok(())
     }
 
@@ -722,575 +686,634 @@ impl Tables {
         table: &'t Table,
         key: &str,
     ) -> Result<MutexGuard<'t, Play>, ApiError> {
-        let play = table.play.lock().await;
+        let play = table.lock().await?;
         if play.role(key)? != Role::Owner {
             return Err(ApiError::forbidden(
                 "only the GM's link (the table's creator) can manage seats and links",
             ));
         }
         if play.closed {
-            return Err(ApiError::conflict("closed", "this table has ended"));
+            return Err(ApiError::conflict(Conflict::Closed, "this table has ended"));
         }
         Ok(play)
     }
 
+    /// Run a seat or link change of `table` as a task of its own.
+    pub(crate) async fn change<T: Send + 'static, F>(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        work: impl FnOnce(Arc<Tables>, Arc<Table>) -> F,
+    ) -> Result<T, ApiError>
+    where
+        F: Future<Output = Result<T, ApiError>> + Send + 'static,
+    {
+        detached(work(self.clone(), table.clone())).await
+    }
+
     /// Issue a new invite for `seat`, ending any link, invite or GM play it had.
-    pub async fn invite(&self, table: &Table, key: &str, seat: Seat) -> Result<String, ApiError> {
-        let mut play = self.owner_play(table, key).await?;
-        play.check_seat(table, seat)?;
-        play.guard_secret(seat, "give the seat a new link")?;
-        let invite = new_key();
-        let changes = vec![
-            LinkChange::RemoveRole(seat.to_string()),
-            LinkChange::Add(StoredLink {
-                key: invite.clone(),
-                role: seat.to_string(),
-                status: LinkStatus::Invite,
-            }),
-        ];
-        self.table_events(
-            table,
-            &mut play,
-            vec![TableEvent::InviteIssued { seat }],
-            changes,
-        )
-        .await?;
-        Ok(invite)
+    pub async fn invite(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        seat: Seat,
+    ) -> Result<String, ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = tables.owner_play(&table, &key).await?;
+            play.check_seat(table.ruleset, seat)?;
+            play.guard_secret(seat, "give the seat a new link")?;
+            let invite = new_key();
+            let changes = vec![
+                LinkChange::RemoveRole(seat.to_string()),
+                LinkChange::Add(StoredLink {
+                    key: invite.clone(),
+                    role: seat.to_string(),
+                    status: LinkStatus::Invite,
+                }),
+            ];
+            let events = vec![TableEvent::InviteIssued { seat }];
+            tables
+                .table_events(&table, &mut play, events, changes)
+                .await?;
+            Ok(invite)
+        })
+        .await
     }
 
     /// The GM takes `seat` over: a player's key is suspended (it watches) until handed back.
-    pub async fn take_over(&self, table: &Table, key: &str, seat: Seat) -> Result<(), ApiError> {
-        let mut play = self.owner_play(table, key).await?;
-        play.check_seat(table, seat)?;
-        if play.holder(seat) == Holder::Npc {
-            return Err(ApiError::conflict(
-                "no_change",
-                format!("the GM already plays {seat}"),
-            ));
-        }
-        play.guard_secret(seat, "take the seat over")?;
-        let mut changes = Vec::new();
-        for link in play.links.iter().filter(|l| l.role == seat.to_string()) {
-            changes.push(match link.status {
-                LinkStatus::Active => LinkChange::SetStatus {
-                    key: link.key.clone(),
-                    status: LinkStatus::Suspended,
-                },
-                _ => LinkChange::Remove(link.key.clone()),
-            });
-        }
-        changes.push(LinkChange::Add(StoredLink {
-            key: new_key(),
-            role: seat.to_string(),
-            status: LinkStatus::Npc,
-        }));
-        self.table_events(
-            table,
-            &mut play,
-            vec![TableEvent::TakenOver { seat }],
-            changes,
-        )
+    pub async fn take_over(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        seat: Seat,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = tables.owner_play(&table, &key).await?;
+            play.check_seat(table.ruleset, seat)?;
+            if play.holder(seat) == Holder::Npc {
+                return Err(ApiError::conflict(
+                    Conflict::NoChange,
+                    format!("the GM already plays {seat}"),
+                ));
+            }
+            play.guard_secret(seat, "take the seat over")?;
+            let mut changes: Vec<LinkChange> = play
+                .links
+                .iter()
+                .filter(|l| l.role == seat.to_string())
+                .map(|link| match link.status {
+                    LinkStatus::Active => LinkChange::SetStatus {
+                        key: link.key.clone(),
+                        status: LinkStatus::Suspended,
+                    },
+                    _ => LinkChange::Remove(link.key.clone()),
+                })
+                .collect();
+            changes.push(LinkChange::Add(StoredLink {
+                key: new_key(),
+                role: seat.to_string(),
+                status: LinkStatus::Npc,
+            }));
+            let events = vec![TableEvent::TakenOver { seat }];
+            tables
+                .table_events(&table, &mut play, events, changes)
+                .await
+        })
         .await
     }
 
     /// Give a seat the GM took over back to its player.
-    pub async fn hand_back(&self, table: &Table, key: &str, seat: Seat) -> Result<(), ApiError> {
-        let mut play = self.owner_play(table, key).await?;
-        play.check_seat(table, seat)?;
-        let role = seat.to_string();
-        let suspended = play
-            .links
-            .iter()
-            .find(|l| l.role == role && l.status == LinkStatus::Suspended)
-            .map(|l| l.key.clone());
-        let Some(player_key) = suspended else {
-            return Err(ApiError::conflict(
-                "no_change",
-                format!("no player is waiting for {seat}: invite one instead"),
-            ));
-        };
-        let mut changes: Vec<LinkChange> = play
-            .links
-            .iter()
-            .filter(|l| l.role == role && l.status == LinkStatus::Npc)
-            .map(|l| LinkChange::Remove(l.key.clone()))
-            .collect();
-        changes.push(LinkChange::SetStatus {
-            key: player_key,
-            status: LinkStatus::Active,
-        });
-        self.table_events(
-            table,
-            &mut play,
-            vec![TableEvent::HandedBack { seat }],
-            changes,
-        )
+    pub async fn hand_back(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        seat: Seat,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = tables.owner_play(&table, &key).await?;
+            play.check_seat(table.ruleset, seat)?;
+            let role = seat.to_string();
+            let suspended = play
+                .links
+                .iter()
+                .find(|l| l.role == role && l.status == LinkStatus::Suspended)
+                .map(|l| l.key.clone());
+            let Some(player_key) = suspended else {
+                return Err(ApiError::conflict(
+                    Conflict::NoChange,
+                    format!("no player is waiting for {seat}: invite one instead"),
+                ));
+            };
+            let mut changes: Vec<LinkChange> = play
+                .links
+                .iter()
+                .filter(|l| l.role == role && l.status == LinkStatus::Npc)
+                .map(|l| LinkChange::Remove(l.key.clone()))
+                .collect();
+            changes.push(LinkChange::SetStatus {
+                key: player_key,
+                status: LinkStatus::Active,
+            });
+            let events = vec![TableEvent::HandedBack { seat }];
+            tables
+                .table_events(&table, &mut play, events, changes)
+                .await
+        })
         .await
     }
 
     /// Revoke every link of `seat`: nobody plays it until it is given again.
-    pub async fn revoke(&self, table: &Table, key: &str, seat: Seat) -> Result<(), ApiError> {
-        let mut play = self.owner_play(table, key).await?;
-        play.check_seat(table, seat)?;
-        if play.holder(seat) == Holder::Open {
-            return Ok(());
-        }
-        let changes = vec![LinkChange::RemoveRole(seat.to_string())];
-        self.table_events(
-            table,
-            &mut play,
-            vec![TableEvent::LinkRevoked { seat }],
-            changes,
-        )
+    pub async fn revoke(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        seat: Seat,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = tables.owner_play(&table, &key).await?;
+            play.check_seat(table.ruleset, seat)?;
+            if play.holder(seat) == Holder::Open {
+                // Nothing to revoke: already as asked.
+                return Ok(());
+            }
+            let changes = vec![LinkChange::RemoveRole(seat.to_string())];
+            let events = vec![TableEvent::LinkRevoked { seat }];
+            tables
+                .table_events(&table, &mut play, events, changes)
+                .await
+        })
+        .await
+    }
+
+    /// Replace the GM's link or the watch link: the old key stops working at once (its open
+    /// pages are told), and everyone's log says so.
+    pub async fn replace_link(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        which: SharedLink,
+    ) -> Result<String, ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = table.lock().await?;
+            if play.role(&key)? != Role::Owner {
+                return Err(ApiError::forbidden(
+                    "only the GM's link can replace the GM's or the watch link",
+                ));
+            }
+            let role = match which {
+                SharedLink::Owner => Role::Owner,
+                SharedLink::Spectator => Role::Spectator,
+            };
+            let fresh = new_key();
+            let changes = vec![
+                LinkChange::RemoveRole(role.to_string()),
+                LinkChange::Add(StoredLink {
+                    key: fresh.clone(),
+                    role: role.to_string(),
+                    status: LinkStatus::Active,
+                }),
+            ];
+            let events = vec![TableEvent::LinkReplaced {
+                link: role.to_string(),
+            }];
+            tables
+                .table_events(&table, &mut play, events, changes)
+                .await?;
+            Ok(fresh)
+        })
         .await
     }
 
     /// Exchange an invite for the player's own key.
-    pub async fn claim(&self, table: &Table, invite: &str) -> Result<(Seat, String), ApiError> {
-        let mut play = table.play.lock().await;
-        let link = play.link(invite).cloned().ok_or_else(ApiError::bad_key)?;
-        let seat = match (link.status, link.role.parse::<Role>()) {
-            (LinkStatus::Invite, Ok(Role::Seat(seat))) => seat,
-            _ => {
-                return Err(ApiError::conflict(
-                    "not_invite",
-                    "this link is not an unused invite",
-                ));
-            }
-        };
-        let key = new_key();
-        let changes = vec![
-            LinkChange::Remove(invite.to_string()),
-            LinkChange::Add(StoredLink {
-                key: key.clone(),
-                role: seat.to_string(),
-                status: LinkStatus::Active,
-            }),
-        ];
-        self.table_events(
-            table,
-            &mut play,
-            vec![TableEvent::SeatClaimed { seat }],
-            changes,
-        )
-        .await?;
-        Ok((seat, key))
+    pub async fn claim(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        invite: &str,
+    ) -> Result<(Seat, String), ApiError> {
+        let invite = invite.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = table.lock().await?;
+            let link = play.link(&invite).cloned().ok_or_else(ApiError::bad_key)?;
+            let seat = match (link.status, link.role.parse::<Role>()) {
+                (LinkStatus::Invite, Ok(Role::Seat(seat))) => seat,
+                _ => {
+                    return Err(ApiError::conflict(
+                        Conflict::NotInvite,
+                        "this link is not an unused invite",
+                    ));
+                }
+            };
+            let key = new_key();
+            let changes = vec![
+                LinkChange::Remove(invite),
+                LinkChange::Add(StoredLink {
+                    key: key.clone(),
+                    role: seat.to_string(),
+                    status: LinkStatus::Active,
+                }),
+            ];
+            let events = vec![TableEvent::SeatClaimed { seat }];
+            tables
+                .table_events(&table, &mut play, events, changes)
+                .await?;
+            Ok((seat, key))
+        })
+        .await
     }
 
     /// A client seed for chance from now on, from the GM's link or a seat's player.
-    pub async fn add_seed(&self, table: &Table, key: &str, seed: &str) -> Result<(), ApiError> {
-        let mut play = table.play.lock().await;
-        let access = play.access(key, None)?;
-        let by = contributor(&access)
-            .ok_or_else(|| ApiError::forbidden("only the GM and the players add seeds"))?;
-        if !plain_word(seed, 64) {
-            return Err(ApiError::malformed(
-                "a seed is 1 to 64 letters, digits, '-', '_', '.' or ':'",
-            ));
-        }
-        if play.closed {
-            return Err(ApiError::conflict("closed", "this table has ended"));
-        }
-        if play.seeds.get(&by).is_some_and(|s| s == seed) {
-            return Ok(());
-        }
-        self.table_events(
-            table,
-            &mut play,
-            vec![TableEvent::SeedAdded {
-                by,
-                seed: seed.to_string(),
-            }],
-            Vec::new(),
-        )
+    pub async fn add_seed(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        seed: &str,
+    ) -> Result<(), ApiError> {
+        let (key, seed) = (key.to_string(), seed.to_string());
+        self.change(table, |tables, table| async move {
+            let mut play = table.lock().await?;
+            let access = play.access(&key, None)?;
+            let by = contributor(&access)
+                .ok_or_else(|| ApiError::forbidden("only the GM and the players add seeds"))?;
+            if !plain_word(&seed, 64) {
+                return Err(ApiError::malformed(
+                    "a seed is 1 to 64 letters, digits, '-', '_', '.' or ':'",
+                ));
+            }
+            if play.closed {
+                return Err(ApiError::conflict(Conflict::Closed, "this table has ended"));
+            }
+            if play.seeds.get(&by).is_some_and(|s| *s == seed) {
+                return Ok(());
+            }
+            let events = vec![TableEvent::SeedAdded { by, seed }];
+            tables
+                .table_events(&table, &mut play, events, Vec::new())
+                .await
+        })
         .await
     }
 
     /// End the table and reveal its secret.
-    pub async fn close_table(&self, table: &Table, key: &str) -> Result<(), ApiError> {
-        let mut play = self.owner_play(table, key).await?;
-        let events = vec![
-            TableEvent::Closed,
-            TableEvent::SecretRevealed {
-                secret: hex(&table.secret),
-            },
-        ];
-        self.table_events(table, &mut play, events, Vec::new())
-            .await
+    pub async fn close_table(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = tables.owner_play(&table, &key).await?;
+            let events = vec![
+                TableEvent::Closed,
+                TableEvent::SecretRevealed {
+                    secret: hex(&table.meta.secret),
+                },
+            ];
+            tables
+                .table_events(&table, &mut play, events, Vec::new())
+                .await
+        })
+        .await
+    }
+
+    /// Switch odds in play on or off (the GM only): a table event in the log, so the switch
+    /// replays, exports and verifies with the table.
+    pub async fn set_odds(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        enabled: bool,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = table.lock().await?;
+            if play.role(&key)? != Role::Owner {
+                return Err(ApiError::forbidden(
+                    "only the GM (the table's owner) can switch odds on or off",
+                ));
+            }
+            if play.odds == enabled {
+                return Ok(());
+            }
+            let events = vec![TableEvent::OddsSwitched { enabled }];
+            tables
+                .table_events(&table, &mut play, events, Vec::new())
+                .await
+        })
+        .await
+    }
+
+    /// Delete the table and everything stored about it (the GM only). Open pages are told.
+    pub async fn delete(self: &Arc<Self>, table: &Arc<Table>, key: &str) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            let mut play = table.lock().await?;
+            if play.role(&key)? != Role::Owner {
+                return Err(ApiError::forbidden(
+                    "only the GM's link can delete the table",
+                ));
+            }
+            tables
+                .store
+                .write(Write::DeleteTable {
+                    id: table.id.clone(),
+                })
+                .await
+                .map_err(storage)?;
+            play.deleted = true;
+            drop(play);
+            if tables.map().remove(&table.id).is_some() {
+                tables.metrics.tables_loaded.dec();
+            }
+            table.announce();
+            tracing::info!(table = %table.id, "table deleted");
+            Ok(())
+        })
+        .await
     }
 
     /// The table's record for `key`: see [`crate::export`].
     pub async fn export(&self, table: &Table, key: &str) -> Result<Value, ApiError> {
-        let play = table.play.lock().await;
-        let access = play.access(key, None)?;
-        // Read under the lock, so the stored log and the game in memory are the same length.
-        let stored = self
+        let (access, snapshot) = {
+            let play = table.lock().await?;
+            (play.access(key, None)?, play.snapshot.clone())
+        };
+        // The database holds at least what the snapshot knows (memory follows the commit).
+        let mut stored = self
             .store
             .read_log(&table.id)
             .await
             .map_err(|e| ApiError::storage(e.to_string()))?;
-        let seen = play.game.events_for(access.viewer, 0);
-        let revealed = play.revealed();
-        let source = crate::export::Source {
-            table: &table.id,
-            secret: &table.secret,
-            commitment: &table.commitment,
-            chance: table.chance,
-            viewer: access.viewer,
-            reader: crate::room::reader(&access),
-            revealed,
-            game_pos: &play.game_pos,
-            seen: &seen,
-        };
-        Ok(crate::export::build(&source, &stored))
-    }
-}
-
-/// Who a key contributes seeds as: the GM's link as `gm`, a player as their seat.
-fn contributor(access: &Access) -> Option<String> {
-    match (access.role, access.suspended) {
-        (Role::Owner, _) => Some(Seat::Gm.to_string()),
-        (Role::Seat(s), false) => Some(s.to_string()),
-        _ => None,
-    }
-}
-
-impl Play {
-    /// Note what a table event changes in memory (links change alongside, separately).
-    fn note(&mut self, event: &TableEvent) {
-        match event {
-            TableEvent::SeedAdded { by, seed } => {
-                self.seeds.insert(by.clone(), seed.clone());
-            }
-            TableEvent::Closed | TableEvent::GameOver { .. } => self.closed = true,
-            _ => {}
-        }
+        stored.truncate(snapshot.revision());
+        let meta = table.meta.clone();
+        work::run(Kind::Read, move || {
+            let (seen, game_pos) = snapshot.game_events(access.viewer);
+            let source = crate::export::Source {
+                table: &meta.id,
+                secret: &meta.secret,
+                commitment: &meta.commitment,
+                chance: meta.chance,
+                viewer: access.viewer,
+                reader: crate::room::reader(&access),
+                revealed: snapshot.revealed(),
+                game_pos: &game_pos,
+                seen: &seen,
+            };
+            crate::export::build(&source, &stored)
+        })
+        .await
     }
 
-    fn revealed(&self) -> bool {
-        self.items
-            .iter()
-            .rev()
-            .any(|i| matches!(i, Item::Table(TableEvent::SecretRevealed { .. })))
-    }
-
-    fn change_link(&mut self, change: LinkChange) {
-        match change {
-            LinkChange::RemoveRole(role) => self.links.retain(|l| l.role != role),
-            LinkChange::Remove(key) => self.links.retain(|l| l.key != key),
-            LinkChange::Add(link) => self.links.push(link),
-            LinkChange::SetStatus { key, status } => {
-                if let Some(l) = self.links.iter_mut().find(|l| l.key == key) {
-                    l.status = status;
-                }
-            }
-        }
-    }
-
-    fn link(&self, key: &str) -> Option<&StoredLink> {
-        self.links.iter().find(|l| same_key(&l.key, key))
-    }
-
-    /// The role `key` stands for, whatever its state.
-    pub(crate) fn role(&self, key: &str) -> Result<Role, ApiError> {
-        self.link(key)
-            .filter(|l| l.status != LinkStatus::Npc)
-            .and_then(|l| l.role.parse().ok())
-            .ok_or_else(ApiError::bad_key)
-    }
-
-    pub(crate) fn holder(&self, seat: Seat) -> Holder {
-        let role = seat.to_string();
-        let statuses: Vec<LinkStatus> = self
-            .links
-            .iter()
-            .filter(|l| l.role == role)
-            .map(|l| l.status)
-            .collect();
-        if statuses.contains(&LinkStatus::Npc) {
-            Holder::Npc
-        } else if statuses.contains(&LinkStatus::Active) {
-            Holder::Player
-        } else if statuses.contains(&LinkStatus::Invite) {
-            Holder::Invited
-        } else if seat == Seat::Gm {
-            Holder::Owner
-        } else {
-            Holder::Open
-        }
-    }
-
-    fn check_seat(&self, table: &Table, seat: Seat) -> Result<(), ApiError> {
-        if seat == Seat::Gm {
-            return Err(ApiError::malformed(
-                "the gm seat belongs to the GM link itself; invite players to p1, p2, …",
-            ));
-        }
-        if !self.game.seats().contains(&seat) {
-            return Err(ApiError::malformed(format!(
-                "{} has no seat {seat} at this table",
-                table.ruleset
+    /// Open a live stream's place at `table` for `key`, within the caps per key and per table
+    /// (the spectators' key is shared by every spectator, so only the table's cap counts it).
+    pub fn open_stream(
+        &self,
+        table: &Arc<Table>,
+        key: &str,
+        access: &Access,
+    ) -> Result<StreamTicket, ApiError> {
+        let mut w = table.watching();
+        if w.total >= self.limits.streams_per_table {
+            self.metrics.refuse("streams_per_table");
+            return Err(ApiError::TooManyStreams(format!(
+                "this table already has {} live pages open; close some",
+                w.total
             )));
         }
-        Ok(())
-    }
-
-    /// A seat holding a secret choice its player made may change hands only back to that
-    /// player: the GM could otherwise take it (or a new link to it) and read the choice.
-    fn guard_secret(&self, seat: Seat, doing: &str) -> Result<(), ApiError> {
-        // Only a choice the GM made themselves (playing the seat) may go with the seat; one whose
-        // author the log does not know (a table from before the log) counts as the player's.
-        let by_gm = matches!(self.last.get(&seat), Some((Sender::Gm, _)));
-        if !by_gm && self.game.secret_pending(seat) {
-            return Err(ApiError::conflict(
-                "secret_pending",
-                format!(
-                    "{seat} has a secret choice waiting to be revealed; you can {doing} once the rules reveal it"
-                ),
-            ));
+        let counted = (access.role != Role::Spectator).then(|| key.to_string());
+        if let Some(k) = &counted {
+            let n = w.by_key.entry(k.clone()).or_insert(0);
+            if *n >= self.limits.streams_per_key {
+                self.metrics.refuse("streams_per_key");
+                return Err(ApiError::TooManyStreams(format!(
+                    "this link already has {n} live pages open; close some"
+                )));
+            }
+            *n += 1;
         }
-        Ok(())
+        w.total += 1;
+        self.metrics.streams_open.inc();
+        Ok(StreamTicket {
+            table: table.clone(),
+            key: counted,
+            metrics: self.metrics.clone(),
+        })
     }
+}
 
-    /// What `key` may do now, acting `as_seat` if it asks to.
-    pub(crate) fn access(&self, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
-        let link = self.link(key).ok_or_else(ApiError::bad_key)?;
-        let role: Role = link.role.parse().map_err(|_| ApiError::bad_key())?;
-        let watch_only = |role, suspended| Access {
-            role,
-            seat: None,
-            viewer: Viewer::Spectator,
-            suspended,
-        };
-        match (role, link.status) {
-            (_, LinkStatus::Npc) => Err(ApiError::bad_key()),
-            (_, LinkStatus::Invite) => Err(ApiError::invite()),
-            (Role::Seat(s), status) => {
-                if let Some(other) = as_seat.filter(|o| *o != s) {
-                    return Err(ApiError::forbidden(format!(
-                        "this link is for {s}; it cannot act as {other}"
-                    )));
+/// The longest table name.
+pub const TITLE_LIMIT: usize = 120;
+
+/// A change to commit: log entries, the command row behind them, link changes, and the game
+/// after the command (if it was one).
+pub(crate) struct Change {
+    pub entries: Vec<Entry>,
+    pub command: Option<StoredCommand>,
+    pub links: Vec<LinkChange>,
+    pub game: Option<Box<dyn AnyGame>>,
+}
+
+/// Take committed entries into memory: the log as memory keeps it, and what table events change.
+fn note_entries(play: &mut Play, entries: &[Entry]) {
+    let mut table_events = Vec::new();
+    {
+        let mut ledger = play.ledger.write().unwrap_or_else(|p| p.into_inner());
+        for entry in entries {
+            match entry {
+                Entry::Command(c) => ledger.items.push(Item::Command {
+                    n: c.n,
+                    seat: c.seat,
+                    chance: !c.draws.is_empty(),
+                }),
+                Entry::Event { .. } => {
+                    // The game already holds the event (it decided it).
+                    let pos = ledger.items.len();
+                    ledger.game_pos.push(pos);
+                    ledger.items.push(Item::Game);
                 }
-                Ok(match status {
-                    LinkStatus::Suspended => watch_only(role, true),
-                    _ => Access {
-                        role,
-                        seat: Some(s),
-                        viewer: Viewer::Seat(s),
-                        suspended: false,
-                    },
-                })
-            }
-            (Role::Spectator, _) => match as_seat {
-                None => Ok(watch_only(role, false)),
-                Some(_) => Err(ApiError::forbidden("a spectator link can only watch")),
-            },
-            (Role::Owner, _) => {
-                let plays_gm = self.game.seats().contains(&Seat::Gm);
-                let seat = match as_seat {
-                    None => plays_gm.then_some(Seat::Gm),
-                    Some(Seat::Gm) if plays_gm => Some(Seat::Gm),
-                    Some(s) if self.holder(s) == Holder::Npc => Some(s),
-                    Some(s) => {
-                        return Err(ApiError::forbidden(format!(
-                            "the GM link plays {s} only while the GM has taken that seat over (“Play as NPC” in the seat list)"
-                        )));
-                    }
-                };
-                Ok(Access {
-                    role,
-                    seat,
-                    viewer: seat.map_or(Viewer::Spectator, Viewer::Seat),
-                    suspended: false,
-                })
-            }
-        }
-    }
-
-    pub(crate) fn seat_list(&self, owner: bool) -> Vec<SeatInfo> {
-        self.game
-            .seats()
-            .into_iter()
-            .map(|seat| {
-                let role = seat.to_string();
-                let holder = self.holder(seat);
-                let invite = self
-                    .links
-                    .iter()
-                    .find(|l| l.role == role && l.status == LinkStatus::Invite);
-                SeatInfo {
-                    seat,
-                    holder,
-                    suspended: self
-                        .links
-                        .iter()
-                        .any(|l| l.role == role && l.status == LinkStatus::Suspended),
-                    key: invite.filter(|_| owner).map(|l| l.key.clone()),
+                Entry::Table { event } => {
+                    table_events.push(event.clone());
+                    // Memory needs only what readers see: the setup of `created` stays on disk.
+                    ledger.items.push(Item::Table(event.public()));
                 }
-            })
-            .collect()
-    }
-
-    /// The log lines `access` may read from position `after` on.
-    fn seen(&self, access: &Access, after: usize) -> Vec<SeenEntry> {
-        let viewer = access.viewer;
-        let reader = crate::room::reader(access);
-        let game_from = self.game_pos.partition_point(|p| *p < after);
-        let mut lines: Vec<SeenEntry> = self
-            .game
-            .events_for(viewer, game_from)
-            .into_iter()
-            .map(
-                |SeenEvent {
-                     index,
-                     event,
-                     text,
-                     reveals,
-                 }| SeenEntry {
-                    index: self.game_pos[index],
-                    event: Some(event),
-                    table: None,
-                    text,
-                    reveals,
-                },
-            )
-            .collect();
-        for (index, item) in self.items.iter().enumerate().skip(after) {
-            if let Item::Table(event) = item
-                && event.readable_by(reader.as_deref())
-            {
-                lines.push(SeenEntry {
-                    index,
-                    event: None,
-                    table: Some(event.public()),
-                    text: event.narrate(&|s| self.game.seat_name(s)),
-                    reveals: false,
-                });
             }
         }
-        lines.sort_by_key(|l| l.index);
-        lines
     }
+    for event in &table_events {
+        play.note(event);
+    }
+}
+
+/// A command whose id was used before: answered again (not applied) when it is the same command
+/// from the same seat, refused otherwise.
+fn repeated(
+    play: &Play,
+    access: &Access,
+    seat: Seat,
+    request: &CommandRequest,
+) -> Result<Option<Answer>, ApiError> {
+    let Some(id) = &request.id else {
+        return Ok(None);
+    };
+    if !plain_word(id, 100) {
+        return Err(ApiError::malformed(
+            "a command id is 1 to 100 letters, digits, '-', '_', '.' or ':'",
+        ));
+    }
+    let Some(sent) = play.ids.get(id) else {
+        return Ok(None);
+    };
+    if sent.seat != seat || sent.command != canonical(&request.command) {
+        return Err(ApiError::conflict(
+            Conflict::IdReused,
+            format!("command id {id:?} was already used for a different command"),
+        ));
+    }
+    Ok(Some(Answer {
+        snapshot: play.snapshot.clone(),
+        access: access.clone(),
+        after: sent.pos,
+        receipt: Some(Receipt {
+            n: sent.n,
+            id: Some(id.clone()),
+            duplicate: true,
+        }),
+    }))
 }
 
 impl Table {
-    /// The generator for command `n`.
-    pub(crate) fn chance_for(&self, play: &Play, n: u64) -> Box<dyn Randomness> {
-        match self.chance {
-            Chance::V1 => {
-                let seeds: Vec<(String, String)> = play
-                    .seeds
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                let inputs = ChanceInputs {
-                    secret: &self.secret,
-                    table: &self.id,
+    fn new(meta: Arc<Meta>, legacy_seed: u64, play: Play) -> Table {
+        let revision = play.snapshot.revision() as u64;
+        let presence = play.presence.clone();
+        Table {
+            presence,
+            id: meta.id.clone(),
+            ruleset: meta.ruleset,
+            title: meta.title.clone(),
+            meta,
+            legacy_seed,
+            play: Mutex::new(play),
+            changed: watch::Sender::new(revision),
+            last_used: AtomicU64::new(0),
+            watching: StdMutex::new(Watching::default()),
+        }
+    }
+
+    /// Rebuild a stored table from its log.
+    fn rebuild(entry: &RulesetEntry, stored: crate::store::StoredTable) -> Result<Table, String> {
+        let meta = Arc::new(Meta {
+            id: stored.id.clone(),
+            ruleset: entry.id,
+            title: stored.title.clone(),
+            commitment: hex(&commitment(&stored.secret)),
+            chance: stored.chance,
+            secret: stored.secret.clone(),
+        });
+        let legacy_seed = stored.seed;
+        let play = Play::rebuild(entry, stored, meta.clone())?;
+        Ok(Table::new(meta, legacy_seed, play))
+    }
+
+    fn watching(&self) -> std::sync::MutexGuard<'_, Watching> {
+        self.watching.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The table's lock; refused once the table is deleted.
+    pub(crate) async fn lock(&self) -> Result<MutexGuard<'_, Play>, ApiError> {
+        let play = self.play.lock().await;
+        if play.deleted {
+            return Err(ApiError::unknown_table(&self.id));
+        }
+        Ok(play)
+    }
+
+    /// Wake every live stream of this table.
+    pub(crate) fn announce(&self) {
+        self.changed.send_modify(|r| *r += 1);
+    }
+
+    /// Decide command `n` on a copy of the game, on the blocking pool: the copy, its events and
+    /// the draws it took. The game in memory is untouched until the command is committed.
+    async fn decide(
+        &self,
+        play: &Play,
+        seat: Seat,
+        command: &Value,
+        n: u64,
+    ) -> Result<(Box<dyn AnyGame>, Vec<Value>, Vec<Draw>), ApiError> {
+        let game = play.game.clone();
+        let command = command.clone();
+        let seeds: Vec<(String, String)> = play
+            .seeds
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let (meta, legacy_seed) = (self.meta.clone(), self.legacy_seed);
+        work::run(Kind::Decide, move || {
+            let mut next = game.boxed_clone();
+            let mut randomness: Box<dyn Randomness> = match meta.chance {
+                Chance::V1 => Box::new(DerivedRandomness::new(&ChanceInputs {
+                    secret: &meta.secret,
+                    table: &meta.id,
                     command: n,
                     seeds: &seeds,
-                };
-                Box::new(DerivedRandomness::new(&inputs))
-            }
-            Chance::Legacy => Box::new(SeededRandomness::for_command(self.legacy_seed, n)),
-        }
+                })),
+                Chance::Legacy => Box::new(SeededRandomness::for_command(legacy_seed, n)),
+            };
+            let mut recorder = Recorder::new(randomness.as_mut());
+            let events = next.command(seat, &command, &mut recorder)?;
+            let draws = recorder.draws;
+            Ok((next, events, draws))
+        })
+        .await?
+        .map_err(ApiError::game)
     }
 
     /// What `key` may do here now.
     pub async fn access(&self, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
-        self.play.lock().await.access(key, as_seat)
+        self.lock().await?.access(key, as_seat)
     }
 
     /// What `key` sees now (acting `as_seat`), with the log lines from `after` on.
-    pub async fn update_for(
+    pub async fn answer(
         &self,
         key: &str,
         as_seat: Option<Seat>,
         after: usize,
-    ) -> Result<(Access, Update), ApiError> {
-        let play = self.play.lock().await;
+    ) -> Result<Answer, ApiError> {
+        let play = self.lock().await?;
         let access = play.access(key, as_seat)?;
-        let update = self.update_locked(&play, &access, after);
-        Ok((access, update))
+        Ok(Answer {
+            snapshot: play.snapshot.clone(),
+            access,
+            after,
+            receipt: None,
+        })
     }
 
-    /// The next message for a live stream opened with `bound` rights: an update while the key
-    /// still has exactly those rights, else the news that they changed. Decided under the same
-    /// lock as every change of seat, so no update computed for old rights goes out after it.
-    pub async fn push(
-        &self,
-        key: &str,
-        as_seat: Option<Seat>,
-        bound: &Access,
-        after: usize,
-    ) -> Push {
+    /// The next thing for a live stream opened with `bound` rights: the table as it stands while
+    /// the key still has exactly those rights, else the news that they changed. Decided under the
+    /// same lock as every change of seat, so nothing taken for old rights goes out after it.
+    pub async fn push(&self, key: &str, as_seat: Option<Seat>, bound: &Access) -> Push {
         let play = self.play.lock().await;
+        if play.deleted {
+            return Push::Deleted;
+        }
         match play.access(key, as_seat) {
-            Ok(now) if now == *bound => {
-                Push::Update(Box::new(self.update_locked(&play, &now, after)))
-            }
+            Ok(now) if now == *bound => Push::Snapshot(play.snapshot.clone()),
             Ok(now) => Push::Changed {
                 message: change_message(bound, &now),
             },
-            Err(e) if e.code == "bad_key" => Push::Revoked,
+            Err(ApiError::BadKey) => Push::Revoked,
             Err(_) => Push::Changed {
                 message: match bound.seat {
                     Some(s) => format!("you no longer play {s} from this page"),
                     None => "what this link may see has changed".into(),
                 },
             },
-        }
-    }
-
-    fn update_locked(&self, play: &Play, access: &Access, after: usize) -> Update {
-        let game = &play.game;
-        let legal = match (access.seat, play.closed) {
-            (Some(s), false) => game
-                .legal_commands(s)
-                .into_iter()
-                .map(|c| LegalCommand {
-                    label: label(&c),
-                    command: c,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let revealed = play.revealed();
-        Update {
-            table: self.id.clone(),
-            ruleset: self.ruleset,
-            title: crate::room::title(self, play),
-            viewer: access.viewer.to_string(),
-            seat: access.seat,
-            event_count: play.items.len(),
-            head: hex(&play.head),
-            events: play.seen(access, after),
-            view: game.view(access.viewer),
-            render: game.render(access.viewer),
-            legal,
-            seats: play.seat_list(false),
-            fairness: Fairness {
-                chance: self.chance,
-                commitment: self.commitment.clone(),
-                seeds: play.seeds.clone(),
-                names: play
-                    .seeds
-                    .keys()
-                    .filter_map(|by| {
-                        by.parse::<Seat>()
-                            .ok()
-                            .map(|s| (by.clone(), game.seat_name(s)))
-                    })
-                    .collect(),
-                contributor: contributor(access),
-                secret: revealed.then(|| hex(&self.secret)),
-            },
-            closed: play.closed,
-            notice: access.suspended.then(|| {
-                "The GM plays your seat for now; you are watching until it is handed back."
-                    .to_string()
-            }),
-            command: None,
-            room: crate::room::view(self, play, access),
         }
     }
 
@@ -1301,12 +1324,7 @@ impl Table {
 
     /// The owner's and the spectators' keys (for the owner's page).
     pub async fn key_of(&self, role: Role) -> Option<String> {
-        let play = self.play.lock().await;
-        let name = role.to_string();
-        play.links
-            .iter()
-            .find(|l| l.role == name && l.status == LinkStatus::Active)
-            .map(|l| l.key.clone())
+        self.play.lock().await.key_of(role)
     }
 
     /// A receiver that wakes on every change to this table.
@@ -1315,7 +1333,7 @@ impl Table {
     }
 
     pub async fn event_count(&self) -> usize {
-        self.play.lock().await.items.len()
+        self.play.lock().await.revision()
     }
 }
 

@@ -15,18 +15,20 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::extract::State;
+use axum::http::StatusCode;
 use axum::routing::post;
 use clash_core::{AnyGame, GameError, Seat};
+use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::ApiError;
-use crate::log::TableEvent;
-use crate::tables::{Item, Play, Table, Tables};
+use crate::error::{ApiError, Conflict};
+use crate::extract::{OptionalJson, TableKey};
+use crate::log::{Entry, TableEvent};
+use crate::play::{Item, Play};
+use crate::room::UndoOffer;
+use crate::tables::{Change, Table, Tables};
+use crate::work::{self, Kind};
 
 /// The command that would be taken back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,19 +46,25 @@ pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
     if play.closed {
         return Err("the table has ended".into());
     }
+    let ledger = play.ledger.read().unwrap_or_else(|p| p.into_inner());
     let mut undone = HashSet::new();
-    let found = play.items.iter().enumerate().rev().find_map(|(pos, item)| {
-        match item {
-            Item::Table(TableEvent::Undone { at, .. }) => {
-                undone.insert(*at as usize);
+    let found = ledger
+        .items
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(pos, item)| {
+            match item {
+                Item::Table(TableEvent::Undone { at, .. }) => {
+                    undone.insert(*at as usize);
+                }
+                Item::Command { n, seat, chance } if !undone.contains(&pos) => {
+                    return Some((pos, *n, *seat, *chance));
+                }
+                _ => {}
             }
-            Item::Command { n, seat, chance } if !undone.contains(&pos) => {
-                return Some((pos, *n, *seat, *chance));
-            }
-            _ => {}
-        }
-        None
-    });
+            None
+        });
     let Some((at, n, seat, chance)) = found else {
         return Err("no command has been sent yet".into());
     };
@@ -66,9 +74,9 @@ pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
             "{name}'s last command rolled dice or drew cards, so it stands"
         ));
     }
-    let events = play.game_pos.iter().filter(|p| **p > at).count();
-    let total = play.game.event_count();
-    let from = total.saturating_sub(events);
+    // Game event positions only grow: those after the command are its events.
+    let events = ledger.game_pos.len() - ledger.game_pos.partition_point(|p| *p <= at);
+    let from = play.game.event_count().saturating_sub(events);
     if play
         .game
         .events_json(from)
@@ -88,16 +96,16 @@ pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
 }
 
 /// What the GM's page offers.
-pub(crate) fn offer(play: &Play) -> crate::room::UndoOffer {
+pub(crate) fn offer(play: &Play) -> UndoOffer {
     match candidate(play) {
-        Ok(c) => crate::room::UndoOffer {
+        Ok(c) => UndoOffer {
             n: Some(c.n),
             text: match c.seat {
                 Seat::Gm => "Take back your last command".into(),
                 s => format!("Take back {}'s last command", play.game.seat_name(s)),
             },
         },
-        Err(why) => crate::room::UndoOffer {
+        Err(why) => UndoOffer {
             n: None,
             text: format!("Nothing to take back: {why}."),
         },
@@ -120,34 +128,38 @@ pub fn rebuilt(
     Ok(fresh)
 }
 
-/// Replay the game without its last `drop` events (restoring a table whose log holds an undo).
-pub(crate) fn drop_last(
-    play: &mut Play,
-    new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
-    drop: usize,
-) -> Result<(), GameError> {
-    play.game = rebuilt(play.game.as_ref(), new_game, drop)?;
-    let keep = play.game_pos.len().saturating_sub(drop);
-    play.game_pos.truncate(keep);
-    Ok(())
-}
-
 impl Tables {
     /// The GM takes back the last command standing (`expected`, if given, must be it).
     pub async fn undo(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        expected: Option<u64>,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, |tables, table| async move {
+            tables.take_back(&table, &key, expected).await
+        })
+        .await
+    }
+
+    async fn take_back(
         &self,
         table: &Table,
         key: &str,
         expected: Option<u64>,
     ) -> Result<(), ApiError> {
         let mut play = self.owner_play(table, key).await?;
-        crate::room::check_in_play(&play)?;
+        play.check_in_play()?;
         let c = candidate(&play).map_err(|why| {
-            ApiError::conflict("cannot_undo", format!("nothing can be taken back: {why}"))
+            ApiError::conflict(
+                Conflict::CannotUndo,
+                format!("nothing can be taken back: {why}"),
+            )
         })?;
         if let Some(n) = expected.filter(|n| *n != c.n) {
             return Err(ApiError::conflict(
-                "stale",
+                Conflict::Stale,
                 format!(
                     "command {n} is not the last one standing any more; look at the table again"
                 ),
@@ -156,51 +168,54 @@ impl Tables {
         let entry = self
             .entry(table.ruleset)
             .ok_or_else(|| ApiError::storage("this build no longer has the table's ruleset"))?;
-        let fresh = rebuilt(play.game.as_ref(), entry.new_game, c.events).map_err(|e| {
-            ApiError::storage(format!("the game could not be rebuilt without it: {e}"))
-        })?;
+        let game = play.game.clone();
+        // Replaying the game is the rules' work: off the threads that serve requests.
+        let fresh = work::run(Kind::Decide, move || {
+            rebuilt(game.as_ref(), entry.new_game, c.events)
+        })
+        .await?
+        .map_err(|e| ApiError::storage(format!("the game could not be rebuilt without it: {e}")))?;
         let event = TableEvent::Undone {
             n: c.n,
             seat: c.seat,
             at: c.at as u64,
             events: c.events as u64,
         };
-        self.table_events(table, &mut play, vec![event], Vec::new())
-            .await?;
-        play.game = fresh;
-        let keep = play.game_pos.len().saturating_sub(c.events);
-        play.game_pos.truncate(keep);
+        let change = Change {
+            entries: vec![Entry::Table { event }],
+            command: None,
+            links: Vec::new(),
+            game: None,
+        };
+        self.append(table, &mut play, change).await?;
+        play.rewind(fresh, c.events);
+        play.refresh(table.meta.clone());
+        drop(play);
+        table.announce();
         Ok(())
     }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoBody {
+    /// The number of the command to take back (refused if it is no longer the last one).
+    #[serde(default)]
+    n: Option<u64>,
 }
 
 /// `POST /api/tables/{id}/undo` (`{"n": …}` optional): the GM takes back the last command.
 async fn undo(
     State(tables): State<Arc<Tables>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Query(params): Query<std::collections::HashMap<String, String>>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
-    let key = crate::api::key_of(&headers, &params)?;
-    let table = tables.get(&id)?;
-    let empty = body.as_ref().is_ok_and(|b| b.is_empty());
-    let expected = if empty {
-        None
-    } else {
-        match crate::api::json_body(body)?.get("n") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_u64().ok_or_else(|| {
-                ApiError::malformed("\"n\" is the number of the command to take back")
-            })?),
-        }
-    };
-    tables.undo(&table, &key, expected).await?;
-    Ok(StatusCode::NO_CONTENT.into_response())
+    caller: TableKey,
+    OptionalJson(body): OptionalJson<UndoBody>,
+) -> Result<StatusCode, ApiError> {
+    let expected = body.and_then(|b| b.n);
+    tables.undo(&caller.table, &caller.key, expected).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
-pub fn router(tables: Arc<Tables>) -> Router {
-    Router::new()
-        .route("/api/tables/{id}/undo", post(undo))
-        .with_state(tables)
+/// The undo route, sharing the tables with the rest of the application.
+pub fn routes() -> Router<Arc<Tables>> {
+    Router::new().route("/api/tables/{id}/undo", post(undo))
 }

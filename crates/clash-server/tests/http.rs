@@ -43,9 +43,12 @@ async fn openapi_document_describes_every_endpoint() {
         "/api/tables/{id}/close",
         "/api/tables/{id}/seats/{seat}/hand-back",
         "/api/tables/{id}/seats/{seat}/link",
+        "/api/tables/{id}/links/{link}",
+        "/metrics",
     ] {
         assert!(doc["paths"][path].is_object(), "{path} is not documented");
     }
+    assert!(doc["paths"]["/api/tables/{id}"]["delete"].is_object());
 }
 
 #[tokio::test]
@@ -119,7 +122,7 @@ async fn bad_table_creations_are_refused_in_words() {
             "{answer}"
         );
     }
-    assert_eq!(s.tables.count(), 0);
+    assert_eq!(s.tables.store().count_tables().await.unwrap(), 0);
 }
 
 #[tokio::test]
@@ -159,16 +162,22 @@ async fn the_owner_manages_seat_links_and_only_the_owner() {
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    // No links for the GM's own seat or for seats the game lacks.
-    for seat in ["gm", "p9", "x"] {
-        let (status, _) = call_json(
-            &s.app,
-            "POST",
-            &format!("/api/tables/{}/seats/{seat}/link?key={}", t.id, t.owner),
-            None,
-        )
-        .await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{seat}");
+    // No links for the GM's own seat; seats the game lacks are not there at all.
+    for (seat, expected) in [
+        ("gm", StatusCode::BAD_REQUEST),
+        ("p9", StatusCode::NOT_FOUND),
+        ("x", StatusCode::NOT_FOUND),
+    ] {
+        for method in ["POST", "DELETE"] {
+            let (status, answer) = call_json(
+                &s.app,
+                method,
+                &format!("/api/tables/{}/seats/{seat}/link?key={}", t.id, t.owner),
+                None,
+            )
+            .await;
+            assert_eq!(status, expected, "{method} {seat}: {answer}");
+        }
     }
     // Reissuing revokes the old link.
     let fresh = invite(&s.app, &t.id, &t.owner, "p1").await;
@@ -334,12 +343,18 @@ async fn bad_input_is_refused_clearly_and_changes_nothing() {
             commands.clone(),
             Some(r#"{"type": "reveal"}"#.into()),
             StatusCode::BAD_REQUEST,
+            "unknown field `type`, expected one of `command`",
+        ),
+        (
+            commands.clone(),
+            Some(r#"{"id": "a1"}"#.into()),
+            StatusCode::BAD_REQUEST,
             "under \"command\"",
         ),
         (
             commands.clone(),
             Some(r#"{"command": {"type": "reveal"}, "as": "zz"}"#.into()),
-            StatusCode::BAD_REQUEST,
+            StatusCode::NOT_FOUND,
             "unknown seat",
         ),
         (
@@ -710,7 +725,7 @@ async fn after_a_restart_every_table_continues_where_it_was() {
         // The server is dropped here: its writer stops and the file is closed.
     };
     let tables = clash_server::open(&path, catalogue()).unwrap();
-    assert_eq!(tables.count(), 2);
+    assert_eq!(tables.store().count_tables().await.unwrap(), 2);
     let app = clash_server::app(tables);
     let (_, after) = call_json(
         &app,
@@ -830,7 +845,7 @@ async fn the_lobby_form_creates_a_table_or_explains_why_not() {
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
-    assert_eq!(s.tables.count(), 1);
+    assert_eq!(s.tables.store().count_tables().await.unwrap(), 1);
 }
 
 #[tokio::test]

@@ -454,7 +454,7 @@ async fn the_gm_renames_archives_and_deletes_a_table() {
     let (status, _) = call(
         &app,
         "DELETE",
-        &format!("/api/tables/{}/delete?key={}", t.id, t.p1),
+        &format!("/api/tables/{}?key={}", t.id, t.p1),
         None,
     )
     .await;
@@ -462,14 +462,14 @@ async fn the_gm_renames_archives_and_deletes_a_table() {
     let (status, _) = call(
         &app,
         "DELETE",
-        &format!("/api/tables/{}/delete?key={}", t.id, t.owner),
+        &format!("/api/tables/{}?key={}", t.id, t.owner),
         None,
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(
         p2.next().await.map(|e| e.event),
-        Some("revoked".to_string())
+        Some("deleted".to_string())
     );
     let (status, _) = call(
         &app,

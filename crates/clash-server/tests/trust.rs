@@ -532,7 +532,7 @@ async fn a_database_from_before_the_log_is_migrated() {
         .unwrap();
     }
     let tables = clash_server::open(&path, catalogue()).unwrap();
-    assert_eq!(tables.count(), 1);
+    assert_eq!(tables.store().count_tables().await.unwrap(), 1);
     let app = clash_server::app(tables);
     let owner = "00000000000000000000000000000001";
     let (_, info) = call_json(&app, "GET", &format!("/api/tables/old1?key={owner}"), None).await;

@@ -471,7 +471,7 @@
     });
     $('delete').addEventListener('click', async () => {
       if (!(await ask('Delete “' + latest.title + '” for good? Every link to it stops working and its log is gone. This cannot be undone.', 'Delete it'))) return;
-      if (await gmCall('/delete', 'DELETE', null, 'manage-error')) {
+      if (await gmCall('', 'DELETE', null, 'manage-error')) {
         forget();
         location.href = '/';
       }
@@ -533,13 +533,32 @@
       box.append(row(s.seat, name, holder, s.holder === 'invited' ? s.link : null, buttons));
     }
     if (summary.links) {
-      box.append(row('watch', 'Spectators', 'anyone with this link watches', summary.links.spectator, []));
-      box.append(row('gm-link', 'You', 'your own GM link — bookmark it', summary.links.owner, []));
+      const replace = (which, label) => el('button', { type: 'button', class: 'small',
+        onclick: () => replaceLink(which) }, label);
+      box.append(row('watch', 'Spectators', 'anyone with this link watches', summary.links.spectator, [replace('spectator', 'New watch link')]));
+      box.append(row('gm-link', 'You', 'your own GM link — bookmark it', summary.links.owner, [replace('owner', 'New GM link')]));
     }
     // While players still have to be invited, the GM needs these links first: the banner points
     // at them (on a phone they sit below the board).
     if (unclaimed) $('seats-card').open = true;
     $('invite-hint').hidden = !unclaimed;
+  }
+
+  // A new watch link or GM link: the old one stops working at once. With a new GM link this
+  // page moves to it (bookmark it again).
+  async function replaceLink(which) {
+    const question = which === 'owner'
+      ? 'Make a new GM link? This page moves to it and the old GM link stops working: bookmark the new one.'
+      : 'Make a new watch link? Spectators using the old one are cut off until you send them the new one.';
+    if (!(await ask(question, which === 'owner' ? 'New GM link' : 'New watch link'))) return;
+    $('seats-error').textContent = '';
+    const r = await fetch(api + '/links/' + which + '?' + keyParam, { method: 'POST' })
+      .catch((e) => ({ ok: false, status: 0, json: async () => ({ error: { message: e.message } }) }));
+    if (!r.ok) { showError($('seats-error'), await errorOf(r), r.status); return; }
+    const answer = await r.json();
+    if (which === 'owner') { location.replace(answer.path); return; }
+    const info = await fetch(api + '?' + keyParam).then((x) => x.json());
+    renderSeats(info);
   }
 
   function copy(input) {
@@ -613,11 +632,54 @@
     document.body.dataset.gameEvents = String(document.querySelectorAll('#log li:not(.table-event)').length);
   }
 
+  // Apply a JSON Patch (RFC 6902) to `doc`: the add, replace and remove operations the server
+  // sends to carry only what changed since its last message.
+  function patched(doc, ops) {
+    let root = doc;
+    for (const op of ops) {
+      if (op.path === '') { root = op.value; continue; }
+      const parts = op.path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const last = parts.pop();
+      let parent = root;
+      for (const p of parts) parent = parent[p];
+      if (Array.isArray(parent)) {
+        const i = last === '-' ? parent.length : Number(last);
+        if (op.op === 'add') parent.splice(i, 0, op.value);
+        else if (op.op === 'remove') parent.splice(i, 1);
+        else parent[i] = op.value;
+      } else if (op.op === 'remove') delete parent[last];
+      else parent[last] = op.value;
+    }
+    return root;
+  }
+
+  function gone(status, deleted) {
+    status.textContent = deleted ? 'the GM deleted this table' : 'this link was revoked — ask the GM for a new one';
+    status.className = 'status down';
+    $('turn-text').textContent = deleted ? 'The GM deleted this table.' : 'This link no longer works. Ask the GM for a new one.';
+    if (deleted) forget();
+  }
+
   function connect() {
     const status = $('status');
-    const es = new EventSource(api + '/stream?' + keyParam + asParam + '&after=' + cursor);
+    // The stream's own copy of the update: each patch applies to the one before it.
+    let streamed = null;
+    const es = new EventSource(api + '/stream?' + keyParam + asParam + '&after=' + cursor + '&changes=patch');
     es.addEventListener('open', () => { status.textContent = 'live'; status.className = 'status live'; });
-    es.addEventListener('update', (m) => apply(JSON.parse(m.data)));
+    es.addEventListener('update', (m) => { streamed = JSON.parse(m.data); apply(streamed); });
+    es.addEventListener('patch', (m) => {
+      const change = JSON.parse(m.data);
+      if (!streamed || streamed.event_count !== change.base) {
+        // Out of step (a message was missed): start the stream again from what this page has.
+        es.close();
+        connect();
+        return;
+      }
+      const next = patched(structuredClone(streamed), change.patch);
+      next.events = change.events;
+      streamed = next;
+      apply(next);
+    });
     es.addEventListener('access', (m) => {
       // What this link may see changed (a seat taken over or given back): start again with the
       // rights it has now.
@@ -627,14 +689,8 @@
       status.className = 'status down';
       setTimeout(() => { location.href = location.pathname; }, 1500);
     });
-    es.addEventListener('revoked', async () => {
-      es.close();
-      const gone = await fetch(api + '?' + keyParam).then((r) => r.status === 404).catch(() => false);
-      status.textContent = gone ? 'the GM deleted this table' : 'this link was revoked — ask the GM for a new one';
-      status.className = 'status down';
-      $('turn-text').textContent = gone ? 'The GM deleted this table.' : 'This link no longer works. Ask the GM for a new one.';
-      if (gone) forget();
-    });
+    es.addEventListener('revoked', () => { es.close(); gone(status, false); });
+    es.addEventListener('deleted', () => { es.close(); gone(status, true); });
     es.addEventListener('error', () => { status.textContent = 'reconnecting…'; status.className = 'status down'; });
   }
 

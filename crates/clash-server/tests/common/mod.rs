@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 pub struct SealedDuel;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Setup {
     #[serde(default = "two")]
     pub players: u8,
@@ -36,7 +37,7 @@ pub struct State {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     Commit { word: String },
     Reveal,

@@ -1,0 +1,91 @@
+//! How much the server lets any one client, key or table have: connections, streams, table
+//! creations, time to send a request, and how long an idle table stays in memory.
+//!
+//! Every limit has a default that suits a server for a few hundred groups on a small machine;
+//! `clash serve` exposes the ones an operator is likely to change (see docs/server.md).
+
+use std::time::Duration;
+
+/// The server's limits and timeouts.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Open connections at once, from everyone. `None`: derived from the open-file limit.
+    pub max_connections: Option<usize>,
+    /// Open connections at once from one client address (an IPv6 client counts by its /64).
+    pub connections_per_address: usize,
+    /// A connection must deliver a whole request head within this long of opening, and of its
+    /// previous answer: it bounds both a half-sent header and an idle keep-alive connection.
+    pub header_timeout: Duration,
+    /// The longest a request other than a live stream may take, body included.
+    pub request_timeout: Duration,
+    /// A connection whose peer takes none of what the server writes for this long is dropped
+    /// (a live stream that does not keep up).
+    pub stall_timeout: Duration,
+    /// The kernel's send buffer per connection (bounds what a peer that does not read holds).
+    pub send_buffer: usize,
+    /// The server's own read and write buffer per connection.
+    pub connection_buffer: usize,
+    /// Largest request body.
+    pub body_limit: usize,
+    /// Tables one client address may create per minute, after a first burst.
+    pub creates_per_minute: u32,
+    /// Tables one client address may create at once before the per-minute rate applies.
+    pub create_burst: u32,
+    /// Live streams open at once for one key (the spectator key counts per table only: it is
+    /// shared by every spectator).
+    pub streams_per_key: usize,
+    /// Live streams open at once for one table.
+    pub streams_per_table: usize,
+    /// A comment on every quiet live stream this often, so proxies keep it open.
+    pub stream_keep_alive: Duration,
+    /// A table nobody has used for this long, with no open stream, leaves memory (it is read
+    /// back from its log when next used).
+    pub idle_unload: Duration,
+    /// How often idle tables are looked for.
+    pub sweep_every: Duration,
+    /// Above this many tables in memory, the least recently used idle ones leave first.
+    pub max_loaded: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: None,
+            connections_per_address: 256,
+            header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(15),
+            stall_timeout: Duration::from_secs(20),
+            send_buffer: 128 * 1024,
+            connection_buffer: 64 * 1024,
+            body_limit: 64 * 1024,
+            creates_per_minute: 30,
+            create_burst: 20,
+            streams_per_key: 16,
+            streams_per_table: 256,
+            // Short, so a page that went away is noticed soon and presence stays current.
+            stream_keep_alive: Duration::from_secs(5),
+            idle_unload: Duration::from_secs(300),
+            sweep_every: Duration::from_secs(30),
+            max_loaded: 5000,
+        }
+    }
+}
+
+impl Limits {
+    /// The connection cap: the configured one, else what the open-file limit leaves after a
+    /// reserve for the database and the server's own files.
+    pub fn connection_cap(&self) -> usize {
+        self.max_connections
+            .unwrap_or_else(|| open_file_limit().saturating_sub(256).max(64))
+    }
+}
+
+/// The limit on open files, first raised as far as the system allows (a server wants them all).
+fn open_file_limit() -> usize {
+    use std::sync::OnceLock;
+    static LIMIT: OnceLock<usize> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        rlimit::increase_nofile_limit(u64::MAX)
+            .map_or(1024, |n| usize::try_from(n).unwrap_or(usize::MAX))
+    })
+}

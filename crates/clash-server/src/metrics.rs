@@ -1,0 +1,211 @@
+//! What the server is doing, for `/metrics` (OpenMetrics text, which Prometheus reads):
+//! requests and their latency by route, commands and their latency, tables in memory, live
+//! streams, connections, and everything a limit refused.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+/// A request's route (the pattern, never the path: that would hold table ids and keys).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteLabels {
+    pub method: String,
+    pub route: String,
+    pub status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteOnly {
+    pub route: String,
+}
+
+/// Why something was refused or dropped by a limit.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct Reason {
+    pub reason: &'static str,
+}
+
+/// Every metric the server keeps.
+pub struct Metrics {
+    registry: Mutex<Registry>,
+    pub requests: Family<RouteLabels, Counter>,
+    pub request_seconds: Family<RouteOnly, Histogram, fn() -> Histogram>,
+    pub commands: Counter,
+    pub command_seconds: Histogram,
+    pub updates_computed: Counter,
+    pub update_seconds: Histogram,
+    pub tables_loaded: Gauge,
+    pub table_loads: Counter,
+    pub table_unloads: Counter,
+    pub tables_created: Counter,
+    pub streams_open: Gauge,
+    pub connections_open: Gauge,
+    pub refused: Family<Reason, Counter>,
+}
+
+fn latency() -> Histogram {
+    // 0.25 ms to about 8 s.
+    Histogram::new(exponential_buckets(0.00025, 2.0, 16))
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Metrics {
+        let m = Metrics {
+            registry: Mutex::new(Registry::with_prefix("clash")),
+            requests: Family::default(),
+            request_seconds: Family::new_with_constructor(latency),
+            commands: Counter::default(),
+            command_seconds: latency(),
+            updates_computed: Counter::default(),
+            update_seconds: latency(),
+            tables_loaded: Gauge::default(),
+            table_loads: Counter::default(),
+            table_unloads: Counter::default(),
+            tables_created: Counter::default(),
+            streams_open: Gauge::default(),
+            connections_open: Gauge::default(),
+            refused: Family::default(),
+        };
+        m.register();
+        m
+    }
+
+    fn register(&self) {
+        let mut r = self.registry.lock().unwrap_or_else(|p| p.into_inner());
+        r.register(
+            "http_requests",
+            "HTTP requests answered, by route and status",
+            self.requests.clone(),
+        );
+        r.register(
+            "http_request_seconds",
+            "Time to answer a request (live streams excluded), by route",
+            self.request_seconds.clone(),
+        );
+        r.register(
+            "commands",
+            "Commands accepted and committed",
+            self.commands.clone(),
+        );
+        r.register(
+            "command_seconds",
+            "Time from a command's arrival to its acknowledgement (after the commit)",
+            self.command_seconds.clone(),
+        );
+        r.register(
+            "updates_computed",
+            "Updates computed for one viewer at one revision (shared by that viewer's streams)",
+            self.updates_computed.clone(),
+        );
+        r.register(
+            "update_seconds",
+            "Time to compute one viewer's update (its picture), not counting the wait for a free core",
+            self.update_seconds.clone(),
+        );
+        r.register(
+            "tables_loaded",
+            "Tables in memory now",
+            self.tables_loaded.clone(),
+        );
+        r.register(
+            "table_loads",
+            "Tables read back from their log into memory",
+            self.table_loads.clone(),
+        );
+        r.register(
+            "table_unloads",
+            "Idle tables that left memory",
+            self.table_unloads.clone(),
+        );
+        r.register(
+            "tables_created",
+            "Tables created",
+            self.tables_created.clone(),
+        );
+        r.register(
+            "streams_open",
+            "Live update streams open now",
+            self.streams_open.clone(),
+        );
+        r.register(
+            "connections_open",
+            "HTTP connections open now",
+            self.connections_open.clone(),
+        );
+        r.register(
+            "refused",
+            "Requests, connections and streams refused or dropped by a limit, by reason",
+            self.refused.clone(),
+        );
+    }
+
+    /// Count one refusal or drop for `reason`.
+    pub fn refuse(&self, reason: &'static str) {
+        self.refused.get_or_create(&Reason { reason }).inc();
+    }
+
+    pub fn observe_request(&self, method: &str, route: &str, status: u16, took: Option<Duration>) {
+        self.requests
+            .get_or_create(&RouteLabels {
+                method: method.to_string(),
+                route: route.to_string(),
+                status,
+            })
+            .inc();
+        if let Some(took) = took {
+            self.request_seconds
+                .get_or_create(&RouteOnly {
+                    route: route.to_string(),
+                })
+                .observe(took.as_secs_f64());
+        }
+    }
+
+    /// Everything, in the OpenMetrics text format.
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        let registry = self.registry.lock().unwrap_or_else(|p| p.into_inner());
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &registry);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_names_every_metric_with_its_help() {
+        let m = Metrics::new();
+        m.commands.inc();
+        m.refuse("connections_per_address");
+        m.observe_request(
+            "POST",
+            "/api/tables/{id}/commands",
+            200,
+            Some(Duration::from_millis(3)),
+        );
+        let text = m.encode();
+        assert!(text.contains("# HELP clash_commands Commands accepted and committed"));
+        assert!(text.contains("clash_commands_total 1"), "{text}");
+        assert!(text.contains("clash_refused_total{reason=\"connections_per_address\"} 1"));
+        assert!(text.contains(
+            "clash_http_requests_total{method=\"POST\",route=\"/api/tables/{id}/commands\",status=\"200\"} 1"
+        ));
+        assert!(text.contains("clash_http_request_seconds_bucket"));
+        assert!(text.ends_with("# EOF\n"));
+    }
+}

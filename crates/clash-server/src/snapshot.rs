@@ -1,0 +1,486 @@
+//! A table as it stood after one change, readable without the table's lock.
+//!
+//! Every change (command, seat change, seed, end) takes a new [`Snapshot`] under the lock; every
+//! read (views, answers, live pushes, pages) takes the current one under the lock, checks the
+//! key's rights there, and then works from the snapshot alone. So nothing a viewer asks for is
+//! computed while the lock is held, and each viewer's picture at each revision is computed once,
+//! on the blocking thread pool, and shared by every stream and answer that needs it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
+use std::time::Instant;
+
+use clash_core::{AnyGame, OddsFn, Seat, SeenEvent, Status, Viewer};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::sync::OnceCell;
+
+use crate::error::ApiError;
+use crate::frames::Frame;
+use crate::labels::label;
+use crate::log::{Chance, Hash, TableEvent, hex};
+use crate::metrics::Metrics;
+use crate::play::{Access, Item, Ledger, SeatInfo, contributor};
+use crate::presence::Presence;
+use crate::room::UndoOffer;
+use crate::work::{self, Kind};
+
+/// What never changes about a table.
+pub struct Meta {
+    pub id: String,
+    pub ruleset: &'static str,
+    pub title: String,
+    /// SHA-256 of the secret, shown to everyone from the start.
+    pub commitment: String,
+    pub chance: Chance,
+    /// Never shown until the table ends.
+    pub secret: Vec<u8>,
+}
+
+/// The state a snapshot is taken of.
+pub struct Taken {
+    pub revision: usize,
+    /// Game events in the log at this revision.
+    pub games: usize,
+    pub game: Arc<dyn AnyGame>,
+    pub ledger: Arc<RwLock<Ledger>>,
+    pub head: Hash,
+    pub seeds: BTreeMap<String, String>,
+    pub seats: Vec<SeatInfo>,
+    pub closed: bool,
+    pub revealed: bool,
+    /// Odds in play are on.
+    pub odds: bool,
+    /// The table's name now.
+    pub title: String,
+    pub archived: bool,
+    /// What the GM could take back now.
+    pub undo: UndoOffer,
+    /// Who has the table open (live: read when a picture is made).
+    pub presence: Arc<Presence>,
+}
+
+/// A viewer's picture at this revision: kept only while someone holds it (the streams being
+/// sent it, an answer being written), so an idle table holds no pictures; computed once for
+/// everyone who asks at the same time.
+type FrameCell = Arc<OnceCell<Weak<Frame>>>;
+
+pub struct Snapshot {
+    pub meta: Arc<Meta>,
+    taken: Taken,
+    /// Each viewer's picture at this revision (and presence version), computed on first demand.
+    frames: Mutex<HashMap<(Access, u64), FrameCell>>,
+    /// Whose move it is, the same for every viewer: computed once, when first needed.
+    status: OnceLock<Status>,
+    /// Each seat's odds at this revision, computed on first demand.
+    odds: Mutex<HashMap<Seat, Arc<OnceCell<Option<Value>>>>>,
+}
+
+/// One line of the table log as one viewer sees it: a game event (`event`) or a table event
+/// (`table`), told in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeenEntry {
+    /// Position in the table log; clients resume after the last one they saw.
+    pub index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableEvent>,
+    pub text: String,
+    /// A game event that shows chance or a secret brought into the open.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reveals: bool,
+}
+
+/// Verifiable chance, as everyone may see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fairness {
+    /// `clash-chance-v1`, or `legacy` for a table created before verifiable chance.
+    pub chance: Chance,
+    /// SHA-256 of the server secret (hex).
+    pub commitment: String,
+    /// The client seeds in force, by contributor.
+    pub seeds: BTreeMap<String, String>,
+    /// Each contributor's name at the table ("Ada", "the GM").
+    pub names: BTreeMap<String, String>,
+    /// Who this viewer contributes as (`gm`, `p1`), if it may add a seed.
+    pub contributor: Option<String>,
+    /// The secret, once the table has ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+}
+
+/// The answer's note about a command.
+#[derive(Debug, Clone, Serialize)]
+pub struct Receipt {
+    /// The command's number at the table.
+    pub n: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// True when this id was applied before: nothing was applied now.
+    pub duplicate: bool,
+}
+
+const SUSPENDED_NOTICE: &str =
+    "The GM plays your seat for now; you are watching until it is handed back.";
+
+/// Log lines further back than this are gathered on the blocking pool.
+const INLINE_LINES: usize = 64;
+
+impl Snapshot {
+    /// The snapshot of a table not yet filled (replaced at once by its first real one).
+    pub fn empty(meta: Arc<Meta>, game: Arc<dyn AnyGame>, ledger: Arc<RwLock<Ledger>>) -> Self {
+        let meta_title = meta.title.clone();
+        Snapshot::new(
+            meta,
+            Taken {
+                revision: 0,
+                games: 0,
+                game,
+                ledger,
+                head: [0; 32],
+                seeds: BTreeMap::new(),
+                seats: Vec::new(),
+                closed: false,
+                revealed: false,
+                odds: false,
+                title: meta_title,
+                archived: false,
+                undo: UndoOffer {
+                    n: None,
+                    text: String::new(),
+                },
+                presence: Arc::default(),
+            },
+        )
+    }
+
+    pub fn new(meta: Arc<Meta>, taken: Taken) -> Self {
+        Snapshot {
+            meta,
+            taken,
+            frames: Mutex::new(HashMap::new()),
+            status: OnceLock::new(),
+            odds: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn revision(&self) -> usize {
+        self.taken.revision
+    }
+
+    pub fn game(&self) -> &dyn AnyGame {
+        self.taken.game.as_ref()
+    }
+
+    pub fn closed(&self) -> bool {
+        self.taken.closed
+    }
+
+    pub fn archived(&self) -> bool {
+        self.taken.archived
+    }
+
+    pub fn title(&self) -> &str {
+        &self.taken.title
+    }
+
+    /// Who holds each seat (invites not shown).
+    pub fn seats(&self) -> &[SeatInfo] {
+        &self.taken.seats
+    }
+
+    /// Changes whenever someone opens or closes the table.
+    pub fn presence_version(&self) -> u64 {
+        self.taken.presence.version()
+    }
+
+    pub fn undo_offer(&self) -> &UndoOffer {
+        &self.taken.undo
+    }
+
+    /// Whose move it is (the rules' status), computed once per snapshot.
+    pub fn status(&self) -> &Status {
+        self.status.get_or_init(|| self.taken.game.status())
+    }
+
+    /// The chain hash of the last log entry (hex).
+    pub fn head_hex(&self) -> String {
+        hex(&self.taken.head)
+    }
+
+    pub fn revealed(&self) -> bool {
+        self.taken.revealed
+    }
+
+    pub fn odds_on(&self) -> bool {
+        self.taken.odds
+    }
+
+    /// `seat`'s odds at this revision from its own view, computed once on the blocking pool.
+    pub async fn odds(
+        self: &Arc<Self>,
+        seat: Seat,
+        hook: OddsFn,
+    ) -> Result<Option<Value>, ApiError> {
+        let cell = {
+            let mut odds = self.odds.lock().unwrap_or_else(|p| p.into_inner());
+            odds.entry(seat).or_default().clone()
+        };
+        cell.get_or_try_init(|| async {
+            let snapshot = self.clone();
+            work::run(Kind::Read, move || {
+                let view = snapshot.game().view(Viewer::Seat(seat));
+                hook(&view, seat)
+            })
+            .await
+        })
+        .await
+        .cloned()
+    }
+
+    /// The log lines `access` may read from position `after` on (a whisper only for the GM
+    /// and its sender).
+    pub fn seen(&self, access: &Access, after: usize) -> Vec<SeenEntry> {
+        let t = &self.taken;
+        let reader = crate::room::reader(access);
+        let ledger = t.ledger.read().unwrap_or_else(|p| p.into_inner());
+        let game_pos = &ledger.game_pos[..t.games.min(ledger.game_pos.len())];
+        let game_from = game_pos.partition_point(|p| *p < after);
+        let mut lines: Vec<SeenEntry> = t
+            .game
+            .events_for(access.viewer, game_from)
+            .into_iter()
+            .filter_map(
+                |SeenEvent {
+                     index,
+                     event,
+                     text,
+                     reveals,
+                 }| {
+                    Some(SeenEntry {
+                        index: *game_pos.get(index)?,
+                        event: Some(event),
+                        table: None,
+                        text,
+                        reveals,
+                    })
+                },
+            )
+            .collect();
+        let items = &ledger.items[..t.revision.min(ledger.items.len())];
+        for (index, item) in items.iter().enumerate().skip(after) {
+            if let Item::Table(event) = item
+                && event.readable_by(reader.as_deref())
+            {
+                lines.push(SeenEntry {
+                    index,
+                    event: None,
+                    table: Some(event.public()),
+                    text: event.narrate(&|s| t.game.seat_name(s)),
+                    reveals: false,
+                });
+            }
+        }
+        lines.sort_by_key(|l| l.index);
+        lines
+    }
+
+    /// The game events as `viewer` sees them, and the log position of each (for records).
+    pub fn game_events(&self, viewer: Viewer) -> (Vec<SeenEvent>, Vec<usize>) {
+        let ledger = self.taken.ledger.read().unwrap_or_else(|p| p.into_inner());
+        let games = self.taken.games.min(ledger.game_pos.len());
+        (
+            self.taken.game.events_for(viewer, 0),
+            ledger.game_pos[..games].to_vec(),
+        )
+    }
+
+    /// Everything `access` may know at this revision except the log lines, built as one JSON
+    /// value that takes the game's view and legal commands without copying them.
+    fn picture(&self, access: &Access) -> Value {
+        let (t, meta) = (&self.taken, &self.meta);
+        let game = t.game.as_ref();
+        let legal: Vec<Value> = match (access.seat, t.closed) {
+            (Some(s), false) => game
+                .legal_commands(s)
+                .into_iter()
+                .map(|command| json!({ "label": label(&command), "command": command }))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let names = t
+            .seeds
+            .keys()
+            .filter_map(|by| {
+                by.parse::<Seat>()
+                    .ok()
+                    .map(|s| (by.clone(), game.seat_name(s)))
+            })
+            .collect();
+        let fairness = Fairness {
+            chance: meta.chance,
+            commitment: meta.commitment.clone(),
+            seeds: t.seeds.clone(),
+            names,
+            contributor: contributor(access),
+            secret: t.revealed.then(|| hex(&meta.secret)),
+        };
+        let mut picture = serde_json::Map::new();
+        let mut put = |key: &str, value: Value| {
+            picture.insert(key.to_string(), value);
+        };
+        put("table", Value::String(meta.id.clone()));
+        put("ruleset", Value::String(meta.ruleset.to_string()));
+        put("title", Value::String(t.title.clone()));
+        put("viewer", Value::String(access.viewer.to_string()));
+        put("seat", json!(access.seat));
+        put("event_count", json!(t.revision));
+        put("head", Value::String(hex(&t.head)));
+        put("view", game.view(access.viewer));
+        put("render", Value::String(game.render(access.viewer)));
+        put("legal", Value::Array(legal));
+        put("seats", json!(t.seats));
+        put("fairness", json!(fairness));
+        put("closed", Value::Bool(t.closed));
+        if access.suspended {
+            put("notice", Value::String(SUSPENDED_NOTICE.to_string()));
+        }
+        put("room", json!(crate::room::view(self, &t.presence, access)));
+        Value::Object(picture)
+    }
+
+    /// `access`'s picture at this revision: computed once (on the blocking pool), then shared.
+    pub async fn frame(
+        self: &Arc<Self>,
+        access: &Access,
+        metrics: &Metrics,
+    ) -> Result<Arc<Frame>, ApiError> {
+        loop {
+            let key = (access.clone(), self.taken.presence.version());
+            let cell = {
+                let mut frames = self.frames.lock().unwrap_or_else(|p| p.into_inner());
+                frames.entry(key.clone()).or_default().clone()
+            };
+            let mut made = None;
+            let weak = cell
+                .get_or_try_init(|| async {
+                    let frame = self.compute(access, metrics).await?;
+                    let weak = Arc::downgrade(&frame);
+                    made = Some(frame);
+                    Ok::<_, ApiError>(weak)
+                })
+                .await?;
+            if let Some(frame) = made.or_else(|| weak.upgrade()) {
+                return Ok(frame);
+            }
+            // Computed before and let go since: forget it and compute it again.
+            let mut frames = self.frames.lock().unwrap_or_else(|p| p.into_inner());
+            if frames.get(&key).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                frames.remove(&key);
+            }
+        }
+    }
+
+    async fn compute(
+        self: &Arc<Self>,
+        access: &Access,
+        metrics: &Metrics,
+    ) -> Result<Arc<Frame>, ApiError> {
+        let snapshot = self.clone();
+        let access = access.clone();
+        let (frame, took) = work::run(Kind::Read, move || {
+            let started = Instant::now();
+            let picture = snapshot.picture(&access);
+            let frame = Arc::new(Frame::new(snapshot.revision(), &picture));
+            (frame, started.elapsed())
+        })
+        .await?;
+        metrics.updates_computed.inc();
+        metrics.update_seconds.observe(took.as_secs_f64());
+        Ok(frame)
+    }
+
+    /// The log lines from `after`, gathered on the blocking pool when there are many.
+    pub async fn lines(self: &Arc<Self>, access: &Access, after: usize) -> Vec<SeenEntry> {
+        if self.revision().saturating_sub(after) <= INLINE_LINES {
+            return self.seen(access, after);
+        }
+        let snapshot = self.clone();
+        let access = access.clone();
+        work::run(Kind::Read, move || snapshot.seen(&access, after))
+            .await
+            .unwrap_or_default()
+    }
+
+    /// `access`'s whole update as JSON: its picture, the log lines from `after`, and the receipt
+    /// of a command if this answers one.
+    pub async fn update_text(
+        self: &Arc<Self>,
+        access: &Access,
+        after: usize,
+        receipt: Option<&Receipt>,
+        metrics: &Metrics,
+    ) -> Result<String, ApiError> {
+        let frame = self.frame(access, metrics).await?;
+        let events = self.lines(access, after).await;
+        Ok(assemble(frame.text(), &events, receipt))
+    }
+}
+
+/// An update's JSON: the picture's members with `events` (and `command`) added.
+pub fn assemble(picture: &str, events: &[SeenEntry], receipt: Option<&Receipt>) -> String {
+    let events = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
+    let mut out = String::with_capacity(picture.len() + events.len() + 64);
+    out.push_str("{\"events\":");
+    out.push_str(&events);
+    if let Some(r) = receipt {
+        out.push_str(",\"command\":");
+        out.push_str(&serde_json::to_string(r).unwrap_or_else(|_| "null".into()));
+    }
+    match picture.strip_prefix('{') {
+        Some(rest) if rest != "}" => {
+            out.push(',');
+            out.push_str(rest);
+        }
+        _ => out.push('}'),
+    }
+    out
+}
+
+/// A live push that carries only what changed since the picture at `base`: a JSON Patch of the
+/// picture, and the new log lines.
+pub fn patch_text(base: usize, revision: usize, patch: &str, events: &[SeenEntry]) -> String {
+    let events = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
+    format!("{{\"base\":{base},\"event_count\":{revision},\"patch\":{patch},\"events\":{events}}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_update_is_the_picture_with_the_lines_and_the_receipt() {
+        let lines = vec![SeenEntry {
+            index: 4,
+            event: None,
+            table: Some(TableEvent::Closed),
+            text: "The GM ends the table.".into(),
+            reveals: false,
+        }];
+        let receipt = Receipt {
+            n: 2,
+            id: None,
+            duplicate: false,
+        };
+        let text = assemble(r#"{"a":1,"b":[2]}"#, &lines, Some(&receipt));
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["a"], 1);
+        assert_eq!(v["b"], json!([2]));
+        assert_eq!(v["events"][0]["index"], 4);
+        assert_eq!(v["command"]["n"], 2);
+        let bare: Value = serde_json::from_str(&assemble("{}", &[], None)).unwrap();
+        assert_eq!(bare, json!({"events": []}));
+    }
+}

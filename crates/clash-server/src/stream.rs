@@ -1,0 +1,142 @@
+//! The live stream (Server-Sent Events): after every change, each open stream gets its viewer's
+//! update, taken from the picture shared by every stream of that viewer at that revision.
+//!
+//! A stream opened with `?changes=patch` (the pages do) gets the whole update first, then each
+//! push as a `patch`: a JSON Patch of the update it last got, plus the new log lines. A stream
+//! that falls behind is never sent a backlog: when it can take more, it gets the table as it
+//! stands now (changes in between are folded together), and a peer that takes nothing at all is
+//! dropped by the connection's stall timeout (see [`crate::net`]).
+
+use std::sync::Arc;
+
+use axum::response::sse::Event;
+use clash_core::Seat;
+use serde_json::json;
+use tokio::sync::watch;
+
+use crate::frames::Hashes;
+use crate::metrics::Metrics;
+use crate::play::Access;
+use crate::presence::Here;
+use crate::snapshot::{assemble, patch_text};
+use crate::tables::{Push, StreamTicket, Table};
+
+/// One open stream.
+pub struct Watcher {
+    pub table: Arc<Table>,
+    pub key: String,
+    pub as_seat: Option<Seat>,
+    /// The rights the stream was opened with: it sends only while the key still has exactly these.
+    pub bound: Access,
+    /// The log position the client has read up to.
+    pub cursor: usize,
+    /// Send patches after the first update.
+    pub patches: bool,
+    pub changes: watch::Receiver<u64>,
+    pub closing: watch::Receiver<bool>,
+    pub metrics: Arc<Metrics>,
+    /// The stream's place at the table, and the page counted as present, while it lives.
+    pub places: (StreamTicket, Here),
+    /// The revision, presence version and hashes of the picture last sent.
+    sent: Option<(usize, u64, Arc<Hashes>)>,
+    started: bool,
+    ended: bool,
+}
+
+impl Watcher {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        table: Arc<Table>,
+        key: String,
+        as_seat: Option<Seat>,
+        bound: Access,
+        cursor: usize,
+        patches: bool,
+        closing: watch::Receiver<bool>,
+        metrics: Arc<Metrics>,
+        places: (StreamTicket, Here),
+    ) -> Watcher {
+        let changes = table.watch();
+        Watcher {
+            table,
+            key,
+            as_seat,
+            bound,
+            cursor,
+            patches,
+            changes,
+            closing,
+            metrics,
+            places,
+            sent: None,
+            started: false,
+            ended: false,
+        }
+    }
+
+    /// The next message for this viewer, or `None` once the stream should end.
+    pub async fn next(&mut self) -> Option<Event> {
+        loop {
+            if self.ended {
+                return None;
+            }
+            if self.started {
+                tokio::select! {
+                    changed = self.changes.changed() => changed.ok()?,
+                    _ = self.closing.wait_for(|c| *c) => return None,
+                }
+            }
+            self.started = true;
+            let snapshot = match self.table.push(&self.key, self.as_seat, &self.bound).await {
+                Push::Snapshot(s) => s,
+                other => return Some(self.last_word(other)),
+            };
+            let revision = snapshot.revision();
+            let present = snapshot.presence_version();
+            if self
+                .sent
+                .as_ref()
+                .is_some_and(|(r, p, _)| *r == revision && *p == present)
+            {
+                continue;
+            }
+            let Ok(frame) = snapshot.frame(&self.bound, &self.metrics).await else {
+                self.ended = true;
+                return None;
+            };
+            let events = snapshot.lines(&self.bound, self.cursor).await;
+            let (name, data) = match (&self.sent, self.patches) {
+                (Some((base, _, hashes)), true) => (
+                    "patch",
+                    patch_text(*base, revision, &frame.patch_since(hashes), &events),
+                ),
+                _ => ("update", assemble(frame.text(), &events, None)),
+            };
+            self.cursor = revision;
+            self.sent = Some((revision, present, frame.hashes.clone()));
+            return Some(
+                Event::default()
+                    .id(revision.to_string())
+                    .event(name)
+                    .data(data),
+            );
+        }
+    }
+
+    /// The message that ends the stream.
+    fn last_word(&mut self, push: Push) -> Event {
+        self.ended = true;
+        match push {
+            Push::Changed { message } => Event::default()
+                .event("access")
+                .data(json!({ "message": message }).to_string()),
+            Push::Revoked => Event::default()
+                .event("revoked")
+                .data("this link was revoked; ask the GM for a new one"),
+            Push::Deleted => Event::default()
+                .event("deleted")
+                .data("the GM deleted this table"),
+            Push::Snapshot(_) => Event::default().comment("end"),
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! Rules work off the threads that serve requests: deciding a command, computing a viewer's
+//! picture, reading a table back from its log, checking a setup.
+//!
+//! It runs on tokio's blocking thread pool, but at most as many jobs of each kind at once as the
+//! machine has cores: a burst of changes queues its pictures instead of starting hundreds of
+//! threads that fight over the cores (and starve the database writer). Commands have their own
+//! allowance, so deciding one never waits behind a queue of pictures.
+
+use std::sync::OnceLock;
+
+use tokio::sync::Semaphore;
+
+use crate::error::ApiError;
+
+/// What kind of work, each with its own allowance.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// Deciding a command (the table's lock is held meanwhile).
+    Decide,
+    /// Pictures, log lines, odds, records, setups and tables read back.
+    Read,
+}
+
+fn allowance(kind: Kind) -> &'static Semaphore {
+    static DECIDE: OnceLock<Semaphore> = OnceLock::new();
+    static READ: OnceLock<Semaphore> = OnceLock::new();
+    let cores = || {
+        Semaphore::new(
+            std::thread::available_parallelism()
+                .map(usize::from)
+                .unwrap_or(2),
+        )
+    };
+    match kind {
+        Kind::Decide => DECIDE.get_or_init(cores),
+        Kind::Read => READ.get_or_init(cores),
+    }
+}
+
+/// Run `job` on the blocking pool within its kind's allowance.
+pub async fn run<T: Send + 'static>(
+    kind: Kind,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    // The semaphore is never closed, so acquiring cannot fail.
+    let _permit = allowance(kind).acquire().await.ok();
+    tokio::task::spawn_blocking(job)
+        .await
+        .map_err(|e| ApiError::Unreadable(format!("the rules failed: {e}")))
+}

@@ -1,0 +1,719 @@
+//! The abuse suite: a real server on a loopback port, with small limits so each one is reached
+//! in a moment, and clients that misbehave. Every test is bounded in requests and in time (each
+//! waits at most a few seconds for what it expects) and stops its server.
+//!
+//! What it proves: oversize and unknown-field inputs are refused and change nothing; table
+//! creation is rate-limited per address; connections are capped per address; silent
+//! connections, half-sent headers and idle keep-alive connections are closed; a live stream
+//! that does not read is dropped; streams are capped per key and per table; a table that left
+//! memory comes back from its log identical; start-up reads no table.
+
+#[path = "common/client.rs"]
+#[allow(dead_code)]
+mod client;
+mod common;
+#[path = "common/wire.rs"]
+#[allow(dead_code)]
+mod wire;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clash_server::Limits;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpSocket, TcpStream};
+use wire::*;
+
+/// Limits small enough to reach in a test, generous where a test does not aim at them.
+fn limits() -> Limits {
+    Limits {
+        connections_per_address: 64,
+        header_timeout: Duration::from_secs(5),
+        request_timeout: Duration::from_secs(5),
+        stall_timeout: Duration::from_secs(5),
+        body_limit: 16 * 1024,
+        creates_per_minute: 600,
+        create_burst: 100,
+        streams_per_key: 8,
+        streams_per_table: 32,
+        stream_keep_alive: Duration::from_secs(5),
+        ..Limits::default()
+    }
+}
+
+/// A sealed-duel table with claimed keys for p1 and p2.
+struct Table {
+    id: String,
+    owner: String,
+    spectator: String,
+    p1: String,
+    p2: String,
+}
+
+async fn table(addr: SocketAddr) -> Table {
+    let created = request(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({"ruleset": "sealed-duel", "title": "Abuse"})),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let c = created.json();
+    let (id, owner) = (
+        c["table"].as_str().unwrap(),
+        c["owner_key"].as_str().unwrap(),
+    );
+    let mut keys = Vec::new();
+    for seat in ["p1", "p2"] {
+        let link = request(
+            addr,
+            "POST",
+            &format!("/api/tables/{id}/seats/{seat}/link?key={owner}"),
+            None,
+        )
+        .await
+        .json();
+        let invite = link["invite"].as_str().unwrap();
+        let claimed = request(
+            addr,
+            "POST",
+            &format!("/api/tables/{id}/claim?key={invite}"),
+            None,
+        )
+        .await
+        .json();
+        keys.push(claimed["key"].as_str().unwrap().to_string());
+    }
+    Table {
+        id: id.into(),
+        owner: owner.into(),
+        spectator: c["spectator_key"].as_str().unwrap().into(),
+        p1: keys[0].clone(),
+        p2: keys[1].clone(),
+    }
+}
+
+async fn command(addr: SocketAddr, t: &Table, key: &str, command: Value) -> Answer {
+    request(
+        addr,
+        "POST",
+        &format!("/api/tables/{}/commands?key={key}", t.id),
+        Some(&json!({ "command": command })),
+    )
+    .await
+}
+
+/// Everything a key can read of a table: its view and its record.
+async fn reading(addr: SocketAddr, t: &Table, key: &str) -> (Value, Value) {
+    let view = request(
+        addr,
+        "GET",
+        &format!("/api/tables/{}/view?key={key}&after=0", t.id),
+        None,
+    )
+    .await;
+    assert_eq!(view.status, 200, "{}", view.body);
+    let record = request(
+        addr,
+        "GET",
+        &format!("/api/tables/{}/export?key={key}", t.id),
+        None,
+    )
+    .await;
+    assert_eq!(record.status, 200, "{}", record.body);
+    (view.json(), record.json())
+}
+
+/// A bad request: method, path, headers, body, and the status and code it must get.
+type Bad<'a> = (
+    &'a str,
+    String,
+    Vec<(&'a str, &'a str)>,
+    String,
+    u16,
+    &'a str,
+);
+
+#[tokio::test]
+async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
+    let live = Live::start(limits()).await;
+    let addr = live.addr;
+    let t = table(addr).await;
+    command(addr, &t, &t.p1, json!({"type": "commit", "word": "apple"})).await;
+    let before = reading(addr, &t, &t.owner).await;
+    let stored = live.tables.store().count_tables().await.unwrap();
+    let commands = format!("/api/tables/{}/commands?key={}", t.id, t.p2);
+    let json_type = [("Content-Type", "application/json")];
+    let huge = format!(
+        r#"{{"command": {{"type": "commit", "word": "{}"}}}}"#,
+        "x".repeat(20_000)
+    );
+    let long_id = "i".repeat(101);
+    let long_title = "t".repeat(121);
+    let long_seed = "s".repeat(65);
+    let cases: Vec<Bad> = vec![
+        (
+            "POST",
+            commands.clone(),
+            json_type.to_vec(),
+            huge,
+            413,
+            "too_large",
+        ),
+        (
+            "POST",
+            commands.clone(),
+            vec![("Content-Type", "text/plain")],
+            r#"{"command": {"type": "commit", "word": "pear"}}"#.into(),
+            415,
+            "not_json",
+        ),
+        (
+            "POST",
+            commands.clone(),
+            json_type.to_vec(),
+            r#"{"command": {"type": "commit", "word": "pear"}, "junk": 1}"#.into(),
+            400,
+            "malformed",
+        ),
+        (
+            "POST",
+            commands.clone(),
+            json_type.to_vec(),
+            r#"{"command": {"type": "commit", "word": "pear", "junk": "x"}}"#.into(),
+            400,
+            "malformed",
+        ),
+        (
+            "POST",
+            commands.clone(),
+            json_type.to_vec(),
+            r#"{"command": {"type": "commit", "word": 7}}"#.into(),
+            400,
+            "malformed",
+        ),
+        (
+            "POST",
+            commands.clone(),
+            json_type.to_vec(),
+            format!(r#"{{"command": {{"type": "commit", "word": "pear"}}, "id": "{long_id}"}}"#),
+            400,
+            "malformed",
+        ),
+        (
+            "POST",
+            commands.clone(),
+            json_type.to_vec(),
+            r#"{"command": {"type": "commit", "word": "pear"}, "as": "p7"}"#.into(),
+            404,
+            "unknown_seat",
+        ),
+        (
+            "POST",
+            format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
+            json_type.to_vec(),
+            r#"{"npc": "yes"}"#.into(),
+            400,
+            "malformed",
+        ),
+        (
+            "DELETE",
+            format!("/api/tables/{}/seats/p9/link?key={}", t.id, t.owner),
+            vec![],
+            String::new(),
+            404,
+            "unknown_seat",
+        ),
+        (
+            "POST",
+            format!("/api/tables/{}/seats/zz/hand-back?key={}", t.id, t.owner),
+            vec![],
+            String::new(),
+            404,
+            "unknown_seat",
+        ),
+        (
+            "POST",
+            format!("/api/tables/{}/seed?key={}", t.id, t.p1),
+            json_type.to_vec(),
+            format!(r#"{{"seed": "{long_seed}"}}"#),
+            400,
+            "malformed",
+        ),
+        (
+            "POST",
+            format!("/api/tables/{}/links/everyone?key={}", t.id, t.owner),
+            vec![],
+            String::new(),
+            400,
+            "malformed",
+        ),
+        (
+            "POST",
+            "/api/tables".into(),
+            json_type.to_vec(),
+            format!(r#"{{"ruleset": "sealed-duel", "title": "{long_title}"}}"#),
+            400,
+            "malformed",
+        ),
+        (
+            "POST",
+            "/api/tables".into(),
+            json_type.to_vec(),
+            r#"{"ruleset": "sealed-duel", "setup": {"players": 2, "junk": true}}"#.into(),
+            400,
+            "malformed",
+        ),
+        (
+            "POST",
+            "/api/tables".into(),
+            json_type.to_vec(),
+            r#"{"ruleset": "sealed-duel", "setup": {"players": "two"}}"#.into(),
+            400,
+            "malformed",
+        ),
+    ];
+    for (method, path, headers, body, status, code) in cases {
+        let answer =
+            request_from(addr, "127.0.0.1", method, &path, &headers, body.as_bytes()).await;
+        assert_eq!(answer.status, status, "{method} {path}: {}", answer.body);
+        assert_eq!(answer.json()["error"]["code"], code, "{}", answer.body);
+    }
+    assert_eq!(reading(addr, &t, &t.owner).await, before, "nothing changed");
+    assert_eq!(live.tables.store().count_tables().await.unwrap(), stored);
+    live.stop().await;
+}
+
+/// Every catalogue ruleset refuses a setup with a field it does not know, and a command (one
+/// its rules would accept) with an extra field, and the table is as it was.
+#[tokio::test]
+async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
+    let live = Live::start(limits()).await;
+    let addr = live.addr;
+    for entry in clash_catalogue::rulesets() {
+        let mut setup: Value = serde_json::from_str(entry.presets[0].setup).unwrap();
+        setup["no_such_field"] = json!("junk");
+        let refused = request(
+            addr,
+            "POST",
+            "/api/tables",
+            Some(&json!({"ruleset": entry.id, "setup": setup})),
+        )
+        .await;
+        assert_eq!(refused.status, 400, "{}: {}", entry.id, refused.body);
+        let created = request(
+            addr,
+            "POST",
+            "/api/tables",
+            Some(&json!({"ruleset": entry.id})),
+        )
+        .await
+        .json();
+        let (id, owner) = (
+            created["table"].as_str().unwrap(),
+            created["owner_key"].as_str().unwrap(),
+        );
+        // The GM plays every seat, so some seat has a legal command.
+        let mut tried = false;
+        for seat in created["seats"].as_array().unwrap() {
+            let seat = seat["seat"].as_str().unwrap();
+            if seat != "gm" {
+                let npc = request(
+                    addr,
+                    "POST",
+                    &format!("/api/tables/{id}/seats/{seat}/link?key={owner}"),
+                    Some(&json!({"npc": true})),
+                )
+                .await;
+                assert_eq!(npc.status, 201, "{}", npc.body);
+            }
+            let view = request(
+                addr,
+                "GET",
+                &format!("/api/tables/{id}/view?key={owner}&as={seat}"),
+                None,
+            )
+            .await
+            .json();
+            let Some(legal) = view["legal"].as_array().and_then(|l| l.first()) else {
+                continue;
+            };
+            let before = view["event_count"].clone();
+            let mut junk = legal["command"].clone();
+            junk["no_such_field"] = json!("x".repeat(1000));
+            let answer = request(
+                addr,
+                "POST",
+                &format!("/api/tables/{id}/commands?key={owner}"),
+                Some(&json!({"command": junk, "as": seat})),
+            )
+            .await;
+            assert_eq!(answer.status, 400, "{} {seat}: {}", entry.id, answer.body);
+            let after = request(
+                addr,
+                "GET",
+                &format!("/api/tables/{id}/view?key={owner}&as={seat}"),
+                None,
+            )
+            .await
+            .json();
+            assert_eq!(after["event_count"], before);
+            tried = true;
+            break;
+        }
+        assert!(tried, "{}: no seat had a legal command", entry.id);
+    }
+    // A setup that means nothing is no setup (IT-1: a table needs at least one player).
+    for empty in [json!([]), json!({})] {
+        let refused = request(
+            addr,
+            "POST",
+            "/api/tables",
+            Some(&json!({"ruleset": "iron-triangle", "setup": empty})),
+        )
+        .await;
+        assert!(
+            (400..500).contains(&refused.status),
+            "{empty}: {}",
+            refused.body
+        );
+    }
+    live.stop().await;
+}
+
+#[tokio::test]
+async fn table_creation_is_rate_limited_per_address() {
+    let live = Live::start(Limits {
+        create_burst: 3,
+        creates_per_minute: 1,
+        ..limits()
+    })
+    .await;
+    let addr = live.addr;
+    let create = |from: &'static str| async move {
+        request_from(
+            addr,
+            from,
+            "POST",
+            "/api/tables",
+            &[("Content-Type", "application/json")],
+            br#"{"ruleset": "sealed-duel"}"#,
+        )
+        .await
+    };
+    for _ in 0..3 {
+        assert_eq!(create("127.0.0.4").await.status, 201);
+    }
+    let refused = create("127.0.0.4").await;
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert_eq!(refused.json()["error"]["code"], "rate_limited");
+    let wait: u64 = refused.header("retry-after").unwrap().parse().unwrap();
+    assert!((30..=60).contains(&wait), "{wait}");
+    // The lobby's form is held to the same allowance, and says so on the page.
+    let form = request_from(
+        addr,
+        "127.0.0.4",
+        "POST",
+        "/tables",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        b"preset=sealed-duel%230",
+    )
+    .await;
+    assert_eq!(form.status, 429);
+    assert!(form.body.contains("too many new tables"), "{}", form.body);
+    // Another address has its own allowance.
+    assert_eq!(create("127.0.0.5").await.status, 201);
+    assert_eq!(live.tables.store().count_tables().await.unwrap(), 4);
+    live.stop().await;
+}
+
+#[tokio::test]
+async fn connections_beyond_the_cap_per_address_are_turned_away_at_once() {
+    let live = Live::start(Limits {
+        connections_per_address: 4,
+        ..limits()
+    })
+    .await;
+    let addr = live.addr;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(connect_from(addr, "127.0.0.6").await);
+    }
+    // Wait until the server has counted them.
+    for _ in 0..50 {
+        if metric(addr, "clash_connections_open").await >= 5.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let extra = tokio::time::timeout(
+        Duration::from_secs(2),
+        request_from(addr, "127.0.0.6", "GET", "/healthz", &[], b""),
+    )
+    .await
+    .expect("turned away at once, not left waiting");
+    assert_eq!(extra.status, 503);
+    assert!(
+        extra.body.contains("too many connections"),
+        "{}",
+        extra.body
+    );
+    let other = request_from(addr, "127.0.0.7", "GET", "/healthz", &[], b"").await;
+    assert_eq!(other.status, 200, "other addresses are served");
+    assert!(
+        metric(
+            addr,
+            "clash_refused_total{reason=\"connections_per_address\"}"
+        )
+        .await
+            >= 1.0
+    );
+    drop(held);
+    live.stop().await;
+}
+
+#[tokio::test]
+async fn silent_connections_half_sent_headers_and_idle_keep_alives_are_closed() {
+    let live = Live::start(Limits {
+        header_timeout: Duration::from_millis(400),
+        ..limits()
+    })
+    .await;
+    let addr = live.addr;
+    let mut silent = connect_from(addr, "127.0.0.1").await;
+    assert!(
+        closed_within(&mut silent, Duration::from_secs(3)).await,
+        "silent"
+    );
+    let mut half = connect_from(addr, "127.0.0.1").await;
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        .await
+        .unwrap();
+    assert!(
+        closed_within(&mut half, Duration::from_secs(3)).await,
+        "half a header"
+    );
+    // A keep-alive connection is served while it keeps asking, then closed once idle.
+    let mut busy = BufReader::new(connect_from(addr, "127.0.0.1").await);
+    for _ in 0..3 {
+        busy.get_mut()
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        assert_eq!(read_answer(&mut busy).await.status, 200);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(
+        closed_within(busy.get_mut(), Duration::from_secs(3)).await,
+        "idle keep-alive"
+    );
+    live.stop().await;
+}
+
+/// Open a live stream on a socket with a tiny receive buffer and never read it.
+async fn unread_stream(addr: SocketAddr, path: &str) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(2048).unwrap();
+    let mut stream = socket.connect(addr).await.unwrap();
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream
+}
+
+#[tokio::test]
+async fn a_stream_that_does_not_read_is_dropped() {
+    let live = Live::start(Limits {
+        stall_timeout: Duration::from_millis(400),
+        send_buffer: 4096,
+        connection_buffer: 8192,
+        ..limits()
+    })
+    .await;
+    let addr = live.addr;
+    let t = table(addr).await;
+    let path = format!("/api/tables/{}/stream?key={}", t.id, t.owner);
+    let _unread = unread_stream(addr, &path).await;
+    for _ in 0..50 {
+        if metric(addr, "clash_streams_open").await >= 1.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(metric(addr, "clash_streams_open").await, 1.0);
+    // Every shuffle is an update for the GM's stream; the stream's buffers fill and stay full.
+    let mut dropped = false;
+    for _ in 0..200 {
+        let answer = command(addr, &t, &t.owner, json!({"type": "shuffle"})).await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        if metric(addr, "clash_streams_open").await == 0.0 {
+            dropped = true;
+            break;
+        }
+    }
+    if !dropped {
+        for _ in 0..100 {
+            if metric(addr, "clash_streams_open").await == 0.0 {
+                dropped = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    assert!(dropped, "the stream that does not read was not dropped");
+    assert!(metric(addr, "clash_refused_total{reason=\"stalled\"}").await >= 1.0);
+    // The table plays on for everyone else.
+    let answer = command(addr, &t, &t.p1, json!({"type": "commit", "word": "apple"})).await;
+    assert_eq!(answer.status, 200);
+    live.stop().await;
+}
+
+/// Open a stream and read its first message's event name (or the refusal's status).
+async fn open_stream(addr: SocketAddr, path: &str) -> Result<BufReader<TcpStream>, u16> {
+    let stream = TcpStream::connect(addr).await.unwrap();
+    let mut stream = BufReader::new(stream);
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    stream.get_mut().write_all(head.as_bytes()).await.unwrap();
+    let mut line = String::new();
+    stream.read_line(&mut line).await.unwrap();
+    let status: u16 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    if status != 200 {
+        return Err(status);
+    }
+    loop {
+        line.clear();
+        stream.read_line(&mut line).await.unwrap();
+        if line.trim().is_empty() {
+            return Ok(stream);
+        }
+    }
+}
+
+/// The next SSE event name on a chunked stream (skipping keep-alive comments).
+async fn next_event(stream: &mut BufReader<TcpStream>) -> Option<String> {
+    let mut line = String::new();
+    let read = async {
+        loop {
+            line.clear();
+            if stream.read_line(&mut line).await.ok()? == 0 {
+                return None;
+            }
+            let size = usize::from_str_radix(line.trim(), 16).ok()?;
+            if size == 0 {
+                return None;
+            }
+            let mut chunk = vec![0; size + 2];
+            stream.read_exact(&mut chunk).await.ok()?;
+            let text = String::from_utf8_lossy(&chunk);
+            if let Some(name) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("event:").map(|n| n.trim().to_string()))
+            {
+                return Some(name);
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(3), read)
+        .await
+        .ok()
+        .flatten()
+}
+
+#[tokio::test]
+async fn streams_are_capped_per_key_and_per_table() {
+    let live = Live::start(Limits {
+        streams_per_key: 2,
+        streams_per_table: 3,
+        ..limits()
+    })
+    .await;
+    let addr = live.addr;
+    let t = table(addr).await;
+    let path = |key: &str| format!("/api/tables/{}/stream?key={key}", t.id);
+    let mut a = open_stream(addr, &path(&t.p1)).await.unwrap();
+    let _b = open_stream(addr, &path(&t.p1)).await.unwrap();
+    assert_eq!(next_event(&mut a).await.as_deref(), Some("update"));
+    assert_eq!(
+        open_stream(addr, &path(&t.p1)).await.err(),
+        Some(429),
+        "per key"
+    );
+    let _c = open_stream(addr, &path(&t.spectator)).await.unwrap();
+    assert_eq!(
+        open_stream(addr, &path(&t.p2)).await.err(),
+        Some(429),
+        "per table"
+    );
+    drop(a);
+    // Its place is freed once the server sees it closed.
+    let mut reopened = Err(0);
+    for _ in 0..50 {
+        reopened = open_stream(addr, &path(&t.p2)).await;
+        if reopened.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    assert!(reopened.is_ok(), "a closed stream frees its place");
+    live.stop().await;
+}
+
+#[tokio::test]
+async fn a_table_read_back_from_its_log_is_the_table_it_was() {
+    let live = Live::start(limits()).await;
+    let addr = live.addr;
+    let t = table(addr).await;
+    request(
+        addr,
+        "POST",
+        &format!("/api/tables/{}/seed?key={}", t.id, t.p1),
+        Some(&json!({"seed": "ada-seed"})),
+    )
+    .await;
+    command(addr, &t, &t.p1, json!({"type": "commit", "word": "apple"})).await;
+    command(addr, &t, &t.p2, json!({"type": "commit", "word": "pear"})).await;
+    command(addr, &t, &t.owner, json!({"type": "shuffle"})).await;
+    let keys = [&t.owner, &t.p1, &t.p2, &t.spectator];
+    let mut before = Vec::new();
+    for key in keys {
+        before.push(reading(addr, &t, key).await);
+    }
+    assert!(live.tables.unload_idle(Duration::ZERO) >= 1);
+    assert_eq!(live.tables.loaded(), 0, "nothing is left in memory");
+    for (key, was) in keys.into_iter().zip(&before) {
+        assert_eq!(&reading(addr, &t, key).await, was, "read back for {key}");
+    }
+    // It plays on where it was: the reveal rolls from the same chance as before.
+    let reveal = command(addr, &t, &t.owner, json!({"type": "reveal"})).await;
+    assert_eq!(reveal.status, 200, "{}", reveal.body);
+    assert_eq!(reveal.json()["command"]["n"], 3);
+    // A table with an open stream stays in memory.
+    let _watching = open_stream(addr, &format!("/api/tables/{}/stream?key={}", t.id, t.p1))
+        .await
+        .unwrap();
+    assert_eq!(live.tables.unload_idle(Duration::ZERO), 0);
+    live.stop().await;
+}
+
+#[tokio::test]
+async fn start_up_reads_no_table_and_a_request_reads_only_its_own() {
+    let live = Live::start(limits()).await;
+    let mut ids = Vec::new();
+    for _ in 0..5 {
+        ids.push(table(live.addr).await);
+    }
+    let path = live.path.clone();
+    let _dir = live.stop().await;
+    let tables = clash_server::open_with(&path, catalogue_all(), limits()).unwrap();
+    assert_eq!(tables.store().count_tables().await.unwrap(), 5);
+    assert_eq!(tables.loaded(), 0);
+    let t = tables.get(&ids[2].id).await.unwrap();
+    assert_eq!(t.id, ids[2].id);
+    assert_eq!(tables.loaded(), 1);
+    assert!(matches!(
+        tables.get("0123456789ab").await,
+        Err(clash_server::ApiError::UnknownTable(_))
+    ));
+    assert_eq!(tables.loaded(), 1, "an unknown id leaves nothing behind");
+}
