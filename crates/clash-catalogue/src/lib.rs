@@ -8,12 +8,15 @@ use clash_core::RulesetEntry;
 /// All available rulesets.
 pub fn rulesets() -> Vec<RulesetEntry> {
     vec![
-        // One line per ruleset crate: RulesetEntry::of::<crate::Ruleset>(), with the analysis
+        // One line per ruleset crate: RulesetEntry::of::<crate::Ruleset>() (or
+        // with_session_zero, for a ruleset whose tables are made by form), with the analysis
         // crate's odds in play where it has them.
-        RulesetEntry::of::<iron_triangle::IronTriangle>().with_odds(in_play::iron_triangle),
-        RulesetEntry::of::<nd_tourists::NdTourists>().with_odds(in_play::nd_tourists),
-        RulesetEntry::of::<triforce::Triforce>().with_odds(in_play::triforce),
-        RulesetEntry::of::<wicked_age::WickedAge>().with_odds(in_play::wicked_age),
+        RulesetEntry::with_session_zero::<iron_triangle::IronTriangle>()
+            .with_odds(in_play::iron_triangle),
+        RulesetEntry::with_session_zero::<nd_tourists::NdTourists>()
+            .with_odds(in_play::nd_tourists),
+        RulesetEntry::with_session_zero::<triforce::Triforce>().with_odds(in_play::triforce),
+        RulesetEntry::with_session_zero::<wicked_age::WickedAge>().with_odds(in_play::wicked_age),
     ]
 }
 
