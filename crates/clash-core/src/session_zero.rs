@@ -19,8 +19,9 @@
 //! refuses a sheet handed in, so nothing reaches the table until the sheet is valid.
 //!
 //! Who sees what: a player's sheet is public once handed in (as a PC's sheet is in play); an
-//! NPC's sheet, and the setup play starts from, are the GM's alone; a send-back's comment is
-//! read by the GM and that sheet's player.
+//! NPC's sheet, and the setup play starts from (in the GM's view once every sheet is in, to
+//! download as a file), are the GM's alone; a send-back's comment is read by the GM and that
+//! sheet's player.
 
 use std::collections::BTreeMap;
 
@@ -597,10 +598,13 @@ impl<R: SessionZero> Staged<R> {
         });
         if gm {
             view["npcs"] = to_json(&g.npcs);
-            view["blocked"] = match self.starting_game() {
-                Ok(_) => Value::Null,
-                Err(e) => blocked(&e),
-            };
+            match self.starting_game() {
+                Ok((setup, _)) => {
+                    view["blocked"] = Value::Null;
+                    view["setup"] = setup;
+                }
+                Err(e) => view["blocked"] = blocked(&e),
+            }
         }
         json!({ "session_zero": view })
     }

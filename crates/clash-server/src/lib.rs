@@ -23,7 +23,8 @@
 //! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
 //!   ruleset's status and seat names; [`presence`]: who has the table open; [`chat`]: table
 //!   talk and whispers to the GM; [`undo`]: the GM takes back the last command, as a table
-//!   event; [`manage`]: rename, archive, delete; [`rules`]: each game's rules and charts.
+//!   event; [`manage`]: rename, archive, delete; [`rules`]: each game's rules and charts;
+//!   [`forms`]: tables made by form and the players' own characters in session zero.
 //!
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
@@ -32,6 +33,7 @@ pub mod api;
 pub mod chat;
 pub mod error;
 pub mod export;
+pub mod forms;
 pub mod labels;
 pub mod links;
 pub mod log;
@@ -68,6 +70,7 @@ pub fn app(tables: Arc<Tables>) -> axum::Router {
         .merge(chat::router(tables.clone()))
         .merge(undo::router(tables.clone()))
         .merge(manage::router(tables.clone()))
+        .merge(forms::router(tables.clone()))
         .merge(rules::router(tables))
 }
 
