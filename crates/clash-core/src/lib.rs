@@ -14,10 +14,13 @@
 //! * [`session_zero`]: the stage before play where players make their characters through each
 //!   game's forms, checked field by field ([`SessionZero`], [`Staged`]);
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`);
-//! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output.
+//! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output;
+//! * [`bot`]: bots that take a seat and decide from that seat's view alone ([`SeatBot`],
+//!   [`SeatTable`]), and their type-erased hook in the catalogue ([`BotFn`]).
 //!
 //! The kernel does no I/O.
 
+pub mod bot;
 pub mod error;
 pub mod game;
 pub mod listing;
@@ -28,6 +31,7 @@ pub mod seat;
 pub mod session_zero;
 pub mod text;
 
+pub use bot::{BadStrength, BotError, BotFn, Budget, SeatBot, SeatTable, Strength, play_seat};
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
 pub use listing::{Listed, Panel, Preset, Rules};

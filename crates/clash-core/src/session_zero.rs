@@ -897,6 +897,15 @@ impl<R: SessionZero> AnyGame for Staged<R> {
             _ => None,
         }
     }
+
+    /// Once play has started, the ruleset's own game, so its bots can read it; before then
+    /// the stage itself, which no bot plays.
+    fn as_any(&self) -> &dyn std::any::Any {
+        match &self.game {
+            Some(g) => g,
+            None => self,
+        }
+    }
 }
 
 /// A ruleset's forms and checks, as the catalogue carries them (see
