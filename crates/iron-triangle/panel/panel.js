@@ -211,7 +211,7 @@
     if ((c.backgrounds || []).length || c.unassigned_points) {
       card.append(h('div', 'it-label', 'Backgrounds'));
       const parts = (c.backgrounds || []).map((b) => b.name + ' ' + b.current + '/' + b.max);
-      if (c.unassigned_points) parts.push(c.unassigned_points + ' unassigned point(s)');
+      if (c.unassigned_points) parts.push(c.unassigned_points === 1 ? '1 point not yet given to a background' : c.unassigned_points + ' points not yet given to a background');
       card.append(h('p', null, parts.join(' · ')));
     }
     return card;

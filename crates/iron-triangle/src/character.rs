@@ -451,7 +451,7 @@ impl CharacterSheet {
         if !self.established && total != STARTING_ENERGY {
             return Err(RuleError::setup(
                 "IT-9",
-                format!("energy maxes total {total}; they must total {STARTING_ENERGY}"),
+                format!("a new character spreads exactly {STARTING_ENERGY} energy over the three types, not {total}"),
             ));
         }
         Ok(())

@@ -131,7 +131,9 @@
       let sheet;
       try { sheet = editor.form.get(); } catch (e) { npcErr.textContent = e.message; return; }
       if (await send({ type: 'ready_npc', sheet: sheet }, npcErr)) {
+        // Readied: the NPC is listed above; the form folds away, blank for the next one.
         editor.load(null);
+        npcForm.open = false;
       }
     });
     const npcForm = h('details', 's0-new-npc', h('summary', null, 'Make ' + w.anNpc + ' with the same form'),
@@ -177,7 +179,7 @@
         why.textContent = v.blocked ? (v.blocked.rule && v.blocked.rule !== 'Session zero' ? v.blocked.rule + ': ' : '') + capital(v.blocked.message) + '.' : 'Every sheet is in and they fit together: play can start.';
         people.replaceChildren(...v.players.map((p) => gmPerson(u, spec, p, send, sendBacks)));
         npcs.replaceChildren(...(v.npcs || []).map((n) => gmNpc(ruleset, spec, n, send, edit, drawLibrary)));
-        if (!(v.npcs || []).length) npcs.append(h('li', 'hint', 'None yet.'));
+        if (!(v.npcs || []).length) npcs.append(h('li', 'hint', 'No ' + w.npcs + ' yet.'));
         if (!(v.npcs || []).length && !npcForm.dataset.touched) { npcForm.open = true; npcForm.dataset.touched = '1'; }
       },
     };
