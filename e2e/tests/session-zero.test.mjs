@@ -260,3 +260,42 @@ test('a Wicked Age character made from an invite link rolls its own forms', asyn
   await shotsBoth(p, 's0-wa-rolled');
   await assertNoRawTokens(p, 'Ysolde\'s first roll');
 });
+
+test('a Tourists party made from an invite link plays its first round', async () => {
+  const gm = await person(browser);
+  await lobbyForm(gm, 'nd-tourists', 'Tourist trap', 1);
+  await createFromLobby(gm);
+  const p = await person(browser);
+  await join(p, await inviteFor(gm, 'p1'));
+  await p.waitForSelector(SHEET);
+  await p.fill(`${SHEET} [data-input="name"]`, 'TMDF');
+  await p.fill(`${SHEET} [data-input="goal"]`, 'Get the souvenir home');
+  await p.fill(`${SHEET} [data-input="character"]`, 'Mika');
+  await p.fill(`${SHEET} input[aria-label="Attribute"]`, 'Luck');
+  await p.fill(`${SHEET} textarea[aria-label="Aspects, one per line"]`, 'Lucky\nQuick hands');
+  await p.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await shotsBoth(p, 's0-nd-party');
+  await assertNoRawTokens(p, 'a Tourists party sheet');
+  await act(p, `${SHEET} button[data-action="hand-in"]`);
+
+  const npc = '#panel .s0-gm [data-part="npc-form"]';
+  await gm.waitForFunction(() => /TMDF/.test(document.querySelector('#panel .s0-gm').textContent));
+  await gm.fill(`${npc} [data-input="name"]`, 'Levinulon');
+  await gm.fill(`${npc} [data-input="goal"]`, 'Keep the souvenir');
+  await gm.fill(`${npc} [data-input="character"]`, 'The customs officer');
+  await gm.fill(`${npc} input[aria-label="Attribute"]`, 'Paperwork');
+  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), npc);
+  await act(gm, `${npc} button[data-action="ready-npc"]`);
+  await shotsBoth(gm, 's0-nd-gm-ready');
+  await assertNoRawTokens(gm, 'the Tourists GM page');
+  await gm.click('#panel button[data-action="start-play"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  await gm.click('#confirm-yes');
+  await p.waitForFunction(() => /TMDF/.test(document.getElementById('panel').textContent) && !document.querySelector('#panel .s0'));
+  assert.match(await p.textContent('#panel'), /Mika/);
+  // The GM starts the Conflict: each sheet's Reserve is drawn, Mika's three cards among them.
+  await act(gm, '#panel [data-control="start"] button');
+  await p.waitForFunction(() => document.querySelectorAll('#panel .kit-tile, #panel [data-card]').length >= 3);
+  await shotsBoth(p, 's0-nd-playing');
+  await assertNoRawTokens(p, 'the Tourists table in play');
+});
