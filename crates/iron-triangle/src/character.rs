@@ -451,7 +451,9 @@ impl CharacterSheet {
         if !self.established && total != STARTING_ENERGY {
             return Err(RuleError::setup(
                 "IT-9",
-                format!("a new character spreads exactly {STARTING_ENERGY} energy over the three types, not {total}"),
+                format!(
+                    "a new character spreads exactly {STARTING_ENERGY} energy over the three types, not {total}"
+                ),
             ));
         }
         Ok(())
