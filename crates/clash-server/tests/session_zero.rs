@@ -8,7 +8,6 @@
 #[path = "common/client.rs"]
 #[allow(dead_code)]
 mod client;
-#[allow(dead_code)]
 mod common;
 
 use axum::Router;
