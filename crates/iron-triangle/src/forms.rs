@@ -277,7 +277,11 @@ mod tests {
         s["energy"] = json!({"defend": 4, "grapple": 3, "attack": 2});
         let problems = sheet_problems(&s, Maker::Player);
         assert_eq!(at(&problems), [("energy", Some("IT-9"))]); // IT-9: totals 9
-        assert!(problems[0].message.contains("total 9"), "{problems:?}");
+        assert!(
+            problems[0].message.contains("exactly 10 energy")
+                && problems[0].message.contains("not 9"),
+            "{problems:?}"
+        );
     }
 
     #[test]
