@@ -32,6 +32,8 @@ pub enum Conflict {
     CannotUndo,
     /// The table holds as much table talk as it keeps.
     TooMuchTalk,
+    /// The table cannot be written as a setup now (a secret is hidden, or sheets are being made).
+    NoPosition,
 }
 
 impl Conflict {
@@ -47,6 +49,7 @@ impl Conflict {
             Conflict::Confirm => "confirm",
             Conflict::CannotUndo => "cannot_undo",
             Conflict::TooMuchTalk => "too_much_talk",
+            Conflict::NoPosition => "no_position",
         }
     }
 }

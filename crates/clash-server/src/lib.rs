@@ -31,7 +31,8 @@
 //! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
 //!   ruleset's status and seat names; [`presence`]: who has the table open; [`chat`]: table
 //!   talk and whispers to the GM; [`undo`]: the GM takes back the last command, as a table
-//!   event; [`manage`]: rename, archive, delete; [`rules`]: each game's rules and charts.
+//!   event; [`manage`]: rename, archive, delete; [`rules`]: each game's rules and charts;
+//!   [`forms`]: tables made by form and the players' own characters in session zero.
 //!
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
@@ -42,6 +43,7 @@ pub mod config;
 pub mod error;
 pub mod export;
 pub mod extract;
+pub mod forms;
 pub mod frames;
 pub mod labels;
 pub mod layers;

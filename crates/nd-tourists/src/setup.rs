@@ -253,11 +253,9 @@ fn validate(setup: &Setup) -> Result<(), RuleError> {
 }
 
 fn validate_party(setup: &Setup, i: usize, p: &PartySetup) -> Result<(), RuleError> {
-    check(!p.name.trim().is_empty(), "ND-5", || {
-        "every party needs a name".into()
-    })?;
-    limits::setup_name("a party's name", &p.name)?;
-    limits::setup_text("a goal", &p.goal)?;
+    if let Some(problem) = party_problems(p).into_iter().next() {
+        return Err(problem.1);
+    }
     if let Some(q) = setup.parties[..i]
         .iter()
         .find(|q| q.name.eq_ignore_ascii_case(&p.name))
@@ -279,33 +277,66 @@ fn validate_party(setup: &Setup, i: usize, p: &PartySetup) -> Result<(), RuleErr
             ),
         ));
     }
-    check(!p.characters.is_empty(), "ND-5", || {
-        format!("{} has no characters", p.name)
-    })?;
-    limits::setup_count(
-        "characters in a party",
-        p.characters.len(),
-        limits::MAX_CHARACTERS,
-    )?;
-    check(
-        p.seat == Seat::Gm || p.reserve_draws.is_none(),
-        "ND-10",
-        || {
-            format!(
-                "{} is a player party: its Reserves are on the sheets, not drawn by the GM",
-                p.name
-            )
-        },
-    )?;
-    limits::setup_count(
-        "Reserve cards drawn for a party",
-        p.reserve_draws.unwrap_or(0) as usize,
-        limits::MAX_RESERVE,
-    )?;
-    for (k, c) in p.characters.iter().enumerate() {
-        validate_character(p, k, c)?;
-    }
     Ok(())
+}
+
+/// Every problem of one party's sheet taken alone, each with its field (`name`, `goal`,
+/// `characters`, `characters.1`, `reserve_draws`): what a form can check before the party
+/// meets the others (ND-5, ND-6, ND-10, ND-28 and the table limits).
+pub fn party_problems(p: &PartySetup) -> Vec<(String, RuleError)> {
+    let mut out: Vec<(String, RuleError)> = Vec::new();
+    let mut note = |field: &str, r: Result<(), RuleError>| {
+        if let Err(e) = r {
+            out.push((field.to_string(), e));
+        }
+    };
+    note(
+        "name",
+        check(!p.name.trim().is_empty(), "ND-5", || {
+            "every party needs a name".into()
+        })
+        .and_then(|()| limits::setup_name("a party's name", &p.name)),
+    );
+    note("goal", limits::setup_text("a goal", &p.goal));
+    note(
+        "characters",
+        check(!p.characters.is_empty(), "ND-5", || {
+            format!("{} has no characters", p.name)
+        })
+        .and_then(|()| {
+            limits::setup_count(
+                "characters in a party",
+                p.characters.len(),
+                limits::MAX_CHARACTERS,
+            )
+        }),
+    );
+    note(
+        "reserve_draws",
+        check(
+            p.seat == Seat::Gm || p.reserve_draws.is_none(),
+            "ND-10",
+            || {
+                format!(
+                    "{} is a player party: its Reserves are on the sheets, not drawn by the GM",
+                    p.name
+                )
+            },
+        )
+        .and_then(|()| {
+            limits::setup_count(
+                "Reserve cards drawn for a party",
+                p.reserve_draws.unwrap_or(0) as usize,
+                limits::MAX_RESERVE,
+            )
+        }),
+    );
+    if p.characters.len() <= limits::MAX_CHARACTERS {
+        for (k, c) in p.characters.iter().enumerate() {
+            note(&format!("characters.{k}"), validate_character(p, k, c));
+        }
+    }
+    out
 }
 
 fn validate_character(p: &PartySetup, k: usize, c: &CharacterSetup) -> Result<(), RuleError> {

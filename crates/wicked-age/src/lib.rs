@@ -75,11 +75,14 @@
 //! * Table limits ([`limits`], refusals under `WA-limits`): 100 characters, 16 participants in
 //!   a conflict, 8 strengths and 8 Best Interests a sheet, 200 Owe List entries, names of 80
 //!   characters and texts of 1000. Unknown fields in setups and commands are refused.
+//! * Tables by form ([`forms`]): players make their PCs in session zero through a form checked
+//!   field by field under WA-2 … WA-9; the GM readies NPCs the same way.
 
 pub mod character;
 pub mod conflict;
 pub mod consequence;
 pub mod dice;
+pub mod forms;
 pub mod guard;
 pub mod limits;
 pub mod moves;

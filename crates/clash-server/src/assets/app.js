@@ -402,7 +402,7 @@
   function renderFallback(update) {
     const hasPanel = !!(window.ClashPanels && window.ClashPanels[update.ruleset]);
     const box = $('fallback');
-    box.hidden = hasPanel || !update.seat;
+    box.hidden = hasPanel || !update.seat || !!(update.view && update.view.session_zero);
     if (box.hidden) return;
     const list = $('legal');
     list.replaceChildren();
@@ -623,7 +623,9 @@
     renderAdvanced(update);
     renderGm(update);
     refreshSeats(update);
-    const panel = window.ClashPanels && window.ClashPanels[update.ruleset];
+    // A table in session zero shows the players' sheets (session-zero.js); then the game's board.
+    const staged = !!(update.view && update.view.session_zero);
+    const panel = staged ? window.ClashSessionZero : window.ClashPanels && window.ClashPanels[update.ruleset];
     if (panel) {
       try { panel($('panel'), update, send); } catch (e) { console.error(e); }
     }
