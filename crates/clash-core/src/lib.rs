@@ -23,6 +23,7 @@
 pub mod bot;
 pub mod error;
 pub mod game;
+pub mod limits;
 pub mod listing;
 pub mod randomness;
 pub mod ruleset;
@@ -34,6 +35,7 @@ pub mod text;
 pub use bot::{BadStrength, BotError, BotFn, Budget, SeatBot, SeatTable, Strength, play_seat};
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
+pub use limits::TableLimits;
 pub use listing::{Listed, Panel, Preset, Rules};
 pub use randomness::{
     CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,

@@ -245,7 +245,7 @@ fn validate(setup: &Setup) -> Result<(), RuleError> {
     check(n >= 2, "ND-5", || {
         "a Conflict needs at least 2 parties".into()
     })?;
-    limits::setup_count("parties", n, limits::MAX_PARTIES)?;
+    limits::TABLE.setup_count("parties", n, limits::MAX_PARTIES)?;
     for (i, p) in setup.parties.iter().enumerate() {
         validate_party(setup, i, p)?;
     }
@@ -295,16 +295,16 @@ pub fn party_problems(p: &PartySetup) -> Vec<(String, RuleError)> {
         check(!p.name.trim().is_empty(), "ND-5", || {
             "every party needs a name".into()
         })
-        .and_then(|()| limits::setup_name("a party's name", &p.name)),
+        .and_then(|()| limits::TABLE.setup_name("a party's name", &p.name)),
     );
-    note("goal", limits::setup_text("a goal", &p.goal));
+    note("goal", limits::TABLE.setup_text("a goal", &p.goal));
     note(
         "characters",
         check(!p.characters.is_empty(), "ND-5", || {
             format!("{} has no characters", p.name)
         })
         .and_then(|()| {
-            limits::setup_count(
+            limits::TABLE.setup_count(
                 "characters in a party",
                 p.characters.len(),
                 limits::MAX_CHARACTERS,
@@ -324,7 +324,7 @@ pub fn party_problems(p: &PartySetup) -> Vec<(String, RuleError)> {
             },
         )
         .and_then(|()| {
-            limits::setup_count(
+            limits::TABLE.setup_count(
                 "Reserve cards drawn for a party",
                 p.reserve_draws.unwrap_or(0) as usize,
                 limits::MAX_RESERVE,
@@ -343,7 +343,7 @@ fn validate_character(p: &PartySetup, k: usize, c: &CharacterSetup) -> Result<()
     check(!c.name.trim().is_empty(), "ND-28", || {
         format!("every character of {} needs a name", p.name)
     })?;
-    limits::setup_name("a character's name", &c.name)?;
+    limits::TABLE.setup_name("a character's name", &c.name)?;
     if p.characters[..k]
         .iter()
         .any(|o| o.name.eq_ignore_ascii_case(&c.name))
@@ -353,23 +353,23 @@ fn validate_character(p: &PartySetup, k: usize, c: &CharacterSetup) -> Result<()
             format!("two characters of {} are called {}", p.name, c.name),
         ));
     }
-    limits::setup_name("an Attribute's name", &c.attribute.name)?;
+    limits::TABLE.setup_name("an Attribute's name", &c.attribute.name)?;
     check((-50..=50).contains(&c.attribute.value), "ND-6", || {
         format!(
             "{}'s {} of {} is out of range (−50 to 50)",
             c.name, c.attribute.name, c.attribute.value
         )
     })?;
-    limits::setup_count("Aspects on a sheet", c.aspects.len(), limits::MAX_TRAITS)?;
-    limits::setup_count(
+    limits::TABLE.setup_count("Aspects on a sheet", c.aspects.len(), limits::MAX_TRAITS)?;
+    limits::TABLE.setup_count(
         "Weaknesses on a sheet",
         c.weaknesses.len(),
         limits::MAX_TRAITS,
     )?;
     for t in c.aspects.iter().chain(&c.weaknesses) {
-        limits::setup_name("an Aspect or Weakness", t.name())?;
+        limits::TABLE.setup_name("an Aspect or Weakness", t.name())?;
     }
-    limits::setup_count(
+    limits::TABLE.setup_count(
         "Reserve cards held by a character",
         c.reserve.len() + c.reserve_unseen as usize,
         limits::MAX_RESERVE,

@@ -285,8 +285,8 @@ impl StrengthSpec {
                 ),
             ));
         }
-        limits::setup_name("a strength's name", &self.name)?;
-        limits::setup_text("a strength's description", &self.description)?;
+        limits::TABLE.setup_name("a strength's name", &self.name)?;
+        limits::TABLE.setup_text("a strength's description", &self.description)?;
         let new_die = if self.significance.contains(&Significance::Potent {}) {
             Die::D10
         } else {
@@ -485,13 +485,13 @@ impl CharacterSpec {
         check("name", self.check_name());
         check(
             "description",
-            limits::setup_text("a description", &self.description),
+            limits::TABLE.setup_text("a description", &self.description),
         );
         check("forms", self.check_forms());
         check("best_interests", self.check_best_interests());
         check(
             "strengths",
-            limits::setup_count(
+            limits::TABLE.setup_count(
                 "strengths on a sheet",
                 self.strengths.len(),
                 limits::MAX_STRENGTHS,
@@ -504,7 +504,7 @@ impl CharacterSpec {
         }
         check(
             "losses",
-            limits::setup_count("losses on a sheet", self.losses.len(), limits::MAX_LOSSES),
+            limits::TABLE.setup_count("losses on a sheet", self.losses.len(), limits::MAX_LOSSES),
         );
         if out.is_empty()
             && let Err(e) = self.built()
@@ -523,7 +523,7 @@ impl CharacterSpec {
         if self.name.trim().is_empty() {
             return Err(RuleError::setup("WA-2", "every character needs a name"));
         }
-        limits::setup_name("a character's name", &self.name)
+        limits::TABLE.setup_name("a character's name", &self.name)
     }
 
     /// The dice dealt at creation, for the kind of sheet and who controls it (WA-2, WA-6).
@@ -557,13 +557,13 @@ impl CharacterSpec {
 
     /// At least two for a PC (WA-5), within the table limits.
     fn check_best_interests(&self) -> Result<(), RuleError> {
-        limits::setup_count(
+        limits::TABLE.setup_count(
             "Best Interests on a sheet",
             self.best_interests.len(),
             limits::MAX_BEST_INTERESTS,
         )?;
         for b in &self.best_interests {
-            limits::setup_text("a Best Interest", b)?;
+            limits::TABLE.setup_text("a Best Interest", b)?;
         }
         let written = self
             .best_interests

@@ -295,11 +295,11 @@ impl Listed for WickedAge {
 /// Table limits on the names a command carries, checked before anything looks them up (so a
 /// refusal never echoes an enormous name back).
 fn check_names(command: &Command) -> Result<(), RuleError> {
-    let name = |s: &String| limits::name("a character's name", s);
+    let name = |s: &String| limits::TABLE.name("a character's name", s);
     let choice = |c: &RollChoice| {
         c.strength
             .iter()
-            .try_for_each(|s| limits::name("a strength's name", s))
+            .try_for_each(|s| limits::TABLE.name("a strength's name", s))
     };
     match command {
         Command::StartConflict { participants, .. } => {
@@ -343,7 +343,7 @@ fn check_names(command: &Command) -> Result<(), RuleError> {
             }
             alternative.costs.iter().try_for_each(|c| match c {
                 Cost::StepDownStrength { strength } | Cost::RemoveStrength { strength } => {
-                    limits::name("a strength's name", strength)
+                    limits::TABLE.name("a strength's name", strength)
                 }
                 _ => Ok(()),
             })
