@@ -10,8 +10,8 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-// Player 1 is one move away from crowding stack 5, and the game ends after this turn (TF-30), so
-// the fight decides the result. Player 1 holds the bottom of 7 and 9; Player 2 of 5 and 15.
+// Red is one move away from crowding stack 5, and the game ends after this turn (TF-30), so
+// the fight decides the result. Red holds the bottom of 7 and 9; Green of 5 and 15.
 const SETUP = {
   players: 3,
   turn_limit: 1,
@@ -44,10 +44,10 @@ test('three players play a Triforce turn and its fight on the board, to the end 
   assert.equal(await p1.locator('#panel g[data-pos="5"] polygon').count(), 4, 'the white and three pieces');
   // The legend names the players and their colours; nobody reads a seat id.
   const legend = await p1.textContent('#panel .tf-legend');
-  for (const name of ['Player 1', 'Player 2', 'Player 3', 'Red', 'Green', 'Blue']) assert.match(legend, new RegExp(name));
+  for (const name of ['Red', 'Green', 'Blue']) assert.match(legend, new RegExp(name));
   for (const page of [p1, p2, p3]) await assertReadable(page);
   assert.match(await p1.textContent('#panel .tf-hint'), /tap your home/);
-  assert.match(await p2.textContent('#panel .tf-hint'), /Waiting for Player 1/);
+  assert.match(await p2.textContent('#panel .tf-hint'), /Waiting for Red/);
   await shots(p1, 'triforce-p1-start');
   await shots(p3, 'triforce-p3-phone-start');
 
@@ -67,15 +67,15 @@ test('three players play a Triforce turn and its fight on the board, to the end 
   await act(p1, '#panel g[data-pos="5"]');
   await act(p1, '#panel button:has-text("End turn")');
 
-  // Stack 5 is crowded: the hint says so, and Player 1 picks the fight on the board.
+  // Stack 5 is crowded: the hint says so, and Red picks the fight on the board.
   await p1.waitForSelector('#panel g.fight[data-pos="5"]');
   assert.match(await p1.textContent('#panel .tf-hint'), /pick a fight/);
-  assert.match(await p2.textContent('#panel .tf-hint'), /Fights are due: Player 1 picks/);
+  assert.match(await p2.textContent('#panel .tf-hint'), /Fights are due: Red picks/);
   await p1.waitForSelector('#panel [data-control="resolve"] .kit-odds');
-  assert.match(await p1.textContent('#panel [data-control="resolve"] .kit-odds'), /Stack 5: Player 1 loses \d+(\.\d)?%, Player 2 loses/);
+  assert.match(await p1.textContent('#panel [data-control="resolve"] .kit-odds'), /Stack 5: Red loses \d+(\.\d)?%, Green loses/);
   await act(p1, '#panel g[data-pos="5"]');
 
-  // Sword: Player 1 gives up the medium piece (its highest stays on top).
+  // Sword: Red gives up the medium piece (its highest stays on top).
   await p1.waitForSelector('#panel .tf-give');
   assert.match(await p1.textContent('#panel .tf-hint'), /take a sword/);
   await p1.waitForSelector('#panel [data-control="exchange"] .kit-odds');
@@ -83,24 +83,24 @@ test('three players play a Triforce turn and its fight on the board, to the end 
   await shots(p1, 'triforce-p1-sword');
   await act(p1, '#panel button.tf-give[data-level="2"]');
 
-  // Shield: Player 2 gives up its medium piece (its lowest stays at the bottom).
+  // Shield: Green gives up its medium piece (its lowest stays at the bottom).
   await p2.waitForSelector('#panel .tf-give');
   assert.match(await p2.textContent('#panel .tf-hint'), /take a shield/);
   await shots(p2, 'triforce-p2-shield');
   await act(p2, '#panel button.tf-give[data-level="3"]');
 
-  // The dice are rolled and shown on every screen: Player 1's two d12, Player 2's clear d20.
+  // The dice are rolled and shown on every screen: Red's two d12, Green's clear d20.
   for (const page of [p1, p2, p3, organiser]) {
     await page.waitForSelector('#panel .tf-battle');
     const fight = await page.textContent('#panel .tf-battle');
     assert.match(fight, /Fight at stack 5/);
-    assert.match(fight, /Player 1 with the sword/);
-    assert.match(fight, /Player 2 with the shield/);
+    assert.match(fight, /Red with the sword/);
+    assert.match(fight, /Green with the shield/);
     assert.equal(await page.locator('#panel .tf-battle .kit-die').count(), 3, 'own d12, black d12, clear d20');
     assert.match(fight, /loses the (sword|shield)/);
     // The turn limit has come: the game is over and the page says who won (TF-30).
     await page.waitForFunction(() => /Game over/.test(document.querySelector('#panel .tf-hint').textContent));
-    assert.match(await panelText(page), /Game over: Player \d wins/);
+    assert.match(await panelText(page), /Game over: (Red|Green|Blue) wins/);
     await assertReadable(page);
   }
   await shots(p1, 'triforce-p1-result');

@@ -13,13 +13,16 @@
 //! * [`turn_game`]: the Iron Triangle conflict turn as a two-stage game, solved exactly;
 //! * [`duel`]: a whole Iron Triangle duel between two level-0 characters, by backward
 //!   induction over conflict states;
-//! * [`bots`]: a [`bots::Bot`] per ruleset, and [`bots::json_bot`] for the table server;
+//! * [`bots`]: a [`bots::Bot`] per ruleset, reading the full state, for simulations;
 //! * [`simulate`] and [`contests`]: bot-against-bot runs in parallel with summary statistics;
 //! * [`histogram`]: SVG/PNG histograms of game lengths;
 //! * [`exact`]: how exact probabilities are reported (`"63/640"` plus a decimal);
-//! * [`in_play`]: the odds that bear on a seat's next choice, from that seat's own view.
+//! * [`in_play`]: the odds that bear on a seat's next choice, from that seat's own view;
+//! * [`table_bots`]: bots that take a seat at a table and decide from that seat's view alone
+//!   (casual and strong, for every ruleset); [`bot_strength`]: strong against casual.
 
 pub mod balance;
+pub mod bot_strength;
 pub mod bots;
 pub mod certified;
 pub mod combat_odds;
@@ -34,5 +37,6 @@ pub mod matrix_input;
 pub mod position;
 pub mod resolution;
 pub mod simulate;
+pub mod table_bots;
 pub mod turn_game;
 pub mod wicked_odds;

@@ -3,17 +3,26 @@
 //! The CLI and the table server look rulesets up here; neither knows any rules itself.
 
 use clash_analysis::in_play;
+use clash_analysis::table_bots::hook;
 use clash_core::RulesetEntry;
 
 /// All available rulesets.
 pub fn rulesets() -> Vec<RulesetEntry> {
     vec![
         // One line per ruleset crate: RulesetEntry::of::<crate::Ruleset>(), with the analysis
-        // crate's odds in play where it has them.
-        RulesetEntry::of::<iron_triangle::IronTriangle>().with_odds(in_play::iron_triangle),
-        RulesetEntry::of::<nd_tourists::NdTourists>().with_odds(in_play::nd_tourists),
-        RulesetEntry::of::<triforce::Triforce>().with_odds(in_play::triforce),
-        RulesetEntry::of::<wicked_age::WickedAge>().with_odds(in_play::wicked_age),
+        // crate's odds in play and table bots where it has them.
+        RulesetEntry::of::<iron_triangle::IronTriangle>()
+            .with_odds(in_play::iron_triangle)
+            .with_bots(hook::<iron_triangle::IronTriangle>),
+        RulesetEntry::of::<nd_tourists::NdTourists>()
+            .with_odds(in_play::nd_tourists)
+            .with_bots(hook::<nd_tourists::NdTourists>),
+        RulesetEntry::of::<triforce::Triforce>()
+            .with_odds(in_play::triforce)
+            .with_bots(hook::<triforce::Triforce>),
+        RulesetEntry::of::<wicked_age::WickedAge>()
+            .with_odds(in_play::wicked_age)
+            .with_bots(hook::<wicked_age::WickedAge>),
     ]
 }
 

@@ -1,9 +1,12 @@
 //! A game in progress: setup, state and event log together, plus a type-erased face
 //! ([`AnyGame`]) so the CLI and the server can hold any ruleset behind JSON.
 
+use std::any::Any;
+
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::bot::BotFn;
 use crate::error::RuleError;
 use crate::listing::{Listed, Panel, Preset, Rules};
 use crate::randomness::Randomness;
@@ -130,6 +133,9 @@ pub trait AnyGame: Send + Sync {
     /// See [`Ruleset::confirm`]; `None` for JSON that is not one of this ruleset's commands
     /// (the rules refuse it when it is sent).
     fn confirm(&self, seat: Seat, command: &Value) -> Option<String>;
+    /// The typed game behind this face (a `Game<R>`), for code that knows its ruleset: the
+    /// catalogue's bots read it only through [`crate::bot::play_seat`].
+    fn as_any(&self) -> &dyn Any;
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -248,6 +254,10 @@ impl<R: Ruleset> AnyGame for Game<R> {
         let command: R::Command = from_json("command", command).ok()?;
         R::confirm(&self.state, seat, &command)
     }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// One ruleset as the catalogue offers it: how to start a game of it from JSON, and how it
@@ -263,6 +273,8 @@ pub struct RulesetEntry {
     pub panel: Panel,
     /// Exact odds for a seat's next choice, where the catalogue supplies them.
     pub odds: Option<OddsFn>,
+    /// Bots that can take a seat, where the catalogue supplies them.
+    pub bots: Option<BotFn>,
     /// The game's rules for players, as Markdown, and the sections that are its charts.
     pub rules: Rules,
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
@@ -280,6 +292,13 @@ impl RulesetEntry {
         self
     }
 
+    /// The same entry with bots that can take a seat, played by `bots` (usually from the
+    /// analysis crate).
+    pub fn with_bots(mut self, bots: BotFn) -> Self {
+        self.bots = Some(bots);
+        self
+    }
+
     pub fn of<R: Listed>() -> Self {
         RulesetEntry {
             id: R::ID,
@@ -288,6 +307,7 @@ impl RulesetEntry {
             presets: R::PRESETS,
             panel: R::PANEL,
             odds: None,
+            bots: None,
             rules: R::RULES,
             new_game: |setup| {
                 let setup: R::Setup = from_json("setup", setup)?;

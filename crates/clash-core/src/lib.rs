@@ -12,10 +12,13 @@
 //! * [`Listed`]: a ruleset's name, blurb, ready-made setups and board ([`Panel`]), for the
 //!   catalogue;
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`);
-//! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output.
+//! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output;
+//! * [`bot`]: bots that take a seat and decide from that seat's view alone ([`SeatBot`],
+//!   [`SeatTable`]), and their type-erased hook in the catalogue ([`BotFn`]).
 //!
 //! The kernel does no I/O.
 
+pub mod bot;
 pub mod error;
 pub mod game;
 pub mod listing;
@@ -25,6 +28,7 @@ pub mod scenario;
 pub mod seat;
 pub mod text;
 
+pub use bot::{BadStrength, BotError, BotFn, Budget, SeatBot, SeatTable, Strength, play_seat};
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
 pub use listing::{Listed, Panel, Preset, Rules};

@@ -197,7 +197,10 @@ impl TableEvent {
                 "The watch link is replaced; the old one no longer works.".into()
             }
             TableEvent::Closed => "The GM ends the table.".into(),
-            TableEvent::GameOver { how } => format!("The game is over: {how}"),
+            // The rules have just told how it ended; the log need not say it twice.
+            TableEvent::GameOver { .. } => {
+                "The game is over, so the table closes: no more commands.".to_string()
+            }
             TableEvent::Said { by, text } => format!("{}: {text}", speaker(by, name)),
             TableEvent::Whispered { by, text } => {
                 format!("{} (to the GM only): {text}", speaker(by, name))

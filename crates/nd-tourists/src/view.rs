@@ -35,6 +35,13 @@ pub struct View {
     /// stand"); none outside bidding.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waiting: Option<String>,
+    /// Everything this viewer knows of the table as a position ([`crate::position::export`]):
+    /// the sheets, what lies on the table, the viewer's own Reserves card by card and the
+    /// others' only counted. Programs that look ahead (the bots) start a game from it, dealing
+    /// the unseen cards at random as the GM's `start` would. Before the Conflict starts it is
+    /// the plain setup; once it is over, `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<crate::setup::Setup>,
 }
 
 /// The reaction a party is asked for now (D-4).
@@ -121,6 +128,7 @@ pub fn view(st: &State, viewer: Viewer) -> View {
         ended: st.ended,
         reaction: reaction_view(st),
         waiting: waiting_line(st),
+        position: crate::position::export(st, viewer),
     }
 }
 

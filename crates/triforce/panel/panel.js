@@ -37,7 +37,8 @@
     const p = piece(code);
     if (p.kind === 'sword') return 'a ' + SIZE_WORD[p.size] + ' sword';
     if (p.kind === 'shield') return 'a ' + SIZE_WORD[p.size] + ' shield';
-    return seatName(update, p.seat) + '’s ' + SIZE_WORD[p.size] + ' ' + colourOf(p.seat)[1].toLowerCase();
+    // Seat names already say the colour ("Red", "Ada (Red)").
+    return seatName(update, p.seat) + '’s ' + SIZE_WORD[p.size] + ' pyramid';
   }
 
   // Battles arrive as events: keep every one this page has seen (the first update holds the
@@ -136,7 +137,7 @@
     const v = update.view;
     const box = h('div', 'tf-legend');
     for (const s of v.seats) {
-      const [colour, word] = colourOf(s.seat);
+      const [colour] = colourOf(s.seat);
       const swatch = svg('svg', { viewBox: '0 0 30 26', width: 30, height: 26, 'aria-hidden': 'true' });
       swatch.append(pyramidShape('L', 15, 25, colour));
       const stash = h('span', 'tf-stash');
@@ -148,7 +149,7 @@
       stash.setAttribute('aria-label', 'stash: ' + ['S', 'M', 'L'].map((z) => s.stash[z] + ' ' + SIZE_WORD[z]).join(', '));
       const row = h('div', 'tf-player' + (v.awaiting === s.seat ? ' turn' : '') + (update.seat === s.seat ? ' me' : ''),
         swatch,
-        h('span', 'tf-name', h('b', null, seatName(update, s.seat)), h('small', null, word + (update.seat === s.seat ? ' · you' : '') + ' · home ' + s.home)),
+        h('span', 'tf-name', h('b', null, seatName(update, s.seat)), h('small', null, (update.seat === s.seat ? 'you · ' : '') + 'home ' + s.home)),
         stash,
         h('span', 'tf-held', h('b', null, String(s.territory)), '/' + v.territory_target + ' held'),
         s.pinned ? h('span', 'pill waiting', 'pinned') : null,

@@ -42,6 +42,9 @@ pub struct View {
     pub outcome: Option<Outcome>,
     /// How the game ended, in words.
     pub outcome_text: Option<String>,
+    /// The whole table. Triforce hides nothing (only the dice are unknown until rolled), so
+    /// every seat may see all of it; programs that search ahead (the bots) start from it.
+    pub table: State,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -144,6 +147,7 @@ pub fn build(state: &State) -> View {
         last_battle: state.last_battle,
         outcome: state.outcome,
         outcome_text: state.outcome.map(|o| outcome_line(state, &o)),
+        table: *state,
     }
 }
 

@@ -13,8 +13,9 @@
 //! | wicked-age | [`wicked::OddsBot`] | rolls the forms with the best exact odds |
 //! | any | [`RandomBot`] | a uniformly random legal command |
 //!
-//! The table server hands an NPC seat to a bot through [`JsonBot`] (state and commands as
-//! JSON): see [`json_bot`].
+//! These bots read the full state, hidden information included: they are for simulations and
+//! analysis, where every seat is a program. A bot that sits at a table decides from its seat's
+//! view alone: see [`crate::table_bots`]. [`JsonBot`] drives these through JSON for tools.
 
 pub mod iron;
 pub mod tourists;
@@ -66,8 +67,10 @@ pub fn pick_random<T>(mut options: Vec<T>, rng: &mut dyn Randomness) -> Option<T
     Some(options.swap_remove(i.min(options.len() - 1)))
 }
 
-/// A bot driven through JSON, for the table server: the state is the ruleset's full state as
+/// A bot driven through JSON, for tools: the state is the ruleset's full state as
 /// `AnyGame::state_json` gives it, and the answer is a command as `AnyGame::command` takes it.
+/// Never for a table seat, since the full state shows what the seat may not see: tables use
+/// [`crate::table_bots`].
 pub trait JsonBot: Send {
     /// The ruleset this bot plays.
     fn ruleset(&self) -> &'static str;

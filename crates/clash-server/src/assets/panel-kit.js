@@ -299,12 +299,13 @@
     });
   }
 
-  // The name people know a seat by: the names the page was given when there are any, else the
-  // ruleset's usual words ("the GM", "Player 2"), never the seat's id.
+  // The name people know a seat by: the ruleset's own name for it, which every update carries
+  // with the people at the table, else "the GM" / "Player 2", never the seat's id.
   function seatName(update, seat) {
     if (!seat) return 'nobody';
-    const names = (update && (update.seat_names || update.names)) || null;
-    if (names && typeof names === 'object' && names[seat]) return names[seat];
+    const people = (update && update.room && update.room.people) || [];
+    const person = people.find((p) => p.seat === seat);
+    if (person && person.name) return person.name;
     if (seat === 'gm') return 'the GM';
     const m = /^p(\d+)$/.exec(seat);
     return m ? 'Player ' + m[1] : String(seat);

@@ -1,0 +1,537 @@
+//! How strong the table bots are: simulated tables where every seat is a table bot
+//! ([`crate::table_bots`]) deciding from its own [`SeatTable`], as at a real table, one seat
+//! strong and the others casual. What a GM does besides playing (starting the conflict, calling
+//! the next round) the harness does itself, since no bot does it.
+//!
+//! Each [`Match`] is a [`Contest`] between two [`Entrant`]s, by default `strong` and `casual`:
+//! one seat is the first entrant's, every other seat the second's. For every game the first
+//! entrant's seat is drawn at random, so seat advantages even out, and so is one of the other
+//! seats to compare it with: the second entrant wins a game when that seat wins. Both rates so
+//! estimate one seat's chance of winning, and would be equal if the first entrant were no
+//! better.
+//! [`crate::simulate::simulate`] plays many games in parallel and reports win rates with 95%
+//! Wilson intervals.
+
+use clash_core::{
+    Budget, Game, Randomness, Ruleset, Seat, SeatBot, SeatTable, SeededRandomness, Strength,
+};
+use serde_json::Value;
+
+use crate::simulate::{Contest, GameResult};
+use crate::table_bots::{Seated, bot};
+
+/// One kind of table to measure the bots on.
+pub trait Table: Sync {
+    type R: Seated;
+    /// The game as the GM sets it up (the conflict already started where the GM starts it).
+    fn start(&self, rng: &mut dyn Randomness) -> Option<Game<Self::R>>;
+    /// The seats the bots play (one of them strong).
+    fn seats(&self) -> Vec<Seat>;
+    /// Table business the GM does when no bot acts (the next round).
+    fn business(&self, game: &Game<Self::R>) -> Option<(Seat, <Self::R as Ruleset>::Command)>;
+    /// The game is over for this measurement.
+    fn finished(&self, game: &Game<Self::R>) -> bool;
+    /// The seats that won (empty: nobody).
+    fn winners(&self, game: &Game<Self::R>) -> Vec<Seat>;
+    /// The game's length, and its unit.
+    fn length(&self, game: &Game<Self::R>) -> u32;
+    fn length_unit(&self) -> &'static str;
+    /// Commands after which a game is cut off.
+    fn max_commands(&self) -> u32;
+}
+
+/// A bot taking part in a [`Match`], by name.
+pub struct Entrant<R: Ruleset> {
+    pub name: &'static str,
+    pub make: fn() -> Box<dyn SeatBot<R>>,
+}
+
+impl<R: Seated> Entrant<R> {
+    pub fn strong() -> Entrant<R> {
+        Entrant {
+            name: "strong",
+            make: || bot::<R>(Strength::Strong),
+        }
+    }
+
+    pub fn casual() -> Entrant<R> {
+        Entrant {
+            name: "casual",
+            make: || bot::<R>(Strength::Casual),
+        }
+    }
+}
+
+/// One bot against another on table `T`, each given `budget` per command.
+pub struct Match<T: Table> {
+    pub table: T,
+    pub budget: Budget,
+    /// Plays one seat.
+    pub first: Entrant<T::R>,
+    /// Plays every other seat.
+    pub second: Entrant<T::R>,
+}
+
+impl<T: Table> Match<T> {
+    /// Strong against casual.
+    pub fn new(table: T, budget: Budget) -> Match<T> {
+        Match {
+            table,
+            budget,
+            first: Entrant::strong(),
+            second: Entrant::casual(),
+        }
+    }
+}
+
+/// Play one game with the strong bot in `strong` and casual bots elsewhere: returns the finished
+/// game, the commands sent and whether it was cut off, or `None` if the table could not be set
+/// up.
+pub fn play<T: Table>(
+    table: &T,
+    strong: Seat,
+    budget: Budget,
+    rng: &mut SeededRandomness,
+) -> Option<(Game<T::R>, u32, bool)> {
+    let strength = |s: Seat| {
+        if s == strong {
+            Strength::Strong
+        } else {
+            Strength::Casual
+        }
+    };
+    let players: Vec<_> = table
+        .seats()
+        .into_iter()
+        .map(|s| (s, bot::<T::R>(strength(s))))
+        .collect();
+    play_with(table, &players, budget, rng)
+}
+
+/// A seat and the bot that plays it.
+pub type Player<R> = (Seat, Box<dyn SeatBot<R>>);
+
+/// Play one game with the given bot in each seat.
+pub fn play_with<T: Table>(
+    table: &T,
+    players: &[Player<T::R>],
+    budget: Budget,
+    rng: &mut SeededRandomness,
+) -> Option<(Game<T::R>, u32, bool)> {
+    let mut game = table.start(rng)?;
+    let mut sent = 0;
+    while sent < table.max_commands() && !table.finished(&game) {
+        let waiting = <T::R as Ruleset>::status(game.state()).waiting_for;
+        let mut next = None;
+        for (seat, player) in players {
+            if !waiting.contains(seat) {
+                continue;
+            }
+            let seen = SeatTable::of(&game, *seat);
+            if let Some(c) = player.choose(&seen, budget, rng) {
+                next = Some((*seat, c));
+                break;
+            }
+        }
+        let Some((seat, command)) = next.or_else(|| table.business(&game)) else {
+            break;
+        };
+        if game.command(seat, &command, rng).is_err() {
+            break;
+        }
+        sent += 1;
+    }
+    let cut_off = !table.finished(&game);
+    Some((game, sent, cut_off))
+}
+
+impl<T: Table> Contest for Match<T> {
+    fn contestants(&self) -> Vec<String> {
+        vec![self.first.name.into(), self.second.name.into()]
+    }
+
+    fn length_unit(&self) -> &'static str {
+        self.table.length_unit()
+    }
+
+    fn play(&self, rng: &mut SeededRandomness) -> GameResult {
+        let unplayed = GameResult {
+            winners: Vec::new(),
+            length: 0,
+            commands: 0,
+            cut_off: true,
+        };
+        let mut seats = self.table.seats();
+        let mut draw = |seats: &mut Vec<Seat>| {
+            let i = rng.choose(seats.len(), &|i| i.to_string()).ok()?;
+            (i < seats.len()).then(|| seats.remove(i))
+        };
+        let (Some(first), Some(second)) = (draw(&mut seats), draw(&mut seats)) else {
+            return unplayed;
+        };
+        let players: Vec<_> = self
+            .table
+            .seats()
+            .into_iter()
+            .map(|s| {
+                let entrant = if s == first {
+                    &self.first
+                } else {
+                    &self.second
+                };
+                (s, (entrant.make)())
+            })
+            .collect();
+        let Some((game, commands, cut_off)) = play_with(&self.table, &players, self.budget, rng)
+        else {
+            return unplayed;
+        };
+        let won = self.table.winners(&game);
+        let mut winners = Vec::new();
+        if won.contains(&first) {
+            winners.push(self.first.name.to_string());
+        }
+        if won.contains(&second) {
+            winners.push(self.second.name.to_string());
+        }
+        GameResult {
+            winners,
+            length: self.table.length(&game),
+            commands,
+            cut_off,
+        }
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(v: Value) -> Option<T> {
+    serde_json::from_value(v).ok()
+}
+
+/// Iron Triangle: a lesser conflict between Ada (`p1`, D3/G2/A5) and the GM's Bruiser
+/// (D4/G4/A2), both level 0 with the starting moves ([`crate::contests::default_iron_setup`]).
+#[derive(Debug, Clone)]
+pub struct IronDuel {
+    pub setup: iron_triangle::Setup,
+}
+
+impl IronDuel {
+    pub fn new() -> Option<IronDuel> {
+        Some(IronDuel {
+            setup: parse(crate::contests::default_iron_setup())?,
+        })
+    }
+}
+
+impl Table for IronDuel {
+    type R = iron_triangle::IronTriangle;
+
+    fn start(&self, rng: &mut dyn Randomness) -> Option<Game<Self::R>> {
+        use iron_triangle::conflict::ConflictCommand;
+        let mut game = Game::<Self::R>::new(self.setup.clone()).ok()?;
+        let npcs: Vec<iron_triangle::Name> = game
+            .state()
+            .characters
+            .iter()
+            .filter(|c| c.controller == Seat::Gm)
+            .map(|c| c.name.clone().into())
+            .collect();
+        let start = iron_triangle::Command::Conflict(ConflictCommand::StartConflict {
+            stakes: "the bridge".into(),
+            npcs,
+            lethal: false,
+            minor: false,
+        });
+        game.command(Seat::Gm, &start, rng).ok()?;
+        Some(game)
+    }
+
+    fn seats(&self) -> Vec<Seat> {
+        vec![Seat::Player(1), Seat::Gm]
+    }
+
+    fn business(&self, _game: &Game<Self::R>) -> Option<(Seat, iron_triangle::Command)> {
+        None
+    }
+
+    fn finished(&self, game: &Game<Self::R>) -> bool {
+        game.state()
+            .conflict
+            .as_ref()
+            .is_none_or(|c| !c.is_running())
+    }
+
+    fn winners(&self, game: &Game<Self::R>) -> Vec<Seat> {
+        use iron_triangle::conflict::Side;
+        let side = game
+            .state()
+            .conflict
+            .as_ref()
+            .and_then(|c| c.outcome.as_ref())
+            .and_then(|o| o.winner);
+        match side {
+            Some(Side::Players) => vec![Seat::Player(1)],
+            Some(Side::Gm) => vec![Seat::Gm],
+            None => Vec::new(),
+        }
+    }
+
+    fn length(&self, game: &Game<Self::R>) -> u32 {
+        game.state().conflict.as_ref().map_or(0, |c| c.turns_played)
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "turns"
+    }
+
+    fn max_commands(&self) -> u32 {
+        2000
+    }
+}
+
+/// Triforce: `players` seats from the standard opening, with a turn limit (TF-30).
+#[derive(Debug, Clone)]
+pub struct TriforceGame {
+    pub players: u8,
+    pub turn_limit: u32,
+}
+
+impl Table for TriforceGame {
+    type R = triforce::Triforce;
+
+    fn start(&self, _rng: &mut dyn Randomness) -> Option<Game<Self::R>> {
+        let mut setup = triforce::Setup::new(self.players);
+        setup.turn_limit = Some(self.turn_limit);
+        Game::<Self::R>::new(setup).ok()
+    }
+
+    fn seats(&self) -> Vec<Seat> {
+        (1..=self.players).map(Seat::Player).collect()
+    }
+
+    fn business(&self, _game: &Game<Self::R>) -> Option<(Seat, triforce::Command)> {
+        None
+    }
+
+    fn finished(&self, game: &Game<Self::R>) -> bool {
+        game.state().outcome().is_some()
+    }
+
+    fn winners(&self, game: &Game<Self::R>) -> Vec<Seat> {
+        game.state()
+            .outcome()
+            .map(|o| o.winners.as_slice().to_vec())
+            .unwrap_or_default()
+    }
+
+    fn length(&self, game: &Game<Self::R>) -> u32 {
+        game.state().turn()
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "turns"
+    }
+
+    fn max_commands(&self) -> u32 {
+        self.turn_limit.saturating_mul(40).max(100)
+    }
+}
+
+/// N-Dimensional Tourists: the Kaiju Conflict (TV-4's parties: the GM's Levinulon, Dominant
+/// with Control 1, against TMDF, `p1`), with a round limit.
+#[derive(Debug, Clone)]
+pub struct TouristsConflict {
+    pub setup: nd_tourists::Setup,
+    pub max_rounds: u16,
+}
+
+impl TouristsConflict {
+    pub fn kaiju(max_rounds: u16) -> Option<TouristsConflict> {
+        Some(TouristsConflict {
+            setup: parse(crate::contests::default_tourists_setup())?,
+            max_rounds,
+        })
+    }
+}
+
+impl Table for TouristsConflict {
+    type R = nd_tourists::NdTourists;
+
+    fn start(&self, rng: &mut dyn Randomness) -> Option<Game<Self::R>> {
+        let mut game = Game::<Self::R>::new(self.setup.clone()).ok()?;
+        game.command(Seat::Gm, &nd_tourists::Command::Start {}, rng)
+            .ok()?;
+        Some(game)
+    }
+
+    fn seats(&self) -> Vec<Seat> {
+        let mut seats: Vec<Seat> = self.setup.parties.iter().map(|p| p.seat).collect();
+        seats.sort();
+        seats.dedup();
+        seats
+    }
+
+    fn business(&self, game: &Game<Self::R>) -> Option<(Seat, nd_tourists::Command)> {
+        (game.state().phase == nd_tourists::state::Phase::Aftermath)
+            .then_some((Seat::Gm, nd_tourists::Command::NextRound {}))
+    }
+
+    fn finished(&self, game: &Game<Self::R>) -> bool {
+        let s = game.state();
+        s.phase == nd_tourists::state::Phase::Ended || s.round.number > self.max_rounds
+    }
+
+    fn winners(&self, game: &Game<Self::R>) -> Vec<Seat> {
+        let s = game.state();
+        s.victor
+            .and_then(|v| s.table.parties.get(usize::from(v)))
+            .map(|p| vec![p.seat])
+            .unwrap_or_default()
+    }
+
+    fn length(&self, game: &Game<Self::R>) -> u32 {
+        u32::from(game.state().round.number)
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "rounds"
+    }
+
+    fn max_commands(&self) -> u32 {
+        u32::from(self.max_rounds).saturating_mul(200)
+    }
+}
+
+/// In A Wicked Age: one conflict among the characters of a setup, each seat played by a bot.
+/// A seat wins when its character is still standing as the conflict ends (WA-24: never
+/// knocked out, nor conceding).
+#[derive(Debug, Clone)]
+pub struct WickedConflict {
+    pub setup: wicked_age::Setup,
+    pub participants: Vec<String>,
+}
+
+impl WickedConflict {
+    /// The duel of `clash simulate wicked-age`: Ash (`p1`) against the GM's Ogre
+    /// ([`crate::contests::default_wicked_setup`]): both roll their two biggest dice, so no
+    /// choice matters.
+    pub fn duel() -> Option<WickedConflict> {
+        Some(WickedConflict {
+            setup: parse(crate::contests::default_wicked_setup())?,
+            participants: vec!["Ash".into(), "The Ogre".into()],
+        })
+    }
+
+    /// The catalogue's three-way brawl: Ysolde (`p1`) and Oren (`p2`), each with a
+    /// Particular Strength, and the GM's Khan.
+    pub fn brawl() -> Option<WickedConflict> {
+        use clash_core::Listed;
+        let preset = wicked_age::WickedAge::PRESETS.first()?;
+        let setup: wicked_age::Setup = serde_json::from_str(preset.setup).ok()?;
+        let participants = setup.characters.iter().map(|c| c.name.clone()).collect();
+        Some(WickedConflict {
+            setup,
+            participants,
+        })
+    }
+}
+
+impl Table for WickedConflict {
+    type R = wicked_age::WickedAge;
+
+    fn start(&self, rng: &mut dyn Randomness) -> Option<Game<Self::R>> {
+        let mut game = Game::<Self::R>::new(self.setup.clone()).ok()?;
+        let start = wicked_age::Command::StartConflict {
+            participants: self.participants.clone(),
+            action: "blocks the road".into(),
+        };
+        game.command(Seat::Gm, &start, rng).ok()?;
+        Some(game)
+    }
+
+    fn seats(&self) -> Vec<Seat> {
+        let Ok(state) = <Self::R as Ruleset>::setup(&self.setup) else {
+            return Vec::new();
+        };
+        let mut seats: Vec<Seat> = self
+            .participants
+            .iter()
+            .filter_map(|n| state.character(n).map(|c| c.controller))
+            .collect();
+        seats.sort();
+        seats.dedup();
+        seats
+    }
+
+    fn business(&self, _game: &Game<Self::R>) -> Option<(Seat, wicked_age::Command)> {
+        None
+    }
+
+    /// Over once the conflict has ended and every consequence is settled.
+    fn finished(&self, game: &Game<Self::R>) -> bool {
+        game.state()
+            .conflict
+            .as_ref()
+            .is_none_or(|c| c.ended.is_some() && c.open_knockouts().next().is_none())
+    }
+
+    fn winners(&self, game: &Game<Self::R>) -> Vec<Seat> {
+        let s = game.state();
+        let Some(c) = s.conflict.as_ref().or(s.last_conflict.as_ref()) else {
+            return Vec::new();
+        };
+        let mut seats: Vec<Seat> = self
+            .participants
+            .iter()
+            .filter(|n| !c.knockouts.iter().any(|k| &k.loser == *n))
+            .filter_map(|n| s.character(n).map(|ch| ch.controller))
+            .collect();
+        seats.dedup();
+        seats
+    }
+
+    fn length(&self, game: &Game<Self::R>) -> u32 {
+        let s = game.state();
+        s.conflict
+            .as_ref()
+            .or(s.last_conflict.as_ref())
+            .map_or(0, |c| c.exchanges.len() as u32)
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "exchanges"
+    }
+
+    fn max_commands(&self) -> u32 {
+        400
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finishes<T: Table>(table: &T, budget: Budget) {
+        for (i, strong) in table.seats().into_iter().enumerate() {
+            let mut rng = SeededRandomness::new(i as u64 + 1);
+            let (game, sent, cut_off) = play(table, strong, budget, &mut rng).expect("set up");
+            assert!(sent > 0, "some command was sent");
+            assert!(!cut_off, "the game reached its end");
+            assert!(table.finished(&game));
+        }
+    }
+
+    #[test]
+    fn bots_play_every_table_to_its_end() {
+        finishes(&IronDuel::new().unwrap(), Budget::work(16));
+        finishes(
+            &TriforceGame {
+                players: 3,
+                turn_limit: 10,
+            },
+            Budget::work(8),
+        );
+        finishes(&TouristsConflict::kaiju(4).unwrap(), Budget::work(8));
+        finishes(&WickedConflict::duel().unwrap(), Budget::work(8));
+        finishes(&WickedConflict::brawl().unwrap(), Budget::work(8));
+    }
+}

@@ -1,0 +1,477 @@
+//! What the table bots do, and what they never do.
+
+use clash_analysis::bot_strength::{
+    IronDuel, Table, TouristsConflict, TriforceGame, WickedConflict,
+};
+use clash_analysis::table_bots::{Seated, Sends, bot, tourists, wicked};
+use clash_core::{
+    Budget, Game, Ruleset, Seat, SeatBot, SeatTable, SeededRandomness, Strength, Viewer,
+};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use serde_json::Value;
+
+fn quick() -> Budget {
+    Budget::work(9)
+}
+
+/// Every answer of every bot along a random game is a command the seat's table offers, of a
+/// kind bots send (a last resort only when no play is left), accepted by the rules; a seat the
+/// game is not waiting on gets `None`. Returns how many answers were checked.
+fn answers_are_fair_plays<T: Table>(
+    table: &T,
+    seed: u64,
+    steps: usize,
+) -> Result<u32, TestCaseError> {
+    let mut rng = SeededRandomness::new(seed);
+    let Some(mut game) = table.start(&mut rng) else {
+        return Err(TestCaseError::fail("the table could not be set up"));
+    };
+    let strong = bot::<T::R>(Strength::Strong);
+    let casual = bot::<T::R>(Strength::Casual);
+    let mut checked = 0;
+    for _ in 0..steps {
+        if table.finished(&game) {
+            break;
+        }
+        let waiting = <T::R as Ruleset>::status(game.state()).waiting_for;
+        let mut next = None;
+        for seat in table.seats() {
+            let seen = SeatTable::of(&game, seat);
+            let plays = seen
+                .legal
+                .iter()
+                .any(|c| <T::R as Seated>::bot_sends(c) == Sends::Play);
+            for player in [&strong, &casual] {
+                let answer = player.choose(&seen, quick(), &mut rng);
+                if !waiting.contains(&seat) {
+                    prop_assert!(answer.is_none(), "{seat} answered out of turn");
+                    continue;
+                }
+                let Some(c) = answer else { continue };
+                let kind = <T::R as Seated>::bot_sends(&c);
+                prop_assert!(kind != Sends::Never, "{seat} sent {c:?}");
+                prop_assert!(
+                    kind == Sends::Play || !plays,
+                    "{seat} gave up with plays left: {c:?}"
+                );
+                let mut copy = game.clone();
+                prop_assert!(
+                    copy.command(seat, &c, &mut rng).is_ok(),
+                    "{seat}: {c:?} refused"
+                );
+                checked += 1;
+                next.get_or_insert((seat, c));
+            }
+        }
+        let Some((seat, c)) = next.or_else(|| table.business(&game)) else {
+            break;
+        };
+        if game.command(seat, &c, &mut rng).is_err() {
+            break;
+        }
+    }
+    Ok(checked)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn iron_triangle_bots_play_fair(seed in any::<u64>()) {
+        let n = answers_are_fair_plays(&IronDuel::new().unwrap(), seed, 60)?;
+        prop_assert!(n > 0);
+    }
+
+    #[test]
+    fn triforce_bots_play_fair(seed in any::<u64>()) {
+        let n = answers_are_fair_plays(&TriforceGame { players: 3, turn_limit: 8 }, seed, 60)?;
+        prop_assert!(n > 0);
+    }
+
+    #[test]
+    fn tourists_bots_play_fair(seed in any::<u64>()) {
+        let n = answers_are_fair_plays(&TouristsConflict::kaiju(4).unwrap(), seed, 80)?;
+        prop_assert!(n > 0);
+    }
+
+    #[test]
+    fn wicked_age_bots_play_fair(seed in any::<u64>()) {
+        let n = answers_are_fair_plays(&WickedConflict::brawl().unwrap(), seed, 60)?;
+        prop_assert!(n > 0);
+    }
+}
+
+// ----- Budgets -----
+
+/// With no time at all and a single unit of work, each strong bot still answers at once.
+#[test]
+fn an_exhausted_budget_still_gets_an_answer() {
+    let none = Budget {
+        time: std::time::Duration::ZERO,
+        work: 0,
+    };
+    fn first_answer<T: Table>(table: &T, budget: Budget) -> bool {
+        let mut rng = SeededRandomness::new(3);
+        let Some(game) = table.start(&mut rng) else {
+            return false;
+        };
+        let strong = bot::<T::R>(Strength::Strong);
+        let casual = bot::<T::R>(Strength::Casual);
+        table.seats().into_iter().any(|seat| {
+            let seen = SeatTable::of(&game, seat);
+            let wanted = casual.choose(&seen, budget, &mut rng).is_some();
+            wanted && strong.choose(&seen, budget, &mut rng).is_some()
+        })
+    }
+    assert!(first_answer(&IronDuel::new().unwrap(), none));
+    assert!(first_answer(
+        &TriforceGame {
+            players: 3,
+            turn_limit: 5
+        },
+        none
+    ));
+    assert!(first_answer(&TouristsConflict::kaiju(3).unwrap(), none));
+    assert!(first_answer(&WickedConflict::brawl().unwrap(), none));
+}
+
+// ----- Iron Triangle -----
+
+mod iron {
+    use super::*;
+    use clash_analysis::turn_game::{Payoff, TurnSpec, solve_turn};
+    use iron_triangle::conflict::{ConflictCommand, Step};
+    use iron_triangle::{Command, IronTriangle};
+
+    /// The duel at its first stance step, with the conflict's first turn under way.
+    fn at_stances() -> Game<IronTriangle> {
+        let table = IronDuel::new().unwrap();
+        let mut rng = SeededRandomness::new(1);
+        let mut game = table.start(&mut rng).unwrap();
+        let casual = bot::<IronTriangle>(Strength::Casual);
+        for _ in 0..10 {
+            let stances = game
+                .state()
+                .conflict
+                .as_ref()
+                .and_then(|c| c.turn.as_ref())
+                .is_some_and(|t| t.step == Step::Stances);
+            if stances {
+                return game;
+            }
+            let waiting = IronTriangle::status(game.state()).waiting_for;
+            let next = waiting.into_iter().find_map(|s| {
+                casual
+                    .choose(&SeatTable::of(&game, s), quick(), &mut rng)
+                    .map(|c| (s, c))
+            });
+            let (seat, c) = next.expect("someone acts");
+            game.command(seat, &c, &mut rng).expect("legal");
+        }
+        panic!("no stance step reached");
+    }
+
+    /// IT-32, IT-33: the GM's strong bot (which sees both sheets) only ever takes a stance the
+    /// turn's equilibrium plays with positive probability.
+    #[test]
+    fn the_strong_stance_is_drawn_from_the_turn_equilibrium() {
+        let game = at_stances();
+        let c = game.state().conflict.as_ref().unwrap();
+        let t = c.turn.as_ref().unwrap();
+        let fighter = |id: u8| {
+            let f = c.f(id);
+            let ch = &game.state().characters[f.character];
+            serde_json::json!({
+                "name": f.name.to_string(),
+                "energy": ch.energy.current,
+                "max": ch.energy.max,
+                "moves": ch.moves.iter().map(|k| k.mv).collect::<Vec<_>>(),
+            })
+        };
+        let spec: TurnSpec = serde_json::from_value(serde_json::json!({
+            "active": fighter(t.active),
+            "opponent": fighter(t.opponent.unwrap()),
+        }))
+        .unwrap();
+        let solution = solve_turn(&spec, Payoff::Energy).unwrap();
+        let bruiser_active = c.f(t.active).name.as_ref() == "Bruiser";
+        let mix = if bruiser_active {
+            &solution.stances_active
+        } else {
+            &solution.stances_opponent
+        };
+        let support: Vec<_> = mix
+            .iter()
+            .filter(|m| {
+                m.probability
+                    .exact()
+                    .is_some_and(|p| num_traits::Signed::is_positive(&p))
+            })
+            .map(|m| m.option)
+            .collect();
+        assert!(!support.is_empty());
+        let strong = bot::<IronTriangle>(Strength::Strong);
+        let seen = SeatTable::of(&game, Seat::Gm);
+        for seed in 0..30 {
+            let answer = strong.choose(&seen, Budget::work(400), &mut SeededRandomness::new(seed));
+            let Some(Command::Conflict(ConflictCommand::TakeStance { action, amount, .. })) =
+                answer
+            else {
+                panic!("expected a stance, got {answer:?}");
+            };
+            let stance = iron_triangle::conflict::Stance { action, amount };
+            assert!(
+                support.contains(&stance),
+                "{stance:?} is not in {support:?}"
+            );
+        }
+    }
+
+    /// IT-2: once its stance is committed, neither strength has anything more to send until
+    /// the reveal, and the other seat sees it only as ready.
+    #[test]
+    fn a_committed_seat_waits_for_the_reveal() {
+        let mut game = at_stances();
+        let strong = bot::<IronTriangle>(Strength::Strong);
+        let mut rng = SeededRandomness::new(5);
+        let seen = SeatTable::of(&game, Seat::Gm);
+        let stance = strong.choose(&seen, quick(), &mut rng).expect("a stance");
+        game.command(Seat::Gm, &stance, &mut rng).expect("legal");
+        let seen = SeatTable::of(&game, Seat::Gm);
+        assert_eq!(strong.choose(&seen, quick(), &mut rng), None);
+        let casual = bot::<IronTriangle>(Strength::Casual);
+        assert_eq!(casual.choose(&seen, quick(), &mut rng), None);
+        // The player's table shows the GM only as ready, and its bot still has to choose.
+        let theirs = SeatTable::of(&game, Seat::Player(1));
+        assert!(theirs.to_act());
+        let text = serde_json::to_string(&theirs.to_json()).unwrap();
+        assert!(text.contains("\"ready\""), "{text}");
+    }
+}
+
+// ----- N-Dimensional Tourists -----
+
+/// ND-20, ND-4: a sampled deal shows the seat exactly its own view (the same table, its own
+/// Reserves, the same counts of the others' and of the deck), while the cards it cannot see
+/// are dealt at random.
+#[test]
+fn a_deal_shows_the_seat_exactly_its_view() {
+    use nd_tourists::NdTourists;
+    let table = TouristsConflict::kaiju(6).unwrap();
+    let casual = bot::<NdTourists>(Strength::Casual);
+    let mut deals_differ = false;
+    for seed in 0..6u64 {
+        let mut rng = SeededRandomness::new(seed);
+        let mut game = table.start(&mut rng).unwrap();
+        for _ in 0..120 {
+            for seat in table.seats() {
+                let seen = SeatTable::of(&game, seat);
+                let Some(a) = tourists::deal(&seen, &mut SeededRandomness::new(1)) else {
+                    continue;
+                };
+                let b = tourists::deal(&seen, &mut SeededRandomness::new(2)).unwrap();
+                let json = |s: &nd_tourists::State| {
+                    serde_json::to_value(NdTourists::view(s, Viewer::Seat(seat))).unwrap()
+                };
+                let mine = serde_json::to_value(&seen.view).unwrap();
+                assert_eq!(json(&a), mine, "a deal {seat} could tell from the table");
+                assert_eq!(json(&b), mine);
+                deals_differ |=
+                    serde_json::to_value(&a).unwrap() != serde_json::to_value(&b).unwrap();
+            }
+            let waiting = NdTourists::status(game.state()).waiting_for;
+            let next = waiting
+                .into_iter()
+                .find_map(|s| {
+                    casual
+                        .choose(&SeatTable::of(&game, s), quick(), &mut rng)
+                        .map(|c| (s, c))
+                })
+                .or_else(|| table.business(&game));
+            let Some((seat, c)) = next else { break };
+            if table.finished(&game) || game.command(seat, &c, &mut rng).is_err() {
+                break;
+            }
+        }
+    }
+    assert!(deals_differ, "the unseen cards are dealt at random");
+}
+
+/// The strong bot's rounds are scored for its own parties: a victor outright, Control held,
+/// Losses against.
+#[test]
+fn a_round_is_scored_for_the_seat_against_the_others() {
+    use nd_tourists::NdTourists;
+    let setup: nd_tourists::Setup =
+        serde_json::from_value(clash_analysis::contests::default_tourists_setup()).unwrap();
+    let mut state = NdTourists::setup(&setup).unwrap();
+    clash_core::execute::<NdTourists>(
+        &mut state,
+        Seat::Gm,
+        &nd_tourists::Command::Start {},
+        &mut SeededRandomness::new(1),
+    )
+    .unwrap();
+    // TV-1: Levinulon (party 0) is Dominant with Control 1.
+    assert_eq!(state.dominant, Some(0));
+    assert_eq!(tourists::score(&state, &[0]), 1.0);
+    assert_eq!(tourists::score(&state, &[1]), -1.0);
+    state.victor = Some(1);
+    assert!(tourists::score(&state, &[1]) > 10.0);
+}
+
+// ----- In A Wicked Age -----
+
+mod wicked_age_bots {
+    use super::*;
+    use wicked_age::consequence::DefaultConsequence;
+    use wicked_age::{Command, WickedAge};
+
+    /// A duel played by casual bots until someone is knocked out and its winner must choose.
+    fn knockout(loser_seat: Seat) -> Option<Game<WickedAge>> {
+        let table = WickedConflict::duel()?;
+        let casual = bot::<WickedAge>(Strength::Casual);
+        for seed in 0..200u64 {
+            let mut rng = SeededRandomness::new(seed);
+            let mut game = table.start(&mut rng)?;
+            for _ in 0..60 {
+                let state = game.state();
+                let lost = state
+                    .conflict
+                    .as_ref()?
+                    .open_knockouts()
+                    .next()
+                    .and_then(|k| state.character(&k.loser))
+                    .map(|ch| ch.controller);
+                match lost {
+                    Some(seat) if seat == loser_seat => return Some(game),
+                    Some(_) => break,
+                    None => {}
+                }
+                let waiting = WickedAge::status(game.state()).waiting_for;
+                let next = waiting.into_iter().find_map(|s| {
+                    casual
+                        .choose(&SeatTable::of(&game, s), quick(), &mut rng)
+                        .map(|c| (s, c))
+                })?;
+                game.command(next.0, &next.1, &mut rng).ok()?;
+            }
+        }
+        None
+    }
+
+    fn winner_seat(loser: Seat) -> Seat {
+        if loser == Seat::Gm {
+            Seat::Player(1)
+        } else {
+            Seat::Gm
+        }
+    }
+
+    /// WA-27, WA-28: the strong winner picks the default that costs the loser most. Ash
+    /// (d12 d10 d8 d6 d6 d4) loses most as Exhausted (Directly d10→d8, With Violence d4→0); the
+    /// Ogre as Shamed (Self-protection d6→d4, d4→0).
+    #[test]
+    fn the_winner_picks_the_costliest_default() {
+        for (loser, expected) in [
+            (Seat::Player(1), DefaultConsequence::Exhausted),
+            (Seat::Gm, DefaultConsequence::Shamed),
+        ] {
+            let game = knockout(loser).expect("a knockout");
+            let seat = winner_seat(loser);
+            let seen = SeatTable::of(&game, seat);
+            let c = bot::<WickedAge>(Strength::Strong).choose(
+                &seen,
+                quick(),
+                &mut SeededRandomness::new(1),
+            );
+            let Some(Command::ChooseConsequence { consequence, .. }) = c else {
+                panic!("expected a consequence, got {c:?}");
+            };
+            assert_eq!(consequence, expected);
+        }
+    }
+
+    /// WA-27: offered an alternative, the strong loser accepts one that costs less than the
+    /// worst default and refuses death.
+    #[test]
+    fn the_loser_weighs_an_offer_against_the_defaults() {
+        use wicked_age::consequence::{Alternative, Cost};
+        let game = knockout(Seat::Player(1)).expect("a knockout");
+        let loser = "Ash".to_string();
+        for (costs, accepted) in [
+            (
+                vec![Cost::StepDown {
+                    form: wicked_age::character::FormRef::Pc(
+                        wicked_age::character::PcForm::WithLove,
+                    ),
+                }],
+                true,
+            ),
+            (vec![Cost::Death {}], false),
+        ] {
+            let mut g = game.clone();
+            let offer = Command::ProposeAlternative {
+                loser: loser.clone(),
+                alternative: Alternative {
+                    terms: "as agreed".into(),
+                    costs,
+                    waive_consequential: false,
+                },
+            };
+            g.command(Seat::Gm, &offer, &mut SeededRandomness::new(1))
+                .expect("an offer");
+            let seen = SeatTable::of(&g, Seat::Player(1));
+            let c = bot::<WickedAge>(Strength::Strong).choose(
+                &seen,
+                quick(),
+                &mut SeededRandomness::new(1),
+            );
+            let took = matches!(c, Some(Command::AcceptAlternative { .. }));
+            let refused = matches!(c, Some(Command::RefuseAlternative { .. }));
+            assert!(took || refused, "{c:?}");
+            assert_eq!(took, accepted, "{c:?}");
+        }
+    }
+
+    /// The yardstick bot is the odds roller itself, read from the view.
+    #[test]
+    fn the_previous_policy_still_plays() {
+        let table = WickedConflict::brawl().unwrap();
+        let mut rng = SeededRandomness::new(2);
+        let game = table.start(&mut rng).unwrap();
+        let seen = SeatTable::of(&game, Seat::Player(1));
+        let c = wicked::Odds.choose(&seen, quick(), &mut rng);
+        assert!(matches!(c, Some(Command::RollInitiative { .. })), "{c:?}");
+    }
+}
+
+// ----- Triforce -----
+
+/// TF-29: from the table in its view, the strong bot finds the one move that pins both other
+/// players (the position of the MCTS bot's own test).
+#[test]
+fn the_strong_triforce_bot_finds_the_winning_move() {
+    use triforce::{Command, State, Triforce};
+    let board = serde_json::json!({
+        "1": ["p1-S", "p3-L", "p1-M"], "2": ["p2-S"], "3": ["p3-L", "p1-S"],
+        "4": ["p1-M", "p1-L"], "5": ["p3-L", "p1-S"], "6": ["p2-M", "p1-L"],
+        "7": ["p2-M", "p1-S"], "8": ["p2-M", "p1-L"], "10": ["p2-M", "p1-L"],
+        "12": ["p3-L", "p1-M"], "13": ["p3-L", "p1-M"], "14": ["p1-S", "p2-M", "p1-L"]
+    });
+    let setup: triforce::Setup =
+        serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
+    let state = triforce::start(&setup).unwrap();
+    let mut json: Value = serde_json::to_value(state).unwrap();
+    json["actions_taken"] = 2.into();
+    let state: State = serde_json::from_value(json).unwrap();
+    let seen = SeatTable::<Triforce>::from_state(&state, &[], Seat::Player(1));
+    assert_eq!(seen.view.table, state, "the view carries the whole table");
+    let c = bot::<Triforce>(Strength::Strong).choose(
+        &seen,
+        Budget::work(400),
+        &mut SeededRandomness::new(11),
+    );
+    assert_eq!(c, Some(Command::Move { from: 4, to: 2 }));
+}
