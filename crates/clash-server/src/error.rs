@@ -32,6 +32,10 @@ pub enum Conflict {
     CannotUndo,
     /// The table holds as much table talk as it keeps.
     TooMuchTalk,
+    /// A bot plays the seat: the GM takes it back before the seat changes hands.
+    BotSeated,
+    /// A player (or an unused invite) holds the seat, so no bot can sit in it.
+    SeatTaken,
 }
 
 impl Conflict {
@@ -47,6 +51,8 @@ impl Conflict {
             Conflict::Confirm => "confirm",
             Conflict::CannotUndo => "cannot_undo",
             Conflict::TooMuchTalk => "too_much_talk",
+            Conflict::BotSeated => "bot_seated",
+            Conflict::SeatTaken => "seat_taken",
         }
     }
 }
