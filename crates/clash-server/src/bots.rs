@@ -1,6 +1,11 @@
 //! Bots at the table: the GM seats a bot in an NPC seat or an empty player seat, and the bot
 //! plays that seat like a person would, until the GM takes the seat back.
 //!
+//! Where the game gives the GM a seat of its own for the NPCs (Iron Triangle's `gm` seat), a
+//! bot can sit there too: it then plays the NPCs' part (stances, moves, windows), while the GM
+//! keeps what bots never do — starting and ending conflicts, narration, the campaign — and may
+//! still act for the seat themselves.
+//!
 //! Seating and unseating are table events in the log ([`TableEvent::BotSeated`],
 //! [`TableEvent::BotUnseated`]), so everyone reads them, and a table read back after a restart
 //! knows its bots and lets them go on where they were.
@@ -57,7 +62,7 @@ impl Tables {
         let key = key.to_string();
         self.change(table, move |tables, table| async move {
             let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
+            play.known_seat(table.ruleset, seat)?;
             if tables.entry(table.ruleset).and_then(|e| e.bots).is_none() {
                 return Err(ApiError::conflict(
                     Conflict::NoChange,
@@ -72,8 +77,8 @@ impl Tables {
                         format!("a {strength} bot already plays {name}"),
                     ));
                 }
-                Holder::Bot | Holder::Npc | Holder::Open => {}
-                Holder::Player | Holder::Invited | Holder::Owner => {
+                Holder::Bot | Holder::Npc | Holder::Open | Holder::Owner => {}
+                Holder::Player | Holder::Invited => {
                     return Err(ApiError::conflict(
                         Conflict::SeatTaken,
                         format!(
@@ -103,7 +108,7 @@ impl Tables {
         let key = key.to_string();
         self.change(table, move |tables, table| async move {
             let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
+            play.known_seat(table.ruleset, seat)?;
             if !play.bots.contains_key(&seat) {
                 return Err(ApiError::conflict(
                     Conflict::NoChange,

@@ -353,15 +353,13 @@ async fn bots_sit_only_in_npc_or_empty_seats_and_only_the_gm_seats_them() {
     let _invite = invite(app, &t.id, &t.owner, "p2").await;
     let before = texts(app, &t, &t.owner).await.len();
 
-    // A player's seat, an invited seat, the GM's own seat, a seat the game lacks, a strength
-    // nobody knows: refused, nothing changes.
+    // A player's seat, an invited seat, a seat the game lacks, a strength nobody knows:
+    // refused, nothing changes.
     let (status, body) = seat_bot(app, &t, "p1", "casual").await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["error"]["code"], "seat_taken");
     let (status, _) = seat_bot(app, &t, "p2", "casual").await;
     assert_eq!(status, StatusCode::CONFLICT);
-    let (status, _) = seat_bot(app, &t, "gm", "casual").await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
     let (status, _) = seat_bot(app, &t, "p7", "casual").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, body) = seat_bot(app, &t, "p3", "expert").await;
@@ -673,4 +671,29 @@ async fn a_claimed_invite_cannot_race_a_bot_into_its_seat() {
     .await;
     assert!(status.is_client_error(), "{status}");
     let _ = claim;
+}
+
+#[tokio::test]
+async fn a_bot_in_the_gms_own_seat_plays_beside_the_gm() {
+    let s = server(plain);
+    let app = &s.app;
+    let t = table(app, 1).await;
+    let (status, body) = seat_bot(app, &t, "gm", "strong").await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let gm = seats(app, &t).await[0].clone();
+    assert_eq!(
+        (gm["holder"].clone(), gm["under"].clone()),
+        (json!("bot"), json!("owner"))
+    );
+    let told = texts(app, &t, &t.spectator).await;
+    assert!(
+        told.iter()
+            .any(|l| l == "The GM seats a strong bot in the GM's seat."),
+        "{told:?}"
+    );
+    // What the bot leaves alone is still the GM's to do, from the GM's own link.
+    let (status, body) = send(app, &t, &t.owner, json!({"type": "shuffle"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(unseat_bot(app, &t, "gm").await.0, StatusCode::NO_CONTENT);
+    assert_eq!(seats(app, &t).await[0]["holder"], "owner");
 }

@@ -252,7 +252,8 @@
       const note = p.seat === update.seat || (p.seat === 'gm' && owner) ? 'you'
         : p.holder === 'npc' ? 'played by the GM' : p.holder === 'bot' ? 'played by a bot' : p.holder === 'open' ? 'no player yet'
           : p.holder === 'invited' ? 'invited' : null;
-      const here = p.holder === 'npc' ? room.gm_here : p.here;
+      // A bot is always at the table; the GM's own seat is here when the GM is.
+      const here = p.holder === 'npc' || p.seat === 'gm' ? room.gm_here : p.holder === 'bot' || p.here;
       items.push(person(p.name, here, note, waiting));
     }
     if (room.spectators) items.push(el('li', { class: 'person watchers' }, room.spectators === 1 ? '1 watching' : room.spectators + ' watching'));
@@ -516,7 +517,7 @@
       const manage = (label, method, body, path) => el('button', { type: 'button', class: 'small',
         onclick: () => manageSeat(s.seat, method, body, path) }, label);
       if (s.holder === 'owner') {
-        box.append(row(s.seat, name, 'you', null, []));
+        box.append(row(s.seat, name, 'you', null, [botSeater(s.seat, 'your NPCs', 'Let a bot play your NPCs')]));
         continue;
       }
       if (s.holder === 'open' || s.holder === 'invited') unclaimed = true;
@@ -533,7 +534,8 @@
         if (s.suspended) buttons.push(manage('Give back to its player', 'POST', null, '/hand-back'));
         buttons.push(manage('Invite a player instead', 'POST', { npc: false }), botSeater(s.seat, name));
       }
-      const botHolder = 'a ' + s.bot + ' bot' + (s.under === 'npc' ? ' (your NPC when you take it back)' : '');
+      const botHolder = s.under === 'owner' ? 'you, with a ' + s.bot + ' bot playing your NPCs in conflicts'
+        : 'a ' + s.bot + ' bot' + (s.under === 'npc' ? ' (your NPC when you take it back)' : '');
       const holder = s.holder === 'bot' ? botHolder : { open: 'no one yet', invited: 'invite not used yet', player: 'a player (their link is theirs alone)', npc: 'you, as an NPC' }[s.holder] || s.holder;
       box.append(row(s.seat, name, holder, s.holder === 'invited' ? s.link : null, buttons));
     }
@@ -550,11 +552,11 @@
   }
 
   // A bot for an NPC seat or an empty seat: pick how well it plays, then seat it.
-  function botSeater(seat, name) {
+  function botSeater(seat, name, label) {
     const pick = el('select', { 'aria-label': 'how well the bot for ' + name + ' plays' },
       el('option', { value: 'casual' }, 'casual'), el('option', { value: 'strong' }, 'strong'));
     const go = el('button', { type: 'button', class: 'small',
-      onclick: () => manageSeat(seat, 'POST', { strength: pick.value }, '/bot') }, 'Seat a bot');
+      onclick: () => manageSeat(seat, 'POST', { strength: pick.value }, '/bot') }, label || 'Seat a bot');
     return el('span', { class: 'bot-seater' }, pick, go);
   }
 
