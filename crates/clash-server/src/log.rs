@@ -148,6 +148,9 @@ pub enum TableEvent {
     BotSeated { seat: Seat, strength: Strength },
     /// The GM took the seat back from its bot: it is the GM's NPC again, or empty.
     BotUnseated { seat: Seat },
+    /// The GM switched odds in play on or off: while on, each seat is shown the odds of its
+    /// next choice, worked out from its own view.
+    OddsSwitched { enabled: bool },
 }
 
 /// Who said a line of table talk: `gm` or a seat, by name.
@@ -229,6 +232,13 @@ impl TableEvent {
             }
             TableEvent::BotUnseated { seat: s } => {
                 format!("The GM takes {} back from its bot.", seat(s))
+            }
+            TableEvent::OddsSwitched { enabled: true } => {
+                "The GM turns odds in play on: each player is shown the chances of their next choice."
+                    .into()
+            }
+            TableEvent::OddsSwitched { enabled: false } => {
+                "The GM turns odds in play off.".into()
             }
             TableEvent::SecretRevealed { secret } => format!(
                 "The server's secret is revealed ({}…): anyone with the table's record can now check every roll and draw.",

@@ -5,8 +5,8 @@
 //!   JSON its page receives), so no odds can tell a seat what its view hides.
 //! * `PUT /api/tables/{id}/odds` `{"enabled": bool}` — the GM (owner) switches odds on or off.
 //!
-//! The switch is off by default and stored with the table (schema version 3), so it survives a
-//! restart. Odds are computed on the blocking pool, once per seat and revision, from the table's
+//! The switch is off by default. Turning it is a table event in the log (`odds_switched`), so it
+//! survives a restart and replays, exports and verifies with the table. Odds are computed on the blocking pool, once per seat and revision, from the table's
 //! snapshot (see [`crate::snapshot`]).
 
 use std::sync::Arc;

@@ -198,7 +198,6 @@ impl Play {
             .game_pos
             .splice(0..0, std::iter::repeat_n(0, unlogged));
         let mut play = Play::fresh(game, meta.clone(), t.links);
-        play.odds = t.odds;
         play.head = head;
         play.commands = commands;
         play.ids = ids;
@@ -287,6 +286,7 @@ impl Play {
             TableEvent::Renamed { title } => self.title = title.clone(),
             TableEvent::Archived => self.archived = true,
             TableEvent::Unarchived => self.archived = false,
+            TableEvent::OddsSwitched { enabled } => self.odds = *enabled,
             TableEvent::Said { .. } | TableEvent::Whispered { .. } => self.talk_lines += 1,
             TableEvent::BotSeated { seat, strength } => {
                 self.bots.insert(*seat, *strength);

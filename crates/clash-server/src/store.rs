@@ -101,12 +101,62 @@ CREATE TABLE log (
 /// it carried over.
 const SCHEMA_V3: &str = "ALTER TABLE tables ADD COLUMN odds INTEGER NOT NULL DEFAULT 0;";
 
+/// Version 4: the odds switch is a table event in the log (`odds_switched`), so it replays,
+/// exports and verifies with the table. A table whose switch was on gets that event at the end
+/// of its log (by [`odds_to_log`], which also drops the column); the migration has no SQL of its
+/// own because the column must be read before it goes.
+const SCHEMA_V4: &str = "";
+
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(SCHEMA_V1),
         M::up_with_hook(SCHEMA_V2, legacy_log),
         M::up_with_hook(SCHEMA_V3, odds_switches),
+        M::up_with_hook(SCHEMA_V4, odds_to_log),
     ])
+}
+
+/// Append `odds_switched {enabled: true}` to the log of every table whose odds column is on,
+/// chained after its last entry, then drop the column.
+fn odds_to_log(tx: &rusqlite::Transaction<'_>) -> HookResult {
+    let tables: Vec<(String, Option<String>)> = tx
+        .prepare("SELECT id, secret FROM tables WHERE odds = 1")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, secret) in tables {
+        // A table without a readable secret cannot be loaded anyway; it keeps its log as it is.
+        let Some(secret) = secret.as_deref().and_then(unhex) else {
+            continue;
+        };
+        let last: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT pos, hash FROM log WHERE table_id = ?1 ORDER BY pos DESC LIMIT 1",
+                [&id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let Some(head) = last.map_or(Some((0, [0; 32])), |(pos, hash)| {
+            unhex_hash(&hash).map(|h| (pos as u64 + 1, h))
+        }) else {
+            continue;
+        };
+        let mut chainer = Chainer {
+            secret: &secret,
+            table: &id,
+            head: head.1,
+            next: head.0,
+        };
+        let entry = Entry::Table {
+            event: TableEvent::OddsSwitched { enabled: true },
+        };
+        let (pos, body, hash) = chainer.push(&entry);
+        tx.execute(
+            "INSERT INTO log (table_id, pos, entry, hash) VALUES (?1, ?2, ?3, ?4)",
+            params![id, pos as i64, body.to_string(), hex(&hash)],
+        )?;
+    }
+    tx.execute_batch("ALTER TABLE tables DROP COLUMN odds;")?;
+    Ok(())
 }
 
 /// Carry the odds switches over from their old table, if there is one.
@@ -187,8 +237,6 @@ pub struct StoredTable {
     pub commands: u64,
     /// The log, in order, with each entry's hash.
     pub log: Vec<(Entry, Hash)>,
-    /// The GM has switched odds in play on.
-    pub odds: bool,
 }
 
 /// What a link key is now.
@@ -276,8 +324,6 @@ pub enum Write {
         command: Option<StoredCommand>,
         links: Vec<LinkChange>,
     },
-    /// Switch odds in play on or off at a table.
-    SetOdds { table_id: String, enabled: bool },
     /// Remove a table and everything stored about it.
     DeleteTable { id: String },
     /// Touch the database without changing it (health checks).
@@ -515,12 +561,6 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
             }
             insert_log(tx, table_id, log)?;
         }
-        Write::SetOdds { table_id, enabled } => {
-            tx.execute(
-                "UPDATE tables SET odds = ?1 WHERE id = ?2",
-                params![*enabled, table_id],
-            )?;
-        }
         Write::DeleteTable { id } => {
             for table in ["log", "commands", "events", "links"] {
                 tx.execute(&format!("DELETE FROM {table} WHERE table_id = ?1"), [id])?;
@@ -601,7 +641,7 @@ fn parse_json(text: &str, what: &str) -> Result<Value, StoreError> {
 fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreError> {
     let row = conn
         .prepare_cached(
-            "SELECT ruleset, title, setup, seed, secret, chance, odds FROM tables WHERE id = ?1",
+            "SELECT ruleset, title, setup, seed, secret, chance FROM tables WHERE id = ?1",
         )?
         .query_row([id], |r| {
             Ok((
@@ -611,11 +651,10 @@ fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreE
                 r.get::<_, i64>(3)?,
                 r.get::<_, Option<String>>(4)?,
                 r.get::<_, String>(5)?,
-                r.get::<_, bool>(6)?,
             ))
         })
         .optional()?;
-    let Some((ruleset, title, setup, seed, secret, chance, odds)) = row else {
+    let Some((ruleset, title, setup, seed, secret, chance)) = row else {
         return Ok(None);
     };
     let setup = parse_json(&setup, "setup")?;
@@ -644,7 +683,6 @@ fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreE
         links: load_links(conn, id)?,
         commands: commands as u64,
         log: load_log(conn, id)?,
-        odds,
     }))
 }
 

@@ -1021,7 +1021,8 @@ impl Tables {
         .await
     }
 
-    /// Switch odds in play on or off (the GM only).
+    /// Switch odds in play on or off (the GM only): a table event in the log, so the switch
+    /// replays, exports and verifies with the table.
     pub async fn set_odds(
         self: &Arc<Self>,
         table: &Arc<Table>,
@@ -1036,14 +1037,13 @@ impl Tables {
                     "only the GM (the table's owner) can switch odds on or off",
                 ));
             }
-            let write = Write::SetOdds {
-                table_id: table.id.clone(),
-                enabled,
-            };
-            tables.store.write(write).await.map_err(storage)?;
-            play.odds = enabled;
-            play.refresh(table.meta.clone());
-            Ok(())
+            if play.odds == enabled {
+                return Ok(());
+            }
+            let events = vec![TableEvent::OddsSwitched { enabled }];
+            tables
+                .table_events(&table, &mut play, events, Vec::new())
+                .await
         })
         .await
     }

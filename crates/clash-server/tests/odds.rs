@@ -1,6 +1,7 @@
-//! Odds in play: off until the GM switches them on, the switch survives a restart, and the odds
-//! a seat is shown come from its own view only — two tables that differ only in another seat's
-//! secret show it exactly the same odds.
+//! Odds in play: off until the GM switches them on, the switch is a table event in the log (so it
+//! survives a restart, is in the table's record and verifies with it), and the odds a seat is
+//! shown come from its own view only — two tables that differ only in another seat's secret show
+//! it exactly the same odds.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -201,6 +202,103 @@ async fn odds_are_off_until_the_gm_switches_them_on_and_stay_on_after_a_restart(
     );
     assert_eq!(switch(&app, &t, &t.owner, false).await, StatusCode::OK);
     assert_eq!(odds(&app, &t, &t.p1).await["enabled"], false);
+}
+
+/// The switches of a table, in order, as its record tells them.
+fn switches_in(record: &Value) -> Vec<Value> {
+    record["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["entry"]["event"]["type"] == "odds_switched")
+        .map(|e| e["entry"]["event"]["enabled"].clone())
+        .collect()
+}
+
+async fn record(app: &axum::Router, t: &Table, key: &str) -> Value {
+    let (status, doc) = call(
+        app,
+        "GET",
+        &format!("/api/tables/{}/export?key={key}", t.id),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{doc}");
+    doc
+}
+
+#[tokio::test]
+async fn the_switch_is_a_table_event_in_the_log_that_replays_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = open(&dir);
+    let t = table(&app).await;
+    assert_eq!(switch(&app, &t, &t.owner, true).await, StatusCode::OK);
+    assert_eq!(
+        switch(&app, &t, &t.owner, true).await,
+        StatusCode::OK,
+        "switching on what is on changes nothing"
+    );
+    to_stances(&app, &t).await;
+    assert_eq!(switch(&app, &t, &t.owner, false).await, StatusCode::OK);
+    assert_eq!(switch(&app, &t, &t.owner, true).await, StatusCode::OK);
+    // Every seat reads the switch in the table's log, in words.
+    let (status, view) = call(
+        &app,
+        "GET",
+        &format!("/api/tables/{}/view?key={}&after=0", t.id, t.p2),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let told: Vec<&str> = view["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["text"].as_str())
+        .filter(|text| text.contains("odds in play"))
+        .collect();
+    assert_eq!(
+        told,
+        [
+            "The GM turns odds in play on: each player is shown the chances of their next choice.",
+            "The GM turns odds in play off.",
+            "The GM turns odds in play on: each player is shown the chances of their next choice.",
+        ]
+    );
+    assert_eq!(
+        switches_in(&record(&app, &t, &t.p1).await),
+        [json!(true), json!(false), json!(true)]
+    );
+    drop(app);
+
+    // Nothing but the log holds it: the table read back from the log has odds on.
+    let conn = rusqlite::Connection::open(dir.path().join("clash.db")).unwrap();
+    let elsewhere: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'odds_switches' OR sql LIKE '%odds INTEGER%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(elsewhere, 0, "no side table and no column");
+    drop(conn);
+    let app = open(&dir);
+    assert_eq!(odds(&app, &t, &t.p1).await["enabled"], true);
+
+    // Once the table has ended, its record, switches included, verifies.
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/tables/{}/close?key={}", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let doc = record(&app, &t, &t.p2).await;
+    assert_eq!(switches_in(&doc).len(), 3);
+    let head = doc["head"].as_str().unwrap().to_string();
+    let report = clash_server::export::verify(&doc, &clash_catalogue::rulesets(), &[head]);
+    assert!(report.ok() && report.unchecked.is_empty(), "{report:?}");
 }
 
 #[tokio::test]

@@ -263,53 +263,85 @@ async fn a_patch_stream_rebuilds_exactly_the_updates_a_whole_stream_sends() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
 
-/// A database from schema version 2 whose odds switches lived in a side table opens at the
-/// latest version with the switches carried over into the table rows.
+/// A database whose odds switches lived outside the log — in a side table (schema version 2) or
+/// in a column of the table (version 3) — opens at the latest version with each switch that was
+/// on carried into the table's log as a table event, chained so the record still verifies, and
+/// nothing left of the old places.
 #[tokio::test]
-async fn odds_switches_from_their_old_table_are_carried_over() {
-    let s = server();
-    let t = table(&s.app).await;
-    let Server {
-        app,
-        tables,
-        path,
-        _dir: dir,
-    } = s;
-    drop((app, tables));
-    {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(&format!(
-            "ALTER TABLE tables DROP COLUMN odds;
-             PRAGMA user_version = 2;
-             CREATE TABLE odds_switches (table_id TEXT PRIMARY KEY);
-             INSERT INTO odds_switches VALUES ('{}');",
-            t.id
-        ))
-        .unwrap();
-    }
-    let tables = clash_server::open(&path, catalogue()).unwrap();
-    let app = clash_server::app(tables);
-    let (status, odds) = call_json(
-        &app,
-        "GET",
-        &format!("/api/tables/{}/odds?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{odds}");
-    assert_eq!(odds["enabled"], true);
-    let conn = rusqlite::Connection::open(&path).unwrap();
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, 3);
-    let side: i64 = conn
-        .query_row(
-            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'odds_switches'",
-            [],
-            |r| r.get(0),
+async fn odds_switches_from_before_the_log_are_carried_into_it() {
+    let side_table = "PRAGMA user_version = 2;
+         CREATE TABLE odds_switches (table_id TEXT PRIMARY KEY);
+         INSERT INTO odds_switches VALUES ('{id}');";
+    let column = "PRAGMA user_version = 3;
+         ALTER TABLE tables ADD COLUMN odds INTEGER NOT NULL DEFAULT 0;
+         UPDATE tables SET odds = 1 WHERE id = '{id}';";
+    for old in [side_table, column] {
+        let s = server();
+        let t = table(&s.app).await;
+        let Server {
+            app,
+            tables,
+            path,
+            _dir: dir,
+        } = s;
+        drop((app, tables));
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.execute_batch(&old.replace("{id}", &t.id)).unwrap();
+        }
+        let tables = clash_server::open(&path, catalogue()).unwrap();
+        let app = clash_server::app(tables);
+        let (status, odds) = call_json(
+            &app,
+            "GET",
+            &format!("/api/tables/{}/odds?key={}", t.id, t.owner),
+            None,
         )
-        .unwrap();
-    assert_eq!(side, 0, "the side table is gone");
-    drop(dir);
+        .await;
+        assert_eq!(status, StatusCode::OK, "{odds}");
+        assert_eq!(odds["enabled"], true, "{old}");
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 4);
+        let elsewhere: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_master WHERE name = 'odds_switches' OR sql LIKE '%odds INTEGER%'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            elsewhere, 0,
+            "neither the side table nor the column is left"
+        );
+        // The switch is the last entry of the log, and the record verifies once the table ends.
+        let (status, _) = call(
+            &app,
+            "POST",
+            &format!("/api/tables/{}/close?key={}", t.id, t.owner),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        let (_, doc) = call_json(
+            &app,
+            "GET",
+            &format!("/api/tables/{}/export?key={}", t.id, t.spectator),
+            None,
+        )
+        .await;
+        let entries = doc["entries"].as_array().unwrap();
+        let switched: Vec<&Value> = entries
+            .iter()
+            .filter(|e| e["entry"]["event"]["type"] == "odds_switched")
+            .collect();
+        assert_eq!(switched.len(), 1, "{old}");
+        assert_eq!(switched[0]["entry"]["event"]["enabled"], true);
+        let head = doc["head"].as_str().unwrap().to_string();
+        let report = clash_server::export::verify(&doc, &catalogue(), &[head]);
+        assert!(report.ok() && report.unchecked.is_empty(), "{report:?}");
+        drop(dir);
+    }
 }
