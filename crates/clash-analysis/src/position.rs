@@ -2,15 +2,24 @@
 //! rules, in one place, so every solver (turn, move game, duel) reads the same input the same
 //! way (and a later position format only needs a reader here).
 //!
+//! Two inputs are read: the solvers' own turn state file (two fighters and a chain), and a table
+//! position — the format a table or scenario starts from and `clash run --json` exports — read
+//! as the turn its conflict is at ([`read_position`]); a scenario file holding a position in its
+//! `setup` is read the same way.
+//!
 //! The engine checks each character sheet when the position is set up (known moves IT-7/IT-8,
-//! combos D-5, specials' requirements IT-56, energy within 0..max IT-9). What a sheet cannot say
-//! is checked here: that the piles and the chain are ones play can leave behind.
+//! combos D-5, specials' requirements IT-56, energy within 0..max IT-9); a table position is
+//! checked by the engine as a whole. What a sheet cannot say is checked here: that the piles and
+//! the chain are ones play can leave behind.
 
-use iron_triangle::Move;
+use clash_core::Ruleset;
 use iron_triangle::conflict::combo::MAX_RUN;
+use iron_triangle::conflict::{Conflict, FighterId, Stance, Step};
 use iron_triangle::special::Special;
+use iron_triangle::{IronTriangle, Move, Setup, Table};
+use serde_json::Value;
 
-use crate::turn_game::{FighterSpec, TurnSpec};
+use crate::turn_game::{ChainCard, FighterSpec, TurnSpec};
 
 /// Why a state file is not a position play can reach, or not one the solvers take.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -55,14 +64,115 @@ pub enum PositionError {
         "{name} knows {special}, unspent: the solvers do not model specials; mark it spent (IT-53) to solve the position as if it cannot be used"
     )]
     UnspentSpecial { name: String, special: Special },
+    #[error("the position is not a table's: {0}")]
+    Engine(String),
+    #[error(
+        "the position has no conflict in progress: the solvers analyse a conflict's turn (IT-32)"
+    )]
+    NoConflict,
+    #[error(
+        "{active} has not picked an opponent yet (IT-32 step 1): pick one, or write a turn state file naming both"
+    )]
+    NoOpponent { active: String },
+    #[error("the file is a {0} scenario: the solvers read Iron Triangle positions")]
+    OtherRuleset(String),
+}
+
+/// A turn read from a file: the two fighters and the chain, and the stances when the position
+/// has them revealed already (the move game is then the part left to play).
+#[derive(Debug, Clone)]
+pub struct Position {
+    pub turn: TurnSpec,
+    /// The active character's and the opponent's revealed stances (IT-32 step 2).
+    pub stances: Option<[Stance; 2]>,
 }
 
 /// Read a state file's text as a position and check it.
 pub fn read_turn(text: &str) -> Result<TurnSpec, PositionError> {
-    let spec: TurnSpec =
+    read_position(text).map(|p| p.turn)
+}
+
+/// Read either a turn state file or a table position (bare, or as a scenario's `setup`).
+pub fn read_position(text: &str) -> Result<Position, PositionError> {
+    let value: Value =
         serde_json::from_str(text).map_err(|e| PositionError::Read(e.to_string()))?;
+    let setup = match (value.get("setup"), value.get("characters")) {
+        (Some(setup), _) => {
+            if let Some(other) = value.get("ruleset").and_then(Value::as_str)
+                && other != IronTriangle::ID
+            {
+                return Err(PositionError::OtherRuleset(other.to_string()));
+            }
+            setup.clone()
+        }
+        (None, Some(_)) => value,
+        (None, None) => {
+            let turn: TurnSpec =
+                serde_json::from_value(value).map_err(|e| PositionError::Read(e.to_string()))?;
+            check(&turn)?;
+            return Ok(Position {
+                turn,
+                stances: None,
+            });
+        }
+    };
+    let setup: Setup =
+        serde_json::from_value(setup).map_err(|e| PositionError::Read(e.to_string()))?;
+    let table = IronTriangle::setup(&setup).map_err(|e| PositionError::Engine(e.to_string()))?;
+    turn_at(&table)
+}
+
+/// The turn a table's conflict is at, as the solvers see it.
+pub fn turn_at(table: &Table) -> Result<Position, PositionError> {
+    let conflict = table.conflict.as_ref().ok_or(PositionError::NoConflict)?;
+    let turn = conflict.turn.as_ref().ok_or(PositionError::NoConflict)?;
+    let Some(opponent) = turn.opponent else {
+        return Err(PositionError::NoOpponent {
+            active: conflict.f(turn.active).name.to_string(),
+        });
+    };
+    let chain = match &conflict.chain {
+        // A chain is live only against the loser it was won from (IT-42, IT-43).
+        Some(c) if c.against == opponent && c.side == conflict.f(turn.active).side => c
+            .cards
+            .iter()
+            .map(|card| ChainCard::Owned {
+                mv: card.mv,
+                owner: conflict.f(card.owner).name.to_string(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let spec = TurnSpec {
+        active: fighter(table, conflict, turn.active),
+        opponent: fighter(table, conflict, opponent),
+        chain,
+    };
     check(&spec)?;
-    Ok(spec)
+    let revealed = turn.stances_revealed && turn.step != Step::Stances;
+    let stances = match turn.stances {
+        [Some(a), Some(b)] if revealed => Some([a, b]),
+        _ => None,
+    };
+    Ok(Position {
+        turn: spec,
+        stances,
+    })
+}
+
+fn fighter(table: &Table, conflict: &Conflict, id: FighterId) -> FighterSpec {
+    let f = conflict.f(id);
+    let c = &table.characters[f.character];
+    FighterSpec {
+        name: c.name.clone(),
+        energy: c.energy.current,
+        max: Some(c.energy.max),
+        moves: Some(c.moves.iter().map(|k| k.mv).collect()),
+        combos: c.combos.clone(),
+        pile: f.pile.clone(),
+        level: c.level,
+        specials: c.specials.clone(),
+    }
 }
 
 /// Check a position against the rules its sheets cannot express (see the module notes).
@@ -261,5 +371,68 @@ mod tests {
             matches!(err, PositionError::UnspentSpecial { .. })
                 && err.to_string().contains("IT-53")
         );
+    }
+
+    const MID_TURN: &str = include_str!("../../../examples/iron-triangle/position-mid-turn.json");
+
+    #[test]
+    fn it_42_a_table_position_is_read_as_the_turn_its_conflict_is_at() {
+        let p = read_position(MID_TURN).unwrap();
+        assert_eq!(p.turn.active.name, "Ada");
+        assert_eq!(p.turn.opponent.name, "Brute");
+        // The Brute's current energy, not his maximum; his pile as the table left it (IT-37).
+        assert_eq!(p.turn.opponent.energy.grapple, 4);
+        assert_eq!(p.turn.opponent.max.unwrap().grapple, 5);
+        assert_eq!(p.turn.opponent.pile, vec!["G-L".parse::<Move>().unwrap()]);
+        // The live chain keeps each card's owner (IT-42).
+        assert_eq!(
+            p.turn.chain,
+            vec![ChainCard::Owned {
+                mv: "A-H".parse().unwrap(),
+                owner: "Ada".into()
+            }]
+        );
+        // IT-32 step 2 is done: the stances revealed are the ones the move game is played under.
+        let [a, b] = p.stances.unwrap();
+        assert_eq!(
+            (a.action, a.amount),
+            (Some(iron_triangle::Action::Grapple), 2)
+        );
+        assert_eq!(b.amount, 0);
+    }
+
+    #[test]
+    fn it_42_the_move_game_from_a_position_scores_the_scenarios_turn() {
+        use crate::turn_game::{Options, move_game};
+        let p = read_position(MID_TURN).unwrap();
+        let [a, b] = p.stances.unwrap();
+        let g = move_game(&p.turn, a, b, Options::default()).unwrap();
+        let row = g.rows.iter().position(|m| m.to_string() == "G-M").unwrap();
+        let col = g.cols.iter().position(|m| m.to_string() == "D-L").unwrap();
+        // The scenario's own figure: Bear Hug beats Stomp Guard for 10, and Ada loses nothing.
+        assert_eq!(g.matrix[row][col], 10);
+        // A-H is face up in Ada's chain, so she cannot play it (IT-42).
+        assert!(g.rows.iter().all(|m| m.to_string() != "A-H"));
+    }
+
+    #[test]
+    fn it_32_a_position_without_a_turn_to_solve_is_refused_naming_the_rule() {
+        let mut scenario: serde_json::Value = serde_json::from_str(MID_TURN).unwrap();
+        scenario["setup"]["conflict"] = serde_json::Value::Null;
+        let err = read_position(&scenario.to_string()).unwrap_err();
+        assert_eq!(err, PositionError::NoConflict);
+        assert!(err.to_string().contains("IT-32"));
+        let other = serde_json::json!({"ruleset": "triforce", "setup": {}});
+        let err = read_position(&other.to_string()).unwrap_err();
+        assert!(matches!(err, PositionError::OtherRuleset(_)));
+    }
+
+    #[test]
+    fn an_impossible_table_position_is_refused_by_the_engine() {
+        let mut scenario: serde_json::Value = serde_json::from_str(MID_TURN).unwrap();
+        // A pile card must be a move its owner knows (IT-40).
+        scenario["setup"]["conflict"]["fighters"][2]["pile"] = serde_json::json!(["A-H"]);
+        let err = read_position(&scenario.to_string()).unwrap_err();
+        assert!(matches!(err, PositionError::Engine(_)), "{err}");
     }
 }

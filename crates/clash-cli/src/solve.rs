@@ -93,6 +93,11 @@ Turn state file (JSON), for `clash solve iron-triangle turn|moves --state FILE`:
   each card a move or {\"move\": \"D-M\", \"owner\": \"Ada\"}. Piles and chains must be ones play
   can leave (IT-38, IT-40, IT-42, IT-46).
 
+  A table position works too (what a table or scenario starts from and `clash run --json`
+  exports, bare or as a scenario's \"setup\"): the solvers take the turn its conflict is at, the
+  active character against the opponent it picked, with their piles, chain and specials; `moves`
+  uses the stances the position has revealed unless given.
+
 Payoffs (--payoff): energy = energy the opponent loses minus energy the active character loses
   (default); win = +1 win, -1 loss, 0 tie (maximises P(win) - P(loss)).
 
@@ -148,12 +153,13 @@ enum IronSolve {
     Moves {
         #[arg(long)]
         state: PathBuf,
-        /// The active character's stance: none, or D2, G1, A3, …
-        #[arg(long, default_value = "none")]
-        active_stance: String,
-        /// The opponent's stance.
-        #[arg(long, default_value = "none")]
-        opponent_stance: String,
+        /// The active character's stance: none, or D2, G1, A3, … (default: the stance a table
+        /// position has revealed, else none).
+        #[arg(long)]
+        active_stance: Option<String>,
+        /// The opponent's stance (default as for the active character's).
+        #[arg(long)]
+        opponent_stance: Option<String>,
         #[arg(long, value_enum, default_value_t = PayoffArg::Energy)]
         payoff: PayoffArg,
         /// Offer Surrender (IT-35) at this price to the surrenderer, in payoff units.
@@ -212,8 +218,7 @@ pub fn solve(args: SolveArgs) -> ExitCode {
             repeat,
         }) => solve_moves(
             &state,
-            &active_stance,
-            &opponent_stance,
+            [active_stance, opponent_stance],
             Options {
                 payoff: payoff.into(),
                 surrender,
@@ -226,11 +231,29 @@ pub fn solve(args: SolveArgs) -> ExitCode {
     output::finish("solve", r)
 }
 
-/// A state file read and checked as a position (one reader for every Iron Triangle solver).
+/// A state file or table position read and checked (one reader for every Iron Triangle solver).
 fn read_position(path: &Path) -> Result<TurnSpec, String> {
+    read_turn_and_stances(path).map(|p| p.turn)
+}
+
+fn read_turn_and_stances(path: &Path) -> Result<position::Position, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    position::read_turn(&text).map_err(|e| format!("{}: {e}", path.display()))
+    position::read_position(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The stances given on the command line, else those the position has revealed, else none.
+fn stances(
+    given: [Option<String>; 2],
+    revealed: Option<[iron_triangle::conflict::Stance; 2]>,
+) -> Result<[iron_triangle::conflict::Stance; 2], String> {
+    let mut out = revealed.unwrap_or([iron_triangle::conflict::Stance::NONE; 2]);
+    for (slot, text) in out.iter_mut().zip(given) {
+        if let Some(text) = text {
+            *slot = parse_stance(&text)?;
+        }
+    }
+    Ok(out)
 }
 
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
@@ -545,16 +568,16 @@ struct MovesReport {
 
 fn solve_moves(
     path: &Path,
-    sa: &str,
-    sb: &str,
+    given: [Option<String>; 2],
     opts: Options,
     repeat: u32,
     json: bool,
     numbers: Numbers,
 ) -> Outcome {
-    let spec = read_position(path)?;
-    let g = turn_game::move_game(&spec, parse_stance(sa)?, parse_stance(sb)?, opts)
-        .map_err(|e| e.to_string())?;
+    let position = read_turn_and_stances(path)?;
+    let [sa, sb] = stances(given, position.stances)?;
+    let spec = position.turn;
+    let g = turn_game::move_game(&spec, sa, sb, opts).map_err(|e| e.to_string())?;
     let (s, exact_t) = timed(repeat, || {
         matrix_game::solve_exact(&g.matrix).map_err(|e| e.to_string())
     })?;

@@ -242,3 +242,56 @@ fn matrices_take_fractions_decimals_and_big_integers_and_name_a_bad_cell() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("row 2, column 2"));
 }
+
+/// The example position part-way through a turn (stances revealed, Ada's chain live).
+fn mid_turn() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/iron-triangle/position-mid-turn.json")
+}
+
+#[test]
+fn it_42_a_table_position_is_solved_at_the_turn_it_is_at() {
+    let file = mid_turn();
+    let out = solve(&["moves", "--state", file.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows: Vec<&str> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let cols: Vec<&str> = v["cols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    // Ada's Overhand Right is face up in her chain (IT-42), the Brute's Tackle in his pile (IT-37).
+    assert_eq!(rows, ["D-M", "G-L", "G-M"]);
+    assert_eq!(cols, ["D-L", "A-M"]);
+    // Under the revealed stances (Ada Grapple 2), Bear Hug on Stomp Guard scores the scenario's 10.
+    assert_eq!(v["matrix"][2][0], 10);
+    // A stance given on the command line replaces the revealed one.
+    let plain = solve(&[
+        "moves",
+        "--state",
+        file.to_str().unwrap(),
+        "--active-stance",
+        "none",
+        "--json",
+    ]);
+    let p: Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert_eq!(p["matrix"][2][0], 6);
+    // The whole turn from the same position solves too.
+    let turn = solve(&["turn", "--state", file.to_str().unwrap()]);
+    assert!(
+        turn.status.success(),
+        "{}",
+        String::from_utf8_lossy(&turn.stderr)
+    );
+}
