@@ -697,3 +697,67 @@ async fn a_bot_in_the_gms_own_seat_plays_beside_the_gm() {
     assert_eq!(unseat_bot(app, &t, "gm").await.0, StatusCode::NO_CONTENT);
     assert_eq!(seats(app, &t).await[0]["holder"], "owner");
 }
+
+#[tokio::test]
+async fn bots_in_every_seat_play_a_real_game_to_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = clash_server::open_with(
+        &dir.path().join("clash.db"),
+        clash_catalogue::rulesets(),
+        limits(Duration::from_millis(300)),
+    )
+    .unwrap();
+    let app = clash_server::app(tables.clone());
+    let (status, created) = call_json(
+        &app,
+        "POST",
+        "/api/tables",
+        Some(json!({"ruleset": "triforce", "setup": {"players": 3, "turn_limit": 3}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let text = |k: &str| created[k].as_str().unwrap().to_string();
+    let t = Table {
+        id: text("table"),
+        owner: text("owner_key"),
+        spectator: text("spectator_key"),
+    };
+    for (seat, strength) in [("p1", "strong"), ("p2", "casual"), ("p3", "strong")] {
+        assert_eq!(
+            seat_bot(&app, &t, seat, strength).await.0,
+            StatusCode::CREATED
+        );
+    }
+    // Nobody sends anything: the bots take their turns until the turn limit ends the game.
+    let end = Instant::now() + Duration::from_secs(60);
+    let over = loop {
+        let (_, update) = call_json(
+            &app,
+            "GET",
+            &format!("/api/tables/{}/view?key={}", t.id, t.spectator),
+            None,
+        )
+        .await;
+        if let Some(how) = update["room"]["turn"]["over"].as_str() {
+            break how.to_string();
+        }
+        assert!(
+            Instant::now() < end,
+            "the bots did not finish: {}",
+            update["room"]["turn"]["text"]
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        over.contains("wins") || over.contains("draw") || over.contains("nobody"),
+        "{over}"
+    );
+    let sent = commands(&tables, &t).await;
+    assert!(sent.iter().all(|(_, by, _)| by == "bot"), "{sent:?}");
+    for seat in ["p1", "p2", "p3"] {
+        assert!(
+            sent.iter().any(|(s, _, _)| s == seat),
+            "{seat} never played"
+        );
+    }
+}
