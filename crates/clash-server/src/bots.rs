@@ -19,6 +19,9 @@
 //! any player's do: the rules hide them. The runner also waits a human-like moment
 //! ([`crate::Limits::bot_pause`]) before sending.
 //!
+//! What a bot never does (table business, words, giving up) stays with the GM, whose link may
+//! act as any seat a bot plays, as for an NPC.
+//!
 //! If the game moved on while the bot thought, it thinks again. If the bot fails, runs out of
 //! time, or the rules refuse what it chose, it sends a casual move (a random one of its legal
 //! commands) instead, and the server's log says why.

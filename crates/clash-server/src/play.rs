@@ -476,13 +476,9 @@ impl Play {
                 let seat = match as_seat {
                     None => plays_gm.then_some(Seat::Gm),
                     Some(Seat::Gm) if plays_gm => Some(Seat::Gm),
-                    Some(s) if self.holder(s) == Holder::Npc => Some(s),
-                    Some(s) if self.holder(s) == Holder::Bot => {
-                        return Err(ApiError::forbidden(format!(
-                            "a bot plays {} now; take the seat back from it first (“Take the seat back” in the seat list)",
-                            self.game.seat_name(s)
-                        )));
-                    }
+                    // A seat the GM seated a bot in is the GM's too: the GM does what the bot
+                    // leaves to people (words, table business) from the seat's own page.
+                    Some(s) if matches!(self.holder(s), Holder::Npc | Holder::Bot) => Some(s),
                     Some(s) => {
                         return Err(ApiError::forbidden(format!(
                             "the GM link plays {s} only while the GM has taken that seat over (“Play as NPC” in the seat list)"

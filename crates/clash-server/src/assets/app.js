@@ -522,6 +522,8 @@
       }
       if (s.holder === 'open' || s.holder === 'invited') unclaimed = true;
       if (s.holder === 'bot') {
+        // What the bot leaves to people (words, table business) the GM does from the seat's page.
+        if (s.under !== 'owner') buttons.push(el('a', { href: location.pathname + '?as=' + s.seat }, 'Act for ' + name + ' here'));
         buttons.push(manage('Take the seat back', 'DELETE', null, '/bot'));
         const other = s.bot === 'strong' ? 'casual' : 'strong';
         buttons.push(manage('Make it ' + other, 'POST', { strength: other }, '/bot'));
