@@ -794,7 +794,7 @@ impl Tables {
             if play.holder(seat) == Holder::Npc {
                 return Err(ApiError::conflict(
                     Conflict::NoChange,
-                    format!("the GM already plays {seat}"),
+                    format!("the GM already plays {}", play.game.seat_name(seat)),
                 ));
             }
             play.guard_secret(seat, "take the seat over")?;
@@ -844,7 +844,10 @@ impl Tables {
             let Some(player_key) = suspended else {
                 return Err(ApiError::conflict(
                     Conflict::NoChange,
-                    format!("no player is waiting for {seat}: invite one instead"),
+                    format!(
+                        "no player is waiting for {}: invite one instead",
+                        play.game.seat_name(seat)
+                    ),
                 ));
             };
             let mut changes: Vec<LinkChange> = play
@@ -1371,12 +1374,15 @@ impl Table {
         match play.access(key, as_seat) {
             Ok(now) if now == *bound => Push::Snapshot(play.snapshot.clone()),
             Ok(now) => Push::Changed {
-                message: change_message(bound, &now),
+                message: change_message(bound, &now, play.game.as_ref()),
             },
             Err(ApiError::BadKey) => Push::Revoked,
             Err(_) => Push::Changed {
                 message: match bound.seat {
-                    Some(s) => format!("you no longer play {s} from this page"),
+                    Some(s) => format!(
+                        "you no longer play {} from this page",
+                        play.game.seat_name(s)
+                    ),
                     None => "what this link may see has changed".into(),
                 },
             },
@@ -1404,7 +1410,7 @@ impl Table {
 }
 
 /// Why a stream's rights changed, in words for its page.
-fn change_message(before: &Access, now: &Access) -> String {
+fn change_message(before: &Access, now: &Access, game: &dyn AnyGame) -> String {
     match (before.seat, now.seat, now.suspended) {
         (_, _, true) => {
             "The GM has taken over your seat; this page now only watches until it is handed back."
@@ -1412,7 +1418,10 @@ fn change_message(before: &Access, now: &Access) -> String {
         }
         (None, Some(_), _) if before.suspended => "Your seat is yours again.".into(),
         (Some(s), _, _) if before.role == Role::Owner => {
-            format!("You no longer play {s}: it went back to a player or changed hands.")
+            format!(
+                "You no longer play {}: it went back to a player or changed hands.",
+                game.seat_name(s)
+            )
         }
         _ => "What this link may see has changed.".into(),
     }

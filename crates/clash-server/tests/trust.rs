@@ -84,6 +84,22 @@ async fn a_gm_stream_as_a_seat_ends_when_the_seat_goes_back_to_a_player() {
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
+    // A second hand-back changes nothing, and says so by the seat's name, not its id.
+    let (status, again) = call(
+        &s.app,
+        "POST",
+        &format!("/api/tables/{}/seats/p1/hand-back?key={}", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let again: Value = serde_json::from_str(&again).unwrap();
+    let message = again["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(message.contains("no player is waiting"), "{again}");
+    assert!(!message.contains("p1"), "{message}");
     let (status, _) = send(
         &s.app,
         &t,
