@@ -34,6 +34,10 @@ pub enum Conflict {
     TooMuchTalk,
     /// The table cannot be written as a setup now (a secret is hidden, or sheets are being made).
     NoPosition,
+    /// A bot plays the seat: the GM takes it back before the seat changes hands.
+    BotSeated,
+    /// A player (or an unused invite) holds the seat, so no bot can sit in it.
+    SeatTaken,
 }
 
 impl Conflict {
@@ -50,6 +54,8 @@ impl Conflict {
             Conflict::CannotUndo => "cannot_undo",
             Conflict::TooMuchTalk => "too_much_talk",
             Conflict::NoPosition => "no_position",
+            Conflict::BotSeated => "bot_seated",
+            Conflict::SeatTaken => "seat_taken",
         }
     }
 }

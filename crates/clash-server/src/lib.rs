@@ -27,6 +27,8 @@
 //!   timeouts; [`rate`]: the table-creation rate limit; [`layers`]: request ids, logs, metrics
 //!   ([`metrics`]), time limits and security headers on every answer; [`config`]: the limits.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
+//! * [`bots`]: the GM seats a bot in an NPC seat or an empty seat; the bot plays it from the
+//!   seat's own view, off the request path, like any other client.
 //! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
 //! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
 //!   ruleset's status and seat names; [`presence`]: who has the table open; [`chat`]: table
@@ -38,6 +40,7 @@
 //! protects against whom.
 
 pub mod api;
+pub mod bots;
 pub mod chat;
 pub mod config;
 pub mod error;

@@ -142,7 +142,7 @@ fn lobby_html(
 <section class=\"card\"><h2>How it works</h2><ol>\
 <li>Pick a game, name the table and say how many players sit at it. You become its <b>GM</b> and get the GM page — <b>bookmark it</b>, its link is your key.</li>\
 <li>On the GM page, make an <b>invite link</b> for each player seat and send it to that player \
-(or choose “Play as NPC” to run the seat yourself). In a game with characters, each player opens their link and makes their own \
+(or choose “Play as NPC” to run the seat yourself, or “Seat a bot” to let a bot play it). In a game with characters, each player opens their link and makes their own \
 character through the game's form — every rule is checked as they type — and you start play once every sheet is in.</li>\
 <li>Everyone plays from their own page: the board shows what you may do now, the banner at the top says \
 when it is your move, and the table's log holds the talk as well as the moves. Secret choices stay secret until they are revealed. \
@@ -415,8 +415,10 @@ const GM_CARD: &str = "<details class=\"card fold\" id=\"undo-card\" data-open-w
 <details class=\"card fold\" id=\"seats-card\"><summary><h2>Seats and invite links</h2></summary>\
 <p class=\"hint\">Send each player the invite of their seat. Opening it gives the player's browser its own link, \
 which you never see. “New link” replaces a seat's link; “Play as NPC” takes the seat over for you \
-(everyone's log says so) and “Give back” returns it to its player. A seat whose player has a secret \
-choice waiting to be revealed changes hands only after the reveal.</p>\
+(everyone's log says so) and “Give back” returns it to its player. “Seat a bot” lets a casual or \
+strong bot play an NPC seat or an empty seat (or your NPCs' part, where the game gives you a seat): \
+it sees only what that seat sees, and “Take the seat back” ends it at any time. A seat whose player \
+has a secret choice waiting to be revealed changes hands only after the reveal.</p>\
 <div id=\"seats\"></div><p class=\"error\" id=\"seats-error\" role=\"alert\"></p></details>\
 <details class=\"card fold\" id=\"manage-card\"><summary><h2>This table</h2></summary>\
 <form id=\"rename\" class=\"inline\"><label for=\"rename-title\">Name</label>\
