@@ -36,6 +36,8 @@ export async function shot(page, name) {
  * starting from another setup written in the lobby's Setup box. */
 export async function createTable(page, presetText, title, setup) {
   await page.goto(BASE + '/');
+  // Ready-made setups sit below the lobby's form, folded.
+  if (!(await page.isVisible('#preset'))) await page.click('#ready-made > summary');
   const value = await page.$$eval('#preset option', (opts, text) => {
     const o = opts.find((x) => x.textContent.includes(text));
     return o ? o.value : null;
@@ -47,7 +49,7 @@ export async function createTable(page, presetText, title, setup) {
     if (!(await page.isVisible('#setup'))) await page.click('#create-form details summary');
     await page.fill('#setup', JSON.stringify(setup));
   }
-  await Promise.all([page.waitForURL(/\/t\//), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForURL(/\/t\//), page.click('#create-form button[type=submit]')]);
   await page.waitForSelector('#status.live');
 }
 

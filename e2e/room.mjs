@@ -138,6 +138,8 @@ export async function ownServer() {
 /** Create a table from the lobby at `base` with the preset whose label contains `presetText`. */
 export async function createAt(page, base, presetText, title) {
   await page.goto(base + '/');
+  // Ready-made setups sit below the lobby's form, folded.
+  if (!(await page.isVisible('#preset'))) await page.click('#ready-made > summary');
   const value = await page.$$eval('#preset option', (opts, text) => {
     const o = opts.find((x) => x.textContent.includes(text));
     return o ? o.value : null;
@@ -145,7 +147,7 @@ export async function createAt(page, base, presetText, title) {
   if (!value) throw new Error('no preset matching ' + presetText);
   await page.selectOption('#preset', value);
   if (title) await page.fill('#title', title);
-  await Promise.all([page.waitForURL(/\/t\//), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForURL(/\/t\//), page.click('#create-form button[type=submit]')]);
   await page.waitForSelector('#status.live');
 }
 

@@ -40,7 +40,6 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   assert.match(await p1.textContent('.kit-tip'), /Attack beats Grapple and loses to Defend; High beats Mid and Jump/);
 
   // Renaming any move, not just the first; an empty name is refused and changes nothing (IT-7).
-  await p1.click('#panel .it-more summary');
   await p1.selectOption('#panel [data-control="rename"] select', 'Ada|G-L');
   await p1.click('#panel [data-control="rename"] button');
   assert.match(await p1.textContent('#panel [data-control="rename"] .error'), /IT-7/);

@@ -317,6 +317,7 @@ pub fn default_iron_setup() -> Value {
     let sheet = |name: &str, seat: &str, d: u32, g: u32, a: u32| {
         json!({"name": name, "controller": seat, "energy": {"defend": d, "grapple": g, "attack": a},
                "backgrounds": [{"name": "Street", "points": 2}, {"name": "School", "points": 1}],
+               "belief": "Practice wins fights", "flaw": "Stubborn", "goal": "Win this fight",
                "moves": [{"move": "D-M", "name": "Shell"}, {"move": "G-L", "name": "Trip"}, {"move": "A-H", "name": "Overhand"}]})
     };
     json!({"players": ["p1"], "characters": [sheet("Ada", "p1", 3, 2, 5), sheet("Bruiser", "gm", 4, 4, 2)]})

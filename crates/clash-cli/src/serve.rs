@@ -26,6 +26,13 @@ pub struct LimitArgs {
     /// Seconds an unused table stays in memory before it is read back from its log on demand.
     #[arg(long, env = "CLASH_IDLE_UNLOAD_SECONDS")]
     idle_unload_seconds: Option<u64>,
+    /// Milliseconds a seated bot takes at least before it acts, thinking included (default 1200).
+    #[arg(long, env = "CLASH_BOT_PAUSE_MS", value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    bot_pause_ms: Option<u64>,
+    /// Milliseconds a seated bot may think about one command (default 2000); past that (and
+    /// half a second's grace) it sends a casual move instead.
+    #[arg(long, env = "CLASH_BOT_THINK_MS", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    bot_think_ms: Option<u64>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -52,6 +59,12 @@ pub fn serve(addr: SocketAddr, db: &str, args: LimitArgs) -> ExitCode {
     }
     if let Some(s) = args.idle_unload_seconds {
         limits.idle_unload = std::time::Duration::from_secs(s);
+    }
+    if let Some(ms) = args.bot_pause_ms {
+        limits.bot_pause = std::time::Duration::from_millis(ms);
+    }
+    if let Some(ms) = args.bot_think_ms {
+        limits.bot_think = std::time::Duration::from_millis(ms);
     }
     match clash_server::serve_blocking_with(options, clash_catalogue::rulesets()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -55,6 +55,16 @@ impl RuleError {
         }
     }
 
+    /// Why, in words, without the rule's name.
+    pub fn reason(&self) -> String {
+        match self {
+            RuleError::IllegalMove { reason, .. }
+            | RuleError::NotYourCall { reason, .. }
+            | RuleError::InvalidSetup { reason, .. } => reason.clone(),
+            RuleError::Randomness(e) => e.to_string(),
+        }
+    }
+
     /// The rule the command breaks, if it broke one.
     pub fn rule(&self) -> Option<&'static str> {
         match self {

@@ -12,6 +12,7 @@ use crate::listing::{Listed, Panel, Preset, Rules};
 use crate::randomness::Randomness;
 use crate::ruleset::{Ruleset, Status, execute, start};
 use crate::seat::{Seat, Viewer};
+use crate::session_zero::{FormsEntry, SessionZero};
 
 /// A game of ruleset `R`: its setup, current state, and every event so far.
 #[derive(Debug)]
@@ -138,12 +139,12 @@ pub trait AnyGame: Send + Sync {
     fn as_any(&self) -> &dyn Any;
 }
 
-fn to_json<T: Serialize>(value: &T) -> Value {
+pub(crate) fn to_json<T: Serialize>(value: &T) -> Value {
     // Every boundary type is plain data (no maps with non-string keys), so this cannot fail.
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-fn from_json<T: serde::de::DeserializeOwned>(
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
     what: &'static str,
     value: &Value,
 ) -> Result<T, GameError> {
@@ -278,6 +279,8 @@ pub struct RulesetEntry {
     /// The game's rules for players, as Markdown, and the sections that are its charts.
     pub rules: Rules,
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
+    /// Tables by form and characters made by their players, where the ruleset has them.
+    pub forms: Option<FormsEntry>,
 }
 
 /// The odds that bear on `seat`'s next choice, computed from `view` — the JSON of that seat's
@@ -313,6 +316,24 @@ impl RulesetEntry {
                 let setup: R::Setup = from_json("setup", setup)?;
                 Ok(Box::new(Game::<R>::new(setup)?))
             },
+            forms: None,
+        }
+    }
+
+    /// The entry of a ruleset whose tables are made by form, with a session zero where its
+    /// players make their characters ([`crate::session_zero`]): its games start from either
+    /// its own setup or a staged one.
+    pub fn with_session_zero<R: SessionZero>() -> Self {
+        RulesetEntry {
+            new_game: crate::session_zero::new_game::<R>,
+            forms: Some(FormsEntry {
+                forms: R::FORMS,
+                sheets: R::SHEETS,
+                check_table: crate::session_zero::check_table::<R>,
+                check_sheet: R::check_sheet,
+                table_setup: crate::session_zero::table_setup::<R>,
+            }),
+            ..Self::of::<R>()
         }
     }
 }

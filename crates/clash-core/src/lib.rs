@@ -11,6 +11,8 @@
 //!   the server;
 //! * [`Listed`]: a ruleset's name, blurb, ready-made setups and board ([`Panel`]), for the
 //!   catalogue;
+//! * [`session_zero`]: the stage before play where players make their characters through each
+//!   game's forms, checked field by field ([`SessionZero`], [`Staged`]);
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`);
 //! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output;
 //! * [`bot`]: bots that take a seat and decide from that seat's view alone ([`SeatBot`],
@@ -21,16 +23,19 @@
 pub mod bot;
 pub mod error;
 pub mod game;
+pub mod limits;
 pub mod listing;
 pub mod randomness;
 pub mod ruleset;
 pub mod scenario;
 pub mod seat;
+pub mod session_zero;
 pub mod text;
 
 pub use bot::{BadStrength, BotError, BotFn, Budget, SeatBot, SeatTable, Strength, play_seat};
 pub use error::{RuleError, ensure};
 pub use game::{AnyGame, Game, GameError, OddsFn, RulesetEntry, SeenEvent};
+pub use limits::TableLimits;
 pub use listing::{Listed, Panel, Preset, Rules};
 pub use randomness::{
     CHANCE_DERIVATION, ChanceInputs, DerivedRandomness, Draw, Randomness, RandomnessError,
@@ -39,3 +44,4 @@ pub use randomness::{
 };
 pub use ruleset::{Ruleset, Status, execute, replay, start};
 pub use seat::{BadSeat, Seat, Viewer};
+pub use session_zero::{FieldError, Forms, FormsEntry, Maker, SessionZero, Staged, TableChoices};

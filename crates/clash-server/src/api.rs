@@ -74,6 +74,8 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .merge(crate::undo::routes())
         .merge(crate::manage::routes())
         .merge(crate::rules::routes())
+        .merge(crate::forms::routes())
+        .merge(crate::bots::routes())
         .route_layer(middleware::from_fn_with_state(
             limits.request_timeout,
             crate::layers::time_limit,

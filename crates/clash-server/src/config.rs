@@ -45,6 +45,12 @@ pub struct Limits {
     pub sweep_every: Duration,
     /// Above this many tables in memory, the least recently used idle ones leave first.
     pub max_loaded: usize,
+    /// A seated bot takes at least this long to act, thinking included: a human-like moment,
+    /// so people see what happens.
+    pub bot_pause: Duration,
+    /// The longest a bot may think about one command; a bot still thinking a little after
+    /// that is given up on and a casual move is sent instead.
+    pub bot_think: Duration,
 }
 
 impl Default for Limits {
@@ -67,6 +73,8 @@ impl Default for Limits {
             idle_unload: Duration::from_secs(300),
             sweep_every: Duration::from_secs(30),
             max_loaded: 5000,
+            bot_pause: Duration::from_millis(1200),
+            bot_think: clash_core::Budget::TABLE.time,
         }
     }
 }

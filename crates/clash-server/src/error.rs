@@ -35,6 +35,12 @@ pub enum Conflict {
     /// Another server changed the table at the same moment, again and again (several servers
     /// share the database; a lost race is otherwise decided again): nothing was changed.
     Raced,
+    /// The table cannot be written as a setup now (a secret is hidden, or sheets are being made).
+    NoPosition,
+    /// A bot plays the seat: the GM takes it back before the seat changes hands.
+    BotSeated,
+    /// A player (or an unused invite) holds the seat, so no bot can sit in it.
+    SeatTaken,
 }
 
 impl Conflict {
@@ -51,6 +57,9 @@ impl Conflict {
             Conflict::CannotUndo => "cannot_undo",
             Conflict::TooMuchTalk => "too_much_talk",
             Conflict::Raced => "raced",
+            Conflict::NoPosition => "no_position",
+            Conflict::BotSeated => "bot_seated",
+            Conflict::SeatTaken => "seat_taken",
         }
     }
 }

@@ -29,21 +29,26 @@
 //!   timeouts; [`rate`]: the table-creation rate limit; [`layers`]: request ids, logs, metrics
 //!   ([`metrics`]), time limits and security headers on every answer; [`config`]: the limits.
 //! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
+//! * [`bots`]: the GM seats a bot in an NPC seat or an empty seat; the bot plays it from the
+//!   seat's own view, off the request path, like any other client.
 //! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
 //! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
 //!   ruleset's status and seat names; [`presence`]: who has the table open; [`chat`]: table
 //!   talk and whispers to the GM; [`undo`]: the GM takes back the last command, as a table
-//!   event; [`manage`]: rename, archive, delete; [`rules`]: each game's rules and charts.
+//!   event; [`manage`]: rename, archive, delete; [`rules`]: each game's rules and charts;
+//!   [`forms`]: tables made by form and the players' own characters in session zero.
 //!
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
 
 pub mod api;
+pub mod bots;
 pub mod chat;
 pub mod config;
 pub mod error;
 pub mod export;
 pub mod extract;
+pub mod forms;
 pub mod frames;
 pub mod labels;
 pub mod layers;

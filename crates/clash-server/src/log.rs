@@ -22,7 +22,7 @@
 
 use std::fmt::Write as _;
 
-use clash_core::{Draw, Seat};
+use clash_core::{Draw, Seat, Strength};
 use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -68,6 +68,8 @@ pub enum Sender {
     Player,
     /// The GM, for their own seat or an NPC seat.
     Gm,
+    /// A bot the GM seated there (see [`TableEvent::BotSeated`]).
+    Bot,
 }
 
 /// How a table's chance is made.
@@ -141,6 +143,11 @@ pub enum TableEvent {
     Archived,
     /// The GM brought an archived table back into play.
     Unarchived,
+    /// The GM seated a bot of this strength in an NPC seat or an empty player seat: it plays
+    /// the seat from that seat's view alone until the GM takes the seat back.
+    BotSeated { seat: Seat, strength: Strength },
+    /// The GM took the seat back from its bot: it is the GM's NPC again, or empty.
+    BotUnseated { seat: Seat },
     /// The GM switched odds in play on or off: while on, each seat is shown the odds of its
     /// next choice, worked out from its own view.
     OddsSwitched { enabled: bool },
@@ -220,6 +227,12 @@ impl TableEvent {
                 "The GM archives the table: no moves until it is brought back.".into()
             }
             TableEvent::Unarchived => "The GM brings the table back into play.".into(),
+            TableEvent::BotSeated { seat: s, strength } => {
+                format!("The GM seats a {strength} bot in {}.", seat(s))
+            }
+            TableEvent::BotUnseated { seat: s } => {
+                format!("The GM takes {} back from its bot.", seat(s))
+            }
             TableEvent::OddsSwitched { enabled: true } => {
                 "The GM turns odds in play on: each player is shown the chances of their next choice."
                     .into()

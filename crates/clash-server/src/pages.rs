@@ -132,17 +132,28 @@ fn lobby_html(
 <section class=\"card\" id=\"mine\" hidden><h2>Your tables</h2>\
 <p class=\"hint\">Tables this browser created or joined. Their links are kept on this device only.</p>\
 <ul id=\"mine-list\" class=\"mine\"></ul><details id=\"archived\" hidden><summary>Archived tables</summary><ul id=\"archived-list\" class=\"mine\"></ul></details></section>\
-<section class=\"card\"><h2>Start a table</h2>{form}</section>\
+<section class=\"card\" id=\"start\"><h2>Start a table</h2>\
+<div id=\"by-form\" class=\"by-form\"><p class=\"hint\">Loading the forms…</p></div>\
+<div class=\"start-ways\"><details id=\"ready-made\"{ready_open}><summary>Or start from a ready-made setup, or write its JSON</summary>{form}</details>\
+<details id=\"from-file\"><summary>Or start from a setup file</summary>\
+<p class=\"hint\">A setup downloaded from another table (“Download the whole setup” in session zero, or “Download this table as a setup”).</p>\
+<label for=\"file-title\">Table name <span class=\"hint\">(optional)</span></label><input id=\"file-title\" maxlength=\"120\">\
+<button type=\"button\" id=\"file-pick\">Choose the file and create the table</button><p class=\"error\" id=\"file-error\" role=\"alert\"></p></details></div></section>\
 <section class=\"card\"><h2>How it works</h2><ol>\
-<li>Create a table. You become its <b>GM</b> and get the GM page — <b>bookmark it</b>, its link is your key.</li>\
+<li>Pick a game, name the table and say how many players sit at it. You become its <b>GM</b> and get the GM page — <b>bookmark it</b>, its link is your key.</li>\
 <li>On the GM page, make an <b>invite link</b> for each player seat and send it to that player \
-(or choose “Play as NPC” to run the seat yourself).</li>\
+(or choose “Play as NPC” to run the seat yourself, or “Seat a bot” to let a bot play it). In a game with characters, each player opens their link and makes their own \
+character through the game's form — every rule is checked as they type — and you start play once every sheet is in.</li>\
 <li>Everyone plays from their own page: the board shows what you may do now, the banner at the top says \
 when it is your move, and the table's log holds the talk as well as the moves. Secret choices stay secret until they are revealed. \
 The Rules button opens the game's rules and charts at any time.</li></ol>\
 <p class=\"hint\">Bots and other programs can play through the <a href=\"/api/openapi.json\">JSON API</a>.</p></section>\
-<script type=\"application/json\" id=\"presets\">{}</script><script src=\"/assets/lobby.js\"></script></main>",
-        script_json(&Value::Object(preset_data))
+<script type=\"application/json\" id=\"presets\">{presets}</script>\
+<script type=\"application/json\" id=\"games\">{games}</script>{forms}<script src=\"/assets/lobby.js\"></script></main>",
+        presets = script_json(&Value::Object(preset_data)),
+        games = script_json(&crate::forms::games(tables)),
+        forms = crate::forms::lobby_tags(tables),
+        ready_open = if error.is_some() { " open" } else { "" },
     );
     page("Clash — tables", &body)
 }
@@ -336,7 +347,7 @@ pub async fn table_page(
         gm = if owner { GM_CARD } else { "" },
         fairness = fair_card(&t.id, &key),
         dialogs = DIALOGS,
-        panel = panel_tags(entry),
+        panel = panel_tags(entry) + &crate::forms::tags(entry.as_ref(), true),
         boot = script_json(&boot),
     );
     Html(page(&format!("{title} — Clash"), &body)).into_response()
@@ -404,8 +415,10 @@ const GM_CARD: &str = "<details class=\"card fold\" id=\"undo-card\" data-open-w
 <details class=\"card fold\" id=\"seats-card\"><summary><h2>Seats and invite links</h2></summary>\
 <p class=\"hint\">Send each player the invite of their seat. Opening it gives the player's browser its own link, \
 which you never see. “New link” replaces a seat's link; “Play as NPC” takes the seat over for you \
-(everyone's log says so) and “Give back” returns it to its player. A seat whose player has a secret \
-choice waiting to be revealed changes hands only after the reveal.</p>\
+(everyone's log says so) and “Give back” returns it to its player. “Seat a bot” lets a casual or \
+strong bot play an NPC seat or an empty seat (or your NPCs' part, where the game gives you a seat): \
+it sees only what that seat sees, and “Take the seat back” ends it at any time. A seat whose player \
+has a secret choice waiting to be revealed changes hands only after the reveal.</p>\
 <div id=\"seats\"></div><p class=\"error\" id=\"seats-error\" role=\"alert\"></p></details>\
 <details class=\"card fold\" id=\"manage-card\"><summary><h2>This table</h2></summary>\
 <form id=\"rename\" class=\"inline\"><label for=\"rename-title\">Name</label>\

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 
-use clash_core::{AnyGame, RulesetEntry, Seat, Viewer};
+use clash_core::{AnyGame, RulesetEntry, Seat, Strength, Viewer};
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -74,6 +74,8 @@ pub struct Play {
     pub archived: bool,
     /// Lines of table talk so far.
     pub talk_lines: usize,
+    /// The seats a bot plays, with its strength (from the log's `bot_seated` events).
+    pub bots: BTreeMap<Seat, Strength>,
     /// Who has the table open (shared with the table; kept across a reload).
     pub presence: Arc<Presence>,
     /// Everything a reader needs, as of the last change.
@@ -93,6 +95,8 @@ pub enum Holder {
     /// An invite is out, not yet used.
     Invited,
     Open,
+    /// A bot the GM seated plays it.
+    Bot,
 }
 
 /// One seat of the table and who holds it.
@@ -106,6 +110,12 @@ pub struct SeatInfo {
     /// The invite's key, shown to the owner only while the invite is unused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// How well the seat's bot plays, while a bot holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<Strength>,
+    /// Who holds the seat once its bot gets up: the GM (an NPC) or nobody.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub under: Option<Holder>,
 }
 
 /// What a key may do at a table right now.
@@ -241,6 +251,7 @@ impl Play {
             title: meta.title.clone(),
             archived: false,
             talk_lines: 0,
+            bots: BTreeMap::new(),
             presence: Arc::default(),
             snapshot,
         }
@@ -295,6 +306,12 @@ impl Play {
             TableEvent::Unarchived => self.archived = false,
             TableEvent::OddsSwitched { enabled } => self.odds = *enabled,
             TableEvent::Said { .. } | TableEvent::Whispered { .. } => self.talk_lines += 1,
+            TableEvent::BotSeated { seat, strength } => {
+                self.bots.insert(*seat, *strength);
+            }
+            TableEvent::BotUnseated { seat } => {
+                self.bots.remove(seat);
+            }
             _ => {}
         }
     }
@@ -350,6 +367,15 @@ impl Play {
     }
 
     pub fn holder(&self, seat: Seat) -> Holder {
+        if self.bots.contains_key(&seat) {
+            return Holder::Bot;
+        }
+        self.linked(seat)
+    }
+
+    /// Who holds a seat by its links alone (the GM or a player, an invite, nobody), whether or
+    /// not a bot sits in it now.
+    pub fn linked(&self, seat: Seat) -> Holder {
         let role = seat.to_string();
         let statuses: Vec<LinkStatus> = self
             .links
@@ -389,6 +415,20 @@ impl Play {
                 "unknown seat {seat}: this {ruleset} table has {}",
                 names.join(", ")
             )));
+        }
+        Ok(())
+    }
+
+    /// Refuse a change of hands while a bot plays `seat`: the GM takes the seat back first.
+    pub fn guard_bot(&self, seat: Seat, doing: &str) -> Result<(), ApiError> {
+        if self.bots.contains_key(&seat) {
+            return Err(ApiError::conflict(
+                crate::error::Conflict::BotSeated,
+                format!(
+                    "a bot plays {} now; take the seat back from it before you {doing}",
+                    self.game.seat_name(seat)
+                ),
+            ));
         }
         Ok(())
     }
@@ -454,7 +494,9 @@ impl Play {
                 let seat = match as_seat {
                     None => plays_gm.then_some(Seat::Gm),
                     Some(Seat::Gm) if plays_gm => Some(Seat::Gm),
-                    Some(s) if self.holder(s) == Holder::Npc => Some(s),
+                    // A seat the GM seated a bot in is the GM's too: the GM does what the bot
+                    // leaves to people (words, table business) from the seat's own page.
+                    Some(s) if matches!(self.holder(s), Holder::Npc | Holder::Bot) => Some(s),
                     Some(s) => {
                         return Err(ApiError::forbidden(format!(
                             "the GM link plays {s} only while the GM has taken that seat over (“Play as NPC” in the seat list)"
@@ -490,6 +532,8 @@ impl Play {
                         .iter()
                         .any(|l| l.role == role && l.status == LinkStatus::Suspended),
                     key: invite.filter(|_| owner).map(|l| l.key.clone()),
+                    bot: self.bots.get(&seat).copied(),
+                    under: (holder == Holder::Bot).then(|| self.linked(seat)),
                 }
             })
             .collect()

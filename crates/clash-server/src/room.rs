@@ -128,10 +128,13 @@ fn turn(snapshot: &Snapshot, status: &Status, access: &Access) -> Turn {
         .filter(|s| Some(**s) != access.seat)
         .map(|s| game.seat_name(*s))
         .collect();
+    // The GM's own seat may have a bot playing its NPCs: what is left is the GM's business.
+    let helped = access.seat.is_some_and(|s| holder(s) == Some(Holder::Bot));
     let text = match (&status.over, snapshot.closed(), snapshot.archived()) {
         (Some(how), _, _) => format!("Game over: {how}"),
         (None, true, _) => "The table has ended.".into(),
         (None, false, true) => "The GM has archived this table.".into(),
+        _ if yours && helped => "Your move: your bot plays the NPCs' part".into(),
         _ if yours && others.is_empty() => "Your move".into(),
         _ if yours => format!("Your move (also waiting for {})", and_list(&others)),
         _ if !npc.is_empty() => format!(

@@ -27,7 +27,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
@@ -93,6 +93,8 @@ pub struct Table {
     source: Source,
     /// Another node changed the table since memory last read it: catch up before using it.
     behind: std::sync::atomic::AtomicBool,
+    /// A bot runner works for this table (see [`crate::bots`]).
+    pub(crate) bots_running: AtomicBool,
 }
 
 /// Where a table is stored, and its ruleset.
@@ -325,14 +327,25 @@ impl Tables {
     }
 
     /// The table `id`, read back from its log if it is not in memory.
-    pub async fn get(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+    pub async fn get(self: &Arc<Self>, id: &str) -> Result<Arc<Table>, ApiError> {
         if !plain_word(id, 64) {
             return Err(ApiError::unknown_table(id));
         }
         let slot = self.map().entry(id.to_string()).or_default().clone();
-        match slot.get_or_try_init(|| self.load(id)).await {
+        let mut loaded = false;
+        let found = slot
+            .get_or_try_init(|| {
+                loaded = true;
+                self.load(id)
+            })
+            .await;
+        match found {
             Ok(table) => {
                 table.last_used.store(self.now(), Ordering::Relaxed);
+                // A table read back with bots in its seats: they go on where they were.
+                if loaded && table.seated_bots() {
+                    self.run_bots(table);
+                }
                 Ok(table.clone())
             }
             Err(e) => {
@@ -620,26 +633,63 @@ impl Tables {
                 ),
             ));
         }
-        let n = play.commands;
-        let (game, events, draws) = table.decide(&play, seat, &request.command, n).await?;
-        // A page that asks first: a weighty command the rules would take is put to the player
-        // as a question instead (the decision above was made on a copy and is dropped).
-        if request.ask
-            && let Some(question) = play.game.confirm(seat, &request.command)
-        {
-            return Err(ApiError::conflict(Conflict::Confirm, question));
-        }
         let by = if access.role == Role::Owner {
             Sender::Gm
         } else {
             Sender::Player
         };
+        let sending = Sending {
+            seat,
+            by,
+            command: &request.command,
+            id: request.id.clone(),
+            ask: request.ask,
+        };
+        let (n, pos) = self.commit_command(table, &mut play, sending).await?;
+        let snapshot = play.snapshot.clone();
+        drop(play);
+        table.announce();
+        Ok(Answer {
+            snapshot,
+            access,
+            after: pos,
+            receipt: Some(Receipt {
+                n,
+                id: request.id,
+                duplicate: false,
+            }),
+        })
+    }
+
+    /// Decide a command from `seat` on a copy of the game, commit it with its events (and the
+    /// end of the table, if the game is over), then take it into memory. The caller holds the
+    /// table's lock and has checked who may send it. Returns its number and log position.
+    pub(crate) async fn commit_command(
+        &self,
+        table: &Table,
+        play: &mut Play,
+        sending: Sending<'_>,
+    ) -> Result<(u64, usize), ApiError> {
+        let Sending {
+            seat,
+            by,
+            command,
+            id,
+            ask,
+        } = sending;
+        let n = play.commands;
+        let (game, events, draws) = table.decide(play, seat, command, n).await?;
+        // A page that asks first: a weighty command the rules would take is put to the player
+        // as a question instead (the decision above was made on a copy and is dropped).
+        if ask && let Some(question) = play.game.confirm(seat, command) {
+            return Err(ApiError::conflict(Conflict::Confirm, question));
+        }
         let mut entries = vec![Entry::Command(CommandEntry {
             n,
             seat,
             by,
-            id: request.id.clone(),
-            command: request.command.clone(),
+            id: id.clone(),
+            command: command.clone(),
             draws,
         })];
         entries.extend(events.into_iter().map(|event| Entry::Event { event }));
@@ -658,8 +708,8 @@ impl Tables {
         let stored = StoredCommand {
             n,
             seat: seat.to_string(),
-            command: request.command.clone(),
-            id: request.id.clone(),
+            command: command.clone(),
+            id: id.clone(),
         };
         let change = Change {
             entries,
@@ -667,13 +717,13 @@ impl Tables {
             links: Vec::new(),
             game: Some(game),
         };
-        self.append(table, &mut play, change).await?;
+        self.append(table, play, change).await?;
         play.commands += 1;
         play.last.insert(seat, (by, pos));
-        if let Some(id) = &request.id {
-            let command = canonical(&request.command);
+        if let Some(id) = id {
+            let command = canonical(command);
             play.ids.insert(
-                id.clone(),
+                id,
                 Sent {
                     seat,
                     command,
@@ -683,19 +733,7 @@ impl Tables {
             );
         }
         play.refresh(table.meta.clone());
-        let snapshot = play.snapshot.clone();
-        drop(play);
-        table.announce();
-        Ok(Answer {
-            snapshot,
-            access,
-            after: pos,
-            receipt: Some(Receipt {
-                n,
-                id: request.id,
-                duplicate: false,
-            }),
-        })
+        Ok((n, pos))
     }
 
     /// Hash the change's entries onto the log, commit them (with the command row and link
@@ -847,6 +885,7 @@ impl Tables {
             async move {
                 let mut play = tables.owner_play(&table, &key).await?;
                 play.check_seat(table.ruleset, seat)?;
+                play.guard_bot(seat, "give it a link")?;
                 play.guard_secret(seat, "give the seat a new link")?;
                 let invite = new_key();
                 let changes = vec![
@@ -880,6 +919,7 @@ impl Tables {
             async move {
                 let mut play = tables.owner_play(&table, &key).await?;
                 play.check_seat(table.ruleset, seat)?;
+                play.guard_bot(seat, "play it yourself")?;
                 if play.holder(seat) == Holder::Npc {
                     return Err(ApiError::conflict(
                         Conflict::NoChange,
@@ -926,6 +966,7 @@ impl Tables {
             async move {
                 let mut play = tables.owner_play(&table, &key).await?;
                 play.check_seat(table.ruleset, seat)?;
+                play.guard_bot(seat, "give it back to its player")?;
                 let role = seat.to_string();
                 let suspended = play
                     .links
@@ -973,6 +1014,7 @@ impl Tables {
             async move {
                 let mut play = tables.owner_play(&table, &key).await?;
                 play.check_seat(table.ruleset, seat)?;
+                play.guard_bot(seat, "revoke its link")?;
                 if play.holder(seat) == Holder::Open {
                     // Nothing to revoke: already as asked.
                     return Ok(());
@@ -1267,6 +1309,17 @@ pub const TITLE_LIMIT: usize = 120;
 /// How often a command that lost a race for the log to another node is decided again.
 const RACE_RETRIES: u32 = 8;
 
+/// A command on its way into the log: from which seat, sent by whom, and how.
+pub(crate) struct Sending<'a> {
+    pub seat: Seat,
+    pub by: Sender,
+    pub command: &'a Value,
+    /// The client's command id, if it sent one.
+    pub id: Option<String>,
+    /// Refuse a weighty command with its question instead of applying it.
+    pub ask: bool,
+}
+
 /// A change to commit: log entries, the command row behind them, link changes, and the game
 /// after the command (if it was one).
 pub(crate) struct Change {
@@ -1361,6 +1414,7 @@ impl Table {
             watching: StdMutex::new(Watching::default()),
             source,
             behind: std::sync::atomic::AtomicBool::new(false),
+            bots_running: AtomicBool::new(false),
         }
     }
 
@@ -1480,6 +1534,18 @@ impl Table {
         }
         play.catch_up(game, tail, self.meta.clone());
         Ok(())
+    }
+
+    /// Whether a bot sits at this table (as the table was read back: see [`crate::bots`]).
+    fn seated_bots(&self) -> bool {
+        self.play
+            .try_lock()
+            .map_or(true, |play| !play.bots.is_empty())
+    }
+
+    /// Count the table as used now (a bot acted), so it does not leave memory mid-game.
+    pub(crate) fn touch(&self, tables: &Tables) {
+        self.last_used.store(tables.now(), Ordering::Relaxed);
     }
 
     /// Wake every live stream of this table.

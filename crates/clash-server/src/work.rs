@@ -19,21 +19,24 @@ pub enum Kind {
     Decide,
     /// Pictures, log lines, odds, records, setups and tables read back.
     Read,
+    /// A seated bot thinking (no lock is held meanwhile); at most half the cores, so bots
+    /// never crowd out people's commands and pictures.
+    Think,
 }
 
 fn allowance(kind: Kind) -> &'static Semaphore {
     static DECIDE: OnceLock<Semaphore> = OnceLock::new();
     static READ: OnceLock<Semaphore> = OnceLock::new();
-    let cores = || {
-        Semaphore::new(
-            std::thread::available_parallelism()
-                .map(usize::from)
-                .unwrap_or(2),
-        )
+    static THINK: OnceLock<Semaphore> = OnceLock::new();
+    let n = || {
+        std::thread::available_parallelism()
+            .map(usize::from)
+            .unwrap_or(2)
     };
     match kind {
-        Kind::Decide => DECIDE.get_or_init(cores),
-        Kind::Read => READ.get_or_init(cores),
+        Kind::Decide => DECIDE.get_or_init(|| Semaphore::new(n())),
+        Kind::Read => READ.get_or_init(|| Semaphore::new(n())),
+        Kind::Think => THINK.get_or_init(|| Semaphore::new((n() / 2).max(1))),
     }
 }
 
@@ -42,9 +45,13 @@ pub async fn run<T: Send + 'static>(
     kind: Kind,
     job: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    // The semaphore is never closed, so acquiring cannot fail.
-    let _permit = allowance(kind).acquire().await.ok();
-    tokio::task::spawn_blocking(job)
-        .await
-        .map_err(|e| ApiError::Unreadable(format!("the rules failed: {e}")))
+    // The semaphore is never closed, so acquiring cannot fail. The job keeps its place until
+    // it ends, even if whoever waits for it stops waiting (a bot given up on).
+    let permit = allowance(kind).acquire().await.ok();
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        job()
+    })
+    .await
+    .map_err(|e| ApiError::Unreadable(format!("the rules failed: {e}")))
 }

@@ -43,6 +43,7 @@ async fn openapi_document_describes_every_endpoint() {
         "/api/tables/{id}/close",
         "/api/tables/{id}/seats/{seat}/hand-back",
         "/api/tables/{id}/seats/{seat}/link",
+        "/api/tables/{id}/seats/{seat}/bot",
         "/api/tables/{id}/links/{link}",
         "/metrics",
     ] {

@@ -211,7 +211,7 @@
     if ((c.backgrounds || []).length || c.unassigned_points) {
       card.append(h('div', 'it-label', 'Backgrounds'));
       const parts = (c.backgrounds || []).map((b) => b.name + ' ' + b.current + '/' + b.max);
-      if (c.unassigned_points) parts.push(c.unassigned_points + ' unassigned point(s)');
+      if (c.unassigned_points) parts.push(c.unassigned_points === 1 ? '1 point not yet given to a background' : c.unassigned_points + ' points not yet given to a background');
       card.append(h('p', null, parts.join(' · ')));
     }
     return card;
@@ -684,56 +684,278 @@
   }
 
 
-  function controls(update, send) {
-    const v = update.view;
-    const box = h('div', 'it-controls');
+  // Commands of the campaign around the conflicts: drawn in their own section, never folded away.
+  const CAMPAIGN = new Set(['rest', 'create_countdown', 'mark_countdown', 'narrate_countdown', 'erase_countdown', 'open_problem',
+    'end_session', 'start_session', 'level_up', 'mark_goal', 'rewrite_traits', 'change_background', 'create_character',
+    'create_replacement', 'reveal_npc', 'recover_npc', 'rename_move']);
+
+  function byTypeOf(update) {
     const byType = new Map();
     for (const it of update.legal) {
       const t = it.command.type;
       if (!byType.has(t)) byType.set(t, []);
       byType.get(t).push(it);
     }
-    const perCharacter = (items) => {
-      const m = new Map();
-      for (const it of items) {
-        const c = it.command.character;
-        if (!m.has(c)) m.set(c, []);
-        m.get(c).push(it);
-      }
-      return m;
-    };
+    return byType;
+  }
+
+  function perCharacter(items) {
+    const m = new Map();
+    for (const it of items) {
+      const c = it.command.character;
+      if (!m.has(c)) m.set(c, []);
+      m.get(c).push(it);
+    }
+    return m;
+  }
+
+  // What this seat does now in the conflict or the problem at hand.
+  function controls(update, send) {
+    const v = update.view;
+    const box = h('div', 'it-controls');
+    const byType = byTypeOf(update);
     const order = ['join_conflict', 'sit_out', 'refuse_lethal', 'pick_active', 'pick_opponent', 'end_chain', 'take_stance', 'play_move',
       'play_special', 'pass_window', 'drunken_swap', 'split_loss', 'split_gain', 'kill_surrendered', 'spare_surrendered',
       'narrate_conflict', 'choose_option', 'pass_problem', 'pick_decider', 'narrate_outcome', 'reject_narration', 'veto', 'pick_veto', 'close_problem',
-      'rest', 'recover_npc', 'level_up', 'mark_goal'];
-    const types = [...byType.keys()].sort((a, b) => {
+      'start_conflict', 'settle_conflict'];
+    const types = [...byType.keys()].filter((t) => !CAMPAIGN.has(t)).sort((a, b) => {
       const ia = order.indexOf(a), ib = order.indexOf(b);
       return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
     });
-    const later = h('details', 'it-more', h('summary', null, 'More: countdowns, problems, sessions, sheets'));
-    const LATER = new Set(['reveal_npc', 'create_countdown', 'mark_countdown', 'narrate_countdown', 'erase_countdown', 'open_problem', 'recover_npc',
-      'end_session', 'start_session', 'mark_goal', 'level_up', 'rewrite_traits', 'change_background', 'create_character', 'create_replacement', 'rest']);
     for (const type of types) {
       const items = byType.get(type);
-      const target = LATER.has(type) && types.some((t) => !LATER.has(t) && t !== 'rename_move') ? later : box;
-      if (type === 'take_stance') for (const [ch, its] of perCharacter(items)) target.append(stanceGroup(v, ch, its, send));
-      else if (type === 'play_move') for (const [ch, its] of perCharacter(items)) target.append(moveGroup(v, ch, its, send));
-      else if (type === 'split_loss' || type === 'split_gain') for (const [ch, its] of perCharacter(items)) target.append(splitGroup(v, type, ch, its, send));
-      else if (type === 'choose_option') target.append(optionGroup(items, send));
-      else if (type === 'rest') target.append(restGroup(v, items, send));
-      else if (type === 'rename_move') continue;
-      else if (type === 'pass_window' && items.length > 1) target.append(passAllGroup(items, send), genericGroup(v, type, items, send));
-      else target.append(genericGroup(v, type, items, send));
-    }
-    if (byType.has('rename_move')) {
-      const r = renameGroup(v, update, send);
-      if (r) later.append(r);
+      if (type === 'take_stance') for (const [ch, its] of perCharacter(items)) box.append(stanceGroup(v, ch, its, send));
+      else if (type === 'play_move') for (const [ch, its] of perCharacter(items)) box.append(moveGroup(v, ch, its, send));
+      else if (type === 'split_loss' || type === 'split_gain') for (const [ch, its] of perCharacter(items)) box.append(splitGroup(v, type, ch, its, send));
+      else if (type === 'choose_option') box.append(optionGroup(items, send));
+      else if (type === 'pass_window' && items.length > 1) box.append(passAllGroup(items, send), genericGroup(v, type, items, send));
+      else box.append(genericGroup(v, type, items, send));
     }
     if (!box.childNodes.length && update.seat) {
       const c = v.conflict;
-      box.append(h('p', 'hint', c && c.outcome ? 'The conflict is over.' : 'Nothing for you to do right now — waiting for ' + ((c && c.waiting_for && c.waiting_for.length) ? c.waiting_for.map((s) => seatWho(v, s)).join(' and ') : 'the others') + '.'));
+      const running = c && !c.outcome;
+      box.append(h('p', 'hint', running ? 'Nothing for you to do in the conflict right now — waiting for ' +
+        ((c.waiting_for && c.waiting_for.length) ? c.waiting_for.map((s) => seatWho(v, s)).join(' and ') : 'the others') + '.'
+        : 'No conflict is under way. What the campaign offers now is below.'));
     }
-    if (later.childNodes.length > 1) box.append(later);
+    return box;
+  }
+
+  // ----- the campaign: rests, countdowns, problems, sessions and level-ups, characters -----
+
+  function part(title, hint, ...children) {
+    const kids = children.filter(Boolean);
+    if (!kids.length) return null;
+    const p = h('section', 'it-part', h('h4', null, title), hint ? h('p', 'hint', hint) : null, ...kids);
+    p.dataset.part = title;
+    return p;
+  }
+
+  // Countdowns as cards; the GM's buttons on each (IT-13, IT-14), and a new one.
+  function countdownPart(v, byType, send) {
+    const cards = countdowns(v) || h('div', 'it-cards');
+    for (const card of cards.querySelectorAll('[data-countdown]')) {
+      const name = card.dataset.countdown;
+      const pick = (type) => (byType.get(type) || []).find((it) => it.command.name === name);
+      const g = group('cd:' + name, null, null);
+      const mark = pick('mark_countdown');
+      if (mark) g.body.append(button(g, 'Mark a box', send, () => mark.command));
+      const narrate = pick('narrate_countdown');
+      if (narrate) {
+        const text = input('cd:' + name + ':what', 'text', 'What comes to pass (never a PC’s death)', '', { maxlength: '2000' });
+        g.body.append(text, button(g, 'Narrate', send, () => {
+          if (!text.value.trim()) throw new Error('Say what comes to pass (IT-14).');
+          return { type: 'narrate_countdown', name: name, consequences: text.value.trim() };
+        }, true));
+      }
+      const erase = pick('erase_countdown');
+      if (erase) g.body.append(confirmButton(g, 'Erase (threat stopped)', 'Erase ' + name + '? The threat is stopped (IT-14).', send, () => erase.command));
+      if (g.body.childNodes.length) card.append(g.g);
+    }
+    let add = null;
+    if (byType.has('create_countdown')) {
+      const g = group('cd:new', 'New countdown', 'A threat the players can see coming: 4 to 8 boxes (IT-13).');
+      const name = input('cd:new:name', 'text', 'What is coming', '', { maxlength: '60' });
+      const boxes = stepper('cd:new:boxes', 'Boxes', 4, 8, 6);
+      g.body.append(name, boxes, button(g, 'Create the countdown', send, () => {
+        if (!name.value.trim()) throw new Error('Name the countdown (IT-13).');
+        const cmd = { type: 'create_countdown', name: name.value.trim(), boxes: boxes.get() };
+        memo.values['cd:new:name'] = '';
+        return cmd;
+      }, true));
+      add = g.g;
+    }
+    return part('Countdowns', null, cards.childNodes.length ? cards : null, add);
+  }
+
+  function problemPart(byType, send) {
+    if (!byType.has('open_problem')) return null;
+    const g = group('problem:new', 'Open a problem', 'The players pick options in secret; the highest decides (IT-15 … IT-18). A problem already resolved is not tried again (IT-20).');
+    const text = input('problem:new:text', 'text', 'What stands in the way', '', { maxlength: '2000' });
+    g.body.append(text, button(g, 'Open the problem', send, () => {
+      if (!text.value.trim()) throw new Error('Describe the problem (IT-15).');
+      const cmd = { type: 'open_problem', description: text.value.trim() };
+      memo.values['problem:new:text'] = '';
+      return cmd;
+    }, true));
+    return part('Problems', null, g.g);
+  }
+
+  const KINDS = { learn_move: 'Learn a move', combo_edits: 'Edit combos (up to two)', energy: '+1 maximum energy in a type that hit 0', learn_special: 'Learn a special' };
+  const REFILLS = { background_points: 'Refill background points', veto: 'Get the veto back', '': 'No refill' };
+
+  // One character's level-up (IT-60 … IT-63): an improvement of the kinds the rules allow now,
+  // and what to refill.
+  function levelUpGroup(v, character, items, send) {
+    const key = 'lvl:' + character;
+    const g = group(key, character + ': level up', 'One improvement (IT-61), and a refill (IT-62).');
+    const kinds = [...new Set(items.map((it) => it.command.improvement.kind))];
+    const kind = select(key + ':kind', kinds.map((k) => [k, KINDS[k] || words(k)]), kinds[0], 'Improvement');
+    const redraw = () => window.ClashPanels['iron-triangle'](document.getElementById('panel'), window.clash.latest(), send);
+    kind.addEventListener('change', redraw);
+    g.body.append(kind);
+    const of = (k) => items.filter((it) => it.command.improvement.kind === k).map((it) => it.command.improvement);
+    const chosen = kind.value;
+    let build;
+    if (chosen === 'learn_move') {
+      const moves = [...new Set(of('learn_move').map((i) => i.move))];
+      const mv = select(key + ':move', moves.map((m) => [m, parse(m) ? parse(m).action.word + ' ' + parse(m).element.word : m]), moves[0], 'Move to learn');
+      const name = input(key + ':name', 'text', 'Name it', '', { maxlength: '60' });
+      g.body.append(mv, name);
+      build = () => {
+        if (!name.value.trim()) throw new Error('Name the new move (IT-7).');
+        return { kind: 'learn_move', move: mv.value, name: name.value.trim() };
+      };
+    } else if (chosen === 'energy') {
+      const acts = [...new Set(of('energy').map((i) => i.action))];
+      const a = select(key + ':action', acts.map((x) => [x, cap(x)]), acts[0], 'Energy type');
+      g.body.append(a);
+      build = () => ({ kind: 'energy', action: a.value });
+    } else if (chosen === 'learn_special') {
+      const specials = of('learn_special').map((i) => i.special);
+      const sp = select(key + ':special', specials.map((x, i) => [String(i), fmt(x)]), '0', 'Special');
+      g.body.append(sp);
+      build = () => ({ kind: 'learn_special', special: specials[Number(sp.value)] });
+    } else {
+      const c = v.characters.find((x) => x.name === character) || {};
+      const known = (c.moves || []).map((m) => [m.move, m.name]);
+      const none = [['', '—']];
+      const edits = [0, 1].map((i) => {
+        const from = select(key + ':from' + i, none.concat(known), i ? '' : (known[0] || [''])[0], 'Combo from');
+        const to = select(key + ':to' + i, none.concat(known), '', 'Followup');
+        const replaces = select(key + ':rep' + i, none.concat(known), '', 'Replacing (optional)');
+        g.body.append(h('div', 'kit-row', h('span', null, (i ? 'And from' : 'From')), from, h('span', null, 'to'), to, h('span', null, 'replacing'), replaces));
+        return () => (from.value && to.value ? Object.assign({ from: from.value, followup: to.value }, replaces.value ? { replaces: replaces.value } : {}) : null);
+      });
+      build = () => {
+        const list = edits.map((e) => e()).filter(Boolean);
+        if (!list.length) throw new Error('Choose at least one combo edit: a move it starts from and a followup (IT-63).');
+        return { kind: 'combo_edits', edits: list };
+      };
+    }
+    const refills = [...new Set(items.map((it) => it.command.refill || ''))];
+    const refill = select(key + ':refill', refills.map((r) => [r, REFILLS[r] || words(r)]), refills[0], 'Refill');
+    g.body.append(refill, button(g, 'Level up', send, () => {
+      const cmd = { type: 'level_up', character: character, improvement: build() };
+      if (refill.value) cmd.refill = refill.value;
+      return cmd;
+    }, true));
+    return g.g;
+  }
+
+  // Rewrite a belief, flaw or goal at a session's end (IT-64): only what changed is sent.
+  function rewriteGroup(v, character, send) {
+    const key = 'rewrite:' + character;
+    const c = v.characters.find((x) => x.name === character) || {};
+    const g = group(key, character + ': rewrite traits', 'A mark stays with the rewritten trait.');
+    const fields = {};
+    for (const t of ['belief', 'flaw', 'goal']) {
+      fields[t] = input(key + ':' + t, 'text', cap(t), (c[t] || {}).text || '', { maxlength: '2000' });
+      g.body.append(fields[t]);
+    }
+    g.body.append(button(g, 'Rewrite', send, () => {
+      const cmd = { type: 'rewrite_traits', character: character };
+      for (const t of ['belief', 'flaw', 'goal']) if (fields[t].value.trim() !== ((c[t] || {}).text || '')) cmd[t] = fields[t].value.trim();
+      if (Object.keys(cmd).length === 2) throw new Error('Change a belief, a flaw or the goal first.');
+      return cmd;
+    }));
+    return g.g;
+  }
+
+  function sessionPart(v, byType, send) {
+    const parts = [];
+    for (const type of ['end_session', 'start_session']) if (byType.has(type)) parts.push(genericGroup(v, type, byType.get(type), send));
+    for (const [ch, its] of perCharacter(byType.get('level_up') || [])) parts.push(levelUpGroup(v, ch, its, send));
+    if (byType.has('mark_goal')) parts.push(genericGroup(v, 'mark_goal', byType.get('mark_goal'), send));
+    for (const ch of perCharacter(byType.get('rewrite_traits') || []).keys()) parts.push(rewriteGroup(v, ch, send));
+    if (byType.has('change_background')) parts.push(genericGroup(v, 'change_background', byType.get('change_background'), send));
+    const cp = v.campaign || {};
+    return part('Session ' + (cp.session || 1) + (cp.session_ending ? ' — ending: level-ups and rewrites' : ''),
+      cp.session_ending ? 'A PC with three yes marks levels up before the next session (IT-60).' : null, ...parts);
+  }
+
+  // Make a character with the same form as session zero: a player's own PC, a replacement for a
+  // dead one (IT-66), or the GM's NPC (established sheets allowed).
+  function characterPart(v, update, byType, send) {
+    const K = window.ClashFormKit;
+    const forms = window.ClashForms && window.ClashForms.get('iron-triangle');
+    const parts = [];
+    const gm = update.seat === 'gm';
+    // The GM may make an NPC at any time (IT-1); a player while it has no living PC.
+    if (K && forms && (gm || byType.has('create_character'))) {
+      const g = group('create', gm ? 'Make an NPC' : 'Make your character', gm
+        ? 'With the same form your players use; an NPC may be established (a level, more moves, combos, specials). Your library of NPCs is kept in this browser.'
+        : 'Ten energy, three background points, a belief, a flaw and a goal, and your three starting moves named (IT-9 … IT-12).');
+      const b = h('button', 'kit-go it-go', gm ? 'Make an NPC…' : 'Make your character…');
+      b.type = 'button';
+      b.dataset.action = 'create-character';
+      b.addEventListener('click', () => K.sheetDialog({
+        key: 'it-create-' + update.seat, ruleset: 'iron-triangle', maker: gm ? 'gm' : 'player',
+        title: gm ? 'Make an NPC' : 'Make your character', submitLabel: gm ? 'Create the NPC' : 'Create my character',
+        intro: 'Every field is checked against the rules as you fill it in.',
+        submit: (sheet, extra, err) => window.clash.send({ type: 'create_character', sheet: Object.assign({}, sheet, { controller: update.seat }) }, err),
+      }).open());
+      g.body.append(b);
+      parts.push(g.g);
+    }
+    const reps = byType.get('create_replacement') || [];
+    if (K && forms && reps.length) {
+      const g = group('replace', 'Make a replacement', 'A new PC who carries on your dead character’s tradition, starting at up to their level (IT-66).');
+      const b = h('button', 'kit-go it-go', 'Make a replacement…');
+      b.type = 'button';
+      b.dataset.action = 'create-replacement';
+      b.addEventListener('click', () => K.sheetDialog({
+        key: 'it-replace-' + update.seat, ruleset: 'iron-triangle', maker: 'player',
+        title: 'Make a replacement', submitLabel: 'Create the replacement',
+        intro: 'Your new character starts at level 0 and then takes its level-ups from the dead character’s moves and combos (D-33).',
+        extra: (box) => {
+          const dead = [...new Set(reps.map((it) => it.command.replaces))];
+          const who = K.select(dead.map((d) => [d, 'Replacing ' + d]), dead[0], 'Replacing');
+          const max = Math.max(...reps.map((it) => it.command.level));
+          const level = K.stepper('Starting level', 0, max, max);
+          box.append(K.field('replaces', 'Whose tradition', who), K.field('level', null, level));
+          return () => ({ replaces: who.value, level: level.get() });
+        },
+        submit: (sheet, extra, err) => window.clash.send(Object.assign({ type: 'create_replacement', sheet: Object.assign({}, sheet, { controller: update.seat }) }, extra), err),
+      }).open());
+      g.body.append(b);
+      parts.push(g.g);
+    }
+    for (const type of ['reveal_npc', 'recover_npc']) if (byType.has(type)) parts.push(genericGroup(v, type, byType.get(type), send));
+    if (byType.has('rename_move')) parts.push(renameGroup(v, update, send));
+    return part('Characters', null, ...parts);
+  }
+
+  function campaign(update, send) {
+    const v = update.view;
+    const byType = update.seat ? byTypeOf(update) : new Map();
+    const c = v.conflict;
+    const running = c && !c.outcome;
+    const rest = byType.has('rest') ? part('Rest', 'The conflict is over: the party may rest once (IT-31).', restGroup(v, byType.get('rest'), send)) : null;
+    const sections = [rest, countdownPart(v, byType, send), problemPart(byType, send), sessionPart(v, byType, send), characterPart(v, update, byType, send)].filter(Boolean);
+    if (!sections.length) return null;
+    const box = h('section', 'it-campaign', h('h3', null, running ? 'The campaign' : 'Between conflicts'), ...sections);
+    box.id = 'it-campaign';
     return box;
   }
 
@@ -769,7 +991,7 @@
     // Phone first: what this seat can do comes first, then the duel, then the rest of the table.
     const root = h('div', 'it', summary(v));
     if (update.seat) root.append(controls(update, send));
-    put(root, conflict(v), problem(v), countdowns(v), h('h3', null, 'Characters'), sheets);
+    put(root, conflict(v), problem(v), campaign(update, send), h('h3', null, 'Characters'), sheets);
     return root;
   });
 })();

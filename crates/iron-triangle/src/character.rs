@@ -304,6 +304,14 @@ pub struct BackgroundSheet {
     pub current: Option<u32>,
 }
 
+/// One problem of a sheet: the field it is in (`name`, `energy`, `level`, `backgrounds`,
+/// `belief`, `flaw`, `goal`, `moves`, `combos`, `specials`, `state`, `marks`) and the refusal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetProblem {
+    pub field: &'static str,
+    pub error: RuleError,
+}
+
 /// A check written as a command refusal, reported as a setup refusal.
 fn as_setup(e: RuleError) -> RuleError {
     match e {
@@ -325,75 +333,98 @@ pub const STARTING_MOVES: [Move; 3] = [
 ];
 
 impl CharacterSheet {
-    /// Check the sheet and build the character.
+    /// Check the sheet and build the character: the first of [`CharacterSheet::problems`]
+    /// refuses it.
     pub fn build(&self) -> Result<Character, RuleError> {
+        match self.problems().into_iter().next() {
+            Some(problem) => Err(problem.error),
+            None => Ok(self.to_character()),
+        }
+    }
+
+    /// Every problem with the sheet, field by field (each field's first), in the order a
+    /// person fills it in: name, energy, level, backgrounds, belief, flaw, goal, moves, combos,
+    /// specials, then an established sheet's state and marks. A new character is also held to
+    /// creation (IT-9 … IT-12).
+    pub fn problems(&self) -> Vec<SheetProblem> {
+        let marks = if !self.established && !self.marks.is_clear() {
+            Err(RuleError::setup(
+                "IT-11",
+                "a new character's marks all start clear",
+            ))
+        } else {
+            Ok(())
+        };
+        let checks: [(&'static str, Result<(), RuleError>); 12] = [
+            ("name", self.check_name()),
+            ("energy", self.check_energy()),
+            ("level", self.check_level()),
+            ("backgrounds", self.check_backgrounds()),
+            ("belief", self.check_trait(&self.belief, "the belief")),
+            ("flaw", self.check_trait(&self.flaw, "the flaw")),
+            ("goal", self.check_trait(&self.goal, "the goal")),
+            ("moves", self.check_moves()),
+            ("combos", self.check_combos()),
+            ("specials", self.check_specials()),
+            ("state", self.check_state()),
+            ("marks", marks),
+        ];
+        checks
+            .into_iter()
+            .filter_map(|(field, r)| {
+                r.err().map(|e| SheetProblem {
+                    field,
+                    error: as_setup(e),
+                })
+            })
+            .collect()
+    }
+
+    fn check_name(&self) -> Result<(), RuleError> {
         if self.name.trim().is_empty() {
             return Err(RuleError::setup("IT-7", "a character needs a name"));
         }
-        self.check_sizes().map_err(as_setup)?;
-        self.check_energy()?;
-        self.check_backgrounds()?;
-        self.check_moves()?;
-        self.check_combos()?;
-        self.check_specials()?;
-        self.check_state()?;
-        if !self.established {
-            self.check_creation()?;
-            if !self.marks.is_clear() {
-                return Err(RuleError::setup(
-                    "IT-11",
-                    "a new character's marks all start clear",
-                ));
-            }
-        }
-        Ok(self.to_character())
+        crate::limits::name(&self.name, "IT-7", "a character's name")
     }
 
-    /// The limits of [`crate::limits`]: names, texts, energy, level and backgrounds.
-    fn check_sizes(&self) -> Result<(), RuleError> {
-        use crate::limits;
-        limits::name(&self.name, "IT-7", "a character's name")?;
-        for k in &self.moves {
-            limits::name(&k.name, "IT-7", "a move's name")?;
-        }
-        for (text, what) in [
-            (&self.belief, "the belief"),
-            (&self.flaw, "the flaw"),
-            (&self.goal, "the goal"),
-        ] {
-            limits::text(text, "IT-11", what)?;
-        }
-        if self.backgrounds.len() > limits::MAX_BACKGROUNDS {
-            return Err(RuleError::illegal(
-                "IT-10",
-                format!(
-                    "at most {} backgrounds share the 3 points",
-                    limits::MAX_BACKGROUNDS
-                ),
-            ));
-        }
-        for b in &self.backgrounds {
-            limits::name(&b.name, "IT-10", "a background's name")?;
-        }
-        if Action::ALL
-            .iter()
-            .any(|a| self.energy.get(*a) > limits::MAX_ENERGY)
-        {
-            return Err(RuleError::illegal(
-                "IT-9",
-                format!("an energy maximum is at most {}", limits::MAX_ENERGY),
-            ));
-        }
-        if self.level > limits::MAX_LEVEL {
-            return Err(RuleError::illegal(
+    fn check_level(&self) -> Result<(), RuleError> {
+        if self.level > crate::limits::MAX_LEVEL {
+            return Err(RuleError::setup(
                 "IT-60",
-                format!("a level is at most {}", limits::MAX_LEVEL),
+                format!("a level is at most {}", crate::limits::MAX_LEVEL),
+            ));
+        }
+        if !self.established && self.level != 0 {
+            return Err(RuleError::setup(
+                "IT-9",
+                "a new character starts at level 0",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A belief, flaw or goal: within the text limit, and written for a new character (IT-11).
+    fn check_trait(&self, text: &str, what: &str) -> Result<(), RuleError> {
+        crate::limits::text(text, "IT-11", what)?;
+        if !self.established && text.trim().is_empty() {
+            return Err(RuleError::setup(
+                "IT-11",
+                format!("a new character starts with {what} written down"),
             ));
         }
         Ok(())
     }
 
     fn check_energy(&self) -> Result<(), RuleError> {
+        if Action::ALL
+            .iter()
+            .any(|a| self.energy.get(*a) > crate::limits::MAX_ENERGY)
+        {
+            return Err(RuleError::setup(
+                "IT-9",
+                format!("an energy maximum is at most {}", crate::limits::MAX_ENERGY),
+            ));
+        }
         for a in Action::ALL {
             if self.energy.get(a) < 1 {
                 return Err(RuleError::setup(
@@ -416,10 +447,31 @@ impl CharacterSheet {
                 return Err(RuleError::setup("IT-9", "current energy cannot exceed max"));
             }
         }
+        let total = self.energy.total();
+        if !self.established && total != STARTING_ENERGY {
+            return Err(RuleError::setup(
+                "IT-9",
+                format!(
+                    "a new character spreads exactly {STARTING_ENERGY} energy over the three types, not {total}"
+                ),
+            ));
+        }
         Ok(())
     }
 
     fn check_backgrounds(&self) -> Result<(), RuleError> {
+        if self.backgrounds.len() > crate::limits::MAX_BACKGROUNDS {
+            return Err(RuleError::setup(
+                "IT-10",
+                format!(
+                    "at most {} backgrounds share the 3 points",
+                    crate::limits::MAX_BACKGROUNDS
+                ),
+            ));
+        }
+        for b in &self.backgrounds {
+            crate::limits::name(&b.name, "IT-10", "a background's name")?;
+        }
         let total: u32 = self.backgrounds.iter().map(|b| b.points).sum();
         if total > BACKGROUND_POINTS {
             return Err(RuleError::setup(
@@ -459,10 +511,19 @@ impl CharacterSheet {
                 "a new character's backgrounds start full",
             ));
         }
+        if !self.established && total != BACKGROUND_POINTS {
+            return Err(RuleError::setup(
+                "IT-10",
+                format!("{total} background points assigned; assign all {BACKGROUND_POINTS}"),
+            ));
+        }
         Ok(())
     }
 
     fn check_moves(&self) -> Result<(), RuleError> {
+        for k in &self.moves {
+            crate::limits::name(&k.name, "IT-7", "a move's name")?;
+        }
         for (i, k) in self.moves.iter().enumerate() {
             if self.moves[..i].iter().any(|o| o.mv == k.mv) {
                 return Err(RuleError::setup(
@@ -486,10 +547,24 @@ impl CharacterSheet {
                 format!("{} needs all nine Low/Mid/High moves first", k.mv),
             ));
         }
+        let mut known: Vec<Move> = self.moves.iter().map(|k| k.mv).collect();
+        known.sort();
+        if !self.established && known != STARTING_MOVES {
+            return Err(RuleError::setup(
+                "IT-12",
+                "a new character knows exactly D-M, G-L and A-H",
+            ));
+        }
         Ok(())
     }
 
     fn check_combos(&self) -> Result<(), RuleError> {
+        if !self.established && !self.combos.is_empty() {
+            return Err(RuleError::setup(
+                "IT-9",
+                "a new character starts with no combos",
+            ));
+        }
         for (i, c) in self.combos.iter().enumerate() {
             if self.combos[..i].iter().any(|o| o.from == c.from) {
                 return Err(RuleError::setup(
@@ -518,6 +593,12 @@ impl CharacterSheet {
     }
 
     fn check_specials(&self) -> Result<(), RuleError> {
+        if !self.established && !self.specials.is_empty() {
+            return Err(RuleError::setup(
+                "IT-9",
+                "a new character starts with no specials",
+            ));
+        }
         for (i, s) in self.specials.iter().enumerate() {
             if self.specials[..i].contains(s) {
                 return Err(RuleError::setup(
@@ -625,39 +706,6 @@ impl CharacterSheet {
                 revealed: c.revealed,
             },
         }
-    }
-
-    /// The extra limits on a brand-new character (IT-9 … IT-12).
-    fn check_creation(&self) -> Result<(), RuleError> {
-        if self.level != 0 || !self.specials.is_empty() || !self.combos.is_empty() {
-            return Err(RuleError::setup(
-                "IT-9",
-                "a new character starts at level 0 with no specials or combos",
-            ));
-        }
-        let total = self.energy.total();
-        if total != STARTING_ENERGY {
-            return Err(RuleError::setup(
-                "IT-9",
-                format!("energy maxes total {total}; they must total {STARTING_ENERGY}"),
-            ));
-        }
-        let points: u32 = self.backgrounds.iter().map(|b| b.points).sum();
-        if points != BACKGROUND_POINTS {
-            return Err(RuleError::setup(
-                "IT-10",
-                format!("{points} background points assigned; assign all {BACKGROUND_POINTS}"),
-            ));
-        }
-        let mut moves: Vec<Move> = self.moves.iter().map(|k| k.mv).collect();
-        moves.sort();
-        if moves != STARTING_MOVES {
-            return Err(RuleError::setup(
-                "IT-12",
-                "a new character knows exactly D-M, G-L and A-H",
-            ));
-        }
-        Ok(())
     }
 
     fn to_character(&self) -> Character {

@@ -156,10 +156,13 @@
 //!   position holds and when there is none (hidden choices, a problem past its opening, an
 //!   unrevealed NPC for players) is documented there.
 //! - [`limits`]: the bounds on a table's size and on texts, each refused with its rule.
+//! - [`forms`]: tables made by form and characters made by their players in session zero,
+//!   checked field by field under the same rules as `create_character`.
 
 pub mod campaign;
 pub mod character;
 pub mod conflict;
+pub mod forms;
 pub mod guard;
 pub mod limits;
 pub mod moves;

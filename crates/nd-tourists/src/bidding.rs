@@ -108,7 +108,7 @@ pub fn declare_tactics(
     let st = r.state();
     bidding_phase(st, "ND-11")?;
     let p = acting_party(st, seat, party, "ND-11", |_| true)?;
-    crate::limits::text("tactics", text)?;
+    crate::limits::TABLE.text("tactics", text)?;
     if st.parties[p as usize].tactics.as_deref() == Some(text) {
         return Err(RuleError::illegal(
             "ND-11",

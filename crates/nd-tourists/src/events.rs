@@ -109,7 +109,8 @@ pub enum ReserveReason {
     Refill,
     /// ND-24: a conceding character's draw at Conflict end.
     Concession,
-    /// A Reserve card the writer of a position could not see, dealt fresh at `start`.
+    /// A Reserve card the setup does not name, dealt from the deck at `start`: one the writer
+    /// of a position could not see, or a player sheet's Reserve made in session zero (S4).
     Unseen,
 }
 

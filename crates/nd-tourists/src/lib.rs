@@ -73,6 +73,8 @@
 //!   still playing (D-13). An NPC's sheet size is the number of Reserve cards the GM drew.
 //! * A Reframe (ND-25) ends this Conflict and records each Lasting Loss as a new Weakness; the
 //!   new Conflict is a new table whose setup lists those Weaknesses.
+//! * Tables by form ([`forms`]): each player makes its party in session zero through a form
+//!   checked field by field; a player party's Reserve is drawn as the GM starts the Conflict.
 //! * The cover's narration is an input: `cite` must name a trait the rules allow and `accepted`
 //!   says the table validated it.
 
@@ -80,6 +82,7 @@ pub mod bidding;
 pub mod cards;
 pub mod driver;
 pub mod events;
+pub mod forms;
 pub mod guard;
 pub mod limits;
 pub mod moves;

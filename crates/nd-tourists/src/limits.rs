@@ -2,7 +2,7 @@
 //! or memory. These are not rules of the game; a refusal for going past one names the rule
 //! [`LIMIT`].
 
-use clash_core::RuleError;
+use clash_core::TableLimits;
 
 /// The rule ID of a refusal for going past a table limit.
 pub const LIMIT: &str = "ND-limits";
@@ -20,49 +20,9 @@ pub const MAX_NAME: usize = 80;
 /// Characters in a goal or a declaration of tactics.
 pub const MAX_TEXT: usize = 1000;
 
-fn too_long(what: &str, max: usize) -> String {
-    format!("{what} may be at most {max} characters long (a table limit)")
-}
-
-/// A name in a command: at most [`MAX_NAME`] characters.
-pub fn name(what: &str, s: &str) -> Result<(), RuleError> {
-    if s.chars().count() > MAX_NAME {
-        return Err(RuleError::illegal(LIMIT, too_long(what, MAX_NAME)));
-    }
-    Ok(())
-}
-
-/// Free text in a command: at most [`MAX_TEXT`] characters.
-pub fn text(what: &str, s: &str) -> Result<(), RuleError> {
-    if s.chars().count() > MAX_TEXT {
-        return Err(RuleError::illegal(LIMIT, too_long(what, MAX_TEXT)));
-    }
-    Ok(())
-}
-
-/// A name in a setup: at most [`MAX_NAME`] characters.
-pub fn setup_name(what: &str, s: &str) -> Result<(), RuleError> {
-    if s.chars().count() > MAX_NAME {
-        return Err(RuleError::setup(LIMIT, too_long(what, MAX_NAME)));
-    }
-    Ok(())
-}
-
-/// Free text in a setup: at most [`MAX_TEXT`] characters.
-pub fn setup_text(what: &str, s: &str) -> Result<(), RuleError> {
-    if s.chars().count() > MAX_TEXT {
-        return Err(RuleError::setup(LIMIT, too_long(what, MAX_TEXT)));
-    }
-    Ok(())
-}
-
-/// A count in a setup: at most `max`.
-pub fn setup_count(what: &str, n: usize, max: usize) -> Result<(), RuleError> {
-    if n > max {
-        return Err(RuleError::setup(
-            LIMIT,
-            format!("at most {max} {what} (a table limit)"),
-        ));
-    }
-    Ok(())
-}
+/// Names and texts bounded by [`MAX_NAME`] and [`MAX_TEXT`], refused under [`LIMIT`].
+pub const TABLE: TableLimits = TableLimits {
+    rule: LIMIT,
+    max_name: MAX_NAME,
+    max_text: MAX_TEXT,
+};

@@ -349,7 +349,7 @@ fn place_parties(state: &mut State, pos: &Position) -> Result<(), RuleError> {
             tallies.push((k, c.tally, c.conceded));
         }
         if let Some(t) = &pp.tactics {
-            crate::limits::setup_text("tactics", t)?;
+            crate::limits::TABLE.setup_text("tactics", t)?;
         }
         let status = match pp.status {
             StatusSpec::InPlay => Status::InPlay,

@@ -570,7 +570,7 @@ pub fn cover(
         )
     })?;
     if let Citation::Aspect(n) | Citation::Weakness(n) = cite {
-        crate::limits::name("a cited Aspect or Weakness", n)?;
+        crate::limits::TABLE.name("a cited Aspect or Weakness", n)?;
     }
     if !citation_fits(st, by, ch, drawer, cite) {
         let whose = if by == drawer {

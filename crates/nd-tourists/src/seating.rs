@@ -21,7 +21,7 @@ pub fn named_party(
     name: &str,
     rule: &'static str,
 ) -> Result<PartyId, RuleError> {
-    crate::limits::name("a party's name", name)?;
+    crate::limits::TABLE.name("a party's name", name)?;
     let p = state
         .table
         .find_party(name)
@@ -68,7 +68,7 @@ pub fn acting_party(
 
 /// ND-28: the position of the character called `name` (any case) on the party's sheet.
 pub fn named_character(sheet: &PartySheet, name: &str) -> Result<usize, RuleError> {
-    crate::limits::name("a character's name", name)?;
+    crate::limits::TABLE.name("a character's name", name)?;
     sheet
         .characters
         .iter()

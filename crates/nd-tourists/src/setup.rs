@@ -245,7 +245,7 @@ fn validate(setup: &Setup) -> Result<(), RuleError> {
     check(n >= 2, "ND-5", || {
         "a Conflict needs at least 2 parties".into()
     })?;
-    limits::setup_count("parties", n, limits::MAX_PARTIES)?;
+    limits::TABLE.setup_count("parties", n, limits::MAX_PARTIES)?;
     for (i, p) in setup.parties.iter().enumerate() {
         validate_party(setup, i, p)?;
     }
@@ -253,11 +253,9 @@ fn validate(setup: &Setup) -> Result<(), RuleError> {
 }
 
 fn validate_party(setup: &Setup, i: usize, p: &PartySetup) -> Result<(), RuleError> {
-    check(!p.name.trim().is_empty(), "ND-5", || {
-        "every party needs a name".into()
-    })?;
-    limits::setup_name("a party's name", &p.name)?;
-    limits::setup_text("a goal", &p.goal)?;
+    if let Some(problem) = party_problems(p).into_iter().next() {
+        return Err(problem.1);
+    }
     if let Some(q) = setup.parties[..i]
         .iter()
         .find(|q| q.name.eq_ignore_ascii_case(&p.name))
@@ -279,40 +277,73 @@ fn validate_party(setup: &Setup, i: usize, p: &PartySetup) -> Result<(), RuleErr
             ),
         ));
     }
-    check(!p.characters.is_empty(), "ND-5", || {
-        format!("{} has no characters", p.name)
-    })?;
-    limits::setup_count(
-        "characters in a party",
-        p.characters.len(),
-        limits::MAX_CHARACTERS,
-    )?;
-    check(
-        p.seat == Seat::Gm || p.reserve_draws.is_none(),
-        "ND-10",
-        || {
-            format!(
-                "{} is a player party: its Reserves are on the sheets, not drawn by the GM",
-                p.name
-            )
-        },
-    )?;
-    limits::setup_count(
-        "Reserve cards drawn for a party",
-        p.reserve_draws.unwrap_or(0) as usize,
-        limits::MAX_RESERVE,
-    )?;
-    for (k, c) in p.characters.iter().enumerate() {
-        validate_character(p, k, c)?;
-    }
     Ok(())
+}
+
+/// Every problem of one party's sheet taken alone, each with its field (`name`, `goal`,
+/// `characters`, `characters.1`, `reserve_draws`): what a form can check before the party
+/// meets the others (ND-5, ND-6, ND-10, ND-28 and the table limits).
+pub fn party_problems(p: &PartySetup) -> Vec<(String, RuleError)> {
+    let mut out: Vec<(String, RuleError)> = Vec::new();
+    let mut note = |field: &str, r: Result<(), RuleError>| {
+        if let Err(e) = r {
+            out.push((field.to_string(), e));
+        }
+    };
+    note(
+        "name",
+        check(!p.name.trim().is_empty(), "ND-5", || {
+            "every party needs a name".into()
+        })
+        .and_then(|()| limits::TABLE.setup_name("a party's name", &p.name)),
+    );
+    note("goal", limits::TABLE.setup_text("a goal", &p.goal));
+    note(
+        "characters",
+        check(!p.characters.is_empty(), "ND-5", || {
+            format!("{} has no characters", p.name)
+        })
+        .and_then(|()| {
+            limits::TABLE.setup_count(
+                "characters in a party",
+                p.characters.len(),
+                limits::MAX_CHARACTERS,
+            )
+        }),
+    );
+    note(
+        "reserve_draws",
+        check(
+            p.seat == Seat::Gm || p.reserve_draws.is_none(),
+            "ND-10",
+            || {
+                format!(
+                    "{} is a player party: its Reserves are on the sheets, not drawn by the GM",
+                    p.name
+                )
+            },
+        )
+        .and_then(|()| {
+            limits::TABLE.setup_count(
+                "Reserve cards drawn for a party",
+                p.reserve_draws.unwrap_or(0) as usize,
+                limits::MAX_RESERVE,
+            )
+        }),
+    );
+    if p.characters.len() <= limits::MAX_CHARACTERS {
+        for (k, c) in p.characters.iter().enumerate() {
+            note(&format!("characters.{k}"), validate_character(p, k, c));
+        }
+    }
+    out
 }
 
 fn validate_character(p: &PartySetup, k: usize, c: &CharacterSetup) -> Result<(), RuleError> {
     check(!c.name.trim().is_empty(), "ND-28", || {
         format!("every character of {} needs a name", p.name)
     })?;
-    limits::setup_name("a character's name", &c.name)?;
+    limits::TABLE.setup_name("a character's name", &c.name)?;
     if p.characters[..k]
         .iter()
         .any(|o| o.name.eq_ignore_ascii_case(&c.name))
@@ -322,23 +353,23 @@ fn validate_character(p: &PartySetup, k: usize, c: &CharacterSetup) -> Result<()
             format!("two characters of {} are called {}", p.name, c.name),
         ));
     }
-    limits::setup_name("an Attribute's name", &c.attribute.name)?;
+    limits::TABLE.setup_name("an Attribute's name", &c.attribute.name)?;
     check((-50..=50).contains(&c.attribute.value), "ND-6", || {
         format!(
             "{}'s {} of {} is out of range (−50 to 50)",
             c.name, c.attribute.name, c.attribute.value
         )
     })?;
-    limits::setup_count("Aspects on a sheet", c.aspects.len(), limits::MAX_TRAITS)?;
-    limits::setup_count(
+    limits::TABLE.setup_count("Aspects on a sheet", c.aspects.len(), limits::MAX_TRAITS)?;
+    limits::TABLE.setup_count(
         "Weaknesses on a sheet",
         c.weaknesses.len(),
         limits::MAX_TRAITS,
     )?;
     for t in c.aspects.iter().chain(&c.weaknesses) {
-        limits::setup_name("an Aspect or Weakness", t.name())?;
+        limits::TABLE.setup_name("an Aspect or Weakness", t.name())?;
     }
-    limits::setup_count(
+    limits::TABLE.setup_count(
         "Reserve cards held by a character",
         c.reserve.len() + c.reserve_unseen as usize,
         limits::MAX_RESERVE,

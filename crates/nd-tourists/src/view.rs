@@ -235,7 +235,7 @@ fn reason_words(reason: ReserveReason) -> &'static str {
         ReserveReason::Npc => "before the Conflict",
         ReserveReason::Refill => "a round winner's refill",
         ReserveReason::Concession => "drawn on conceding",
-        ReserveReason::Unseen => "dealt fresh for a position",
+        ReserveReason::Unseen => "dealt from the deck as the Conflict starts",
     }
 }
 

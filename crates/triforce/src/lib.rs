@@ -80,10 +80,14 @@
 //!   phase with the swords taken this turn and an open exchange window. Everyone gets the same
 //!   position (nothing is hidden). The last combat's dice are not part of one; a finished game's
 //!   position is the next turn start, whose checks end it again.
+//! * Tables by form ([`forms`]): the table form's choices (players, names, starting seat,
+//!   layout, turn limit) are the whole setup, checked field by field; Triforce has no session
+//!   zero.
 
 pub mod actions;
 pub mod board;
 pub mod combat;
+pub mod forms;
 pub mod guard;
 pub mod pieces;
 pub mod players;

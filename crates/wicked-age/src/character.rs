@@ -4,6 +4,8 @@
 use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
+use clash_core::session_zero::FieldError;
+
 use crate::dice::Die;
 use crate::limits;
 
@@ -283,8 +285,8 @@ impl StrengthSpec {
                 ),
             ));
         }
-        limits::setup_name("a strength's name", &self.name)?;
-        limits::setup_text("a strength's description", &self.description)?;
+        limits::TABLE.setup_name("a strength's name", &self.name)?;
+        limits::TABLE.setup_text("a strength's description", &self.description)?;
         let new_die = if self.significance.contains(&Significance::Potent {}) {
             Die::D10
         } else {
@@ -460,72 +462,131 @@ impl CharacterSpec {
         }
     }
 
-    /// Validate creation (WA-2, WA-5, WA-6, WA-9) and build the sheet.
+    /// Validate creation (WA-2, WA-5, WA-6, WA-9) and build the sheet: the first of
+    /// [`CharacterSpec::problems`] refuses it.
     pub fn build(&self) -> Result<Character, RuleError> {
-        let name = &self.name;
-        if name.trim().is_empty() {
+        match self.problems().into_iter().next() {
+            Some(p) => Err(RuleError::setup(p.rule.unwrap_or(limits::LIMIT), p.message)),
+            None => self.built(),
+        }
+    }
+
+    /// Every problem of the sheet, each at its field (`name`, `description`, `forms`,
+    /// `best_interests`, `strengths`, `strengths.1`, `losses`, `status`): the creation rules
+    /// (WA-2, WA-5, WA-6, WA-9) and the table limits, reported together so a form can show
+    /// them all at once.
+    pub fn problems(&self) -> Vec<FieldError> {
+        let mut out = Vec::new();
+        let mut check = |field: &str, r: Result<(), RuleError>| {
+            if let Err(e) = r {
+                out.push(FieldError::at(field, &e));
+            }
+        };
+        check("name", self.check_name());
+        check(
+            "description",
+            limits::TABLE.setup_text("a description", &self.description),
+        );
+        check("forms", self.check_forms());
+        check("best_interests", self.check_best_interests());
+        check(
+            "strengths",
+            limits::TABLE.setup_count(
+                "strengths on a sheet",
+                self.strengths.len(),
+                limits::MAX_STRENGTHS,
+            ),
+        );
+        if self.strengths.len() <= limits::MAX_STRENGTHS {
+            for (i, s) in self.strengths.iter().enumerate() {
+                check(&format!("strengths.{i}"), s.build(&self.name).map(|_| ()));
+            }
+        }
+        check(
+            "losses",
+            limits::TABLE.setup_count("losses on a sheet", self.losses.len(), limits::MAX_LOSSES),
+        );
+        if out.is_empty()
+            && let Err(e) = self.built()
+        {
+            let field = match e.rule() {
+                Some("WA-28") => "losses",
+                Some("WA-4") => "status",
+                _ => "",
+            };
+            out.push(FieldError::at(field, &e));
+        }
+        out
+    }
+
+    fn check_name(&self) -> Result<(), RuleError> {
+        if self.name.trim().is_empty() {
             return Err(RuleError::setup("WA-2", "every character needs a name"));
         }
-        limits::setup_name("a character's name", name)?;
-        limits::setup_text("a description", &self.description)?;
-        limits::setup_count(
-            "strengths on a sheet",
-            self.strengths.len(),
-            limits::MAX_STRENGTHS,
-        )?;
-        limits::setup_count(
+        limits::TABLE.setup_name("a character's name", &self.name)
+    }
+
+    /// The dice dealt at creation, for the kind of sheet and who controls it (WA-2, WA-6).
+    fn check_forms(&self) -> Result<(), RuleError> {
+        let name = &self.name;
+        match (self.sheet()?, self.seat) {
+            (Sheet::Pc { forms }, Some(Seat::Player(_))) if !forms.is_creation_set() => {
+                Err(RuleError::setup(
+                    "WA-2",
+                    format!("{name}'s forms must be dealt exactly d12, d10, d8, d6, d6 and d4"),
+                ))
+            }
+            (Sheet::Pc { .. }, Some(Seat::Player(_))) => Ok(()),
+            (Sheet::Pc { .. }, _) => Err(RuleError::setup(
+                "WA-2",
+                format!("{name} is a PC and needs a player's seat"),
+            )),
+            (Sheet::Npc { forms }, None | Some(Seat::Gm)) if !forms.is_creation_set() => {
+                Err(RuleError::setup(
+                    "WA-6",
+                    format!("{name}'s forms must be dealt the pairs d12+d8, d10+d6 and d6+d4"),
+                ))
+            }
+            (Sheet::Npc { .. }, None | Some(Seat::Gm)) => Ok(()),
+            (Sheet::Npc { .. }, Some(_)) => Err(RuleError::setup(
+                "WA-6",
+                format!("{name} is an NPC and is played by the GM"),
+            )),
+        }
+    }
+
+    /// At least two for a PC (WA-5), within the table limits.
+    fn check_best_interests(&self) -> Result<(), RuleError> {
+        limits::TABLE.setup_count(
             "Best Interests on a sheet",
             self.best_interests.len(),
             limits::MAX_BEST_INTERESTS,
         )?;
-        limits::setup_count("losses on a sheet", self.losses.len(), limits::MAX_LOSSES)?;
         for b in &self.best_interests {
-            limits::setup_text("a Best Interest", b)?;
+            limits::TABLE.setup_text("a Best Interest", b)?;
         }
+        let written = self
+            .best_interests
+            .iter()
+            .filter(|b| !b.trim().is_empty())
+            .count();
+        if self.kind == Kind::Pc && written < 2 {
+            return Err(RuleError::setup(
+                "WA-5",
+                format!("{} needs at least two Best Interests", self.name),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The character as the sheet builds it, with its losses and status.
+    fn built(&self) -> Result<Character, RuleError> {
+        let name = &self.name;
+        self.check_forms()?;
         let sheet = self.sheet()?;
-        let controller = match (&sheet, self.seat) {
-            (Sheet::Pc { forms }, Some(seat @ Seat::Player(_))) => {
-                if !forms.is_creation_set() {
-                    return Err(RuleError::setup(
-                        "WA-2",
-                        format!("{name}'s forms must be dealt exactly d12, d10, d8, d6, d6 and d4"),
-                    ));
-                }
-                if self
-                    .best_interests
-                    .iter()
-                    .filter(|b| !b.trim().is_empty())
-                    .count()
-                    < 2
-                {
-                    return Err(RuleError::setup(
-                        "WA-5",
-                        format!("{name} needs at least two Best Interests"),
-                    ));
-                }
-                seat
-            }
-            (Sheet::Pc { .. }, _) => {
-                return Err(RuleError::setup(
-                    "WA-2",
-                    format!("{name} is a PC and needs a player's seat"),
-                ));
-            }
-            (Sheet::Npc { forms }, None | Some(Seat::Gm)) => {
-                if !forms.is_creation_set() {
-                    return Err(RuleError::setup(
-                        "WA-6",
-                        format!("{name}'s forms must be dealt the pairs d12+d8, d10+d6 and d6+d4"),
-                    ));
-                }
-                Seat::Gm
-            }
-            (Sheet::Npc { .. }, Some(_)) => {
-                return Err(RuleError::setup(
-                    "WA-6",
-                    format!("{name} is an NPC and is played by the GM"),
-                ));
-            }
+        let controller = match self.seat {
+            Some(seat @ Seat::Player(_)) => seat,
+            _ => Seat::Gm,
         };
         let strengths = self
             .strengths

@@ -305,7 +305,7 @@ pub fn start(d: &mut Draft, seat: Seat, names: &[String], action: &str) -> Resul
             ),
         ));
     }
-    limits::text("the action", action)?;
+    limits::TABLE.text("the action", action)?;
     for (i, name) in names.iter().enumerate() {
         ensure(!names[..i].contains(name), "WA-19", || {
             format!("{name} is listed twice")
@@ -749,7 +749,7 @@ pub fn propose_end(d: &mut Draft, seat: Seat, name: &str, terms: &str) -> Result
     ensure(conflict.is_in(name), "WA-24", || {
         format!("{name} has been knocked out")
     })?;
-    limits::text("the terms", terms)?;
+    limits::TABLE.text("the terms", terms)?;
     let repeat = conflict
         .proposal
         .as_ref()

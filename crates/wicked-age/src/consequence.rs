@@ -207,7 +207,7 @@ pub fn propose(
         .state
         .character(loser)
         .ok_or_else(|| RuleError::illegal("WA-27", "unknown loser"))?;
-    crate::limits::text("an alternative's terms", &alternative.terms)?;
+    crate::limits::TABLE.text("an alternative's terms", &alternative.terms)?;
     if alternative.costs.len() > crate::limits::MAX_COSTS {
         return Err(RuleError::illegal(
             crate::limits::LIMIT,

@@ -75,11 +75,14 @@
 //! * Table limits ([`limits`], refusals under `WA-limits`): 100 characters, 16 participants in
 //!   a conflict, 8 strengths and 8 Best Interests a sheet, 200 Owe List entries, names of 80
 //!   characters and texts of 1000. Unknown fields in setups and commands are refused.
+//! * Tables by form ([`forms`]): players make their PCs in session zero through a form checked
+//!   field by field under WA-2 … WA-9; the GM readies NPCs the same way.
 
 pub mod character;
 pub mod conflict;
 pub mod consequence;
 pub mod dice;
+pub mod forms;
 pub mod guard;
 pub mod limits;
 pub mod moves;
@@ -292,11 +295,11 @@ impl Listed for WickedAge {
 /// Table limits on the names a command carries, checked before anything looks them up (so a
 /// refusal never echoes an enormous name back).
 fn check_names(command: &Command) -> Result<(), RuleError> {
-    let name = |s: &String| limits::name("a character's name", s);
+    let name = |s: &String| limits::TABLE.name("a character's name", s);
     let choice = |c: &RollChoice| {
         c.strength
             .iter()
-            .try_for_each(|s| limits::name("a strength's name", s))
+            .try_for_each(|s| limits::TABLE.name("a strength's name", s))
     };
     match command {
         Command::StartConflict { participants, .. } => {
@@ -340,7 +343,7 @@ fn check_names(command: &Command) -> Result<(), RuleError> {
             }
             alternative.costs.iter().try_for_each(|c| match c {
                 Cost::StepDownStrength { strength } | Cost::RemoveStrength { strength } => {
-                    limits::name("a strength's name", strength)
+                    limits::TABLE.name("a strength's name", strength)
                 }
                 _ => Ok(()),
             })

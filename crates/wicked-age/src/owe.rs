@@ -189,8 +189,8 @@ pub fn choose_oracle(
         "WA-17",
         || "name the Oracle and one of its story elements".to_string(),
     )?;
-    crate::limits::name("an Oracle", oracle)?;
-    crate::limits::name("a story element", story_element)?;
+    crate::limits::TABLE.name("an Oracle", oracle)?;
+    crate::limits::TABLE.name("a story element", story_element)?;
     d.emit(Event::OracleChosen {
         player: seat,
         oracle: oracle.to_string(),

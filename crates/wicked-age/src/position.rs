@@ -48,13 +48,13 @@ pub fn resume(state: &mut State, setup: &Setup) -> Result<(), RuleError> {
         if !matches!(claim.entry.player, Seat::Player(_)) {
             return Err(bad("WA-14", "an Owe List entry is a player's"));
         }
-        limits::setup_name("an Oracle", claim.oracle.as_deref().unwrap_or(""))?;
-        limits::setup_name(
+        limits::TABLE.setup_name("an Oracle", claim.oracle.as_deref().unwrap_or(""))?;
+        limits::TABLE.setup_name(
             "a story element",
             claim.story_element.as_deref().unwrap_or(""),
         )?;
     }
-    limits::setup_count(
+    limits::TABLE.setup_count(
         "characters due back",
         setup.returning.len(),
         limits::MAX_CHARACTERS,
@@ -77,7 +77,7 @@ pub fn resume(state: &mut State, setup: &Setup) -> Result<(), RuleError> {
 }
 
 fn check_conflict(st: &State, c: &Conflict) -> Result<(), RuleError> {
-    limits::setup_text("the action", &c.action)?;
+    limits::TABLE.setup_text("the action", &c.action)?;
     check_participants(st, c)?;
     if !(1..=3).contains(&c.round) {
         return Err(bad("WA-21", "a conflict lasts at most three rounds"));
@@ -114,7 +114,7 @@ fn check_participants(st: &State, c: &Conflict) -> Result<(), RuleError> {
     if c.participants.len() < 2 {
         return Err(bad("WA-19", "a conflict needs at least two characters"));
     }
-    limits::setup_count(
+    limits::TABLE.setup_count(
         "participants in a conflict",
         c.participants.len(),
         limits::MAX_PARTICIPANTS,
@@ -257,8 +257,8 @@ fn check_knockouts(c: &Conflict) -> Result<(), RuleError> {
             ));
         }
         if let Some(alt) = k.alternative() {
-            limits::setup_text("an alternative's terms", &alt.terms)?;
-            limits::setup_count(
+            limits::TABLE.setup_text("an alternative's terms", &alt.terms)?;
+            limits::TABLE.setup_count(
                 "costs in an alternative",
                 alt.costs.len(),
                 limits::MAX_COSTS,
@@ -294,7 +294,7 @@ fn check_rolls(c: &Conflict) -> Result<(), RuleError> {
 }
 
 fn check_roll(roll: &Roll) -> Result<(), RuleError> {
-    limits::setup_count("dice in a roll", roll.dice.len(), 8)?;
+    limits::TABLE.setup_count("dice in a roll", roll.dice.len(), 8)?;
     for d in &roll.dice {
         let on_chain = Die::CHAIN
             .iter()

@@ -65,8 +65,8 @@ impl State {
         if setup.characters.is_empty() {
             return Err(RuleError::setup("WA-19", "a table needs characters"));
         }
-        limits::setup_count("characters", setup.characters.len(), limits::MAX_CHARACTERS)?;
-        limits::setup_count(
+        limits::TABLE.setup_count("characters", setup.characters.len(), limits::MAX_CHARACTERS)?;
+        limits::TABLE.setup_count(
             "Owe List entries",
             setup.owe_list.len(),
             limits::MAX_OWE_LIST,

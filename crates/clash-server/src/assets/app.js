@@ -250,9 +250,10 @@
     for (const p of room.people) {
       const waiting = turn.waiting.some((w) => w.seat === p.seat);
       const note = p.seat === update.seat || (p.seat === 'gm' && owner) ? 'you'
-        : p.holder === 'npc' ? 'played by the GM' : p.holder === 'open' ? 'no player yet'
+        : p.holder === 'npc' ? 'played by the GM' : p.holder === 'bot' ? 'played by a bot' : p.holder === 'open' ? 'no player yet'
           : p.holder === 'invited' ? 'invited' : null;
-      const here = p.holder === 'npc' ? room.gm_here : p.here;
+      // A bot is always at the table; the GM's own seat is here when the GM is.
+      const here = p.holder === 'npc' || p.seat === 'gm' ? room.gm_here : p.holder === 'bot' || p.here;
       items.push(person(p.name, here, note, waiting));
     }
     if (room.spectators) items.push(el('li', { class: 'person watchers' }, room.spectators === 1 ? '1 watching' : room.spectators + ' watching'));
@@ -402,7 +403,7 @@
   function renderFallback(update) {
     const hasPanel = !!(window.ClashPanels && window.ClashPanels[update.ruleset]);
     const box = $('fallback');
-    box.hidden = hasPanel || !update.seat;
+    box.hidden = hasPanel || !update.seat || !!(update.view && update.view.session_zero);
     if (box.hidden) return;
     const list = $('legal');
     list.replaceChildren();
@@ -516,20 +517,28 @@
       const manage = (label, method, body, path) => el('button', { type: 'button', class: 'small',
         onclick: () => manageSeat(s.seat, method, body, path) }, label);
       if (s.holder === 'owner') {
-        box.append(row(s.seat, name, 'you', null, []));
+        box.append(row(s.seat, name, 'you', null, [botSeater(s.seat, 'your NPCs', 'Let a bot play your NPCs')]));
         continue;
       }
       if (s.holder === 'open' || s.holder === 'invited') unclaimed = true;
-      if (s.holder === 'open') {
-        buttons.push(manage('Create invite link', 'POST', { npc: false }), manage('Play as NPC', 'POST', { npc: true }));
+      if (s.holder === 'bot') {
+        // What the bot leaves to people (words, table business) the GM does from the seat's page.
+        if (s.under !== 'owner') buttons.push(el('a', { href: location.pathname + '?as=' + s.seat }, 'Act for ' + name + ' here'));
+        buttons.push(manage('Take the seat back', 'DELETE', null, '/bot'));
+        const other = s.bot === 'strong' ? 'casual' : 'strong';
+        buttons.push(manage('Make it ' + other, 'POST', { strength: other }, '/bot'));
+      } else if (s.holder === 'open') {
+        buttons.push(manage('Create invite link', 'POST', { npc: false }), manage('Play as NPC', 'POST', { npc: true }), botSeater(s.seat, name));
       } else if (s.holder === 'invited' || s.holder === 'player') {
         buttons.push(manage('New link', 'POST', { npc: false }), manage('Play as NPC', 'POST', { npc: true }), manage('Revoke', 'DELETE'));
       } else {
         buttons.push(el('a', { href: location.pathname + '?as=' + s.seat }, 'Play ' + name + ' here'));
         if (s.suspended) buttons.push(manage('Give back to its player', 'POST', null, '/hand-back'));
-        buttons.push(manage('Invite a player instead', 'POST', { npc: false }));
+        buttons.push(manage('Invite a player instead', 'POST', { npc: false }), botSeater(s.seat, name));
       }
-      const holder = { open: 'no one yet', invited: 'invite not used yet', player: 'a player (their link is theirs alone)', npc: 'you, as an NPC' }[s.holder] || s.holder;
+      const botHolder = s.under === 'owner' ? 'you, with a ' + s.bot + ' bot playing your NPCs in conflicts'
+        : 'a ' + s.bot + ' bot' + (s.under === 'npc' ? ' (your NPC when you take it back)' : '');
+      const holder = s.holder === 'bot' ? botHolder : { open: 'no one yet', invited: 'invite not used yet', player: 'a player (their link is theirs alone)', npc: 'you, as an NPC' }[s.holder] || s.holder;
       box.append(row(s.seat, name, holder, s.holder === 'invited' ? s.link : null, buttons));
     }
     if (summary.links) {
@@ -542,6 +551,15 @@
     // at them (on a phone they sit below the board).
     if (unclaimed) $('seats-card').open = true;
     $('invite-hint').hidden = !unclaimed;
+  }
+
+  // A bot for an NPC seat or an empty seat: pick how well it plays, then seat it.
+  function botSeater(seat, name, label) {
+    const pick = el('select', { 'aria-label': 'how well the bot for ' + name + ' plays' },
+      el('option', { value: 'casual' }, 'casual'), el('option', { value: 'strong' }, 'strong'));
+    const go = el('button', { type: 'button', class: 'small',
+      onclick: () => manageSeat(seat, 'POST', { strength: pick.value }, '/bot') }, label || 'Seat a bot');
+    return el('span', { class: 'bot-seater' }, pick, go);
   }
 
   // A new watch link or GM link: the old one stops working at once. With a new GM link this
@@ -623,7 +641,9 @@
     renderAdvanced(update);
     renderGm(update);
     refreshSeats(update);
-    const panel = window.ClashPanels && window.ClashPanels[update.ruleset];
+    // A table in session zero shows the players' sheets (session-zero.js); then the game's board.
+    const staged = !!(update.view && update.view.session_zero);
+    const panel = staged ? window.ClashSessionZero : window.ClashPanels && window.ClashPanels[update.ruleset];
     if (panel) {
       try { panel($('panel'), update, send); } catch (e) { console.error(e); }
     }

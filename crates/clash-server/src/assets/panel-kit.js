@@ -150,6 +150,8 @@
     // field being typed in keeps its focus and caret.
     function register(id, draw) {
       const panel = function (element, update, send) {
+        // In session zero the table shows the players' sheets instead of a board.
+        if (update.view && update.view.session_zero) return;
         if (update.event_count > (memo.count || 0)) memo.errors = {};
         memo.count = Math.max(memo.count || 0, update.event_count);
         const active = document.activeElement;

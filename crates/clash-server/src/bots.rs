@@ -1,0 +1,416 @@
+//! Bots at the table: the GM seats a bot in an NPC seat or an empty player seat, and the bot
+//! plays that seat like a person would, until the GM takes the seat back.
+//!
+//! Where the game gives the GM a seat of its own for the NPCs (Iron Triangle's `gm` seat), a
+//! bot can sit there too: it then plays the NPCs' part (stances, moves, windows), while the GM
+//! keeps what bots never do — starting and ending conflicts, narration, the campaign — and may
+//! still act for the seat themselves.
+//!
+//! Seating and unseating are table events in the log ([`TableEvent::BotSeated`],
+//! [`TableEvent::BotUnseated`]), so everyone reads them, and a table read back after a restart
+//! knows its bots and lets them go on where they were.
+//!
+//! A table with bots has a runner: a task of its own that wakes on every change of the table,
+//! and when the game waits on a bot's seat, asks the catalogue's bot for that seat
+//! ([`clash_core::BotFn`]) with the game as it stood. The bot sees the seat's own view and
+//! nothing else ([`clash_core::play_seat`] builds it, through the ruleset's view), thinks on the
+//! blocking pool within its budget with no lock held, and its command then goes through the
+//! same checks and rules as any player's, as `bot` in the log. Secret choices stay secret as
+//! any player's do: the rules hide them. The runner also waits a human-like moment
+//! ([`crate::Limits::bot_pause`]) before sending.
+//!
+//! What a bot never does (table business, words, giving up) stays with the GM, whose link may
+//! act as any seat a bot plays, as for an NPC.
+//!
+//! If the game moved on while the bot thought, it thinks again. If the bot fails, runs out of
+//! time, or the rules refuse what it chose, it sends a casual move (a random one of its legal
+//! commands) instead, and the server's log says why.
+//!
+//! The runner holds the table only while a bot is acting, so an idle table still leaves memory;
+//! its next reader starts the runner again.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use clash_core::{AnyGame, BotFn, Budget, Seat, SeededRandomness, Strength};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::error::{ApiError, Conflict};
+use crate::extract::{OptionalJson, TableKey, seat_named};
+use crate::log::{Sender, TableEvent};
+use crate::play::Holder;
+use crate::tables::{Sending, Table, Tables};
+use crate::work::{self, Kind};
+
+/// How much longer than its budget a bot may take before it is given up on.
+const GRACE: Duration = Duration::from_millis(500);
+
+impl Tables {
+    /// Seat a bot of `strength` in `seat` (an NPC seat or an empty player seat).
+    pub async fn seat_bot(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        seat: Seat,
+        strength: Strength,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.known_seat(table.ruleset, seat)?;
+                if tables.entry(table.ruleset).and_then(|e| e.bots).is_none() {
+                    return Err(ApiError::conflict(
+                        Conflict::NoChange,
+                        "this server has no bots for this game",
+                    ));
+                }
+                let name = play.game.seat_name(seat);
+                match play.holder(seat) {
+                    Holder::Bot if play.bots.get(&seat) == Some(&strength) => {
+                        return Err(ApiError::conflict(
+                            Conflict::NoChange,
+                            format!("a {strength} bot already plays {name}"),
+                        ));
+                    }
+                    Holder::Bot | Holder::Npc | Holder::Open | Holder::Owner => {}
+                    Holder::Player | Holder::Invited => {
+                        return Err(ApiError::conflict(
+                            Conflict::SeatTaken,
+                            format!(
+                                "{name} has a player or an unused invite: a bot sits only in an NPC seat or an empty seat (revoke the link first)"
+                            ),
+                        ));
+                    }
+                }
+                let events = vec![TableEvent::BotSeated { seat, strength }];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await?;
+                drop(play);
+                tables.run_bots(&table);
+                Ok(())
+            }
+        })
+        .await
+    }
+
+    /// Take `seat` back from its bot: it is the GM's NPC again, or empty.
+    pub async fn unseat_bot(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        key: &str,
+        seat: Seat,
+    ) -> Result<(), ApiError> {
+        let key = key.to_string();
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.known_seat(table.ruleset, seat)?;
+                if !play.bots.contains_key(&seat) {
+                    return Err(ApiError::conflict(
+                        Conflict::NoChange,
+                        format!("no bot plays {}", play.game.seat_name(seat)),
+                    ));
+                }
+                let events = vec![TableEvent::BotUnseated { seat }];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await
+            }
+        })
+        .await
+    }
+
+    /// Start `table`'s bot runner unless it runs already or the table has no bots.
+    pub(crate) fn run_bots(self: &Arc<Self>, table: &Arc<Table>) {
+        if table.bots_running.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let changed = table.watch();
+        let (tables, table) = (Arc::downgrade(self), Arc::downgrade(table));
+        tokio::spawn(runner(tables, table, changed));
+    }
+}
+
+/// What a runner's pass over its table came to.
+#[derive(Debug, PartialEq, Eq)]
+enum Pass {
+    /// A bot sent a command, or the game moved on while it thought: look again at once.
+    Again,
+    /// No bot has anything to do: wait for the next change.
+    Idle,
+    /// No bot sits at the table any more: the runner ends.
+    Done,
+}
+
+async fn runner(
+    tables: Weak<Tables>,
+    table: Weak<Table>,
+    mut changed: tokio::sync::watch::Receiver<u64>,
+) {
+    loop {
+        changed.borrow_and_update();
+        let (Some(tables), Some(table)) = (tables.upgrade(), table.upgrade()) else {
+            return;
+        };
+        let pass = one_pass(&tables, &table).await;
+        drop((tables, table));
+        match pass {
+            Pass::Again => continue,
+            Pass::Done => return,
+            // The table leaving memory ends the wait (its sender is gone).
+            Pass::Idle => {
+                if changed.changed().await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A bot the game waits on, and the game as it stood when it was asked.
+struct Turn {
+    seat: Seat,
+    strength: Strength,
+    game: Arc<dyn AnyGame>,
+}
+
+/// Let the first bot that has something to do act.
+async fn one_pass(tables: &Arc<Tables>, table: &Arc<Table>) -> Pass {
+    let Some(bots) = tables.entry(table.ruleset).and_then(|e| e.bots) else {
+        table.bots_running.store(false, Ordering::Release);
+        return Pass::Done;
+    };
+    let turns = match waiting_bots(table).await {
+        Ok(Some(turns)) => turns,
+        Ok(None) => return Pass::Done,
+        Err(_) => return Pass::Idle,
+    };
+    let limits = tables.limits().clone();
+    for turn in turns {
+        let started = Instant::now();
+        let thought = think(bots, &turn, turn.strength, limits.bot_think).await;
+        if matches!(thought, Ok(None)) {
+            continue;
+        }
+        // A human-like moment, thinking included, before anything is sent.
+        tokio::time::sleep(limits.bot_pause.saturating_sub(started.elapsed())).await;
+        let why = match thought {
+            Ok(None) => continue,
+            Ok(Some(command)) => match send(tables, table, &turn, command).await {
+                Sent::Done | Sent::Moved => return Pass::Again,
+                Sent::Refused(why) => why,
+            },
+            Err(why) => why,
+        };
+        tracing::warn!(
+            table = %table.id, seat = %turn.seat, strength = %turn.strength, reason = %why,
+            "a bot falls back to a casual move"
+        );
+        return fall_back(tables, table, bots, turn.seat, limits.bot_think).await;
+    }
+    Pass::Idle
+}
+
+/// The bots the game waits on now, with the game; `None` once no bot sits at the table (the
+/// runner is then marked stopped under the lock, so a bot seated next starts a new one).
+async fn waiting_bots(table: &Table) -> Result<Option<Vec<Turn>>, ApiError> {
+    let play = table.lock().await?;
+    if play.bots.is_empty() || play.closed {
+        table.bots_running.store(false, Ordering::Release);
+        return Ok(None);
+    }
+    if play.archived {
+        return Ok(Some(Vec::new()));
+    }
+    let waiting = play.snapshot.status().waiting_for.clone();
+    Ok(Some(
+        play.bots
+            .iter()
+            .filter(|(seat, _)| waiting.contains(seat))
+            .map(|(&seat, &strength)| Turn {
+                seat,
+                strength,
+                game: play.game.clone(),
+            })
+            .collect(),
+    ))
+}
+
+/// Ask the bot of `strength` for `turn.seat`'s command, on the blocking pool and within the
+/// time limit. `Err` says why it gave no usable answer.
+async fn think(
+    bots: BotFn,
+    turn: &Turn,
+    strength: Strength,
+    time: Duration,
+) -> Result<Option<Value>, String> {
+    let (game, seat) = (turn.game.clone(), turn.seat);
+    let budget = Budget {
+        time,
+        work: Budget::TABLE.work,
+    };
+    let job = work::run(Kind::Think, move || {
+        let mut rng = SeededRandomness::new(getrandom::u64().unwrap_or_default());
+        bots(game.as_ref(), seat, strength, budget, &mut rng)
+    });
+    match tokio::time::timeout(time + GRACE, job).await {
+        Err(_) => Err(format!(
+            "it was still thinking after {:.1} s",
+            (time + GRACE).as_secs_f64()
+        )),
+        Ok(Err(e)) => Err(e.to_string()),
+        Ok(Ok(Err(e))) => Err(e.to_string()),
+        Ok(Ok(Ok(command))) => Ok(command),
+    }
+}
+
+/// How sending a bot's command went.
+enum Sent {
+    Done,
+    /// The game changed while the bot thought (or the bot got up): nothing was sent.
+    Moved,
+    /// The rules (or the table) refused it, for this reason.
+    Refused(String),
+}
+
+/// Send `command` for `turn.seat` as its bot, if the game is still the one the bot saw and the
+/// bot still sits there.
+async fn send(tables: &Arc<Tables>, table: &Arc<Table>, turn: &Turn, command: Value) -> Sent {
+    let seat = turn.seat;
+    let work = {
+        let (tables, table, game) = (tables.clone(), table.clone(), turn.game.clone());
+        async move {
+            // Checked against the database: another node may have moved the game on.
+            let mut play = table.lock_current().await?;
+            if !Arc::ptr_eq(&play.game, &game) || !play.bots.contains_key(&seat) {
+                return Ok(false);
+            }
+            play.check_in_play()?;
+            if play.closed {
+                return Ok(false);
+            }
+            let sending = Sending {
+                seat,
+                by: Sender::Bot,
+                command: &command,
+                id: None,
+                ask: false,
+            };
+            tables.commit_command(&table, &mut play, sending).await?;
+            drop(play);
+            table.touch(&tables);
+            table.announce();
+            Ok::<bool, ApiError>(true)
+        }
+    };
+    // A task of its own, like every change: its commit and its note in memory go together.
+    match tokio::spawn(work).await {
+        Ok(Ok(true)) => {
+            tables.metrics().commands.inc();
+            Sent::Done
+        }
+        Ok(Ok(false)) => Sent::Moved,
+        // Another node stored a command first (its runner may play the same bot): look again.
+        Ok(Err(ApiError::Conflict {
+            conflict: Conflict::Raced,
+            ..
+        })) => Sent::Moved,
+        Ok(Err(e)) => Sent::Refused(e.to_string()),
+        Err(e) => Sent::Refused(format!("sending failed inside the server: {e}")),
+    }
+}
+
+/// A casual move for `seat` on the game as it stands now, after its bot failed.
+async fn fall_back(
+    tables: &Arc<Tables>,
+    table: &Arc<Table>,
+    bots: BotFn,
+    seat: Seat,
+    time: Duration,
+) -> Pass {
+    let turn = match waiting_bots(table).await {
+        Ok(Some(turns)) => turns.into_iter().find(|t| t.seat == seat),
+        Ok(None) => return Pass::Done,
+        Err(_) => None,
+    };
+    let Some(turn) = turn else {
+        return Pass::Again;
+    };
+    let why = match think(bots, &turn, Strength::Casual, time).await {
+        Ok(None) => return Pass::Idle,
+        Ok(Some(command)) => match send(tables, table, &turn, command).await {
+            Sent::Done | Sent::Moved => return Pass::Again,
+            Sent::Refused(why) => why,
+        },
+        Err(why) => why,
+    };
+    // Nothing more to try until the table changes: the GM can take the seat back.
+    tracing::error!(
+        table = %table.id, seat = %seat, reason = %why,
+        "a bot's casual move failed too; it waits for the table to change"
+    );
+    Pass::Idle
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatBody {
+    /// `casual` or `strong` (default `casual`).
+    #[serde(default)]
+    strength: Option<String>,
+}
+
+/// `POST /api/tables/{id}/seats/{seat}/bot` (`{"strength": "strong"}`): the GM seats a bot.
+async fn seat(
+    State(tables): State<Arc<Tables>>,
+    caller: TableKey,
+    Path((_, seat)): Path<(String, String)>,
+    OptionalJson(body): OptionalJson<SeatBody>,
+) -> Result<Response, ApiError> {
+    let seat = seat_named(&seat)?;
+    let strength = match body.and_then(|b| b.strength) {
+        None => Strength::Casual,
+        Some(text) => text
+            .parse::<Strength>()
+            .map_err(|e| ApiError::malformed(e.to_string()))?,
+    };
+    tables
+        .seat_bot(&caller.table, &caller.key, seat, strength)
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "seat": seat, "bot": strength })),
+    )
+        .into_response())
+}
+
+/// `DELETE /api/tables/{id}/seats/{seat}/bot`: the GM takes the seat back from its bot.
+async fn unseat(
+    State(tables): State<Arc<Tables>>,
+    caller: TableKey,
+    Path((_, seat)): Path<(String, String)>,
+) -> Result<StatusCode, ApiError> {
+    let seat = seat_named(&seat)?;
+    tables.unseat_bot(&caller.table, &caller.key, seat).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The routes that seat and unseat bots.
+pub fn routes() -> Router<Arc<Tables>> {
+    Router::new().route(
+        "/api/tables/{id}/seats/{seat}/bot",
+        post(seat).delete(unseat),
+    )
+}

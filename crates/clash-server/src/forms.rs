@@ -1,0 +1,276 @@
+//! Tables made by form, and characters made by their players: the routes around each game's
+//! forms (see `clash_core::session_zero`).
+//!
+//! * `POST /api/tables/from-form` makes a table from the lobby's form: the game, a name, how
+//!   many players and which seats the GM plays, and the game's own choices. A game with
+//!   characters starts in session zero (its players make them from their invite links); one
+//!   without starts at once.
+//! * `POST /api/rulesets/{id}/check` checks a sheet or a table's choices as the person types,
+//!   answering every problem at its field with the rule it breaks. The same checks refuse a
+//!   sheet handed in, so nothing reaches a table until it is valid.
+//! * `GET /api/tables/{id}/setup` gives the GM the table as a setup file (where play stands, as
+//!   far as the GM may know it) to start another table from.
+//! * `/assets/forms/…` serves the form kit, the session-zero board and each game's forms.
+//!
+//! The forms and checks come from each ruleset through the catalogue; nothing here knows a
+//! game.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use clash_core::session_zero::{FieldError, Maker};
+use clash_core::{RulesetEntry, Seat, Viewer};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::api::{Creating, table_path};
+use crate::error::{ApiError, Conflict};
+use crate::extract::{Caller, JsonBody};
+use crate::links::Role;
+use crate::pages::esc;
+use crate::tables::Tables;
+
+pub fn routes() -> Router<Arc<Tables>> {
+    Router::new()
+        .route("/api/tables/from-form", post(create))
+        .route("/api/rulesets/{id}/check", post(check))
+        .route("/api/tables/{id}/setup", get(setup_file))
+        .route("/assets/forms/{file}", get(asset))
+}
+
+/// The problems of a form as an answer: 422 with the first as the error, and all of them.
+fn refused(problems: &[FieldError]) -> Response {
+    let first = problems.first();
+    let message = first.map_or_else(String::new, |p| match p.rule {
+        Some(rule) => format!("{rule}: {}", p.message),
+        None => p.message.clone(),
+    });
+    let body = json!({
+        "error": { "code": "invalid_form", "message": message, "rule": first.and_then(|p| p.rule) },
+        "problems": problems,
+    });
+    (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response()
+}
+
+fn forms_of(
+    tables: &Tables,
+    ruleset: &str,
+) -> Result<(RulesetEntry, clash_core::FormsEntry), ApiError> {
+    let entry = tables
+        .entry(ruleset)
+        .ok_or_else(|| ApiError::malformed(format!("this server has no game {ruleset:?}")))?;
+    let forms = entry.forms.ok_or_else(|| {
+        ApiError::malformed(format!(
+            "{} has no forms: give its setup as JSON",
+            entry.name
+        ))
+    })?;
+    Ok((entry, forms))
+}
+
+/// `{"sheet": {…}, "maker": "player" | "gm"}` or `{"table": {"players": n, "options": {…}}}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckBody {
+    #[serde(default)]
+    sheet: Option<Value>,
+    #[serde(default)]
+    maker: Option<Maker>,
+    #[serde(default)]
+    table: Option<Value>,
+}
+
+/// Every problem of a sheet or a table's choices, each at its field and naming its rule.
+async fn check(
+    State(tables): State<Arc<Tables>>,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<CheckBody>,
+) -> Result<Response, ApiError> {
+    let (_, forms) = forms_of(&tables, &id)?;
+    let problems = match (body.sheet, body.table) {
+        (Some(sheet), None) => (forms.check_sheet)(&sheet, body.maker.unwrap_or(Maker::Player)),
+        (None, Some(table)) => (forms.check_table)(&table),
+        _ => {
+            return Err(ApiError::malformed(
+                "send {\"sheet\": {…}, \"maker\": \"player\"} or {\"table\": {\"players\": 2, \"options\": {…}}}",
+            ));
+        }
+    };
+    Ok(Json(json!({ "problems": problems })).into_response())
+}
+
+/// The lobby's form: the game, a name, the game's choices, and the player seats the GM will
+/// play from the start (`["p2"]`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FormBody {
+    ruleset: String,
+    #[serde(default)]
+    title: Option<String>,
+    table: Value,
+    #[serde(default)]
+    gm_plays: Vec<Seat>,
+}
+
+/// Make a table from the lobby's form (rate-limited like any other creation).
+async fn create(
+    State(tables): State<Arc<Tables>>,
+    _: Creating,
+    JsonBody(body): JsonBody<FormBody>,
+) -> Result<Response, ApiError> {
+    let (entry, forms) = forms_of(&tables, &body.ruleset)?;
+    if body.gm_plays.contains(&Seat::Gm) {
+        return Err(ApiError::malformed(
+            "\"gm_plays\" lists player seats; the GM's own seat is theirs already",
+        ));
+    }
+    let title = match body.title.as_deref().map(str::trim) {
+        Some(t) if !t.is_empty() => t.to_string(),
+        _ => format!("{} table", entry.name),
+    };
+    let setup = match (forms.table_setup)(&body.table) {
+        Ok(s) => s,
+        Err(problems) => return Ok(refused(&problems)),
+    };
+    let created = tables.create(&body.ruleset, &title, setup).await?;
+    let t = &created.table;
+    for seat in body.gm_plays {
+        tables.take_over(t, &created.owner_key, seat).await?;
+    }
+    let body = json!({
+        "table": t.id,
+        "title": t.title,
+        "ruleset": t.ruleset,
+        "owner_key": created.owner_key,
+        "spectator_key": created.spectator_key,
+        "session_zero": forms.sheets,
+        "links": {
+            "owner": table_path(&t.id, &created.owner_key),
+            "spectator": table_path(&t.id, &created.spectator_key),
+        },
+    });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// The GM's table as a setup file: where play stands as far as the GM may know it, to start
+/// another table from (the lobby's "Start from a file"). Computed from the table's snapshot,
+/// outside its lock.
+async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
+    if caller.rights.role != Role::Owner {
+        return Err(ApiError::forbidden(
+            "only the GM downloads the table's setup",
+        ));
+    }
+    let reply = caller.table.answer(&caller.key, None, usize::MAX).await?;
+    let snapshot = reply.snapshot;
+    let setup = snapshot
+        .game()
+        .position(Viewer::Seat(Seat::Gm))
+        .ok_or_else(|| {
+            ApiError::conflict(
+                Conflict::NoPosition,
+                "the table cannot be written as a setup just now (a secret choice is still hidden, \
+                 or the players are still making their characters): try again later",
+            )
+        })?;
+    let file = json!({
+        "clash": "setup",
+        "ruleset": caller.table.ruleset,
+        "title": snapshot.title(),
+        "setup": setup,
+    });
+    let name = format!(
+        "attachment; filename=\"{}-setup.json\"",
+        caller.table.ruleset
+    );
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_DISPOSITION, name),
+        ],
+        serde_json::to_string_pretty(&file).unwrap_or_default(),
+    )
+        .into_response())
+}
+
+const KIT_JS: &str = include_str!("assets/forms-kit.js");
+const KIT_CSS: &str = include_str!("assets/forms-kit.css");
+const SESSION_JS: &str = include_str!("assets/session-zero.js");
+
+/// The form kit, the session-zero board, and each game's forms (`{ruleset}.js`, `.css`).
+async fn asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> Response {
+    const JS: &str = "text/javascript; charset=utf-8";
+    const CSS: &str = "text/css; charset=utf-8";
+    let found = match file.as_str() {
+        "kit.js" => Some((JS, KIT_JS)),
+        "kit.css" => Some((CSS, KIT_CSS)),
+        "session-zero.js" => Some((JS, SESSION_JS)),
+        _ => file.rsplit_once('.').and_then(|(id, ext)| {
+            let forms = tables.entry(id)?.forms?.forms;
+            match ext {
+                "js" => Some((JS, forms.script)),
+                "css" => Some((CSS, forms.style)),
+                _ => None,
+            }
+        }),
+    };
+    match found {
+        Some((kind, text)) => (
+            [
+                (header::CONTENT_TYPE, kind),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            text,
+        )
+            .into_response(),
+        None => ApiError::NotFound.into_response(),
+    }
+}
+
+/// The tags a page needs for the forms: the kit, and the game's forms where it has them (and
+/// the session-zero board on a table's page).
+pub fn tags(entry: Option<&RulesetEntry>, table_page: bool) -> String {
+    let mut out = String::from(
+        "<link rel=\"stylesheet\" href=\"/assets/forms/kit.css\"><script src=\"/assets/forms/kit.js\"></script>",
+    );
+    if let Some(e) = entry.filter(|e| e.forms.is_some()) {
+        out.push_str(&format!(
+            "<link rel=\"stylesheet\" href=\"/assets/forms/{id}.css\"><script src=\"/assets/forms/{id}.js\"></script>",
+            id = esc(e.id)
+        ));
+    }
+    if table_page {
+        out.push_str("<script src=\"/assets/forms/session-zero.js\"></script>");
+    }
+    out
+}
+
+/// Every game's forms, for the lobby.
+pub fn lobby_tags(tables: &Tables) -> String {
+    let mut out = tags(None, false);
+    for e in tables.catalogue().iter().filter(|e| e.forms.is_some()) {
+        out.push_str(&format!(
+            "<link rel=\"stylesheet\" href=\"/assets/forms/{id}.css\"><script src=\"/assets/forms/{id}.js\"></script>",
+            id = esc(e.id)
+        ));
+    }
+    out
+}
+
+/// The games the lobby's form offers: every ruleset with forms.
+pub fn games(tables: &Tables) -> Value {
+    let list: Vec<Value> = tables
+        .catalogue()
+        .iter()
+        .filter_map(|e| {
+            let forms = e.forms?;
+            Some(json!({ "id": e.id, "name": e.name, "blurb": e.blurb, "sheets": forms.sheets }))
+        })
+        .collect();
+    Value::Array(list)
+}

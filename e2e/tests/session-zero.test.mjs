@@ -1,0 +1,301 @@
+// Session zero in the browser (issue 17): a new group goes from an empty lobby to its first
+// conflict with its own characters, and nobody types JSON. The GM makes the table by form; each
+// player makes a character from their invite link, the form naming the rule a sheet breaks
+// until it is fixed; the GM readies an NPC with the same form, starts play and runs a conflict
+// with the players' characters. A Wicked Age character is made the same way and rolls its own
+// forms. A sheet downloaded from one table is imported into another.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launch, person, invite, join, shots, act, BASE, PHONE } from '../lib.mjs';
+import { assertNoRawTokens, shotsBoth, waitForBanner } from '../room.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Press the stepper labelled `label` inside `scope`, `times` times, − or +. */
+async function step(page, scope, label, sign, times) {
+  for (let i = 0; i < times; i++) await page.click(`${scope} button[aria-label="${sign === '+' ? 'more' : 'less'} ${label}"]`);
+}
+
+/** The note shown next to the field at `path` inside `scope`. */
+function note(page, scope, path) {
+  return page.locator(`${scope} [data-field="${path}"] > .fk-error`);
+}
+
+/** From the lobby: pick the game, name the table, set the number of players. */
+async function lobbyForm(page, game, title, players) {
+  await page.goto(BASE + '/');
+  await page.click(`#by-form button.game-pick[data-game="${game}"]`);
+  await page.fill('#by-form [data-field="title"] input', title);
+  const count = Number(await page.textContent('#by-form [data-stepper="Players"] output'));
+  await step(page, '#by-form', 'Players', players > count ? '+' : '−', Math.abs(players - count));
+}
+
+async function createFromLobby(page) {
+  await page.waitForFunction(() => !document.getElementById('create-by-form').disabled);
+  await Promise.all([page.waitForURL(/\/t\//), page.click('#create-by-form')]);
+  await page.waitForSelector('#status.live');
+}
+
+/** Open the GM's seats fold (folded on a phone) and make an invite link for `seat`. */
+async function inviteFor(gm, seat) {
+  if (!(await gm.$eval('#seats-card', (d) => d.open))) await gm.click('#seats-card > summary');
+  return invite(gm, seat);
+}
+
+const SHEET = '#panel .s0-player';
+
+/** A player fills the Iron Triangle form on their page, as a person would. */
+async function fillIronTriangle(page, c) {
+  await page.fill(`${SHEET} [data-input="name"]`, c.name);
+  const bg = page.locator(`${SHEET} [data-field="backgrounds"] input[aria-label="Background"]`);
+  await bg.nth(0).fill(c.backgrounds[0]);
+  await bg.nth(1).fill(c.backgrounds[1]);
+  for (const t of ['belief', 'flaw', 'goal']) await page.fill(`${SHEET} [data-input="${t}"]`, c[t]);
+  for (const [move, name] of Object.entries(c.moves)) await page.fill(`${SHEET} input[data-move="${move}"]`, name);
+}
+
+test('a new Iron Triangle group: table by form, characters from invite links, a conflict with them', async () => {
+  // The GM makes the table in the lobby: the game, its name, two players, a countdown.
+  const gm = await person(browser);
+  await lobbyForm(gm, 'iron-triangle', 'Harbour nights', 2);
+  await gm.click('#by-form button:has-text("Add a countdown")');
+  await gm.fill('#by-form input[aria-label="Countdown"]', 'The flood');
+  // A countdown of 2 boxes breaks IT-13: the note says so next to it, and nothing is made.
+  await step(gm, '#by-form [data-field="options.countdowns.0"]', 'Boxes', '−', 4);
+  await gm.waitForFunction(() => /IT-13/.test(document.querySelector('#by-form [data-field="options.countdowns.0"] > .fk-error')?.textContent || ''));
+  assert.equal(await gm.isDisabled('#create-by-form'), true, 'no table from a broken choice');
+  await shotsBoth(gm, 's0-lobby-form-error');
+  await step(gm, '#by-form [data-field="options.countdowns.0"]', 'Boxes', '+', 4);
+  await createFromLobby(gm);
+  await gm.waitForSelector('#panel .s0-gm');
+  await waitForBanner(gm, /Waiting for the first player and the second player/);
+  await assertNoRawTokens(gm, 'the GM page in session zero');
+
+  // Each player opens their own invite link: one on a laptop, one on a phone.
+  const ana = await person(browser);
+  const bo = await person(browser, PHONE);
+  await join(ana, await inviteFor(gm, 'p1'));
+  await join(bo, await inviteFor(gm, 'p2'));
+  await ana.waitForSelector(SHEET);
+  await bo.waitForSelector(SHEET);
+  await shotsBoth(ana, 's0-it-player-blank');
+  await assertNoRawTokens(ana, 'a player\'s blank sheet');
+
+  await fillIronTriangle(ana, {
+    name: 'Ada', backgrounds: ['Detective', 'Hockey player'],
+    belief: 'Everyone lies', flaw: 'Temper', goal: 'Find the thief',
+    moves: { 'D-M': 'Philly Shell', 'G-L': 'Trip', 'A-H': 'Overhand Right' },
+  });
+  // Eleven energy breaks IT-9: the note next to Energy names the rule, and the hand-in waits.
+  await step(ana, SHEET, 'Attack', '+', 1);
+  await ana.waitForFunction((s) => /IT-9/.test(document.querySelector(s + ' [data-field="energy"] > .fk-error').textContent), SHEET);
+  assert.match(await note(ana, SHEET, 'energy').textContent(), /IT-9/);
+  assert.match(await ana.textContent(`${SHEET} .fk-summary`), /1 thing to fix/);
+  await shotsBoth(ana, 's0-it-player-energy-error');
+  await ana.click(`${SHEET} button[data-action="hand-in"]`, { force: true });
+  await ana.waitForTimeout(300);
+  assert.match(await gm.textContent('#panel .s0-gm'), /no sheet yet/, 'nothing is handed in from a broken sheet');
+  // Fixed: the note goes, and the sheet is handed in.
+  await step(ana, SHEET, 'Attack', '−', 1);
+  await ana.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  assert.equal(await note(ana, SHEET, 'energy').textContent(), '');
+  await act(ana, `${SHEET} button[data-action="hand-in"]`);
+  await ana.waitForSelector(`${SHEET} .s0-status.done`);
+
+  // Bo, on the phone: three points in one background breaks IT-10, then fixed.
+  await fillIronTriangle(bo, {
+    name: 'Bo', backgrounds: ['Dock worker', 'Boxer'],
+    belief: 'Family first', flaw: 'Gambles', goal: 'Win back the family boat',
+    moves: { 'D-M': 'Cover Up', 'G-L': 'Sweep', 'A-H': 'Hook' },
+  });
+  await step(bo, `${SHEET} [data-field="backgrounds.0"]`, 'Points', '+', 1);
+  await step(bo, `${SHEET} [data-field="backgrounds.1"]`, 'Points', '−', 1);
+  await bo.waitForFunction((s) => /IT-10/.test(document.querySelector(s + ' [data-field="backgrounds"]').textContent), SHEET);
+  await shots(bo, 's0-it-phone-background-error');
+  await step(bo, `${SHEET} [data-field="backgrounds.0"]`, 'Points', '−', 1);
+  await step(bo, `${SHEET} [data-field="backgrounds.1"]`, 'Points', '+', 1);
+  await bo.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await act(bo, `${SHEET} button[data-action="hand-in"]`);
+
+  // Ana keeps her character as a file, for another table.
+  const [download] = await Promise.all([ana.waitForEvent('download'), ana.click(`${SHEET} button[data-action="download"]`)]);
+  const adaFile = await download.path();
+  const file = JSON.parse(readFileSync(adaFile, 'utf8'));
+  assert.equal(file.clash, 'sheet');
+  assert.equal(file.sheet.name, 'Ada');
+
+  // The GM reads both sheets and sends Bo's back with a comment; Bo sees it and hands in again.
+  await gm.waitForFunction(() => document.querySelectorAll('#panel .s0-gm .it-sheet-card').length >= 2);
+  const boRow = '#panel .s0-gm li.s0-person[data-seat="p2"]';
+  await gm.click(`${boRow} .s0-sendback-box > summary`);
+  await gm.fill(`${boRow} textarea`, 'Name a background from the harbour');
+  await act(gm, `${boRow} button[data-action="send-back"]`);
+  await bo.waitForSelector(`${SHEET} .s0-status.back`);
+  assert.match(await bo.textContent(`${SHEET} .s0-status`), /Name a background from the harbour/);
+  await bo.locator(`${SHEET} [data-field="backgrounds"] input[aria-label="Background"]`).nth(1).fill('Harbour boxer');
+  await act(bo, `${SHEET} button[data-action="hand-in"]`);
+  await bo.waitForSelector(`${SHEET} .s0-status.done`);
+
+  // The GM makes an NPC with the same form: an established one, at level 1.
+  const npc = '#panel .s0-gm [data-part="npc-form"]';
+  await gm.fill(`${npc} [data-input="name"]`, 'Brute');
+  await gm.fill(`${npc} input[data-move="D-M"]`, 'Block');
+  await gm.fill(`${npc} input[data-move="G-L"]`, 'Shove');
+  await gm.fill(`${npc} input[data-move="A-H"]`, 'Haymaker');
+  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), npc);
+  await act(gm, `${npc} button[data-action="ready-npc"]`);
+  await gm.waitForSelector('#panel .s0-gm li[data-npc="Brute"]');
+  // The GM keeps Brute in the library of this browser, and the whole setup as a file.
+  await gm.click('#panel .s0-gm li[data-npc="Brute"] button:has-text("Save to my library")');
+  const [setupDownload] = await Promise.all([gm.waitForEvent('download'), gm.click('#panel button[data-action="download-setup"]')]);
+  const setupFile = await setupDownload.path();
+  assert.deepEqual(JSON.parse(readFileSync(setupFile, 'utf8')).setup.characters.map((c) => c.name), ['Ada', 'Bo', 'Brute']);
+  await shotsBoth(gm, 's0-it-gm-ready');
+  await assertNoRawTokens(gm, 'the GM page with every sheet in');
+  assert.doesNotMatch(await ana.textContent('#panel'), /Brute|Haymaker/, 'the NPC is the GM\'s alone');
+
+  // Start play (asked first), then a conflict with the players' own characters.
+  await gm.click('#panel button[data-action="start-play"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  await gm.click('#confirm-yes');
+  await gm.waitForSelector('#panel [data-control="g:start_conflict"]');
+  const start = '#panel [data-control="g:start_conflict"]';
+  await gm.fill(`${start} input[type=text]`, 'The stolen ledger');
+  await gm.check(`${start} label:has-text("Minor") input`);
+  await gm.check(`${start} label:has-text("Brute") input`);
+  await act(gm, `${start} button:has-text("Start a conflict")`);
+  await act(ana, '#panel [data-control="g:join_conflict"] button:has-text("Ada")');
+  await act(bo, '#panel [data-control="g:join_conflict"] button:has-text("Bo")');
+  await act(ana, '#panel [data-control="g:pick_active"] button:has-text("Ada")');
+  await act(ana, '#panel [data-control="g:pick_opponent"] button:has-text("Brute")');
+  await ana.waitForSelector('#panel button[data-stance="attack"]');
+  await ana.waitForSelector('#panel .it-char[data-character="Ada"] .it-card[data-move="A-H"]');
+  assert.match(await ana.textContent('#panel .it-char[data-character="Ada"]'), /Overhand Right/);
+  await shotsBoth(ana, 's0-it-first-conflict');
+  await shotsBoth(bo, 's0-it-first-conflict-bo');
+  await assertNoRawTokens(ana, 'the first conflict');
+
+  // Next month, another table: Ada's player imports her file; the GM brings Brute back from
+  // the library.
+  const gm2 = await gm.context().newPage();
+  await lobbyForm(gm2, 'iron-triangle', 'Another harbour', 1);
+  await createFromLobby(gm2);
+  await gm2.click('#panel .s0-gm .s0-library > summary');
+  await gm2.click('#panel .s0-gm .s0-library li:has-text("Brute") button:has-text("Use")');
+  assert.equal(await gm2.inputValue('#panel .s0-gm [data-part="npc-form"] [data-input="name"]'), 'Brute');
+  await gm2.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), '#panel .s0-gm [data-part="npc-form"]');
+  await act(gm2, '#panel .s0-gm [data-part="npc-form"] button[data-action="ready-npc"]');
+  await gm2.waitForSelector('#panel .s0-gm li[data-npc="Brute"]');
+  await join(ana, await inviteFor(gm2, 'p1'));
+  await ana.waitForSelector(SHEET);
+  const [chooser] = await Promise.all([ana.waitForEvent('filechooser'), ana.click(`${SHEET} button[data-action="import"]`)]);
+  await chooser.setFiles(adaFile);
+  await ana.waitForFunction((s) => document.querySelector(s + ' [data-input="name"]').value === 'Ada', SHEET);
+  assert.equal(await ana.inputValue(`${SHEET} input[data-move="A-H"]`), 'Overhand Right');
+  await ana.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await act(ana, `${SHEET} button[data-action="hand-in"]`);
+  await gm2.waitForFunction(() => /Ada/.test(document.querySelector('#panel .s0-gm').textContent));
+  await shotsBoth(ana, 's0-it-imported');
+
+  // The whole setup file starts a table from the lobby, with everyone's sheets in it.
+  const gm3 = await gm.context().newPage();
+  await gm3.goto(BASE + '/');
+  await gm3.click('#from-file > summary');
+  await gm3.fill('#file-title', 'Harbour nights, again');
+  const [setupChooser] = await Promise.all([gm3.waitForEvent('filechooser'), gm3.click('#file-pick')]);
+  await Promise.all([gm3.waitForURL(/\/t\//), setupChooser.setFiles(setupFile)]);
+  await gm3.waitForSelector('#panel .it-char[data-character="Ada"]');
+  assert.match(await gm3.textContent('#panel'), /Philly Shell.*Cover Up.*Haymaker/s);
+});
+
+test('a Wicked Age character made from an invite link rolls its own forms', async () => {
+  const gm = await person(browser);
+  await lobbyForm(gm, 'wicked-age', 'The river chapter', 1);
+  await createFromLobby(gm);
+  const p = await person(browser, PHONE);
+  await join(p, await inviteFor(gm, 'p1'));
+  await p.waitForSelector(SHEET);
+  await p.fill(`${SHEET} [data-input="name"]`, 'Ysolde');
+  // Two d12s break WA-2: the note under Forms names it.
+  const dice = { covertly: '12', directly: '12', for_myself: '8', for_others: '6', with_love: '6', with_violence: '4' };
+  for (const [form, die] of Object.entries(dice)) await p.selectOption(`${SHEET} select[data-form="${form}"]`, die);
+  await p.waitForFunction((s) => /WA-2/.test(document.querySelector(s + ' [data-field="forms"] > .fk-error').textContent), SHEET);
+  await shotsBoth(p, 's0-wa-player-forms-error');
+  await p.selectOption(`${SHEET} select[data-form="directly"]`, '10');
+  const interests = p.locator(`${SHEET} input[aria-label="Best Interest"]`);
+  await interests.nth(0).fill('Find the child of the river');
+  await interests.nth(1).fill('Make the Khan pay');
+  await p.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await act(p, `${SHEET} button[data-action="hand-in"]`);
+
+  // The GM readies the Khan with the NPC form and starts play.
+  const npc = '#panel .s0-gm [data-part="npc-form"]';
+  await gm.waitForFunction(() => /Ysolde/.test(document.querySelector('#panel .s0-gm').textContent));
+  await gm.fill(`${npc} [data-input="name"]`, 'The Khan');
+  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), npc);
+  await act(gm, `${npc} button[data-action="ready-npc"]`);
+  await gm.click('#panel button[data-action="start-play"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  await gm.click('#confirm-yes');
+
+  // The player starts a conflict and rolls initiative with two of Ysolde's own forms.
+  await p.waitForSelector('#panel [data-control="start"]');
+  await p.click('#panel [data-control="start"] button[data-participant="Ysolde"]');
+  await p.click('#panel [data-control="start"] button[data-participant="The Khan"]');
+  await p.fill('#panel [data-control="start"] input', 'Ysolde takes the ferry by force');
+  await act(p, '#panel [data-control="start"] button.kit-go');
+  const init = '#panel [data-control="c:Ysolde:init"]';
+  await p.waitForSelector(init);
+  await p.click(`${init} button[data-form="with_love"]`);
+  await p.click(`${init} button[data-form="with_violence"]`);
+  await act(p, `${init} button.kit-go`);
+  await p.waitForFunction(() => /Ysolde/.test(document.querySelector('#panel .wa-order').textContent) && document.querySelectorAll('#panel .wa-order .kit-die').length >= 2);
+  // The dice are the ones Ysolde's player dealt: a d6 for With Love, a d4 for With Violence.
+  const order = await p.textContent('#panel .wa-order');
+  assert.match(order, /d6 With Love/);
+  assert.match(order, /d4 With Violence/);
+  await shotsBoth(p, 's0-wa-rolled');
+  await assertNoRawTokens(p, 'Ysolde\'s first roll');
+});
+
+test('a Tourists party made from an invite link plays its first round', async () => {
+  const gm = await person(browser);
+  await lobbyForm(gm, 'nd-tourists', 'Tourist trap', 1);
+  await createFromLobby(gm);
+  const p = await person(browser);
+  await join(p, await inviteFor(gm, 'p1'));
+  await p.waitForSelector(SHEET);
+  await p.fill(`${SHEET} [data-input="name"]`, 'TMDF');
+  await p.fill(`${SHEET} [data-input="goal"]`, 'Get the souvenir home');
+  await p.fill(`${SHEET} [data-input="character"]`, 'Mika');
+  await p.fill(`${SHEET} input[aria-label="Attribute"]`, 'Luck');
+  await p.fill(`${SHEET} textarea[aria-label="Aspects, one per line"]`, 'Lucky\nQuick hands');
+  await p.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await shotsBoth(p, 's0-nd-party');
+  await assertNoRawTokens(p, 'a Tourists party sheet');
+  await act(p, `${SHEET} button[data-action="hand-in"]`);
+
+  const npc = '#panel .s0-gm [data-part="npc-form"]';
+  await gm.waitForFunction(() => /TMDF/.test(document.querySelector('#panel .s0-gm').textContent));
+  await gm.fill(`${npc} [data-input="name"]`, 'Levinulon');
+  await gm.fill(`${npc} [data-input="goal"]`, 'Keep the souvenir');
+  await gm.fill(`${npc} [data-input="character"]`, 'The customs officer');
+  await gm.fill(`${npc} input[aria-label="Attribute"]`, 'Paperwork');
+  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), npc);
+  await act(gm, `${npc} button[data-action="ready-npc"]`);
+  await shotsBoth(gm, 's0-nd-gm-ready');
+  await assertNoRawTokens(gm, 'the Tourists GM page');
+  await gm.click('#panel button[data-action="start-play"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  await gm.click('#confirm-yes');
+  await p.waitForFunction(() => /TMDF/.test(document.getElementById('panel').textContent) && !document.querySelector('#panel .s0'));
+  assert.match(await p.textContent('#panel'), /Mika/);
+  // The GM starts the Conflict: each sheet's Reserve is drawn, Mika's three cards among them.
+  await act(gm, '#panel [data-control="start"] button');
+  await p.waitForFunction(() => document.querySelectorAll('#panel .kit-tile, #panel [data-card]').length >= 3);
+  await shotsBoth(p, 's0-nd-playing');
+  await assertNoRawTokens(p, 'the Tourists table in play');
+});
