@@ -2,8 +2,16 @@
 # The whole test suite: hygiene (formatting, lints, no machine paths), every crate's tests, every
 # README command run as written, then the browser end-to-end tests.
 # Installs what the browser tests need (Debian's Chromium, npm packages) when it is missing.
+#
+# Everything runs beside a throw-away PostgreSQL cluster (scripts/with-postgres.sh, which
+# installs Debian's postgresql when missing): the storage tests run against both backends, and
+# the two-node test runs two `clash serve` processes on one database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ -z "${CLASH_TEST_POSTGRES:-}" ]; then
+  exec ./scripts/with-postgres.sh ./scripts/test.sh "$@"
+fi
 
 echo "== hygiene"
 cargo fmt --all --check

@@ -20,11 +20,17 @@
 //!   started on it: the time until it answers, its memory idle, and the first reads of tables it
 //!   had not loaded.
 //!
+//! * **Several nodes** (`--postgres URL --nodes 2`): the play benchmark against that many server
+//!   nodes on one PostgreSQL database, each table's five seats spread across the nodes (the GM
+//!   on one, the players alternating), so every command reaches seats on other nodes through the
+//!   database's news; then, in the same run, the same load against one node on SQLite to compare.
+//!
 //! Every run is bounded by `--seconds`.
 //!
 //! ```text
 //! cargo run --release -p clash-load -- [--ruleset iron-triangle|nd-tourists|triforce|wicked-age|sealed-duel|mix]
 //!     [--tables 1000] [--rate 800] [--seconds 60] [--warmup 10] [--attack setups|connections|streams]
+//!     [--postgres postgres://… --nodes 2]
 //! cargo run --release -p clash-load -- --stored 100000
 //! ```
 
@@ -65,6 +71,9 @@ struct Options {
     warmup: u64,
     attack: Option<Attack>,
     stored: Option<usize>,
+    /// A PostgreSQL database for `nodes` nodes (then one node on SQLite, to compare).
+    postgres: Option<String>,
+    nodes: usize,
 }
 
 fn options(args: &[String]) -> Result<Options, Error> {
@@ -76,6 +85,8 @@ fn options(args: &[String]) -> Result<Options, Error> {
         warmup: 10,
         attack: None,
         stored: None,
+        postgres: None,
+        nodes: 2,
     };
     let mut i = 0;
     while i < args.len() {
@@ -88,6 +99,8 @@ fn options(args: &[String]) -> Result<Options, Error> {
             "--warmup" => o.warmup = value.parse()?,
             "--attack" => o.attack = Some(Attack::parse(value).ok_or("unknown attack")?),
             "--stored" => o.stored = Some(value.parse()?),
+            "--postgres" => o.postgres = Some(value.clone()),
+            "--nodes" => o.nodes = value.parse::<usize>()?.max(1),
             other => return Err(format!("unknown option {other}").into()),
         }
         i += 2;
@@ -124,10 +137,10 @@ fn main() -> Result<(), Error> {
 /// Child mode: the server under test, with its default limits and the test ruleset added.
 fn serve(args: &[String]) -> Result<(), Error> {
     let addr: SocketAddr = args.get(1).ok_or("--serve ADDR DB")?.parse()?;
-    let db = PathBuf::from(args.get(2).ok_or("--serve ADDR DB")?);
+    let db = clash_server::store::Db::parse(args.get(2).ok_or("--serve ADDR DB")?);
     let mut catalogue = clash_catalogue::rulesets();
     catalogue.push(RulesetEntry::of::<sealed::SealedDuel>());
-    clash_server::serve_blocking_with(clash_server::Options::new(addr, &db), catalogue)
+    clash_server::serve_blocking_with(clash_server::Options::new(addr, db), catalogue)
 }
 
 /// Many sockets on each side: lift the soft limit on open files to the hard one.
@@ -149,7 +162,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(db: &std::path::Path) -> Result<Server, Error> {
+    fn start(db: impl AsRef<std::ffi::OsStr>) -> Result<Server, Error> {
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()?).parse()?;
         let child = tokio::process::Command::new(std::env::current_exe()?)
             .arg("--serve")
@@ -194,7 +207,16 @@ async fn run(o: Options) -> Result<(), Error> {
     let dir = scratch()?;
     let result = match o.stored {
         Some(n) => stored_run(&dir, n).await,
-        None => load_run(&dir, &o).await,
+        None => match &o.postgres {
+            None => load_run(&[dir.join("load.db").into()], &o).await,
+            Some(url) => {
+                println!("== {} nodes on PostgreSQL", o.nodes);
+                let nodes: Vec<std::ffi::OsString> = vec![url.into(); o.nodes];
+                load_run(&nodes, &o).await?;
+                println!("== 1 node on SQLite, the same load");
+                load_run(&[dir.join("load.db").into()], &o).await
+            }
+        },
     };
     let _ = std::fs::remove_dir_all(&dir);
     result
@@ -268,16 +290,25 @@ async fn stored_run(dir: &std::path::Path, count: usize) -> Result<(), Error> {
     Ok(())
 }
 
-async fn load_run(dir: &std::path::Path, o: &Options) -> Result<(), Error> {
-    let server = Server::start(&dir.join("load.db"))?;
-    server.ready(Instant::now()).await?;
-    let addr = server.addr;
-    let (rss, _) = memory(server.pid);
-    println!("server pid {} at {addr}; idle VmRSS {rss}", server.pid);
-    let tables = create_tables(addr, o).await?;
+/// The play benchmark against one node per entry of `dbs` (each the database it serves).
+async fn load_run(dbs: &[std::ffi::OsString], o: &Options) -> Result<(), Error> {
+    let mut servers = Vec::new();
+    for db in dbs {
+        let server = Server::start(db)?;
+        server.ready(Instant::now()).await?;
+        let (rss, _) = memory(server.pid);
+        println!(
+            "server pid {} at {}; idle VmRSS {rss}",
+            server.pid, server.addr
+        );
+        servers.push(server);
+    }
+    let nodes: Vec<SocketAddr> = servers.iter().map(|s| s.addr).collect();
+    let addr = nodes[0];
+    let tables = create_tables(&nodes, o).await?;
     let mut streams = tokio::task::JoinSet::new();
     for t in &tables {
-        play::watch(addr, t, &mut streams).await?;
+        play::watch(t, &mut streams).await?;
     }
     for t in &tables {
         for s in &t.seats {
@@ -286,8 +317,12 @@ async fn load_run(dir: &std::path::Path, o: &Options) -> Result<(), Error> {
                 .await??;
         }
     }
-    let (rss, _) = memory(server.pid);
-    println!("{} live streams open; VmRSS {rss}", streams.len());
+    let rss: Vec<String> = servers.iter().map(|s| memory(s.pid).0).collect();
+    println!(
+        "{} live streams open; VmRSS {}",
+        streams.len(),
+        rss.join(" + ")
+    );
 
     let attacker = match o.attack {
         Some(a) => Some(start_attacker(a, addr, o.seconds)?),
@@ -297,7 +332,7 @@ async fn load_run(dir: &std::path::Path, o: &Options) -> Result<(), Error> {
         addr,
         Instant::now() + Duration::from_secs(o.seconds),
     ));
-    let report = play_tables(&server, tables, o).await?;
+    let report = play_tables(&servers, tables, o).await?;
     let health = probe.await?;
     println!(
         "/healthz on a new connection every 50 ms: {}",
@@ -309,8 +344,10 @@ async fn load_run(dir: &std::path::Path, o: &Options) -> Result<(), Error> {
     }
     streams.abort_all();
     println!("{report}");
-    println!("{}", server_metrics(addr).await);
-    server.stop().await;
+    for server in servers {
+        println!("{}", server_metrics(server.addr).await);
+        server.stop().await;
+    }
     Ok(())
 }
 
@@ -351,7 +388,7 @@ async fn server_metrics(addr: SocketAddr) -> String {
     )
 }
 
-async fn create_tables(addr: SocketAddr, o: &Options) -> Result<Vec<Arc<play::Table>>, Error> {
+async fn create_tables(nodes: &[SocketAddr], o: &Options) -> Result<Vec<Arc<play::Table>>, Error> {
     let started = Instant::now();
     let mut tables = Vec::with_capacity(o.tables);
     let mut pending = tokio::task::JoinSet::new();
@@ -362,7 +399,7 @@ async fn create_tables(addr: SocketAddr, o: &Options) -> Result<Vec<Arc<play::Ta
             tables.push(Arc::new(done??));
         }
         let game = o.games[i % o.games.len()];
-        pending.spawn(play::create(addr, i, game));
+        pending.spawn(play::create(nodes.to_vec(), i, game));
     }
     while let Some(done) = pending.join_next().await {
         tables.push(Arc::new(done??));
@@ -417,7 +454,7 @@ async fn probe_health(addr: SocketAddr, until: Instant) -> Vec<Duration> {
 }
 
 async fn play_tables(
-    server: &Server,
+    servers: &[Server],
     tables: Vec<Arc<play::Table>>,
     o: &Options,
 ) -> Result<String, Error> {
@@ -436,11 +473,12 @@ async fn play_tables(
             until,
             measure_from,
         };
-        players.spawn(play::play(server.addr, table.clone(), pace, tally.clone()));
+        players.spawn(play::play(table.clone(), pace, tally.clone()));
     }
     tokio::time::sleep_until(measure_from.into()).await;
     let counted_before = tally.acknowledged.load(Ordering::Relaxed);
-    let cpu_before = (cpu_seconds(server.pid), cpu_seconds(std::process::id()));
+    let server_cpu = || servers.iter().map(|s| cpu_seconds(s.pid)).sum::<f64>();
+    let cpu_before = (server_cpu(), cpu_seconds(std::process::id()));
     let window = Instant::now();
     let mut latencies = Vec::new();
     let mut failures = 0;
@@ -452,10 +490,11 @@ async fn play_tables(
     }
     let elapsed = window.elapsed().max(Duration::from_millis(1));
     let cpu = (
-        cpu_seconds(server.pid) - cpu_before.0,
+        server_cpu() - cpu_before.0,
         cpu_seconds(std::process::id()) - cpu_before.1,
     );
-    let (rss, peak) = memory(server.pid);
+    let (rss, peak): (Vec<String>, Vec<String>) = servers.iter().map(|s| memory(s.pid)).unzip();
+    let (rss, peak) = (rss.join(" + "), peak.join(" + "));
     let done = tally.acknowledged.load(Ordering::Relaxed) - counted_before;
     latencies.sort();
     let pace = match every {

@@ -21,6 +21,8 @@ pub fn client_address(i: usize) -> Ipv4Addr {
 pub struct Seat {
     pub key: String,
     pub seen: Arc<SeenTx>,
+    /// The server node this seat's player uses.
+    pub node: SocketAddr,
 }
 
 pub struct Table {
@@ -31,8 +33,12 @@ pub struct Table {
     pub seats: Vec<Seat>,
 }
 
-pub async fn create(addr: SocketAddr, index: usize, game: Game) -> Result<Table, Error> {
-    let mut http = Http::connect(addr, client_address(index)).await?;
+/// Create table `index` on one of `nodes`; its seats are spread over the nodes (seat `s` of
+/// table `index` on node `(index + s) % nodes`), so with several nodes every table has players
+/// on more than one.
+pub async fn create(nodes: Vec<SocketAddr>, index: usize, game: Game) -> Result<Table, Error> {
+    let node = |seat: usize| nodes[(index + seat) % nodes.len()];
+    let mut http = Http::connect(node(0), client_address(index)).await?;
     let body = json!({ "ruleset": game.id(), "setup": game.setup() });
     let created = http.ok("POST", "/api/tables", Some(&body)).await?;
     let id = created["table"].as_str().ok_or("no table id")?.to_string();
@@ -43,6 +49,7 @@ pub async fn create(addr: SocketAddr, index: usize, game: Game) -> Result<Table,
     let mut seats = vec![Seat {
         key: owner.clone(),
         seen: seen_channel(),
+        node: node(0),
     }];
     for p in 1..=4 {
         let link = http
@@ -63,6 +70,7 @@ pub async fn create(addr: SocketAddr, index: usize, game: Game) -> Result<Table,
         seats.push(Seat {
             key: claimed["key"].as_str().ok_or("no seat key")?.to_string(),
             seen: seen_channel(),
+            node: node(p),
         });
     }
     Ok(Table {
@@ -75,7 +83,6 @@ pub async fn create(addr: SocketAddr, index: usize, game: Game) -> Result<Table,
 
 /// Open the five live streams of `table`.
 pub async fn watch(
-    addr: SocketAddr,
     table: &Table,
     streams: &mut tokio::task::JoinSet<Result<(), Error>>,
 ) -> Result<(), Error> {
@@ -84,8 +91,8 @@ pub async fn watch(
             "/api/tables/{}/stream?key={}&changes=patch",
             table.id, seat.key
         );
-        let stream = connect(addr, client_address(table.index)).await?;
-        streams.spawn(follow(addr, stream, path, seat.seen.clone()));
+        let stream = connect(seat.node, client_address(table.index)).await?;
+        streams.spawn(follow(seat.node, stream, path, seat.seen.clone()));
     }
     Ok(())
 }
@@ -112,12 +119,13 @@ pub struct Pace {
 
 /// Play `table` until the pace's end; returns the latency of every measured command.
 pub async fn play(
-    addr: SocketAddr,
     table: Arc<Table>,
     pace: Pace,
     tally: Arc<Tally>,
 ) -> Result<Vec<Duration>, Error> {
-    let mut http = Http::connect(addr, client_address(table.index)).await?;
+    // One connection to each node the table's seats use, opened when first needed and again
+    // when it sat idle long enough for the server to close it.
+    let mut connections: Vec<(SocketAddr, Http, Instant)> = Vec::new();
     let mut dice = Dice::new(table.index as u64 + 1);
     let mut latencies = Vec::new();
     let mut tick = 0u32;
@@ -145,6 +153,18 @@ pub async fn play(
             "/api/tables/{}/commands?key={}",
             table.id, table.seats[seat].key
         );
+        let node = table.seats[seat].node;
+        connections.retain(|(_, _, used)| used.elapsed() < IDLE_REUSE);
+        let i = match connections.iter().position(|(a, _, _)| *a == node) {
+            Some(i) => i,
+            None => {
+                let http = Http::connect(node, client_address(table.index)).await?;
+                connections.push((node, http, Instant::now()));
+                connections.len() - 1
+            }
+        };
+        let (_, http, used) = &mut connections[i];
+        *used = Instant::now();
         let (status, answer) = http.request("POST", &path, Some(&body)).await?;
         if status != 200 {
             tally.refused.fetch_add(1, Ordering::Relaxed);
@@ -163,6 +183,10 @@ pub async fn play(
     }
     Ok(latencies)
 }
+
+/// A connection idle this long is not used again (the server closes idle connections after its
+/// header timeout, 10 s by default).
+const IDLE_REUSE: Duration = Duration::from_secs(5);
 
 /// Every seat's legal commands now, and whether the table has ended.
 fn options(table: &Table) -> (Vec<(usize, Value)>, bool) {

@@ -1,6 +1,7 @@
 //! `clash`: play, serve and analyse tabletop conflict systems.
 
 mod analyse;
+mod db;
 mod odds;
 mod output;
 mod run;
@@ -59,17 +60,22 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Run the table server: create tables in a browser, invite players, play live.
     ///
-    /// Tables live in an SQLite file (created on first start) and survive restarts.
+    /// Tables live in an SQLite file (created on first start) and survive restarts; with a
+    /// `postgres://` URL, in a PostgreSQL database that any number of servers share (see
+    /// docs/deploy.md).
     Serve {
         /// Address to listen on (port 0 picks a free port and prints it).
         #[arg(long, env = "CLASH_ADDR", default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
-        /// The database file.
+        /// The database: a SQLite file, or a PostgreSQL URL (postgres://user@host/db).
         #[arg(long, env = "CLASH_DB", default_value = "clash.db")]
-        db: PathBuf,
+        db: String,
         #[command(flatten)]
         limits: serve::LimitArgs,
     },
+    /// Look after the database: bring its schema up to date, or copy every table to another
+    /// database (from a SQLite file to PostgreSQL, say).
+    Db(db::DbArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +90,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run { file, json } => run::run(&file, json),
         Command::Serve { addr, db, limits } => serve::serve(addr, &db, limits),
+        Command::Db(args) => db::db(args),
         Command::Odds(args) => odds::odds(args),
         Command::Solve(args) => solve::solve(args),
         Command::Simulate(args) => simulate::simulate_cmd(args),

@@ -1,9 +1,9 @@
 //! `clash serve`: run the table server (see docs/server.md).
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::process::ExitCode;
 
+use clash_server::store::Db;
 use clash_server::{LogFormat, Options};
 
 /// The limits an operator is most likely to change; the rest keep their defaults
@@ -41,8 +41,8 @@ enum Format {
     Json,
 }
 
-pub fn serve(addr: SocketAddr, db: &Path, args: LimitArgs) -> ExitCode {
-    let mut options = Options::new(addr, db);
+pub fn serve(addr: SocketAddr, db: &str, args: LimitArgs) -> ExitCode {
+    let mut options = Options::new(addr, Db::parse(db));
     options.log = match args.log_format {
         Format::Text => LogFormat::Text,
         Format::Json => LogFormat::Json,

@@ -63,40 +63,43 @@ impl Tables {
         strength: Strength,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, move |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.known_seat(table.ruleset, seat)?;
-            if tables.entry(table.ruleset).and_then(|e| e.bots).is_none() {
-                return Err(ApiError::conflict(
-                    Conflict::NoChange,
-                    "this server has no bots for this game",
-                ));
-            }
-            let name = play.game.seat_name(seat);
-            match play.holder(seat) {
-                Holder::Bot if play.bots.get(&seat) == Some(&strength) => {
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.known_seat(table.ruleset, seat)?;
+                if tables.entry(table.ruleset).and_then(|e| e.bots).is_none() {
                     return Err(ApiError::conflict(
                         Conflict::NoChange,
-                        format!("a {strength} bot already plays {name}"),
+                        "this server has no bots for this game",
                     ));
                 }
-                Holder::Bot | Holder::Npc | Holder::Open | Holder::Owner => {}
-                Holder::Player | Holder::Invited => {
-                    return Err(ApiError::conflict(
-                        Conflict::SeatTaken,
-                        format!(
-                            "{name} has a player or an unused invite: a bot sits only in an NPC seat or an empty seat (revoke the link first)"
-                        ),
-                    ));
+                let name = play.game.seat_name(seat);
+                match play.holder(seat) {
+                    Holder::Bot if play.bots.get(&seat) == Some(&strength) => {
+                        return Err(ApiError::conflict(
+                            Conflict::NoChange,
+                            format!("a {strength} bot already plays {name}"),
+                        ));
+                    }
+                    Holder::Bot | Holder::Npc | Holder::Open | Holder::Owner => {}
+                    Holder::Player | Holder::Invited => {
+                        return Err(ApiError::conflict(
+                            Conflict::SeatTaken,
+                            format!(
+                                "{name} has a player or an unused invite: a bot sits only in an NPC seat or an empty seat (revoke the link first)"
+                            ),
+                        ));
+                    }
                 }
+                let events = vec![TableEvent::BotSeated { seat, strength }];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await?;
+                drop(play);
+                tables.run_bots(&table);
+                Ok(())
             }
-            let events = vec![TableEvent::BotSeated { seat, strength }];
-            tables
-                .table_events(&table, &mut play, events, Vec::new())
-                .await?;
-            drop(play);
-            tables.run_bots(&table);
-            Ok(())
         })
         .await
     }
@@ -109,19 +112,22 @@ impl Tables {
         seat: Seat,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, move |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.known_seat(table.ruleset, seat)?;
-            if !play.bots.contains_key(&seat) {
-                return Err(ApiError::conflict(
-                    Conflict::NoChange,
-                    format!("no bot plays {}", play.game.seat_name(seat)),
-                ));
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.known_seat(table.ruleset, seat)?;
+                if !play.bots.contains_key(&seat) {
+                    return Err(ApiError::conflict(
+                        Conflict::NoChange,
+                        format!("no bot plays {}", play.game.seat_name(seat)),
+                    ));
+                }
+                let events = vec![TableEvent::BotUnseated { seat }];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await
             }
-            let events = vec![TableEvent::BotUnseated { seat }];
-            tables
-                .table_events(&table, &mut play, events, Vec::new())
-                .await
         })
         .await
     }
@@ -286,7 +292,8 @@ async fn send(tables: &Arc<Tables>, table: &Arc<Table>, turn: &Turn, command: Va
     let work = {
         let (tables, table, game) = (tables.clone(), table.clone(), turn.game.clone());
         async move {
-            let mut play = table.lock().await?;
+            // Checked against the database: another node may have moved the game on.
+            let mut play = table.lock_current().await?;
             if !Arc::ptr_eq(&play.game, &game) || !play.bots.contains_key(&seat) {
                 return Ok(false);
             }
@@ -315,6 +322,11 @@ async fn send(tables: &Arc<Tables>, table: &Arc<Table>, turn: &Turn, command: Va
             Sent::Done
         }
         Ok(Ok(false)) => Sent::Moved,
+        // Another node stored a command first (its runner may play the same bot): look again.
+        Ok(Err(ApiError::Conflict {
+            conflict: Conflict::Raced,
+            ..
+        })) => Sent::Moved,
         Ok(Err(e)) => Sent::Refused(e.to_string()),
         Err(e) => Sent::Refused(format!("sending failed inside the server: {e}")),
     }

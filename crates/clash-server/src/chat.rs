@@ -49,38 +49,41 @@ impl Tables {
         to_gm: bool,
     ) -> Result<(), ApiError> {
         let (key, text) = (key.to_string(), text.to_string());
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
-            // A player whose seat the GM plays for now still talks: only their moves wait.
-            let access = play.access(&key, None)?;
-            let Some(by) = crate::room::reader(&access) else {
-                return Err(ApiError::forbidden(
-                    "spectators read the table talk; only the GM and the players speak",
-                ));
-            };
-            if to_gm && by == clash_core::Seat::Gm.to_string() {
-                return Err(ApiError::malformed(
-                    "the GM speaks to everyone; whispers go from a player to the GM",
-                ));
+        self.change(table, move |tables, table| {
+            let (key, text) = (key.clone(), text.clone());
+            async move {
+                let mut play = table.lock_current().await?;
+                // A player whose seat the GM plays for now still talks: only their moves wait.
+                let access = play.access(&key, None)?;
+                let Some(by) = crate::room::reader(&access) else {
+                    return Err(ApiError::forbidden(
+                        "spectators read the table talk; only the GM and the players speak",
+                    ));
+                };
+                if to_gm && by == clash_core::Seat::Gm.to_string() {
+                    return Err(ApiError::malformed(
+                        "the GM speaks to everyone; whispers go from a player to the GM",
+                    ));
+                }
+                play.check_in_play()?;
+                let text = clean(&text)?;
+                if play.talk_lines >= MAX_LINES {
+                    return Err(ApiError::conflict(
+                        Conflict::TooMuchTalk,
+                        format!(
+                            "this table holds {MAX_LINES} lines of talk already; start a new table to go on talking"
+                        ),
+                    ));
+                }
+                let event = if to_gm {
+                    TableEvent::Whispered { by, text }
+                } else {
+                    TableEvent::Said { by, text }
+                };
+                tables
+                    .table_events(&table, &mut play, vec![event], Vec::new())
+                    .await
             }
-            play.check_in_play()?;
-            let text = clean(&text)?;
-            if play.talk_lines >= MAX_LINES {
-                return Err(ApiError::conflict(
-                    Conflict::TooMuchTalk,
-                    format!(
-                        "this table holds {MAX_LINES} lines of talk already; start a new table to go on talking"
-                    ),
-                ));
-            }
-            let event = if to_gm {
-                TableEvent::Whispered { by, text }
-            } else {
-                TableEvent::Said { by, text }
-            };
-            tables
-                .table_events(&table, &mut play, vec![event], Vec::new())
-                .await
         })
         .await
     }

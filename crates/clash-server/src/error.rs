@@ -32,6 +32,9 @@ pub enum Conflict {
     CannotUndo,
     /// The table holds as much table talk as it keeps.
     TooMuchTalk,
+    /// Another server changed the table at the same moment, again and again (several servers
+    /// share the database; a lost race is otherwise decided again): nothing was changed.
+    Raced,
     /// The table cannot be written as a setup now (a secret is hidden, or sheets are being made).
     NoPosition,
     /// A bot plays the seat: the GM takes it back before the seat changes hands.
@@ -53,6 +56,7 @@ impl Conflict {
             Conflict::Confirm => "confirm",
             Conflict::CannotUndo => "cannot_undo",
             Conflict::TooMuchTalk => "too_much_talk",
+            Conflict::Raced => "raced",
             Conflict::NoPosition => "no_position",
             Conflict::BotSeated => "bot_seated",
             Conflict::SeatTaken => "seat_taken",

@@ -3,10 +3,12 @@
 //! A table plays one game of any ruleset in the catalogue, driven through
 //! [`clash_core::AnyGame`]: the server knows no rules. Its pieces:
 //!
-//! * [`store`]: storage behind one interface ([`store::Storage`]); the SQLite file is its
-//!   backend (versioned migrations). The table log is the source of truth; a command is
-//!   acknowledged only once it and its events are committed. Nothing is read at start: a table
-//!   is read back from its log when it is first asked for.
+//! * [`store`]: storage behind one interface ([`store::Storage`]) with two backends and the
+//!   same versioned migrations: the SQLite file (the default) and PostgreSQL, which any number
+//!   of nodes share (each table's log stays one gap-free order across them; other nodes' changes
+//!   arrive as news and are caught up from the log). The table log is the source of truth; a
+//!   command is acknowledged only once it and its events are committed. Nothing is read at
+//!   start: a table is read back from its log when it is first asked for.
 //! * [`log`]: the table log, whose entries are commands, game events and table events (seat
 //!   changes, client seeds, talk, undo, the end of the table), each hash-chained to the one before.
 //! * [`tables`]: the tables in memory (loaded on demand, unloaded when idle), one lock each, so
@@ -71,7 +73,7 @@ pub mod undo;
 pub mod work;
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -100,6 +102,17 @@ pub fn open_with(
 /// The whole HTTP application for these tables.
 pub fn app(tables: Arc<Tables>) -> axum::Router {
     api::router(tables)
+}
+
+/// Open the database `db` (a SQLite file or a PostgreSQL URL) with chosen limits, bringing
+/// its schema up to date. No table is read until it is asked for.
+pub async fn open_db(
+    db: &store::Db,
+    catalogue: Vec<RulesetEntry>,
+    limits: Limits,
+) -> Result<Arc<Tables>, store::StoreError> {
+    let store = db.open().await?;
+    Ok(Arc::new(Tables::new(store, catalogue, limits)))
 }
 
 /// A boxed error for the top level.
@@ -135,16 +148,16 @@ pub fn init_logging(format: LogFormat) {
 #[derive(Debug, Clone)]
 pub struct Options {
     pub addr: SocketAddr,
-    pub db: PathBuf,
+    pub db: store::Db,
     pub limits: Limits,
     pub log: LogFormat,
 }
 
 impl Options {
-    pub fn new(addr: SocketAddr, db: &Path) -> Options {
+    pub fn new(addr: SocketAddr, db: impl Into<store::Db>) -> Options {
         Options {
             addr,
-            db: db.to_path_buf(),
+            db: db.into(),
             limits: Limits::default(),
             log: LogFormat::default(),
         }
@@ -177,13 +190,13 @@ pub async fn serve_rulesets(
 /// Serve with everything chosen.
 pub async fn serve_with(options: Options, catalogue: Vec<RulesetEntry>) -> Result<(), BoxError> {
     init_logging(options.log);
-    let tables = open_with(&options.db, catalogue, options.limits.clone())?;
+    let tables = open_db(&options.db, catalogue, options.limits.clone()).await?;
     let stored = tables.store().count_tables().await?;
     let listener = listen(options.addr)?;
     let local = listener.local_addr()?;
     say(format_args!(
         "Clash is serving {stored} table(s) from {}\nOpen http://{local}/ in a browser to create a table.",
-        options.db.display()
+        tables.store().describe()
     ));
     tracing::info!(addr = %local, tables = stored, "listening");
     run(listener, tables, stop_signal()).await;
@@ -202,6 +215,8 @@ pub async fn run(
     stop: impl std::future::Future<Output = ()>,
 ) {
     let sweeper = tokio::spawn(sweep(tables.clone()));
+    // Other nodes' changes reach the tables (and streams) of this one.
+    let follower = tokio::spawn(tables.clone().follow());
     let closing = tables.clone();
     let stop = async move {
         stop.await;
@@ -218,6 +233,7 @@ pub async fn run(
     )
     .await;
     sweeper.abort();
+    follower.abort();
 }
 
 /// Every so often: idle tables leave memory, quiet addresses leave the rate limiter.
@@ -286,4 +302,24 @@ pub fn serve_blocking_with(options: Options, catalogue: Vec<RulesetEntry>) -> Re
         .enable_all()
         .build()?
         .block_on(serve_with(options, catalogue))
+}
+
+/// Bring the database's schema up to date (`clash db migrate`); answers its version.
+pub fn migrate_blocking(db: &store::Db) -> Result<usize, BoxError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    Ok(runtime.block_on(db.migrate())?)
+}
+
+/// Copy every table `to` lacks from `from` (`clash db copy`): how many were copied, how many
+/// were there already.
+pub fn copy_blocking(from: &store::Db, to: &store::Db) -> Result<(usize, usize), BoxError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    Ok(runtime.block_on(async {
+        let (from, to) = (from.open().await?, to.open().await?);
+        store::copy(&from, &to).await
+    })?)
 }

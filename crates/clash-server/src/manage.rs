@@ -24,7 +24,7 @@ pub const MAX_TITLE: usize = TITLE_LIMIT;
 
 /// The table's lock for its GM, whether or not the table has ended.
 async fn gm_play<'t>(table: &'t Table, key: &str) -> Result<MutexGuard<'t, Play>, ApiError> {
-    let play = table.lock().await?;
+    let play = table.lock_current().await?;
     if play.role(key)? != Role::Owner {
         return Err(ApiError::forbidden(
             "only the GM's link (the table's creator) can rename, archive or delete the table",
@@ -42,21 +42,24 @@ impl Tables {
         title: &str,
     ) -> Result<(), ApiError> {
         let (key, title) = (key.to_string(), title.to_string());
-        self.change(table, |tables, table| async move {
-            let mut play = gm_play(&table, &key).await?;
-            let title: String = title.trim().chars().filter(|c| !c.is_control()).collect();
-            if title.is_empty() || title.chars().count() > MAX_TITLE {
-                return Err(ApiError::malformed(format!(
-                    "a table's name is 1 to {MAX_TITLE} characters"
-                )));
+        self.change(table, move |tables, table| {
+            let (key, title) = (key.clone(), title.clone());
+            async move {
+                let mut play = gm_play(&table, &key).await?;
+                let title: String = title.trim().chars().filter(|c| !c.is_control()).collect();
+                if title.is_empty() || title.chars().count() > MAX_TITLE {
+                    return Err(ApiError::malformed(format!(
+                        "a table's name is 1 to {MAX_TITLE} characters"
+                    )));
+                }
+                if play.title == title {
+                    return Ok(());
+                }
+                let events = vec![TableEvent::Renamed { title }];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await
             }
-            if play.title == title {
-                return Ok(());
-            }
-            let events = vec![TableEvent::Renamed { title }];
-            tables
-                .table_events(&table, &mut play, events, Vec::new())
-                .await
         })
         .await
     }
@@ -69,19 +72,22 @@ impl Tables {
         archived: bool,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = gm_play(&table, &key).await?;
-            if play.archived == archived {
-                return Ok(());
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = gm_play(&table, &key).await?;
+                if play.archived == archived {
+                    return Ok(());
+                }
+                let event = if archived {
+                    TableEvent::Archived
+                } else {
+                    TableEvent::Unarchived
+                };
+                tables
+                    .table_events(&table, &mut play, vec![event], Vec::new())
+                    .await
             }
-            let event = if archived {
-                TableEvent::Archived
-            } else {
-                TableEvent::Unarchived
-            };
-            tables
-                .table_events(&table, &mut play, vec![event], Vec::new())
-                .await
         })
         .await
     }

@@ -142,74 +142,92 @@ pub fn contributor(access: &Access) -> Option<String> {
 impl Play {
     /// Rebuild a stored table by replaying its log.
     pub fn rebuild(entry: &RulesetEntry, t: StoredTable, meta: Arc<Meta>) -> Result<Play, String> {
-        let mut game = (entry.new_game)(&t.setup).map_err(|e| e.to_string())?;
+        let game = (entry.new_game)(&t.setup).map_err(|e| e.to_string())?;
         let opening = game.events_json(0);
-        let mut ledger = Ledger::default();
-        let (mut head, mut commands) = ([0; 32], t.commands);
-        let mut ids = HashMap::new();
-        let mut last = HashMap::new();
+        let entries: Vec<&Entry> = t.log.iter().map(|(e, _)| e).collect();
+        let game = replay_game(entry, game, 0, &opening, 0, &entries)?;
+        let mut play = Play::fresh(game, meta.clone(), t.links);
+        play.commands = t.commands;
         for (pos, (logged, hash)) in t.log.into_iter().enumerate() {
-            head = hash;
-            match logged {
-                Entry::Command(c) => {
-                    last.insert(c.seat, (c.by, pos));
-                    commands = commands.max(c.n + 1);
-                    let (seat, n, chance) = (c.seat, c.n, !c.draws.is_empty());
-                    if let Some(id) = c.id {
-                        let command = canonical(&c.command);
-                        ids.insert(
-                            id,
-                            Sent {
-                                seat,
-                                command,
-                                pos,
-                                n,
-                            },
-                        );
-                    }
-                    ledger.items.push(Item::Command { n, seat, chance });
-                }
-                Entry::Event { event } => {
-                    // The game already holds its opening events (its start makes them again).
-                    let index = ledger.game_pos.len();
-                    if index >= opening.len() || opening[index] != event {
-                        game.restore(&event)
-                            .map_err(|e| format!("log entry {pos}: {e}"))?;
-                    }
-                    ledger.game_pos.push(pos);
-                    ledger.items.push(Item::Game);
-                }
-                Entry::Table { event } => {
-                    if let TableEvent::Undone { events, .. } = &event {
-                        game =
-                            crate::undo::rebuilt(game.as_ref(), entry.new_game, *events as usize)
-                                .map_err(|e| format!("log entry {pos}: {e}"))?;
-                        let keep = ledger.game_pos.len().saturating_sub(*events as usize);
-                        ledger.game_pos.truncate(keep);
-                    }
-                    // Memory needs only what readers see: the setup of `created` stays on disk.
-                    ledger.items.push(Item::Table(event.public()));
-                }
-            }
+            play.absorb(pos, logged, hash);
         }
         // A table from before openings were logged: its opening events stand with its creation.
-        let unlogged = game.event_count().saturating_sub(ledger.game_pos.len());
+        let mut ledger = play.ledger.write().unwrap_or_else(|p| p.into_inner());
+        let unlogged = play
+            .game
+            .event_count()
+            .saturating_sub(ledger.game_pos.len());
         ledger
             .game_pos
             .splice(0..0, std::iter::repeat_n(0, unlogged));
-        let mut play = Play::fresh(game, meta.clone(), t.links);
-        play.head = head;
-        play.commands = commands;
-        play.ids = ids;
-        play.last = last;
-        for item in &ledger.items {
-            if let Item::Table(event) = item {
-                play.note(event);
-            }
-        }
-        play.ledger = Arc::new(RwLock::new(ledger));
+        drop(ledger);
         play.refresh(meta);
         Ok(play)
+    }
+
+    /// Take in what other nodes added to the table's log since memory last saw it (`tail`
+    /// starts at this table's revision), with its links as they are now. The
+    /// game after the tail is `game`, replayed by the caller with [`replay_game`].
+    pub fn catch_up(&mut self, game: Box<dyn AnyGame>, tail: crate::store::Tail, meta: Arc<Meta>) {
+        let from = self.revision();
+        // A copy of the ledger: snapshots taken before keep reading the one they know.
+        let copy = self
+            .ledger
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        self.ledger = Arc::new(RwLock::new(copy));
+        for (i, (logged, hash)) in tail.log.into_iter().enumerate() {
+            self.absorb(from + i, logged, hash);
+        }
+        self.game = Arc::from(game);
+        self.links = tail.links;
+        self.refresh(meta);
+    }
+
+    /// Take one logged entry into memory (its game events are the caller's: [`replay_game`]).
+    fn absorb(&mut self, pos: usize, logged: Entry, hash: Hash) {
+        self.head = hash;
+        let mut ledger = self.ledger.write().unwrap_or_else(|p| p.into_inner());
+        match logged {
+            Entry::Command(c) => {
+                self.last.insert(c.seat, (c.by, pos));
+                self.commands = self.commands.max(c.n + 1);
+                let (seat, n, chance) = (c.seat, c.n, !c.draws.is_empty());
+                if let Some(id) = c.id {
+                    let command = canonical(&c.command);
+                    self.ids.insert(
+                        id,
+                        Sent {
+                            seat,
+                            command,
+                            pos,
+                            n,
+                        },
+                    );
+                }
+                ledger.items.push(Item::Command { n, seat, chance });
+            }
+            Entry::Event { .. } => {
+                ledger.game_pos.push(pos);
+                ledger.items.push(Item::Game);
+            }
+            Entry::Table { event } => {
+                if let TableEvent::Undone { events, .. } = &event {
+                    let keep = ledger.game_pos.len().saturating_sub(*events as usize);
+                    ledger.game_pos.truncate(keep);
+                }
+                // Memory needs only what readers see: the setup of `created` stays on disk.
+                let public = event.public();
+                drop(ledger);
+                self.note(&event);
+                self.ledger
+                    .write()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .items
+                    .push(Item::Table(public));
+            }
+        }
     }
 
     /// A table with `game` and `links` and an empty log (the caller fills it).
@@ -529,4 +547,39 @@ impl Play {
             .find(|l| l.role == name && l.status == LinkStatus::Active)
             .map(|l| l.key.clone())
     }
+}
+
+/// The game after `entries` (log entries from position `first` on), starting from `game`, which
+/// holds `events` game events so far. Game events the game made by itself at its start
+/// (`opening`, when replaying from the beginning) are already in it. Rules work: callers run it
+/// on the blocking pool.
+pub fn replay_game(
+    entry: &RulesetEntry,
+    mut game: Box<dyn AnyGame>,
+    mut events: usize,
+    opening: &[serde_json::Value],
+    first: usize,
+    entries: &[&Entry],
+) -> Result<Box<dyn AnyGame>, String> {
+    for (i, logged) in entries.iter().enumerate() {
+        let pos = first + i;
+        match logged {
+            Entry::Event { event } => {
+                if events >= opening.len() || opening[events] != *event {
+                    game.restore(event)
+                        .map_err(|e| format!("log entry {pos}: {e}"))?;
+                }
+                events += 1;
+            }
+            Entry::Table {
+                event: TableEvent::Undone { events: undone, .. },
+            } => {
+                game = crate::undo::rebuilt(game.as_ref(), entry.new_game, *undone as usize)
+                    .map_err(|e| format!("log entry {pos}: {e}"))?;
+                events = events.saturating_sub(*undone as usize);
+            }
+            _ => {}
+        }
+    }
+    Ok(game)
 }

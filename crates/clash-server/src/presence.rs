@@ -6,17 +6,30 @@
 //! stream's keep-alive interval. Presence is about connections, not the game: it is kept in
 //! memory only and never logged. Each change bumps a version, so a picture that shows presence
 //! is computed again when it changes (see [`crate::snapshot`]).
+//!
+//! With several nodes on one database, each node tells the others who has the table open on it
+//! (at every change, and again every sweep while anyone is there); what another node told is
+//! counted too, and forgotten when it is not repeated in time (a node that died).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::tables::Table;
+
+/// Pages open per person (`gm`, `p1`, …, `spectator`).
+pub type Counts = HashMap<String, usize>;
+
+/// What another node last told, and when.
+type Told = HashMap<String, (Counts, Instant)>;
 
 /// Open streams per person at one table (`gm`, `p1`, …, `spectator`).
 #[derive(Default)]
 pub struct Presence {
     open: Mutex<HashMap<String, usize>>,
+    /// Pages open through other nodes, by node: their counts and when that node last told them.
+    elsewhere: Mutex<Told>,
     version: AtomicU64,
 }
 
@@ -26,14 +39,50 @@ impl Presence {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Whether `who` has at least one page open.
-    pub fn is_here(&self, who: &str) -> bool {
-        self.counts().get(who).is_some_and(|n| *n > 0)
+    fn others(&self) -> std::sync::MutexGuard<'_, Told> {
+        self.elsewhere.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// How many pages `who` has open.
+    /// Whether `who` has at least one page open (through any node).
+    pub fn is_here(&self, who: &str) -> bool {
+        self.count(who) > 0
+    }
+
+    /// How many pages `who` has open (through any node).
     pub fn count(&self, who: &str) -> usize {
-        self.counts().get(who).copied().unwrap_or(0)
+        let here = self.counts().get(who).copied().unwrap_or(0);
+        let elsewhere: usize = self
+            .others()
+            .values()
+            .filter_map(|(counts, _)| counts.get(who))
+            .sum();
+        here + elsewhere
+    }
+
+    /// The pages open through this node, by person.
+    pub fn local(&self) -> HashMap<String, usize> {
+        self.counts().clone()
+    }
+
+    /// What another node says is open through it now.
+    pub fn set_elsewhere(&self, node: &str, counts: HashMap<String, usize>) {
+        self.others()
+            .insert(node.to_string(), (counts, Instant::now()));
+        self.version.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Forget what other nodes have not repeated within `within`; true when something went.
+    pub fn forget_quiet(&self, within: Duration) -> bool {
+        let gone = {
+            let mut others = self.others();
+            let before = others.len();
+            others.retain(|_, (_, told)| told.elapsed() < within);
+            before != others.len()
+        };
+        if gone {
+            self.version.fetch_add(1, Ordering::AcqRel);
+        }
+        gone
     }
 
     /// Changes with every arrival and departure.
@@ -68,6 +117,7 @@ pub struct Here {
 pub fn arrive(table: Arc<Table>, who: String) -> Here {
     table.presence.change(&who, true);
     table.announce();
+    table.tell_presence();
     Here { table, who }
 }
 
@@ -75,5 +125,6 @@ impl Drop for Here {
     fn drop(&mut self) {
         self.table.presence.change(&self.who, false);
         self.table.announce();
+        self.table.tell_presence();
     }
 }

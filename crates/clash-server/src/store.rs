@@ -1,5 +1,5 @@
-//! Durable storage: the interface every backend offers ([`Storage`]), and the embedded SQLite
-//! backend ([`SqliteStore`]).
+//! Durable storage: the interface every backend offers ([`Storage`]), the embedded SQLite
+//! backend ([`SqliteStore`]), and the PostgreSQL backend for several nodes ([`PgStore`]).
 //!
 //! The table log is the source of truth: a table is its ruleset, setup JSON, server secret,
 //! links, and the hash-chained log of its commands, events and table events (see [`crate::log`]).
@@ -24,14 +24,107 @@ use tokio::sync::oneshot;
 
 use crate::log::{Chainer, Chance, Entry, Hash, TableEvent, commitment, hex, unhex, unhex_hash};
 
+mod postgres;
+pub use postgres::PgStore;
+
+/// Where a server keeps its tables: a SQLite file (the default, one node) or a PostgreSQL
+/// database (`postgres://…`, shared by any number of nodes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Db {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl Db {
+    /// A `postgres://` or `postgresql://` URL names a PostgreSQL database; anything else is the
+    /// path of a SQLite file.
+    pub fn parse(text: &str) -> Db {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Db::Postgres(text.to_string())
+        } else {
+            Db::Sqlite(PathBuf::from(text))
+        }
+    }
+
+    /// Open the database, bringing its schema up to date.
+    pub async fn open(&self) -> Result<Store, StoreError> {
+        Ok(match self {
+            Db::Sqlite(path) => Arc::new(SqliteStore::open(path)?),
+            Db::Postgres(url) => Arc::new(PgStore::connect(url).await?),
+        })
+    }
+
+    /// Bring the database's schema to the latest version (creating the database's tables if
+    /// needed); answers that version.
+    pub async fn migrate(&self) -> Result<usize, StoreError> {
+        match self {
+            Db::Sqlite(path) => {
+                let path = path.clone();
+                tokio::task::spawn_blocking(move || migrate(&path))
+                    .await
+                    .map_err(|e| StoreError::new(e.to_string()))??;
+                Ok(SCHEMA_VERSIONS)
+            }
+            Db::Postgres(url) => postgres::migrate(url).await,
+        }
+    }
+}
+
+impl From<&Path> for Db {
+    fn from(path: &Path) -> Db {
+        Db::Sqlite(path.to_path_buf())
+    }
+}
+
+/// The number of schema versions; both backends have the same numbered steps.
+pub const SCHEMA_VERSIONS: usize = 4;
+
+/// Copy every table of `from` that `to` does not have yet, row for row (log hashes, secrets,
+/// links and command ids unchanged); answers how many were copied and how many `to` had already.
+/// Run it while no server writes to `from`.
+pub async fn copy(from: &Store, to: &Store) -> Result<(usize, usize), StoreError> {
+    let there: std::collections::HashSet<String> = to.table_ids().await?.into_iter().collect();
+    let (mut copied, mut skipped) = (0, 0);
+    for id in from.table_ids().await? {
+        if there.contains(&id) {
+            skipped += 1;
+            continue;
+        }
+        let Some(rows) = from.dump_table(&id).await? else {
+            continue;
+        };
+        to.write(Write::Restore(Box::new(rows))).await?;
+        copied += 1;
+    }
+    Ok((copied, skipped))
+}
+
 /// A storage failure, told in words.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("database error: {0}")]
-pub struct StoreError(pub String);
+#[error("database error: {message}")]
+pub struct StoreError {
+    pub message: String,
+    /// The write lost a race: another node wrote the same log position or command first (the
+    /// table in memory is behind the database). Nothing was written.
+    pub raced: bool,
+}
+
+impl StoreError {
+    pub fn new(message: impl Into<String>) -> StoreError {
+        StoreError {
+            message: message.into(),
+            raced: false,
+        }
+    }
+}
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
-        StoreError(e.to_string())
+        let raced = e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation);
+        StoreError {
+            message: e.to_string(),
+            raced,
+        }
     }
 }
 
@@ -107,6 +200,7 @@ const SCHEMA_V3: &str = "ALTER TABLE tables ADD COLUMN odds INTEGER NOT NULL DEF
 /// own because the column must be read before it goes.
 const SCHEMA_V4: &str = "";
 
+/// The SQLite steps; [`postgres::STEPS`] holds the same versions for PostgreSQL.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(SCHEMA_V1),
@@ -268,7 +362,7 @@ impl LinkStatus {
             "invite" => Ok(LinkStatus::Invite),
             "suspended" => Ok(LinkStatus::Suspended),
             "npc" => Ok(LinkStatus::Npc),
-            other => Err(StoreError(format!("unknown link status {other:?}"))),
+            other => Err(StoreError::new(format!("unknown link status {other:?}"))),
         }
     }
 }
@@ -326,25 +420,97 @@ pub enum Write {
     },
     /// Remove a table and everything stored about it.
     DeleteTable { id: String },
+    /// Store a table's rows as they came from [`Storage::dump_table`] (`clash db copy`).
+    Restore(Box<TableRows>),
     /// Touch the database without changing it (health checks).
     Ping,
 }
 
 /// What every storage backend offers the server.
 ///
-/// A second backend (a database server shared by several nodes) implements the same operations
-/// with the same schema versions; nothing above this interface knows which one it talks to.
+/// Two backends implement it with the same numbered schema versions: the embedded SQLite file
+/// ([`SqliteStore`], one node) and PostgreSQL ([`PgStore`], any number of nodes sharing one
+/// database). Nothing above this interface knows which one it talks to.
 pub trait Storage: Send + Sync + 'static {
-    /// Commit `write` all-or-nothing; answers once it is durable.
+    /// Commit `write` all-or-nothing; answers once it is durable. A write that appends at a log
+    /// position (or a command number or id) another node took first fails with
+    /// [`StoreError::raced`] and changes nothing.
     fn write(&self, write: Write) -> BoxFuture<'_, Result<(), StoreError>>;
     /// One table as stored, or `None` when there is no such table.
     fn load_table(&self, id: &str) -> BoxFuture<'_, Result<Option<StoredTable>, StoreError>>;
+    /// What changed in a table from log position `from` on (with its links as they are now), or
+    /// `None` when the table is gone.
+    fn load_tail(&self, id: &str, from: u64) -> BoxFuture<'_, Result<Option<Tail>, StoreError>>;
+    /// The length of a table's log as stored (`None` when the table is gone), for a backend
+    /// shared with other nodes to tell whether memory is behind.
+    fn head(&self, id: &str) -> BoxFuture<'_, Result<Option<u64>, StoreError>>;
+    /// Other nodes may write to this database too.
+    fn shared(&self) -> bool {
+        false
+    }
     /// Every stored entry of a table's log with its hash, in order (for records).
     fn read_log(&self, id: &str) -> BoxFuture<'_, Result<Vec<(Value, String)>, StoreError>>;
     /// How many tables are stored.
     fn count_tables(&self) -> BoxFuture<'_, Result<u64, StoreError>>;
+    /// The ids of every stored table (for `clash db copy`).
+    fn table_ids(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
+    /// Every stored row of one table, as stored (for `clash db copy`).
+    fn dump_table(&self, id: &str) -> BoxFuture<'_, Result<Option<TableRows>, StoreError>>;
     /// True when the database answers.
     fn healthy(&self) -> BoxFuture<'_, bool>;
+    /// News of changes other nodes made, for a backend shared by several nodes (taken once;
+    /// `None` for a backend only this process writes).
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+        None
+    }
+    /// Where the data lives, for people (no password).
+    fn describe(&self) -> String;
+    /// Tell the other nodes who has `table` open through this one (nothing to do for a backend
+    /// only this process uses). Sent in the order told.
+    fn tell_presence(&self, _table: &str, _counts: &std::collections::HashMap<String, usize>) {}
+}
+
+/// News from a database shared with other nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// Another node changed this table (appended to its log or deleted it).
+    Changed(String),
+    /// The connection that hears of changes was lost and is back: any loaded table may have
+    /// missed changes.
+    Resync,
+    /// Who has a table open through another node now, by person.
+    Presence {
+        node: String,
+        table: String,
+        counts: std::collections::HashMap<String, usize>,
+    },
+}
+
+/// A table's changes from a log position on, with its links (kept beside the log) as they are.
+#[derive(Debug, Clone)]
+pub struct Tail {
+    pub links: Vec<StoredLink>,
+    /// The log from the asked position on, with each entry's hash.
+    pub log: Vec<(Entry, Hash)>,
+}
+
+/// Every row of one table exactly as stored: what `clash db copy` carries between backends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableRows {
+    pub id: String,
+    pub ruleset: String,
+    pub title: String,
+    pub setup: String,
+    pub seed: i64,
+    pub created_at: i64,
+    pub secret: Option<String>,
+    pub chance: String,
+    /// `(key, role, status)`, in the order they were made.
+    pub links: Vec<(String, String, String)>,
+    /// `(n, seat, command, command id)`.
+    pub commands: Vec<(i64, String, String, Option<String>)>,
+    /// `(position, entry, hash)`.
+    pub log: Vec<(i64, String, String)>,
 }
 
 /// The storage a server uses.
@@ -399,7 +565,7 @@ pub fn migrate(path: &Path) -> Result<(), StoreError> {
     let mut conn = open(path)?;
     migrations()
         .to_latest(&mut conn)
-        .map_err(|e| StoreError(format!("migrating the database: {e}")))
+        .map_err(|e| StoreError::new(format!("migrating the database: {e}")))
 }
 
 impl SqliteStore {
@@ -412,7 +578,7 @@ impl SqliteStore {
         std::thread::Builder::new()
             .name("clash-db-writer".into())
             .spawn(move || writer_loop(writer, rx))
-            .map_err(|e| StoreError(e.to_string()))?;
+            .map_err(|e| StoreError::new(e.to_string()))?;
         Ok(SqliteStore {
             queue,
             readers: Arc::new(Readers {
@@ -431,7 +597,7 @@ impl SqliteStore {
         Box::pin(async move {
             tokio::task::spawn_blocking(move || readers.with(read))
                 .await
-                .map_err(|e| StoreError(e.to_string()))?
+                .map_err(|e| StoreError::new(e.to_string()))?
         })
     }
 
@@ -439,9 +605,9 @@ impl SqliteStore {
         let (tx, rx) = oneshot::channel();
         let sent = self.queue.send((write, tx));
         Box::pin(async move {
-            sent.map_err(|_| StoreError("the database writer has stopped".into()))?;
+            sent.map_err(|_| StoreError::new("the database writer has stopped"))?;
             rx.await
-                .map_err(|_| StoreError("the database writer has stopped".into()))?
+                .map_err(|_| StoreError::new("the database writer has stopped"))?
         })
     }
 }
@@ -470,6 +636,51 @@ impl Storage for SqliteStore {
             })
             .collect()
         })
+    }
+
+    fn load_tail(&self, id: &str, from: u64) -> BoxFuture<'_, Result<Option<Tail>, StoreError>> {
+        let id = id.to_string();
+        self.read(move |conn| {
+            let found: Option<i64> = conn
+                .prepare_cached("SELECT 1 FROM tables WHERE id = ?1")?
+                .query_row([&id], |r| r.get(0))
+                .optional()?;
+            if found.is_none() {
+                return Ok(None);
+            }
+            Ok(Some(Tail {
+                links: load_links(conn, &id)?,
+                log: load_log(conn, &id, from)?,
+            }))
+        })
+    }
+
+    fn head(&self, id: &str) -> BoxFuture<'_, Result<Option<u64>, StoreError>> {
+        let id = id.to_string();
+        self.read(move |conn| {
+            let found: Option<i64> = conn
+                .prepare_cached("SELECT (SELECT COUNT(*) FROM log WHERE table_id = ?1) FROM tables WHERE id = ?1")?
+                .query_row([&id], |r| r.get(0))
+                .optional()?;
+            Ok(found.map(|n| n as u64))
+        })
+    }
+
+    fn table_ids(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare("SELECT id FROM tables ORDER BY created_at, id")?;
+            let ids = stmt.query_map([], |r| r.get(0))?;
+            Ok(ids.collect::<Result<_, _>>()?)
+        })
+    }
+
+    fn dump_table(&self, id: &str) -> BoxFuture<'_, Result<Option<TableRows>, StoreError>> {
+        let id = id.to_string();
+        self.read(move |conn| dump_table(conn, &id))
+    }
+
+    fn describe(&self) -> String {
+        self.readers.path.display().to_string()
     }
 
     fn count_tables(&self) -> BoxFuture<'_, Result<u64, StoreError>> {
@@ -567,6 +778,7 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
             }
             tx.execute("DELETE FROM tables WHERE id = ?1", [id])?;
         }
+        Write::Restore(rows) => restore_table(tx, rows)?,
         Write::Ping => {
             tx.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;
         }
@@ -635,7 +847,8 @@ fn insert_link(
 }
 
 fn parse_json(text: &str, what: &str) -> Result<Value, StoreError> {
-    serde_json::from_str(text).map_err(|e| StoreError(format!("stored {what} is not JSON: {e}")))
+    serde_json::from_str(text)
+        .map_err(|e| StoreError::new(format!("stored {what} is not JSON: {e}")))
 }
 
 fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreError> {
@@ -661,7 +874,7 @@ fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreE
     let secret = secret
         .as_deref()
         .and_then(unhex)
-        .ok_or_else(|| StoreError(format!("table {id} has no secret")))?;
+        .ok_or_else(|| StoreError::new(format!("table {id} has no secret")))?;
     let chance = match chance.as_str() {
         "clash-chance-v1" => Chance::V1,
         _ => Chance::Legacy,
@@ -682,7 +895,7 @@ fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreE
         chance,
         links: load_links(conn, id)?,
         commands: commands as u64,
-        log: load_log(conn, id)?,
+        log: load_log(conn, id, 0)?,
     }))
 }
 
@@ -707,19 +920,93 @@ fn load_links(conn: &Connection, id: &str) -> Result<Vec<StoredLink>, StoreError
     .collect()
 }
 
-fn load_log(conn: &Connection, id: &str) -> Result<Vec<(Entry, Hash)>, StoreError> {
-    let mut stmt =
-        conn.prepare_cached("SELECT entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?;
-    let rows = stmt.query_map([id], |r| {
+fn load_log(conn: &Connection, id: &str, from: u64) -> Result<Vec<(Entry, Hash)>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT entry, hash FROM log WHERE table_id = ?1 AND pos >= ?2 ORDER BY pos",
+    )?;
+    let rows = stmt.query_map(params![id, from as i64], |r| {
         Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
     })?;
     rows.map(|row| {
         let (entry, hash) = row?;
-        let entry: Entry = serde_json::from_str(&entry)
-            .map_err(|e| StoreError(format!("table {id}: a log entry is unreadable: {e}")))?;
-        let hash = unhex_hash(&hash)
-            .ok_or_else(|| StoreError(format!("table {id}: a log hash is unreadable")))?;
-        Ok((entry, hash))
+        read_entry(id, &entry, &hash)
     })
     .collect()
+}
+
+/// A stored log entry and its hash, read back.
+pub(crate) fn read_entry(id: &str, entry: &str, hash: &str) -> Result<(Entry, Hash), StoreError> {
+    let entry: Entry = serde_json::from_str(entry)
+        .map_err(|e| StoreError::new(format!("table {id}: a log entry is unreadable: {e}")))?;
+    let hash = unhex_hash(hash)
+        .ok_or_else(|| StoreError::new(format!("table {id}: a log hash is unreadable")))?;
+    Ok((entry, hash))
+}
+
+fn dump_table(conn: &Connection, id: &str) -> Result<Option<TableRows>, StoreError> {
+    let row = conn
+        .query_row(
+            "SELECT ruleset, title, setup, seed, created_at, secret, chance FROM tables WHERE id = ?1",
+            [id],
+            |r| {
+                Ok(TableRows {
+                    id: id.to_string(),
+                    ruleset: r.get(0)?,
+                    title: r.get(1)?,
+                    setup: r.get(2)?,
+                    seed: r.get(3)?,
+                    created_at: r.get(4)?,
+                    secret: r.get(5)?,
+                    chance: r.get(6)?,
+                    links: Vec::new(),
+                    commands: Vec::new(),
+                    log: Vec::new(),
+                })
+            },
+        )
+        .optional()?;
+    let Some(mut rows) = row else {
+        return Ok(None);
+    };
+    rows.links = conn
+        .prepare("SELECT key, role, status FROM links WHERE table_id = ?1 ORDER BY rowid")?
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    rows.commands = conn
+        .prepare(
+            "SELECT n, seat, command, command_id FROM commands WHERE table_id = ?1 ORDER BY n",
+        )?
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<Result<_, _>>()?;
+    rows.log = conn
+        .prepare("SELECT pos, entry, hash FROM log WHERE table_id = ?1 ORDER BY pos")?
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(Some(rows))
+}
+
+fn restore_table(tx: &rusqlite::Transaction<'_>, t: &TableRows) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO tables (id, ruleset, title, setup, seed, created_at, secret, chance) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![t.id, t.ruleset, t.title, t.setup, t.seed, t.created_at, t.secret, t.chance],
+    )?;
+    for (key, role, status) in &t.links {
+        tx.execute(
+            "INSERT INTO links (key, table_id, role, npc, status) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![key, t.id, role, status == "npc", status],
+        )?;
+    }
+    for (n, seat, command, id) in &t.commands {
+        tx.execute(
+            "INSERT INTO commands (table_id, n, seat, command, command_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![t.id, n, seat, command, id],
+        )?;
+    }
+    for (pos, entry, hash) in &t.log {
+        tx.execute(
+            "INSERT INTO log (table_id, pos, entry, hash) VALUES (?1, ?2, ?3, ?4)",
+            params![t.id, pos, entry, hash],
+        )?;
+    }
+    Ok(())
 }

@@ -17,6 +17,13 @@
 //!
 //! A change is carried out by a task of its own, so a client that hangs up (or a request that
 //! runs out of time) cannot leave a change committed to the database but not to memory.
+//!
+//! When several nodes share the database, a table in memory can fall behind what another node
+//! stored. News of their changes marks the table behind and wakes its streams; whoever takes the
+//! lock next reads the new log entries and takes them in ([`Table::catch_up`]). A request first
+//! checks the table's head in the database, so it sees a change made through another node even
+//! before the news arrives. A change that still loses the race for the next log position writes
+//! nothing; the table catches up and a command is decided again.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -42,7 +49,7 @@ use crate::play::{Access, Holder, Item, Play, SeatInfo, Sent, contributor};
 use crate::rate::CreationLimit;
 use crate::setups::{Preset, presets};
 use crate::snapshot::{Meta, Receipt, Snapshot};
-use crate::store::{LinkChange, LinkStatus, Store, StoredCommand, StoredLink, Write};
+use crate::store::{LinkChange, LinkStatus, Notice, Store, StoredCommand, StoredLink, Write};
 use crate::work::{self, Kind};
 
 /// Every table this server holds in memory, and the database behind them.
@@ -60,6 +67,8 @@ pub struct Tables {
     closing: watch::Sender<bool>,
     /// Where `Table::last_used` counts from.
     epoch: Instant,
+    /// News heard from other nodes so far (a table read meanwhile may have missed some).
+    heard: AtomicU64,
 }
 
 type Slot = Arc<OnceCell<Arc<Table>>>;
@@ -80,8 +89,19 @@ pub struct Table {
     watching: StdMutex<Watching>,
     /// Who has the table open right now (not stored: it is about connections, not the game).
     pub presence: Arc<crate::presence::Presence>,
+    /// Where the table is stored and its ruleset, to catch up with other nodes' changes.
+    source: Source,
+    /// Another node changed the table since memory last read it: catch up before using it.
+    behind: std::sync::atomic::AtomicBool,
     /// A bot runner works for this table (see [`crate::bots`]).
     pub(crate) bots_running: AtomicBool,
+}
+
+/// Where a table is stored, and its ruleset.
+#[derive(Clone)]
+struct Source {
+    store: Store,
+    entry: RulesetEntry,
 }
 
 /// Live streams open on a table, by key.
@@ -99,6 +119,7 @@ pub struct Created {
 }
 
 /// A command as a client sent it.
+#[derive(Clone)]
 pub struct CommandRequest {
     pub key: String,
     pub as_seat: Option<Seat>,
@@ -205,6 +226,50 @@ impl Tables {
             loaded: StdMutex::new(HashMap::new()),
             closing: watch::Sender::new(false),
             epoch: Instant::now(),
+            heard: AtomicU64::new(0),
+        }
+    }
+
+    fn source(&self, entry: RulesetEntry) -> Source {
+        Source {
+            store: self.store.clone(),
+            entry,
+        }
+    }
+
+    /// News from other nodes sharing the database: a loaded table they changed catches up
+    /// (and wakes its streams); after a lost connection, every loaded table does.
+    pub fn notice(&self, notice: Notice) {
+        self.heard.fetch_add(1, Ordering::AcqRel);
+        let map = self.map();
+        let loaded = map.iter().filter_map(|(id, slot)| Some((id, slot.get()?)));
+        for (id, table) in loaded {
+            match &notice {
+                Notice::Changed(changed) if changed == id => table.fall_behind(),
+                Notice::Resync => table.fall_behind(),
+                Notice::Presence {
+                    node,
+                    table: which,
+                    counts,
+                } if which == id => {
+                    table.presence.set_elsewhere(node, counts.clone());
+                    table.announce();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Follow the news of the database until it ends (a backend only this node writes has none).
+    pub async fn follow(self: Arc<Self>) {
+        let Some(mut notices) = self.store.notices() else {
+            return;
+        };
+        while let Some(notice) = notices.recv().await {
+            if notice == Notice::Resync {
+                tracing::warn!("the database's news was interrupted: open tables catch up");
+            }
+            self.notice(notice);
         }
     }
 
@@ -309,12 +374,18 @@ impl Tables {
             ApiError::Unreadable(format!("this server has no ruleset {:?}", stored.ruleset))
         })?;
         let id = id.to_string();
-        let table = work::run(Kind::Read, move || Table::rebuild(&entry, stored))
+        let heard = self.heard.load(Ordering::Acquire);
+        let source = self.source(entry);
+        let table = work::run(Kind::Read, move || Table::rebuild(&entry, stored, source))
             .await?
             .map_err(|e| {
                 tracing::error!(table = %id, error = %e, "a stored table does not replay");
                 ApiError::Unreadable(e)
             })?;
+        if self.heard.load(Ordering::Acquire) != heard {
+            // News came while the table was read: it may be about this table.
+            table.behind.store(true, Ordering::Release);
+        }
         self.metrics.table_loads.inc();
         self.metrics.tables_loaded.inc();
         tracing::debug!(table = %table.id, "table read back from its log");
@@ -356,10 +427,28 @@ impl Tables {
         gone
     }
 
-    /// The periodic clean-up: idle tables leave memory; the rate limiter forgets quiet addresses.
+    /// The periodic clean-up: idle tables leave memory; the rate limiter forgets quiet addresses;
+    /// with other nodes on the database, each table open here is told to them again, and what
+    /// they have not repeated for three sweeps is forgotten (a node that died).
     pub fn sweep(&self) {
         self.unload_idle(self.limits.idle_unload);
         self.creation.forget_idle();
+        if self.store.shared() {
+            let tables: Vec<Arc<Table>> = self
+                .map()
+                .values()
+                .filter_map(|s| s.get().cloned())
+                .collect();
+            for table in tables {
+                let local = table.presence.local();
+                if !local.is_empty() {
+                    self.store.tell_presence(&table.id, &local);
+                }
+                if table.presence.forget_quiet(self.limits.sweep_every * 3) {
+                    table.announce();
+                }
+            }
+        }
     }
 
     /// Create a table: check the setup, draw the server secret, store it with the log's first
@@ -467,7 +556,7 @@ impl Tables {
         play.head = chainer.head;
         note_entries(&mut play, &entries);
         play.refresh(meta.clone());
-        let table = Arc::new(Table::new(meta, 0, play));
+        let table = Arc::new(Table::new(meta, 0, play, self.source(entry)));
         table.last_used.store(self.now(), Ordering::Relaxed);
         self.map()
             .insert(id, Arc::new(OnceCell::new_with(Some(table.clone()))));
@@ -488,9 +577,20 @@ impl Tables {
         table: &Arc<Table>,
         request: CommandRequest,
     ) -> Result<Answer, ApiError> {
-        let (tables, table) = (self.clone(), table.clone());
         let started = Instant::now();
-        let answer = detached(async move { tables.apply_command(&table, request).await }).await?;
+        let mut tries = 0;
+        let answer = loop {
+            let (tables, table, request) = (self.clone(), table.clone(), request.clone());
+            match detached(async move { tables.apply_command(&table, request).await }).await {
+                // Another node stored a change first and memory has caught up: decide again
+                // (a retry of the same command id is then answered as already applied).
+                Err(ApiError::Conflict {
+                    conflict: Conflict::Raced,
+                    ..
+                }) if tries < RACE_RETRIES => tries += 1,
+                other => break other?,
+            }
+        };
         if answer.receipt.as_ref().is_some_and(|r| !r.duplicate) {
             self.metrics.commands.inc();
             self.metrics
@@ -505,7 +605,7 @@ impl Tables {
         table: &Table,
         request: CommandRequest,
     ) -> Result<Answer, ApiError> {
-        let mut play = table.lock().await?;
+        let mut play = table.lock_current().await?;
         let access = play.access(&request.key, request.as_seat)?;
         let seat = access.seat.ok_or_else(|| match access.suspended {
             true => ApiError::forbidden(
@@ -659,6 +759,19 @@ impl Tables {
             links: change.links.clone(),
         };
         if let Err(e) = self.store.write(write).await {
+            if e.raced {
+                // Another node stored a change first: take it in; the caller decides again.
+                tracing::debug!(table = %table.id, "raced another node for the log");
+                if let Err(e) = table.catch_up(play).await {
+                    tracing::warn!(table = %table.id, error = %e, "catching up failed");
+                    self.reload(table, play).await;
+                }
+                table.announce();
+                return Err(ApiError::conflict(
+                    Conflict::Raced,
+                    "another server changed this table at the same moment; look at the table again",
+                ));
+            }
             tracing::error!(table = %table.id, error = %e, "a change was not stored");
             self.reload(table, play).await;
             return Err(storage(e));
@@ -724,7 +837,7 @@ impl Tables {
         table: &'t Table,
         key: &str,
     ) -> Result<MutexGuard<'t, Play>, ApiError> {
-        let play = table.lock().await?;
+        let play = table.lock_current().await?;
         if play.role(key)? != Role::Owner {
             return Err(ApiError::forbidden(
                 "only the GM's link (the table's creator) can manage seats and links",
@@ -736,16 +849,27 @@ impl Tables {
         Ok(play)
     }
 
-    /// Run a seat or link change of `table` as a task of its own.
+    /// Run a seat or link change of `table` as a task of its own; a change that lost the race
+    /// for the log to another node (several nodes on one database) is decided again once the
+    /// table has caught up.
     pub(crate) async fn change<T: Send + 'static, F>(
         self: &Arc<Self>,
         table: &Arc<Table>,
-        work: impl FnOnce(Arc<Tables>, Arc<Table>) -> F,
+        work: impl Fn(Arc<Tables>, Arc<Table>) -> F,
     ) -> Result<T, ApiError>
     where
         F: Future<Output = Result<T, ApiError>> + Send + 'static,
     {
-        detached(work(self.clone(), table.clone())).await
+        let mut tries = 0;
+        loop {
+            match detached(work(self.clone(), table.clone())).await {
+                Err(ApiError::Conflict {
+                    conflict: Conflict::Raced,
+                    ..
+                }) if tries < RACE_RETRIES => tries += 1,
+                other => return other,
+            }
+        }
     }
 
     /// Issue a new invite for `seat`, ending any link, invite or GM play it had.
@@ -756,25 +880,28 @@ impl Tables {
         seat: Seat,
     ) -> Result<String, ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
-            play.guard_bot(seat, "give it a link")?;
-            play.guard_secret(seat, "give the seat a new link")?;
-            let invite = new_key();
-            let changes = vec![
-                LinkChange::RemoveRole(seat.to_string()),
-                LinkChange::Add(StoredLink {
-                    key: invite.clone(),
-                    role: seat.to_string(),
-                    status: LinkStatus::Invite,
-                }),
-            ];
-            let events = vec![TableEvent::InviteIssued { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await?;
-            Ok(invite)
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.check_seat(table.ruleset, seat)?;
+                play.guard_bot(seat, "give it a link")?;
+                play.guard_secret(seat, "give the seat a new link")?;
+                let invite = new_key();
+                let changes = vec![
+                    LinkChange::RemoveRole(seat.to_string()),
+                    LinkChange::Add(StoredLink {
+                        key: invite.clone(),
+                        role: seat.to_string(),
+                        status: LinkStatus::Invite,
+                    }),
+                ];
+                let events = vec![TableEvent::InviteIssued { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await?;
+                Ok(invite)
+            }
         })
         .await
     }
@@ -787,38 +914,41 @@ impl Tables {
         seat: Seat,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
-            play.guard_bot(seat, "play it yourself")?;
-            if play.holder(seat) == Holder::Npc {
-                return Err(ApiError::conflict(
-                    Conflict::NoChange,
-                    format!("the GM already plays {}", play.game.seat_name(seat)),
-                ));
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.check_seat(table.ruleset, seat)?;
+                play.guard_bot(seat, "play it yourself")?;
+                if play.holder(seat) == Holder::Npc {
+                    return Err(ApiError::conflict(
+                        Conflict::NoChange,
+                        format!("the GM already plays {}", play.game.seat_name(seat)),
+                    ));
+                }
+                play.guard_secret(seat, "take the seat over")?;
+                let mut changes: Vec<LinkChange> = play
+                    .links
+                    .iter()
+                    .filter(|l| l.role == seat.to_string())
+                    .map(|link| match link.status {
+                        LinkStatus::Active => LinkChange::SetStatus {
+                            key: link.key.clone(),
+                            status: LinkStatus::Suspended,
+                        },
+                        _ => LinkChange::Remove(link.key.clone()),
+                    })
+                    .collect();
+                changes.push(LinkChange::Add(StoredLink {
+                    key: new_key(),
+                    role: seat.to_string(),
+                    status: LinkStatus::Npc,
+                }));
+                let events = vec![TableEvent::TakenOver { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await
             }
-            play.guard_secret(seat, "take the seat over")?;
-            let mut changes: Vec<LinkChange> = play
-                .links
-                .iter()
-                .filter(|l| l.role == seat.to_string())
-                .map(|link| match link.status {
-                    LinkStatus::Active => LinkChange::SetStatus {
-                        key: link.key.clone(),
-                        status: LinkStatus::Suspended,
-                    },
-                    _ => LinkChange::Remove(link.key.clone()),
-                })
-                .collect();
-            changes.push(LinkChange::Add(StoredLink {
-                key: new_key(),
-                role: seat.to_string(),
-                status: LinkStatus::Npc,
-            }));
-            let events = vec![TableEvent::TakenOver { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await
         })
         .await
     }
@@ -831,39 +961,42 @@ impl Tables {
         seat: Seat,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
-            play.guard_bot(seat, "give it back to its player")?;
-            let role = seat.to_string();
-            let suspended = play
-                .links
-                .iter()
-                .find(|l| l.role == role && l.status == LinkStatus::Suspended)
-                .map(|l| l.key.clone());
-            let Some(player_key) = suspended else {
-                return Err(ApiError::conflict(
-                    Conflict::NoChange,
-                    format!(
-                        "no player is waiting for {}: invite one instead",
-                        play.game.seat_name(seat)
-                    ),
-                ));
-            };
-            let mut changes: Vec<LinkChange> = play
-                .links
-                .iter()
-                .filter(|l| l.role == role && l.status == LinkStatus::Npc)
-                .map(|l| LinkChange::Remove(l.key.clone()))
-                .collect();
-            changes.push(LinkChange::SetStatus {
-                key: player_key,
-                status: LinkStatus::Active,
-            });
-            let events = vec![TableEvent::HandedBack { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.check_seat(table.ruleset, seat)?;
+                play.guard_bot(seat, "give it back to its player")?;
+                let role = seat.to_string();
+                let suspended = play
+                    .links
+                    .iter()
+                    .find(|l| l.role == role && l.status == LinkStatus::Suspended)
+                    .map(|l| l.key.clone());
+                let Some(player_key) = suspended else {
+                    return Err(ApiError::conflict(
+                        Conflict::NoChange,
+                        format!(
+                            "no player is waiting for {}: invite one instead",
+                            play.game.seat_name(seat)
+                        ),
+                    ));
+                };
+                let mut changes: Vec<LinkChange> = play
+                    .links
+                    .iter()
+                    .filter(|l| l.role == role && l.status == LinkStatus::Npc)
+                    .map(|l| LinkChange::Remove(l.key.clone()))
+                    .collect();
+                changes.push(LinkChange::SetStatus {
+                    key: player_key,
+                    status: LinkStatus::Active,
+                });
+                let events = vec![TableEvent::HandedBack { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await
+            }
         })
         .await
     }
@@ -876,19 +1009,22 @@ impl Tables {
         seat: Seat,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            play.check_seat(table.ruleset, seat)?;
-            play.guard_bot(seat, "revoke its link")?;
-            if play.holder(seat) == Holder::Open {
-                // Nothing to revoke: already as asked.
-                return Ok(());
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                play.check_seat(table.ruleset, seat)?;
+                play.guard_bot(seat, "revoke its link")?;
+                if play.holder(seat) == Holder::Open {
+                    // Nothing to revoke: already as asked.
+                    return Ok(());
+                }
+                let changes = vec![LinkChange::RemoveRole(seat.to_string())];
+                let events = vec![TableEvent::LinkRevoked { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await
             }
-            let changes = vec![LinkChange::RemoveRole(seat.to_string())];
-            let events = vec![TableEvent::LinkRevoked { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await
         })
         .await
     }
@@ -902,33 +1038,36 @@ impl Tables {
         which: SharedLink,
     ) -> Result<String, ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
-            if play.role(&key)? != Role::Owner {
-                return Err(ApiError::forbidden(
-                    "only the GM's link can replace the GM's or the watch link",
-                ));
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = table.lock_current().await?;
+                if play.role(&key)? != Role::Owner {
+                    return Err(ApiError::forbidden(
+                        "only the GM's link can replace the GM's or the watch link",
+                    ));
+                }
+                let role = match which {
+                    SharedLink::Owner => Role::Owner,
+                    SharedLink::Spectator => Role::Spectator,
+                };
+                let fresh = new_key();
+                let changes = vec![
+                    LinkChange::RemoveRole(role.to_string()),
+                    LinkChange::Add(StoredLink {
+                        key: fresh.clone(),
+                        role: role.to_string(),
+                        status: LinkStatus::Active,
+                    }),
+                ];
+                let events = vec![TableEvent::LinkReplaced {
+                    link: role.to_string(),
+                }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await?;
+                Ok(fresh)
             }
-            let role = match which {
-                SharedLink::Owner => Role::Owner,
-                SharedLink::Spectator => Role::Spectator,
-            };
-            let fresh = new_key();
-            let changes = vec![
-                LinkChange::RemoveRole(role.to_string()),
-                LinkChange::Add(StoredLink {
-                    key: fresh.clone(),
-                    role: role.to_string(),
-                    status: LinkStatus::Active,
-                }),
-            ];
-            let events = vec![TableEvent::LinkReplaced {
-                link: role.to_string(),
-            }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await?;
-            Ok(fresh)
         })
         .await
     }
@@ -940,32 +1079,35 @@ impl Tables {
         invite: &str,
     ) -> Result<(Seat, String), ApiError> {
         let invite = invite.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
-            let link = play.link(&invite).cloned().ok_or_else(ApiError::bad_key)?;
-            let seat = match (link.status, link.role.parse::<Role>()) {
-                (LinkStatus::Invite, Ok(Role::Seat(seat))) => seat,
-                _ => {
-                    return Err(ApiError::conflict(
-                        Conflict::NotInvite,
-                        "this link is not an unused invite",
-                    ));
-                }
-            };
-            let key = new_key();
-            let changes = vec![
-                LinkChange::Remove(invite),
-                LinkChange::Add(StoredLink {
-                    key: key.clone(),
-                    role: seat.to_string(),
-                    status: LinkStatus::Active,
-                }),
-            ];
-            let events = vec![TableEvent::SeatClaimed { seat }];
-            tables
-                .table_events(&table, &mut play, events, changes)
-                .await?;
-            Ok((seat, key))
+        self.change(table, move |tables, table| {
+            let invite = invite.clone();
+            async move {
+                let mut play = table.lock_current().await?;
+                let link = play.link(&invite).cloned().ok_or_else(ApiError::bad_key)?;
+                let seat = match (link.status, link.role.parse::<Role>()) {
+                    (LinkStatus::Invite, Ok(Role::Seat(seat))) => seat,
+                    _ => {
+                        return Err(ApiError::conflict(
+                            Conflict::NotInvite,
+                            "this link is not an unused invite",
+                        ));
+                    }
+                };
+                let key = new_key();
+                let changes = vec![
+                    LinkChange::Remove(invite),
+                    LinkChange::Add(StoredLink {
+                        key: key.clone(),
+                        role: seat.to_string(),
+                        status: LinkStatus::Active,
+                    }),
+                ];
+                let events = vec![TableEvent::SeatClaimed { seat }];
+                tables
+                    .table_events(&table, &mut play, events, changes)
+                    .await?;
+                Ok((seat, key))
+            }
         })
         .await
     }
@@ -978,26 +1120,29 @@ impl Tables {
         seed: &str,
     ) -> Result<(), ApiError> {
         let (key, seed) = (key.to_string(), seed.to_string());
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
-            let access = play.access(&key, None)?;
-            let by = contributor(&access)
-                .ok_or_else(|| ApiError::forbidden("only the GM and the players add seeds"))?;
-            if !plain_word(&seed, 64) {
-                return Err(ApiError::malformed(
-                    "a seed is 1 to 64 letters, digits, '-', '_', '.' or ':'",
-                ));
+        self.change(table, move |tables, table| {
+            let (key, seed) = (key.clone(), seed.clone());
+            async move {
+                let mut play = table.lock_current().await?;
+                let access = play.access(&key, None)?;
+                let by = contributor(&access)
+                    .ok_or_else(|| ApiError::forbidden("only the GM and the players add seeds"))?;
+                if !plain_word(&seed, 64) {
+                    return Err(ApiError::malformed(
+                        "a seed is 1 to 64 letters, digits, '-', '_', '.' or ':'",
+                    ));
+                }
+                if play.closed {
+                    return Err(ApiError::conflict(Conflict::Closed, "this table has ended"));
+                }
+                if play.seeds.get(&by).is_some_and(|s| *s == seed) {
+                    return Ok(());
+                }
+                let events = vec![TableEvent::SeedAdded { by, seed }];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await
             }
-            if play.closed {
-                return Err(ApiError::conflict(Conflict::Closed, "this table has ended"));
-            }
-            if play.seeds.get(&by).is_some_and(|s| *s == seed) {
-                return Ok(());
-            }
-            let events = vec![TableEvent::SeedAdded { by, seed }];
-            tables
-                .table_events(&table, &mut play, events, Vec::new())
-                .await
         })
         .await
     }
@@ -1009,17 +1154,20 @@ impl Tables {
         key: &str,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = tables.owner_play(&table, &key).await?;
-            let events = vec![
-                TableEvent::Closed,
-                TableEvent::SecretRevealed {
-                    secret: hex(&table.meta.secret),
-                },
-            ];
-            tables
-                .table_events(&table, &mut play, events, Vec::new())
-                .await
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = tables.owner_play(&table, &key).await?;
+                let events = vec![
+                    TableEvent::Closed,
+                    TableEvent::SecretRevealed {
+                        secret: hex(&table.meta.secret),
+                    },
+                ];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await
+            }
         })
         .await
     }
@@ -1033,20 +1181,23 @@ impl Tables {
         enabled: bool,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
-            if play.role(&key)? != Role::Owner {
-                return Err(ApiError::forbidden(
-                    "only the GM (the table's owner) can switch odds on or off",
-                ));
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = table.lock_current().await?;
+                if play.role(&key)? != Role::Owner {
+                    return Err(ApiError::forbidden(
+                        "only the GM (the table's owner) can switch odds on or off",
+                    ));
+                }
+                if play.odds == enabled {
+                    return Ok(());
+                }
+                let events = vec![TableEvent::OddsSwitched { enabled }];
+                tables
+                    .table_events(&table, &mut play, events, Vec::new())
+                    .await
             }
-            if play.odds == enabled {
-                return Ok(());
-            }
-            let events = vec![TableEvent::OddsSwitched { enabled }];
-            tables
-                .table_events(&table, &mut play, events, Vec::new())
-                .await
         })
         .await
     }
@@ -1054,28 +1205,31 @@ impl Tables {
     /// Delete the table and everything stored about it (the GM only). Open pages are told.
     pub async fn delete(self: &Arc<Self>, table: &Arc<Table>, key: &str) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            let mut play = table.lock().await?;
-            if play.role(&key)? != Role::Owner {
-                return Err(ApiError::forbidden(
-                    "only the GM's link can delete the table",
-                ));
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move {
+                let mut play = table.lock_current().await?;
+                if play.role(&key)? != Role::Owner {
+                    return Err(ApiError::forbidden(
+                        "only the GM's link can delete the table",
+                    ));
+                }
+                tables
+                    .store
+                    .write(Write::DeleteTable {
+                        id: table.id.clone(),
+                    })
+                    .await
+                    .map_err(storage)?;
+                play.deleted = true;
+                drop(play);
+                if tables.map().remove(&table.id).is_some() {
+                    tables.metrics.tables_loaded.dec();
+                }
+                table.announce();
+                tracing::info!(table = %table.id, "table deleted");
+                Ok(())
             }
-            tables
-                .store
-                .write(Write::DeleteTable {
-                    id: table.id.clone(),
-                })
-                .await
-                .map_err(storage)?;
-            play.deleted = true;
-            drop(play);
-            if tables.map().remove(&table.id).is_some() {
-                tables.metrics.tables_loaded.dec();
-            }
-            table.announce();
-            tracing::info!(table = %table.id, "table deleted");
-            Ok(())
         })
         .await
     }
@@ -1083,7 +1237,7 @@ impl Tables {
     /// The table's record for `key`: see [`crate::export`].
     pub async fn export(&self, table: &Table, key: &str) -> Result<Value, ApiError> {
         let (access, snapshot) = {
-            let play = table.lock().await?;
+            let play = table.lock_current().await?;
             (play.access(key, None)?, play.snapshot.clone())
         };
         // The database holds at least what the snapshot knows (memory follows the commit).
@@ -1151,6 +1305,9 @@ impl Tables {
 
 /// The longest table name.
 pub const TITLE_LIMIT: usize = 120;
+
+/// How often a command that lost a race for the log to another node is decided again.
+const RACE_RETRIES: u32 = 8;
 
 /// A command on its way into the log: from which seat, sent by whom, and how.
 pub(crate) struct Sending<'a> {
@@ -1241,7 +1398,7 @@ fn repeated(
 }
 
 impl Table {
-    fn new(meta: Arc<Meta>, legacy_seed: u64, play: Play) -> Table {
+    fn new(meta: Arc<Meta>, legacy_seed: u64, play: Play, source: Source) -> Table {
         let revision = play.snapshot.revision() as u64;
         let presence = play.presence.clone();
         Table {
@@ -1255,12 +1412,18 @@ impl Table {
             changed: watch::Sender::new(revision),
             last_used: AtomicU64::new(0),
             watching: StdMutex::new(Watching::default()),
+            source,
+            behind: std::sync::atomic::AtomicBool::new(false),
             bots_running: AtomicBool::new(false),
         }
     }
 
     /// Rebuild a stored table from its log.
-    fn rebuild(entry: &RulesetEntry, stored: crate::store::StoredTable) -> Result<Table, String> {
+    fn rebuild(
+        entry: &RulesetEntry,
+        stored: crate::store::StoredTable,
+        source: Source,
+    ) -> Result<Table, String> {
         let meta = Arc::new(Meta {
             id: stored.id.clone(),
             ruleset: entry.id,
@@ -1271,20 +1434,106 @@ impl Table {
         });
         let legacy_seed = stored.seed;
         let play = Play::rebuild(entry, stored, meta.clone())?;
-        Ok(Table::new(meta, legacy_seed, play))
+        Ok(Table::new(meta, legacy_seed, play, source))
     }
 
     fn watching(&self) -> std::sync::MutexGuard<'_, Watching> {
         self.watching.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The table's lock; refused once the table is deleted.
+    /// The table's lock, with memory caught up with what other nodes stored; refused once the
+    /// table is deleted.
     pub(crate) async fn lock(&self) -> Result<MutexGuard<'_, Play>, ApiError> {
-        let play = self.play.lock().await;
+        let mut play = self.play.lock().await;
+        if self.behind.swap(false, Ordering::AcqRel)
+            && let Err(e) = self.catch_up(&mut play).await
+        {
+            self.behind.store(true, Ordering::Release);
+            return Err(e);
+        }
         if play.deleted {
             return Err(ApiError::unknown_table(&self.id));
         }
         Ok(play)
+    }
+
+    /// The table's lock, with memory checked against a database shared with other nodes (one
+    /// small query): a request that follows a change made through another node sees it, even
+    /// before the news of it arrives.
+    pub(crate) async fn lock_current(&self) -> Result<MutexGuard<'_, Play>, ApiError> {
+        let mut play = self.lock().await?;
+        if !self.source.store.shared() {
+            return Ok(play);
+        }
+        let head = self
+            .source
+            .store
+            .head(&self.id)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?;
+        match head {
+            None => {
+                play.deleted = true;
+                return Err(ApiError::unknown_table(&self.id));
+            }
+            Some(head) if head > play.revision() as u64 => self.catch_up(&mut play).await?,
+            Some(_) => {}
+        }
+        Ok(play)
+    }
+
+    /// Tell the other nodes on the database who has this table open through this one.
+    pub(crate) fn tell_presence(&self) {
+        if self.source.store.shared() {
+            self.source
+                .store
+                .tell_presence(&self.id, &self.presence.local());
+        }
+    }
+
+    /// Another node changed the table: catch up when next used, and wake the streams (which
+    /// use it at once).
+    fn fall_behind(&self) {
+        self.behind.store(true, Ordering::Release);
+        self.announce();
+    }
+
+    /// Read what other nodes added to the log since memory last saw it, and take it in. The
+    /// caller holds the lock.
+    pub(crate) async fn catch_up(&self, play: &mut Play) -> Result<(), ApiError> {
+        let from = play.revision();
+        let tail = self
+            .source
+            .store
+            .load_tail(&self.id, from as u64)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?;
+        let Some(tail) = tail else {
+            play.deleted = true;
+            return Ok(());
+        };
+        let events = play
+            .ledger
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .game_pos
+            .len();
+        let (entry, game) = (self.source.entry, play.game.clone());
+        let entries: Vec<Entry> = tail.log.iter().map(|(e, _)| e.clone()).collect();
+        let game = work::run(Kind::Read, move || {
+            let entries: Vec<&Entry> = entries.iter().collect();
+            crate::play::replay_game(&entry, game.boxed_clone(), events, &[], from, &entries)
+        })
+        .await?
+        .map_err(|e| {
+            tracing::error!(table = %self.id, error = %e, "another node's change does not replay");
+            ApiError::Unreadable(e)
+        })?;
+        if !tail.log.is_empty() {
+            tracing::debug!(table = %self.id, entries = tail.log.len(), "caught up with another node");
+        }
+        play.catch_up(game, tail, self.meta.clone());
+        Ok(())
     }
 
     /// Whether a bot sits at this table (as the table was read back: see [`crate::bots`]).
@@ -1343,7 +1592,7 @@ impl Table {
 
     /// What `key` may do here now.
     pub async fn access(&self, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
-        self.lock().await?.access(key, as_seat)
+        self.lock_current().await?.access(key, as_seat)
     }
 
     /// What `key` sees now (acting `as_seat`), with the log lines from `after` on.
@@ -1353,7 +1602,7 @@ impl Table {
         as_seat: Option<Seat>,
         after: usize,
     ) -> Result<Answer, ApiError> {
-        let play = self.lock().await?;
+        let play = self.lock_current().await?;
         let access = play.access(key, as_seat)?;
         Ok(Answer {
             snapshot: play.snapshot.clone(),
@@ -1367,7 +1616,15 @@ impl Table {
     /// the key still has exactly those rights, else the news that they changed. Decided under the
     /// same lock as every change of seat, so nothing taken for old rights goes out after it.
     pub async fn push(&self, key: &str, as_seat: Option<Seat>, bound: &Access) -> Push {
-        let play = self.play.lock().await;
+        let play = match self.lock().await {
+            Ok(play) => play,
+            Err(ApiError::UnknownTable(_)) => return Push::Deleted,
+            Err(e) => {
+                // The database is out of reach: show what memory holds; a later change retries.
+                tracing::warn!(table = %self.id, error = %e, "a stream could not catch up");
+                self.play.lock().await
+            }
+        };
         if play.deleted {
             return Push::Deleted;
         }

@@ -137,8 +137,9 @@ impl Tables {
         expected: Option<u64>,
     ) -> Result<(), ApiError> {
         let key = key.to_string();
-        self.change(table, |tables, table| async move {
-            tables.take_back(&table, &key, expected).await
+        self.change(table, move |tables, table| {
+            let key = key.clone();
+            async move { tables.take_back(&table, &key, expected).await }
         })
         .await
     }

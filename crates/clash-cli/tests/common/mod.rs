@@ -19,6 +19,11 @@ pub struct Server {
 impl Server {
     /// Start `clash serve` on the database at `db`, waiting until it listens.
     pub fn start(db: &Path) -> Server {
+        Server::start_on(db.as_os_str())
+    }
+
+    /// Start `clash serve` on `db` (a SQLite file or a PostgreSQL URL), waiting until it listens.
+    pub fn start_on(db: impl AsRef<std::ffi::OsStr>) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_clash"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
@@ -55,6 +60,24 @@ impl Server {
             .write_all(request(method, path, &self.addr, body).as_bytes())
             .unwrap();
         stream
+    }
+
+    /// Open a live stream (`path` is its URL path) and hand over its `data:` lines as they come,
+    /// until the stream ends.
+    pub fn stream(&self, path: &str) -> std::sync::mpsc::Receiver<String> {
+        let stream = self.send_only("GET", path, None);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines() {
+                let Ok(line) = line else { return };
+                if let Some(data) = line.strip_prefix("data:")
+                    && tx.send(data.trim().to_string()).is_err()
+                {
+                    return;
+                }
+            }
+        });
+        rx
     }
 
     /// One request; returns the status and the body (JSON when it parses, else a string).

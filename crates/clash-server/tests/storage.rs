@@ -1,0 +1,443 @@
+//! The storage backends behind one interface: every test runs against the SQLite file and, when
+//! `CLASH_TEST_POSTGRES` names a PostgreSQL database (the test script starts a throw-away one),
+//! against PostgreSQL too. Two `Tables` on one database stand for two server nodes.
+
+#[path = "common/client.rs"]
+#[allow(dead_code)]
+mod client;
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::StatusCode;
+use clash_server::Tables;
+use clash_server::store::{Db, SCHEMA_VERSIONS, Store};
+use serde_json::{Value, json};
+
+use client::*;
+
+/// A fresh SQLite file, and the PostgreSQL database of `CLASH_TEST_POSTGRES` when it is set.
+fn backends(dir: &tempfile::TempDir) -> Vec<Db> {
+    let mut dbs = vec![Db::Sqlite(dir.path().join("clash.db"))];
+    match std::env::var("CLASH_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => dbs.push(Db::Postgres(url)),
+        _ => eprintln!(
+            "notice: CLASH_TEST_POSTGRES is not set, so PostgreSQL is not tested here (scripts/test.sh sets it)"
+        ),
+    }
+    dbs
+}
+
+/// A server node on `db`, following the other nodes' changes.
+async fn node(db: &Db) -> (Router, Arc<Tables>) {
+    let tables = clash_server::open_db(db, catalogue(), clash_server::Limits::default())
+        .await
+        .unwrap();
+    tokio::spawn(tables.clone().follow());
+    (clash_server::app(tables.clone()), tables)
+}
+
+async fn command(app: &Router, id: &str, key: &str, body: Value) -> (StatusCode, Value) {
+    call_json(
+        app,
+        "POST",
+        &format!("/api/tables/{id}/commands?key={key}"),
+        Some(body),
+    )
+    .await
+}
+
+/// The whole log as the GM reads it.
+async fn log(app: &Router, id: &str, owner: &str) -> Value {
+    let (status, events) = call_json(
+        app,
+        "GET",
+        &format!("/api/tables/{id}/events?key={owner}&after=0"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{events}");
+    events["events"].clone()
+}
+
+/// Wait (a few seconds at most) until two nodes show the same log.
+async fn same_log_soon(a: &Router, b: &Router, t: &Table) {
+    for _ in 0..100 {
+        if log(a, &t.id, &t.owner).await == log(b, &t.id, &t.owner).await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("node B never caught up with node A");
+}
+
+/// The next event of a stream that says `text` (waiting as long as it takes).
+async fn said(stream: &mut Sse, text: &str) -> SseEvent {
+    loop {
+        if let Some(ev) = stream.next().await
+            && ev.data.contains(text)
+        {
+            return ev;
+        }
+    }
+}
+
+#[tokio::test]
+async fn both_backends_migrate_to_the_same_version() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in backends(&dir) {
+        assert_eq!(db.migrate().await.unwrap(), SCHEMA_VERSIONS, "{db:?}");
+        // Again: nothing left to do, same version.
+        assert_eq!(db.migrate().await.unwrap(), SCHEMA_VERSIONS, "{db:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_table_reads_back_the_same_on_a_fresh_node() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in backends(&dir) {
+        let (first, _) = node(&db).await;
+        let t = table(&first).await;
+        for (key, word) in [(&t.p1, "oak"), (&t.p2, "elm")] {
+            let body = json!({"command": {"type": "commit", "word": word}});
+            let (status, answer) = command(&first, &t.id, key, body).await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+        }
+        let body = json!({"command": {"type": "reveal"}, "as": "gm"});
+        let (status, answer) = command(&first, &t.id, &t.owner, body).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let written = log(&first, &t.id, &t.owner).await;
+        // A node that never saw the table reads it back from the database alone.
+        let (second, _) = node(&db).await;
+        assert_eq!(log(&second, &t.id, &t.owner).await, written, "{db:?}");
+        let view = |app: Router, key: String| {
+            let uri = format!("/api/tables/{}/view?key={key}", t.id);
+            async move { call_json(&app, "GET", &uri, None).await.1["view"].clone() }
+        };
+        assert_eq!(
+            view(first.clone(), t.p1.clone()).await,
+            view(second.clone(), t.p1.clone()).await
+        );
+        let text = written.to_string();
+        assert!(text.contains("oak") && text.contains("elm"), "{text}");
+    }
+}
+
+#[tokio::test]
+async fn two_nodes_on_one_database_keep_one_gap_free_order() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in backends(&dir) {
+        let (a, _) = node(&db).await;
+        let (b, _) = node(&db).await;
+        let t = table(&a).await;
+        // Node B holds the table in memory before node A changes it.
+        assert_eq!(
+            log(&b, &t.id, &t.owner).await,
+            log(&a, &t.id, &t.owner).await
+        );
+        let commit =
+            |word: &str, id: &str| json!({"command": {"type": "commit", "word": word}, "id": id});
+        let (status, first) = command(&a, &t.id, &t.p1, commit("ash", "p1-1")).await;
+        assert_eq!(status, StatusCode::OK, "{first}");
+        assert_eq!(first["command"]["n"], 0);
+        // B may not have heard of A's command yet; either way it stores after it, never over it.
+        let (status, second) = command(&b, &t.id, &t.p2, commit("yew", "p2-1")).await;
+        assert_eq!(status, StatusCode::OK, "{second}");
+        assert_eq!(second["command"]["n"], 1, "{second}");
+        // The same command id sent to the other node is answered, not applied again.
+        let (status, again) = command(&a, &t.id, &t.p2, commit("yew", "p2-1")).await;
+        assert_eq!(status, StatusCode::OK, "{again}");
+        assert_eq!(again["command"]["duplicate"], true, "{again}");
+        assert_eq!(again["command"]["n"], 1, "{again}");
+        let reveal = json!({"command": {"type": "reveal"}, "as": "gm", "id": "gm-1"});
+        let (status, third) = command(&a, &t.id, &t.owner, reveal).await;
+        assert_eq!(status, StatusCode::OK, "{third}");
+        assert_eq!(third["command"]["n"], 2, "{third}");
+        // Both nodes read one log: every command once, in order.
+        let on_a = log(&a, &t.id, &t.owner).await;
+        let (b_fresh, _) = node(&db).await;
+        assert_eq!(on_a, log(&b_fresh, &t.id, &t.owner).await, "{db:?}");
+        if let Db::Postgres(_) = db {
+            // Node B hears of node A's last command (a SQLite file tells no other process).
+            same_log_soon(&a, &b, &t).await;
+        }
+        let games: Vec<&str> = on_a
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|e| e["event"]["type"].as_str())
+            .collect();
+        assert_eq!(games, ["committed", "committed", "revealed"], "{on_a}");
+    }
+}
+
+#[tokio::test]
+async fn a_seat_change_on_one_node_holds_on_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in backends(&dir) {
+        let (a, _) = node(&db).await;
+        let (b, _) = node(&db).await;
+        let t = table(&a).await;
+        let body = json!({"command": {"type": "commit", "word": "fir"}});
+        // B has the table in memory; A's GM then revokes p1's link.
+        let (status, _) = call_json(
+            &b,
+            "GET",
+            &format!("/api/tables/{}/view?key={}", t.id, t.p1),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, out) = call_json(
+            &a,
+            "DELETE",
+            &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
+            None,
+        )
+        .await;
+        assert!(status.is_success(), "{status} {out}");
+        // The revoked key works on neither node, whether or not B heard of it yet.
+        let (status, out) = command(&b, &t.id, &t.p1, body).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{out}");
+        assert_eq!(out["error"]["code"], "bad_key", "{out}");
+        same_log_soon(&a, &b, &t).await;
+    }
+}
+
+#[tokio::test]
+async fn a_command_on_one_node_reaches_the_streams_of_another() {
+    let Ok(url) = std::env::var("CLASH_TEST_POSTGRES") else {
+        eprintln!(
+            "notice: CLASH_TEST_POSTGRES is not set, so live updates across nodes are not tested here (scripts/test.sh sets it)"
+        );
+        return;
+    };
+    let db = Db::Postgres(url);
+    let (a, _) = node(&db).await;
+    let (b, _) = node(&db).await;
+    let t = table(&a).await;
+    let mut stream = Sse::open(
+        &b,
+        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
+        None,
+    )
+    .await;
+    let first = stream.update().await;
+    assert_eq!(
+        first["event_count"],
+        log(&a, &t.id, &t.owner).await.as_array().unwrap().len()
+    );
+    let body = json!({"command": {"type": "commit", "word": "pine"}});
+    let (status, out) = command(&a, &t.id, &t.p1, body).await;
+    assert_eq!(status, StatusCode::OK, "{out}");
+    // Node B heard of it and pushed it to its stream, with no request to B.
+    let next = tokio::time::timeout(Duration::from_secs(10), said(&mut stream, "p1 is ready"))
+        .await
+        .expect("the stream on node B is told of node A's command");
+    assert_eq!(next.event, "update");
+}
+
+#[tokio::test]
+async fn copy_moves_every_table_row_for_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let source_db = Db::Sqlite(dir.path().join("old.db"));
+    let (old, _) = node(&source_db).await;
+    let mut ids = Vec::new();
+    for word in ["cedar", "larch"] {
+        let t = table(&old).await;
+        let body = json!({"command": {"type": "commit", "word": word}, "id": word});
+        assert_eq!(command(&old, &t.id, &t.p1, body).await.0, StatusCode::OK);
+        ids.push(t);
+    }
+    let source: Store = source_db.open().await.unwrap();
+    for db in backends(&dir) {
+        let target: Store = db.open().await.unwrap();
+        let (copied, skipped) = clash_server::store::copy(&source, &target).await.unwrap();
+        assert_eq!((copied, skipped), (2, 0), "{db:?}");
+        for t in &ids {
+            assert_eq!(
+                source.dump_table(&t.id).await.unwrap(),
+                target.dump_table(&t.id).await.unwrap(),
+                "{db:?}"
+            );
+        }
+        // Run again: everything is there already.
+        assert_eq!(
+            clash_server::store::copy(&source, &target).await.unwrap(),
+            (0, 2)
+        );
+        // The copied table plays on: its ids and numbers carry over.
+        let (new, _) = node(&db).await;
+        let t = &ids[0];
+        let body = json!({"command": {"type": "commit", "word": "cedar"}, "id": "cedar"});
+        let (status, again) = command(&new, &t.id, &t.p1, body).await;
+        assert_eq!(status, StatusCode::OK, "{again}");
+        assert_eq!(again["command"]["duplicate"], true, "{again}");
+    }
+}
+
+#[tokio::test]
+async fn a_node_that_lost_the_news_resynchronises_its_streams() {
+    let Ok(url) = std::env::var("CLASH_TEST_POSTGRES") else {
+        eprintln!(
+            "notice: CLASH_TEST_POSTGRES is not set, so resynchronising is not tested here (scripts/test.sh sets it)"
+        );
+        return;
+    };
+    let db = Db::Postgres(url.clone());
+    let (a, _) = node(&db).await;
+    let (b, _) = node(&db).await;
+    let t = table(&a).await;
+    let mut stream = Sse::open(
+        &b,
+        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
+        None,
+    )
+    .await;
+    stream.update().await;
+    // Cut every node's listening connection (as a network fault or a database restart would),
+    // then change the table while nobody listens: that news is lost.
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let cut = admin
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN clash_tables'",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert!(
+        !cut.is_empty(),
+        "the nodes listen on connections of their own"
+    );
+    let body = json!({"command": {"type": "commit", "word": "spruce"}});
+    let (status, out) = command(&a, &t.id, &t.p1, body).await;
+    assert_eq!(status, StatusCode::OK, "{out}");
+    // Node B listens again, catches up from the log and tells its stream.
+    let next = tokio::time::timeout(Duration::from_secs(15), said(&mut stream, "p1 is ready"))
+        .await
+        .expect("node B's stream is brought up to date after its news connection came back");
+    assert_eq!(next.event, "update");
+}
+
+#[tokio::test]
+async fn changes_sent_to_two_nodes_at_once_all_land_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in backends(&dir) {
+        let (a, _) = node(&db).await;
+        let (b, _) = node(&db).await;
+        let t = table(&a).await;
+        // B holds the table too; then both nodes take talk from both players at the same time.
+        assert_eq!(
+            log(&b, &t.id, &t.owner).await,
+            log(&a, &t.id, &t.owner).await
+        );
+        let lines = 12;
+        let mut sent = tokio::task::JoinSet::new();
+        for i in 0..lines {
+            let (app, key) = match i % 2 {
+                0 => (a.clone(), t.p1.clone()),
+                _ => (b.clone(), t.p2.clone()),
+            };
+            let uri = format!("/api/tables/{}/chat?key={key}", t.id);
+            sent.spawn(async move {
+                call_json(
+                    &app,
+                    "POST",
+                    &uri,
+                    Some(json!({"text": format!("line {i}")})),
+                )
+                .await
+            });
+        }
+        while let Some(done) = sent.join_next().await {
+            let (status, out) = done.unwrap();
+            assert_eq!(status, StatusCode::NO_CONTENT, "{db:?}: {out}");
+        }
+        // What is stored, as a node that never held the table reads it.
+        let (fresh, _) = node(&db).await;
+        let written = log(&fresh, &t.id, &t.owner).await.to_string();
+        for i in 0..lines {
+            let line = format!("\"line {i}\"");
+            assert_eq!(
+                written.matches(&line).count(),
+                1,
+                "{db:?}: {line} in {written}"
+            );
+        }
+        // And two commands at once, one through each node: both land, numbered 0 and 1.
+        let commit = |word: &str| json!({"command": {"type": "commit", "word": word}});
+        let (one, two) = tokio::join!(
+            command(&a, &t.id, &t.p1, commit("birch")),
+            command(&b, &t.id, &t.p2, commit("alder"))
+        );
+        assert_eq!(
+            (one.0, two.0),
+            (StatusCode::OK, StatusCode::OK),
+            "{one:?} {two:?}"
+        );
+        let mut numbers = [
+            one.1["command"]["n"].as_u64(),
+            two.1["command"]["n"].as_u64(),
+        ];
+        numbers.sort();
+        assert_eq!(numbers, [Some(0), Some(1)]);
+    }
+}
+
+/// Whether an update shows `name` as having the table open.
+fn shows_here(update: &str, name: &str) -> Option<bool> {
+    let update: Value = serde_json::from_str(update).ok()?;
+    let people = update["room"]["people"].as_array()?;
+    let person = people.iter().find(|p| p["name"] == name)?;
+    person["here"].as_bool()
+}
+
+/// The next update of `stream` that shows `name` as here (or not).
+async fn sees_here(stream: &mut Sse, name: &str, here: bool) {
+    loop {
+        if let Some(ev) = stream.next().await
+            && shows_here(&ev.data, name) == Some(here)
+        {
+            return;
+        }
+    }
+}
+
+#[tokio::test]
+async fn who_is_here_counts_pages_open_on_every_node() {
+    let Ok(url) = std::env::var("CLASH_TEST_POSTGRES") else {
+        eprintln!(
+            "notice: CLASH_TEST_POSTGRES is not set, so presence across nodes is not tested here (scripts/test.sh sets it)"
+        );
+        return;
+    };
+    let db = Db::Postgres(url);
+    let (a, _) = node(&db).await;
+    let (b, _) = node(&db).await;
+    let t = table(&a).await;
+    let stream_of = |key: &str| format!("/api/tables/{}/stream?key={key}", t.id);
+    let mut on_b = Sse::open(&b, &stream_of(&t.p2), None).await;
+    let first = on_b.next().await.unwrap();
+    assert_eq!(shows_here(&first.data, "Player 1"), Some(false));
+    // Player 1 opens the table through node A: player 2's page on node B shows them here.
+    let on_a = Sse::open(&a, &stream_of(&t.p1), None).await;
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        sees_here(&mut on_b, "Player 1", true),
+    )
+    .await
+    .expect("node B counts player 1's page on node A");
+    // And gone again when that page closes.
+    drop(on_a);
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        sees_here(&mut on_b, "Player 1", false),
+    )
+    .await
+    .expect("node B sees player 1 leave node A");
+}
