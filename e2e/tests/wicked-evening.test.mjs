@@ -24,10 +24,18 @@ async function hasControl(page, suffix) {
   return (await page.$$eval('#panel [data-control]', (gs, s) => gs.some((g) => g.dataset.control.endsWith(s)), suffix));
 }
 
-/** Tap the first `n` unpressed, usable form tiles in `group`. */
+/** Tap the `n` unpressed, usable form tiles in `group` with the largest dice. Big dice against
+ *  big dice rarely double each other, so first-round knockouts (which end a conflict before the
+ *  round-2 concession this test needs) stay rare, and a loser's consequential step-downs land on
+ *  large forms, far from taking a character out of the chapter. */
 async function tapForms(page, group, n) {
-  for (let i = 0; i < n; i++) {
-    await page.locator(`${group} button.wa-pick[data-form][aria-pressed="false"]:not([disabled])`).first().click();
+  const tiles = `${group} button.wa-pick[data-form][aria-pressed="false"]:not([disabled])`;
+  const ranked = await page.$$eval(tiles, (ts) => ts
+    .map((t) => ({ form: t.dataset.form, size: Math.max(0, ...((t.getAttribute('aria-label') || '').match(/\d+/g) || []).map(Number)) }))
+    .sort((a, b) => b.size - a.size)
+    .map((t) => t.form));
+  for (const form of ranked.slice(0, Math.max(0, n))) {
+    await page.click(`${group} button.wa-pick[data-form="${form}"]`);
   }
 }
 
