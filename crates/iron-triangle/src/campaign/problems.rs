@@ -2,6 +2,9 @@
 //! commits a hidden pick (one of the four options, or a pass); once all are ready the picks are
 //! revealed together; the highest option decides, ties going to the least recent decider and
 //! then to the GM's pick; the decider narrates and alone pays.
+//!
+//! Not retrying a problem (IT-20) is narrative and the GM's to judge: any description may be
+//! opened, and the GM's view notes one that a closed problem already had.
 
 use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
@@ -259,21 +262,9 @@ pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<Campaign
     }
     non_empty(description, "IT-15", "a problem's description")?;
     crate::limits::text(description, "IT-15", "a problem's description")?;
+    // IT-20 (a problem is not retried) is narrative: the GM judges a retry, so a description
+    // like a closed one is not refused; the GM's view notes it (`ProblemView::like_closed`).
     let description = description.trim();
-    if table
-        .campaign
-        .closed_problems
-        .iter()
-        .any(|d| d == description)
-    {
-        return Err(RuleError::illegal(
-            "IT-20",
-            format!(
-                "{} was already resolved; a problem is not retried",
-                crate::limits::shown(description)
-            ),
-        ));
-    }
     let number = table
         .campaign
         .problems_opened
