@@ -45,6 +45,7 @@ pub mod api;
 pub mod bots;
 pub mod chat;
 pub mod config;
+pub mod embed;
 pub mod error;
 pub mod executor;
 pub mod export;
