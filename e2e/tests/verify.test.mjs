@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, person, join, BASE, DESKTOP, PHONE } from '../lib.mjs';
-import { assertNoRawTokens } from '../room.mjs';
+import { assertNoRawTokens, shotsBoth } from '../room.mjs';
 import { playedTable, play, api, clashVerify, jsVerify, verdictOf, read, write, rechain } from '../records.mjs';
 
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
@@ -135,8 +135,9 @@ test('every kind of tampering is refused by both verifiers', async () => {
   added2.entry.event.seed = 'a-seed-nobody-added';
   cases.push(['a seed changed, chain rebuilt', await rechain(seed2)]);
 
-  for (const [what, record, pos] of cases) {
+  for (const [what, record, at] of cases) {
     const r = await agree(write(record), 'failed', what);
+    const pos = at === undefined ? undefined : Number(at);
     if (pos !== undefined) {
       assert.equal(r.js.failures[0].pos, pos, what + ': verify.js names the entry: ' + r.js.failures[0].text);
       assert.match(r.rust.out, new RegExp('FAILED: entry ' + pos + '\\b'), what + ': clash verify names the entry');
@@ -167,11 +168,18 @@ async function waitForCheck(page, pattern) {
   return page.textContent('#fair-check');
 }
 
+/** The Fair dice card at desktop and phone sizes, cut from the whole page (so the sticky turn
+ * banner stays at the top of the page rather than over the card). */
 async function cardShots(page, name) {
   for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await page.setViewportSize(viewport);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(150);
-    await (await fairCard(page)).screenshot({ path: path.join(ARTIFACTS, name + '-' + label + '.png') });
+    const clip = await page.$eval('#fair-card', (e) => {
+      const r = e.getBoundingClientRect();
+      return { x: Math.max(0, r.x - 8), y: Math.max(0, r.y + window.scrollY - 8), width: r.width + 16, height: r.height + 16 };
+    });
+    await page.screenshot({ path: path.join(ARTIFACTS, name + '-' + label + '.png'), fullPage: true, clip });
   }
   await page.setViewportSize(DESKTOP);
 }
@@ -207,20 +215,35 @@ test('after the end, every viewer is shown the rolls and draws re-derived; a for
   assert.equal(await page.$eval('#fair-check', (e) => e.dataset.verdict), 'verified');
   await assertNoRawTokens(page, 'the finished table, Fair dice open');
   await cardShots(page, 'verify-fair-card-finished');
+  await shotsBoth(page, 'verify-finished-page');
 
-  // The same page handed a record with one die changed (and its chain rebuilt).
-  const forged = read(t.watcher);
-  const rolled = commandWith(forged, 'roll');
+  // The same table, its record handed to the page with one die changed: the chain breaks there.
+  const changed = read(t.watcher);
+  const rolled = commandWith(changed, 'roll');
   const d = rolled.entry.draws.find((x) => x.kind === 'roll' && Number(x.sides) > 1);
   d.face = read(String(Number(d.face) % Number(d.sides) + 1));
-  const body = write(await rechain(forged));
-  const tampered = await person(browser);
-  await tampered.route('**/export?**', (route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
-  await join(tampered, BASE + t.links.spectator);
-  await fairCard(tampered);
+  const tampered = await tamperedPage(t, write(changed));
   const bad = await waitForCheck(tampered, /Something is wrong/);
-  assert.match(bad, new RegExp('Entry ' + rolled.pos + ' \\(.+’s command no\\. \\d+\\), draw \\d+: the record says a d\\d+ showing \\d+; the revealed secret gives \\d+'));
+  assert.match(bad, new RegExp('Entry ' + rolled.pos + ' \\(.+’s command no\\. \\d+\\) does not match its hash: it was changed after it was recorded'));
   assert.equal(await tampered.$eval('#fair-check', (e) => e.dataset.verdict), 'failed');
-  await assertNoRawTokens(tampered, 'the forged record, Fair dice open');
-  await cardShots(tampered, 'verify-fair-card-forged');
+  await assertNoRawTokens(tampered, 'the changed record, Fair dice open');
+  await tampered.click('#fair-check details > summary');
+  await cardShots(tampered, 'verify-fair-card-changed');
+
+  // With the chain rebuilt from the revealed secret, the record no longer holds the head this
+  // page was sent: the history was rewritten. (verify.js names the die itself when no head
+  // was seen: see the tampering test above.)
+  const rebuilt = await tamperedPage(t, write(await rechain(changed)));
+  const rewritten = await waitForCheck(rebuilt, /Something is wrong/);
+  assert.match(rewritten, /The log’s history was rewritten\. Entry \d+ is not the one seen earlier\./);
+  await assertNoRawTokens(rebuilt, 'the rebuilt record, Fair dice open');
 });
+
+/** A page of table `t` that is handed `body` for the table's record. */
+async function tamperedPage(t, body) {
+  const page = await person(browser);
+  await page.route('**/export?**', (route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
+  await join(page, BASE + t.links.spectator);
+  await fairCard(page);
+  return page;
+}

@@ -82,30 +82,32 @@
     p.textContent = text;
     return p;
   }
+  // A failure alone in the main text (what else held is in the details); else each check.
   function show(report) {
-    const parts = [];
-    if (report.verdict === 'failed') {
-      parts.push(line('bad', 'Something is wrong with this table’s log. ' + report.failures[0].text));
-    }
-    for (const l of report.lines) parts.push(line('ok', l));
-    for (const l of report.unchecked) parts.push(line('wait', l));
+    const failure = report.failures[0];
+    const parts = failure
+      ? [line('bad', 'Something is wrong with this table’s log. ' + failure.text),
+        line('note', 'Download the record below and run clash verify on it for a full report.')]
+      : report.lines.map((l) => line('ok', l)).concat(report.unchecked.map((l) => line('wait', l)));
     if (report.chance) {
       parts.push(line('note', 'This page checks the dice, not the rules: that every move was allowed and did what the log says is checked by clash verify on the downloaded record.'));
     }
-    parts.push(details(report));
+    parts.push(details(report, failure));
     out.replaceChildren(...parts);
     out.dataset.verdict = report.verdict;
   }
-  function details(report) {
+  function details(report, failure) {
     const d = document.createElement('details');
     const s = document.createElement('summary');
     s.textContent = 'What was checked';
-    const p = document.createElement('p');
-    p.className = 'hint';
-    p.textContent = (report.entries ? report.entries + ' entries' : 'The record') + ', checked in this browser at '
-      + new Date().toLocaleTimeString() + (report.head ? '. Head: ' + report.head : '') + '. '
-      + heads.size + ' heads seen by this browser are required to stay in the log.';
-    d.append(s, p);
+    const p = (text) => Object.assign(document.createElement('p'), { className: 'hint', textContent: text });
+    d.append(s);
+    if (failure) for (const l of report.lines) d.append(p('Held: ' + l));
+    d.append(p((report.entries ? report.entries + ' entries' : 'The record') + ', checked in this browser at '
+      + new Date().toLocaleTimeString() + '. ' + (heads.size === 1 ? 'One head' : heads.size + ' heads')
+      + ' seen by this browser must stay in the log.'));
+    if (report.head) d.append(p('Head of the record: ' + report.head));
+    if (failure && failure.head) d.append(p('Head seen earlier: ' + failure.head));
     return d;
   }
 

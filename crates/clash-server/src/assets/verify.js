@@ -448,10 +448,13 @@
     for (const s of seen || []) {
       const hash = String(s.hash || s).toLowerCase();
       const at = s.pos === undefined ? hashes.indexOf(hash) : (hashes[s.pos] === hash ? s.pos : -1);
-      if (at < 0) return check.fail('A head seen earlier (' + hash + ') is not in this record: its history was rewritten.', { head: hash, pos: s.pos });
+      if (at < 0) {
+        const which = s.pos === undefined ? 'A head seen earlier is not in this record' : 'Entry ' + s.pos + ' is not the one seen earlier';
+        return check.fail('The log’s history was rewritten. ' + which + '.', { head: hash, pos: s.pos });
+      }
       count++;
     }
-    if (count) check.ok('Every one of the ' + count + ' heads seen earlier is still in the log.');
+    if (count) check.ok((count === 1 ? 'The head' : 'Every one of the ' + count + ' heads') + ' seen earlier is still in the log.');
     return true;
   }
 
