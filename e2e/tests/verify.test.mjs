@@ -199,6 +199,7 @@ test('the Fair dice card follows the chain as a table is played', async () => {
   const text = await page.textContent('#fair-check');
   assert.match(text, /Rolls and draws are checked once the table ends/);
   assert.equal(await page.$eval('#fair-check', (e) => e.dataset.verdict), 'partly');
+  assert.equal(await page.textContent('#fair-summary'), '✓ log intact');
   await cardShots(page, 'verify-fair-card-live');
 });
 
@@ -213,6 +214,10 @@ test('after the end, every viewer is shown the rolls and draws re-derived; a for
   assert.match(text, /Every roll and draw re-derived from the revealed secret: \d+ commands, \d+ draws \(\d+ dice, 0 picks\), all match/);
   assert.match(text, /checks the dice, not the rules/);
   assert.equal(await page.$eval('#fair-check', (e) => e.dataset.verdict), 'verified');
+  // Folded, the card's heading still tells the outcome.
+  await page.click('#fair-card > summary');
+  assert.equal(await page.textContent('#fair-summary'), '✓ every roll checked');
+  await page.click('#fair-card > summary');
   await assertNoRawTokens(page, 'the finished table, Fair dice open');
   await cardShots(page, 'verify-fair-card-finished');
   await shotsBoth(page, 'verify-finished-page');
@@ -226,6 +231,7 @@ test('after the end, every viewer is shown the rolls and draws re-derived; a for
   const bad = await waitForCheck(tampered, /Something is wrong/);
   assert.match(bad, new RegExp('Entry ' + rolled.pos + ' \\(.+’s command no\\. \\d+\\) does not match its hash: it was changed after it was recorded'));
   assert.equal(await tampered.$eval('#fair-check', (e) => e.dataset.verdict), 'failed');
+  assert.equal(await tampered.textContent('#fair-summary'), '✗ something is wrong');
   await assertNoRawTokens(tampered, 'the changed record, Fair dice open');
   await tampered.click('#fair-check details > summary');
   await cardShots(tampered, 'verify-fair-card-changed');

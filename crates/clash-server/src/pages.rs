@@ -433,7 +433,7 @@ has a secret choice waiting to be revealed changes hands only after the reveal.<
 /// Verifiable dice.
 fn fair_card(id: &str, key: &str) -> String {
     format!(
-        "<details class=\"card fold\" id=\"fair-card\"><summary><h2>Fair dice</h2></summary>\
+        "<details class=\"card fold\" id=\"fair-card\"><summary><h2>Fair dice</h2> <span class=\"fair-summary\" id=\"fair-summary\"></span></summary>\
 <p class=\"hint\">Every roll, draw and shuffle comes from the server's secret, sealed when the table was made, mixed with the seeds \
 the players' pages add. The secret is revealed when the table ends; then anyone can check every roll with <code>clash verify</code>. \
 This page checks too: the log's chain as it grows, and every roll and draw once the secret is out.</p>\

@@ -51,6 +51,9 @@
     timer = null;
     running = true;
     const target = wanted;
+    // Until the head moves again this head counts as checked, whatever happens (a table
+    // deleted meanwhile answers 404 for good: no point asking every two seconds).
+    checked = target;
     try {
       const r = await fetch(record, { cache: 'no-store' });
       if (r.ok) {
@@ -61,10 +64,10 @@
           // A head noted after this record was taken (another server of the table answered
           // first): look again before calling it a rewrite.
           retried = true;
+          checked = null;
         } else {
           retried = false;
           show(report);
-          checked = target;
         }
       }
     } catch (e) {
@@ -95,6 +98,12 @@
     parts.push(details(report, failure));
     out.replaceChildren(...parts);
     out.dataset.verdict = report.verdict;
+    // The card may be folded: its heading tells the outcome in a few words.
+    const summary = $('fair-summary');
+    if (summary) {
+      summary.textContent = failure ? '✗ something is wrong' : report.chance ? '✓ every roll checked' : '✓ log intact';
+      summary.className = 'fair-summary ' + (failure ? 'bad' : 'ok');
+    }
   }
   function details(report, failure) {
     const d = document.createElement('details');
