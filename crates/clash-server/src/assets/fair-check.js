@@ -117,6 +117,7 @@
       + ' seen by this browser must stay in the log.'));
     if (report.head) d.append(p('Head of the record: ' + report.head));
     if (failure && failure.head) d.append(p('Head seen earlier: ' + failure.head));
+    if (failure && failure.sealed) d.append(p('SHA-256 of the revealed secret: ' + failure.sealed + '; the seal: ' + failure.commitment));
     return d;
   }
 

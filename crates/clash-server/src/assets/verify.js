@@ -408,7 +408,7 @@
     if (!secret) return check.fail('The revealed secret is not written in hex.') && null;
     const sealed = hex(await h.sha256(secret));
     if (sealed !== commitment) {
-      return check.fail('The revealed secret is not the one sealed when the table was made: its SHA-256 is ' + sealed + ', the seal is ' + commitment + '.', { secret: true }) && null;
+      return check.fail('The revealed secret is not the one sealed when the table was made.', { sealed, commitment }) && null;
     }
     check.ok('The revealed secret is the one sealed when the table was made.');
     return secret;
