@@ -104,7 +104,8 @@ fn an_honest_record_verifies_and_an_early_one_holds_no_secret() {
             "{ruleset}: an early record is verified only in part: {out}"
         );
         assert!(
-            out.contains("ok: ") && out.contains("entries chain, following the digests given"),
+            out.contains("ok: the table's creation sealed the secret as")
+                && out.contains("entries chain, following the digests given"),
             "{out}"
         );
         assert!(
