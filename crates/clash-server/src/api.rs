@@ -29,9 +29,20 @@ use crate::extract::{
     Caller, ClientAddr, JsonBody, OptionalJson, Params, TableKey, as_seat, position, seat_named,
 };
 use crate::links::Role;
+use crate::ops::add_seed::AddSeed;
+use crate::ops::claim::Claim;
+use crate::ops::command::Command;
+use crate::ops::delete::Delete;
+use crate::ops::end::End;
+use crate::ops::hand_back::HandBack;
+use crate::ops::invite::Invite;
+use crate::ops::replace_link::{ReplaceLink, SharedLink};
+use crate::ops::revoke::Revoke;
+use crate::ops::take_over::TakeOver;
 use crate::pages;
 use crate::stream::Watcher;
-use crate::tables::{Answer, CommandRequest, SharedLink, Tables};
+use crate::table::Answer;
+use crate::tables::Tables;
 
 type Shared = State<Arc<Tables>>;
 
@@ -250,7 +261,9 @@ async fn table_info(caller: Caller) -> Json<Value> {
 }
 
 async fn delete_table(State(tables): Shared, caller: Caller) -> Result<StatusCode, ApiError> {
-    tables.delete(&caller.table, &caller.key).await?;
+    tables
+        .execute(&caller.table, Delete { key: caller.key })
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -320,7 +333,7 @@ async fn command(
     let command = body.command.ok_or_else(|| {
         ApiError::malformed("put the command under \"command\": {\"command\": {\"type\": …}}")
     })?;
-    let request = CommandRequest {
+    let request = Command {
         key: caller.key,
         as_seat: seat,
         command,
@@ -358,16 +371,16 @@ async fn issue_link(
     OptionalJson(body): OptionalJson<LinkBody>,
 ) -> Result<Response, ApiError> {
     let seat = manageable(&seat)?;
-    let (table, key) = (&caller.table, &caller.key);
+    let (table, key) = (&caller.table, caller.key);
     if body.is_some_and(|b| b.npc) {
-        tables.take_over(table, key, seat).await?;
+        tables.execute(table, TakeOver { key, seat }).await?;
         return Ok((
             StatusCode::CREATED,
             Json(json!({ "seat": seat, "npc": true })),
         )
             .into_response());
     }
-    let invite = tables.invite(table, key, seat).await?;
+    let invite = tables.execute(table, Invite { key, seat }).await?.answer;
     let link = table_path(&table.id, &invite);
     Ok((
         StatusCode::CREATED,
@@ -382,7 +395,11 @@ async fn hand_back(
     Path((_, seat)): Path<(String, String)>,
 ) -> Result<StatusCode, ApiError> {
     let seat = manageable(&seat)?;
-    tables.hand_back(&caller.table, &caller.key, seat).await?;
+    let op = HandBack {
+        key: caller.key,
+        seat,
+    };
+    tables.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -392,7 +409,11 @@ async fn revoke_link(
     Path((_, seat)): Path<(String, String)>,
 ) -> Result<StatusCode, ApiError> {
     let seat = manageable(&seat)?;
-    tables.revoke(&caller.table, &caller.key, seat).await?;
+    let op = Revoke {
+        key: caller.key,
+        seat,
+    };
+    tables.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -411,9 +432,11 @@ async fn replace_link(
             )));
         }
     };
-    let key = tables
-        .replace_link(&caller.table, &caller.key, which)
-        .await?;
+    let op = ReplaceLink {
+        key: caller.key,
+        which,
+    };
+    let key = tables.execute(&caller.table, op).await?.answer;
     let path = table_path(&caller.table.id, &key);
     Ok((
         StatusCode::CREATED,
@@ -424,7 +447,8 @@ async fn replace_link(
 
 /// Exchange an invite (sent as the key) for the player's own key.
 async fn claim(State(tables): Shared, caller: TableKey) -> Result<Response, ApiError> {
-    let (seat, key) = tables.claim(&caller.table, &caller.key).await?;
+    let op = Claim { invite: caller.key };
+    let (seat, key) = tables.execute(&caller.table, op).await?.answer;
     let link = table_path(&caller.table.id, &key);
     Ok((
         StatusCode::CREATED,
@@ -444,14 +468,18 @@ async fn seed(
     caller: TableKey,
     JsonBody(body): JsonBody<SeedBody>,
 ) -> Result<StatusCode, ApiError> {
-    tables
-        .add_seed(&caller.table, &caller.key, &body.seed)
-        .await?;
+    let op = AddSeed {
+        key: caller.key,
+        seed: body.seed,
+    };
+    tables.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 async fn close(State(tables): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
-    tables.close_table(&caller.table, &caller.key).await?;
+    tables
+        .execute(&caller.table, End { key: caller.key })
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -33,7 +33,8 @@ use clash_core::{
 use serde_json::{Value, json};
 
 use crate::log::{
-    Chance, Entry, Hash, TableEvent, canonical, chain, commitment, digest, hex, unhex, unhex_hash,
+    Chance, Entry, Hash, Reader, TableEvent, canonical, chain, commitment, digest, hex, unhex,
+    unhex_hash,
 };
 
 /// The format name of a record.
@@ -46,9 +47,9 @@ pub struct Source<'a> {
     pub commitment: &'a str,
     pub chance: Chance,
     pub viewer: Viewer,
-    /// Who reads it as table talk (`gm`, a seat, or `None` for a spectator): whispers are given
-    /// only to the GM and their sender, even once the secret is revealed.
-    pub reader: Option<String>,
+    /// Who reads it as table talk: a whisper is given only to the GM and the player it is from
+    /// or to, even once the secret is revealed.
+    pub reader: Reader,
     pub revealed: bool,
     /// The log position of each game event.
     pub game_pos: &'a [usize],
@@ -89,31 +90,21 @@ pub fn build(source: &Source<'_>, stored: &[(Value, String)]) -> Value {
     doc
 }
 
-/// A whisper this reader may not read: `Some(what may be shown of it)`.
-fn withheld(source: &Source<'_>, body: &Value) -> Option<Value> {
-    match serde_json::from_value::<Entry>(body.clone()).ok()? {
-        Entry::Table {
-            event: event @ TableEvent::Whispered { .. },
-        } if !event.readable_by(source.reader.as_deref()) => {
-            let TableEvent::Whispered { by, .. } = event else {
-                return None;
-            };
-            serde_json::to_value(Entry::Table {
-                event: TableEvent::Whispered {
-                    by,
-                    text: String::new(),
-                },
-            })
-            .ok()
-        }
-        _ => None,
+/// Whether the entry at `pos` is private talk this reader may not read (a whisper between the
+/// GM and another player): it is left out of the reader's record but for its place in the
+/// chain, before and after the end alike.
+fn private(source: &Source<'_>, pos: usize, body: &Value) -> bool {
+    match serde_json::from_value::<Entry>(body.clone()) {
+        Ok(Entry::Table { event }) => !event.readable_by(&source.reader, pos),
+        _ => false,
     }
 }
 
 fn entry_for(source: &Source<'_>, pos: usize, body: &Value, hash: &str) -> Value {
-    if let Some(seen) = withheld(source, body) {
-        // Chained by its digest alone: the line itself is between its sender and the GM.
-        return json!({ "pos": pos, "hash": hash, "seen": seen, "withheld": true,
+    if private(source, pos, body) {
+        // Chained by its digest alone, like any entry this reader may not see: no author, no
+        // kind, no text.
+        return json!({ "pos": pos, "hash": hash, "hidden": true,
             "digest": hex(&digest(source.secret, source.table, pos as u64, body)) });
     }
     if source.revealed {
@@ -176,8 +167,11 @@ struct Item {
     entry: Option<Value>,
     /// The part a key may see of an entry it may not read whole.
     seen: Option<Value>,
-    /// A whisper between a player and the GM, given by its digest only.
+    /// A whisper between a player and the GM, given by its digest only, with its author (as
+    /// records made before whispers were left out entirely gave it).
     withheld: bool,
+    /// Given by its digest alone: after the end, only talk between the GM and another player.
+    hidden: bool,
 }
 
 /// Check a record. `seen_heads` are head hashes a player noted during play: each must be one
@@ -235,6 +229,7 @@ fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
             entry: e.get("entry").cloned(),
             seen: e.get("seen").cloned(),
             withheld: e.get("withheld").and_then(Value::as_bool) == Some(true),
+            hidden: e.get("hidden").and_then(Value::as_bool) == Some(true),
         });
     }
     if items.is_empty() {
@@ -283,10 +278,17 @@ fn check_chain(
     report: &mut Report,
 ) {
     let mut head: Hash = [0; 32];
+    let mut private = 0;
     for item in items {
         let digest = match (secret, &item.entry, item.digest) {
             (Some(secret), Some(entry), _) => digest(secret, table, item.pos as u64, entry),
             (Some(_), None, Some(d)) if item.withheld && is_whisper(item.seen.as_ref()) => d,
+            // Not this reader's to read (talk between the GM and another player); the replay
+            // shows it stood for nothing the rules or the dice depend on.
+            (Some(_), None, Some(d)) if item.hidden => {
+                private += 1;
+                d
+            }
             (Some(_), None, _) => {
                 report.failures.push(format!(
                     "entry {}: hidden in a record that reveals the secret",
@@ -329,6 +331,11 @@ fn check_chain(
         items.len(),
         hex(&head)
     ));
+    if private > 0 {
+        report.verified.push(format!(
+            "{private} entries are not given to this record's reader (private talk between the GM and another player): they are followed by their digest alone"
+        ));
+    }
 }
 
 fn check_heads(items: &[Item], seen_heads: &[String], report: &mut Report) {
@@ -390,9 +397,19 @@ fn replay(
 ) {
     let entries: Vec<Entry> = match items
         .iter()
-        .map(|i| {
-            let withheld = i.withheld.then(|| i.seen.clone()).flatten();
-            serde_json::from_value(i.entry.clone().or(withheld).unwrap_or(Value::Null))
+        .map(|i| match (&i.entry, i.withheld, i.hidden) {
+            (Some(entry), _, _) => serde_json::from_value(entry.clone()),
+            (None, true, _) => serde_json::from_value(i.seen.clone().unwrap_or(Value::Null)),
+            // Private talk in a revealed record: a table event the rules never read. Had it
+            // stood for a command, an event or a seed, the replay below would not match.
+            (None, false, true) => Ok(Entry::Table {
+                event: TableEvent::Whispered {
+                    by: String::new(),
+                    text: String::new(),
+                    to: None,
+                },
+            }),
+            (None, false, false) => serde_json::from_value(Value::Null),
         })
         .collect()
     {
@@ -590,6 +607,14 @@ impl Replay<'_> {
         let Entry::Command(c) = &entries[pos] else {
             return Ok(pos + 1);
         };
+        // Commands are numbered in log order, taken back or not: a gap is a command left out.
+        let expected = self.commands as u64;
+        if c.n != expected {
+            return Err(format!(
+                "entry {pos}: command {} where command {expected} comes next: a command is missing from the record",
+                c.n
+            ));
+        }
         let seeds: Vec<(String, String)> = self
             .seeds
             .iter()

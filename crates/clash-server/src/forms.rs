@@ -29,7 +29,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::api::{Creating, table_path};
-use crate::error::{ApiError, Conflict};
+use crate::error::{ApiError, Conflict, TableError};
 use crate::extract::{Caller, JsonBody};
 use crate::links::Role;
 use crate::pages::esc;
@@ -140,7 +140,11 @@ async fn create(
     let created = tables.create(&body.ruleset, &title, setup).await?;
     let t = &created.table;
     for seat in body.gm_plays {
-        tables.take_over(t, &created.owner_key, seat).await?;
+        let op = crate::ops::take_over::TakeOver {
+            key: created.owner_key.clone(),
+            seat,
+        };
+        tables.execute(t, op).await?;
     }
     let body = json!({
         "table": t.id,
@@ -162,9 +166,7 @@ async fn create(
 /// outside its lock.
 async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
     if caller.rights.role != Role::Owner {
-        return Err(ApiError::forbidden(
-            "only the GM downloads the table's setup",
-        ));
+        return Err(TableError::forbidden("only the GM downloads the table's setup").into());
     }
     let reply = caller.table.answer(&caller.key, None, usize::MAX).await?;
     let snapshot = reply.snapshot;
@@ -172,7 +174,7 @@ async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
         .game()
         .position(Viewer::Seat(Seat::Gm))
         .ok_or_else(|| {
-            ApiError::conflict(
+            TableError::conflict(
                 Conflict::NoPosition,
                 "the table cannot be written as a setup just now (a secret choice is still hidden, \
                  or the players are still making their characters): try again later",

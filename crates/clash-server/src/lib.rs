@@ -46,6 +46,7 @@ pub mod bots;
 pub mod chat;
 pub mod config;
 pub mod error;
+pub mod executor;
 pub mod export;
 pub mod extract;
 pub mod forms;
@@ -58,16 +59,19 @@ pub mod manage;
 pub mod metrics;
 pub mod net;
 pub mod odds;
+pub mod ops;
 pub mod pages;
 pub mod play;
 pub mod presence;
 pub mod rate;
 pub mod room;
 pub mod rules;
+pub mod seats;
 pub mod setups;
 pub mod snapshot;
 pub mod store;
 pub mod stream;
+pub mod table;
 pub mod tables;
 pub mod undo;
 pub mod work;
@@ -80,7 +84,7 @@ use std::time::Duration;
 use clash_core::RulesetEntry;
 
 pub use config::Limits;
-pub use error::ApiError;
+pub use error::{ApiError, TableError};
 pub use tables::Tables;
 
 /// Open (or create) the database at `path` with the default limits. No table is read until it

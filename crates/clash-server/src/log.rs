@@ -119,12 +119,15 @@ pub enum TableEvent {
     SecretRevealed { secret: String },
     /// A line of table talk from `by` (`gm` or a seat), for everyone at the table.
     Said { by: String, text: String },
-    /// A line from a player to the GM alone: only the GM and its sender read it, in the live
-    /// log and in the table's record (see [`TableEvent::readable_by`]).
+    /// A line from a player to the GM alone, or (with `to`) from the GM to one seat's player:
+    /// only the GM and that seat's player read it, in the live log and in the table's record
+    /// (see [`TableEvent::readable_by`]).
     Whispered {
         by: String,
         #[serde(default)]
         text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<Seat>,
     },
     /// The GM took back command `n` (by `seat`, at log position `at`, with its `events` game
     /// events): the game goes on as if it had not been sent. Nothing is deleted: the command and
@@ -151,6 +154,15 @@ pub enum TableEvent {
     /// The GM switched odds in play on or off: while on, each seat is shown the odds of its
     /// next choice, worked out from its own view.
     OddsSwitched { enabled: bool },
+}
+
+/// Who reads the table's talk: the GM, a seat's player (who holds the seat since log position
+/// `since`, when they claimed it), or a spectator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    Gm,
+    Player { seat: Seat, since: usize },
+    Spectator,
 }
 
 /// Who said a line of table talk: `gm` or a seat, by name.
@@ -212,9 +224,18 @@ impl TableEvent {
                 "The game is over, so the table closes: no more commands.".to_string()
             }
             TableEvent::Said { by, text } => format!("{}: {text}", speaker(by, name)),
-            TableEvent::Whispered { by, text } => {
+            TableEvent::Whispered { by, text, to: None } => {
                 format!("{} (to the GM only): {text}", speaker(by, name))
             }
+            TableEvent::Whispered {
+                by,
+                text,
+                to: Some(to),
+            } => format!(
+                "{} (to {} only): {text}",
+                speaker(by, name),
+                name(*to)
+            ),
             TableEvent::Undone { seat: s, .. } => format!(
                 "The GM takes back {} last command: the game goes on as if it had not been sent.",
                 match s {
@@ -247,12 +268,20 @@ impl TableEvent {
         }
     }
 
-    /// Whether `reader` (`gm` for the GM's link, a seat for its player, `None` for a spectator)
-    /// may read this event: everyone, except a whisper, which only the GM and its sender read.
-    pub fn readable_by(&self, reader: Option<&str>) -> bool {
-        match self {
-            TableEvent::Whispered { by, .. } => reader == Some("gm") || reader == Some(by.as_str()),
-            _ => true,
+    /// Whether `reader` may read this event, logged at position `pos`: everyone may, except a
+    /// whisper, which only the GM reads and the player who held the seat it is from or to when
+    /// it was said (a seat's next player does not read the whispers of the one before).
+    pub fn readable_by(&self, reader: &Reader, pos: usize) -> bool {
+        let TableEvent::Whispered { by, to, .. } = self else {
+            return true;
+        };
+        match reader {
+            Reader::Gm => true,
+            Reader::Spectator => false,
+            Reader::Player { seat, since } => {
+                let theirs = *by == seat.to_string() || *to == Some(*seat);
+                theirs && pos >= *since
+            }
         }
     }
 

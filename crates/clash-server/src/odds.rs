@@ -65,8 +65,10 @@ async fn switch(
     caller: Caller,
     JsonBody(body): JsonBody<Switch>,
 ) -> Result<Json<Value>, ApiError> {
-    tables
-        .set_odds(&caller.table, &caller.key, body.enabled)
-        .await?;
+    let op = crate::ops::set_odds::SetOdds {
+        key: caller.key,
+        enabled: body.enabled,
+    };
+    tables.execute(&caller.table, op).await?;
     Ok(Json(json!({ "enabled": body.enabled })))
 }

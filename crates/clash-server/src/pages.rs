@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use clash_core::RulesetEntry;
 
 use crate::api::{table_path, table_summary};
-use crate::error::ApiError;
+use crate::error::{ApiError, TableError};
 use crate::extract::{Caller, ClientAddr, Params, as_seat};
 use crate::links::Role;
 use crate::tables::{TITLE_LIMIT, Tables};
@@ -56,7 +56,8 @@ fn page(title: &str, body: &str) -> String {
     )
 }
 
-fn error_page(e: &ApiError) -> Response {
+fn error_page(e: impl Into<ApiError>) -> Response {
+    let e: ApiError = e.into();
     let body = format!(
         "<main class=\"narrow\"><h1>Clash</h1><section class=\"card\"><h2>That did not work</h2>\
 <p class=\"error\">{}</p><p><a href=\"/\">Back to the lobby</a></p></section></main>",
@@ -170,7 +171,7 @@ pub async fn create_from_form(
 ) -> Response {
     let fields = match form {
         Ok(Form(f)) => f,
-        Err(e) => return error_page(&ApiError::malformed(e.body_text())),
+        Err(e) => return error_page(ApiError::malformed(e.body_text())),
     };
     let chosen = fields.get("preset").cloned().unwrap_or_default();
     let setup_text = fields
@@ -236,7 +237,10 @@ pub async fn create_from_form(
         Ok(created) => {
             Redirect::to(&table_path(&created.table.id, &created.owner_key)).into_response()
         }
-        Err(e) => refuse(e.status(), e.message()),
+        Err(e) => {
+            let e = ApiError::from(e);
+            refuse(e.status(), e.message())
+        }
     }
 }
 
@@ -264,16 +268,17 @@ pub async fn claim_from_page(
 ) -> Response {
     let table = match tables.get(&id).await {
         Ok(t) => t,
-        Err(e) => return error_page(&e),
+        Err(e) => return error_page(e),
     };
-    match tables.claim(&table, &invite).await {
-        Ok((_, key)) => Redirect::to(&table_path(&id, &key)).into_response(),
-        Err(ApiError::Conflict { .. } | ApiError::BadKey) => error_page(&ApiError::conflict(
+    let claim = crate::ops::claim::Claim { invite };
+    match tables.execute(&table, claim).await {
+        Ok(done) => Redirect::to(&table_path(&id, &done.answer.1)).into_response(),
+        Err(TableError::Conflict { .. } | TableError::BadKey) => error_page(TableError::conflict(
             crate::error::Conflict::NotInvite,
             "this invite has already been used (or replaced). If you did not use it yourself, tell the GM: \
              someone else took the seat. Ask the GM for a new link.",
         )),
-        Err(e) => error_page(&e),
+        Err(e) => error_page(e),
     }
 }
 
@@ -291,16 +296,16 @@ pub async fn table_page(
 ) -> Response {
     let as_seat = match as_seat(q.as_seat.as_deref()) {
         Ok(s) => s,
-        Err(e) => return error_page(&e),
+        Err(e) => return error_page(e),
     };
     let table = match tables.get(&id).await {
         Ok(t) => t,
-        Err(e) => return error_page(&e),
+        Err(e) => return error_page(e),
     };
     let rights = match table.access(&key, as_seat).await {
         Ok(a) => a,
-        Err(ApiError::Invite) => return claim_page(&table.title, &id, &key),
-        Err(e) => return error_page(&e),
+        Err(TableError::Invite) => return claim_page(&table.title, &id, &key),
+        Err(e) => return error_page(e),
     };
     let caller = Caller {
         table,
@@ -311,9 +316,9 @@ pub async fn table_page(
     let update = match t.answer(&key, as_seat, 0).await {
         Ok(a) => match a.text(tables.metrics()).await {
             Ok(text) => serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
-            Err(e) => return error_page(&e),
+            Err(e) => return error_page(e),
         },
-        Err(e) => return error_page(&e),
+        Err(e) => return error_page(e),
     };
     let summary = table_summary(&caller).await;
     let entry = tables.entry(t.ruleset);
