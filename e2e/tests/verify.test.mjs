@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, person, join, BASE, DESKTOP, PHONE } from '../lib.mjs';
 import { assertNoRawTokens, shotsBoth } from '../room.mjs';
-import { playedTable, play, api, clashVerify, jsVerify, verdictOf, read, write, rechain } from '../records.mjs';
+import { ClashVerify, playedTable, play, api, clashVerify, jsVerify, verdictOf, read, write, rechain } from '../records.mjs';
 
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 
@@ -54,7 +54,9 @@ test('finished records of all four games verify in both verifiers, whoever downl
       assert.match(r.js.lines.join('\n'), /Every roll and draw re-derived from the revealed secret: \d+ commands, \d+ draws/);
     }
     // The spectator is not given the whisper, only its digest; both chain it all the same.
-    assert.match(t.watcher, /"withheld": true/);
+    assert.match(t.watcher, /"hidden": true/);
+    assert.doesNotMatch(t.watcher, /I bluff/);
+    assert.match(t.gm, /I bluff/);
   }
   const dice = tables['wicked-age'];
   const cards = tables['nd-tourists'];
@@ -130,6 +132,17 @@ test('every kind of tampering is refused by both verifiers', async () => {
   const d2 = rolled2.entry.draws.find((d) => d.kind === 'roll' && Number(d.sides) > 1);
   d2.face = read(String(Number(d2.face) % Number(d2.sides) + 1));
   cases.push(['a die changed, chain rebuilt', await rechain(die2), rolled2.pos]);
+  // A command passed off as private talk: its digest kept, so the chain holds; the gap in the
+  // commands' numbers gives it away.
+  const gap = read(dice);
+  const commands = gap.entries.filter((e) => e.entry && e.entry.kind === 'command');
+  const dropped2 = commands[1];
+  const d = ClashVerify.derive;
+  const digest = await d.digest(d.hashing(globalThis.crypto.subtle), d.unhex(gap.secret), gap.table, Number(dropped2.pos), dropped2.entry);
+  gap.entries[Number(dropped2.pos)] = { pos: dropped2.pos, hash: dropped2.hash, hidden: true, digest: d.hex(digest) };
+  cases.push(['a command hidden as private talk', gap]);
+  const gapReport = await jsVerify(write(gap));
+  assert.match(gapReport.failures[0].text, /comes where command no\. 1 should: a command is missing from the record/);
   const seed2 = read(dice);
   const added2 = seed2.entries.find((e) => e.entry && e.entry.kind === 'table' && e.entry.event.type === 'seed_added');
   added2.entry.event.seed = 'a-seed-nobody-added';

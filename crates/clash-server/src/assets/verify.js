@@ -389,6 +389,7 @@
         entry: e.entry,
         seen: e.seen,
         withheld: e.withheld === true,
+        hidden: e.hidden === true,
       });
     }
     return items;
@@ -419,12 +420,14 @@
     const table = text(record.table) || '';
     let head = new Uint8Array(32);
     const hashes = [];
+    let talk = 0; // private talk followed by its digest in a revealed record
     for (const item of items) {
+      const given = item.digest && item.digest.length === 32 ? item.digest : null;
       let d;
       if (secret && item.entry !== undefined) d = await digest(h, secret, table, item.pos, item.entry);
-      else if (secret && item.withheld && isWhisper(item.seen) && item.digest && item.digest.length === 32) d = item.digest;
+      else if (secret && given && (item.hidden || (item.withheld && isWhisper(item.seen)))) { d = given; talk++; }
       else if (secret) return check.fail('Entry ' + item.pos + ' is hidden in a record that reveals the secret.', { pos: item.pos }) && null;
-      else if (item.digest && item.digest.length === 32) d = item.digest;
+      else if (given) d = given;
       else return check.fail('Entry ' + item.pos + ' has no digest.', { pos: item.pos }) && null;
       head = await chain(h, head, d);
       hashes.push(hex(head));
@@ -437,7 +440,10 @@
     if (record.head !== hashes[hashes.length - 1]) {
       return check.fail('The record’s head is not the hash of its last entry.') && null;
     }
-    const how = secret ? 'each against its content' : 'up to the latest';
+    const how = !secret ? 'up to the latest'
+      : talk ? 'each against its content, but for ' + talk + ' private ' + (talk === 1 ? 'line' : 'lines')
+        + ' of talk between the GM and a player, checked by digest'
+        : 'each against its content';
     check.ok('The log’s chain is intact: ' + items.length + ' entries checked, ' + how + '.');
     return hashes;
   }
@@ -478,6 +484,11 @@
         continue;
       }
       if (e.kind !== 'command') continue;
+      // Commands are numbered in log order from 0: a gap is a command left out of the record.
+      if (whole(e.n) !== BigInt(tally.commands)) {
+        return check.fail('Entry ' + item.pos + ' (' + describe(e, check.names) + ') comes where command no. ' + tally.commands
+          + ' should: a command is missing from the record.', { pos: item.pos }) && null;
+      }
       const inForce = [...seeds.entries()].sort((a, b) => byCodePoints(a[0], b[0]));
       if (!(await checkCommand(h, { table, secret, seeds: inForce, pos: item.pos, entry: e }, tally, check))) return null;
     }
