@@ -244,7 +244,11 @@ fn check_secret(doc: &Value, items: &[Item], report: &mut Report) -> Option<Vec<
     let first = items[0].entry.as_ref().or(items[0].seen.as_ref());
     let created = first.and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok());
     match &created {
-        Some(Entry::Table { event: TableEvent::Created { commitment: c, .. } }) if c == commitment_text => {}
+        Some(Entry::Table { event: TableEvent::Created { commitment: c, .. } }) if c == commitment_text => {
+            if doc.get("secret").is_none() {
+                report.verified.push(format!("the table's creation sealed the secret as {c}, the commitment this record gives"));
+            }
+        }
         Some(Entry::Table { event: TableEvent::Created { .. } }) => report
             .failures
             .push("entry 0 (the table's creation): its commitment differs from the record's \"commitment\"".into()),

@@ -338,6 +338,7 @@ pub async fn table_page(
 <div class=\"cols\"><div class=\"col col-play\">{board}</div>\
 <div class=\"col col-side\">{talk}{gm}{fairness}</div></div></main>{dialogs}\
 <script type=\"application/json\" id=\"boot\">{boot}</script>\
+<script src=\"/assets/verify.js\"></script><script src=\"/assets/fair-check.js\"></script>\
 <script src=\"/assets/app.js\"></script>{panel}",
         header = table_header(&title, game, &me),
         banner = TURN_BANNER,
@@ -431,9 +432,11 @@ has a secret choice waiting to be revealed changes hands only after the reveal.<
 /// Verifiable dice.
 fn fair_card(id: &str, key: &str) -> String {
     format!(
-        "<details class=\"card fold\" id=\"fair-card\"><summary><h2>Fair dice</h2></summary>\
+        "<details class=\"card fold\" id=\"fair-card\"><summary><h2>Fair dice</h2> <span class=\"fair-summary\" id=\"fair-summary\"></span></summary>\
 <p class=\"hint\">Every roll, draw and shuffle comes from the server's secret, sealed when the table was made, mixed with the seeds \
-the players' pages add. The secret is revealed when the table ends; then anyone can check every roll with <code>clash verify</code>.</p>\
+the players' pages add. The secret is revealed when the table ends; then anyone can check every roll with <code>clash verify</code>. \
+This page checks too: the log's chain as it grows, and every roll and draw once the secret is out.</p>\
+<div id=\"fair-check\" class=\"fair-check\" role=\"status\" aria-live=\"polite\"><p class=\"check wait\">Checking the log…</p></div>\
 <dl class=\"fair\"><dt>Sealed secret (SHA-256)</dt><dd><code id=\"commitment\"></code></dd>\
 <dt>Log head</dt><dd><code id=\"head\"></code></dd><dt>Seeds</dt><dd id=\"seeds\"></dd>\
 <dt>Secret</dt><dd id=\"secret\">revealed when the table ends</dd></dl>\
@@ -460,6 +463,14 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "app.js" => (
             "text/javascript; charset=utf-8",
             include_str!("assets/app.js"),
+        ),
+        "verify.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/verify.js"),
+        ),
+        "fair-check.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/fair-check.js"),
         ),
         "claim.js" => (
             "text/javascript; charset=utf-8",

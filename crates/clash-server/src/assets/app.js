@@ -648,6 +648,8 @@
       try { panel($('panel'), update, send); } catch (e) { console.error(e); }
     }
     if (rememberedTitle !== update.title) { rememberedTitle = update.title; remember(update); }
+    // The Fair dice card's own check (fair-check.js) follows the log's head.
+    document.dispatchEvent(new CustomEvent('clash:update', { detail: update }));
     document.body.dataset.events = String(cursor);
     document.body.dataset.gameEvents = String(document.querySelectorAll('#log li:not(.table-event)').length);
   }
