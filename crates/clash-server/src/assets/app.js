@@ -287,8 +287,10 @@
       const kind = kindOf(ev);
       const li = el('li', { 'data-index': String(ev.index), 'data-kind': kind, class: 'fresh ' + kind + (ev.table ? ' table-event' : '') });
       if (kind === 'talk') {
+        // What a person typed stays in an isolate of its own: a right-to-left line or a stray
+        // direction mark cannot reorder the speaker's name or the lines around it.
         const colon = ev.text.indexOf(': ');
-        li.append(el('b', {}, ev.text.slice(0, colon + 1)), ev.text.slice(colon + 1));
+        li.append(el('b', {}, ev.text.slice(0, colon + 1)), ' ', el('bdi', {}, ev.text.slice(colon + 2)));
         if (ev.table.type === 'whispered') li.classList.add('whisper');
       } else {
         li.textContent = ev.text;
