@@ -405,6 +405,7 @@ const TALK_CARD: &str = "<details class=\"card fold\" id=\"log-card\" data-open-
 <input id=\"chat-text\" maxlength=\"500\" placeholder=\"Say something to the table\">\
 <button type=\"submit\" class=\"small\" id=\"chat-send\">Say</button>\
 <label class=\"check\" id=\"whisper-box\" hidden><input type=\"checkbox\" id=\"whisper\"> Whisper to the GM only</label>\
+<label class=\"check\" id=\"whisper-to-box\" hidden>To <select id=\"whisper-to\"><option value=\"\">Everyone</option></select></label>\
 <p class=\"error\" id=\"chat-error\" role=\"alert\"></p></form>\
 <p class=\"hint\" id=\"chat-readonly\" hidden>Spectators read the table talk.</p></details>";
 

@@ -342,6 +342,15 @@
     $('chat').hidden = !room.can_talk;
     $('chat-readonly').hidden = room.can_talk || room.role !== 'spectator';
     $('whisper-box').hidden = !room.can_whisper;
+    // The GM may whisper to one player: every seat a player holds, by the name the table knows.
+    const to = $('whisper-to');
+    const players = room.can_talk && room.role === 'gm'
+      ? room.people.filter((p) => p.holder === 'player') : [];
+    $('whisper-to-box').hidden = players.length === 0;
+    const chosen = to.value;
+    to.replaceChildren(el('option', { value: '' }, 'Everyone'),
+      ...players.map((p) => el('option', { value: p.seat }, p.name + ' only')));
+    if (players.some((p) => p.seat === chosen)) to.value = chosen;
   }
 
   $('chat').addEventListener('submit', async (e) => {
@@ -352,7 +361,7 @@
     $('chat-error').textContent = '';
     const r = await fetch(api + '/chat?' + keyParam, {
       method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ text: text, to_gm: $('whisper').checked }),
+      body: JSON.stringify({ text: text, to_gm: $('whisper').checked, to: $('whisper-to').value || undefined }),
     }).catch((err) => ({ ok: false, status: 0, json: async () => ({ error: { message: err.message } }) }));
     if (!r.ok) { showError($('chat-error'), await errorOf(r), r.status); return; }
     input.value = '';
