@@ -33,21 +33,11 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use axum::Json;
-use axum::Router;
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use clash_core::{AnyGame, BotFn, Budget, Seat, SeededRandomness, Strength};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::error::{ApiError, TableError};
-use crate::extract::{OptionalJson, TableKey, seat_named};
+use crate::error::TableError;
 use crate::ops::bot_move::BotMove;
-use crate::ops::seat_bot::SeatBot;
-use crate::ops::unseat_bot::UnseatBot;
 use crate::table::Table;
 use crate::tables::Tables;
 use crate::work::{self, Kind};
@@ -260,62 +250,4 @@ async fn fall_back(
         "a bot's casual move failed too; it waits for the table to change"
     );
     Pass::Idle
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeatBody {
-    /// `casual` or `strong` (default `casual`).
-    #[serde(default)]
-    strength: Option<String>,
-}
-
-/// `POST /api/tables/{id}/seats/{seat}/bot` (`{"strength": "strong"}`): the GM seats a bot.
-async fn seat(
-    State(tables): State<Arc<Tables>>,
-    caller: TableKey,
-    Path((_, seat)): Path<(String, String)>,
-    OptionalJson(body): OptionalJson<SeatBody>,
-) -> Result<Response, ApiError> {
-    let seat = seat_named(&seat)?;
-    let strength = match body.and_then(|b| b.strength) {
-        None => Strength::Casual,
-        Some(text) => text
-            .parse::<Strength>()
-            .map_err(|e| ApiError::malformed(e.to_string()))?,
-    };
-    let op = SeatBot {
-        key: caller.key,
-        seat,
-        strength,
-    };
-    tables.execute(&caller.table, op).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "seat": seat, "bot": strength })),
-    )
-        .into_response())
-}
-
-/// `DELETE /api/tables/{id}/seats/{seat}/bot`: the GM takes the seat back from its bot.
-async fn unseat(
-    State(tables): State<Arc<Tables>>,
-    caller: TableKey,
-    Path((_, seat)): Path<(String, String)>,
-) -> Result<StatusCode, ApiError> {
-    let seat = seat_named(&seat)?;
-    let op = UnseatBot {
-        key: caller.key,
-        seat,
-    };
-    tables.execute(&caller.table, op).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-/// The routes that seat and unseat bots.
-pub fn routes() -> Router<Arc<Tables>> {
-    Router::new().route(
-        "/api/tables/{id}/seats/{seat}/bot",
-        post(seat).delete(unseat),
-    )
 }

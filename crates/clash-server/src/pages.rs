@@ -17,9 +17,10 @@ use serde_json::{Value, json};
 
 use clash_core::RulesetEntry;
 
-use crate::api::{table_path, table_summary};
 use crate::error::{ApiError, TableError};
 use crate::extract::{Caller, ClientAddr, Params, as_seat};
+use crate::http::table_path;
+use crate::http::tables::table_summary;
 use crate::links::Role;
 use crate::tables::{TITLE_LIMIT, Tables};
 
@@ -536,6 +537,17 @@ pub async fn panel_asset(State(tables): State<Arc<Tables>>, Path(file): Path<Str
         text,
     )
         .into_response()
+}
+
+/// The web UI's pages and assets (HTML and files, not part of the JSON API).
+pub fn routes() -> axum::Router<Arc<Tables>> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/", get(lobby))
+        .route("/tables", axum::routing::post(create_from_form))
+        .route("/t/{id}/{key}", get(table_page).post(claim_from_page))
+        .route("/assets/{name}", get(asset))
+        .route("/assets/panel/{file}", get(panel_asset))
 }
 
 #[cfg(test)]

@@ -12,23 +12,13 @@
 //! command by command under the same conditions.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
-use axum::Router;
-use axum::extract::State;
-use axum::http::StatusCode;
-use axum::routing::post;
 use clash_core::{AnyGame, GameError, Seat};
-use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::ApiError;
-use crate::extract::{OptionalJson, TableKey};
 use crate::log::TableEvent;
-use crate::ops::undo::Undo;
 use crate::play::{Item, Play};
 use crate::room::UndoOffer;
-use crate::tables::Tables;
 
 /// The command that would be taken back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,32 +116,4 @@ pub fn rebuilt(
         fresh.restore(event)?;
     }
     Ok(fresh)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct UndoBody {
-    /// The number of the command to take back (refused if it is no longer the last one).
-    #[serde(default)]
-    n: Option<u64>,
-}
-
-/// `POST /api/tables/{id}/undo` (`{"n": …}` optional): the GM takes back the last command.
-async fn undo(
-    State(tables): State<Arc<Tables>>,
-    caller: TableKey,
-    OptionalJson(body): OptionalJson<UndoBody>,
-) -> Result<StatusCode, ApiError> {
-    let expected = body.and_then(|b| b.n);
-    let op = Undo {
-        key: caller.key,
-        expected,
-    };
-    tables.execute(&caller.table, op).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-/// The undo route, sharing the tables with the rest of the application.
-pub fn routes() -> Router<Arc<Tables>> {
-    Router::new().route("/api/tables/{id}/undo", post(undo))
 }
