@@ -372,4 +372,3 @@ mod tests {
         assert_eq!(first_difference(&a, &a), None);
     }
 }
-

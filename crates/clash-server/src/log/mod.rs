@@ -97,8 +97,13 @@ pub enum TableEvent {
     },
     /// A client seed for chance from here on (`by` is a seat, or `gm` for the GM's link).
     SeedAdded { by: String, seed: String },
-    /// A new invite link for a seat; any earlier link or invite for it stops working.
-    InviteIssued { seat: Seat },
+    /// A new invite link for a seat; any earlier link or invite for it stops working
+    /// (`replaced`: there was one).
+    InviteIssued {
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        replaced: bool,
+    },
     /// An invite was used: the seat now has its player, with a key only they hold.
     SeatClaimed { seat: Seat },
     /// The GM plays the seat from now on.
@@ -184,25 +189,19 @@ impl TableEvent {
     pub fn narrate(&self, name: &dyn Fn(Seat) -> String) -> String {
         let seat = |s: &Seat| format!("{}'s seat", name(*s));
         match self {
-            TableEvent::Created { commitment, .. } => format!(
-                "The table is set. Fair dice: the server's secret is sealed as {}…; it is revealed when the table ends.",
-                &commitment[..commitment.len().min(16)]
-            ),
-            TableEvent::SeedAdded { by, seed } => {
-                let who = by
-                    .parse::<Seat>()
-                    .map_or_else(|_| "Someone".to_string(), |s| capitalised(&name(s)));
-                format!(
-                    "{who} adds a seed to the dice ({}…).",
-                    &seed[..seed.len().min(12)]
-                )
+            TableEvent::Created { .. } => {
+                "The table is set. Fair dice: the server has sealed its secret, to be revealed when the table ends (see Fair dice).".into()
             }
-            TableEvent::InviteIssued { seat: s } => {
-                format!(
-                    "A new link is issued for {}; any earlier link for it no longer works.",
+            TableEvent::SeedAdded { by, .. } => {
+                format!("{} adds a seed to the dice.", speaker(by, name))
+            }
+            TableEvent::InviteIssued { seat: s, replaced } => match replaced {
+                true => format!(
+                    "A new invite is issued for {}; the earlier link no longer works.",
                     seat(s)
-                )
-            }
+                ),
+                false => format!("An invite is issued for {}.", seat(s)),
+            },
             TableEvent::SeatClaimed { seat: s } => format!("A player takes {}.", seat(s)),
             TableEvent::TakenOver { seat: s } => format!("The GM takes over {}.", seat(s)),
             TableEvent::HandedBack { seat: s } => {
@@ -260,10 +259,9 @@ impl TableEvent {
             TableEvent::OddsSwitched { enabled: false } => {
                 "The GM turns odds in play off.".into()
             }
-            TableEvent::SecretRevealed { secret } => format!(
-                "The server's secret is revealed ({}…): anyone with the table's record can now check every roll and draw.",
-                &secret[..secret.len().min(16)]
-            ),
+            TableEvent::SecretRevealed { .. } => {
+                "The server's secret is revealed: anyone with the table's record can now check every roll and draw (see Fair dice).".into()
+            }
         }
     }
 
@@ -352,9 +350,7 @@ mod tests {
             by: "gm".into(),
             seed: "00ff".into(),
         };
-        assert_eq!(
-            seed.narrate(&name),
-            "The GM adds a seed to the dice (00ff…)."
-        );
+        // The seed itself belongs in Fair dice, not in the log's words (issue 29).
+        assert_eq!(seed.narrate(&name), "The GM adds a seed to the dice.");
     }
 }

@@ -46,7 +46,12 @@ impl Operation for Invite {
                 status: LinkStatus::Invite,
             }),
         ];
-        let events = vec![TableEvent::InviteIssued { seat: self.seat }];
+        let role = self.seat.to_string();
+        let replaced = at.play.links.iter().any(|l| l.role == role);
+        let events = vec![TableEvent::InviteIssued {
+            seat: self.seat,
+            replaced,
+        }];
         Ok(Decision::change(
             super::Change::table(events, links),
             invite,
