@@ -37,8 +37,8 @@ use batch::Queue;
 /// The channel changes are announced on.
 const CHANNEL: &str = "clash_tables";
 
-/// Connections each node keeps to the database for reads (besides the one that writes and the
-/// one that listens), unless `CLASH_DB_POOL` says otherwise.
+/// Connections each node keeps to the database for reads (besides the [`WRITERS`] and the one
+/// that listens), unless `CLASH_DB_POOL` says otherwise.
 const POOL_SIZE: usize = 16;
 
 fn pool_size() -> usize {
@@ -48,6 +48,11 @@ fn pool_size() -> usize {
         .filter(|n| *n > 0)
         .unwrap_or(POOL_SIZE)
 }
+
+/// Connections each node commits on (each takes whatever writes have gathered while the
+/// others wait for the database), and workers for each kind of batched read.
+const WRITERS: usize = 3;
+const READERS: usize = 2;
 
 /// The advisory lock held while migrating (any number that no other program uses).
 const MIGRATION_LOCK: i64 = 0x636c_6173_685f_6462;
@@ -198,9 +203,9 @@ impl PgStore {
         let (presence, told) = mpsc::unbounded_channel();
         tokio::spawn(news::tell(pool.clone(), node.clone(), told));
         Ok(PgStore {
-            writer: Queue::start(writer::Writer::new(config.clone(), node)),
-            heads: Queue::start(read::Heads(pool.clone())),
-            tails: Queue::start(read::Tails(pool.clone())),
+            writer: Queue::start((0..WRITERS).map(|_| writer::Writer::new(&config, &node))),
+            heads: Queue::start((0..READERS).map(|_| read::Heads(pool.clone()))),
+            tails: Queue::start((0..READERS).map(|_| read::Tails(pool.clone()))),
             pool,
             presence,
             notices: Mutex::new(Some(rx)),

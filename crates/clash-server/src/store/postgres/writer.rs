@@ -1,5 +1,5 @@
-//! Group commit on PostgreSQL: one connection per node takes every write waiting and commits
-//! them in one transaction, sent as one pipeline (`BEGIN`, each write's prepared statements,
+//! Group commit on PostgreSQL: a writer takes every write waiting and commits them in one
+//! transaction, sent as one pipeline (`BEGIN`, each write's prepared statements,
 //! one `pg_notify` for the tables that changed, `COMMIT`), so a batch costs one round trip and
 //! one flush of the write-ahead log however many writes it carries.
 //!
@@ -9,7 +9,8 @@
 //! first failing statement names its write, which alone is answered with the error
 //! ([`StoreError::raced`]); the other writes are sent again without it. Every node orders a
 //! batch by table id, so two batches waiting on each other's rows always wait in the same
-//! order and cannot deadlock.
+//! order and cannot deadlock. (A node's own writers never touch the same table at once: a
+//! table's change is stored under its lock.)
 
 use std::collections::HashMap;
 
@@ -42,10 +43,10 @@ struct Connection {
 }
 
 impl Writer {
-    pub(super) fn new(config: Config, node: String) -> Writer {
+    pub(super) fn new(config: &Config, node: &str) -> Writer {
         Writer {
-            config,
-            node,
+            config: config.clone(),
+            node: node.to_string(),
             connection: None,
         }
     }
