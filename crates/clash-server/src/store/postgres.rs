@@ -21,6 +21,7 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Config, NoTls};
 
 use super::schema::{Data, Schema, Step, upgrade};
@@ -56,6 +57,31 @@ const READERS: usize = 2;
 
 /// The advisory lock held while migrating (any number that no other program uses).
 const MIGRATION_LOCK: i64 = 0x636c_6173_685f_6462;
+
+/// The statements that send `news` (the parameter of `notify`, after the channel), in a
+/// transaction of their own, for a pipeline.
+///
+/// PostgreSQL makes the commits of all transactions that notify wait in one line, each holding
+/// a lock until its commit is flushed to disk; news sent inside each node's write transaction
+/// would put every node's commits in that line. So news goes after the change it tells of (in
+/// the same pipeline, so it is delivered once the change is durable), in a transaction whose
+/// commit does not wait for the disk: news lost in a database crash is made up for by the
+/// resync every node does when its listening connection comes back. (News sent after a batch
+/// that failed tells of no change: the nodes that hear it find nothing new.)
+fn tell<'a, T: ToSql + Send + Sync + 'a>(
+    client: &'a Client,
+    notify: &'a tokio_postgres::Statement,
+    news: T,
+) -> [BoxFuture<'a, Result<u64, tokio_postgres::Error>>; 3] {
+    let simple = |sql: &'a str| -> BoxFuture<'a, _> {
+        Box::pin(async move { client.batch_execute(sql).await.map(|_| 0) })
+    };
+    [
+        simple("BEGIN; SET LOCAL synchronous_commit TO OFF"),
+        Box::pin(async move { client.execute(notify, &[&CHANNEL, &news]).await }),
+        simple("COMMIT"),
+    ]
+}
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(e: tokio_postgres::Error) -> Self {

@@ -9,12 +9,13 @@ use std::time::Duration;
 
 use deadpool_postgres::Pool;
 use futures_util::StreamExt;
+use futures_util::future::join_all;
 use tokio::sync::mpsc;
 use tokio_postgres::{AsyncMessage, Config, NoTls};
 
 use super::CHANNEL;
-use super::read::query;
-use crate::store::Notice;
+use crate::metrics::DATABASE;
+use crate::store::{Notice, StoreError};
 
 /// Send presence news in the order it was told (best effort: presence is not the game, and it
 /// is told again at every sweep).
@@ -25,8 +26,16 @@ pub(super) async fn tell(
 ) {
     while let Some((table, counts)) = told.recv().await {
         let news = format!("{node} {table} {counts}");
-        let sent = query(&pool, "SELECT pg_notify($1, $2)", &[&CHANNEL, &news]).await;
-        if let Err(e) = sent {
+        let sent = async {
+            let client = pool.get().await?;
+            let notify = client.prepare_cached("SELECT pg_notify($1, $2)").await?;
+            DATABASE.round_trips.inc();
+            for told in join_all(super::tell(&client, &notify, news)).await {
+                told?;
+            }
+            Ok::<_, StoreError>(())
+        };
+        if let Err(e) = sent.await {
             tracing::debug!(error = %e, "presence news not sent");
         }
     }

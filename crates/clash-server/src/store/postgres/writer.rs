@@ -1,7 +1,7 @@
 //! Group commit on PostgreSQL: a writer takes every write waiting and commits them in one
-//! transaction, sent as one pipeline (`BEGIN`, each write's prepared statements,
-//! one `pg_notify` for the tables that changed, `COMMIT`), so a batch costs one round trip and
-//! one flush of the write-ahead log however many writes it carries.
+//! transaction, sent as one pipeline (`BEGIN`, each write's prepared statements, `COMMIT`,
+//! then the news of the tables that changed: see [`super::tell`]), so a batch costs one round
+//! trip and one flush of the write-ahead log however many writes it carries.
 //!
 //! A write that loses a race (another node stored the same log position, command number or id
 //! first: a unique violation, or a deleted table: a foreign key) fails at its own statement;
@@ -18,13 +18,12 @@ use futures_util::future::{BoxFuture, join_all};
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Config, NoTls, Statement};
 
-use super::CHANNEL;
 use super::batch::{Batch, all_failed};
 use crate::metrics::DATABASE;
 use crate::store::rows::Param;
 use crate::store::{StoreError, Write};
 
-/// One statement announces every table a batch changed, delivered when it commits.
+/// One statement announces every table a batch changed.
 const NOTIFY: &str = "SELECT pg_notify($1, news) FROM UNNEST($2::TEXT[]) AS news";
 
 /// The writer of one node (see the module's description).
@@ -137,55 +136,80 @@ impl Connection {
         Ok(())
     }
 
-    /// Send `batch` as one transaction in one pipeline.
+    /// Send `batch` as one transaction in one pipeline, its news after it.
     async fn attempt(&mut self, node: &str, batch: &[&Write]) -> Result<(), Failure> {
         let plans: Vec<_> = batch.iter().map(|w| w.statements()).collect();
         let sqls = plans.iter().flatten().map(|s| s.sql);
-        self.prepare(sqls.chain([NOTIFY]))
-            .await
-            .map_err(|e| (None, e))?;
+        let prepared = self.prepare(sqls.chain([NOTIFY])).await;
+        prepared.map_err(|e| (None, e))?;
         let news: Vec<String> = batch
             .iter()
             .filter_map(|w| w.announces())
             .map(|table| format!("{node} {table}"))
             .collect();
         let client = &self.client;
-        // Which write each statement belongs to (`None`: the transaction's own).
-        let mut owners = vec![None];
-        let mut sent: Vec<BoxFuture<'_, Result<u64, tokio_postgres::Error>>> =
-            vec![Box::pin(async {
-                client.batch_execute("BEGIN").await.map(|_| 0)
-            })];
+        let mut parts = vec![Part::Transaction];
+        let mut sent: Vec<Sent<'_>> = vec![simple(client, "BEGIN")];
         for (k, plan) in plans.iter().enumerate() {
             for statement in plan {
                 let params = statement.params.iter().map(bind);
-                sent.push(Box::pin(
-                    client.execute_raw(&self.prepared[statement.sql], params),
-                ));
-                owners.push(Some(k));
+                let prepared = &self.prepared[statement.sql];
+                sent.push(Box::pin(client.execute_raw(prepared, params)));
+                parts.push(Part::Write(k));
             }
         }
+        sent.push(simple(client, "COMMIT"));
+        parts.push(Part::Transaction);
         if !news.is_empty() {
-            let notify = &self.prepared[NOTIFY];
-            sent.push(Box::pin(async move {
-                client.execute(notify, &[&CHANNEL, &news]).await
-            }));
-            owners.push(None);
+            let told = super::tell(client, &self.prepared[NOTIFY], news);
+            parts.extend(told.iter().map(|_| Part::News));
+            sent.extend(told);
         }
-        sent.push(Box::pin(async {
-            client.batch_execute("COMMIT").await.map(|_| 0)
-        }));
-        owners.push(None);
         DATABASE.round_trips.inc();
         // Polled together, in order: every statement is sent before the first answer is awaited.
-        let results = join_all(sent).await;
-        // After the first failure PostgreSQL refuses the rest and rolls back: that one counts.
-        // Only the database's own refusal names a write; a lost connection fails them all.
-        match results.into_iter().zip(owners).find(|(r, _)| r.is_err()) {
-            Some((Err(e), owner)) => Err((owner.filter(|_| e.as_db_error().is_some()), e.into())),
-            _ => Ok(()),
+        outcome(join_all(sent).await, &parts)
+    }
+}
+
+/// What a statement of the pipeline belongs to.
+#[derive(Debug, Clone, Copy)]
+enum Part {
+    /// Its `BEGIN` or `COMMIT`.
+    Transaction,
+    /// The write at this place in the batch.
+    Write(usize),
+    /// The news of the batch, sent after its commit.
+    News,
+}
+
+/// A statement sent, answering how many rows it changed.
+type Sent<'a> = BoxFuture<'a, Result<u64, tokio_postgres::Error>>;
+
+fn simple<'a>(client: &'a Client, sql: &'a str) -> Sent<'a> {
+    Box::pin(async move { client.batch_execute(sql).await.map(|_| 0) })
+}
+
+/// How a pipeline went. After the first failure PostgreSQL refuses the rest of the transaction
+/// and turns its `COMMIT` into a rollback: that failure counts. Only the database's own refusal
+/// names a write; a lost connection fails them all. News that was not sent fails no write (the
+/// change is stored; other nodes see it at their next head check).
+fn outcome(
+    results: Vec<Result<u64, tokio_postgres::Error>>,
+    parts: &[Part],
+) -> Result<(), Failure> {
+    let mut failed = None;
+    for (result, part) in results.into_iter().zip(parts) {
+        match (result, *part) {
+            (Ok(_), _) => {}
+            (Err(e), Part::News) => tracing::warn!(error = %e, "news of a commit was not sent"),
+            (Err(e), Part::Write(k)) if failed.is_none() && e.as_db_error().is_some() => {
+                failed = Some((Some(k), e.into()));
+            }
+            (Err(e), _) if failed.is_none() => failed = Some((None, e.into())),
+            (Err(_), _) => {}
         }
     }
+    failed.map_or(Ok(()), Err)
 }
 
 fn bind<'a>(param: &'a Param<'_>) -> &'a (dyn ToSql + Sync) {
