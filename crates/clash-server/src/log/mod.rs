@@ -175,7 +175,8 @@ fn speaker(by: &str, name: &dyn Fn(Seat) -> String) -> String {
         .map_or_else(|_| "Someone".to_string(), |s| capitalised(&name(s)))
 }
 
-fn capitalised(text: &str) -> String {
+/// `text` with its first letter a capital ("the GM" → "The GM").
+pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars
         .next()
