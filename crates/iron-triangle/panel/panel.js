@@ -10,6 +10,14 @@ import { ClashForms, K } from '../forms/kit.js';
 /** @typedef {import('../types/iron-triangle/TableView').TableView} View the seat's view of the game */
 /** @typedef {import('../types/iron-triangle/Command').Command} Command what the board sends */
 
+/**
+ * A command as the rules take it: tsc checks every command this board builds against the
+ * game's own type (generated from the Rust one).
+ * @param {Command} c
+ * @returns {Command}
+ */
+const command = (c) => c;
+
 // Typed input values and error messages survive the redraw that every live update causes.
 const { memo, h, select, input, checkbox, group, button, register, confirmButton, stepper, toggle, odds } = kit.make('it');
 const TYPES = ['defend', 'grapple', 'attack'];
@@ -523,7 +531,7 @@ function stanceGroup(v, character, items, send) {
       h('p', 'hint', 'Playing this mix, your chance of winning the turn minus that of losing it is at least ' + signed(o.value) + ', whatever the other side does. A sheet you cannot see counts as knowing every move.')));
   }
   g.body.append(button(g, chosen ? 'Take the stance in secret' : 'Take no stance', send, () => {
-    if (!chosen) return { type: 'take_stance', character: character, amount: 0 };
+    if (!chosen) return { type: 'take_stance', character: character, amount: 0 }; // no action: no stance
     const n = amount.get();
     const found = items.find((it) => it.command.action === chosen && it.command.amount === n);
     if (!found) throw new Error('That stance is not offered: ' + cap(chosen) + ' goes up to ' + byAction[chosen] + '.');
@@ -649,7 +657,7 @@ function renameGroup(v, update, send) {
     const text = name.value.trim();
     if (!text) throw new Error('Write the new name first: a move cannot go without a name (IT-7).');
     memo.values[key + ':name'] = '';
-    return { type: 'rename_move', character: character, move: move, name: text };
+    return command({ type: 'rename_move', character: character, move: move, name: text });
   }));
   return g.g;
 }
@@ -669,9 +677,10 @@ function restGroup(v, items, send) {
       row.append(picks[name]);
     }
     g.body.append(row, button(g, 'Take a breather', send, () => {
+      /** @type {Record<string, any>} */
       const out = {};
       for (const [n, sel] of Object.entries(picks)) out[n] = sel.value;
-      return { type: 'rest', kind: 'breather', picks: out };
+      return command({ type: 'rest', kind: 'breather', picks: out });
     }));
   }
   return g.g;
@@ -769,7 +778,7 @@ function countdownPart(v, byType, send) {
       const text = input('cd:' + name + ':what', 'text', 'What comes to pass (never a PC’s death)', '', { maxlength: '2000' });
       g.body.append(text, button(g, 'Narrate', send, () => {
         if (!text.value.trim()) throw new Error('Say what comes to pass (IT-14).');
-        return { type: 'narrate_countdown', name: name, consequences: text.value.trim() };
+        return command({ type: 'narrate_countdown', name: name, consequences: text.value.trim() });
       }, true));
     }
     const erase = pick('erase_countdown');
@@ -783,7 +792,7 @@ function countdownPart(v, byType, send) {
     const boxes = stepper('cd:new:boxes', 'Boxes', 4, 8, 6);
     g.body.append(name, boxes, button(g, 'Create the countdown', send, () => {
       if (!name.value.trim()) throw new Error('Name the countdown (IT-13).');
-      const cmd = { type: 'create_countdown', name: name.value.trim(), boxes: boxes.get() };
+      const cmd = command({ type: 'create_countdown', name: name.value.trim(), boxes: boxes.get() });
       memo.values['cd:new:name'] = '';
       return cmd;
     }, true));
@@ -798,7 +807,7 @@ function problemPart(byType, send) {
   const text = input('problem:new:text', 'text', 'What stands in the way', '', { maxlength: '2000' });
   g.body.append(text, button(g, 'Open the problem', send, () => {
     if (!text.value.trim()) throw new Error('Describe the problem (IT-15).');
-    const cmd = { type: 'open_problem', description: text.value.trim() };
+    const cmd = command({ type: 'open_problem', description: text.value.trim() });
     memo.values['problem:new:text'] = '';
     return cmd;
   }, true));
@@ -917,7 +926,7 @@ function characterPart(v, update, byType, send) {
       key: 'it-create-' + update.seat, ruleset: 'iron-triangle', maker: gm ? 'gm' : 'player',
       title: gm ? 'Make an NPC' : 'Make your character', submitLabel: gm ? 'Create the NPC' : 'Create my character',
       intro: 'Every field is checked against the rules as you fill it in.',
-      submit: (sheet, extra, err) => table.send({ type: 'create_character', sheet: Object.assign({}, sheet, { controller: update.seat }) }, err),
+      submit: (sheet, extra, err) => table.send(command({ type: 'create_character', sheet: Object.assign({}, sheet, { controller: update.seat }) }), err),
     }).open());
     g.body.append(b);
     parts.push(g.g);

@@ -8,6 +8,14 @@ import * as kit from '../panel-kit.js';
 /** @typedef {import('../types/nd-tourists/View').View} View the seat's view of the game */
 /** @typedef {import('../types/nd-tourists/Command').Command} Command what the board sends */
 
+/**
+ * A command as the rules take it: tsc checks every command this board builds against the
+ * game's own type (generated from the Rust one).
+ * @param {Command} c
+ * @returns {Command}
+ */
+const command = (c) => c;
+
 // Typed input values and error messages survive the redraw that every live update causes.
 const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('ndt');
 
@@ -201,7 +209,7 @@ function controls(update, send) {
 
   if (of('start').length) {
     const g = group('start', 'Start the Conflict', 'Draws the non-player parties’ Reserves and opens round 1.');
-    g.body.append(button(g, 'Start', send, () => ({ type: 'start' }), true));
+    g.body.append(button(g, 'Start', send, () => (command({ type: 'start' })), true));
     box.append(g.g);
   }
 
@@ -214,11 +222,11 @@ function controls(update, send) {
     if (p.characters.length > 1) who = select(key + ':who', charOptions(p), null, 'character who draws');
     if (who) g.body.append(who);
     const deck = h('span', 'ndt-card back', h('span', 'ndt-face', h('span', 'ndt-big', '✧'), h('span', 'ndt-fig', v.deck_count + ' left')), h('span', 'ndt-way', 'the deck'));
-    const b = button(g, '', send, () => ({ type: 'bid', party: p.name, character: who ? who.value : undefined }), true);
+    const b = button(g, '', send, () => (command({ type: 'bid', party: p.name, character: who ? who.value : undefined })), true);
     b.replaceChildren(deck, h('span', null, 'Bid: draw a card'));
     b.classList.add('ndt-draw');
     g.body.append(b);
-    if (of('pass').some((x) => x.party === p.name)) g.body.append(button(g, 'Pass', send, () => ({ type: 'pass', party: p.name })));
+    if (of('pass').some((x) => x.party === p.name)) g.body.append(button(g, 'Pass', send, () => (command({ type: 'pass', party: p.name }))));
     const o = odds(update);
     if (o && o.party === p.name && o.beats && o.beats.length) {
       const ul = h('ul', null);
@@ -234,7 +242,7 @@ function controls(update, send) {
     const g = group('spend', 'Your card was rejected: tap the face-up Loss card to spend',
       'A Temporary card is discarded (that Loss is gone); a Lasting one turns face down and its Loss remains (ND-19).');
     for (const c of spends) {
-      const b = button(g, '', send, () => ({ type: 'spend_loss', party: c.party, card: c.card }));
+      const b = button(g, '', send, () => (command({ type: 'spend_loss', party: c.party, card: c.card })));
       b.className = 'kit-tile ndt-pick';
       b.replaceChildren(cardFace(c.card, false, 'loss'), h('small', null, 'spend this'));
       b.dataset.card = c.card;
@@ -244,7 +252,7 @@ function controls(update, send) {
   }
 
   const windowOpen = v.phase === 'bidding' && v.round && v.round.window != null && v.round.rejection == null;
-  if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('let_it_stand').length || of('close_window').length)) {
+  if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('let_it_stand').length)) {
     const drawer = v.parties[v.round.window];
     const last = drawer && drawer.bid_line[drawer.bid_line.length - 1];
     const asked = v.reaction ? v.reaction.name + ': your turn to ' + v.reaction.step + ' or let it stand. ' : '';
@@ -254,12 +262,11 @@ function controls(update, send) {
     const acts = h('div', 'ndt-acts');
     const faceUp = drawer ? drawer.temporary.map((t) => t.card).concat(...drawer.lasting.map((l) => l.cards.filter((x) => x.face_up).map((x) => x.card))) : [];
     for (const c of of('reject')) {
-      acts.append(button(g, (c.party && v.parties.filter((x) => x.seat === update.seat).length > 1 ? c.party + ': ' : '') + 'Reject it (' + drawer.name + ' shows ' + faceUp.length + ' face-up Loss card' + (faceUp.length === 1 ? '' : 's') + ')', send, () => ({ type: 'reject', party: c.party })));
+      acts.append(button(g, (c.party && v.parties.filter((x) => x.seat === update.seat).length > 1 ? c.party + ': ' : '') + 'Reject it (' + drawer.name + ' shows ' + faceUp.length + ' face-up Loss card' + (faceUp.length === 1 ? '' : 's') + ')', send, () => (command({ type: 'reject', party: c.party }))));
     }
-    if (of('turn').length) acts.append(button(g, 'Turn it over with a Control token (' + v.tokens + ' left)', send, () => ({ type: 'turn' })));
+    if (of('turn').length) acts.append(button(g, 'Turn it over with a Control token (' + v.tokens + ' left)', send, () => (command({ type: 'turn' }))));
     const quiet = !of('cover').length && !of('reject').length && !of('turn').length;
-    for (const c of of('let_it_stand')) acts.append(button(g, 'Let it stand' + (v.parties.filter((x) => x.seat === update.seat).length > 1 ? ' (' + c.party + ')' : ''), send, () => ({ type: 'let_it_stand', party: c.party }), quiet));
-    if (of('close_window').length) acts.append(button(g, 'Let it stand', send, () => ({ type: 'close_window' }), quiet));
+    for (const c of of('let_it_stand')) acts.append(button(g, 'Let it stand' + (v.parties.filter((x) => x.seat === update.seat).length > 1 ? ' (' + c.party + ')' : ''), send, () => (command({ type: 'let_it_stand', party: c.party })), quiet));
     g.body.append(acts);
     box.append(g.g);
     box.append(...coverGroups(of('cover'), v, drawer, send));
@@ -291,7 +298,7 @@ function controls(update, send) {
     const same = picked.length === need && picked.every((x) => (c.cards || []).includes(x));
     const b = button(g, same ? 'Keep these (no change)' : 'Mark the Loss with these ' + picked.length, send, () => {
       if (picked.length !== need) throw new Error('Tap exactly ' + need + ' card' + (need === 1 ? '' : 's') + ' (now ' + picked.length + ').');
-      return { type: 'keep_loss_cards', party: p.name, cards: picked.slice() };
+      return command({ type: 'keep_loss_cards', party: p.name, cards: picked.slice() });
     });
     b.disabled = picked.length !== need || same;
     g.body.append(b);
@@ -306,14 +313,14 @@ function controls(update, send) {
     const opts = [['', 'the whole party']].concat(charOptions(p));
     const who = opts.length > 2 ? select(key + ':who', opts, '', 'who concedes') : null;
     if (who) g.body.append(who);
-    g.body.append(confirmButton(g, 'Concede', 'Leave the Conflict? This cannot be undone.', send, () => ({ type: 'concede', party: p.name, character: who && who.value ? who.value : undefined })));
+    g.body.append(confirmButton(g, 'Concede', 'Leave the Conflict? This cannot be undone.', send, () => (command({ type: 'concede', party: p.name, character: who && who.value ? who.value : undefined }))));
     box.append(g.g);
   }
 
   if (of('reframe').length || of('next_round').length) {
     const g = group('round-end', 'End of round', null);
-    if (of('next_round').length) g.body.append(button(g, 'Next round', send, () => ({ type: 'next_round' }), true));
-    if (of('reframe').length) g.body.append(confirmButton(g, 'Accept a Reframe', 'Have the goals and means really changed (ND-25)?', send, () => ({ type: 'reframe', confirmed: true })));
+    if (of('next_round').length) g.body.append(button(g, 'Next round', send, () => (command({ type: 'next_round' })), true));
+    if (of('reframe').length) g.body.append(confirmButton(g, 'Accept a Reframe', 'Have the goals and means really changed (ND-25)?', send, () => (command({ type: 'reframe', confirmed: true }))));
     box.append(g.g);
   }
 
@@ -324,7 +331,7 @@ function controls(update, send) {
       const key = 'tactics:' + p.name;
       const g = group(key, p.name + ': declare tactics', null);
       const t = text(key + ':text', 'What do you try this round?');
-      g.body.append(t, button(g, 'Declare', send, () => ({ type: 'declare_tactics', party: p.name, text: t.value })));
+      g.body.append(t, button(g, 'Declare', send, () => (command({ type: 'declare_tactics', party: p.name, text: t.value }))));
       box.append(g.g);
     }
   }
@@ -383,9 +390,8 @@ function coverGroups(covers, v, drawer, send) {
     const b = button(g, chosen ? 'Cover with ' + chosen : 'Cover', send, () => {
       if (!chosen) throw new Error('Tap the card in your hand to cover with.');
       if (!name.value.trim()) throw new Error('Name the trait your narration rests on.');
-      const citation = {};
-      citation[kindSel.value] = name.value.trim();
-      return { type: 'cover', party: c.party, character: c.character || undefined, card: chosen, cite: citation, accepted: acc.box.checked };
+      const citation = /** @type {import('../types/nd-tourists/Citation').Citation} */ ({ [kindSel.value]: name.value.trim() });
+      return command({ type: 'cover', party: c.party, character: c.character || undefined, card: chosen, cite: citation, accepted: acc.box.checked });
     }, true);
     b.disabled = !chosen;
     g.body.append(hand, h('div', 'kit-row ndt-cite', h('span', null, 'It rests on'), kindSel, name, dl), acc.label, b);

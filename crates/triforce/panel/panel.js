@@ -9,6 +9,14 @@ import * as kit from '../panel-kit.js';
 /** @typedef {import('../types/triforce/View').View} View the seat's view of the game */
 /** @typedef {import('../types/triforce/Command').Command} Command what the board sends */
 
+/**
+ * A command as the rules take it: tsc checks every command this board builds against the
+ * game's own type (generated from the Rust one).
+ * @param {Command} c
+ * @returns {Command}
+ */
+const command = (c) => c;
+
 const { memo, h, group, button, register, odds } = kit.make('tf');
 const { svg, die, seatName, percent } = kit;
 
@@ -208,7 +216,7 @@ function exchangeControls(update, send) {
       g.body.append(t);
     }
   });
-  g.body.append(button(g, sword ? 'No sword' : 'No shield', send, () => ({ type: 'decline' })));
+  g.body.append(button(g, sword ? 'No sword' : 'No shield', send, () => (command({ type: 'decline' }))));
   const o = odds(update);
   if (o && o.swap) {
     const mine = (list) => (list || []).find((f) => f.seat === update.seat);
@@ -275,10 +283,10 @@ function context(update, send) {
   const fightAt = legal.exchange ? legal.exchange.at : (v.phase && v.phase.at) || null;
   const actionAt = (n) => {
     if (memo.chosen !== null && targets.includes(n)) {
-      return { kind: 'legal', say: 'Tap to move there', run: () => { const from = memo.chosen; memo.chosen = null; send({ type: 'move', from: from, to: n }); } };
+      return { kind: 'legal', say: 'Tap to move there', run: () => { const from = memo.chosen; memo.chosen = null; send(command({ type: 'move', from: from, to: n })); } };
     }
     if (legal.resolve.includes(n)) {
-      return { kind: 'fight', say: 'Tap to fight here next', run: () => send({ type: 'resolve', at: n }) };
+      return { kind: 'fight', say: 'Tap to fight here next', run: () => send(command({ type: 'resolve', at: n })) };
     }
     const isOrigin = origins.has(n);
     const isHome = n === home && legal.placements.length > 0;
@@ -286,7 +294,7 @@ function context(update, send) {
       return {
         kind: isOrigin ? 'origin' : 'place', say: isOrigin && isHome ? 'Tap to move your top piece or place a pyramid here' : isOrigin ? 'Tap to pick up your top piece' : 'Tap to place a pyramid here',
         run: () => {
-          if (isHome && !isOrigin && legal.placements.length === 1) { send({ type: 'place', size: legal.placements[0] }); return; }
+          if (isHome && !isOrigin && legal.placements.length === 1) { send(command({ type: 'place', size: legal.placements[0] })); return; }
           const again = memo.chosen === n || (memo.homeOpen && !isOrigin);
           memo.chosen = isOrigin && !again ? n : null;
           memo.homeOpen = isHome && !again;
@@ -334,7 +342,7 @@ function controls(update, send, ctx) {
     for (const size of legal.placements) {
       const pic = svg('svg', { viewBox: '0 0 36 32', width: 36, height: 32, 'aria-hidden': 'true' });
       pic.append(pyramidShape(size, 18, 31, colourOf(update.seat)[0]));
-      const b = button(g, '', send, () => { memo.homeOpen = false; return { type: 'place', size: size }; }, true);
+      const b = button(g, '', send, () => { memo.homeOpen = false; return command({ type: 'place', size: size }); }, true);
       b.replaceChildren(pic, ' Place ' + SIZE_WORD[size]);
       b.classList.add('tf-place');
       b.dataset.size = size;
@@ -345,7 +353,7 @@ function controls(update, send, ctx) {
   if (legal.exchange) box.append(exchangeControls(update, send));
   if (legal.resolve.length) {
     const g = group('resolve', 'Which fight first?', 'Every crowded stack fights until it is no longer crowded; you choose the order.');
-    for (const n of legal.resolve) g.body.append(button(g, 'Fight at stack ' + n, send, () => ({ type: 'resolve', at: n }), legal.resolve.length === 1));
+    for (const n of legal.resolve) g.body.append(button(g, 'Fight at stack ' + n, send, () => (command({ type: 'resolve', at: n })), legal.resolve.length === 1));
     const o = odds(update);
     if (o && o.fights && o.fights.length) {
       const ul = h('ul', null);
@@ -360,7 +368,7 @@ function controls(update, send, ctx) {
   }
   if (legal.can_end_turn) {
     const g = group('end', null, null);
-    g.body.append(button(g, 'End turn', send, () => ({ type: 'end_turn' }), !ctx.origins.size && !legal.placements.length));
+    g.body.append(button(g, 'End turn', send, () => (command({ type: 'end_turn' })), !ctx.origins.size && !legal.placements.length));
     box.append(g.g);
   }
   return box;

@@ -8,6 +8,14 @@ import * as kit from '../panel-kit.js';
 /** @typedef {import('../types/wicked-age/View').View} View the seat's view of the game */
 /** @typedef {import('../types/wicked-age/Command').Command} Command what the board sends */
 
+/**
+ * A command as the rules take it: tsc checks every command this board builds against the
+ * game's own type (generated from the Rust one).
+ * @param {Command} c
+ * @returns {Command}
+ */
+const command = (c) => c;
+
 // Typed values, errors and the dice lost so far survive the redraw of every live update.
 const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('wa');
 memo.lost = {};
@@ -319,14 +327,14 @@ function characterControls(update, send, ch, legal) {
     const g = group(base + ':owe', ch.name + ': cash in an Owe List entry', 'Crosses off the oldest matching entry for an Owe d6 this conflict (WA-17.3, WA-18).');
     const entries = [...new Set(mineOf('cash_in_owe').map((x) => x.entry))];
     const sel = select(base + ':owe:entry', entries.map((e) => [e, 'the entry for ' + e]), null, 'Owe List entry');
-    g.body.append(sel, button(g, 'Cash in Owe d6', send, () => ({ type: 'cash_in_owe', pc: ch.name, entry: sel.value })));
+    g.body.append(sel, button(g, 'Cash in Owe d6', send, () => (command({ type: 'cash_in_owe', pc: ch.name, entry: sel.value }))));
     out.push(g.g);
   }
   if (mineOf('roll_initiative').length) {
     const g = group(base + ':init', 'Step 1 · ' + ch.name + ': roll initiative', 'The best roll acts first and keeps it as its challenge.');
     g.body.className = 'wa-stack';
     const pick = formPicker(base + ':roll', ch, send);
-    const b = button(g, 'Roll initiative', send, () => Object.assign({ type: 'roll_initiative', character: ch.name }, pick.choice()), true);
+    const b = button(g, 'Roll initiative', send, () => Object.assign(command({ type: 'roll_initiative', character: ch.name }), pick.choice()), true);
     b.disabled = !pick.ready;
     g.body.append(pick.block, b);
     out.push(g.g);
@@ -352,7 +360,7 @@ function characterControls(update, send, ch, legal) {
     if (pick) g.body.append(pick.block);
     const b = button(g, memo.values[tkey] ? 'Challenge ' + memo.values[tkey] : 'Challenge', send, () => {
       if (!memo.values[tkey]) throw new Error('Tap whom to challenge.');
-      return Object.assign({ type: 'challenge', character: ch.name, target: memo.values[tkey] }, pick ? pick.choice() : {});
+      return Object.assign(command({ type: 'challenge', character: ch.name, target: memo.values[tkey] }), pick ? pick.choice() : {});
     }, true);
     b.disabled = !memo.values[tkey] || (pick && !pick.ready);
     g.body.append(b);
@@ -364,7 +372,7 @@ function characterControls(update, send, ch, legal) {
     g.body.className = 'wa-stack';
     if (p && c) g.body.append(rollView(p.roll), bands(c, p.roll.value));
     const pick = formPicker(base + ':roll', ch, send);
-    const b = button(g, 'Answer', send, () => Object.assign({ type: 'answer', character: ch.name }, pick.choice()), true);
+    const b = button(g, 'Answer', send, () => Object.assign(command({ type: 'answer', character: ch.name }), pick.choice()), true);
     b.disabled = !pick.ready;
     g.body.append(pick.block, answerOdds(update, ch, base + ':roll'), b);
     out.push(g.g);
@@ -375,16 +383,16 @@ function characterControls(update, send, ch, legal) {
     g.body.className = 'wa-stack';
     if (concede.length) {
       const to = select(base + ':concede:to', [...new Set(concede.map((x) => x.to))].map((n) => [n, 'concede to ' + n]), null, 'opponent');
-      g.body.append(h('div', 'wa-row', to, confirmButton(g, 'Concede', 'Concede and be knocked out?', send, () => ({ type: 'concede', character: ch.name, to: to.value }))));
+      g.body.append(h('div', 'wa-row', to, confirmButton(g, 'Concede', 'Concede and be knocked out?', send, () => (command({ type: 'concede', character: ch.name, to: to.value })))));
     }
     if (propose.length) {
       const terms = text(base + ':terms', 'Proposed ending, in words');
       g.body.append(h('div', 'wa-row', terms, button(g, 'Propose ending', send, () => {
         if (!terms.value.trim()) throw new Error('Write the terms of the ending you propose.');
-        return { type: 'propose_end', character: ch.name, terms: terms.value.trim() };
+        return command({ type: 'propose_end', character: ch.name, terms: terms.value.trim() });
       })));
     }
-    if (agree.length && c && c.proposal) g.body.append(h('div', 'wa-row', button(g, 'Agree to “' + c.proposal.terms + '”', send, () => ({ type: 'agree_end', character: ch.name }), true)));
+    if (agree.length && c && c.proposal) g.body.append(h('div', 'wa-row', button(g, 'Agree to “' + c.proposal.terms + '”', send, () => (command({ type: 'agree_end', character: ch.name })), true)));
     out.push(g.g);
   }
   return out;
@@ -403,21 +411,21 @@ function consequenceControls(v, send, k, legal) {
     const costs = (s.alternative.costs || []).map(costText).join(', ') || 'narrative only';
     g.body.append(h('p', 'wa-proposal', 'Offered: “' + s.alternative.terms + '” — costs: ' + costs));
     const row = h('div', 'wa-row');
-    if (of('accept_alternative').length) row.append(button(g, 'Accept', send, () => ({ type: 'accept_alternative', loser: k.loser }), true));
-    if (of('refuse_alternative').length) row.append(button(g, 'Refuse', send, () => ({ type: 'refuse_alternative', loser: k.loser })));
+    if (of('accept_alternative').length) row.append(button(g, 'Accept', send, () => (command({ type: 'accept_alternative', loser: k.loser })), true));
+    if (of('refuse_alternative').length) row.append(button(g, 'Refuse', send, () => (command({ type: 'refuse_alternative', loser: k.loser }))));
     g.body.append(row);
   } else if (of('refuse_alternative').length && !s.refused) {
     // The loser may refuse alternatives before any is offered: only a default may follow.
     g.body.append(h('p', 'hint', 'No alternative offered yet. You may always refuse one (WA-27).'),
-      h('div', 'wa-row', button(g, 'Refuse any alternative: a default consequence', send, () => ({ type: 'refuse_alternative', loser: k.loser }))));
+      h('div', 'wa-row', button(g, 'Refuse any alternative: a default consequence', send, () => (command({ type: 'refuse_alternative', loser: k.loser })))));
   }
   if (of('choose_consequence').length) {
     const waive = checkbox(key + ':waive', 'waive the consequential strength’s extra loss (WA-30)', false);
     const row = h('div', 'wa-row');
-    for (const name of ['exhausted', 'injured', 'shamed']) {
+    for (const name of /** @type {const} */ (['exhausted', 'injured', 'shamed'])) {
       const forms = DEFAULTS[name][loser.kind === 'npc' ? 'npc' : 'pc'].map((f) => FORM_LABEL[f]).join(' & ');
       row.append(button(g, name[0].toUpperCase() + name.slice(1) + ' (' + forms + ' −1)', send,
-        () => ({ type: 'choose_consequence', loser: k.loser, consequence: name, waive_consequential: waive.box.checked })));
+        () => (command({ type: 'choose_consequence', loser: k.loser, consequence: name, waive_consequential: waive.box.checked }))));
     }
     g.body.append(h('div', 'wa-label', 'Default consequence (WA-27)'), row, waive.label);
   }
@@ -443,8 +451,8 @@ function consequenceControls(v, send, k, legal) {
       h('details', null, h('summary', null, 'Costs of the alternative (none = narrative only)'), costBox), waive.label,
       h('div', 'wa-row', button(g, 'Offer alternative', send, () => {
         if (!terms.value.trim()) throw new Error('Write what happens to ' + k.loser + '.');
-        return { type: 'propose_alternative', loser: k.loser, terms: terms.value.trim(),
-          costs: boxes.filter(([, b]) => b.checked).map(([c]) => c), waive_consequential: waive.box.checked };
+        return command({ type: 'propose_alternative', loser: k.loser, terms: terms.value.trim(),
+          costs: boxes.filter(([, b]) => b.checked).map(([c]) => c), waive_consequential: waive.box.checked });
       })));
   }
   return g.g;
@@ -481,19 +489,19 @@ function tableControls(update, send, legal) {
     g.body.append(row, h('div', 'wa-row', action), h('div', 'wa-row', button(g, chosen.length ? 'Start the conflict: ' + chosen.join(', ') : 'Start the conflict', send, () => {
       if (chosen.length < 2) throw new Error('Tap at least two characters who take part.');
       if (!action.value.trim()) throw new Error('Say what action is being interfered with.');
-      return { type: 'start_conflict', participants: chosen.slice(), action: action.value.trim() };
+      return command({ type: 'start_conflict', participants: chosen.slice(), action: action.value.trim() });
     }, true)));
     out.push(g.g);
   }
   if (of('end_chapter').length || of('choose_oracle').length || of('bring_back').length) {
     const g = group('chapter', 'Between conflicts', null);
-    if (of('end_chapter').length) g.body.append(button(g, 'End the chapter (GM)', send, () => ({ type: 'end_chapter' })));
+    if (of('end_chapter').length) g.body.append(button(g, 'End the chapter (GM)', send, () => (command({ type: 'end_chapter' }))));
     if (of('choose_oracle').length) {
       const o = text('oracle:name', 'Oracle'), s = text('oracle:element', 'Story element');
-      g.body.append(o, s, button(g, 'Choose Oracle', send, () => ({ type: 'choose_oracle', oracle: o.value.trim(), story_element: s.value.trim() })));
+      g.body.append(o, s, button(g, 'Choose Oracle', send, () => (command({ type: 'choose_oracle', oracle: o.value.trim(), story_element: s.value.trim() }))));
     }
     for (const n of [...new Set(of('bring_back').map((x) => x.character))]) {
-      g.body.append(button(g, 'Bring back ' + n + ' (cross off an entry)', send, () => ({ type: 'bring_back', character: n })));
+      g.body.append(button(g, 'Bring back ' + n + ' (cross off an entry)', send, () => (command({ type: 'bring_back', character: n }))));
     }
     out.push(g.g);
   }

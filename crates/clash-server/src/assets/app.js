@@ -6,6 +6,23 @@
 import { $, el, errorOf, errorText, pageData, table, panelFor, SESSION_ZERO } from './kit.js';
 
 /** @typedef {import('./kit.js').Update} Update */
+/**
+ * The body a route takes, as generated from the Rust side (types/{Name}.ts).
+ * @typedef {{
+ *   CommandRequest: import('./types/CommandRequest').CommandRequest<unknown>,
+ *   ChatLine: import('./types/ChatLine').ChatLine,
+ *   SeedRequest: import('./types/SeedRequest').SeedRequest,
+ *   UndoRequest: import('./types/UndoRequest').UndoRequest,
+ *   RenameRequest: import('./types/RenameRequest').RenameRequest,
+ *   ArchiveRequest: import('./types/ArchiveRequest').ArchiveRequest,
+ *   LinkRequest: import('./types/LinkRequest').LinkRequest,
+ *   BotRequest: import('./types/BotRequest').BotRequest,
+ * }} Requests
+ */
+/**
+ * @template {keyof Requests} K
+ * @typedef {Requests[K]} Req
+ */
 
 /** @type {import('./kit.js').Boot} */
 const boot = pageData('boot');
@@ -85,7 +102,9 @@ async function send(command, errorEl, options) {
 }
 
 async function post(command, id, askFirst) {
-  const body = JSON.stringify({ command: command, as: boot.as || undefined, id: id, revision: cursor, ask: askFirst });
+  /** @type {Req<'CommandRequest'>} */
+  const request = { command: command, as: boot.as || undefined, id: id, revision: cursor, ask: askFirst };
+  const body = JSON.stringify(request);
   for (let attempt = 1; ; attempt++) {
     let r;
     try {
@@ -356,7 +375,7 @@ $('chat').addEventListener('submit', async (e) => {
   $('chat-error').textContent = '';
   const r = await fetch(api + '/chat?' + keyParam, {
     method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ text: text, to_gm: $('whisper').checked, to: $('whisper-to').value || undefined }),
+    body: JSON.stringify(/** @satisfies {Req<'ChatLine'>} */ ({ text: text, to_gm: $('whisper').checked, to: $('whisper-to').value || undefined })),
   }).catch((err) => ({ ok: false, status: 0, json: async () => ({ error: { message: err.message } }) }));
   if (!r.ok) { showError($('chat-error'), await errorOf(r), r.status); return; }
   input.value = '';
@@ -399,7 +418,7 @@ function randomSeed() {
 async function addSeed(seed) {
   $('fair-error').textContent = '';
   const r = await fetch(api + '/seed?' + keyParam, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed: seed }),
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(/** @satisfies {Req<'SeedRequest'>} */ ({ seed: seed })),
   }).catch((e) => ({ ok: false, status: 0, json: async () => ({ error: { message: e.message } }) }));
   if (!r.ok) showError($('fair-error'), await errorOf(r), r.status);
 }
@@ -471,14 +490,14 @@ if (owner) {
     const offer = latest.room.undo;
     if (!offer || offer.n == null) return;
     if (!(await ask(offer.text + '? Everyone\'s log will say so.', 'Take it back'))) return;
-    await gmCall('/undo', 'POST', { n: offer.n }, 'undo-error');
+    await gmCall('/undo', 'POST', /** @satisfies {Req<'UndoRequest'>} */ ({ n: offer.n }), 'undo-error');
   });
   $('rename').addEventListener('submit', async (e) => {
     e.preventDefault();
-    await gmCall('/rename', 'POST', { title: $('rename-title').value }, 'manage-error');
+    await gmCall('/rename', 'POST', /** @satisfies {Req<'RenameRequest'>} */ ({ title: $('rename-title').value }), 'manage-error');
   });
   $('archive').addEventListener('click', async () => {
-    await gmCall('/archive', 'POST', { archived: !latest.room.archived }, 'manage-error');
+    await gmCall('/archive', 'POST', /** @satisfies {Req<'ArchiveRequest'>} */ ({ archived: !latest.room.archived }), 'manage-error');
   });
   $('delete').addEventListener('click', async () => {
     if (!(await ask('Delete “' + latest.title + '” for good? Every link to it stops working and its log is gone. This cannot be undone.', 'Delete it'))) return;
@@ -536,15 +555,15 @@ function renderSeats(summary) {
       if (s.under !== 'owner') buttons.push(el('a', { href: location.pathname + '?as=' + s.seat }, 'Act for ' + name + ' here'));
       buttons.push(manage('Take the seat back', 'DELETE', null, '/bot'));
       const other = s.bot === 'strong' ? 'casual' : 'strong';
-      buttons.push(manage('Make it ' + other, 'POST', { strength: other }, '/bot'));
+      buttons.push(manage('Make it ' + other, 'POST', /** @satisfies {Req<'BotRequest'>} */ ({ strength: other }), '/bot'));
     } else if (s.holder === 'open') {
-      buttons.push(manage('Create invite link', 'POST', { npc: false }), manage('Play as NPC', 'POST', { npc: true }), botSeater(s.seat, name));
+      buttons.push(manage('Create invite link', 'POST', /** @satisfies {Req<'LinkRequest'>} */ ({ npc: false })), manage('Play as NPC', 'POST', /** @satisfies {Req<'LinkRequest'>} */ ({ npc: true })), botSeater(s.seat, name));
     } else if (s.holder === 'invited' || s.holder === 'player') {
-      buttons.push(manage('New link', 'POST', { npc: false }), manage('Play as NPC', 'POST', { npc: true }), manage('Revoke', 'DELETE'));
+      buttons.push(manage('New link', 'POST', /** @satisfies {Req<'LinkRequest'>} */ ({ npc: false })), manage('Play as NPC', 'POST', /** @satisfies {Req<'LinkRequest'>} */ ({ npc: true })), manage('Revoke', 'DELETE'));
     } else {
       buttons.push(el('a', { href: location.pathname + '?as=' + s.seat }, 'Play ' + name + ' here'));
       if (s.suspended) buttons.push(manage('Give back to its player', 'POST', null, '/hand-back'));
-      buttons.push(manage('Invite a player instead', 'POST', { npc: false }), botSeater(s.seat, name));
+      buttons.push(manage('Invite a player instead', 'POST', /** @satisfies {Req<'LinkRequest'>} */ ({ npc: false })), botSeater(s.seat, name));
     }
     const botHolder = s.under === 'owner' ? 'you, with a ' + s.bot + ' bot playing your NPCs in conflicts'
       : 'a ' + s.bot + ' bot' + (s.under === 'npc' ? ' (your NPC when you take it back)' : '');
@@ -568,7 +587,7 @@ function botSeater(seat, name, label) {
   const pick = el('select', { 'aria-label': 'how well the bot for ' + name + ' plays' },
     el('option', { value: 'casual' }, 'casual'), el('option', { value: 'strong' }, 'strong'));
   const go = el('button', { type: 'button', class: 'small',
-    onclick: () => manageSeat(seat, 'POST', { strength: pick.value }, '/bot') }, label || 'Seat a bot');
+    onclick: () => manageSeat(seat, 'POST', /** @satisfies {Req<'BotRequest'>} */ ({ strength: pick.value }), '/bot') }, label || 'Seat a bot');
   return el('span', { class: 'bot-seater' }, pick, go);
 }
 

@@ -21,6 +21,7 @@ async function look(entry) {
     const r = await fetch('/api/tables/' + encodeURIComponent(entry.table) + '/view?key=' + encodeURIComponent(entry.key));
     if (r.status === 404) return { gone: 'deleted by the GM' };
     if (!r.ok) return { gone: 'this link no longer works' };
+    /** @type {import('./kit.js').Update} */
     const u = await r.json();
     return { title: u.title, turn: u.room.turn, archived: u.room.archived, closed: u.closed };
   } catch (e) {

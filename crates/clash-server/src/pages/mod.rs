@@ -13,6 +13,8 @@
 mod assets;
 mod lobby;
 mod parts;
+#[cfg(test)]
+mod requests;
 mod table;
 #[cfg(test)]
 mod types;

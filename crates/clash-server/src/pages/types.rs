@@ -1,5 +1,5 @@
-//! The TypeScript declarations of what the pages read and send, generated from the Rust types
-//! with ts-rs into `src/assets/types/`, where `tsc --checkJs` (scripts/test.sh) checks every
+//! The TypeScript declarations of what the pages read and send (the bodies they send are in
+//! [`super::requests`]), generated from the Rust types with ts-rs into `src/assets/types/`, where `tsc --checkJs` (scripts/test.sh) checks every
 //! page script and game board against them. The declarations are committed; the test below
 //! fails when they differ from what the Rust types generate, so a field renamed in Rust fails
 //! the build instead of a page. To write them anew: `CLASH_WRITE_TYPES=1 cargo test -p
@@ -100,6 +100,7 @@ fn generate(dir: &Path) {
     game::<triforce::Triforce>(&cfg);
     game::<nd_tourists::NdTourists>(&cfg);
     game::<wicked_age::WickedAge>(&cfg);
+    super::requests::export(&cfg);
 }
 
 /// The files under `dir`, by their path inside it.
