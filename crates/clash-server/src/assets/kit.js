@@ -1,7 +1,7 @@
 // The page kit: what every page script and every game's board share. Elements are built from
-// text nodes only (no markup is ever parsed from data), `$` finds an element by id, the API
-// helpers turn any failure into an error object a page can show, and the table page and the
-// boards meet through `table` and `registerPanel` instead of globals.
+// text nodes only (no markup is ever parsed from data), `$` finds an element by id, the error
+// helpers turn a refusal into the line a page shows, and the table page and the boards meet
+// through `table` and `registerPanel` instead of globals.
 //
 // Types: the update the server sends is `Update` (generated from the Rust types, see
 // types/README.md); tsc checks every module against them.
@@ -77,28 +77,6 @@ export function pageData(id, fallback) {
  */
 export async function errorOf(r) {
   return (await r.json().catch(() => ({}))).error || {};
-}
-
-/**
- * A call to the JSON API that never throws: `{ ok, status, body, error }`, with a network
- * failure as status 0 and its message as the error.
- * @param {string} method
- * @param {string} url
- * @param {unknown} [body]
- * @returns {Promise<{ ok: boolean, status: number, body: any, error: ApiErrorBody }>}
- */
-export async function call(method, url, body) {
-  try {
-    const r = await fetch(url, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = await r.json().catch(() => null);
-    return { ok: r.ok, status: r.status, body: answer, error: (!r.ok && answer && answer.error) || {} };
-  } catch (e) {
-    return { ok: false, status: 0, body: null, error: { message: 'Could not reach the server: ' + e.message } };
-  }
 }
 
 /**
