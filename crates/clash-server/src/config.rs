@@ -22,9 +22,12 @@ pub struct Limits {
     /// A connection whose peer takes none of what the server writes for this long is dropped
     /// (a live stream that does not keep up).
     pub stall_timeout: Duration,
-    /// The kernel's send buffer per connection (bounds what a peer that does not read holds).
+    /// The kernel's send buffer per connection (bounds what a peer that does not read holds in
+    /// the kernel, outside the server's memory).
     pub send_buffer: usize,
-    /// The server's own read and write buffer per connection.
+    /// The server's own read and write buffer per connection (at least 8 KiB, hyper's least):
+    /// the longest request head, and what is queued for a peer that does not read beyond the
+    /// message being written. Small, because every open live stream has one.
     pub connection_buffer: usize,
     /// Largest request body.
     pub body_limit: usize,
@@ -67,7 +70,7 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(15),
             stall_timeout: Duration::from_secs(20),
             send_buffer: 128 * 1024,
-            connection_buffer: 64 * 1024,
+            connection_buffer: 8 * 1024,
             body_limit: 64 * 1024,
             creates_per_minute: 30,
             create_burst: 20,

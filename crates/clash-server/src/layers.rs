@@ -108,7 +108,8 @@ pub fn wrap(app: Router, metrics: Arc<Metrics>, limits: &Limits) -> Router {
         public: limits.public_origin.clone(),
         metrics: metrics.clone(),
     });
-    app.layer(middleware::from_fn_with_state(site, same_site))
+    app.layer(middleware::map_response(crate::stream::snug))
+        .layer(middleware::from_fn_with_state(site, same_site))
         .layer(middleware::from_fn_with_state(metrics, observe))
         .layer(set(
             header::CONTENT_SECURITY_POLICY,

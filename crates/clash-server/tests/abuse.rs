@@ -4,7 +4,8 @@
 //!
 //! What it proves: oversize and unknown-field inputs are refused and change nothing; table
 //! creation is rate-limited per address; connections are capped per address; silent
-//! connections, half-sent headers and idle keep-alive connections are closed; a request refused
+//! connections, half-sent headers and idle keep-alive connections are closed; a request head
+//! longer than the connection's buffer is refused; a request refused
 //! before its body is read leaves its keep-alive connection fit for the next request, or
 //! announces that it closes it; a live stream that does not read is dropped; streams are capped
 //! per key and per table; a table that left memory comes back from its log identical; start-up
@@ -608,6 +609,35 @@ async fn a_refusal_before_the_body_is_read_leaves_the_connection_usable() {
         assert_eq!(answer.header("connection"), Some("close"), "{head}");
         assert!(closed_within(conn.get_mut(), Duration::from_secs(3)).await);
     }
+    live.stop().await;
+}
+
+#[tokio::test]
+async fn a_request_head_longer_than_the_connection_buffer_is_refused() {
+    let live = Live::start(limits()).await;
+    let addr = live.addr;
+    let long = "v".repeat(Limits::default().connection_buffer);
+    let refused = request_from(
+        addr,
+        "127.0.0.1",
+        "GET",
+        "/healthz",
+        &[("X-Long", &long)],
+        b"",
+    )
+    .await;
+    assert_eq!(refused.status, 431);
+    let usual = "v".repeat(2000);
+    let served = request_from(
+        addr,
+        "127.0.0.1",
+        "GET",
+        "/healthz",
+        &[("X-Long", &usual)],
+        b"",
+    )
+    .await;
+    assert_eq!(served.status, 200);
     live.stop().await;
 }
 
