@@ -1,14 +1,12 @@
 //! Criterion benchmarks: the matrix-game solvers on the Iron Triangle 13×13 move game (f64, the
 //! certified exact solver and the exact simplex alone, side by side), the move game's payoffs
 //! with and without a table, the whole exact two-stage turn on `bench/peers/it13.json`, a real
-//! level-0 duel, exact odds (a Wicked Age exchange, a Triforce combat), and one Triforce MCTS
-//! decision.
+//! level-0 duel, and exact odds (a Wicked Age exchange).
 
 use std::hint::black_box;
 
-use clash_analysis::bots::triforce::MctsBot;
 use clash_analysis::turn_game::{self, FighterSpec, Payoff, TurnSpec};
-use clash_analysis::{combat_odds, matrix_game, wicked_odds};
+use clash_analysis::{matrix_game, wicked_odds};
 use criterion::{Criterion, criterion_group, criterion_main};
 use iron_triangle::Move;
 use iron_triangle::character::PerAction;
@@ -112,37 +110,7 @@ fn odds(c: &mut Criterion) {
             )
         })
     });
-    let gear = [
-        triforce::Gear::Sword,
-        triforce::Gear::Shield,
-        triforce::Gear::None,
-    ];
-    c.bench_function("triforce combat sword+shield+plain", |b| {
-        b.iter(|| combat_odds::combat(black_box(&gear)))
-    });
 }
 
-/// A 3-player position 30 random commands into the game, p-whoever to act.
-fn midgame() -> triforce::State {
-    use clash_core::SeededRandomness;
-    let start = triforce::start(&triforce::Setup::new(3)).expect("standard opening");
-    triforce::random::play(
-        start,
-        &mut triforce::RandomPlayer::new(5),
-        &mut SeededRandomness::new(5),
-        30,
-    )
-    .expect("random play")
-    .state
-}
-
-fn mcts(c: &mut Criterion) {
-    let state = midgame();
-    let bot = MctsBot::with_playouts(200);
-    c.bench_function("triforce MCTS decision, 200 playouts, 3 players", |b| {
-        b.iter(|| bot.search(black_box(&state), 1))
-    });
-}
-
-criterion_group!(benches, solver, turn, duel, odds, mcts);
+criterion_group!(benches, solver, turn, duel, odds);
 criterion_main!(benches);

@@ -3,7 +3,6 @@
 //!
 //! ```text
 //! peers wicked ANSWER CHALLENGE ROUND REPEAT      e.g. peers wicked d10+d6 d12+d8 1 2000
-//! peers triforce GEAR,GEAR,… REPEAT               e.g. peers triforce sword,shield,plain 2000
 //! peers matrix FILE.json REPEAT                   a JSON array of integer rows
 //! peers moves STATE.json STANCE STANCE            print the Iron Triangle move game's matrix
 //! peers turn STATE.json REPEAT                    time the exact two-stage turn (and its parts)
@@ -15,7 +14,7 @@ use std::time::Instant;
 
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
-use clash_analysis::{combat_odds, turn_game, wicked_odds};
+use clash_analysis::{turn_game, wicked_odds};
 use serde_json::{Value, json};
 
 fn time<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
@@ -50,18 +49,6 @@ fn run(args: &[String]) -> Result<Value, String> {
                 .map(|b| b.probability.fraction.clone())
                 .collect();
             Ok(json!({"answer": bands, "seconds": t}))
-        }
-        Some("triforce") => {
-            let gear = args.get(1).ok_or("peers triforce GEAR,… REPEAT")?;
-            let gear = gear
-                .split(',')
-                .map(combat_odds::parse_gear)
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| e.to_string())?;
-            let (r, t) = time(repeat(args.get(2)), || combat_odds::combat(&gear));
-            let r = r.map_err(|e| e.to_string())?;
-            let loses: Vec<String> = r.loses.iter().map(|p| p.fraction.clone()).collect();
-            Ok(json!({"answer": loses, "seconds": t}))
         }
         Some("matrix") => {
             let path = args.get(1).ok_or("peers matrix FILE REPEAT")?;
@@ -175,7 +162,7 @@ fn run(args: &[String]) -> Result<Value, String> {
                     .map_err(|e| e.to_string())?;
             Ok(json!(g.matrix))
         }
-        _ => Err("peers wicked|triforce|matrix|moves …".into()),
+        _ => Err("peers wicked|matrix|moves …".into()),
     }
 }
 

@@ -288,54 +288,6 @@ impl Table for IronDuel {
     }
 }
 
-/// Triforce: `players` seats from the standard opening, with a turn limit (TF-30).
-#[derive(Debug, Clone)]
-pub struct TriforceGame {
-    pub players: u8,
-    pub turn_limit: u32,
-}
-
-impl Table for TriforceGame {
-    type R = triforce::Triforce;
-
-    fn start(&self, _rng: &mut dyn Randomness) -> Option<Game<Self::R>> {
-        let mut setup = triforce::Setup::new(self.players);
-        setup.turn_limit = Some(self.turn_limit);
-        Game::<Self::R>::new(setup).ok()
-    }
-
-    fn seats(&self) -> Vec<Seat> {
-        (1..=self.players).map(Seat::Player).collect()
-    }
-
-    fn business(&self, _game: &Game<Self::R>) -> Option<(Seat, triforce::Command)> {
-        None
-    }
-
-    fn finished(&self, game: &Game<Self::R>) -> bool {
-        game.state().outcome().is_some()
-    }
-
-    fn winners(&self, game: &Game<Self::R>) -> Vec<Seat> {
-        game.state()
-            .outcome()
-            .map(|o| o.winners.as_slice().to_vec())
-            .unwrap_or_default()
-    }
-
-    fn length(&self, game: &Game<Self::R>) -> u32 {
-        game.state().turn()
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
-    }
-
-    fn max_commands(&self) -> u32 {
-        self.turn_limit.saturating_mul(40).max(100)
-    }
-}
-
 /// N-Dimensional Tourists: the Kaiju Conflict (TV-4's parties: the GM's Levinulon, Dominant
 /// with Control 1, against TMDF, `p1`), with a round limit.
 #[derive(Debug, Clone)]
@@ -509,27 +461,11 @@ impl Table for WickedConflict {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn finishes<T: Table>(table: &T, budget: Budget) {
-        for (i, strong) in table.seats().into_iter().enumerate() {
-            let mut rng = SeededRandomness::new(i as u64 + 1);
-            let (game, sent, cut_off) = play(table, strong, budget, &mut rng).expect("set up");
-            assert!(sent > 0, "some command was sent");
-            assert!(!cut_off, "the game reached its end");
-            assert!(table.finished(&game));
-        }
-    }
+    use crate::testing::finishes;
 
     #[test]
     fn bots_play_every_table_to_its_end() {
         finishes(&IronDuel::new().unwrap(), Budget::work(16));
-        finishes(
-            &TriforceGame {
-                players: 3,
-                turn_limit: 10,
-            },
-            Budget::work(8),
-        );
         finishes(&TouristsConflict::kaiju(4).unwrap(), Budget::work(8));
         finishes(&WickedConflict::duel().unwrap(), Budget::work(8));
         finishes(&WickedConflict::brawl().unwrap(), Budget::work(8));

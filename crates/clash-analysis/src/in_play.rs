@@ -3,8 +3,6 @@
 //! through them what the view hides from it. The catalogue hands these to the table server as
 //! each ruleset's odds hook; the server shows them only where the GM has switched odds on.
 //!
-//! * [`triforce`]: each crowded stack's chance of losing for every player in it, and in a sword or
-//!   shield window the same with and without the swap;
 //! * [`nd_tourists`]: for a party about to bid, the chance that its next draw beats each card
 //!   on the other parties' bid lines, with the other Reserves counted but unseen;
 //! * [`wicked_age`]: for a character about to answer, the chance of each band for every choice
@@ -13,22 +11,45 @@
 //!   (and the move mix once stances are revealed), from [`crate::turn_game`]; a hidden sheet is
 //!   taken to know every move.
 
-use std::collections::BTreeSet;
-
-use clash_core::Seat;
+use clash_core::{AnyGame, Game, Ruleset, Seat, Viewer};
 use iron_triangle::Move;
 use iron_triangle::character::{Combo, PerAction};
 use iron_triangle::conflict::{MoveChoice, Stance};
 use nd_tourists::cards::{Card, CardSet};
 use nd_tourists::probability::Knowledge;
 use serde_json::{Value, json};
-use triforce::combat::Gear;
 use wicked_age::odds::Pool;
 use wicked_age::roll::{Outcome, RollValue, Table, judge};
 
-use crate::combat_odds;
 use crate::exact::{Probability, ratio};
 use crate::turn_game::{self, ChainCard, FighterSpec, Payoff, TurnSpec};
+
+/// The catalogue's odds hook ([`clash_core::OddsFn`]) for ruleset `R`: `odds` of the JSON of
+/// the seat's own view.
+fn through_view<R: Ruleset>(
+    game: &dyn AnyGame,
+    seat: Seat,
+    odds: fn(&Value, Seat) -> Option<Value>,
+) -> Option<Value> {
+    let game = game.as_any().downcast_ref::<Game<R>>()?;
+    let view = serde_json::to_value(R::view(game.state(), Viewer::Seat(seat))).ok()?;
+    odds(&view, seat)
+}
+
+/// [`nd_tourists`] as the catalogue's odds hook.
+pub fn nd_tourists_hook(game: &dyn AnyGame, seat: Seat) -> Option<Value> {
+    through_view::<::nd_tourists::NdTourists>(game, seat, nd_tourists)
+}
+
+/// [`wicked_age`] as the catalogue's odds hook.
+pub fn wicked_age_hook(game: &dyn AnyGame, seat: Seat) -> Option<Value> {
+    through_view::<::wicked_age::WickedAge>(game, seat, wicked_age)
+}
+
+/// [`iron_triangle`] as the catalogue's odds hook.
+pub fn iron_triangle_hook(game: &dyn AnyGame, seat: Seat) -> Option<Value> {
+    through_view::<::iron_triangle::IronTriangle>(game, seat, iron_triangle)
+}
 
 fn text(v: &Value) -> &str {
     v.as_str().unwrap_or("")
@@ -36,96 +57,6 @@ fn text(v: &Value) -> &str {
 
 fn seat_id(seat: Seat) -> String {
     seat.to_string()
-}
-
-// ----- Triforce -----
-
-/// Who fights in a stack and with what (TF-21, TF-23): every owner of a piece, the top player
-/// with the sword and the bottom player with the shield; one player who is both uses only the
-/// shield. Returns the seats in seat order with their gear.
-fn stack_fighters(stack: &[String], sword: bool, shield: bool) -> Vec<(String, Gear)> {
-    let owners: Vec<&str> = stack
-        .iter()
-        .filter_map(|p| p.split_once('-').map(|(who, _)| who))
-        .filter(|who| who.starts_with('p'))
-        .collect();
-    let (Some(bottom), Some(top)) = (owners.first().copied(), owners.last().copied()) else {
-        return Vec::new();
-    };
-    let seats: BTreeSet<&str> = owners.iter().copied().collect();
-    seats
-        .into_iter()
-        .map(|s| {
-            let gear = if s == bottom && shield {
-                Gear::Shield
-            } else if s == top && sword && !(s == bottom && shield) {
-                Gear::Sword
-            } else {
-                Gear::None
-            };
-            (s.to_string(), gear)
-        })
-        .collect()
-}
-
-fn fight_odds(fighters: &[(String, Gear)]) -> Option<Value> {
-    let gears: Vec<Gear> = fighters.iter().map(|(_, g)| *g).collect();
-    let report = combat_odds::combat(&gears).ok()?;
-    let list: Vec<Value> = fighters
-        .iter()
-        .zip(report.loses)
-        .map(|((seat, gear), loses)| json!({ "seat": seat, "gear": gear, "loses": loses }))
-        .collect();
-    Some(Value::Array(list))
-}
-
-/// Triforce: the chance of losing for every player in each crowded stack, and the effect of the
-/// open swap when it is this seat's to make.
-pub fn triforce(view: &Value, seat: Seat) -> Option<Value> {
-    let me = seat_id(seat);
-    let positions = view.get("positions")?.as_array()?;
-    let pieces = |p: &Value| -> Vec<String> {
-        p.get("stack")
-            .and_then(Value::as_array)
-            .map(|s| s.iter().map(|x| text(x).to_string()).collect())
-            .unwrap_or_default()
-    };
-    let has = |stack: &[String], prefix: &str| stack.iter().any(|x| x.starts_with(prefix));
-    let mut fights = Vec::new();
-    for p in positions
-        .iter()
-        .filter(|p| p["contested"].as_bool() == Some(true))
-    {
-        let stack = pieces(p);
-        let fighters = stack_fighters(&stack, has(&stack, "K-"), has(&stack, "C-"));
-        if let Some(odds) = fight_odds(&fighters) {
-            fights.push(json!({ "at": p["n"], "fighters": odds }));
-        }
-    }
-    let mut out = json!({ "fights": fights });
-    let exchange = &view["legal"]["exchange"];
-    if text(&view["awaiting"]) == me && exchange.is_object() {
-        let at = exchange["at"].as_u64()? as usize;
-        let stack = pieces(positions.get(at.checked_sub(1)?)?);
-        let sword = text(&exchange["kind"]) == "sword";
-        let (has_sword, has_shield) = (has(&stack, "K-"), has(&stack, "C-"));
-        let with = if sword {
-            stack_fighters(&stack, true, has_shield)
-        } else {
-            stack_fighters(&stack, has_sword, true)
-        };
-        let without = stack_fighters(&stack, has_sword, has_shield);
-        out["swap"] = json!({
-            "at": at,
-            "kind": exchange["kind"],
-            "take": fight_odds(&with)?,
-            "decline": fight_odds(&without)?,
-        });
-    }
-    if fights.is_empty() && out.get("swap").is_none() {
-        return None;
-    }
-    Some(out)
 }
 
 // ----- N-Dimensional Tourists -----

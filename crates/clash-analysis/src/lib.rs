@@ -21,15 +21,19 @@
 //! * [`table_bots`]: bots that take a seat at a table and decide from that seat's view alone
 //!   (casual and strong, for every ruleset); [`bot_strength`]: strong against casual.
 
+// The games' subcommands still here are written as they will read in their own crates.
+extern crate self as clash_analysis;
+
 pub mod balance;
 pub mod bot_strength;
 pub mod bots;
 pub mod certified;
-pub mod combat_odds;
+pub mod cli;
 pub mod contests;
 pub mod draw_odds;
 pub mod duel;
 pub mod exact;
+pub mod game_cli;
 pub mod histogram;
 pub mod in_play;
 pub mod matrix_game;
@@ -38,5 +42,6 @@ pub mod position;
 pub mod resolution;
 pub mod simulate;
 pub mod table_bots;
+pub mod testing;
 pub mod turn_game;
 pub mod wicked_odds;

@@ -1,12 +1,10 @@
 //! Odds in play, read from a seat's view exactly as a table page receives it, agree with the
 //! engines' own knowledge and with the exact reports of the rest of the analysis crate.
 
-use clash_analysis::combat_odds;
 use clash_analysis::in_play;
 use clash_core::{Game, Ruleset, Seat, SeededRandomness, Viewer};
 use nd_tourists::probability::Knowledge;
 use serde_json::{Value, json};
-use triforce::combat::Gear;
 
 fn seat(s: &str) -> Seat {
     s.parse().unwrap()
@@ -30,50 +28,6 @@ fn view<R: Ruleset>(game: &Game<R>, who: &str) -> Value {
 
 fn decimal(p: &Value) -> f64 {
     p["decimal"].as_f64().unwrap()
-}
-
-// TF-19, TF-22 to TF-25.
-#[test]
-fn triforce_odds_are_the_combat_odds_of_each_crowded_stack_with_and_without_the_swap() {
-    let setup = json!({ "players": 3, "board": { "2": ["p1-S"], "5": ["p2-L", "p1-M", "p2-M"] } });
-    let mut commands = vec![
-        ("p1", json!({ "type": "move", "from": 2, "to": 5 })),
-        ("p1", json!({ "type": "end_turn" })),
-    ];
-    let game = play::<triforce::Triforce>(setup.clone(), &commands);
-    let odds = in_play::triforce(&view(&game, "p1"), seat("p1")).expect("a crowded stack");
-    let plain = combat_odds::combat(&[Gear::None, Gear::None]).unwrap();
-    let fight = &odds["fights"][0];
-    assert_eq!(fight["at"], 5);
-    for (i, f) in fight["fighters"].as_array().unwrap().iter().enumerate() {
-        assert_eq!(f["seat"], ["p1", "p2"][i]);
-        assert_eq!(f["gear"], "none");
-        assert_eq!(f["loses"]["fraction"], plain.loses[i].fraction);
-    }
-    // Player 3 sees the same board and so the same fight, but has no swap to weigh.
-    let theirs = in_play::triforce(&view(&game, "p3"), seat("p3")).unwrap();
-    assert_eq!(theirs["fights"], odds["fights"]);
-    assert!(theirs.get("swap").is_none());
-
-    // In the sword window Player 1 weighs the sword: it lowers its chance of losing.
-    commands.push(("p1", json!({ "type": "resolve", "at": 5 })));
-    let game = play::<triforce::Triforce>(setup, &commands);
-    let odds = in_play::triforce(&view(&game, "p1"), seat("p1")).unwrap();
-    let swap = &odds["swap"];
-    assert_eq!(swap["kind"], "sword");
-    let sword = combat_odds::combat(&[Gear::Sword, Gear::None]).unwrap();
-    assert_eq!(swap["take"][0]["gear"], "sword");
-    assert_eq!(
-        swap["take"][0]["loses"]["fraction"],
-        sword.loses[0].fraction
-    );
-    assert!(decimal(&swap["take"][0]["loses"]) < decimal(&swap["decline"][0]["loses"]));
-    assert!(
-        in_play::triforce(&view(&game, "p2"), seat("p2"))
-            .unwrap()
-            .get("swap")
-            .is_none()
-    );
 }
 
 // ND-3, ND-20: the view holds just what the party knows, no more and no less.

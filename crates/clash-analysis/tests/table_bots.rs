@@ -1,15 +1,12 @@
 //! What the table bots do, and what they never do.
 
-use clash_analysis::bot_strength::{
-    IronDuel, Table, TouristsConflict, TriforceGame, WickedConflict,
-};
+use clash_analysis::bot_strength::{IronDuel, Table, TouristsConflict, WickedConflict};
 use clash_analysis::table_bots::{Seated, Sends, bot, tourists, wicked};
 use clash_core::{
     Budget, Game, Ruleset, Seat, SeatBot, SeatTable, SeededRandomness, Strength, Viewer,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use serde_json::Value;
 
 fn quick() -> Budget {
     Budget::work(9)
@@ -84,12 +81,6 @@ proptest! {
     }
 
     #[test]
-    fn triforce_bots_play_fair(seed in any::<u64>()) {
-        let n = answers_are_fair_plays(&TriforceGame { players: 3, turn_limit: 8 }, seed, 60)?;
-        prop_assert!(n > 0);
-    }
-
-    #[test]
     fn tourists_bots_play_fair(seed in any::<u64>()) {
         let n = answers_are_fair_plays(&TouristsConflict::kaiju(4).unwrap(), seed, 80)?;
         prop_assert!(n > 0);
@@ -125,13 +116,6 @@ fn an_exhausted_budget_still_gets_an_answer() {
         })
     }
     assert!(first_answer(&IronDuel::new().unwrap(), none));
-    assert!(first_answer(
-        &TriforceGame {
-            players: 3,
-            turn_limit: 5
-        },
-        none
-    ));
     assert!(first_answer(&TouristsConflict::kaiju(3).unwrap(), none));
     assert!(first_answer(&WickedConflict::brawl().unwrap(), none));
 }
@@ -445,33 +429,4 @@ mod wicked_age_bots {
         let c = wicked::Odds.choose(&seen, quick(), &mut rng);
         assert!(matches!(c, Some(Command::RollInitiative { .. })), "{c:?}");
     }
-}
-
-// ----- Triforce -----
-
-/// TF-29: from the table in its view, the strong bot finds the one move that pins both other
-/// players (the position of the MCTS bot's own test).
-#[test]
-fn the_strong_triforce_bot_finds_the_winning_move() {
-    use triforce::{Command, State, Triforce};
-    let board = serde_json::json!({
-        "1": ["p1-S", "p3-L", "p1-M"], "2": ["p2-S"], "3": ["p3-L", "p1-S"],
-        "4": ["p1-M", "p1-L"], "5": ["p3-L", "p1-S"], "6": ["p2-M", "p1-L"],
-        "7": ["p2-M", "p1-S"], "8": ["p2-M", "p1-L"], "10": ["p2-M", "p1-L"],
-        "12": ["p3-L", "p1-M"], "13": ["p3-L", "p1-M"], "14": ["p1-S", "p2-M", "p1-L"]
-    });
-    let setup: triforce::Setup =
-        serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
-    let state = triforce::start(&setup).unwrap();
-    let mut json: Value = serde_json::to_value(state).unwrap();
-    json["actions_taken"] = 2.into();
-    let state: State = serde_json::from_value(json).unwrap();
-    let seen = SeatTable::<Triforce>::from_state(&state, &[], Seat::Player(1));
-    assert_eq!(seen.view.table, state, "the view carries the whole table");
-    let c = bot::<Triforce>(Strength::Strong).choose(
-        &seen,
-        Budget::work(400),
-        &mut SeededRandomness::new(11),
-    );
-    assert_eq!(c, Some(Command::Move { from: 4, to: 2 }));
 }

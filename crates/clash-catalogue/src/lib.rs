@@ -2,6 +2,7 @@
 //!
 //! The CLI and the table server look rulesets up here; neither knows any rules itself.
 
+use clash_analysis::game_cli;
 use clash_analysis::in_play;
 use clash_analysis::table_bots::hook;
 use clash_core::RulesetEntry;
@@ -9,21 +10,21 @@ use clash_core::RulesetEntry;
 /// All available rulesets.
 pub fn rulesets() -> Vec<RulesetEntry> {
     vec![
-        // One line per ruleset crate: RulesetEntry::of::<crate::Ruleset>() (or
-        // with_session_zero, for a ruleset whose tables are made by form), with the analysis
-        // crate's odds in play and table bots where it has them.
+        // One line per ruleset crate: its catalogue entry, with everything it offers (rules,
+        // forms, board, bots, odds in play and its `clash` subcommands).
         RulesetEntry::with_session_zero::<iron_triangle::IronTriangle>()
-            .with_odds(in_play::iron_triangle)
-            .with_bots(hook::<iron_triangle::IronTriangle>),
+            .with_odds(in_play::iron_triangle_hook)
+            .with_bots(hook::<iron_triangle::IronTriangle>)
+            .with_commands(game_cli::iron::commands()),
         RulesetEntry::with_session_zero::<nd_tourists::NdTourists>()
-            .with_odds(in_play::nd_tourists)
-            .with_bots(hook::<nd_tourists::NdTourists>),
-        RulesetEntry::with_session_zero::<triforce::Triforce>()
-            .with_odds(in_play::triforce)
-            .with_bots(hook::<triforce::Triforce>),
+            .with_odds(in_play::nd_tourists_hook)
+            .with_bots(hook::<nd_tourists::NdTourists>)
+            .with_commands(game_cli::tourists::commands()),
+        triforce::entry(),
         RulesetEntry::with_session_zero::<wicked_age::WickedAge>()
-            .with_odds(in_play::wicked_age)
-            .with_bots(hook::<wicked_age::WickedAge>),
+            .with_odds(in_play::wicked_age_hook)
+            .with_bots(hook::<wicked_age::WickedAge>)
+            .with_commands(game_cli::wicked::commands()),
     ]
 }
 

@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::game::{AnyGame, GameError, RulesetEntry, SeenEvent};
+use crate::entry::RulesetEntry;
+use crate::game::{AnyGame, GameError, SeenEvent};
 use crate::randomness::RandomnessSpec;
 use crate::seat::{Seat, Viewer};
 

@@ -8,7 +8,6 @@
 //! | ruleset | bot | how it plays |
 //! |---|---|---|
 //! | iron-triangle | [`iron::EquilibriumBot`] | samples stances and moves from the exact turn equilibrium |
-//! | triforce | [`triforce::MctsBot`] | Monte-Carlo tree search (open-loop UCT, a reward per seat) with random playouts, under a playout budget |
 //! | nd-tourists | [`tourists::ThresholdBot`] | bids while the chance its next card improves its position exceeds a threshold |
 //! | wicked-age | [`wicked::OddsBot`] | rolls the forms with the best exact odds |
 //! | any | [`RandomBot`] | a uniformly random legal command |
@@ -19,7 +18,6 @@
 
 pub mod iron;
 pub mod tourists;
-pub mod triforce;
 pub mod wicked;
 
 use std::marker::PhantomData;
@@ -111,12 +109,9 @@ impl<R: Ruleset, B: Bot<R>> JsonBot for Typed<R, B> {
     }
 }
 
-/// The default bot for a ruleset, by its ID (`"triforce"`, …); `None` for an unknown ruleset.
+/// The default bot for a ruleset, by its ID; `None` for an unknown ruleset.
 pub fn json_bot(ruleset: &str) -> Option<Box<dyn JsonBot>> {
     match ruleset {
-        ::triforce::Triforce::ID => Some(Box::new(Typed::<::triforce::Triforce, _>::new(
-            triforce::MctsBot::default(),
-        ))),
         wicked_age::WickedAge::ID => Some(Box::new(Typed::<wicked_age::WickedAge, _>::new(
             wicked::OddsBot::default(),
         ))),

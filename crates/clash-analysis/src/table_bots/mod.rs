@@ -10,7 +10,6 @@
 //! | ruleset | strong bot | from the view |
 //! |---|---|---|
 //! | iron-triangle | [`iron::Strong`]: samples its stance, then its move, from the equilibrium of the current turn ([`crate::turn_game`]) | the turn is rebuilt from the sheets and energies the seat sees; a sheet it may not see is taken to know every move |
-//! | triforce | [`triforce::Strong`]: Monte-Carlo tree search ([`crate::bots::triforce::MctsBot`]) under the budget | Triforce hides nothing: the view carries the whole table |
 //! | nd-tourists | [`tourists::Strong`]: every choice (bid or pass, reject, turn, cover, keep or spend) tried on deals sampled from what the seat knows and played out | the seat's position, with the Reserves it cannot see dealt at random from the cards it has not seen |
 //! | wicked-age | [`wicked::Strong`]: the exact-odds roller ([`crate::bots::wicked::OddsBot`]), which also picks the consequence that costs the loser most | nothing is hidden: the view carries the whole table |
 //!
@@ -25,7 +24,6 @@
 
 pub mod iron;
 pub mod tourists;
-pub mod triforce;
 pub mod wicked;
 
 use std::marker::PhantomData;

@@ -2,23 +2,23 @@
 //! plain, with the sword or with the shield, the exact chance that each participant loses (a
 //! piece, or the sword or shield it used) and the distribution of the set of losers.
 //!
-//! The dice are the engine's ([`triforce::combat`]: a d12 each, the sword user adds the black
+//! The dice are the engine's ([`crate::combat`]: a d12 each, the sword user adds the black
 //! d12, the shield user rolls only the d20). Losers are the participants whose key
 //! (total, rank) is the smallest, rank being sword 2 > plain 1 > shield 0 (TF-25). The engine
 //! keeps that key private, so it is restated here as [`rank`]; the test
 //! `matches_the_engine_on_every_face` rolls every face combination through the engine's own
-//! [`triforce::combat::fight`] and checks the two agree exactly.
+//! [`crate::combat::fight`] and checks the two agree exactly.
 //!
 //! The distribution is computed by convolution over each participant's totals, never by listing
 //! throws: `P(set S loses) = Σ_k Π_{i∈S} P(key_i = k) · Π_{j∉S} P(key_j > k)`.
 
+use crate::Gear;
+use crate::combat::{PLAYER_DIE, SHIELD_DIE, SWORD_DIE};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use serde::Serialize;
-use triforce::Gear;
-use triforce::combat::{PLAYER_DIE, SHIELD_DIE, SWORD_DIE};
 
-use crate::exact::{Probability, ratio};
+use clash_analysis::exact::{Probability, ratio};
 
 /// Why a combat cannot be analysed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -183,11 +183,11 @@ pub fn loser_sets(participants: &[Gear]) -> Result<Vec<(u32, BigRational)>, Comb
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::is_distribution;
+    use crate::{Pos, Setup, StartIn};
+    use clash_analysis::exact::is_distribution;
     use clash_core::{Scripted, ScriptedRandomness, Seat};
     use proptest::prelude::*;
     use std::collections::BTreeMap;
-    use triforce::{Pos, Setup, StartIn};
 
     fn p(n: i64, d: i64) -> BigRational {
         ratio(n, d)
@@ -256,11 +256,11 @@ mod tests {
                 .collect(),
         );
         setup.start_in = StartIn::Combat;
-        let state = <triforce::Triforce as clash_core::Ruleset>::setup(&setup).unwrap();
+        let state = <crate::Triforce as clash_core::Ruleset>::setup(&setup).unwrap();
         let at = Pos::number(8).unwrap();
         // Learn who rolls what from one fight with fixed dice.
         let probe =
-            triforce::combat::fight(&state, at, &mut ScriptedRandomness::new([]).then_seeded(1))
+            crate::combat::fight(&state, at, &mut ScriptedRandomness::new([]).then_seeded(1))
                 .unwrap();
         let gears: Vec<Gear> = probe.rolls.as_slice().iter().map(|r| r.gear).collect();
         let dice: Vec<u32> = gears
@@ -277,7 +277,7 @@ mod tests {
         let mut total = 0;
         loop {
             let mut rng = ScriptedRandomness::new(faces.iter().map(|f| Scripted::Die(*f)));
-            let battle = triforce::combat::fight(&state, at, &mut rng).unwrap();
+            let battle = crate::combat::fight(&state, at, &mut rng).unwrap();
             let mask = battle.losses.as_slice().iter().fold(0u32, |m, l| {
                 m | 1 << seats.iter().position(|s| *s == l.seat).unwrap()
             });

@@ -3,7 +3,7 @@
 //! docs/analysis.md).
 //!
 //! ```text
-//! cargo run --release -p clash-analysis --example bot_strength -- [GAME …] [--games N]
+//! cargo run --release -p clash-catalogue --example bot_strength -- [GAME …] [--games N]
 //!     [--seed S] [--work W] [--threads T] [--bot B] [--against B] [--json]
 //! ```
 //!
@@ -22,13 +22,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clash_analysis::bot_strength::{
-    Entrant, IronDuel, Match, Table, TouristsConflict, TriforceGame, WickedConflict,
+    Entrant, IronDuel, Match, Table, TouristsConflict, WickedConflict,
 };
 use clash_analysis::simulate::{Contest, Summary, simulate};
 use clash_analysis::table_bots::{Seated, tourists, wicked};
 use clash_core::{Budget, Randomness, Ruleset, SeatBot, SeatTable};
 use nd_tourists::NdTourists;
 use serde_json::json;
+use triforce::analysis::contests::TriforceGame;
 use wicked_age::WickedAge;
 
 struct Args {

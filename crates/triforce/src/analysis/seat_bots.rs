@@ -1,18 +1,18 @@
 //! Triforce at the table. Triforce hides nothing: every piece, stash and supply is on the
 //! board for all to see, and only the dice of a fight are unknown until they are rolled. So
-//! the seat's view carries the whole table ([`triforce::view::View::table`]), and the strong
+//! the seat's view carries the whole table ([`crate::view::View::table`]), and the strong
 //! bot searches ahead from it exactly as a person could with the board in front of them.
 //!
 //! * **casual**: a uniformly random legal command;
 //! * **strong**: Monte-Carlo tree search ([`MctsBot`]) with one playout per unit of work,
 //!   stopped early when the clock runs out.
 
+use crate::{Command, Triforce};
 use clash_core::{Budget, Randomness, SeatBot, SeatTable};
-use triforce::{Command, Triforce};
 
-use super::{Casual, Seated, Sends, bot_commands};
-use crate::bots::Bot;
-use crate::bots::triforce::MctsBot;
+use crate::analysis::mcts::MctsBot;
+use clash_analysis::bots::Bot;
+use clash_analysis::table_bots::{Casual, Seated, Sends, bot_commands};
 
 impl Seated for Triforce {
     /// Every Triforce command is play: there is no table business and no free text.

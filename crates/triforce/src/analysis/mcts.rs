@@ -48,12 +48,12 @@
 
 use std::time::{Duration, Instant};
 
+use crate::random::RandomPlayer;
+use crate::turn::{self, Discard};
+use crate::{Command, Pos, State, Triforce};
 use clash_core::{Randomness, Seat, SeededRandomness};
-use triforce::random::RandomPlayer;
-use triforce::turn::{self, Discard};
-use triforce::{Command, Pos, State, Triforce};
 
-use super::Bot;
+use clash_analysis::bots::Bot;
 
 /// Most seats at a Triforce table (TF-5).
 const SEATS: usize = 6;
@@ -413,8 +413,8 @@ impl Bot<Triforce> for MctsBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Size;
     use proptest::prelude::*;
-    use triforce::Size;
 
     fn bot(playouts: u32) -> MctsBot {
         MctsBot::with_playouts(playouts)
@@ -430,9 +430,9 @@ mod tests {
             "7": ["p2-M", "p1-S"], "8": ["p2-M", "p1-L"], "10": ["p2-M", "p1-L"],
             "12": ["p3-L", "p1-M"], "13": ["p3-L", "p1-M"], "14": ["p1-S", "p2-M", "p1-L"]
         });
-        let setup: triforce::Setup =
+        let setup: crate::Setup =
             serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
-        let state = triforce::start(&setup).unwrap();
+        let state = crate::start(&setup).unwrap();
         let mut json = serde_json::to_value(state).unwrap();
         json["actions_taken"] = 2.into();
         serde_json::from_value(json).unwrap()
@@ -483,7 +483,7 @@ mod tests {
 
     #[test]
     fn plays_only_legal_commands_and_is_reproducible() {
-        let mut state = triforce::start(&triforce::Setup::new(3)).unwrap();
+        let mut state = crate::start(&crate::Setup::new(3)).unwrap();
         let mut first = Vec::new();
         for _ in 0..12 {
             let seat = state.awaiting().unwrap();
@@ -492,7 +492,7 @@ mod tests {
             first.push(c);
             clash_core::execute::<Triforce>(&mut state, seat, &c, &mut rng).expect("legal");
         }
-        let mut state = triforce::start(&triforce::Setup::new(3)).unwrap();
+        let mut state = crate::start(&crate::Setup::new(3)).unwrap();
         for c in first {
             let seat = state.awaiting().unwrap();
             let mut rng = SeededRandomness::new(7);
@@ -529,14 +529,14 @@ mod tests {
     #[test]
     fn a_single_legal_command_is_played_without_search() {
         // TV-1: on the empty board R's only action is to place S on its home.
-        let state = triforce::start(&triforce::Setup::new(3)).unwrap();
+        let state = crate::start(&crate::Setup::new(3)).unwrap();
         let c = bot(1).choose(&state, Seat::Player(1), &mut SeededRandomness::new(1));
         assert_eq!(c, Some(Command::Place { size: Size::S }));
     }
 
     #[test]
     fn a_seat_not_awaited_has_nothing_to_do() {
-        let state = triforce::start(&triforce::Setup::new(3)).unwrap();
+        let state = crate::start(&crate::Setup::new(3)).unwrap();
         assert_eq!(
             MctsBot::default().choose(&state, Seat::Player(2), &mut SeededRandomness::new(1)),
             None
@@ -552,16 +552,16 @@ mod tests {
         // Bottoms: p1 1, p2 2, p3 1, nobody has won: p2 leads TF-30's count alone.
         let board =
             serde_json::json!({"1": ["p1-S"], "15": ["p2-M"], "2": ["p2-S"], "11": ["p3-L"]});
-        let setup: triforce::Setup =
+        let setup: crate::Setup =
             serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
-        let state = triforce::start(&setup).unwrap();
+        let state = crate::start(&setup).unwrap();
         assert!(state.outcome().is_none());
         assert_eq!(&rewards(&state)[..3], &[0.0, 1.0, 0.0]);
         // A tie for the lead is shared.
         let board = serde_json::json!({"1": ["p1-S"], "15": ["p2-M"], "11": ["p3-L"]});
-        let setup: triforce::Setup =
+        let setup: crate::Setup =
             serde_json::from_value(serde_json::json!({"players": 3, "board": board})).unwrap();
-        let r = rewards(&triforce::start(&setup).unwrap());
+        let r = rewards(&crate::start(&setup).unwrap());
         assert!(r[..3].iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-12));
     }
 
@@ -570,8 +570,8 @@ mod tests {
 
         #[test]
         fn always_answers_a_legal_command(players in 3u8..=6, warmup in 0u32..400, seed in any::<u64>(), playouts in 1u32..12) {
-            let start = triforce::start(&triforce::Setup::new(players)).unwrap();
-            let state = triforce::random::play(start, &mut RandomPlayer::new(seed), &mut SeededRandomness::new(seed), warmup).unwrap().state;
+            let start = crate::start(&crate::Setup::new(players)).unwrap();
+            let state = crate::random::play(start, &mut RandomPlayer::new(seed), &mut SeededRandomness::new(seed), warmup).unwrap().state;
             if let Some(seat) = state.awaiting() {
                 let c = bot(playouts).choose(&state, seat, &mut SeededRandomness::new(seed));
                 let c = c.expect("an awaited seat always has a command");
@@ -581,8 +581,8 @@ mod tests {
 
         #[test]
         fn rewards_share_one(players in 3u8..=6, warmup in 0u32..600, seed in any::<u64>()) {
-            let start = triforce::start(&triforce::Setup::new(players)).unwrap();
-            let state = triforce::random::play(start, &mut RandomPlayer::new(seed), &mut SeededRandomness::new(seed), warmup).unwrap().state;
+            let start = crate::start(&crate::Setup::new(players)).unwrap();
+            let state = crate::random::play(start, &mut RandomPlayer::new(seed), &mut SeededRandomness::new(seed), warmup).unwrap().state;
             let r = rewards(&state);
             prop_assert!((r.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             prop_assert!(r[usize::from(players)..].iter().all(|x| *x == 0.0));

@@ -1,31 +1,18 @@
-//! `clash analyse`: long analyses written to files, resumable.
+//! `clash analyse iron-triangle builds`: the level-0 balance table, written to files and
+//! resumable.
 
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use clap::{Args, Subcommand};
+use clap::{FromArgMatches, Subcommand};
 use clash_analysis::balance::{self, Build, DuelRecord};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
-use crate::output::{self, Outcome, say};
-
-/// Long analyses written to files, resumable.
-#[derive(Args)]
-pub struct AnalyseArgs {
-    #[command(subcommand)]
-    what: AnalyseWhat,
-}
-
-#[derive(Subcommand)]
-enum AnalyseWhat {
-    /// Iron Triangle analyses.
-    #[command(name = "iron-triangle", subcommand)]
-    IronTriangle(IronAnalyse),
-}
+use clash_analysis::cli::{self, Outcome};
+use clash_analysis::say;
+use clash_core::Ruleset;
+use iron_triangle::IronTriangle;
 
 #[derive(Subcommand)]
 enum IronAnalyse {
@@ -51,18 +38,6 @@ enum IronAnalyse {
     },
 }
 
-pub fn analyse(args: AnalyseArgs) -> ExitCode {
-    let r = match args.what {
-        AnalyseWhat::IronTriangle(IronAnalyse::Builds {
-            out,
-            builds,
-            limit,
-            threads,
-        }) => builds_table(&out, &builds, limit, threads),
-    };
-    output::finish("analyse", r)
-}
-
 fn chosen_builds(words: &[String]) -> Result<Vec<Build>, String> {
     if words.is_empty() {
         return Ok(balance::level_0_builds());
@@ -77,17 +52,11 @@ fn chosen_builds(words: &[String]) -> Result<Vec<Build>, String> {
     Ok(builds)
 }
 
-fn bar(total: u64, done: u64) -> ProgressBar {
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} duels  {elapsed_precise} (eta {eta})")
-    {
-        bar.set_style(style);
-    }
+fn bar(total: u64, done: u64) -> cli::ProgressBar {
+    let bar = cli::progress(
+        total,
+        "{bar:40} {pos}/{len} duels  {elapsed_precise} (eta {eta})",
+    );
     bar.set_position(done);
     bar
 }
@@ -239,4 +208,22 @@ fn summary(
         out.join("builds.png").display()
     );
     Ok(())
+}
+
+pub(super) fn analyse_command() -> clap::Command {
+    let command = clap::Command::new(IronTriangle::ID)
+        .about("Iron Triangle analyses.")
+        .subcommand_required(true);
+    IronAnalyse::augment_subcommands(command)
+}
+
+pub(super) fn run_analyse(m: &clap::ArgMatches) -> Outcome {
+    match IronAnalyse::from_arg_matches(m).map_err(|e| e.to_string())? {
+        IronAnalyse::Builds {
+            out,
+            builds,
+            limit,
+            threads,
+        } => builds_table(&out, &builds, limit, threads),
+    }
 }
