@@ -1,12 +1,12 @@
 //! Criterion benchmarks: the matrix-game solvers on the Iron Triangle 13×13 move game (f64, the
 //! certified exact solver and the exact simplex alone, side by side), the move game's payoffs
 //! with and without a table, the whole exact two-stage turn on `bench/peers/it13.json`, a real
-//! level-0 duel, and exact odds (a Wicked Age exchange).
+//! level-0 duel.
 
 use std::hint::black_box;
 
+use clash_analysis::matrix_game;
 use clash_analysis::turn_game::{self, FighterSpec, Payoff, TurnSpec};
-use clash_analysis::{matrix_game, wicked_odds};
 use criterion::{Criterion, criterion_group, criterion_main};
 use iron_triangle::Move;
 use iron_triangle::character::PerAction;
@@ -97,20 +97,5 @@ fn duel(c: &mut Criterion) {
     group.finish();
 }
 
-fn odds(c: &mut Criterion) {
-    let a = wicked_odds::parse_roll("d10+d6").unwrap();
-    let ch = wicked_odds::parse_roll("d12+d8").unwrap();
-    c.bench_function("wicked-age P1 exchange", |b| {
-        b.iter(|| {
-            wicked_odds::exchange(
-                black_box(&a),
-                black_box(&ch),
-                1,
-                wicked_odds::ChallengeKind::Fresh,
-            )
-        })
-    });
-}
-
-criterion_group!(benches, solver, turn, duel, odds);
+criterion_group!(benches, solver, turn, duel);
 criterion_main!(benches);

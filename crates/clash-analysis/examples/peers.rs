@@ -2,7 +2,6 @@
 //! and the time per solve as JSON.
 //!
 //! ```text
-//! peers wicked ANSWER CHALLENGE ROUND REPEAT      e.g. peers wicked d10+d6 d12+d8 1 2000
 //! peers matrix FILE.json REPEAT                   a JSON array of integer rows
 //! peers moves STATE.json STANCE STANCE            print the Iron Triangle move game's matrix
 //! peers turn STATE.json REPEAT                    time the exact two-stage turn (and its parts)
@@ -14,7 +13,7 @@ use std::time::Instant;
 
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
-use clash_analysis::{turn_game, wicked_odds};
+use clash_analysis::turn_game;
 use serde_json::{Value, json};
 
 fn time<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
@@ -32,24 +31,6 @@ fn time<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
 fn run(args: &[String]) -> Result<Value, String> {
     let repeat = |s: Option<&String>| s.and_then(|s| s.parse::<u32>().ok()).unwrap_or(1000);
     match args.first().map(String::as_str) {
-        Some("wicked") => {
-            let [_, a, c, round, ..] = args else {
-                return Err("peers wicked ANSWER CHALLENGE ROUND REPEAT".into());
-            };
-            let a = wicked_odds::parse_roll(a).map_err(|e| e.to_string())?;
-            let c = wicked_odds::parse_roll(c).map_err(|e| e.to_string())?;
-            let round: u8 = round.parse().map_err(|_| "ROUND is 1, 2 or 3")?;
-            let (r, t) = time(repeat(args.get(4)), || {
-                wicked_odds::exchange(&a, &c, round, wicked_odds::ChallengeKind::Fresh)
-            });
-            let r = r.map_err(|e| e.to_string())?;
-            let bands: Vec<String> = r
-                .bands
-                .iter()
-                .map(|b| b.probability.fraction.clone())
-                .collect();
-            Ok(json!({"answer": bands, "seconds": t}))
-        }
         Some("matrix") => {
             let path = args.get(1).ok_or("peers matrix FILE REPEAT")?;
             let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
@@ -162,7 +143,7 @@ fn run(args: &[String]) -> Result<Value, String> {
                     .map_err(|e| e.to_string())?;
             Ok(json!(g.matrix))
         }
-        _ => Err("peers wicked|matrix|moves …".into()),
+        _ => Err("peers matrix|moves|turn|turn-games|duel …".into()),
     }
 }
 

@@ -353,111 +353,6 @@ impl Table for TouristsConflict {
     }
 }
 
-/// In A Wicked Age: one conflict among the characters of a setup, each seat played by a bot.
-/// A seat wins when its character is still standing as the conflict ends (WA-24: never
-/// knocked out, nor conceding).
-#[derive(Debug, Clone)]
-pub struct WickedConflict {
-    pub setup: wicked_age::Setup,
-    pub participants: Vec<String>,
-}
-
-impl WickedConflict {
-    /// The duel of `clash simulate wicked-age`: Ash (`p1`) against the GM's Ogre
-    /// ([`crate::contests::default_wicked_setup`]): both roll their two biggest dice, so no
-    /// choice matters.
-    pub fn duel() -> Option<WickedConflict> {
-        Some(WickedConflict {
-            setup: parse(crate::contests::default_wicked_setup())?,
-            participants: vec!["Ash".into(), "The Ogre".into()],
-        })
-    }
-
-    /// The catalogue's three-way brawl: Ysolde (`p1`) and Oren (`p2`), each with a
-    /// Particular Strength, and the GM's Khan.
-    pub fn brawl() -> Option<WickedConflict> {
-        use clash_core::Listed;
-        let preset = wicked_age::WickedAge::PRESETS.first()?;
-        let setup: wicked_age::Setup = serde_json::from_str(preset.setup).ok()?;
-        let participants = setup.characters.iter().map(|c| c.name.clone()).collect();
-        Some(WickedConflict {
-            setup,
-            participants,
-        })
-    }
-}
-
-impl Table for WickedConflict {
-    type R = wicked_age::WickedAge;
-
-    fn start(&self, rng: &mut dyn Randomness) -> Option<Game<Self::R>> {
-        let mut game = Game::<Self::R>::new(self.setup.clone()).ok()?;
-        let start = wicked_age::Command::StartConflict {
-            participants: self.participants.clone(),
-            action: "blocks the road".into(),
-        };
-        game.command(Seat::Gm, &start, rng).ok()?;
-        Some(game)
-    }
-
-    fn seats(&self) -> Vec<Seat> {
-        let Ok(state) = <Self::R as Ruleset>::setup(&self.setup) else {
-            return Vec::new();
-        };
-        let mut seats: Vec<Seat> = self
-            .participants
-            .iter()
-            .filter_map(|n| state.character(n).map(|c| c.controller))
-            .collect();
-        seats.sort();
-        seats.dedup();
-        seats
-    }
-
-    fn business(&self, _game: &Game<Self::R>) -> Option<(Seat, wicked_age::Command)> {
-        None
-    }
-
-    /// Over once the conflict has ended and every consequence is settled.
-    fn finished(&self, game: &Game<Self::R>) -> bool {
-        game.state()
-            .conflict
-            .as_ref()
-            .is_none_or(|c| c.ended.is_some() && c.open_knockouts().next().is_none())
-    }
-
-    fn winners(&self, game: &Game<Self::R>) -> Vec<Seat> {
-        let s = game.state();
-        let Some(c) = s.conflict.as_ref().or(s.last_conflict.as_ref()) else {
-            return Vec::new();
-        };
-        let mut seats: Vec<Seat> = self
-            .participants
-            .iter()
-            .filter(|n| !c.knockouts.iter().any(|k| &k.loser == *n))
-            .filter_map(|n| s.character(n).map(|ch| ch.controller))
-            .collect();
-        seats.dedup();
-        seats
-    }
-
-    fn length(&self, game: &Game<Self::R>) -> u32 {
-        let s = game.state();
-        s.conflict
-            .as_ref()
-            .or(s.last_conflict.as_ref())
-            .map_or(0, |c| c.exchanges.len() as u32)
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "exchanges"
-    }
-
-    fn max_commands(&self) -> u32 {
-        400
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -467,7 +362,5 @@ mod tests {
     fn bots_play_every_table_to_its_end() {
         finishes(&IronDuel::new().unwrap(), Budget::work(16));
         finishes(&TouristsConflict::kaiju(4).unwrap(), Budget::work(8));
-        finishes(&WickedConflict::duel().unwrap(), Budget::work(8));
-        finishes(&WickedConflict::brawl().unwrap(), Budget::work(8));
     }
 }

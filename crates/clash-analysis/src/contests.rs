@@ -5,7 +5,6 @@ use serde_json::{Value, json};
 
 use crate::bots::iron::EquilibriumBot;
 use crate::bots::tourists::ThresholdBot;
-use crate::bots::wicked::OddsBot;
 use crate::bots::{Bot, RandomBot};
 use crate::simulate::{Contest, GameResult, drive};
 
@@ -25,107 +24,6 @@ impl std::str::FromStr for BotKind {
             "smart" | "bot" | "mcts" | "odds" | "threshold" | "equilibrium" => Ok(BotKind::Smart),
             "random" => Ok(BotKind::Random),
             other => Err(format!("{other:?} is not a bot: write smart or random")),
-        }
-    }
-}
-
-/// In A Wicked Age: one two-party conflict between a PC (`p1`) and an NPC (`gm`).
-#[derive(Debug, Clone)]
-pub struct WickedContest {
-    pub setup: wicked_age::Setup,
-    pub participants: [String; 2],
-    pub bots: [BotKind; 2],
-}
-
-impl WickedContest {
-    /// A PC with the creation dice against an NPC with the standard pairs.
-    pub fn duel() -> WickedContest {
-        let setup =
-            serde_json::from_value(default_wicked_setup()).unwrap_or_else(|_| wicked_age::Setup {
-                characters: vec![],
-                owe_list: vec![],
-                chapter: 1,
-                conflict: None,
-                oracle: None,
-                returning: vec![],
-            });
-        WickedContest {
-            setup,
-            participants: ["Ash".into(), "The Ogre".into()],
-            bots: [BotKind::Smart; 2],
-        }
-    }
-}
-
-/// The default duel's setup (also documented in docs/analysis.md).
-pub fn default_wicked_setup() -> Value {
-    json!({
-        "characters": [
-            {"name": "Ash", "kind": "pc", "seat": "p1",
-             "best_interests": ["Get home before dark", "Never back down"],
-             "forms": {"covertly": 12, "directly": 10, "for_myself": 8, "for_others": 6, "with_love": 6, "with_violence": 4}},
-            {"name": "The Ogre", "kind": "npc",
-             "forms": {"action": [12, 8], "maneuvering": [10, 6], "self_protection": [6, 4]}}
-        ]
-    })
-}
-
-impl Contest for WickedContest {
-    fn contestants(&self) -> Vec<String> {
-        self.participants.to_vec()
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "exchanges"
-    }
-
-    fn play(&self, rng: &mut SeededRandomness) -> GameResult {
-        use wicked_age::{Command, WickedAge};
-        let fail = GameResult {
-            winners: vec![],
-            length: 0,
-            commands: 0,
-            cut_off: true,
-        };
-        let Ok(mut state) = WickedAge::setup(&self.setup) else {
-            return fail;
-        };
-        let start = Command::StartConflict {
-            participants: self.participants.to_vec(),
-            action: "interferes".into(),
-        };
-        if execute::<WickedAge>(&mut state, Seat::Gm, &start, rng).is_err() {
-            return fail;
-        }
-        let seats: Vec<Seat> = self
-            .participants
-            .iter()
-            .filter_map(|n| state.character(n).map(|c| c.controller))
-            .collect();
-        let mut bots: Vec<(Seat, Box<dyn Bot<WickedAge>>)> = seats
-            .iter()
-            .zip(self.bots)
-            .map(|(seat, kind)| {
-                let bot: Box<dyn Bot<WickedAge>> = match kind {
-                    BotKind::Smart => Box::new(OddsBot::default()),
-                    BotKind::Random => Box::new(RandomBot::default()),
-                };
-                (*seat, bot)
-            })
-            .collect();
-        let over = |s: &wicked_age::State| s.conflict.as_ref().is_none_or(|c| c.ended.is_some());
-        let (commands, cut_off) = drive(&mut state, &mut bots, rng, 400, over);
-        let conflict = state.conflict.as_ref().or(state.last_conflict.as_ref());
-        let winners = conflict
-            .and_then(|c| c.knockouts.first())
-            .map(|k| vec![k.winner.clone()])
-            .unwrap_or_default();
-        let length = conflict.map_or(0, |c| c.exchanges.len() as u32);
-        GameResult {
-            winners,
-            length,
-            commands,
-            cut_off,
         }
     }
 }
@@ -324,19 +222,6 @@ impl Contest for IronContest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simulate::simulate;
-
-    #[test]
-    fn a_seed_gives_the_same_run_on_any_number_of_threads() {
-        let c = WickedContest::duel();
-        let one = simulate(&c, 12, 5, Some(1), &|| {});
-        let two = simulate(&c, 12, 5, Some(2), &|| {});
-        assert_eq!(one, two);
-        assert_eq!(one.games, 12);
-        // Every conflict between two parties ends with a knockout by round 3 (WA-23, WA-24).
-        assert_eq!(one.rates.iter().map(|r| r.wins).sum::<u64>(), 12);
-        assert!(one.length_max <= 3 && one.length_min >= 1);
-    }
 
     #[test]
     fn smart_bots_play_whole_games_of_every_ruleset() {

@@ -5,8 +5,6 @@
 //!
 //! * [`nd_tourists`]: for a party about to bid, the chance that its next draw beats each card
 //!   on the other parties' bid lines, with the other Reserves counted but unseen;
-//! * [`wicked_age`]: for a character about to answer, the chance of each band for every choice
-//!   of forms (and strength) it may roll;
 //! * [`iron_triangle`]: the equilibrium stance mix of the current turn for the seat's fighter
 //!   (and the move mix once stances are revealed), from [`crate::turn_game`]; a hidden sheet is
 //!   taken to know every move.
@@ -18,10 +16,8 @@ use iron_triangle::conflict::{MoveChoice, Stance};
 use nd_tourists::cards::{Card, CardSet};
 use nd_tourists::probability::Knowledge;
 use serde_json::{Value, json};
-use wicked_age::odds::Pool;
-use wicked_age::roll::{Outcome, RollValue, Table, judge};
 
-use crate::exact::{Probability, ratio};
+use crate::exact::Probability;
 use crate::turn_game::{self, ChainCard, FighterSpec, Payoff, TurnSpec};
 
 /// The catalogue's odds hook ([`clash_core::OddsFn`]) for ruleset `R`: `odds` of the JSON of
@@ -39,11 +35,6 @@ fn through_view<R: Ruleset>(
 /// [`nd_tourists`] as the catalogue's odds hook.
 pub fn nd_tourists_hook(game: &dyn AnyGame, seat: Seat) -> Option<Value> {
     through_view::<::nd_tourists::NdTourists>(game, seat, nd_tourists)
-}
-
-/// [`wicked_age`] as the catalogue's odds hook.
-pub fn wicked_age_hook(game: &dyn AnyGame, seat: Seat) -> Option<Value> {
-    through_view::<::wicked_age::WickedAge>(game, seat, wicked_age)
 }
 
 /// [`iron_triangle`] as the catalogue's odds hook.
@@ -132,146 +123,6 @@ pub fn nd_tourists(view: &Value, seat: Seat) -> Option<Value> {
         }
     }
     Some(json!({ "party": mine["name"], "beats": beats }))
-}
-
-// ----- In A Wicked Age -----
-
-const PC_FORMS: [&str; 6] = [
-    "covertly",
-    "directly",
-    "for_myself",
-    "for_others",
-    "with_love",
-    "with_violence",
-];
-const NPC_FORMS: [&str; 3] = ["action", "maneuvering", "self_protection"];
-
-fn dice(v: &Value) -> Vec<u32> {
-    match v {
-        Value::Array(xs) => xs
-            .iter()
-            .filter_map(|x| x.as_u64())
-            .map(|x| x as u32)
-            .collect(),
-        x => x.as_u64().map(|n| vec![n as u32]).unwrap_or_default(),
-    }
-    .into_iter()
-    .filter(|d| *d > 0)
-    .collect()
-}
-
-/// The bands of answering a fixed challenge with `pool` (WA-23), exactly.
-fn bands(pool: &Pool, challenge: RollValue, table: Table) -> Option<Vec<Value>> {
-    let dist = pool.distribution().ok()?;
-    let total = dist.total();
-    let mut counts = [0u128; 4];
-    for (p, t, n) in dist.values() {
-        let o = judge(RollValue::new(p, t), challenge, table);
-        counts[Outcome::ALL.iter().position(|x| *x == o)?] += n;
-    }
-    Some(
-        Outcome::ALL
-            .iter()
-            .zip(counts)
-            .filter(|(o, _)| table == Table::Ordinary || matches!(o, Outcome::ChallengerKnockedOut | Outcome::AnswererKnockedOut))
-            .map(|(o, n)| json!({ "outcome": o, "text": o.describe(), "probability": Probability::of(&ratio(n, total)) }))
-            .collect(),
-    )
-}
-
-/// In A Wicked Age: for a character of this seat that must answer, every choice of forms (and
-/// of a strength that fits them) with the chance of each band against the challenge rolled.
-pub fn wicked_age(view: &Value, seat: Seat) -> Option<Value> {
-    let me = seat_id(seat);
-    let c = &view["conflict"];
-    let pending = c.get("pending").filter(|p| p.is_object())?;
-    let name = text(&pending["target"]);
-    let ch = view["characters"]
-        .as_array()?
-        .iter()
-        .find(|x| text(&x["name"]) == name)?;
-    if text(&ch["controller"]) != me {
-        return None;
-    }
-    let value = &pending["roll"]["value"];
-    let challenge = RollValue::new(value["p"].as_u64()? as u32, value["t"].as_u64()? as u32);
-    let round = c["round"].as_u64().unwrap_or(1) as u8;
-    let table = Table::for_round(round);
-    let part = c["participants"]
-        .as_array()?
-        .iter()
-        .find(|p| text(&p["name"]) == name)?;
-    let mut bonus = Vec::new();
-    if text(&c["advantage"]) == name {
-        bonus.push(6);
-    }
-    if part["owe_die"].as_bool() == Some(true) {
-        bonus.push(6);
-    }
-    let npc = text(&ch["kind"]) == "npc";
-    let forms = &ch["forms"];
-    let choices: Vec<Vec<&str>> = if npc {
-        NPC_FORMS
-            .iter()
-            .filter(|f| !dice(&forms[**f]).is_empty())
-            .map(|f| vec![*f])
-            .collect()
-    } else {
-        let live: Vec<&str> = PC_FORMS
-            .iter()
-            .copied()
-            .filter(|f| !dice(&forms[*f]).is_empty())
-            .collect();
-        let mut pairs = Vec::new();
-        for (i, a) in live.iter().enumerate() {
-            for b in &live[i + 1..] {
-                pairs.push(vec![*a, *b]);
-            }
-        }
-        pairs
-    };
-    let strengths: Vec<&Value> = ch["strengths"]
-        .as_array()
-        .map(|s| {
-            s.iter()
-                .filter(|x| x["die"].as_u64().unwrap_or(0) > 0)
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut options = Vec::new();
-    for chosen in choices {
-        let form_dice: Vec<u32> = chosen.iter().flat_map(|f| dice(&forms[*f])).collect();
-        let fits = |s: &Value| {
-            if npc {
-                chosen.contains(&text(&s["npc_form"]))
-            } else {
-                let second = s["significance"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter(|x| text(&x["type"]) == "broad")
-                    .map(|x| text(&x["second_form"]));
-                std::iter::once(text(&s["pc_form"]))
-                    .chain(second)
-                    .any(|f| chosen.contains(&f))
-            }
-        };
-        let mut extras: Vec<Option<&Value>> = vec![None];
-        extras.extend(strengths.iter().filter(|s| fits(s)).map(|s| Some(*s)));
-        for strength in extras {
-            let mut b = bonus.clone();
-            if let Some(s) = strength {
-                b.push(s["die"].as_u64()? as u32);
-            }
-            let pool = Pool::new(form_dice.clone()).with_bonus(b);
-            options.push(json!({
-                "forms": chosen,
-                "strength": strength.map(|s| s["name"].clone()),
-                "bands": bands(&pool, challenge, table)?,
-            }));
-        }
-    }
-    Some(json!({ "answerer": name, "round": round, "options": options }))
 }
 
 // ----- Iron Triangle -----

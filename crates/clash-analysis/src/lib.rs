@@ -44,4 +44,3 @@ pub mod simulate;
 pub mod table_bots;
 pub mod testing;
 pub mod turn_game;
-pub mod wicked_odds;

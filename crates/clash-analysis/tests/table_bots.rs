@@ -1,10 +1,8 @@
 //! What the table bots do, and what they never do.
 
-use clash_analysis::bot_strength::{IronDuel, Table, TouristsConflict, WickedConflict};
-use clash_analysis::table_bots::{Seated, Sends, bot, tourists, wicked};
-use clash_core::{
-    Budget, Game, Ruleset, Seat, SeatBot, SeatTable, SeededRandomness, Strength, Viewer,
-};
+use clash_analysis::bot_strength::{IronDuel, Table, TouristsConflict};
+use clash_analysis::table_bots::{Seated, Sends, bot, tourists};
+use clash_core::{Budget, Game, Ruleset, Seat, SeatTable, SeededRandomness, Strength, Viewer};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -86,11 +84,6 @@ proptest! {
         prop_assert!(n > 0);
     }
 
-    #[test]
-    fn wicked_age_bots_play_fair(seed in any::<u64>()) {
-        let n = answers_are_fair_plays(&WickedConflict::brawl().unwrap(), seed, 60)?;
-        prop_assert!(n > 0);
-    }
 }
 
 // ----- Budgets -----
@@ -117,7 +110,6 @@ fn an_exhausted_budget_still_gets_an_answer() {
     }
     assert!(first_answer(&IronDuel::new().unwrap(), none));
     assert!(first_answer(&TouristsConflict::kaiju(3).unwrap(), none));
-    assert!(first_answer(&WickedConflict::brawl().unwrap(), none));
 }
 
 // ----- Iron Triangle -----
@@ -303,130 +295,4 @@ fn a_round_is_scored_for_the_seat_against_the_others() {
     assert_eq!(tourists::score(&state, &[1]), -1.0);
     state.victor = Some(1);
     assert!(tourists::score(&state, &[1]) > 10.0);
-}
-
-// ----- In A Wicked Age -----
-
-mod wicked_age_bots {
-    use super::*;
-    use wicked_age::consequence::DefaultConsequence;
-    use wicked_age::{Command, WickedAge};
-
-    /// A duel played by casual bots until someone is knocked out and its winner must choose.
-    fn knockout(loser_seat: Seat) -> Option<Game<WickedAge>> {
-        let table = WickedConflict::duel()?;
-        let casual = bot::<WickedAge>(Strength::Casual);
-        for seed in 0..200u64 {
-            let mut rng = SeededRandomness::new(seed);
-            let mut game = table.start(&mut rng)?;
-            for _ in 0..60 {
-                let state = game.state();
-                let lost = state
-                    .conflict
-                    .as_ref()?
-                    .open_knockouts()
-                    .next()
-                    .and_then(|k| state.character(&k.loser))
-                    .map(|ch| ch.controller);
-                match lost {
-                    Some(seat) if seat == loser_seat => return Some(game),
-                    Some(_) => break,
-                    None => {}
-                }
-                let waiting = WickedAge::status(game.state()).waiting_for;
-                let next = waiting.into_iter().find_map(|s| {
-                    casual
-                        .choose(&SeatTable::of(&game, s), quick(), &mut rng)
-                        .map(|c| (s, c))
-                })?;
-                game.command(next.0, &next.1, &mut rng).ok()?;
-            }
-        }
-        None
-    }
-
-    fn winner_seat(loser: Seat) -> Seat {
-        if loser == Seat::Gm {
-            Seat::Player(1)
-        } else {
-            Seat::Gm
-        }
-    }
-
-    /// WA-27, WA-28: the strong winner picks the default that costs the loser most. Ash
-    /// (d12 d10 d8 d6 d6 d4) loses most as Exhausted (Directly d10→d8, With Violence d4→0); the
-    /// Ogre as Shamed (Self-protection d6→d4, d4→0).
-    #[test]
-    fn the_winner_picks_the_costliest_default() {
-        for (loser, expected) in [
-            (Seat::Player(1), DefaultConsequence::Exhausted),
-            (Seat::Gm, DefaultConsequence::Shamed),
-        ] {
-            let game = knockout(loser).expect("a knockout");
-            let seat = winner_seat(loser);
-            let seen = SeatTable::of(&game, seat);
-            let c = bot::<WickedAge>(Strength::Strong).choose(
-                &seen,
-                quick(),
-                &mut SeededRandomness::new(1),
-            );
-            let Some(Command::ChooseConsequence { consequence, .. }) = c else {
-                panic!("expected a consequence, got {c:?}");
-            };
-            assert_eq!(consequence, expected);
-        }
-    }
-
-    /// WA-27: offered an alternative, the strong loser accepts one that costs less than the
-    /// worst default and refuses death.
-    #[test]
-    fn the_loser_weighs_an_offer_against_the_defaults() {
-        use wicked_age::consequence::{Alternative, Cost};
-        let game = knockout(Seat::Player(1)).expect("a knockout");
-        let loser = "Ash".to_string();
-        for (costs, accepted) in [
-            (
-                vec![Cost::StepDown {
-                    form: wicked_age::character::FormRef::Pc(
-                        wicked_age::character::PcForm::WithLove,
-                    ),
-                }],
-                true,
-            ),
-            (vec![Cost::Death {}], false),
-        ] {
-            let mut g = game.clone();
-            let offer = Command::ProposeAlternative {
-                loser: loser.clone(),
-                alternative: Alternative {
-                    terms: "as agreed".into(),
-                    costs,
-                    waive_consequential: false,
-                },
-            };
-            g.command(Seat::Gm, &offer, &mut SeededRandomness::new(1))
-                .expect("an offer");
-            let seen = SeatTable::of(&g, Seat::Player(1));
-            let c = bot::<WickedAge>(Strength::Strong).choose(
-                &seen,
-                quick(),
-                &mut SeededRandomness::new(1),
-            );
-            let took = matches!(c, Some(Command::AcceptAlternative { .. }));
-            let refused = matches!(c, Some(Command::RefuseAlternative { .. }));
-            assert!(took || refused, "{c:?}");
-            assert_eq!(took, accepted, "{c:?}");
-        }
-    }
-
-    /// The yardstick bot is the odds roller itself, read from the view.
-    #[test]
-    fn the_previous_policy_still_plays() {
-        let table = WickedConflict::brawl().unwrap();
-        let mut rng = SeededRandomness::new(2);
-        let game = table.start(&mut rng).unwrap();
-        let seen = SeatTable::of(&game, Seat::Player(1));
-        let c = wicked::Odds.choose(&seen, quick(), &mut rng);
-        assert!(matches!(c, Some(Command::RollInitiative { .. })), "{c:?}");
-    }
 }

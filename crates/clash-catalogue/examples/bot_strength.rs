@@ -21,16 +21,16 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use clash_analysis::bot_strength::{
-    Entrant, IronDuel, Match, Table, TouristsConflict, WickedConflict,
-};
+use clash_analysis::bot_strength::{Entrant, IronDuel, Match, Table, TouristsConflict};
 use clash_analysis::simulate::{Contest, Summary, simulate};
-use clash_analysis::table_bots::{Seated, tourists, wicked};
+use clash_analysis::table_bots::{Seated, tourists};
 use clash_core::{Budget, Randomness, Ruleset, SeatBot, SeatTable};
 use nd_tourists::NdTourists;
 use serde_json::json;
 use triforce::analysis::contests::TriforceGame;
 use wicked_age::WickedAge;
+use wicked_age::analysis::contests::WickedConflict;
+use wicked_age::analysis::seat_bots as wicked;
 
 struct Args {
     games: Vec<String>,

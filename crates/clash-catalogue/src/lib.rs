@@ -21,10 +21,7 @@ pub fn rulesets() -> Vec<RulesetEntry> {
             .with_bots(hook::<nd_tourists::NdTourists>)
             .with_commands(game_cli::tourists::commands()),
         triforce::entry(),
-        RulesetEntry::with_session_zero::<wicked_age::WickedAge>()
-            .with_odds(in_play::wicked_age_hook)
-            .with_bots(hook::<wicked_age::WickedAge>)
-            .with_commands(game_cli::wicked::commands()),
+        wicked_age::entry(),
     ]
 }
 

@@ -9,7 +9,6 @@
 //! |---|---|---|
 //! | iron-triangle | [`iron::EquilibriumBot`] | samples stances and moves from the exact turn equilibrium |
 //! | nd-tourists | [`tourists::ThresholdBot`] | bids while the chance its next card improves its position exceeds a threshold |
-//! | wicked-age | [`wicked::OddsBot`] | rolls the forms with the best exact odds |
 //! | any | [`RandomBot`] | a uniformly random legal command |
 //!
 //! These bots read the full state, hidden information included: they are for simulations and
@@ -18,7 +17,6 @@
 
 pub mod iron;
 pub mod tourists;
-pub mod wicked;
 
 use std::marker::PhantomData;
 
@@ -112,9 +110,6 @@ impl<R: Ruleset, B: Bot<R>> JsonBot for Typed<R, B> {
 /// The default bot for a ruleset, by its ID; `None` for an unknown ruleset.
 pub fn json_bot(ruleset: &str) -> Option<Box<dyn JsonBot>> {
     match ruleset {
-        wicked_age::WickedAge::ID => Some(Box::new(Typed::<wicked_age::WickedAge, _>::new(
-            wicked::OddsBot::default(),
-        ))),
         nd_tourists::NdTourists::ID => Some(Box::new(Typed::<nd_tourists::NdTourists, _>::new(
             tourists::ThresholdBot::default(),
         ))),

@@ -3,4 +3,3 @@
 
 pub mod iron;
 pub mod tourists;
-pub mod wicked;

@@ -11,7 +11,6 @@
 //! |---|---|---|
 //! | iron-triangle | [`iron::Strong`]: samples its stance, then its move, from the equilibrium of the current turn ([`crate::turn_game`]) | the turn is rebuilt from the sheets and energies the seat sees; a sheet it may not see is taken to know every move |
 //! | nd-tourists | [`tourists::Strong`]: every choice (bid or pass, reject, turn, cover, keep or spend) tried on deals sampled from what the seat knows and played out | the seat's position, with the Reserves it cannot see dealt at random from the cards it has not seen |
-//! | wicked-age | [`wicked::Strong`]: the exact-odds roller ([`crate::bots::wicked::OddsBot`]), which also picks the consequence that costs the loser most | nothing is hidden: the view carries the whole table |
 //!
 //! What no bot does: table business a person decides (starting a conflict or the next round,
 //! reframing, ending a chapter, revealing an NPC's sheet), anything whose point is words
@@ -24,7 +23,6 @@
 
 pub mod iron;
 pub mod tourists;
-pub mod wicked;
 
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};

@@ -1,12 +1,12 @@
 //! In A Wicked Age bot: rolls the forms with the best exact odds.
 //!
 //! * **Answering**, the challenge's value is known: the bot picks the choice whose exact band
-//!   probabilities against that value (the engine's [`wicked_age::roll::judge`] over the
+//!   probabilities against that value (the engine's [`crate::roll::judge`] over the
 //!   pool's exact distribution) score best: knocking the challenger out +2, taking the Advantage
 //!   +1, losing it −1, being knocked out −2.
 //! * **Rolling initiative or challenging**, the opposing roll is not known yet: the bot picks
 //!   the choice maximising its worst-case exact exchange odds over the opponents' possible
-//!   choices ([`wicked_age::odds::exchange`]), i.e. a maximin over forms.
+//!   choices ([`crate::odds::exchange`]), i.e. a maximin over forms.
 //! * Otherwise it settles consequences with the first default, accepts proposed alternatives,
 //!   and never concedes, negotiates or starts anything.
 //!
@@ -14,14 +14,14 @@
 
 use std::collections::HashMap;
 
+use crate::character::Sheet;
+use crate::conflict::sample_choices;
+use crate::odds::{self, Pool};
+use crate::roll::{Outcome, RollChoice, RollValue, Table, judge};
+use crate::{Character, Command, State, WickedAge};
 use clash_core::{Randomness, Ruleset, Seat};
-use wicked_age::character::Sheet;
-use wicked_age::conflict::sample_choices;
-use wicked_age::odds::{self, Pool};
-use wicked_age::roll::{Outcome, RollChoice, RollValue, Table, judge};
-use wicked_age::{Character, Command, State, WickedAge};
 
-use super::{Bot, pick_random};
+use clash_analysis::bots::{Bot, pick_random};
 
 /// Plays In A Wicked Age by exact odds.
 #[derive(Default)]
@@ -234,12 +234,13 @@ impl Bot<WickedAge> for OddsBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::Event;
     use clash_core::SeededRandomness;
-    use wicked_age::table::Event;
 
     pub fn duel() -> State {
-        let setup: wicked_age::Setup =
-            serde_json::from_value(crate::contests::default_wicked_setup()).expect("setup");
+        let setup: crate::Setup =
+            serde_json::from_value(crate::analysis::contests::default_wicked_setup())
+                .expect("setup");
         let mut state = WickedAge::setup(&setup).expect("valid");
         let start = Command::StartConflict {
             participants: vec!["Ash".into(), "The Ogre".into()],
@@ -312,6 +313,6 @@ mod tests {
         let Command::RollInitiative { choice, .. } = cmd else {
             panic!("expected initiative")
         };
-        assert_eq!(choice.form, Some(wicked_age::NpcForm::Action));
+        assert_eq!(choice.form, Some(crate::NpcForm::Action));
     }
 }

@@ -3,14 +3,14 @@
 
 use std::path::PathBuf;
 
+use crate::WickedAge;
+use crate::analysis::contests::WickedContest;
+use crate::analysis::reports;
 use clap::{Args, FromArgMatches, Subcommand};
 use clash_analysis::cli::{self, OddsOptions, Outcome, SimulateOptions, bot_kinds, read_json, row};
-use clash_analysis::contests::WickedContest;
 use clash_analysis::say;
-use clash_analysis::wicked_odds;
 use clash_core::cli::{Commands, Subcommand as Offered};
 use clash_core::{Listed, Ruleset};
-use wicked_age::WickedAge;
 
 /// In A Wicked Age's subcommands.
 pub fn commands() -> Commands {
@@ -90,17 +90,17 @@ fn run_odds(m: &clap::ArgMatches) -> Outcome {
     }
 }
 
-fn pool(text: &str) -> Result<wicked_odds::Roll, String> {
-    wicked_odds::parse_roll(text).map_err(|e| e.to_string())
+fn pool(text: &str) -> Result<reports::Roll, String> {
+    reports::parse_roll(text).map_err(|e| e.to_string())
 }
 
 fn exchange(answer: &str, challenge: &str, round: u8, opening: bool, json: bool) -> Outcome {
     let kind = if opening {
-        wicked_odds::ChallengeKind::Opening
+        reports::ChallengeKind::Opening
     } else {
-        wicked_odds::ChallengeKind::Fresh
+        reports::ChallengeKind::Fresh
     };
-    let r = wicked_odds::exchange(&pool(answer)?, &pool(challenge)?, round, kind)
+    let r = reports::exchange(&pool(answer)?, &pool(challenge)?, round, kind)
         .map_err(|e| e.to_string())?;
     if json {
         return cli::json(&r);
@@ -126,7 +126,7 @@ fn exchange(answer: &str, challenge: &str, round: u8, opening: bool, json: bool)
 }
 
 fn conflict(x: &str, y: &str, json: bool) -> Outcome {
-    let r = wicked_odds::conflict(&pool(x)?, &pool(y)?).map_err(|e| e.to_string())?;
+    let r = reports::conflict(&pool(x)?, &pool(y)?).map_err(|e| e.to_string())?;
     if json {
         return cli::json(&r);
     }

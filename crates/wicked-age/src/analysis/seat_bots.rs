@@ -23,18 +23,18 @@
 
 use std::collections::HashMap;
 
+use crate::character::{NpcForm, PcForm, Sheet, Status as CharacterStatus};
+use crate::conflict::sample_choices;
+use crate::consequence::DefaultConsequence;
+use crate::odds::Distribution;
+use crate::roll::{Outcome, RollValue, Table, judge};
+use crate::{Command, State, WickedAge};
 use clash_core::{Budget, Randomness, Seat, SeatBot, SeatTable, SeededRandomness, execute};
-use wicked_age::character::{NpcForm, PcForm, Sheet, Status as CharacterStatus};
-use wicked_age::conflict::sample_choices;
-use wicked_age::consequence::DefaultConsequence;
-use wicked_age::odds::Distribution;
-use wicked_age::roll::{Outcome, RollValue, Table, judge};
-use wicked_age::{Command, State, WickedAge};
 
-use super::{Casual, Deadline, Seated, Sends, bot_commands};
-use crate::bots::Bot;
-use crate::bots::pick_random;
-use crate::bots::wicked::{OddsBot, pool_of};
+use crate::analysis::odds_bot::{OddsBot, pool_of};
+use clash_analysis::bots::Bot;
+use clash_analysis::bots::pick_random;
+use clash_analysis::table_bots::{Casual, Deadline, Seated, Sends, bot_commands};
 
 impl Seated for WickedAge {
     fn bot_sends(command: &Command) -> Sends {
@@ -361,7 +361,7 @@ fn rolls_for_seat(table: &SeatTable<WickedAge>, command: &Command) -> bool {
 }
 
 /// The exact-odds roller alone ([`OddsBot`]), deciding from the view: the policy
-/// [`crate::bots`] had. Kept as the yardstick the strong bot is measured against.
+/// [`clash_analysis::bots`] had. Kept as the yardstick the strong bot is measured against.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Odds;
 

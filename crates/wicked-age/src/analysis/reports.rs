@@ -1,5 +1,5 @@
 //! In A Wicked Age odds as reports: the arithmetic is the engine's own exact-odds module
-//! ([`wicked_age::odds`]); this module reads dice pools written as text and lays the results out.
+//! ([`crate::odds`]); this module reads dice pools written as text and lays the results out.
 //!
 //! Pool syntax: dice joined by `+`. `dN` is a form die (High/Low, WA-11); `adv` is the
 //! Advantage d6, `owe` an Owe d6, and `b8` or `b10` a strength die, all added to P.
@@ -11,11 +11,11 @@
 //! (WA-18) and a strength die, a d8 or a d10 (WA-9, WA-10). Two rolls that meet cannot both hold
 //! the Advantage die (WA-20), and a whole conflict starts with it unheld (WA-19).
 
+use crate::odds::{self, Pool};
+use crate::roll::Outcome;
 use serde::Serialize;
-use wicked_age::odds::{self, Pool};
-use wicked_age::roll::Outcome;
 
-use crate::exact::Probability;
+use clash_analysis::exact::Probability;
 
 /// The die chain (WA-1): the only dice a form can roll.
 pub const CHAIN: [u32; 5] = [12, 10, 8, 6, 4];
@@ -273,10 +273,23 @@ pub fn conflict(x: &Roll, y: &Roll) -> Result<ConflictReport, PoolError> {
     })
 }
 
+/// The engine's exact fractions, reported like every other probability.
+impl From<&odds::Fraction> for Probability {
+    fn from(f: &odds::Fraction) -> Self {
+        clash_analysis::exact::parse_fraction(&f.to_string()).map_or(
+            Probability {
+                fraction: f.to_string(),
+                decimal: f.to_f64(),
+            },
+            |q| Probability::of(&q),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::is_distribution;
+    use clash_analysis::exact::is_distribution;
 
     fn pool(t: &str) -> Roll {
         parse_roll(t).unwrap()
