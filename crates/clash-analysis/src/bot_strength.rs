@@ -288,71 +288,6 @@ impl Table for IronDuel {
     }
 }
 
-/// N-Dimensional Tourists: the Kaiju Conflict (TV-4's parties: the GM's Levinulon, Dominant
-/// with Control 1, against TMDF, `p1`), with a round limit.
-#[derive(Debug, Clone)]
-pub struct TouristsConflict {
-    pub setup: nd_tourists::Setup,
-    pub max_rounds: u16,
-}
-
-impl TouristsConflict {
-    pub fn kaiju(max_rounds: u16) -> Option<TouristsConflict> {
-        Some(TouristsConflict {
-            setup: parse(crate::contests::default_tourists_setup())?,
-            max_rounds,
-        })
-    }
-}
-
-impl Table for TouristsConflict {
-    type R = nd_tourists::NdTourists;
-
-    fn start(&self, rng: &mut dyn Randomness) -> Option<Game<Self::R>> {
-        let mut game = Game::<Self::R>::new(self.setup.clone()).ok()?;
-        game.command(Seat::Gm, &nd_tourists::Command::Start {}, rng)
-            .ok()?;
-        Some(game)
-    }
-
-    fn seats(&self) -> Vec<Seat> {
-        let mut seats: Vec<Seat> = self.setup.parties.iter().map(|p| p.seat).collect();
-        seats.sort();
-        seats.dedup();
-        seats
-    }
-
-    fn business(&self, game: &Game<Self::R>) -> Option<(Seat, nd_tourists::Command)> {
-        (game.state().phase == nd_tourists::state::Phase::Aftermath)
-            .then_some((Seat::Gm, nd_tourists::Command::NextRound {}))
-    }
-
-    fn finished(&self, game: &Game<Self::R>) -> bool {
-        let s = game.state();
-        s.phase == nd_tourists::state::Phase::Ended || s.round.number > self.max_rounds
-    }
-
-    fn winners(&self, game: &Game<Self::R>) -> Vec<Seat> {
-        let s = game.state();
-        s.victor
-            .and_then(|v| s.table.parties.get(usize::from(v)))
-            .map(|p| vec![p.seat])
-            .unwrap_or_default()
-    }
-
-    fn length(&self, game: &Game<Self::R>) -> u32 {
-        u32::from(game.state().round.number)
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "rounds"
-    }
-
-    fn max_commands(&self) -> u32 {
-        u32::from(self.max_rounds).saturating_mul(200)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,6 +296,5 @@ mod tests {
     #[test]
     fn bots_play_every_table_to_its_end() {
         finishes(&IronDuel::new().unwrap(), Budget::work(16));
-        finishes(&TouristsConflict::kaiju(4).unwrap(), Budget::work(8));
     }
 }

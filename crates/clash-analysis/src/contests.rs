@@ -4,7 +4,6 @@ use clash_core::{Ruleset, Seat, SeededRandomness, execute};
 use serde_json::{Value, json};
 
 use crate::bots::iron::EquilibriumBot;
-use crate::bots::tourists::ThresholdBot;
 use crate::bots::{Bot, RandomBot};
 use crate::simulate::{Contest, GameResult, drive};
 
@@ -24,99 +23,6 @@ impl std::str::FromStr for BotKind {
             "smart" | "bot" | "mcts" | "odds" | "threshold" | "equilibrium" => Ok(BotKind::Smart),
             "random" => Ok(BotKind::Random),
             other => Err(format!("{other:?} is not a bot: write smart or random")),
-        }
-    }
-}
-
-/// N-Dimensional Tourists: a Conflict between the given parties, capped at `max_rounds`.
-#[derive(Debug, Clone)]
-pub struct TouristsContest {
-    pub setup: nd_tourists::Setup,
-    pub max_rounds: u16,
-    pub threshold: f64,
-}
-
-/// The Kaiju Conflict of TV-4 (Levinulon 8 against TMDF 7).
-pub fn default_tourists_setup() -> Value {
-    json!({"parties": [
-        {"name": "Levinulon", "seat": "gm", "goal": "Destroy Tokyo",
-         "characters": [{"name": "Levinulon", "attribute": {"name": "Destroy Everything", "value": 8}}]},
-        {"name": "TMDF", "seat": "p1", "goal": "Save Tokyo",
-         "characters": [{"name": "TMDF", "attribute": {"name": "Paper", "value": 5},
-            "aspects": ["Well-trained team", "The most agile mechs in the world", "Excellent knowledge of Tokyo"],
-            "weaknesses": ["The second-in-command is severely wounded"]}]}
-    ]})
-}
-
-impl TouristsContest {
-    pub fn kaiju() -> Option<TouristsContest> {
-        let setup = serde_json::from_value(default_tourists_setup()).ok()?;
-        Some(TouristsContest {
-            setup,
-            max_rounds: 30,
-            threshold: 0.2,
-        })
-    }
-
-    fn party_names(&self) -> Vec<String> {
-        nd_tourists::NdTourists::setup(&self.setup)
-            .map(|s| s.table.parties.iter().map(|p| p.name.clone()).collect())
-            .unwrap_or_default()
-    }
-}
-
-impl Contest for TouristsContest {
-    fn contestants(&self) -> Vec<String> {
-        self.party_names()
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "rounds"
-    }
-
-    fn play(&self, rng: &mut SeededRandomness) -> GameResult {
-        use nd_tourists::NdTourists;
-        let Ok(mut state) = NdTourists::setup(&self.setup) else {
-            return GameResult {
-                winners: vec![],
-                length: 0,
-                commands: 0,
-                cut_off: true,
-            };
-        };
-        let mut seats: Vec<Seat> = state.table.parties.iter().map(|p| p.seat).collect();
-        seats.sort();
-        seats.dedup();
-        let bot = ThresholdBot {
-            threshold: self.threshold,
-            ..ThresholdBot::default()
-        };
-        let mut bots: Vec<(Seat, Box<dyn Bot<NdTourists>>)> = seats
-            .into_iter()
-            .map(|s| (s, Box::new(bot.clone()) as Box<dyn Bot<NdTourists>>))
-            .collect();
-        let max_rounds = self.max_rounds;
-        let over = |s: &nd_tourists::State| {
-            s.phase == nd_tourists::state::Phase::Ended || s.round.number > max_rounds
-        };
-        let (commands, _) = drive(
-            &mut state,
-            &mut bots,
-            rng,
-            u32::from(max_rounds) * 200,
-            over,
-        );
-        let cut_off = state.phase != nd_tourists::state::Phase::Ended;
-        let winners = state
-            .victor
-            .and_then(|v| state.table.parties.get(usize::from(v)))
-            .map(|p| vec![p.name.clone()])
-            .unwrap_or_default();
-        GameResult {
-            winners,
-            length: u32::from(state.round.number),
-            commands,
-            cut_off,
         }
     }
 }
@@ -229,11 +135,5 @@ mod tests {
             .unwrap()
             .play(&mut SeededRandomness::new(1));
         assert!(!it.cut_off && it.winners.len() == 1, "{it:?}"); // IT-27: one side wins
-        let nd = TouristsContest {
-            max_rounds: 3,
-            ..TouristsContest::kaiju().unwrap()
-        }
-        .play(&mut SeededRandomness::new(1));
-        assert!(nd.length >= 1 && nd.commands > 0, "{nd:?}");
     }
 }

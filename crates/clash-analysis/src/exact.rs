@@ -33,12 +33,6 @@ impl From<&BigRational> for Probability {
     }
 }
 
-impl From<nd_tourists::probability::Fraction> for Probability {
-    fn from(f: nd_tourists::probability::Fraction) -> Self {
-        Probability::of(&ratio(f.numerator, f.denominator))
-    }
-}
-
 /// `n/d` as an exact rational (reduced); a zero denominator reads as 0.
 pub fn ratio(n: impl Into<BigInt>, d: impl Into<BigInt>) -> BigRational {
     let d: BigInt = d.into();

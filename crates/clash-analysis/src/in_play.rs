@@ -3,8 +3,6 @@
 //! through them what the view hides from it. The catalogue hands these to the table server as
 //! each ruleset's odds hook; the server shows them only where the GM has switched odds on.
 //!
-//! * [`nd_tourists`]: for a party about to bid, the chance that its next draw beats each card
-//!   on the other parties' bid lines, with the other Reserves counted but unseen;
 //! * [`iron_triangle`]: the equilibrium stance mix of the current turn for the seat's fighter
 //!   (and the move mix once stances are revealed), from [`crate::turn_game`]; a hidden sheet is
 //!   taken to know every move.
@@ -13,8 +11,6 @@ use clash_core::{AnyGame, Game, Ruleset, Seat, Viewer};
 use iron_triangle::Move;
 use iron_triangle::character::{Combo, PerAction};
 use iron_triangle::conflict::{MoveChoice, Stance};
-use nd_tourists::cards::{Card, CardSet};
-use nd_tourists::probability::Knowledge;
 use serde_json::{Value, json};
 
 use crate::exact::Probability;
@@ -32,11 +28,6 @@ fn through_view<R: Ruleset>(
     odds(&view, seat)
 }
 
-/// [`nd_tourists`] as the catalogue's odds hook.
-pub fn nd_tourists_hook(game: &dyn AnyGame, seat: Seat) -> Option<Value> {
-    through_view::<::nd_tourists::NdTourists>(game, seat, nd_tourists)
-}
-
 /// [`iron_triangle`] as the catalogue's odds hook.
 pub fn iron_triangle_hook(game: &dyn AnyGame, seat: Seat) -> Option<Value> {
     through_view::<::iron_triangle::IronTriangle>(game, seat, iron_triangle)
@@ -48,81 +39,6 @@ fn text(v: &Value) -> &str {
 
 fn seat_id(seat: Seat) -> String {
     seat.to_string()
-}
-
-// ----- N-Dimensional Tourists -----
-
-fn card(name: &str) -> Option<Card> {
-    name.parse().ok()
-}
-
-/// What this seat knows of where the cards are: every card on the table and in its own
-/// Reserves is out of the deck; the other Reserves are only counted (ND-20).
-fn knowledge(view: &Value) -> Option<Knowledge> {
-    let mut seen = CardSet::EMPTY;
-    let mut unseen = 0usize;
-    let mut see = |name: &str| {
-        if let Some(c) = card(name) {
-            seen.insert(c);
-        }
-    };
-    for d in view["discard"].as_array().into_iter().flatten() {
-        see(text(d));
-    }
-    for p in view["parties"].as_array()? {
-        for b in p["bid_line"].as_array().into_iter().flatten() {
-            see(text(&b["card"]));
-        }
-        for t in p["temporary"].as_array().into_iter().flatten() {
-            see(text(&t["card"]));
-        }
-        for l in p["lasting"].as_array().into_iter().flatten() {
-            for c in l["cards"].as_array().into_iter().flatten() {
-                see(text(&c["card"]));
-            }
-        }
-        for ch in p["characters"].as_array().into_iter().flatten() {
-            match ch["reserve"].as_array() {
-                Some(own) => own.iter().for_each(|r| see(text(&r["card"]))),
-                None => unseen += ch["reserve_count"].as_u64().unwrap_or(0) as usize,
-            }
-        }
-    }
-    // The deck's size tells whether the table plays with the ten suit blanks (D-1).
-    let deck = view["deck_count"].as_u64().unwrap_or(0) as usize;
-    let blanks = CardSet::full_deck(false).minus(seen).len() < deck + unseen;
-    Some(Knowledge {
-        seen_out: seen,
-        unseen_out: unseen,
-        blanks,
-    })
-}
-
-/// N-Dimensional Tourists: for each party of this seat whose turn it is to bid, the chance that
-/// its next draw beats each card on the other parties' bid lines (ND-3).
-pub fn nd_tourists(view: &Value, seat: Seat) -> Option<Value> {
-    let me = seat_id(seat);
-    if text(&view["phase"]) != "bidding" || !view["round"]["window"].is_null() {
-        return None;
-    }
-    let turn = view["round"]["turn"].as_u64()? as usize;
-    let parties = view["parties"].as_array()?;
-    let mine = parties.get(turn)?;
-    if text(&mine["seat"]) != me {
-        return None;
-    }
-    let known = knowledge(view)?;
-    let mut beats = Vec::new();
-    for (i, p) in parties.iter().enumerate().filter(|(i, _)| *i != turn) {
-        for b in p["bid_line"].as_array().into_iter().flatten() {
-            let name = text(&b["card"]);
-            let Some(target) = card(name) else { continue };
-            if let Some(f) = known.next_draw_beats(target) {
-                beats.push(json!({ "party": parties[i]["name"], "card": name, "chance": Probability::from(f) }));
-            }
-        }
-    }
-    Some(json!({ "party": mine["name"], "beats": beats }))
 }
 
 // ----- Iron Triangle -----

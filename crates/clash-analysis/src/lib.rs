@@ -30,7 +30,6 @@ pub mod bots;
 pub mod certified;
 pub mod cli;
 pub mod contests;
-pub mod draw_odds;
 pub mod duel;
 pub mod exact;
 pub mod game_cli;

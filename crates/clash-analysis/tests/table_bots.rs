@@ -1,8 +1,8 @@
 //! What the table bots do, and what they never do.
 
-use clash_analysis::bot_strength::{IronDuel, Table, TouristsConflict};
-use clash_analysis::table_bots::{Seated, Sends, bot, tourists};
-use clash_core::{Budget, Game, Ruleset, Seat, SeatTable, SeededRandomness, Strength, Viewer};
+use clash_analysis::bot_strength::{IronDuel, Table};
+use clash_analysis::table_bots::{Seated, Sends, bot};
+use clash_core::{Budget, Game, Ruleset, Seat, SeatTable, SeededRandomness, Strength};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -78,11 +78,6 @@ proptest! {
         prop_assert!(n > 0);
     }
 
-    #[test]
-    fn tourists_bots_play_fair(seed in any::<u64>()) {
-        let n = answers_are_fair_plays(&TouristsConflict::kaiju(4).unwrap(), seed, 80)?;
-        prop_assert!(n > 0);
-    }
 
 }
 
@@ -109,7 +104,6 @@ fn an_exhausted_budget_still_gets_an_answer() {
         })
     }
     assert!(first_answer(&IronDuel::new().unwrap(), none));
-    assert!(first_answer(&TouristsConflict::kaiju(3).unwrap(), none));
 }
 
 // ----- Iron Triangle -----
@@ -224,75 +218,4 @@ mod iron {
         let text = serde_json::to_string(&theirs.to_json()).unwrap();
         assert!(text.contains("\"ready\""), "{text}");
     }
-}
-
-// ----- N-Dimensional Tourists -----
-
-/// ND-20, ND-4: a sampled deal shows the seat exactly its own view (the same table, its own
-/// Reserves, the same counts of the others' and of the deck), while the cards it cannot see
-/// are dealt at random.
-#[test]
-fn a_deal_shows_the_seat_exactly_its_view() {
-    use nd_tourists::NdTourists;
-    let table = TouristsConflict::kaiju(6).unwrap();
-    let casual = bot::<NdTourists>(Strength::Casual);
-    let mut deals_differ = false;
-    for seed in 0..6u64 {
-        let mut rng = SeededRandomness::new(seed);
-        let mut game = table.start(&mut rng).unwrap();
-        for _ in 0..120 {
-            for seat in table.seats() {
-                let seen = SeatTable::of(&game, seat);
-                let Some(a) = tourists::deal(&seen, &mut SeededRandomness::new(1)) else {
-                    continue;
-                };
-                let b = tourists::deal(&seen, &mut SeededRandomness::new(2)).unwrap();
-                let json = |s: &nd_tourists::State| {
-                    serde_json::to_value(NdTourists::view(s, Viewer::Seat(seat))).unwrap()
-                };
-                let mine = serde_json::to_value(&seen.view).unwrap();
-                assert_eq!(json(&a), mine, "a deal {seat} could tell from the table");
-                assert_eq!(json(&b), mine);
-                deals_differ |=
-                    serde_json::to_value(&a).unwrap() != serde_json::to_value(&b).unwrap();
-            }
-            let waiting = NdTourists::status(game.state()).waiting_for;
-            let next = waiting
-                .into_iter()
-                .find_map(|s| {
-                    casual
-                        .choose(&SeatTable::of(&game, s), quick(), &mut rng)
-                        .map(|c| (s, c))
-                })
-                .or_else(|| table.business(&game));
-            let Some((seat, c)) = next else { break };
-            if table.finished(&game) || game.command(seat, &c, &mut rng).is_err() {
-                break;
-            }
-        }
-    }
-    assert!(deals_differ, "the unseen cards are dealt at random");
-}
-
-/// The strong bot's rounds are scored for its own parties: a victor outright, Control held,
-/// Losses against.
-#[test]
-fn a_round_is_scored_for_the_seat_against_the_others() {
-    use nd_tourists::NdTourists;
-    let setup: nd_tourists::Setup =
-        serde_json::from_value(clash_analysis::contests::default_tourists_setup()).unwrap();
-    let mut state = NdTourists::setup(&setup).unwrap();
-    clash_core::execute::<NdTourists>(
-        &mut state,
-        Seat::Gm,
-        &nd_tourists::Command::Start {},
-        &mut SeededRandomness::new(1),
-    )
-    .unwrap();
-    // TV-1: Levinulon (party 0) is Dominant with Control 1.
-    assert_eq!(state.dominant, Some(0));
-    assert_eq!(tourists::score(&state, &[0]), 1.0);
-    assert_eq!(tourists::score(&state, &[1]), -1.0);
-    state.victor = Some(1);
-    assert!(tourists::score(&state, &[1]) > 10.0);
 }

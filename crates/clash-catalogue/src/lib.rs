@@ -16,10 +16,7 @@ pub fn rulesets() -> Vec<RulesetEntry> {
             .with_odds(in_play::iron_triangle_hook)
             .with_bots(hook::<iron_triangle::IronTriangle>)
             .with_commands(game_cli::iron::commands()),
-        RulesetEntry::with_session_zero::<nd_tourists::NdTourists>()
-            .with_odds(in_play::nd_tourists_hook)
-            .with_bots(hook::<nd_tourists::NdTourists>)
-            .with_commands(game_cli::tourists::commands()),
+        nd_tourists::entry(),
         triforce::entry(),
         wicked_age::entry(),
     ]

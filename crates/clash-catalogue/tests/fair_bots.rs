@@ -362,7 +362,7 @@ proptest! {
         let setup: nd_tourists::Setup = if which == 0 {
             preset::<NdTourists>(0)
         } else {
-            serde_json::from_value(clash_analysis::contests::default_tourists_setup()).expect("kaiju")
+            serde_json::from_value(nd_tourists::analysis::contests::default_tourists_setup()).expect("kaiju")
         };
         let mut rng = SeededRandomness::new(seed);
         let mut game = Game::<NdTourists>::new(setup.clone()).expect("setup");

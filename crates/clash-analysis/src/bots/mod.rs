@@ -8,7 +8,6 @@
 //! | ruleset | bot | how it plays |
 //! |---|---|---|
 //! | iron-triangle | [`iron::EquilibriumBot`] | samples stances and moves from the exact turn equilibrium |
-//! | nd-tourists | [`tourists::ThresholdBot`] | bids while the chance its next card improves its position exceeds a threshold |
 //! | any | [`RandomBot`] | a uniformly random legal command |
 //!
 //! These bots read the full state, hidden information included: they are for simulations and
@@ -16,7 +15,6 @@
 //! view alone: see [`crate::table_bots`]. [`JsonBot`] drives these through JSON for tools.
 
 pub mod iron;
-pub mod tourists;
 
 use std::marker::PhantomData;
 
@@ -110,9 +108,6 @@ impl<R: Ruleset, B: Bot<R>> JsonBot for Typed<R, B> {
 /// The default bot for a ruleset, by its ID; `None` for an unknown ruleset.
 pub fn json_bot(ruleset: &str) -> Option<Box<dyn JsonBot>> {
     match ruleset {
-        nd_tourists::NdTourists::ID => Some(Box::new(Typed::<nd_tourists::NdTourists, _>::new(
-            tourists::ThresholdBot::default(),
-        ))),
         iron_triangle::IronTriangle::ID => Some(Box::new(
             Typed::<iron_triangle::IronTriangle, _>::new(iron::EquilibriumBot::default()),
         )),

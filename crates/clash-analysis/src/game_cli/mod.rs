@@ -2,4 +2,3 @@
 //! each game's own crate).
 
 pub mod iron;
-pub mod tourists;

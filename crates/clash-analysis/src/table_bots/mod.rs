@@ -10,7 +10,6 @@
 //! | ruleset | strong bot | from the view |
 //! |---|---|---|
 //! | iron-triangle | [`iron::Strong`]: samples its stance, then its move, from the equilibrium of the current turn ([`crate::turn_game`]) | the turn is rebuilt from the sheets and energies the seat sees; a sheet it may not see is taken to know every move |
-//! | nd-tourists | [`tourists::Strong`]: every choice (bid or pass, reject, turn, cover, keep or spend) tried on deals sampled from what the seat knows and played out | the seat's position, with the Reserves it cannot see dealt at random from the cards it has not seen |
 //!
 //! What no bot does: table business a person decides (starting a conflict or the next round,
 //! reframing, ending a chapter, revealing an NPC's sheet), anything whose point is words
@@ -22,7 +21,6 @@
 //! seat's table from a running game with [`clash_core::play_seat`] and nothing else.
 
 pub mod iron;
-pub mod tourists;
 
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};

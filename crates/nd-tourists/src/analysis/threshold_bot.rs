@@ -3,7 +3,7 @@
 //!
 //! "Improving" depends on the party's role in an Unbalanced round (ND-17):
 //! * a **Contender** not yet breaking the Dominant improves if the next card makes its line
-//!   break the Dominant's (the exact chance is [`crate::draw_odds::break_probability`] over the
+//!   break the Dominant's (the exact chance is [`crate::analysis::draw_odds::break_probability`] over the
 //!   Dominant cards it does not beat yet);
 //! * the **Dominant**, while some Contender breaks it, improves if the next card is beaten by
 //!   none of the breaking Contenders' cards (the engine's [`Knowledge::next_draw`]);
@@ -16,12 +16,12 @@
 //! a card comes (D-4), the bot lets the card stand; the GM starts and continues rounds, and
 //! nobody concedes.
 
+use crate::probability::Knowledge;
+use crate::state::{Phase, RoundKind};
+use crate::{Card, Command, NdTourists, State, beats};
 use clash_core::{Randomness, Ruleset, Seat};
-use nd_tourists::probability::Knowledge;
-use nd_tourists::state::{Phase, RoundKind};
-use nd_tourists::{Card, Command, NdTourists, State, beats};
 
-use super::{Bot, pick_random};
+use clash_analysis::bots::{Bot, pick_random};
 
 /// Threshold bidder.
 #[derive(Debug, Clone)]
@@ -88,8 +88,8 @@ pub fn improvement_chance(state: &State, party: u8) -> f64 {
         .copied()
         .filter(|d| !mine.iter().any(|c| beats(*c, *d)))
         .collect();
-    crate::draw_odds::break_probability(&knowledge, &missing, 1)
-        .map_or(0.0, |p| crate::matrix_game::Scalar::to_f64(&p))
+    crate::analysis::draw_odds::break_probability(&knowledge, &missing, 1)
+        .map_or(0.0, |p| clash_analysis::matrix_game::Scalar::to_f64(&p))
 }
 
 impl ThresholdBot {

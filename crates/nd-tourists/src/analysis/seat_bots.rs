@@ -2,7 +2,7 @@
 //!
 //! The other parties' Reserves and the deck are hidden: a seat sees its own Reserves card by
 //! card, and of the others only how many cards each holds. The strong bot never reads them.
-//! It starts from the seat's own position ([`nd_tourists::view::View::position`]: everything
+//! It starts from the seat's own position ([`crate::view::View::position`]: everything
 //! the seat knows, as a setup) and deals the cards it cannot see at random from the cards it
 //! has not seen, exactly as the GM's `start` deals a resumed position's unseen Reserves: a
 //! *deal* consistent with everything on the seat's view ([`deal`]).
@@ -23,15 +23,15 @@
 //! re-chooses the cards that mark its Loss (the first ones stand): those are the GM's and the
 //! players' calls.
 
+use crate::state::{PartyId, Phase};
+use crate::{Command, NdTourists, State};
 use clash_core::{
     Budget, Randomness, Ruleset, Seat, SeatBot, SeatTable, SeededRandomness, execute,
 };
-use nd_tourists::state::{PartyId, Phase};
-use nd_tourists::{Command, NdTourists, State};
 
-use super::{Casual, Deadline, Seated, Sends, bot_commands, seed_from};
-use crate::bots::Bot;
-use crate::bots::tourists::ThresholdBot;
+use crate::analysis::threshold_bot::ThresholdBot;
+use clash_analysis::bots::Bot;
+use clash_analysis::table_bots::{Casual, Deadline, Seated, Sends, bot_commands, seed_from};
 
 impl Seated for NdTourists {
     /// Bots bid, pass, react and spend Losses; the GM's business, tactics (words), conceding
@@ -196,7 +196,7 @@ impl SeatBot<NdTourists> for Strong {
     }
 }
 
-/// The threshold bidder alone, deciding on one sampled deal: the policy [`crate::bots`] had,
+/// The threshold bidder alone, deciding on one sampled deal: the policy [`clash_analysis::bots`] had,
 /// played from the view. Kept as the yardstick the strong bot is measured against.
 #[derive(Debug, Clone, Default)]
 pub struct Threshold(pub ThresholdBot);

@@ -1,7 +1,7 @@
 //! N-Dimensional Tourists draw odds, from the asking party's knowledge (§10.2).
 //!
 //! * **Breaking a set** (ND-17): the chance that the next `k` draws break a given set of cards,
-//!   i.e. every target card is beaten (ND-3, the engine's [`nd_tourists::beats`]) by at least
+//!   i.e. every target card is beaten (ND-3, the engine's [`crate::beats`]) by at least
 //!   one drawn card. As in the engine's probability helper, cards out of the deck but unseen
 //!   are, by symmetry, as likely to be any unseen card as the deck is, so the `k` draws are a
 //!   uniformly random `k`-subset of the cards the asker has not seen. Inclusion–exclusion over
@@ -13,14 +13,14 @@
 //!   distribution of the reversed count after `k` more draws (a fair coin each, through the
 //!   engine's [`at_least_reversed`]), capped at 5 (Wiped Out), and the Loss it means.
 
-use nd_tourists::probability::{Knowledge, at_least_reversed};
-use nd_tourists::{Card, CardSet, beats};
+use crate::probability::{Knowledge, at_least_reversed};
+use crate::{Card, CardSet, beats};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use serde::Serialize;
 
-use crate::exact::{Probability, ratio};
+use clash_analysis::exact::{Probability, ratio};
 
 /// Why a draw question has no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,7 +43,7 @@ pub enum DrawError {
         "a party with 5 reversed cards is Wiped Out and leaves the Conflict: it draws no more (ND-16)"
     )]
     WipedOut,
-    #[error("the deck holds {deck} cards (ND-1{blanks}) and {already} of them are already in the bid line: at most {most} more draws, not {draws}", blanks = if *deck == u32::from(nd_tourists::cards::STANDARD_DECK) { "" } else { ", with the blanks of D-1" }, most = deck - already)]
+    #[error("the deck holds {deck} cards (ND-1{blanks}) and {already} of them are already in the bid line: at most {most} more draws, not {draws}", blanks = if *deck == u32::from(crate::cards::STANDARD_DECK) { "" } else { ", with the blanks of D-1" }, most = deck - already)]
     DeckExhausted { deck: u32, already: u32, draws: u32 },
     #[error(
         "{0} is a blank, and blanks are in play only when the table adds them (D-1): give --blanks"
@@ -186,9 +186,9 @@ pub fn reversed_distribution(
         return Err(DrawError::WipedOut);
     }
     let deck = u32::from(if blanks {
-        nd_tourists::cards::DECK_WITH_BLANKS
+        crate::cards::DECK_WITH_BLANKS
     } else {
-        nd_tourists::cards::STANDARD_DECK
+        crate::cards::STANDARD_DECK
     });
     if draws > deck - already {
         return Err(DrawError::DeckExhausted {
@@ -313,10 +313,17 @@ pub fn break_report(
     })
 }
 
+/// The engine's exact fractions, reported like every other probability.
+impl From<crate::probability::Fraction> for Probability {
+    fn from(f: crate::probability::Fraction) -> Self {
+        Probability::of(&ratio(f.numerator, f.denominator))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::is_distribution;
+    use clash_analysis::exact::is_distribution;
     use proptest::prelude::*;
 
     fn cards(t: &str) -> Vec<Card> {

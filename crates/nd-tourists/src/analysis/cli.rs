@@ -3,15 +3,15 @@
 
 use std::path::PathBuf;
 
+use crate::analysis::contests::TouristsContest;
+use crate::analysis::draw_odds;
+use crate::probability::Knowledge;
+use crate::{Card, NdTourists};
 use clap::{Args, FromArgMatches, Subcommand};
 use clash_analysis::cli::{self, OddsOptions, Outcome, SimulateOptions, read_json, row};
-use clash_analysis::contests::TouristsContest;
-use clash_analysis::draw_odds;
 use clash_analysis::say;
 use clash_core::cli::{Commands, Subcommand as Offered};
 use clash_core::{Listed, Ruleset};
-use nd_tourists::probability::Knowledge;
-use nd_tourists::{Card, NdTourists};
 
 /// N-Dimensional Tourists' subcommands.
 pub fn commands() -> Commands {
