@@ -15,7 +15,6 @@
 use clash_core::{
     Budget, Game, Randomness, Ruleset, Seat, SeatBot, SeatTable, SeededRandomness, Strength,
 };
-use serde_json::Value;
 
 use crate::simulate::{Contest, GameResult};
 use crate::table_bots::{Seated, bot};
@@ -200,101 +199,5 @@ impl<T: Table> Contest for Match<T> {
             commands,
             cut_off,
         }
-    }
-}
-
-fn parse<T: serde::de::DeserializeOwned>(v: Value) -> Option<T> {
-    serde_json::from_value(v).ok()
-}
-
-/// Iron Triangle: a lesser conflict between Ada (`p1`, D3/G2/A5) and the GM's Bruiser
-/// (D4/G4/A2), both level 0 with the starting moves ([`crate::contests::default_iron_setup`]).
-#[derive(Debug, Clone)]
-pub struct IronDuel {
-    pub setup: iron_triangle::Setup,
-}
-
-impl IronDuel {
-    pub fn new() -> Option<IronDuel> {
-        Some(IronDuel {
-            setup: parse(crate::contests::default_iron_setup())?,
-        })
-    }
-}
-
-impl Table for IronDuel {
-    type R = iron_triangle::IronTriangle;
-
-    fn start(&self, rng: &mut dyn Randomness) -> Option<Game<Self::R>> {
-        use iron_triangle::conflict::ConflictCommand;
-        let mut game = Game::<Self::R>::new(self.setup.clone()).ok()?;
-        let npcs: Vec<iron_triangle::Name> = game
-            .state()
-            .characters
-            .iter()
-            .filter(|c| c.controller == Seat::Gm)
-            .map(|c| c.name.clone().into())
-            .collect();
-        let start = iron_triangle::Command::Conflict(ConflictCommand::StartConflict {
-            stakes: "the bridge".into(),
-            npcs,
-            lethal: false,
-            minor: false,
-        });
-        game.command(Seat::Gm, &start, rng).ok()?;
-        Some(game)
-    }
-
-    fn seats(&self) -> Vec<Seat> {
-        vec![Seat::Player(1), Seat::Gm]
-    }
-
-    fn business(&self, _game: &Game<Self::R>) -> Option<(Seat, iron_triangle::Command)> {
-        None
-    }
-
-    fn finished(&self, game: &Game<Self::R>) -> bool {
-        game.state()
-            .conflict
-            .as_ref()
-            .is_none_or(|c| !c.is_running())
-    }
-
-    fn winners(&self, game: &Game<Self::R>) -> Vec<Seat> {
-        use iron_triangle::conflict::Side;
-        let side = game
-            .state()
-            .conflict
-            .as_ref()
-            .and_then(|c| c.outcome.as_ref())
-            .and_then(|o| o.winner);
-        match side {
-            Some(Side::Players) => vec![Seat::Player(1)],
-            Some(Side::Gm) => vec![Seat::Gm],
-            None => Vec::new(),
-        }
-    }
-
-    fn length(&self, game: &Game<Self::R>) -> u32 {
-        game.state().conflict.as_ref().map_or(0, |c| c.turns_played)
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
-    }
-
-    fn max_commands(&self) -> u32 {
-        2000
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testing::finishes;
-
-    #[test]
-    fn bots_play_every_table_to_its_end() {
-        finishes(&IronDuel::new().unwrap(), Budget::work(16));
     }
 }

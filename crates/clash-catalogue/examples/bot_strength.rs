@@ -21,10 +21,11 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use clash_analysis::bot_strength::{Entrant, IronDuel, Match, Table};
+use clash_analysis::bot_strength::{Entrant, Match, Table};
 use clash_analysis::simulate::{Contest, Summary, simulate};
 use clash_analysis::table_bots::Seated;
 use clash_core::{Budget, Randomness, Ruleset, SeatBot, SeatTable};
+use iron_triangle::analysis::contests::IronDuel;
 use nd_tourists::NdTourists;
 use nd_tourists::analysis::contests::TouristsConflict;
 use nd_tourists::analysis::seat_bots as tourists;

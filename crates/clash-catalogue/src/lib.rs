@@ -2,20 +2,15 @@
 //!
 //! The CLI and the table server look rulesets up here; neither knows any rules itself.
 
-use clash_analysis::game_cli;
-use clash_analysis::in_play;
-use clash_analysis::table_bots::hook;
 use clash_core::RulesetEntry;
 
 /// All available rulesets.
 pub fn rulesets() -> Vec<RulesetEntry> {
     vec![
         // One line per ruleset crate: its catalogue entry, with everything it offers (rules,
-        // forms, board, bots, odds in play and its `clash` subcommands).
-        RulesetEntry::with_session_zero::<iron_triangle::IronTriangle>()
-            .with_odds(in_play::iron_triangle_hook)
-            .with_bots(hook::<iron_triangle::IronTriangle>)
-            .with_commands(game_cli::iron::commands()),
+        // forms, board, and with its `analysis` feature its bots, odds in play and `clash`
+        // subcommands).
+        iron_triangle::entry(),
         nd_tourists::entry(),
         triforce::entry(),
         wicked_age::entry(),

@@ -125,7 +125,7 @@ fn solve_and_simulate_end_quietly() {
             "iron-triangle",
             "conflict",
             "--state",
-            "crates/clash-analysis/data/duel.json",
+            "crates/iron-triangle/data/duel.json",
             "--json",
         ],
         0,

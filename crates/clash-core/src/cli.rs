@@ -7,8 +7,8 @@
 //! clap command (built with clap's builder API, or derived and turned into one with
 //! `augment_subcommands`/`augment_args`) and the function that runs it on what clap parsed.
 //!
-//! `clash odds wicked-age exchange d10+d6 d12+d8 --json` so reaches the game's `run` with the
-//! matches of its `wicked-age` subcommand. Options the family itself offers (`--json`,
+//! `clash odds GAME QUERY … --json` so reaches the game's `run` with the matches of its `GAME`
+//! subcommand. Options the family itself offers (`--json`,
 //! `--games` …) are declared by the `clash` command as global options of the family, so clap
 //! hands them down into the game's matches as well, where the game reads them with the same
 //! argument types (the analysis crate's `cli` module holds those, with the output helpers every

@@ -7,14 +7,11 @@
 //!
 //! | ruleset | bot | how it plays |
 //! |---|---|---|
-//! | iron-triangle | [`iron::EquilibriumBot`] | samples stances and moves from the exact turn equilibrium |
 //! | any | [`RandomBot`] | a uniformly random legal command |
 //!
 //! These bots read the full state, hidden information included: they are for simulations and
 //! analysis, where every seat is a program. A bot that sits at a table decides from its seat's
 //! view alone: see [`crate::table_bots`]. [`JsonBot`] drives these through JSON for tools.
-
-pub mod iron;
 
 use std::marker::PhantomData;
 
@@ -108,9 +105,6 @@ impl<R: Ruleset, B: Bot<R>> JsonBot for Typed<R, B> {
 /// The default bot for a ruleset, by its ID; `None` for an unknown ruleset.
 pub fn json_bot(ruleset: &str) -> Option<Box<dyn JsonBot>> {
     match ruleset {
-        iron_triangle::IronTriangle::ID => Some(Box::new(
-            Typed::<iron_triangle::IronTriangle, _>::new(iron::EquilibriumBot::default()),
-        )),
         _ => None,
     }
 }

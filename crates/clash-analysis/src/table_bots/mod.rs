@@ -9,7 +9,6 @@
 //!
 //! | ruleset | strong bot | from the view |
 //! |---|---|---|
-//! | iron-triangle | [`iron::Strong`]: samples its stance, then its move, from the equilibrium of the current turn ([`crate::turn_game`]) | the turn is rebuilt from the sheets and energies the seat sees; a sheet it may not see is taken to know every move |
 //!
 //! What no bot does: table business a person decides (starting a conflict or the next round,
 //! reframing, ending a chapter, revealing an NPC's sheet), anything whose point is words
@@ -19,8 +18,6 @@
 //!
 //! The catalogue offers these bots through [`hook`] ([`clash_core::BotFn`]), which builds the
 //! seat's table from a running game with [`clash_core::play_seat`] and nothing else.
-
-pub mod iron;
 
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};

@@ -4,16 +4,16 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::IronTriangle;
+use crate::analysis::duel;
+use crate::analysis::position;
+use crate::analysis::turn_game::{self, Options, Payoff, TurnSpec};
 use clap::{FromArgMatches, Subcommand, ValueEnum};
 use clash_analysis::cli::{self, Numbers, Outcome, SolveOptions, seconds, timed};
-use clash_analysis::duel;
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game;
-use clash_analysis::position;
-use clash_analysis::turn_game::{self, Options, Payoff, TurnSpec};
 use clash_analysis::{say, say_part};
 use clash_core::Ruleset;
-use iron_triangle::IronTriangle;
 use serde::Serialize;
 
 /// What clap found wrong after parsing, as a failure of the command.
@@ -170,9 +170,9 @@ fn read_turn_and_stances(path: &Path) -> Result<position::Position, String> {
 /// The stances given on the command line, else those the position has revealed, else none.
 fn stances(
     given: [Option<String>; 2],
-    revealed: Option<[iron_triangle::conflict::Stance; 2]>,
-) -> Result<[iron_triangle::conflict::Stance; 2], String> {
-    let mut out = revealed.unwrap_or([iron_triangle::conflict::Stance::NONE; 2]);
+    revealed: Option<[crate::conflict::Stance; 2]>,
+) -> Result<[crate::conflict::Stance; 2], String> {
+    let mut out = revealed.unwrap_or([crate::conflict::Stance::NONE; 2]);
     for (slot, text) in out.iter_mut().zip(given) {
         if let Some(text) = text {
             *slot = parse_stance(&text)?;
@@ -181,17 +181,17 @@ fn stances(
     Ok(out)
 }
 
-fn parse_stance(text: &str) -> Result<iron_triangle::conflict::Stance, String> {
-    use iron_triangle::conflict::Stance;
+fn parse_stance(text: &str) -> Result<crate::conflict::Stance, String> {
+    use crate::conflict::Stance;
     let t = text.trim();
     if t.eq_ignore_ascii_case("none") || t == "0" {
         return Ok(Stance::NONE);
     }
     let (a, n) = t.split_at(1.min(t.len()));
     let action = match a.to_ascii_uppercase().as_str() {
-        "D" => iron_triangle::Action::Defend,
-        "G" => iron_triangle::Action::Grapple,
-        "A" => iron_triangle::Action::Attack,
+        "D" => crate::Action::Defend,
+        "G" => crate::Action::Grapple,
+        "A" => crate::Action::Attack,
         _ => {
             return Err(format!(
                 "{text:?} is not a stance: write none, D2, G1, A3, …"
@@ -204,7 +204,7 @@ fn parse_stance(text: &str) -> Result<iron_triangle::conflict::Stance, String> {
     Ok(Stance::new(Some(action), amount))
 }
 
-fn stance_text(s: &iron_triangle::conflict::Stance) -> String {
+fn stance_text(s: &crate::conflict::Stance) -> String {
     match s.action {
         Some(a) if s.amount > 0 => format!("{}{}", a.letter(), s.amount),
         _ => "none".into(),
@@ -243,7 +243,7 @@ fn solve_turn(path: &Path, opts: Options, json: bool, numbers: Numbers) -> Outco
         s.games,
         seconds(elapsed)
     );
-    let stances = |m: &[turn_game::Mix<iron_triangle::conflict::Stance>]| {
+    let stances = |m: &[turn_game::Mix<crate::conflict::Stance>]| {
         numbers.mix(m.iter().map(|x| (stance_text(&x.option), &x.probability)))
     };
     let width = s.active.len().max(s.opponent.len()) + 1;
@@ -263,7 +263,7 @@ fn solve_turn(path: &Path, opts: Options, json: bool, numbers: Numbers) -> Outco
         s.opponent
     );
     for m in &s.moves {
-        let moves = |v: &[turn_game::Mix<iron_triangle::conflict::MoveChoice>]| {
+        let moves = |v: &[turn_game::Mix<crate::conflict::MoveChoice>]| {
             numbers.mix(v.iter().map(|x| (x.option.to_string(), &x.probability)))
         };
         say!(
@@ -329,7 +329,7 @@ fn print_duel(s: &duel::DuelSolution, elapsed: f64) -> Outcome {
         seconds(elapsed)
     );
     let width = a.len().max(b.len()) + 1;
-    let stances = |m: &[duel::Weighted<iron_triangle::conflict::Stance>]| {
+    let stances = |m: &[duel::Weighted<crate::conflict::Stance>]| {
         m.iter()
             .map(|x| format!("{} {:.4}", stance_text(&x.option), x.probability))
             .collect::<Vec<_>>()

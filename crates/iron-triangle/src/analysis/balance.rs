@@ -1,14 +1,14 @@
 //! The level-0 balance table of Iron Triangle: every energy build against every other.
 //!
 //! A level-0 character spreads 10 energy over the three types, at least 1 in each (IT-9): 36
-//! builds. Each ordered pair is one whole duel ([`crate::duel`]) between a PC with the first
+//! builds. Each ordered pair is one whole duel ([`crate::analysis::duel`]) between a PC with the first
 //! build (active first) and the GM's NPC with the second, both knowing the three starting moves
 //! (IT-12). The table records the duel's value (P(PC wins) − P(NPC wins)), P(PC wins) and the
 //! first turn's best stances.
 //!
 //! A build against itself is not a fair duel: the rules are symmetric (IT-32) except that the
 //! GM's side wins when both go out in the same turn (IT-27) and picks the active character
-//! after a tie (IT-26), so the diagonal is below 0 (tested in [`crate::duel`]).
+//! after a tie (IT-26), so the diagonal is below 0 (tested in [`crate::analysis::duel`]).
 //!
 //! Runs are resumable: each finished duel is one line of a JSON Lines file, read back on the
 //! next run, so an interrupted table picks up where it stopped.
@@ -17,12 +17,12 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use iron_triangle::character::PerAction;
+use crate::character::PerAction;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::duel::{self, DuelError, DuelSolution, Weighted};
-use crate::turn_game::{FighterSpec, TurnSpec};
+use crate::analysis::duel::{self, DuelError, DuelSolution, Weighted};
+use crate::analysis::turn_game::{FighterSpec, TurnSpec};
 
 /// A level-0 character's maximum energy per type (IT-9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -135,8 +135,8 @@ pub struct DuelRecord {
     pub seconds: f64,
 }
 
-fn opening(mix: &[Weighted<iron_triangle::conflict::Stance>]) -> String {
-    let stance = |s: &iron_triangle::conflict::Stance| match s.action {
+fn opening(mix: &[Weighted<crate::conflict::Stance>]) -> String {
+    let stance = |s: &crate::conflict::Stance| match s.action {
         Some(a) if s.amount > 0 => format!("{}{}", a.letter(), s.amount),
         _ => "none".into(),
     };
@@ -228,7 +228,7 @@ pub enum HeatmapError {
 /// A heatmap of the table: one cell per duel, the PC's build down the side, the NPC's across,
 /// coloured by value (blue: the PC is favoured, red: the NPC is; white: even; grey: not solved).
 pub fn heatmap(path: &Path, builds: &[Build], records: &[DuelRecord]) -> Result<(), HeatmapError> {
-    crate::histogram::register_font().map_err(|e| HeatmapError::Draw(e.to_string()))?;
+    clash_analysis::histogram::register_font().map_err(|e| HeatmapError::Draw(e.to_string()))?;
     let size = (1100, 1000);
     match path
         .extension()
@@ -278,7 +278,7 @@ fn paint<DB: DrawingBackend>(
 ) -> Result<(), HeatmapError> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| HeatmapError::Draw(e.to_string());
     root.fill(&WHITE).map_err(err)?;
-    let font = crate::histogram::FONT;
+    let font = clash_analysis::histogram::FONT;
     let root = root
         .titled(
             "Iron Triangle level-0 builds: value to the PC, P(PC wins) - P(NPC wins)",
@@ -329,7 +329,7 @@ fn legend<DB: DrawingBackend>(
     scale: f64,
 ) -> Result<(), HeatmapError> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| HeatmapError::Draw(e.to_string());
-    let font = crate::histogram::FONT;
+    let font = clash_analysis::histogram::FONT;
     let mut key = ChartBuilder::on(area)
         .margin_top(40)
         .margin_bottom(100)

@@ -52,7 +52,7 @@
 //!
 //! ## Two solvers
 //!
-//! [`solve_duel`] resolves turns with [`crate::resolution`] (the engine's rule functions
+//! [`solve_duel`] resolves turns with [`crate::analysis::resolution`] (the engine's rule functions
 //! without a table) and solves the stage games in `f64`; [`reference::solve_duel`] plays every
 //! transition on a real engine table through the ruleset's commands and is kept as the
 //! reference the tests compare with on small duels.
@@ -60,11 +60,11 @@
 pub mod reference;
 mod search;
 
-use iron_triangle::conflict::Stance;
+use crate::conflict::Stance;
 use serde::Serialize;
 
-use crate::matrix_game;
-use crate::turn_game::{TurnError, TurnPosition, TurnSpec};
+use crate::analysis::turn_game::{TurnError, TurnPosition, TurnSpec};
+use clash_analysis::matrix_game;
 
 pub use search::{MAX_STATES, StageGames};
 
@@ -89,7 +89,7 @@ pub enum DuelError {
     #[error("{0} has no energy and cannot enter a conflict (IT-23)")]
     NoEnergy(String),
     #[error("{0}")]
-    Position(#[from] crate::position::PositionError),
+    Position(#[from] crate::analysis::position::PositionError),
     #[error("{0}")]
     Turn(#[from] TurnError),
     #[error("{0}")]
@@ -148,7 +148,7 @@ pub fn solve_duel(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<DuelSolution, DuelError> {
     check(spec)?;
-    crate::position::check(spec)?;
+    crate::analysis::position::check(spec)?;
     // The engine validates both characters (known moves IT-7/IT-8, combos IT-41/D-5).
     TurnPosition::new(spec)?;
     search::solve(spec, progress)
@@ -160,7 +160,7 @@ pub fn solve_duel_with_games(
     spec: &TurnSpec,
 ) -> Result<(DuelSolution, Vec<StageGames>), DuelError> {
     check(spec)?;
-    crate::position::check(spec)?;
+    crate::analysis::position::check(spec)?;
     TurnPosition::new(spec)?;
     search::solve_with(spec, &mut |_| {}, true)
 }
@@ -194,9 +194,9 @@ fn check(spec: &TurnSpec) -> Result<(), DuelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::turn_game::FighterSpec;
-    use iron_triangle::Move;
-    use iron_triangle::character::{Combo, PerAction};
+    use crate::Move;
+    use crate::analysis::turn_game::FighterSpec;
+    use crate::character::{Combo, PerAction};
 
     fn fighter(name: &str, d: u32, g: u32, a: u32) -> FighterSpec {
         FighterSpec {

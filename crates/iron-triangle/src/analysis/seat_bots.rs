@@ -3,7 +3,7 @@
 //! * **casual**: a uniformly random play among those a bot sends (a stance, a move, joining,
 //!   picking, passing a window, splitting a loss…);
 //! * **strong**: at the stance step it solves the current turn as the two-stage game of
-//!   [`crate::turn_game`] and samples its stance from its side's equilibrium mix; at the move
+//!   [`crate::analysis::turn_game`] and samples its stance from its side's equilibrium mix; at the move
 //!   step it solves the move game of the revealed stances and samples its move. Elsewhere it
 //!   joins every conflict, picks as opponent the foe closest to being knocked out (fewest energy
 //!   left), splits a loss so that its lowest type stays as high as it can, spares a surrendered
@@ -27,18 +27,18 @@
 //! the thinned game is solved instead. The clock is checked between move games: if it runs out
 //! first, the bot falls back to a casual stance.
 //!
-//! Every use of the solver ([`crate::turn_game`], [`crate::matrix_game`]) is in
+//! Every use of the solver ([`crate::analysis::turn_game`], [`clash_analysis::matrix_game`]) is in
 //! [`equilibrium`].
 
+use crate::conflict::visibility::ConflictView;
+use crate::conflict::{ConflictCommand, MoveChoice, Stance, Status, Step};
+use crate::{Command, IronTriangle, PerAction, TableView};
 use clash_core::{Budget, Randomness, SeatBot, SeatTable};
-use iron_triangle::conflict::visibility::{CharacterView, Choice, ConflictView};
-use iron_triangle::conflict::{ConflictCommand, MoveChoice, Stance, Status, Step};
-use iron_triangle::{Command, IronTriangle, Move, PerAction, TableView};
-use serde_json::{Value, json};
 
-use super::{Casual, Deadline, Seated, Sends, bot_commands};
-use crate::bots::pick_random;
-use crate::turn_game::Payoff;
+use crate::analysis::in_play::{TurnSeen, sheet};
+use crate::analysis::turn_game::Payoff;
+use clash_analysis::bots::pick_random;
+use clash_analysis::table_bots::{Casual, Deadline, Seated, Sends, bot_commands};
 
 impl Seated for IronTriangle {
     /// A bot plays conflicts: it never starts or settles one, narrates, reveals an NPC's sheet
@@ -75,108 +75,6 @@ impl Seated for IronTriangle {
 pub struct Strong {
     /// What the turn's equilibrium maximises (energy taken minus energy lost, by default).
     pub payoff: Payoff,
-}
-
-/// The current turn as the seat sees it: its two fighters and which of them the seat plays.
-struct SeenTurn<'a> {
-    view: &'a TableView,
-    conflict: &'a ConflictView,
-    active: String,
-    opponent: String,
-    /// The seat plays the active character (else the opponent).
-    mine_active: bool,
-    /// Both stances, once revealed.
-    revealed: Option<(Stance, Stance)>,
-}
-
-impl<'a> SeenTurn<'a> {
-    fn read(view: &'a TableView, me: clash_core::Seat) -> Option<SeenTurn<'a>> {
-        let conflict = view.conflict.as_ref()?;
-        let turn = conflict.turn.as_ref()?;
-        let active = turn.active.to_string();
-        let opponent = turn.opponent.as_ref()?.to_string();
-        let controller = |name: &str| sheet(view, name).map(|c| c.controller);
-        let mine_active = if controller(&active)? == me {
-            true
-        } else if controller(&opponent)? == me {
-            false
-        } else {
-            return None;
-        };
-        let stance = |name: &str| {
-            turn.participants
-                .iter()
-                .find(|p| *p.name == *name)
-                .and_then(|p| match p.stance {
-                    Choice::Revealed(s) => Some(s),
-                    _ => None,
-                })
-        };
-        let revealed = match (turn.step, stance(&active), stance(&opponent)) {
-            (Step::Moves, Some(a), Some(b)) => Some((a, b)),
-            _ => None,
-        };
-        Some(SeenTurn {
-            view,
-            conflict,
-            active,
-            opponent,
-            mine_active,
-            revealed,
-        })
-    }
-
-    fn mine(&self) -> &str {
-        if self.mine_active {
-            &self.active
-        } else {
-            &self.opponent
-        }
-    }
-
-    /// One fighter as the turn solver reads it (a `turn_game::FighterSpec`, written as JSON).
-    fn fighter(&self, name: &str) -> Option<Value> {
-        let f = self.conflict.fighters.iter().find(|f| *f.name == *name)?;
-        let ch = sheet(self.view, name)?;
-        let moves: Vec<Move> = match (&ch.moves, ch.sheet_hidden) {
-            (Some(known), false) => known.iter().map(|k| k.mv).collect(),
-            // IT-24: a sheet this seat may not see could hold any move.
-            _ => Move::ALL.to_vec(),
-        };
-        let combos = match (&ch.combos, ch.sheet_hidden) {
-            (Some(c), false) => json!(c),
-            _ => json!([]),
-        };
-        Some(json!({
-            "name": name,
-            "energy": f.energy,
-            "max": ch.energy.max,
-            "moves": moves,
-            "combos": combos,
-            "pile": f.pile,
-        }))
-    }
-
-    /// The turn as the solver's `TurnSpec`: both fighters and the active side's live chain
-    /// against the opponent (IT-42).
-    fn spec(&self) -> Option<Value> {
-        let chain: Vec<Move> = self
-            .conflict
-            .chain
-            .as_ref()
-            .filter(|c| *c.against == *self.opponent)
-            .map(|c| c.cards.iter().map(|(_, m)| *m).collect())
-            .unwrap_or_default();
-        Some(json!({
-            "active": self.fighter(&self.active)?,
-            "opponent": self.fighter(&self.opponent)?,
-            "chain": chain,
-        }))
-    }
-}
-
-fn sheet<'a>(view: &'a TableView, name: &str) -> Option<&'a CharacterView> {
-    view.characters.iter().find(|c| *c.name == *name)
 }
 
 /// What the seat should play this turn: a stance or a move, drawn from its mix.
@@ -220,16 +118,16 @@ fn thin(stances: Vec<Stance>, k: usize) -> Vec<Stance> {
 /// The equilibrium of the current turn for the seat's fighter, and a draw from it: the only
 /// place the table bots use the turn solver.
 fn equilibrium(
-    turn: &SeenTurn,
+    turn: &TurnSeen,
     payoff: Payoff,
     deadline: &Deadline,
     rng: &mut dyn Randomness,
 ) -> Option<Pick> {
-    use crate::matrix_game;
-    use crate::turn_game::{TurnPosition, TurnSpec};
+    use crate::analysis::turn_game::TurnPosition;
+    use clash_analysis::matrix_game;
 
-    let spec: TurnSpec = serde_json::from_value(turn.spec()?).ok()?;
-    let pos = TurnPosition::new(&spec).ok()?;
+    let spec = &turn.spec;
+    let pos = TurnPosition::new(spec).ok()?;
     if let Some((sa, sb)) = turn.revealed {
         let game = pos.move_matrix(sa, sb, payoff).ok()?;
         let s = matrix_game::solve_f64(&game.matrix).ok()?;
@@ -242,8 +140,8 @@ fn equilibrium(
     }
     // Fit the stance grid to the work budget: k × k pairs at most.
     let k = (f64::from(deadline.work).sqrt().floor() as usize).max(2);
-    let sa = thin(pos.stances(&turn.active), k);
-    let sb = thin(pos.stances(&turn.opponent), k);
+    let sa = thin(pos.stances(&spec.active.name), k);
+    let sb = thin(pos.stances(&spec.opponent.name), k);
     let mut values = Vec::with_capacity(sa.len());
     for x in &sa {
         let mut row = Vec::with_capacity(sb.len());
@@ -274,8 +172,11 @@ impl Strong {
         deadline: &Deadline,
         rng: &mut dyn Randomness,
     ) -> Option<Command> {
-        let turn = SeenTurn::read(&table.view, table.seat)?;
-        let character = iron_triangle::Name::from(turn.mine());
+        let mut turn = TurnSeen::read(&table.view, table.seat)?;
+        // The move game is played once both stances are revealed, at the move step.
+        let at_moves = table.view.conflict.as_ref()?.turn.as_ref()?.step == Step::Moves;
+        turn.revealed = turn.revealed.filter(|_| at_moves);
+        let character = crate::Name::from(turn.mine());
         let command = match equilibrium(&turn, self.payoff, deadline, rng)? {
             Pick::Stance(s) => ConflictCommand::TakeStance {
                 character,
@@ -430,13 +331,13 @@ pub fn fighting(view: &TableView) -> bool {
 mod tests {
     use super::*;
 
-    fn stance(action: Option<iron_triangle::Action>, amount: u32) -> Stance {
+    fn stance(action: Option<crate::Action>, amount: u32) -> Stance {
         Stance { action, amount }
     }
 
     #[test]
     fn thinning_keeps_no_stance_and_spreads_the_rest() {
-        use iron_triangle::Action::*;
+        use crate::Action::*;
         let all: Vec<Stance> = std::iter::once(Stance::NONE)
             .chain((1..=5).map(|n| stance(Some(Attack), n)))
             .chain((1..=5).map(|n| stance(Some(Defend), n)))

@@ -1,14 +1,14 @@
-//! Criterion benchmarks: the matrix-game solvers on the Iron Triangle 13×13 move game (f64, the
-//! certified exact solver and the exact simplex alone, side by side), the move game's payoffs
-//! with and without a table, the whole exact two-stage turn on `bench/peers/it13.json`, a real
-//! level-0 duel.
+//! Criterion benchmarks of Iron Triangle's analysis: the matrix-game solvers on the 13×13 move
+//! game (f64, the certified exact solver and the exact simplex alone, side by side), the move
+//! game's payoffs with and without a table, the whole exact two-stage turn on
+//! `bench/peers/it13.json`, and a real level-0 duel.
 
 use std::hint::black_box;
 
 use clash_analysis::matrix_game;
-use clash_analysis::turn_game::{self, FighterSpec, Payoff, TurnSpec};
 use criterion::{Criterion, criterion_group, criterion_main};
 use iron_triangle::Move;
+use iron_triangle::analysis::turn_game::{self, FighterSpec, Payoff, TurnSpec};
 use iron_triangle::character::PerAction;
 use iron_triangle::conflict::Stance;
 
@@ -54,7 +54,7 @@ fn solver(c: &mut Criterion) {
 
 fn it13() -> TurnSpec {
     let text = include_str!("../../../bench/peers/it13.json");
-    clash_analysis::position::read_turn(text).expect("it13.json is a position")
+    iron_triangle::analysis::position::read_turn(text).expect("it13.json is a position")
 }
 
 fn turn(c: &mut Criterion) {
@@ -92,7 +92,7 @@ fn duel(c: &mut Criterion) {
     let mut group = c.benchmark_group("iron-triangle duel");
     group.sample_size(10);
     group.bench_function("level 0, 3/3/4 against 4/4/2", |b| {
-        b.iter(|| clash_analysis::duel::solve_duel(black_box(&spec), &mut |_| {}))
+        b.iter(|| iron_triangle::analysis::duel::solve_duel(black_box(&spec), &mut |_| {}))
     });
     group.finish();
 }

@@ -1,15 +1,15 @@
 //! The duel's search: memoised backward induction over conflict states, each turn resolved by
-//! [`crate::resolution`] and each stage game solved in `f64` (see the parent module's notes).
+//! [`crate::analysis::resolution`] and each stage game solved in `f64` (see the parent module's notes).
 
-use iron_triangle::character::Combo;
-use iron_triangle::conflict::{Stance, disadvantage};
-use iron_triangle::{Action, Move};
+use crate::character::Combo;
+use crate::conflict::{Stance, disadvantage};
+use crate::{Action, Move};
 use rustc_hash::FxHashMap;
 
 use super::{DuelError, DuelSolution, FirstMoves, Progress, Weighted};
-use crate::matrix_game::{self, Solution};
-use crate::resolution::{Board, Resolved};
-use crate::turn_game::TurnSpec;
+use crate::analysis::resolution::{Board, Resolved};
+use crate::analysis::turn_game::TurnSpec;
+use clash_analysis::matrix_game::{self, Solution};
 
 /// The most energy states (ways both characters' energies can stand) a duel may have: two
 /// level-0 characters have at most 36 × 36 = 1,296... far fewer than this; 10 energy each gives
@@ -186,11 +186,11 @@ pub(super) fn solve_with(
     progress: &mut dyn FnMut(Progress),
     export: bool,
 ) -> Result<(DuelSolution, Vec<StageGames>), DuelError> {
-    let fighter = |f: &crate::turn_game::FighterSpec| Fighter {
+    let fighter = |f: &crate::analysis::turn_game::FighterSpec| Fighter {
         known: f
             .moves
             .clone()
-            .unwrap_or_else(|| iron_triangle::character::STARTING_MOVES.to_vec()),
+            .unwrap_or_else(|| crate::character::STARTING_MOVES.to_vec()),
         combos: f.combos.clone(),
     };
     let mut search = Search {
@@ -204,7 +204,7 @@ pub(super) fn solve_with(
         discovered: 0,
         progress,
     };
-    let energy = |f: &crate::turn_game::FighterSpec| {
+    let energy = |f: &crate::analysis::turn_game::FighterSpec| {
         [f.energy.defend, f.energy.grapple, f.energy.attack].map(|x| x as u8)
     };
     let piles = [
@@ -289,7 +289,7 @@ impl Search<'_> {
         let live = cards
             .last()
             .is_some_and(|last| !self.fighters[side].followups(*last).is_empty());
-        if !live || cards.len() >= iron_triangle::conflict::combo::MAX_RUN as usize {
+        if !live || cards.len() >= crate::conflict::combo::MAX_RUN as usize {
             return Ok(0);
         }
         self.chains.id(cards)

@@ -3,7 +3,7 @@
 //!
 //! The first character is a PC (the players' side), the second the GM's NPC, in a lesser
 //! conflict with no one else (IT-22, IT-23). The PC is the first active character (IT-25,
-//! D-13). Every turn is the two-stage game of [`crate::turn_game`] (stances revealed, then
+//! D-13). Every turn is the two-stage game of [`crate::analysis::turn_game`] (stances revealed, then
 //! moves), but each entry is now what the rest of the duel is worth after that turn, not what
 //! the turn itself costs.
 //!
@@ -17,7 +17,7 @@
 //!
 //! ## States and transitions
 //!
-//! Every transition is played on a real [`iron_triangle::Table`] through the ruleset's own
+//! Every transition is played on a real [`crate::Table`] through the ruleset's own
 //! commands: stances, moves, any windows passed, the loss split, the next active character,
 //! the opponent pick and the chain, until the next turn waits for stances or the conflict ends
 //! (the engine's outcome says who won). A state is what the next turn depends on: both
@@ -61,16 +61,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use clash_core::Seat;
-use iron_triangle::character::PerAction;
-use iron_triangle::conflict::{
+use crate::character::PerAction;
+use crate::conflict::{
     ConflictCommand, MoveChoice, Phase, Picker, Side, Stance, Step, legal, losses,
 };
-use iron_triangle::{Move, Table};
+use crate::{Move, Table};
+use clash_core::Seat;
 use serde::Serialize;
 
-use crate::matrix_game::{self, Solution};
-use crate::turn_game::{A_SEAT, B_SEAT, TurnError, TurnPosition, TurnSpec, run};
+use crate::analysis::turn_game::{A_SEAT, B_SEAT, TurnError, TurnPosition, TurnSpec, run};
+use clash_analysis::matrix_game::{self, Solution};
 
 /// The largest current energy of one type a duel may start with.
 pub const MAX_PER_TYPE: u32 = 3;
@@ -670,7 +670,7 @@ fn weighted<T: Clone>(options: &[T], probabilities: &[f64]) -> Vec<Weighted<T>> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::turn_game::FighterSpec;
+    use crate::analysis::turn_game::FighterSpec;
 
     fn fighter(name: &str, d: u32, g: u32, a: u32) -> FighterSpec {
         FighterSpec {
@@ -863,7 +863,7 @@ mod tests {
             })
         ));
         let mut combo = fighter("Ada", 1, 1, 1);
-        combo.combos = vec![iron_triangle::character::Combo {
+        combo.combos = vec![crate::character::Combo {
             from: mv("D-M"),
             followups: vec![mv("G-L")],
         }];

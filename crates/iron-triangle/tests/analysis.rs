@@ -1,72 +1,16 @@
-//! What the table bots do, and what they never do.
+//! Iron Triangle's analysis (feature `analysis`): its table bots play fair, answer with no
+//! budget left, draw their stances from the turn's equilibrium and wait for the reveal. (Its
+//! odds in play are checked through the table server, in clash-server's tests.)
 
-use clash_analysis::bot_strength::{IronDuel, Table};
-use clash_analysis::table_bots::{Seated, Sends, bot};
+use clash_analysis::bot_strength::Table;
+use clash_analysis::table_bots::bot;
+use clash_analysis::testing::{answers_are_fair_plays, answers_without_budget};
 use clash_core::{Budget, Game, Ruleset, Seat, SeatTable, SeededRandomness, Strength};
+use iron_triangle::analysis::contests::IronDuel;
 use proptest::prelude::*;
-use proptest::test_runner::TestCaseError;
 
 fn quick() -> Budget {
     Budget::work(9)
-}
-
-/// Every answer of every bot along a random game is a command the seat's table offers, of a
-/// kind bots send (a last resort only when no play is left), accepted by the rules; a seat the
-/// game is not waiting on gets `None`. Returns how many answers were checked.
-fn answers_are_fair_plays<T: Table>(
-    table: &T,
-    seed: u64,
-    steps: usize,
-) -> Result<u32, TestCaseError> {
-    let mut rng = SeededRandomness::new(seed);
-    let Some(mut game) = table.start(&mut rng) else {
-        return Err(TestCaseError::fail("the table could not be set up"));
-    };
-    let strong = bot::<T::R>(Strength::Strong);
-    let casual = bot::<T::R>(Strength::Casual);
-    let mut checked = 0;
-    for _ in 0..steps {
-        if table.finished(&game) {
-            break;
-        }
-        let waiting = <T::R as Ruleset>::status(game.state()).waiting_for;
-        let mut next = None;
-        for seat in table.seats() {
-            let seen = SeatTable::of(&game, seat);
-            let plays = seen
-                .legal
-                .iter()
-                .any(|c| <T::R as Seated>::bot_sends(c) == Sends::Play);
-            for player in [&strong, &casual] {
-                let answer = player.choose(&seen, quick(), &mut rng);
-                if !waiting.contains(&seat) {
-                    prop_assert!(answer.is_none(), "{seat} answered out of turn");
-                    continue;
-                }
-                let Some(c) = answer else { continue };
-                let kind = <T::R as Seated>::bot_sends(&c);
-                prop_assert!(kind != Sends::Never, "{seat} sent {c:?}");
-                prop_assert!(
-                    kind == Sends::Play || !plays,
-                    "{seat} gave up with plays left: {c:?}"
-                );
-                let mut copy = game.clone();
-                prop_assert!(
-                    copy.command(seat, &c, &mut rng).is_ok(),
-                    "{seat}: {c:?} refused"
-                );
-                checked += 1;
-                next.get_or_insert((seat, c));
-            }
-        }
-        let Some((seat, c)) = next.or_else(|| table.business(&game)) else {
-            break;
-        };
-        if game.command(seat, &c, &mut rng).is_err() {
-            break;
-        }
-    }
-    Ok(checked)
 }
 
 proptest! {
@@ -74,43 +18,27 @@ proptest! {
 
     #[test]
     fn iron_triangle_bots_play_fair(seed in any::<u64>()) {
-        let n = answers_are_fair_plays(&IronDuel::new().unwrap(), seed, 60)?;
+        let table = IronDuel::new().unwrap();
+        let n = answers_are_fair_plays(&table, seed, 60, quick()).map_err(TestCaseError::fail)?;
         prop_assert!(n > 0);
     }
-
-
 }
 
-// ----- Budgets -----
-
-/// With no time at all and a single unit of work, each strong bot still answers at once.
+/// With no time at all and a single unit of work, the strong bot still answers at once.
 #[test]
 fn an_exhausted_budget_still_gets_an_answer() {
     let none = Budget {
         time: std::time::Duration::ZERO,
         work: 0,
     };
-    fn first_answer<T: Table>(table: &T, budget: Budget) -> bool {
-        let mut rng = SeededRandomness::new(3);
-        let Some(game) = table.start(&mut rng) else {
-            return false;
-        };
-        let strong = bot::<T::R>(Strength::Strong);
-        let casual = bot::<T::R>(Strength::Casual);
-        table.seats().into_iter().any(|seat| {
-            let seen = SeatTable::of(&game, seat);
-            let wanted = casual.choose(&seen, budget, &mut rng).is_some();
-            wanted && strong.choose(&seen, budget, &mut rng).is_some()
-        })
-    }
-    assert!(first_answer(&IronDuel::new().unwrap(), none));
+    assert!(answers_without_budget(&IronDuel::new().unwrap(), none));
 }
 
 // ----- Iron Triangle -----
 
 mod iron {
     use super::*;
-    use clash_analysis::turn_game::{Payoff, TurnSpec, solve_turn};
+    use iron_triangle::analysis::turn_game::{Payoff, TurnSpec, solve_turn};
     use iron_triangle::conflict::{ConflictCommand, Step};
     use iron_triangle::{Command, IronTriangle};
 

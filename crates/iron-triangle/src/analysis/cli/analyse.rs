@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use crate::IronTriangle;
+use crate::analysis::balance::{self, Build, DuelRecord};
 use clap::{FromArgMatches, Subcommand};
-use clash_analysis::balance::{self, Build, DuelRecord};
 use clash_analysis::cli::{self, Outcome};
 use clash_analysis::say;
 use clash_core::Ruleset;
-use iron_triangle::IronTriangle;
 
 #[derive(Subcommand)]
 enum IronAnalyse {

@@ -12,14 +12,14 @@
 //! checked by the engine as a whole. What a sheet cannot say is checked here: that the piles and
 //! the chain are ones play can leave behind.
 
+use crate::conflict::combo::MAX_RUN;
+use crate::conflict::{Conflict, FighterId, Stance, Step};
+use crate::special::Special;
+use crate::{IronTriangle, Move, Setup, Table};
 use clash_core::Ruleset;
-use iron_triangle::conflict::combo::MAX_RUN;
-use iron_triangle::conflict::{Conflict, FighterId, Stance, Step};
-use iron_triangle::special::Special;
-use iron_triangle::{IronTriangle, Move, Setup, Table};
 use serde_json::Value;
 
-use crate::turn_game::{ChainCard, FighterSpec, TurnSpec};
+use crate::analysis::turn_game::{ChainCard, FighterSpec, TurnSpec};
 
 /// Why a state file is not a position play can reach, or not one the solvers take.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -186,7 +186,7 @@ pub fn check(spec: &TurnSpec) -> Result<(), PositionError> {
 fn known(f: &FighterSpec) -> Vec<Move> {
     f.moves
         .clone()
-        .unwrap_or_else(|| iron_triangle::character::STARTING_MOVES.to_vec())
+        .unwrap_or_else(|| crate::character::STARTING_MOVES.to_vec())
 }
 
 fn check_fighter(f: &FighterSpec) -> Result<(), PositionError> {
@@ -373,7 +373,8 @@ mod tests {
         );
     }
 
-    const MID_TURN: &str = include_str!("../../../examples/iron-triangle/position-mid-turn.json");
+    const MID_TURN: &str =
+        include_str!("../../../../examples/iron-triangle/position-mid-turn.json");
 
     #[test]
     fn it_42_a_table_position_is_read_as_the_turn_its_conflict_is_at() {
@@ -394,16 +395,13 @@ mod tests {
         );
         // IT-32 step 2 is done: the stances revealed are the ones the move game is played under.
         let [a, b] = p.stances.unwrap();
-        assert_eq!(
-            (a.action, a.amount),
-            (Some(iron_triangle::Action::Grapple), 2)
-        );
+        assert_eq!((a.action, a.amount), (Some(crate::Action::Grapple), 2));
         assert_eq!(b.amount, 0);
     }
 
     #[test]
     fn it_42_the_move_game_from_a_position_scores_the_scenarios_turn() {
-        use crate::turn_game::{Options, move_game};
+        use crate::analysis::turn_game::{Options, move_game};
         let p = read_position(MID_TURN).unwrap();
         let [a, b] = p.stances.unwrap();
         let g = move_game(&p.turn, a, b, Options::default()).unwrap();

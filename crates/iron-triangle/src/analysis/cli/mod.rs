@@ -2,19 +2,17 @@
 //! ([`solve`]), `clash analyse iron-triangle builds` ([`analyse`]) and `clash simulate
 //! iron-triangle`.
 
-#[path = "iron_analyse.rs"]
 mod analyse;
-#[path = "iron_solve.rs"]
 mod solve;
 
 use std::path::PathBuf;
 
+use crate::IronTriangle;
+use crate::analysis::contests::IronContest;
 use clap::{Args, FromArgMatches};
 use clash_analysis::cli::{self, Outcome, SimulateOptions, bot_kinds, read_json};
-use clash_analysis::contests::IronContest;
 use clash_core::cli::{Commands, Subcommand as Offered};
 use clash_core::{Listed, Ruleset};
-use iron_triangle::IronTriangle;
 
 /// Iron Triangle's subcommands.
 pub fn commands() -> Commands {

@@ -10,7 +10,7 @@
 //! 2. the **stance game** is the matrix game of those values.
 //!
 //! Every payoff is computed by the engine itself: the turn is set up on a real
-//! [`iron_triangle::Table`] (through the ruleset's own commands), the two stances and moves are
+//! [`crate::Table`] (through the ruleset's own commands), the two stances and moves are
 //! sent with [`Ruleset::decide`]/[`Ruleset::apply`], and the losses are read from the engine's
 //! `turn_resolved` event, floored by the engine's own [`losses::actual`] (D-35). Nothing of
 //! IT-48 … IT-51 is restated here.
@@ -36,20 +36,20 @@
 
 use std::collections::BTreeMap;
 
-use clash_core::{Ruleset, Seat, SeededRandomness};
-use iron_triangle::character::{CharacterSheet, Combo, KnownMove, KnownSpecial, PerAction};
-use iron_triangle::conflict::{
+use crate::character::{CharacterSheet, Combo, KnownMove, KnownSpecial, PerAction};
+use crate::conflict::{
     Card, Chain, ConflictCommand, ConflictEvent, MoveChoice, PendingLoss, Stance, Step,
     TurnOutcome, choice, legal, losses,
 };
-use iron_triangle::{Action, Command, Event, IronTriangle, Move, Setup, Table};
+use crate::{Action, Command, Event, IronTriangle, Move, Setup, Table};
+use clash_core::{Ruleset, Seat, SeededRandomness};
 use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
 
-use crate::certified::{self, Proof};
-use crate::exact::Probability;
-use crate::matrix_game::{self, Solution};
-use crate::resolution::{Board, Loss, Resolved};
+use crate::analysis::resolution::{Board, Loss, Resolved};
+use clash_analysis::certified::{self, Proof};
+use clash_analysis::exact::Probability;
+use clash_analysis::matrix_game::{self, Solution};
 
 /// What the solver maximises for A (B minimises it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -192,7 +192,7 @@ fn sheet(f: &FighterSpec, controller: Seat) -> CharacterSheet {
     let moves = f
         .moves
         .clone()
-        .unwrap_or_else(|| iron_triangle::character::STARTING_MOVES.to_vec());
+        .unwrap_or_else(|| crate::character::STARTING_MOVES.to_vec());
     let value = serde_json::json!({
         "name": f.name,
         "controller": controller,
@@ -253,7 +253,7 @@ pub struct TurnPosition {
 }
 
 /// What a turn's payoffs depend on, read once from the table, so that each of a move game's
-/// entries is resolved by [`crate::resolution`] instead of on a copy of the table. Only for
+/// entries is resolved by [`crate::analysis::resolution`] instead of on a copy of the table. Only for
 /// positions where no special can act: neither character knows one, and neither fighter is a
 /// Samurai or under Drunken Monkey.
 #[derive(Debug, Clone)]
@@ -274,8 +274,7 @@ impl FastTurn {
         let ids = [c.fighter_id(a)?, c.fighter_id(b)?];
         let characters = [table.character(a)?, table.character(b)?];
         // Spent specials cannot act (IT-53); To Blave never changes an outcome (IT-59 #2).
-        let inert =
-            |k: &KnownSpecial| k.spent || k.special == iron_triangle::special::Special::ToBlave;
+        let inert = |k: &KnownSpecial| k.spent || k.special == crate::special::Special::ToBlave;
         let plain = |i: usize| {
             let f = c.f(ids[i]);
             characters[i].specials.iter().all(inert) && !f.samurai && !f.drunken_monkey
@@ -661,7 +660,7 @@ impl TurnPosition {
     }
 
     /// The move game once these stances are revealed: rows are A's choices, columns B's.
-    /// Resolved by [`crate::resolution`] when no special can act, else on the table.
+    /// Resolved by [`crate::analysis::resolution`] when no special can act, else on the table.
     pub fn move_matrix(
         &self,
         sa: Stance,
@@ -794,7 +793,7 @@ pub struct TurnSolution {
     pub stance_solution: Option<Solution<BigRational>>,
 }
 
-/// How many games each step of [`crate::certified`] proved.
+/// How many games each step of [`clash_analysis::certified`] proved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Proofs {
     /// Float strategies rounded to fractions and checked.
@@ -910,7 +909,7 @@ pub fn all_moves() -> Vec<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matrix_game::certifies;
+    use clash_analysis::matrix_game::certifies;
 
     fn mv(s: &str) -> Move {
         s.parse().unwrap()

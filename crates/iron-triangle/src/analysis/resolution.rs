@@ -1,6 +1,6 @@
 //! One Iron Triangle conflict turn resolved without a table, for solvers that resolve millions.
 //!
-//! Setting a turn up on a real [`iron_triangle::Table`] and sending the moves through
+//! Setting a turn up on a real [`crate::Table`] and sending the moves through
 //! `decide`/`apply` costs microseconds; a duel solver resolves hundreds of millions of turns.
 //! This module composes the engine's own pure rule functions instead, for turns in which no
 //! special can act:
@@ -19,9 +19,9 @@
 //! turns (random moves, combos, piles, chains, stances and energies) both ways and compare
 //! every payoff.
 
-use iron_triangle::character::{Combo, Energy, PerAction};
-use iron_triangle::conflict::{Stance, disadvantage, losses, winner};
-use iron_triangle::{Action, Move};
+use crate::character::{Combo, Energy, PerAction};
+use crate::conflict::{Stance, disadvantage, losses, winner};
+use crate::{Action, Move};
 
 /// A loss still to be placed: `fixed` on `fixed_type`, `free` split by the loser (IT-51).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

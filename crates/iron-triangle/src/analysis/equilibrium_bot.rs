@@ -1,19 +1,19 @@
 //! Iron Triangle bot: plays the exact equilibrium of the conflict turn.
 //!
-//! At the stance step it solves the whole two-stage turn ([`crate::turn_game`]) on the live
+//! At the stance step it solves the whole two-stage turn ([`crate::analysis::turn_game`]) on the live
 //! table and samples its stance from its equilibrium mix; at the move step it solves the move
 //! game for the revealed stances and samples its move. Everything else (joining, picking the
 //! active character and the opponent, splitting losses, passing windows) is a random legal
 //! command other than Surrender, ending a chain or a special (the bot keeps its specials).
 
+use crate::conflict::{ConflictCommand, MoveChoice};
+use crate::{Command, IronTriangle, Table};
 use clash_core::{Randomness, Ruleset, Seat};
-use iron_triangle::conflict::{ConflictCommand, MoveChoice};
-use iron_triangle::{Command, IronTriangle, Table};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
-use super::{Bot, pick_random};
-use crate::turn_game::{Mix, Payoff, TurnPosition, solve_position};
+use crate::analysis::turn_game::{Mix, Payoff, TurnPosition, solve_position};
+use clash_analysis::bots::{Bot, pick_random};
 
 /// Samples stances and moves from the turn equilibrium.
 #[derive(Debug, Clone, Default)]
