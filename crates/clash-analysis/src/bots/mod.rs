@@ -5,13 +5,13 @@
 //! (tie-breaks, sampling from a mixed strategy, playouts) comes from the `Randomness` passed in,
 //! so a seeded run is reproducible.
 //!
-//! | ruleset | bot | how it plays |
-//! |---|---|---|
-//! | any | [`RandomBot`] | a uniformly random legal command |
+//! [`RandomBot`] plays any ruleset with a uniformly random legal command; each game's crate
+//! has its own strong bot (behind its `analysis` feature).
 //!
 //! These bots read the full state, hidden information included: they are for simulations and
 //! analysis, where every seat is a program. A bot that sits at a table decides from its seat's
-//! view alone: see [`crate::table_bots`]. [`JsonBot`] drives these through JSON for tools.
+//! view alone: see [`crate::table_bots`]. [`JsonBot`] drives any of these through JSON for tools
+//! ([`Typed`]).
 
 use std::marker::PhantomData;
 
@@ -99,12 +99,5 @@ impl<R: Ruleset, B: Bot<R>> JsonBot for Typed<R, B> {
         let state: R::State = serde_json::from_value(state.clone()).ok()?;
         let command = self.bot.choose(&state, seat, rng)?;
         serde_json::to_value(command).ok()
-    }
-}
-
-/// The default bot for a ruleset, by its ID; `None` for an unknown ruleset.
-pub fn json_bot(ruleset: &str) -> Option<Box<dyn JsonBot>> {
-    match ruleset {
-        _ => None,
     }
 }

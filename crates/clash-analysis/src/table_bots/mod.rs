@@ -5,10 +5,8 @@
 //! Every ruleset has two strengths ([`Strength`]):
 //!
 //! * **casual** ([`Casual`]): a uniformly random choice among the commands a bot sends;
-//! * **strong**: the best policy this crate has, worked out from the view alone:
-//!
-//! | ruleset | strong bot | from the view |
-//! |---|---|---|
+//! * **strong**: the best policy the game's crate has, worked out from the view alone
+//!   ([`Seated::strong`]).
 //!
 //! What no bot does: table business a person decides (starting a conflict or the next round,
 //! reframing, ending a chapter, revealing an NPC's sheet), anything whose point is words
