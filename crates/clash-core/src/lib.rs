@@ -20,7 +20,9 @@
 //! * [`bot`]: bots that take a seat and decide from that seat's view alone ([`SeatBot`],
 //!   [`SeatTable`]), and their type-erased hook in the catalogue ([`BotFn`]).
 //!
-//! * [`cli`] (feature `cli`): the subcommands a ruleset adds to the `clash` command.
+//! * [`cli`] (feature `cli`): the subcommands a ruleset adds to the `clash` command;
+//! * [`testkit`] (feature `testkit`): the laws every ruleset keeps, checked over its setups and
+//!   random play, for the engines' tests.
 //!
 //! The kernel does no I/O.
 
@@ -38,6 +40,8 @@ pub mod ruleset;
 pub mod scenario;
 pub mod seat;
 pub mod session_zero;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod text;
 
 pub use bot::{BadStrength, BotError, BotFn, Budget, SeatBot, SeatTable, Strength, play_seat};

@@ -125,6 +125,11 @@ pub fn start(setup: &Setup) -> Result<State, RuleError> {
 impl Ruleset for Triforce {
     const ID: &'static str = "triforce";
 
+    /// Triforce has no secret choice: every command is played in the open.
+    fn secret_pending(_state: &State, _seat: Seat) -> bool {
+        false
+    }
+
     fn reveals(event: &Event) -> bool {
         guard::reveals(event)
     }

@@ -6,7 +6,7 @@ mod common;
 
 use clash_core::text::raw_tokens;
 use clash_core::{
-    Game, RuleError, Ruleset, RulesetEntry, Seat, SeededRandomness, Status, Viewer, execute,
+    RuleError, Ruleset, RulesetEntry, Seat, SeededRandomness, Status, Viewer, execute,
 };
 use common::*;
 use proptest::prelude::*;
@@ -131,25 +131,6 @@ fn every_example_reads_cleanly() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
-
-    /// Random games, narrated: every event, picture, status and refusal reads cleanly.
-    #[test]
-    fn random_games_read_cleanly(seed: u64, players in 3u8..=6, steps in 0usize..400) {
-        let mut s = Setup::new(players);
-        s.names.insert(Seat::Player(1), "Ada".into());
-        let mut game = Game::<Triforce>::new(s).unwrap();
-        let mut player = RandomPlayer::new(seed);
-        let mut dice = SeededRandomness::new(seed);
-        for _ in 0..steps {
-            let Some((seat, command)) = player.pick(game.state()) else { break };
-            game.command(seat, &command, &mut dice).unwrap();
-        }
-        for event in game.log() {
-            assert_clean("narration", &Triforce::narrate(game.state(), event));
-        }
-        check_state(game.state());
-        check_refusals(game.state());
-    }
 
     /// Issue 15: the rules accept no command that changes nothing (so no repeat writes a second
     /// identical log line), and a refused command changes nothing.
