@@ -1,9 +1,10 @@
-//! Property tests: random legal play, replay, refusals, dice only stepping down, no hidden
-//! information, and exact odds summing to 1.
+//! Property tests: random legal play, refusals citing the game's rules, dice only stepping down,
+//! no hidden information, and exact odds summing to 1. (The kernel's laws, replay among them,
+//! are in `laws.rs`.)
 
 mod common;
 
-use clash_core::{Ruleset, Seat, SeededRandomness, Viewer, execute, replay};
+use clash_core::{Ruleset, Seat, SeededRandomness, Viewer, execute};
 use common::*;
 use proptest::prelude::*;
 use serde_json::json;
@@ -62,13 +63,6 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn replay_reproduces_state(picks in prop::collection::vec(0usize..1000, 1..60), seed: u64) {
-        let (state, log) = play(&picks, seed);
-        let rebuilt = replay::<WickedAge>(&campaign(), &log).expect("replay");
-        prop_assert_eq!(rebuilt, state);
-    }
-
-    #[test]
     fn dice_only_step_down_the_chain(picks in prop::collection::vec(0usize..1000, 1..60), seed: u64) {
         let setup = campaign();
         let mut state = WickedAge::setup(&setup).expect("valid");
@@ -101,7 +95,7 @@ proptest! {
     }
 
     #[test]
-    fn illegal_commands_are_refused_by_rule_and_change_nothing(
+    fn illegal_commands_are_refused_by_the_games_rules(
         picks in prop::collection::vec(0usize..1000, 0..40),
         seed: u64,
         seat in 0usize..3,
@@ -130,11 +124,11 @@ proptest! {
             _ => json!({"type": "agree_end", "character": a}),
         };
         let command: Command = serde_json::from_value(command).expect("command");
-        let before = state.clone();
         let mut rng = SeededRandomness::new(seed);
+        // That a refusal changes nothing is the kernel's law (`laws.rs`); here, that it cites
+        // one of the game's rules.
         if let Err(e) = execute::<WickedAge>(&mut state, SEATS[seat], &command, &mut rng) {
             prop_assert!(e.rule().is_some_and(|r| r.starts_with("WA-")), "{e}");
-            prop_assert_eq!(&state, &before);
         }
     }
 
@@ -247,19 +241,15 @@ proptest! {
         prop_assert_eq!(WickedAge::status(&clash_core::start::<WickedAge>(&setup).unwrap().0), WickedAge::status(&state));
     }
 
-    /// Every command listed is accepted, and the table waits on exactly the seats that have one.
+    /// The table waits only on seats that have something to do. (That every command listed is
+    /// accepted is the kernel's law: see `laws.rs`.)
     #[test]
-    fn legal_commands_are_accepted_and_match_the_status(picks in prop::collection::vec(0usize..1000, 0..60), seed: u64) {
+    fn legal_commands_match_the_status(picks in prop::collection::vec(0usize..1000, 0..60), seed: u64) {
         let (state, _) = play(&picks, seed);
         let waiting = WickedAge::status(&state).waiting_for;
         for seat in SEATS {
-            let legal = WickedAge::legal_commands(&state, seat);
-            for command in &legal {
-                let mut copy = state.clone();
-                let r = execute::<WickedAge>(&mut copy, seat, command, &mut SeededRandomness::new(seed));
-                prop_assert!(r.is_ok(), "{seat} {command:?}: {r:?}");
-            }
             if waiting.contains(&seat) {
+                let legal = WickedAge::legal_commands(&state, seat);
                 prop_assert!(!legal.is_empty(), "{seat} is waited on but has nothing to do");
             }
         }
