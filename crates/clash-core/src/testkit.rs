@@ -8,10 +8,10 @@
 //! * **a refused command changes nothing**: the engine's probes (commands that are often
 //!   illegal) and other seats' legal commands, sent by the wrong seat, either pass or are
 //!   refused with the state left exactly as it was, naming a rule, in words people read;
-//! * **views keep secrets**: every view serialises, and when two different commands of a seat
-//!   each leave a secret choice pending ([`Ruleset::secret_pending`]), every other viewer sees
-//!   the same view and the same events after either (so a face-down choice cannot be read off
-//!   any page);
+//! * **views keep secrets**: when two different commands of one kind (the same JSON `type`, for
+//!   the same `character` or `party`) each leave a secret choice of a seat pending
+//!   ([`Ruleset::secret_pending`]), every other viewer sees the same view and the same events
+//!   after either (so a face-down choice cannot be read off any page);
 //! * **positions round-trip**: a position a viewer may export ([`Ruleset::position`]) reads
 //!   back from its JSON to the same setup, the rules start a game from it, and that game exports
 //!   the same position again;
@@ -19,7 +19,7 @@
 //!   table, the seats' names and the end of the game read in names ([`crate::text`]);
 //!
 //! and at the end of each game that **replay reproduces the state** from the setup and the log,
-//! and that the state reads back from its JSON unchanged.
+//! that the state reads back from its JSON unchanged, and that every view serialises.
 //!
 //! Each engine calls it once from its tests, with its presets and a seed from a property test;
 //! what is particular to one game (its conservation laws, which secrets it keeps) stays in its
@@ -111,6 +111,13 @@ pub fn check<R: Ruleset>(laws: &Laws<R>, seed: u64) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A seat's command, the state it leads to and the events it makes.
+type Choice<R> = (
+    <R as Ruleset>::Command,
+    <R as Ruleset>::State,
+    Vec<<R as Ruleset>::Event>,
+);
 
 /// How many of a seat's legal commands the secrets law tries at each step.
 const SECRET_SAMPLE: usize = 8;
@@ -251,10 +258,13 @@ impl<'a, R: Ruleset> Walk<'a, R> {
                 continue;
             }
             let secret = self.secret_choices(seat, rng);
-            let Some((first, rest)) = secret.split_first() else {
-                continue;
-            };
-            for other in rest {
+            for (i, first) in secret.iter().enumerate() {
+                // Compare with the next choice of the same kind by the same actor: which kind
+                // of choice was made, and by whom, is public.
+                let same = secret[i + 1..]
+                    .iter()
+                    .find(|c| kind(&c.0) == kind(&first.0));
+                let Some(other) = same else { continue };
                 for v in viewers(&seats).into_iter().filter(|v| !v.is(seat)) {
                     if self.seen(first, v) != self.seen(other, v) {
                         let what = format!("{v} can tell {:?} from {:?}", first.0, other.0);
@@ -270,11 +280,7 @@ impl<'a, R: Ruleset> Walk<'a, R> {
     /// events each leads to (the same chance for every command). At most [`SECRET_SAMPLE`]
     /// commands are tried, spread evenly over the list, which keeps every step cheap while
     /// still setting different choices of one kind side by side.
-    fn secret_choices(
-        &self,
-        seat: Seat,
-        rng: &SeededRandomness,
-    ) -> Vec<(R::Command, R::State, Vec<R::Event>)> {
+    fn secret_choices(&self, seat: Seat, rng: &SeededRandomness) -> Vec<Choice<R>> {
         let legal = R::legal_commands(&self.state, seat);
         let stride = legal.len().div_ceil(SECRET_SAMPLE).max(1);
         legal
@@ -359,7 +365,7 @@ impl<'a, R: Ruleset> Walk<'a, R> {
     fn readable(&self, what: &str, text: &str) -> Result<(), String> {
         let raw: Vec<_> = raw_tokens(text)
             .into_iter()
-            .filter(|t| !self.laws.names.iter().any(|n| *n == t.text))
+            .filter(|t| !self.laws.names.contains(&t.text))
             .collect();
         if raw.is_empty() {
             return Ok(());
@@ -392,6 +398,19 @@ impl<'a, R: Ruleset> Walk<'a, R> {
             ));
         }
         Ok(())
+    }
+}
+
+/// What a command is and who acts by it, which other seats may know of a secret choice: its
+/// JSON `type` and the `character` or `party` it names (commands that are not JSON objects are
+/// all of one kind).
+fn kind<C: Serialize>(command: &C) -> Value {
+    match json(command) {
+        Value::Object(fields) => fields
+            .into_iter()
+            .filter(|(k, _)| ["type", "character", "party"].contains(&k.as_str()))
+            .collect(),
+        _ => Value::Null,
     }
 }
 

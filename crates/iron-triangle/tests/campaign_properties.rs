@@ -1,12 +1,12 @@
 //! Property tests of the campaign: random play through `legal_commands` plus random (mostly
-//! illegal) commands. Replay reproduces the table; refused commands change nothing and name a
-//! rule; no view or event shows another seat's unrevealed problem pick (IT-2); background
-//! points and energy stay in range (IT-9, IT-10, D-18).
+//! illegal) commands. No view or event shows another seat's unrevealed problem pick (IT-2);
+//! background points and energy stay in range (IT-9, IT-10, D-18). (Replay, refusals that
+//! change nothing and legal commands accepted are the kernel's laws: see `laws.rs`.)
 
 mod campaign_support;
 
 use campaign_support::*;
-use clash_core::{Ruleset, Seat, SeededRandomness, Viewer, replay};
+use clash_core::{Ruleset, Seat, SeededRandomness, Viewer};
 use iron_triangle::campaign::{CampaignCommand, CampaignEvent, ProblemOption, RestKind, TraitKind};
 use iron_triangle::{Command, Event, IronTriangle, Setup, Table};
 use proptest::prelude::*;
@@ -169,8 +169,7 @@ fn check_secrecy(table: &Table, log: &[Event]) -> Result<(), TestCaseError> {
 }
 
 fn run(steps: &[Step]) -> Result<(), TestCaseError> {
-    let setup = setup();
-    let mut table = IronTriangle::setup(&setup).expect("setup");
+    let mut table = IronTriangle::setup(&setup()).expect("setup");
     let mut log: Vec<Event> = Vec::new();
     let mut rng = SeededRandomness::new(1);
     for s in steps {
@@ -185,28 +184,16 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
             }
             Step::Wild(seat, c) => (SEATS[*seat], Command::Campaign(c.clone())),
         };
-        let before = table.clone();
-        match IronTriangle::decide(&table, seat, &command, &mut rng) {
-            Ok(events) => {
-                for e in &events {
-                    IronTriangle::apply(&mut table, e);
-                }
-                log.extend(events);
+        // Refusals, legal commands and replay are the kernel's laws (`laws.rs`).
+        if let Ok(events) = IronTriangle::decide(&table, seat, &command, &mut rng) {
+            for e in &events {
+                IronTriangle::apply(&mut table, e);
             }
-            Err(e) => {
-                prop_assert!(
-                    matches!(s, Step::Wild(..)),
-                    "legal_commands offered a refused command {command:?}: {e}"
-                );
-                prop_assert!(e.rule().is_some(), "a refusal names its rule: {e}");
-                prop_assert_eq!(&table, &before); // refused commands change nothing
-            }
+            log.extend(events);
         }
         check_ranges(&table)?;
         check_secrecy(&table, &log)?;
     }
-    let replayed = replay::<IronTriangle>(&setup, &log).expect("replay");
-    prop_assert_eq!(replayed, table); // replay reproduces the table
     Ok(())
 }
 

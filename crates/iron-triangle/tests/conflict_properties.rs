@@ -1,8 +1,9 @@
-//! Property tests over random legal conflicts: energy stays in range, replay reproduces the
-//! state, no view or event view leaks another seat's unrevealed choice, legal commands are
-//! accepted, and refused commands change nothing.
+//! Property tests over random legal conflicts: energy stays in range, and no view or event view
+//! leaks another seat's unrevealed stance, move, face-down special or hidden NPC sheet. (Replay,
+//! legal commands accepted and refusals that change nothing are the kernel's laws, checked over
+//! the same kind of conflicts with these wild commands in `laws.rs`.)
 
-use clash_core::{Randomness, Ruleset, Seat, SeededRandomness, Viewer, execute, replay};
+use clash_core::{Ruleset, Seat, SeededRandomness, Viewer, execute};
 use iron_triangle::conflict::{MoveChoice, Stance, driver};
 use iron_triangle::{Command, ConflictCommand, ConflictEvent, Event, IronTriangle, Setup, Table};
 use proptest::prelude::*;
@@ -223,76 +224,14 @@ fn energy_in_range(table: &Table) -> bool {
     })
 }
 
-/// A handful of commands that are usually illegal now: other seats' commands, wild stances.
-fn odd_commands(table: &Table, rng: &mut SeededRandomness) -> Vec<(Seat, Command)> {
-    let mut out = Vec::new();
-    let all = seats(table);
-    for s in &all {
-        for c in driver::options(table, true)
-            .into_iter()
-            .filter(|(o, _)| o != s)
-            .take(3)
-        {
-            out.push((*s, Command::Conflict(c.1)));
-        }
-    }
-    let names: Vec<String> = table
-        .characters
-        .iter()
-        .map(|c| c.name.clone())
-        .chain(["Nobody".to_string()])
-        .collect();
-    let pick =
-        |rng: &mut SeededRandomness, n: usize| rng.choose(n, &|i| i.to_string()).unwrap_or(0);
-    for _ in 0..4 {
-        let name = names[pick(rng, names.len())].clone();
-        let seat = all[pick(rng, all.len())];
-        let amount = pick(rng, 12) as u32;
-        let mv = POOL[pick(rng, POOL.len())];
-        let candidates = [
-            json!({"type": "take_stance", "character": name, "action": "grapple", "amount": amount}),
-            json!({"type": "play_move", "character": name, "move": mv}),
-            json!({"type": "pick_active", "character": name}),
-            json!({"type": "pick_opponent", "opponent": name}),
-            json!({"type": "split_loss", "character": name, "split": {"defend": amount, "grapple": 1, "attack": 0}}),
-            json!({"type": "play_special", "character": name, "special": "yojimbo", "target": name}),
-            json!({"type": "drunken_swap", "character": name}),
-            json!({"type": "end_chain"}),
-            json!({"type": "kill_surrendered"}),
-        ];
-        let cmd: Command =
-            serde_json::from_value(candidates[pick(rng, candidates.len())].clone()).unwrap();
-        out.push((seat, cmd));
-    }
-    out
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
     fn random_conflicts_keep_every_invariant(cfg in config()) {
-        let (setup, mut table, mut log) = build(&cfg);
+        let (_, mut table, mut log) = build(&cfg);
         let mut rng = SeededRandomness::new(cfg.seed ^ 0x5eed);
-        let mut odd_rng = SeededRandomness::new(cfg.seed.rotate_left(7));
         for step in 0..400 {
-            // Every legal command is accepted (checked on a copy).
-            for s in seats(&table) {
-                for c in IronTriangle::legal_commands(&table, s) {
-                    let mut probe = rng.clone();
-                    prop_assert!(IronTriangle::decide(&table, s, &c, &mut probe).is_ok(), "legal but refused: {s} {c:?}");
-                }
-            }
-            // Refused commands change nothing and name a rule.
-            for (s, c) in odd_commands(&table, &mut odd_rng) {
-                let before = table.clone();
-                let mut probe = rng.clone();
-                let mut scratch = table.clone();
-                if let Err(e) = execute::<IronTriangle>(&mut scratch, s, &c, &mut probe) {
-                    prop_assert_eq!(&scratch, &before);
-                    prop_assert!(e.rule().is_some() || matches!(e, clash_core::RuleError::Randomness(_)));
-                }
-            }
             // No viewer sees another seat's hidden choice, in the view or the event log.
             for (owner, alt) in hidden_variants(&table) {
                 for v in viewers(&table).into_iter().filter(|v| !v.is(owner)) {
@@ -314,8 +253,6 @@ proptest! {
                 Err(e) => prop_assert!(false, "the driver's legal command was refused: {e}"),
             }
         }
-        let replayed = replay::<IronTriangle>(&setup, &log).unwrap();
-        prop_assert_eq!(replayed, table);
     }
 
     #[test]

@@ -142,15 +142,16 @@ fn campaign_setup() -> Setup {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
 
-    /// Random legal play of the whole table (campaign and conflicts): every event as every
-    /// viewer sees it, the picture, the status and every refusal read cleanly; every accepted
-    /// command changes the table; refused commands change nothing.
+    /// Random legal play of the whole table (campaign and conflicts): every accepted command
+    /// changes the table, and repeating it is a new step or refused without a change. (That
+    /// everything people read there names characters and players is the kernel's law, checked
+    /// in `laws.rs`.)
     #[test]
-    fn random_campaigns_read_cleanly(seed: u64, steps in 10usize..160) {
+    fn random_campaign_commands_change_the_table(seed: u64, steps in 10usize..160) {
         let mut game = Game::<IronTriangle>::new(campaign_setup()).unwrap();
         let mut rng = SeededRandomness::new(seed);
         let seats = IronTriangle::seats(game.state());
-        for i in 0..steps {
+        for _ in 0..steps {
             let seat = seats[rng.choose(seats.len(), &|_| String::new()).unwrap()];
             let legal = IronTriangle::legal_commands(game.state(), seat);
             if legal.is_empty() {
@@ -169,15 +170,6 @@ proptest! {
             } else {
                 prop_assert!(again != after, "{:?} repeated changed nothing", command);
             }
-            if i % 7 == 0 {
-                check_table(game.state(), &mut rng)?;
-            }
         }
-        for viewer in [Viewer::Spectator, Viewer::Seat(Seat::Gm), Viewer::Seat(Seat::Player(2))] {
-            for event in clash_core::AnyGame::events_for(&game, viewer, 0) {
-                assert_clean("narration", &event.text)?;
-            }
-        }
-        check_table(game.state(), &mut rng)?;
     }
 }
