@@ -57,6 +57,11 @@ enum Command {
     Simulate(families::SimulateArgs),
     /// Check a table's record (downloaded from its page): the secret behind the dice, the hash
     /// chain, and every roll, draw and event replayed through the rules.
+    ///
+    /// Exits 0 when everything was checked and holds; 1 when something does not hold (or the
+    /// file is not a readable record); 3 when what could be checked holds but the rest could not
+    /// be: a record taken before the table ended (the secret is not out yet) has its hash chain
+    /// checked, not its rolls, draws and events. docs/verification.md specifies every check.
     Verify(verify::VerifyArgs),
     /// Run the table server: create tables in a browser, invite players, play live.
     ///

@@ -57,10 +57,15 @@ impl TableLimits {
     }
 
     fn bounded(&self, source: Source, what: &str, s: &str, max: usize) -> Result<(), RuleError> {
-        if s.chars().count() <= max {
-            return Ok(());
-        }
-        let reason = format!("{what} may be at most {max} characters long (a table limit)");
+        let plain = match max == self.max_name {
+            true => crate::text::plain_name(what, s),
+            false => crate::text::plain_text(what, s),
+        };
+        let reason = match plain {
+            Err(reason) => reason,
+            Ok(()) if s.chars().count() <= max => return Ok(()),
+            Ok(()) => format!("{what} may be at most {max} characters long (a table limit)"),
+        };
         Err(match source {
             Source::Command => RuleError::illegal(self.rule, reason),
             Source::Setup => RuleError::setup(self.rule, reason),

@@ -5,6 +5,42 @@
 //! example scenario and over random games, so a line like "p1 passes", "winners [3]" or
 //! "over: Some(Players)" fails a test instead of reaching a page.
 
+/// Characters that change how the text around them is laid out or hide what is there:
+/// bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which can
+/// make a name read backwards or reorder the words after it, and invisible joiners and marks
+/// that make two different names look the same.
+fn hidden_format(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || matches!(c, '\u{200B}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
+/// A name as people will see it: no control characters at all (no line breaks, no NUL) and no
+/// characters that reorder or hide text. Right-to-left names are welcome as they are; only the
+/// invisible controls are refused. `what` names the field in the refusal ("a character's
+/// name").
+pub fn plain_name(what: &str, name: &str) -> Result<(), String> {
+    match name.chars().find(|c| c.is_control() || hidden_format(*c)) {
+        None => Ok(()),
+        Some(c) => Err(format!(
+            "{what} cannot hold the invisible character U+{:04X}: type the name as it should read",
+            c as u32
+        )),
+    }
+}
+
+/// Free text (a line of talk, a belief, a stake): line breaks and tabs are kept; other control
+/// characters and characters that reorder or hide text are refused, as in [`plain_name`].
+pub fn plain_text(what: &str, text: &str) -> Result<(), String> {
+    let bad = |c: char| (c.is_control() && c != '\n' && c != '\t') || hidden_format(c);
+    match text.chars().find(|c| bad(*c)) {
+        None => Ok(()),
+        Some(c) => Err(format!(
+            "{what} cannot hold the invisible character U+{:04X}",
+            c as u32
+        )),
+    }
+}
+
 /// One piece of raw text found where a person reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawToken {
@@ -172,5 +208,25 @@ mod tests {
         assert!(kinds("{\"type\": \"pass\"}").contains(&RawKind::Structure));
         assert!(kinds("Concede · type: x").contains(&RawKind::Structure));
         assert!(kinds("Player 2 picks").contains(&RawKind::Numbered));
+    }
+
+    #[test]
+    fn names_and_texts_refuse_invisible_controls() {
+        for name in ["Ada", "Zoë", "אדה", "Ada Lovelace"] {
+            assert_eq!(plain_name("a name", name), Ok(()), "{name}");
+        }
+        for name in [
+            "Ada\0",
+            "Ada\n",
+            "\u{202E}adA",
+            "A\u{2066}da",
+            "A\u{200B}da",
+        ] {
+            let e = plain_name("a name", name).unwrap_err();
+            assert!(e.contains("invisible character U+"), "{e}");
+        }
+        assert_eq!(plain_text("a line", "two\nlines\tand a tab"), Ok(()));
+        assert!(plain_text("a line", "over\u{202E}ride").is_err());
+        assert!(plain_text("a line", "nul\0").is_err());
     }
 }

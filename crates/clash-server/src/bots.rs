@@ -33,105 +33,19 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use axum::Json;
-use axum::Router;
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use clash_core::{AnyGame, BotFn, Budget, Seat, SeededRandomness, Strength};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::error::{ApiError, Conflict};
-use crate::extract::{OptionalJson, TableKey, seat_named};
-use crate::log::{Sender, TableEvent};
-use crate::play::Holder;
-use crate::tables::{Sending, Table, Tables};
+use crate::error::TableError;
+use crate::ops::bot_move::BotMove;
+use crate::table::Table;
+use crate::tables::Tables;
 use crate::work::{self, Kind};
 
 /// How much longer than its budget a bot may take before it is given up on.
 const GRACE: Duration = Duration::from_millis(500);
 
 impl Tables {
-    /// Seat a bot of `strength` in `seat` (an NPC seat or an empty player seat).
-    pub async fn seat_bot(
-        self: &Arc<Self>,
-        table: &Arc<Table>,
-        key: &str,
-        seat: Seat,
-        strength: Strength,
-    ) -> Result<(), ApiError> {
-        let key = key.to_string();
-        self.change(table, move |tables, table| {
-            let key = key.clone();
-            async move {
-                let mut play = tables.owner_play(&table, &key).await?;
-                play.known_seat(table.ruleset, seat)?;
-                if tables.entry(table.ruleset).and_then(|e| e.bots).is_none() {
-                    return Err(ApiError::conflict(
-                        Conflict::NoChange,
-                        "this server has no bots for this game",
-                    ));
-                }
-                let name = play.game.seat_name(seat);
-                match play.holder(seat) {
-                    Holder::Bot if play.bots.get(&seat) == Some(&strength) => {
-                        return Err(ApiError::conflict(
-                            Conflict::NoChange,
-                            format!("a {strength} bot already plays {name}"),
-                        ));
-                    }
-                    Holder::Bot | Holder::Npc | Holder::Open | Holder::Owner => {}
-                    Holder::Player | Holder::Invited => {
-                        return Err(ApiError::conflict(
-                            Conflict::SeatTaken,
-                            format!(
-                                "{name} has a player or an unused invite: a bot sits only in an NPC seat or an empty seat (revoke the link first)"
-                            ),
-                        ));
-                    }
-                }
-                let events = vec![TableEvent::BotSeated { seat, strength }];
-                tables
-                    .table_events(&table, &mut play, events, Vec::new())
-                    .await?;
-                drop(play);
-                tables.run_bots(&table);
-                Ok(())
-            }
-        })
-        .await
-    }
-
-    /// Take `seat` back from its bot: it is the GM's NPC again, or empty.
-    pub async fn unseat_bot(
-        self: &Arc<Self>,
-        table: &Arc<Table>,
-        key: &str,
-        seat: Seat,
-    ) -> Result<(), ApiError> {
-        let key = key.to_string();
-        self.change(table, move |tables, table| {
-            let key = key.clone();
-            async move {
-                let mut play = tables.owner_play(&table, &key).await?;
-                play.known_seat(table.ruleset, seat)?;
-                if !play.bots.contains_key(&seat) {
-                    return Err(ApiError::conflict(
-                        Conflict::NoChange,
-                        format!("no bot plays {}", play.game.seat_name(seat)),
-                    ));
-                }
-                let events = vec![TableEvent::BotUnseated { seat }];
-                tables
-                    .table_events(&table, &mut play, events, Vec::new())
-                    .await
-            }
-        })
-        .await
-    }
-
     /// Start `table`'s bot runner unless it runs already or the table has no bots.
     pub(crate) fn run_bots(self: &Arc<Self>, table: &Arc<Table>) {
         if table.bots_running.swap(true, Ordering::AcqRel) {
@@ -225,7 +139,7 @@ async fn one_pass(tables: &Arc<Tables>, table: &Arc<Table>) -> Pass {
 
 /// The bots the game waits on now, with the game; `None` once no bot sits at the table (the
 /// runner is then marked stopped under the lock, so a bot seated next starts a new one).
-async fn waiting_bots(table: &Table) -> Result<Option<Vec<Turn>>, ApiError> {
+async fn waiting_bots(table: &Table) -> Result<Option<Vec<Turn>>, TableError> {
     let play = table.lock().await?;
     if play.bots.is_empty() || play.closed {
         table.bots_running.store(false, Ordering::Release);
@@ -288,47 +202,21 @@ enum Sent {
 /// Send `command` for `turn.seat` as its bot, if the game is still the one the bot saw and the
 /// bot still sits there.
 async fn send(tables: &Arc<Tables>, table: &Arc<Table>, turn: &Turn, command: Value) -> Sent {
-    let seat = turn.seat;
-    let work = {
-        let (tables, table, game) = (tables.clone(), table.clone(), turn.game.clone());
-        async move {
-            // Checked against the database: another node may have moved the game on.
-            let mut play = table.lock_current().await?;
-            if !Arc::ptr_eq(&play.game, &game) || !play.bots.contains_key(&seat) {
-                return Ok(false);
-            }
-            play.check_in_play()?;
-            if play.closed {
-                return Ok(false);
-            }
-            let sending = Sending {
-                seat,
-                by: Sender::Bot,
-                command: &command,
-                id: None,
-                ask: false,
-            };
-            tables.commit_command(&table, &mut play, sending).await?;
-            drop(play);
-            table.touch(&tables);
-            table.announce();
-            Ok::<bool, ApiError>(true)
-        }
+    let bot_move = BotMove {
+        seat: turn.seat,
+        command,
+        game: turn.game.clone(),
     };
-    // A task of its own, like every change: its commit and its note in memory go together.
-    match tokio::spawn(work).await {
-        Ok(Ok(true)) => {
+    match tables.execute(table, bot_move).await {
+        Ok(done) if done.answer => {
+            tables.touch(table);
             tables.metrics().commands.inc();
             Sent::Done
         }
-        Ok(Ok(false)) => Sent::Moved,
+        Ok(_) => Sent::Moved,
         // Another node stored a command first (its runner may play the same bot): look again.
-        Ok(Err(ApiError::Conflict {
-            conflict: Conflict::Raced,
-            ..
-        })) => Sent::Moved,
-        Ok(Err(e)) => Sent::Refused(e.to_string()),
-        Err(e) => Sent::Refused(format!("sending failed inside the server: {e}")),
+        Err(e) if e.raced() => Sent::Moved,
+        Err(e) => Sent::Refused(e.to_string()),
     }
 }
 
@@ -362,55 +250,4 @@ async fn fall_back(
         "a bot's casual move failed too; it waits for the table to change"
     );
     Pass::Idle
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeatBody {
-    /// `casual` or `strong` (default `casual`).
-    #[serde(default)]
-    strength: Option<String>,
-}
-
-/// `POST /api/tables/{id}/seats/{seat}/bot` (`{"strength": "strong"}`): the GM seats a bot.
-async fn seat(
-    State(tables): State<Arc<Tables>>,
-    caller: TableKey,
-    Path((_, seat)): Path<(String, String)>,
-    OptionalJson(body): OptionalJson<SeatBody>,
-) -> Result<Response, ApiError> {
-    let seat = seat_named(&seat)?;
-    let strength = match body.and_then(|b| b.strength) {
-        None => Strength::Casual,
-        Some(text) => text
-            .parse::<Strength>()
-            .map_err(|e| ApiError::malformed(e.to_string()))?,
-    };
-    tables
-        .seat_bot(&caller.table, &caller.key, seat, strength)
-        .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "seat": seat, "bot": strength })),
-    )
-        .into_response())
-}
-
-/// `DELETE /api/tables/{id}/seats/{seat}/bot`: the GM takes the seat back from its bot.
-async fn unseat(
-    State(tables): State<Arc<Tables>>,
-    caller: TableKey,
-    Path((_, seat)): Path<(String, String)>,
-) -> Result<StatusCode, ApiError> {
-    let seat = seat_named(&seat)?;
-    tables.unseat_bot(&caller.table, &caller.key, seat).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-/// The routes that seat and unseat bots.
-pub fn routes() -> Router<Arc<Tables>> {
-    Router::new().route(
-        "/api/tables/{id}/seats/{seat}/bot",
-        post(seat).delete(unseat),
-    )
 }

@@ -1,5 +1,14 @@
-//! Refusals the server sends back: each kind of refusal is one variant, with its HTTP status, a
-//! stable machine-readable code, and a message in words.
+//! Refusals, in two layers.
+//!
+//! * [`TableError`]: why a table (or the registry of tables) refuses what was asked of it, in
+//!   the table's own terms: a key that is not valid, a seat with a secret pending, a rule the
+//!   command breaks, a change that lost the race for the log. Table operations know nothing of
+//!   HTTP and return only these.
+//! * [`ApiError`]: why an HTTP request is refused: a table's refusal, or one that only HTTP has
+//!   (no key given, a body that is not JSON, too many requests, a time limit).
+//!
+//! Each refusal has one HTTP status, a stable machine-readable code and a message in words; the
+//! mapping is made once, here, in [`ApiError`]'s `IntoResponse`.
 
 use std::time::Duration;
 
@@ -64,11 +73,9 @@ impl Conflict {
     }
 }
 
-/// Why a request was refused. Every refusal leaves every table as it was.
+/// Why a table refuses what was asked of it. Every refusal leaves the table as it was.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ApiError {
-    #[error("send your link key as ?key=…, an X-Clash-Key header, or Authorization: Bearer …")]
-    MissingKey,
+pub enum TableError {
     #[error(
         "this link key is not valid for this table (it may have been revoked: ask the GM for a new link)"
     )]
@@ -86,15 +93,9 @@ pub enum ApiError {
     /// A seat this table does not have.
     #[error("{0}")]
     UnknownSeat(String),
-    #[error("no such page or endpoint; the API is described at /api/openapi.json")]
-    NotFound,
-    /// The request could not be read (bad JSON, wrong types, unknown fields, a bad parameter).
+    /// What was asked is not well formed (a bad seed, a name too long, an unknown ruleset).
     #[error("{0}")]
     Malformed(String),
-    #[error("the request body is larger than {0} bytes")]
-    TooLarge(usize),
-    #[error("send the body as JSON, with the header Content-Type: application/json")]
-    NotJson,
     /// The request is understood but clashes with the table's state.
     #[error("{message}")]
     Conflict { conflict: Conflict, message: String },
@@ -104,8 +105,6 @@ pub enum ApiError {
         message: String,
         rule: Option<&'static str>,
     },
-    #[error("too many new tables from your address; try again in {} s", retry_after.as_secs().max(1))]
-    RateLimited { retry_after: Duration },
     #[error("{0}")]
     TooManyStreams(String),
     /// The database could not store or read something.
@@ -115,50 +114,36 @@ pub enum ApiError {
     /// longer replays).
     #[error("this table cannot be opened on this server: {0}")]
     Unreadable(String),
-    #[error("the server took longer than {} s to answer; try again", .0.as_secs())]
-    Timeout(Duration),
 }
 
-impl ApiError {
+impl TableError {
     pub fn unknown_table(id: &str) -> Self {
-        ApiError::UnknownTable(id.to_string())
-    }
-
-    pub fn bad_key() -> Self {
-        ApiError::BadKey
-    }
-
-    pub fn invite() -> Self {
-        ApiError::Invite
+        TableError::UnknownTable(id.to_string())
     }
 
     pub fn conflict(conflict: Conflict, message: impl Into<String>) -> Self {
-        ApiError::Conflict {
+        TableError::Conflict {
             conflict,
             message: message.into(),
         }
     }
 
     pub fn malformed(message: impl Into<String>) -> Self {
-        ApiError::Malformed(message.into())
+        TableError::Malformed(message.into())
     }
 
     pub fn forbidden(message: impl Into<String>) -> Self {
-        ApiError::Forbidden(message.into())
+        TableError::Forbidden(message.into())
     }
 
     pub fn storage(message: impl Into<String>) -> Self {
-        ApiError::Storage(message.into())
+        TableError::Storage(message.into())
     }
 
-    pub fn timeout(limit: Duration) -> Self {
-        ApiError::Timeout(limit)
-    }
-
-    /// A refused command or setup. Rule refusals are 422 and name the rule in the message.
+    /// A refused command or setup. Rule refusals name the rule in the message.
     pub fn game(e: GameError) -> Self {
         match e {
-            GameError::Malformed { .. } => ApiError::Malformed(e.to_string()),
+            GameError::Malformed { .. } => TableError::Malformed(e.to_string()),
             GameError::Rule(rule_error) => Self::rule(rule_error),
         }
     }
@@ -169,26 +154,99 @@ impl ApiError {
             Some(id) if !e.to_string().contains(id) => format!("{id}: {e}"),
             _ => e.to_string(),
         };
-        ApiError::Rule { message, rule }
+        TableError::Rule { message, rule }
+    }
+
+    /// Whether this is a lost race for the log, which the executor decides again.
+    pub fn raced(&self) -> bool {
+        matches!(
+            self,
+            TableError::Conflict {
+                conflict: Conflict::Raced,
+                ..
+            }
+        )
+    }
+
+    fn status(&self) -> StatusCode {
+        match self {
+            TableError::BadKey | TableError::Invite | TableError::Forbidden(_) => {
+                StatusCode::FORBIDDEN
+            }
+            TableError::UnknownTable(_) | TableError::UnknownSeat(_) => StatusCode::NOT_FOUND,
+            TableError::Malformed(_) => StatusCode::BAD_REQUEST,
+            TableError::Conflict { .. } => StatusCode::CONFLICT,
+            TableError::Rule { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            TableError::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
+            TableError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+            TableError::Unreadable(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            TableError::BadKey => "bad_key",
+            TableError::Invite => "invite",
+            TableError::Forbidden(_) => "forbidden",
+            TableError::UnknownTable(_) => "unknown_table",
+            TableError::UnknownSeat(_) => "unknown_seat",
+            TableError::Malformed(_) => "malformed",
+            TableError::Conflict { conflict, .. } => conflict.code(),
+            TableError::Rule { .. } => "rule",
+            TableError::TooManyStreams(_) => "too_many_streams",
+            TableError::Storage(_) => "storage",
+            TableError::Unreadable(_) => "unreadable",
+        }
+    }
+}
+
+/// Why an HTTP request was refused: a table's refusal, or one only HTTP has.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ApiError {
+    #[error("send your link key as ?key=…, an X-Clash-Key header, or Authorization: Bearer …")]
+    MissingKey,
+    #[error("no such page or endpoint; the API is described at /api/openapi.json")]
+    NotFound,
+    #[error("the request body is larger than {0} bytes")]
+    TooLarge(usize),
+    #[error("send the body as JSON, with the header Content-Type: application/json")]
+    NotJson,
+    /// A state-changing request sent from another site's page (see [`crate::layers`]).
+    #[error(
+        "this request came from another site's page; Clash changes a table only from its own pages or from programs that are not browsers"
+    )]
+    CrossSite,
+    #[error("too many new tables from your address; try again in {} s", retry_after.as_secs().max(1))]
+    RateLimited { retry_after: Duration },
+    #[error("the server took longer than {} s to answer; try again", .0.as_secs())]
+    Timeout(Duration),
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+impl ApiError {
+    pub fn malformed(message: impl Into<String>) -> Self {
+        TableError::malformed(message).into()
+    }
+
+    pub fn storage(message: impl Into<String>) -> Self {
+        TableError::storage(message).into()
+    }
+
+    pub fn timeout(limit: Duration) -> Self {
+        ApiError::Timeout(limit)
     }
 
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::MissingKey => StatusCode::UNAUTHORIZED,
-            ApiError::BadKey | ApiError::Invite | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::UnknownTable(_) | ApiError::UnknownSeat(_) | ApiError::NotFound => {
-                StatusCode::NOT_FOUND
-            }
-            ApiError::Malformed(_) => StatusCode::BAD_REQUEST,
+            ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::Conflict { .. } => StatusCode::CONFLICT,
-            ApiError::Rule { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::RateLimited { .. } | ApiError::TooManyStreams(_) => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
-            ApiError::Storage(_) | ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Unreadable(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::CrossSite => StatusCode::FORBIDDEN,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Table(e) => e.status(),
         }
     }
 
@@ -196,29 +254,20 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             ApiError::MissingKey => "missing_key",
-            ApiError::BadKey => "bad_key",
-            ApiError::Invite => "invite",
-            ApiError::Forbidden(_) => "forbidden",
-            ApiError::UnknownTable(_) => "unknown_table",
-            ApiError::UnknownSeat(_) => "unknown_seat",
             ApiError::NotFound => "not_found",
-            ApiError::Malformed(_) => "malformed",
             ApiError::TooLarge(_) => "too_large",
             ApiError::NotJson => "not_json",
-            ApiError::Conflict { conflict, .. } => conflict.code(),
-            ApiError::Rule { .. } => "rule",
+            ApiError::CrossSite => "cross_site",
             ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::TooManyStreams(_) => "too_many_streams",
-            ApiError::Storage(_) => "storage",
-            ApiError::Unreadable(_) => "unreadable",
             ApiError::Timeout(_) => "timeout",
+            ApiError::Table(e) => e.code(),
         }
     }
 
     /// The rule a refused command broke (`"IT-35"`), when a rule refused it.
     pub fn rule_id(&self) -> Option<&'static str> {
         match self {
-            ApiError::Rule { rule, .. } => *rule,
+            ApiError::Table(TableError::Rule { rule, .. }) => *rule,
             _ => None,
         }
     }
@@ -246,6 +295,12 @@ impl IntoResponse for ApiError {
     }
 }
 
+impl IntoResponse for TableError {
+    fn into_response(self) -> Response {
+        ApiError::from(self).into_response()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,11 +309,15 @@ mod tests {
     fn every_refusal_has_its_status_and_code() {
         let cases = [
             (ApiError::MissingKey, 401, "missing_key"),
-            (ApiError::BadKey, 403, "bad_key"),
-            (ApiError::UnknownSeat("p9".into()), 404, "unknown_seat"),
+            (TableError::BadKey.into(), 403, "bad_key"),
+            (
+                TableError::UnknownSeat("p9".into()).into(),
+                404,
+                "unknown_seat",
+            ),
             (ApiError::NotJson, 415, "not_json"),
             (
-                ApiError::conflict(Conflict::SecretPending, "wait"),
+                TableError::conflict(Conflict::SecretPending, "wait").into(),
                 409,
                 "secret_pending",
             ),
@@ -270,6 +329,7 @@ mod tests {
                 "rate_limited",
             ),
             (ApiError::TooLarge(10), 413, "too_large"),
+            (ApiError::CrossSite, 403, "cross_site"),
         ];
         for (e, status, code) in cases {
             assert_eq!(e.status().as_u16(), status, "{e:?}");

@@ -23,9 +23,10 @@ use axum::http::{StatusCode, header};
 use clash_core::Seat;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, TableError};
 use crate::play::Access;
-use crate::tables::{Table, Tables};
+use crate::table::Table;
+use crate::tables::Tables;
 
 /// The link key of a request.
 pub struct Key(pub String);
@@ -65,7 +66,7 @@ async fn path_table(parts: &mut Parts, tables: &Arc<Tables>) -> Result<Arc<Table
         .await
         .map_err(|e| ApiError::malformed(e.body_text()))?;
     let id = params.get("id").ok_or(ApiError::NotFound)?;
-    tables.get(id).await
+    Ok(tables.get(id).await?)
 }
 
 /// The table in the path and the request's key, not yet checked.
@@ -219,9 +220,9 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
 /// A seat named in a path or a parameter (`gm`, `p1`, …); anything else is no seat at all.
 pub fn seat_named(text: &str) -> Result<Seat, ApiError> {
     text.parse().map_err(|_| {
-        ApiError::UnknownSeat(format!(
+        ApiError::from(TableError::UnknownSeat(format!(
             "unknown seat {text:?}: seats are named gm, p1, p2, …"
-        ))
+        )))
     })
 }
 

@@ -22,25 +22,24 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use clash_core::session_zero::{FieldError, Maker};
 use clash_core::{RulesetEntry, Seat, Viewer};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::api::{Creating, table_path};
-use crate::error::{ApiError, Conflict};
+use crate::error::{ApiError, Conflict, TableError};
 use crate::extract::{Caller, JsonBody};
+use crate::http::dto::ErrorBody;
+use crate::http::table_path;
+use crate::http::tables::Creating;
 use crate::links::Role;
 use crate::pages::esc;
 use crate::tables::Tables;
 
-pub fn routes() -> Router<Arc<Tables>> {
-    Router::new()
-        .route("/api/tables/from-form", post(create))
-        .route("/api/rulesets/{id}/check", post(check))
-        .route("/api/tables/{id}/setup", get(setup_file))
-        .route("/assets/forms/{file}", get(asset))
+/// The forms' scripts and styles.
+pub fn asset_routes() -> Router<Arc<Tables>> {
+    Router::new().route("/assets/forms/{file}", get(asset))
 }
 
 /// The problems of a form as an answer: 422 with the first as the error, and all of them.
@@ -74,19 +73,27 @@ fn forms_of(
 }
 
 /// `{"sheet": {…}, "maker": "player" | "gm"}` or `{"table": {"players": n, "options": {…}}}`.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct CheckBody {
+pub struct CheckBody {
     #[serde(default)]
+    #[schema(value_type = Option<Object>)]
     sheet: Option<Value>,
+    /// `player` (the default) or `gm`.
     #[serde(default)]
+    #[schema(value_type = Option<String>)]
     maker: Option<Maker>,
     #[serde(default)]
+    #[schema(value_type = Option<Object>)]
     table: Option<Value>,
 }
 
 /// Every problem of a sheet or a table's choices, each at its field and naming its rule.
-async fn check(
+#[utoipa::path(post, path = "/api/rulesets/{id}/check", tag = "forms", request_body = CheckBody,
+    params(("id" = String, Path, description = "The ruleset")),
+    responses((status = 200, description = "`{\"problems\": [...]}`: each at its field, naming its rule", body = Object),
+        (status = 400, description = "No such game, or a game without forms", body = ErrorBody)))]
+pub(crate) async fn check(
     State(tables): State<Arc<Tables>>,
     Path(id): Path<String>,
     JsonBody(body): JsonBody<CheckBody>,
@@ -106,19 +113,25 @@ async fn check(
 
 /// The lobby's form: the game, a name, the game's choices, and the player seats the GM will
 /// play from the start (`["p2"]`).
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct FormBody {
+pub struct FormBody {
     ruleset: String,
     #[serde(default)]
     title: Option<String>,
+    /// `{"players": n, "options": {…}}`, as the game's form gives it.
+    #[schema(value_type = Object)]
     table: Value,
     #[serde(default)]
+    #[schema(value_type = Vec<String>)]
     gm_plays: Vec<Seat>,
 }
 
 /// Make a table from the lobby's form (rate-limited like any other creation).
-async fn create(
+#[utoipa::path(post, path = "/api/tables/from-form", tag = "forms", request_body = FormBody,
+    responses((status = 201, description = "The table and its links; a game with characters starts in session zero", body = Object),
+        (status = 422, description = "The form's problems, each at its field", body = Object)))]
+pub(crate) async fn create(
     State(tables): State<Arc<Tables>>,
     _: Creating,
     JsonBody(body): JsonBody<FormBody>,
@@ -140,7 +153,11 @@ async fn create(
     let created = tables.create(&body.ruleset, &title, setup).await?;
     let t = &created.table;
     for seat in body.gm_plays {
-        tables.take_over(t, &created.owner_key, seat).await?;
+        let op = crate::ops::take_over::TakeOver {
+            key: created.owner_key.clone(),
+            seat,
+        };
+        tables.execute(t, op).await?;
     }
     let body = json!({
         "table": t.id,
@@ -160,11 +177,13 @@ async fn create(
 /// The GM's table as a setup file: where play stands as far as the GM may know it, to start
 /// another table from (the lobby's "Start from a file"). Computed from the table's snapshot,
 /// outside its lock.
-async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
+#[utoipa::path(get, path = "/api/tables/{id}/setup", tag = "forms",
+    params(("id" = String, Path, description = "The table's id"), ("key" = String, Query, description = "The GM's link key")),
+    responses((status = 200, description = "The table as a setup file, to start another table from", body = Object),
+        (status = 409, description = "A secret is hidden, or the players are still making their characters", body = ErrorBody)))]
+pub(crate) async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
     if caller.rights.role != Role::Owner {
-        return Err(ApiError::forbidden(
-            "only the GM downloads the table's setup",
-        ));
+        return Err(TableError::forbidden("only the GM downloads the table's setup").into());
     }
     let reply = caller.table.answer(&caller.key, None, usize::MAX).await?;
     let snapshot = reply.snapshot;
@@ -172,7 +191,7 @@ async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
         .game()
         .position(Viewer::Seat(Seat::Gm))
         .ok_or_else(|| {
-            ApiError::conflict(
+            TableError::conflict(
                 Conflict::NoPosition,
                 "the table cannot be written as a setup just now (a secret choice is still hidden, \
                  or the players are still making their characters): try again later",

@@ -11,63 +11,72 @@
 //!   start: a table is read back from its log when it is first asked for.
 //! * [`log`]: the table log, whose entries are commands, game events and table events (seat
 //!   changes, client seeds, talk, undo, the end of the table), each hash-chained to the one before.
-//! * [`tables`]: the tables in memory (loaded on demand, unloaded when idle), one lock each, so
-//!   commands to a table are serialized while different tables never wait for each other. Who a
-//!   key is and what it may see is decided under that lock on every request and every push
-//!   ([`play`]). Chance is verifiable: command `n` draws from `clash_core::DerivedRandomness`
-//!   keyed by the table's server secret (committed to at creation, revealed when the table ends)
-//!   and the client seeds the pages contribute.
+//! * [`ops`]: the closed set of table operations (a command, talk, an invite, a takeover, a bot
+//!   seated, an undo, the end, …), each deciding what it changes from the table and the actor;
+//!   [`executor`]: the one place they all run through — the table's lock, the key resolved to
+//!   an actor, ended and archived tables, retries and stale views, the secret guard on every
+//!   change of a seat's holder, the commit (decided again after a race lost to another node),
+//!   and waking the streams. Refusals are [`TableError`]s.
+//! * [`tables`]: the tables in memory (loaded on demand, unloaded when idle); [`table`]: one
+//!   table behind its lock, so commands to a table are serialized while different tables never
+//!   wait for each other; [`play`] and [`seats`]: what the lock guards, and who a key is. Chance
+//!   is verifiable: command `n` draws from `clash_core::DerivedRandomness` keyed by the table's
+//!   server secret (committed to at creation, revealed when the table ends) and the client
+//!   seeds the pages contribute.
 //! * [`snapshot`]: the table after each change, from which every viewer's picture is computed
 //!   outside the lock, once per revision and viewer ([`frames`]: the picture's text and the JSON
 //!   Patch from the last one a stream got); [`work`]: the rules' work off the request threads.
-//! * [`export`]: a table's record, and `clash verify`'s check of it.
+//! * [`export`]: a table's record, and `clash verify`'s check of it (see docs/verification.md).
 //! * [`links`]: unguessable keys (128 bits) for the owner (the GM), each seat (handed out as an
 //!   invite that the player's first visit exchanges for a key only they hold), and spectators.
-//! * [`api`]: the JSON API (documented at `/api/openapi.json`), read through typed extractors
-//!   ([`extract`]) with every refusal an [`ApiError`]; [`stream`]: the live stream (SSE).
+//! * [`http`]: the JSON API with typed bodies, its OpenAPI document generated from the same
+//!   annotations that route it (`/api/openapi.json`), the live stream (SSE, [`stream`]), read
+//!   through typed extractors ([`extract`]); every HTTP refusal is an [`ApiError`].
 //! * [`net`]: connections within caps per address and in total, with header, idle and stall
 //!   timeouts; [`rate`]: the table-creation rate limit; [`layers`]: request ids, logs, metrics
-//!   ([`metrics`]), time limits and security headers on every answer; [`config`]: the limits.
-//! * [`pages`]: the web UI, server-rendered HTML with a little vanilla JavaScript.
-//! * [`bots`]: the GM seats a bot in an NPC seat or an empty seat; the bot plays it from the
-//!   seat's own view, off the request path, like any other client.
-//! * [`odds`]: odds in play, switched on per table by the GM, from each seat's own view.
+//!   ([`metrics`]) and security headers on every answer; [`config`]: the limits.
+//! * [`pages`]: the web UI, server-rendered HTML with a little JavaScript; [`embed`]: the one
+//!   way start-up data goes into a page.
+//! * [`bots`]: the runner that plays the seats the GM gave to bots, from each seat's own view,
+//!   off the request path, like any other client.
 //! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
 //!   ruleset's status and seat names; [`presence`]: who has the table open; [`chat`]: table
-//!   talk and whispers to the GM; [`undo`]: the GM takes back the last command, as a table
-//!   event; [`manage`]: rename, archive, delete; [`rules`]: each game's rules and charts;
-//!   [`forms`]: tables made by form and the players' own characters in session zero.
+//!   talk; [`undo`]: when the GM may take back a command; [`rules`]: each game's rules and
+//!   charts; [`forms`]: tables made by form and the players' own characters in session zero.
 //!
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
 
-pub mod api;
 pub mod bots;
 pub mod chat;
 pub mod config;
+pub mod embed;
 pub mod error;
+pub mod executor;
 pub mod export;
 pub mod extract;
 pub mod forms;
 pub mod frames;
+pub mod http;
 pub mod labels;
 pub mod layers;
 pub mod links;
 pub mod log;
-pub mod manage;
 pub mod metrics;
 pub mod net;
-pub mod odds;
+pub mod ops;
 pub mod pages;
 pub mod play;
 pub mod presence;
 pub mod rate;
 pub mod room;
 pub mod rules;
+pub mod seats;
 pub mod setups;
 pub mod snapshot;
 pub mod store;
 pub mod stream;
+pub mod table;
 pub mod tables;
 pub mod undo;
 pub mod work;
@@ -80,7 +89,7 @@ use std::time::Duration;
 use clash_core::RulesetEntry;
 
 pub use config::Limits;
-pub use error::ApiError;
+pub use error::{ApiError, TableError};
 pub use tables::Tables;
 
 /// Open (or create) the database at `path` with the default limits. No table is read until it
@@ -101,7 +110,7 @@ pub fn open_with(
 
 /// The whole HTTP application for these tables.
 pub fn app(tables: Arc<Tables>) -> axum::Router {
-    api::router(tables)
+    http::router(tables)
 }
 
 /// Open the database `db` (a SQLite file or a PostgreSQL URL) with chosen limits, bringing

@@ -17,9 +17,10 @@ use serde_json::{Value, json};
 
 use clash_core::RulesetEntry;
 
-use crate::api::{table_path, table_summary};
-use crate::error::ApiError;
+use crate::error::{ApiError, TableError};
 use crate::extract::{Caller, ClientAddr, Params, as_seat};
+use crate::http::table_path;
+use crate::http::tables::table_summary;
 use crate::links::Role;
 use crate::tables::{TITLE_LIMIT, Tables};
 
@@ -39,13 +40,7 @@ pub fn esc(text: &str) -> String {
     out
 }
 
-/// JSON safe to embed inside a `<script type="application/json">` element.
-fn script_json(value: &Value) -> String {
-    value
-        .to_string()
-        .replace("</", "<\\/")
-        .replace("<!--", "<\\!--")
-}
+use crate::embed::script_data as script_json;
 
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -56,7 +51,8 @@ fn page(title: &str, body: &str) -> String {
     )
 }
 
-fn error_page(e: &ApiError) -> Response {
+fn error_page(e: impl Into<ApiError>) -> Response {
+    let e: ApiError = e.into();
     let body = format!(
         "<main class=\"narrow\"><h1>Clash</h1><section class=\"card\"><h2>That did not work</h2>\
 <p class=\"error\">{}</p><p><a href=\"/\">Back to the lobby</a></p></section></main>",
@@ -170,7 +166,7 @@ pub async fn create_from_form(
 ) -> Response {
     let fields = match form {
         Ok(Form(f)) => f,
-        Err(e) => return error_page(&ApiError::malformed(e.body_text())),
+        Err(e) => return error_page(ApiError::malformed(e.body_text())),
     };
     let chosen = fields.get("preset").cloned().unwrap_or_default();
     let setup_text = fields
@@ -236,7 +232,10 @@ pub async fn create_from_form(
         Ok(created) => {
             Redirect::to(&table_path(&created.table.id, &created.owner_key)).into_response()
         }
-        Err(e) => refuse(e.status(), e.message()),
+        Err(e) => {
+            let e = ApiError::from(e);
+            refuse(e.status(), e.message())
+        }
     }
 }
 
@@ -264,16 +263,17 @@ pub async fn claim_from_page(
 ) -> Response {
     let table = match tables.get(&id).await {
         Ok(t) => t,
-        Err(e) => return error_page(&e),
+        Err(e) => return error_page(e),
     };
-    match tables.claim(&table, &invite).await {
-        Ok((_, key)) => Redirect::to(&table_path(&id, &key)).into_response(),
-        Err(ApiError::Conflict { .. } | ApiError::BadKey) => error_page(&ApiError::conflict(
+    let claim = crate::ops::claim::Claim { invite };
+    match tables.execute(&table, claim).await {
+        Ok(done) => Redirect::to(&table_path(&id, &done.answer.1)).into_response(),
+        Err(TableError::Conflict { .. } | TableError::BadKey) => error_page(TableError::conflict(
             crate::error::Conflict::NotInvite,
             "this invite has already been used (or replaced). If you did not use it yourself, tell the GM: \
              someone else took the seat. Ask the GM for a new link.",
         )),
-        Err(e) => error_page(&e),
+        Err(e) => error_page(e),
     }
 }
 
@@ -291,16 +291,16 @@ pub async fn table_page(
 ) -> Response {
     let as_seat = match as_seat(q.as_seat.as_deref()) {
         Ok(s) => s,
-        Err(e) => return error_page(&e),
+        Err(e) => return error_page(e),
     };
     let table = match tables.get(&id).await {
         Ok(t) => t,
-        Err(e) => return error_page(&e),
+        Err(e) => return error_page(e),
     };
     let rights = match table.access(&key, as_seat).await {
         Ok(a) => a,
-        Err(ApiError::Invite) => return claim_page(&table.title, &id, &key),
-        Err(e) => return error_page(&e),
+        Err(TableError::Invite) => return claim_page(&table.title, &id, &key),
+        Err(e) => return error_page(e),
     };
     let caller = Caller {
         table,
@@ -311,9 +311,9 @@ pub async fn table_page(
     let update = match t.answer(&key, as_seat, 0).await {
         Ok(a) => match a.text(tables.metrics()).await {
             Ok(text) => serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
-            Err(e) => return error_page(&e),
+            Err(e) => return error_page(e),
         },
-        Err(e) => return error_page(&e),
+        Err(e) => return error_page(e),
     };
     let summary = table_summary(&caller).await;
     let entry = tables.entry(t.ruleset);
@@ -339,6 +339,7 @@ pub async fn table_page(
 <div class=\"cols\"><div class=\"col col-play\">{board}</div>\
 <div class=\"col col-side\">{talk}{gm}{fairness}</div></div></main>{dialogs}\
 <script type=\"application/json\" id=\"boot\">{boot}</script>\
+<script src=\"/assets/verify.js\"></script><script src=\"/assets/fair-check.js\"></script>\
 <script src=\"/assets/app.js\"></script>{panel}",
         header = table_header(&title, game, &me),
         banner = TURN_BANNER,
@@ -405,6 +406,7 @@ const TALK_CARD: &str = "<details class=\"card fold\" id=\"log-card\" data-open-
 <input id=\"chat-text\" maxlength=\"500\" placeholder=\"Say something to the table\">\
 <button type=\"submit\" class=\"small\" id=\"chat-send\">Say</button>\
 <label class=\"check\" id=\"whisper-box\" hidden><input type=\"checkbox\" id=\"whisper\"> Whisper to the GM only</label>\
+<label class=\"check\" id=\"whisper-to-box\" hidden>To <select id=\"whisper-to\"><option value=\"\">Everyone</option></select></label>\
 <p class=\"error\" id=\"chat-error\" role=\"alert\"></p></form>\
 <p class=\"hint\" id=\"chat-readonly\" hidden>Spectators read the table talk.</p></details>";
 
@@ -432,9 +434,11 @@ has a secret choice waiting to be revealed changes hands only after the reveal.<
 /// Verifiable dice.
 fn fair_card(id: &str, key: &str) -> String {
     format!(
-        "<details class=\"card fold\" id=\"fair-card\"><summary><h2>Fair dice</h2></summary>\
+        "<details class=\"card fold\" id=\"fair-card\"><summary><h2>Fair dice</h2> <span class=\"fair-summary\" id=\"fair-summary\"></span></summary>\
 <p class=\"hint\">Every roll, draw and shuffle comes from the server's secret, sealed when the table was made, mixed with the seeds \
-the players' pages add. The secret is revealed when the table ends; then anyone can check every roll with <code>clash verify</code>.</p>\
+the players' pages add. The secret is revealed when the table ends; then anyone can check every roll with <code>clash verify</code>. \
+This page checks too: the log's chain as it grows, and every roll and draw once the secret is out.</p>\
+<div id=\"fair-check\" class=\"fair-check\" role=\"status\" aria-live=\"polite\"><p class=\"check wait\">Checking the log…</p></div>\
 <dl class=\"fair\"><dt>Sealed secret (SHA-256)</dt><dd><code id=\"commitment\"></code></dd>\
 <dt>Log head</dt><dd><code id=\"head\"></code></dd><dt>Seeds</dt><dd id=\"seeds\"></dd>\
 <dt>Secret</dt><dd id=\"secret\">revealed when the table ends</dd></dl>\
@@ -461,6 +465,14 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "app.js" => (
             "text/javascript; charset=utf-8",
             include_str!("assets/app.js"),
+        ),
+        "verify.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/verify.js"),
+        ),
+        "fair-check.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/fair-check.js"),
         ),
         "claim.js" => (
             "text/javascript; charset=utf-8",
@@ -527,6 +539,17 @@ pub async fn panel_asset(State(tables): State<Arc<Tables>>, Path(file): Path<Str
         .into_response()
 }
 
+/// The web UI's pages and assets (HTML and files, not part of the JSON API).
+pub fn routes() -> axum::Router<Arc<Tables>> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/", get(lobby))
+        .route("/tables", axum::routing::post(create_from_form))
+        .route("/t/{id}/{key}", get(table_page).post(claim_from_page))
+        .route("/assets/{name}", get(asset))
+        .route("/assets/panel/{file}", get(panel_asset))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -537,11 +560,5 @@ mod tests {
             esc("<a href=\"x\">'&'</a>"),
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
         );
-    }
-
-    #[test]
-    fn embedded_json_cannot_close_its_script() {
-        let v = json!({ "t": "</script><script>alert(1)</script>" });
-        assert!(!script_json(&v).contains("</script"));
     }
 }

@@ -8,15 +8,14 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 
-use clash_core::{AnyGame, RulesetEntry, Seat, Strength, Viewer};
-use serde::Serialize;
+use clash_core::{AnyGame, RulesetEntry, Seat, Strength};
 
-use crate::error::ApiError;
-use crate::links::{Role, same_key};
+use crate::error::TableError;
 use crate::log::{Entry, Hash, Sender, TableEvent, canonical};
 use crate::presence::Presence;
+pub use crate::seats::{Access, Holder, SeatInfo, apply_link, contributor};
 use crate::snapshot::{Meta, Snapshot};
-use crate::store::{LinkChange, LinkStatus, StoredLink, StoredTable};
+use crate::store::{LinkChange, StoredLink, StoredTable};
 
 /// What one position of the log holds, as far as memory needs to know.
 #[derive(Clone)]
@@ -82,63 +81,6 @@ pub struct Play {
     pub snapshot: Arc<Snapshot>,
 }
 
-/// Who holds a seat, as everyone may know it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Holder {
-    /// The GM's own seat.
-    Owner,
-    /// The GM plays it.
-    Npc,
-    /// A player has claimed it.
-    Player,
-    /// An invite is out, not yet used.
-    Invited,
-    Open,
-    /// A bot the GM seated plays it.
-    Bot,
-}
-
-/// One seat of the table and who holds it.
-#[derive(Debug, Clone, Serialize)]
-pub struct SeatInfo {
-    pub seat: Seat,
-    pub holder: Holder,
-    /// The GM played the seat after taking it from a player, who can have it back.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub suspended: bool,
-    /// The invite's key, shown to the owner only while the invite is unused.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
-    /// How well the seat's bot plays, while a bot holds it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bot: Option<Strength>,
-    /// Who holds the seat once its bot gets up: the GM (an NPC) or nobody.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub under: Option<Holder>,
-}
-
-/// What a key may do at a table right now.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Access {
-    pub role: Role,
-    /// The seat it acts as, if any.
-    pub seat: Option<Seat>,
-    /// What it sees.
-    pub viewer: Viewer,
-    /// A player's key while the GM plays the seat: it only watches.
-    pub suspended: bool,
-}
-
-/// Who a key contributes seeds as: the GM's link as `gm`, a player as their seat.
-pub fn contributor(access: &Access) -> Option<String> {
-    match (access.role, access.suspended) {
-        (Role::Owner, _) => Some(Seat::Gm.to_string()),
-        (Role::Seat(s), false) => Some(s.to_string()),
-        _ => None,
-    }
-}
-
 impl Play {
     /// Rebuild a stored table by replaying its log.
     pub fn rebuild(entry: &RulesetEntry, t: StoredTable, meta: Arc<Meta>) -> Result<Play, String> {
@@ -183,6 +125,45 @@ impl Play {
         self.game = Arc::from(game);
         self.links = tail.links;
         self.refresh(meta);
+    }
+
+    /// Take committed entries (with their hashes) into memory, with the game after them (when
+    /// they change it) and their link changes.
+    pub fn take_in(
+        &mut self,
+        entries: impl IntoIterator<Item = (Entry, Hash)>,
+        game: Option<Box<dyn AnyGame>>,
+        links: Vec<LinkChange>,
+    ) {
+        let entries: Vec<(Entry, Hash)> = entries.into_iter().collect();
+        let undoes = entries.iter().any(|(e, _)| {
+            matches!(
+                e,
+                Entry::Table {
+                    event: TableEvent::Undone { .. }
+                }
+            )
+        });
+        if undoes {
+            // Taking back shortens the game's events: snapshots taken before keep the ledger
+            // they know, so the change goes to a copy.
+            let copy = self
+                .ledger
+                .read()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone();
+            self.ledger = Arc::new(RwLock::new(copy));
+        }
+        let from = self.revision();
+        for (i, (entry, hash)) in entries.into_iter().enumerate() {
+            self.absorb(from + i, entry, hash);
+        }
+        if let Some(game) = game {
+            self.game = Arc::from(game);
+        }
+        for link in links {
+            self.change_link(link);
+        }
     }
 
     /// Take one logged entry into memory (its game events are the caller's: [`replay_game`]).
@@ -317,235 +298,14 @@ impl Play {
     }
 
     /// Refuse play and talk at an archived table.
-    pub fn check_in_play(&self) -> Result<(), ApiError> {
+    pub fn check_in_play(&self) -> Result<(), TableError> {
         if self.archived {
-            return Err(ApiError::conflict(
+            return Err(TableError::conflict(
                 crate::error::Conflict::Archived,
                 "the GM has archived this table; it takes no moves or talk until the GM brings it back",
             ));
         }
         Ok(())
-    }
-
-    /// Go on with `game`, which lacks the last `dropped` game events (a command taken back): the
-    /// log keeps them, but they no longer stand for events of the game.
-    pub fn rewind(&mut self, game: Box<dyn AnyGame>, dropped: usize) {
-        let mut ledger = self
-            .ledger
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        let keep = ledger.game_pos.len().saturating_sub(dropped);
-        ledger.game_pos.truncate(keep);
-        self.ledger = Arc::new(RwLock::new(ledger));
-        self.game = Arc::from(game);
-    }
-
-    pub fn change_link(&mut self, change: LinkChange) {
-        match change {
-            LinkChange::RemoveRole(role) => self.links.retain(|l| l.role != role),
-            LinkChange::Remove(key) => self.links.retain(|l| l.key != key),
-            LinkChange::Add(link) => self.links.push(link),
-            LinkChange::SetStatus { key, status } => {
-                if let Some(l) = self.links.iter_mut().find(|l| l.key == key) {
-                    l.status = status;
-                }
-            }
-        }
-    }
-
-    pub fn link(&self, key: &str) -> Option<&StoredLink> {
-        self.links.iter().find(|l| same_key(&l.key, key))
-    }
-
-    /// The role `key` stands for, whatever its state.
-    pub fn role(&self, key: &str) -> Result<Role, ApiError> {
-        self.link(key)
-            .filter(|l| l.status != LinkStatus::Npc)
-            .and_then(|l| l.role.parse().ok())
-            .ok_or_else(ApiError::bad_key)
-    }
-
-    pub fn holder(&self, seat: Seat) -> Holder {
-        if self.bots.contains_key(&seat) {
-            return Holder::Bot;
-        }
-        self.linked(seat)
-    }
-
-    /// Who holds a seat by its links alone (the GM or a player, an invite, nobody), whether or
-    /// not a bot sits in it now.
-    pub fn linked(&self, seat: Seat) -> Holder {
-        let role = seat.to_string();
-        let statuses: Vec<LinkStatus> = self
-            .links
-            .iter()
-            .filter(|l| l.role == role)
-            .map(|l| l.status)
-            .collect();
-        if statuses.contains(&LinkStatus::Npc) {
-            Holder::Npc
-        } else if statuses.contains(&LinkStatus::Active) {
-            Holder::Player
-        } else if statuses.contains(&LinkStatus::Invite) {
-            Holder::Invited
-        } else if seat == Seat::Gm {
-            Holder::Owner
-        } else {
-            Holder::Open
-        }
-    }
-
-    /// A seat the GM may manage: one of the game's player seats.
-    pub fn check_seat(&self, ruleset: &str, seat: Seat) -> Result<(), ApiError> {
-        if seat == Seat::Gm {
-            return Err(ApiError::malformed(
-                "the gm seat belongs to the GM link itself; invite players to p1, p2, …",
-            ));
-        }
-        self.known_seat(ruleset, seat)
-    }
-
-    /// A seat this table's game has.
-    pub fn known_seat(&self, ruleset: &str, seat: Seat) -> Result<(), ApiError> {
-        let seats = self.game.seats();
-        if !seats.contains(&seat) {
-            let names: Vec<String> = seats.iter().map(Seat::to_string).collect();
-            return Err(ApiError::UnknownSeat(format!(
-                "unknown seat {seat}: this {ruleset} table has {}",
-                names.join(", ")
-            )));
-        }
-        Ok(())
-    }
-
-    /// Refuse a change of hands while a bot plays `seat`: the GM takes the seat back first.
-    pub fn guard_bot(&self, seat: Seat, doing: &str) -> Result<(), ApiError> {
-        if self.bots.contains_key(&seat) {
-            return Err(ApiError::conflict(
-                crate::error::Conflict::BotSeated,
-                format!(
-                    "a bot plays {} now; take the seat back from it before you {doing}",
-                    self.game.seat_name(seat)
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// A seat holding a secret choice its player made may change hands only back to that
-    /// player: the GM could otherwise take it (or a new link to it) and read the choice.
-    pub fn guard_secret(&self, seat: Seat, doing: &str) -> Result<(), ApiError> {
-        // Only a choice the GM made themselves (playing the seat) may go with the seat; one whose
-        // author the log does not know (a table from before the log) counts as the player's.
-        let by_gm = matches!(self.last.get(&seat), Some((Sender::Gm, _)));
-        if !by_gm && self.game.secret_pending(seat) {
-            return Err(ApiError::conflict(
-                crate::error::Conflict::SecretPending,
-                format!(
-                    "{seat} has a secret choice waiting to be revealed; you can {doing} once the rules reveal it"
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// What `key` may do now, acting `as_seat` if it asks to.
-    pub fn access(&self, key: &str, as_seat: Option<Seat>) -> Result<Access, ApiError> {
-        if self.deleted {
-            return Err(ApiError::BadKey);
-        }
-        let link = self.link(key).ok_or_else(ApiError::bad_key)?;
-        let role: Role = link.role.parse().map_err(|_| ApiError::bad_key())?;
-        if let Some(s) = as_seat {
-            self.known_seat(self.game.ruleset(), s)?;
-        }
-        let watch_only = |role, suspended| Access {
-            role,
-            seat: None,
-            viewer: Viewer::Spectator,
-            suspended,
-        };
-        match (role, link.status) {
-            (_, LinkStatus::Npc) => Err(ApiError::bad_key()),
-            (_, LinkStatus::Invite) => Err(ApiError::invite()),
-            (Role::Seat(s), status) => {
-                if let Some(other) = as_seat.filter(|o| *o != s) {
-                    return Err(ApiError::forbidden(format!(
-                        "this link is for {s}; it cannot act as {other}"
-                    )));
-                }
-                Ok(match status {
-                    LinkStatus::Suspended => watch_only(role, true),
-                    _ => Access {
-                        role,
-                        seat: Some(s),
-                        viewer: Viewer::Seat(s),
-                        suspended: false,
-                    },
-                })
-            }
-            (Role::Spectator, _) => match as_seat {
-                None => Ok(watch_only(role, false)),
-                Some(_) => Err(ApiError::forbidden("a spectator link can only watch")),
-            },
-            (Role::Owner, _) => {
-                let plays_gm = self.game.seats().contains(&Seat::Gm);
-                let seat = match as_seat {
-                    None => plays_gm.then_some(Seat::Gm),
-                    Some(Seat::Gm) if plays_gm => Some(Seat::Gm),
-                    // A seat the GM seated a bot in is the GM's too: the GM does what the bot
-                    // leaves to people (words, table business) from the seat's own page.
-                    Some(s) if matches!(self.holder(s), Holder::Npc | Holder::Bot) => Some(s),
-                    Some(s) => {
-                        return Err(ApiError::forbidden(format!(
-                            "the GM link plays {s} only while the GM has taken that seat over (“Play as NPC” in the seat list)"
-                        )));
-                    }
-                };
-                Ok(Access {
-                    role,
-                    seat,
-                    viewer: seat.map_or(Viewer::Spectator, Viewer::Seat),
-                    suspended: false,
-                })
-            }
-        }
-    }
-
-    pub fn seat_list(&self, owner: bool) -> Vec<SeatInfo> {
-        self.game
-            .seats()
-            .into_iter()
-            .map(|seat| {
-                let role = seat.to_string();
-                let holder = self.holder(seat);
-                let invite = self
-                    .links
-                    .iter()
-                    .find(|l| l.role == role && l.status == LinkStatus::Invite);
-                SeatInfo {
-                    seat,
-                    holder,
-                    suspended: self
-                        .links
-                        .iter()
-                        .any(|l| l.role == role && l.status == LinkStatus::Suspended),
-                    key: invite.filter(|_| owner).map(|l| l.key.clone()),
-                    bot: self.bots.get(&seat).copied(),
-                    under: (holder == Holder::Bot).then(|| self.linked(seat)),
-                }
-            })
-            .collect()
-    }
-
-    /// The active key of the owner or the spectators.
-    pub fn key_of(&self, role: Role) -> Option<String> {
-        let name = role.to_string();
-        self.links
-            .iter()
-            .find(|l| l.role == name && l.status == LinkStatus::Active)
-            .map(|l| l.key.clone())
     }
 }
 

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::tables::Table;
+use crate::table::Table;
 
 /// Pages open per person (`gm`, `p1`, …, `spectator`).
 pub type Counts = HashMap<String, usize>;

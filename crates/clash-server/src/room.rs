@@ -115,10 +115,13 @@ fn turn(snapshot: &Snapshot, status: &Status, access: &Access) -> Turn {
             .find(|i| i.seat == s)
             .map(|i| i.holder)
     };
-    let yours = access.seat.is_some_and(|s| status.waiting_for.contains(&s));
+    // Nobody's move once the table has ended or while it is archived, whatever the game says.
+    let open = status.over.is_none() && !snapshot.closed() && !snapshot.archived();
+    let yours = open && access.seat.is_some_and(|s| status.waiting_for.contains(&s));
     let npc: Vec<Named> = status
         .waiting_for
         .iter()
+        .filter(|_| open)
         .filter(|s| owner && Some(**s) != access.seat && holder(**s) == Some(Holder::Npc))
         .map(|s| named(*s))
         .collect();

@@ -15,10 +15,11 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::OnceCell;
 
-use crate::error::ApiError;
+use crate::error::TableError;
 use crate::frames::Frame;
 use crate::labels::label;
-use crate::log::{Chance, Hash, TableEvent, hex};
+use crate::links::Role;
+use crate::log::{Chance, Hash, Reader, TableEvent, hex};
 use crate::metrics::Metrics;
 use crate::play::{Access, Item, Ledger, SeatInfo, contributor};
 use crate::presence::Presence;
@@ -222,7 +223,7 @@ impl Snapshot {
         self: &Arc<Self>,
         seat: Seat,
         hook: OddsFn,
-    ) -> Result<Option<Value>, ApiError> {
+    ) -> Result<Option<Value>, TableError> {
         let cell = {
             let mut odds = self.odds.lock().unwrap_or_else(|p| p.into_inner());
             odds.entry(seat).or_default().clone()
@@ -235,11 +236,28 @@ impl Snapshot {
         .cloned()
     }
 
+    /// Who `access` reads the table's talk as: the GM, a seat's player since they claimed it,
+    /// or a spectator.
+    pub fn talk_reader(&self, access: &Access) -> Reader {
+        let seat = match access.role {
+            Role::Owner => return Reader::Gm,
+            Role::Spectator => return Reader::Spectator,
+            Role::Seat(seat) => seat,
+        };
+        let ledger = self.taken.ledger.read().unwrap_or_else(|p| p.into_inner());
+        let items = &ledger.items[..self.taken.revision.min(ledger.items.len())];
+        let claimed = |item: &Item| matches!(item, Item::Table(TableEvent::SeatClaimed { seat: s }) if *s == seat);
+        Reader::Player {
+            seat,
+            since: items.iter().rposition(claimed).unwrap_or(0),
+        }
+    }
+
     /// The log lines `access` may read from position `after` on (a whisper only for the GM
-    /// and its sender).
+    /// and the player it is from or to).
     pub fn seen(&self, access: &Access, after: usize) -> Vec<SeenEntry> {
         let t = &self.taken;
-        let reader = crate::room::reader(access);
+        let reader = self.talk_reader(access);
         let ledger = t.ledger.read().unwrap_or_else(|p| p.into_inner());
         let game_pos = &ledger.game_pos[..t.games.min(ledger.game_pos.len())];
         let game_from = game_pos.partition_point(|p| *p < after);
@@ -267,7 +285,7 @@ impl Snapshot {
         let items = &ledger.items[..t.revision.min(ledger.items.len())];
         for (index, item) in items.iter().enumerate().skip(after) {
             if let Item::Table(event) = item
-                && event.readable_by(reader.as_deref())
+                && event.readable_by(&reader, index)
             {
                 lines.push(SeenEntry {
                     index,
@@ -351,7 +369,7 @@ impl Snapshot {
         self: &Arc<Self>,
         access: &Access,
         metrics: &Metrics,
-    ) -> Result<Arc<Frame>, ApiError> {
+    ) -> Result<Arc<Frame>, TableError> {
         loop {
             let key = (access.clone(), self.taken.presence.version());
             let cell = {
@@ -364,7 +382,7 @@ impl Snapshot {
                     let frame = self.compute(access, metrics).await?;
                     let weak = Arc::downgrade(&frame);
                     made = Some(frame);
-                    Ok::<_, ApiError>(weak)
+                    Ok::<_, TableError>(weak)
                 })
                 .await?;
             if let Some(frame) = made.or_else(|| weak.upgrade()) {
@@ -382,7 +400,7 @@ impl Snapshot {
         self: &Arc<Self>,
         access: &Access,
         metrics: &Metrics,
-    ) -> Result<Arc<Frame>, ApiError> {
+    ) -> Result<Arc<Frame>, TableError> {
         let snapshot = self.clone();
         let access = access.clone();
         let (frame, took) = work::run(Kind::Read, move || {
@@ -417,7 +435,7 @@ impl Snapshot {
         after: usize,
         receipt: Option<&Receipt>,
         metrics: &Metrics,
-    ) -> Result<String, ApiError> {
+    ) -> Result<String, TableError> {
         let frame = self.frame(access, metrics).await?;
         let events = self.lines(access, after).await;
         Ok(assemble(frame.text(), &events, receipt))

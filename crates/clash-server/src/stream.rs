@@ -14,12 +14,15 @@ use clash_core::Seat;
 use serde_json::json;
 use tokio::sync::watch;
 
+use crate::error::TableError;
 use crate::frames::Hashes;
+use crate::links::Role;
 use crate::metrics::Metrics;
 use crate::play::Access;
 use crate::presence::Here;
 use crate::snapshot::{assemble, patch_text};
-use crate::tables::{Push, StreamTicket, Table};
+use crate::table::{Push, Table};
+use crate::tables::Tables;
 
 /// One open stream.
 pub struct Watcher {
@@ -138,5 +141,64 @@ impl Watcher {
                 .data("the GM deleted this table"),
             Push::Snapshot(_) => Event::default().comment("end"),
         }
+    }
+}
+
+/// A live stream's place at its table; dropping it frees the place.
+pub struct StreamTicket {
+    table: Arc<Table>,
+    key: Option<String>,
+    metrics: Arc<Metrics>,
+}
+
+impl Drop for StreamTicket {
+    fn drop(&mut self) {
+        let mut w = self.table.watching();
+        w.total = w.total.saturating_sub(1);
+        if let Some(key) = &self.key
+            && let Some(n) = w.by_key.get_mut(key)
+        {
+            *n -= 1;
+            if *n == 0 {
+                w.by_key.remove(key);
+            }
+        }
+        self.metrics.streams_open.dec();
+    }
+}
+
+impl Tables {
+    pub fn open_stream(
+        &self,
+        table: &Arc<Table>,
+        key: &str,
+        access: &Access,
+    ) -> Result<StreamTicket, TableError> {
+        let mut w = table.watching();
+        if w.total >= self.limits().streams_per_table {
+            self.metrics().refuse("streams_per_table");
+            return Err(TableError::TooManyStreams(format!(
+                "this table already has {} live pages open; close some",
+                w.total
+            )));
+        }
+        let counted = (access.role != Role::Spectator).then(|| key.to_string());
+        if let Some(k) = &counted {
+            let n = w.by_key.entry(k.clone()).or_insert(0);
+            if *n >= self.limits().streams_per_key {
+                self.metrics().refuse("streams_per_key");
+                return Err(TableError::TooManyStreams(format!(
+                    "this link already has {n} live pages open; close some"
+                )));
+            }
+            *n += 1;
+        }
+        w.total += 1;
+        self.metrics().streams_open.inc();
+        Ok(StreamTicket {
+            table: table.clone(),
+            key: counted,
+            metrics: self.metrics().clone(),
+        })
     }
 }

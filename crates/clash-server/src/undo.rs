@@ -12,23 +12,13 @@
 //! command by command under the same conditions.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
-use axum::Router;
-use axum::extract::State;
-use axum::http::StatusCode;
-use axum::routing::post;
 use clash_core::{AnyGame, GameError, Seat};
-use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::{ApiError, Conflict};
-use crate::extract::{OptionalJson, TableKey};
-use crate::log::{Entry, TableEvent};
+use crate::log::TableEvent;
 use crate::play::{Item, Play};
 use crate::room::UndoOffer;
-use crate::tables::{Change, Table, Tables};
-use crate::work::{self, Kind};
 
 /// The command that would be taken back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,97 +116,4 @@ pub fn rebuilt(
         fresh.restore(event)?;
     }
     Ok(fresh)
-}
-
-impl Tables {
-    /// The GM takes back the last command standing (`expected`, if given, must be it).
-    pub async fn undo(
-        self: &Arc<Self>,
-        table: &Arc<Table>,
-        key: &str,
-        expected: Option<u64>,
-    ) -> Result<(), ApiError> {
-        let key = key.to_string();
-        self.change(table, move |tables, table| {
-            let key = key.clone();
-            async move { tables.take_back(&table, &key, expected).await }
-        })
-        .await
-    }
-
-    async fn take_back(
-        &self,
-        table: &Table,
-        key: &str,
-        expected: Option<u64>,
-    ) -> Result<(), ApiError> {
-        let mut play = self.owner_play(table, key).await?;
-        play.check_in_play()?;
-        let c = candidate(&play).map_err(|why| {
-            ApiError::conflict(
-                Conflict::CannotUndo,
-                format!("nothing can be taken back: {why}"),
-            )
-        })?;
-        if let Some(n) = expected.filter(|n| *n != c.n) {
-            return Err(ApiError::conflict(
-                Conflict::Stale,
-                format!(
-                    "command {n} is not the last one standing any more; look at the table again"
-                ),
-            ));
-        }
-        let entry = self
-            .entry(table.ruleset)
-            .ok_or_else(|| ApiError::storage("this build no longer has the table's ruleset"))?;
-        let game = play.game.clone();
-        // Replaying the game is the rules' work: off the threads that serve requests.
-        let fresh = work::run(Kind::Decide, move || {
-            rebuilt(game.as_ref(), entry.new_game, c.events)
-        })
-        .await?
-        .map_err(|e| ApiError::storage(format!("the game could not be rebuilt without it: {e}")))?;
-        let event = TableEvent::Undone {
-            n: c.n,
-            seat: c.seat,
-            at: c.at as u64,
-            events: c.events as u64,
-        };
-        let change = Change {
-            entries: vec![Entry::Table { event }],
-            command: None,
-            links: Vec::new(),
-            game: None,
-        };
-        self.append(table, &mut play, change).await?;
-        play.rewind(fresh, c.events);
-        play.refresh(table.meta.clone());
-        drop(play);
-        table.announce();
-        Ok(())
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct UndoBody {
-    /// The number of the command to take back (refused if it is no longer the last one).
-    #[serde(default)]
-    n: Option<u64>,
-}
-
-/// `POST /api/tables/{id}/undo` (`{"n": …}` optional): the GM takes back the last command.
-async fn undo(
-    State(tables): State<Arc<Tables>>,
-    caller: TableKey,
-    OptionalJson(body): OptionalJson<UndoBody>,
-) -> Result<StatusCode, ApiError> {
-    let expected = body.and_then(|b| b.n);
-    tables.undo(&caller.table, &caller.key, expected).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-/// The undo route, sharing the tables with the rest of the application.
-pub fn routes() -> Router<Arc<Tables>> {
-    Router::new().route("/api/tables/{id}/undo", post(undo))
 }

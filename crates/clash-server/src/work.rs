@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use tokio::sync::Semaphore;
 
-use crate::error::ApiError;
+use crate::error::TableError;
 
 /// What kind of work, each with its own allowance.
 #[derive(Debug, Clone, Copy)]
@@ -44,7 +44,7 @@ fn allowance(kind: Kind) -> &'static Semaphore {
 pub async fn run<T: Send + 'static>(
     kind: Kind,
     job: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ApiError> {
+) -> Result<T, TableError> {
     // The semaphore is never closed, so acquiring cannot fail. The job keeps its place until
     // it ends, even if whoever waits for it stops waiting (a bot given up on).
     let permit = allowance(kind).acquire().await.ok();
@@ -53,5 +53,5 @@ pub async fn run<T: Send + 'static>(
         job()
     })
     .await
-    .map_err(|e| ApiError::Unreadable(format!("the rules failed: {e}")))
+    .map_err(|e| TableError::Unreadable(format!("the rules failed: {e}")))
 }

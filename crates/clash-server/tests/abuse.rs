@@ -713,7 +713,7 @@ async fn start_up_reads_no_table_and_a_request_reads_only_its_own() {
     assert_eq!(tables.loaded(), 1);
     assert!(matches!(
         tables.get("0123456789ab").await,
-        Err(clash_server::ApiError::UnknownTable(_))
+        Err(clash_server::TableError::UnknownTable(_))
     ));
     assert_eq!(tables.loaded(), 1, "an unknown id leaves nothing behind");
 }

@@ -756,3 +756,54 @@ async fn bots_in_every_seat_play_a_real_game_to_its_end() {
         );
     }
 }
+
+/// Issue 26, hole 1: the GM revoked a seat whose player had a secret choice pending, seated a
+/// bot in the empty seat and looked "as" it. Every change of a seat's holder now passes the
+/// secret guard: the revoke is refused, so is any other change of hands, and the GM never sees
+/// the choice until the rules reveal it.
+#[tokio::test]
+async fn the_gm_cannot_revoke_a_seat_and_seat_a_bot_to_read_a_pending_secret() {
+    let s = server(plain);
+    let t = table(&s.app, 2).await;
+    let p1 = seat_key(&s.app, &t.id, &t.owner, "p1").await;
+    let p2 = seat_key(&s.app, &t.id, &t.owner, "p2").await;
+    let (status, _) = send(
+        &s.app,
+        &t,
+        &p1,
+        json!({"type": "commit", "word": "zebra-41"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let owner_uri = |path: &str| format!("/api/tables/{}/{path}?key={}", t.id, t.owner);
+    let (status, body) = call_json(&s.app, "DELETE", &owner_uri("seats/p1/link"), None).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("secret_pending")),
+        "{body}"
+    );
+    assert!(
+        body.to_string().contains("Player 1"),
+        "named, not p1: {body}"
+    );
+    let (status, body) = seat_bot(&s.app, &t, "p1", "casual").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    for path in ["view", "events", "export"] {
+        let (_, seen) = call_json(&s.app, "GET", &format!("{}&as=p1", owner_uri(path)), None).await;
+        assert!(!seen.to_string().contains("zebra-41"), "{path}: {seen}");
+    }
+    // The table goes on as usual: after the reveal the seat may change hands.
+    send(&s.app, &t, &p2, json!({"type": "commit", "word": "yak"})).await;
+    let (status, body) = call_json(
+        &s.app,
+        "POST",
+        &owner_uri("commands"),
+        Some(json!({"command": {"type": "reveal"}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _) = call_json(&s.app, "DELETE", &owner_uri("seats/p1/link"), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, body) = seat_bot(&s.app, &t, "p1", "casual").await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+}

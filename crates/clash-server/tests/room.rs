@@ -155,6 +155,94 @@ async fn a_whisper_reaches_only_the_gm_and_its_sender_even_in_the_record() {
     }
 }
 
+/// Issue 26, hole 4: a whisper is for the GM and the person who held the seat when it was
+/// said. After the GM revokes a seat and invites a new player, the new player reads none of
+/// the previous player's whispers (view, log, record, page), and records of other seats do not
+/// name the whisper's author. The GM can whisper back to one seat.
+#[tokio::test]
+async fn whispers_follow_the_person_and_the_gm_whispers_to_one_seat() {
+    let s = server();
+    let t = table(&s.app).await;
+    assert_eq!(
+        say(&s.app, &t, &t.p1, "old-player-plan", true).await,
+        StatusCode::NO_CONTENT
+    );
+    let (status, body) = post(
+        &s.app,
+        &t,
+        "chat",
+        &t.owner,
+        json!({"text": "gm-to-old", "to": "p1"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+    let lines = texts(&look(&s.app, &t, &t.p1).await);
+    assert!(
+        lines.contains(&"The GM (to Player 1 only): gm-to-old".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        !look(&s.app, &t, &t.p2)
+            .await
+            .to_string()
+            .contains("gm-to-old")
+    );
+    // A player whispers to the GM only.
+    let (status, _) = post(&s.app, &t, "chat", &t.p1, json!({"text": "x", "to": "p2"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A new player in the same seat.
+    let (status, _) = call(
+        &s.app,
+        "DELETE",
+        &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let newcomer = seat_key(&s.app, &t.id, &t.owner, "p1").await;
+    let (_, page) = call(&s.app, "GET", &format!("/t/{}/{newcomer}", t.id), None).await;
+    let (record_text, _) = record(&s.app, &t, &newcomer).await;
+    for seen in [
+        look(&s.app, &t, &newcomer).await.to_string(),
+        page,
+        record_text,
+    ] {
+        assert!(
+            !seen.contains("old-player-plan") && !seen.contains("gm-to-old"),
+            "{seen}"
+        );
+    }
+    // The newcomer's own whisper is theirs; the GM reads all three.
+    assert_eq!(
+        say(&s.app, &t, &newcomer, "new-player-plan", true).await,
+        StatusCode::NO_CONTENT
+    );
+    assert!(
+        texts(&look(&s.app, &t, &newcomer).await)
+            .iter()
+            .any(|l| l.contains("new-player-plan"))
+    );
+    let gm = look(&s.app, &t, &t.owner).await.to_string();
+    for line in ["old-player-plan", "gm-to-old", "new-player-plan"] {
+        assert!(gm.contains(line), "the GM reads {line}");
+    }
+    // Other seats' records give the whispers as hidden entries: no author, no text.
+    close(&s.app, &t).await;
+    let (_, doc) = record(&s.app, &t, &t.p2).await;
+    let hidden: Vec<&Value> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["hidden"] == true)
+        .collect();
+    assert_eq!(hidden.len(), 3, "{doc}");
+    for e in hidden {
+        assert!(e.get("seen").is_none() && e.get("entry").is_none(), "{e}");
+    }
+    let report = verify(&doc, &catalogue(), &[]);
+    assert!(report.ok() && report.unchecked.is_empty(), "{report:?}");
+}
+
 #[tokio::test]
 async fn the_gm_takes_back_a_secret_commitment_and_the_record_still_verifies() {
     let s = server();

@@ -1,13 +1,17 @@
-//! Property: for every ruleset, random play mixed with random seat changes (takeovers, hand-backs,
-//! new links, revocations, seeds) never lets any key see more than it may.
+//! Property (issue 26): for every ruleset, random play mixed with random changes of who holds a
+//! seat (takeovers, hand-backs, new links, revocations, bots seated and unseated) and seeds
+//! never lets any key see more than it may, and no key other than the one that made a secret
+//! choice ever receives it before the reveal.
 //!
 //! The test keeps its own model of who holds each seat. Every seat change appends to the log,
 //! so a revision (log length) fixes what each key may see. Every view, stream message, command
 //! answer, refusal and record any key receives is checked against that model: it must come from
 //! a viewer the key held at that revision, and its events and view must be exactly what the
-//! rules show that viewer (checked after the end, against the complete record). The GM may only
-//! have gained a seat that held no player's unrevealed choice, and no key ever receives the
-//! server secret before the end.
+//! rules show that viewer (checked after the end, against the complete record). Every change of
+//! a seat's holder that the server took is checked against the complete record too: none may
+//! happen while the seat holds its player's unrevealed choice, whichever route made it (the
+//! secret guard of the server's executor). Pages are checked like views. No key ever receives
+//! the server secret before the end.
 
 #[path = "common/client.rs"]
 #[allow(dead_code)]
@@ -48,6 +52,14 @@ enum Action {
         seat: usize,
         seed: u16,
     },
+    /// The GM seats a (casual) bot in the seat; it never acts here (its pause outlasts the
+    /// test), so the GM plays it, as the GM may for a bot's seat.
+    SeatBot {
+        seat: usize,
+    },
+    UnseatBot {
+        seat: usize,
+    },
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -58,6 +70,8 @@ fn action() -> impl Strategy<Value = Action> {
         1 => (0..8usize).prop_map(|seat| Action::NewPlayer { seat }),
         1 => (0..8usize).prop_map(|seat| Action::Revoke { seat }),
         1 => (0..8usize, any::<u16>()).prop_map(|(seat, seed)| Action::Seed { seat, seed }),
+        1 => (0..8usize).prop_map(|seat| Action::SeatBot { seat }),
+        1 => (0..8usize).prop_map(|seat| Action::UnseatBot { seat }),
     ]
 }
 
@@ -65,7 +79,12 @@ fn action() -> impl Strategy<Value = Action> {
 enum Holder {
     Open,
     Player(String),
-    Npc { suspended: Option<String> },
+    Npc {
+        suspended: Option<String>,
+    },
+    /// A bot sits in the seat; when it gets up, the seat is held as before (the GM's NPC, with
+    /// any player who waits for it, or nobody).
+    Bot(Box<Holder>),
 }
 
 /// What the test believes: who holds each player seat.
@@ -92,8 +111,11 @@ impl Model {
                 } else {
                     Viewer::Spectator
                 }),
-                Some(s) => matches!(self.holders.get(&s), Some(Holder::Npc { .. }))
-                    .then_some(Viewer::Seat(s)),
+                Some(s) => matches!(
+                    self.holders.get(&s),
+                    Some(Holder::Npc { .. } | Holder::Bot(_))
+                )
+                .then_some(Viewer::Seat(s)),
             };
         }
         if asker.key == spectator {
@@ -102,6 +124,10 @@ impl Model {
         self.holders.iter().find_map(|(seat, h)| match h {
             Holder::Player(k) if *k == asker.key => Some(Viewer::Seat(*seat)),
             Holder::Npc { suspended: Some(k) } if *k == asker.key => Some(Viewer::Spectator),
+            Holder::Bot(under) => match &**under {
+                Holder::Npc { suspended: Some(k) } if *k == asker.key => Some(Viewer::Spectator),
+                _ => None,
+            },
             _ => None,
         })
     }
@@ -128,8 +154,8 @@ struct Run {
     /// Open streams: who, the rights they opened with, whether they ended, the last revision read.
     streams: Vec<(Asker, Option<Viewer>, Sse, bool, usize)>,
     seen: Vec<Seen>,
-    /// Seat changes that succeeded, with the revision just before: the GM's or a new player's
-    /// gain of a seat.
+    /// Changes of a seat's holder that the server took, with the revision just before and the
+    /// key that held the seat then (a player's, or the GM's), whoever gained it.
     gains: Vec<(usize, Seat)>,
     revision: usize,
 }
@@ -172,6 +198,11 @@ impl Run {
         )
         .await;
         info["event_count"].as_u64().unwrap() as usize
+    }
+
+    /// Note that the server took a change of who holds `seat`, at the current revision.
+    fn changed_hands(&mut self, seat: Seat) {
+        self.gains.push((self.revision, seat));
     }
 
     fn add_asker(&mut self, asker: Asker) {
@@ -264,6 +295,14 @@ impl Run {
                 allowed,
                 body,
             });
+            if let Some(boot) = self.page(&asker).await {
+                assert!(allowed.is_some(), "{asker:?} opened a page it may not see");
+                self.seen.push(Seen {
+                    what: format!("page of {asker:?}"),
+                    allowed,
+                    body: boot["update"].clone(),
+                });
+            }
             if asker.as_seat.is_none() {
                 let (status, body) =
                     call_json(&self.app, "GET", &self.uri("export", &asker.key), None).await;
@@ -281,11 +320,26 @@ impl Run {
         }
     }
 
+    /// The start-up data of `asker`'s table page, if the page opens as a table.
+    async fn page(&self, asker: &Asker) -> Option<Value> {
+        let mut uri = format!("/t/{}/{}", self.id, asker.key);
+        if let Some(s) = asker.as_seat {
+            uri.push_str(&format!("?as={s}"));
+        }
+        let (status, html) = call(&self.app, "GET", &uri, None).await;
+        if !status.is_success() {
+            return None;
+        }
+        let start = html.find("id=\"boot\">")? + "id=\"boot\">".len();
+        let end = start + html[start..].find("</script>")?;
+        Some(serde_json::from_str(&html[start..end]).expect("the page's start-up data is JSON"))
+    }
+
     fn key_for(&self, seat: Seat) -> Option<(String, Option<Seat>)> {
         match self.model.holders.get(&seat) {
             _ if seat == Seat::Gm => Some((self.owner.clone(), None)),
             Some(Holder::Player(k)) => Some((k.clone(), None)),
-            Some(Holder::Npc { .. }) => Some((self.owner.clone(), Some(seat))),
+            Some(Holder::Npc { .. } | Holder::Bot(_)) => Some((self.owner.clone(), Some(seat))),
             _ => None,
         }
     }
@@ -345,7 +399,7 @@ impl Run {
                     body: body.clone(),
                 });
                 if status == StatusCode::CREATED {
-                    self.gains.push((self.revision, seat));
+                    self.changed_hands(seat);
                     let suspended = match self.model.holders.get(&seat) {
                         Some(Holder::Player(k)) => Some(k.clone()),
                         _ => None,
@@ -364,6 +418,7 @@ impl Run {
                 let uri = self.uri(&format!("seats/{seat}/hand-back"), &self.owner);
                 let (status, _) = call(&self.app, "POST", &uri, None).await;
                 if status == StatusCode::NO_CONTENT {
+                    self.changed_hands(seat);
                     let Some(Holder::Npc { suspended: Some(k) }) =
                         self.model.holders.get(&seat).cloned()
                     else {
@@ -380,7 +435,7 @@ impl Run {
                     assert_eq!(status, StatusCode::CONFLICT, "{body}");
                     return;
                 }
-                self.gains.push((self.revision, seat));
+                self.changed_hands(seat);
                 let invite = body["invite"].as_str().unwrap().to_string();
                 self.model.holders.insert(seat, Holder::Open);
                 self.revision += 1;
@@ -406,8 +461,55 @@ impl Run {
                     None,
                 )
                 .await;
-                assert_eq!(status, StatusCode::NO_CONTENT);
-                self.model.holders.insert(seat, Holder::Open);
+                match status {
+                    StatusCode::NO_CONTENT => {
+                        self.changed_hands(seat);
+                        self.model.holders.insert(seat, Holder::Open);
+                    }
+                    status => assert_eq!(status, StatusCode::CONFLICT),
+                }
+            }
+            Action::SeatBot { seat } => {
+                let Some(seat) = player(seat) else { return };
+                let uri = self.uri(&format!("seats/{seat}/bot"), &self.owner);
+                let (status, body) = call_json(&self.app, "POST", &uri, None).await;
+                self.seen.push(Seen {
+                    what: "seat-a-bot answer".into(),
+                    allowed: Some(Viewer::Spectator),
+                    body: body.clone(),
+                });
+                if status != StatusCode::CREATED {
+                    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+                    return;
+                }
+                self.changed_hands(seat);
+                let under = self
+                    .model
+                    .holders
+                    .get(&seat)
+                    .cloned()
+                    .unwrap_or(Holder::Open);
+                self.model
+                    .holders
+                    .insert(seat, Holder::Bot(Box::new(under)));
+                self.add_asker(Asker {
+                    key: self.owner.clone(),
+                    as_seat: Some(seat),
+                });
+            }
+            Action::UnseatBot { seat } => {
+                let Some(seat) = player(seat) else { return };
+                let uri = self.uri(&format!("seats/{seat}/bot"), &self.owner);
+                let (status, body) = call_json(&self.app, "DELETE", &uri, None).await;
+                if status != StatusCode::NO_CONTENT {
+                    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+                    return;
+                }
+                self.changed_hands(seat);
+                let Some(Holder::Bot(under)) = self.model.holders.get(&seat).cloned() else {
+                    panic!("the server unseated a bot the model does not know of")
+                };
+                self.model.holders.insert(seat, *under);
             }
             Action::Seed { seat, seed } => {
                 let seat = self.model.seats[seat % n];
@@ -563,8 +665,17 @@ fn check(truth: &Truth, seen: &Seen, whole: &dyn AnyGame, positions: &[usize]) {
 
 async fn run(ruleset: &str, actions: Vec<Action>) {
     let dir = tempfile::tempdir().unwrap();
-    let tables =
-        clash_server::open(&dir.path().join("clash.db"), clash_catalogue::rulesets()).unwrap();
+    // Seated bots never act here: the GM plays their seats, so every move is the test's own.
+    let limits = clash_server::Limits {
+        bot_pause: std::time::Duration::from_secs(3600),
+        ..clash_server::Limits::default()
+    };
+    let tables = clash_server::open_with(
+        &dir.path().join("clash.db"),
+        clash_catalogue::rulesets(),
+        limits,
+    )
+    .unwrap();
     let app = clash_server::app(tables);
     let (_, created) = call_json(
         &app,
@@ -646,7 +757,7 @@ async fn run(ruleset: &str, actions: Vec<Action>) {
     for seen in &r.seen {
         check(&truth, seen, whole.as_ref(), &positions);
     }
-    // Whoever gained a seat gained no player's unrevealed choice.
+    // No seat changed hands while it held its player's unrevealed choice, whatever the route.
     for (revision, seat) in &r.gains {
         let game = truth.game_at(*revision);
         let last_by_player = truth.entries[..*revision]

@@ -96,7 +96,7 @@
         }, { path: 'backgrounds', add: 'Add a background', max: 3, blank: () => ({ name: '', points: 1 }) });
         backgrounds.addEventListener('input', points.update);
         points.update();
-        parts.push(K.fieldset('backgrounds', 'Backgrounds', 'Three points over backgrounds you name, at most 2 in one (IT-10). You spend them to make problems go your way.', backgrounds, points.p));
+        parts.push(K.fieldset('backgrounds', 'Backgrounds', 'Three points over backgrounds you name, each named once, at most 2 in one (IT-10). You spend them to make problems go your way.', backgrounds, points.p));
       }
 
       // Belief, flaw and goal (IT-11).

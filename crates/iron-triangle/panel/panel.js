@@ -260,6 +260,7 @@
     if (p.vetoed) box.append(h('p', 'hint', 'Vetoed: ' + deciderText(v, p.vetoed)));
     if ((p.vetoes || []).length) box.append(h('p', 'hint', 'Vetoes: ' + fmt(p.vetoes)));
     if ((p.rejected || []).length) box.append(h('p', 'hint', 'Narration rejected by ' + p.rejected.join(', ')));
+    if (p.like_closed) box.append(h('p', 'hint', 'For you, GM: a closed problem had the same description. Whether this is a retry is yours to judge (IT-20).'));
     return box;
   }
 
@@ -790,7 +791,7 @@
 
   function problemPart(byType, send) {
     if (!byType.has('open_problem')) return null;
-    const g = group('problem:new', 'Open a problem', 'The players pick options in secret; the highest decides (IT-15 … IT-18). A problem already resolved is not tried again (IT-20).');
+    const g = group('problem:new', 'Open a problem', 'The players pick options in secret; the highest decides (IT-15 … IT-18). Whether a problem is just being tried again is yours to judge (IT-20).');
     const text = input('problem:new:text', 'text', 'What stands in the way', '', { maxlength: '2000' });
     g.body.append(text, button(g, 'Open the problem', send, () => {
       if (!text.value.trim()) throw new Error('Describe the problem (IT-15).');

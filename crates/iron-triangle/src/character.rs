@@ -207,6 +207,32 @@ impl Character {
     pub fn background_points(&self) -> u32 {
         self.backgrounds.iter().map(|b| b.current).sum::<u32>() + self.unassigned_points
     }
+
+    /// The background called `name`, names compared as a player reads them (IT-10,
+    /// [`crate::names::same`]).
+    pub fn background(&self, name: &str) -> Option<&Background> {
+        self.backgrounds
+            .iter()
+            .find(|b| crate::names::same(&b.name, name))
+    }
+}
+
+/// The refusal for two backgrounds of one sheet named alike (IT-10): each is written once,
+/// with all its points.
+pub(crate) fn repeated_background(first: &str, second: &str) -> String {
+    let once = "write each background once, with all its points (at most 2)";
+    if first.trim() == second.trim() {
+        format!(
+            "{} is listed twice: {once}",
+            crate::limits::shown(first.trim())
+        )
+    } else {
+        format!(
+            "{} and {} are the same background: {once}",
+            crate::limits::shown(first.trim()),
+            crate::limits::shown(second.trim())
+        )
+    }
 }
 
 /// How a character is written in a setup or a creation command.
@@ -495,6 +521,7 @@ impl CharacterSheet {
         if self.backgrounds.iter().any(|b| b.name.trim().is_empty()) {
             return Err(RuleError::setup("IT-10", "backgrounds are named"));
         }
+        self.check_background_names()?;
         if let Some(b) = self
             .backgrounds
             .iter()
@@ -516,6 +543,23 @@ impl CharacterSheet {
                 "IT-10",
                 format!("{total} background points assigned; assign all {BACKGROUND_POINTS}"),
             ));
+        }
+        Ok(())
+    }
+
+    /// A background is known by its name (IT-10): two entries named alike would split one
+    /// background's points, past the 2 it may hold, and payments would look at only one.
+    fn check_background_names(&self) -> Result<(), RuleError> {
+        for (i, b) in self.backgrounds.iter().enumerate() {
+            if let Some(first) = self.backgrounds[..i]
+                .iter()
+                .find(|o| crate::names::same(&o.name, &b.name))
+            {
+                return Err(RuleError::setup(
+                    "IT-10",
+                    repeated_background(&first.name, &b.name),
+                ));
+            }
         }
         Ok(())
     }
@@ -723,7 +767,7 @@ impl CharacterSheet {
                 .backgrounds
                 .iter()
                 .map(|b| Background {
-                    name: b.name.clone(),
+                    name: b.name.trim().to_string(),
                     current: b.current.unwrap_or(b.points),
                     max: b.points,
                 })
@@ -825,6 +869,29 @@ mod tests {
             current: None,
         }];
         assert_eq!(rule_of(&s), Some("IT-10")); // TV-12, IT-10
+    }
+
+    #[test]
+    fn it_10_a_background_is_listed_once() {
+        let mut s = ada();
+        let bg = |name: &str, points| BackgroundSheet {
+            name: name.into(),
+            points,
+            current: None,
+        };
+        s.backgrounds = vec![bg("Sailor", 2), bg("Sailor", 1)];
+        let refusal = s.build().unwrap_err();
+        assert_eq!(refusal.rule(), Some("IT-10")); // IT-10: 3 points in Sailor
+        assert_eq!(
+            refusal.reason(),
+            "“Sailor” is listed twice: write each background once, with all its points (at most 2)"
+        );
+        s.backgrounds = vec![bg("Sailor", 2), bg("SAILOR ", 1)];
+        assert_eq!(rule_of(&s), Some("IT-10")); // IT-10: case and spaces aside
+        s.backgrounds = vec![bg(" Sailor ", 2), bg("Sea dog", 1)];
+        let c = s.build().expect("two backgrounds");
+        assert_eq!(c.backgrounds[0].name, "Sailor"); // kept as the player meant it
+        assert_eq!(c.background("sailor").map(|b| b.max), Some(2)); // IT-10: found by name
     }
 
     #[test]

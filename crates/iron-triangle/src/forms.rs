@@ -300,6 +300,19 @@ mod tests {
     }
 
     #[test]
+    fn it_10_a_background_is_named_once_and_the_form_says_so_at_its_field() {
+        let mut s = ada();
+        s["backgrounds"] =
+            json!([{"name": "Sailor", "points": 2}, {"name": " sailor", "points": 1}]);
+        let problems = sheet_problems(&s, Maker::Player);
+        assert_eq!(at(&problems), [("backgrounds", Some("IT-10"))]); // IT-10
+        assert_eq!(
+            problems[0].message,
+            "“Sailor” and “sailor” are the same background: write each background once, with all its points (at most 2)"
+        ); // IT-10, in words a player understands
+    }
+
+    #[test]
     fn it_11_belief_flaw_and_goal_are_written() {
         let mut s = ada();
         s["belief"] = json!("");

@@ -121,7 +121,18 @@
 //!   declared while a standing veto is not yet narrated counts as simultaneous: it is spent
 //!   (D-22) and the GM may pick it (`pick_veto`); otherwise the first declared stands. A GM
 //!   rejection of a vetoer's narration makes the vetoer narrate again.
-//! - A problem whose description matches an already closed one cannot be opened again (IT-20).
+//! - Not retrying a problem (IT-20) is narrative, so the GM judges it: any description may be
+//!   opened. When a closed problem had the same description (compared like background names),
+//!   the GM's view says so (`like_closed`, and a note in the GM's text picture); nobody else
+//!   sees the note.
+//! - Backgrounds are known by their names (IT-10), compared as a player reads them: names
+//!   differing only in letter case or surrounding spaces ("Sailor", " sailor ") are the same
+//!   background ([`names::same`]). A sheet listing one twice is refused under IT-10 wherever it
+//!   comes in (creation, a form, an imported sheet, a setup or position), and so is an IT-65
+//!   rename onto another background's name. Option 2's point and its undoing by a veto find
+//!   the background by that name, and the IT-62 refill fills each named background to its own
+//!   max. (A table stored before names were compared may still hold a name twice: its points
+//!   are then counted together, so option 2 can still be paid from it.)
 //! - Rests: one `rest` command from any player seat stands for the players' joint choice; it
 //!   carries each PC's breather type (D-14) and short-rest tie pick. A rest is possible once a
 //!   conflict has stopped running (or when the setup says `rest_due`), until the party rests.

@@ -24,13 +24,17 @@ pub const MAX_LEVEL: u32 = 100;
 pub const MAX_BACKGROUNDS: usize = 3;
 pub const MAX_CLOSED_PROBLEMS: usize = 500;
 
-/// Refuse a name longer than [`MAX_NAME`] characters.
+/// Refuse a name longer than [`MAX_NAME`] characters, or one holding control characters or
+/// characters that reorder or hide text (see `clash_core::text::plain_name`).
 pub fn name(text: &str, rule: &'static str, what: &str) -> Result<(), RuleError> {
+    clash_core::text::plain_name(what, text).map_err(|e| RuleError::illegal(rule, e))?;
     bounded(text, MAX_NAME, rule, what)
 }
 
-/// Refuse a text longer than [`MAX_TEXT`] characters.
+/// Refuse a text longer than [`MAX_TEXT`] characters, or one holding control characters other
+/// than line breaks and tabs.
 pub fn text(text: &str, rule: &'static str, what: &str) -> Result<(), RuleError> {
+    clash_core::text::plain_text(what, text).map_err(|e| RuleError::illegal(rule, e))?;
     bounded(text, MAX_TEXT, rule, what)
 }
 

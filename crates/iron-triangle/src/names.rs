@@ -25,6 +25,17 @@ pub fn ordinal_player(n: u8) -> String {
     }
 }
 
+/// Whether two names read as the same to a player: letter case and surrounding spaces make no
+/// difference ("Sailor", " sailor " and "SAILOR" are one name; "Sea dog" is another). This is
+/// how backgrounds are told apart (IT-10) and how the GM's note spots a problem described like
+/// a closed one (IT-20).
+pub fn same(a: &str, b: &str) -> bool {
+    fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
+        s.trim().chars().flat_map(char::to_lowercase)
+    }
+    folded(a).eq(folded(b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,5 +47,13 @@ mod tests {
         assert_eq!(list(&["Ada", "Bo", "Cy"]), "Ada, Bo and Cy");
         assert_eq!(ordinal_player(2), "the second player");
         assert_eq!(ordinal_player(200), "a player without a character");
+    }
+
+    #[test]
+    fn names_are_the_same_whatever_their_case_and_surrounding_spaces() {
+        assert!(same("Sailor", "  sAILOR ")); // IT-10: one background
+        assert!(same("Écuyer", "écuyer"));
+        assert!(!same("Sailor", "Sea dog"));
+        assert!(!same("Dock worker", "Dockworker")); // spaces inside a name count
     }
 }

@@ -348,7 +348,7 @@ fn it_19_the_gm_rejects_a_narration_and_the_next_highest_decides() {
 }
 
 #[test]
-fn it_20_a_problem_is_not_retried() {
+fn it_20_a_retry_is_the_gms_to_judge_so_a_like_description_is_noted_not_refused() {
     let mut t = T::new(json!({"characters": [ada("p1")]}));
     open(&mut t, "The locked door");
     t.ok(
@@ -360,12 +360,35 @@ fn it_20_a_problem_is_not_retried() {
         json!({"type": "narrate_outcome", "text": "Ada kicks it and breaks a toe; guards come."}),
     );
     t.ok(GM, json!({"type": "close_problem"}));
-    t.refused(
-        GM,
-        json!({"type": "open_problem", "description": "The locked door"}),
-        "IT-20",
-    ); // IT-20
+    // IT-20 is narrative: another locked door is a problem of its own, and only the GM can
+    // tell a retry, so the description is not refused. The GM's view notes the likeness.
+    open(&mut t, "the locked door ");
+    let note = |t: &T, v: Viewer| t.view(v)["campaign"]["problem"].get("like_closed").cloned();
+    assert_eq!(note(&t, Viewer::Seat(GM)), Some(json!(true))); // IT-20: a hint for the GM
+    assert_eq!(note(&t, Viewer::Seat(P1)), None); // the note is the GM's alone
+    assert_eq!(note(&t, Viewer::Spectator), None);
+    let said = "a closed problem had the same description";
+    assert!(IronTriangle::render(t.state(), Viewer::Seat(GM)).contains(said)); // IT-20
+    assert!(!IronTriangle::render(t.state(), Viewer::Seat(P1)).contains(said));
+    t.ok(P1, json!({"type": "choose_option", "option": 1}));
+    t.ok(
+        P1,
+        json!({"type": "narrate_outcome", "text": "Ada finds the key under the mat."}),
+    );
+    t.ok(GM, json!({"type": "close_problem"}));
     open(&mut t, "The guards");
+    assert_eq!(note(&t, Viewer::Seat(GM)), None); // IT-20: nothing alike, no note
+}
+
+#[test]
+fn it_20_a_position_may_open_a_problem_described_like_a_closed_one() {
+    // IT-20 is the GM's judgement in a position too: nothing refuses the description.
+    let t = T::new(json!({"characters": [ada("p1")], "campaign": {
+        "problems_opened": 2, "closed_problems": ["The locked door"], "open_problem": "The locked door"}}));
+    assert_eq!(
+        t.view(Viewer::Seat(GM))["campaign"]["problem"]["like_closed"],
+        json!(true)
+    ); // IT-20
 }
 
 #[test]

@@ -122,6 +122,12 @@ fn check_ranges(table: &Table) -> Result<(), TestCaseError> {
         }
         let maxes: u32 = c.backgrounds.iter().map(|b| b.max).sum();
         prop_assert!(maxes + c.unassigned_points <= 3, "IT-10: {}", c.name); // IT-10
+        for (i, b) in c.backgrounds.iter().enumerate() {
+            let twice = c.backgrounds[..i]
+                .iter()
+                .any(|o| iron_triangle::names::same(&o.name, &b.name));
+            prop_assert!(!twice, "IT-10: {} holds {} twice", c.name, b.name); // IT-10
+        }
         prop_assert!(c.background_points() <= 3); // IT-10
         for a in iron_triangle::Action::ALL {
             prop_assert!(

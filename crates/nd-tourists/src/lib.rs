@@ -69,6 +69,9 @@
 //!   save it, ND-18). A narrative card that makes a fifth reversed card Wipes Out at Loss time.
 //! * D-10 winners must still be in play; Contenders Wiped Out this round count for the break
 //!   (ND-17) but are losers. A Dominant Wiped Out loses; nobody wins that round.
+//! * D-10 compares the breakers' bid lines as they stood when bidding ended, reversed cards
+//!   included: the Losses of step 1 take cards off the lines only after the winners are judged,
+//!   so orientation never decides who wins (ND-17), narrates first or refills (ND-26).
 //! * Win refills go to whoever drew the party's last card (ND-29), else its first character
 //!   still playing (D-13). An NPC's sheet size is the number of Reserve cards the GM drew.
 //! * A Reframe (ND-25) ends this Conflict and records each Lasting Loss as a new Weakness; the

@@ -42,9 +42,12 @@ pub fn resolve(
     dominant: Option<PartyId>,
     rng: &mut dyn Randomness,
 ) -> Result<(), RuleError> {
+    // D-10 judges breakers on their bid lines as they stood when the round ended: step 1's
+    // Losses take reversed cards off the lines, and orientation must not decide who wins.
+    let standing = standing_breakers(r.state(), &outcome);
     take_losses(r);
     let st = r.state();
-    let (winners, losers) = winners_and_losers(st, &outcome, dominant);
+    let (winners, losers) = winners_and_losers(st, &outcome, dominant, &standing);
     let narration = narration_order(st, &winners, &losers);
     r.emit(Event::RoundResolved {
         winners,
@@ -103,11 +106,35 @@ fn take_losses(r: &mut Ruling) {
     }
 }
 
-/// D-10.
+/// D-10: the breakers not broken, set against set (ND-17), by another breaker; all of them if
+/// that leaves none. Empty unless the Dominant was broken.
+fn standing_breakers(st: &State, outcome: &Outcome) -> Vec<PartyId> {
+    let Outcome::DominantBroken { breakers } = outcome else {
+        return Vec::new();
+    };
+    let line = |p: PartyId| st.parties[p as usize].bid_line.as_slice();
+    let unbroken: Vec<PartyId> = breakers
+        .iter()
+        .copied()
+        .filter(|b| {
+            !breakers
+                .iter()
+                .any(|o| o != b && breaks(line(*o), line(*b)))
+        })
+        .collect();
+    if unbroken.is_empty() {
+        breakers.clone()
+    } else {
+        unbroken
+    }
+}
+
+/// D-10; `standing` are the breakers that win if still in play ([`standing_breakers`]).
 fn winners_and_losers(
     st: &State,
     outcome: &Outcome,
     dominant: Option<PartyId>,
+    standing: &[PartyId],
 ) -> (Vec<PartyId>, Vec<PartyId>) {
     let round = st.round.number;
     let took_part = |i: usize| {
@@ -134,23 +161,8 @@ fn winners_and_losers(
                 .collect();
             (dominant.into_iter().filter(in_play).collect(), contenders)
         }
-        Outcome::DominantBroken { breakers } => {
-            let line = |p: PartyId| st.parties[p as usize].bid_line.as_slice();
-            let unbroken: Vec<PartyId> = breakers
-                .iter()
-                .copied()
-                .filter(|b| {
-                    !breakers
-                        .iter()
-                        .any(|o| o != b && breaks(line(*o), line(*b)))
-                })
-                .collect();
-            let chosen = if unbroken.is_empty() {
-                breakers.clone()
-            } else {
-                unbroken
-            };
-            let winners: Vec<PartyId> = chosen.into_iter().filter(in_play).collect();
+        Outcome::DominantBroken { .. } => {
+            let winners: Vec<PartyId> = standing.iter().copied().filter(in_play).collect();
             let mut losers: Vec<PartyId> = dominant.into_iter().collect();
             losers.extend(
                 all.iter()

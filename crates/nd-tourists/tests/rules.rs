@@ -231,6 +231,51 @@ fn nd17_cards_of_different_contenders_are_never_pooled() {
     assert_eq!((r.winners, r.losers), (vec![2], vec![0, 1])); // D-10
 }
 
+/// Ash and Birch (one sheet each, Reserve 0 of 1) against Elm, Dominant with Control 4.
+fn ash_birch_and_elm() -> Table {
+    let party = |name: &str, seat: &str, v: i32| {
+        json!({"name": name, "seat": seat, "characters": [{"name": name,
+            "attribute": {"name": "Might", "value": v}, "reserve_size": 1}]})
+    };
+    let mut elm = party("Elm", "gm", 9);
+    elm["reserve_draws"] = json!(0);
+    let mut t =
+        Table::new(json!({"parties": [party("Ash", "p1", 5), party("Birch", "p2", 5), elm]}));
+    t.ok(gm(), json!({"type": "start"}), &[]);
+    t
+}
+
+#[test]
+fn d10_nd17_nd26_breakers_are_compared_as_bid_whatever_their_orientation() {
+    // The example: Ash bids XVII upright, Birch bids XIX, and both break Elm's Rock
+    // Home. XIX beats XVII, so Birch's line breaks Ash's and not the reverse: Birch wins,
+    // whether XIX lies upright or reversed (ND-2: orientation only matters for Losses).
+    for birch in ["XIX↑", "XIX↓"] {
+        let mut t = ash_birch_and_elm();
+        t.bid_settled(p(1), "XVII↑");
+        t.bid_settled(p(2), birch);
+        t.bid_settled(gm(), "Rock Home↑");
+        t.pass(p(1));
+        t.pass(p(2));
+        let events = t.pass(gm());
+        assert_eq!(
+            outcome(&events),
+            Some(Outcome::DominantBroken {
+                breakers: vec![0, 1]
+            })
+        ); // ND-17: both break Elm
+        let r = t.state.round.result.clone().unwrap();
+        assert_eq!(r.winners, vec![1], "{birch}"); // D-10: Birch, not Ash
+        assert_eq!(r.losers, vec![2], "{birch}"); // D-10: Elm loses, Ash is neither
+        assert_eq!(r.narration, vec![1, 2, 0], "{birch}"); // ND-22 step 2: winners first
+        let reversed = birch.ends_with('↓');
+        assert_eq!(t.state.parties[1].temporary.len(), usize::from(reversed)); // ND-21
+        t.ok(gm(), json!({"type": "next_round"}), &["II↑"]);
+        let reserve = |k: usize| t.state.parties[k].characters[0].reserve.len();
+        assert_eq!((reserve(0), reserve(1)), (0, 1), "{birch}"); // ND-26: the winner refills
+    }
+}
+
 #[test]
 fn nd18_only_the_dominant_turns_once_per_card_with_tokens() {
     let mut t = kaiju();

@@ -68,10 +68,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
             "{name:?} is too long: a name has at most {NAME_BYTES} bytes (24 plain letters)"
         ));
     }
-    if name.chars().any(char::is_control) {
-        return Err("a name holds no control characters".into());
-    }
-    Ok(())
+    clash_core::text::plain_name("a name", name)
 }
 
 /// How a seat is named at the table: its colour, with its player's name when given

@@ -287,8 +287,10 @@
       const kind = kindOf(ev);
       const li = el('li', { 'data-index': String(ev.index), 'data-kind': kind, class: 'fresh ' + kind + (ev.table ? ' table-event' : '') });
       if (kind === 'talk') {
+        // What a person typed stays in an isolate of its own: a right-to-left line or a stray
+        // direction mark cannot reorder the speaker's name or the lines around it.
         const colon = ev.text.indexOf(': ');
-        li.append(el('b', {}, ev.text.slice(0, colon + 1)), ev.text.slice(colon + 1));
+        li.append(el('b', {}, ev.text.slice(0, colon + 1)), ' ', el('bdi', {}, ev.text.slice(colon + 2)));
         if (ev.table.type === 'whispered') li.classList.add('whisper');
       } else {
         li.textContent = ev.text;
@@ -340,6 +342,15 @@
     $('chat').hidden = !room.can_talk;
     $('chat-readonly').hidden = room.can_talk || room.role !== 'spectator';
     $('whisper-box').hidden = !room.can_whisper;
+    // The GM may whisper to one player: every seat a player holds, by the name the table knows.
+    const to = $('whisper-to');
+    const players = room.can_talk && room.role === 'gm'
+      ? room.people.filter((p) => p.holder === 'player') : [];
+    $('whisper-to-box').hidden = players.length === 0;
+    const chosen = to.value;
+    to.replaceChildren(el('option', { value: '' }, 'Everyone'),
+      ...players.map((p) => el('option', { value: p.seat }, p.name + ' only')));
+    if (players.some((p) => p.seat === chosen)) to.value = chosen;
   }
 
   $('chat').addEventListener('submit', async (e) => {
@@ -350,7 +361,7 @@
     $('chat-error').textContent = '';
     const r = await fetch(api + '/chat?' + keyParam, {
       method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ text: text, to_gm: $('whisper').checked }),
+      body: JSON.stringify({ text: text, to_gm: $('whisper').checked, to: $('whisper-to').value || undefined }),
     }).catch((err) => ({ ok: false, status: 0, json: async () => ({ error: { message: err.message } }) }));
     if (!r.ok) { showError($('chat-error'), await errorOf(r), r.status); return; }
     input.value = '';
@@ -648,6 +659,8 @@
       try { panel($('panel'), update, send); } catch (e) { console.error(e); }
     }
     if (rememberedTitle !== update.title) { rememberedTitle = update.title; remember(update); }
+    // The Fair dice card's own check (fair-check.js) follows the log's head.
+    document.dispatchEvent(new CustomEvent('clash:update', { detail: update }));
     document.body.dataset.events = String(cursor);
     document.body.dataset.gameEvents = String(document.querySelectorAll('#log li:not(.table-event)').length);
   }

@@ -447,7 +447,9 @@ pub fn rewrite(
     }])
 }
 
-/// IT-65: backgrounds change only with GM approval — the GM gives this command.
+/// IT-65: backgrounds change only with GM approval — the GM gives this command. Backgrounds
+/// are found and told apart by name as a player reads them (IT-10), so a rename may fix a
+/// name's capitals but not give it another background's name.
 pub fn change_background(
     table: &Table,
     seat: Seat,
@@ -461,7 +463,7 @@ pub fn change_background(
     if !c.is_pc() {
         return Err(RuleError::illegal("IT-65", format!("{name} is not a PC")));
     }
-    if !c.backgrounds.iter().any(|b| b.name == background) {
+    let Some(old) = c.background(background) else {
         return Err(RuleError::illegal(
             "IT-65",
             format!(
@@ -469,22 +471,33 @@ pub fn change_background(
                 crate::limits::shown(background)
             ),
         ));
-    }
+    };
     non_empty(new_name, "IT-65", "the new background")?;
     crate::limits::name(new_name, "IT-65", "the new background")?;
-    if c.backgrounds.iter().any(|b| b.name == new_name.trim()) {
+    let new_name = new_name.trim();
+    if old.name == new_name {
         return Err(RuleError::illegal(
             "IT-65",
+            format!("that is already the name of {name}'s background"),
+        ));
+    }
+    let other = c
+        .backgrounds
+        .iter()
+        .find(|b| b.name != old.name && crate::names::same(&b.name, new_name));
+    if let Some(other) = other {
+        return Err(RuleError::illegal(
+            "IT-10",
             format!(
-                "{name} already has a background {}",
-                crate::limits::shown(new_name)
+                "{name} already has a background called {}; each background has a name of its own",
+                crate::limits::shown(&other.name)
             ),
         ));
     }
     Ok(vec![CampaignEvent::BackgroundChanged {
         character: c.name.clone(),
-        background: background.to_string(),
-        new_name: new_name.trim().to_string(),
+        background: old.name.clone(),
+        new_name: new_name.to_string(),
     }])
 }
 
@@ -540,10 +553,11 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
             background,
             new_name,
         } => {
-            if let Some(b) = table
-                .character_mut(character)
-                .and_then(|c| c.backgrounds.iter_mut().find(|b| b.name == *background))
-            {
+            if let Some(b) = table.character_mut(character).and_then(|c| {
+                c.backgrounds
+                    .iter_mut()
+                    .find(|b| crate::names::same(&b.name, background))
+            }) {
                 b.name = new_name.clone();
             }
         }

@@ -52,7 +52,8 @@ pub struct Campaign {
     pub problems_opened: u32,
     /// The problem being resolved, if any (one at a time).
     pub problem: Option<Problem>,
-    /// Descriptions of finished problems: a problem is not retried (IT-20).
+    /// Descriptions of finished problems, for the GM's note on a problem described like one of
+    /// them. Not retrying a problem is narrative (IT-20): the GM judges, nothing is refused.
     pub closed_problems: Vec<String>,
     /// For each player seat, the number of the last problem it decided (IT-17, IT-18, D-21).
     pub last_decided: BTreeMap<Seat, u32>,
@@ -82,7 +83,8 @@ pub struct CampaignSetup {
     /// PCs that levelled up at this session end (IT-60: one level per session).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub levelled_this_session: Vec<String>,
-    /// Descriptions of problems already resolved, which are not retried (IT-20).
+    /// Descriptions of problems already resolved, for the GM's IT-20 note (see
+    /// [`Campaign::closed_problems`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub closed_problems: Vec<String>,
     /// A problem the GM has just opened, before anyone commits a pick: its description. Its
@@ -151,7 +153,7 @@ impl CampaignSetup {
 }
 
 /// The parts of a position's campaign that name characters: level-ups already taken this
-/// session, replacements still levelling up, and an open problem (IT-15, IT-20, IT-60, IT-66).
+/// session, replacements still levelling up, and an open problem (IT-15, IT-60, IT-66).
 pub(crate) fn restore_position(table: &mut Table, setup: &CampaignSetup) -> Result<(), RuleError> {
     let pc = |name: &str| table.character(name).filter(|c| c.is_pc());
     for name in &setup.levelled_this_session {
@@ -225,13 +227,6 @@ pub(crate) fn restore_position(table: &mut Table, setup: &CampaignSetup) -> Resu
                 "IT-15",
                 "the open problem is one of the problems opened: count it",
             ));
-        }
-        if setup
-            .closed_problems
-            .iter()
-            .any(|d| d == description.trim())
-        {
-            return Err(RuleError::setup("IT-20", "a problem is not retried"));
         }
         table.campaign.problem = Some(Problem {
             number: setup.problems_opened,

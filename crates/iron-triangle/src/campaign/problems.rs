@@ -2,6 +2,9 @@
 //! commits a hidden pick (one of the four options, or a pass); once all are ready the picks are
 //! revealed together; the highest option decides, ties going to the least recent decider and
 //! then to the GM's pick; the decider narrates and alone pays.
+//!
+//! Not retrying a problem (IT-20) is narrative and the GM's to judge: any description may be
+//! opened, and the GM's view notes one that a closed problem already had.
 
 use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
@@ -11,6 +14,7 @@ use std::collections::BTreeMap;
 use super::{CampaignCommand, CampaignEvent, non_empty, pc_of, require_gm, require_player};
 use crate::Table;
 use crate::character::{Background, Character, MAX_POINTS_IN_ONE_BACKGROUND};
+use crate::names::same;
 
 /// The four problem options (IT-15), written as their numbers 1-4 in JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -258,21 +262,9 @@ pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<Campaign
     }
     non_empty(description, "IT-15", "a problem's description")?;
     crate::limits::text(description, "IT-15", "a problem's description")?;
+    // IT-20 (a problem is not retried) is narrative: the GM judges a retry, so a description
+    // like a closed one is not refused; the GM's view notes it (`ProblemView::like_closed`).
     let description = description.trim();
-    if table
-        .campaign
-        .closed_problems
-        .iter()
-        .any(|d| d == description)
-    {
-        return Err(RuleError::illegal(
-            "IT-20",
-            format!(
-                "{} was already resolved; a problem is not retried",
-                crate::limits::shown(description)
-            ),
-        ));
-    }
     let number = table
         .campaign
         .problems_opened
@@ -569,34 +561,57 @@ fn no_background(background: Option<&str>, payment: Payment) -> Result<Payment, 
 }
 
 /// Which point pays for option 2 (IT-18, D-18): the named background's own point, or else an
-/// unassigned point that joins that background as it is spent.
+/// unassigned point that joins that background as it is spent. A background is found by its
+/// name as a player reads it (IT-10, [`same`]), and the payment keeps the sheet's spelling.
 pub(crate) fn point_payment(c: &Character, name: &str) -> Result<Payment, RuleError> {
     let name = name.trim();
     non_empty(name, "D-18", "a background's name")?;
     crate::limits::name(name, "D-18", "a background's name")?;
-    let existing = c.backgrounds.iter().find(|b| b.name == name);
+    // One entry per name since IT-10 is checked by name; a table stored before then may hold
+    // a name twice, and its points are then counted together rather than the first entry's.
+    let named = || c.backgrounds.iter().filter(|b| same(&b.name, name));
+    let held: u32 = named().map(|b| b.current).sum();
+    let max: u32 = named().map(|b| b.max).sum();
+    let existing = named().next();
+    let spelled = existing.map_or(name, |b| b.name.as_str());
     let payment = |joined, created| Payment::Point {
-        background: name.to_string(),
+        background: spelled.to_string(),
         joined,
         created,
     };
     match existing {
-        Some(b) if b.current > 0 => Ok(payment(false, false)),
+        Some(_) if held > 0 => Ok(payment(false, false)),
         _ if c.unassigned_points == 0 => Err(RuleError::illegal(
             "IT-16",
             format!(
                 "{} has no point to spend in {}",
                 c.name,
-                crate::limits::shown(name)
+                crate::limits::shown(spelled)
             ),
         )),
-        Some(b) if b.max >= MAX_POINTS_IN_ONE_BACKGROUND => Err(RuleError::illegal(
+        Some(_) if max >= MAX_POINTS_IN_ONE_BACKGROUND => Err(RuleError::illegal(
             "D-18",
-            format!("{name} already holds {MAX_POINTS_IN_ONE_BACKGROUND} points at most"),
+            format!("{spelled} already holds {MAX_POINTS_IN_ONE_BACKGROUND} points at most"),
         )),
         Some(_) => Ok(payment(true, false)),
         None => Ok(payment(true, true)),
     }
+}
+
+/// The entry of background `name` that `fits`, else its first one (see [`point_payment`] on
+/// a name held twice).
+fn entry_mut<'a>(
+    c: &'a mut Character,
+    name: &str,
+    fits: fn(&Background) -> bool,
+) -> Option<&'a mut Background> {
+    let named = |b: &Background| same(&b.name, name);
+    let at = c
+        .backgrounds
+        .iter()
+        .position(|b| named(b) && fits(b))
+        .or_else(|| c.backgrounds.iter().position(named))?;
+    c.backgrounds.get_mut(at)
 }
 
 pub(crate) fn pay(c: &mut Character, payment: &Payment) {
@@ -614,13 +629,13 @@ pub(crate) fn pay(c: &mut Character, payment: &Payment) {
                     max: 0,
                 });
             }
-            if let Some(b) = c.backgrounds.iter_mut().find(|b| b.name == *background) {
-                if *joined {
-                    c.unassigned_points = c.unassigned_points.saturating_sub(1);
+            if *joined {
+                c.unassigned_points = c.unassigned_points.saturating_sub(1);
+                if let Some(b) = entry_mut(c, background, |_| true) {
                     b.max += 1;
-                } else {
-                    b.current = b.current.saturating_sub(1);
                 }
+            } else if let Some(b) = entry_mut(c, background, |b| b.current > 0) {
+                b.current = b.current.saturating_sub(1);
             }
         }
         Payment::Trait { which, .. } => {
@@ -639,17 +654,17 @@ pub(crate) fn unpay(c: &mut Character, payment: &Payment) {
             joined,
             created,
         } => {
-            if let Some(b) = c.backgrounds.iter_mut().find(|b| b.name == *background) {
-                if *joined {
-                    c.unassigned_points += 1;
+            if *joined {
+                c.unassigned_points += 1;
+                if let Some(b) = entry_mut(c, background, |_| true) {
                     b.max = b.max.saturating_sub(1);
-                } else {
-                    b.current = (b.current + 1).min(b.max);
                 }
+            } else if let Some(b) = entry_mut(c, background, |b| b.current < b.max) {
+                b.current = (b.current + 1).min(b.max);
             }
             if *created {
                 c.backgrounds
-                    .retain(|b| !(b.name == *background && b.max == 0));
+                    .retain(|b| !(same(&b.name, background) && b.max == 0));
             }
         }
         Payment::Trait { which, q1_before } => {

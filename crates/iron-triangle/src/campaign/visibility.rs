@@ -36,6 +36,11 @@ pub struct ProblemView {
     pub rejected: Vec<Seat>,
     pub vetoed: Option<Decider>,
     pub vetoes: Vec<DeclaredVeto>,
+    /// The GM's view only: a closed problem had the same description (names compared as in
+    /// [`crate::names::same`]). A hint for the GM, who judges whether this is a retry (IT-20,
+    /// narrative); nothing is refused for it. Left out when false and for everyone else.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub like_closed: bool,
 }
 
 /// A committed pick as one viewer sees it: `pick` is absent for others until the reveal.
@@ -93,11 +98,21 @@ pub fn view(table: &Table, viewer: Viewer) -> CampaignView {
             rejected: p.rejected.clone(),
             vetoed: p.vetoed.clone(),
             vetoes: p.vetoes.clone(),
+            like_closed: viewer.is(Seat::Gm) && like_closed(table, &p.description),
         }),
         last_decided: c.last_decided.clone(),
         rests: c.rests,
         replacements: c.replacements.clone(),
     }
+}
+
+/// A closed problem had this description (IT-20: the GM's note, see [`ProblemView`]).
+fn like_closed(table: &Table, description: &str) -> bool {
+    table
+        .campaign
+        .closed_problems
+        .iter()
+        .any(|d| crate::names::same(d, description))
 }
 
 /// True while `seat` has committed a problem pick that is not revealed yet (IT-2).
@@ -163,6 +178,12 @@ pub fn render(table: &Table, viewer: Viewer) -> String {
     }
     if let Some(p) = &v.problem {
         let _ = writeln!(out, "Problem #{}: {}", p.number, p.description);
+        if p.like_closed {
+            let _ = writeln!(
+                out,
+                "  note for the GM: a closed problem had the same description; whether this is a retry is yours to judge (IT-20)"
+            );
+        }
         for k in &p.choosers {
             let pick = match k.pick {
                 None => "ready".to_string(),

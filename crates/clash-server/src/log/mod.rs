@@ -20,16 +20,15 @@
 //! hash). Canonical JSON is compact with object keys sorted, so the same entry always hashes the
 //! same whatever order its fields were written in.
 
-use std::fmt::Write as _;
+mod chain;
 
 use clash_core::{Draw, Seat, Strength};
-use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
-/// 32 bytes of hash.
-pub type Hash = [u8; 32];
+pub use chain::{
+    Chainer, Hash, canonical, chain, commitment, digest, hex, salt, unhex, unhex_hash,
+};
 
 /// One entry of the log, exactly as stored and hashed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -98,8 +97,13 @@ pub enum TableEvent {
     },
     /// A client seed for chance from here on (`by` is a seat, or `gm` for the GM's link).
     SeedAdded { by: String, seed: String },
-    /// A new invite link for a seat; any earlier link or invite for it stops working.
-    InviteIssued { seat: Seat },
+    /// A new invite link for a seat; any earlier link or invite for it stops working
+    /// (`replaced`: there was one).
+    InviteIssued {
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        replaced: bool,
+    },
     /// An invite was used: the seat now has its player, with a key only they hold.
     SeatClaimed { seat: Seat },
     /// The GM plays the seat from now on.
@@ -119,12 +123,15 @@ pub enum TableEvent {
     SecretRevealed { secret: String },
     /// A line of table talk from `by` (`gm` or a seat), for everyone at the table.
     Said { by: String, text: String },
-    /// A line from a player to the GM alone: only the GM and its sender read it, in the live
-    /// log and in the table's record (see [`TableEvent::readable_by`]).
+    /// A line from a player to the GM alone, or (with `to`) from the GM to one seat's player:
+    /// only the GM and that seat's player read it, in the live log and in the table's record
+    /// (see [`TableEvent::readable_by`]).
     Whispered {
         by: String,
         #[serde(default)]
         text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<Seat>,
     },
     /// The GM took back command `n` (by `seat`, at log position `at`, with its `events` game
     /// events): the game goes on as if it had not been sent. Nothing is deleted: the command and
@@ -153,6 +160,15 @@ pub enum TableEvent {
     OddsSwitched { enabled: bool },
 }
 
+/// Who reads the table's talk: the GM, a seat's player (who holds the seat since log position
+/// `since`, when they claimed it), or a spectator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    Gm,
+    Player { seat: Seat, since: usize },
+    Spectator,
+}
+
 /// Who said a line of table talk: `gm` or a seat, by name.
 fn speaker(by: &str, name: &dyn Fn(Seat) -> String) -> String {
     by.parse::<Seat>()
@@ -173,25 +189,19 @@ impl TableEvent {
     pub fn narrate(&self, name: &dyn Fn(Seat) -> String) -> String {
         let seat = |s: &Seat| format!("{}'s seat", name(*s));
         match self {
-            TableEvent::Created { commitment, .. } => format!(
-                "The table is set. Fair dice: the server's secret is sealed as {}…; it is revealed when the table ends.",
-                &commitment[..commitment.len().min(16)]
-            ),
-            TableEvent::SeedAdded { by, seed } => {
-                let who = by
-                    .parse::<Seat>()
-                    .map_or_else(|_| "Someone".to_string(), |s| capitalised(&name(s)));
-                format!(
-                    "{who} adds a seed to the dice ({}…).",
-                    &seed[..seed.len().min(12)]
-                )
+            TableEvent::Created { .. } => {
+                "The table is set. Fair dice: the server has sealed its secret, to be revealed when the table ends (see Fair dice).".into()
             }
-            TableEvent::InviteIssued { seat: s } => {
-                format!(
-                    "A new link is issued for {}; any earlier link for it no longer works.",
+            TableEvent::SeedAdded { by, .. } => {
+                format!("{} adds a seed to the dice.", speaker(by, name))
+            }
+            TableEvent::InviteIssued { seat: s, replaced } => match replaced {
+                true => format!(
+                    "A new invite is issued for {}; the earlier link no longer works.",
                     seat(s)
-                )
-            }
+                ),
+                false => format!("An invite is issued for {}.", seat(s)),
+            },
             TableEvent::SeatClaimed { seat: s } => format!("A player takes {}.", seat(s)),
             TableEvent::TakenOver { seat: s } => format!("The GM takes over {}.", seat(s)),
             TableEvent::HandedBack { seat: s } => {
@@ -212,9 +222,18 @@ impl TableEvent {
                 "The game is over, so the table closes: no more commands.".to_string()
             }
             TableEvent::Said { by, text } => format!("{}: {text}", speaker(by, name)),
-            TableEvent::Whispered { by, text } => {
+            TableEvent::Whispered { by, text, to: None } => {
                 format!("{} (to the GM only): {text}", speaker(by, name))
             }
+            TableEvent::Whispered {
+                by,
+                text,
+                to: Some(to),
+            } => format!(
+                "{} (to {} only): {text}",
+                speaker(by, name),
+                name(*to)
+            ),
             TableEvent::Undone { seat: s, .. } => format!(
                 "The GM takes back {} last command: the game goes on as if it had not been sent.",
                 match s {
@@ -240,19 +259,26 @@ impl TableEvent {
             TableEvent::OddsSwitched { enabled: false } => {
                 "The GM turns odds in play off.".into()
             }
-            TableEvent::SecretRevealed { secret } => format!(
-                "The server's secret is revealed ({}…): anyone with the table's record can now check every roll and draw.",
-                &secret[..secret.len().min(16)]
-            ),
+            TableEvent::SecretRevealed { .. } => {
+                "The server's secret is revealed: anyone with the table's record can now check every roll and draw (see Fair dice).".into()
+            }
         }
     }
 
-    /// Whether `reader` (`gm` for the GM's link, a seat for its player, `None` for a spectator)
-    /// may read this event: everyone, except a whisper, which only the GM and its sender read.
-    pub fn readable_by(&self, reader: Option<&str>) -> bool {
-        match self {
-            TableEvent::Whispered { by, .. } => reader == Some("gm") || reader == Some(by.as_str()),
-            _ => true,
+    /// Whether `reader` may read this event, logged at position `pos`: everyone may, except a
+    /// whisper, which only the GM reads and the player who held the seat it is from or to when
+    /// it was said (a seat's next player does not read the whispers of the one before).
+    pub fn readable_by(&self, reader: &Reader, pos: usize) -> bool {
+        let TableEvent::Whispered { by, to, .. } = self else {
+            return true;
+        };
+        match reader {
+            Reader::Gm => true,
+            Reader::Spectator => false,
+            Reader::Player { seat, since } => {
+                let theirs = *by == seat.to_string() || *to == Some(*seat);
+                theirs && pos >= *since
+            }
         }
     }
 
@@ -283,165 +309,10 @@ impl TableEvent {
     }
 }
 
-/// Compact JSON with object keys sorted: the form entries are hashed in.
-pub fn canonical(value: &Value) -> String {
-    let mut out = String::new();
-    write_canonical(value, &mut out);
-    out
-}
-
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, k) in keys.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String((*k).clone()).to_string());
-                out.push(':');
-                write_canonical(&map[k.as_str()], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(v, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
-
-/// The salt of the entry at `pos` (see the module docs).
-pub fn salt(secret: &[u8], table: &str, pos: u64) -> Hash {
-    let mut mac =
-        <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("HMAC accepts any key length");
-    mac.update(b"clash-entry-salt-v1\0");
-    mac.update(table.as_bytes());
-    mac.update(b"\0");
-    mac.update(&pos.to_be_bytes());
-    mac.finalize().into_bytes().into()
-}
-
-/// The digest of an entry's JSON at `pos`.
-pub fn digest(secret: &[u8], table: &str, pos: u64, entry: &Value) -> Hash {
-    let mut h = Sha256::new();
-    h.update(b"clash-entry-v1\0");
-    h.update(salt(secret, table, pos));
-    h.update(canonical(entry).as_bytes());
-    h.finalize().into()
-}
-
-/// The chain hash of an entry with digest `digest` following `previous`.
-pub fn chain(previous: &Hash, digest: &Hash) -> Hash {
-    let mut h = Sha256::new();
-    h.update(b"clash-chain-v1\0");
-    h.update(previous);
-    h.update(digest);
-    h.finalize().into()
-}
-
-/// The commitment to a secret: its SHA-256.
-pub fn commitment(secret: &[u8]) -> Hash {
-    Sha256::digest(secret).into()
-}
-
-pub fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
-
-/// Bytes from lowercase or uppercase hex; `None` if it is not hex.
-pub fn unhex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| {
-            text.get(i..i + 2)
-                .and_then(|b| u8::from_str_radix(b, 16).ok())
-        })
-        .collect()
-}
-
-/// A hash from its hex form.
-pub fn unhex_hash(text: &str) -> Option<Hash> {
-    unhex(text).and_then(|b| b.try_into().ok())
-}
-
-/// Append entries to a chain: each entry's JSON with its hash, the new head last.
-pub struct Chainer<'a> {
-    pub secret: &'a [u8],
-    pub table: &'a str,
-    pub head: Hash,
-    pub next: u64,
-}
-
-impl Chainer<'_> {
-    /// Hash `entry` as the next entry; returns its position, JSON and hash.
-    pub fn push(&mut self, entry: &Entry) -> (u64, Value, Hash) {
-        let body = serde_json::to_value(entry).unwrap_or(Value::Null);
-        let pos = self.next;
-        self.head = chain(&self.head, &digest(self.secret, self.table, pos, &body));
-        self.next += 1;
-        (pos, body, self.head)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn canonical_json_sorts_keys_at_every_level() {
-        let a: Value =
-            serde_json::from_str(r#"{"b": 1, "a": {"d": [1, {"z": 0, "y": "é"}], "c": null}}"#)
-                .unwrap();
-        assert_eq!(
-            canonical(&a),
-            r#"{"a":{"c":null,"d":[1,{"y":"é","z":0}]},"b":1}"#
-        );
-    }
-
-    #[test]
-    fn a_chain_changes_with_any_entry_and_any_salt() {
-        let e = json!({"kind": "event", "event": {"roll": 4}});
-        let d = digest(b"s", "t", 0, &e);
-        assert_ne!(d, digest(b"s", "t", 1, &e), "position");
-        assert_ne!(d, digest(b"S", "t", 0, &e), "secret");
-        assert_ne!(
-            d,
-            digest(
-                b"s",
-                "t",
-                0,
-                &json!({"kind": "event", "event": {"roll": 5}})
-            ),
-            "content"
-        );
-        let zero = [0u8; 32];
-        assert_ne!(chain(&zero, &d), chain(&[1u8; 32], &d), "the previous hash");
-    }
-
-    #[test]
-    fn hex_round_trips() {
-        assert_eq!(unhex(&hex(&[0, 15, 255])), Some(vec![0, 15, 255]));
-        assert_eq!(unhex("zz"), None);
-        assert_eq!(unhex("abc"), None);
-    }
 
     #[test]
     fn entries_serialize_as_tagged_json() {
@@ -479,9 +350,7 @@ mod tests {
             by: "gm".into(),
             seed: "00ff".into(),
         };
-        assert_eq!(
-            seed.narrate(&name),
-            "The GM adds a seed to the dice (00ff…)."
-        );
+        // The seed itself belongs in Fair dice, not in the log's words (issue 29).
+        assert_eq!(seed.narrate(&name), "The GM adds a seed to the dice.");
     }
 }

@@ -1,0 +1,126 @@
+// The Fair dice card checks the table itself, with verify.js: whenever the log's head moves it
+// downloads the table's record (as this link may see it) and follows the hash chain; once the
+// table has ended it also re-derives every roll and draw from the revealed secret. It remembers
+// the heads it has seen (in this browser) and requires each to stay in the log, so a history
+// rewritten behind the players' backs shows here. The result is shown in words, to every viewer.
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const out = $('fair-check');
+  if (!out || !window.ClashVerify) return;
+  const boot = JSON.parse($('boot').textContent);
+  const record = '/api/tables/' + encodeURIComponent(boot.table) + '/export?key=' + encodeURIComponent(boot.key);
+  // A check at most this often while a table is busy: each one downloads the whole record.
+  const PAUSE_MS = 2000;
+
+  // ---- Heads seen, kept per table in this browser -----------------------------------------
+  const headsKey = 'clash.heads.' + boot.table;
+  const heads = new Map(); // log length → head hash
+  try { for (const [n, h] of JSON.parse(localStorage.getItem(headsKey) || '[]')) heads.set(n, h); } catch (e) { /* none */ }
+  function note(length, head) {
+    if (!length || !head || heads.get(length) === head) return;
+    heads.set(length, head);
+    const kept = [...heads.entries()].slice(-500);
+    try { localStorage.setItem(headsKey, JSON.stringify(kept)); } catch (e) { /* private mode */ }
+  }
+
+  let names = (seat) => (seat === 'gm' ? 'the GM' : 'a player');
+  function learnNames(update) {
+    const people = new Map(((update.room && update.room.people) || []).map((p) => [p.seat, p.name]));
+    names = (seat) => (seat === 'gm' ? 'the GM' : people.get(seat) || 'a player');
+  }
+
+  // ---- When to check ----------------------------------------------------------------------
+  let wanted = null; // the head of the latest update
+  let checked = null; // the head last checked
+  let running = false;
+  let timer = null;
+  let last = 0;
+  function onUpdate(update) {
+    learnNames(update);
+    note(update.event_count, update.head);
+    wanted = update.head;
+    schedule();
+  }
+  function schedule() {
+    if (running || timer || wanted === checked) return;
+    timer = setTimeout(run, Math.max(0, last + PAUSE_MS - Date.now()));
+  }
+  let retried = false;
+  async function run() {
+    timer = null;
+    running = true;
+    const target = wanted;
+    // Until the head moves again this head counts as checked, whatever happens (a table
+    // deleted meanwhile answers 404 for good: no point asking every two seconds).
+    checked = target;
+    try {
+      const r = await fetch(record, { cache: 'no-store' });
+      if (r.ok) {
+        const seen = [...heads.entries()].map(([n, hash]) => ({ pos: n - 1, hash }));
+        const report = await window.ClashVerify.verify(await r.text(), { seen, names });
+        const failure = report.failures[0];
+        if (failure && failure.head && failure.pos >= report.entries && !retried) {
+          // A head noted after this record was taken (another server of the table answered
+          // first): look again before calling it a rewrite.
+          retried = true;
+          checked = null;
+        } else {
+          retried = false;
+          show(report);
+        }
+      }
+    } catch (e) {
+      console.error(e);
+    }
+    last = Date.now();
+    running = false;
+    schedule();
+  }
+
+  // ---- Showing the result -----------------------------------------------------------------
+  function line(kind, text) {
+    const p = document.createElement('p');
+    p.className = 'check ' + kind;
+    p.textContent = text;
+    return p;
+  }
+  // A failure alone in the main text (what else held is in the details); else each check.
+  function show(report) {
+    const failure = report.failures[0];
+    const parts = failure
+      ? [line('bad', 'Something is wrong with this table’s log. ' + failure.text),
+        line('note', 'Download the record below and run clash verify on it for a full report.')]
+      : report.lines.map((l) => line('ok', l)).concat(report.unchecked.map((l) => line('wait', l)));
+    if (report.chance) {
+      parts.push(line('note', 'This page checks the dice, not the rules: that every move was allowed and did what the log says is checked by clash verify on the downloaded record.'));
+    }
+    parts.push(details(report, failure));
+    out.replaceChildren(...parts);
+    out.dataset.verdict = report.verdict;
+    // The card may be folded: its heading tells the outcome in a few words.
+    const summary = $('fair-summary');
+    if (summary) {
+      summary.textContent = failure ? '✗ something is wrong' : report.chance ? '✓ every roll checked' : '✓ log intact';
+      summary.className = 'fair-summary ' + (failure ? 'bad' : 'ok');
+    }
+  }
+  function details(report, failure) {
+    const d = document.createElement('details');
+    const s = document.createElement('summary');
+    s.textContent = 'What was checked';
+    const p = (text) => Object.assign(document.createElement('p'), { className: 'hint', textContent: text });
+    d.append(s);
+    if (failure) for (const l of report.lines) d.append(p('Held: ' + l));
+    d.append(p((report.entries ? report.entries + ' entries' : 'The record') + ', checked in this browser at '
+      + new Date().toLocaleTimeString() + '. ' + (heads.size === 1 ? 'One head' : heads.size + ' heads')
+      + ' seen by this browser must stay in the log.'));
+    if (report.head) d.append(p('Head of the record: ' + report.head));
+    if (failure && failure.head) d.append(p('Head seen earlier: ' + failure.head));
+    if (failure && failure.sealed) d.append(p('SHA-256 of the revealed secret: ' + failure.sealed + '; the seal: ' + failure.commitment));
+    return d;
+  }
+
+  document.addEventListener('clash:update', (e) => onUpdate(e.detail));
+  if (boot.update) onUpdate(boot.update);
+})();

@@ -1,0 +1,376 @@
+//! The executor: the one place every table operation ([`crate::ops`]) runs through.
+//!
+//! For each operation, in this order and under the table's lock:
+//! 1. the table is caught up with other nodes' changes, and the key resolved to an
+//!    [`Actor`] with the rights it has *now* ([`resolve`]);
+//! 2. a retry of a request already taken (same client id) is answered again, not applied;
+//! 3. the operation is refused once the table has ended or while it is archived, as it says;
+//! 4. a request sent from a view older than the actor's seat's last move is refused;
+//! 5. the operation decides;
+//! 6. **the secret guard**: a change of who holds, plays or sees a seat is refused while that
+//!    seat holds a secret choice its player made and the rules have not revealed
+//!    ([`guard_seats`]), whatever the operation — so no route can hand a player's pending
+//!    choice to anyone else;
+//! 7. the change is hash-chained onto the log and committed, and only then taken into memory;
+//!    a change that lost the race for the log to another node writes nothing, the table
+//!    catches up, and the operation is decided again from the start;
+//! 8. every stream of the table is woken.
+//!
+//! Each attempt runs as a task of its own, so a client that hangs up (or a request that runs out
+//! of time) cannot leave a change committed to the database but not to memory.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::sync::Arc;
+
+use clash_core::{Seat, Strength};
+
+use crate::error::{Conflict, TableError};
+use crate::links::{Role, plain_word};
+use crate::log::{Chainer, Entry, TableEvent};
+use crate::ops::{Actor, At, Change, Operation, When, Who, acting_seat};
+use crate::play::{Access, Play, apply_link};
+use crate::snapshot::Snapshot;
+use crate::store::{LinkStatus, StoredLink, Write};
+use crate::table::Table;
+use crate::tables::Tables;
+
+/// How often a change that lost a race for the log to another node is decided again.
+const RACE_RETRIES: u32 = 8;
+
+/// What an operation came to.
+pub struct Done<A> {
+    pub answer: A,
+    /// The table as it stands after the change.
+    pub snapshot: Arc<Snapshot>,
+    /// The rights of the key that asked, as they were when it was decided.
+    pub access: Option<Access>,
+    /// The log position where the change begins (for a retry: where it began then).
+    pub at: usize,
+    /// A retry of a request taken before: nothing was applied now.
+    pub duplicate: bool,
+}
+
+impl Tables {
+    /// Run `op` on `table`: see the module documentation.
+    pub async fn execute<O: Operation>(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        op: O,
+    ) -> Result<Done<O::Answer>, TableError> {
+        let op = Arc::new(op);
+        let mut tries = 0;
+        loop {
+            let (tables, t, o) = (self.clone(), table.clone(), op.clone());
+            match detached(async move { tables.attempt(&t, o.as_ref()).await }).await {
+                Err(e) if e.raced() && tries < RACE_RETRIES => tries += 1,
+                Err(e) => return Err(e),
+                Ok((done, changed)) => {
+                    if changed {
+                        op.after(self, table);
+                    }
+                    return Ok(done);
+                }
+            }
+        }
+    }
+
+    /// One attempt at `op`; answers whether anything was committed.
+    async fn attempt<O: Operation>(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        op: &O,
+    ) -> Result<(Done<O::Answer>, bool), TableError> {
+        let mut play = table.lock_current().await?;
+        let actor = resolve(&play, op.who())?;
+        if let Some(done) = retried(&play, op, &actor)? {
+            return Ok((done, false));
+        }
+        check_when(&play, op.when())?;
+        check_seen(&play, op, &actor)?;
+        let at = At {
+            tables: self,
+            table,
+            play: &play,
+            actor: &actor,
+        };
+        let decision = op.decide(&at).await?;
+        let begins = play.revision();
+        let changed = decision.change.is_some();
+        if let Some(change) = decision.change {
+            if op.hands_over() {
+                guard_seats(&play, &change, op.doing())?;
+            }
+            self.commit(table, &mut play, change).await?;
+        }
+        let done = Done {
+            answer: decision.answer,
+            snapshot: play.snapshot.clone(),
+            access: actor.access().cloned(),
+            at: begins,
+            duplicate: false,
+        };
+        drop(play);
+        if changed {
+            table.announce();
+        }
+        Ok((done, changed))
+    }
+
+    /// Commit `change` and take it into memory. The caller holds the table's lock.
+    async fn commit(
+        &self,
+        table: &Table,
+        play: &mut Play,
+        change: Change,
+    ) -> Result<(), TableError> {
+        match change {
+            Change::Append {
+                entries,
+                command,
+                links,
+                game,
+            } => {
+                let mut chainer = Chainer {
+                    secret: &table.meta.secret,
+                    table: &table.id,
+                    head: play.head,
+                    next: play.revision() as u64,
+                };
+                let log: Vec<_> = entries.iter().map(|e| chainer.push(e)).collect();
+                let hashes: Vec<_> = log.iter().map(|(_, _, hash)| *hash).collect();
+                let write = Write::Append {
+                    table_id: table.id.clone(),
+                    log,
+                    command,
+                    links: links.clone(),
+                };
+                self.write(table, play, write).await?;
+                play.take_in(entries.into_iter().zip(hashes), game, links);
+                play.refresh(table.meta.clone());
+                Ok(())
+            }
+            Change::Delete => {
+                let write = Write::DeleteTable {
+                    id: table.id.clone(),
+                };
+                self.write(table, play, write).await?;
+                play.deleted = true;
+                self.forget(&table.id);
+                tracing::info!(table = %table.id, "table deleted");
+                Ok(())
+            }
+        }
+    }
+
+    /// Write to the store. On a lost race, catch up and say so (the executor decides again);
+    /// on any other failure, read memory back from the database (it may hold less).
+    async fn write(&self, table: &Table, play: &mut Play, write: Write) -> Result<(), TableError> {
+        let Err(e) = self.store().write(write).await else {
+            return Ok(());
+        };
+        if e.raced {
+            tracing::debug!(table = %table.id, "raced another node for the log");
+            if let Err(e) = table.catch_up(play).await {
+                tracing::warn!(table = %table.id, error = %e, "catching up failed");
+                table.reload(play).await;
+            }
+            table.announce();
+            return Err(TableError::conflict(
+                Conflict::Raced,
+                "another server changed this table at the same moment; look at the table again",
+            ));
+        }
+        tracing::error!(table = %table.id, error = %e, "a change was not stored");
+        table.reload(play).await;
+        Err(TableError::storage(format!(
+            "the change was not saved, so it did not happen: {e}"
+        )))
+    }
+}
+
+/// Run a change as a task of its own: the caller may stop waiting, the change still finishes
+/// (its commit and its note in memory go together).
+pub async fn detached<T: Send + 'static>(
+    work: impl Future<Output = Result<T, TableError>> + Send + 'static,
+) -> Result<T, TableError> {
+    tokio::spawn(work).await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "a table change failed");
+        Err(TableError::Unreadable(
+            "the change failed inside the server".into(),
+        ))
+    })
+}
+
+/// Who is asking, with the rights they have now.
+fn resolve(play: &Play, who: Who<'_>) -> Result<Actor, TableError> {
+    let key = |k: &str| k.to_string();
+    match who {
+        Who::Gm { key: k, refusal } => {
+            if play.role(k)? != Role::Owner {
+                return Err(TableError::forbidden(refusal));
+            }
+            let access = play.access(k, None)?;
+            Ok(Actor::Key {
+                key: key(k),
+                access,
+            })
+        }
+        Who::Key { key: k, as_seat } => Ok(Actor::Key {
+            key: key(k),
+            access: play.access(k, as_seat)?,
+        }),
+        Who::Seat { key: k, as_seat } => {
+            let actor = Actor::Key {
+                key: key(k),
+                access: play.access(k, as_seat)?,
+            };
+            acting_seat(&actor)?;
+            Ok(actor)
+        }
+        Who::Invite { key: k } => {
+            let link = play.link(k).ok_or(TableError::BadKey)?;
+            match (link.status, link.role.parse::<Role>()) {
+                (LinkStatus::Invite, Ok(Role::Seat(seat))) => {
+                    Ok(Actor::Invite { key: key(k), seat })
+                }
+                _ => Err(TableError::conflict(
+                    Conflict::NotInvite,
+                    "this link is not an unused invite",
+                )),
+            }
+        }
+        Who::Bot(seat) => Ok(Actor::Bot(seat)),
+    }
+}
+
+/// A retry of a request the table already took (same client id): answered again.
+fn retried<O: Operation>(
+    play: &Play,
+    op: &O,
+    actor: &Actor,
+) -> Result<Option<Done<O::Answer>>, TableError> {
+    let Some(id) = op.id() else {
+        return Ok(None);
+    };
+    if !plain_word(id, 100) {
+        return Err(TableError::malformed(
+            "a command id is 1 to 100 letters, digits, '-', '_', '.' or ':'",
+        ));
+    }
+    let Some(sent) = play.ids.get(id) else {
+        return Ok(None);
+    };
+    let answer = op.again(sent, acting_seat(actor)?)?;
+    Ok(Some(Done {
+        answer,
+        snapshot: play.snapshot.clone(),
+        access: actor.access().cloned(),
+        at: sent.pos,
+        duplicate: true,
+    }))
+}
+
+fn check_when(play: &Play, when: When) -> Result<(), TableError> {
+    if let (Some(message), true) = (when.ended, play.closed) {
+        return Err(TableError::conflict(Conflict::Closed, message));
+    }
+    if when.in_play {
+        play.check_in_play()?;
+    }
+    Ok(())
+}
+
+/// Refuse a request sent from a view older than its seat's last move.
+fn check_seen<O: Operation>(play: &Play, op: &O, actor: &Actor) -> Result<(), TableError> {
+    let (Some(seen), Ok(seat)) = (op.seen(), acting_seat(actor)) else {
+        return Ok(());
+    };
+    match play.last.get(&seat) {
+        Some((_, at)) if *at >= seen => Err(TableError::conflict(
+            Conflict::Stale,
+            format!(
+                "{} has already moved since this page last updated (perhaps in another tab); look at the table again before sending this",
+                capitalised(&play.game.seat_name(seat))
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// Who controls a seat: the keys that may act for or watch it (with their status), and the bot
+/// that plays it.
+type Control<'a> = (Vec<(&'a str, LinkStatus)>, Option<Strength>);
+
+fn control<'a>(
+    links: &'a [StoredLink],
+    bots: &BTreeMap<Seat, Strength>,
+    seat: Seat,
+) -> Control<'a> {
+    let role = seat.to_string();
+    let mut keys: Vec<(&str, LinkStatus)> = links
+        .iter()
+        .filter(|l| l.role == role)
+        .map(|l| (l.key.as_str(), l.status))
+        .collect();
+    keys.sort_by_key(|(k, _)| *k);
+    (keys, bots.get(&seat).copied())
+}
+
+/// The seats whose control `change` alters: its link changes, and any bot it seats or unseats.
+pub fn seats_changing_hands(play: &Play, change: &Change) -> Vec<Seat> {
+    let Change::Append { entries, links, .. } = change else {
+        return Vec::new();
+    };
+    let mut after_links = play.links.clone();
+    for link in links {
+        apply_link(&mut after_links, link.clone());
+    }
+    let mut after_bots = play.bots.clone();
+    for entry in entries {
+        match entry {
+            Entry::Table {
+                event: TableEvent::BotSeated { seat, strength },
+            } => {
+                after_bots.insert(*seat, *strength);
+            }
+            Entry::Table {
+                event: TableEvent::BotUnseated { seat },
+            } => {
+                after_bots.remove(seat);
+            }
+            _ => {}
+        }
+    }
+    play.game
+        .seats()
+        .into_iter()
+        .filter(|s| control(&play.links, &play.bots, *s) != control(&after_links, &after_bots, *s))
+        .collect()
+}
+
+/// The secret guard: refuse `change` if it alters who controls a seat while that seat holds a
+/// secret choice its player made. A choice the GM (or the GM's bot) made for the seat may go
+/// with it: it goes back to the seat's player, whose seat it is.
+fn guard_seats(play: &Play, change: &Change, doing: &str) -> Result<(), TableError> {
+    for seat in seats_changing_hands(play, change) {
+        if play.players_secret_pending(seat) {
+            return Err(TableError::conflict(
+                Conflict::SecretPending,
+                format!(
+                    "{} has a secret choice waiting to be revealed; you can {doing} once the rules reveal it",
+                    capitalised(&play.game.seat_name(seat))
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

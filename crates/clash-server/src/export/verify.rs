@@ -1,0 +1,254 @@
+//! Checking a record: the secret against its commitment, the hash chain, the heads a player
+//! noted, and (through [`super::replay`]) every roll, draw and event.
+
+use clash_core::RulesetEntry;
+use serde_json::Value;
+
+use super::FORMAT;
+use super::replay::replay;
+use crate::log::{Entry, Hash, TableEvent, chain, commitment, digest, hex, unhex, unhex_hash};
+
+/// The outcome of checking a record.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// What was checked and held, in words.
+    pub verified: Vec<String>,
+    /// Each thing that did not hold, naming the entry, draw or event.
+    pub failures: Vec<String>,
+    /// What could not be checked (a record taken before the reveal; a legacy table).
+    pub unchecked: Vec<String>,
+}
+
+impl Report {
+    pub fn ok(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// One entry of a record, as read back.
+pub(super) struct Item {
+    pub(super) pos: usize,
+    pub(super) hash: Option<Hash>,
+    pub(super) digest: Option<Hash>,
+    pub(super) entry: Option<Value>,
+    /// The part a key may see of an entry it may not read whole.
+    pub(super) seen: Option<Value>,
+    /// A whisper between a player and the GM, given by its digest only, with its author (as
+    /// records made before whispers were left out entirely gave it).
+    pub(super) withheld: bool,
+    /// Given by its digest alone: after the end, only talk between the GM and another player.
+    pub(super) hidden: bool,
+}
+
+/// Check a record. `seen_heads` are head hashes a player noted during play: each must be one
+/// of the record's hashes.
+pub fn verify(doc: &Value, catalogue: &[RulesetEntry], seen_heads: &[String]) -> Report {
+    let mut report = Report::default();
+    if doc.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        report.failures.push(format!(
+            "this is not a Clash table record (expected \"format\": \"{FORMAT}\")"
+        ));
+        return report;
+    }
+    let table = doc["table"].as_str().unwrap_or_default().to_string();
+    let items = match read_items(doc) {
+        Ok(items) => items,
+        Err(e) => {
+            report.failures.push(e);
+            return report;
+        }
+    };
+    let secret = check_secret(doc, &items, &mut report);
+    check_chain(doc, &table, secret.as_deref(), &items, &mut report);
+    check_heads(&items, seen_heads, &mut report);
+    match &secret {
+        Some(secret) => replay(&table, secret, &items, catalogue, &mut report),
+        None => report.unchecked.push(
+            "rolls, draws and events: this record was taken before the table ended, so it holds no secret; \
+             export it again once the table has ended"
+                .into(),
+        ),
+    }
+    report
+}
+
+fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
+    let list = doc["entries"]
+        .as_array()
+        .ok_or("the record has no \"entries\" list")?;
+    let mut items = Vec::with_capacity(list.len());
+    for (i, e) in list.iter().enumerate() {
+        let pos = e["pos"]
+            .as_u64()
+            .ok_or(format!("entry {i} has no position"))? as usize;
+        if pos != i {
+            return Err(format!(
+                "entry {i} says it is at position {pos}: entries are missing or out of order"
+            ));
+        }
+        let hash = e["hash"].as_str().and_then(unhex_hash);
+        let digest = e["digest"].as_str().and_then(unhex_hash);
+        items.push(Item {
+            pos,
+            hash,
+            digest,
+            entry: e.get("entry").cloned(),
+            seen: e.get("seen").cloned(),
+            withheld: e.get("withheld").and_then(Value::as_bool) == Some(true),
+            hidden: e.get("hidden").and_then(Value::as_bool) == Some(true),
+        });
+    }
+    if items.is_empty() {
+        return Err("the record has no entries".into());
+    }
+    Ok(items)
+}
+
+/// The secret, if revealed and matching the commitment (else a failure is reported).
+fn check_secret(doc: &Value, items: &[Item], report: &mut Report) -> Option<Vec<u8>> {
+    let commitment_text = doc["commitment"].as_str().unwrap_or_default();
+    let first = items[0].entry.as_ref().or(items[0].seen.as_ref());
+    let created = first.and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok());
+    match &created {
+        Some(Entry::Table { event: TableEvent::Created { commitment: c, .. } }) if c == commitment_text => {
+            if doc.get("secret").is_none() {
+                report.verified.push(format!("the table's creation sealed the secret as {c}, the commitment this record gives"));
+            }
+        }
+        Some(Entry::Table { event: TableEvent::Created { .. } }) => report
+            .failures
+            .push("entry 0 (the table's creation): its commitment differs from the record's \"commitment\"".into()),
+        _ => report.failures.push("entry 0 is not the table's creation".into()),
+    }
+    let text = doc.get("secret")?.as_str().unwrap_or_default();
+    let Some(secret) = unhex(text) else {
+        report.failures.push("the secret is not hex".into());
+        return None;
+    };
+    if hex(&commitment(&secret)) != commitment_text {
+        report.failures.push(format!(
+            "the secret does not match the commitment: SHA-256 of the revealed secret is {}, the table committed to {commitment_text}",
+            hex(&commitment(&secret))
+        ));
+        return None;
+    }
+    report.verified.push(format!("the revealed secret matches the commitment made when the table was created ({commitment_text})"));
+    Some(secret)
+}
+
+fn check_chain(
+    doc: &Value,
+    table: &str,
+    secret: Option<&[u8]>,
+    items: &[Item],
+    report: &mut Report,
+) {
+    let mut head: Hash = [0; 32];
+    let mut private = 0;
+    for item in items {
+        let digest = match (secret, &item.entry, item.digest) {
+            (Some(secret), Some(entry), _) => digest(secret, table, item.pos as u64, entry),
+            (Some(_), None, Some(d)) if item.withheld && is_whisper(item.seen.as_ref()) => d,
+            // Not this reader's to read (talk between the GM and another player); the replay
+            // shows it stood for nothing the rules or the dice depend on.
+            (Some(_), None, Some(d)) if item.hidden => {
+                private += 1;
+                d
+            }
+            (Some(_), None, _) => {
+                report.failures.push(format!(
+                    "entry {}: hidden in a record that reveals the secret",
+                    item.pos
+                ));
+                return;
+            }
+            (None, _, Some(d)) => d,
+            (None, _, None) => {
+                report
+                    .failures
+                    .push(format!("entry {}: has no digest", item.pos));
+                return;
+            }
+        };
+        head = chain(&head, &digest);
+        if item.hash != Some(head) {
+            report.failures.push(format!(
+                "entry {} ({}): its hash does not follow from its content and the entries before it: this entry was changed",
+                item.pos,
+                describe(item.entry.as_ref())
+            ));
+            return;
+        }
+    }
+    if doc["head"].as_str() != Some(hex(&head).as_str()) {
+        report.failures.push(format!(
+            "the record's head is not the hash of its last entry ({})",
+            hex(&head)
+        ));
+        return;
+    }
+    let how = if secret.is_some() {
+        "each recomputed from its content"
+    } else {
+        "following the digests given"
+    };
+    report.verified.push(format!(
+        "{} entries chain, {how}, to the head {}",
+        items.len(),
+        hex(&head)
+    ));
+    if private > 0 {
+        report.verified.push(format!(
+            "{private} entries are not given to this record's reader (private talk between the GM and another player): they are followed by their digest alone"
+        ));
+    }
+}
+
+fn check_heads(items: &[Item], seen_heads: &[String], report: &mut Report) {
+    for seen in seen_heads {
+        match items
+            .iter()
+            .find(|i| i.hash.map(|h| hex(&h)) == Some(seen.to_lowercase()))
+        {
+            Some(i) => report.verified.push(format!(
+                "the head {seen} you noted is entry {} of this record",
+                i.pos
+            )),
+            None => report.failures.push(format!(
+                "the head {seen} you noted is not in this record: its history was rewritten"
+            )),
+        }
+    }
+}
+
+/// Whether `seen` is a whisper (the only kind of entry a revealed record may withhold).
+fn is_whisper(seen: Option<&Value>) -> bool {
+    matches!(
+        seen.and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok()),
+        Some(Entry::Table {
+            event: TableEvent::Whispered { .. }
+        })
+    )
+}
+
+/// A short description of an entry for messages.
+fn describe(entry: Option<&Value>) -> String {
+    match entry.and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok()) {
+        Some(Entry::Command(c)) => format!("command {} by {}", c.n, c.seat),
+        Some(Entry::Event { event }) => format!(
+            "event {}",
+            event
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("of the game")
+        ),
+        Some(Entry::Table { event }) => format!(
+            "table event {}",
+            serde_json::to_value(&event)
+                .ok()
+                .and_then(|v| v["type"].as_str().map(str::to_string))
+                .unwrap_or_default()
+        ),
+        None => "unreadable".into(),
+    }
+}

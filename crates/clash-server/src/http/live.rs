@@ -1,0 +1,112 @@
+//! Following a table live (Server-Sent Events), and the server's health and metrics.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::Shared;
+use super::tables::{Key, Path};
+use crate::error::ApiError;
+use crate::extract::{Params, TableKey, as_seat, position};
+use crate::stream::Watcher;
+
+#[utoipa::path(get, path = "/healthz", tag = "server",
+    responses((status = 200, description = "The database is reachable", body = String, content_type = "text/plain"),
+        (status = 503, description = "The database is not reachable")))]
+pub async fn healthz(State(tables): Shared) -> Response {
+    if tables.store().healthy().await {
+        (StatusCode::OK, "ok\n").into_response()
+    } else {
+        ApiError::storage("the database is not reachable").into_response()
+    }
+}
+
+#[utoipa::path(get, path = "/metrics", tag = "server",
+    responses((status = 200, description = "Counters and timings in the OpenMetrics text format", body = String,
+        content_type = "application/openmetrics-text")))]
+pub async fn metrics(State(tables): Shared) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        tables.metrics().encode(),
+    )
+        .into_response()
+}
+
+/// `?after=N&as=p2&changes=patch`.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Watching {
+    /// Resume after this log position (a reconnecting browser's `Last-Event-ID` wins).
+    #[serde(default, deserialize_with = "position")]
+    #[param(value_type = Option<usize>)]
+    after: Option<usize>,
+    /// The seat the GM's link watches as.
+    #[serde(rename = "as")]
+    as_seat: Option<String>,
+    /// `update` (whole updates, the default) or `patch` (JSON Patch after the first).
+    changes: Option<String>,
+}
+
+/// Where a stream resumes: the `Last-Event-ID` a reconnecting browser sends, else `?after=`.
+fn resume_point(headers: &HeaderMap, after: Option<usize>) -> usize {
+    headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+        .or(after)
+        .unwrap_or(0)
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/stream", tag = "tables", params(Path, Key, Watching),
+    responses((status = 200, description = "Server-Sent Events: `update` (or `patch`) after every change the key may see; `access`, `revoked` or `deleted` when its rights end",
+        body = String, content_type = "text/event-stream")))]
+pub async fn stream(
+    State(tables): Shared,
+    caller: TableKey,
+    headers: HeaderMap,
+    Params(q): Params<Watching>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let seat = as_seat(q.as_seat.as_deref())?;
+    let patches = match q.changes.as_deref() {
+        None | Some("update") => false,
+        Some("patch") => true,
+        Some(other) => {
+            return Err(ApiError::malformed(format!(
+                "changes is \"update\" (whole updates) or \"patch\" (JSON Patch after the first), not {other:?}"
+            )));
+        }
+    };
+    let rights = caller.table.access(&caller.key, seat).await?;
+    let ticket = tables.open_stream(&caller.table, &caller.key, &rights)?;
+    // The page counts as here while its stream lives.
+    let here = crate::presence::arrive(caller.table.clone(), crate::room::presence_name(&rights));
+    let watcher = Watcher::new(
+        caller.table,
+        caller.key,
+        seat,
+        rights,
+        resume_point(&headers, q.after),
+        patches,
+        tables.closing(),
+        tables.metrics().clone(),
+        (ticket, here),
+    );
+    let events = futures_util::stream::unfold(watcher, |mut w| async move {
+        w.next().await.map(|e| (Ok(e), w))
+    });
+    let every = tables
+        .limits()
+        .stream_keep_alive
+        .max(Duration::from_millis(100));
+    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(every)))
+}

@@ -1,0 +1,149 @@
+//! The HTTP face of the tables: the JSON API, the live stream and the web UI's routes.
+//!
+//! Every request that touches a table names it by id and proves its role with a link key, sent
+//! as `?key=…`, an `X-Clash-Key` header, or `Authorization: Bearer …`. What a handler needs is
+//! read by typed extractors ([`crate::extract`]); bodies are typed ([`dto`]), JSON
+//! (`Content-Type: application/json`) of at most [`Limits::body_limit`] bytes, and their unknown
+//! fields are refused; every refusal is an [`ApiError`].
+//!
+//! Every JSON route is registered through utoipa-axum's `routes!`, which routes the handler
+//! and documents it from the same annotation, so the OpenAPI document served at
+//! `/api/openapi.json` holds exactly the routes the server answers.
+
+pub mod dto;
+pub mod live;
+pub mod play;
+pub mod seats;
+pub mod tables;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::error_handling::HandleErrorLayer;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use tower::ServiceBuilder;
+use utoipa::OpenApi;
+use utoipa::openapi::OpenApi as Document;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::config::Limits;
+use crate::error::ApiError;
+use crate::table::Answer;
+use crate::tables::Tables;
+
+pub(crate) type Shared = State<Arc<Tables>>;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Clash table server",
+        description = "Create tables for any ruleset, hand out seat links, send commands, and follow a table live. Every table request is authorised by a link key: the GM (owner) key from table creation, a player's own seat key (obtained by claiming the seat's invite), or the spectator key. A key acts only in its role. Errors are JSON objects {error: {code, message, rule}}; a refused request changes nothing. Every table keeps a hash-chained log; chance is verifiable (docs/verification.md). A bot is just a client: a program holding a seat's key reads the same view, legal commands and log that seat's page shows, and sends commands through the same operations, checked by the same rules."
+    ),
+    tags(
+        (name = "tables", description = "Creating a table and what a key sees of it"),
+        (name = "seats", description = "Who holds each seat: invites, takeovers, bots, shared links"),
+        (name = "play", description = "Commands, seeds, talk, undo, odds, and keeping the table"),
+        (name = "forms", description = "Tables by form and characters made by their players"),
+        (name = "server", description = "Health and metrics")
+    )
+)]
+struct Doc;
+
+/// Every documented route: the JSON API, the live stream, health and metrics.
+fn api() -> OpenApiRouter<Arc<Tables>> {
+    OpenApiRouter::with_openapi(Doc::openapi())
+        .routes(routes!(live::healthz))
+        .routes(routes!(live::metrics))
+        .routes(routes!(tables::rulesets))
+        .routes(routes!(tables::create_table))
+        .routes(routes!(tables::table_info, tables::delete_table))
+        .routes(routes!(tables::view))
+        .routes(routes!(tables::events))
+        .routes(routes!(tables::export))
+        .routes(routes!(play::command))
+        .routes(routes!(play::seed))
+        .routes(routes!(play::close))
+        .routes(routes!(play::chat))
+        .routes(routes!(play::undo))
+        .routes(routes!(play::rename))
+        .routes(routes!(play::archive))
+        .routes(routes!(play::odds, play::switch_odds))
+        .routes(routes!(seats::claim))
+        .routes(routes!(seats::replace_link))
+        .routes(routes!(seats::issue_link, seats::revoke_link))
+        .routes(routes!(seats::hand_back))
+        .routes(routes!(seats::seat_bot, seats::unseat_bot))
+        .routes(routes!(crate::forms::create))
+        .routes(routes!(crate::forms::check))
+        .routes(routes!(crate::forms::setup_file))
+}
+
+/// The live stream: documented like the rest, but without the time limit of a request.
+fn streams() -> OpenApiRouter<Arc<Tables>> {
+    OpenApiRouter::new().routes(routes!(live::stream))
+}
+
+/// The OpenAPI document of this server's routes.
+pub fn document() -> Document {
+    let mut doc = api().split_for_parts().1;
+    doc.merge(streams().split_for_parts().1);
+    doc
+}
+
+/// The whole HTTP application for these tables.
+pub fn router(tables: Arc<Tables>) -> Router {
+    let limits: Limits = tables.limits().clone();
+    let (api, _) = api().split_for_parts();
+    let (stream, _) = streams().split_for_parts();
+    let doc = Arc::new(document().to_json().unwrap_or_default());
+    let timed: Router<Arc<Tables>> = api
+        .merge(crate::pages::routes())
+        .merge(crate::rules::routes())
+        .merge(crate::forms::asset_routes())
+        .route(
+            "/api/openapi.json",
+            axum::routing::get(move || async move {
+                ([(header::CONTENT_TYPE, "application/json")], (*doc).clone())
+            }),
+        );
+    // Every request but a live stream (which lives as long as its page) is answered in time.
+    let timed = timed.route_layer(
+        ServiceBuilder::new()
+            .layer(HandleErrorLayer::new(
+                move |_: tower::BoxError| async move { ApiError::timeout(limits.request_timeout) },
+            ))
+            .timeout(limits.request_timeout),
+    );
+    let app = timed
+        .merge(stream)
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(limits.body_limit))
+        .with_state(tables.clone());
+    crate::layers::wrap(app, tables.metrics().clone())
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound
+}
+
+/// A viewer's update, serialized once and shared by everyone who sees the same (see
+/// [`crate::snapshot`]): sent as it is.
+pub struct UpdateJson(String);
+
+impl IntoResponse for UpdateJson {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
+pub(crate) async fn answer(tables: &Tables, answer: Answer) -> Result<UpdateJson, ApiError> {
+    Ok(UpdateJson(answer.text(tables.metrics()).await?))
+}
+
+/// A table's page for `key`, as a path on this server.
+pub fn table_path(id: &str, key: &str) -> String {
+    format!("/t/{id}/{key}")
+}

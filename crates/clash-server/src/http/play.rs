@@ -1,0 +1,200 @@
+//! Playing at a table: commands, seeds for the dice, table talk, taking a command back, odds
+//! in play, and the GM's keeping of the table (rename, archive, end).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::dto::{
+    ArchiveBody, CommandBody, ErrorBody, Line, Odds, OddsSwitch, RenameBody, SeedBody, UndoBody,
+};
+use super::tables::{Key, Path, Reading};
+use super::{Shared, UpdateJson, answer};
+use crate::error::ApiError;
+use crate::extract::{Caller, JsonBody, OptionalJson, Params, TableKey, as_seat, seat_named};
+use crate::ops::add_seed::AddSeed;
+use crate::ops::archive::Archive;
+use crate::ops::command::Command;
+use crate::ops::end::End;
+use crate::ops::rename::Rename;
+use crate::ops::say::{Audience, Say};
+use crate::ops::set_odds::SetOdds;
+use crate::ops::undo::Undo;
+
+#[utoipa::path(post, path = "/api/tables/{id}/commands", tag = "play", params(Path, Key, Reading),
+    request_body = CommandBody,
+    responses((status = 200, description = "Applied (or, for a retried id, applied before): the caller's update with a receipt", body = Object),
+        (status = 409, description = "The table ended, the view was stale, a question to confirm, …", body = ErrorBody),
+        (status = 422, description = "The rules refuse it; `rule` names the rule", body = ErrorBody)))]
+pub async fn command(
+    State(tables): Shared,
+    caller: Caller,
+    Params(q): Params<Reading>,
+    JsonBody(body): JsonBody<CommandBody>,
+) -> Result<UpdateJson, ApiError> {
+    let seat = as_seat(body.as_seat.as_deref().or(q.as_seat.as_deref()))?;
+    let command = body.command.ok_or_else(|| {
+        ApiError::malformed("put the command under \"command\": {\"command\": {\"type\": …}}")
+    })?;
+    let request = Command {
+        key: caller.key,
+        as_seat: seat,
+        command,
+        id: body.id,
+        revision: body.revision,
+        ask: body.ask,
+    };
+    let reply = tables.command(&caller.table, request).await?;
+    answer(&tables, reply).await
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/seed", tag = "play", params(Path, Key), request_body = SeedBody,
+    responses((status = 204, description = "Chance draws on this seed from the next command on")))]
+pub async fn seed(
+    State(tables): Shared,
+    caller: TableKey,
+    JsonBody(body): JsonBody<SeedBody>,
+) -> Result<StatusCode, ApiError> {
+    let op = AddSeed {
+        key: caller.key,
+        seed: body.seed,
+    };
+    tables.execute(&caller.table, op).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/close", tag = "play", params(Path, Key),
+    responses((status = 204, description = "The table has ended; its secret is revealed")))]
+pub async fn close(State(tables): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
+    tables
+        .execute(&caller.table, End { key: caller.key })
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/chat", tag = "play", params(Path, Key), request_body = Line,
+    responses((status = 204, description = "Said (or whispered)"),
+        (status = 400, description = "Empty, too long, or holding control characters", body = ErrorBody)))]
+pub async fn chat(
+    State(tables): Shared,
+    caller: Caller,
+    JsonBody(line): JsonBody<Line>,
+) -> Result<StatusCode, ApiError> {
+    let to = match (line.to.as_deref(), line.to_gm) {
+        (Some(_), true) => {
+            return Err(ApiError::malformed(
+                "a line goes to the GM (to_gm) or to one seat (to), not both",
+            ));
+        }
+        (Some(seat), false) => Audience::Seat(seat_named(seat)?),
+        (None, true) => Audience::Gm,
+        (None, false) => Audience::Table,
+    };
+    let say = Say {
+        key: caller.key,
+        text: line.text,
+        to,
+    };
+    tables.execute(&caller.table, say).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/undo", tag = "play", params(Path, Key),
+    request_body(content = Option<UndoBody>),
+    responses((status = 204, description = "The last command standing is taken back"),
+        (status = 409, description = "Nothing may be taken back now", body = ErrorBody)))]
+pub async fn undo(
+    State(tables): Shared,
+    caller: TableKey,
+    OptionalJson(body): OptionalJson<UndoBody>,
+) -> Result<StatusCode, ApiError> {
+    let op = Undo {
+        key: caller.key,
+        expected: body.and_then(|b| b.n),
+    };
+    tables.execute(&caller.table, op).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/rename", tag = "play", params(Path, Key), request_body = RenameBody,
+    responses((status = 204, description = "Renamed")))]
+pub async fn rename(
+    State(tables): Shared,
+    caller: TableKey,
+    JsonBody(body): JsonBody<RenameBody>,
+) -> Result<StatusCode, ApiError> {
+    let op = Rename {
+        key: caller.key,
+        title: body.title,
+    };
+    tables.execute(&caller.table, op).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/archive", tag = "play", params(Path, Key),
+    request_body(content = Option<ArchiveBody>),
+    responses((status = 204, description = "Archived (no moves or talk until brought back), or brought back")))]
+pub async fn archive(
+    State(tables): Shared,
+    caller: TableKey,
+    OptionalJson(body): OptionalJson<ArchiveBody>,
+) -> Result<StatusCode, ApiError> {
+    let op = Archive {
+        key: caller.key,
+        archived: body.is_none_or(|b| b.archived),
+    };
+    tables.execute(&caller.table, op).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `?as=p2`: the seat the GM's link asks about.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AsSeat {
+    #[serde(rename = "as")]
+    as_seat: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/odds", tag = "play", params(Path, Key, AsSeat),
+    responses((status = 200, description = "Whether odds are on, and the caller's seat's odds from its own view", body = Odds)))]
+pub async fn odds(
+    State(tables): Shared,
+    caller: Caller,
+    Params(q): Params<AsSeat>,
+) -> Result<Json<Odds>, ApiError> {
+    let seat = as_seat(q.as_seat.as_deref())?;
+    let reply = caller.table.answer(&caller.key, seat, usize::MAX).await?;
+    let snapshot = reply.snapshot;
+    let enabled = snapshot.odds_on();
+    let seat = reply.access.seat.filter(|_| !reply.access.suspended);
+    let hook = tables.entry(caller.table.ruleset).and_then(|e| e.odds);
+    let (Some(seat), Some(hook), true) = (seat, hook, enabled) else {
+        return Ok(Json(Odds {
+            enabled,
+            event_count: None,
+            odds: None,
+        }));
+    };
+    Ok(Json(Odds {
+        enabled: true,
+        event_count: Some(snapshot.revision()),
+        odds: snapshot.odds(seat, hook).await?,
+    }))
+}
+
+#[utoipa::path(put, path = "/api/tables/{id}/odds", tag = "play", params(Path, Key), request_body = OddsSwitch,
+    responses((status = 200, description = "Odds in play switched", body = OddsSwitch)))]
+pub async fn switch_odds(
+    State(tables): Shared,
+    caller: Caller,
+    JsonBody(body): JsonBody<OddsSwitch>,
+) -> Result<Json<OddsSwitch>, ApiError> {
+    let op = SetOdds {
+        key: caller.key,
+        enabled: body.enabled,
+    };
+    tables.execute(&caller.table, op).await?;
+    Ok(Json(body))
+}

@@ -1,0 +1,234 @@
+//! Tables as a whole: the rulesets, creating a table, what a key sees of it (its summary, its
+//! view, its log, its record) and deleting it.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::IntoParams;
+
+use super::dto::{
+    CreateTable, Created, ErrorBody, Events, RulesetInfo, Rulesets, SharedLinks, Summary,
+    SummarySeat,
+};
+use super::{Shared, UpdateJson, answer, table_path};
+use crate::error::ApiError;
+use crate::extract::{Caller, ClientAddr, JsonBody, Params, TableKey, as_seat, position};
+use crate::links::Role;
+use crate::ops::delete::Delete;
+use crate::tables::Tables;
+
+#[utoipa::path(get, path = "/api/rulesets", tag = "tables",
+    responses((status = 200, description = "The rulesets this server plays, with ready-made setups", body = Rulesets)))]
+pub async fn rulesets(State(tables): Shared) -> Json<Rulesets> {
+    let rulesets = tables
+        .catalogue()
+        .iter()
+        .map(|e| RulesetInfo {
+            id: e.id.into(),
+            name: e.name.into(),
+            blurb: e.blurb.into(),
+            presets: serde_json::to_value(tables.presets(e.id)).unwrap_or_default(),
+        })
+        .collect();
+    Json(Rulesets { rulesets })
+}
+
+/// A creation allowed by the per-address rate limit (checked before the body is read).
+pub struct Creating;
+
+impl axum::extract::FromRequestParts<Arc<Tables>> for Creating {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        tables: &Arc<Tables>,
+    ) -> Result<Self, ApiError> {
+        let Ok(ClientAddr(ip)) = ClientAddr::from_request_parts(parts, tables).await;
+        tables.creation().check(ip).inspect_err(|_| {
+            tables.metrics().refuse("create_rate");
+        })?;
+        Ok(Creating)
+    }
+}
+
+#[utoipa::path(post, path = "/api/tables", tag = "tables", request_body = CreateTable,
+    responses(
+        (status = 201, description = "The table, its GM's and spectators' links, and its seats", body = Created),
+        (status = 400, description = "Unknown ruleset or a setup that does not fit it", body = ErrorBody),
+        (status = 422, description = "A setup the rules refuse", body = ErrorBody),
+        (status = 429, description = "Too many new tables from this address", body = ErrorBody)))]
+pub async fn create_table(
+    State(tables): Shared,
+    _: Creating,
+    JsonBody(body): JsonBody<CreateTable>,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let ruleset = body.ruleset.ok_or_else(|| {
+        ApiError::malformed("name the ruleset: {\"ruleset\": \"triforce\", \"setup\": {…}}")
+    })?;
+    let setup = match (body.setup, tables.entry(&ruleset)) {
+        (Some(s), _) => s,
+        (None, Some(entry)) => tables
+            .presets(entry.id)
+            .first()
+            .map(|p| p.setup.clone())
+            .ok_or_else(|| {
+                ApiError::malformed(format!(
+                    "give a setup for {ruleset:?} (no default setup is known)"
+                ))
+            })?,
+        // Unknown ruleset: let `create` say so.
+        (None, None) => Value::Null,
+    };
+    let created = tables
+        .create(&ruleset, &body.title.unwrap_or_default(), setup)
+        .await?;
+    let t = &created.table;
+    let body = Created {
+        table: t.id.clone(),
+        title: t.title.clone(),
+        ruleset: t.ruleset.into(),
+        links: SharedLinks {
+            owner: Some(table_path(&t.id, &created.owner_key)),
+            spectator: Some(table_path(&t.id, &created.spectator_key)),
+        },
+        owner_key: created.owner_key,
+        spectator_key: created.spectator_key,
+        seats: t.seat_list(true).await,
+    };
+    Ok((StatusCode::CREATED, Json(body)))
+}
+
+/// What the caller's link is, and every seat's holder (the owner also sees unused invites and
+/// its own links).
+pub async fn table_summary(caller: &Caller) -> Summary {
+    let t = &caller.table;
+    let owner = caller.rights.role == Role::Owner;
+    let link = |k: Option<String>| k.map(|k| table_path(&t.id, &k));
+    let seats = t
+        .seat_list(owner)
+        .await
+        .into_iter()
+        .map(|seat| SummarySeat {
+            link: seat.key.as_ref().map(|k| table_path(&t.id, k)),
+            seat,
+        })
+        .collect();
+    let links = match owner {
+        true => Some(SharedLinks {
+            owner: link(t.key_of(Role::Owner).await),
+            spectator: link(t.key_of(Role::Spectator).await),
+        }),
+        false => None,
+    };
+    Summary {
+        table: t.id.clone(),
+        title: t.title.clone(),
+        ruleset: t.ruleset.into(),
+        role: caller.rights.role.to_string(),
+        seat: caller.rights.seat,
+        event_count: t.event_count().await,
+        seats,
+        links,
+    }
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}", tag = "tables", params(Path, Key),
+    responses((status = 200, description = "The caller's link and every seat's holder", body = Summary),
+        (status = 403, description = "The key is not valid here", body = ErrorBody)))]
+pub async fn table_info(caller: Caller) -> Json<Summary> {
+    Json(table_summary(&caller).await)
+}
+
+#[utoipa::path(delete, path = "/api/tables/{id}", tag = "tables", params(Path, Key),
+    responses((status = 204, description = "Deleted with everything stored about it; open pages are told"),
+        (status = 403, description = "Only the GM's link deletes", body = ErrorBody)))]
+pub async fn delete_table(State(tables): Shared, caller: Caller) -> Result<StatusCode, ApiError> {
+    tables
+        .execute(&caller.table, Delete { key: caller.key })
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `?after=N&as=p2`: where the log lines start, and the seat the GM's link acts as.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Reading {
+    /// Give the log lines after this position.
+    #[serde(default, deserialize_with = "position")]
+    #[param(value_type = Option<usize>)]
+    pub after: Option<usize>,
+    /// The seat the GM's link looks as (`p2`).
+    #[serde(rename = "as")]
+    pub as_seat: Option<String>,
+}
+
+/// The table's id, in the path.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)]
+pub struct Path {
+    /// The table's id.
+    id: String,
+}
+
+/// The link key: `?key=…` (or an `X-Clash-Key` header, or `Authorization: Bearer …`).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct Key {
+    /// The link key.
+    key: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/view", tag = "tables", params(Path, Key, Reading),
+    responses((status = 200, description = "What the key sees now: the view, legal commands, whose move, the log lines after `after`", body = Object),
+        (status = 403, description = "The key is not valid here", body = ErrorBody)))]
+pub async fn view(
+    State(tables): Shared,
+    caller: Caller,
+    Params(q): Params<Reading>,
+) -> Result<UpdateJson, ApiError> {
+    let seat = as_seat(q.as_seat.as_deref())?;
+    let reply = caller
+        .table
+        .answer(&caller.key, seat, q.after.unwrap_or(usize::MAX))
+        .await?;
+    answer(&tables, reply).await
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/events", tag = "tables", params(Path, Key, Reading),
+    responses((status = 200, description = "The log lines the key may read, from `after` on", body = Events)))]
+pub async fn events(caller: Caller, Params(q): Params<Reading>) -> Result<Json<Events>, ApiError> {
+    let seat = as_seat(q.as_seat.as_deref())?;
+    let reply = caller
+        .table
+        .answer(&caller.key, seat, q.after.unwrap_or(0))
+        .await?;
+    let events = reply.snapshot.lines(&reply.access, reply.after).await;
+    Ok(Json(Events {
+        event_count: reply.snapshot.revision(),
+        head: reply.snapshot.head_hex(),
+        events,
+    }))
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/export", tag = "tables", params(Path, Key),
+    responses((status = 200, description = "The table's record as this key may see it (everything, secret included, once the table has ended): see docs/verification.md", body = Object)))]
+pub async fn export(State(tables): Shared, caller: TableKey) -> Result<Response, ApiError> {
+    let record = tables.export(&caller.table, &caller.key).await?;
+    let disposition = format!("attachment; filename=\"clash-{}.json\"", caller.table.id);
+    let text = serde_json::to_string_pretty(&record).unwrap_or_default();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}

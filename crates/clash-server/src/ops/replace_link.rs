@@ -1,0 +1,58 @@
+//! The GM replaces their own link or the watch link: the old key stops working at once (its open
+//! pages are told), and everyone's log says so.
+
+use super::{At, Change, Decision, Operation, When, Who, sealed};
+use crate::error::TableError;
+use crate::links::{Role, new_key};
+use crate::log::TableEvent;
+use crate::store::{LinkChange, LinkStatus, StoredLink};
+
+/// Which shared link to replace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SharedLink {
+    Owner,
+    Spectator,
+}
+
+pub struct ReplaceLink {
+    pub key: String,
+    pub which: SharedLink,
+}
+
+impl sealed::Sealed for ReplaceLink {}
+
+impl Operation for ReplaceLink {
+    /// The new key.
+    type Answer = String;
+
+    fn who(&self) -> Who<'_> {
+        Who::Gm {
+            key: &self.key,
+            refusal: "only the GM's link can replace the GM's or the watch link",
+        }
+    }
+
+    fn when(&self) -> When {
+        When::ANY
+    }
+
+    async fn decide(&self, _: &At<'_>) -> Result<Decision<String>, TableError> {
+        let role = match self.which {
+            SharedLink::Owner => Role::Owner,
+            SharedLink::Spectator => Role::Spectator,
+        };
+        let fresh = new_key();
+        let links = vec![
+            LinkChange::RemoveRole(role.to_string()),
+            LinkChange::Add(StoredLink {
+                key: fresh.clone(),
+                role: role.to_string(),
+                status: LinkStatus::Active,
+            }),
+        ];
+        let events = vec![TableEvent::LinkReplaced {
+            link: role.to_string(),
+        }];
+        Ok(Decision::change(Change::table(events, links), fresh))
+    }
+}

@@ -1,0 +1,79 @@
+//! The GM seats a bot in an NPC seat or an empty player seat (see [`crate::bots`]).
+
+use std::sync::Arc;
+
+use clash_core::{Seat, Strength};
+
+use super::{At, Decision, Operation, When, Who, sealed};
+use crate::error::{Conflict, TableError};
+use crate::log::TableEvent;
+use crate::play::Holder;
+use crate::table::Table;
+use crate::tables::Tables;
+
+pub struct SeatBot {
+    pub key: String,
+    pub seat: Seat,
+    pub strength: Strength,
+}
+
+impl sealed::Sealed for SeatBot {}
+
+impl Operation for SeatBot {
+    type Answer = ();
+
+    fn who(&self) -> Who<'_> {
+        Who::Gm {
+            key: &self.key,
+            refusal: "only the GM's link (the table's creator) can manage seats and links",
+        }
+    }
+
+    fn when(&self) -> When {
+        When::OPEN
+    }
+
+    fn doing(&self) -> &'static str {
+        "seat a bot there"
+    }
+
+    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+        let (play, seat, strength) = (at.play, self.seat, self.strength);
+        play.known_seat(seat)?;
+        if at
+            .tables
+            .entry(at.table.ruleset)
+            .and_then(|e| e.bots)
+            .is_none()
+        {
+            return Err(TableError::conflict(
+                Conflict::NoChange,
+                "this server has no bots for this game",
+            ));
+        }
+        let name = at.name(seat);
+        match play.holder(seat) {
+            Holder::Bot if play.bots.get(&seat) == Some(&strength) => {
+                return Err(TableError::conflict(
+                    Conflict::NoChange,
+                    format!("a {strength} bot already plays {name}"),
+                ));
+            }
+            Holder::Bot | Holder::Npc | Holder::Open | Holder::Owner => {}
+            Holder::Player | Holder::Invited => {
+                return Err(TableError::conflict(
+                    Conflict::SeatTaken,
+                    format!(
+                        "{name} has a player or an unused invite: a bot sits only in an NPC seat or an empty seat (revoke the link first)"
+                    ),
+                ));
+            }
+        }
+        let events = vec![TableEvent::BotSeated { seat, strength }];
+        Ok(Decision::table(events, Vec::new()))
+    }
+
+    fn after(&self, tables: &Arc<Tables>, table: &Arc<Table>) {
+        tables.run_bots(table);
+    }
+}

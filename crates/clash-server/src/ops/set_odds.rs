@@ -1,0 +1,38 @@
+//! The GM switches odds in play on or off: a table event in the log, so the switch replays,
+//! exports and verifies with the table.
+
+use super::{At, Decision, Operation, When, Who, sealed};
+use crate::error::TableError;
+use crate::log::TableEvent;
+
+pub struct SetOdds {
+    pub key: String,
+    pub enabled: bool,
+}
+
+impl sealed::Sealed for SetOdds {}
+
+impl Operation for SetOdds {
+    type Answer = ();
+
+    fn who(&self) -> Who<'_> {
+        Who::Gm {
+            key: &self.key,
+            refusal: "only the GM (the table's owner) can switch odds on or off",
+        }
+    }
+
+    fn when(&self) -> When {
+        When::ANY
+    }
+
+    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+        if at.play.odds == self.enabled {
+            return Ok(Decision::nothing(()));
+        }
+        let events = vec![TableEvent::OddsSwitched {
+            enabled: self.enabled,
+        }];
+        Ok(Decision::table(events, Vec::new()))
+    }
+}
