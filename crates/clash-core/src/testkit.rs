@@ -295,11 +295,7 @@ impl<'a, R: Ruleset> Walk<'a, R> {
     }
 
     /// What `viewer` sees after one choice: the view and the new events.
-    fn seen(
-        &self,
-        (_, state, events): &(R::Command, R::State, Vec<R::Event>),
-        viewer: Viewer,
-    ) -> (Value, Vec<Value>) {
+    fn seen(&self, (_, state, events): &Choice<R>, viewer: Viewer) -> (Value, Vec<Value>) {
         let events = events
             .iter()
             .filter_map(|e| R::event_view(e, viewer))
