@@ -25,6 +25,11 @@
 //!   on one, the players alternating), so every command reaches seats on other nodes through the
 //!   database's news; then, in the same run, the same load against one node on SQLite to compare.
 //!
+//! Every play run ends with what one command cost over the measured window, from the servers'
+//! own metrics: database round trips (`clash_db_round_trips`), server CPU (and, on PostgreSQL,
+//! the CPU of the database cluster, when it runs on this machine), and the time 99% of the
+//! durable commits took at most (`clash_db_commit_seconds`).
+//!
 //! Every run is bounded by `--seconds`.
 //!
 //! ```text
@@ -38,6 +43,7 @@
 mod sealed;
 
 mod attack;
+mod cost;
 mod games;
 mod play;
 mod stored;
@@ -208,13 +214,13 @@ async fn run(o: Options) -> Result<(), Error> {
     let result = match o.stored {
         Some(n) => stored_run(&dir, n).await,
         None => match &o.postgres {
-            None => load_run(&[dir.join("load.db").into()], &o).await,
+            None => load_run(&[dir.join("load.db").into()], None, &o).await,
             Some(url) => {
                 println!("== {} nodes on PostgreSQL", o.nodes);
                 let nodes: Vec<std::ffi::OsString> = vec![url.into(); o.nodes];
-                load_run(&nodes, &o).await?;
+                load_run(&nodes, Some(url), &o).await?;
                 println!("== 1 node on SQLite, the same load");
-                load_run(&[dir.join("load.db").into()], &o).await
+                load_run(&[dir.join("load.db").into()], None, &o).await
             }
         },
     };
@@ -232,20 +238,6 @@ fn memory(pid: u32) -> (String, String) {
             .unwrap_or_else(|| "?".into())
     };
     (field("VmRSS:"), field("VmHWM:"))
-}
-
-/// CPU seconds (user + system) the process has used so far.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // Fields after the command name (which ends with ')'): utime and stime are the 12th and 13th.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = [11, 12]
-        .iter()
-        .filter_map(|&i| fields.get(i)?.parse::<f64>().ok())
-        .sum();
-    // Linux reports these in clock ticks of 1/100 s.
-    ticks / 100.0
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -290,8 +282,13 @@ async fn stored_run(dir: &std::path::Path, count: usize) -> Result<(), Error> {
     Ok(())
 }
 
-/// The play benchmark against one node per entry of `dbs` (each the database it serves).
-async fn load_run(dbs: &[std::ffi::OsString], o: &Options) -> Result<(), Error> {
+/// The play benchmark against one node per entry of `dbs` (each the database it serves;
+/// `postgres` when that is the PostgreSQL database at this URL).
+async fn load_run(
+    dbs: &[std::ffi::OsString],
+    postgres: Option<&str>,
+    o: &Options,
+) -> Result<(), Error> {
     let mut servers = Vec::new();
     for db in dbs {
         let server = Server::start(db)?;
@@ -332,7 +329,14 @@ async fn load_run(dbs: &[std::ffi::OsString], o: &Options) -> Result<(), Error> 
         addr,
         Instant::now() + Duration::from_secs(o.seconds),
     ));
-    let report = play_tables(&servers, tables, o).await?;
+    let cluster = match postgres {
+        Some(url) => cost::Cluster::find(url)
+            .await
+            .inspect_err(|e| println!("PostgreSQL's own CPU is not measured: {e}"))
+            .ok(),
+        None => None,
+    };
+    let report = play_tables(&servers, cluster.as_ref(), tables, o).await?;
     let health = probe.await?;
     println!(
         "/healthz on a new connection every 50 ms: {}",
@@ -360,13 +364,7 @@ async fn server_metrics(addr: SocketAddr) -> String {
     let Ok((_, text)) = http.text("GET", "/metrics").await else {
         return String::new();
     };
-    let value = |name: &str| {
-        text.lines()
-            .find(|l| l.starts_with(name) && l[name.len()..].starts_with(' '))
-            .and_then(|l| l.rsplit(' ').next())
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
+    let value = |name: &str| cost::value(&text, name);
     let mean_ms = |metric: &str| {
         1000.0 * value(&format!("{metric}_sum")) / value(&format!("{metric}_count")).max(1.0)
     };
@@ -455,6 +453,7 @@ async fn probe_health(addr: SocketAddr, until: Instant) -> Vec<Duration> {
 
 async fn play_tables(
     servers: &[Server],
+    cluster: Option<&cost::Cluster>,
     tables: Vec<Arc<play::Table>>,
     o: &Options,
 ) -> Result<String, Error> {
@@ -477,8 +476,20 @@ async fn play_tables(
     }
     tokio::time::sleep_until(measure_from.into()).await;
     let counted_before = tally.acknowledged.load(Ordering::Relaxed);
-    let server_cpu = || servers.iter().map(|s| cpu_seconds(s.pid)).sum::<f64>();
-    let cpu_before = (server_cpu(), cpu_seconds(std::process::id()));
+    let server_cpu = || {
+        servers
+            .iter()
+            .map(|s| cost::cpu_seconds(s.pid, false))
+            .sum::<f64>()
+    };
+    let database_cpu = || cluster.map_or(0.0, cost::Cluster::cpu_seconds);
+    let nodes: Vec<SocketAddr> = servers.iter().map(|s| s.addr).collect();
+    let counted = cost::Counters::read(&nodes).await;
+    let cpu_before = (
+        server_cpu(),
+        cost::cpu_seconds(std::process::id(), false),
+        database_cpu(),
+    );
     let window = Instant::now();
     let mut latencies = Vec::new();
     let mut failures = 0;
@@ -491,8 +502,10 @@ async fn play_tables(
     let elapsed = window.elapsed().max(Duration::from_millis(1));
     let cpu = (
         server_cpu() - cpu_before.0,
-        cpu_seconds(std::process::id()) - cpu_before.1,
+        cost::cpu_seconds(std::process::id(), false) - cpu_before.1,
+        database_cpu() - cpu_before.2,
     );
+    let per_command = per_command(&counted, &cost::Counters::read(&nodes).await, cpu, cluster);
     let (rss, peak): (Vec<String>, Vec<String>) = servers.iter().map(|s| memory(s.pid)).unzip();
     let (rss, peak) = (rss.join(" + "), peak.join(" + "));
     let done = tally.acknowledged.load(Ordering::Relaxed) - counted_before;
@@ -506,7 +519,8 @@ async fn play_tables(
         "{} × {} tables × 5 seats, {pace}, measured over {:.1?} after {} s of warm-up:\n\
          \x20 {done} commands acknowledged = {:.0} commands/s ({} refused, {} tables ended, {} stuck, {failures} failed)\n\
          \x20 command sent → all 5 seats have the update: {}\n\
-         \x20 server CPU {:.1} s ({:.0}% of one core), benchmark clients {:.1} s; server VmRSS {rss} (peak VmHWM {peak})",
+         \x20 server CPU {:.1} s ({:.0}% of one core), benchmark clients {:.1} s; server VmRSS {rss} (peak VmHWM {peak})\n\
+         \x20 {per_command}",
         names.join("+"),
         tables.len(),
         elapsed,
@@ -520,4 +534,26 @@ async fn play_tables(
         100.0 * cpu.0 / elapsed.as_secs_f64(),
         cpu.1,
     ))
+}
+
+/// The cost of one command, from what the servers committed in the measured window: database
+/// round trips, server CPU (and the database cluster's, when it is measured), and how long 99%
+/// of the commits took at most.
+fn per_command(
+    before: &cost::Counters,
+    after: &cost::Counters,
+    (server, _, database): (f64, f64, f64),
+    cluster: Option<&cost::Cluster>,
+) -> String {
+    let (commands, trips, p99, commits) = before.since(after);
+    let ms = |seconds: f64| 1000.0 * seconds / commands.max(1.0);
+    let database = match cluster {
+        Some(_) => format!(" + PostgreSQL {:.2} ms", ms(database)),
+        None => String::new(),
+    };
+    let p99 = p99.map_or("?".into(), |s| format!("{:.1} ms", 1000.0 * s));
+    format!(
+        "per command ({commands} committed): {trips:.2} database round trips, server CPU {:.2} ms{database}; database commit p99 <= {p99} ({commits} writes)",
+        ms(server)
+    )
 }

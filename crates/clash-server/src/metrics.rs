@@ -1,8 +1,8 @@
 //! What the server is doing, for `/metrics` (OpenMetrics text, which Prometheus reads):
 //! requests and their latency by route, commands and their latency, tables in memory, live
-//! streams, connections, and everything a limit refused.
+//! streams, connections, everything a limit refused, and the database's round trips and commits.
 
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
 
 use prometheus_client::encoding::EncodeLabelSet;
@@ -48,6 +48,23 @@ pub struct Metrics {
     pub connections_open: Gauge,
     pub refused: Family<Reason, Counter>,
 }
+
+/// What the storage backends count. The store is opened before the tables (and their
+/// [`Metrics`]) exist, and one process has one store, so the backends count here and every
+/// [`Metrics`] shows it.
+pub struct Database {
+    /// Requests that wait for the database's answer: a network round trip on PostgreSQL
+    /// (a pipeline of statements counts once), a read or a group commit on SQLite.
+    pub round_trips: Counter,
+    /// Time from a write's arrival at the backend to its durable commit.
+    pub commit_seconds: Histogram,
+}
+
+pub static DATABASE: LazyLock<Database> = LazyLock::new(|| Database {
+    round_trips: Counter::default(),
+    // 0.5 ms to about 4 s, finer than `latency` around the tens of milliseconds a commit takes.
+    commit_seconds: Histogram::new(exponential_buckets(0.0005, 1.5, 23)),
+});
 
 fn latency() -> Histogram {
     // 0.25 ms to about 8 s.
@@ -143,6 +160,16 @@ impl Metrics {
             "connections_open",
             "HTTP connections open now",
             self.connections_open.clone(),
+        );
+        r.register(
+            "db_round_trips",
+            "Requests that waited for the database: network round trips on PostgreSQL (a pipeline counts once), reads and group commits on SQLite",
+            DATABASE.round_trips.clone(),
+        );
+        r.register(
+            "db_commit_seconds",
+            "Time from a write's arrival at the storage backend to its durable commit",
+            DATABASE.commit_seconds.clone(),
         );
         r.register(
             "refused",

@@ -13,7 +13,8 @@ use std::time::Duration;
 use axum::Router;
 use axum::http::StatusCode;
 use clash_server::Tables;
-use clash_server::store::{Db, SCHEMA_VERSIONS, Store};
+use clash_server::log::Entry;
+use clash_server::store::{Db, SCHEMA_VERSIONS, Store, StoredCommand, Write};
 use serde_json::{Value, json};
 
 use client::*;
@@ -440,4 +441,161 @@ async fn who_is_here_counts_pages_open_on_every_node() {
     )
     .await
     .expect("node B sees player 1 leave node A");
+}
+
+/// `count` log rows from position `from` on, each a game event naming its position.
+fn entries(from: u64, count: u64) -> Vec<(u64, Value, [u8; 32])> {
+    (from..from + count)
+        .map(|pos| {
+            let entry = Entry::Event {
+                event: json!({"pos": pos}),
+            };
+            (pos, serde_json::to_value(entry).unwrap(), [pos as u8; 32])
+        })
+        .collect()
+}
+
+/// A table written straight to the store, with `count` log entries and no links.
+fn new_table(id: &str, count: u64) -> Write {
+    Write::CreateTable {
+        id: id.into(),
+        ruleset: "sealed-duel".into(),
+        title: id.into(),
+        setup: json!({}),
+        secret: vec![7; 32],
+        links: Vec::new(),
+        log: entries(0, count),
+    }
+}
+
+fn append(id: &str, pos: u64, n: u64) -> Write {
+    Write::Append {
+        table_id: id.into(),
+        log: entries(pos, 1),
+        command: Some(StoredCommand {
+            n,
+            seat: "p1".into(),
+            command: json!({"type": "commit"}),
+            id: Some(format!("{id}-{n}")),
+        }),
+        links: Vec::new(),
+    }
+}
+
+/// The positions stored in a table's log.
+async fn positions(store: &Store, id: &str) -> Vec<u64> {
+    let tail = store.load_tail(id, 0).await.unwrap().unwrap();
+    tail.log
+        .iter()
+        .map(|(e, _)| match e {
+            Entry::Event { event } => event["pos"].as_u64().unwrap(),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+/// Writes sent together are committed together; the one that lost a race to another node
+/// fails alone, as raced, and the others are stored.
+#[tokio::test]
+async fn a_write_that_loses_a_race_fails_alone_among_those_sent_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in backends(&dir) {
+        let (a, b) = (db.open().await.unwrap(), db.open().await.unwrap());
+        let run = clash_server::links::new_key();
+        let ids: Vec<String> = (0..3).map(|i| format!("race-{run}-{i}")).collect();
+        for id in &ids {
+            a.write(new_table(id, 1)).await.unwrap();
+        }
+        // Node A stores position 1 of the middle table; node B, behind, sends the same position
+        // at the same moment as appends to the other two.
+        a.write(append(&ids[1], 1, 0)).await.unwrap();
+        let (first, lost, third) = tokio::join!(
+            b.write(append(&ids[0], 1, 0)),
+            b.write(append(&ids[1], 1, 0)),
+            b.write(append(&ids[2], 1, 0)),
+        );
+        let lost = lost.expect_err("the position was taken");
+        assert!(lost.raced, "{db:?}: {lost}");
+        first.unwrap();
+        third.unwrap();
+        for id in &ids {
+            assert_eq!(positions(&b, id).await, [0, 1], "{db:?}");
+        }
+    }
+}
+
+/// Catch-up reads of several tables at once answer in the order asked, `None` for a table
+/// that is not there, and carry long logs whole.
+#[tokio::test]
+async fn the_tails_of_several_tables_are_read_together() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in backends(&dir) {
+        let store = db.open().await.unwrap();
+        let run = clash_server::links::new_key();
+        let (long, short) = (format!("long-{run}"), format!("short-{run}"));
+        // More rows than one statement inserts.
+        store.write(new_table(&long, 150)).await.unwrap();
+        store.write(new_table(&short, 2)).await.unwrap();
+        let asks = [
+            (short.clone(), 1),
+            (format!("gone-{run}"), 0),
+            (long.clone(), 0),
+            (long.clone(), 140),
+        ];
+        let tails = store.load_tails(&asks).await.unwrap();
+        let counts: Vec<Option<usize>> =
+            tails.iter().map(|t| Some(t.as_ref()?.log.len())).collect();
+        assert_eq!(counts, [Some(1), None, Some(150), Some(10)], "{db:?}");
+        assert_eq!(positions(&store, &long).await, (0..150).collect::<Vec<_>>());
+        assert_eq!(store.head(&long).await.unwrap(), Some(150), "{db:?}");
+        assert_eq!(store.head(&format!("gone-{run}")).await.unwrap(), None);
+    }
+}
+
+/// A database a newer build has migrated (SQLite's `user_version`, PostgreSQL's
+/// `clash_schema`) is refused, untouched.
+#[tokio::test]
+async fn a_database_newer_than_this_build_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("newer.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("PRAGMA user_version = 99;").unwrap();
+    drop(conn);
+    let refused = Db::Sqlite(path).open().await.err().unwrap();
+    assert!(
+        refused.message.contains("newer than this build"),
+        "{refused}"
+    );
+    let Ok(url) = std::env::var("CLASH_TEST_POSTGRES") else {
+        return;
+    };
+    // A database of its own, so the other tests' database keeps its version.
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let name = format!("newer_{}", clash_server::links::new_key());
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .unwrap();
+    let newer = format!("{}/{name}", url.rsplit_once('/').unwrap().0);
+    let (client, connection) = tokio_postgres::connect(&newer, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client
+        .batch_execute("CREATE TABLE clash_schema (version INTEGER NOT NULL); INSERT INTO clash_schema VALUES (99);")
+        .await
+        .unwrap();
+    drop(client);
+    let refused = Db::Postgres(newer).open().await.err().unwrap();
+    assert!(
+        refused.message.contains("newer than this build"),
+        "{refused}"
+    );
+    admin
+        .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .await
+        .unwrap();
 }

@@ -282,6 +282,7 @@ impl Table {
 /// A command from a seat: either part of a conflict or of the wider campaign.
 ///
 /// In JSON both kinds are written the same way, `{"type": "...", ...}`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Command {
@@ -349,6 +350,7 @@ impl<'de> Deserialize<'de> for Event {
 }
 
 /// What one viewer sees of the table.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TableView {
     pub viewer: Viewer,
@@ -361,6 +363,7 @@ pub struct TableView {
 }
 
 /// A seat and its name at the table ("the GM", "Ada").
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SeatName {
     pub seat: Seat,

@@ -107,6 +107,7 @@ pub use table::{Event, Setup, State};
 use table::Draft;
 
 /// Everything a seat can ask for. Unknown fields are refused.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
@@ -406,6 +407,7 @@ fn dispatch(
 
 /// What every viewer sees: the whole table (nothing is hidden), with the names people know
 /// the seats by and who the table waits on, in words.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
     #[serde(flatten)]
@@ -417,6 +419,7 @@ pub struct View {
 }
 
 /// A seat and the name people know it by.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct SeatName {
     pub seat: Seat,

@@ -13,7 +13,7 @@ use super::dto::{
 use super::tables::{Key, Path, Reading};
 use super::{Shared, UpdateJson, answer};
 use crate::error::ApiError;
-use crate::extract::{Caller, JsonBody, OptionalJson, Params, TableKey, as_seat, seat_named};
+use crate::extract::{JsonBody, OptionalJson, Params, TableKey, as_seat, seat_named};
 use crate::ops::add_seed::AddSeed;
 use crate::ops::archive::Archive;
 use crate::ops::command::Command;
@@ -30,7 +30,7 @@ use crate::ops::undo::Undo;
         (status = 422, description = "The rules refuse it; `rule` names the rule", body = ErrorBody)))]
 pub async fn command(
     State(tables): Shared,
-    caller: Caller,
+    caller: TableKey,
     Params(q): Params<Reading>,
     JsonBody(body): JsonBody<CommandBody>,
 ) -> Result<UpdateJson, ApiError> {
@@ -79,7 +79,7 @@ pub async fn close(State(tables): Shared, caller: TableKey) -> Result<StatusCode
         (status = 400, description = "Empty, too long, or holding control characters", body = ErrorBody)))]
 pub async fn chat(
     State(tables): Shared,
-    caller: Caller,
+    caller: TableKey,
     JsonBody(line): JsonBody<Line>,
 ) -> Result<StatusCode, ApiError> {
     let to = match (line.to.as_deref(), line.to_gm) {
@@ -161,7 +161,7 @@ pub struct AsSeat {
     responses((status = 200, description = "Whether odds are on, and the caller's seat's odds from its own view", body = Odds)))]
 pub async fn odds(
     State(tables): Shared,
-    caller: Caller,
+    caller: TableKey,
     Params(q): Params<AsSeat>,
 ) -> Result<Json<Odds>, ApiError> {
     let seat = as_seat(q.as_seat.as_deref())?;
@@ -188,7 +188,7 @@ pub async fn odds(
     responses((status = 200, description = "Odds in play switched", body = OddsSwitch)))]
 pub async fn switch_odds(
     State(tables): Shared,
-    caller: Caller,
+    caller: TableKey,
     JsonBody(body): JsonBody<OddsSwitch>,
 ) -> Result<Json<OddsSwitch>, ApiError> {
     let op = SetOdds {

@@ -147,7 +147,7 @@ pub async fn table_info(caller: Caller) -> Json<Summary> {
 #[utoipa::path(delete, path = "/api/tables/{id}", tag = "tables", params(Path, Key),
     responses((status = 204, description = "Deleted with everything stored about it; open pages are told"),
         (status = 403, description = "Only the GM's link deletes", body = ErrorBody)))]
-pub async fn delete_table(State(tables): Shared, caller: Caller) -> Result<StatusCode, ApiError> {
+pub async fn delete_table(State(tables): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
     tables
         .execute(&caller.table, Delete { key: caller.key })
         .await?;
@@ -190,7 +190,7 @@ pub struct Key {
         (status = 403, description = "The key is not valid here", body = ErrorBody)))]
 pub async fn view(
     State(tables): Shared,
-    caller: Caller,
+    caller: TableKey,
     Params(q): Params<Reading>,
 ) -> Result<UpdateJson, ApiError> {
     let seat = as_seat(q.as_seat.as_deref())?;
@@ -203,7 +203,10 @@ pub async fn view(
 
 #[utoipa::path(get, path = "/api/tables/{id}/events", tag = "tables", params(Path, Key, Reading),
     responses((status = 200, description = "The log lines the key may read, from `after` on", body = Events)))]
-pub async fn events(caller: Caller, Params(q): Params<Reading>) -> Result<Json<Events>, ApiError> {
+pub async fn events(
+    caller: TableKey,
+    Params(q): Params<Reading>,
+) -> Result<Json<Events>, ApiError> {
     let seat = as_seat(q.as_seat.as_deref())?;
     let reply = caller
         .table
