@@ -167,38 +167,6 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// An operation any valid key may ask for (the operation checks what it needs):
-/// `key_operation!(Type => Answer, when)`, as [`gm_operation`] does for the GM's.
-macro_rules! key_operation {
-    ($op:ty => $answer:ty, $when:expr) => {
-        impl $crate::ops::sealed::Sealed for $op {}
-
-        impl $crate::ops::Operation for $op {
-            type Answer = $answer;
-
-            fn who(&self) -> $crate::ops::Who<'_> {
-                $crate::ops::Who::Key {
-                    key: &self.key,
-                    as_seat: None,
-                }
-            }
-
-            fn when(&self) -> $crate::ops::When {
-                $when
-            }
-
-            fn decide(
-                &self,
-                at: &$crate::ops::At<'_>,
-            ) -> impl std::future::Future<
-                Output = Result<$crate::ops::Decision<$answer>, $crate::error::TableError>,
-            > + Send {
-                self.decided(at)
-            }
-        }
-    };
-}
-
 /// What the GM's link is told when another key tries a seat or link change.
 const SEATS_ARE_THE_GMS: &str =
     "only the GM's link (the table's creator) can manage seats and links";
@@ -206,23 +174,18 @@ const SEATS_ARE_THE_GMS: &str =
 const THE_TABLE_IS_THE_GMS: &str =
     "only the GM's link (the table's creator) can rename, archive, end or delete the table";
 
-/// An operation only the GM's link runs: `gm_operation!(Type => Answer, when, refusal[, doing]
-/// [; more of the trait's methods])` implements [`Operation`] for `Type` (which has a `key`
-/// field and an inherent
-/// `async fn decided(&self, at: &At<'_>) -> Result<Decision<Answer>, TableError>`), so each
-/// operation's file says only what is its own.
-macro_rules! gm_operation {
-    ($op:ty => $answer:ty, $when:expr, $refusal:expr $(, $doing:literal)? $(; $($extra:tt)*)?) => {
+/// The one implementation of [`Operation`] behind [`key_operation`] and [`gm_operation`]:
+/// `operation!(Type => Answer, |op| who, when[, doing][; more of the trait's methods])`.
+macro_rules! operation {
+    ($op:ty => $answer:ty, |$this:ident| $who:expr, $when:expr $(, $doing:literal)? $(; $($extra:tt)*)?) => {
         impl $crate::ops::sealed::Sealed for $op {}
 
         impl $crate::ops::Operation for $op {
             type Answer = $answer;
 
             fn who(&self) -> $crate::ops::Who<'_> {
-                $crate::ops::Who::Gm {
-                    key: &self.key,
-                    refusal: $refusal,
-                }
+                let $this = self;
+                $who
             }
 
             fn when(&self) -> $crate::ops::When {
@@ -244,6 +207,29 @@ macro_rules! gm_operation {
 
             $($($extra)*)?
         }
+    };
+}
+
+/// An operation any valid key may ask for (the operation checks what it needs):
+/// `key_operation!(Type => Answer, when)`, as [`gm_operation`] does for the GM's.
+macro_rules! key_operation {
+    ($op:ty => $answer:ty, $when:expr) => {
+        operation!($op => $answer, |op| $crate::ops::Who::Key { key: &op.key, as_seat: None }, $when);
+    };
+}
+
+/// An operation only the GM's link runs: `gm_operation!(Type => Answer, when, refusal[, doing]
+/// [; more of the trait's methods])` implements [`Operation`] for `Type` (which has a `key`
+/// field and an inherent
+/// `async fn decided(&self, at: &At<'_>) -> Result<Decision<Answer>, TableError>`), so each
+/// operation's file says only what is its own.
+macro_rules! gm_operation {
+    ($op:ty => $answer:ty, $when:expr, $refusal:expr $(, $doing:literal)? $(; $($extra:tt)*)?) => {
+        operation!(
+            $op => $answer,
+            |op| $crate::ops::Who::Gm { key: &op.key, refusal: $refusal },
+            $when $(, $doing)? $(; $($extra)*)?
+        );
     };
 }
 
