@@ -33,6 +33,44 @@ pub struct LimitArgs {
     /// half a second's grace) it sends a casual move instead.
     #[arg(long, env = "CLASH_BOT_THINK_MS", value_parser = clap::value_parser!(u64).range(1..=60_000))]
     bot_think_ms: Option<u64>,
+    #[command(flatten)]
+    notify: NotifyArgs,
+}
+
+/// Notifications (docs/server.md, "Playing across a week").
+#[derive(clap::Args)]
+pub struct NotifyArgs {
+    /// The server's public address (https://clash.example.org), for the link in notifications.
+    #[arg(long, env = "CLASH_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// Let webhooks reach loopback and private (LAN) addresses, and use plain http: only for a
+    /// server on a trusted LAN.
+    #[arg(long, env = "CLASH_NOTIFY_ALLOW_PRIVATE")]
+    notify_allow_private: bool,
+    /// The SMTP relay that sends email notifications: smtps://user:password@host:465,
+    /// smtp://user:password@host:587?tls=required, or smtp://host:25 (no email without it).
+    #[arg(long, env = "CLASH_SMTP_URL", requires = "smtp_from")]
+    smtp_url: Option<String>,
+    /// The address email notifications come from.
+    #[arg(long, env = "CLASH_SMTP_FROM")]
+    smtp_from: Option<String>,
+    /// Seconds between two messages to one target at least; what happens meanwhile goes as one
+    /// digest (default 60).
+    #[arg(long, env = "CLASH_NOTIFY_THROTTLE_SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    notify_throttle_seconds: Option<u64>,
+}
+
+impl NotifyArgs {
+    fn apply(self, notify: &mut clash_server::notify::Settings) {
+        notify.public_url = self.public_url.map(|u| u.trim_end_matches('/').to_string());
+        notify.allow_private = self.notify_allow_private;
+        if let (Some(url), Some(from)) = (self.smtp_url, self.smtp_from) {
+            notify.smtp = Some(clash_server::notify::Smtp { url, from });
+        }
+        if let Some(s) = self.notify_throttle_seconds {
+            notify.throttle = std::time::Duration::from_secs(s);
+        }
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -66,6 +104,7 @@ pub fn serve(addr: SocketAddr, db: &str, args: LimitArgs) -> ExitCode {
     if let Some(ms) = args.bot_think_ms {
         limits.bot_think = std::time::Duration::from_millis(ms);
     }
+    args.notify.apply(&mut limits.notify);
     match clash_server::serve_blocking_with(options, clash_catalogue::rulesets()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -51,6 +51,8 @@ pub struct Limits {
     /// The longest a bot may think about one command; a bot still thinking a little after
     /// that is given up on and a casual move is sent instead.
     pub bot_think: Duration,
+    /// Notifications, reminders and clocks (see [`crate::notify`]).
+    pub notify: crate::notify::Settings,
 }
 
 impl Default for Limits {
@@ -75,6 +77,7 @@ impl Default for Limits {
             max_loaded: 5000,
             bot_pause: Duration::from_millis(1200),
             bot_think: clash_core::Budget::TABLE.time,
+            notify: crate::notify::Settings::default(),
         }
     }
 }

@@ -24,6 +24,7 @@ use crate::log::{Chance, Entry, Hash, unhex, unhex_hash};
 mod postgres;
 mod rows;
 mod schema;
+pub mod side;
 mod sqlite;
 pub use postgres::PgStore;
 pub use schema::SCHEMA_VERSIONS;
@@ -224,6 +225,11 @@ pub enum Write {
     DeleteTable { id: String },
     /// Store a table's rows as they came from [`Storage::dump_table`] (`clash db copy`).
     Restore(Box<TableRows>),
+    /// Rows kept beside a table's log, outside it (see [`side`]).
+    Side {
+        table_id: String,
+        statements: Vec<side::Query>,
+    },
     /// Touch the database without changing it (health checks).
     Ping,
 }
@@ -272,6 +278,8 @@ pub trait Storage: Send + Sync + 'static {
     fn table_ids(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
     /// Every stored row of one table, as stored (for `clash db copy`).
     fn dump_table(&self, id: &str) -> BoxFuture<'_, Result<Option<TableRows>, StoreError>>;
+    /// The rows `query` reads (rows kept beside the log: see [`side`]).
+    fn select(&self, query: side::Query) -> BoxFuture<'_, Result<Vec<side::Row>, StoreError>>;
     /// True when the database answers.
     fn healthy(&self) -> BoxFuture<'_, bool>;
     /// News of changes other nodes made, for a backend shared by several nodes (taken once;
