@@ -54,7 +54,7 @@ pub fn span(seconds: u64) -> String {
     ];
     let (size, name) = units
         .into_iter()
-        .find(|(size, _)| seconds >= *size && seconds % size == 0)
+        .find(|(size, _)| seconds >= *size && seconds.is_multiple_of(*size))
         .unwrap_or((1, "second"));
     let n = seconds / size;
     format!("{n} {name}{}", if n == 1 { "" } else { "s" })

@@ -131,7 +131,7 @@ impl Write {
             Write::Restore(rows) => plan.restore(rows),
             Write::Side { statements, .. } => {
                 for Query { sql, args } in statements {
-                    plan.push(*sql, args.iter().map(arg).collect());
+                    plan.push(sql, args.iter().map(arg).collect());
                 }
             }
             Write::Ping => plan.push(PING, Vec::new()),
