@@ -103,6 +103,12 @@ fn upsert(table: &str, seat: &str, w: &Wait) -> Query {
     Query::new(SQL, args)
 }
 
+/// Forget the timers of `seat` that fired.
+fn unclaim(table: &str, seat: &str) -> Query {
+    const SQL: &str = "DELETE FROM notify_fired WHERE table_id = $1 AND seat = $2";
+    Query::new(SQL, vec![Arg::Text(table.into()), Arg::Text(seat.into())])
+}
+
 /// Bring the stored waits up to date after `change`: waits that ended add to the time spent,
 /// waits that began are timed from now, and a new clock re-times the waits under way.
 pub(crate) async fn track(tables: &Tables, change: &Committed) {
@@ -145,6 +151,10 @@ pub(crate) async fn track(tables: &Tables, change: &Committed) {
             continue;
         }
         statements.push(upsert(&change.table, &seat.to_string(), &w));
+        // A wait that begins or is re-timed may fire again: earlier claims go.
+        if !ended.contains(&seat) {
+            statements.push(unclaim(&change.table, &seat.to_string()));
+        }
     }
     let write = Write::Side {
         table_id: change.table.clone(),
@@ -207,12 +217,24 @@ async fn claim(tables: &Tables, table: &str, seat: &str, pos: i64, what: &str) -
     ];
     let mut claim_args = args.clone();
     claim_args.push(Arg::Text(what.into()));
-    let clear = if what == "remind" { REMIND } else { EXPIRE };
+    let clear = Query::new(if what == "remind" { REMIND } else { EXPIRE }, args);
     let write = Write::Side {
         table_id: table.into(),
-        statements: vec![Query::new(CLAIM, claim_args), Query::new(clear, args)],
+        statements: vec![Query::new(CLAIM, claim_args), clear.clone()],
     };
-    tables.store().write(write).await.is_ok()
+    match tables.store().write(write).await {
+        Ok(()) => true,
+        Err(_) => {
+            // Claimed already (by another node, which cleared the time with its claim): make
+            // sure the time is cleared, so a due row never stays due.
+            let write = Write::Side {
+                table_id: table.into(),
+                statements: vec![clear],
+            };
+            let _ = tables.store().write(write).await;
+            false
+        }
+    }
 }
 
 /// A timer of `seat` at `table` is due: remind, or (`expired`) do what the GM chose.

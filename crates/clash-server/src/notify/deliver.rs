@@ -32,6 +32,8 @@ use crate::store::{Store, Write};
 pub const ITEMS: usize = 20;
 /// Deliveries a table's log keeps.
 pub const LOG_KEPT: i64 = 200;
+/// Stopped tables remembered before those with nothing queued are forgotten.
+const STOPPED_KEPT: usize = 1024;
 /// Bytes of a receiver's answer read at most.
 const ANSWER_LIMIT: usize = 16 * 1024;
 
@@ -103,6 +105,12 @@ impl Outbox {
             return;
         }
         stopped.insert(table.to_string());
+        if stopped.len() > STOPPED_KEPT {
+            // Nothing is queued for a stopped table after its queues are emptied, and it is
+            // stopped again by its next change, so tables without a queue may be forgotten.
+            let queued: HashSet<String> = self.queues().keys().map(|(t, _)| t.clone()).collect();
+            stopped.retain(|t| t == table || queued.contains(t));
+        }
         drop(stopped);
         for ((t, _), q) in self.queues().iter_mut() {
             if t == table {
