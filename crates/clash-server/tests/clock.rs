@@ -170,7 +170,10 @@ async fn a_reminder_comes_after_the_wait() {
     assert_eq!(hooks.got("p2").len(), 1, "one reminder per wait");
     // New settings time the wait under way again: its reminder, already due, comes again.
     let rule = json!({"remind_after": 1, "clock": {"mode": "deadline", "seconds": 3600}});
-    assert_eq!(set_clock(&app, &t, &t.owner, rule).await, StatusCode::NO_CONTENT);
+    assert_eq!(
+        set_clock(&app, &t, &t.owner, rule).await,
+        StatusCode::NO_CONTENT
+    );
     assert!(eventually(Duration::from_secs(5), || hooks.got("p2").len() == 2).await);
 }
 

@@ -154,3 +154,42 @@ async fn a_due_timer_fires_once_however_many_nodes_look() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_copied_table_keeps_its_targets_and_clocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let source_db = Db::Sqlite(dir.path().join("old.db"));
+    let (old, old_tables) = node(&source_db).await;
+    let t = table(&old).await;
+    let uri = format!("/api/tables/{}/notify/targets?key={}", t.id, t.p1);
+    let hook = json!({"kind": "webhook", "format": "json", "address": "http://127.0.0.1:9/hook"});
+    let (status, made) = call_json(&old, "POST", &uri, Some(hook)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let rule = json!({"clock": {"mode": "budget", "seconds": 3600}});
+    let clock = format!("/api/tables/{}/clock?key={}", t.id, t.owner);
+    assert_eq!(
+        call_json(&old, "POST", &clock, Some(rule)).await.0,
+        StatusCode::NO_CONTENT
+    );
+    for _ in 0..100 {
+        if rows(&old_tables, "waits", &t.id).await > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let source = source_db.open().await.unwrap();
+    for db in backends(&dir) {
+        let target = db.open().await.unwrap();
+        clash_server::store::copy(&source, &target).await.unwrap();
+        let (new, new_tables) = node(&db).await;
+        assert_eq!(
+            rows(&new_tables, "waits", &t.id).await,
+            2,
+            "{db:?}: p1 and p2 wait"
+        );
+        let mine = format!("/api/tables/{}/notify?key={}", t.id, t.p1);
+        let (_, seen) = call_json(&new, "GET", &mine, None).await;
+        assert_eq!(seen["targets"][0]["id"], made["id"], "{db:?}: {seen}");
+        assert_eq!(seen["targets"][0]["secret"], made["secret"], "{db:?}");
+    }
+}

@@ -80,7 +80,7 @@ impl From<&Path> for Db {
 }
 
 /// Copy every table of `from` that `to` does not have yet, row for row (log hashes, secrets,
-/// links and command ids unchanged); answers how many were copied and how many `to` had already.
+/// links and command ids unchanged, with its notification targets and clocks); answers how many were copied and how many `to` had already.
 /// Run it while no server writes to `from`.
 pub async fn copy(from: &Store, to: &Store) -> Result<(usize, usize), StoreError> {
     let there: std::collections::HashSet<String> = to.table_ids().await?.into_iter().collect();
@@ -94,6 +94,7 @@ pub async fn copy(from: &Store, to: &Store) -> Result<(usize, usize), StoreError
             continue;
         };
         to.write(Write::Restore(Box::new(rows))).await?;
+        side::copy(from, to, &id).await?;
         copied += 1;
     }
     Ok((copied, skipped))

@@ -6,6 +6,8 @@
 //! parameters, as in [`super::rows`]); a backend runs them: a write as [`super::Write::Side`]
 //! (one transaction, like any other write), a read through [`super::Storage::select`].
 
+use super::{Store, StoreError, Write};
+
 /// A statement's parameter.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Arg {
@@ -76,3 +78,55 @@ pub(crate) const DELETE_TABLE: [&str; 4] = [
     "DELETE FROM notify_waits WHERE table_id = $1",
     "DELETE FROM notify_fired WHERE table_id = $1",
 ];
+
+/// A side table that `clash db copy` carries with its table: its columns, in order. The delivery
+/// log and fired claims stay behind (a copy is made while no server runs, so nothing is due
+/// that has not fired).
+struct Copied {
+    select: &'static str,
+    insert: &'static str,
+    /// The whole-number columns (a null read back from SQLite has no type of its own).
+    ints: &'static [usize],
+}
+
+const COPIED: [Copied; 2] = [
+    Copied {
+        select: "SELECT table_id, id, key, kind, format, address, secret, created_at, failures, last_error, last_error_at, last_ok_at FROM notify_targets WHERE table_id = $1",
+        insert: "INSERT INTO notify_targets (table_id, id, key, kind, format, address, secret, created_at, failures, last_error, last_error_at, last_ok_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        ints: &[7, 8, 10, 11],
+    },
+    Copied {
+        select: "SELECT table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at FROM notify_waits WHERE table_id = $1",
+        insert: "INSERT INTO notify_waits (table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        ints: &[2, 3, 4, 5, 6],
+    },
+];
+
+/// Copy table `id`'s side rows from `from` to `to`, in one write.
+pub(crate) async fn copy(from: &Store, to: &Store, id: &str) -> Result<(), StoreError> {
+    let mut statements = Vec::new();
+    for side in &COPIED {
+        let rows = from
+            .select(Query::new(side.select, vec![Arg::Text(id.into())]))
+            .await?;
+        for row in rows {
+            let args = row
+                .into_iter()
+                .enumerate()
+                .map(|(i, cell)| match side.ints.contains(&i) {
+                    true => Arg::MaybeInt(cell.int()),
+                    false => Arg::MaybeText(cell.maybe_text()),
+                })
+                .collect();
+            statements.push(Query::new(side.insert, args));
+        }
+    }
+    if statements.is_empty() {
+        return Ok(());
+    }
+    let write = Write::Side {
+        table_id: id.to_string(),
+        statements,
+    };
+    to.write(write).await
+}
