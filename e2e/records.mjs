@@ -2,15 +2,15 @@
 // server that run.sh started, both verifiers (`clash verify` and the page's verify.js, here in
 // Node with WebCrypto) run on a record, and forged copies made with the revealed secret.
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BASE } from './lib.mjs';
 
-const require = createRequire(import.meta.url);
-/** The page's verifier, loaded from the file the server serves. */
-export const ClashVerify = require('../crates/clash-server/src/assets/verify.js');
+/** The page's verifier: the ES module the server serves, imported as it is. */
+import { ClashVerify } from '../crates/clash-server/src/assets/verify.js';
+
+export { ClashVerify };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

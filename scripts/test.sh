@@ -22,6 +22,11 @@ if git grep -nE '(/work/|/home/[a-z]|/root/|/Users/[A-Za-z])' -- . ':!scripts/te
   exit 1
 fi
 
+# The page scripts against the TypeScript declarations generated from the Rust types (which
+# `cargo test` below checks are up to date): tsc --checkJs, with TypeScript from e2e's packages.
+echo "== page types"
+(cd e2e && { [ -x node_modules/.bin/tsc ] || npm ci --no-audit --no-fund; } && node_modules/.bin/tsc -p .)
+
 echo "== cargo test"
 cargo test --workspace --locked -j2
 

@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
+use clash_server::config::Origin;
 use clash_server::store::Db;
 use clash_server::{LogFormat, Options};
 
@@ -33,6 +34,10 @@ pub struct LimitArgs {
     /// half a second's grace) it sends a casual move instead.
     #[arg(long, env = "CLASH_BOT_THINK_MS", value_parser = clap::value_parser!(u64).range(1..=60_000))]
     bot_think_ms: Option<u64>,
+    /// The address people open the server at (https://clash.example.org), when a proxy in
+    /// front passes the server another Host: pages' changes must come from it.
+    #[arg(long, env = "CLASH_PUBLIC_URL", value_parser = Origin::parse)]
+    public_url: Option<Origin>,
     #[command(flatten)]
     notify: NotifyArgs,
 }
@@ -40,9 +45,6 @@ pub struct LimitArgs {
 /// Notifications (docs/server.md, "Playing across a week").
 #[derive(clap::Args)]
 pub struct NotifyArgs {
-    /// The server's public address (https://clash.example.org), for the link in notifications.
-    #[arg(long, env = "CLASH_PUBLIC_URL")]
-    public_url: Option<String>,
     /// Let webhooks reach loopback and private (LAN) addresses, and use plain http: only for a
     /// server on a trusted LAN.
     #[arg(long, env = "CLASH_NOTIFY_ALLOW_PRIVATE")]
@@ -62,7 +64,6 @@ pub struct NotifyArgs {
 
 impl NotifyArgs {
     fn apply(self, notify: &mut clash_server::notify::Settings) {
-        notify.public_url = self.public_url.map(|u| u.trim_end_matches('/').to_string());
         notify.allow_private = self.notify_allow_private;
         if let (Some(url), Some(from)) = (self.smtp_url, self.smtp_from) {
             notify.smtp = Some(clash_server::notify::Smtp { url, from });
@@ -104,6 +105,9 @@ pub fn serve(addr: SocketAddr, db: &str, args: LimitArgs) -> ExitCode {
     if let Some(ms) = args.bot_think_ms {
         limits.bot_think = std::time::Duration::from_millis(ms);
     }
+    limits.public_origin = args.public_url;
+    // Notifications link to the pages at the same public address.
+    limits.notify.public_url = limits.public_origin.as_ref().map(ToString::to_string);
     args.notify.apply(&mut limits.notify);
     match clash_server::serve_blocking_with(options, clash_catalogue::rulesets()) {
         Ok(()) => ExitCode::SUCCESS,

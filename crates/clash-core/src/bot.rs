@@ -29,6 +29,7 @@ use crate::seat::{Seat, Viewer};
 
 /// How well a bot plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Strength {
     /// A uniformly random choice among the commands a bot sends.

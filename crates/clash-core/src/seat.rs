@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 ///
 /// Written as `"gm"` or `"p1"`, `"p2"`, … in scenarios, JSON and URLs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "\"gm\" | `p${number}`"))]
 pub enum Seat {
     /// The game master, who controls every NPC where a system has one.
     Gm,
@@ -18,6 +19,11 @@ pub enum Seat {
 
 /// Whoever is looking at the table: a seat, or a spectator who sees only public information.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(type = "\"gm\" | \"spectator\" | `p${number}`")
+)]
 pub enum Viewer {
     Seat(Seat),
     Spectator,

@@ -28,7 +28,7 @@ use clash_core::{Seat, Strength};
 
 use crate::error::{Conflict, TableError};
 use crate::links::{Role, plain_word};
-use crate::log::{Chainer, Entry, TableEvent};
+use crate::log::{Chainer, Entry, TableEvent, capitalised};
 use crate::ops::{Actor, At, Change, Operation, When, Who, acting_seat};
 use crate::play::{Access, Play, apply_link};
 use crate::snapshot::Snapshot;
@@ -300,14 +300,6 @@ fn check_seen<O: Operation>(play: &Play, op: &O, actor: &Actor) -> Result<(), Ta
         )),
         _ => Ok(()),
     }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// Who controls a seat: the keys that may act for or watch it (with their status), and the bot

@@ -25,6 +25,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use clash_core::session_zero::{FieldError, Maker};
 use clash_core::{RulesetEntry, Seat, Viewer};
+use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -34,7 +35,7 @@ use crate::http::dto::ErrorBody;
 use crate::http::table_path;
 use crate::http::tables::Creating;
 use crate::links::Role;
-use crate::pages::esc;
+use crate::pages::{CSS, JS, script, served, style};
 use crate::tables::Tables;
 
 /// The forms' scripts and styles.
@@ -217,14 +218,12 @@ pub(crate) async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
         .into_response())
 }
 
-const KIT_JS: &str = include_str!("assets/forms-kit.js");
-const KIT_CSS: &str = include_str!("assets/forms-kit.css");
-const SESSION_JS: &str = include_str!("assets/session-zero.js");
+const KIT_JS: &str = include_str!("assets/forms/kit.js");
+const KIT_CSS: &str = include_str!("assets/forms/kit.css");
+const SESSION_JS: &str = include_str!("assets/forms/session-zero.js");
 
 /// The form kit, the session-zero board, and each game's forms (`{ruleset}.js`, `.css`).
 async fn asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> Response {
-    const JS: &str = "text/javascript; charset=utf-8";
-    const CSS: &str = "text/css; charset=utf-8";
     let found = match file.as_str() {
         "kit.js" => Some((JS, KIT_JS)),
         "kit.css" => Some((CSS, KIT_CSS)),
@@ -239,46 +238,42 @@ async fn asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> R
         }),
     };
     match found {
-        Some((kind, text)) => (
-            [
-                (header::CONTENT_TYPE, kind),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            text,
-        )
-            .into_response(),
+        Some((kind, text)) => served(kind, text),
         None => ApiError::NotFound.into_response(),
+    }
+}
+
+/// One game's forms: its style and script.
+fn game_tags(id: &str) -> Markup {
+    html! {
+        (style(&format!("/assets/forms/{id}.css")))
+        (script(&format!("/assets/forms/{id}.js")))
     }
 }
 
 /// The tags a page needs for the forms: the kit, and the game's forms where it has them (and
 /// the session-zero board on a table's page).
-pub fn tags(entry: Option<&RulesetEntry>, table_page: bool) -> String {
-    let mut out = String::from(
-        "<link rel=\"stylesheet\" href=\"/assets/forms/kit.css\"><script src=\"/assets/forms/kit.js\"></script>",
-    );
-    if let Some(e) = entry.filter(|e| e.forms.is_some()) {
-        out.push_str(&format!(
-            "<link rel=\"stylesheet\" href=\"/assets/forms/{id}.css\"><script src=\"/assets/forms/{id}.js\"></script>",
-            id = esc(e.id)
-        ));
+pub fn tags(entry: Option<&RulesetEntry>, table_page: bool) -> Markup {
+    html! {
+        (style("/assets/forms/kit.css"))
+        (script("/assets/forms/kit.js"))
+        @if let Some(e) = entry.filter(|e| e.forms.is_some()) {
+            (game_tags(e.id))
+        }
+        @if table_page {
+            (script("/assets/forms/session-zero.js"))
+        }
     }
-    if table_page {
-        out.push_str("<script src=\"/assets/forms/session-zero.js\"></script>");
-    }
-    out
 }
 
 /// Every game's forms, for the lobby.
-pub fn lobby_tags(tables: &Tables) -> String {
-    let mut out = tags(None, false);
-    for e in tables.catalogue().iter().filter(|e| e.forms.is_some()) {
-        out.push_str(&format!(
-            "<link rel=\"stylesheet\" href=\"/assets/forms/{id}.css\"><script src=\"/assets/forms/{id}.js\"></script>",
-            id = esc(e.id)
-        ));
+pub fn lobby_tags(tables: &Tables) -> Markup {
+    html! {
+        (tags(None, false))
+        @for e in tables.catalogue().iter().filter(|e| e.forms.is_some()) {
+            (game_tags(e.id))
+        }
     }
-    out
 }
 
 /// The games the lobby's form offers: every ruleset with forms.

@@ -114,19 +114,24 @@ impl Play {
     /// game after the tail is `game`, replayed by the caller with [`replay_game`].
     pub fn catch_up(&mut self, game: Box<dyn AnyGame>, tail: crate::store::Tail, meta: Arc<Meta>) {
         let from = self.revision();
-        // A copy of the ledger: snapshots taken before keep reading the one they know.
-        let copy = self
-            .ledger
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        self.ledger = Arc::new(RwLock::new(copy));
+        self.fork_ledger();
         for (i, (logged, hash)) in tail.log.into_iter().enumerate() {
             self.absorb(from + i, logged, hash);
         }
         self.game = Arc::from(game);
         self.links = tail.links;
         self.refresh(meta);
+    }
+
+    /// Go on with a copy of the ledger, for a change that does more than append to it:
+    /// snapshots taken before keep reading the one they know.
+    fn fork_ledger(&mut self) {
+        let copy = self
+            .ledger
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        self.ledger = Arc::new(RwLock::new(copy));
     }
 
     /// Take committed entries (with their hashes) into memory, with the game after them (when
@@ -147,14 +152,8 @@ impl Play {
             )
         });
         if undoes {
-            // Taking back shortens the game's events: snapshots taken before keep the ledger
-            // they know, so the change goes to a copy.
-            let copy = self
-                .ledger
-                .read()
-                .unwrap_or_else(|p| p.into_inner())
-                .clone();
-            self.ledger = Arc::new(RwLock::new(copy));
+            // Taking back shortens the game's events.
+            self.fork_ledger();
         }
         let from = self.revision();
         for (i, (entry, hash)) in entries.into_iter().enumerate() {

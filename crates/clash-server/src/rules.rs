@@ -12,11 +12,11 @@ use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use clash_core::RulesetEntry;
+use maud::{Markup, PreEscaped, html};
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
 
 use crate::error::ApiError;
-use crate::pages::esc;
 use crate::tables::Tables;
 
 /// A heading's id as the rules' own links write it: lower case, words joined by `-`,
@@ -148,6 +148,7 @@ fn expand(part: &str) -> Vec<String> {
 }
 
 /// What a table page needs to link refusals to the rules.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct RulesLinks {
     /// Where the rules are read.
@@ -164,26 +165,33 @@ pub fn links(entry: &RulesetEntry) -> Option<RulesLinks> {
     })
 }
 
+/// Rules rendered from the catalogue's Markdown: trusted text (raw HTML in it is shown as text,
+/// see [`render`]), so the one place besides start-up data where a page takes markup as it is.
+fn markdown(markdown: &str, prefix: &str, demote: usize) -> Markup {
+    PreEscaped(render(markdown, prefix, demote))
+}
+
 /// The charts and the whole rules as one HTML fragment: the charts first, then the rules.
-pub fn fragment(entry: &RulesetEntry) -> String {
-    let markdown = entry.rules.markdown;
-    let mut charts = String::new();
-    for title in entry.rules.charts {
-        let part = section(markdown, title);
-        if !part.is_empty() {
+pub fn fragment(entry: &RulesetEntry) -> Markup {
+    let md = entry.rules.markdown;
+    let charts = entry
+        .rules
+        .charts
+        .iter()
+        .map(|title| section(md, title))
+        .filter(|part| !part.is_empty());
+    html! {
+        nav .rules-nav { a href="#rules-charts" { "Charts" } " · " a href="#rules-full" { "All the rules" } }
+        section #rules-charts {
+            h2 { "Charts" }
             // The chart's headings sit under "Charts", with ids apart from the same headings
             // in the full rules below.
-            charts.push_str(&format!(
-                "<section class=\"chart\">{}</section>",
-                render(part, "chart-", 1)
-            ));
+            @for part in charts {
+                section .chart { (markdown(part, "chart-", 1)) }
+            }
         }
+        section #rules-full { (markdown(md, "", 0)) }
     }
-    format!(
-        "<nav class=\"rules-nav\"><a href=\"#rules-charts\">Charts</a> · <a href=\"#rules-full\">All the rules</a></nav>\
-<section id=\"rules-charts\"><h2>Charts</h2>{charts}</section><section id=\"rules-full\">{}</section>",
-        to_html(markdown)
-    )
 }
 
 async fn page(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Response {
@@ -191,15 +199,9 @@ async fn page(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Resp
     let Some(entry) = tables.entry(&id).filter(|e| !e.rules.markdown.is_empty()) else {
         return ApiError::NotFound.into_response();
     };
-    let body = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{name}: rules — Clash</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head>\
-<body><main class=\"narrow rules\">{}</main></body></html>",
-        fragment(&entry),
-        name = esc(entry.name)
-    );
-    Html(body).into_response()
+    let body = html! { main .narrow .rules { (fragment(&entry)) } };
+    let title = format!("{}: rules — Clash", entry.name);
+    Html(crate::pages::page(&title, body).into_string()).into_response()
 }
 
 /// The rules as a fragment, for the table page's rules sheet.
@@ -207,7 +209,7 @@ async fn part(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Resp
     match tables.entry(&id).filter(|e| !e.rules.markdown.is_empty()) {
         Some(entry) => (
             [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-            fragment(&entry),
+            fragment(&entry).into_string(),
         )
             .into_response(),
         None => ApiError::NotFound.into_response(),

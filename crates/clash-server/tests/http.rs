@@ -856,6 +856,7 @@ async fn pages_render_for_every_role_and_refuse_bad_links() {
     for asset in [
         "app.css",
         "app.js",
+        "kit.js",
         "lobby.js",
         "panel-kit.js",
         "panel-kit.css",

@@ -76,7 +76,15 @@ async fn every_game_board_is_served_from_its_catalogue_entry() {
         kind.starts_with("text/javascript"),
         "panel-kit.js served as {kind}"
     );
-    assert!(body.contains("window.ClashPanelKit") && !body.contains("innerHTML"));
+    assert!(body.contains("registerPanel(id, panel)") && !body.contains("innerHTML"));
+    // The page kit it builds on, an ES module like every page script.
+    let (status, kind, body) = call(&app, "GET", "/assets/kit.js", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        kind.starts_with("text/javascript"),
+        "kit.js served as {kind}"
+    );
+    assert!(body.contains("export function registerPanel") && !body.contains("innerHTML"));
     let (status, kind, _) = call(&app, "GET", "/assets/panel-kit.css", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(

@@ -19,8 +19,10 @@ async fn every_table_page_loads_its_own_verifier_before_the_page_script() {
         let (status, page) = call(&s.app, "GET", &format!("/t/{}/{key}", t.id), None).await;
         assert_eq!(status, StatusCode::OK);
         let at = |script: &str| {
-            page.find(&format!("<script src=\"/assets/{script}\">"))
-                .unwrap_or_else(|| panic!("the page loads {script}"))
+            page.find(&format!(
+                "<script type=\"module\" src=\"/assets/{script}\">"
+            ))
+            .unwrap_or_else(|| panic!("the page loads {script}"))
         };
         assert!(at("verify.js") < at("fair-check.js") && at("fair-check.js") < at("app.js"));
         assert!(

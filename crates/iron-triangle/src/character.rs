@@ -9,6 +9,7 @@ use crate::name::Name;
 use crate::special::Special;
 
 /// One value per action / energy type.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PerAction<T> {
@@ -50,6 +51,7 @@ impl PerAction<u32> {
 }
 
 /// Current and maximum energy of each type (IT-9). Current always stays within 0..=max.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Energy {
     pub max: PerAction<u32>,
@@ -83,6 +85,7 @@ impl Energy {
 }
 
 /// A named background with its current and maximum points (IT-10, D-18).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Background {
     pub name: String,
@@ -91,6 +94,7 @@ pub struct Background {
 }
 
 /// A belief or a flaw: its text and whether it is marked (IT-11).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Trait {
     pub text: String,
@@ -98,6 +102,7 @@ pub struct Trait {
 }
 
 /// The goal and whether it was achieved (IT-11).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Goal {
     pub text: String,
@@ -105,6 +110,7 @@ pub struct Goal {
 }
 
 /// A move the character knows, under the name its player gave it (IT-7).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KnownMove {
@@ -115,6 +121,7 @@ pub struct KnownMove {
 }
 
 /// A combo: from a starting move to one or two followups (IT-41, IT-63, D-5).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Combo {
@@ -123,6 +130,7 @@ pub struct Combo {
 }
 
 /// A learned special and whether it is spent until the next full rest (IT-53).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KnownSpecial {
     #[serde(flatten)]
@@ -132,6 +140,7 @@ pub struct KnownSpecial {
 
 /// The yes marks for the level-up questions that are not read off other fields (IT-60, D-19):
 /// Q1 is its own mark; zero marks are per energy type (IT-52, D-17). Q2 is the goal's mark.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Marks {
     pub q1: bool,
@@ -241,6 +250,7 @@ pub(crate) fn repeated_background(first: &str, second: &str) -> String {
 /// (IT-9 … IT-12). An established sheet — an NPC, or a character brought in part-way through a
 /// campaign — may have any level, moves, combos and specials, but must still be consistent
 /// (IT-8, IT-41/IT-63, IT-56, IT-59 requirements).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CharacterSheet {
@@ -279,6 +289,7 @@ pub struct CharacterSheet {
 
 /// The parts of a character that play changes besides energy and marks, for a sheet that
 /// starts part-way through a campaign (a position). A new character is fresh.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SheetState {
@@ -303,6 +314,7 @@ impl SheetState {
 
 /// The marks of an established sheet: trait and goal marks, the Q1 and zero yes marks
 /// (IT-60, D-17, D-19) and a used veto (IT-11). They let a scenario start mid-campaign.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SheetMarks {
@@ -320,6 +332,7 @@ impl SheetMarks {
     }
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BackgroundSheet {

@@ -170,6 +170,8 @@
 //! - [`forms`]: tables made by form and characters made by their players in session zero,
 //!   checked field by field under the same rules as `create_character`.
 
+#[cfg(feature = "analysis")]
+pub mod analysis;
 pub mod campaign;
 pub mod character;
 pub mod conflict;
@@ -280,6 +282,7 @@ impl Table {
 /// A command from a seat: either part of a conflict or of the wider campaign.
 ///
 /// In JSON both kinds are written the same way, `{"type": "...", ...}`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Command {
@@ -347,6 +350,7 @@ impl<'de> Deserialize<'de> for Event {
 }
 
 /// What one viewer sees of the table.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TableView {
     pub viewer: Viewer,
@@ -359,6 +363,7 @@ pub struct TableView {
 }
 
 /// A seat and its name at the table ("the GM", "Ada").
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SeatName {
     pub seat: Seat,
@@ -584,4 +589,13 @@ impl Listed for IronTriangle {
         script: include_str!("../panel/panel.js"),
         style: include_str!("../panel/panel.css"),
     };
+}
+
+/// Iron Triangle as the catalogue offers it: the rules, forms and board, and with the
+/// `analysis` feature its table bots, odds in play and `clash` subcommands.
+pub fn entry() -> clash_core::RulesetEntry {
+    let entry = clash_core::RulesetEntry::with_session_zero::<IronTriangle>();
+    #[cfg(feature = "analysis")]
+    let entry = analysis::offer(entry);
+    entry
 }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::moves::Action;
 
 /// One learnable special. Variations marked (X) in IT-58 carry their action.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(tag = "special", content = "action", rename_all = "snake_case")]
 pub enum Special {

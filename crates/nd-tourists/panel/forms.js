@@ -2,117 +2,114 @@
 // (ND-5), and its characters, each with the Attribute it brings to this Conflict, Aspects and
 // Weaknesses (ND-6) and a Reserve size (S4: 3). The GM's parties may name how many Reserve
 // cards they draw (ND-10). The engine checks every field; this script only draws.
-(function () {
-  'use strict';
-  const K = window.ClashFormKit;
-  if (!K) return;
-  const h = K.h;
+import { ClashForms, K } from '../forms/kit.js';
 
-  const lines = (text) => String(text || '').split('\n').map((t) => t.trim()).filter(Boolean);
-  const traitName = (t) => (typeof t === 'string' ? t : t && t.name) || '';
+const h = K.h;
 
-  function blank(maker) {
+const lines = (text) => String(text || '').split('\n').map((t) => t.trim()).filter(Boolean);
+const traitName = (t) => (typeof t === 'string' ? t : t && t.name) || '';
+
+function blank(maker) {
+  return {
+    name: '', goal: '',
+    characters: [{ name: '', attribute: { name: '', value: maker === 'gm' ? 6 : 3 }, aspects: [], weaknesses: [] }],
+  };
+}
+
+function characterRow(maker) {
+  return (c) => {
+    const ch = c || {};
+    const att = ch.attribute || {};
+    const name = K.text(ch.name, { maxlength: '80', placeholder: 'Character (or the whole crew)', 'aria-label': 'Character name' });
+    name.dataset.input = 'character';
+    const attName = K.text(att.name, { maxlength: '80', placeholder: 'Attribute (Paper, Blades…)', 'aria-label': 'Attribute' });
+    const value = K.stepper('Value', -10, 20, att.value == null ? 3 : att.value);
+    const aspects = K.area((ch.aspects || []).map(traitName).join('\n'), { 'aria-label': 'Aspects, one per line', placeholder: 'Aspects, one per line' });
+    const weaknesses = K.area((ch.weaknesses || []).map(traitName).join('\n'), { 'aria-label': 'Weaknesses, one per line', placeholder: 'Weaknesses, one per line' });
+    const reserve = maker === 'gm' ? null : K.stepper('Reserve', 0, 10, ch.reserve_size == null ? 3 : ch.reserve_size);
+    const node = h('div', 'nd-form-char', name, attName, value, aspects, weaknesses, reserve, h('p', 'error fk-error'));
     return {
-      name: '', goal: '',
-      characters: [{ name: '', attribute: { name: '', value: maker === 'gm' ? 6 : 3 }, aspects: [], weaknesses: [] }],
-    };
-  }
-
-  function characterRow(maker) {
-    return (c) => {
-      const ch = c || {};
-      const att = ch.attribute || {};
-      const name = K.text(ch.name, { maxlength: '80', placeholder: 'Character (or the whole crew)', 'aria-label': 'Character name' });
-      name.dataset.input = 'character';
-      const attName = K.text(att.name, { maxlength: '80', placeholder: 'Attribute (Paper, Blades…)', 'aria-label': 'Attribute' });
-      const value = K.stepper('Value', -10, 20, att.value == null ? 3 : att.value);
-      const aspects = K.area((ch.aspects || []).map(traitName).join('\n'), { 'aria-label': 'Aspects, one per line', placeholder: 'Aspects, one per line' });
-      const weaknesses = K.area((ch.weaknesses || []).map(traitName).join('\n'), { 'aria-label': 'Weaknesses, one per line', placeholder: 'Weaknesses, one per line' });
-      const reserve = maker === 'gm' ? null : K.stepper('Reserve', 0, 10, ch.reserve_size == null ? 3 : ch.reserve_size);
-      const node = h('div', 'nd-form-char', name, attName, value, aspects, weaknesses, reserve, h('p', 'error fk-error'));
-      return {
-        node,
-        get: () => {
-          const out = { name: name.value.trim(), attribute: { name: attName.value.trim(), value: value.get() }, aspects: lines(aspects.value), weaknesses: lines(weaknesses.value) };
-          if (reserve && reserve.get() !== 3) out.reserve_size = reserve.get();
-          return out;
-        },
-      };
-    };
-  }
-
-  function sheetForm(box, ctx) {
-    const maker = ctx.maker;
-    const body = h('div', 'nd-form');
-    box.append(body);
-    let read = () => ({});
-    function render(sheet) {
-      const s = Object.assign(blank(maker), sheet || {});
-      const gm = maker === 'gm';
-      const name = K.text(s.name, { maxlength: '80', autocomplete: 'off', placeholder: gm ? 'The party (Levinulon…)' : 'Your party (TMDF…)' });
-      name.dataset.input = 'name';
-      const goal = K.text(s.goal, { maxlength: '1000', placeholder: 'What the party wants from this Conflict' });
-      goal.dataset.input = 'goal';
-      const chars = K.rows(s.characters, characterRow(maker), { path: 'characters', add: 'Add a character', max: 16, blank: () => blank(maker).characters[0] });
-      const parts = [K.field('name', 'Party', name), K.field('goal', 'Goal', goal, 'Allies with one goal form one party (ND-5).'),
-        K.fieldset('characters', 'Characters', 'Each brings the Attribute it uses in this Conflict; every relevant Aspect adds 1 to the party’s total and every Weakness takes 1 away (ND-6).' +
-          (gm ? '' : ' Each sheet’s Reserve is drawn from the deck as the Conflict starts (3 unless you say otherwise).'), chars)];
-      let draws = null;
-      if (gm) {
-        const usual = K.checkbox('Draw the usual Reserve: one card per opposing player sheet (ND-10)', s.reserve_draws == null);
-        const count = K.stepper('Reserve cards', 0, 20, s.reserve_draws || 1);
-        const sync = () => { count.hidden = usual.box.checked; };
-        usual.box.addEventListener('change', sync);
-        sync();
-        draws = () => (usual.box.checked ? null : count.get());
-        parts.push(K.fieldset('reserve_draws', 'Reserve', null, usual, count));
-      }
-      body.replaceChildren(...parts);
-      read = () => {
-        const out = { name: name.value.trim(), goal: goal.value.trim(), characters: chars.get() };
-        if (draws && draws() != null) out.reserve_draws = draws();
+      node,
+      get: () => {
+        const out = { name: name.value.trim(), attribute: { name: attName.value.trim(), value: value.get() }, aspects: lines(aspects.value), weaknesses: lines(weaknesses.value) };
+        if (reserve && reserve.get() !== 3) out.reserve_size = reserve.get();
         return out;
-      };
+      },
+    };
+  };
+}
+
+function sheetForm(box, ctx) {
+  const maker = ctx.maker;
+  const body = h('div', 'nd-form');
+  box.append(body);
+  let read = () => ({});
+  function render(sheet) {
+    const s = Object.assign(blank(maker), sheet || {});
+    const gm = maker === 'gm';
+    const name = K.text(s.name, { maxlength: '80', autocomplete: 'off', placeholder: gm ? 'The party (Levinulon…)' : 'Your party (TMDF…)' });
+    name.dataset.input = 'name';
+    const goal = K.text(s.goal, { maxlength: '1000', placeholder: 'What the party wants from this Conflict' });
+    goal.dataset.input = 'goal';
+    const chars = K.rows(s.characters, characterRow(maker), { path: 'characters', add: 'Add a character', max: 16, blank: () => blank(maker).characters[0] });
+    const parts = [K.field('name', 'Party', name), K.field('goal', 'Goal', goal, 'Allies with one goal form one party (ND-5).'),
+      K.fieldset('characters', 'Characters', 'Each brings the Attribute it uses in this Conflict; every relevant Aspect adds 1 to the party’s total and every Weakness takes 1 away (ND-6).' +
+        (gm ? '' : ' Each sheet’s Reserve is drawn from the deck as the Conflict starts (3 unless you say otherwise).'), chars)];
+    let draws = null;
+    if (gm) {
+      const usual = K.checkbox('Draw the usual Reserve: one card per opposing player sheet (ND-10)', s.reserve_draws == null);
+      const count = K.stepper('Reserve cards', 0, 20, s.reserve_draws || 1);
+      const sync = () => { count.hidden = usual.box.checked; };
+      usual.box.addEventListener('change', sync);
+      sync();
+      draws = () => (usual.box.checked ? null : count.get());
+      parts.push(K.fieldset('reserve_draws', 'Reserve', null, usual, count));
     }
-    render(ctx.sheet);
-    return { get: () => read(), set: (sheet) => render(sheet) };
+    body.replaceChildren(...parts);
+    read = () => {
+      const out = { name: name.value.trim(), goal: goal.value.trim(), characters: chars.get() };
+      if (draws && draws() != null) out.reserve_draws = draws();
+      return out;
+    };
   }
+  render(ctx.sheet);
+  return { get: () => read(), set: (sheet) => render(sheet) };
+}
 
-  function card(sheet) {
-    const s = sheet || {};
-    const dl = h('dl', null);
-    const row = (k, v) => { if (v) dl.append(h('dt', null, k), h('dd', null, v)); };
-    row('Goal', s.goal);
-    for (const c of s.characters || []) {
-      const a = c.attribute || {};
-      const bits = [a.name + ' ' + a.value];
-      if ((c.aspects || []).length) bits.push('Aspects: ' + c.aspects.map(traitName).join(', '));
-      if ((c.weaknesses || []).length) bits.push('Weaknesses: ' + c.weaknesses.map(traitName).join(', '));
-      row(c.name || 'A character', bits.join(' · '));
-    }
-    if (s.reserve_draws != null) row('Reserve', s.reserve_draws + ' cards');
-    const c = h('section', 's0-card', h('h4', null, s.name || 'Unnamed party'), dl);
-    c.dataset.sheet = s.name || '';
-    return c;
+function card(sheet) {
+  const s = sheet || {};
+  const dl = h('dl', null);
+  const row = (k, v) => { if (v) dl.append(h('dt', null, k), h('dd', null, v)); };
+  row('Goal', s.goal);
+  for (const c of s.characters || []) {
+    const a = c.attribute || {};
+    const bits = [a.name + ' ' + a.value];
+    if ((c.aspects || []).length) bits.push('Aspects: ' + c.aspects.map(traitName).join(', '));
+    if ((c.weaknesses || []).length) bits.push('Weaknesses: ' + c.weaknesses.map(traitName).join(', '));
+    row(c.name || 'A character', bits.join(' · '));
   }
+  if (s.reserve_draws != null) row('Reserve', s.reserve_draws + ' cards');
+  const c = h('section', 's0-card', h('h4', null, s.name || 'Unnamed party'), dl);
+  c.dataset.sheet = s.name || '';
+  return c;
+}
 
-  function tableForm(box) {
-    const blanks = K.checkbox('Put the 10 suit blanks in the deck (D-1)', false);
-    box.append(K.fieldset('options', 'The deck', 'Each player makes a party from their invite link; you make the non-player parties. Players’ parties sit in seat order, then yours (D-21).',
-      K.field('options.blanks', null, blanks)));
-    return { get: () => ({ blanks: blanks.box.checked }) };
-  }
+function tableForm(box) {
+  const blanks = K.checkbox('Put the 10 suit blanks in the deck (D-1)', false);
+  box.append(K.fieldset('options', 'The deck', 'Each player makes a party from their invite link; you make the non-player parties. Players’ parties sit in seat order, then yours (D-21).',
+    K.field('options.blanks', null, blanks)));
+  return { get: () => ({ blanks: blanks.box.checked }) };
+}
 
-  function summary(options) {
-    return h('div', 's0-card', h('dl', null, h('dt', null, 'Deck'), h('dd', null, (options || {}).blanks ? 'with the blanks' : 'without the blanks')));
-  }
+function summary(options) {
+  return h('div', 's0-card', h('dl', null, h('dt', null, 'Deck'), h('dd', null, (options || {}).blanks ? 'with the blanks' : 'without the blanks')));
+}
 
-  window.ClashForms.register('nd-tourists', {
-    words: { sheet: 'party', sheets: 'parties', npc: 'party', npcs: 'parties', anNpc: 'a party', players: 2 },
-    blank: blank,
-    table: tableForm,
-    summary: summary,
-    sheet: sheetForm,
-    card: card,
-  });
-})();
+ClashForms.register('nd-tourists', {
+  words: { sheet: 'party', sheets: 'parties', npc: 'party', npcs: 'parties', anNpc: 'a party', players: 2 },
+  blank: blank,
+  table: tableForm,
+  summary: summary,
+  sheet: sheetForm,
+  card: card,
+});

@@ -2,406 +2,413 @@
 // which way up it lies), your Reserve as a hand, bid lines and Loss lines, Control, and controls
 // where you bid, cover, reject, spend and keep Losses by choosing cards. Hovering, focusing or
 // long-pressing a card tells what it beats. Every text goes in as text nodes, never as markup.
-(function () {
-  'use strict';
+import { redrawPanel } from '../kit.js';
+import * as kit from '../panel-kit.js';
 
-  // Typed input values and error messages survive the redraw that every live update causes.
-  const kit = window.ClashPanelKit;
-  const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('ndt');
+/** @typedef {import('../types/nd-tourists/View').View} View the seat's view of the game */
+/** @typedef {import('../types/nd-tourists/Command').Command} Command what the board sends */
 
-  // ----- the deck (ND-1 to ND-3) -----
+/**
+ * A command as the rules take it: tsc checks every command this board builds against the
+ * game's own type (generated from the Rust one).
+ * @param {Command} c
+ * @returns {Command}
+ */
+const command = (c) => c;
 
-  // Each suit beats the next two round the wheel.
-  const WHEEL = ['Rock', 'Blades', 'Serpent', 'Paper', 'Unknown'];
-  const SUIT_SIGN = { Rock: '⬢', Blades: '⚔', Serpent: '∿', Paper: '▤', Unknown: '?' };
-  const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XVI', 'XVII', 'XVIII', 'XIX', 'XX', 'XXI'];
+// Typed input values and error messages survive the redraw that every live update causes.
+const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('ndt');
 
-  function parseCard(name) {
-    const n = String(name).trim();
-    if (n === 'Excuse') return { kind: 'excuse', name: n };
-    const t = ROMAN.indexOf(n);
-    if (t >= 0) return { kind: 'triumph', rank: t + 1, name: n };
-    const words = n.split(/\s+/);
-    const suit = WHEEL.find((x) => words.includes(x));
-    if (suit) return { kind: 'suit', suit: suit, figure: words.filter((w) => w !== suit && w !== 'Blank').join(' ') || 'blank', name: n };
-    return { kind: 'other', name: n };
+// ----- the deck (ND-1 to ND-3) -----
+
+// Each suit beats the next two round the wheel.
+const WHEEL = ['Rock', 'Blades', 'Serpent', 'Paper', 'Unknown'];
+const SUIT_SIGN = { Rock: '⬢', Blades: '⚔', Serpent: '∿', Paper: '▤', Unknown: '?' };
+const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XVI', 'XVII', 'XVIII', 'XIX', 'XX', 'XXI'];
+
+function parseCard(name) {
+  const n = String(name).trim();
+  if (n === 'Excuse') return { kind: 'excuse', name: n };
+  const t = ROMAN.indexOf(n);
+  if (t >= 0) return { kind: 'triumph', rank: t + 1, name: n };
+  const words = n.split(/\s+/);
+  const suit = WHEEL.find((x) => words.includes(x));
+  if (suit) return { kind: 'suit', suit: suit, figure: words.filter((w) => w !== suit && w !== 'Blank').join(' ') || 'blank', name: n };
+  return { kind: 'other', name: n };
+}
+
+function beatsText(name) {
+  const c = parseCard(name);
+  if (c.kind === 'excuse') return 'The Excuse: a stalemate against every card. It cannot be rejected, turned or covered.';
+  if (c.kind === 'triumph') {
+    return 'Triumph ' + c.name + ': beats every suit card' + (c.rank > 1 ? ' and Triumphs I–' + ROMAN[c.rank - 2] : '') +
+      (c.rank < 21 ? '; loses to Triumphs ' + ROMAN[c.rank] + '–XXI.' : '; nothing beats it.');
   }
-
-  function beatsText(name) {
-    const c = parseCard(name);
-    if (c.kind === 'excuse') return 'The Excuse: a stalemate against every card. It cannot be rejected, turned or covered.';
-    if (c.kind === 'triumph') {
-      return 'Triumph ' + c.name + ': beats every suit card' + (c.rank > 1 ? ' and Triumphs I–' + ROMAN[c.rank - 2] : '') +
-        (c.rank < 21 ? '; loses to Triumphs ' + ROMAN[c.rank] + '–XXI.' : '; nothing beats it.');
-    }
-    if (c.kind === 'suit') {
-      const i = WHEEL.indexOf(c.suit);
-      const beats = [WHEEL[(i + 1) % 5], WHEEL[(i + 2) % 5]];
-      const loses = [WHEEL[(i + 3) % 5], WHEEL[(i + 4) % 5]];
-      return c.suit + ': beats ' + beats.join(' and ') + '; loses to ' + loses.join(' and ') + ' and to every Triumph; a stalemate with ' + c.suit + ' and the Excuse.';
-    }
-    return c.name;
+  if (c.kind === 'suit') {
+    const i = WHEEL.indexOf(c.suit);
+    const beats = [WHEEL[(i + 1) % 5], WHEEL[(i + 2) % 5]];
+    const loses = [WHEEL[(i + 3) % 5], WHEEL[(i + 4) % 5]];
+    return c.suit + ': beats ' + beats.join(' and ') + '; loses to ' + loses.join(' and ') + ' and to every Triumph; a stalemate with ' + c.suit + ' and the Excuse.';
   }
+  return c.name;
+}
 
-  // A card drawn as a card: suit sign and colour (or a Triumph's numeral), the figure, and its
-  // way up — a reversed card is drawn upside down and says so.
-  function cardFace(name, reversed, extra) {
-    const c = parseCard(name);
-    const cls = 'ndt-card ' + (c.kind === 'suit' ? 'suit-' + c.suit.toLowerCase() : c.kind) + (reversed ? ' reversed' : '') + (extra ? ' ' + extra : '');
-    let face;
-    if (c.kind === 'triumph') face = h('span', 'ndt-face', h('span', 'ndt-corner', 'Triumph'), h('span', 'ndt-big', c.name), h('span', 'ndt-fig', 'Triumph'));
-    else if (c.kind === 'suit') face = h('span', 'ndt-face', h('span', 'ndt-corner', SUIT_SIGN[c.suit] + ' ' + c.suit), h('span', 'ndt-big', SUIT_SIGN[c.suit]), h('span', 'ndt-fig', c.figure));
-    else face = h('span', 'ndt-face', h('span', 'ndt-corner', ''), h('span', 'ndt-big', c.kind === 'excuse' ? '✦' : '·'), h('span', 'ndt-fig', c.name));
-    const card = h('span', cls, face, h('span', 'ndt-way', reversed ? '↓ reversed' : '↑ upright'));
-    card.dataset.card = c.name;
-    card.setAttribute('aria-label', c.name + (reversed ? ', reversed' : ', upright'));
-    return card;
-  }
+// A card drawn as a card: suit sign and colour (or a Triumph's numeral), the figure, and its
+// way up — a reversed card is drawn upside down and says so.
+function cardFace(name, reversed, extra) {
+  const c = parseCard(name);
+  const cls = 'ndt-card ' + (c.kind === 'suit' ? 'suit-' + c.suit.toLowerCase() : c.kind) + (reversed ? ' reversed' : '') + (extra ? ' ' + extra : '');
+  let face;
+  if (c.kind === 'triumph') face = h('span', 'ndt-face', h('span', 'ndt-corner', 'Triumph'), h('span', 'ndt-big', c.name), h('span', 'ndt-fig', 'Triumph'));
+  else if (c.kind === 'suit') face = h('span', 'ndt-face', h('span', 'ndt-corner', SUIT_SIGN[c.suit] + ' ' + c.suit), h('span', 'ndt-big', SUIT_SIGN[c.suit]), h('span', 'ndt-fig', c.figure));
+  else face = h('span', 'ndt-face', h('span', 'ndt-corner', ''), h('span', 'ndt-big', c.kind === 'excuse' ? '✦' : '·'), h('span', 'ndt-fig', c.name));
+  const card = h('span', cls, face, h('span', 'ndt-way', reversed ? '↓ reversed' : '↑ upright'));
+  card.dataset.card = c.name;
+  card.setAttribute('aria-label', c.name + (reversed ? ', reversed' : ', upright'));
+  return card;
+}
 
-  function cardChipTip(name, reversed, extra) {
-    const card = cardFace(name, reversed, extra);
-    card.tabIndex = 0;
-    kit.tip(card, name + (reversed ? ' (reversed)' : ' (upright)') + ' — ' + beatsText(name));
-    return card;
-  }
+function cardChipTip(name, reversed, extra) {
+  const card = cardFace(name, reversed, extra);
+  card.tabIndex = 0;
+  kit.tip(card, name + (reversed ? ' (reversed)' : ' (upright)') + ' — ' + beatsText(name));
+  return card;
+}
 
-  function cardChip(name, reversed, extra) {
-    return cardChipTip(name, reversed, extra);
-  }
+function cardChip(name, reversed, extra) {
+  return cardChipTip(name, reversed, extra);
+}
 
-  function statusText(p) {
-    if (p.status === 'wiped_out') return 'wiped out in round ' + p.round;
-    if (p.status === 'conceded') return 'conceded';
-    return 'in play';
-  }
+function statusText(p) {
+  if (p.status === 'wiped_out') return 'wiped out in round ' + p.round;
+  if (p.status === 'conceded') return 'conceded';
+  return 'in play';
+}
 
-  const gravityWords = { trivial: 'trivial', fairly_easy: 'fairly easy', hard: 'hard', very_hard: 'very hard', permanent: 'permanent' };
+const gravityWords = { trivial: 'trivial', fairly_easy: 'fairly easy', hard: 'hard', very_hard: 'very hard', permanent: 'permanent' };
 
-  function partyCard(v, p, i, mineSeat) {
-    const r = v.round || {};
-    const turn = r.turn === i && v.phase === 'bidding' && r.window == null;
-    const classes = 'ndt-party' + (turn ? ' turn' : '') + (p.status !== 'in_play' ? ' out' : '') + (p.seat === mineSeat ? ' mine' : '');
-    const head = h('div', 'ndt-party-head',
-      h('strong', null, p.name),
-      p.seat === mineSeat ? h('span', 'pill ready', 'yours') : p.seat === 'gm' ? h('span', 'pill', 'the GM’s') : null,
-      v.dominant === i ? h('span', 'pill ndt-dominant', 'Dominant') : null,
-      turn ? h('span', 'pill ready', 'to act') : null,
-      r.window === i ? h('span', 'pill waiting', 'card awaiting reactions') : null,
-      v.victor === i ? h('span', 'pill ready', 'victor') : null,
-      h('span', 'pill', statusText(p)));
-    const goal = h('p', 'hint', 'Goal: ' + (p.goal || '—') + ' · Total ' + p.total);
+function partyCard(v, p, i, mineSeat) {
+  const r = v.round || {};
+  const turn = r.turn === i && v.phase === 'bidding' && r.window == null;
+  const classes = 'ndt-party' + (turn ? ' turn' : '') + (p.status !== 'in_play' ? ' out' : '') + (p.seat === mineSeat ? ' mine' : '');
+  const head = h('div', 'ndt-party-head',
+    h('strong', null, p.name),
+    p.seat === mineSeat ? h('span', 'pill ready', 'yours') : p.seat === 'gm' ? h('span', 'pill', 'the GM’s') : null,
+    v.dominant === i ? h('span', 'pill ndt-dominant', 'Dominant') : null,
+    turn ? h('span', 'pill ready', 'to act') : null,
+    r.window === i ? h('span', 'pill waiting', 'card awaiting reactions') : null,
+    v.victor === i ? h('span', 'pill ready', 'victor') : null,
+    h('span', 'pill', statusText(p)));
+  const goal = h('p', 'hint', 'Goal: ' + (p.goal || '—') + ' · Total ' + p.total);
 
-    const line = h('div', 'ndt-line');
-    p.bid_line.forEach((b, k) => {
-      const marks = [];
-      if (b.turned) marks.push('turned');
-      if (b.cover) marks.push('cover');
-      if (b.narrative) marks.push('narrative');
-      const last = r.window === i && k === p.bid_line.length - 1;
-      const chip = cardChip(b.card, b.reversed, (b.cover ? 'cover' : '') + (b.narrative ? ' narrative' : '') + (last ? ' last' : ''));
-      if (marks.length) chip.append(h('small', 'ndt-marks', marks.join(', ')));
-      line.append(chip);
-    });
-    if (!p.bid_line.length) line.append(h('span', 'hint', 'no cards yet'));
-
-    const temp = h('div', 'ndt-line');
-    for (const t of p.temporary) {
-      const who = p.characters[t.character];
-      const c = cardChipTip(t.card, false, 'loss small');
-      if (who && p.characters.length > 1) c.append(h('small', 'ndt-marks', who.name));
-      temp.append(c);
-    }
-    if (!p.temporary.length) temp.append(h('span', 'hint', 'none'));
-
-    const lasting = h('div', 'ndt-line');
-    for (const l of p.lasting) {
-      const who = p.characters[l.character];
-      const box = h('span', 'ndt-lasting', h('small', null, (gravityWords[l.gravity] || l.gravity) + (who ? ' · ' + who.name : '')));
-      for (const c of l.cards) {
-        const chip = c.face_up ? cardChipTip(c.card, false, 'loss small') : h('span', 'ndt-card facedown small', h('span', 'ndt-face', h('span', 'ndt-big', '✕'), h('span', 'ndt-fig', c.card)), h('span', 'ndt-way', 'spent'));
-        box.append(chip);
-      }
-      lasting.append(box);
-    }
-    if (!p.lasting.length) lasting.append(h('span', 'hint', 'none'));
-
-    const chars = h('ul', 'ndt-chars');
-    for (const c of p.characters) {
-      const li = h('li', null, h('b', null, c.name),
-        ' · Reserve ' + c.reserve_count + (c.tally ? ' · covered ' + c.tally + '×' : '') + (c.conceded ? ' · conceded' : ''));
-      if (Array.isArray(c.reserve)) {
-        const res = h('span', 'ndt-line inline');
-        for (const rc of c.reserve) res.append(cardChip(rc.card, rc.reversed, 'reserve small'));
-        if (!c.reserve.length) res.append(h('span', 'hint', 'empty'));
-        li.append(' ', res);
-      }
-      chars.append(li);
-    }
-
-    return h('section', classes,
-      head, goal,
-      h('div', 'ndt-label', 'Bid line' + (p.reversed ? ' · ' + p.reversed + ' reversed' : '')), line,
-      h('div', 'ndt-label', 'Temporary Losses'), temp,
-      h('div', 'ndt-label', 'Lasting Losses'), lasting,
-      chars);
-  }
-
-  function summary(v) {
-    const r = v.round || {};
-    const name = (i) => (i != null && v.parties[i] ? v.parties[i].name : null);
-    const phaseWords = { preparing: 'Preparing: the GM starts the Conflict', bidding: 'Bidding', aftermath: 'End of round: concede, reframe or go on', ended: 'The Conflict is over' };
-    const bits = [
-      h('span', 'pill', 'Round ' + r.number + (r.kind === 'balance_breaker' ? ' · Balance-breaker' : r.kind === 'unbalanced' ? ' · Unbalanced' : '')),
-      h('span', 'pill', phaseWords[v.phase] || v.phase),
-      v.dominant != null ? h('span', 'pill ndt-dominant', 'Dominant: ' + name(v.dominant) + ' · Control ' + v.control + ' · tokens ' + v.tokens)
-        : h('span', 'pill', 'Balanced'),
-      h('span', 'pill', 'Deck ' + v.deck_count),
-      v.large_gap ? h('span', 'pill waiting', 'large gap (ND-8)') : null,
-    ];
-    const line = h('p', 'ndt-turn');
-    if (v.phase === 'bidding' && r.rejection != null) line.textContent = name(r.rejection) + ' rejected ' + name(r.window) + '’s card: ' + name(r.window) + ' chooses the face-up Loss card to spend (D-14).';
-    else if (v.phase === 'bidding' && r.window != null) line.textContent = (v.waiting || name(r.window) + ' just placed a card') + '. Reactions come one party at a time: reject, then turn, then cover (D-4).';
-    else if (v.phase === 'bidding' && r.turn != null) line.textContent = 'Turn: ' + name(r.turn) + (r.passes ? ' · ' + r.passes + ' pass(es) in a row' : '');
-    else if (v.phase === 'ended') line.textContent = v.victor != null ? name(v.victor) + ' wins the Conflict.' : 'Ended' + (v.ended ? ' (' + String(v.ended).replace(/_/g, ' ') + ')' : '') + '.';
-    if (r.result) {
-      const names = (xs) => xs.map(name).join(', ') || 'nobody';
-      line.append(h('span', 'hint ndt-result', ' Round won by ' + names(r.result.winners) + '; lost by ' + names(r.result.losers) + '; narration: ' + names(r.result.narration) + '.'));
-    }
-    const discard = v.discard && v.discard.length ? h('p', 'hint', 'Discarded this round: ' + v.discard.join(', ')) : null;
-    return h('div', 'ndt-summary', h('div', 'ndt-pills', ...bits), line, discard);
-  }
-
-  const redraw = (send) => window.ClashPanels['nd-tourists'](document.getElementById('panel'), window.clash.latest(), send);
-
-  // Your Reserve as a hand of cards, one hand per character this seat plays.
-  function hands(v, seat) {
-    const out = [];
-    for (const p of v.parties.filter((x) => x.seat === seat)) {
-      for (const c of p.characters) {
-        if (!Array.isArray(c.reserve)) continue;
-        const hand = h('div', 'ndt-hand');
-        c.reserve.forEach((rc) => hand.append(cardChip(rc.card, rc.reversed, 'in-hand')));
-        if (!c.reserve.length) hand.append(h('span', 'hint', 'No cards held back.'));
-        out.push(h('div', 'ndt-handbox', h('div', 'ndt-label', 'Your hand · ' + c.name + '’s Reserve'), hand));
-      }
-    }
-    return out;
-  }
-
-  // The controls: one group per kind of move the engine lists as legal for this seat.
-  function controls(update, send) {
-    const v = update.view;
-    const legal = update.legal.map((l) => l.command);
-    const of = (type) => legal.filter((c) => c.type === type);
-    const box = h('div', 'ndt-controls');
-    const partyByName = (n) => v.parties.find((p) => p.name === n);
-    const charOptions = (p) => p.characters.filter((c) => !c.conceded).map((c) => [c.name, c.name]);
-
-    if (of('start').length) {
-      const g = group('start', 'Start the Conflict', 'Draws the non-player parties’ Reserves and opens round 1.');
-      g.body.append(button(g, 'Start', send, () => ({ type: 'start' }), true));
-      box.append(g.g);
-    }
-
-    for (const c of of('bid')) {
-      const p = partyByName(c.party);
-      if (!p) continue;
-      const key = 'bid:' + p.name;
-      const g = group(key, p.name + ': your turn to bid', 'Draw a card from the deck onto your bid line, or pass (not final).');
-      let who = null;
-      if (p.characters.length > 1) who = select(key + ':who', charOptions(p), null, 'character who draws');
-      if (who) g.body.append(who);
-      const deck = h('span', 'ndt-card back', h('span', 'ndt-face', h('span', 'ndt-big', '✧'), h('span', 'ndt-fig', v.deck_count + ' left')), h('span', 'ndt-way', 'the deck'));
-      const b = button(g, '', send, () => ({ type: 'bid', party: p.name, character: who ? who.value : undefined }), true);
-      b.replaceChildren(deck, h('span', null, 'Bid: draw a card'));
-      b.classList.add('ndt-draw');
-      g.body.append(b);
-      if (of('pass').some((x) => x.party === p.name)) g.body.append(button(g, 'Pass', send, () => ({ type: 'pass', party: p.name })));
-      const o = odds(update);
-      if (o && o.party === p.name && o.beats && o.beats.length) {
-        const ul = h('ul', null);
-        for (const b of o.beats) ul.append(h('li', null, b.card + ' (' + b.party + '): ', kit.percent(b.chance)));
-        g.g.append(h('div', 'kit-odds', h('h5', null, 'Chance your next draw beats'), ul,
-          h('p', 'hint', 'From the cards you have seen; the others’ Reserves count as unknown.')));
-      }
-      box.append(g.g);
-    }
-
-    const spends = of('spend_loss');
-    if (spends.length) {
-      const g = group('spend', 'Your card was rejected: tap the face-up Loss card to spend',
-        'A Temporary card is discarded (that Loss is gone); a Lasting one turns face down and its Loss remains (ND-19).');
-      for (const c of spends) {
-        const b = button(g, '', send, () => ({ type: 'spend_loss', party: c.party, card: c.card }));
-        b.className = 'kit-tile ndt-pick';
-        b.replaceChildren(cardFace(c.card, false, 'loss'), h('small', null, 'spend this'));
-        b.dataset.card = c.card;
-        g.body.append(b);
-      }
-      box.append(g.g);
-    }
-
-    const windowOpen = v.phase === 'bidding' && v.round && v.round.window != null && v.round.rejection == null;
-    if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('let_it_stand').length || of('close_window').length)) {
-      const drawer = v.parties[v.round.window];
-      const last = drawer && drawer.bid_line[drawer.bid_line.length - 1];
-      const asked = v.reaction ? v.reaction.name + ': your turn to ' + v.reaction.step + ' or let it stand. ' : '';
-      const g = group('window', (drawer ? drawer.name : 'A party') + ' just placed this card', asked + 'Each party able to react is asked in turn: reject, then turn, then cover (D-4).');
-      g.body.className = 'kit-row ndt-window';
-      if (last) g.body.append(cardChip(last.card, last.reversed, 'last'));
-      const acts = h('div', 'ndt-acts');
-      const faceUp = drawer ? drawer.temporary.map((t) => t.card).concat(...drawer.lasting.map((l) => l.cards.filter((x) => x.face_up).map((x) => x.card))) : [];
-      for (const c of of('reject')) {
-        acts.append(button(g, (c.party && v.parties.filter((x) => x.seat === update.seat).length > 1 ? c.party + ': ' : '') + 'Reject it (' + drawer.name + ' shows ' + faceUp.length + ' face-up Loss card' + (faceUp.length === 1 ? '' : 's') + ')', send, () => ({ type: 'reject', party: c.party })));
-      }
-      if (of('turn').length) acts.append(button(g, 'Turn it over with a Control token (' + v.tokens + ' left)', send, () => ({ type: 'turn' })));
-      const quiet = !of('cover').length && !of('reject').length && !of('turn').length;
-      for (const c of of('let_it_stand')) acts.append(button(g, 'Let it stand' + (v.parties.filter((x) => x.seat === update.seat).length > 1 ? ' (' + c.party + ')' : ''), send, () => ({ type: 'let_it_stand', party: c.party }), quiet));
-      if (of('close_window').length) acts.append(button(g, 'Let it stand', send, () => ({ type: 'close_window' }), quiet));
-      g.body.append(acts);
-      box.append(g.g);
-      box.append(...coverGroups(of('cover'), v, drawer, send));
-    }
-
-    // ND-21: a party that took a Loss this round may mark it with other reversed cards of its
-    // bid line. The engine's suggestion (the cards marking it now) tells how many to keep.
-    for (const c of of('keep_loss_cards')) {
-      const p = partyByName(c.party);
-      if (!p) continue;
-      const key = 'keep:' + p.name;
-      const need = (c.cards || []).length;
-      const g = group(key, p.name + ': which cards mark your Loss?', 'Tap exactly ' + need + ' card' + (need === 1 ? '' : 's') + ': the Loss’s own, or reversed cards of your bid line (ND-21).');
-      const options = [...new Set((c.cards || []).concat(p.bid_line.filter((x) => x.reversed).map((x) => x.card)))];
-      if (!Array.isArray(memo.values[key])) memo.values[key] = (c.cards || []).slice();
-      const picked = memo.values[key].filter((x) => options.includes(x));
-      const row = h('div', 'ndt-hand');
-      for (const card of options) {
-        const on = picked.includes(card);
-        const bl = p.bid_line.find((x) => x.card === card);
-        const t = toggle(cardFace(card, bl ? bl.reversed : false), on, () => {
-          memo.values[key] = on ? picked.filter((x) => x !== card) : picked.concat([card]);
-          redraw(send);
-        }, 'ndt-pick');
-        t.dataset.card = card;
-        row.append(t);
-      }
-      g.body.append(row);
-      const same = picked.length === need && picked.every((x) => (c.cards || []).includes(x));
-      const b = button(g, same ? 'Keep these (no change)' : 'Mark the Loss with these ' + picked.length, send, () => {
-        if (picked.length !== need) throw new Error('Tap exactly ' + need + ' card' + (need === 1 ? '' : 's') + ' (now ' + picked.length + ').');
-        return { type: 'keep_loss_cards', party: p.name, cards: picked.slice() };
-      });
-      b.disabled = picked.length !== need || same;
-      g.body.append(b);
-      box.append(g.g);
-    }
-
-    for (const c of of('concede')) {
-      const p = partyByName(c.party);
-      if (!p) continue;
-      const key = 'concede:' + p.name;
-      const g = group(key, p.name + ': concede?', 'Concede the whole party, or one character (ND-24, ND-31).');
-      const opts = [['', 'the whole party']].concat(charOptions(p));
-      const who = opts.length > 2 ? select(key + ':who', opts, '', 'who concedes') : null;
-      if (who) g.body.append(who);
-      g.body.append(confirmButton(g, 'Concede', 'Leave the Conflict? This cannot be undone.', send, () => ({ type: 'concede', party: p.name, character: who && who.value ? who.value : undefined })));
-      box.append(g.g);
-    }
-
-    if (of('reframe').length || of('next_round').length) {
-      const g = group('round-end', 'End of round', null);
-      if (of('next_round').length) g.body.append(button(g, 'Next round', send, () => ({ type: 'next_round' }), true));
-      if (of('reframe').length) g.body.append(confirmButton(g, 'Accept a Reframe', 'Have the goals and means really changed (ND-25)?', send, () => ({ type: 'reframe', confirmed: true })));
-      box.append(g.g);
-    }
-
-    if (v.phase === 'bidding' && update.seat) {
-      // Tactics are narration only (ND-11): the engine does not list them, so offer them to the
-      // parties this seat speaks for.
-      for (const p of v.parties.filter((x) => x.seat === update.seat && x.status === 'in_play')) {
-        const key = 'tactics:' + p.name;
-        const g = group(key, p.name + ': declare tactics', null);
-        const t = text(key + ':text', 'What do you try this round?');
-        g.body.append(t, button(g, 'Declare', send, () => ({ type: 'declare_tactics', party: p.name, text: t.value })));
-        box.append(g.g);
-      }
-    }
-
-    if (!box.childNodes.length && update.seat) {
-      box.append(h('p', 'hint', v.phase === 'ended' ? 'The Conflict is over.' : 'Nothing for you to do right now — waiting for the others.'));
-    }
-    return box;
-  }
-
-  // One cover group per (party, character) the engine lets cover now: tap the Reserve card in
-  // your hand, name the trait the narration rests on (pre-filled with the engine's suggestion),
-  // and whether the table accepts the narration.
-  function coverGroups(covers, v, drawer, send) {
-    const seen = new Map();
-    for (const c of covers) {
-      const k = c.party + '\u0000' + (c.character || '');
-      if (!seen.has(k)) seen.set(k, c);
-    }
-    const out = [];
-    for (const c of seen.values()) {
-      const p = v.parties.find((x) => x.name === c.party);
-      const ch = p && p.characters.find((x) => x.name === c.character);
-      const cards = covers.filter((x) => x.party === c.party && x.character === c.character).map((x) => x.card);
-      const reserve = (ch && ch.reserve) || [];
-      const key = 'cover:' + c.party + ':' + (c.character || '');
-      const g = group(key, (c.character || c.party) + ': cover it with a card from your hand',
-        'Tap the card to lay over it, and say how a trait justifies it (ND-20); the table decides whether the narration is accepted.');
-      g.body.className = 'kit-row ndt-cover';
-      if (!cards.includes(memo.values[key + ':card'])) memo.values[key + ':card'] = null;
-      const chosen = memo.values[key + ':card'];
-      const hand = h('div', 'ndt-hand');
-      for (const name of cards) {
-        const rc = reserve.find((r) => r.card === name);
-        const t = toggle(cardFace(name, rc ? rc.reversed : false), chosen === name, () => { memo.values[key + ':card'] = name; redraw(send); }, 'ndt-pick');
-        kit.tip(t, name + ' — ' + beatsText(name));
-        t.dataset.card = name;
-        hand.append(t);
-      }
-      const cite = c.cite || {};
-      const kind0 = Object.keys(cite)[0] || 'aspect';
-      const kindSel = select(key + ':kind', [['aspect', 'an Aspect'], ['weakness', 'a Weakness'], ['loss', 'a Loss card']], kind0, 'kind of trait');
-      const losses = [];
-      for (const party of [p, drawer]) {
-        if (!party) continue;
-        for (const t of party.temporary) losses.push(t.card);
-        for (const l of party.lasting) for (const x of l.cards) losses.push(x.card);
-      }
-      const name = text(key + ':name', 'The trait named in the narration', cite[kind0] || '');
-      const listId = 'ndt-losses-' + out.length;
-      const dl = document.createElement('datalist');
-      dl.id = listId;
-      for (const l of losses) { const o = document.createElement('option'); o.value = l; dl.append(o); }
-      name.setAttribute('list', listId);
-      const acc = checkbox(key + ':accepted', 'the table accepts the narration', true);
-      const b = button(g, chosen ? 'Cover with ' + chosen : 'Cover', send, () => {
-        if (!chosen) throw new Error('Tap the card in your hand to cover with.');
-        if (!name.value.trim()) throw new Error('Name the trait your narration rests on.');
-        const citation = {};
-        citation[kindSel.value] = name.value.trim();
-        return { type: 'cover', party: c.party, character: c.character || undefined, card: chosen, cite: citation, accepted: acc.box.checked };
-      }, true);
-      b.disabled = !chosen;
-      g.body.append(hand, h('div', 'kit-row ndt-cite', h('span', null, 'It rests on'), kindSel, name, dl), acc.label, b);
-      out.push(g.g);
-    }
-    return out;
-  }
-
-  register('nd-tourists', function (update, send) {
-    const v = update.view;
-    if (!v || !Array.isArray(v.parties)) return null;
-
-    const parties = h('div', 'ndt-parties');
-    v.parties.forEach((p, i) => parties.append(partyCard(v, p, i, update.seat)));
-    // Phone first: the state line, your controls and your hand, then every party's lines.
-    const root = h('div', 'ndt', summary(v));
-    if (update.seat) root.append(controls(update, send), ...hands(v, update.seat));
-    root.append(parties);
-    return root;
+  const line = h('div', 'ndt-line');
+  p.bid_line.forEach((b, k) => {
+    const marks = [];
+    if (b.turned) marks.push('turned');
+    if (b.cover) marks.push('cover');
+    if (b.narrative) marks.push('narrative');
+    const last = r.window === i && k === p.bid_line.length - 1;
+    const chip = cardChip(b.card, b.reversed, (b.cover ? 'cover' : '') + (b.narrative ? ' narrative' : '') + (last ? ' last' : ''));
+    if (marks.length) chip.append(h('small', 'ndt-marks', marks.join(', ')));
+    line.append(chip);
   });
-})();
+  if (!p.bid_line.length) line.append(h('span', 'hint', 'no cards yet'));
+
+  const temp = h('div', 'ndt-line');
+  for (const t of p.temporary) {
+    const who = p.characters[t.character];
+    const c = cardChipTip(t.card, false, 'loss small');
+    if (who && p.characters.length > 1) c.append(h('small', 'ndt-marks', who.name));
+    temp.append(c);
+  }
+  if (!p.temporary.length) temp.append(h('span', 'hint', 'none'));
+
+  const lasting = h('div', 'ndt-line');
+  for (const l of p.lasting) {
+    const who = p.characters[l.character];
+    const box = h('span', 'ndt-lasting', h('small', null, (gravityWords[l.gravity] || l.gravity) + (who ? ' · ' + who.name : '')));
+    for (const c of l.cards) {
+      const chip = c.face_up ? cardChipTip(c.card, false, 'loss small') : h('span', 'ndt-card facedown small', h('span', 'ndt-face', h('span', 'ndt-big', '✕'), h('span', 'ndt-fig', c.card)), h('span', 'ndt-way', 'spent'));
+      box.append(chip);
+    }
+    lasting.append(box);
+  }
+  if (!p.lasting.length) lasting.append(h('span', 'hint', 'none'));
+
+  const chars = h('ul', 'ndt-chars');
+  for (const c of p.characters) {
+    const li = h('li', null, h('b', null, c.name),
+      ' · Reserve ' + c.reserve_count + (c.tally ? ' · covered ' + c.tally + '×' : '') + (c.conceded ? ' · conceded' : ''));
+    if (Array.isArray(c.reserve)) {
+      const res = h('span', 'ndt-line inline');
+      for (const rc of c.reserve) res.append(cardChip(rc.card, rc.reversed, 'reserve small'));
+      if (!c.reserve.length) res.append(h('span', 'hint', 'empty'));
+      li.append(' ', res);
+    }
+    chars.append(li);
+  }
+
+  return h('section', classes,
+    head, goal,
+    h('div', 'ndt-label', 'Bid line' + (p.reversed ? ' · ' + p.reversed + ' reversed' : '')), line,
+    h('div', 'ndt-label', 'Temporary Losses'), temp,
+    h('div', 'ndt-label', 'Lasting Losses'), lasting,
+    chars);
+}
+
+function summary(v) {
+  const r = v.round || {};
+  const name = (i) => (i != null && v.parties[i] ? v.parties[i].name : null);
+  const phaseWords = { preparing: 'Preparing: the GM starts the Conflict', bidding: 'Bidding', aftermath: 'End of round: concede, reframe or go on', ended: 'The Conflict is over' };
+  const bits = [
+    h('span', 'pill', 'Round ' + r.number + (r.kind === 'balance_breaker' ? ' · Balance-breaker' : r.kind === 'unbalanced' ? ' · Unbalanced' : '')),
+    h('span', 'pill', phaseWords[v.phase] || v.phase),
+    v.dominant != null ? h('span', 'pill ndt-dominant', 'Dominant: ' + name(v.dominant) + ' · Control ' + v.control + ' · tokens ' + v.tokens)
+      : h('span', 'pill', 'Balanced'),
+    h('span', 'pill', 'Deck ' + v.deck_count),
+    v.large_gap ? h('span', 'pill waiting', 'large gap (ND-8)') : null,
+  ];
+  const line = h('p', 'ndt-turn');
+  if (v.phase === 'bidding' && r.rejection != null) line.textContent = name(r.rejection) + ' rejected ' + name(r.window) + '’s card: ' + name(r.window) + ' chooses the face-up Loss card to spend (D-14).';
+  else if (v.phase === 'bidding' && r.window != null) line.textContent = (v.waiting || name(r.window) + ' just placed a card') + '. Reactions come one party at a time: reject, then turn, then cover (D-4).';
+  else if (v.phase === 'bidding' && r.turn != null) line.textContent = 'Turn: ' + name(r.turn) + (r.passes ? ' · ' + r.passes + ' pass(es) in a row' : '');
+  else if (v.phase === 'ended') line.textContent = v.victor != null ? name(v.victor) + ' wins the Conflict.' : 'Ended' + (v.ended ? ' (' + String(v.ended).replace(/_/g, ' ') + ')' : '') + '.';
+  if (r.result) {
+    const names = (xs) => xs.map(name).join(', ') || 'nobody';
+    line.append(h('span', 'hint ndt-result', ' Round won by ' + names(r.result.winners) + '; lost by ' + names(r.result.losers) + '; narration: ' + names(r.result.narration) + '.'));
+  }
+  const discard = v.discard && v.discard.length ? h('p', 'hint', 'Discarded this round: ' + v.discard.join(', ')) : null;
+  return h('div', 'ndt-summary', h('div', 'ndt-pills', ...bits), line, discard);
+}
+
+const redraw = () => redrawPanel('nd-tourists');
+
+// Your Reserve as a hand of cards, one hand per character this seat plays.
+function hands(v, seat) {
+  const out = [];
+  for (const p of v.parties.filter((x) => x.seat === seat)) {
+    for (const c of p.characters) {
+      if (!Array.isArray(c.reserve)) continue;
+      const hand = h('div', 'ndt-hand');
+      c.reserve.forEach((rc) => hand.append(cardChip(rc.card, rc.reversed, 'in-hand')));
+      if (!c.reserve.length) hand.append(h('span', 'hint', 'No cards held back.'));
+      out.push(h('div', 'ndt-handbox', h('div', 'ndt-label', 'Your hand · ' + c.name + '’s Reserve'), hand));
+    }
+  }
+  return out;
+}
+
+// The controls: one group per kind of move the engine lists as legal for this seat.
+function controls(update, send) {
+  const v = update.view;
+  const legal = update.legal.map((l) => l.command);
+  const of = (type) => legal.filter((c) => c.type === type);
+  const box = h('div', 'ndt-controls');
+  const partyByName = (n) => v.parties.find((p) => p.name === n);
+  const charOptions = (p) => p.characters.filter((c) => !c.conceded).map((c) => [c.name, c.name]);
+
+  if (of('start').length) {
+    const g = group('start', 'Start the Conflict', 'Draws the non-player parties’ Reserves and opens round 1.');
+    g.body.append(button(g, 'Start', send, () => (command({ type: 'start' })), true));
+    box.append(g.g);
+  }
+
+  for (const c of of('bid')) {
+    const p = partyByName(c.party);
+    if (!p) continue;
+    const key = 'bid:' + p.name;
+    const g = group(key, p.name + ': your turn to bid', 'Draw a card from the deck onto your bid line, or pass (not final).');
+    let who = null;
+    if (p.characters.length > 1) who = select(key + ':who', charOptions(p), null, 'character who draws');
+    if (who) g.body.append(who);
+    const deck = h('span', 'ndt-card back', h('span', 'ndt-face', h('span', 'ndt-big', '✧'), h('span', 'ndt-fig', v.deck_count + ' left')), h('span', 'ndt-way', 'the deck'));
+    const b = button(g, '', send, () => (command({ type: 'bid', party: p.name, character: who ? who.value : undefined })), true);
+    b.replaceChildren(deck, h('span', null, 'Bid: draw a card'));
+    b.classList.add('ndt-draw');
+    g.body.append(b);
+    if (of('pass').some((x) => x.party === p.name)) g.body.append(button(g, 'Pass', send, () => (command({ type: 'pass', party: p.name }))));
+    const o = odds(update);
+    if (o && o.party === p.name && o.beats && o.beats.length) {
+      const ul = h('ul', null);
+      for (const b of o.beats) ul.append(h('li', null, b.card + ' (' + b.party + '): ', kit.percent(b.chance)));
+      g.g.append(h('div', 'kit-odds', h('h5', null, 'Chance your next draw beats'), ul,
+        h('p', 'hint', 'From the cards you have seen; the others’ Reserves count as unknown.')));
+    }
+    box.append(g.g);
+  }
+
+  const spends = of('spend_loss');
+  if (spends.length) {
+    const g = group('spend', 'Your card was rejected: tap the face-up Loss card to spend',
+      'A Temporary card is discarded (that Loss is gone); a Lasting one turns face down and its Loss remains (ND-19).');
+    for (const c of spends) {
+      const b = button(g, '', send, () => (command({ type: 'spend_loss', party: c.party, card: c.card })));
+      b.className = 'kit-tile ndt-pick';
+      b.replaceChildren(cardFace(c.card, false, 'loss'), h('small', null, 'spend this'));
+      b.dataset.card = c.card;
+      g.body.append(b);
+    }
+    box.append(g.g);
+  }
+
+  const windowOpen = v.phase === 'bidding' && v.round && v.round.window != null && v.round.rejection == null;
+  if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('let_it_stand').length)) {
+    const drawer = v.parties[v.round.window];
+    const last = drawer && drawer.bid_line[drawer.bid_line.length - 1];
+    const asked = v.reaction ? v.reaction.name + ': your turn to ' + v.reaction.step + ' or let it stand. ' : '';
+    const g = group('window', (drawer ? drawer.name : 'A party') + ' just placed this card', asked + 'Each party able to react is asked in turn: reject, then turn, then cover (D-4).');
+    g.body.className = 'kit-row ndt-window';
+    if (last) g.body.append(cardChip(last.card, last.reversed, 'last'));
+    const acts = h('div', 'ndt-acts');
+    const faceUp = drawer ? drawer.temporary.map((t) => t.card).concat(...drawer.lasting.map((l) => l.cards.filter((x) => x.face_up).map((x) => x.card))) : [];
+    for (const c of of('reject')) {
+      acts.append(button(g, (c.party && v.parties.filter((x) => x.seat === update.seat).length > 1 ? c.party + ': ' : '') + 'Reject it (' + drawer.name + ' shows ' + faceUp.length + ' face-up Loss card' + (faceUp.length === 1 ? '' : 's') + ')', send, () => (command({ type: 'reject', party: c.party }))));
+    }
+    if (of('turn').length) acts.append(button(g, 'Turn it over with a Control token (' + v.tokens + ' left)', send, () => (command({ type: 'turn' }))));
+    const quiet = !of('cover').length && !of('reject').length && !of('turn').length;
+    for (const c of of('let_it_stand')) acts.append(button(g, 'Let it stand' + (v.parties.filter((x) => x.seat === update.seat).length > 1 ? ' (' + c.party + ')' : ''), send, () => (command({ type: 'let_it_stand', party: c.party })), quiet));
+    g.body.append(acts);
+    box.append(g.g);
+    box.append(...coverGroups(of('cover'), v, drawer, send));
+  }
+
+  // ND-21: a party that took a Loss this round may mark it with other reversed cards of its
+  // bid line. The engine's suggestion (the cards marking it now) tells how many to keep.
+  for (const c of of('keep_loss_cards')) {
+    const p = partyByName(c.party);
+    if (!p) continue;
+    const key = 'keep:' + p.name;
+    const need = (c.cards || []).length;
+    const g = group(key, p.name + ': which cards mark your Loss?', 'Tap exactly ' + need + ' card' + (need === 1 ? '' : 's') + ': the Loss’s own, or reversed cards of your bid line (ND-21).');
+    const options = [...new Set((c.cards || []).concat(p.bid_line.filter((x) => x.reversed).map((x) => x.card)))];
+    if (!Array.isArray(memo.values[key])) memo.values[key] = (c.cards || []).slice();
+    const picked = memo.values[key].filter((x) => options.includes(x));
+    const row = h('div', 'ndt-hand');
+    for (const card of options) {
+      const on = picked.includes(card);
+      const bl = p.bid_line.find((x) => x.card === card);
+      const t = toggle(cardFace(card, bl ? bl.reversed : false), on, () => {
+        memo.values[key] = on ? picked.filter((x) => x !== card) : picked.concat([card]);
+        redraw();
+      }, 'ndt-pick');
+      t.dataset.card = card;
+      row.append(t);
+    }
+    g.body.append(row);
+    const same = picked.length === need && picked.every((x) => (c.cards || []).includes(x));
+    const b = button(g, same ? 'Keep these (no change)' : 'Mark the Loss with these ' + picked.length, send, () => {
+      if (picked.length !== need) throw new Error('Tap exactly ' + need + ' card' + (need === 1 ? '' : 's') + ' (now ' + picked.length + ').');
+      return command({ type: 'keep_loss_cards', party: p.name, cards: picked.slice() });
+    });
+    b.disabled = picked.length !== need || same;
+    g.body.append(b);
+    box.append(g.g);
+  }
+
+  for (const c of of('concede')) {
+    const p = partyByName(c.party);
+    if (!p) continue;
+    const key = 'concede:' + p.name;
+    const g = group(key, p.name + ': concede?', 'Concede the whole party, or one character (ND-24, ND-31).');
+    const opts = [['', 'the whole party']].concat(charOptions(p));
+    const who = opts.length > 2 ? select(key + ':who', opts, '', 'who concedes') : null;
+    if (who) g.body.append(who);
+    g.body.append(confirmButton(g, 'Concede', 'Leave the Conflict? This cannot be undone.', send, () => (command({ type: 'concede', party: p.name, character: who && who.value ? who.value : undefined }))));
+    box.append(g.g);
+  }
+
+  if (of('reframe').length || of('next_round').length) {
+    const g = group('round-end', 'End of round', null);
+    if (of('next_round').length) g.body.append(button(g, 'Next round', send, () => (command({ type: 'next_round' })), true));
+    if (of('reframe').length) g.body.append(confirmButton(g, 'Accept a Reframe', 'Have the goals and means really changed (ND-25)?', send, () => (command({ type: 'reframe', confirmed: true }))));
+    box.append(g.g);
+  }
+
+  if (v.phase === 'bidding' && update.seat) {
+    // Tactics are narration only (ND-11): the engine does not list them, so offer them to the
+    // parties this seat speaks for.
+    for (const p of v.parties.filter((x) => x.seat === update.seat && x.status === 'in_play')) {
+      const key = 'tactics:' + p.name;
+      const g = group(key, p.name + ': declare tactics', null);
+      const t = text(key + ':text', 'What do you try this round?');
+      g.body.append(t, button(g, 'Declare', send, () => (command({ type: 'declare_tactics', party: p.name, text: t.value }))));
+      box.append(g.g);
+    }
+  }
+
+  if (!box.childNodes.length && update.seat) {
+    box.append(h('p', 'hint', v.phase === 'ended' ? 'The Conflict is over.' : 'Nothing for you to do right now — waiting for the others.'));
+  }
+  return box;
+}
+
+// One cover group per (party, character) the engine lets cover now: tap the Reserve card in
+// your hand, name the trait the narration rests on (pre-filled with the engine's suggestion),
+// and whether the table accepts the narration.
+function coverGroups(covers, v, drawer, send) {
+  const seen = new Map();
+  for (const c of covers) {
+    const k = c.party + '\u0000' + (c.character || '');
+    if (!seen.has(k)) seen.set(k, c);
+  }
+  const out = [];
+  for (const c of seen.values()) {
+    const p = v.parties.find((x) => x.name === c.party);
+    const ch = p && p.characters.find((x) => x.name === c.character);
+    const cards = covers.filter((x) => x.party === c.party && x.character === c.character).map((x) => x.card);
+    const reserve = (ch && ch.reserve) || [];
+    const key = 'cover:' + c.party + ':' + (c.character || '');
+    const g = group(key, (c.character || c.party) + ': cover it with a card from your hand',
+      'Tap the card to lay over it, and say how a trait justifies it (ND-20); the table decides whether the narration is accepted.');
+    g.body.className = 'kit-row ndt-cover';
+    if (!cards.includes(memo.values[key + ':card'])) memo.values[key + ':card'] = null;
+    const chosen = memo.values[key + ':card'];
+    const hand = h('div', 'ndt-hand');
+    for (const name of cards) {
+      const rc = reserve.find((r) => r.card === name);
+      const t = toggle(cardFace(name, rc ? rc.reversed : false), chosen === name, () => { memo.values[key + ':card'] = name; redraw(); }, 'ndt-pick');
+      kit.tip(t, name + ' — ' + beatsText(name));
+      t.dataset.card = name;
+      hand.append(t);
+    }
+    const cite = c.cite || {};
+    const kind0 = Object.keys(cite)[0] || 'aspect';
+    const kindSel = select(key + ':kind', [['aspect', 'an Aspect'], ['weakness', 'a Weakness'], ['loss', 'a Loss card']], kind0, 'kind of trait');
+    const losses = [];
+    for (const party of [p, drawer]) {
+      if (!party) continue;
+      for (const t of party.temporary) losses.push(t.card);
+      for (const l of party.lasting) for (const x of l.cards) losses.push(x.card);
+    }
+    const name = text(key + ':name', 'The trait named in the narration', cite[kind0] || '');
+    const listId = 'ndt-losses-' + out.length;
+    const dl = document.createElement('datalist');
+    dl.id = listId;
+    for (const l of losses) { const o = document.createElement('option'); o.value = l; dl.append(o); }
+    name.setAttribute('list', listId);
+    const acc = checkbox(key + ':accepted', 'the table accepts the narration', true);
+    const b = button(g, chosen ? 'Cover with ' + chosen : 'Cover', send, () => {
+      if (!chosen) throw new Error('Tap the card in your hand to cover with.');
+      if (!name.value.trim()) throw new Error('Name the trait your narration rests on.');
+      const citation = /** @type {import('../types/nd-tourists/Citation').Citation} */ ({ [kindSel.value]: name.value.trim() });
+      return command({ type: 'cover', party: c.party, character: c.character || undefined, card: chosen, cite: citation, accepted: acc.box.checked });
+    }, true);
+    b.disabled = !chosen;
+    g.body.append(hand, h('div', 'kit-row ndt-cite', h('span', null, 'It rests on'), kindSel, name, dl), acc.label, b);
+    out.push(g.g);
+  }
+  return out;
+}
+
+register('nd-tourists', function (update, send) {
+  const v = /** @type {View} */ (update.view);
+  if (!v || !Array.isArray(v.parties)) return null;
+
+  const parties = h('div', 'ndt-parties');
+  v.parties.forEach((p, i) => parties.append(partyCard(v, p, i, update.seat)));
+  // Phone first: the state line, your controls and your hand, then every party's lines.
+  const root = h('div', 'ndt', summary(v));
+  if (update.seat) root.append(controls(update, send), ...hands(v, update.seat));
+  root.append(parties);
+  return root;
+});

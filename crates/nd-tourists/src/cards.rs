@@ -113,6 +113,11 @@ pub enum Face {
 }
 
 /// One card of the Space·Time Deck.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export_to = "nd-tourists/", type = "string")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Card(u8);
 

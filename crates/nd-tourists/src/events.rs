@@ -9,6 +9,7 @@ use crate::state::{CharId, PartyId, RoundKind};
 /// and `pass` it defaults to the party whose turn it is.
 ///
 /// Unknown fields are refused, so a command says exactly what it means.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
@@ -90,6 +91,7 @@ pub enum Command {
 }
 
 /// The trait a cover's narration rests on (ND-20).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Citation {
@@ -115,6 +117,7 @@ pub enum ReserveReason {
 }
 
 /// ND-21.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LossKind {

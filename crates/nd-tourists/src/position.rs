@@ -34,6 +34,7 @@ use crate::state::{
 };
 
 /// Where a resumed Conflict stands: bidding, or the end of a round (ND-22 step 4).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PositionPhase {
@@ -42,6 +43,7 @@ pub enum PositionPhase {
 }
 
 /// Everything on the table besides the sheets and Reserves. Parties and characters are named.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Position {
@@ -86,6 +88,7 @@ pub struct Position {
 }
 
 /// D-4: a party to react, and the kind of reaction it is asked for.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReactingSpec {
@@ -94,6 +97,7 @@ pub struct ReactingSpec {
 }
 
 /// How a round came out, by party names.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResultSpec {
@@ -107,6 +111,7 @@ pub struct ResultSpec {
 
 /// Whether a party is still in the Conflict: `"in_play"`, `"conceded"` or
 /// `{"wiped_out": {"round": 2}}`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StatusSpec {
@@ -119,6 +124,7 @@ pub enum StatusSpec {
 }
 
 /// One party's place on the table.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PartyPosition {
@@ -145,6 +151,7 @@ pub struct PartyPosition {
 }
 
 /// A card in a bid line. `drawer` names the character it was drawn for (default: the first).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BidCardSpec {
@@ -162,6 +169,7 @@ pub struct BidCardSpec {
 }
 
 /// A Temporary Loss card and the character who bears it (default: the first).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TemporarySpec {
@@ -172,6 +180,7 @@ pub struct TemporarySpec {
 
 /// A Lasting Loss: its three cards (face up unless said otherwise) and who bears it. Its
 /// gravity follows from its place among the party's Lasting Losses (ND-21, D-15).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LastingSpec {
@@ -181,6 +190,7 @@ pub struct LastingSpec {
 }
 
 /// A Lasting Loss card; a face-down one has been used (ND-19).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LossCardSpec {
@@ -194,6 +204,7 @@ fn yes() -> bool {
 }
 
 /// A character's tally of covers by opponents (D-12) and whether it conceded (ND-31).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CharacterPosition {

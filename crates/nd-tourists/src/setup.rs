@@ -16,6 +16,7 @@ use crate::state::{
 pub const DEFAULT_SHEET_RESERVE: u8 = 3;
 
 /// The JSON a table gives to start a Conflict, or to resume one from a position.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
@@ -31,6 +32,7 @@ pub struct Setup {
 }
 
 /// One party (ND-5): allies sharing one goal.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PartySetup {
@@ -47,6 +49,7 @@ pub struct PartySetup {
 }
 
 /// One character sheet.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CharacterSetup {
@@ -74,6 +77,7 @@ fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Attribute {
@@ -82,6 +86,7 @@ pub struct Attribute {
 }
 
 /// An Aspect or Weakness: a plain name (relevant to this Conflict) or `{name, relevant}`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged, deny_unknown_fields)]
 pub enum Trait {
@@ -114,6 +119,7 @@ impl Trait {
 }
 
 /// A Reserve card in a setup: `"XIV"` (upright) or `{"card": "XIV", "reversed": true}`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged, deny_unknown_fields)]
 pub enum ReserveSpec {

@@ -13,6 +13,7 @@ pub type PartyId = u8;
 pub type CharId = u8;
 
 /// Where the Conflict stands.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
@@ -27,6 +28,7 @@ pub enum Phase {
 }
 
 /// ND-11: which kind of round is being played.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RoundKind {
@@ -35,6 +37,7 @@ pub enum RoundKind {
 }
 
 /// D-4: the kinds of reaction to a placed card, in the order they are offered.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReactionStep {
@@ -64,6 +67,7 @@ impl ReactionStep {
 }
 
 /// ND-12 / D-4: whose turn it is to react to the card in the window, and with what.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Reacting {
@@ -72,6 +76,7 @@ pub struct Reacting {
 }
 
 /// The current round.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Round {
     pub number: u16,
@@ -96,6 +101,7 @@ pub struct Round {
 }
 
 /// How a round came out (D-10) and who narrates in which order (ND-22 step 2).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundResult {
     pub winners: Vec<PartyId>,
@@ -104,6 +110,7 @@ pub struct RoundResult {
 }
 
 /// Whether a party is still in the Conflict.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Status {
@@ -117,6 +124,7 @@ pub enum Status {
 }
 
 /// A card in a bid line.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BidCard {
     pub card: Card,
@@ -135,6 +143,7 @@ pub struct BidCard {
 }
 
 /// A Reserve card: kept with the orientation it was drawn with (D-11).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReserveCard {
     pub card: Card,
@@ -142,6 +151,7 @@ pub struct ReserveCard {
 }
 
 /// A Temporary Loss: one card on the Temporary line (ND-21).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TemporaryLoss {
     pub card: Card,
@@ -149,6 +159,7 @@ pub struct TemporaryLoss {
 }
 
 /// A card of a Lasting Loss; a face-down one cannot be used again (ND-19).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LossCard {
     pub card: Card,
@@ -156,6 +167,7 @@ pub struct LossCard {
 }
 
 /// ND-21 gravity of a party's k-th Lasting Loss in this Conflict (D-15: five levels).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Gravity {
@@ -179,6 +191,7 @@ impl Gravity {
 }
 
 /// A Lasting Loss: three cards on the Lasting line (ND-21).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LastingLoss {
     pub cards: Vec<LossCard>,
@@ -270,6 +283,7 @@ impl PartyState {
 }
 
 /// Why the Conflict ended.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {

@@ -13,6 +13,7 @@ use crate::state::{
     RoundKind, State, Status, TemporaryLoss,
 };
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
     pub phase: Phase,
@@ -45,6 +46,7 @@ pub struct View {
 }
 
 /// The reaction a party is asked for now (D-4).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ReactionView {
     /// The party to react, by seating place (for commands) and by name (for people).
@@ -56,6 +58,7 @@ pub struct ReactionView {
     pub card: Card,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct PartyView {
     pub name: String,
@@ -71,6 +74,7 @@ pub struct PartyView {
     pub characters: Vec<CharacterView>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct CharacterView {
     pub name: String,

@@ -3,369 +3,390 @@
 // your home to place, tap one of your top pieces and then a ringed destination to move, tap a
 // crowded stack to fight there, tap a piece of the stack to swap it for a sword or a shield —
 // with the dice of every combat and who lost what. Every text goes in as text nodes.
-(function () {
-  'use strict';
-  const kit = window.ClashPanelKit;
-  const { memo, h, group, button, register, odds } = kit.make('tf');
-  const { svg, pyramidShape, die, seatName, percent } = kit;
+import { panelFor } from '../kit.js';
+import * as kit from '../panel-kit.js';
 
-  const COLOURS = [
-    ['#d33b3b', 'Red'], ['#2e8b57', 'Green'], ['#2f5fd0', 'Blue'],
-    ['#d59a00', 'Yellow'], ['#8e44ad', 'Purple'], ['#139a9a', 'Teal'],
-  ];
-  const SIZE_WORD = { S: 'small', M: 'medium', L: 'large' };
-  const SWORD = '#1f1f1f';
-  const SHIELD = '#d9f2fb';
+/** @typedef {import('../types/triforce/View').View} View the seat's view of the game */
+/** @typedef {import('../types/triforce/Command').Command} Command what the board sends */
 
-  memo.battles = memo.battles || [];
-  memo.seenBattle = memo.seenBattle || new Set();
-  memo.chosen = null; // the origin picked for a move
-  memo.homeOpen = false; // the placement chooser opened by tapping home
+/**
+ * A command as the rules take it: tsc checks every command this board builds against the
+ * game's own type (generated from the Rust one).
+ * @param {Command} c
+ * @returns {Command}
+ */
+const command = (c) => c;
 
-  const seatIndex = (seat) => Number(String(seat).replace(/^p/, '')) - 1;
-  const colourOf = (seat) => (COLOURS[seatIndex(seat)] || ['#777', 'Grey']);
+const { memo, h, group, button, register, odds } = kit.make('tf');
+const { svg, die, seatName, percent } = kit;
 
-  // A pyramid's parts: "p2-M" is Player 2's medium, "K-S" a small sword, "C-L" a large shield.
-  function piece(code) {
-    const [who, size] = String(code).split('-');
-    if (who === 'K') return { kind: 'sword', size, fill: SWORD };
-    if (who === 'C') return { kind: 'shield', size, fill: SHIELD };
-    return { kind: 'piece', seat: who, size, fill: colourOf(who)[0] };
-  }
-
-  function pieceWords(update, code) {
-    const p = piece(code);
-    if (p.kind === 'sword') return 'a ' + SIZE_WORD[p.size] + ' sword';
-    if (p.kind === 'shield') return 'a ' + SIZE_WORD[p.size] + ' shield';
-    // Seat names already say the colour ("Red", "Ada (Red)").
-    return seatName(update, p.seat) + '’s ' + SIZE_WORD[p.size] + ' pyramid';
-  }
-
-  // Battles arrive as events: keep every one this page has seen (the first update holds the
-  // whole log), so the combat log reads back over the game.
-  function noteBattles(update) {
-    for (const ev of update.events || []) {
-      if (memo.seenBattle.has(ev.index) || !ev.event || ev.event.type !== 'battle') continue;
-      memo.seenBattle.add(ev.index);
-      memo.battles.push(Object.assign({ index: ev.index }, ev.event));
-    }
-    memo.battles.sort((a, b) => a.index - b.index);
-  }
-
-  // ----- the board -----
-
-  const at = (p) => [230 + (p.col - 1) * 88 - (p.row - 1) * 44, 62 + (p.row - 1) * 92];
-
-  // A stack drawn bottom to top: the white at the base, then every pyramid above it, each one
-  // raised a little so the band of every piece stays visible.
-  function drawStack(g, p, x, y) {
-    const base = y + 32;
-    g.append(pyramidShape(p.white, x, base, '#ffffff', '#8a94a3', 1.2));
-    const n = p.stack.length;
-    const step = n ? Math.min(13, 52 / n) : 0;
-    p.stack.forEach((code, i) => {
-      const pc = piece(code);
-      const shape = pyramidShape(pc.size, x, base - 2 - (i + 1) * step, pc.fill, pc.kind === 'shield' ? '#3c8fb0' : '#1b1b1b', 1.25);
-      if (pc.kind === 'shield') shape.setAttribute('fill-opacity', '0.85');
-      g.append(shape);
-      if (pc.kind === 'sword' || pc.kind === 'shield') {
-        g.append(svg('text', { x: x, y: base - 2 - (i + 1) * step - 3, 'text-anchor': 'middle', class: 'tf-gear' + (pc.kind === 'sword' ? ' sword' : '') }, pc.kind === 'sword' ? '⚔' : '⛨'));
-      }
-    });
-  }
-
-  function stackLabel(update, p, v) {
-    const home = p.home_of ? ', home of ' + seatName(update, p.home_of) : '';
-    const pieces = p.stack.length ? p.stack.map((c) => pieceWords(update, c)).join(', then ') : 'nothing on it';
-    const owner = p.bottom_player ? '; held by ' + seatName(update, p.bottom_player) : '';
-    return 'Stack ' + p.n + ' (' + SIZE_WORD[p.white] + ' white' + home + '): from the bottom, ' + pieces + owner + (p.contested ? '; crowded: a fight is due' : '');
-  }
-
-  function board(update, ctx) {
-    const v = update.view;
-    const el = svg('svg', { viewBox: '0 0 460 472', class: 'tf-board', role: 'group', 'aria-label': 'The board: 15 stacks in a triangle' });
-    for (const p of v.positions) {
-      const [x, y] = at(p);
-      for (const n of p.neighbours) {
-        const q = v.positions[n - 1];
-        if (q && q.n > p.n) {
-          const [x2, y2] = at(q);
-          el.append(svg('line', { x1: x, y1: y, x2: x2, y2: y2, class: 'tf-link' }));
-        }
-      }
-    }
-    for (const p of v.positions) {
-      const [x, y] = at(p);
-      const cls = ['tf-pos'];
-      const action = ctx.actionAt(p.n);
-      if (action) cls.push('tap', action.kind);
-      if (memo.chosen === p.n) cls.push('chosen');
-      if (p.contested) cls.push('contested');
-      if (ctx.fightAt === p.n) cls.push('fighting');
-      const g = svg('g', { class: cls.join(' '), 'data-pos': p.n });
-      const ring = svg('circle', { class: 'ring', cx: x, cy: y, r: 40 });
-      if (p.home_of) {
-        ring.setAttribute('stroke', colourOf(p.home_of)[0]);
-        ring.classList.add('home');
-      }
-      g.append(ring);
-      g.append(svg('text', { x: x - 44, y: y - 30, class: 'tf-num' }, p.n));
-      if (p.home_of) g.append(svg('text', { x: x + 40, y: y - 28, 'text-anchor': 'end', class: 'tf-home', fill: colourOf(p.home_of)[0] }, '⌂'));
-      drawStack(g, p, x, y);
-      if (p.stack.length > 1) g.append(svg('text', { x: x + 42, y: y + 38, 'text-anchor': 'end', class: 'tf-count' }, p.stack.length));
-      const label = stackLabel(update, p, v) + (action ? '. ' + action.say : '');
-      g.append(svg('title', {}, label));
-      if (action) {
-        g.setAttribute('tabindex', '0');
-        g.setAttribute('role', 'button');
-        g.setAttribute('aria-label', label);
-        const go = () => action.run();
-        g.addEventListener('click', go);
-        g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
-      } else {
-        g.setAttribute('role', 'img');
-        g.setAttribute('aria-label', label);
-      }
-      el.append(g);
-    }
-    return el;
-  }
-
-  // ----- the legend: who is which colour, stashes, stacks held -----
-
-  function legend(update) {
-    const v = update.view;
-    const box = h('div', 'tf-legend');
-    for (const s of v.seats) {
-      const [colour] = colourOf(s.seat);
-      const swatch = svg('svg', { viewBox: '0 0 30 26', width: 30, height: 26, 'aria-hidden': 'true' });
-      swatch.append(pyramidShape('L', 15, 25, colour));
-      const stash = h('span', 'tf-stash');
-      for (const size of ['S', 'M', 'L']) {
-        const pic = svg('svg', { viewBox: '0 0 22 22', width: 18, height: 18, 'aria-hidden': 'true' });
-        pic.append(pyramidShape(size, 11, 21, colour));
-        stash.append(h('span', 'tf-stash-size', pic, '×' + s.stash[size]));
-      }
-      stash.setAttribute('aria-label', 'stash: ' + ['S', 'M', 'L'].map((z) => s.stash[z] + ' ' + SIZE_WORD[z]).join(', '));
-      const row = h('div', 'tf-player' + (v.awaiting === s.seat ? ' turn' : '') + (update.seat === s.seat ? ' me' : ''),
-        swatch,
-        h('span', 'tf-name', h('b', null, seatName(update, s.seat)), h('small', null, (update.seat === s.seat ? 'you · ' : '') + 'home ' + s.home)),
-        stash,
-        h('span', 'tf-held', h('b', null, String(s.territory)), '/' + v.territory_target + ' held'),
-        s.pinned ? h('span', 'pill waiting', 'pinned') : null,
-        v.awaiting === s.seat ? h('span', 'pill ready', v.phase.type === 'actions' ? 'to play' : 'to choose') : null);
-      row.dataset.seat = s.seat;
-      box.append(row);
-    }
-    const supply = (counts, word) => ['S', 'M', 'L'].map((z) => counts[z] + ' ' + SIZE_WORD[z]).join(', ') + ' ' + word;
-    box.append(h('p', 'hint tf-supply', 'Left in the supply: ' + supply(v.swords, 'swords') + ' · ' + supply(v.shields, 'shields') + '. You win holding the bottom of ' + v.territory_target + ' stacks.'));
-    return box;
-  }
-
-  // ----- combat: the exchange window and the dice -----
-
-  function exchangeControls(update, send) {
-    const v = update.view;
-    const ex = v.legal.exchange;
-    const p = v.positions[ex.at - 1];
-    const sword = ex.kind === 'sword';
-    const g = group('exchange', (sword ? 'Take a sword' : 'Take a shield') + ' at stack ' + ex.at + '?',
-      sword ? 'As top player you may give up one of your pieces (not your highest) for a black sword of its size: in the fight you roll your d12 plus the black d12, and a tie does not beat you. Tap the piece to give up.'
-        : 'As bottom player you may give up one of your pieces (not your lowest) for a clear shield of its size: in the fight you roll the d20 alone, but a tie for lowest beats you. Tap the piece to give up.');
-    g.body.className = 'kit-row tf-exchange';
-    // The stack, bottom to top, large: the pieces that may be given up are buttons.
-    p.stack.forEach((code, i) => {
-      const level = i + 1;
-      const pc = piece(code);
-      const pic = svg('svg', { viewBox: '0 0 48 46', width: 48, height: 46, 'aria-hidden': 'true' });
-      pic.append(pyramidShape(pc.size, 24, 44, pc.fill, pc.kind === 'shield' ? '#3c8fb0' : '#1b1b1b', 1.4));
-      const words = pieceWords(update, code);
-      if (ex.levels.includes(level)) {
-        const b = button(g, '', send, () => ({ type: sword ? 'take_sword' : 'take_shield', level: level }));
-        b.className = 'kit-tile tf-give';
-        b.replaceChildren(pic, h('small', null, 'give up'));
-        b.setAttribute('aria-label', 'Give up ' + words + ' (level ' + level + ' from the bottom) for a ' + (sword ? 'sword' : 'shield'));
-        b.dataset.level = String(level);
-        g.body.append(b);
-      } else {
-        const t = h('span', 'tf-keep', pic, h('small', null, i === 0 ? 'bottom' : i === p.stack.length - 1 ? 'top' : ''));
-        t.setAttribute('role', 'img');
-        t.setAttribute('aria-label', words);
-        g.body.append(t);
-      }
-    });
-    g.body.append(button(g, sword ? 'No sword' : 'No shield', send, () => ({ type: 'decline' })));
-    const o = odds(update);
-    if (o && o.swap) {
-      const mine = (list) => (list || []).find((f) => f.seat === update.seat);
-      const take = mine(o.swap.take), keep = mine(o.swap.decline);
-      if (take && keep) {
-        g.g.append(h('div', 'kit-odds', h('h5', null, 'Odds'), h('p', null, 'With the ' + (sword ? 'sword' : 'shield') + ' you lose this fight ', percent(take.loses),
-          ' of the time; without it ', percent(keep.loses), '.' + (sword ? ' (If the bottom player then takes a shield, these change.)' : ''))));
-      }
-    }
-    return g.g;
-  }
-
-  const GEAR_WORD = { sword: 'with the sword', shield: 'with the shield', none: '' };
-
-  function battleView(update, b, open) {
-    const lowest = Math.min(...b.rolls.map((r) => r.total));
-    const rows = h('div', 'tf-rolls');
-    for (const r of b.rolls) {
-      const lost = b.losses.some((l) => l.seat === r.seat);
-      const dice = h('span', 'tf-dice');
-      if (r.gear === 'shield') dice.append(die(20, r.shield, 'clear', 'tf-clear'));
-      else {
-        dice.append(die(12, r.own, 'own'));
-        if (r.gear === 'sword') dice.append(die(12, r.sword, 'black', 'tf-black'));
-      }
-      const [colour] = colourOf(r.seat);
-      const who = h('span', 'tf-roller', h('i', 'tf-dot'), seatName(update, r.seat) + (r.gear !== 'none' ? ' ' + GEAR_WORD[r.gear] : ''));
-      who.firstChild.style.background = colour;
-      rows.append(h('div', 'tf-roll' + (lost ? ' lost' : ''), who, dice, h('b', 'tf-total', '= ' + r.total), lost ? h('span', 'pill waiting', 'lowest: loses') : r.total === lowest ? h('span', 'pill', 'tied lowest, survives') : null));
-    }
-    const losses = b.losses.map((l) => {
-      const pc = piece(l.returned);
-      if (pc.kind === 'sword') return seatName(update, l.seat) + ' loses the sword (back to the supply).';
-      if (pc.kind === 'shield') return seatName(update, l.seat) + ' loses the shield (back to the supply).';
-      return seatName(update, l.seat) + ' takes back a ' + SIZE_WORD[pc.size] + ' pyramid to the stash.';
-    });
-    const box = h('details', 'tf-battle', h('summary', null, 'Fight at stack ' + b.at + ': ' + (losses.join(' ') || 'nobody loses')), rows);
-    if (open) box.open = true;
-    return box;
-  }
-
-  function combatLog(update) {
-    if (!memo.battles.length) return null;
-    const recent = memo.battles.slice(-6).reverse();
-    const box = h('section', 'tf-log', h('h4', null, 'Fights'));
-    recent.forEach((b, i) => box.append(battleView(update, b, i === 0)));
-    if (memo.battles.length > recent.length) box.append(h('p', 'hint', (memo.battles.length - recent.length) + ' earlier fight(s) are in the log.'));
-    return box;
-  }
-
-  // ----- what the seat may do now, and the hint that goes with it -----
-
-  function context(update, send) {
-    const v = update.view;
-    const mine = !!update.seat && v.awaiting === update.seat;
-    const legal = mine ? v.legal : { placements: [], moves: [], resolve: [], can_end_turn: false, exchange: null };
-    const origins = new Map(legal.moves.map((m) => [m.from, m.to]));
-    if (memo.chosen !== null && !origins.has(memo.chosen)) memo.chosen = null;
-    const me = v.seats.find((s) => s.seat === update.seat);
-    const home = me ? me.home : null;
-    if (!legal.placements.length) memo.homeOpen = false;
-    const targets = memo.chosen !== null ? origins.get(memo.chosen) : [];
-    const redraw = () => window.ClashPanels.triforce(document.getElementById('panel'), update, send);
-    const fightAt = legal.exchange ? legal.exchange.at : (v.phase && v.phase.at) || null;
-    const actionAt = (n) => {
-      if (memo.chosen !== null && targets.includes(n)) {
-        return { kind: 'legal', say: 'Tap to move there', run: () => { const from = memo.chosen; memo.chosen = null; send({ type: 'move', from: from, to: n }); } };
-      }
-      if (legal.resolve.includes(n)) {
-        return { kind: 'fight', say: 'Tap to fight here next', run: () => send({ type: 'resolve', at: n }) };
-      }
-      const isOrigin = origins.has(n);
-      const isHome = n === home && legal.placements.length > 0;
-      if (isOrigin || isHome) {
-        return {
-          kind: isOrigin ? 'origin' : 'place', say: isOrigin && isHome ? 'Tap to move your top piece or place a pyramid here' : isOrigin ? 'Tap to pick up your top piece' : 'Tap to place a pyramid here',
-          run: () => {
-            if (isHome && !isOrigin && legal.placements.length === 1) { send({ type: 'place', size: legal.placements[0] }); return; }
-            const again = memo.chosen === n || (memo.homeOpen && !isOrigin);
-            memo.chosen = isOrigin && !again ? n : null;
-            memo.homeOpen = isHome && !again;
-            redraw();
-          },
-        };
-      }
-      if (memo.chosen !== null && n === memo.chosen) return { kind: 'origin', say: 'Tap to put it back', run: () => { memo.chosen = null; redraw(); } };
-      return null;
-    };
-    return { v, mine, legal, origins, home, targets, actionAt, fightAt, redraw };
-  }
-
-  function hint(update, ctx) {
-    const v = update.view;
-    if (v.outcome || (v.phase && v.phase.type === 'over')) {
-      const w = (v.outcome && v.outcome.winners) || [];
-      return 'Game over: ' + (w.length ? w.map((s) => seatName(update, s)).join(' and ') + (w.length > 1 ? ' share a draw.' : ' wins.') : 'nobody wins.');
-    }
-    const waiting = seatName(update, v.awaiting);
-    const phase = v.phase ? v.phase.type : 'actions';
-    if (!ctx.mine) {
-      if (phase === 'choose_stack') return 'Fights are due: ' + waiting + ' picks the crowded stack that fights next.';
-      if (phase === 'sword') return waiting + ' may take a sword at stack ' + v.phase.at + ' before the dice.';
-      if (phase === 'shield') return waiting + ' may take a shield at stack ' + v.phase.at + ' before the dice.';
-      return 'Waiting for ' + waiting + ' (turn ' + v.turn + ', ' + v.actions_left + ' action(s) left).';
-    }
-    if (phase === 'choose_stack') return 'Your turn to pick a fight: tap a crowded stack (red) to fight there next.';
-    if (phase === 'sword') return 'Before the dice at stack ' + v.phase.at + ': take a sword, or not.';
-    if (phase === 'shield') return 'Before the dice at stack ' + v.phase.at + ': take a shield, or not.';
-    if (memo.chosen !== null) return 'Your ' + SIZE_WORD[piece(v.positions[memo.chosen - 1].stack.slice(-1)[0]).size] + ' piece on ' + memo.chosen + ' is picked up: tap a ringed stack to move it there, or tap it again to put it back.';
-    if (memo.homeOpen) return 'Place a pyramid on your home (' + ctx.home + '): pick its size with the Place buttons.';
-    const can = [];
-    if (ctx.legal.placements.length) can.push('tap your home (' + ctx.home + ') to place a pyramid');
-    if (ctx.origins.size) can.push('tap one of your top pieces (dashed ring) to move it');
-    return 'Your turn, ' + v.actions_left + ' action(s) left: ' + (can.join(', or ') || 'no action possible') + (ctx.legal.can_end_turn ? ' — or end your turn.' : '.');
-  }
-
-  function controls(update, send, ctx) {
-    const box = h('div', 'tf-controls');
-    const legal = ctx.legal;
-    if (legal.placements.length) {
-      const g = group('place', 'Place on your home (' + ctx.home + ')', 'Or tap your home on the board. Each size at most once a turn.');
-      if (memo.homeOpen) g.g.classList.add('tf-open');
-      for (const size of legal.placements) {
-        const pic = svg('svg', { viewBox: '0 0 36 32', width: 36, height: 32, 'aria-hidden': 'true' });
-        pic.append(pyramidShape(size, 18, 31, colourOf(update.seat)[0]));
-        const b = button(g, '', send, () => { memo.homeOpen = false; return { type: 'place', size: size }; }, true);
-        b.replaceChildren(pic, ' Place ' + SIZE_WORD[size]);
-        b.classList.add('tf-place');
-        b.dataset.size = size;
-        g.body.append(b);
-      }
-      box.append(g.g);
-    }
-    if (legal.exchange) box.append(exchangeControls(update, send));
-    if (legal.resolve.length) {
-      const g = group('resolve', 'Which fight first?', 'Every crowded stack fights until it is no longer crowded; you choose the order.');
-      for (const n of legal.resolve) g.body.append(button(g, 'Fight at stack ' + n, send, () => ({ type: 'resolve', at: n }), legal.resolve.length === 1));
-      const o = odds(update);
-      if (o && o.fights && o.fights.length) {
-        const ul = h('ul', null);
-        for (const f of o.fights) {
-          const li = h('li', null, 'Stack ' + f.at + ': ');
-          f.fighters.forEach((x, i) => li.append(i ? ', ' : '', seatName(update, x.seat) + (x.gear !== 'none' ? ' (' + x.gear + ')' : '') + ' loses ', percent(x.loses)));
-          ul.append(li);
-        }
-        g.g.append(h('div', 'kit-odds', h('h5', null, 'Odds of losing each fight as it stands'), ul));
-      }
-      box.append(g.g);
-    }
-    if (legal.can_end_turn) {
-      const g = group('end', null, null);
-      g.body.append(button(g, 'End turn', send, () => ({ type: 'end_turn' }), !ctx.origins.size && !legal.placements.length));
-      box.append(g.g);
-    }
-    return box;
-  }
-
-  register('triforce', function (update, send) {
-    const v = update.view;
-    if (!v || !Array.isArray(v.positions)) return null;
-    noteBattles(update);
-    const ctx = context(update, send);
-    const hintLine = h('p', 'tf-hint' + (ctx.mine ? ' mine' : ''), hint(update, ctx));
-    hintLine.setAttribute('aria-live', 'polite');
-    const root = h('div', 'tf');
-    // Phone first: what you can do comes before the picture of the board.
-    root.append(hintLine, controls(update, send, ctx));
-    root.append(h('div', 'tf-board-wrap', board(update, ctx)));
-    root.append(legend(update));
-    const log = combatLog(update);
-    if (log) root.append(log);
-    return root;
+// A pyramid seen from the side: a triangle whose height and width grow with its size.
+const PYRAMID = { S: [18, 16], M: [24, 22], L: [30, 28] };
+function pyramidShape(size, x, baseY, fill, stroke, scale) {
+  const k = scale || 1;
+  const [w, hgt] = (PYRAMID[size] || PYRAMID.M).map((n) => n * k);
+  return svg('polygon', {
+    points: [x - w / 2, baseY, x + w / 2, baseY, x, baseY - hgt].map((n) => n.toFixed(1)).join(' '),
+    fill: fill, stroke: stroke || '#222', 'stroke-width': 1.2, 'stroke-linejoin': 'round',
   });
-})();
+}
+
+const COLOURS = [
+  ['#d33b3b', 'Red'], ['#2e8b57', 'Green'], ['#2f5fd0', 'Blue'],
+  ['#d59a00', 'Yellow'], ['#8e44ad', 'Purple'], ['#139a9a', 'Teal'],
+];
+const SIZE_WORD = { S: 'small', M: 'medium', L: 'large' };
+const SWORD = '#1f1f1f';
+const SHIELD = '#d9f2fb';
+
+memo.battles = memo.battles || [];
+memo.seenBattle = memo.seenBattle || new Set();
+memo.chosen = null; // the origin picked for a move
+memo.homeOpen = false; // the placement chooser opened by tapping home
+
+const seatIndex = (seat) => Number(String(seat).replace(/^p/, '')) - 1;
+const colourOf = (seat) => (COLOURS[seatIndex(seat)] || ['#777', 'Grey']);
+
+// A pyramid's parts: "p2-M" is Player 2's medium, "K-S" a small sword, "C-L" a large shield.
+function piece(code) {
+  const [who, size] = String(code).split('-');
+  if (who === 'K') return { kind: 'sword', size, fill: SWORD };
+  if (who === 'C') return { kind: 'shield', size, fill: SHIELD };
+  return { kind: 'piece', seat: who, size, fill: colourOf(who)[0] };
+}
+
+function pieceWords(update, code) {
+  const p = piece(code);
+  if (p.kind === 'sword') return 'a ' + SIZE_WORD[p.size] + ' sword';
+  if (p.kind === 'shield') return 'a ' + SIZE_WORD[p.size] + ' shield';
+  // Seat names already say the colour ("Red", "Ada (Red)").
+  return seatName(update, p.seat) + '’s ' + SIZE_WORD[p.size] + ' pyramid';
+}
+
+// Battles arrive as events: keep every one this page has seen (the first update holds the
+// whole log), so the combat log reads back over the game.
+function noteBattles(update) {
+  for (const ev of update.events || []) {
+    if (memo.seenBattle.has(ev.index) || !ev.event || ev.event.type !== 'battle') continue;
+    memo.seenBattle.add(ev.index);
+    memo.battles.push(Object.assign({ index: ev.index }, ev.event));
+  }
+  memo.battles.sort((a, b) => a.index - b.index);
+}
+
+// ----- the board -----
+
+const at = (p) => [230 + (p.col - 1) * 88 - (p.row - 1) * 44, 62 + (p.row - 1) * 92];
+
+// A stack drawn bottom to top: the white at the base, then every pyramid above it, each one
+// raised a little so the band of every piece stays visible.
+function drawStack(g, p, x, y) {
+  const base = y + 32;
+  g.append(pyramidShape(p.white, x, base, '#ffffff', '#8a94a3', 1.2));
+  const n = p.stack.length;
+  const step = n ? Math.min(13, 52 / n) : 0;
+  p.stack.forEach((code, i) => {
+    const pc = piece(code);
+    const shape = pyramidShape(pc.size, x, base - 2 - (i + 1) * step, pc.fill, pc.kind === 'shield' ? '#3c8fb0' : '#1b1b1b', 1.25);
+    if (pc.kind === 'shield') shape.setAttribute('fill-opacity', '0.85');
+    g.append(shape);
+    if (pc.kind === 'sword' || pc.kind === 'shield') {
+      g.append(svg('text', { x: x, y: base - 2 - (i + 1) * step - 3, 'text-anchor': 'middle', class: 'tf-gear' + (pc.kind === 'sword' ? ' sword' : '') }, pc.kind === 'sword' ? '⚔' : '⛨'));
+    }
+  });
+}
+
+function stackLabel(update, p, v) {
+  const home = p.home_of ? ', home of ' + seatName(update, p.home_of) : '';
+  const pieces = p.stack.length ? p.stack.map((c) => pieceWords(update, c)).join(', then ') : 'nothing on it';
+  const owner = p.bottom_player ? '; held by ' + seatName(update, p.bottom_player) : '';
+  return 'Stack ' + p.n + ' (' + SIZE_WORD[p.white] + ' white' + home + '): from the bottom, ' + pieces + owner + (p.contested ? '; crowded: a fight is due' : '');
+}
+
+function board(update, ctx) {
+  const v = update.view;
+  const el = svg('svg', { viewBox: '0 0 460 472', class: 'tf-board', role: 'group', 'aria-label': 'The board: 15 stacks in a triangle' });
+  for (const p of v.positions) {
+    const [x, y] = at(p);
+    for (const n of p.neighbours) {
+      const q = v.positions[n - 1];
+      if (q && q.n > p.n) {
+        const [x2, y2] = at(q);
+        el.append(svg('line', { x1: x, y1: y, x2: x2, y2: y2, class: 'tf-link' }));
+      }
+    }
+  }
+  for (const p of v.positions) {
+    const [x, y] = at(p);
+    const cls = ['tf-pos'];
+    const action = ctx.actionAt(p.n);
+    if (action) cls.push('tap', action.kind);
+    if (memo.chosen === p.n) cls.push('chosen');
+    if (p.contested) cls.push('contested');
+    if (ctx.fightAt === p.n) cls.push('fighting');
+    const g = svg('g', { class: cls.join(' '), 'data-pos': p.n });
+    const ring = svg('circle', { class: 'ring', cx: x, cy: y, r: 40 });
+    if (p.home_of) {
+      ring.setAttribute('stroke', colourOf(p.home_of)[0]);
+      ring.classList.add('home');
+    }
+    g.append(ring);
+    g.append(svg('text', { x: x - 44, y: y - 30, class: 'tf-num' }, p.n));
+    if (p.home_of) g.append(svg('text', { x: x + 40, y: y - 28, 'text-anchor': 'end', class: 'tf-home', fill: colourOf(p.home_of)[0] }, '⌂'));
+    drawStack(g, p, x, y);
+    if (p.stack.length > 1) g.append(svg('text', { x: x + 42, y: y + 38, 'text-anchor': 'end', class: 'tf-count' }, p.stack.length));
+    const label = stackLabel(update, p, v) + (action ? '. ' + action.say : '');
+    g.append(svg('title', {}, label));
+    if (action) {
+      g.setAttribute('tabindex', '0');
+      g.setAttribute('role', 'button');
+      g.setAttribute('aria-label', label);
+      const go = () => action.run();
+      g.addEventListener('click', go);
+      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
+    } else {
+      g.setAttribute('role', 'img');
+      g.setAttribute('aria-label', label);
+    }
+    el.append(g);
+  }
+  return el;
+}
+
+// ----- the legend: who is which colour, stashes, stacks held -----
+
+function legend(update) {
+  const v = update.view;
+  const box = h('div', 'tf-legend');
+  for (const s of v.seats) {
+    const [colour] = colourOf(s.seat);
+    const swatch = svg('svg', { viewBox: '0 0 30 26', width: 30, height: 26, 'aria-hidden': 'true' });
+    swatch.append(pyramidShape('L', 15, 25, colour));
+    const stash = h('span', 'tf-stash');
+    for (const size of ['S', 'M', 'L']) {
+      const pic = svg('svg', { viewBox: '0 0 22 22', width: 18, height: 18, 'aria-hidden': 'true' });
+      pic.append(pyramidShape(size, 11, 21, colour));
+      stash.append(h('span', 'tf-stash-size', pic, '×' + s.stash[size]));
+    }
+    stash.setAttribute('aria-label', 'stash: ' + ['S', 'M', 'L'].map((z) => s.stash[z] + ' ' + SIZE_WORD[z]).join(', '));
+    const row = h('div', 'tf-player' + (v.awaiting === s.seat ? ' turn' : '') + (update.seat === s.seat ? ' me' : ''),
+      swatch,
+      h('span', 'tf-name', h('b', null, seatName(update, s.seat)), h('small', null, (update.seat === s.seat ? 'you · ' : '') + 'home ' + s.home)),
+      stash,
+      h('span', 'tf-held', h('b', null, String(s.territory)), '/' + v.territory_target + ' held'),
+      s.pinned ? h('span', 'pill waiting', 'pinned') : null,
+      v.awaiting === s.seat ? h('span', 'pill ready', v.phase.type === 'actions' ? 'to play' : 'to choose') : null);
+    row.dataset.seat = s.seat;
+    box.append(row);
+  }
+  const supply = (counts, word) => ['S', 'M', 'L'].map((z) => counts[z] + ' ' + SIZE_WORD[z]).join(', ') + ' ' + word;
+  box.append(h('p', 'hint tf-supply', 'Left in the supply: ' + supply(v.swords, 'swords') + ' · ' + supply(v.shields, 'shields') + '. You win holding the bottom of ' + v.territory_target + ' stacks.'));
+  return box;
+}
+
+// ----- combat: the exchange window and the dice -----
+
+function exchangeControls(update, send) {
+  const v = update.view;
+  const ex = v.legal.exchange;
+  const p = v.positions[ex.at - 1];
+  const sword = ex.kind === 'sword';
+  const g = group('exchange', (sword ? 'Take a sword' : 'Take a shield') + ' at stack ' + ex.at + '?',
+    sword ? 'As top player you may give up one of your pieces (not your highest) for a black sword of its size: in the fight you roll your d12 plus the black d12, and a tie does not beat you. Tap the piece to give up.'
+      : 'As bottom player you may give up one of your pieces (not your lowest) for a clear shield of its size: in the fight you roll the d20 alone, but a tie for lowest beats you. Tap the piece to give up.');
+  g.body.className = 'kit-row tf-exchange';
+  // The stack, bottom to top, large: the pieces that may be given up are buttons.
+  p.stack.forEach((code, i) => {
+    const level = i + 1;
+    const pc = piece(code);
+    const pic = svg('svg', { viewBox: '0 0 48 46', width: 48, height: 46, 'aria-hidden': 'true' });
+    pic.append(pyramidShape(pc.size, 24, 44, pc.fill, pc.kind === 'shield' ? '#3c8fb0' : '#1b1b1b', 1.4));
+    const words = pieceWords(update, code);
+    if (ex.levels.includes(level)) {
+      const b = button(g, '', send, () => ({ type: sword ? 'take_sword' : 'take_shield', level: level }));
+      b.className = 'kit-tile tf-give';
+      b.replaceChildren(pic, h('small', null, 'give up'));
+      b.setAttribute('aria-label', 'Give up ' + words + ' (level ' + level + ' from the bottom) for a ' + (sword ? 'sword' : 'shield'));
+      b.dataset.level = String(level);
+      g.body.append(b);
+    } else {
+      const t = h('span', 'tf-keep', pic, h('small', null, i === 0 ? 'bottom' : i === p.stack.length - 1 ? 'top' : ''));
+      t.setAttribute('role', 'img');
+      t.setAttribute('aria-label', words);
+      g.body.append(t);
+    }
+  });
+  g.body.append(button(g, sword ? 'No sword' : 'No shield', send, () => (command({ type: 'decline' }))));
+  const o = odds(update);
+  if (o && o.swap) {
+    const mine = (list) => (list || []).find((f) => f.seat === update.seat);
+    const take = mine(o.swap.take), keep = mine(o.swap.decline);
+    if (take && keep) {
+      g.g.append(h('div', 'kit-odds', h('h5', null, 'Odds'), h('p', null, 'With the ' + (sword ? 'sword' : 'shield') + ' you lose this fight ', percent(take.loses),
+        ' of the time; without it ', percent(keep.loses), '.' + (sword ? ' (If the bottom player then takes a shield, these change.)' : ''))));
+    }
+  }
+  return g.g;
+}
+
+const GEAR_WORD = { sword: 'with the sword', shield: 'with the shield', none: '' };
+
+function battleView(update, b, open) {
+  const lowest = Math.min(...b.rolls.map((r) => r.total));
+  const rows = h('div', 'tf-rolls');
+  for (const r of b.rolls) {
+    const lost = b.losses.some((l) => l.seat === r.seat);
+    const dice = h('span', 'tf-dice');
+    if (r.gear === 'shield') dice.append(die(20, r.shield, 'clear', 'tf-clear'));
+    else {
+      dice.append(die(12, r.own, 'own'));
+      if (r.gear === 'sword') dice.append(die(12, r.sword, 'black', 'tf-black'));
+    }
+    const [colour] = colourOf(r.seat);
+    const who = h('span', 'tf-roller', h('i', 'tf-dot'), seatName(update, r.seat) + (r.gear !== 'none' ? ' ' + GEAR_WORD[r.gear] : ''));
+    who.firstChild.style.background = colour;
+    rows.append(h('div', 'tf-roll' + (lost ? ' lost' : ''), who, dice, h('b', 'tf-total', '= ' + r.total), lost ? h('span', 'pill waiting', 'lowest: loses') : r.total === lowest ? h('span', 'pill', 'tied lowest, survives') : null));
+  }
+  const losses = b.losses.map((l) => {
+    const pc = piece(l.returned);
+    if (pc.kind === 'sword') return seatName(update, l.seat) + ' loses the sword (back to the supply).';
+    if (pc.kind === 'shield') return seatName(update, l.seat) + ' loses the shield (back to the supply).';
+    return seatName(update, l.seat) + ' takes back a ' + SIZE_WORD[pc.size] + ' pyramid to the stash.';
+  });
+  const box = h('details', 'tf-battle', h('summary', null, 'Fight at stack ' + b.at + ': ' + (losses.join(' ') || 'nobody loses')), rows);
+  if (open) box.open = true;
+  return box;
+}
+
+function combatLog(update) {
+  if (!memo.battles.length) return null;
+  const recent = memo.battles.slice(-6).reverse();
+  const box = h('section', 'tf-log', h('h4', null, 'Fights'));
+  recent.forEach((b, i) => box.append(battleView(update, b, i === 0)));
+  if (memo.battles.length > recent.length) box.append(h('p', 'hint', (memo.battles.length - recent.length) + ' earlier fight(s) are in the log.'));
+  return box;
+}
+
+// ----- what the seat may do now, and the hint that goes with it -----
+
+function context(update, send) {
+  const v = update.view;
+  const mine = !!update.seat && v.awaiting === update.seat;
+  const legal = mine ? v.legal : { placements: [], moves: [], resolve: [], can_end_turn: false, exchange: null };
+  const origins = new Map(legal.moves.map((m) => [m.from, m.to]));
+  if (memo.chosen !== null && !origins.has(memo.chosen)) memo.chosen = null;
+  const me = v.seats.find((s) => s.seat === update.seat);
+  const home = me ? me.home : null;
+  if (!legal.placements.length) memo.homeOpen = false;
+  const targets = memo.chosen !== null ? origins.get(memo.chosen) : [];
+  const redraw = () => panelFor('triforce')(document.getElementById('panel'), update, send);
+  const fightAt = legal.exchange ? legal.exchange.at : (v.phase && v.phase.at) || null;
+  const actionAt = (n) => {
+    if (memo.chosen !== null && targets.includes(n)) {
+      return { kind: 'legal', say: 'Tap to move there', run: () => { const from = memo.chosen; memo.chosen = null; send(command({ type: 'move', from: from, to: n })); } };
+    }
+    if (legal.resolve.includes(n)) {
+      return { kind: 'fight', say: 'Tap to fight here next', run: () => send(command({ type: 'resolve', at: n })) };
+    }
+    const isOrigin = origins.has(n);
+    const isHome = n === home && legal.placements.length > 0;
+    if (isOrigin || isHome) {
+      return {
+        kind: isOrigin ? 'origin' : 'place', say: isOrigin && isHome ? 'Tap to move your top piece or place a pyramid here' : isOrigin ? 'Tap to pick up your top piece' : 'Tap to place a pyramid here',
+        run: () => {
+          if (isHome && !isOrigin && legal.placements.length === 1) { send(command({ type: 'place', size: legal.placements[0] })); return; }
+          const again = memo.chosen === n || (memo.homeOpen && !isOrigin);
+          memo.chosen = isOrigin && !again ? n : null;
+          memo.homeOpen = isHome && !again;
+          redraw();
+        },
+      };
+    }
+    if (memo.chosen !== null && n === memo.chosen) return { kind: 'origin', say: 'Tap to put it back', run: () => { memo.chosen = null; redraw(); } };
+    return null;
+  };
+  return { v, mine, legal, origins, home, targets, actionAt, fightAt, redraw };
+}
+
+function hint(update, ctx) {
+  const v = update.view;
+  if (v.outcome || (v.phase && v.phase.type === 'over')) {
+    const w = (v.outcome && v.outcome.winners) || [];
+    return 'Game over: ' + (w.length ? w.map((s) => seatName(update, s)).join(' and ') + (w.length > 1 ? ' share a draw.' : ' wins.') : 'nobody wins.');
+  }
+  const waiting = seatName(update, v.awaiting);
+  const phase = v.phase ? v.phase.type : 'actions';
+  if (!ctx.mine) {
+    if (phase === 'choose_stack') return 'Fights are due: ' + waiting + ' picks the crowded stack that fights next.';
+    if (phase === 'sword') return waiting + ' may take a sword at stack ' + v.phase.at + ' before the dice.';
+    if (phase === 'shield') return waiting + ' may take a shield at stack ' + v.phase.at + ' before the dice.';
+    return 'Waiting for ' + waiting + ' (turn ' + v.turn + ', ' + v.actions_left + ' action(s) left).';
+  }
+  if (phase === 'choose_stack') return 'Your turn to pick a fight: tap a crowded stack (red) to fight there next.';
+  if (phase === 'sword') return 'Before the dice at stack ' + v.phase.at + ': take a sword, or not.';
+  if (phase === 'shield') return 'Before the dice at stack ' + v.phase.at + ': take a shield, or not.';
+  if (memo.chosen !== null) return 'Your ' + SIZE_WORD[piece(v.positions[memo.chosen - 1].stack.slice(-1)[0]).size] + ' piece on ' + memo.chosen + ' is picked up: tap a ringed stack to move it there, or tap it again to put it back.';
+  if (memo.homeOpen) return 'Place a pyramid on your home (' + ctx.home + '): pick its size with the Place buttons.';
+  const can = [];
+  if (ctx.legal.placements.length) can.push('tap your home (' + ctx.home + ') to place a pyramid');
+  if (ctx.origins.size) can.push('tap one of your top pieces (dashed ring) to move it');
+  return 'Your turn, ' + v.actions_left + ' action(s) left: ' + (can.join(', or ') || 'no action possible') + (ctx.legal.can_end_turn ? ' — or end your turn.' : '.');
+}
+
+function controls(update, send, ctx) {
+  const box = h('div', 'tf-controls');
+  const legal = ctx.legal;
+  if (legal.placements.length) {
+    const g = group('place', 'Place on your home (' + ctx.home + ')', 'Or tap your home on the board. Each size at most once a turn.');
+    if (memo.homeOpen) g.g.classList.add('tf-open');
+    for (const size of legal.placements) {
+      const pic = svg('svg', { viewBox: '0 0 36 32', width: 36, height: 32, 'aria-hidden': 'true' });
+      pic.append(pyramidShape(size, 18, 31, colourOf(update.seat)[0]));
+      const b = button(g, '', send, () => { memo.homeOpen = false; return command({ type: 'place', size: size }); }, true);
+      b.replaceChildren(pic, ' Place ' + SIZE_WORD[size]);
+      b.classList.add('tf-place');
+      b.dataset.size = size;
+      g.body.append(b);
+    }
+    box.append(g.g);
+  }
+  if (legal.exchange) box.append(exchangeControls(update, send));
+  if (legal.resolve.length) {
+    const g = group('resolve', 'Which fight first?', 'Every crowded stack fights until it is no longer crowded; you choose the order.');
+    for (const n of legal.resolve) g.body.append(button(g, 'Fight at stack ' + n, send, () => (command({ type: 'resolve', at: n })), legal.resolve.length === 1));
+    const o = odds(update);
+    if (o && o.fights && o.fights.length) {
+      const ul = h('ul', null);
+      for (const f of o.fights) {
+        const li = h('li', null, 'Stack ' + f.at + ': ');
+        f.fighters.forEach((x, i) => li.append(i ? ', ' : '', seatName(update, x.seat) + (x.gear !== 'none' ? ' (' + x.gear + ')' : '') + ' loses ', percent(x.loses)));
+        ul.append(li);
+      }
+      g.g.append(h('div', 'kit-odds', h('h5', null, 'Odds of losing each fight as it stands'), ul));
+    }
+    box.append(g.g);
+  }
+  if (legal.can_end_turn) {
+    const g = group('end', null, null);
+    g.body.append(button(g, 'End turn', send, () => (command({ type: 'end_turn' })), !ctx.origins.size && !legal.placements.length));
+    box.append(g.g);
+  }
+  return box;
+}
+
+register('triforce', function (update, send) {
+  const v = /** @type {View} */ (update.view);
+  if (!v || !Array.isArray(v.positions)) return null;
+  noteBattles(update);
+  const ctx = context(update, send);
+  const hintLine = h('p', 'tf-hint' + (ctx.mine ? ' mine' : ''), hint(update, ctx));
+  hintLine.setAttribute('aria-live', 'polite');
+  const root = h('div', 'tf');
+  // Phone first: what you can do comes before the picture of the board.
+  root.append(hintLine, controls(update, send, ctx));
+  root.append(h('div', 'tf-board-wrap', board(update, ctx)));
+  root.append(legend(update));
+  const log = combatLog(update);
+  if (log) root.append(log);
+  return root;
+});

@@ -18,6 +18,7 @@ pub fn accepts(state: &State, at: Pos, size: Size) -> bool {
 
 /// What the tops of the stacks say, read in one pass over the board: where each size may go
 /// (TF-13) and, for every seat, which stacks its pieces top, by size (TF-15).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Surface {
     /// By size index: the positions a pyramid of that size may go to.

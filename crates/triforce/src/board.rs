@@ -15,6 +15,11 @@ pub const POSITIONS: usize = 15;
 pub const CAPACITY: usize = 20;
 
 /// A position, held as its index 0..15 and written as its number 1..15 (TF-6) in JSON.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export_to = "triforce/", type = "number")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pos(u8);
 
@@ -166,6 +171,11 @@ pub fn default_homes(players: u8) -> &'static [u8] {
 
 /// TF-9: the pyramids above one white, bottom first, held inline. Two stacks are equal when
 /// they hold the same pyramids in the same order (TF-17).
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export_to = "triforce/", type = "Array<string>")
+)]
 #[derive(Debug, Clone, Copy, Eq, Default)]
 pub struct Stack {
     len: u8,

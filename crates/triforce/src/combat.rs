@@ -13,6 +13,7 @@ pub const SWORD_DIE: u32 = 12;
 pub const SHIELD_DIE: u32 = 20;
 
 /// Which neutral pyramid an exchange takes.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Exchange {
@@ -21,6 +22,7 @@ pub enum Exchange {
 }
 
 /// TF-23: what a participant fights with.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Gear {
@@ -41,6 +43,7 @@ impl Gear {
 }
 
 /// TF-24: one participant's dice in one combat.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Roll {
     pub seat: Seat,
@@ -76,6 +79,7 @@ impl Blank for Roll {
 }
 
 /// TF-26: what one loser gives back: their bottom-most piece, or the sword or shield they used.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Loss {
     pub seat: Seat,
@@ -90,6 +94,7 @@ impl Blank for Loss {
 }
 
 /// One combat: the dice of every participant and what the losers gave back.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Battle {
     pub at: Pos,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub const MAX_PLAYERS: usize = 6;
 
 /// TF-1: a pyramid's size in pips. Written `"S"`, `"M"`, `"L"` in JSON.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Size {
     S = 1,
@@ -60,6 +61,11 @@ pub enum Colour {
 ///
 /// Byte 0 is never a real pyramid; it fills the unused slots of a [`crate::board::Stack`] so
 /// that comparing stacks compares contents only (TF-17 board equality).
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export_to = "triforce/", type = "string")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Pyramid(u8);
 
@@ -158,6 +164,11 @@ impl<'de> Deserialize<'de> for Pyramid {
 }
 
 /// How many pyramids of each size a stash or supply holds. JSON: `{"S": 5, "M": 5, "L": 5}`.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export_to = "triforce/", as = "CountsRepr")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(from = "CountsRepr", into = "CountsRepr")]
 pub struct SizeCounts(pub [u8; 3]);
@@ -187,6 +198,7 @@ impl SizeCounts {
     }
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Serialize, Deserialize)]
 #[allow(non_snake_case)]
 struct CountsRepr {
@@ -286,6 +298,35 @@ impl<T: Blank, const N: usize> FromIterator<T> for List<T, N> {
 impl<T: Blank + Serialize, const N: usize> Serialize for List<T, N> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.as_slice().serialize(s)
+    }
+}
+
+/// In TypeScript a [`List`] is the array it is written as.
+#[cfg(feature = "ts")]
+impl<T: Blank + ts_rs::TS, const N: usize> ts_rs::TS for List<T, N> {
+    type WithoutGenerics = Vec<ts_rs::Dummy>;
+    type OptionInnerType = Self;
+
+    fn name(cfg: &ts_rs::Config) -> String {
+        <Vec<T> as ts_rs::TS>::name(cfg)
+    }
+
+    fn inline(cfg: &ts_rs::Config) -> String {
+        <Vec<T> as ts_rs::TS>::inline(cfg)
+    }
+
+    fn visit_dependencies(v: &mut impl ts_rs::TypeVisitor)
+    where
+        Self: 'static,
+    {
+        <Vec<T> as ts_rs::TS>::visit_dependencies(v);
+    }
+
+    fn visit_generics(v: &mut impl ts_rs::TypeVisitor)
+    where
+        Self: 'static,
+    {
+        <Vec<T> as ts_rs::TS>::visit_generics(v);
     }
 }
 

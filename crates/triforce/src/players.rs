@@ -19,6 +19,7 @@ pub fn colour(s: u8) -> &'static str {
 }
 
 /// The names players gave, held inline (no allocation) so the state stays a plain copy.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
 pub struct PlayerNames {
     bytes: [[u8; NAME_BYTES]; MAX_PLAYERS],

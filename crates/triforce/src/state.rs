@@ -12,6 +12,7 @@ use crate::pieces::{List, MAX_PLAYERS, Pyramid, Size, SizeCounts, seat, seat_ind
 use crate::players::{PlayerNames, check_name};
 
 /// Where the turn stands, and so who must answer (TF-12).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Phase {
@@ -32,6 +33,7 @@ pub enum Phase {
 }
 
 /// Which rule ended the game.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndRule {
@@ -56,6 +58,7 @@ impl EndRule {
 }
 
 /// How the game ended: one winner, or (TF-30) several sharing a draw.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     pub winners: List<Seat, MAX_PLAYERS>,
@@ -63,6 +66,11 @@ pub struct Outcome {
 }
 
 /// The whole game. Seat indices are 0-based (`p1` = 0); positions are [`Pos`].
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export_to = "triforce/", as = "StateRepr")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(into = "StateRepr", try_from = "StateRepr")]
 pub struct State {
@@ -200,6 +208,7 @@ impl State {
 }
 
 /// The state as JSON: positions and seats by their names, counts by size.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Serialize, Deserialize)]
 struct StateRepr {
     players: u8,

@@ -22,6 +22,7 @@ pub const ACTIONS_PER_TURN: u8 = 3;
 
 /// What a seat may send. Positions are numbers 1..15 (TF-6); levels count from 1 at the lowest
 /// non-white pyramid of the stack.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", from = "CommandRepr")]
 pub enum Command {

@@ -16,6 +16,7 @@ use crate::turn::{self, ACTIONS_PER_TURN, Command, Event};
 use crate::winning;
 
 /// The table as anyone sees it: enough to draw the board and offer clicks.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
     pub players: u8,
@@ -47,6 +48,7 @@ pub struct View {
     pub table: State,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct PositionView {
     pub n: u8,
@@ -63,6 +65,7 @@ pub struct PositionView {
     pub contested: bool,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct SeatView {
     pub seat: Seat,
@@ -80,6 +83,7 @@ pub struct SeatView {
     pub pinned: bool,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Legal {
     pub placements: Vec<Size>,
@@ -91,12 +95,14 @@ pub struct Legal {
     pub exchange: Option<ExchangeOptions>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct MoveOptions {
     pub from: Pos,
     pub to: Vec<Pos>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ExchangeOptions {
     pub at: Pos,

@@ -10,6 +10,7 @@ use crate::dice::Die;
 use crate::limits;
 
 /// The six PC forms (WA-2).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PcForm {
@@ -44,6 +45,7 @@ impl PcForm {
 }
 
 /// The three NPC forms (WA-6).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NpcForm {
@@ -69,6 +71,7 @@ impl NpcForm {
 }
 
 /// A form of either kind of sheet; in JSON just the form's name (`"directly"`, `"action"`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum FormRef {
@@ -86,6 +89,7 @@ impl FormRef {
 }
 
 /// A PC's six forms, one die each.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PcForms {
@@ -137,6 +141,7 @@ impl PcForms {
 }
 
 /// An NPC's three forms, two dice each (WA-6). The first die is the larger at creation.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NpcForms {
@@ -187,6 +192,7 @@ impl NpcForms {
 }
 
 /// One significance choice of a Particular Strength (WA-9).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Significance {
@@ -203,6 +209,7 @@ pub enum Significance {
 }
 
 /// A Particular Strength as recorded on a sheet (WA-9).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Strength {
     pub name: String,
@@ -314,6 +321,7 @@ impl StrengthSpec {
 }
 
 /// The kind-specific part of a sheet.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Sheet {
@@ -322,6 +330,7 @@ pub enum Sheet {
 }
 
 /// Whether a character can take part.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -333,6 +342,7 @@ pub enum Status {
 }
 
 /// A character on the table.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Character {
     pub name: String,

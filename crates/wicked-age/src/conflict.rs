@@ -12,6 +12,7 @@ use crate::roll::{DieSource, Outcome, Roll, RollChoice, RollValue, RolledDie, Ta
 use crate::table::{Draft, Event};
 
 /// Where a round stands.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
@@ -24,6 +25,7 @@ pub enum Stage {
 }
 
 /// A participant's initiative roll and any tie rerolls (WA-22).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InitiativeRoll {
@@ -40,6 +42,7 @@ impl InitiativeRoll {
 }
 
 /// A consequential strength a participant added to one of their rolls (WA-30).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConsequentialUse {
@@ -50,6 +53,7 @@ pub struct ConsequentialUse {
 
 /// One character in a conflict. In a position, only `name` is needed: the rest defaults to
 /// a participant still in who has not acted this round.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Participant {
@@ -95,6 +99,7 @@ impl Participant {
 }
 
 /// A challenge waiting for its answer.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pending {
@@ -104,6 +109,7 @@ pub struct Pending {
 }
 
 /// One challenge and its answer, kept for the record.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Exchange {
@@ -116,6 +122,7 @@ pub struct Exchange {
 }
 
 /// How a participant was knocked out.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KnockoutCause {
@@ -125,6 +132,7 @@ pub enum KnockoutCause {
 }
 
 /// An ending offered at the start of round 2 or 3 (WA-25), and who has agreed so far.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EndProposal {
@@ -133,6 +141,7 @@ pub struct EndProposal {
 }
 
 /// Why a conflict ended (WA-24).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum EndReason {
@@ -146,6 +155,7 @@ pub enum EndReason {
 
 /// A conflict in progress or awaiting its consequences. In a position, everything but the
 /// participants has a default: round 1, initiative not yet rolled, nothing else happened.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Conflict {

@@ -10,6 +10,7 @@ use crate::dice::Die;
 use crate::table::{Draft, Event};
 
 /// The three default consequences (WA-27).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DefaultConsequence {
@@ -52,6 +53,7 @@ impl DefaultConsequence {
 
 /// One cost of an agreed alternative. Every cost falls on the loser: the engine has no way to
 /// name anyone else, and none that improves the winner (WA-27).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Cost {
@@ -66,6 +68,7 @@ pub enum Cost {
 }
 
 /// An agreed consequence other than the defaults (WA-27).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Alternative {
@@ -79,6 +82,7 @@ pub struct Alternative {
 }
 
 /// Where a (winner, loser) pair stands.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Settlement {
@@ -92,6 +96,7 @@ pub enum Settlement {
 }
 
 /// A (winner, loser) pair created by a knockout (WA-24).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Knockout {

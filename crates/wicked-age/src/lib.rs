@@ -78,6 +78,8 @@
 //! * Tables by form ([`forms`]): players make their PCs in session zero through a form checked
 //!   field by field under WA-2 … WA-9; the GM readies NPCs the same way.
 
+#[cfg(feature = "analysis")]
+pub mod analysis;
 pub mod character;
 pub mod conflict;
 pub mod consequence;
@@ -105,6 +107,7 @@ pub use table::{Event, Setup, State};
 use table::Draft;
 
 /// Everything a seat can ask for. Unknown fields are refused.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
@@ -404,6 +407,7 @@ fn dispatch(
 
 /// What every viewer sees: the whole table (nothing is hidden), with the names people know
 /// the seats by and who the table waits on, in words.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
     #[serde(flatten)]
@@ -415,6 +419,7 @@ pub struct View {
 }
 
 /// A seat and the name people know it by.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct SeatName {
     pub seat: Seat,
@@ -435,4 +440,13 @@ pub fn seat_name(state: &State, seat: Seat) -> String {
         (Seat::Player(_), [one]) => (*one).to_string(),
         (Seat::Player(_), [rest @ .., last]) => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// In A Wicked Age as the catalogue offers it: the rules, forms and board, and with the
+/// `analysis` feature its table bots, odds in play and `clash` subcommands.
+pub fn entry() -> clash_core::RulesetEntry {
+    let entry = clash_core::RulesetEntry::with_session_zero::<WickedAge>();
+    #[cfg(feature = "analysis")]
+    let entry = analysis::offer(entry);
+    entry
 }

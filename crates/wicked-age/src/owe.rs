@@ -8,6 +8,7 @@ use crate::roll::bigger_dice;
 use crate::table::{Draft, Event, State};
 
 /// One line of the Owe List: a PC and the player controlling it (WA-14).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OweEntry {
@@ -16,6 +17,7 @@ pub struct OweEntry {
 }
 
 /// The oldest entry crossed off at a chapter's end: its player picks the next Oracle (WA-17.1).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OracleClaim {
@@ -29,6 +31,7 @@ pub struct OracleClaim {
 }
 
 /// A character who will come back in a later chapter, and why.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Return {

@@ -7,6 +7,7 @@ use crate::character::{NpcForm, PcForm};
 /// A roll's value (WA-11): `p` = High + bonus dice, `t` = Low (the tie-breaker).
 ///
 /// The derived order compares `p` first and `t` only when the `p`s are equal (WA-12).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RollValue {
@@ -59,6 +60,7 @@ impl Table {
 }
 
 /// The result of answering a challenge (WA-23), in the spec's band order.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
@@ -113,6 +115,7 @@ pub fn judge(a: RollValue, c: RollValue, table: Table) -> Outcome {
 
 /// What a character rolls with: two PC forms (WA-3) or one NPC form (WA-7), and optionally a
 /// Particular Strength the table agrees the action involves (WA-10).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RollChoice {
@@ -131,6 +134,7 @@ impl RollChoice {
 }
 
 /// Where a rolled die came from.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DieSource {
@@ -157,6 +161,7 @@ impl DieSource {
 }
 
 /// One die thrown, with its face.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "DieRecord")]
 pub struct RolledDie {
@@ -215,6 +220,7 @@ impl From<DieRecord> for RolledDie {
 }
 
 /// A complete roll: every die thrown and the value they make.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Roll {

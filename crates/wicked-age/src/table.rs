@@ -44,6 +44,7 @@ fn first_chapter() -> u32 {
 }
 
 /// Everything on the table. Nothing in it is hidden: sheets, dice and the Owe List are public.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     pub chapter: u32,

@@ -3,12 +3,15 @@
 // table has ended it also re-derives every roll and draw from the revealed secret. It remembers
 // the heads it has seen (in this browser) and requires each to stay in the log, so a history
 // rewritten behind the players' backs shows here. The result is shown in words, to every viewer.
-(function () {
-  'use strict';
-  const $ = (id) => document.getElementById(id);
-  const out = $('fair-check');
-  if (!out || !window.ClashVerify) return;
-  const boot = JSON.parse($('boot').textContent);
+import { $, pageData } from './kit.js';
+import { ClashVerify } from './verify.js';
+
+const out = $('fair-check');
+if (out) start();
+
+// The check, on a table page whose Fair dice card is there.
+function start() {
+  const boot = pageData('boot');
   const record = '/api/tables/' + encodeURIComponent(boot.table) + '/export?key=' + encodeURIComponent(boot.key);
   // A check at most this often while a table is busy: each one downloads the whole record.
   const PAUSE_MS = 2000;
@@ -58,7 +61,7 @@
       const r = await fetch(record, { cache: 'no-store' });
       if (r.ok) {
         const seen = [...heads.entries()].map(([n, hash]) => ({ pos: n - 1, hash }));
-        const report = await window.ClashVerify.verify(await r.text(), { seen, names });
+        const report = await ClashVerify.verify(await r.text(), { seen, names });
         const failure = report.failures[0];
         if (failure && failure.head && failure.pos >= report.entries && !retried) {
           // A head noted after this record was taken (another server of the table answered
@@ -121,6 +124,6 @@
     return d;
   }
 
-  document.addEventListener('clash:update', (e) => onUpdate(e.detail));
+  document.addEventListener('clash:update', (e) => onUpdate(/** @type {CustomEvent} */ (e).detail));
   if (boot.update) onUpdate(boot.update);
-})();
+}

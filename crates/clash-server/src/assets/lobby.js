@@ -2,198 +2,190 @@
 // each with whose move it is; a new table made by form (the game, its name, its seats and the
 // game's own choices, checked as they are made); a table from a setup file; and the chosen
 // preset's setup JSON, to read or edit before creating a table.
-(function () {
-  'use strict';
-  const $ = (id) => document.getElementById(id);
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === 'class') e.className = v;
-      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v);
+import { $, el, pageData } from './kit.js';
+import { ClashForms, K } from './forms/kit.js';
+
+const savedKey = 'clash.tables';
+function saved() {
+  try { return JSON.parse(localStorage.getItem(savedKey) || '[]'); } catch (e) { return []; }
+}
+function forget(entry) {
+  const list = saved().filter((t) => !(t.table === entry.table && t.path === entry.path));
+  try { localStorage.setItem(savedKey, JSON.stringify(list)); } catch (e) { /* private mode */ }
+  showMine();
+}
+
+// How the table stands now, for this link: its name, whose move, archived or gone.
+async function look(entry) {
+  try {
+    const r = await fetch('/api/tables/' + encodeURIComponent(entry.table) + '/view?key=' + encodeURIComponent(entry.key));
+    if (r.status === 404) return { gone: 'deleted by the GM' };
+    if (!r.ok) return { gone: 'this link no longer works' };
+    /** @type {import('./kit.js').Update} */
+    const u = await r.json();
+    return { title: u.title, turn: u.room.turn, archived: u.room.archived, closed: u.closed };
+  } catch (e) {
+    return { gone: 'the server could not be reached' };
+  }
+}
+
+function row(entry, now) {
+  const li = el('li', { class: 'mine-row' + (now.turn && (now.turn.yours || (now.turn.npc || []).length) ? ' yours' : '') });
+  const title = now.title || entry.title;
+  li.append(now.gone ? el('span', { class: 'name' }, title) : el('a', { href: entry.path, class: 'name' }, title));
+  li.append(el('span', { class: 'hint' }, ' · ' + entry.game + ' · you are ' + entry.me + (entry.role === 'GM' ? ' (GM)' : '')));
+  const state = now.gone || (now.archived ? 'archived' : now.turn ? now.turn.text : '');
+  li.append(el('span', { class: 'state' }, state));
+  li.append(el('button', { type: 'button', class: 'small', 'aria-label': 'Forget ' + title, onclick: () => forget(entry) }, 'Forget'));
+  return li;
+}
+
+async function showMine() {
+  const list = saved();
+  $('mine').hidden = list.length === 0;
+  const looks = await Promise.all(list.map(look));
+  const open = [];
+  const archived = [];
+  list.forEach((entry, i) => (looks[i].archived ? archived : open).push(row(entry, looks[i])));
+  $('mine-list').replaceChildren(...open);
+  $('archived-list').replaceChildren(...archived);
+  $('archived').hidden = archived.length === 0;
+  $('archived').querySelector('summary').textContent = 'Archived tables (' + archived.length + ')';
+}
+if ($('mine')) showMine();
+
+// ---- A table made by form: the game, its name, the seats, the game's own choices ----------
+
+const games = pageData('games', []);
+const byForm = $('by-form');
+if (byForm && K && games.length) makeByForm();
+
+function makeByForm() {
+  const h = K.h;
+  const chosen = { id: null, spec: null, form: null };
+  const picks = h('div', 'games');
+  picks.setAttribute('role', 'group');
+  picks.setAttribute('aria-label', 'Game');
+  const blurb = h('p', 'hint');
+  const title = K.text('', { maxlength: '120', placeholder: 'Friday night duel' });
+  const count = K.stepper('Players', 1, 8, 2);
+  const seats = h('div', 'seat-plans');
+  const playersHint = h('p', 'hint');
+  const playersSet = K.fieldset('players', 'Who sits at the table', null, playersHint, count, seats);
+  const choices = h('div', 'game-choices');
+  const top = h('p', 'error');
+  top.setAttribute('role', 'alert');
+  const create = h('button', 'primary', 'Create the table');
+  create.type = 'button';
+  create.id = 'create-by-form';
+  const plans = [];
+  const place = (n) => 'the ' + ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'][n - 1] + ' player';
+  function drawSeats() {
+    const n = count.get();
+    while (plans.length < n) {
+      const sel = K.select([['player', 'A player joins with an invite link'], ['gm', 'You play this seat yourself']], 'player', 'Who plays ' + place(plans.length + 1));
+      plans.push(sel);
     }
-    for (const c of children) if (c != null) e.append(c);
-    return e;
+    plans.length = n;
+    const words = (chosen.spec && chosen.spec.words) || {};
+    const name = (i) => (words.seat ? words.seat(i) : place(i + 1).replace(/^t/, 'T'));
+    seats.replaceChildren(...plans.map((sel, i) => h('div', 'seat-plan', h('b', null, name(i)), sel)));
+    playersHint.textContent = (words.host || 'You are the GM.') + ' Each seat gets an invite link for its player; a seat you play yourself needs none.';
+    if (chosen.form && chosen.form.players) chosen.form.players(n);
   }
-
-  const savedKey = 'clash.tables';
-  function saved() {
-    try { return JSON.parse(localStorage.getItem(savedKey) || '[]'); } catch (e) { return []; }
+  function table() {
+    return { players: count.get(), options: chosen.form ? chosen.form.get() : {} };
   }
-  function forget(entry) {
-    const list = saved().filter((t) => !(t.table === entry.table && t.path === entry.path));
-    try { localStorage.setItem(savedKey, JSON.stringify(list)); } catch (e) { /* private mode */ }
-    showMine();
+  let asked = 0;
+  async function checkNow() {
+    if (!chosen.id) return;
+    const n = ++asked;
+    let t;
+    try { t = table(); } catch (e) { top.textContent = e.message; return; }
+    const problems = await K.check(chosen.id, { table: t });
+    if (n !== asked || problems == null) return;
+    K.showProblems(byForm, problems, top);
+    create.disabled = problems.length > 0;
   }
-
-  // How the table stands now, for this link: its name, whose move, archived or gone.
-  async function look(entry) {
-    try {
-      const r = await fetch('/api/tables/' + encodeURIComponent(entry.table) + '/view?key=' + encodeURIComponent(entry.key));
-      if (r.status === 404) return { gone: 'deleted by the GM' };
-      if (!r.ok) return { gone: 'this link no longer works' };
-      const u = await r.json();
-      return { title: u.title, turn: u.room.turn, archived: u.room.archived, closed: u.closed };
-    } catch (e) {
-      return { gone: 'the server could not be reached' };
-    }
+  let timer = null;
+  const soon = () => { clearTimeout(timer); timer = setTimeout(checkNow, 250); };
+  byForm.addEventListener('input', soon);
+  byForm.addEventListener('change', soon);
+  count.addEventListener('input', drawSeats);
+  function pick(game) {
+    chosen.id = game.id;
+    chosen.spec = ClashForms.get(game.id);
+    for (const b of picks.children) b.setAttribute('aria-pressed', String(b.dataset.game === game.id));
+    blurb.textContent = game.blurb + (game.sheets ? ' Your players make their own characters before play starts.' : ' It starts as soon as the table is made.');
+    const words = (chosen.spec && chosen.spec.words) || {};
+    count.set(words.players || 2, true);
+    choices.replaceChildren();
+    chosen.form = chosen.spec && chosen.spec.table ? chosen.spec.table(choices, { kit: K, players: count.get() }) : null;
+    drawSeats();
+    checkNow();
   }
-
-  function row(entry, now) {
-    const li = el('li', { class: 'mine-row' + (now.turn && (now.turn.yours || (now.turn.npc || []).length) ? ' yours' : '') });
-    const title = now.title || entry.title;
-    li.append(now.gone ? el('span', { class: 'name' }, title) : el('a', { href: entry.path, class: 'name' }, title));
-    li.append(el('span', { class: 'hint' }, ' · ' + entry.game + ' · you are ' + entry.me + (entry.role === 'GM' ? ' (GM)' : '')));
-    const state = now.gone || (now.archived ? 'archived' : now.turn ? now.turn.text : '');
-    li.append(el('span', { class: 'state' }, state));
-    li.append(el('button', { type: 'button', class: 'small', 'aria-label': 'Forget ' + title, onclick: () => forget(entry) }, 'Forget'));
-    return li;
+  for (const g of games) {
+    const b = h('button', 'game-pick', h('b', null, g.name), h('small', null, g.sheets ? 'characters made by the players' : 'no characters to make'));
+    b.type = 'button';
+    b.dataset.game = g.id;
+    b.setAttribute('aria-pressed', 'false');
+    b.addEventListener('click', () => pick(g));
+    picks.append(b);
   }
+  create.addEventListener('click', async () => {
+    top.textContent = '';
+    let t;
+    try { t = table(); } catch (e) { top.textContent = e.message; return; }
+    const gmPlays = plans.map((sel, i) => (sel.value === 'gm' ? 'p' + (i + 1) : null)).filter(Boolean);
+    create.disabled = true;
+    const r = await fetch('/api/tables/from-form', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ruleset: chosen.id, title: title.value, table: t, gm_plays: gmPlays }),
+    }).catch((e) => ({ ok: false, json: async () => ({ error: { message: e.message } }) }));
+    const body = await r.json().catch(() => ({}));
+    create.disabled = false;
+    if (r.ok) { location.href = body.links.owner; return; }
+    if (body.problems) K.showProblems(byForm, body.problems, top);
+    else top.textContent = (body.error && body.error.message) || 'The table could not be made.';
+  });
+  byForm.replaceChildren(
+    h('label', null, 'Game'), picks, blurb,
+    K.field('title', 'Table name (optional)', title),
+    playersSet, choices, top, create);
+  const again = () => { if (chosen.id) pick(games.find((g) => g.id === chosen.id)); };
+  document.addEventListener('clash-forms', again);
+  pick(games[0]);
+}
 
-  async function showMine() {
-    const list = saved();
-    $('mine').hidden = list.length === 0;
-    const looks = await Promise.all(list.map(look));
-    const open = [];
-    const archived = [];
-    list.forEach((entry, i) => (looks[i].archived ? archived : open).push(row(entry, looks[i])));
-    $('mine-list').replaceChildren(...open);
-    $('archived-list').replaceChildren(...archived);
-    $('archived').hidden = archived.length === 0;
-    $('archived').querySelector('summary').textContent = 'Archived tables (' + archived.length + ')';
-  }
-  if ($('mine')) showMine();
+// ---- A table from a setup file ------------------------------------------------------------
 
-  // ---- A table made by form: the game, its name, the seats, the game's own choices ----------
+const filePick = $('file-pick');
+if (filePick && K) {
+  filePick.addEventListener('click', async () => {
+    const err = $('file-error');
+    err.textContent = '';
+    let data;
+    try { data = await K.readFile(); } catch (e) { err.textContent = e.message; return; }
+    if (data && data.clash === 'sheet') { err.textContent = 'That is a character sheet: import it into a sheet on a table (from your invite link, or as an NPC on your GM page).'; return; }
+    if (!data || data.clash !== 'setup' || !data.ruleset || !data.setup) { err.textContent = 'That file is not a Clash setup.'; return; }
+    const r = await fetch('/api/tables', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ruleset: data.ruleset, setup: data.setup, title: $('file-title').value || data.title || '' }),
+    }).catch((e) => ({ ok: false, json: async () => ({ error: { message: e.message } }) }));
+    const body = await r.json().catch(() => ({}));
+    if (r.ok) { location.href = body.links.owner; return; }
+    err.textContent = (body.error && body.error.message) || 'The table could not be made from that file.';
+  });
+}
 
-  const K = window.ClashFormKit;
-  const games = JSON.parse(($('games') || { textContent: '[]' }).textContent);
-  const byForm = $('by-form');
-  if (byForm && K && games.length) makeByForm();
+// The ready-made setups: the chosen one's setup JSON, to read or edit before creating.
+const presets = pageData('presets', {});
+const select = $('preset');
+const setup = $('setup');
+const blurb = $('blurb');
+if (select && setup) showPresets();
 
-  function makeByForm() {
-    const h = K.h;
-    const chosen = { id: null, spec: null, form: null };
-    const picks = h('div', 'games');
-    picks.setAttribute('role', 'group');
-    picks.setAttribute('aria-label', 'Game');
-    const blurb = h('p', 'hint');
-    const title = K.text('', { maxlength: '120', placeholder: 'Friday night duel' });
-    const count = K.stepper('Players', 1, 8, 2);
-    const seats = h('div', 'seat-plans');
-    const playersHint = h('p', 'hint');
-    const playersSet = K.fieldset('players', 'Who sits at the table', null, playersHint, count, seats);
-    const choices = h('div', 'game-choices');
-    const top = h('p', 'error');
-    top.setAttribute('role', 'alert');
-    const create = h('button', 'primary', 'Create the table');
-    create.type = 'button';
-    create.id = 'create-by-form';
-    const plans = [];
-    const place = (n) => 'the ' + ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'][n - 1] + ' player';
-    function drawSeats() {
-      const n = count.get();
-      while (plans.length < n) {
-        const sel = K.select([['player', 'A player joins with an invite link'], ['gm', 'You play this seat yourself']], 'player', 'Who plays ' + place(plans.length + 1));
-        plans.push(sel);
-      }
-      plans.length = n;
-      const words = (chosen.spec && chosen.spec.words) || {};
-      const name = (i) => (words.seat ? words.seat(i) : place(i + 1).replace(/^t/, 'T'));
-      seats.replaceChildren(...plans.map((sel, i) => h('div', 'seat-plan', h('b', null, name(i)), sel)));
-      playersHint.textContent = (words.host || 'You are the GM.') + ' Each seat gets an invite link for its player; a seat you play yourself needs none.';
-      if (chosen.form && chosen.form.players) chosen.form.players(n);
-    }
-    function table() {
-      return { players: count.get(), options: chosen.form ? chosen.form.get() : {} };
-    }
-    let asked = 0;
-    async function checkNow() {
-      if (!chosen.id) return;
-      const n = ++asked;
-      let t;
-      try { t = table(); } catch (e) { top.textContent = e.message; return; }
-      const problems = await K.check(chosen.id, { table: t });
-      if (n !== asked || problems == null) return;
-      K.showProblems(byForm, problems, top);
-      create.disabled = problems.length > 0;
-    }
-    let timer = null;
-    const soon = () => { clearTimeout(timer); timer = setTimeout(checkNow, 250); };
-    byForm.addEventListener('input', soon);
-    byForm.addEventListener('change', soon);
-    count.addEventListener('input', drawSeats);
-    function pick(game) {
-      chosen.id = game.id;
-      chosen.spec = window.ClashForms.get(game.id);
-      for (const b of picks.children) b.setAttribute('aria-pressed', String(b.dataset.game === game.id));
-      blurb.textContent = game.blurb + (game.sheets ? ' Your players make their own characters before play starts.' : ' It starts as soon as the table is made.');
-      const words = (chosen.spec && chosen.spec.words) || {};
-      count.set(words.players || 2, true);
-      choices.replaceChildren();
-      chosen.form = chosen.spec && chosen.spec.table ? chosen.spec.table(choices, { kit: K, players: count.get() }) : null;
-      drawSeats();
-      checkNow();
-    }
-    for (const g of games) {
-      const b = h('button', 'game-pick', h('b', null, g.name), h('small', null, g.sheets ? 'characters made by the players' : 'no characters to make'));
-      b.type = 'button';
-      b.dataset.game = g.id;
-      b.setAttribute('aria-pressed', 'false');
-      b.addEventListener('click', () => pick(g));
-      picks.append(b);
-    }
-    create.addEventListener('click', async () => {
-      top.textContent = '';
-      let t;
-      try { t = table(); } catch (e) { top.textContent = e.message; return; }
-      const gmPlays = plans.map((sel, i) => (sel.value === 'gm' ? 'p' + (i + 1) : null)).filter(Boolean);
-      create.disabled = true;
-      const r = await fetch('/api/tables/from-form', {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ruleset: chosen.id, title: title.value, table: t, gm_plays: gmPlays }),
-      }).catch((e) => ({ ok: false, json: async () => ({ error: { message: e.message } }) }));
-      const body = await r.json().catch(() => ({}));
-      create.disabled = false;
-      if (r.ok) { location.href = body.links.owner; return; }
-      if (body.problems) K.showProblems(byForm, body.problems, top);
-      else top.textContent = (body.error && body.error.message) || 'The table could not be made.';
-    });
-    byForm.replaceChildren(
-      h('label', null, 'Game'), picks, blurb,
-      K.field('title', 'Table name (optional)', title),
-      playersSet, choices, top, create);
-    const again = () => { if (chosen.id) pick(games.find((g) => g.id === chosen.id)); };
-    document.addEventListener('clash-forms', again);
-    pick(games[0]);
-  }
-
-  // ---- A table from a setup file ------------------------------------------------------------
-
-  const filePick = $('file-pick');
-  if (filePick && K) {
-    filePick.addEventListener('click', async () => {
-      const err = $('file-error');
-      err.textContent = '';
-      let data;
-      try { data = await K.readFile(); } catch (e) { err.textContent = e.message; return; }
-      if (data && data.clash === 'sheet') { err.textContent = 'That is a character sheet: import it into a sheet on a table (from your invite link, or as an NPC on your GM page).'; return; }
-      if (!data || data.clash !== 'setup' || !data.ruleset || !data.setup) { err.textContent = 'That file is not a Clash setup.'; return; }
-      const r = await fetch('/api/tables', {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ruleset: data.ruleset, setup: data.setup, title: $('file-title').value || data.title || '' }),
-      }).catch((e) => ({ ok: false, json: async () => ({ error: { message: e.message } }) }));
-      const body = await r.json().catch(() => ({}));
-      if (r.ok) { location.href = body.links.owner; return; }
-      err.textContent = (body.error && body.error.message) || 'The table could not be made from that file.';
-    });
-  }
-
-  const presets = JSON.parse($('presets').textContent);
-  const select = $('preset');
-  const setup = $('setup');
-  const blurb = $('blurb');
-  if (!select || !setup) return;
+function showPresets() {
   let shown = setup.value.trim();
   function fill() {
     const p = presets[select.value];
@@ -206,4 +198,4 @@
   }
   select.addEventListener('change', fill);
   fill();
-})();
+}

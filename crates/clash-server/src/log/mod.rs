@@ -72,6 +72,7 @@ pub enum Sender {
 }
 
 /// How a table's chance is made.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Chance {
     /// Verifiable: see `clash_core::command_seed`.
@@ -84,6 +85,7 @@ pub enum Chance {
 }
 
 /// Something that happened at the table, outside the game's rules. Every seat sees these.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TableEvent {
@@ -182,7 +184,8 @@ fn speaker(by: &str, name: &dyn Fn(Seat) -> String) -> String {
         .map_or_else(|_| "Someone".to_string(), |s| capitalised(&name(s)))
 }
 
-fn capitalised(text: &str) -> String {
+/// `text` with its first letter a capital ("the GM" → "The GM").
+pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars
         .next()

@@ -1,6 +1,6 @@
 //! A client seed for chance from now on, from the GM's link or a seat's player.
 
-use super::{At, Decision, Operation, When, Who, sealed};
+use super::{At, Decision};
 use crate::error::TableError;
 use crate::links::plain_word;
 use crate::log::TableEvent;
@@ -11,23 +11,10 @@ pub struct AddSeed {
     pub seed: String,
 }
 
-impl sealed::Sealed for AddSeed {}
+key_operation!(AddSeed => (), super::When::OPEN);
 
-impl Operation for AddSeed {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Key {
-            key: &self.key,
-            as_seat: None,
-        }
-    }
-
-    fn when(&self) -> When {
-        When::OPEN
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl AddSeed {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         let by = at
             .actor
             .access()

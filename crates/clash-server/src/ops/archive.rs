@@ -1,6 +1,6 @@
 //! The GM archives the table (it takes no moves or talk until brought back), or brings it back.
 
-use super::{At, Decision, Operation, When, Who, sealed};
+use super::{At, Decision};
 use crate::error::TableError;
 use crate::log::TableEvent;
 
@@ -9,23 +9,10 @@ pub struct Archive {
     pub archived: bool,
 }
 
-impl sealed::Sealed for Archive {}
+gm_operation!(Archive => (), super::When::ANY, super::THE_TABLE_IS_THE_GMS);
 
-impl Operation for Archive {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can rename, archive or delete the table",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::ANY
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl Archive {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         if at.play.archived == self.archived {
             return Ok(Decision::nothing(()));
         }

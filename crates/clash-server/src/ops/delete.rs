@@ -1,29 +1,16 @@
 //! The GM deletes the table and everything stored about it. Open pages are told.
 
-use super::{At, Change, Decision, Operation, When, Who, sealed};
+use super::{At, Change, Decision};
 use crate::error::TableError;
 
 pub struct Delete {
     pub key: String,
 }
 
-impl sealed::Sealed for Delete {}
+gm_operation!(Delete => (), super::When::ANY, super::THE_TABLE_IS_THE_GMS);
 
-impl Operation for Delete {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link can delete the table",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::ANY
-    }
-
-    async fn decide(&self, _: &At<'_>) -> Result<Decision<()>, TableError> {
+impl Delete {
+    async fn decided(&self, _: &At<'_>) -> Result<Decision<()>, TableError> {
         Ok(Decision::change(Change::Delete, ()))
     }
 }

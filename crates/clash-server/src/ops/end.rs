@@ -1,7 +1,7 @@
 //! The GM ends the table: no more commands, and the server secret is revealed so every roll and
 //! draw can be checked.
 
-use super::{At, Decision, Operation, When, Who, sealed};
+use super::{At, Decision};
 use crate::error::TableError;
 use crate::log::{TableEvent, hex};
 
@@ -9,23 +9,10 @@ pub struct End {
     pub key: String,
 }
 
-impl sealed::Sealed for End {}
+gm_operation!(End => (), super::When::OPEN, super::THE_TABLE_IS_THE_GMS);
 
-impl Operation for End {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can end the table",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::OPEN
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl End {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         let events = vec![
             TableEvent::Closed,
             TableEvent::SecretRevealed {

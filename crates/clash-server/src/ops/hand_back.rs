@@ -2,7 +2,7 @@
 
 use clash_core::Seat;
 
-use super::{At, Decision, Operation, When, Who, manageable, sealed};
+use super::{At, Decision, manageable};
 use crate::error::{Conflict, TableError};
 use crate::log::TableEvent;
 use crate::store::{LinkChange, LinkStatus};
@@ -12,27 +12,10 @@ pub struct HandBack {
     pub seat: Seat,
 }
 
-impl sealed::Sealed for HandBack {}
+gm_operation!(HandBack => (), super::When::OPEN, super::SEATS_ARE_THE_GMS, "give the seat back");
 
-impl Operation for HandBack {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can manage seats and links",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::OPEN
-    }
-
-    fn doing(&self) -> &'static str {
-        "give the seat back"
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl HandBack {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         let (play, seat) = (at.play, self.seat);
         manageable(play, seat)?;
         play.guard_bot(seat, "give it back to its player")?;

@@ -2,7 +2,7 @@
 
 use clash_core::Seat;
 
-use super::{At, Decision, Operation, When, Who, manageable, sealed};
+use super::{At, Decision, manageable};
 use crate::error::TableError;
 use crate::links::new_key;
 use crate::log::TableEvent;
@@ -13,28 +13,10 @@ pub struct Invite {
     pub seat: Seat,
 }
 
-impl sealed::Sealed for Invite {}
+gm_operation!(Invite => String, super::When::OPEN, super::SEATS_ARE_THE_GMS, "give the seat a new link");
 
-impl Operation for Invite {
-    /// The invite's key.
-    type Answer = String;
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can manage seats and links",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::OPEN
-    }
-
-    fn doing(&self) -> &'static str {
-        "give the seat a new link"
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<String>, TableError> {
+impl Invite {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<String>, TableError> {
         manageable(at.play, self.seat)?;
         at.play.guard_bot(self.seat, "give it a link")?;
         let invite = new_key();

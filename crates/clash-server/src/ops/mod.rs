@@ -12,27 +12,6 @@
 //!
 //! The set is closed: [`Operation`] can only be implemented in this module's children.
 
-pub mod add_seed;
-pub mod archive;
-pub mod bot_move;
-pub mod claim;
-pub mod clock_move;
-pub mod command;
-pub mod delete;
-pub mod end;
-pub mod hand_back;
-pub mod invite;
-pub mod rename;
-pub mod replace_link;
-pub mod revoke;
-pub mod say;
-pub mod seat_bot;
-pub mod set_clock;
-pub mod set_odds;
-pub mod take_over;
-pub mod undo;
-pub mod unseat_bot;
-
 use std::future::Future;
 use std::sync::Arc;
 
@@ -187,6 +166,107 @@ impl Change {
 mod sealed {
     pub trait Sealed {}
 }
+
+/// An operation any valid key may ask for (the operation checks what it needs):
+/// `key_operation!(Type => Answer, when)`, as [`gm_operation`] does for the GM's.
+macro_rules! key_operation {
+    ($op:ty => $answer:ty, $when:expr) => {
+        impl $crate::ops::sealed::Sealed for $op {}
+
+        impl $crate::ops::Operation for $op {
+            type Answer = $answer;
+
+            fn who(&self) -> $crate::ops::Who<'_> {
+                $crate::ops::Who::Key {
+                    key: &self.key,
+                    as_seat: None,
+                }
+            }
+
+            fn when(&self) -> $crate::ops::When {
+                $when
+            }
+
+            fn decide(
+                &self,
+                at: &$crate::ops::At<'_>,
+            ) -> impl std::future::Future<
+                Output = Result<$crate::ops::Decision<$answer>, $crate::error::TableError>,
+            > + Send {
+                self.decided(at)
+            }
+        }
+    };
+}
+
+/// What the GM's link is told when another key tries a seat or link change.
+const SEATS_ARE_THE_GMS: &str =
+    "only the GM's link (the table's creator) can manage seats and links";
+/// … or a change to the table itself.
+const THE_TABLE_IS_THE_GMS: &str =
+    "only the GM's link (the table's creator) can rename, archive, end or delete the table";
+
+/// An operation only the GM's link runs: `gm_operation!(Type => Answer, when, refusal[, doing]
+/// [; more of the trait's methods])` implements [`Operation`] for `Type` (which has a `key`
+/// field and an inherent
+/// `async fn decided(&self, at: &At<'_>) -> Result<Decision<Answer>, TableError>`), so each
+/// operation's file says only what is its own.
+macro_rules! gm_operation {
+    ($op:ty => $answer:ty, $when:expr, $refusal:expr $(, $doing:literal)? $(; $($extra:tt)*)?) => {
+        impl $crate::ops::sealed::Sealed for $op {}
+
+        impl $crate::ops::Operation for $op {
+            type Answer = $answer;
+
+            fn who(&self) -> $crate::ops::Who<'_> {
+                $crate::ops::Who::Gm {
+                    key: &self.key,
+                    refusal: $refusal,
+                }
+            }
+
+            fn when(&self) -> $crate::ops::When {
+                $when
+            }
+
+            $(fn doing(&self) -> &'static str {
+                $doing
+            })?
+
+            fn decide(
+                &self,
+                at: &$crate::ops::At<'_>,
+            ) -> impl std::future::Future<
+                Output = Result<$crate::ops::Decision<$answer>, $crate::error::TableError>,
+            > + Send {
+                self.decided(at)
+            }
+
+            $($($extra)*)?
+        }
+    };
+}
+
+pub mod add_seed;
+pub mod archive;
+pub mod bot_move;
+pub mod claim;
+pub mod clock_move;
+pub mod command;
+pub mod delete;
+pub mod end;
+pub mod hand_back;
+pub mod invite;
+pub mod rename;
+pub mod replace_link;
+pub mod revoke;
+pub mod say;
+pub mod seat_bot;
+pub mod set_clock;
+pub mod set_odds;
+pub mod take_over;
+pub mod undo;
+pub mod unseat_bot;
 
 /// One kind of change to a table. Implemented only by the operations in this module.
 pub trait Operation: sealed::Sealed + Send + Sync + 'static {

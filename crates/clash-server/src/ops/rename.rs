@@ -1,6 +1,6 @@
 //! The GM gives the table a new name.
 
-use super::{At, Decision, Operation, When, Who, sealed};
+use super::{At, Decision};
 use crate::error::TableError;
 use crate::log::TableEvent;
 use crate::tables::table_title;
@@ -10,23 +10,10 @@ pub struct Rename {
     pub title: String,
 }
 
-impl sealed::Sealed for Rename {}
+gm_operation!(Rename => (), super::When::ANY, super::THE_TABLE_IS_THE_GMS);
 
-impl Operation for Rename {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can rename, archive or delete the table",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::ANY
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl Rename {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         let title = table_title(&self.title)?;
         if at.play.title == title {
             return Ok(Decision::nothing(()));

@@ -1,7 +1,7 @@
 //! The GM replaces their own link or the watch link: the old key stops working at once (its open
 //! pages are told), and everyone's log says so.
 
-use super::{At, Change, Decision, Operation, When, Who, sealed};
+use super::{At, Change, Decision};
 use crate::error::TableError;
 use crate::links::{Role, new_key};
 use crate::log::TableEvent;
@@ -19,24 +19,10 @@ pub struct ReplaceLink {
     pub which: SharedLink,
 }
 
-impl sealed::Sealed for ReplaceLink {}
+gm_operation!(ReplaceLink => String, super::When::ANY, "only the GM's link can replace the GM's or the watch link");
 
-impl Operation for ReplaceLink {
-    /// The new key.
-    type Answer = String;
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link can replace the GM's or the watch link",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::ANY
-    }
-
-    async fn decide(&self, _: &At<'_>) -> Result<Decision<String>, TableError> {
+impl ReplaceLink {
+    async fn decided(&self, _: &At<'_>) -> Result<Decision<String>, TableError> {
         let role = match self.which {
             SharedLink::Owner => Role::Owner,
             SharedLink::Spectator => Role::Spectator,

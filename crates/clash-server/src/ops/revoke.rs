@@ -2,7 +2,7 @@
 
 use clash_core::Seat;
 
-use super::{At, Decision, Operation, When, Who, manageable, sealed};
+use super::{At, Decision, manageable};
 use crate::error::TableError;
 use crate::log::TableEvent;
 use crate::play::Holder;
@@ -13,27 +13,10 @@ pub struct Revoke {
     pub seat: Seat,
 }
 
-impl sealed::Sealed for Revoke {}
+gm_operation!(Revoke => (), super::When::OPEN, super::SEATS_ARE_THE_GMS, "revoke the seat's link");
 
-impl Operation for Revoke {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can manage seats and links",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::OPEN
-    }
-
-    fn doing(&self) -> &'static str {
-        "revoke the seat's link"
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl Revoke {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         let (play, seat) = (at.play, self.seat);
         manageable(play, seat)?;
         play.guard_bot(seat, "revoke its link")?;

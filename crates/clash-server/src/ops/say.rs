@@ -5,7 +5,7 @@
 
 use clash_core::Seat;
 
-use super::{At, Decision, Operation, When, Who, sealed};
+use super::{At, Decision};
 use crate::chat::{MAX_LINES, clean};
 use crate::error::{Conflict, TableError};
 use crate::log::TableEvent;
@@ -28,26 +28,10 @@ pub struct Say {
     pub to: Audience,
 }
 
-impl sealed::Sealed for Say {}
+key_operation!(Say => (), super::When { ended: None, in_play: true });
 
-impl Operation for Say {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Key {
-            key: &self.key,
-            as_seat: None,
-        }
-    }
-
-    fn when(&self) -> When {
-        When {
-            ended: None,
-            in_play: true,
-        }
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl Say {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         // A player whose seat the GM plays for now still talks: only their moves wait.
         let by = at
             .actor

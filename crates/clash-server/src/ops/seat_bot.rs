@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use clash_core::{Seat, Strength};
 
-use super::{At, Decision, Operation, When, Who, sealed};
+use super::{At, Decision};
 use crate::error::{Conflict, TableError};
 use crate::log::TableEvent;
 use crate::play::Holder;
@@ -17,27 +17,14 @@ pub struct SeatBot {
     pub strength: Strength,
 }
 
-impl sealed::Sealed for SeatBot {}
-
-impl Operation for SeatBot {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can manage seats and links",
-        }
+gm_operation!(SeatBot => (), super::When::OPEN, super::SEATS_ARE_THE_GMS, "seat a bot there";
+    fn after(&self, tables: &Arc<Tables>, table: &Arc<Table>) {
+        tables.run_bots(table);
     }
+);
 
-    fn when(&self) -> When {
-        When::OPEN
-    }
-
-    fn doing(&self) -> &'static str {
-        "seat a bot there"
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl SeatBot {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         let (play, seat, strength) = (at.play, self.seat, self.strength);
         play.known_seat(seat)?;
         if at
@@ -71,9 +58,5 @@ impl Operation for SeatBot {
         }
         let events = vec![TableEvent::BotSeated { seat, strength }];
         Ok(Decision::table(events, Vec::new()))
-    }
-
-    fn after(&self, tables: &Arc<Tables>, table: &Arc<Table>) {
-        tables.run_bots(table);
     }
 }

@@ -1,7 +1,7 @@
 //! The GM switches odds in play on or off: a table event in the log, so the switch replays,
 //! exports and verifies with the table.
 
-use super::{At, Decision, Operation, When, Who, sealed};
+use super::{At, Decision};
 use crate::error::TableError;
 use crate::log::TableEvent;
 
@@ -10,23 +10,10 @@ pub struct SetOdds {
     pub enabled: bool,
 }
 
-impl sealed::Sealed for SetOdds {}
+gm_operation!(SetOdds => (), super::When::ANY, "only the GM (the table's owner) can switch odds on or off");
 
-impl Operation for SetOdds {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM (the table's owner) can switch odds on or off",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::ANY
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl SetOdds {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         if at.play.odds == self.enabled {
             return Ok(Decision::nothing(()));
         }

@@ -3,7 +3,7 @@
 
 use clash_core::Seat;
 
-use super::{At, Decision, Operation, When, Who, manageable, sealed};
+use super::{At, Decision, manageable};
 use crate::error::{Conflict, TableError};
 use crate::links::new_key;
 use crate::log::TableEvent;
@@ -15,27 +15,10 @@ pub struct TakeOver {
     pub seat: Seat,
 }
 
-impl sealed::Sealed for TakeOver {}
+gm_operation!(TakeOver => (), super::When::OPEN, super::SEATS_ARE_THE_GMS, "take the seat over");
 
-impl Operation for TakeOver {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can manage seats and links",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::OPEN
-    }
-
-    fn doing(&self) -> &'static str {
-        "take the seat over"
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl TakeOver {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         let (play, seat) = (at.play, self.seat);
         manageable(play, seat)?;
         play.guard_bot(seat, "play it yourself")?;

@@ -1,6 +1,6 @@
 //! The GM takes back the last command still standing (see [`crate::undo`] for when one may be).
 
-use super::{At, Change, Decision, Operation, When, Who, sealed};
+use super::{At, Change, Decision};
 use crate::error::{Conflict, TableError};
 use crate::log::{Entry, TableEvent};
 use crate::undo::{candidate, rebuilt};
@@ -13,23 +13,10 @@ pub struct Undo {
     pub expected: Option<u64>,
 }
 
-impl sealed::Sealed for Undo {}
+gm_operation!(Undo => (), super::When::PLAYING, "only the GM's link (the table's creator) can take a command back");
 
-impl Operation for Undo {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can take a command back",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::PLAYING
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl Undo {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         let c = candidate(at.play).map_err(|why| {
             TableError::conflict(
                 Conflict::CannotUndo,

@@ -2,7 +2,7 @@
 
 use clash_core::Seat;
 
-use super::{At, Decision, Operation, When, Who, sealed};
+use super::{At, Decision};
 use crate::error::{Conflict, TableError};
 use crate::log::TableEvent;
 
@@ -11,27 +11,10 @@ pub struct UnseatBot {
     pub seat: Seat,
 }
 
-impl sealed::Sealed for UnseatBot {}
+gm_operation!(UnseatBot => (), super::When::OPEN, super::SEATS_ARE_THE_GMS, "take the seat back from its bot");
 
-impl Operation for UnseatBot {
-    type Answer = ();
-
-    fn who(&self) -> Who<'_> {
-        Who::Gm {
-            key: &self.key,
-            refusal: "only the GM's link (the table's creator) can manage seats and links",
-        }
-    }
-
-    fn when(&self) -> When {
-        When::OPEN
-    }
-
-    fn doing(&self) -> &'static str {
-        "take the seat back from its bot"
-    }
-
-    async fn decide(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
+impl UnseatBot {
+    async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         at.play.known_seat(self.seat)?;
         if !at.play.bots.contains_key(&self.seat) {
             return Err(TableError::conflict(

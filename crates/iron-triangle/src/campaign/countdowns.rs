@@ -12,6 +12,7 @@ pub const MIN_BOXES: u32 = 4;
 pub const MAX_BOXES: u32 = 8;
 
 /// A countdown on the table.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Countdown {
     pub name: String,

@@ -16,6 +16,7 @@ use crate::moves::{Action, Move};
 use crate::special::Special;
 
 /// The one improvement a level-up brings (IT-61).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Improvement {
@@ -37,6 +38,7 @@ pub enum Improvement {
 }
 
 /// Add `followup` to the combo starting at `from`, or replace the followup `replaces` with it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ComboEdit {
@@ -47,6 +49,7 @@ pub struct ComboEdit {
 }
 
 /// The refill chosen with a level-up (IT-62).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Refill {

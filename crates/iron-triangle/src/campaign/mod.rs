@@ -108,6 +108,7 @@ pub struct ReplacementSheet {
 
 /// A replacement PC still levelling up to its starting level (IT-66, D-33). It may learn only
 /// the moves and combos of the dead PC it replaces.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Replacement {
     pub character: String,
@@ -345,6 +346,7 @@ pub fn conflict_over(table: &mut Table) {
 }
 
 /// A campaign command. In JSON: `{"type": "open_problem", "description": "..."}` etc.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CampaignCommand {

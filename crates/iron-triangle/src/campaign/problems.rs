@@ -17,6 +17,11 @@ use crate::character::{Background, Character, MAX_POINTS_IN_ONE_BACKGROUND};
 use crate::names::same;
 
 /// The four problem options (IT-15), written as their numbers 1-4 in JSON.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export_to = "iron-triangle/", type = "1 | 2 | 3 | 4")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "u8", into = "u8")]
 pub enum ProblemOption {
@@ -68,6 +73,7 @@ impl From<ProblemOption> for u8 {
 }
 
 /// Which trait pays for option 3 or 4 (IT-16, D-20).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TraitKind {
@@ -99,6 +105,7 @@ impl TraitKind {
 }
 
 /// A hidden problem pick: an option (with its trait for options 3/4) or a pass (not interested).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Pick {
@@ -120,6 +127,7 @@ pub struct Commitment {
 
 /// Who decides the problem, and with what (IT-17 … IT-19). The GM decides with no option when
 /// nobody chose one.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decider {
     pub seat: Seat,
@@ -171,6 +179,7 @@ pub enum DeciderReason {
 }
 
 /// What the decider paid (IT-18), kept so a veto can undo it exactly (IT-21).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Payment {
@@ -190,6 +199,7 @@ pub enum Payment {
     },
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "stage", rename_all = "snake_case")]
 pub enum Stage {

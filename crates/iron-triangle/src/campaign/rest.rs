@@ -15,6 +15,7 @@ use crate::Table;
 use crate::character::{Character, PerAction};
 use crate::moves::Action;
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RestKind {
@@ -24,6 +25,7 @@ pub enum RestKind {
 }
 
 /// The party's rest state (IT-31, D-15).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Rests {
     /// A conflict has ended and the party has not rested since.

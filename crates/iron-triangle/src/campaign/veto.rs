@@ -13,6 +13,7 @@ use super::{CampaignCommand, CampaignEvent, pc_of, require_gm, require_player};
 use crate::Table;
 
 /// A declared veto and the success its player substitutes.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeclaredVeto {
     pub seat: Seat,

@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::{CampaignEvent, Countdown, Decider, DeclaredVeto, Pick, Replacement, Rests, Stage};
 use crate::Table;
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CampaignView {
     pub session: u32,
@@ -24,6 +25,7 @@ pub struct CampaignView {
     pub replacements: Vec<Replacement>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ProblemView {
     pub number: u32,
@@ -44,6 +46,7 @@ pub struct ProblemView {
 }
 
 /// A committed pick as one viewer sees it: `pick` is absent for others until the reveal.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChooserView {
     pub seat: Seat,
@@ -53,6 +56,7 @@ pub struct ChooserView {
     pub pick: Option<Pick>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChooserStatus {

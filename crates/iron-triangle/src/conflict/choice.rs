@@ -13,6 +13,11 @@ use crate::Table;
 use crate::moves::{Action, Move};
 
 /// What a character plays: one of its moves, or Surrender (IT-7, IT-35).
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export_to = "iron-triangle/", type = "string")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MoveChoice {
     Play(Move),

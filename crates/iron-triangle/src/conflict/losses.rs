@@ -53,6 +53,7 @@ pub struct PendingGain {
 }
 
 /// How a loser's loss adds up (IT-49), for narration and views.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct LossBreakdown {
     pub character: Name,

@@ -45,6 +45,7 @@ pub use crate::name::Name;
 pub type FighterId = u8;
 
 /// The two sides of a conflict: the players' characters and the GM's (IT-1, IT-27).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
@@ -62,6 +63,7 @@ impl Side {
 }
 
 /// Where a character stands with respect to the conflict.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -103,6 +105,7 @@ pub struct Fighter {
 }
 
 /// Who chooses the next active character.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum Picker {
@@ -114,6 +117,7 @@ pub enum Picker {
 }
 
 /// What the conflict is waiting for.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
@@ -140,6 +144,7 @@ pub enum Phase {
 }
 
 /// The steps of a turn, each with its special window (IT-32, IT-55, D-34).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
@@ -233,6 +238,7 @@ impl Turn {
 }
 
 /// How the conflict ended.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The winning side; `None` when the GM settled a stalled conflict (IT-23, D-11).
@@ -245,6 +251,7 @@ pub struct Outcome {
 }
 
 /// The last resolved turn, kept for views (what happened and what it cost).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnReport {
     pub number: u32,
@@ -317,6 +324,7 @@ impl Conflict {
 }
 
 /// A command about a conflict.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ConflictCommand {

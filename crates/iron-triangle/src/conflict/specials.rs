@@ -18,6 +18,7 @@ use crate::moves::Move;
 use crate::special::Special;
 
 /// The special windows of a turn (IT-55).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Window {
@@ -61,6 +62,7 @@ pub struct PlayedSpecial {
 }
 
 /// One move as Scouter saw it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoutedMove {
     #[serde(rename = "move")]
@@ -70,6 +72,7 @@ pub struct ScoutedMove {
 }
 
 /// Scouter's private snapshot of one opponent (IT-59 #1, D-26).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoutReport {
     /// The seat that may see it.

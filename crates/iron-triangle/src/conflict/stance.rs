@@ -8,6 +8,7 @@ use crate::Table;
 use crate::moves::{Action, Move};
 
 /// A stance: an energy type and an amount; amount 0 is "no stance" (IT-33).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Stance {

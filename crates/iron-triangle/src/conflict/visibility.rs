@@ -23,6 +23,7 @@ use crate::moves::{Action, Move};
 use crate::special::Special;
 
 /// A character as one viewer may see it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CharacterView {
     pub name: Name,
@@ -87,6 +88,7 @@ pub fn character_views(state: &Table, viewer: Viewer) -> Vec<CharacterView> {
 }
 
 /// A secret choice as one viewer sees it (IT-2).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "state", content = "value", rename_all = "snake_case")]
 pub enum Choice<T> {
@@ -110,6 +112,7 @@ fn choice<T: Copy>(value: Option<T>, revealed: bool, own: bool) -> Choice<T> {
 }
 
 /// One participant of the turn.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParticipantView {
     pub name: Name,
@@ -122,6 +125,7 @@ pub struct ParticipantView {
 }
 
 /// A special played this turn; `special` is `None` for a face-down one the viewer doesn't own.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SpecialView {
     pub by: Name,
@@ -133,6 +137,7 @@ pub struct SpecialView {
     pub cancelled: bool,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TurnView {
     pub number: u32,
@@ -145,6 +150,7 @@ pub struct TurnView {
     pub specials: Vec<SpecialView>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FighterView {
     pub name: Name,
@@ -159,6 +165,7 @@ pub struct FighterView {
     pub blave_uses: u8,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChainView {
     pub side: Side,
@@ -167,6 +174,7 @@ pub struct ChainView {
 }
 
 /// A move of the viewer's own character in this turn, with what matters for choosing it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MoveOption {
     pub character: Name,
@@ -179,6 +187,7 @@ pub struct MoveOption {
     pub combos: bool,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SplitView {
     pub character: Name,
@@ -190,6 +199,7 @@ pub struct SplitView {
 }
 
 /// The conflict as one viewer may see it: self-explanatory for a user interface.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConflictView {
     pub stakes: String,

@@ -6,6 +6,7 @@ use super::Name;
 use crate::moves::Move;
 
 /// Why the winner won (IT-48 checks 1 to 3).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WinReason {
@@ -18,6 +19,7 @@ pub enum WinReason {
 }
 
 /// How a turn came out.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum TurnOutcome {

@@ -1,0 +1,268 @@
+// Session zero on a table's page: the players make their characters through the game's own
+// form (checked as they type, each problem next to its field naming its rule) and hand them
+// in; the GM reads them, sends one back with a comment, readies NPCs with the same form (and
+// keeps a library of them in this browser), and starts play. Drawn from the table's view while
+// it is in session zero (`view.session_zero`); once play starts, the game's own board takes
+// over. Forms are built once and kept across live updates, so nothing typed is lost.
+import { table, registerPanel, SESSION_ZERO, $ } from '../kit.js';
+import { ClashForms, K } from './kit.js';
+
+const h = K.h;
+let ui = null;
+
+const STATUS = { missing: 'no sheet yet', handed_in: 'handed in', sent_back: 'sent back' };
+const pill = (status) => h('span', 'pill ' + (status === 'handed_in' ? 'ready' : 'waiting'), STATUS[status] || status);
+
+const capital = (t) => String(t).charAt(0).toUpperCase() + String(t).slice(1);
+
+function words(spec) {
+  return Object.assign({ sheet: 'character', sheets: 'characters', npc: 'NPC', npcs: 'NPCs', anNpc: 'an NPC' }, (spec && spec.words) || {});
+}
+
+function card(spec, sheet, maker) {
+  try { return spec.card(sheet, maker); } catch (e) { return h('p', 'hint', 'This sheet cannot be shown.'); }
+}
+
+const sheetEditor = (ruleset, spec, maker, sheet, onChange) => K.editor(ruleset, spec, maker, sheet, onChange);
+
+const importInto = (editor, ruleset, err) => K.importButton(editor, ruleset, err);
+
+// ----- a player's page: their own sheet -----
+
+function buildPlayer(update, spec, send) {
+  const v = update.view.session_zero;
+  const ruleset = update.ruleset;
+  const w = words(spec);
+  const me = v.players.find((p) => p.seat === update.seat) || {};
+  const draftKey = 'clash.draft.' + update.table + '.' + update.seat;
+  let start = me.sheet;
+  if (!start) { try { start = JSON.parse(localStorage.getItem(draftKey) || 'null'); } catch (e) { start = null; } }
+  const status = h('div', 's0-status');
+  status.setAttribute('role', 'status');
+  const err = h('p', 'error');
+  err.setAttribute('role', 'alert');
+  const handIn = h('button', 'fk-go', 'Hand in my ' + w.sheet);
+  handIn.type = 'button';
+  handIn.dataset.action = 'hand-in';
+  const editor = sheetEditor(ruleset, spec, 'player', start, (ed) => { handIn.setAttribute('aria-disabled', String(!ed.ok)); });
+  editor.box.addEventListener('input', () => {
+    try { localStorage.setItem(draftKey, JSON.stringify(editor.form.get())); } catch (e) { /* private mode */ }
+  });
+  handIn.addEventListener('click', async () => {
+    err.textContent = '';
+    if (!(await editor.ready())) return;
+    let sheet;
+    try { sheet = editor.form.get(); } catch (e) { err.textContent = e.message; return; }
+    handIn.disabled = true;
+    const ok = await send({ type: 'hand_in_sheet', sheet: sheet }, err);
+    handIn.disabled = false;
+    if (ok) status.scrollIntoView({ block: 'nearest' });
+  });
+  const download = K.button('Download as a file', () => {
+    try { K.downloadSheet(ruleset, 'player', editor.form.get()); } catch (e) { err.textContent = e.message; }
+  });
+  download.dataset.action = 'download';
+  const people = h('ul', 's0-people');
+  const root = h('div', 's0 s0-player',
+    h('h3', null, 'Session zero: make your ' + w.sheet),
+    h('p', 'hint', 'Fill in your sheet. Each field says what the rules ask; a note appears next to anything that breaks a rule, naming it. Hand the sheet in when it is ready: you can change it and hand it in again until the GM starts play.'),
+    status, editor.box, editor.summary,
+    h('div', 'fk-actions', handIn, download, importInto(editor, ruleset, err)), err,
+    h('h3', null, 'Around the table'), people);
+  return { root, refresh: (u) => refreshPlayer(u, spec, status, people) };
+}
+
+function refreshPlayer(update, spec, status, people) {
+  const v = update.view.session_zero;
+  const me = v.players.find((p) => p.seat === update.seat) || {};
+  const w = words(spec);
+  status.className = 's0-status ' + ({ missing: 'todo', handed_in: 'done', sent_back: 'back' }[me.status] || '');
+  if (me.status === 'handed_in') {
+    status.replaceChildren(h('p', null, h('b', null, 'Handed in: ' + me.name + '. ')),
+      h('p', null, v.ready ? 'Every sheet is in: the GM starts play when ready.' : 'Waiting for the others and for the GM.'));
+  } else if (me.status === 'sent_back') {
+    status.replaceChildren(h('p', null, h('b', null, 'The GM sent your sheet back.')),
+      me.comment ? h('p', 's0-comment', '“' + me.comment + '”') : null,
+      h('p', null, 'Change what the GM asks and hand it in again.'));
+  } else {
+    status.replaceChildren(h('p', null, h('b', null, 'Your ' + w.sheet + ' is not handed in yet.')));
+  }
+  people.replaceChildren(...v.players.filter((p) => p.seat !== update.seat).map((p) => {
+    const li = h('li', 's0-person', h('div', 's0-person-head', h('b', null, capital(p.name)), p.name !== p.place ? h('span', 'hint', p.place) : null, pill(p.status)));
+    if (p.sheet) li.append(h('details', null, h('summary', null, 'Read ' + p.name + '’s sheet'), card(spec, p.sheet, 'player')));
+    return li;
+  }));
+  if (!people.childNodes.length) people.append(h('li', 'hint', 'Nobody else: it is you and the GM.'));
+}
+
+// ----- the GM's page: the sheets, the NPCs, the start -----
+
+function buildGm(update, spec, send) {
+  const ruleset = update.ruleset;
+  const w = words(spec);
+  const startErr = h('p', 'error');
+  startErr.setAttribute('role', 'alert');
+  const start = h('button', 'fk-go', 'Start play');
+  start.type = 'button';
+  start.dataset.action = 'start-play';
+  const why = h('p', 'hint');
+  const setupLink = K.button('Download the whole setup', () => {
+    const v = ui && ui.latest && ui.latest.view.session_zero;
+    if (v && v.setup) K.download(K.slug(update.title) + '.setup.json', { clash: 'setup', ruleset: ruleset, title: update.title, setup: v.setup });
+  });
+  setupLink.dataset.action = 'download-setup';
+  start.addEventListener('click', async () => {
+    start.disabled = true;
+    await send({ type: 'start_play' }, startErr);
+    start.disabled = false;
+  });
+  const people = h('ul', 's0-people');
+  const npcs = h('ul', 's0-people');
+  const libList = h('ul', 's0-lib');
+  const npcErr = h('p', 'error');
+  npcErr.setAttribute('role', 'alert');
+  const ready = h('button', 'fk-go', 'Ready this ' + w.npc);
+  ready.type = 'button';
+  ready.dataset.action = 'ready-npc';
+  const editor = sheetEditor(ruleset, spec, 'gm', null, (ed) => { ready.setAttribute('aria-disabled', String(!ed.ok)); });
+  ready.addEventListener('click', async () => {
+    npcErr.textContent = '';
+    if (!(await editor.ready())) return;
+    let sheet;
+    try { sheet = editor.form.get(); } catch (e) { npcErr.textContent = e.message; return; }
+    if (await send({ type: 'ready_npc', sheet: sheet }, npcErr)) {
+      // Readied: the NPC is listed above; the form folds away, blank for the next one.
+      editor.load(null);
+      npcForm.open = false;
+    }
+  });
+  const npcForm = h('details', 's0-new-npc', h('summary', null, 'Make ' + w.anNpc + ' with the same form'),
+    h('p', 'hint', 'Only you see your ' + w.npcs + '. One with the name of one you readied before replaces it.'),
+    editor.box, editor.summary,
+    h('div', 'fk-actions', ready,
+      K.button('Save to my library', () => {
+        try { const s = editor.form.get(); K.library.save(ruleset, s); drawLibrary(); } catch (e) { npcErr.textContent = e.message; }
+      }),
+      K.button('Download as a file', () => { try { K.downloadSheet(ruleset, 'gm', editor.form.get()); } catch (e) { npcErr.textContent = e.message; } }),
+      importInto(editor, ruleset, npcErr)),
+    npcErr);
+  npcForm.dataset.part = 'npc-form';
+  function edit(sheet) {
+    editor.load(sheet);
+    npcForm.open = true;
+    npcForm.scrollIntoView({ block: 'start' });
+  }
+  function drawLibrary() {
+    const list = K.library.list(ruleset);
+    libList.replaceChildren(...list.map((s) => h('li', null, h('div', 's0-lib-row', h('b', null, s.name || 'unnamed'),
+      K.button('Use', () => edit(s)),
+      K.button('Remove', () => { K.library.remove(ruleset, s.name); drawLibrary(); })))));
+    if (!list.length) libList.append(h('li', 'hint', 'Empty. “Save to my library” keeps a sheet here for your next tables.'));
+  }
+  drawLibrary();
+  const sendBacks = new Map();
+  const root = h('div', 's0 s0-gm',
+    h('h3', null, 'Session zero'),
+    h('p', 'hint', 'Your players make their ' + w.sheets + ' from their invite links (see “Seats and invite links”). Read each sheet as it comes in; send one back with a comment if it needs another look. Make your ' + w.npcs + ' with the same form. When every sheet is in, start play.'),
+    h('div', 's0-start', h('div', 'fk-actions', start, setupLink), why, startErr),
+    h('h3', null, 'The players’ sheets'), people,
+    h('h3', null, 'Your ' + w.npcs), npcs, npcForm,
+    h('details', 's0-library', h('summary', null, 'Your library (kept in this browser)'), libList));
+  const choices = spec.summary ? spec.summary(update.view.session_zero.options) : null;
+  if (choices) root.append(h('h3', null, 'The table’s choices'), choices);
+  return {
+    root,
+    refresh: (u) => {
+      const v = u.view.session_zero;
+      start.disabled = !!v.blocked;
+      setupLink.hidden = !v.setup;
+      why.textContent = v.blocked ? (v.blocked.rule && v.blocked.rule !== 'Session zero' ? v.blocked.rule + ': ' : '') + capital(v.blocked.message) + '.' : 'Every sheet is in and they fit together: play can start.';
+      people.replaceChildren(...v.players.map((p) => gmPerson(u, spec, p, send, sendBacks)));
+      npcs.replaceChildren(...(v.npcs || []).map((n) => gmNpc(ruleset, spec, n, send, edit, drawLibrary)));
+      if (!(v.npcs || []).length) npcs.append(h('li', 'hint', 'No ' + w.npcs + ' yet.'));
+      if (!(v.npcs || []).length && !npcForm.dataset.touched) { npcForm.open = true; npcForm.dataset.touched = '1'; }
+    },
+  };
+}
+
+function gmPerson(update, spec, p, send, sendBacks) {
+  const li = h('li', 's0-person', h('div', 's0-person-head', h('b', null, capital(p.name)), p.name !== p.place ? h('span', 'hint', p.place) : null, pill(p.status)));
+  li.dataset.seat = p.seat;
+  if (p.comment) li.append(h('p', 'hint', 'Your comment: “' + p.comment + '”'));
+  if (!p.sheet) return li;
+  li.append(card(spec, p.sheet, 'player'));
+  const row = h('div', 's0-npc-actions', K.button('Download', () => K.downloadSheet(update.ruleset, 'player', p.sheet)));
+  if (p.status === 'handed_in') {
+    // The comment being written survives the redraws live updates cause.
+    let box = sendBacks.get(p.seat);
+    if (!box) {
+      const text = K.area('', { placeholder: 'What should change?', 'aria-label': 'Comment for ' + p.name, maxlength: '500' });
+      const err = h('p', 'error');
+      err.setAttribute('role', 'alert');
+      const go = K.button('Send back', async () => {
+        const comment = text.value.trim();
+        if (!comment) { err.textContent = 'Say what should change.'; return; }
+        if (await send({ type: 'send_back', seat: p.seat, comment: comment }, err)) { text.value = ''; sendBacks.delete(p.seat); }
+      });
+      go.dataset.action = 'send-back';
+      box = h('details', 's0-sendback-box', h('summary', null, 'Send back with a comment'), h('div', 's0-sendback', text, go), err);
+      sendBacks.set(p.seat, box);
+    }
+    li.append(row, box);
+  } else {
+    li.append(row);
+  }
+  return li;
+}
+
+function gmNpc(ruleset, spec, n, send, edit, drawLibrary) {
+  const err = h('p', 'error');
+  err.setAttribute('role', 'alert');
+  const li = h('li', 's0-person', card(spec, n.sheet, 'gm'),
+    h('div', 's0-npc-actions',
+      K.button('Edit', () => edit(n.sheet)),
+      K.button('Set aside', () => send({ type: 'drop_npc', name: n.name }, err)),
+      K.button('Save to my library', () => { K.library.save(ruleset, n.sheet); drawLibrary(); }),
+      K.button('Download', () => K.downloadSheet(ruleset, 'gm', n.sheet))), err);
+  li.dataset.npc = n.name;
+  return li;
+}
+
+// ----- someone watching -----
+
+function buildWatcher(update, spec) {
+  const people = h('ul', 's0-people');
+  const root = h('div', 's0', h('h3', null, 'Session zero'),
+    h('p', 'hint', 'The players are making their characters; play starts when the GM says so.'), people);
+  return {
+    root,
+    refresh: (u) => {
+      people.replaceChildren(...u.view.session_zero.players.map((p) => h('li', 's0-person',
+        h('div', 's0-person-head', h('b', null, capital(p.name)), pill(p.status)), p.sheet ? card(spec, p.sheet, 'player') : null)));
+    },
+  };
+}
+
+function draw(container, update, send) {
+  const spec = ClashForms.get(update.ruleset);
+  if (!spec) { container.replaceChildren(h('p', 'hint', 'Loading the forms…')); return; }
+  const mode = update.seat === 'gm' ? 'gm' : update.seat ? 'player' : 'watch';
+  const key = mode + ':' + update.seat;
+  if (!ui || ui.key !== key) {
+    const built = mode === 'gm' ? buildGm(update, spec, send) : mode === 'player' ? buildPlayer(update, spec, send) : buildWatcher(update, spec);
+    ui = Object.assign(built, { key: key });
+  }
+  ui.latest = update;
+  if (container.firstChild !== ui.root || container.childNodes.length !== 1) container.replaceChildren(ui.root);
+  ui.refresh(update);
+}
+
+registerPanel(SESSION_ZERO, draw);
+
+// A game's forms that load after the first update: draw it again with them if the table is staged.
+document.addEventListener('clash-forms', () => {
+  const u = table.latest();
+  if (u && u.view && u.view.session_zero && $('panel')) {
+    try { draw($('panel'), u, table.send); } catch (e) { console.error(e); }
+  }
+});

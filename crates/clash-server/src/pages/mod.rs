@@ -1,0 +1,108 @@
+//! The web UI: server-rendered HTML from maud templates, which escape every value they are given,
+//! plus ES module scripts with no build step.
+//!
+//! * `/` — the lobby: pick a game and a ready-made setup, create a table ([`lobby`]).
+//! * `/t/{table}/{key}` — the table as the link's holder sees it ([`table`]): the GM's seat list
+//!   and invite links, the state, the readable log, and controls. Live updates arrive over SSE.
+//! * `/assets/…` — the scripts and styles ([`assets`]).
+//!
+//! Only two things ever reach a page unescaped: start-up data, through [`data`] (JSON made safe
+//! by [`crate::embed::script_data`]), and the rules' Markdown rendered by pulldown-cmark (see
+//! [`crate::rules`]).
+
+mod assets;
+mod lobby;
+mod parts;
+/// The web UI's pages and assets (HTML and files, not part of the JSON API).
+pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/", get(lobby))
+        .route("/tables", post(create_from_form))
+        .route("/t/{id}/{key}", get(table_page).post(claim_from_page))
+        .route("/assets/{name}", get(asset))
+        .route("/assets/panel/{file}", get(panel_asset))
+}
+
+#[cfg(test)]
+mod requests;
+mod table;
+#[cfg(test)]
+mod types;
+
+use axum::response::{Html, IntoResponse, Response};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use serde::Serialize;
+
+use crate::error::ApiError;
+
+pub use assets::{CSS, JS, asset, panel_asset, served};
+pub use lobby::{create_from_form, lobby};
+pub use table::{claim_from_page, table_page};
+
+/// A whole page: the shared head (title, viewport, the app's style) around `body`.
+pub fn page(title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                link rel="icon" href="data:,";
+                link rel="stylesheet" href="/assets/app.css";
+            }
+            body { (body) }
+        }
+    }
+}
+
+/// Start-up data for a page's script: `<script type="application/json" id=…>`. The one place
+/// JSON goes into a page unescaped, which [`crate::embed::script_data`] makes safe.
+pub fn data(id: &str, value: &impl Serialize) -> Markup {
+    html! {
+        script type="application/json" id=(id) { (PreEscaped(crate::embed::script_data(value))) }
+    }
+}
+
+/// A page script: an ES module served from this origin (the CSP allows nothing inline). Modules
+/// run in the order of their tags, after the page is parsed.
+pub fn script(src: &str) -> Markup {
+    html! { script type="module" src=(src) {} }
+}
+
+/// A stylesheet.
+pub fn style(href: &str) -> Markup {
+    html! { link rel="stylesheet" href=(href); }
+}
+
+/// A page that says what went wrong, with the error's status.
+pub fn error_page(e: impl Into<ApiError>) -> Response {
+    let e: ApiError = e.into();
+    let body = html! {
+        main .narrow {
+            h1 { "Clash" }
+            section .card {
+                h2 { "That did not work" }
+                p .error { (e.message()) }
+                p { a href="/" { "Back to the lobby" } }
+            }
+        }
+    };
+    let markup = page("Clash — error", body);
+    (e.status(), Html(markup.into_string())).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_and_data_cannot_end_its_script() {
+        let hostile = "</title><script>alert('x')</script> & \"q\"";
+        let out = page(hostile, data("boot", &hostile)).into_string();
+        assert!(!out.contains("<script>alert"), "{out}");
+        assert!(out.contains("&lt;/title&gt;&lt;script&gt;"), "{out}");
+        assert_eq!(out.matches("</script>").count(), 1, "{out}");
+    }
+}

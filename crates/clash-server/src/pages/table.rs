@@ -1,0 +1,159 @@
+//! A table's page, and the invite page a fresh invite link opens.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use maud::{Markup, html};
+use serde_json::{Value, json};
+
+use super::parts::{board_card, dialogs, fair_card, gm_cards, talk_card, turn_banner};
+use super::{assets::board_tags, data, error_page, page, script};
+use crate::error::TableError;
+use crate::extract::{Caller, Params, as_seat};
+use crate::http::table_path;
+use crate::http::tables::table_summary;
+use crate::links::Role;
+use crate::tables::Tables;
+
+/// The page an invite link opens: one button (pressed by the page's script at once) exchanges
+/// the invite for the player's own key. A GET never uses the invite up, so a chat app that
+/// previews the link does not take the seat.
+fn claim_page(title: &str, id: &str, invite: &str) -> Response {
+    let body = html! {
+        main .narrow {
+            h1 { "Clash" }
+            section .card {
+                h2 { "You are invited to " (title) }
+                p { "Taking the seat gives this browser its own link to it, which nobody else holds — not even the GM. "
+                    "Bookmark the page you land on." }
+                form method="post" action=(format!("/t/{id}/{invite}")) #claim {
+                    button type="submit" .primary { "Take the seat" }
+                }
+            }
+            (script("/assets/claim.js"))
+        }
+    };
+    Html(page(&format!("{title} — Clash"), body).into_string()).into_response()
+}
+
+/// The invite page's form: exchange the invite and go to the seat's own page.
+pub async fn claim_from_page(
+    State(tables): State<Arc<Tables>>,
+    Path((id, invite)): Path<(String, String)>,
+) -> Response {
+    let table = match tables.get(&id).await {
+        Ok(t) => t,
+        Err(e) => return error_page(e),
+    };
+    let claim = crate::ops::claim::Claim { invite };
+    match tables.execute(&table, claim).await {
+        Ok(done) => Redirect::to(&table_path(&id, &done.answer.1)).into_response(),
+        Err(TableError::Conflict { .. } | TableError::BadKey) => error_page(TableError::conflict(
+            crate::error::Conflict::NotInvite,
+            "this invite has already been used (or replaced). If you did not use it yourself, tell the GM: \
+             someone else took the seat. Ask the GM for a new link.",
+        )),
+        Err(e) => error_page(e),
+    }
+}
+
+/// `?as=p2`: the seat the GM's page plays.
+#[derive(serde::Deserialize)]
+pub struct PageQuery {
+    #[serde(rename = "as")]
+    as_seat: Option<String>,
+}
+
+pub async fn table_page(
+    State(tables): State<Arc<Tables>>,
+    Path((id, key)): Path<(String, String)>,
+    Params(q): Params<PageQuery>,
+) -> Response {
+    let as_seat = match as_seat(q.as_seat.as_deref()) {
+        Ok(s) => s,
+        Err(e) => return error_page(e),
+    };
+    let table = match tables.get(&id).await {
+        Ok(t) => t,
+        Err(e) => return error_page(e),
+    };
+    let rights = match table.access(&key, as_seat).await {
+        Ok(a) => a,
+        Err(TableError::Invite) => return claim_page(&table.title, &id, &key),
+        Err(e) => return error_page(e),
+    };
+    let caller = Caller {
+        table,
+        key: key.clone(),
+        rights,
+    };
+    let update = match caller.table.answer(&key, as_seat, 0).await {
+        Ok(a) => match a.text(tables.metrics()).await {
+            Ok(text) => serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
+            Err(e) => return error_page(e),
+        },
+        Err(e) => return error_page(e),
+    };
+    let summary = table_summary(&caller).await;
+    let t = &caller.table;
+    let entry = tables.entry(t.ruleset);
+    let game = entry.map_or(t.ruleset, |e| e.name);
+    let boot = json!({
+        "table": t.id,
+        "key": key,
+        "as": as_seat,
+        "role": caller.rights.role.to_string(),
+        "game": game,
+        "rules": entry.as_ref().and_then(crate::rules::links),
+        "update": update,
+        "summary": summary,
+    });
+    let title = update["title"].as_str().unwrap_or(&t.title);
+    let me = update["room"]["me"].as_str().unwrap_or_default();
+    let owner = caller.rights.role == Role::Owner;
+    let body = html! {
+        (table_header(title, game, me))
+        main .table #main {
+            (turn_banner())
+            div .cols {
+                div ."col" ."col-play" { (board_card(owner)) }
+                div ."col" ."col-side" {
+                    (talk_card())
+                    @if owner { (gm_cards()) }
+                    (fair_card(&t.id, &key))
+                }
+            }
+        }
+        (dialogs())
+        (data("boot", &boot))
+        (script("/assets/verify.js"))
+        (script("/assets/fair-check.js"))
+        (script("/assets/app.js"))
+        (board_tags(entry))
+        (crate::forms::tags(entry.as_ref(), true))
+    };
+    Html(page(&format!("{title} — Clash"), body).into_string()).into_response()
+}
+
+/// The bar at the top: home, the table's name, the game, who you are, the connection, the
+/// rules and alerts.
+fn table_header(title: &str, game: &str, me: &str) -> Markup {
+    html! {
+        a .skip href="#main" { "Skip to the table" }
+        header .bar {
+            a href="/" .home aria-label="Clash lobby" { "Clash" }
+            div .bar-title {
+                h1 #title { (title) }
+                p .sub {
+                    (game) " · you are " b #who { (me) } " · "
+                    span #status .status { "connecting…" }
+                }
+            }
+            div .bar-tools {
+                button type="button" #rules-open .small aria-haspopup="dialog" { "Rules" }
+                button type="button" #alerts .small aria-pressed="false" { "Alerts off" }
+            }
+        }
+    }
+}

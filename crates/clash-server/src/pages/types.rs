@@ -1,0 +1,153 @@
+//! The TypeScript declarations of what the pages read and send (the bodies they send are in
+//! [`super::requests`]), generated from the Rust types with ts-rs into `src/assets/types/`, where `tsc --checkJs` (scripts/test.sh) checks every
+//! page script and game board against them. The declarations are committed; the test below
+//! fails when they differ from what the Rust types generate, so a field renamed in Rust fails
+//! the build instead of a page. To write them anew: `CLASH_WRITE_TYPES=1 cargo test -p
+//! clash-server types::`.
+//!
+//! The update a page receives is put together field by field in `snapshot.rs`, so it is
+//! described here as [`Update`]; `tests/page_types.rs` checks that every real update has exactly
+//! its fields.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clash_core::{Ruleset, Seat, Viewer};
+use serde_json::Value;
+use ts_rs::{Config, TS};
+
+use crate::room::RoomView;
+use crate::rules::RulesLinks;
+use crate::seats::SeatInfo;
+use crate::snapshot::{Fairness, Receipt, SeenEntry};
+
+/// A legal command with its label, for the plain list of moves and the GM's JSON drawer.
+#[derive(TS)]
+#[allow(dead_code)] // a description for TypeScript only
+struct Legal<C> {
+    label: String,
+    command: C,
+}
+
+/// What a page receives for its link: the whole picture (`GET …/view`, the page's start-up
+/// data, each stream message after its patch is applied). `V` is the game's view and `C` its
+/// command (each game's own types under `types/{ruleset}/`).
+#[derive(TS)]
+#[allow(dead_code)]
+struct Update<V, C> {
+    table: String,
+    ruleset: String,
+    title: String,
+    viewer: Viewer,
+    seat: Option<Seat>,
+    event_count: u64,
+    head: String,
+    view: V,
+    render: String,
+    legal: Vec<Legal<C>>,
+    seats: Vec<SeatInfo>,
+    fairness: Fairness,
+    closed: bool,
+    /// Why this seat's page may not act for now (its seat was taken over).
+    #[ts(optional)]
+    notice: Option<String>,
+    room: RoomView,
+    /// The log lines this message adds.
+    events: Vec<SeenEntry>,
+    /// In the answer to a command: its receipt.
+    #[ts(optional)]
+    command: Option<Receipt>,
+}
+
+/// The table page's start-up data (`<script type="application/json" id="boot">`), with the
+/// first update.
+#[derive(TS)]
+#[allow(dead_code)]
+struct Boot<V, C> {
+    table: String,
+    key: String,
+    #[ts(rename = "as")]
+    as_seat: Option<Seat>,
+    role: String,
+    game: String,
+    rules: Option<RulesLinks>,
+    update: Update<V, C>,
+    /// The GM's table summary (seats, links); other links get their own part of it.
+    summary: BTreeMap<String, Value>,
+}
+
+/// Where the committed declarations live.
+fn committed() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/assets/types")
+}
+
+/// A game's view and command, under `types/{ruleset}/` (each type says where).
+fn game<R: Ruleset>(cfg: &Config)
+where
+    R::View: TS + 'static,
+    R::Command: TS + 'static,
+{
+    R::View::export_all(cfg).expect("the view exports");
+    R::Command::export_all(cfg).expect("the command exports");
+}
+
+/// Every declaration the pages use, written under `dir`.
+fn generate(dir: &Path) {
+    let cfg = Config::new().with_out_dir(dir).with_large_int("number");
+    Update::<(), ()>::export_all(&cfg).expect("Update exports");
+    Boot::<(), ()>::export_all(&cfg).expect("Boot exports");
+    game::<iron_triangle::IronTriangle>(&cfg);
+    game::<triforce::Triforce>(&cfg);
+    game::<nd_tourists::NdTourists>(&cfg);
+    game::<wicked_age::WickedAge>(&cfg);
+    super::requests::export(&cfg);
+}
+
+/// The files under `dir`, by their path inside it.
+fn files(dir: &Path) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "ts") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                out.insert(path.strip_prefix(dir).unwrap().to_path_buf(), text);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_committed_declarations_are_what_the_rust_types_generate() {
+    let fresh = tempfile::tempdir().unwrap();
+    generate(fresh.path());
+    let made = files(fresh.path());
+    if std::env::var_os("CLASH_WRITE_TYPES").is_some() {
+        for (path, text) in &made {
+            let to = committed().join(path);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::write(to, text).unwrap();
+        }
+    }
+    let kept = files(&committed());
+    for (path, text) in &made {
+        assert_eq!(
+            kept.get(path),
+            Some(text),
+            "src/assets/types/{} differs from what the Rust types generate: \
+             run `CLASH_WRITE_TYPES=1 cargo test -p clash-server types::` and commit it",
+            path.display()
+        );
+    }
+    for path in kept.keys() {
+        assert!(
+            made.contains_key(path),
+            "src/assets/types/{} is generated by no Rust type any more: delete it",
+            path.display()
+        );
+    }
+}
