@@ -38,6 +38,40 @@ pub struct LimitArgs {
     /// front passes the server another Host: pages' changes must come from it.
     #[arg(long, env = "CLASH_PUBLIC_URL", value_parser = Origin::parse)]
     public_url: Option<Origin>,
+    #[command(flatten)]
+    notify: NotifyArgs,
+}
+
+/// Notifications (docs/server.md, "Playing across a week").
+#[derive(clap::Args)]
+pub struct NotifyArgs {
+    /// Let webhooks reach loopback and private (LAN) addresses, and use plain http: only for a
+    /// server on a trusted LAN.
+    #[arg(long, env = "CLASH_NOTIFY_ALLOW_PRIVATE")]
+    notify_allow_private: bool,
+    /// The SMTP relay that sends email notifications: smtps://user:password@host:465,
+    /// smtp://user:password@host:587?tls=required, or smtp://host:25 (no email without it).
+    #[arg(long, env = "CLASH_SMTP_URL", requires = "smtp_from")]
+    smtp_url: Option<String>,
+    /// The address email notifications come from.
+    #[arg(long, env = "CLASH_SMTP_FROM")]
+    smtp_from: Option<String>,
+    /// Seconds between two messages to one target at least; what happens meanwhile goes as one
+    /// digest (default 60).
+    #[arg(long, env = "CLASH_NOTIFY_THROTTLE_SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    notify_throttle_seconds: Option<u64>,
+}
+
+impl NotifyArgs {
+    fn apply(self, notify: &mut clash_server::notify::Settings) {
+        notify.allow_private = self.notify_allow_private;
+        if let (Some(url), Some(from)) = (self.smtp_url, self.smtp_from) {
+            notify.smtp = Some(clash_server::notify::Smtp { url, from });
+        }
+        if let Some(s) = self.notify_throttle_seconds {
+            notify.throttle = std::time::Duration::from_secs(s);
+        }
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -72,6 +106,9 @@ pub fn serve(addr: SocketAddr, db: &str, args: LimitArgs) -> ExitCode {
         limits.bot_think = std::time::Duration::from_millis(ms);
     }
     limits.public_origin = args.public_url;
+    // Notifications link to the pages at the same public address.
+    limits.notify.public_url = limits.public_origin.as_ref().map(ToString::to_string);
+    args.notify.apply(&mut limits.notify);
     match clash_server::serve_blocking_with(options, clash_catalogue::rulesets()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -55,6 +55,8 @@ pub struct Limits {
     /// The longest a bot may think about one command; a bot still thinking a little after
     /// that is given up on and a casual move is sent instead.
     pub bot_think: Duration,
+    /// Notifications, reminders and clocks (see [`crate::notify`]).
+    pub notify: crate::notify::Settings,
     /// The origin people open the server at (`--public-url`). Unset, a browser's request that
     /// changes something must come from the origin its own `Host` header names; set, from this
     /// one only (for a proxy in front that passes another `Host`). See [`crate::layers`].
@@ -83,6 +85,7 @@ impl Default for Limits {
             max_loaded: 5000,
             bot_pause: Duration::from_millis(1200),
             bot_think: clash_core::Budget::TABLE.time,
+            notify: crate::notify::Settings::default(),
             public_origin: None,
         }
     }
@@ -144,6 +147,18 @@ impl Origin {
         };
         let port = authority.port_u16().or_else(|| default_port(&self.scheme));
         authority.host().eq_ignore_ascii_case(&self.host) && port == self.port
+    }
+}
+
+/// `scheme://host[:port]`, the port left out when it is the scheme's default: the base of the
+/// links notifications carry.
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}://{}", self.scheme, self.host)?;
+        match self.port {
+            Some(port) if Some(port) != default_port(&self.scheme) => write!(f, ":{port}"),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -14,7 +14,8 @@
 //! 7. the change is hash-chained onto the log and committed, and only then taken into memory;
 //!    a change that lost the race for the log to another node writes nothing, the table
 //!    catches up, and the operation is decided again from the start;
-//! 8. every stream of the table is woken.
+//! 8. every stream of the table is woken, and the notifier is told of the change
+//!    ([`crate::notify`]; it only queues it).
 //!
 //! Each attempt runs as a task of its own, so a client that hangs up (or a request that runs out
 //! of time) cannot leave a change committed to the database but not to memory.
@@ -101,7 +102,10 @@ impl Tables {
             if op.hands_over() {
                 guard_seats(&play, &change, op.doing())?;
             }
+            let before = play.snapshot.clone();
             self.commit(table, &mut play, change).await?;
+            // Who should hear of it (queued only: see crate::notify).
+            self.notify_committed(table, before, &play, &actor);
         }
         let done = Done {
             answer: decision.answer,

@@ -37,6 +37,8 @@
 //!   ([`metrics`]) and security headers on every answer; [`config`]: the limits.
 //! * [`pages`]: the web UI, server-rendered HTML with a little JavaScript; [`embed`]: the one
 //!   way start-up data goes into a page.
+//! * [`notify`]: notifications to where people already are (webhooks, email, a table channel),
+//!   reminders and clocks, so a table can be played across a week.
 //! * [`bots`]: the runner that plays the seats the GM gave to bots, from each seat's own view,
 //!   off the request path, like any other client.
 //! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
@@ -64,6 +66,7 @@ pub mod links;
 pub mod log;
 pub mod metrics;
 pub mod net;
+pub mod notify;
 pub mod ops;
 pub mod pages;
 pub mod play;
@@ -224,6 +227,8 @@ pub async fn run(
     stop: impl std::future::Future<Output = ()>,
 ) {
     let sweeper = tokio::spawn(sweep(tables.clone()));
+    // Reminders and clocks that fell due while the server was down fire now.
+    tables.start_notify();
     // Other nodes' changes reach the tables (and streams) of this one.
     let follower = tokio::spawn(tables.clone().follow());
     let closing = tables.clone();

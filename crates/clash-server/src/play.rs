@@ -75,6 +75,8 @@ pub struct Play {
     pub talk_lines: usize,
     /// The seats a bot plays, with its strength (from the log's `bot_seated` events).
     pub bots: BTreeMap<Seat, Strength>,
+    /// The GM's clock and reminders (from the log's `clock_set` events).
+    pub clock: crate::notify::rule::ClockRule,
     /// Who has the table open (shared with the table; kept across a reload).
     pub presence: Arc<Presence>,
     /// Everything a reader needs, as of the last change.
@@ -232,6 +234,7 @@ impl Play {
             archived: false,
             talk_lines: 0,
             bots: BTreeMap::new(),
+            clock: Default::default(),
             presence: Arc::default(),
             snapshot,
         }
@@ -292,6 +295,7 @@ impl Play {
             TableEvent::BotUnseated { seat } => {
                 self.bots.remove(seat);
             }
+            TableEvent::ClockSet { rule } => self.clock = *rule,
             _ => {}
         }
     }

@@ -49,6 +49,8 @@ pub struct Tables {
     epoch: Instant,
     /// News heard from other nodes so far (a table read meanwhile may have missed some).
     heard: AtomicU64,
+    /// Notifications, reminders and clocks.
+    notifier: crate::notify::Notifier,
 }
 
 type Slot = Arc<OnceCell<Arc<Table>>>;
@@ -81,6 +83,7 @@ impl Tables {
     pub fn new(store: Store, catalogue: Vec<RulesetEntry>, limits: Limits) -> Tables {
         let presets = catalogue.iter().map(|e| (e.id, presets(e))).collect();
         Tables {
+            notifier: crate::notify::Notifier::new(limits.notify.clone(), store.clone()),
             store,
             presets,
             creation: CreationLimit::new(&limits),
@@ -162,6 +165,10 @@ impl Tables {
 
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    pub fn notifier(&self) -> &crate::notify::Notifier {
+        &self.notifier
     }
 
     pub fn metrics(&self) -> &Arc<Metrics> {

@@ -304,7 +304,7 @@ async fn odds_switches_from_before_the_log_are_carried_into_it() {
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 4);
+        assert_eq!(version, clash_server::store::SCHEMA_VERSIONS as i64);
         let elsewhere: i64 = conn
             .query_row(
                 "SELECT COUNT(*) FROM sqlite_master WHERE name = 'odds_switches' OR sql LIKE '%odds INTEGER%'",

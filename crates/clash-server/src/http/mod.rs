@@ -12,6 +12,8 @@
 
 pub mod dto;
 pub mod live;
+pub mod notify;
+pub mod notify_dto;
 pub mod play;
 pub mod seats;
 pub mod tables;
@@ -46,6 +48,7 @@ pub(crate) type Shared = State<Arc<Tables>>;
         (name = "tables", description = "Creating a table and what a key sees of it"),
         (name = "seats", description = "Who holds each seat: invites, takeovers, bots, shared links"),
         (name = "play", description = "Commands, seeds, talk, undo, odds, and keeping the table"),
+        (name = "notify", description = "Playing across a week: notifications, the table's clock, and which tables wait on you"),
         (name = "forms", description = "Tables by form and characters made by their players"),
         (name = "server", description = "Health and metrics")
     )
@@ -76,6 +79,13 @@ fn api() -> OpenApiRouter<Arc<Tables>> {
         .routes(routes!(seats::issue_link, seats::revoke_link))
         .routes(routes!(seats::hand_back))
         .routes(routes!(seats::seat_bot, seats::unseat_bot))
+        .routes(routes!(notify::settings))
+        .routes(routes!(notify::add_target))
+        .routes(routes!(notify::remove_target))
+        .routes(routes!(notify::set_handle))
+        .routes(routes!(notify::delivery_log))
+        .routes(routes!(notify::clock_view, notify::set_clock))
+        .routes(routes!(notify::moves))
         .routes(routes!(crate::forms::create))
         .routes(routes!(crate::forms::check))
         .routes(routes!(crate::forms::setup_file))

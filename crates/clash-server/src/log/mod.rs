@@ -160,6 +160,13 @@ pub enum TableEvent {
     /// The GM switched odds in play on or off: while on, each seat is shown the odds of its
     /// next choice, worked out from its own view.
     OddsSwitched { enabled: bool },
+    /// The GM set the table's clock and reminders (see [`crate::notify::rule`]).
+    ClockSet {
+        rule: crate::notify::rule::ClockRule,
+    },
+    /// A seat's clock ran out and the GM's settings let a bot move for it: the command that
+    /// follows is that bot's casual move.
+    ClockRanOut { seat: Seat },
 }
 
 /// Who reads the table's talk: the GM, a seat's player (who holds the seat since log position
@@ -262,6 +269,11 @@ impl TableEvent {
             TableEvent::OddsSwitched { enabled: false } => {
                 "The GM turns odds in play off.".into()
             }
+            TableEvent::ClockSet { rule } => rule.narrate(),
+            TableEvent::ClockRanOut { seat: s } => format!(
+                "The clock of {} has run out: a bot makes a casual move for the seat.",
+                seat(s)
+            ),
             TableEvent::SecretRevealed { .. } => {
                 "The server's secret is revealed: anyone with the table's record can now check every roll and draw (see Fair dice).".into()
             }

@@ -24,6 +24,7 @@ use crate::log::{Chance, Entry, Hash, unhex, unhex_hash};
 mod postgres;
 mod rows;
 mod schema;
+pub mod side;
 mod sqlite;
 pub use postgres::PgStore;
 pub use schema::SCHEMA_VERSIONS;
@@ -79,7 +80,7 @@ impl From<&Path> for Db {
 }
 
 /// Copy every table of `from` that `to` does not have yet, row for row (log hashes, secrets,
-/// links and command ids unchanged); answers how many were copied and how many `to` had already.
+/// links and command ids unchanged, with its notification targets and clocks); answers how many were copied and how many `to` had already.
 /// Run it while no server writes to `from`.
 pub async fn copy(from: &Store, to: &Store) -> Result<(usize, usize), StoreError> {
     let there: std::collections::HashSet<String> = to.table_ids().await?.into_iter().collect();
@@ -93,6 +94,7 @@ pub async fn copy(from: &Store, to: &Store) -> Result<(usize, usize), StoreError
             continue;
         };
         to.write(Write::Restore(Box::new(rows))).await?;
+        side::copy(from, to, &id).await?;
         copied += 1;
     }
     Ok((copied, skipped))
@@ -224,6 +226,11 @@ pub enum Write {
     DeleteTable { id: String },
     /// Store a table's rows as they came from [`Storage::dump_table`] (`clash db copy`).
     Restore(Box<TableRows>),
+    /// Rows kept beside a table's log, outside it (see [`side`]).
+    Side {
+        table_id: String,
+        statements: Vec<side::Query>,
+    },
     /// Touch the database without changing it (health checks).
     Ping,
 }
@@ -272,6 +279,8 @@ pub trait Storage: Send + Sync + 'static {
     fn table_ids(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
     /// Every stored row of one table, as stored (for `clash db copy`).
     fn dump_table(&self, id: &str) -> BoxFuture<'_, Result<Option<TableRows>, StoreError>>;
+    /// The rows `query` reads (rows kept beside the log: see [`side`]).
+    fn select(&self, query: side::Query) -> BoxFuture<'_, Result<Vec<side::Row>, StoreError>>;
     /// True when the database answers.
     fn healthy(&self) -> BoxFuture<'_, bool>;
     /// News of changes other nodes made, for a backend shared by several nodes (taken once;

@@ -25,6 +25,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Config, NoTls};
 
 use super::schema::{Data, Schema, Step, upgrade};
+use super::side::{Query, Row};
 use super::{Notice, Storage, StoreError, StoredTable, TableRows, Tail, Write};
 use crate::metrics::DATABASE;
 
@@ -300,6 +301,10 @@ impl Storage for PgStore {
     fn dump_table(&self, id: &str) -> BoxFuture<'_, Result<Option<TableRows>, StoreError>> {
         let id = id.to_string();
         Box::pin(async move { read::dump_table(&self.pool, &id).await })
+    }
+
+    fn select(&self, query: Query) -> BoxFuture<'_, Result<Vec<Row>, StoreError>> {
+        Box::pin(async move { read::select(&self.pool, &query).await })
     }
 
     fn healthy(&self) -> BoxFuture<'_, bool> {

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use super::side::{self, Arg, Query};
 use super::{LinkChange, LinkStatus, StoredCommand, StoredLink, TableRows, Write};
 use crate::log::{Hash, hex};
 
@@ -14,6 +15,7 @@ pub(crate) enum Param<'a> {
     Text(Cow<'a, str>),
     MaybeText(Option<Cow<'a, str>>),
     Int(i64),
+    MaybeInt(Option<i64>),
     Bool(bool),
 }
 
@@ -117,13 +119,21 @@ impl Write {
                 for change in links {
                     plan.change_link(table_id, change);
                 }
+                if !links.is_empty() {
+                    plan.push(side::PRUNE_TARGETS, vec![text(table_id)]);
+                }
             }
             Write::DeleteTable { id } => {
-                for sql in DELETE_TABLE {
+                for sql in side::DELETE_TABLE.into_iter().chain(DELETE_TABLE) {
                     plan.push(sql, vec![text(id)]);
                 }
             }
             Write::Restore(rows) => plan.restore(rows),
+            Write::Side { statements, .. } => {
+                for Query { sql, args } in statements {
+                    plan.push(sql, args.iter().map(arg).collect());
+                }
+            }
             Write::Ping => plan.push(PING, Vec::new()),
         }
         plan.0
@@ -135,6 +145,7 @@ impl Write {
             Write::CreateTable { id, .. } | Write::DeleteTable { id } => id,
             Write::Append { table_id, .. } => table_id,
             Write::Restore(rows) => &rows.id,
+            Write::Side { table_id, .. } => table_id,
             Write::Ping => "",
         }
     }
@@ -147,6 +158,15 @@ impl Write {
             Write::DeleteTable { id } => Some(id),
             _ => None,
         }
+    }
+}
+
+fn arg(a: &Arg) -> Param<'_> {
+    match a {
+        Arg::Text(t) => text(t),
+        Arg::MaybeText(t) => Param::MaybeText(t.as_deref().map(Cow::Borrowed)),
+        Arg::Int(n) => Param::Int(*n),
+        Arg::MaybeInt(n) => Param::MaybeInt(*n),
     }
 }
 
@@ -268,7 +288,11 @@ mod tests {
         );
         assert_eq!(statements[0].params.len(), 10);
         assert_eq!(statements[0].params[4], Param::Int(5));
-        assert_eq!(sql(&write)[1..], [INSERT_COMMAND, REMOVE_LINK]);
+        // A change of links takes the targets of keys that no longer work with it.
+        assert_eq!(
+            sql(&write)[1..],
+            [INSERT_COMMAND, REMOVE_LINK, side::PRUNE_TARGETS]
+        );
         assert_eq!(write.announces(), Some("t"));
     }
 

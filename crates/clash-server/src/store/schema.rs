@@ -36,7 +36,7 @@ pub(crate) enum Data {
 pub const SCHEMA_VERSIONS: usize = STEPS.len();
 
 /// Every schema version, oldest first.
-pub(crate) const STEPS: [Step; 4] = [
+pub(crate) const STEPS: [Step; 5] = [
     // 1: tables, links, commands and the old event rows. On SQLite, `IF NOT EXISTS` lets a
     // database made before migrations were versioned (user_version 0, tables present) pass
     // through unchanged. PostgreSQL numbers links in the order they were made (`made`), as
@@ -75,6 +75,22 @@ pub(crate) const STEPS: [Step; 4] = [
         sqlite: "",
         postgres: "ALTER TABLE tables DROP COLUMN odds;",
         data: Some(Data::OddsToLog),
+    },
+    // 5: notifications and clocks (issue 31), kept outside the hash-chained log, since the log
+    // is handed to everyone once the table ends and these are private to their owners:
+    // * `notify_targets`: where a key wants to hear of the table (a webhook, an email address,
+    //   the GM's table channel, a player's handle there), with its delivery state; removed
+    //   with the key (see `rows.rs`).
+    // * `notify_log`: the latest deliveries, for the GM.
+    // * `notify_waits`: since when the game waits on each seat, the time it has spent, and when
+    //   its reminder and its clock are due (times in milliseconds since the Unix epoch), so
+    //   timers are derived from stored times after a restart; `notify_fired` claims each due
+    //   timer once, whichever node sees it first.
+    // On SQLite, `IF NOT EXISTS` lets a file whose recorded version was set back pass through.
+    Step {
+        sqlite: include_str!("sql/sqlite_5.sql"),
+        postgres: include_str!("sql/postgres_5.sql"),
+        data: None,
     },
 ];
 
@@ -142,11 +158,11 @@ mod tests {
     #[test]
     fn each_later_step_is_applied_once_in_order() {
         let (done, applied) = run(0);
-        assert_eq!((done.unwrap(), applied), (4, vec![1, 2, 3, 4]));
+        assert_eq!((done.unwrap(), applied), (5, vec![1, 2, 3, 4, 5]));
         let (done, applied) = run(2);
-        assert_eq!((done.unwrap(), applied), (4, vec![3, 4]));
+        assert_eq!((done.unwrap(), applied), (5, vec![3, 4, 5]));
         let (done, applied) = run(SCHEMA_VERSIONS);
-        assert_eq!((done.unwrap(), applied), (4, vec![]));
+        assert_eq!((done.unwrap(), applied), (5, vec![]));
     }
 
     #[test]

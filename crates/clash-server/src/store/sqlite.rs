@@ -15,6 +15,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::rows::{Param, Statement};
+use super::side::{Arg, Cell, Query, Row};
 use super::{
     Storage, StoreError, StoredLink, StoredTable, TableRow, TableRows, Tail, Write, parse_json,
     read_entry,
@@ -195,6 +196,10 @@ impl Storage for SqliteStore {
         })
     }
 
+    fn select(&self, query: Query) -> BoxFuture<'_, Result<Vec<Row>, StoreError>> {
+        self.read(move |conn| select(conn, &query))
+    }
+
     fn healthy(&self) -> BoxFuture<'_, bool> {
         let ping = self.send(Write::Ping);
         Box::pin(async move { ping.await.is_ok() })
@@ -253,6 +258,7 @@ fn run(tx: &rusqlite::Transaction<'_>, statement: &Statement<'_>) -> Result<(), 
         Param::Text(t) => t as &dyn rusqlite::ToSql,
         Param::MaybeText(t) => t,
         Param::Int(n) => n,
+        Param::MaybeInt(n) => n,
         Param::Bool(b) => b,
     });
     // A statement's rows (the ping's) are not wanted: stepping through them runs it.
@@ -361,4 +367,32 @@ fn dump_table(conn: &Connection, id: &str) -> Result<Option<TableRows>, StoreErr
         .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<Result<_, _>>()?;
     Ok(Some(row.into_rows(id, created_at, links, commands, log)))
+}
+
+/// The rows of a side read (see [`super::side`]).
+fn select(conn: &Connection, query: &Query) -> Result<Vec<Row>, StoreError> {
+    use rusqlite::types::ValueRef;
+    let mut stmt = conn.prepare_cached(query.sql)?;
+    let args = query.args.iter().map(|a| match a {
+        Arg::Text(t) => t as &dyn rusqlite::ToSql,
+        Arg::MaybeText(t) => t,
+        Arg::Int(n) => n,
+        Arg::MaybeInt(n) => n,
+    });
+    let columns = stmt.column_count();
+    let mut rows = stmt.query(rusqlite::params_from_iter(args))?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        let cells = (0..columns).map(|i| {
+            Ok(match row.get_ref(i)? {
+                ValueRef::Integer(n) => Cell::Int(Some(n)),
+                ValueRef::Null => Cell::Text(None),
+                ValueRef::Text(t) => Cell::Text(Some(String::from_utf8_lossy(t).into_owned())),
+                ValueRef::Real(r) => Cell::Int(Some(r as i64)),
+                ValueRef::Blob(_) => Cell::Text(None),
+            })
+        });
+        out.push(cells.collect::<Result<Row, StoreError>>()?);
+    }
+    Ok(out)
 }

@@ -6,11 +6,12 @@
 use deadpool_postgres::Pool;
 use serde_json::Value;
 use tokio_postgres::Row;
-use tokio_postgres::types::ToSql;
+use tokio_postgres::types::{ToSql, Type};
 
 use super::batch::{Batch, all_failed};
 use crate::log::{Entry, Hash};
 use crate::metrics::DATABASE;
+use crate::store::side::{Arg, Cell, Query, Row as SideRow};
 use crate::store::{StoreError, StoredLink, StoredTable, TableRow, TableRows, Tail, read_entry};
 
 /// Run `sql` on a pooled connection, prepared once per connection.
@@ -210,4 +211,34 @@ pub(super) async fn read_log(pool: &Pool, id: &str) -> Result<Vec<(Value, String
         .iter()
         .map(|r| Ok((crate::store::parse_json(r.get(0), "log entry")?, r.get(1))))
         .collect()
+}
+
+/// The rows of a side read (see [`crate::store::side`]): text and whole-number columns.
+pub(super) async fn select(pool: &Pool, q: &Query) -> Result<Vec<SideRow>, StoreError> {
+    let args: Vec<&(dyn ToSql + Sync)> = q
+        .args
+        .iter()
+        .map(|a| match a {
+            Arg::Text(t) => t as &(dyn ToSql + Sync),
+            Arg::MaybeText(t) => t,
+            Arg::Int(n) => n,
+            Arg::MaybeInt(n) => n,
+        })
+        .collect();
+    let rows = query(pool, q.sql, &args).await?;
+    // A column of another type reads as null rather than failing the read.
+    let cell = |row: &Row, i: usize| match *row.columns()[i].type_() {
+        Type::INT8 => Cell::Int(row.try_get(i).ok().flatten()),
+        Type::INT4 => Cell::Int(
+            row.try_get::<_, Option<i32>>(i)
+                .ok()
+                .flatten()
+                .map(i64::from),
+        ),
+        _ => Cell::Text(row.try_get(i).ok().flatten()),
+    };
+    Ok(rows
+        .iter()
+        .map(|row| (0..row.len()).map(|i| cell(row, i)).collect())
+        .collect())
 }

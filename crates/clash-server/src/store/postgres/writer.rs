@@ -217,6 +217,7 @@ fn bind<'a>(param: &'a Param<'_>) -> &'a (dyn ToSql + Sync) {
         Param::Text(t) => t,
         Param::MaybeText(t) => t,
         Param::Int(n) => n,
+        Param::MaybeInt(n) => n,
         Param::Bool(b) => b,
     }
 }

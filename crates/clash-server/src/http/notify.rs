@@ -1,0 +1,353 @@
+//! Playing across a week: where each key hears of its table (webhooks, email, the GM's table
+//! channel and the handles it mentions players by), the GM's delivery log, the table's clock,
+//! and the lobby's question "which of my tables wait on me?". See [`crate::notify`].
+//!
+//! Targets are private to the key that set them and live beside the table, not in its log, so
+//! setting one is not a table operation; the clock is one (everyone reads that it was set).
+
+use axum::Json;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::Shared;
+use super::dto::ErrorBody;
+use super::notify_dto::{
+    ClockView, Delivery, DeliveryLog, HandleBody, Moves, MovesBody, NewTarget, NotifySettings,
+    SeatClock, TableMove, TargetView,
+};
+use super::tables::{Key, Path};
+use crate::error::{ApiError, TableError};
+use crate::extract::{Caller, JsonBody};
+use crate::links::Role;
+use crate::notify::rule::{Clock, ClockRule};
+use crate::notify::target::{self, Format, Kind, PER_KEY, Target};
+use crate::notify::{clock, load, now_ms};
+use crate::ops::set_clock::SetClock;
+use crate::presence::Presence;
+use crate::store::Write;
+use crate::store::side::{Arg, Query};
+use crate::tables::Tables;
+
+/// A key that may have targets: the GM's or a seat's (a spectator link is shared by everyone).
+fn owner_or_seat(caller: &Caller) -> Result<(), ApiError> {
+    match caller.rights.role {
+        Role::Spectator => Err(TableError::forbidden(
+            "the watch link is shared by everyone; notifications are set from the GM's or a seat's own link",
+        )
+        .into()),
+        _ => Ok(()),
+    }
+}
+
+fn stored(e: crate::store::StoreError) -> ApiError {
+    ApiError::storage(e.to_string())
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/notify", tag = "notify", params(Path, Key),
+    responses((status = 200, description = "The caller's own targets, with their delivery state", body = NotifySettings),
+        (status = 403, description = "Not the GM's or a seat's key", body = ErrorBody)))]
+pub async fn settings(
+    State(tables): Shared,
+    caller: Caller,
+) -> Result<Json<NotifySettings>, ApiError> {
+    owner_or_seat(&caller)?;
+    let all = load(&tables, &caller.table.id).await.map_err(stored)?;
+    let mine = all.into_iter().filter(|t| t.key == caller.key);
+    let (mut targets, mut handle, mut channel) = (Vec::new(), None, None);
+    for t in mine {
+        match t.kind {
+            Kind::Handle => handle = Some(t.address),
+            Kind::Channel => channel = Some(t.into()),
+            _ => targets.push(TargetView::from(t)),
+        }
+    }
+    Ok(Json(NotifySettings {
+        targets,
+        handle,
+        channel,
+        email: tables.notifier().settings().smtp.is_some(),
+        per_key: PER_KEY,
+    }))
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/notify/targets", tag = "notify", params(Path, Key),
+    request_body = NewTarget,
+    responses((status = 201, description = "Set: events are sent there from now on (a JSON webhook's signing key is in the answer)", body = TargetView),
+        (status = 400, description = "Not usable: not https, a host that cannot be found or leads to a private address, not an email address, too many targets", body = ErrorBody)))]
+pub async fn add_target(
+    State(tables): Shared,
+    caller: Caller,
+    JsonBody(body): JsonBody<NewTarget>,
+) -> Result<(StatusCode, Json<TargetView>), ApiError> {
+    owner_or_seat(&caller)?;
+    let settings = tables.notifier().settings();
+    let kind: Kind = body.kind.parse()?;
+    let format = match (kind, body.format.as_deref()) {
+        (Kind::Email, _) => Format::Email,
+        (Kind::Webhook | Kind::Channel, f) => f.unwrap_or("json").parse()?,
+        (Kind::Handle, _) => {
+            return Err(ApiError::malformed("set a handle with PUT …/notify/handle"));
+        }
+    };
+    if kind == Kind::Channel && caller.rights.role != Role::Owner {
+        return Err(TableError::forbidden("only the GM sets the table channel").into());
+    }
+    let address = match kind {
+        Kind::Email => target::check_email(&body.address, settings)?,
+        _ => target::check_webhook(&body.address, settings)
+            .await?
+            .to_string(),
+    };
+    let table = &caller.table.id;
+    let existing = load(&tables, table).await.map_err(stored)?;
+    let own = existing
+        .iter()
+        .filter(|t| t.key == caller.key && matches!(t.kind, Kind::Webhook | Kind::Email));
+    if kind != Kind::Channel && own.count() >= PER_KEY {
+        return Err(ApiError::malformed(format!(
+            "a link may have at most {PER_KEY} webhooks or email addresses; remove one first"
+        )));
+    }
+    let made = Target {
+        id: target::new_id(),
+        key: caller.key.clone(),
+        kind,
+        format,
+        address,
+        secret: if format == Format::Json {
+            target::new_signing_key()
+        } else {
+            String::new()
+        },
+        failures: 0,
+        last_error: None,
+        last_error_at: None,
+        last_ok_at: None,
+    };
+    let mut statements = Vec::new();
+    if kind == Kind::Channel {
+        statements.push(target::delete_kind(table, &caller.key, Kind::Channel));
+    }
+    statements.push(target::insert(table, &made, now_ms()));
+    write(&tables, table, statements).await?;
+    Ok((StatusCode::CREATED, Json(made.into())))
+}
+
+async fn write(tables: &Tables, table: &str, statements: Vec<Query>) -> Result<(), ApiError> {
+    let write = Write::Side {
+        table_id: table.to_string(),
+        statements,
+    };
+    tables.store().write(write).await.map_err(stored)
+}
+
+/// The table and one of the caller's targets, in the path.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct TargetPath {
+    /// The table's id.
+    #[allow(dead_code)]
+    id: String,
+    /// The target's id.
+    target: String,
+}
+
+#[utoipa::path(delete, path = "/api/tables/{id}/notify/targets/{target}", tag = "notify", params(TargetPath, Key),
+    responses((status = 204, description = "Nothing more is sent there (removing a target that is not there does nothing)")))]
+pub async fn remove_target(
+    State(tables): Shared,
+    caller: Caller,
+    UrlPath(TargetPath { target: id, .. }): UrlPath<TargetPath>,
+) -> Result<StatusCode, ApiError> {
+    owner_or_seat(&caller)?;
+    let table = &caller.table.id;
+    write(
+        &tables,
+        table,
+        vec![target::delete(table, &caller.key, &id)],
+    )
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(put, path = "/api/tables/{id}/notify/handle", tag = "notify", params(Path, Key),
+    request_body = HandleBody,
+    responses((status = 204, description = "The table channel mentions the caller so from now on"),
+        (status = 400, description = "Not a handle (or one that would mention everyone)", body = ErrorBody)))]
+pub async fn set_handle(
+    State(tables): Shared,
+    caller: Caller,
+    JsonBody(body): JsonBody<HandleBody>,
+) -> Result<StatusCode, ApiError> {
+    owner_or_seat(&caller)?;
+    let table = &caller.table.id;
+    let mut statements = vec![target::delete_kind(table, &caller.key, Kind::Handle)];
+    if let Some(text) = body.handle.as_deref() {
+        let handle = Target {
+            id: target::new_id(),
+            key: caller.key.clone(),
+            kind: Kind::Handle,
+            format: Format::Handle,
+            address: target::check_handle(text)?,
+            secret: String::new(),
+            failures: 0,
+            last_error: None,
+            last_error_at: None,
+            last_ok_at: None,
+        };
+        statements.push(target::insert(table, &handle, now_ms()));
+    }
+    write(&tables, table, statements).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/notify/log", tag = "notify", params(Path, Key),
+    responses((status = 200, description = "The latest deliveries (never a target's address)", body = DeliveryLog),
+        (status = 403, description = "Not the GM's key", body = ErrorBody)))]
+pub async fn delivery_log(
+    State(tables): Shared,
+    caller: Caller,
+) -> Result<Json<DeliveryLog>, ApiError> {
+    if caller.rights.role != Role::Owner {
+        return Err(TableError::forbidden("only the GM reads the delivery log").into());
+    }
+    const SQL: &str = "SELECT at, target, seat, kinds, outcome, detail FROM notify_log WHERE table_id = $1 ORDER BY at DESC LIMIT 200";
+    let query = Query::new(SQL, vec![Arg::Text(caller.table.id.clone())]);
+    let rows = tables.store().select(query).await.map_err(stored)?;
+    let deliveries = rows
+        .iter()
+        .map(|r| Delivery {
+            at: r[0].int().unwrap_or(0),
+            target: r[1].text(),
+            to: r[2].text(),
+            kinds: r[3]
+                .text()
+                .split(',')
+                .filter(|k| !k.is_empty())
+                .map(str::to_string)
+                .collect(),
+            outcome: r[4].text(),
+            detail: r[5].text(),
+        })
+        .collect();
+    Ok(Json(DeliveryLog { deliveries }))
+}
+
+#[utoipa::path(get, path = "/api/tables/{id}/clock", tag = "notify", params(Path, Key),
+    responses((status = 200, description = "The clock and reminders, and when each seat's runs out", body = ClockView)))]
+pub async fn clock_view(
+    State(tables): Shared,
+    caller: Caller,
+) -> Result<Json<ClockView>, ApiError> {
+    let (snapshot, rule, bots) = {
+        let play = caller.table.lock_current().await?;
+        (
+            play.snapshot.clone(),
+            play.clock,
+            play.bots.keys().copied().collect::<Vec<_>>(),
+        )
+    };
+    let waits = clock::waits(&tables, &caller.table.id).await;
+    let waiting = clock::waiting(&snapshot, &bots);
+    let budget = match rule.clock {
+        Some(Clock::Budget { seconds }) => Some(seconds as i64 * 1000),
+        _ => None,
+    };
+    let seats = snapshot
+        .game()
+        .seats()
+        .into_iter()
+        .map(|seat| {
+            let w = waits.get(&seat.to_string()).cloned().unwrap_or_default();
+            let now_waiting = waiting.contains(&seat);
+            let since = w.since_at.filter(|_| now_waiting);
+            let running = since.map_or(0, |at| (now_ms() - at).max(0));
+            SeatClock {
+                seat: seat.to_string(),
+                name: snapshot.game().seat_name(seat),
+                waiting: now_waiting,
+                waiting_since: since,
+                remind_at: w.remind_at.filter(|_| now_waiting),
+                runs_out_at: w.expire_at.filter(|_| now_waiting),
+                spent_ms: w.spent_ms + running,
+                budget_left_ms: budget.map(|b| (b - w.spent_ms - running).max(0)),
+            }
+        })
+        .collect();
+    Ok(Json(ClockView {
+        rule,
+        seats,
+        now: now_ms(),
+    }))
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/clock", tag = "notify", params(Path, Key),
+    request_body = ClockRule,
+    responses((status = 204, description = "Set, and logged for everyone: \"The GM sets a clock: …\""),
+        (status = 400, description = "A time out of bounds", body = ErrorBody),
+        (status = 403, description = "Not the GM's key", body = ErrorBody)))]
+pub async fn set_clock(
+    State(tables): Shared,
+    caller: Caller,
+    JsonBody(rule): JsonBody<ClockRule>,
+) -> Result<StatusCode, ApiError> {
+    let op = SetClock {
+        key: caller.key,
+        rule,
+    };
+    tables.execute(&caller.table, op).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Tables one lobby request may ask about.
+const KEPT_LIMIT: usize = 50;
+
+#[utoipa::path(post, path = "/api/moves", tag = "notify", request_body = MovesBody,
+    responses((status = 200, description = "For each table, whether it waits on its key: those that do first", body = Moves),
+        (status = 400, description = "More than 50 tables", body = ErrorBody)))]
+pub async fn moves(
+    State(tables): Shared,
+    JsonBody(body): JsonBody<MovesBody>,
+) -> Result<Json<Moves>, ApiError> {
+    if body.tables.len() > KEPT_LIMIT {
+        return Err(ApiError::malformed(format!(
+            "ask about at most {KEPT_LIMIT} tables at once"
+        )));
+    }
+    let mut answers = Vec::with_capacity(body.tables.len());
+    for kept in body.tables {
+        answers.push(one_move(&tables, kept.id, &kept.key).await);
+    }
+    answers.sort_by_key(|a| !a.yours);
+    Ok(Json(Moves { tables: answers }))
+}
+
+async fn one_move(tables: &std::sync::Arc<Tables>, id: String, key: &str) -> TableMove {
+    let seen = async {
+        let table = tables.get(&id).await?;
+        let play = table.lock_current().await?;
+        let access = play.access(key, None)?;
+        Ok::<_, TableError>((play.snapshot.clone(), access))
+    };
+    match seen.await {
+        Ok((snapshot, access)) => {
+            let turn = crate::room::view(&snapshot, &Presence::default(), &access).turn;
+            TableMove {
+                id,
+                title: Some(snapshot.title().to_string()),
+                yours: turn.yours || !turn.npc.is_empty(),
+                text: Some(turn.text),
+                error: None,
+            }
+        }
+        Err(e) => TableMove {
+            id,
+            title: None,
+            yours: false,
+            text: None,
+            error: Some(ApiError::from(e).code().to_string()),
+        },
+    }
+}

@@ -1,0 +1,405 @@
+//! Reminders and clocks, derived from stored times so they survive a restart.
+//!
+//! For each seat the table keeps, beside its log, since when the game has waited on it (and at
+//! which log position that wait began), the time it has spent waiting in all, and when its
+//! reminder and its clock are due (`notify_waits`). The node that commits a change updates
+//! these ([`track`]); every node looks for due timers every [`super::Settings::tick`]
+//! ([`tick`]) and claims each one in the database before acting on it (`notify_fired`), so a
+//! timer fires once however many nodes share the database, and a server that was down fires
+//! what fell due meanwhile as soon as it is back. The log itself carries no times: its hashes
+//! and `docs/verification.md` are unchanged.
+//!
+//! A seat waits only while the table is open and not archived; a seat a bot plays does not
+//! wait. Time spent counts towards a budget clock only while the seat waits.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use clash_core::{Budget, Seat, SeededRandomness, Strength};
+
+use super::message::{Item, Message, What};
+use super::rule::{Clock, ClockRule, Expiry, span};
+use super::target::Kind;
+use super::{Committed, keys, load, now_ms};
+use crate::links::Role;
+use crate::log::TableEvent;
+use crate::ops::clock_move::ClockMove;
+use crate::play::Access;
+use crate::presence::Presence;
+use crate::snapshot::Snapshot;
+use crate::store::Write;
+use crate::store::side::{Arg, Cell, Query};
+use crate::tables::Tables;
+use crate::work::{self, Kind as Work};
+
+/// The seats the game waits on while the table is open, less those a bot plays.
+pub fn waiting(s: &Snapshot, bots: &[Seat]) -> Vec<Seat> {
+    let open = s.status().over.is_none() && !s.closed() && !s.archived();
+    let all = if open {
+        s.status().waiting_for.clone()
+    } else {
+        Vec::new()
+    };
+    all.into_iter()
+        .filter(|seat| !bots.contains(seat))
+        .collect()
+}
+
+/// One seat's stored wait.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Wait {
+    pub since_pos: i64,
+    pub since_at: Option<i64>,
+    pub spent_ms: i64,
+    pub remind_at: Option<i64>,
+    pub expire_at: Option<i64>,
+}
+
+/// When a wait that began at `since` (with `spent` already used) is reminded and runs out.
+fn due(rule: &ClockRule, since: i64, spent: i64) -> (Option<i64>, Option<i64>) {
+    let remind = rule.remind_after.map(|s| since + s as i64 * 1000);
+    let expire = rule.clock.map(|c| match c {
+        Clock::Budget { seconds } => since + (seconds as i64 * 1000 - spent).max(0),
+        Clock::Deadline { seconds } => since + seconds as i64 * 1000,
+    });
+    (remind, expire)
+}
+
+/// Each seat's stored wait at `table`.
+pub async fn waits(tables: &Tables, table: &str) -> HashMap<String, Wait> {
+    const SQL: &str = "SELECT seat, since_pos, since_at, spent_ms, remind_at, expire_at FROM notify_waits WHERE table_id = $1";
+    let rows = tables
+        .store()
+        .select(Query::new(SQL, vec![Arg::Text(table.into())]))
+        .await;
+    let int = |row: &[Cell], i: usize| row.get(i).and_then(Cell::int);
+    rows.unwrap_or_default()
+        .iter()
+        .map(|r| {
+            let wait = Wait {
+                since_pos: int(r, 1).unwrap_or(0),
+                since_at: int(r, 2),
+                spent_ms: int(r, 3).unwrap_or(0),
+                remind_at: int(r, 4),
+                expire_at: int(r, 5),
+            };
+            (r[0].text(), wait)
+        })
+        .collect()
+}
+
+fn upsert(table: &str, seat: &str, w: &Wait) -> Query {
+    const SQL: &str = "INSERT INTO notify_waits (table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (table_id, seat) DO UPDATE SET since_pos = $3, since_at = $4, spent_ms = $5, remind_at = $6, expire_at = $7";
+    let args = vec![
+        Arg::Text(table.into()),
+        Arg::Text(seat.into()),
+        Arg::Int(w.since_pos),
+        Arg::MaybeInt(w.since_at),
+        Arg::Int(w.spent_ms),
+        Arg::MaybeInt(w.remind_at),
+        Arg::MaybeInt(w.expire_at),
+    ];
+    Query::new(SQL, args)
+}
+
+/// Forget the timers of `seat` that fired.
+fn unclaim(table: &str, seat: &str) -> Query {
+    const SQL: &str = "DELETE FROM notify_fired WHERE table_id = $1 AND seat = $2";
+    Query::new(SQL, vec![Arg::Text(table.into()), Arg::Text(seat.into())])
+}
+
+/// Bring the stored waits up to date after `change`: waits that ended add to the time spent,
+/// waits that began are timed from now, and a new clock re-times the waits under way.
+pub(crate) async fn track(tables: &Tables, change: &Committed) {
+    let before = waiting(&change.before, &change.bots);
+    let after = waiting(&change.after, &change.bots);
+    let newly_set = change
+        .after
+        .seen(&Access::nobody(), change.before.revision())
+        .iter()
+        .any(|l| matches!(l.table, Some(TableEvent::ClockSet { .. })));
+    let ended: Vec<Seat> = before
+        .iter()
+        .filter(|s| !after.contains(s))
+        .copied()
+        .collect();
+    let began: Vec<Seat> = after
+        .iter()
+        .filter(|s| !before.contains(s))
+        .copied()
+        .collect();
+    if change.deleted || (ended.is_empty() && began.is_empty() && !newly_set) {
+        return;
+    }
+    let stored = waits(tables, &change.table).await;
+    let now = now_ms();
+    let mut statements = Vec::new();
+    let rule = &change.clock;
+    for seat in change.after.game().seats() {
+        let mut w = stored.get(&seat.to_string()).cloned().unwrap_or_default();
+        if ended.contains(&seat) {
+            w.spent_ms += w.since_at.map_or(0, |at| (now - at).max(0));
+            (w.since_at, w.remind_at, w.expire_at) = (None, None, None);
+        } else if began.contains(&seat) {
+            (w.since_pos, w.since_at) = (change.after.revision() as i64, Some(now));
+            (w.remind_at, w.expire_at) = due(rule, now, w.spent_ms);
+        } else if newly_set && after.contains(&seat) {
+            let since = w.since_at.unwrap_or(now);
+            (w.since_at, (w.remind_at, w.expire_at)) = (Some(since), due(rule, since, w.spent_ms));
+        } else {
+            continue;
+        }
+        statements.push(upsert(&change.table, &seat.to_string(), &w));
+        // A wait that begins or is re-timed may fire again: earlier claims go.
+        if !ended.contains(&seat) {
+            statements.push(unclaim(&change.table, &seat.to_string()));
+        }
+    }
+    let write = Write::Side {
+        table_id: change.table.clone(),
+        statements,
+    };
+    if let Err(e) = tables.store().write(write).await {
+        tracing::warn!(table = %change.table, error = %e, "a seat's clock was not stored");
+    }
+}
+
+/// Look for due timers every `every`, for as long as the server runs.
+pub(crate) async fn tick(tables: Weak<Tables>, every: Duration) {
+    let mut timer = tokio::time::interval(every);
+    timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        timer.tick().await;
+        let Some(tables) = tables.upgrade() else {
+            return;
+        };
+        fire_due(&tables).await;
+    }
+}
+
+/// Due timers, each claimed once in the database, then acted on.
+async fn fire_due(tables: &Arc<Tables>) {
+    const DUE: &str = "SELECT table_id, seat, since_pos, remind_at, expire_at FROM notify_waits WHERE (remind_at IS NOT NULL AND remind_at <= $1) OR (expire_at IS NOT NULL AND expire_at <= $1) ORDER BY table_id LIMIT 100";
+    let now = now_ms();
+    let Ok(rows) = tables
+        .store()
+        .select(Query::new(DUE, vec![Arg::Int(now)]))
+        .await
+    else {
+        return;
+    };
+    for row in rows {
+        let (table, seat, pos) = (row[0].text(), row[1].text(), row[2].int().unwrap_or(0));
+        for (what, at) in [("remind", row[3].int()), ("expire", row[4].int())] {
+            if at.is_some_and(|at| at <= now) && claim(tables, &table, &seat, pos, what).await {
+                let Ok(seat) = seat.parse::<Seat>() else {
+                    continue;
+                };
+                if let Err(e) = fire(tables, &table, seat, what == "expire").await {
+                    tracing::warn!(table, %seat, error = %e, "a timer could not act");
+                }
+            }
+        }
+    }
+}
+
+/// Claim a due timer: true for the one node that gets it.
+async fn claim(tables: &Tables, table: &str, seat: &str, pos: i64, what: &str) -> bool {
+    const CLAIM: &str =
+        "INSERT INTO notify_fired (table_id, seat, since_pos, what) VALUES ($1, $2, $3, $4)";
+    const REMIND: &str = "UPDATE notify_waits SET remind_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3";
+    const EXPIRE: &str = "UPDATE notify_waits SET expire_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3";
+    let args = vec![
+        Arg::Text(table.into()),
+        Arg::Text(seat.into()),
+        Arg::Int(pos),
+    ];
+    let mut claim_args = args.clone();
+    claim_args.push(Arg::Text(what.into()));
+    let clear = Query::new(if what == "remind" { REMIND } else { EXPIRE }, args);
+    let write = Write::Side {
+        table_id: table.into(),
+        statements: vec![Query::new(CLAIM, claim_args), clear.clone()],
+    };
+    match tables.store().write(write).await {
+        Ok(()) => true,
+        Err(_) => {
+            // Claimed already (by another node, which cleared the time with its claim): make
+            // sure the time is cleared, so a due row never stays due.
+            let write = Write::Side {
+                table_id: table.into(),
+                statements: vec![clear],
+            };
+            let _ = tables.store().write(write).await;
+            false
+        }
+    }
+}
+
+/// A timer of `seat` at `table` is due: remind, or (`expired`) do what the GM chose.
+async fn fire(
+    tables: &Arc<Tables>,
+    table_id: &str,
+    seat: Seat,
+    expired: bool,
+) -> Result<(), crate::error::TableError> {
+    let table = tables.get(table_id).await?;
+    let (snapshot, keys, rule, bots) = {
+        let play = table.lock_current().await?;
+        let bots: Vec<Seat> = play.bots.keys().copied().collect();
+        (play.snapshot.clone(), keys(&play), play.clock, bots)
+    };
+    if !waiting(&snapshot, &bots).contains(&seat) {
+        return Ok(());
+    }
+    let name = snapshot.game().seat_name(seat);
+    let text = match (expired, rule.on_expiry) {
+        (false, _) => format!(
+            "A reminder: the game has waited on {name} for {}.",
+            waiting_for(&rule)
+        ),
+        (true, Expiry::Bot) if bot_move(tables, &table, seat).await => return Ok(()),
+        (true, Expiry::Remind) => format!("The clock of {name} has run out."),
+        (true, _) => {
+            let text = format!("The clock of {name} has run out: the GM decides what happens.");
+            return alert_gm(tables, table_id, &snapshot, &keys, text).await;
+        }
+    };
+    let what = if expired {
+        What::ClockOut
+    } else {
+        What::Reminder
+    };
+    remind(
+        tables,
+        table_id,
+        &snapshot,
+        &keys,
+        seat,
+        Item { kind: what, text },
+    )
+    .await;
+    Ok(())
+}
+
+fn waiting_for(rule: &ClockRule) -> String {
+    rule.remind_after.map_or_else(|| "a while".into(), span)
+}
+
+/// Tell the seat's player (or the GM, for a seat it plays) and the table channel.
+async fn remind(
+    tables: &Arc<Tables>,
+    table_id: &str,
+    snapshot: &Snapshot,
+    keys: &HashMap<String, Access>,
+    seat: Seat,
+    item: Item,
+) {
+    let Ok(targets) = load(tables, table_id).await else {
+        return;
+    };
+    let handles = super::handles(&targets, keys);
+    let players: Vec<&String> = keys
+        .iter()
+        .filter(|(_, a)| a.seat == Some(seat) && a.role == Role::Seat(seat))
+        .map(|(k, _)| k)
+        .collect();
+    let told = |key: &String| match players.is_empty() {
+        true => keys.get(key).is_some_and(|a| a.role == Role::Owner),
+        false => players.contains(&key),
+    };
+    for t in targets {
+        let mut item = item.clone();
+        let to = match t.kind {
+            Kind::Webhook | Kind::Email if told(&t.key) => {
+                let access = &keys[&t.key];
+                let turn = crate::room::view(snapshot, &Presence::default(), access)
+                    .turn
+                    .text;
+                item.text = format!("{} ({turn})", item.text);
+                super::name(snapshot, access)
+            }
+            Kind::Channel => {
+                let who = handles
+                    .get(&seat)
+                    .cloned()
+                    .unwrap_or_else(|| snapshot.game().seat_name(seat));
+                item.text = format!("{who}: {}", item.text);
+                "the table".into()
+            }
+            _ => continue,
+        };
+        send(tables, t, snapshot, table_id, to, vec![item]);
+    }
+}
+
+fn send(
+    tables: &Tables,
+    t: super::target::Target,
+    snapshot: &Snapshot,
+    table: &str,
+    to: String,
+    items: Vec<Item>,
+) {
+    let message = Message {
+        table: table.into(),
+        title: snapshot.title().into(),
+        to,
+        items,
+        more: 0,
+    };
+    tables.notifier().outbox().push(t, message);
+}
+
+/// Tell the GM's own targets.
+async fn alert_gm(
+    tables: &Arc<Tables>,
+    table_id: &str,
+    snapshot: &Snapshot,
+    keys: &HashMap<String, Access>,
+    text: String,
+) -> Result<(), crate::error::TableError> {
+    let targets = load(tables, table_id).await.unwrap_or_default();
+    for t in targets {
+        let gm = keys.get(&t.key).is_some_and(|a| a.role == Role::Owner);
+        if gm && matches!(t.kind, Kind::Webhook | Kind::Email) {
+            let item = Item {
+                kind: What::Alert,
+                text: text.clone(),
+            };
+            send(tables, t, snapshot, table_id, "the GM".into(), vec![item]);
+        }
+    }
+    Ok(())
+}
+
+/// A casual move for `seat` from the catalogue's bot, through the executor; false when the
+/// rules have no bots or none could be made (the GM is then alerted).
+async fn bot_move(tables: &Arc<Tables>, table: &Arc<crate::table::Table>, seat: Seat) -> bool {
+    let Some(bots) = tables.entry(table.ruleset).and_then(|e| e.bots) else {
+        return false;
+    };
+    let Ok(game) = table.lock_current().await.map(|p| p.game.clone()) else {
+        return false;
+    };
+    let thinking = game.clone();
+    let budget = Budget {
+        time: tables.limits().bot_think,
+        work: Budget::TABLE.work,
+    };
+    let thought = work::run(Work::Think, move || {
+        let mut rng = SeededRandomness::new(getrandom::u64().unwrap_or_default());
+        bots(thinking.as_ref(), seat, Strength::Casual, budget, &mut rng)
+    })
+    .await;
+    let Ok(Ok(Some(command))) = thought else {
+        return false;
+    };
+    let op = ClockMove {
+        seat,
+        command,
+        game,
+    };
+    matches!(tables.execute(table, op).await, Ok(done) if done.answer)
+}

@@ -1,0 +1,270 @@
+//! What a notification says, built from one seat's own view alone.
+//!
+//! A personal message is made of what that key's page shows: its turn line ("Your move") and
+//! the new log lines it may read ([`Snapshot::seen`] for its access), so it can carry nothing
+//! the seat may not see. A table channel is read by the whole group, so its messages are made
+//! from what a spectator sees, plus the handles players gave to be mentioned by. No message
+//! carries a key: the link is the server's lobby (which keeps the links a browser opened), since
+//! a seat's page address *is* its key.
+
+use std::collections::HashMap;
+
+use clash_core::Seat;
+use hmac::{Hmac, KeyInit, Mac};
+use serde::Serialize;
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+use crate::log::TableEvent;
+use crate::play::Access;
+use crate::presence::Presence;
+use crate::room::{Turn, view};
+use crate::snapshot::Snapshot;
+
+/// What happened, by kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum What {
+    YourMove,
+    Reveal,
+    Ended,
+    Mention,
+    Whisper,
+    Reminder,
+    ClockOut,
+    Alert,
+}
+
+impl What {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            What::YourMove => "your_move",
+            What::Reveal => "reveal",
+            What::Ended => "ended",
+            What::Mention => "mention",
+            What::Whisper => "whisper",
+            What::Reminder => "reminder",
+            What::ClockOut => "clock_out",
+            What::Alert => "alert",
+        }
+    }
+}
+
+/// One thing to tell, in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Item {
+    pub kind: What,
+    pub text: String,
+}
+
+/// The longest line of a message; the rest is cut.
+const LINE_LIMIT: usize = 300;
+
+fn item(kind: What, text: &str) -> Item {
+    let mut cut: String = text.chars().take(LINE_LIMIT).collect();
+    if cut.len() < text.len() {
+        cut.push('…');
+    }
+    Item { kind, text: cut }
+}
+
+/// Whether it is this viewer's move (or, for the GM, the move of an NPC it plays).
+fn mine(turn: &Turn) -> bool {
+    turn.yours || !turn.npc.is_empty()
+}
+
+/// `text` mentions `name` as `@name` (case and spaces aside).
+pub fn mentions(text: &str, name: &str) -> bool {
+    let plain = |s: &str| s.to_lowercase().replace(' ', "");
+    let name = plain(name.trim_start_matches("the "));
+    !name.is_empty() && plain(text).contains(&format!("@{name}"))
+}
+
+/// What `access` is told of the change from `before` to `after`: from its own view alone.
+pub fn personal(before: &Snapshot, after: &Snapshot, access: &Access) -> Vec<Item> {
+    let presence = Presence::default();
+    let (was, now) = (
+        view(before, &presence, access),
+        view(after, &presence, access),
+    );
+    let mut items = Vec::new();
+    if mine(&now.turn) && !mine(&was.turn) {
+        items.push(item(What::YourMove, &now.turn.text));
+    }
+    let own = crate::room::reader(access);
+    for line in after.seen(access, before.revision()) {
+        let what = match &line.table {
+            _ if line.reveals => Some(What::Reveal),
+            Some(TableEvent::Closed | TableEvent::GameOver { .. }) => Some(What::Ended),
+            Some(TableEvent::Whispered { by, .. }) if Some(by) != own.as_ref() => {
+                Some(What::Whisper)
+            }
+            Some(TableEvent::Said { by, text }) if Some(by) != own.as_ref() => {
+                mentions(text, &now.me).then_some(What::Mention)
+            }
+            _ => None,
+        };
+        if let Some(what) = what {
+            items.push(item(what, &line.text));
+        }
+    }
+    items
+}
+
+/// The seats the game waits on, while the table is open.
+fn waiting(s: &Snapshot) -> Vec<Seat> {
+    let open = s.status().over.is_none() && !s.closed() && !s.archived();
+    if open {
+        s.status().waiting_for.clone()
+    } else {
+        Vec::new()
+    }
+}
+
+/// What the table channel is told: only what a spectator sees, with players mentioned by their
+/// handles; the seat that acted (`actor`) is not pinged.
+pub fn channel(
+    before: &Snapshot,
+    after: &Snapshot,
+    actor: Option<Seat>,
+    handles: &HashMap<Seat, String>,
+) -> Vec<Item> {
+    let game = after.game();
+    let who = |s: Seat| {
+        handles
+            .get(&s)
+            .cloned()
+            .unwrap_or_else(|| game.seat_name(s))
+    };
+    let was = waiting(before);
+    let mut items: Vec<Item> = waiting(after)
+        .into_iter()
+        .filter(|s| !was.contains(s) && Some(*s) != actor)
+        .map(|s| item(What::YourMove, &format!("{}: it is your move.", who(s))))
+        .collect();
+    for line in after.seen(&Access::nobody(), before.revision()) {
+        match &line.table {
+            _ if line.reveals => items.push(item(What::Reveal, &line.text)),
+            Some(TableEvent::Closed | TableEvent::GameOver { .. }) => {
+                items.push(item(What::Ended, &line.text))
+            }
+            Some(TableEvent::Said { text, by }) => {
+                let named = game.seats().into_iter().filter(|s| {
+                    Some(*s) != actor && *by != s.to_string() && mentions(text, &game.seat_name(*s))
+                });
+                let names: Vec<String> = named.map(who).collect();
+                if !names.is_empty() {
+                    let text = format!("{}: {}", names.join(" "), line.text);
+                    items.push(item(What::Mention, &text));
+                }
+            }
+            _ => {}
+        }
+    }
+    items
+}
+
+/// A message ready to send: to whom, about which table, what happened.
+#[derive(Debug, Clone)]
+pub struct Message {
+    pub table: String,
+    pub title: String,
+    /// The recipient's name at the table ("Ada", "the GM"), or "the table" for a channel.
+    pub to: String,
+    pub items: Vec<Item>,
+    /// Items left out of a digest that grew too long.
+    pub more: usize,
+}
+
+impl Message {
+    /// The message in plain words, ending with where to look.
+    pub fn text(&self, base: Option<&str>) -> String {
+        let mut out = if self.items.len() > 1 {
+            format!(
+                "Clash — “{}” ({} things happened):\n",
+                self.title,
+                self.items.len() + self.more
+            )
+        } else {
+            format!("Clash — “{}”:\n", self.title)
+        };
+        for i in &self.items {
+            out.push_str(&format!("• {}\n", i.text));
+        }
+        if self.more > 0 {
+            out.push_str(&format!("• … and {} more\n", self.more));
+        }
+        out.push_str(&match base {
+            Some(base) => format!("Open your seat's page from your tables at {base}/"),
+            None => "Open your seat's page from the link you keep.".to_string(),
+        });
+        out
+    }
+
+    /// A one-line summary, for an email's subject.
+    pub fn subject(&self) -> String {
+        let first = self.items.first().map_or("news", |i| match i.kind {
+            What::YourMove => "your move",
+            What::Reminder | What::ClockOut => "a reminder",
+            What::Whisper => "a whisper",
+            What::Mention => "you are mentioned",
+            What::Ended => "the table has ended",
+            What::Reveal => "a reveal",
+            What::Alert => "the GM is needed",
+        });
+        format!("Clash: {first} at “{}”", self.title)
+    }
+
+    /// The body sent to a webhook of `format`.
+    pub fn payload(&self, format: super::target::Format, base: Option<&str>, now: i64) -> Value {
+        use super::target::Format;
+        let text: String = self.text(base).chars().take(1900).collect();
+        match format {
+            // Only users may be pinged, whatever a handle or a line holds.
+            Format::Discord => {
+                json!({ "content": text, "allowed_mentions": { "parse": ["users"] } })
+            }
+            Format::Slack => json!({ "text": text }),
+            _ => json!({
+                "table": self.table,
+                "title": self.title,
+                "to": self.to,
+                "events": self.items,
+                "more": self.more,
+                "link": base.map(|b| format!("{b}/")),
+                "sent_at": now / 1000,
+            }),
+        }
+    }
+}
+
+/// The signature of a JSON webhook's body sent at `timestamp` (seconds): `sha256=` and the hex
+/// HMAC-SHA256, keyed with the target's secret (its text), of `"{timestamp}.{body}"`.
+pub fn signature(secret: &str, timestamp: i64, body: &[u8]) -> String {
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret.as_bytes())
+        .expect("HMAC accepts any key length");
+    mac.update(format!("{timestamp}.").as_bytes());
+    mac.update(body);
+    format!("sha256={}", crate::log::hex(&mac.finalize().into_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mentions_are_at_names() {
+        assert!(mentions("hey @Ada, your turn", "Ada"));
+        assert!(mentions("@GM look", "the GM"));
+        assert!(!mentions("Ada is here", "Ada"));
+    }
+
+    #[test]
+    fn a_signature_is_hmac_sha256_of_timestamp_and_body() {
+        // Checked against: printf '1700000000.{}' | openssl dgst -sha256 -hmac key
+        assert_eq!(
+            signature("key", 1_700_000_000, b"{}"),
+            "sha256=9d713ed406bb7076d4123f0dc2c39d2df5c654ed4b0cd56b52c8b4c940bd63ae"
+        );
+    }
+}

@@ -1,0 +1,277 @@
+//! Where a key wants to hear of its table: a webhook (Discord, Slack, or generic JSON signed
+//! with HMAC-SHA256), an email address (where the host has an SMTP relay), the GM's table
+//! channel, or a player's handle there. Each is checked when it is set, so a bad one is refused
+//! at once with a reason rather than failing quietly later; stored beside the table (see
+//! [`crate::store::side`]), and gone with the key that set it.
+
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use super::Settings;
+use super::guard;
+use crate::error::TableError;
+use crate::links::new_key;
+use crate::store::side::{Arg, Cell, Query, Row};
+
+/// Personal targets one key may have (its handle aside).
+pub const PER_KEY: usize = 3;
+/// The longest webhook URL or email address.
+const ADDRESS_LIMIT: usize = 500;
+/// The longest handle.
+const HANDLE_LIMIT: usize = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A key's own webhook.
+    Webhook,
+    /// A key's own email address.
+    Email,
+    /// The GM's channel for the whole table: it mentions players by their handles and never
+    /// carries what one seat alone may see.
+    Channel,
+    /// How the table channel mentions this key's player.
+    Handle,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    Discord,
+    Slack,
+    /// `{"table", "title", "seat", "events", "link", "sent_at"}`, signed (see docs/server.md).
+    Json,
+    Email,
+    Handle,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Webhook => "webhook",
+            Kind::Email => "email",
+            Kind::Channel => "channel",
+            Kind::Handle => "handle",
+        }
+    }
+}
+
+impl FromStr for Kind {
+    type Err = TableError;
+    fn from_str(s: &str) -> Result<Kind, TableError> {
+        [Kind::Webhook, Kind::Email, Kind::Channel, Kind::Handle]
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| TableError::malformed("a target's kind is webhook, email or channel"))
+    }
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Discord => "discord",
+            Format::Slack => "slack",
+            Format::Json => "json",
+            Format::Email => "email",
+            Format::Handle => "handle",
+        }
+    }
+}
+
+impl FromStr for Format {
+    type Err = TableError;
+    fn from_str(s: &str) -> Result<Format, TableError> {
+        [
+            Format::Discord,
+            Format::Slack,
+            Format::Json,
+            Format::Email,
+            Format::Handle,
+        ]
+        .into_iter()
+        .find(|f| f.as_str() == s)
+        .ok_or_else(|| TableError::malformed("a webhook's format is discord, slack or json"))
+    }
+}
+
+/// One stored target and how delivering to it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub id: String,
+    /// The key that set it (the GM's, for the channel).
+    pub key: String,
+    pub kind: Kind,
+    pub format: Format,
+    /// The webhook URL, the email address or the handle.
+    pub address: String,
+    /// The HMAC key of a JSON webhook (hex); empty otherwise.
+    pub secret: String,
+    pub failures: i64,
+    pub last_error: Option<String>,
+    pub last_error_at: Option<i64>,
+    pub last_ok_at: Option<i64>,
+}
+
+/// The URL of a webhook as given, checked: `https` (or `http` on a LAN host), a host name or
+/// address the server may send to, no user name or password in it.
+pub async fn check_webhook(text: &str, settings: &Settings) -> Result<reqwest::Url, TableError> {
+    let bad = |why: String| TableError::malformed(format!("this webhook cannot be used: {why}"));
+    if text.len() > ADDRESS_LIMIT {
+        return Err(bad(format!("a URL is at most {ADDRESS_LIMIT} characters")));
+    }
+    let url =
+        reqwest::Url::parse(text.trim()).map_err(|e| bad(format!("it is not a URL ({e})")))?;
+    match (url.scheme(), settings.allow_private) {
+        ("https", _) | ("http", true) => {}
+        ("http", false) => return Err(bad("only https URLs are allowed".into())),
+        (other, _) => return Err(bad(format!("{other}: URLs are not webhooks"))),
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(bad(
+            "a URL with a user name or password is not allowed".into()
+        ));
+    }
+    let host = url.host_str().ok_or_else(|| bad("it has no host".into()))?;
+    let port = url.port_or_known_default().unwrap_or(443);
+    guard::resolve(host, port, settings.allow_private)
+        .await
+        .map_err(bad)?;
+    Ok(url)
+}
+
+/// An email address as given, checked (only where the host has an SMTP relay).
+pub fn check_email(text: &str, settings: &Settings) -> Result<String, TableError> {
+    if settings.smtp.is_none() {
+        return Err(TableError::malformed(
+            "this server sends no email (its host has not set up an SMTP relay); use a webhook",
+        ));
+    }
+    let text = text.trim();
+    if text.len() > 254 {
+        return Err(TableError::malformed(
+            "an email address is at most 254 characters",
+        ));
+    }
+    lettre::Address::from_str(text)
+        .map_err(|e| TableError::malformed(format!("this is not an email address: {e}")))?;
+    Ok(text.to_string())
+}
+
+/// A handle as given: what the table channel writes to mention the player (`<@123456>` on
+/// Discord, `<@U0123>` on Slack, or a plain `@name`). Mentions of everyone or of a role are
+/// refused: a handle pings one person.
+pub fn check_handle(text: &str) -> Result<String, TableError> {
+    let text = text.trim();
+    let allowed = |c: char| c.is_alphanumeric() || "<>@!#:_.-".contains(c);
+    let lower = text.to_lowercase();
+    if text.is_empty() || text.chars().count() > HANDLE_LIMIT || !text.chars().all(allowed) {
+        return Err(TableError::malformed(format!(
+            "a handle is 1 to {HANDLE_LIMIT} letters, digits or <>@!#:_.- (such as <@123456> or @ada)"
+        )));
+    }
+    if lower.contains("everyone") || lower.contains("here") || text.contains("<!") {
+        return Err(TableError::malformed(
+            "a handle mentions one person, not everyone",
+        ));
+    }
+    Ok(text.to_string())
+}
+
+/// A fresh signing key for a JSON webhook (hex).
+pub fn new_signing_key() -> String {
+    new_key()
+}
+
+const COLUMNS: &str =
+    "id, key, kind, format, address, secret, failures, last_error, last_error_at, last_ok_at";
+
+/// Every target of a table.
+pub fn select_all(table: &str) -> Query {
+    const SQL: &str = "SELECT id, key, kind, format, address, secret, failures, last_error, last_error_at, last_ok_at FROM notify_targets WHERE table_id = $1 ORDER BY created_at, id";
+    debug_assert!(SQL.contains(COLUMNS));
+    Query::new(SQL, vec![Arg::Text(table.into())])
+}
+
+/// A row of [`select_all`] read back (a row that no longer parses is skipped).
+pub fn read(row: &Row) -> Option<Target> {
+    let text = |i: usize| row.get(i).map(Cell::text).unwrap_or_default();
+    let int = |i: usize| row.get(i).and_then(Cell::int);
+    Some(Target {
+        id: text(0),
+        key: text(1),
+        kind: text(2).parse().ok()?,
+        format: text(3).parse().ok()?,
+        address: text(4),
+        secret: text(5),
+        failures: int(6).unwrap_or(0),
+        last_error: row.get(7).and_then(Cell::maybe_text),
+        last_error_at: int(8),
+        last_ok_at: int(9),
+    })
+}
+
+/// Store a new target, only while its key still works at the table (a key revoked meanwhile
+/// stores nothing).
+pub fn insert(table: &str, t: &Target, now: i64) -> Query {
+    const SQL: &str = "INSERT INTO notify_targets (table_id, id, key, kind, format, address, secret, created_at) SELECT $1, $2, $3, $4, $5, $6, $7, CAST($8 AS BIGINT) WHERE EXISTS (SELECT 1 FROM links WHERE table_id = $1 AND key = $3)";
+    let args = vec![
+        Arg::Text(table.into()),
+        Arg::Text(t.id.clone()),
+        Arg::Text(t.key.clone()),
+        Arg::Text(t.kind.as_str().into()),
+        Arg::Text(t.format.as_str().into()),
+        Arg::Text(t.address.clone()),
+        Arg::Text(t.secret.clone()),
+        Arg::Int(now),
+    ];
+    Query::new(SQL, args)
+}
+
+/// Remove one target of `key`.
+pub fn delete(table: &str, key: &str, id: &str) -> Query {
+    const SQL: &str = "DELETE FROM notify_targets WHERE table_id = $1 AND key = $2 AND id = $3";
+    Query::new(
+        SQL,
+        vec![
+            Arg::Text(table.into()),
+            Arg::Text(key.into()),
+            Arg::Text(id.into()),
+        ],
+    )
+}
+
+/// Remove every target of one kind of `key` (a new handle or channel replaces the old).
+pub fn delete_kind(table: &str, key: &str, kind: Kind) -> Query {
+    const SQL: &str = "DELETE FROM notify_targets WHERE table_id = $1 AND key = $2 AND kind = $3";
+    let args = vec![
+        Arg::Text(table.into()),
+        Arg::Text(key.into()),
+        Arg::Text(kind.as_str().into()),
+    ];
+    Query::new(SQL, args)
+}
+
+/// Note how a delivery to a target went. (Parameters are numbered in the order they first
+/// appear: SQLite binds them so.)
+pub fn outcome(table: &str, id: &str, error: Option<&str>, now: i64) -> Query {
+    let at = [Arg::Text(table.into()), Arg::Text(id.into())];
+    match error {
+        None => Query::new(
+            "UPDATE notify_targets SET failures = 0, last_ok_at = $1 WHERE table_id = $2 AND id = $3",
+            [Arg::Int(now)].into_iter().chain(at).collect(),
+        ),
+        Some(e) => Query::new(
+            "UPDATE notify_targets SET failures = failures + 1, last_error = $1, last_error_at = $2 WHERE table_id = $3 AND id = $4",
+            [Arg::Text(e.into()), Arg::Int(now)]
+                .into_iter()
+                .chain(at)
+                .collect(),
+        ),
+    }
+}
+
+/// A fresh target's id.
+pub fn new_id() -> String {
+    new_key()[..12].to_string()
+}

@@ -1,0 +1,195 @@
+//! Notification rows on both backends (issue 31): targets are stored beside the table, read by
+//! every node, removed with their key and with the table; a due timer fires once however many
+//! nodes share the database. Runs against SQLite and, when `CLASH_TEST_POSTGRES` is set,
+//! PostgreSQL.
+
+#[path = "common/client.rs"]
+#[allow(dead_code)]
+mod client;
+mod common;
+#[path = "common/sinks.rs"]
+#[allow(dead_code)]
+mod sinks;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::StatusCode;
+use clash_server::store::Db;
+use clash_server::store::side::{Arg, Query};
+use clash_server::{Limits, Tables};
+use serde_json::json;
+
+use client::{call_json, catalogue, seat_key, table};
+use sinks::{Receiver, eventually, settings};
+
+fn backends(dir: &tempfile::TempDir) -> Vec<Db> {
+    let mut dbs = vec![Db::Sqlite(dir.path().join("clash.db"))];
+    if let Ok(url) = std::env::var("CLASH_TEST_POSTGRES")
+        && !url.is_empty()
+    {
+        dbs.push(Db::Postgres(url));
+    }
+    dbs
+}
+
+async fn node(db: &Db) -> (Router, Arc<Tables>) {
+    let limits = Limits {
+        notify: settings(None),
+        ..Limits::default()
+    };
+    let tables = clash_server::open_db(db, catalogue(), limits)
+        .await
+        .unwrap();
+    tokio::spawn(tables.clone().follow());
+    tables.start_notify();
+    (clash_server::app(tables.clone()), tables)
+}
+
+/// How many rows of `side` (a notification table) the table `id` has.
+async fn rows(tables: &Tables, side: &'static str, id: &str) -> usize {
+    let sql = match side {
+        "targets" => "SELECT id FROM notify_targets WHERE table_id = $1",
+        "log" => "SELECT id FROM notify_log WHERE table_id = $1",
+        _ => "SELECT seat FROM notify_waits WHERE table_id = $1",
+    };
+    let query = Query::new(sql, vec![Arg::Text(id.into())]);
+    tables.store().select(query).await.unwrap().len()
+}
+
+#[tokio::test]
+async fn targets_are_shared_by_nodes_and_go_with_their_key_and_their_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let hooks = Receiver::start().await;
+    for db in backends(&dir) {
+        let (app, tables) = node(&db).await;
+        let t = table(&app).await;
+        let uri = format!("/api/tables/{}/notify/targets?key={}", t.id, t.p1);
+        let hook = json!({"kind": "webhook", "format": "slack", "address": hooks.url(&t.id)});
+        let (status, made) = call_json(&app, "POST", &uri, Some(hook)).await;
+        assert_eq!(status, StatusCode::CREATED, "{db:?}: {made}");
+        // Another node (or the same server after a restart) reads it from the database.
+        let (other, _other_tables) = node(&db).await;
+        let mine = format!("/api/tables/{}/notify?key={}", t.id, t.p1);
+        let (_, seen) = call_json(&other, "GET", &mine, None).await;
+        assert_eq!(seen["targets"][0]["id"], made["id"], "{db:?}: {seen}");
+        let chat = format!("/api/tables/{}/chat?key={}", t.id, t.owner);
+        let (status, _) = call_json(
+            &other,
+            "POST",
+            &chat,
+            Some(json!({"text": "hi", "to": "p1"})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        assert!(
+            eventually(Duration::from_secs(5), || hooks.got(&t.id).len() == 1).await,
+            "{db:?}"
+        );
+        // A new player for the seat: the old key's targets go in the same transaction.
+        let new_p1 = seat_key(&app, &t.id, &t.owner, "p1").await;
+        assert_eq!(rows(&tables, "targets", &t.id).await, 0, "{db:?}");
+        let (status, _) = call_json(
+            &app,
+            "GET",
+            &format!("/api/tables/{}/notify?key={new_p1}", t.id),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(
+            rows(&tables, "log", &t.id).await >= 1,
+            "{db:?}: the delivery was logged"
+        );
+        let (status, _) = call_json(
+            &app,
+            "DELETE",
+            &format!("/api/tables/{}?key={}", t.id, t.owner),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::NO_CONTENT, "{db:?}");
+        assert_eq!(
+            rows(&tables, "log", &t.id).await,
+            0,
+            "{db:?}: gone with the table"
+        );
+        assert_eq!(rows(&tables, "waits", &t.id).await, 0, "{db:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_due_timer_fires_once_however_many_nodes_look() {
+    let dir = tempfile::tempdir().unwrap();
+    let hooks = Receiver::start().await;
+    for db in backends(&dir) {
+        let (app, _a) = node(&db).await;
+        let (_other, _b) = node(&db).await;
+        let t = table(&app).await;
+        let uri = format!("/api/tables/{}/notify/targets?key={}", t.id, t.owner);
+        let hook = json!({"kind": "webhook", "format": "json", "address": hooks.url(&t.id)});
+        call_json(&app, "POST", &uri, Some(hook)).await;
+        let rule = json!({"clock": {"mode": "deadline", "seconds": 1}, "on_expiry": "alert_gm"});
+        let uri = format!("/api/tables/{}/clock?key={}", t.id, t.owner);
+        let (status, _) = call_json(&app, "POST", &uri, Some(rule)).await;
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        let alerts = || {
+            hooks
+                .got(&t.id)
+                .iter()
+                .flat_map(|g| g.body["events"].as_array().cloned().unwrap_or_default())
+                .count()
+        };
+        assert!(
+            eventually(Duration::from_secs(5), || alerts() == 2).await,
+            "{db:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        assert_eq!(
+            alerts(),
+            2,
+            "{db:?}: one alert for each of p1 and p2, from one node"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_copied_table_keeps_its_targets_and_clocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let source_db = Db::Sqlite(dir.path().join("old.db"));
+    let (old, old_tables) = node(&source_db).await;
+    let t = table(&old).await;
+    let uri = format!("/api/tables/{}/notify/targets?key={}", t.id, t.p1);
+    let hook = json!({"kind": "webhook", "format": "json", "address": "http://127.0.0.1:9/hook"});
+    let (status, made) = call_json(&old, "POST", &uri, Some(hook)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let rule = json!({"clock": {"mode": "budget", "seconds": 3600}});
+    let clock = format!("/api/tables/{}/clock?key={}", t.id, t.owner);
+    assert_eq!(
+        call_json(&old, "POST", &clock, Some(rule)).await.0,
+        StatusCode::NO_CONTENT
+    );
+    for _ in 0..100 {
+        if rows(&old_tables, "waits", &t.id).await > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let source = source_db.open().await.unwrap();
+    for db in backends(&dir) {
+        let target = db.open().await.unwrap();
+        clash_server::store::copy(&source, &target).await.unwrap();
+        let (new, new_tables) = node(&db).await;
+        assert_eq!(
+            rows(&new_tables, "waits", &t.id).await,
+            2,
+            "{db:?}: p1 and p2 wait"
+        );
+        let mine = format!("/api/tables/{}/notify?key={}", t.id, t.p1);
+        let (_, seen) = call_json(&new, "GET", &mine, None).await;
+        assert_eq!(seen["targets"][0]["id"], made["id"], "{db:?}: {seen}");
+        assert_eq!(seen["targets"][0]["secret"], made["secret"], "{db:?}");
+    }
+}
