@@ -1,5 +1,5 @@
 // The test vectors of docs/verification.md, rebuilt with the page's verifier (verify.js): each
-// block must appear in the spec exactly, as crates/clash-server/tests/verification_doc.rs
+// block must appear in the spec exactly, as crates/server-tests/tests/it/verification_doc.rs
 // requires of the server's own code. The example record verifies in both verifiers, and the
 // page's ChaCha20 agrees with OpenSSL's (RFC 8439 with a zero nonce).
 import { test } from 'node:test';

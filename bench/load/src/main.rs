@@ -41,7 +41,7 @@
 //! cargo run --release -p clash-load -- --stored 100000
 //! ```
 
-#[path = "../../../crates/clash-server/tests/common/mod.rs"]
+#[path = "../../../crates/server-tests/tests/it/common/mod.rs"]
 mod sealed;
 
 mod attack;

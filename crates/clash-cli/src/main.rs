@@ -76,7 +76,8 @@ enum Command {
         #[arg(long, env = "CLASH_DB", default_value = "clash.db")]
         db: String,
         #[command(flatten)]
-        limits: serve::LimitArgs,
+        // Boxed: the limits are most of the command line, and only `serve` carries them.
+        limits: Box<serve::LimitArgs>,
     },
     /// Look after the database: bring its schema up to date, or copy every table to another
     /// database (from a SQLite file to PostgreSQL, say).
@@ -103,7 +104,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Run { file, json } => run::run(&file, json),
-        Command::Serve { addr, db, limits } => serve::serve(addr, &db, limits),
+        Command::Serve { addr, db, limits } => serve::serve(addr, &db, *limits),
         Command::Db(args) => db::db(args),
         Command::Odds(_) => family(Family::Odds),
         Command::Solve(args) => match solve::solve(&args) {

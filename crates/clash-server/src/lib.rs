@@ -176,13 +176,6 @@ impl Options {
     }
 }
 
-/// Serve the catalogue's rulesets at `addr` with the database at `db` until Ctrl-C or SIGTERM.
-///
-/// Prints the address to open once the socket is listening.
-pub async fn serve(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
-    serve_with(Options::new(addr, db), clash_catalogue::rulesets()).await
-}
-
 /// A line for whoever reads standard output; a closed pipe (`clash serve | head -1`) must not
 /// stop the server, so a failed write is ignored (`println!` would panic).
 fn say(line: std::fmt::Arguments) {
@@ -190,16 +183,9 @@ fn say(line: std::fmt::Arguments) {
     let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
 
-/// [`serve`] with a chosen list of rulesets (tests and benchmarks add their own).
-pub async fn serve_rulesets(
-    addr: SocketAddr,
-    db: &Path,
-    catalogue: Vec<RulesetEntry>,
-) -> Result<(), BoxError> {
-    serve_with(Options::new(addr, db), catalogue).await
-}
-
-/// Serve with everything chosen.
+/// Serve `catalogue` (the rulesets the caller offers: `clash serve` passes Clash's catalogue, tests
+/// and benchmarks their own) as `options` say, until Ctrl-C or SIGTERM. Prints the address to
+/// open once the socket is listening.
 pub async fn serve_with(options: Options, catalogue: Vec<RulesetEntry>) -> Result<(), BoxError> {
     init_logging(options.log);
     let tables = open_db(&options.db, catalogue, options.limits.clone()).await?;
@@ -294,20 +280,6 @@ async fn stop_signal() {
     {
         let _ = interrupt.await;
     }
-}
-
-/// [`serve`] on a fresh multi-threaded runtime, for callers without one (the CLI).
-pub fn serve_blocking(addr: SocketAddr, db: &Path) -> Result<(), BoxError> {
-    serve_blocking_with(Options::new(addr, db), clash_catalogue::rulesets())
-}
-
-/// [`serve_rulesets`] on a fresh multi-threaded runtime.
-pub fn serve_blocking_rulesets(
-    addr: SocketAddr,
-    db: &Path,
-    catalogue: Vec<RulesetEntry>,
-) -> Result<(), BoxError> {
-    serve_blocking_with(Options::new(addr, db), catalogue)
 }
 
 /// [`serve_with`] on a fresh multi-threaded runtime.

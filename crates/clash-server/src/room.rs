@@ -14,7 +14,7 @@ use crate::presence::Presence;
 use crate::snapshot::Snapshot;
 
 /// A seat by name.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Named {
     pub seat: Seat,
@@ -22,7 +22,7 @@ pub struct Named {
 }
 
 /// Whose move it is, for this viewer.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Turn {
     /// The seats the game waits on, by name.
@@ -40,7 +40,7 @@ pub struct Turn {
 }
 
 /// One seat of the table: who it is, who holds it, and whether they have the table open.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Person {
     pub seat: Seat,
@@ -50,7 +50,7 @@ pub struct Person {
 }
 
 /// What the GM may take back now.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct UndoOffer {
     /// The command that would be taken back, if any may be.
@@ -61,7 +61,7 @@ pub struct UndoOffer {
 }
 
 /// The room around the game, for one viewer.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct RoomView {
     /// The name this viewer goes by ("Ada", "the GM", "a spectator").

@@ -10,7 +10,7 @@ use crate::play::Play;
 use crate::store::{LinkChange, LinkStatus, StoredLink};
 
 /// Who holds a seat, as everyone may know it.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Holder {
@@ -28,7 +28,7 @@ pub enum Holder {
 }
 
 /// One seat of the table and who holds it.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct SeatInfo {
     pub seat: Seat,

@@ -79,7 +79,7 @@ pub struct Snapshot {
 
 /// One line of the table log as one viewer sees it: a game event (`event`) or a table event
 /// (`table`), told in words.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SeenEntry {
     /// Position in the table log; clients resume after the last one they saw.
@@ -95,7 +95,7 @@ pub struct SeenEntry {
 }
 
 /// Verifiable chance, as everyone may see it.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Fairness {
     /// `clash-chance-v1`, or `legacy` for a table created before verifiable chance.
@@ -114,7 +114,7 @@ pub struct Fairness {
 }
 
 /// The answer's note about a command.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Receipt {
     /// The command's number at the table.

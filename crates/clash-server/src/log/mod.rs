@@ -72,7 +72,7 @@ pub enum Sender {
 }
 
 /// How a table's chance is made.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Chance {
     /// Verifiable: see `clash_core::command_seed`.
@@ -85,7 +85,7 @@ pub enum Chance {
 }
 
 /// Something that happened at the table, outside the game's rules. Every seat sees these.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TableEvent {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 pub const LONGEST_SECONDS: u64 = 28 * 24 * 3600;
 
 /// A clock that runs out.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "mode", rename_all = "snake_case")]
 pub enum Clock {
@@ -19,7 +19,7 @@ pub enum Clock {
 }
 
 /// What the table does when a seat's clock runs out.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Expiry {
@@ -34,7 +34,7 @@ pub enum Expiry {
 }
 
 /// The GM's clock settings.
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClockRule {

@@ -24,11 +24,13 @@ pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
         .route("/assets/panel/{file}", get(panel_asset))
 }
 
-#[cfg(test)]
-mod requests;
+/// What the pages send and read, described for TypeScript (the `ts` feature, for the tests
+/// that generate and check the declarations).
+#[cfg(feature = "ts")]
+pub mod requests;
 mod table;
-#[cfg(test)]
-mod types;
+#[cfg(feature = "ts")]
+pub mod types;
 
 use axum::response::{Html, IntoResponse, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};

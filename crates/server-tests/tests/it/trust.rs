@@ -1,15 +1,10 @@
 //! Secrets against every seat (the GM's included), seat changes in the public log, idempotent
 //! commands, the table's record and its verification, and databases from before the log.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use client::*;
+use crate::client::*;
 
 fn commands_uri(t: &Table, key: &str) -> String {
     format!("/api/tables/{}/commands?key={key}", t.id)

@@ -3,21 +3,16 @@
 //! `src/pages/types.rs`) is checked here against real updates: every field a page is sent is
 //! declared, and every declared field is sent (optional ones where they apply).
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use std::collections::BTreeSet;
 
 use axum::http::StatusCode;
 use serde_json::Value;
 
-use client::*;
+use crate::client::*;
 
 /// The fields `Update.ts` declares, and which of them are optional (`name?:`).
 fn declared() -> (BTreeSet<String>, BTreeSet<String>) {
-    let text = include_str!("../src/assets/types/Update.ts");
+    let text = include_str!("../../../clash-server/src/assets/types/Update.ts");
     let body = &text[text.find("= {").expect("Update is an object type") + 3..];
     // The fields' doc comments may hold anything: leave them out.
     let mut code = String::new();

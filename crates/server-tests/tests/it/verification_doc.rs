@@ -12,8 +12,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde_json::Value;
 
-const SPEC: &str = include_str!("../../../docs/verification.md");
-const EXAMPLE: &str = include_str!("../../../docs/verification-example.json");
+const SPEC: &str = include_str!("../../../../docs/verification.md");
+const EXAMPLE: &str = include_str!("../../../../docs/verification-example.json");
 
 /// The canonical-JSON vector's input (the spec shows it, and its canonical form).
 const CANONICAL_INPUT: &str = r#"{"b":[1.0,1e2,-0,0.5,1e21,1.5e-7,1e-5,1e15,1e16,123.456,18446744073709551615,18446744073709551616,-9223372036854775808,-9223372036854775809,3E-10,2.5e+3],"a":"é\u00e9\u0001\t/\\\"","B":null,"é":true,"z":{"y":[],"x":{}}}"#;

@@ -6,15 +6,12 @@
 //! server: their strong play commits "apple", their casual play "pear", so the log tells which
 //! one acted.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use std::path::Path;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::client::{call_json, claim, invite, seat_key};
+use crate::common::SealedDuel;
 use axum::Router;
 use axum::http::StatusCode;
 use clash_core::{
@@ -22,8 +19,6 @@ use clash_core::{
     play_seat,
 };
 use clash_server::{Limits, Tables};
-use client::{call_json, claim, invite, seat_key};
-use common::SealedDuel;
 use serde_json::{Value, json};
 
 /// The sealed duel's test bot: strong commits "apple", casual "pear"; it remembers every
@@ -38,11 +33,11 @@ impl SeatBot<SealedDuel> for Spy {
         table: &SeatTable<SealedDuel>,
         budget: Budget,
         _rng: &mut dyn Randomness,
-    ) -> Option<common::Command> {
+    ) -> Option<crate::common::Command> {
         self.seen.lock().unwrap().push(table.to_json());
         let word = if budget.work == 0 { "pear" } else { "apple" };
         (table.to_act() && table.seat != Seat::Gm)
-            .then(|| common::Command::Commit { word: word.into() })
+            .then(|| crate::common::Command::Commit { word: word.into() })
     }
 }
 

@@ -4,18 +4,13 @@
 //! whose move it is, the names of the people, the text picture — is checked for seat ids,
 //! indices, bracketed lists and Rust debug text.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use std::collections::BTreeMap;
 
 use axum::Router;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use client::{call_json, claim, invite};
+use crate::client::{call_json, claim, invite};
 
 /// The first raw token in `text`, if any: a seat id (`p1`), `party 0`, an index list (`[3]`),
 /// Rust's `Some(` / `None`, an enum in parentheses (`(Npc)`), `type:` or JSON's `null`.

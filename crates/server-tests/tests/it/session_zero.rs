@@ -5,17 +5,12 @@
 //! — surviving a restart, and verified from its record by `clash verify`. NPCs stay the GM's
 //! alone throughout.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use axum::Router;
 use axum::http::StatusCode;
 use clash_server::export::verify;
 use serde_json::{Value, json};
 
-use client::{call, call_json, claim, invite, log_len};
+use crate::client::{call, call_json, claim, invite, log_len};
 
 struct Server {
     app: Router,

@@ -3,14 +3,6 @@
 //! nodes share the database. Runs against SQLite and, when `CLASH_TEST_POSTGRES` is set,
 //! PostgreSQL.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-#[path = "common/sinks.rs"]
-#[allow(dead_code)]
-mod sinks;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,8 +13,8 @@ use clash_server::store::side::{Arg, Query};
 use clash_server::{Limits, Tables};
 use serde_json::json;
 
-use client::{call_json, catalogue, seat_key, table};
-use sinks::{Receiver, eventually, settings};
+use crate::client::{call_json, catalogue, seat_key, table};
+use crate::sinks::{Receiver, eventually, settings};
 
 fn backends(dir: &tempfile::TempDir) -> Vec<Db> {
     let mut dbs = vec![Db::Sqlite(dir.path().join("clash.db"))];

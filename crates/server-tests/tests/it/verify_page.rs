@@ -2,14 +2,9 @@
 //! verifier and the Fair dice card's glue before the page script (which announces each update
 //! to them), for every kind of link, and both scripts are served.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use axum::http::StatusCode;
 
-use client::*;
+use crate::client::*;
 
 #[tokio::test]
 async fn every_table_page_loads_its_own_verifier_before_the_page_script() {

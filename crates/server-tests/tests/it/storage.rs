@@ -2,11 +2,6 @@
 //! `CLASH_TEST_POSTGRES` names a PostgreSQL database (the test script starts a throw-away one),
 //! against PostgreSQL too. Two `Tables` on one database stand for two server nodes.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,7 +12,7 @@ use clash_server::log::Entry;
 use clash_server::store::{Db, SCHEMA_VERSIONS, Store, StoredCommand, Write};
 use serde_json::{Value, json};
 
-use client::*;
+use crate::client::*;
 
 /// A fresh SQLite file, and the PostgreSQL database of `CLASH_TEST_POSTGRES` when it is set.
 fn backends(dir: &tempfile::TempDir) -> Vec<Db> {

@@ -13,11 +13,6 @@
 //! secret guard of the server's executor). Pages are checked like views. No key ever receives
 //! the server secret before the end.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use std::collections::HashMap;
 
 use axum::Router;
@@ -26,7 +21,7 @@ use clash_core::{AnyGame, Seat, Viewer};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use client::{Sse, call, call_json};
+use crate::client::{Sse, call, call_json};
 
 #[derive(Debug, Clone)]
 enum Action {

@@ -2,15 +2,10 @@
 //! the GM's undo (a table event, replayed and verified), rename, archive and delete — over
 //! HTTP, and across a restart of the server.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
+use crate::client::*;
 use axum::Router;
 use axum::http::StatusCode;
 use clash_server::export::verify;
-use client::*;
 use serde_json::{Value, json};
 
 async fn post(app: &Router, t: &Table, path: &str, key: &str, body: Value) -> (StatusCode, Value) {

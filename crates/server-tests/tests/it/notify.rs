@@ -4,14 +4,6 @@
 //! addresses are refused unless the host allows a LAN; no redirect is followed; nothing is sent
 //! once the table is archived; targets survive a restart and go with a revoked seat.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-#[path = "common/sinks.rs"]
-#[allow(dead_code)]
-mod sinks;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,8 +14,8 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-use client::{Table, call_json, catalogue, send, table};
-use sinks::{Receiver, SmtpSink, eventually, settings};
+use crate::client::{Table, call_json, catalogue, send, table};
+use crate::sinks::{Receiver, SmtpSink, eventually, settings};
 
 const SOON: Duration = Duration::from_secs(5);
 
@@ -54,7 +46,7 @@ async fn whisper(app: &Router, t: &Table, text: &str, to: &str) {
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
 }
 
-fn kinds(got: &sinks::Got) -> Vec<String> {
+fn kinds(got: &crate::sinks::Got) -> Vec<String> {
     got.body["events"]
         .as_array()
         .map(|e| {
@@ -358,7 +350,7 @@ async fn targets_survive_a_restart_and_go_with_a_revoked_seat() {
     let uri = format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner);
     let (status, _) = call_json(&app, "DELETE", &uri, None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let new_p1 = client::seat_key(&app, &t.id, &t.owner, "p1").await;
+    let new_p1 = crate::client::seat_key(&app, &t.id, &t.owner, "p1").await;
     let (_, mine) = call_json(
         &app,
         "GET",

@@ -11,22 +11,14 @@
 //! per key and per table; a table that left memory comes back from its log identical; start-up
 //! reads no table.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-#[path = "common/wire.rs"]
-#[allow(dead_code)]
-mod wire;
-
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use crate::wire::*;
 use clash_server::Limits;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpSocket, TcpStream};
-use wire::*;
 
 /// Limits small enough to reach in a test, generous where a test does not aim at them.
 fn limits() -> Limits {

@@ -3,14 +3,9 @@
 //! still reads back as JSON holding the text unchanged, the text shows as text, and no element
 //! is added to the page. Before, a line holding `<!--` broke every page of its table for good.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
+use crate::client::{call, call_json, claim, invite, server};
 use axum::Router;
 use axum::http::StatusCode;
-use client::{call, call_json, claim, invite, server};
 use proptest::prelude::*;
 use scraper::{Html, Selector};
 use serde_json::{Value, json};

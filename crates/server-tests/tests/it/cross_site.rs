@@ -5,11 +5,6 @@
 //! it was; the same requests from the server's own pages, and from programs that are not
 //! browsers, still work.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use std::path::Path;
 
 use axum::body::Body;
@@ -20,7 +15,7 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
-use client::*;
+use crate::client::*;
 
 /// The host the in-process requests name.
 const HOST: &str = "clash.test";
@@ -29,7 +24,7 @@ const HOST: &str = "clash.test";
 /// route its handlers), the web UI's from the `.route("…", …)` calls in the server's source.
 fn routes() -> Vec<String> {
     let mut paths = Vec::new();
-    let mut files = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    let mut files = vec![Path::new(crate::SERVER).join("src")];
     while let Some(path) = files.pop() {
         if path.is_dir() {
             files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));

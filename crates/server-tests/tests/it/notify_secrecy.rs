@@ -4,14 +4,6 @@
 //! only of what a spectator sees, with players named by their handles. No payload carries a key
 //! or, before the end, the server secret.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-#[path = "common/sinks.rs"]
-#[allow(dead_code)]
-mod sinks;
-
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
@@ -20,8 +12,8 @@ use clash_server::Limits;
 use proptest::prelude::*;
 use serde_json::json;
 
-use client::{call_json, seat_key};
-use sinks::{Receiver, settings};
+use crate::client::{call_json, seat_key};
+use crate::sinks::{Receiver, settings};
 
 #[derive(Debug, Clone)]
 enum Action {

@@ -1,18 +1,13 @@
 //! What an operator and a GM rely on: headers on every answer, metrics, replacing the shared
 //! links, deleting a table, live pushes that carry only what changed, and schema upgrades.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use client::*;
+use crate::client::*;
 
 /// The headers of a GET.
 async fn headers_of(app: &axum::Router, uri: &str) -> axum::http::HeaderMap {

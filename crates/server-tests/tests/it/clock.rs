@@ -3,17 +3,10 @@
 //! clock that runs out does what the GM chose (a casual bot move for the seat, or an alert to
 //! the GM); and timers survive a restart.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-#[path = "common/sinks.rs"]
-#[allow(dead_code)]
-mod sinks;
-
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::common::SealedDuel;
 use axum::Router;
 use axum::http::StatusCode;
 use clash_core::{
@@ -21,11 +14,10 @@ use clash_core::{
     play_seat,
 };
 use clash_server::{Limits, Tables};
-use common::SealedDuel;
 use serde_json::{Value, json};
 
-use client::{Table, call_json, game_lines, send, table};
-use sinks::{Receiver, eventually, settings};
+use crate::client::{Table, call_json, game_lines, send, table};
+use crate::sinks::{Receiver, eventually, settings};
 
 /// Casual play commits "pear".
 struct Pear;
@@ -36,8 +28,8 @@ impl SeatBot<SealedDuel> for Pear {
         table: &SeatTable<SealedDuel>,
         _budget: Budget,
         _rng: &mut dyn Randomness,
-    ) -> Option<common::Command> {
-        (table.to_act() && table.seat != Seat::Gm).then(|| common::Command::Commit {
+    ) -> Option<crate::common::Command> {
+        (table.to_act() && table.seat != Seat::Gm).then(|| crate::common::Command::Commit {
             word: "pear".into(),
         })
     }
@@ -209,7 +201,7 @@ async fn a_clock_that_runs_out_lets_a_bot_make_a_casual_move() {
     );
     let uri = format!("/api/tables/{}/export?key={}", t.id, t.owner);
     let (_, record) = call_json(&app, "GET", &uri, None).await;
-    let report = clash_server::export::verify(&record, &client::catalogue(), &[]);
+    let report = clash_server::export::verify(&record, &crate::client::catalogue(), &[]);
     assert!(report.ok(), "{report:?}");
 }
 

@@ -1,10 +1,5 @@
 //! Every endpoint, in process, through `tower::ServiceExt::oneshot`, against a test ruleset.
 
-#[path = "common/client.rs"]
-#[allow(dead_code)]
-mod client;
-mod common;
-
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use clash_core::{AnyGame, ChanceInputs, DerivedRandomness, RulesetEntry, Seat};
@@ -12,8 +7,8 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use client::*;
-use common::SealedDuel;
+use crate::client::*;
+use crate::common::SealedDuel;
 
 #[tokio::test]
 async fn health_answers_when_the_database_is_reachable() {
@@ -90,7 +85,7 @@ async fn openapi_document_describes_every_endpoint() {
 /// through the documented router (pages, assets and the document itself are the web UI's).
 #[test]
 fn every_api_route_is_registered_through_the_documented_router() {
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = std::path::Path::new(crate::SERVER).join("src");
     let mut plain = vec![];
     let mut stack = vec![src];
     while let Some(dir) = stack.pop() {
