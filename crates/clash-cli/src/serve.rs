@@ -38,6 +38,11 @@ pub struct LimitArgs {
     /// front passes the server another Host: pages' changes must come from it.
     #[arg(long, env = "CLASH_PUBLIC_URL", value_parser = Origin::parse)]
     public_url: Option<Origin>,
+    /// Also offer the example rulesets (games that show how a ruleset plugs in, not games for
+    /// an evening): in the lobby, the API and new tables. Without it the server knows nothing
+    /// of them. As a variable, CLASH_EXAMPLES=1 (0, false, no, off or empty leave them out).
+    #[arg(long, env = "CLASH_EXAMPLES", value_parser = clap::builder::FalseyValueParser::new())]
+    examples: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -72,7 +77,7 @@ pub fn serve(addr: SocketAddr, db: &str, args: LimitArgs) -> ExitCode {
         limits.bot_think = std::time::Duration::from_millis(ms);
     }
     limits.public_origin = args.public_url;
-    match clash_server::serve_blocking_with(options, clash_catalogue::rulesets()) {
+    match clash_server::serve_blocking_with(options, clash_catalogue::served(args.examples)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("clash serve: {e}");
