@@ -11,6 +11,7 @@ pub fn rulesets() -> Vec<RulesetEntry> {
         // forms, board, and with its `analysis` feature its bots, odds in play and `clash`
         // subcommands).
         iron_triangle::entry(),
+        morra::entry(),
         nd_tourists::entry(),
         triforce::entry(),
         wicked_age::entry(),
