@@ -5,6 +5,9 @@
 # npm packages when node_modules is missing, builds the clash binary, starts it on a free
 # loopback port with a throw-away database, runs `node --test`, and always stops the server.
 # Screenshots go to e2e/artifacts/ (git-ignored), with the server's log.
+#
+# The tests are e2e/tests/*.test.mjs and every game crate's own, crates/*/e2e/*.test.mjs (which
+# import ../../../e2e/lib.mjs); the server offers the example rulesets too (--examples).
 set -euo pipefail
 cd "$(dirname "$0")"
 E2E="$(pwd)"
@@ -31,7 +34,7 @@ BIN="$TARGET_DIR/debug/clash"
 mkdir -p artifacts
 TMP="$(mktemp -d)"
 PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-"$BIN" serve --addr "127.0.0.1:$PORT" --db "$TMP/e2e.db" >artifacts/server.log 2>&1 &
+"$BIN" serve --examples --addr "127.0.0.1:$PORT" --db "$TMP/e2e.db" >artifacts/server.log 2>&1 &
 SERVER=$!
 stop_server() {
   kill "$SERVER" 2>/dev/null || true
@@ -53,4 +56,5 @@ for _ in $(seq 1 100); do
 done
 
 echo "e2e: testing against $CLASH_URL"
-node --test --test-concurrency=1 "$E2E"/tests/
+shopt -s nullglob
+node --test --test-concurrency=1 "$E2E"/tests/*.test.mjs "$ROOT"/crates/*/e2e/*.test.mjs

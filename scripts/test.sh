@@ -25,7 +25,7 @@ fi
 # The page scripts against the TypeScript declarations generated from the Rust types (which
 # `cargo test` below checks are up to date): tsc --checkJs, with TypeScript from e2e's packages.
 echo "== page types"
-(cd e2e && { [ -x node_modules/.bin/tsc ] || npm ci --no-audit --no-fund; } && node_modules/.bin/tsc -p .)
+(cd e2e && { [ -x node_modules/.bin/tsc ] || npm ci --no-audit --no-fund; } && node typecheck.mjs)
 
 echo "== cargo test"
 cargo test --workspace --locked -j2

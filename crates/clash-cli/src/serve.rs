@@ -38,6 +38,11 @@ pub struct LimitArgs {
     /// front passes the server another Host: pages' changes must come from it.
     #[arg(long, env = "CLASH_PUBLIC_URL", value_parser = Origin::parse)]
     public_url: Option<Origin>,
+    /// Also offer the example rulesets (games that show how a ruleset plugs in, not games for
+    /// an evening): in the lobby, the API and new tables. Without it the server knows nothing
+    /// of them. As a variable, CLASH_EXAMPLES=1 (0, false, no, off or empty leave them out).
+    #[arg(long, env = "CLASH_EXAMPLES", value_parser = clap::builder::FalseyValueParser::new())]
+    examples: bool,
     #[command(flatten)]
     notify: NotifyArgs,
 }
@@ -109,7 +114,7 @@ pub fn serve(addr: SocketAddr, db: &str, args: LimitArgs) -> ExitCode {
     // Notifications link to the pages at the same public address.
     limits.notify.public_url = limits.public_origin.as_ref().map(ToString::to_string);
     args.notify.apply(&mut limits.notify);
-    match clash_server::serve_blocking_with(options, clash_catalogue::rulesets()) {
+    match clash_server::serve_blocking_with(options, clash_catalogue::served(args.examples)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("clash serve: {e}");

@@ -36,6 +36,10 @@ pub struct RulesetEntry {
     /// The subcommands the ruleset adds to the `clash` command.
     #[cfg(feature = "cli")]
     pub commands: crate::cli::Commands,
+    /// An example of how a game plugs in rather than a game to offer players: a server lists it
+    /// in its lobby and makes tables of it only when examples are enabled (`clash serve
+    /// --examples`); the `clash` command's analyses offer it always.
+    pub example: bool,
 }
 
 impl RulesetEntry {
@@ -53,6 +57,12 @@ impl RulesetEntry {
     /// The same entry with bots that can take a seat, played by `bots`.
     pub fn with_bots(mut self, bots: BotFn) -> Self {
         self.bots = Some(bots);
+        self
+    }
+
+    /// The same entry marked as an example ([`RulesetEntry::example`]).
+    pub fn as_example(mut self) -> Self {
+        self.example = true;
         self
     }
 
@@ -80,6 +90,7 @@ impl RulesetEntry {
             forms: None,
             #[cfg(feature = "cli")]
             commands: crate::cli::Commands::default(),
+            example: false,
         }
     }
 

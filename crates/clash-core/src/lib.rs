@@ -22,7 +22,9 @@
 //!
 //! * [`cli`] (feature `cli`): the subcommands a ruleset adds to the `clash` command;
 //! * [`testkit`] (feature `testkit`): the laws every ruleset keeps, checked over its setups and
-//!   random play, for the engines' tests.
+//!   random play, for the engines' tests;
+//! * [`ts`] (feature `ts`): the TypeScript declarations a game crate keeps of its view and
+//!   command, checked against the Rust types.
 //!
 //! The kernel does no I/O.
 
@@ -43,6 +45,8 @@ pub mod session_zero;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod text;
+#[cfg(feature = "ts")]
+pub mod ts;
 
 pub use bot::{BadStrength, BotError, BotFn, Budget, SeatBot, SeatTable, Strength, play_seat};
 pub use entry::RulesetEntry;
