@@ -231,9 +231,14 @@ fn resolve(play: &Play, who: Who<'_>) -> Result<Actor, TableError> {
         Who::Invite { key: k } => {
             let link = play.link(k).ok_or(TableError::BadKey)?;
             match (link.status, link.role.parse::<Role>()) {
-                (LinkStatus::Invite, Ok(Role::Seat(seat))) => {
-                    Ok(Actor::Invite { key: key(k), seat })
+                (LinkStatus::Invite | LinkStatus::Transfer, Ok(Role::Seat(seat))) => {
+                    Ok(Actor::Invite {
+                        key: key(k),
+                        seat,
+                        moving: link.status == LinkStatus::Transfer,
+                    })
                 }
+                (LinkStatus::Used, _) => Err(TableError::InviteUsed),
                 _ => Err(TableError::conflict(
                     Conflict::NotInvite,
                     "this link is not an unused invite",
@@ -308,9 +313,10 @@ fn control<'a>(
     seat: Seat,
 ) -> Control<'a> {
     let role = seat.to_string();
+    // A tombstone controls nothing: it only says what became of a key.
     let mut keys: Vec<(&str, LinkStatus)> = links
         .iter()
-        .filter(|l| l.role == role)
+        .filter(|l| l.role == role && !l.status.is_tombstone())
         .map(|l| (l.key.as_str(), l.status))
         .collect();
     keys.sort_by_key(|(k, _)| *k);

@@ -34,7 +34,7 @@ pub enum Who<'a> {
     /// A key that acts for a seat now (as `as_seat`, if it asks): a player, or the GM for
     /// their own seat, an NPC or a bot's seat.
     Seat { key: &'a str, as_seat: Option<Seat> },
-    /// An unused invite.
+    /// An unused invite, or a link a seat's player made to move the seat to another device.
     Invite { key: &'a str },
     /// The bot seated in `seat`, run by the server itself.
     Bot(Seat),
@@ -45,8 +45,13 @@ pub enum Who<'a> {
 pub enum Actor {
     /// A link key and what it may do now.
     Key { key: String, access: Access },
-    /// An unused invite for `seat`.
-    Invite { key: String, seat: Seat },
+    /// An unused invite for `seat`, or (`moving`) a link its player made to move the seat to
+    /// another device.
+    Invite {
+        key: String,
+        seat: Seat,
+        moving: bool,
+    },
     /// The bot seated in this seat.
     Bot(Seat),
 }
@@ -256,6 +261,7 @@ pub mod delete;
 pub mod end;
 pub mod hand_back;
 pub mod invite;
+pub mod move_seat;
 pub mod rename;
 pub mod replace_link;
 pub mod revoke;
