@@ -79,10 +79,10 @@ export async function join(page, link) {
 /** Words no page may show anywhere a person reads (each test file may add its own with `ban`). */
 export const BANNED = [
   'p1 has a secret choice', 'has acted since revision', 'you are the GM (GM)',
-  "Your move: your bot plays the NPCs' part", 'action(s)', 'fight(s)', "'s's",
+  "Your move: your bot plays the NPCs' part", 'action(s)', 'fight(s)', "'s's", 'p1 has', 'room 1',
 ];
-/** Patterns no page may show: a seat id as a word. */
-export const BANNED_PATTERNS = [/\bp[0-9]\b/];
+/** Patterns no page may show: a seat id as a word, the log's revision numbers. */
+export const BANNED_PATTERNS = [/\bp[0-9]\b/, /\brevision\b/i];
 /** A rule ID in brackets, where it should be a small link instead (labels, prompts, lines). */
 const BRACKETED_RULE = /\((?:TF|D|IT|WA|ND)-/;
 /** A hex string of 16 digits or more: a seed, a key or a commitment in the log. */

@@ -143,7 +143,8 @@ pub struct Banner {
 
 impl Banner {
     fn yours(&self) -> bool {
-        self.me.is_some_and(|m| self.waiting.iter().any(|w| w.seat == m))
+        self.me
+            .is_some_and(|m| self.waiting.iter().any(|w| w.seat == m))
     }
 
     /// For the GM: the NPC seats waited on that this page does not play already.
@@ -163,7 +164,11 @@ impl Banner {
             .iter()
             .filter(|w| Some(w.seat) != self.me && !(self.gm && w.npc))
             .collect();
-        let played: Vec<String> = rest.iter().filter(|w| w.npc).map(|w| w.name.clone()).collect();
+        let played: Vec<String> = rest
+            .iter()
+            .filter(|w| w.npc)
+            .map(|w| w.name.clone())
+            .collect();
         let gm_too = rest.iter().any(|w| w.seat == Seat::Gm);
         let mut names: Vec<String> = rest
             .iter()
@@ -371,7 +376,11 @@ mod tests {
     #[test]
     fn alternatives_are_told_as_any_of_you() {
         let mut b = banner(
-            vec![waiter(1, "Ada", false), waiter(2, "Bo", false), waiter(3, "Cy", false)],
+            vec![
+                waiter(1, "Ada", false),
+                waiter(2, "Bo", false),
+                waiter(3, "Cy", false),
+            ],
             Some(Seat::Player(2)),
             false,
         );

@@ -57,7 +57,10 @@ fn render(markdown: &str, prefix: &str, demote: usize) -> String {
         if let (None, Event::Text(text), "") = (&heading, &event, prefix) {
             for rule in cited(text) {
                 if anchored.insert(rule.clone()) {
-                    let anchor = format!("<span class=\"rule-anchor\" id=\"{}\"></span>", anchor(&rule));
+                    let anchor = format!(
+                        "<span class=\"rule-anchor\" id=\"{}\"></span>",
+                        anchor(&rule)
+                    );
                     events.insert(block.min(events.len()), Event::InlineHtml(anchor.into()));
                 }
             }

@@ -568,11 +568,14 @@ impl Run {
         let Some(Holder::Player(old)) = self.model.holders.get(&seat).cloned() else {
             let (status, body) =
                 call_json(&self.app, "POST", &self.uri("move-link", &self.owner), None).await;
-            assert_eq!(status, StatusCode::FORBIDDEN, "the GM cannot move a seat: {body}");
+            assert_eq!(
+                status,
+                StatusCode::FORBIDDEN,
+                "the GM cannot move a seat: {body}"
+            );
             return false;
         };
-        let (status, body) =
-            call_json(&self.app, "POST", &self.uri("move-link", &old), None).await;
+        let (status, body) = call_json(&self.app, "POST", &self.uri("move-link", &old), None).await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
         self.seen.push(Seen {
             what: "move link".into(),
@@ -582,8 +585,7 @@ impl Run {
         self.revision = self.log_len().await;
         self.snapshot();
         let link = body["key"].as_str().unwrap();
-        let (status, claimed) =
-            call_json(&self.app, "POST", &self.uri("claim", link), None).await;
+        let (status, claimed) = call_json(&self.app, "POST", &self.uri("claim", link), None).await;
         assert_eq!(status, StatusCode::CREATED, "{claimed}");
         let key = claimed["key"].as_str().unwrap().to_string();
         self.model.holders.insert(seat, Holder::Player(key.clone()));

@@ -34,8 +34,8 @@ impl Operation for Claim {
     /// The same person before and after: an invite's player was chosen when the GM issued it
     /// (the guard looked then, and nobody acts for a seat while its invite is out), and a move
     /// link is made by the seat's own player for their own other device.
-    fn hands_over(&self) -> bool {
-        false
+    fn same_person(&self) -> bool {
+        true
     }
 
     async fn decide(&self, at: &At<'_>) -> Result<Decision<(Seat, String)>, TableError> {

@@ -295,12 +295,13 @@ pub trait Operation: sealed::Sealed + Send + Sync + 'static {
         "change who holds the seat"
     }
 
-    /// Whether a change of the keys that hold a seat gives it to someone else, so the secret
-    /// guard must look at it. True for every operation but one: exchanging an invite for a key
-    /// of one's own changes the key, not the person (the guard looked when the invite was
-    /// issued, and nobody can act for a seat while its invite is out).
-    fn hands_over(&self) -> bool {
-        true
+    /// Whether the change keeps the actor's own seat with the same person: exchanging an invite
+    /// for a key of one's own (the guard looked when the invite was issued, and nobody can act
+    /// for a seat while its invite is out), or a player moving their seat to another device of
+    /// theirs. The secret guard still looks at the change, and lets only that one seat's own
+    /// pending choice go with it; any other seat the change touched would be refused.
+    fn same_person(&self) -> bool {
+        false
     }
 
     /// The client's id for this request: a retry with the same id is answered again, not

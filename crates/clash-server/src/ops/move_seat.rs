@@ -35,9 +35,9 @@ impl Operation for MoveSeat {
     }
 
     /// The seat stays with the same person: only their own page can ask, so a choice they
-    /// have made in secret goes with them (the guard would refuse a move to someone else).
-    fn hands_over(&self) -> bool {
-        false
+    /// have made in secret goes with them. The guard still looks, and exempts this seat alone.
+    fn same_person(&self) -> bool {
+        true
     }
 
     async fn decide(&self, at: &At<'_>) -> Result<Decision<(Seat, String)>, TableError> {
