@@ -61,7 +61,7 @@ function make(prefix) {
     err.setAttribute('role', 'alert');
     err.textContent = memo.errors[key] || '';
     const body = h('div', 'kit-row ' + prefix + '-row');
-    const g = h('div', 'kit-ctl ' + prefix + '-ctl', title ? h('h4', null, title) : null, hint ? h('p', 'hint', hint) : null, body, err);
+    const g = h('div', 'kit-ctl ' + prefix + '-ctl', title ? h('h3', null, title) : null, hint ? h('p', 'hint', hint) : null, body, err);
     g.dataset.control = key;
     return { g, body, err, key };
   }

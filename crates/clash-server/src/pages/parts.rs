@@ -23,7 +23,9 @@ pub fn turn_banner() -> Markup {
 /// The game's board, the player's controls and (folded) the text picture; the GM's JSON drawer.
 pub fn board_card(owner: bool) -> Markup {
     html! {
-        section .card #board-card aria-label="The game" {
+        // The board's own headings (a control's title, a board's sections) sit under this one.
+        section .card #board-card aria-labelledby="board-heading" {
+            h2 .sr-only #board-heading { "The game" }
             div #panel {}
             div #fallback hidden {
                 p .hint #legal-hint {}
