@@ -172,7 +172,8 @@ impl Banner {
         let gm_too = rest.iter().any(|w| w.seat == Seat::Gm);
         let mut names: Vec<String> = rest
             .iter()
-            .filter(|w| !w.npc && !(w.seat == Seat::Gm && !played.is_empty()))
+            // The GM's own seat is named once, with the NPCs it plays, when there are any.
+            .filter(|w| !w.npc && (w.seat != Seat::Gm || played.is_empty()))
             .map(|w| w.name.clone())
             .collect();
         if !played.is_empty() {
