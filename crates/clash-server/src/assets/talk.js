@@ -75,10 +75,10 @@ $('log-card').addEventListener('toggle', () => {
   $('log').scrollTop = $('log').scrollHeight;
 });
 
-for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-filter]'))) {
+for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('button[data-filter]'))) {
   b.addEventListener('click', () => {
     $('log').dataset.filter = b.dataset.filter;
-    for (const o of document.querySelectorAll('[data-filter]')) o.setAttribute('aria-pressed', String(o === b));
+    for (const o of document.querySelectorAll('button[data-filter]')) o.setAttribute('aria-pressed', String(o === b));
     $('log').scrollTop = $('log').scrollHeight;
   });
 }
