@@ -84,7 +84,7 @@ export const BANNED = [
 /** Patterns no page may show: a seat id as a word, the log's revision numbers. */
 export const BANNED_PATTERNS = [/\bp[0-9]\b/, /\brevision\b/i];
 /** A rule ID in brackets, where it should be a small link instead (labels, prompts, lines). */
-const BRACKETED_RULE = /\((?:TF|D|IT|WA|ND)-/;
+const BRACKETED_RULE = /\((?:TF|D|IT|WA|ND)-\d/;
 /** A hex string of 16 digits or more: a seed, a key or a commitment in the log. */
 const HEX = /\b[0-9a-f]{16,}\b/i;
 

@@ -296,7 +296,8 @@ function showTip(el, text) {
   if (!tipBox) {
     tipBox = document.createElement('div');
     tipBox.className = 'kit-tip';
-    tipBox.setAttribute('role', 'tooltip');
+    // Only for the eye: a screen reader hears the same text as the element's own description.
+    tipBox.setAttribute('aria-hidden', 'true');
     document.body.append(tipBox);
   }
   tipBox.textContent = text;
