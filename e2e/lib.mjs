@@ -1,9 +1,13 @@
 // Shared helpers for the browser tests: launching Chromium, creating tables through the lobby,
-// handing out seat links from the GM page, and screenshots.
+// handing out seat links from the GM page, screenshots, and the check every test makes of every
+// page state it reaches (`checkPage`: no words a player would not understand, and axe-core finds
+// nothing to fix).
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import assert from 'node:assert/strict';
 
 export const BASE = process.env.CLASH_URL || 'http://127.0.0.1:8080';
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
@@ -51,6 +55,7 @@ export async function createTable(page, presetText, title, setup) {
   }
   await Promise.all([page.waitForURL(/\/t\//), page.click('#create-form button[type=submit]')]);
   await page.waitForSelector('#status.live');
+  await checkPage(page);
 }
 
 /** On the GM page: make an invite link for `seat` and return it. */
@@ -66,6 +71,66 @@ export async function invite(gmPage, seat) {
 export async function join(page, link) {
   await page.goto(link);
   await page.waitForSelector('#status.live');
+  await checkPage(page);
+}
+
+// ---- What no page may show, and accessibility ----------------------------------------------
+
+/** Words no page may show anywhere a person reads (each test file may add its own with `ban`). */
+export const BANNED = [
+  'p1 has a secret choice', 'has acted since revision', 'you are the GM (GM)',
+  "Your move: your bot plays the NPCs' part", 'action(s)', 'fight(s)', "'s's", 'p1 has', 'room 1',
+];
+/** Patterns no page may show: a seat id as a word, the log's revision numbers. */
+export const BANNED_PATTERNS = [/\bp[0-9]\b/, /\brevision\b/i];
+/** A rule ID in brackets, where it should be a small link instead (labels, prompts, lines). */
+const BRACKETED_RULE = /\((?:TF|D|IT|WA|ND)-\d/;
+/** A hex string of 16 digits or more: a seed, a key or a commitment in the log. */
+const HEX = /\b[0-9a-f]{16,}\b/i;
+
+/** Add words (or patterns) no page may show, for the rest of this test run. */
+export function ban(...more) {
+  for (const m of more) (m instanceof RegExp ? BANNED_PATTERNS : BANNED).push(m);
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Check the page as it stands: none of `banned` (strings or patterns) in the text a person sees
+ * (the rules sheet aside, which quotes rule IDs as the rules write them), no rule ID in brackets
+ * outside it, no long hex string in the log, and no accessibility violation axe-core finds.
+ */
+export async function checkPage(page, { banned = [...BANNED, ...BANNED_PATTERNS], where, axe = true } = {}) {
+  where = where || page.url().replace(/\/t\/\w+\/\w+/, '/t/…');
+  const { text, log } = await page.evaluate(() => {
+    const seen = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const p = t.parentElement;
+      if (!p || p.closest('dialog, pre, textarea, script, style, [hidden]') || !p.checkVisibility()) continue;
+      seen.push(t.data);
+    }
+    return { text: seen.join(' '), log: [...document.querySelectorAll('#log li')].map((li) => li.textContent) };
+  });
+  for (const b of banned) {
+    const found = typeof b === 'string' ? text.indexOf(b) : text.search(b);
+    if (found >= 0) assert.fail(where + ' shows ' + JSON.stringify(String(b)) + ' in: …' + text.slice(Math.max(0, found - 80), found + 80) + '…');
+  }
+  const bracket = text.search(BRACKETED_RULE);
+  if (bracket >= 0) assert.fail(where + ' shows a rule ID in brackets: …' + text.slice(Math.max(0, bracket - 80), bracket + 40) + '…');
+  for (const line of log) assert.doesNotMatch(line, HEX, where + ': a log line holds a hex string: ' + line);
+  if (axe) await checkAxe(page, where);
+}
+
+/** axe-core, injected into the page (evaluated, so the page's CSP does not stop it). */
+export async function checkAxe(page, where) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => v.id + ' (' + v.impact + '): ' + v.help + '\n' + v.nodes.slice(0, 4)
+      .map((n) => '    ' + n.target.join(' ') + ' — ' + (n.failureSummary || '').replace(/\s+/g, ' ').slice(0, 240)).join('\n'));
+  });
+  if (violations.length) assert.fail((where || page.url()) + ': axe-core finds ' + violations.length + ' violation(s):\n' + violations.join('\n'));
 }
 
 /** Wait until the page has received at least `n` game events (table events such as seats
@@ -97,6 +162,7 @@ export async function act(page, selector) {
     || [...document.querySelectorAll('#panel .error')].some((e) => e.textContent !== ''), before);
   const errors = await page.$$eval('#panel .error', (es) => es.map((e) => e.textContent).filter(Boolean));
   if (errors.length) throw new Error(selector + ' was refused: ' + errors.join(' | '));
+  await checkPage(page);
 }
 
 /** What the game's panel says, as text. */
@@ -114,6 +180,7 @@ export async function assertReadable(page) {
 /** Screenshots of the whole page, of the game's panel alone, and of the first screen a person
  * sees when the page scrolls to the board (what a phone shows without scrolling further). */
 export async function shots(page, name) {
+  await checkPage(page);
   await shot(page, name);
   await page.locator('#panel').screenshot({ path: path.join(ARTIFACTS, name + '-panel.png') });
   await page.evaluate(() => document.getElementById('board-card').scrollIntoView());

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import net from 'node:net';
-import { DESKTOP, PHONE } from './lib.mjs';
+import { DESKTOP, PHONE, checkPage } from './lib.mjs';
 
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 
@@ -38,6 +38,7 @@ export async function shotsBoth(page, name) {
   for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await page.setViewportSize(viewport);
     await page.waitForTimeout(150);
+    await checkPage(page, { where: name + ' (' + label + ')' });
     await page.screenshot({ path: path.join(ARTIFACTS, name + '-' + label + '.png'), fullPage: true });
     // What a person sees first, without scrolling.
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -77,6 +78,7 @@ export async function say(page, text, whisper) {
   await page.fill('#chat-text', text);
   await page.press('#chat-text', 'Enter');
   await waitForLine(page, text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  await checkPage(page);
 }
 
 /** The people chips: name → { here, waiting }. */
@@ -100,6 +102,7 @@ export async function act(page, locator, { confirm } = {}) {
     || [...document.querySelectorAll('#panel .error, #legal-error')].some((e) => e.textContent !== ''), before);
   const errors = await page.$$eval('#panel .error, #legal-error', (es) => es.map((e) => e.textContent).filter(Boolean));
   if (errors.length) throw new Error('refused: ' + errors.join(' | '));
+  await checkPage(page);
 }
 
 /** A free loopback port. */
@@ -149,6 +152,7 @@ export async function createAt(page, base, presetText, title) {
   if (title) await page.fill('#title', title);
   await Promise.all([page.waitForURL(/\/t\//), page.click('#create-form button[type=submit]')]);
   await page.waitForSelector('#status.live');
+  await checkPage(page);
 }
 
 /** The spectators' link from the GM's seat list. */

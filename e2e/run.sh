@@ -21,7 +21,7 @@ if [ ! -x /usr/bin/chromium ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 fi
 
-if [ ! -d node_modules/playwright-core ] || [ ! -x node_modules/.bin/tsc ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -x node_modules/.bin/tsc ] || [ ! -d node_modules/axe-core ]; then
   echo "e2e: installing npm packages"
   npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 fi

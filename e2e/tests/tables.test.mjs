@@ -39,7 +39,7 @@ test('table talk survives a restart; the lobby lists your tables; rename, archiv
   const lobby = await gm.context().newPage();
   await lobby.goto(server.url + '/');
   await lobby.waitForSelector('#mine-list li');
-  assert.match(await lobby.textContent('#mine-list'), /Restart night · Triforce · you are the GM \(GM\)/);
+  assert.match(await lobby.textContent('#mine-list'), /Restart night · Triforce · you are the GM(?! \(GM\))/);
   await p1.goto(server.url + '/');
   await p1.waitForSelector('#mine-list li');
   assert.match(await p1.textContent('#mine-list'), /Restart night/);
@@ -56,8 +56,8 @@ test('table talk survives a restart; the lobby lists your tables; rename, archiv
   assert.match(await p1.textContent('#rules-charts'), /Combat/);
   await p1.keyboard.press('Escape');
   await p1.waitForFunction(() => !document.getElementById('rules-sheet').open);
-  // Whose move and the log are announced to screen readers.
-  assert.equal(await p1.getAttribute('#turn-text', 'aria-live'), 'polite');
+  // Whose move, reveals and rolls are announced to screen readers (one live region), and the log.
+  assert.equal(await p1.getAttribute('#announcer', 'aria-live'), 'polite');
   assert.equal(await p1.getAttribute('#log', 'aria-live'), 'polite');
 
   // Rename: every page follows.

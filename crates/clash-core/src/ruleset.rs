@@ -132,20 +132,36 @@ pub trait Ruleset: 'static {
 pub struct Status {
     /// The seats the game waits on right now, in seating order; empty once it is over.
     pub waiting_for: Vec<Seat>,
+    /// The waiting seats are alternatives: the first of them to act decides for all (the
+    /// players together picking who acts first), so each is told "any of you may act now", and
+    /// once one has, the others no longer may. False: the game waits on every one of them.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub any_of: bool,
     /// Once the game is over: how it ended, in one line that names the winners.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub over: Option<String>,
 }
 
 impl Status {
-    /// Waiting on these seats.
+    /// Waiting on each of these seats.
     pub fn waiting(seats: impl IntoIterator<Item = Seat>) -> Self {
         let mut waiting_for: Vec<Seat> = seats.into_iter().collect();
         waiting_for.sort();
         waiting_for.dedup();
         Status {
             waiting_for,
+            any_of: false,
             over: None,
+        }
+    }
+
+    /// Waiting on any one of these seats: the first to act decides (a single seat is simply
+    /// waited on).
+    pub fn any_of(seats: impl IntoIterator<Item = Seat>) -> Self {
+        let waiting = Status::waiting(seats);
+        Status {
+            any_of: waiting.waiting_for.len() > 1,
+            ..waiting
         }
     }
 
@@ -153,6 +169,7 @@ impl Status {
     pub fn over(how: impl Into<String>) -> Self {
         Status {
             waiting_for: Vec::new(),
+            any_of: false,
             over: Some(how.into()),
         }
     }

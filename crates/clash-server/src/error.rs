@@ -85,6 +85,17 @@ pub enum TableError {
         "this link is an invite: open it in a browser (or POST /api/tables/{{id}}/claim with it) to get your seat's own key"
     )]
     Invite,
+    /// An invite (or a link to move a seat) opened a second time: it was exchanged already.
+    #[error(
+        "this invite was already opened on another device, which holds the seat now. If that was you, go on playing there \
+         (your page there can move the seat to this device); if not, ask the GM for a new link"
+    )]
+    InviteUsed,
+    /// A player's old key after they moved their seat to another device.
+    #[error(
+        "this seat has moved to another device, so this link no longer plays it. If you did not move it, ask the GM for a new link"
+    )]
+    Moved,
     /// The key may not do this.
     #[error("{0}")]
     Forbidden(String),
@@ -170,9 +181,11 @@ impl TableError {
 
     fn status(&self) -> StatusCode {
         match self {
-            TableError::BadKey | TableError::Invite | TableError::Forbidden(_) => {
-                StatusCode::FORBIDDEN
-            }
+            TableError::BadKey
+            | TableError::Invite
+            | TableError::InviteUsed
+            | TableError::Moved
+            | TableError::Forbidden(_) => StatusCode::FORBIDDEN,
             TableError::UnknownTable(_) | TableError::UnknownSeat(_) => StatusCode::NOT_FOUND,
             TableError::Malformed(_) => StatusCode::BAD_REQUEST,
             TableError::Conflict { .. } => StatusCode::CONFLICT,
@@ -187,6 +200,8 @@ impl TableError {
         match self {
             TableError::BadKey => "bad_key",
             TableError::Invite => "invite",
+            TableError::InviteUsed => "invite_used",
+            TableError::Moved => "moved",
             TableError::Forbidden(_) => "forbidden",
             TableError::UnknownTable(_) => "unknown_table",
             TableError::UnknownSeat(_) => "unknown_seat",

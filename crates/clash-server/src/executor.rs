@@ -10,7 +10,8 @@
 //! 6. **the secret guard**: a change of who holds, plays or sees a seat is refused while that
 //!    seat holds a secret choice its player made and the rules have not revealed
 //!    ([`guard_seats`]), whatever the operation — so no route can hand a player's pending
-//!    choice to anyone else;
+//!    choice to anyone else (only the actor's own seat may keep its choice, when the operation
+//!    keeps it with the same person: claiming an invite, moving one's seat to another device);
 //! 7. the change is hash-chained onto the log and committed, and only then taken into memory;
 //!    a change that lost the race for the log to another node writes nothing, the table
 //!    catches up, and the operation is decided again from the start;
@@ -99,9 +100,8 @@ impl Tables {
         let begins = play.revision();
         let changed = decision.change.is_some();
         if let Some(change) = decision.change {
-            if op.hands_over() {
-                guard_seats(&play, &change, op.doing())?;
-            }
+            let kept = op.same_person().then(|| own_seat(&actor)).flatten();
+            guard_seats(&play, &change, op.doing(), kept)?;
             let before = play.snapshot.clone();
             self.commit(table, &mut play, change).await?;
             // Who should hear of it (queued only: see crate::notify).
@@ -235,9 +235,14 @@ fn resolve(play: &Play, who: Who<'_>) -> Result<Actor, TableError> {
         Who::Invite { key: k } => {
             let link = play.link(k).ok_or(TableError::BadKey)?;
             match (link.status, link.role.parse::<Role>()) {
-                (LinkStatus::Invite, Ok(Role::Seat(seat))) => {
-                    Ok(Actor::Invite { key: key(k), seat })
+                (LinkStatus::Invite | LinkStatus::Transfer, Ok(Role::Seat(seat))) => {
+                    Ok(Actor::Invite {
+                        key: key(k),
+                        seat,
+                        moving: link.status == LinkStatus::Transfer,
+                    })
                 }
+                (LinkStatus::Used, _) => Err(TableError::InviteUsed),
                 _ => Err(TableError::conflict(
                     Conflict::NotInvite,
                     "this link is not an unused invite",
@@ -312,9 +317,10 @@ fn control<'a>(
     seat: Seat,
 ) -> Control<'a> {
     let role = seat.to_string();
+    // A tombstone controls nothing: it only says what became of a key.
     let mut keys: Vec<(&str, LinkStatus)> = links
         .iter()
-        .filter(|l| l.role == role)
+        .filter(|l| l.role == role && !l.status.is_tombstone())
         .map(|l| (l.key.as_str(), l.status))
         .collect();
     keys.sort_by_key(|(k, _)| *k);
@@ -353,11 +359,32 @@ pub fn seats_changing_hands(play: &Play, change: &Change) -> Vec<Seat> {
         .collect()
 }
 
+/// The seat an actor stands for as its own player: an invite's or move link's seat, or a
+/// player's key that is not suspended. Never the GM's: the GM's link is not a seat's player.
+fn own_seat(actor: &Actor) -> Option<Seat> {
+    match actor {
+        Actor::Invite { seat, .. } => Some(*seat),
+        Actor::Key { access, .. } => match (access.role, access.suspended) {
+            (Role::Seat(s), false) => Some(s),
+            _ => None,
+        },
+        Actor::Bot(_) => None,
+    }
+}
+
 /// The secret guard: refuse `change` if it alters who controls a seat while that seat holds a
 /// secret choice its player made. A choice the GM (or the GM's bot) made for the seat may go
-/// with it: it goes back to the seat's player, whose seat it is.
-fn guard_seats(play: &Play, change: &Change, doing: &str) -> Result<(), TableError> {
-    for seat in seats_changing_hands(play, change) {
+/// with it: it goes back to the seat's player, whose seat it is. `kept` is the one seat the
+/// change keeps with the same person (its own player changing devices), whose choice goes
+/// with them.
+fn guard_seats(
+    play: &Play,
+    change: &Change,
+    doing: &str,
+    kept: Option<Seat>,
+) -> Result<(), TableError> {
+    let moved = seats_changing_hands(play, change);
+    for seat in moved.into_iter().filter(|s| Some(*s) != kept) {
         if play.players_secret_pending(seat) {
             return Err(TableError::conflict(
                 Conflict::SecretPending,

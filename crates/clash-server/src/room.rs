@@ -29,6 +29,9 @@ pub struct Turn {
     pub waiting: Vec<Named>,
     /// The game waits on this viewer's own seat.
     pub yours: bool,
+    /// The seats waited on are alternatives: the first of them to act decides for all.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub any_of: bool,
     /// For the GM: the seats it plays as NPCs that the game waits on.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub npc: Vec<Named>,
@@ -106,13 +109,115 @@ pub fn and_list(names: &[String]) -> String {
     }
 }
 
+/// "Ada or Bo", "Ada, Bo or Cy".
+pub fn or_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// One seat the game waits on, as the banner needs it.
+#[derive(Debug, Clone)]
+pub struct Waiter {
+    pub seat: Seat,
+    pub name: String,
+    /// The GM plays it as an NPC.
+    pub npc: bool,
+}
+
+/// What the banner is made from: who waits, and who is looking.
+#[derive(Debug, Clone)]
+pub struct Banner {
+    pub waiting: Vec<Waiter>,
+    /// The waiting seats are alternatives: the first to act decides.
+    pub any_of: bool,
+    /// The seat this viewer acts as, if any.
+    pub me: Option<Seat>,
+    /// The viewer is the GM.
+    pub gm: bool,
+    /// A bot plays the viewer's own seat's NPCs (the GM's seat).
+    pub helped: bool,
+}
+
+impl Banner {
+    fn yours(&self) -> bool {
+        self.me
+            .is_some_and(|m| self.waiting.iter().any(|w| w.seat == m))
+    }
+
+    /// For the GM: the NPC seats waited on that this page does not play already.
+    fn npcs(&self) -> Vec<&Waiter> {
+        let gm = self.gm;
+        self.waiting
+            .iter()
+            .filter(|w| gm && w.npc && Some(w.seat) != self.me)
+            .collect()
+    }
+
+    /// The others waited on, by the names this viewer knows them by: an NPC is the GM's to
+    /// play, so a player reads "the GM (for Mirri the Fox)".
+    fn others(&self) -> Vec<String> {
+        let rest: Vec<&Waiter> = self
+            .waiting
+            .iter()
+            .filter(|w| Some(w.seat) != self.me && !(self.gm && w.npc))
+            .collect();
+        let played: Vec<String> = rest
+            .iter()
+            .filter(|w| w.npc)
+            .map(|w| w.name.clone())
+            .collect();
+        let gm_too = rest.iter().any(|w| w.seat == Seat::Gm);
+        let mut names: Vec<String> = rest
+            .iter()
+            // The GM's own seat is named once, with the NPCs it plays, when there are any.
+            .filter(|w| !w.npc && (w.seat != Seat::Gm || played.is_empty()))
+            .map(|w| w.name.clone())
+            .collect();
+        if !played.is_empty() {
+            let also = if gm_too { "also " } else { "" };
+            names.push(format!("the GM ({also}for {})", and_list(&played)));
+        }
+        names
+    }
+
+    /// The banner's line while the table is open.
+    pub fn text(&self) -> String {
+        let all: Vec<String> = self.waiting.iter().map(|w| w.name.clone()).collect();
+        let npcs: Vec<String> = self.npcs().iter().map(|w| w.name.clone()).collect();
+        let others = self.others();
+        let mine = match (self.yours(), npcs.is_empty()) {
+            (true, true) => Some("Your move".to_string()),
+            (true, false) => Some(format!("Your move, also as {}", and_list(&npcs))),
+            (false, false) => Some(format!("Your move as {}", and_list(&npcs))),
+            (false, true) => None,
+        };
+        match mine {
+            _ if self.any_of && self.yours() => format!(
+                "Any of you may act now: {}; the first to do so decides",
+                or_list(&all)
+            ),
+            _ if self.any_of => format!(
+                "Waiting for one of {}; the first to act decides",
+                or_list(&others)
+            ),
+            Some(m) if self.helped => format!("{m} (a bot plays your NPCs in conflicts)"),
+            Some(m) if others.is_empty() => m,
+            Some(m) => format!("{m} (also waiting for {})", and_list(&others)),
+            None if others.is_empty() => "Nobody needs to act right now.".into(),
+            None => format!("Waiting for {}", and_list(&others)),
+        }
+    }
+}
+
 fn turn(snapshot: &Snapshot, status: &Status, access: &Access) -> Turn {
     let game = snapshot.game();
     let named = |s: Seat| Named {
         seat: s,
         name: game.seat_name(s),
     };
-    let owner = access.role == Role::Owner;
     let holder = |s: Seat| {
         snapshot
             .seats()
@@ -122,39 +227,35 @@ fn turn(snapshot: &Snapshot, status: &Status, access: &Access) -> Turn {
     };
     // Nobody's move once the table has ended or while it is archived, whatever the game says.
     let open = status.over.is_none() && !snapshot.closed() && !snapshot.archived();
-    let yours = open && access.seat.is_some_and(|s| status.waiting_for.contains(&s));
-    let npc: Vec<Named> = status
-        .waiting_for
-        .iter()
-        .filter(|_| open)
-        .filter(|s| owner && Some(**s) != access.seat && holder(**s) == Some(Holder::Npc))
-        .map(|s| named(*s))
-        .collect();
-    let others: Vec<String> = status
-        .waiting_for
-        .iter()
-        .filter(|s| Some(**s) != access.seat)
-        .map(|s| game.seat_name(*s))
-        .collect();
-    // The GM's own seat may have a bot playing its NPCs: what is left is the GM's business.
-    let helped = access.seat.is_some_and(|s| holder(s) == Some(Holder::Bot));
+    let banner = Banner {
+        waiting: status
+            .waiting_for
+            .iter()
+            .map(|s| Waiter {
+                seat: *s,
+                name: game.seat_name(*s),
+                npc: holder(*s) == Some(Holder::Npc),
+            })
+            .collect(),
+        any_of: status.any_of,
+        me: access.seat,
+        gm: access.role == Role::Owner,
+        helped: access.seat.is_some_and(|s| holder(s) == Some(Holder::Bot)),
+    };
     let text = match (&status.over, snapshot.closed(), snapshot.archived()) {
         (Some(how), _, _) => format!("Game over: {how}"),
         (None, true, _) => "The table has ended.".into(),
         (None, false, true) => "The GM has archived this table.".into(),
-        _ if yours && helped => "Your move: your bot plays the NPCs' part".into(),
-        _ if yours && others.is_empty() => "Your move".into(),
-        _ if yours => format!("Your move (also waiting for {})", and_list(&others)),
-        _ if !npc.is_empty() => format!(
-            "Your move as {}",
-            and_list(&npc.iter().map(|n| n.name.clone()).collect::<Vec<_>>())
-        ),
-        _ if others.is_empty() => "Nobody needs to act right now.".into(),
-        _ => format!("Waiting for {}", and_list(&others)),
+        _ => banner.text(),
+    };
+    let npc = match open {
+        true => banner.npcs().iter().map(|w| named(w.seat)).collect(),
+        false => Vec::new(),
     };
     Turn {
         waiting: status.waiting_for.iter().map(|s| named(*s)).collect(),
-        yours,
+        yours: open && banner.yours(),
+        any_of: status.any_of,
         npc,
         over: status.over.clone(),
         text,
@@ -217,5 +318,89 @@ mod tests {
             and_list(&names(&["Ada", "Bo", "the GM"])),
             "Ada, Bo and the GM"
         );
+    }
+
+    fn waiter(n: u8, name: &str, npc: bool) -> Waiter {
+        let seat = if n == 0 { Seat::Gm } else { Seat::Player(n) };
+        Waiter {
+            seat,
+            name: name.into(),
+            npc,
+        }
+    }
+
+    fn banner(waiting: Vec<Waiter>, me: Option<Seat>, gm: bool) -> Banner {
+        Banner {
+            waiting,
+            any_of: false,
+            me,
+            gm,
+            helped: false,
+        }
+    }
+
+    #[test]
+    fn a_seat_the_gm_plays_is_waited_on_as_the_gm() {
+        let waiting = || {
+            vec![
+                waiter(1, "Ysolde", false),
+                waiter(2, "Oren", false),
+                waiter(3, "Mirri the Fox", true),
+            ]
+        };
+        let player = banner(waiting(), Some(Seat::Player(1)), false);
+        assert_eq!(
+            player.text(),
+            "Your move (also waiting for Oren and the GM (for Mirri the Fox))"
+        );
+        let watcher = banner(waiting(), None, false);
+        assert_eq!(
+            watcher.text(),
+            "Waiting for Ysolde, Oren and the GM (for Mirri the Fox)"
+        );
+        let gm = banner(waiting(), Some(Seat::Gm), true);
+        assert_eq!(
+            gm.text(),
+            "Your move as Mirri the Fox (also waiting for Ysolde and Oren)"
+        );
+        let both = vec![waiter(0, "the GM", false), waiter(3, "Mirri the Fox", true)];
+        assert_eq!(
+            banner(both.clone(), Some(Seat::Gm), true).text(),
+            "Your move, also as Mirri the Fox"
+        );
+        assert_eq!(
+            banner(both, Some(Seat::Player(1)), false).text(),
+            "Waiting for the GM (also for Mirri the Fox)"
+        );
+    }
+
+    #[test]
+    fn alternatives_are_told_as_any_of_you() {
+        let mut b = banner(
+            vec![
+                waiter(1, "Ada", false),
+                waiter(2, "Bo", false),
+                waiter(3, "Cy", false),
+            ],
+            Some(Seat::Player(2)),
+            false,
+        );
+        b.any_of = true;
+        assert_eq!(
+            b.text(),
+            "Any of you may act now: Ada, Bo or Cy; the first to do so decides"
+        );
+        b.me = None;
+        assert_eq!(
+            b.text(),
+            "Waiting for one of Ada, Bo or Cy; the first to act decides"
+        );
+    }
+
+    #[test]
+    fn a_gm_helped_by_a_bot_is_told_so_in_words() {
+        let mut b = banner(vec![waiter(0, "the GM", false)], Some(Seat::Gm), true);
+        b.helped = true;
+        assert_eq!(b.text(), "Your move (a bot plays your NPCs in conflicts)");
     }
 }

@@ -42,11 +42,29 @@ pub fn to_html(markdown: &str) -> String {
     render(markdown, "", 0)
 }
 
-/// [`to_html`] with heading ids prefixed and headings `demote` levels lower.
+/// [`to_html`] with heading ids prefixed and headings `demote` levels lower. The whole rules
+/// (no prefix) also get an anchor for each rule they cite, at the start of the first paragraph,
+/// list item or table cell that cites it (`id="rule-TF-11"`), so a rule link opens that rule.
 fn render(markdown: &str, prefix: &str, demote: usize) -> String {
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut heading: Option<(HeadingLevel, Vec<Event<'_>>, String)> = None;
+    let mut anchored = std::collections::BTreeSet::new();
+    let mut block = 0;
     for event in Parser::new_ext(markdown, options()) {
+        if let Event::Start(Tag::Paragraph | Tag::Item | Tag::TableCell) = &event {
+            block = events.len() + 1;
+        }
+        if let (None, Event::Text(text), "") = (&heading, &event, prefix) {
+            for rule in cited(text) {
+                if anchored.insert(rule.clone()) {
+                    let anchor = format!(
+                        "<span class=\"rule-anchor\" id=\"{}\"></span>",
+                        anchor(&rule)
+                    );
+                    events.insert(block.min(events.len()), Event::InlineHtml(anchor.into()));
+                }
+            }
+        }
         match (&mut heading, event) {
             (None, Event::Start(Tag::Heading { level, .. })) => {
                 heading = Some((level, Vec::new(), String::new()));
@@ -147,13 +165,65 @@ fn expand(part: &str) -> Vec<String> {
     }
 }
 
+/// The rule IDs `text` cites, each once, in order: `IT-35`, `TF-12` (for `TF-12.3`), `D-4`.
+/// A rule ID starts a word and ends with its number.
+pub fn cited(text: &str) -> Vec<String> {
+    const PREFIXES: [&str; 5] = ["IT-", "TF-", "ND-", "WA-", "D-"];
+    let bytes = text.as_bytes();
+    let mut out: Vec<String> = Vec::new();
+    for (at, _) in text.char_indices() {
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'-') {
+            continue;
+        }
+        let Some(prefix) = PREFIXES.iter().find(|p| text[at..].starts_with(**p)) else {
+            continue;
+        };
+        let digits = text[at + prefix.len()..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let end = at + prefix.len() + digits;
+        let ends_word = bytes.get(end).is_none_or(|b| !b.is_ascii_alphanumeric());
+        let rule = &text[at..end];
+        if digits > 0 && ends_word && !out.iter().any(|r| r == rule) {
+            out.push(rule.to_string());
+        }
+    }
+    out
+}
+
+/// The id of the anchor the whole rules carry for `rule`.
+fn anchor(rule: &str) -> String {
+    format!("rule-{rule}")
+}
+
+/// Every rule the rules' text cites (outside headings), each with its own anchor.
+fn anchors(markdown: &str) -> BTreeMap<String, String> {
+    let mut in_heading = false;
+    let mut out = BTreeMap::new();
+    for event in Parser::new_ext(markdown, options()) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => in_heading = true,
+            Event::End(TagEnd::Heading(_)) => in_heading = false,
+            Event::Text(t) if !in_heading => {
+                for rule in cited(&t) {
+                    out.entry(rule.clone()).or_insert_with(|| anchor(&rule));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// What a table page needs to link refusals to the rules.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct RulesLinks {
     /// Where the rules are read.
     pub url: String,
-    /// Rule ID → heading id.
+    /// Rule ID → the id to open: the rule's own anchor where the rules cite it, else the
+    /// heading of the section the rule finder names.
     pub finder: BTreeMap<String, String>,
 }
 
@@ -161,7 +231,11 @@ pub struct RulesLinks {
 pub fn links(entry: &RulesetEntry) -> Option<RulesLinks> {
     (!entry.rules.markdown.is_empty()).then(|| RulesLinks {
         url: format!("/rules/{}", entry.id),
-        finder: finder(entry.rules.markdown),
+        finder: {
+            let mut map = finder(entry.rules.markdown);
+            map.extend(anchors(entry.rules.markdown));
+            map
+        },
     })
 }
 
@@ -260,5 +334,32 @@ mod tests {
         assert_eq!(f.get("D-3").map(String::as_str), Some("who-wins"));
         assert_eq!(f.get("D-2"), None);
         assert_eq!(f.get("Rules"), None);
+    }
+
+    #[test]
+    fn rule_ids_are_found_where_they_start_a_word() {
+        assert_eq!(
+            cited("Play starts (TF-11); each turn (TF-12.3, D-4). ND-2 not AND-3 or IT-4b."),
+            vec!["TF-11", "TF-12", "D-4", "ND-2"]
+        );
+    }
+
+    #[test]
+    fn a_rule_link_opens_the_paragraph_that_cites_it() {
+        let md = "## Turns\n\nIntro.\n\nPlay goes clockwise (TF-11).\n\n- Then **place** (TF-14), again (TF-11).\n";
+        let html = to_html(md);
+        assert!(
+            html.contains("<p><span class=\"rule-anchor\" id=\"rule-TF-11\"></span>Play goes"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<li><span class=\"rule-anchor\" id=\"rule-TF-14\"></span>Then"),
+            "{html}"
+        );
+        assert_eq!(html.matches("rule-TF-11").count(), 1, "{html}");
+        assert_eq!(
+            anchors(md).get("TF-14").map(String::as_str),
+            Some("rule-TF-14")
+        );
     }
 }

@@ -80,6 +80,17 @@ impl Access {
     }
 }
 
+/// Why a key in this state no longer works, if it does not: an NPC marker is never handed out,
+/// and a tombstone says what became of the key.
+fn gone(status: LinkStatus) -> Option<TableError> {
+    match status {
+        LinkStatus::Npc => Some(TableError::BadKey),
+        LinkStatus::Used => Some(TableError::InviteUsed),
+        LinkStatus::Moved => Some(TableError::Moved),
+        _ => None,
+    }
+}
+
 /// Apply one link change to a table's links.
 pub fn apply_link(links: &mut Vec<StoredLink>, change: LinkChange) {
     match change {
@@ -103,12 +114,13 @@ impl Play {
         self.links.iter().find(|l| same_key(&l.key, key))
     }
 
-    /// The role `key` stands for, whatever its state.
+    /// The role `key` stands for, whatever its state (a key that no longer works has none).
     pub fn role(&self, key: &str) -> Result<Role, TableError> {
-        self.link(key)
-            .filter(|l| l.status != LinkStatus::Npc)
-            .and_then(|l| l.role.parse().ok())
-            .ok_or(TableError::BadKey)
+        let link = self.link(key).ok_or(TableError::BadKey)?;
+        if let Some(gone) = gone(link.status) {
+            return Err(gone);
+        }
+        link.role.parse().map_err(|_| TableError::BadKey)
     }
 
     pub fn holder(&self, seat: Seat) -> Holder {
@@ -201,13 +213,17 @@ impl Play {
             viewer: Viewer::Spectator,
             suspended,
         };
+        if let Some(gone) = gone(link.status) {
+            return Err(gone);
+        }
         match (role, link.status) {
-            (_, LinkStatus::Npc) => Err(TableError::BadKey),
-            (_, LinkStatus::Invite) => Err(TableError::Invite),
+            (_, LinkStatus::Invite | LinkStatus::Transfer) => Err(TableError::Invite),
             (Role::Seat(s), status) => {
                 if let Some(other) = as_seat.filter(|o| *o != s) {
                     return Err(TableError::forbidden(format!(
-                        "this link is for {s}; it cannot act as {other}"
+                        "this link is for {}; it cannot act as {}",
+                        self.game.seat_name(s),
+                        self.game.seat_name(other)
                     )));
                 }
                 Ok(match status {
@@ -234,7 +250,8 @@ impl Play {
                     Some(s) if matches!(self.holder(s), Holder::Npc | Holder::Bot) => Some(s),
                     Some(s) => {
                         return Err(TableError::forbidden(format!(
-                            "the GM link plays {s} only while the GM has taken that seat over (“Play as NPC” in the seat list)"
+                            "the GM link plays {} only while the GM has taken that seat over (“Play as NPC” in the seat list)",
+                            self.game.seat_name(s)
                         )));
                     }
                 };

@@ -354,6 +354,9 @@ impl Table {
                 message: change_message(bound, &now, play.game.as_ref()),
             },
             Err(TableError::BadKey) => Push::Revoked,
+            Err(e @ TableError::Moved) => Push::Changed {
+                message: crate::log::capitalised(&e.to_string()),
+            },
             Err(_) => Push::Changed {
                 message: match bound.seat {
                     Some(s) => format!(
@@ -364,6 +367,14 @@ impl Table {
                 },
             },
         }
+    }
+
+    /// Whether `key` is a link a seat's player made to move the seat to another device (rather
+    /// than an invite from the GM): its page says so.
+    pub async fn is_move_link(&self, key: &str) -> bool {
+        let play = self.play.lock().await;
+        play.link(key)
+            .is_some_and(|l| l.status == crate::store::LinkStatus::Transfer)
     }
 
     /// Who holds each seat; the owner also sees unused invites.

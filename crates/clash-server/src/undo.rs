@@ -92,7 +92,10 @@ pub(crate) fn offer(play: &Play) -> UndoOffer {
             n: Some(c.n),
             text: match c.seat {
                 Seat::Gm => "Take back your last command".into(),
-                s => format!("Take back {}'s last command", play.game.seat_name(s)),
+                s => format!(
+                    "Take back {} last command",
+                    crate::log::possessive(&play.game.seat_name(s))
+                ),
             },
         },
         Err(why) => UndoOffer {

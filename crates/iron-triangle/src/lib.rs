@@ -476,7 +476,7 @@ impl Ruleset for IronTriangle {
 
     fn status(state: &Table) -> Status {
         // A campaign has no end of its own: after a conflict come rests, problems and the next.
-        Status::waiting(status::waiting_for(state))
+        status::status(state)
     }
 
     fn decide(

@@ -13,11 +13,30 @@
 //!   moves the story on. Optional commands (a rest, a veto, renaming a move, narrating a won
 //!   conflict) never make the table wait.
 
-use clash_core::Seat;
+use clash_core::{Seat, Status};
 
 use crate::Table;
 use crate::campaign::Stage;
 use crate::conflict::{Conflict, Phase, Picker, Side, Status as FighterStatus, Step, losses};
+
+/// The kernel's status: the seats below, as alternatives while the players together pick the
+/// next active character (the first of them to pick decides, IT-26).
+pub fn status(table: &Table) -> Status {
+    let together = table.conflict.as_ref().is_some_and(|c| {
+        c.is_running()
+            && matches!(
+                c.phase,
+                Phase::PickActive {
+                    picker: Picker::Players,
+                    ..
+                }
+            )
+    });
+    match together {
+        true => Status::any_of(waiting_for(table)),
+        false => Status::waiting(waiting_for(table)),
+    }
+}
 
 /// The seats the table waits on, in no particular order (the kernel sorts them).
 pub fn waiting_for(table: &Table) -> Vec<Seat> {

@@ -80,13 +80,81 @@ export async function errorOf(r) {
 }
 
 /**
- * A readable line for a refusal: the rule it breaks, then what the server said.
- * @param {ApiErrorBody} err
+ * A readable line for a refusal: what the server said, in a sentence, with the rule it breaks
+ * after it in brackets (which the table page turns into a small link to that rule). A command
+ * this seat's other tab already made is said so.
+ * @param {ApiErrorBody & { code?: string }} err
  * @param {number} [status]
  */
 export function errorText(err, status) {
-  const msg = err.message || ('the server answered ' + status);
-  return (err.rule && !msg.includes(err.rule) ? err.rule + ': ' : '') + msg;
+  if (err.code === 'stale') return 'Already done in your other tab (or window): this page has caught up, so look at the table again before you act.';
+  let msg = err.message || ('the server answered ' + status);
+  let rule = err.rule || null;
+  // "illegal under WA-12: reason" reads as "Reason (WA-12)".
+  const m = msg.match(/^(?:illegal|not your call|invalid setup) under ([A-Za-z]+-[\w.]+): ([\s\S]*)$/);
+  if (m) { rule = m[1]; msg = m[2]; }
+  if (rule && msg.startsWith(rule + ': ')) msg = msg.slice(rule.length + 2);
+  // Only a numbered rule is worth a link: a table's own limit says so in its words.
+  if (rule && !/^[A-Z]+-\d+(\.\d+)?$/.test(rule)) rule = null;
+  msg = msg.charAt(0).toUpperCase() + msg.slice(1);
+  return rule && !msg.includes(rule) ? msg.replace(/[.\s]*$/, '') + ' (' + rule + ')' : msg;
+}
+
+// ---- Text with a limit: counted, flagged, refused; never cut --------------------------------
+
+/**
+ * Every field under `root` (now and later) that carries a `maxlength` gets a counter instead:
+ * the browser would cut what is typed or pasted past the limit without a word, so the limit
+ * moves to `data-limit`, the count shows as the text nears it, and the field is flagged once
+ * it is over (a command from its control group is then refused with a message, by `overLimit`).
+ * @param {HTMLElement} root
+ */
+export function watchLengths(root) {
+  const take = (/** @type {Element} */ node) => {
+    const fields = node.matches && node.matches('[maxlength]') ? [node] : [...node.querySelectorAll('[maxlength]')];
+    for (const f of fields) counted(/** @type {HTMLInputElement} */ (f));
+  };
+  take(root);
+  new MutationObserver((changes) => {
+    for (const c of changes) for (const n of c.addedNodes) if (n instanceof Element) take(n);
+  }).observe(root, { childList: true, subtree: true });
+}
+
+/** @param {HTMLInputElement | HTMLTextAreaElement} field */
+function counted(field) {
+  const limit = Number(field.getAttribute('maxlength'));
+  field.removeAttribute('maxlength');
+  if (!(limit > 0)) return;
+  field.dataset.limit = String(limit);
+  const count = el('span', { class: 'count', 'aria-live': 'polite', hidden: '' });
+  const show = () => {
+    const n = [...field.value].length;
+    count.hidden = n < limit * 0.9;
+    count.textContent = n > limit ? n + ' / ' + limit + ': ' + (n - limit) + ' too many' : n + ' / ' + limit;
+    count.classList.toggle('over', n > limit);
+    if (n > limit) field.setAttribute('aria-invalid', 'true'); else field.removeAttribute('aria-invalid');
+  };
+  field.addEventListener('input', show);
+  field.after(count);
+  show();
+}
+
+/**
+ * The first field under `scope` whose text is over its limit, with a refusal in words, or null.
+ * @param {Element | null} scope
+ * @returns {{ field: HTMLElement, text: string } | null}
+ */
+export function overLimit(scope) {
+  if (!scope) return null;
+  for (const f of /** @type {NodeListOf<HTMLInputElement>} */ (scope.querySelectorAll('[data-limit]'))) {
+    const limit = Number(f.dataset.limit);
+    const n = [...f.value].length;
+    if (n > limit) {
+      const what = f.getAttribute('aria-label') || f.placeholder || 'This text';
+      return { field: f, text: what + ' is ' + n + ' characters long: the most is ' + limit + '. Shorten it by ' + (n - limit) + ' and send it again.' };
+    }
+  }
+  return null;
 }
 
 /**
@@ -101,7 +169,16 @@ export function errorText(err, status) {
  * The table page this script runs on, filled in by app.js before any board draws: its start-up
  * data, the newest update, how to send a command or ask a question, and what to do once a board
  * is there (the plain list of moves makes way for it).
- * @type {{ boot: Boot | null, latest: () => Update | null, send: Send, ask: (question: string, yes?: string) => Promise<boolean>, boardAdded: () => void }}
+ *
+ * `closed` is the one signal that the table takes no more commands: `null` while it does,
+ * otherwise the reason in words ("The table has ended.", "The GM has archived this table.").
+ * It is set before a board draws each update, so a board reads `table.closed` and draws no live
+ * controls (or disabled ones) while it is not null. Boards need not rely on that alone: while
+ * the table is closed the page disables every button, field and list inside `#panel` and
+ * ignores taps and key presses on the board (a board's own `[data-stays-open]` part, such as a
+ * view switch, is left alone), and `document` gets a `clash:closed` event (its `detail` the
+ * reason, or null when an archived table comes back into play).
+ * @type {{ boot: Boot | null, latest: () => Update | null, send: Send, ask: (question: string, yes?: string) => Promise<boolean>, boardAdded: () => void, closed: string | null }}
  */
 export const table = {
   boot: null,
@@ -109,6 +186,7 @@ export const table = {
   send: async () => false,
   ask: async () => false,
   boardAdded: () => {},
+  closed: null,
 };
 
 /**

@@ -2,8 +2,9 @@
 // each with whose move it is; a new table made by form (the game, its name, its seats and the
 // game's own choices, checked as they are made); a table from a setup file; and the chosen
 // preset's setup JSON, to read or edit before creating a table.
-import { $, el, pageData } from './kit.js';
+import { $, el, pageData, watchLengths } from './kit.js';
 import { ClashForms, K } from './forms/kit.js';
+import { ruleLinker } from './rule-links.js';
 
 const savedKey = 'clash.tables';
 function saved() {
@@ -33,7 +34,8 @@ function row(entry, now) {
   const li = el('li', { class: 'mine-row' + (now.turn && (now.turn.yours || (now.turn.npc || []).length) ? ' yours' : '') });
   const title = now.title || entry.title;
   li.append(now.gone ? el('span', { class: 'name' }, title) : el('a', { href: entry.path, class: 'name' }, title));
-  li.append(el('span', { class: 'hint' }, ' · ' + entry.game + ' · you are ' + entry.me + (entry.role === 'GM' ? ' (GM)' : '')));
+  // "you are the GM", "you are Ada", "you are a spectator": the name says the role.
+  li.append(el('span', { class: 'hint' }, ' · ' + entry.game + ' · you are ' + entry.me));
   const state = now.gone || (now.archived ? 'archived' : now.turn ? now.turn.text : '');
   li.append(el('span', { class: 'state' }, state));
   li.append(el('button', { type: 'button', class: 'small', 'aria-label': 'Forget ' + title, onclick: () => forget(entry) }, 'Forget'));
@@ -57,8 +59,11 @@ if ($('mine')) showMine();
 // ---- A table made by form: the game, its name, the seats, the game's own choices ----------
 
 const games = pageData('games', []);
+const ruleLinks = pageData('rule-links', {});
 const byForm = $('by-form');
 if (byForm && K && games.length) makeByForm();
+// Text fields count their text against their limit instead of cutting it.
+watchLengths(document.body);
 
 function makeByForm() {
   const h = K.h;
@@ -112,8 +117,12 @@ function makeByForm() {
   byForm.addEventListener('input', soon);
   byForm.addEventListener('change', soon);
   count.addEventListener('input', drawSeats);
+  // Rule IDs in the game's choices link to the rule (opened in a tab of its own).
+  let unlink = () => {};
   function pick(game) {
     chosen.id = game.id;
+    unlink();
+    unlink = ruleLinker(ruleLinks[game.id] || null, null).watch(choices);
     chosen.spec = ClashForms.get(game.id);
     for (const b of picks.children) b.setAttribute('aria-pressed', String(b.dataset.game === game.id));
     blurb.textContent = game.blurb + (game.sheets ? ' Your players make their own characters before play starts.' : ' It starts as soon as the table is made.');

@@ -61,7 +61,7 @@ function make(prefix) {
     err.setAttribute('role', 'alert');
     err.textContent = memo.errors[key] || '';
     const body = h('div', 'kit-row ' + prefix + '-row');
-    const g = h('div', 'kit-ctl ' + prefix + '-ctl', title ? h('h4', null, title) : null, hint ? h('p', 'hint', hint) : null, body, err);
+    const g = h('div', 'kit-ctl ' + prefix + '-ctl', title ? h('h3', null, title) : null, hint ? h('p', 'hint', hint) : null, body, err);
     g.dataset.control = key;
     return { g, body, err, key };
   }
@@ -296,7 +296,8 @@ function showTip(el, text) {
   if (!tipBox) {
     tipBox = document.createElement('div');
     tipBox.className = 'kit-tip';
-    tipBox.setAttribute('role', 'tooltip');
+    // Only for the eye: a screen reader hears the same text as the element's own description.
+    tipBox.setAttribute('aria-hidden', 'true');
     document.body.append(tipBox);
   }
   tipBox.textContent = text;

@@ -173,6 +173,15 @@ pub struct Claimed {
     pub link: String,
 }
 
+/// A one-time link that moves a seat to another device of its player's (shown to them alone).
+#[derive(Serialize, ToSchema)]
+pub struct MoveLink {
+    #[schema(value_type = String)]
+    pub seat: clash_core::Seat,
+    pub key: String,
+    pub link: String,
+}
+
 /// `{"seed": "…"}`: 1 to 64 letters, digits, `-`, `_`, `.` or `:`.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

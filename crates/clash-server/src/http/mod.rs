@@ -75,6 +75,7 @@ fn api() -> OpenApiRouter<Arc<Tables>> {
         .routes(routes!(play::archive))
         .routes(routes!(play::odds, play::switch_odds))
         .routes(routes!(seats::claim))
+        .routes(routes!(seats::move_link))
         .routes(routes!(seats::replace_link))
         .routes(routes!(seats::issue_link, seats::revoke_link))
         .routes(routes!(seats::hand_back))

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use clash_core::{Seat, Strength};
 use utoipa::IntoParams;
 
-use super::dto::{BotBody, BotSeated, Claimed, ErrorBody, LinkBody, NewLink, SeatLink};
+use super::dto::{BotBody, BotSeated, Claimed, ErrorBody, LinkBody, MoveLink, NewLink, SeatLink};
 use super::tables::{Key, Path};
 use super::{Shared, table_path};
 use crate::error::ApiError;
@@ -17,6 +17,7 @@ use crate::extract::{OptionalJson, TableKey, seat_named};
 use crate::ops::claim::Claim;
 use crate::ops::hand_back::HandBack;
 use crate::ops::invite::Invite;
+use crate::ops::move_seat::MoveSeat;
 use crate::ops::replace_link::{ReplaceLink, SharedLink};
 use crate::ops::revoke::Revoke;
 use crate::ops::seat_bot::SeatBot;
@@ -156,6 +157,20 @@ pub async fn claim(
     let (seat, key) = tables.execute(&caller.table, op).await?.answer;
     let link = table_path(&caller.table.id, &key);
     Ok((StatusCode::CREATED, Json(Claimed { seat, key, link })))
+}
+
+#[utoipa::path(post, path = "/api/tables/{id}/move-link", tag = "seats", params(Path, Key),
+    responses((status = 201, description = "A one-time link, for the seat's player alone, that moves the seat to another device: \
+        claimed like an invite (POST …/claim with it as the key), it ends this key", body = MoveLink),
+        (status = 403, description = "Not a seat's player's own key", body = ErrorBody)))]
+pub async fn move_link(
+    State(tables): Shared,
+    caller: TableKey,
+) -> Result<(StatusCode, Json<MoveLink>), ApiError> {
+    let op = MoveSeat { key: caller.key };
+    let (seat, key) = tables.execute(&caller.table, op).await?.answer;
+    let link = table_path(&caller.table.id, &key);
+    Ok((StatusCode::CREATED, Json(MoveLink { seat, key, link })))
 }
 
 #[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/bot", tag = "seats",

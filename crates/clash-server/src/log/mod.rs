@@ -108,6 +108,12 @@ pub enum TableEvent {
     },
     /// An invite was used: the seat now has its player, with a key only they hold.
     SeatClaimed { seat: Seat },
+    /// A seat's player made a one-time link to move the seat to another device of theirs
+    /// (shown on their own page alone).
+    MoveOffered { seat: Seat },
+    /// A seat's player moved it to another device with that link: the same player holds it,
+    /// with a new key; the old device's key no longer works.
+    SeatMoved { seat: Seat },
     /// The GM plays the seat from now on.
     TakenOver { seat: Seat },
     /// The seat goes back to the player the GM took it from.
@@ -184,6 +190,15 @@ fn speaker(by: &str, name: &dyn Fn(Seat) -> String) -> String {
         .map_or_else(|_| "Someone".to_string(), |s| capitalised(&name(s)))
 }
 
+/// "Ada's", "the GM's"; a name already ending in "'s" is left as it is.
+pub fn possessive(name: &str) -> String {
+    if name.ends_with("'s") || name.ends_with("’s") {
+        name.to_string()
+    } else {
+        format!("{name}'s")
+    }
+}
+
 /// `text` with its first letter a capital ("the GM" → "The GM").
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -197,7 +212,7 @@ impl TableEvent {
     /// The event told in words, for every seat's log; `name` gives a seat's name at the table
     /// ("Ada", "the GM").
     pub fn narrate(&self, name: &dyn Fn(Seat) -> String) -> String {
-        let seat = |s: &Seat| format!("{}'s seat", name(*s));
+        let seat = |s: &Seat| format!("{} seat", possessive(&name(*s)));
         match self {
             TableEvent::Created { .. } => {
                 "The table is set. Fair dice: the server has sealed its secret, to be revealed when the table ends (see Fair dice).".into()
@@ -213,6 +228,14 @@ impl TableEvent {
                 false => format!("An invite is issued for {}.", seat(s)),
             },
             TableEvent::SeatClaimed { seat: s } => format!("A player takes {}.", seat(s)),
+            TableEvent::MoveOffered { seat: s } => format!(
+                "{} player makes a link to move the seat to another device.",
+                capitalised(&possessive(&name(*s)))
+            ),
+            TableEvent::SeatMoved { seat: s } => format!(
+                "{} player moves the seat to another device.",
+                capitalised(&possessive(&name(*s)))
+            ),
             TableEvent::TakenOver { seat: s } => format!("The GM takes over {}.", seat(s)),
             TableEvent::HandedBack { seat: s } => {
                 format!("{} goes back to its player.", capitalised(&seat(s)))
@@ -248,7 +271,7 @@ impl TableEvent {
                 "The GM takes back {} last command: the game goes on as if it had not been sent.",
                 match s {
                     Seat::Gm => "their own".to_string(),
-                    _ => format!("{}'s", name(*s)),
+                    _ => possessive(&name(*s)),
                 }
             ),
             TableEvent::Renamed { title } => format!("The GM renames the table “{title}”."),

@@ -34,7 +34,7 @@ pub enum Who<'a> {
     /// A key that acts for a seat now (as `as_seat`, if it asks): a player, or the GM for
     /// their own seat, an NPC or a bot's seat.
     Seat { key: &'a str, as_seat: Option<Seat> },
-    /// An unused invite.
+    /// An unused invite, or a link a seat's player made to move the seat to another device.
     Invite { key: &'a str },
     /// The bot seated in `seat`, run by the server itself.
     Bot(Seat),
@@ -45,8 +45,13 @@ pub enum Who<'a> {
 pub enum Actor {
     /// A link key and what it may do now.
     Key { key: String, access: Access },
-    /// An unused invite for `seat`.
-    Invite { key: String, seat: Seat },
+    /// An unused invite for `seat`, or (`moving`) a link its player made to move the seat to
+    /// another device.
+    Invite {
+        key: String,
+        seat: Seat,
+        moving: bool,
+    },
     /// The bot seated in this seat.
     Bot(Seat),
 }
@@ -243,6 +248,7 @@ pub mod delete;
 pub mod end;
 pub mod hand_back;
 pub mod invite;
+pub mod move_seat;
 pub mod rename;
 pub mod replace_link;
 pub mod revoke;
@@ -277,12 +283,13 @@ pub trait Operation: sealed::Sealed + Send + Sync + 'static {
         "change who holds the seat"
     }
 
-    /// Whether a change of the keys that hold a seat gives it to someone else, so the secret
-    /// guard must look at it. True for every operation but one: exchanging an invite for a key
-    /// of one's own changes the key, not the person (the guard looked when the invite was
-    /// issued, and nobody can act for a seat while its invite is out).
-    fn hands_over(&self) -> bool {
-        true
+    /// Whether the change keeps the actor's own seat with the same person: exchanging an invite
+    /// for a key of one's own (the guard looked when the invite was issued, and nobody can act
+    /// for a seat while its invite is out), or a player moving their seat to another device of
+    /// theirs. The secret guard still looks at the change, and lets only that one seat's own
+    /// pending choice go with it; any other seat the change touched would be refused.
+    fn same_person(&self) -> bool {
+        false
     }
 
     /// The client's id for this request: a retry with the same id is answered again, not

@@ -148,11 +148,21 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
             (how_it_works())
             (data("presets", &preset_data))
             (data("games", &crate::forms::games(tables)))
+            (data("rule-links", &rule_links(tables)))
             (crate::forms::lobby_tags(tables))
             (script("/assets/lobby.js"))
         }
     };
     page("Clash — tables", body)
+}
+
+/// Each game's rule links, so rule IDs in its creation form link to the rule itself.
+fn rule_links(tables: &Tables) -> HashMap<&'static str, crate::rules::RulesLinks> {
+    tables
+        .catalogue()
+        .iter()
+        .filter_map(|e| Some((e.id, crate::rules::links(e)?)))
+        .collect()
 }
 
 pub async fn lobby(State(tables): State<Arc<Tables>>) -> Html<String> {

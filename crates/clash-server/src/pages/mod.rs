@@ -81,12 +81,18 @@ pub fn style(href: &str) -> Markup {
 /// A page that says what went wrong, with the error's status.
 pub fn error_page(e: impl Into<ApiError>) -> Response {
     let e: ApiError = e.into();
+    let heading = match e.code() {
+        "invite_used" => "This invite was already used",
+        "moved" => "Your seat has moved to another device",
+        "bad_key" | "not_invite" => "This link no longer works",
+        _ => "That did not work",
+    };
     let body = html! {
         main .narrow {
             h1 { "Clash" }
             section .card {
-                h2 { "That did not work" }
-                p .error { (e.message()) }
+                h2 { (heading) }
+                p .error { (crate::log::capitalised(&e.message())) }
                 p { a href="/" { "Back to the lobby" } }
             }
         }

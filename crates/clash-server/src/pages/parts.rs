@@ -3,21 +3,29 @@
 
 use maud::{Markup, html};
 
-/// Whose move it is, and who is here.
+/// Whose move it is and what just happened (kept in sight at the top of the screen), who is
+/// here, and the one live region that tells a screen reader what matters as it happens.
 pub fn turn_banner() -> Markup {
     html! {
         section .turn #turn aria-label="Whose move" {
-            p #turn-text role="status" aria-live="polite" {}
-            ul #people .people aria-label="Who is at the table" {}
+            p #turn-text {}
+            div #just .just hidden {
+                span #just-label .just-label {} " "
+                ol #just-lines .just-lines {}
+            }
             a href="#seats-card" #invite-hint .invite-hint hidden { "Invite your players" }
         }
+        ul #people .people aria-label="Who is at the table" {}
+        p #announcer .sr-only role="status" aria-live="polite" aria-atomic="true" {}
     }
 }
 
 /// The game's board, the player's controls and (folded) the text picture; the GM's JSON drawer.
 pub fn board_card(owner: bool) -> Markup {
     html! {
-        section .card #board-card aria-label="The game" {
+        // The board's own headings (a control's title, a board's sections) sit under this one.
+        section .card #board-card aria-labelledby="board-heading" {
+            h2 .sr-only #board-heading { "The game" }
             div #panel {}
             div #fallback hidden {
                 p .hint #legal-hint {}
@@ -119,6 +127,22 @@ fn manage_card() -> Markup {
             }
             p .hint { "Archived tables take no moves or talk until you bring them back; they move to “Archived” in your lobby." }
             p .error #manage-error role="alert" {}
+        }
+    }
+}
+
+/// A player's own card: a one-time link that moves their seat to another device of theirs.
+pub fn move_card() -> Markup {
+    html! {
+        details .card .fold #move-card {
+            summary { h2 { "Play on another device" } }
+            p .hint { "Make a one-time link and open it on your phone, tablet or other computer: your seat moves there, "
+                "and this page stops playing it. Only you see the link, not the GM; a newer link replaces an older one." }
+            button type="button" #move-make .small { "Make a link to move my seat" }
+            p #move-link-box hidden {
+                input #move-link readonly aria-label="Link that moves your seat to another device";
+                " " button type="button" #move-copy .small { "Copy" }
+            }
         }
     }
 }

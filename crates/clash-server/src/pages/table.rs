@@ -7,7 +7,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{Markup, html};
 use serde_json::{Value, json};
 
-use super::parts::{board_card, dialogs, fair_card, gm_cards, talk_card, turn_banner};
+use super::parts::{board_card, dialogs, fair_card, gm_cards, move_card, talk_card, turn_banner};
 use super::{assets::board_tags, data, error_page, page, script};
 use crate::error::TableError;
 use crate::extract::{Caller, Params, as_seat};
@@ -19,16 +19,22 @@ use crate::tables::Tables;
 /// The page an invite link opens: one button (pressed by the page's script at once) exchanges
 /// the invite for the player's own key. A GET never uses the invite up, so a chat app that
 /// previews the link does not take the seat.
-fn claim_page(title: &str, id: &str, invite: &str) -> Response {
+fn claim_page(title: &str, id: &str, invite: &str, moving: bool) -> Response {
     let body = html! {
         main .narrow {
             h1 { "Clash" }
             section .card {
-                h2 { "You are invited to " (title) }
-                p { "Taking the seat gives this browser its own link to it, which nobody else holds — not even the GM. "
-                    "Bookmark the page you land on." }
+                @if moving {
+                    h2 { "Move your seat at " (title) " to this device" }
+                    p { "This gives this browser its own link to your seat, which nobody else holds — not even the GM. "
+                        "The device you made the link on stops playing the seat. Bookmark the page you land on." }
+                } @else {
+                    h2 { "You are invited to " (title) }
+                    p { "Taking the seat gives this browser its own link to it, which nobody else holds — not even the GM. "
+                        "Bookmark the page you land on." }
+                }
                 form method="post" action=(format!("/t/{id}/{invite}")) #claim {
-                    button type="submit" .primary { "Take the seat" }
+                    button type="submit" .primary { @if moving { "Move the seat here" } @else { "Take the seat" } }
                 }
             }
             (script("/assets/claim.js"))
@@ -49,10 +55,9 @@ pub async fn claim_from_page(
     let claim = crate::ops::claim::Claim { invite };
     match tables.execute(&table, claim).await {
         Ok(done) => Redirect::to(&table_path(&id, &done.answer.1)).into_response(),
-        Err(TableError::Conflict { .. } | TableError::BadKey) => error_page(TableError::conflict(
+        Err(TableError::BadKey) => error_page(TableError::conflict(
             crate::error::Conflict::NotInvite,
-            "this invite has already been used (or replaced). If you did not use it yourself, tell the GM: \
-             someone else took the seat. Ask the GM for a new link.",
+            "this link no longer works: the GM has replaced or revoked it. Ask the GM for a new link.",
         )),
         Err(e) => error_page(e),
     }
@@ -80,7 +85,10 @@ pub async fn table_page(
     };
     let rights = match table.access(&key, as_seat).await {
         Ok(a) => a,
-        Err(TableError::Invite) => return claim_page(&table.title, &id, &key),
+        Err(TableError::Invite) => {
+            let moving = table.is_move_link(&key).await;
+            return claim_page(&table.title, &id, &key, moving);
+        }
         Err(e) => return error_page(e),
     };
     let caller = Caller {
@@ -121,6 +129,7 @@ pub async fn table_page(
                 div ."col" ."col-side" {
                     (talk_card())
                     @if owner { (gm_cards()) }
+                    @if matches!(caller.rights.role, Role::Seat(_)) { (move_card()) }
                     (fair_card(&t.id, &key))
                 }
             }

@@ -148,6 +148,14 @@ pub enum LinkStatus {
     Suspended,
     /// Marks a seat the GM plays; the key is never handed out.
     Npc,
+    /// A one-time link a seat's player made to move the seat to another device: claimed like an
+    /// invite, it ends the player's old key. Shown to that player alone.
+    Transfer,
+    /// An invite or a move link already exchanged (a tombstone): kept so that opening it again
+    /// says so, instead of "not valid".
+    Used,
+    /// A player's key given up when they moved the seat to another device (a tombstone).
+    Moved,
 }
 
 impl LinkStatus {
@@ -157,7 +165,15 @@ impl LinkStatus {
             LinkStatus::Invite => "invite",
             LinkStatus::Suspended => "suspended",
             LinkStatus::Npc => "npc",
+            LinkStatus::Transfer => "transfer",
+            LinkStatus::Used => "used",
+            LinkStatus::Moved => "moved",
         }
+    }
+
+    /// A tombstone: a key that no longer works, kept only to say why.
+    pub fn is_tombstone(self) -> bool {
+        matches!(self, LinkStatus::Used | LinkStatus::Moved)
     }
 
     fn parse(text: &str) -> Result<LinkStatus, StoreError> {
@@ -166,6 +182,9 @@ impl LinkStatus {
             "invite" => Ok(LinkStatus::Invite),
             "suspended" => Ok(LinkStatus::Suspended),
             "npc" => Ok(LinkStatus::Npc),
+            "transfer" => Ok(LinkStatus::Transfer),
+            "used" => Ok(LinkStatus::Used),
+            "moved" => Ok(LinkStatus::Moved),
             other => Err(StoreError::new(format!("unknown link status {other:?}"))),
         }
     }

@@ -55,6 +55,11 @@ enum Action {
     UnseatBot {
         seat: usize,
     },
+    /// The seat's player moves it to another device of theirs with the one-time link their page
+    /// makes (allowed whatever they chose in secret: it stays with them).
+    MoveDevice {
+        seat: usize,
+    },
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -67,6 +72,7 @@ fn action() -> impl Strategy<Value = Action> {
         1 => (0..8usize, any::<u16>()).prop_map(|(seat, seed)| Action::Seed { seat, seed }),
         1 => (0..8usize).prop_map(|seat| Action::SeatBot { seat }),
         1 => (0..8usize).prop_map(|seat| Action::UnseatBot { seat }),
+        1 => (0..8usize).prop_map(|seat| Action::MoveDevice { seat }),
     ]
 }
 
@@ -506,6 +512,12 @@ impl Run {
                 };
                 self.model.holders.insert(seat, *under);
             }
+            Action::MoveDevice { seat } => {
+                let Some(seat) = player(seat) else { return };
+                if self.move_device(seat).await {
+                    return;
+                }
+            }
             Action::Seed { seat, seed } => {
                 let seat = self.model.seats[seat % n];
                 let Some((key, _)) = self.key_for(seat) else {
@@ -541,6 +553,43 @@ impl Run {
             })
             .await;
         }
+    }
+}
+
+impl Run {
+    /// The player of `seat` (if it has one) moves it to another device: the old key stops, the
+    /// new one sees what the seat sees. Anyone else asking is refused. True when it moved.
+    async fn move_device(&mut self, seat: Seat) -> bool {
+        let Some(Holder::Player(old)) = self.model.holders.get(&seat).cloned() else {
+            let (status, body) =
+                call_json(&self.app, "POST", &self.uri("move-link", &self.owner), None).await;
+            assert_eq!(
+                status,
+                StatusCode::FORBIDDEN,
+                "the GM cannot move a seat: {body}"
+            );
+            return false;
+        };
+        let (status, body) = call_json(&self.app, "POST", &self.uri("move-link", &old), None).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        self.seen.push(Seen {
+            what: "move link".into(),
+            allowed: Some(Viewer::Seat(seat)),
+            body: body.clone(),
+        });
+        self.revision = self.log_len().await;
+        self.snapshot();
+        let link = body["key"].as_str().unwrap();
+        let (status, claimed) = call_json(&self.app, "POST", &self.uri("claim", link), None).await;
+        assert_eq!(status, StatusCode::CREATED, "{claimed}");
+        let key = claimed["key"].as_str().unwrap().to_string();
+        self.model.holders.insert(seat, Holder::Player(key.clone()));
+        let asker = Asker { key, as_seat: None };
+        self.add_asker(asker.clone());
+        self.revision = self.log_len().await;
+        self.snapshot();
+        self.open_stream(asker).await;
+        true
     }
 }
 

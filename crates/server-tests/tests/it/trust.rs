@@ -118,6 +118,71 @@ async fn a_gm_stream_as_a_seat_ends_when_the_seat_goes_back_to_a_player() {
     }
 }
 
+/// A player moves their seat to another device with the one-time link their own page makes,
+/// their secret choice going with them (the same person); the old device's key, and the link
+/// used a second time, each say what became of them; nobody else can make such a link.
+#[tokio::test]
+async fn a_player_moves_their_seat_to_another_device_with_their_own_secret() {
+    let s = server();
+    let t = table(&s.app).await;
+    send(
+        &s.app,
+        &t,
+        &t.p1,
+        json!({"type": "commit", "word": "zebra-41"}),
+    )
+    .await;
+    let move_link = |key: &str| format!("/api/tables/{}/move-link?key={key}", t.id);
+    for other in [&t.owner, &t.spectator] {
+        let (status, body) = call_json(&s.app, "POST", &move_link(other), None).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    }
+    let (status, made) = call_json(&s.app, "POST", &move_link(&t.p1), None).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let claim = format!(
+        "/api/tables/{}/claim?key={}",
+        t.id,
+        made["key"].as_str().unwrap()
+    );
+    let (status, claimed) = call_json(&s.app, "POST", &claim, None).await;
+    assert_eq!(status, StatusCode::CREATED, "{claimed}");
+    let new_key = claimed["key"].as_str().unwrap();
+    let (_, view) = call(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/view?key={new_key}", t.id),
+        None,
+    )
+    .await;
+    assert!(
+        view.contains("zebra-41"),
+        "the secret went with its player: {view}"
+    );
+    let (status, old) = call_json(
+        &s.app,
+        "GET",
+        &format!("/api/tables/{}/view?key={}", t.id, t.p1),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, &old["error"]["code"]),
+        (StatusCode::FORBIDDEN, &json!("moved"))
+    );
+    let (status, again) = call_json(&s.app, "POST", &claim, None).await;
+    assert_eq!(
+        (status, &again["error"]["code"]),
+        (StatusCode::FORBIDDEN, &json!("invite_used"))
+    );
+    assert!(
+        log_text(&s, &t, &t.p2)
+            .await
+            .contains("Player 1's player moves the seat to another device.")
+    );
+    // The guard still stands for everyone else: the GM cannot take the seat while it waits.
+    assert_eq!(take_over(&s, &t, "p1").await.0, StatusCode::CONFLICT);
+}
+
 /// Repro 2: "Play as NPC" while the player has a secret choice waiting is refused (so is a new
 /// link, which the GM could claim), until the rules reveal it; the takeover is in every log.
 #[tokio::test]

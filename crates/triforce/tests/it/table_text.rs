@@ -72,13 +72,7 @@ fn seats_are_named_by_colour_and_given_name() {
         .map(|seat| Triforce::seat_name(&state, seat))
         .collect();
     assert_eq!(names, ["Red", "Ada (Green)", "Blue", "Yellow"]);
-    assert_eq!(
-        Triforce::status(&state),
-        Status {
-            waiting_for: vec![R],
-            over: None
-        }
-    );
+    assert_eq!(Triforce::status(&state), Status::waiting([R]));
 }
 
 #[test]

@@ -250,6 +250,8 @@ function download(filename, data) {
   const a = h('a', null);
   a.href = URL.createObjectURL(blob);
   a.download = filename;
+  // Out of sight and out of the tab order (a link with no text) for the moment it is there.
+  a.hidden = true;
   document.body.append(a);
   a.click();
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);

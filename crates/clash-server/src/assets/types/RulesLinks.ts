@@ -9,6 +9,7 @@ export type RulesLinks = {
  */
 url: string, 
 /**
- * Rule ID → heading id.
+ * Rule ID → the id to open: the rule's own anchor where the rules cite it, else the
+ * heading of the section the rule finder names.
  */
 finder: { [key in string]: string }, };

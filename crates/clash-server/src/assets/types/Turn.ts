@@ -14,6 +14,10 @@ waiting: Array<Named>,
  */
 yours: boolean, 
 /**
+ * The seats waited on are alternatives: the first of them to act decides for all.
+ */
+any_of: boolean, 
+/**
  * For the GM: the seats it plays as NPCs that the game waits on.
  */
 npc: Array<Named>, 

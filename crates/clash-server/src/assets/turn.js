@@ -1,0 +1,187 @@
+// Whose move it is, and what just happened: the banner at the top of the table page (always in
+// sight, with the last lines since this page's own last command right under it, so the result of
+// a tap shows above the next control on a phone), the tab's title, the alert (a sound, and a
+// notification in the background), who is here, and one live region that tells a screen reader
+// "your move", each roll and reveal, and the end of the table.
+import { $, el } from './kit.js';
+import { boot, owner, page } from './state.js';
+
+/** @typedef {import('./kit.js').Update} Update */
+/** @typedef {import('./types/SeenEntry').SeenEntry} SeenEntry */
+
+const alertsKey = 'clash.alerts';
+let alertsOn = localStorage.getItem(alertsKey) === 'on';
+let wasYours = null;
+
+/** @param {boolean} closed */
+function renderAlerts(closed) {
+  const b = $('alerts');
+  b.textContent = alertsOn ? 'Alerts on' : 'Alerts off';
+  b.setAttribute('aria-pressed', String(alertsOn));
+  b.disabled = closed;
+  b.title = closed ? 'Nothing more happens at this table' : alertsOn
+    ? 'A sound, and a notification when this tab is in the background, when it is your move'
+    : 'Turn on a sound and a notification for your move';
+}
+$('alerts').addEventListener('click', async () => {
+  alertsOn = !alertsOn;
+  localStorage.setItem(alertsKey, alertsOn ? 'on' : 'off');
+  if (alertsOn && window.Notification && Notification.permission === 'default') {
+    try { await Notification.requestPermission(); } catch (e) { /* the sound still plays */ }
+  }
+  if (alertsOn) chime();
+  renderAlerts(false);
+});
+
+let audio = null;
+function chime() {
+  try {
+    audio = audio || new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
+    const t = audio.currentTime;
+    for (const [i, f] of [[0, 660], [1, 880]]) {
+      const o = audio.createOscillator();
+      const g = audio.createGain();
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, t + i * 0.18);
+      g.gain.exponentialRampToValueAtTime(0.2, t + i * 0.18 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.18 + 0.16);
+      o.connect(g).connect(audio.destination);
+      o.start(t + i * 0.18);
+      o.stop(t + i * 0.18 + 0.17);
+    }
+  } catch (e) { /* no sound on this device */ }
+}
+
+/** @param {Update} update */
+function yourMoveNow(update) {
+  announce(update.room.turn.text);
+  if (!alertsOn) return;
+  chime();
+  if (document.hidden && window.Notification && Notification.permission === 'granted') {
+    try { new Notification('Your move — ' + update.title, { body: boot.game, tag: 'clash-' + boot.table }); } catch (e) { /* ignore */ }
+  }
+}
+
+/**
+ * Tell a screen reader, once (the live region's text is replaced, so each line is read anew).
+ * @param {string} text
+ */
+export function announce(text) {
+  const box = $('announcer');
+  box.textContent = '';
+  setTimeout(() => { box.textContent = text; }, 50);
+}
+
+/**
+ * The banner, the title and the people, for `update`; `closed` is why nothing more may be done.
+ * @param {Update} update
+ * @param {string | null} closed
+ */
+export function renderTurn(update, closed) {
+  const room = update.room;
+  const turn = room.turn;
+  const mine = !closed && (turn.yours || (turn.npc && turn.npc.length > 0));
+  $('turn').className = 'turn' + (mine ? ' yours' : '') + (turn.over ? ' over' : '') + (closed ? ' closed' : '');
+  const text = $('turn-text');
+  text.replaceChildren(turn.text);
+  if (mine && turn.npc && turn.npc.length && !turn.yours) {
+    for (const n of turn.npc) {
+      text.append(' ', el('a', { href: location.pathname + '?as=' + n.seat, class: 'npc-link' }, 'Play ' + n.name));
+    }
+  }
+  document.body.dataset.yours = String(!!mine);
+  document.title = (mine ? '● Your move — ' : turn.over ? 'Game over — ' : closed ? 'Ended — ' : '') + update.title + ' — Clash';
+  if (wasYours === false && mine) yourMoveNow(update);
+  wasYours = !!mine;
+  renderAlerts(!!closed);
+  renderPeople(update);
+}
+
+/** @param {Update} update */
+function renderPeople(update) {
+  const room = update.room;
+  const turn = room.turn;
+  const items = [];
+  if (!room.people.some((p) => p.seat === 'gm')) items.push(person('the GM', room.gm_here, owner ? 'you' : null));
+  for (const p of room.people) {
+    const waiting = turn.waiting.some((w) => w.seat === p.seat);
+    const note = p.seat === update.seat || (p.seat === 'gm' && owner) ? 'you'
+      : p.holder === 'npc' ? 'played by the GM' : p.holder === 'bot' ? 'played by a bot' : p.holder === 'open' ? 'no player yet'
+        : p.holder === 'invited' ? 'invited' : null;
+    // A bot is always at the table; the GM's own seat is here when the GM is.
+    const here = p.holder === 'npc' || p.seat === 'gm' ? room.gm_here : p.holder === 'bot' || p.here;
+    items.push(person(p.name, here, note, waiting && !room.archived && !update.closed));
+  }
+  if (room.spectators) items.push(el('li', { class: 'person watchers' }, room.spectators === 1 ? '1 watching' : room.spectators + ' watching'));
+  $('people').replaceChildren(...items);
+}
+
+function person(name, here, note, waiting) {
+  const li = el('li', { class: 'person' + (here ? ' here' : ' away') + (waiting ? ' waiting' : '') },
+    el('span', { class: 'dot', 'aria-hidden': 'true' }), name);
+  if (note) li.append(el('span', { class: 'note' }, ' (' + note + ')'));
+  li.append(el('span', { class: 'sr-only' }, here ? ', connected' : ', not connected'));
+  if (waiting) li.append(el('span', { class: 'sr-only' }, ', to move'));
+  li.title = name + (here ? ' has the table open' : ' is not connected') + (waiting ? ' — the game waits for them' : '');
+  return li;
+}
+
+// ---- What just happened ------------------------------------------------------------------
+
+/** The game's lines (and the table's weightier news) this page has seen, oldest first. */
+const recent = [];
+const NEWS = ['closed', 'game_over', 'archived', 'unarchived', 'undone', 'taken_over', 'handed_back'];
+
+/**
+ * Take the update's new log lines: the weighty ones go to "just now", and (once the page is
+ * live) each roll and reveal and the end of the table are told to a screen reader.
+ * @param {SeenEntry[]} lines
+ * @param {boolean} first the page's start-up data (told to nobody: it is not news)
+ */
+export function noteLines(lines, first) {
+  for (const ev of lines) {
+    const news = !ev.table || NEWS.includes(ev.table.type);
+    if (!news || recent.some((r) => r.index === ev.index)) continue;
+    recent.push(ev);
+    if (!first && (ev.reveals || (ev.table && ev.table.type !== 'undone'))) announce(ev.text);
+  }
+  recent.splice(0, Math.max(0, recent.length - 20));
+  renderJust();
+}
+
+// The lines since this page's own last command (at most three, newest last), or the latest one.
+function renderJust() {
+  const since = recent.filter((r) => r.index >= page.mineFrom).slice(-3);
+  const lines = since.length ? since : recent.slice(-1);
+  const box = $('just');
+  box.hidden = lines.length === 0;
+  $('just-label').textContent = since.length && page.mineFrom > 0 ? 'Since your last move:' : 'Last:';
+  $('just-lines').replaceChildren(...lines.map((r) => el('li', { 'data-index': String(r.index) }, r.text)));
+}
+
+/**
+ * After this page's own command: the result stays in sight under the banner, and if the control
+ * used is gone (the board moved on to the next step), the next control is focused and brought
+ * into view just under the banner — in the same control group if it is still there — so neither
+ * a phone nor a keyboard loses its place.
+ * @param {string | null} group the `data-control` of the group the command came from
+ */
+export function afterMine(group) {
+  renderJust();
+  const now = document.activeElement;
+  if (now && now !== document.body && now.isConnected) return;
+  const usable = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
+  const same = group ? document.querySelector('#panel [data-control="' + CSS.escape(group) + '"]') : null;
+  const next = /** @type {HTMLElement | null} */ ((same && same.querySelector(usable))
+    || document.querySelector('#panel [data-control] :is(' + usable + ')')
+    || document.querySelector('#panel :is(' + usable + '), #legal button'));
+  if (!next) return;
+  next.focus({ preventScroll: true });
+  next.scrollIntoView({ block: 'nearest' });
+}
+
+// The banner's height, for what scrolls under it (focused controls keep clear of it).
+function measureBanner() {
+  document.documentElement.style.setProperty('--banner', $('turn').offsetHeight + 'px');
+}
+new ResizeObserver(measureBanner).observe($('turn'));
