@@ -39,8 +39,8 @@ function handPicture(hand, caption) {
     pic.append(kit.svg('text', { x: 30, y: 37, 'text-anchor': 'middle', class: 'mo-q' }, '?'));
   }
   const box = h('figure', 'mo-hand' + (hand ? '' : ' hidden'), pic, h('figcaption', null, caption));
-  box.setAttribute('role', 'img');
-  box.setAttribute('aria-label', caption);
+  // The caption names the hand; the drawing says nothing more to a screen reader.
+  pic.setAttribute('aria-hidden', 'true');
   return box;
 }
 
