@@ -28,7 +28,9 @@ use wicked_age::roll::{Outcome, RollValue, Table, judge};
 
 use crate::combat_odds;
 use crate::exact::{Probability, ratio};
-use crate::turn_game::{self, ChainCard, FighterSpec, Payoff, TurnSpec};
+use crate::turn_game::{
+    self, ChainCard, FighterSpec, Mix, Payoff, TurnPosition, TurnSolution, TurnSpec,
+};
 
 fn text(v: &Value) -> &str {
     v.as_str().unwrap_or("")
@@ -409,6 +411,59 @@ fn choice_json(m: &MoveChoice) -> Value {
     }
 }
 
+/// The chances that the fighter wins and loses the turn when both sides play `rows` and
+/// `cols` on `matrix`, which pays the active fighter A (+1 A wins, −1 B wins, 0 a tie).
+fn chances(matrix: &[Vec<i64>], rows: &[f64], cols: &[f64], mine_is_a: bool) -> (f64, f64) {
+    let (mut a, mut b) = (0.0, 0.0);
+    for (row, p) in matrix.iter().zip(rows) {
+        for (x, q) in row.iter().zip(cols) {
+            match x.signum() {
+                1 => a += p * q,
+                -1 => b += p * q,
+                _ => {}
+            }
+        }
+    }
+    if mine_is_a { (a, b) } else { (b, a) }
+}
+
+/// Each option's probability in `mix` (0 for an option it leaves out).
+fn weights<T: PartialEq>(options: &[T], mix: &[Mix<T>]) -> Vec<f64> {
+    options
+        .iter()
+        .map(|o| {
+            mix.iter()
+                .find(|m| m.option == *o)
+                .map_or(0.0, |m| m.probability.decimal)
+        })
+        .collect()
+}
+
+/// The chances to win and to lose the whole turn, stances and moves both played at the
+/// equilibrium: each stance pair weighs the chances of its own move game.
+fn turn_chances(spec: &TurnSpec, s: &TurnSolution, mine_is_a: bool) -> Option<(f64, f64)> {
+    let pos = TurnPosition::new(spec).ok()?;
+    let (mut win, mut lose) = (0.0, 0.0);
+    for m in &s.moves {
+        let w = weights(&[m.stance_active], &s.stances_active)[0]
+            * weights(&[m.stance_opponent], &s.stances_opponent)[0];
+        let g = pos
+            .move_matrix(m.stance_active, m.stance_opponent, Payoff::Win)
+            .ok()?;
+        let rows = weights(&g.rows, &m.active);
+        let cols = weights(&g.cols, &m.opponent);
+        let (a, b) = chances(&g.matrix, &rows, &cols, mine_is_a);
+        win += w * a;
+        lose += w * b;
+    }
+    Some((win, lose))
+}
+
+/// A chance as the pages take it: `{decimal}` (worked out in floating point, so no fraction).
+fn chance(x: f64) -> Value {
+    json!({ "decimal": x })
+}
+
 /// Iron Triangle: the equilibrium of the current turn for this seat's fighter, scored as the
 /// chance of winning the turn minus the chance of losing it: its stance mix while stances are
 /// secret, its move mix once they are revealed.
@@ -474,9 +529,19 @@ pub fn iron_triangle(view: &Value, seat: Seat) -> Option<Value> {
         } else {
             -solution.value.clone()
         };
-        return Some(
-            json!({ "fighter": fighter, "step": "moves", "moves": mix, "value": Probability::of(&value) }),
+        let to_f64 = |v: &Vec<num_rational::BigRational>| -> Vec<f64> {
+            v.iter().map(crate::matrix_game::Scalar::to_f64).collect()
+        };
+        let (win, lose) = chances(
+            &game.matrix,
+            &to_f64(&solution.row),
+            &to_f64(&solution.col),
+            mine_is_a,
         );
+        return Some(json!({
+            "fighter": fighter, "step": "moves", "moves": mix, "value": Probability::of(&value),
+            "win": chance(win), "lose": chance(lose),
+        }));
     }
     let solution = turn_game::solve_turn(&spec, Payoff::Win).ok()?;
     let mix = if mine_is_a {
@@ -492,7 +557,9 @@ pub fn iron_triangle(view: &Value, seat: Seat) -> Option<Value> {
         .value
         .exact()
         .map(|v| if mine_is_a { v } else { -v })?;
-    Some(
-        json!({ "fighter": fighter, "step": "stances", "stances": stances, "value": Probability::of(&value) }),
-    )
+    let (win, lose) = turn_chances(&spec, &solution, mine_is_a)?;
+    Some(json!({
+        "fighter": fighter, "step": "stances", "stances": stances, "value": Probability::of(&value),
+        "win": chance(win), "lose": chance(lose),
+    }))
 }

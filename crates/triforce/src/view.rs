@@ -389,23 +389,17 @@ pub fn narrate(state: &State, event: &Event) -> String {
             )
         }
         Event::SwordTaken {
-            seat,
-            at,
-            level,
-            given,
+            seat, at, given, ..
         } => format!(
-            "{} gives up {} (level {level}) at {} for a sword.",
+            "{} gives up {} at {} for a sword of its size.",
             name(seat),
             players::pyramid_words(given),
             at.n()
         ),
         Event::ShieldTaken {
-            seat,
-            at,
-            level,
-            given,
+            seat, at, given, ..
         } => format!(
-            "{} gives up {} (level {level}) at {} for a shield.",
+            "{} gives up {} at {} for a shield of its size.",
             name(seat),
             players::pyramid_words(given),
             at.n()
