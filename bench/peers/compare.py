@@ -1,10 +1,11 @@
 """Solve the same problems with Clash and with peer tools; print answers and time ratios.
 
-Usage: compare.py HARNESS MATRIX.json TURN.json DUEL.json
-  HARNESS is the release build of `cargo run -p clash-analysis --example peers`;
+Usage: compare.py HARNESSES MATRIX.json TURN.json DUEL.json
+  HARNESSES is the folder of the release timing harnesses: `peers` (clash-analysis: matrix
+  games), `peers_iron_triangle`, `peers_triforce` and `peers_wicked_age` (each game's crate);
   MATRIX.json is the Iron Triangle 13x13 move game (from `clash solve iron-triangle moves`);
   TURN.json is a turn state (bench/peers/it13.json) whose whole two-stage turn is compared;
-  DUEL.json is a duel state (crates/clash-analysis/data/duel.json) whose whole duel is compared.
+  DUEL.json is a duel state (crates/iron-triangle/data/duel.json) whose whole duel is compared.
 """
 
 import json
@@ -24,11 +25,22 @@ except ImportError:  # reported below; run.sh installs it
     gbt = None
 
 warnings.filterwarnings("ignore")
-HARNESS, MATRIX, TURN, DUEL = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+HARNESSES, MATRIX, TURN, DUEL = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+# Which harness answers each problem: the generic one, or the game's own.
+HARNESS_OF = {
+    "matrix": "peers",
+    "moves": "peers_iron_triangle",
+    "turn": "peers_iron_triangle",
+    "turn-games": "peers_iron_triangle",
+    "duel": "peers_iron_triangle",
+    "triforce": "peers_triforce",
+    "wicked": "peers_wicked_age",
+}
 
 
 def rust(*args):
-    out = subprocess.run([HARNESS, *map(str, args)], check=True, capture_output=True, text=True).stdout
+    harness = f"{HARNESSES}/{HARNESS_OF[args[0]]}"
+    out = subprocess.run([harness, *map(str, args)], check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
 

@@ -1,12 +1,13 @@
-//! A hostile client from one address (its own process, so its sockets do not count against the
-//! benchmark's): huge setups, a flood of idle connections, or live streams it never reads.
+//! A hostile client (its own process, so its sockets do not count against the benchmark's):
+//! huge setups or a flood of idle connections from one address, or from a few dozen addresses
+//! as many live streams as the server allows, never read.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
-use tokio::net::TcpSocket;
+use tokio::net::{TcpSocket, TcpStream};
 
 use crate::wire::{Error, Http, connect};
 
@@ -19,8 +20,10 @@ pub enum Attack {
     BigSetups,
     /// Open 20,000 connections and send nothing.
     Connections,
-    /// Open 2,000 live streams and never read them, while playing at the attacker's own tables
-    /// so the streams have something to send.
+    /// Open as many live streams as the server allows on the attacker's own tables (20 Iron
+    /// Triangle tables, 256 streams each with the watch link, from 21 addresses) and never read
+    /// them, while changing those tables so the streams have something to send; report the
+    /// server's resident memory per stream.
     Streams,
 }
 
@@ -35,13 +38,14 @@ impl Attack {
     }
 }
 
-/// Run `attack` against `addr` for `seconds`, then report what happened.
-pub async fn run(attack: Attack, addr: SocketAddr, seconds: u64) -> Result<(), Error> {
+/// Run `attack` against `addr` (the server process `pid`, whose memory is read) for `seconds`,
+/// then report what happened.
+pub async fn run(attack: Attack, addr: SocketAddr, pid: u32, seconds: u64) -> Result<(), Error> {
     let until = Instant::now() + Duration::from_secs(seconds);
     match attack {
         Attack::BigSetups => big_setups(addr, until).await,
         Attack::Connections => connections(addr, 20_000, until).await,
-        Attack::Streams => streams(addr, 2_000, until).await,
+        Attack::Streams => streams(addr, pid, until).await,
     }
 }
 
@@ -113,67 +117,146 @@ async fn connections(addr: SocketAddr, count: usize, until: Instant) -> Result<(
     Ok(())
 }
 
-async fn streams(addr: SocketAddr, count: usize, until: Instant) -> Result<(), Error> {
-    // The attacker's own tables (as many as its creation allowance gives).
+/// The tables the streams attack watches: as many as the creation allowance gives.
+const STREAM_TABLES: usize = 20;
+/// Streams per table: the server's default cap.
+const STREAMS_PER_TABLE: usize = 256;
+/// Streams per address, under the server's default cap of connections per address (256).
+const STREAMS_PER_ADDRESS: usize = 250;
+
+/// A server process's resident memory in KiB.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// One sample line of the server's metrics (`name` with its labels), asked on a connection of
+/// its own (the attacker's others may have idled out meanwhile).
+async fn metric(addr: SocketAddr, name: &str) -> Result<f64, Error> {
     let mut http = Http::connect(addr, ATTACKER).await?;
-    let mut keys = Vec::new();
-    for _ in 0..20 {
-        let (status, created) = http
-            .request(
-                "POST",
-                "/api/tables",
-                Some(&json!({"ruleset": "sealed-duel", "setup": {"players": 2}})),
-            )
-            .await?;
+    let (_, text) = http.text("GET", "/metrics").await?;
+    Ok(text
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0.0))
+}
+
+/// The attacker's own tables, of the game whose pictures are the largest: (id, owner key,
+/// watch key).
+async fn own_tables(http: &mut Http) -> Result<Vec<(String, String, String)>, Error> {
+    let mut tables = Vec::new();
+    for _ in 0..STREAM_TABLES {
+        let game = json!({"ruleset": "iron-triangle"});
+        let (status, created) = http.request("POST", "/api/tables", Some(&game)).await?;
         if status != 201 {
             break;
         }
-        keys.push((
-            created["table"].as_str().unwrap_or_default().to_string(),
-            created["owner_key"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
-        ));
+        let text = |name: &str| created[name].as_str().unwrap_or_default().to_string();
+        tables.push((text("table"), text("owner_key"), text("spectator_key")));
     }
-    if keys.is_empty() {
+    if tables.is_empty() {
         return Err("the attacker could not create a table".into());
     }
-    let (mut opened, mut refused) = (0usize, 0usize);
-    let mut held = Vec::new();
-    for i in 0..count {
-        let (id, key) = &keys[i % keys.len()];
-        let socket = TcpSocket::new_v4()?;
-        socket.bind(SocketAddr::new(ATTACKER.into(), 0))?;
-        socket.set_recv_buffer_size(4096)?;
-        let Ok(mut stream) = socket.connect(addr).await else {
-            refused += 1;
-            continue;
-        };
-        let head =
-            format!("GET /api/tables/{id}/stream?key={key} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
-        if stream.write_all(head.as_bytes()).await.is_ok() {
-            opened += 1;
-            held.push(stream);
-        }
-    }
-    println!("attack: {opened} stream requests sent and never read ({refused} connects failed)");
-    // Keep the tables busy so the unread streams have something to send.
-    let mut commands = 0;
+    Ok(tables)
+}
+
+/// Ask for `path`'s live stream from `from` on a socket with a tiny receive buffer, and never
+/// read it.
+async fn unread_stream(addr: SocketAddr, from: Ipv4Addr, path: &str) -> Option<TcpStream> {
+    let socket = TcpSocket::new_v4().ok()?;
+    socket.bind(SocketAddr::new(from.into(), 0)).ok()?;
+    socket.set_recv_buffer_size(4096).ok()?;
+    let mut stream = socket.connect(addr).await.ok()?;
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.ok()?;
+    Some(stream)
+}
+
+/// How often the attacker changes each of its tables: a pace the server keeps up with, so each
+/// message is one change (a flood of changes would measure the server's lag instead).
+const CHANGE_EVERY: Duration = Duration::from_millis(500);
+
+/// Add a new seed at the table every [`CHANGE_EVERY`] until `until` (each a change every
+/// stream of the table is sent, whole); how many were added.
+async fn keep_busy(addr: SocketAddr, id: String, owner: String, until: Instant) -> usize {
+    let Ok(mut http) = Http::connect(addr, ATTACKER).await else {
+        return 0;
+    };
+    let path = format!("/api/tables/{id}/seed?key={owner}");
+    let mut added = 0;
     while Instant::now() < until {
-        for (id, key) in &keys {
-            let (s, _) = http
-                .request(
-                    "POST",
-                    &format!("/api/tables/{id}/commands?key={key}"),
-                    Some(&json!({"command": {"type": "shuffle"}})),
-                )
-                .await?;
-            commands += usize::from(s == 200);
+        let seed = json!({ "seed": format!("attack-{added}") });
+        if let Ok((204, _)) = http.request("POST", &path, Some(&seed)).await {
+            added += 1;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(CHANGE_EVERY).await;
     }
-    println!("attack: {commands} commands played at the attacker's tables meanwhile");
+    added
+}
+
+/// The streams open now beyond `before`, once their number stops growing.
+async fn settled_streams(addr: SocketAddr, before: f64) -> Result<f64, Error> {
+    let mut open = metric(addr, "clash_streams_open").await?;
+    for _ in 0..40 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let now = metric(addr, "clash_streams_open").await?;
+        if now == open {
+            break;
+        }
+        open = now;
+    }
+    Ok(open - before)
+}
+
+async fn streams(addr: SocketAddr, pid: u32, until: Instant) -> Result<(), Error> {
+    let mut http = Http::connect(addr, ATTACKER).await?;
+    let tables = own_tables(&mut http).await?;
+    let (id, _, watch) = &tables[0];
+    let picture = http
+        .text("GET", &format!("/api/tables/{id}/view?key={watch}"))
+        .await?
+        .1;
+    let rss_before = rss_kib(pid).unwrap_or(0);
+    let open_before = metric(addr, "clash_streams_open").await?;
+    let (mut asked, mut failed) = (0usize, 0usize);
+    let mut held = Vec::new();
+    for i in 0..tables.len() * STREAMS_PER_TABLE {
+        let (id, _, watch) = &tables[i % tables.len()];
+        let from = Ipv4Addr::new(127, 0, 2, 1 + (i / STREAMS_PER_ADDRESS) as u8);
+        match unread_stream(addr, from, &format!("/api/tables/{id}/stream?key={watch}")).await {
+            Some(s) => held.push(s),
+            None => failed += 1,
+        }
+        asked += 1;
+    }
+    let opened = settled_streams(addr, open_before).await?;
+    println!(
+        "attack: {opened} live streams open on {} iron-triangle tables and never read ({asked} asked for, {failed} connects failed; a watcher's update is {:.1} KB); server VmRSS {} MB before",
+        tables.len(),
+        picture.len() as f64 / 1000.0,
+        rss_before / 1024
+    );
+    let mut busy = tokio::task::JoinSet::new();
+    for (id, owner, _) in &tables {
+        busy.spawn(keep_busy(addr, id.clone(), owner.clone(), until));
+    }
+    let mut peak = rss_before;
+    while Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        peak = peak.max(rss_kib(pid).unwrap_or(0));
+    }
+    let seeds: usize = busy.join_all().await.into_iter().sum();
+    let stalled = metric(addr, "clash_refused_total{reason=\"stalled\"}").await?;
+    // What the attack cost the server, shared over the streams that cost it.
+    let grown = peak.saturating_sub(rss_before);
+    println!(
+        "attack: {seeds} changes (new seeds) at those tables meanwhile, {stalled} streams dropped for not reading; server VmRSS peak {} MB, {} MB above before: {:.1} KiB per stream",
+        peak / 1024,
+        grown / 1024,
+        grown as f64 / opened.max(1.0)
+    );
     drop(held);
     Ok(())
 }

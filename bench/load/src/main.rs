@@ -13,9 +13,11 @@
 //!   from many loopback addresses (ten tables to an address), like groups on their own
 //!   connections.
 //! * **Play under attack** (`--attack setups|connections|streams`): the same, while a hostile
-//!   client (its own process, from 127.0.0.2) sends 590-NPC setups, holds 20,000 idle
-//!   connections, or opens 2,000 live streams it never reads; `/healthz` is timed every 50 ms
-//!   on a new connection from a third address.
+//!   client (its own process) sends 590-NPC setups or holds 20,000 idle connections from
+//!   127.0.0.2, or opens as many live streams as the server allows (5,120: 20 tables at their
+//!   cap of 256, from 21 addresses) and never reads them, reporting the server's resident
+//!   memory per stream; `/healthz` is timed every 50 ms on a new connection from a third
+//!   address.
 //! * **Stored tables** (`--stored N`): N tables are written to a database, then a server is
 //!   started on it: the time until it answers, its memory idle, and the first reads of tables it
 //!   had not loaded.
@@ -130,11 +132,12 @@ fn main() -> Result<(), Error> {
     match args.first().map(String::as_str) {
         Some("--serve") => serve(&args),
         Some("--attacker") => {
-            let attack = Attack::parse(args.get(1).ok_or("--attacker KIND ADDR SECONDS")?)
-                .ok_or("unknown attack")?;
-            let addr: SocketAddr = args.get(2).ok_or("--attacker KIND ADDR SECONDS")?.parse()?;
-            let seconds: u64 = args.get(3).ok_or("--attacker KIND ADDR SECONDS")?.parse()?;
-            runtime.block_on(attack::run(attack, addr, seconds))
+            const USAGE: &str = "--attacker KIND ADDR PID SECONDS";
+            let attack = Attack::parse(args.get(1).ok_or(USAGE)?).ok_or("unknown attack")?;
+            let addr: SocketAddr = args.get(2).ok_or(USAGE)?.parse()?;
+            let pid: u32 = args.get(3).ok_or(USAGE)?.parse()?;
+            let seconds: u64 = args.get(4).ok_or(USAGE)?.parse()?;
+            runtime.block_on(attack::run(attack, addr, pid, seconds))
         }
         _ => runtime.block_on(run(options(&args)?)),
     }
@@ -322,7 +325,7 @@ async fn load_run(
     );
 
     let attacker = match o.attack {
-        Some(a) => Some(start_attacker(a, addr, o.seconds)?),
+        Some(a) => Some(start_attacker(a, &servers[0], o.seconds)?),
         None => None,
     };
     let probe = tokio::spawn(probe_health(
@@ -414,7 +417,7 @@ async fn create_tables(nodes: &[SocketAddr], o: &Options) -> Result<Vec<Arc<play
 
 fn start_attacker(
     attack: Attack,
-    addr: SocketAddr,
+    server: &Server,
     seconds: u64,
 ) -> Result<tokio::process::Child, Error> {
     println!("attack: {attack:?} from {}", attack::ATTACKER);
@@ -425,7 +428,8 @@ fn start_attacker(
             Attack::Connections => "connections",
             Attack::Streams => "streams",
         })
-        .arg(addr.to_string())
+        .arg(server.addr.to_string())
+        .arg(server.pid.to_string())
         .arg(seconds.to_string())
         .stdout(std::process::Stdio::piped())
         .kill_on_drop(true)

@@ -22,18 +22,35 @@ pub async fn connect(addr: SocketAddr, from: Ipv4Addr) -> Result<TcpStream, Erro
     Ok(stream)
 }
 
-/// One keep-alive HTTP/1.1 connection for JSON requests.
+/// One keep-alive HTTP/1.1 connection for JSON requests (a new one after an answer that says
+/// `Connection: close`).
 pub struct Http {
     addr: SocketAddr,
+    from: Ipv4Addr,
     stream: BufReader<TcpStream>,
+    closing: bool,
 }
 
 impl Http {
     pub async fn connect(addr: SocketAddr, from: Ipv4Addr) -> Result<Http, Error> {
         Ok(Http {
             addr,
+            from,
             stream: BufReader::new(connect(addr, from).await?),
+            closing: false,
         })
+    }
+
+    /// Send `request` (on a new connection if the server closed the last one) and read the
+    /// answer's head.
+    async fn send(&mut self, request: &str) -> Result<Head, Error> {
+        if self.closing {
+            self.stream = BufReader::new(connect(self.addr, self.from).await?);
+        }
+        self.stream.get_mut().write_all(request.as_bytes()).await?;
+        let head = read_head(&mut self.stream).await?;
+        self.closing = head.close;
+        Ok(head)
     }
 
     pub async fn request(
@@ -53,21 +70,22 @@ impl Http {
             self.addr,
             body.len()
         );
-        self.stream.get_mut().write_all(request.as_bytes()).await?;
-        let (status, length) = read_head(&mut self.stream).await?;
-        let mut buf = vec![0; length.unwrap_or(0)];
+        let head = self.send(&request).await?;
+        let mut buf = vec![0; head.length.unwrap_or(0)];
         self.stream.read_exact(&mut buf).await?;
-        Ok((status, serde_json::from_slice(&buf).unwrap_or(Value::Null)))
+        Ok((
+            head.status,
+            serde_json::from_slice(&buf).unwrap_or(Value::Null),
+        ))
     }
 
     /// A request whose answer is text.
     pub async fn text(&mut self, method: &str, path: &str) -> Result<(u16, String), Error> {
         let request = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n\r\n", self.addr);
-        self.stream.get_mut().write_all(request.as_bytes()).await?;
-        let (status, length) = read_head(&mut self.stream).await?;
-        let mut buf = vec![0; length.unwrap_or(0)];
+        let head = self.send(&request).await?;
+        let mut buf = vec![0; head.length.unwrap_or(0)];
         self.stream.read_exact(&mut buf).await?;
-        Ok((status, String::from_utf8_lossy(&buf).into_owned()))
+        Ok((head.status, String::from_utf8_lossy(&buf).into_owned()))
     }
 
     pub async fn ok(
@@ -84,8 +102,16 @@ impl Http {
     }
 }
 
-/// Read a response's status line and headers; returns the status and any Content-Length.
-pub async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<(u16, Option<usize>), Error> {
+/// What an answer's head says.
+pub struct Head {
+    pub status: u16,
+    pub length: Option<usize>,
+    /// `Connection: close`: the server ends the connection after this answer.
+    pub close: bool,
+}
+
+/// Read a response's status line and headers.
+pub async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<Head, Error> {
     let mut line = String::new();
     if stream.read_line(&mut line).await? == 0 {
         return Err("connection closed".into());
@@ -95,7 +121,7 @@ pub async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<(u16, Option
         .nth(1)
         .ok_or("no status line")?
         .parse()?;
-    let mut length = None;
+    let (mut length, mut close) = (None, false);
     loop {
         line.clear();
         if stream.read_line(&mut line).await? == 0 {
@@ -103,12 +129,19 @@ pub async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<(u16, Option
         }
         let l = line.trim_end();
         if l.is_empty() {
-            return Ok((status, length));
+            return Ok(Head {
+                status,
+                length,
+                close,
+            });
         }
-        if let Some((name, value)) = l.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
+        let Some((name, value)) = l.split_once(':') else {
+            continue;
+        };
+        if name.eq_ignore_ascii_case("content-length") {
             length = Some(value.trim().parse()?);
+        } else if name.eq_ignore_ascii_case("connection") {
+            close = value.trim().eq_ignore_ascii_case("close");
         }
     }
 }
@@ -142,7 +175,7 @@ pub async fn follow(
     let mut stream = BufReader::new(stream);
     let head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n");
     stream.get_mut().write_all(head.as_bytes()).await?;
-    let (status, _) = read_head(&mut stream).await?;
+    let status = read_head(&mut stream).await?.status;
     if status != 200 {
         return Err(format!("stream {path}: {status}").into());
     }

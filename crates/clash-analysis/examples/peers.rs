@@ -1,21 +1,15 @@
-//! Timing harness for `bench/peers/run.sh`: solves one problem many times and prints the answer
-//! and the time per solve as JSON.
+//! Timing harness for `bench/peers/run.sh`, the generic part: a zero-sum matrix game solved
+//! many times, printed with the time per solve as JSON. Each game's own problems have their own
+//! harness in its crate (`peers_iron_triangle`, `peers_triforce`, `peers_wicked_age`).
 //!
 //! ```text
-//! peers wicked ANSWER CHALLENGE ROUND REPEAT      e.g. peers wicked d10+d6 d12+d8 1 2000
-//! peers triforce GEAR,GEAR,… REPEAT               e.g. peers triforce sword,shield,plain 2000
 //! peers matrix FILE.json REPEAT                   a JSON array of integer rows
-//! peers moves STATE.json STANCE STANCE            print the Iron Triangle move game's matrix
-//! peers turn STATE.json REPEAT                    time the exact two-stage turn (and its parts)
-//! peers turn-games STATE.json                     every move game of the turn, for peers
-//! peers duel STATE.json REPEAT                    time a whole duel; every stage game, for peers
 //! ```
 
 use std::time::Instant;
 
 use clash_analysis::exact::Probability;
 use clash_analysis::matrix_game::{self, Scalar};
-use clash_analysis::{combat_odds, turn_game, wicked_odds};
 use serde_json::{Value, json};
 
 fn time<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
@@ -33,36 +27,6 @@ fn time<T>(repeat: u32, mut f: impl FnMut() -> T) -> (T, f64) {
 fn run(args: &[String]) -> Result<Value, String> {
     let repeat = |s: Option<&String>| s.and_then(|s| s.parse::<u32>().ok()).unwrap_or(1000);
     match args.first().map(String::as_str) {
-        Some("wicked") => {
-            let [_, a, c, round, ..] = args else {
-                return Err("peers wicked ANSWER CHALLENGE ROUND REPEAT".into());
-            };
-            let a = wicked_odds::parse_roll(a).map_err(|e| e.to_string())?;
-            let c = wicked_odds::parse_roll(c).map_err(|e| e.to_string())?;
-            let round: u8 = round.parse().map_err(|_| "ROUND is 1, 2 or 3")?;
-            let (r, t) = time(repeat(args.get(4)), || {
-                wicked_odds::exchange(&a, &c, round, wicked_odds::ChallengeKind::Fresh)
-            });
-            let r = r.map_err(|e| e.to_string())?;
-            let bands: Vec<String> = r
-                .bands
-                .iter()
-                .map(|b| b.probability.fraction.clone())
-                .collect();
-            Ok(json!({"answer": bands, "seconds": t}))
-        }
-        Some("triforce") => {
-            let gear = args.get(1).ok_or("peers triforce GEAR,… REPEAT")?;
-            let gear = gear
-                .split(',')
-                .map(combat_odds::parse_gear)
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| e.to_string())?;
-            let (r, t) = time(repeat(args.get(2)), || combat_odds::combat(&gear));
-            let r = r.map_err(|e| e.to_string())?;
-            let loses: Vec<String> = r.loses.iter().map(|p| p.fraction.clone()).collect();
-            Ok(json!({"answer": loses, "seconds": t}))
-        }
         Some("matrix") => {
             let path = args.get(1).ok_or("peers matrix FILE REPEAT")?;
             let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
@@ -80,123 +44,8 @@ fn run(args: &[String]) -> Result<Value, String> {
                 "seconds_f64": tf,
             }))
         }
-        Some("turn") => {
-            let path = args.get(1).ok_or("peers turn STATE.json REPEAT")?;
-            let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-            let spec: turn_game::TurnSpec =
-                serde_json::from_str(&text).map_err(|e| e.to_string())?;
-            let (r, t) = time(repeat(args.get(2)), || {
-                turn_game::solve_turn(&spec, turn_game::Payoff::Energy)
-            });
-            let r = r.map_err(|e| e.to_string())?;
-            let (sa, sb) = &r.stance_options;
-            let values: Vec<Vec<_>> = (0..sa.len())
-                .map(|i| {
-                    (0..sb.len())
-                        .map(|j| r.stage_values[&(i, j)].clone())
-                        .collect()
-                })
-                .collect();
-            let (_, ts) = time(repeat(args.get(2)), || {
-                clash_analysis::certified::solve_rational(&values)
-            });
-            let pos = turn_game::TurnPosition::new(&spec).map_err(|e| e.to_string())?;
-            let games = || -> Vec<turn_game::MoveGame> {
-                sa.iter()
-                    .flat_map(|x| {
-                        sb.iter()
-                            .map(|y| pos.move_matrix(*x, *y, turn_game::Payoff::Energy).unwrap())
-                    })
-                    .collect()
-            };
-            let (gs, tm) = time(repeat(args.get(2)), games);
-            let (_, tf) = time(repeat(args.get(2)), || {
-                gs.iter()
-                    .map(|g| matrix_game::solve_f64(&g.matrix).unwrap().value)
-                    .sum::<f64>()
-            });
-            let (_, tc) = time(repeat(args.get(2)), || {
-                gs.iter()
-                    .map(|g| {
-                        clash_analysis::certified::solve_integer(&g.matrix)
-                            .unwrap()
-                            .1
-                    })
-                    .collect::<Vec<_>>()
-            });
-            Ok(
-                json!({"value": r.value.fraction, "value_decimal": r.value.decimal, "games": r.games, "proofs": r.proofs, "seconds": t, "seconds_stance_game": ts, "seconds_matrices": tm, "seconds_f64": tf, "seconds_certified": tc}),
-            )
-        }
-        Some("turn-games") => {
-            // Every move game of the two-stage turn, for peers to solve the same pipeline.
-            let path = args.get(1).ok_or("peers turn-games STATE.json")?;
-            let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-            let spec: turn_game::TurnSpec =
-                serde_json::from_str(&text).map_err(|e| e.to_string())?;
-            let pos = turn_game::TurnPosition::new(&spec).map_err(|e| e.to_string())?;
-            let (a, b) = pos.names();
-            let (sa, sb) = (pos.stances(a), pos.stances(b));
-            let mut games = Vec::new();
-            for x in &sa {
-                for y in &sb {
-                    games.push(
-                        pos.move_matrix(*x, *y, turn_game::Payoff::Energy)
-                            .map_err(|e| e.to_string())?
-                            .matrix,
-                    );
-                }
-            }
-            Ok(json!({"rows": sa.len(), "cols": sb.len(), "games": games}))
-        }
-        Some("duel") => {
-            // A whole duel: Clash's time, and every stage game for peers to solve.
-            let path = args.get(1).ok_or("peers duel STATE.json REPEAT")?;
-            let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-            let spec: turn_game::TurnSpec =
-                serde_json::from_str(&text).map_err(|e| e.to_string())?;
-            let (r, t) = time(repeat(args.get(2)), || {
-                clash_analysis::duel::solve_duel(&spec, &mut |_| {})
-            });
-            let r = r.map_err(|e| e.to_string())?;
-            let (_, stages) =
-                clash_analysis::duel::solve_duel_with_games(&spec).map_err(|e| e.to_string())?;
-            Ok(json!({"value": r.value, "states": r.states, "seconds": t, "stages": stages}))
-        }
-        Some("moves") => {
-            let [_, path, sa, sb, ..] = args else {
-                return Err("peers moves STATE.json STANCE STANCE".into());
-            };
-            let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-            let spec: turn_game::TurnSpec =
-                serde_json::from_str(&text).map_err(|e| e.to_string())?;
-            let g =
-                turn_game::move_game(&spec, stance(sa)?, stance(sb)?, turn_game::Payoff::Energy)
-                    .map_err(|e| e.to_string())?;
-            Ok(json!(g.matrix))
-        }
-        _ => Err("peers wicked|triforce|matrix|moves …".into()),
+        _ => Err("peers matrix FILE REPEAT".into()),
     }
-}
-
-/// `none`, `D2`, `G1`, `A3`, …
-fn stance(text: &str) -> Result<iron_triangle::conflict::Stance, String> {
-    use iron_triangle::Action;
-    use iron_triangle::conflict::Stance;
-    if text.eq_ignore_ascii_case("none") {
-        return Ok(Stance::NONE);
-    }
-    let action = match text.get(..1) {
-        Some("D") => Action::Defend,
-        Some("G") => Action::Grapple,
-        Some("A") => Action::Attack,
-        _ => return Err(format!("bad stance {text:?}")),
-    };
-    let amount = text
-        .get(1..)
-        .and_then(|n| n.parse().ok())
-        .ok_or(format!("bad stance {text:?}"))?;
-    Ok(Stance::new(Some(action), amount))
 }
 
 fn main() -> std::process::ExitCode {

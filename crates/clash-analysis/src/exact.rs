@@ -33,24 +33,6 @@ impl From<&BigRational> for Probability {
     }
 }
 
-impl From<&wicked_age::odds::Fraction> for Probability {
-    fn from(f: &wicked_age::odds::Fraction) -> Self {
-        parse_fraction(&f.to_string()).map_or(
-            Probability {
-                fraction: f.to_string(),
-                decimal: f.to_f64(),
-            },
-            |q| Probability::of(&q),
-        )
-    }
-}
-
-impl From<nd_tourists::probability::Fraction> for Probability {
-    fn from(f: nd_tourists::probability::Fraction) -> Self {
-        Probability::of(&ratio(f.numerator, f.denominator))
-    }
-}
-
 /// `n/d` as an exact rational (reduced); a zero denominator reads as 0.
 pub fn ratio(n: impl Into<BigInt>, d: impl Into<BigInt>) -> BigRational {
     let d: BigInt = d.into();

@@ -43,9 +43,11 @@ pub enum PlotError {
 }
 
 /// The font every plot's text is set in, registered with plotters once.
-pub(crate) const FONT: &str = "sans-serif";
+pub const FONT: &str = "sans-serif";
 
-pub(crate) fn register_font() -> Result<(), PlotError> {
+/// Register [`FONT`] (Noto Sans, embedded in the program) with plotters, once; every plot calls
+/// this before drawing text.
+pub fn register_font() -> Result<(), PlotError> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok = *REGISTERED.get_or_init(|| {
         plotters::style::register_font(FONT, FontStyle::Normal, ttf_noto_sans::REGULAR).is_ok()

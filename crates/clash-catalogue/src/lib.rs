@@ -2,28 +2,18 @@
 //!
 //! The CLI and the table server look rulesets up here; neither knows any rules itself.
 
-use clash_analysis::in_play;
-use clash_analysis::table_bots::hook;
 use clash_core::RulesetEntry;
 
 /// All available rulesets.
 pub fn rulesets() -> Vec<RulesetEntry> {
     vec![
-        // One line per ruleset crate: RulesetEntry::of::<crate::Ruleset>() (or
-        // with_session_zero, for a ruleset whose tables are made by form), with the analysis
-        // crate's odds in play and table bots where it has them.
-        RulesetEntry::with_session_zero::<iron_triangle::IronTriangle>()
-            .with_odds(in_play::iron_triangle)
-            .with_bots(hook::<iron_triangle::IronTriangle>),
-        RulesetEntry::with_session_zero::<nd_tourists::NdTourists>()
-            .with_odds(in_play::nd_tourists)
-            .with_bots(hook::<nd_tourists::NdTourists>),
-        RulesetEntry::with_session_zero::<triforce::Triforce>()
-            .with_odds(in_play::triforce)
-            .with_bots(hook::<triforce::Triforce>),
-        RulesetEntry::with_session_zero::<wicked_age::WickedAge>()
-            .with_odds(in_play::wicked_age)
-            .with_bots(hook::<wicked_age::WickedAge>),
+        // One line per ruleset crate: its catalogue entry, with everything it offers (rules,
+        // forms, board, and with its `analysis` feature its bots, odds in play and `clash`
+        // subcommands).
+        iron_triangle::entry(),
+        nd_tourists::entry(),
+        triforce::entry(),
+        wicked_age::entry(),
     ]
 }
 

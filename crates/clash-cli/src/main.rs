@@ -1,19 +1,18 @@
 //! `clash`: play, serve and analyse tabletop conflict systems.
 
-mod analyse;
 mod db;
-mod odds;
+mod families;
 mod output;
 mod run;
 mod serve;
-mod simulate;
 mod solve;
 mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use clash_core::cli::Family;
 
 /// mimalloc instead of the system allocator: the server builds and drops many small JSON values
 /// from several threads, where glibc's allocator spent about 40% of the server's CPU (measured
@@ -39,7 +38,7 @@ enum Command {
     /// Exits 0 when every step behaves as the scenario says, 2 when a command is refused
     /// unexpectedly, and 1 for any other mismatch.
     Run {
-        /// The scenario, e.g. examples/iron-triangle/tv-06-win-of-13.json
+        /// The scenario file, e.g. one of examples/<ruleset>/*.json
         file: PathBuf,
         /// Print one JSON object (events, final state, every seat's view) instead of text.
         #[arg(long)]
@@ -48,13 +47,14 @@ enum Command {
     /// List the rulesets this build can play.
     Rulesets,
     /// Exact odds of dice and draws, as fractions and decimals (see `clash odds --help`).
-    Odds(odds::OddsArgs),
-    /// Exact equilibria: Iron Triangle turns, any zero-sum matrix game.
+    Odds(families::OddsArgs),
+    /// Exact equilibria: the games' own solvers (turns, whole conflicts), any zero-sum matrix
+    /// game.
     Solve(solve::SolveArgs),
-    /// Long analyses written to files, resumable (the Iron Triangle level-0 balance table).
-    Analyse(analyse::AnalyseArgs),
+    /// Long analyses written to files, resumable (a game's balance tables).
+    Analyse(families::AnalyseArgs),
     /// Play many bot-against-bot games in parallel and summarise them.
-    Simulate(simulate::SimulateArgs),
+    Simulate(families::SimulateArgs),
     /// Check a table's record (downloaded from its page): the secret behind the dice, the hash
     /// chain, and every roll, draw and event replayed through the rules.
     ///
@@ -91,22 +91,34 @@ fn main() -> ExitCode {
         // SAFETY: this runs first thing in `main`, before any other thread exists.
         unsafe { std::env::set_var("MIMALLOC_PURGE_DELAY", "0") };
     }
-    let cli = Cli::parse();
+    let catalogue = clash_catalogue::rulesets();
+    let matches = families::augment(Cli::command(), &catalogue).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let family = |family: Family| {
+        let r = families::run(family, &matches, &catalogue);
+        output::finish(family.name(), r.unwrap_or(Ok(())))
+    };
     match cli.command {
         Command::Run { file, json } => run::run(&file, json),
         Command::Serve { addr, db, limits } => serve::serve(addr, &db, limits),
         Command::Db(args) => db::db(args),
-        Command::Odds(args) => odds::odds(args),
-        Command::Solve(args) => solve::solve(args),
-        Command::Simulate(args) => simulate::simulate_cmd(args),
-        Command::Analyse(args) => analyse::analyse(args),
+        Command::Odds(_) => family(Family::Odds),
+        Command::Solve(args) => match solve::solve(&args) {
+            Some(r) => output::finish("solve", r),
+            None => family(Family::Solve),
+        },
+        Command::Simulate(_) => family(Family::Simulate),
+        Command::Analyse(_) => family(Family::Analyse),
         Command::Verify(args) => verify::verify(args),
-        Command::Rulesets => output::finish("rulesets", rulesets()),
+        Command::Rulesets => output::finish("rulesets", rulesets(&catalogue)),
     }
 }
 
-fn rulesets() -> output::Outcome {
-    for entry in clash_catalogue::rulesets() {
+fn rulesets(catalogue: &[clash_core::RulesetEntry]) -> output::Outcome {
+    for entry in catalogue {
         output::say!("{}", entry.id);
     }
     Ok(())

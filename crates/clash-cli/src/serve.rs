@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
+use clash_server::config::Origin;
 use clash_server::store::Db;
 use clash_server::{LogFormat, Options};
 
@@ -33,6 +34,10 @@ pub struct LimitArgs {
     /// half a second's grace) it sends a casual move instead.
     #[arg(long, env = "CLASH_BOT_THINK_MS", value_parser = clap::value_parser!(u64).range(1..=60_000))]
     bot_think_ms: Option<u64>,
+    /// The address people open the server at (https://clash.example.org), when a proxy in
+    /// front passes the server another Host: pages' changes must come from it.
+    #[arg(long, env = "CLASH_PUBLIC_URL", value_parser = Origin::parse)]
+    public_url: Option<Origin>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -66,6 +71,7 @@ pub fn serve(addr: SocketAddr, db: &str, args: LimitArgs) -> ExitCode {
     if let Some(ms) = args.bot_think_ms {
         limits.bot_think = std::time::Duration::from_millis(ms);
     }
+    limits.public_origin = args.public_url;
     match clash_server::serve_blocking_with(options, clash_catalogue::rulesets()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

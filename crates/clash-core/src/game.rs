@@ -6,13 +6,10 @@ use std::any::Any;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::bot::BotFn;
 use crate::error::RuleError;
-use crate::listing::{Listed, Panel, Preset, Rules};
 use crate::randomness::Randomness;
 use crate::ruleset::{Ruleset, Status, execute, start};
 use crate::seat::{Seat, Viewer};
-use crate::session_zero::{FormsEntry, SessionZero};
 
 /// A game of ruleset `R`: its setup, current state, and every event so far.
 #[derive(Debug)]
@@ -258,82 +255,5 @@ impl<R: Ruleset> AnyGame for Game<R> {
 
     fn as_any(&self) -> &dyn Any {
         self
-    }
-}
-
-/// One ruleset as the catalogue offers it: how to start a game of it from JSON, and how it
-/// presents itself.
-#[derive(Clone, Copy)]
-pub struct RulesetEntry {
-    pub id: &'static str,
-    /// The game's name for people.
-    pub name: &'static str,
-    pub blurb: &'static str,
-    pub presets: &'static [Preset],
-    /// The game's board on the table page.
-    pub panel: Panel,
-    /// Exact odds for a seat's next choice, where the catalogue supplies them.
-    pub odds: Option<OddsFn>,
-    /// Bots that can take a seat, where the catalogue supplies them.
-    pub bots: Option<BotFn>,
-    /// The game's rules for players, as Markdown, and the sections that are its charts.
-    pub rules: Rules,
-    pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
-    /// Tables by form and characters made by their players, where the ruleset has them.
-    pub forms: Option<FormsEntry>,
-}
-
-/// The odds that bear on `seat`'s next choice, computed from `view` — the JSON of that seat's
-/// own view of the table, and nothing else — or `None` when no odds apply now. Taking only the
-/// view makes it impossible for odds to reveal what the view hides.
-pub type OddsFn = fn(view: &Value, seat: Seat) -> Option<Value>;
-
-impl RulesetEntry {
-    /// The same entry with odds in play, computed by `odds` (usually from the analysis crate).
-    pub fn with_odds(mut self, odds: OddsFn) -> Self {
-        self.odds = Some(odds);
-        self
-    }
-
-    /// The same entry with bots that can take a seat, played by `bots` (usually from the
-    /// analysis crate).
-    pub fn with_bots(mut self, bots: BotFn) -> Self {
-        self.bots = Some(bots);
-        self
-    }
-
-    pub fn of<R: Listed>() -> Self {
-        RulesetEntry {
-            id: R::ID,
-            name: R::NAME,
-            blurb: R::BLURB,
-            presets: R::PRESETS,
-            panel: R::PANEL,
-            odds: None,
-            bots: None,
-            rules: R::RULES,
-            new_game: |setup| {
-                let setup: R::Setup = from_json("setup", setup)?;
-                Ok(Box::new(Game::<R>::new(setup)?))
-            },
-            forms: None,
-        }
-    }
-
-    /// The entry of a ruleset whose tables are made by form, with a session zero where its
-    /// players make their characters ([`crate::session_zero`]): its games start from either
-    /// its own setup or a staged one.
-    pub fn with_session_zero<R: SessionZero>() -> Self {
-        RulesetEntry {
-            new_game: crate::session_zero::new_game::<R>,
-            forms: Some(FormsEntry {
-                forms: R::FORMS,
-                sheets: R::SHEETS,
-                check_table: crate::session_zero::check_table::<R>,
-                check_sheet: R::check_sheet,
-                table_setup: crate::session_zero::table_setup::<R>,
-            }),
-            ..Self::of::<R>()
-        }
     }
 }

@@ -5,7 +5,7 @@ use crate::ruleset::Ruleset;
 
 /// A ruleset as people meet it: its name, what it is about, and ready-made setups.
 pub trait Listed: Ruleset {
-    /// The game's name for people ("Iron Triangle").
+    /// The game's name for people, as written on its cover.
     const NAME: &'static str;
     /// One sentence for the lobby: what kind of game it is.
     const BLURB: &'static str;

@@ -20,7 +20,7 @@ use crate::seat::{Seat, Viewer};
 /// Because outcomes of chance live in the events, [`replay`] rebuilds any state from its setup
 /// and log alone.
 pub trait Ruleset: 'static {
-    /// The ruleset's name in scenarios, URLs and the API (`"iron-triangle"`).
+    /// The ruleset's name in scenarios, URLs and the API: lower case, words joined by `-`.
     const ID: &'static str;
 
     type Setup: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;

@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::game::{AnyGame, GameError, RulesetEntry, SeenEvent};
+use crate::entry::RulesetEntry;
+use crate::game::{AnyGame, GameError, SeenEvent};
 use crate::randomness::RandomnessSpec;
 use crate::seat::{Seat, Viewer};
 
@@ -14,7 +15,7 @@ use crate::seat::{Seat, Viewer};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Which ruleset plays it (`"iron-triangle"`, `"triforce"`, …).
+    /// Which ruleset plays it, by its ID ([`crate::Ruleset::ID`]).
     pub ruleset: String,
     #[serde(default)]
     pub title: String,

@@ -137,7 +137,7 @@ pub struct Forms {
 pub trait SessionZero: Listed {
     /// The forms, from the ruleset's panel directory.
     const FORMS: Forms;
-    /// Whether players make characters before play. A game without (Triforce) makes its whole
+    /// Whether players make characters before play. A game without characters makes its whole
     /// setup from the table's choices and starts at once.
     const SHEETS: bool = true;
 

@@ -1,5 +1,6 @@
 //! How much the server lets any one client, key or table have: connections, streams, table
-//! creations, time to send a request, and how long an idle table stays in memory.
+//! creations, time to send a request, and how long an idle table stays in memory; and the
+//! address people open it at, when a proxy in front hides it.
 //!
 //! Every limit has a default that suits a server for a few hundred groups on a small machine;
 //! `clash serve` exposes the ones an operator is likely to change (see docs/server.md).
@@ -21,9 +22,12 @@ pub struct Limits {
     /// A connection whose peer takes none of what the server writes for this long is dropped
     /// (a live stream that does not keep up).
     pub stall_timeout: Duration,
-    /// The kernel's send buffer per connection (bounds what a peer that does not read holds).
+    /// The kernel's send buffer per connection (bounds what a peer that does not read holds in
+    /// the kernel, outside the server's memory).
     pub send_buffer: usize,
-    /// The server's own read and write buffer per connection.
+    /// The server's own read and write buffer per connection (at least 8 KiB, hyper's least):
+    /// the longest request head, and what is queued for a peer that does not read beyond the
+    /// message being written. Small, because every open live stream has one.
     pub connection_buffer: usize,
     /// Largest request body.
     pub body_limit: usize,
@@ -51,6 +55,10 @@ pub struct Limits {
     /// The longest a bot may think about one command; a bot still thinking a little after
     /// that is given up on and a casual move is sent instead.
     pub bot_think: Duration,
+    /// The origin people open the server at (`--public-url`). Unset, a browser's request that
+    /// changes something must come from the origin its own `Host` header names; set, from this
+    /// one only (for a proxy in front that passes another `Host`). See [`crate::layers`].
+    pub public_origin: Option<Origin>,
 }
 
 impl Default for Limits {
@@ -62,7 +70,7 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(15),
             stall_timeout: Duration::from_secs(20),
             send_buffer: 128 * 1024,
-            connection_buffer: 64 * 1024,
+            connection_buffer: 8 * 1024,
             body_limit: 64 * 1024,
             creates_per_minute: 30,
             create_burst: 20,
@@ -75,6 +83,7 @@ impl Default for Limits {
             max_loaded: 5000,
             bot_pause: Duration::from_millis(1200),
             bot_think: clash_core::Budget::TABLE.time,
+            public_origin: None,
         }
     }
 }
@@ -96,4 +105,97 @@ fn open_file_limit() -> usize {
         rlimit::increase_nofile_limit(u64::MAX)
             .map_or(1024, |n| usize::try_from(n).unwrap_or(usize::MAX))
     })
+}
+
+/// A web origin as browsers send it in `Origin`: scheme, host and port, the port filled in from
+/// the scheme when it is the default one, names in lower case, so equal origins compare equal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    scheme: String,
+    host: String,
+    port: Option<u16>,
+}
+
+impl Origin {
+    /// Read `scheme://host[:port]` (a trailing `/` allowed, nothing else after it).
+    pub fn parse(text: &str) -> Result<Origin, String> {
+        let wrong = || format!("{text:?} is not an origin like https://clash.example.org");
+        let uri: axum::http::Uri = text.parse().map_err(|_| wrong())?;
+        let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
+            return Err(wrong());
+        };
+        let bare = uri.path_and_query().is_none_or(|p| p.as_str() == "/");
+        if !bare || authority.as_str().contains('@') {
+            return Err(wrong());
+        }
+        let scheme = scheme.to_ascii_lowercase();
+        Ok(Origin {
+            port: authority.port_u16().or_else(|| default_port(&scheme)),
+            host: authority.host().to_ascii_lowercase(),
+            scheme,
+        })
+    }
+
+    /// Whether a `Host` header (`host[:port]`) names this origin's host and port; a `Host`
+    /// without a port means this origin's scheme's default one.
+    pub fn is_at(&self, host: &str) -> bool {
+        let Ok(authority) = host.parse::<axum::http::uri::Authority>() else {
+            return false;
+        };
+        let port = authority.port_u16().or_else(|| default_port(&self.scheme));
+        authority.host().eq_ignore_ascii_case(&self.host) && port == self.port
+    }
+}
+
+fn default_port(scheme: &str) -> Option<u16> {
+    match scheme {
+        "http" => Some(80),
+        "https" => Some(443),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_compare_by_scheme_host_and_port() {
+        let public = Origin::parse("https://Clash.Example.org/").unwrap();
+        assert_eq!(
+            Origin::parse("https://clash.example.org:443"),
+            Ok(public.clone())
+        );
+        assert_ne!(
+            Origin::parse("http://clash.example.org"),
+            Ok(public.clone())
+        );
+        assert_ne!(
+            Origin::parse("https://clash.example.org:8443"),
+            Ok(public.clone())
+        );
+        for bad in [
+            "null",
+            "clash.example.org",
+            "https://a.b/path",
+            "https://u@a.b",
+            "",
+        ] {
+            assert!(Origin::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_host_header_is_matched_with_the_origins_default_port() {
+        let local = Origin::parse("http://127.0.0.1:8080").unwrap();
+        assert!(local.is_at("127.0.0.1:8080"));
+        assert!(!local.is_at("127.0.0.1"));
+        assert!(!local.is_at("127.0.0.1:8081"));
+        let public = Origin::parse("https://clash.example.org").unwrap();
+        assert!(public.is_at("CLASH.example.org"));
+        assert!(public.is_at("clash.example.org:443"));
+        assert!(!public.is_at("clash.example.org:80"));
+        assert!(!public.is_at("evil.example"));
+        assert!(!public.is_at("not a host"));
+    }
 }

@@ -7,9 +7,11 @@
 //! * Each connection is served by hyper's HTTP/1 with a header-read timeout, which runs from the
 //!   moment a connection opens or finishes an answer until a whole request head has arrived: a
 //!   half-sent header and an idle keep-alive connection both end when it runs out.
-//! * The server's buffers per connection are bounded, and a connection whose peer has taken none
-//!   of what the server writes for [`Limits::stall_timeout`] is dropped: a live stream that does
-//!   not keep up costs a bounded amount of memory and then ends.
+//! * The server's buffers per connection are bounded (hyper's least, 8 KiB, by default: a live
+//!   stream whose peer does not read holds at most that much queued beyond the message being
+//!   written), and a connection whose peer has taken none of what the server writes for
+//!   [`Limits::stall_timeout`] is dropped: a live stream that does not keep up costs a bounded
+//!   amount of memory and then ends.
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -233,11 +233,7 @@ impl Snapshot {
         };
         cell.get_or_try_init(|| async {
             let snapshot = self.clone();
-            work::run(Kind::Read, move || {
-                let view = snapshot.game().view(Viewer::Seat(seat));
-                hook(&view, seat)
-            })
-            .await
+            work::run(Kind::Read, move || hook(snapshot.game(), seat)).await
         })
         .await
         .cloned()

@@ -9,8 +9,12 @@
 
 use std::sync::Arc;
 
+use axum::body::{Body, Bytes};
+use axum::http::header;
+use axum::response::Response;
 use axum::response::sse::Event;
 use clash_core::Seat;
+use http_body_util::BodyExt;
 use serde_json::json;
 use tokio::sync::watch;
 
@@ -142,6 +146,22 @@ impl Watcher {
             Push::Snapshot(_) => Event::default().comment("end"),
         }
     }
+}
+
+/// A live stream's messages each in a buffer of its own size. axum builds a message in a buffer
+/// that doubles as it grows (to about twice the message), and a stream whose client does not
+/// read holds the messages queued for it until it is dropped. Other answers pass untouched.
+pub async fn snug(response: Response) -> Response {
+    let streaming = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
+    if !streaming {
+        return response;
+    }
+    response.map(|body| {
+        Body::new(body.map_frame(|frame| frame.map_data(|data| Bytes::copy_from_slice(&data))))
+    })
 }
 
 /// A live stream's place at its table; dropping it frees the place.

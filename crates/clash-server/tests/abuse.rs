@@ -4,9 +4,12 @@
 //!
 //! What it proves: oversize and unknown-field inputs are refused and change nothing; table
 //! creation is rate-limited per address; connections are capped per address; silent
-//! connections, half-sent headers and idle keep-alive connections are closed; a live stream
-//! that does not read is dropped; streams are capped per key and per table; a table that left
-//! memory comes back from its log identical; start-up reads no table.
+//! connections, half-sent headers and idle keep-alive connections are closed; a request head
+//! longer than the connection's buffer is refused; a request refused
+//! before its body is read leaves its keep-alive connection fit for the next request, or
+//! announces that it closes it; a live stream that does not read is dropped; streams are capped
+//! per key and per table; a table that left memory comes back from its log identical; start-up
+//! reads no table.
 
 #[path = "common/client.rs"]
 #[allow(dead_code)]
@@ -509,6 +512,132 @@ async fn silent_connections_half_sent_headers_and_idle_keep_alives_are_closed() 
         closed_within(busy.get_mut(), Duration::from_secs(3)).await,
         "idle keep-alive"
     );
+    live.stop().await;
+}
+
+/// One request on a kept-alive connection: its head (without the blank line), then its body.
+async fn exchange(conn: &mut BufReader<TcpStream>, head: &str, body: &[u8]) -> Answer {
+    let w = conn.get_mut();
+    w.write_all(format!("{head}\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    w.write_all(body).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(5), read_answer(conn))
+        .await
+        .unwrap_or_else(|_| panic!("no answer to {head}"))
+}
+
+#[tokio::test]
+async fn a_refusal_before_the_body_is_read_leaves_the_connection_usable() {
+    let live = Live::start(Limits {
+        create_burst: 1,
+        creates_per_minute: 1,
+        ..limits()
+    })
+    .await;
+    let addr = live.addr;
+    let mut conn = BufReader::new(connect_from(addr, "127.0.0.8").await);
+    let create = |length: usize| {
+        format!(
+            "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {length}"
+        )
+    };
+    let padded = format!(
+        r#"{{"ruleset": "sealed-duel", "title": "{}"}}"#,
+        "x".repeat(100)
+    );
+    let created = exchange(&mut conn, &create(padded.len()), padded.as_bytes()).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let (id, owner) = (
+        created.json()["table"].clone(),
+        created.json()["owner_key"].clone(),
+    );
+    let (id, owner) = (id.as_str().unwrap(), owner.as_str().unwrap());
+    let healthz = format!("GET /healthz HTTP/1.1\r\nHost: {addr}");
+    // Bodies of several reads' worth, refused before a byte of them is read.
+    let big = format!(
+        r#"{{"ruleset": "sealed-duel", "title": "{}"}}"#,
+        "y".repeat(12_000)
+    );
+    let chunked = format!("{:x}\r\n{big}\r\n0\r\n\r\n", big.len());
+    let commands = format!("POST /api/tables/{id}/commands?key={owner} HTTP/1.1\r\nHost: {addr}");
+    let refused: Vec<(String, &[u8], u16, &str)> = vec![
+        (create(big.len()), big.as_bytes(), 429, "rate_limited"),
+        (
+            format!(
+                "{commands}\r\nContent-Type: text/plain\r\nContent-Length: {}",
+                big.len()
+            ),
+            big.as_bytes(),
+            415,
+            "not_json",
+        ),
+        (
+            format!("{commands}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked"),
+            chunked.as_bytes(),
+            415,
+            "not_json",
+        ),
+        (
+            format!(
+                "POST /api/tables/{id}/close?key={owner} HTTP/1.1\r\nHost: {addr}\r\nOrigin: https://evil.example\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}",
+                big.len()
+            ),
+            big.as_bytes(),
+            403,
+            "cross_site",
+        ),
+    ];
+    for (head, body, status, code) in refused {
+        let answer = exchange(&mut conn, &head, body).await;
+        assert_eq!(answer.status, status, "{head}: {}", answer.body);
+        assert_eq!(answer.json()["error"]["code"], code);
+        assert_eq!(answer.header("connection"), None, "{head}");
+        let next = exchange(&mut conn, &healthz, b"").await;
+        assert_eq!(
+            next.status, 200,
+            "the next request on the connection, after {head}"
+        );
+    }
+    // A body too large to wait for, or one that does not come: the answer says the connection
+    // ends, and it does.
+    let huge = "z".repeat(40_000);
+    for (head, body) in [(create(huge.len()), huge.as_bytes()), (create(5000), b"{")] {
+        let mut conn = BufReader::new(connect_from(addr, "127.0.0.9").await);
+        let answer = exchange(&mut conn, &head, body).await;
+        assert!(matches!(answer.status, 413 | 429), "{}", answer.body);
+        assert_eq!(answer.header("connection"), Some("close"), "{head}");
+        assert!(closed_within(conn.get_mut(), Duration::from_secs(3)).await);
+    }
+    live.stop().await;
+}
+
+#[tokio::test]
+async fn a_request_head_longer_than_the_connection_buffer_is_refused() {
+    let live = Live::start(limits()).await;
+    let addr = live.addr;
+    let long = "v".repeat(Limits::default().connection_buffer);
+    let refused = request_from(
+        addr,
+        "127.0.0.1",
+        "GET",
+        "/healthz",
+        &[("X-Long", &long)],
+        b"",
+    )
+    .await;
+    assert_eq!(refused.status, 431);
+    let usual = "v".repeat(2000);
+    let served = request_from(
+        addr,
+        "127.0.0.1",
+        "GET",
+        "/healthz",
+        &[("X-Long", &usual)],
+        b"",
+    )
+    .await;
+    assert_eq!(served.status, 200);
     live.stop().await;
 }
 

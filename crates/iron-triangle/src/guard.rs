@@ -40,9 +40,9 @@ pub fn confirm(_table: &Table, _seat: Seat, command: &Command) -> Option<String>
         }) => Some(format!(
             "Surrender? {character} gives up this conflict turn and leaves the conflict."
         )),
-        Command::Conflict(ConflictCommand::KillSurrendered {}) => Some(
-            "Kill the surrendered opponent? In a lethal conflict this is final.".into(),
-        ),
+        Command::Conflict(ConflictCommand::KillSurrendered {}) => {
+            Some("Kill the surrendered opponent? In a lethal conflict this is final.".into())
+        }
         Command::Campaign(CampaignCommand::MarkGoal {
             character,
             achieved,

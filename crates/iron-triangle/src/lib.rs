@@ -170,6 +170,8 @@
 //! - [`forms`]: tables made by form and characters made by their players in session zero,
 //!   checked field by field under the same rules as `create_character`.
 
+#[cfg(feature = "analysis")]
+pub mod analysis;
 pub mod campaign;
 pub mod character;
 pub mod conflict;
@@ -587,4 +589,13 @@ impl Listed for IronTriangle {
         script: include_str!("../panel/panel.js"),
         style: include_str!("../panel/panel.css"),
     };
+}
+
+/// Iron Triangle as the catalogue offers it: the rules, forms and board, and with the
+/// `analysis` feature its table bots, odds in play and `clash` subcommands.
+pub fn entry() -> clash_core::RulesetEntry {
+    let entry = clash_core::RulesetEntry::with_session_zero::<IronTriangle>();
+    #[cfg(feature = "analysis")]
+    let entry = analysis::offer(entry);
+    entry
 }

@@ -81,6 +81,8 @@
 //! * The cover's narration is an input: `cite` must name a trait the rules allow and `accepted`
 //!   says the table validated it.
 
+#[cfg(feature = "analysis")]
+pub mod analysis;
 pub mod bidding;
 pub mod cards;
 pub mod driver;
@@ -179,7 +181,10 @@ impl Ruleset for NdTourists {
         }
         if let Some(by) = state.round.rejection
             && state.phase == Phase::Bidding
-            && !matches!(command, Command::SpendLoss { .. } | Command::AutoPass { .. })
+            && !matches!(
+                command,
+                Command::SpendLoss { .. } | Command::AutoPass { .. }
+            )
         {
             return Err(waiting_for_spend(state, by));
         }
@@ -290,4 +295,13 @@ fn waiting_for_spend(st: &State, by: u8) -> RuleError {
             name(st.round.window)
         ),
     )
+}
+
+/// N-Dimensional Tourists as the catalogue offers it: the rules, forms and board, and with the
+/// `analysis` feature its table bots, odds in play and `clash` subcommands.
+pub fn entry() -> clash_core::RulesetEntry {
+    let entry = clash_core::RulesetEntry::with_session_zero::<NdTourists>();
+    #[cfg(feature = "analysis")]
+    let entry = analysis::offer(entry);
+    entry
 }

@@ -28,8 +28,7 @@ use crate::events::{Citation, Event};
 use crate::ruling::Ruling;
 use crate::seating::{acting_party, controls, named_character, named_party};
 use crate::state::{
-    AutoPass, BidCard, CharId, PartyId, PartyState, Phase, Reacting, ReactionStep, RoundKind,
-    State,
+    AutoPass, BidCard, CharId, PartyId, PartyState, Phase, Reacting, ReactionStep, RoundKind, State,
 };
 
 /// Whether party `q` could make reaction `step` to `card`, just placed by `drawer`.
@@ -756,7 +755,15 @@ mod tests {
     #[test]
     fn d4_without_standing_choices_every_party_is_still_asked() {
         let mut st = table();
-        run(&mut st, turn_seat(&st), Command::Bid { party: None, character: None });
+        let seat = turn_seat(&st);
+        run(
+            &mut st,
+            seat,
+            Command::Bid {
+                party: None,
+                character: None,
+            },
+        );
         assert!(st.round.window.is_some() && st.round.reacting.is_some());
     }
 
@@ -767,14 +774,26 @@ mod tests {
             let seat = st.table.parties[st.table.find_party(p).unwrap() as usize].seat;
             run(&mut st, seat, quiet(p, false, true));
         }
-        let events = run(&mut st, turn_seat(&st), Command::Bid { party: None, character: None });
+        let seat = turn_seat(&st);
+        let events = run(
+            &mut st,
+            seat,
+            Command::Bid {
+                party: None,
+                character: None,
+            },
+        );
         // One line for the whole window, and it closes it: the turn moves on.
         let stood: Vec<&Event> = events
             .iter()
             .filter(|e| matches!(e, Event::LeftStanding { .. }))
             .collect();
         assert_eq!(stood.len(), 1, "{events:?}");
-        assert!(!events.iter().any(|e| matches!(e, Event::WindowClosed { .. })));
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::WindowClosed { .. }))
+        );
         assert_eq!(st.round.window, None);
         let line = crate::view::narrate(&st, stood[0]);
         assert!(line.starts_with("Nobody reacts to "), "{line}");
@@ -807,8 +826,19 @@ mod tests {
             let seat = st.table.parties[st.table.find_party(p).unwrap() as usize].seat;
             run(&mut st, seat, quiet(p, false, true));
         }
-        run(&mut st, turn_seat(&st), Command::Bid { party: None, character: None });
-        let now = st.round.reacting.expect("the party without a standing choice is asked");
+        let seat = turn_seat(&st);
+        run(
+            &mut st,
+            seat,
+            Command::Bid {
+                party: None,
+                character: None,
+            },
+        );
+        let now = st
+            .round
+            .reacting
+            .expect("the party without a standing choice is asked");
         assert_eq!(st.table.parties[now.party as usize].name, asked);
         let seat = st.table.parties[now.party as usize].seat;
         let events = run(&mut st, seat, Command::LetItStand { party: None });
@@ -824,7 +854,8 @@ mod tests {
         let mut rng = SeededRandomness::new(1);
         let again = NdTourists::decide(&st, Seat::Player(1), &quiet("TMDF", true, false), &mut rng);
         assert!(again.is_err());
-        let theirs = NdTourists::decide(&st, Seat::Player(2), &quiet("TMDF", false, true), &mut rng);
+        let theirs =
+            NdTourists::decide(&st, Seat::Player(2), &quiet("TMDF", false, true), &mut rng);
         assert!(theirs.is_err());
     }
 
@@ -833,8 +864,14 @@ mod tests {
         let st = table();
         let set = |choice| Event::AutoPassSet { party: 1, choice };
         for choice in [
-            AutoPass { rejections: true, round: None },
-            AutoPass { rejections: false, round: Some(1) },
+            AutoPass {
+                rejections: true,
+                round: None,
+            },
+            AutoPass {
+                rejections: false,
+                round: Some(1),
+            },
             AutoPass::default(),
         ] {
             let line = crate::view::narrate(&st, &set(choice));

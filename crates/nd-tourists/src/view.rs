@@ -9,8 +9,8 @@ use serde::Serialize;
 use crate::cards::Card;
 use crate::events::{Citation, Event, LossKind, Outcome, ReserveReason};
 use crate::state::{
-    AutoPass, BidCard, CharId, EndReason, LastingLoss, PartyId, Phase, ReactionStep, ReserveCard, Round,
-    RoundKind, State, Status, TemporaryLoss,
+    AutoPass, BidCard, CharId, EndReason, LastingLoss, PartyId, Phase, ReactionStep, ReserveCard,
+    Round, RoundKind, State, Status, TemporaryLoss,
 };
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
@@ -287,7 +287,11 @@ fn stood_words(
     match (closes, turned, by) {
         (true, false, _) => format!("Nobody reacts to {owner} {card}"),
         (true, true, _) => format!("Nobody else reacts to {owner} {card}"),
-        (false, _, [one]) => format!("{} lets {} {card} stand", party_name(st, *one), whose(st, *one, party)),
+        (false, _, [one]) => format!(
+            "{} lets {} {card} stand",
+            party_name(st, *one),
+            whose(st, *one, party)
+        ),
         (false, _, _) => format!("{} let {owner} {card} stand", names(st, by)),
     }
 }

@@ -85,6 +85,8 @@
 //!   zero.
 
 pub mod actions;
+#[cfg(feature = "analysis")]
+pub mod analysis;
 pub mod board;
 pub mod combat;
 pub mod forms;
@@ -122,6 +124,11 @@ pub fn start(setup: &Setup) -> Result<State, RuleError> {
 
 impl Ruleset for Triforce {
     const ID: &'static str = "triforce";
+
+    /// Triforce has no secret choice: every command is played in the open.
+    fn secret_pending(_state: &State, _seat: Seat) -> bool {
+        false
+    }
 
     fn reveals(event: &Event) -> bool {
         guard::reveals(event)
@@ -227,4 +234,13 @@ impl Listed for Triforce {
         script: include_str!("../panel/panel.js"),
         style: include_str!("../panel/panel.css"),
     };
+}
+
+/// Triforce as the catalogue offers it: the rules, forms and board, and with the `analysis`
+/// feature its table bots, odds in play and `clash` subcommands.
+pub fn entry() -> clash_core::RulesetEntry {
+    let entry = clash_core::RulesetEntry::with_session_zero::<Triforce>();
+    #[cfg(feature = "analysis")]
+    let entry = analysis::offer(entry);
+    entry
 }

@@ -79,10 +79,16 @@ impl Command {
             Command::EndTurn => "ending the turn".into(),
             Command::Resolve { at } => format!("resolving the stack at {at}"),
             Command::TakeSword { level } => {
-                format!("taking a sword for the piece {} from the bottom", place_words(level))
+                format!(
+                    "taking a sword for the piece {} from the bottom",
+                    place_words(level)
+                )
             }
             Command::TakeShield { level } => {
-                format!("taking a shield for the piece {} from the bottom", place_words(level))
+                format!(
+                    "taking a shield for the piece {} from the bottom",
+                    place_words(level)
+                )
             }
             Command::Decline => "declining an exchange".into(),
         }

@@ -70,7 +70,10 @@ mod tests {
             entry: "Ash".into(),
         };
         let cash = confirm(&state, Seat::Player(1), &owe).unwrap();
-        assert!(cash.contains("crossed off for good") && cash.contains("Owe d6"), "{cash}");
+        assert!(
+            cash.contains("crossed off for good") && cash.contains("Owe d6"),
+            "{cash}"
+        );
         for q in [question, end, cash] {
             assert!(clash_core::text::raw_tokens(&q).is_empty(), "{q}");
         }

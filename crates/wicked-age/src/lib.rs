@@ -78,6 +78,8 @@
 //! * Tables by form ([`forms`]): players make their PCs in session zero through a form checked
 //!   field by field under WA-2 … WA-9; the GM readies NPCs the same way.
 
+#[cfg(feature = "analysis")]
+pub mod analysis;
 pub mod character;
 pub mod conflict;
 pub mod consequence;
@@ -438,4 +440,13 @@ pub fn seat_name(state: &State, seat: Seat) -> String {
         (Seat::Player(_), [one]) => (*one).to_string(),
         (Seat::Player(_), [rest @ .., last]) => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// In A Wicked Age as the catalogue offers it: the rules, forms and board, and with the
+/// `analysis` feature its table bots, odds in play and `clash` subcommands.
+pub fn entry() -> clash_core::RulesetEntry {
+    let entry = clash_core::RulesetEntry::with_session_zero::<WickedAge>();
+    #[cfg(feature = "analysis")]
+    let entry = analysis::offer(entry);
+    entry
 }

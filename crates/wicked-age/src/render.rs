@@ -171,9 +171,7 @@ fn sheet_line(c: &Character) -> String {
             .collect(),
         Sheet::Npc { forms } => NpcForm::ALL
             .iter()
-            .map(|f| {
-                format!("{} {}", f.label(), crate::dice::dice_words(&forms.get(*f)))
-            })
+            .map(|f| format!("{} {}", f.label(), crate::dice::dice_words(&forms.get(*f))))
             .collect(),
     };
     let status = match c.status {

@@ -5,22 +5,13 @@
 //! (tie-breaks, sampling from a mixed strategy, playouts) comes from the `Randomness` passed in,
 //! so a seeded run is reproducible.
 //!
-//! | ruleset | bot | how it plays |
-//! |---|---|---|
-//! | iron-triangle | [`iron::EquilibriumBot`] | samples stances and moves from the exact turn equilibrium |
-//! | triforce | [`triforce::MctsBot`] | Monte-Carlo tree search (open-loop UCT, a reward per seat) with random playouts, under a playout budget |
-//! | nd-tourists | [`tourists::ThresholdBot`] | bids while the chance its next card improves its position exceeds a threshold |
-//! | wicked-age | [`wicked::OddsBot`] | rolls the forms with the best exact odds |
-//! | any | [`RandomBot`] | a uniformly random legal command |
+//! [`RandomBot`] plays any ruleset with a uniformly random legal command; each game's crate
+//! has its own strong bot (behind its `analysis` feature).
 //!
 //! These bots read the full state, hidden information included: they are for simulations and
 //! analysis, where every seat is a program. A bot that sits at a table decides from its seat's
-//! view alone: see [`crate::table_bots`]. [`JsonBot`] drives these through JSON for tools.
-
-pub mod iron;
-pub mod tourists;
-pub mod triforce;
-pub mod wicked;
+//! view alone: see [`crate::table_bots`]. [`JsonBot`] drives any of these through JSON for tools
+//! ([`Typed`]).
 
 use std::marker::PhantomData;
 
@@ -108,24 +99,5 @@ impl<R: Ruleset, B: Bot<R>> JsonBot for Typed<R, B> {
         let state: R::State = serde_json::from_value(state.clone()).ok()?;
         let command = self.bot.choose(&state, seat, rng)?;
         serde_json::to_value(command).ok()
-    }
-}
-
-/// The default bot for a ruleset, by its ID (`"triforce"`, …); `None` for an unknown ruleset.
-pub fn json_bot(ruleset: &str) -> Option<Box<dyn JsonBot>> {
-    match ruleset {
-        ::triforce::Triforce::ID => Some(Box::new(Typed::<::triforce::Triforce, _>::new(
-            triforce::MctsBot::default(),
-        ))),
-        wicked_age::WickedAge::ID => Some(Box::new(Typed::<wicked_age::WickedAge, _>::new(
-            wicked::OddsBot::default(),
-        ))),
-        nd_tourists::NdTourists::ID => Some(Box::new(Typed::<nd_tourists::NdTourists, _>::new(
-            tourists::ThresholdBot::default(),
-        ))),
-        iron_triangle::IronTriangle::ID => Some(Box::new(
-            Typed::<iron_triangle::IronTriangle, _>::new(iron::EquilibriumBot::default()),
-        )),
-        _ => None,
     }
 }

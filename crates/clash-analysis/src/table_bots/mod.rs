@@ -5,14 +5,8 @@
 //! Every ruleset has two strengths ([`Strength`]):
 //!
 //! * **casual** ([`Casual`]): a uniformly random choice among the commands a bot sends;
-//! * **strong**: the best policy this crate has, worked out from the view alone:
-//!
-//! | ruleset | strong bot | from the view |
-//! |---|---|---|
-//! | iron-triangle | [`iron::Strong`]: samples its stance, then its move, from the equilibrium of the current turn ([`crate::turn_game`]) | the turn is rebuilt from the sheets and energies the seat sees; a sheet it may not see is taken to know every move |
-//! | triforce | [`triforce::Strong`]: Monte-Carlo tree search ([`crate::bots::triforce::MctsBot`]) under the budget | Triforce hides nothing: the view carries the whole table |
-//! | nd-tourists | [`tourists::Strong`]: every choice (bid or pass, reject, turn, cover, keep or spend) tried on deals sampled from what the seat knows and played out | the seat's position, with the Reserves it cannot see dealt at random from the cards it has not seen |
-//! | wicked-age | [`wicked::Strong`]: the exact-odds roller ([`crate::bots::wicked::OddsBot`]), which also picks the consequence that costs the loser most | nothing is hidden: the view carries the whole table |
+//! * **strong**: the best policy the game's crate has, worked out from the view alone
+//!   ([`Seated::strong`]).
 //!
 //! What no bot does: table business a person decides (starting a conflict or the next round,
 //! reframing, ending a chapter, revealing an NPC's sheet), anything whose point is words
@@ -22,11 +16,6 @@
 //!
 //! The catalogue offers these bots through [`hook`] ([`clash_core::BotFn`]), which builds the
 //! seat's table from a running game with [`clash_core::play_seat`] and nothing else.
-
-pub mod iron;
-pub mod tourists;
-pub mod triforce;
-pub mod wicked;
 
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};

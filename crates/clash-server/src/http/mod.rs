@@ -122,7 +122,7 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(limits.body_limit))
         .with_state(tables.clone());
-    crate::layers::wrap(app, tables.metrics().clone())
+    crate::layers::wrap(app, tables.metrics().clone(), &limits)
 }
 
 async fn not_found() -> ApiError {

@@ -39,7 +39,9 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
             marked,
             boxes,
         } if marked >= boxes => {
-            format!("{name} is full, all {boxes} boxes marked: the GM will narrate the consequences.")
+            format!(
+                "{name} is full, all {boxes} boxes marked: the GM will narrate the consequences."
+            )
         }
         E::CountdownMarked {
             name,

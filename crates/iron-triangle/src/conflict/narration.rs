@@ -237,7 +237,13 @@ pub fn narrate(table: &Table, e: &ConflictEvent) -> String {
                 let moves: Vec<String> = r
                     .moves
                     .iter()
-                    .map(|m| format!("{}{}", m.mv.words(), if m.available { "" } else { " (face up)" }))
+                    .map(|m| {
+                        format!(
+                            "{}{}",
+                            m.mv.words(),
+                            if m.available { "" } else { " (face up)" }
+                        )
+                    })
                     .collect();
                 let specials: Vec<String> =
                     r.unspent_specials.iter().map(|s| s.to_string()).collect();

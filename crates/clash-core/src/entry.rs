@@ -1,0 +1,102 @@
+//! A ruleset as the catalogue offers it ([`RulesetEntry`]): how to start a game of it from
+//! JSON, how it presents itself, and the hooks it fills (bots, odds in play, forms).
+//!
+//! This module sits on top of the rest of the kernel: [`crate::game`], [`crate::bot`],
+//! [`crate::odds`] and [`crate::session_zero`] never import it, so the kernel's modules form
+//! no cycle.
+
+use serde_json::Value;
+
+use crate::bot::BotFn;
+use crate::game::{AnyGame, Game, GameError, from_json};
+use crate::listing::{Listed, Panel, Preset, Rules};
+use crate::odds::{OddsFn, SeatOdds, seat_odds};
+use crate::session_zero::{FormsEntry, SessionZero};
+
+/// One ruleset as the catalogue offers it: how to start a game of it from JSON, and how it
+/// presents itself.
+#[derive(Clone, Copy)]
+pub struct RulesetEntry {
+    pub id: &'static str,
+    /// The game's name for people.
+    pub name: &'static str,
+    pub blurb: &'static str,
+    pub presets: &'static [Preset],
+    /// The game's board on the table page.
+    pub panel: Panel,
+    /// Exact odds for a seat's next choice, where the catalogue supplies them.
+    pub odds: Option<OddsFn>,
+    /// Bots that can take a seat, where the catalogue supplies them.
+    pub bots: Option<BotFn>,
+    /// The game's rules for players, as Markdown, and the sections that are its charts.
+    pub rules: Rules,
+    pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
+    /// Tables by form and characters made by their players, where the ruleset has them.
+    pub forms: Option<FormsEntry>,
+    /// The subcommands the ruleset adds to the `clash` command.
+    #[cfg(feature = "cli")]
+    pub commands: crate::cli::Commands,
+}
+
+impl RulesetEntry {
+    /// The same entry with odds in play, computed by `odds`.
+    pub fn with_odds(mut self, odds: OddsFn) -> Self {
+        self.odds = Some(odds);
+        self
+    }
+
+    /// The same entry with the odds in play of ruleset `R` ([`SeatOdds`]).
+    pub fn with_seat_odds<R: SeatOdds>(self) -> Self {
+        self.with_odds(seat_odds::<R>)
+    }
+
+    /// The same entry with bots that can take a seat, played by `bots`.
+    pub fn with_bots(mut self, bots: BotFn) -> Self {
+        self.bots = Some(bots);
+        self
+    }
+
+    /// The same entry with these subcommands of the `clash` command.
+    #[cfg(feature = "cli")]
+    pub fn with_commands(mut self, commands: crate::cli::Commands) -> Self {
+        self.commands = commands;
+        self
+    }
+
+    pub fn of<R: Listed>() -> Self {
+        RulesetEntry {
+            id: R::ID,
+            name: R::NAME,
+            blurb: R::BLURB,
+            presets: R::PRESETS,
+            panel: R::PANEL,
+            odds: None,
+            bots: None,
+            rules: R::RULES,
+            new_game: |setup| {
+                let setup: R::Setup = from_json("setup", setup)?;
+                Ok(Box::new(Game::<R>::new(setup)?))
+            },
+            forms: None,
+            #[cfg(feature = "cli")]
+            commands: crate::cli::Commands::default(),
+        }
+    }
+
+    /// The entry of a ruleset whose tables are made by form, with a session zero where its
+    /// players make their characters ([`crate::session_zero`]): its games start from either
+    /// its own setup or a staged one.
+    pub fn with_session_zero<R: SessionZero>() -> Self {
+        RulesetEntry {
+            new_game: crate::session_zero::new_game::<R>,
+            forms: Some(FormsEntry {
+                forms: R::FORMS,
+                sheets: R::SHEETS,
+                check_table: crate::session_zero::check_table::<R>,
+                check_sheet: R::check_sheet,
+                table_setup: crate::session_zero::table_setup::<R>,
+            }),
+            ..Self::of::<R>()
+        }
+    }
+}

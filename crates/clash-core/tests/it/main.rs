@@ -1,0 +1,6 @@
+//! The integration tests of this crate, as one test binary: each module was a test file of
+//! its own (one binary each); the shared helpers are modules too.
+
+mod kernel;
+mod session_zero;
+mod testkit;

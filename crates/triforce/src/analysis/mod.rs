@@ -1,0 +1,32 @@
+//! Triforce's analysis (feature `analysis`): everything Clash offers about Triforce besides its
+//! rules, built on the generic analysis crate.
+//!
+//! * [`combat_odds`]: exact odds of one combat (`clash odds triforce combat`);
+//! * [`mcts`]: a Monte-Carlo tree search bot reading the whole state, for simulations;
+//! * [`seat_bots`]: the casual and strong bots that take a seat at a table;
+//! * [`in_play`]: the odds a seat is shown in play;
+//! * [`contests`]: the simulated games (`clash simulate triforce`) and the table on which the
+//!   table bots are measured;
+//! * [`cli`]: the subcommands Triforce adds to `clash odds` and `clash simulate`.
+//!
+//! [`offer`] adds all of it to the catalogue's entry ([`crate::entry`]).
+
+pub mod cli;
+pub mod combat_odds;
+pub mod contests;
+pub mod in_play;
+pub mod mcts;
+pub mod seat_bots;
+
+use clash_analysis::table_bots::hook;
+use clash_core::RulesetEntry;
+
+use crate::Triforce;
+
+/// `entry` with Triforce's odds in play, table bots and `clash` subcommands.
+pub fn offer(entry: RulesetEntry) -> RulesetEntry {
+    entry
+        .with_seat_odds::<Triforce>()
+        .with_bots(hook::<Triforce>)
+        .with_commands(cli::commands())
+}

@@ -1,0 +1,33 @@
+//! In A Wicked Age's analysis (feature `analysis`): everything Clash offers about the game besides
+//! its rules, built on the generic analysis crate.
+//!
+//! * [`reports`]: exact odds of an exchange or a whole conflict (`clash odds wicked-age`), from
+//!   the engine's own [`crate::odds`];
+//! * [`odds_bot`]: a bot that rolls the forms with the best exact odds, for simulations;
+//! * [`seat_bots`]: the casual and strong bots that take a seat at a table;
+//! * [`in_play`]: the odds a seat is shown in play;
+//! * [`contests`]: the simulated games (`clash simulate wicked-age`) and the tables on which the
+//!   table bots are measured;
+//! * [`cli`]: the subcommands the game adds to `clash odds` and `clash simulate`.
+//!
+//! [`offer`] adds all of it to the catalogue's entry ([`crate::entry`]).
+
+pub mod cli;
+pub mod contests;
+pub mod in_play;
+pub mod odds_bot;
+pub mod reports;
+pub mod seat_bots;
+
+use clash_analysis::table_bots::hook;
+use clash_core::RulesetEntry;
+
+use crate::WickedAge;
+
+/// `entry` with the game's odds in play, table bots and `clash` subcommands.
+pub fn offer(entry: RulesetEntry) -> RulesetEntry {
+    entry
+        .with_seat_odds::<WickedAge>()
+        .with_bots(hook::<WickedAge>)
+        .with_commands(cli::commands())
+}
