@@ -269,9 +269,9 @@ function controls(update, send) {
     const quiet = !of('cover').length && !of('reject').length && !of('turn').length;
     for (const c of of('let_it_stand')) acts.append(button(g, 'Let it stand' + (v.parties.filter((x) => x.seat === update.seat).length > 1 ? ' (' + c.party + ')' : ''), send, () => (command({ type: 'let_it_stand', party: c.party })), quiet));
     // The party asked now may stop being asked for the rest of the round in the same tap.
-    const asked = v.reaction && v.parties[v.reaction.party];
-    if (asked && asked.seat === update.seat && !(asked.auto_pass && asked.auto_pass.round === v.round.number)) {
-      acts.append(button(g, 'Let it stand, and every card this round', send, () => autoPass(asked, v, { this_round: true })));
+    const askedParty = v.reaction && v.parties[v.reaction.party];
+    if (askedParty && askedParty.seat === update.seat && !(askedParty.auto_pass && askedParty.auto_pass.round === v.round.number)) {
+      acts.append(button(g, 'Let it stand, and every card this round', send, () => autoPass(askedParty, v, { this_round: true })));
     }
     g.body.append(acts);
     box.append(g.g);
