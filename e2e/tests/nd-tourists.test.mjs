@@ -33,6 +33,11 @@ async function bidStep(page, state) {
     await page.locator('#panel [data-control^="cover:"] button.kit-tile[data-card]').first().click();
     await shots(page, 'ndt-gm-cover-chosen');
     await act(page, '#panel [data-control^="cover:"] button.kit-go');
+    // A cover keeps its name readable: the mark "cover" is written under the card, not over it.
+    await page.waitForSelector('#panel .ndt-slot:has(.ndt-card.cover) .ndt-marks');
+    assert.equal(await page.locator('#panel .ndt-card.cover .ndt-marks').count(), 0);
+    assert.ok(await page.locator('#panel .ndt-slot:has(.ndt-card.cover) .ndt-fig').first().isVisible(), 'the covered card shows its name');
+    await shots(page, 'ndt-gm-covered');
     state.covered = true;
     return true;
   }
@@ -110,9 +115,6 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   await shots(gm, 'ndt-gm-round-result');
   await shots(p1, 'ndt-p1-round-result');
   await shots(p3, 'ndt-p3-phone-round-result');
-  // A cover keeps its name readable: the mark "cover" is written under the card, not over it.
-  assert.equal(await gm.locator('#panel .ndt-card.cover .ndt-marks').count(), 0);
-  assert.ok(await gm.locator('#panel .ndt-slot:has(.ndt-card.cover) .ndt-marks').count() >= 1, 'the cover is marked under its card');
   // A phone shows the whole board in about one and a half screens.
   const tall = await p3.evaluate(() => document.querySelector('#panel').getBoundingClientRect().height);
   assert.ok(tall < 844 * 1.6, 'the phone board is ' + Math.round(tall) + ' px tall');

@@ -98,7 +98,8 @@ const gravityWords = { trivial: 'trivial', fairly_easy: 'fairly easy', hard: 'ha
 function partyCard(v, p, i, mineSeat) {
   const r = v.round || {};
   const turn = r.turn === i && v.phase === 'bidding' && r.window == null;
-  const classes = 'ndt-party' + (turn ? ' turn' : '') + (p.status !== 'in_play' ? ' out' : '') + (p.seat === mineSeat ? ' mine' : '');
+  // Not the page's own `turn` class (the sticky banner's): `to-act`.
+  const classes = 'ndt-party' + (turn ? ' to-act' : '') + (p.status !== 'in_play' ? ' out' : '') + (p.seat === mineSeat ? ' mine' : '');
   const head = h('div', 'ndt-party-head',
     h('strong', null, p.name),
     p.seat === mineSeat ? h('span', 'pill ready', 'yours') : p.seat === 'gm' ? h('span', 'pill', 'the GM’s') : null,
