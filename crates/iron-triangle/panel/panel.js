@@ -63,6 +63,10 @@ function put(el, ...xs) {
 
 // ----- words -----
 
+// Engine words as the board shows them: without the rule numbers in brackets (the log names the
+// rule, as a link that opens it).
+const plain = (text) => String(text || '').replace(/\s*\((?:(?:IT|TF|ND|WA|D)-[\d.]+(?:,\s*)?)+\)/g, '');
+
 // The turn's odds as chances: "win 56% · lose 39%" (a tie is what is left).
 function winLose(o) {
   if (!o.win || !o.lose) return null;
@@ -399,7 +403,7 @@ function conflict(v) {
   if (c.split) box.append(h('p', 'hint', c.split.character + ' must ' + (c.split.gain ? 'share a regain of ' : 'share a loss of ') + c.split.amount + ' (' + seatWho(v, c.split.splitter) + ' decides).'));
   put(box, lastTurn(v));
   if (c.scouted && c.scouted.length) box.append(h('p', 'hint', 'Scouted: ' + fmt(c.scouted)));
-  if (c.outcome) box.append(h('p', 'it-turn', 'Over: ' + (c.outcome.winner ? 'the ' + (c.outcome.winner === 'gm' ? 'GM’s' : 'players’') + ' side wins' : 'settled by the GM') + ' — ' + c.outcome.reason + (c.outcome.dead && c.outcome.dead.length ? ' · dead: ' + c.outcome.dead.join(', ') : '')));
+  if (c.outcome) box.append(h('p', 'it-turn', 'Over: ' + (c.outcome.winner ? 'the ' + (c.outcome.winner === 'gm' ? 'GM’s' : 'players’') + ' side wins' : 'settled by the GM') + ' — ' + plain(c.outcome.reason) + (c.outcome.dead && c.outcome.dead.length ? ' · dead: ' + c.outcome.dead.join(', ') : '')));
   if (c.outcome && c.outcome.narration) box.append(h('p', 'hint', 'What happened: ' + c.outcome.narration));
   return box;
 }

@@ -404,7 +404,7 @@ function tapBar(update, send, ctx) {
   const bar = h('div', 'tf-tapbar');
   bar.setAttribute('aria-live', 'polite');
   if (memo.homeOpen && ctx.legal.placements.length) {
-    const g = group('home', 'Place on your home (' + ctx.home + ')', 'A pyramid goes on a white of its own size, or on a coloured pyramid, sword or shield of another size.');
+    const g = group('home', 'Place on your home (' + ctx.home + ')', 'A pyramid goes on a white of its own size, or on a coloured pyramid, sword or shield of another size; each size at most once a turn.');
     for (const size of ctx.legal.placements) {
       const b = button(g, '', send, () => { memo.homeOpen = false; return command({ type: 'place', size: size }); }, true);
       b.replaceChildren(pieceIcon(update.seat + '-' + size, 34), ' ' + SIZE_WORD[size]);
@@ -439,9 +439,9 @@ function tapBar(update, send, ctx) {
 function controls(update, send, ctx) {
   const box = h('div', 'tf-controls');
   const legal = ctx.legal;
-  if (legal.placements.length) {
+  // While a tap on home has opened the size choice beside the board, it stands in for these.
+  if (legal.placements.length && !memo.homeOpen) {
     const g = group('place', 'Place on your home (' + ctx.home + ')', 'Or tap your home on the board. Each size at most once a turn.');
-    if (memo.homeOpen) g.g.classList.add('tf-open');
     for (const size of legal.placements) {
       const pic = svg('svg', { viewBox: '0 0 36 32', width: 36, height: 32, 'aria-hidden': 'true' });
       pic.append(pyramidShape(size, 18, 31, colourOf(update.seat)[0]));
