@@ -46,7 +46,7 @@ pub fn narrate(state: &State, event: &Event) -> String {
         Event::InitiativeOrdered { order, standing } => format!(
             "Initiative order: {}; {} stands",
             order.join(", "),
-            standing.value
+            standing.value.words()
         ),
         Event::Challenged {
             challenger,
