@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, createTable, invite, join, shots, logLines, act, panelText, assertReadable, PHONE } from '../lib.mjs';
 import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
+import { assertNoBannedWords } from '../words.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -14,9 +15,15 @@ async function waitForLog(page, pattern) {
   await page.waitForFunction((src) => [...document.querySelectorAll('#log li')].some((li) => new RegExp(src).test(li.textContent)), pattern.source);
 }
 
-/** Press the stepper's − or + `times` times. */
-async function step(page, label, sign, times) {
-  for (let i = 0; i < times; i++) await page.click(`#panel .kit-stepper button[aria-label="${sign === '+' ? 'more' : 'less'} ${label}"]`);
+/** Press the stepper's − or + until it shows `target`. */
+async function setStepper(page, label, target) {
+  const box = `#panel .kit-stepper[data-stepper^="${label}"]`;
+  for (let i = 0; i < 12; i++) {
+    const now = Number(await page.textContent(`${box} output`));
+    if (now === target) return;
+    await page.click(`${box} button[aria-label^="${now < target ? 'more' : 'less'} ${label}"]`);
+  }
+  throw new Error(label + ' never reached ' + target);
 }
 
 test('GM and two players fight a minor conflict with cards and steppers, to its narrated end', async () => {
@@ -42,7 +49,7 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   // Renaming any move, not just the first; an empty name is refused and changes nothing (IT-7).
   await p1.selectOption('#panel [data-control="rename"] select', 'Ada|G-L');
   await p1.click('#panel [data-control="rename"] button');
-  assert.match(await p1.textContent('#panel [data-control="rename"] .error'), /IT-7/);
+  assert.match(await p1.textContent('#panel [data-control="rename"] .error'), /cannot go without a name/);
   await p1.fill('#panel [data-control="rename"] input', 'Ankle Tap');
   await act(p1, '#panel [data-control="rename"] button');
   await p1.waitForSelector('#panel .it-char[data-character="Ada"] .it-card[data-move="G-L"]:has-text("Ankle Tap")');
@@ -68,6 +75,16 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   await p1.waitForSelector('#panel [data-control="stance:Ada"] .kit-odds');
   assert.match(await p1.textContent('#panel [data-control="stance:Ada"] .kit-odds'), /Equilibrium stance mix.*%/s);
   await shots(p1, 'it-p1-stance-odds');
+
+  // The stance picker starts at "No stance": nothing is spent unless the player chooses it.
+  assert.equal(await p1.getAttribute('#panel [data-control="stance:Ada"] button[data-stance="none"]', 'aria-pressed'), 'true');
+  assert.match(await p1.textContent('#panel [data-control="stance:Ada"] button.kit-go'), /Take no stance/);
+  // The odds say the chances to win and to lose the turn, not a score.
+  assert.match(await p1.textContent('#panel [data-control="stance:Ada"] .kit-odds'), /win \d+(\.\d)?% · lose \d+(\.\d)?%/);
+  // An NPC's sheet claims no veto and no background points: those are the players' alone.
+  const brute = await p1.textContent('#panel .it-char[data-character="Brute"]');
+  assert.doesNotMatch(brute, /veto|not yet given/);
+  await assertNoBannedWords(p1, 'Ada\'s page at the stances');
 
   // Secret stances, picked as cards: the others see a face-down card until both are in (IT-2).
   await p1.click('#panel button[data-stance="attack"]');
@@ -97,10 +114,18 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   assert.match(split, /Ada loses 4: 1 is fixed \(Ada’s own matched Attack stance/);
   assert.match(split, /the other 3 you share/);
   assert.match(await p1.textContent('#panel .it-sum'), /= 4/, 'the turn summary says 4 too');
+  // The suggested split takes no type to 0 while another can pay, and the preview says what
+  // each energy becomes; a split that would empty a type warns of the zero mark.
+  assert.match(await p1.textContent('#panel .it-preview'), /After: Defend 3 → \d · Grapple 2( → \d)? · Attack \d+ → \d/);
+  assert.doesNotMatch(await p1.textContent('#panel .it-preview'), /zero mark/);
+  await setStepper(p1, 'Attack', 0);
+  await setStepper(p1, 'Grapple', 0);
+  await setStepper(p1, 'Defend', 3);
+  assert.match(await p1.textContent('#panel .it-preview'), /Defend would reach 0: a zero mark/);
+  await shots(p1, 'it-p1-split-zero-warning');
   // Make it Defend 1, Attack 2 with the steppers; the total follows every press.
-  const defendNow = Number(await p1.textContent('#panel [data-stepper^="Defend"] output'));
-  await step(p1, 'Defend (room 3)', '-', defendNow - 1);
-  await step(p1, 'Attack (room 4)', '+', 2);
+  await setStepper(p1, 'Defend', 1);
+  await setStepper(p1, 'Attack', 2);
   assert.match(await p1.textContent('#panel .it-total'), /Shared 3 of 3/);
   await shots(p1, 'it-p1-split');
   await act(p1, '#panel button:has-text("Pay these")');
@@ -110,7 +135,7 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
     // Every screen shows Ada at Defend 2, Grapple 2, Attack 2 afterwards.
     await page.waitForFunction(() => {
       const bar = (t) => document.querySelector(`#panel .it-char[data-character="Ada"] .it-bar[data-type="${t}"] b`);
-      return bar('defend') && bar('defend').textContent === '2/3' && bar('grapple').textContent === '2/2' && bar('attack').textContent === '2/5';
+      return bar('defend') && bar('defend').textContent === '2 of 3' && bar('grapple').textContent === '2 of 2' && bar('attack').textContent === '2 of 5';
     });
   }
 
@@ -133,6 +158,7 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   for (const [name, page] of [['gm', gm], ['ada', p1], ['bo', p2], ['spectator', watcher]]) {
     assert.doesNotMatch(await banner(page), /^$/);
     await assertNoRawTokens(page, 'the ' + name + ' page');
+    await assertNoBannedWords(page, 'the ' + name + ' page');
     await assertLogReadable(page);
     await shotsBoth(page, 'it-' + name + '-evening');
   }

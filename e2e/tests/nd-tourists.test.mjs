@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, PHONE } from '../lib.mjs';
 import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
+import { assertNoBannedWords } from '../words.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -32,11 +33,24 @@ async function bidStep(page, state) {
     await page.locator('#panel [data-control^="cover:"] button.kit-tile[data-card]').first().click();
     await shots(page, 'ndt-gm-cover-chosen');
     await act(page, '#panel [data-control^="cover:"] button.kit-go');
+    // A cover keeps its name readable: the mark "cover" is written under the card, not over it.
+    await page.waitForSelector('#panel .ndt-slot:has(.ndt-card.cover) .ndt-marks');
+    assert.equal(await page.locator('#panel .ndt-card.cover .ndt-marks').count(), 0);
+    assert.ok(await page.locator('#panel .ndt-slot:has(.ndt-card.cover) .ndt-fig').first().isVisible(), 'the covered card shows its name');
+    await shots(page, 'ndt-gm-covered');
     state.covered = true;
+    return true;
+  }
+  if (state.covered && !state.quiet && (await has('#panel [data-control="window"] button:has-text("and every card this round")'))) {
+    // Having covered once, the GM stops being asked: one tap lets this card and every later
+    // one of the round stand.
+    await act(page, '#panel [data-control="window"] button:has-text("and every card this round")');
+    state.quiet = true;
     return true;
   }
   if (await has('#panel [data-control="window"] button:has-text("Let it stand")')) {
     await act(page, '#panel [data-control="window"] button:has-text("Let it stand")');
+    state.stands = (state.stands || 0) + 1;
     return true;
   }
   return false;
@@ -68,7 +82,14 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   assert.equal(await p1.locator('#panel .ndt-handbox .ndt-card').count(), 0, 'TMDF holds no card back');
   for (const page of [p1, p2, p3]) assert.doesNotMatch(await panelText(page), new RegExp(await first.getAttribute('data-card') + ' '), 'the GM\'s hand is hidden');
 
-  // Bid until the round ends: whoever is asked acts; the GM covers one card from the hand.
+  // Each party may choose when it is asked to react: the choice is on its board all round.
+  await p2.waitForSelector('#panel [data-control^="auto:"] button.ndt-flip');
+  assert.match(await p2.textContent('#panel [data-control^="auto:"]'), /No reactions this round.*Only ask me when I can cover or turn/s);
+  await act(p2, '#panel [data-control^="auto:"] button.ndt-flip:has-text("Only ask me")');
+  await p2.waitForSelector('#panel [data-control^="auto:"] button.ndt-flip.on:has-text("Only ask me")');
+
+  // Bid until the round ends: whoever is asked acts; the GM covers one card from the hand,
+  // then lets every later card of the round stand in one tap.
   const state = { cover: true, covered: false };
   for (let i = 0; i < 120; i++) {
     if (await gm.$('#panel [data-control="round-end"]')) break;
@@ -79,6 +100,12 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   }
   await gm.waitForSelector('#panel [data-control="round-end"]');
   assert.ok(state.covered, 'the GM covered a card from the hand');
+  assert.ok(state.quiet, 'the GM stopped being asked for the rest of the round');
+  // The log folds the chances nobody took into one line a card, and names no refusal to react.
+  const log = (await gm.$$eval('#log li', (lis) => lis.map((li) => li.textContent))).join('\n');
+  assert.match(log, /Nobody reacts to \S+ /);
+  assert.match(log, /lets every card stand for the rest of this round/);
+  assert.doesNotMatch(log, /does not (reject|turn|cover)/);
   assert.ok(state.odds, 'a bidder saw the odds of its next draw');
   for (const page of [gm, p1, p2, p3]) {
     await page.waitForFunction(() => /Round won by/.test(document.querySelector('#panel').textContent));
@@ -88,6 +115,9 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   await shots(gm, 'ndt-gm-round-result');
   await shots(p1, 'ndt-p1-round-result');
   await shots(p3, 'ndt-p3-phone-round-result');
+  // A phone shows the whole board in about one and a half screens.
+  const tall = await p3.evaluate(() => document.querySelector('#panel').getBoundingClientRect().height);
+  assert.ok(tall < 844 * 1.6, 'the phone board is ' + Math.round(tall) + ' px tall');
 
   // A party that took a Loss may choose which cards mark it, by tapping them.
   for (const page of [p1, p2, p3]) {
@@ -116,7 +146,10 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   for (const [name, page] of [['gm', gm], ['tmdf', p1], ['us', p2], ['ann', p3], ['spectator', watcher]]) {
     assert.doesNotMatch(await banner(page), /^$/);
     await assertNoRawTokens(page, 'the ' + name + ' page');
+    await assertNoBannedWords(page, 'the ' + name + ' page');
     await assertLogReadable(page);
     await shotsBoth(page, 'ndt-' + name + '-evening');
+    // A Loss is marked by reversed cards, and the Loss line shows them that way up.
+    for (const way of await page.$$eval('#panel .ndt-card.loss:not(.facedown)', (cs) => cs.map((c) => c.classList.contains('reversed')))) assert.ok(way, 'a Loss card lies reversed');
   }
 });

@@ -30,8 +30,9 @@ test('table talk survives a restart; the lobby lists your tables; rename, archiv
   await p1.waitForSelector('#status.live');
   await openLog(p1);
   await waitForLine(p1, /Back in five minutes/);
-  await waitForLine(p1, /The GM: Take your time/);
-  await waitForLine(p1, /The GM: Everyone back\?/);
+  // Triforce has no GM: the seat that made the table speaks as its host.
+  await waitForLine(p1, /The host: Take your time/);
+  await waitForLine(p1, /The host: Everyone back\?/);
   const talk = (await lines(p1)).filter((l) => /: (Back|Take|Everyone)/.test(l));
   assert.deepEqual(talk.map((l) => l.replace(/^.*: /, '')), ['Back in five minutes', 'Take your time', 'Everyone back?'], 'in order');
 

@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, PHONE } from '../lib.mjs';
 import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
+import { assertNoBannedWords } from '../words.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -113,7 +114,74 @@ test('three players play a Triforce turn and its fight on the board, to the end 
   for (const [name, page] of [['organiser', organiser], ['p1', p1], ['p2', p2], ['p3', p3], ['spectator', watcher]]) {
     assert.doesNotMatch(await banner(page), /^$/);
     await assertNoRawTokens(page, 'the ' + name + ' page');
+    await assertNoBannedWords(page, 'the ' + name + ' page', { triforce: true });
     await assertLogReadable(page);
     await shotsBoth(page, 'triforce-' + name + '-evening');
   }
+});
+
+// Red's home holds Red's medium piece, so a small or a large pyramid fits there; stack 6 is a tall
+// stack of Green's with a sword on top, stack 8 a shield.
+const BOARD = {
+  players: 3,
+  board: { 1: ['p1-M'], 6: ['p2-S', 'p2-M', 'p2-L', 'p2-M', 'K-S'], 8: ['C-M'] },
+};
+
+test('the Triforce board on a phone: tap home to place, see why a tap is refused, open a tall stack', async () => {
+  const organiser = await person(browser);
+  await createTable(organiser, 'Triforce — Three players', 'Triforce board', BOARD);
+  const red = await person(browser, PHONE);
+  await join(red, await invite(organiser, 'p1'));
+  await red.waitForSelector('#panel svg.tf-board');
+
+  // The whole board fits the phone's screen.
+  const box = await red.locator('#panel svg.tf-board').boundingBox();
+  assert.ok(box.width <= PHONE.width && box.height <= PHONE.height, 'the board is ' + box.width + '×' + box.height);
+  // Each colour carries a letter, and swords and shields are drawn shapes, never a font glyph.
+  assert.equal(await red.textContent('#panel g[data-pos="1"] text.tf-letter'), 'R');
+  assert.equal(await red.locator('#panel g[data-pos="6"] .tf-mark.sword').count(), 1);
+  assert.equal(await red.locator('#panel g[data-pos="8"] .tf-mark.shield').count(), 1);
+  assert.doesNotMatch(await red.textContent('#panel svg.tf-board'), /[⚔⛨]/);
+  assert.match(await red.textContent('#panel .tf-legend'), /Red/);
+
+  // Tapping home asks which size, since two fit (and the home's own top could move instead).
+  const before = await events(red);
+  await red.click('#panel g[data-pos="1"]');
+  await red.waitForSelector('#panel .tf-tapbar [data-control="home"]');
+  assert.equal(await events(red), before, 'nothing is placed before the size is chosen');
+  const sizes = await red.$$eval('#panel .tf-tapbar button.tf-place', (bs) => bs.map((b) => b.dataset.size));
+  assert.deepEqual(sizes, ['S', 'L']);
+  // Red's medium on its home cannot move (stacks 2 and 3 show a small and a large white), so
+  // the chooser offers sizes only.
+  assert.doesNotMatch(await red.textContent('#panel .tf-tapbar'), /Move the top piece instead/);
+  await shots(red, 'triforce-home-sizes');
+  await act(red, '#panel .tf-tapbar button.tf-place[data-size="L"]');
+  assert.equal(await red.locator('#panel g[data-pos="1"] polygon').count(), 3, 'the white, the medium and the new large');
+
+  // Pick up the large piece and tap a stack it cannot reach: the board says why, with sizes.
+  // The large piece can go to stack 3 (a large white): when a size could still be placed, the
+  // chooser offers to move the top piece instead; else the tap picks it up at once.
+  await red.click('#panel g[data-pos="1"]');
+  const instead = '#panel .tf-tapbar button:has-text("Move the top piece instead")';
+  if (await red.$(instead)) await red.click(instead);
+  await red.waitForSelector('#panel g.legal');
+  const legal = await red.$$eval('#panel g.legal', (gs) => gs.map((g) => Number(g.dataset.pos)));
+  const refused = [2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14, 15].find((n) => !legal.includes(n));
+  await red.click(`#panel g[data-pos="${refused}"]`);
+  await red.waitForSelector('#panel .tf-refused');
+  assert.match(await red.textContent('#panel .tf-refused'), /Your large piece cannot (go|get) to \d+: .*(small|medium|large)/);
+  await shots(red, 'triforce-refused-tap');
+  await red.click('#panel g[data-pos="1"]');
+
+  // A tall stack opens when tapped: every piece, bottom first, in words.
+  await red.click('#panel g[data-pos="6"]');
+  await red.waitForSelector('#panel .tf-stack-box');
+  const opened = await red.textContent('#panel .tf-stack-box');
+  assert.match(opened, /Stack 6, from the bottom/);
+  assert.equal(await red.locator('#panel .tf-stack-box .tf-piece').count(), 6, 'the white and five pyramids');
+  assert.match(opened, /small sword/);
+  await shots(red, 'triforce-tall-stack');
+  await assertNoBannedWords(red, 'Red\'s phone', { triforce: true });
+  await assertNoBannedWords(organiser, 'the organiser\'s page', { triforce: true });
+  await shotsBoth(red, 'triforce-board-phone');
 });

@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, PHONE } from '../lib.mjs';
+import { assertNoBannedWords } from '../words.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -88,10 +89,25 @@ test('GM and two players fight a Wicked Age conflict by tapping forms and dice, 
   await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="covertly"]');
   await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="with_love"]');
   await p1.click('#panel [data-control="c:Ysolde:init"] button[data-strength="Hidden Blade"]');
+  // Hidden Blade adds its die only with Covertly: dropping Covertly unselects it, and it cannot
+  // be tapped again until Covertly is back.
+  const blade = '#panel [data-control="c:Ysolde:init"] button[data-strength="Hidden Blade"]';
+  assert.equal(await p1.getAttribute(blade, 'aria-pressed'), 'true');
+  await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="covertly"]');
+  assert.equal(await p1.getAttribute(blade, 'aria-pressed'), 'false', 'the strength went with its form');
+  assert.ok(await p1.isDisabled(blade), 'a strength without its form cannot be chosen');
+  assert.match(await p1.textContent(blade), /with Covertly/);
+  await shots(p1, 'wa-p1-strength-dropped');
+  // With Love stayed chosen; Covertly back, the strength may be chosen again.
+  await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="covertly"]');
+  await p1.click(blade);
+  assert.equal(await p1.getAttribute(blade, 'aria-pressed'), 'true');
   await shots(p1, 'wa-p1-initiative-forms');
   await act(p1, '#panel [data-control="c:Ysolde:init"] button.kit-go');
   await p2.waitForFunction(() => /strength/.test(document.querySelector('#panel .wa-order').textContent) || document.querySelectorAll('#panel .wa-order .kit-die').length >= 3);
   assert.match(await p2.textContent('#panel .wa-order'), /Hidden Blade/, 'the strength die is labelled with its name');
+  // A roll's value says what its numbers are: a total, and the tie-break when there is one.
+  assert.match(await p2.textContent('#panel .wa-order .wa-value'), /^\d+ total( · tie-break \d+)?$/);
 
   // Play on, each page doing the step it is asked for, until the conflict is settled.
   let answered = false;
@@ -111,9 +127,10 @@ test('GM and two players fight a Wicked Age conflict by tapping forms and dice, 
     for (const page of [p1, p2, gm]) if (await playStep(page)) { acted = true; break; }
     if (!acted) await p1.waitForTimeout(200);
   }
-  for (const page of [gm, p1, p2]) {
+  for (const [name, page] of [['gm', gm], ['ysolde', p1], ['p2', p2]]) {
     await page.waitForFunction(() => /No conflict right now/.test(document.querySelector('#panel').textContent));
     await assertReadable(page);
+    await assertNoBannedWords(page, 'the ' + name + ' page');
   }
   assert.match(await panelText(p1), /The last one was: Ysolde steals the temple key/);
   // A consequence was chosen: someone lost a size, drawn struck out on the sheet.

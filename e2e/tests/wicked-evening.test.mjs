@@ -8,6 +8,7 @@ import { launch, person, createTable, invite, join, PHONE, BASE } from '../lib.m
 import {
   assertNoRawTokens, assertLogReadable, shotsBoth, banner, waitForBanner, openLog, waitForLine, lines, say, people, act, spectatorLink,
 } from '../room.mjs';
+import { assertNoBannedWords } from '../words.mjs';
 
 /** The GM (or anyone who may) starts a conflict between `who` over `action`. */
 async function startConflict(page, who, action, { double } = {}) {
@@ -201,9 +202,16 @@ test('Wicked Age: talk, presence, turn, undo, a confirmed concession and the con
   await oren.screenshot({ path: new URL('../artifacts/wa-oren-rules-phone.png', import.meta.url).pathname });
   await oren.click('#rules-close');
 
+  // Ending the chapter cannot be taken back: the page asks first, saying what it does.
+  let asked = '';
+  await act(gm, gm.locator('#panel [data-control="chapter"] button:has-text("End the chapter")'), { confirm: (q) => { asked = q; } });
+  assert.match(asked, /^End chapter 1\? Chapter 2 begins.*cannot be taken back/);
+  for (const page of [gm, ysolde, oren, watcher]) await waitForLine(page, /Chapter 2 begins/);
+
   // Nothing a person reads shows a raw token.
   for (const [name, page] of [['gm', gm], ['ysolde', ysolde], ['oren', oren], ['watcher', watcher]]) {
     await assertNoRawTokens(page, 'the ' + name + ' page');
+    await assertNoBannedWords(page, 'the ' + name + ' page');
     await assertLogReadable(page);
     await shotsBoth(page, 'wa-' + name + '-result');
   }

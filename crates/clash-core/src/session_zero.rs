@@ -540,8 +540,12 @@ impl<R: SessionZero> Staged<R> {
 
     fn narrate(event: &StageEvent) -> String {
         match event {
-            StageEvent::SheetHandedIn { seat, name, .. } => {
-                format!("{} hands in a sheet for {name}.", capital(&place(*seat)))
+            // Named by the sheet handed in, not by a place at the table ("the first player").
+            StageEvent::SheetHandedIn { name, .. } if !name.is_empty() => {
+                format!("The sheet for {name} is handed in.")
+            }
+            StageEvent::SheetHandedIn { seat, .. } => {
+                format!("{} hands in a sheet.", capital(&place(*seat)))
             }
             StageEvent::SheetSentBack { name, comment, .. } if comment.is_empty() => {
                 format!("The GM sends {name}'s sheet back for another look.")

@@ -71,13 +71,13 @@ function sheetForm(box, ctx) {
     }
     spent.update();
     const energySet = K.fieldset('energy', 'Energy', gm ? 'The most of each type the NPC has (at least 1 each).'
-      : 'Spread 10 points over the three types, at least 1 in each (IT-9). A stance draws on the energy of its action; losses come out of it.', energyRow, spent.p);
+      : 'Spread 10 points over the three types, at least 1 in each. A stance draws on the energy of its action; losses come out of it.', energyRow, spent.p);
 
     const parts = [K.field('name', 'Name', name)];
     let level = null;
     if (gm) {
       level = K.stepper('Level', 0, 20, s.level || 0);
-      parts.push(K.field('level', 'Level', level, 'An NPC may start at any level; specials need one (IT-59).'));
+      parts.push(K.field('level', 'Level', level, 'An NPC may start at any level; specials need one.'));
     }
     parts.push(energySet);
 
@@ -94,7 +94,7 @@ function sheetForm(box, ctx) {
       }, { path: 'backgrounds', add: 'Add a background', max: 3, blank: () => ({ name: '', points: 1 }) });
       backgrounds.addEventListener('input', points.update);
       points.update();
-      parts.push(K.fieldset('backgrounds', 'Backgrounds', 'Three points over backgrounds you name, each named once, at most 2 in one (IT-10). You spend them to make problems go your way.', backgrounds, points.p));
+      parts.push(K.fieldset('backgrounds', 'Backgrounds', 'Three points over backgrounds you name, each named once, at most 2 in one. You spend them to make problems go your way.', backgrounds, points.p));
     }
 
     // Belief, flaw and goal (IT-11).
@@ -107,7 +107,7 @@ function sheetForm(box, ctx) {
     for (const t of ['belief', 'flaw', 'goal']) {
       traits[t] = K.area(s[t] || '', { maxlength: '2000', 'aria-label': t });
       traits[t].dataset.input = t;
-      parts.push(K.field(t, t.charAt(0).toUpperCase() + t.slice(1) + (gm ? ' (optional)' : ''), traits[t], gm ? null : hints[t] + ' (IT-11)'));
+      parts.push(K.field(t, t.charAt(0).toUpperCase() + t.slice(1) + (gm ? ' (optional)' : ''), traits[t], gm ? null : hints[t]));
     }
 
     // Moves (IT-7, IT-8, IT-12).
@@ -132,8 +132,8 @@ function sheetForm(box, ctx) {
       }
     }
     parts.push(K.fieldset('moves', gm ? 'Moves' : 'Your starting moves', gm
-      ? 'Tick the moves the NPC knows and name them. Jump and Spin moves need all nine Low, Mid and High moves first (IT-8).'
-      : 'Everyone starts with Defend Mid, Grapple Low and Attack High (IT-12). Give each a name of your own (IT-7): you can rename them later.', movesBody));
+      ? 'Tick the moves the NPC knows and name them. Jump and Spin moves need all nine Low, Mid and High moves first.'
+      : 'Everyone starts with Defend Mid, Grapple Low and Attack High. Give each a name of your own: you can rename them later.', movesBody));
 
     let combos = null;
     let specials = null;
@@ -146,7 +146,7 @@ function sheetForm(box, ctx) {
         const row = h('div', null, h('span', null, 'From'), from, h('span', null, 'to'), f1, h('span', null, 'or'), f2, h('p', 'error fk-error'));
         return { node: row, get: () => ({ from: from.value, followups: [f1.value, f2.value].filter(Boolean) }) };
       }, { path: 'combos', add: 'Add a combo', max: 13, blank: () => ({ from: 'D-M', followups: [] }) });
-      parts.push(K.fieldset('combos', 'Combos', 'A move that wins can be followed by one or two known moves (IT-41).', combos));
+      parts.push(K.fieldset('combos', 'Combos', 'A move that wins can be followed by one or two known moves.', combos));
       const options = [];
       for (const [id, words, withAction] of SPECIALS) {
         if (withAction) for (const [t, tw] of TYPES) options.push([id + ':' + t, words + ' (' + tw + ')']);
@@ -163,7 +163,7 @@ function sheetForm(box, ctx) {
           },
         };
       }, { path: 'specials', add: 'Add a special', max: 20, blank: () => ({ special: 'scouter' }) });
-      parts.push(K.fieldset('specials', 'Specials', 'Each has a level it needs, and Dig Two Graves needs its Wax On (IT-59).', specials));
+      parts.push(K.fieldset('specials', 'Specials', 'Each has a level it needs, and Dig Two Graves needs its Wax On.', specials));
     }
 
     body.replaceChildren(...parts);
@@ -219,7 +219,7 @@ function tableForm(box) {
   box.append(
     K.fieldset('options', 'The campaign', 'A new campaign starts at session 1; carry on an old one from its session. Players make their characters from their invite links before play starts.',
       K.field('options.session', null, session),
-      K.fieldset('options.countdowns', 'Countdowns (optional)', 'Threats the players can see coming: 4 to 8 boxes, each with its own name (IT-13). You mark them as the story goes.', countdowns)));
+      K.fieldset('options.countdowns', 'Countdowns (optional)', 'Threats the players can see coming: 4 to 8 boxes, each with its own name. You mark them as the story goes.', countdowns)));
   return { get: () => ({ session: session.get(), countdowns: countdowns.get() }) };
 }
 

@@ -63,7 +63,15 @@ function put(el, ...xs) {
 
 // ----- words -----
 
-const signed = (p) => { const x = Math.round((p ? p.decimal : 0) * 100); return (x > 0 ? '+' : '') + x + ' points'; };
+// Engine words as the board shows them: without the rule numbers in brackets (the log names the
+// rule, as a link that opens it).
+const plain = (text) => String(text || '').replace(/\s*\((?:(?:IT|TF|ND|WA|D)-[\d.]+(?:,\s*)?)+\)/g, '');
+
+// The turn's odds as chances: "win 56% · lose 39%" (a tie is what is left).
+function winLose(o) {
+  if (!o.win || !o.lose) return null;
+  return h('p', 'it-winlose', 'This turn: win ', kit.percent(o.win), ' · lose ', kit.percent(o.lose));
+}
 
 const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
 const words = (s) => cap(String(s).replace(/_/g, ' '));
@@ -103,6 +111,15 @@ function moveName(v, character, mv) {
   return known ? known.name : (parse(mv) ? parse(mv).action.word + ' ' + parse(mv).element.word : String(mv));
 }
 
+// A move as the log names it: "Philly Shell (Defend Mid)", or "Defend Mid" when unnamed.
+function moveCalled(v, character, mv) {
+  const m = parse(mv);
+  if (!m) return String(mv);
+  const plain = m.action.word + ' ' + m.element.word;
+  const name = moveName(v, character, mv);
+  return name === plain ? plain : name + ' (' + plain + ')';
+}
+
 const isSurrender = (m) => m === 'surrender' || (m && typeof m === 'object' && m.surrender !== undefined);
 function moveCode(choice) {
   if (typeof choice === 'string') return choice;
@@ -126,7 +143,7 @@ function moveCard(v, character, code, opts) {
     h('span', 'it-band', mv.action.word),
     h('span', 'it-glyph', mv.element.glyph),
     h('span', 'it-card-name', name),
-    h('span', 'it-card-code', mv.element.word + ' · ' + code),
+    h('span', 'it-card-code', mv.action.word + ' ' + mv.element.word),
     o.small ? null : h('span', 'it-card-stats', 'base ' + mv.base + ' · ×' + mv.mult));
   for (const b of o.badges || []) card.append(h('span', 'it-badge', b));
   card.dataset.move = code;
@@ -156,7 +173,7 @@ function bar(type, current, max) {
   track.setAttribute('aria-valuemin', '0');
   track.setAttribute('aria-valuemax', String(max));
   track.setAttribute('aria-label', type + ' energy');
-  const row = h('div', 'it-bar', h('span', 'it-bar-label', cap(type)), track, h('b', null, current + '/' + max));
+  const row = h('div', 'it-bar', h('span', 'it-bar-label', cap(type)), track, h('b', null, current + ' of ' + max));
   row.dataset.type = type;
   return row;
 }
@@ -180,7 +197,8 @@ function sheet(v, c, mineSeat) {
     h('strong', null, c.name),
     h('span', 'pill', c.pc ? (c.controller === mineSeat ? 'PC · yours' : 'PC') : 'NPC · the GM'),
     h('span', 'pill', 'Level ' + c.level),
-    c.veto ? h('span', 'pill ready', 'veto available') : h('span', 'pill', 'veto used'),
+    // Vetoes and background points are the players' (IT-11, IT-10): an NPC has neither.
+    c.pc ? (c.veto ? h('span', 'pill ready', 'veto available') : h('span', 'pill', 'veto used')) : null,
     c.dead ? h('span', 'pill waiting', 'dead') : null,
     fighter ? h('span', 'pill', fighter.status === 'in' ? 'fighting' : words(fighter.status)) : null);
   const card = h('section', 'it-char' + (c.controller === mineSeat ? ' mine' : '') + (c.dead ? ' dead' : ''), head);
@@ -219,10 +237,10 @@ function sheet(v, c, mineSeat) {
     traitLine('Belief', c.belief, 'marked'), traitLine('Flaw', c.flaw, 'marked'), traitLine('Goal', c.goal, 'achieved'));
   if (c.marks && c.marks.q1) traits.append(h('li', null, 'Level-up question 1: marked'));
   if (traits.childNodes.length) card.append(h('div', 'it-label', 'Traits'), traits);
-  if ((c.backgrounds || []).length || c.unassigned_points) {
+  if ((c.backgrounds || []).length || (c.pc && c.unassigned_points)) {
     card.append(h('div', 'it-label', 'Backgrounds'));
-    const parts = (c.backgrounds || []).map((b) => b.name + ' ' + b.current + '/' + b.max);
-    if (c.unassigned_points) parts.push(c.unassigned_points === 1 ? '1 point not yet given to a background' : c.unassigned_points + ' points not yet given to a background');
+    const parts = (c.backgrounds || []).map((b) => b.name + ' ' + b.current + ' of ' + b.max + ' points');
+    if (c.pc && c.unassigned_points) parts.push(c.unassigned_points === 1 ? '1 point not yet given to a background' : c.unassigned_points + ' points not yet given to a background');
     card.append(h('p', null, parts.join(' · ')));
   }
   return card;
@@ -253,7 +271,7 @@ function countdowns(v) {
 function problem(v) {
   const p = v.campaign && v.campaign.problem;
   if (!p) return null;
-  const box = h('section', 'it-bigcard it-problem', h('span', 'it-band', 'Problem ' + p.number + (p.revealed ? ' · picks revealed' : ' · secret picks')), h('h4', null, p.description));
+  const box = h('section', 'it-bigcard it-problem', h('span', 'it-band', 'Problem' + (p.revealed ? ' · picks revealed' : ' · secret picks')), h('h4', null, p.description));
   const ul = h('ul', 'it-list');
   for (const k of p.choosers) {
     let pick = 'ready';
@@ -271,7 +289,7 @@ function problem(v) {
   if (p.vetoed) box.append(h('p', 'hint', 'Vetoed: ' + deciderText(v, p.vetoed)));
   if ((p.vetoes || []).length) box.append(h('p', 'hint', 'Vetoes: ' + fmt(p.vetoes)));
   if ((p.rejected || []).length) box.append(h('p', 'hint', 'Narration rejected by ' + p.rejected.join(', ')));
-  if (p.like_closed) box.append(h('p', 'hint', 'For you, GM: a closed problem had the same description. Whether this is a retry is yours to judge (IT-20).'));
+  if (p.like_closed) box.append(h('p', 'hint', 'For you, GM: a closed problem had the same description. Whether this is a retry is yours to judge.'));
   return box;
 }
 
@@ -336,7 +354,7 @@ function lastTurn(v) {
   box.append(row);
   const o = lt.outcome || {};
   let result = 'Outcome: ' + fmt(o);
-  if (o.result === 'win') result = o.winner + '’s ' + moveName(v, o.winner, o.winning_move) + ' beats ' + o.loser + '’s ' + moveName(v, o.loser, o.losing_move) + ' (' + (o.by === 'action' ? 'action' : o.by === 'element' ? 'element' : words(o.by)) + (o.combo ? ', a combo' : '') + ').';
+  if (o.result === 'win') result = o.winner + '’s ' + moveCalled(v, o.winner, o.winning_move) + ' beats ' + o.loser + '’s ' + moveCalled(v, o.loser, o.losing_move) + ' (' + (o.by === 'action' ? 'action' : o.by === 'element' ? 'element' : words(o.by)) + (o.combo ? ', a combo' : '') + ').';
   else if (o.result === 'tie') result = 'A tie: each side pays the base of the other’s move.';
   box.append(h('p', 'it-turn', result));
   for (const b of lt.breakdown || []) box.append(h('p', 'it-sum', breakdownText(v, lt, b)));
@@ -373,7 +391,7 @@ function conflict(v) {
   const pills = h('div', 'it-pills', h('span', 'pill', phaseWords[phase] || words(phase)));
   if (t) {
     pills.append(h('span', 'pill', 'Turn ' + t.number), h('span', 'pill', stepWords[t.step] || words(t.step)));
-    if (t.window) pills.append(h('span', 'pill it-adv', 'special window open'));
+    if (t.window) pills.append(h('span', 'pill it-adv', 'specials may be played now'));
   }
   put(box, pills, duel(v), chainView(v));
   if (t && t.specials.length) {
@@ -385,7 +403,7 @@ function conflict(v) {
   if (c.split) box.append(h('p', 'hint', c.split.character + ' must ' + (c.split.gain ? 'share a regain of ' : 'share a loss of ') + c.split.amount + ' (' + seatWho(v, c.split.splitter) + ' decides).'));
   put(box, lastTurn(v));
   if (c.scouted && c.scouted.length) box.append(h('p', 'hint', 'Scouted: ' + fmt(c.scouted)));
-  if (c.outcome) box.append(h('p', 'it-turn', 'Over: ' + (c.outcome.winner ? 'the ' + (c.outcome.winner === 'gm' ? 'GM’s' : 'players’') + ' side wins' : 'settled by the GM') + ' — ' + c.outcome.reason + (c.outcome.dead && c.outcome.dead.length ? ' · dead: ' + c.outcome.dead.join(', ') : '')));
+  if (c.outcome) box.append(h('p', 'it-turn', 'Over: ' + (c.outcome.winner ? 'the ' + (c.outcome.winner === 'gm' ? 'GM’s' : 'players’') + ' side wins' : 'settled by the GM') + ' — ' + plain(c.outcome.reason) + (c.outcome.dead && c.outcome.dead.length ? ' · dead: ' + c.outcome.dead.join(', ') : '')));
   if (c.outcome && c.outcome.narration) box.append(h('p', 'hint', 'What happened: ' + c.outcome.narration));
   return box;
 }
@@ -403,8 +421,8 @@ const FREE = {
 
 const TITLES = {
   join_conflict: 'Join the conflict', sit_out: 'Sit out (shares the result)', refuse_lethal: 'Refuse a lethal conflict',
-  pick_active: 'Who acts next?', pick_opponent: 'Pick an opponent', end_chain: 'End the chain', play_special: 'Play a special',
-  pass_window: 'Done with this special window', drunken_swap: 'Drunken Monkey swap', kill_surrendered: 'The opponent surrendered',
+  pick_active: 'Who acts next?', pick_opponent: 'Pick an opponent', end_chain: 'End the chain now', play_special: 'Play a special',
+  pass_window: 'Play no special now', drunken_swap: 'Drunken Monkey swap', kill_surrendered: 'The opponent surrendered',
   spare_surrendered: 'The opponent surrendered', start_conflict: 'Start a conflict', settle_conflict: 'Settle the conflict',
   narrate_conflict: 'Narrate the outcome (winners; the GM settles disputes)',
   reveal_npc: 'Reveal an NPC’s sheet', rename_move: 'Rename a move', create_countdown: 'New countdown', mark_countdown: 'Mark a countdown box',
@@ -414,6 +432,13 @@ const TITLES = {
   close_problem: 'Close the problem', rest: 'Rest', recover_npc: 'Recover an NPC', mark_goal: 'Goal achieved?',
   end_session: 'End the session', start_session: 'Start the next session', level_up: 'Level up', rewrite_traits: 'Rewrite traits',
   change_background: 'Change a background', create_character: 'Create a character', create_replacement: 'Create a replacement',
+};
+
+// What a command does, where its name alone does not say it.
+const HINTS = {
+  end_chain: 'Its cards go back to their owners’ hands, so they can be played again; your move this turn cannot combo from it.',
+  pass_window: 'Let this moment of the turn go by without a special; you may still play one at a later moment.',
+  sit_out: 'You share your side’s result without fighting.',
 };
 
 // Commands that move the table on; the rest (renames, goal marks, reveals) stay plain buttons.
@@ -431,7 +456,7 @@ const WEIGHTY = {
 // from the engine's suggestion.
 function genericGroup(v, type, all, send) {
   const key = 'g:' + type;
-  const g = group(key, TITLES[type] || words(type), null);
+  const g = group(key, TITLES[type] || words(type), HINTS[type] || null);
   const free = FREE[type] || [];
   // Variants that differ only in free fields are one control.
   const seen = new Set();
@@ -501,7 +526,8 @@ function stanceGroup(v, character, items, send) {
     byAction[a] = Math.max(byAction[a] || 0, it.command.amount || 0);
   }
   const acts = TYPES.filter((a) => a in byAction);
-  if (!(memo.values[key + ':type'] in byAction)) memo.values[key + ':type'] = acts[0] || '';
+  // No stance until the player taps one: a stance spends energy if its action is played.
+  if (!(memo.values[key + ':type'] in byAction)) memo.values[key + ':type'] = '' in byAction ? '' : acts[0] || '';
   const chosen = memo.values[key + ':type'];
   const redraw = () => redrawPanel('iron-triangle');
   const tiles = h('div', 'it-hand');
@@ -527,8 +553,8 @@ function stanceGroup(v, character, items, send) {
   if (o && o.fighter === character && o.stances) {
     const ul = h('ul', null);
     for (const x of o.stances) ul.append(h('li', null, (x.stance.amount ? cap(x.stance.action) + ' ' + x.stance.amount : 'No stance') + ': ', kit.percent(x.probability)));
-    g.g.append(h('div', 'kit-odds', h('h5', null, 'Equilibrium stance mix'), ul,
-      h('p', 'hint', 'Playing this mix, your chance of winning the turn minus that of losing it is at least ' + signed(o.value) + ', whatever the other side does. A sheet you cannot see counts as knowing every move.')));
+    g.g.append(h('div', 'kit-odds', h('h5', null, 'Equilibrium stance mix'), ul, winLose(o),
+      h('p', 'hint', 'If both sides play their best mix of stances and then of moves. A sheet you cannot see counts as knowing every move.')));
   }
   g.body.append(button(g, chosen ? 'Take the stance in secret' : 'Take no stance', send, () => {
     if (!chosen) return { type: 'take_stance', character: character, amount: 0 }; // no action: no stance
@@ -576,8 +602,8 @@ function moveGroup(v, character, items, send) {
   if (o && o.fighter === character && o.moves) {
     const ul = h('ul', null);
     for (const x of o.moves.filter((m) => m.probability.decimal > 0)) ul.append(h('li', null, (x.move === 'surrender' ? 'Surrender' : moveName(v, character, x.move)) + ': ', kit.percent(x.probability)));
-    g.g.append(h('div', 'kit-odds', h('h5', null, 'Equilibrium move mix'), ul,
-      h('p', 'hint', 'Against a best reply, this mix makes your chance of winning the turn minus that of losing it ' + signed(o.value) + '.')));
+    g.g.append(h('div', 'kit-odds', h('h5', null, 'Equilibrium move mix'), ul, winLose(o),
+      h('p', 'hint', 'If both sides play their best mix of moves.')));
   }
   if (picked) g.body.append(button(g, 'Play ' + picked.m.name + ' in secret', send, () => picked.it.command, true));
   else g.body.append(h('p', 'hint', 'No card chosen yet.'));
@@ -613,10 +639,14 @@ function splitGroup(v, type, character, items, send) {
   if (need < amount) why += ' Only ' + need + ' can be taken: the rest is more than ' + character + ' has left.';
   const g = group(key, character + ': ' + (gain ? 'share the regained energy' : 'share the loss'), why);
   g.body.className = 'kit-row it-split';
-  const first = items[0].command.split || {};
+  const first = gain ? (items[0].command.split || {}) : safeSplit(need, room);
   const steppers = {};
   const total = h('p', 'it-total');
   total.setAttribute('aria-live', 'polite');
+  const ch = v.characters.find((x) => x.name === character);
+  const now = (ch && ch.energy && ch.energy.current) || {};
+  const preview = h('p', 'it-preview');
+  preview.setAttribute('aria-live', 'polite');
   const go = button(g, gain ? 'Regain these' : 'Pay these', send, () => {
     const split = {};
     for (const t of TYPES) split[t] = steppers[t].get();
@@ -626,19 +656,52 @@ function splitGroup(v, type, character, items, send) {
   }, true);
   const update = () => {
     const sum = TYPES.reduce((a, t) => a + (steppers[t] ? steppers[t].get() : 0), 0);
+    preview.replaceChildren(...splitPreview(now, steppers, gain));
     total.textContent = 'Shared ' + sum + ' of ' + need + (sum === need ? ' ✓' : sum < need ? ' — ' + (need - sum) + ' more to place' : ' — ' + (sum - need) + ' too many');
     total.className = 'it-total' + (sum === need ? ' ok' : '');
     go.disabled = sum !== need;
   };
   for (const t of TYPES) {
     const max = room[t] != null ? room[t] : need;
-    steppers[t] = stepper(key + ':' + t, cap(t) + ' (room ' + max + ')', 0, max, first[t] || 0, update);
+    steppers[t] = stepper(key + ':' + t, cap(t) + (gain ? ' (up to ' + max + ')' : ' (has ' + max + ')'), 0, max, first[t] || 0, update);
     steppers[t].classList.add('it-' + t);
     g.body.append(steppers[t]);
   }
-  g.body.append(total, go);
+  g.body.append(total, preview, go);
   update();
   return g.g;
+}
+
+// A loss shared so that no type reaches 0 while another can still take it: one point at a
+// time from the type with the most left. A type at 0 takes a zero mark and allows no stance.
+function safeSplit(need, room) {
+  const left = Object.fromEntries(TYPES.map((t) => [t, room[t] != null ? room[t] : need]));
+  const out = Object.fromEntries(TYPES.map((t) => [t, 0]));
+  for (let i = 0; i < need; i++) {
+    const t = TYPES.filter((x) => left[x] > 0).sort((a, b) => left[b] - left[a])[0];
+    if (!t) break;
+    out[t]++;
+    left[t]--;
+  }
+  return out;
+}
+
+// What the split does, type by type: "Defend 4 → 1", and a warning for a type that reaches 0.
+function splitPreview(now, steppers, gain) {
+  const parts = [h('b', null, 'After: ')];
+  const zero = [];
+  TYPES.forEach((t, i) => {
+    const x = steppers[t] ? steppers[t].get() : 0;
+    const was = now[t] || 0;
+    const after = gain ? was + x : Math.max(0, was - x);
+    if (!gain && x > 0 && after === 0) zero.push(cap(t));
+    parts.push((i ? ' · ' : '') + cap(t) + ' ' + was + (x ? ' → ' + after : ''));
+  });
+  if (zero.length) {
+    parts.push(h('span', 'it-warn', ' ⚠ ' + zero.join(' and ') + ' would reach 0: a zero mark, and no stance in ' +
+      (zero.length === 1 ? 'that type' : 'those types') + ' until it recovers.'));
+  }
+  return parts;
 }
 
 // Rename any move of a character this seat controls; an empty name is refused here and by
@@ -655,7 +718,7 @@ function renameGroup(v, update, send) {
   g.body.append(which, name, button(g, 'Rename', send, () => {
     const [character, move] = which.value.split('|');
     const text = name.value.trim();
-    if (!text) throw new Error('Write the new name first: a move cannot go without a name (IT-7).');
+    if (!text) throw new Error('Write the new name first: a move cannot go without a name.');
     memo.values[key + ':name'] = '';
     return command({ type: 'rename_move', character: character, move: move, name: text });
   }));
@@ -777,21 +840,21 @@ function countdownPart(v, byType, send) {
     if (narrate) {
       const text = input('cd:' + name + ':what', 'text', 'What comes to pass (never a PC’s death)', '', { maxlength: '2000' });
       g.body.append(text, button(g, 'Narrate', send, () => {
-        if (!text.value.trim()) throw new Error('Say what comes to pass (IT-14).');
+        if (!text.value.trim()) throw new Error('Say what comes to pass.');
         return command({ type: 'narrate_countdown', name: name, consequences: text.value.trim() });
       }, true));
     }
     const erase = pick('erase_countdown');
-    if (erase) g.body.append(confirmButton(g, 'Erase (threat stopped)', 'Erase ' + name + '? The threat is stopped (IT-14).', send, () => erase.command));
+    if (erase) g.body.append(confirmButton(g, 'Erase (threat stopped)', 'Erase ' + name + '? The threat is stopped.', send, () => erase.command));
     if (g.body.childNodes.length) card.append(g.g);
   }
   let add = null;
   if (byType.has('create_countdown')) {
-    const g = group('cd:new', 'New countdown', 'A threat the players can see coming: 4 to 8 boxes (IT-13).');
+    const g = group('cd:new', 'New countdown', 'A threat the players can see coming: 4 to 8 boxes.');
     const name = input('cd:new:name', 'text', 'What is coming', '', { maxlength: '60' });
     const boxes = stepper('cd:new:boxes', 'Boxes', 4, 8, 6);
     g.body.append(name, boxes, button(g, 'Create the countdown', send, () => {
-      if (!name.value.trim()) throw new Error('Name the countdown (IT-13).');
+      if (!name.value.trim()) throw new Error('Name the countdown.');
       const cmd = command({ type: 'create_countdown', name: name.value.trim(), boxes: boxes.get() });
       memo.values['cd:new:name'] = '';
       return cmd;
@@ -803,10 +866,10 @@ function countdownPart(v, byType, send) {
 
 function problemPart(byType, send) {
   if (!byType.has('open_problem')) return null;
-  const g = group('problem:new', 'Open a problem', 'The players pick options in secret; the highest decides (IT-15 … IT-18). Whether a problem is just being tried again is yours to judge (IT-20).');
+  const g = group('problem:new', 'Open a problem', 'The players pick options in secret; the highest decides. Whether a problem is just being tried again is yours to judge.');
   const text = input('problem:new:text', 'text', 'What stands in the way', '', { maxlength: '2000' });
   g.body.append(text, button(g, 'Open the problem', send, () => {
-    if (!text.value.trim()) throw new Error('Describe the problem (IT-15).');
+    if (!text.value.trim()) throw new Error('Describe the problem.');
     const cmd = command({ type: 'open_problem', description: text.value.trim() });
     memo.values['problem:new:text'] = '';
     return cmd;
@@ -821,7 +884,7 @@ const REFILLS = { background_points: 'Refill background points', veto: 'Get the 
 // and what to refill.
 function levelUpGroup(v, character, items, send) {
   const key = 'lvl:' + character;
-  const g = group(key, character + ': level up', 'One improvement (IT-61), and a refill (IT-62).');
+  const g = group(key, character + ': level up', 'One improvement, and a refill.');
   const kinds = [...new Set(items.map((it) => it.command.improvement.kind))];
   const kind = select(key + ':kind', kinds.map((k) => [k, KINDS[k] || words(k)]), kinds[0], 'Improvement');
   const redraw = () => redrawPanel('iron-triangle');
@@ -836,7 +899,7 @@ function levelUpGroup(v, character, items, send) {
     const name = input(key + ':name', 'text', 'Name it', '', { maxlength: '60' });
     g.body.append(mv, name);
     build = () => {
-      if (!name.value.trim()) throw new Error('Name the new move (IT-7).');
+      if (!name.value.trim()) throw new Error('Name the new move.');
       return { kind: 'learn_move', move: mv.value, name: name.value.trim() };
     };
   } else if (chosen === 'energy') {
@@ -862,7 +925,7 @@ function levelUpGroup(v, character, items, send) {
     });
     build = () => {
       const list = edits.map((e) => e()).filter(Boolean);
-      if (!list.length) throw new Error('Choose at least one combo edit: a move it starts from and a followup (IT-63).');
+      if (!list.length) throw new Error('Choose at least one combo edit: a move it starts from and a followup.');
       return { kind: 'combo_edits', edits: list };
     };
   }
@@ -904,7 +967,7 @@ function sessionPart(v, byType, send) {
   if (byType.has('change_background')) parts.push(genericGroup(v, 'change_background', byType.get('change_background'), send));
   const cp = v.campaign || {};
   return part('Session ' + (cp.session || 1) + (cp.session_ending ? ' — ending: level-ups and rewrites' : ''),
-    cp.session_ending ? 'A PC with three yes marks levels up before the next session (IT-60).' : null, ...parts);
+    cp.session_ending ? 'A PC with three yes marks levels up before the next session.' : null, ...parts);
 }
 
 // Make a character with the same form as session zero: a player's own PC, a replacement for a
@@ -918,7 +981,7 @@ function characterPart(v, update, byType, send) {
   if (K && forms && (gm || byType.has('create_character'))) {
     const g = group('create', gm ? 'Make an NPC' : 'Make your character', gm
       ? 'With the same form your players use; an NPC may be established (a level, more moves, combos, specials). Your library of NPCs is kept in this browser.'
-      : 'Ten energy, three background points, a belief, a flaw and a goal, and your three starting moves named (IT-9 … IT-12).');
+      : 'Ten energy, three background points, a belief, a flaw and a goal, and your three starting moves named.');
     const b = h('button', 'kit-go it-go', gm ? 'Make an NPC…' : 'Make your character…');
     b.type = 'button';
     b.dataset.action = 'create-character';
@@ -933,14 +996,14 @@ function characterPart(v, update, byType, send) {
   }
   const reps = byType.get('create_replacement') || [];
   if (K && forms && reps.length) {
-    const g = group('replace', 'Make a replacement', 'A new PC who carries on your dead character’s tradition, starting at up to their level (IT-66).');
+    const g = group('replace', 'Make a replacement', 'A new PC who carries on your dead character’s tradition, starting at up to their level.');
     const b = h('button', 'kit-go it-go', 'Make a replacement…');
     b.type = 'button';
     b.dataset.action = 'create-replacement';
     b.addEventListener('click', () => K.sheetDialog({
       key: 'it-replace-' + update.seat, ruleset: 'iron-triangle', maker: 'player',
       title: 'Make a replacement', submitLabel: 'Create the replacement',
-      intro: 'Your new character starts at level 0 and then takes its level-ups from the dead character’s moves and combos (D-33).',
+      intro: 'Your new character starts at level 0 and then takes its level-ups from the dead character’s moves and combos.',
       extra: (box) => {
         const dead = [...new Set(reps.map((it) => it.command.replaces))];
         const who = K.select(dead.map((d) => [d, 'Replacing ' + d]), dead[0], 'Replacing');
@@ -964,7 +1027,7 @@ function campaign(update, send) {
   const byType = update.seat ? byTypeOf(update) : new Map();
   const c = v.conflict;
   const running = c && !c.outcome;
-  const rest = byType.has('rest') ? part('Rest', 'The conflict is over: the party may rest once (IT-31).', restGroup(v, byType.get('rest'), send)) : null;
+  const rest = byType.has('rest') ? part('Rest', 'The conflict is over: the party may rest once.', restGroup(v, byType.get('rest'), send)) : null;
   const sections = [rest, countdownPart(v, byType, send), problemPart(byType, send), sessionPart(v, byType, send), characterPart(v, update, byType, send)].filter(Boolean);
   if (!sections.length) return null;
   const box = h('section', 'it-campaign', h('h3', null, running ? 'The campaign' : 'Between conflicts'), ...sections);
@@ -975,7 +1038,7 @@ function campaign(update, send) {
 // A GM asked at W5 for several idle NPCs (asked so that asking reveals no Yojimbo) closes the
 // window for all of them with one click: the passes are sent one after another.
 function passAllGroup(items, send) {
-  const g = group('pass-all', 'Done with this special window for everyone', null);
+  const g = group('pass-all', 'No special from any of them now', null);
   const names = items.map((it) => it.command.character).join(', ');
   const sendAll = async (commands, err) => {
     for (const c of commands) if (!(await send(c, err))) return false;

@@ -38,11 +38,11 @@ pub fn confirm(_table: &Table, _seat: Seat, command: &Command) -> Option<String>
             character,
             choice: MoveChoice::Surrender,
         }) => Some(format!(
-            "Surrender? {character} gives up this conflict turn and leaves the conflict (IT-36)."
+            "Surrender? {character} gives up this conflict turn and leaves the conflict."
         )),
-        Command::Conflict(ConflictCommand::KillSurrendered {}) => Some(
-            "Kill the surrendered opponent? In a lethal conflict this is final (IT-36).".into(),
-        ),
+        Command::Conflict(ConflictCommand::KillSurrendered {}) => {
+            Some("Kill the surrendered opponent? In a lethal conflict this is final.".into())
+        }
         Command::Campaign(CampaignCommand::MarkGoal {
             character,
             achieved,

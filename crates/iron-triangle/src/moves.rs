@@ -123,6 +123,17 @@ impl Element {
         }
     }
 
+    /// The element as players say it ("Mid").
+    pub fn word(self) -> &'static str {
+        match self {
+            Element::Low => "Low",
+            Element::Mid => "Mid",
+            Element::High => "High",
+            Element::Jump => "Jump",
+            Element::Spin => "Spin",
+        }
+    }
+
     /// Jump and Spin are the advanced elements (IT-8).
     pub fn is_basic(self) -> bool {
         matches!(self, Element::Low | Element::Mid | Element::High)
@@ -161,6 +172,12 @@ impl Move {
 
     pub const fn new(action: Action, element: Element) -> Move {
         Move { action, element }
+    }
+
+    /// The move as the board and the log both call it: action and element ("Defend Mid"),
+    /// never its code.
+    pub fn words(self) -> String {
+        format!("{} {}", self.action, self.element.word())
     }
 
     /// Whether the move is one of the thirteen (IT-8: no Defend Jump/Spin).

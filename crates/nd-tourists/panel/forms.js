@@ -52,12 +52,12 @@ function sheetForm(box, ctx) {
     const goal = K.text(s.goal, { maxlength: '1000', placeholder: 'What the party wants from this Conflict' });
     goal.dataset.input = 'goal';
     const chars = K.rows(s.characters, characterRow(maker), { path: 'characters', add: 'Add a character', max: 16, blank: () => blank(maker).characters[0] });
-    const parts = [K.field('name', 'Party', name), K.field('goal', 'Goal', goal, 'Allies with one goal form one party (ND-5).'),
-      K.fieldset('characters', 'Characters', 'Each brings the Attribute it uses in this Conflict; every relevant Aspect adds 1 to the party’s total and every Weakness takes 1 away (ND-6).' +
+    const parts = [K.field('name', 'Party', name), K.field('goal', 'Goal', goal, 'Allies with one goal form one party.'),
+      K.fieldset('characters', 'Characters', 'Each brings the Attribute it uses in this Conflict; every relevant Aspect adds 1 to the party’s total and every Weakness takes 1 away.' +
         (gm ? '' : ' Each sheet’s Reserve is drawn from the deck as the Conflict starts (3 unless you say otherwise).'), chars)];
     let draws = null;
     if (gm) {
-      const usual = K.checkbox('Draw the usual Reserve: one card per opposing player sheet (ND-10)', s.reserve_draws == null);
+      const usual = K.checkbox('Draw the usual Reserve: one card per opposing player sheet', s.reserve_draws == null);
       const count = K.stepper('Reserve cards', 0, 20, s.reserve_draws || 1);
       const sync = () => { count.hidden = usual.box.checked; };
       usual.box.addEventListener('change', sync);
@@ -95,8 +95,8 @@ function card(sheet) {
 }
 
 function tableForm(box) {
-  const blanks = K.checkbox('Put the 10 suit blanks in the deck (D-1)', false);
-  box.append(K.fieldset('options', 'The deck', 'Each player makes a party from their invite link; you make the non-player parties. Players’ parties sit in seat order, then yours (D-21).',
+  const blanks = K.checkbox('Put the 10 suit blanks in the deck', false);
+  box.append(K.fieldset('options', 'The deck', 'Each player makes a party from their invite link; you make the non-player parties. Players’ parties sit in seat order, then yours.',
     K.field('options.blanks', null, blanks)));
   return { get: () => ({ blanks: blanks.box.checked }) };
 }

@@ -79,6 +79,14 @@ function cardChip(name, reversed, extra) {
   return cardChipTip(name, reversed, extra);
 }
 
+// A card with its marks ("cover", "turned", who drew it) written under it, never over its name.
+function slot(card, marks) {
+  return marks ? h('span', 'ndt-slot', card, h('small', 'ndt-marks', marks)) : card;
+}
+
+// A name as an owner: "TMDF’s", but "The Smugglers’" for a name ending in s.
+const poss = (name) => String(name) + (/s$/.test(String(name)) ? '’' : '’s');
+
 function statusText(p) {
   if (p.status === 'wiped_out') return 'wiped out in round ' + p.round;
   if (p.status === 'conceded') return 'conceded';
@@ -90,7 +98,8 @@ const gravityWords = { trivial: 'trivial', fairly_easy: 'fairly easy', hard: 'ha
 function partyCard(v, p, i, mineSeat) {
   const r = v.round || {};
   const turn = r.turn === i && v.phase === 'bidding' && r.window == null;
-  const classes = 'ndt-party' + (turn ? ' turn' : '') + (p.status !== 'in_play' ? ' out' : '') + (p.seat === mineSeat ? ' mine' : '');
+  // Not the page's own `turn` class (the sticky banner's): `to-act`.
+  const classes = 'ndt-party' + (turn ? ' to-act' : '') + (p.status !== 'in_play' ? ' out' : '') + (p.seat === mineSeat ? ' mine' : '');
   const head = h('div', 'ndt-party-head',
     h('strong', null, p.name),
     p.seat === mineSeat ? h('span', 'pill ready', 'yours') : p.seat === 'gm' ? h('span', 'pill', 'the GM’s') : null,
@@ -109,50 +118,43 @@ function partyCard(v, p, i, mineSeat) {
     if (b.narrative) marks.push('narrative');
     const last = r.window === i && k === p.bid_line.length - 1;
     const chip = cardChip(b.card, b.reversed, (b.cover ? 'cover' : '') + (b.narrative ? ' narrative' : '') + (last ? ' last' : ''));
-    if (marks.length) chip.append(h('small', 'ndt-marks', marks.join(', ')));
-    line.append(chip);
+    line.append(slot(chip, marks.join(', ') || null));
   });
   if (!p.bid_line.length) line.append(h('span', 'hint', 'no cards yet'));
 
-  const temp = h('div', 'ndt-line');
+  const temp = h('div', 'ndt-line', h('span', 'ndt-label inline', 'Temporary'));
   for (const t of p.temporary) {
     const who = p.characters[t.character];
-    const c = cardChipTip(t.card, false, 'loss small');
-    if (who && p.characters.length > 1) c.append(h('small', 'ndt-marks', who.name));
-    temp.append(c);
+    // A Loss is marked with reversed cards, and they keep that way up on the Loss line.
+    temp.append(slot(cardChipTip(t.card, true, 'loss small'), who && p.characters.length > 1 ? who.name : null));
   }
-  if (!p.temporary.length) temp.append(h('span', 'hint', 'none'));
 
-  const lasting = h('div', 'ndt-line');
+  const lasting = h('div', 'ndt-line', h('span', 'ndt-label inline', 'Lasting'));
   for (const l of p.lasting) {
     const who = p.characters[l.character];
     const box = h('span', 'ndt-lasting', h('small', null, (gravityWords[l.gravity] || l.gravity) + (who ? ' · ' + who.name : '')));
     for (const c of l.cards) {
-      const chip = c.face_up ? cardChipTip(c.card, false, 'loss small') : h('span', 'ndt-card facedown small', h('span', 'ndt-face', h('span', 'ndt-big', '✕'), h('span', 'ndt-fig', c.card)), h('span', 'ndt-way', 'spent'));
+      const chip = c.face_up ? cardChipTip(c.card, true, 'loss small') : h('span', 'ndt-card facedown small', h('span', 'ndt-face', h('span', 'ndt-big', '✕'), h('span', 'ndt-fig', c.card)), h('span', 'ndt-way', 'spent'));
       box.append(chip);
     }
     lasting.append(box);
   }
-  if (!p.lasting.length) lasting.append(h('span', 'hint', 'none'));
+  // Losses take room only when there are some: most parties have none most of the evening.
+  const losses = p.temporary.length || p.lasting.length
+    ? [h('div', 'ndt-label', 'Losses'), p.temporary.length ? temp : null, p.lasting.length ? lasting : null]
+    : [h('p', 'hint ndt-none', 'No Losses yet.')];
 
+  // The Reserve's cards themselves are in your hand above; here only how many each holds.
   const chars = h('ul', 'ndt-chars');
   for (const c of p.characters) {
-    const li = h('li', null, h('b', null, c.name),
-      ' · Reserve ' + c.reserve_count + (c.tally ? ' · covered ' + c.tally + '×' : '') + (c.conceded ? ' · conceded' : ''));
-    if (Array.isArray(c.reserve)) {
-      const res = h('span', 'ndt-line inline');
-      for (const rc of c.reserve) res.append(cardChip(rc.card, rc.reversed, 'reserve small'));
-      if (!c.reserve.length) res.append(h('span', 'hint', 'empty'));
-      li.append(' ', res);
-    }
-    chars.append(li);
+    chars.append(h('li', null, h('b', null, c.name),
+      ' · Reserve ' + c.reserve_count + (c.tally ? ' · covered ' + c.tally + '×' : '') + (c.conceded ? ' · conceded' : '')));
   }
 
   return h('section', classes,
     head, goal,
     h('div', 'ndt-label', 'Bid line' + (p.reversed ? ' · ' + p.reversed + ' reversed' : '')), line,
-    h('div', 'ndt-label', 'Temporary Losses'), temp,
-    h('div', 'ndt-label', 'Lasting Losses'), lasting,
+    ...losses,
     chars);
 }
 
@@ -166,12 +168,12 @@ function summary(v) {
     v.dominant != null ? h('span', 'pill ndt-dominant', 'Dominant: ' + name(v.dominant) + ' · Control ' + v.control + ' · tokens ' + v.tokens)
       : h('span', 'pill', 'Balanced'),
     h('span', 'pill', 'Deck ' + v.deck_count),
-    v.large_gap ? h('span', 'pill waiting', 'large gap (ND-8)') : null,
+    v.large_gap ? h('span', 'pill waiting', 'large gap between the sides') : null,
   ];
   const line = h('p', 'ndt-turn');
-  if (v.phase === 'bidding' && r.rejection != null) line.textContent = name(r.rejection) + ' rejected ' + name(r.window) + '’s card: ' + name(r.window) + ' chooses the face-up Loss card to spend (D-14).';
-  else if (v.phase === 'bidding' && r.window != null) line.textContent = (v.waiting || name(r.window) + ' just placed a card') + '. Reactions come one party at a time: reject, then turn, then cover (D-4).';
-  else if (v.phase === 'bidding' && r.turn != null) line.textContent = 'Turn: ' + name(r.turn) + (r.passes ? ' · ' + r.passes + ' pass(es) in a row' : '');
+  if (v.phase === 'bidding' && r.rejection != null) line.textContent = name(r.rejection) + ' rejected ' + poss(name(r.window)) + ' card: ' + name(r.window) + ' chooses the face-up Loss card to spend.';
+  else if (v.phase === 'bidding' && r.window != null) line.textContent = (v.waiting || name(r.window) + ' just placed a card') + '.';
+  else if (v.phase === 'bidding' && r.turn != null) line.textContent = 'Turn: ' + name(r.turn) + (r.passes ? ' · ' + r.passes + (r.passes === 1 ? ' pass' : ' passes') + ' in a row' : '');
   else if (v.phase === 'ended') line.textContent = v.victor != null ? name(v.victor) + ' wins the Conflict.' : 'Ended' + (v.ended ? ' (' + String(v.ended).replace(/_/g, ' ') + ')' : '') + '.';
   if (r.result) {
     const names = (xs) => xs.map(name).join(', ') || 'nobody';
@@ -192,7 +194,7 @@ function hands(v, seat) {
       const hand = h('div', 'ndt-hand');
       c.reserve.forEach((rc) => hand.append(cardChip(rc.card, rc.reversed, 'in-hand')));
       if (!c.reserve.length) hand.append(h('span', 'hint', 'No cards held back.'));
-      out.push(h('div', 'ndt-handbox', h('div', 'ndt-label', 'Your hand · ' + c.name + '’s Reserve'), hand));
+      out.push(h('div', 'ndt-handbox', h('div', 'ndt-label', 'Your hand · ' + poss(c.name) + ' Reserve'), hand));
     }
   }
   return out;
@@ -240,7 +242,7 @@ function controls(update, send) {
   const spends = of('spend_loss');
   if (spends.length) {
     const g = group('spend', 'Your card was rejected: tap the face-up Loss card to spend',
-      'A Temporary card is discarded (that Loss is gone); a Lasting one turns face down and its Loss remains (ND-19).');
+      'A Temporary card is discarded (that Loss is gone); a Lasting one turns face down and its Loss remains.');
     for (const c of spends) {
       const b = button(g, '', send, () => (command({ type: 'spend_loss', party: c.party, card: c.card })));
       b.className = 'kit-tile ndt-pick';
@@ -256,7 +258,7 @@ function controls(update, send) {
     const drawer = v.parties[v.round.window];
     const last = drawer && drawer.bid_line[drawer.bid_line.length - 1];
     const asked = v.reaction ? v.reaction.name + ': your turn to ' + v.reaction.step + ' or let it stand. ' : '';
-    const g = group('window', (drawer ? drawer.name : 'A party') + ' just placed this card', asked + 'Each party able to react is asked in turn: reject, then turn, then cover (D-4).');
+    const g = group('window', (drawer ? drawer.name : 'A party') + ' just placed this card', asked + 'Each party able to react is asked in turn: reject, then turn, then cover.');
     g.body.className = 'kit-row ndt-window';
     if (last) g.body.append(cardChip(last.card, last.reversed, 'last'));
     const acts = h('div', 'ndt-acts');
@@ -267,6 +269,11 @@ function controls(update, send) {
     if (of('turn').length) acts.append(button(g, 'Turn it over with a Control token (' + v.tokens + ' left)', send, () => (command({ type: 'turn' }))));
     const quiet = !of('cover').length && !of('reject').length && !of('turn').length;
     for (const c of of('let_it_stand')) acts.append(button(g, 'Let it stand' + (v.parties.filter((x) => x.seat === update.seat).length > 1 ? ' (' + c.party + ')' : ''), send, () => (command({ type: 'let_it_stand', party: c.party })), quiet));
+    // The party asked now may stop being asked for the rest of the round in the same tap.
+    const askedParty = v.reaction && v.parties[v.reaction.party];
+    if (askedParty && askedParty.seat === update.seat && !(askedParty.auto_pass && askedParty.auto_pass.round === v.round.number)) {
+      acts.append(button(g, 'Let it stand, and every card this round', send, () => autoPass(askedParty, v, { this_round: true })));
+    }
     g.body.append(acts);
     box.append(g.g);
     box.append(...coverGroups(of('cover'), v, drawer, send));
@@ -279,7 +286,7 @@ function controls(update, send) {
     if (!p) continue;
     const key = 'keep:' + p.name;
     const need = (c.cards || []).length;
-    const g = group(key, p.name + ': which cards mark your Loss?', 'Tap exactly ' + need + ' card' + (need === 1 ? '' : 's') + ': the Loss’s own, or reversed cards of your bid line (ND-21).');
+    const g = group(key, p.name + ': which cards mark your Loss?', 'Tap exactly ' + need + ' card' + (need === 1 ? '' : 's') + ': the Loss’s own, or reversed cards of your bid line.');
     const options = [...new Set((c.cards || []).concat(p.bid_line.filter((x) => x.reversed).map((x) => x.card)))];
     if (!Array.isArray(memo.values[key])) memo.values[key] = (c.cards || []).slice();
     const picked = memo.values[key].filter((x) => options.includes(x));
@@ -309,7 +316,7 @@ function controls(update, send) {
     const p = partyByName(c.party);
     if (!p) continue;
     const key = 'concede:' + p.name;
-    const g = group(key, p.name + ': concede?', 'Concede the whole party, or one character (ND-24, ND-31).');
+    const g = group(key, p.name + ': concede?', 'Concede the whole party, or one character.');
     const opts = [['', 'the whole party']].concat(charOptions(p));
     const who = opts.length > 2 ? select(key + ':who', opts, '', 'who concedes') : null;
     if (who) g.body.append(who);
@@ -320,19 +327,24 @@ function controls(update, send) {
   if (of('reframe').length || of('next_round').length) {
     const g = group('round-end', 'End of round', null);
     if (of('next_round').length) g.body.append(button(g, 'Next round', send, () => (command({ type: 'next_round' })), true));
-    if (of('reframe').length) g.body.append(confirmButton(g, 'Accept a Reframe', 'Have the goals and means really changed (ND-25)?', send, () => (command({ type: 'reframe', confirmed: true }))));
+    if (of('reframe').length) g.body.append(confirmButton(g, 'Accept a Reframe', 'Have the goals and means really changed?', send, () => (command({ type: 'reframe', confirmed: true }))));
     box.append(g.g);
   }
 
+  if (v.phase === 'bidding' && update.seat) box.append(...standingChoices(v, update.seat, send));
+
   if (v.phase === 'bidding' && update.seat) {
-    // Tactics are narration only (ND-11): the engine does not list them, so offer them to the
+    // Tactics are narration only: the engine does not list them, so offer them to the
     // parties this seat speaks for.
     for (const p of v.parties.filter((x) => x.seat === update.seat && x.status === 'in_play')) {
       const key = 'tactics:' + p.name;
-      const g = group(key, p.name + ': declare tactics', null);
+      const g = group(key, null, null);
       const t = text(key + ':text', 'What do you try this round?');
       g.body.append(t, button(g, 'Declare', send, () => (command({ type: 'declare_tactics', party: p.name, text: t.value }))));
-      box.append(g.g);
+      // Folded away (open once typed in): tactics are narration, the cards do not need them.
+      const fold = h('details', 'ndt-fold', h('summary', null, p.name + ': declare tactics'), g.g);
+      if (memo.values[key + ':text']) fold.open = true;
+      box.append(fold);
     }
   }
 
@@ -340,6 +352,49 @@ function controls(update, send) {
     box.append(h('p', 'hint', v.phase === 'ended' ? 'The Conflict is over.' : 'Nothing for you to do right now — waiting for the others.'));
   }
   return box;
+}
+
+// A party's standing choice of the chances to react that pass by themselves, changed in one
+// respect (`change`) and kept in the other.
+/**
+ * @param {{ name: string, auto_pass?: { rejections?: boolean, round?: number } }} p
+ * @param {View} v
+ * @param {{ rejections?: boolean, this_round?: boolean }} change
+ */
+function autoPass(p, v, change) {
+  const now = p.auto_pass || {};
+  const thisRound = now.round === v.round.number;
+  return command({
+    type: 'auto_pass', party: p.name,
+    rejections: change.rejections !== undefined ? change.rejections : !!now.rejections,
+    this_round: change.this_round !== undefined ? change.this_round : thisRound,
+  });
+}
+
+// For each party this seat speaks for: let some chances to react pass by themselves, so the
+// table does not wait on a party that would only let the card stand. The rules pass every
+// such chance alike, whatever the party holds, so nobody learns what it could have done.
+function standingChoices(v, seat, send) {
+  const out = [];
+  for (const p of v.parties.filter((x) => x.seat === seat && x.status === 'in_play')) {
+    const key = 'auto:' + p.name;
+    const now = p.auto_pass || {};
+    const thisRound = now.round === v.round.number;
+    const g = group(key, p.name + ': when to ask you to react', 'A choice you can change at any time; it answers “let it stand” for you.');
+    g.g.classList.add('ndt-auto');
+    const flip = (label, on, change) => {
+      const t = toggle(h('span', null, (on ? '☑ ' : '☐ ') + label), on, async () => {
+        const ok = await send(autoPass(p, v, change), g.err);
+        if (!ok) memo.errors[key] = g.err.textContent;
+      }, 'ndt-flip');
+      return t;
+    };
+    g.body.append(
+      flip('No reactions this round', thisRound, { this_round: !thisRound }),
+      flip('Only ask me when I can cover or turn (never to reject)', !!now.rejections, { rejections: !now.rejections }));
+    out.push(g.g);
+  }
+  return out;
 }
 
 // One cover group per (party, character) the engine lets cover now: tap the Reserve card in
@@ -359,7 +414,7 @@ function coverGroups(covers, v, drawer, send) {
     const reserve = (ch && ch.reserve) || [];
     const key = 'cover:' + c.party + ':' + (c.character || '');
     const g = group(key, (c.character || c.party) + ': cover it with a card from your hand',
-      'Tap the card to lay over it, and say how a trait justifies it (ND-20); the table decides whether the narration is accepted.');
+      'Tap the card to lay over it, and say how a trait justifies it; the table decides whether the narration is accepted.');
     g.body.className = 'kit-row ndt-cover';
     if (!cards.includes(memo.values[key + ':card'])) memo.values[key + ':card'] = null;
     const chosen = memo.values[key + ':card'];

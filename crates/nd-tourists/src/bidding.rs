@@ -160,7 +160,7 @@ fn take_turn(
             return Err(RuleError::not_your_call(
                 rule,
                 seat,
-                format!("it is {name}'s turn"),
+                format!("it is {} turn", crate::view::possessive(name)),
             ));
         }
     };
@@ -168,7 +168,7 @@ fn take_turn(
         let name = &st.table.parties[turn as usize].name;
         return Err(RuleError::illegal(
             rule,
-            format!("out of turn: it is {name}'s turn"),
+            format!("out of turn: it is {} turn", crate::view::possessive(name)),
         ));
     }
     Ok(p)

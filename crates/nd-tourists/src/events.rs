@@ -67,6 +67,17 @@ pub enum Command {
         #[serde(default)]
         party: Option<String>,
     },
+    /// A standing choice (D-4): which of the party's chances to react pass by themselves from
+    /// now on. `rejections`: never asked to reject, only to turn or cover; `this_round`: every
+    /// chance passes until the round ends. Both false: asked at every chance again.
+    AutoPass {
+        #[serde(default)]
+        party: Option<String>,
+        #[serde(default)]
+        rejections: bool,
+        #[serde(default)]
+        this_round: bool,
+    },
     /// ND-24, ND-31: at end-of-round step 4, a party (or one of its characters) concedes.
     Concede {
         #[serde(default)]
@@ -209,6 +220,23 @@ pub enum Event {
         party: PartyId,
         step: crate::state::ReactionStep,
         card: Card,
+    },
+    /// D-4: the parties in `by` let `party`'s `card` stand, one chance after another (the first
+    /// may be answered by hand, the others by standing choices). `then` is the next chance to
+    /// react; none closes the window. `turned`: the card was turned in this window.
+    LeftStanding {
+        party: PartyId,
+        card: Card,
+        by: Vec<PartyId>,
+        then: Option<crate::state::Reacting>,
+        #[serde(default)]
+        turned: bool,
+    },
+    /// A party's standing choice of which chances to react pass by themselves.
+    AutoPassSet {
+        party: PartyId,
+        #[serde(flatten)]
+        choice: crate::state::AutoPass,
     },
     /// ND-18: the Dominant turned `party`'s card.
     CardTurned {
@@ -409,6 +437,19 @@ pub fn apply(s: &mut State, e: &Event) {
                 party: *by,
             };
             s.round.reacting = crate::reactions::after(s, *party, slot);
+        }
+        Event::LeftStanding { party, then, .. } => match then {
+            Some(next) => s.round.reacting = Some(*next),
+            None => {
+                s.round.window = None;
+                s.round.reacting = None;
+                advance(s, *party);
+            }
+        },
+        Event::AutoPassSet { party, choice } => {
+            if let Some(p) = s.parties.get_mut(*party as usize) {
+                p.auto_pass = *choice;
+            }
         }
         Event::CardRejected {
             party,

@@ -181,7 +181,10 @@ impl Ruleset for NdTourists {
         }
         if let Some(by) = state.round.rejection
             && state.phase == Phase::Bidding
-            && !matches!(command, Command::SpendLoss { .. })
+            && !matches!(
+                command,
+                Command::SpendLoss { .. } | Command::AutoPass { .. }
+            )
         {
             return Err(waiting_for_spend(state, by));
         }
@@ -206,6 +209,11 @@ impl Ruleset for NdTourists {
                 accepted,
             } => reactions::cover(&mut r, seat, party, character, *card, cite, *accepted, rng)?,
             Command::LetItStand { party } => reactions::let_it_stand(&mut r, seat, party, rng)?,
+            Command::AutoPass {
+                party,
+                rejections,
+                this_round,
+            } => reactions::set_auto_pass(&mut r, seat, party, *rejections, *this_round)?,
             Command::Concede { party, character } => {
                 round_end::concede(&mut r, seat, party, character, rng)?
             }
@@ -215,6 +223,7 @@ impl Ruleset for NdTourists {
             }
             Command::NextRound {} => round_end::next_round(&mut r, seat, rng)?,
         }
+        reactions::pass_standing(&mut r, rng)?;
         Ok(std::mem::take(&mut r.events))
     }
 
@@ -280,9 +289,9 @@ fn waiting_for_spend(st: &State, by: u8) -> RuleError {
     RuleError::illegal(
         "D-14",
         format!(
-            "{} rejected {}'s card: waiting for {} to choose the face-up Loss card to spend",
+            "{} rejected {} card: waiting for {} to choose the face-up Loss card to spend",
             name(Some(by)),
-            name(st.round.window),
+            view::possessive(name(st.round.window)),
             name(st.round.window)
         ),
     )

@@ -28,7 +28,7 @@ use crate::events::{Citation, Event};
 use crate::ruling::Ruling;
 use crate::seating::{acting_party, controls, named_character, named_party};
 use crate::state::{
-    BidCard, CharId, PartyId, PartyState, Phase, Reacting, ReactionStep, RoundKind, State,
+    AutoPass, BidCard, CharId, PartyId, PartyState, Phase, Reacting, ReactionStep, RoundKind, State,
 };
 
 /// Whether party `q` could make reaction `step` to `card`, just placed by `drawer`.
@@ -216,10 +216,20 @@ fn slot_of(
 
 /// Close `drawer`'s window: the placement is final, the turn moves on, ND-16b is checked.
 pub fn close(r: &mut Ruling, drawer: PartyId, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+    close_with(r, drawer, Event::WindowClosed { party: drawer }, rng)
+}
+
+/// [`close`], with `closing` as the event that closes the window.
+fn close_with(
+    r: &mut Ruling,
+    drawer: PartyId,
+    closing: Event,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
     let st = r.state();
     let count = st.party(drawer).map_or(0, PartyState::reversed_count);
     let needs_check = closing_needs_check(st, drawer, count);
-    r.emit(Event::WindowClosed { party: drawer });
+    r.emit(closing);
     if needs_check {
         after_close(r, drawer, rng)
     } else {
@@ -254,15 +264,95 @@ pub fn let_it_stand(
         },
     };
     reach(st, &w, seat, slot)?;
-    r.emit(Event::LetStand {
-        by: slot.party,
-        party: w.drawer,
-        step: slot.step,
-        card: w.card.card,
-    });
-    if r.state().round.reacting.is_none() {
-        close(r, w.drawer, rng)?;
+    stand(r, &w, slot, rng)
+}
+
+/// Whether the standing choice of `slot`'s party lets that chance pass by itself.
+fn passes_by_itself(st: &State, slot: Reacting) -> bool {
+    st.party(slot.party)
+        .is_some_and(|p| p.auto_pass.passes(slot.step, st.round.number))
+}
+
+/// D-4: `first` lets the card stand, and so does every chance right after it that passes by
+/// itself, all in one event (one line of the log, not one a party); once nobody is left to ask
+/// the window closes.
+fn stand(
+    r: &mut Ruling,
+    w: &Window,
+    first: Reacting,
+    rng: &mut dyn Randomness,
+) -> Result<(), RuleError> {
+    let st = r.state();
+    let mut by = vec![first.party];
+    let mut next = after(st, w.drawer, first);
+    while let Some(slot) = next.filter(|s| passes_by_itself(st, *s)) {
+        if !by.contains(&slot.party) {
+            by.push(slot.party);
+        }
+        next = after(st, w.drawer, slot);
     }
+    let event = Event::LeftStanding {
+        party: w.drawer,
+        card: w.card.card,
+        by,
+        then: next,
+        turned: w.card.turned,
+    };
+    match next {
+        Some(_) => {
+            r.emit(event);
+            Ok(())
+        }
+        None => close_with(r, w.drawer, event, rng),
+    }
+}
+
+/// After any command: while the chance to react belongs to a party whose standing choice lets
+/// it pass, it passes (with the chances right after it), so nobody waits on a party that has
+/// already answered. Nothing passes while a rejected drawer chooses its Loss card (D-14).
+pub fn pass_standing(r: &mut Ruling, rng: &mut dyn Randomness) -> Result<(), RuleError> {
+    loop {
+        let st = r.state();
+        if st.phase != Phase::Bidding || st.round.rejection.is_some() {
+            return Ok(());
+        }
+        let Ok(w) = open_window(st) else {
+            return Ok(());
+        };
+        match w.now {
+            Some(now) if passes_by_itself(st, now) => stand(r, &w, now, rng)?,
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// A party's standing choice of which chances to react pass by themselves ([`AutoPass`]).
+pub fn set_auto_pass(
+    r: &mut Ruling,
+    seat: Seat,
+    party: &Option<String>,
+    rejections: bool,
+    this_round: bool,
+) -> Result<(), RuleError> {
+    let st = r.state();
+    if this_round && st.phase != Phase::Bidding {
+        return Err(RuleError::illegal(
+            "D-4",
+            "no round is being bid now: “no reactions this round” waits for one",
+        ));
+    }
+    let p = acting_party(st, seat, party, "D-4", |_| true)?;
+    let choice = AutoPass {
+        rejections,
+        round: this_round.then_some(st.round.number),
+    };
+    if st.parties[p as usize].auto_pass == choice {
+        return Err(RuleError::illegal(
+            "D-4",
+            format!("{} has already chosen this", name(st, p)),
+        ));
+    }
+    r.emit(Event::AutoPassSet { party: p, choice });
     Ok(())
 }
 
@@ -613,4 +703,180 @@ pub fn cover(
         cite: cite.clone(),
     });
     close(r, drawer, rng)
+}
+
+#[cfg(test)]
+mod tests {
+    use clash_core::{Ruleset, SeededRandomness, text::raw_tokens};
+    use serde_json::json;
+
+    use super::*;
+    use crate::{Command, NdTourists};
+
+    /// Three player parties (no NPC Reserve to draw), each able to cover: every card placed
+    /// opens a window with a chance for each party.
+    fn table() -> State {
+        let setup = serde_json::from_value(json!({"parties": [
+            {"name": "TMDF", "seat": "p1", "characters": [{"name": "TMDF",
+                "attribute": {"name": "Paper", "value": 5}, "aspects": ["Bold"], "reserve": ["Rock Lover"]}]},
+            {"name": "US", "seat": "p2", "characters": [{"name": "US",
+                "attribute": {"name": "Blades", "value": 5}, "aspects": ["Armed"], "reserve": ["XIX"]}]},
+            {"name": "Levinulon", "seat": "p3", "characters": [{"name": "Levinulon",
+                "attribute": {"name": "Destroy", "value": 8}, "reserve": ["Serpent Home"]}]}
+        ]}))
+        .unwrap();
+        let mut st = NdTourists::setup(&setup).unwrap();
+        run(&mut st, Seat::Gm, Command::Start {});
+        st
+    }
+
+    fn run(st: &mut State, seat: Seat, command: Command) -> Vec<Event> {
+        let mut rng = SeededRandomness::new(7);
+        let events = NdTourists::decide(st, seat, &command, &mut rng)
+            .unwrap_or_else(|e| panic!("{command:?}: {e}"));
+        for e in &events {
+            NdTourists::apply(st, e);
+        }
+        events
+    }
+
+    fn quiet(party: &str, rejections: bool, this_round: bool) -> Command {
+        Command::AutoPass {
+            party: Some(party.into()),
+            rejections,
+            this_round,
+        }
+    }
+
+    fn turn_seat(st: &State) -> Seat {
+        st.table.parties[st.round.turn.unwrap() as usize].seat
+    }
+
+    #[test]
+    fn d4_without_standing_choices_every_party_is_still_asked() {
+        let mut st = table();
+        let seat = turn_seat(&st);
+        run(
+            &mut st,
+            seat,
+            Command::Bid {
+                party: None,
+                character: None,
+            },
+        );
+        assert!(st.round.window.is_some() && st.round.reacting.is_some());
+    }
+
+    #[test]
+    fn d4_no_reactions_this_round_passes_every_chance_in_one_line() {
+        let mut st = table();
+        for p in ["TMDF", "US", "Levinulon"] {
+            let seat = st.table.parties[st.table.find_party(p).unwrap() as usize].seat;
+            run(&mut st, seat, quiet(p, false, true));
+        }
+        let seat = turn_seat(&st);
+        let events = run(
+            &mut st,
+            seat,
+            Command::Bid {
+                party: None,
+                character: None,
+            },
+        );
+        // One line for the whole window, and it closes it: the turn moves on.
+        let stood: Vec<&Event> = events
+            .iter()
+            .filter(|e| matches!(e, Event::LeftStanding { .. }))
+            .collect();
+        assert_eq!(stood.len(), 1, "{events:?}");
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::WindowClosed { .. }))
+        );
+        assert_eq!(st.round.window, None);
+        let line = crate::view::narrate(&st, stood[0]);
+        assert!(line.starts_with("Nobody reacts to "), "{line}");
+        assert!(raw_tokens(&line).is_empty(), "{line}");
+    }
+
+    #[test]
+    fn d4_a_standing_choice_ends_with_the_round() {
+        let mut st = table();
+        run(&mut st, Seat::Player(2), quiet("US", false, true));
+        let number = st.round.number;
+        let us = st.table.find_party("US").unwrap();
+        let auto = st.parties[us as usize].auto_pass;
+        assert!(auto.passes(ReactionStep::Cover, number));
+        assert!(!auto.passes(ReactionStep::Cover, number + 1));
+    }
+
+    #[test]
+    fn d4_a_party_asked_by_hand_still_answers_for_itself() {
+        let mut st = table();
+        // Only the others pass by themselves: the window waits on the one who did not choose.
+        let drawer = st.round.turn.unwrap();
+        let names = ["TMDF", "US", "Levinulon"];
+        let asked = names
+            .iter()
+            .copied()
+            .find(|n| st.table.find_party(n) != Some(drawer))
+            .unwrap();
+        for p in names.iter().filter(|n| **n != asked) {
+            let seat = st.table.parties[st.table.find_party(p).unwrap() as usize].seat;
+            run(&mut st, seat, quiet(p, false, true));
+        }
+        let seat = turn_seat(&st);
+        run(
+            &mut st,
+            seat,
+            Command::Bid {
+                party: None,
+                character: None,
+            },
+        );
+        let now = st
+            .round
+            .reacting
+            .expect("the party without a standing choice is asked");
+        assert_eq!(st.table.parties[now.party as usize].name, asked);
+        let seat = st.table.parties[now.party as usize].seat;
+        let events = run(&mut st, seat, Command::LetItStand { party: None });
+        assert_eq!(st.round.window, None, "{events:?}");
+        let line = crate::view::narrate(&st, events.last().unwrap());
+        assert!(line.starts_with("Nobody reacts to "), "{line}");
+    }
+
+    #[test]
+    fn d4_choosing_the_same_again_is_refused_and_others_cannot_choose_for_a_party() {
+        let mut st = table();
+        run(&mut st, Seat::Player(1), quiet("TMDF", true, false));
+        let mut rng = SeededRandomness::new(1);
+        let again = NdTourists::decide(&st, Seat::Player(1), &quiet("TMDF", true, false), &mut rng);
+        assert!(again.is_err());
+        let theirs =
+            NdTourists::decide(&st, Seat::Player(2), &quiet("TMDF", false, true), &mut rng);
+        assert!(theirs.is_err());
+    }
+
+    #[test]
+    fn standing_choices_read_as_words() {
+        let st = table();
+        let set = |choice| Event::AutoPassSet { party: 1, choice };
+        for choice in [
+            AutoPass {
+                rejections: true,
+                round: None,
+            },
+            AutoPass {
+                rejections: false,
+                round: Some(1),
+            },
+            AutoPass::default(),
+        ] {
+            let line = crate::view::narrate(&st, &set(choice));
+            assert!(line.starts_with("US "), "{line}");
+            assert!(raw_tokens(&line).is_empty(), "{line}");
+        }
+    }
 }

@@ -472,6 +472,7 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
             last_drawer: None,
             loss_this_round: None,
             tactics: None,
+            auto_pass: Default::default(),
         });
     }
     let totals: Vec<i32> = sheets.iter().map(|s| s.total).collect();

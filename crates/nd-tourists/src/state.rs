@@ -66,6 +66,34 @@ impl ReactionStep {
     }
 }
 
+/// A party's standing choice of which chances to react pass by themselves (D-4 made lighter
+/// for a long evening). It answers for the party exactly as `let_it_stand` would: the order of
+/// chances and what each party may do are unchanged. It passes every chance of the kinds it
+/// names alike, whatever the party holds, and who gets a chance follows from what is on the
+/// table for all to see (a face-up Loss, a token, a Reserve's size), so it shows nobody
+/// anything hidden.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutoPass {
+    /// Every chance to reject passes: the party is asked only to turn or cover.
+    #[serde(default)]
+    pub rejections: bool,
+    /// Every chance passes until round `round` ends ("no reactions this round").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u16>,
+}
+
+impl AutoPass {
+    /// Whether this choice lets a chance to `step` pass by itself in round `round`.
+    pub fn passes(self, step: ReactionStep, round: u16) -> bool {
+        self.round == Some(round) || (step == ReactionStep::Reject && self.rejections)
+    }
+
+    fn is_off(&self) -> bool {
+        *self == AutoPass::default()
+    }
+}
+
 /// ND-12 / D-4: whose turn it is to react to the card in the window, and with what.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -237,6 +265,9 @@ pub struct PartyState {
     /// ND-11: the tactics the party declared this round (narrative only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tactics: Option<String>,
+    /// Which chances to react pass by themselves ([`AutoPass`]).
+    #[serde(default, skip_serializing_if = "AutoPass::is_off")]
+    pub auto_pass: AutoPass,
 }
 
 impl PartyState {
@@ -471,7 +502,8 @@ clone_fields!(PartyState {
     characters,
     last_drawer,
     loss_this_round,
-    tactics
+    tactics,
+    auto_pass
 });
 clone_fields!(State {
     table,

@@ -9,8 +9,8 @@ use serde::Serialize;
 use crate::cards::Card;
 use crate::events::{Citation, Event, LossKind, Outcome, ReserveReason};
 use crate::state::{
-    BidCard, CharId, EndReason, LastingLoss, PartyId, Phase, ReactionStep, ReserveCard, Round,
-    RoundKind, State, Status, TemporaryLoss,
+    AutoPass, BidCard, CharId, EndReason, LastingLoss, PartyId, Phase, ReactionStep, ReserveCard,
+    Round, RoundKind, State, Status, TemporaryLoss,
 };
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
@@ -72,6 +72,8 @@ pub struct PartyView {
     pub temporary: Vec<TemporaryLoss>,
     pub lasting: Vec<LastingLoss>,
     pub characters: Vec<CharacterView>,
+    /// The party's standing choice of which chances to react pass by themselves.
+    pub auto_pass: AutoPass,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
@@ -103,6 +105,7 @@ pub fn view(st: &State, viewer: Viewer) -> View {
                 reversed: p.reversed_count(),
                 temporary: p.temporary.clone(),
                 lasting: p.lasting.clone(),
+                auto_pass: p.auto_pass,
                 characters: p
                     .characters
                     .iter()
@@ -197,12 +200,22 @@ fn who(st: &State, p: PartyId, k: CharId) -> String {
     }
 }
 
+/// A name as an owner: "TMDF's", "The Smugglers'" (a plural word ending in s takes the
+/// apostrophe alone; an acronym such as "US" keeps "'s").
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 /// "its own" when `by` speaks of its own card, else "TMDF's".
 pub fn whose(st: &State, by: PartyId, owner: PartyId) -> String {
     if by == owner {
         "its own".to_string()
     } else {
-        format!("{}'s", party_name(st, owner))
+        possessive(party_name(st, owner))
     }
 }
 
@@ -257,6 +270,38 @@ pub fn ending(st: &State) -> String {
         (Some(v), _) => format!("{} won the Conflict", party_name(st, v)),
         (None, Some(EndReason::Reframed)) => "The Conflict was reframed: nobody won".to_string(),
         _ => "The Conflict ended with no victor".to_string(),
+    }
+}
+
+/// D-4: one line for a run of chances that let `party`'s `card` stand; the run that closes the
+/// window says that nobody (else, after a turn) reacts.
+fn stood_words(
+    st: &State,
+    party: PartyId,
+    card: Card,
+    by: &[PartyId],
+    closes: bool,
+    turned: bool,
+) -> String {
+    let owner = possessive(party_name(st, party));
+    match (closes, turned, by) {
+        (true, false, _) => format!("Nobody reacts to {owner} {card}"),
+        (true, true, _) => format!("Nobody else reacts to {owner} {card}"),
+        (false, _, [one]) => format!(
+            "{} lets {} {card} stand",
+            party_name(st, *one),
+            whose(st, *one, party)
+        ),
+        (false, _, _) => format!("{} let {owner} {card} stand", names(st, by)),
+    }
+}
+
+/// A party's standing choice of the chances that pass by themselves, in words.
+fn auto_pass_words(party: &str, choice: AutoPass) -> String {
+    match (choice.round.is_some(), choice.rejections) {
+        (true, _) => format!("{party} lets every card stand for the rest of this round"),
+        (false, true) => format!("{party} will be asked only to turn or cover, never to reject"),
+        (false, false) => format!("{party} will be asked at every chance to react"),
     }
 }
 
@@ -326,9 +371,9 @@ pub fn narrate(st: &State, e: &Event) -> String {
             format!("{} draws the Excuse", who(st, *party, *character))
         }
         Event::RejectionClaimed { by, party } => format!(
-            "{} rejects {}'s card; {} chooses which face-up Loss card pays for it",
+            "{} rejects {} card; {} chooses which face-up Loss card pays for it",
             n(by),
-            n(party),
+            possessive(n(party)),
             n(party)
         ),
         Event::CardRejected {
@@ -344,26 +389,27 @@ pub fn narrate(st: &State, e: &Event) -> String {
                 "discarding a Temporary Loss"
             };
             format!(
-                "{} rejects {}'s {card} using {spent} ({how}); {} draws a replacement",
+                "{} rejects {} {card} using {spent} ({how}); {} draws a replacement",
                 n(by),
-                n(party),
+                possessive(n(party)),
                 n(party)
             )
         }
+        // Logs written before standing choices existed: one line a chance.
         Event::LetStand {
-            by,
+            by, party, card, ..
+        } => format!("{} lets {} {card} stand", n(by), whose(st, *by, *party)),
+        Event::LeftStanding {
             party,
-            step,
             card,
-        } => format!(
-            "{} does not {} {} {card}",
-            n(by),
-            step.verb(),
-            whose(st, *by, *party)
-        ),
+            by,
+            then,
+            turned,
+        } => stood_words(st, *party, *card, by, then.is_none(), *turned),
+        Event::AutoPassSet { party, choice } => auto_pass_words(n(party), *choice),
         Event::CardTurned { party, reversed } => format!(
-            "The Dominant spends a token to turn {}'s card {}",
-            n(party),
+            "The Dominant spends a token to turn {} card {}",
+            possessive(n(party)),
             if *reversed { "reversed" } else { "upright" }
         ),
         Event::CardCovered {
@@ -375,18 +421,23 @@ pub fn narrate(st: &State, e: &Event) -> String {
             covered,
             cite,
         } => format!(
-            "{} covers {}'s {covered} with {} from the Reserve, citing {}",
+            "{} covers {} {covered} with {} from the Reserve, citing {}",
             who(st, *by, *character),
-            n(party),
+            possessive(n(party)),
             face(*cover, *reversed),
             cite_words(cite)
         ),
-        Event::WindowClosed { party } => format!("Reactions to {}'s card are over", n(party)),
+        Event::WindowClosed { party } => {
+            format!("Reactions to {} card are over", possessive(n(party)))
+        }
         Event::Passed { party } => format!("{} passes", n(party)),
         Event::WipedOut { party } => format!("{} is Wiped Out", n(party)),
         Event::BiddingEnded { outcome } => match outcome {
             Outcome::BalanceBroken { party } => {
-                format!("Bidding is over: {}'s card beats every other", n(party))
+                format!(
+                    "Bidding is over: {} card beats every other",
+                    possessive(n(party))
+                )
             }
             Outcome::BalanceHeld => "Bidding is over: no card beats all the others".to_string(),
             Outcome::Excuse { party } => format!("Bidding is over: {} drew the Excuse", n(party)),
@@ -573,4 +624,16 @@ pub fn render(st: &State, viewer: Viewer) -> String {
         let _ = writeln!(out, "{}", ending(st));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_ending_in_s_takes_the_apostrophe_alone() {
+        assert_eq!(possessive("TMDF"), "TMDF's");
+        assert_eq!(possessive("The Smugglers"), "The Smugglers'");
+        assert_eq!(possessive("US"), "US's");
+    }
 }

@@ -52,10 +52,10 @@ function tableForm(box, ctx) {
   for (const t of names) t.addEventListener('change', seats);
   seats();
   box.append(
-    K.fieldset('options.names', 'Players and colours', 'Each seat plays its colour’s pyramids; a name is how the others know its player (TF-5).', nameRows),
-    K.field('options.starting_seat', 'Who plays first (TF-11)', first),
-    K.fieldset('options.layout', 'The board', 'The default board has five white pyramids of each size (TF-8).', own, layoutBox),
-    K.fieldset('options.turn_limit', 'Turn limit (optional)', 'With a limit, the game ends as a deadlock would when it runs out (TF-30).', limit, turns));
+    K.fieldset('options.names', 'Players and colours', 'Each seat plays its colour’s pyramids; a name is how the others know its player.', nameRows),
+    K.field('options.starting_seat', 'Who plays first', first),
+    K.fieldset('options.layout', 'The board', 'The default board has five white pyramids of each size.', own, layoutBox),
+    K.fieldset('options.turn_limit', 'Turn limit (optional)', 'With a limit, the game ends as a deadlock would when it runs out.', limit, turns));
   return {
     players(n) { players = n; seats(); },
     get() {

@@ -31,9 +31,10 @@ function pyramidShape(size, x, baseY, fill, stroke, scale) {
   });
 }
 
+// Each colour also has a letter drawn on every piece, for players who cannot tell the colours.
 const COLOURS = [
-  ['#d33b3b', 'Red'], ['#2e8b57', 'Green'], ['#2f5fd0', 'Blue'],
-  ['#d59a00', 'Yellow'], ['#8e44ad', 'Purple'], ['#139a9a', 'Teal'],
+  ['#d33b3b', 'Red', 'R'], ['#2e8b57', 'Green', 'G'], ['#2f5fd0', 'Blue', 'B'],
+  ['#d59a00', 'Yellow', 'Y'], ['#8e44ad', 'Purple', 'P'], ['#139a9a', 'Teal', 'T'],
 ];
 const SIZE_WORD = { S: 'small', M: 'medium', L: 'large' };
 const SWORD = '#1f1f1f';
@@ -43,15 +44,31 @@ memo.battles = memo.battles || [];
 memo.seenBattle = memo.seenBattle || new Set();
 memo.chosen = null; // the origin picked for a move
 memo.homeOpen = false; // the placement chooser opened by tapping home
+memo.expanded = null; // a stack opened to see every piece in it
+memo.refused = null; // why the last tap on the board did nothing
 
 const seatIndex = (seat) => Number(String(seat).replace(/^p/, '')) - 1;
-const colourOf = (seat) => (COLOURS[seatIndex(seat)] || ['#777', 'Grey']);
+const colourOf = (seat) => (COLOURS[seatIndex(seat)] || ['#777', 'Grey', '?']);
+
+// A sword (blade, guard and grip) or a shield (a heater shield), drawn with lines rather than a
+// font's glyph, so it shows the same in every browser. (x, y) is its centre; k its scale.
+function gearMark(kind, x, y, k) {
+  const s = k || 1;
+  const g = svg('g', { class: 'tf-mark ' + kind, transform: 'translate(' + x + ' ' + y + ') scale(' + s + ')' });
+  if (kind === 'sword') {
+    g.append(svg('path', { d: 'M0,-6 L0,4 M-3.5,2 L3.5,2 M0,4 L0,6.5', class: 'tf-sword-lines' }));
+  } else {
+    g.append(svg('path', { d: 'M-4,-5 L4,-5 L4,0 Q4,4 0,6 Q-4,4 -4,0 Z', class: 'tf-shield-shape' }));
+  }
+  return g;
+}
 
 // A pyramid's parts: "p2-M" is Player 2's medium, "K-S" a small sword, "C-L" a large shield.
 function piece(code) {
   const [who, size] = String(code).split('-');
   if (who === 'K') return { kind: 'sword', size, fill: SWORD };
   if (who === 'C') return { kind: 'shield', size, fill: SHIELD };
+  if (who === 'W') return { kind: 'white', size, fill: '#ffffff' };
   return { kind: 'piece', seat: who, size, fill: colourOf(who)[0] };
 }
 
@@ -87,13 +104,26 @@ function drawStack(g, p, x, y) {
   const step = n ? Math.min(13, 52 / n) : 0;
   p.stack.forEach((code, i) => {
     const pc = piece(code);
-    const shape = pyramidShape(pc.size, x, base - 2 - (i + 1) * step, pc.fill, pc.kind === 'shield' ? '#3c8fb0' : '#1b1b1b', 1.25);
+    const y0 = base - 2 - (i + 1) * step;
+    const shape = pyramidShape(pc.size, x, y0, pc.fill, pc.kind === 'shield' ? '#3c8fb0' : '#1b1b1b', 1.25);
     if (pc.kind === 'shield') shape.setAttribute('fill-opacity', '0.85');
     g.append(shape);
-    if (pc.kind === 'sword' || pc.kind === 'shield') {
-      g.append(svg('text', { x: x, y: base - 2 - (i + 1) * step - 3, 'text-anchor': 'middle', class: 'tf-gear' + (pc.kind === 'sword' ? ' sword' : '') }, pc.kind === 'sword' ? '⚔' : '⛨'));
-    }
+    // The band of each piece that shows under the next one carries its second cue.
+    const band = Math.max(6, Math.min(10, step));
+    if (pc.kind === 'piece') g.append(svg('text', { x: x, y: y0 - 1.5, 'text-anchor': 'middle', class: 'tf-letter', 'font-size': band }, colourOf(pc.seat)[2]));
+    else g.append(gearMark(pc.kind, x, y0 - band / 2, band / 13));
   });
+}
+
+// One piece drawn alone at a bigger size, with its letter or its sword or shield mark.
+function pieceIcon(code, width) {
+  const pc = piece(code);
+  const w = width || 40;
+  const pic = svg('svg', { viewBox: '0 0 48 46', width: w, height: Math.round(w * 46 / 48), 'aria-hidden': 'true' });
+  pic.append(pyramidShape(pc.size, 24, 44, pc.fill, pc.kind === 'shield' ? '#3c8fb0' : '#1b1b1b', 1.4));
+  if (pc.kind === 'piece') pic.append(svg('text', { x: 24, y: 40, 'text-anchor': 'middle', class: 'tf-letter', 'font-size': 13 }, colourOf(pc.seat)[2]));
+  else if (pc.kind !== 'white') pic.append(gearMark(pc.kind, 24, 33, 1));
+  return pic;
 }
 
 function stackLabel(update, p, v) {
@@ -137,17 +167,15 @@ function board(update, ctx) {
     if (p.stack.length > 1) g.append(svg('text', { x: x + 42, y: y + 38, 'text-anchor': 'end', class: 'tf-count' }, p.stack.length));
     const label = stackLabel(update, p, v) + (action ? '. ' + action.say : '');
     g.append(svg('title', {}, label));
-    if (action) {
-      g.setAttribute('tabindex', '0');
-      g.setAttribute('role', 'button');
-      g.setAttribute('aria-label', label);
-      const go = () => action.run();
-      g.addEventListener('click', go);
-      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
-    } else {
-      g.setAttribute('role', 'img');
-      g.setAttribute('aria-label', label);
-    }
+    // Every stack answers a tap: its action, else why not, else it opens to show each piece.
+    g.setAttribute('tabindex', '0');
+    g.setAttribute('role', 'button');
+    g.setAttribute('aria-label', action ? label : label + '. Tap to see every piece in it');
+    const go = () => (action ? action.run() : ctx.otherTap(p.n));
+    g.addEventListener('click', go);
+    g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
+    if (memo.expanded === p.n) cls.push('expanded');
+    g.setAttribute('class', cls.join(' '));
     el.append(g);
   }
   return el;
@@ -162,6 +190,7 @@ function legend(update) {
     const [colour] = colourOf(s.seat);
     const swatch = svg('svg', { viewBox: '0 0 30 26', width: 30, height: 26, 'aria-hidden': 'true' });
     swatch.append(pyramidShape('L', 15, 25, colour));
+    swatch.append(svg('text', { x: 15, y: 22, 'text-anchor': 'middle', class: 'tf-letter', 'font-size': 10 }, colourOf(s.seat)[2]));
     const stash = h('span', 'tf-stash');
     for (const size of ['S', 'M', 'L']) {
       const pic = svg('svg', { viewBox: '0 0 22 22', width: 18, height: 18, 'aria-hidden': 'true' });
@@ -173,7 +202,7 @@ function legend(update) {
       swatch,
       h('span', 'tf-name', h('b', null, seatName(update, s.seat)), h('small', null, (update.seat === s.seat ? 'you · ' : '') + 'home ' + s.home)),
       stash,
-      h('span', 'tf-held', h('b', null, String(s.territory)), '/' + v.territory_target + ' held'),
+      h('span', 'tf-held', h('b', null, String(s.territory)), ' of ' + v.territory_target + ' stacks held'),
       s.pinned ? h('span', 'pill waiting', 'pinned') : null,
       v.awaiting === s.seat ? h('span', 'pill ready', v.phase.type === 'actions' ? 'to play' : 'to choose') : null);
     row.dataset.seat = s.seat;
@@ -199,14 +228,13 @@ function exchangeControls(update, send) {
   p.stack.forEach((code, i) => {
     const level = i + 1;
     const pc = piece(code);
-    const pic = svg('svg', { viewBox: '0 0 48 46', width: 48, height: 46, 'aria-hidden': 'true' });
-    pic.append(pyramidShape(pc.size, 24, 44, pc.fill, pc.kind === 'shield' ? '#3c8fb0' : '#1b1b1b', 1.4));
+    const pic = pieceIcon(code, 48);
     const words = pieceWords(update, code);
     if (ex.levels.includes(level)) {
       const b = button(g, '', send, () => ({ type: sword ? 'take_sword' : 'take_shield', level: level }));
       b.className = 'kit-tile tf-give';
       b.replaceChildren(pic, h('small', null, 'give up'));
-      b.setAttribute('aria-label', 'Give up ' + words + ' (level ' + level + ' from the bottom) for a ' + (sword ? 'sword' : 'shield'));
+      b.setAttribute('aria-label', 'Give up ' + words + ' (' + ordinal(level) + ' from the bottom) for a ' + (sword ? 'sword' : 'shield') + ' of its size');
       b.dataset.level = String(level);
       g.body.append(b);
     } else {
@@ -228,6 +256,9 @@ function exchangeControls(update, send) {
   }
   return g.g;
 }
+
+const ordinal = (n) => ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'][n - 1] || n + 'th';
+const actionsLeft = (n) => (n === 1 ? 'one action' : n + ' actions') + ' left';
 
 const GEAR_WORD = { sword: 'with the sword', shield: 'with the shield', none: '' };
 
@@ -263,7 +294,8 @@ function combatLog(update) {
   const recent = memo.battles.slice(-6).reverse();
   const box = h('section', 'tf-log', h('h4', null, 'Fights'));
   recent.forEach((b, i) => box.append(battleView(update, b, i === 0)));
-  if (memo.battles.length > recent.length) box.append(h('p', 'hint', (memo.battles.length - recent.length) + ' earlier fight(s) are in the log.'));
+  const older = memo.battles.length - recent.length;
+  if (older > 0) box.append(h('p', 'hint', older === 1 ? 'One earlier fight is in the log.' : older + ' earlier fights are in the log.'));
   return box;
 }
 
@@ -285,27 +317,42 @@ function context(update, send) {
     if (memo.chosen !== null && targets.includes(n)) {
       return { kind: 'legal', say: 'Tap to move there', run: () => { const from = memo.chosen; memo.chosen = null; send(command({ type: 'move', from: from, to: n })); } };
     }
+    if (memo.chosen !== null && n === memo.chosen) return { kind: 'origin', say: 'Tap to put it back', run: () => { memo.chosen = null; redraw(); } };
     if (legal.resolve.includes(n)) {
       return { kind: 'fight', say: 'Tap to fight here next', run: () => send(command({ type: 'resolve', at: n })) };
     }
     const isOrigin = origins.has(n);
-    const isHome = n === home && legal.placements.length > 0;
-    if (isOrigin || isHome) {
+    // Tapping your home places on it: at once when one size fits and nothing else is meant,
+    // else it opens the choice of size (and of moving the home's top piece instead).
+    if (n === home && legal.placements.length > 0) {
       return {
-        kind: isOrigin ? 'origin' : 'place', say: isOrigin && isHome ? 'Tap to move your top piece or place a pyramid here' : isOrigin ? 'Tap to pick up your top piece' : 'Tap to place a pyramid here',
+        kind: 'place', say: 'Tap to place a pyramid on your home',
         run: () => {
-          if (isHome && !isOrigin && legal.placements.length === 1) { send(command({ type: 'place', size: legal.placements[0] })); return; }
-          const again = memo.chosen === n || (memo.homeOpen && !isOrigin);
-          memo.chosen = isOrigin && !again ? n : null;
-          memo.homeOpen = isHome && !again;
+          memo.chosen = null;
+          memo.refused = null;
+          if (legal.placements.length === 1 && !isOrigin) { send(command({ type: 'place', size: legal.placements[0] })); return; }
+          memo.homeOpen = !memo.homeOpen;
           redraw();
         },
       };
     }
-    if (memo.chosen !== null && n === memo.chosen) return { kind: 'origin', say: 'Tap to put it back', run: () => { memo.chosen = null; redraw(); } };
+    if (isOrigin) {
+      return { kind: 'origin', say: 'Tap to pick up your top piece', run: () => { memo.chosen = n; memo.homeOpen = false; memo.refused = null; memo.expanded = null; redraw(); } };
+    }
     return null;
   };
-  return { v, mine, legal, origins, home, targets, actionAt, fightAt, redraw };
+  // A tap anywhere else: say why a picked-up piece cannot go there, or open the stack.
+  const otherTap = (n) => {
+    if (memo.chosen !== null) {
+      const top = v.positions[memo.chosen - 1].stack.slice(-1)[0];
+      memo.refused = whyNot(update, piece(top).size, v.positions[n - 1]);
+    } else {
+      memo.refused = null;
+      memo.expanded = memo.expanded === n ? null : n;
+    }
+    redraw();
+  };
+  return { v, mine, legal, origins, home, targets, actionAt, otherTap, fightAt, redraw };
 }
 
 function hint(update, ctx) {
@@ -320,25 +367,81 @@ function hint(update, ctx) {
     if (phase === 'choose_stack') return 'Fights are due: ' + waiting + ' picks the crowded stack that fights next.';
     if (phase === 'sword') return waiting + ' may take a sword at stack ' + v.phase.at + ' before the dice.';
     if (phase === 'shield') return waiting + ' may take a shield at stack ' + v.phase.at + ' before the dice.';
-    return 'Waiting for ' + waiting + ' (turn ' + v.turn + ', ' + v.actions_left + ' action(s) left).';
+    return 'Waiting for ' + waiting + ' (turn ' + v.turn + ', ' + actionsLeft(v.actions_left) + ').';
   }
   if (phase === 'choose_stack') return 'Your turn to pick a fight: tap a crowded stack (red) to fight there next.';
   if (phase === 'sword') return 'Before the dice at stack ' + v.phase.at + ': take a sword, or not.';
   if (phase === 'shield') return 'Before the dice at stack ' + v.phase.at + ': take a shield, or not.';
   if (memo.chosen !== null) return 'Your ' + SIZE_WORD[piece(v.positions[memo.chosen - 1].stack.slice(-1)[0]).size] + ' piece on ' + memo.chosen + ' is picked up: tap a ringed stack to move it there, or tap it again to put it back.';
-  if (memo.homeOpen) return 'Place a pyramid on your home (' + ctx.home + '): pick its size with the Place buttons.';
+  if (memo.homeOpen) return 'Place a pyramid on your home (' + ctx.home + '): pick its size just above the board.';
   const can = [];
   if (ctx.legal.placements.length) can.push('tap your home (' + ctx.home + ') to place a pyramid');
   if (ctx.origins.size) can.push('tap one of your top pieces (dashed ring) to move it');
-  return 'Your turn, ' + v.actions_left + ' action(s) left: ' + (can.join(', or ') || 'no action possible') + (ctx.legal.can_end_turn ? ' — or end your turn.' : '.');
+  return 'Your turn, ' + actionsLeft(v.actions_left) + ': ' + (can.join(', or ') || 'no action possible') + (ctx.legal.can_end_turn ? ' — or end your turn.' : '.');
+}
+
+// TF-13 in words for a stack: which sizes go on it now, and why.
+function sizeRule(p) {
+  const top = p.stack.slice(-1)[0];
+  if (!top) return 'stack ' + p.n + ' shows its ' + SIZE_WORD[p.white] + ' white, and a white takes only a pyramid of its own size (' + SIZE_WORD[p.white] + ')';
+  const others = ['S', 'M', 'L'].filter((z) => z !== piece(top).size).map((z) => SIZE_WORD[z]);
+  return 'stack ' + p.n + ' is topped by a ' + SIZE_WORD[piece(top).size] + ' ' + (piece(top).kind === 'piece' ? 'pyramid' : piece(top).kind) +
+    ', and a coloured pyramid, sword or shield takes only another size (' + others.join(' or ') + ')';
+}
+
+// Why a picked-up piece of `size` cannot go to stack `p`: the size rule, or the way there.
+function whyNot(update, size, p) {
+  const top = p.stack.slice(-1)[0];
+  const fits = top ? piece(top).size !== size : p.white === size;
+  if (!fits) return 'Your ' + SIZE_WORD[size] + ' piece cannot go to ' + p.n + ': ' + sizeRule(p) + '.';
+  return 'Your ' + SIZE_WORD[size] + ' piece cannot get to ' + p.n + ': it travels only across neighbouring stacks that each take a ' + SIZE_WORD[size] + ' pyramid, and none of the ways there does.';
+}
+
+// Just above the board: the size to place on your home, why a tap did nothing, or the
+// opened stack with every piece in it, bottom first.
+function tapBar(update, send, ctx) {
+  const v = update.view;
+  const bar = h('div', 'tf-tapbar');
+  bar.setAttribute('aria-live', 'polite');
+  if (memo.homeOpen && ctx.legal.placements.length) {
+    const g = group('home', 'Place on your home (' + ctx.home + ')', 'A pyramid goes on a white of its own size, or on a coloured pyramid, sword or shield of another size; each size at most once a turn.');
+    for (const size of ctx.legal.placements) {
+      const b = button(g, '', send, () => { memo.homeOpen = false; return command({ type: 'place', size: size }); }, true);
+      b.replaceChildren(pieceIcon(update.seat + '-' + size, 34), ' ' + SIZE_WORD[size]);
+      b.classList.add('tf-place');
+      b.dataset.size = size;
+      g.body.append(b);
+    }
+    if (ctx.origins.has(ctx.home)) {
+      const move = h('button', null, 'Move the top piece instead');
+      move.type = 'button';
+      move.addEventListener('click', () => { memo.homeOpen = false; memo.chosen = ctx.home; ctx.redraw(); });
+      g.body.append(move);
+    }
+    bar.append(g.g);
+  }
+  if (memo.refused) bar.append(h('p', 'tf-refused', memo.refused));
+  const p = memo.expanded && v.positions[memo.expanded - 1];
+  if (p) {
+    const row = h('div', 'tf-open-stack');
+    row.append(h('span', 'tf-piece', pieceIcon('W-' + p.white, 40), h('small', null, SIZE_WORD[p.white] + ' white')));
+    for (const code of p.stack) row.append(h('span', 'tf-piece', pieceIcon(code, 40), h('small', null, pieceWords(update, code))));
+    const close = h('button', null, 'Close');
+    close.type = 'button';
+    close.addEventListener('click', () => { memo.expanded = null; ctx.redraw(); });
+    const mineHome = p.n === ctx.home && ctx.mine && !ctx.legal.placements.length;
+    bar.append(h('div', 'tf-stack-box', h('h4', null, 'Stack ' + p.n + ', from the bottom'), row,
+      h('p', 'hint', (mineHome ? 'You cannot place here now: ' : 'Now ') + sizeRule(p) + '.'), close));
+  }
+  return bar;
 }
 
 function controls(update, send, ctx) {
   const box = h('div', 'tf-controls');
   const legal = ctx.legal;
-  if (legal.placements.length) {
+  // While a tap on home has opened the size choice beside the board, it stands in for these.
+  if (legal.placements.length && !memo.homeOpen) {
     const g = group('place', 'Place on your home (' + ctx.home + ')', 'Or tap your home on the board. Each size at most once a turn.');
-    if (memo.homeOpen) g.g.classList.add('tf-open');
     for (const size of legal.placements) {
       const pic = svg('svg', { viewBox: '0 0 36 32', width: 36, height: 32, 'aria-hidden': 'true' });
       pic.append(pyramidShape(size, 18, 31, colourOf(update.seat)[0]));
@@ -383,7 +486,7 @@ register('triforce', function (update, send) {
   hintLine.setAttribute('aria-live', 'polite');
   const root = h('div', 'tf');
   // Phone first: what you can do comes before the picture of the board.
-  root.append(hintLine, controls(update, send, ctx));
+  root.append(hintLine, controls(update, send, ctx), tapBar(update, send, ctx));
   root.append(h('div', 'tf-board-wrap', board(update, ctx)));
   root.append(legend(update));
   const log = combatLog(update);

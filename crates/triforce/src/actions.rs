@@ -150,16 +150,52 @@ pub fn check_place(state: &State, seat: u8, size: Size, placed: u8) -> Result<()
             ),
         ));
     }
-    if !accepts(state, state.home(seat), size) {
+    let home = state.home(seat);
+    if !accepts(state, home, size) {
         return Err(RuleError::illegal(
             "TF-13",
             format!(
-                "the home stack does not accept a {} pyramid",
-                size_words(size)
+                "a {} pyramid cannot go on your home stack: {}",
+                size_words(size),
+                size_rule(state, home)
             ),
         ));
     }
     Ok(())
+}
+
+/// TF-13 in words, for the stack at `at`: which sizes it takes now and why.
+pub fn size_rule(state: &State, at: Pos) -> String {
+    let white = state.white(at);
+    match state.stack(at).top() {
+        None => format!(
+            "stack {} shows its {} white, which takes only a {} pyramid",
+            at.n(),
+            size_words(white),
+            size_words(white)
+        ),
+        Some(top) => {
+            let others: Vec<&str> = Size::ALL
+                .into_iter()
+                .filter(|s| *s != top.size())
+                .map(size_words)
+                .collect();
+            format!(
+                "stack {} is topped by {}, which takes only a pyramid of another size ({})",
+                at.n(),
+                crate::players::pyramid_words(top),
+                others.join(" or ")
+            )
+        }
+    }
+}
+
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// TF-14: the sizes `seat` may place now (bit per size).
@@ -183,9 +219,11 @@ pub fn check_move(state: &State, seat: u8, from: Pos, to: Pos) -> Result<(), Rul
             "the origin is never a destination".to_string()
         } else {
             format!(
-                "no path of legal destinations for a {} piece leads to {}",
+                "your {} piece cannot get to {}: it goes only along neighbouring stacks that each take a {} pyramid. {}",
                 size_words(size),
-                to.n()
+                to.n(),
+                size_words(size),
+                capital(&size_rule(state, to))
             )
         };
         return Err(RuleError::illegal("TF-15", why));

@@ -181,7 +181,7 @@ pub fn check_exchange(
         return Err(RuleError::illegal(
             "TF-22",
             format!(
-                "{} may not exchange level {level} ({piece}) for {what}",
+                "{} may not give up {piece} there for {what}",
                 state.name_of(by)
             ),
         ));

@@ -154,7 +154,8 @@ impl Ruleset for Triforce {
 
     fn seat_name(state: &State, seat: Seat) -> String {
         match seat {
-            Seat::Gm => "the GM".into(),
+            // Triforce has no GM: the seat that made the table only hosts it.
+            Seat::Gm => "the host".into(),
             seat => state.name_of(seat),
         }
     }

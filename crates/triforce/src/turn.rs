@@ -78,11 +78,32 @@ impl Command {
             Command::Move { from, to } => format!("moving from {from} to {to}"),
             Command::EndTurn => "ending the turn".into(),
             Command::Resolve { at } => format!("resolving the stack at {at}"),
-            Command::TakeSword { level } => format!("taking a sword at level {level}"),
-            Command::TakeShield { level } => format!("taking a shield at level {level}"),
+            Command::TakeSword { level } => {
+                format!(
+                    "taking a sword for the piece {} from the bottom",
+                    place_words(level)
+                )
+            }
+            Command::TakeShield { level } => {
+                format!(
+                    "taking a shield for the piece {} from the bottom",
+                    place_words(level)
+                )
+            }
             Command::Decline => "declining an exchange".into(),
         }
     }
+}
+
+/// A place in a stack counted from the bottom: "first", "second", … ("9th" past tenth).
+fn place_words(level: u8) -> String {
+    const WORDS: [&str; 10] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ];
+    WORDS
+        .get(usize::from(level).wrapping_sub(1))
+        .map_or_else(|| format!("{level}th"), |w| (*w).to_string())
 }
 
 impl Blank for Command {

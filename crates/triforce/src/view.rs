@@ -336,10 +336,20 @@ pub fn outcome_line(state: &State, o: &Outcome) -> String {
         format!("{winners} share a draw")
     };
     match o.by {
-        EndRule::Territory => format!("{won}, as bottom player of enough stacks (TF-28)"),
-        EndRule::LastFree => format!("{won} as the only player left with a legal action (TF-29)"),
-        EndRule::Deadlock => format!("{won} with the most stacks, since nobody can act (TF-30)"),
-        EndRule::TurnLimit => format!("{won} with the most stacks at the turn limit (TF-30)"),
+        EndRule::Territory => format!("{won}, as bottom player of enough stacks"),
+        EndRule::LastFree => format!("{won} as the only player left with a legal action"),
+        EndRule::Deadlock => format!("{won} with the most stacks, since nobody can act"),
+        EndRule::TurnLimit => format!("{won} with the most stacks at the turn limit"),
+    }
+}
+
+/// The rule that ended the game: the log names it (the page links it); the banner and the
+/// board speak words only.
+pub fn end_rule(by: EndRule) -> &'static str {
+    match by {
+        EndRule::Territory => "TF-28",
+        EndRule::LastFree => "TF-29",
+        EndRule::Deadlock | EndRule::TurnLimit => "TF-30",
     }
 }
 
@@ -389,23 +399,17 @@ pub fn narrate(state: &State, event: &Event) -> String {
             )
         }
         Event::SwordTaken {
-            seat,
-            at,
-            level,
-            given,
+            seat, at, given, ..
         } => format!(
-            "{} gives up {} (level {level}) at {} for a sword.",
+            "{} gives up {} at {} for a sword of its size.",
             name(seat),
             players::pyramid_words(given),
             at.n()
         ),
         Event::ShieldTaken {
-            seat,
-            at,
-            level,
-            given,
+            seat, at, given, ..
         } => format!(
-            "{} gives up {} (level {level}) at {} for a shield.",
+            "{} gives up {} at {} for a shield of its size.",
             name(seat),
             players::pyramid_words(given),
             at.n()
@@ -423,9 +427,10 @@ pub fn narrate(state: &State, event: &Event) -> String {
             let mut chars = line.chars();
             let first = chars.next().map(|c| c.to_uppercase().to_string());
             format!(
-                "Game over: {}{}.",
+                "Game over: {}{} ({}).",
                 first.unwrap_or_default(),
-                chars.as_str()
+                chars.as_str(),
+                end_rule(outcome.by)
             )
         }
     }

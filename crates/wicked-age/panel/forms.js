@@ -90,7 +90,7 @@ function sheetForm(box, ctx) {
         grid.append(h('label', 'wa-form-die', h('span', null, words), dice[f]));
       }
       count();
-      parts.push(K.fieldset('forms', 'Forms', 'Deal d12, d10, d8, d6, d6 and d4, one to each form (WA-2). Each roll uses two forms that suit what your character does.', grid, left));
+      parts.push(K.fieldset('forms', 'Forms', 'Deal d12, d10, d8, d6, d6 and d4, one to each form. Each roll uses two forms that suit what your character does.', grid, left));
       readForms = () => {
         const out = {};
         // A form not dealt yet goes as 0: the rules then say which dice are still to deal.
@@ -106,7 +106,7 @@ function sheetForm(box, ctx) {
         pairs[f].dataset.form = f;
         grid.append(h('label', 'wa-form-die', h('span', null, words), pairs[f]));
       }
-      parts.push(K.fieldset('forms', 'Forms', 'Give the pairs d12 + d8, d10 + d6 and d6 + d4, one to each form (WA-6). An NPC rolls one form, both its dice.', grid));
+      parts.push(K.fieldset('forms', 'Forms', 'Give the pairs d12 + d8, d10 + d6 and d6 + d4, one to each form. An NPC rolls one form, both its dice.', grid));
       readForms = () => {
         const out = {};
         for (const [f] of NPC) out[f] = pairs[f].value.split('+').map(Number);
@@ -119,10 +119,10 @@ function sheetForm(box, ctx) {
       return { node: h('div', null, t), get: () => t.value.trim() };
     }, { path: 'best_interests', add: 'Add a Best Interest', max: 8, blank: () => ({ text: '' }) });
     parts.push(K.fieldset('best_interests', gm ? 'Best Interests (optional)' : 'Best Interests',
-      gm ? null : 'At least two: what your character wants, in a few words each (WA-5). They may contradict anything.', interests));
+      gm ? null : 'At least two: what your character wants, in a few words each. They may contradict anything.', interests));
 
     const strengths = K.rows(s.strengths || [], strengthRow, { path: 'strengths', add: 'Add a Particular Strength', max: 8, blank: () => ({}) });
-    parts.push(K.fieldset('strengths', 'Particular Strengths', 'Something your character is or has that helps in concrete actions: it adds its die when a roll uses its form (WA-9, WA-10). A new strength has one significance.', strengths));
+    parts.push(K.fieldset('strengths', 'Particular Strengths', 'Something your character is or has that helps in concrete actions: it adds its die when a roll uses its form. A new strength has one significance.', strengths));
 
     body.replaceChildren(...parts);
     read = () => {

@@ -117,23 +117,26 @@ function rollView(roll) {
     box.append(kit.die(d.sides, d.face, label, cls));
   }
   if (roll.value) {
-    const v = h('span', 'wa-value', h('b', null, String(roll.value.p)), h('small', null, 'P'), ' ', h('b', null, String(roll.value.t)), h('small', null, 'T'));
-    kit.tip(v, 'P = the higher form die plus every bonus die; T = the lower form die. The bigger P wins; T only splits equal P.');
+    const v = h('span', 'wa-value', h('b', null, String(roll.value.p)), h('small', null, roll.value.t ? ' total · tie-break ' + roll.value.t : ' total'));
+    kit.tip(v, 'Total = the higher form die plus every bonus die; tie-break = the lower form die. The bigger total wins; the tie-break only splits equal totals.');
     box.append(v);
   }
   return box;
 }
 
-// What an answer does against a challenge of P = `p`, T = `t` (WA-23), as coloured bands.
+// A roll's value in words: "19, tie-break 5" (the lower form die splits equal totals).
+const valueText = (x) => x.p + (x.t ? ', tie-break ' + x.t : '');
+
+// What an answer does against a challenge of total `p`, tie-break `t`, as coloured bands.
 function bands(c, challenge) {
   const p = challenge.p, t = challenge.t;
   const rows = c.round >= 3
-    ? [['wa-b-out-c', 'P ≥ ' + p + ' (and T ≥ ' + t + ' if P is ' + p + ')', 'the challenger is knocked out'],
+    ? [['wa-b-out-c', 'a total of ' + p + ' or more' + (t ? ' (at exactly ' + p + ', a tie-break of ' + t + ' or more)' : ''), 'the challenger is knocked out'],
       ['wa-b-out-a', 'anything lower', 'the answerer is knocked out']]
-    : [['wa-b-out-c', 'P ≥ ' + (2 * p), 'doubles: the challenger is knocked out'],
-      ['wa-b-adv-a', 'P ≥ ' + p + (t ? ' (T ≥ ' + t + ' if P is exactly ' + p + ')' : ''), 'at least as good: the answerer takes the Advantage die'],
-      ['wa-b-adv-c', 'P ≥ ' + (Math.floor(p / 2) + 1), 'more than half: the challenger takes the Advantage die'],
-      ['wa-b-out-a', 'P ≤ ' + Math.floor(p / 2), 'half or less: the answerer is knocked out']];
+    : [['wa-b-out-c', 'a total of ' + (2 * p) + ' or more', 'doubles: the challenger is knocked out'],
+      ['wa-b-adv-a', 'a total of ' + p + ' or more' + (t ? ' (at exactly ' + p + ', a tie-break of ' + t + ' or more)' : ''), 'at least as good: the answerer takes the Advantage die'],
+      ['wa-b-adv-c', 'a total of ' + (Math.floor(p / 2) + 1) + ' or more', 'more than half: the challenger takes the Advantage die'],
+      ['wa-b-out-a', 'a total of ' + Math.floor(p / 2) + ' or less', 'half or less: the answerer is knocked out']];
   const box = h('div', 'wa-bands');
   for (const [cls, when, what] of rows) box.append(h('div', 'wa-band ' + cls, h('b', null, when), h('span', null, what)));
   return h('div', null, h('div', 'wa-label', 'What the answer does (round ' + c.round + ')'), box);
@@ -192,8 +195,8 @@ function conflictView(v) {
   if (recent.length) {
     const ul = h('ul', 'wa-exchanges');
     for (const x of recent) {
-      ul.append(h('li', null, 'Round ' + x.round + ': ' + x.challenger + ' challenged with ' + x.challenge.p + '/' + x.challenge.t + ', ' + x.answerer +
-        ' answered ' + x.answer.p + '/' + x.answer.t + ' — ' + (OUTCOME[x.outcome] || x.outcome)));
+      ul.append(h('li', null, 'Round ' + x.round + ': ' + x.challenger + ' challenged with ' + valueText(x.challenge) + '; ' + x.answerer +
+        ' answered with ' + valueText(x.answer) + ' — ' + (OUTCOME[x.outcome] || x.outcome)));
     }
     box.append(h('div', 'wa-label', 'Last exchanges'), ul);
   }
@@ -267,6 +270,9 @@ function formPicker(key, ch, send) {
     tiles.append(t);
   }
   const live = (ch.strengths || []).filter((st) => st.die);
+  // A strength adds its die only with a linked form (WA-10): dropping that form drops it too.
+  const linked = (st) => picked.includes(npc ? st.npc_form : st.pc_form);
+  if (memo.values[key + ':strength'] && !live.some((st) => st.name === memo.values[key + ':strength'] && linked(st))) memo.values[key + ':strength'] = '';
   const strength = memo.values[key + ':strength'] || '';
   const extra = h('div', 'wa-formtiles');
   for (const st of live) {
@@ -276,6 +282,10 @@ function formPicker(key, ch, send) {
       redraw();
     }, 'wa-pick');
     t.dataset.strength = st.name;
+    if (!linked(st)) {
+      t.disabled = true;
+      t.append(h('small', 'wa-needs', 'with ' + (FORM_LABEL[npc ? st.npc_form : st.pc_form] || '')));
+    }
     kit.tip(t, 'Add ' + st.name + '’s d' + st.die + ' when the table agrees it is part of what ' + ch.name + ' does, and a linked form is rolled (' +
       (FORM_LABEL[st.pc_form] || st.pc_form) + ' for a PC, ' + (FORM_LABEL[st.npc_form] || st.npc_form) + ' for an NPC).');
     extra.append(t);
@@ -285,7 +295,7 @@ function formPicker(key, ch, send) {
   const ready = picked.length === want;
   block.append(h('p', 'hint', ready ? 'Rolling: ' + picked.map((f) => FORM_LABEL[f]).join(' + ') + (strength ? ' + ' + strength : '') + '.' : 'Pick ' + (want - picked.length) + ' more.'));
   const choice = () => {
-    if (picked.length !== want) throw new Error(npc ? 'Tap one form to roll.' : 'Tap two different forms to roll (WA-3).');
+    if (picked.length !== want) throw new Error(npc ? 'Tap one form to roll.' : 'Tap two different forms to roll.');
     const out = npc ? { form: picked[0] } : { forms: picked.slice() };
     if (strength) out.strength = strength;
     return out;
@@ -324,7 +334,7 @@ function characterControls(update, send, ch, legal) {
   const base = 'c:' + ch.name;
 
   if (mineOf('cash_in_owe').length) {
-    const g = group(base + ':owe', ch.name + ': cash in an Owe List entry', 'Crosses off the oldest matching entry for an Owe d6 this conflict (WA-17.3, WA-18).');
+    const g = group(base + ':owe', ch.name + ': cash in an Owe List entry', 'Crosses off the oldest matching entry for an Owe d6 on every roll until this conflict ends.');
     const entries = [...new Set(mineOf('cash_in_owe').map((x) => x.entry))];
     const sel = select(base + ':owe:entry', entries.map((e) => [e, 'the entry for ' + e]), null, 'Owe List entry');
     g.body.append(sel, button(g, 'Cash in Owe d6', send, () => (command({ type: 'cash_in_owe', pc: ch.name, entry: sel.value }))));
@@ -379,7 +389,7 @@ function characterControls(update, send, ch, legal) {
   }
   const concede = mineOf('concede'), propose = mineOf('propose_end'), agree = mineOf('agree_end');
   if (concede.length || propose.length || agree.length) {
-    const g = group(base + ':negotiate', ch.name + ': negotiate (start of round ' + (c ? c.round : '?') + ')', 'Concede to an opponent, or propose an ending everyone must agree to (WA-25).');
+    const g = group(base + ':negotiate', ch.name + ': negotiate (start of round ' + (c ? c.round : '?') + ')', 'Concede to an opponent, or propose an ending everyone must agree to.');
     g.body.className = 'wa-stack';
     if (concede.length) {
       const to = select(base + ':concede:to', [...new Set(concede.map((x) => x.to))].map((n) => [n, 'concede to ' + n]), null, 'opponent');
@@ -416,18 +426,18 @@ function consequenceControls(v, send, k, legal) {
     g.body.append(row);
   } else if (of('refuse_alternative').length && !s.refused) {
     // The loser may refuse alternatives before any is offered: only a default may follow.
-    g.body.append(h('p', 'hint', 'No alternative offered yet. You may always refuse one (WA-27).'),
+    g.body.append(h('p', 'hint', 'No alternative offered yet. You may always refuse one.'),
       h('div', 'wa-row', button(g, 'Refuse any alternative: a default consequence', send, () => (command({ type: 'refuse_alternative', loser: k.loser })))));
   }
   if (of('choose_consequence').length) {
-    const waive = checkbox(key + ':waive', 'waive the consequential strength’s extra loss (WA-30)', false);
+    const waive = checkbox(key + ':waive', 'waive the consequential strength’s extra loss', false);
     const row = h('div', 'wa-row');
     for (const name of /** @type {const} */ (['exhausted', 'injured', 'shamed'])) {
       const forms = DEFAULTS[name][loser.kind === 'npc' ? 'npc' : 'pc'].map((f) => FORM_LABEL[f]).join(' & ');
       row.append(button(g, name[0].toUpperCase() + name.slice(1) + ' (' + forms + ' −1)', send,
         () => (command({ type: 'choose_consequence', loser: k.loser, consequence: name, waive_consequential: waive.box.checked }))));
     }
-    g.body.append(h('div', 'wa-label', 'Default consequence (WA-27)'), row, waive.label);
+    g.body.append(h('div', 'wa-label', 'Default consequence'), row, waive.label);
   }
   if (of('propose_alternative').length) {
     const terms = text(key + ':alt', 'Agreed alternative, in words');
@@ -471,7 +481,7 @@ function tableControls(update, send, legal) {
   const out = [];
   if (of('start_conflict').length) {
     // A fresh form for every conflict: ticks are forgotten once a conflict starts.
-    const g = group('start', 'Start a conflict', 'Tap who takes part, and say what action is being interfered with (WA-19).');
+    const g = group('start', 'Start a conflict', 'Tap who takes part, and say what action is being interfered with.');
     const redraw = () => redrawPanel('wicked-age');
     const chosen = memo.values['start:who'] || [];
     const row = h('div', 'wa-formtiles');
@@ -495,7 +505,7 @@ function tableControls(update, send, legal) {
   }
   if (of('end_chapter').length || of('choose_oracle').length || of('bring_back').length) {
     const g = group('chapter', 'Between conflicts', null);
-    if (of('end_chapter').length) g.body.append(button(g, 'End the chapter (GM)', send, () => (command({ type: 'end_chapter' }))));
+    if (of('end_chapter').length) g.body.append(button(g, 'End the chapter', send, () => (command({ type: 'end_chapter' }))));
     if (of('choose_oracle').length) {
       const o = text('oracle:name', 'Oracle'), s = text('oracle:element', 'Story element');
       g.body.append(o, s, button(g, 'Choose Oracle', send, () => (command({ type: 'choose_oracle', oracle: o.value.trim(), story_element: s.value.trim() }))));

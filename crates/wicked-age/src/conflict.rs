@@ -432,7 +432,7 @@ fn chosen_dice(ch: &Character, choice: &RollChoice) -> Result<Vec<(DieSource, u3
             Sheet::Npc { .. } => choice.form == Some(s.npc_form),
         };
         ensure(fits, "WA-10", || {
-            format!("{name} is not associated with the form(s) rolled")
+            format!("{name} goes with none of the forms rolled")
         })?;
         dice.push((DieSource::Strength { name: name.clone() }, s.die.sides()));
     }

@@ -84,9 +84,31 @@ impl std::fmt::Display for Die {
     }
 }
 
+/// Dice as a player reads them: the dice left, a die at 0 left out (WA-8: it is not rolled),
+/// "d6 and d4", "d4", or "no die" when every one is at 0.
+pub fn dice_words(dice: &[Die]) -> String {
+    let left: Vec<String> = dice
+        .iter()
+        .filter(|d| **d != Die::Zero)
+        .map(|d| d.to_string())
+        .collect();
+    match left.as_slice() {
+        [] => "no die".to_string(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wa_8_dice_read_without_the_zeros() {
+        assert_eq!(dice_words(&[Die::D4, Die::Zero]), "d4");
+        assert_eq!(dice_words(&[Die::D6, Die::D4]), "d6 and d4");
+        assert_eq!(dice_words(&[Die::Zero, Die::Zero]), "no die");
+    }
 
     #[test]
     fn wa_1_chain_steps_one_place_right_and_zero_stays_zero() {

@@ -18,8 +18,27 @@ pub fn reveals(event: &Event) -> bool {
 }
 
 /// Conceding gives the conflict away and cannot be taken back (WA-25).
-pub fn confirm(_state: &State, _seat: Seat, command: &Command) -> Option<String> {
+pub fn confirm(state: &State, _seat: Seat, command: &Command) -> Option<String> {
     match command {
+        // WA-17.1: the chapter cannot be reopened, and the oldest entry is spent on the Oracle.
+        Command::EndChapter {} => Some(match state.owe_list.first() {
+            Some(e) => format!(
+                "End chapter {}? Chapter {} begins; {} returns in it and the Owe List entry for {} is crossed off. This cannot be taken back.",
+                state.chapter,
+                state.chapter + 1,
+                e.character,
+                e.character
+            ),
+            None => format!(
+                "End chapter {}? Chapter {} begins. This cannot be taken back.",
+                state.chapter,
+                state.chapter + 1
+            ),
+        }),
+        // WA-17.3, WA-18: the entry is crossed off for good.
+        Command::CashInOwe { pc, entry } => Some(format!(
+            "Cash in the Owe List entry for {entry}? It is crossed off for good, and {pc} adds an Owe d6 to every roll until this conflict ends."
+        )),
         Command::Concede { character, to } => Some(format!(
             "Concede the conflict? {character} gives in to {to}, who chooses the consequences. This cannot be taken back."
         )),
@@ -43,6 +62,21 @@ mod tests {
         };
         let question = confirm(&state, Seat::Player(1), &concede).unwrap();
         assert!(question.contains("Ash gives in to Bryn"), "{question}");
+        // WA-17: ending the chapter and cashing in an entry cannot be taken back either.
+        let end = confirm(&state, Seat::Gm, &Command::EndChapter {}).unwrap();
+        assert!(end.starts_with("End chapter 1? Chapter 2 begins"), "{end}");
+        let owe = Command::CashInOwe {
+            pc: "Ash".into(),
+            entry: "Ash".into(),
+        };
+        let cash = confirm(&state, Seat::Player(1), &owe).unwrap();
+        assert!(
+            cash.contains("crossed off for good") && cash.contains("Owe d6"),
+            "{cash}"
+        );
+        for q in [question, end, cash] {
+            assert!(clash_core::text::raw_tokens(&q).is_empty(), "{q}");
+        }
         assert!(!reveals(&Event::RoundStarted { round: 2 }));
         assert!(!reveals(&Event::EndAgreed {
             character: "Ash".into()

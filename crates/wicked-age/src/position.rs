@@ -309,7 +309,7 @@ fn check_roll(roll: &Roll) -> Result<(), RuleError> {
     if Roll::from_dice(roll.dice.clone()).value != roll.value {
         return Err(bad(
             "WA-11",
-            format!("those dice do not make {}", roll.value),
+            format!("those dice do not make {}", roll.value.words()),
         ));
     }
     Ok(())

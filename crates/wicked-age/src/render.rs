@@ -23,7 +23,7 @@ fn dice_text(roll: &Roll) -> String {
             format!("{what} d{}={}", d.sides, d.face)
         })
         .collect();
-    format!("{} → {}", faces.join(", "), roll.value)
+    format!("{} → {}", faces.join(", "), roll.value.words())
 }
 
 /// One line per event, naming characters and players (`state` only to look names up).
@@ -46,7 +46,7 @@ pub fn narrate(state: &State, event: &Event) -> String {
         Event::InitiativeOrdered { order, standing } => format!(
             "Initiative order: {}; {} stands",
             order.join(", "),
-            standing.value
+            standing.value.words()
         ),
         Event::Challenged {
             challenger,
@@ -124,8 +124,11 @@ pub fn narrate(state: &State, event: &Event) -> String {
             to,
             ..
         } => {
-            let to: Vec<String> = to.iter().map(|d| d.to_string()).collect();
-            format!("{character}'s {} drops to {}", form.label(), to.join("+"))
+            format!(
+                "{character}'s {} drops to {}",
+                form.label(),
+                crate::dice::dice_words(to)
+            )
         }
         Event::StrengthLost {
             character,
@@ -168,10 +171,7 @@ fn sheet_line(c: &Character) -> String {
             .collect(),
         Sheet::Npc { forms } => NpcForm::ALL
             .iter()
-            .map(|f| {
-                let [a, b] = forms.get(*f);
-                format!("{} {a}+{b}", f.label())
-            })
+            .map(|f| format!("{} {}", f.label(), crate::dice::dice_words(&forms.get(*f))))
             .collect(),
     };
     let status = match c.status {

@@ -33,6 +33,18 @@ impl RollValue {
     }
 }
 
+impl RollValue {
+    /// The value as a player reads it: the total, then the lower form die that breaks a tie
+    /// between equal totals (WA-11, WA-12), "18, tie-break 1"; a roll without a second form
+    /// die has no tie-break to tell.
+    pub fn words(self) -> String {
+        match self.t {
+            0 => format!("{}", self.p),
+            t => format!("{}, tie-break {t}", self.p),
+        }
+    }
+}
+
 impl std::fmt::Display for RollValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "({},{})", self.p, self.t)
@@ -287,6 +299,12 @@ pub fn bigger_dice(a: &[u32], b: &[u32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wa_11_a_value_reads_as_total_and_tie_break() {
+        assert_eq!(RollValue::new(18, 1).words(), "18, tie-break 1");
+        assert_eq!(RollValue::new(7, 0).words(), "7");
+    }
 
     fn v(p: u32, t: u32) -> RollValue {
         RollValue::new(p, t)

@@ -8,9 +8,13 @@
 
 use clash_analysis::exact::Probability;
 use clash_core::{Seat, SeatOdds};
+use num_rational::BigRational;
+use num_traits::Zero;
 use serde::Serialize;
 
-use crate::analysis::turn_game::{self, ChainCard, FighterSpec, Payoff, TurnSpec};
+use crate::analysis::turn_game::{
+    self, ChainCard, FighterSpec, Mix, Payoff, TurnPosition, TurnSolution, TurnSpec,
+};
 use crate::conflict::visibility::{CharacterView, Choice, ConflictView};
 use crate::conflict::{MoveChoice, Stance, Step};
 use crate::{Action, IronTriangle, Move, TableView};
@@ -24,11 +28,17 @@ pub enum Odds {
         fighter: String,
         stances: Vec<StanceShare>,
         value: Probability,
+        /// The chance the seat's fighter wins the turn (both sides at the equilibrium).
+        win: Probability,
+        /// The chance it loses the turn (a tie is what is left).
+        lose: Probability,
     },
     Moves {
         fighter: String,
         moves: Vec<MoveShare>,
         value: Probability,
+        win: Probability,
+        lose: Probability,
     },
 }
 
@@ -145,6 +155,62 @@ fn chain_against(conflict: &ConflictView, opponent: &str) -> Vec<ChainCard> {
         .unwrap_or_default()
 }
 
+/// The chances that the seat's fighter wins and loses when both sides play `rows` and `cols`
+/// on `matrix`, which pays the active fighter (positive: it wins, negative: it loses, 0 a tie).
+fn chances(
+    matrix: &[Vec<i64>],
+    rows: &[BigRational],
+    cols: &[BigRational],
+    mine_active: bool,
+) -> (BigRational, BigRational) {
+    let (mut a, mut b) = (BigRational::zero(), BigRational::zero());
+    for (row, p) in matrix.iter().zip(rows) {
+        for (x, q) in row.iter().zip(cols) {
+            match x.signum() {
+                1 => a += p * q,
+                -1 => b += p * q,
+                _ => {}
+            }
+        }
+    }
+    if mine_active { (a, b) } else { (b, a) }
+}
+
+/// Each option's exact probability in `mix` (0 for an option it leaves out).
+fn weights<T: PartialEq>(options: &[T], mix: &[Mix<T>]) -> Option<Vec<BigRational>> {
+    options
+        .iter()
+        .map(|o| match mix.iter().find(|m| m.option == *o) {
+            Some(m) => m.probability.exact(),
+            None => Some(BigRational::zero()),
+        })
+        .collect()
+}
+
+/// The chances to win and to lose the whole turn, stances and then moves played at the
+/// equilibrium: each stance pair weighs the chances of its own move game.
+fn turn_chances(
+    spec: &TurnSpec,
+    s: &TurnSolution,
+    mine_active: bool,
+) -> Option<(BigRational, BigRational)> {
+    let pos = TurnPosition::new(spec).ok()?;
+    let (mut win, mut lose) = (BigRational::zero(), BigRational::zero());
+    for m in &s.moves {
+        let w = weights(&[m.stance_active], &s.stances_active)?.pop()?
+            * weights(&[m.stance_opponent], &s.stances_opponent)?.pop()?;
+        let g = pos
+            .move_matrix(m.stance_active, m.stance_opponent, Payoff::Win)
+            .ok()?;
+        let rows = weights(&g.rows, &m.active)?;
+        let cols = weights(&g.cols, &m.opponent)?;
+        let (a, b) = chances(&g.matrix, &rows, &cols, mine_active);
+        win += &w * a;
+        lose += w * b;
+    }
+    Some((win, lose))
+}
+
 /// The move game of the revealed stances, from the seat's side.
 fn move_odds(turn: &TurnSeen, (sa, sb): (Stance, Stance)) -> Option<Odds> {
     let game = turn_game::move_game(&turn.spec, sa, sb, Payoff::Win).ok()?;
@@ -167,10 +233,13 @@ fn move_odds(turn: &TurnSeen, (sa, sb): (Stance, Stance)) -> Option<Odds> {
     } else {
         -solution.value.clone()
     };
+    let (win, lose) = chances(&game.matrix, &solution.row, &solution.col, turn.mine_active);
     Some(Odds::Moves {
         fighter: turn.mine().to_string(),
         moves,
         value: Probability::of(&value),
+        win: Probability::of(&win),
+        lose: Probability::of(&lose),
     })
 }
 
@@ -194,10 +263,13 @@ fn stance_odds(turn: &TurnSeen) -> Option<Odds> {
         .collect();
     let value = solution.value.exact()?;
     let value = if turn.mine_active { value } else { -value };
+    let (win, lose) = turn_chances(&turn.spec, &solution, turn.mine_active)?;
     Some(Odds::Stances {
         fighter: turn.mine().to_string(),
         stances,
         value: Probability::of(&value),
+        win: Probability::of(&win),
+        lose: Probability::of(&lose),
     })
 }
 

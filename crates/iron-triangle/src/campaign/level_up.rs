@@ -103,7 +103,7 @@ pub fn end_session(table: &Table, seat: Seat) -> Result<Vec<CampaignEvent>, Rule
     if let Some(p) = &table.campaign.problem {
         return Err(RuleError::illegal(
             "IT-60",
-            format!("problem #{} is still open", p.number),
+            format!("the problem “{}” is still open", p.description),
         ));
     }
     if table.conflict.as_ref().is_some_and(|c| c.is_running()) {

@@ -280,7 +280,7 @@ impl Campaign {
             return Err(RuleError::setup(
                 "IT-17",
                 format!(
-                    "a player cannot have decided problem #{n}: only {} were opened",
+                    "a player cannot have decided the problem numbered {n}: only {} were opened",
                     setup.problems_opened
                 ),
             ));

@@ -30,7 +30,7 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
             mv,
             name,
             ..
-        } => format!("{character} now calls {mv} \"{name}\"."),
+        } => format!("{character} now calls {} \"{name}\".", mv.words()),
         E::CountdownCreated { name, boxes } => {
             format!("A countdown begins: {name} ({boxes} boxes).")
         }
@@ -39,23 +39,22 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
             marked,
             boxes,
         } if marked >= boxes => {
-            format!("{name} is full ({marked}/{boxes}): the GM will narrate the consequences.")
+            format!(
+                "{name} is full, all {boxes} boxes marked: the GM will narrate the consequences."
+            )
         }
         E::CountdownMarked {
             name,
             marked,
             boxes,
-        } => format!("{name} ticks to {marked}/{boxes}."),
+        } => format!("{name} ticks on: {marked} of {boxes} boxes marked."),
         E::CountdownNarrated { name, consequences } => {
             format!("{name} comes to pass: {consequences}")
         }
         E::CountdownErased { name } => {
             format!("The threat of {name} is stopped; the countdown is erased.")
         }
-        E::ProblemOpened {
-            problem,
-            description,
-        } => format!("Problem #{problem}: {description}"),
+        E::ProblemOpened { description, .. } => format!("A problem comes up: {description}"),
         E::OptionCommitted {
             character, pick, ..
         } => match pick {
@@ -66,10 +65,7 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
                 option.number()
             ),
         },
-        E::ProblemRevealed {
-            problem,
-            commitments,
-        } => {
+        E::ProblemRevealed { commitments, .. } => {
             let picks: Vec<String> = commitments
                 .iter()
                 .map(|k| match k.pick {
@@ -84,7 +80,7 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
             } else {
                 picks.join(", ")
             };
-            format!("Problem #{problem} revealed: {list}.")
+            format!("The picks for the problem are revealed: {list}.")
         }
         E::DeciderChosen {
             decider, reason, ..
@@ -130,7 +126,7 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
             "{character} also says \"veto\" (spent; the first veto stands unless the GM picks)."
         ),
         E::VetoPicked { character, .. } => format!("The GM lets {character}'s veto stand."),
-        E::ProblemClosed { problem } => format!("Problem #{problem} is settled; play moves on."),
+        E::ProblemClosed { .. } => "The problem is settled; play moves on.".to_string(),
         E::Rested { kind, effects } => {
             let what = match kind {
                 RestKind::Breather => "a breather",
@@ -139,10 +135,7 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
             };
             let gains: Vec<String> = effects
                 .iter()
-                .map(|e| {
-                    let g = e.gained;
-                    format!("{} +{}/{}/{}", e.character, g.defend, g.grapple, g.attack)
-                })
+                .map(|e| format!("{} gets back {}", e.character, energy_words(e.gained)))
                 .collect();
             // IT-30: resting is not a meaningful change for repeating a conflict.
             format!(
@@ -154,7 +147,7 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
             character, current, ..
         } => {
             format!(
-                "{character} recovers to {}/{}/{}.",
+                "{character} recovers: Defend {}, Grapple {}, Attack {}.",
                 current.defend, current.grapple, current.attack
             )
         }
@@ -205,16 +198,30 @@ fn paid(p: &Payment) -> String {
 
 fn improved(i: &Improvement) -> String {
     match i {
-        Improvement::LearnMove { mv, name } => format!("learns {mv} \"{name}\""),
+        Improvement::LearnMove { mv, name } => format!("learns {} \"{name}\"", mv.words()),
         Improvement::ComboEdits { edits } => {
             let list: Vec<String> = edits
                 .iter()
-                .map(|e| format!("{} → {}", e.from, e.followup))
+                .map(|e| format!("{} → {}", e.from.words(), e.followup.words()))
                 .collect();
             format!("combo edits {}", list.join(", "))
         }
         Improvement::Energy { action } => format!("+1 max {}", action_name(*action)),
         Improvement::LearnSpecial { special } => format!("learns {special}"),
+    }
+}
+
+/// Energy regained, type by type ("2 Defend and 1 Attack"; "nothing").
+fn energy_words(p: crate::character::PerAction<u32>) -> String {
+    let parts: Vec<String> = Action::ALL
+        .iter()
+        .filter(|a| p.get(**a) > 0)
+        .map(|a| format!("{} {}", p.get(*a), action_name(*a)))
+        .collect();
+    match parts.as_slice() {
+        [] => "nothing".to_string(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 

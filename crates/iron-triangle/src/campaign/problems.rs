@@ -261,7 +261,7 @@ pub fn open(table: &Table, seat: Seat, description: &str) -> Result<Vec<Campaign
     if let Some(p) = &table.campaign.problem {
         return Err(RuleError::illegal(
             "IT-15",
-            format!("problem #{} is still open", p.number),
+            format!("the problem “{}” is still open", p.description),
         ));
     }
     if table.campaign.session_ending {
@@ -294,7 +294,7 @@ pub fn commit(table: &Table, seat: Seat, pick: Pick) -> Result<Vec<CampaignEvent
     if p.revealed {
         return Err(RuleError::illegal(
             "IT-2",
-            format!("the picks for problem #{} are already revealed", p.number),
+            format!("the picks for “{}” are already revealed", p.description),
         ));
     }
     let pc =

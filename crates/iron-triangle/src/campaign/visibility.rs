@@ -181,7 +181,7 @@ pub fn render(table: &Table, viewer: Viewer) -> String {
         }
     }
     if let Some(p) = &v.problem {
-        let _ = writeln!(out, "Problem #{}: {}", p.number, p.description);
+        let _ = writeln!(out, "Problem: {}", p.description);
         if p.like_closed {
             let _ = writeln!(
                 out,

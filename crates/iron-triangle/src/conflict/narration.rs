@@ -17,17 +17,20 @@ fn stance_words(s: Stance) -> String {
     }
 }
 
+/// A move played, named as the board names it: "Philly Shell (Defend Mid)".
 fn played_words(choice: MoveChoice, name: Option<&Name>) -> String {
     match (choice, name) {
         (MoveChoice::Surrender, _) => "Surrender".into(),
-        (m, Some(n)) if !n.is_empty() && *n != m.to_string() => format!("{n} ({m})"),
-        (m, _) => m.to_string(),
+        (MoveChoice::Play(m), Some(n)) if !n.is_empty() && *n != m.to_string() => {
+            format!("{n} ({})", m.words())
+        }
+        (MoveChoice::Play(m), _) => m.words(),
     }
 }
 
 fn moves_words(moves: &[Move]) -> String {
-    let codes: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    codes.join(", ")
+    let words: Vec<String> = moves.iter().map(|m| m.words()).collect();
+    words.join(", ")
 }
 
 fn amounts_words(p: PerAction<u32>) -> String {
@@ -234,7 +237,13 @@ pub fn narrate(table: &Table, e: &ConflictEvent) -> String {
                 let moves: Vec<String> = r
                     .moves
                     .iter()
-                    .map(|m| format!("{}{}", m.mv, if m.available { "" } else { " (face up)" }))
+                    .map(|m| {
+                        format!(
+                            "{}{}",
+                            m.mv.words(),
+                            if m.available { "" } else { " (face up)" }
+                        )
+                    })
                     .collect();
                 let specials: Vec<String> =
                     r.unspent_specials.iter().map(|s| s.to_string()).collect();
@@ -279,7 +288,7 @@ pub fn narrate(table: &Table, e: &ConflictEvent) -> String {
             character, choice, ..
         } => match choice {
             Some(MoveChoice::Surrender) => format!("{character} secretly decides to surrender."),
-            Some(m) => format!("{character} secretly commits to {m}."),
+            Some(MoveChoice::Play(m)) => format!("{character} secretly commits to {}.", m.words()),
             None => format!("{character} has chosen a move and is ready."),
         },
         E::MovesRevealed {
@@ -318,9 +327,16 @@ pub fn narrate(table: &Table, e: &ConflictEvent) -> String {
             to,
         } => match to {
             Some(to) => {
-                format!("Drunken Monkey: {character}'s {from} is swapped at random for {to}.")
+                format!(
+                    "Drunken Monkey: {character}'s {} is swapped at random for {}.",
+                    from.words(),
+                    to.words()
+                )
             }
-            None => format!("Drunken Monkey: {character} has no other move to swap {from} for."),
+            None => format!(
+                "Drunken Monkey: {character} has no other move to swap {} for.",
+                from.words()
+            ),
         },
         E::TurnResolved {
             outcome, breakdown, ..
@@ -439,7 +455,9 @@ fn resolved_words(outcome: &TurnOutcome, breakdown: &[LossBreakdown]) -> String 
                 .first()
                 .map_or(String::new(), |b| format!("; {}", breakdown_words(b)));
             format!(
-                "{winner}'s {winning_move} beats {loser}'s {losing_move} ({}){combo}{cost}.",
+                "{winner}'s {} beats {loser}'s {} ({}){combo}{cost}.",
+                winning_move.words(),
+                losing_move.words(),
                 super::losses::reason_words(*by)
             )
         }
@@ -447,8 +465,8 @@ fn resolved_words(outcome: &TurnOutcome, breakdown: &[LossBreakdown]) -> String 
             let each: Vec<String> = breakdown.iter().map(breakdown_words).collect();
             format!(
                 "{} against {} is a tie: {}.",
-                moves.0,
-                moves.1,
+                moves.0.words(),
+                moves.1.words(),
                 each.join("; ")
             )
         }

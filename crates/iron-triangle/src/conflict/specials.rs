@@ -150,7 +150,10 @@ pub fn check_play(
 ) -> Result<PlayedSpecial, RuleError> {
     let name = &c.f(id).name;
     let window = open_window(c, turn, id).ok_or_else(|| {
-        RuleError::illegal("IT-55", format!("no special window is open for {name} now"))
+        RuleError::illegal(
+            "IT-55",
+            format!("{name} cannot play a special at this moment of the turn"),
+        )
     })?;
     let ch = super::character(table, c, id);
     let known = ch

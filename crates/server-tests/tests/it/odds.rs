@@ -190,6 +190,15 @@ async fn odds_are_off_until_the_gm_switches_them_on_and_stay_on_after_a_restart(
         .map(|s| s["probability"]["decimal"].as_f64().unwrap())
         .sum();
     assert!((total - 1.0).abs() < 1e-9, "the mix adds up to {total}");
+    // IT-32: the turn is a duel Ada wins, loses or ties. The odds give the chances to win and to
+    // lose (not a score), and what the turn is worth is exactly the one less the other.
+    let chance = |k: &str| shown["odds"][k]["decimal"].as_f64().unwrap();
+    let (win, lose, value) = (chance("win"), chance("lose"), chance("value"));
+    assert!((0.0..=1.0).contains(&win) && (0.0..=1.0).contains(&lose) && win + lose <= 1.0 + 1e-9);
+    assert!(
+        (win - lose - value).abs() < 1e-9,
+        "win {win} lose {lose} value {value}"
+    );
     // Bo sits this turn out: nothing bears on his player's choice.
     assert_eq!(odds(&app, &t, &t.p2).await["odds"], Value::Null);
     drop(app);

@@ -88,7 +88,16 @@ fn tf_28_status_names_the_winner_once_over() {
     assert!(status.waiting_for.is_empty());
     assert_eq!(
         status.over.as_deref(),
-        Some("Red wins, as bottom player of enough stacks (TF-28)")
+        Some("Red wins, as bottom player of enough stacks"),
+        "the banner says how in words; the rule's number is for the log"
+    );
+    // The log line names the rule, which the page turns into a link.
+    let over = triforce::Event::GameOver {
+        outcome: *state.outcome().unwrap(),
+    };
+    assert_eq!(
+        triforce::view::narrate(&state, &over),
+        "Game over: Red wins, as bottom player of enough stacks (TF-28)."
     );
 }
 

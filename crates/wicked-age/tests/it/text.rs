@@ -38,7 +38,31 @@ fn check(place: &str, texts: &[String], failures: &mut Vec<String>) {
         if !raw.is_empty() {
             failures.push(format!("{place}: {raw:?} in {t:?}"));
         }
+        // WA-11: a roll's value reads as its total and tie-break, never as a pair "(18,1)".
+        if let Some(pair) = value_pair(t) {
+            failures.push(format!("{place}: the pair {pair:?} in {t:?}"));
+        }
     }
+}
+
+/// The first "(digits,digits)" in `t`.
+fn value_pair(t: &str) -> Option<&str> {
+    t.match_indices('(').find_map(|(i, _)| {
+        let rest = &t[i + 1..];
+        let close = rest.find(')')?;
+        let (a, b) = rest[..close].split_once(',')?;
+        let digits = |x: &str| !x.trim().is_empty() && x.trim().chars().all(|c| c.is_ascii_digit());
+        (digits(a) && digits(b)).then(|| &t[i..i + close + 2])
+    })
+}
+
+#[test]
+fn wa_11_a_value_pair_is_caught() {
+    assert_eq!(value_pair("Ysolde, Oren; (11,5) stands"), Some("(11,5)"));
+    assert_eq!(
+        value_pair("Conflict: Ysolde vs Oren (a duel, 2 rounds)"),
+        None
+    );
 }
 
 #[test]

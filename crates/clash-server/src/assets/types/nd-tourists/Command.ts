@@ -16,4 +16,4 @@ cite: Citation | null,
 /**
  * The table validated the narration (input).
  */
-accepted: boolean, } | { "type": "let_it_stand", party: string | null, } | { "type": "concede", party: string | null, character: string | null, } | { "type": "reframe", confirmed: boolean, } | { "type": "keep_loss_cards", party: string | null, cards: Array<Card>, } | { "type": "next_round", };
+accepted: boolean, } | { "type": "let_it_stand", party: string | null, } | { "type": "auto_pass", party: string | null, rejections: boolean, this_round: boolean, } | { "type": "concede", party: string | null, character: string | null, } | { "type": "reframe", confirmed: boolean, } | { "type": "keep_loss_cards", party: string | null, cards: Array<Card>, } | { "type": "next_round", };
