@@ -32,7 +32,7 @@ async function hasControl(page, suffix) {
 async function tapForms(page, group, n) {
   const tiles = `${group} button.wa-pick[data-form][aria-pressed="false"]:not([disabled])`;
   const ranked = await page.$$eval(tiles, (ts) => ts
-    .map((t) => ({ form: t.dataset.form, size: Math.max(0, ...((t.getAttribute('aria-label') || '').match(/\d+/g) || []).map(Number)) }))
+    .map((t) => ({ form: t.dataset.form, size: Math.max(0, ...((t.dataset.dice || '').match(/\d+/g) || []).map(Number)) }))
     .sort((a, b) => b.size - a.size)
     .map((t) => t.form));
   for (const form of ranked.slice(0, Math.max(0, n))) {

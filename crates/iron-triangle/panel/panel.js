@@ -261,7 +261,7 @@ function countdowns(v) {
     boxes.setAttribute('role', 'img');
     boxes.setAttribute('aria-label', c.marked + ' of ' + c.boxes + ' boxes marked');
     const card = h('section', 'it-bigcard it-countdown' + (c.marked >= c.boxes ? ' full' : ''), h('span', 'it-band', 'Countdown'),
-      h('h4', null, c.name), boxes, h('p', 'hint', c.marked + ' of ' + c.boxes + ' marked' + (c.consequences ? ' — ' + c.consequences : '')));
+      h('h3', null, c.name), boxes, h('p', 'hint', c.marked + ' of ' + c.boxes + ' marked' + (c.consequences ? ' — ' + c.consequences : '')));
     card.dataset.countdown = c.name;
     box.append(card);
   }
@@ -271,7 +271,7 @@ function countdowns(v) {
 function problem(v) {
   const p = v.campaign && v.campaign.problem;
   if (!p) return null;
-  const box = h('section', 'it-bigcard it-problem', h('span', 'it-band', 'Problem' + (p.revealed ? ' · picks revealed' : ' · secret picks')), h('h4', null, p.description));
+  const box = h('section', 'it-bigcard it-problem', h('span', 'it-band', 'Problem' + (p.revealed ? ' · picks revealed' : ' · secret picks')), h('h3', null, p.description));
   const ul = h('ul', 'it-list');
   for (const k of p.choosers) {
     let pick = 'ready';
@@ -383,7 +383,7 @@ function conflict(v) {
   const c = v.conflict;
   if (!c) return null;
   const t = c.turn;
-  const box = h('section', 'it-conflict', h('h4', null, 'Conflict' + (c.lethal ? ' · lethal' : '') + (c.minor ? ' · minor' : '')),
+  const box = h('section', 'it-conflict', h('h3', null, 'Conflict' + (c.lethal ? ' · lethal' : '') + (c.minor ? ' · minor' : '')),
     h('p', null, h('b', null, 'Stakes: '), c.stakes));
   const phase = typeof c.phase === 'string' ? c.phase : (c.phase && c.phase.phase) || '';
   const phaseWords = { forming: 'Forming: join or sit out', pick_active: 'Picking who acts next', turn: 'Fighting', mercy: 'Mercy: kill or spare', ended: 'Ended' };
@@ -533,7 +533,7 @@ function stanceGroup(v, character, items, send) {
   const tiles = h('div', 'it-hand');
   for (const a of acts) {
     const t = toggle(h('span', 'it-stance-pick', stanceCard({ action: a, amount: byAction[a] }, true), h('small', null, 'up to ' + byAction[a])), chosen === a, () => { memo.values[key + ':type'] = a; redraw(); }, 'it-pick');
-    t.setAttribute('aria-label', cap(a) + ' stance, up to ' + byAction[a]);
+
     t.dataset.stance = a;
     tiles.append(t);
   }
@@ -553,7 +553,7 @@ function stanceGroup(v, character, items, send) {
   if (o && o.fighter === character && o.stances) {
     const ul = h('ul', null);
     for (const x of o.stances) ul.append(h('li', null, (x.stance.amount ? cap(x.stance.action) + ' ' + x.stance.amount : 'No stance') + ': ', kit.percent(x.probability)));
-    g.g.append(h('div', 'kit-odds', h('h5', null, 'Equilibrium stance mix'), ul, winLose(o),
+    g.g.append(h('div', 'kit-odds', h('h4', null, 'Equilibrium stance mix'), ul, winLose(o),
       h('p', 'hint', 'If both sides play their best mix of stances and then of moves. A sheet you cannot see counts as knowing every move.')));
   }
   g.body.append(button(g, chosen ? 'Take the stance in secret' : 'Take no stance', send, () => {
@@ -594,7 +594,8 @@ function moveGroup(v, character, items, send) {
     const mv = parse(m.move);
     if (mv) kit.tip(t, m.name + ': ' + beatsText(mv));
     t.dataset.move = m.move;
-    t.setAttribute('aria-label', m.name + ', ' + (mv ? mv.action.word + ' ' + mv.element.word : m.move) + (badges.length ? ', ' + badges.join(', ') : ''));
+    // Named by the card itself (its name, action and element as drawn), so what a screen
+    // reader says is what the player sees.
     hand.append(t);
   }
   g.body.append(hand);
@@ -602,7 +603,7 @@ function moveGroup(v, character, items, send) {
   if (o && o.fighter === character && o.moves) {
     const ul = h('ul', null);
     for (const x of o.moves.filter((m) => m.probability.decimal > 0)) ul.append(h('li', null, (x.move === 'surrender' ? 'Surrender' : moveName(v, character, x.move)) + ': ', kit.percent(x.probability)));
-    g.g.append(h('div', 'kit-odds', h('h5', null, 'Equilibrium move mix'), ul, winLose(o),
+    g.g.append(h('div', 'kit-odds', h('h4', null, 'Equilibrium move mix'), ul, winLose(o),
       h('p', 'hint', 'If both sides play their best mix of moves.')));
   }
   if (picked) g.body.append(button(g, 'Play ' + picked.m.name + ' in secret', send, () => picked.it.command, true));
@@ -718,7 +719,7 @@ function renameGroup(v, update, send) {
   g.body.append(which, name, button(g, 'Rename', send, () => {
     const [character, move] = which.value.split('|');
     const text = name.value.trim();
-    if (!text) throw new Error('Write the new name first: a move cannot go without a name.');
+    if (!text) throw new Error('Write the new name first: a move cannot go without a name (IT-7).');
     memo.values[key + ':name'] = '';
     return command({ type: 'rename_move', character: character, move: move, name: text });
   }));
@@ -822,7 +823,7 @@ function controls(update, send) {
 function part(title, hint, ...children) {
   const kids = children.filter(Boolean);
   if (!kids.length) return null;
-  const p = h('section', 'it-part', h('h4', null, title), hint ? h('p', 'hint', hint) : null, ...kids);
+  const p = h('section', 'it-part', h('h3', null, title), hint ? h('p', 'hint', hint) : null, ...kids);
   p.dataset.part = title;
   return p;
 }
@@ -840,7 +841,7 @@ function countdownPart(v, byType, send) {
     if (narrate) {
       const text = input('cd:' + name + ':what', 'text', 'What comes to pass (never a PC’s death)', '', { maxlength: '2000' });
       g.body.append(text, button(g, 'Narrate', send, () => {
-        if (!text.value.trim()) throw new Error('Say what comes to pass.');
+        if (!text.value.trim()) throw new Error('Say what comes to pass (IT-14).');
         return command({ type: 'narrate_countdown', name: name, consequences: text.value.trim() });
       }, true));
     }

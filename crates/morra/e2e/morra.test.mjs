@@ -59,7 +59,7 @@ async function playRound(ada, round, fingers, call, shotName) {
   assert.match(await ada.textContent('#panel .mo-call'), /scores \d+(\.\d)?%, concedes \d+(\.\d)?%/);
   if (shotName) await shots(ada, shotName);
   await act(ada, send);
-  await ada.waitForFunction((r) => (document.querySelector('#panel .mo-last h4')?.textContent || '').startsWith('Round ' + r + ':'), round);
+  await ada.waitForFunction((r) => (document.querySelector('#panel .mo-last h3')?.textContent || '').startsWith('Round ' + r + ':'), round);
 }
 
 test('Ada plays Morra against a seated strong bot, at desktop and at phone size', async () => {

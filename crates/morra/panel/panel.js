@@ -65,7 +65,7 @@ function lastRound(v) {
   if (!v.last) return null;
   const r = v.last;
   const hands = r.hands.map((hand, i) => handPicture(hand, v.players[i].name + ': ' + WORD[hand.fingers] + ', calls ' + hand.call));
-  return h('section', 'mo-last', h('h4', null, 'Round ' + r.round + ': the total was ' + r.total),
+  return h('section', 'mo-last', h('h3', null, 'Round ' + r.round + ': the total was ' + r.total),
     h('div', 'mo-hands', ...hands), h('p', 'mo-result', r.text));
 }
 

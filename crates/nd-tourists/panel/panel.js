@@ -233,7 +233,7 @@ function controls(update, send) {
     if (o && o.party === p.name && o.beats && o.beats.length) {
       const ul = h('ul', null);
       for (const b of o.beats) ul.append(h('li', null, b.card + ' (' + b.party + '): ', kit.percent(b.chance)));
-      g.g.append(h('div', 'kit-odds', h('h5', null, 'Chance your next draw beats'), ul,
+      g.g.append(h('div', 'kit-odds', h('h4', null, 'Chance your next draw beats'), ul,
         h('p', 'hint', 'From the cards you have seen; the others’ Reserves count as unknown.')));
     }
     box.append(g.g);

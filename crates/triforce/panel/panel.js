@@ -165,12 +165,13 @@ function board(update, ctx) {
     if (p.home_of) g.append(svg('text', { x: x + 40, y: y - 28, 'text-anchor': 'end', class: 'tf-home', fill: colourOf(p.home_of)[0] }, '⌂'));
     drawStack(g, p, x, y);
     if (p.stack.length > 1) g.append(svg('text', { x: x + 42, y: y + 38, 'text-anchor': 'end', class: 'tf-count' }, p.stack.length));
-    const label = stackLabel(update, p, v) + (action ? '. ' + action.say : '');
+    // Named by its title (a stack's whole story), not aria-label: its visible text is only
+    // the stack's number and marks, which no spoken label could repeat.
+    const label = stackLabel(update, p, v) + (action ? '. ' + action.say : '. Tap to see every piece in it');
     g.append(svg('title', {}, label));
     // Every stack answers a tap: its action, else why not, else it opens to show each piece.
     g.setAttribute('tabindex', '0');
     g.setAttribute('role', 'button');
-    g.setAttribute('aria-label', action ? label : label + '. Tap to see every piece in it');
     const go = () => (action ? action.run() : ctx.otherTap(p.n));
     g.addEventListener('click', go);
     g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
@@ -233,8 +234,9 @@ function exchangeControls(update, send) {
     if (ex.levels.includes(level)) {
       const b = button(g, '', send, () => ({ type: sword ? 'take_sword' : 'take_shield', level: level }));
       b.className = 'kit-tile tf-give';
-      b.replaceChildren(pic, h('small', null, 'give up'));
-      b.setAttribute('aria-label', 'Give up ' + words + ' (' + ordinal(level) + ' from the bottom) for a ' + (sword ? 'sword' : 'shield') + ' of its size');
+      // The visible words start its name; the rest is read out, not shown.
+      pic.setAttribute('aria-hidden', 'true');
+      b.replaceChildren(pic, h('small', null, 'give up'), h('span', 'sr-only', ' ' + words + ' (' + ordinal(level) + ' from the bottom) for a ' + (sword ? 'sword' : 'shield') + ' of its size'));
       b.dataset.level = String(level);
       g.body.append(b);
     } else {
@@ -250,7 +252,7 @@ function exchangeControls(update, send) {
     const mine = (list) => (list || []).find((f) => f.seat === update.seat);
     const take = mine(o.swap.take), keep = mine(o.swap.decline);
     if (take && keep) {
-      g.g.append(h('div', 'kit-odds', h('h5', null, 'Odds'), h('p', null, 'With the ' + (sword ? 'sword' : 'shield') + ' you lose this fight ', percent(take.loses),
+      g.g.append(h('div', 'kit-odds', h('h4', null, 'Odds'), h('p', null, 'With the ' + (sword ? 'sword' : 'shield') + ' you lose this fight ', percent(take.loses),
         ' of the time; without it ', percent(keep.loses), '.' + (sword ? ' (If the bottom player then takes a shield, these change.)' : ''))));
     }
   }
@@ -292,7 +294,7 @@ function battleView(update, b, open) {
 function combatLog(update) {
   if (!memo.battles.length) return null;
   const recent = memo.battles.slice(-6).reverse();
-  const box = h('section', 'tf-log', h('h4', null, 'Fights'));
+  const box = h('section', 'tf-log', h('h3', null, 'Fights'));
   recent.forEach((b, i) => box.append(battleView(update, b, i === 0)));
   const older = memo.battles.length - recent.length;
   if (older > 0) box.append(h('p', 'hint', older === 1 ? 'One earlier fight is in the log.' : older + ' earlier fights are in the log.'));
@@ -430,7 +432,7 @@ function tapBar(update, send, ctx) {
     close.type = 'button';
     close.addEventListener('click', () => { memo.expanded = null; ctx.redraw(); });
     const mineHome = p.n === ctx.home && ctx.mine && !ctx.legal.placements.length;
-    bar.append(h('div', 'tf-stack-box', h('h4', null, 'Stack ' + p.n + ', from the bottom'), row,
+    bar.append(h('div', 'tf-stack-box', h('h3', null, 'Stack ' + p.n + ', from the bottom'), row,
       h('p', 'hint', (mineHome ? 'You cannot place here now: ' : 'Now ') + sizeRule(p) + '.'), close));
   }
   return bar;
@@ -465,7 +467,7 @@ function controls(update, send, ctx) {
         f.fighters.forEach((x, i) => li.append(i ? ', ' : '', seatName(update, x.seat) + (x.gear !== 'none' ? ' (' + x.gear + ')' : '') + ' loses ', percent(x.loses)));
         ul.append(li);
       }
-      g.g.append(h('div', 'kit-odds', h('h5', null, 'Odds of losing each fight as it stands'), ul));
+      g.g.append(h('div', 'kit-odds', h('h4', null, 'Odds of losing each fight as it stands'), ul));
     }
     box.append(g.g);
   }

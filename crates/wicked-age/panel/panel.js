@@ -160,7 +160,7 @@ function conflictView(v) {
     return box;
   }
   const stage = { initiative: 'rolling initiative', turns: 'challenges and answers', over: 'over: consequences to settle' }[c.stage] || c.stage;
-  box.append(h('h4', null, 'Conflict: ' + (c.action || '—')),
+  box.append(h('h3', null, 'Conflict: ' + (c.action || '—')),
     h('div', 'wa-pills', h('span', 'pill', 'Round ' + c.round + ' of 3'), h('span', 'pill', stage),
       h('span', 'pill wa-adv', 'Advantage die: ' + (c.advantage || 'nobody'))), steps(c));
   if (c.round >= 3 && c.stage !== 'over') box.append(h('p', 'hint', 'Round 3: no middle ground — every answer knocks someone out.'));
@@ -265,7 +265,9 @@ function formPicker(key, ch, send) {
       redraw();
     }, 'wa-pick');
     t.dataset.form = f;
-    t.setAttribute('aria-label', label + ' ' + (dice.map((d) => 'd' + d).join(' and ') || 'no die'));
+    // Named by what it shows (the form, then each die's own name), so the name a screen reader
+    // reads matches the text on the tile; the sizes are kept for scripts in data-dice.
+    t.dataset.dice = dice.join(' ');
     if (!dice.length) t.disabled = true;
     tiles.append(t);
   }
@@ -311,7 +313,7 @@ function answerOdds(update, ch, key) {
   const strength = memo.values[key + ':strength'] || null;
   const same = (x) => x.forms.slice().sort().join(',') === forms && (x.strength || null) === strength;
   const pick = o.options.find(same);
-  const box = h('div', 'kit-odds', h('h5', null, 'Odds of this answer'));
+  const box = h('div', 'kit-odds', h('h4', null, 'Odds of this answer'));
   if (!pick) {
     // Nothing chosen yet: the choice least likely to knock this character out.
     const safe = (x) => 1 - x.bands.filter((b) => b.outcome === 'answerer_knocked_out').reduce((a, b) => a + b.probability.decimal, 0);
