@@ -202,6 +202,27 @@ const round = (x) => Math.round(x * 100) / 100;
 const kindWords = (kind) => ({ your_move: 'your move', reveal: 'a reveal', ended: 'the end', mention: 'a mention',
   whisper: 'a whisper', reminder: 'a reminder', clock: 'the clock', npc_move: 'an NPC’s move' })[kind] || kind.replace(/_/g, ' ');
 
+/**
+ * "webhook (discord) 1a2b3c…" as "a Discord webhook": the kind and format, without the id.
+ * @param {string} target
+ */
+function targetWords(target) {
+  const m = target.match(/^(\w+)(?: \((\w+)\))?/);
+  if (!m) return '';
+  const format = m[2] && m[2] !== 'email' ? formats[m[2]] || m[2] : '';
+  if (m[1] === 'channel') return 'the group’s channel' + (format ? ' (' + format.replace(/ webhook$/, '') + ')' : '');
+  if (m[1] === 'email') return 'email';
+  return format || 'webhook';
+}
+
+/**
+ * The server's note on a delivery, in plain words ("after 1 attempt(s)" reads "after 1 attempt").
+ * @param {string} detail
+ */
+function detailWords(detail) {
+  return detail.replace(/\b(\d+) (\w+)\(s\)/g, (_, n, w) => n + ' ' + w + (n === '1' ? '' : 's'));
+}
+
 async function loadDeliveries() {
   const r = await request('/notify/log', 'GET');
   if (!r.ok) { refuse($('deliveries-load'), r.error, r.status); return; }
@@ -210,7 +231,7 @@ async function loadDeliveries() {
   const list = $('deliveries');
   list.replaceChildren(...log.deliveries.map((d) => el('li', { class: d.outcome === 'sent' ? 'sent' : 'failed' },
     el('b', null, d.outcome === 'sent' ? 'Sent' : 'Failed'), ' to ' + d.to + ', ' + ago(d.at) + ': ' + d.kinds.map(kindWords).join(', '),
-    el('span', { class: 'hint' }, ' · ' + d.target.replace(/\s+[0-9a-f]+…?$/i, '') + (d.detail ? ' · ' + d.detail : '')))));
+    el('span', { class: 'hint' }, ' · ' + targetWords(d.target) + (d.detail ? ' · ' + detailWords(d.detail) : '')))));
   if (!log.deliveries.length) list.append(el('li', { class: 'hint' }, 'Nothing sent yet.'));
   $('deliveries-load').textContent = 'Show them again';
 }
