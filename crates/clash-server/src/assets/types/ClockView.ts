@@ -2,4 +2,8 @@
 import type { ClockRule } from "./ClockRule";
 import type { SeatClock } from "./SeatClock";
 
-export type ClockView = { rule: ClockRule, seats: Array<SeatClock>, now: number, };
+export type ClockView = { rule: ClockRule, seats: Array<SeatClock>, 
+/**
+ * The server's time when this was answered.
+ */
+now: number, };

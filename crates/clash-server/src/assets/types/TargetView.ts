@@ -2,4 +2,27 @@
 import type { Format } from "./Format";
 import type { Kind } from "./Kind";
 
-export type TargetView = { id: string, kind: Kind, format: Format, address: string, secret?: string, failures: number, last_error?: string, last_error_at?: number, last_ok_at?: number, };
+/**
+ * One of the caller's own targets, with how delivering to it goes.
+ */
+export type TargetView = { id: string, kind: Kind, format: Format, 
+/**
+ * The webhook URL, the email address or the handle, as set (shown to its owner only).
+ */
+address: string, 
+/**
+ * A JSON webhook's signing key: check `X-Clash-Signature` with it (docs/server.md).
+ */
+secret?: string, 
+/**
+ * Failed attempts since the last delivery that went through.
+ */
+failures: number, 
+/**
+ * Why the last attempt failed, if one did.
+ */
+last_error?: string, 
+/**
+ * When (ms since the Unix epoch).
+ */
+last_error_at?: number, last_ok_at?: number, };
