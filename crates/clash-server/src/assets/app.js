@@ -13,6 +13,7 @@ import { renderLog, renderTalk } from './talk.js';
 import { renderGm, refreshSeats, startGm } from './gm.js';
 import { lock, relock } from './lock.js';
 import { ruleLinker } from './rule-links.js';
+import { renderTimes, startNotify } from './notify.js';
 
 /** @typedef {import('./kit.js').Update} Update */
 
@@ -200,6 +201,7 @@ function apply(update) {
   renderGm(update, closed);
   renderMove(update);
   refreshSeats(update);
+  renderTimes(update);
   // A table in session zero shows the players' sheets (session-zero.js); then the game's board.
   const staged = !!(update.view && update.view.session_zero);
   const panel = panelFor(staged ? SESSION_ZERO : update.ruleset);
@@ -286,5 +288,6 @@ if (window.matchMedia('(min-width: 801px)').matches) {
 }
 
 startGm(forget);
+startNotify();
 apply(boot.update);
 connect();

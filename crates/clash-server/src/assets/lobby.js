@@ -30,8 +30,28 @@ async function look(entry) {
   }
 }
 
+/** Whether the game waits on this link (for the GM: on a seat the GM plays). */
+function yours(now) {
+  return !!(now.turn && (now.turn.yours || (now.turn.npc || []).length));
+}
+
+// The tables whose game waits on this browser's link, in one question to the server.
+async function waitingOnMe(list) {
+  /** @type {import('./types/MovesBody').MovesBody} */
+  const body = { tables: list.slice(0, 50).map((t) => ({ id: t.table, key: t.key })) };
+  try {
+    const r = await fetch('/api/moves', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!r.ok) return new Set();
+    /** @type {import('./types/Moves').Moves} */
+    const answer = await r.json();
+    return new Set(answer.tables.filter((t) => t.yours).map((t) => t.id));
+  } catch (e) {
+    return new Set();
+  }
+}
+
 function row(entry, now) {
-  const li = el('li', { class: 'mine-row' + (now.turn && (now.turn.yours || (now.turn.npc || []).length) ? ' yours' : '') });
+  const li = el('li', { class: 'mine-row' + (yours(now) ? ' yours' : '') });
   const title = now.title || entry.title;
   li.append(now.gone ? el('span', { class: 'name' }, title) : el('a', { href: entry.path, class: 'name' }, title));
   // "you are the GM", "you are Ada", "you are a spectator": the name says the role.
@@ -45,10 +65,14 @@ function row(entry, now) {
 async function showMine() {
   const list = saved();
   $('mine').hidden = list.length === 0;
-  const looks = await Promise.all(list.map(look));
+  const [looks, waiting] = await Promise.all([Promise.all(list.map(look)), waitingOnMe(list)]);
   const open = [];
   const archived = [];
-  list.forEach((entry, i) => (looks[i].archived ? archived : open).push(row(entry, looks[i])));
+  // The tables where it is this visitor's move come first, in the order they were kept.
+  const order = list.map((_, i) => i);
+  const first = (/** @type {number} */ i) => (waiting.has(list[i].table) && yours(looks[i]) ? 0 : 1);
+  order.sort((a, b) => first(a) - first(b) || a - b);
+  for (const i of order) (looks[i].archived ? archived : open).push(row(list[i], looks[i]));
   $('mine-list').replaceChildren(...open);
   $('archived-list').replaceChildren(...archived);
   $('archived').hidden = archived.length === 0;

@@ -8,6 +8,7 @@ use crate::notify::target::{Format, Kind, Target};
 
 /// One of the caller's own targets, with how delivering to it goes.
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TargetView {
     pub id: String,
     pub kind: Kind,
@@ -16,16 +17,20 @@ pub struct TargetView {
     pub address: String,
     /// A JSON webhook's signing key: check `X-Clash-Signature` with it (docs/server.md).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub secret: Option<String>,
     /// Failed attempts since the last delivery that went through.
     pub failures: i64,
     /// Why the last attempt failed, if one did.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub last_error: Option<String>,
     /// When (ms since the Unix epoch).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub last_error_at: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub last_ok_at: Option<i64>,
 }
 
@@ -47,6 +52,7 @@ impl From<Target> for TargetView {
 
 /// What the caller's key hears of this table, and where.
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct NotifySettings {
     /// The caller's own webhooks and email addresses.
     pub targets: Vec<TargetView>,
@@ -54,6 +60,7 @@ pub struct NotifySettings {
     pub handle: Option<String>,
     /// The table channel (shown to the GM only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub channel: Option<TargetView>,
     /// The server can send email (its host set up an SMTP relay).
     pub email: bool,
@@ -64,6 +71,7 @@ pub struct NotifySettings {
 /// `POST …/notify/targets`: `{"kind": "webhook", "format": "discord", "address": "https://…"}`,
 /// `{"kind": "email", "address": "ada@example.org"}`, or (the GM) `{"kind": "channel", …}`.
 #[derive(Deserialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct NewTarget {
     /// `webhook`, `email` or `channel`.
@@ -76,6 +84,7 @@ pub struct NewTarget {
 
 /// `PUT …/notify/handle`: how the table channel mentions the caller (`null` removes it).
 #[derive(Deserialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct HandleBody {
     pub handle: Option<String>,
@@ -83,6 +92,7 @@ pub struct HandleBody {
 
 /// One delivery, for the GM.
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Delivery {
     /// When it ended (ms since the Unix epoch).
     pub at: i64,
@@ -98,6 +108,7 @@ pub struct Delivery {
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DeliveryLog {
     /// Newest first.
     pub deliveries: Vec<Delivery>,
@@ -105,26 +116,32 @@ pub struct DeliveryLog {
 
 /// One seat's clock, as everyone at the table may see it (times in ms since the Unix epoch).
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SeatClock {
     pub seat: String,
     pub name: String,
     /// The game waits on this seat now.
     pub waiting: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub waiting_since: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub remind_at: Option<i64>,
     /// When the seat's clock runs out, while it waits.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub runs_out_at: Option<i64>,
     /// Time spent waited on so far (counts against a budget clock).
     pub spent_ms: i64,
     /// What is left of a budget clock.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub budget_left_ms: Option<i64>,
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClockView {
     pub rule: ClockRule,
     pub seats: Vec<SeatClock>,
@@ -134,6 +151,7 @@ pub struct ClockView {
 
 /// One table a browser keeps a link to.
 #[derive(Deserialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct KeptLink {
     pub id: String,
@@ -142,6 +160,7 @@ pub struct KeptLink {
 
 /// `POST /api/moves`: the tables a lobby keeps links to.
 #[derive(Deserialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct MovesBody {
     /// At most 50.
@@ -150,21 +169,26 @@ pub struct MovesBody {
 
 /// Whether a kept table waits on its key.
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TableMove {
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub title: Option<String>,
     /// The game waits on this key's seat (or, for the GM, on a seat the GM plays).
     pub yours: bool,
     /// The key's turn line ("Your move", "Waiting for Ada").
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub text: Option<String>,
     /// Why this table could not be read with this key (`bad_key`, `unknown_table`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub error: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Moves {
     /// The tables waiting on their key first, in the order asked; then the others.
     pub tables: Vec<TableMove>,

@@ -26,6 +26,7 @@ static SHARED: &[(&str, &str, &str)] = &[
     ("talk.js", JS, include_str!("../assets/talk.js")),
     ("gm.js", JS, include_str!("../assets/gm.js")),
     ("lock.js", JS, include_str!("../assets/lock.js")),
+    ("notify.js", JS, include_str!("../assets/notify.js")),
     ("rule-links.js", JS, include_str!("../assets/rule-links.js")),
     ("verify.js", JS, include_str!("../assets/verify.js")),
     ("fair-check.js", JS, include_str!("../assets/fair-check.js")),

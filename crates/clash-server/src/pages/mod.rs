@@ -31,6 +31,7 @@ pub mod requests;
 mod table;
 #[cfg(feature = "ts")]
 pub mod types;
+mod week;
 
 use axum::response::{Html, IntoResponse, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};

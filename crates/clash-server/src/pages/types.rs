@@ -99,6 +99,21 @@ pub fn generate(dir: &Path, games: impl FnOnce(&Config)) {
     Boot::<(), ()>::export_all(&cfg).expect("Boot exports");
     games(&cfg);
     super::requests::export(&cfg);
+    notify(&cfg);
+}
+
+/// What the "Notify me" card, the GM's week card, the times and the lobby read and send.
+fn notify(cfg: &Config) {
+    use crate::http::notify_dto::{
+        ClockView, DeliveryLog, HandleBody, Moves, MovesBody, NewTarget, NotifySettings,
+    };
+    NotifySettings::export_all(cfg).expect("NotifySettings exports");
+    NewTarget::export_all(cfg).expect("NewTarget exports");
+    HandleBody::export_all(cfg).expect("HandleBody exports");
+    DeliveryLog::export_all(cfg).expect("DeliveryLog exports");
+    ClockView::export_all(cfg).expect("ClockView exports");
+    MovesBody::export_all(cfg).expect("MovesBody exports");
+    Moves::export_all(cfg).expect("Moves exports");
 }
 
 /// The files under `dir`, by their path inside it.

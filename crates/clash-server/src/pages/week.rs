@@ -1,0 +1,97 @@
+//! Playing across a week on the table page: a key's own "Notify me" card (its webhooks and
+//! email addresses, their delivery failures, its handle in the table channel), the GM's card
+//! (the table channel, reminders and the clock, the delivery log), and the line of times under
+//! the banner. `assets/notify.js` fills them in; their ids are what it and the tests find.
+
+use maud::{Markup, html};
+
+/// How long the game has waited on each seat and what is left of its clock, for everyone.
+pub fn times_line() -> Markup {
+    html! {
+        p #times .times hidden {}
+    }
+}
+
+/// The GM's or a seat's own targets. Email is offered when the server can send it (the page's
+/// script learns that from the settings route and shows the option).
+pub fn notify_card() -> Markup {
+    html! {
+        details .card .fold #notify-card {
+            summary { h2 { "Notify me" } }
+            p .hint { "Hear of this table where you already are: when it is your move, a reveal, the end, "
+                "a mention or a whisper to you. Only what this page may see is ever sent, and never its link." }
+            ul #notify-targets .notify-list {}
+            form #notify-add .notify-form autocomplete="off" {
+                label for="notify-kind" { "Send to" }
+                select #notify-kind {
+                    option value="discord" { "a Discord webhook" }
+                    option value="slack" { "a Slack webhook" }
+                    option value="json" { "a webhook (signed JSON)" }
+                    option value="email" hidden disabled { "an email address" }
+                }
+                label for="notify-address" .sr-only { "Webhook address or email address" }
+                input #notify-address maxlength="500" placeholder="https://discord.com/api/webhooks/…" spellcheck="false";
+                button type="submit" .small #notify-save { "Add" }
+            }
+            p .error #notify-error role="alert" {}
+            form #notify-handle .notify-form autocomplete="off" {
+                label for="notify-handle-text" { "Your name in the group's channel" }
+                input #notify-handle-text maxlength="64" placeholder="<@123456789>" spellcheck="false";
+                button type="submit" .small { "Save" }
+            }
+            p .hint { "When the GM sets a channel for the whole group, it mentions you by this handle (on Discord: "
+                "“Copy User ID” with developer mode on, written as <@your id>)." }
+        }
+    }
+}
+
+/// The GM's card: the table channel, reminders and the clock, and the delivery log.
+pub fn week_card() -> Markup {
+    html! {
+        details .card .fold #week-card {
+            summary { h2 { "Playing across a week" } }
+            h3 { "The group's channel" }
+            p .hint { "One webhook for the whole group (a Discord or Slack channel): it tells what a spectator sees "
+                "and mentions each player by the handle they give." }
+            p #channel-now .hint {}
+            form #channel-form .notify-form autocomplete="off" {
+                label for="channel-kind" .sr-only { "Kind of channel" }
+                select #channel-kind {
+                    option value="discord" { "Discord" }
+                    option value="slack" { "Slack" }
+                    option value="json" { "signed JSON" }
+                }
+                label for="channel-address" .sr-only { "Channel webhook address" }
+                input #channel-address maxlength="500" placeholder="https://discord.com/api/webhooks/…" spellcheck="false";
+                button type="submit" .small { "Set the channel" }
+                button type="button" .small #channel-remove hidden { "Remove" }
+            }
+            p .error #channel-error role="alert" {}
+            h3 { "Reminders and the clock" }
+            form #clock-form .clock-form {
+                label for="remind-hours" { "Remind a player after" }
+                span .with-unit { input #remind-hours type="number" min="0" max="672" step="any" placeholder="never"; " hours" }
+                label for="clock-mode" { "Clock" }
+                select #clock-mode {
+                    option value="" { "no clock" }
+                    option value="budget" { "a time budget for each player" }
+                    option value="deadline" { "a deadline for each move" }
+                }
+                label for="clock-hours" { "Hours on the clock" }
+                span .with-unit { input #clock-hours type="number" min="0" max="672" step="any" value="24"; " hours" }
+                label for="on-expiry" { "When time runs out" }
+                select #on-expiry {
+                    option value="remind" { "remind the player" }
+                    option value="bot" { "a bot makes a casual move for them" }
+                    option value="alert_gm" { "tell me" }
+                }
+                button type="submit" .small #clock-save { "Save" }
+            }
+            p .hint { "Everyone's log says when you change these." }
+            p .error #clock-error role="alert" {}
+            h3 { "Delivery log" }
+            p { button type="button" .small #deliveries-load { "Show the latest deliveries" } }
+            ul #deliveries .notify-list {}
+        }
+    }
+}
