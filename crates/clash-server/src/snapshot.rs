@@ -1,10 +1,7 @@
-//! A table as it stood after one change, readable without the table's lock.
-//!
-//! Every change (command, seat change, seed, end) takes a new [`Snapshot`] under the lock; every
-//! read (views, answers, live pushes, pages) takes the current one under the lock, checks the
-//! key's rights there, and then works from the snapshot alone. So nothing a viewer asks for is
-//! computed while the lock is held, and each viewer's picture at each revision is computed once,
-//! on the blocking thread pool, and shared by every stream and answer that needs it.
+//! A table as it stood after one change, readable without the table's lock. Every change takes
+//! a new [`Snapshot`] under the lock; every read takes the current one there, checks the key's
+//! rights, and works from the snapshot alone: nothing a viewer asks for is computed under the
+//! lock, and each viewer's picture at each revision is computed once and shared.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
@@ -475,7 +472,6 @@ pub fn patch_text(base: usize, revision: usize, patch: &str, events: &[SeenEntry
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn an_update_is_the_picture_with_the_lines_and_the_receipt() {

@@ -131,7 +131,7 @@ pub async fn table_page(
                 div ."col" ."col-side" {
                     (talk_card())
                     @if owner { (gm_cards()) (week_card()) }
-                    @if caller.rights.role != Role::Spectator { (notify_card()) }
+                    @else if caller.rights.role != Role::Spectator { (notify_card()) }
                     @if matches!(caller.rights.role, Role::Seat(_)) { (move_card()) }
                     (fair_card(&t.id, &key))
                 }

@@ -12,36 +12,53 @@ pub fn times_line() -> Markup {
     }
 }
 
-/// The GM's or a seat's own targets. Email is offered when the server can send it (the page's
+/// A seat's own targets. Email is offered when the server can send it (the page's
 /// script learns that from the settings route and shows the option).
 pub fn notify_card() -> Markup {
     html! {
         details .card .fold #notify-card {
             summary { h2 { "Notify me" } }
-            p .hint { "Hear of this table where you already are: when it is your move, a reveal, the end, "
-                "a mention or a whisper to you. Only what this page may see is ever sent, and never its link." }
-            ul #notify-targets .notify-list {}
-            form #notify-add .notify-form autocomplete="off" {
-                label for="notify-kind" { "Send to" }
-                select #notify-kind {
-                    option value="discord" { "a Discord webhook" }
-                    option value="slack" { "a Slack webhook" }
-                    option value="json" { "a webhook (signed JSON)" }
-                    option value="email" hidden disabled { "an email address" }
-                }
-                label for="notify-address" .sr-only { "Webhook address or email address" }
-                input #notify-address maxlength="500" placeholder="https://discord.com/api/webhooks/…" spellcheck="false";
-                button type="submit" .small #notify-save { "Add" }
-            }
-            p .error #notify-error role="alert" {}
-            form #notify-handle .notify-form autocomplete="off" {
-                label for="notify-handle-text" { "Your name in the group's channel" }
-                input #notify-handle-text maxlength="64" placeholder="<@123456789>" spellcheck="false";
-                button type="submit" .small { "Save" }
-            }
-            p .hint { "When the GM sets a channel for the whole group, it mentions you by this handle (on Discord: "
-                "“Copy User ID” with developer mode on, written as <@your id>)." }
+            (notify_body())
         }
+    }
+}
+
+/// The GM's own targets, folded inside the GM's card so the tools beside the board stay short.
+fn gm_notify() -> Markup {
+    html! {
+        details .fold #notify-card {
+            summary { h3 { "Notify me" } }
+            (notify_body())
+        }
+    }
+}
+
+/// What a key's "Notify me" holds: its targets, adding one, and its handle in the channel.
+fn notify_body() -> Markup {
+    html! {
+        p .hint { "Hear of this table where you already are: when it is your move, a reveal, the end, "
+            "a mention or a whisper to you. Only what this page may see is ever sent, and never its link." }
+        ul #notify-targets .notify-list {}
+        form #notify-add .notify-form autocomplete="off" {
+            label for="notify-kind" { "Send to" }
+            select #notify-kind {
+                option value="discord" { "a Discord webhook" }
+                option value="slack" { "a Slack webhook" }
+                option value="json" { "a webhook (signed JSON)" }
+                option value="email" hidden disabled { "an email address" }
+            }
+            label for="notify-address" .sr-only { "Webhook address or email address" }
+            input #notify-address maxlength="500" placeholder="https://discord.com/api/webhooks/…" spellcheck="false";
+            button type="submit" .small #notify-save { "Add" }
+        }
+        p .error #notify-error role="alert" {}
+        form #notify-handle .notify-form autocomplete="off" {
+            label for="notify-handle-text" { "Your name in the group's channel" }
+            input #notify-handle-text maxlength="64" placeholder="<@123456789>" spellcheck="false";
+            button type="submit" .small { "Save" }
+        }
+        p .hint { "When the GM sets a channel for the whole group, it mentions you by this handle (on Discord: "
+            "“Copy User ID” with developer mode on, written as <@your id>)." }
     }
 }
 
@@ -92,6 +109,7 @@ pub fn week_card() -> Markup {
             h3 { "Delivery log" }
             p { button type="button" .small #deliveries-load { "Show the latest deliveries" } }
             ul #deliveries .notify-list {}
+            (gm_notify())
         }
     }
 }
