@@ -109,6 +109,8 @@ test('a webhook hears of your move; clocks and times in words; the lobby puts yo
   await assertNoRawTokens(bo, 'the seat page with its notify card');
 
   // The GM sets a reminder after 12 hours and a 24-hour deadline for each move.
+  // The week's settings fold inside "This table".
+  await gm.click('#manage-card > summary');
   await gm.click('#week-card > summary');
   await gm.fill('#remind-hours', '12');
   await gm.selectOption('#clock-mode', 'deadline');

@@ -127,6 +127,7 @@ fn manage_card() -> Markup {
             }
             p .hint { "Archived tables take no moves or talk until you bring them back; they move to “Archived” in your lobby." }
             p .error #manage-error role="alert" {}
+            (super::week::week_card())
         }
     }
 }

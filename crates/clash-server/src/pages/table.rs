@@ -8,7 +8,7 @@ use maud::{Markup, html};
 use serde_json::{Value, json};
 
 use super::parts::{board_card, dialogs, fair_card, gm_cards, move_card, talk_card, turn_banner};
-use super::week::{notify_card, times_line, week_card};
+use super::week::{notify_card, times_line};
 use super::{assets::board_tags, data, error_page, page, script};
 use crate::error::TableError;
 use crate::extract::{Caller, Params, as_seat};
@@ -130,7 +130,7 @@ pub async fn table_page(
                 div ."col" ."col-play" { (board_card(owner)) }
                 div ."col" ."col-side" {
                     (talk_card())
-                    @if owner { (gm_cards()) (week_card()) }
+                    @if owner { (gm_cards()) }
                     @else if caller.rights.role != Role::Spectator { (notify_card()) }
                     @if matches!(caller.rights.role, Role::Seat(_)) { (move_card()) }
                     (fair_card(&t.id, &key))

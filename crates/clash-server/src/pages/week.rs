@@ -27,7 +27,7 @@ pub fn notify_card() -> Markup {
 fn gm_notify() -> Markup {
     html! {
         details .fold #notify-card {
-            summary { h3 { "Notify me" } }
+            summary { h4 { "Notify me" } }
             (notify_body())
         }
     }
@@ -62,12 +62,13 @@ fn notify_body() -> Markup {
     }
 }
 
-/// The GM's card: the table channel, reminders and the clock, and the delivery log.
+/// The GM's part of "This table": the table channel, reminders and the clock, the delivery log
+/// and the GM's own targets, folded so the tools beside the board stay short.
 pub fn week_card() -> Markup {
     html! {
-        details .card .fold #week-card {
-            summary { h2 { "Playing across a week" } }
-            h3 { "The group's channel" }
+        details .fold #week-card {
+            summary { h3 { "Playing across a week" } }
+            h4 { "The group's channel" }
             p .hint { "One webhook for the whole group (a Discord or Slack channel): it tells what a spectator sees "
                 "and mentions each player by the handle they give." }
             p #channel-now .hint {}
@@ -84,7 +85,7 @@ pub fn week_card() -> Markup {
                 button type="button" .small #channel-remove hidden { "Remove" }
             }
             p .error #channel-error role="alert" {}
-            h3 { "Reminders and the clock" }
+            h4 { "Reminders and the clock" }
             form #clock-form .clock-form {
                 label for="remind-hours" { "Remind a player after" }
                 span .with-unit { input #remind-hours type="number" min="0" max="672" step="any" placeholder="never"; " hours" }
@@ -106,7 +107,7 @@ pub fn week_card() -> Markup {
             }
             p .hint { "Everyone's log says when you change these." }
             p .error #clock-error role="alert" {}
-            h3 { "Delivery log" }
+            h4 { "Delivery log" }
             p { button type="button" .small #deliveries-load { "Show the latest deliveries" } }
             ul #deliveries .notify-list {}
             (gm_notify())
