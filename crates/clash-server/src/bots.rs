@@ -1,7 +1,7 @@
 //! Bots at the table: the GM seats a bot in an NPC seat or an empty player seat, and the bot
 //! plays that seat like a person would, until the GM takes the seat back.
 //!
-//! Where the game gives the GM a seat of its own for the NPCs (Iron Triangle's `gm` seat), a
+//! Where the game gives the GM a seat of its own for the NPCs (the `gm` seat), a
 //! bot can sit there too: it then plays the NPCs' part (stances, moves, windows), while the GM
 //! keeps what bots never do — starting and ending conflicts, narration, the campaign — and may
 //! still act for the seat themselves.

@@ -68,7 +68,9 @@ pub async fn create_table(
     JsonBody(body): JsonBody<CreateTable>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let ruleset = body.ruleset.ok_or_else(|| {
-        ApiError::malformed("name the ruleset: {\"ruleset\": \"triforce\", \"setup\": {…}}")
+        ApiError::malformed(
+            "name the ruleset: {\"ruleset\": \"<id from /api/rulesets>\", \"setup\": {…}}",
+        )
     })?;
     let setup = match (body.setup, tables.entry(&ruleset)) {
         (Some(s), _) => s,
