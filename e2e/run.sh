@@ -8,6 +8,7 @@
 #
 # The tests are e2e/tests/*.test.mjs and every game crate's own, crates/*/e2e/*.test.mjs (which
 # import ../../../e2e/lib.mjs); the server offers the example rulesets too (--examples).
+# `e2e/run.sh FILE…` runs only the named test files.
 set -euo pipefail
 cd "$(dirname "$0")"
 E2E="$(pwd)"
@@ -57,4 +58,11 @@ done
 
 echo "e2e: testing against $CLASH_URL"
 shopt -s nullglob
-node --test --test-concurrency=1 "$E2E"/tests/*.test.mjs "$ROOT"/crates/*/e2e/*.test.mjs
+if [ "$#" -gt 0 ]; then
+  # Only the test files named (paths relative to the repository or absolute), while working on one.
+  files=()
+  for f in "$@"; do case "$f" in /*) files+=("$f") ;; *) files+=("$ROOT/$f") ;; esac; done
+  node --test --test-concurrency=1 "${files[@]}"
+else
+  node --test --test-concurrency=1 "$E2E"/tests/*.test.mjs "$ROOT"/crates/*/e2e/*.test.mjs
+fi
