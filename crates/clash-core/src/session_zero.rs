@@ -163,6 +163,14 @@ pub trait SessionZero: Listed {
     /// A valid sheet for `maker`, its name numbered `n`, for bots, tests and the commands a
     /// seat is offered.
     fn example_sheet(maker: Maker, n: usize) -> Value;
+
+    /// The name a player seat goes by before its sheet is in, when the table's choices give
+    /// one (a party named on the table's form); `None` reads as its place ("the first
+    /// player").
+    fn chosen_name(choices: &TableChoices, seat: Seat) -> Option<String> {
+        let _ = (choices, seat);
+        None
+    }
 }
 
 /// The first problem of a list, as a refusal.
@@ -310,11 +318,15 @@ impl Gathering {
         }
     }
 
-    fn name_of(&self, seat: Seat) -> String {
+    /// A seat's name: its sheet's, else the one the table's choices give it (`chosen`), else
+    /// its place.
+    fn name_of(&self, seat: Seat, chosen: impl Fn(&TableChoices, Seat) -> Option<String>) -> String {
         match (seat, self.sheets.get(&seat)) {
             (Seat::Gm, _) => "the GM".into(),
             (_, Some(h)) => h.name.clone(),
-            (Seat::Player(n), None) => ordinal_player(n),
+            (Seat::Player(n), None) => {
+                chosen(&self.choices, seat).unwrap_or_else(|| ordinal_player(n))
+            }
         }
     }
 }
@@ -386,6 +398,11 @@ impl<R: SessionZero> Staged<R> {
         self.game.as_ref()
     }
 
+    /// What a seat is called at the stage.
+    fn name_of(&self, seat: Seat) -> String {
+        self.gathering.name_of(seat, R::chosen_name)
+    }
+
     fn player_seat(&self, seat: Seat) -> Result<(), GameError> {
         match seat {
             Seat::Player(_) if self.gathering.choices.seats().contains(&seat) => Ok(()),
@@ -402,7 +419,7 @@ impl<R: SessionZero> Staged<R> {
     pub fn starting_game(&self) -> Result<(Value, Game<R>), GameError> {
         let owed = self.gathering.owed();
         if !owed.is_empty() {
-            let names: Vec<String> = owed.iter().map(|s| self.gathering.name_of(*s)).collect();
+            let names: Vec<String> = owed.iter().map(|s| self.name_of(*s)).collect();
             return Err(stage_error(format!(
                 "play starts once every player's sheet is in: still waiting for {}",
                 crate::session_zero::list(&names)
@@ -586,7 +603,7 @@ impl<R: SessionZero> Staged<R> {
                     .filter(|_| gm || viewer.is(seat));
                 json!({
                     "seat": seat,
-                    "name": g.name_of(seat),
+                    "name": self.name_of(seat),
                     "place": place(seat),
                     "status": status,
                     "sheet": handed.map(|h| h.sheet.clone()),
@@ -725,7 +742,7 @@ impl<R: SessionZero> AnyGame for Staged<R> {
     fn seat_name(&self, seat: Seat) -> String {
         match &self.game {
             Some(g) => g.seat_name(seat),
-            None => self.gathering.name_of(seat),
+            None => self.name_of(seat),
         }
     }
 

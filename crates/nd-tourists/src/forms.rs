@@ -2,8 +2,9 @@
 //! GM's non-player parties, checked field by field for the page's forms and assembled into a
 //! Conflict's setup at the end of session zero (see [`clash_core::session_zero`]).
 //!
-//! * The table: how many players (one party each, ND-5) and whether the deck holds the blanks
-//!   (D-1).
+//! * The table: how many players (one party each, ND-5), each player's party by name (so the
+//!   table names the parties it waits on before their sheets are in, and each sheet starts
+//!   with its name), and whether the deck holds the blanks (D-1).
 //! * A party's sheet: its name and goal, and its characters, each with the Attribute chosen for
 //!   the Conflict, Aspects and Weaknesses (ND-6) and a Reserve size (S4: 3 unless the sheet
 //!   says otherwise). A player party's Reserve is drawn from the deck when the GM starts the
@@ -13,6 +14,8 @@
 //! * Seating (D-21): the players' parties in the order of their seats, then the GM's in the
 //!   order the GM readied them. Across sheets the start checks that party names differ and
 //!   that there are at least two parties (ND-5).
+
+use std::collections::BTreeMap;
 
 use clash_core::session_zero::{FieldError, Forms, Maker, SessionZero, TableChoices};
 use clash_core::{RuleError, Ruleset, Seat};
@@ -27,6 +30,32 @@ use crate::{NdTourists, limits};
 struct TableOptions {
     /// The 10 suit blanks are in the deck (D-1).
     blanks: bool,
+    /// The players' parties by seat, as the GM names them on the table's form (ND-5): the
+    /// table calls each seat so until its party is handed in, and the sheet starts with it.
+    names: BTreeMap<Seat, String>,
+}
+
+/// Every problem of the party names on the table's form: each a name within the table's
+/// limits, for a player seat of this table, and no two alike (ND-5).
+fn name_problems(choices: &TableChoices, opts: &TableOptions) -> Vec<FieldError> {
+    let seats = choices.seats();
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (seat, name) in &opts.names {
+        let field = format!("options.names.{seat}");
+        let name = name.trim();
+        if !seats.contains(seat) {
+            out.push(FieldError::malformed(field, format!("{seat} is not a player seat of this table")));
+        } else if let Err(e) = limits::TABLE.setup_name("a party name", name) {
+            out.push(FieldError::at(field, &e));
+        } else if seen.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+            let e = RuleError::setup("ND-5", format!("two parties are called {name}"));
+            out.push(FieldError::at(field, &e));
+        } else {
+            seen.push(name.to_string());
+        }
+    }
+    out
 }
 
 fn options(choices: &TableChoices) -> Result<TableOptions, FieldError> {
@@ -91,10 +120,17 @@ impl SessionZero for NdTourists {
                 ),
             ));
         }
-        if let Err(e) = options(choices) {
-            out.push(e);
+        match options(choices) {
+            Ok(opts) => out.extend(name_problems(choices, &opts)),
+            Err(e) => out.push(e),
         }
         out
+    }
+
+    fn chosen_name(choices: &TableChoices, seat: Seat) -> Option<String> {
+        let opts = options(choices).ok()?;
+        let name = opts.names.get(&seat)?.trim();
+        (!name.is_empty()).then(|| name.to_string())
     }
 
     fn check_sheet(sheet: &Value, maker: Maker) -> Vec<FieldError> {
@@ -175,6 +211,26 @@ mod tests {
             .iter()
             .map(|p| (p.field.as_str(), p.rule))
             .collect()
+    }
+
+    #[test]
+    fn nd_5_the_table_form_names_the_players_parties() {
+        let choices = |names: Value| TableChoices {
+            players: 3,
+            options: json!({"blanks": false, "names": names}),
+        };
+        let named = choices(json!({"p1": "TMDF", "p3": " US "}));
+        assert_eq!(NdTourists::check_table(&named), vec![]);
+        let name = |seat| NdTourists::chosen_name(&named, seat);
+        assert_eq!(name(Seat::Player(1)).as_deref(), Some("TMDF"));
+        assert_eq!(name(Seat::Player(2)), None);
+        assert_eq!(name(Seat::Player(3)).as_deref(), Some("US"));
+        // ND-5: two parties never share a name; a seat the table does not have is refused.
+        let twice = choices(json!({"p1": "TMDF", "p2": "tmdf", "p4": "ANN"}));
+        assert_eq!(
+            at(&NdTourists::check_table(&twice)),
+            [("options.names.p2", Some("ND-5")), ("options.names.p4", None)]
+        );
     }
 
     #[test]

@@ -37,6 +37,8 @@ function buildPlayer(update, spec, send) {
   const draftKey = 'clash.draft.' + update.table + '.' + update.seat;
   let start = me.sheet;
   if (!start) { try { start = JSON.parse(localStorage.getItem(draftKey) || 'null'); } catch (e) { start = null; } }
+  // A name the GM gave this seat on the table's form (a party's name) starts the sheet.
+  if (!start && me.name && me.name !== me.place && spec.blank) start = Object.assign(spec.blank('player'), { name: me.name });
   const status = h('div', 's0-status');
   status.setAttribute('role', 'status');
   const err = h('p', 'error');
