@@ -823,6 +823,8 @@ impl<R: SessionZero> AnyGame for Staged<R> {
                     text: Self::narrate(&seen),
                     event: to_json(&Wrapped { session_zero: seen }),
                     reveals: false,
+                    // A sheet handed in is news for the GM, one sent back for its player.
+                    news: !matches!(e, StageEvent::NpcReadied { .. } | StageEvent::NpcDropped { .. }),
                 }
             })
             .collect();
@@ -904,6 +906,24 @@ impl<R: SessionZero> AnyGame for Staged<R> {
         match &self.game {
             Some(g) => g.reveals(event),
             None => true,
+        }
+    }
+
+    fn asked(&self, seat: Seat) -> Option<String> {
+        if let Some(g) = &self.game {
+            return g.asked(seat);
+        }
+        let owed = self.gathering.owed();
+        match seat {
+            Seat::Gm if owed.is_empty() => Some("read the sheets and start play".into()),
+            Seat::Player(_) if owed.contains(&seat) => Some(
+                match self.gathering.sheets.get(&seat) {
+                    Some(_) => "look at the GM's comment and hand your sheet in again",
+                    None => "make your sheet and hand it in",
+                }
+                .into(),
+            ),
+            _ => None,
         }
     }
 

@@ -30,6 +30,26 @@ pub fn reveals(event: &Event) -> bool {
     }
 }
 
+/// Who won a conflict, who surrendered, was killed or spared, how the end and a problem are
+/// narrated, and a veto: what someone away from the table wants to hear at once.
+pub fn news(event: &Event) -> bool {
+    match event {
+        Event::Conflict(e) => matches!(
+            e,
+            ConflictEvent::ConflictEnded { .. }
+                | ConflictEvent::ConflictSettled { .. }
+                | ConflictEvent::Surrendered { .. }
+                | ConflictEvent::KilledOnTheSpot { .. }
+                | ConflictEvent::Spared { .. }
+                | ConflictEvent::ConflictNarrated { .. }
+        ),
+        Event::Campaign(e) => matches!(
+            e,
+            CampaignEvent::OutcomeNarrated { .. } | CampaignEvent::VetoDeclared { .. }
+        ),
+    }
+}
+
 /// Surrendering, killing a surrendered foe, marking a goal and ending the session cannot be
 /// taken back once the table has seen them.
 pub fn confirm(_table: &Table, _seat: Seat, command: &Command) -> Option<String> {

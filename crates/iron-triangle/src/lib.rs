@@ -390,6 +390,14 @@ impl Ruleset for IronTriangle {
         guard::reveals(event)
     }
 
+    fn news(event: &Event) -> bool {
+        guard::news(event)
+    }
+
+    fn asked(state: &Self::State, seat: Seat) -> Option<String> {
+        status::asked(state, seat)
+    }
+
     fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
         guard::confirm(state, seat, command)
     }

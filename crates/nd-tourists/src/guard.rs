@@ -18,6 +18,19 @@ pub fn reveals(event: &Event) -> bool {
     )
 }
 
+/// What someone away from the table wants to hear at once: a round's result, a party Wiped
+/// Out, conceding or Reframing, and the end of the Conflict (ND-16, ND-22 to ND-25).
+pub fn news(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::RoundResolved { .. }
+            | Event::WipedOut { .. }
+            | Event::Conceded { .. }
+            | Event::Reframed { .. }
+            | Event::ConflictEnded { .. }
+    )
+}
+
 /// Conceding takes a party or a character out of the Conflict for good (ND-24, ND-31).
 pub fn confirm(state: &State, seat: Seat, command: &Command) -> Option<String> {
     let Command::Concede { party, character } = command else {

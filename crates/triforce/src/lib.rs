@@ -134,6 +134,10 @@ impl Ruleset for Triforce {
         guard::reveals(event)
     }
 
+    fn asked(state: &State, seat: Seat) -> Option<String> {
+        guard::asked(state, seat)
+    }
+
     type Setup = Setup;
     type State = State;
     type Command = Command;

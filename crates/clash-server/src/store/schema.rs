@@ -30,13 +30,16 @@ pub(crate) enum Data {
     /// Append `odds_switched {enabled: true}` to the log of every table whose `odds` column is
     /// on, chained after its last entry, then drop the column.
     OddsToLog,
+    /// Add `notify_waits.warn_at` unless the table has it already (a file whose recorded
+    /// version was set back): SQLite has no `ADD COLUMN IF NOT EXISTS`.
+    WarnAt,
 }
 
 /// The number of schema versions; both backends have the same numbered steps.
 pub const SCHEMA_VERSIONS: usize = STEPS.len();
 
 /// Every schema version, oldest first.
-pub(crate) const STEPS: [Step; 5] = [
+pub(crate) const STEPS: [Step; 6] = [
     // 1: tables, links, commands and the old event rows. On SQLite, `IF NOT EXISTS` lets a
     // database made before migrations were versioned (user_version 0, tables present) pass
     // through unchanged. PostgreSQL numbers links in the order they were made (`made`), as
@@ -91,6 +94,13 @@ pub(crate) const STEPS: [Step; 5] = [
         sqlite: include_str!("sql/sqlite_5.sql"),
         postgres: include_str!("sql/postgres_5.sql"),
         data: None,
+    },
+    // 6: when each seat is warned that its clock is running out (`notify_waits.warn_at`, ms
+    // since the Unix epoch), claimed once like the other timers.
+    Step {
+        sqlite: "",
+        postgres: "ALTER TABLE notify_waits ADD COLUMN IF NOT EXISTS warn_at BIGINT;",
+        data: Some(Data::WarnAt),
     },
 ];
 
@@ -158,11 +168,11 @@ mod tests {
     #[test]
     fn each_later_step_is_applied_once_in_order() {
         let (done, applied) = run(0);
-        assert_eq!((done.unwrap(), applied), (5, vec![1, 2, 3, 4, 5]));
+        assert_eq!((done.unwrap(), applied), (6, vec![1, 2, 3, 4, 5, 6]));
         let (done, applied) = run(2);
-        assert_eq!((done.unwrap(), applied), (5, vec![3, 4, 5]));
+        assert_eq!((done.unwrap(), applied), (6, vec![3, 4, 5, 6]));
         let (done, applied) = run(SCHEMA_VERSIONS);
-        assert_eq!((done.unwrap(), applied), (5, vec![]));
+        assert_eq!((done.unwrap(), applied), (6, vec![]));
     }
 
     #[test]
