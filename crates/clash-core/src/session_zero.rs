@@ -320,7 +320,11 @@ impl Gathering {
 
     /// A seat's name: its sheet's, else the one the table's choices give it (`chosen`), else
     /// its place.
-    fn name_of(&self, seat: Seat, chosen: impl Fn(&TableChoices, Seat) -> Option<String>) -> String {
+    fn name_of(
+        &self,
+        seat: Seat,
+        chosen: impl Fn(&TableChoices, Seat) -> Option<String>,
+    ) -> String {
         match (seat, self.sheets.get(&seat)) {
             (Seat::Gm, _) => "the GM".into(),
             (_, Some(h)) => h.name.clone(),
@@ -824,7 +828,10 @@ impl<R: SessionZero> AnyGame for Staged<R> {
                     event: to_json(&Wrapped { session_zero: seen }),
                     reveals: false,
                     // A sheet handed in is news for the GM, one sent back for its player.
-                    news: !matches!(e, StageEvent::NpcReadied { .. } | StageEvent::NpcDropped { .. }),
+                    news: !matches!(
+                        e,
+                        StageEvent::NpcReadied { .. } | StageEvent::NpcDropped { .. }
+                    ),
                 }
             })
             .collect();

@@ -214,7 +214,10 @@ pub async fn run(
 ) {
     // Without a public address, messages link to the one `serve_with` prints.
     if let Ok(local) = listener.local_addr() {
-        tables.notifier().outbox().printed(format!("http://{local}"));
+        tables
+            .notifier()
+            .outbox()
+            .printed(format!("http://{local}"));
     }
     let sweeper = tokio::spawn(sweep(tables.clone()));
     // Reminders and clocks that fell due while the server was down fire now.

@@ -172,10 +172,12 @@ fn conflict_asked(c: &Conflict, seat: Seat) -> &'static str {
             Some(Step::Stances) => "choose your stance",
             Some(Step::Moves) => "choose your move",
             Some(Step::AfterReveal | Step::BeforeResolution) => "play a special or pass",
-            Some(Step::Settling) => match c.turn.as_ref().is_some_and(|t| t.pending_losses.is_empty()) {
-                true => "place the energy gained",
-                false => "split the energy lost",
-            },
+            Some(Step::Settling) => {
+                match c.turn.as_ref().is_some_and(|t| t.pending_losses.is_empty()) {
+                    true => "place the energy gained",
+                    false => "split the energy lost",
+                }
+            }
             None => "move the story on",
         },
     }
@@ -191,10 +193,11 @@ fn campaign_asked(table: &Table, seat: Seat) -> &'static str {
             Stage::Narrated { .. } => "close the problem",
         };
     }
-    let replacing = campaign
-        .replacements
-        .iter()
-        .any(|r| table.character(&r.character).is_some_and(|c| c.controller == seat));
+    let replacing = campaign.replacements.iter().any(|r| {
+        table
+            .character(&r.character)
+            .is_some_and(|c| c.controller == seat)
+    });
     match () {
         _ if replacing => "level up your replacement character",
         _ if seat != Seat::Gm => "level up your character before the next session",

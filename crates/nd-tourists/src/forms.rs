@@ -45,7 +45,10 @@ fn name_problems(choices: &TableChoices, opts: &TableOptions) -> Vec<FieldError>
         let field = format!("options.names.{seat}");
         let name = name.trim();
         if !seats.contains(seat) {
-            out.push(FieldError::malformed(field, format!("{seat} is not a player seat of this table")));
+            out.push(FieldError::malformed(
+                field,
+                format!("{seat} is not a player seat of this table"),
+            ));
         } else if let Err(e) = limits::TABLE.setup_name("a party name", name) {
             out.push(FieldError::at(field, &e));
         } else if seen.iter().any(|n| n.eq_ignore_ascii_case(name)) {
@@ -229,7 +232,10 @@ mod tests {
         let twice = choices(json!({"p1": "TMDF", "p2": "tmdf", "p4": "ANN"}));
         assert_eq!(
             at(&NdTourists::check_table(&twice)),
-            [("options.names.p2", Some("ND-5")), ("options.names.p4", None)]
+            [
+                ("options.names.p2", Some("ND-5")),
+                ("options.names.p4", None)
+            ]
         );
     }
 

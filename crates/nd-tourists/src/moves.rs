@@ -50,7 +50,8 @@ pub fn asked(st: &State, seat: Seat) -> Option<String> {
             ),
             (_, Some(drawer), Some(now)) => {
                 let card = st.party(drawer)?.bid_line.last()?.card;
-                let whose = crate::view::whose(st, now.party, drawer).replace("its own", "your own");
+                let whose =
+                    crate::view::whose(st, now.party, drawer).replace("its own", "your own");
                 format!("{} {whose} {card} or let it stand", now.step.verb())
             }
             _ if r.kind == RoundKind::BalanceBreaker => "draw your card".to_string(),

@@ -150,7 +150,7 @@ pub fn asked(st: &State, seat: Seat) -> Option<String> {
             .filter(|k| mine(consequence_actor(k)))
             .map(|k| match k.alternative() {
                 Some(_) => format!("accept or refuse {}'s offer to {}", k.winner, k.loser),
-                None => format!("choose {}'s consequence for {}", k.winner, k.loser),
+                None => format!("choose the consequence {} leaves {}", k.winner, k.loser),
             })
             .collect()
     } else {

@@ -224,9 +224,18 @@ impl Timer {
     /// Its name in `notify_fired`, and the statement that clears it once claimed.
     fn claim(self) -> (&'static str, &'static str) {
         match self {
-            Timer::Remind => ("remind", "UPDATE notify_waits SET remind_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3"),
-            Timer::Warn => ("warn", "UPDATE notify_waits SET warn_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3"),
-            Timer::Expire => ("expire", "UPDATE notify_waits SET expire_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3"),
+            Timer::Remind => (
+                "remind",
+                "UPDATE notify_waits SET remind_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3",
+            ),
+            Timer::Warn => (
+                "warn",
+                "UPDATE notify_waits SET warn_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3",
+            ),
+            Timer::Expire => (
+                "expire",
+                "UPDATE notify_waits SET expire_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3",
+            ),
         }
     }
 }
@@ -319,7 +328,10 @@ async fn fire(
     let (kind, text) = match (timer, rule.on_expiry) {
         (Timer::Remind, _) => (
             What::Reminder,
-            format!("A reminder: the game has waited on {name} for {}.", waiting_for(&rule)),
+            format!(
+                "A reminder: the game has waited on {name} for {}.",
+                waiting_for(&rule)
+            ),
         ),
         (Timer::Warn, _) => {
             let left = expire_at.map_or(0, |at| at - super::now_ms());
@@ -332,9 +344,7 @@ async fn fire(
             What::ClockOut,
             format!("{name}'s clock has run out: a bot made a casual move for {name}."),
         ),
-        (Timer::Expire, Expiry::Remind) => {
-            (What::ClockOut, format!("{name}'s clock has run out."))
-        }
+        (Timer::Expire, Expiry::Remind) => (What::ClockOut, format!("{name}'s clock has run out.")),
         (Timer::Expire, _) => {
             let text = format!("{name}'s clock has run out: the GM decides what happens.");
             alert_gm(tables, table_id, &snapshot, &keys, text.clone()).await;

@@ -140,10 +140,16 @@ pub fn personal(before: &Snapshot, after: &Snapshot, access: &Access) -> Told {
         view(after, &presence, access),
     );
     let mut items = Vec::new();
-    if mine(&now.turn) && !mine(&was.turn) {
+    if mine(&now.turn) {
         let seat = moving_seat(access, &now.turn);
-        let text = asked_line(&now.turn.text, after.game().asked(seat));
-        items.push(while_waiting(What::YourMove, &text, seat));
+        let asked = after.game().asked(seat);
+        // A new wait, or the same wait with a new question (a conflict won while the game
+        // waited on a challenge: now a consequence to choose).
+        let again = mine(&was.turn) && asked.is_some() && before.game().asked(seat) != asked;
+        if !mine(&was.turn) || again {
+            let text = asked_line(&now.turn.text, asked);
+            items.push(while_waiting(What::YourMove, &text, seat));
+        }
     }
     let own = crate::room::reader(access);
     for line in after.seen(access, before.revision()) {

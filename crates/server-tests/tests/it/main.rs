@@ -22,6 +22,7 @@ mod clock;
 mod cross_site;
 mod http;
 mod notify;
+mod notify_content;
 mod notify_secrecy;
 mod notify_storage;
 mod odds;
