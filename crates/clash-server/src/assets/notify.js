@@ -133,7 +133,7 @@ function targetRow(t) {
  */
 function showTargets(list, targets) {
   const rows = /** @type {HTMLElement[]} */ ([...list.querySelectorAll('li[data-target]')]);
-  const same = rows.length === targets.length && rows.every((r, i) => r.dataset.target === targets[i].id);
+  const same = targets.length > 0 && rows.length === targets.length && rows.every((r, i) => r.dataset.target === targets[i].id);
   if (!same) {
     list.replaceChildren(...targets.map(targetRow));
     if (!targets.length) list.append(el('li', { class: 'hint' }, 'Nowhere yet.'));
