@@ -4,7 +4,9 @@
 //!
 //! * The table: how many players (one party each, ND-5), each player's party by name (so the
 //!   table names the parties it waits on before their sheets are in, and each sheet starts
-//!   with its name), and whether the deck holds the blanks (D-1).
+//!   with its name), whether the deck holds the blanks (D-1), and whether each party is asked
+//!   at every chance to react or (by default) only to save its own cards (D-4, see
+//!   [`crate::reactions`]).
 //! * A party's sheet: its name and goal, and its characters, each with the Attribute chosen for
 //!   the Conflict, Aspects and Weaknesses (ND-6) and a Reserve size (S4: 3 unless the sheet
 //!   says otherwise). A player party's Reserve is drawn from the deck when the GM starts the
@@ -33,6 +35,9 @@ struct TableOptions {
     /// The players' parties by seat, as the GM names them on the table's form (ND-5): the
     /// table calls each seat so until its party is handed in, and the sheet starts with it.
     names: BTreeMap<Seat, String>,
+    /// Which chances to react each party is asked about to begin with (D-4, see
+    /// [`crate::reactions`]); only to save its own cards unless the GM chooses every chance.
+    reactions: Option<crate::state::Asking>,
 }
 
 /// Every problem of the party names on the table's form: each a name within the table's
@@ -176,6 +181,7 @@ impl SessionZero for NdTourists {
             parties,
             blanks: opts.blanks,
             position: None,
+            reactions: Some(opts.reactions.unwrap_or(crate::state::Asking::OwnCards)),
         };
         NdTourists::setup(&setup)?;
         Ok(setup)
