@@ -106,13 +106,16 @@ function tableForm(box, ctx) {
     h('div', 'fk-field', h('span', 'nd-form-seat', 'The ' + ORDINALS[i] + ' player’s party'), t)));
   draw();
   const blanks = K.checkbox('Put the 10 suit blanks in the deck', false);
+  const every = K.checkbox('Ask every party at every chance to react (reject, turn or cover any card)', false);
   box.append(
     K.fieldset('options.names', 'The players’ parties', 'Each player makes their party from their invite link, starting from the name you give here; you make the non-player parties. Players’ parties sit in seat order, then yours.', rows),
-    K.fieldset('options', 'The deck', null, K.field('options.blanks', null, blanks)));
+    K.fieldset('options', 'The deck', null, K.field('options.blanks', null, blanks)),
+    K.fieldset('options.reactions', 'Reactions', 'Unticked, each party is asked to react only when it could save a reversed card of its own; any party can change this for itself during play.', every));
   return {
     players(n) { players = n; draw(); },
     get() {
       const out = { blanks: blanks.box.checked };
+      if (every.box.checked) out.reactions = 'every';
       const given = {};
       names.slice(0, players).forEach((t, i) => { if (t.value.trim()) given['p' + (i + 1)] = t.value.trim(); });
       if (Object.keys(given).length) out.names = given;
@@ -126,6 +129,7 @@ function summary(options) {
   const dl = h('dl', null, h('dt', null, 'Deck'), h('dd', null, o.blanks ? 'with the blanks' : 'without the blanks'));
   const named = Object.entries(o.names || {});
   if (named.length) dl.append(h('dt', null, 'Parties'), h('dd', null, named.map(([, n]) => n).join(', ')));
+  dl.append(h('dt', null, 'Reactions'), h('dd', null, o.reactions === 'every' ? 'every party asked at every chance' : 'asked only to save one’s own cards'));
   return h('div', 's0-card', dl);
 }
 

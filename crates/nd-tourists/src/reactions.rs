@@ -229,8 +229,7 @@ fn reach(st: &State, w: &Window, seat: Seat, slot: Reacting) -> Result<(), RuleE
         crate::view::whose(st, slot.party, w.drawer),
         w.card.card
     );
-    if eligible(st, w.drawer, &w.card, slot.step, slot.party)
-        && !asked(st, w.drawer, &w.card, slot)
+    if eligible(st, w.drawer, &w.card, slot.step, slot.party) && !asked(st, w.drawer, &w.card, slot)
     {
         return Err(RuleError::illegal(
             "D-4",
@@ -346,7 +345,10 @@ fn stand(
     // Asked only about its own cards, a party answers once per card; asked at every chance it
     // answers each chance, as D-4 lists them (and tables made before replay as played).
     let once = |by: &[PartyId], p: PartyId| {
-        by.contains(&p) && st.party(p).is_some_and(|x| x.auto_pass.asking == Asking::OwnCards)
+        by.contains(&p)
+            && st
+                .party(p)
+                .is_some_and(|x| x.auto_pass.asking == Asking::OwnCards)
     };
     while let Some(slot) = next.filter(|s| passes_by_itself(st, w, *s) || once(&by, s.party)) {
         if !by.contains(&slot.party) {
@@ -854,10 +856,9 @@ mod tests {
         // Nobody is asked, so no window opens (issue 38: a card nobody is asked about adds no
         // "nobody reacts" line to the log): the placement is final and the turn moves on.
         assert!(
-            !events.iter().any(|e| matches!(
-                e,
-                Event::LeftStanding { .. } | Event::WindowClosed { .. }
-            )),
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::LeftStanding { .. } | Event::WindowClosed { .. })),
             "{events:?}"
         );
         assert!(matches!(

@@ -10,8 +10,7 @@ use crate::cards::Card;
 use crate::events::{Citation, Event, LossKind, Outcome, ReserveReason};
 use crate::state::{
     Asking, AutoPass, BidCard, CharId, EndReason, LastingLoss, PartyId, Phase, ReactionStep,
-    ReserveCard,
-    Round, RoundKind, State, Status, TemporaryLoss,
+    ReserveCard, Round, RoundKind, State, Status, TemporaryLoss,
 };
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]

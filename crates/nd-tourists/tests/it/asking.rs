@@ -110,7 +110,10 @@ fn d4_a_form_made_table_asks_each_party_fewer_times_than_it_bids() {
         let asked: u32 = counts.iter().map(|c| c.taps).sum();
         assert!(asked > 0, "seed {seed}: nobody was ever asked: {counts:?}");
         for (party, c) in counts.iter().enumerate() {
-            assert!(c.bids > 0, "seed {seed}: party {party} never bid: {counts:?}");
+            assert!(
+                c.bids > 0,
+                "seed {seed}: party {party} never bid: {counts:?}"
+            );
             assert!(
                 c.taps < c.bids,
                 "seed {seed}: party {party} tapped {} times for {} bids: {counts:?}",
