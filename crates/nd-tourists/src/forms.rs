@@ -19,7 +19,7 @@
 
 use std::collections::BTreeMap;
 
-use clash_core::session_zero::{FieldError, Forms, Maker, SessionZero, TableChoices};
+use clash_core::session_zero::{FieldError, Forms, Maker, ReadyMade, SessionZero, TableChoices};
 use clash_core::{RuleError, Ruleset, Seat};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -38,6 +38,10 @@ struct TableOptions {
     /// Which chances to react each party is asked about to begin with (D-4, see
     /// [`crate::reactions`]); only to save its own cards unless the GM chooses every chance.
     reactions: Option<crate::state::Asking>,
+    /// A ready-made Conflict's seating (D-21), kept when it is started through session zero:
+    /// player seats (`p1`) and the GM's parties by name, in order. Parties it does not name sit
+    /// after, in the usual order.
+    seating: Vec<String>,
 }
 
 /// Every problem of the party names on the table's form: each a name within the table's
@@ -135,6 +139,53 @@ impl SessionZero for NdTourists {
         out
     }
 
+    /// A ready-made Conflict before it starts (no position): each player seat's party as its
+    /// sheet (with the Reserve it names), the GM's parties as NPCs, the deck and how parties
+    /// are asked to react as the table's choices.
+    fn disassemble(setup: &Setup) -> Option<ReadyMade> {
+        if setup.position.is_some() {
+            return None;
+        }
+        let mut sheets = std::collections::BTreeMap::new();
+        let mut npcs = Vec::new();
+        for p in &setup.parties {
+            let mut sheet = serde_json::to_value(p).ok()?;
+            sheet.as_object_mut()?.remove("seat");
+            // The Reserve cards it draws as the Conflict starts, as the setup says (a form's
+            // sheet draws its whole Reserve).
+            for (k, c) in p.characters.iter().enumerate() {
+                sheet["characters"][k]["reserve_unseen"] = json!(c.reserve_unseen);
+            }
+            match p.seat {
+                seat @ Seat::Player(_) => {
+                    if sheets.insert(seat, sheet).is_some() {
+                        return None;
+                    }
+                }
+                Seat::Gm => npcs.push(sheet),
+            }
+        }
+        let seats: Vec<Seat> = sheets.keys().copied().collect();
+        let seating: Vec<String> = setup
+            .parties
+            .iter()
+            .map(|p| match p.seat {
+                Seat::Gm => p.name.clone(),
+                seat => seat.to_string(),
+            })
+            .collect();
+        let options = json!({
+            "blanks": setup.blanks,
+            "reactions": setup.reactions.unwrap_or(crate::state::Asking::Every),
+            "seating": seating,
+        });
+        Some(ReadyMade {
+            choices: ReadyMade::choices_for(&seats, options)?,
+            sheets,
+            npcs,
+        })
+    }
+
     fn chosen_name(choices: &TableChoices, seat: Seat) -> Option<String> {
         let opts = options(choices).ok()?;
         let name = opts.names.get(&seat)?.trim();
@@ -162,8 +213,12 @@ impl SessionZero for NdTourists {
         for (seat, sheet) in pcs {
             let mut party =
                 read_party(sheet, *seat).map_err(|e| RuleError::setup("ND-5", e.message))?;
-            // S4: the sheet's Reserve is drawn as the Conflict starts.
-            for c in &mut party.characters {
+            // S4: the sheet's Reserve is drawn as the Conflict starts; a ready-made party says
+            // itself how many cards it draws.
+            for (k, c) in party.characters.iter_mut().enumerate() {
+                if sheet["characters"][k].get("reserve_unseen").is_some() {
+                    continue;
+                }
                 let size = c.reserve_size.unwrap_or(DEFAULT_SHEET_RESERVE);
                 c.reserve_unseen = size.saturating_sub(c.reserve.len().min(255) as u8);
             }
@@ -177,6 +232,18 @@ impl SessionZero for NdTourists {
             }
             parties.push(party);
         }
+        // D-21: a ready-made seating is kept; the sort is stable, so the rest keep theirs.
+        let place = |p: &PartySetup| {
+            let key = match p.seat {
+                Seat::Gm => p.name.clone(),
+                seat => seat.to_string(),
+            };
+            opts.seating
+                .iter()
+                .position(|s| *s == key)
+                .unwrap_or(usize::MAX)
+        };
+        parties.sort_by_key(place);
         let setup = Setup {
             parties,
             blanks: opts.blanks,
@@ -215,6 +282,14 @@ impl SessionZero for NdTourists {
 mod tests {
     use super::*;
 
+    #[test]
+    fn ready_made_setups_open_in_session_zero_and_start_unchanged() {
+        // Issue 38: a ready-made table goes through session zero (seats to add or remove,
+        // sheets to review) and starts, untouched, as the preset would have.
+        let held = clash_core::testkit::ready_made_presets_start_as_they_are::<NdTourists>();
+        assert_eq!(held, 1);
+    }
+
     fn at(problems: &[FieldError]) -> Vec<(&str, Option<&str>)> {
         problems
             .iter()
@@ -227,6 +302,7 @@ mod tests {
         let choices = |names: Value| TableChoices {
             players: 3,
             options: json!({"blanks": false, "names": names}),
+            removed: Vec::new(),
         };
         let named = choices(json!({"p1": "TMDF", "p3": " US "}));
         assert_eq!(NdTourists::check_table(&named), vec![]);
@@ -285,6 +361,7 @@ mod tests {
         let choices = TableChoices {
             players: 2,
             options: json!({"blanks": true}),
+            removed: Vec::new(),
         };
         let mut two = NdTourists::example_sheet(Maker::Player, 2);
         two["characters"][0]["reserve_size"] = json!(5);

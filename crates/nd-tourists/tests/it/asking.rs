@@ -26,6 +26,7 @@ fn form_table(asking: Option<Asking>) -> State {
     let choices = TableChoices {
         players: 3,
         options,
+        removed: Vec::new(),
     };
     let pcs: Vec<(Seat, serde_json::Value)> = (1..=3)
         .map(|n| {
