@@ -3,11 +3,13 @@
 // player makes a character from their invite link, the form naming the rule a sheet breaks
 // until it is fixed; the GM readies an NPC with the same form, starts play and runs a conflict
 // with the players' characters. A Wicked Age character is made the same way and rolls its own
-// forms. A sheet downloaded from one table is imported into another.
+// forms. A sheet downloaded from one table is imported into another. A ready-made table opens in
+// session zero too (issue 38): the GM adds a seat for a third player, whose sheet goes through
+// the GM's review, removes a seat nobody takes, and starting with a sheet missing asks first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, person, invite, join, shots, act, BASE, PHONE } from '../lib.mjs';
+import { launch, person, invite, join, shots, act, createTable, BASE, PHONE } from '../lib.mjs';
 import { assertNoRawTokens, shotsBoth, waitForBanner } from '../room.mjs';
 
 let browser;
@@ -298,4 +300,63 @@ test('a Tourists party made from an invite link plays its first round', async ()
   await p.waitForFunction(() => document.querySelectorAll('#panel .kit-tile, #panel [data-card]').length >= 3);
   await shotsBoth(p, 's0-nd-playing');
   await assertNoRawTokens(p, 'the Tourists table in play');
+});
+
+test('a ready-made Iron Triangle table takes a third player: a seat added on the page, the sheet reviewed, a start without a sheet asks', async () => {
+  const gm = await person(browser);
+  await createTable(gm, 'Two players (Ada, Bo)', 'Three at the harbour', null, { sessionZero: true });
+  // The ready-made sheets are in, and play could start as it is.
+  await gm.waitForSelector('#panel .s0-gm');
+  await gm.waitForFunction(() => /Ada/.test(document.querySelector('#panel .s0-gm').textContent) && /Bo/.test(document.querySelector('#panel .s0-gm').textContent));
+  assert.equal(await gm.textContent('#panel button[data-action="start-play"]'), 'Start play');
+  // A third player: one tap adds the seat, which gets its invite like any other.
+  await act(gm, '#panel button[data-action="add-seat"]');
+  await gm.waitForSelector('#panel .s0-person[data-seat="p3"]');
+  assert.match(await gm.textContent('#panel .s0-person[data-seat="p3"]'), /The third player.*no sheet yet/s);
+  // And a fourth nobody takes, removed again (asked first).
+  await act(gm, '#panel button[data-action="add-seat"]');
+  await gm.waitForSelector('#panel .s0-person[data-seat="p4"]');
+  await gm.click('#panel .s0-person[data-seat="p4"] button[data-action="remove-seat"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  assert.match(await gm.textContent('#confirm-text'), /Remove the seat of the fourth player\?/);
+  await gm.click('#confirm-yes');
+  await gm.waitForFunction(() => !document.querySelector('#panel .s0-person[data-seat="p4"]'));
+  // Starting now would leave the third player out: the button says so, and asks.
+  await gm.waitForFunction(() => /without the third player/.test(document.querySelector('#panel button[data-action="start-play"]').textContent));
+  await shotsBoth(gm, 's0-ready-made-seat-added');
+  await gm.click('#panel button[data-action="start-play"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  assert.match(await gm.textContent('#confirm-text'), /Start play without the third player, who has no sheet in\?/);
+  await gm.click('dialog#confirm button[value="no"]');
+
+  // Cy makes a character from the new seat's invite; the GM sends it back once, then keeps it.
+  const cy = await person(browser, PHONE);
+  await join(cy, await inviteFor(gm, 'p3'));
+  await cy.waitForSelector(SHEET);
+  await fillIronTriangle(cy, {
+    name: 'Cy', backgrounds: ['Smuggler', 'Cook'],
+    belief: 'The sea provides', flaw: 'Reckless', goal: 'Pay off the boat',
+    moves: { 'D-M': 'Slip', 'G-L': 'Hook Leg', 'A-H': 'Haymaker' },
+  });
+  await cy.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await act(cy, `${SHEET} button[data-action="hand-in"]`);
+  await gm.waitForFunction(() => /Cy/.test(document.querySelector('#panel .s0-person[data-seat="p3"]').textContent));
+  assert.match(await gm.textContent('#panel .s0-person[data-seat="p3"]'), /handed in/);
+  await gm.click('#panel .s0-person[data-seat="p3"] .s0-sendback-box > summary');
+  await gm.fill('#panel .s0-person[data-seat="p3"] textarea', 'Give Cy a goal for this story.');
+  await act(gm, '#panel .s0-person[data-seat="p3"] button[data-action="send-back"]');
+  await cy.waitForFunction(() => /Give Cy a goal/.test(document.getElementById('panel').textContent));
+  await cy.fill(`${SHEET} [data-input="goal"]`, 'Find the thief before the GM does');
+  await cy.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await act(cy, `${SHEET} button[data-action="hand-in"]`);
+  await gm.waitForFunction(() => document.querySelector('#panel button[data-action="start-play"]').textContent === 'Start play');
+  await gm.click('#panel button[data-action="start-play"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  await gm.click('#confirm-yes');
+  // Play begins with the three characters.
+  await gm.waitForFunction(() => !document.querySelector('#panel .s0'));
+  for (const name of ['Ada', 'Bo', 'Cy']) await gm.waitForSelector(`#panel .it-char[data-character="${name}"]`);
+  await cy.waitForFunction(() => !document.querySelector('#panel .s0') && /Cy/.test(document.getElementById('panel').textContent));
+  await shotsBoth(cy, 's0-ready-made-cy-plays');
+  await assertNoRawTokens(gm, 'the GM page after a ready-made session zero');
 });

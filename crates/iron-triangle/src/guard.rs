@@ -51,9 +51,28 @@ pub fn news(event: &Event) -> bool {
 }
 
 /// Surrendering, killing a surrendered foe, marking a goal and ending the session cannot be
-/// taken back once the table has seen them.
-pub fn confirm(_table: &Table, _seat: Seat, command: &Command) -> Option<String> {
+/// taken back once the table has seen them; and a conflict started while a player has no
+/// living character goes on without that player (issue 38: it asks rather than leaving them
+/// out unseen).
+pub fn confirm(table: &Table, _seat: Seat, command: &Command) -> Option<String> {
     match command {
+        Command::Conflict(ConflictCommand::StartConflict { .. }) => {
+            let without: Vec<String> = table
+                .players
+                .iter()
+                .filter(|s| crate::campaign::pc_of(table, **s).is_none())
+                .map(|s| table.seat_name(*s))
+                .collect();
+            (!without.is_empty()).then(|| {
+                let (who, has) = match without.len() {
+                    1 => (without[0].clone(), "has"),
+                    _ => (crate::names::list(&without), "have"),
+                };
+                format!(
+                    "Start the conflict without {who}, who {has} no character yet? They sit it out."
+                )
+            })
+        }
         Command::Conflict(ConflictCommand::PlayMove {
             character,
             choice: MoveChoice::Surrender,
@@ -96,6 +115,28 @@ mod tests {
         assert!(question.starts_with("Surrender? Ada"), "{question}");
         let end = Command::Conflict(ConflictCommand::EndChain {});
         assert_eq!(confirm(&table, Seat::Player(1), &end), None);
+    }
+
+    #[test]
+    fn it_23_a_conflict_started_while_a_player_has_no_character_asks_first() {
+        // Issue 38: the duel with a third player seated, who has made no character yet.
+        let mut setup: crate::Setup =
+            serde_json::from_str(include_str!("../presets/team.json")).unwrap();
+        let start = Command::Conflict(ConflictCommand::StartConflict {
+            stakes: "The ledger".into(),
+            npcs: vec![Name::from("Brute")],
+            lethal: false,
+            minor: false,
+        });
+        let table = IronTriangle::setup(&setup).unwrap();
+        assert_eq!(confirm(&table, Seat::Gm, &start), None, "everyone has a PC");
+        setup.players = vec![Seat::Player(3)];
+        let table = IronTriangle::setup(&setup).unwrap();
+        let question = confirm(&table, Seat::Gm, &start).unwrap();
+        assert_eq!(
+            question,
+            "Start the conflict without the third player, who has no character yet? They sit it out."
+        );
     }
 
     #[test]
