@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { launch, person, invite, join, shots, act, createTable, BASE, PHONE } from '../lib.mjs';
-import { assertNoRawTokens, shotsBoth, waitForBanner } from '../room.mjs';
+import { assertNoRawTokens, banner, shotsBoth, waitForBanner } from '../room.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -265,11 +265,24 @@ test('a Wicked Age character made from an invite link rolls its own forms', asyn
 
 test('a Tourists party made from an invite link plays its first round', async () => {
   const gm = await person(browser);
-  await lobbyForm(gm, 'nd-tourists', 'Tourist trap', 1);
+  // The lobby asks the players' parties by name (issue 38), so the table waits on them by name.
+  await lobbyForm(gm, 'nd-tourists', 'Tourist trap', 2);
+  await gm.fill('#by-form input[aria-label="Party of the first player"]', 'TMDF');
+  await gm.fill('#by-form input[aria-label="Party of the second player"]', 'US');
   await createFromLobby(gm);
+  await waitForBanner(gm, /Waiting for TMDF and US/);
+  assert.match(await banner(gm), /Waiting for TMDF and US/);
+  assert.match(await gm.textContent('#panel .s0-gm'), /TMDF.*the first player.*US.*the second player/s);
+  // US will not come tonight: the GM removes its seat.
+  await gm.click('#panel .s0-person[data-seat="p2"] button[data-action="remove-seat"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  await gm.click('#confirm-yes');
+  await gm.waitForFunction(() => !document.querySelector('#panel .s0-person[data-seat="p2"]'));
   const p = await person(browser);
   await join(p, await inviteFor(gm, 'p1'));
   await p.waitForSelector(SHEET);
+  // The sheet starts with the name the GM gave the party.
+  assert.equal(await p.inputValue(`${SHEET} [data-input="name"]`), 'TMDF');
   await p.fill(`${SHEET} [data-input="name"]`, 'TMDF');
   await p.fill(`${SHEET} [data-input="goal"]`, 'Get the souvenir home');
   await p.fill(`${SHEET} [data-input="character"]`, 'Mika');
