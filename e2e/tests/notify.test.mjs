@@ -111,11 +111,12 @@ test('a webhook hears of your move; clocks and times in words; the lobby puts yo
   await shotsBoth(bo, 'notify-seat');
   await assertNoRawTokens(bo, 'the seat page with its notify card');
 
-  // The GM's clock and reminders have a card of their own beside the seats (issue 38): one
+  // The GM's clock and reminders sit under the banner, saying how they stand (issue 38): one
   // tap sets a ready-made evening, and any setting goes in minutes, hours or days.
-  await gm.click('#clock-card > summary');
-  assert.equal(await gm.textContent('#clock-summary'), 'Off');
-  await gm.click('#clock-card [data-preset="evening"]');
+  assert.equal(await gm.textContent('#clock-open'), 'Clock and reminders: Off');
+  await gm.click('#clock-open');
+  await gm.waitForSelector('#clock-dialog[open]');
+  await gm.click('#clock-dialog [data-preset="evening"]');
   await gm.waitForFunction(() => document.getElementById('clock-summary').textContent === 'Reminder after 5 minutes');
   assert.equal(await gm.inputValue('#remind-amount'), '5');
   assert.equal(await gm.inputValue('#remind-unit'), '60');
@@ -130,6 +131,8 @@ test('a webhook hears of your move; clocks and times in words; the lobby puts yo
   await gm.waitForFunction(() => document.getElementById('clock-summary').textContent === 'Reminder after 12 hours · 1 day a move');
   await shotsBoth(gm, 'notify-clock-card');
   await checkPage(gm);
+  await gm.click('#clock-close');
+  assert.equal(await gm.evaluate(() => document.activeElement.id), 'clock-open', 'focus back on the button');
   await openLog(ada);
   await waitForLine(ada, /1 day for each move/);
   // The times show for everyone, in words.

@@ -1,8 +1,8 @@
 // Playing across a week, on the table page: the times under the banner (how long the game has
 // waited on each seat, what is left of its clock), a key's own "Notify me" card (its webhooks
 // and email addresses with their delivery state, kept live while the card is open, its handle
-// in the group's channel), the GM's "Clock and reminders" card (in minutes, hours or days, or
-// ready-made) and the GM's part of "This table" (the group's channel with its signing key, the
+// in the group's channel), the GM's "Clock and reminders" under the banner (a sheet set in
+// minutes, hours or days, or ready-made) and the GM's part of "This table" (the group's channel with its signing key, the
 // delivery log). Everything a person typed is shown as text.
 import { $, el } from './kit.js';
 import { boot, owner, page, refuse, request } from './state.js';
@@ -295,10 +295,15 @@ async function saveClock(rule, from) {
 }
 
 function startClockCard() {
-  if (!$('clock-card')) return;
+  const sheet = /** @type {HTMLDialogElement | null} */ ($('clock-dialog'));
+  if (!sheet) return;
+  $('clock-open').addEventListener('click', () => { fillClockForm(); if (!sheet.open) sheet.showModal(); });
+  $('clock-close').addEventListener('click', () => sheet.close());
+  // Closed, the focus goes back to the button that opened it.
+  sheet.addEventListener('close', () => $('clock-open').focus());
   $('clock-mode').addEventListener('change', syncClockForm);
   syncClockForm();
-  for (const b of /** @type {HTMLElement[]} */ ([...$('clock-card').querySelectorAll('[data-preset]')])) {
+  for (const b of /** @type {HTMLElement[]} */ ([...sheet.querySelectorAll('[data-preset]')])) {
     b.addEventListener('click', () => saveClock(PRESETS[b.dataset.preset || 'off'], b));
   }
   $('clock-form').addEventListener('submit', async (/** @type {Event} */ e) => {

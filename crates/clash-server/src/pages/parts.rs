@@ -106,7 +106,6 @@ pub fn gm_cards() -> Markup {
             div #seats {}
             p .error #seats-error role="alert" {}
         }
-        (super::week::clock_card())
         (manage_card())
     }
 }

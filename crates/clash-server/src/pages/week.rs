@@ -1,8 +1,8 @@
 //! Playing across a week on the table page: a key's own "Notify me" card (its webhooks and
 //! email addresses, their delivery state, its handle in the table channel), the GM's "Clock and
-//! reminders" card beside the seats (set in minutes, hours or days, or with one tap from
-//! ready-made settings), the GM's part of "This table" (the table channel, the delivery log),
-//! and the line of times under the banner. `assets/notify.js` fills them in; their ids are what
+//! reminders" under the banner (how they stand, and a sheet that sets them in minutes, hours or
+//! days, or with one tap from ready-made settings), the GM's part of "This table" (the table
+//! channel, the delivery log), and the line of times under the banner. `assets/notify.js` fills them in; their ids are what
 //! it and the tests find.
 
 use maud::{Markup, html};
@@ -106,47 +106,64 @@ fn unit_select(id: &str, label: &str) -> Markup {
     }
 }
 
-/// The GM's reminders and clock, in a card of their own beside the seats: a summary in its
-/// heading, ready-made settings a tap away, and the settings in minutes, hours or days.
-pub fn clock_card() -> Markup {
+/// The GM's reminders and clock where the GM looks first: a button under the turn banner that
+/// says how they stand ("Clock and reminders: Off") and opens [`clock_dialog`].
+pub fn clock_bar() -> Markup {
     html! {
-        details .card .fold #clock-card {
-            summary { h2 { "Clock and reminders" } " " span .fold-note #clock-summary {} }
-            p .hint { "Remind players when the game has waited on them, or put a clock on each move or each player. "
-                "Everyone's log says when you change these." }
-            div .clock-presets role="group" aria-label="Ready-made settings" {
-                button type="button" .small data-preset="evening" { "An evening: remind after 5 minutes" }
-                button type="button" .small data-preset="evening-clock" { "An evening with a clock: 10 minutes a move" }
-                button type="button" .small data-preset="week" { "Across a week: remind after 12 hours, 2 days a move" }
-                button type="button" .small data-preset="off" { "Off" }
+        p .clock-bar {
+            button type="button" .small #clock-open aria-haspopup="dialog" {
+                "Clock and reminders: " span #clock-summary { "Off" }
             }
-            form #clock-form .clock-form {
-                label for="remind-amount" { "Remind a player after" }
-                span .with-unit {
-                    input #remind-amount type="number" min="1" max="40320" step="any" placeholder="never";
-                    (unit_select("remind-unit", "Unit of the reminder's wait"))
-                }
-                label for="clock-mode" { "Clock" }
-                select #clock-mode {
-                    option value="" { "no clock" }
-                    option value="budget" { "a time budget for each player" }
-                    option value="deadline" { "a deadline for each move" }
-                }
-                label for="clock-amount" { "Time on the clock" }
-                span .with-unit {
-                    input #clock-amount type="number" min="1" max="40320" step="any" value="1";
-                    (unit_select("clock-unit", "Unit of the clock's time"))
-                }
-                label for="on-expiry" { "When time runs out" }
-                select #on-expiry {
-                    option value="remind" { "remind the player" }
-                    option value="bot" { "a bot makes a casual move for them" }
-                    option value="alert_gm" { "tell me" }
-                }
-                button type="submit" .small #clock-save { "Save" }
+        }
+    }
+}
+
+/// The GM's reminders and clock: ready-made settings a tap away, and the settings in minutes,
+/// hours or days.
+pub fn clock_dialog() -> Markup {
+    html! {
+        dialog #clock-dialog .sheet .clock-sheet aria-labelledby="clock-heading" {
+            div .sheet-bar {
+                h2 #clock-heading { "Clock and reminders" }
+                button type="button" .small #clock-close { "Close" }
             }
-            p .hint { "A player whose clock is running out is warned when a quarter of it is left." }
-            p .error #clock-error role="alert" {}
+            div .sheet-body {
+                p .hint { "Remind players when the game has waited on them, or put a clock on each move or each player. "
+                    "Everyone's log says when you change these." }
+                div .clock-presets role="group" aria-label="Ready-made settings" {
+                    button type="button" .small data-preset="evening" { "An evening: remind after 5 minutes" }
+                    button type="button" .small data-preset="evening-clock" { "An evening with a clock: 10 minutes a move" }
+                    button type="button" .small data-preset="week" { "Across a week: remind after 12 hours, 2 days a move" }
+                    button type="button" .small data-preset="off" { "Off" }
+                }
+                form #clock-form .clock-form {
+                    label for="remind-amount" { "Remind a player after" }
+                    span .with-unit {
+                        input #remind-amount type="number" min="1" max="40320" step="any" placeholder="never";
+                        (unit_select("remind-unit", "Unit of the reminder's wait"))
+                    }
+                    label for="clock-mode" { "Clock" }
+                    select #clock-mode {
+                        option value="" { "no clock" }
+                        option value="budget" { "a time budget for each player" }
+                        option value="deadline" { "a deadline for each move" }
+                    }
+                    label for="clock-amount" { "Time on the clock" }
+                    span .with-unit {
+                        input #clock-amount type="number" min="1" max="40320" step="any" value="1";
+                        (unit_select("clock-unit", "Unit of the clock's time"))
+                    }
+                    label for="on-expiry" { "When time runs out" }
+                    select #on-expiry {
+                        option value="remind" { "remind the player" }
+                        option value="bot" { "a bot makes a casual move for them" }
+                        option value="alert_gm" { "tell me" }
+                    }
+                    button type="submit" .small #clock-save { "Save" }
+                }
+                p .hint { "A player whose clock is running out is warned when a quarter of it is left." }
+                p .error #clock-error role="alert" {}
+            }
         }
     }
 }
