@@ -140,6 +140,24 @@ mod tests {
     }
 
     #[test]
+    fn it_27_who_won_a_conflict_is_news_and_joining_it_is_not() {
+        // Issue 38: a message away from the table says who won.
+        let ended = Event::Conflict(ConflictEvent::ConflictEnded {
+            outcome: crate::conflict::Outcome {
+                winner: Some(crate::conflict::Side::Players),
+                reason: "Brute is out".into(),
+                dead: Vec::new(),
+                narration: None,
+            },
+        });
+        assert!(news(&ended));
+        let joined = Event::Conflict(ConflictEvent::JoinedConflict {
+            character: Name::from("Ada"),
+        });
+        assert!(!news(&joined));
+    }
+
+    #[test]
     fn it_2_a_stance_taken_face_down_reveals_nothing_and_the_reveal_does() {
         let stance = crate::conflict::Stance {
             action: None,

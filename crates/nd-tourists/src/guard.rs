@@ -60,6 +60,17 @@ mod tests {
     }
 
     #[test]
+    fn nd_23_who_won_is_news_and_a_placement_is_not() {
+        // Issue 38: a message away from the table tells who won, not every card.
+        let end = Event::ConflictEnded {
+            victor: Some(0),
+            reason: crate::state::EndReason::LastPartyStanding,
+        };
+        assert!(news(&end) && news(&Event::WipedOut { party: 1 }));
+        assert!(!news(&Event::Passed { party: 1 }));
+    }
+
+    #[test]
     fn nd_24_conceding_asks_first_and_names_who_leaves() {
         let s = state();
         let concede = Command::Concede {

@@ -71,6 +71,20 @@ pub fn confirm(state: &State, _seat: Seat, command: &Command) -> Option<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wa_25_wa_17_proposals_concessions_and_chapter_ends_are_news() {
+        // Issue 38: they reach a player away from the table; a roll is a reveal instead.
+        let proposal = Event::EndProposed {
+            character: "Ysolde".into(),
+            terms: "We part ways".into(),
+        };
+        assert!(news(&proposal) && news(&Event::ChapterEnded { chapter: 2 }));
+        assert!(news(&Event::EndAgreed {
+            character: "Oren".into()
+        }));
+        assert!(!news(&Event::RoundStarted { round: 2 }));
+    }
     use crate::WickedAge;
     use clash_core::Ruleset;
 
