@@ -140,6 +140,17 @@ mod tests {
     }
 
     #[test]
+    fn it_1_between_conflicts_the_gm_is_asked_to_move_the_story_on() {
+        let setup = serde_json::from_str(include_str!("../presets/team.json")).unwrap();
+        let table = IronTriangle::setup(&setup).unwrap();
+        assert_eq!(
+            crate::status::asked(&table, Seat::Gm).as_deref(),
+            Some("move the story on: a conflict, a problem or a rest")
+        );
+        assert_eq!(crate::status::asked(&table, Seat::Player(1)), None);
+    }
+
+    #[test]
     fn it_27_who_won_a_conflict_is_news_and_joining_it_is_not() {
         // Issue 38: a message away from the table says who won.
         let ended = Event::Conflict(ConflictEvent::ConflictEnded {

@@ -60,6 +60,26 @@ mod tests {
     }
 
     #[test]
+    fn nd_10_nd_14_a_message_says_what_a_seat_is_asked() {
+        let mut s = state();
+        assert_eq!(
+            crate::moves::asked(&s, Seat::Gm).as_deref(),
+            Some("start the Conflict")
+        );
+        assert_eq!(crate::moves::asked(&s, Seat::Player(1)), None);
+        let mut rng = clash_core::SeededRandomness::new(3);
+        for e in crate::NdTourists::decide(&s, Seat::Gm, &Command::Start {}, &mut rng).unwrap() {
+            crate::NdTourists::apply(&mut s, &e);
+        }
+        // Four sides, balanced: a Balance Breaker, where every party draws one card.
+        let first = crate::NdTourists::status(&s).waiting_for[0];
+        assert_eq!(
+            crate::moves::asked(&s, first).as_deref(),
+            Some("draw your card")
+        );
+    }
+
+    #[test]
     fn nd_23_who_won_is_news_and_a_placement_is_not() {
         // Issue 38: a message away from the table tells who won, not every card.
         let end = Event::ConflictEnded {
