@@ -53,7 +53,7 @@ async function notifyServer() {
   const port = await freePort();
   const url = 'http://127.0.0.1:' + port;
   const child = spawn(bin, ['serve', '--addr', '127.0.0.1:' + port, '--db', path.join(dir, 'notify.db'),
-    '--public-url', url, '--notify-allow-private', '--notify-throttle-seconds', '1'], { stdio: 'ignore' });
+    '--public-url', url, '--notify-allow-private', '--notify-throttle-seconds', '1', '--notify-tick-seconds', '1'], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
     if (await fetch(url + '/healthz').then((r) => r.ok, () => false)) break;
     await new Promise((r) => setTimeout(r, 100));
@@ -206,4 +206,43 @@ test('a webhook hears of your move; clocks and times in words; the lobby puts yo
   assert.match(rows[1], /Another week/);
   await shotsBoth(bo, 'notify-lobby');
   await checkPage(bo);
+});
+
+test('a clock running out is told before it ends, and when it ends', async () => {
+  // Issue 38: the webhook heard the reminder and then only the reveal. Now a quarter of the
+  // clock left warns the player, and its end says what the table did.
+  const gm = await person(browser);
+  await createAt(gm, server.url, 'Three players', 'Against the clock');
+  const ada = await person(browser, PHONE);
+  await join(ada, await invite(gm, 'p1'));
+  await waitForBanner(ada, /^Your move/);
+  await ada.click('#notify-card > summary');
+  await ada.waitForSelector('#notify-targets li');
+  await ada.selectOption('#notify-kind', 'json');
+  await ada.fill('#notify-address', hook.url + '/ada');
+  await ada.click('#notify-save');
+  await ada.waitForSelector('#notify-targets li[data-target]');
+  // A clock far shorter than the page offers (its units start at minutes), set through the same
+  // API the card uses, so the test waits seconds rather than minutes. When it runs out the
+  // table only tells (a bot's move would make the warning moot before it is sent).
+  const status = await gm.evaluate(async () => {
+    const boot = JSON.parse(document.getElementById('boot').textContent);
+    const rule = { clock: { mode: 'deadline', seconds: 8 }, on_expiry: 'remind' };
+    const r = await fetch('/api/tables/' + boot.table + '/clock?key=' + boot.key, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule),
+    });
+    return r.status;
+  });
+  assert.equal(status, 204);
+  // Everything Ada's webhook heard, in the order it heard it.
+  const heard = () => hook.got.filter((g) => g.path === '/hook/ada').flatMap((g) => JSON.parse(g.body).events || []);
+  const kinds = () => heard().map((e) => e.kind).filter((k) => k.startsWith('clock'));
+  for (let i = 0; i < 100 && !kinds().includes('clock_out'); i++) await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(kinds(), ['clock_warning', 'clock_out'], 'warned, then told: ' + JSON.stringify(heard()));
+  const text = (kind) => heard().find((e) => e.kind === kind).text;
+  assert.match(text('clock_warning'), /^Ada’s clock is running out: \d+ seconds? left\.$|clock is running out: .*seconds? left/);
+  assert.match(text('clock_out'), /clock has run out\./);
+  // Her page says so too, without a reload or a move.
+  await ada.waitForFunction(() => /Your clock has run out/.test(document.getElementById('times').textContent));
+  await assertNoRawTokens(ada, 'the seat page after its clock ran out');
 });

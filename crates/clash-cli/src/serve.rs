@@ -65,6 +65,10 @@ pub struct NotifyArgs {
     /// digest (default 60).
     #[arg(long, env = "CLASH_NOTIFY_THROTTLE_SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     notify_throttle_seconds: Option<u64>,
+    /// Seconds between two looks for reminders and clocks that are due (default 15); a clock
+    /// is told at the first look after it is due.
+    #[arg(long, env = "CLASH_NOTIFY_TICK_SECONDS", value_parser = clap::value_parser!(u64).range(1..=3_600))]
+    notify_tick_seconds: Option<u64>,
 }
 
 impl NotifyArgs {
@@ -75,6 +79,9 @@ impl NotifyArgs {
         }
         if let Some(s) = self.notify_throttle_seconds {
             notify.throttle = std::time::Duration::from_secs(s);
+        }
+        if let Some(s) = self.notify_tick_seconds {
+            notify.tick = std::time::Duration::from_secs(s);
         }
     }
 }

@@ -38,6 +38,8 @@ let clock = null;
 let skew = 0; // the server's clock minus this browser's
 let clockAt = -1;
 let clockTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timesTimer;
 
 async function loadClock() {
   const r = await request('/clock', 'GET');
@@ -53,6 +55,8 @@ function showTimes() {
   if (!line || !clock) return;
   const now = Date.now() + skew;
   const parts = [];
+  // The line says it again as time passes: at least every half minute, and as a clock runs out.
+  let next = 30000;
   for (const s of clock.seats) {
     if (!s.waiting) continue;
     const you = page.latest.seat === s.seat;
@@ -63,11 +67,14 @@ function showTimes() {
     if (s.runs_out_at != null) {
       const left = s.runs_out_at - now;
       const whose = you ? 'your' : s.name + '’s';
+      if (left > 0) next = Math.min(next, left + 50);
       parts.push(left > 0 ? inWords(left) + ' left on ' + whose + ' clock' : (you ? 'Your' : s.name + '’s') + ' clock has run out');
     }
   }
   line.textContent = parts.map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join(' · ');
   line.hidden = parts.length === 0 || page.latest.closed;
+  clearTimeout(timesTimer);
+  if (parts.length) timesTimer = setTimeout(showTimes, next);
 }
 
 /**
