@@ -8,7 +8,9 @@
 // the GM's review, removes a seat nobody takes, and starting with a sheet missing asks first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { launch, person, invite, join, shots, act, createTable, BASE, PHONE } from '../lib.mjs';
 import { assertNoRawTokens, banner, shotsBoth, waitForBanner } from '../room.mjs';
 
@@ -50,13 +52,13 @@ async function inviteFor(gm, seat) {
 const SHEET = '#panel .s0-player';
 
 /** A player fills the Iron Triangle form on their page, as a person would. */
-async function fillIronTriangle(page, c) {
-  await page.fill(`${SHEET} [data-input="name"]`, c.name);
-  const bg = page.locator(`${SHEET} [data-field="backgrounds"] input[aria-label="Background"]`);
+async function fillIronTriangle(page, c, root = SHEET) {
+  await page.fill(`${root} [data-input="name"]`, c.name);
+  const bg = page.locator(`${root} [data-field="backgrounds"] input[aria-label="Background"]`);
   await bg.nth(0).fill(c.backgrounds[0]);
   await bg.nth(1).fill(c.backgrounds[1]);
-  for (const t of ['belief', 'flaw', 'goal']) await page.fill(`${SHEET} [data-input="${t}"]`, c[t]);
-  for (const [move, name] of Object.entries(c.moves)) await page.fill(`${SHEET} input[data-move="${move}"]`, name);
+  for (const t of ['belief', 'flaw', 'goal']) await page.fill(`${root} [data-input="${t}"]`, c[t]);
+  for (const [move, name] of Object.entries(c.moves)) await page.fill(`${root} input[data-move="${move}"]`, name);
 }
 
 test('a new Iron Triangle group: table by form, characters from invite links, a conflict with them', async () => {
@@ -372,4 +374,67 @@ test('a ready-made Iron Triangle table takes a third player: a seat added on the
   await cy.waitForFunction(() => !document.querySelector('#panel .s0') && /Cy/.test(document.getElementById('panel').textContent));
   await shotsBoth(cy, 's0-ready-made-cy-plays');
   await assertNoRawTokens(gm, 'the GM page after a ready-made session zero');
+});
+
+test('a character made during play goes through the GM too: handed in, sent back, kept', async () => {
+  // Issue 38: a player joining by invite whose seat has no character made one that joined at
+  // once. A setup file seats Bo's player without a character, so the table starts in play.
+  const ada = {
+    name: 'Ada', controller: 'p1', energy: { defend: 3, grapple: 2, attack: 5 },
+    backgrounds: [{ name: 'Detective', points: 2 }, { name: 'Disgraced hockey player', points: 1 }],
+    belief: 'Everyone lies', flaw: 'Temper', goal: 'Find the thief',
+    moves: [{ move: 'D-M', name: 'Philly Shell' }, { move: 'G-L', name: 'Trip' }, { move: 'A-H', name: 'Overhand Right' }],
+  };
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'clash-setup-')), 'harbour.json');
+  writeFileSync(file, JSON.stringify({ clash: 'setup', ruleset: 'iron-triangle', title: 'Harbour, later', setup: { players: ['p1', 'p2'], characters: [ada] } }));
+  const gm = await person(browser);
+  await gm.goto(BASE + '/');
+  await gm.click('#from-file > summary');
+  const [chooser] = await Promise.all([gm.waitForEvent('filechooser'), gm.click('#file-pick')]);
+  await Promise.all([gm.waitForURL(/\/t\//), chooser.setFiles(file)]);
+  await gm.waitForSelector('#panel .it-char[data-character="Ada"]');
+
+  const bo = await person(browser, PHONE);
+  await join(bo, await inviteFor(gm, 'p2'));
+  await bo.click('#panel button[data-action="create-character"]');
+  const dialog = 'dialog[data-dialog="it-create-p2"]';
+  await bo.waitForSelector(`${dialog}[open]`);
+  await fillIronTriangle(bo, {
+    name: 'Bo', backgrounds: ['Dock worker', 'Street boxer'],
+    belief: 'Family first', flaw: 'Reckless', goal: 'Protect the docks',
+    moves: { 'D-M': 'Cover Up', 'G-L': 'Sweep', 'A-H': 'Hook' },
+  }, dialog);
+  await bo.waitForFunction((d) => /follows the rules/.test(document.querySelector(d + ' .fk-summary').textContent), dialog);
+  await act(bo, `${dialog} button[data-action="submit-sheet"]`);
+  // Handed in, not at the table: the GM is asked to keep it or send it back.
+  const review = '#panel [data-control="handed:p2"]';
+  await gm.waitForSelector(review);
+  assert.equal(await gm.$('#panel .it-char[data-character="Bo"]'), null, 'Bo does not play before the GM keeps him');
+  assert.match(await gm.textContent(review), /Bo, handed in by .*Protect the docks/s);
+  await waitForBanner(gm, /^Your move/);
+  assert.match(await bo.textContent('#panel'), /With the GM/);
+  await shotsBoth(gm, 's0-in-play-handed-in');
+  await gm.fill(`${review} input[aria-label="What to change"]`, 'Give Bo a goal for this story.');
+  await act(gm, `${review} button:has-text("Send back")`);
+  assert.match(await gm.textContent('#log'), /The second player hands in Bo for the GM to keep or send back\./);
+  await bo.waitForFunction(() => /The GM sends Bo back to .*Give Bo a goal/.test(document.getElementById('log').textContent));
+  await gm.waitForFunction(() => !document.querySelector('#panel [data-control="handed:p2"]'));
+
+  // Bo's player makes him again with another goal and hands him in; the GM keeps him.
+  await bo.click('#panel button[data-action="create-character"]');
+  await bo.waitForSelector(`${dialog}[open]`);
+  await fillIronTriangle(bo, {
+    name: 'Bo', backgrounds: ['Dock worker', 'Street boxer'],
+    belief: 'Family first', flaw: 'Reckless', goal: 'Win the harbour title',
+    moves: { 'D-M': 'Cover Up', 'G-L': 'Sweep', 'A-H': 'Hook' },
+  }, dialog);
+  await bo.waitForFunction((d) => /follows the rules/.test(document.querySelector(d + ' .fk-summary').textContent), dialog);
+  await act(bo, `${dialog} button[data-action="submit-sheet"]`);
+  await gm.waitForSelector(review);
+  await act(gm, `${review} button:has-text("Keep Bo")`);
+  await gm.waitForSelector('#panel .it-char[data-character="Bo"]');
+  await bo.waitForSelector('#panel .it-char[data-character="Bo"]');
+  assert.match(await gm.textContent('#panel .it-char[data-character="Bo"]'), /Win the harbour title/);
+  await shotsBoth(bo, 's0-in-play-kept');
+  await assertNoRawTokens(gm, 'the GM page after keeping a character made in play');
 });

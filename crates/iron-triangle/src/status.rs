@@ -201,6 +201,9 @@ fn campaign_asked(table: &Table, seat: Seat) -> &'static str {
     match () {
         _ if replacing => "level up your replacement character",
         _ if seat != Seat::Gm => "level up your character before the next session",
+        _ if !campaign.handed_in.is_empty() => {
+            "keep the character a player handed in, or send it back"
+        }
         _ if campaign.session_ending => "start the next session",
         _ => "move the story on: a conflict, a problem or a rest",
     }
