@@ -5,7 +5,9 @@
 // with the players' characters. A Wicked Age character is made the same way and rolls its own
 // forms. A sheet downloaded from one table is imported into another. A ready-made table opens in
 // session zero too (issue 38): the GM adds a seat for a third player, whose sheet goes through
-// the GM's review, removes a seat nobody takes, and starting with a sheet missing asks first.
+// the GM's review, removes a seat nobody takes, and starting with a sheet missing asks first. A
+// character made during play goes through the GM's review too, and a conflict started while a
+// player has none asks first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -386,7 +388,11 @@ test('a character made during play goes through the GM too: handed in, sent back
     moves: [{ move: 'D-M', name: 'Philly Shell' }, { move: 'G-L', name: 'Trip' }, { move: 'A-H', name: 'Overhand Right' }],
   };
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'clash-setup-')), 'harbour.json');
-  writeFileSync(file, JSON.stringify({ clash: 'setup', ruleset: 'iron-triangle', title: 'Harbour, later', setup: { players: ['p1', 'p2'], characters: [ada] } }));
+  const brute = {
+    name: 'Brute', controller: 'gm', established: true, level: 1, energy: { defend: 2, grapple: 3, attack: 3 },
+    moves: [{ move: 'D-M', name: 'Guard' }, { move: 'G-L', name: 'Sweep' }, { move: 'A-H', name: 'Overhand' }],
+  };
+  writeFileSync(file, JSON.stringify({ clash: 'setup', ruleset: 'iron-triangle', title: 'Harbour, later', setup: { players: ['p1', 'p2'], characters: [ada, brute] } }));
   const gm = await person(browser);
   await gm.goto(BASE + '/');
   await gm.click('#from-file > summary');
@@ -414,6 +420,14 @@ test('a character made during play goes through the GM too: handed in, sent back
   await waitForBanner(gm, /^Your move/);
   assert.match(await bo.textContent('#panel'), /With the GM/);
   await shotsBoth(gm, 's0-in-play-handed-in');
+  // A conflict started now would go on without Bo's player: the page asks first.
+  const start = '#panel [data-control="g:start_conflict"]';
+  await gm.fill(`${start} input[type=text]`, 'The stolen ledger');
+  await gm.check(`${start} label:has-text("Brute") input`);
+  await gm.click(`${start} button:has-text("Start a conflict")`);
+  await gm.waitForSelector('dialog#confirm[open]');
+  assert.equal(await gm.textContent('#confirm-text'), 'Start the conflict without the second player, who has no character yet? They sit it out.');
+  await gm.click('dialog#confirm button[value="no"]');
   await gm.fill(`${review} input[aria-label="What to change"]`, 'Give Bo a goal for this story.');
   await act(gm, `${review} button:has-text("Send back")`);
   assert.match(await gm.textContent('#log'), /The second player hands in Bo for the GM to keep or send back\./);
