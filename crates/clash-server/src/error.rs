@@ -7,8 +7,11 @@
 //! * [`ApiError`]: why an HTTP request is refused: a table's refusal, or one that only HTTP has
 //!   (no key given, a body that is not JSON, too many requests, a time limit).
 //!
-//! Each refusal has one HTTP status, a stable machine-readable code and a message in words; the
-//! mapping is made once, here, in [`ApiError`]'s `IntoResponse`.
+//! Each refusal is one [`Refusal`], which gives it its HTTP status, its stable machine-readable
+//! code and what it means: the mapping is made once, here. The API document is built from the
+//! same catalogue (each operation names the refusals it can answer, see
+//! [`crate::http::contract`]), so a new refusal gets its status before the server compiles, and
+//! a route that answers a refusal its document does not list fails the tests.
 
 use std::time::Duration;
 
@@ -19,7 +22,7 @@ use clash_core::{GameError, RuleError};
 use serde_json::json;
 
 /// Why the table's state refuses a request (409).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Conflict {
     /// The table has ended.
     Closed,
@@ -53,6 +56,48 @@ pub enum Conflict {
 }
 
 impl Conflict {
+    /// Every conflict, for the API document.
+    pub const ALL: [Conflict; 14] = [
+        Conflict::Closed,
+        Conflict::Stale,
+        Conflict::IdReused,
+        Conflict::SecretPending,
+        Conflict::NoChange,
+        Conflict::NotInvite,
+        Conflict::Archived,
+        Conflict::Confirm,
+        Conflict::CannotUndo,
+        Conflict::TooMuchTalk,
+        Conflict::Raced,
+        Conflict::NoPosition,
+        Conflict::BotSeated,
+        Conflict::SeatTaken,
+    ];
+
+    /// What the conflict means, in words, for the API document.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Conflict::Closed => "the table has ended",
+            Conflict::Stale => "the seat acted since the revision the client saw",
+            Conflict::IdReused => "the command id was used already for a different command",
+            Conflict::SecretPending => "the seat's player has a secret choice not yet revealed",
+            Conflict::NoChange => "the request would change nothing",
+            Conflict::NotInvite => "the key is not an unused invite",
+            Conflict::Archived => "the GM has archived the table",
+            Conflict::Confirm => {
+                "a weighty command sent with `ask`: the message is the question to put to the player"
+            }
+            Conflict::CannotUndo => "nothing may be taken back now",
+            Conflict::TooMuchTalk => "the table holds as much table talk as it keeps",
+            Conflict::Raced => {
+                "another server kept changing the table at the same moment; nothing was changed"
+            }
+            Conflict::NoPosition => "the table cannot be written as a setup now",
+            Conflict::BotSeated => "a bot plays the seat: the GM takes it back first",
+            Conflict::SeatTaken => "a player (or an unused invite) holds the seat",
+        }
+    }
+
     pub fn code(self) -> &'static str {
         match self {
             Conflict::Closed => "closed",
@@ -69,6 +114,146 @@ impl Conflict {
             Conflict::NoPosition => "no_position",
             Conflict::BotSeated => "bot_seated",
             Conflict::SeatTaken => "seat_taken",
+        }
+    }
+}
+
+/// Every way the server refuses a request, one per machine-readable code, with its HTTP status
+/// and its meaning: the one place where a refusal gets its status. [`TableError`] and
+/// [`ApiError`] say which refusal they are; the API document lists, for each operation, the
+/// refusals it can answer, grouped by status, with these codes and meanings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Refusal {
+    /// No link key was sent.
+    MissingKey,
+    /// No such page or endpoint.
+    NotFound,
+    TooLarge,
+    NotJson,
+    CrossSite,
+    RateLimited,
+    Timeout,
+    BadKey,
+    Invite,
+    InviteUsed,
+    Moved,
+    Forbidden,
+    UnknownTable,
+    UnknownSeat,
+    Malformed,
+    Conflict(Conflict),
+    Rule,
+    /// A form (a table's choices, a character sheet) with problems, each at its field
+    /// (answered with `problems`, see [`crate::forms`]).
+    InvalidForm,
+    TooManyStreams,
+    Storage,
+    Unreadable,
+}
+
+impl Refusal {
+    /// Every refusal, conflicts included.
+    pub fn all() -> impl Iterator<Item = Refusal> {
+        use Refusal::*;
+        let plain = [
+            MissingKey,
+            NotFound,
+            TooLarge,
+            NotJson,
+            CrossSite,
+            RateLimited,
+            Timeout,
+            BadKey,
+            Invite,
+            InviteUsed,
+            Moved,
+            Forbidden,
+            UnknownTable,
+            UnknownSeat,
+            Malformed,
+            Rule,
+            InvalidForm,
+            TooManyStreams,
+            Storage,
+            Unreadable,
+        ];
+        plain
+            .into_iter()
+            .chain(self::Conflict::ALL.into_iter().map(Refusal::Conflict))
+    }
+
+    pub fn status(self) -> StatusCode {
+        use Refusal::*;
+        match self {
+            Malformed => StatusCode::BAD_REQUEST,
+            MissingKey => StatusCode::UNAUTHORIZED,
+            BadKey | Invite | InviteUsed | Moved | Forbidden | CrossSite => StatusCode::FORBIDDEN,
+            NotFound | UnknownTable | UnknownSeat => StatusCode::NOT_FOUND,
+            Conflict(_) => StatusCode::CONFLICT,
+            TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Rule | InvalidForm => StatusCode::UNPROCESSABLE_ENTITY,
+            RateLimited | TooManyStreams => StatusCode::TOO_MANY_REQUESTS,
+            Unreadable => StatusCode::INTERNAL_SERVER_ERROR,
+            Storage | Timeout => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// Stable and machine-readable: `unknown_table`, `bad_key`, `rule`, `malformed`, …
+    pub fn code(self) -> &'static str {
+        use Refusal::*;
+        match self {
+            MissingKey => "missing_key",
+            NotFound => "not_found",
+            TooLarge => "too_large",
+            NotJson => "not_json",
+            CrossSite => "cross_site",
+            RateLimited => "rate_limited",
+            Timeout => "timeout",
+            BadKey => "bad_key",
+            Invite => "invite",
+            InviteUsed => "invite_used",
+            Moved => "moved",
+            Forbidden => "forbidden",
+            UnknownTable => "unknown_table",
+            UnknownSeat => "unknown_seat",
+            Malformed => "malformed",
+            Conflict(c) => c.code(),
+            Rule => "rule",
+            InvalidForm => "invalid_form",
+            TooManyStreams => "too_many_streams",
+            Storage => "storage",
+            Unreadable => "unreadable",
+        }
+    }
+
+    /// What the refusal means, in words, for the API document.
+    pub fn meaning(self) -> &'static str {
+        use Refusal::*;
+        match self {
+            MissingKey => {
+                "no link key was sent (`?key=`, `X-Clash-Key` or `Authorization: Bearer`)"
+            }
+            NotFound => "no such page or endpoint",
+            TooLarge => "the body is larger than the server's limit",
+            NotJson => "the body was not sent as JSON (`Content-Type: application/json`)",
+            CrossSite => "a change sent from another site's page",
+            RateLimited => "too many new tables from this address (see `Retry-After`)",
+            Timeout => "the server took too long to answer",
+            BadKey => "the key is not valid for this table (or was revoked)",
+            Invite => "an invite used where the player's own key is needed: claim it first",
+            InviteUsed => "the invite (or move link) was opened already",
+            Moved => "the seat moved to another device, so this key no longer plays it",
+            Forbidden => "the key's role may not do this",
+            UnknownTable => "there is no such table",
+            UnknownSeat => "the table has no such seat",
+            Malformed => "the request is not well formed: the message says what is wrong",
+            Conflict(c) => c.meaning(),
+            Rule => "the rules refuse it; `rule` names the rule",
+            InvalidForm => "the form has problems, each at its field in `problems`",
+            TooManyStreams => "too many live streams for this key or table",
+            Storage => "the database could not store or read it; nothing changed",
+            Unreadable => "the table cannot be opened on this server",
         }
     }
 }
@@ -179,38 +364,22 @@ impl TableError {
         )
     }
 
-    fn status(&self) -> StatusCode {
+    /// Which refusal this is.
+    pub fn refusal(&self) -> Refusal {
         match self {
-            TableError::BadKey
-            | TableError::Invite
-            | TableError::InviteUsed
-            | TableError::Moved
-            | TableError::Forbidden(_) => StatusCode::FORBIDDEN,
-            TableError::UnknownTable(_) | TableError::UnknownSeat(_) => StatusCode::NOT_FOUND,
-            TableError::Malformed(_) => StatusCode::BAD_REQUEST,
-            TableError::Conflict { .. } => StatusCode::CONFLICT,
-            TableError::Rule { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            TableError::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
-            TableError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
-            TableError::Unreadable(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    fn code(&self) -> &'static str {
-        match self {
-            TableError::BadKey => "bad_key",
-            TableError::Invite => "invite",
-            TableError::InviteUsed => "invite_used",
-            TableError::Moved => "moved",
-            TableError::Forbidden(_) => "forbidden",
-            TableError::UnknownTable(_) => "unknown_table",
-            TableError::UnknownSeat(_) => "unknown_seat",
-            TableError::Malformed(_) => "malformed",
-            TableError::Conflict { conflict, .. } => conflict.code(),
-            TableError::Rule { .. } => "rule",
-            TableError::TooManyStreams(_) => "too_many_streams",
-            TableError::Storage(_) => "storage",
-            TableError::Unreadable(_) => "unreadable",
+            TableError::BadKey => Refusal::BadKey,
+            TableError::Invite => Refusal::Invite,
+            TableError::InviteUsed => Refusal::InviteUsed,
+            TableError::Moved => Refusal::Moved,
+            TableError::Forbidden(_) => Refusal::Forbidden,
+            TableError::UnknownTable(_) => Refusal::UnknownTable,
+            TableError::UnknownSeat(_) => Refusal::UnknownSeat,
+            TableError::Malformed(_) => Refusal::Malformed,
+            TableError::Conflict { conflict, .. } => Refusal::Conflict(*conflict),
+            TableError::Rule { .. } => Refusal::Rule,
+            TableError::TooManyStreams(_) => Refusal::TooManyStreams,
+            TableError::Storage(_) => Refusal::Storage,
+            TableError::Unreadable(_) => Refusal::Unreadable,
         }
     }
 }
@@ -252,31 +421,27 @@ impl ApiError {
         ApiError::Timeout(limit)
     }
 
-    pub fn status(&self) -> StatusCode {
+    /// Which refusal this is.
+    pub fn refusal(&self) -> Refusal {
         match self {
-            ApiError::MissingKey => StatusCode::UNAUTHORIZED,
-            ApiError::NotFound => StatusCode::NOT_FOUND,
-            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::CrossSite => StatusCode::FORBIDDEN,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Table(e) => e.status(),
+            ApiError::MissingKey => Refusal::MissingKey,
+            ApiError::NotFound => Refusal::NotFound,
+            ApiError::TooLarge(_) => Refusal::TooLarge,
+            ApiError::NotJson => Refusal::NotJson,
+            ApiError::CrossSite => Refusal::CrossSite,
+            ApiError::RateLimited { .. } => Refusal::RateLimited,
+            ApiError::Timeout(_) => Refusal::Timeout,
+            ApiError::Table(e) => e.refusal(),
         }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.refusal().status()
     }
 
     /// Stable and machine-readable: `unknown_table`, `bad_key`, `rule`, `malformed`, …
     pub fn code(&self) -> &'static str {
-        match self {
-            ApiError::MissingKey => "missing_key",
-            ApiError::NotFound => "not_found",
-            ApiError::TooLarge(_) => "too_large",
-            ApiError::NotJson => "not_json",
-            ApiError::CrossSite => "cross_site",
-            ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::Timeout(_) => "timeout",
-            ApiError::Table(e) => e.code(),
-        }
+        self.refusal().code()
     }
 
     /// The rule a refused command broke (`"IT-35"`), when a rule refused it.

@@ -11,14 +11,14 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::Shared;
-use super::dto::ErrorBody;
+use super::contract::Who;
 use super::notify_dto::{
     ClockView, Delivery, DeliveryLog, HandleBody, Moves, MovesBody, NewTarget, NotifySettings,
     SeatClock, TableMove, TargetView,
 };
-use super::tables::{Key, Path};
-use crate::error::{ApiError, TableError};
+use super::tables::Path;
+use super::{Shared, routes};
+use crate::error::{ApiError, Conflict, TableError};
 use crate::extract::{Caller, JsonBody};
 use crate::links::Role;
 use crate::notify::rule::{Clock, ClockRule};
@@ -45,9 +45,10 @@ fn stored(e: crate::store::StoreError) -> ApiError {
     ApiError::storage(e.to_string())
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/notify", tag = "notify", params(Path, Key),
-    responses((status = 200, description = "The caller's own targets, with their delivery state", body = NotifySettings),
-        (status = 403, description = "Not the GM's or a seat's key", body = ErrorBody)))]
+/// Where the caller's key hears of this table.
+#[utoipa::path(get, path = routes::NOTIFY_SETTINGS.path, tag = "notify", params(Path),
+    responses((status = 200, description = "The caller's own targets, with their delivery state", body = NotifySettings)),
+    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn settings(
     State(tables): Shared,
     caller: Caller,
@@ -72,10 +73,14 @@ pub async fn settings(
     }))
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/notify/targets", tag = "notify", params(Path, Key),
+/// Send the table's news to a webhook or an email address (or, the GM, a table channel).
+///
+/// Refused (400 `malformed`) when the address is not usable: not https, a host that cannot be
+/// found or leads to a private address, not an email address, or too many targets.
+#[utoipa::path(post, path = routes::ADD_TARGET.path, tag = "notify", params(Path),
     request_body = NewTarget,
-    responses((status = 201, description = "Set: events are sent there from now on (a JSON webhook's signing key is in the answer)", body = TargetView),
-        (status = 400, description = "Not usable: not https, a host that cannot be found or leads to a private address, not an email address, too many targets", body = ErrorBody)))]
+    responses((status = 201, description = "Set: events are sent there from now on (a JSON webhook's signing key is in the answer)", body = TargetView)),
+    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn add_target(
     State(tables): Shared,
     caller: Caller,
@@ -154,8 +159,10 @@ pub struct TargetPath {
     target: String,
 }
 
-#[utoipa::path(delete, path = "/api/tables/{id}/notify/targets/{target}", tag = "notify", params(TargetPath, Key),
-    responses((status = 204, description = "Nothing more is sent there (removing a target that is not there does nothing)")))]
+/// Stop sending to one of the caller's targets.
+#[utoipa::path(delete, path = routes::REMOVE_TARGET.path, tag = "notify", params(TargetPath),
+    responses((status = 204, description = "Nothing more is sent there (removing a target that is not there does nothing)")),
+    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn remove_target(
     State(tables): Shared,
     caller: Caller,
@@ -172,10 +179,11 @@ pub async fn remove_target(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(put, path = "/api/tables/{id}/notify/handle", tag = "notify", params(Path, Key),
+/// How the table channel mentions the caller's player.
+#[utoipa::path(put, path = routes::SET_HANDLE.path, tag = "notify", params(Path),
     request_body = HandleBody,
-    responses((status = 204, description = "The table channel mentions the caller so from now on"),
-        (status = 400, description = "Not a handle (or one that would mention everyone)", body = ErrorBody)))]
+    responses((status = 204, description = "The table channel mentions the caller so from now on")),
+    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn set_handle(
     State(tables): Shared,
     caller: Caller,
@@ -203,9 +211,10 @@ pub async fn set_handle(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/notify/log", tag = "notify", params(Path, Key),
-    responses((status = 200, description = "The latest deliveries (never a target's address)", body = DeliveryLog),
-        (status = 403, description = "Not the GM's key", body = ErrorBody)))]
+/// The latest deliveries of the table's notifications.
+#[utoipa::path(get, path = routes::DELIVERY_LOG.path, tag = "notify", params(Path),
+    responses((status = 200, description = "The latest deliveries (never a target's address)", body = DeliveryLog)),
+    extensions(("x-clash" = json!(Who::Gm.only()))))]
 pub async fn delivery_log(
     State(tables): Shared,
     caller: Caller,
@@ -235,8 +244,10 @@ pub async fn delivery_log(
     Ok(Json(DeliveryLog { deliveries }))
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/clock", tag = "notify", params(Path, Key),
-    responses((status = 200, description = "The clock and reminders, and when each seat's runs out", body = ClockView)))]
+/// The table's clock and reminders, and when each seat's runs out.
+#[utoipa::path(get, path = routes::CLOCK.path, tag = "notify", params(Path),
+    responses((status = 200, description = "The clock and reminders, and when each seat's runs out", body = ClockView)),
+    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn clock_view(
     State(tables): Shared,
     caller: Caller,
@@ -283,11 +294,11 @@ pub async fn clock_view(
     }))
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/clock", tag = "notify", params(Path, Key),
+/// Set the table's clock and reminders.
+#[utoipa::path(post, path = routes::SET_CLOCK.path, tag = "notify", params(Path),
     request_body = ClockRule,
-    responses((status = 204, description = "Set, and logged for everyone: \"The GM sets a clock: …\""),
-        (status = 400, description = "A time out of bounds", body = ErrorBody),
-        (status = 403, description = "Not the GM's key", body = ErrorBody)))]
+    responses((status = 204, description = "Set, and logged for everyone: \"The GM sets a clock: …\"")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
 pub async fn set_clock(
     State(tables): Shared,
     caller: Caller,
@@ -304,9 +315,10 @@ pub async fn set_clock(
 /// Tables one lobby request may ask about.
 const KEPT_LIMIT: usize = 50;
 
-#[utoipa::path(post, path = "/api/moves", tag = "notify", request_body = MovesBody,
-    responses((status = 200, description = "For each table, whether it waits on its key: those that do first", body = Moves),
-        (status = 400, description = "More than 50 tables", body = ErrorBody)))]
+/// For each table a lobby keeps a link to, whether it waits on that link.
+#[utoipa::path(post, path = routes::MOVES.path, tag = "notify", request_body = MovesBody,
+    responses((status = 200, description = "For each table, whether it waits on its key: those that do first", body = Moves)),
+    extensions(("x-clash" = json!(Who::Anyone.only()))))]
 pub async fn moves(
     State(tables): Shared,
     JsonBody(body): JsonBody<MovesBody>,

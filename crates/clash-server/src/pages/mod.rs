@@ -15,13 +15,14 @@ mod lobby;
 mod parts;
 /// The web UI's pages and assets (HTML and files, not part of the JSON API).
 pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
+    use crate::http::routes::{ASSET, LOBBY, LOBBY_CREATE, PANEL_ASSET, TABLE_PAGE};
     use axum::routing::{get, post};
     axum::Router::new()
-        .route("/", get(lobby))
-        .route("/tables", post(create_from_form))
-        .route("/t/{id}/{key}", get(table_page).post(claim_from_page))
-        .route("/assets/{name}", get(asset))
-        .route("/assets/panel/{file}", get(panel_asset))
+        .route(LOBBY.path, get(lobby))
+        .route(LOBBY_CREATE.path, post(create_from_form))
+        .route(TABLE_PAGE.path, get(table_page).post(claim_from_page))
+        .route(ASSET.path, get(asset))
+        .route(PANEL_ASSET.path, get(panel_asset))
 }
 
 /// What the pages send and read, described for TypeScript (the `ts` feature, for the tests
