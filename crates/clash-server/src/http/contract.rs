@@ -211,6 +211,7 @@ fn apply(op: &mut Value, method: &str) -> Result<(), String> {
         refusals.push(refusal(code).ok_or_else(|| format!("{code} is no refusal"))?);
     }
     refusals.extend(implied(op, method));
+    object_body(op);
     refusals.sort();
     refusals.dedup();
     if who != Who::Anyone {
@@ -232,6 +233,23 @@ fn apply(op: &mut Value, method: &str) -> Result<(), String> {
         responses.insert(status, refused(&group));
     }
     Ok(())
+}
+
+/// A body is a JSON object or nothing at all (`crate::extract`): an optional one is left out,
+/// never sent as `null`.
+fn object_body(op: &mut Value) {
+    let json = &mut op["requestBody"]["content"]["application/json"]["schema"];
+    let Some(alternatives) = json["oneOf"].as_array() else {
+        return;
+    };
+    let object: Vec<Value> = alternatives
+        .iter()
+        .filter(|a| a["type"] != "null")
+        .cloned()
+        .collect();
+    if let [only] = object.as_slice() {
+        *json = only.clone();
+    }
 }
 
 /// The refusals an operation's shape implies: every request can time out; a change can come

@@ -89,6 +89,7 @@ pub struct Rulesets {
 
 /// `POST /api/tables`: the ruleset, its setup (default: its first ready-made one) and a name.
 #[derive(Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"ruleset": "wicked-age", "title": "Friday night"}))]
 #[serde(deny_unknown_fields)]
 pub struct CreateTable {
     /// The ruleset's id, from `GET /api/rulesets`.
@@ -181,7 +182,11 @@ pub struct CommandBody {
     #[schema(schema_with = super::schemas::command_id)]
     pub id: Option<String>,
     /// The `event_count` the client last saw: refused if its seat moved since.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "super::whole::optional",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(schema_with = revision)]
     pub revision: Option<usize>,
     /// Ask first: a command the rules call weighty is refused with its question (409
@@ -213,6 +218,7 @@ impl CommandBody {
 
 /// `{"npc": true}`: the GM takes the seat over; `{"npc": false}` (or no body): a new invite.
 #[derive(Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"npc": false}))]
 #[serde(deny_unknown_fields)]
 pub struct LinkBody {
     #[serde(default)]
@@ -261,6 +267,7 @@ pub struct MoveLink {
 
 /// `{"seed": "…"}`: 1 to 64 letters, digits, `-`, `_`, `.` or `:`.
 #[derive(Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"seed": "my-lucky-seed"}))]
 #[serde(deny_unknown_fields)]
 pub struct SeedBody {
     #[schema(schema_with = super::schemas::seed)]
@@ -270,6 +277,7 @@ pub struct SeedBody {
 /// `{"text": "…"}`, with `"to_gm": true` for a player's whisper to the GM or `"to": "p2"` for
 /// the GM's whisper to one seat's player (not both).
 #[derive(Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"text": "Shall we begin?"}))]
 #[serde(deny_unknown_fields)]
 pub struct Line {
     #[schema(schema_with = super::schemas::talk)]
@@ -293,9 +301,14 @@ impl Line {
 
 /// `{"n": …}`: the command to take back (refused if it is no longer the last one).
 #[derive(Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({}))]
 #[serde(deny_unknown_fields)]
 pub struct UndoBody {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "super::whole::optional",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(schema_with = undo_number)]
     pub n: Option<u64>,
 }
@@ -308,6 +321,7 @@ fn undo_number() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"title": "Sunday afternoon"}))]
 #[serde(deny_unknown_fields)]
 pub struct RenameBody {
     #[schema(schema_with = super::schemas::title)]
@@ -316,6 +330,7 @@ pub struct RenameBody {
 
 /// `{"archived": false}` brings the table back; no body archives it.
 #[derive(Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"archived": false}))]
 #[serde(deny_unknown_fields)]
 pub struct ArchiveBody {
     #[serde(default = "yes")]
@@ -328,6 +343,7 @@ fn yes() -> bool {
 
 /// `{"strength": "strong"}` (default `casual`).
 #[derive(Default, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"strength": "strong"}))]
 #[serde(deny_unknown_fields)]
 pub struct BotBody {
     /// `casual` (the default) or `strong`, in any case, surrounding whitespace ignored.
@@ -370,6 +386,7 @@ pub struct Odds {
 }
 
 #[derive(Deserialize, Serialize, ToSchema)]
+#[schema(example = json!({"enabled": true}))]
 #[serde(deny_unknown_fields)]
 pub struct OddsSwitch {
     pub enabled: bool,

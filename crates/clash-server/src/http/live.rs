@@ -52,14 +52,47 @@ pub async fn metrics(State(tables): Shared) -> Response {
 pub struct Watching {
     /// Resume after this log position (a reconnecting browser's `Last-Event-ID` wins).
     #[serde(default, deserialize_with = "position")]
-    #[param(value_type = Option<usize>)]
+    #[param(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615_u64)]
     after: Option<usize>,
     /// The seat the GM's link watches as.
     #[serde(rename = "as")]
     as_seat: Option<String>,
     /// `update` (whole updates, the default) or `patch` (JSON Patch after the first).
-    #[param(pattern = "^(update|patch)$")]
+    #[param(inline, value_type = Option<Changes>)]
     changes: Option<String>,
+}
+
+/// How a stream sends each change: whole updates, or JSON Patch after the first.
+#[derive(utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum Changes {
+    Update,
+    Patch,
+}
+
+/// One Server-Sent Event of a table's stream: `update` (the data: the whole update as JSON),
+/// `patch` (a JSON Patch to the last one), `access` (what the key may see changed: the stream
+/// ends, read again), `revoked` (the link was revoked) or `deleted` (the table was deleted). Its
+/// `id` is the log position it brings the reader to.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct StreamEvent {
+    #[schema(inline)]
+    event: StreamEventName,
+    data: String,
+    id: Option<String>,
+}
+
+#[derive(utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum StreamEventName {
+    Update,
+    Patch,
+    Access,
+    Revoked,
+    Deleted,
 }
 
 /// Where a stream resumes: the `Last-Event-ID` a reconnecting browser sends, else `?after=`.
@@ -75,7 +108,7 @@ fn resume_point(headers: &HeaderMap, after: Option<usize>) -> usize {
 /// Follow the table live, as the key sees it.
 #[utoipa::path(get, path = routes::STREAM.path, tag = "tables", params(Path, Watching),
     responses((status = 200, description = "Server-Sent Events: `update` (or `patch`) after every change the key may see; `access`, `revoked` or `deleted` when its rights end",
-        body = String, content_type = "text/event-stream")),
+        body = StreamEvent, content_type = "text/event-stream")),
     extensions(("x-clash" = json!(Who::AnyKey.refuses(&[Refusal::TooManyStreams])))))]
 pub async fn stream(
     State(tables): Shared,

@@ -22,6 +22,7 @@ pub mod routes;
 pub mod schemas;
 pub mod seats;
 pub mod tables;
+pub mod whole;
 
 use std::sync::Arc;
 

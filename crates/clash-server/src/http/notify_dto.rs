@@ -84,6 +84,7 @@ pub struct NewTarget {
 
 /// `PUT …/notify/handle`: how the table channel mentions the caller (`null` removes it).
 #[derive(Deserialize, ToSchema)]
+#[schema(example = json!({"handle": "@ada"}))]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct HandleBody {
@@ -160,6 +161,7 @@ pub struct KeptLink {
 
 /// `POST /api/moves`: the tables a lobby keeps links to.
 #[derive(Deserialize, ToSchema)]
+#[schema(example = json!({"tables": [{"id": "0a1b2c3d4e5f", "key": "00112233445566778899aabbccddeeff"}]}))]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct MovesBody {

@@ -146,31 +146,68 @@ pub fn maker() -> RefOr<Schema> {
         .into()
 }
 
-/// What the derived schemas cannot say: that a line goes to the GM or to one seat, not both,
-/// and that a form check sends a sheet or a table's choices, exactly one. Answers the schemas
-/// it could not find.
+/// What the derived schemas cannot say: that a line goes to the GM or to one seat, not both;
+/// that a form check sends a sheet or a table's choices, exactly one; the bounds of the clock's
+/// times and the shape of a handle, checked in code the notification module owns. Answers the
+/// places it could not find.
 pub fn refine(doc: &mut serde_json::Value) -> Vec<String> {
     use serde_json::json;
     let schemas = &mut doc["components"]["schemas"];
     let mut missing = Vec::new();
-    let mut refine = |name: &str, key: &str, value: serde_json::Value| match schemas.get_mut(name) {
-        Some(schema) => schema[key] = value,
-        None => missing.push(format!("no schema {name} to refine")),
+    let mut set = |at: &str, key: &str, value: serde_json::Value| match schemas.pointer_mut(at) {
+        Some(place) => place[key] = value,
+        None => missing.push(format!("no schema at {at} to refine")),
     };
-    refine(
-        "Line",
+    let to_one = json!({"to": {"type": "string"}, "to_gm": {"const": true}});
+    set(
+        "/Line",
         "not",
-        json!({"required": ["to", "to_gm"], "properties": {"to": {"type": "string"}, "to_gm": {"const": true}}}),
+        json!({"required": ["to", "to_gm"], "properties": to_one}),
     );
-    refine(
-        "CheckBody",
+    // The game reads the sheet or the choices, whatever JSON they are, and answers their
+    // problems; null is the same as leaving one out.
+    let given = json!({"type": ["object", "array", "string", "number", "boolean"]});
+    set(
+        "/CheckBody",
         "oneOf",
         json!([
-            {"required": ["sheet"], "properties": {"sheet": {"type": "object"}}},
-            {"required": ["table"], "properties": {"table": {"type": "object"}}},
+            {"required": ["sheet"], "properties": {"sheet": given}},
+            {"required": ["table"], "properties": {"table": given}},
         ]),
     );
+    for field in ["sheet", "table"] {
+        let any = json!({"description": "Any JSON: the game answers its problems."});
+        set("/CheckBody/properties", field, any);
+    }
+    let longest = crate::notify::rule::LONGEST_SECONDS;
+    for at in [
+        "/ClockRule/properties/remind_after",
+        "/Clock/oneOf/0/properties/seconds",
+        "/Clock/oneOf/1/properties/seconds",
+    ] {
+        set(at, "minimum", json!(1));
+        set(at, "maximum", json!(longest));
+    }
+    let handle_text = format!(
+        "How the table channel mentions the caller (`<@123456>`, `@ada`): 1 to {} letters, digits or <>@!#:_.- (surrounding whitespace is trimmed), never a mention of everyone (`everyone`, `here`, `<!…`). Null removes it.",
+        crate::notify::target::HANDLE_LIMIT
+    );
+    set("/HandleBody/properties/handle", "pattern", json!(handle()));
+    set(
+        "/HandleBody/properties/handle",
+        "description",
+        json!(handle_text),
+    );
     missing
+}
+
+/// A handle: trimmed, 1 to `HANDLE_LIMIT` of letters, digits and `<>@!#:_.-`, not mentioning
+/// everyone (`crate::notify::target::check_handle`). Letters here are ASCII ones: the server
+/// also takes letters of other scripts, which a pattern cannot name in every regex dialect.
+fn handle() -> String {
+    let max = crate::notify::target::HANDLE_LIMIT;
+    let everyone = "[eE][vV][eE][rR][yY][oO][nN][eE]|[hH][eE][rR][eE]|<!";
+    format!(r"^(?![\s\S]*({everyone}))[{SPACE}]*[A-Za-z0-9<>@!#:_.-]{{1,{max}}}[{SPACE}]*$")
 }
 
 #[cfg(test)]

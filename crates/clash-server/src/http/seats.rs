@@ -33,6 +33,7 @@ pub struct SeatPath {
     #[allow(dead_code)]
     id: String,
     /// The seat: `p1`, `p2`, … (`gm` for the GM's own seat, where the game has one).
+    #[param(example = "p1")]
     seat: String,
 }
 
@@ -49,7 +50,7 @@ fn manageable(text: &str) -> Result<Seat, ApiError> {
 
 /// A new invite for the seat (ending any earlier link), or (`npc`) the GM takes it over.
 #[utoipa::path(post, path = routes::ISSUE_LINK.path, tag = "seats",
-    params(SeatPath), request_body(content = Option<LinkBody>),
+    params(ManagedSeat), request_body(content = Option<LinkBody>),
     responses((status = 201, description = "A new invite (any earlier link stops working), or the GM now plays the seat", body = SeatLink)),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::BotSeated, Conflict::NoChange, Conflict::Raced])))))]
@@ -82,7 +83,7 @@ pub async fn issue_link(
 }
 
 /// Revoke the seat's link: nobody plays it until it is given again.
-#[utoipa::path(delete, path = routes::REVOKE_LINK.path, tag = "seats", params(SeatPath),
+#[utoipa::path(delete, path = routes::REVOKE_LINK.path, tag = "seats", params(ManagedSeat),
     responses((status = 204, description = "Nobody plays the seat until it is given again")),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::BotSeated, Conflict::Raced])))))]
@@ -100,7 +101,7 @@ pub async fn revoke_link(
 }
 
 /// Give a taken-over seat back to its player.
-#[utoipa::path(post, path = routes::HAND_BACK.path, tag = "seats", params(SeatPath),
+#[utoipa::path(post, path = routes::HAND_BACK.path, tag = "seats", params(ManagedSeat),
     responses((status = 204, description = "The seat is its player's again")),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::BotSeated, Conflict::NoChange, Conflict::Raced])))))]
@@ -125,8 +126,29 @@ pub struct LinkPath {
     #[allow(dead_code)]
     id: String,
     /// `owner` or `spectator`.
-    #[param(pattern = "^(owner|spectator)$")]
+    #[param(inline, value_type = SharedLinkName)]
     link: String,
+}
+
+/// The shared links: the GM's (`owner`) and the watch link (`spectator`).
+#[derive(utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum SharedLinkName {
+    Owner,
+    Spectator,
+}
+
+/// A seat the GM manages, in the path: any seat but the GM's own.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)]
+pub struct ManagedSeat {
+    /// The table's id.
+    id: String,
+    /// A player's seat: `p1`, `p2`, … (not `gm`, the GM's own seat: 400).
+    #[param(pattern = "^(?![gG][mM]$)", example = "p2")]
+    seat: String,
 }
 
 /// Replace the GM's link or the watch link: the old one stops working at once.

@@ -19,7 +19,7 @@ pub const PER_KEY: usize = 3;
 /// The longest webhook URL or email address.
 const ADDRESS_LIMIT: usize = 500;
 /// The longest handle.
-const HANDLE_LIMIT: usize = 64;
+pub const HANDLE_LIMIT: usize = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
