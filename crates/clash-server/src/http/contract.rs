@@ -190,7 +190,36 @@ pub fn finish(doc: &mut Value) -> Vec<String> {
     }
     doc["paths"] = Value::Object(paths);
     problems.extend(link(doc));
+    open_objects(doc);
     problems
+}
+
+/// Say that an object described by nothing but its type (a ruleset's own JSON: a setup, a
+/// command, a view) may hold any members. JSON Schema means that already; generators read an
+/// object without members as an empty one.
+fn open_objects(schema: &mut Value) {
+    match schema {
+        Value::Object(o) => {
+            let object = o.get("type").is_some_and(|t| {
+                t == "object" || t.as_array().is_some_and(|a| a.contains(&json!("object")))
+            });
+            let described = [
+                "properties",
+                "additionalProperties",
+                "allOf",
+                "oneOf",
+                "anyOf",
+            ]
+            .iter()
+            .any(|k| o.contains_key(*k));
+            if object && !described {
+                o.insert("additionalProperties".into(), Value::Bool(true));
+            }
+            o.values_mut().for_each(open_objects);
+        }
+        Value::Array(a) => a.iter_mut().for_each(open_objects),
+        _ => {}
+    }
 }
 
 /// Apply one operation's contract to it.
