@@ -261,7 +261,34 @@ fn apply(op: &mut Value, method: &str) -> Result<(), String> {
         }
         responses.insert(status, refused(&group));
     }
+    connection_answers(responses);
     Ok(())
+}
+
+/// What the connection itself answers, before any operation reads the request: a request head
+/// longer than the server reads (431, no body), and a connection over the caps per address or
+/// in all (503 as text, see `crate::net`).
+fn connection_answers(responses: &mut Map<String, Value>) {
+    responses.insert(
+        "431".into(),
+        json!({"description": "The request's line and headers are longer than the server reads; the connection closes."}),
+    );
+    let busy = json!({"schema": {"type": "string"}});
+    let full = "Too many connections from this address, or in all (as text, with `Retry-After`); the connection closes.";
+    match responses.get_mut("503") {
+        Some(answer) => {
+            answer["content"]["text/plain"] = busy;
+            let said = answer["description"].as_str().unwrap_or_default();
+            answer["description"] =
+                json!(format!("{said}\n\nOr, before the request is read: {full}"));
+        }
+        None => {
+            responses.insert(
+                "503".into(),
+                json!({"description": full, "content": {"text/plain": busy}}),
+            );
+        }
+    }
 }
 
 /// A body is a JSON object or nothing at all (`crate::extract`): an optional one is left out,

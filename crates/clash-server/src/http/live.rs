@@ -52,7 +52,7 @@ pub async fn metrics(State(tables): Shared) -> Response {
 pub struct Watching {
     /// Resume after this log position (a reconnecting browser's `Last-Event-ID` wins).
     #[serde(default, deserialize_with = "position")]
-    #[param(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615_u64)]
+    #[param(schema_with = crate::http::schemas::position)]
     after: Option<usize>,
     /// The seat the GM's link watches as.
     #[serde(rename = "as")]

@@ -208,6 +208,24 @@ const SEGMENT: &AsciiSet = &CONTROLS
 const QUERY: &AsciiSet = &SEGMENT.add(b'&').add(b'=').add(b'+');
 
 impl Route {
+    /// The route whose template a request path fits, preferring the one with the most literal
+    /// segments (`/api/tables/from-form` over `/api/tables/{id}`); the method is not looked at.
+    pub fn template_of(path: &str) -> Option<&'static str> {
+        let path = path.split('?').next().unwrap_or_default();
+        let segments: Vec<&str> = path.split('/').collect();
+        ALL.iter()
+            .filter(|r| {
+                let own: Vec<&str> = r.path.split('/').collect();
+                own.len() == segments.len()
+                    && own
+                        .iter()
+                        .zip(&segments)
+                        .all(|(o, s)| o == s || (o.starts_with('{') && !s.is_empty()))
+            })
+            .max_by_key(|r| r.path.split('/').filter(|s| !s.starts_with('{')).count())
+            .map(|r| r.path)
+    }
+
     /// The names of the path's parameters, in order (`["id", "seat"]`).
     pub fn params(&self) -> impl Iterator<Item = &'static str> {
         self.path
@@ -221,14 +239,22 @@ impl Route {
     /// # Panics
     /// When the number of values is not the number of parameters: a programming error.
     pub fn at<const N: usize>(&self, values: [&str; N]) -> Href {
+        self.with(&values)
+    }
+
+    /// [`Route::at`] with the values in a slice, for a route chosen at run time.
+    ///
+    /// # Panics
+    /// When the number of values is not the number of parameters: a programming error.
+    pub fn with(&self, values: &[&str]) -> Href {
         assert_eq!(
             self.params().count(),
-            N,
+            values.len(),
             "{} takes {} parameter(s)",
             self.path,
             self.params().count()
         );
-        let mut values = values.into_iter();
+        let mut values = values.iter().copied();
         let segments: Vec<String> = self
             .path
             .split('/')
@@ -281,6 +307,15 @@ impl Href {
     }
 }
 
+/// An `&Href` is its URI wherever a `&str` is asked for.
+impl std::ops::Deref for Href {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.uri
+    }
+}
+
 impl fmt::Display for Href {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.uri)
@@ -307,6 +342,24 @@ mod tests {
     #[should_panic(expected = "takes 2 parameter(s)")]
     fn a_missing_parameter_is_a_programming_error() {
         let _ = ISSUE_LINK.at(["t1"]);
+    }
+
+    #[test]
+    fn a_request_path_fits_the_most_literal_template() {
+        assert_eq!(
+            Route::template_of("/api/tables/from-form"),
+            Some(FROM_FORM.path)
+        );
+        assert_eq!(
+            Route::template_of("/api/tables/a1?key=k"),
+            Some(TABLE_INFO.path)
+        );
+        assert_eq!(
+            Route::template_of("/api/tables/a1/seats/p1/bot"),
+            Some(SEAT_BOT.path)
+        );
+        assert_eq!(Route::template_of("/no/such/page"), None);
+        assert_eq!(Route::template_of("/api/tables//view"), None);
     }
 
     #[test]

@@ -110,6 +110,11 @@ pub fn count(description: &str, nullable: bool) -> RefOr<Schema> {
         .into()
 }
 
+/// A position in a table's log (`?after=12`), as a query parameter.
+pub fn position() -> RefOr<Schema> {
+    count("A position in the table's log: 0, 1, 2, …", false)
+}
+
 /// A list of at most `max` of `item`.
 pub fn at_most(item: RefOr<Schema>, max: usize) -> RefOr<Schema> {
     ArrayBuilder::new()

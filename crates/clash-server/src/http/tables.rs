@@ -166,7 +166,7 @@ pub async fn delete_table(State(tables): Shared, caller: TableKey) -> Result<Sta
 pub struct Reading {
     /// Give the log lines after this position.
     #[serde(default, deserialize_with = "position")]
-    #[param(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615_u64)]
+    #[param(schema_with = crate::http::schemas::position)]
     pub after: Option<usize>,
     /// The seat the GM's link looks as (`p2`).
     #[serde(rename = "as")]

@@ -9,6 +9,8 @@ pub const SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../clash-server")
 #[allow(dead_code)]
 mod client;
 mod common;
+#[path = "common/conformance.rs"]
+mod conformance;
 #[path = "common/sinks.rs"]
 #[allow(dead_code)]
 mod sinks;
@@ -29,6 +31,7 @@ mod operate;
 mod page_text;
 mod page_types;
 mod panels;
+mod paths;
 mod readable;
 mod requests;
 mod room;

@@ -14,7 +14,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-use crate::client::{Table, call_json, catalogue, send, table};
+use crate::client::*;
 use crate::sinks::{Receiver, SmtpSink, eventually, settings};
 
 const SOON: Duration = Duration::from_secs(5);
@@ -29,7 +29,7 @@ fn open(path: &std::path::Path, notify: clash_server::notify::Settings) -> (Arc<
 }
 
 async fn target(app: &Router, t: &Table, key: &str, body: Value) -> (StatusCode, Value) {
-    let uri = format!("/api/tables/{}/notify/targets?key={key}", t.id);
+    let uri = routes::ADD_TARGET.at([&t.id]).key(&key);
     call_json(app, "POST", &uri, Some(body)).await
 }
 
@@ -41,7 +41,7 @@ async fn webhook(app: &Router, t: &Table, key: &str, format: &str, url: &str) ->
 }
 
 async fn whisper(app: &Router, t: &Table, text: &str, to: &str) {
-    let uri = format!("/api/tables/{}/chat?key={}", t.id, t.owner);
+    let uri = routes::CHAT.at([&t.id]).key(&t.owner);
     let (status, body) = call_json(app, "POST", &uri, Some(json!({"text": text, "to": to}))).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
 }
@@ -185,7 +185,7 @@ async fn failures_are_retried_with_backoff_and_shown_to_the_owner_and_the_gm() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mine = |key: String| {
         let app = app.clone();
-        let uri = format!("/api/tables/{}/notify?key={key}", t.id);
+        let uri = routes::NOTIFY_SETTINGS.at([&t.id]).key(&key);
         async move { call_json(&app, "GET", &uri, None).await.1 }
     };
     let flaky = mine(t.p1.clone()).await;
@@ -199,7 +199,7 @@ async fn failures_are_retried_with_backoff_and_shown_to_the_owner_and_the_gm() {
             .unwrap()
             .contains("500")
     );
-    let uri = format!("/api/tables/{}/notify/log?key={}", t.id, t.owner);
+    let uri = routes::DELIVERY_LOG.at([&t.id]).key(&t.owner);
     let (_, log) = call_json(&app, "GET", &uri, None).await;
     let outcomes: Vec<(&str, &str)> = log["deliveries"]
         .as_array()
@@ -275,16 +275,10 @@ async fn private_addresses_and_bad_targets_are_refused_when_set() {
     let hook = json!({"kind": "webhook", "address": "https://127.0.0.1/"});
     let (status, _) = target(&app, &t, &t.spectator, hook).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let uri = format!("/api/tables/{}/notify/handle?key={}", t.id, t.p1);
+    let uri = routes::SET_HANDLE.at([&t.id]).key(&t.p1);
     let (status, _) = call_json(&app, "PUT", &uri, Some(json!({"handle": "@everyone"}))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let (_, mine) = call_json(
-        &app,
-        "GET",
-        &format!("/api/tables/{}/notify?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (_, mine) = api(&app, routes::NOTIFY_SETTINGS.at([&t.id]).key(&t.p1)).await;
     assert_eq!(mine["targets"], json!([]), "nothing was stored");
 }
 
@@ -300,13 +294,7 @@ async fn no_redirect_is_followed() {
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(hooks.redirects(), 1, "a redirect is not tried again");
     assert!(hooks.got("redirected").is_empty());
-    let (_, mine) = call_json(
-        &app,
-        "GET",
-        &format!("/api/tables/{}/notify?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (_, mine) = api(&app, routes::NOTIFY_SETTINGS.at([&t.id]).key(&t.p1)).await;
     assert!(
         mine["targets"][0]["last_error"]
             .as_str()
@@ -325,7 +313,7 @@ async fn nothing_is_sent_once_the_table_is_archived() {
     let t = table(&app).await;
     webhook(&app, &t, &t.p1, "json", &hooks.url("p1")).await;
     whisper(&app, &t, "before the archive", "p1").await;
-    let uri = format!("/api/tables/{}/archive?key={}", t.id, t.owner);
+    let uri = routes::ARCHIVE.at([&t.id]).key(&t.owner);
     let (status, body) = call_json(&app, "POST", &uri, Some(json!({"archived": true}))).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
     tokio::time::sleep(Duration::from_millis(1200)).await;
@@ -347,17 +335,11 @@ async fn targets_survive_a_restart_and_go_with_a_revoked_seat() {
     let (_tables, app) = open(&path, settings(None));
     whisper(&app, &t, "still there?", "p1").await;
     assert!(eventually(SOON, || hooks.got("p1").len() == 1).await);
-    let uri = format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner);
+    let uri = routes::ISSUE_LINK.at([&t.id, "p1"]).key(&t.owner);
     let (status, _) = call_json(&app, "DELETE", &uri, None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let new_p1 = crate::client::seat_key(&app, &t.id, &t.owner, "p1").await;
-    let (_, mine) = call_json(
-        &app,
-        "GET",
-        &format!("/api/tables/{}/notify?key={new_p1}", t.id),
-        None,
-    )
-    .await;
+    let (_, mine) = api(&app, routes::NOTIFY_SETTINGS.at([&t.id]).key(&new_p1)).await;
     assert_eq!(
         mine["targets"],
         json!([]),
@@ -409,7 +391,7 @@ async fn the_table_channel_mentions_players_by_handle_and_shows_no_secret() {
     let (status, _) = target(&app, &t, &t.owner, channel).await;
     assert_eq!(status, StatusCode::CREATED);
     for (key, handle) in [(&t.p1, "<@111>"), (&t.p2, "<@222>")] {
-        let uri = format!("/api/tables/{}/notify/handle?key={key}", t.id);
+        let uri = routes::SET_HANDLE.at([&t.id]).key(&key);
         let (status, _) = call_json(&app, "PUT", &uri, Some(json!({"handle": handle}))).await;
         assert_eq!(status, StatusCode::NO_CONTENT);
     }
@@ -456,7 +438,7 @@ async fn the_lobby_learns_which_tables_wait_on_the_key_first() {
     let body = json!({"tables": [
         {"id": a.id, "key": a.p1}, {"id": b.id, "key": b.p1}, {"id": "nothere", "key": "x"}
     ]});
-    let (status, moves) = call_json(&app, "POST", "/api/moves", Some(body)).await;
+    let (status, moves) = api(&app, routes::MOVES.at([]).json(&body)).await;
     assert_eq!(status, StatusCode::OK, "{moves}");
     let tables = moves["tables"].as_array().unwrap();
     assert_eq!(
@@ -466,6 +448,6 @@ async fn the_lobby_learns_which_tables_wait_on_the_key_first() {
     assert_eq!(tables[1]["yours"], false);
     assert!(tables.iter().any(|t| t["error"] == "unknown_table"));
     let many: Vec<Value> = (0..51).map(|_| json!({"id": a.id, "key": a.p1})).collect();
-    let (status, _) = call_json(&app, "POST", "/api/moves", Some(json!({"tables": many}))).await;
+    let (status, _) = api(&app, routes::MOVES.at([]).json(&json!({"tables": many}))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }

@@ -3,7 +3,7 @@
 //! still reads back as JSON holding the text unchanged, the text shows as text, and no element
 //! is added to the page. Before, a line holding `<!--` broke every page of its table for good.
 
-use crate::client::{call, call_json, claim, invite, server};
+use crate::client::*;
 use axum::Router;
 use axum::http::StatusCode;
 use proptest::prelude::*;
@@ -39,11 +39,11 @@ struct Pages {
 }
 
 async fn table_with(app: &Router, text: &str) -> Pages {
-    let (status, created) = call_json(
+    let (status, created) = api(
         app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "sealed-duel", "title": text})),
+        routes::CREATE_TABLE
+            .at([])
+            .json(&json!({"ruleset": "sealed-duel", "title": text})),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -53,7 +53,7 @@ async fn table_with(app: &Router, text: &str) -> Pages {
     let p1 = claim(app, &id, &invite(app, &id, &owner, "p1").await).await;
     let unused = invite(app, &id, &owner, "p2").await;
     let chat = |key: &str, body: Value| {
-        let uri = format!("/api/tables/{id}/chat?key={key}");
+        let uri = routes::CHAT.at([&id]).key(&key);
         async move {
             let (status, answer) = call_json(app, "POST", &uri, Some(body)).await;
             assert_eq!(status, StatusCode::NO_CONTENT, "{answer}");
@@ -62,7 +62,7 @@ async fn table_with(app: &Router, text: &str) -> Pages {
     chat(&p1, json!({ "text": text })).await;
     chat(&p1, json!({ "text": text, "to_gm": true })).await;
     chat(&owner, json!({ "text": text, "to": "p1" })).await;
-    let page = |key: &str| format!("/t/{id}/{key}");
+    let page = |key: &str| routes::TABLE_PAGE.at([&id, key]).into_uri();
     Pages {
         gm: page(&owner),
         player: page(&p1),

@@ -36,22 +36,14 @@ async fn node(db: &Db) -> (Router, Arc<Tables>) {
 }
 
 async fn command(app: &Router, id: &str, key: &str, body: Value) -> (StatusCode, Value) {
-    call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{id}/commands?key={key}"),
-        Some(body),
-    )
-    .await
+    api(app, routes::COMMAND.at([&id]).key(&key).json(&body)).await
 }
 
 /// The whole log as the GM reads it.
 async fn log(app: &Router, id: &str, owner: &str) -> Value {
-    let (status, events) = call_json(
+    let (status, events) = api(
         app,
-        "GET",
-        &format!("/api/tables/{id}/events?key={owner}&after=0"),
-        None,
+        routes::EVENTS.at([&id]).key(&owner).query("after", "0"),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{events}");
@@ -109,7 +101,7 @@ async fn a_table_reads_back_the_same_on_a_fresh_node() {
         let (second, _) = node(&db).await;
         assert_eq!(log(&second, &t.id, &t.owner).await, written, "{db:?}");
         let view = |app: Router, key: String| {
-            let uri = format!("/api/tables/{}/view?key={key}", t.id);
+            let uri = routes::VIEW.at([&t.id]).key(&key);
             async move { call_json(&app, "GET", &uri, None).await.1["view"].clone() }
         };
         assert_eq!(
@@ -178,21 +170,9 @@ async fn a_seat_change_on_one_node_holds_on_the_other() {
         let t = table(&a).await;
         let body = json!({"command": {"type": "commit", "word": "fir"}});
         // B has the table in memory; A's GM then revokes p1's link.
-        let (status, _) = call_json(
-            &b,
-            "GET",
-            &format!("/api/tables/{}/view?key={}", t.id, t.p1),
-            None,
-        )
-        .await;
+        let (status, _) = api(&b, routes::VIEW.at([&t.id]).key(&t.p1)).await;
         assert_eq!(status, StatusCode::OK);
-        let (status, out) = call_json(
-            &a,
-            "DELETE",
-            &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
-            None,
-        )
-        .await;
+        let (status, out) = api(&a, routes::REVOKE_LINK.at([&t.id, "p1"]).key(&t.owner)).await;
         assert!(status.is_success(), "{status} {out}");
         // The revoked key works on neither node, whether or not B heard of it yet.
         let (status, out) = command(&b, &t.id, &t.p1, body).await;
@@ -214,12 +194,7 @@ async fn a_command_on_one_node_reaches_the_streams_of_another() {
     let (a, _) = node(&db).await;
     let (b, _) = node(&db).await;
     let t = table(&a).await;
-    let mut stream = Sse::open(
-        &b,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
-        None,
-    )
-    .await;
+    let mut stream = Sse::open(&b, &routes::STREAM.at([&t.id]).key(&t.p2), None).await;
     let first = stream.update().await;
     assert_eq!(
         first["event_count"],
@@ -286,12 +261,7 @@ async fn a_node_that_lost_the_news_resynchronises_its_streams() {
     let (a, _) = node(&db).await;
     let (b, _) = node(&db).await;
     let t = table(&a).await;
-    let mut stream = Sse::open(
-        &b,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
-        None,
-    )
-    .await;
+    let mut stream = Sse::open(&b, &routes::STREAM.at([&t.id]).key(&t.p2), None).await;
     stream.update().await;
     // Cut every node's listening connection (as a network fault or a database restart would),
     // then change the table while nobody listens: that news is lost.
@@ -339,7 +309,7 @@ async fn changes_sent_to_two_nodes_at_once_all_land_once() {
                 0 => (a.clone(), t.p1.clone()),
                 _ => (b.clone(), t.p2.clone()),
             };
-            let uri = format!("/api/tables/{}/chat?key={key}", t.id);
+            let uri = routes::CHAT.at([&t.id]).key(&key);
             sent.spawn(async move {
                 call_json(
                     &app,
@@ -416,7 +386,7 @@ async fn who_is_here_counts_pages_open_on_every_node() {
     let (a, _) = node(&db).await;
     let (b, _) = node(&db).await;
     let t = table(&a).await;
-    let stream_of = |key: &str| format!("/api/tables/{}/stream?key={key}", t.id);
+    let stream_of = |key: &str| routes::STREAM.at([&t.id]).key(&key);
     let mut on_b = Sse::open(&b, &stream_of(&t.p2), None).await;
     let first = on_b.next().await.unwrap();
     assert_eq!(shows_here(&first.data, "Player 1"), Some(false));
