@@ -14,7 +14,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::client::{WithBody, routes};
+use crate::client::{CommandBody, CreateTable, LinkBody, SeedBody, WithBody, routes};
 use crate::wire::*;
 use clash_server::Limits;
 use serde_json::{Value, json};
@@ -50,9 +50,11 @@ struct Table {
 async fn table(addr: SocketAddr) -> Table {
     let created = send(
         addr,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({"ruleset": "sealed-duel", "title": "Abuse"})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            title: Some(String::from("Abuse")),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(created.status, 201, "{}", created.body);
@@ -87,7 +89,7 @@ async fn command(addr: SocketAddr, t: &Table, key: &str, command: Value) -> Answ
         routes::COMMAND
             .at([&t.id])
             .key(&key)
-            .json(&json!({ "command": command })),
+            .json(&CommandBody::of(json!(command))),
     )
     .await
 }
@@ -281,17 +283,20 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
         setup["no_such_field"] = json!("junk");
         let refused = send(
             addr,
-            routes::CREATE_TABLE
-                .at([])
-                .json(&json!({"ruleset": entry.id, "setup": setup})),
+            routes::CREATE_TABLE.at([]).json(&CreateTable {
+                ruleset: Some(String::from(entry.id)),
+                setup: Some(json!(setup)),
+                ..CreateTable::default()
+            }),
         )
         .await;
         assert_eq!(refused.status, 400, "{}: {}", entry.id, refused.body);
         let created = send(
             addr,
-            routes::CREATE_TABLE
-                .at([])
-                .json(&json!({"ruleset": entry.id})),
+            routes::CREATE_TABLE.at([]).json(&CreateTable {
+                ruleset: Some(String::from(entry.id)),
+                ..CreateTable::default()
+            }),
         )
         .await
         .json();
@@ -309,7 +314,7 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
                     routes::ISSUE_LINK
                         .at([&id, &seat])
                         .key(&owner)
-                        .json(&json!({"npc": true})),
+                        .json(&LinkBody { npc: true }),
                 )
                 .await;
                 assert_eq!(npc.status, 201, "{}", npc.body);
@@ -325,10 +330,11 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
             junk["no_such_field"] = json!("x".repeat(1000));
             let answer = send(
                 addr,
-                routes::COMMAND
-                    .at([&id])
-                    .key(&owner)
-                    .json(&json!({"command": junk, "as": seat})),
+                routes::COMMAND.at([&id]).key(&owner).json(&CommandBody {
+                    command: Some(json!(junk)),
+                    as_seat: Some(String::from(seat)),
+                    ..CommandBody::default()
+                }),
             )
             .await;
             assert_eq!(answer.status, 400, "{} {seat}: {}", entry.id, answer.body);
@@ -345,9 +351,11 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
     for empty in [json!([]), json!({})] {
         let refused = send(
             addr,
-            routes::CREATE_TABLE
-                .at([])
-                .json(&json!({"ruleset": "iron-triangle", "setup": empty})),
+            routes::CREATE_TABLE.at([]).json(&CreateTable {
+                ruleset: Some(String::from("iron-triangle")),
+                setup: Some(json!(empty)),
+                ..CreateTable::default()
+            }),
         )
         .await;
         assert!(
@@ -771,10 +779,9 @@ async fn a_table_read_back_from_its_log_is_the_table_it_was() {
     let t = table(addr).await;
     send(
         addr,
-        routes::SEED
-            .at([&t.id])
-            .key(&t.p1)
-            .json(&json!({"seed": "ada-seed"})),
+        routes::SEED.at([&t.id]).key(&t.p1).json(&SeedBody {
+            seed: String::from("ada-seed"),
+        }),
     )
     .await;
     command(addr, &t, &t.p1, json!({"type": "commit", "word": "apple"})).await;

@@ -189,9 +189,11 @@ struct Table {
 async fn table(app: &Router, players: u8) -> Table {
     let (status, created) = api(
         app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({"ruleset": "sealed-duel", "setup": {"players": players}})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            setup: Some(json!({"players": players})),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -209,7 +211,9 @@ async fn seat_bot(app: &Router, t: &Table, seat: &str, strength: &str) -> (Statu
         routes::SEAT_BOT
             .at([&t.id, &seat])
             .key(&t.owner)
-            .json(&json!({ "strength": strength })),
+            .json(&BotBody {
+                strength: Some(String::from(strength)),
+            }),
     )
     .await
 }
@@ -224,7 +228,7 @@ async fn send(app: &Router, t: &Table, key: &str, command: Value) -> (StatusCode
         routes::COMMAND
             .at([&t.id])
             .key(&key)
-            .json(&json!({ "command": command })),
+            .json(&CommandBody::of(json!(command))),
     )
     .await
 }
@@ -361,7 +365,7 @@ async fn bots_sit_only_in_npc_or_empty_seats_and_only_the_gm_seats_them() {
         routes::ISSUE_LINK
             .at([&t.id, "p3"])
             .key(&t.owner)
-            .json(&json!({"npc": true})),
+            .json(&LinkBody { npc: true }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED);
@@ -438,7 +442,7 @@ async fn a_bot_decides_from_its_seats_view_alone() {
             routes::ISSUE_LINK
                 .at([&t.id, "p1"])
                 .key(&t.owner)
-                .json(&json!({"npc": true})),
+                .json(&LinkBody { npc: true }),
         )
         .await;
         assert_eq!(status, StatusCode::CREATED);
@@ -531,10 +535,10 @@ async fn the_table_goes_on_while_a_bot_thinks() {
     assert_eq!(send(app, &t, &p2, commit("pear")).await.0, StatusCode::OK);
     let (status, _) = api(
         app,
-        routes::CHAT
-            .at([&t.id])
-            .key(&t.owner)
-            .json(&json!({"text": "Take your time."})),
+        routes::CHAT.at([&t.id]).key(&t.owner).json(&Line {
+            text: String::from("Take your time."),
+            ..Line::default()
+        }),
     )
     .await;
     assert!(status.is_success(), "{status}");
@@ -653,9 +657,11 @@ async fn bots_in_every_seat_play_a_real_game_to_its_end() {
     let app = clash_server::app(tables.clone());
     let (status, created) = api(
         &app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({"ruleset": "triforce", "setup": {"players": 3, "turn_limit": 3}})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("triforce")),
+            setup: Some(json!({"players": 3, "turn_limit": 3})),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");

@@ -107,9 +107,11 @@ async fn creating_a_table_hands_out_unguessable_owner_and_spectator_links() {
     let s = server();
     let (status, created) = api(
         &s.app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({"ruleset": "sealed-duel", "setup": {"players": 3}})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            setup: Some(json!({"players": 3})),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED);
@@ -267,7 +269,7 @@ async fn the_gm_plays_npc_seats_only_once_marked_so() {
         routes::ISSUE_LINK
             .at([&t.id, "p2"])
             .key(&t.owner)
-            .json(&json!({"npc": true})),
+            .json(&LinkBody { npc: true }),
     )
     .await;
     assert_eq!((status, &link["npc"]), (StatusCode::CREATED, &json!(true)));
@@ -521,7 +523,7 @@ async fn no_seat_ever_receives_another_seats_secret_the_server_secret_or_the_dec
         routes::COMMAND
             .at([&t.id])
             .key(&t.owner)
-            .json(&json!({"command": {"type": "shuffle"}})),
+            .json(&CommandBody::of(json!({"type": "shuffle"}))),
     )
     .await;
     let (_, committed) = send(
@@ -575,7 +577,7 @@ async fn no_seat_ever_receives_another_seats_secret_the_server_secret_or_the_dec
         routes::COMMAND
             .at([&t.id])
             .key(&t.owner)
-            .json(&json!({"command": {"type": "reveal"}})),
+            .json(&CommandBody::of(json!({"type": "reveal"}))),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -597,9 +599,11 @@ async fn commands_to_one_table_are_serialized_and_numbered_without_gaps() {
     for _ in 0..3 {
         let (_, created) = api(
             &s.app,
-            routes::CREATE_TABLE
-                .at([])
-                .json(&json!({"ruleset": "sealed-duel", "setup": {"players": 6}})),
+            routes::CREATE_TABLE.at([]).json(&CreateTable {
+                ruleset: Some(String::from("sealed-duel")),
+                setup: Some(json!({"players": 6})),
+                ..CreateTable::default()
+            }),
         )
         .await;
         tables.push((

@@ -151,9 +151,10 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
     let hooks = Receiver::start().await;
     let (_, created) = api(
         &app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({ "ruleset": ruleset })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from(ruleset)),
+            ..CreateTable::default()
+        }),
     )
     .await;
     let id = created["table"].as_str().unwrap().to_string();

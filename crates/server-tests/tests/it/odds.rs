@@ -27,9 +27,11 @@ async fn table(app: &axum::Router) -> Table {
     let setup: Value = serde_json::from_str(entry.presets[0].setup).unwrap();
     let (status, created) = api(
         app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({ "ruleset": "iron-triangle", "setup": setup })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("iron-triangle")),
+            setup: Some(json!(setup)),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -43,7 +45,7 @@ async fn table(app: &axum::Router) -> Table {
             routes::ISSUE_LINK
                 .at([&id, &seat])
                 .key(&owner)
-                .json(&json!({ "npc": false })),
+                .json(&LinkBody { npc: false }),
         )
         .await;
         assert_eq!(status, StatusCode::CREATED, "{link}");
@@ -66,7 +68,7 @@ async fn send(app: &axum::Router, t: &Table, key: &str, command: Value) {
         routes::COMMAND
             .at([&t.id])
             .key(&key)
-            .json(&json!({ "command": command })),
+            .json(&CommandBody::of(json!(command))),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{command} → {body}");

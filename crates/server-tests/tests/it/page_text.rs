@@ -41,9 +41,11 @@ struct Pages {
 async fn table_with(app: &Router, text: &str) -> Pages {
     let (status, created) = api(
         app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({"ruleset": "sealed-duel", "title": text})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            title: Some(String::from(text)),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");

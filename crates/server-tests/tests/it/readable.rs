@@ -82,9 +82,11 @@ struct Seated {
 async fn seat_everyone(app: &Router, ruleset: &str, setup: &Value) -> Seated {
     let (status, created) = api(
         app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({ "ruleset": ruleset, "setup": setup, "title": "Readable" })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from(ruleset)),
+            setup: Some(json!(setup)),
+            title: Some(String::from("Readable")),
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -180,7 +182,7 @@ async fn every_game_reads_in_names_from_every_seat() {
                     routes::COMMAND
                         .at([&table.id])
                         .key(&table.keys[seat])
-                        .json(&json!({ "command": command })),
+                        .json(&CommandBody::of(json!(command))),
                 )
                 .await;
                 assert_eq!(status, StatusCode::OK, "{id}: {command} → {body}");

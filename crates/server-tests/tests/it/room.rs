@@ -14,7 +14,7 @@ async fn post(
     t: &Table,
     route: Route,
     key: &str,
-    body: Value,
+    body: impl serde::Serialize,
 ) -> (StatusCode, Value) {
     api(app, route.at([&t.id]).key(key).json(&body)).await
 }
@@ -25,7 +25,11 @@ async fn say(app: &Router, t: &Table, key: &str, text: &str, to_gm: bool) -> Sta
         t,
         routes::CHAT,
         key,
-        json!({ "text": text, "to_gm": to_gm }),
+        Line {
+            text: String::from(text),
+            to_gm: to_gm,
+            ..Line::default()
+        },
     )
     .await
     .0
@@ -162,7 +166,11 @@ async fn whispers_follow_the_person_and_the_gm_whispers_to_one_seat() {
         &t,
         routes::CHAT,
         &t.owner,
-        json!({"text": "gm-to-old", "to": "p1"}),
+        Line {
+            text: String::from("gm-to-old"),
+            to: Some(String::from("p1")),
+            ..Line::default()
+        },
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
@@ -183,7 +191,11 @@ async fn whispers_follow_the_person_and_the_gm_whispers_to_one_seat() {
         &t,
         routes::CHAT,
         &t.p1,
-        json!({"text": "x", "to": "p2"}),
+        Line {
+            text: String::from("x"),
+            to: Some(String::from("p2")),
+            ..Line::default()
+        },
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -253,9 +265,18 @@ async fn the_gm_takes_back_a_secret_commitment_and_the_record_still_verifies() {
         "{offer}"
     );
     let n = offer["n"].as_u64().unwrap();
-    let (status, _) = post(&s.app, &t, routes::UNDO, &t.p1, json!({})).await;
+    let (status, _) = post(
+        &s.app,
+        &t,
+        routes::UNDO,
+        &t.p1,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, body) = post(&s.app, &t, routes::UNDO, &t.owner, json!({ "n": n })).await;
+    let (status, body) = post(&s.app, &t, routes::UNDO, &t.owner, UndoBody { n: Some(n) }).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
     // Player 1 has no word committed now and may choose another; everyone's log says so.
     let mine = look(&s.app, &t, &t.p1).await;
@@ -265,7 +286,7 @@ async fn the_gm_takes_back_a_secret_commitment_and_the_record_still_verifies() {
             .to_string()
     ));
     // A stale undo (the same number again) and an undo with nothing standing are refused.
-    let (status, body) = post(&s.app, &t, routes::UNDO, &t.owner, json!({ "n": n })).await;
+    let (status, body) = post(&s.app, &t, routes::UNDO, &t.owner, UndoBody { n: Some(n) }).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     let (status, _) = send(&s.app, &t, &t.p1, json!({"type": "commit", "word": "pear"})).await;
     assert_eq!(status, StatusCode::OK);
@@ -273,7 +294,16 @@ async fn the_gm_takes_back_a_secret_commitment_and_the_record_still_verifies() {
     assert_eq!(status, StatusCode::OK);
     // Two undos in a row walk back command by command.
     for _ in 0..2 {
-        let (status, body) = post(&s.app, &t, routes::UNDO, &t.owner, json!({})).await;
+        let (status, body) = post(
+            &s.app,
+            &t,
+            routes::UNDO,
+            &t.owner,
+            UndoBody {
+                ..UndoBody::default()
+            },
+        )
+        .await;
         assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
     }
     assert_eq!(look(&s.app, &t, &t.owner).await["view"]["ready"], json!([]));
@@ -318,7 +348,16 @@ async fn undo_is_refused_after_a_roll_and_after_a_reveal() {
     // A reveal without chance: the words are out, so nothing before it can be taken back.
     let (status, _) = send(&s.app, &t, &t.owner, json!({"type": "announce"})).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = post(&s.app, &t, routes::UNDO, &t.owner, json!({})).await;
+    let (status, body) = post(
+        &s.app,
+        &t,
+        routes::UNDO,
+        &t.owner,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert!(
         body["error"]["message"]
@@ -332,7 +371,16 @@ async fn undo_is_refused_after_a_roll_and_after_a_reveal() {
     // A roll: the reveal rolls a die.
     let (status, _) = send(&s.app, &t, &t.owner, json!({"type": "reveal"})).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = post(&s.app, &t, routes::UNDO, &t.owner, json!({})).await;
+    let (status, body) = post(
+        &s.app,
+        &t,
+        routes::UNDO,
+        &t.owner,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert!(
         body["error"]["message"]
@@ -343,7 +391,16 @@ async fn undo_is_refused_after_a_roll_and_after_a_reveal() {
     );
     // The shuffle draws: refused too.
     send(&s.app, &t, &t.owner, json!({"type": "shuffle"})).await;
-    let (status, _) = post(&s.app, &t, routes::UNDO, &t.owner, json!({})).await;
+    let (status, _) = post(
+        &s.app,
+        &t,
+        routes::UNDO,
+        &t.owner,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::CONFLICT);
     close(&s.app, &t).await;
     let report = verify(&record(&s.app, &t, &t.owner).await.1, &catalogue(), &[]);
@@ -368,7 +425,11 @@ async fn a_weighty_command_is_asked_about_first_when_the_page_asks() {
         &t,
         routes::COMMAND,
         &t.owner,
-        json!({"command": {"type": "reveal"}, "ask": true}),
+        CommandBody {
+            command: Some(json!({"type": "reveal"})),
+            ask: true,
+            ..CommandBody::default()
+        },
     )
     .await;
     assert_eq!(
@@ -387,7 +448,11 @@ async fn a_weighty_command_is_asked_about_first_when_the_page_asks() {
         &t,
         routes::COMMAND,
         &t.owner,
-        json!({"command": {"type": "announce"}, "ask": true}),
+        CommandBody {
+            command: Some(json!({"type": "announce"})),
+            ask: true,
+            ..CommandBody::default()
+        },
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -396,7 +461,7 @@ async fn a_weighty_command_is_asked_about_first_when_the_page_asks() {
         &t,
         routes::COMMAND,
         &t.owner,
-        json!({"command": {"type": "reveal"}}),
+        CommandBody::of(json!({"type": "reveal"})),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -479,7 +544,9 @@ async fn the_gm_renames_archives_and_deletes_a_table() {
         &t,
         routes::RENAME,
         &t.p1,
-        json!({"title": "Mine now"}),
+        RenameBody {
+            title: String::from("Mine now"),
+        },
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "only the GM renames");
@@ -488,14 +555,25 @@ async fn the_gm_renames_archives_and_deletes_a_table() {
         &t,
         routes::RENAME,
         &t.owner,
-        json!({"title": "Friday duel"}),
+        RenameBody {
+            title: String::from("Friday duel"),
+        },
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let update = look(&s.app, &t, &t.p2).await;
     assert_eq!(update["title"], "Friday duel");
     assert!(texts(&update).contains(&"The GM renames the table “Friday duel”.".to_string()));
-    let (status, _) = post(&s.app, &t, routes::RENAME, &t.owner, json!({"title": " "})).await;
+    let (status, _) = post(
+        &s.app,
+        &t,
+        routes::RENAME,
+        &t.owner,
+        RenameBody {
+            title: String::from(" "),
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 
     // Archived: no moves, no talk, until it is brought back.
@@ -504,7 +582,7 @@ async fn the_gm_renames_archives_and_deletes_a_table() {
         &t,
         routes::ARCHIVE,
         &t.owner,
-        json!({"archived": true}),
+        ArchiveBody { archived: true },
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
@@ -536,7 +614,7 @@ async fn the_gm_renames_archives_and_deletes_a_table() {
         &t,
         routes::ARCHIVE,
         &t.owner,
-        json!({"archived": false}),
+        ArchiveBody { archived: false },
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
@@ -607,9 +685,11 @@ async fn real_table(
 ) -> (Table, std::collections::BTreeMap<String, String>) {
     let (status, created) = api(
         app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({ "ruleset": ruleset, "title": "Real" })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from(ruleset)),
+            title: Some(String::from("Real")),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -652,7 +732,16 @@ async fn play_first(app: &Router, t: &Table, key: &str, kind: &str) -> Value {
 }
 
 async fn undo_status(app: &Router, t: &Table) -> (StatusCode, Value) {
-    post(app, t, routes::UNDO, &t.owner, json!({})).await
+    post(
+        app,
+        t,
+        routes::UNDO,
+        &t.owner,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await
 }
 
 #[tokio::test]

@@ -743,9 +743,10 @@ async fn run(ruleset: &str, actions: Vec<Action>) {
     let app = clash_server::app(tables);
     let (_, created) = api(
         &app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({ "ruleset": ruleset })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from(ruleset)),
+            ..CreateTable::default()
+        }),
     )
     .await;
     let seats: Vec<Seat> = created["seats"]

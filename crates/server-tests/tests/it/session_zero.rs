@@ -62,7 +62,7 @@ async fn send(app: &Router, t: &Made, key: &str, command: Value) -> (StatusCode,
         routes::COMMAND
             .at([&t.id])
             .key(&key)
-            .json(&json!({ "command": command })),
+            .json(&CommandBody::of(json!(command))),
     )
     .await
 }
@@ -444,9 +444,11 @@ async fn the_gm_downloads_the_table_as_a_setup_that_starts_another() {
     assert_eq!(file["clash"], "setup");
     let (status, again) = api(
         app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({"ruleset": file["ruleset"], "setup": file["setup"]})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: file["ruleset"].as_str().map(String::from),
+            setup: Some(json!(file["setup"])),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{again}");

@@ -26,7 +26,7 @@ async fn take_over(s: &Server, t: &Table, seat: &str) -> (StatusCode, Value) {
         routes::ISSUE_LINK
             .at([&t.id, &seat])
             .key(&t.owner)
-            .json(&json!({"npc": true})),
+            .json(&LinkBody { npc: true }),
     )
     .await
 }
@@ -266,9 +266,10 @@ async fn an_invite_is_exchanged_once_for_a_key_the_gm_never_sees() {
     let s = server();
     let (_, created) = api(
         &s.app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({"ruleset": "sealed-duel"})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            ..CreateTable::default()
+        }),
     )
     .await;
     let (id, owner) = (
@@ -374,28 +375,25 @@ async fn every_update_carries_the_commitment_the_head_and_the_seeds() {
     let t = table(&s.app).await;
     let (status, _) = api(
         &s.app,
-        routes::SEED
-            .at([&t.id])
-            .key(&t.p1)
-            .json(&json!({"seed": "abc123"})),
+        routes::SEED.at([&t.id]).key(&t.p1).json(&SeedBody {
+            seed: String::from("abc123"),
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, _) = api(
         &s.app,
-        routes::SEED
-            .at([&t.id])
-            .key(&t.spectator)
-            .json(&json!({"seed": "x"})),
+        routes::SEED.at([&t.id]).key(&t.spectator).json(&SeedBody {
+            seed: String::from("x"),
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "spectators add no seed");
     let (status, _) = api(
         &s.app,
-        routes::SEED
-            .at([&t.id])
-            .key(&t.p1)
-            .json(&json!({"seed": "a\u{0}b"})),
+        routes::SEED.at([&t.id]).key(&t.p1).json(&SeedBody {
+            seed: String::from("a\u{0}b"),
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);

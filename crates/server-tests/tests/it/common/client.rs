@@ -148,9 +148,11 @@ pub struct Table {
 pub async fn table(app: &Router) -> Table {
     let (status, created) = api(
         app,
-        routes::CREATE_TABLE
-            .at([])
-            .json(&json!({"ruleset": "sealed-duel", "title": "Test"})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            title: Some(String::from("Test")),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -194,7 +196,7 @@ pub async fn send(app: &Router, t: &Table, key: &str, command: Value) -> (Status
         routes::COMMAND
             .at([&t.id])
             .key(&key)
-            .json(&json!({ "command": command })),
+            .json(&CommandBody::of(json!(command))),
     )
     .await
 }
