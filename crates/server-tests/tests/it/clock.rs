@@ -70,7 +70,11 @@ async fn clock(app: &Router, t: &Table, key: &str) -> Value {
 
 async fn webhook(app: &Router, t: &Table, key: &str, url: &str) {
     let uri = routes::ADD_TARGET.at([&t.id]).key(&key);
-    let body = json!({"kind": "webhook", "format": "json", "address": url});
+    let body = json!(NewTarget {
+        kind: String::from("webhook"),
+        format: Some(String::from("json")),
+        address: String::from(url)
+    });
     let (status, made) = call_json(app, "POST", &uri, Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
 }

@@ -246,7 +246,11 @@ async fn a_key_acts_only_for_its_seat() {
         &s.app,
         "POST",
         &uri,
-        Some(json!({"command": {"type": "commit", "word": "x"}, "as": "p2"})),
+        Some(json!(CommandBody {
+            command: Some(json!({"type": "commit", "word": "x"})),
+            as_seat: Some(String::from("p2")),
+            ..CommandBody::default()
+        })),
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -261,7 +265,11 @@ async fn the_gm_plays_npc_seats_only_once_marked_so() {
     let s = server();
     let t = table(&s.app).await;
     let uri = routes::COMMAND.at([&t.id]).key(&t.owner);
-    let commit = json!({"command": {"type": "commit", "word": "pear"}, "as": "p2"});
+    let commit = json!(CommandBody {
+        command: Some(json!({"type": "commit", "word": "pear"})),
+        as_seat: Some(String::from("p2")),
+        ..CommandBody::default()
+    });
     let (status, _) = call_json(&s.app, "POST", &uri, Some(commit.clone())).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "p2 is a player's seat");
     let (status, link) = api(
@@ -621,7 +629,7 @@ async fn commands_to_one_table_are_serialized_and_numbered_without_gaps() {
                     &app,
                     "POST",
                     &uri,
-                    Some(json!({"command": {"type": "shuffle"}})),
+                    Some(json!(CommandBody::of(json!({"type": "shuffle"})))),
                 )
                 .await
                 .0

@@ -34,7 +34,11 @@ async fn target(app: &Router, t: &Table, key: &str, body: Value) -> (StatusCode,
 }
 
 async fn webhook(app: &Router, t: &Table, key: &str, format: &str, url: &str) -> Value {
-    let body = json!({"kind": "webhook", "format": format, "address": url});
+    let body = json!(NewTarget {
+        kind: String::from("webhook"),
+        format: Some(String::from(format)),
+        address: String::from(url)
+    });
     let (status, made) = target(app, t, key, body).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
     made
@@ -42,7 +46,17 @@ async fn webhook(app: &Router, t: &Table, key: &str, format: &str, url: &str) ->
 
 async fn whisper(app: &Router, t: &Table, text: &str, to: &str) {
     let uri = routes::CHAT.at([&t.id]).key(&t.owner);
-    let (status, body) = call_json(app, "POST", &uri, Some(json!({"text": text, "to": to}))).await;
+    let (status, body) = call_json(
+        app,
+        "POST",
+        &uri,
+        Some(json!(Line {
+            text: String::from(text),
+            to: Some(String::from(to)),
+            ..Line::default()
+        })),
+    )
+    .await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
 }
 
@@ -249,13 +263,21 @@ async fn private_addresses_and_bad_targets_are_refused_when_set() {
         ("ftp://example.org/hook", "not webhooks"),
         ("not a url", "not a URL"),
     ] {
-        let body = json!({"kind": "webhook", "format": "discord", "address": address});
+        let body = json!(NewTarget {
+            kind: String::from("webhook"),
+            format: Some(String::from("discord")),
+            address: String::from(address)
+        });
         let (status, answer) = target(&app, &t, &t.p1, body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{address}: {answer}");
         let message = answer["error"]["message"].as_str().unwrap();
         assert!(message.contains(why), "{address}: {message}");
     }
-    let email = json!({"kind": "email", "address": "ada@example.org"});
+    let email = json!(NewTarget {
+        kind: String::from("email"),
+        address: String::from("ada@example.org"),
+        format: None
+    });
     let (status, answer) = target(&app, &t, &t.p1, email).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
@@ -264,19 +286,29 @@ async fn private_addresses_and_bad_targets_are_refused_when_set() {
             .unwrap()
             .contains("SMTP")
     );
-    let channel =
-        json!({"kind": "channel", "format": "discord", "address": "https://example.org/"});
+    let channel = json!(NewTarget {
+        kind: String::from("channel"),
+        format: Some(String::from("discord")),
+        address: String::from("https://example.org/")
+    });
     let (status, _) = target(&app, &t, &t.p1, channel).await;
     assert_eq!(
         status,
         StatusCode::FORBIDDEN,
         "only the GM sets the channel"
     );
-    let hook = json!({"kind": "webhook", "address": "https://127.0.0.1/"});
+    let hook = json!(NewTarget {
+        kind: String::from("webhook"),
+        address: String::from("https://127.0.0.1/"),
+        format: None
+    });
     let (status, _) = target(&app, &t, &t.spectator, hook).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let uri = routes::SET_HANDLE.at([&t.id]).key(&t.p1);
-    let (status, _) = call_json(&app, "PUT", &uri, Some(json!({"handle": "@everyone"}))).await;
+    let everyone = HandleBody {
+        handle: Some("@everyone".into()),
+    };
+    let (status, _) = api(&app, uri.json(&everyone)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let (_, mine) = api(&app, routes::NOTIFY_SETTINGS.at([&t.id]).key(&t.p1)).await;
     assert_eq!(mine["targets"], json!([]), "nothing was stored");
@@ -314,7 +346,13 @@ async fn nothing_is_sent_once_the_table_is_archived() {
     webhook(&app, &t, &t.p1, "json", &hooks.url("p1")).await;
     whisper(&app, &t, "before the archive", "p1").await;
     let uri = routes::ARCHIVE.at([&t.id]).key(&t.owner);
-    let (status, body) = call_json(&app, "POST", &uri, Some(json!({"archived": true}))).await;
+    let (status, body) = call_json(
+        &app,
+        "POST",
+        &uri,
+        Some(json!(ArchiveBody { archived: true })),
+    )
+    .await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
     tokio::time::sleep(Duration::from_millis(1200)).await;
     assert!(hooks.all().is_empty(), "nothing after archiving");
@@ -387,12 +425,19 @@ async fn the_table_channel_mentions_players_by_handle_and_shows_no_secret() {
     let (_tables, app) = open(&dir.path().join("c.db"), settings(None));
     let hooks = Receiver::start().await;
     let t = table(&app).await;
-    let channel = json!({"kind": "channel", "format": "discord", "address": hooks.url("channel")});
+    let channel = json!(NewTarget {
+        kind: String::from("channel"),
+        format: Some(String::from("discord")),
+        address: String::from(hooks.url("channel"))
+    });
     let (status, _) = target(&app, &t, &t.owner, channel).await;
     assert_eq!(status, StatusCode::CREATED);
     for (key, handle) in [(&t.p1, "<@111>"), (&t.p2, "<@222>")] {
         let uri = routes::SET_HANDLE.at([&t.id]).key(&key);
-        let (status, _) = call_json(&app, "PUT", &uri, Some(json!({"handle": handle}))).await;
+        let body = HandleBody {
+            handle: Some(handle.into()),
+        };
+        let (status, _) = api(&app, uri.json(&body)).await;
         assert_eq!(status, StatusCode::NO_CONTENT);
     }
     send(&app, &t, &t.p1, json!({"type": "commit", "word": "zebra"})).await;
@@ -435,9 +480,13 @@ async fn the_lobby_learns_which_tables_wait_on_the_key_first() {
     let (_tables, app) = open(&dir.path().join("c.db"), settings(None));
     let (a, b) = (table(&app).await, table(&app).await);
     send(&app, &a, &a.p1, json!({"type": "commit", "word": "zebra"})).await;
-    let body = json!({"tables": [
-        {"id": a.id, "key": a.p1}, {"id": b.id, "key": b.p1}, {"id": "nothere", "key": "x"}
-    ]});
+    let kept = |id: &str, key: &str| KeptLink {
+        id: id.into(),
+        key: key.into(),
+    };
+    let body = MovesBody {
+        tables: vec![kept(&a.id, &a.p1), kept(&b.id, &b.p1), kept("nothere", "x")],
+    };
     let (status, moves) = api(&app, routes::MOVES.at([]).json(&body)).await;
     assert_eq!(status, StatusCode::OK, "{moves}");
     let tables = moves["tables"].as_array().unwrap();
@@ -447,7 +496,7 @@ async fn the_lobby_learns_which_tables_wait_on_the_key_first() {
     );
     assert_eq!(tables[1]["yours"], false);
     assert!(tables.iter().any(|t| t["error"] == "unknown_table"));
-    let many: Vec<Value> = (0..51).map(|_| json!({"id": a.id, "key": a.p1})).collect();
-    let (status, _) = api(&app, routes::MOVES.at([]).json(&json!({"tables": many}))).await;
+    let tables = (0..51).map(|_| kept(&a.id, &a.p1)).collect();
+    let (status, _) = api(&app, routes::MOVES.at([]).json(&MovesBody { tables })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }

@@ -63,7 +63,11 @@ impl Run {
                         continue;
                     };
                     let command = legal[pick % legal.len()]["command"].clone();
-                    let body = json!({ "command": command, "as": as_seat });
+                    let body = json!(CommandBody {
+                        command: Some(json!(command)),
+                        as_seat: as_seat.clone(),
+                        ..CommandBody::default()
+                    });
                     call_json(
                         &self.app,
                         "POST",
@@ -87,14 +91,21 @@ impl Run {
                     &self.app,
                     "POST",
                     &self.uri(routes::CHAT, &by.1),
-                    Some(json!({"text": text})),
+                    Some(json!(Line {
+                        text: String::from(text),
+                        ..Line::default()
+                    })),
                 )
                 .await;
             }
             Action::Whisper { to } => {
                 let (seat, _, _) = &self.seats[to % self.seats.len()];
                 if seat != "gm" {
-                    let body = json!({"text": "a word in your ear", "to": seat});
+                    let body = json!(Line {
+                        text: String::from("a word in your ear"),
+                        to: Some(String::from(seat)),
+                        ..Line::default()
+                    });
                     call_json(
                         &self.app,
                         "POST",
@@ -191,8 +202,13 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
         seats,
         names,
     };
-    let hook =
-        |name: &str| json!({"kind": "webhook", "format": "json", "address": hooks.url(name)});
+    let hook = |name: &str| {
+        json!(NewTarget {
+            kind: String::from("webhook"),
+            format: Some(String::from("json")),
+            address: String::from(hooks.url(name))
+        })
+    };
     for (seat, key, as_seat) in &r.seats {
         if as_seat.is_none() {
             call_json(
@@ -202,7 +218,9 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
                 Some(hook(seat)),
             )
             .await;
-            let handle = json!({"handle": format!("<@{seat}>")});
+            let handle = json!(HandleBody {
+                handle: Some(format!("<@{seat}>")),
+            });
             call_json(&r.app, "PUT", &r.uri(routes::SET_HANDLE, key), Some(handle)).await;
         }
     }
@@ -213,7 +231,11 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
         Some(hook("gm")),
     )
     .await;
-    let channel = json!({"kind": "channel", "format": "json", "address": hooks.url("channel")});
+    let channel = json!(NewTarget {
+        kind: String::from("channel"),
+        format: Some(String::from("json")),
+        address: String::from(hooks.url("channel"))
+    });
     call_json(
         &r.app,
         "POST",

@@ -58,7 +58,11 @@ async fn targets_are_shared_by_nodes_and_go_with_their_key_and_their_table() {
         let (app, tables) = node(&db).await;
         let t = table(&app).await;
         let uri = routes::ADD_TARGET.at([&t.id]).key(&t.p1);
-        let hook = json!({"kind": "webhook", "format": "slack", "address": hooks.url(&t.id)});
+        let hook = json!(NewTarget {
+            kind: String::from("webhook"),
+            format: Some(String::from("slack")),
+            address: String::from(hooks.url(&t.id))
+        });
         let (status, made) = call_json(&app, "POST", &uri, Some(hook)).await;
         assert_eq!(status, StatusCode::CREATED, "{db:?}: {made}");
         // Another node (or the same server after a restart) reads it from the database.
@@ -71,7 +75,11 @@ async fn targets_are_shared_by_nodes_and_go_with_their_key_and_their_table() {
             &other,
             "POST",
             &chat,
-            Some(json!({"text": "hi", "to": "p1"})),
+            Some(json!(Line {
+                text: String::from("hi"),
+                to: Some(String::from("p1")),
+                ..Line::default()
+            })),
         )
         .await;
         assert_eq!(status, StatusCode::NO_CONTENT);
@@ -109,7 +117,11 @@ async fn a_due_timer_fires_once_however_many_nodes_look() {
         let (_other, _b) = node(&db).await;
         let t = table(&app).await;
         let uri = routes::ADD_TARGET.at([&t.id]).key(&t.owner);
-        let hook = json!({"kind": "webhook", "format": "json", "address": hooks.url(&t.id)});
+        let hook = json!(NewTarget {
+            kind: String::from("webhook"),
+            format: Some(String::from("json")),
+            address: String::from(hooks.url(&t.id))
+        });
         call_json(&app, "POST", &uri, Some(hook)).await;
         let rule = json!({"clock": {"mode": "deadline", "seconds": 1}, "on_expiry": "alert_gm"});
         let uri = routes::CLOCK.at([&t.id]).key(&t.owner);
@@ -142,7 +154,11 @@ async fn a_copied_table_keeps_its_targets_and_clocks() {
     let (old, old_tables) = node(&source_db).await;
     let t = table(&old).await;
     let uri = routes::ADD_TARGET.at([&t.id]).key(&t.p1);
-    let hook = json!({"kind": "webhook", "format": "json", "address": "http://127.0.0.1:9/hook"});
+    let hook = json!(NewTarget {
+        kind: String::from("webhook"),
+        format: Some(String::from("json")),
+        address: String::from("http://127.0.0.1:9/hook")
+    });
     let (status, made) = call_json(&old, "POST", &uri, Some(hook)).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
     let rule = json!({"clock": {"mode": "budget", "seconds": 3600}});

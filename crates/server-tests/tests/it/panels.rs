@@ -8,6 +8,7 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
+use crate::client::CreateTable;
 use crate::client::routes::{ASSET, CREATE_TABLE, PANEL_ASSET};
 
 /// A request, answered with its status, its content type and its body (checked against the API
@@ -110,7 +111,11 @@ async fn a_table_page_loads_only_its_own_game_board() {
             &app,
             "POST",
             &CREATE_TABLE.at([]),
-            Some(json!({ "ruleset": entry.id, "setup": setup })),
+            Some(json!(CreateTable {
+                ruleset: Some(String::from(entry.id)),
+                setup: Some(json!(setup)),
+                ..CreateTable::default()
+            })),
         )
         .await;
         assert_eq!(status, StatusCode::CREATED, "{created}");

@@ -5,7 +5,7 @@
 use axum::Router;
 use axum::http::StatusCode;
 
-use crate::client::{Href, WithBody, api, routes};
+use crate::client::{CreateTable, Href, WithBody, api, routes};
 
 use clash_core::{Seat, Strength};
 use clash_server::pages::requests::*;
@@ -22,7 +22,11 @@ async fn taken(app: &Router, href: Href, body: &impl Serialize) -> Value {
 
 /// A Triforce table whose GM plays p1, at the start.
 async fn table(app: &Router) -> (String, String) {
-    let body = json!({ "ruleset": "triforce", "title": "Types" });
+    let body = json!(CreateTable {
+        ruleset: Some(String::from("triforce")),
+        title: Some(String::from("Types")),
+        ..CreateTable::default()
+    });
     let (status, created) = api(app, routes::CREATE_TABLE.at([]).json(&body)).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["table"].as_str().unwrap().to_string();

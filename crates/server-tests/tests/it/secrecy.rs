@@ -382,7 +382,11 @@ impl Run {
                     return;
                 };
                 let command = legal[pick % legal.len()]["command"].clone();
-                let body = json!({ "command": command, "as": as_seat });
+                let body = json!(CommandBody {
+                    command: Some(json!(command)),
+                    as_seat: as_seat.map(|s| s.to_string()),
+                    ..CommandBody::default()
+                });
                 let (status, answer) = call_json(
                     &self.app,
                     "POST",
@@ -406,7 +410,7 @@ impl Run {
                 let Some(seat) = player(seat) else { return };
                 let uri = self.seat_uri(routes::ISSUE_LINK, seat);
                 let (status, body) =
-                    call_json(&self.app, "POST", &uri, Some(json!({"npc": true}))).await;
+                    call_json(&self.app, "POST", &uri, Some(json!(LinkBody { npc: true }))).await;
                 self.seen.push(Seen {
                     what: "takeover answer".into(),
                     allowed: Some(Viewer::Spectator),
@@ -540,7 +544,9 @@ impl Run {
                     &self.app,
                     "POST",
                     &self.uri(routes::SEED, &key),
-                    Some(json!({ "seed": format!("s{seed}") })),
+                    Some(json!(SeedBody {
+                        seed: String::from(format!("s{seed}"))
+                    })),
                 )
                 .await;
                 assert_eq!(status, StatusCode::NO_CONTENT);

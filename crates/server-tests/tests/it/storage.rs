@@ -89,11 +89,15 @@ async fn a_table_reads_back_the_same_on_a_fresh_node() {
         let (first, _) = node(&db).await;
         let t = table(&first).await;
         for (key, word) in [(&t.p1, "oak"), (&t.p2, "elm")] {
-            let body = json!({"command": {"type": "commit", "word": word}});
+            let body = json!(CommandBody::of(json!({"type": "commit", "word": word})));
             let (status, answer) = command(&first, &t.id, key, body).await;
             assert_eq!(status, StatusCode::OK, "{answer}");
         }
-        let body = json!({"command": {"type": "reveal"}, "as": "gm"});
+        let body = json!(CommandBody {
+            command: Some(json!({"type": "reveal"})),
+            as_seat: Some(String::from("gm")),
+            ..CommandBody::default()
+        });
         let (status, answer) = command(&first, &t.id, &t.owner, body).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         let written = log(&first, &t.id, &t.owner).await;
@@ -125,8 +129,13 @@ async fn two_nodes_on_one_database_keep_one_gap_free_order() {
             log(&b, &t.id, &t.owner).await,
             log(&a, &t.id, &t.owner).await
         );
-        let commit =
-            |word: &str, id: &str| json!({"command": {"type": "commit", "word": word}, "id": id});
+        let commit = |word: &str, id: &str| {
+            json!(CommandBody {
+                command: Some(json!({"type": "commit", "word": word})),
+                id: Some(String::from(id)),
+                ..CommandBody::default()
+            })
+        };
         let (status, first) = command(&a, &t.id, &t.p1, commit("ash", "p1-1")).await;
         assert_eq!(status, StatusCode::OK, "{first}");
         assert_eq!(first["command"]["n"], 0);
@@ -139,7 +148,12 @@ async fn two_nodes_on_one_database_keep_one_gap_free_order() {
         assert_eq!(status, StatusCode::OK, "{again}");
         assert_eq!(again["command"]["duplicate"], true, "{again}");
         assert_eq!(again["command"]["n"], 1, "{again}");
-        let reveal = json!({"command": {"type": "reveal"}, "as": "gm", "id": "gm-1"});
+        let reveal = json!(CommandBody {
+            command: Some(json!({"type": "reveal"})),
+            as_seat: Some(String::from("gm")),
+            id: Some(String::from("gm-1")),
+            ..CommandBody::default()
+        });
         let (status, third) = command(&a, &t.id, &t.owner, reveal).await;
         assert_eq!(status, StatusCode::OK, "{third}");
         assert_eq!(third["command"]["n"], 2, "{third}");
@@ -168,7 +182,7 @@ async fn a_seat_change_on_one_node_holds_on_the_other() {
         let (a, _) = node(&db).await;
         let (b, _) = node(&db).await;
         let t = table(&a).await;
-        let body = json!({"command": {"type": "commit", "word": "fir"}});
+        let body = json!(CommandBody::of(json!({"type": "commit", "word": "fir"})));
         // B has the table in memory; A's GM then revokes p1's link.
         let (status, _) = api(&b, routes::VIEW.at([&t.id]).key(&t.p1)).await;
         assert_eq!(status, StatusCode::OK);
@@ -200,7 +214,7 @@ async fn a_command_on_one_node_reaches_the_streams_of_another() {
         first["event_count"],
         log(&a, &t.id, &t.owner).await.as_array().unwrap().len()
     );
-    let body = json!({"command": {"type": "commit", "word": "pine"}});
+    let body = json!(CommandBody::of(json!({"type": "commit", "word": "pine"})));
     let (status, out) = command(&a, &t.id, &t.p1, body).await;
     assert_eq!(status, StatusCode::OK, "{out}");
     // Node B heard of it and pushed it to its stream, with no request to B.
@@ -218,7 +232,11 @@ async fn copy_moves_every_table_row_for_row() {
     let mut ids = Vec::new();
     for word in ["cedar", "larch"] {
         let t = table(&old).await;
-        let body = json!({"command": {"type": "commit", "word": word}, "id": word});
+        let body = json!(CommandBody {
+            command: Some(json!({"type": "commit", "word": word})),
+            id: Some(String::from(word)),
+            ..CommandBody::default()
+        });
         assert_eq!(command(&old, &t.id, &t.p1, body).await.0, StatusCode::OK);
         ids.push(t);
     }
@@ -242,7 +260,11 @@ async fn copy_moves_every_table_row_for_row() {
         // The copied table plays on: its ids and numbers carry over.
         let (new, _) = node(&db).await;
         let t = &ids[0];
-        let body = json!({"command": {"type": "commit", "word": "cedar"}, "id": "cedar"});
+        let body = json!(CommandBody {
+            command: Some(json!({"type": "commit", "word": "cedar"})),
+            id: Some(String::from("cedar")),
+            ..CommandBody::default()
+        });
         let (status, again) = command(&new, &t.id, &t.p1, body).await;
         assert_eq!(status, StatusCode::OK, "{again}");
         assert_eq!(again["command"]["duplicate"], true, "{again}");
@@ -280,7 +302,7 @@ async fn a_node_that_lost_the_news_resynchronises_its_streams() {
         !cut.is_empty(),
         "the nodes listen on connections of their own"
     );
-    let body = json!({"command": {"type": "commit", "word": "spruce"}});
+    let body = json!(CommandBody::of(json!({"type": "commit", "word": "spruce"})));
     let (status, out) = command(&a, &t.id, &t.p1, body).await;
     assert_eq!(status, StatusCode::OK, "{out}");
     // Node B listens again, catches up from the log and tells its stream.
@@ -315,7 +337,10 @@ async fn changes_sent_to_two_nodes_at_once_all_land_once() {
                     &app,
                     "POST",
                     &uri,
-                    Some(json!({"text": format!("line {i}")})),
+                    Some(json!(Line {
+                        text: String::from(format!("line {i}")),
+                        ..Line::default()
+                    })),
                 )
                 .await
             });
@@ -336,7 +361,7 @@ async fn changes_sent_to_two_nodes_at_once_all_land_once() {
             );
         }
         // And two commands at once, one through each node: both land, numbered 0 and 1.
-        let commit = |word: &str| json!({"command": {"type": "commit", "word": word}});
+        let commit = |word: &str| json!(CommandBody::of(json!({"type": "commit", "word": word})));
         let (one, two) = tokio::join!(
             command(&a, &t.id, &t.p1, commit("birch")),
             command(&b, &t.id, &t.p2, commit("alder"))

@@ -15,7 +15,11 @@ async fn gm_as(s: &Server, t: &Table, seat: &str, command: Value) -> (StatusCode
         &s.app,
         "POST",
         &commands_uri(t, &t.owner),
-        Some(json!({ "command": command, "as": seat })),
+        Some(json!(CommandBody {
+            command: Some(json!(command)),
+            as_seat: Some(String::from(seat)),
+            ..CommandBody::default()
+        })),
     )
     .await
 }
@@ -298,7 +302,11 @@ async fn an_invite_is_exchanged_once_for_a_key_the_gm_never_sees() {
 async fn a_retried_command_id_is_applied_once_and_answered_again() {
     let s = server();
     let t = table(&s.app).await;
-    let body = json!({"command": {"type": "shuffle"}, "id": "click-1"});
+    let body = json!(CommandBody {
+        command: Some(json!({"type": "shuffle"})),
+        id: Some(String::from("click-1")),
+        ..CommandBody::default()
+    });
     let (status, first) = call_json(
         &s.app,
         "POST",
@@ -320,7 +328,11 @@ async fn a_retried_command_id_is_applied_once_and_answered_again() {
     );
     assert_eq!(event_count(&s.app, &t).await, 1, "applied once");
     // The same id for another command is a mistake, not a retry.
-    let other = json!({"command": {"type": "reveal"}, "id": "click-1"});
+    let other = json!(CommandBody {
+        command: Some(json!({"type": "reveal"})),
+        id: Some(String::from("click-1")),
+        ..CommandBody::default()
+    });
     let (status, body) = call_json(&s.app, "POST", &commands_uri(&t, &t.owner), Some(other)).await;
     assert_eq!(
         (status, &body["error"]["code"]),
@@ -333,7 +345,14 @@ async fn a_command_sent_from_a_stale_view_of_its_own_seat_is_refused() {
     let s = server();
     let t = table(&s.app).await;
     let seen = log_len(&s.app, &t.id, &t.owner).await;
-    let click = |id: &str| json!({"command": {"type": "shuffle"}, "id": id, "revision": seen});
+    let click = |id: &str| {
+        json!(CommandBody {
+            command: Some(json!({"type": "shuffle"})),
+            id: Some(String::from(id)),
+            revision: Some(seen),
+            ..CommandBody::default()
+        })
+    };
     assert_eq!(
         call_json(
             &s.app,
@@ -360,7 +379,11 @@ async fn a_command_sent_from_a_stale_view_of_its_own_seat_is_refused() {
     // Other seats acting in between do not make a view stale.
     let seen = log_len(&s.app, &t.id, &t.p1).await;
     send(&s.app, &t, &t.p2, json!({"type": "commit", "word": "b"})).await;
-    let body = json!({"command": {"type": "commit", "word": "a"}, "revision": seen});
+    let body = json!(CommandBody {
+        command: Some(json!({"type": "commit", "word": "a"})),
+        revision: Some(seen),
+        ..CommandBody::default()
+    });
     assert_eq!(
         call_json(&s.app, "POST", &commands_uri(&t, &t.p1), Some(body))
             .await
@@ -540,7 +563,11 @@ async fn gm_as_app(
         app,
         "POST",
         &commands_uri(t, &t.owner),
-        Some(json!({ "command": command, "as": seat })),
+        Some(json!(CommandBody {
+            command: Some(json!(command)),
+            as_seat: Some(String::from(seat)),
+            ..CommandBody::default()
+        })),
     )
     .await
 }

@@ -16,6 +16,7 @@ use axum::http::{Request, StatusCode};
 use clash_core::RulesetEntry;
 use clash_server::Tables;
 pub use clash_server::http::dto::*;
+pub use clash_server::http::notify_dto::{HandleBody, KeptLink, MovesBody, NewTarget};
 pub use clash_server::http::routes::{self, Href};
 use http_body_util::BodyExt;
 use serde::Serialize;
