@@ -898,3 +898,43 @@ fn every_catalogue_ruleset_offers_a_preset_it_accepts() {
         }
     }
 }
+
+/// docs/server.md's table of the JSON API lists every operation of the API document, one a
+/// row (`METHOD path`, optional parts in brackets), and nothing else.
+#[test]
+fn the_api_table_in_the_docs_lists_every_operation_of_the_document() {
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/server.md");
+    let text = std::fs::read_to_string(docs).unwrap();
+    let section = text.split("\n## JSON API\n").nth(1).unwrap();
+    let section = section.split("\n## ").next().unwrap();
+    let mut listed: Vec<String> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .map(|l| {
+            let cell = &l[..l.find('`').unwrap()];
+            let cell = cell.split('[').next().unwrap().split('?').next().unwrap();
+            cell.trim().to_string()
+        })
+        .collect();
+    let doc = clash_server::http::document();
+    let mut documented: Vec<String> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, item)| {
+            let methods = item.as_object().unwrap().keys();
+            methods.map(move |m| format!("{} {path}", m.to_uppercase()))
+        })
+        .collect();
+    listed.sort();
+    documented.sort();
+    let missing: Vec<&String> = documented.iter().filter(|d| !listed.contains(d)).collect();
+    let extra: Vec<&String> = listed.iter().filter(|l| !documented.contains(l)).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "docs/server.md's JSON API table does not match /api/openapi.json: add a row for {missing:?}, and take out or correct {extra:?}"
+    );
+    let mut once = listed.clone();
+    once.dedup();
+    assert_eq!(once, listed, "one row for each operation");
+}
