@@ -65,13 +65,11 @@ async fn table(addr: SocketAddr) -> Table {
     );
     let mut keys = Vec::new();
     for seat in ["p1", "p2"] {
-        let link = send(addr, routes::ISSUE_LINK.at([&id, &seat]).key(&owner))
+        let link = send(addr, routes::ISSUE_LINK.at([id, seat]).key(owner))
             .await
             .json();
         let invite = link["invite"].as_str().unwrap();
-        let claimed = send(addr, routes::CLAIM.at([&id]).key(&invite))
-            .await
-            .json();
+        let claimed = send(addr, routes::CLAIM.at([id]).key(invite)).await.json();
         keys.push(claimed["key"].as_str().unwrap().to_string());
     }
     Table {
@@ -88,7 +86,7 @@ async fn command(addr: SocketAddr, t: &Table, key: &str, command: Value) -> Answ
         addr,
         routes::COMMAND
             .at([&t.id])
-            .key(&key)
+            .key(key)
             .json(&CommandBody::of(json!(command))),
     )
     .await
@@ -96,9 +94,9 @@ async fn command(addr: SocketAddr, t: &Table, key: &str, command: Value) -> Answ
 
 /// Everything a key can read of a table: its view and its record.
 async fn reading(addr: SocketAddr, t: &Table, key: &str) -> (Value, Value) {
-    let view = send(addr, routes::VIEW.at([&t.id]).key(&key).query("after", "0")).await;
+    let view = send(addr, routes::VIEW.at([&t.id]).key(key).query("after", "0")).await;
     assert_eq!(view.status, 200, "{}", view.body);
-    let record = send(addr, routes::EXPORT.at([&t.id]).key(&key)).await;
+    let record = send(addr, routes::EXPORT.at([&t.id]).key(key)).await;
     assert_eq!(record.status, 200, "{}", record.body);
     (view.json(), record.json())
 }
@@ -312,14 +310,14 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
                 let npc = send(
                     addr,
                     routes::ISSUE_LINK
-                        .at([&id, &seat])
-                        .key(&owner)
+                        .at([id, seat])
+                        .key(owner)
                         .json(&LinkBody { npc: true }),
                 )
                 .await;
                 assert_eq!(npc.status, 201, "{}", npc.body);
             }
-            let view = send(addr, routes::VIEW.at([&id]).key(&owner).query("as", seat))
+            let view = send(addr, routes::VIEW.at([id]).key(owner).query("as", seat))
                 .await
                 .json();
             let Some(legal) = view["legal"].as_array().and_then(|l| l.first()) else {
@@ -330,7 +328,7 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
             junk["no_such_field"] = json!("x".repeat(1000));
             let answer = send(
                 addr,
-                routes::COMMAND.at([&id]).key(&owner).json(&CommandBody {
+                routes::COMMAND.at([id]).key(owner).json(&CommandBody {
                     command: Some(json!(junk)),
                     as_seat: Some(String::from(seat)),
                     ..CommandBody::default()
@@ -338,7 +336,7 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
             )
             .await;
             assert_eq!(answer.status, 400, "{} {seat}: {}", entry.id, answer.body);
-            let after = send(addr, routes::VIEW.at([&id]).key(&owner).query("as", seat))
+            let after = send(addr, routes::VIEW.at([id]).key(owner).query("as", seat))
                 .await
                 .json();
             assert_eq!(after["event_count"], before);
@@ -743,7 +741,7 @@ async fn streams_are_capped_per_key_and_per_table() {
     .await;
     let addr = live.addr;
     let t = table(addr).await;
-    let path = |key: &str| routes::STREAM.at([&t.id]).key(&key);
+    let path = |key: &str| routes::STREAM.at([&t.id]).key(key);
     let mut a = open_stream(addr, &path(&t.p1)).await.unwrap();
     let _b = open_stream(addr, &path(&t.p1)).await.unwrap();
     assert_eq!(next_event(&mut a).await.as_deref(), Some("update"));

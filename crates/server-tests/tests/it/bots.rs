@@ -209,7 +209,7 @@ async fn seat_bot(app: &Router, t: &Table, seat: &str, strength: &str) -> (Statu
     api(
         app,
         routes::SEAT_BOT
-            .at([&t.id, &seat])
+            .at([&t.id, seat])
             .key(&t.owner)
             .json(&BotBody {
                 strength: Some(String::from(strength)),
@@ -219,7 +219,7 @@ async fn seat_bot(app: &Router, t: &Table, seat: &str, strength: &str) -> (Statu
 }
 
 async fn unseat_bot(app: &Router, t: &Table, seat: &str) -> (StatusCode, Value) {
-    api(app, routes::UNSEAT_BOT.at([&t.id, &seat]).key(&t.owner)).await
+    api(app, routes::UNSEAT_BOT.at([&t.id, seat]).key(&t.owner)).await
 }
 
 async fn send(app: &Router, t: &Table, key: &str, command: Value) -> (StatusCode, Value) {
@@ -227,7 +227,7 @@ async fn send(app: &Router, t: &Table, key: &str, command: Value) -> (StatusCode
         app,
         routes::COMMAND
             .at([&t.id])
-            .key(&key)
+            .key(key)
             .json(&CommandBody::of(json!(command))),
     )
     .await
@@ -235,7 +235,7 @@ async fn send(app: &Router, t: &Table, key: &str, command: Value) -> (StatusCode
 
 /// Every log line `key` reads.
 async fn lines(app: &Router, t: &Table, key: &str) -> Vec<Value> {
-    let (status, events) = api(app, routes::EVENTS.at([&t.id]).key(&key)).await;
+    let (status, events) = api(app, routes::EVENTS.at([&t.id]).key(key)).await;
     assert_eq!(status, StatusCode::OK, "{events}");
     events["events"].as_array().unwrap().clone()
 }

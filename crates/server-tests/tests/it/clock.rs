@@ -57,19 +57,19 @@ fn open(path: &std::path::Path) -> (Arc<Tables>, Router) {
 }
 
 async fn set_clock(app: &Router, t: &Table, key: &str, rule: Value) -> StatusCode {
-    let uri = routes::CLOCK.at([&t.id]).key(&key);
+    let uri = routes::CLOCK.at([&t.id]).key(key);
     call_json(app, "POST", &uri, Some(rule)).await.0
 }
 
 async fn clock(app: &Router, t: &Table, key: &str) -> Value {
-    let uri = routes::CLOCK.at([&t.id]).key(&key);
+    let uri = routes::CLOCK.at([&t.id]).key(key);
     let (status, body) = call_json(app, "GET", &uri, None).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body
 }
 
 async fn webhook(app: &Router, t: &Table, key: &str, url: &str) {
-    let uri = routes::ADD_TARGET.at([&t.id]).key(&key);
+    let uri = routes::ADD_TARGET.at([&t.id]).key(key);
     let body = json!(NewTarget {
         kind: String::from("webhook"),
         format: Some(String::from("json")),

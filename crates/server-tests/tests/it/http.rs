@@ -121,7 +121,7 @@ async fn creating_a_table_hands_out_unguessable_owner_and_spectator_links() {
     assert_eq!(
         created["links"]["owner"],
         routes::TABLE_PAGE
-            .at([&created["table"].as_str().unwrap(), &owner])
+            .at([created["table"].as_str().unwrap(), owner])
             .uri()
     );
     let seats: Vec<&str> = created["seats"]
@@ -200,7 +200,7 @@ async fn the_owner_manages_seat_links_and_only_the_owner() {
             let (status, answer) = call_json(
                 &s.app,
                 method,
-                &routes::ISSUE_LINK.at([&t.id, &seat]).key(&t.owner),
+                &routes::ISSUE_LINK.at([&t.id, seat]).key(&t.owner),
                 None,
             )
             .await;
@@ -519,7 +519,7 @@ async fn no_seat_ever_receives_another_seats_secret_the_server_secret_or_the_dec
     let s = server();
     let t = table(&s.app).await;
     let secret = table_secret(&s.path, &t.id);
-    let stream = |key: &str| routes::STREAM.at([&t.id]).key(&key);
+    let stream = |key: &str| routes::STREAM.at([&t.id]).key(key);
     let mut p2 = Sse::open(&s.app, &stream(&t.p2), None).await;
     let mut spectator = Sse::open(&s.app, &stream(&t.spectator), None).await;
     let mut gm = Sse::open(&s.app, &stream(&t.owner), None).await;
@@ -623,7 +623,7 @@ async fn commands_to_one_table_are_serialized_and_numbered_without_gaps() {
     for (id, owner) in &tables {
         for _ in 0..8 {
             let app = s.app.clone();
-            let uri = routes::COMMAND.at([&id]).key(&owner);
+            let uri = routes::COMMAND.at([id]).key(owner);
             tasks.push(tokio::spawn(async move {
                 call_json(
                     &app,
@@ -771,7 +771,7 @@ async fn pages_render_for_every_role_and_refuse_bad_links() {
     assert!(lobby.contains("Create table") && lobby.contains("sealed-duel#0"));
     let t = table(&s.app).await;
     for key in [&t.owner, &t.p1, &t.spectator] {
-        let (status, page) = api_text(&s.app, routes::TABLE_PAGE.at([&t.id, &key])).await;
+        let (status, page) = api_text(&s.app, routes::TABLE_PAGE.at([&t.id, key])).await;
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains("id=\"log\""));
     }
@@ -799,7 +799,7 @@ async fn pages_render_for_every_role_and_refuse_bad_links() {
         "panel-kit.js",
         "panel-kit.css",
     ] {
-        let (status, _) = api_text(&s.app, routes::ASSET.at([&asset])).await;
+        let (status, _) = api_text(&s.app, routes::ASSET.at([asset])).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
     }
 }
@@ -871,7 +871,7 @@ async fn junk_requests_never_break_the_server() {
     for body in junk {
         for key in [&t.p1, &t.owner, &t.spectator] {
             let (status, answer) =
-                api_text(&s.app, routes::COMMAND.at([&t.id]).key(&key).body(body)).await;
+                api_text(&s.app, routes::COMMAND.at([&t.id]).key(key).body(body)).await;
             assert!(status.is_client_error(), "{body:?}: {status} {answer}");
         }
         let (status, _) = api_text(&s.app, routes::CREATE_TABLE.at([]).body(body)).await;

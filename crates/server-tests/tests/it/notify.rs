@@ -29,7 +29,7 @@ fn open(path: &std::path::Path, notify: clash_server::notify::Settings) -> (Arc<
 }
 
 async fn target(app: &Router, t: &Table, key: &str, body: Value) -> (StatusCode, Value) {
-    let uri = routes::ADD_TARGET.at([&t.id]).key(&key);
+    let uri = routes::ADD_TARGET.at([&t.id]).key(key);
     call_json(app, "POST", &uri, Some(body)).await
 }
 
@@ -428,12 +428,12 @@ async fn the_table_channel_mentions_players_by_handle_and_shows_no_secret() {
     let channel = json!(NewTarget {
         kind: String::from("channel"),
         format: Some(String::from("discord")),
-        address: String::from(hooks.url("channel"))
+        address: hooks.url("channel")
     });
     let (status, _) = target(&app, &t, &t.owner, channel).await;
     assert_eq!(status, StatusCode::CREATED);
     for (key, handle) in [(&t.p1, "<@111>"), (&t.p2, "<@222>")] {
-        let uri = routes::SET_HANDLE.at([&t.id]).key(&key);
+        let uri = routes::SET_HANDLE.at([&t.id]).key(key);
         let body = HandleBody {
             handle: Some(handle.into()),
         };

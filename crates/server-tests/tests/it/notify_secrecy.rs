@@ -92,7 +92,7 @@ impl Run {
                     "POST",
                     &self.uri(routes::CHAT, &by.1),
                     Some(json!(Line {
-                        text: String::from(text),
+                        text,
                         ..Line::default()
                     })),
                 )
@@ -206,7 +206,7 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
         json!(NewTarget {
             kind: String::from("webhook"),
             format: Some(String::from("json")),
-            address: String::from(hooks.url(name))
+            address: hooks.url(name)
         })
     };
     for (seat, key, as_seat) in &r.seats {
@@ -234,7 +234,7 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
     let channel = json!(NewTarget {
         kind: String::from("channel"),
         format: Some(String::from("json")),
-        address: String::from(hooks.url("channel"))
+        address: hooks.url("channel")
     });
     call_json(
         &r.app,

@@ -61,7 +61,7 @@ async fn targets_are_shared_by_nodes_and_go_with_their_key_and_their_table() {
         let hook = json!(NewTarget {
             kind: String::from("webhook"),
             format: Some(String::from("slack")),
-            address: String::from(hooks.url(&t.id))
+            address: hooks.url(&t.id)
         });
         let (status, made) = call_json(&app, "POST", &uri, Some(hook)).await;
         assert_eq!(status, StatusCode::CREATED, "{db:?}: {made}");
@@ -120,7 +120,7 @@ async fn a_due_timer_fires_once_however_many_nodes_look() {
         let hook = json!(NewTarget {
             kind: String::from("webhook"),
             format: Some(String::from("json")),
-            address: String::from(hooks.url(&t.id))
+            address: hooks.url(&t.id)
         });
         call_json(&app, "POST", &uri, Some(hook)).await;
         let rule = json!({"clock": {"mode": "deadline", "seconds": 1}, "on_expiry": "alert_gm"});

@@ -43,14 +43,14 @@ async fn table(app: &axum::Router) -> Table {
         let (status, link) = api(
             app,
             routes::ISSUE_LINK
-                .at([&id, &seat])
+                .at([&id, seat])
                 .key(&owner)
                 .json(&LinkBody { npc: false }),
         )
         .await;
         assert_eq!(status, StatusCode::CREATED, "{link}");
         let invite = link["invite"].as_str().unwrap();
-        let (status, claimed) = api(app, routes::CLAIM.at([&id]).key(&invite)).await;
+        let (status, claimed) = api(app, routes::CLAIM.at([&id]).key(invite)).await;
         assert_eq!(status, StatusCode::CREATED, "{claimed}");
         keys.push(claimed["key"].as_str().unwrap().to_string());
     }
@@ -67,7 +67,7 @@ async fn send(app: &axum::Router, t: &Table, key: &str, command: Value) {
         app,
         routes::COMMAND
             .at([&t.id])
-            .key(&key)
+            .key(key)
             .json(&CommandBody::of(json!(command))),
     )
     .await;
@@ -75,7 +75,7 @@ async fn send(app: &axum::Router, t: &Table, key: &str, command: Value) {
 }
 
 async fn odds(app: &axum::Router, t: &Table, key: &str) -> Value {
-    let (status, body) = api(app, routes::ODDS.at([&t.id]).key(&key)).await;
+    let (status, body) = api(app, routes::ODDS.at([&t.id]).key(key)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body
 }
@@ -84,7 +84,7 @@ async fn switch(app: &axum::Router, t: &Table, key: &str, on: bool) -> StatusCod
     call_json(
         app,
         "PUT",
-        &routes::ODDS.at([&t.id]).key(&key),
+        &routes::ODDS.at([&t.id]).key(key),
         Some(json!({ "enabled": on })),
     )
     .await
@@ -194,7 +194,7 @@ fn switches_in(record: &Value) -> Vec<Value> {
 }
 
 async fn record(app: &axum::Router, t: &Table, key: &str) -> Value {
-    let (status, doc) = api(app, routes::EXPORT.at([&t.id]).key(&key)).await;
+    let (status, doc) = api(app, routes::EXPORT.at([&t.id]).key(key)).await;
     assert_eq!(status, StatusCode::OK, "{doc}");
     doc
 }

@@ -115,9 +115,9 @@ async fn the_gm_replaces_the_watch_link_and_their_own() {
     )
     .await;
     let owner = gm["key"].as_str().unwrap();
-    assert_eq!(gm["path"], routes::TABLE_PAGE.at([&t.id, &owner]).uri());
+    assert_eq!(gm["path"], routes::TABLE_PAGE.at([&t.id, owner]).uri());
     assert_eq!(view(t.owner.clone()).await.0, StatusCode::FORBIDDEN);
-    let (status, info) = api(&s.app, routes::TABLE_INFO.at([&t.id]).key(&owner)).await;
+    let (status, info) = api(&s.app, routes::TABLE_INFO.at([&t.id]).key(owner)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(info["role"], "owner");
     // Everyone's log says so.

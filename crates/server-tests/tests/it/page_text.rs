@@ -55,7 +55,7 @@ async fn table_with(app: &Router, text: &str) -> Pages {
     let p1 = claim(app, &id, &invite(app, &id, &owner, "p1").await).await;
     let unused = invite(app, &id, &owner, "p2").await;
     let chat = |key: &str, body: Value| {
-        let uri = routes::CHAT.at([&id]).key(&key);
+        let uri = routes::CHAT.at([&id]).key(key);
         async move {
             let (status, answer) = call_json(app, "POST", &uri, Some(body)).await;
             assert_eq!(status, StatusCode::NO_CONTENT, "{answer}");

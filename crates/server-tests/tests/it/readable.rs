@@ -109,7 +109,7 @@ async fn seat_everyone(app: &Router, ruleset: &str, setup: &Value) -> Seated {
 }
 
 async fn view(app: &Router, id: &str, key: &str) -> Value {
-    let (status, update) = api(app, routes::VIEW.at([&id]).key(&key).query("after", "0")).await;
+    let (status, update) = api(app, routes::VIEW.at([id]).key(key).query("after", "0")).await;
     assert_eq!(status, StatusCode::OK, "{update}");
     update
 }

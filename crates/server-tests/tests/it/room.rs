@@ -27,7 +27,7 @@ async fn say(app: &Router, t: &Table, key: &str, text: &str, to_gm: bool) -> Sta
         key,
         Line {
             text: String::from(text),
-            to_gm: to_gm,
+            to_gm,
             ..Line::default()
         },
     )
@@ -37,7 +37,7 @@ async fn say(app: &Router, t: &Table, key: &str, text: &str, to_gm: bool) -> Sta
 
 /// Everything `key` may read of the table now.
 async fn look(app: &Router, t: &Table, key: &str) -> Value {
-    let (status, update) = api(app, routes::VIEW.at([&t.id]).key(&key).query("after", "0")).await;
+    let (status, update) = api(app, routes::VIEW.at([&t.id]).key(key).query("after", "0")).await;
     assert_eq!(status, StatusCode::OK, "{update}");
     update
 }
@@ -52,7 +52,7 @@ fn texts(update: &Value) -> Vec<String> {
 }
 
 async fn record(app: &Router, t: &Table, key: &str) -> (String, Value) {
-    let (status, text) = api_text(app, routes::EXPORT.at([&t.id]).key(&key)).await;
+    let (status, text) = api_text(app, routes::EXPORT.at([&t.id]).key(key)).await;
     assert_eq!(status, StatusCode::OK);
     let doc = serde_json::from_str(&text).unwrap();
     (text, doc)
@@ -516,7 +516,7 @@ fn here(update: &Value, seat: &str) -> bool {
 async fn presence_follows_the_open_pages() {
     let s = server();
     let t = table(&s.app).await;
-    let stream = |key: &str| routes::STREAM.at([&t.id]).key(&key);
+    let stream = |key: &str| routes::STREAM.at([&t.id]).key(key);
     let mut gm = Sse::open(&s.app, &stream(&t.owner), None).await;
     let first = gm.update().await;
     assert!(!here(&first, "p1"));
@@ -663,14 +663,14 @@ async fn every_game_has_its_rules_and_charts_one_tap_away() {
     .unwrap();
     let app = clash_server::app(tables);
     for entry in clash_catalogue::rulesets() {
-        let (status, html) = api_text(&app, routes::RULES_PART.at([&entry.id])).await;
+        let (status, html) = api_text(&app, routes::RULES_PART.at([entry.id])).await;
         assert_eq!(status, StatusCode::OK, "{}", entry.id);
         assert!(
             html.contains("id=\"rules-charts\"") && html.contains("<table>"),
             "{}",
             entry.id
         );
-        let (status, page) = api_text(&app, routes::RULES.at([&entry.id])).await;
+        let (status, page) = api_text(&app, routes::RULES.at([entry.id])).await;
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains(entry.name));
     }

@@ -545,7 +545,7 @@ impl Run {
                     "POST",
                     &self.uri(routes::SEED, &key),
                     Some(json!(SeedBody {
-                        seed: String::from(format!("s{seed}"))
+                        seed: format!("s{seed}")
                     })),
                 )
                 .await;

@@ -61,7 +61,7 @@ async fn send(app: &Router, t: &Made, key: &str, command: Value) -> (StatusCode,
         app,
         routes::COMMAND
             .at([&t.id])
-            .key(&key)
+            .key(key)
             .json(&CommandBody::of(json!(command))),
     )
     .await
@@ -74,7 +74,7 @@ async fn ok(app: &Router, t: &Made, key: &str, command: Value) -> Value {
 }
 
 async fn look(app: &Router, t: &Made, key: &str) -> Value {
-    let (status, v) = api(app, routes::VIEW.at([&t.id]).key(&key).query("after", "0")).await;
+    let (status, v) = api(app, routes::VIEW.at([&t.id]).key(key).query("after", "0")).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     v
 }
@@ -210,7 +210,7 @@ async fn it_9_a_table_made_by_form_gathers_its_players_sheets_and_plays_from_the
     // The NPC is the GM's alone, in every view, log line and record a player may read.
     for key in [&p1, &p2, &t.spectator] {
         assert!(!look(app, &t, key).await.to_string().contains("Brute"));
-        let (_, record) = api_text(app, routes::EXPORT.at([&t.id]).key(&key)).await;
+        let (_, record) = api_text(app, routes::EXPORT.at([&t.id]).key(key)).await;
         assert!(!record.contains("Bear Hug"), "a record leaks the NPC");
     }
     assert!(
@@ -292,7 +292,7 @@ async fn the_checks_answer_every_problem_at_its_field_naming_its_rule() {
     let s = server();
     let check = |ruleset: &str, body: Value| {
         let app = s.app.clone();
-        let uri = routes::CHECK_FORM.at([&ruleset]);
+        let uri = routes::CHECK_FORM.at([ruleset]);
         async move { call_json(&app, "POST", &uri, Some(body)).await }
     };
     let mut sheet = ada();

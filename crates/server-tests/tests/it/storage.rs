@@ -36,16 +36,12 @@ async fn node(db: &Db) -> (Router, Arc<Tables>) {
 }
 
 async fn command(app: &Router, id: &str, key: &str, body: Value) -> (StatusCode, Value) {
-    api(app, routes::COMMAND.at([&id]).key(&key).json(&body)).await
+    api(app, routes::COMMAND.at([id]).key(key).json(&body)).await
 }
 
 /// The whole log as the GM reads it.
 async fn log(app: &Router, id: &str, owner: &str) -> Value {
-    let (status, events) = api(
-        app,
-        routes::EVENTS.at([&id]).key(&owner).query("after", "0"),
-    )
-    .await;
+    let (status, events) = api(app, routes::EVENTS.at([id]).key(owner).query("after", "0")).await;
     assert_eq!(status, StatusCode::OK, "{events}");
     events["events"].clone()
 }
@@ -338,7 +334,7 @@ async fn changes_sent_to_two_nodes_at_once_all_land_once() {
                     "POST",
                     &uri,
                     Some(json!(Line {
-                        text: String::from(format!("line {i}")),
+                        text: format!("line {i}"),
                         ..Line::default()
                     })),
                 )
@@ -411,7 +407,7 @@ async fn who_is_here_counts_pages_open_on_every_node() {
     let (a, _) = node(&db).await;
     let (b, _) = node(&db).await;
     let t = table(&a).await;
-    let stream_of = |key: &str| routes::STREAM.at([&t.id]).key(&key);
+    let stream_of = |key: &str| routes::STREAM.at([&t.id]).key(key);
     let mut on_b = Sse::open(&b, &stream_of(&t.p2), None).await;
     let first = on_b.next().await.unwrap();
     assert_eq!(shows_here(&first.data, "Player 1"), Some(false));

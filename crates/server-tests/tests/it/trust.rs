@@ -28,7 +28,7 @@ async fn take_over(s: &Server, t: &Table, seat: &str) -> (StatusCode, Value) {
     api(
         &s.app,
         routes::ISSUE_LINK
-            .at([&t.id, &seat])
+            .at([&t.id, seat])
             .key(&t.owner)
             .json(&LinkBody { npc: true }),
     )
@@ -47,7 +47,7 @@ async fn drain(sse: &mut Sse) -> Vec<SseEvent> {
 async fn log_text(s: &Server, t: &Table, key: &str) -> String {
     let (_, events) = api(
         &s.app,
-        routes::EVENTS.at([&t.id]).key(&key).query("after", "0"),
+        routes::EVENTS.at([&t.id]).key(key).query("after", "0"),
     )
     .await;
     events["events"]
@@ -123,20 +123,18 @@ async fn a_player_moves_their_seat_to_another_device_with_their_own_secret() {
         json!({"type": "commit", "word": "zebra-41"}),
     )
     .await;
-    let move_link = |key: &str| routes::MOVE_LINK.at([&t.id]).key(&key);
+    let move_link = |key: &str| routes::MOVE_LINK.at([&t.id]).key(key);
     for other in [&t.owner, &t.spectator] {
         let (status, body) = call_json(&s.app, "POST", &move_link(other), None).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     }
     let (status, made) = call_json(&s.app, "POST", &move_link(&t.p1), None).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
-    let claim = routes::CLAIM
-        .at([&t.id])
-        .key(&made["key"].as_str().unwrap());
+    let claim = routes::CLAIM.at([&t.id]).key(made["key"].as_str().unwrap());
     let (status, claimed) = call_json(&s.app, "POST", &claim, None).await;
     assert_eq!(status, StatusCode::CREATED, "{claimed}");
     let new_key = claimed["key"].as_str().unwrap();
-    let (_, view) = api_text(&s.app, routes::VIEW.at([&t.id]).key(&new_key)).await;
+    let (_, view) = api_text(&s.app, routes::VIEW.at([&t.id]).key(new_key)).await;
     assert!(
         view.contains("zebra-41"),
         "the secret went with its player: {view}"
@@ -453,7 +451,7 @@ async fn a_record_before_the_end_has_no_secret_and_hides_what_its_key_may_not_se
         .unwrap()
     };
     for key in [&t.owner, &t.p2, &t.spectator] {
-        let (status, record) = api_text(&s.app, routes::EXPORT.at([&t.id]).key(&key)).await;
+        let (status, record) = api_text(&s.app, routes::EXPORT.at([&t.id]).key(key)).await;
         assert_eq!(status, StatusCode::OK);
         assert!(!record.contains(&secret), "no secret before the end");
         assert!(!record.contains("zebra-41"), "no other seat's secret");
@@ -516,7 +514,7 @@ async fn a_database_from_before_the_log_is_migrated() {
     assert_eq!(tables.store().count_tables().await.unwrap(), 1);
     let app = clash_server::app(tables);
     let owner = "00000000000000000000000000000001";
-    let (_, info) = api(&app, routes::TABLE_INFO.at(["old1"]).key(&owner)).await;
+    let (_, info) = api(&app, routes::TABLE_INFO.at(["old1"]).key(owner)).await;
     assert_eq!(
         info["seats"][1]["holder"], "invited",
         "the GM knew the old key: it is an invite now"
@@ -539,8 +537,8 @@ async fn a_database_from_before_the_log_is_migrated() {
         body["command"]["n"], 1,
         "numbering goes on after the old commands"
     );
-    api_text(&app, routes::CLOSE.at(["old1"]).key(&owner)).await;
-    let (_, record) = api_text(&app, routes::EXPORT.at(["old1"]).key(&owner)).await;
+    api_text(&app, routes::CLOSE.at(["old1"]).key(owner)).await;
+    let (_, record) = api_text(&app, routes::EXPORT.at(["old1"]).key(owner)).await;
     let report =
         clash_server::export::verify(&serde_json::from_str(&record).unwrap(), &catalogue(), &[]);
     assert!(report.ok(), "{:?}", report.failures);

@@ -173,14 +173,14 @@ pub async fn table(app: &Router) -> Table {
 
 /// The GM issues an invite for `seat`; returns the invite key.
 pub async fn invite(app: &Router, id: &str, owner: &str, seat: &str) -> String {
-    let (status, link) = api(app, routes::ISSUE_LINK.at([&id, &seat]).key(&owner)).await;
+    let (status, link) = api(app, routes::ISSUE_LINK.at([id, seat]).key(owner)).await;
     assert_eq!(status, StatusCode::CREATED, "{link}");
     link["invite"].as_str().unwrap().to_string()
 }
 
 /// A player uses an invite; returns the player's own key.
 pub async fn claim(app: &Router, id: &str, invite: &str) -> String {
-    let (status, claimed) = api(app, routes::CLAIM.at([&id]).key(&invite)).await;
+    let (status, claimed) = api(app, routes::CLAIM.at([id]).key(invite)).await;
     assert_eq!(status, StatusCode::CREATED, "{claimed}");
     claimed["key"].as_str().unwrap().to_string()
 }
@@ -196,7 +196,7 @@ pub async fn send(app: &Router, t: &Table, key: &str, command: Value) -> (Status
         app,
         routes::COMMAND
             .at([&t.id])
-            .key(&key)
+            .key(key)
             .json(&CommandBody::of(json!(command))),
     )
     .await
@@ -209,11 +209,7 @@ pub async fn event_count(app: &Router, t: &Table) -> u64 {
 
 /// The log lines a key reads from `after` on that are game events.
 pub async fn game_lines(app: &Router, id: &str, key: &str, after: usize) -> Vec<Value> {
-    let (status, events) = api(
-        app,
-        routes::EVENTS.at([&id]).key(&key).query("after", after),
-    )
-    .await;
+    let (status, events) = api(app, routes::EVENTS.at([id]).key(key).query("after", after)).await;
     assert_eq!(status, StatusCode::OK, "{events}");
     events["events"]
         .as_array()
@@ -226,7 +222,7 @@ pub async fn game_lines(app: &Router, id: &str, key: &str, after: usize) -> Vec<
 
 /// The length of the table's log (its revision).
 pub async fn log_len(app: &Router, id: &str, key: &str) -> usize {
-    let (_, info) = api(app, routes::TABLE_INFO.at([&id]).key(&key)).await;
+    let (_, info) = api(app, routes::TABLE_INFO.at([id]).key(key)).await;
     info["event_count"].as_u64().unwrap() as usize
 }
 
