@@ -31,7 +31,10 @@
 //!   invite that the player's first visit exchanges for a key only they hold), and spectators.
 //! * [`http`]: the JSON API with typed bodies, its OpenAPI document generated from the same
 //!   annotations that route it (`/api/openapi.json`), the live stream (SSE, [`stream`]), read
-//!   through typed extractors ([`extract`]); every HTTP refusal is an [`ApiError`].
+//!   through typed extractors ([`extract`]); every HTTP refusal is an [`ApiError`], whose
+//!   status and code come from one catalogue ([`error::Refusal`]). Every path the server
+//!   answers is one of [`http::routes`]; each operation's contract ([`http::contract`]: whose
+//!   key, which refusals) finishes its part of the document.
 //! * [`net`]: connections within caps per address and in total, with header, idle and stall
 //!   timeouts; [`rate`]: the table-creation rate limit; [`layers`]: request ids, logs, metrics
 //!   ([`metrics`]) and security headers on every answer; [`config`]: the limits.

@@ -9,7 +9,7 @@
 //! Every JSON route is registered through utoipa-axum's `routes!`, which routes the handler
 //! and documents it from the same annotation, so the OpenAPI document served at
 //! `/api/openapi.json` holds exactly the routes the server answers. Every path is one of
-//! [`routes`]; each annotation carries its operation's [`contract`] (whose key it needs, what
+//! [`routes`](mod@routes); each annotation carries its operation's [`contract`] (whose key it needs, what
 //! it refuses), from which the document's security and error answers are finished.
 
 pub mod contract;

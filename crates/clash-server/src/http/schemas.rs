@@ -210,9 +210,16 @@ pub fn refine(doc: &mut serde_json::Value) -> Vec<String> {
 /// everyone (`crate::notify::target::check_handle`). Letters here are ASCII ones: the server
 /// also takes letters of other scripts, which a pattern cannot name in every regex dialect.
 fn handle() -> String {
+    let (everyone, shape) = handle_parts();
+    format!(r"^(?![\s\S]*({everyone})){shape}")
+}
+
+/// What a handle may not hold anywhere (a mention of everyone), and its shape.
+fn handle_parts() -> (&'static str, String) {
     let max = crate::notify::target::HANDLE_LIMIT;
     let everyone = "[eE][vV][eE][rR][yY][oO][nN][eE]|[hH][eE][rR][eE]|<!";
-    format!(r"^(?![\s\S]*({everyone}))[{SPACE}]*[A-Za-z0-9<>@!#:_.-]{{1,{max}}}[{SPACE}]*$")
+    let shape = format!("[{SPACE}]*[A-Za-z0-9<>@!#:_.-]{{1,{max}}}[{SPACE}]*$");
+    (everyone, shape)
 }
 
 #[cfg(test)]
@@ -269,7 +276,32 @@ mod tests {
         prop_oneof![short, long]
     }
 
+    /// Handles from ASCII pieces (the pattern names ASCII letters only; see [`handle`]).
+    fn handle_text() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "<@", "123", ">", "@ada", "Here", "everyone", "<!", "!", "#", ":", "_", ".", "-", " ",
+            "\\t", "x", "é", "/", "%",
+        ]);
+        let short = prop::collection::vec(pieces, 0..8).prop_map(|v| v.concat());
+        let long = (60usize..70).prop_map(|n| "h".repeat(n));
+        prop_oneof![short, long]
+    }
+
     proptest! {
+        #[test]
+        fn a_handle_pattern_accepts_exactly_the_ascii_handles_the_server_accepts(t in handle_text()) {
+            // The pattern is `^(?!…(everyone))shape`: Rust's regex has no look-ahead, so the
+            // two parts are checked as the pattern joins them.
+            let ascii = t.trim().is_ascii();
+            let taken = crate::notify::target::check_handle(&t).is_ok();
+            let (everyone, shape) = handle_parts();
+            let mentions = Regex::new(&format!("({everyone})")).unwrap().is_match(&t);
+            let matched = !mentions && Regex::new(&format!("^{shape}")).unwrap().is_match(&t);
+            let lookahead = format!(r"^(?![\s\S]*({everyone}))");
+            prop_assert!(handle().starts_with(&lookahead));
+            prop_assert!(matched == taken || (!ascii && taken && !matched), "{:?}", t);
+        }
+
         #[test]
         fn the_patterns_accept_exactly_what_the_server_accepts(t in text()) {
             let title = crate::tables::table_title(&t).is_ok();
