@@ -11,6 +11,22 @@
 //! `/api/openapi.json` holds exactly the routes the server answers. Every path is one of
 //! [`routes`](mod@routes); each annotation carries its operation's [`contract`] (whose key it needs, what
 //! it refuses), from which the document's security and error answers are finished.
+//!
+//! Adding a route (tests fail, saying what to do, at each step left out):
+//!
+//! 1. a constant in [`routes`](mod@routes), listed in its `ALL`;
+//! 2. the handler's annotation: `#[utoipa::path(post, path = routes::NAME.path, …,
+//!    responses(/* its successes only */), extensions(("x-clash" =
+//!    json!(Who::Gm.refuses(&[…]).conflicts(&[…])))))]` — its refusals by name; their statuses,
+//!    codes and meanings come from [`crate::error::Refusal`], and those its shape implies (a
+//!    key, a body, a seat in the path, …) are added for it; a new kind of refusal is a new
+//!    `Refusal` first;
+//! 3. `.routes(routes!(module::handler))` in [`api`] (a page: `.route(routes::NAME.path, …)`);
+//! 4. request bodies as types here ([`dto`]), `Serialize` too, their bounds from the server's
+//!    own limits ([`schemas`]);
+//! 5. a row in docs/server.md's API table;
+//! 6. tests that send `api(&app, routes::NAME.at([&t.id]).key(&key).json(&Body { … }))`: every
+//!    answer is checked against the document.
 
 pub mod contract;
 pub mod dto;
