@@ -21,9 +21,9 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::routes::{self, Face};
+use crate::error::{Conflict, Refusal};
 
 mod links;
-use crate::error::{Conflict, Refusal};
 
 /// Whose link key an operation needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
