@@ -90,14 +90,9 @@ pub fn plain_name(what: &str, name: &str) -> Result<(), String> {
 }
 
 /// Free text (a line of talk, a belief, a stake): line breaks and tabs are kept; other control
-/// characters, characters that reorder or hide text (see [`hidden_format`]) and the line and
-/// paragraph separators U+2028 and U+2029 are refused.
+/// characters and characters that reorder or hide text (see [`hidden_format`]) are refused.
 pub fn plain_text(what: &str, text: &str) -> Result<(), String> {
-    let bad = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || hidden_format(c)
-            || matches!(c, '\u{2028}' | '\u{2029}')
-    };
+    let bad = |c: char| (c.is_control() && c != '\n' && c != '\t') || hidden_format(c);
     match text.chars().find(|c| bad(*c)) {
         None => Ok(()),
         Some(c) => Err(format!(
@@ -292,7 +287,6 @@ mod tests {
             assert!(e.contains("invisible character U+"), "{e}");
         }
         assert_eq!(plain_text("a line", "two\nlines\tand a tab"), Ok(()));
-        assert!(plain_text("a line", "one\u{2028}two").is_err());
         assert!(plain_text("a line", "over\u{202E}ride").is_err());
         assert!(plain_text("a line", "nul\0").is_err());
     }

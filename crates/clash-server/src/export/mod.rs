@@ -19,23 +19,30 @@
 //!
 //! # Verification
 //!
-//! [`verify`] checks, in this order: the secret against the commitment; the chain (every
-//! entry's digest recomputed from its content and the secret, every hash from the one before,
-//! up to the head); then it replays the log through the ruleset from the catalogue: each
+//! [`verify`] checks, in this order: the top-level fields against the table's creation; the
+//! secret against the commitment; the chain (every entry's digest recomputed from its content
+//! and the secret, every hash from the one before, up to the head); the heads participants
+//! witnessed, each at its place; the reader the record names against what it gives; that a
+//! revealed record is the whole game (it ends with the table's close and the reveal of the
+//! secret it gives); then it replays the log through the ruleset from the catalogue: each
 //! command's chance is derived again from the secret, the client seeds in force and the
 //! command's number, every draw is compared with the recorded one, and every event the command
-//! produces with the events that follow it in the log. It reports what it checked, or each
-//! entry, draw or event that differs.
+//! produces with the events that follow it in the log. It reports what it checked, what it
+//! could not check (the verdict is then "partly verified"), or each entry, draw or event that
+//! differs.
 
 mod replay;
+mod seen;
 mod verify;
+mod whole;
 
 use clash_core::{SeenEvent, Viewer};
 use serde_json::{Value, json};
 
 use crate::log::{Chance, Entry, Reader, TableEvent, digest, hex};
 
-pub use verify::{Report, verify};
+pub use seen::{SEEN_FORMAT, Witness, is_hash, read_seen};
+pub use verify::{Report, verify, verify_seen};
 
 /// The format name of a record.
 pub const FORMAT: &str = "clash-table-export/1";

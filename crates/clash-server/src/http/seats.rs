@@ -147,13 +147,24 @@ pub async fn replace_link(
 }
 
 #[utoipa::path(post, path = "/api/tables/{id}/claim", tag = "seats", params(Path, Key),
-    responses((status = 201, description = "The invite (sent as the key) is used up; the player's own key", body = Claimed),
-        (status = 409, description = "Not an unused invite", body = ErrorBody)))]
+    responses((status = 201, description = "The invite (sent as the key) is used up; the player's own key. \
+        Sent with an X-Request-Id of 16 to 100 letters, digits, '-', '_', '.' or ':' (a UUID), a retry of the same request \
+        answers the same key again, so a lost answer costs nothing", body = Claimed),
+        (status = 403, description = "The invite was used already (by another request)", body = ErrorBody),
+        (status = 409, description = "Not an invite", body = ErrorBody)))]
 pub async fn claim(
     State(tables): Shared,
     caller: TableKey,
+    headers: axum::http::HeaderMap,
 ) -> Result<(StatusCode, Json<Claimed>), ApiError> {
-    let op = Claim { invite: caller.key };
+    let request = headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let op = Claim {
+        invite: caller.key,
+        request,
+    };
     let (seat, key) = tables.execute(&caller.table, op).await?.answer;
     let link = table_path(&caller.table.id, &key);
     Ok((StatusCode::CREATED, Json(Claimed { seat, key, link })))
