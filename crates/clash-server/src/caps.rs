@@ -78,7 +78,8 @@ pub struct Caps {
     pub moves: Cap,
     pub settings: Cap,
     pub undo: Cap,
-    /// The table's log, as stored (its entries' JSON), in bytes at most.
+    /// The table's log, its entries' JSON as a page embeds it ([`size`]), in bytes at most: the
+    /// record is never larger, and a page's start-up data about twice that at most.
     pub record_bytes: usize,
 }
 
@@ -156,9 +157,16 @@ pub fn kind(entry: &Entry) -> Option<(Kind, String)> {
     }
 }
 
-/// The size of an entry as stored.
+/// The size of an entry as a page embeds it (see [`crate::embed`]: `<`, `>`, `&` and the line
+/// separators take six bytes there), which is never less than its size as stored; so one limit
+/// bounds both the record and the log a page starts with.
 pub fn size(entry: &Entry) -> usize {
-    serde_json::to_vec(entry).map_or(0, |v| v.len())
+    let json = serde_json::to_string(entry).unwrap_or_default();
+    let escaped = json
+        .chars()
+        .filter(|c| matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}'))
+        .count();
+    json.len() + 5 * escaped
 }
 
 /// What a table's log holds, by kind and link, and its size.

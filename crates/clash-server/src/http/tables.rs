@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path as UrlPath, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -16,7 +16,7 @@ use super::dto::{
     SummarySeat,
 };
 use super::{Shared, UpdateJson, answer, table_path};
-use crate::error::ApiError;
+use crate::error::{ApiError, TableError};
 use crate::extract::{Caller, ClientAddr, JsonBody, Params, TableKey, as_seat, position};
 use crate::links::Role;
 use crate::ops::delete::Delete;
@@ -147,12 +147,23 @@ pub async fn table_info(caller: Caller) -> Json<Summary> {
 }
 
 #[utoipa::path(delete, path = "/api/tables/{id}", tag = "tables", params(Path, Key),
-    responses((status = 204, description = "Deleted with everything stored about it; open pages are told"),
+    responses((status = 204, description = "Deleted with everything stored about it; open pages are told \
+        (a table whose game this server does not offer is deleted all the same)"),
         (status = 403, description = "Only the GM's link deletes", body = ErrorBody)))]
-pub async fn delete_table(State(tables): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
-    tables
-        .execute(&caller.table, Delete { key: caller.key })
-        .await?;
+pub async fn delete_table(
+    State(tables): Shared,
+    crate::extract::Key(key): crate::extract::Key,
+    UrlPath(id): UrlPath<String>,
+) -> Result<StatusCode, ApiError> {
+    match tables.get(&id).await {
+        Ok(table) => {
+            tables.execute(&table, Delete { key }).await?;
+        }
+        Err(TableError::RulesetUnavailable(_)) => {
+            crate::ops::delete::unreadable(&tables, &id, &key).await?
+        }
+        Err(e) => return Err(e.into()),
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -40,4 +40,5 @@ mod trust;
 mod types;
 mod verification_doc;
 mod verify_page;
+mod final_record;
 mod whole_record;
