@@ -42,7 +42,7 @@ const DELETE_TABLE: [&str; 5] = [
     "DELETE FROM tables WHERE id = $1",
 ];
 const PING: &str = "SELECT 1";
-const FOLLOW: &str = "UPDATE notify_targets SET key = $3 WHERE table_id = $1 AND key = $2";
+const FOLLOW: &str = "UPDATE notify_targets SET key = $1 WHERE table_id = $2 AND key = $3";
 const CLAIMED: &str = "INSERT INTO seat_claims (table_id, proof, key) VALUES ($1, $2, $3)";
 const KEEP: &str = "INSERT INTO table_keeping (table_id, title, archived) VALUES ($1, $2, $3) ON CONFLICT (table_id) DO UPDATE SET title = COALESCE(excluded.title, table_keeping.title), archived = COALESCE(excluded.archived, table_keeping.archived)";
 
@@ -248,7 +248,7 @@ impl<'a> Plan<'a> {
                 self.push(SET_STATUS, params);
             }
             LinkChange::Follow { from, to } => {
-                self.push(FOLLOW, vec![text(table_id), text(from), text(to)])
+                self.push(FOLLOW, vec![text(to), text(table_id), text(from)])
             }
             LinkChange::Claimed { key, proof } => {
                 self.push(CLAIMED, vec![text(table_id), text(proof), text(key)])

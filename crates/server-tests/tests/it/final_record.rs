@@ -43,14 +43,31 @@ async fn nothing_is_added_to_a_final_record_and_housekeeping_goes_on_beside_it()
     ] {
         let (status, answer) = post(&s.app, &t, what, key, body).await;
         assert_eq!(status, StatusCode::CONFLICT, "{what}: {answer}");
-        assert!(answer["error"]["message"].as_str().unwrap().contains("has ended"));
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("has ended")
+        );
     }
     let uri = format!("/api/tables/{}/odds?key={}", t.id, t.owner);
     let (status, answer) = call_json(&s.app, "PUT", &uri, Some(json!({"enabled": true}))).await;
     assert_eq!(status, StatusCode::CONFLICT, "{answer}");
-    assert!(answer["error"]["message"].as_str().unwrap().contains("record is final"));
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("record is final")
+    );
     // Housekeeping works: a new name, archiving, a seat moved to another device, a new GM link.
-    let (status, _) = post(&s.app, &t, "rename", &t.owner, json!({"title": "Finished duel"})).await;
+    let (status, _) = post(
+        &s.app,
+        &t,
+        "rename",
+        &t.owner,
+        json!({"title": "Finished duel"}),
+    )
+    .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, _) = post(&s.app, &t, "archive", &t.owner, json!({"archived": true})).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
@@ -142,7 +159,10 @@ async fn move_links_are_capped_per_minute_per_link_and_per_table() {
     assert_eq!(status, StatusCode::CONFLICT, "{answer}");
     let (code, message) = refusal(&answer);
     assert_eq!(code, "cap_reached");
-    assert!(message.contains("holds 6 links to move a seat"), "{message}");
+    assert!(
+        message.contains("holds 6 links to move a seat"),
+        "{message}"
+    );
 }
 
 #[tokio::test]
@@ -150,22 +170,41 @@ async fn talk_and_seeds_are_capped_and_the_refusal_names_the_limit() {
     let (app, _dir) = open_tight();
     let t = table(&app).await;
     for n in 0..5 {
-        let (status, _) = post(&app, &t, "chat", &t.p1, json!({"text": format!("line {n}")})).await;
+        let (status, _) = post(
+            &app,
+            &t,
+            "chat",
+            &t.p1,
+            json!({"text": format!("line {n}")}),
+        )
+        .await;
         assert_eq!(status, StatusCode::NO_CONTENT);
     }
     let (status, answer) = post(&app, &t, "chat", &t.p1, json!({"text": "one more"})).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(
-        refusal(&answer).1.contains("this link has made 5 lines of talk"),
+        refusal(&answer)
+            .1
+            .contains("this link has made 5 lines of talk"),
         "{answer}"
     );
     for n in 0..3 {
-        let (status, _) = post(&app, &t, "chat", &t.p2, json!({"text": format!("line {n}")})).await;
+        let (status, _) = post(
+            &app,
+            &t,
+            "chat",
+            &t.p2,
+            json!({"text": format!("line {n}")}),
+        )
+        .await;
         assert_eq!(status, StatusCode::NO_CONTENT);
     }
     let (status, answer) = post(&app, &t, "chat", &t.owner, json!({"text": "GM here"})).await;
     assert_eq!(status, StatusCode::CONFLICT);
-    assert!(refusal(&answer).1.contains("holds 8 lines of talk"), "{answer}");
+    assert!(
+        refusal(&answer).1.contains("holds 8 lines of talk"),
+        "{answer}"
+    );
     for seed in ["s1", "s2"] {
         let (status, _) = post(&app, &t, "seed", &t.p1, json!({"seed": seed})).await;
         assert_eq!(status, StatusCode::NO_CONTENT);
@@ -173,7 +212,10 @@ async fn talk_and_seeds_are_capped_and_the_refusal_names_the_limit() {
     let uri = format!("/api/tables/{}/seed?key={}", t.id, t.p1);
     let (status, answer) = call_json(&app, "POST", &uri, Some(json!({"seed": "s3"}))).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
-    assert!(refusal(&answer).1.contains("at most 2 seeds a minute"), "{answer}");
+    assert!(
+        refusal(&answer).1.contains("at most 2 seeds a minute"),
+        "{answer}"
+    );
     // The end is never refused, and its record is whole.
     let (status, _) = post(&app, &t, "close", &t.owner, json!({})).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
@@ -206,7 +248,10 @@ async fn the_record_has_a_size_limit_which_bounds_a_pages_start_up_data() {
     }
     let (status, answer) = refused.expect("the record filled up");
     assert_eq!(status, StatusCode::CONFLICT);
-    assert!(refusal(&answer).1.contains("size limit of 48 KiB"), "{answer}");
+    assert!(
+        refusal(&answer).1.contains("size limit of 48 KiB"),
+        "{answer}"
+    );
     let (status, _) = post(&app, &t, "close", &t.owner, json!({})).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "the end is never refused");
     let doc = record(&app, &t, &t.owner).await;
@@ -220,7 +265,9 @@ async fn the_record_has_a_size_limit_which_bounds_a_pages_start_up_data() {
     // Every page's start-up data stays within twice the limit, plus its picture.
     for key in [&t.owner, &t.p1, &t.spectator] {
         let (_, page) = call(&app, "GET", &format!("/t/{}/{key}", t.id), None).await;
-        let start = page.find("<script type=\"application/json\" id=\"boot\">").unwrap();
+        let start = page
+            .find("<script type=\"application/json\" id=\"boot\">")
+            .unwrap();
         let boot = &page[start..page[start..].find("</script>").unwrap() + start];
         assert!(boot.len() <= 2 * limit + 16 * 1024, "{} bytes", boot.len());
     }
