@@ -6,7 +6,8 @@
 //! * [`guard`]: the addresses a webhook may not reach (loopback, private, link-local, CGNAT,
 //!   metadata…), unless the host allows a LAN.
 //! * [`message`]: what each target is told, built from its own seat's view alone (a channel from
-//!   what a spectator sees); no message ever carries a key.
+//!   what a spectator sees); no message ever carries a key. [`escape`]: the text people wrote,
+//!   made safe for the app it goes to (no mention or link the table did not set).
 //! * [`deliver`]: per-target queues with digests, throttling, retries with backoff, and the
 //!   record of each delivery for the target's owner and the GM.
 //! * [`clock`] and [`rule`]: the GM's reminders and clocks, derived from stored times so they
@@ -19,6 +20,7 @@
 
 pub mod clock;
 pub mod deliver;
+pub mod escape;
 pub mod guard;
 pub mod message;
 pub mod rule;
