@@ -12,6 +12,7 @@
 
 pub mod dto;
 pub mod live;
+pub mod mail;
 pub mod notify;
 pub mod notify_dto;
 pub mod play;
@@ -112,6 +113,7 @@ pub fn router(tables: Arc<Tables>) -> Router {
     let doc = Arc::new(document().to_json().unwrap_or_default());
     let timed: Router<Arc<Tables>> = api
         .merge(crate::pages::routes())
+        .merge(mail::routes())
         .merge(crate::rules::routes())
         .merge(crate::forms::asset_routes())
         .route(

@@ -31,9 +31,34 @@ fn verified(doc: &Value) -> bool {
 async fn nothing_is_added_to_a_final_record_and_housekeeping_goes_on_beside_it() {
     let s = server();
     let t = table(&s.app).await;
-    let (status, _) = post(&s.app, &t, "close", &t.owner, json!({})).await;
+    let owner = finished_and_kept(&s.app, &t).await;
+    let reopened = clash_server::open(&s.path, catalogue()).unwrap();
+    kept(&clash_server::app(reopened), &t.id, &owner).await;
+}
+
+/// The same on PostgreSQL (when `CLASH_TEST_POSTGRES` is set), read back by another node.
+#[tokio::test]
+async fn housekeeping_beside_a_final_record_is_kept_on_postgres_too() {
+    let Ok(url) = std::env::var("CLASH_TEST_POSTGRES") else {
+        return;
+    };
+    let db = clash_server::store::Db::Postgres(url);
+    let node = || async {
+        clash_server::open_db(&db, catalogue(), Limits::default())
+            .await
+            .unwrap()
+    };
+    let app = clash_server::app(node().await);
+    let t = table(&app).await;
+    let owner = finished_and_kept(&app, &t).await;
+    kept(&clash_server::app(node().await), &t.id, &owner).await;
+}
+
+/// End `t`, refuse what would add to its record, and do its housekeeping: the GM's new key.
+async fn finished_and_kept(app: &Router, t: &Table) -> String {
+    let (status, _) = post(app, t, "close", &t.owner, json!({})).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let before = record(&s.app, &t, &t.owner).await;
+    let before = record(app, t, &t.owner).await;
     assert!(verified(&before));
     // Talk, seeds and settings would add to the log: refused, saying why.
     for (what, key, body) in [
@@ -41,7 +66,7 @@ async fn nothing_is_added_to_a_final_record_and_housekeeping_goes_on_beside_it()
         ("chat", &t.p1, json!({"text": "psst", "to_gm": true})),
         ("seed", &t.p1, json!({"seed": "late-seed"})),
     ] {
-        let (status, answer) = post(&s.app, &t, what, key, body).await;
+        let (status, answer) = post(app, t, what, key, body).await;
         assert_eq!(status, StatusCode::CONFLICT, "{what}: {answer}");
         assert!(
             answer["error"]["message"]
@@ -51,7 +76,7 @@ async fn nothing_is_added_to_a_final_record_and_housekeeping_goes_on_beside_it()
         );
     }
     let uri = format!("/api/tables/{}/odds?key={}", t.id, t.owner);
-    let (status, answer) = call_json(&s.app, "PUT", &uri, Some(json!({"enabled": true}))).await;
+    let (status, answer) = call_json(app, "PUT", &uri, Some(json!({"enabled": true}))).await;
     assert_eq!(status, StatusCode::CONFLICT, "{answer}");
     assert!(
         answer["error"]["message"]
@@ -61,31 +86,29 @@ async fn nothing_is_added_to_a_final_record_and_housekeeping_goes_on_beside_it()
     );
     // Housekeeping works: a new name, archiving, a seat moved to another device, a new GM link.
     let (status, _) = post(
-        &s.app,
-        &t,
+        app,
+        t,
         "rename",
         &t.owner,
         json!({"title": "Finished duel"}),
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, _) = post(&s.app, &t, "archive", &t.owner, json!({"archived": true})).await;
+    let (status, _) = post(app, t, "archive", &t.owner, json!({"archived": true})).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, moving) = post(&s.app, &t, "move-link", &t.p1, json!({})).await;
+    let (status, moving) = post(app, t, "move-link", &t.p1, json!({})).await;
     assert_eq!(status, StatusCode::CREATED, "{moving}");
-    let p1 = claim(&s.app, &t.id, moving["key"].as_str().unwrap()).await;
-    let (status, owner) = post(&s.app, &t, "links/owner", &t.owner, json!({})).await;
+    let p1 = claim(app, &t.id, moving["key"].as_str().unwrap()).await;
+    let (status, owner) = post(app, t, "links/owner", &t.owner, json!({})).await;
     assert_eq!(status, StatusCode::CREATED, "{owner}");
     let owner = owner["key"].as_str().unwrap().to_string();
     // …and none of it is in the log: every record is what it was, and still the whole game.
-    let after = record(&s.app, &t, &owner).await;
+    let after = record(app, t, &owner).await;
     assert_eq!(after["entries"], before["entries"]);
     assert_eq!(after["head"], before["head"]);
-    assert!(verified(&after) && verified(&record(&s.app, &t, &p1).await));
-    // The table shows its new name and stays archived, in memory and read back.
-    kept(&s.app, &t.id, &owner).await;
-    let reopened = clash_server::open(&s.path, catalogue()).unwrap();
-    kept(&clash_server::app(reopened), &t.id, &owner).await;
+    assert!(verified(&after) && verified(&record(app, t, &p1).await));
+    kept(app, &t.id, &owner).await;
+    owner
 }
 
 /// The finished table shows its new name and stays archived.

@@ -20,6 +20,7 @@ mod abuse;
 mod bots;
 mod clock;
 mod cross_site;
+mod email;
 mod final_record;
 mod holding;
 mod http;
