@@ -138,17 +138,17 @@ function start() {
   }
 
   // The heads this browser saw, as a file: anyone can check the final record against them with
-  // `clash verify --seen heads.json record.json`.
+  // `clash verify --seen heads.json record.json`. Made afresh with each report.
+  let headsUrl = null;
   function headsFile() {
+    if (headsUrl) URL.revokeObjectURL(headsUrl);
+    const file = { format: 'clash-seen-heads/1', table: boot.table, heads: witnessed() };
+    headsUrl = URL.createObjectURL(new Blob([JSON.stringify(file, null, 1)], { type: 'application/json' }));
     const a = document.createElement('a');
     a.id = 'seen-heads';
-    a.href = '#';
-    a.textContent = 'Download the heads this browser saw';
+    a.href = headsUrl;
     a.download = 'clash-' + boot.table + '-heads.json';
-    a.addEventListener('click', () => {
-      const file = { format: 'clash-seen-heads/1', table: boot.table, heads: witnessed() };
-      a.href = URL.createObjectURL(new Blob([JSON.stringify(file, null, 1)], { type: 'application/json' }));
-    });
+    a.textContent = 'Download the heads this browser saw';
     const wrap = document.createElement('p');
     wrap.append(a, ' (for clash verify --seen)');
     return wrap;

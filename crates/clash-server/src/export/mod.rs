@@ -4,7 +4,7 @@
 //!
 //! ```json
 //! { "format": "clash-table-export/1", "table": "…", "ruleset": "…", "title": "…",
-//!   "exported_as": "p1", "chance": "clash-chance-v1", "commitment": "<hex>",
+//!   "exported_as": "gm | p1 | … | spectator", "chance": "clash-chance-v1", "commitment": "<hex>",
 //!   "secret": "<hex, only once revealed>", "head": "<hex>",
 //!   "entries": [ { "pos": 0, "hash": "<hex>", "entry": { … } }, … ] }
 //! ```
@@ -85,7 +85,7 @@ pub fn build(source: &Source<'_>, stored: &[(Value, String)]) -> Value {
         "table": source.table,
         "ruleset": ruleset,
         "title": title,
-        "exported_as": source.viewer.to_string(),
+        "exported_as": made_for(&source.reader),
         "chance": source.chance,
         "commitment": source.commitment,
         "head": stored.last().map(|(_, h)| h.clone()).unwrap_or_default(),
@@ -95,6 +95,16 @@ pub fn build(source: &Source<'_>, stored: &[(Value, String)]) -> Value {
         doc["secret"] = Value::String(hex(source.secret));
     }
     doc
+}
+
+/// Who the record was made for, as `exported_as` names them: `gm` for the GM's link (whatever
+/// the game lets that seat see), the seat of a player's key, or `spectator`.
+fn made_for(reader: &Reader) -> String {
+    match reader {
+        Reader::Gm => "gm".into(),
+        Reader::Player { seat, .. } => seat.to_string(),
+        Reader::Spectator => "spectator".into(),
+    }
 }
 
 /// Whether the entry at `pos` is private talk this reader may not read (a whisper between the

@@ -80,7 +80,6 @@ pub fn verify_seen(doc: &Value, catalogue: &[RulesetEntry], seen: &[Witness]) ->
     if !report.ok() {
         return report;
     }
-    check_reader(doc, &items, secret.is_some(), &mut report);
     match &secret {
         Some(secret) => {
             check_end(&items, secret, &mut report);
@@ -91,6 +90,9 @@ pub fn verify_seen(doc: &Value, catalogue: &[RulesetEntry], seen: &[Witness]) ->
              the table ended, so it holds no secret; export it again once the table has ended"
                 .into(),
         ),
+    }
+    if report.ok() {
+        check_reader(doc, &items, secret.is_some(), &mut report);
     }
     report
 }
