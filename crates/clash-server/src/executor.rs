@@ -105,7 +105,7 @@ impl Tables {
         let changed = decision.change.is_some();
         if let Some(change) = decision.change {
             let change = crate::keeping::after_the_end(&play, change)?;
-            let paced = self.within_caps(&play, &actor, &change)?;
+            let paced = within_caps(&self.limits().caps, &play, &actor, &change)?;
             let kept = op.same_person().then(|| own_seat(&actor)).flatten();
             guard_seats(&play, &change, op.doing(), kept)?;
             let before = play.snapshot.clone();
@@ -126,23 +126,6 @@ impl Tables {
             table.announce();
         }
         Ok((done, changed))
-    }
-
-    /// Refuse `change` past one of the table's caps; answers what it appends that counts
-    /// towards the per-minute caps (a person's request; not the server's own).
-    fn within_caps(
-        &self,
-        play: &Play,
-        actor: &Actor,
-        change: &Change,
-    ) -> Result<Vec<Entry>, TableError> {
-        let Change::Append { entries, .. } = change else {
-            return Ok(Vec::new());
-        };
-        let paced = !matches!(actor, Actor::Bot(_));
-        let caps = &self.limits().caps;
-        crate::caps::check(&play.tally, &play.pace, entries, caps, paced)?;
-        Ok(if paced { entries.clone() } else { Vec::new() })
     }
 
     /// Commit `change` and take it into memory. The caller holds the table's lock.
@@ -298,6 +281,22 @@ fn resolve(play: &Play, who: Who<'_>) -> Result<Actor, TableError> {
         }
         Who::Bot(seat) => Ok(Actor::Bot(seat)),
     }
+}
+
+/// Refuse `change` past one of the table's caps; answers what it appends that counts towards
+/// the per-minute caps (a person's request; not the server's own).
+fn within_caps(
+    caps: &crate::caps::Caps,
+    play: &Play,
+    actor: &Actor,
+    change: &Change,
+) -> Result<Vec<Entry>, TableError> {
+    let Change::Append { entries, .. } = change else {
+        return Ok(Vec::new());
+    };
+    let paced = !matches!(actor, Actor::Bot(_));
+    crate::caps::check(&play.tally, &play.pace, entries, caps, paced)?;
+    Ok(if paced { entries.clone() } else { Vec::new() })
 }
 
 /// A retry of a request the table already took (same client id): answered again.

@@ -6,14 +6,13 @@
 //! record, the GM replaces a shared link. The executor turns such a change into [`Keeping`]
 //! ([`after_the_end`]) and refuses anything else: talk, seeds, settings, commands. A finished
 //! table's name and archiving are stored in `table_keeping` and override what the log says
-//! when the table is read back ([`read`]).
+//! when the table is read back (each backend reads them with the table).
 
 use crate::error::{Conflict, TableError};
 use crate::log::{Entry, TableEvent};
 use crate::ops::Change;
 use crate::play::Play;
-use crate::store::side::{Arg, Cell, Query};
-use crate::store::{LinkChange, Store, StoreError};
+use crate::store::LinkChange;
 
 /// A finished table's housekeeping: a new name, archiving (each unchanged when `None`), and
 /// link changes.
@@ -66,19 +65,6 @@ pub fn after_the_end(play: &Play, change: Change) -> Result<Change, TableError> 
         }
     }
     Ok(Change::Keep(keeping))
-}
-
-/// A finished table's stored housekeeping (`None` for each part never kept).
-pub async fn read(store: &Store, table: &str) -> Result<Keeping, StoreError> {
-    const SQL: &str = "SELECT title, archived FROM table_keeping WHERE table_id = $1";
-    let rows = store
-        .select(Query::new(SQL, vec![Arg::Text(table.into())]))
-        .await?;
-    Ok(rows.first().map_or_else(Keeping::default, |row| Keeping {
-        title: row.first().and_then(Cell::maybe_text),
-        archived: row.get(1).and_then(Cell::int).map(|n| n != 0),
-        links: Vec::new(),
-    }))
 }
 
 impl Play {

@@ -259,7 +259,7 @@ mod tests {
         );
         let discord = discord(&m, Some(BASE));
         let content = discord["content"].as_str().unwrap();
-        assert!(content.contains(r"\<\!channel\>"), "{content}");
+        assert!(content.contains(r"\<!channel\>"), "{content}");
         assert_eq!(
             discord["allowed_mentions"],
             json!({"parse": [], "users": []})
