@@ -26,7 +26,7 @@ pub enum Kind {
     Seed,
     /// The GM's seat and link changes (invites, takeovers, bots, replaced links) and claims.
     Seats,
-    /// A player's links to move their seat to another device, and the moves.
+    /// A player's links to move their seat to another device.
     Moves,
     /// The table's settings: its name, archiving, odds in play, its clock.
     Settings,
@@ -86,13 +86,13 @@ pub struct Caps {
 impl Default for Caps {
     fn default() -> Self {
         Caps {
-            command: cap(20_000, 20_000, 120),
-            talk: cap(crate::chat::MAX_LINES, crate::chat::MAX_LINES, 30),
-            seed: cap(100, 1_000, 10),
-            seats: cap(2_000, 2_000, 60),
-            moves: cap(50, 200, 5),
-            settings: cap(1_000, 1_000, 20),
-            undo: cap(1_000, 1_000, 30),
+            command: cap(20_000, 20_000, 600),
+            talk: cap(crate::chat::MAX_LINES, crate::chat::MAX_LINES, 60),
+            seed: cap(100, 1_000, 20),
+            seats: cap(2_000, 2_000, 120),
+            moves: cap(50, 200, 10),
+            settings: cap(1_000, 1_000, 60),
+            undo: cap(1_000, 1_000, 60),
             record_bytes: 4 * 1024 * 1024,
         }
     }
@@ -132,9 +132,9 @@ pub fn kind(entry: &Entry) -> Option<(Kind, String)> {
             Some((Kind::Talk, by.clone()))
         }
         TableEvent::SeedAdded { by, .. } => Some((Kind::Seed, by.clone())),
-        TableEvent::MoveOffered { seat } | TableEvent::SeatMoved { seat } => {
-            Some((Kind::Moves, seat.to_string()))
-        }
+        // A move needs a move link: the links are what is counted.
+        TableEvent::MoveOffered { seat } => Some((Kind::Moves, seat.to_string())),
+        TableEvent::SeatMoved { .. } => None,
         TableEvent::SeatClaimed { seat } => Some((Kind::Seats, seat.to_string())),
         TableEvent::InviteIssued { .. }
         | TableEvent::TakenOver { .. }
