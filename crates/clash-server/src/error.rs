@@ -56,11 +56,13 @@ pub enum Conflict {
     BotSeated,
     /// A player (or an unused invite) holds the seat, so no bot can sit in it.
     SeatTaken,
+    /// The table holds as many entries of a kind as it may (see [`crate::caps`]).
+    Full,
 }
 
 impl Conflict {
     /// Every conflict, for the API document.
-    pub const ALL: [Conflict; 14] = [
+    pub const ALL: [Conflict; 15] = [
         Conflict::Closed,
         Conflict::Stale,
         Conflict::IdReused,
@@ -75,6 +77,7 @@ impl Conflict {
         Conflict::NoPosition,
         Conflict::BotSeated,
         Conflict::SeatTaken,
+        Conflict::Full,
     ];
 
     /// What the conflict means, in words, for the API document.
@@ -98,6 +101,9 @@ impl Conflict {
             Conflict::NoPosition => "the table cannot be written as a setup now",
             Conflict::BotSeated => "a bot plays the seat: the GM takes it back first",
             Conflict::SeatTaken => "a player (or an unused invite) holds the seat",
+            Conflict::Full => {
+                "the table (or this link) holds as many entries of that kind as it may, or the record is as large as it may be"
+            }
         }
     }
 
@@ -117,6 +123,7 @@ impl Conflict {
             Conflict::NoPosition => "no_position",
             Conflict::BotSeated => "bot_seated",
             Conflict::SeatTaken => "seat_taken",
+            Conflict::Full => "cap_reached",
         }
     }
 }
@@ -166,6 +173,20 @@ pub enum TableError {
     },
     #[error("{0}")]
     TooManyStreams(String),
+    /// Past a per-minute cap (see [`crate::caps`]): the message names it.
+    #[error("{message}")]
+    TooFast {
+        message: String,
+        retry_after: Duration,
+    },
+    /// A stored table whose ruleset this server does not offer (an example game, when the
+    /// server runs without examples): it opens again on a server that has it, and its GM can
+    /// delete it here.
+    #[error(
+        "this table plays {0:?}, which this server does not offer now (a server started without that game); \
+         it opens again where the game is offered, and its GM can delete it"
+    )]
+    RulesetUnavailable(String),
     /// The database could not store or read something.
     #[error("{0}")]
     Storage(String),
@@ -197,6 +218,11 @@ impl TableError {
 
     pub fn storage(message: impl Into<String>) -> Self {
         TableError::Storage(message.into())
+    }
+
+    /// Past a cap of the table (see [`crate::caps`]).
+    pub fn full(message: impl Into<String>) -> Self {
+        Self::conflict(Conflict::Full, message)
     }
 
     /// A refused command or setup. Rule refusals name the rule in the message.
@@ -241,6 +267,8 @@ impl TableError {
             TableError::Conflict { conflict, .. } => Refusal::Conflict(*conflict),
             TableError::Rule { .. } => Refusal::Rule,
             TableError::TooManyStreams(_) => Refusal::TooManyStreams,
+            TableError::TooFast { .. } => Refusal::TooFast,
+            TableError::RulesetUnavailable(_) => Refusal::RulesetUnavailable,
             TableError::Storage(_) => Refusal::Storage,
             TableError::Unreadable(_) => Refusal::Unreadable,
         }
@@ -328,7 +356,12 @@ impl IntoResponse for ApiError {
             "rule": self.rule_id(),
         }});
         let mut response = (self.status(), Json(body)).into_response();
-        if let ApiError::RateLimited { retry_after } = self {
+        let wait = match &self {
+            ApiError::RateLimited { retry_after }
+            | ApiError::Table(TableError::TooFast { retry_after, .. }) => Some(*retry_after),
+            _ => None,
+        };
+        if let Some(retry_after) = wait {
             let seconds = retry_after.as_secs().max(1).to_string();
             if let Ok(v) = HeaderValue::from_str(&seconds) {
                 response.headers_mut().insert(header::RETRY_AFTER, v);
@@ -373,6 +406,25 @@ mod tests {
             ),
             (ApiError::TooLarge(10), 413, "too_large"),
             (ApiError::CrossSite, 403, "cross_site"),
+            (
+                TableError::full("as many as a table may").into(),
+                409,
+                "cap_reached",
+            ),
+            (
+                TableError::TooFast {
+                    message: "slow down".into(),
+                    retry_after: Duration::from_secs(3),
+                }
+                .into(),
+                429,
+                "too_fast",
+            ),
+            (
+                TableError::RulesetUnavailable("morra".into()).into(),
+                404,
+                "ruleset_unavailable",
+            ),
         ];
         for (e, status, code) in cases {
             assert_eq!(e.status().as_u16(), status, "{e:?}");

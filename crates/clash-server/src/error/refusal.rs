@@ -33,6 +33,10 @@ pub enum Refusal {
     /// (answered with `problems`, see [`crate::forms`]).
     InvalidForm,
     TooManyStreams,
+    /// Past a per-minute cap of one link (see [`crate::caps`]).
+    TooFast,
+    /// A stored table whose game this server does not offer now.
+    RulesetUnavailable,
     Storage,
     Unreadable,
 }
@@ -60,6 +64,8 @@ impl Refusal {
             Rule,
             InvalidForm,
             TooManyStreams,
+            TooFast,
+            RulesetUnavailable,
             Storage,
             Unreadable,
         ];
@@ -74,12 +80,12 @@ impl Refusal {
             Malformed => StatusCode::BAD_REQUEST,
             MissingKey => StatusCode::UNAUTHORIZED,
             BadKey | Invite | InviteUsed | Moved | Forbidden | CrossSite => StatusCode::FORBIDDEN,
-            NotFound | UnknownTable | UnknownSeat => StatusCode::NOT_FOUND,
+            NotFound | UnknownTable | UnknownSeat | RulesetUnavailable => StatusCode::NOT_FOUND,
             Conflict(_) => StatusCode::CONFLICT,
             TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Rule | InvalidForm => StatusCode::UNPROCESSABLE_ENTITY,
-            RateLimited | TooManyStreams => StatusCode::TOO_MANY_REQUESTS,
+            RateLimited | TooManyStreams | TooFast => StatusCode::TOO_MANY_REQUESTS,
             Unreadable => StatusCode::INTERNAL_SERVER_ERROR,
             Storage | Timeout => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -108,6 +114,8 @@ impl Refusal {
             Rule => "rule",
             InvalidForm => "invalid_form",
             TooManyStreams => "too_many_streams",
+            TooFast => "too_fast",
+            RulesetUnavailable => "ruleset_unavailable",
             Storage => "storage",
             Unreadable => "unreadable",
         }
@@ -138,6 +146,10 @@ impl Refusal {
             Rule => "the rules refuse it; `rule` names the rule",
             InvalidForm => "the form has problems, each at its field in `problems`",
             TooManyStreams => "too many live streams for this key or table",
+            TooFast => "past a per-minute limit of one link (see `Retry-After`)",
+            RulesetUnavailable => {
+                "the table plays a game this server does not offer now; its GM can still delete it"
+            }
             Storage => "the database could not store or read it; nothing changed",
             Unreadable => "the table cannot be opened on this server",
         }

@@ -80,6 +80,7 @@ impl Who {
         Contract {
             who: self,
             refuses: Vec::new(),
+            uncapped: false,
         }
     }
 
@@ -103,6 +104,7 @@ impl Who {
             InviteUsed,
             Moved,
             UnknownTable,
+            RulesetUnavailable,
             Storage,
             Unreadable,
         ];
@@ -121,6 +123,9 @@ impl Who {
 pub struct Contract {
     who: Who,
     refuses: Vec<Refusal>,
+    /// Appends nothing a cap counts (a table's close, its deletion): see [`Contract::uncapped`].
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    uncapped: bool,
 }
 
 impl Contract {
@@ -132,6 +137,14 @@ impl Contract {
     pub fn conflicts(mut self, conflicts: &[Conflict]) -> Contract {
         self.refuses
             .extend(conflicts.iter().map(|c| Refusal::Conflict(*c)));
+        self
+    }
+
+    /// A change that adds nothing the caps count and is never refused for them (ending a table,
+    /// deleting it): every other change with a key may meet a cap (see `crate::caps`) or a
+    /// final record (see `crate::keeping`).
+    pub fn uncapped(mut self) -> Contract {
+        self.uncapped = true;
         self
     }
 }
@@ -242,6 +255,15 @@ fn apply(op: &mut Value, method: &str) -> Result<(), String> {
         refusals.push(refusal(code).ok_or_else(|| format!("{code} is no refusal"))?);
     }
     refusals.extend(implied(op, method));
+    if who != Who::Anyone && method != "get" && contract.get("uncapped").is_none() {
+        // A change with a key appends to the table's log, which has caps and is final once the
+        // game's secret is out (see `crate::caps` and `crate::keeping`).
+        refusals.extend([
+            Refusal::TooFast,
+            Refusal::Conflict(Conflict::Full),
+            Refusal::Conflict(Conflict::Closed),
+        ]);
+    }
     object_body(op);
     refusals.sort();
     refusals.dedup();

@@ -31,6 +31,7 @@
 pub mod contract;
 pub mod dto;
 pub mod live;
+pub mod mail;
 pub mod notify;
 pub mod notify_dto;
 pub mod play;
@@ -155,6 +156,7 @@ pub fn router(tables: Arc<Tables>) -> Router {
     let doc = Arc::new(served_document(&tables).to_string());
     let timed: Router<Arc<Tables>> = api
         .merge(crate::pages::routes())
+        .merge(mail::routes())
         .merge(crate::rules::routes())
         .merge(crate::forms::asset_routes())
         .route(

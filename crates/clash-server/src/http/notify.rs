@@ -21,6 +21,7 @@ use super::{Shared, routes};
 use crate::error::{ApiError, Conflict, TableError};
 use crate::extract::{Caller, JsonBody};
 use crate::links::Role;
+use crate::notify::consent::{self, Consent};
 use crate::notify::rule::{Clock, ClockRule};
 use crate::notify::target::{self, Format, Kind, PER_KEY, Target};
 use crate::notify::{clock, load, now_ms};
@@ -61,7 +62,7 @@ pub async fn settings(
         match t.kind {
             Kind::Handle => handle = Some(t.address),
             Kind::Channel => channel = Some(t.into()),
-            _ => targets.push(TargetView::from(t)),
+            _ => targets.push(waiting(&tables, t).await),
         }
     }
     Ok(Json(NotifySettings {
@@ -105,6 +106,20 @@ pub async fn add_target(
             .await?
             .to_string(),
     };
+    // Email goes only where its owner asks for it (notify::consent).
+    let consent = match kind {
+        Kind::Email => Some(
+            consent::ask(tables.store(), &address, now_ms())
+                .await
+                .map_err(stored)?,
+        ),
+        _ => None,
+    };
+    if consent == Some(Consent::Refused) {
+        return Err(ApiError::malformed(
+            "this address's owner asked this server to send it no more mail; only they can ask for it again, from the link in a message they were sent",
+        ));
+    }
     let table = &caller.table.id;
     let existing = load(&tables, table).await.map_err(stored)?;
     let own = existing
@@ -137,7 +152,25 @@ pub async fn add_target(
     }
     statements.push(target::insert(table, &made, now_ms()));
     write(&tables, table, statements).await?;
-    Ok((StatusCode::CREATED, Json(made.into())))
+    if let Some(Consent::Ask { token }) = consent {
+        let (outbox, address) = (tables.notifier().outbox().clone(), made.address.clone());
+        tokio::spawn(async move { outbox.confirmation(&address, &token).await });
+    }
+    Ok((StatusCode::CREATED, Json(waiting(&tables, made).await)))
+}
+
+/// A target as its owner sees it: an email address whose owner has not confirmed it says so.
+async fn waiting(tables: &Tables, t: Target) -> TargetView {
+    let mut view = TargetView::from(t);
+    if view.kind == Kind::Email && view.last_error.is_none() {
+        let confirmed = consent::lookup_address(tables.store(), &view.address).await;
+        if !matches!(confirmed, Ok(Some(true))) {
+            view.last_error = Some(
+                "waiting for the address's owner to confirm it: a message asking them was sent there".into(),
+            );
+        }
+    }
+    view
 }
 
 async fn write(tables: &Tables, table: &str, statements: Vec<Query>) -> Result<(), ApiError> {

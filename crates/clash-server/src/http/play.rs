@@ -73,7 +73,7 @@ pub async fn seed(
 /// End the table and reveal its secret.
 #[utoipa::path(post, path = routes::CLOSE.path, tag = "play", params(Path),
     responses((status = 204, description = "The table has ended; its secret is revealed")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Raced]).uncapped()))))]
 pub async fn close(State(tables): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
     tables
         .execute(&caller.table, End { key: caller.key })

@@ -138,6 +138,13 @@ pub const FORM_ASSET: Route = web(Get, "/assets/forms/{file}");
 pub const RULES: Route = web(Get, "/rules/{id}");
 pub const RULES_PART: Route = web(Get, "/rules/{id}/part");
 
+// An email's links: opening one changes nothing, its page's button does.
+pub const MAIL_CONFIRM_PAGE: Route = web(Get, "/mail/confirm/{token}");
+pub const MAIL_CONFIRM: Route = web(Post, "/mail/confirm/{token}");
+pub const MAIL_UNSUBSCRIBE_PAGE: Route = web(Get, "/mail/unsubscribe/{token}");
+pub const MAIL_UNSUBSCRIBE: Route = web(Post, "/mail/unsubscribe/{token}");
+pub const MAIL_RESUBSCRIBE: Route = web(Post, "/mail/resubscribe/{token}");
+
 /// Every route the server answers.
 pub const ALL: &[Route] = &[
     HEALTHZ,
@@ -188,6 +195,11 @@ pub const ALL: &[Route] = &[
     FORM_ASSET,
     RULES,
     RULES_PART,
+    MAIL_CONFIRM_PAGE,
+    MAIL_CONFIRM,
+    MAIL_UNSUBSCRIBE_PAGE,
+    MAIL_UNSUBSCRIBE,
+    MAIL_RESUBSCRIBE,
 ];
 
 /// What a path segment may hold as it is; everything else is percent-encoded.

@@ -180,13 +180,23 @@ pub async fn replace_link(
 
 /// Exchange an invite (or a move link) for the player's own key.
 #[utoipa::path(post, path = routes::CLAIM.path, tag = "seats", params(Path),
-    responses((status = 201, description = "The invite (sent as the key) is used up; the player's own key", body = Claimed)),
+    responses((status = 201, description = "The invite (sent as the key) is used up; the player's own key. \
+        Sent with an X-Request-Id of 16 to 100 letters, digits, '-', '_', '.' or ':' (a UUID), a retry of the same request \
+        answers the same key again, so a lost answer costs nothing", body = Claimed)),
     extensions(("x-clash" = json!(Who::Invite.conflicts(&[Conflict::SecretPending, Conflict::Raced])))))]
 pub async fn claim(
     State(tables): Shared,
     caller: TableKey,
+    headers: axum::http::HeaderMap,
 ) -> Result<(StatusCode, Json<Claimed>), ApiError> {
-    let op = Claim { invite: caller.key };
+    let request = headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let op = Claim {
+        invite: caller.key,
+        request,
+    };
     let (seat, key) = tables.execute(&caller.table, op).await?.answer;
     let link = table_path(&caller.table.id, &key);
     Ok((StatusCode::CREATED, Json(Claimed { seat, key, link })))

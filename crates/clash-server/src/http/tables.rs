@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path as UrlPath, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -16,7 +16,7 @@ use super::dto::{
     CreateTable, Created, Events, RulesetInfo, Rulesets, SharedLinks, Summary, SummarySeat,
 };
 use super::{Shared, UpdateJson, answer, routes, table_path};
-use crate::error::{ApiError, Conflict, Refusal};
+use crate::error::{ApiError, Conflict, Refusal, TableError};
 use crate::extract::{Caller, ClientAddr, JsonBody, Params, TableKey, as_seat, position};
 use crate::links::Role;
 use crate::ops::delete::Delete;
@@ -151,12 +151,23 @@ pub async fn table_info(caller: Caller) -> Json<Summary> {
 
 /// Delete the table for good, from memory and the database.
 #[utoipa::path(delete, path = routes::DELETE_TABLE.path, tag = "tables", params(Path),
-    responses((status = 204, description = "Deleted with everything stored about it; open pages are told")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
-pub async fn delete_table(State(tables): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
-    tables
-        .execute(&caller.table, Delete { key: caller.key })
-        .await?;
+    responses((status = 204, description = "Deleted with everything stored about it; open pages are told \
+        (a table whose game this server does not offer is deleted all the same)")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced]).uncapped()))))]
+pub async fn delete_table(
+    State(tables): Shared,
+    crate::extract::Key(key): crate::extract::Key,
+    UrlPath(id): UrlPath<String>,
+) -> Result<StatusCode, ApiError> {
+    match tables.get(&id).await {
+        Ok(table) => {
+            tables.execute(&table, Delete { key }).await?;
+        }
+        Err(TableError::RulesetUnavailable(_)) => {
+            crate::ops::delete::unreadable(&tables, &id, &key).await?
+        }
+        Err(e) => return Err(e.into()),
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 

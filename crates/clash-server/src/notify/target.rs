@@ -144,9 +144,9 @@ pub async fn check_webhook(text: &str, settings: &Settings) -> Result<reqwest::U
 
 /// An email address as given, checked (only where the host has an SMTP relay).
 pub fn check_email(text: &str, settings: &Settings) -> Result<String, TableError> {
-    if settings.smtp.is_none() {
+    if settings.smtp.is_none() || settings.public_url.is_none() {
         return Err(TableError::malformed(
-            "this server sends no email (its host has not set up an SMTP relay); use a webhook",
+            "this server sends no email (its host has not set up an SMTP relay and its public address, which every message links to); use a webhook",
         ));
     }
     let text = text.trim();

@@ -35,6 +35,9 @@ fn claim_page(title: &str, id: &str, invite: &str, moving: bool) -> Response {
                         "Bookmark the page you land on." }
                 }
                 form method="post" action=(format!("/t/{id}/{invite}")) #claim {
+                    // A fresh id for this claim: a browser that sends the form again (its answer
+                    // lost) is given the same key.
+                    input type="hidden" name="claim" value=(crate::links::new_key());
                     button type="submit" .primary { @if moving { "Move the seat here" } @else { "Take the seat" } }
                 }
             }
@@ -48,12 +51,18 @@ fn claim_page(title: &str, id: &str, invite: &str, moving: bool) -> Response {
 pub async fn claim_from_page(
     State(tables): State<Arc<Tables>>,
     Path((id, invite)): Path<(String, String)>,
+    axum::extract::RawForm(form): axum::extract::RawForm,
 ) -> Response {
     let table = match tables.get(&id).await {
         Ok(t) => t,
         Err(e) => return error_page(e),
     };
-    let claim = crate::ops::claim::Claim { invite };
+    // The form's own claim id (hex: nothing in it is encoded).
+    let request = String::from_utf8_lossy(&form)
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("claim="))
+        .map(str::to_string);
+    let claim = crate::ops::claim::Claim { invite, request };
     match tables.execute(&table, claim).await {
         Ok(done) => Redirect::to(&table_path(&id, &done.answer.1)).into_response(),
         Err(TableError::BadKey) => error_page(TableError::conflict(

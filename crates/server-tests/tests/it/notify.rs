@@ -406,9 +406,17 @@ async fn an_email_goes_through_the_hosts_relay() {
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
-    whisper(&app, &t, "check your mail", "p1").await;
+    // The address's owner confirms it first (see email.rs), from its one confirmation's link.
     assert!(eventually(SOON, || sink.mails().len() == 1).await);
-    let mail = &sink.mails()[0];
+    let ask = sink.mails()[0].data.replace("=\n", "");
+    let prefix = routes::MAIL_CONFIRM.path.trim_end_matches("{token}");
+    let at = ask.find(prefix).unwrap() + prefix.len();
+    let confirm = routes::MAIL_CONFIRM.at([&ask[at..at + 32]]);
+    let (status, _) = crate::client::api_text(&app, confirm).await;
+    assert_eq!(status, StatusCode::OK);
+    whisper(&app, &t, "check your mail", "p1").await;
+    assert!(eventually(SOON, || sink.mails().len() == 2).await);
+    let mail = &sink.mails()[1];
     assert_eq!(mail.to, ["ada@example.org"]);
     assert!(mail.data.contains("check your mail"), "{}", mail.data);
     assert!(
@@ -468,9 +476,106 @@ async fn the_table_channel_mentions_players_by_handle_and_shows_no_secret() {
         last.contains("<@111>: it is your move.") && last.contains("<@222>: it is your move."),
         "{last}"
     );
+    // Each message pings exactly the players it mentions by their handles, and nobody else.
+    for got in hooks.got("channel") {
+        let content = got.body["content"].as_str().unwrap();
+        let mentioned: Vec<&str> = ["111", "222"]
+            .into_iter()
+            .filter(|id| content.contains(&format!("<@{id}>")))
+            .collect();
+        assert_eq!(
+            got.body["allowed_mentions"],
+            json!({"parse": [], "users": mentioned}),
+            "{content}"
+        );
+    }
+}
+
+/// A table whose channel goes to `hooks` as `format`, p2's handle `handle`, and the GM's own
+/// Slack webhook; p1 says `line` to everyone and whispers it to the GM.
+async fn said_to_the_channel(
+    app: &Router,
+    hooks: &Receiver,
+    format: &str,
+    handle: &str,
+    line: &str,
+) {
+    let t = table(app).await;
+    let channel = json!({"kind": "channel", "format": format, "address": hooks.url(format)});
     assert_eq!(
-        hooks.got("channel")[0].body["allowed_mentions"],
-        json!({"parse": ["users"]})
+        target(app, &t, &t.owner, channel).await.0,
+        StatusCode::CREATED
+    );
+    webhook(app, &t, &t.owner, "slack", &hooks.url("gm")).await;
+    let uri = routes::SET_HANDLE.at([&t.id]).key(&t.p2);
+    let handle = HandleBody {
+        handle: Some(handle.to_string()),
+    };
+    let (status, _) = api(app, uri.json(&handle)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let uri = routes::CHAT.at([&t.id]).key(&t.p1);
+    for to_gm in [false, true] {
+        let body = Line {
+            text: line.to_string(),
+            to_gm,
+            ..Line::default()
+        };
+        assert_eq!(
+            api(app, uri.clone().json(&body)).await.0,
+            StatusCode::NO_CONTENT
+        );
+    }
+}
+
+#[tokio::test]
+async fn what_players_write_reaches_slack_and_discord_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_tables, app) = open(&dir.path().join("c.db"), settings(None));
+    let hooks = Receiver::start().await;
+    let line = "@Player 2 <!channel> <https://evil.example|your seat link> [your seat](https://evil.example) @everyone";
+    said_to_the_channel(&app, &hooks, "slack", "<@U222>", line).await;
+    said_to_the_channel(&app, &hooks, "discord", "<@222>", line).await;
+    let arrived = || {
+        ["slack", "discord"]
+            .iter()
+            .all(|n| !hooks.got(n).is_empty())
+            && hooks.got("gm").len() >= 2
+    };
+    assert!(eventually(SOON, arrived).await);
+    let slack = hooks.got("slack")[0].body["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        slack.contains("<@U222>:"),
+        "the table's own mention stays: {slack}"
+    );
+    assert!(
+        slack.contains("&lt;!channel&gt;") && !slack.contains("<!channel>"),
+        "{slack}"
+    );
+    assert!(
+        !slack.contains("<https") && !slack.contains("https://evil"),
+        "{slack}"
+    );
+    for got in hooks.got("gm") {
+        let gm = got.body["text"].as_str().unwrap().to_string();
+        assert!(gm.contains("&lt;https:"), "the whisper too: {gm}");
+        assert!(!gm.contains("<!channel>") && !gm.contains("<https"), "{gm}");
+    }
+    let discord = &hooks.got("discord")[0].body;
+    let content = discord["content"].as_str().unwrap();
+    assert!(
+        content.contains("<@222>") && !content.contains("<!channel>"),
+        "{content}"
+    );
+    assert!(
+        !content.contains("[your seat](") && !content.contains("@everyone"),
+        "{content}"
+    );
+    assert_eq!(
+        discord["allowed_mentions"],
+        json!({"parse": [], "users": ["222"]})
     );
 }
 
