@@ -152,7 +152,10 @@ impl Ruleset for NdTourists {
         match (seat, parties.is_empty()) {
             (Seat::Gm, _) => "the GM".into(),
             (Seat::Player(n), true) => format!("Player {n}"),
-            (Seat::Player(_), false) => parties.join(" and "),
+            (Seat::Player(_), false) => match parties.as_slice() {
+                [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => parties.join(""),
+            },
         }
     }
 

@@ -361,7 +361,7 @@ function hint(update, ctx) {
   const v = update.view;
   if (v.outcome || (v.phase && v.phase.type === 'over')) {
     const w = (v.outcome && v.outcome.winners) || [];
-    return 'Game over: ' + (w.length ? w.map((s) => seatName(update, s)).join(' and ') + (w.length > 1 ? ' share a draw.' : ' wins.') : 'nobody wins.');
+    return 'Game over: ' + (w.length ? kit.andList(w.map((s) => seatName(update, s))) + (w.length > 1 ? ' share a draw.' : ' wins.') : 'nobody wins.');
   }
   const waiting = seatName(update, v.awaiting);
   const phase = v.phase ? v.phase.type : 'actions';

@@ -226,7 +226,7 @@ function nextChallenger(c) {
 function playerName(v, seat) {
   if (seat === 'gm') return 'the GM';
   const names = v.characters.filter((c) => c.controller === seat && c.kind !== 'npc').map((c) => c.name);
-  return names.length ? names.join(' and ') + '’s player' : kit.seatName(null, seat);
+  return names.length ? kit.andList(names) + '’s player' : kit.seatName(null, seat);
 }
 
 function oweView(v) {

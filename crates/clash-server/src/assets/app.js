@@ -5,10 +5,10 @@
 // table talk (talk.js), the GM's tools (gm.js), locking a closed table (lock.js), rule IDs as
 // links to the rules (rule-links.js), Fair dice, moving a seat to another device, and
 // remembering the table for the lobby.
-import { $, el, table, panelFor, SESSION_ZERO, watchLengths } from './kit.js';
+import { $, el, table, panelFor, SESSION_ZERO, watchLengths, keepFocus, nameFolds } from './kit.js';
 import { api, asParam, boot, keyParam, owner, page, clearRefusals, refuse, request } from './state.js';
 import { ask, send, onAnswer } from './send.js';
-import { renderTurn, noteLines, afterMine } from './turn.js';
+import { renderTurn, noteLines, afterMine, refocus, bannerChanged } from './turn.js';
 import { renderLog, renderTalk } from './talk.js';
 import { renderGm, refreshSeats, startGm } from './gm.js';
 import { lock, relock } from './lock.js';
@@ -18,7 +18,7 @@ import { renderTimes, startNotify } from './notify.js';
 /** @typedef {import('./kit.js').Update} Update */
 
 // The boards reach the page through the kit's `table`.
-Object.assign(table, { send, boot, latest: () => page.latest, ask, boardAdded: () => renderFallback(page.latest) });
+Object.assign(table, { send, boot, latest: () => page.latest, ask, boardAdded: () => renderFallback(page.latest), focusLost: refocus });
 onAnswer((u) => apply(u), afterMine);
 
 // ---- Rules ------------------------------------------------------------------------------
@@ -59,6 +59,8 @@ if (boot.rules) {
 ruleLinker(boot.rules, openRules).watch($('main'));
 // Text fields count their text against their limit instead of cutting it.
 watchLengths($('main'));
+// Folds are named by their summaries.
+nameFolds($('main'));
 
 // ---- Fair dice --------------------------------------------------------------------------
 
@@ -129,13 +131,15 @@ function renderFallback(update) {
   box.hidden = hasPanel || !update.seat || !!(update.view && update.view.session_zero);
   if (box.hidden) return;
   const list = $('legal');
-  list.replaceChildren();
-  $('legal-hint').textContent = table.closed || (update.legal.length ? 'Tap a move to make it.' : 'Nothing to do right now.');
-  for (const item of update.legal) {
-    const b = el('button', { type: 'button', class: 'legal', onclick: () => send(item.command, null) }, item.label);
-    b.disabled = !!table.closed;
-    list.append(b);
-  }
+  keepFocus(list, () => {
+    list.replaceChildren();
+    $('legal-hint').textContent = table.closed || (update.legal.length ? 'Tap a move to make it.' : 'Nothing to do right now.');
+    for (const item of update.legal) {
+      const b = el('button', { type: 'button', class: 'legal', onclick: () => send(item.command, null) }, item.label);
+      b.disabled = !!table.closed;
+      list.append(b);
+    }
+  });
 }
 
 /** @param {Update} update */
@@ -243,6 +247,7 @@ function gone(status, deleted) {
   status.textContent = deleted ? 'the GM deleted this table' : 'this link was revoked — ask the GM for a new one';
   status.className = 'status down';
   $('turn-text').textContent = deleted ? 'The GM deleted this table.' : 'This link no longer works. Ask the GM for a new one.';
+  bannerChanged(false);
   if (deleted) forget();
 }
 
@@ -274,6 +279,7 @@ function connect() {
     status.textContent = info.message || 'what this page may show has changed';
     status.className = 'status down';
     $('turn-text').textContent = info.message || 'What this page may show has changed.';
+    bannerChanged(false);
     setTimeout(() => { location.href = location.pathname; }, 1500);
   });
   es.addEventListener('revoked', () => { es.close(); gone(status, false); });

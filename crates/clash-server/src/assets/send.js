@@ -43,12 +43,12 @@ function recent() {
 
 let inFlight = false;
 let applyUpdate = (/** @type {Update} */ _u) => {};
-let afterMine = (/** @type {string | null} */ _group) => {};
+let afterMine = (/** @type {string | null} */ _group, /** @type {Set<string>} */ _before) => {};
 
 /**
  * What to do with the answer to a command, and after this page's own command went in.
  * @param {(u: Update) => void} apply
- * @param {(group: string | null) => void} after
+ * @param {(group: string | null, before: Set<string>) => void} after
  */
 export function onAnswer(apply, after) {
   applyUpdate = apply;
@@ -74,6 +74,9 @@ export async function send(command, errorEl, options) {
   if (long) { refuse(errorEl || long.field, long.text); return false; }
   inFlight = true;
   document.body.classList.add('busy');
+  // The board's control groups before the command: a group it brings is where the focus goes
+  // if the control used is gone.
+  const before = new Set([...document.querySelectorAll('#panel [data-control]')].map((g) => /** @type {HTMLElement} */ (g).dataset.control || ''));
   try {
     const id = commandId();
     let answer = await post(command, id, !confirmed);
@@ -83,8 +86,11 @@ export async function send(command, errorEl, options) {
     }
     if (answer.error) { refuse(where, answer.error, answer.status); return false; }
     page.mineFrom = page.cursor;
+    // The game's own lines of this command (not what it brought into the open) are the
+    // sender's own move: "since your last move" starts after them.
+    page.mine = new Set(answer.update.events.filter((e) => e.index >= page.mineFrom && !e.table && !e.reveals).slice(0, 1).map((e) => e.index));
     applyUpdate(answer.update);
-    afterMine(group);
+    afterMine(group, before);
     return true;
   } finally {
     inFlight = false;

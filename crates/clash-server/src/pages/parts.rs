@@ -8,10 +8,15 @@ use maud::{Markup, html};
 pub fn turn_banner() -> Markup {
     html! {
         section .turn #turn aria-label="Whose move" {
-            p #turn-text {}
+            // Focused (from the script) when the control in use went away and nothing took its
+            // place: a screen reader then reads what happens now.
+            p #turn-text tabindex="-1" {}
             div #just .just hidden {
-                span #just-label .just-label {} " "
-                ol #just-lines .just-lines {}
+                div .just-text {
+                    span #just-label .just-label {} " "
+                    ol #just-lines .just-lines {}
+                }
+                button type="button" #just-more .just-more .small aria-controls="just-lines" aria-expanded="false" hidden {}
             }
             a href="#seats-card" #invite-hint .invite-hint hidden { "Invite your players" }
         }
