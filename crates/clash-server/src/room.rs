@@ -69,6 +69,9 @@ pub struct UndoOffer {
 pub struct RoomView {
     /// The name this viewer goes by ("Ada", "the GM", "a spectator").
     pub me: String,
+    /// What the table's creator is called in this game: "the GM", or "the host" in a game
+    /// without a GM (the game's own name for the GM's seat).
+    pub host: String,
     /// `gm`, `player`, `watching` (a player whose seat the GM plays for now) or `spectator`.
     pub role: &'static str,
     pub turn: Turn,
@@ -245,7 +248,10 @@ fn turn(snapshot: &Snapshot, status: &Status, access: &Access) -> Turn {
     let text = match (&status.over, snapshot.closed(), snapshot.archived()) {
         (Some(how), _, _) => format!("Game over: {how}"),
         (None, true, _) => "The table has ended.".into(),
-        (None, false, true) => "The GM has archived this table.".into(),
+        (None, false, true) => format!(
+            "{} has archived this table.",
+            crate::log::capitalised(&game.seat_name(Seat::Gm))
+        ),
         _ => banner.text(),
     };
     let npc = match open {
@@ -268,8 +274,9 @@ pub fn view(snapshot: &Snapshot, presence: &Presence, access: &Access) -> RoomVi
     let archived = snapshot.archived();
     let owner = access.role == Role::Owner;
     let player = matches!(access.role, Role::Seat(_));
+    let host = game.seat_name(Seat::Gm);
     let me = match access.role {
-        Role::Owner => "the GM".to_string(),
+        Role::Owner => host.clone(),
         Role::Seat(s) => game.seat_name(s),
         Role::Spectator => "a spectator".into(),
     };
@@ -292,6 +299,7 @@ pub fn view(snapshot: &Snapshot, presence: &Presence, access: &Access) -> RoomVi
     let open = !archived;
     RoomView {
         me,
+        host,
         role,
         turn: turn(snapshot, snapshot.status(), access),
         people,

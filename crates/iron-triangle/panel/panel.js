@@ -361,7 +361,7 @@ function lastTurn(v) {
   box.append(row);
   const o = lt.outcome || {};
   let result = 'Outcome: ' + fmt(o);
-  if (o.result === 'win') result = o.winner + '’s ' + moveCalled(v, o.winner, o.winning_move) + ' beats ' + o.loser + '’s ' + moveCalled(v, o.loser, o.losing_move) + ' (' + (o.by === 'action' ? 'action' : o.by === 'element' ? 'element' : words(o.by)) + (o.combo ? ', a combo' : '') + ').';
+  if (o.result === 'win') result = kit.poss(o.winner) + ' ' + moveCalled(v, o.winner, o.winning_move) + ' beats ' + kit.poss(o.loser) + ' ' + moveCalled(v, o.loser, o.losing_move) + ' (' + (o.by === 'action' ? 'action' : o.by === 'element' ? 'element' : words(o.by)) + (o.combo ? ', a combo' : '') + ').';
   else if (o.result === 'tie') result = 'A tie: each side pays the base of the other’s move.';
   box.append(h('p', 'it-turn', result));
   for (const b of lt.breakdown || []) box.append(h('p', 'it-sum', breakdownText(v, lt, b)));
@@ -377,9 +377,9 @@ function breakdownText(v, lt, b) {
   const other = lt.stances.find(([x]) => x !== b.character);
   const winMove = o.result === 'win' ? moveName(v, o.winner, o.winning_move) : 'the other move';
   const terms = [
-    [b.from_stance, 'from ' + (other ? other[0] + '’s matched ' + cap((other[1] || {}).action || '') + ' stance × the move’s multiplier' : 'the winner’s stance')],
+    [b.from_stance, 'from ' + (other ? kit.poss(other[0]) + ' matched ' + cap((other[1] || {}).action || '') + ' stance × the move’s multiplier' : 'the winner’s stance')],
     [b.own_stance, 'own matched ' + (own && own.action ? cap(own.action) + ' ' : '') + 'stance, paid from ' + (own && own.action ? cap(own.action) : 'that energy')],
-    [b.base, winMove + '’s base'],
+    [b.base, kit.poss(winMove) + ' base'],
     [b.combo, 'combo: +1 per card in the chain'],
     [b.disadvantage, 'disadvantaged: +1 per card in the pile'],
   ].filter(([n]) => n).map(([n, why]) => n + ' (' + why + ')');
@@ -642,7 +642,7 @@ function splitGroup(v, type, character, items, send) {
   if (gain) why = character + ' regains ' + amount + ': share it among the energies, up to each maximum.';
   else if (b) {
     const fixed = b.total - amount;
-    why = character + ' loses ' + b.total + (fixed > 0 ? ': ' + fixed + ' is fixed (' + character + '’s own matched ' + (own && own.action ? cap(own.action) : '') + ' stance, already taken from ' + (own && own.action ? cap(own.action) : 'that energy') + '), the other ' + amount + ' you share as you like.' : ': share all ' + amount + ' as you like.');
+    why = character + ' loses ' + b.total + (fixed > 0 ? ': ' + fixed + ' is fixed (' + kit.poss(character) + ' own matched ' + (own && own.action ? cap(own.action) : '') + ' stance, already taken from ' + (own && own.action ? cap(own.action) : 'that energy') + '), the other ' + amount + ' you share as you like.' : ': share all ' + amount + ' as you like.');
   } else why = character + ' must share ' + amount + ' among the energies.';
   if (need < amount) why += ' Only ' + need + ' can be taken: the rest is more than ' + character + ' has left.';
   const g = group(key, character + ': ' + (gain ? 'share the regained energy' : 'share the loss'), why);

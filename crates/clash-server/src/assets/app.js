@@ -5,7 +5,7 @@
 // table talk (talk.js), the GM's tools (gm.js), locking a closed table (lock.js), rule IDs as
 // links to the rules (rule-links.js), Fair dice, moving a seat to another device, and
 // remembering the table for the lobby.
-import { $, el, table, panelFor, SESSION_ZERO, watchLengths, keepFocus, nameFolds } from './kit.js';
+import { $, el, table, panelFor, SESSION_ZERO, watchLengths, keepFocus, nameFolds, copyText } from './kit.js';
 import { api, asParam, boot, keyParam, owner, page, clearRefusals, refuse, request } from './state.js';
 import { ask, send, onAnswer } from './send.js';
 import { renderTurn, noteLines, afterMine, refocus, bannerChanged } from './turn.js';
@@ -72,7 +72,7 @@ function renderFairness(update) {
   if (!f || !$('commitment')) return;
   $('commitment').textContent = f.commitment;
   $('head').textContent = update.head;
-  const seeds = Object.entries(f.seeds).map(([who, seed]) => (f.names[who] || (who === 'gm' ? 'the GM' : 'a player')) + ': ' + seed);
+  const seeds = Object.entries(f.seeds).map(([who, seed]) => (f.names[who] || (who === 'gm' ? update.room.host : 'a player')) + ': ' + seed);
   $('seeds').textContent = seeds.length ? seeds.join(' · ') : 'none yet';
   if (f.secret) $('secret').textContent = f.secret;
   if (f.chance === 'legacy') $('secret').textContent = 'this table was made before verifiable dice: its rolls cannot be checked';
@@ -115,11 +115,7 @@ if ($('move-make')) {
     $('move-link-box').hidden = false;
     $('move-link').focus();
   });
-  $('move-copy').addEventListener('click', () => {
-    $('move-link').select();
-    if (navigator.clipboard) navigator.clipboard.writeText($('move-link').value).catch(() => document.execCommand('copy'));
-    else document.execCommand('copy');
-  });
+  $('move-copy').addEventListener('click', () => copyText($('move-link'), $('move-copy')));
 }
 
 // ---- The board, or the plain list of moves for a game without one -----------------------
@@ -244,9 +240,11 @@ function patched(doc, ops) {
 }
 
 function gone(status, deleted) {
-  status.textContent = deleted ? 'the GM deleted this table' : 'this link was revoked — ask the GM for a new one';
+  const host = page.latest.room.host;
+  const Host = host.charAt(0).toUpperCase() + host.slice(1);
+  status.textContent = deleted ? host + ' deleted this table' : 'this link was revoked — ask ' + host + ' for a new one';
   status.className = 'status down';
-  $('turn-text').textContent = deleted ? 'The GM deleted this table.' : 'This link no longer works. Ask the GM for a new one.';
+  $('turn-text').textContent = deleted ? Host + ' deleted this table.' : 'This link no longer works. Ask ' + host + ' for a new one.';
   bannerChanged(false);
   if (deleted) forget();
 }
@@ -291,6 +289,14 @@ function connect() {
 // the board and the player's own controls come first.
 if (window.matchMedia('(min-width: 801px)').matches) {
   for (const d of document.querySelectorAll('details[data-open-wide]')) /** @type {HTMLDetailsElement} */ (d).open = true;
+}
+
+// Just claimed from an invite (the claim's redirect says so): the invite page is gone from the
+// history, so the seat's page keeps a copy of itself there. Back then stays on it rather than
+// leaving a fresh tab's blank page, and with it the only copy of this seat's link.
+if (location.hash === '#claimed') {
+  history.replaceState(null, '', location.pathname + location.search);
+  history.pushState(null, '', location.pathname + location.search);
 }
 
 startGm(forget);

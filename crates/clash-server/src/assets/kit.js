@@ -100,6 +100,36 @@ export function errorText(err, status) {
   return rule && !msg.includes(rule) ? msg.replace(/[.\s]*$/, '') + ' (' + rule + ')' : msg;
 }
 
+// ---- Copying a link ---------------------------------------------------------------------------
+
+/**
+ * Copy the text of `input` (a link) and say so on `button` ("Copied ✓" for a moment, and to a
+ * screen reader), or, where the browser will not copy, ask the person to copy it themselves.
+ * @param {HTMLInputElement} input
+ * @param {HTMLElement} button
+ */
+export async function copyText(input, button) {
+  input.select();
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    ok = true;
+  } catch (e) {
+    try { ok = document.execCommand('copy'); } catch (e2) { ok = false; }
+  }
+  const label = button.dataset.label || button.textContent || 'Copy';
+  button.dataset.label = label;
+  button.textContent = ok ? 'Copied ✓' : 'Selected: copy it';
+  let said = /** @type {HTMLElement | null} */ (button.nextElementSibling);
+  if (!said || !said.classList.contains('copied')) {
+    said = el('span', { class: 'copied sr-only', role: 'status' });
+    button.after(said);
+  }
+  said.textContent = ok ? 'The link is copied.' : 'The link is selected: copy it with your keyboard or menu.';
+  clearTimeout(Number(button.dataset.timer || 0));
+  button.dataset.timer = String(setTimeout(() => { button.textContent = label; if (said) said.textContent = ''; }, 2500));
+}
+
 // ---- Folds named by their summary ------------------------------------------------------------
 
 let folds = 0;
@@ -256,11 +286,13 @@ function alike(root, sign, exact) {
  * Redraw what is under `root` with `draw` without losing the keyboard's place: the control that
  * had the focus gets it back in its new copy (found by its group, its data names, its text and
  * its place among the controls alike; a text field gets its caret back too), and if it is gone,
- * `table.focusLost` moves the focus to what the change brought, never to the page's body.
+ * `lost` (by default `table.focusLost`) moves the focus to what the change brought, never to the
+ * page's body.
  * @param {HTMLElement} root
  * @param {() => void} draw
+ * @param {(group: string | null, before: Set<string>) => void} [lost]
  */
-export function keepFocus(root, draw) {
+export function keepFocus(root, draw, lost) {
   const held = /** @type {HTMLElement | null} */ (document.activeElement);
   if (!held || held === root || !root.contains(held)) { draw(); return; }
   const before = new Set([...root.querySelectorAll('[data-control]')].map((g) => /** @type {HTMLElement} */ (g).dataset.control || ''));
@@ -278,7 +310,7 @@ export function keepFocus(root, draw) {
     if (caret && typeof found.setSelectionRange === 'function') { try { found.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
     if (document.activeElement === found) return;
   }
-  table.focusLost(sign.group, before);
+  (lost || table.focusLost)(sign.group, before);
 }
 
 /**

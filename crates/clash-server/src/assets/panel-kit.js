@@ -283,9 +283,15 @@ function seatName(update, seat) {
   const people = (update && update.room && update.room.people) || [];
   const person = people.find((p) => p.seat === seat);
   if (person && person.name) return person.name;
-  if (seat === 'gm') return 'the GM';
+  if (seat === 'gm') return (update && update.room && update.room.host) || 'the GM';
   const m = /^p(\d+)$/.exec(seat);
   return m ? 'Player ' + m[1] : String(seat);
+}
+
+// A name as an owner: "Ada’s", but "The Smugglers’" for a name ending in s.
+function poss(name) {
+  const n = String(name);
+  return /’s$|'s$/.test(n) ? n : n + (/s$/.test(n) ? '’' : '’s');
 }
 
 // Names as a person lists them: "Ada", "Ada and Bo", "Ada, Bo and Cy" (never "Ada and Bo and Cy").
@@ -340,4 +346,4 @@ function percent(p) {
   return e;
 }
 
-export { make, svg, die, seatName, tip, hideTip, percent, andList };
+export { make, svg, die, seatName, tip, hideTip, percent, andList, poss };

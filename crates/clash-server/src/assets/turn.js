@@ -131,11 +131,11 @@ function renderPeople(update) {
   const room = update.room;
   const turn = room.turn;
   const items = [];
-  if (!room.people.some((p) => p.seat === 'gm')) items.push(person('the GM', room.gm_here, owner ? 'you' : null));
+  if (!room.people.some((p) => p.seat === 'gm')) items.push(person(room.host, room.gm_here, owner ? 'you' : null));
   for (const p of room.people) {
     const waiting = turn.waiting.some((w) => w.seat === p.seat);
     const note = p.seat === update.seat || (p.seat === 'gm' && owner) ? 'you'
-      : p.holder === 'npc' ? 'played by the GM' : p.holder === 'bot' ? 'played by a bot' : p.holder === 'open' ? 'no player yet'
+      : p.holder === 'npc' ? 'played by ' + room.host : p.holder === 'bot' ? 'played by a bot' : p.holder === 'open' ? 'no player yet'
         : p.holder === 'invited' ? 'invited' : null;
     // A bot is always at the table; the GM's own seat is here when the GM is.
     const here = p.holder === 'npc' || p.seat === 'gm' ? room.gm_here : p.holder === 'bot' || p.here;

@@ -64,8 +64,8 @@ fn json_box() -> Markup {
     }
 }
 
-/// The log and the table talk.
-pub fn talk_card() -> Markup {
+/// The log and the table talk; `host` is what the game calls the table's creator ("the GM").
+pub fn talk_card(host: &str) -> Markup {
     html! {
         details .card .fold #log-card data-open-wide {
             summary { h2 { "Log and table talk" } " " span .badge #log-new hidden {} }
@@ -79,7 +79,7 @@ pub fn talk_card() -> Markup {
                 label for="chat-text" .sr-only { "Say something to the table" }
                 input #chat-text maxlength="500" placeholder="Say something to the table";
                 button type="submit" .small #chat-send { "Say" }
-                label .check #whisper-box hidden { input type="checkbox" #whisper; " Whisper to the GM only" }
+                label .check #whisper-box hidden { input type="checkbox" #whisper; " Whisper to " (host) " only" }
                 label .check #whisper-to-box hidden {
                     "To "
                     select #whisper-to { option value="" { "Everyone" } }
@@ -138,12 +138,12 @@ fn manage_card() -> Markup {
 }
 
 /// A player's own card: a one-time link that moves their seat to another device of theirs.
-pub fn move_card() -> Markup {
+pub fn move_card(host: &str) -> Markup {
     html! {
         details .card .fold #move-card {
             summary { h2 { "Play on another device" } }
             p .hint { "Make a one-time link and open it on your phone, tablet or other computer: your seat moves there, "
-                "and this page stops playing it. Only you see the link, not the GM; a newer link replaces an older one." }
+                "and this page stops playing it. Only you see the link, not " (host) "; a newer link replaces an older one." }
             button type="button" #move-make .small { "Make a link to move my seat" }
             p #move-link-box hidden {
                 input #move-link readonly aria-label="Link that moves your seat to another device";
