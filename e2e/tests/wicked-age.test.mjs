@@ -3,7 +3,7 @@
 // winner choosing a consequence. The start form is empty every time (no one is pulled in).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, PHONE } from '../lib.mjs';
+import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, focused, PHONE } from '../lib.mjs';
 import { assertNoBannedWords } from '../words.mjs';
 
 let browser;
@@ -47,6 +47,12 @@ async function playStep(page) {
   if (consequence) {
     const g = `#panel [data-control="${consequence}"]`;
     if (await page.$(`${g} button:has-text("Exhausted")`)) {
+      // A consequential strength's extra loss is offered to waive only when the winner added
+      // one to a roll: Ysolde's Hidden Blade, never Oren's potent Exorcism.
+      const text = await page.textContent(g);
+      const winner = /knocked out by ([^)]+)\)/.exec(text)[1];
+      if (winner === 'Ysolde') assert.match(text, /waive the extra loss from Hidden Blade \(consequential\)/);
+      else assert.doesNotMatch(text, /waive/i, winner + ' used no consequential strength');
       await act(page, `${g} button:has-text("Exhausted")`);
       return true;
     }
@@ -81,13 +87,23 @@ test('GM and two players fight a Wicked Age conflict by tapping forms and dice, 
     assert.match(order, /Oren/);
     assert.doesNotMatch(order, /Khan/, 'the GM\'s Khan was not pulled in');
   }
-  // Step 1 is lit, and the dice on every sheet are drawn at their size.
+  // Step 1 is lit, for the eye and for a screen reader, and the dice on every sheet are drawn at
+  // their size.
   assert.match(await p2.textContent('#panel .wa-steps li.now'), /Initiative/);
+  assert.equal(await p2.getAttribute('#panel .wa-steps li.now', 'aria-current'), 'step');
   assert.ok(await p1.locator('#panel .wa-char .kit-die').count() >= 12, 'form dice drawn');
 
   // Ysolde taps two forms on her sheet and her strength if it fits; the roll shows every die.
   await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="covertly"]');
   await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="with_love"]');
+  // A third form is not taken in place of the first without a word: the tap is refused in
+  // words, the two chosen stay, and the focus stays on the tile tapped.
+  await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="directly"]');
+  assert.match(await p1.textContent('#panel [data-control="c:Ysolde:init"] .wa-full'), /Two forms are chosen already: tap Covertly or With Love to put it back, then Directly/);
+  const pressed = await p1.$$eval('#panel [data-control="c:Ysolde:init"] button[data-form][aria-pressed="true"]', (bs) => bs.map((b) => b.dataset.form));
+  assert.deepEqual(pressed.sort(), ['covertly', 'with_love']);
+  assert.match(await focused(p1), /\[.*form=directly/, 'the focus stays on the tile tapped');
+  await shots(p1, 'wa-p1-third-form-refused');
   await p1.click('#panel [data-control="c:Ysolde:init"] button[data-strength="Hidden Blade"]');
   // Hidden Blade adds its die only with Covertly: dropping Covertly unselects it, and it cannot
   // be tapped again until Covertly is back.

@@ -94,6 +94,19 @@ function optionText(option, trait) {
   return option + ' · ' + (OPTIONS[option] || '?') + (trait ? ' (' + trait + ')' : '');
 }
 
+// The seats waited on, by their characters' names in one list: "Ada, Bo and Cy" (when Bo's
+// player also plays Cy), never "Ada and Bo and Cy".
+function waitingFor(v, seats) {
+  // While the conflict forms, only the characters still to answer.
+  const pending = new Set(((v.conflict && v.conflict.fighters) || []).filter((f) => f.status === 'pending').map((f) => f.name));
+  const all = [...new Set(seats)].flatMap((seat) => {
+    const names = seat === 'gm' ? [] : v.characters.filter((c) => c.controller === seat && c.pc).map((c) => c.name);
+    const asked = names.filter((n) => pending.has(n));
+    return asked.length ? asked : names.length ? names : [seatWho(v, seat)];
+  });
+  return kit.andList([...new Set(all)]);
+}
+
 // Who a seat is, by its characters' names ("Ada", "the GM").
 function seatWho(v, seat) {
   if (seat === 'gm') return 'the GM';
@@ -406,7 +419,7 @@ function conflict(v) {
     for (const s of t.specials) ul.append(h('li', s.cancelled ? 'gone' : null, s.by + ': ' + (s.special ? fmt(s.special) : 'a face-down special') + (s.target ? ' → ' + s.target : '') + (s.cancelled ? ' (cancelled)' : '')));
     box.append(h('div', 'it-label', 'Specials this turn'), ul);
   }
-  if (c.waiting_for && c.waiting_for.length) box.append(h('p', 'hint', 'Waiting for ' + kit.andList(c.waiting_for.map((s) => seatWho(v, s))) + '.'));
+  if (c.waiting_for && c.waiting_for.length) box.append(h('p', 'hint', 'Waiting for ' + waitingFor(v, c.waiting_for) + '.'));
   if (c.split) box.append(h('p', 'hint', c.split.character + ' must ' + (c.split.gain ? 'share a regain of ' : 'share a loss of ') + c.split.amount + ' (' + seatWho(v, c.split.splitter) + ' decides).'));
   put(box, lastTurn(v));
   if (c.scouted && c.scouted.length) box.append(h('p', 'hint', 'Scouted: ' + fmt(c.scouted)));
@@ -824,7 +837,7 @@ function controls(update, send) {
     const c = v.conflict;
     const running = c && !c.outcome;
     box.append(h('p', 'hint', running ? 'Nothing for you to do in the conflict right now — waiting for ' +
-      ((c.waiting_for && c.waiting_for.length) ? kit.andList(c.waiting_for.map((s) => seatWho(v, s))) : 'the others') + '.'
+      ((c.waiting_for && c.waiting_for.length) ? waitingFor(v, c.waiting_for) : 'the others') + '.'
       : 'No conflict is under way. What the campaign offers now is below.'));
   }
   return box;

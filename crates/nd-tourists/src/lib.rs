@@ -159,6 +159,21 @@ impl Ruleset for NdTourists {
         }
     }
 
+    /// A player with several parties is known by each party's name.
+    fn seat_names(state: &State, seat: Seat) -> Vec<String> {
+        let parties: Vec<String> = state
+            .table
+            .parties
+            .iter()
+            .filter(|p| seat != Seat::Gm && p.seat == seat)
+            .map(|p| p.name.clone())
+            .collect();
+        match parties.len() {
+            0 | 1 => vec![Self::seat_name(state, seat)],
+            _ => parties,
+        }
+    }
+
     fn status(state: &State) -> Status {
         moves::status(state)
     }

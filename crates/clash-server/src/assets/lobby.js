@@ -191,6 +191,19 @@ function makeByForm() {
   pick(games[0]);
 }
 
+// ---- One way to start a table at a time ---------------------------------------------------
+
+// Opening a ready-made setup (or a setup file) folds the game's form away, and the other way
+// too: the lobby never shows two "Table name" fields or two buttons that create a table.
+const ways = /** @type {HTMLDetailsElement[]} */ (['ready-made', 'from-file'].map((id) => $(id)).filter(Boolean));
+/** @param {HTMLDetailsElement | null} opened */
+function oneWay(opened) {
+  if (opened && opened.open) for (const d of ways) if (d !== opened) d.open = false;
+  if (byForm) byForm.hidden = ways.some((d) => d.open);
+}
+for (const d of ways) d.addEventListener('toggle', () => oneWay(d));
+oneWay(ways.find((d) => d.open) || null);
+
 // ---- A table from a setup file ------------------------------------------------------------
 
 const filePick = $('file-pick');
