@@ -187,6 +187,8 @@ export function focused(page) {
 /** After an action the focus is on a control of the page (or what the action brought), never
  *  the page's body, unless the table has closed (its controls lock). */
 export async function assertFocusKept(page, where) {
+  // The page settled: two frames after the command's answer.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const closed = await page.evaluate(() => document.body.classList.contains('table-closed') || !!document.querySelector('dialog[open]'));
   if (closed) return;
   assert.notEqual(await focused(page), 'body', 'the focus fell to the page body ' + where);

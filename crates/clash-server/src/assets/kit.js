@@ -302,7 +302,9 @@ export function keepFocus(root, draw, lost) {
   const field = /** @type {HTMLInputElement} */ (held);
   const caret = typeof field.selectionStart === 'number' ? [field.selectionStart, field.selectionEnd] : null;
   draw();
-  if (held.isConnected && document.activeElement === held) return;
+  // Still on the same control, or placed by the drawing itself (a board's own redraw inside).
+  const now = document.activeElement;
+  if (now && now !== document.body) return;
   const same = alike(root, sign, true);
   const found = /** @type {HTMLInputElement | undefined} */ (same[sign.nth] || same[0] || alike(root, sign, false)[0]);
   if (found && !found.disabled && typeof found.focus === 'function') {
@@ -331,9 +333,12 @@ export const SESSION_ZERO = 'session zero';
  * Install the board of ruleset `id` (or `SESSION_ZERO`). A board that registers after the page
  * drew its first update draws that update at once.
  * @param {string} id
- * @param {Panel} draw
+ * @param {Panel} board
  */
-export function registerPanel(id, draw) {
+export function registerPanel(id, board) {
+  // Every board, whatever kit it is drawn with, keeps the keyboard's place through its redraws.
+  /** @type {Panel} */
+  const draw = (element, update, send) => keepFocus(element, () => board(element, update, send));
   panels.set(id, draw);
   const first = table.latest();
   const element = $('panel');

@@ -77,6 +77,7 @@ export async function send(command, errorEl, options) {
   // The board's control groups before the command: a group it brings is where the focus goes
   // if the control used is gone.
   const before = new Set([...document.querySelectorAll('#panel [data-control]')].map((g) => /** @type {HTMLElement} */ (g).dataset.control || ''));
+  const sentAt = page.cursor;
   try {
     const id = commandId();
     let answer = await post(command, id, !confirmed);
@@ -85,12 +86,15 @@ export async function send(command, errorEl, options) {
       answer = await post(command, id, false);
     }
     if (answer.error) { refuse(where, answer.error, answer.status); return false; }
-    page.mineFrom = page.cursor;
-    // The game's own lines of this command (not what it brought into the open) are the
-    // sender's own move: "since your last move" starts after them.
-    page.mine = new Set(answer.update.events.filter((e) => e.index >= page.mineFrom && !e.table && !e.reveals).slice(0, 1).map((e) => e.index));
+    // Where the log stood when the command went in (the live stream may have brought its lines
+    // before this answer came back); the command's own first game line is the sender's own
+    // move, no news to them: "since your last move" is what came after it.
+    page.mineFrom = sentAt;
+    page.mine = new Set(answer.update.events.filter((e) => e.index >= sentAt && !e.table && !e.reveals).slice(0, 1).map((e) => e.index));
     applyUpdate(answer.update);
     afterMine(group, before);
+    // And once more after the board's own code has run on the answer (a fold it closes).
+    requestAnimationFrame(() => afterMine(group, before));
     return true;
   } finally {
     inFlight = false;

@@ -240,9 +240,19 @@ export function refocus(group, before) {
 export function afterMine(group, before) {
   renderJust();
   const now = document.activeElement;
-  if (now && now !== document.body && now.isConnected) return;
+  // (A control hidden by the change may still hold the focus until the page next lays out.)
+  if (now && now !== document.body && now.isConnected && now.checkVisibility()) return;
+  // The control is still there but folded away with its fold (a form that closes once sent):
+  // the fold's own summary line takes the focus.
+  const fold = lastFocused && lastFocused.isConnected ? lastFocused.closest('details:not([open])') : null;
+  const summary = /** @type {HTMLElement | null} */ (fold && fold.querySelector(':scope > summary'));
+  if (summary && summary.checkVisibility()) { summary.focus({ preventScroll: true }); return; }
   refocus(group, before);
 }
+
+/** The element that last had the focus. */
+let lastFocused = /** @type {Element | null} */ (null);
+document.addEventListener('focusin', (e) => { lastFocused = /** @type {Element} */ (e.target); });
 
 // The banner's height, for what scrolls under it (focused controls keep clear of it); when it
 // grows (a line came in), the field being typed in or the control in use is moved out from
