@@ -180,6 +180,17 @@ export async function axNodes(page) {
   }
 }
 
+/** The accessibility tree once `ready(nodes)` holds (it follows the page's changes a moment
+ *  later), or as it is after `ms`. */
+export async function axNodesWhen(page, ready, ms = 3000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const nodes = await axNodes(page);
+    if (ready(nodes) || Date.now() > until) return nodes;
+    await page.waitForTimeout(150);
+  }
+}
+
 /** The live region says what the banner says (after any news of the same update). */
 export async function assertAnnouncerSaysBanner(page, where) {
   const said = () => page.evaluate(() => [document.getElementById('announcer').textContent, document.getElementById('turn-text').textContent.trim()]);

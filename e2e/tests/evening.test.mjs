@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, createTable, invite, join, checkPage, focused, DESKTOP, LAPTOP, PHONE } from '../lib.mjs';
-import { banner, waitForBanner, shotsBoth, axNodes, assertAnnouncerSaysBanner, bannerHeight, assertNotCovered } from '../room.mjs';
+import { banner, waitForBanner, shotsBoth, axNodesWhen, assertAnnouncerSaysBanner, bannerHeight, assertNotCovered } from '../room.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -95,7 +95,7 @@ test('the shared mechanism of a table, with one Iron Triangle conflict played by
   await ada.waitForFunction(() => !document.getElementById('rules-sheet').open);
 
   // Folds are named groups, their arrows left out of what a screen reader says.
-  const tree = await axNodes(ada);
+  const tree = await axNodesWhen(ada, (t) => t.some((n) => n.role === 'group' && n.name.startsWith('Fair dice')));
   for (const fold of ['Log and table talk', 'Fair dice']) {
     assert.ok(tree.some((n) => n.role === 'group' && n.name.startsWith(fold)), 'the fold “' + fold + '” is a named group');
   }
