@@ -38,7 +38,8 @@ function start() {
   let names = (seat) => (seat === 'gm' ? 'the GM' : 'a player');
   function learnNames(update) {
     const people = new Map(((update.room && update.room.people) || []).map((p) => [p.seat, p.name]));
-    names = (seat) => (seat === 'gm' ? 'the GM' : people.get(seat) || 'a player');
+    const host = (update.room && update.room.host) || 'the GM';
+    names = (seat) => (seat === 'gm' ? people.get(seat) || host : people.get(seat) || 'a player');
   }
 
   // ---- When to check ----------------------------------------------------------------------

@@ -82,6 +82,12 @@ pub fn style(href: &str) -> Markup {
 
 /// A page that says what went wrong, with the error's status.
 pub fn error_page(e: impl Into<ApiError>) -> Response {
+    error_page_at(e, "the GM")
+}
+
+/// The error page of a table whose creator the game calls `host` ("the GM", "the host"): what
+/// to do names them by that word ("ask the host for a new link").
+pub fn error_page_at(e: impl Into<ApiError>, host: &str) -> Response {
     let e: ApiError = e.into();
     let heading = match e.code() {
         "invite_used" => "This invite was already used",
@@ -94,7 +100,7 @@ pub fn error_page(e: impl Into<ApiError>) -> Response {
             h1 { "Clash" }
             section .card {
                 h2 { (heading) }
-                p .error { (crate::log::capitalised(&e.message())) }
+                p .error { (crate::log::capitalised(&e.message().replace("the GM", host))) }
                 p { a href="/" { "Back to the lobby" } }
             }
         }
