@@ -40,6 +40,13 @@ fn refused_in_name(c: char) -> Option<&'static str> {
     }
 }
 
+/// Whether a name refuses `c` wherever it stands, the two joiners included (a name takes them
+/// only between the letters or emoji that need them: see [`plain_name`]). For describing names
+/// where context cannot be said, as in a pattern of the API document.
+pub fn refused_alone_in_name(c: char) -> bool {
+    refused_in_name(c).is_some()
+}
+
 /// The two joiners (U+200C ZWNJ, U+200D ZWJ) are kept where writing needs them: between two
 /// letters or marks of a script without case (Persian, Arabic, the Indic scripts…), where they
 /// choose how letters join, and a ZWJ between two emoji, which makes one picture of them. Between

@@ -21,6 +21,45 @@ const CONTROL_BUT_BREAKS: &str = r"\x00-\x08\x0B-\x1F\x7F-\x9F";
 /// Every control character.
 const CONTROL: &str = r"\x00-\x1F\x7F-\x9F";
 
+/// What a name refuses besides control characters (rule N-1, `clash_core::text::plain_name`):
+/// every format character, line and paragraph separators, the fillers that show as blank, as
+/// ranges of a character class. The joiners a script or an emoji needs are refused here too,
+/// since a pattern cannot say where they stand: the document is stricter than the server there.
+fn name_refused() -> &'static str {
+    static CLASS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    CLASS.get_or_init(|| {
+        let refused =
+            |c: u32| char::from_u32(c).is_some_and(clash_core::text::refused_alone_in_name);
+        let mut class = String::from(CONTROL);
+        let mut c = 0xA0;
+        while c <= 0x10FFFF {
+            if !refused(c) {
+                c += 1;
+                continue;
+            }
+            let start = c;
+            while c < 0x10FFFF && refused(c + 1) {
+                c += 1;
+            }
+            class.push_str(&escaped(start));
+            if c > start {
+                class.push('-');
+                class.push_str(&escaped(c));
+            }
+            c += 1;
+        }
+        class
+    })
+}
+
+/// `c` as a pattern writes it: `\uXXXX` in the Basic Multilingual Plane, `\UXXXXXXXX` beyond.
+fn escaped(c: u32) -> String {
+    match c {
+        0..=0xFFFF => format!("\\u{c:04X}"),
+        _ => format!("\\U{c:08X}"),
+    }
+}
+
 /// Text trimmed and then 1 to `max` characters, none of them in `refused`.
 fn trimmed(max: usize, refused: &str) -> String {
     let inner = format!("[^{refused}{HIDDEN}]");
@@ -49,7 +88,9 @@ pub fn title() -> RefOr<Schema> {
     let text = format!(
         "The table's name: 1 to {TITLE_LIMIT} characters (surrounding whitespace is trimmed)."
     );
-    string(trimmed(TITLE_LIMIT, CONTROL), &text).build().into()
+    string(trimmed(TITLE_LIMIT, name_refused()), &text)
+        .build()
+        .into()
 }
 
 /// A new table's name, which may be left out, null or blank for the game's default name.
@@ -57,7 +98,7 @@ pub fn new_title() -> RefOr<Schema> {
     let text = format!(
         "The table's name: 1 to {TITLE_LIMIT} characters (surrounding whitespace is trimmed); left out, null or blank: the game's name and \"table\"."
     );
-    let pattern = format!("^[{SPACE}]*$|{}", trimmed(TITLE_LIMIT, CONTROL));
+    let pattern = format!("^[{SPACE}]*$|{}", trimmed(TITLE_LIMIT, name_refused()));
     nullable(string(pattern, &text))
 }
 
@@ -262,6 +303,12 @@ mod tests {
             "\u{200B}",
             "\u{FEFF}",
             "\u{1F600}",
+            "\u{AD}",
+            "\u{2028}",
+            "\u{2029}",
+            "\u{3164}",
+            "\u{E0041}",
+            "\u{1D173}",
         ]);
         let short = prop::collection::vec(pieces.clone(), 0..8).prop_map(|v| v.concat());
         let long = (
