@@ -69,6 +69,10 @@ pub struct NotifyArgs {
     /// is told at the first look after it is due.
     #[arg(long, env = "CLASH_NOTIFY_TICK_SECONDS", value_parser = clap::value_parser!(u64).range(1..=3_600))]
     notify_tick_seconds: Option<u64>,
+    /// Messages one email address receives from this server in a day at most, across all
+    /// tables, confirmations included (default 20).
+    #[arg(long, env = "CLASH_MAIL_PER_DAY", value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    mail_per_day: Option<u64>,
 }
 
 impl NotifyArgs {
@@ -82,6 +86,9 @@ impl NotifyArgs {
         }
         if let Some(s) = self.notify_tick_seconds {
             notify.tick = std::time::Duration::from_secs(s);
+        }
+        if let Some(n) = self.mail_per_day {
+            notify.mail_per_day = n as usize;
         }
     }
 }

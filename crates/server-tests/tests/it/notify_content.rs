@@ -14,7 +14,10 @@ use serde_json::{Value, json};
 use wicked_age::Command as Wa;
 use wicked_age::WickedAge;
 
-use crate::client::{Table, call_json, catalogue, claim, invite, send, table};
+use crate::client::{
+    CommandBody, CreateTable, Line, NewTarget, Table, WithBody, api, catalogue, claim, invite,
+    routes, send, table,
+};
 use crate::sinks::{Receiver, eventually, settings};
 
 const SOON: Duration = Duration::from_secs(5);
@@ -33,16 +36,43 @@ fn open_with(
 }
 
 async fn hook(app: &Router, id: &str, key: &str, url: &str) {
-    let uri = format!("/api/tables/{id}/notify/targets?key={key}");
-    let body = json!({"kind": "webhook", "format": "json", "address": url});
-    let (status, made) = call_json(app, "POST", &uri, Some(body)).await;
+    let target = NewTarget {
+        kind: String::from("webhook"),
+        format: Some(String::from("json")),
+        address: String::from(url),
+    };
+    let (status, made) = api(app, routes::ADD_TARGET.at([id]).key(key).json(&target)).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
 }
 
 async fn command(app: &Router, id: &str, key: &str, command: Value) {
-    let uri = format!("/api/tables/{id}/commands?key={key}");
-    let (status, body) = call_json(app, "POST", &uri, Some(json!({ "command": command }))).await;
+    let body = CommandBody::of(command.clone());
+    let (status, body) = api(app, routes::COMMAND.at([id]).key(key).json(&body)).await;
     assert_eq!(status, StatusCode::OK, "{command}: {body}");
+}
+
+/// A table of `ruleset` from `setup`: its id and the GM's key.
+async fn create(app: &Router, ruleset: &str, setup: Value) -> (String, String) {
+    let body = CreateTable {
+        ruleset: Some(String::from(ruleset)),
+        setup: Some(setup),
+        ..CreateTable::default()
+    };
+    let (status, created) = api(app, routes::CREATE_TABLE.at([]).json(&body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["table"].as_str().unwrap().to_string();
+    let owner = created["owner_key"].as_str().unwrap().to_string();
+    (id, owner)
+}
+
+/// The GM whispers to p1, which starts p1's throttle.
+async fn whisper(app: &Router, t: &Table) {
+    let line = Line {
+        text: String::from("psst"),
+        to: Some(String::from("p1")),
+        ..Line::default()
+    };
+    api(app, routes::CHAT.at([&t.id]).key(&t.owner).json(&line)).await;
 }
 
 /// Every line a hook was sent: (kind, text).
@@ -108,16 +138,7 @@ fn round_two() -> Value {
 async fn wicked_age_proposals_concessions_and_chapter_ends_arrive() {
     let (_tables, app, _dir) = open_with(settings(None), clash_catalogue::rulesets());
     let hooks = Receiver::start().await;
-    let (status, created) = call_json(
-        &app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "wicked-age", "setup": round_two()})),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{created}");
-    let id = created["table"].as_str().unwrap().to_string();
-    let owner = created["owner_key"].as_str().unwrap().to_string();
+    let (id, owner) = create(&app, "wicked-age", round_two()).await;
     let p1 = claim(&app, &id, &invite(&app, &id, &owner, "p1").await).await;
     let p2 = claim(&app, &id, &invite(&app, &id, &owner, "p2").await).await;
     hook(&app, &id, &p1, &hooks.url("p1")).await;
@@ -186,16 +207,7 @@ async fn wicked_age_asks_in_words_and_tells_of_a_chapters_end() {
     let hooks = Receiver::start().await;
     let brawl: Value =
         serde_json::from_str(include_str!("../../../wicked-age/presets/brawl.json")).unwrap();
-    let (status, created) = call_json(
-        &app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "wicked-age", "setup": brawl})),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{created}");
-    let id = created["table"].as_str().unwrap().to_string();
-    let owner = created["owner_key"].as_str().unwrap().to_string();
+    let (id, owner) = create(&app, "wicked-age", brawl).await;
     let p1 = claim(&app, &id, &invite(&app, &id, &owner, "p1").await).await;
     let p2 = claim(&app, &id, &invite(&app, &id, &owner, "p2").await).await;
     hook(&app, &id, &p1, &hooks.url("p1")).await;
@@ -232,16 +244,7 @@ async fn the_end_of_a_game_says_how_it_ended() {
     let (_tables, app, _dir) = open_with(settings(None), clash_catalogue::rulesets());
     let hooks = Receiver::start().await;
     let setup = json!({"names": ["Ada", "Bo"], "target": 1, "round_limit": 5});
-    let (status, created) = call_json(
-        &app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "morra", "setup": setup})),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{created}");
-    let id = created["table"].as_str().unwrap().to_string();
-    let owner = created["owner_key"].as_str().unwrap().to_string();
+    let (id, owner) = create(&app, "morra", setup).await;
     let p1 = claim(&app, &id, &invite(&app, &id, &owner, "p1").await).await;
     let p2 = claim(&app, &id, &invite(&app, &id, &owner, "p2").await).await;
     hook(&app, &id, &p2, &hooks.url("p2")).await;
@@ -283,14 +286,7 @@ async fn a_digest_drops_a_move_already_made() {
     let t: Table = table(&app).await;
     hook(&app, &t.id, &t.p1, &hooks.url("p1")).await;
     // A first message starts the throttle.
-    let uri = format!("/api/tables/{}/chat?key={}", t.id, t.owner);
-    call_json(
-        &app,
-        "POST",
-        &uri,
-        Some(json!({"text": "psst", "to": "p1"})),
-    )
-    .await;
+    whisper(&app, &t).await;
     assert!(eventually(SOON, || hooks.got("p1").len() == 1).await);
     // A round is played and the next begins: p1's move, held by the throttle...
     send(&app, &t, &t.p1, json!({"type": "commit", "word": "zebra"})).await;
@@ -318,14 +314,7 @@ async fn links_use_the_printed_address_without_a_public_one() {
     let hooks = Receiver::start().await;
     let t: Table = table(&app).await;
     hook(&app, &t.id, &t.p1, &hooks.url("p1")).await;
-    let uri = format!("/api/tables/{}/chat?key={}", t.id, t.owner);
-    call_json(
-        &app,
-        "POST",
-        &uri,
-        Some(json!({"text": "psst", "to": "p1"})),
-    )
-    .await;
+    whisper(&app, &t).await;
     assert!(eventually(SOON, || hooks.got("p1").len() == 1).await);
     assert_eq!(hooks.got("p1")[0].body["link"], printed);
     served.abort();
