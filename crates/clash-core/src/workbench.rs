@@ -161,8 +161,11 @@ pub struct ExactTable {
 /// Play the games of a trial: every finished game's observation, in game order, stopping early
 /// (with what is done) once `stop` is set; `progress` is called once per finished game. A
 /// refusal names the rule a variant's number breaks.
-pub type PlayFn =
-    fn(trial: &Trial, progress: &(dyn Fn() + Sync), stop: &AtomicBool) -> Result<Vec<Observed>, RuleError>;
+pub type PlayFn = fn(
+    trial: &Trial,
+    progress: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<Vec<Observed>, RuleError>;
 
 /// Solve a game's exact balance table under a variant.
 pub type ExactFn = fn(
