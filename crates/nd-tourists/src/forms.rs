@@ -137,6 +137,7 @@ impl SessionZero for NdTourists {
             parties,
             blanks: opts.blanks,
             position: None,
+            variant: None,
         };
         NdTourists::setup(&setup)?;
         Ok(setup)

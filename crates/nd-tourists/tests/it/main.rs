@@ -11,4 +11,5 @@ mod position;
 mod properties;
 mod rules;
 mod text;
+mod variant;
 mod vectors;
