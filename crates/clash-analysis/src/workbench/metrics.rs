@@ -73,10 +73,16 @@ impl Mean {
             0.0
         };
         let half = 1.959_963_984_540_054 * (var / n as f64).sqrt();
+        // A mean of values that cannot be negative (lengths, counts) has no interval below 0.
+        let floor = if v.iter().all(|x| *x >= 0.0) {
+            0.0
+        } else {
+            f64::NEG_INFINITY
+        };
         Mean {
             n: n as u64,
             value: mean,
-            low: mean - half,
+            low: (mean - half).max(floor),
             high: mean + half,
         }
     }

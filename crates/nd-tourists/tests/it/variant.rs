@@ -18,7 +18,8 @@ fn kaiju(changes: Value) -> Table {
 }
 
 fn refused(changes: Value) -> Option<&'static str> {
-    let setup = json!({"parties": [levinulon(), tmdf()], "variant": {"name": "bad", "changes": changes}});
+    let setup =
+        json!({"parties": [levinulon(), tmdf()], "variant": {"name": "bad", "changes": changes}});
     let s: nd_tourists::Setup = serde_json::from_value(setup).unwrap();
     nd_tourists::setup::build(&s).err().and_then(|e| e.rule())
 }
@@ -76,7 +77,10 @@ fn nd1_a_smaller_deck() {
         json!({"parties": [levinulon(), holder], "variant": {"name": "small", "changes": {"triumphs": 20}}}),
     )
     .unwrap();
-    assert_eq!(nd_tourists::setup::build(&s).unwrap_err().rule(), Some("ND-10"));
+    assert_eq!(
+        nd_tourists::setup::build(&s).unwrap_err().rule(),
+        Some("ND-10")
+    );
 }
 
 /// Levinulon bids reversed cards while TMDF passes; Levinulon never turns or covers.
@@ -124,7 +128,10 @@ fn d16_control_that_wins() {
     };
     let mut written = kaiju(json!(null));
     round(&mut written);
-    assert_eq!((written.state.control, written.state.phase), (2, Phase::Aftermath)); // D-16
+    assert_eq!(
+        (written.state.control, written.state.phase),
+        (2, Phase::Aftermath)
+    ); // D-16
     let mut t = kaiju(json!({"control_victory": 2}));
     round(&mut t);
     assert_eq!(t.state.phase, Phase::Ended);
