@@ -26,7 +26,8 @@ pub trait Bench: Table {
     /// How a finished game ended by the rules ([`Table::finished`] is true): won, no winner,
     /// or the table's or the rules' limit.
     fn ending(&self, game: &Game<Self::R>) -> Ending;
-    /// The seat with the initiative, asked of the game as it starts.
+    /// The seat that had the initiative, asked of the finished game (its log tells how it
+    /// began).
     fn first(&self, game: &Game<Self::R>) -> Option<Seat>;
     /// Each seat's standing now, in [`Table::seats`] order: the seat with the highest alone
     /// is ahead.
@@ -136,7 +137,6 @@ pub fn play_one<B: Bench>(
 ) -> Option<Observed> {
     let seating = seating(bench.seats(), mix, rng)?;
     let mut game = bench.start(rng)?;
-    let first = bench.first(&game);
     let strong_bot = bot::<B::R>(Strength::Strong);
     let budget = Budget::work(work.max(1));
     let mut tally = Tally::default();
@@ -211,7 +211,7 @@ pub fn play_one<B: Bench>(
         winners,
         length: bench.length(&game),
         ending,
-        first: first.and_then(position),
+        first: bench.first(&game).and_then(position),
         strong: seating
             .strong
             .iter()

@@ -196,10 +196,14 @@ impl Bench for TouristsBench {
         }
     }
 
-    /// The Dominant at the start (ND-7), else the first to draw in the Balance Breaker.
+    /// The Dominant of the first round (ND-7), else the first to draw in its Balance Breaker.
     fn first(&self, game: &Game<NdTourists>) -> Option<Seat> {
         let s = game.state();
-        let party = s.dominant.or_else(|| s.in_play().next())?;
+        let dominant = game.log().iter().find_map(|e| match e {
+            Event::RoundStarted { dominant, .. } => Some(*dominant),
+            _ => None,
+        })?;
+        let party = dominant.unwrap_or(0);
         Some(s.table.parties.get(usize::from(party))?.seat)
     }
 
