@@ -235,6 +235,9 @@ pub enum ApiError {
     RateLimited { retry_after: Duration },
     #[error("the server took longer than {} s to answer; try again", .0.as_secs())]
     Timeout(Duration),
+    /// Work queued off the play path (the workbench's studies) has no room for more now.
+    #[error("{0}")]
+    Busy(String),
     #[error(transparent)]
     Table(#[from] TableError),
 }
@@ -260,7 +263,7 @@ impl ApiError {
             ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::CrossSite => StatusCode::FORBIDDEN,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Timeout(_) | ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Table(e) => e.status(),
         }
     }
@@ -275,6 +278,7 @@ impl ApiError {
             ApiError::CrossSite => "cross_site",
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Timeout(_) => "timeout",
+            ApiError::Busy(_) => "busy",
             ApiError::Table(e) => e.code(),
         }
     }

@@ -70,10 +70,27 @@ fn setup_form(options: Markup, refused: &Refused) -> Markup {
                 summary { "Setup (JSON) — optional, the chosen setup is used as it is" }
                 textarea name="setup" #setup rows="10" spellcheck="false" { (refused.setup) }
             }
+            (variant_fields())
             @if let Some(e) = refused.error {
                 p .error role="alert" { (e) }
             }
             button type="submit" .primary { "Create table" }
+        }
+    }
+}
+
+/// A rule variant for the table (the game's numbers changed, as on the workbench): filled by
+/// hand or by a workbench study's "Open a table with it" link (`lobby-variant.js`).
+fn variant_fields() -> Markup {
+    html! {
+        details #variant-pick {
+            summary { "Rule variant — optional: change some of the rules' numbers for this table" }
+            label for="variant-name" { "The variant's name" }
+            input name="variant_name" #variant-name maxlength="60" placeholder="short fuse";
+            label for="variant-changes" { "Changes " span .hint { "(key=value, separated by commas)" } }
+            input name="variant" #variant-changes placeholder="wipe_out=4, reserve=2";
+            p .hint #variant-hint {}
+            p .hint { a href="/workbench" { "Compare variants on the workbench first" } }
         }
     }
 }
@@ -134,6 +151,7 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
             header {
                 h1 { "Clash" }
                 p { "Play tabletop conflict systems together, each at your own screen." }
+                p { a href="/workbench" { "The workbench" } ": change a rule's numbers and see what the game becomes." }
             }
             section .card #mine hidden {
                 h2 { "Your tables" }
@@ -149,8 +167,10 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
             (data("presets", &preset_data))
             (data("games", &crate::forms::games(tables)))
             (data("rule-links", &rule_links(tables)))
+            (data("variant-games", &crate::workbench::Studies::new(tables.catalogue()).games()))
             (crate::forms::lobby_tags(tables))
             (script("/assets/lobby.js"))
+            (script("/assets/lobby-variant.js"))
         }
     };
     page("Clash — tables", body)
@@ -226,6 +246,16 @@ pub async fn create_from_form(
                     format!("the setup is not valid JSON: {e}"),
                 );
             }
+        }
+    };
+    let changes = fields.get("variant").map_or("", |s| s.trim());
+    let setup = if changes.is_empty() {
+        setup
+    } else {
+        let name = fields.get("variant_name").map_or("", String::as_str);
+        match crate::workbench::with_variant(&entry, &setup, name, changes) {
+            Ok(s) => s,
+            Err(e) => return refuse(e.status(), e.message()),
         }
     };
     let title = fields.get("title").map_or("", String::as_str);

@@ -4,6 +4,7 @@
 //! * `/` — the lobby: pick a game and a ready-made setup, create a table ([`lobby`]).
 //! * `/t/{table}/{key}` — the table as the link's holder sees it ([`table`]): the GM's seat list
 //!   and invite links, the state, the readable log, and controls. Live updates arrive over SSE.
+//! * `/workbench` — the designer's workbench: rule variants side by side ([`workbench`]).
 //! * `/assets/…` — the scripts and styles ([`assets`]).
 //!
 //! Only two things ever reach a page unescaped: start-up data, through [`data`] (JSON made safe
@@ -22,6 +23,8 @@ pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
         .route("/t/{id}/{key}", get(table_page).post(claim_from_page))
         .route("/assets/{name}", get(asset))
         .route("/assets/panel/{file}", get(panel_asset))
+        .route("/workbench", get(workbench::workbench_page))
+        .route("/workbench/{id}/plot/{file}", get(workbench::plot))
 }
 
 /// What the pages send and read, described for TypeScript (the `ts` feature, for the tests
@@ -32,6 +35,7 @@ mod table;
 #[cfg(feature = "ts")]
 pub mod types;
 mod week;
+mod workbench;
 
 use axum::response::{Html, IntoResponse, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
