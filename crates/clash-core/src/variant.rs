@@ -219,18 +219,18 @@ impl Params {
     }
 
     /// The changes of `variant` in words, one per changed parameter, in the game's order
-    /// ("Reserve size 2 (ND-10; the rules say 3)").
+    /// ("Reserve size 2, the rules say 3 (ND-10)").
     pub fn describe(&self, variant: &Variant) -> Vec<String> {
         self.specs
             .iter()
             .filter_map(|s| {
                 let v = variant.changes.get(s.key)?.number();
                 Some(format!(
-                    "{} {} ({}; the rules say {})",
+                    "{} {}, the rules say {} ({})",
                     s.name,
                     s.show(v),
-                    s.rule,
-                    s.show(s.default)
+                    s.show(s.default),
+                    s.rule
                 ))
             })
             .collect()
@@ -443,8 +443,8 @@ mod tests {
         assert_eq!(
             PARAMS.describe(&v),
             vec![
-                "Reserve size 2 (X-10; the rules say 3)",
-                "The Excuse off (X-1; the rules say on)"
+                "Reserve size 2, the rules say 3 (X-10)",
+                "The Excuse off, the rules say on (X-1)"
             ]
         );
     }

@@ -23,7 +23,7 @@ pub const PARAMS: Params = Params {
             key: "followups",
             name: "Followups per combo",
             rule: "IT-41",
-            help: "The most followups one starting move may have in a combo (IT-63's cap on edits too).",
+            help: "The most followups one starting move may have in a combo, for sheets and for level-up edits alike (IT-63).",
             default: 2,
             kind: ParamKind::Number { min: 1, max: 4 },
         },

@@ -53,9 +53,10 @@ impl Figure {
         }
     }
 
-    /// Whether the two intervals do not overlap (and both rest on some games).
+    /// Whether the two intervals do not overlap (and both rest on at least two games: one game
+    /// has no spread to judge by).
     pub fn separates(&self, other: &Figure) -> bool {
-        self.n > 0 && other.n > 0 && (self.low > other.high || other.low > self.high)
+        self.n > 1 && other.n > 1 && (self.low > other.high || other.low > self.high)
     }
 }
 

@@ -37,9 +37,9 @@ fn pct(x: f64) -> String {
 
 fn rate(r: &Rate) -> String {
     format!(
-        "{} [{}–{}], n = {}",
+        "{} [{}–{}, n = {}]",
         pct(r.value),
-        pct(r.low),
+        pct(r.low).trim_end_matches('%'),
         pct(r.high),
         r.n
     )
@@ -279,12 +279,12 @@ fn variant_summary(v: &VariantStudy, differences: &[Difference], out: &mut Vec<F
     };
     let text = if mine.is_empty() {
         format!(
-            "Against the rules as written, “{}” ({changes}) moved no figure beyond its interval.",
+            "Against the rules as written, “{}” — {changes} — moved no figure beyond its interval.",
             v.variant.name
         )
     } else {
         format!(
-            "Against the rules as written, “{}” ({changes}) changes {}.",
+            "Against the rules as written, “{}” — {changes} — changes {}.",
             v.variant.name,
             mine.join("; ")
         )

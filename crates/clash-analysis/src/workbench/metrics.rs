@@ -72,7 +72,7 @@ impl Mean {
         } else {
             0.0
         };
-        let half = 1.959_963_984_540_054 * (var / n as f64).sqrt();
+        let half = t_975(n - 1) * (var / n as f64).sqrt();
         // A mean of values that cannot be negative (lengths, counts) has no interval below 0.
         let floor = if v.iter().all(|x| *x >= 0.0) {
             0.0
@@ -86,6 +86,45 @@ impl Mean {
             high: mean + half,
         }
     }
+}
+
+/// The 97.5% quantile of Student's t with `df` degrees of freedom (the normal's beyond 30),
+/// so a mean of few games gets the wider interval it deserves.
+fn t_975(df: usize) -> f64 {
+    const T: [f64; 31] = [
+        f64::INFINITY,
+        12.706,
+        4.303,
+        3.182,
+        2.776,
+        2.571,
+        2.447,
+        2.365,
+        2.306,
+        2.262,
+        2.228,
+        2.201,
+        2.179,
+        2.160,
+        2.145,
+        2.131,
+        2.120,
+        2.110,
+        2.101,
+        2.093,
+        2.086,
+        2.080,
+        2.074,
+        2.069,
+        2.064,
+        2.060,
+        2.056,
+        2.052,
+        2.048,
+        2.045,
+        2.042,
+    ];
+    T.get(df).copied().unwrap_or(1.959_963_984_540_054)
 }
 
 /// Game lengths: their mean and spread, and a histogram's worth of them.

@@ -88,8 +88,9 @@ fn forest(title: &str, rows: &[Row]) -> Result<String, String> {
             .build_cartesian_2d(lo..hi, (0..n).into_segmented())
             .map_err(draw_err)?;
         let label = |y: &SegmentValue<i32>| match y {
-            SegmentValue::CenterOf(i) => rows
-                .get((n - 1 - *i).max(0) as usize)
+            SegmentValue::CenterOf(i) => usize::try_from(n - 1 - *i)
+                .ok()
+                .and_then(|k| rows.get(k))
                 .map(|r| r.label.clone())
                 .unwrap_or_default(),
             _ => String::new(),
@@ -97,6 +98,7 @@ fn forest(title: &str, rows: &[Row]) -> Result<String, String> {
         chart
             .configure_mesh()
             .disable_y_mesh()
+            .max_light_lines(1)
             .y_label_formatter(&label)
             .x_label_formatter(&|x| {
                 if share {
@@ -186,6 +188,7 @@ fn lengths(study: &Study) -> Result<Option<String>, String> {
             .map_err(draw_err)?;
         chart
             .configure_mesh()
+            .max_light_lines(1)
             .x_desc(study.table.unit)
             .y_desc("share of games")
             .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))

@@ -1,13 +1,15 @@
 // The lobby's rule variant, beside the ready-made setups: the chosen game's numbers a variant
 // may change (each with its rule, its value as written and its bounds), and a workbench
 // study's "Open a table with it" link (`/?game=…&variant=…&changes=…`) filled in.
-import { $, pageData } from './kit.js';
+import { $, el, pageData } from './kit.js';
+import { ruleLinker } from './rule-links.js';
 
 /** @type {import('./types/BenchGames').BenchGames} */
 const bench = pageData('variant-games', { games: [], limits: { variants: 0, games: 0, strong: 0, mixed: 0, exact: 0 } });
 const preset = $('preset');
 const hint = $('variant-hint');
 const pick = $('variant-pick');
+const ruleLinks = pageData('rule-links', {});
 
 function gameOf(value) {
   return bench.games.find((g) => String(value || '').split('#')[0] === g.id) || null;
@@ -17,8 +19,9 @@ function showNumbers() {
   const game = gameOf(preset.value);
   pick.hidden = !game;
   if (!game) return;
-  hint.textContent = 'The numbers ' + game.name + ' lets a variant change: '
-    + game.params.map((p) => p.key + ' — ' + p.name.toLowerCase() + ' (' + p.rule + '; as written ' + p.default + ', ' + p.bounds + ')').join('; ') + '.';
+  hint.replaceChildren(el('p', null, 'The numbers ' + game.name + ' lets a variant change:'),
+    el('ul', null, ...game.params.map((p) => el('li', null, el('b', null, p.key), ' — ' + p.name + ' (' + p.rule + '): as written ' + p.default + ', ' + p.bounds))));
+  ruleLinker(ruleLinks[game.id] || null, null).link(hint);
 }
 
 if (preset && hint && pick) {

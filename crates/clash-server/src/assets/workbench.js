@@ -89,7 +89,8 @@ function drawForm(/** @type {BenchGame} */ game, asked) {
   state.variants = [];
   const gameSel = select(bench.games.map((g) => [g.id, g.name]), game.id);
   gameSel.addEventListener('change', () => drawForm(bench.games.find((g) => g.id === gameSel.value) || game, null));
-  const tableSel = select(game.tables.map((t) => [t.key, t.key]), (asked && asked.table) || game.tables[0].key);
+  const words = (/** @type {string} */ key) => key.charAt(0).toUpperCase() + key.slice(1).replace(/-/g, ' ');
+  const tableSel = select(game.tables.map((t) => [t.key, words(t.key)]), (asked && asked.table) || game.tables[0].key);
   const about = h('p', 'hint');
   const showAbout = () => { about.textContent = (game.tables.find((t) => t.key === tableSel.value) || game.tables[0]).about; };
   tableSel.addEventListener('change', showAbout);
@@ -119,7 +120,7 @@ function drawForm(/** @type {BenchGame} */ game, asked) {
   const exact = game.exact ? select([['0', 'none'], ['2', '2 × 2 builds'], ['3', '3 × 3 builds']], String((asked && asked.exact) || 0)) : null;
   const run = el('button', { type: 'submit', class: 'primary' }, 'Play them side by side');
   const top = el('p', { class: 'error', role: 'alert' });
-  form.replaceChildren(
+  form.replaceChildren(...[
     field('bench-game', 'Game', gameSel),
     field('bench-table', 'Table the bots play', tableSel), about,
     h('h3', null, 'Variants, beside the rules as written'), tries, list, add,
@@ -130,7 +131,7 @@ function drawForm(/** @type {BenchGame} */ game, asked) {
       field('bench-mixed', 'One strong bot among casual ones', mixed),
       field('bench-seed', 'Seed', seed, 'The same seed gives the same games.')),
     exact ? field('bench-exact', 'Exact balance table', exact, 'Solved exactly, a few seconds a cell.') : null,
-    top, run);
+    top, run].filter(Boolean));
   for (const v of (asked && asked.variants) || []) addVariant(v.name, parseChanges(v.changes));
   if (!asked) addVariant(game.suggested[0] ? game.suggested[0].name : 'variant 1', game.suggested[0] ? parseChanges(game.suggested[0].changes) : {});
   unlink();
@@ -207,7 +208,7 @@ function showReport(/** @type {StudyStatus} */ s, /** @type {StudyReport} */ rep
   for (const run of rep.runs) parts.push(h('h3', null, 'With ' + run.bots), figures(rep, run));
   for (const t of rep.exact) parts.push(h('h3', null, t.title + ' — ' + t.variant), exactTable(t), h('p', 'hint', t.note));
   if (rep.plots.length) parts.push(h('h3', null, 'Plots'));
-  for (const p of rep.plots) parts.push(el('figure', { class: 'bench-plot' }, el('img', { src: p.url, alt: p.title, loading: 'lazy' }), el('figcaption', null, p.title)));
+  for (const p of rep.plots) parts.push(el('figure', { class: 'bench-plot' }, el('img', { src: p.url, alt: p.title })));
   $('bench-report').replaceChildren(...parts);
   $('bench-results').hidden = false;
   if (game) ruleLinker(ruleLinks[game.id] || null, null).link($('bench-report'));

@@ -89,7 +89,7 @@ fn variant_fields() -> Markup {
             input name="variant_name" #variant-name maxlength="60" placeholder="short fuse";
             label for="variant-changes" { "Changes " span .hint { "(key=value, separated by commas)" } }
             input name="variant" #variant-changes placeholder="wipe_out=4, reserve=2";
-            p .hint #variant-hint {}
+            div .hint #variant-hint {}
             p .hint { a href="/workbench" { "Compare variants on the workbench first" } }
         }
     }

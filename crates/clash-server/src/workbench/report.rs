@@ -34,9 +34,9 @@ pub fn report(id: &str, study: &Study, params: &Params, plots: &[String]) -> Stu
             .iter()
             .map(|f| FindingReport {
                 about: match f.about {
-                    About::Rules => "The rules".into(),
-                    About::Bots => "The bots".into(),
-                    About::Variant => f.variant.clone(),
+                    About::Rules => format!("{} — the rules", f.variant),
+                    About::Bots => format!("{} — the bots", f.variant),
+                    About::Variant => format!("{} — what changed", f.variant),
                 },
                 text: f.text.clone(),
             })
@@ -65,7 +65,10 @@ fn summary(study: &Study) -> String {
         .map(|v| {
             v.runs
                 .iter()
-                .map(|m| format!("{} games with {}", m.games, m.mix.words()))
+                .map(|m| {
+                    let games = if m.games == 1 { "game" } else { "games" };
+                    format!("{} {games} with {}", m.games, m.mix.words())
+                })
                 .collect()
         })
         .unwrap_or_default();
