@@ -222,8 +222,15 @@ fn print(study: &Study, plots: Option<&PathBuf>) -> Outcome {
     }
     say!();
     say!("Findings:");
-    for f in &study.findings {
-        say!("  * {}", f.text);
+    for v in &study.variants {
+        say!("  {}:", v.variant.name);
+        for f in study
+            .findings
+            .iter()
+            .filter(|f| f.variant == v.variant.name)
+        {
+            say!("    * {}", f.text);
+        }
     }
     for v in &study.variants {
         say!();

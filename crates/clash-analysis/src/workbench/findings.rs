@@ -49,6 +49,20 @@ fn run(v: &VariantStudy, mix: Mix) -> Option<&Metrics> {
     v.runs.iter().find(|r| r.mix == mix)
 }
 
+/// The run to judge balance, decisiveness and luck by: strong bots' when they decided enough
+/// games (their play is the nearer to people's), else the run with the most games decided.
+fn judged(v: &VariantStudy) -> Option<&Metrics> {
+    let decided = |m: &Metrics| m.seats.first().map_or(0, |s| s.wins.n);
+    run(v, Mix::Strong)
+        .filter(|m| decided(m) >= 20)
+        .or_else(|| {
+            v.runs
+                .iter()
+                .filter(|m| m.mix != Mix::Mixed)
+                .max_by_key(|m| decided(m))
+        })
+}
+
 /// The share of games ended by a limit or a stall.
 fn unfinished(m: &Metrics) -> Rate {
     Rate::of(m.limit.k + m.stall.k, m.games)
@@ -101,7 +115,7 @@ fn endings(table: &BenchTable, v: &VariantStudy, out: &mut Vec<Finding>) {
 }
 
 fn balance(v: &VariantStudy, out: &mut Vec<Finding>) {
-    let Some(m) = run(v, Mix::Strong).or_else(|| run(v, Mix::Casual)) else {
+    let Some(m) = judged(v) else {
         return;
     };
     let fair = 1.0 / m.seats.len().max(1) as f64;
@@ -145,7 +159,7 @@ fn balance(v: &VariantStudy, out: &mut Vec<Finding>) {
 }
 
 fn decisiveness(table: &BenchTable, v: &VariantStudy, out: &mut Vec<Finding>) {
-    let Some(m) = run(v, Mix::Strong).or_else(|| run(v, Mix::Casual)) else {
+    let Some(m) = judged(v) else {
         return;
     };
     let Some(d) = m.decisiveness.filter(|d| d.n >= 10) else {
@@ -193,7 +207,7 @@ fn skill_and_luck(v: &VariantStudy, out: &mut Vec<Finding>) {
             text,
         });
     }
-    let Some(m) = run(v, Mix::Strong).or_else(|| run(v, Mix::Casual)) else {
+    let Some(m) = judged(v) else {
         return;
     };
     if let Some(l) = m.luck.filter(|l| l.n >= 10) {

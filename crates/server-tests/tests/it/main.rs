@@ -40,3 +40,4 @@ mod trust;
 mod types;
 mod verification_doc;
 mod verify_page;
+mod workbench;
