@@ -99,6 +99,8 @@ fn forest(title: &str, rows: &[Row]) -> Result<String, String> {
             .configure_mesh()
             .disable_y_mesh()
             .max_light_lines(1)
+            // A label for every row (plotters shows about ten by default, skipping the rest).
+            .y_labels(rows.len())
             .y_label_formatter(&label)
             .x_label_formatter(&|x| {
                 if share {
@@ -259,5 +261,75 @@ fn capitalised(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workbench::VariantStudy;
+    use crate::workbench::metrics::measure;
+    use clash_core::variant::Variant;
+    use clash_core::workbench::{BenchTable, Ending, Mix, Observed};
+
+    fn game(winner: u8, length: u32) -> Observed {
+        Observed {
+            winners: vec![winner],
+            length,
+            ending: Ending::Won,
+            first: Some(0),
+            strong: Some(1),
+            compared: Some(0),
+            midpoint_leader: Some(winner),
+            lead_changes: 1,
+            luck: vec![0.5, -0.5],
+            options: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn every_row_of_a_metric_is_labelled_however_many_there_are() {
+        let games: Vec<Observed> = (0..6).map(|i| game(i % 2, 5 + u32::from(i))).collect();
+        let variants: Vec<VariantStudy> = ["as written", "a", "b", "c", "d"]
+            .iter()
+            .map(|name| VariantStudy {
+                variant: Variant::new(*name, Default::default()),
+                changes: Vec::new(),
+                runs: Mix::ALL
+                    .iter()
+                    .map(|mix| measure(&games, *mix, &["A", "B"]))
+                    .collect(),
+                exact: None,
+            })
+            .collect();
+        let study = Study {
+            game: "g".into(),
+            table: BenchTable {
+                key: "t",
+                about: "t",
+                seats: &["A", "B"],
+                unit: "rounds",
+                lead: "ahead",
+            },
+            seed: 1,
+            work: 1,
+            variants,
+            differences: Vec::new(),
+            findings: Vec::new(),
+            stopped: false,
+            seconds: 0.0,
+        };
+        let all = plots(&study).unwrap();
+        let won = all
+            .iter()
+            .find(|p| p.name == "won")
+            .expect("a plot of wins");
+        // 5 variants × 3 mixes of bots: 15 rows, each with its label.
+        for name in ["as written", "a", "b", "c", "d"] {
+            for mix in Mix::ALL {
+                let label = format!("{name}, {}", mix.words());
+                assert!(won.svg.contains(&label), "{label} is missing");
+            }
+        }
     }
 }
