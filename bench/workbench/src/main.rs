@@ -46,7 +46,7 @@ fn args() -> Result<Args, String> {
 fn main() -> Result<(), String> {
     let args = args()?;
     println!(
-        "{:<24} {:>8} {:>9} {:>10}   unfinished: as written → variant",
+        "{:<30} {:>8} {:>9} {:>10}   unfinished: as written → variant",
         "game (variant)", "games", "seconds", "games/s"
     );
     for entry in clash_catalogue::rulesets() {
@@ -95,7 +95,7 @@ fn main() -> Result<(), String> {
             .map(|m| format!("{:.1}%", 100.0 * (m.limit.value + m.stall.value)))
             .collect();
         println!(
-            "{:<24} {:>8} {:>9.2} {:>10.0}   {}",
+            "{:<30} {:>8} {:>9.2} {:>10.0}   {}",
             format!("{} ({})", entry.id, suggested.name),
             played,
             seconds,
