@@ -248,7 +248,7 @@ pub fn plots(study: &Study) -> Result<Vec<Plot>, String> {
         }
         let title = format!("{} (95% intervals)", capitalised(&label));
         out.push(Plot {
-            name: key.replace(':', "-").replace(' ', "-"),
+            name: key.replace([':', ' '], "-"),
             svg: forest(&title, &rows)?,
             title,
         });

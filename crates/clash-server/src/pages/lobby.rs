@@ -90,7 +90,7 @@ fn variant_fields() -> Markup {
             label for="variant-changes" { "Changes " span .hint { "(key=value, separated by commas)" } }
             input name="variant" #variant-changes placeholder="wipe_out=4, reserve=2";
             div .hint #variant-hint {}
-            p .hint { a href="/workbench" { "Compare variants on the workbench first" } }
+            p .hint { a href=(crate::http::routes::WORKBENCH_PAGE.path) { "Compare variants on the workbench first" } }
         }
     }
 }
@@ -151,7 +151,7 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
             header {
                 h1 { "Clash" }
                 p { "Play tabletop conflict systems together, each at your own screen." }
-                p { a href="/workbench" { "The workbench" } ": change a rule's numbers and see what the game becomes." }
+                p { a href=(crate::http::routes::WORKBENCH_PAGE.path) { "The workbench" } ": change a rule's numbers and see what the game becomes." }
             }
             section .card #mine hidden {
                 h2 { "Your tables" }

@@ -27,6 +27,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::error::{ApiError, TableError};
+use crate::http::routes;
 use dto::{
     BenchGame, BenchGames, BenchLimits, BenchParam, BenchSuggested, BenchTableInfo, StudyRequest,
     StudyState, StudyStatus,
@@ -67,10 +68,13 @@ enum Outcome {
     Failed(String),
 }
 
+/// The studies kept, by id, and their ids oldest first (the oldest is forgotten first).
+type Kept = (HashMap<String, Arc<Job>>, VecDeque<String>);
+
 /// The studies of this server.
 pub struct Studies {
     games: Vec<RulesetEntry>,
-    jobs: Mutex<(HashMap<String, Arc<Job>>, VecDeque<String>)>,
+    jobs: Mutex<Kept>,
 }
 
 impl Studies {
@@ -343,23 +347,11 @@ fn link(entry: &RulesetEntry, bench: &Workbench, r: &Request) -> String {
         ("seed", r.seed.to_string()),
         ("exact", r.exact.to_string()),
     ]);
-    let pairs: Vec<String> = q
-        .iter()
-        .map(|(k, v)| format!("{k}={}", encode(v)))
-        .collect();
-    format!("/workbench?{}", pairs.join("&"))
-}
-
-/// Percent-encoding for a query value.
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
+    q.into_iter()
+        .fold(routes::WORKBENCH_PAGE.at([]), |href, (k, v)| {
+            href.query(k, v)
         })
-        .collect()
+        .into_uri()
 }
 
 fn game_info(e: &RulesetEntry) -> Option<BenchGame> {

@@ -7,6 +7,8 @@ use clash_analysis::workbench::{Metrics, Study};
 use clash_core::variant::{Params, show_changes};
 use clash_core::workbench::ExactTable;
 
+use crate::http::routes;
+
 use super::dto::{
     CellReport, ExactReport, ExactRow, FindingReport, PlotRef, RowReport, RunReport, StudyReport,
     VariantReport,
@@ -52,7 +54,9 @@ pub fn report(id: &str, study: &Study, params: &Params, plots: &[String]) -> Stu
             .enumerate()
             .map(|(i, title)| PlotRef {
                 title: title.clone(),
-                url: format!("/workbench/{id}/plot/{i}.svg"),
+                url: routes::WORKBENCH_PLOT
+                    .at([id, &format!("{i}.svg")])
+                    .into_uri(),
             })
             .collect(),
     }

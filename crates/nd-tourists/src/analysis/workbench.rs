@@ -283,13 +283,13 @@ mod tests {
 
     #[test]
     fn both_tables_play_whole_games_with_every_mix() {
-        for table in 0..TABLES.len() {
+        for (table, info) in TABLES.iter().enumerate() {
             let bench = TouristsBench::new(table, None).unwrap();
-            assert_eq!(bench.seats.len(), TABLES[table].seats.len());
+            assert_eq!(bench.seats.len(), info.seats.len());
             for mix in Mix::ALL {
                 let seen = run::play_one(&bench, mix, 2, &mut SeededRandomness::new(3)).unwrap();
                 assert!(seen.length >= 1, "{mix:?}: {seen:?}");
-                assert_eq!(seen.luck.len(), TABLES[table].seats.len());
+                assert_eq!(seen.luck.len(), info.seats.len());
                 if mix != Mix::Casual {
                     assert!(!seen.options.is_empty(), "the strong bot decided something");
                 }

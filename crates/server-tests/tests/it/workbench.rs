@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use clash_server::workbench::dto::{StudyRequest, VariantRequest};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use crate::client::call_json;
+use crate::client::*;
 
 fn open(dir: &tempfile::TempDir) -> axum::Router {
     let tables =
@@ -19,11 +20,30 @@ fn open(dir: &tempfile::TempDir) -> axum::Router {
     clash_server::app(tables)
 }
 
+/// A study of `variants` (name, changes) of `game`, `games` casual games each.
+fn ask(game: &str, variants: &[(&str, &str)], games: u64) -> StudyRequest {
+    StudyRequest {
+        game: game.into(),
+        table: None,
+        variants: variants
+            .iter()
+            .map(|(name, changes)| VariantRequest {
+                name: (*name).into(),
+                changes: (*changes).into(),
+            })
+            .collect(),
+        games: Some(games),
+        strong: None,
+        mixed: None,
+        seed: None,
+        exact: None,
+    }
+}
+
 /// Follow a study until it is done (or failed); its last status.
 async fn finished(app: &axum::Router, id: &str) -> Value {
     for _ in 0..600 {
-        let (status, s) =
-            call_json(app, "GET", &format!("/api/workbench/studies/{id}"), None).await;
+        let (status, s) = api(app, routes::STUDY.at([id])).await;
         assert_eq!(status, StatusCode::OK, "{s}");
         if s["state"] == "done" || s["state"] == "failed" {
             return s;
@@ -37,7 +57,7 @@ async fn finished(app: &axum::Router, id: &str) -> Value {
 async fn a_study_of_two_variants_gives_its_report_and_plots_and_the_same_request_the_same_study() {
     let dir = tempfile::tempdir().unwrap();
     let app = open(&dir);
-    let (status, games) = call_json(&app, "GET", "/api/workbench", None).await;
+    let (status, games) = api(&app, routes::WORKBENCH_GAMES.at([])).await;
     assert_eq!(status, StatusCode::OK);
     let ids: Vec<&str> = games["games"]
         .as_array()
@@ -65,10 +85,13 @@ async fn a_study_of_two_variants_gives_its_report_and_plots_and_the_same_request
         (Some("WA-21"), Some("3"))
     );
 
-    let ask = json!({"game": "wicked-age", "variants": [{"name": "short conflicts", "changes": "rounds=2"}],
-        "games": 24, "strong": 2, "mixed": 2, "seed": 5});
-    let (status, started) =
-        call_json(&app, "POST", "/api/workbench/studies", Some(ask.clone())).await;
+    let ask = StudyRequest {
+        strong: Some(2),
+        mixed: Some(2),
+        seed: Some(5),
+        ..ask("wicked-age", &[("short conflicts", "rounds=2")], 24)
+    };
+    let (status, started) = api(&app, routes::START_STUDY.at([]).json(&ask)).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{started}");
     assert_eq!(started["total"], 2 * (24 + 2 + 2));
     let id = started["id"].as_str().unwrap().to_string();
@@ -94,10 +117,12 @@ async fn a_study_of_two_variants_gives_its_report_and_plots_and_the_same_request
             .ends_with("n = 24")
     );
     assert!(
-        done["link"]
-            .as_str()
-            .unwrap()
-            .starts_with("/workbench?game=wicked-age")
+        done["link"].as_str().unwrap().starts_with(
+            routes::WORKBENCH_PAGE
+                .at([])
+                .query("game", "wicked-age")
+                .uri()
+        )
     );
 
     let plots = report["plots"].as_array().unwrap();
@@ -112,7 +137,7 @@ async fn a_study_of_two_variants_gives_its_report_and_plots_and_the_same_request
     assert!(svg.starts_with(b"<svg"));
 
     // The same request is the same study: found at once, done.
-    let (status, again) = call_json(&app, "POST", "/api/workbench/studies", Some(ask)).await;
+    let (status, again) = api(&app, routes::START_STUDY.at([]).json(&ask)).await;
     assert_eq!(status, StatusCode::ACCEPTED);
     assert_eq!(
         (again["id"].as_str(), again["state"].as_str()),
@@ -124,89 +149,85 @@ async fn a_study_of_two_variants_gives_its_report_and_plots_and_the_same_request
 async fn what_a_study_may_not_ask_is_refused_and_out_of_bounds_numbers_name_their_rule() {
     let dir = tempfile::tempdir().unwrap();
     let app = open(&dir);
-    let ask = |game: &str, changes: &str| json!({"game": game, "variants": [{"name": "v", "changes": changes}], "games": 10});
+    let one = |game: &str, changes: &str| ask(game, &[("v", changes)], 10);
     let refused =
-        async |body: Value| call_json(&app, "POST", "/api/workbench/studies", Some(body)).await;
-    let (status, e) = refused(ask("wicked-age", "rounds=7")).await;
+        async |body: StudyRequest| api(&app, routes::START_STUDY.at([]).json(&body)).await;
+    let (status, e) = refused(one("wicked-age", "rounds=7")).await;
     assert_eq!(
         (status, e["error"]["rule"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("WA-21"))
     );
-    let (status, e) = refused(ask("triforce", "player_die=d7")).await;
+    let (status, e) = refused(one("triforce", "player_die=d7")).await;
     assert_eq!(
         (status, e["error"]["rule"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("TF-24"))
     );
-    let (status, e) = refused(ask("iron-triangle", "stances=2")).await;
+    let (status, e) = refused(one("iron-triangle", "stances=2")).await;
     assert_eq!(
         (status, e["error"]["rule"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("IT-variant"))
     );
-    let (status, _) = refused(ask("nd-tourists", "reserve")).await;
+    let (status, _) = refused(one("nd-tourists", "reserve")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST); // not key=value
-    let (status, _) = refused(ask("chess", "x=1")).await;
+    let (status, _) = refused(one("chess", "x=1")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let mut many = ask("wicked-age", "rounds=2");
-    many["games"] = json!(100_000);
+    let many = ask("wicked-age", &[("v", "rounds=2")], 100_000);
     assert_eq!(refused(many).await.0, StatusCode::BAD_REQUEST); // bounded work
-    let four = json!({"game": "wicked-age", "variants": [
-        {"name": "a", "changes": ""}, {"name": "b", "changes": ""}, {"name": "c", "changes": ""}, {"name": "d", "changes": ""}]});
+    let four = ask(
+        "wicked-age",
+        &[("a", ""), ("b", ""), ("c", ""), ("d", "")],
+        10,
+    );
     assert_eq!(refused(four).await.0, StatusCode::BAD_REQUEST);
-    let (status, _) = call_json(&app, "GET", "/api/workbench/studies/nothing-here", None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, e) = api(&app, routes::STUDY.at(["nothing-here"])).await;
+    assert_eq!(
+        (status, e["error"]["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("unknown_study"))
+    );
 }
 
 /// A Triforce table with `variant`, every seat played by the GM for `commands` legal commands,
 /// then ended: its record.
 async fn played_with(app: &axum::Router, setup: Value, commands: usize) -> Value {
-    let (status, created) = call_json(
-        app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "triforce", "setup": setup})),
-    )
-    .await;
+    let create = CreateTable {
+        ruleset: Some("triforce".into()),
+        setup: Some(setup),
+        ..CreateTable::default()
+    };
+    let (status, created) = api(app, routes::CREATE_TABLE.at([]).json(&create)).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let (id, owner) = (
         created["table"].as_str().unwrap().to_string(),
         created["owner_key"].as_str().unwrap().to_string(),
     );
     for seat in ["p1", "p2", "p3"] {
-        let uri = format!("/api/tables/{id}/seats/{seat}/link?key={owner}");
-        let (status, _) = call_json(app, "POST", &uri, Some(json!({"npc": true}))).await;
+        let npc = routes::ISSUE_LINK.at([&id, seat]).key(&owner);
+        let (status, _) = api(app, npc.json(&LinkBody { npc: true })).await;
         assert!(status.is_success());
     }
     let mut played = 0;
     'play: while played < commands {
         for seat in ["p1", "p2", "p3"] {
-            let uri = format!("/api/tables/{id}/view?key={owner}&as={seat}");
-            let (_, view) = call_json(app, "GET", &uri, None).await;
+            let view = routes::VIEW.at([&id]).key(&owner).query("as", seat);
+            let (_, view) = api(app, view).await;
             let Some(first) = view["legal"].as_array().and_then(|l| l.first()) else {
                 continue;
             };
-            let body = json!({"command": first["command"], "as": seat});
-            let uri = format!("/api/tables/{id}/commands?key={owner}");
-            let (status, answer) = call_json(app, "POST", &uri, Some(body)).await;
+            let body = CommandBody {
+                command: Some(first["command"].clone()),
+                as_seat: Some(seat.into()),
+                ..CommandBody::default()
+            };
+            let command = routes::COMMAND.at([&id]).key(&owner).json(&body);
+            let (status, answer) = api(app, command).await;
             assert!(status.is_success(), "{answer}");
             played += 1;
             continue 'play;
         }
         break;
     }
-    let _ = call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{id}/close?key={owner}"),
-        None,
-    )
-    .await;
-    let (status, record) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{id}/export?key={owner}"),
-        None,
-    )
-    .await;
+    let _ = api(app, routes::CLOSE.at([&id]).key(&owner)).await;
+    let (status, record) = api(app, routes::EXPORT.at([&id]).key(&owner)).await;
     assert_eq!(status, StatusCode::OK);
     record
 }
@@ -227,13 +248,12 @@ async fn a_table_opened_with_a_variant_carries_it_in_its_record_and_verifies() {
     let report = clash_server::export::verify(&record, &clash_catalogue::rulesets(), &[]);
     assert!(report.ok() && report.unchecked.is_empty(), "{report:?}");
     // A variant out of bounds opens no table.
-    let (status, e) = call_json(
-        &app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "triforce", "setup": {"players": 3, "variant": {"name": "x", "changes": {"pieces": 9}}}})),
-    )
-    .await;
+    let out_of_bounds = CreateTable {
+        ruleset: Some("triforce".into()),
+        setup: Some(json!({"players": 3, "variant": {"name": "x", "changes": {"pieces": 9}}})),
+        ..CreateTable::default()
+    };
+    let (status, e) = api(&app, routes::CREATE_TABLE.at([]).json(&out_of_bounds)).await;
     assert_eq!(
         (status, e["error"]["rule"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("TF-2"))
@@ -249,7 +269,7 @@ async fn the_lobby_opens_a_table_with_a_variant_or_names_the_rule_it_breaks() {
             "preset=nd-tourists%230&title=Variant&variant_name=short+fuse&variant={}",
             changes.replace('=', "%3D").replace(',', "%2C")
         );
-        let req = Request::post("/tables")
+        let req = Request::post(routes::LOBBY_CREATE.path)
             .header("content-type", "application/x-www-form-urlencoded")
             .body(Body::from(body))
             .unwrap();
@@ -269,9 +289,10 @@ async fn the_lobby_opens_a_table_with_a_variant_or_names_the_rule_it_breaks() {
     let (status, location, _) = form("wipe_out=4").await;
     assert!(status.is_redirection(), "{status}");
     let path = location.unwrap();
-    let parts: Vec<&str> = path.trim_start_matches("/t/").split('/').collect();
-    let uri = format!("/api/tables/{}/view?key={}", parts[0], parts[1]);
-    let (_, view) = call_json(&app, "GET", &uri, None).await;
+    // The table's page: its id and the GM's key are the path's last two segments.
+    let parts: Vec<&str> = path.rsplit('/').take(2).collect();
+    let parts = [parts[1], parts[0]];
+    let (_, view) = api(&app, routes::VIEW.at([parts[0]]).key(parts[1])).await;
     assert_eq!(
         view["view"]["position"]["variant"],
         json!({"name": "short fuse", "changes": {"wipe_out": 4}})

@@ -222,13 +222,13 @@ mod tests {
 
     #[test]
     fn both_tables_play_with_every_mix() {
-        for table in 0..TABLES.len() {
+        for (table, info) in TABLES.iter().enumerate() {
             let bench = TriforceBench::new(table, None).unwrap();
-            assert_eq!(bench.seats().len(), TABLES[table].seats.len());
+            assert_eq!(bench.seats().len(), info.seats.len());
             for mix in Mix::ALL {
                 let seen = run::play_one(&bench, mix, 2, &mut SeededRandomness::new(5)).unwrap();
                 assert!(seen.length >= 1, "{mix:?}: {seen:?}");
-                assert_eq!(seen.luck.len(), TABLES[table].seats.len());
+                assert_eq!(seen.luck.len(), info.seats.len());
             }
         }
     }

@@ -300,9 +300,9 @@ mod tests {
 
     #[test]
     fn both_tables_play_with_every_mix() {
-        for table in 0..TABLES.len() {
+        for (table, info) in TABLES.iter().enumerate() {
             let bench = WickedBench::new(table, None).unwrap();
-            assert_eq!(bench.seats().len(), TABLES[table].seats.len());
+            assert_eq!(bench.seats().len(), info.seats.len());
             for mix in Mix::ALL {
                 let seen = run::play_one(&bench, mix, 2, &mut SeededRandomness::new(9)).unwrap();
                 assert!(seen.length >= 1, "{mix:?}: {seen:?}");
