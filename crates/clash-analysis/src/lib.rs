@@ -13,6 +13,8 @@
 //! * [`table_bots`]: what every game's table bots share (the casual bot, which commands a bot
 //!   sends, the catalogue's hook); [`bot_strength`]: one table bot against another on a game's
 //!   table; [`testing`]: the checks every game's bots must pass;
+//! * [`workbench`]: the designer's workbench: variants of a game's rules played by its bots,
+//!   measured with intervals, compared, told in sentences and drawn;
 //! * [`cli`]: what every game's `clash` subcommands share (output, options, the simulation run).
 
 pub mod bot_strength;
@@ -27,3 +29,4 @@ pub mod matrix_input;
 pub mod simulate;
 pub mod table_bots;
 pub mod testing;
+pub mod workbench;

@@ -7,6 +7,7 @@ mod run;
 mod serve;
 mod solve;
 mod verify;
+mod workbench;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,6 +56,9 @@ enum Command {
     Analyse(families::AnalyseArgs),
     /// Play many bot-against-bot games in parallel and summarise them.
     Simulate(families::SimulateArgs),
+    /// A designer's workbench: change a rule's numbers and compare what the game becomes,
+    /// side by side, with every figure's 95% interval (see `clash workbench --help`).
+    Workbench(workbench::WorkbenchArgs),
     /// Check a table's record (downloaded from its page): the secret behind the dice, the hash
     /// chain, and every roll, draw and event replayed through the rules.
     ///
@@ -114,6 +118,9 @@ fn main() -> ExitCode {
         Command::Simulate(_) => family(Family::Simulate),
         Command::Analyse(_) => family(Family::Analyse),
         Command::Verify(args) => verify::verify(args),
+        Command::Workbench(args) => {
+            output::finish("workbench", workbench::workbench(&args, &catalogue))
+        }
         Command::Rulesets => output::finish("rulesets", rulesets(&catalogue)),
     }
 }

@@ -36,6 +36,8 @@ pub struct RulesetEntry {
     /// The subcommands the ruleset adds to the `clash` command.
     #[cfg(feature = "cli")]
     pub commands: crate::cli::Commands,
+    /// The designer's workbench: the game's rule parameters and the hook that plays variants.
+    pub workbench: Option<crate::workbench::Workbench>,
     /// An example of how a game plugs in rather than a game to offer players: a server lists it
     /// in its lobby and makes tables of it only when examples are enabled (`clash serve
     /// --examples`); the `clash` command's analyses offer it always.
@@ -57,6 +59,12 @@ impl RulesetEntry {
     /// The same entry with bots that can take a seat, played by `bots`.
     pub fn with_bots(mut self, bots: BotFn) -> Self {
         self.bots = Some(bots);
+        self
+    }
+
+    /// The same entry with a designer's workbench.
+    pub fn with_workbench(mut self, workbench: crate::workbench::Workbench) -> Self {
+        self.workbench = Some(workbench);
         self
     }
 
@@ -88,6 +96,7 @@ impl RulesetEntry {
                 Ok(Box::new(Game::<R>::new(setup)?))
             },
             forms: None,
+            workbench: None,
             #[cfg(feature = "cli")]
             commands: crate::cli::Commands::default(),
             example: false,

@@ -17,6 +17,10 @@
 //! * [`scenario`]: scripted play of any ruleset from a JSON scenario (`clash run`);
 //! * [`odds`]: odds in play, from a seat's own view ([`SeatOdds`], [`OddsFn`]);
 //! * [`text`]: a check that text meant for people shows no seat ids, indices or debug output;
+//! * [`variant`]: the numbers and switches a game's rules fix, as parameters a designer may
+//!   change, and named sets of changes ([`variant::Variant`]) a setup carries;
+//! * [`workbench`]: a game's workbench as the catalogue offers it (its parameters, tables and
+//!   the hook that plays a variant's games);
 //! * [`bot`]: bots that take a seat and decide from that seat's view alone ([`SeatBot`],
 //!   [`SeatTable`]), and their type-erased hook in the catalogue ([`BotFn`]).
 //!
@@ -47,6 +51,8 @@ pub mod testkit;
 pub mod text;
 #[cfg(feature = "ts")]
 pub mod ts;
+pub mod variant;
+pub mod workbench;
 
 pub use bot::{BadStrength, BotError, BotFn, Budget, SeatBot, SeatTable, Strength, play_seat};
 pub use entry::RulesetEntry;

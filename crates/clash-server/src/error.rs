@@ -295,6 +295,12 @@ pub enum ApiError {
     RateLimited { retry_after: Duration },
     #[error("the server took longer than {} s to answer; try again", .0.as_secs())]
     Timeout(Duration),
+    /// Work queued off the play path (the workbench's studies) has no room for more now.
+    #[error("{0}")]
+    Busy(String),
+    /// The server keeps no study by that id (it keeps the most recent; its link runs it again).
+    #[error("this server keeps no such study; open its link to run it again")]
+    UnknownStudy,
     #[error(transparent)]
     Table(#[from] TableError),
 }
@@ -322,6 +328,8 @@ impl ApiError {
             ApiError::CrossSite => Refusal::CrossSite,
             ApiError::RateLimited { .. } => Refusal::RateLimited,
             ApiError::Timeout(_) => Refusal::Timeout,
+            ApiError::Busy(_) => Refusal::Busy,
+            ApiError::UnknownStudy => Refusal::UnknownStudy,
             ApiError::Table(e) => e.refusal(),
         }
     }

@@ -42,6 +42,8 @@
 //!   ([`metrics`]) and security headers on every answer; [`config`]: the limits.
 //! * [`pages`]: the web UI, server-rendered HTML with a little JavaScript; [`embed`]: the one
 //!   way start-up data goes into a page.
+//! * [`workbench`]: the designer's workbench: studies of a game's rule variants, queued off
+//!   the play path and kept for sharing;
 //! * [`notify`]: notifications to where people already are (webhooks, email, a table channel),
 //!   reminders and clocks, so a table can be played across a week.
 //! * [`bots`]: the runner that plays the seats the GM gave to bots, from each seat's own view,
@@ -90,6 +92,7 @@ pub mod table;
 pub mod tables;
 pub mod undo;
 pub mod work;
+pub mod workbench;
 
 use std::net::SocketAddr;
 use std::path::Path;

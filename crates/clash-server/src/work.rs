@@ -22,12 +22,16 @@ pub enum Kind {
     /// A seated bot thinking (no lock is held meanwhile); at most half the cores, so bots
     /// never crowd out people's commands and pictures.
     Think,
+    /// A workbench study (many simulated games on one thread): one at a time, queued, so
+    /// studies never take the cores from people's tables.
+    Study,
 }
 
 fn allowance(kind: Kind) -> &'static Semaphore {
     static DECIDE: OnceLock<Semaphore> = OnceLock::new();
     static READ: OnceLock<Semaphore> = OnceLock::new();
     static THINK: OnceLock<Semaphore> = OnceLock::new();
+    static STUDY: OnceLock<Semaphore> = OnceLock::new();
     let n = || {
         std::thread::available_parallelism()
             .map(usize::from)
@@ -37,6 +41,7 @@ fn allowance(kind: Kind) -> &'static Semaphore {
         Kind::Decide => DECIDE.get_or_init(|| Semaphore::new(n())),
         Kind::Read => READ.get_or_init(|| Semaphore::new(n())),
         Kind::Think => THINK.get_or_init(|| Semaphore::new((n() / 2).max(1))),
+        Kind::Study => STUDY.get_or_init(|| Semaphore::new(1)),
     }
 }
 

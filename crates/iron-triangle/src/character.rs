@@ -1,6 +1,7 @@
 //! Characters: energy, backgrounds, traits, vetoes, known moves, combos and specials, and the
 //! validation of character creation (IT-7, IT-9 … IT-12) and of established sheets.
 
+use crate::variant::Rules;
 use clash_core::{RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -375,7 +376,12 @@ impl CharacterSheet {
     /// Check the sheet and build the character: the first of [`CharacterSheet::problems`]
     /// refuses it.
     pub fn build(&self) -> Result<Character, RuleError> {
-        match self.problems().into_iter().next() {
+        self.build_under(&Rules::default())
+    }
+
+    /// [`CharacterSheet::build`] under a table's rules ([`crate::variant`]).
+    pub fn build_under(&self, rules: &Rules) -> Result<Character, RuleError> {
+        match self.problems_under(rules).into_iter().next() {
             Some(problem) => Err(problem.error),
             None => Ok(self.to_character()),
         }
@@ -386,6 +392,11 @@ impl CharacterSheet {
     /// specials, then an established sheet's state and marks. A new character is also held to
     /// creation (IT-9 … IT-12).
     pub fn problems(&self) -> Vec<SheetProblem> {
+        self.problems_under(&Rules::default())
+    }
+
+    /// [`CharacterSheet::problems`] under a table's rules ([`crate::variant`]).
+    pub fn problems_under(&self, rules: &Rules) -> Vec<SheetProblem> {
         let marks = if !self.established && !self.marks.is_clear() {
             Err(RuleError::setup(
                 "IT-11",
@@ -396,14 +407,14 @@ impl CharacterSheet {
         };
         let checks: [(&'static str, Result<(), RuleError>); 12] = [
             ("name", self.check_name()),
-            ("energy", self.check_energy()),
+            ("energy", self.check_energy(rules.energy)),
             ("level", self.check_level()),
             ("backgrounds", self.check_backgrounds()),
             ("belief", self.check_trait(&self.belief, "the belief")),
             ("flaw", self.check_trait(&self.flaw, "the flaw")),
             ("goal", self.check_trait(&self.goal, "the goal")),
             ("moves", self.check_moves()),
-            ("combos", self.check_combos()),
+            ("combos", self.check_combos(rules.followups as usize)),
             ("specials", self.check_specials()),
             ("state", self.check_state()),
             ("marks", marks),
@@ -454,7 +465,7 @@ impl CharacterSheet {
         Ok(())
     }
 
-    fn check_energy(&self) -> Result<(), RuleError> {
+    fn check_energy(&self, starting: u32) -> Result<(), RuleError> {
         if Action::ALL
             .iter()
             .any(|a| self.energy.get(*a) > crate::limits::MAX_ENERGY)
@@ -487,11 +498,11 @@ impl CharacterSheet {
             }
         }
         let total = self.energy.total();
-        if !self.established && total != STARTING_ENERGY {
+        if !self.established && total != starting {
             return Err(RuleError::setup(
                 "IT-9",
                 format!(
-                    "a new character spreads exactly {STARTING_ENERGY} energy over the three types, not {total}"
+                    "a new character spreads exactly {starting} energy over the three types, not {total}"
                 ),
             ));
         }
@@ -615,7 +626,7 @@ impl CharacterSheet {
         Ok(())
     }
 
-    fn check_combos(&self) -> Result<(), RuleError> {
+    fn check_combos(&self, most: usize) -> Result<(), RuleError> {
         if !self.established && !self.combos.is_empty() {
             return Err(RuleError::setup(
                 "IT-9",
@@ -629,10 +640,10 @@ impl CharacterSheet {
                     format!("two combo entries start from {}", c.from),
                 ));
             }
-            if c.followups.is_empty() || c.followups.len() > 2 {
+            if c.followups.is_empty() || c.followups.len() > most {
                 return Err(RuleError::setup(
                     "IT-41",
-                    format!("a combo from {} needs 1 or 2 followups", c.from),
+                    format!("a combo from {} needs 1 to {most} followups", c.from),
                 ));
             }
             if let Some(f) = c

@@ -200,6 +200,7 @@ impl SessionZero for IronTriangle {
                 ..CampaignSetup::default()
             },
             conflict: None,
+            variant: None,
         };
         IronTriangle::setup(&setup)?;
         Ok(setup)

@@ -187,6 +187,7 @@ pub mod names;
 pub mod position;
 pub mod special;
 pub mod status;
+pub mod variant;
 
 use clash_core::{
     Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
@@ -221,6 +222,9 @@ pub struct Setup {
     /// A conflict under way or just ended, for a setup that is a position ([`position`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conflict: Option<position::ConflictSheet>,
+    /// Changes to the rules' numbers ([`variant`]); absent: the rules as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<clash_core::variant::Variant>,
 }
 
 /// Everything on the table.
@@ -230,6 +234,9 @@ pub struct Table {
     pub characters: Vec<Character>,
     pub campaign: Campaign,
     pub conflict: Option<Conflict>,
+    /// The numbers this table's rules use ([`variant`]).
+    #[serde(default, skip_serializing_if = "variant::Rules::is_default")]
+    pub rules: variant::Rules,
 }
 
 impl Table {
@@ -363,6 +370,10 @@ pub struct TableView {
     pub characters: Vec<conflict::CharacterView>,
     pub campaign: campaign::CampaignView,
     pub conflict: Option<conflict::ConflictView>,
+    /// The numbers this table's rules use, when a variant changed them ([`variant`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub rules: Option<variant::Rules>,
 }
 
 /// A seat and its name at the table ("the GM", "Ada").
@@ -429,9 +440,10 @@ impl Ruleset for IronTriangle {
                 ),
             ));
         }
+        let rules = variant::Rules::of(setup.variant.as_ref())?;
         let mut characters: Vec<Character> = Vec::new();
         for sheet in &setup.characters {
-            let c = sheet.build()?;
+            let c = sheet.build_under(&rules)?;
             if characters.iter().any(|o| o.name == c.name) {
                 return Err(RuleError::setup(
                     "IT-7",
@@ -463,6 +475,7 @@ impl Ruleset for IronTriangle {
             characters,
             campaign,
             conflict: None,
+            rules,
         };
         campaign::restore_position(&mut table, &setup.campaign)?;
         if let Some(sheet) = &setup.conflict {
@@ -543,6 +556,7 @@ impl Ruleset for IronTriangle {
             characters: conflict::character_views(state, viewer),
             campaign: campaign::view(state, viewer),
             conflict: conflict::view(state, viewer),
+            rules: (!state.rules.is_default()).then_some(state.rules),
         }
     }
 

@@ -238,6 +238,7 @@ pub fn export(table: &Table, viewer: Viewer) -> Option<Setup> {
             .collect(),
         campaign,
         conflict,
+        variant: table.rules.variant(),
     })
 }
 
@@ -735,7 +736,7 @@ fn phase(table: &Table, c: &Conflict, sheet: &ConflictSheet) -> Result<Phase, Ru
                 let three = c
                     .chain
                     .as_ref()
-                    .is_some_and(|ch| ch.run_of(f) >= combo::MAX_RUN);
+                    .is_some_and(|ch| ch.run_of(f) >= table.rules.chain_wins);
                 if !three || *side != Some(c.f(f).side) {
                     return Err(bad(
                         "IT-46",

@@ -260,7 +260,7 @@ pub fn place(
 /// Whether closing `p`'s placement with `count` reversed cards can do more than pass the turn.
 pub fn closing_needs_check(st: &State, p: PartyId, count: u8) -> bool {
     match st.round.kind {
-        RoundKind::Unbalanced => count >= WIPE_OUT,
+        RoundKind::Unbalanced => count >= st.table.rules.wipe_out,
         RoundKind::BalanceBreaker => st.next_actor(p).is_none(),
     }
 }
@@ -272,7 +272,9 @@ pub fn after_close(r: &mut Ruling, p: PartyId, rng: &mut dyn Randomness) -> Resu
         return Ok(());
     };
     match st.round.kind {
-        RoundKind::Unbalanced if party.in_play() && party.reversed_count() >= WIPE_OUT => {
+        RoundKind::Unbalanced
+            if party.in_play() && party.reversed_count() >= st.table.rules.wipe_out =>
+        {
             let was_dominant = st.dominant == Some(p);
             r.emit(Event::WipedOut { party: p });
             if was_dominant {

@@ -366,7 +366,7 @@ pub fn apply(s: &mut State, e: &Event) {
             s.dominant = *dominant;
             s.control = *control;
             s.tokens = if *kind == RoundKind::Unbalanced {
-                *control
+                s.table.rules.tokens_for(*control)
             } else {
                 0
             }; // ND-9

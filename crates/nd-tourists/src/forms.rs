@@ -249,6 +249,7 @@ impl SessionZero for NdTourists {
             blanks: opts.blanks,
             position: None,
             reactions: Some(opts.reactions.unwrap_or(crate::state::Asking::OwnCards)),
+            variant: None,
         };
         NdTourists::setup(&setup)?;
         Ok(setup)

@@ -102,6 +102,7 @@ pub mod ruling;
 pub mod seating;
 pub mod setup;
 pub mod state;
+pub mod variant;
 pub mod view;
 
 use clash_core::{

@@ -465,7 +465,7 @@ fn place_round(state: &mut State, pos: &Position) -> Result<(), RuleError> {
 
 /// ND-1, ND-4, D-1, D-8: every card is in one place at most, and the deck holds the rest.
 fn account_for_cards(state: &mut State, pos: &Position) -> Result<(), RuleError> {
-    let full = CardSet::full_deck(state.table.blanks);
+    let full = state.table.rules.deck(state.table.blanks);
     let mut seen: HashMap<Card, String> = HashMap::new();
     let mut put = |card: Card, place: String| -> Result<(), RuleError> {
         if !full.contains(card) {
@@ -554,10 +554,10 @@ fn check_round(st: &State) -> Result<(), RuleError> {
     }
     let bidding = st.phase == Phase::Bidding;
     // Unspent tokens only matter while bidding: they expire when the round ends (ND-9).
-    if bidding && st.tokens > st.control {
+    if bidding && st.tokens > st.table.rules.tokens_for(st.control) {
         return Err(bad(
             "ND-9",
-            "the Dominant starts a round with as many tokens as its Control, and never gains more",
+            "the Dominant starts a round with as many tokens as its Control gives, and never gains more",
         ));
     }
     if bidding && st.round.kind == RoundKind::BalanceBreaker && st.tokens > 0 {
@@ -625,10 +625,13 @@ fn check_bidding(st: &State) -> Result<(), RuleError> {
             }
         }
         let awaiting = r.window == Some(i as PartyId);
-        if p.in_play() && p.reversed_count() >= crate::bidding::WIPE_OUT && !awaiting {
+        if p.in_play() && p.reversed_count() >= st.table.rules.wipe_out && !awaiting {
             return Err(bad(
                 "ND-16",
-                format!("{name} shows 5 reversed cards and would be Wiped Out"),
+                format!(
+                    "{name} shows {} reversed cards and would be Wiped Out",
+                    p.reversed_count()
+                ),
             ));
         }
     }
@@ -649,7 +652,7 @@ fn check_aftermath(st: &State) -> Result<(), RuleError> {
     if let Some(p) = st
         .parties
         .iter()
-        .position(|p| p.in_play() && p.reversed_count() >= crate::bidding::WIPE_OUT)
+        .position(|p| p.in_play() && p.reversed_count() >= st.table.rules.wipe_out)
     {
         return Err(bad(
             "ND-21",
@@ -792,6 +795,7 @@ fn export_with(state: &State, sees: impl Fn(Seat) -> bool) -> Option<Setup> {
         blanks: state.table.blanks,
         position: started.then(|| table_position(state)),
         reactions: state.table.reactions,
+        variant: state.table.variant.clone(),
     })
 }
 

@@ -62,12 +62,19 @@ pub struct Knowledge {
     pub unseen_out: usize,
     /// Whether the 10 suit blanks are in the deck (D-1).
     pub blanks: bool,
+    /// Printed cards the table's variant leaves out of the deck ([`crate::variant::Rules::left_out`]).
+    pub left_out: CardSet,
 }
 
 impl Knowledge {
+    /// Every card in play at this table (ND-1, D-1 and the variant's deck).
+    pub fn deck(&self) -> CardSet {
+        CardSet::full_deck(self.blanks).minus(self.left_out)
+    }
+
     /// Cards that may still be drawn as far as the asker can tell.
     fn candidates(&self) -> CardSet {
-        CardSet::full_deck(self.blanks).minus(self.seen_out)
+        self.deck().minus(self.seen_out)
     }
 
     /// Probability that the next draw satisfies `qualifies`; `None` if the deck must be empty.
@@ -103,6 +110,7 @@ impl Knowledge {
             seen_out: seen,
             unseen_out: unseen,
             blanks: state.table.blanks,
+            left_out: state.table.rules.left_out(),
         }
     }
 }
@@ -169,6 +177,7 @@ mod tests {
             seen_out: seen,
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(k.next_draw_beats(c("XVI")).unwrap().to_string(), "5/53");
         // Unknown Reserve: 5/54, as a party that cannot see it reckons.
@@ -176,6 +185,7 @@ mod tests {
             seen_out: set(&KAIJU_DRAWN),
             unseen_out: 1,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(k.next_draw_beats(c("XVI")).unwrap().to_string(), "5/54");
         // With the 10 suit blanks of D-1: 5/63.
@@ -185,6 +195,7 @@ mod tests {
             seen_out: seen,
             unseen_out: 0,
             blanks: true,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(k.next_draw_beats(c("XVI")).unwrap().to_string(), "5/63");
     }
@@ -219,6 +230,7 @@ mod tests {
             seen_out: seen,
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(k.next_draw_beats(c("XV")).unwrap().to_string(), "3/26"); // = 6/52
         assert_eq!(
@@ -230,6 +242,7 @@ mod tests {
             seen_out: challenger_seen(),
             unseen_out: 3,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(
             k.next_draw_beats(c("XV")).unwrap(),
@@ -241,6 +254,7 @@ mod tests {
             seen_out: only_round,
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(
             k.next_draw_beats(c("XV")).unwrap(),
@@ -255,6 +269,7 @@ mod tests {
             seen_out: seen,
             unseen_out: 0,
             blanks: true,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(
             k.next_draw_beats(c("XV")).unwrap(),
@@ -278,12 +293,14 @@ mod tests {
             seen_out: CardSet::full_deck(false),
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(k.next_draw_beats(c("I")), None);
         let k = Knowledge {
             seen_out: CardSet::EMPTY,
             unseen_out: 67,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(k.next_draw_beats(c("I")), None);
     }

@@ -4,21 +4,17 @@
 
 use clash_core::{Randomness, RuleError, Seat};
 
-use crate::bidding::{WIPE_OUT, breaks};
+use crate::bidding::breaks;
 use crate::cards::Card;
 use crate::events::{Event, LossKind, NewWeakness, Outcome, ReserveReason};
 use crate::ruling::{Ruling, draw_from};
 use crate::seating::acting_party;
 use crate::state::{CharId, EndReason, PartyId, PartyState, Phase, RoundKind, State, Status};
 
-/// ND-21: the Loss a party takes for `reversed` reversed cards, and how many cards it keeps.
+/// ND-21: the Loss a party takes for `reversed` reversed cards, and how many cards it keeps,
+/// under the rules as written (a variant's own thresholds: [`crate::variant::Rules::loss_for`]).
 pub fn loss_for(reversed: u8) -> Option<(LossKind, usize)> {
-    match reversed {
-        0 => None,
-        1 | 2 => Some((LossKind::Temporary, 1)),
-        3 | 4 => Some((LossKind::Lasting, 3)),
-        _ => None, // 5: Wiped Out, no Loss cards (D-5)
-    }
+    crate::variant::Rules::default().loss_for(reversed)
 }
 
 /// ND-29 / D-13: who takes the party's Losses and refill: whoever drew its last card, else the
@@ -57,7 +53,20 @@ pub fn resolve(
     if r.state().in_play_count() <= 1 {
         return end_conflict(r, EndReason::LastPartyStanding, rng);
     }
+    if control_wins(r.state()) {
+        return end_conflict(r, EndReason::ControlVictory, rng);
+    }
     Ok(())
+}
+
+/// D-16 as a variant may change it: the Dominant holds the Control that wins.
+fn control_wins(st: &State) -> bool {
+    let at = st.table.rules.control_victory;
+    at > 0
+        && st.control >= at
+        && st
+            .dominant
+            .is_some_and(|d| st.parties[d as usize].in_play())
 }
 
 /// ND-21 with the D-14 default: the earliest reversed cards are kept.
@@ -70,12 +79,12 @@ fn take_losses(r: &mut Ruling) {
             continue;
         }
         let reversed = p.reversed_count();
-        if reversed >= WIPE_OUT {
+        if reversed >= st.table.rules.wipe_out {
             // A narrative card after the Excuse can be the fifth reversed card (ND-21: 5 = Wiped Out).
             wiped.push(i as PartyId);
             continue;
         }
-        if let Some((kind, keep)) = loss_for(reversed) {
+        if let Some((kind, keep)) = st.table.rules.loss_for(reversed) {
             let cards = p
                 .bid_line
                 .iter()
@@ -198,6 +207,7 @@ fn end_conflict(
     let st = r.state();
     let victor = match reason {
         EndReason::LastPartyStanding => st.in_play().next(),
+        EndReason::ControlVictory => st.dominant,
         EndReason::Reframed => None,
     };
     let draws: Vec<(PartyId, CharId, u8)> = st

@@ -11,6 +11,7 @@ use crate::limits;
 use crate::state::{
     CharacterState, PartyState, Phase, ReserveCard, Round, RoundKind, State, Status,
 };
+use crate::variant::Rules;
 
 /// Reserve size printed on a player character sheet (S4).
 pub const DEFAULT_SHEET_RESERVE: u8 = 3;
@@ -34,6 +35,9 @@ pub struct Setup {
     /// that says nothing asks at every chance, as tables did before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reactions: Option<crate::state::Asking>,
+    /// Changes to the rules' numbers ([`crate::variant`]); absent: the rules as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<clash_core::variant::Variant>,
 }
 
 /// One party (ND-5): allies sharing one goal.
@@ -183,6 +187,12 @@ pub struct Table {
     /// What the setup said of asking (see [`Setup::reactions`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reactions: Option<crate::state::Asking>,
+    /// The numbers this Conflict's rules use ([`crate::variant`]).
+    #[serde(default, skip_serializing_if = "Rules::is_default")]
+    pub rules: Rules,
+    /// The variant they came from, as the setup named it (kept for positions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<clash_core::variant::Variant>,
 }
 
 impl Table {
@@ -393,8 +403,10 @@ fn validate_character(p: &PartySetup, k: usize, c: &CharacterSetup) -> Result<()
 
 /// Build the starting state: totals, Control, Reserves out of the deck.
 pub fn build(setup: &Setup) -> Result<State, RuleError> {
+    let rules = Rules::of(setup.variant.as_ref())?;
     validate(setup)?;
-    let mut deck = CardSet::full_deck(setup.blanks);
+    let blanks = setup.blanks || rules.blanks;
+    let mut deck = rules.deck(blanks);
     let sizes: Vec<Vec<u8>> = setup
         .parties
         .iter()
@@ -402,11 +414,8 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
             p.characters
                 .iter()
                 .map(|c| {
-                    c.reserve_size.unwrap_or(if p.seat == Seat::Gm {
-                        0
-                    } else {
-                        DEFAULT_SHEET_RESERVE
-                    })
+                    c.reserve_size
+                        .unwrap_or(if p.seat == Seat::Gm { 0 } else { rules.reserve })
                 })
                 .collect()
         })
@@ -429,7 +438,7 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
                 let r = spec.card();
                 check(deck.contains(r.card), "ND-10", || {
                     format!(
-                        "{} is not in the deck (held twice, or a blank with blanks off)",
+                        "{} is not in the deck (held twice, a blank with blanks off, or a card the variant leaves out)",
                         r.card
                     )
                 })?;
@@ -444,7 +453,7 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
                 (_, _, Some(s)) => s,
                 (true, 0, None) => draws.max(reserve.len() as u8),
                 (true, _, None) => reserve.len() as u8,
-                (false, _, None) => DEFAULT_SHEET_RESERVE,
+                (false, _, None) => rules.reserve,
             };
             characters.push(CharacterState {
                 reserve,
@@ -491,9 +500,11 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
     let large_gap = control >= 5;
     let table = Table {
         parties: sheets,
-        blanks: setup.blanks,
+        blanks,
         large_gap,
         reactions: setup.reactions,
+        rules,
+        variant: setup.variant.clone(),
     };
     let mut state = State {
         table: Arc::new(table),

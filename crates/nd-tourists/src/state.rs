@@ -350,6 +350,8 @@ pub enum EndReason {
     LastPartyStanding,
     /// ND-25.
     Reframed,
+    /// A variant's Control that wins (D-16 changed): the Dominant ended a round holding it.
+    ControlVictory,
 }
 
 /// The whole Conflict. Holds hidden information (the deck, every Reserve): show players a

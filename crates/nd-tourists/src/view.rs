@@ -512,6 +512,11 @@ pub fn narrate(st: &State, e: &Event) -> String {
         },
         Event::CardsReturned => "The table's cards go back into the deck".to_string(),
         Event::ConflictEnded { victor, reason } => match (victor, reason) {
+            (Some(v), EndReason::ControlVictory) => format!(
+                "The Conflict is over: {} ends the round holding Control {} or more, which wins at this table",
+                n(v),
+                st.table.rules.control_victory
+            ),
             (Some(v), _) => format!(
                 "The Conflict is over: {} is the last party left and reaches its goal",
                 n(v)

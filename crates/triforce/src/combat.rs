@@ -223,11 +223,12 @@ pub fn fight(state: &State, at: Pos, rng: &mut dyn Randomness) -> Result<Battle,
     let stack = state.stack(at);
     let (sword_user, shield_user) = users(stack);
     let participants = stack.players();
+    let dice = state.rules.dice();
     let mut rolls = List::default();
     for s in state.seats().filter(|s| participants & 1 << s != 0) {
         let die = |rng: &mut dyn Randomness, sides| rng.roll(sides).map(|v| v.min(255) as u8);
         let roll = if shield_user == Some(s) {
-            let d20 = die(rng, SHIELD_DIE)?;
+            let d20 = die(rng, dice.shield)?;
             Roll {
                 seat: seat(s),
                 gear: Gear::Shield,
@@ -237,8 +238,8 @@ pub fn fight(state: &State, at: Pos, rng: &mut dyn Randomness) -> Result<Battle,
                 total: d20,
             }
         } else if sword_user == Some(s) {
-            let own = die(rng, PLAYER_DIE)?;
-            let black = die(rng, SWORD_DIE)?;
+            let own = die(rng, dice.player)?;
+            let black = die(rng, dice.sword)?;
             let total = own.saturating_add(black);
             Roll {
                 seat: seat(s),
@@ -249,7 +250,7 @@ pub fn fight(state: &State, at: Pos, rng: &mut dyn Randomness) -> Result<Battle,
                 total,
             }
         } else {
-            let own = die(rng, PLAYER_DIE)?;
+            let own = die(rng, dice.player)?;
             Roll {
                 seat: seat(s),
                 gear: Gear::None,

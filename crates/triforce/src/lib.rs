@@ -97,6 +97,7 @@ pub mod random;
 pub mod setup;
 pub mod state;
 pub mod turn;
+pub mod variant;
 pub mod view;
 pub mod winning;
 

@@ -14,6 +14,7 @@ use crate::pieces::{MAX_PLAYERS, Pyramid, Size, SizeCounts, seat, seat_index};
 use crate::players::{PlayerNames, check_name, pyramid_words, seat_name, size_words};
 use crate::state::{Phase, State};
 use crate::turn::{self, Event};
+use crate::variant::Rules;
 
 /// Where the starting seat's turn stands as the game begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -133,6 +134,9 @@ pub struct Setup {
     /// The turn in progress (a position part-way through a game).
     #[serde(default, skip_serializing_if = "TurnSetup::is_default")]
     pub turn: TurnSetup,
+    /// Changes to the rules' numbers ([`crate::variant`]); absent: the rules as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<clash_core::variant::Variant>,
 }
 
 fn first_seat() -> Seat {
@@ -160,6 +164,7 @@ impl Setup {
             shields: None,
             start_in: StartIn::Actions,
             turn: TurnSetup::default(),
+            variant: None,
         }
     }
 }
@@ -179,6 +184,7 @@ impl Randomness for NoDice {
 /// Validate `setup` and build the state just before the game's opening: at a turn start the
 /// win checks and any passes are left to [`opening`], so that they are logged as events.
 pub fn build(setup: &Setup) -> Result<State, RuleError> {
+    let (rules, variant_limit) = Rules::of(setup.variant.as_ref())?;
     let players = setup.players;
     if !(3..=MAX_PLAYERS as u8).contains(&players) {
         return Err(RuleError::setup(
@@ -196,9 +202,9 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
         )
     })?;
     let board = read_board(&setup.board, players)?;
-    let stashes = stashes(setup, &board)?;
-    let swords = supply(setup.swords, board.swords, "swords")?;
-    let shields = supply(setup.shields, board.shields, "shields")?;
+    let stashes = stashes(setup, &board, rules.pieces)?;
+    let swords = supply(setup.swords, board.swords, "swords", rules.swords)?;
+    let shields = supply(setup.shields, board.shields, "shields", rules.shields)?;
     if setup.turn.number == 0 {
         return Err(RuleError::setup("TF-12", "turns are numbered from 1"));
     }
@@ -212,7 +218,8 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
         swords,
         shields,
         turn: setup.turn.number,
-        turn_limit: setup.turn_limit,
+        turn_limit: setup.turn_limit.or(variant_limit),
+        rules,
         active: start,
         phase: Phase::TurnOver,
         actions_taken: 0,
@@ -587,11 +594,23 @@ pub(crate) fn read_board(
 }
 
 /// TF-2: each stash holds the pieces its seat has not on the board; given stashes must say so.
-fn stashes(setup: &Setup, board: &Board) -> Result<[SizeCounts; MAX_PLAYERS], RuleError> {
+fn stashes(
+    setup: &Setup,
+    board: &Board,
+    pieces: u8,
+) -> Result<[SizeCounts; MAX_PLAYERS], RuleError> {
     let mut stashes = [SizeCounts::default(); MAX_PLAYERS];
     for s in 0..setup.players {
         let on_board = board.pieces[usize::from(s)];
-        stashes[usize::from(s)] = SizeCounts(std::array::from_fn(|i| 5 - on_board.0[i]));
+        stashes[usize::from(s)] = left(pieces, on_board).ok_or_else(|| {
+            RuleError::setup(
+                "TF-2",
+                format!(
+                    "{} has more pyramids of a size on the board than the {pieces} of each size it owns",
+                    seat_name(&PlayerNames::default(), s)
+                ),
+            )
+        })?;
     }
     let Some(given) = &setup.stashes else {
         return Ok(stashes);
@@ -604,7 +623,7 @@ fn stashes(setup: &Setup, board: &Board) -> Result<[SizeCounts; MAX_PLAYERS], Ru
             return Err(RuleError::setup(
                 "TF-2",
                 format!(
-                    "{}'s stash and the board must account for all 15 of its pyramids, 5 of each size",
+                    "{}'s stash and the board must account for all its pyramids, {pieces} of each size",
                     seat_name(&PlayerNames::default(), s)
                 ),
             ));
@@ -624,15 +643,32 @@ fn supply(
     given: Option<SizeCounts>,
     on_board: SizeCounts,
     what: &str,
+    each: u8,
 ) -> Result<SizeCounts, RuleError> {
-    let supply = SizeCounts(std::array::from_fn(|i| 5 - on_board.0[i]));
+    let supply = left(each, on_board).ok_or_else(|| {
+        RuleError::setup(
+            "TF-3",
+            format!("more {what} of a size on the board than the {each} of each size there are"),
+        )
+    })?;
     match given {
         Some(g) if g != supply => Err(RuleError::setup(
             "TF-3",
-            format!("the supply of {what} and the board must account for all 15, 5 of each size"),
+            format!(
+                "the supply of {what} and the board must account for all of them, {each} of each size"
+            ),
         )),
         _ => Ok(supply),
     }
+}
+
+/// What is left of `each` of every size once `used` are out (none if more are out).
+fn left(each: u8, used: SizeCounts) -> Option<SizeCounts> {
+    let mut out = SizeCounts::default();
+    for i in 0..3 {
+        out.0[i] = each.checked_sub(used.0[i])?;
+    }
+    Some(out)
 }
 
 /// The position of a running game as a setup that starts a new game exactly there ([`build`]
@@ -663,6 +699,7 @@ pub fn position(state: &State) -> Option<Setup> {
         setup.homes = Some(homes);
     }
     setup.turn_limit = state.turn_limit;
+    setup.variant = state.rules.variant();
     setup.board = board_of(&state.stacks);
     setup.stashes = Some(state.seats().map(|s| (seat(s), state.stash(s))).collect());
     setup.swords = Some(state.swords);

@@ -10,6 +10,7 @@ use crate::board::{POSITIONS, Pos, Stack};
 use crate::combat::Battle;
 use crate::pieces::{List, MAX_PLAYERS, Pyramid, Size, SizeCounts, seat, seat_index};
 use crate::players::{PlayerNames, check_name};
+use crate::variant::Rules;
 
 /// Where the turn stands, and so who must answer (TF-12).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "triforce/"))]
@@ -89,6 +90,8 @@ pub struct State {
     pub(crate) shields: SizeCounts,
     pub(crate) turn: u32,
     pub(crate) turn_limit: Option<u32>,
+    /// The numbers this game's rules use ([`crate::variant`]).
+    pub(crate) rules: Rules,
     pub(crate) active: u8,
     pub(crate) phase: Phase,
     pub(crate) actions_taken: u8,
@@ -223,6 +226,8 @@ struct StateRepr {
     turn: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     turn_limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Rules::is_default")]
+    rules: Rules,
     active: Seat,
     phase: Phase,
     actions_taken: u8,
@@ -268,6 +273,7 @@ impl From<State> for StateRepr {
             shields: s.shields,
             turn: s.turn,
             turn_limit: s.turn_limit,
+            rules: s.rules,
             active: seat(s.active),
             phase: s.phase,
             actions_taken: s.actions_taken,
@@ -337,6 +343,7 @@ impl TryFrom<StateRepr> for State {
             shields: r.shields,
             turn: r.turn,
             turn_limit: r.turn_limit,
+            rules: r.rules,
             active: index(r.active)?,
             phase: r.phase,
             actions_taken: r.actions_taken,

@@ -147,7 +147,7 @@ pub fn build(state: &State) -> View {
             .collect(),
         swords: state.swords,
         shields: state.shields,
-        territory_target: winning::territory_target(state.players),
+        territory_target: state.rules.territory_target(state.players),
         legal: group(state, &commands),
         legal_commands: commands,
         last_battle: state.last_battle,
@@ -447,7 +447,10 @@ fn battle_text(state: &State, b: &Battle) -> String {
                 (Gear::Sword, Some(own), Some(black), _) => {
                     format!("{who} rolls {own} + {black} = {} with the sword", r.total)
                 }
-                (Gear::Shield, _, _, Some(d20)) => format!("{who} rolls {d20} on the shield's d20"),
+                (Gear::Shield, _, _, Some(face)) => format!(
+                    "{who} rolls {face} on the shield's d{}",
+                    state.rules.shield_die
+                ),
                 _ => format!("{who} rolls {}", r.total),
             }
         })

@@ -12,7 +12,7 @@ pub fn bottom_counts(state: &State) -> [u8; MAX_PLAYERS] {
 
 /// TF-28: stacks needed to win by territory: 11 − number of players.
 pub fn territory_target(players: u8) -> u8 {
-    11u8.saturating_sub(players)
+    crate::variant::Rules::default().territory_target(players)
 }
 
 /// TF-18: seats (bits) with at least one legal action on the current board.
@@ -56,7 +56,7 @@ pub fn begin(state: &State, s: u8, turn: u32) -> Event {
         winners: [seat(s)].into_iter().collect(),
         by,
     };
-    if bottom_counts(state)[usize::from(s)] >= territory_target(state.players) {
+    if bottom_counts(state)[usize::from(s)] >= state.rules.territory_target(state.players) {
         return Event::GameOver {
             outcome: only(EndRule::Territory),
         };

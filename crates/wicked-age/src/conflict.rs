@@ -457,11 +457,12 @@ fn throw(
         .iter()
         .position(|(s, _)| matches!(s, DieSource::Strength { .. }))
         .map(|i| plan.remove(i));
-    if conflict.advantage.as_deref() == Some(name) {
-        plan.push((DieSource::Advantage, 6));
+    let rules = d.state.rules;
+    if conflict.advantage.as_deref() == Some(name) && rules.advantage > 0 {
+        plan.push((DieSource::Advantage, u32::from(rules.advantage)));
     }
     if conflict.participant(name).is_some_and(|p| p.owe_die) {
-        plan.push((DieSource::Owe, 6));
+        plan.push((DieSource::Owe, u32::from(rules.owe)));
     }
     plan.extend(strength);
     let mut dice = Vec::with_capacity(plan.len());
@@ -640,7 +641,7 @@ pub fn answer(
     let outcome = judge(
         roll.value,
         pending.roll.value,
-        Table::for_round(conflict.round),
+        Table::for_round(conflict.round, d.state.rules.rounds),
     );
     let holder = conflict.advantage.clone();
     d.emit(Event::Answered {
@@ -703,7 +704,7 @@ fn advance(d: &mut Draft) -> Result<(), RuleError> {
     }
     if too_few {
         end(d, EndReason::Knockouts {});
-    } else if round >= 3 {
+    } else if round >= d.state.rules.rounds {
         end(d, EndReason::RoundThreeOver {});
     } else {
         d.emit(Event::RoundStarted { round: round + 1 });

@@ -171,6 +171,7 @@ impl SessionZero for WickedAge {
             conflict: None,
             oracle: None,
             returning: Vec::new(),
+            variant: None,
         };
         WickedAge::setup(&setup)?;
         Ok(setup)

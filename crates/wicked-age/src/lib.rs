@@ -94,6 +94,7 @@ pub mod position;
 mod render;
 pub mod roll;
 pub mod table;
+pub mod variant;
 
 use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Viewer};
 use serde::{Deserialize, Serialize};

@@ -38,6 +38,7 @@ pub fn export(state: &State) -> Setup {
         conflict: state.conflict.clone(),
         oracle: state.oracle.clone(),
         returning: state.returning.clone(),
+        variant: state.rules.variant(),
     }
 }
 
@@ -79,8 +80,11 @@ pub fn resume(state: &mut State, setup: &Setup) -> Result<(), RuleError> {
 fn check_conflict(st: &State, c: &Conflict) -> Result<(), RuleError> {
     limits::TABLE.setup_text("the action", &c.action)?;
     check_participants(st, c)?;
-    if !(1..=3).contains(&c.round) {
-        return Err(bad("WA-21", "a conflict lasts at most three rounds"));
+    if !(1..=st.rules.rounds).contains(&c.round) {
+        return Err(bad(
+            "WA-21",
+            format!("a conflict lasts at most {} rounds", st.rules.rounds),
+        ));
     }
     let remaining = c.remaining().count();
     match (&c.ended, c.stage) {

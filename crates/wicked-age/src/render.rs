@@ -101,7 +101,9 @@ pub fn narrate(state: &State, event: &Event) -> String {
         Event::RoundStarted { round } => format!("Round {round} begins"),
         Event::ConflictEnded { reason } => match reason {
             EndReason::Knockouts {} => "The conflict ends: fewer than two remain".to_string(),
-            EndReason::RoundThreeOver {} => "The conflict ends after round 3".to_string(),
+            EndReason::RoundThreeOver {} => {
+                format!("The conflict ends after round {}", state.rules.rounds)
+            }
             EndReason::Agreement { terms } => format!("The conflict ends by agreement: {terms}"),
         },
         Event::ConsequenceChosen {

@@ -57,13 +57,14 @@ impl std::fmt::Display for RollValue {
 pub enum Table {
     /// Rounds 1 and 2: four bands.
     Ordinary,
-    /// Round 3: no middle ground.
+    /// The last round (round 3 as written): no middle ground.
     Final,
 }
 
 impl Table {
-    pub fn for_round(round: u8) -> Table {
-        if round >= 3 {
+    /// The table of round `round` of a conflict of `rounds` rounds (the rules: 3, WA-21).
+    pub fn for_round(round: u8, rounds: u8) -> Table {
+        if round >= rounds {
             Table::Final
         } else {
             Table::Ordinary

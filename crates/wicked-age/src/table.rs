@@ -15,6 +15,7 @@ use crate::dice::Die;
 use crate::limits;
 use crate::owe::{OracleClaim, OweEntry, Return};
 use crate::roll::{Outcome, Roll, RollChoice};
+use crate::variant::Rules;
 
 /// How a campaign starts, or where it stands (a position, issue 18): the characters with their
 /// dice as they stand, the Owe List, and any conflict under way.
@@ -37,6 +38,9 @@ pub struct Setup {
     /// WA-17.1 / WA-17.2: characters due back in a later chapter.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub returning: Vec<Return>,
+    /// Changes to the rules' numbers ([`crate::variant`]); absent: the rules as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<clash_core::variant::Variant>,
 }
 
 fn first_chapter() -> u32 {
@@ -59,10 +63,14 @@ pub struct State {
     pub oracle: Option<OracleClaim>,
     /// WA-17.1 / WA-17.2: characters due back in a later chapter.
     pub returning: Vec<Return>,
+    /// The numbers this table's rules use ([`crate::variant`]).
+    #[serde(default, skip_serializing_if = "Rules::is_default")]
+    pub rules: Rules,
 }
 
 impl State {
     pub fn from_setup(setup: &Setup) -> Result<State, RuleError> {
+        let rules = Rules::of(setup.variant.as_ref())?;
         if setup.characters.is_empty() {
             return Err(RuleError::setup("WA-19", "a table needs characters"));
         }
@@ -127,6 +135,7 @@ impl State {
             last_conflict: None,
             oracle: None,
             returning: Vec::new(),
+            rules,
         };
         crate::position::resume(&mut state, setup)?;
         Ok(state)

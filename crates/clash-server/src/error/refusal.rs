@@ -39,6 +39,10 @@ pub enum Refusal {
     RulesetUnavailable,
     Storage,
     Unreadable,
+    /// The workbench has too many studies waiting.
+    Busy,
+    /// The workbench keeps no study by that id.
+    UnknownStudy,
 }
 
 impl Refusal {
@@ -68,6 +72,8 @@ impl Refusal {
             RulesetUnavailable,
             Storage,
             Unreadable,
+            Busy,
+            UnknownStudy,
         ];
         plain
             .into_iter()
@@ -80,14 +86,16 @@ impl Refusal {
             Malformed => StatusCode::BAD_REQUEST,
             MissingKey => StatusCode::UNAUTHORIZED,
             BadKey | Invite | InviteUsed | Moved | Forbidden | CrossSite => StatusCode::FORBIDDEN,
-            NotFound | UnknownTable | UnknownSeat | RulesetUnavailable => StatusCode::NOT_FOUND,
+            NotFound | UnknownTable | UnknownSeat | RulesetUnavailable | UnknownStudy => {
+                StatusCode::NOT_FOUND
+            }
             Conflict(_) => StatusCode::CONFLICT,
             TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Rule | InvalidForm => StatusCode::UNPROCESSABLE_ENTITY,
             RateLimited | TooManyStreams | TooFast => StatusCode::TOO_MANY_REQUESTS,
             Unreadable => StatusCode::INTERNAL_SERVER_ERROR,
-            Storage | Timeout => StatusCode::SERVICE_UNAVAILABLE,
+            Storage | Timeout | Busy => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -118,6 +126,8 @@ impl Refusal {
             RulesetUnavailable => "ruleset_unavailable",
             Storage => "storage",
             Unreadable => "unreadable",
+            Busy => "busy",
+            UnknownStudy => "unknown_study",
         }
     }
 
@@ -152,6 +162,10 @@ impl Refusal {
             }
             Storage => "the database could not store or read it; nothing changed",
             Unreadable => "the table cannot be opened on this server",
+            Busy => "too many workbench studies are waiting; try again in a minute",
+            UnknownStudy => {
+                "this server keeps no such study (it keeps the most recent): send its request again"
+            }
         }
     }
 }

@@ -40,6 +40,7 @@ pub mod schemas;
 pub mod seats;
 pub mod tables;
 pub mod whole;
+pub mod workbench;
 
 use std::sync::Arc;
 
@@ -73,6 +74,7 @@ pub(crate) type Shared = State<Arc<Tables>>;
         (name = "play", description = "Commands, seeds, talk, undo, odds, and keeping the table"),
         (name = "notify", description = "Playing across a week: notifications, the table's clock, and which tables wait on you"),
         (name = "forms", description = "Tables by form and characters made by their players"),
+        (name = "workbench", description = "A designer's workbench: change a rule's numbers and see what the game becomes, side by side"),
         (name = "server", description = "Health and metrics")
     ),
     components(schemas(dto::ErrorBody))
@@ -114,6 +116,9 @@ fn api() -> OpenApiRouter<Arc<Tables>> {
         .routes(routes!(crate::forms::create))
         .routes(routes!(crate::forms::check))
         .routes(routes!(crate::forms::setup_file))
+        .routes(routes!(workbench::games))
+        .routes(routes!(workbench::start))
+        .routes(routes!(workbench::status))
 }
 
 /// The live stream: documented like the rest, but without the time limit of a request.
@@ -173,9 +178,11 @@ pub fn router(tables: Arc<Tables>) -> Router {
             ))
             .timeout(limits.request_timeout),
     );
+    let studies = Arc::new(crate::workbench::Studies::new(tables.catalogue()));
     let app = timed
         .merge(stream)
         .fallback(not_found)
+        .layer(axum::Extension(studies))
         .layer(DefaultBodyLimit::max(limits.body_limit))
         .with_state(tables.clone());
     crate::layers::wrap(app, tables.metrics().clone(), &limits)

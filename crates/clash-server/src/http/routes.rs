@@ -127,6 +127,11 @@ pub const FROM_FORM: Route = api(Post, "/api/tables/from-form");
 pub const CHECK_FORM: Route = api(Post, "/api/rulesets/{id}/check");
 pub const SETUP_FILE: Route = api(Get, "/api/tables/{id}/setup");
 
+// The designer's workbench.
+pub const WORKBENCH_GAMES: Route = api(Get, "/api/workbench");
+pub const START_STUDY: Route = api(Post, "/api/workbench/studies");
+pub const STUDY: Route = api(Get, "/api/workbench/studies/{id}");
+
 // The web UI.
 pub const LOBBY: Route = web(Get, "/");
 pub const LOBBY_CREATE: Route = web(Post, "/tables");
@@ -137,6 +142,8 @@ pub const PANEL_ASSET: Route = web(Get, "/assets/panel/{file}");
 pub const FORM_ASSET: Route = web(Get, "/assets/forms/{file}");
 pub const RULES: Route = web(Get, "/rules/{id}");
 pub const RULES_PART: Route = web(Get, "/rules/{id}/part");
+pub const WORKBENCH_PAGE: Route = web(Get, "/workbench");
+pub const WORKBENCH_PLOT: Route = web(Get, "/workbench/{id}/plot/{file}");
 
 // An email's links: opening one changes nothing, its page's button does.
 pub const MAIL_CONFIRM_PAGE: Route = web(Get, "/mail/confirm/{token}");
@@ -186,6 +193,9 @@ pub const ALL: &[Route] = &[
     FROM_FORM,
     CHECK_FORM,
     SETUP_FILE,
+    WORKBENCH_GAMES,
+    START_STUDY,
+    STUDY,
     LOBBY,
     LOBBY_CREATE,
     TABLE_PAGE,
@@ -195,6 +205,8 @@ pub const ALL: &[Route] = &[
     FORM_ASSET,
     RULES,
     RULES_PART,
+    WORKBENCH_PAGE,
+    WORKBENCH_PLOT,
     MAIL_CONFIRM_PAGE,
     MAIL_CONFIRM,
     MAIL_UNSUBSCRIBE_PAGE,

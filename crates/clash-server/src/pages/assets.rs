@@ -33,6 +33,17 @@ static SHARED: &[(&str, &str, &str)] = &[
     ("claim.js", JS, include_str!("../assets/claim.js")),
     ("lobby.js", JS, include_str!("../assets/lobby.js")),
     (
+        "lobby-variant.js",
+        JS,
+        include_str!("../assets/lobby-variant.js"),
+    ),
+    ("workbench.js", JS, include_str!("../assets/workbench.js")),
+    (
+        "workbench.css",
+        CSS,
+        include_str!("../assets/workbench.css"),
+    ),
+    (
         "panel-kit.css",
         CSS,
         include_str!("../assets/panel-kit.css"),

@@ -71,12 +71,29 @@ fn setup_form(options: Markup, refused: &Refused) -> Markup {
                 summary { "Setup (JSON) — optional, the chosen setup is used as it is" }
                 textarea name="setup" #setup rows="10" spellcheck="false" { (refused.setup) }
             }
+            (variant_fields())
             @if let Some(e) = refused.error {
                 p .error role="alert" { (e) }
             }
             p .hint { "In a game where players make characters, the table opens in session zero with the setup's "
                 "characters in: add or remove seats, send each invited player's sheet back or keep it, then start play." }
             button type="submit" .primary { "Create table" }
+        }
+    }
+}
+
+/// A rule variant for the table (the game's numbers changed, as on the workbench): filled by
+/// hand or by a workbench study's "Open a table with it" link (`lobby-variant.js`).
+fn variant_fields() -> Markup {
+    html! {
+        details #variant-pick {
+            summary { "Rule variant — optional: change some of the rules' numbers for this table" }
+            label for="variant-name" { "The variant's name" }
+            input name="variant_name" #variant-name maxlength="60" placeholder="short fuse";
+            label for="variant-changes" { "Changes " span .hint { "(key=value, separated by commas)" } }
+            input name="variant" #variant-changes placeholder="wipe_out=4, reserve=2";
+            div .hint #variant-hint {}
+            p .hint { a href=(crate::http::routes::WORKBENCH_PAGE.path) { "Compare variants on the workbench first" } }
         }
     }
 }
@@ -137,6 +154,7 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
             header {
                 h1 { "Clash" }
                 p { "Play tabletop conflict systems together, each at your own screen." }
+                p { a href=(crate::http::routes::WORKBENCH_PAGE.path) { "The workbench" } ": change a rule's numbers and see what the game becomes." }
             }
             section .card #mine hidden {
                 h2 { "Your tables" }
@@ -152,8 +170,10 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
             (data("presets", &preset_data))
             (data("games", &crate::forms::games(tables)))
             (data("rule-links", &rule_links(tables)))
+            (data("variant-games", &crate::workbench::Studies::new(tables.catalogue()).games()))
             (crate::forms::lobby_tags(tables))
             (script("/assets/lobby.js"))
+            (script("/assets/lobby-variant.js"))
         }
     };
     page("Clash — tables", body)
@@ -231,18 +251,29 @@ pub async fn create_from_form(
             }
         }
     };
-    // A game whose players make characters opens a ready-made setup in session zero, its
-    // sheets in: the GM may add or remove seats and review every sheet before play starts.
-    let setup = match entry.forms.map(|f| f.ready_made) {
-        Some(ready_made) => {
-            let given = setup.clone();
-            work::run(Kind::Read, move || ready_made(&given))
-                .await
-                .ok()
-                .flatten()
-                .unwrap_or(setup)
+    let changes = fields.get("variant").map_or("", |s| s.trim());
+    let setup = if !changes.is_empty() {
+        // A table with changed rules starts at once from its setup: session zero's sheets do
+        // not carry a variant.
+        let name = fields.get("variant_name").map_or("", String::as_str);
+        match crate::workbench::with_variant(&entry, &setup, name, changes) {
+            Ok(s) => s,
+            Err(e) => return refuse(e.status(), e.message()),
         }
-        None => setup,
+    } else {
+        // A game whose players make characters opens a ready-made setup in session zero, its
+        // sheets in: the GM may add or remove seats and review every sheet before play starts.
+        match entry.forms.map(|f| f.ready_made) {
+            Some(ready_made) => {
+                let given = setup.clone();
+                work::run(Kind::Read, move || ready_made(&given))
+                    .await
+                    .ok()
+                    .flatten()
+                    .unwrap_or(setup)
+            }
+            None => setup,
+        }
     };
     let title = fields.get("title").map_or("", String::as_str);
     match tables.create(ruleset, title, setup).await {

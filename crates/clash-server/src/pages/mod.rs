@@ -4,6 +4,7 @@
 //! * `/` — the lobby: pick a game and a ready-made setup, create a table ([`lobby`]).
 //! * `/t/{table}/{key}` — the table as the link's holder sees it ([`table`]): the GM's seat list
 //!   and invite links, the state, the readable log, and controls. Live updates arrive over SSE.
+//! * `/workbench` — the designer's workbench: rule variants side by side ([`workbench`]).
 //! * `/assets/…` — the scripts and styles ([`assets`]).
 //!
 //! Only two things ever reach a page unescaped: start-up data, through [`data`] (JSON made safe
@@ -15,7 +16,9 @@ mod lobby;
 mod parts;
 /// The web UI's pages and assets (HTML and files, not part of the JSON API).
 pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
-    use crate::http::routes::{ASSET, LOBBY, LOBBY_CREATE, PANEL_ASSET, TABLE_PAGE};
+    use crate::http::routes::{
+        ASSET, LOBBY, LOBBY_CREATE, PANEL_ASSET, TABLE_PAGE, WORKBENCH_PAGE, WORKBENCH_PLOT,
+    };
     use axum::routing::{get, post};
     axum::Router::new()
         .route(LOBBY.path, get(lobby))
@@ -23,6 +26,8 @@ pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
         .route(TABLE_PAGE.path, get(table_page).post(claim_from_page))
         .route(ASSET.path, get(asset))
         .route(PANEL_ASSET.path, get(panel_asset))
+        .route(WORKBENCH_PAGE.path, get(workbench::workbench_page))
+        .route(WORKBENCH_PLOT.path, get(workbench::plot))
 }
 
 /// What the pages send and read, described for TypeScript (the `ts` feature, for the tests
@@ -33,6 +38,7 @@ mod table;
 #[cfg(feature = "ts")]
 pub mod types;
 mod week;
+mod workbench;
 
 use axum::response::{Html, IntoResponse, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};

@@ -100,6 +100,15 @@ pub fn generate(dir: &Path, games: impl FnOnce(&Config)) {
     games(&cfg);
     super::requests::export(&cfg);
     notify(&cfg);
+    workbench(&cfg);
+}
+
+/// What the workbench page and the lobby's rule variant read and send.
+fn workbench(cfg: &Config) {
+    use crate::workbench::dto::{BenchGames, StudyRequest, StudyStatus};
+    BenchGames::export_all(cfg).expect("BenchGames exports");
+    StudyRequest::export_all(cfg).expect("StudyRequest exports");
+    StudyStatus::export_all(cfg).expect("StudyStatus exports");
 }
 
 /// What the "Notify me" card, the GM's week card, the times and the lobby read and send.

@@ -101,13 +101,19 @@ impl FromStr for Build {
 
 /// The 36 level-0 builds (IT-9), Defend-heaviest first.
 pub fn level_0_builds() -> Vec<Build> {
+    builds_of(LEVEL_0_ENERGY)
+}
+
+/// Every way to spread `total` energy over the three types, at least 1 in each (IT-9 with a
+/// variant's energy total), Defend-heaviest first.
+pub fn builds_of(total: u32) -> Vec<Build> {
     let mut out = Vec::new();
-    for defend in (1..LEVEL_0_ENERGY - 1).rev() {
-        for grapple in (1..LEVEL_0_ENERGY - defend).rev() {
+    for defend in (1..total.saturating_sub(1)).rev() {
+        for grapple in (1..total - defend).rev() {
             out.push(Build {
                 defend,
                 grapple,
-                attack: LEVEL_0_ENERGY - defend - grapple,
+                attack: total - defend - grapple,
             });
         }
     }

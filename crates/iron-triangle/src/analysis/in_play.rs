@@ -68,6 +68,8 @@ pub struct MoveShare {
 /// both stances once they are revealed.
 pub(crate) struct TurnSeen {
     pub spec: TurnSpec,
+    /// The table's numbers (its variant's IT-39 and IT-45 bonuses).
+    pub rules: crate::variant::Rules,
     /// The seat plays the active character (else the opponent).
     pub mine_active: bool,
     pub revealed: Option<(Stance, Stance)>,
@@ -102,6 +104,7 @@ impl TurnSeen {
         };
         Some(TurnSeen {
             spec,
+            rules: view.rules.unwrap_or_default(),
             mine_active,
             revealed,
         })

@@ -11,6 +11,8 @@
 //! * [`in_play`]: the odds a seat is shown in play;
 //! * [`contests`]: the simulated games (`clash simulate iron-triangle`) and the table on which
 //!   the table bots are measured;
+//! * [`workbench`]: the designer's workbench: the duels its bots play to measure a variant,
+//!   and the exact balance table under it;
 //! * [`cli`]: the subcommands the game adds to `clash solve`, `clash analyse` and
 //!   `clash simulate`.
 //!
@@ -26,6 +28,7 @@ pub mod position;
 pub mod resolution;
 pub mod seat_bots;
 pub mod turn_game;
+pub mod workbench;
 
 use clash_analysis::table_bots::hook;
 use clash_core::RulesetEntry;
@@ -38,4 +41,5 @@ pub fn offer(entry: RulesetEntry) -> RulesetEntry {
         .with_seat_odds::<IronTriangle>()
         .with_bots(hook::<IronTriangle>)
         .with_commands(cli::commands())
+        .with_workbench(workbench::workbench())
 }

@@ -21,6 +21,7 @@
 
 use crate::character::{Combo, Energy, PerAction};
 use crate::conflict::{Stance, disadvantage, losses, winner};
+use crate::variant::Rules;
 use crate::{Action, Move};
 
 /// A loss still to be placed: `fixed` on `fixed_type`, `free` split by the loser (IT-51).
@@ -67,6 +68,8 @@ pub struct Board<'a> {
     pub chain: &'a [Move],
     /// The active character's combos (IT-41).
     pub combos: &'a [Combo],
+    /// The table's numbers (IT-39's and IT-45's bonus per card; [`crate::variant`]).
+    pub rules: Rules,
 }
 
 impl Board<'_> {
@@ -89,9 +92,13 @@ impl Board<'_> {
                 let (w, l) = if first_wins { (0, 1) } else { (1, 0) };
                 let (mw, ml) = (moves[w], moves[l]);
                 let comboed = w == 0 && self.combos(mw);
-                let combo_bonus = if comboed { self.chain.len() as u32 } else { 0 };
+                let combo_bonus = if comboed {
+                    self.chain.len() as u32 * self.rules.combo_bonus
+                } else {
+                    0
+                };
                 let dis_bonus = if dis[l] {
-                    disadvantage::bonus(self.piles[l], ml)
+                    disadvantage::bonus(self.piles[l], ml) * self.rules.disadvantage
                 } else {
                     0
                 };

@@ -127,7 +127,7 @@ fn equilibrium(
     use clash_analysis::matrix_game;
 
     let spec = &turn.spec;
-    let pos = TurnPosition::new(spec).ok()?;
+    let pos = TurnPosition::new_under(spec, turn.rules).ok()?;
     if let Some((sa, sb)) = turn.revealed {
         let game = pos.move_matrix(sa, sb, payoff).ok()?;
         let s = matrix_game::solve_f64(&game.matrix).ok()?;

@@ -41,6 +41,7 @@ use crate::conflict::{
     Card, Chain, ConflictCommand, ConflictEvent, MoveChoice, PendingLoss, Stance, Step,
     TurnOutcome, choice, legal, losses,
 };
+use crate::variant::Rules;
 use crate::{Action, Command, Event, IronTriangle, Move, Setup, Table};
 use clash_core::{Ruleset, Seat, SeededRandomness};
 use num_rational::BigRational;
@@ -266,6 +267,8 @@ struct FastTurn {
     combos: Vec<Combo>,
     /// Each side's available moves (IT-35), as the engine lists them.
     available: [Vec<Move>; 2],
+    /// The table's numbers (IT-39, IT-45).
+    rules: Rules,
 }
 
 impl FastTurn {
@@ -297,6 +300,7 @@ impl FastTurn {
             chain,
             combos: characters[0].combos.clone(),
             available: ids.map(|id| choice::available(table, c, id, None).iter().collect()),
+            rules: table.rules,
         })
     }
 
@@ -325,6 +329,7 @@ impl FastTurn {
             piles: [&self.piles[0], &self.piles[1]],
             chain: &self.chain,
             combos: &self.combos,
+            rules: self.rules,
         };
         let lost = |side: usize, loss: &Loss| i64::from(loss.actual(self.current[side]));
         match (board.resolve(stances, [ma, mb]), opts.payoff) {
@@ -363,6 +368,11 @@ impl TurnPosition {
     /// against B, A joins and is picked active, and A picks B (IT-22 … IT-32). The piles and the
     /// chain are then laid out as given.
     pub fn new(spec: &TurnSpec) -> Result<TurnPosition, TurnError> {
+        Self::new_under(spec, Rules::default())
+    }
+
+    /// [`TurnPosition::new`] on a table with `rules` (a variant's numbers).
+    pub fn new_under(spec: &TurnSpec, rules: Rules) -> Result<TurnPosition, TurnError> {
         let (a, b) = (spec.active.name.clone(), spec.opponent.name.clone());
         let setup = Setup {
             players: vec![A_SEAT],
@@ -370,6 +380,7 @@ impl TurnPosition {
             countdowns: Vec::new(),
             campaign: Default::default(),
             conflict: None,
+            variant: rules.variant(),
         };
         let mut table =
             IronTriangle::setup(&setup).map_err(|e| TurnError::Engine(e.to_string()))?;

@@ -142,7 +142,7 @@ fn made(
             "a new character is alive, with fresh specials and no ban",
         ));
     }
-    let character = sheet.build().map_err(as_command_error)?;
+    let character = sheet.build_under(&table.rules).map_err(as_command_error)?;
     Ok(vec![CampaignEvent::CharacterCreated {
         character: Box::new(character),
     }])
@@ -259,7 +259,7 @@ fn replacement_made(
         ));
     }
     check_name_free(table, &sheet.name)?;
-    let character = sheet.build().map_err(as_command_error)?;
+    let character = sheet.build_under(&table.rules).map_err(as_command_error)?;
     let offered = tradition_size(dead, &character);
     if level > offered {
         return Err(RuleError::illegal(

@@ -59,8 +59,6 @@ pub enum Refill {
 
 /// The edits a level-up allows (D-5).
 pub const COMBO_EDITS: usize = 2;
-/// The most followups from one starting move (IT-41, IT-63).
-pub const MAX_FOLLOWUPS: usize = 2;
 
 /// The three level-up questions (IT-60): which are still "no".
 fn missing_yeses(c: &Character) -> Vec<&'static str> {
@@ -220,7 +218,8 @@ pub fn level_up(
         .level
         .checked_add(1)
         .ok_or_else(|| RuleError::illegal("IT-60", "the level cannot rise further"))?;
-    check_improvement(c, new_level, improvement, replacement)?;
+    let cap = table.rules.followups as usize;
+    check_improvement(c, new_level, improvement, replacement, cap)?;
     Ok(vec![CampaignEvent::LevelledUp {
         character: c.name.clone(),
         level: new_level,
@@ -235,6 +234,7 @@ fn check_improvement(
     new_level: u32,
     imp: &Improvement,
     repl: Option<&Replacement>,
+    cap: usize,
 ) -> Result<(), RuleError> {
     match imp {
         Improvement::LearnMove { mv, name } => {
@@ -260,7 +260,7 @@ fn check_improvement(
             }
             Ok(())
         }
-        Improvement::ComboEdits { edits } => edited_combos(c, edits, repl).map(|_| ()),
+        Improvement::ComboEdits { edits } => edited_combos(c, edits, repl, cap).map(|_| ()),
         Improvement::Energy { action } => {
             if repl.is_some() {
                 return Err(RuleError::illegal(
@@ -334,6 +334,7 @@ fn edited_combos(
     c: &Character,
     edits: &[ComboEdit],
     repl: Option<&Replacement>,
+    cap: usize,
 ) -> Result<Vec<Combo>, RuleError> {
     if edits.is_empty() || edits.len() > COMBO_EDITS {
         return Err(RuleError::illegal(
@@ -364,12 +365,13 @@ fn edited_combos(
                 ));
             }
         }
-        edit_one(&mut combos, e)?;
+        edit_one(&mut combos, e, cap)?;
     }
     Ok(combos)
 }
 
-fn edit_one(combos: &mut Vec<Combo>, e: &ComboEdit) -> Result<(), RuleError> {
+/// One combo edit, with at most `cap` followups a starting move (IT-63; the rules: 2).
+fn edit_one(combos: &mut Vec<Combo>, e: &ComboEdit, cap: usize) -> Result<(), RuleError> {
     let index = match combos.iter().position(|k| k.from == e.from) {
         Some(i) => i,
         None => {
@@ -394,13 +396,10 @@ fn edit_one(combos: &mut Vec<Combo>, e: &ComboEdit) -> Result<(), RuleError> {
             })?;
             *slot = e.followup;
         }
-        None if followups.len() >= MAX_FOLLOWUPS => {
+        None if followups.len() >= cap => {
             return Err(RuleError::illegal(
                 "IT-63",
-                format!(
-                    "{} already has {MAX_FOLLOWUPS} followups; replace one",
-                    e.from
-                ),
+                format!("{} already has {cap} followups; replace one", e.from),
             ));
         }
         None => followups.push(e.followup),
@@ -576,11 +575,12 @@ fn apply_level_up(
     replacement: bool,
 ) {
     let repl = table.campaign.replacement(name).cloned();
+    let cap = table.rules.followups as usize;
     let Some(c) = table.character_mut(name) else {
         return;
     };
     c.level = c.level.saturating_add(1);
-    improve(c, improvement, repl.as_ref());
+    improve(c, improvement, repl.as_ref(), cap);
     if replacement {
         // A replacement is fresh: its refills change nothing and it has no marks to erase.
         if let Some(r) = table
@@ -621,14 +621,14 @@ fn erase_after_level_up(c: &mut Character) {
     }
 }
 
-fn improve(c: &mut Character, improvement: &Improvement, repl: Option<&Replacement>) {
+fn improve(c: &mut Character, improvement: &Improvement, repl: Option<&Replacement>, cap: usize) {
     match improvement {
         Improvement::LearnMove { mv, name } => c.moves.push(KnownMove {
             mv: *mv,
             name: name.trim().into(),
         }),
         Improvement::ComboEdits { edits } => {
-            if let Ok(combos) = edited_combos(c, edits, repl) {
+            if let Ok(combos) = edited_combos(c, edits, repl, cap) {
                 c.combos = combos;
             }
         }

@@ -120,7 +120,7 @@ pub(crate) fn finish_turn(
     // unavailable until then and the three-win cap below still applies (IT-46).
     let mut capped = None;
     if let (Some(w), Some(ch)) = (winner, chain.as_ref())
-        && ch.run_of(w) >= combo::MAX_RUN
+        && ch.run_of(w) >= table.rules.chain_wins
     {
         let teammate = c
             .ids()

@@ -187,9 +187,14 @@ pub(crate) fn resolve(table: &Table, turn: &mut Turn, events: &mut Vec<ConflictE
             let from_stance = stance_part - wax_on_stopped;
             let own_stance = sl.matched_amount(ml);
             let comboed = w == 0 && combo::combos(table, c, a, b, mw);
-            let combo_bonus = if comboed { combo::bonus(c) } else { 0 };
+            // IT-45 and IT-39, per card as the table's rules say (1 as written).
+            let combo_bonus = if comboed {
+                combo::bonus(c) * table.rules.combo_bonus
+            } else {
+                0
+            };
             let dis_bonus = if dis[l] {
-                disadvantage::bonus(&c.f(ids[l]).pile, ml)
+                disadvantage::bonus(&c.f(ids[l]).pile, ml) * table.rules.disadvantage
             } else {
                 0
             };

@@ -26,3 +26,4 @@ mod laws;
 mod positions;
 mod status;
 mod table_text;
+mod variant;

@@ -102,6 +102,7 @@ fn run_odds(m: &clap::ArgMatches) -> Outcome {
                 seen_out,
                 unseen_out: unseen,
                 blanks,
+                left_out: crate::cards::CardSet::EMPTY,
             };
             break_odds(&k, &targets, draws, options.json)
         }

@@ -106,7 +106,7 @@ pub fn break_probability(
     if targets.len() > 20 {
         return Err(DrawError::TooManyTargets);
     }
-    let pool = CardSet::full_deck(knowledge.blanks).minus(knowledge.seen_out);
+    let pool = knowledge.deck().minus(knowledge.seen_out);
     let n = pool.len();
     if n < knowledge.unseen_out + draws {
         return Err(DrawError::NotEnoughCards {
@@ -305,9 +305,7 @@ pub fn break_report(
         draws,
         seen_out: knowledge.seen_out.len(),
         unseen_out: knowledge.unseen_out,
-        candidates: CardSet::full_deck(knowledge.blanks)
-            .minus(knowledge.seen_out)
-            .len(),
+        candidates: knowledge.deck().minus(knowledge.seen_out).len(),
         breaks: Probability::of(&breaks),
         per_target,
     })
@@ -343,6 +341,7 @@ mod tests {
             seen_out: seen(KAIJU),
             unseen_out: 1,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(
             Probability::of(&break_probability(&k, &cards("XVI"), 1).unwrap()).fraction,
@@ -355,6 +354,7 @@ mod tests {
             seen_out: known,
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         let p = break_probability(&k, &cards("XVI"), 1).unwrap();
         assert_eq!(Probability::of(&p).fraction, "5/53");
@@ -364,6 +364,7 @@ mod tests {
             seen_out: known,
             unseen_out: 0,
             blanks: true,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(
             Probability::of(&break_probability(&k, &cards("XVI"), 1).unwrap()).fraction,
@@ -379,6 +380,7 @@ mod tests {
             seen_out: seen(round),
             unseen_out: 3,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(
             Probability::of(&break_probability(&k, &cards("XV"), 1).unwrap()).fraction,
@@ -393,6 +395,7 @@ mod tests {
             seen_out: known,
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         let p = break_probability(&k, &cards("XV"), 1).unwrap();
         assert_eq!(p, ratio(6, 52));
@@ -433,6 +436,7 @@ mod tests {
             seen_out: CardSet::EMPTY,
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert_eq!(
             break_probability(&k, &cards("Rock Ruler, Paper Ruler"), 1).unwrap(),
@@ -447,6 +451,7 @@ mod tests {
             seen_out: CardSet::EMPTY,
             unseen_out: 60,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert!(break_probability(&k, &cards("I"), 8).is_err());
     }
@@ -487,6 +492,7 @@ mod tests {
             seen_out: seen("Blank Rock 1"),
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         let err = break_report(&k, &cards("XVI"), 1).unwrap_err();
         assert_eq!(err, DrawError::BlankNotInPlay(cards("Blank Rock 1")[0]));
@@ -495,12 +501,14 @@ mod tests {
             seen_out: CardSet::EMPTY,
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         assert!(break_report(&k, &cards("Blank Paper 2"), 1).is_err());
         let k = Knowledge {
             seen_out: seen("Blank Rock 1"),
             unseen_out: 0,
             blanks: true,
+            left_out: CardSet::EMPTY,
         };
         assert!(break_report(&k, &cards("XVI"), 1).is_ok());
     }
@@ -516,11 +524,13 @@ mod tests {
             seen_out: seen("XVI, XIV"),
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         let implied = Knowledge {
             seen_out: seen("XIV"),
             unseen_out: 0,
             blanks: false,
+            left_out: CardSet::EMPTY,
         };
         let (a, b) = (
             break_report(&listed, &cards("XVI"), 2).unwrap(),
@@ -534,7 +544,7 @@ mod tests {
         #[test]
         fn single_draw_agrees_with_the_engine_helper(seen_ids in proptest::collection::vec(0u8..67, 0..40), target in 0u8..67, unseen in 0usize..5) {
             let seen_out: CardSet = seen_ids.iter().filter_map(|i| Card::from_id(*i)).collect();
-            let k = Knowledge { seen_out, unseen_out: unseen, blanks: false };
+            let k = Knowledge { seen_out, unseen_out: unseen, blanks: false, left_out: CardSet::EMPTY };
             let t = Card::from_id(target).unwrap();
             let ours = break_probability(&k, &[t], 1).ok();
             let engine = k.next_draw_beats(t).map(|f| ratio(f.numerator, f.denominator));
@@ -550,7 +560,7 @@ mod tests {
 
         #[test]
         fn more_draws_never_lower_the_break_chance(target in 1u8..67, draws in 1usize..6) {
-            let k = Knowledge { seen_out: CardSet::EMPTY, unseen_out: 0, blanks: false };
+            let k = Knowledge { seen_out: CardSet::EMPTY, unseen_out: 0, blanks: false, left_out: CardSet::EMPTY };
             let t = Card::from_id(target).unwrap();
             let a = break_probability(&k, &[t], draws).unwrap();
             let b = break_probability(&k, &[t], draws + 1).unwrap();

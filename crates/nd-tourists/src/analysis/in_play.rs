@@ -10,6 +10,7 @@ use crate::NdTourists;
 use crate::cards::{Card, CardSet};
 use crate::probability::Knowledge;
 use crate::state::Phase;
+use crate::variant::Rules;
 use crate::view::View;
 
 /// A seat's odds: its bidding party and the cards its next draw may beat.
@@ -47,12 +48,21 @@ fn knowledge(view: &View) -> Knowledge {
             }
         }
     }
-    // The deck's size tells whether the table plays with the ten suit blanks (D-1).
-    let blanks = CardSet::full_deck(false).minus(seen).len() < view.deck_count + unseen;
+    // The table's variant (in the seat's position) says which printed cards are out of the deck;
+    // the deck's size tells whether the table plays with the ten suit blanks (D-1).
+    let rules = view
+        .position
+        .as_ref()
+        .and_then(|p| Rules::of(p.variant.as_ref()).ok())
+        .unwrap_or_default();
+    let left_out = rules.left_out();
+    let standard = CardSet::full_deck(false).minus(left_out).minus(seen).len();
+    let blanks = rules.blanks || standard < view.deck_count + unseen;
     Knowledge {
         seen_out: seen,
         unseen_out: unseen,
         blanks,
+        left_out,
     }
 }
 

@@ -10,6 +10,7 @@
 //! * [`in_play`]: the odds a seat is shown in play;
 //! * [`contests`]: the simulated games (`clash simulate nd-tourists`) and the table on which the
 //!   table bots are measured;
+//! * [`workbench`]: the designer's workbench: the tables its bots play to measure a variant;
 //! * [`cli`]: the subcommands the game adds to `clash odds` and `clash simulate`.
 //!
 //! [`offer`] adds all of it to the catalogue's entry ([`crate::entry`]).
@@ -20,6 +21,7 @@ pub mod draw_odds;
 pub mod in_play;
 pub mod seat_bots;
 pub mod threshold_bot;
+pub mod workbench;
 
 use clash_analysis::table_bots::hook;
 use clash_core::RulesetEntry;
@@ -32,4 +34,5 @@ pub fn offer(entry: RulesetEntry) -> RulesetEntry {
         .with_seat_odds::<NdTourists>()
         .with_bots(hook::<NdTourists>)
         .with_commands(cli::commands())
+        .with_workbench(workbench::workbench())
 }

@@ -12,4 +12,5 @@ mod position;
 mod properties;
 mod rules;
 mod text;
+mod variant;
 mod vectors;

@@ -72,9 +72,11 @@ async fn a_claim_sent_again_with_its_request_id_gets_the_same_key() {
         let link = invite(&app, &t.id, &t.owner, "p1").await;
         let id = "c0ffee00-1234-4abc-8def-0123456789ab";
         // The first answer is lost: the client gave up before it came (the change still
-        // finishes, as its own task).
+        // finishes, as its own task). On a busy machine the claim may be done at the first
+        // look; its answer is thrown away all the same, so the retry below is one after a lost
+        // answer either way.
         let lost = tokio::time::timeout(Duration::ZERO, claim_as(&app, &t.id, &link, Some(id)));
-        assert!(lost.await.is_err(), "{db:?}: the answer was dropped");
+        let _thrown_away = lost.await;
         let (status, first) = claim_as(&app, &t.id, &link, Some(id)).await;
         assert_eq!(status, StatusCode::CREATED, "{db:?}: {first}");
         let (status, again) = claim_as(&app, &t.id, &link, Some(id)).await;

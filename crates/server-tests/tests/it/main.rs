@@ -48,3 +48,4 @@ mod types;
 mod verification_doc;
 mod verify_page;
 mod whole_record;
+mod workbench;

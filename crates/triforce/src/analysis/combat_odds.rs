@@ -13,7 +13,7 @@
 //! throws: `P(set S loses) = Σ_k Π_{i∈S} P(key_i = k) · Π_{j∉S} P(key_j > k)`.
 
 use crate::Gear;
-use crate::combat::{PLAYER_DIE, SHIELD_DIE, SWORD_DIE};
+use crate::variant::Dice;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use serde::Serialize;
@@ -45,19 +45,19 @@ pub fn parse_gear(text: &str) -> Result<Gear, CombatError> {
 }
 
 /// Ways to roll each total (index = total) and the number of equally likely throws.
-fn totals(gear: Gear) -> (Vec<u64>, u64) {
+fn totals(gear: Gear, dice: Dice) -> (Vec<u64>, u64) {
     let die = |sides: u32| -> Vec<u64> { (0..=sides).map(|t| u64::from(t > 0)).collect() };
     match gear {
-        Gear::None => (die(PLAYER_DIE), u64::from(PLAYER_DIE)),
-        Gear::Shield => (die(SHIELD_DIE), u64::from(SHIELD_DIE)),
+        Gear::None => (die(dice.player), u64::from(dice.player)),
+        Gear::Shield => (die(dice.shield), u64::from(dice.shield)),
         Gear::Sword => {
-            let mut sums = vec![0u64; (PLAYER_DIE + SWORD_DIE + 1) as usize];
-            for a in 1..=PLAYER_DIE {
-                for b in 1..=SWORD_DIE {
+            let mut sums = vec![0u64; (dice.player + dice.sword + 1) as usize];
+            for a in 1..=dice.player {
+                for b in 1..=dice.sword {
                     sums[(a + b) as usize] += 1;
                 }
             }
-            (sums, u64::from(PLAYER_DIE * SWORD_DIE))
+            (sums, u64::from(dice.player * dice.sword))
         }
     }
 }
@@ -70,8 +70,8 @@ struct Fighter {
 }
 
 impl Fighter {
-    fn new(gear: Gear) -> Fighter {
-        let (counts, throws) = totals(gear);
+    fn new(gear: Gear, dice: Dice) -> Fighter {
+        let (counts, throws) = totals(gear, dice);
         Fighter {
             rank: gear.rank(),
             counts,
@@ -117,9 +117,14 @@ pub struct LoserSet {
     pub probability: Probability,
 }
 
-/// Exact loss odds of one combat.
+/// Exact loss odds of one combat with the rules' dice (TF-4: d12s and the shield's d20).
 pub fn combat(participants: &[Gear]) -> Result<CombatReport, CombatError> {
-    let sets = loser_sets(participants)?;
+    combat_with(participants, Dice::default())
+}
+
+/// Exact loss odds of one combat with `dice` (a variant's, TF-24).
+pub fn combat_with(participants: &[Gear], dice: Dice) -> Result<CombatReport, CombatError> {
+    let sets = loser_sets(participants, dice)?;
     let n = participants.len();
     let loses = (0..n)
         .map(|i| {
@@ -145,7 +150,10 @@ pub fn combat(participants: &[Gear]) -> Result<CombatReport, CombatError> {
 }
 
 /// `(bitmask of losers, probability)` for every set with a chance above 0.
-pub fn loser_sets(participants: &[Gear]) -> Result<Vec<(u32, BigRational)>, CombatError> {
+pub fn loser_sets(
+    participants: &[Gear],
+    dice: Dice,
+) -> Result<Vec<(u32, BigRational)>, CombatError> {
     let n = participants.len();
     if !(2..=6).contains(&n) {
         return Err(CombatError::Participants(n));
@@ -154,7 +162,10 @@ pub fn loser_sets(participants: &[Gear]) -> Result<Vec<(u32, BigRational)>, Comb
     if count(Gear::Sword) > 1 || count(Gear::Shield) > 1 {
         return Err(CombatError::TooMuchGear);
     }
-    let fighters: Vec<Fighter> = participants.iter().map(|g| Fighter::new(*g)).collect();
+    let fighters: Vec<Fighter> = participants
+        .iter()
+        .map(|g| Fighter::new(*g, dice))
+        .collect();
     let all: u128 = fighters.iter().map(|f| u128::from(f.throws)).product();
     let max_total = fighters.iter().map(|f| f.counts.len()).max().unwrap_or(0);
     let mut out = Vec::new();
@@ -183,6 +194,7 @@ pub fn loser_sets(participants: &[Gear]) -> Result<Vec<(u32, BigRational)>, Comb
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::combat::{PLAYER_DIE, SHIELD_DIE, SWORD_DIE};
     use crate::{Pos, Setup, StartIn};
     use clash_analysis::exact::is_distribution;
     use clash_core::{Scripted, ScriptedRandomness, Seat};
@@ -196,7 +208,7 @@ mod tests {
     #[test]
     fn two_plain_players_tf_25() {
         // Equal totals (1/12) make both lose; otherwise exactly the lower one.
-        let r = loser_sets(&[Gear::None, Gear::None]).unwrap();
+        let r = loser_sets(&[Gear::None, Gear::None], Dice::default()).unwrap();
         let get = |m: u32| {
             r.iter()
                 .find(|(k, _)| *k == m)
@@ -307,7 +319,7 @@ mod tests {
             "p2-S p1-M p3-S p2-L",    // TV-9: three plain players
         ] {
             let (gears, counts, total) = engine_counts(stack);
-            let ours = loser_sets(&gears).unwrap();
+            let ours = loser_sets(&gears, Dice::default()).unwrap();
             assert_eq!(ours.len(), counts.len(), "{stack}");
             for (mask, q) in ours {
                 let n = counts.get(&mask).copied().unwrap_or(0);
@@ -326,7 +338,7 @@ mod tests {
             let swords = gs.iter().filter(|g| **g == Gear::Sword).count();
             let shields = gs.iter().filter(|g| **g == Gear::Shield).count();
             prop_assume!(swords <= 1 && shields <= 1);
-            let sets = loser_sets(&gs).unwrap();
+            let sets = loser_sets(&gs, Dice::default()).unwrap();
             let qs: Vec<BigRational> = sets.iter().map(|(_, q)| q.clone()).collect();
             prop_assert!(is_distribution(&qs));
             // Tied losers always share a rank, so no set mixes gear.

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::analysis::combat_odds;
 use crate::pieces::seat;
+use crate::variant::Dice;
 use crate::view::{PositionView, View};
 use crate::{Exchange, Gear, Pos, Pyramid, Triforce};
 
@@ -69,9 +70,9 @@ fn stack_fighters(stack: &[Pyramid], sword: bool, shield: bool) -> Vec<(Seat, Ge
         .collect()
 }
 
-fn fight_odds(fighters: &[(Seat, Gear)]) -> Option<Vec<Fighter>> {
+fn fight_odds(fighters: &[(Seat, Gear)], dice: Dice) -> Option<Vec<Fighter>> {
     let gears: Vec<Gear> = fighters.iter().map(|(_, g)| *g).collect();
-    let report = combat_odds::combat(&gears).ok()?;
+    let report = combat_odds::combat_with(&gears, dice).ok()?;
     Some(
         fighters
             .iter()
@@ -113,8 +114,8 @@ fn swap(view: &View, me: Seat) -> Option<Option<Swap>> {
     Some(Some(Swap {
         at: exchange.at,
         kind: exchange.kind,
-        take: fight_odds(&with)?,
-        decline: fight_odds(&without)?,
+        take: fight_odds(&with, view.table.rules.dice())?,
+        decline: fight_odds(&without, view.table.rules.dice())?,
     }))
 }
 
@@ -136,7 +137,7 @@ impl SeatOdds for Triforce {
                 let fighters = stack_fighters(&p.stack, has_sword(&p.stack), has_shield(&p.stack));
                 Some(Fight {
                     at: Pos::number(p.n)?,
-                    fighters: fight_odds(&fighters)?,
+                    fighters: fight_odds(&fighters, view.table.rules.dice())?,
                 })
             })
             .collect();

@@ -7,6 +7,7 @@
 //! * [`in_play`]: the odds a seat is shown in play;
 //! * [`contests`]: the simulated games (`clash simulate triforce`) and the table on which the
 //!   table bots are measured;
+//! * [`workbench`]: the designer's workbench: the tables its bots play to measure a variant;
 //! * [`cli`]: the subcommands Triforce adds to `clash odds` and `clash simulate`.
 //!
 //! [`offer`] adds all of it to the catalogue's entry ([`crate::entry`]).
@@ -17,6 +18,7 @@ pub mod contests;
 pub mod in_play;
 pub mod mcts;
 pub mod seat_bots;
+pub mod workbench;
 
 use clash_analysis::table_bots::hook;
 use clash_core::RulesetEntry;
@@ -29,4 +31,5 @@ pub fn offer(entry: RulesetEntry) -> RulesetEntry {
         .with_seat_odds::<Triforce>()
         .with_bots(hook::<Triforce>)
         .with_commands(cli::commands())
+        .with_workbench(workbench::workbench())
 }

@@ -12,4 +12,5 @@ mod position;
 mod properties;
 mod setup;
 mod table_text;
+mod variant;
 mod winning;

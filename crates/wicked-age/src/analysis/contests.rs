@@ -34,6 +34,7 @@ impl WickedContest {
                 conflict: None,
                 oracle: None,
                 returning: vec![],
+                variant: None,
             });
         WickedContest {
             setup,

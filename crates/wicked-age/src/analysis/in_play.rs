@@ -10,6 +10,7 @@ use crate::character::{FormRef, NpcForm, PcForm, Sheet, Strength};
 use crate::conflict::Conflict;
 use crate::odds::Pool;
 use crate::roll::{Outcome, RollValue, Table, judge};
+use crate::variant::Rules;
 use crate::{Character, View, WickedAge};
 
 /// A seat's odds: each way its answerer may roll, with its bands.
@@ -109,17 +110,12 @@ fn form_dice(ch: &Character, chosen: &[FormRef]) -> Vec<u32> {
         .collect()
 }
 
-/// The bonus dice the answerer holds in this conflict: the Advantage d6 and an Owe d6.
-fn bonus_dice(conflict: &Conflict, name: &str) -> Option<Vec<u32>> {
+/// The bonus dice the answerer holds in this conflict: the Advantage die and an Owe die (d6s
+/// as written; the table's variant may change them).
+fn bonus_dice(conflict: &Conflict, name: &str, rules: &Rules) -> Option<Vec<u32>> {
     let part = conflict.participant(name)?;
-    let mut bonus = Vec::new();
-    if conflict.advantage.as_deref() == Some(name) {
-        bonus.push(6);
-    }
-    if part.owe_die {
-        bonus.push(6);
-    }
-    Some(bonus)
+    let advantage = conflict.advantage.as_deref() == Some(name);
+    Some(rules.bonus_dice(advantage, part.owe_die))
 }
 
 impl SeatOdds for WickedAge {
@@ -135,8 +131,8 @@ impl SeatOdds for WickedAge {
         if ch.controller != seat {
             return None;
         }
-        let table = Table::for_round(conflict.round);
-        let bonus = bonus_dice(conflict, name)?;
+        let table = Table::for_round(conflict.round, view.table.rules.rounds);
+        let bonus = bonus_dice(conflict, name, &view.table.rules)?;
         let strengths: Vec<&Strength> = ch.strengths.iter().filter(|s| !s.die.is_zero()).collect();
         let mut options = Vec::new();
         for chosen in form_choices(ch) {

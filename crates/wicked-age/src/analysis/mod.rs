@@ -8,6 +8,7 @@
 //! * [`in_play`]: the odds a seat is shown in play;
 //! * [`contests`]: the simulated games (`clash simulate wicked-age`) and the tables on which the
 //!   table bots are measured;
+//! * [`workbench`]: the designer's workbench: the conflicts its bots play to measure a variant;
 //! * [`cli`]: the subcommands the game adds to `clash odds` and `clash simulate`.
 //!
 //! [`offer`] adds all of it to the catalogue's entry ([`crate::entry`]).
@@ -18,6 +19,7 @@ pub mod in_play;
 pub mod odds_bot;
 pub mod reports;
 pub mod seat_bots;
+pub mod workbench;
 
 use clash_analysis::table_bots::hook;
 use clash_core::RulesetEntry;
@@ -30,4 +32,5 @@ pub fn offer(entry: RulesetEntry) -> RulesetEntry {
         .with_seat_odds::<WickedAge>()
         .with_bots(hook::<WickedAge>)
         .with_commands(cli::commands())
+        .with_workbench(workbench::workbench())
 }

@@ -53,15 +53,11 @@ pub fn pool_of(state: &State, ch: &Character, choice: &RollChoice) -> Option<Poo
     form.retain(|s| *s > 0);
     let mut bonus = Vec::new();
     let conflict = state.conflict.as_ref();
-    if conflict.and_then(|c| c.advantage.as_deref()) == Some(ch.name.as_str()) {
-        bonus.push(6);
-    }
-    if conflict
+    let advantage = conflict.and_then(|c| c.advantage.as_deref()) == Some(ch.name.as_str());
+    let owe = conflict
         .and_then(|c| c.participant(&ch.name))
-        .is_some_and(|p| p.owe_die)
-    {
-        bonus.push(6);
-    }
+        .is_some_and(|p| p.owe_die);
+    bonus.extend(state.rules.bonus_dice(advantage, owe));
     if let Some(s) = choice.strength.as_ref().and_then(|n| ch.strength(n)) {
         bonus.push(s.die.sides());
     }
@@ -140,7 +136,7 @@ impl OddsBot {
                 Some(Self::answer_score(
                     &pool,
                     challenge,
-                    Table::for_round(c.round),
+                    Table::for_round(c.round, state.rules.rounds),
                 ))
             }
             _ => Some(self.maximin_score(state, name, &pool)),

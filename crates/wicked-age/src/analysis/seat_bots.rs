@@ -248,7 +248,7 @@ fn challenge(
     rng: &mut dyn Randomness,
 ) -> Option<Command> {
     let conflict = state.conflict.as_ref()?;
-    let table = Table::for_round(conflict.round);
+    let table = Table::for_round(conflict.round, state.rules.rounds);
     let mut answerers: HashMap<String, Answerer> = HashMap::new();
     let mut best: Vec<Command> = Vec::new();
     let mut best_score = f64::MIN;

@@ -66,6 +66,13 @@ const LINKS: &[LinkSpec] = &[
     ("claim", "201", "Notify", "settings", AS_PLAYER),
     ("move_link", "201", "Claim", "claim", AS_PLAYER),
     ("replace_link", "201", "TableInfo", "table_info", AS_PLAYER),
+    (
+        "start_study",
+        "202",
+        "Study",
+        "study",
+        &[("path.id", "$response.body#/id")],
+    ),
 ];
 
 /// Add the links to the operations' answers.

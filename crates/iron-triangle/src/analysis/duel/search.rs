@@ -457,6 +457,9 @@ impl Search<'_> {
             piles: [&piles[0], &piles[1]],
             chain: if choices[act].combo { &chain } else { &[] },
             combos: &self.fighters[act].combos,
+            // The duel solver plays the rules as written; level-0 fighters know no combos
+            // and are never disadvantaged (TV-14), so these bonuses never arise there.
+            rules: crate::variant::Rules::default(),
         };
         let moves = [choices[sides[0]].mv, choices[sides[1]].mv];
         match board.resolve([stance(sides[0]), stance(sides[1])], moves) {

@@ -4,6 +4,7 @@ import type { Viewer } from "../Viewer";
 import type { CampaignView } from "./CampaignView";
 import type { CharacterView } from "./CharacterView";
 import type { ConflictView } from "./ConflictView";
+import type { Rules } from "./Rules";
 import type { SeatName } from "./SeatName";
 
 /**
@@ -13,4 +14,8 @@ export type TableView = { viewer: Viewer, players: Array<Seat>,
 /**
  * Every seat with the name the table knows it by, so a page never shows a seat id.
  */
-seats: Array<SeatName>, characters: Array<CharacterView>, campaign: CampaignView, conflict: ConflictView | null, };
+seats: Array<SeatName>, characters: Array<CharacterView>, campaign: CampaignView, conflict: ConflictView | null, 
+/**
+ * The numbers this table's rules use, when a variant changed them ([`variant`]).
+ */
+rules?: Rules, };

@@ -3,4 +3,4 @@
 /**
  * Why the Conflict ended.
  */
-export type EndReason = "last_party_standing" | "reframed";
+export type EndReason = "last_party_standing" | "reframed" | "control_victory";

@@ -5,10 +5,11 @@ import type { Outcome } from "./Outcome";
 import type { Phase } from "./Phase";
 import type { Pos } from "./Pos";
 import type { Pyramid } from "./Pyramid";
+import type { Rules } from "./Rules";
 import type { Size } from "./Size";
 import type { SizeCounts } from "./SizeCounts";
 
 /**
  * The whole game. Seat indices are 0-based (`p1` = 0); positions are [`Pos`].
  */
-export type State = { players: number, names?: { [key in Seat]?: string }, layout: Array<Size>, homes: { [key in Seat]?: Pos }, stacks: { [key in Pos]: Array<Pyramid> }, stashes: { [key in Seat]?: SizeCounts }, swords: SizeCounts, shields: SizeCounts, turn: number, turn_limit?: number | null, active: Seat, phase: Phase, actions_taken: number, placed: Array<Size>, start: { [key in Pos]: Array<Pyramid> }, sword_takers?: { [key in Pos]: Array<Seat> }, last_battle: Battle | null, outcome: Outcome | null, };
+export type State = { players: number, names?: { [key in Seat]?: string }, layout: Array<Size>, homes: { [key in Seat]?: Pos }, stacks: { [key in Pos]: Array<Pyramid> }, stashes: { [key in Seat]?: SizeCounts }, swords: SizeCounts, shields: SizeCounts, turn: number, turn_limit?: number | null, rules?: Rules, active: Seat, phase: Phase, actions_taken: number, placed: Array<Size>, start: { [key in Pos]: Array<Pyramid> }, sword_takers?: { [key in Pos]: Array<Seat> }, last_battle: Battle | null, outcome: Outcome | null, };

@@ -4,6 +4,7 @@ import type { Conflict } from "./Conflict";
 import type { OracleClaim } from "./OracleClaim";
 import type { OweEntry } from "./OweEntry";
 import type { Return } from "./Return";
+import type { Rules } from "./Rules";
 import type { SeatName } from "./SeatName";
 
 /**
@@ -38,4 +39,8 @@ oracle: OracleClaim | null,
 /**
  * WA-17.1 / WA-17.2: characters due back in a later chapter.
  */
-returning: Array<Return>, };
+returning: Array<Return>, 
+/**
+ * The numbers this table's rules use ([`crate::variant`]).
+ */
+rules?: Rules, };
