@@ -22,20 +22,33 @@ pub struct StudyRequest {
     /// (bounded by the server).
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional))]
+    #[schema(schema_with = whole_number)]
     pub games: Option<u64>,
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional))]
+    #[schema(schema_with = whole_number)]
     pub strong: Option<u64>,
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional))]
+    #[schema(schema_with = whole_number)]
     pub mixed: Option<u64>,
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional))]
+    #[schema(schema_with = whole_number)]
     pub seed: Option<u64>,
     /// The exact balance table's size a side, where the game has one (0: none).
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional))]
+    #[schema(schema_with = whole_number)]
     pub exact: Option<u64>,
+}
+
+/// A whole number the server reads as a `u64` (left out or null: its default).
+fn whole_number() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    crate::http::schemas::count(
+        "A whole number (left out or null: the server's default)",
+        true,
+    )
 }
 
 /// One variant of a request.
