@@ -1,0 +1,111 @@
+//! Reviews of finished games, for any ruleset that says what a side's chance is
+//! ([`Reviewed`]): the game-free driver that replays a [`Record`] step by step, judges each
+//! decision through the game, weighs the luck of each roll and draw against every result it
+//! could have had ([`chance`]), and sums it all up per conflict and per player ([`score`]).
+//!
+//! What a game supplies:
+//!
+//! * [`Reviewed::conflict`]: which conflict a state is in, with its sides, so that a table of
+//!   many conflicts gets one chart each;
+//! * [`Reviewed::chances`]: each side's chance from a state, by the game's exact odds, solver
+//!   or search; the chart, the luck and the players' results are all in these units;
+//! * [`Reviewed::decision`]: a verdict on a decision, worked out from the deciding seat's own
+//!   table ([`SeatTable`]: its view, its legal commands, the log as it saw it), so the best
+//!   choice never rests on what that seat could not see; the state after the step is handed
+//!   over for the hindsight reply to simultaneous choices only.
+//!
+//! Luck is game-free: for every step that rolled or drew, [`chance::outcomes`] plays the same
+//! command again with every possible result, and the luck of each side is its chance after the
+//! real result minus its average chance over all of them. So a side's luck over a conflict adds
+//! up the swings chance alone gave it, and its result less that sum is its luck-adjusted result.
+
+pub mod chance;
+mod driver;
+pub mod score;
+
+use clash_core::review::{Record, Refusal, Reviewer, Side};
+use clash_core::{Ruleset, SeatTable};
+
+pub use driver::Driver;
+
+/// A conflict as a review charts it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conflict {
+    /// Tells the table's conflicts apart (their order in the table, say).
+    pub number: u32,
+    /// "Conflict 2: Ada against the Bruiser".
+    pub title: String,
+    pub sides: Vec<Side>,
+}
+
+/// A game's verdict on one decision, in the deciding side's chance (0 to 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameVerdict {
+    /// The side the decision was for: an index into the sides of the conflict the state before
+    /// the step is in.
+    pub side: usize,
+    /// The side's chance after the choice made and after the best choice.
+    pub played: f64,
+    pub best: f64,
+    /// The best choice in words (shown when it was not the choice made).
+    pub best_choice: String,
+    /// For a choice made at the same time as others: the chances of the choice made and of the
+    /// best reply against what the others really chose, and that reply in words.
+    pub hindsight: Option<(f64, f64, String)>,
+    /// How the verdict was reached, in words.
+    pub basis: String,
+}
+
+/// What a game makes of a step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Judged {
+    /// Not a decision to grade: nothing else could be chosen, or it is table business or
+    /// words rather than play.
+    NotJudged,
+    Verdict(GameVerdict),
+    /// A decision the review cannot grade, and why.
+    Unevaluated(String),
+}
+
+/// What a review needs of a ruleset.
+pub trait Reviewed: Ruleset + Sized {
+    /// What a side's chance means in this game and how it is computed, in words.
+    fn measure() -> Vec<String>;
+
+    /// The conflict `state` is in, or has just ended in (until the next one starts), if any.
+    fn conflict(state: &Self::State) -> Option<Conflict>;
+
+    /// Each side's chance in `state`, as [`Reviewed::conflict`] lists its sides; `Err` says why
+    /// it cannot be evaluated. `seed` makes any sampling reproducible.
+    fn chances(state: &Self::State, seed: u64) -> Result<Vec<f64>, String>;
+
+    /// How the conflict `state` is in ended for each side (1 won, 0 lost), once it has.
+    fn result(state: &Self::State) -> Option<Vec<f64>>;
+
+    /// `table.seat`'s decision to send `command`, judged from its table alone; `after` is the
+    /// whole state once the step is done, for the hindsight reply to simultaneous choices.
+    fn decision(
+        table: &SeatTable<Self>,
+        command: &Self::Command,
+        after: &Self::State,
+        seed: u64,
+    ) -> Judged;
+
+    /// States a roll leads to count as one result when their keys are equal: by default the
+    /// whole state; a game leaves out what its chances never read (the faces shown, say).
+    fn luck_key(state: &Self::State) -> String {
+        serde_json::to_string(state).unwrap_or_default()
+    }
+
+    /// The step in words: by default, what its events say.
+    fn describe(after: &Self::State, seat: clash_core::Seat, events: &[Self::Event]) -> String {
+        let _ = seat;
+        let lines: Vec<String> = events.iter().map(|e| Self::narrate(after, e)).collect();
+        lines.join(" ")
+    }
+}
+
+/// The catalogue's review hook for ruleset `R` ([`clash_core::ReviewFn`]).
+pub fn hook<R: Reviewed>(record: &Record) -> Result<Box<dyn Reviewer>, Refusal> {
+    Ok(Box::new(Driver::<R>::new(record)?))
+}
