@@ -57,6 +57,8 @@ pub struct Limits {
     pub bot_think: Duration,
     /// Notifications, reminders and clocks (see [`crate::notify`]).
     pub notify: crate::notify::Settings,
+    /// The most work one table's review may take (see [`crate::review`]).
+    pub review_time: Duration,
     /// The origin people open the server at (`--public-url`). Unset, a browser's request that
     /// changes something must come from the origin its own `Host` header names; set, from this
     /// one only (for a proxy in front that passes another `Host`). See [`crate::layers`].
@@ -86,6 +88,7 @@ impl Default for Limits {
             bot_pause: Duration::from_millis(1200),
             bot_think: clash_core::Budget::TABLE.time,
             notify: crate::notify::Settings::default(),
+            review_time: Duration::from_secs(90),
             public_origin: None,
         }
     }

@@ -50,6 +50,8 @@ pub enum Conflict {
     BotSeated,
     /// A player (or an unused invite) holds the seat, so no bot can sit in it.
     SeatTaken,
+    /// A review or replay asked for before the table ended.
+    NotEnded,
 }
 
 impl Conflict {
@@ -69,6 +71,7 @@ impl Conflict {
             Conflict::NoPosition => "no_position",
             Conflict::BotSeated => "bot_seated",
             Conflict::SeatTaken => "seat_taken",
+            Conflict::NotEnded => "not_ended",
         }
     }
 }

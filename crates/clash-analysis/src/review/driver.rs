@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use clash_core::review::{
-    ChancePoint, ConflictReview, Grade, Hindsight, Luck, Moment, Progress, Record, Refusal,
-    Review, Reviewer, Side, Verdict, MAX_STEPS,
+    ChancePoint, ConflictReview, Grade, Hindsight, Luck, MAX_STEPS, Moment, Progress, Record,
+    Refusal, Review, Reviewer, Side, Verdict,
 };
 use clash_core::{Draw, Randomness, RandomnessError, Ruleset, Seat, SeatTable};
 use serde::de::DeserializeOwned;
@@ -101,9 +101,9 @@ impl Randomness for Replayed<'_> {
         let d = self.draws.get(self.at);
         self.at += 1;
         match d {
-            Some(Draw::Pick { count: c, index, .. }) if *c == count && *index < count => {
-                Ok(*index)
-            }
+            Some(Draw::Pick {
+                count: c, index, ..
+            }) if *c == count && *index < count => Ok(*index),
             _ => Err(RandomnessError::ScriptMismatch {
                 given: d.map_or("nothing".into(), |d| d.to_string()),
                 wanted: format!("a pick among {count}"),
@@ -316,7 +316,8 @@ impl<R: Reviewed> Driver<R> {
         }
         let number = self.now.as_ref().map(|n| n.0).unwrap_or(0);
         self.now = Some((number, after_chances.ok()));
-        let keep = moment.decision.is_some() || moment.luck.is_some() || moment.unevaluated.is_some();
+        let keep =
+            moment.decision.is_some() || moment.luck.is_some() || moment.unevaluated.is_some();
         if let Some(acc) = self.conflicts.last_mut() {
             if let Some(l) = &moment.luck {
                 for (i, x) in l.luck.iter().enumerate() {
@@ -430,7 +431,11 @@ impl<R: Reviewed> Driver<R> {
             let weights = score::volatility(&series);
             for (seat, side, loss, point) in &acc.decisions {
                 if *side == i {
-                    let w = weights.get(*point).or(weights.last()).copied().unwrap_or(1.0);
+                    let w = weights
+                        .get(*point)
+                        .or(weights.last())
+                        .copied()
+                        .unwrap_or(1.0);
                     out.entry(*seat).or_default().add_decision(*loss, w);
                 }
             }
@@ -439,7 +444,10 @@ impl<R: Reviewed> Driver<R> {
     }
 
     fn name(&self, seat: Seat) -> String {
-        self.names.get(&seat).cloned().unwrap_or_else(|| seat.to_string())
+        self.names
+            .get(&seat)
+            .cloned()
+            .unwrap_or_else(|| seat.to_string())
     }
 
     fn conflict_review(&self, acc: &Acc) -> ConflictReview {
@@ -498,8 +506,11 @@ where
     }
 
     fn review(&self) -> Review {
-        let conflicts: Vec<ConflictReview> =
-            self.conflicts.iter().map(|a| self.conflict_review(a)).collect();
+        let conflicts: Vec<ConflictReview> = self
+            .conflicts
+            .iter()
+            .map(|a| self.conflict_review(a))
+            .collect();
         let mut all: BTreeMap<Seat, Tally> = BTreeMap::new();
         for acc in &self.conflicts {
             for (seat, t) in self.tallies(acc) {

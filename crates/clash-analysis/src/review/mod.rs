@@ -21,6 +21,7 @@
 
 pub mod chance;
 mod driver;
+pub mod play;
 pub mod score;
 
 use clash_core::review::{Record, Refusal, Reviewer, Side};

@@ -19,8 +19,8 @@
 //!   also stands for the first `size − 2` decisions, exactly as lichess slides them over a
 //!   game's positions.
 
-use clash_core::review::{ConflictReview, Grade, Moment, PlayerReview};
 use clash_core::Seat;
+use clash_core::review::{ConflictReview, Grade, Moment, PlayerReview};
 
 /// Lichess's score of one decision that gave away `loss` (a probability, 0 to 1).
 pub fn decision_accuracy(loss: f64) -> f64 {
@@ -28,8 +28,8 @@ pub fn decision_accuracy(loss: f64) -> f64 {
     if points <= 0.0 {
         return 100.0;
     }
-    let raw = 103.166_810_071_164_9 * (-0.043_544_153_867_539_51 * points).exp()
-        - 3.166_924_740_191_411;
+    let raw =
+        103.166_810_071_164_9 * (-0.043_544_153_867_539_51 * points).exp() - 3.166_924_740_191_411;
     (raw + 1.0).clamp(0.0, 100.0)
 }
 

@@ -15,6 +15,7 @@ pub mod live;
 pub mod notify;
 pub mod notify_dto;
 pub mod play;
+pub mod review;
 pub mod seats;
 pub mod tables;
 
@@ -66,6 +67,8 @@ fn api() -> OpenApiRouter<Arc<Tables>> {
         .routes(routes!(tables::view))
         .routes(routes!(tables::events))
         .routes(routes!(tables::export))
+        .routes(routes!(review::review, review::cancel_review))
+        .routes(routes!(review::replay))
         .routes(routes!(play::command))
         .routes(routes!(play::seed))
         .routes(routes!(play::close))
