@@ -199,23 +199,31 @@ fn moment_line(c: &ConflictReview, m: &Moment) -> String {
     let mut line = format!("  step {:>3}  {}", m.step + 1, m.text);
     if let Some(v) = &m.decision {
         let side = c.sides.get(v.side as usize).map_or("", |s| s.name.as_str());
-        line.push_str(&format!(
-            "\n             {}: {} for {side} ({} → {})",
-            v.grade.word(),
-            clash_analysis::review::score::points(-v.loss),
-            percent(v.best),
-            percent(v.played)
-        ));
+        if v.grade == clash_core::review::Grade::Best {
+            line.push_str(&format!(
+                "\n             best choice ({} for {side})",
+                percent(v.played)
+            ));
+        } else {
+            line.push_str(&format!(
+                "\n             {}: {side} gave away {} ({} with the best choice, {} with this one)",
+                v.grade.word(),
+                clash_analysis::review::score::points(v.loss).trim_start_matches('+'),
+                percent(v.best),
+                percent(v.played)
+            ));
+        }
         if let Some(best) = &v.best_choice {
             line.push_str(&format!("; best: {best}"));
         }
         if let Some(h) = &v.hindsight {
-            line.push_str(&format!(
-                "; in hindsight {}",
-                clash_analysis::review::score::points(-h.loss)
-            ));
-            if let Some(b) = &h.best_choice {
-                line.push_str(&format!(" (best reply: {b})"));
+            match &h.best_choice {
+                Some(b) => line.push_str(&format!(
+                    "; against the others' real choices the best reply was {b} ({} instead of {})",
+                    percent(h.best),
+                    percent(h.played)
+                )),
+                None => line.push_str("; against the others' real choices it was the best reply"),
             }
         }
     }

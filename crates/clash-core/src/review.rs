@@ -156,7 +156,7 @@ pub struct ConflictReview {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChancePoint {
-    /// After this step (the point before the conflict's first step has its first step).
+    /// How many of the game's commands had been played at this point: the replay's step.
     pub step: u32,
     /// Per side, as `sides` lists them, from 0 to 1.
     pub chances: Vec<f64>,

@@ -199,8 +199,9 @@ impl<R: Reviewed> Driver<R> {
         Ok(out)
     }
 
-    /// Open a new conflict at step `k`, its first point the chances after that step.
-    fn open(&mut self, info: Conflict, k: usize, after: &R::State) {
+    /// Open a new conflict at step `k`, its first point the chances in `state`, reached after
+    /// `played` commands.
+    fn open(&mut self, info: Conflict, k: usize, state: &R::State, played: usize) {
         let sides = info.sides.len();
         self.conflicts.push(Acc {
             info,
@@ -214,9 +215,9 @@ impl<R: Reviewed> Driver<R> {
             result: None,
         });
         let number = self.conflicts.last().map(|c| c.info.number).unwrap_or(0);
-        let chances = match self.chances_in(after, k) {
+        let chances = match self.chances_in(state, k) {
             Ok(c) => {
-                self.push_point(k, c.clone(), false);
+                self.push_point(played, c.clone(), false);
                 Some(c)
             }
             Err(why) => {
@@ -227,10 +228,11 @@ impl<R: Reviewed> Driver<R> {
         self.now = Some((number, chances));
     }
 
-    fn push_point(&mut self, k: usize, chances: Vec<f64>, roll: bool) {
+    /// A point of the chart, after `played` commands.
+    fn push_point(&mut self, played: usize, chances: Vec<f64>, roll: bool) {
         if let Some(acc) = self.conflicts.last_mut() {
             acc.points.push(ChancePoint {
-                step: k as u32,
+                step: played as u32,
                 chances,
                 roll,
             });
@@ -252,12 +254,12 @@ impl<R: Reviewed> Driver<R> {
             (Some(b), Some(a))
                 if b.number == a.number && self.now.as_ref().map(|n| n.0) != Some(a.number) =>
             {
-                self.open(a.clone(), k, &before);
+                self.open(a.clone(), k, &before, k);
                 self.judge(k, &before, &after);
             }
             // This step starts a conflict: its chart starts after it.
             (_, Some(a)) if self.now.as_ref().map(|n| n.0) != Some(a.number) => {
-                self.open(a.clone(), k, &after)
+                self.open(a.clone(), k, &after, k + 1)
             }
             (Some(b), Some(a)) if b.number == a.number => self.judge(k, &before, &after),
             (_, None) => self.now = None,
@@ -312,7 +314,7 @@ impl<R: Reviewed> Driver<R> {
             moment.unevaluated = Some(reasons.join("; "));
         }
         if let Ok(a) = &after_chances {
-            self.push_point(k, a.clone(), rolled);
+            self.push_point(k + 1, a.clone(), rolled);
         }
         let number = self.now.as_ref().map(|n| n.0).unwrap_or(0);
         self.now = Some((number, after_chances.ok()));

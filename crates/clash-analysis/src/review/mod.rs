@@ -110,3 +110,29 @@ pub trait Reviewed: Ruleset + Sized {
 pub fn hook<R: Reviewed>(record: &Record) -> Result<Box<dyn Reviewer>, Refusal> {
     Ok(Box::new(Driver::<R>::new(record)?))
 }
+
+/// `value` of the state `seat`'s `command` leads to, averaged over every result of any chance
+/// it takes (the states grouped by [`Reviewed::luck_key`], each valued once): what the choice
+/// is worth before its dice are rolled. `None` if the rules refuse the command, or its results
+/// are too many to weigh.
+pub fn expected<R: Reviewed>(
+    state: &R::State,
+    seat: clash_core::Seat,
+    command: &R::Command,
+    seed: u64,
+    mut value: impl FnMut(&R::State) -> Option<Vec<f64>>,
+) -> Option<Vec<f64>> {
+    let found = chance::outcomes::<R>(state, seat, command, R::luck_key, seed)?;
+    if found.groups.len() > driver::MAX_RESULTS {
+        return None;
+    }
+    let mut total: Vec<f64> = Vec::new();
+    for (p, s) in &found.groups {
+        let v = value(s)?;
+        total.resize(total.len().max(v.len()), 0.0);
+        for (t, x) in total.iter_mut().zip(v) {
+            *t += p * x;
+        }
+    }
+    Some(total)
+}

@@ -4,6 +4,7 @@
 //! * `/` — the lobby: pick a game and a ready-made setup, create a table ([`lobby`]).
 //! * `/t/{table}/{key}` — the table as the link's holder sees it ([`table`]): the GM's seat list
 //!   and invite links, the state, the readable log, and controls. Live updates arrive over SSE.
+//! * `/t/{table}/{key}/review` — an ended table's replay and review ([`review`]).
 //! * `/assets/…` — the scripts and styles ([`assets`]).
 //!
 //! Only two things ever reach a page unescaped: start-up data, through [`data`] (JSON made safe
@@ -20,6 +21,7 @@ pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
         .route("/", get(lobby))
         .route("/tables", post(create_from_form))
         .route("/t/{id}/{key}", get(table_page).post(claim_from_page))
+        .route("/t/{id}/{key}/review", get(review_page))
         .route("/assets/{name}", get(asset))
         .route("/assets/panel/{file}", get(panel_asset))
 }
@@ -28,6 +30,7 @@ pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
 /// that generate and check the declarations).
 #[cfg(feature = "ts")]
 pub mod requests;
+mod review;
 mod table;
 #[cfg(feature = "ts")]
 pub mod types;
@@ -41,6 +44,7 @@ use crate::error::ApiError;
 
 pub use assets::{CSS, JS, asset, panel_asset, served};
 pub use lobby::{create_from_form, lobby};
+pub use review::review_page;
 pub use table::{claim_from_page, table_page};
 
 /// A whole page: the shared head (title, viewport, the app's style) around `body`.

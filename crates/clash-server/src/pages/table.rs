@@ -122,7 +122,7 @@ pub async fn table_page(
     let me = update["room"]["me"].as_str().unwrap_or_default();
     let owner = caller.rights.role == Role::Owner;
     let body = html! {
-        (table_header(title, game, me))
+        (table_header(title, game, me, &format!("{}/review", table_path(&t.id, &key))))
         main .table #main {
             (turn_banner())
             (times_line())
@@ -142,6 +142,7 @@ pub async fn table_page(
         (script("/assets/verify.js"))
         (script("/assets/fair-check.js"))
         (script("/assets/app.js"))
+        (script("/assets/review-link.js"))
         (board_tags(entry))
         (crate::forms::tags(entry.as_ref(), true))
     };
@@ -150,7 +151,7 @@ pub async fn table_page(
 
 /// The bar at the top: home, the table's name, the game, who you are, the connection, the
 /// rules and alerts.
-fn table_header(title: &str, game: &str, me: &str) -> Markup {
+fn table_header(title: &str, game: &str, me: &str, review: &str) -> Markup {
     html! {
         a .skip href="#main" { "Skip to the table" }
         header .bar {
@@ -163,6 +164,8 @@ fn table_header(title: &str, game: &str, me: &str) -> Markup {
                 }
             }
             div .bar-tools {
+                // Shown once the table has ended (review-link.js).
+                a .small .review-link #review-link href=(review) hidden { "Review" }
                 button type="button" #rules-open .small aria-haspopup="dialog" { "Rules" }
                 button type="button" #alerts .small aria-pressed="false" { "Alerts off" }
             }

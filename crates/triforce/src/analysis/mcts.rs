@@ -205,14 +205,11 @@ struct Search<'a> {
     dice: SeededRandomness,
     choices: SeededRandomness,
     players: RandomPlayer,
-    /// The commands the root may try (by [`key`], sorted), when not every legal one.
-    only: Option<Vec<u16>>,
 }
 
 impl<'a> Search<'a> {
     fn new(bot: &'a MctsBot, root: &State, seed: u64) -> Search<'a> {
         Search {
-            only: None,
             bot,
             root: *root,
             horizon: root.turn().saturating_add(bot.playout_turns),
@@ -275,11 +272,7 @@ impl<'a> Search<'a> {
         let legal = turn::legal(state, seat);
         let mut tried = Vec::with_capacity(legal.len());
         let mut untried = Vec::new();
-        let allowed = |c: &Command| match (&self.only, node) {
-            (Some(only), 0) => only.binary_search(&key(c)).is_ok(),
-            _ => true,
-        };
-        for c in legal.as_slice().iter().filter(|c| allowed(c)) {
+        for c in legal.as_slice() {
             match self.child(node, key(c)) {
                 Some(child) => tried.push(child),
                 None => untried.push(*c),
@@ -387,27 +380,6 @@ impl MctsBot {
             .collect()
     }
 
-    /// [`MctsBot::search`] with the root's choices limited to `only` (the others are never
-    /// tried there), so that a few commands share all the playouts.
-    pub fn search_among(&self, state: &State, seed: u64, only: &[Command]) -> Vec<RootStat> {
-        let Some(me) = state.awaiting().and_then(seat_index) else {
-            return Vec::new();
-        };
-        let mut keys: Vec<u16> = only.iter().map(key).collect();
-        keys.sort_unstable();
-        let search = self.run_with(state, seed, Some(keys));
-        search.nodes[0]
-            .children
-            .iter()
-            .map(|c| &search.nodes[*c])
-            .map(|n| RootStat {
-                command: n.command,
-                visits: n.visits,
-                mean: n.mean(me),
-            })
-            .collect()
-    }
-
     /// What `state` is worth to every seat: the mean reward of a search's playouts from it
     /// (each seat's share of the wins, under the search's own play), or the result of a
     /// finished game. The entries add up to 1.
@@ -422,12 +394,7 @@ impl MctsBot {
     }
 
     fn run(&self, state: &State, seed: u64) -> Search<'_> {
-        self.run_with(state, seed, None)
-    }
-
-    fn run_with(&self, state: &State, seed: u64, only: Option<Vec<u16>>) -> Search<'_> {
         let mut search = Search::new(self, state, seed);
-        search.only = only;
         let start = Instant::now();
         for i in 0..self.playouts.max(1) {
             if i > 0 && self.time_limit.is_some_and(|t| start.elapsed() > t) {

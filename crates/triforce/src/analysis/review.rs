@@ -5,18 +5,22 @@
 //!   position ([`MctsBot::value`]): [`CHANCE_PLAYOUTS`] playouts of the Monte-Carlo tree search,
 //!   each played to the end or to the bot's horizon and then scored as TF-30 scores a game at
 //!   its turn limit. A finished game scores its winners (TF-28 … TF-30).
-//! * **A decision** (any command when the seat had more than one) is judged by the same
-//!   search from the seat's position ([`DECISION_PLAYOUTS`] playouts): the command it would
-//!   play is the one it visits most; when the seat played another, a second search shares
-//!   [`DECISION_PLAYOUTS`] playouts between just those two, and the verdict is their mean
-//!   rewards for the seat. Triforce hides nothing, so the seat's table is the whole board.
+//! * **A decision** (any command when the seat had more than one) is judged against the strong
+//!   bot's choice: the command its search from the seat's position visits most
+//!   ([`DECISION_PLAYOUTS`] playouts). Both that command and the one played are then valued
+//!   the same way, by where they lead: every result of any dice they roll, each position
+//!   valued by a search of [`DECISION_PLAYOUTS`] playouts from there (the same seed for both,
+//!   so they meet the same luck in their playouts). Comparing the root's own means instead
+//!   would not do: a search piles its playouts onto the first command that does well, and the
+//!   one it neglects looks worse than it is. Triforce hides nothing, so the seat's table is
+//!   the whole board.
 //! * **Luck**: combat dice. Every result of the dice is played through the rules (the generic
 //!   enumeration), grouped by the board it leaves (the faces shown are left out), and each
 //!   board is valued as above.
 //!
 //! Searches are seeded by the step, so a review is the same every time it is run.
 
-use clash_analysis::review::{Conflict, GameVerdict, Judged, Reviewed};
+use clash_analysis::review::{Conflict, GameVerdict, Judged, Reviewed, expected};
 use clash_core::review::Side;
 use clash_core::{Ruleset, Seat, SeatTable};
 
@@ -63,7 +67,7 @@ impl Reviewed for Triforce {
     fn measure() -> Vec<String> {
         vec![
             "A player's chance is their share of the wins when the strong bot's search plays on from the position (each playout played to the end, or scored by who holds the most stacks once six turns are played).".into(),
-            format!("Chances come from {CHANCE_PLAYOUTS} playouts; each decision is compared with the bot's own choice over {DECISION_PLAYOUTS} playouts, and again over {DECISION_PLAYOUTS} shared between the two."),
+            format!("Chances come from {CHANCE_PLAYOUTS} playouts. A decision is compared with the command the bot's own search ({DECISION_PLAYOUTS} playouts) would have played, each valued by a search of {DECISION_PLAYOUTS} playouts from where it leads."),
             "Luck is in the combat dice: every result of the dice is weighed.".into(),
         ]
     }
@@ -111,42 +115,47 @@ impl Reviewed for Triforce {
         if table.legal.len() < 2 || state.awaiting() != Some(table.seat) {
             return Judged::NotJudged;
         }
-        let Some(side) = Triforce::seats(state).iter().position(|s| *s == table.seat) else {
+        let seats = Triforce::seats(state);
+        let Some(side) = seats.iter().position(|s| *s == table.seat) else {
             return Judged::NotJudged;
         };
-        let bot = MctsBot::with_playouts(DECISION_PLAYOUTS);
-        let stats = bot.search(state, seed);
+        let stats = MctsBot::with_playouts(DECISION_PLAYOUTS).search(state, seed);
         let Some(best) = stats
             .iter()
             .max_by(|a, b| a.visits.cmp(&b.visits).then(a.mean.total_cmp(&b.mean)))
+            .map(|s| s.command)
         else {
             return Judged::Unevaluated("the search found no command".into());
         };
-        let basis = format!("the strong bot's search, {DECISION_PLAYOUTS} playouts");
-        if best.command == *command {
-            return Judged::Verdict(GameVerdict {
+        // Each command's worth: the position it leads to (every result of its dice), valued
+        // by a search of its own from there with the same seed, so both are compared on the
+        // same luck of the playouts.
+        let worth = |c: &Command| {
+            expected::<Triforce>(state, table.seat, c, seed, |s| {
+                let v = MctsBot::with_playouts(DECISION_PLAYOUTS).value(s, seed ^ 0x77);
+                Some(v.to_vec())
+            })
+            .and_then(|v| v.get(side).copied())
+        };
+        let played = worth(command);
+        let top = if best == *command {
+            played
+        } else {
+            worth(&best)
+        };
+        match (played, top) {
+            (Some(played), Some(top)) => Judged::Verdict(GameVerdict {
                 side,
-                played: best.mean,
-                best: best.mean,
-                best_choice: words(state, table.seat, &best.command),
-                hindsight: None,
-                basis,
-            });
-        }
-        let pair = bot.search_among(state, seed ^ 1, &[best.command, *command]);
-        let mean = |c: &Command| pair.iter().find(|s| s.command == *c).map(|s| s.mean);
-        match (mean(&best.command), mean(command)) {
-            (Some(b), Some(p)) => Judged::Verdict(GameVerdict {
-                side,
-                played: p,
-                best: b,
-                best_choice: words(state, table.seat, &best.command),
+                played,
+                best: top,
+                best_choice: words(state, table.seat, &best),
                 hindsight: None,
                 basis: format!(
-                    "{basis}, then {DECISION_PLAYOUTS} shared between its choice and this one"
+                    "the strong bot's search ({DECISION_PLAYOUTS} playouts) for its choice, and \
+                     a search of as many playouts from where each command leads"
                 ),
             }),
-            _ => Judged::Unevaluated("the search could not compare the command played".into()),
+            _ => Judged::Unevaluated("the search could not value the command played".into()),
         }
     }
 
