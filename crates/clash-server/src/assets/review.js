@@ -238,7 +238,7 @@ function chart(c, index) {
     if (p) go(p.step);
   });
   const legend = h('ul', 'rv-legend', ...c.sides.map((s, k) => el('li', null,
-    el('span', { class: 'rv-swatch', style: 'border-top-color:' + COLOURS[k % 6] + ';border-top-style:' + (DASHES[k % 6] ? 'dashed' : 'solid') }), ' ' + s.name)),
+    el('span', { class: 'rv-swatch s' + (k % 6) }), ' ' + s.name)),
   el('li', null, h('span', 'rv-diamond', '◆'), ' dice rolled or cards drawn'));
   return h('figure', 'rv-figure', box, legend);
 }

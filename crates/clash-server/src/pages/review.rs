@@ -76,11 +76,11 @@ pub async fn review_page(
                     section .card #replay aria-labelledby="replay-heading" {
                         h2 #replay-heading { "Replay" }
                         div .rv-steps {
-                            button type="button" .small #rv-first aria-label="First step" { "⏮" }
+                            button type="button" .small #rv-first aria-label="First step" { "|◀" }
                             button type="button" .small #rv-back aria-label="Step back" { "◀" }
                             input #rv-slider type="range" min="0" max="0" value="0" aria-label="Step";
                             button type="button" .small #rv-forward aria-label="Step forward" { "▶" }
-                            button type="button" .small #rv-last aria-label="Last step" { "⏭" }
+                            button type="button" .small #rv-last aria-label="Last step" { "▶|" }
                         }
                         p .rv-where #rv-where aria-live="polite" {}
                         label for="rv-as" { "See the table as" }
