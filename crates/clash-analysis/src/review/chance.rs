@@ -6,9 +6,10 @@
 //! The sequences are walked depth first: a run that asks for a roll or pick beyond the
 //! sequence being tried is cut short there, and each face of that roll (each option of that
 //! pick) becomes a longer sequence to try. So a roll whose outcome decides what is rolled next
-//! (a reroll of ties) is followed exactly. When the sequences would number more than
-//! [`MAX_RUNS`], a seeded random sample of [`SAMPLES`] complete runs stands in for them, and
-//! the answer says so.
+//! (a reroll of ties) is followed exactly, down to sequences less likely than [`MIN_WEIGHT`],
+//! each of which one seeded run completes. When the sequences would number more than
+//! [`MAX_RUNS`], a seeded random sample of [`SAMPLES`] complete runs stands in for them. Either
+//! way the answer says it was sampled.
 
 use std::collections::HashMap;
 
@@ -18,6 +19,9 @@ use clash_core::{Randomness, RandomnessError, Ruleset, Seat, SeededRandomness, e
 pub const MAX_RUNS: usize = 60_000;
 /// The runs of a sample, when the exact enumeration would take more than [`MAX_RUNS`].
 pub const SAMPLES: usize = 2_000;
+/// A sequence less likely than this is not split further: one run, its chance from then on
+/// drawn at random, stands for all of it (a reroll of a reroll of ties, say).
+pub const MIN_WEIGHT: f64 = 1e-5;
 
 /// The results of one command's chance: each distinct state with its probability.
 pub struct Outcomes<S> {
@@ -35,16 +39,21 @@ struct Probe<'a> {
 }
 
 impl Probe<'_> {
-    fn next(&mut self, size: usize) -> usize {
+    /// The next value of the prefix; past it, the size of the draw is noted and the run is
+    /// stopped there (the rules refuse a command whose chance fails), since it will be run
+    /// again with each value.
+    fn next(&mut self, size: usize) -> Result<usize, RandomnessError> {
         let i = self.at;
         self.at += 1;
         match self.prefix.get(i) {
-            Some(v) if *v < size => *v,
+            Some(v) if *v < size => Ok(*v),
             _ => {
                 if self.beyond.is_none() {
                     self.beyond = Some(size);
                 }
-                0
+                Err(RandomnessError::ScriptExhausted {
+                    wanted: format!("a draw among {size}"),
+                })
             }
         }
     }
@@ -55,7 +64,7 @@ impl Randomness for Probe<'_> {
         if sides == 0 {
             return Err(RandomnessError::NoSides);
         }
-        Ok(self.next(sides as usize) as u32 + 1)
+        Ok(self.next(sides as usize)? as u32 + 1)
     }
 
     fn choose(
@@ -66,7 +75,7 @@ impl Randomness for Probe<'_> {
         if count == 0 {
             return Err(RandomnessError::NothingToChoose);
         }
-        Ok(self.next(count))
+        self.next(count)
     }
 }
 
@@ -107,6 +116,7 @@ pub fn outcomes<R: Ruleset>(
     let mut groups = Groups::new();
     let mut pending: Vec<(Vec<usize>, f64)> = vec![(Vec::new(), 1.0)];
     let mut runs = 0usize;
+    let mut completed = false;
     while let Some((prefix, weight)) = pending.pop() {
         runs += 1;
         if runs > MAX_RUNS {
@@ -118,9 +128,24 @@ pub fn outcomes<R: Ruleset>(
             at: 0,
             beyond: None,
         };
-        execute::<R>(&mut s, seat, command, &mut probe).ok()?;
+        let ran = execute::<R>(&mut s, seat, command, &mut probe);
+        // A run cut short is refused; only complete runs count.
         match probe.beyond {
-            None => groups.add(key(&s), weight, s),
+            None => {
+                ran.ok()?;
+                groups.add(key(&s), weight, s)
+            }
+            Some(size) if weight / (size as f64) < MIN_WEIGHT => {
+                let mut s = state.clone();
+                let mut rest = Completion {
+                    prefix: &prefix,
+                    at: 0,
+                    rng: SeededRandomness::for_command(seed, runs as u64),
+                };
+                execute::<R>(&mut s, seat, command, &mut rest).ok()?;
+                groups.add(key(&s), weight, s);
+                completed = true;
+            }
             Some(size) => {
                 if pending.len() + size > MAX_RUNS {
                     return sample::<R>(state, seat, command, key, seed);
@@ -135,8 +160,39 @@ pub fn outcomes<R: Ruleset>(
     }
     Some(Outcomes {
         groups: groups.groups,
-        sampled: false,
+        sampled: completed,
     })
+}
+
+/// A fixed prefix, then seeded chance.
+struct Completion<'a> {
+    prefix: &'a [usize],
+    at: usize,
+    rng: SeededRandomness,
+}
+
+impl Randomness for Completion<'_> {
+    fn roll(&mut self, sides: u32) -> Result<u32, RandomnessError> {
+        let i = self.at;
+        self.at += 1;
+        match self.prefix.get(i) {
+            Some(v) if (*v as u32) < sides => Ok(*v as u32 + 1),
+            _ => self.rng.roll(sides),
+        }
+    }
+
+    fn choose(
+        &mut self,
+        count: usize,
+        label: &dyn Fn(usize) -> String,
+    ) -> Result<usize, RandomnessError> {
+        let i = self.at;
+        self.at += 1;
+        match self.prefix.get(i) {
+            Some(v) if *v < count => Ok(*v),
+            _ => self.rng.choose(count, label),
+        }
+    }
 }
 
 /// A seeded random sample of complete runs, each weighing the same.

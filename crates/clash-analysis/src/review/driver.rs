@@ -383,9 +383,10 @@ impl<R: Reviewed> Driver<R> {
         let step = &self.steps[k];
         let found = outcomes::<R>(before, step.seat, &step.command, R::luck_key, seed(k))
             .ok_or("the rules refuse the command when played again")?;
-        if found.groups.len() > MAX_RESULTS {
+        let most = R::max_results(before);
+        if found.groups.len() > most {
             return Err(format!(
-                "{} different results, more than the {MAX_RESULTS} a review weighs",
+                "{} different results, more than the {most} a review weighs here",
                 found.groups.len()
             ));
         }

@@ -98,6 +98,13 @@ pub trait Reviewed: Ruleset + Sized {
         serde_json::to_string(state).unwrap_or_default()
     }
 
+    /// The most different results of one roll whose chances a review weighs from `state`: by
+    /// default [`driver::MAX_RESULTS`]; a game whose chances are dear asks for fewer.
+    fn max_results(state: &Self::State) -> usize {
+        let _ = state;
+        driver::MAX_RESULTS
+    }
+
     /// The step in words: by default, what its events say.
     fn describe(after: &Self::State, seat: clash_core::Seat, events: &[Self::Event]) -> String {
         let _ = seat;
@@ -123,7 +130,7 @@ pub fn expected<R: Reviewed>(
     mut value: impl FnMut(&R::State) -> Option<Vec<f64>>,
 ) -> Option<Vec<f64>> {
     let found = chance::outcomes::<R>(state, seat, command, R::luck_key, seed)?;
-    if found.groups.len() > driver::MAX_RESULTS {
+    if found.groups.len() > R::max_results(state) {
         return None;
     }
     let mut total: Vec<f64> = Vec::new();
