@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 
 use super::chance::outcomes;
 use super::score::{self, Tally};
-use super::{Conflict, GameVerdict, Judged, Reviewed};
+use super::{Conflict, GameVerdict, Judged, Later, Reviewed};
 
 /// The most different results of one roll or draw whose chances a review weighs.
 pub const MAX_RESULTS: usize = 400;
@@ -62,8 +62,8 @@ pub struct Driver<R: Reviewed> {
     next: usize,
     names: BTreeMap<Seat, String>,
     conflicts: Vec<Acc>,
-    /// The open conflict's number and each of its sides' chance now, if known.
-    now: Option<(u32, Option<Vec<f64>>)>,
+    /// While a conflict is open: each of its sides' chance now, if known.
+    now: Option<Option<Vec<f64>>>,
     unevaluated: BTreeMap<String, u32>,
     stopped: Option<String>,
 }
@@ -214,7 +214,6 @@ impl<R: Reviewed> Driver<R> {
             rolls: vec![0; sides],
             result: None,
         });
-        let number = self.conflicts.last().map(|c| c.info.number).unwrap_or(0);
         let chances = match self.chances_in(state, k) {
             Ok(c) => {
                 self.push_point(played, c.clone(), false);
@@ -225,7 +224,7 @@ impl<R: Reviewed> Driver<R> {
                 None
             }
         };
-        self.now = Some((number, chances));
+        self.now = Some(chances);
     }
 
     /// A point of the chart, after `played` commands.
@@ -248,25 +247,24 @@ impl<R: Reviewed> Driver<R> {
             R::apply(&mut after, e);
         }
         let (cb, ca) = (R::conflict(&before), R::conflict(&after));
-        match (&cb, &ca) {
+        if R::starts_conflict(&before, &after) {
+            // This step starts a conflict: its chart starts after it.
+            if let Some(a) = &ca {
+                self.open(a.clone(), k, &after, k + 1);
+            }
+        } else if let (Some(_), Some(a), None) = (&cb, &ca, &self.now) {
             // A conflict under way before this step (a game that is one contest from its
             // setup): its chart starts before the step, and the step is judged.
-            (Some(b), Some(a))
-                if b.number == a.number && self.now.as_ref().map(|n| n.0) != Some(a.number) =>
-            {
-                self.open(a.clone(), k, &before, k);
-                self.judge(k, &before, &after);
-            }
-            // This step starts a conflict: its chart starts after it.
-            (_, Some(a)) if self.now.as_ref().map(|n| n.0) != Some(a.number) => {
-                self.open(a.clone(), k, &after, k + 1)
-            }
-            (Some(b), Some(a)) if b.number == a.number => self.judge(k, &before, &after),
-            (_, None) => self.now = None,
-            _ => {}
+            self.open(a.clone(), k, &before, k);
+            self.judge(k, &before, &after);
+        } else if ca.is_some() && self.now.is_some() {
+            self.judge(k, &before, &after);
+        } else if ca.is_none() {
+            self.now = None;
         }
         if let Some(acc) = self.conflicts.last_mut()
-            && ca.as_ref().is_some_and(|a| a.number == acc.info.number)
+            && ca.is_some()
+            && self.now.is_some()
         {
             acc.last_step = k as u32;
             if let Some(r) = R::result(&after) {
@@ -284,7 +282,7 @@ impl<R: Reviewed> Driver<R> {
     fn judge(&mut self, k: usize, before: &R::State, after: &R::State) {
         let seat = self.steps[k].seat;
         let text = R::describe(after, seat, &self.steps[k].events);
-        let chances_before = self.now.as_ref().and_then(|n| n.1.clone());
+        let chances_before = self.now.clone().flatten();
         let after_chances = self.chances_in(after, k);
         let mut moment = Moment {
             step: k as u32,
@@ -316,8 +314,7 @@ impl<R: Reviewed> Driver<R> {
         if let Ok(a) = &after_chances {
             self.push_point(k + 1, a.clone(), rolled);
         }
-        let number = self.now.as_ref().map(|n| n.0).unwrap_or(0);
-        self.now = Some((number, after_chances.ok()));
+        self.now = Some(after_chances.ok());
         let keep =
             moment.decision.is_some() || moment.luck.is_some() || moment.unevaluated.is_some();
         if let Some(acc) = self.conflicts.last_mut() {
@@ -345,7 +342,14 @@ impl<R: Reviewed> Driver<R> {
     ) -> Option<Verdict> {
         let step = &self.steps[k];
         let table = SeatTable::<R>::from_state(before, &self.log, step.seat);
-        let v: GameVerdict = match R::decision(&table, &step.command, after, seed(k)) {
+        let later = Later::<R> {
+            after,
+            later: self.steps[k + 1..]
+                .iter()
+                .map(|s| s.events.as_slice())
+                .collect(),
+        };
+        let v: GameVerdict = match R::decision(&table, &step.command, &later, seed(k)) {
             Judged::NotJudged => return None,
             Judged::Unevaluated(e) => {
                 why.push(format!("the decision: {e}"));

@@ -32,8 +32,6 @@ pub use driver::Driver;
 /// A conflict as a review charts it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conflict {
-    /// Tells the table's conflicts apart (their order in the table, say).
-    pub number: u32,
     /// "Conflict 2: Ada against the Bruiser".
     pub title: String,
     pub sides: Vec<Side>,
@@ -76,6 +74,12 @@ pub trait Reviewed: Ruleset + Sized {
     /// The conflict `state` is in, or has just ended in (until the next one starts), if any.
     fn conflict(state: &Self::State) -> Option<Conflict>;
 
+    /// Whether the step from `before` to `after` starts a new conflict: by default when there
+    /// was none before; a game whose ended conflict stays on the table until the next says so.
+    fn starts_conflict(before: &Self::State, after: &Self::State) -> bool {
+        Self::conflict(before).is_none() && Self::conflict(after).is_some()
+    }
+
     /// Each side's chance in `state`, as [`Reviewed::conflict`] lists its sides; `Err` says why
     /// it cannot be evaluated. `seed` makes any sampling reproducible.
     fn chances(state: &Self::State, seed: u64) -> Result<Vec<f64>, String>;
@@ -83,12 +87,12 @@ pub trait Reviewed: Ruleset + Sized {
     /// How the conflict `state` is in ended for each side (1 won, 0 lost), once it has.
     fn result(state: &Self::State) -> Option<Vec<f64>>;
 
-    /// `table.seat`'s decision to send `command`, judged from its table alone; `after` is the
-    /// whole state once the step is done, for the hindsight reply to simultaneous choices.
+    /// `table.seat`'s decision to send `command`, judged from its table alone; `later` holds
+    /// the whole game from this step on, for the hindsight reply to simultaneous choices only.
     fn decision(
         table: &SeatTable<Self>,
         command: &Self::Command,
-        after: &Self::State,
+        later: &Later<'_, Self>,
         seed: u64,
     ) -> Judged;
 
@@ -110,6 +114,28 @@ pub trait Reviewed: Ruleset + Sized {
         let _ = seat;
         let lines: Vec<String> = events.iter().map(|e| Self::narrate(after, e)).collect();
         lines.join(" ")
+    }
+}
+
+/// The game from a step on, as it really went: for the hindsight reply to choices made at the
+/// same time as others, which the others' choices, revealed later, decide.
+pub struct Later<'a, R: Ruleset> {
+    /// The whole state once the step is done.
+    pub after: &'a R::State,
+    /// The events of every later step, in order.
+    pub later: Vec<&'a [R::Event]>,
+}
+
+impl<R: Ruleset> Later<'_, R> {
+    /// The state after this step, then after each later step in turn.
+    pub fn states(&self) -> impl Iterator<Item = R::State> + '_ {
+        let mut state = self.after.clone();
+        std::iter::once(self.after.clone()).chain(self.later.iter().map(move |events| {
+            for e in *events {
+                R::apply(&mut state, e);
+            }
+            state.clone()
+        }))
     }
 }
 

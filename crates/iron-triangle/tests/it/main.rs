@@ -24,5 +24,6 @@ mod conflict_vectors;
 mod examples;
 mod laws;
 mod positions;
+mod review;
 mod status;
 mod table_text;

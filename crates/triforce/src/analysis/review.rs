@@ -20,7 +20,7 @@
 //!
 //! Searches are seeded by the step, so a review is the same every time it is run.
 
-use clash_analysis::review::{Conflict, GameVerdict, Judged, Reviewed, expected};
+use clash_analysis::review::{Conflict, GameVerdict, Judged, Later, Reviewed, expected};
 use clash_core::review::Side;
 use clash_core::{Ruleset, Seat, SeatTable};
 
@@ -76,7 +76,6 @@ impl Reviewed for Triforce {
         let sides = sides(state);
         let names: Vec<&str> = sides.iter().map(|s| s.name.as_str()).collect();
         Some(Conflict {
-            number: 1,
             title: format!("The game: {}", join(&names)),
             sides,
         })
@@ -108,7 +107,7 @@ impl Reviewed for Triforce {
     fn decision(
         table: &SeatTable<Triforce>,
         command: &Command,
-        _after: &State,
+        _later: &Later<'_, Triforce>,
         seed: u64,
     ) -> Judged {
         let state = &table.view.table;

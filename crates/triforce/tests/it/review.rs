@@ -11,7 +11,7 @@ use triforce::{Setup, Triforce};
 fn a_short_game_is_reviewed_whole() {
     let mut setup = Setup::new(3);
     setup.turn_limit = Some(9);
-    let record = play::<Triforce>(&setup, Strength::Strong, 60, 4, 400).unwrap();
+    let record = play::<Triforce>(&setup, &[], Strength::Strong, 60, 4, 400).unwrap();
     let started = Instant::now();
     let mut reviewer = hook::<Triforce>(&record).unwrap();
     while !reviewer.work(Instant::now() + Duration::from_millis(200)) {}

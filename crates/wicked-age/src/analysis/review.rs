@@ -27,7 +27,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use clash_analysis::review::{Conflict, GameVerdict, Judged, Reviewed};
+use clash_analysis::review::{Conflict, GameVerdict, Judged, Later, Reviewed};
 use clash_core::review::Side;
 use clash_core::{Ruleset, Seat, SeatTable, SeededRandomness, execute};
 
@@ -647,7 +647,6 @@ impl Reviewed for WickedAge {
             .collect();
         let names: Vec<&str> = sides.iter().map(|s| s.name.as_str()).collect();
         Some(Conflict {
-            number: 0,
             title: format!("Chapter {}: {}", state.chapter, names.join(" against ")),
             sides,
         })

@@ -162,7 +162,7 @@ fn a_bot_duel_is_reviewed_whole() {
         "conflict": {"action": "The ferry", "participants": [{"name": "Ysolde"}, {"name": "The Khan"}]}
     }))
     .unwrap();
-    let record = play::<WickedAge>(&setup, Strength::Strong, 200, 9, 60).unwrap();
+    let record = play::<WickedAge>(&setup, &[], Strength::Strong, 200, 9, 60).unwrap();
     let review = review(&record);
     assert!(review.progress.done);
     let c = &review.conflicts[0];
