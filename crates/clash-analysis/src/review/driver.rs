@@ -185,10 +185,15 @@ impl<R: Reviewed> Driver<R> {
 
     /// Each side's chance in `state`, mapped onto the open conflict's sides.
     fn chances_in(&mut self, state: &R::State, k: usize) -> Result<Vec<f64>, String> {
+        let raw = R::chances(state, seed(k))?;
+        self.map_sides(state, raw)
+    }
+
+    /// Chances as the game lists its sides in `state`, in the open conflict's order.
+    fn map_sides(&mut self, state: &R::State, raw: Vec<f64>) -> Result<Vec<f64>, String> {
         let Some(c) = R::conflict(state) else {
             return Err("outside any conflict".into());
         };
-        let raw = R::chances(state, seed(k))?;
         let acc = self.conflicts.last_mut().ok_or("no conflict is open")?;
         let mut out = vec![f64::NAN; acc.info.sides.len()];
         for (side, p) in c.sides.iter().zip(raw) {
@@ -267,8 +272,12 @@ impl<R: Reviewed> Driver<R> {
             && self.now.is_some()
         {
             acc.last_step = k as u32;
-            if let Some(r) = R::result(&after) {
-                acc.result = Some(r);
+            if let Some(r) = R::scored(&before, &after) {
+                let total = acc.result.get_or_insert_with(|| vec![0.0; r.len()]);
+                total.resize(total.len().max(r.len()), 0.0);
+                for (t, x) in total.iter_mut().zip(r) {
+                    *t += x;
+                }
             }
         }
         let events = std::mem::take(&mut self.steps[k].events);
@@ -396,7 +405,8 @@ impl<R: Reviewed> Driver<R> {
         }
         let mut average = vec![0.0; after.len()];
         for (p, state) in &found.groups {
-            let c = self.chances_in(state, k)?;
+            let raw = R::result_chances(state, seed(k))?;
+            let c = self.map_sides(state, raw)?;
             average.resize(c.len().max(average.len()), 0.0);
             for (a, x) in average.iter_mut().zip(&c) {
                 *a += p * x;

@@ -87,6 +87,23 @@ pub trait Reviewed: Ruleset + Sized {
     /// How the conflict `state` is in ended for each side (1 won, 0 lost), once it has.
     fn result(state: &Self::State) -> Option<Vec<f64>>;
 
+    /// What the step from `before` to `after` scored for each side, added up into the
+    /// conflict's result: by default the conflict's result, once it has one. A game scored by
+    /// parts (rounds won, say) scores each part as it is decided.
+    fn scored(before: &Self::State, after: &Self::State) -> Option<Vec<f64>> {
+        match Self::result(before) {
+            Some(_) => None,
+            None => Self::result(after),
+        }
+    }
+
+    /// Each side's chance in a state one of a roll's other results would have led to, for
+    /// weighing the roll's luck: by default [`Reviewed::chances`]; a game whose chances are
+    /// dear may weigh the many results of a roll more cheaply.
+    fn result_chances(state: &Self::State, seed: u64) -> Result<Vec<f64>, String> {
+        Self::chances(state, seed)
+    }
+
     /// `table.seat`'s decision to send `command`, judged from its table alone; `later` holds
     /// the whole game from this step on, for the hindsight reply to simultaneous choices only.
     fn decision(

@@ -9,6 +9,7 @@ mod laws;
 mod limits;
 mod position;
 mod properties;
+mod review;
 mod rules;
 mod text;
 mod vectors;
