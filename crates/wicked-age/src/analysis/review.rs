@@ -665,7 +665,7 @@ impl Reviewed for WickedAge {
     fn decision(
         table: &SeatTable<WickedAge>,
         command: &Command,
-        _after: &State,
+        _later: &Later<'_, WickedAge>,
         seed: u64,
     ) -> Judged {
         judge_decision(&table.view.table, table.seat, command, seed)
