@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use clash_analysis::review::score::signed;
 use clash_core::review::{ConflictReview, Moment, PlayerReview, Review};
 use clash_core::{RulesetEntry, Viewer};
 use clash_server::review::record;
@@ -180,17 +181,28 @@ fn sparkline(c: &ConflictReview, side: usize) -> String {
 }
 
 fn player_line(p: &PlayerReview) -> String {
-    let mut parts = vec![format!("{} decisions", p.decisions)];
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = vec![plural(p.decisions, "decision", "decisions")];
     if let Some(a) = p.accuracy {
         parts.push(format!("accuracy {a:.0}"));
     }
     parts.push(format!(
-        "{} inaccuracies, {} mistakes, {} blunders",
-        p.inaccuracies, p.mistakes, p.blunders
+        "{}, {}, {}",
+        plural(p.inaccuracies, "inaccuracy", "inaccuracies"),
+        plural(p.mistakes, "mistake", "mistakes"),
+        plural(p.blunders, "blunder", "blunders")
     ));
-    parts.push(format!("luck {:+.2} over {} rolls", p.luck, p.rolls));
+    if p.rolls > 0 {
+        parts.push(format!(
+            "luck {} over {}",
+            signed(p.luck),
+            plural(p.rolls, "roll", "rolls")
+        ));
+    }
     if let (Some(r), Some(a)) = (p.result, p.adjusted) {
-        parts.push(format!("result {r:.2}, luck-adjusted {a:.2}"));
+        // A result with the luck taken out can fall below 0 or rise above 1.
+        let plain = |x: f64| signed(x).trim_start_matches('+').to_string();
+        parts.push(format!("result {}, luck-adjusted {}", plain(r), plain(a)));
     }
     format!("  {}: {}", p.name, parts.join(", "))
 }

@@ -171,15 +171,28 @@ pub fn percent(p: f64) -> String {
     format!("{:.0}%", (p * 100.0).clamp(0.0, 100.0))
 }
 
-/// A change of chance as people read it: "+12 points", "−3 points".
+/// A change of chance as people read it: "+12 points", "−3 points", "+1 point", "less than a
+/// point" (percentage points of a chance).
 pub fn points(p: f64) -> String {
     let n = (p * 100.0).round();
-    if n == 0.0 {
+    let unit = |n: f64| if n == 1.0 { "point" } else { "points" };
+    if p.abs() < 1e-9 {
         "no change".into()
+    } else if n == 0.0 {
+        "less than a point".into()
     } else if n > 0.0 {
-        format!("+{n:.0} points")
+        format!("+{n:.0} {}", unit(n))
     } else {
-        format!("\u{2212}{:.0} points", -n)
+        format!("\u{2212}{:.0} {}", -n, unit(-n))
+    }
+}
+
+/// A sum of luck or a result as people read it: "+0.21", "−1.05" (1 is a whole win).
+pub fn signed(x: f64) -> String {
+    if x < -0.005 {
+        format!("\u{2212}{:.2}", -x)
+    } else {
+        format!("+{:.2}", x.max(0.0))
     }
 }
 
@@ -224,7 +237,7 @@ pub fn summary(c: &ConflictReview) -> Vec<String> {
             }
         }
         if p.rolls > 0 {
-            line.push_str(&format!(", luck {}", points(p.luck)));
+            line.push_str(&format!(", luck {}", signed(p.luck)));
         }
         line.push('.');
         out.push(line);
@@ -293,6 +306,10 @@ mod tests {
         assert_eq!(percent(0.456), "46%");
         assert_eq!(points(0.12), "+12 points");
         assert_eq!(points(-0.031), "\u{2212}3 points");
-        assert_eq!(points(0.001), "no change");
+        assert_eq!(points(0.001), "less than a point");
+        assert_eq!(points(0.0), "no change");
+        assert_eq!(points(-0.01), "\u{2212}1 point");
+        assert_eq!(signed(0.214), "+0.21");
+        assert_eq!(signed(-1.05), "\u{2212}1.05");
     }
 }

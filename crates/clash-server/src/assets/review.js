@@ -36,9 +36,12 @@ const percent = (p) => Math.round(Math.max(0, Math.min(1, p)) * 100) + '%';
 /** @param {number} p a change of chance */
 function points(p) {
   const n = Math.round(p * 100);
-  if (n === 0) return 'no change';
+  if (Math.abs(p) < 1e-9) return 'no change';
+  if (n === 0) return 'less than a point';
   return (n > 0 ? '+' : '−') + Math.abs(n) + (Math.abs(n) === 1 ? ' point' : ' points');
 }
+/** @param {number} x a sum of luck or a result (1 is a whole win) */
+const signed = (x) => (x < -0.005 ? '−' + (-x).toFixed(2) : '+' + Math.max(0, x).toFixed(2));
 /** @param {string} seat */
 function nameOf(seat) {
   if (seat === 'spectator') return 'a spectator';
@@ -187,10 +190,10 @@ function playerLine(p) {
   const bits = [p.decisions + (p.decisions === 1 ? ' decision' : ' decisions')];
   if (p.accuracy != null) bits.push('accuracy ' + Math.round(p.accuracy));
   bits.push(p.inaccuracies + ' inaccuracies, ' + p.mistakes + ' mistakes, ' + p.blunders + ' blunders');
-  if (p.rolls) bits.push('luck ' + points(p.luck) + ' over ' + p.rolls + (p.rolls === 1 ? ' roll' : ' rolls'));
+  if (p.rolls) bits.push('luck ' + signed(p.luck) + ' over ' + p.rolls + (p.rolls === 1 ? ' roll' : ' rolls'));
   if (p.result != null) {
-    const won = p.result >= 0.999 ? 'won' : p.result <= 0.001 ? 'lost' : 'scored ' + p.result.toFixed(2);
-    bits.push(won + (p.adjusted != null ? ', ' + p.adjusted.toFixed(2) + ' with the luck taken out' : ''));
+    const plain = (/** @type {number} */ x) => signed(x).replace(/^\+/, '');
+    bits.push('result ' + plain(p.result) + (p.adjusted != null ? ', ' + plain(p.adjusted) + ' with the luck taken out' : ''));
   }
   return el('li', null, h('b', null, p.name), ': ' + bits.join(' · '));
 }

@@ -195,6 +195,9 @@ fn move_index(stage: &StageView, side: usize, m: Move) -> Option<usize> {
 /// The duel's value to the PC at the point of the conflict a view shows.
 fn duel_value(view: &TableView) -> Result<f64, String> {
     let c = view.conflict.as_ref().ok_or("no conflict")?;
+    if c.phase == Phase::Forming {
+        return Err("the conflict is still forming".into());
+    }
     let d = duel_of(view)?;
     if let Some(o) = &c.outcome {
         return Ok(match o.winner {

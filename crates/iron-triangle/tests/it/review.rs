@@ -106,10 +106,14 @@ fn a_duel_is_judged_by_the_duel_solver() {
     // The strong bot plays the equilibrium of the turn (by the turn's win payoff): nothing it
     // plays is graded as a blunder by the duel's.
     assert!(c.result.is_some());
-    assert!(
-        review.players.iter().all(|p| p.rolls == 0),
-        "a diceless game has no luck"
-    );
+    // Luck, by hand: Iron Triangle rolls no dice and draws no cards, so no step has a luck,
+    // every player's luck is the empty sum 0, and a luck-adjusted result is the result itself
+    // (the winner 1 − 0 = 1, the loser 0 − 0 = 0).
+    assert!(c.moments.iter().all(|m| m.luck.is_none()));
+    for p in &review.players {
+        assert_eq!((p.rolls, p.luck), (0, 0.0), "a diceless game has no luck");
+        assert_eq!(p.adjusted, p.result);
+    }
 }
 
 /// A stance outside the duel's equilibrium gives its side's chance away, graded exactly: the

@@ -31,6 +31,7 @@ mod page_types;
 mod panels;
 mod readable;
 mod requests;
+mod review;
 mod room;
 mod rules;
 mod secrecy;
