@@ -3,6 +3,7 @@
 // side's chance, its players' accuracy and luck, every decision and roll), which the server works
 // out in the background while this page follows it. Every text goes in as text nodes.
 import { $, el, h, pageData, table, panelFor, errorOf, errorText } from './kit.js';
+import { ruleLinker } from './rule-links.js';
 
 /** @typedef {import('./kit.js').Update} Update */
 /** @typedef {import('./types/ReviewStatus').ReviewStatus} ReviewStatus */
@@ -12,7 +13,7 @@ import { $, el, h, pageData, table, panelFor, errorOf, errorText } from './kit.j
 /** @typedef {import('./types/Moment').Moment} Moment */
 /** @typedef {import('./types/PlayerReview').PlayerReview} PlayerReview */
 
-/** @type {{ table: string, key: string, ruleset: string, game: string, viewer: string, back: string, update: Update }} */
+/** @type {{ table: string, key: string, ruleset: string, game: string, viewer: string, back: string, update: Update, rules: import('./types/RulesLinks').RulesLinks | null }} */
 const boot = pageData('boot');
 const api = '/api/tables/' + encodeURIComponent(boot.table);
 const keyParam = 'key=' + encodeURIComponent(boot.key);
@@ -320,6 +321,8 @@ async function followReview() {
   }
 }
 
+// Rule IDs in the narration and the boards become links to the rules, as on the table page.
+ruleLinker(boot.rules, null).watch($('main'));
 fillViewers();
 go(0);
 followReview();

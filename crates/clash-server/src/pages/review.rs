@@ -58,6 +58,7 @@ pub async fn review_page(
         "viewer": viewer,
         "back": table_path(&table.id, &key),
         "update": update,
+        "rules": entry.as_ref().and_then(crate::rules::links),
     });
     let title = update["title"].as_str().unwrap_or(&table.title).to_string();
     let body = html! {
