@@ -148,7 +148,7 @@ fn viewer(seat: &str) -> Result<Viewer, String> {
 fn print_replay(entry: &RulesetEntry, record: &clash_core::Record, seat: &str) -> Outcome {
     let viewer = viewer(seat)?;
     for step in 0..=record.steps.len() {
-        let f = replay::frame(entry, record, viewer, step)?;
+        let f = replay::frame(entry, record, viewer, step).map_err(|e| e.to_string())?;
         match &f.actor {
             Some(actor) => say!("— step {} of {}: {actor} —", f.step, f.steps),
             None => say!("— the table as it began —"),
@@ -170,12 +170,22 @@ fn percent(p: f64) -> String {
     clash_analysis::review::score::percent(p)
 }
 
+/// The most blocks a chart line takes: a long conflict's points are averaged in runs to fit a
+/// terminal.
+const CHART_WIDTH: usize = 60;
+
 /// A side's chance over time as a line of blocks, low to high.
 fn sparkline(c: &ConflictReview, side: usize) -> String {
     const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    c.points
+    let values: Vec<f64> = c
+        .points
         .iter()
-        .filter_map(|p| p.chances.get(side))
+        .filter_map(|p| p.chances.get(side).copied())
+        .collect();
+    let run = values.len().div_ceil(CHART_WIDTH).max(1);
+    values
+        .chunks(run)
+        .map(|xs| xs.iter().sum::<f64>() / xs.len() as f64)
         .map(|x| BLOCKS[((x.clamp(0.0, 1.0) * 7.0).round() as usize).min(7)])
         .collect()
 }

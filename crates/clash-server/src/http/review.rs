@@ -14,9 +14,10 @@ use super::Shared;
 use super::dto::ErrorBody;
 use super::tables::{Key, Path};
 use crate::error::ApiError;
+use crate::error::TableError;
 use crate::extract::{Params, TableKey, as_seat, position};
 use crate::links::Role;
-use crate::review::replay::{self, Frame};
+use crate::review::replay::{self, Frame, FrameError};
 use crate::review::{self as reviews, Job, ReviewStatus};
 use crate::tables::Tables;
 use crate::work::{self, Kind};
@@ -47,9 +48,7 @@ pub async fn review(
 pub async fn cancel_review(caller: TableKey) -> Result<StatusCode, ApiError> {
     let access = caller.table.access(&caller.key, None).await?;
     if access.role != Role::Owner {
-        return Err(
-            crate::error::TableError::forbidden("only the GM's link cancels a review").into(),
-        );
+        return Err(TableError::forbidden("only the GM's link cancels a review").into());
     }
     if let Some(job) = reviews::current(&caller.table) {
         job.cancel();
@@ -92,6 +91,11 @@ pub async fn replay(
         replay::frame(&job.entry, &job.record, viewer, step)
     })
     .await?
-    .map_err(|e| ApiError::from(crate::error::TableError::Unreadable(e)))?;
+    .map_err(|e| {
+        ApiError::from(match e {
+            FrameError::NoSuchSeat(seat) => TableError::UnknownSeat(seat.to_string()),
+            FrameError::Unreadable(why) => TableError::Unreadable(why),
+        })
+    })?;
     Ok(Json(frame))
 }

@@ -40,26 +40,39 @@ pub struct Line {
     pub later: bool,
 }
 
+/// Why a step cannot be shown.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FrameError {
+    /// The seat asked for does not play at this table.
+    #[error("seat {0} does not play at this table")]
+    NoSuchSeat(Seat),
+    /// The record does not replay through the rules.
+    #[error("{0}")]
+    Unreadable(String),
+}
+
 /// The frame of `step` (0 to the record's length) as `viewer` saw it.
 pub fn frame(
     entry: &RulesetEntry,
     record: &Record,
     viewer: Viewer,
     step: usize,
-) -> Result<Frame, String> {
+) -> Result<Frame, FrameError> {
     let step = step.min(record.steps.len());
-    let mut game = (entry.new_game)(&record.setup).map_err(|e| e.to_string())?;
+    let mut game =
+        (entry.new_game)(&record.setup).map_err(|e| FrameError::Unreadable(e.to_string()))?;
     if let Viewer::Seat(s) = viewer
         && s != Seat::Gm
         && !game.seats().contains(&s)
     {
-        return Err(format!("seat {s} does not play at this table"));
+        return Err(FrameError::NoSuchSeat(s));
     }
     let mut from = 0;
     for s in &record.steps[..step] {
         from = game.event_count();
         for e in &s.events {
-            game.restore(e).map_err(|e| e.to_string())?;
+            game.restore(e)
+                .map_err(|e| FrameError::Unreadable(e.to_string()))?;
         }
     }
     let actor = step
