@@ -114,7 +114,7 @@ impl Randomness for Replayed<'_> {
 
 /// A seed for the evaluations of step `k`, so that a review is the same every time.
 fn seed(k: usize) -> u64 {
-    0x5eed_0f_c1a5u64 ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    0x005e_ed0f_c1a5_u64 ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 impl<R: Reviewed> Driver<R> {

@@ -67,11 +67,12 @@ fn steps(entries: &[Entry]) -> Result<Vec<Step>, String> {
                     events: Vec::new(),
                 },
             )),
-            Entry::Event { event } => match standing.last_mut() {
-                Some((_, step)) => step.events.push(event.clone()),
-                // The game's opening, before any command: the setup makes it again.
-                None => {}
-            },
+            // Events before any command are the game's opening: the setup makes them again.
+            Entry::Event { event } => {
+                if let Some((_, step)) = standing.last_mut() {
+                    step.events.push(event.clone());
+                }
+            }
             Entry::Table {
                 event: TableEvent::Undone { n, .. },
             } => match standing.last() {

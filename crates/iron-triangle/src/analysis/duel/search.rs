@@ -616,6 +616,10 @@ pub struct StageChoice {
     pub ends_chain: bool,
 }
 
+/// A move game: its payoffs (rows the PC's choices, columns the NPC's) and each side's
+/// equilibrium mix.
+pub type MoveGame = (Vec<Vec<f64>>, [Vec<f64>; 2]);
+
 /// One position's turn, solved: the stance game of move games, every entry the rest of the
 /// duel's value to the PC (P(PC wins) − P(NPC wins)).
 #[derive(Debug, Clone)]
@@ -629,7 +633,7 @@ pub struct StageView {
     /// Per side: its move choices.
     pub choices: [Vec<StageChoice>; 2],
     /// Per stance pair: the move game (rows the PC's choices) and its equilibrium mixes.
-    pub move_games: Vec<Vec<(Vec<Vec<f64>>, [Vec<f64>; 2])>>,
+    pub move_games: Vec<Vec<MoveGame>>,
 }
 
 /// A duel whose positions are solved as they are asked for, each once: every later position a
