@@ -14,6 +14,7 @@ const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artif
 mkdirSync(ARTIFACTS, { recursive: true });
 
 export const DESKTOP = { width: 1280, height: 900 };
+export const LAPTOP = { width: 1024, height: 640 };
 export const PHONE = { width: 390, height: 844 };
 
 export function launch() {
@@ -47,6 +48,12 @@ export async function createTable(page, presetText, title, setup) {
     return o ? o.value : null;
   }, presetText);
   if (!value) throw new Error('no preset matching ' + presetText);
+  // One way to start a table at a time: with a ready-made setup open, the lobby shows one
+  // "Table name" field and one button that creates a table.
+  const shown = () => page.evaluate(() => ['main input[placeholder="Friday night duel"]', '#create-by-form, #create-form button[type=submit]']
+    .map((sel) => [...document.querySelectorAll(sel)].filter((e) => e.checkVisibility()).length));
+  await page.waitForFunction(() => !document.getElementById('by-form') || document.getElementById('by-form').hidden, null, { timeout: 2000 }).catch(() => {});
+  assert.deepEqual(await shown(), [1, 1], 'one Table name field and one create button');
   await page.selectOption('#preset', value);
   if (title) await page.fill('#title', title);
   if (setup) {
@@ -154,7 +161,8 @@ export function events(page) {
   return page.evaluate(() => Number(document.body.dataset.events || 0));
 }
 
-/** Click `selector` (a panel control that sends a command) and wait for the table to move on. */
+/** Click `selector` (a panel control that sends a command) and wait for the table to move on;
+ *  the keyboard's focus stays on a control (never the page's body). */
 export async function act(page, selector) {
   const before = await events(page);
   await page.click(selector);
@@ -162,7 +170,28 @@ export async function act(page, selector) {
     || [...document.querySelectorAll('#panel .error')].some((e) => e.textContent !== ''), before);
   const errors = await page.$$eval('#panel .error', (es) => es.map((e) => e.textContent).filter(Boolean));
   if (errors.length) throw new Error(selector + ' was refused: ' + errors.join(' | '));
+  await assertFocusKept(page, 'after ' + selector);
   await checkPage(page);
+}
+
+/** What holds the keyboard's focus: `body`, or the element's tag, data names and text. */
+export function focused(page) {
+  return page.evaluate(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) return 'body';
+    const data = Object.entries(a.dataset || {}).map(([k, v]) => k + '=' + v).join(' ');
+    return a.localName + (a.id ? '#' + a.id : '') + (data ? ' [' + data + ']' : '') + ' ' + (a.textContent || '').trim().slice(0, 40);
+  });
+}
+
+/** After an action the focus is on a control of the page (or what the action brought), never
+ *  the page's body, unless the table has closed (its controls lock). */
+export async function assertFocusKept(page, where) {
+  // The page settled: two frames after the command's answer.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const closed = await page.evaluate(() => document.body.classList.contains('table-closed') || !!document.querySelector('dialog[open]'));
+  if (closed) return;
+  assert.notEqual(await focused(page), 'body', 'the focus fell to the page body ' + where);
 }
 
 /** What the game's panel says, as text. */

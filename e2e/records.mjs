@@ -127,3 +127,23 @@ export async function rechain(record) {
   record.head = d.hex(head);
   return record;
 }
+
+/**
+ * The record forged whole, as a host could for a table without chance: `secret` (hex) in place
+ * of the table's, its commitment and the reveal changed to match, and every hash rebuilt.
+ */
+export async function reforge(record, secret) {
+  const d = ClashVerify.derive;
+  const sealed = d.hex(await d.hashing(globalThis.crypto.subtle).sha256(d.unhex(secret)));
+  record.secret = secret;
+  record.commitment = sealed;
+  record.entries[0].entry.event.commitment = sealed;
+  record.entries[record.entries.length - 1].entry.event.secret = secret;
+  return rechain(record);
+}
+
+/** The heads a key reads now: `{pos, hash}` of the log's last entry. */
+export async function headNow(id, key) {
+  const events = (await api('GET', `/api/tables/${id}/events?key=${key}&after=0`)).json;
+  return { pos: events.event_count - 1, hash: events.head };
+}

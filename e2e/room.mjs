@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import net from 'node:net';
-import { DESKTOP, PHONE, checkPage } from './lib.mjs';
+import { DESKTOP, PHONE, checkPage, assertFocusKept } from './lib.mjs';
 
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 
@@ -102,6 +102,7 @@ export async function act(page, locator, { confirm } = {}) {
     || [...document.querySelectorAll('#panel .error, #legal-error')].some((e) => e.textContent !== ''), before);
   const errors = await page.$$eval('#panel .error, #legal-error', (es) => es.map((e) => e.textContent).filter(Boolean));
   if (errors.length) throw new Error('refused: ' + errors.join(' | '));
+  await assertFocusKept(page, 'after ' + locator);
   await checkPage(page);
 }
 
@@ -158,4 +159,55 @@ export async function createAt(page, base, presetText, title) {
 /** The spectators' link from the GM's seat list. */
 export function spectatorLink(gm) {
   return gm.inputValue('.seat-row[data-seat="watch"] input');
+}
+
+/** The page's accessibility tree as Chromium builds it (what a screen reader is given): each
+ *  node's role and name. */
+export async function axNodes(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Accessibility.enable');
+    // The tree is built as it is asked for: ask until it holds the whole page.
+    let nodes = [];
+    for (let i = 0; i < 5; i++) {
+      nodes = (await cdp.send('Accessibility.getFullAXTree')).nodes;
+      if (nodes.some((n) => n.role && n.role.value === 'main')) break;
+      await page.waitForTimeout(100);
+    }
+    return nodes.filter((n) => !n.ignored).map((n) => ({ role: n.role && n.role.value, name: (n.name && n.name.value) || '' }));
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** The accessibility tree once `ready(nodes)` holds (it follows the page's changes a moment
+ *  later), or as it is after `ms`. */
+export async function axNodesWhen(page, ready, ms = 3000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const nodes = await axNodes(page);
+    if (ready(nodes) || Date.now() > until) return nodes;
+    await page.waitForTimeout(150);
+  }
+}
+
+/** The live region says what the banner says (after any news of the same update). */
+export async function assertAnnouncerSaysBanner(page, where) {
+  const said = () => page.evaluate(() => [document.getElementById('announcer').textContent, document.getElementById('turn-text').textContent.trim()]);
+  const ok = await page.waitForFunction(() => document.getElementById('announcer').textContent.endsWith(document.getElementById('turn-text').textContent.trim()),
+    null, { timeout: 3000 }).then(() => true, () => false);
+  const [announcer, text] = await said();
+  assert.ok(ok, where + ': the announcer says “' + announcer + '” while the banner says “' + text + '”');
+}
+
+/** The sticky banner's height, in pixels. */
+export function bannerHeight(page) {
+  return page.evaluate(() => document.getElementById('turn').getBoundingClientRect().height);
+}
+
+/** The element `selector` is not under the sticky banner. */
+export async function assertNotCovered(page, selector, where) {
+  const [bar, box] = await page.evaluate((sel) => [document.getElementById('turn').getBoundingClientRect().bottom,
+    document.querySelector(sel).getBoundingClientRect().top], selector);
+  assert.ok(box >= bar - 0.5, where + ': the banner (down to ' + Math.round(bar) + ' px) covers ' + selector + ' (from ' + Math.round(box) + ' px)');
 }

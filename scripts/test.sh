@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: hygiene (formatting, lints, no machine paths), every crate's tests, every
-# README command run as written, then the browser end-to-end tests.
-# Installs what the browser tests need (Debian's Chromium, npm packages) when it is missing.
+# README command run as written, the API document against the server (schemathesis, and a client
+# generated from the document playing a game), then the browser end-to-end tests.
+# Installs what the API and browser tests need (schemathesis from PyPI into .venv/api, Debian's
+# Chromium, npm packages) when it is missing.
 #
 # Everything runs beside a throw-away PostgreSQL cluster (scripts/with-postgres.sh, which
 # installs Debian's postgresql when missing): the storage tests run against both backends, and
@@ -32,6 +34,9 @@ cargo test --workspace --locked -j2
 
 echo "== README commands"
 ./scripts/check-readme.sh
+
+echo "== API document"
+./scripts/api-test.sh
 
 if [ -x e2e/run.sh ]; then
   echo "== browser end-to-end tests"

@@ -2,13 +2,15 @@
 // table played by keyboard alone: who may act when any one of several may, a refusal beside
 // its control that goes once the table moves on, a rule ID as a small link to that rule, text
 // over its limit refused and counted (never cut), a second tab's stale action, a reused invite,
-// a seat moved to another device with its player's secret stance, the live region, and every
-// control locked once the table is archived or ended. Every page state passes `checkPage`
+// a seat moved to another device with its player's secret stance, the live region (which always
+// says what the banner says), the keyboard's focus kept on its control through every redraw,
+// the banner kept small and clear of what a player types, and every control locked once the
+// table is archived or ended. Every page state passes `checkPage`
 // (banned words, axe-core) through the helpers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, checkPage, DESKTOP, PHONE } from '../lib.mjs';
-import { banner, waitForBanner, shotsBoth } from '../room.mjs';
+import { launch, person, createTable, invite, join, checkPage, focused, DESKTOP, LAPTOP, PHONE } from '../lib.mjs';
+import { banner, waitForBanner, shotsBoth, axNodesWhen, assertAnnouncerSaysBanner, bannerHeight, assertNotCovered } from '../room.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -85,8 +87,19 @@ test('the shared mechanism of a table, with one Iron Triangle conflict played by
   await press(ada, rename.locator('.error sup.rule-ref a'), { moves: false });
   await ada.waitForSelector('dialog#rules-sheet[open] #rules-body .flash');
   assert.match(await ada.textContent('#rules-body .flash'), /IT-7/, 'the link opens the rule itself');
+  // The rule lands below the sheet's bar, not under it.
+  const [bar, rule] = await ada.evaluate(() => [document.querySelector('#rules-sheet .sheet-bar').getBoundingClientRect().bottom,
+    document.querySelector('#rules-body .flash').getBoundingClientRect().top]);
+  assert.ok(rule >= bar, 'the rule (at ' + rule + ' px) is under the sheet bar (to ' + bar + ' px)');
   await ada.keyboard.press('Escape');
   await ada.waitForFunction(() => !document.getElementById('rules-sheet').open);
+
+  // Folds are named groups, their arrows left out of what a screen reader says.
+  const tree = await axNodesWhen(ada, (t) => t.some((n) => n.role === 'group' && n.name.startsWith('Fair dice')));
+  for (const fold of ['Log and table talk', 'Fair dice']) {
+    assert.ok(tree.some((n) => n.role === 'group' && n.name.startsWith(fold)), 'the fold “' + fold + '” is a named group');
+  }
+  assert.ok(!tree.some((n) => /[▸▾]/.test(n.name)), 'no name carries a fold arrow');
 
   // The GM starts a minor conflict, by keyboard.
   const start = panelOf(gm).locator('[data-control="g:start_conflict"]');
@@ -115,6 +128,15 @@ test('the shared mechanism of a table, with one Iron Triangle conflict played by
   await stale.waitForFunction(() => /Already done in your other tab/.test(document.getElementById('main').textContent));
   await stale.close();
   await press(bo, panelOf(bo).locator('[data-control="g:join_conflict"] button:has-text("Bo")'));
+  // On a short laptop Bo types a new name for a move, the field just under the banner: as the
+  // others' moves come in under the banner, the field is never covered.
+  await bo.setViewportSize(LAPTOP);
+  await typeInto(bo, panelOf(bo).locator('[data-control="rename"] input'), 'Low Sweep');
+  await bo.evaluate(() => {
+    const f = document.querySelector('#panel [data-control="rename"] input');
+    window.scrollBy(0, f.getBoundingClientRect().top - document.getElementById('turn').getBoundingClientRect().bottom - 2);
+  });
+  const boSeen = Number(await bo.evaluate(() => document.body.dataset.events));
 
   // Either player may pick who fights first: each is told so, and once Ada has, Bo sees it.
   await waitForBanner(bo, /^Any of you may act now: Ada or Bo; the first to do so decides/);
@@ -123,15 +145,32 @@ test('the shared mechanism of a table, with one Iron Triangle conflict played by
   await press(ada, panelOf(ada).locator('[data-control="g:pick_active"] button:has-text("Ada")'));
   await bo.waitForFunction(() => !/Any of you/.test(document.getElementById('turn-text').textContent));
   assert.equal(await bo.locator('#panel [data-control="g:pick_active"] button').count(), 0, 'no second pick for Bo');
+  // The live region follows the banner: it no longer says anyone may act.
+  await assertAnnouncerSaysBanner(bo, 'Bo, once Ada picked');
   await press(ada, panelOf(ada).locator('[data-control="g:pick_opponent"] button:has-text("Brute")'));
+  await bo.waitForFunction((n) => Number(document.body.dataset.events) > n + 1, boSeen);
+  assert.match(await focused(bo), /^input/, 'Bo is still typing in the field');
+  assert.equal(await bo.inputValue('#panel [data-control="rename"] input'), 'Low Sweep');
+  await assertNotCovered(bo, '#panel [data-control="rename"] input', 'Bo typing on a laptop');
+  await assertAnnouncerSaysBanner(bo, 'Bo, once Ada picked Brute');
+  await bo.setViewportSize(PHONE);
+  // A player's focus stays on the control it is on while the others play: Bo's on Rename.
+  await tabTo(bo, panelOf(bo).locator('[data-control="rename"] button'));
 
   // Secret stances; then Ada moves her seat to her other device, her stance going with her.
   await press(ada, panelOf(ada).locator('button[data-stance="attack"]'), { moves: false });
+  // A tap that only changes the board (the stance chosen) keeps the focus on the tile tapped.
+  assert.match(await focused(ada), /^button \[stance=attack\]/, 'the focus stays on the stance tapped');
   await press(ada, panelOf(ada).locator('button:has-text("Take the stance in secret")'));
+  assert.notEqual(await focused(ada), 'body', 'the focus goes to what the stance brought, not the page body');
   await press(ada, ada.locator('#move-card > summary'), { moves: false });
   await press(ada, ada.locator('#move-make'), { moves: false });
   await ada.waitForSelector('#move-link-box:not([hidden])');
   const moveLink = await ada.inputValue('#move-link');
+  // Copying says so, on the button and to a screen reader.
+  await press(ada, ada.locator('#move-copy'), { moves: false });
+  await ada.waitForFunction(() => /Copied/.test(document.getElementById('move-copy').textContent));
+  assert.match(await ada.textContent('#move-card .copied'), /copied|selected/);
   const adaPhone = await person(browser, PHONE);
   await adaPhone.goto(moveLink);
   await adaPhone.waitForSelector('#status.live');
@@ -142,6 +181,7 @@ test('the shared mechanism of a table, with one Iron Triangle conflict played by
   assert.match(await adaPhone.textContent('#panel .it-duel [data-participant="Ada"]'), /Attack/, 'her secret stance moved with her');
   await press(gm, panelOf(gm).locator('button[data-stance="defend"]'), { moves: false });
   await press(gm, panelOf(gm).locator('button:has-text("Take the stance in secret")'));
+  assert.match(await focused(bo), /^button .*Rename/, 'Bo kept the focus through the others’ moves');
 
   // Secret moves, revealed together; the reveal is told to a screen reader.
   await press(adaPhone, panelOf(adaPhone).locator('button.kit-tile[data-move="A-H"]'), { moves: false });
@@ -149,6 +189,11 @@ test('the shared mechanism of a table, with one Iron Triangle conflict played by
   await press(gm, panelOf(gm).locator('button.kit-tile[data-move="A-L"]'), { moves: false });
   await press(gm, panelOf(gm).locator('button:has-text("in secret")'));
   await bo.waitForFunction(() => /Ada loses 4/.test(document.getElementById('log').textContent));
+  // "Since your last move" is what the others did and what the move brought out, never the
+  // GM's own move.
+  await gm.waitForFunction(() => /Moves are revealed/.test(document.getElementById('just').textContent));
+  assert.match(await gm.textContent('#just-label'), /Since your last move/);
+  assert.doesNotMatch(await gm.textContent('#just-lines'), /Brute secretly commits/);
   await adaPhone.waitForSelector('#panel [data-control="split_loss:Ada"]');
   // On the phone the last result stays in sight, in the banner, above the control reached next.
   assert.match(await adaPhone.textContent('#just'), /\S/);
@@ -157,6 +202,21 @@ test('the shared mechanism of a table, with one Iron Triangle conflict played by
     document.activeElement.getBoundingClientRect()]);
   assert.ok(just.top >= 0 && just.bottom <= next.top, 'the result is in sight above the control: ' + JSON.stringify([just, next]));
   await shotsBoth(adaPhone, 'evening-ada-moved-split');
+  // The banner with three lines of news stays small: folded to the newest on a phone and a
+  // short laptop, and never more than a sixth of a desktop.
+  for (const [size, most] of [[PHONE, 110], [LAPTOP, 110], [DESKTOP, 150]]) {
+    await adaPhone.setViewportSize(size);
+    await adaPhone.waitForTimeout(100);
+    const tall = await bannerHeight(adaPhone);
+    assert.ok(tall <= most, 'the banner is ' + Math.round(tall) + ' px tall at ' + size.width + '×' + size.height);
+  }
+  await adaPhone.setViewportSize(PHONE);
+  // Its folded lines unfold on a tap, and fold again.
+  await press(adaPhone, adaPhone.locator('#just-more'), { moves: false });
+  assert.equal(await adaPhone.getAttribute('#just-more', 'aria-expanded'), 'true');
+  assert.equal(await adaPhone.locator('#just-lines li').evaluateAll((lis) => lis.filter((li) => li.checkVisibility()).length), 3);
+  await shotsBoth(adaPhone, 'evening-ada-banner-unfolded');
+  await adaPhone.click('#just-more');
   await press(adaPhone, panelOf(adaPhone).locator('button:has-text("Pay these")'));
 
   // The GM tells how it ends.

@@ -3,6 +3,9 @@
 // steppers, renaming a move, the winners' narration.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { launch, person, createTable, invite, join, shots, logLines, act, panelText, assertReadable, PHONE } from '../lib.mjs';
 import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
 import { assertNoBannedWords } from '../words.mjs';
@@ -26,9 +29,13 @@ async function setStepper(page, label, target) {
   throw new Error(label + ' never reached ' + target);
 }
 
+// The two-player preset, with Cy beside Bo (Bo's player plays both).
+const TEAM = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../crates/iron-triangle/presets/team.json'), 'utf8'));
+TEAM.characters.push(Object.assign(structuredClone(TEAM.characters.find((c) => c.name === 'Bo')), { name: 'Cy' }));
+
 test('GM and two players fight a minor conflict with cards and steppers, to its narrated end', async () => {
   const gm = await person(browser);
-  await createTable(gm, 'Two players (Ada, Bo)', 'Iron Triangle e2e');
+  await createTable(gm, 'Two players (Ada, Bo)', 'Iron Triangle e2e', TEAM);
   const p1Link = await invite(gm, 'p1');
   const p2Link = await invite(gm, 'p2');
   const p1 = await person(browser);
@@ -66,8 +73,11 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   await gm.fill(`${start} input[type=text]`, 'The ledger');
   await gm.check(`${start} label:has-text("Minor") input`);
   await act(gm, `${start} button:has-text("Start a conflict")`);
+  // Whom the conflict waits on, as a list a person writes.
+  await gm.waitForFunction(() => /Waiting for Ada, Bo and Cy\./.test(document.querySelector('#panel .it-conflict').textContent));
   await act(p1, '#panel [data-control="g:join_conflict"] button:has-text("Ada")');
   await act(p2, '#panel [data-control="g:join_conflict"] button:has-text("Bo")');
+  await act(p2, '#panel [data-control="g:join_conflict"] button:has-text("Cy")');
   await act(p1, '#panel [data-control="g:pick_active"] button:has-text("Ada")');
   await act(p1, '#panel [data-control="g:pick_opponent"] button:has-text("Brute")');
 
@@ -107,6 +117,10 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   assert.doesNotMatch((await logLines(p2)).join('\n'), /A-H|Overhand/, 'Ada\'s move is secret before the reveal');
   await gm.click('#panel button.kit-tile[data-move="A-L"]');
   await act(gm, '#panel button:has-text("in secret")');
+  // Brute's sheet stays hidden, but the move it played shows by the name the log gives it.
+  await p1.waitForSelector('#panel .it-duel [data-participant="Brute"] .it-card[data-move="A-L"]');
+  assert.match(await p1.textContent('#panel .it-duel [data-participant="Brute"] .it-card[data-move="A-L"]'), /Shin Kick/);
+  assert.match(await p1.textContent('#panel .it-char[data-character="Brute"]'), /Moves seen so far.*Shin Kick/s);
 
   // Low beats High: Ada loses 4 — 1 fixed by her own matched Attack stance, 3 to share (IT-51).
   await p1.waitForSelector('#panel [data-control="split_loss:Ada"]');
@@ -127,6 +141,8 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   await setStepper(p1, 'Defend', 1);
   await setStepper(p1, 'Attack', 2);
   assert.match(await p1.textContent('#panel .it-total'), /Shared 3 of 3/);
+  // The preview counts what her stance already took: Attack 5, less 1 for it, less 2 here.
+  assert.match(await p1.textContent('#panel .it-preview'), /Attack 5 → 2 \(1 for the stance\)/);
   await shots(p1, 'it-p1-split');
   await act(p1, '#panel button:has-text("Pay these")');
 
@@ -152,6 +168,42 @@ test('GM and two players fight a minor conflict with cards and steppers, to its 
   await shots(gm, 'it-gm-result');
   await shots(p1, 'it-p1-result');
   await shots(p2, 'it-p2-phone-result');
+
+  // A second minor conflict starts clean: no stance carried over from the last turn (the GM's
+  // Defend, Ada's Attack), and the loss split at its suggestion, not at last time's shares.
+  await gm.fill(`${start} input[type=text]`, 'The ledger, again');
+  await gm.check(`${start} label:has-text("Minor") input`);
+  await act(gm, `${start} button:has-text("Start a conflict")`);
+  await act(p1, '#panel [data-control="g:join_conflict"] button:has-text("Ada")');
+  await act(p2, '#panel [data-control="g:join_conflict"] button:has-text("Bo")');
+  await act(p2, '#panel [data-control="g:join_conflict"] button:has-text("Cy")');
+  await act(p1, '#panel [data-control="g:pick_active"] button:has-text("Ada")');
+  await act(p1, '#panel [data-control="g:pick_opponent"] button:has-text("Brute")');
+  for (const [page, who] of [[p1, 'Ada'], [gm, 'Brute']]) {
+    await page.waitForSelector(`#panel [data-control="stance:${who}"]`);
+    assert.equal(await page.getAttribute(`#panel [data-control="stance:${who}"] button[data-stance="none"]`, 'aria-pressed'), 'true', who + ' starts at No stance');
+    assert.match(await page.textContent(`#panel [data-control="stance:${who}"] button.kit-go`), /Take no stance/);
+  }
+  await shots(gm, 'it-gm-second-stance');
+  await act(p1, '#panel [data-control="stance:Ada"] button.kit-go');
+  await act(gm, '#panel [data-control="stance:Brute"] button.kit-go');
+  await p1.waitForSelector('#panel [data-control="move:Ada"]');
+  assert.equal(await p1.locator('#panel [data-control="move:Ada"] button.kit-tile[aria-pressed="true"]').count(), 0, 'no card chosen yet');
+  await p1.click('#panel button.kit-tile[data-move="A-H"]');
+  await act(p1, '#panel button:has-text("Play Overhand Right in secret")');
+  await gm.click('#panel button.kit-tile[data-move="A-L"]');
+  await act(gm, '#panel button:has-text("in secret")');
+  // Ada (Defend 2, Grapple 2, Attack 2) loses Shin Kick's base 3: one from each type, as the
+  // split suggests, not last time's Defend 1 and Attack 2.
+  await p1.waitForSelector('#panel [data-control="split_loss:Ada"]');
+  const shares = await p1.$$eval('#panel [data-control="split_loss:Ada"] .kit-stepper output', (os) => os.map((o) => Number(o.textContent)));
+  assert.deepEqual(shares, [1, 1, 1]);
+  assert.match(await p1.textContent('#panel .it-total'), /Shared 3 of 3/);
+  await shots(p1, 'it-p1-second-split');
+  await act(p1, '#panel button:has-text("Pay these")');
+  await gm.waitForSelector(narrate);
+  await gm.fill(`${narrate} input[type=text]`, 'Brute keeps the ledger again.');
+  await act(gm, `${narrate} button`);
 
   // Every page, the spectator's included, names everyone: no raw token on the page or in the
   // log; each is kept at desktop and phone size.

@@ -3,8 +3,8 @@
 // hand, letting cards stand and spending Losses, all by tapping cards.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, PHONE } from '../lib.mjs';
-import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
+import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, checkPage, focused, PHONE, LAPTOP, DESKTOP } from '../lib.mjs';
+import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner, axNodesWhen, bannerHeight } from '../room.mjs';
 import { assertNoBannedWords } from '../words.mjs';
 
 let browser;
@@ -29,8 +29,14 @@ async function bidStep(page, state) {
     return true;
   }
   if (state.cover && !state.covered && (await has('#panel [data-control^="cover:"] button.kit-tile[data-card]'))) {
-    // Cover the card just placed with one from the hand: tap the card, then cover.
+    // Cover the card just placed with one from the hand: tap the card, then choose among the
+    // traits the rules allow (the drawer's, named), never typed in blind.
+    const cover = '#panel [data-control^="cover:"]';
+    const traits = await page.$$eval(`${cover} select[aria-label="The trait your narration rests on"] option`, (os) => os.map((o) => o.textContent));
+    assert.ok(traits.length > 0 && traits.every((t) => /(Aspect|Weakness) “.+”|Loss card /.test(t)), 'the traits to rest on: ' + traits.join(' | '));
+    assert.equal(await page.locator(`${cover} input[type=text], ${cover} input[type=checkbox]`).count(), 0, 'no trait to type, no tick to set');
     await page.locator('#panel [data-control^="cover:"] button.kit-tile[data-card]').first().click();
+    assert.match(await focused(page), /^button \[.*card=/, 'the focus stays on the card tapped');
     await shots(page, 'ndt-gm-cover-chosen');
     await act(page, '#panel [data-control^="cover:"] button.kit-go');
     // A cover keeps its name readable: the mark "cover" is written under the card, not over it.
@@ -115,6 +121,13 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   await shots(gm, 'ndt-gm-round-result');
   await shots(p1, 'ndt-p1-round-result');
   await shots(p3, 'ndt-p3-phone-round-result');
+  // To a screen reader a bid line is a list of named cards, not loose glyphs.
+  const tree = await axNodesWhen(p1, (t) => t.some((n) => n.role === 'list' && /’s bid line$/.test(n.name)));
+  assert.ok(tree.some((n) => n.role === 'list' && /’s bid line$/.test(n.name)), 'bid lines are named lists');
+  const cards = tree.filter((n) => (n.role === 'img' || n.role === 'image') && /, (upright|reversed)$/.test(n.name));
+  assert.ok(cards.length >= 4, 'cards are named pictures: ' + cards.map((n) => n.name).join(' | '));
+  const glyphs = tree.filter((n) => !['StaticText', 'InlineTextBox'].includes(n.role) && /[⚔⬢∿▤↑↓]/.test(n.name));
+  assert.deepEqual(glyphs, [], 'no control or item is named by its glyphs');
   // A phone shows the whole board in about one and a half screens.
   const tall = await p3.evaluate(() => document.querySelector('#panel').getBoundingClientRect().height);
   assert.ok(tall < 844 * 1.6, 'the phone board is ' + Math.round(tall) + ' px tall');
@@ -152,4 +165,81 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
     // A Loss is marked by reversed cards, and the Loss line shows them that way up.
     for (const way of await page.$$eval('#panel .ndt-card.loss:not(.facedown)', (cs) => cs.map((c) => c.classList.contains('reversed')))) assert.ok(way, 'a Loss card lies reversed');
   }
+});
+
+// TMDF's card (Triumph XIX) was rejected: TMDF must spend a face-up Loss card (a Temporary XVI, a
+// Lasting Loss with one of its three cards already spent). The Smugglers still draw their one card of this
+// Balance-breaker.
+const END = {
+  parties: [
+    { name: 'TMDF', seat: 'p1', goal: 'Save Tokyo', characters: [{ name: 'TMDF', attribute: { name: 'Paper', value: 5 }, aspects: ['Well-trained team'], weaknesses: ['Slow'] }] },
+    { name: 'The Smugglers', seat: 'p2', goal: 'Get rich', characters: [{ name: 'The Smugglers', attribute: { name: 'Blades', value: 5 }, aspects: ['Fast boats'] }] },
+  ],
+  blanks: false,
+  position: {
+    round: 1, kind: 'balance_breaker', phase: 'bidding', control: 0, tokens: 0, turn: 'TMDF', passes: 0,
+    window: 'TMDF', reacting: { step: 'reject', party: 'The Smugglers' }, rejection: 'The Smugglers', discard: [],
+    parties: [
+      { name: 'TMDF', status: 'in_play', bid_line: [{ card: 'XIX', reversed: false }], temporary: [{ card: 'XVI' }],
+        lasting: [{ cards: [{ card: 'Blades Seeker', face_up: true }, { card: 'Paper Home', face_up: true }, { card: 'Serpent Lover', face_up: false }] }], characters: [] },
+      { name: 'The Smugglers', status: 'in_play', bid_line: [], temporary: [], lasting: [], characters: [] },
+    ],
+  },
+};
+
+test('the end of a Tourists Conflict: a Loss spent as it lies, spent cards readable, every size', async () => {
+  const gm = await person(browser);
+  await createTable(gm, 'Four sides, balanced', 'Tourists end', END);
+  const tmdf = await person(browser, PHONE);
+  const smugglers = await person(browser, LAPTOP);
+  await join(tmdf, await invite(gm, 'p1'));
+  await join(smugglers, await invite(gm, 'p2'));
+
+  // The Loss cards to spend are drawn as they lie on the Loss line: reversed.
+  await tmdf.waitForSelector('#panel [data-control="spend"] button.kit-tile');
+  const ways = await tmdf.$$eval('#panel [data-control="spend"] .ndt-card', (cs) => cs.map((c) => c.getAttribute('aria-label')));
+  assert.deepEqual(ways, ['Triumph XVI, reversed', 'Blades Seeker, reversed', 'Paper Home, reversed']);
+  // On a phone a Triumph's name is never broken over two lines (the corner says "Triumph").
+  assert.ok(await tmdf.locator('#panel .ndt-party .ndt-card.triumph[data-card="XIX"]').count(), 'a Triumph on a bid line');
+  const broken = await tmdf.$$eval('#panel .ndt-card.triumph .ndt-corner, #panel .ndt-card.triumph .ndt-fig', (es) => es
+    .filter((e) => e.checkVisibility())
+    .filter((e) => e.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(e).lineHeight) || e.scrollWidth > e.clientWidth + 1)
+    .map((e) => e.textContent));
+  assert.deepEqual(broken, [], 'a Triumph card’s word fits');
+  await shots(tmdf, 'ndt-end-spend-phone');
+  await act(tmdf, '#panel [data-control="spend"] button[data-card="Blades Seeker"]');
+  // The Smugglers let the rest of TMDF's turn stand and draw their card; nobody can react to it;
+  // the round ends and they concede.
+  await smugglers.waitForSelector('#panel [data-control="window"], #panel [data-control^="bid:"]');
+  if (await smugglers.$('#panel [data-control="window"] button:has-text("Let it stand")')) {
+    await act(smugglers, '#panel [data-control="window"] button:has-text("Let it stand") >> nth=0');
+  }
+  await act(smugglers, '#panel [data-control^="bid:"] button.ndt-draw');
+  await smugglers.waitForSelector('#panel [data-control^="concede:"]');
+  await smugglers.click('#panel [data-control^="concede:"] button:has-text("Concede")');
+  await act(smugglers, '#panel [data-control^="concede:"] button:has-text("Yes, concede")');
+  for (const page of [gm, tmdf, smugglers]) await page.waitForFunction(() => /TMDF wins the Conflict/.test(document.querySelector('#panel .ndt-summary').textContent));
+
+  // The end: the spent Lasting cards lie face down and stay readable (axe finds nothing at any
+  // size), and the banner's last line is never cut off, even 320 px wide.
+  const spent = tmdf.locator('#panel .ndt-card.facedown');
+  assert.equal(await spent.count(), 2, 'two spent Lasting cards');
+  assert.match(await spent.first().getAttribute('aria-label'), /, spent \(face down\)$/);
+  for (const [page, name] of [[tmdf, 'tmdf'], [smugglers, 'smugglers'], [gm, 'gm']]) {
+    for (const [size, label] of [[DESKTOP, 'desktop'], [LAPTOP, 'laptop'], [PHONE, 'phone'], [{ width: 320, height: 640 }, 'narrow']]) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(100);
+      await checkPage(page, { where: name + ' at the end (' + label + ')' });
+      const overflow = await page.evaluate(() => { const j = document.getElementById('just'); return j.scrollWidth - j.clientWidth; });
+      assert.ok(overflow <= 1, name + ': the banner’s line runs ' + overflow + ' px past its edge at ' + label);
+      assert.ok(await bannerHeight(page) <= 130, name + ': the banner is small at ' + label);
+      await page.screenshot({ path: new URL('../artifacts/ndt-end-' + name + '-' + label + '.png', import.meta.url).pathname });
+    }
+  }
+  // At 320 px the folded line unfolds whole.
+  await tmdf.click('#just-more');
+  const cut = await tmdf.$$eval('#just-lines li', (lis) => lis.filter((li) => li.scrollHeight > li.clientHeight + 1 || li.scrollWidth > li.clientWidth + 1).length);
+  assert.equal(cut, 0, 'no line of the banner is cut once unfolded');
+  await tmdf.screenshot({ path: new URL('../artifacts/ndt-end-tmdf-narrow-unfolded.png', import.meta.url).pathname });
+  await shotsBoth(tmdf, 'ndt-end-tmdf');
 });

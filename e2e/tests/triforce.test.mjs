@@ -3,8 +3,8 @@
 // pick the fight on the board, swap pieces for a sword and a shield, and read the dice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, PHONE } from '../lib.mjs';
-import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
+import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, checkPage, focused, PHONE, LAPTOP, DESKTOP } from '../lib.mjs';
+import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner, axNodes } from '../room.mjs';
 import { assertNoBannedWords } from '../words.mjs';
 
 let browser;
@@ -51,6 +51,45 @@ test('three players play a Triforce turn and its fight on the board, to the end 
   assert.match(await p2.textContent('#panel .tf-hint'), /Waiting for Red/);
   await shots(p1, 'triforce-p1-start');
   await shots(p3, 'triforce-p3-phone-start');
+
+  // The whole board fits the screen under the banner, every home in sight, on a desktop, a
+  // short laptop and a phone; the player's own row leads the legend.
+  for (const [size, label] of [[LAPTOP, 'laptop'], [PHONE, 'phone'], [DESKTOP, 'desktop']]) {
+    await p1.setViewportSize(size);
+    await p1.evaluate(() => document.querySelector('#panel .tf-board-wrap').scrollIntoView());
+    await p1.waitForTimeout(150);
+    const fit = await p1.evaluate(() => {
+      const top = document.getElementById('turn').getBoundingClientRect().bottom;
+      const board = document.querySelector('#panel svg.tf-board').getBoundingClientRect();
+      const homes = [...document.querySelectorAll('#panel g.tf-pos .ring.home')].map((r) => r.getBoundingClientRect());
+      return { top, bottom: innerHeight, board: [board.top, board.bottom], homes: homes.map((h) => [h.top, h.bottom]) };
+    });
+    assert.ok(fit.board[0] >= fit.top - 1 && fit.board[1] <= fit.bottom + 1, label + ': the board is at ' + fit.board + ', the screen shows ' + [fit.top, fit.bottom]);
+    assert.equal(fit.homes.length, 3);
+    for (const [t, b] of fit.homes) assert.ok(t >= fit.top - 1 && b <= fit.bottom + 1, label + ': a home is out of sight');
+    await p1.screenshot({ path: new URL('../artifacts/triforce-p1-board-' + label + '.png', import.meta.url).pathname });
+  }
+  assert.equal(await p1.getAttribute('#panel .tf-legend .tf-player:first-child', 'data-seat'), 'p1', 'Red reads its own row first');
+  assert.equal(await p2.getAttribute('#panel .tf-legend .tf-player:first-child', 'data-seat'), 'p2', 'Green reads its own row first');
+  // Stashes say their sizes to a screen reader, not "×5 ×5 ×5".
+  assert.match(await p1.textContent('#panel .tf-legend .tf-player:first-child .tf-stash .sr-only'), /^stash: \d+ small, \d+ medium, \d+ large$/);
+  assert.ok(!(await axNodes(p1)).some((n) => !['StaticText', 'InlineTextBox'].includes(n.role) && /×\d/.test(n.name)), 'no count without its size');
+
+  // The board is one Tab stop: Tab reaches one stack (your home), the arrow keys move between
+  // stacks, and Tab leaves the board.
+  await p1.focus('#panel [data-control="place"] button.tf-place:last-of-type');
+  await p1.keyboard.press('Tab');
+  assert.match(await focused(p1), /^g \[pos=1\]/, 'Tab reaches Red’s home');
+  await p1.keyboard.press('ArrowDown');
+  assert.match(await focused(p1), /^g \[pos=2\]/);
+  await p1.keyboard.press('ArrowRight');
+  assert.match(await focused(p1), /^g \[pos=3\]/);
+  await p1.keyboard.press('ArrowUp');
+  assert.match(await focused(p1), /^g \[pos=1\]/);
+  await p1.keyboard.press('Tab');
+  assert.doesNotMatch(await focused(p1), /^g \[pos=/, 'one Tab leaves the board');
+  await p1.keyboard.press('Shift+Tab');
+  assert.match(await focused(p1), /^g \[pos=1\]/, 'Shift+Tab comes back to the same stack');
 
   // Place by tapping home, from the keyboard: home 1 takes only a small pyramid (TF-13, TF-14).
   await p1.focus('#panel g[data-pos="1"]');
@@ -110,8 +149,11 @@ test('three players play a Triforce turn and its fight on the board, to the end 
   await shots(organiser, 'triforce-organiser-result');
 
   // Every page, the spectator's included, names everyone: no raw token on the page or in the
-  // log; each is kept at desktop and phone size.
+  // log; each is kept at desktop and phone size. Triforce has no GM: no page, log line or tool
+  // calls anyone that, the organiser's own page included (the organiser hosts the table).
   for (const [name, page] of [['organiser', organiser], ['p1', p1], ['p2', p2], ['p3', p3], ['spectator', watcher]]) {
+    const read = await page.evaluate(() => document.body.innerText + '\n' + document.getElementById('log').textContent);
+    assert.doesNotMatch(read, /\bGM\b/, 'the ' + name + ' page speaks of a GM: ' + (/.{0,60}\bGM\b.{0,60}/.exec(read) || [''])[0]);
     assert.doesNotMatch(await banner(page), /^$/);
     await assertNoRawTokens(page, 'the ' + name + ' page');
     await assertNoBannedWords(page, 'the ' + name + ' page', { triforce: true });
@@ -131,8 +173,22 @@ test('the Triforce board on a phone: tap home to place, see why a tap is refused
   const organiser = await person(browser);
   await createTable(organiser, 'Triforce — Three players', 'Triforce board', BOARD);
   const red = await person(browser, PHONE);
-  await join(red, await invite(organiser, 'p1'));
+  const redInvite = await invite(organiser, 'p1');
+  await join(red, redInvite);
   await red.waitForSelector('#panel svg.tf-board');
+  // Back after opening the invite stays on the seat's page (the invite is spent: its page is the
+  // only copy of the seat's link).
+  const seatPage = red.url();
+  await red.goBack();
+  await red.waitForTimeout(200);
+  assert.equal(red.url(), seatPage, 'Back keeps the seat’s page');
+  // The invite opened again elsewhere says who to ask, by the game's own word: the host.
+  const stranger = await person(browser);
+  await stranger.goto(redInvite);
+  assert.match(await stranger.textContent('main'), /ask the host for a new link/);
+  assert.doesNotMatch(await stranger.textContent('main'), /\bGM\b/);
+  await checkPage(stranger);
+  await stranger.close();
 
   // The whole board fits the phone's screen.
   const box = await red.locator('#panel svg.tf-board').boundingBox();

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createCipheriv } from 'node:crypto';
-import { ClashVerify, clashVerify, jsVerify } from '../records.mjs';
+import { ClashVerify, clashVerify, jsVerify, verdictOf } from '../records.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const SPEC = readFileSync(new URL('docs/verification.md', ROOT), 'utf8');
@@ -109,3 +109,28 @@ test('the example record verifies in both verifiers', async () => {
   const rust = clashVerify(EXAMPLE);
   assert.equal(rust.code, 0, rust.out);
 });
+
+// The records that are not the whole game (docs/verification-vectors/): each verifier gives
+// each the verdict verdicts.json says, for the reason it says.
+test('the vectors of records that are not the whole game get the same verdict from both verifiers', async () => {
+  const dir = new URL('docs/verification-vectors/', ROOT);
+  const verdicts = JSON.parse(readFileSync(new URL('verdicts.json', dir), 'utf8'));
+  assert.equal(verdicts.length, 3);
+  for (const v of verdicts) {
+    const text = readFileSync(new URL(v.file, dir), 'utf8');
+    assert.ok(SPEC.includes('[' + v.file + '](verification-vectors/' + v.file + ')'), v.file);
+    const js = await jsVerify(text);
+    const rust = clashVerify(text);
+    assert.equal(js.verdict, v.verdict, v.file + ': ' + JSON.stringify(js));
+    assert.equal(verdictOf(rust.code), v.verdict, v.file + ': ' + rust.out);
+    if (v.because) {
+      assert.ok(js.unchecked.join(' ').toLowerCase().includes(v.because), v.file + ': ' + js.unchecked);
+      assert.ok(rust.out.toLowerCase().includes(v.because), v.file + ': ' + rust.out);
+    }
+    if (v.entry !== undefined) {
+      assert.equal(js.failures[0].pos, v.entry, v.file + ': ' + js.failures[0].text);
+      assert.match(rust.out, new RegExp('FAILED: entry ' + v.entry + ' '), v.file);
+    }
+  }
+});
+

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, person, join, BASE, DESKTOP, PHONE } from '../lib.mjs';
 import { assertNoRawTokens, shotsBoth } from '../room.mjs';
-import { ClashVerify, playedTable, play, api, clashVerify, jsVerify, verdictOf, read, write, rechain } from '../records.mjs';
+import { ClashVerify, playedTable, play, api, clashVerify, jsVerify, verdictOf, read, write, rechain, reforge, headNow } from '../records.mjs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 
@@ -169,6 +170,89 @@ test('where they differ, by design: an event forged with the chain rebuilt fails
   assert.equal(r.js.verdict, 'verified');
 });
 
+test('a record is the whole game or says it is not, in both verifiers (issue 37)', async () => {
+  const gm = tables['wicked-age'].gm;
+  // Cut short after the end, the head set to the last entry kept: partly, naming the end.
+  for (const cut of [1, 2, 50]) {
+    const record = read(gm);
+    record.entries.splice(Math.max(1, record.entries.length - cut));
+    record.head = record.entries[record.entries.length - 1].hash;
+    const r = await agree(write(record), 'partly', 'the last ' + cut + ' entries cut');
+    assert.match(r.rust.out, /not checked: the (end of the table|replay)/);
+    assert.match(r.js.unchecked.join(' '), /end of the table/i);
+  }
+  // The reveal of another secret, the chain rebuilt: named at its entry.
+  const reveal = read(gm);
+  const last = reveal.entries.length - 1;
+  reveal.entries[last].entry.event.secret = '11'.repeat(32);
+  const r = await agree(write(await rechain(reveal)), 'failed', 'another secret revealed');
+  assert.equal(r.js.failures[0].pos, last);
+  assert.match(r.rust.out, new RegExp('FAILED: entry ' + last + ' \\(the reveal of the secret\\)'));
+  // Every top-level field is the table's, or the record says it is not.
+  for (const [field, value] of [['title', 'Another table'], ['ruleset', 'triforce'], ['chance', 'legacy'], ['exported_as', 'spectator']]) {
+    const record = read(gm);
+    record[field] = value;
+    await agree(write(record), 'failed', field + ' changed');
+  }
+  const extra = read(gm);
+  extra.winner = 'Ada';
+  const x = await agree(write(extra), 'partly', 'a field no record has');
+  assert.match(x.js.unchecked[0], /winner/);
+});
+
+test('heads seen during play catch an Iron Triangle game forged whole, on the page and in clash verify', async () => {
+  // Iron Triangle draws nothing here: a host could rebuild its whole chain from a new secret.
+  const created = (await api('POST', '/api/tables', { ruleset: 'iron-triangle', title: 'Witnessed' })).json;
+  const { table: id, owner_key: owner } = created;
+  const seats = created.seats.map((s) => s.seat);
+  for (const seat of seats) if (seat !== 'gm') await api('POST', `/api/tables/${id}/seats/${seat}/link?key=${owner}`, { npc: true });
+  await api('POST', `/api/tables/${id}/chat?key=${owner}`, { text: 'The duel begins.' });
+  // A spectator follows the game: the page keeps each head it is sent.
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const watching = await context.newPage();
+  await join(watching, BASE + created.links.spectator);
+  const seen = [await headNow(id, owner)];
+  for (let i = 0; i < 4; i++) {
+    await play(id, owner, seats, 1);
+    seen.push(await headNow(id, owner));
+  }
+  await watching.waitForFunction(([n, count]) => JSON.parse(localStorage.getItem('clash.heads.' + n) || '[]').length >= count, [id, 3]);
+  await watching.close();
+  await api('POST', `/api/tables/${id}/close?key=${owner}`);
+  const honest = (await api('GET', `/api/tables/${id}/export?key=${owner}`)).text;
+  assert.ok(read(honest).entries.every((e) => !(e.entry.draws || []).length), 'this game drew nothing');
+  const forged = read(honest);
+  forged.entries.find((e) => e.entry.event && e.entry.event.type === 'said').entry.event.text = 'The duel never happened.';
+  const text = write(await reforge(forged, '07'.repeat(32)));
+  // Alone, the forgery is a perfect record: both verifiers pass it.
+  await agree(text, 'verified', 'the forged record, with no heads to compare');
+  // Against the heads seen during play, both name the rewrite.
+  const file = path.join(ARTIFACTS, 'witnessed-heads.json');
+  writeFileSync(file, JSON.stringify({ format: 'clash-seen-heads/1', table: id, heads: seen }));
+  const rust = clashVerify(text, '--seen', file);
+  assert.equal(rust.code, 1, rust.out);
+  assert.match(rust.out, /the log's history was rewritten/);
+  assert.equal(clashVerify(honest, '--seen', file).code, 0);
+  // The page, opened again in the same browser, compares the record with what it saw then.
+  const again = await context.newPage();
+  await again.route('**/export?**', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: text }));
+  await join(again, BASE + created.links.spectator);
+  await fairCard(again);
+  const said = await waitForCheck(again, /Something is wrong/);
+  assert.match(said, /The log’s history was rewritten\. Entry \d+ is not the one seen earlier\./);
+  // The heads it kept, downloaded from the card, are a file clash verify reads.
+  await again.click('#fair-check details > summary');
+  const [download] = await Promise.all([again.waitForEvent('download'), again.click('#seen-heads')]);
+  const kept = await download.path();
+  const heads = JSON.parse(readFileSync(kept, 'utf8'));
+  assert.equal(heads.format, 'clash-seen-heads/1');
+  assert.ok(heads.heads.length >= 3, JSON.stringify(heads));
+  assert.equal(clashVerify(text, '--seen', kept).code, 1);
+  assert.equal(clashVerify(honest, '--seen', kept).code, 0);
+  await cardShots(again, 'verify-fair-card-witnessed');
+  await context.close();
+});
+
 // ---- The Fair dice card ------------------------------------------------------------------
 
 async function fairCard(page) {
@@ -248,6 +332,24 @@ test('after the end, every viewer is shown the rolls and draws re-derived; a for
   await assertNoRawTokens(tampered, 'the changed record, Fair dice open');
   await tampered.click('#fair-check details > summary');
   await cardShots(tampered, 'verify-fair-card-changed');
+
+  // A record with a field no record has: the card says it is only partly verified, and why.
+  const extra = read(t.watcher);
+  extra.winner = 'Ada';
+  const partlyPage = await tamperedPage(t, write(extra));
+  const partly = await waitForCheck(partlyPage, /Partly verified/);
+  assert.match(partly, /The record’s field “winner”: no Clash record has it/);
+  assert.equal(await partlyPage.$eval('#fair-check', (e) => e.dataset.verdict), 'partly');
+  assert.equal(await partlyPage.textContent('#fair-summary'), '◐ partly verified');
+  await assertNoRawTokens(partlyPage, 'a record with an unknown field, Fair dice open');
+  await cardShots(partlyPage, 'verify-fair-card-partly');
+  // Cut short after the end: this page saw the table's last head, so it names the cut.
+  const cut = read(t.watcher);
+  cut.entries.splice(cut.entries.length - 2);
+  cut.head = cut.entries[cut.entries.length - 1].hash;
+  const shortened = await tamperedPage(t, write(cut));
+  const cutShort = await waitForCheck(shortened, /Something is wrong/);
+  assert.match(cutShort, /the record ends before it: entries were cut from its end/);
 
   // With the chain rebuilt from the revealed secret, the record no longer holds the head this
   // page was sent: the history was rewritten. (verify.js names the die itself when no head

@@ -3,7 +3,11 @@
 // winner choosing a consequence. The start form is empty every time (no one is pulled in).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, PHONE } from '../lib.mjs';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, focused, PHONE } from '../lib.mjs';
+import { waitForBanner } from '../room.mjs';
 import { assertNoBannedWords } from '../words.mjs';
 
 let browser;
@@ -47,6 +51,12 @@ async function playStep(page) {
   if (consequence) {
     const g = `#panel [data-control="${consequence}"]`;
     if (await page.$(`${g} button:has-text("Exhausted")`)) {
+      // A consequential strength's extra loss is offered to waive only when the winner added
+      // one to a roll: Ysolde's Hidden Blade, never Oren's potent Exorcism.
+      const text = await page.textContent(g);
+      const winner = /knocked out by ([^)]+)\)/.exec(text)[1];
+      if (winner === 'Ysolde') assert.match(text, /waive the extra loss from Hidden Blade \(consequential\)/);
+      else assert.doesNotMatch(text, /waive/i, winner + ' used no consequential strength');
       await act(page, `${g} button:has-text("Exhausted")`);
       return true;
     }
@@ -81,13 +91,23 @@ test('GM and two players fight a Wicked Age conflict by tapping forms and dice, 
     assert.match(order, /Oren/);
     assert.doesNotMatch(order, /Khan/, 'the GM\'s Khan was not pulled in');
   }
-  // Step 1 is lit, and the dice on every sheet are drawn at their size.
+  // Step 1 is lit, for the eye and for a screen reader, and the dice on every sheet are drawn at
+  // their size.
   assert.match(await p2.textContent('#panel .wa-steps li.now'), /Initiative/);
+  assert.equal(await p2.getAttribute('#panel .wa-steps li.now', 'aria-current'), 'step');
   assert.ok(await p1.locator('#panel .wa-char .kit-die').count() >= 12, 'form dice drawn');
 
   // Ysolde taps two forms on her sheet and her strength if it fits; the roll shows every die.
   await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="covertly"]');
   await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="with_love"]');
+  // A third form is not taken in place of the first without a word: the tap is refused in
+  // words, the two chosen stay, and the focus stays on the tile tapped.
+  await p1.click('#panel [data-control="c:Ysolde:init"] button[data-form="directly"]');
+  assert.match(await p1.textContent('#panel [data-control="c:Ysolde:init"] .wa-full'), /Two forms are chosen already: tap Covertly or With Love to put it back, then Directly/);
+  const pressed = await p1.$$eval('#panel [data-control="c:Ysolde:init"] button[data-form][aria-pressed="true"]', (bs) => bs.map((b) => b.dataset.form));
+  assert.deepEqual(pressed.sort(), ['covertly', 'with_love']);
+  assert.match(await focused(p1), /\[.*form=directly/, 'the focus stays on the tile tapped');
+  await shots(p1, 'wa-p1-third-form-refused');
   await p1.click('#panel [data-control="c:Ysolde:init"] button[data-strength="Hidden Blade"]');
   // Hidden Blade adds its die only with Covertly: dropping Covertly unselects it, and it cannot
   // be tapped again until Covertly is back.
@@ -142,4 +162,27 @@ test('GM and two players fight a Wicked Age conflict by tapping forms and dice, 
   // The next conflict's form starts empty again.
   assert.equal(await p1.locator('#panel [data-control="start"] button[aria-pressed="true"]').count(), 0, 'no ticks left over');
   assert.equal(await p1.inputValue('#panel [data-control="start"] input'), '', 'no action left over');
+});
+
+// The preset's three, mid-conflict: the Khan has just knocked Ysolde out in round 1 (his Action
+// d12 rolled 11 against her 1), and Oren is next to challenge.
+const BRAWL = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../crates/wicked-age/presets/brawl.json'), 'utf8'));
+const KNOCKED_OUT = Object.assign(structuredClone(BRAWL), { conflict: {"action": "interferes","round": 1,"stage": "turns","participants": [{"name": "The Khan","in_conflict": true,"turn_used": true,"owe_die": false,"initiative": {"choice": {"form": "action"},"roll": {"dice": [{"kind": "npc_form","form": "action","sides": 12,"face": 11},{"kind": "npc_form","form": "action","sides": 8,"face": 1}],"value": {"p": 11,"t": 1}},"rerolls": []},"round_one_dice": [12,8],"consequential_used": []},{"name": "Oren","in_conflict": true,"turn_used": false,"owe_die": false,"initiative": {"choice": {"forms": ["covertly","for_myself"]},"roll": {"dice": [{"kind": "pc_form","form": "covertly","sides": 12,"face": 9},{"kind": "pc_form","form": "for_myself","sides": 6,"face": 5}],"value": {"p": 9,"t": 5}},"rerolls": []},"round_one_dice": [12,6],"consequential_used": []},{"name": "Ysolde","in_conflict": false,"turn_used": true,"owe_die": false,"initiative": {"choice": {"forms": ["for_myself","directly"]},"roll": {"dice": [{"kind": "pc_form","form": "for_myself","sides": 8,"face": 2},{"kind": "pc_form","form": "directly","sides": 4,"face": 1}],"value": {"p": 2,"t": 1}},"rerolls": []},"round_one_dice": [8,4],"consequential_used": []}],"advantage": null,"order": ["The Khan","Oren","Ysolde"],"standing": null,"pending": null,"exchanges": [{"round": 1,"challenger": "The Khan","answerer": "Ysolde","challenge": {"p": 11,"t": 1},"answer": {"p": 1,"t": 1},"outcome": "answerer_knocked_out"}],"round_one_pairs": [["The Khan","Ysolde"]],"knockouts": [{"winner": "The Khan","loser": "Ysolde","round": 1,"cause": "exchange","settlement": {"state": "open","alternative": null,"refused": false}}],"proposal": null,"ended": null} });
+
+test('a Wicked Age knockout mid-conflict: its chooser is told at once, and no waive is offered without a consequential strength', async () => {
+  const gm = await person(browser);
+  await createTable(gm, 'Three-way brawl', 'Wicked Age knockout', KNOCKED_OUT);
+  const oren = await person(browser, PHONE);
+  await join(oren, await invite(gm, 'p2'));
+  // The GM has the Khan's consequence to choose while the conflict goes on with Oren's turn:
+  // both are told, neither waits on the other.
+  await waitForBanner(gm, /^Your move \(also waiting for Oren\)$/);
+  await waitForBanner(oren, /^Your move \(also waiting for the GM\)$/);
+  const g = '#panel [data-control="k:The Khan>Ysolde"]';
+  await gm.waitForSelector(g);
+  // The Khan added no consequential strength to a roll: there is no extra loss to waive.
+  assert.doesNotMatch(await gm.textContent(g), /waive/i);
+  await shots(gm, 'wa-gm-knockout-mid-conflict');
+  await act(gm, `${g} button:has-text("Injured")`);
+  await waitForBanner(gm, /^Waiting for Oren$/);
 });

@@ -49,6 +49,8 @@ async function playStep(page) {
   const consequence = groups.find((k) => k.startsWith('k:'));
   if (roll || challenge) {
     const g = `#panel [data-control="${roll || challenge}"]`;
+    // Nothing stray in the step: no "null" where the odds would be while odds are off.
+    assert.doesNotMatch(await page.textContent(g), /null|undefined/, g);
     if (challenge && !roll && !(await page.$(`${g} button[data-target][aria-pressed="true"]`))) {
       await page.locator(`${g} button[data-target]`).first().click();
     }
@@ -117,6 +119,12 @@ test('Wicked Age: talk, presence, turn, undo, a confirmed concession and the con
   // recorded, not erased.
   await startConflict(gm, ['Ysolde', 'The Khan'], 'Ysolde takes the ring');
   await waitForLine(ysolde, /Conflict: Ysolde vs The Khan/);
+  // An NPC rolls one form: a tap chooses it, and a second tap on it keeps it chosen.
+  const khan = '#panel [data-control="c:The Khan:init"]';
+  await gm.click(`${khan} button[data-form="action"]`);
+  await gm.click(`${khan} button[data-form="action"]`);
+  assert.equal(await gm.getAttribute(`${khan} button[data-form="action"]`, 'aria-pressed'), 'true', 'the chosen form stays chosen');
+  assert.equal(await gm.isDisabled(`${khan} button.kit-go`), false, 'ready to roll');
   await gm.waitForFunction(() => !document.getElementById('undo').disabled);
   assert.equal(await gm.textContent('#undo'), 'Take back your last command');
   await gm.click('#undo');

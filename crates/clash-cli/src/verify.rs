@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use clash_server::export::Report;
+use clash_server::export::{Report, Witness, is_hash, read_seen};
 
 use crate::output::{Outcome, say};
 
@@ -12,9 +12,11 @@ use crate::output::{Outcome, say};
 pub struct VerifyArgs {
     /// The record, as downloaded from the table page or `GET /api/tables/{id}/export`.
     file: PathBuf,
-    /// A head hash you noted during play (shown on the table page); it must be in the record.
-    /// May be given several times.
-    #[arg(long = "seen", value_name = "HASH")]
+    /// The heads seen during play: a file the table page saved ("Download the heads this
+    /// browser saw", in Fair dice), each of whose heads must be in the record at its place; or
+    /// one head's hash (64 hex digits), noted by hand, which must be in it somewhere. May be
+    /// given several times (one file from each participant).
+    #[arg(long = "seen", value_name = "FILE|HASH")]
     seen: Vec<String>,
 }
 
@@ -43,10 +45,33 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
             return ExitCode::from(FAILED);
         }
     };
-    let report = clash_server::export::verify(&record, &clash_catalogue::rulesets(), &args.seen);
+    let seen = match witnessed(&args.seen) {
+        Ok(seen) => seen,
+        Err(e) => {
+            eprintln!("clash verify: {e}");
+            return ExitCode::from(FAILED);
+        }
+    };
+    let report = clash_server::export::verify_seen(&record, &clash_catalogue::rulesets(), &seen);
     // A reader that left early (a closed pipe) stops the report, not the verdict's exit code.
     let _ = print_report(&report, &args);
     ExitCode::from(code(&report))
+}
+
+/// The heads given with `--seen`: hashes as they are, files read.
+fn witnessed(given: &[String]) -> Result<Vec<Witness>, String> {
+    let mut seen = Vec::new();
+    for text in given {
+        if is_hash(text) {
+            seen.push(Witness::hash(text));
+            continue;
+        }
+        let file = std::fs::read_to_string(text).map_err(|e| {
+            format!("--seen {text}: neither a head's hash nor a file that can be read ({e})")
+        })?;
+        seen.extend(read_seen(&file).map_err(|e| format!("--seen {text}: {e}"))?);
+    }
+    Ok(seen)
 }
 
 fn code(report: &Report) -> u8 {

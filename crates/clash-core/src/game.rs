@@ -98,6 +98,10 @@ pub trait AnyGame: Send + Sync {
     fn seats(&self) -> Vec<Seat>;
     /// The name people at the table know `seat` by.
     fn seat_name(&self, seat: Seat) -> String;
+    /// That name's parts, one name each, for a seat known by several ([`Ruleset::seat_names`]).
+    fn seat_names(&self, seat: Seat) -> Vec<String> {
+        vec![self.seat_name(seat)]
+    }
     /// Whose move it is, or how the game ended.
     fn status(&self) -> Status;
     /// Apply a command given as JSON, returning the new events (unredacted).
@@ -166,6 +170,10 @@ impl<R: Ruleset> AnyGame for Game<R> {
 
     fn seat_name(&self, seat: Seat) -> String {
         R::seat_name(&self.state, seat)
+    }
+
+    fn seat_names(&self, seat: Seat) -> Vec<String> {
+        R::seat_names(&self.state, seat)
     }
 
     fn status(&self) -> Status {

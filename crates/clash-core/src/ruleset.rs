@@ -44,6 +44,13 @@ pub trait Ruleset: 'static {
     /// player's name, or "the GM".
     fn seat_name(state: &Self::State, seat: Seat) -> String;
 
+    /// The names [`Ruleset::seat_name`] lists, one by one, for a seat known by several (a player
+    /// with two characters): a list of waiting seats then reads "Ada, Bo and Cy", never "Ada and
+    /// Bo and Cy". Most seats have one name.
+    fn seat_names(state: &Self::State, seat: Seat) -> Vec<String> {
+        vec![Self::seat_name(state, seat)]
+    }
+
     /// Whose command the game is waiting for now, and whether it is over.
     fn status(state: &Self::State) -> Status;
 

@@ -5,31 +5,99 @@
 //! example scenario and over random games, so a line like "p1 passes", "winners [3]" or
 //! "over: Some(Players)" fails a test instead of reaching a page.
 
+use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};
+
 /// Characters that change how the text around them is laid out or hide what is there:
 /// bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which can
 /// make a name read backwards or reorder the words after it, and invisible joiners and marks
-/// that make two different names look the same.
+/// that make two different names look the same. Free text refuses these; names refuse every
+/// format character (see [`plain_name`]).
 fn hidden_format(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
         || matches!(c, '\u{200B}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
 }
 
-/// A name as people will see it: no control characters at all (no line breaks, no NUL) and no
-/// characters that reorder or hide text. Right-to-left names are welcome as they are; only the
-/// invisible controls are refused. `what` names the field in the refusal ("a character's
-/// name").
-pub fn plain_name(what: &str, name: &str) -> Result<(), String> {
-    match name.chars().find(|c| c.is_control() || hidden_format(*c)) {
-        None => Ok(()),
-        Some(c) => Err(format!(
-            "{what} cannot hold the invisible character U+{:04X}: type the name as it should read",
-            c as u32
-        )),
+/// Letters and marks that show as nothing at all, though they are not format characters: the
+/// Hangul fillers, the Khmer inherent vowels, the combining grapheme joiner and the blank
+/// Braille pattern. A name made of them looks empty, or like another name.
+const FILLERS: [char; 8] = [
+    '\u{115F}', '\u{1160}', '\u{3164}', '\u{FFA0}', '\u{17B4}', '\u{17B5}', '\u{034F}', '\u{2800}',
+];
+
+/// Why a character may not stand in a name, in words; `None` when it may.
+fn refused_in_name(c: char) -> Option<&'static str> {
+    if c.is_control() {
+        return Some("a control character");
+    }
+    if FILLERS.contains(&c) {
+        return Some("a filler that shows as blank");
+    }
+    match c.general_category() {
+        GeneralCategory::Format => Some("a format character, Unicode category Cf"),
+        GeneralCategory::LineSeparator => Some("a line separator, Unicode category Zl"),
+        GeneralCategory::ParagraphSeparator => Some("a paragraph separator, Unicode category Zp"),
+        _ => None,
     }
 }
 
+/// Whether a name refuses `c` wherever it stands, the two joiners included (a name takes them
+/// only between the letters or emoji that need them: see [`plain_name`]). For describing names
+/// where context cannot be said, as in a pattern of the API document.
+pub fn refused_alone_in_name(c: char) -> bool {
+    refused_in_name(c).is_some()
+}
+
+/// The two joiners (U+200C ZWNJ, U+200D ZWJ) are kept where writing needs them: between two
+/// letters or marks of a script without case (Persian, Arabic, the Indic scripts…), where they
+/// choose how letters join, and a ZWJ between two emoji, which makes one picture of them. Between
+/// Latin, Greek or Cyrillic letters (or anywhere else) they show nothing, so they are refused.
+fn needed_joiner(before: Option<char>, c: char, after: Option<char>) -> bool {
+    let uncased = |c: Option<char>| {
+        c.is_some_and(|c| {
+            matches!(
+                c.general_category(),
+                GeneralCategory::OtherLetter
+                    | GeneralCategory::NonspacingMark
+                    | GeneralCategory::SpacingMark
+            )
+        })
+    };
+    let emoji = |c: Option<char>| c.is_some_and(|c| c.is_emoji_char_or_emoji_component());
+    let pictures = c == '\u{200D}' && emoji(before) && emoji(after);
+    matches!(c, '\u{200C}' | '\u{200D}') && (pictures || uncased(before) && uncased(after))
+}
+
+/// A name as people will see it (a table's title, a character's or a player's name): only
+/// characters that show. Refused (`N-1` in docs/security.md, "Names and text"): control
+/// characters (line breaks and NUL included), every format character (Unicode category Cf: the
+/// direction marks and overrides, soft hyphens, invisible joiners and separators, tag
+/// characters…) but the joiners a script or an emoji needs ([`needed_joiner`]), line and
+/// paragraph separators (Zl, Zp), and the fillers that show as blank ([`FILLERS`]).
+/// Right-to-left names are welcome as they are. `what` names the field in the refusal ("a
+/// character's name").
+pub fn plain_name(what: &str, name: &str) -> Result<(), String> {
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let Some(why) = refused_in_name(c) else {
+            continue;
+        };
+        let (before, after) = (
+            i.checked_sub(1).map(|j| chars[j]),
+            chars.get(i + 1).copied(),
+        );
+        if needed_joiner(before, c, after) {
+            continue;
+        }
+        return Err(format!(
+            "{what} cannot hold the invisible character U+{:04X} ({why}): a name holds only characters that show (rule N-1); type it as it should read",
+            c as u32
+        ));
+    }
+    Ok(())
+}
+
 /// Free text (a line of talk, a belief, a stake): line breaks and tabs are kept; other control
-/// characters and characters that reorder or hide text are refused, as in [`plain_name`].
+/// characters and characters that reorder or hide text (see [`hidden_format`]) are refused.
 pub fn plain_text(what: &str, text: &str) -> Result<(), String> {
     let bad = |c: char| (c.is_control() && c != '\n' && c != '\t') || hidden_format(c);
     match text.chars().find(|c| bad(*c)) {
@@ -228,5 +296,58 @@ mod tests {
         assert_eq!(plain_text("a line", "two\nlines\tand a tab"), Ok(()));
         assert!(plain_text("a line", "over\u{202E}ride").is_err());
         assert!(plain_text("a line", "nul\0").is_err());
+    }
+
+    /// Each character a name may not hold, with the kind the refusal names (N-1).
+    #[test]
+    fn names_refuse_format_separator_and_filler_characters() {
+        let refused = [
+            ('\u{200E}', "Cf"),     // left-to-right mark
+            ('\u{200F}', "Cf"),     // right-to-left mark
+            ('\u{061C}', "Cf"),     // Arabic letter mark
+            ('\u{206A}', "Cf"),     // inhibit symmetric swapping
+            ('\u{00AD}', "Cf"),     // soft hyphen
+            ('\u{180E}', "Cf"),     // Mongolian vowel separator
+            ('\u{E0041}', "Cf"),    // tag Latin capital A
+            ('\u{E007F}', "Cf"),    // cancel tag
+            ('\u{200D}', "Cf"),     // ZWJ between Latin letters
+            ('\u{200C}', "Cf"),     // ZWNJ between Latin letters
+            ('\u{2028}', "Zl"),     // line separator
+            ('\u{2029}', "Zp"),     // paragraph separator
+            ('\u{3164}', "filler"), // Hangul filler
+            ('\u{115F}', "filler"), // Hangul choseong filler
+            ('\u{1160}', "filler"), // Hangul jungseong filler
+            ('\u{FFA0}', "filler"), // halfwidth Hangul filler
+            ('\u{17B4}', "filler"), // Khmer vowel inherent AQ
+            ('\u{034F}', "filler"), // combining grapheme joiner
+            ('\u{2800}', "filler"), // Braille pattern blank
+            ('\u{202E}', "Cf"),     // right-to-left override
+        ];
+        for (c, kind) in refused {
+            let name = format!("Ad{c}a");
+            let e = plain_name("a table's name", &name).unwrap_err();
+            assert!(e.contains(&format!("U+{:04X}", c as u32)), "{e}");
+            assert!(e.contains(kind) && e.contains("N-1"), "{e}");
+            assert!(e.starts_with("a table's name cannot hold the invisible character"));
+            // Alone, the character is refused just the same.
+            assert!(plain_name("a name", &c.to_string()).is_err(), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn names_keep_the_joiners_their_script_or_emoji_need() {
+        for name in [
+            "می\u{200C}خواهم", // Persian: ZWNJ between letters
+            "क्\u{200D}ष",      // Devanagari: ZWJ after a virama
+            "👩\u{200D}🚀",    // an astronaut: ZWJ between emoji
+            "👍🏽",              // a skin tone: a modifier, not a joiner
+            "Zoë",
+            "Ada Lovelace",
+        ] {
+            assert_eq!(plain_name("a name", name), Ok(()), "{name:?}");
+        }
+        for name in ["\u{200D}Ada", "Ada\u{200C}", "a\u{200D}👍"] {
+            assert!(plain_name("a name", name).is_err(), "{name:?}");
+        }
     }
 }

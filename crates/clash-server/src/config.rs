@@ -57,6 +57,8 @@ pub struct Limits {
     pub bot_think: Duration,
     /// Notifications, reminders and clocks (see [`crate::notify`]).
     pub notify: crate::notify::Settings,
+    /// What one table's log may hold, and how fast it may grow (see [`crate::caps`]).
+    pub caps: crate::caps::Caps,
     /// The most work one table's review may take (see [`crate::review`]).
     pub review_time: Duration,
     /// The origin people open the server at (`--public-url`). Unset, a browser's request that
@@ -88,6 +90,7 @@ impl Default for Limits {
             bot_pause: Duration::from_millis(1200),
             bot_think: clash_core::Budget::TABLE.time,
             notify: crate::notify::Settings::default(),
+            caps: crate::caps::Caps::default(),
             review_time: Duration::from_secs(90),
             public_origin: None,
         }

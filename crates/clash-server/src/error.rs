@@ -7,8 +7,11 @@
 //! * [`ApiError`]: why an HTTP request is refused: a table's refusal, or one that only HTTP has
 //!   (no key given, a body that is not JSON, too many requests, a time limit).
 //!
-//! Each refusal has one HTTP status, a stable machine-readable code and a message in words; the
-//! mapping is made once, here, in [`ApiError`]'s `IntoResponse`.
+//! Each refusal is one [`Refusal`], which gives it its HTTP status, its stable machine-readable
+//! code and what it means: the mapping is made once, here. The API document is built from the
+//! same catalogue (each operation names the refusals it can answer, see
+//! [`crate::http::contract`]), so a new refusal gets its status before the server compiles, and
+//! a route that answers a refusal its document does not list fails the tests.
 
 use std::time::Duration;
 
@@ -18,8 +21,11 @@ use axum::response::{IntoResponse, Response};
 use clash_core::{GameError, RuleError};
 use serde_json::json;
 
+mod refusal;
+pub use refusal::Refusal;
+
 /// Why the table's state refuses a request (409).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Conflict {
     /// The table has ended.
     Closed,
@@ -50,11 +56,63 @@ pub enum Conflict {
     BotSeated,
     /// A player (or an unused invite) holds the seat, so no bot can sit in it.
     SeatTaken,
+    /// The table holds as many entries of a kind as it may (see [`crate::caps`]).
+    Full,
     /// A review or replay asked for before the table ended.
     NotEnded,
 }
 
 impl Conflict {
+    /// Every conflict, for the API document.
+    pub const ALL: [Conflict; 16] = [
+        Conflict::Closed,
+        Conflict::Stale,
+        Conflict::IdReused,
+        Conflict::SecretPending,
+        Conflict::NoChange,
+        Conflict::NotInvite,
+        Conflict::Archived,
+        Conflict::Confirm,
+        Conflict::CannotUndo,
+        Conflict::TooMuchTalk,
+        Conflict::Raced,
+        Conflict::NoPosition,
+        Conflict::BotSeated,
+        Conflict::SeatTaken,
+        Conflict::Full,
+        Conflict::NotEnded,
+    ];
+
+    /// What the conflict means, in words, for the API document.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Conflict::Closed => "the table has ended",
+            Conflict::Stale => "the seat acted since the revision the client saw",
+            Conflict::IdReused => "the command id was used already for a different command",
+            Conflict::SecretPending => "the seat's player has a secret choice not yet revealed",
+            Conflict::NoChange => "the request would change nothing",
+            Conflict::NotInvite => "the key is not an unused invite",
+            Conflict::Archived => "the GM has archived the table",
+            Conflict::Confirm => {
+                "a weighty command sent with `ask`: the message is the question to put to the player"
+            }
+            Conflict::CannotUndo => "nothing may be taken back now",
+            Conflict::TooMuchTalk => "the table holds as much table talk as it keeps",
+            Conflict::Raced => {
+                "another server kept changing the table at the same moment; nothing was changed"
+            }
+            Conflict::NoPosition => "the table cannot be written as a setup now",
+            Conflict::BotSeated => "a bot plays the seat: the GM takes it back first",
+            Conflict::SeatTaken => "a player (or an unused invite) holds the seat",
+            Conflict::Full => {
+                "the table (or this link) holds as many entries of that kind as it may, or the record is as large as it may be"
+            }
+            Conflict::NotEnded => {
+                "the table has not ended: its review and replay would give away what is still hidden"
+            }
+        }
+    }
+
     pub fn code(self) -> &'static str {
         match self {
             Conflict::Closed => "closed",
@@ -71,6 +129,7 @@ impl Conflict {
             Conflict::NoPosition => "no_position",
             Conflict::BotSeated => "bot_seated",
             Conflict::SeatTaken => "seat_taken",
+            Conflict::Full => "cap_reached",
             Conflict::NotEnded => "not_ended",
         }
     }
@@ -121,6 +180,20 @@ pub enum TableError {
     },
     #[error("{0}")]
     TooManyStreams(String),
+    /// Past a per-minute cap (see [`crate::caps`]): the message names it.
+    #[error("{message}")]
+    TooFast {
+        message: String,
+        retry_after: Duration,
+    },
+    /// A stored table whose ruleset this server does not offer (an example game, when the
+    /// server runs without examples): it opens again on a server that has it, and its GM can
+    /// delete it here.
+    #[error(
+        "this table plays {0:?}, which this server does not offer now (a server started without that game); \
+         it opens again where the game is offered, and its GM can delete it"
+    )]
+    RulesetUnavailable(String),
     /// The database could not store or read something.
     #[error("{0}")]
     Storage(String),
@@ -154,6 +227,11 @@ impl TableError {
         TableError::Storage(message.into())
     }
 
+    /// Past a cap of the table (see [`crate::caps`]).
+    pub fn full(message: impl Into<String>) -> Self {
+        Self::conflict(Conflict::Full, message)
+    }
+
     /// A refused command or setup. Rule refusals name the rule in the message.
     pub fn game(e: GameError) -> Self {
         match e {
@@ -182,38 +260,24 @@ impl TableError {
         )
     }
 
-    fn status(&self) -> StatusCode {
+    /// Which refusal this is.
+    pub fn refusal(&self) -> Refusal {
         match self {
-            TableError::BadKey
-            | TableError::Invite
-            | TableError::InviteUsed
-            | TableError::Moved
-            | TableError::Forbidden(_) => StatusCode::FORBIDDEN,
-            TableError::UnknownTable(_) | TableError::UnknownSeat(_) => StatusCode::NOT_FOUND,
-            TableError::Malformed(_) => StatusCode::BAD_REQUEST,
-            TableError::Conflict { .. } => StatusCode::CONFLICT,
-            TableError::Rule { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            TableError::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
-            TableError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
-            TableError::Unreadable(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    fn code(&self) -> &'static str {
-        match self {
-            TableError::BadKey => "bad_key",
-            TableError::Invite => "invite",
-            TableError::InviteUsed => "invite_used",
-            TableError::Moved => "moved",
-            TableError::Forbidden(_) => "forbidden",
-            TableError::UnknownTable(_) => "unknown_table",
-            TableError::UnknownSeat(_) => "unknown_seat",
-            TableError::Malformed(_) => "malformed",
-            TableError::Conflict { conflict, .. } => conflict.code(),
-            TableError::Rule { .. } => "rule",
-            TableError::TooManyStreams(_) => "too_many_streams",
-            TableError::Storage(_) => "storage",
-            TableError::Unreadable(_) => "unreadable",
+            TableError::BadKey => Refusal::BadKey,
+            TableError::Invite => Refusal::Invite,
+            TableError::InviteUsed => Refusal::InviteUsed,
+            TableError::Moved => Refusal::Moved,
+            TableError::Forbidden(_) => Refusal::Forbidden,
+            TableError::UnknownTable(_) => Refusal::UnknownTable,
+            TableError::UnknownSeat(_) => Refusal::UnknownSeat,
+            TableError::Malformed(_) => Refusal::Malformed,
+            TableError::Conflict { conflict, .. } => Refusal::Conflict(*conflict),
+            TableError::Rule { .. } => Refusal::Rule,
+            TableError::TooManyStreams(_) => Refusal::TooManyStreams,
+            TableError::TooFast { .. } => Refusal::TooFast,
+            TableError::RulesetUnavailable(_) => Refusal::RulesetUnavailable,
+            TableError::Storage(_) => Refusal::Storage,
+            TableError::Unreadable(_) => Refusal::Unreadable,
         }
     }
 }
@@ -255,31 +319,27 @@ impl ApiError {
         ApiError::Timeout(limit)
     }
 
-    pub fn status(&self) -> StatusCode {
+    /// Which refusal this is.
+    pub fn refusal(&self) -> Refusal {
         match self {
-            ApiError::MissingKey => StatusCode::UNAUTHORIZED,
-            ApiError::NotFound => StatusCode::NOT_FOUND,
-            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::CrossSite => StatusCode::FORBIDDEN,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Table(e) => e.status(),
+            ApiError::MissingKey => Refusal::MissingKey,
+            ApiError::NotFound => Refusal::NotFound,
+            ApiError::TooLarge(_) => Refusal::TooLarge,
+            ApiError::NotJson => Refusal::NotJson,
+            ApiError::CrossSite => Refusal::CrossSite,
+            ApiError::RateLimited { .. } => Refusal::RateLimited,
+            ApiError::Timeout(_) => Refusal::Timeout,
+            ApiError::Table(e) => e.refusal(),
         }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.refusal().status()
     }
 
     /// Stable and machine-readable: `unknown_table`, `bad_key`, `rule`, `malformed`, …
     pub fn code(&self) -> &'static str {
-        match self {
-            ApiError::MissingKey => "missing_key",
-            ApiError::NotFound => "not_found",
-            ApiError::TooLarge(_) => "too_large",
-            ApiError::NotJson => "not_json",
-            ApiError::CrossSite => "cross_site",
-            ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::Timeout(_) => "timeout",
-            ApiError::Table(e) => e.code(),
-        }
+        self.refusal().code()
     }
 
     /// The rule a refused command broke (`"IT-35"`), when a rule refused it.
@@ -303,7 +363,12 @@ impl IntoResponse for ApiError {
             "rule": self.rule_id(),
         }});
         let mut response = (self.status(), Json(body)).into_response();
-        if let ApiError::RateLimited { retry_after } = self {
+        let wait = match &self {
+            ApiError::RateLimited { retry_after }
+            | ApiError::Table(TableError::TooFast { retry_after, .. }) => Some(*retry_after),
+            _ => None,
+        };
+        if let Some(retry_after) = wait {
             let seconds = retry_after.as_secs().max(1).to_string();
             if let Ok(v) = HeaderValue::from_str(&seconds) {
                 response.headers_mut().insert(header::RETRY_AFTER, v);
@@ -348,6 +413,25 @@ mod tests {
             ),
             (ApiError::TooLarge(10), 413, "too_large"),
             (ApiError::CrossSite, 403, "cross_site"),
+            (
+                TableError::full("as many as a table may").into(),
+                409,
+                "cap_reached",
+            ),
+            (
+                TableError::TooFast {
+                    message: "slow down".into(),
+                    retry_after: Duration::from_secs(3),
+                }
+                .into(),
+                429,
+                "too_fast",
+            ),
+            (
+                TableError::RulesetUnavailable("morra".into()).into(),
+                404,
+                "ruleset_unavailable",
+            ),
         ];
         for (e, status, code) in cases {
             assert_eq!(e.status().as_u16(), status, "{e:?}");

@@ -7,15 +7,19 @@
 //! 3. the operation is refused once the table has ended or while it is archived, as it says;
 //! 4. a request sent from a view older than the actor's seat's last move is refused;
 //! 5. the operation decides;
-//! 6. **the secret guard**: a change of who holds, plays or sees a seat is refused while that
+//! 6. once the table's secret is revealed its record is final: housekeeping (a new name,
+//!    archiving, who holds which link) is kept beside the log, anything else is refused
+//!    ([`crate::keeping`]); before that, a change past one of the table's caps is refused
+//!    ([`crate::caps`]);
+//! 7. **the secret guard**: a change of who holds, plays or sees a seat is refused while that
 //!    seat holds a secret choice its player made and the rules have not revealed
 //!    ([`guard_seats`]), whatever the operation — so no route can hand a player's pending
 //!    choice to anyone else (only the actor's own seat may keep its choice, when the operation
 //!    keeps it with the same person: claiming an invite, moving one's seat to another device);
-//! 7. the change is hash-chained onto the log and committed, and only then taken into memory;
+//! 8. the change is hash-chained onto the log and committed, and only then taken into memory;
 //!    a change that lost the race for the log to another node writes nothing, the table
 //!    catches up, and the operation is decided again from the start;
-//! 8. every stream of the table is woken, and the notifier is told of the change
+//! 9. every stream of the table is woken, and the notifier is told of the change
 //!    ([`crate::notify`]; it only queues it).
 //!
 //! Each attempt runs as a task of its own, so a client that hangs up (or a request that runs out
@@ -100,10 +104,13 @@ impl Tables {
         let begins = play.revision();
         let changed = decision.change.is_some();
         if let Some(change) = decision.change {
+            let change = crate::keeping::after_the_end(&play, change)?;
+            let paced = within_caps(&self.limits().caps, &play, &actor, &change)?;
             let kept = op.same_person().then(|| own_seat(&actor)).flatten();
             guard_seats(&play, &change, op.doing(), kept)?;
             let before = play.snapshot.clone();
             self.commit(table, &mut play, change).await?;
+            play.pace.note(&paced, std::time::Instant::now());
             // Who should hear of it (queued only: see crate::notify).
             self.notify_committed(table, before, &play, &actor);
         }
@@ -152,6 +159,20 @@ impl Tables {
                 self.write(table, play, write).await?;
                 play.take_in(entries.into_iter().zip(hashes), game, links);
                 play.refresh(table.meta.clone());
+                Ok(())
+            }
+            Change::Keep(keeping) => {
+                let write = Write::Keep {
+                    table_id: table.id.clone(),
+                    title: keeping.title.clone(),
+                    archived: keeping.archived,
+                    links: keeping.links.clone(),
+                };
+                self.write(table, play, write).await?;
+                play.keep(&keeping);
+                play.refresh(table.meta.clone());
+                // The log is as it was: tell the streams the picture changed all the same.
+                play.presence.touch();
                 Ok(())
             }
             Change::Delete => {
@@ -240,8 +261,17 @@ fn resolve(play: &Play, who: Who<'_>) -> Result<Actor, TableError> {
                         key: key(k),
                         seat,
                         moving: link.status == LinkStatus::Transfer,
+                        used: false,
                     })
                 }
+                // Used already: only a retry of the request that used it gets anywhere (see
+                // crate::ops::claim).
+                (LinkStatus::Used, Ok(Role::Seat(seat))) => Ok(Actor::Invite {
+                    key: key(k),
+                    seat,
+                    moving: false,
+                    used: true,
+                }),
                 (LinkStatus::Used, _) => Err(TableError::InviteUsed),
                 _ => Err(TableError::conflict(
                     Conflict::NotInvite,
@@ -251,6 +281,22 @@ fn resolve(play: &Play, who: Who<'_>) -> Result<Actor, TableError> {
         }
         Who::Bot(seat) => Ok(Actor::Bot(seat)),
     }
+}
+
+/// Refuse `change` past one of the table's caps; answers what it appends that counts towards
+/// the per-minute caps (a person's request; not the server's own).
+fn within_caps(
+    caps: &crate::caps::Caps,
+    play: &Play,
+    actor: &Actor,
+    change: &Change,
+) -> Result<Vec<Entry>, TableError> {
+    let Change::Append { entries, .. } = change else {
+        return Ok(Vec::new());
+    };
+    let paced = !matches!(actor, Actor::Bot(_));
+    crate::caps::check(&play.tally, &play.pace, entries, caps, paced)?;
+    Ok(if paced { entries.clone() } else { Vec::new() })
 }
 
 /// A retry of a request the table already took (same client id): answered again.
@@ -329,8 +375,10 @@ fn control<'a>(
 
 /// The seats whose control `change` alters: its link changes, and any bot it seats or unseats.
 pub fn seats_changing_hands(play: &Play, change: &Change) -> Vec<Seat> {
-    let Change::Append { entries, links, .. } = change else {
-        return Vec::new();
+    let (entries, links) = match change {
+        Change::Append { entries, links, .. } => (entries.as_slice(), links),
+        Change::Keep(keeping) => (&[][..], &keeping.links),
+        Change::Delete => return Vec::new(),
     };
     let mut after_links = play.links.clone();
     for link in links {

@@ -29,18 +29,18 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::error::{ApiError, Conflict, TableError};
+use crate::error::{ApiError, Conflict, Refusal, TableError};
 use crate::extract::{Caller, JsonBody};
-use crate::http::dto::ErrorBody;
-use crate::http::table_path;
+use crate::http::contract::Who;
 use crate::http::tables::Creating;
+use crate::http::{routes, table_path};
 use crate::links::Role;
 use crate::pages::{CSS, JS, script, served, style};
 use crate::tables::Tables;
 
 /// The forms' scripts and styles.
 pub fn asset_routes() -> Router<Arc<Tables>> {
-    Router::new().route("/assets/forms/{file}", get(asset))
+    Router::new().route(routes::FORM_ASSET.path, get(asset))
 }
 
 /// The problems of a form as an answer: 422 with the first as the error, and all of them.
@@ -50,11 +50,12 @@ fn refused(problems: &[FieldError]) -> Response {
         Some(rule) => format!("{rule}: {}", p.message),
         None => p.message.clone(),
     });
+    let refusal = Refusal::InvalidForm;
     let body = json!({
-        "error": { "code": "invalid_form", "message": message, "rule": first.and_then(|p| p.rule) },
+        "error": { "code": refusal.code(), "message": message, "rule": first.and_then(|p| p.rule) },
         "problems": problems,
     });
-    (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response()
+    (refusal.status(), Json(body)).into_response()
 }
 
 fn forms_of(
@@ -82,7 +83,7 @@ pub struct CheckBody {
     sheet: Option<Value>,
     /// `player` (the default) or `gm`.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::http::schemas::maker)]
     maker: Option<Maker>,
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
@@ -90,10 +91,10 @@ pub struct CheckBody {
 }
 
 /// Every problem of a sheet or a table's choices, each at its field and naming its rule.
-#[utoipa::path(post, path = "/api/rulesets/{id}/check", tag = "forms", request_body = CheckBody,
-    params(("id" = String, Path, description = "The ruleset")),
-    responses((status = 200, description = "`{\"problems\": [...]}`: each at its field, naming its rule", body = Object),
-        (status = 400, description = "No such game, or a game without forms", body = ErrorBody)))]
+#[utoipa::path(post, path = routes::CHECK_FORM.path, tag = "forms", request_body = CheckBody,
+    params(("id" = String, Path, description = "The ruleset (one with forms)")),
+    responses((status = 200, description = "`{\"problems\": [...]}`: each at its field, naming its rule", body = Object)),
+    extensions(("x-clash" = json!(Who::Anyone.only()))))]
 pub(crate) async fn check(
     State(tables): State<Arc<Tables>>,
     Path(id): Path<String>,
@@ -117,21 +118,25 @@ pub(crate) async fn check(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FormBody {
+    /// A ruleset with forms.
     ruleset: String,
     #[serde(default)]
+    #[schema(schema_with = crate::http::schemas::new_title)]
     title: Option<String>,
     /// `{"players": n, "options": {…}}`, as the game's form gives it.
     #[schema(value_type = Object)]
     table: Value,
+    /// The player seats the GM plays from the start (`["p2"]`).
     #[serde(default)]
-    #[schema(value_type = Vec<String>)]
+    #[schema(schema_with = crate::http::schemas::player_seats)]
     gm_plays: Vec<Seat>,
 }
 
 /// Make a table from the lobby's form (rate-limited like any other creation).
-#[utoipa::path(post, path = "/api/tables/from-form", tag = "forms", request_body = FormBody,
-    responses((status = 201, description = "The table and its links; a game with characters starts in session zero", body = Object),
-        (status = 422, description = "The form's problems, each at its field", body = Object)))]
+#[utoipa::path(post, path = routes::FROM_FORM.path, tag = "forms", request_body = FormBody,
+    responses((status = 201, description = "The table and its links; a game with characters starts in session zero", body = Object)),
+    extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::RateLimited, Refusal::InvalidForm,
+        Refusal::Rule, Refusal::UnknownSeat, Refusal::Storage, Refusal::Unreadable]).conflicts(&[Conflict::Raced])))))]
 pub(crate) async fn create(
     State(tables): State<Arc<Tables>>,
     _: Creating,
@@ -178,10 +183,10 @@ pub(crate) async fn create(
 /// The GM's table as a setup file: where play stands as far as the GM may know it, to start
 /// another table from (the lobby's "Start from a file"). Computed from the table's snapshot,
 /// outside its lock.
-#[utoipa::path(get, path = "/api/tables/{id}/setup", tag = "forms",
-    params(("id" = String, Path, description = "The table's id"), ("key" = String, Query, description = "The GM's link key")),
-    responses((status = 200, description = "The table as a setup file, to start another table from", body = Object),
-        (status = 409, description = "A secret is hidden, or the players are still making their characters", body = ErrorBody)))]
+#[utoipa::path(get, path = routes::SETUP_FILE.path, tag = "forms",
+    params(("id" = String, Path, description = "The table's id")),
+    responses((status = 200, description = "The table as a setup file, to start another table from", body = Object)),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::NoPosition])))))]
 pub(crate) async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
     if caller.rights.role != Role::Owner {
         return Err(TableError::forbidden("only the GM downloads the table's setup").into());

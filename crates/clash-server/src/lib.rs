@@ -16,7 +16,9 @@
 //!   [`executor`]: the one place they all run through — the table's lock, the key resolved to
 //!   an actor, ended and archived tables, retries and stale views, the secret guard on every
 //!   change of a seat's holder, the commit (decided again after a race lost to another node),
-//!   and waking the streams. Refusals are [`TableError`]s.
+//!   and waking the streams. Refusals are [`TableError`]s. [`caps`]: how much a table's log may
+//!   hold and how fast it may grow; [`keeping`]: once the secret is revealed the record is
+//!   final, and what still happens is housekeeping beside the log.
 //! * [`tables`]: the tables in memory (loaded on demand, unloaded when idle); [`table`]: one
 //!   table behind its lock, so commands to a table are serialized while different tables never
 //!   wait for each other; [`play`] and [`seats`]: what the lock guards, and who a key is. Chance
@@ -32,7 +34,10 @@
 //!   invite that the player's first visit exchanges for a key only they hold), and spectators.
 //! * [`http`]: the JSON API with typed bodies, its OpenAPI document generated from the same
 //!   annotations that route it (`/api/openapi.json`), the live stream (SSE, [`stream`]), read
-//!   through typed extractors ([`extract`]); every HTTP refusal is an [`ApiError`].
+//!   through typed extractors ([`extract`]); every HTTP refusal is an [`ApiError`], whose
+//!   status and code come from one catalogue ([`error::Refusal`]). Every path the server
+//!   answers is one of [`http::routes`]; each operation's contract ([`http::contract`]: whose
+//!   key, which refusals) finishes its part of the document.
 //! * [`net`]: connections within caps per address and in total, with header, idle and stall
 //!   timeouts; [`rate`]: the table-creation rate limit; [`layers`]: request ids, logs, metrics
 //!   ([`metrics`]) and security headers on every answer; [`config`]: the limits.
@@ -51,6 +56,7 @@
 //! protects against whom.
 
 pub mod bots;
+pub mod caps;
 pub mod chat;
 pub mod config;
 pub mod embed;
@@ -61,6 +67,7 @@ pub mod extract;
 pub mod forms;
 pub mod frames;
 pub mod http;
+pub mod keeping;
 pub mod labels;
 pub mod layers;
 pub mod links;

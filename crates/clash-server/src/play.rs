@@ -77,6 +77,10 @@ pub struct Play {
     pub bots: BTreeMap<Seat, Strength>,
     /// The GM's clock and reminders (from the log's `clock_set` events).
     pub clock: crate::notify::rule::ClockRule,
+    /// What the log holds, by kind and link, and its size (see [`crate::caps`]).
+    pub tally: crate::caps::Tally,
+    /// What each link appended in the last minute (memory only).
+    pub pace: crate::caps::Pace,
     /// Who has the table open (shared with the table; kept across a reload).
     pub presence: Arc<Presence>,
     /// Everything a reader needs, as of the last change.
@@ -95,6 +99,7 @@ impl Play {
         for (pos, (logged, hash)) in t.log.into_iter().enumerate() {
             play.absorb(pos, logged, hash);
         }
+        play.keep(&t.kept);
         // A table from before openings were logged: its opening events stand with its creation.
         let mut ledger = play.ledger.write().unwrap_or_else(|p| p.into_inner());
         let unlogged = play
@@ -120,6 +125,7 @@ impl Play {
         }
         self.game = Arc::from(game);
         self.links = tail.links;
+        self.keep(&tail.kept);
         self.refresh(meta);
     }
 
@@ -170,6 +176,7 @@ impl Play {
     /// Take one logged entry into memory (its game events are the caller's: [`replay_game`]).
     fn absorb(&mut self, pos: usize, logged: Entry, hash: Hash) {
         self.head = hash;
+        self.tally.count(&logged);
         let mut ledger = self.ledger.write().unwrap_or_else(|p| p.into_inner());
         match logged {
             Entry::Command(c) => {
@@ -235,6 +242,8 @@ impl Play {
             talk_lines: 0,
             bots: BTreeMap::new(),
             clock: Default::default(),
+            tally: Default::default(),
+            pace: Default::default(),
             presence: Arc::default(),
             snapshot,
         }

@@ -86,6 +86,13 @@ impl Presence {
     }
 
     /// Changes with every arrival and departure.
+    /// Count the picture as changed though nobody came or went: a finished table's
+    /// housekeeping changes what every page shows without adding to the log (see
+    /// [`crate::keeping`]).
+    pub fn touch(&self) {
+        self.version.fetch_add(1, Ordering::AcqRel);
+    }
+
     pub fn version(&self) -> u64 {
         self.version.load(Ordering::Acquire)
     }

@@ -69,6 +69,9 @@ pub struct UndoOffer {
 pub struct RoomView {
     /// The name this viewer goes by ("Ada", "the GM", "a spectator").
     pub me: String,
+    /// What the table's creator is called in this game: "the GM", or "the host" in a game
+    /// without a GM (the game's own name for the GM's seat).
+    pub host: String,
     /// `gm`, `player`, `watching` (a player whose seat the GM plays for now) or `spectator`.
     pub role: &'static str,
     pub turn: Turn,
@@ -123,6 +126,9 @@ pub fn or_list(names: &[String]) -> String {
 pub struct Waiter {
     pub seat: Seat,
     pub name: String,
+    /// The seat's name part by part, for a seat known by several (Bo's player, who also
+    /// plays Cy): a list of waiters reads "Ada, Bo and Cy".
+    pub names: Vec<String>,
     /// The GM plays it as an NPC.
     pub npc: bool,
 }
@@ -167,14 +173,14 @@ impl Banner {
         let played: Vec<String> = rest
             .iter()
             .filter(|w| w.npc)
-            .map(|w| w.name.clone())
+            .flat_map(|w| w.names.clone())
             .collect();
         let gm_too = rest.iter().any(|w| w.seat == Seat::Gm);
         let mut names: Vec<String> = rest
             .iter()
             // The GM's own seat is named once, with the NPCs it plays, when there are any.
             .filter(|w| !w.npc && (w.seat != Seat::Gm || played.is_empty()))
-            .map(|w| w.name.clone())
+            .flat_map(|w| w.names.clone())
             .collect();
         if !played.is_empty() {
             let also = if gm_too { "also " } else { "" };
@@ -185,7 +191,7 @@ impl Banner {
 
     /// The banner's line while the table is open.
     pub fn text(&self) -> String {
-        let all: Vec<String> = self.waiting.iter().map(|w| w.name.clone()).collect();
+        let all: Vec<String> = self.waiting.iter().flat_map(|w| w.names.clone()).collect();
         let npcs: Vec<String> = self.npcs().iter().map(|w| w.name.clone()).collect();
         let others = self.others();
         let mine = match (self.yours(), npcs.is_empty()) {
@@ -234,6 +240,7 @@ fn turn(snapshot: &Snapshot, status: &Status, access: &Access) -> Turn {
             .map(|s| Waiter {
                 seat: *s,
                 name: game.seat_name(*s),
+                names: game.seat_names(*s),
                 npc: holder(*s) == Some(Holder::Npc),
             })
             .collect(),
@@ -245,7 +252,10 @@ fn turn(snapshot: &Snapshot, status: &Status, access: &Access) -> Turn {
     let text = match (&status.over, snapshot.closed(), snapshot.archived()) {
         (Some(how), _, _) => format!("Game over: {how}"),
         (None, true, _) => "The table has ended.".into(),
-        (None, false, true) => "The GM has archived this table.".into(),
+        (None, false, true) => format!(
+            "{} has archived this table.",
+            crate::log::capitalised(&game.seat_name(Seat::Gm))
+        ),
         _ => banner.text(),
     };
     let npc = match open {
@@ -268,8 +278,9 @@ pub fn view(snapshot: &Snapshot, presence: &Presence, access: &Access) -> RoomVi
     let archived = snapshot.archived();
     let owner = access.role == Role::Owner;
     let player = matches!(access.role, Role::Seat(_));
+    let host = game.seat_name(Seat::Gm);
     let me = match access.role {
-        Role::Owner => "the GM".to_string(),
+        Role::Owner => host.clone(),
         Role::Seat(s) => game.seat_name(s),
         Role::Spectator => "a spectator".into(),
     };
@@ -292,6 +303,7 @@ pub fn view(snapshot: &Snapshot, presence: &Presence, access: &Access) -> RoomVi
     let open = !archived;
     RoomView {
         me,
+        host,
         role,
         turn: turn(snapshot, snapshot.status(), access),
         people,
@@ -325,8 +337,19 @@ mod tests {
         Waiter {
             seat,
             name: name.into(),
+            names: vec![name.into()],
             npc,
         }
+    }
+
+    #[test]
+    fn a_seat_known_by_two_names_is_listed_name_by_name() {
+        let two = Waiter {
+            names: vec!["Bo".into(), "Cy".into()],
+            ..waiter(2, "Bo and Cy", false)
+        };
+        let b = banner(vec![waiter(1, "Ada", false), two], None, false);
+        assert_eq!(b.text(), "Waiting for Ada, Bo and Cy");
     }
 
     fn banner(waiting: Vec<Waiter>, me: Option<Seat>, gm: bool) -> Banner {

@@ -293,8 +293,8 @@ async fn part(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Resp
 /// The rules pages, sharing the tables with the rest of the application.
 pub fn routes() -> Router<Arc<Tables>> {
     Router::new()
-        .route("/rules/{id}", get(page))
-        .route("/rules/{id}/part", get(part))
+        .route(crate::http::routes::RULES.path, get(page))
+        .route(crate::http::routes::RULES_PART.path, get(part))
 }
 
 #[cfg(test)]

@@ -102,6 +102,8 @@ pub fn apply_link(links: &mut Vec<StoredLink>, change: LinkChange) {
                 l.status = status;
             }
         }
+        // Rows kept beside the links, not the links themselves.
+        LinkChange::Follow { .. } | LinkChange::Claimed { .. } => {}
     }
 }
 

@@ -381,6 +381,11 @@ impl Table {
             .is_some_and(|l| l.status == crate::store::LinkStatus::Transfer)
     }
 
+    /// What the game calls the table's creator: "the GM", or "the host" in a game without one.
+    pub async fn host(&self) -> String {
+        self.play.lock().await.game.seat_name(clash_core::Seat::Gm)
+    }
+
     /// Who holds each seat; the owner also sees unused invites.
     pub async fn seat_list(&self, owner: bool) -> Vec<SeatInfo> {
         self.play.lock().await.seat_list(owner)

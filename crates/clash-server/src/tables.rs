@@ -241,9 +241,9 @@ impl Tables {
             .await
             .map_err(|e| TableError::storage(e.to_string()))?
             .ok_or_else(|| TableError::unknown_table(id))?;
-        let entry = self.entry(&stored.ruleset).ok_or_else(|| {
-            TableError::Unreadable(format!("this server has no ruleset {:?}", stored.ruleset))
-        })?;
+        let entry = self
+            .entry(&stored.ruleset)
+            .ok_or_else(|| TableError::RulesetUnavailable(stored.ruleset.clone()))?;
         let id = id.to_string();
         let heard = self.heard.load(Ordering::Acquire);
         let source = self.source(entry);

@@ -61,7 +61,8 @@ pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
     let name = play.game.seat_name(seat);
     if chance {
         return Err(format!(
-            "{name}'s last command rolled dice or drew cards, so it stands"
+            "{} last command rolled dice or drew cards, so it stands",
+            crate::log::possessive(&name)
         ));
     }
     // Game event positions only grow: those after the command are its events.
@@ -74,7 +75,8 @@ pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
         .any(|e| play.game.reveals(e))
     {
         return Err(format!(
-            "{name}'s last command brought something hidden into the open, so it stands"
+            "{} last command brought something hidden into the open, so it stands",
+            crate::log::possessive(&name)
         ));
     }
     Ok(Candidate {

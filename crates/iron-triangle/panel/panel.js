@@ -94,20 +94,35 @@ function optionText(option, trait) {
   return option + ' · ' + (OPTIONS[option] || '?') + (trait ? ' (' + trait + ')' : '');
 }
 
+// The seats waited on, by their characters' names in one list: "Ada, Bo and Cy" (when Bo's
+// player also plays Cy), never "Ada and Bo and Cy".
+function waitingFor(v, seats) {
+  // While the conflict forms, only the characters still to answer.
+  const pending = new Set(((v.conflict && v.conflict.fighters) || []).filter((f) => f.status === 'pending').map((f) => f.name));
+  const all = [...new Set(seats)].flatMap((seat) => {
+    const names = seat === 'gm' ? [] : v.characters.filter((c) => c.controller === seat && c.pc).map((c) => c.name);
+    const asked = names.filter((n) => pending.has(n));
+    return asked.length ? asked : names.length ? names : [seatWho(v, seat)];
+  });
+  return kit.andList([...new Set(all)]);
+}
+
 // Who a seat is, by its characters' names ("Ada", "the GM").
 function seatWho(v, seat) {
   if (seat === 'gm') return 'the GM';
   const names = v.characters.filter((c) => c.controller === seat && c.pc).map((c) => c.name);
-  return names.length ? names.join(' and ') : kit.seatName(null, seat);
+  return names.length ? kit.andList(names) : kit.seatName(null, seat);
 }
 function deciderText(v, d) {
   if (!d) return '—';
   return (d.character ? d.character : 'the GM') + (d.option ? ' with option ' + optionText(d.option, d.trait) : '') + (d.by_veto ? ' by veto' : '');
 }
 
+// A move by the name its character gave it: from the sheet, or for a hidden sheet from the
+// moves it has shown face up (the names the log uses).
 function moveName(v, character, mv) {
   const c = v.characters.find((x) => x.name === character);
-  const known = c && c.moves && c.moves.find((m) => m.move === mv);
+  const known = c && (c.moves || []).concat(c.shown || []).find((m) => m.move === mv);
   return known ? known.name : (parse(mv) ? parse(mv).action.word + ' ' + parse(mv).element.word : String(mv));
 }
 
@@ -211,6 +226,11 @@ function sheet(v, c, mineSeat) {
   }
   if (c.sheet_hidden) {
     card.append(h('p', 'hint', 'Moves, combos and specials hidden until the GM reveals them.'));
+    if ((c.shown || []).length) {
+      const seen = h('div', 'it-hand');
+      for (const m of c.shown || []) seen.append(moveCard(v, c.name, m.move, { name: m.name, small: true }));
+      card.append(h('div', 'it-label', 'Moves seen so far'), seen);
+    }
   } else {
     card.append(h('div', 'it-label', 'Moves'));
     const ms = h('div', 'it-hand');
@@ -354,7 +374,7 @@ function lastTurn(v) {
   box.append(row);
   const o = lt.outcome || {};
   let result = 'Outcome: ' + fmt(o);
-  if (o.result === 'win') result = o.winner + '’s ' + moveCalled(v, o.winner, o.winning_move) + ' beats ' + o.loser + '’s ' + moveCalled(v, o.loser, o.losing_move) + ' (' + (o.by === 'action' ? 'action' : o.by === 'element' ? 'element' : words(o.by)) + (o.combo ? ', a combo' : '') + ').';
+  if (o.result === 'win') result = kit.poss(o.winner) + ' ' + moveCalled(v, o.winner, o.winning_move) + ' beats ' + kit.poss(o.loser) + ' ' + moveCalled(v, o.loser, o.losing_move) + ' (' + (o.by === 'action' ? 'action' : o.by === 'element' ? 'element' : words(o.by)) + (o.combo ? ', a combo' : '') + ').';
   else if (o.result === 'tie') result = 'A tie: each side pays the base of the other’s move.';
   box.append(h('p', 'it-turn', result));
   for (const b of lt.breakdown || []) box.append(h('p', 'it-sum', breakdownText(v, lt, b)));
@@ -370,9 +390,9 @@ function breakdownText(v, lt, b) {
   const other = lt.stances.find(([x]) => x !== b.character);
   const winMove = o.result === 'win' ? moveName(v, o.winner, o.winning_move) : 'the other move';
   const terms = [
-    [b.from_stance, 'from ' + (other ? other[0] + '’s matched ' + cap((other[1] || {}).action || '') + ' stance × the move’s multiplier' : 'the winner’s stance')],
+    [b.from_stance, 'from ' + (other ? kit.poss(other[0]) + ' matched ' + cap((other[1] || {}).action || '') + ' stance × the move’s multiplier' : 'the winner’s stance')],
     [b.own_stance, 'own matched ' + (own && own.action ? cap(own.action) + ' ' : '') + 'stance, paid from ' + (own && own.action ? cap(own.action) : 'that energy')],
-    [b.base, winMove + '’s base'],
+    [b.base, kit.poss(winMove) + ' base'],
     [b.combo, 'combo: +1 per card in the chain'],
     [b.disadvantage, 'disadvantaged: +1 per card in the pile'],
   ].filter(([n]) => n).map(([n, why]) => n + ' (' + why + ')');
@@ -399,7 +419,7 @@ function conflict(v) {
     for (const s of t.specials) ul.append(h('li', s.cancelled ? 'gone' : null, s.by + ': ' + (s.special ? fmt(s.special) : 'a face-down special') + (s.target ? ' → ' + s.target : '') + (s.cancelled ? ' (cancelled)' : '')));
     box.append(h('div', 'it-label', 'Specials this turn'), ul);
   }
-  if (c.waiting_for && c.waiting_for.length) box.append(h('p', 'hint', 'Waiting for ' + c.waiting_for.map((s) => seatWho(v, s)).join(' and ') + '.'));
+  if (c.waiting_for && c.waiting_for.length) box.append(h('p', 'hint', 'Waiting for ' + waitingFor(v, c.waiting_for) + '.'));
   if (c.split) box.append(h('p', 'hint', c.split.character + ' must ' + (c.split.gain ? 'share a regain of ' : 'share a loss of ') + c.split.amount + ' (' + seatWho(v, c.split.splitter) + ' decides).'));
   put(box, lastTurn(v));
   if (c.scouted && c.scouted.length) box.append(h('p', 'hint', 'Scouted: ' + fmt(c.scouted)));
@@ -635,7 +655,7 @@ function splitGroup(v, type, character, items, send) {
   if (gain) why = character + ' regains ' + amount + ': share it among the energies, up to each maximum.';
   else if (b) {
     const fixed = b.total - amount;
-    why = character + ' loses ' + b.total + (fixed > 0 ? ': ' + fixed + ' is fixed (' + character + '’s own matched ' + (own && own.action ? cap(own.action) : '') + ' stance, already taken from ' + (own && own.action ? cap(own.action) : 'that energy') + '), the other ' + amount + ' you share as you like.' : ': share all ' + amount + ' as you like.');
+    why = character + ' loses ' + b.total + (fixed > 0 ? ': ' + fixed + ' is fixed (' + kit.poss(character) + ' own matched ' + (own && own.action ? cap(own.action) : '') + ' stance, already taken from ' + (own && own.action ? cap(own.action) : 'that energy') + '), the other ' + amount + ' you share as you like.' : ': share all ' + amount + ' as you like.');
   } else why = character + ' must share ' + amount + ' among the energies.';
   if (need < amount) why += ' Only ' + need + ' can be taken: the rest is more than ' + character + ' has left.';
   const g = group(key, character + ': ' + (gain ? 'share the regained energy' : 'share the loss'), why);
@@ -655,9 +675,12 @@ function splitGroup(v, type, character, items, send) {
     if (sum !== need) throw new Error('The parts must add up to ' + need + ' (now ' + sum + ').');
     return { type: type, character: character, split: split };
   }, true);
+  // What the loser's own matched stance already takes from each type (the fixed part): the
+  // energy each type has now, less what it has left to share.
+  const fixed = Object.fromEntries(TYPES.map((t) => [t, !gain && room[t] != null ? Math.max(0, (now[t] || 0) - room[t]) : 0]));
   const update = () => {
     const sum = TYPES.reduce((a, t) => a + (steppers[t] ? steppers[t].get() : 0), 0);
-    preview.replaceChildren(...splitPreview(now, steppers, gain));
+    preview.replaceChildren(...splitPreview(now, fixed, steppers, gain));
     total.textContent = 'Shared ' + sum + ' of ' + need + (sum === need ? ' ✓' : sum < need ? ' — ' + (need - sum) + ' more to place' : ' — ' + (sum - need) + ' too many');
     total.className = 'it-total' + (sum === need ? ' ok' : '');
     go.disabled = sum !== need;
@@ -687,19 +710,21 @@ function safeSplit(need, room) {
   return out;
 }
 
-// What the split does, type by type: "Defend 4 → 1", and a warning for a type that reaches 0.
-function splitPreview(now, steppers, gain) {
+// What the split does, type by type, with the fixed part already counted: "Attack 5 → 2 (1 for
+// the stance)", and a warning for every type that reaches 0 (a zero mark), the fixed part's too.
+function splitPreview(now, fixed, steppers, gain) {
   const parts = [h('b', null, 'After: ')];
   const zero = [];
   TYPES.forEach((t, i) => {
     const x = steppers[t] ? steppers[t].get() : 0;
     const was = now[t] || 0;
-    const after = gain ? was + x : Math.max(0, was - x);
-    if (!gain && x > 0 && after === 0) zero.push(cap(t));
-    parts.push((i ? ' · ' : '') + cap(t) + ' ' + was + (x ? ' → ' + after : ''));
+    const paid = fixed[t] || 0;
+    const after = gain ? was + x : Math.max(0, was - paid - x);
+    if (!gain && was > 0 && after === 0) zero.push(cap(t));
+    parts.push((i ? ' · ' : '') + cap(t) + ' ' + was + (after !== was ? ' → ' + after : '') + (paid ? ' (' + paid + ' for the stance)' : ''));
   });
   if (zero.length) {
-    parts.push(h('span', 'it-warn', ' ⚠ ' + zero.join(' and ') + ' would reach 0: a zero mark, and no stance in ' +
+    parts.push(h('span', 'it-warn', ' ⚠ ' + kit.andList(zero) + ' would reach 0: a zero mark, and no stance in ' +
       (zero.length === 1 ? 'that type' : 'those types') + ' until it recovers.'));
   }
   return parts;
@@ -812,7 +837,7 @@ function controls(update, send) {
     const c = v.conflict;
     const running = c && !c.outcome;
     box.append(h('p', 'hint', running ? 'Nothing for you to do in the conflict right now — waiting for ' +
-      ((c.waiting_for && c.waiting_for.length) ? c.waiting_for.map((s) => seatWho(v, s)).join(' and ') : 'the others') + '.'
+      ((c.waiting_for && c.waiting_for.length) ? waitingFor(v, c.waiting_for) : 'the others') + '.'
       : 'No conflict is under way. What the campaign offers now is below.'));
   }
   return box;
@@ -1057,9 +1082,23 @@ function summary(v) {
   return h('div', 'it-pills', ...bits);
 }
 
+// The steps of a turn whose choices the board keeps while the player makes up their mind.
+const STEPS = { take_stance: 'stance', play_move: 'move', split_loss: 'split_loss', split_gain: 'split_gain' };
+
+// A step no longer asked for forgets what was chosen in it, so the next turn starts clean: the
+// stance picker at "No stance", no move card chosen, a split at its suggestion.
+function forgetDone(update) {
+  const asked = update.legal.map((l) => l.command).filter((c) => STEPS[c.type]).map((c) => STEPS[c.type] + ':' + c.character);
+  for (const k of Object.keys(memo.values)) {
+    if (!/^(stance|move|split_loss|split_gain):/.test(k)) continue;
+    if (!asked.some((a) => k === a || k.startsWith(a + ':'))) delete memo.values[k];
+  }
+}
+
 register('iron-triangle', function (update, send) {
   const v = /** @type {View} */ (update.view);
   if (!v || !Array.isArray(v.characters)) return null;
+  forgetDone(update);
   // The start form begins afresh for every conflict: nothing ticked last time carries over.
   if (v.conflict) for (const k of Object.keys(memo.values)) if (k.startsWith('g:start_conflict')) delete memo.values[k];
 

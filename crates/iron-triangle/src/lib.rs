@@ -474,6 +474,20 @@ impl Ruleset for IronTriangle {
         state.seat_name(seat)
     }
 
+    /// A player with two living PCs is known by both names, listed one by one.
+    fn seat_names(state: &Table, seat: Seat) -> Vec<String> {
+        let living: Vec<String> = state
+            .characters
+            .iter()
+            .filter(|c| seat != Seat::Gm && c.controller == seat && c.is_pc() && !c.dead)
+            .map(|c| c.name.clone())
+            .collect();
+        match living.len() {
+            0 | 1 => vec![state.seat_name(seat)],
+            _ => living,
+        }
+    }
+
     fn status(state: &Table) -> Status {
         // A campaign has no end of its own: after a conflict come rests, problems and the next.
         status::status(state)

@@ -17,7 +17,7 @@ import * as kit from '../panel-kit.js';
 const command = (c) => c;
 
 // Typed input values and error messages survive the redraw that every live update causes.
-const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('ndt');
+const { memo, h, select, text, group, button, register, toggle, confirmButton, odds } = kit.make('ndt');
 
 // ----- the deck (ND-1 to ND-3) -----
 
@@ -64,8 +64,26 @@ function cardFace(name, reversed, extra) {
   else face = h('span', 'ndt-face', h('span', 'ndt-corner', ''), h('span', 'ndt-big', c.kind === 'excuse' ? '✦' : '·'), h('span', 'ndt-fig', c.name));
   const card = h('span', cls, face, h('span', 'ndt-way', reversed ? '↓ reversed' : '↑ upright'));
   card.dataset.card = c.name;
-  card.setAttribute('aria-label', c.name + (reversed ? ', reversed' : ', upright'));
+  // One named picture for a screen reader ("Blades Seeker, reversed"), not its loose glyphs.
+  card.setAttribute('role', 'img');
+  card.setAttribute('aria-label', cardWords(name, reversed));
   return card;
+}
+
+// A card in words: "Blades Seeker, upright", "Triumph XVI, reversed", "the Excuse".
+function cardWords(name, reversed) {
+  const c = parseCard(name);
+  const what = c.kind === 'triumph' ? 'Triumph ' + c.name : c.kind === 'excuse' ? 'the Excuse' : c.name;
+  return what + (reversed ? ', reversed' : ', upright');
+}
+
+// Cards in a row as a list a screen reader counts ("TMDF’s bid line, 3 items"): each item a card
+// (or a Lasting Loss's cards), with its marks.
+function cardList(label, items) {
+  const list = h('span', 'ndt-cards', ...items);
+  list.setAttribute('role', 'list');
+  list.setAttribute('aria-label', label);
+  return list;
 }
 
 function cardChipTip(name, reversed, extra) {
@@ -79,13 +97,15 @@ function cardChip(name, reversed, extra) {
   return cardChipTip(name, reversed, extra);
 }
 
-// A card with its marks ("cover", "turned", who drew it) written under it, never over its name.
+// A card of a list with its marks ("cover", "turned", who drew it) written under it, never over
+// its name.
 function slot(card, marks) {
-  return marks ? h('span', 'ndt-slot', card, h('small', 'ndt-marks', marks)) : card;
+  const item = h('span', 'ndt-slot', card, marks ? h('small', 'ndt-marks', marks) : null);
+  item.setAttribute('role', 'listitem');
+  return item;
 }
 
-// A name as an owner: "TMDF’s", but "The Smugglers’" for a name ending in s.
-const poss = (name) => String(name) + (/s$/.test(String(name)) ? '’' : '’s');
+const poss = kit.poss;
 
 function statusText(p) {
   if (p.status === 'wiped_out') return 'wiped out in round ' + p.round;
@@ -111,34 +131,40 @@ function partyCard(v, p, i, mineSeat) {
   const goal = h('p', 'hint', 'Goal: ' + (p.goal || '—') + ' · Total ' + p.total);
 
   const line = h('div', 'ndt-line');
-  p.bid_line.forEach((b, k) => {
+  const bids = p.bid_line.map((b, k) => {
     const marks = [];
     if (b.turned) marks.push('turned');
     if (b.cover) marks.push('cover');
     if (b.narrative) marks.push('narrative');
     const last = r.window === i && k === p.bid_line.length - 1;
     const chip = cardChip(b.card, b.reversed, (b.cover ? 'cover' : '') + (b.narrative ? ' narrative' : '') + (last ? ' last' : ''));
-    line.append(slot(chip, marks.join(', ') || null));
+    return slot(chip, marks.join(', ') || null);
   });
-  if (!p.bid_line.length) line.append(h('span', 'hint', 'no cards yet'));
+  line.append(bids.length ? cardList(poss(p.name) + ' bid line', bids) : h('span', 'hint', 'no cards yet'));
 
-  const temp = h('div', 'ndt-line', h('span', 'ndt-label inline', 'Temporary'));
-  for (const t of p.temporary) {
+  // A Loss is marked with reversed cards, and they keep that way up on the Loss line.
+  const temp = h('div', 'ndt-line', h('span', 'ndt-label inline', 'Temporary'), cardList(poss(p.name) + ' Temporary Losses', p.temporary.map((t) => {
     const who = p.characters[t.character];
-    // A Loss is marked with reversed cards, and they keep that way up on the Loss line.
-    temp.append(slot(cardChipTip(t.card, true, 'loss small'), who && p.characters.length > 1 ? who.name : null));
-  }
+    return slot(cardChipTip(t.card, true, 'loss small'), who && p.characters.length > 1 ? who.name : null);
+  })));
 
-  const lasting = h('div', 'ndt-line', h('span', 'ndt-label inline', 'Lasting'));
-  for (const l of p.lasting) {
+  const lasting = h('div', 'ndt-line', h('span', 'ndt-label inline', 'Lasting'), cardList(poss(p.name) + ' Lasting Losses', p.lasting.map((l) => {
     const who = p.characters[l.character];
-    const box = h('span', 'ndt-lasting', h('small', null, (gravityWords[l.gravity] || l.gravity) + (who ? ' · ' + who.name : '')));
+    const gravity = (gravityWords[l.gravity] || l.gravity) + (who ? ' · ' + who.name : '');
+    const box = h('span', 'ndt-lasting', h('small', null, gravity));
+    box.setAttribute('role', 'listitem');
     for (const c of l.cards) {
-      const chip = c.face_up ? cardChipTip(c.card, true, 'loss small') : h('span', 'ndt-card facedown small', h('span', 'ndt-face', h('span', 'ndt-big', '✕'), h('span', 'ndt-fig', c.card)), h('span', 'ndt-way', 'spent'));
+      let chip = cardChipTip(c.card, true, 'loss small');
+      if (!c.face_up) {
+        // Spent: turned face down, its Loss remains but the card cannot be used again.
+        chip = h('span', 'ndt-card facedown small', h('span', 'ndt-face', h('span', 'ndt-big', '✕'), h('span', 'ndt-fig', c.card)), h('span', 'ndt-way', 'spent'));
+        chip.setAttribute('role', 'img');
+        chip.setAttribute('aria-label', c.card + ', spent (face down)');
+      }
       box.append(chip);
     }
-    lasting.append(box);
-  }
+    return box;
+  })));
   // Losses take room only when there are some: most parties have none most of the evening.
   const losses = p.temporary.length || p.lasting.length
     ? [h('div', 'ndt-label', 'Losses'), p.temporary.length ? temp : null, p.lasting.length ? lasting : null]
@@ -192,8 +218,8 @@ function hands(v, seat) {
     for (const c of p.characters) {
       if (!Array.isArray(c.reserve)) continue;
       const hand = h('div', 'ndt-hand');
-      c.reserve.forEach((rc) => hand.append(cardChip(rc.card, rc.reversed, 'in-hand')));
-      if (!c.reserve.length) hand.append(h('span', 'hint', 'No cards held back.'));
+      if (c.reserve.length) hand.append(cardList(poss(c.name) + ' Reserve', c.reserve.map((rc) => slot(cardChip(rc.card, rc.reversed, 'in-hand'), null))));
+      else hand.append(h('span', 'hint', 'No cards held back.'));
       out.push(h('div', 'ndt-handbox', h('div', 'ndt-label', 'Your hand · ' + poss(c.name) + ' Reserve'), hand));
     }
   }
@@ -246,7 +272,8 @@ function controls(update, send) {
     for (const c of spends) {
       const b = button(g, '', send, () => (command({ type: 'spend_loss', party: c.party, card: c.card })));
       b.className = 'kit-tile ndt-pick';
-      b.replaceChildren(cardFace(c.card, false, 'loss'), h('small', null, 'spend this'));
+      // A Loss card lies reversed on the Loss line, and is drawn so here too.
+      b.replaceChildren(cardFace(c.card, true, 'loss'), h('small', null, 'spend this'));
       b.dataset.card = c.card;
       g.body.append(b);
     }
@@ -397,9 +424,28 @@ function standingChoices(v, seat, send) {
   return out;
 }
 
+// The traits a cover's narration may rest on (ND-20, ND-30), each as [citation, words]: covering
+// its own card, the covering character's own Aspects, Weaknesses and Loss cards; covering another
+// party's card, that party's (how one of them hinders it). All of them are public.
+function citable(coverer, character, drawer) {
+  const own = coverer === drawer;
+  const mine = (/** @type {number} */ k) => !own || (drawer.characters[k] && drawer.characters[k].name === character);
+  const whose = own ? '' : poss(drawer.name) + ' ';
+  const out = [];
+  drawer.characters.forEach((c, k) => {
+    if (!mine(k)) return;
+    for (const a of c.aspects || []) out.push([{ aspect: a }, whose + 'Aspect “' + a + '”']);
+    for (const w of c.weaknesses || []) out.push([{ weakness: w }, whose + 'Weakness “' + w + '”']);
+  });
+  for (const t of drawer.temporary) if (mine(t.character)) out.push([{ loss: t.card }, whose + 'Loss card ' + t.card]);
+  for (const l of drawer.lasting) if (mine(l.character)) for (const x of l.cards) out.push([{ loss: x.card }, whose + 'Loss card ' + x.card]);
+  const seen = new Set();
+  return out.filter(([, words]) => !seen.has(words) && seen.add(words));
+}
+
 // One cover group per (party, character) the engine lets cover now: tap the Reserve card in
-// your hand, name the trait the narration rests on (pre-filled with the engine's suggestion),
-// and whether the table accepts the narration.
+// your hand, and choose the trait your narration rests on among those the rules allow (the
+// engine's suggestion first chosen). A cover the table does not accept is simply not made.
 function coverGroups(covers, v, drawer, send) {
   const seen = new Map();
   for (const c of covers) {
@@ -413,8 +459,9 @@ function coverGroups(covers, v, drawer, send) {
     const cards = covers.filter((x) => x.party === c.party && x.character === c.character).map((x) => x.card);
     const reserve = (ch && ch.reserve) || [];
     const key = 'cover:' + c.party + ':' + (c.character || '');
+    const against = drawer && p !== drawer ? 'how one of ' + poss(drawer.name) + ' traits hinders it' : 'how one of your own traits helps it';
     const g = group(key, (c.character || c.party) + ': cover it with a card from your hand',
-      'Tap the card to lay over it, and say how a trait justifies it; the table decides whether the narration is accepted.');
+      'Tap the card to lay over it, and tell the table ' + against + '. If the table does not accept your narration, let the card stand instead.');
     g.body.className = 'kit-row ndt-cover';
     if (!cards.includes(memo.values[key + ':card'])) memo.values[key + ':card'] = null;
     const chosen = memo.values[key + ':card'];
@@ -426,30 +473,19 @@ function coverGroups(covers, v, drawer, send) {
       t.dataset.card = name;
       hand.append(t);
     }
-    const cite = c.cite || {};
-    const kind0 = Object.keys(cite)[0] || 'aspect';
-    const kindSel = select(key + ':kind', [['aspect', 'an Aspect'], ['weakness', 'a Weakness'], ['loss', 'a Loss card']], kind0, 'kind of trait');
-    const losses = [];
-    for (const party of [p, drawer]) {
-      if (!party) continue;
-      for (const t of party.temporary) losses.push(t.card);
-      for (const l of party.lasting) for (const x of l.cards) losses.push(x.card);
-    }
-    const name = text(key + ':name', 'The trait named in the narration', cite[kind0] || '');
-    const listId = 'ndt-losses-' + out.length;
-    const dl = document.createElement('datalist');
-    dl.id = listId;
-    for (const l of losses) { const o = document.createElement('option'); o.value = l; dl.append(o); }
-    name.setAttribute('list', listId);
-    const acc = checkbox(key + ':accepted', 'the table accepts the narration', true);
+    const traits = drawer ? citable(p, c.character, drawer) : [];
+    const suggested = JSON.stringify(c.cite || null);
+    const first = Math.max(0, traits.findIndex(([cite]) => JSON.stringify(cite) === suggested));
+    const trait = select(key + ':trait', traits.map(([, words], i) => [String(i), words]), String(first), 'The trait your narration rests on');
     const b = button(g, chosen ? 'Cover with ' + chosen : 'Cover', send, () => {
       if (!chosen) throw new Error('Tap the card in your hand to cover with.');
-      if (!name.value.trim()) throw new Error('Name the trait your narration rests on.');
-      const citation = /** @type {import('../types/nd-tourists/Citation').Citation} */ ({ [kindSel.value]: name.value.trim() });
-      return command({ type: 'cover', party: c.party, character: c.character || undefined, card: chosen, cite: citation, accepted: acc.box.checked });
+      const picked = traits[Number(trait.value)];
+      if (!picked) throw new Error('Choose the trait your narration rests on.');
+      const citation = /** @type {import('../types/nd-tourists/Citation').Citation} */ (picked[0]);
+      return command({ type: 'cover', party: c.party, character: c.character || undefined, card: chosen, cite: citation, accepted: true });
     }, true);
     b.disabled = !chosen;
-    g.body.append(hand, h('div', 'kit-row ndt-cite', h('span', null, 'It rests on'), kindSel, name, dl), acc.label, b);
+    g.body.append(hand, h('div', 'kit-row ndt-cite', h('span', null, 'It rests on'), trait), b);
     out.push(g.g);
   }
   return out;

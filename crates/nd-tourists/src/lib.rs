@@ -152,7 +152,25 @@ impl Ruleset for NdTourists {
         match (seat, parties.is_empty()) {
             (Seat::Gm, _) => "the GM".into(),
             (Seat::Player(n), true) => format!("Player {n}"),
-            (Seat::Player(_), false) => parties.join(" and "),
+            (Seat::Player(_), false) => match parties.as_slice() {
+                [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => parties.join(""),
+            },
+        }
+    }
+
+    /// A player with several parties is known by each party's name.
+    fn seat_names(state: &State, seat: Seat) -> Vec<String> {
+        let parties: Vec<String> = state
+            .table
+            .parties
+            .iter()
+            .filter(|p| seat != Seat::Gm && p.seat == seat)
+            .map(|p| p.name.clone())
+            .collect();
+        match parties.len() {
+            0 | 1 => vec![Self::seat_name(state, seat)],
+            _ => parties,
         }
     }
 

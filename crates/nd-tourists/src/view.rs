@@ -86,6 +86,10 @@ pub struct CharacterView {
     pub reserve: Option<Vec<ReserveCard>>,
     pub tally: u8,
     pub conceded: bool,
+    /// The sheet's Aspects and Weaknesses by name (the Weaknesses gained in play too): public,
+    /// and the traits a cover's narration may rest on (ND-20).
+    pub aspects: Vec<String>,
+    pub weaknesses: Vec<String>,
 }
 
 pub fn view(st: &State, viewer: Viewer) -> View {
@@ -116,6 +120,13 @@ pub fn view(st: &State, viewer: Viewer) -> View {
                         reserve: mine.then(|| c.reserve.clone()),
                         tally: c.tally,
                         conceded: c.conceded,
+                        aspects: cs.aspects.iter().map(|t| t.name().to_string()).collect(),
+                        weaknesses: cs
+                            .weaknesses
+                            .iter()
+                            .map(|t| t.name().to_string())
+                            .chain(c.new_weaknesses.iter().cloned())
+                            .collect(),
                     })
                     .collect(),
             }
@@ -635,5 +646,28 @@ mod tests {
         assert_eq!(possessive("TMDF"), "TMDF's");
         assert_eq!(possessive("The Smugglers"), "The Smugglers'");
         assert_eq!(possessive("US"), "US's");
+    }
+
+    #[test]
+    fn nd_20_every_viewer_sees_the_traits_a_cover_may_cite() {
+        use crate::NdTourists;
+        use clash_core::{Ruleset, Seat};
+        let setup = serde_json::from_value(serde_json::json!({"parties": [
+            {"name": "TMDF", "seat": "p1", "characters": [{"name": "TMDF",
+                "attribute": {"name": "Paper", "value": 5}, "aspects": ["Bold", {"name": "Giant robots", "relevant": false}],
+                "weaknesses": ["Slow"]}]},
+            {"name": "US", "seat": "p2", "characters": [{"name": "US",
+                "attribute": {"name": "Blades", "value": 5}, "aspects": ["Armed"]}]}
+        ]}))
+        .expect("setup");
+        let st = NdTourists::setup(&setup).expect("a table");
+        // ND-20: another party's Aspects and Weaknesses are what a cover of its card cites.
+        for viewer in [Viewer::Spectator, Viewer::Seat(Seat::Player(2))] {
+            let v = view(&st, viewer);
+            let tmdf = &v.parties[0].characters[0];
+            assert_eq!(tmdf.aspects, ["Bold", "Giant robots"]); // ND-20
+            assert_eq!(tmdf.weaknesses, ["Slow"]); // ND-20
+            assert!(tmdf.reserve.is_none(), "the Reserve stays hidden");
+        }
     }
 }

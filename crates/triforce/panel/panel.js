@@ -46,6 +46,7 @@ memo.chosen = null; // the origin picked for a move
 memo.homeOpen = false; // the placement chooser opened by tapping home
 memo.expanded = null; // a stack opened to see every piece in it
 memo.refused = null; // why the last tap on the board did nothing
+memo.cursor = null; // the stack the keyboard is on (the board's one Tab stop)
 
 const seatIndex = (seat) => Number(String(seat).replace(/^p/, '')) - 1;
 const colourOf = (seat) => (COLOURS[seatIndex(seat)] || ['#777', 'Grey', '?']);
@@ -77,7 +78,7 @@ function pieceWords(update, code) {
   if (p.kind === 'sword') return 'a ' + SIZE_WORD[p.size] + ' sword';
   if (p.kind === 'shield') return 'a ' + SIZE_WORD[p.size] + ' shield';
   // Seat names already say the colour ("Red", "Ada (Red)").
-  return seatName(update, p.seat) + '’s ' + SIZE_WORD[p.size] + ' pyramid';
+  return kit.poss(seatName(update, p.seat)) + ' ' + SIZE_WORD[p.size] + ' pyramid';
 }
 
 // Battles arrive as events: keep every one this page has seen (the first update holds the
@@ -133,9 +134,34 @@ function stackLabel(update, p, v) {
   return 'Stack ' + p.n + ' (' + SIZE_WORD[p.white] + ' white' + home + '): from the bottom, ' + pieces + owner + (p.contested ? '; crowded: a fight is due' : '');
 }
 
+// The stack an arrow key leads to from `p`: along its row, or to the row above or below.
+function stepFrom(v, p, key) {
+  const at = (row, col) => v.positions.find((q) => q.row === row && q.col === col);
+  switch (key) {
+    case 'ArrowLeft': return at(p.row, p.col - 1);
+    case 'ArrowRight': return at(p.row, p.col + 1);
+    case 'ArrowUp': return at(p.row - 1, Math.min(p.col, p.row - 1));
+    case 'ArrowDown': return at(p.row + 1, p.col);
+    case 'Home': return v.positions[0];
+    case 'End': return v.positions[v.positions.length - 1];
+    default: return null;
+  }
+}
+
+// The board is one Tab stop: the stack the keyboard is on takes the focus (your home at first),
+// and the arrow keys move it from stack to stack.
+function moveCursor(board, n) {
+  memo.cursor = n;
+  for (const g of board.querySelectorAll('g.tf-pos')) g.setAttribute('tabindex', g.dataset.pos === String(n) ? '0' : '-1');
+  const g = board.querySelector('g.tf-pos[data-pos="' + n + '"]');
+  if (g) g.focus();
+}
+
 function board(update, ctx) {
   const v = update.view;
-  const el = svg('svg', { viewBox: '0 0 460 472', class: 'tf-board', role: 'group', 'aria-label': 'The board: 15 stacks in a triangle' });
+  const el = svg('svg', { viewBox: '0 0 460 472', class: 'tf-board', role: 'group',
+    'aria-label': 'The board: 15 stacks in a triangle. One Tab stop: the arrow keys move from stack to stack.' });
+  if (!v.positions.some((p) => p.n === memo.cursor)) memo.cursor = ctx.home || 1;
   for (const p of v.positions) {
     const [x, y] = at(p);
     for (const n of p.neighbours) {
@@ -170,11 +196,16 @@ function board(update, ctx) {
     const label = stackLabel(update, p, v) + (action ? '. ' + action.say : '. Tap to see every piece in it');
     g.append(svg('title', {}, label));
     // Every stack answers a tap: its action, else why not, else it opens to show each piece.
-    g.setAttribute('tabindex', '0');
+    g.setAttribute('tabindex', p.n === memo.cursor ? '0' : '-1');
     g.setAttribute('role', 'button');
-    const go = () => (action ? action.run() : ctx.otherTap(p.n));
+    const go = () => { memo.cursor = p.n; return action ? action.run() : ctx.otherTap(p.n); };
     g.addEventListener('click', go);
-    g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
+    g.addEventListener('focus', () => { memo.cursor = p.n; });
+    g.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); return; }
+      const next = stepFrom(v, p, e.key);
+      if (next) { e.preventDefault(); moveCursor(el, next.n); }
+    });
     if (memo.expanded === p.n) cls.push('expanded');
     g.setAttribute('class', cls.join(' '));
     el.append(g);
@@ -187,18 +218,25 @@ function board(update, ctx) {
 function legend(update) {
   const v = update.view;
   const box = h('div', 'tf-legend');
-  for (const s of v.seats) {
+  // Your own row first: your colour, home and stash before the others'.
+  const seats = v.seats.filter((s) => s.seat === update.seat).concat(v.seats.filter((s) => s.seat !== update.seat));
+  for (const s of seats) {
     const [colour] = colourOf(s.seat);
     const swatch = svg('svg', { viewBox: '0 0 30 26', width: 30, height: 26, 'aria-hidden': 'true' });
     swatch.append(pyramidShape('L', 15, 25, colour));
     swatch.append(svg('text', { x: 15, y: 22, 'text-anchor': 'middle', class: 'tf-letter', 'font-size': 10 }, colourOf(s.seat)[2]));
-    const stash = h('span', 'tf-stash');
+    // The stash: a pyramid of each size drawn at its size with its count; a screen reader
+    // hears the sizes in words ("stash: 4 small, 5 medium, 5 large"), not "×4 ×5 ×5".
+    const stash = h('span', 'tf-stash', h('span', 'sr-only', 'stash: ' + ['S', 'M', 'L'].map((z) => s.stash[z] + ' ' + SIZE_WORD[z]).join(', ')));
     for (const size of ['S', 'M', 'L']) {
       const pic = svg('svg', { viewBox: '0 0 22 22', width: 18, height: 18, 'aria-hidden': 'true' });
       pic.append(pyramidShape(size, 11, 21, colour));
-      stash.append(h('span', 'tf-stash-size', pic, '×' + s.stash[size]));
+      const count = h('span', null, '×' + s.stash[size]);
+      count.setAttribute('aria-hidden', 'true');
+      const each = h('span', 'tf-stash-size', pic, count);
+      each.title = s.stash[size] + ' ' + SIZE_WORD[size];
+      stash.append(each);
     }
-    stash.setAttribute('aria-label', 'stash: ' + ['S', 'M', 'L'].map((z) => s.stash[z] + ' ' + SIZE_WORD[z]).join(', '));
     const row = h('div', 'tf-player' + (v.awaiting === s.seat ? ' turn' : '') + (update.seat === s.seat ? ' me' : ''),
       swatch,
       h('span', 'tf-name', h('b', null, seatName(update, s.seat)), h('small', null, (update.seat === s.seat ? 'you · ' : '') + 'home ' + s.home)),
@@ -361,7 +399,7 @@ function hint(update, ctx) {
   const v = update.view;
   if (v.outcome || (v.phase && v.phase.type === 'over')) {
     const w = (v.outcome && v.outcome.winners) || [];
-    return 'Game over: ' + (w.length ? w.map((s) => seatName(update, s)).join(' and ') + (w.length > 1 ? ' share a draw.' : ' wins.') : 'nobody wins.');
+    return 'Game over: ' + (w.length ? kit.andList(w.map((s) => seatName(update, s))) + (w.length > 1 ? ' share a draw.' : ' wins.') : 'nobody wins.');
   }
   const waiting = seatName(update, v.awaiting);
   const phase = v.phase ? v.phase.type : 'actions';

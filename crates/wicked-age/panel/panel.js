@@ -147,8 +147,15 @@ function steps(c) {
   const now = c.stage === 'initiative' ? 0 : c.pending ? 2 : c.stage === 'turns' ? 1 : 3;
   const names = ['Initiative', 'Challenge', 'Answer'];
   const row = h('ol', 'wa-steps');
-  names.forEach((n, i) => row.append(h('li', i === now ? 'now' : i < now ? 'done' : null, n)));
-  if (c.stage === 'over') row.append(h('li', 'now', 'Consequences'));
+  const step = (cls, n) => {
+    const li = h('li', cls, n);
+    // A screen reader hears which step the conflict is at, not only the eye (the lit step).
+    if (cls === 'now') li.setAttribute('aria-current', 'step');
+    return li;
+  };
+  names.forEach((n, i) => row.append(step(i === now ? 'now' : i < now ? 'done' : null, n)));
+  if (c.stage === 'over') row.append(step('now', 'Consequences'));
+  row.setAttribute('aria-label', 'Steps of the conflict');
   return row;
 }
 
@@ -226,7 +233,7 @@ function nextChallenger(c) {
 function playerName(v, seat) {
   if (seat === 'gm') return 'the GM';
   const names = v.characters.filter((c) => c.controller === seat && c.kind !== 'npc').map((c) => c.name);
-  return names.length ? names.join(' and ') + '’s player' : kit.seatName(null, seat);
+  return names.length ? kit.poss(kit.andList(names)) + ' player' : kit.seatName(null, seat);
 }
 
 function oweView(v) {
@@ -259,9 +266,11 @@ function formPicker(key, ch, send) {
     const on = picked.includes(f);
     const content = h('span', 'wa-formtile', h('b', null, label), h('span', 'wa-dice', ...(dice.length ? dice.map((d) => kit.die(d, null, null)) : [h('span', 'wa-zero', '0')])));
     const t = toggle(content, on, () => {
-      let next = picked.filter((x) => x !== f);
-      if (!on) next = next.concat([f]).slice(-want);
-      memo.values[key + ':forms'] = next;
+      memo.values[key + ':full'] = null;
+      if (want === 1) memo.values[key + ':forms'] = [f]; // one form: a tap chooses it, never unchooses
+      else if (on) memo.values[key + ':forms'] = picked.filter((x) => x !== f);
+      else if (picked.length < want) memo.values[key + ':forms'] = picked.concat([f]);
+      else memo.values[key + ':full'] = f; // a third form is not taken silently in place of one
       redraw();
     }, 'wa-pick');
     t.dataset.form = f;
@@ -288,13 +297,20 @@ function formPicker(key, ch, send) {
       t.disabled = true;
       t.append(h('small', 'wa-needs', 'with ' + (FORM_LABEL[npc ? st.npc_form : st.pc_form] || '')));
     }
-    kit.tip(t, 'Add ' + st.name + '’s d' + st.die + ' when the table agrees it is part of what ' + ch.name + ' does, and a linked form is rolled (' +
+    kit.tip(t, 'Add ' + kit.poss(st.name) + ' d' + st.die + ' when the table agrees it is part of what ' + ch.name + ' does, and a linked form is rolled (' +
       (FORM_LABEL[st.pc_form] || st.pc_form) + ' for a PC, ' + (FORM_LABEL[st.npc_form] || st.npc_form) + ' for an NPC).');
     extra.append(t);
   }
-  const block = h('div', 'wa-picker', h('div', 'wa-label', 'Tap ' + (npc ? 'one form' : 'two forms') + ' on ' + ch.name + '’s sheet' + (live.length ? ', and a strength if it applies' : '')), tiles);
+  const block = h('div', 'wa-picker', h('div', 'wa-label', 'Tap ' + (npc ? 'one form' : 'two forms') + ' on ' + kit.poss(ch.name) + ' sheet' + (live.length ? ', and a strength if it applies' : '')), tiles);
   if (live.length) block.append(extra);
   const ready = picked.length === want;
+  const full = memo.values[key + ':full'];
+  if (full && ready && !picked.includes(full)) {
+    const refused = h('p', 'wa-full', 'Two forms are chosen already: tap ' + picked.map((f) => FORM_LABEL[f]).join(' or ') +
+      ' to put it back, then ' + FORM_LABEL[full] + '.');
+    refused.setAttribute('role', 'alert');
+    block.append(refused);
+  }
   block.append(h('p', 'hint', ready ? 'Rolling: ' + picked.map((f) => FORM_LABEL[f]).join(' + ') + (strength ? ' + ' + strength : '') + '.' : 'Pick ' + (want - picked.length) + ' more.'));
   const choice = () => {
     if (picked.length !== want) throw new Error(npc ? 'Tap one form to roll.' : 'Tap two different forms to roll.');
@@ -380,13 +396,14 @@ function characterControls(update, send, ch, legal) {
   }
   if (mineOf('answer').length) {
     const p = c && c.pending;
-    const g = group(base + ':answer', 'Step 3 · ' + ch.name + ': answer ' + (p ? p.challenger + '’s challenge' : 'the challenge'), 'You must answer with a fresh roll.');
+    const g = group(base + ':answer', 'Step 3 · ' + ch.name + ': answer ' + (p ? kit.poss(p.challenger) + ' challenge' : 'the challenge'), 'You must answer with a fresh roll.');
     g.body.className = 'wa-stack';
     if (p && c) g.body.append(rollView(p.roll), bands(c, p.roll.value));
     const pick = formPicker(base + ':roll', ch, send);
     const b = button(g, 'Answer', send, () => Object.assign(command({ type: 'answer', character: ch.name }), pick.choice()), true);
     b.disabled = !pick.ready;
-    g.body.append(pick.block, answerOdds(update, ch, base + ':roll'), b);
+    // The odds show only while odds are in play (answerOdds is null otherwise).
+    g.body.append(...[pick.block, answerOdds(update, ch, base + ':roll'), b].filter(Boolean));
     out.push(g.g);
   }
   const concede = mineOf('concede'), propose = mineOf('propose_end'), agree = mineOf('agree_end');
@@ -431,15 +448,21 @@ function consequenceControls(v, send, k, legal) {
     g.body.append(h('p', 'hint', 'No alternative offered yet. You may always refuse one.'),
       h('div', 'wa-row', button(g, 'Refuse any alternative: a default consequence', send, () => (command({ type: 'refuse_alternative', loser: k.loser })))));
   }
+  // The extra loss of a consequential strength (WA-30) is only there to waive when the winner
+  // added one to a roll in this conflict.
+  const winner = v.conflict && v.conflict.participants.find((p) => p.name === k.winner);
+  const used = [...new Set(((winner && winner.consequential_used) || []).map((u) => u.strength))];
+  const waiveLabel = 'waive the extra loss from ' + kit.andList(used) + ' (consequential)';
   if (of('choose_consequence').length) {
-    const waive = checkbox(key + ':waive', 'waive the consequential strength’s extra loss', false);
+    const waive = used.length ? checkbox(key + ':waive', waiveLabel, false) : null;
     const row = h('div', 'wa-row');
     for (const name of /** @type {const} */ (['exhausted', 'injured', 'shamed'])) {
       const forms = DEFAULTS[name][loser.kind === 'npc' ? 'npc' : 'pc'].map((f) => FORM_LABEL[f]).join(' & ');
       row.append(button(g, name[0].toUpperCase() + name.slice(1) + ' (' + forms + ' −1)', send,
-        () => (command({ type: 'choose_consequence', loser: k.loser, consequence: name, waive_consequential: waive.box.checked }))));
+        () => (command({ type: 'choose_consequence', loser: k.loser, consequence: name, waive_consequential: !!waive && waive.box.checked }))));
     }
-    g.body.append(h('div', 'wa-label', 'Default consequence'), row, waive.label);
+    g.body.append(h('div', 'wa-label', 'Default consequence'), row);
+    if (waive) g.body.append(waive.label);
   }
   if (of('propose_alternative').length) {
     const terms = text(key + ':alt', 'Agreed alternative, in words');
@@ -458,13 +481,13 @@ function consequenceControls(v, send, k, legal) {
       costBox.append(cb.label);
       return [cost, cb.box];
     });
-    const waive = checkbox(key + ':altwaive', 'waive the consequential extra loss', false);
+    const waive = used.length ? checkbox(key + ':altwaive', waiveLabel, false) : null;
     g.body.append(h('div', 'wa-label', 'Or offer an alternative (the loser may refuse)'), h('div', 'wa-row', terms),
-      h('details', null, h('summary', null, 'Costs of the alternative (none = narrative only)'), costBox), waive.label,
+      h('details', null, h('summary', null, 'Costs of the alternative (none = narrative only)'), costBox), waive ? waive.label : '',
       h('div', 'wa-row', button(g, 'Offer alternative', send, () => {
         if (!terms.value.trim()) throw new Error('Write what happens to ' + k.loser + '.');
         return command({ type: 'propose_alternative', loser: k.loser, terms: terms.value.trim(),
-          costs: boxes.filter(([, b]) => b.checked).map(([c]) => c), waive_consequential: waive.box.checked });
+          costs: boxes.filter(([, b]) => b.checked).map(([c]) => c), waive_consequential: !!waive && waive.box.checked });
       })));
   }
   return g.g;

@@ -204,6 +204,20 @@ impl Ruleset for WickedAge {
         seat_name(state, seat)
     }
 
+    /// A player with several PCs is known by each of their names.
+    fn seat_names(state: &State, seat: Seat) -> Vec<String> {
+        let names: Vec<String> = state
+            .characters
+            .iter()
+            .filter(|c| seat != Seat::Gm && c.controller == seat && c.is_pc())
+            .map(|c| c.name.clone())
+            .collect();
+        match names.len() {
+            0 | 1 => vec![seat_name(state, seat)],
+            _ => names,
+        }
+    }
+
     fn status(state: &State) -> clash_core::Status {
         // A campaign has no end of its own: there is always a next conflict or chapter.
         moves::status(state)

@@ -50,9 +50,10 @@ fn seat_of(st: &State, name: &str) -> Option<Seat> {
 
 /// Who the table waits on: the players whose characters must roll initiative, the
 /// challenger whose turn it is, the target who must answer, the winners who must choose a
-/// consequence (or the losers who must answer an alternative), the player who picks the
-/// Oracle; otherwise the GM, who starts the next conflict or ends the chapter. A campaign is
-/// never over.
+/// consequence (or the losers who must answer an alternative) — during the conflict as well as
+/// after it: a knockout's consequence does not hold the conflict up, but its chooser is still
+/// waited on — the player who picks the Oracle; otherwise the GM, who starts the next conflict
+/// or ends the chapter. A campaign is never over.
 pub fn status(st: &State) -> Status {
     Status::waiting(waiting(st))
 }
@@ -64,22 +65,24 @@ fn waiting(st: &State) -> Vec<Seat> {
             None => vec![Seat::Gm],
         };
     };
+    let mut seats: Vec<Seat> = c
+        .open_knockouts()
+        .filter_map(|k| seat_of(st, consequence_actor(k)))
+        .collect();
     if c.ended.is_some() {
-        return c
-            .open_knockouts()
-            .filter_map(|k| seat_of(st, consequence_actor(k)))
-            .collect();
+        return seats;
     }
     match (c.stage, &c.pending, c.next_challenger()) {
-        (Stage::Initiative, _, _) => c
-            .remaining()
-            .filter(|p| p.initiative.is_none())
-            .filter_map(|p| seat_of(st, &p.name))
-            .collect(),
-        (_, Some(p), _) => seat_of(st, &p.target).into_iter().collect(),
-        (_, None, Some(next)) => seat_of(st, next).into_iter().collect(),
-        _ => Vec::new(),
+        (Stage::Initiative, _, _) => seats.extend(
+            c.remaining()
+                .filter(|p| p.initiative.is_none())
+                .filter_map(|p| seat_of(st, &p.name)),
+        ),
+        (_, Some(p), _) => seats.extend(seat_of(st, &p.target)),
+        (_, None, Some(next)) => seats.extend(seat_of(st, next)),
+        _ => {}
     }
+    seats
 }
 
 /// Who must act on an open (winner, loser) pair: the loser while an alternative waits for
@@ -104,16 +107,43 @@ pub fn waiting_line(st: &State) -> String {
             None => "No conflict: the GM may start one or end the chapter".to_string(),
         };
     };
+    let settling: Vec<String> = c
+        .open_knockouts()
+        .map(|k| match k.alternative() {
+            Some(_) => format!(
+                "{} to accept or refuse {} offer",
+                k.loser,
+                possessive(&k.winner)
+            ),
+            None => format!(
+                "{} to choose {} consequence",
+                k.winner,
+                possessive(&k.loser)
+            ),
+        })
+        .collect();
     if c.ended.is_some() {
-        let who: Vec<String> = c
-            .open_knockouts()
-            .map(|k| match k.alternative() {
-                Some(_) => format!("{} to accept or refuse {}'s offer", k.loser, k.winner),
-                None => format!("{} to choose {}'s consequence", k.winner, k.loser),
-            })
-            .collect();
-        return format!("Waiting for {}", join(&who));
+        return format!("Waiting for {}", join(&settling));
     }
+    let line = conflict_line(c);
+    match (settling.is_empty(), line.strip_prefix("Waiting for ")) {
+        (true, _) => line,
+        (false, Some(rest)) => format!("Waiting for {rest}, and for {}", join(&settling)),
+        (false, None) => format!("Waiting for {}", join(&settling)),
+    }
+}
+
+/// "Ysolde's", but "The Smugglers'" for a name ending in s.
+fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
+/// Who the conflict itself waits on, in words.
+fn conflict_line(c: &Conflict) -> String {
     match (c.stage, &c.pending, c.next_challenger()) {
         (Stage::Initiative, _, _) => {
             let who: Vec<String> = c
@@ -124,8 +154,9 @@ pub fn waiting_line(st: &State) -> String {
             format!("Waiting for {} to roll initiative", join(&who))
         }
         (_, Some(p), _) => format!(
-            "Waiting for {} to answer {}'s challenge",
-            p.target, p.challenger
+            "Waiting for {} to answer {} challenge",
+            p.target,
+            possessive(&p.challenger)
         ),
         (_, None, Some(next)) => format!("Waiting for {next} to challenge someone"),
         _ => "The round is over".to_string(),

@@ -5,10 +5,10 @@
 // table talk (talk.js), the GM's tools (gm.js), locking a closed table (lock.js), rule IDs as
 // links to the rules (rule-links.js), Fair dice, moving a seat to another device, and
 // remembering the table for the lobby.
-import { $, el, table, panelFor, SESSION_ZERO, watchLengths } from './kit.js';
+import { $, el, table, panelFor, SESSION_ZERO, watchLengths, keepFocus, nameFolds, copyText } from './kit.js';
 import { api, asParam, boot, keyParam, owner, page, clearRefusals, refuse, request } from './state.js';
 import { ask, send, onAnswer } from './send.js';
-import { renderTurn, noteLines, afterMine } from './turn.js';
+import { renderTurn, noteLines, afterMine, refocus, bannerChanged } from './turn.js';
 import { renderLog, renderTalk } from './talk.js';
 import { renderGm, refreshSeats, startGm } from './gm.js';
 import { lock, relock } from './lock.js';
@@ -18,7 +18,7 @@ import { renderTimes, startNotify } from './notify.js';
 /** @typedef {import('./kit.js').Update} Update */
 
 // The boards reach the page through the kit's `table`.
-Object.assign(table, { send, boot, latest: () => page.latest, ask, boardAdded: () => renderFallback(page.latest) });
+Object.assign(table, { send, boot, latest: () => page.latest, ask, boardAdded: () => renderFallback(page.latest), focusLost: refocus });
 onAnswer((u) => apply(u), afterMine);
 
 // ---- Rules ------------------------------------------------------------------------------
@@ -59,6 +59,8 @@ if (boot.rules) {
 ruleLinker(boot.rules, openRules).watch($('main'));
 // Text fields count their text against their limit instead of cutting it.
 watchLengths($('main'));
+// Folds are named by their summaries.
+nameFolds($('main'));
 
 // ---- Fair dice --------------------------------------------------------------------------
 
@@ -70,7 +72,7 @@ function renderFairness(update) {
   if (!f || !$('commitment')) return;
   $('commitment').textContent = f.commitment;
   $('head').textContent = update.head;
-  const seeds = Object.entries(f.seeds).map(([who, seed]) => (f.names[who] || (who === 'gm' ? 'the GM' : 'a player')) + ': ' + seed);
+  const seeds = Object.entries(f.seeds).map(([who, seed]) => (f.names[who] || (who === 'gm' ? update.room.host : 'a player')) + ': ' + seed);
   $('seeds').textContent = seeds.length ? seeds.join(' · ') : 'none yet';
   if (f.secret) $('secret').textContent = f.secret;
   if (f.chance === 'legacy') $('secret').textContent = 'this table was made before verifiable dice: its rolls cannot be checked';
@@ -113,11 +115,7 @@ if ($('move-make')) {
     $('move-link-box').hidden = false;
     $('move-link').focus();
   });
-  $('move-copy').addEventListener('click', () => {
-    $('move-link').select();
-    if (navigator.clipboard) navigator.clipboard.writeText($('move-link').value).catch(() => document.execCommand('copy'));
-    else document.execCommand('copy');
-  });
+  $('move-copy').addEventListener('click', () => copyText($('move-link'), $('move-copy')));
 }
 
 // ---- The board, or the plain list of moves for a game without one -----------------------
@@ -129,13 +127,15 @@ function renderFallback(update) {
   box.hidden = hasPanel || !update.seat || !!(update.view && update.view.session_zero);
   if (box.hidden) return;
   const list = $('legal');
-  list.replaceChildren();
-  $('legal-hint').textContent = table.closed || (update.legal.length ? 'Tap a move to make it.' : 'Nothing to do right now.');
-  for (const item of update.legal) {
-    const b = el('button', { type: 'button', class: 'legal', onclick: () => send(item.command, null) }, item.label);
-    b.disabled = !!table.closed;
-    list.append(b);
-  }
+  keepFocus(list, () => {
+    list.replaceChildren();
+    $('legal-hint').textContent = table.closed || (update.legal.length ? 'Tap a move to make it.' : 'Nothing to do right now.');
+    for (const item of update.legal) {
+      const b = el('button', { type: 'button', class: 'legal', onclick: () => send(item.command, null) }, item.label);
+      b.disabled = !!table.closed;
+      list.append(b);
+    }
+  });
 }
 
 /** @param {Update} update */
@@ -240,9 +240,12 @@ function patched(doc, ops) {
 }
 
 function gone(status, deleted) {
-  status.textContent = deleted ? 'the GM deleted this table' : 'this link was revoked — ask the GM for a new one';
+  const host = page.latest.room.host;
+  const Host = host.charAt(0).toUpperCase() + host.slice(1);
+  status.textContent = deleted ? host + ' deleted this table' : 'this link was revoked — ask ' + host + ' for a new one';
   status.className = 'status down';
-  $('turn-text').textContent = deleted ? 'The GM deleted this table.' : 'This link no longer works. Ask the GM for a new one.';
+  $('turn-text').textContent = deleted ? Host + ' deleted this table.' : 'This link no longer works. Ask ' + host + ' for a new one.';
+  bannerChanged(false);
   if (deleted) forget();
 }
 
@@ -274,6 +277,7 @@ function connect() {
     status.textContent = info.message || 'what this page may show has changed';
     status.className = 'status down';
     $('turn-text').textContent = info.message || 'What this page may show has changed.';
+    bannerChanged(false);
     setTimeout(() => { location.href = location.pathname; }, 1500);
   });
   es.addEventListener('revoked', () => { es.close(); gone(status, false); });
@@ -285,6 +289,14 @@ function connect() {
 // the board and the player's own controls come first.
 if (window.matchMedia('(min-width: 801px)').matches) {
   for (const d of document.querySelectorAll('details[data-open-wide]')) /** @type {HTMLDetailsElement} */ (d).open = true;
+}
+
+// Just claimed from an invite (the claim's redirect says so): the invite page is gone from the
+// history, so the seat's page keeps a copy of itself there. Back then stays on it rather than
+// leaving a fresh tab's blank page, and with it the only copy of this seat's link.
+if (location.hash === '#claimed') {
+  history.replaceState(null, '', location.pathname + location.search);
+  history.pushState(null, '', location.pathname + location.search);
 }
 
 startGm(forget);

@@ -1,8 +1,11 @@
 // The Fair dice card checks the table itself, with verify.js: whenever the log's head moves it
 // downloads the table's record (as this link may see it) and follows the hash chain; once the
-// table has ended it also re-derives every roll and draw from the revealed secret. It remembers
-// the heads it has seen (in this browser) and requires each to stay in the log, so a history
-// rewritten behind the players' backs shows here. The result is shown in words, to every viewer.
+// table has ended it also re-derives every roll and draw from the revealed secret, and requires
+// the record to be the whole game. It remembers the heads it has seen (in this browser, with
+// their positions) and requires each to stay in the log at its place, so a history rewritten
+// behind the players' backs shows here — even at a table without chance, whose whole chain a
+// host could rebuild from a new secret; and it hands them over as a file for `clash verify
+// --seen`. The result is shown in words, to every viewer.
 import { $, pageData } from './kit.js';
 import { ClashVerify } from './verify.js';
 
@@ -27,10 +30,16 @@ function start() {
     try { localStorage.setItem(headsKey, JSON.stringify(kept)); } catch (e) { /* private mode */ }
   }
 
+  // The heads as `clash verify --seen` reads them: each the hash of the entry at `pos`.
+  function witnessed() {
+    return [...heads.entries()].map(([n, hash]) => ({ pos: n - 1, hash }));
+  }
+
   let names = (seat) => (seat === 'gm' ? 'the GM' : 'a player');
   function learnNames(update) {
     const people = new Map(((update.room && update.room.people) || []).map((p) => [p.seat, p.name]));
-    names = (seat) => (seat === 'gm' ? 'the GM' : people.get(seat) || 'a player');
+    const host = (update.room && update.room.host) || 'the GM';
+    names = (seat) => (seat === 'gm' ? people.get(seat) || host : people.get(seat) || 'a player');
   }
 
   // ---- When to check ----------------------------------------------------------------------
@@ -60,7 +69,7 @@ function start() {
     try {
       const r = await fetch(record, { cache: 'no-store' });
       if (r.ok) {
-        const seen = [...heads.entries()].map(([n, hash]) => ({ pos: n - 1, hash }));
+        const seen = witnessed();
         const report = await ClashVerify.verify(await r.text(), { seen, names });
         const failure = report.failures[0];
         if (failure && failure.head && failure.pos >= report.entries && !retried) {
@@ -91,10 +100,13 @@ function start() {
   // A failure alone in the main text (what else held is in the details); else each check.
   function show(report) {
     const failure = report.failures[0];
+    // After the end a record should be the whole game; one that is not says so first.
+    const partly = !failure && report.revealed && report.verdict === 'partly';
     const parts = failure
       ? [line('bad', 'Something is wrong with this table’s log. ' + failure.text),
         line('note', 'Download the record below and run clash verify on it for a full report.')]
       : report.lines.map((l) => line('ok', l)).concat(report.unchecked.map((l) => line('wait', l)));
+    if (partly) parts.unshift(line('wait', 'Partly verified: what is listed held, but not everything could be checked (see below).'));
     if (report.chance) {
       parts.push(line('note', 'This page checks the dice, not the rules: that every move was allowed and did what the log says is checked by clash verify on the downloaded record.'));
     }
@@ -104,8 +116,9 @@ function start() {
     // The card may be folded: its heading tells the outcome in a few words.
     const summary = $('fair-summary');
     if (summary) {
-      summary.textContent = failure ? '✗ something is wrong' : report.chance ? '✓ every roll checked' : '✓ log intact';
-      summary.className = 'fair-summary ' + (failure ? 'bad' : 'ok');
+      summary.textContent = failure ? '✗ something is wrong' : partly ? '◐ partly verified'
+        : report.chance ? '✓ every roll checked' : '✓ log intact';
+      summary.className = 'fair-summary ' + (failure ? 'bad' : partly ? 'wait' : 'ok');
     }
   }
   function details(report, failure) {
@@ -119,9 +132,27 @@ function start() {
       + new Date().toLocaleTimeString() + '. ' + (heads.size === 1 ? 'One head' : heads.size + ' heads')
       + ' seen by this browser must stay in the log.'));
     if (report.head) d.append(p('Head of the record: ' + report.head));
+    if (heads.size) d.append(headsFile());
     if (failure && failure.head) d.append(p('Head seen earlier: ' + failure.head));
     if (failure && failure.sealed) d.append(p('SHA-256 of the revealed secret: ' + failure.sealed + '; the seal: ' + failure.commitment));
     return d;
+  }
+
+  // The heads this browser saw, as a file: anyone can check the final record against them with
+  // `clash verify --seen heads.json record.json`. Made afresh with each report.
+  let headsUrl = null;
+  function headsFile() {
+    if (headsUrl) URL.revokeObjectURL(headsUrl);
+    const file = { format: 'clash-seen-heads/1', table: boot.table, heads: witnessed() };
+    headsUrl = URL.createObjectURL(new Blob([JSON.stringify(file, null, 1)], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.id = 'seen-heads';
+    a.href = headsUrl;
+    a.download = 'clash-' + boot.table + '-heads.json';
+    a.textContent = 'Download the heads this browser saw';
+    const wrap = document.createElement('p');
+    wrap.append(a, ' (for clash verify --seen)');
+    return wrap;
   }
 
   document.addEventListener('clash:update', (e) => onUpdate(/** @type {CustomEvent} */ (e).detail));

@@ -2,7 +2,7 @@
 // taking a seat over, bots, the shared links), and the table itself (rename, archive, delete,
 // end). A refusal shows beside the button that caused it; once the table has ended, the tools
 // that no longer apply are locked.
-import { $, el } from './kit.js';
+import { $, el, keepFocus, copyText } from './kit.js';
 import { api, boot, keyParam, owner, page, refuse, request } from './state.js';
 import { ask } from './send.js';
 
@@ -98,9 +98,15 @@ function renderSeats(summary) {
   if (summary.links) {
     const replace = (which, label) => el('button', { type: 'button', class: 'small', onclick: (e) => replaceLink(which, e.currentTarget) }, label);
     rows.push(row('watch', 'Spectators', 'anyone with this link watches', summary.links.spectator, [replace('spectator', 'New watch link')]));
-    rows.push(row('gm-link', 'You', 'your own GM link — bookmark it', summary.links.owner, [replace('owner', 'New GM link')]));
+    rows.push(row('gm-link', 'You', 'your own link, as ' + page.latest.room.host + ' — bookmark it', summary.links.owner, [replace('owner', 'New link for you')]));
   }
-  box.replaceChildren(...rows);
+  // The control in use keeps the focus (or its row's first control takes it, if it went).
+  const at = /** @type {HTMLElement | null} */ (document.activeElement && document.activeElement.closest('#seats .seat-row'));
+  keepFocus(box, () => box.replaceChildren(...rows), () => {
+    const same = at && box.querySelector('.seat-row[data-seat="' + CSS.escape(at.dataset.seat || '') + '"]');
+    const next = /** @type {HTMLElement | null} */ ((same || box).querySelector('button:not([disabled]), input'));
+    if (next) next.focus({ preventScroll: true });
+  });
   // While players still have to be invited, the GM needs these links first: the banner points
   // at them (on a phone they sit below the board).
   if (unclaimed) $('seats-card').open = true;
@@ -112,7 +118,7 @@ function row(seat, name, holder, link, buttons) {
   const r = el('div', { class: 'seat-row', 'data-seat': seat }, el('span', { class: 'name' }, name), el('span', { class: 'holder' }, holder));
   if (link) {
     const input = el('input', { readonly: 'readonly', value: location.origin + link, 'aria-label': 'link for ' + name, onfocus: (e) => e.target.select() });
-    r.append(input, el('button', { type: 'button', class: 'small', onclick: () => copy(input) }, 'Copy'));
+    r.append(input, el('button', { type: 'button', class: 'small', onclick: (/** @type {Event} */ e) => copyText(input, /** @type {HTMLElement} */ (e.currentTarget)) }, 'Copy'));
   }
   for (const b of buttons) r.append(b);
   return r;
@@ -158,19 +164,13 @@ function botSeater(seat, name, label) {
 // page moves to it (bookmark it again).
 async function replaceLink(which, from) {
   const question = which === 'owner'
-    ? 'Make a new GM link? This page moves to it and the old GM link stops working: bookmark the new one.'
+    ? 'Make a new link for you? This page moves to it and your old link stops working: bookmark the new one.'
     : 'Make a new watch link? Spectators using the old one are cut off until you send them the new one.';
-  if (!(await ask(question, which === 'owner' ? 'New GM link' : 'New watch link'))) return;
+  if (!(await ask(question, which === 'owner' ? 'New link for you' : 'New watch link'))) return;
   const r = await request('/links/' + which, 'POST');
   if (!r.ok) { refuse(from, r.error, r.status); return; }
   if (which === 'owner') { location.replace(r.body.path); return; }
   await reloadSeats();
-}
-
-function copy(input) {
-  input.select();
-  if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => document.execCommand('copy'));
-  else document.execCommand('copy');
 }
 
 async function manageSeat(seat, method, body, path, from) {

@@ -100,6 +100,60 @@ export function errorText(err, status) {
   return rule && !msg.includes(rule) ? msg.replace(/[.\s]*$/, '') + ' (' + rule + ')' : msg;
 }
 
+// ---- Copying a link ---------------------------------------------------------------------------
+
+/**
+ * Copy the text of `input` (a link) and say so on `button` ("Copied ✓" for a moment, and to a
+ * screen reader), or, where the browser will not copy, ask the person to copy it themselves.
+ * @param {HTMLInputElement} input
+ * @param {HTMLElement} button
+ */
+export async function copyText(input, button) {
+  input.select();
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    ok = true;
+  } catch (e) {
+    try { ok = document.execCommand('copy'); } catch (e2) { ok = false; }
+  }
+  const label = button.dataset.label || button.textContent || 'Copy';
+  button.dataset.label = label;
+  button.textContent = ok ? 'Copied ✓' : 'Selected: copy it';
+  let said = /** @type {HTMLElement | null} */ (button.nextElementSibling);
+  if (!said || !said.classList.contains('copied')) {
+    said = el('span', { class: 'copied sr-only', role: 'status' });
+    button.after(said);
+  }
+  said.textContent = ok ? 'The link is copied.' : 'The link is selected: copy it with your keyboard or menu.';
+  clearTimeout(Number(button.dataset.timer || 0));
+  button.dataset.timer = String(setTimeout(() => { button.textContent = label; if (said) said.textContent = ''; }, 2500));
+}
+
+// ---- Folds named by their summary ------------------------------------------------------------
+
+let folds = 0;
+/**
+ * Every fold (`details`) under `root`, now and later, is named by its summary line: a screen
+ * reader hears "Log and table talk, group" instead of an unnamed group.
+ * @param {HTMLElement} root
+ */
+export function nameFolds(root) {
+  const take = (/** @type {Element} */ node) => {
+    const found = node.matches && node.matches('details') ? [node] : [...node.querySelectorAll('details')];
+    for (const d of found) {
+      const summary = d.querySelector(':scope > summary');
+      if (!summary || d.hasAttribute('aria-label') || d.hasAttribute('aria-labelledby')) continue;
+      if (!summary.id) summary.id = 'fold-' + (++folds);
+      d.setAttribute('aria-labelledby', summary.id);
+    }
+  };
+  take(root);
+  new MutationObserver((changes) => {
+    for (const c of changes) for (const n of c.addedNodes) if (n instanceof Element) take(n);
+  }).observe(root, { childList: true, subtree: true });
+}
+
 // ---- Text with a limit: counted, flagged, refused; never cut --------------------------------
 
 /**
@@ -178,7 +232,7 @@ export function overLimit(scope) {
  * ignores taps and key presses on the board (a board's own `[data-stays-open]` part, such as a
  * view switch, is left alone), and `document` gets a `clash:closed` event (its `detail` the
  * reason, or null when an archived table comes back into play).
- * @type {{ boot: Boot | null, latest: () => Update | null, send: Send, ask: (question: string, yes?: string) => Promise<boolean>, boardAdded: () => void, closed: string | null }}
+ * @type {{ boot: Boot | null, latest: () => Update | null, send: Send, ask: (question: string, yes?: string) => Promise<boolean>, boardAdded: () => void, closed: string | null, focusLost: (group: string | null, before: Set<string>) => void }}
  */
 export const table = {
   boot: null,
@@ -187,7 +241,79 @@ export const table = {
   ask: async () => false,
   boardAdded: () => {},
   closed: null,
+  // Where the focus goes when the control that held it is gone after a redraw (app.js).
+  focusLost: () => {},
 };
+
+// ---- Keeping the focus through a redraw ------------------------------------------------------
+
+// What names a control across redraws besides its text: the data attributes boards give it.
+const NAMES = ['key', 'move', 'stance', 'form', 'card', 'pos', 'target', 'participant', 'strength', 'size', 'level', 'action', 'seat', 'character', 'countdown', 'filter'];
+
+/**
+ * The data names of `e`, as one string.
+ * @param {Element} e
+ */
+function namesOf(e) {
+  const data = /** @type {HTMLElement} */ (e).dataset;
+  return data ? NAMES.filter((k) => data[k] != null).map((k) => k + '=' + data[k]).join('&') : '';
+}
+
+/**
+ * The control group `e` is in, by its `data-control`.
+ * @param {Element} e
+ */
+function groupOf(e) {
+  const g = /** @type {HTMLElement | null} */ (e.closest('[data-control]'));
+  return g ? g.dataset.control || null : null;
+}
+
+/** @typedef {{ group: string | null, tag: string, data: string, text: string, nth: number }} Sign */
+
+/**
+ * The controls under `root` that match `sign` (with the same text too, when `exact`).
+ * @param {Element} root
+ * @param {Sign} sign
+ * @param {boolean} exact
+ * @returns {Element[]}
+ */
+function alike(root, sign, exact) {
+  return [...root.querySelectorAll(sign.tag)].filter((c) => groupOf(c) === sign.group && namesOf(c) === sign.data &&
+    (!exact || (c.textContent || '').trim() === sign.text));
+}
+
+/**
+ * Redraw what is under `root` with `draw` without losing the keyboard's place: the control that
+ * had the focus gets it back in its new copy (found by its group, its data names, its text and
+ * its place among the controls alike; a text field gets its caret back too), and if it is gone,
+ * `lost` (by default `table.focusLost`) moves the focus to what the change brought, never to the
+ * page's body.
+ * @param {HTMLElement} root
+ * @param {() => void} draw
+ * @param {(group: string | null, before: Set<string>) => void} [lost]
+ */
+export function keepFocus(root, draw, lost) {
+  const held = /** @type {HTMLElement | null} */ (document.activeElement);
+  if (!held || held === root || !root.contains(held)) { draw(); return; }
+  const before = new Set([...root.querySelectorAll('[data-control]')].map((g) => /** @type {HTMLElement} */ (g).dataset.control || ''));
+  /** @type {Sign} */
+  const sign = { group: groupOf(held), tag: held.localName, data: namesOf(held), text: (held.textContent || '').trim(), nth: 0 };
+  sign.nth = alike(root, sign, true).indexOf(held);
+  const field = /** @type {HTMLInputElement} */ (held);
+  const caret = typeof field.selectionStart === 'number' ? [field.selectionStart, field.selectionEnd] : null;
+  draw();
+  // Still on the same control, or placed by the drawing itself (a board's own redraw inside).
+  const now = document.activeElement;
+  if (now && now !== document.body) return;
+  const same = alike(root, sign, true);
+  const found = /** @type {HTMLInputElement | undefined} */ (same[sign.nth] || same[0] || alike(root, sign, false)[0]);
+  if (found && !found.disabled && typeof found.focus === 'function') {
+    found.focus({ preventScroll: true });
+    if (caret && typeof found.setSelectionRange === 'function') { try { found.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
+    if (document.activeElement === found) return;
+  }
+  (lost || table.focusLost)(sign.group, before);
+}
 
 /**
  * @callback Panel draws the board for `update` into `element`
@@ -207,9 +333,12 @@ export const SESSION_ZERO = 'session zero';
  * Install the board of ruleset `id` (or `SESSION_ZERO`). A board that registers after the page
  * drew its first update draws that update at once.
  * @param {string} id
- * @param {Panel} draw
+ * @param {Panel} board
  */
-export function registerPanel(id, draw) {
+export function registerPanel(id, board) {
+  // Every board, whatever kit it is drawn with, keeps the keyboard's place through its redraws.
+  /** @type {Panel} */
+  const draw = (element, update, send) => keepFocus(element, () => board(element, update, send));
   panels.set(id, draw);
   const first = table.latest();
   const element = $('panel');

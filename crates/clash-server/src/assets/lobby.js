@@ -2,7 +2,7 @@
 // each with whose move it is; a new table made by form (the game, its name, its seats and the
 // game's own choices, checked as they are made); a table from a setup file; and the chosen
 // preset's setup JSON, to read or edit before creating a table.
-import { $, el, pageData, watchLengths } from './kit.js';
+import { $, el, pageData, watchLengths, nameFolds } from './kit.js';
 import { ClashForms, K } from './forms/kit.js';
 import { ruleLinker } from './rule-links.js';
 
@@ -86,8 +86,9 @@ const games = pageData('games', []);
 const ruleLinks = pageData('rule-links', {});
 const byForm = $('by-form');
 if (byForm && K && games.length) makeByForm();
-// Text fields count their text against their limit instead of cutting it.
+// Text fields count their text against their limit instead of cutting it; folds are named.
 watchLengths(document.body);
+nameFolds(document.body);
 
 function makeByForm() {
   const h = K.h;
@@ -189,6 +190,19 @@ function makeByForm() {
   document.addEventListener('clash-forms', again);
   pick(games[0]);
 }
+
+// ---- One way to start a table at a time ---------------------------------------------------
+
+// Opening a ready-made setup (or a setup file) folds the game's form away, and the other way
+// too: the lobby never shows two "Table name" fields or two buttons that create a table.
+const ways = /** @type {HTMLDetailsElement[]} */ (['ready-made', 'from-file'].map((id) => $(id)).filter(Boolean));
+/** @param {HTMLDetailsElement | null} opened */
+function oneWay(opened) {
+  if (opened && opened.open) for (const d of ways) if (d !== opened) d.open = false;
+  if (byForm) byForm.hidden = ways.some((d) => d.open);
+}
+for (const d of ways) d.addEventListener('toggle', () => oneWay(d));
+oneWay(ways.find((d) => d.open) || null);
 
 // ---- A table from a setup file ------------------------------------------------------------
 

@@ -14,11 +14,12 @@ import { $, table } from './kit.js';
 export function closedReason(update) {
   if (update.room.turn.over) return 'The game is over: nothing more can be played.';
   if (update.closed) return 'The table has ended: nothing more can be played.';
-  if (update.room.archived) return 'The GM has archived this table: nothing can be played until it is brought back.';
+  if (update.room.archived) return cap(update.room.host) + ' has archived this table: nothing can be played until it is brought back.';
   return null;
 }
 
 const CONTROLS = 'button, input, select, textarea';
+const cap = (/** @type {string} */ s) => s.charAt(0).toUpperCase() + s.slice(1);
 const panel = $('panel');
 
 // Disable the board's controls (a board's own `[data-stays-open]` part excepted), marking each so

@@ -1,7 +1,7 @@
 // Building blocks shared by the per-ruleset panels: elements built from text nodes only, inputs
 // whose values survive the redraw every live update causes, and control groups that show the
 // error of their last refused command right under their buttons.
-import { h, table, registerPanel } from './kit.js';
+import { h, table, registerPanel, keepFocus } from './kit.js';
 
 /** @typedef {import('./kit.js').Update} Update */
 
@@ -71,12 +71,15 @@ function make(prefix) {
     const b = h('button', primary ? 'kit-go ' + prefix + '-go' : null, label);
     b.type = 'button';
     b.addEventListener('click', async () => {
+      // While its command is on its way the button says it is busy: not `disabled`, which
+      // would throw the keyboard's focus out of it.
+      if (b.getAttribute('aria-disabled') === 'true') return;
       let command;
       try { command = build(); } catch (e) { grp.err.textContent = e.message; return; }
       delete memo.errors[grp.key];
-      b.disabled = true;
+      b.setAttribute('aria-disabled', 'true');
       const ok = await send(command, grp.err);
-      b.disabled = false;
+      b.removeAttribute('aria-disabled');
       if (!ok) memo.errors[grp.key] = grp.err.textContent;
     });
     return b;
@@ -137,7 +140,8 @@ function make(prefix) {
 
   // Install `draw(update, send)` (which returns the panel's new content, or null) as the panel
   // of ruleset `id`. Around every draw: refusals are forgotten once the table moves on, and the
-  // field being typed in keeps its focus and caret.
+  // control that had the focus keeps it (a text field its caret too), or the focus moves to what
+  // the change brought (the kit's `keepFocus`).
   /**
    * @param {string} id
    * @param {(update: Update, send: import('./kit.js').Send) => Node | null} draw
@@ -149,23 +153,17 @@ function make(prefix) {
       if (update.view && update.view.session_zero) return;
       if (update.event_count > (memo.count || 0)) memo.errors = {};
       memo.count = Math.max(memo.count || 0, update.event_count);
-      const active = /** @type {HTMLInputElement | null} */ (document.activeElement);
-      const focusKey = active && element.contains(active) && active.dataset ? active.dataset.key : null;
-      const caret = focusKey && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd] : null;
-      hideTip(); // the element it points at is about to be replaced
-      const root = draw(update, send);
-      const again = () => {
-        const latest = table.latest() || update;
-        panel(element, latest, send);
-      };
-      const bar = oddsSwitch(again);
-      element.replaceChildren(...[bar, root].filter(Boolean));
-      fetchOdds(update, again);
-      const field = focusKey && /** @type {HTMLInputElement | null} */ (element.querySelector('[data-key="' + CSS.escape(focusKey) + '"]'));
-      if (field) {
-        field.focus();
-        if (caret && typeof field.setSelectionRange === 'function') { try { field.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ } }
-      }
+      keepFocus(element, () => {
+        hideTip(); // the element it points at is about to be replaced
+        const root = draw(update, send);
+        const again = () => {
+          const latest = table.latest() || update;
+          panel(element, latest, send);
+        };
+        const bar = oddsSwitch(again);
+        element.replaceChildren(...[bar, root].filter(Boolean));
+        fetchOdds(update, again);
+      });
     };
     // A board registering after the page drew its first update draws that update at once.
     registerPanel(id, panel);
@@ -285,9 +283,21 @@ function seatName(update, seat) {
   const people = (update && update.room && update.room.people) || [];
   const person = people.find((p) => p.seat === seat);
   if (person && person.name) return person.name;
-  if (seat === 'gm') return 'the GM';
+  if (seat === 'gm') return (update && update.room && update.room.host) || 'the GM';
   const m = /^p(\d+)$/.exec(seat);
   return m ? 'Player ' + m[1] : String(seat);
+}
+
+// A name as an owner: "Ada’s", but "The Smugglers’" for a name ending in s.
+function poss(name) {
+  const n = String(name);
+  return /’s$|'s$/.test(n) ? n : n + (/s$/.test(n) ? '’' : '’s');
+}
+
+// Names as a person lists them: "Ada", "Ada and Bo", "Ada, Bo and Cy" (never "Ada and Bo and Cy").
+function andList(names) {
+  const xs = names.map(String);
+  return xs.length < 2 ? xs.join('') : xs.slice(0, -1).join(', ') + ' and ' + xs[xs.length - 1];
 }
 
 // A short explanation shown on hover, keyboard focus, or a long press (touch).
@@ -313,7 +323,8 @@ function tip(el, text) {
   el.setAttribute('aria-description', text);
   el.addEventListener('mouseenter', () => showTip(el, text));
   el.addEventListener('mouseleave', hideTip);
-  el.addEventListener('focus', () => showTip(el, text));
+  // Keyboard focus shows it; the focus a redraw gives back after a tap does not.
+  el.addEventListener('focus', () => { if (el.matches(':focus-visible')) showTip(el, text); });
   el.addEventListener('blur', hideTip);
   let timer = null;
   el.addEventListener('touchstart', () => { timer = setTimeout(() => { timer = null; showTip(el, text); }, 450); }, { passive: true });
@@ -335,4 +346,4 @@ function percent(p) {
   return e;
 }
 
-export { make, svg, die, seatName, tip, hideTip, percent };
+export { make, svg, die, seatName, tip, hideTip, percent, andList, poss };

@@ -43,12 +43,12 @@ function recent() {
 
 let inFlight = false;
 let applyUpdate = (/** @type {Update} */ _u) => {};
-let afterMine = (/** @type {string | null} */ _group) => {};
+let afterMine = (/** @type {string | null} */ _group, /** @type {Set<string>} */ _before) => {};
 
 /**
  * What to do with the answer to a command, and after this page's own command went in.
  * @param {(u: Update) => void} apply
- * @param {(group: string | null) => void} after
+ * @param {(group: string | null, before: Set<string>) => void} after
  */
 export function onAnswer(apply, after) {
   applyUpdate = apply;
@@ -74,6 +74,10 @@ export async function send(command, errorEl, options) {
   if (long) { refuse(errorEl || long.field, long.text); return false; }
   inFlight = true;
   document.body.classList.add('busy');
+  // The board's control groups before the command: a group it brings is where the focus goes
+  // if the control used is gone.
+  const before = new Set([...document.querySelectorAll('#panel [data-control]')].map((g) => /** @type {HTMLElement} */ (g).dataset.control || ''));
+  const sentAt = page.cursor;
   try {
     const id = commandId();
     let answer = await post(command, id, !confirmed);
@@ -82,9 +86,15 @@ export async function send(command, errorEl, options) {
       answer = await post(command, id, false);
     }
     if (answer.error) { refuse(where, answer.error, answer.status); return false; }
-    page.mineFrom = page.cursor;
+    // Where the log stood when the command went in (the live stream may have brought its lines
+    // before this answer came back); the command's own first game line is the sender's own
+    // move, no news to them: "since your last move" is what came after it.
+    page.mineFrom = sentAt;
+    page.mine = new Set(answer.update.events.filter((e) => e.index >= sentAt && !e.table && !e.reveals).slice(0, 1).map((e) => e.index));
     applyUpdate(answer.update);
-    afterMine(group);
+    afterMine(group, before);
+    // And once more after the board's own code has run on the answer (a fold it closes).
+    requestAnimationFrame(() => afterMine(group, before));
     return true;
   } finally {
     inFlight = false;

@@ -14,10 +14,11 @@ export const owner = boot.role === 'owner';
 
 /**
  * `latest`: the newest update; `cursor`: the log length this page has seen; `mineFrom`: where
- * the log stood when this page's last command went in (what happened since is "just now").
- * @type {{ latest: Update, cursor: number, mineFrom: number }}
+ * the log stood when this page's last command went in (what happened since is "just now");
+ * `mine`: the lines that command itself made (its own move, which is no news to its sender).
+ * @type {{ latest: Update, cursor: number, mineFrom: number, mine: Set<number> }}
  */
-export const page = { latest: boot.update, cursor: 0, mineFrom: 0 };
+export const page = { latest: boot.update, cursor: 0, mineFrom: 0, mine: new Set() };
 
 /**
  * A request to this table's API as this link; a refusal comes back as `{ ok: false, error }`.

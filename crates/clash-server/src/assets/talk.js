@@ -41,7 +41,7 @@ export function renderLog(update, first) {
     if (ev.table && ev.table.type === 'undone') {
       for (let i = ev.table.at; i <= ev.table.at + ev.table.events; i++) {
         const gone = log.querySelector('li[data-index="' + i + '"]');
-        if (gone) { gone.classList.add('undone'); gone.title = 'Taken back by the GM'; }
+        if (gone) { gone.classList.add('undone'); gone.title = 'Taken back by ' + update.room.host; }
       }
     }
     log.append(li);
@@ -88,7 +88,7 @@ export function renderTalk(update) {
   const room = update.room;
   $('chat').hidden = !room.can_talk;
   const why = room.can_talk ? null : room.role === 'spectator' ? 'Spectators read the table talk.'
-    : room.archived ? 'The GM has archived this table: talk goes on when it is brought back into play.'
+    : room.archived ? room.host.charAt(0).toUpperCase() + room.host.slice(1) + ' has archived this table: talk goes on when it is brought back into play.'
       : 'You can read the table talk.';
   $('chat-readonly').hidden = !why;
   $('chat-readonly').textContent = why || '';

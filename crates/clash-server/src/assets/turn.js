@@ -54,7 +54,6 @@ function chime() {
 
 /** @param {Update} update */
 function yourMoveNow(update) {
-  announce(update.room.turn.text);
   if (!alertsOn) return;
   chime();
   if (document.hidden && window.Notification && Notification.permission === 'granted') {
@@ -62,14 +61,43 @@ function yourMoveNow(update) {
   }
 }
 
+// ---- The live region: what happened, then what the banner says ---------------------------
+
+/** The banner's line as the live region last said it, and the news of this update so far. */
+const told = { banner: '', news: /** @type {string[]} */ ([]), timer: 0 };
+
 /**
- * Tell a screen reader, once (the live region's text is replaced, so each line is read anew).
+ * Tell a screen reader `text` (a roll, a reveal, the end of the table), followed by what the
+ * banner says now: the region is never left saying something the banner no longer says.
  * @param {string} text
  */
 export function announce(text) {
+  told.news.push(text);
+  if (!told.timer) told.timer = window.setTimeout(speak, 50);
+}
+
+// The region's text is replaced (emptied first), so each message is read anew.
+function speak() {
+  told.timer = 0;
+  const banner = $('turn-text').textContent.trim();
+  const parts = told.news.concat(banner && (told.news.length || banner !== told.banner) ? [banner] : []);
+  told.news = [];
+  if (!parts.length) return;
+  told.banner = banner;
   const box = $('announcer');
   box.textContent = '';
-  setTimeout(() => { box.textContent = text; }, 50);
+  window.setTimeout(() => { box.textContent = parts.join(' '); }, 50);
+}
+
+/**
+ * The banner changed (or the page just opened, `quiet`: its line is put in the region at once,
+ * to be read with the page rather than announced).
+ * @param {boolean} quiet
+ */
+export function bannerChanged(quiet) {
+  const banner = $('turn-text').textContent.trim();
+  if (quiet) { told.banner = banner; $('announcer').textContent = banner; return; }
+  if (banner !== told.banner && !told.timer) told.timer = window.setTimeout(speak, 50);
 }
 
 /**
@@ -89,6 +117,7 @@ export function renderTurn(update, closed) {
       text.append(' ', el('a', { href: location.pathname + '?as=' + n.seat, class: 'npc-link' }, 'Play ' + n.name));
     }
   }
+  bannerChanged(update === boot.update);
   document.body.dataset.yours = String(!!mine);
   document.title = (mine ? '● Your move — ' : turn.over ? 'Game over — ' : closed ? 'Ended — ' : '') + update.title + ' — Clash';
   if (wasYours === false && mine) yourMoveNow(update);
@@ -102,11 +131,11 @@ function renderPeople(update) {
   const room = update.room;
   const turn = room.turn;
   const items = [];
-  if (!room.people.some((p) => p.seat === 'gm')) items.push(person('the GM', room.gm_here, owner ? 'you' : null));
+  if (!room.people.some((p) => p.seat === 'gm')) items.push(person(room.host, room.gm_here, owner ? 'you' : null));
   for (const p of room.people) {
     const waiting = turn.waiting.some((w) => w.seat === p.seat);
     const note = p.seat === update.seat || (p.seat === 'gm' && owner) ? 'you'
-      : p.holder === 'npc' ? 'played by the GM' : p.holder === 'bot' ? 'played by a bot' : p.holder === 'open' ? 'no player yet'
+      : p.holder === 'npc' ? 'played by ' + room.host : p.holder === 'bot' ? 'played by a bot' : p.holder === 'open' ? 'no player yet'
         : p.holder === 'invited' ? 'invited' : null;
     // A bot is always at the table; the GM's own seat is here when the GM is.
     const here = p.holder === 'npc' || p.seat === 'gm' ? room.gm_here : p.holder === 'bot' || p.here;
@@ -149,39 +178,97 @@ export function noteLines(lines, first) {
   renderJust();
 }
 
-// The lines since this page's own last command (at most three, newest last), or the latest one.
+// The lines since this page's own last command (at most three, newest last; the command's own
+// line is no news to whoever sent it), or else the latest line. On a small screen only the
+// newest shows, in at most two lines, so the banner stays small; a button unfolds them all.
+const small = window.matchMedia('(max-width: 800px), (max-height: 700px)');
 function renderJust() {
-  const since = recent.filter((r) => r.index >= page.mineFrom).slice(-3);
+  const since = recent.filter((r) => r.index >= page.mineFrom && !page.mine.has(r.index)).slice(-3);
   const lines = since.length ? since : recent.slice(-1);
   const box = $('just');
   box.hidden = lines.length === 0;
+  const fresh = lines.map((r) => r.index).join(' ');
+  if (box.dataset.lines !== fresh) box.classList.remove('unfolded');
+  box.dataset.lines = fresh;
   $('just-label').textContent = since.length && page.mineFrom > 0 ? 'Since your last move:' : 'Last:';
   $('just-lines').replaceChildren(...lines.map((r) => el('li', { 'data-index': String(r.index) }, r.text)));
+  const unfolded = box.classList.contains('unfolded');
+  const cut = (/** @type {Element} */ e) => e.scrollHeight > e.clientHeight + 1;
+  const clamped = !box.hidden && (cut(box.querySelector('.just-text')) || [...$('just-lines').children].some(cut));
+  const more = $('just-more');
+  more.hidden = !unfolded && !clamped && !(small.matches && lines.length > 1);
+  more.setAttribute('aria-expanded', String(unfolded));
+  more.textContent = unfolded ? 'Show less' : small.matches && lines.length > 1 ? (lines.length - 1) + ' more' : 'Show all';
+}
+$('just-more').addEventListener('click', () => {
+  $('just').classList.toggle('unfolded');
+  renderJust();
+});
+small.addEventListener('change', renderJust);
+
+/** A control a keyboard can use. */
+const USABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
+
+/**
+ * The control that had the focus is gone: focus the next control of its group if the group is
+ * still there, else the first control of a group the change brought, else the banner (which
+ * says what happens now), so neither a phone nor a keyboard nor a screen reader loses its place.
+ * A control is brought into view just under the banner.
+ * @param {string | null} group the `data-control` of the group the focus was in
+ * @param {Set<string>} before the control groups the board showed before the change
+ */
+export function refocus(group, before) {
+  const usable = (/** @type {Element | null | undefined} */ g) => /** @type {HTMLElement[]} */ (g ? [...g.querySelectorAll(USABLE)] : [])
+    .filter((c) => c.checkVisibility());
+  const same = group ? document.querySelector('#panel [data-control="' + CSS.escape(group) + '"]') : null;
+  const brought = [...document.querySelectorAll('#panel [data-control]')].filter((g) => !before.has(/** @type {HTMLElement} */ (g).dataset.control || ''));
+  const next = usable(same).concat(...brought.map(usable), usable($('legal')))[0];
+  if (next) {
+    next.focus({ preventScroll: true });
+    next.scrollIntoView({ block: 'nearest' });
+    if (document.activeElement === next) return;
+  }
+  $('turn-text').focus({ preventScroll: true });
 }
 
 /**
- * After this page's own command: the result stays in sight under the banner, and if the control
- * used is gone (the board moved on to the next step), the next control is focused and brought
- * into view just under the banner — in the same control group if it is still there — so neither
- * a phone nor a keyboard loses its place.
+ * After this page's own command: the result stays in sight under the banner, and if the focus
+ * was lost on the way (the board redraws keep it where they can), `refocus` places it.
  * @param {string | null} group the `data-control` of the group the command came from
+ * @param {Set<string>} before the control groups the board showed before the command
  */
-export function afterMine(group) {
+export function afterMine(group, before) {
   renderJust();
   const now = document.activeElement;
-  if (now && now !== document.body && now.isConnected) return;
-  const usable = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
-  const same = group ? document.querySelector('#panel [data-control="' + CSS.escape(group) + '"]') : null;
-  const next = /** @type {HTMLElement | null} */ ((same && same.querySelector(usable))
-    || document.querySelector('#panel [data-control] :is(' + usable + ')')
-    || document.querySelector('#panel :is(' + usable + '), #legal button'));
-  if (!next) return;
-  next.focus({ preventScroll: true });
-  next.scrollIntoView({ block: 'nearest' });
+  // (A control hidden by the change may still hold the focus until the page next lays out.)
+  if (now && now !== document.body && now.isConnected && now.checkVisibility()) return;
+  // The control is still there but folded away with its fold (a form that closes once sent):
+  // the fold's own summary line takes the focus.
+  const fold = lastFocused && lastFocused.isConnected ? lastFocused.closest('details:not([open])') : null;
+  const summary = /** @type {HTMLElement | null} */ (fold && fold.querySelector(':scope > summary'));
+  if (summary && summary.checkVisibility()) { summary.focus({ preventScroll: true }); return; }
+  refocus(group, before);
 }
 
-// The banner's height, for what scrolls under it (focused controls keep clear of it).
+/** The element that last had the focus. */
+let lastFocused = /** @type {Element | null} */ (null);
+document.addEventListener('focusin', (e) => { lastFocused = /** @type {Element} */ (e.target); });
+
+// The banner's height, for what scrolls under it (focused controls keep clear of it); when it
+// grows (a line came in), the field being typed in or the control in use is moved out from
+// under it.
 function measureBanner() {
   document.documentElement.style.setProperty('--banner', $('turn').offsetHeight + 'px');
+  keepClear();
+}
+
+/** Scroll the focused control out from under the banner, if the banner covers it. */
+export function keepClear() {
+  const a = document.activeElement;
+  if (!a || a === document.body || a.closest('#turn, dialog, header')) return;
+  const banner = $('turn').getBoundingClientRect();
+  const r = a.getBoundingClientRect();
+  if (r.height && r.top < banner.bottom && r.bottom > banner.top) window.scrollBy(0, r.top - banner.bottom - 8);
 }
 new ResizeObserver(measureBanner).observe($('turn'));
+document.addEventListener('focusin', () => requestAnimationFrame(keepClear));

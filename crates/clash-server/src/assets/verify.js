@@ -1,9 +1,14 @@
 // A second verifier of a table's record, written from docs/verification.md alone and sharing no
 // code with the server's (`clash verify`): the two check each other. It runs in the table page
 // (the Fair dice card) and in Node (the tests), and checks
+//   * that every field of the record is the table's: its ruleset, title and chance those of the
+//     table's creation, the reader it names the one it was made for,
 //   * that the revealed secret is the one sealed when the table was made (its SHA-256),
 //   * the hash chain: every entry's hash from the one before it and the entry's digest, which
 //     is recomputed from the entry's content once the secret is out, up to the record's head,
+//   * the heads this browser was shown during play, each at its place,
+//   * that a revealed record is the whole game: it ends with the table's close and the reveal of
+//     the secret it gives,
 //   * every roll and draw: re-derived from the secret, the client seeds in force and the
 //     command's number, and compared with what the record says the command drew.
 // It does not replay the game's rules (whether each command was allowed, and gave exactly the
@@ -393,15 +398,34 @@ function readEntries(record, check) {
   return items;
 }
 
-// The secret, if the record reveals one and it matches the commitment.
-async function checkSecret(h, record, items, check) {
-  const commitment = text(record.commitment) || '';
-  const first = items[0].entry !== undefined ? items[0].entry : items[0].seen;
-  const created = isObject(first) && first.kind === 'table' && isObject(first.event) && first.event.type === 'created';
-  if (!created) check.fail('The first entry is not the table’s creation.', { pos: 0 });
-  else if (first.event.commitment !== commitment) {
-    check.fail('The seal in the first entry differs from the record’s.', { pos: 0 });
+// Every top-level field a record may have; any other is vouched for by nothing.
+const FIELDS = ['format', 'table', 'ruleset', 'title', 'exported_as', 'chance', 'commitment', 'secret', 'head', 'entries'];
+const CHANCES = [CHANCE, 'legacy'];
+
+// Entry 0, the table's creation, and the record's own fields against it.
+function checkCreated(record, items, check) {
+  for (const field of Object.keys(record)) {
+    if (!FIELDS.includes(field)) check.skip('The record’s field “' + field + '”: no Clash record has it, and nothing here vouches for it.');
   }
+  const first = items[0].entry !== undefined ? items[0].entry : items[0].seen;
+  const e = isObject(first) && first.kind === 'table' && isObject(first.event) ? first.event : null;
+  if (!e || e.type !== 'created' || typeof e.ruleset !== 'string' || typeof e.title !== 'string' || !('setup' in e)) {
+    return check.fail('The first entry is not the table’s creation.', { pos: 0 });
+  }
+  if (!CHANCES.includes(e.chance)) return check.fail('The table’s creation names no known way of making chance.', { pos: 0 });
+  if (e.commitment !== (text(record.commitment) || '')) return check.fail('The seal in the first entry differs from the record’s.', { pos: 0 });
+  for (const field of ['ruleset', 'title', 'chance']) {
+    if (record[field] !== e[field]) {
+      return check.fail('The record’s ' + field + ' is not the one the table was created with.', { field });
+    }
+  }
+  check.ok('The record’s game, title and dice are those the table was created with.');
+  return true;
+}
+
+// The secret, if the record reveals one and it matches the commitment.
+async function checkSecret(h, record, check) {
+  const commitment = text(record.commitment) || '';
   if (!('secret' in record)) return null;
   const secret = unhex(text(record.secret) || '');
   if (!secret) return check.fail('The revealed secret is not written in hex.') && null;
@@ -411,6 +435,58 @@ async function checkSecret(h, record, items, check) {
   }
   check.ok('The revealed secret is the one sealed when the table was made.');
   return secret;
+}
+
+// The reader the record names must fit what it gives: a spectator no whisper, a player only
+// their own, and once the secret is out the GM every entry.
+function checkReader(record, items, revealed, check) {
+  const named = text(record.exported_as) || '';
+  const seat = /^(gm|p[1-9][0-9]*)$/.test(named) ? named : named === 'spectator' ? null : undefined;
+  if (seat === undefined) return check.fail('The record names no reader it was made for.');
+  for (const item of items) {
+    const e = item.entry;
+    if (!isObject(e) || e.kind !== 'table' || !isObject(e.event) || e.event.type !== 'whispered') continue;
+    const own = seat === 'gm' || (seat !== null && (e.event.by === seat || e.event.to === seat));
+    if (!own) return check.fail('Entry ' + item.pos + ' is a whisper between others, given whole: this record was not made for the reader it names.', { pos: item.pos });
+  }
+  const withheld = items.find((i) => i.entry === undefined);
+  if (seat === 'gm' && revealed && withheld) {
+    return check.fail('Entry ' + withheld.pos + ' is withheld from a record made for the GM, who reads every entry.', { pos: withheld.pos });
+  }
+  check.ok('The record was made for ' + (seat === 'gm' ? 'the GM' : seat === null ? 'a spectator' : check.names(seat)) + ': it gives no talk that reader may not read.');
+  return true;
+}
+
+// A revealed record is the whole game when it ends with the table's close, followed at once by
+// the reveal of the secret it gives.
+function checkEnd(items, secret, check) {
+  const type = (item) => (isObject(item.entry) && item.entry.kind === 'table' && isObject(item.entry.event) ? item.entry.event.type : null);
+  const close = items.findIndex((i) => type(i) === 'closed' || type(i) === 'game_over');
+  if (close < 0) {
+    check.skip('The end of the table: this record does not end with the table’s close and the reveal of its secret, so entries may be missing from its end.');
+    return true;
+  }
+  const late = items.slice(close + 1).find((i) => isObject(i.entry) && (i.entry.kind === 'command' || i.entry.kind === 'event'));
+  if (late) return check.fail('Entry ' + late.pos + ' (' + describe(late.entry, check.names) + ') comes after the table ended.', { pos: late.pos });
+  const reveal = items[close + 1];
+  if (!reveal) {
+    check.skip('The end of the table: the record ends with the table’s close but not the reveal of its secret, which always follows it: it was cut short.');
+    return true;
+  }
+  if (type(reveal) !== 'secret_revealed') {
+    return check.fail('Entry ' + reveal.pos + ': the table’s close is not followed by the reveal of its secret.', { pos: reveal.pos });
+  }
+  const shown = unhex(text(reveal.entry.event.secret) || '');
+  if (!shown || hex(shown) !== hex(secret)) {
+    return check.fail('Entry ' + reveal.pos + ' (the reveal of the secret) reveals another secret than the record’s.', { pos: reveal.pos });
+  }
+  const after = items.length - reveal.pos - 1;
+  if (after > 0) {
+    check.skip('The end of the table: ' + after + ' entries follow the reveal of the secret (an older server logged talk there); they are chained, but this record does not end with the end of the game.');
+    return true;
+  }
+  check.ok('The record is the whole game: it ends with the table’s close and the reveal of its secret.');
+  return true;
 }
 
 // Follow the chain; returns the entries' hashes, or null at the first break.
@@ -446,15 +522,23 @@ async function checkChain(h, record, items, secret, check) {
   return hashes;
 }
 
-// Heads noted earlier (`{hash, pos}`, pos optional) must still be in the record.
-function checkSeen(hashes, seen, check) {
+// Heads noted earlier (`{hash, pos, table}`, pos and table optional) must still be in the
+// record, each at its place.
+function checkSeen(record, hashes, seen, check) {
   let count = 0;
   for (const s of seen || []) {
     const hash = String(s.hash || s).toLowerCase();
-    const at = s.pos === undefined ? hashes.indexOf(hash) : (hashes[s.pos] === hash ? s.pos : -1);
+    if (s.table !== undefined && s.table !== record.table) {
+      return check.fail('The heads given were seen at another table.', { head: hash });
+    }
+    const pos = s.pos === undefined ? undefined : Number(s.pos);
+    if (pos !== undefined && pos >= hashes.length) {
+      return check.fail('The log’s history was rewritten. Entry ' + pos + ' was seen earlier, but the record ends before it: entries were cut from its end.', { head: hash, pos });
+    }
+    const at = pos === undefined ? hashes.indexOf(hash) : (hashes[pos] === hash ? pos : -1);
     if (at < 0) {
-      const which = s.pos === undefined ? 'A head seen earlier is not in this record' : 'Entry ' + s.pos + ' is not the one seen earlier';
-      return check.fail('The log’s history was rewritten. ' + which + '.', { head: hash, pos: s.pos });
+      const which = pos === undefined ? 'A head seen earlier is not in this record' : 'Entry ' + pos + ' is not the one seen earlier';
+      return check.fail('The log’s history was rewritten. ' + which + '.', { head: hash, pos });
     }
     count++;
   }
@@ -478,7 +562,10 @@ async function checkChance(h, record, items, secret, check) {
     const e = item.entry;
     if (!isObject(e)) continue;
     if (e.kind === 'table' && isObject(e.event) && e.event.type === 'seed_added') {
-      seeds.set(String(e.event.by), String(e.event.seed));
+      if (!/^(gm|p[1-9][0-9]*)$/.test(text(e.event.by) || '') || !/^[A-Za-z0-9._:-]{1,64}$/.test(text(e.event.seed) || '')) {
+        return check.fail('Entry ' + item.pos + ' (' + describe(e, check.names) + ') holds a seed the server does not take.', { pos: item.pos }) && null;
+      }
+      seeds.set(e.event.by, e.event.seed);
       continue;
     }
     if (e.kind !== 'command') continue;
@@ -507,7 +594,9 @@ async function checkCommand(h, c, tally, check) {
     const pick = isObject(d) && d.kind === 'pick';
     const k = roll ? whole(d.sides) : pick ? whole(d.count) : null;
     const got = roll ? whole(d.face) : pick ? whole(d.index) : null;
-    if (k === null || got === null || k === 0n || k > (1n << 64n) - 1n) return check.fail(what + ', draw ' + (i + 1) + ': not a roll or a pick.', where);
+    // A die has 1 to 2^32 − 1 sides; a pick is among 1 to 2^64 − 1 options.
+    const most = roll ? (1n << 32n) - 1n : (1n << 64n) - 1n;
+    if (k === null || got === null || k === 0n || k > most) return check.fail(what + ', draw ' + (i + 1) + ': not a roll or a pick.', where);
     const derived = stream.below(k) + (roll ? 1n : 0n);
     if (derived !== got) {
       const says = drawText(d);
@@ -538,16 +627,20 @@ async function verify(recordText, options) {
   }
   const items = readEntries(record, check);
   if (!items) return report({});
-  const secret = await checkSecret(h, record, items, check);
+  if (!checkCreated(record, items, check)) return report({ entries: items.length });
+  const secret = await checkSecret(h, record, check);
   if (check.failures.length) return report({ entries: items.length });
   const hashes = await checkChain(h, record, items, secret, check);
-  if (!hashes || !checkSeen(hashes, opts.seen, check)) return report({ entries: items.length });
+  if (!hashes || !checkSeen(record, hashes, opts.seen, check)) return report({ entries: items.length });
   const base = { entries: items.length, head: hashes[hashes.length - 1], hashes, revealed: !!secret };
   if (!secret) {
-    check.skip('Rolls and draws are checked once the table ends and its secret is revealed.');
+    check.skip('Rolls and draws are checked once the table ends and its secret is revealed (this record was taken before the table ended).');
+    checkReader(record, items, false, check);
     return report(base);
   }
+  if (!checkEnd(items, secret, check)) return report(base);
   const chance = await checkChance(h, record, items, secret, check);
+  if (check.failures.length === 0) checkReader(record, items, true, check);
   return report(Object.assign(base, { chance }));
 }
 

@@ -4,7 +4,7 @@
 //!
 //! ```json
 //! { "format": "clash-table-export/1", "table": "…", "ruleset": "…", "title": "…",
-//!   "exported_as": "p1", "chance": "clash-chance-v1", "commitment": "<hex>",
+//!   "exported_as": "gm | p1 | … | spectator", "chance": "clash-chance-v1", "commitment": "<hex>",
 //!   "secret": "<hex, only once revealed>", "head": "<hex>",
 //!   "entries": [ { "pos": 0, "hash": "<hex>", "entry": { … } }, … ] }
 //! ```
@@ -19,23 +19,30 @@
 //!
 //! # Verification
 //!
-//! [`verify`] checks, in this order: the secret against the commitment; the chain (every
-//! entry's digest recomputed from its content and the secret, every hash from the one before,
-//! up to the head); then it replays the log through the ruleset from the catalogue: each
+//! [`verify`] checks, in this order: the top-level fields against the table's creation; the
+//! secret against the commitment; the chain (every entry's digest recomputed from its content
+//! and the secret, every hash from the one before, up to the head); the heads participants
+//! witnessed, each at its place; the reader the record names against what it gives; that a
+//! revealed record is the whole game (it ends with the table's close and the reveal of the
+//! secret it gives); then it replays the log through the ruleset from the catalogue: each
 //! command's chance is derived again from the secret, the client seeds in force and the
 //! command's number, every draw is compared with the recorded one, and every event the command
-//! produces with the events that follow it in the log. It reports what it checked, or each
-//! entry, draw or event that differs.
+//! produces with the events that follow it in the log. It reports what it checked, what it
+//! could not check (the verdict is then "partly verified"), or each entry, draw or event that
+//! differs.
 
 mod replay;
+mod seen;
 mod verify;
+mod whole;
 
 use clash_core::{SeenEvent, Viewer};
 use serde_json::{Value, json};
 
 use crate::log::{Chance, Entry, Reader, TableEvent, digest, hex};
 
-pub use verify::{Report, verify};
+pub use seen::{SEEN_FORMAT, Witness, is_hash, read_seen};
+pub use verify::{Report, verify, verify_seen};
 
 /// The format name of a record.
 pub const FORMAT: &str = "clash-table-export/1";
@@ -78,7 +85,7 @@ pub fn build(source: &Source<'_>, stored: &[(Value, String)]) -> Value {
         "table": source.table,
         "ruleset": ruleset,
         "title": title,
-        "exported_as": source.viewer.to_string(),
+        "exported_as": made_for(&source.reader),
         "chance": source.chance,
         "commitment": source.commitment,
         "head": stored.last().map(|(_, h)| h.clone()).unwrap_or_default(),
@@ -88,6 +95,16 @@ pub fn build(source: &Source<'_>, stored: &[(Value, String)]) -> Value {
         doc["secret"] = Value::String(hex(source.secret));
     }
     doc
+}
+
+/// Who the record was made for, as `exported_as` names them: `gm` for the GM's link (whatever
+/// the game lets that seat see), the seat of a player's key, or `spectator`.
+fn made_for(reader: &Reader) -> String {
+    match reader {
+        Reader::Gm => "gm".into(),
+        Reader::Player { seat, .. } => seat.to_string(),
+        Reader::Spectator => "spectator".into(),
+    }
 }
 
 /// Whether the entry at `pos` is private talk this reader may not read (a whisper between the

@@ -106,6 +106,10 @@ pub(super) fn replay(
             Entry::Table {
                 event: TableEvent::SeedAdded { by, seed },
             } => {
+                if let Err(why) = seed_as_taken(by, seed) {
+                    report.failures.push(format!("entry {pos}: {why}"));
+                    return;
+                }
                 r.seeds.insert(by.clone(), seed.clone());
                 pos += 1;
             }
@@ -133,6 +137,11 @@ pub(super) fn replay(
             }
             Entry::Command(_) => match r.command(game.as_mut(), &entries, pos) {
                 Ok(next) => pos = next,
+                // A record cut inside a command's events (what the end check already says).
+                Err(e) if e.starts_with(CUT) => {
+                    report.unchecked.push(e);
+                    return;
+                }
                 Err(e) => {
                     report.failures.push(e);
                     return;
@@ -151,6 +160,25 @@ pub(super) fn replay(
         ));
     }
 }
+
+/// A seed as the server takes one: from `gm` or a seat, 1 to 64 of the characters
+/// `A–Z a–z 0–9 - _ . :` (so no zero byte can blur the separators of a command's seed).
+fn seed_as_taken(by: &str, seed: &str) -> Result<(), String> {
+    if by.parse::<clash_core::Seat>().is_err() {
+        return Err(format!(
+            "a seed added by {by:?}, which is neither gm nor a seat"
+        ));
+    }
+    if !crate::links::plain_word(seed, 64) {
+        return Err(format!(
+            "the seed {seed:?} is not one the server takes (1 to 64 of A-Z a-z 0-9 - _ . :)"
+        ));
+    }
+    Ok(())
+}
+
+/// How the replay says that the record ended before a command's events did.
+const CUT: &str = "the replay: the record ends";
 
 /// An `undone` table event as the record gives it.
 struct Undo {
@@ -278,6 +306,12 @@ impl Replay<'_> {
                         first_difference(logged, event)
                             .map(|p| format!(" (they differ at {p})"))
                             .unwrap_or_default()
+                    ));
+                }
+                None => {
+                    return Err(format!(
+                        "{CUT} inside the events of command {} by {} (entry {pos}), so the rest of the game was not replayed",
+                        c.n, c.seat
                     ));
                 }
                 _ => {

@@ -1,11 +1,15 @@
-//! Checking a record: the secret against its commitment, the hash chain, the heads a player
-//! noted, and (through [`super::replay`]) every roll, draw and event.
+//! Checking a record: its fields against the table's creation, the secret against its
+//! commitment, the hash chain, the heads a participant saw ([`super::seen`]), the reader it
+//! names and its end ([`super::whole`]), and (through [`super::replay`]) every roll, draw and
+//! event.
 
 use clash_core::RulesetEntry;
 use serde_json::Value;
 
 use super::FORMAT;
 use super::replay::replay;
+use super::seen::{Witness, check_seen};
+use super::whole::{check_end, check_fields, check_reader, entry};
 use crate::log::{Entry, Hash, TableEvent, chain, commitment, digest, hex, unhex, unhex_hash};
 
 /// The outcome of checking a record.
@@ -43,6 +47,14 @@ pub(super) struct Item {
 /// Check a record. `seen_heads` are head hashes a player noted during play: each must be one
 /// of the record's hashes.
 pub fn verify(doc: &Value, catalogue: &[RulesetEntry], seen_heads: &[String]) -> Report {
+    let seen: Vec<Witness> = seen_heads.iter().map(|h| Witness::hash(h)).collect();
+    verify_seen(doc, catalogue, &seen)
+}
+
+/// Check a record against the heads participants witnessed (see [`super::seen`]), in the order
+/// docs/verification.md gives, reporting every failure found (the page's verifier stops at the
+/// first).
+pub fn verify_seen(doc: &Value, catalogue: &[RulesetEntry], seen: &[Witness]) -> Report {
     let mut report = Report::default();
     if doc.get("format").and_then(Value::as_str) != Some(FORMAT) {
         report.failures.push(format!(
@@ -58,16 +70,25 @@ pub fn verify(doc: &Value, catalogue: &[RulesetEntry], seen_heads: &[String]) ->
             return report;
         }
     };
+    check_fields(doc, entry(&items[0]).as_ref(), &mut report);
     let secret = check_secret(doc, &items, &mut report);
     check_chain(doc, &table, secret.as_deref(), &items, &mut report);
-    check_heads(&items, seen_heads, &mut report);
+    check_seen(doc, &items, seen, &mut report);
+    // What follows depends on the secret alone: a broken chain does not stop the replay, which
+    // then names the draw or event that was changed.
     match &secret {
-        Some(secret) => replay(&table, secret, &items, catalogue, &mut report),
+        Some(secret) => {
+            check_end(&items, secret, &mut report);
+            replay(&table, secret, &items, catalogue, &mut report)
+        }
         None => report.unchecked.push(
-            "rolls, draws and events: this record was taken before the table ended, so it holds no secret; \
-             export it again once the table has ended"
+            "rolls, draws and events, the table's id and the end of the table: this record was taken before \
+             the table ended, so it holds no secret; export it again once the table has ended"
                 .into(),
         ),
+    }
+    if report.ok() {
+        check_reader(doc, &items, secret.is_some(), &mut report);
     }
     report
 }
@@ -201,23 +222,6 @@ fn check_chain(
         report.verified.push(format!(
             "{private} entries are not given to this record's reader (private talk between the GM and another player): they are followed by their digest alone"
         ));
-    }
-}
-
-fn check_heads(items: &[Item], seen_heads: &[String], report: &mut Report) {
-    for seen in seen_heads {
-        match items
-            .iter()
-            .find(|i| i.hash.map(|h| hex(&h)) == Some(seen.to_lowercase()))
-        {
-            Some(i) => report.verified.push(format!(
-                "the head {seen} you noted is entry {} of this record",
-                i.pos
-            )),
-            None => report.failures.push(format!(
-                "the head {seen} you noted is not in this record: its history was rewritten"
-            )),
-        }
     }
 }
 

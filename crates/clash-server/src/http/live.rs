@@ -11,15 +11,17 @@ use futures_util::Stream;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::Shared;
-use super::tables::{Key, Path};
-use crate::error::ApiError;
+use super::contract::Who;
+use super::tables::Path;
+use super::{Shared, routes};
+use crate::error::{ApiError, Refusal};
 use crate::extract::{Params, TableKey, as_seat, position};
 use crate::stream::Watcher;
 
-#[utoipa::path(get, path = "/healthz", tag = "server",
-    responses((status = 200, description = "The database is reachable", body = String, content_type = "text/plain"),
-        (status = 503, description = "The database is not reachable")))]
+/// Whether the server can reach its database.
+#[utoipa::path(get, path = routes::HEALTHZ.path, tag = "server",
+    responses((status = 200, description = "The database is reachable", body = String, content_type = "text/plain")),
+    extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::Storage])))))]
 pub async fn healthz(State(tables): Shared) -> Response {
     if tables.store().healthy().await {
         (StatusCode::OK, "ok\n").into_response()
@@ -28,9 +30,11 @@ pub async fn healthz(State(tables): Shared) -> Response {
     }
 }
 
-#[utoipa::path(get, path = "/metrics", tag = "server",
+/// The server's counters and timings.
+#[utoipa::path(get, path = routes::METRICS.path, tag = "server",
     responses((status = 200, description = "Counters and timings in the OpenMetrics text format", body = String,
-        content_type = "application/openmetrics-text")))]
+        content_type = "application/openmetrics-text")),
+    extensions(("x-clash" = json!(Who::Anyone.only()))))]
 pub async fn metrics(State(tables): Shared) -> Response {
     (
         [(
@@ -48,13 +52,47 @@ pub async fn metrics(State(tables): Shared) -> Response {
 pub struct Watching {
     /// Resume after this log position (a reconnecting browser's `Last-Event-ID` wins).
     #[serde(default, deserialize_with = "position")]
-    #[param(value_type = Option<usize>)]
+    #[param(schema_with = crate::http::schemas::position)]
     after: Option<usize>,
     /// The seat the GM's link watches as.
     #[serde(rename = "as")]
     as_seat: Option<String>,
     /// `update` (whole updates, the default) or `patch` (JSON Patch after the first).
+    #[param(inline, value_type = Option<Changes>)]
     changes: Option<String>,
+}
+
+/// How a stream sends each change: whole updates, or JSON Patch after the first.
+#[derive(utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum Changes {
+    Update,
+    Patch,
+}
+
+/// One Server-Sent Event of a table's stream: `update` (the data: the whole update as JSON),
+/// `patch` (a JSON Patch to the last one), `access` (what the key may see changed: the stream
+/// ends, read again), `revoked` (the link was revoked) or `deleted` (the table was deleted). Its
+/// `id` is the log position it brings the reader to.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct StreamEvent {
+    #[schema(inline)]
+    event: StreamEventName,
+    data: String,
+    id: Option<String>,
+}
+
+#[derive(utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum StreamEventName {
+    Update,
+    Patch,
+    Access,
+    Revoked,
+    Deleted,
 }
 
 /// Where a stream resumes: the `Last-Event-ID` a reconnecting browser sends, else `?after=`.
@@ -67,9 +105,11 @@ fn resume_point(headers: &HeaderMap, after: Option<usize>) -> usize {
         .unwrap_or(0)
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/stream", tag = "tables", params(Path, Key, Watching),
+/// Follow the table live, as the key sees it.
+#[utoipa::path(get, path = routes::STREAM.path, tag = "tables", params(Path, Watching),
     responses((status = 200, description = "Server-Sent Events: `update` (or `patch`) after every change the key may see; `access`, `revoked` or `deleted` when its rights end",
-        body = String, content_type = "text/event-stream")))]
+        body = StreamEvent, content_type = "text/event-stream")),
+    extensions(("x-clash" = json!(Who::AnyKey.refuses(&[Refusal::TooManyStreams])))))]
 pub async fn stream(
     State(tables): Shared,
     caller: TableKey,

@@ -8,16 +8,39 @@
 //!
 //! Every JSON route is registered through utoipa-axum's `routes!`, which routes the handler
 //! and documents it from the same annotation, so the OpenAPI document served at
-//! `/api/openapi.json` holds exactly the routes the server answers.
+//! `/api/openapi.json` holds exactly the routes the server answers. Every path is one of
+//! [`routes`](mod@routes); each annotation carries its operation's [`contract`] (whose key it needs, what
+//! it refuses), from which the document's security and error answers are finished.
+//!
+//! Adding a route (tests fail, saying what to do, at each step left out):
+//!
+//! 1. a constant in [`routes`](mod@routes), listed in its `ALL`;
+//! 2. the handler's annotation: `#[utoipa::path(post, path = routes::NAME.path, …,
+//!    responses(/* its successes only */), extensions(("x-clash" =
+//!    json!(Who::Gm.refuses(&[…]).conflicts(&[…])))))]` — its refusals by name; their statuses,
+//!    codes and meanings come from [`crate::error::Refusal`], and those its shape implies (a
+//!    key, a body, a seat in the path, …) are added for it; a new kind of refusal is a new
+//!    `Refusal` first;
+//! 3. `.routes(routes!(module::handler))` in [`api`] (a page: `.route(routes::NAME.path, …)`);
+//! 4. request bodies as types here ([`dto`]), `Serialize` too, their bounds from the server's
+//!    own limits ([`schemas`]);
+//! 5. a row in docs/server.md's API table;
+//! 6. tests that send `api(&app, routes::NAME.at([&t.id]).key(&key).json(&Body { … }))`: every
+//!    answer is checked against the document.
 
+pub mod contract;
 pub mod dto;
 pub mod live;
+pub mod mail;
 pub mod notify;
 pub mod notify_dto;
 pub mod play;
 pub mod review;
+pub mod routes;
+pub mod schemas;
 pub mod seats;
 pub mod tables;
+pub mod whole;
 
 use std::sync::Arc;
 
@@ -26,9 +49,9 @@ use axum::error_handling::HandleErrorLayer;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use serde_json::Value;
 use tower::ServiceBuilder;
 use utoipa::OpenApi;
-use utoipa::openapi::OpenApi as Document;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -52,7 +75,8 @@ pub(crate) type Shared = State<Arc<Tables>>;
         (name = "notify", description = "Playing across a week: notifications, the table's clock, and which tables wait on you"),
         (name = "forms", description = "Tables by form and characters made by their players"),
         (name = "server", description = "Health and metrics")
-    )
+    ),
+    components(schemas(dto::ErrorBody))
 )]
 struct Doc;
 
@@ -100,10 +124,30 @@ fn streams() -> OpenApiRouter<Arc<Tables>> {
     OpenApiRouter::new().routes(routes!(live::stream))
 }
 
+/// The OpenAPI document of this server's routes, finished from their contracts (see
+/// [`contract`]), and what is wrong with their annotations (nothing, as a test checks).
+pub fn checked_document() -> (Value, Vec<String>) {
+    let mut generated = api().split_for_parts().1;
+    generated.merge(streams().split_for_parts().1);
+    let mut doc = serde_json::to_value(&generated).unwrap_or_default();
+    let mut problems = contract::finish(&mut doc);
+    problems.extend(schemas::refine(&mut doc));
+    (doc, problems)
+}
+
 /// The OpenAPI document of this server's routes.
-pub fn document() -> Document {
-    let mut doc = api().split_for_parts().1;
-    doc.merge(streams().split_for_parts().1);
+pub fn document() -> Value {
+    checked_document().0
+}
+
+/// The document as this server serves it: the rulesets it plays named where a ruleset is
+/// asked for.
+pub fn served_document(tables: &Tables) -> Value {
+    let mut doc = document();
+    let all: Vec<&str> = tables.catalogue().iter().map(|e| e.id).collect();
+    let forms = tables.catalogue().iter().filter(|e| e.forms.is_some());
+    let with_forms: Vec<&str> = forms.map(|e| e.id).collect();
+    dto::name_rulesets(&mut doc, &all, &with_forms);
     doc
 }
 
@@ -112,13 +156,14 @@ pub fn router(tables: Arc<Tables>) -> Router {
     let limits: Limits = tables.limits().clone();
     let (api, _) = api().split_for_parts();
     let (stream, _) = streams().split_for_parts();
-    let doc = Arc::new(document().to_json().unwrap_or_default());
+    let doc = Arc::new(served_document(&tables).to_string());
     let timed: Router<Arc<Tables>> = api
         .merge(crate::pages::routes())
+        .merge(mail::routes())
         .merge(crate::rules::routes())
         .merge(crate::forms::asset_routes())
         .route(
-            "/api/openapi.json",
+            routes::OPENAPI.path,
             axum::routing::get(move || async move {
                 ([(header::CONTENT_TYPE, "application/json")], (*doc).clone())
             }),
@@ -159,5 +204,5 @@ pub(crate) async fn answer(tables: &Tables, answer: Answer) -> Result<UpdateJson
 
 /// A table's page for `key`, as a path on this server.
 pub fn table_path(id: &str, key: &str) -> String {
-    format!("/t/{id}/{key}")
+    routes::TABLE_PAGE.at([id, key]).into_uri()
 }

@@ -11,16 +11,17 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::Shared;
-use super::dto::ErrorBody;
+use super::contract::Who;
 use super::notify_dto::{
     ClockView, Delivery, DeliveryLog, HandleBody, Moves, MovesBody, NewTarget, NotifySettings,
     SeatClock, TableMove, TargetView,
 };
-use super::tables::{Key, Path};
-use crate::error::{ApiError, TableError};
+use super::tables::Path;
+use super::{Shared, routes};
+use crate::error::{ApiError, Conflict, TableError};
 use crate::extract::{Caller, JsonBody};
 use crate::links::Role;
+use crate::notify::consent::{self, Consent};
 use crate::notify::rule::{Clock, ClockRule};
 use crate::notify::target::{self, Format, Kind, PER_KEY, Target};
 use crate::notify::{clock, load, now_ms};
@@ -45,9 +46,10 @@ fn stored(e: crate::store::StoreError) -> ApiError {
     ApiError::storage(e.to_string())
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/notify", tag = "notify", params(Path, Key),
-    responses((status = 200, description = "The caller's own targets, with their delivery state", body = NotifySettings),
-        (status = 403, description = "Not the GM's or a seat's key", body = ErrorBody)))]
+/// Where the caller's key hears of this table.
+#[utoipa::path(get, path = routes::NOTIFY_SETTINGS.path, tag = "notify", params(Path),
+    responses((status = 200, description = "The caller's own targets, with their delivery state", body = NotifySettings)),
+    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn settings(
     State(tables): Shared,
     caller: Caller,
@@ -60,7 +62,7 @@ pub async fn settings(
         match t.kind {
             Kind::Handle => handle = Some(t.address),
             Kind::Channel => channel = Some(t.into()),
-            _ => targets.push(TargetView::from(t)),
+            _ => targets.push(waiting(&tables, t).await),
         }
     }
     Ok(Json(NotifySettings {
@@ -72,10 +74,14 @@ pub async fn settings(
     }))
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/notify/targets", tag = "notify", params(Path, Key),
+/// Send the table's news to a webhook or an email address (or, the GM, a table channel).
+///
+/// Refused (400 `malformed`) when the address is not usable: not https, a host that cannot be
+/// found or leads to a private address, not an email address, or too many targets.
+#[utoipa::path(post, path = routes::ADD_TARGET.path, tag = "notify", params(Path),
     request_body = NewTarget,
-    responses((status = 201, description = "Set: events are sent there from now on (a JSON webhook's signing key is in the answer)", body = TargetView),
-        (status = 400, description = "Not usable: not https, a host that cannot be found or leads to a private address, not an email address, too many targets", body = ErrorBody)))]
+    responses((status = 201, description = "Set: events are sent there from now on (a JSON webhook's signing key is in the answer)", body = TargetView)),
+    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn add_target(
     State(tables): Shared,
     caller: Caller,
@@ -100,6 +106,20 @@ pub async fn add_target(
             .await?
             .to_string(),
     };
+    // Email goes only where its owner asks for it (notify::consent).
+    let consent = match kind {
+        Kind::Email => Some(
+            consent::ask(tables.store(), &address, now_ms())
+                .await
+                .map_err(stored)?,
+        ),
+        _ => None,
+    };
+    if consent == Some(Consent::Refused) {
+        return Err(ApiError::malformed(
+            "this address's owner asked this server to send it no more mail; only they can ask for it again, from the link in a message they were sent",
+        ));
+    }
     let table = &caller.table.id;
     let existing = load(&tables, table).await.map_err(stored)?;
     let own = existing
@@ -132,7 +152,25 @@ pub async fn add_target(
     }
     statements.push(target::insert(table, &made, now_ms()));
     write(&tables, table, statements).await?;
-    Ok((StatusCode::CREATED, Json(made.into())))
+    if let Some(Consent::Ask { token }) = consent {
+        let (outbox, address) = (tables.notifier().outbox().clone(), made.address.clone());
+        tokio::spawn(async move { outbox.confirmation(&address, &token).await });
+    }
+    Ok((StatusCode::CREATED, Json(waiting(&tables, made).await)))
+}
+
+/// A target as its owner sees it: an email address whose owner has not confirmed it says so.
+async fn waiting(tables: &Tables, t: Target) -> TargetView {
+    let mut view = TargetView::from(t);
+    if view.kind == Kind::Email && view.last_error.is_none() {
+        let confirmed = consent::lookup_address(tables.store(), &view.address).await;
+        if !matches!(confirmed, Ok(Some(true))) {
+            view.last_error = Some(
+                "waiting for the address's owner to confirm it: a message asking them was sent there".into(),
+            );
+        }
+    }
+    view
 }
 
 async fn write(tables: &Tables, table: &str, statements: Vec<Query>) -> Result<(), ApiError> {
@@ -154,8 +192,10 @@ pub struct TargetPath {
     target: String,
 }
 
-#[utoipa::path(delete, path = "/api/tables/{id}/notify/targets/{target}", tag = "notify", params(TargetPath, Key),
-    responses((status = 204, description = "Nothing more is sent there (removing a target that is not there does nothing)")))]
+/// Stop sending to one of the caller's targets.
+#[utoipa::path(delete, path = routes::REMOVE_TARGET.path, tag = "notify", params(TargetPath),
+    responses((status = 204, description = "Nothing more is sent there (removing a target that is not there does nothing)")),
+    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn remove_target(
     State(tables): Shared,
     caller: Caller,
@@ -172,10 +212,11 @@ pub async fn remove_target(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(put, path = "/api/tables/{id}/notify/handle", tag = "notify", params(Path, Key),
+/// How the table channel mentions the caller's player.
+#[utoipa::path(put, path = routes::SET_HANDLE.path, tag = "notify", params(Path),
     request_body = HandleBody,
-    responses((status = 204, description = "The table channel mentions the caller so from now on"),
-        (status = 400, description = "Not a handle (or one that would mention everyone)", body = ErrorBody)))]
+    responses((status = 204, description = "The table channel mentions the caller so from now on")),
+    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn set_handle(
     State(tables): Shared,
     caller: Caller,
@@ -203,9 +244,10 @@ pub async fn set_handle(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/notify/log", tag = "notify", params(Path, Key),
-    responses((status = 200, description = "The latest deliveries (never a target's address)", body = DeliveryLog),
-        (status = 403, description = "Not the GM's key", body = ErrorBody)))]
+/// The latest deliveries of the table's notifications.
+#[utoipa::path(get, path = routes::DELIVERY_LOG.path, tag = "notify", params(Path),
+    responses((status = 200, description = "The latest deliveries (never a target's address)", body = DeliveryLog)),
+    extensions(("x-clash" = json!(Who::Gm.only()))))]
 pub async fn delivery_log(
     State(tables): Shared,
     caller: Caller,
@@ -235,8 +277,10 @@ pub async fn delivery_log(
     Ok(Json(DeliveryLog { deliveries }))
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/clock", tag = "notify", params(Path, Key),
-    responses((status = 200, description = "The clock and reminders, and when each seat's runs out", body = ClockView)))]
+/// The table's clock and reminders, and when each seat's runs out.
+#[utoipa::path(get, path = routes::CLOCK.path, tag = "notify", params(Path),
+    responses((status = 200, description = "The clock and reminders, and when each seat's runs out", body = ClockView)),
+    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn clock_view(
     State(tables): Shared,
     caller: Caller,
@@ -283,11 +327,11 @@ pub async fn clock_view(
     }))
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/clock", tag = "notify", params(Path, Key),
+/// Set the table's clock and reminders.
+#[utoipa::path(post, path = routes::SET_CLOCK.path, tag = "notify", params(Path),
     request_body = ClockRule,
-    responses((status = 204, description = "Set, and logged for everyone: \"The GM sets a clock: …\""),
-        (status = 400, description = "A time out of bounds", body = ErrorBody),
-        (status = 403, description = "Not the GM's key", body = ErrorBody)))]
+    responses((status = 204, description = "Set, and logged for everyone: \"The GM sets a clock: …\"")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
 pub async fn set_clock(
     State(tables): Shared,
     caller: Caller,
@@ -304,9 +348,10 @@ pub async fn set_clock(
 /// Tables one lobby request may ask about.
 const KEPT_LIMIT: usize = 50;
 
-#[utoipa::path(post, path = "/api/moves", tag = "notify", request_body = MovesBody,
-    responses((status = 200, description = "For each table, whether it waits on its key: those that do first", body = Moves),
-        (status = 400, description = "More than 50 tables", body = ErrorBody)))]
+/// For each table a lobby keeps a link to, whether it waits on that link.
+#[utoipa::path(post, path = routes::MOVES.path, tag = "notify", request_body = MovesBody,
+    responses((status = 200, description = "For each table, whether it waits on its key: those that do first", body = Moves)),
+    extensions(("x-clash" = json!(Who::Anyone.only()))))]
 pub async fn moves(
     State(tables): Shared,
     JsonBody(body): JsonBody<MovesBody>,

@@ -70,7 +70,7 @@ pub struct NotifySettings {
 
 /// `POST …/notify/targets`: `{"kind": "webhook", "format": "discord", "address": "https://…"}`,
 /// `{"kind": "email", "address": "ada@example.org"}`, or (the GM) `{"kind": "channel", …}`.
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct NewTarget {
@@ -83,7 +83,8 @@ pub struct NewTarget {
 }
 
 /// `PUT …/notify/handle`: how the table channel mentions the caller (`null` removes it).
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"handle": "@ada"}))]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct HandleBody {
@@ -150,7 +151,7 @@ pub struct ClockView {
 }
 
 /// One table a browser keeps a link to.
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct KeptLink {
@@ -159,7 +160,8 @@ pub struct KeptLink {
 }
 
 /// `POST /api/moves`: the tables a lobby keeps links to.
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"tables": [{"id": "0a1b2c3d4e5f", "key": "00112233445566778899aabbccddeeff"}]}))]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct MovesBody {

@@ -7,12 +7,13 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::contract::Who;
 use super::dto::{
-    ArchiveBody, CommandBody, ErrorBody, Line, Odds, OddsSwitch, RenameBody, SeedBody, UndoBody,
+    ArchiveBody, CommandBody, Line, Odds, OddsSwitch, RenameBody, SeedBody, UndoBody,
 };
-use super::tables::{Key, Path, Reading};
-use super::{Shared, UpdateJson, answer};
-use crate::error::ApiError;
+use super::tables::{Path, Reading};
+use super::{Shared, UpdateJson, answer, routes};
+use crate::error::{ApiError, Conflict, Refusal};
 use crate::extract::{JsonBody, OptionalJson, Params, TableKey, as_seat, seat_named};
 use crate::ops::add_seed::AddSeed;
 use crate::ops::archive::Archive;
@@ -23,11 +24,13 @@ use crate::ops::say::{Audience, Say};
 use crate::ops::set_odds::SetOdds;
 use crate::ops::undo::Undo;
 
-#[utoipa::path(post, path = "/api/tables/{id}/commands", tag = "play", params(Path, Key, Reading),
+/// Play a command from the seat the key acts for.
+#[utoipa::path(post, path = routes::COMMAND.path, tag = "play", params(Path, Reading),
     request_body = CommandBody,
-    responses((status = 200, description = "Applied (or, for a retried id, applied before): the caller's update with a receipt", body = Object),
-        (status = 409, description = "The table ended, the view was stale, a question to confirm, …", body = ErrorBody),
-        (status = 422, description = "The rules refuse it; `rule` names the rule", body = ErrorBody)))]
+    responses((status = 200, description = "Applied (or, for a retried id, applied before): the caller's update with a receipt", body = Object)),
+    extensions(("x-clash" = json!(Who::Player.refuses(&[Refusal::Rule]).conflicts(&[
+        Conflict::Closed, Conflict::Archived, Conflict::Stale, Conflict::IdReused,
+        Conflict::Confirm, Conflict::Raced])))))]
 pub async fn command(
     State(tables): Shared,
     caller: TableKey,
@@ -50,8 +53,10 @@ pub async fn command(
     answer(&tables, reply).await
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/seed", tag = "play", params(Path, Key), request_body = SeedBody,
-    responses((status = 204, description = "Chance draws on this seed from the next command on")))]
+/// Add a client seed: chance draws on it from the next command on.
+#[utoipa::path(post, path = routes::SEED.path, tag = "play", params(Path), request_body = SeedBody,
+    responses((status = 204, description = "Chance draws on this seed from the next command on")),
+    extensions(("x-clash" = json!(Who::GmOrSeat.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
 pub async fn seed(
     State(tables): Shared,
     caller: TableKey,
@@ -65,8 +70,10 @@ pub async fn seed(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/close", tag = "play", params(Path, Key),
-    responses((status = 204, description = "The table has ended; its secret is revealed")))]
+/// End the table and reveal its secret.
+#[utoipa::path(post, path = routes::CLOSE.path, tag = "play", params(Path),
+    responses((status = 204, description = "The table has ended; its secret is revealed")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Raced]).uncapped()))))]
 pub async fn close(State(tables): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
     tables
         .execute(&caller.table, End { key: caller.key })
@@ -74,9 +81,11 @@ pub async fn close(State(tables): Shared, caller: TableKey) -> Result<StatusCode
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/chat", tag = "play", params(Path, Key), request_body = Line,
-    responses((status = 204, description = "Said (or whispered)"),
-        (status = 400, description = "Empty, too long, or holding control characters", body = ErrorBody)))]
+/// A line of table talk, or a whisper: a player's to the GM, or the GM's to one seat.
+#[utoipa::path(post, path = routes::CHAT.path, tag = "play", params(Path), request_body = Line,
+    responses((status = 204, description = "Said (or whispered)")),
+    extensions(("x-clash" = json!(Who::GmOrSeat.refuses(&[Refusal::UnknownSeat]).conflicts(&[
+        Conflict::Archived, Conflict::NoChange, Conflict::TooMuchTalk, Conflict::Raced])))))]
 pub async fn chat(
     State(tables): Shared,
     caller: TableKey,
@@ -101,10 +110,12 @@ pub async fn chat(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/undo", tag = "play", params(Path, Key),
+/// Take back the last command standing (while it rolled, drew and revealed nothing).
+#[utoipa::path(post, path = routes::UNDO.path, tag = "play", params(Path),
     request_body(content = Option<UndoBody>),
-    responses((status = 204, description = "The last command standing is taken back"),
-        (status = 409, description = "Nothing may be taken back now", body = ErrorBody)))]
+    responses((status = 204, description = "The last command standing is taken back")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Archived,
+        Conflict::CannotUndo, Conflict::Stale, Conflict::Raced])))))]
 pub async fn undo(
     State(tables): Shared,
     caller: TableKey,
@@ -118,8 +129,10 @@ pub async fn undo(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/rename", tag = "play", params(Path, Key), request_body = RenameBody,
-    responses((status = 204, description = "Renamed")))]
+/// Rename the table.
+#[utoipa::path(post, path = routes::RENAME.path, tag = "play", params(Path), request_body = RenameBody,
+    responses((status = 204, description = "Renamed")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn rename(
     State(tables): Shared,
     caller: TableKey,
@@ -133,9 +146,11 @@ pub async fn rename(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/archive", tag = "play", params(Path, Key),
+/// Archive the table (no moves or talk until it is brought back), or bring it back.
+#[utoipa::path(post, path = routes::ARCHIVE.path, tag = "play", params(Path),
     request_body(content = Option<ArchiveBody>),
-    responses((status = 204, description = "Archived (no moves or talk until brought back), or brought back")))]
+    responses((status = 204, description = "Archived (no moves or talk until brought back), or brought back")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn archive(
     State(tables): Shared,
     caller: TableKey,
@@ -157,8 +172,10 @@ pub struct AsSeat {
     as_seat: Option<String>,
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/odds", tag = "play", params(Path, Key, AsSeat),
-    responses((status = 200, description = "Whether odds are on, and the caller's seat's odds from its own view", body = Odds)))]
+/// Whether odds in play are on, and the caller's seat's odds for its next choice.
+#[utoipa::path(get, path = routes::ODDS.path, tag = "play", params(Path, AsSeat),
+    responses((status = 200, description = "Whether odds are on, and the caller's seat's odds from its own view", body = Odds)),
+    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn odds(
     State(tables): Shared,
     caller: TableKey,
@@ -184,8 +201,10 @@ pub async fn odds(
     }))
 }
 
-#[utoipa::path(put, path = "/api/tables/{id}/odds", tag = "play", params(Path, Key), request_body = OddsSwitch,
-    responses((status = 200, description = "Odds in play switched", body = OddsSwitch)))]
+/// Switch odds in play on or off for the table.
+#[utoipa::path(put, path = routes::SWITCH_ODDS.path, tag = "play", params(Path), request_body = OddsSwitch,
+    responses((status = 200, description = "Odds in play switched", body = OddsSwitch)),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn switch_odds(
     State(tables): Shared,
     caller: TableKey,

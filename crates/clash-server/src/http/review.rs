@@ -10,11 +10,11 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::Shared;
-use super::dto::ErrorBody;
-use super::tables::{Key, Path};
-use crate::error::ApiError;
+use super::contract::Who;
+use super::tables::Path;
+use super::{Shared, routes};
 use crate::error::TableError;
+use crate::error::{ApiError, Conflict};
 use crate::extract::{Params, TableKey, as_seat, position};
 use crate::links::Role;
 use crate::review::replay::{self, Frame, FrameError};
@@ -32,9 +32,9 @@ async fn job(tables: &Arc<Tables>, caller: &TableKey) -> Result<Arc<Job>, ApiErr
     Ok(reviews::start(tables, &caller.table, record).await?)
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/review", tag = "tables", params(Path, Key),
-    responses((status = 200, description = "The review as far as it has got (queued the first time it is asked for; ask again until `state` is `done` or `stopped`); `null` for a game that has no review", body = Object),
-        (status = 409, description = "The table has not ended: the review would give away what is still hidden", body = ErrorBody)))]
+#[utoipa::path(get, path = routes::REVIEW.path, tag = "tables", params(Path),
+    responses((status = 200, description = "Once the table has ended: its review as far as it has got (queued the first time it is asked for; ask again until `state` is `done` or `stopped`); `null` for a game that has no review. Before the end it is refused (`not_ended`): it would give away what is still hidden", body = Object)),
+    extensions(("x-clash" = json!(Who::AnyKey.conflicts(&[Conflict::NotEnded])))))]
 pub async fn review(
     State(tables): Shared,
     caller: TableKey,
@@ -42,9 +42,9 @@ pub async fn review(
     Ok(Json(job(&tables, &caller).await?.status()))
 }
 
-#[utoipa::path(delete, path = "/api/tables/{id}/review", tag = "tables", params(Path, Key),
-    responses((status = 204, description = "The review stops after its current slice; what it did not look at is said so"),
-        (status = 403, description = "Only the GM's link cancels a review", body = ErrorBody)))]
+#[utoipa::path(delete, path = routes::CANCEL_REVIEW.path, tag = "tables", params(Path),
+    responses((status = 204, description = "The review stops after its current slice; what it did not look at is said so")),
+    extensions(("x-clash" = json!(Who::Gm.only().uncapped()))))]
 pub async fn cancel_review(caller: TableKey) -> Result<StatusCode, ApiError> {
     let access = caller.table.access(&caller.key, None).await?;
     if access.role != Role::Owner {
@@ -69,9 +69,9 @@ pub struct Stepping {
     pub as_seat: Option<String>,
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/replay", tag = "tables", params(Path, Key, Stepping),
-    responses((status = 200, description = "One step of the ended table as the seat saw it, with what was revealed later marked", body = Object),
-        (status = 409, description = "The table has not ended", body = ErrorBody)))]
+#[utoipa::path(get, path = routes::REPLAY.path, tag = "tables", params(Path, Stepping),
+    responses((status = 200, description = "Once the table has ended: one step of it as the seat saw it, with what was revealed later marked", body = Object)),
+    extensions(("x-clash" = json!(Who::AnyKey.conflicts(&[Conflict::NotEnded])))))]
 pub async fn replay(
     State(tables): Shared,
     caller: TableKey,

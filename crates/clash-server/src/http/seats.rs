@@ -9,10 +9,11 @@ use axum::http::StatusCode;
 use clash_core::{Seat, Strength};
 use utoipa::IntoParams;
 
-use super::dto::{BotBody, BotSeated, Claimed, ErrorBody, LinkBody, MoveLink, NewLink, SeatLink};
-use super::tables::{Key, Path};
-use super::{Shared, table_path};
-use crate::error::ApiError;
+use super::contract::Who;
+use super::dto::{BotBody, BotSeated, Claimed, LinkBody, MoveLink, NewLink, SeatLink};
+use super::tables::Path;
+use super::{Shared, routes, table_path};
+use crate::error::{ApiError, Conflict};
 use crate::extract::{OptionalJson, TableKey, seat_named};
 use crate::ops::claim::Claim;
 use crate::ops::hand_back::HandBack;
@@ -32,6 +33,7 @@ pub struct SeatPath {
     #[allow(dead_code)]
     id: String,
     /// The seat: `p1`, `p2`, … (`gm` for the GM's own seat, where the game has one).
+    #[param(example = "p1")]
     seat: String,
 }
 
@@ -46,10 +48,12 @@ fn manageable(text: &str) -> Result<Seat, ApiError> {
     Ok(seat)
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/link", tag = "seats",
-    params(SeatPath, Key), request_body(content = Option<LinkBody>),
-    responses((status = 201, description = "A new invite (any earlier link stops working), or the GM now plays the seat", body = SeatLink),
-        (status = 409, description = "A secret choice is pending, or a bot plays the seat", body = ErrorBody)))]
+/// A new invite for the seat (ending any earlier link), or (`npc`) the GM takes it over.
+#[utoipa::path(post, path = routes::ISSUE_LINK.path, tag = "seats",
+    params(ManagedSeat), request_body(content = Option<LinkBody>),
+    responses((status = 201, description = "A new invite (any earlier link stops working), or the GM now plays the seat", body = SeatLink)),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+        Conflict::BotSeated, Conflict::NoChange, Conflict::Raced])))))]
 pub async fn issue_link(
     State(tables): Shared,
     caller: TableKey,
@@ -78,9 +82,11 @@ pub async fn issue_link(
     Ok((StatusCode::CREATED, Json(answer)))
 }
 
-#[utoipa::path(delete, path = "/api/tables/{id}/seats/{seat}/link", tag = "seats", params(SeatPath, Key),
-    responses((status = 204, description = "Nobody plays the seat until it is given again"),
-        (status = 409, description = "A secret choice is pending, or a bot plays the seat", body = ErrorBody)))]
+/// Revoke the seat's link: nobody plays it until it is given again.
+#[utoipa::path(delete, path = routes::REVOKE_LINK.path, tag = "seats", params(ManagedSeat),
+    responses((status = 204, description = "Nobody plays the seat until it is given again")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+        Conflict::BotSeated, Conflict::Raced])))))]
 pub async fn revoke_link(
     State(tables): Shared,
     caller: TableKey,
@@ -94,9 +100,11 @@ pub async fn revoke_link(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/hand-back", tag = "seats", params(SeatPath, Key),
-    responses((status = 204, description = "The seat is its player's again"),
-        (status = 409, description = "No player waits for the seat", body = ErrorBody)))]
+/// Give a taken-over seat back to its player.
+#[utoipa::path(post, path = routes::HAND_BACK.path, tag = "seats", params(ManagedSeat),
+    responses((status = 204, description = "The seat is its player's again")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+        Conflict::BotSeated, Conflict::NoChange, Conflict::Raced])))))]
 pub async fn hand_back(
     State(tables): Shared,
     caller: TableKey,
@@ -118,11 +126,35 @@ pub struct LinkPath {
     #[allow(dead_code)]
     id: String,
     /// `owner` or `spectator`.
+    #[param(inline, value_type = SharedLinkName)]
     link: String,
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/links/{link}", tag = "seats", params(LinkPath, Key),
-    responses((status = 201, description = "The new link; the old one stops working at once", body = NewLink)))]
+/// The shared links: the GM's (`owner`) and the watch link (`spectator`).
+#[derive(utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum SharedLinkName {
+    Owner,
+    Spectator,
+}
+
+/// A seat the GM manages, in the path: any seat but the GM's own.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)]
+pub struct ManagedSeat {
+    /// The table's id.
+    id: String,
+    /// A player's seat: `p1`, `p2`, … (not `gm`, the GM's own seat: 400).
+    #[param(pattern = "^(?![gG][mM]$)", example = "p2")]
+    seat: String,
+}
+
+/// Replace the GM's link or the watch link: the old one stops working at once.
+#[utoipa::path(post, path = routes::REPLACE_LINK.path, tag = "seats", params(LinkPath),
+    responses((status = 201, description = "The new link; the old one stops working at once", body = NewLink)),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn replace_link(
     State(tables): Shared,
     caller: TableKey,
@@ -146,23 +178,35 @@ pub async fn replace_link(
     Ok((StatusCode::CREATED, Json(NewLink { link, key, path })))
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/claim", tag = "seats", params(Path, Key),
-    responses((status = 201, description = "The invite (sent as the key) is used up; the player's own key", body = Claimed),
-        (status = 409, description = "Not an unused invite", body = ErrorBody)))]
+/// Exchange an invite (or a move link) for the player's own key.
+#[utoipa::path(post, path = routes::CLAIM.path, tag = "seats", params(Path),
+    responses((status = 201, description = "The invite (sent as the key) is used up; the player's own key. \
+        Sent with an X-Request-Id of 16 to 100 letters, digits, '-', '_', '.' or ':' (a UUID), a retry of the same request \
+        answers the same key again, so a lost answer costs nothing", body = Claimed)),
+    extensions(("x-clash" = json!(Who::Invite.conflicts(&[Conflict::SecretPending, Conflict::Raced])))))]
 pub async fn claim(
     State(tables): Shared,
     caller: TableKey,
+    headers: axum::http::HeaderMap,
 ) -> Result<(StatusCode, Json<Claimed>), ApiError> {
-    let op = Claim { invite: caller.key };
+    let request = headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let op = Claim {
+        invite: caller.key,
+        request,
+    };
     let (seat, key) = tables.execute(&caller.table, op).await?.answer;
     let link = table_path(&caller.table.id, &key);
     Ok((StatusCode::CREATED, Json(Claimed { seat, key, link })))
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/move-link", tag = "seats", params(Path, Key),
+/// A one-time link that moves the seat to another device of its player's.
+#[utoipa::path(post, path = routes::MOVE_LINK.path, tag = "seats", params(Path),
     responses((status = 201, description = "A one-time link, for the seat's player alone, that moves the seat to another device: \
-        claimed like an invite (POST …/claim with it as the key), it ends this key", body = MoveLink),
-        (status = 403, description = "Not a seat's player's own key", body = ErrorBody)))]
+        claimed like an invite (POST …/claim with it as the key), it ends this key", body = MoveLink)),
+    extensions(("x-clash" = json!(Who::Seat.conflicts(&[Conflict::SecretPending, Conflict::Raced])))))]
 pub async fn move_link(
     State(tables): Shared,
     caller: TableKey,
@@ -173,10 +217,12 @@ pub async fn move_link(
     Ok((StatusCode::CREATED, Json(MoveLink { seat, key, link })))
 }
 
-#[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/bot", tag = "seats",
-    params(SeatPath, Key), request_body(content = Option<BotBody>),
-    responses((status = 201, description = "A bot plays the seat from its own view", body = BotSeated),
-        (status = 409, description = "A player or an invite holds the seat, or a secret choice is pending", body = ErrorBody)))]
+/// Seat a bot in an NPC seat, an empty seat or the GM's own seat (or change its strength).
+#[utoipa::path(post, path = routes::SEAT_BOT.path, tag = "seats",
+    params(SeatPath), request_body(content = Option<BotBody>),
+    responses((status = 201, description = "A bot plays the seat from its own view", body = BotSeated)),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+        Conflict::SeatTaken, Conflict::NoChange, Conflict::Raced])))))]
 pub async fn seat_bot(
     State(tables): Shared,
     caller: TableKey,
@@ -205,8 +251,11 @@ pub async fn seat_bot(
     ))
 }
 
-#[utoipa::path(delete, path = "/api/tables/{id}/seats/{seat}/bot", tag = "seats", params(SeatPath, Key),
-    responses((status = 204, description = "The seat is the GM's NPC again, or empty")))]
+/// Take the seat back from its bot.
+#[utoipa::path(delete, path = routes::UNSEAT_BOT.path, tag = "seats", params(SeatPath),
+    responses((status = 204, description = "The seat is the GM's NPC again, or empty")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+        Conflict::NoChange, Conflict::Raced])))))]
 pub async fn unseat_bot(
     State(tables): Shared,
     caller: TableKey,

@@ -4,26 +4,28 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path as UrlPath, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::IntoParams;
 
+use super::contract::Who;
 use super::dto::{
-    CreateTable, Created, ErrorBody, Events, RulesetInfo, Rulesets, SharedLinks, Summary,
-    SummarySeat,
+    CreateTable, Created, Events, RulesetInfo, Rulesets, SharedLinks, Summary, SummarySeat,
 };
-use super::{Shared, UpdateJson, answer, table_path};
-use crate::error::ApiError;
+use super::{Shared, UpdateJson, answer, routes, table_path};
+use crate::error::{ApiError, Conflict, Refusal, TableError};
 use crate::extract::{Caller, ClientAddr, JsonBody, Params, TableKey, as_seat, position};
 use crate::links::Role;
 use crate::ops::delete::Delete;
 use crate::tables::Tables;
 
-#[utoipa::path(get, path = "/api/rulesets", tag = "tables",
-    responses((status = 200, description = "The rulesets this server plays, with ready-made setups", body = Rulesets)))]
+/// The rulesets this server plays.
+#[utoipa::path(get, path = routes::RULESETS.path, tag = "tables",
+    responses((status = 200, description = "The rulesets this server plays, with ready-made setups", body = Rulesets)),
+    extensions(("x-clash" = json!(Who::Anyone.only()))))]
 pub async fn rulesets(State(tables): Shared) -> Json<Rulesets> {
     let rulesets = tables
         .catalogue()
@@ -56,12 +58,11 @@ impl axum::extract::FromRequestParts<Arc<Tables>> for Creating {
     }
 }
 
-#[utoipa::path(post, path = "/api/tables", tag = "tables", request_body = CreateTable,
+/// Create a table of a ruleset: the caller holds its GM's key.
+#[utoipa::path(post, path = routes::CREATE_TABLE.path, tag = "tables", request_body = CreateTable,
     responses(
-        (status = 201, description = "The table, its GM's and spectators' links, and its seats", body = Created),
-        (status = 400, description = "Unknown ruleset or a setup that does not fit it", body = ErrorBody),
-        (status = 422, description = "A setup the rules refuse", body = ErrorBody),
-        (status = 429, description = "Too many new tables from this address", body = ErrorBody)))]
+        (status = 201, description = "The table, its GM's and spectators' links, and its seats", body = Created)),
+    extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::RateLimited, Refusal::Rule, Refusal::Storage, Refusal::Unreadable])))))]
 pub async fn create_table(
     State(tables): Shared,
     _: Creating,
@@ -139,20 +140,34 @@ pub async fn table_summary(caller: &Caller) -> Summary {
     }
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}", tag = "tables", params(Path, Key),
-    responses((status = 200, description = "The caller's link and every seat's holder", body = Summary),
-        (status = 403, description = "The key is not valid here", body = ErrorBody)))]
+/// What the caller's link is, and who holds each seat (the GM also sees unused invites and the
+/// shared links).
+#[utoipa::path(get, path = routes::TABLE_INFO.path, tag = "tables", params(Path),
+    responses((status = 200, description = "The caller's link and every seat's holder", body = Summary)),
+    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn table_info(caller: Caller) -> Json<Summary> {
     Json(table_summary(&caller).await)
 }
 
-#[utoipa::path(delete, path = "/api/tables/{id}", tag = "tables", params(Path, Key),
-    responses((status = 204, description = "Deleted with everything stored about it; open pages are told"),
-        (status = 403, description = "Only the GM's link deletes", body = ErrorBody)))]
-pub async fn delete_table(State(tables): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
-    tables
-        .execute(&caller.table, Delete { key: caller.key })
-        .await?;
+/// Delete the table for good, from memory and the database.
+#[utoipa::path(delete, path = routes::DELETE_TABLE.path, tag = "tables", params(Path),
+    responses((status = 204, description = "Deleted with everything stored about it; open pages are told \
+        (a table whose game this server does not offer is deleted all the same)")),
+    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced]).uncapped()))))]
+pub async fn delete_table(
+    State(tables): Shared,
+    crate::extract::Key(key): crate::extract::Key,
+    UrlPath(id): UrlPath<String>,
+) -> Result<StatusCode, ApiError> {
+    match tables.get(&id).await {
+        Ok(table) => {
+            tables.execute(&table, Delete { key }).await?;
+        }
+        Err(TableError::RulesetUnavailable(_)) => {
+            crate::ops::delete::unreadable(&tables, &id, &key).await?
+        }
+        Err(e) => return Err(e.into()),
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -162,7 +177,7 @@ pub async fn delete_table(State(tables): Shared, caller: TableKey) -> Result<Sta
 pub struct Reading {
     /// Give the log lines after this position.
     #[serde(default, deserialize_with = "position")]
-    #[param(value_type = Option<usize>)]
+    #[param(schema_with = crate::http::schemas::position)]
     pub after: Option<usize>,
     /// The seat the GM's link looks as (`p2`).
     #[serde(rename = "as")]
@@ -178,18 +193,10 @@ pub struct Path {
     id: String,
 }
 
-/// The link key: `?key=…` (or an `X-Clash-Key` header, or `Authorization: Bearer …`).
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub struct Key {
-    /// The link key.
-    key: Option<String>,
-}
-
-#[utoipa::path(get, path = "/api/tables/{id}/view", tag = "tables", params(Path, Key, Reading),
-    responses((status = 200, description = "What the key sees now: the view, legal commands, whose move, the log lines after `after`", body = Object),
-        (status = 403, description = "The key is not valid here", body = ErrorBody)))]
+/// What the key sees now: its view, the legal commands, whose move, and the log from `after`.
+#[utoipa::path(get, path = routes::VIEW.path, tag = "tables", params(Path, Reading),
+    responses((status = 200, description = "What the key sees now: the view, legal commands, whose move, the log lines after `after`", body = Object)),
+    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn view(
     State(tables): Shared,
     caller: TableKey,
@@ -203,8 +210,10 @@ pub async fn view(
     answer(&tables, reply).await
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/events", tag = "tables", params(Path, Key, Reading),
-    responses((status = 200, description = "The log lines the key may read, from `after` on", body = Events)))]
+/// The log as the key may read it, from `after` on.
+#[utoipa::path(get, path = routes::EVENTS.path, tag = "tables", params(Path, Reading),
+    responses((status = 200, description = "The log lines the key may read, from `after` on", body = Events)),
+    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn events(
     caller: TableKey,
     Params(q): Params<Reading>,
@@ -222,8 +231,10 @@ pub async fn events(
     }))
 }
 
-#[utoipa::path(get, path = "/api/tables/{id}/export", tag = "tables", params(Path, Key),
-    responses((status = 200, description = "The table's record as this key may see it (everything, secret included, once the table has ended): see docs/verification.md", body = Object)))]
+/// The table's record, for `clash verify`.
+#[utoipa::path(get, path = routes::EXPORT.path, tag = "tables", params(Path),
+    responses((status = 200, description = "The table's record as this key may see it (everything, secret included, once the table has ended): see docs/verification.md", body = Object)),
+    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn export(State(tables): Shared, caller: TableKey) -> Result<Response, ApiError> {
     let record = tables.export(&caller.table, &caller.key).await?;
     let disposition = format!("attachment; filename=\"clash-{}.json\"", caller.table.id);

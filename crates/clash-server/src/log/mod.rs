@@ -190,10 +190,13 @@ fn speaker(by: &str, name: &dyn Fn(Seat) -> String) -> String {
         .map_or_else(|_| "Someone".to_string(), |s| capitalised(&name(s)))
 }
 
-/// "Ada's", "the GM's"; a name already ending in "'s" is left as it is.
+/// "Ada's", "the GM's", "The Smugglers'" (never "The Smugglers's"); a name already ending in
+/// "'s" is left as it is.
 pub fn possessive(name: &str) -> String {
     if name.ends_with("'s") || name.ends_with("’s") {
         name.to_string()
+    } else if name.ends_with('s') {
+        format!("{name}'")
     } else {
         format!("{name}'s")
     }
@@ -213,6 +216,9 @@ impl TableEvent {
     /// ("Ada", "the GM").
     pub fn narrate(&self, name: &dyn Fn(Seat) -> String) -> String {
         let seat = |s: &Seat| format!("{} seat", possessive(&name(*s)));
+        // The table's creator by the game's own word for it: the GM, or the host in a game
+        // without a GM.
+        let host = capitalised(&name(Seat::Gm));
         match self {
             TableEvent::Created { .. } => {
                 "The table is set. Fair dice: the server has sealed its secret, to be revealed when the table ends (see Fair dice).".into()
@@ -236,7 +242,7 @@ impl TableEvent {
                 "{} player moves the seat to another device.",
                 capitalised(&possessive(&name(*s)))
             ),
-            TableEvent::TakenOver { seat: s } => format!("The GM takes over {}.", seat(s)),
+            TableEvent::TakenOver { seat: s } => format!("{host} takes over {}.", seat(s)),
             TableEvent::HandedBack { seat: s } => {
                 format!("{} goes back to its player.", capitalised(&seat(s)))
             }
@@ -244,19 +250,19 @@ impl TableEvent {
                 format!("The link for {} is revoked; nobody plays it now.", seat(s))
             }
             TableEvent::LinkReplaced { link } if link == "owner" => {
-                "The GM's link is replaced; the old one no longer works.".into()
+                format!("{} link is replaced; the old one no longer works.", possessive(&host))
             }
             TableEvent::LinkReplaced { .. } => {
                 "The watch link is replaced; the old one no longer works.".into()
             }
-            TableEvent::Closed => "The GM ends the table.".into(),
+            TableEvent::Closed => format!("{host} ends the table."),
             // The rules have just told how it ended; the log need not say it twice.
             TableEvent::GameOver { .. } => {
                 "The game is over, so the table closes: no more commands.".to_string()
             }
             TableEvent::Said { by, text } => format!("{}: {text}", speaker(by, name)),
             TableEvent::Whispered { by, text, to: None } => {
-                format!("{} (to the GM only): {text}", speaker(by, name))
+                format!("{} (to {} only): {text}", speaker(by, name), name(Seat::Gm))
             }
             TableEvent::Whispered {
                 by,
@@ -268,29 +274,28 @@ impl TableEvent {
                 name(*to)
             ),
             TableEvent::Undone { seat: s, .. } => format!(
-                "The GM takes back {} last command: the game goes on as if it had not been sent.",
+                "{host} takes back {} last command: the game goes on as if it had not been sent.",
                 match s {
                     Seat::Gm => "their own".to_string(),
                     _ => possessive(&name(*s)),
                 }
             ),
-            TableEvent::Renamed { title } => format!("The GM renames the table “{title}”."),
+            TableEvent::Renamed { title } => format!("{host} renames the table “{title}”."),
             TableEvent::Archived => {
-                "The GM archives the table: no moves until it is brought back.".into()
+                format!("{host} archives the table: no moves until it is brought back.")
             }
-            TableEvent::Unarchived => "The GM brings the table back into play.".into(),
+            TableEvent::Unarchived => format!("{host} brings the table back into play."),
             TableEvent::BotSeated { seat: s, strength } => {
-                format!("The GM seats a {strength} bot in {}.", seat(s))
+                format!("{host} seats a {strength} bot in {}.", seat(s))
             }
             TableEvent::BotUnseated { seat: s } => {
-                format!("The GM takes {} back from its bot.", seat(s))
+                format!("{host} takes {} back from its bot.", seat(s))
             }
             TableEvent::OddsSwitched { enabled: true } => {
-                "The GM turns odds in play on: each player is shown the chances of their next choice."
-                    .into()
+                format!("{host} turns odds in play on: each player is shown the chances of their next choice.")
             }
             TableEvent::OddsSwitched { enabled: false } => {
-                "The GM turns odds in play off.".into()
+                format!("{host} turns odds in play off.")
             }
             TableEvent::ClockSet { rule } => rule.narrate(),
             TableEvent::ClockRanOut { seat: s } => format!(
@@ -351,6 +356,20 @@ impl TableEvent {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_name_ending_in_s_takes_an_apostrophe_alone() {
+        assert_eq!(possessive("Ada"), "Ada's");
+        assert_eq!(possessive("The Smugglers"), "The Smugglers'");
+        assert_eq!(possessive("Ysolde's"), "Ysolde's");
+        assert_eq!(
+            TableEvent::SeatClaimed {
+                seat: Seat::Player(2)
+            }
+            .narrate(&|_| "The Smugglers".to_string()),
+            "A player takes The Smugglers' seat."
+        );
+    }
 
     #[test]
     fn entries_serialize_as_tagged_json() {

@@ -11,6 +11,8 @@
 //!   outcome goes in the table's delivery log, for the GM (the latest [`LOG_KEPT`]).
 //! * **Archived tables.** Once a table is archived (or deleted) its queues are emptied and
 //!   nothing more is sent until it is brought back.
+//! * **Email** goes only to addresses whose owners confirmed them, within a cap per address per
+//!   day ([`super::mail`], [`super::consent`]).
 //! * **Bounds.** A webhook's request is bounded in time ([`Settings::timeout`]), follows no
 //!   redirect, connects to the address checked by [`super::guard`], and reads at most
 //!   [`ANSWER_LIMIT`] bytes of the answer.
@@ -19,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use lettre::{AsyncSmtpTransport, Tokio1Executor};
 
 use super::Settings;
 use super::message::{Item, Message, signature};
@@ -46,21 +48,21 @@ struct Queue {
 }
 
 pub struct Outbox {
-    settings: Arc<Settings>,
-    store: Store,
+    pub(super) settings: Arc<Settings>,
+    pub(super) store: Store,
     queues: Mutex<HashMap<(String, String), Queue>>,
     /// Tables archived or deleted: nothing is sent for them.
     stopped: Mutex<HashSet<String>>,
-    mailer: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    pub(super) mailer: Option<AsyncSmtpTransport<Tokio1Executor>>,
 }
 
 /// Why a delivery failed, and whether trying again may help.
-struct Failure {
-    why: String,
+pub struct Failure {
+    pub why: String,
     again: bool,
 }
 
-fn failure(why: impl Into<String>, again: bool) -> Failure {
+pub(super) fn failure(why: impl Into<String>, again: bool) -> Failure {
     Failure {
         why: why.into(),
         again,
@@ -284,32 +286,6 @@ impl Outbox {
             429 | 500..=599 => Err(failure(format!("the receiver answered {status}"), true)),
             _ => Err(failure(format!("the receiver answered {status}"), false)),
         }
-    }
-
-    async fn mail(&self, target: &Target, message: &Message) -> Result<(), Failure> {
-        let (Some(mailer), Some(smtp)) = (&self.mailer, &self.settings.smtp) else {
-            return Err(failure("this server has no SMTP relay now", false));
-        };
-        let bad = |what: &str| failure(format!("the email could not be made: {what}"), false);
-        let email = lettre::Message::builder()
-            .from(
-                smtp.from
-                    .parse()
-                    .map_err(|_| bad("the server's sender address"))?,
-            )
-            .to(target.address.parse().map_err(|_| bad("the address"))?)
-            .subject(message.subject())
-            .header(lettre::message::header::ContentType::TEXT_PLAIN)
-            .body(message.text(self.settings.public_url.as_deref()))
-            .map_err(|_| bad("its text"))?;
-        mailer
-            .send(email)
-            .await
-            .map(|_| ())
-            .map_err(|e| match e.is_permanent() {
-                true => failure("the mail relay refused it", false),
-                false => failure("the mail relay could not take it now", true),
-            })
     }
 
     /// Note an attempt's failure (or the final outcome) on the target, and a message's outcome

@@ -133,7 +133,7 @@ pub fn channel(
     let who = |s: Seat| {
         handles
             .get(&s)
-            .cloned()
+            .map(|h| super::escape::mention(h))
             .unwrap_or_else(|| game.seat_name(s))
     };
     let was = waiting(before);
@@ -179,17 +179,23 @@ pub struct Message {
 impl Message {
     /// The message in plain words, ending with where to look.
     pub fn text(&self, base: Option<&str>) -> String {
+        self.compose(base, &mut |text| super::escape::plain(text))
+    }
+
+    /// The message with what people wrote (the title, each item) written by `written` for the
+    /// format it goes in (see [`super::escape`]); the link to the server as it is.
+    pub fn compose(&self, base: Option<&str>, written: &mut dyn FnMut(&str) -> String) -> String {
+        let title = written(&self.title);
         let mut out = if self.items.len() > 1 {
             format!(
-                "Clash — “{}” ({} things happened):\n",
-                self.title,
+                "Clash — “{title}” ({} things happened):\n",
                 self.items.len() + self.more
             )
         } else {
-            format!("Clash — “{}”:\n", self.title)
+            format!("Clash — “{title}”:\n")
         };
         for i in &self.items {
-            out.push_str(&format!("• {}\n", i.text));
+            out.push_str(&format!("• {}\n", written(&i.text)));
         }
         if self.more > 0 {
             out.push_str(&format!("• … and {} more\n", self.more));
@@ -201,7 +207,8 @@ impl Message {
         out
     }
 
-    /// A one-line summary, for an email's subject.
+    /// A one-line summary, for an email's subject: in the server's words alone (nothing a
+    /// player wrote, not even the table's title, which the body gives).
     pub fn subject(&self) -> String {
         let first = self.items.first().map_or("news", |i| match i.kind {
             What::YourMove => "your move",
@@ -212,24 +219,22 @@ impl Message {
             What::Reveal => "a reveal",
             What::Alert => "the GM is needed",
         });
-        format!("Clash: {first} at “{}”", self.title)
+        format!("Clash: {first} at a table you follow")
     }
 
     /// The body sent to a webhook of `format`.
     pub fn payload(&self, format: super::target::Format, base: Option<&str>, now: i64) -> Value {
         use super::target::Format;
-        let text: String = self.text(base).chars().take(1900).collect();
+        let plain = super::escape::plain;
         match format {
-            // Only users may be pinged, whatever a handle or a line holds.
-            Format::Discord => {
-                json!({ "content": text, "allowed_mentions": { "parse": ["users"] } })
-            }
-            Format::Slack => json!({ "text": text }),
+            // Written for the app it goes to: see super::escape.
+            Format::Discord => super::escape::discord(self, base),
+            Format::Slack => super::escape::slack(self, base),
             _ => json!({
                 "table": self.table,
                 "title": self.title,
                 "to": self.to,
-                "events": self.items,
+                "events": self.items.iter().map(|i| Item { kind: i.kind, text: plain(&i.text) }).collect::<Vec<_>>(),
                 "more": self.more,
                 "link": base.map(|b| format!("{b}/")),
                 "sent_at": now / 1000,

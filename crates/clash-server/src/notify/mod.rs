@@ -6,9 +6,12 @@
 //! * [`guard`]: the addresses a webhook may not reach (loopback, private, link-local, CGNAT,
 //!   metadata…), unless the host allows a LAN.
 //! * [`message`]: what each target is told, built from its own seat's view alone (a channel from
-//!   what a spectator sees); no message ever carries a key.
+//!   what a spectator sees); no message ever carries a key. [`escape`]: the text people wrote,
+//!   made safe for the app it goes to (no mention or link the table did not set).
 //! * [`deliver`]: per-target queues with digests, throttling, retries with backoff, and the
 //!   record of each delivery for the target's owner and the GM.
+//! * [`consent`] and [`mail`]: email only to addresses whose owners confirmed them, with a
+//!   one-click unsubscribe in every message and a cap per address per day.
 //! * [`clock`] and [`rule`]: the GM's reminders and clocks, derived from stored times so they
 //!   survive a restart, and what the table does when one runs out.
 //!
@@ -18,8 +21,11 @@
 //! of it. A change is told by the node that committed it.
 
 pub mod clock;
+pub mod consent;
 pub mod deliver;
+pub mod escape;
 pub mod guard;
+pub mod mail;
 pub mod message;
 pub mod rule;
 pub mod target;
@@ -71,6 +77,9 @@ pub struct Settings {
     pub timeout: Duration,
     /// How often due reminders and clocks are looked for.
     pub tick: Duration,
+    /// Messages one email address receives from this server in a day at most, across all
+    /// tables (see [`consent`]).
+    pub mail_per_day: usize,
 }
 
 impl Default for Settings {
@@ -85,6 +94,7 @@ impl Default for Settings {
             retries: 4,
             timeout: Duration::from_secs(10),
             tick: Duration::from_secs(15),
+            mail_per_day: 20,
         }
     }
 }

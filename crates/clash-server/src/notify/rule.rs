@@ -13,9 +13,15 @@ pub const LONGEST_SECONDS: u64 = 28 * 24 * 3600;
 #[serde(tag = "mode", rename_all = "snake_case")]
 pub enum Clock {
     /// Each seat has this much time in all, spent only while the game waits on it.
-    Budget { seconds: u64 },
+    Budget {
+        #[serde(deserialize_with = "crate::http::whole::number")]
+        seconds: u64,
+    },
     /// Each move must be made within this long of the game waiting on the seat.
-    Deadline { seconds: u64 },
+    Deadline {
+        #[serde(deserialize_with = "crate::http::whole::number")]
+        seconds: u64,
+    },
 }
 
 /// What the table does when a seat's clock runs out.
@@ -39,7 +45,11 @@ pub enum Expiry {
 #[serde(deny_unknown_fields)]
 pub struct ClockRule {
     /// Remind a seat's player after the game has waited on them this long.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::http::whole::optional",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub remind_after: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<Clock>,

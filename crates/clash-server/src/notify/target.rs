@@ -19,7 +19,7 @@ pub const PER_KEY: usize = 3;
 /// The longest webhook URL or email address.
 const ADDRESS_LIMIT: usize = 500;
 /// The longest handle.
-const HANDLE_LIMIT: usize = 64;
+pub const HANDLE_LIMIT: usize = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -144,9 +144,9 @@ pub async fn check_webhook(text: &str, settings: &Settings) -> Result<reqwest::U
 
 /// An email address as given, checked (only where the host has an SMTP relay).
 pub fn check_email(text: &str, settings: &Settings) -> Result<String, TableError> {
-    if settings.smtp.is_none() {
+    if settings.smtp.is_none() || settings.public_url.is_none() {
         return Err(TableError::malformed(
-            "this server sends no email (its host has not set up an SMTP relay); use a webhook",
+            "this server sends no email (its host has not set up an SMTP relay and its public address, which every message links to); use a webhook",
         ));
     }
     let text = text.trim();

@@ -1,20 +1,37 @@
 //! A player exchanges their invite for a key of their own, which the GM never sees; or moves
 //! their seat to another device with the one-time link their own page made
-//! ([`super::move_seat`]), which ends the key of the device they leave.
+//! ([`super::move_seat`]), which ends the key of the device they leave. What the player kept
+//! beside the table under that key (notification targets, their handle) goes with them to the
+//! new one, in the same transaction.
 //!
 //! The link exchanged stays behind as a tombstone ([`LinkStatus::Used`]), and so does a key
 //! given up by a move ([`LinkStatus::Moved`]): opening either again says what became of it.
+//!
+//! A claim is idempotent: sent with a request id (the `X-Request-Id` header, or the invite
+//! page's own), it stores a proof of the link and that id (`SHA-256("clash-claim-v1" 0x00 table
+//! 0x00 link 0x00 id)`, never the id) beside the key it gave, so a retry of the same request —
+//! its answer lost, the server restarted — gets the same key while that key still plays the
+//! seat, and the lost answer costs nothing. The GM, who knows the invite, does not know the
+//! player's request id; ids shorter than [`PROOF_ID`] characters (as the server makes its own)
+//! are not remembered.
 
 use clash_core::Seat;
+use sha2::{Digest, Sha256};
 
 use super::{Actor, At, Change, Decision, Operation, When, Who, sealed};
 use crate::error::{Conflict, TableError};
-use crate::links::new_key;
-use crate::log::TableEvent;
+use crate::links::{new_key, plain_word};
+use crate::log::{TableEvent, hex};
+use crate::store::side::{Arg, Cell, Query};
 use crate::store::{LinkChange, LinkStatus, StoredLink};
+
+/// The fewest characters of a request id a claim remembers (a UUID has 36).
+pub const PROOF_ID: usize = 16;
 
 pub struct Claim {
     pub invite: String,
+    /// The client's id for this request, if it sent one.
+    pub request: Option<String>,
 }
 
 impl sealed::Sealed for Claim {}
@@ -43,10 +60,15 @@ impl Operation for Claim {
             key: used,
             seat,
             moving,
+            used: spent,
         } = at.actor
         else {
             return Err(TableError::BadKey);
         };
+        let proof = self.proof(at, used);
+        if *spent {
+            return again(at, *seat, proof).await;
+        }
         let key = new_key();
         let mut links = vec![
             LinkChange::SetStatus {
@@ -59,8 +81,14 @@ impl Operation for Claim {
                 status: LinkStatus::Active,
             }),
         ];
+        if let Some(proof) = proof {
+            links.push(LinkChange::Claimed {
+                key: key.clone(),
+                proof,
+            });
+        }
         let event = if *moving {
-            links.splice(0..0, left_behind(at, *seat)?);
+            links.splice(0..0, left_behind(at, *seat, &key)?);
             TableEvent::SeatMoved { seat: *seat }
         } else {
             TableEvent::SeatClaimed { seat: *seat }
@@ -72,18 +100,79 @@ impl Operation for Claim {
     }
 }
 
-/// The keys of the device a player moves their seat from: each becomes a tombstone. A move link
-/// without a player's key beside it (the GM took the seat over since) moves nothing.
-fn left_behind(at: &At<'_>, seat: Seat) -> Result<Vec<LinkChange>, TableError> {
+impl Claim {
+    /// The proof this claim leaves of its link and request id, when it has an id to remember.
+    fn proof(&self, at: &At<'_>, link: &str) -> Option<String> {
+        let id = self.request.as_deref()?;
+        if id.len() < PROOF_ID || !plain_word(id, 100) {
+            return None;
+        }
+        let mut h = Sha256::new();
+        for part in [
+            b"clash-claim-v1".as_slice(),
+            at.table.id.as_bytes(),
+            link.as_bytes(),
+        ] {
+            h.update(part);
+            h.update([0]);
+        }
+        h.update(id.as_bytes());
+        Some(hex(&h.finalize()))
+    }
+}
+
+/// A retry of the claim that used this link: the key it gave, while that key still plays the
+/// seat (or watches it while the GM plays it); otherwise the link is simply used.
+async fn again(
+    at: &At<'_>,
+    seat: Seat,
+    proof: Option<String>,
+) -> Result<Decision<(Seat, String)>, TableError> {
+    let proof = proof.ok_or(TableError::InviteUsed)?;
+    const SQL: &str = "SELECT key FROM seat_claims WHERE table_id = $1 AND proof = $2";
+    let args = vec![Arg::Text(at.table.id.clone()), Arg::Text(proof)];
+    let rows = at
+        .tables
+        .store()
+        .select(Query::new(SQL, args))
+        .await
+        .map_err(|e| TableError::storage(e.to_string()))?;
+    let given = rows.first().and_then(|r| r.first()).map(Cell::text);
+    let role = seat.to_string();
+    let holds = |key: &str| {
+        at.play.links.iter().any(|l| {
+            l.key == key
+                && l.role == role
+                && matches!(l.status, LinkStatus::Active | LinkStatus::Suspended)
+        })
+    };
+    match given {
+        Some(key) if holds(&key) => Ok(Decision::nothing((seat, key))),
+        _ => Err(TableError::InviteUsed),
+    }
+}
+
+/// The keys of the device a player moves their seat from: each becomes a tombstone, and what it
+/// kept beside the table goes to `to`. A move link without a player's key beside it (the GM
+/// took the seat over since) moves nothing.
+fn left_behind(at: &At<'_>, seat: Seat, to: &str) -> Result<Vec<LinkChange>, TableError> {
     let role = seat.to_string();
     let old: Vec<LinkChange> = at
         .play
         .links
         .iter()
         .filter(|l| l.role == role && l.status == LinkStatus::Active)
-        .map(|l| LinkChange::SetStatus {
-            key: l.key.clone(),
-            status: LinkStatus::Moved,
+        .flat_map(|l| {
+            [
+                LinkChange::SetStatus {
+                    key: l.key.clone(),
+                    status: LinkStatus::Moved,
+                },
+                LinkChange::Follow {
+                    from: l.key.clone(),
+                    to: to.to_string(),
+                },
+            ]
         })
         .collect();
     if old.is_empty() {

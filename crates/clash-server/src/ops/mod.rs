@@ -46,11 +46,13 @@ pub enum Actor {
     /// A link key and what it may do now.
     Key { key: String, access: Access },
     /// An unused invite for `seat`, or (`moving`) a link its player made to move the seat to
-    /// another device.
+    /// another device; or (`used`) one already exchanged, which only a retry of the request
+    /// that exchanged it may present (see [`claim`]).
     Invite {
         key: String,
         seat: Seat,
         moving: bool,
+        used: bool,
     },
     /// The bot seated in this seat.
     Bot(Seat),
@@ -149,6 +151,9 @@ pub enum Change {
         links: Vec<LinkChange>,
         game: Option<Box<dyn AnyGame>>,
     },
+    /// A finished table's housekeeping, beside its final log (the executor makes it from an
+    /// `Append` once the secret is revealed: see [`crate::keeping`]).
+    Keep(crate::keeping::Keeping),
     /// The table and everything stored about it goes.
     Delete,
 }

@@ -28,7 +28,12 @@ pub struct Say {
     pub to: Audience,
 }
 
-key_operation!(Say => (), super::When { ended: None, in_play: true });
+// Talk is part of the record, and a finished table's record is final (see
+// crate::keeping): its talk ends with it.
+key_operation!(Say => (), super::When {
+    ended: Some("this table has ended and its record is final: talk goes on elsewhere (the record keeps everything said during the game)"),
+    in_play: true,
+});
 
 impl Say {
     async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {

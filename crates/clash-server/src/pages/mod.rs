@@ -16,14 +16,15 @@ mod lobby;
 mod parts;
 /// The web UI's pages and assets (HTML and files, not part of the JSON API).
 pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
+    use crate::http::routes::{ASSET, LOBBY, LOBBY_CREATE, PANEL_ASSET, REVIEW_PAGE, TABLE_PAGE};
     use axum::routing::{get, post};
     axum::Router::new()
-        .route("/", get(lobby))
-        .route("/tables", post(create_from_form))
-        .route("/t/{id}/{key}", get(table_page).post(claim_from_page))
-        .route("/t/{id}/{key}/review", get(review_page))
-        .route("/assets/{name}", get(asset))
-        .route("/assets/panel/{file}", get(panel_asset))
+        .route(LOBBY.path, get(lobby))
+        .route(LOBBY_CREATE.path, post(create_from_form))
+        .route(TABLE_PAGE.path, get(table_page).post(claim_from_page))
+        .route(REVIEW_PAGE.path, get(review_page))
+        .route(ASSET.path, get(asset))
+        .route(PANEL_ASSET.path, get(panel_asset))
 }
 
 /// What the pages send and read, described for TypeScript (the `ts` feature, for the tests
@@ -85,6 +86,12 @@ pub fn style(href: &str) -> Markup {
 
 /// A page that says what went wrong, with the error's status.
 pub fn error_page(e: impl Into<ApiError>) -> Response {
+    error_page_at(e, "the GM")
+}
+
+/// The error page of a table whose creator the game calls `host` ("the GM", "the host"): what
+/// to do names them by that word ("ask the host for a new link").
+pub fn error_page_at(e: impl Into<ApiError>, host: &str) -> Response {
     let e: ApiError = e.into();
     let heading = match e.code() {
         "invite_used" => "This invite was already used",
@@ -97,7 +104,7 @@ pub fn error_page(e: impl Into<ApiError>) -> Response {
             h1 { "Clash" }
             section .card {
                 h2 { (heading) }
-                p .error { (crate::log::capitalised(&e.message())) }
+                p .error { (crate::log::capitalised(&e.message().replace("the GM", host))) }
                 p { a href="/" { "Back to the lobby" } }
             }
         }

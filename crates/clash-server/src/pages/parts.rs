@@ -8,10 +8,15 @@ use maud::{Markup, html};
 pub fn turn_banner() -> Markup {
     html! {
         section .turn #turn aria-label="Whose move" {
-            p #turn-text {}
+            // Focused (from the script) when the control in use went away and nothing took its
+            // place: a screen reader then reads what happens now.
+            p #turn-text tabindex="-1" {}
             div #just .just hidden {
-                span #just-label .just-label {} " "
-                ol #just-lines .just-lines {}
+                div .just-text {
+                    span #just-label .just-label {} " "
+                    ol #just-lines .just-lines {}
+                }
+                button type="button" #just-more .just-more .small aria-controls="just-lines" aria-expanded="false" hidden {}
             }
             a href="#seats-card" #invite-hint .invite-hint hidden { "Invite your players" }
         }
@@ -59,8 +64,8 @@ fn json_box() -> Markup {
     }
 }
 
-/// The log and the table talk.
-pub fn talk_card() -> Markup {
+/// The log and the table talk; `host` is what the game calls the table's creator ("the GM").
+pub fn talk_card(host: &str) -> Markup {
     html! {
         details .card .fold #log-card data-open-wide {
             summary { h2 { "Log and table talk" } " " span .badge #log-new hidden {} }
@@ -74,7 +79,7 @@ pub fn talk_card() -> Markup {
                 label for="chat-text" .sr-only { "Say something to the table" }
                 input #chat-text maxlength="500" placeholder="Say something to the table";
                 button type="submit" .small #chat-send { "Say" }
-                label .check #whisper-box hidden { input type="checkbox" #whisper; " Whisper to the GM only" }
+                label .check #whisper-box hidden { input type="checkbox" #whisper; " Whisper to " (host) " only" }
                 label .check #whisper-to-box hidden {
                     "To "
                     select #whisper-to { option value="" { "Everyone" } }
@@ -133,12 +138,12 @@ fn manage_card() -> Markup {
 }
 
 /// A player's own card: a one-time link that moves their seat to another device of theirs.
-pub fn move_card() -> Markup {
+pub fn move_card(host: &str) -> Markup {
     html! {
         details .card .fold #move-card {
             summary { h2 { "Play on another device" } }
             p .hint { "Make a one-time link and open it on your phone, tablet or other computer: your seat moves there, "
-                "and this page stops playing it. Only you see the link, not the GM; a newer link replaces an older one." }
+                "and this page stops playing it. Only you see the link, not " (host) "; a newer link replaces an older one." }
             button type="button" #move-make .small { "Make a link to move my seat" }
             p #move-link-box hidden {
                 input #move-link readonly aria-label="Link that moves your seat to another device";

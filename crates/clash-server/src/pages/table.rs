@@ -9,32 +9,35 @@ use serde_json::{Value, json};
 
 use super::parts::{board_card, dialogs, fair_card, gm_cards, move_card, talk_card, turn_banner};
 use super::week::{notify_card, times_line};
-use super::{assets::board_tags, data, error_page, page, script};
+use super::{assets::board_tags, data, error_page, error_page_at, page, script};
 use crate::error::TableError;
 use crate::extract::{Caller, Params, as_seat};
-use crate::http::table_path;
 use crate::http::tables::table_summary;
+use crate::http::{routes, table_path};
 use crate::links::Role;
 use crate::tables::Tables;
 
 /// The page an invite link opens: one button (pressed by the page's script at once) exchanges
 /// the invite for the player's own key. A GET never uses the invite up, so a chat app that
 /// previews the link does not take the seat.
-fn claim_page(title: &str, id: &str, invite: &str, moving: bool) -> Response {
+fn claim_page(title: &str, host: &str, id: &str, invite: &str, moving: bool) -> Response {
     let body = html! {
         main .narrow {
             h1 { "Clash" }
             section .card {
                 @if moving {
                     h2 { "Move your seat at " (title) " to this device" }
-                    p { "This gives this browser its own link to your seat, which nobody else holds — not even the GM. "
+                    p { "This gives this browser its own link to your seat, which nobody else holds — not even " (host) ". "
                         "The device you made the link on stops playing the seat. Bookmark the page you land on." }
                 } @else {
                     h2 { "You are invited to " (title) }
-                    p { "Taking the seat gives this browser its own link to it, which nobody else holds — not even the GM. "
+                    p { "Taking the seat gives this browser its own link to it, which nobody else holds — not even " (host) ". "
                         "Bookmark the page you land on." }
                 }
                 form method="post" action=(format!("/t/{id}/{invite}")) #claim {
+                    // A fresh id for this claim: a browser that sends the form again (its answer
+                    // lost) is given the same key.
+                    input type="hidden" name="claim" value=(crate::links::new_key());
                     button type="submit" .primary { @if moving { "Move the seat here" } @else { "Take the seat" } }
                 }
             }
@@ -48,19 +51,33 @@ fn claim_page(title: &str, id: &str, invite: &str, moving: bool) -> Response {
 pub async fn claim_from_page(
     State(tables): State<Arc<Tables>>,
     Path((id, invite)): Path<(String, String)>,
+    axum::extract::RawForm(form): axum::extract::RawForm,
 ) -> Response {
     let table = match tables.get(&id).await {
         Ok(t) => t,
         Err(e) => return error_page(e),
     };
-    let claim = crate::ops::claim::Claim { invite };
+    // The form's own claim id (hex: nothing in it is encoded).
+    let request = String::from_utf8_lossy(&form)
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("claim="))
+        .map(str::to_string);
+    let host = table.host().await;
+    let claim = crate::ops::claim::Claim { invite, request };
     match tables.execute(&table, claim).await {
-        Ok(done) => Redirect::to(&table_path(&id, &done.answer.1)).into_response(),
-        Err(TableError::BadKey) => error_page(TableError::conflict(
-            crate::error::Conflict::NotInvite,
-            "this link no longer works: the GM has replaced or revoked it. Ask the GM for a new link.",
-        )),
-        Err(e) => error_page(e),
+        // `#claimed`: the seat's page keeps itself in the history (app.js), so Back after
+        // opening an invite stays on it instead of leaving the only copy of its link.
+        Ok(done) => {
+            Redirect::to(&format!("{}#claimed", table_path(&id, &done.answer.1))).into_response()
+        }
+        Err(TableError::BadKey) => error_page_at(
+            TableError::conflict(
+                crate::error::Conflict::NotInvite,
+                "this link no longer works: the GM has replaced or revoked it. Ask the GM for a new link.",
+            ),
+            &host,
+        ),
+        Err(e) => error_page_at(e, &host),
     }
 }
 
@@ -84,13 +101,14 @@ pub async fn table_page(
         Ok(t) => t,
         Err(e) => return error_page(e),
     };
+    let host = table.host().await;
     let rights = match table.access(&key, as_seat).await {
         Ok(a) => a,
         Err(TableError::Invite) => {
             let moving = table.is_move_link(&key).await;
-            return claim_page(&table.title, &id, &key, moving);
+            return claim_page(&table.title, &host, &id, &key, moving);
         }
-        Err(e) => return error_page(e),
+        Err(e) => return error_page_at(e, &host),
     };
     let caller = Caller {
         table,
@@ -122,17 +140,17 @@ pub async fn table_page(
     let me = update["room"]["me"].as_str().unwrap_or_default();
     let owner = caller.rights.role == Role::Owner;
     let body = html! {
-        (table_header(title, game, me, &format!("{}/review", table_path(&t.id, &key))))
+        (table_header(title, game, me, &routes::REVIEW_PAGE.at([&t.id, &key]).into_uri()))
         main .table #main {
             (turn_banner())
             (times_line())
             div .cols {
                 div ."col" ."col-play" { (board_card(owner)) }
                 div ."col" ."col-side" {
-                    (talk_card())
+                    (talk_card(&host))
                     @if owner { (gm_cards()) }
                     @else if caller.rights.role != Role::Spectator { (notify_card()) }
-                    @if matches!(caller.rights.role, Role::Seat(_)) { (move_card()) }
+                    @if matches!(caller.rights.role, Role::Seat(_)) { (move_card(&host)) }
                     (fair_card(&t.id, &key))
                 }
             }

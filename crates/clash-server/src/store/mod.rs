@@ -135,6 +135,8 @@ pub struct StoredTable {
     pub commands: u64,
     /// The log, in order, with each entry's hash.
     pub log: Vec<(Entry, Hash)>,
+    /// Its housekeeping since its record became final (see [`crate::keeping`]).
+    pub kept: crate::keeping::Keeping,
 }
 
 /// What a link key is now.
@@ -211,6 +213,18 @@ pub enum LinkChange {
         key: String,
         status: LinkStatus,
     },
+    /// The same person holds the seat (or the GM's link) with a new key: what they keep beside
+    /// the table under the old key (notification targets, their handle) goes with them.
+    Follow {
+        from: String,
+        to: String,
+    },
+    /// A claim made with a request id gave `key`: `proof` (see [`crate::ops::claim`]) lets a
+    /// retry of that request find it.
+    Claimed {
+        key: String,
+        proof: String,
+    },
 }
 
 /// An accepted command's row (the log holds it too; this row makes its id and number unique).
@@ -239,6 +253,14 @@ pub enum Write {
         table_id: String,
         log: Vec<(u64, Value, Hash)>,
         command: Option<StoredCommand>,
+        links: Vec<LinkChange>,
+    },
+    /// A finished table's housekeeping, beside its final log: a new name, archiving (each
+    /// left as it was when `None`), and link changes.
+    Keep {
+        table_id: String,
+        title: Option<String>,
+        archived: Option<bool>,
         links: Vec<LinkChange>,
     },
     /// Remove a table and everything stored about it.
@@ -336,6 +358,8 @@ pub struct Tail {
     pub links: Vec<StoredLink>,
     /// The log from the asked position on, with each entry's hash.
     pub log: Vec<(Entry, Hash)>,
+    /// Its housekeeping since its record became final, as it is now.
+    pub kept: crate::keeping::Keeping,
 }
 
 /// Every row of one table exactly as stored: what `clash db copy` carries between backends.
@@ -412,6 +436,7 @@ impl TableRow {
             links,
             commands: commands.unwrap_or(0) as u64,
             log,
+            kept: Default::default(),
         })
     }
 }

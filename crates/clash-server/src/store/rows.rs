@@ -42,6 +42,9 @@ const DELETE_TABLE: [&str; 5] = [
     "DELETE FROM tables WHERE id = $1",
 ];
 const PING: &str = "SELECT 1";
+const FOLLOW: &str = "UPDATE notify_targets SET key = $1 WHERE table_id = $2 AND key = $3";
+const CLAIMED: &str = "INSERT INTO seat_claims (table_id, proof, key) VALUES ($1, $2, $3)";
+const KEEP: &str = "INSERT INTO table_keeping (table_id, title, archived) VALUES ($1, $2, $3) ON CONFLICT (table_id) DO UPDATE SET title = COALESCE(excluded.title, table_keeping.title), archived = COALESCE(excluded.archived, table_keeping.archived)";
 
 /// Log rows one statement inserts at most (both databases cap a statement's parameters).
 const LOG_ROWS: usize = 64;
@@ -116,12 +119,20 @@ impl Write {
                 if let Some(c) = command {
                     plan.command(table_id, c);
                 }
-                for change in links {
-                    plan.change_link(table_id, change);
+                plan.links(table_id, links);
+            }
+            Write::Keep {
+                table_id,
+                title,
+                archived,
+                links,
+            } => {
+                if title.is_some() || archived.is_some() {
+                    let title = Param::MaybeText(title.as_deref().map(Cow::Borrowed));
+                    let archived = Param::MaybeInt(archived.map(i64::from));
+                    plan.push(KEEP, vec![text(table_id), title, archived]);
                 }
-                if !links.is_empty() {
-                    plan.push(side::PRUNE_TARGETS, vec![text(table_id)]);
-                }
+                plan.links(table_id, links);
             }
             Write::DeleteTable { id } => {
                 for sql in side::DELETE_TABLE.into_iter().chain(DELETE_TABLE) {
@@ -143,7 +154,7 @@ impl Write {
     pub(crate) fn table(&self) -> &str {
         match self {
             Write::CreateTable { id, .. } | Write::DeleteTable { id } => id,
-            Write::Append { table_id, .. } => table_id,
+            Write::Append { table_id, .. } | Write::Keep { table_id, .. } => table_id,
             Write::Restore(rows) => &rows.id,
             Write::Side { table_id, .. } => table_id,
             Write::Ping => "",
@@ -154,7 +165,7 @@ impl Write {
     /// (a new or copied table is read when first used, so there is nothing to hear).
     pub(crate) fn announces(&self) -> Option<&str> {
         match self {
-            Write::Append { table_id, .. } => Some(table_id),
+            Write::Append { table_id, .. } | Write::Keep { table_id, .. } => Some(table_id),
             Write::DeleteTable { id } => Some(id),
             _ => None,
         }
@@ -212,6 +223,16 @@ impl<'a> Plan<'a> {
         self.push(INSERT_COMMAND, params);
     }
 
+    /// Link changes, then the pruning of what keys that no longer work kept beside the table.
+    fn links(&mut self, table_id: &'a str, links: &'a [LinkChange]) {
+        for change in links {
+            self.change_link(table_id, change);
+        }
+        if !links.is_empty() {
+            self.push(side::PRUNE_TARGETS, vec![text(table_id)]);
+        }
+    }
+
     fn change_link(&mut self, table_id: &'a str, change: &'a LinkChange) {
         match change {
             LinkChange::RemoveRole(role) => {
@@ -225,6 +246,12 @@ impl<'a> Plan<'a> {
                 let npc = Param::Bool(*status == LinkStatus::Npc);
                 let params = vec![text(status.as_str()), npc, text(table_id), text(key)];
                 self.push(SET_STATUS, params);
+            }
+            LinkChange::Follow { from, to } => {
+                self.push(FOLLOW, vec![text(to), text(table_id), text(from)])
+            }
+            LinkChange::Claimed { key, proof } => {
+                self.push(CLAIMED, vec![text(table_id), text(proof), text(key)])
             }
         }
     }

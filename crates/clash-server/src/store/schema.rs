@@ -36,7 +36,7 @@ pub(crate) enum Data {
 pub const SCHEMA_VERSIONS: usize = STEPS.len();
 
 /// Every schema version, oldest first.
-pub(crate) const STEPS: [Step; 5] = [
+pub(crate) const STEPS: [Step; 6] = [
     // 1: tables, links, commands and the old event rows. On SQLite, `IF NOT EXISTS` lets a
     // database made before migrations were versioned (user_version 0, tables present) pass
     // through unchanged. PostgreSQL numbers links in the order they were made (`made`), as
@@ -90,6 +90,19 @@ pub(crate) const STEPS: [Step; 5] = [
     Step {
         sqlite: include_str!("sql/sqlite_5.sql"),
         postgres: include_str!("sql/postgres_5.sql"),
+        data: None,
+    },
+    // 6: what is kept beside the log (issue 37), none of it chained:
+    // * `table_keeping`: a table's housekeeping once its record is final (the secret revealed):
+    //   its name and whether it is archived, which override what the log says;
+    // * `seat_claims`: for each claim made with a request id, a proof of the invite and that id
+    //   (SHA-256, never the id itself) and the key it gave, so a retry gets the same key;
+    // * `mail_consent`: each email address this server was asked to write to, whether its owner
+    //   confirmed it (double opt-in) or asked for no more mail, with the token of its links;
+    // * `mail_sent`: how many messages went to each address each day, across all tables.
+    Step {
+        sqlite: include_str!("sql/sqlite_6.sql"),
+        postgres: include_str!("sql/postgres_6.sql"),
         data: None,
     },
 ];
@@ -158,11 +171,11 @@ mod tests {
     #[test]
     fn each_later_step_is_applied_once_in_order() {
         let (done, applied) = run(0);
-        assert_eq!((done.unwrap(), applied), (5, vec![1, 2, 3, 4, 5]));
+        assert_eq!((done.unwrap(), applied), (6, vec![1, 2, 3, 4, 5, 6]));
         let (done, applied) = run(2);
-        assert_eq!((done.unwrap(), applied), (5, vec![3, 4, 5]));
+        assert_eq!((done.unwrap(), applied), (6, vec![3, 4, 5, 6]));
         let (done, applied) = run(SCHEMA_VERSIONS);
-        assert_eq!((done.unwrap(), applied), (5, vec![]));
+        assert_eq!((done.unwrap(), applied), (6, vec![]));
     }
 
     #[test]

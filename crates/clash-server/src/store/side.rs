@@ -1,6 +1,8 @@
 //! Rows kept beside a table's log but outside it: what is private to one key or to this host
-//! (notification targets, deliveries, the clocks' stored times; see [`crate::notify`]). They
-//! are never hash-chained nor exported with the table's record.
+//! (notification targets, deliveries, the clocks' stored times; see [`crate::notify`]), the
+//! proofs of claims made with a request id, and a finished table's housekeeping (its name and
+//! whether it is archived, once its record is final). They are never hash-chained nor exported
+//! with the table's record.
 //!
 //! Their module states its own statements in the SQL both backends run unchanged (`$n`
 //! parameters, as in [`super::rows`]); a backend runs them: a write as [`super::Write::Side`]
@@ -72,11 +74,13 @@ pub type Row = Vec<Cell>;
 pub(crate) const PRUNE_TARGETS: &str = "DELETE FROM notify_targets WHERE table_id = $1 AND key NOT IN (SELECT key FROM links WHERE table_id = $1)";
 
 /// Run before a table's own rows go.
-pub(crate) const DELETE_TABLE: [&str; 4] = [
+pub(crate) const DELETE_TABLE: [&str; 6] = [
     "DELETE FROM notify_targets WHERE table_id = $1",
     "DELETE FROM notify_log WHERE table_id = $1",
     "DELETE FROM notify_waits WHERE table_id = $1",
     "DELETE FROM notify_fired WHERE table_id = $1",
+    "DELETE FROM table_keeping WHERE table_id = $1",
+    "DELETE FROM seat_claims WHERE table_id = $1",
 ];
 
 /// A side table that `clash db copy` carries with its table: its columns, in order. The delivery
@@ -89,7 +93,7 @@ struct Copied {
     ints: &'static [usize],
 }
 
-const COPIED: [Copied; 2] = [
+const COPIED: [Copied; 4] = [
     Copied {
         select: "SELECT table_id, id, key, kind, format, address, secret, created_at, failures, last_error, last_error_at, last_ok_at FROM notify_targets WHERE table_id = $1",
         insert: "INSERT INTO notify_targets (table_id, id, key, kind, format, address, secret, created_at, failures, last_error, last_error_at, last_ok_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
@@ -99,6 +103,16 @@ const COPIED: [Copied; 2] = [
         select: "SELECT table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at FROM notify_waits WHERE table_id = $1",
         insert: "INSERT INTO notify_waits (table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         ints: &[2, 3, 4, 5, 6],
+    },
+    Copied {
+        select: "SELECT table_id, title, archived FROM table_keeping WHERE table_id = $1",
+        insert: "INSERT INTO table_keeping (table_id, title, archived) VALUES ($1, $2, $3)",
+        ints: &[2],
+    },
+    Copied {
+        select: "SELECT table_id, proof, key FROM seat_claims WHERE table_id = $1",
+        insert: "INSERT INTO seat_claims (table_id, proof, key) VALUES ($1, $2, $3)",
+        ints: &[],
     },
 ];
 

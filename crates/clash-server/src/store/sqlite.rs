@@ -284,7 +284,23 @@ fn load_tail(conn: &Connection, id: &str, from: u64) -> Result<Option<Tail>, Sto
     Ok(Some(Tail {
         links: load_links(conn, id)?,
         log: load_log(conn, id, from)?,
+        kept: load_kept(conn, id)?,
     }))
+}
+
+/// A finished table's housekeeping (see [`crate::keeping`]).
+fn load_kept(conn: &Connection, id: &str) -> Result<crate::keeping::Keeping, StoreError> {
+    let sql = "SELECT title, archived FROM table_keeping WHERE table_id = ?1";
+    let row: Option<(Option<String>, Option<i64>)> = conn
+        .prepare_cached(sql)?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let (title, archived) = row.unwrap_or_default();
+    Ok(crate::keeping::Keeping {
+        title,
+        archived: archived.map(|n| n != 0),
+        links: Vec::new(),
+    })
 }
 
 /// A table's row (and when it was made), or `None` when there is no such table.
@@ -314,7 +330,9 @@ fn load_table(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreE
         .query_row([id], |r| r.get(0))?;
     let links = load_links(conn, id)?;
     let log = load_log(conn, id, 0)?;
-    row.into_table(id, links, commands, log).map(Some)
+    let mut table = row.into_table(id, links, commands, log)?;
+    table.kept = load_kept(conn, id)?;
+    Ok(Some(table))
 }
 
 fn load_links(conn: &Connection, id: &str) -> Result<Vec<StoredLink>, StoreError> {

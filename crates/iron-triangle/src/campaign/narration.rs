@@ -137,11 +137,19 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
                 .iter()
                 .map(|e| format!("{} gets back {}", e.character, energy_words(e.gained)))
                 .collect();
-            // IT-30: resting is not a meaningful change for repeating a conflict.
-            format!(
-                "The party takes {what}: {}. (Resting does not make a lost conflict worth repeating.)",
-                gains.join(", ")
-            )
+            // IT-30: resting is not a meaningful change for repeating a conflict; said only
+            // when the party has not just won the conflict it rests after.
+            let won = table
+                .conflict
+                .as_ref()
+                .and_then(|c| c.outcome.as_ref())
+                .is_some_and(|o| o.winner == Some(crate::conflict::Side::Players));
+            let note = if won {
+                ""
+            } else {
+                " (Resting does not make a lost conflict worth repeating.)"
+            };
+            format!("The party takes {what}: {}.{note}", gains.join(", "))
         }
         E::NpcRecovered {
             character, current, ..

@@ -42,7 +42,8 @@ fn amounts_words(p: PerAction<u32>) -> String {
     if parts.is_empty() {
         "nothing".into()
     } else {
-        parts.join(" and ")
+        // "1 Defend, 2 Grapple and 1 Attack", never "… and … and …".
+        crate::names::list(&parts)
     }
 }
 

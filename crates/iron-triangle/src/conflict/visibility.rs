@@ -48,6 +48,11 @@ pub struct CharacterView {
     pub combos: Option<Vec<Combo>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub specials: Option<Vec<KnownSpecial>>,
+    /// Of a hidden sheet, the moves lying face up in the conflict (played and revealed, in a
+    /// chain or a disadvantage pile), with the names the log calls them by.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<KnownMove>>", optional))]
+    pub shown: Vec<KnownMove>,
 }
 
 /// Whether `viewer` may see the moves, combos and specials of `ch` (IT-24).
@@ -76,6 +81,7 @@ pub fn character_view(ch: &Character, viewer: Viewer) -> CharacterView {
         moves: open.then(|| ch.moves.clone()),
         combos: open.then(|| ch.combos.clone()),
         specials: open.then(|| ch.specials.clone()),
+        shown: Vec::new(),
     }
 }
 
@@ -83,8 +89,58 @@ pub fn character_views(state: &Table, viewer: Viewer) -> Vec<CharacterView> {
     state
         .characters
         .iter()
-        .map(|c| character_view(c, viewer))
+        .enumerate()
+        .map(|(i, c)| {
+            let mut view = character_view(c, viewer);
+            if view.sheet_hidden {
+                let face_up = face_up_moves(state, i);
+                view.shown = c
+                    .moves
+                    .iter()
+                    .filter(|k| face_up.contains(&k.mv))
+                    .cloned()
+                    .collect();
+            }
+            view
+        })
         .collect()
+}
+
+/// The moves of character `i` lying face up in the conflict: played and revealed this turn or
+/// the last, in the chain, or in its disadvantage pile (IT-24: public once shown).
+fn face_up_moves(state: &Table, i: usize) -> Vec<Move> {
+    let Some(c) = &state.conflict else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (id, f) in c
+        .fighters
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.character == i)
+    {
+        let id = id as FighterId;
+        out.extend(f.pile.iter().copied());
+        if let Some(chain) = &c.chain {
+            out.extend(chain.cards.iter().filter(|k| k.owner == id).map(|k| k.mv));
+        }
+        if let Some(t) = c.turn.as_ref().filter(|t| t.moves_revealed) {
+            out.extend(
+                (0..2)
+                    .filter(|s| t.participant(*s) == Some(id))
+                    .filter_map(|s| t.played(s)),
+            );
+        }
+        if let Some(last) = &c.last_turn {
+            out.extend(last.moves.iter().filter(|(n, _)| *n == f.name).filter_map(
+                |(_, m)| match m {
+                    MoveChoice::Play(m) => Some(*m),
+                    MoveChoice::Surrender => None,
+                },
+            ));
+        }
+    }
+    out
 }
 
 /// A secret choice as one viewer sees it (IT-2).

@@ -197,6 +197,38 @@ fn it_30_resting_is_not_a_meaningful_change() {
 }
 
 #[test]
+fn it_30_a_rest_after_a_won_conflict_does_not_speak_of_a_lost_one() {
+    let mut npc = hero("Boss", "gm");
+    npc["established"] = json!(true);
+    let rest_after = |winner: Option<iron_triangle::conflict::Side>| {
+        let mut t = T::new(json!({"characters": [tired_ada(), hero("Bo", "p2"), npc.clone()]}));
+        t.ok(
+            GM,
+            json!({"type": "start_conflict", "stakes": "The docks", "npcs": ["Boss"]}),
+        );
+        t.ok(
+            GM,
+            json!({"type": "settle_conflict", "outcome": "It ends."}),
+        );
+        t.edit(|table| {
+            if let Some(o) = table.conflict.as_mut().and_then(|c| c.outcome.as_mut()) {
+                o.winner = winner;
+            }
+        });
+        let events = t.ok(P1, json!({"type": "rest", "kind": "full_rest"}));
+        let Event::Campaign(e @ CampaignEvent::Rested { .. }) = &events[0] else {
+            panic!("a rest")
+        };
+        iron_triangle::campaign::narrate(t.state(), e)
+    };
+    let note = "Resting does not make a lost conflict worth repeating";
+    // IT-30 is about a lost conflict: after the players' win it is not said.
+    assert!(!rest_after(Some(iron_triangle::conflict::Side::Players)).contains(note)); // IT-30
+    assert!(rest_after(Some(iron_triangle::conflict::Side::Gm)).contains(note)); // IT-30
+    assert!(rest_after(None).contains(note)); // IT-30
+}
+
+#[test]
 fn it_31_the_end_of_a_conflict_lets_the_party_rest() {
     let mut npc = hero("Boss", "gm");
     npc["established"] = json!(true);

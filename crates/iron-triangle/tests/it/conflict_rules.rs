@@ -490,6 +490,29 @@ fn it_24_npc_sheets_hidden_until_the_gm_reveals() {
 }
 
 #[test]
+fn it_24_a_hidden_npc_move_played_face_up_is_shown_by_its_name() {
+    let mut t = T::new(vec![pc("Ada", "p1"), npc("Goon")]);
+    let goon = |t: &T| t.view("p1")["characters"][1].clone();
+    assert!(goon(&t).get("shown").is_none(), "nothing played yet");
+    t.start(&["Goon"], false, false);
+    t.face("Ada", "Goon");
+    t.exchange(("Ada", None, "A-H"), ("Goon", None, "A-L"));
+    // The sheet stays hidden (IT-24), but the move the log names is shown by that name; the
+    // moves Goon has not played stay unknown.
+    let seen = goon(&t);
+    assert_eq!(seen["sheet_hidden"], true);
+    assert!(seen.get("moves").is_none());
+    assert_eq!(
+        seen["shown"],
+        json!([{"move": "A-L", "name": "Goon's A-L"}])
+    );
+    assert!(
+        t.view("p1")["characters"][0].get("shown").is_none(),
+        "a PC's sheet is open"
+    );
+}
+
+#[test]
 fn it_32_only_the_active_picks_an_opponent() {
     let mut t = T::new(vec![pc("Ada", "p1"), npc("Goon")]);
     t.start(&["Goon"], false, false);

@@ -146,3 +146,18 @@ fn it_60_a_session_end_waits_on_the_level_ups() {
     t.ok(P1, json!({"type": "level_up", "character": "Ada", "improvement": {"kind": "energy", "action": "defend"}, "refill": "veto"}));
     assert_eq!(IronTriangle::status(t.state()).waiting_for, [GM]);
 }
+
+#[test]
+fn a_player_with_two_pcs_is_named_by_each_of_them() {
+    let t = T::new(vec![
+        sheet("Ada", "p1", [5, 5, 5], &BASIC),
+        sheet("Bo", "p2", [5, 5, 5], &BASIC),
+        sheet("Cy", "p2", [5, 5, 5], &BASIC),
+        sheet("Brute", "gm", [9, 9, 9], &BASIC),
+    ]);
+    assert_eq!(IronTriangle::seat_name(&t.table, P2), "Bo and Cy");
+    // Listed name by name, so that a page's list of waiting seats reads "Ada, Bo and Cy".
+    assert_eq!(IronTriangle::seat_names(&t.table, P2), ["Bo", "Cy"]);
+    assert_eq!(IronTriangle::seat_names(&t.table, P1), ["Ada"]);
+    assert_eq!(IronTriangle::seat_names(&t.table, GM), ["the GM"]);
+}

@@ -14,6 +14,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use crate::client::{CommandBody, CreateTable, LinkBody, SeedBody, WithBody, routes};
 use crate::wire::*;
 use clash_server::Limits;
 use serde_json::{Value, json};
@@ -47,11 +48,13 @@ struct Table {
 }
 
 async fn table(addr: SocketAddr) -> Table {
-    let created = request(
+    let created = send(
         addr,
-        "POST",
-        "/api/tables",
-        Some(&json!({"ruleset": "sealed-duel", "title": "Abuse"})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            title: Some(String::from("Abuse")),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(created.status, 201, "{}", created.body);
@@ -62,23 +65,11 @@ async fn table(addr: SocketAddr) -> Table {
     );
     let mut keys = Vec::new();
     for seat in ["p1", "p2"] {
-        let link = request(
-            addr,
-            "POST",
-            &format!("/api/tables/{id}/seats/{seat}/link?key={owner}"),
-            None,
-        )
-        .await
-        .json();
+        let link = send(addr, routes::ISSUE_LINK.at([id, seat]).key(owner))
+            .await
+            .json();
         let invite = link["invite"].as_str().unwrap();
-        let claimed = request(
-            addr,
-            "POST",
-            &format!("/api/tables/{id}/claim?key={invite}"),
-            None,
-        )
-        .await
-        .json();
+        let claimed = send(addr, routes::CLAIM.at([id]).key(invite)).await.json();
         keys.push(claimed["key"].as_str().unwrap().to_string());
     }
     Table {
@@ -91,32 +82,21 @@ async fn table(addr: SocketAddr) -> Table {
 }
 
 async fn command(addr: SocketAddr, t: &Table, key: &str, command: Value) -> Answer {
-    request(
+    send(
         addr,
-        "POST",
-        &format!("/api/tables/{}/commands?key={key}", t.id),
-        Some(&json!({ "command": command })),
+        routes::COMMAND
+            .at([&t.id])
+            .key(key)
+            .json(&CommandBody::of(json!(command))),
     )
     .await
 }
 
 /// Everything a key can read of a table: its view and its record.
 async fn reading(addr: SocketAddr, t: &Table, key: &str) -> (Value, Value) {
-    let view = request(
-        addr,
-        "GET",
-        &format!("/api/tables/{}/view?key={key}&after=0", t.id),
-        None,
-    )
-    .await;
+    let view = send(addr, routes::VIEW.at([&t.id]).key(key).query("after", "0")).await;
     assert_eq!(view.status, 200, "{}", view.body);
-    let record = request(
-        addr,
-        "GET",
-        &format!("/api/tables/{}/export?key={key}", t.id),
-        None,
-    )
-    .await;
+    let record = send(addr, routes::EXPORT.at([&t.id]).key(key)).await;
     assert_eq!(record.status, 200, "{}", record.body);
     (view.json(), record.json())
 }
@@ -139,7 +119,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
     command(addr, &t, &t.p1, json!({"type": "commit", "word": "apple"})).await;
     let before = reading(addr, &t, &t.owner).await;
     let stored = live.tables.store().count_tables().await.unwrap();
-    let commands = format!("/api/tables/{}/commands?key={}", t.id, t.p2);
+    let commands = routes::COMMAND.at([&t.id]).key(&t.p2);
     let json_type = [("Content-Type", "application/json")];
     let huge = format!(
         r#"{{"command": {{"type": "commit", "word": "{}"}}}}"#,
@@ -151,7 +131,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
     let cases: Vec<Bad> = vec![
         (
             "POST",
-            commands.clone(),
+            commands.to_string(),
             json_type.to_vec(),
             huge,
             413,
@@ -159,7 +139,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            commands.clone(),
+            commands.to_string(),
             vec![("Content-Type", "text/plain")],
             r#"{"command": {"type": "commit", "word": "pear"}}"#.into(),
             415,
@@ -167,7 +147,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            commands.clone(),
+            commands.to_string(),
             json_type.to_vec(),
             r#"{"command": {"type": "commit", "word": "pear"}, "junk": 1}"#.into(),
             400,
@@ -175,7 +155,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            commands.clone(),
+            commands.to_string(),
             json_type.to_vec(),
             r#"{"command": {"type": "commit", "word": "pear", "junk": "x"}}"#.into(),
             400,
@@ -183,7 +163,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            commands.clone(),
+            commands.to_string(),
             json_type.to_vec(),
             r#"{"command": {"type": "commit", "word": 7}}"#.into(),
             400,
@@ -191,7 +171,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            commands.clone(),
+            commands.to_string(),
             json_type.to_vec(),
             format!(r#"{{"command": {{"type": "commit", "word": "pear"}}, "id": "{long_id}"}}"#),
             400,
@@ -199,7 +179,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            commands.clone(),
+            commands.to_string(),
             json_type.to_vec(),
             r#"{"command": {"type": "commit", "word": "pear"}, "as": "p7"}"#.into(),
             404,
@@ -207,7 +187,10 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
+            routes::ISSUE_LINK
+                .at([&t.id, "p1"])
+                .key(&t.owner)
+                .into_uri(),
             json_type.to_vec(),
             r#"{"npc": "yes"}"#.into(),
             400,
@@ -215,7 +198,10 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "DELETE",
-            format!("/api/tables/{}/seats/p9/link?key={}", t.id, t.owner),
+            routes::ISSUE_LINK
+                .at([&t.id, "p9"])
+                .key(&t.owner)
+                .into_uri(),
             vec![],
             String::new(),
             404,
@@ -223,7 +209,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            format!("/api/tables/{}/seats/zz/hand-back?key={}", t.id, t.owner),
+            routes::HAND_BACK.at([&t.id, "zz"]).key(&t.owner).into_uri(),
             vec![],
             String::new(),
             404,
@@ -231,7 +217,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            format!("/api/tables/{}/seed?key={}", t.id, t.p1),
+            routes::SEED.at([&t.id]).key(&t.p1).into_uri(),
             json_type.to_vec(),
             format!(r#"{{"seed": "{long_seed}"}}"#),
             400,
@@ -239,7 +225,10 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            format!("/api/tables/{}/links/everyone?key={}", t.id, t.owner),
+            routes::REPLACE_LINK
+                .at([&t.id, "everyone"])
+                .key(&t.owner)
+                .into_uri(),
             vec![],
             String::new(),
             400,
@@ -247,7 +236,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            "/api/tables".into(),
+            routes::CREATE_TABLE.at([]).into_uri(),
             json_type.to_vec(),
             format!(r#"{{"ruleset": "sealed-duel", "title": "{long_title}"}}"#),
             400,
@@ -255,7 +244,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            "/api/tables".into(),
+            routes::CREATE_TABLE.at([]).into_uri(),
             json_type.to_vec(),
             r#"{"ruleset": "sealed-duel", "setup": {"players": 2, "junk": true}}"#.into(),
             400,
@@ -263,7 +252,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         ),
         (
             "POST",
-            "/api/tables".into(),
+            routes::CREATE_TABLE.at([]).into_uri(),
             json_type.to_vec(),
             r#"{"ruleset": "sealed-duel", "setup": {"players": "two"}}"#.into(),
             400,
@@ -290,19 +279,22 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
     for entry in clash_catalogue::rulesets() {
         let mut setup: Value = serde_json::from_str(entry.presets[0].setup).unwrap();
         setup["no_such_field"] = json!("junk");
-        let refused = request(
+        let refused = send(
             addr,
-            "POST",
-            "/api/tables",
-            Some(&json!({"ruleset": entry.id, "setup": setup})),
+            routes::CREATE_TABLE.at([]).json(&CreateTable {
+                ruleset: Some(String::from(entry.id)),
+                setup: Some(json!(setup)),
+                ..CreateTable::default()
+            }),
         )
         .await;
         assert_eq!(refused.status, 400, "{}: {}", entry.id, refused.body);
-        let created = request(
+        let created = send(
             addr,
-            "POST",
-            "/api/tables",
-            Some(&json!({"ruleset": entry.id})),
+            routes::CREATE_TABLE.at([]).json(&CreateTable {
+                ruleset: Some(String::from(entry.id)),
+                ..CreateTable::default()
+            }),
         )
         .await
         .json();
@@ -315,45 +307,38 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
         for seat in created["seats"].as_array().unwrap() {
             let seat = seat["seat"].as_str().unwrap();
             if seat != "gm" {
-                let npc = request(
+                let npc = send(
                     addr,
-                    "POST",
-                    &format!("/api/tables/{id}/seats/{seat}/link?key={owner}"),
-                    Some(&json!({"npc": true})),
+                    routes::ISSUE_LINK
+                        .at([id, seat])
+                        .key(owner)
+                        .json(&LinkBody { npc: true }),
                 )
                 .await;
                 assert_eq!(npc.status, 201, "{}", npc.body);
             }
-            let view = request(
-                addr,
-                "GET",
-                &format!("/api/tables/{id}/view?key={owner}&as={seat}"),
-                None,
-            )
-            .await
-            .json();
+            let view = send(addr, routes::VIEW.at([id]).key(owner).query("as", seat))
+                .await
+                .json();
             let Some(legal) = view["legal"].as_array().and_then(|l| l.first()) else {
                 continue;
             };
             let before = view["event_count"].clone();
             let mut junk = legal["command"].clone();
             junk["no_such_field"] = json!("x".repeat(1000));
-            let answer = request(
+            let answer = send(
                 addr,
-                "POST",
-                &format!("/api/tables/{id}/commands?key={owner}"),
-                Some(&json!({"command": junk, "as": seat})),
+                routes::COMMAND.at([id]).key(owner).json(&CommandBody {
+                    command: Some(json!(junk)),
+                    as_seat: Some(String::from(seat)),
+                    ..CommandBody::default()
+                }),
             )
             .await;
             assert_eq!(answer.status, 400, "{} {seat}: {}", entry.id, answer.body);
-            let after = request(
-                addr,
-                "GET",
-                &format!("/api/tables/{id}/view?key={owner}&as={seat}"),
-                None,
-            )
-            .await
-            .json();
+            let after = send(addr, routes::VIEW.at([id]).key(owner).query("as", seat))
+                .await
+                .json();
             assert_eq!(after["event_count"], before);
             tried = true;
             break;
@@ -362,11 +347,13 @@ async fn every_ruleset_refuses_unknown_setup_and_command_fields() {
     }
     // A setup that means nothing is no setup (IT-1: a table needs at least one player).
     for empty in [json!([]), json!({})] {
-        let refused = request(
+        let refused = send(
             addr,
-            "POST",
-            "/api/tables",
-            Some(&json!({"ruleset": "iron-triangle", "setup": empty})),
+            routes::CREATE_TABLE.at([]).json(&CreateTable {
+                ruleset: Some(String::from("iron-triangle")),
+                setup: Some(json!(empty)),
+                ..CreateTable::default()
+            }),
         )
         .await;
         assert!(
@@ -392,7 +379,7 @@ async fn table_creation_is_rate_limited_per_address() {
             addr,
             from,
             "POST",
-            "/api/tables",
+            &routes::CREATE_TABLE.at([]),
             &[("Content-Type", "application/json")],
             br#"{"ruleset": "sealed-duel"}"#,
         )
@@ -411,7 +398,7 @@ async fn table_creation_is_rate_limited_per_address() {
         addr,
         "127.0.0.4",
         "POST",
-        "/tables",
+        &routes::LOBBY_CREATE.at([]),
         &[("Content-Type", "application/x-www-form-urlencoded")],
         b"preset=sealed-duel%230",
     )
@@ -445,7 +432,7 @@ async fn connections_beyond_the_cap_per_address_are_turned_away_at_once() {
     }
     let extra = tokio::time::timeout(
         Duration::from_secs(2),
-        request_from(addr, "127.0.0.6", "GET", "/healthz", &[], b""),
+        request_from(addr, "127.0.0.6", "GET", &routes::HEALTHZ.at([]), &[], b""),
     )
     .await
     .expect("turned away at once, not left waiting");
@@ -455,7 +442,7 @@ async fn connections_beyond_the_cap_per_address_are_turned_away_at_once() {
         "{}",
         extra.body
     );
-    let other = request_from(addr, "127.0.0.7", "GET", "/healthz", &[], b"").await;
+    let other = request_from(addr, "127.0.0.7", "GET", &routes::HEALTHZ.at([]), &[], b"").await;
     assert_eq!(other.status, 200, "other addresses are served");
     assert!(
         metric(
@@ -483,7 +470,8 @@ async fn silent_connections_half_sent_headers_and_idle_keep_alives_are_closed() 
         "silent"
     );
     let mut half = connect_from(addr, "127.0.0.1").await;
-    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    let healthz = head(&routes::HEALTHZ.at([]), "x");
+    half.write_all(format!("{healthz}\r\nX-Slow: ").as_bytes())
         .await
         .unwrap();
     assert!(
@@ -494,7 +482,7 @@ async fn silent_connections_half_sent_headers_and_idle_keep_alives_are_closed() 
     let mut busy = BufReader::new(connect_from(addr, "127.0.0.1").await);
     for _ in 0..3 {
         busy.get_mut()
-            .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            .write_all(format!("{healthz}\r\n\r\n").as_bytes())
             .await
             .unwrap();
         assert_eq!(read_answer(&mut busy).await.status, 200);
@@ -531,7 +519,8 @@ async fn a_refusal_before_the_body_is_read_leaves_the_connection_usable() {
     let mut conn = BufReader::new(connect_from(addr, "127.0.0.8").await);
     let create = |length: usize| {
         format!(
-            "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {length}"
+            "{}\r\nContent-Type: application/json\r\nContent-Length: {length}",
+            head(&routes::CREATE_TABLE.at([]), addr)
         )
     };
     let padded = format!(
@@ -545,14 +534,14 @@ async fn a_refusal_before_the_body_is_read_leaves_the_connection_usable() {
         created.json()["owner_key"].clone(),
     );
     let (id, owner) = (id.as_str().unwrap(), owner.as_str().unwrap());
-    let healthz = format!("GET /healthz HTTP/1.1\r\nHost: {addr}");
+    let healthz = head(&routes::HEALTHZ.at([]), addr);
     // Bodies of several reads' worth, refused before a byte of them is read.
     let big = format!(
         r#"{{"ruleset": "sealed-duel", "title": "{}"}}"#,
         "y".repeat(12_000)
     );
     let chunked = format!("{:x}\r\n{big}\r\n0\r\n\r\n", big.len());
-    let commands = format!("POST /api/tables/{id}/commands?key={owner} HTTP/1.1\r\nHost: {addr}");
+    let commands = head(&routes::COMMAND.at([id]).key(owner), addr);
     let refused: Vec<(String, &[u8], u16, &str)> = vec![
         (create(big.len()), big.as_bytes(), 429, "rate_limited"),
         (
@@ -572,7 +561,8 @@ async fn a_refusal_before_the_body_is_read_leaves_the_connection_usable() {
         ),
         (
             format!(
-                "POST /api/tables/{id}/close?key={owner} HTTP/1.1\r\nHost: {addr}\r\nOrigin: https://evil.example\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}",
+                "{}\r\nOrigin: https://evil.example\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}",
+                head(&routes::CLOSE.at([id]).key(owner), addr),
                 big.len()
             ),
             big.as_bytes(),
@@ -613,7 +603,7 @@ async fn a_request_head_longer_than_the_connection_buffer_is_refused() {
         addr,
         "127.0.0.1",
         "GET",
-        "/healthz",
+        &routes::HEALTHZ.at([]),
         &[("X-Long", &long)],
         b"",
     )
@@ -624,7 +614,7 @@ async fn a_request_head_longer_than_the_connection_buffer_is_refused() {
         addr,
         "127.0.0.1",
         "GET",
-        "/healthz",
+        &routes::HEALTHZ.at([]),
         &[("X-Long", &usual)],
         b"",
     )
@@ -654,7 +644,7 @@ async fn a_stream_that_does_not_read_is_dropped() {
     .await;
     let addr = live.addr;
     let t = table(addr).await;
-    let path = format!("/api/tables/{}/stream?key={}", t.id, t.owner);
+    let path = routes::STREAM.at([&t.id]).key(&t.owner);
     let _unread = unread_stream(addr, &path).await;
     for _ in 0..50 {
         if metric(addr, "clash_streams_open").await >= 1.0 {
@@ -751,7 +741,7 @@ async fn streams_are_capped_per_key_and_per_table() {
     .await;
     let addr = live.addr;
     let t = table(addr).await;
-    let path = |key: &str| format!("/api/tables/{}/stream?key={key}", t.id);
+    let path = |key: &str| routes::STREAM.at([&t.id]).key(key);
     let mut a = open_stream(addr, &path(&t.p1)).await.unwrap();
     let _b = open_stream(addr, &path(&t.p1)).await.unwrap();
     assert_eq!(next_event(&mut a).await.as_deref(), Some("update"));
@@ -785,11 +775,11 @@ async fn a_table_read_back_from_its_log_is_the_table_it_was() {
     let live = Live::start(limits()).await;
     let addr = live.addr;
     let t = table(addr).await;
-    request(
+    send(
         addr,
-        "POST",
-        &format!("/api/tables/{}/seed?key={}", t.id, t.p1),
-        Some(&json!({"seed": "ada-seed"})),
+        routes::SEED.at([&t.id]).key(&t.p1).json(&SeedBody {
+            seed: String::from("ada-seed"),
+        }),
     )
     .await;
     command(addr, &t, &t.p1, json!({"type": "commit", "word": "apple"})).await;
@@ -810,7 +800,7 @@ async fn a_table_read_back_from_its_log_is_the_table_it_was() {
     assert_eq!(reveal.status, 200, "{}", reveal.body);
     assert_eq!(reveal.json()["command"]["n"], 3);
     // A table with an open stream stays in memory.
-    let _watching = open_stream(addr, &format!("/api/tables/{}/stream?key={}", t.id, t.p1))
+    let _watching = open_stream(addr, &routes::STREAM.at([&t.id]).key(&t.p1))
         .await
         .unwrap();
     assert_eq!(live.tables.unload_idle(Duration::ZERO), 0);

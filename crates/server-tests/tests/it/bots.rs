@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::client::{call_json, claim, invite, seat_key};
+use crate::client::*;
 use crate::common::SealedDuel;
 use axum::Router;
 use axum::http::StatusCode;
@@ -187,11 +187,13 @@ struct Table {
 }
 
 async fn table(app: &Router, players: u8) -> Table {
-    let (status, created) = call_json(
+    let (status, created) = api(
         app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "sealed-duel", "setup": {"players": players}})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            setup: Some(json!({"players": players})),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -204,44 +206,36 @@ async fn table(app: &Router, players: u8) -> Table {
 }
 
 async fn seat_bot(app: &Router, t: &Table, seat: &str, strength: &str) -> (StatusCode, Value) {
-    call_json(
+    api(
         app,
-        "POST",
-        &format!("/api/tables/{}/seats/{seat}/bot?key={}", t.id, t.owner),
-        Some(json!({ "strength": strength })),
+        routes::SEAT_BOT
+            .at([&t.id, seat])
+            .key(&t.owner)
+            .json(&BotBody {
+                strength: Some(String::from(strength)),
+            }),
     )
     .await
 }
 
 async fn unseat_bot(app: &Router, t: &Table, seat: &str) -> (StatusCode, Value) {
-    call_json(
-        app,
-        "DELETE",
-        &format!("/api/tables/{}/seats/{seat}/bot?key={}", t.id, t.owner),
-        None,
-    )
-    .await
+    api(app, routes::UNSEAT_BOT.at([&t.id, seat]).key(&t.owner)).await
 }
 
 async fn send(app: &Router, t: &Table, key: &str, command: Value) -> (StatusCode, Value) {
-    call_json(
+    api(
         app,
-        "POST",
-        &format!("/api/tables/{}/commands?key={key}", t.id),
-        Some(json!({ "command": command })),
+        routes::COMMAND
+            .at([&t.id])
+            .key(key)
+            .json(&CommandBody::of(json!(command))),
     )
     .await
 }
 
 /// Every log line `key` reads.
 async fn lines(app: &Router, t: &Table, key: &str) -> Vec<Value> {
-    let (status, events) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{}/events?key={key}", t.id),
-        None,
-    )
-    .await;
+    let (status, events) = api(app, routes::EVENTS.at([&t.id]).key(key)).await;
     assert_eq!(status, StatusCode::OK, "{events}");
     events["events"].as_array().unwrap().clone()
 }
@@ -283,13 +277,7 @@ async fn wait_for_commands(tables: &Tables, t: &Table, n: usize) -> Vec<(String,
 }
 
 async fn seats(app: &Router, t: &Table) -> Vec<Value> {
-    let (_, info) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{}?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (_, info) = api(app, routes::TABLE_INFO.at([&t.id]).key(&t.owner)).await;
     info["seats"].as_array().unwrap().clone()
 }
 
@@ -366,52 +354,33 @@ async fn bots_sit_only_in_npc_or_empty_seats_and_only_the_gm_seats_them() {
             .contains("casual")
     );
     // A player cannot seat or unseat a bot.
-    let (status, _) = call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{}/seats/p3/bot?key={p1}", t.id),
-        None,
-    )
-    .await;
+    let (status, _) = api(app, routes::SEAT_BOT.at([&t.id, "p3"]).key(&p1)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(texts(app, &t, &t.owner).await.len(), before);
 
     // An NPC seat takes a bot (casual without a body); the seat cannot be given away until the
     // GM takes it back; then it is the GM's NPC again.
-    let (status, _) = call_json(
+    let (status, _) = api(
         app,
-        "POST",
-        &format!("/api/tables/{}/seats/p3/link?key={}", t.id, t.owner),
-        Some(json!({"npc": true})),
+        routes::ISSUE_LINK
+            .at([&t.id, "p3"])
+            .key(&t.owner)
+            .json(&LinkBody { npc: true }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED);
-    let (status, body) = call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{}/seats/p3/bot?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, body) = api(app, routes::SEAT_BOT.at([&t.id, "p3"]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     assert_eq!(body["bot"], "casual");
     assert_eq!(seats(app, &t).await[3]["under"], "npc");
     // The GM may still look at the seat (and act for it where the bot leaves things to people).
-    let (status, body) = call_json(
+    let (status, body) = api(
         app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}&as=p3", t.id, t.owner),
-        None,
+        routes::VIEW.at([&t.id]).key(&t.owner).query("as", "p3"),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, body) = call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{}/seats/p3/link?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, body) = api(app, routes::ISSUE_LINK.at([&t.id, "p3"]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["error"]["code"], "bot_seated");
     let (status, _) = seat_bot(app, &t, "p3", "casual").await;
@@ -468,20 +437,19 @@ async fn a_bot_decides_from_its_seats_view_alone() {
     for word in ["apple", "pear"] {
         let t = table(app, 2).await;
         let p2 = seat_key(app, &t.id, &t.owner, "p2").await;
-        let (status, _) = call_json(
+        let (status, _) = api(
             app,
-            "POST",
-            &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
-            Some(json!({"npc": true})),
+            routes::ISSUE_LINK
+                .at([&t.id, "p1"])
+                .key(&t.owner)
+                .json(&LinkBody { npc: true }),
         )
         .await;
         assert_eq!(status, StatusCode::CREATED);
         assert_eq!(send(app, &t, &p2, commit(word)).await.0, StatusCode::OK);
-        let (_, person) = call_json(
+        let (_, person) = api(
             app,
-            "GET",
-            &format!("/api/tables/{}/view?key={}&as=p1", t.id, t.owner),
-            None,
+            routes::VIEW.at([&t.id]).key(&t.owner).query("as", "p1"),
         )
         .await;
         let seen_before = FAIR_SEEN.lock().unwrap().len();
@@ -565,11 +533,12 @@ async fn the_table_goes_on_while_a_bot_thinks() {
     assert!(GATE.0.lock().unwrap().0, "the bot never started thinking");
     // The bot holds no lock while it thinks: a player's command and the GM's talk go through.
     assert_eq!(send(app, &t, &p2, commit("pear")).await.0, StatusCode::OK);
-    let (status, _) = call_json(
+    let (status, _) = api(
         app,
-        "POST",
-        &format!("/api/tables/{}/chat?key={}", t.id, t.owner),
-        Some(json!({"text": "Take your time."})),
+        routes::CHAT.at([&t.id]).key(&t.owner).json(&Line {
+            text: String::from("Take your time."),
+            ..Line::default()
+        }),
     )
     .await;
     assert!(status.is_success(), "{status}");
@@ -640,25 +609,13 @@ async fn a_claimed_invite_cannot_race_a_bot_into_its_seat() {
     let t = table(app, 2).await;
     let invite_key = invite(app, &t.id, &t.owner, "p1").await;
     // Revoke the invite, seat a bot: the old invite no longer works.
-    let (status, _) = call_json(
-        app,
-        "DELETE",
-        &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api(app, routes::REVOKE_LINK.at([&t.id, "p1"]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(
         seat_bot(app, &t, "p1", "casual").await.0,
         StatusCode::CREATED
     );
-    let (status, _) = call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{}/claim?key={invite_key}", t.id),
-        None,
-    )
-    .await;
+    let (status, _) = api(app, routes::CLAIM.at([&t.id]).key(&invite_key)).await;
     assert!(status.is_client_error(), "{status}");
     let _ = claim;
 }
@@ -698,11 +655,13 @@ async fn bots_in_every_seat_play_a_real_game_to_its_end() {
     )
     .unwrap();
     let app = clash_server::app(tables.clone());
-    let (status, created) = call_json(
+    let (status, created) = api(
         &app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "triforce", "setup": {"players": 3, "turn_limit": 3}})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("triforce")),
+            setup: Some(json!({"players": 3, "turn_limit": 3})),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -721,13 +680,7 @@ async fn bots_in_every_seat_play_a_real_game_to_its_end() {
     // Nobody sends anything: the bots take their turns until the turn limit ends the game.
     let end = Instant::now() + Duration::from_secs(60);
     let over = loop {
-        let (_, update) = call_json(
-            &app,
-            "GET",
-            &format!("/api/tables/{}/view?key={}", t.id, t.spectator),
-            None,
-        )
-        .await;
+        let (_, update) = api(&app, routes::VIEW.at([&t.id]).key(&t.spectator)).await;
         if let Some(how) = update["room"]["turn"]["over"].as_str() {
             break how.to_string();
         }
@@ -770,8 +723,8 @@ async fn the_gm_cannot_revoke_a_seat_and_seat_a_bot_to_read_a_pending_secret() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    let owner_uri = |path: &str| format!("/api/tables/{}/{path}?key={}", t.id, t.owner);
-    let (status, body) = call_json(&s.app, "DELETE", &owner_uri("seats/p1/link"), None).await;
+    let revoke = routes::REVOKE_LINK.at([&t.id, "p1"]).key(&t.owner);
+    let (status, body) = api(&s.app, revoke).await;
     assert_eq!(
         (status, body["error"]["code"].as_str()),
         (StatusCode::CONFLICT, Some("secret_pending")),
@@ -783,21 +736,20 @@ async fn the_gm_cannot_revoke_a_seat_and_seat_a_bot_to_read_a_pending_secret() {
     );
     let (status, body) = seat_bot(&s.app, &t, "p1", "casual").await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
-    for path in ["view", "events", "export"] {
-        let (_, seen) = call_json(&s.app, "GET", &format!("{}&as=p1", owner_uri(path)), None).await;
+    for route in [routes::VIEW, routes::EVENTS, routes::EXPORT] {
+        let href = route.at([&t.id]).key(&t.owner).query("as", "p1");
+        let (_, seen) = api(&s.app, href).await;
+        let path = route.path;
         assert!(!seen.to_string().contains("zebra-41"), "{path}: {seen}");
     }
     // The table goes on as usual: after the reveal the seat may change hands.
     send(&s.app, &t, &p2, json!({"type": "commit", "word": "yak"})).await;
-    let (status, body) = call_json(
-        &s.app,
-        "POST",
-        &owner_uri("commands"),
-        Some(json!({"command": {"type": "reveal"}})),
-    )
-    .await;
+    let reveal = CommandBody::of(json!({"type": "reveal"}));
+    let commands = routes::COMMAND.at([&t.id]).key(&t.owner);
+    let (status, body) = api(&s.app, commands.json(&reveal)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, _) = call_json(&s.app, "DELETE", &owner_uri("seats/p1/link"), None).await;
+    let revoke = routes::REVOKE_LINK.at([&t.id, "p1"]).key(&t.owner);
+    let (status, _) = api(&s.app, revoke).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, body) = seat_bot(&s.app, &t, "p1", "casual").await;
     assert_eq!(status, StatusCode::CREATED, "{body}");

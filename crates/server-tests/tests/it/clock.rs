@@ -16,7 +16,7 @@ use clash_core::{
 use clash_server::{Limits, Tables};
 use serde_json::{Value, json};
 
-use crate::client::{Table, call_json, game_lines, send, table};
+use crate::client::*;
 use crate::sinks::{Receiver, eventually, settings};
 
 /// Casual play commits "pear".
@@ -57,20 +57,24 @@ fn open(path: &std::path::Path) -> (Arc<Tables>, Router) {
 }
 
 async fn set_clock(app: &Router, t: &Table, key: &str, rule: Value) -> StatusCode {
-    let uri = format!("/api/tables/{}/clock?key={key}", t.id);
+    let uri = routes::CLOCK.at([&t.id]).key(key);
     call_json(app, "POST", &uri, Some(rule)).await.0
 }
 
 async fn clock(app: &Router, t: &Table, key: &str) -> Value {
-    let uri = format!("/api/tables/{}/clock?key={key}", t.id);
+    let uri = routes::CLOCK.at([&t.id]).key(key);
     let (status, body) = call_json(app, "GET", &uri, None).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body
 }
 
 async fn webhook(app: &Router, t: &Table, key: &str, url: &str) {
-    let uri = format!("/api/tables/{}/notify/targets?key={key}", t.id);
-    let body = json!({"kind": "webhook", "format": "json", "address": url});
+    let uri = routes::ADD_TARGET.at([&t.id]).key(key);
+    let body = json!(NewTarget {
+        kind: String::from("webhook"),
+        format: Some(String::from("json")),
+        address: String::from(url)
+    });
     let (status, made) = call_json(app, "POST", &uri, Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
 }
@@ -104,7 +108,10 @@ async fn the_gms_clock_is_a_table_event_and_every_viewer_reads_the_times() {
         set_clock(&app, &t, &t.owner, rule.clone()).await,
         StatusCode::NO_CONTENT
     );
-    let uri = format!("/api/tables/{}/events?key={}&after=0", t.id, t.spectator);
+    let uri = routes::EVENTS
+        .at([&t.id])
+        .key(&t.spectator)
+        .query("after", "0");
     let (_, events) = call_json(&app, "GET", &uri, None).await;
     assert!(
         events
@@ -191,7 +198,10 @@ async fn a_clock_that_runs_out_lets_a_bot_make_a_casual_move() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(moved, "p2's clock ran out and a bot committed for it");
-    let uri = format!("/api/tables/{}/events?key={}&after=0", t.id, t.spectator);
+    let uri = routes::EVENTS
+        .at([&t.id])
+        .key(&t.spectator)
+        .query("after", "0");
     let (_, events) = call_json(&app, "GET", &uri, None).await;
     assert!(
         events
@@ -199,7 +209,7 @@ async fn a_clock_that_runs_out_lets_a_bot_make_a_casual_move() {
             .contains("The clock of Player 2's seat has run out"),
         "{events}"
     );
-    let uri = format!("/api/tables/{}/export?key={}", t.id, t.owner);
+    let uri = routes::EXPORT.at([&t.id]).key(&t.owner);
     let (_, record) = call_json(&app, "GET", &uri, None).await;
     let report = clash_server::export::verify(&record, &crate::client::catalogue(), &[]);
     assert!(report.ok(), "{report:?}");

@@ -1,11 +1,9 @@
-//! Another site's page cannot change anything: every route of the router, found by reading the
-//! server's source rather than listed by hand, refuses a state-changing request that a browser
+//! Another site's page cannot change anything: every route of the router, from the routes
+//! module the router registers them from rather than listed by hand, refuses a state-changing request that a browser
 //! marks as sent from elsewhere (`Sec-Fetch-Site`, or `Origin` against the request's `Host` or
 //! the configured public origin) with `403 cross_site`, whatever its body, and the table is as
 //! it was; the same requests from the server's own pages, and from programs that are not
 //! browsers, still work.
-
-use std::path::Path;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -16,62 +14,38 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 use crate::client::*;
+use clash_server::http::routes::Route;
 
 /// The host the in-process requests name.
 const HOST: &str = "clash.test";
 
-/// Every path the router serves: the API's from its generated document (the same annotations
-/// route its handlers), the web UI's from the `.route("…", …)` calls in the server's source.
-fn routes() -> Vec<String> {
-    let mut paths = Vec::new();
-    let mut files = vec![Path::new(crate::SERVER).join("src")];
-    while let Some(path) = files.pop() {
-        if path.is_dir() {
-            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
-        if path.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
-        // Routes found any other way would escape this walk.
-        assert!(
-            !text.contains(".nest(") && !text.contains(".route_service("),
-            "{}: teach this walk about nested routers",
-            path.display()
-        );
-        for piece in text.split(".route(").skip(1) {
-            if let Some(quoted) = piece.trim_start().strip_prefix('"') {
-                paths.push(quoted[..quoted.find('"').unwrap()].to_string());
-            }
+/// Every path the router serves, one route for each: the routes module's, which is how the
+/// router registers them (tests/http.rs checks that the router answers each, and that the
+/// server's sources register no path written out by hand).
+fn routes() -> Vec<Route> {
+    let mut all: Vec<Route> = Vec::new();
+    for route in routes::ALL {
+        if !all.iter().any(|r| r.path == route.path) {
+            all.push(*route);
         }
     }
-    let document = clash_server::http::document();
-    paths.extend(document.paths.paths.keys().cloned());
-    paths.sort();
-    paths.dedup();
-    paths
+    all
 }
 
-/// A route's path with its parameters filled in for table `t` (`{key}`: an unused invite, so
-/// a page's claim would change the table if it went through).
-fn concrete(route: &str, t: &Table, invite: &str) -> String {
-    let path = route
-        .replace("{id}", &t.id)
-        .replace("{seat}", "p1")
-        .replace("{link}", "owner")
-        .replace("{key}", invite);
-    let mut filled = String::new();
-    for part in path.split_inclusive('}') {
-        filled.push_str(match part.find('{') {
-            Some(i) => &part[..i],
-            None => part,
-        });
-        if part.contains('{') {
-            filled.push('x');
-        }
-    }
-    format!("{filled}?key={}", t.owner)
+/// A route with its parameters filled in for table `t` (`{key}`: an unused invite, so a page's
+/// claim would change the table if it went through), with the GM's key.
+fn concrete(route: &Route, t: &Table, invite: &str) -> Href {
+    let values: Vec<&str> = route
+        .params()
+        .map(|p| match p {
+            "id" => t.id.as_str(),
+            "seat" => "p1",
+            "link" => "owner",
+            "key" => invite,
+            _ => "x",
+        })
+        .collect();
+    route.with(&values).key(&t.owner)
 }
 
 /// The bodies another site's page can send without asking first: a form, text, a multipart
@@ -142,14 +116,14 @@ async fn send(
 
 /// Everything the GM's key can read of a table, and how many tables there are.
 async fn state(s: &Server, t: &Table) -> (Value, Value, Value, u64) {
-    let read = |path: String| {
+    let read = |path: Href| {
         let app = s.app.clone();
         async move { call_json(&app, "GET", &path, None).await.1 }
     };
     (
-        read(format!("/api/tables/{}?key={}", t.id, t.owner)).await,
-        read(format!("/api/tables/{}/view?key={}&after=0", t.id, t.owner)).await,
-        read(format!("/api/tables/{}/export?key={}", t.id, t.owner)).await,
+        read(routes::TABLE_INFO.at([&t.id]).key(&t.owner)).await,
+        read(routes::VIEW.at([&t.id]).key(&t.owner).query("after", "0")).await,
+        read(routes::EXPORT.at([&t.id]).key(&t.owner)).await,
         s.tables.store().count_tables().await.unwrap(),
     )
 }
@@ -162,21 +136,27 @@ async fn every_route_refuses_changes_from_another_sites_page_and_nothing_changes
     let before = state(&s, &t).await;
     let routes = routes();
     for named in [
-        "/tables",
-        "/t/{id}/{key}",
-        "/api/tables",
-        "/api/tables/{id}/close",
-        "/api/tables/{id}/seats/{seat}/link",
-        "/api/tables/{id}/links/{link}",
-        "/api/tables/{id}/seats/{seat}/bot",
-        "/api/tables/{id}/commands",
-        "/api/tables/{id}/odds",
+        routes::LOBBY_CREATE,
+        routes::CLAIM_FROM_PAGE,
+        routes::CREATE_TABLE,
+        routes::CLOSE,
+        routes::ISSUE_LINK,
+        routes::REPLACE_LINK,
+        routes::SEAT_BOT,
+        routes::COMMAND,
+        routes::SWITCH_ODDS,
     ] {
-        assert!(routes.iter().any(|r| r == named), "{named} not found");
+        let found = routes.iter().any(|r| r.path == named.path);
+        assert!(found, "{} not found", named.path);
     }
+    let mut uris: Vec<String> = routes
+        .iter()
+        .map(|r| concrete(r, &t, &unused).into_uri())
+        .collect();
+    // hand-built: a path no route has.
+    uris.push(format!("/no/such/page?key={}", t.owner));
     let mut tried = 0;
-    for route in routes.iter().map(String::as_str).chain(["/no/such/page"]) {
-        let uri = concrete(route, &t, &unused);
+    for uri in uris {
         for method in ["POST", "PUT", "PATCH", "DELETE"] {
             for (kind, body) in bodies() {
                 for headers in FOREIGN {
@@ -191,7 +171,7 @@ async fn every_route_refuses_changes_from_another_sites_page_and_nothing_changes
     assert!(tried >= 30 * 4 * 4 * 5, "only {tried} requests");
     assert_eq!(state(&s, &t).await, before, "nothing changed");
     // The same GM link still works from the GM's own page.
-    let close = format!("/api/tables/{}/close?key={}", t.id, t.owner);
+    let close = routes::CLOSE.at([&t.id]).key(&t.owner);
     let same = [("origin", "http://clash.test")];
     let (status, answer) = send(&s.app, "POST", &close, &same, None, "").await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{answer}");
@@ -201,7 +181,8 @@ async fn every_route_refuses_changes_from_another_sites_page_and_nothing_changes
 async fn the_servers_own_pages_and_programs_still_change_tables() {
     let s = server();
     let t = table(&s.app).await;
-    let api = |path: &str| format!("/api/tables/{}/{path}?key={}", t.id, t.owner);
+    let api = |route: routes::Route| route.at([&t.id]).key(&t.owner);
+    let link = routes::ISSUE_LINK.at([&t.id, "p1"]).key(&t.owner);
     let fetch: [&[(&str, &str)]; 5] = [
         &[
             ("sec-fetch-site", "same-origin"),
@@ -215,14 +196,14 @@ async fn the_servers_own_pages_and_programs_still_change_tables() {
         &[],
     ];
     for headers in fetch {
-        let (status, link) = send(&s.app, "POST", &api("seats/p1/link"), headers, None, "").await;
+        let (status, link) = send(&s.app, "POST", &link, headers, None, "").await;
         assert_eq!(status, StatusCode::CREATED, "{headers:?}: {link}");
-        let (status, _) = send(&s.app, "GET", &api("view"), headers, None, "").await;
+        let (status, _) = send(&s.app, "GET", &api(routes::VIEW), headers, None, "").await;
         assert_eq!(status, StatusCode::OK);
     }
     // Reading is never refused: another site's page cannot read the answer anyway.
     let foreign = FOREIGN[0];
-    let (status, _) = send(&s.app, "GET", &api("view"), foreign, None, "").await;
+    let (status, _) = send(&s.app, "GET", &api(routes::VIEW), foreign, None, "").await;
     assert_eq!(status, StatusCode::OK);
     let page = [
         ("sec-fetch-site", "same-origin"),
@@ -230,7 +211,7 @@ async fn the_servers_own_pages_and_programs_still_change_tables() {
     ];
     let json = Some("application/json");
     let shuffle = r#"{"command": {"type": "shuffle"}}"#;
-    let (status, answer) = send(&s.app, "POST", &api("commands"), &page, json, shuffle).await;
+    let (status, answer) = send(&s.app, "POST", &api(routes::COMMAND), &page, json, shuffle).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     // The lobby's form creates a table, and the invite page's form claims the seat.
     let count = s.tables.store().count_tables().await.unwrap();
@@ -238,7 +219,7 @@ async fn the_servers_own_pages_and_programs_still_change_tables() {
     let (status, _) = send(
         &s.app,
         "POST",
-        "/tables",
+        &routes::LOBBY_CREATE.at([]),
         &page,
         form,
         "preset=sealed-duel%230",
@@ -247,10 +228,10 @@ async fn the_servers_own_pages_and_programs_still_change_tables() {
     assert_eq!(status, StatusCode::SEE_OTHER);
     assert_eq!(s.tables.store().count_tables().await.unwrap(), count + 1);
     let unused = invite(&s.app, &t.id, &t.owner, "p2").await;
-    let claim = format!("/t/{}/{unused}", t.id);
+    let claim = routes::TABLE_PAGE.at([&t.id, &unused]);
     let (status, _) = send(&s.app, "POST", &claim, &page, form, "").await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    let info = format!("/api/tables/{}?key={}", t.id, t.owner);
+    let info = routes::TABLE_INFO.at([&t.id]).key(&t.owner);
     let (_, info) = call_json(&s.app, "GET", &info, None).await;
     let p2 = info["seats"]
         .as_array()
@@ -262,7 +243,7 @@ async fn the_servers_own_pages_and_programs_still_change_tables() {
         Value::Null,
         "the invite was used: {info}"
     );
-    let (status, _) = send(&s.app, "POST", &api("close"), &page, None, "").await;
+    let (status, _) = send(&s.app, "POST", &api(routes::CLOSE), &page, None, "").await;
     assert_eq!(status, StatusCode::NO_CONTENT);
 }
 
@@ -277,7 +258,7 @@ async fn behind_a_proxy_the_public_origin_is_the_servers_own() {
     let tables = clash_server::open_with(&path, catalogue(), limits).unwrap();
     let app = clash_server::app(tables);
     let t = table(&app).await;
-    let link = format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner);
+    let link = routes::ISSUE_LINK.at([&t.id, "p1"]).key(&t.owner);
     // The proxy passes its own Host; the page's origin is the public one.
     let public = [("origin", "https://clash.example.org")];
     let (status, answer) = send(&app, "POST", &link, &public, None, "").await;

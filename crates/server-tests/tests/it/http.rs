@@ -13,7 +13,7 @@ use crate::common::SealedDuel;
 #[tokio::test]
 async fn health_answers_when_the_database_is_reachable() {
     let s = server();
-    let (status, body) = call(&s.app, "GET", "/healthz", None).await;
+    let (status, body) = api_text(&s.app, routes::HEALTHZ.at([])).await;
     assert_eq!((status, body.as_str()), (StatusCode::OK, "ok\n"));
 }
 
@@ -23,52 +23,63 @@ async fn health_answers_when_the_database_is_reachable() {
 #[tokio::test]
 async fn openapi_document_describes_every_endpoint() {
     let s = server();
-    let (status, doc) = call_json(&s.app, "GET", "/api/openapi.json", None).await;
+    let (status, doc) = api(&s.app, routes::OPENAPI.at([])).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         doc["openapi"].as_str().unwrap().starts_with("3.1"),
         "{}",
         doc["openapi"]
     );
-    for path in [
-        "/healthz",
-        "/api/rulesets",
-        "/api/tables",
-        "/api/tables/{id}",
-        "/api/tables/{id}/view",
-        "/api/tables/{id}/events",
-        "/api/tables/{id}/commands",
-        "/api/tables/{id}/stream",
-        "/api/tables/{id}/export",
-        "/api/tables/{id}/claim",
-        "/api/tables/{id}/move-link",
-        "/api/tables/{id}/seed",
-        "/api/tables/{id}/close",
-        "/api/tables/{id}/seats/{seat}/hand-back",
-        "/api/tables/{id}/seats/{seat}/link",
-        "/api/tables/{id}/seats/{seat}/bot",
-        "/api/tables/{id}/links/{link}",
-        "/api/tables/from-form",
-        "/api/rulesets/{id}/check",
-        "/api/tables/{id}/setup",
-        "/metrics",
+    for route in [
+        routes::HEALTHZ,
+        routes::RULESETS,
+        routes::CREATE_TABLE,
+        routes::TABLE_INFO,
+        routes::VIEW,
+        routes::EVENTS,
+        routes::COMMAND,
+        routes::STREAM,
+        routes::EXPORT,
+        routes::CLAIM,
+        routes::MOVE_LINK,
+        routes::SEED,
+        routes::CLOSE,
+        routes::HAND_BACK,
+        routes::ISSUE_LINK,
+        routes::SEAT_BOT,
+        routes::REPLACE_LINK,
+        routes::FROM_FORM,
+        routes::CHECK_FORM,
+        routes::SETUP_FILE,
+        routes::METRICS,
     ] {
+        let path = route.path;
         assert!(doc["paths"][path].is_object(), "{path} is not documented");
     }
     assert!(doc["paths"]["/api/tables/{id}"]["delete"].is_object());
     // Walk the document: each documented method of each path reaches its own route.
     let t = table(&s.app).await;
     for (path, methods) in doc["paths"].as_object().unwrap() {
-        let uri = path
-            .replace("{id}", &t.id)
-            .replace("{seat}", "p1")
-            .replace("{link}", "spectator");
         for method in methods.as_object().unwrap().keys() {
-            let method = method.to_uppercase();
-            if uri.ends_with("/stream") {
+            let route = routes::ALL
+                .iter()
+                .find(|r| r.path == path && r.verb.lower() == method)
+                .unwrap_or_else(|| panic!("{method} {path} is not in http/routes.rs"));
+            if *route == routes::STREAM {
                 continue; // a live stream never ends by itself; tests/http.rs streams elsewhere
             }
-            let (status, body) = call(&s.app, &method, &format!("{uri}?key=nokey"), None).await;
+            let values: Vec<&str> = route
+                .params()
+                .map(|p| match p {
+                    "id" => t.id.as_str(),
+                    "seat" => "p1",
+                    "link" => "spectator",
+                    _ => "x",
+                })
+                .collect();
+            let uri = route.with(&values).key("nokey");
+            let method = route.verb.as_str();
+            let (status, body) = call(&s.app, method, &uri, None).await;
             assert_ne!(
                 status,
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -82,40 +93,10 @@ async fn openapi_document_describes_every_endpoint() {
     }
 }
 
-/// No route is added beside the documented ones: the server's sources register routes only
-/// through the documented router (pages, assets and the document itself are the web UI's).
-#[test]
-fn every_api_route_is_registered_through_the_documented_router() {
-    let src = std::path::Path::new(crate::SERVER).join("src");
-    let mut plain = vec![];
-    let mut stack = vec![src];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            for line in text.lines().filter(|l| l.contains(".route(\"")) {
-                let route = line.split('"').nth(1).unwrap_or_default().to_string();
-                plain.push(route);
-            }
-        }
-    }
-    for route in &plain {
-        let web_ui = !route.starts_with("/api/") || route == "/api/openapi.json";
-        assert!(
-            web_ui,
-            "{route} is routed outside the documented API router"
-        );
-    }
-}
-
 #[tokio::test]
 async fn rulesets_come_with_setups_the_ruleset_accepts() {
     let s = server();
-    let (status, body) = call_json(&s.app, "GET", "/api/rulesets", None).await;
+    let (status, body) = api(&s.app, routes::RULESETS.at([])).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["rulesets"][0]["id"], "sealed-duel");
     assert_eq!(body["rulesets"][0]["presets"][0]["setup"], json!({}));
@@ -124,11 +105,13 @@ async fn rulesets_come_with_setups_the_ruleset_accepts() {
 #[tokio::test]
 async fn creating_a_table_hands_out_unguessable_owner_and_spectator_links() {
     let s = server();
-    let (status, created) = call_json(
+    let (status, created) = api(
         &s.app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "sealed-duel", "setup": {"players": 3}})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            setup: Some(json!({"players": 3})),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED);
@@ -137,7 +120,9 @@ async fn creating_a_table_hands_out_unguessable_owner_and_spectator_links() {
     assert_ne!(owner, created["spectator_key"].as_str().unwrap());
     assert_eq!(
         created["links"]["owner"],
-        format!("/t/{}/{owner}", created["table"].as_str().unwrap())
+        routes::TABLE_PAGE
+            .at([created["table"].as_str().unwrap(), owner])
+            .uri()
     );
     let seats: Vec<&str> = created["seats"]
         .as_array()
@@ -176,7 +161,7 @@ async fn bad_table_creations_are_refused_in_words() {
         ),
     ];
     for (body, status, words) in cases {
-        let (got, answer) = call_json(&s.app, "POST", "/api/tables", Some(body.clone())).await;
+        let (got, answer) = api(&s.app, routes::CREATE_TABLE.at([]).json(&body.clone())).await;
         assert_eq!(got, status, "{body}: {answer}");
         assert!(
             answer["error"]["message"].as_str().unwrap().contains(words),
@@ -190,13 +175,7 @@ async fn bad_table_creations_are_refused_in_words() {
 async fn the_owner_manages_seat_links_and_only_the_owner() {
     let s = server();
     let t = table(&s.app).await;
-    let (_, info) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (_, info) = api(&s.app, routes::TABLE_INFO.at([&t.id]).key(&t.owner)).await;
     assert_eq!(info["role"], "owner");
     assert_eq!(info["seat"], "gm");
     assert_eq!(info["seats"][1]["holder"], "player");
@@ -205,23 +184,11 @@ async fn the_owner_manages_seat_links_and_only_the_owner() {
         "the GM never holds a player's own key"
     );
     // A player sees its role, and no one's keys.
-    let (_, mine) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (_, mine) = api(&s.app, routes::TABLE_INFO.at([&t.id]).key(&t.p1)).await;
     assert_eq!(mine["role"], "p1");
     assert!(!mine.to_string().contains(&t.p2) && !mine.to_string().contains(&t.owner));
     // Players cannot hand out links.
-    let (status, _) = call_json(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{}/seats/p2/link?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (status, _) = api(&s.app, routes::ISSUE_LINK.at([&t.id, "p2"]).key(&t.p1)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     // No links for the GM's own seat; seats the game lacks are not there at all.
     for (seat, expected) in [
@@ -233,7 +200,7 @@ async fn the_owner_manages_seat_links_and_only_the_owner() {
             let (status, answer) = call_json(
                 &s.app,
                 method,
-                &format!("/api/tables/{}/seats/{seat}/link?key={}", t.id, t.owner),
+                &routes::ISSUE_LINK.at([&t.id, seat]).key(&t.owner),
                 None,
             )
             .await;
@@ -242,34 +209,18 @@ async fn the_owner_manages_seat_links_and_only_the_owner() {
     }
     // Reissuing revokes the old link.
     let fresh = invite(&s.app, &t.id, &t.owner, "p1").await;
-    let (status, _) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (status, _) = api(&s.app, routes::TABLE_INFO.at([&t.id]).key(&t.p1)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, _) = call_json(
+    let (status, _) = api(
         &s.app,
-        "GET",
-        &format!(
-            "/api/tables/{}?key={}",
-            t.id,
-            claim(&s.app, &t.id, &fresh).await
-        ),
-        None,
+        routes::TABLE_INFO
+            .at([&t.id])
+            .key(&claim(&s.app, &t.id, &fresh).await),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
     // Revoking removes it.
-    let (status, _) = call(
-        &s.app,
-        "DELETE",
-        &format!("/api/tables/{}/seats/p2/link?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api_text(&s.app, routes::REVOKE_LINK.at([&t.id, "p2"]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, _) = send(&s.app, &t, &t.p2, json!({"type": "commit", "word": "x"})).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -290,12 +241,16 @@ async fn a_key_acts_only_for_its_seat() {
     assert_eq!(body["seat"], "p1");
     assert_eq!(body["events"][0]["text"], "p1 commits apple");
     // p1's key cannot pose as p2.
-    let uri = format!("/api/tables/{}/commands?key={}", t.id, t.p1);
+    let uri = routes::COMMAND.at([&t.id]).key(&t.p1);
     let (status, _) = call_json(
         &s.app,
         "POST",
         &uri,
-        Some(json!({"command": {"type": "commit", "word": "x"}, "as": "p2"})),
+        Some(json!(CommandBody {
+            command: Some(json!({"type": "commit", "word": "x"})),
+            as_seat: Some(String::from("p2")),
+            ..CommandBody::default()
+        })),
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -309,26 +264,29 @@ async fn a_key_acts_only_for_its_seat() {
 async fn the_gm_plays_npc_seats_only_once_marked_so() {
     let s = server();
     let t = table(&s.app).await;
-    let uri = format!("/api/tables/{}/commands?key={}", t.id, t.owner);
-    let commit = json!({"command": {"type": "commit", "word": "pear"}, "as": "p2"});
+    let uri = routes::COMMAND.at([&t.id]).key(&t.owner);
+    let commit = json!(CommandBody {
+        command: Some(json!({"type": "commit", "word": "pear"})),
+        as_seat: Some(String::from("p2")),
+        ..CommandBody::default()
+    });
     let (status, _) = call_json(&s.app, "POST", &uri, Some(commit.clone())).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "p2 is a player's seat");
-    let (status, link) = call_json(
+    let (status, link) = api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/seats/p2/link?key={}", t.id, t.owner),
-        Some(json!({"npc": true})),
+        routes::ISSUE_LINK
+            .at([&t.id, "p2"])
+            .key(&t.owner)
+            .json(&LinkBody { npc: true }),
     )
     .await;
     assert_eq!((status, &link["npc"]), (StatusCode::CREATED, &json!(true)));
     let (status, body) = call_json(&s.app, "POST", &uri, Some(commit)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["seat"], "p2");
-    let (_, view) = call_json(
+    let (_, view) = api(
         &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}&as=p2", t.id, t.owner),
-        None,
+        routes::VIEW.at([&t.id]).key(&t.owner).query("as", "p2"),
     )
     .await;
     assert_eq!(view["view"]["mine"], "pear");
@@ -346,91 +304,96 @@ async fn bad_input_is_refused_clearly_and_changes_nothing() {
     )
     .await;
     let before = event_count(&s.app, &t).await;
-    let commands = format!("/api/tables/{}/commands?key={}", t.id, t.p1);
+    let commands = routes::COMMAND.at([&t.id]).key(&t.p1);
     let big = format!(
         "{{\"command\": {{\"type\": \"commit\", \"word\": \"{}\"}}}}",
         "x".repeat(100_000)
     );
     let cases: Vec<(String, Option<String>, StatusCode, &str)> = vec![
         (
-            format!("/api/tables/nope/commands?key={}", t.p1),
+            routes::COMMAND.at(["nope"]).key(&t.p1).into_uri(),
             Some(r#"{"command": {"type": "reveal"}}"#.into()),
             StatusCode::NOT_FOUND,
             "no table",
         ),
         (
-            format!("/api/tables/{}/commands?key=0123", t.id),
+            routes::COMMAND.at([&t.id]).key("0123").into_uri(),
             Some(r#"{"command": {"type": "reveal"}}"#.into()),
             StatusCode::FORBIDDEN,
             "not valid",
         ),
         (
-            format!("/api/tables/{}/commands", t.id),
+            routes::COMMAND.at([&t.id]).into_uri(),
             Some(r#"{"command": {"type": "reveal"}}"#.into()),
             StatusCode::UNAUTHORIZED,
             "link key",
         ),
         (
-            commands.clone(),
+            commands.to_string(),
             Some(r#"{"command": {"type": "commit", "word": "again"}}"#.into()),
             StatusCode::UNPROCESSABLE_ENTITY,
             "SD-2",
         ),
         (
-            commands.clone(),
+            commands.to_string(),
             Some(r#"{"command": {"type": "reveal"}}"#.into()),
             StatusCode::UNPROCESSABLE_ENTITY,
             "SD-3",
         ),
         (
-            commands.clone(),
+            commands.to_string(),
             Some(r#"{"command": {"type": "fly"}}"#.into()),
             StatusCode::BAD_REQUEST,
             "malformed command",
         ),
         (
-            commands.clone(),
+            commands.to_string(),
             Some(r#"{"command": "#.into()),
             StatusCode::BAD_REQUEST,
             "not valid JSON",
         ),
         (
-            commands.clone(),
+            commands.to_string(),
             Some("[1, 2]".into()),
             StatusCode::BAD_REQUEST,
             "JSON object",
         ),
         (
-            commands.clone(),
+            commands.to_string(),
             Some(r#"{"type": "reveal"}"#.into()),
             StatusCode::BAD_REQUEST,
             "unknown field `type`, expected one of `command`",
         ),
         (
-            commands.clone(),
+            commands.to_string(),
             Some(r#"{"id": "a1"}"#.into()),
             StatusCode::BAD_REQUEST,
             "under \"command\"",
         ),
         (
-            commands.clone(),
+            commands.to_string(),
             Some(r#"{"command": {"type": "reveal"}, "as": "zz"}"#.into()),
             StatusCode::NOT_FOUND,
             "unknown seat",
         ),
         (
-            commands.clone(),
+            commands.to_string(),
             Some(big),
             StatusCode::PAYLOAD_TOO_LARGE,
             "larger than",
         ),
         (
-            format!("/api/tables/{}/events?key={}&after=-1", t.id, t.p1),
+            routes::EVENTS
+                .at([&t.id])
+                .key(&t.p1)
+                .query("after", "-1")
+                .into_uri(),
             None,
             StatusCode::BAD_REQUEST,
             "log position",
         ),
         (
+            // hand-built: a path no route has.
             "/api/nothing".into(),
             None,
             StatusCode::NOT_FOUND,
@@ -467,34 +430,20 @@ async fn views_and_events_are_the_callers_own() {
         json!({"type": "commit", "word": "apple"}),
     )
     .await;
-    let (status, view) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (status, view) = api(&s.app, routes::VIEW.at([&t.id]).key(&t.p1)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(view["view"]["mine"], "apple");
     assert_eq!(view["events"], json!([]), "no events unless asked");
     assert_eq!(view["legal"], json!([]), "p1 has committed");
-    let (_, view) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}", t.id, t.p2),
-        None,
-    )
-    .await;
+    let (_, view) = api(&s.app, routes::VIEW.at([&t.id]).key(&t.p2)).await;
     assert_eq!(view["view"]["mine"], Value::Null);
     assert_eq!(view["legal"][0]["label"], "Commit · word: apple");
     let lines = game_lines(&s.app, &t.id, &t.p2, 0).await;
     assert_eq!(lines[0]["text"], "p1 is ready");
     let end = log_len(&s.app, &t.id, &t.p2).await;
-    let (_, events) = call_json(
+    let (_, events) = api(
         &s.app,
-        "GET",
-        &format!("/api/tables/{}/events?key={}&after={end}", t.id, t.p2),
-        None,
+        routes::EVENTS.at([&t.id]).key(&t.p2).query("after", end),
     )
     .await;
     assert_eq!(events["events"], json!([]));
@@ -505,12 +454,7 @@ async fn views_and_events_are_the_callers_own() {
 async fn streams_push_each_change_and_resume_after_the_last_event() {
     let s = server();
     let t = table(&s.app).await;
-    let mut p2 = Sse::open(
-        &s.app,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
-        None,
-    )
-    .await;
+    let mut p2 = Sse::open(&s.app, &routes::STREAM.at([&t.id]).key(&t.p2), None).await;
     let first = p2.update().await;
     let start = first["event_count"].as_u64().unwrap();
     assert_eq!(first["viewer"], "p2");
@@ -533,7 +477,7 @@ async fn streams_push_each_change_and_resume_after_the_last_event() {
     // Reconnecting with Last-Event-ID (or ?after=) sends only what came later.
     let mut again = Sse::open(
         &s.app,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
+        &routes::STREAM.at([&t.id]).key(&t.p2),
         Some(&(start + 2).to_string()),
     )
     .await;
@@ -542,7 +486,7 @@ async fn streams_push_each_change_and_resume_after_the_last_event() {
     assert_eq!(resumed["events"][0]["index"], start + 3);
     let mut later = Sse::open(
         &s.app,
-        &format!("/api/tables/{}/stream?key={}&after={end}", t.id, t.p2),
+        &routes::STREAM.at([&t.id]).key(&t.p2).query("after", end),
         None,
     )
     .await;
@@ -553,20 +497,9 @@ async fn streams_push_each_change_and_resume_after_the_last_event() {
 async fn a_revoked_link_loses_its_stream() {
     let s = server();
     let t = table(&s.app).await;
-    let mut p1 = Sse::open(
-        &s.app,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let mut p1 = Sse::open(&s.app, &routes::STREAM.at([&t.id]).key(&t.p1), None).await;
     p1.update().await;
-    call(
-        &s.app,
-        "DELETE",
-        &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    api_text(&s.app, routes::REVOKE_LINK.at([&t.id, "p1"]).key(&t.owner)).await;
     let ev = p1.next().await.unwrap();
     assert_eq!(ev.event, "revoked");
     assert!(p1.next().await.is_none(), "the stream ends");
@@ -586,18 +519,19 @@ async fn no_seat_ever_receives_another_seats_secret_the_server_secret_or_the_dec
     let s = server();
     let t = table(&s.app).await;
     let secret = table_secret(&s.path, &t.id);
-    let stream = |key: &str| format!("/api/tables/{}/stream?key={key}", t.id);
+    let stream = |key: &str| routes::STREAM.at([&t.id]).key(key);
     let mut p2 = Sse::open(&s.app, &stream(&t.p2), None).await;
     let mut spectator = Sse::open(&s.app, &stream(&t.spectator), None).await;
     let mut gm = Sse::open(&s.app, &stream(&t.owner), None).await;
     let mut seen_by_p2 = String::new();
     let mut seen_by_spectator = String::new();
     let mut seen_by_gm = String::new();
-    let (_, shuffled) = call_json(
+    let (_, shuffled) = api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/commands?key={}", t.id, t.owner),
-        Some(json!({"command": {"type": "shuffle"}})),
+        routes::COMMAND
+            .at([&t.id])
+            .key(&t.owner)
+            .json(&CommandBody::of(json!({"type": "shuffle"}))),
     )
     .await;
     let (_, committed) = send(
@@ -620,20 +554,15 @@ async fn no_seat_ever_receives_another_seats_secret_the_server_secret_or_the_dec
         }
     }
     for key in [&t.p2, &t.spectator, &t.owner] {
-        for path in ["view", "events", ""] {
-            let (_, body) = call(
-                &s.app,
-                "GET",
-                &format!("/api/tables/{}/{path}?key={key}&after=0", t.id),
-                None,
-            )
-            .await;
+        for route in [routes::VIEW, routes::EVENTS, routes::TABLE_INFO] {
+            let href = route.at([&t.id]).key(key).query("after", 0);
+            let (_, body) = api_text(&s.app, href).await;
             seen_by_p2.push_str(if key == &t.p2 { &body } else { "" });
             seen_by_spectator.push_str(if key == &t.spectator { &body } else { "" });
             seen_by_gm.push_str(if key == &t.owner { &body } else { "" });
         }
     }
-    let (_, page) = call(&s.app, "GET", &format!("/t/{}/{}", t.id, t.p2), None).await;
+    let (_, page) = api_text(&s.app, routes::TABLE_PAGE.at([&t.id, &t.p2])).await;
     seen_by_p2.push_str(&page);
     assert!(
         committed.to_string().contains("zebra-41"),
@@ -651,19 +580,21 @@ async fn no_seat_ever_receives_another_seats_secret_the_server_secret_or_the_dec
     }
     // Once revealed, everyone sees it.
     send(&s.app, &t, &t.p2, json!({"type": "commit", "word": "yak"})).await;
-    let (status, _) = call_json(
+    let (status, _) = api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/commands?key={}", t.id, t.owner),
-        Some(json!({"command": {"type": "reveal"}})),
+        routes::COMMAND
+            .at([&t.id])
+            .key(&t.owner)
+            .json(&CommandBody::of(json!({"type": "reveal"}))),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    let (_, events) = call(
+    let (_, events) = api_text(
         &s.app,
-        "GET",
-        &format!("/api/tables/{}/events?key={}&after=0", t.id, t.spectator),
-        None,
+        routes::EVENTS
+            .at([&t.id])
+            .key(&t.spectator)
+            .query("after", "0"),
     )
     .await;
     assert!(events.contains("zebra-41"), "{events}");
@@ -674,11 +605,13 @@ async fn commands_to_one_table_are_serialized_and_numbered_without_gaps() {
     let s = server();
     let mut tables = vec![];
     for _ in 0..3 {
-        let (_, created) = call_json(
+        let (_, created) = api(
             &s.app,
-            "POST",
-            "/api/tables",
-            Some(json!({"ruleset": "sealed-duel", "setup": {"players": 6}})),
+            routes::CREATE_TABLE.at([]).json(&CreateTable {
+                ruleset: Some(String::from("sealed-duel")),
+                setup: Some(json!({"players": 6})),
+                ..CreateTable::default()
+            }),
         )
         .await;
         tables.push((
@@ -690,13 +623,13 @@ async fn commands_to_one_table_are_serialized_and_numbered_without_gaps() {
     for (id, owner) in &tables {
         for _ in 0..8 {
             let app = s.app.clone();
-            let uri = format!("/api/tables/{id}/commands?key={owner}");
+            let uri = routes::COMMAND.at([id]).key(owner);
             tasks.push(tokio::spawn(async move {
                 call_json(
                     &app,
                     "POST",
                     &uri,
-                    Some(json!({"command": {"type": "shuffle"}})),
+                    Some(json!(CommandBody::of(json!({"type": "shuffle"})))),
                 )
                 .await
                 .0
@@ -775,11 +708,12 @@ async fn after_a_restart_every_table_continues_where_it_was() {
             json!({"type": "commit", "word": "plum"}),
         )
         .await;
-        let (_, before) = call_json(
+        let (_, before) = api(
             &app,
-            "GET",
-            &format!("/api/tables/{}/view?key={}&after=0", first.id, first.owner),
-            None,
+            routes::VIEW
+                .at([&first.id])
+                .key(&first.owner)
+                .query("after", "0"),
         )
         .await;
         (first, second, before)
@@ -788,11 +722,12 @@ async fn after_a_restart_every_table_continues_where_it_was() {
     let tables = clash_server::open(&path, catalogue()).unwrap();
     assert_eq!(tables.store().count_tables().await.unwrap(), 2);
     let app = clash_server::app(tables);
-    let (_, after) = call_json(
+    let (_, after) = api(
         &app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}&after=0", first.id, first.owner),
-        None,
+        routes::VIEW
+            .at([&first.id])
+            .key(&first.owner)
+            .query("after", "0"),
     )
     .await;
     assert_eq!(before, after, "the same view and log after the restart");
@@ -831,23 +766,23 @@ async fn after_a_restart_every_table_continues_where_it_was() {
 #[tokio::test]
 async fn pages_render_for_every_role_and_refuse_bad_links() {
     let s = server();
-    let (status, lobby) = call(&s.app, "GET", "/", None).await;
+    let (status, lobby) = api_text(&s.app, routes::LOBBY.at([])).await;
     assert_eq!(status, StatusCode::OK);
     assert!(lobby.contains("Create table") && lobby.contains("sealed-duel#0"));
     let t = table(&s.app).await;
     for key in [&t.owner, &t.p1, &t.spectator] {
-        let (status, page) = call(&s.app, "GET", &format!("/t/{}/{key}", t.id), None).await;
+        let (status, page) = api_text(&s.app, routes::TABLE_PAGE.at([&t.id, key])).await;
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains("id=\"log\""));
     }
-    let (_, owner_page) = call(&s.app, "GET", &format!("/t/{}/{}", t.id, t.owner), None).await;
+    let (_, owner_page) = api_text(&s.app, routes::TABLE_PAGE.at([&t.id, &t.owner])).await;
     assert!(owner_page.contains("Seats and invite links"));
-    let (_, player_page) = call(&s.app, "GET", &format!("/t/{}/{}", t.id, t.p1), None).await;
+    let (_, player_page) = api_text(&s.app, routes::TABLE_PAGE.at([&t.id, &t.p1])).await;
     assert!(!player_page.contains("Seats and invite links") && !player_page.contains(&t.owner));
-    let (status, page) = call(&s.app, "GET", &format!("/t/{}/wrong", t.id), None).await;
+    let (status, page) = api_text(&s.app, routes::TABLE_PAGE.at([&t.id, "wrong"])).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert!(page.contains("not valid for this table"));
-    let (status, _) = call(&s.app, "GET", &format!("/t/nope/{}", t.owner), None).await;
+    let (status, _) = api_text(&s.app, routes::TABLE_PAGE.at(["nope", &t.owner])).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     for asset in [
         "app.css",
@@ -864,7 +799,7 @@ async fn pages_render_for_every_role_and_refuse_bad_links() {
         "panel-kit.js",
         "panel-kit.css",
     ] {
-        let (status, _) = call(&s.app, "GET", &format!("/assets/{asset}"), None).await;
+        let (status, _) = api_text(&s.app, routes::ASSET.at([asset])).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
     }
 }
@@ -875,7 +810,7 @@ async fn the_lobby_form_creates_a_table_or_explains_why_not() {
     let form = |body: &str| {
         Request::builder()
             .method("POST")
-            .uri("/tables")
+            .uri(routes::LOBBY_CREATE.at([]).uri())
             .header("content-type", "application/x-www-form-urlencoded")
             .body(Body::from(body.to_string()))
             .unwrap()
@@ -888,7 +823,8 @@ async fn the_lobby_form_creates_a_table_or_explains_why_not() {
         .unwrap();
     assert_eq!(resp.status(), StatusCode::SEE_OTHER);
     let location = resp.headers()["location"].to_str().unwrap().to_string();
-    assert!(location.starts_with("/t/"));
+    let page = routes::TABLE_PAGE.path;
+    assert!(location.starts_with(&page[..page.find('{').unwrap()]));
     let (status, page) = call(&s.app, "GET", &location, None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("Duel"));
@@ -934,20 +870,15 @@ async fn junk_requests_never_break_the_server() {
     ];
     for body in junk {
         for key in [&t.p1, &t.owner, &t.spectator] {
-            let (status, answer) = call(
-                &s.app,
-                "POST",
-                &format!("/api/tables/{}/commands?key={key}", t.id),
-                Some(body),
-            )
-            .await;
+            let (status, answer) =
+                api_text(&s.app, routes::COMMAND.at([&t.id]).key(key).body(body)).await;
             assert!(status.is_client_error(), "{body:?}: {status} {answer}");
         }
-        let (status, _) = call(&s.app, "POST", "/api/tables", Some(body)).await;
+        let (status, _) = api_text(&s.app, routes::CREATE_TABLE.at([]).body(body)).await;
         assert!(status.is_client_error(), "{body:?}");
     }
     assert_eq!(event_count(&s.app, &t).await, 0);
-    let (status, _) = call(&s.app, "GET", "/healthz", None).await;
+    let (status, _) = api_text(&s.app, routes::HEALTHZ.at([])).await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -966,4 +897,44 @@ fn every_catalogue_ruleset_offers_a_preset_it_accepts() {
             );
         }
     }
+}
+
+/// docs/server.md's table of the JSON API lists every operation of the API document, one a
+/// row (`METHOD path`, optional parts in brackets), and nothing else.
+#[test]
+fn the_api_table_in_the_docs_lists_every_operation_of_the_document() {
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/server.md");
+    let text = std::fs::read_to_string(docs).unwrap();
+    let section = text.split("\n## JSON API\n").nth(1).unwrap();
+    let section = section.split("\n## ").next().unwrap();
+    let mut listed: Vec<String> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .map(|l| {
+            let cell = &l[..l.find('`').unwrap()];
+            let cell = cell.split('[').next().unwrap().split('?').next().unwrap();
+            cell.trim().to_string()
+        })
+        .collect();
+    let doc = clash_server::http::document();
+    let mut documented: Vec<String> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, item)| {
+            let methods = item.as_object().unwrap().keys();
+            methods.map(move |m| format!("{} {path}", m.to_uppercase()))
+        })
+        .collect();
+    listed.sort();
+    documented.sort();
+    let missing: Vec<&String> = documented.iter().filter(|d| !listed.contains(d)).collect();
+    let extra: Vec<&String> = listed.iter().filter(|l| !documented.contains(l)).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "docs/server.md's JSON API table does not match /api/openapi.json: add a row for {missing:?}, and take out or correct {extra:?}"
+    );
+    let mut once = listed.clone();
+    once.dedup();
+    assert_eq!(once, listed, "one row for each operation");
 }

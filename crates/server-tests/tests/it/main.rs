@@ -9,6 +9,8 @@ pub const SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../clash-server")
 #[allow(dead_code)]
 mod client;
 mod common;
+#[path = "common/conformance.rs"]
+mod conformance;
 #[path = "common/sinks.rs"]
 #[allow(dead_code)]
 mod sinks;
@@ -20,6 +22,9 @@ mod abuse;
 mod bots;
 mod clock;
 mod cross_site;
+mod email;
+mod final_record;
+mod holding;
 mod http;
 mod notify;
 mod notify_secrecy;
@@ -29,6 +34,7 @@ mod operate;
 mod page_text;
 mod page_types;
 mod panels;
+mod paths;
 mod readable;
 mod requests;
 mod review;
@@ -41,3 +47,4 @@ mod trust;
 mod types;
 mod verification_doc;
 mod verify_page;
+mod whole_record;

@@ -14,7 +14,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-use crate::client::{Table, call_json, catalogue, send, table};
+use crate::client::*;
 use crate::sinks::{Receiver, SmtpSink, eventually, settings};
 
 const SOON: Duration = Duration::from_secs(5);
@@ -29,20 +29,34 @@ fn open(path: &std::path::Path, notify: clash_server::notify::Settings) -> (Arc<
 }
 
 async fn target(app: &Router, t: &Table, key: &str, body: Value) -> (StatusCode, Value) {
-    let uri = format!("/api/tables/{}/notify/targets?key={key}", t.id);
+    let uri = routes::ADD_TARGET.at([&t.id]).key(key);
     call_json(app, "POST", &uri, Some(body)).await
 }
 
 async fn webhook(app: &Router, t: &Table, key: &str, format: &str, url: &str) -> Value {
-    let body = json!({"kind": "webhook", "format": format, "address": url});
+    let body = json!(NewTarget {
+        kind: String::from("webhook"),
+        format: Some(String::from(format)),
+        address: String::from(url)
+    });
     let (status, made) = target(app, t, key, body).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
     made
 }
 
 async fn whisper(app: &Router, t: &Table, text: &str, to: &str) {
-    let uri = format!("/api/tables/{}/chat?key={}", t.id, t.owner);
-    let (status, body) = call_json(app, "POST", &uri, Some(json!({"text": text, "to": to}))).await;
+    let uri = routes::CHAT.at([&t.id]).key(&t.owner);
+    let (status, body) = call_json(
+        app,
+        "POST",
+        &uri,
+        Some(json!(Line {
+            text: String::from(text),
+            to: Some(String::from(to)),
+            ..Line::default()
+        })),
+    )
+    .await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
 }
 
@@ -185,7 +199,7 @@ async fn failures_are_retried_with_backoff_and_shown_to_the_owner_and_the_gm() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mine = |key: String| {
         let app = app.clone();
-        let uri = format!("/api/tables/{}/notify?key={key}", t.id);
+        let uri = routes::NOTIFY_SETTINGS.at([&t.id]).key(&key);
         async move { call_json(&app, "GET", &uri, None).await.1 }
     };
     let flaky = mine(t.p1.clone()).await;
@@ -199,7 +213,7 @@ async fn failures_are_retried_with_backoff_and_shown_to_the_owner_and_the_gm() {
             .unwrap()
             .contains("500")
     );
-    let uri = format!("/api/tables/{}/notify/log?key={}", t.id, t.owner);
+    let uri = routes::DELIVERY_LOG.at([&t.id]).key(&t.owner);
     let (_, log) = call_json(&app, "GET", &uri, None).await;
     let outcomes: Vec<(&str, &str)> = log["deliveries"]
         .as_array()
@@ -249,13 +263,21 @@ async fn private_addresses_and_bad_targets_are_refused_when_set() {
         ("ftp://example.org/hook", "not webhooks"),
         ("not a url", "not a URL"),
     ] {
-        let body = json!({"kind": "webhook", "format": "discord", "address": address});
+        let body = json!(NewTarget {
+            kind: String::from("webhook"),
+            format: Some(String::from("discord")),
+            address: String::from(address)
+        });
         let (status, answer) = target(&app, &t, &t.p1, body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{address}: {answer}");
         let message = answer["error"]["message"].as_str().unwrap();
         assert!(message.contains(why), "{address}: {message}");
     }
-    let email = json!({"kind": "email", "address": "ada@example.org"});
+    let email = json!(NewTarget {
+        kind: String::from("email"),
+        address: String::from("ada@example.org"),
+        format: None
+    });
     let (status, answer) = target(&app, &t, &t.p1, email).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
@@ -264,27 +286,31 @@ async fn private_addresses_and_bad_targets_are_refused_when_set() {
             .unwrap()
             .contains("SMTP")
     );
-    let channel =
-        json!({"kind": "channel", "format": "discord", "address": "https://example.org/"});
+    let channel = json!(NewTarget {
+        kind: String::from("channel"),
+        format: Some(String::from("discord")),
+        address: String::from("https://example.org/")
+    });
     let (status, _) = target(&app, &t, &t.p1, channel).await;
     assert_eq!(
         status,
         StatusCode::FORBIDDEN,
         "only the GM sets the channel"
     );
-    let hook = json!({"kind": "webhook", "address": "https://127.0.0.1/"});
+    let hook = json!(NewTarget {
+        kind: String::from("webhook"),
+        address: String::from("https://127.0.0.1/"),
+        format: None
+    });
     let (status, _) = target(&app, &t, &t.spectator, hook).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let uri = format!("/api/tables/{}/notify/handle?key={}", t.id, t.p1);
-    let (status, _) = call_json(&app, "PUT", &uri, Some(json!({"handle": "@everyone"}))).await;
+    let uri = routes::SET_HANDLE.at([&t.id]).key(&t.p1);
+    let everyone = HandleBody {
+        handle: Some("@everyone".into()),
+    };
+    let (status, _) = api(&app, uri.json(&everyone)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let (_, mine) = call_json(
-        &app,
-        "GET",
-        &format!("/api/tables/{}/notify?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (_, mine) = api(&app, routes::NOTIFY_SETTINGS.at([&t.id]).key(&t.p1)).await;
     assert_eq!(mine["targets"], json!([]), "nothing was stored");
 }
 
@@ -300,13 +326,7 @@ async fn no_redirect_is_followed() {
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(hooks.redirects(), 1, "a redirect is not tried again");
     assert!(hooks.got("redirected").is_empty());
-    let (_, mine) = call_json(
-        &app,
-        "GET",
-        &format!("/api/tables/{}/notify?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (_, mine) = api(&app, routes::NOTIFY_SETTINGS.at([&t.id]).key(&t.p1)).await;
     assert!(
         mine["targets"][0]["last_error"]
             .as_str()
@@ -325,8 +345,14 @@ async fn nothing_is_sent_once_the_table_is_archived() {
     let t = table(&app).await;
     webhook(&app, &t, &t.p1, "json", &hooks.url("p1")).await;
     whisper(&app, &t, "before the archive", "p1").await;
-    let uri = format!("/api/tables/{}/archive?key={}", t.id, t.owner);
-    let (status, body) = call_json(&app, "POST", &uri, Some(json!({"archived": true}))).await;
+    let uri = routes::ARCHIVE.at([&t.id]).key(&t.owner);
+    let (status, body) = call_json(
+        &app,
+        "POST",
+        &uri,
+        Some(json!(ArchiveBody { archived: true })),
+    )
+    .await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
     tokio::time::sleep(Duration::from_millis(1200)).await;
     assert!(hooks.all().is_empty(), "nothing after archiving");
@@ -347,17 +373,11 @@ async fn targets_survive_a_restart_and_go_with_a_revoked_seat() {
     let (_tables, app) = open(&path, settings(None));
     whisper(&app, &t, "still there?", "p1").await;
     assert!(eventually(SOON, || hooks.got("p1").len() == 1).await);
-    let uri = format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner);
+    let uri = routes::ISSUE_LINK.at([&t.id, "p1"]).key(&t.owner);
     let (status, _) = call_json(&app, "DELETE", &uri, None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let new_p1 = crate::client::seat_key(&app, &t.id, &t.owner, "p1").await;
-    let (_, mine) = call_json(
-        &app,
-        "GET",
-        &format!("/api/tables/{}/notify?key={new_p1}", t.id),
-        None,
-    )
-    .await;
+    let (_, mine) = api(&app, routes::NOTIFY_SETTINGS.at([&t.id]).key(&new_p1)).await;
     assert_eq!(
         mine["targets"],
         json!([]),
@@ -386,9 +406,17 @@ async fn an_email_goes_through_the_hosts_relay() {
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
-    whisper(&app, &t, "check your mail", "p1").await;
+    // The address's owner confirms it first (see email.rs), from its one confirmation's link.
     assert!(eventually(SOON, || sink.mails().len() == 1).await);
-    let mail = &sink.mails()[0];
+    let ask = sink.mails()[0].data.replace("=\n", "");
+    let prefix = routes::MAIL_CONFIRM.path.trim_end_matches("{token}");
+    let at = ask.find(prefix).unwrap() + prefix.len();
+    let confirm = routes::MAIL_CONFIRM.at([&ask[at..at + 32]]);
+    let (status, _) = crate::client::api_text(&app, confirm).await;
+    assert_eq!(status, StatusCode::OK);
+    whisper(&app, &t, "check your mail", "p1").await;
+    assert!(eventually(SOON, || sink.mails().len() == 2).await);
+    let mail = &sink.mails()[1];
     assert_eq!(mail.to, ["ada@example.org"]);
     assert!(mail.data.contains("check your mail"), "{}", mail.data);
     assert!(
@@ -405,12 +433,19 @@ async fn the_table_channel_mentions_players_by_handle_and_shows_no_secret() {
     let (_tables, app) = open(&dir.path().join("c.db"), settings(None));
     let hooks = Receiver::start().await;
     let t = table(&app).await;
-    let channel = json!({"kind": "channel", "format": "discord", "address": hooks.url("channel")});
+    let channel = json!(NewTarget {
+        kind: String::from("channel"),
+        format: Some(String::from("discord")),
+        address: hooks.url("channel")
+    });
     let (status, _) = target(&app, &t, &t.owner, channel).await;
     assert_eq!(status, StatusCode::CREATED);
     for (key, handle) in [(&t.p1, "<@111>"), (&t.p2, "<@222>")] {
-        let uri = format!("/api/tables/{}/notify/handle?key={key}", t.id);
-        let (status, _) = call_json(&app, "PUT", &uri, Some(json!({"handle": handle}))).await;
+        let uri = routes::SET_HANDLE.at([&t.id]).key(key);
+        let body = HandleBody {
+            handle: Some(handle.into()),
+        };
+        let (status, _) = api(&app, uri.json(&body)).await;
         assert_eq!(status, StatusCode::NO_CONTENT);
     }
     send(&app, &t, &t.p1, json!({"type": "commit", "word": "zebra"})).await;
@@ -441,9 +476,106 @@ async fn the_table_channel_mentions_players_by_handle_and_shows_no_secret() {
         last.contains("<@111>: it is your move.") && last.contains("<@222>: it is your move."),
         "{last}"
     );
+    // Each message pings exactly the players it mentions by their handles, and nobody else.
+    for got in hooks.got("channel") {
+        let content = got.body["content"].as_str().unwrap();
+        let mentioned: Vec<&str> = ["111", "222"]
+            .into_iter()
+            .filter(|id| content.contains(&format!("<@{id}>")))
+            .collect();
+        assert_eq!(
+            got.body["allowed_mentions"],
+            json!({"parse": [], "users": mentioned}),
+            "{content}"
+        );
+    }
+}
+
+/// A table whose channel goes to `hooks` as `format`, p2's handle `handle`, and the GM's own
+/// Slack webhook; p1 says `line` to everyone and whispers it to the GM.
+async fn said_to_the_channel(
+    app: &Router,
+    hooks: &Receiver,
+    format: &str,
+    handle: &str,
+    line: &str,
+) {
+    let t = table(app).await;
+    let channel = json!({"kind": "channel", "format": format, "address": hooks.url(format)});
     assert_eq!(
-        hooks.got("channel")[0].body["allowed_mentions"],
-        json!({"parse": ["users"]})
+        target(app, &t, &t.owner, channel).await.0,
+        StatusCode::CREATED
+    );
+    webhook(app, &t, &t.owner, "slack", &hooks.url("gm")).await;
+    let uri = routes::SET_HANDLE.at([&t.id]).key(&t.p2);
+    let handle = HandleBody {
+        handle: Some(handle.to_string()),
+    };
+    let (status, _) = api(app, uri.json(&handle)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let uri = routes::CHAT.at([&t.id]).key(&t.p1);
+    for to_gm in [false, true] {
+        let body = Line {
+            text: line.to_string(),
+            to_gm,
+            ..Line::default()
+        };
+        assert_eq!(
+            api(app, uri.clone().json(&body)).await.0,
+            StatusCode::NO_CONTENT
+        );
+    }
+}
+
+#[tokio::test]
+async fn what_players_write_reaches_slack_and_discord_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_tables, app) = open(&dir.path().join("c.db"), settings(None));
+    let hooks = Receiver::start().await;
+    let line = "@Player 2 <!channel> <https://evil.example|your seat link> [your seat](https://evil.example) @everyone";
+    said_to_the_channel(&app, &hooks, "slack", "<@U222>", line).await;
+    said_to_the_channel(&app, &hooks, "discord", "<@222>", line).await;
+    let arrived = || {
+        ["slack", "discord"]
+            .iter()
+            .all(|n| !hooks.got(n).is_empty())
+            && hooks.got("gm").len() >= 2
+    };
+    assert!(eventually(SOON, arrived).await);
+    let slack = hooks.got("slack")[0].body["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        slack.contains("<@U222>:"),
+        "the table's own mention stays: {slack}"
+    );
+    assert!(
+        slack.contains("&lt;!channel&gt;") && !slack.contains("<!channel>"),
+        "{slack}"
+    );
+    assert!(
+        !slack.contains("<https") && !slack.contains("https://evil"),
+        "{slack}"
+    );
+    for got in hooks.got("gm") {
+        let gm = got.body["text"].as_str().unwrap().to_string();
+        assert!(gm.contains("&lt;https:"), "the whisper too: {gm}");
+        assert!(!gm.contains("<!channel>") && !gm.contains("<https"), "{gm}");
+    }
+    let discord = &hooks.got("discord")[0].body;
+    let content = discord["content"].as_str().unwrap();
+    assert!(
+        content.contains("<@222>") && !content.contains("<!channel>"),
+        "{content}"
+    );
+    assert!(
+        !content.contains("[your seat](") && !content.contains("@everyone"),
+        "{content}"
+    );
+    assert_eq!(
+        discord["allowed_mentions"],
+        json!({"parse": [], "users": ["222"]})
     );
 }
 
@@ -453,10 +585,14 @@ async fn the_lobby_learns_which_tables_wait_on_the_key_first() {
     let (_tables, app) = open(&dir.path().join("c.db"), settings(None));
     let (a, b) = (table(&app).await, table(&app).await);
     send(&app, &a, &a.p1, json!({"type": "commit", "word": "zebra"})).await;
-    let body = json!({"tables": [
-        {"id": a.id, "key": a.p1}, {"id": b.id, "key": b.p1}, {"id": "nothere", "key": "x"}
-    ]});
-    let (status, moves) = call_json(&app, "POST", "/api/moves", Some(body)).await;
+    let kept = |id: &str, key: &str| KeptLink {
+        id: id.into(),
+        key: key.into(),
+    };
+    let body = MovesBody {
+        tables: vec![kept(&a.id, &a.p1), kept(&b.id, &b.p1), kept("nothere", "x")],
+    };
+    let (status, moves) = api(&app, routes::MOVES.at([]).json(&body)).await;
     assert_eq!(status, StatusCode::OK, "{moves}");
     let tables = moves["tables"].as_array().unwrap();
     assert_eq!(
@@ -465,7 +601,7 @@ async fn the_lobby_learns_which_tables_wait_on_the_key_first() {
     );
     assert_eq!(tables[1]["yours"], false);
     assert!(tables.iter().any(|t| t["error"] == "unknown_table"));
-    let many: Vec<Value> = (0..51).map(|_| json!({"id": a.id, "key": a.p1})).collect();
-    let (status, _) = call_json(&app, "POST", "/api/moves", Some(json!({"tables": many}))).await;
+    let tables = (0..51).map(|_| kept(&a.id, &a.p1)).collect();
+    let (status, _) = api(&app, routes::MOVES.at([]).json(&MovesBody { tables })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }

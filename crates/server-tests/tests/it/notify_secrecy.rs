@@ -12,8 +12,9 @@ use clash_server::Limits;
 use proptest::prelude::*;
 use serde_json::json;
 
-use crate::client::{call_json, seat_key};
+use crate::client::*;
 use crate::sinks::{Receiver, settings};
+use clash_server::http::routes::Route;
 
 #[derive(Debug, Clone)]
 enum Action {
@@ -44,8 +45,8 @@ struct Run {
 }
 
 impl Run {
-    fn uri(&self, path: &str, key: &str) -> String {
-        format!("/api/tables/{}/{path}?key={key}", self.id)
+    fn uri(&self, route: Route, key: &str) -> Href {
+        route.at([&self.id]).key(key)
     }
 
     async fn act(&self, action: &Action) {
@@ -53,17 +54,27 @@ impl Run {
             Action::Play { seat, pick } => {
                 for i in 0..self.seats.len() {
                     let (_, key, as_seat) = &self.seats[(seat + i) % self.seats.len()];
-                    let mut uri = self.uri("view", key);
+                    let mut uri = self.uri(routes::VIEW, key);
                     if let Some(s) = as_seat {
-                        uri.push_str(&format!("&as={s}"));
+                        uri = uri.query("as", s);
                     }
                     let (_, view) = call_json(&self.app, "GET", &uri, None).await;
                     let Some(legal) = view["legal"].as_array().filter(|l| !l.is_empty()) else {
                         continue;
                     };
                     let command = legal[pick % legal.len()]["command"].clone();
-                    let body = json!({ "command": command, "as": as_seat });
-                    call_json(&self.app, "POST", &self.uri("commands", key), Some(body)).await;
+                    let body = json!(CommandBody {
+                        command: Some(json!(command)),
+                        as_seat: as_seat.clone(),
+                        ..CommandBody::default()
+                    });
+                    call_json(
+                        &self.app,
+                        "POST",
+                        &self.uri(routes::COMMAND, key),
+                        Some(body),
+                    )
+                    .await;
                     return;
                 }
             }
@@ -79,19 +90,26 @@ impl Run {
                 call_json(
                     &self.app,
                     "POST",
-                    &self.uri("chat", &by.1),
-                    Some(json!({"text": text})),
+                    &self.uri(routes::CHAT, &by.1),
+                    Some(json!(Line {
+                        text,
+                        ..Line::default()
+                    })),
                 )
                 .await;
             }
             Action::Whisper { to } => {
                 let (seat, _, _) = &self.seats[to % self.seats.len()];
                 if seat != "gm" {
-                    let body = json!({"text": "a word in your ear", "to": seat});
+                    let body = json!(Line {
+                        text: String::from("a word in your ear"),
+                        to: Some(String::from(seat)),
+                        ..Line::default()
+                    });
                     call_json(
                         &self.app,
                         "POST",
-                        &self.uri("chat", &self.owner),
+                        &self.uri(routes::CHAT, &self.owner),
                         Some(body),
                     )
                     .await;
@@ -102,7 +120,7 @@ impl Run {
 
     /// The log lines `key` may read, in words.
     async fn readable(&self, key: &str) -> HashSet<String> {
-        let uri = format!("{}&after=0", self.uri("events", key));
+        let uri = self.uri(routes::EVENTS, key).query("after", 0);
         let (_, events) = call_json(&self.app, "GET", &uri, None).await;
         events["events"]
             .as_array()
@@ -142,18 +160,19 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
     .unwrap();
     let app = clash_server::app(tables);
     let hooks = Receiver::start().await;
-    let (_, created) = call_json(
+    let (_, created) = api(
         &app,
-        "POST",
-        "/api/tables",
-        Some(json!({ "ruleset": ruleset })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from(ruleset)),
+            ..CreateTable::default()
+        }),
     )
     .await;
     let id = created["table"].as_str().unwrap().to_string();
     let owner = created["owner_key"].as_str().unwrap().to_string();
     let spectator = created["spectator_key"].as_str().unwrap().to_string();
     let mut seats = Vec::new();
-    let uri = format!("/api/tables/{id}/view?key={owner}");
+    let uri = routes::VIEW.at([&id]).key(&owner);
     let (_, view) = call_json(&app, "GET", &uri, None).await;
     let names: HashMap<String, String> = view["room"]["people"]
         .as_array()
@@ -183,33 +202,44 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
         seats,
         names,
     };
-    let hook =
-        |name: &str| json!({"kind": "webhook", "format": "json", "address": hooks.url(name)});
+    let hook = |name: &str| {
+        json!(NewTarget {
+            kind: String::from("webhook"),
+            format: Some(String::from("json")),
+            address: hooks.url(name)
+        })
+    };
     for (seat, key, as_seat) in &r.seats {
         if as_seat.is_none() {
             call_json(
                 &r.app,
                 "POST",
-                &r.uri("notify/targets", key),
+                &r.uri(routes::ADD_TARGET, key),
                 Some(hook(seat)),
             )
             .await;
-            let handle = json!({"handle": format!("<@{seat}>")});
-            call_json(&r.app, "PUT", &r.uri("notify/handle", key), Some(handle)).await;
+            let handle = json!(HandleBody {
+                handle: Some(format!("<@{seat}>")),
+            });
+            call_json(&r.app, "PUT", &r.uri(routes::SET_HANDLE, key), Some(handle)).await;
         }
     }
     call_json(
         &r.app,
         "POST",
-        &r.uri("notify/targets", &r.owner),
+        &r.uri(routes::ADD_TARGET, &r.owner),
         Some(hook("gm")),
     )
     .await;
-    let channel = json!({"kind": "channel", "format": "json", "address": hooks.url("channel")});
+    let channel = json!(NewTarget {
+        kind: String::from("channel"),
+        format: Some(String::from("json")),
+        address: hooks.url("channel")
+    });
     call_json(
         &r.app,
         "POST",
-        &r.uri("notify/targets", &r.owner),
+        &r.uri(routes::ADD_TARGET, &r.owner),
         Some(channel),
     )
     .await;
@@ -228,8 +258,8 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
     let public = r.readable(&r.spectator).await;
     let got = hooks.all();
     // The end: the secret is revealed; nothing before it held it.
-    call_json(&r.app, "POST", &r.uri("close", &r.owner), None).await;
-    let (_, record) = call_json(&r.app, "GET", &r.uri("export", &r.spectator), None).await;
+    call_json(&r.app, "POST", &r.uri(routes::CLOSE, &r.owner), None).await;
+    let (_, record) = call_json(&r.app, "GET", &r.uri(routes::EXPORT, &r.spectator), None).await;
     let secret = record["secret"].as_str().unwrap().to_string();
     let keys: Vec<&String> = r
         .seats

@@ -13,7 +13,7 @@ use clash_server::store::side::{Arg, Query};
 use clash_server::{Limits, Tables};
 use serde_json::json;
 
-use crate::client::{call_json, catalogue, seat_key, table};
+use crate::client::*;
 use crate::sinks::{Receiver, eventually, settings};
 
 fn backends(dir: &tempfile::TempDir) -> Vec<Db> {
@@ -57,21 +57,29 @@ async fn targets_are_shared_by_nodes_and_go_with_their_key_and_their_table() {
     for db in backends(&dir) {
         let (app, tables) = node(&db).await;
         let t = table(&app).await;
-        let uri = format!("/api/tables/{}/notify/targets?key={}", t.id, t.p1);
-        let hook = json!({"kind": "webhook", "format": "slack", "address": hooks.url(&t.id)});
+        let uri = routes::ADD_TARGET.at([&t.id]).key(&t.p1);
+        let hook = json!(NewTarget {
+            kind: String::from("webhook"),
+            format: Some(String::from("slack")),
+            address: hooks.url(&t.id)
+        });
         let (status, made) = call_json(&app, "POST", &uri, Some(hook)).await;
         assert_eq!(status, StatusCode::CREATED, "{db:?}: {made}");
         // Another node (or the same server after a restart) reads it from the database.
         let (other, _other_tables) = node(&db).await;
-        let mine = format!("/api/tables/{}/notify?key={}", t.id, t.p1);
+        let mine = routes::NOTIFY_SETTINGS.at([&t.id]).key(&t.p1);
         let (_, seen) = call_json(&other, "GET", &mine, None).await;
         assert_eq!(seen["targets"][0]["id"], made["id"], "{db:?}: {seen}");
-        let chat = format!("/api/tables/{}/chat?key={}", t.id, t.owner);
+        let chat = routes::CHAT.at([&t.id]).key(&t.owner);
         let (status, _) = call_json(
             &other,
             "POST",
             &chat,
-            Some(json!({"text": "hi", "to": "p1"})),
+            Some(json!(Line {
+                text: String::from("hi"),
+                to: Some(String::from("p1")),
+                ..Line::default()
+            })),
         )
         .await;
         assert_eq!(status, StatusCode::NO_CONTENT);
@@ -82,26 +90,14 @@ async fn targets_are_shared_by_nodes_and_go_with_their_key_and_their_table() {
         // A new player for the seat: the old key's targets go in the same transaction.
         let new_p1 = seat_key(&app, &t.id, &t.owner, "p1").await;
         assert_eq!(rows(&tables, "targets", &t.id).await, 0, "{db:?}");
-        let (status, _) = call_json(
-            &app,
-            "GET",
-            &format!("/api/tables/{}/notify?key={new_p1}", t.id),
-            None,
-        )
-        .await;
+        let (status, _) = api(&app, routes::NOTIFY_SETTINGS.at([&t.id]).key(&new_p1)).await;
         assert_eq!(status, StatusCode::OK);
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert!(
             rows(&tables, "log", &t.id).await >= 1,
             "{db:?}: the delivery was logged"
         );
-        let (status, _) = call_json(
-            &app,
-            "DELETE",
-            &format!("/api/tables/{}?key={}", t.id, t.owner),
-            None,
-        )
-        .await;
+        let (status, _) = api(&app, routes::DELETE_TABLE.at([&t.id]).key(&t.owner)).await;
         assert_eq!(status, StatusCode::NO_CONTENT, "{db:?}");
         assert_eq!(
             rows(&tables, "log", &t.id).await,
@@ -120,11 +116,15 @@ async fn a_due_timer_fires_once_however_many_nodes_look() {
         let (app, _a) = node(&db).await;
         let (_other, _b) = node(&db).await;
         let t = table(&app).await;
-        let uri = format!("/api/tables/{}/notify/targets?key={}", t.id, t.owner);
-        let hook = json!({"kind": "webhook", "format": "json", "address": hooks.url(&t.id)});
+        let uri = routes::ADD_TARGET.at([&t.id]).key(&t.owner);
+        let hook = json!(NewTarget {
+            kind: String::from("webhook"),
+            format: Some(String::from("json")),
+            address: hooks.url(&t.id)
+        });
         call_json(&app, "POST", &uri, Some(hook)).await;
         let rule = json!({"clock": {"mode": "deadline", "seconds": 1}, "on_expiry": "alert_gm"});
-        let uri = format!("/api/tables/{}/clock?key={}", t.id, t.owner);
+        let uri = routes::CLOCK.at([&t.id]).key(&t.owner);
         let (status, _) = call_json(&app, "POST", &uri, Some(rule)).await;
         assert_eq!(status, StatusCode::NO_CONTENT);
         let alerts = || {
@@ -153,12 +153,16 @@ async fn a_copied_table_keeps_its_targets_and_clocks() {
     let source_db = Db::Sqlite(dir.path().join("old.db"));
     let (old, old_tables) = node(&source_db).await;
     let t = table(&old).await;
-    let uri = format!("/api/tables/{}/notify/targets?key={}", t.id, t.p1);
-    let hook = json!({"kind": "webhook", "format": "json", "address": "http://127.0.0.1:9/hook"});
+    let uri = routes::ADD_TARGET.at([&t.id]).key(&t.p1);
+    let hook = json!(NewTarget {
+        kind: String::from("webhook"),
+        format: Some(String::from("json")),
+        address: String::from("http://127.0.0.1:9/hook")
+    });
     let (status, made) = call_json(&old, "POST", &uri, Some(hook)).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
     let rule = json!({"clock": {"mode": "budget", "seconds": 3600}});
-    let clock = format!("/api/tables/{}/clock?key={}", t.id, t.owner);
+    let clock = routes::CLOCK.at([&t.id]).key(&t.owner);
     assert_eq!(
         call_json(&old, "POST", &clock, Some(rule)).await.0,
         StatusCode::NO_CONTENT
@@ -179,7 +183,7 @@ async fn a_copied_table_keeps_its_targets_and_clocks() {
             2,
             "{db:?}: p1 and p2 wait"
         );
-        let mine = format!("/api/tables/{}/notify?key={}", t.id, t.p1);
+        let mine = routes::NOTIFY_SETTINGS.at([&t.id]).key(&t.p1);
         let (_, seen) = call_json(&new, "GET", &mine, None).await;
         assert_eq!(seen["targets"][0]["id"], made["id"], "{db:?}: {seen}");
         assert_eq!(seen["targets"][0]["secret"], made["secret"], "{db:?}");

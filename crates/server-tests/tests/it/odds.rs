@@ -3,33 +3,10 @@
 //! shown come from its own view only — two tables that differ only in another seat's secret show
 //! it exactly the same odds.
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if body.is_some() {
-        req = req.header("content-type", "application/json");
-    }
-    let req = req
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
+use crate::client::*;
 
 fn open(dir: &tempfile::TempDir) -> axum::Router {
     let tables =
@@ -48,11 +25,13 @@ struct Table {
 async fn table(app: &axum::Router) -> Table {
     let entry = clash_catalogue::find("iron-triangle").unwrap();
     let setup: Value = serde_json::from_str(entry.presets[0].setup).unwrap();
-    let (status, created) = call(
+    let (status, created) = api(
         app,
-        "POST",
-        "/api/tables",
-        Some(json!({ "ruleset": "iron-triangle", "setup": setup })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("iron-triangle")),
+            setup: Some(json!(setup)),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -61,22 +40,17 @@ async fn table(app: &axum::Router) -> Table {
     let mut keys = Vec::new();
     for seat in ["p1", "p2"] {
         // The GM invites, the player claims the invite for a key of their own.
-        let (status, link) = call(
+        let (status, link) = api(
             app,
-            "POST",
-            &format!("/api/tables/{id}/seats/{seat}/link?key={owner}"),
-            Some(json!({ "npc": false })),
+            routes::ISSUE_LINK
+                .at([&id, seat])
+                .key(&owner)
+                .json(&LinkBody { npc: false }),
         )
         .await;
         assert_eq!(status, StatusCode::CREATED, "{link}");
         let invite = link["invite"].as_str().unwrap();
-        let (status, claimed) = call(
-            app,
-            "POST",
-            &format!("/api/tables/{id}/claim?key={invite}"),
-            None,
-        )
-        .await;
+        let (status, claimed) = api(app, routes::CLAIM.at([&id]).key(invite)).await;
         assert_eq!(status, StatusCode::CREATED, "{claimed}");
         keys.push(claimed["key"].as_str().unwrap().to_string());
     }
@@ -89,33 +63,28 @@ async fn table(app: &axum::Router) -> Table {
 }
 
 async fn send(app: &axum::Router, t: &Table, key: &str, command: Value) {
-    let (status, body) = call(
+    let (status, body) = api(
         app,
-        "POST",
-        &format!("/api/tables/{}/commands?key={key}", t.id),
-        Some(json!({ "command": command })),
+        routes::COMMAND
+            .at([&t.id])
+            .key(key)
+            .json(&CommandBody::of(json!(command))),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{command} → {body}");
 }
 
 async fn odds(app: &axum::Router, t: &Table, key: &str) -> Value {
-    let (status, body) = call(
-        app,
-        "GET",
-        &format!("/api/tables/{}/odds?key={key}", t.id),
-        None,
-    )
-    .await;
+    let (status, body) = api(app, routes::ODDS.at([&t.id]).key(key)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body
 }
 
 async fn switch(app: &axum::Router, t: &Table, key: &str, on: bool) -> StatusCode {
-    call(
+    call_json(
         app,
         "PUT",
-        &format!("/api/tables/{}/odds?key={key}", t.id),
+        &routes::ODDS.at([&t.id]).key(key),
         Some(json!({ "enabled": on })),
     )
     .await
@@ -225,13 +194,7 @@ fn switches_in(record: &Value) -> Vec<Value> {
 }
 
 async fn record(app: &axum::Router, t: &Table, key: &str) -> Value {
-    let (status, doc) = call(
-        app,
-        "GET",
-        &format!("/api/tables/{}/export?key={key}", t.id),
-        None,
-    )
-    .await;
+    let (status, doc) = api(app, routes::EXPORT.at([&t.id]).key(key)).await;
     assert_eq!(status, StatusCode::OK, "{doc}");
     doc
 }
@@ -251,11 +214,9 @@ async fn the_switch_is_a_table_event_in_the_log_that_replays_and_verifies() {
     assert_eq!(switch(&app, &t, &t.owner, false).await, StatusCode::OK);
     assert_eq!(switch(&app, &t, &t.owner, true).await, StatusCode::OK);
     // Every seat reads the switch in the table's log, in words.
-    let (status, view) = call(
+    let (status, view) = api(
         &app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}&after=0", t.id, t.p2),
-        None,
+        routes::VIEW.at([&t.id]).key(&t.p2).query("after", "0"),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -295,13 +256,7 @@ async fn the_switch_is_a_table_event_in_the_log_that_replays_and_verifies() {
     assert_eq!(odds(&app, &t, &t.p1).await["enabled"], true);
 
     // Once the table has ended, its record, switches included, verifies.
-    let (status, _) = call(
-        &app,
-        "POST",
-        &format!("/api/tables/{}/close?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api(&app, routes::CLOSE.at([&t.id]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let doc = record(&app, &t, &t.p2).await;
     assert_eq!(switches_in(&doc).len(), 3);

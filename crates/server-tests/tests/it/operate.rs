@@ -23,13 +23,14 @@ async fn every_answer_carries_the_security_headers_and_keyed_ones_are_not_stored
     let s = server();
     let t = table(&s.app).await;
     for uri in [
-        "/".to_string(),
-        format!("/t/{}/{}", t.id, t.owner),
-        format!("/t/{}/{}", t.id, t.p1),
-        format!("/api/tables/{}/view?key={}", t.id, t.p1),
-        "/api/tables/nope/view?key=x".to_string(),
+        routes::LOBBY.at([]).into_uri(),
+        routes::TABLE_PAGE.at([&t.id, &t.owner]).into_uri(),
+        routes::TABLE_PAGE.at([&t.id, &t.p1]).into_uri(),
+        routes::VIEW.at([&t.id]).key(&t.p1).into_uri(),
+        routes::VIEW.at(["nope"]).key("x").into_uri(),
+        // hand-built: a path no route has.
         "/nothing-here".to_string(),
-        "/healthz".to_string(),
+        routes::HEALTHZ.at([]).into_uri(),
     ] {
         let h = headers_of(&s.app, &uri).await;
         let csp = h["content-security-policy"].to_str().unwrap();
@@ -42,7 +43,7 @@ async fn every_answer_carries_the_security_headers_and_keyed_ones_are_not_stored
         assert_eq!(h["x-request-id"].len(), 12, "{uri}");
     }
     // Scripts and styles may be cached, but are checked again each time.
-    let h = headers_of(&s.app, "/assets/app.js").await;
+    let h = headers_of(&s.app, &routes::ASSET.at(["app.js"])).await;
     assert_eq!(h["cache-control"], "no-cache");
 }
 
@@ -64,7 +65,7 @@ async fn metrics_count_commands_tables_refusals_and_requests_by_route() {
         json!({"type": "commit", "word": "again"}),
     )
     .await;
-    let (status, text) = call(&s.app, "GET", "/metrics", None).await;
+    let (status, text) = api_text(&s.app, routes::METRICS.at([])).await;
     assert_eq!(status, StatusCode::OK);
     for line in [
         "clash_commands_total 1",
@@ -84,26 +85,17 @@ async fn metrics_count_commands_tables_refusals_and_requests_by_route() {
 async fn the_gm_replaces_the_watch_link_and_their_own() {
     let s = server();
     let t = table(&s.app).await;
-    let mut watching = Sse::open(
-        &s.app,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.spectator),
-        None,
-    )
-    .await;
+    let mut watching = Sse::open(&s.app, &routes::STREAM.at([&t.id]).key(&t.spectator), None).await;
     watching.update().await;
-    let (status, _) = call_json(
+    let (status, _) = api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/links/spectator?key={}", t.id, t.p1),
-        None,
+        routes::REPLACE_LINK.at([&t.id, "spectator"]).key(&t.p1),
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "only the GM");
-    let (status, fresh) = call_json(
+    let (status, fresh) = api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/links/spectator?key={}", t.id, t.owner),
-        None,
+        routes::REPLACE_LINK.at([&t.id, "spectator"]).key(&t.owner),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{fresh}");
@@ -112,45 +104,27 @@ async fn the_gm_replaces_the_watch_link_and_their_own() {
     let view = |key: String| {
         let app = s.app.clone();
         let id = t.id.clone();
-        async move {
-            call_json(
-                &app,
-                "GET",
-                &format!("/api/tables/{id}/view?key={key}"),
-                None,
-            )
-            .await
-        }
+        async move { api(&app, routes::VIEW.at([&id]).key(&key)).await }
     };
     assert_eq!(view(t.spectator.clone()).await.0, StatusCode::FORBIDDEN);
     assert_eq!(view(spectator.to_string()).await.0, StatusCode::OK);
     // A new GM link: the old one stops working, the new one manages the table.
-    let (_, gm) = call_json(
+    let (_, gm) = api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/links/owner?key={}", t.id, t.owner),
-        None,
+        routes::REPLACE_LINK.at([&t.id, "owner"]).key(&t.owner),
     )
     .await;
     let owner = gm["key"].as_str().unwrap();
-    assert_eq!(gm["path"], format!("/t/{}/{owner}", t.id));
+    assert_eq!(gm["path"], routes::TABLE_PAGE.at([&t.id, owner]).uri());
     assert_eq!(view(t.owner.clone()).await.0, StatusCode::FORBIDDEN);
-    let (status, info) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}?key={owner}", t.id),
-        None,
-    )
-    .await;
+    let (status, info) = api(&s.app, routes::TABLE_INFO.at([&t.id]).key(owner)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(info["role"], "owner");
     // Everyone's log says so.
     let (_, seen) = view(t.p1.clone()).await;
-    let (_, lines) = call_json(
+    let (_, lines) = api(
         &s.app,
-        "GET",
-        &format!("/api/tables/{}/events?key={}&after=0", t.id, t.p1),
-        None,
+        routes::EVENTS.at([&t.id]).key(&t.p1).query("after", "0"),
     )
     .await;
     let text: Vec<&str> = lines["events"]
@@ -175,28 +149,17 @@ async fn the_gm_deletes_a_table_and_its_pages_are_told() {
         json!({"type": "commit", "word": "apple"}),
     )
     .await;
-    let mut p2 = Sse::open(
-        &s.app,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
-        None,
-    )
-    .await;
+    let mut p2 = Sse::open(&s.app, &routes::STREAM.at([&t.id]).key(&t.p2), None).await;
     p2.update().await;
     let delete = |key: String| {
         let app = s.app.clone();
         let id = t.id.clone();
-        async move { call(&app, "DELETE", &format!("/api/tables/{id}?key={key}"), None).await }
+        async move { api_text(&app, routes::DELETE_TABLE.at([&id]).key(&key)).await }
     };
     assert_eq!(delete(t.p1.clone()).await.0, StatusCode::FORBIDDEN);
     assert_eq!(delete(t.owner.clone()).await.0, StatusCode::NO_CONTENT);
     assert_eq!(p2.next().await.unwrap().event, "deleted");
-    let (status, answer) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, answer) = api(&s.app, routes::VIEW.at([&t.id]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
     assert_eq!(s.tables.store().count_tables().await.unwrap(), 0);
     let conn = rusqlite::Connection::open(&s.path).unwrap();
@@ -226,10 +189,11 @@ fn patched(before: &Value, message: &Value) -> Value {
 async fn a_patch_stream_rebuilds_exactly_the_updates_a_whole_stream_sends() {
     let s = server();
     let t = table(&s.app).await;
-    let uri = |key: &str, extra: &str| format!("/api/tables/{}/stream?key={key}{extra}", t.id);
+    let uri = |key: &str| routes::STREAM.at([&t.id]).key(key);
     for key in [&t.owner, &t.p1, &t.spectator] {
-        let mut whole = Sse::open(&s.app, &uri(key, ""), None).await;
-        let mut patches = Sse::open(&s.app, &uri(key, "&changes=patch"), None).await;
+        let mut whole = Sse::open(&s.app, &uri(key), None).await;
+        let patch = uri(key).query("changes", "patch");
+        let mut patches = Sse::open(&s.app, &patch, None).await;
         let mut rebuilt = patches.update().await;
         assert_eq!(rebuilt, whole.update().await);
         let steps = [
@@ -254,7 +218,7 @@ async fn a_patch_stream_rebuilds_exactly_the_updates_a_whole_stream_sends() {
         }
     }
     // Anything but "update" or "patch" is refused.
-    let (status, _) = call(&s.app, "GET", &uri(&t.p1, "&changes=gzip"), None).await;
+    let (status, _) = api_text(&s.app, uri(&t.p1).query("changes", "gzip")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
 
@@ -286,13 +250,7 @@ async fn odds_switches_from_before_the_log_are_carried_into_it() {
         }
         let tables = clash_server::open(&path, catalogue()).unwrap();
         let app = clash_server::app(tables);
-        let (status, odds) = call_json(
-            &app,
-            "GET",
-            &format!("/api/tables/{}/odds?key={}", t.id, t.owner),
-            None,
-        )
-        .await;
+        let (status, odds) = api(&app, routes::ODDS.at([&t.id]).key(&t.owner)).await;
         assert_eq!(status, StatusCode::OK, "{odds}");
         assert_eq!(odds["enabled"], true, "{old}");
         let conn = rusqlite::Connection::open(&path).unwrap();
@@ -312,21 +270,9 @@ async fn odds_switches_from_before_the_log_are_carried_into_it() {
             "neither the side table nor the column is left"
         );
         // The switch is the last entry of the log, and the record verifies once the table ends.
-        let (status, _) = call(
-            &app,
-            "POST",
-            &format!("/api/tables/{}/close?key={}", t.id, t.owner),
-            None,
-        )
-        .await;
+        let (status, _) = api_text(&app, routes::CLOSE.at([&t.id]).key(&t.owner)).await;
         assert_eq!(status, StatusCode::NO_CONTENT);
-        let (_, doc) = call_json(
-            &app,
-            "GET",
-            &format!("/api/tables/{}/export?key={}", t.id, t.spectator),
-            None,
-        )
-        .await;
+        let (_, doc) = api(&app, routes::EXPORT.at([&t.id]).key(&t.spectator)).await;
         let entries = doc["entries"].as_array().unwrap();
         let switched: Vec<&Value> = entries
             .iter()

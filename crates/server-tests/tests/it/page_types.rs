@@ -47,13 +47,7 @@ async fn every_update_has_exactly_the_declared_fields() {
     let s = server();
     let t = table(&s.app).await;
     for key in [&t.owner, &t.p1, &t.spectator] {
-        let (status, update) = call_json(
-            &s.app,
-            "GET",
-            &format!("/api/tables/{}/view?key={key}", t.id),
-            None,
-        )
-        .await;
+        let (status, update) = api(&s.app, routes::VIEW.at([&t.id]).key(key)).await;
         assert_eq!(status, StatusCode::OK, "{update}");
         let Value::Object(fields) = update else {
             panic!("an update is an object")

@@ -8,6 +8,11 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
+use crate::client::CreateTable;
+use crate::client::routes::{ASSET, CREATE_TABLE, PANEL_ASSET};
+
+/// A request, answered with its status, its content type and its body (checked against the API
+/// document where it is part of it).
 async fn call(
     app: &axum::Router,
     method: &str,
@@ -30,7 +35,9 @@ async fn call(
         .unwrap_or("")
         .to_string();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, kind, String::from_utf8_lossy(&bytes).into_owned())
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    crate::conformance::check(method, uri, status, &text);
+    (status, kind, text)
 }
 
 fn app() -> (axum::Router, tempfile::TempDir) {
@@ -46,7 +53,8 @@ async fn every_game_board_is_served_from_its_catalogue_entry() {
     for entry in clash_catalogue::rulesets() {
         let id = entry.id;
         assert!(entry.panel.is_some(), "{id} has a board");
-        let (status, kind, body) = call(&app, "GET", &format!("/assets/panel/{id}.js"), None).await;
+        let (status, kind, body) =
+            call(&app, "GET", &PANEL_ASSET.at([&format!("{id}.js")]), None).await;
         assert_eq!(status, StatusCode::OK, "{id}.js");
         assert!(
             kind.starts_with("text/javascript"),
@@ -60,17 +68,17 @@ async fn every_game_board_is_served_from_its_catalogue_entry() {
         // Data goes in as text: no innerHTML anywhere in a board.
         assert!(!body.contains("innerHTML"), "{id}.js uses innerHTML");
         let (status, kind, body) =
-            call(&app, "GET", &format!("/assets/panel/{id}.css"), None).await;
+            call(&app, "GET", &PANEL_ASSET.at([&format!("{id}.css")]), None).await;
         assert_eq!(status, StatusCode::OK, "{id}.css");
         assert!(kind.starts_with("text/css"), "{id}.css served as {kind}");
         assert_eq!(body, entry.panel.style);
     }
     for missing in ["chess.js", "triforce.html", "triforce", "../app.js"] {
-        let (status, _, _) = call(&app, "GET", &format!("/assets/panel/{missing}"), None).await;
+        let (status, _, _) = call(&app, "GET", &PANEL_ASSET.at([missing]), None).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{missing}");
     }
     // The shared kit every board builds with: served, and text-only as well.
-    let (status, kind, body) = call(&app, "GET", "/assets/panel-kit.js", None).await;
+    let (status, kind, body) = call(&app, "GET", &ASSET.at(["panel-kit.js"]), None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         kind.starts_with("text/javascript"),
@@ -78,14 +86,14 @@ async fn every_game_board_is_served_from_its_catalogue_entry() {
     );
     assert!(body.contains("registerPanel(id, panel)") && !body.contains("innerHTML"));
     // The page kit it builds on, an ES module like every page script.
-    let (status, kind, body) = call(&app, "GET", "/assets/kit.js", None).await;
+    let (status, kind, body) = call(&app, "GET", &ASSET.at(["kit.js"]), None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         kind.starts_with("text/javascript"),
         "kit.js served as {kind}"
     );
     assert!(body.contains("export function registerPanel") && !body.contains("innerHTML"));
-    let (status, kind, _) = call(&app, "GET", "/assets/panel-kit.css", None).await;
+    let (status, kind, _) = call(&app, "GET", &ASSET.at(["panel-kit.css"]), None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         kind.starts_with("text/css"),
@@ -102,8 +110,12 @@ async fn a_table_page_loads_only_its_own_game_board() {
         let (status, _, created) = call(
             &app,
             "POST",
-            "/api/tables",
-            Some(json!({ "ruleset": entry.id, "setup": setup })),
+            &CREATE_TABLE.at([]),
+            Some(json!(CreateTable {
+                ruleset: Some(String::from(entry.id)),
+                setup: Some(json!(setup)),
+                ..CreateTable::default()
+            })),
         )
         .await;
         assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -112,16 +124,16 @@ async fn a_table_page_loads_only_its_own_game_board() {
         let (status, _, page) = call(&app, "GET", owner, None).await;
         assert_eq!(status, StatusCode::OK);
         let kit = page
-            .find("/assets/panel-kit.js")
+            .find(ASSET.at(["panel-kit.js"]).uri())
             .expect("the kit is loaded");
         let own = page
-            .find(&format!("/assets/panel/{}.js", entry.id))
+            .find(PANEL_ASSET.at([&format!("{}.js", entry.id)]).uri())
             .expect("the game's own board is loaded");
         assert!(kit < own, "the kit loads before the board");
-        assert!(page.contains(&format!("/assets/panel/{}.css", entry.id)));
+        assert!(page.contains(PANEL_ASSET.at([&format!("{}.css", entry.id)]).uri()));
         for other in ids.iter().filter(|i| **i != entry.id) {
             assert!(
-                !page.contains(&format!("/assets/panel/{other}.")),
+                !page.contains(PANEL_ASSET.at([&format!("{other}.")]).uri()),
                 "{} loads {other}",
                 entry.id
             );

@@ -10,7 +10,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::client::{call_json, claim, invite};
+use crate::client::*;
 
 /// The first raw token in `text`, if any: a seat id (`p1`), `party 0`, an index list (`[3]`),
 /// Rust's `Some(` / `None`, an enum in parentheses (`(Npc)`), `type:` or JSON's `null`.
@@ -80,11 +80,13 @@ struct Seated {
 }
 
 async fn seat_everyone(app: &Router, ruleset: &str, setup: &Value) -> Seated {
-    let (status, created) = call_json(
+    let (status, created) = api(
         app,
-        "POST",
-        "/api/tables",
-        Some(json!({ "ruleset": ruleset, "setup": setup, "title": "Readable" })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from(ruleset)),
+            setup: Some(json!(setup)),
+            title: Some(String::from("Readable")),
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -107,13 +109,7 @@ async fn seat_everyone(app: &Router, ruleset: &str, setup: &Value) -> Seated {
 }
 
 async fn view(app: &Router, id: &str, key: &str) -> Value {
-    let (status, update) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{id}/view?key={key}&after=0"),
-        None,
-    )
-    .await;
+    let (status, update) = api(app, routes::VIEW.at([id]).key(key).query("after", "0")).await;
     assert_eq!(status, StatusCode::OK, "{update}");
     update
 }
@@ -149,7 +145,7 @@ async fn every_game_reads_in_names_from_every_seat() {
     let app = clash_server::app(
         clash_server::open(&dir.path().join("readable.db"), clash_catalogue::rulesets()).unwrap(),
     );
-    let (_, list) = call_json(&app, "GET", "/api/rulesets", None).await;
+    let (_, list) = api(&app, routes::RULESETS.at([])).await;
     // The first problem of each game in each place, so one failure tells all that is wrong.
     let mut problems = BTreeMap::new();
     for ruleset in list["rulesets"].as_array().unwrap() {
@@ -181,11 +177,12 @@ async fn every_game_reads_in_names_from_every_seat() {
                     break;
                 }
                 let command = &legal[step % legal.len()]["command"];
-                let (status, body) = call_json(
+                let (status, body) = api(
                     &app,
-                    "POST",
-                    &format!("/api/tables/{}/commands?key={}", table.id, table.keys[seat]),
-                    Some(json!({ "command": command })),
+                    routes::COMMAND
+                        .at([&table.id])
+                        .key(&table.keys[seat])
+                        .json(&CommandBody::of(json!(command))),
                 )
                 .await;
                 assert_eq!(status, StatusCode::OK, "{id}: {command} → {body}");

@@ -3,43 +3,31 @@
 //! so a field renamed on either side fails here (or, on the page's side, `tsc`).
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
-use tower::ServiceExt;
+use axum::http::StatusCode;
+
+use crate::client::{CreateTable, Href, WithBody, api, routes};
 
 use clash_core::{Seat, Strength};
 use clash_server::pages::requests::*;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-async fn call(app: &Router, method: &str, uri: &str, body: Value) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
-
 /// Sends `body` and requires it taken.
-async fn taken(app: &Router, method: &str, uri: &str, body: &impl Serialize) -> Value {
-    let (status, answer) = call(app, method, uri, json!(body)).await;
-    assert!(status.is_success(), "{method} {uri}: {status} {answer}");
+async fn taken(app: &Router, href: Href, body: &impl Serialize) -> Value {
+    let what = format!("{} {href}", href.verb.as_str());
+    let (status, answer) = api(app, href.json(body)).await;
+    assert!(status.is_success(), "{what}: {status} {answer}");
     answer
 }
 
 /// A Triforce table whose GM plays p1, at the start.
 async fn table(app: &Router) -> (String, String) {
-    let body = json!({ "ruleset": "triforce", "title": "Types" });
-    let (status, created) = call(app, "POST", "/api/tables", body).await;
+    let body = json!(CreateTable {
+        ruleset: Some(String::from("triforce")),
+        title: Some(String::from("Types")),
+        ..CreateTable::default()
+    });
+    let (status, created) = api(app, routes::CREATE_TABLE.at([]).json(&body)).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["table"].as_str().unwrap().to_string();
     let key = created["owner_key"].as_str().unwrap().to_string();
@@ -52,19 +40,20 @@ async fn every_body_a_page_sends_is_taken_by_its_route() {
     let tables = clash_server::open(&dir.path().join("c.db"), clash_catalogue::rulesets()).unwrap();
     let app = clash_server::app(tables);
     let (id, key) = table(&app).await;
-    let at = |path: &str| format!("/api/tables/{id}{path}?key={key}");
+    let at = |route: routes::Route| route.at([&id]).key(&key);
+    let seat = |route: routes::Route, seat: &str| route.at([&id, seat]).key(&key);
     taken(
         &app,
-        "POST",
-        &at("/seats/p1/link"),
+        seat(routes::ISSUE_LINK, "p1"),
         &LinkRequest { npc: true },
     )
     .await;
     let seed = SeedRequest {
         seed: "5eed".into(),
     };
-    taken(&app, "POST", &at("/seed"), &seed).await;
-    let view = taken(&app, "GET", &(at("/view") + "&as=p1"), &()).await;
+    taken(&app, at(routes::SEED), &seed).await;
+    let (status, view) = api(&app, at(routes::VIEW).query("as", "p1")).await;
+    assert!(status.is_success(), "{status} {view}");
     let command = CommandRequest {
         command: view["legal"][0]["command"].clone(),
         as_seat: Some(Seat::Player(1)),
@@ -72,30 +61,29 @@ async fn every_body_a_page_sends_is_taken_by_its_route() {
         revision: view["event_count"].as_u64().unwrap(),
         ask: false,
     };
-    let answer = taken(&app, "POST", &at("/commands"), &command).await;
+    let answer = taken(&app, at(routes::COMMAND), &command).await;
     let n = answer["room"]["undo"]["n"]
         .as_u64()
         .expect("the move can be taken back");
-    taken(&app, "POST", &at("/undo"), &UndoRequest { n }).await;
+    taken(&app, at(routes::UNDO), &UndoRequest { n }).await;
     let line = ChatLine {
         text: "hello".into(),
         to_gm: false,
         to: None,
     };
-    taken(&app, "POST", &at("/chat"), &line).await;
-    taken(&app, "PUT", &at("/odds"), &OddsSwitch { enabled: true }).await;
+    taken(&app, at(routes::CHAT), &line).await;
+    taken(&app, at(routes::SWITCH_ODDS), &OddsSwitch { enabled: true }).await;
     let bot = BotRequest {
         strength: Strength::Casual,
     };
-    taken(&app, "POST", &at("/seats/p2/bot"), &bot).await;
+    taken(&app, seat(routes::SEAT_BOT, "p2"), &bot).await;
     let title = RenameRequest {
         title: "Typed".into(),
     };
-    taken(&app, "POST", &at("/rename"), &title).await;
+    taken(&app, at(routes::RENAME), &title).await;
     taken(
         &app,
-        "POST",
-        &at("/archive"),
+        at(routes::ARCHIVE),
         &ArchiveRequest { archived: false },
     )
     .await;

@@ -7,10 +7,6 @@ use serde_json::{Value, json};
 
 use crate::client::*;
 
-async fn get(s: &Server, uri: &str) -> (StatusCode, Value) {
-    call_json(&s.app, "GET", uri, None).await
-}
-
 #[tokio::test]
 async fn the_replay_opens_at_the_end_and_marks_what_was_hidden() {
     let s = server();
@@ -24,16 +20,17 @@ async fn the_replay_opens_at_the_end_and_marks_what_was_hidden() {
     .await;
     assert_eq!(status, StatusCode::OK);
     let replay = |key: &str, step: usize, seat: &str| {
-        format!(
-            "/api/tables/{}/replay?key={key}&step={step}&as={seat}",
-            t.id
-        )
+        routes::REPLAY
+            .at([&t.id])
+            .key(key)
+            .query("step", step)
+            .query("as", seat)
     };
     // Before the end: refused, with the reason, by the API and the page.
-    let (status, body) = get(&s, &replay(&t.p2, 1, "p2")).await;
+    let (status, body) = api(&s.app, replay(&t.p2, 1, "p2")).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["error"]["code"], "not_ended");
-    let (status, body) = get(&s, &format!("/api/tables/{}/review?key={}", t.id, t.p2)).await;
+    let (status, body) = api(&s.app, routes::REVIEW.at([&t.id]).key(&t.p2)).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(
         body["error"]["message"]
@@ -41,7 +38,7 @@ async fn the_replay_opens_at_the_end_and_marks_what_was_hidden() {
             .unwrap()
             .contains("once the table has ended")
     );
-    let (status, page) = call(&s.app, "GET", &format!("/t/{}/{}/review", t.id, t.p2), None).await;
+    let (status, page) = api_text(&s.app, routes::REVIEW_PAGE.at([&t.id, &t.p2])).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(page.contains("once the table has ended"));
     send(
@@ -51,16 +48,10 @@ async fn the_replay_opens_at_the_end_and_marks_what_was_hidden() {
         json!({"type": "commit", "word": "basalt"}),
     )
     .await;
-    let (status, _) = call(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{}/close?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api(&s.app, routes::CLOSE.at([&t.id]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     // After it: p2 saw p1's word as "ready"; the word is shown as revealed later.
-    let (status, f) = get(&s, &replay(&t.p2, 1, "p2")).await;
+    let (status, f) = api(&s.app, replay(&t.p2, 1, "p2")).await;
     assert_eq!(status, StatusCode::OK, "{f}");
     assert_eq!(f["step"], 1);
     let lines = f["lines"].as_array().unwrap();
@@ -77,7 +68,7 @@ async fn the_replay_opens_at_the_end_and_marks_what_was_hidden() {
         "{f}"
     );
     // p1 saw its own word: nothing of that step was hidden from it.
-    let (_, own) = get(&s, &replay(&t.p1, 1, "p1")).await;
+    let (_, own) = api(&s.app, replay(&t.p1, 1, "p1")).await;
     assert!(
         own["lines"]
             .as_array()
@@ -87,23 +78,21 @@ async fn the_replay_opens_at_the_end_and_marks_what_was_hidden() {
         "{own}"
     );
     // Step 0 is the table as it began; a seat that does not play is refused.
-    let (_, start) = get(&s, &replay(&t.spectator, 0, "spectator")).await;
+    let (_, start) = api(&s.app, replay(&t.spectator, 0, "spectator")).await;
     assert_eq!(start["step"], 0);
     assert!(start.get("actor").is_none());
-    let (status, _) = get(&s, &replay(&t.spectator, 1, "p7")).await;
+    let (status, _) = api(&s.app, replay(&t.spectator, 1, "p7")).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "a seat that does not play");
+    // The page opens once the table has ended.
+    let (status, _) = api_text(&s.app, routes::REVIEW_PAGE.at([&t.id, &t.p2])).await;
+    assert_eq!(status, StatusCode::OK);
     // This ruleset has no review: the answer says so, and the replay still works.
-    let (status, review) = get(
-        &s,
-        &format!("/api/tables/{}/review?key={}", t.id, t.spectator),
-    )
-    .await;
+    let (status, review) = api(&s.app, routes::REVIEW.at([&t.id]).key(&t.spectator)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(review, Value::Null);
     // Only the GM cancels a review.
-    let cancel = |key: &str| format!("/api/tables/{}/review?key={key}", t.id);
-    let (status, _) = call(&s.app, "DELETE", &cancel(&t.p1), None).await;
+    let (status, _) = api(&s.app, routes::CANCEL_REVIEW.at([&t.id]).key(&t.p1)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, _) = call(&s.app, "DELETE", &cancel(&t.owner), None).await;
+    let (status, _) = api(&s.app, routes::CANCEL_REVIEW.at([&t.id]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
 }

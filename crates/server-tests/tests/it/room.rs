@@ -6,33 +6,38 @@ use crate::client::*;
 use axum::Router;
 use axum::http::StatusCode;
 use clash_server::export::verify;
+use clash_server::http::routes::Route;
 use serde_json::{Value, json};
 
-async fn post(app: &Router, t: &Table, path: &str, key: &str, body: Value) -> (StatusCode, Value) {
-    call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{}/{path}?key={key}", t.id),
-        Some(body),
-    )
-    .await
+async fn post(
+    app: &Router,
+    t: &Table,
+    route: Route,
+    key: &str,
+    body: impl serde::Serialize,
+) -> (StatusCode, Value) {
+    api(app, route.at([&t.id]).key(key).json(&body)).await
 }
 
 async fn say(app: &Router, t: &Table, key: &str, text: &str, to_gm: bool) -> StatusCode {
-    post(app, t, "chat", key, json!({ "text": text, "to_gm": to_gm }))
-        .await
-        .0
+    post(
+        app,
+        t,
+        routes::CHAT,
+        key,
+        Line {
+            text: String::from(text),
+            to_gm,
+            ..Line::default()
+        },
+    )
+    .await
+    .0
 }
 
 /// Everything `key` may read of the table now.
 async fn look(app: &Router, t: &Table, key: &str) -> Value {
-    let (status, update) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{}/view?key={key}&after=0", t.id),
-        None,
-    )
-    .await;
+    let (status, update) = api(app, routes::VIEW.at([&t.id]).key(key).query("after", "0")).await;
     assert_eq!(status, StatusCode::OK, "{update}");
     update
 }
@@ -47,20 +52,14 @@ fn texts(update: &Value) -> Vec<String> {
 }
 
 async fn record(app: &Router, t: &Table, key: &str) -> (String, Value) {
-    let (status, text) = call(
-        app,
-        "GET",
-        &format!("/api/tables/{}/export?key={key}", t.id),
-        None,
-    )
-    .await;
+    let (status, text) = api_text(app, routes::EXPORT.at([&t.id]).key(key)).await;
     assert_eq!(status, StatusCode::OK);
     let doc = serde_json::from_str(&text).unwrap();
     (text, doc)
 }
 
 async fn close(app: &Router, t: &Table) {
-    let (status, _) = post(app, t, "close", &t.owner, json!({})).await;
+    let (status, _) = post(app, t, routes::CLOSE, &t.owner, json!({})).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
 }
 
@@ -165,9 +164,13 @@ async fn whispers_follow_the_person_and_the_gm_whispers_to_one_seat() {
     let (status, body) = post(
         &s.app,
         &t,
-        "chat",
+        routes::CHAT,
         &t.owner,
-        json!({"text": "gm-to-old", "to": "p1"}),
+        Line {
+            text: String::from("gm-to-old"),
+            to: Some(String::from("p1")),
+            ..Line::default()
+        },
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
@@ -183,19 +186,24 @@ async fn whispers_follow_the_person_and_the_gm_whispers_to_one_seat() {
             .contains("gm-to-old")
     );
     // A player whispers to the GM only.
-    let (status, _) = post(&s.app, &t, "chat", &t.p1, json!({"text": "x", "to": "p2"})).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    // A new player in the same seat.
-    let (status, _) = call(
+    let (status, _) = post(
         &s.app,
-        "DELETE",
-        &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
-        None,
+        &t,
+        routes::CHAT,
+        &t.p1,
+        Line {
+            text: String::from("x"),
+            to: Some(String::from("p2")),
+            ..Line::default()
+        },
     )
     .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A new player in the same seat.
+    let (status, _) = api_text(&s.app, routes::REVOKE_LINK.at([&t.id, "p1"]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let newcomer = seat_key(&s.app, &t.id, &t.owner, "p1").await;
-    let (_, page) = call(&s.app, "GET", &format!("/t/{}/{newcomer}", t.id), None).await;
+    let (_, page) = api_text(&s.app, routes::TABLE_PAGE.at([&t.id, &newcomer])).await;
     let (record_text, _) = record(&s.app, &t, &newcomer).await;
     for seen in [
         look(&s.app, &t, &newcomer).await.to_string(),
@@ -257,9 +265,18 @@ async fn the_gm_takes_back_a_secret_commitment_and_the_record_still_verifies() {
         "{offer}"
     );
     let n = offer["n"].as_u64().unwrap();
-    let (status, _) = post(&s.app, &t, "undo", &t.p1, json!({})).await;
+    let (status, _) = post(
+        &s.app,
+        &t,
+        routes::UNDO,
+        &t.p1,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, body) = post(&s.app, &t, "undo", &t.owner, json!({ "n": n })).await;
+    let (status, body) = post(&s.app, &t, routes::UNDO, &t.owner, UndoBody { n: Some(n) }).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
     // Player 1 has no word committed now and may choose another; everyone's log says so.
     let mine = look(&s.app, &t, &t.p1).await;
@@ -269,7 +286,7 @@ async fn the_gm_takes_back_a_secret_commitment_and_the_record_still_verifies() {
             .to_string()
     ));
     // A stale undo (the same number again) and an undo with nothing standing are refused.
-    let (status, body) = post(&s.app, &t, "undo", &t.owner, json!({ "n": n })).await;
+    let (status, body) = post(&s.app, &t, routes::UNDO, &t.owner, UndoBody { n: Some(n) }).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     let (status, _) = send(&s.app, &t, &t.p1, json!({"type": "commit", "word": "pear"})).await;
     assert_eq!(status, StatusCode::OK);
@@ -277,7 +294,16 @@ async fn the_gm_takes_back_a_secret_commitment_and_the_record_still_verifies() {
     assert_eq!(status, StatusCode::OK);
     // Two undos in a row walk back command by command.
     for _ in 0..2 {
-        let (status, body) = post(&s.app, &t, "undo", &t.owner, json!({})).await;
+        let (status, body) = post(
+            &s.app,
+            &t,
+            routes::UNDO,
+            &t.owner,
+            UndoBody {
+                ..UndoBody::default()
+            },
+        )
+        .await;
         assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
     }
     assert_eq!(look(&s.app, &t, &t.owner).await["view"]["ready"], json!([]));
@@ -322,7 +348,16 @@ async fn undo_is_refused_after_a_roll_and_after_a_reveal() {
     // A reveal without chance: the words are out, so nothing before it can be taken back.
     let (status, _) = send(&s.app, &t, &t.owner, json!({"type": "announce"})).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = post(&s.app, &t, "undo", &t.owner, json!({})).await;
+    let (status, body) = post(
+        &s.app,
+        &t,
+        routes::UNDO,
+        &t.owner,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert!(
         body["error"]["message"]
@@ -336,7 +371,16 @@ async fn undo_is_refused_after_a_roll_and_after_a_reveal() {
     // A roll: the reveal rolls a die.
     let (status, _) = send(&s.app, &t, &t.owner, json!({"type": "reveal"})).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = post(&s.app, &t, "undo", &t.owner, json!({})).await;
+    let (status, body) = post(
+        &s.app,
+        &t,
+        routes::UNDO,
+        &t.owner,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert!(
         body["error"]["message"]
@@ -347,7 +391,16 @@ async fn undo_is_refused_after_a_roll_and_after_a_reveal() {
     );
     // The shuffle draws: refused too.
     send(&s.app, &t, &t.owner, json!({"type": "shuffle"})).await;
-    let (status, _) = post(&s.app, &t, "undo", &t.owner, json!({})).await;
+    let (status, _) = post(
+        &s.app,
+        &t,
+        routes::UNDO,
+        &t.owner,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::CONFLICT);
     close(&s.app, &t).await;
     let report = verify(&record(&s.app, &t, &t.owner).await.1, &catalogue(), &[]);
@@ -370,9 +423,13 @@ async fn a_weighty_command_is_asked_about_first_when_the_page_asks() {
     let (status, body) = post(
         &s.app,
         &t,
-        "commands",
+        routes::COMMAND,
         &t.owner,
-        json!({"command": {"type": "reveal"}, "ask": true}),
+        CommandBody {
+            command: Some(json!({"type": "reveal"})),
+            ask: true,
+            ..CommandBody::default()
+        },
     )
     .await;
     assert_eq!(
@@ -389,18 +446,22 @@ async fn a_weighty_command_is_asked_about_first_when_the_page_asks() {
     let (status, _) = post(
         &s.app,
         &t,
-        "commands",
+        routes::COMMAND,
         &t.owner,
-        json!({"command": {"type": "announce"}, "ask": true}),
+        CommandBody {
+            command: Some(json!({"type": "announce"})),
+            ask: true,
+            ..CommandBody::default()
+        },
     )
     .await;
     assert_eq!(status, StatusCode::OK);
     let (status, _) = post(
         &s.app,
         &t,
-        "commands",
+        routes::COMMAND,
         &t.owner,
-        json!({"command": {"type": "reveal"}}),
+        CommandBody::of(json!({"type": "reveal"})),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -455,7 +516,7 @@ fn here(update: &Value, seat: &str) -> bool {
 async fn presence_follows_the_open_pages() {
     let s = server();
     let t = table(&s.app).await;
-    let stream = |key: &str| format!("/api/tables/{}/stream?key={key}", t.id);
+    let stream = |key: &str| routes::STREAM.at([&t.id]).key(key);
     let mut gm = Sse::open(&s.app, &stream(&t.owner), None).await;
     let first = gm.update().await;
     assert!(!here(&first, "p1"));
@@ -478,25 +539,52 @@ async fn presence_follows_the_open_pages() {
 async fn the_gm_renames_archives_and_deletes_a_table() {
     let s = server();
     let t = table(&s.app).await;
-    let (status, _) = post(&s.app, &t, "rename", &t.p1, json!({"title": "Mine now"})).await;
+    let (status, _) = post(
+        &s.app,
+        &t,
+        routes::RENAME,
+        &t.p1,
+        RenameBody {
+            title: String::from("Mine now"),
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "only the GM renames");
     let (status, _) = post(
         &s.app,
         &t,
-        "rename",
+        routes::RENAME,
         &t.owner,
-        json!({"title": "Friday duel"}),
+        RenameBody {
+            title: String::from("Friday duel"),
+        },
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let update = look(&s.app, &t, &t.p2).await;
     assert_eq!(update["title"], "Friday duel");
     assert!(texts(&update).contains(&"The GM renames the table “Friday duel”.".to_string()));
-    let (status, _) = post(&s.app, &t, "rename", &t.owner, json!({"title": " "})).await;
+    let (status, _) = post(
+        &s.app,
+        &t,
+        routes::RENAME,
+        &t.owner,
+        RenameBody {
+            title: String::from(" "),
+        },
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 
     // Archived: no moves, no talk, until it is brought back.
-    let (status, _) = post(&s.app, &t, "archive", &t.owner, json!({"archived": true})).await;
+    let (status, _) = post(
+        &s.app,
+        &t,
+        routes::ARCHIVE,
+        &t.owner,
+        ArchiveBody { archived: true },
+    )
+    .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(look(&s.app, &t, &t.p1).await["room"]["archived"], true);
     let (status, body) = send(
@@ -521,55 +609,33 @@ async fn the_gm_renames_archives_and_deletes_a_table() {
         (&update["title"], &update["room"]["archived"]),
         (&json!("Friday duel"), &json!(true))
     );
-    let (status, _) = post(&app, &t, "archive", &t.owner, json!({"archived": false})).await;
+    let (status, _) = post(
+        &app,
+        &t,
+        routes::ARCHIVE,
+        &t.owner,
+        ArchiveBody { archived: false },
+    )
+    .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, _) = send(&app, &t, &t.p1, json!({"type": "commit", "word": "apple"})).await;
     assert_eq!(status, StatusCode::OK);
 
     // Deleted: gone for good, from memory and the database, and open streams are told.
-    let mut p2 = Sse::open(
-        &app,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
-        None,
-    )
-    .await;
+    let mut p2 = Sse::open(&app, &routes::STREAM.at([&t.id]).key(&t.p2), None).await;
     let _ = p2.update().await;
-    let (status, _) = call(
-        &app,
-        "DELETE",
-        &format!("/api/tables/{}?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (status, _) = api_text(&app, routes::DELETE_TABLE.at([&t.id]).key(&t.p1)).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "only the GM deletes");
-    let (status, _) = call(
-        &app,
-        "DELETE",
-        &format!("/api/tables/{}?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api_text(&app, routes::DELETE_TABLE.at([&t.id]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(
         p2.next().await.map(|e| e.event),
         Some("deleted".to_string())
     );
-    let (status, _) = call(
-        &app,
-        "GET",
-        &format!("/api/tables/{}?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api_text(&app, routes::TABLE_INFO.at([&t.id]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let app = restart(&s);
-    let (status, _) = call(
-        &app,
-        "GET",
-        &format!("/api/tables/{}?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api_text(&app, routes::TABLE_INFO.at([&t.id]).key(&t.owner)).await;
     assert_eq!(
         status,
         StatusCode::NOT_FOUND,
@@ -597,18 +663,18 @@ async fn every_game_has_its_rules_and_charts_one_tap_away() {
     .unwrap();
     let app = clash_server::app(tables);
     for entry in clash_catalogue::rulesets() {
-        let (status, html) = call(&app, "GET", &format!("/rules/{}/part", entry.id), None).await;
+        let (status, html) = api_text(&app, routes::RULES_PART.at([entry.id])).await;
         assert_eq!(status, StatusCode::OK, "{}", entry.id);
         assert!(
             html.contains("id=\"rules-charts\"") && html.contains("<table>"),
             "{}",
             entry.id
         );
-        let (status, page) = call(&app, "GET", &format!("/rules/{}", entry.id), None).await;
+        let (status, page) = api_text(&app, routes::RULES.at([entry.id])).await;
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains(entry.name));
     }
-    let (status, _) = call(&app, "GET", "/rules/chess", None).await;
+    let (status, _) = api_text(&app, routes::RULES.at(["chess"])).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
@@ -617,11 +683,13 @@ async fn real_table(
     app: &Router,
     ruleset: &str,
 ) -> (Table, std::collections::BTreeMap<String, String>) {
-    let (status, created) = call_json(
+    let (status, created) = api(
         app,
-        "POST",
-        "/api/tables",
-        Some(json!({ "ruleset": ruleset, "title": "Real" })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from(ruleset)),
+            title: Some(String::from("Real")),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -664,7 +732,16 @@ async fn play_first(app: &Router, t: &Table, key: &str, kind: &str) -> Value {
 }
 
 async fn undo_status(app: &Router, t: &Table) -> (StatusCode, Value) {
-    post(app, t, "undo", &t.owner, json!({})).await
+    post(
+        app,
+        t,
+        routes::UNDO,
+        &t.owner,
+        UndoBody {
+            ..UndoBody::default()
+        },
+    )
+    .await
 }
 
 #[tokio::test]

@@ -21,7 +21,8 @@ use clash_core::{AnyGame, Seat, Viewer};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::client::{Sse, call, call_json};
+use crate::client::*;
+use clash_server::http::routes::Route;
 
 #[derive(Debug, Clone)]
 enum Action {
@@ -162,8 +163,12 @@ struct Run {
 }
 
 impl Run {
-    fn uri(&self, path: &str, key: &str) -> String {
-        format!("/api/tables/{}/{path}?key={key}", self.id)
+    fn uri(&self, route: Route, key: &str) -> Href {
+        route.at([&self.id]).key(key)
+    }
+
+    fn seat_uri(&self, route: Route, seat: Seat) -> Href {
+        route.at([&self.id, &seat.to_string()]).key(&self.owner)
     }
 
     fn snapshot(&mut self) {
@@ -191,11 +196,9 @@ impl Run {
     }
 
     async fn log_len(&self) -> usize {
-        let (_, info) = call_json(
+        let (_, info) = api(
             &self.app,
-            "GET",
-            &format!("/api/tables/{}?key={}", self.id, self.owner),
-            None,
+            routes::TABLE_INFO.at([&self.id]).key(&self.owner),
         )
         .await;
         info["event_count"].as_u64().unwrap() as usize
@@ -213,9 +216,9 @@ impl Run {
     }
 
     async fn open_stream(&mut self, asker: Asker) {
-        let mut uri = self.uri("stream", &asker.key);
+        let mut uri = self.uri(routes::STREAM, &asker.key);
         if let Some(s) = asker.as_seat {
-            uri.push_str(&format!("&as={s}"));
+            uri = uri.query("as", s);
         }
         let bound = self.model.viewer(&self.owner, &self.spectator, &asker);
         if bound.is_none() {
@@ -278,11 +281,11 @@ impl Run {
     /// Every asker looks at the table and its record.
     async fn look(&mut self) {
         for asker in self.askers.clone() {
-            let mut uri = self.uri("view", &asker.key);
+            let mut uri = self.uri(routes::VIEW, &asker.key);
             if let Some(s) = asker.as_seat {
-                uri.push_str(&format!("&as={s}"));
+                uri = uri.query("as", s);
             }
-            uri.push_str("&after=0");
+            uri = uri.query("after", 0);
             let (status, body) = call_json(&self.app, "GET", &uri, None).await;
             let allowed = self.model.viewer(&self.owner, &self.spectator, &asker);
             assert_eq!(
@@ -305,8 +308,13 @@ impl Run {
                 });
             }
             if asker.as_seat.is_none() {
-                let (status, body) =
-                    call_json(&self.app, "GET", &self.uri("export", &asker.key), None).await;
+                let (status, body) = call_json(
+                    &self.app,
+                    "GET",
+                    &self.uri(routes::EXPORT, &asker.key),
+                    None,
+                )
+                .await;
                 assert_eq!(
                     status.is_success(),
                     allowed.is_some(),
@@ -323,9 +331,9 @@ impl Run {
 
     /// The start-up data of `asker`'s table page, if the page opens as a table.
     async fn page(&self, asker: &Asker) -> Option<Value> {
-        let mut uri = format!("/t/{}/{}", self.id, asker.key);
+        let mut uri = routes::TABLE_PAGE.at([&self.id, &asker.key]);
         if let Some(s) = asker.as_seat {
-            uri.push_str(&format!("?as={s}"));
+            uri = uri.query("as", s);
         }
         let (status, html) = call(&self.app, "GET", &uri, None).await;
         if !status.is_success() {
@@ -365,18 +373,27 @@ impl Run {
                     key: key.clone(),
                     as_seat,
                 };
-                let mut view_uri = self.uri("view", &key);
+                let mut view_uri = self.uri(routes::VIEW, &key);
                 if let Some(s) = as_seat {
-                    view_uri.push_str(&format!("&as={s}"));
+                    view_uri = view_uri.query("as", s);
                 }
                 let (_, view) = call_json(&self.app, "GET", &view_uri, None).await;
                 let Some(legal) = view["legal"].as_array().filter(|l| !l.is_empty()) else {
                     return;
                 };
                 let command = legal[pick % legal.len()]["command"].clone();
-                let body = json!({ "command": command, "as": as_seat });
-                let (status, answer) =
-                    call_json(&self.app, "POST", &self.uri("commands", &key), Some(body)).await;
+                let body = json!(CommandBody {
+                    command: Some(json!(command)),
+                    as_seat: as_seat.map(|s| s.to_string()),
+                    ..CommandBody::default()
+                });
+                let (status, answer) = call_json(
+                    &self.app,
+                    "POST",
+                    &self.uri(routes::COMMAND, &key),
+                    Some(body),
+                )
+                .await;
                 assert_eq!(
                     status,
                     StatusCode::OK,
@@ -391,9 +408,9 @@ impl Run {
             }
             Action::TakeOver { seat } => {
                 let Some(seat) = player(seat) else { return };
-                let uri = self.uri(&format!("seats/{seat}/link"), &self.owner);
+                let uri = self.seat_uri(routes::ISSUE_LINK, seat);
                 let (status, body) =
-                    call_json(&self.app, "POST", &uri, Some(json!({"npc": true}))).await;
+                    call_json(&self.app, "POST", &uri, Some(json!(LinkBody { npc: true }))).await;
                 self.seen.push(Seen {
                     what: "takeover answer".into(),
                     allowed: Some(Viewer::Spectator),
@@ -416,7 +433,7 @@ impl Run {
             }
             Action::HandBack { seat } => {
                 let Some(seat) = player(seat) else { return };
-                let uri = self.uri(&format!("seats/{seat}/hand-back"), &self.owner);
+                let uri = self.seat_uri(routes::HAND_BACK, seat);
                 let (status, _) = call(&self.app, "POST", &uri, None).await;
                 if status == StatusCode::NO_CONTENT {
                     self.changed_hands(seat);
@@ -430,7 +447,7 @@ impl Run {
             }
             Action::NewPlayer { seat } => {
                 let Some(seat) = player(seat) else { return };
-                let uri = self.uri(&format!("seats/{seat}/link"), &self.owner);
+                let uri = self.seat_uri(routes::ISSUE_LINK, seat);
                 let (status, body) = call_json(&self.app, "POST", &uri, None).await;
                 if status != StatusCode::CREATED {
                     assert_eq!(status, StatusCode::CONFLICT, "{body}");
@@ -442,7 +459,7 @@ impl Run {
                 self.revision += 1;
                 self.snapshot();
                 let (status, claimed) =
-                    call_json(&self.app, "POST", &self.uri("claim", &invite), None).await;
+                    call_json(&self.app, "POST", &self.uri(routes::CLAIM, &invite), None).await;
                 assert_eq!(status, StatusCode::CREATED, "{claimed}");
                 let key = claimed["key"].as_str().unwrap().to_string();
                 self.model.holders.insert(seat, Holder::Player(key.clone()));
@@ -458,7 +475,7 @@ impl Run {
                 let (status, _) = call(
                     &self.app,
                     "DELETE",
-                    &self.uri(&format!("seats/{seat}/link"), &self.owner),
+                    &self.seat_uri(routes::REVOKE_LINK, seat),
                     None,
                 )
                 .await;
@@ -472,7 +489,7 @@ impl Run {
             }
             Action::SeatBot { seat } => {
                 let Some(seat) = player(seat) else { return };
-                let uri = self.uri(&format!("seats/{seat}/bot"), &self.owner);
+                let uri = self.seat_uri(routes::SEAT_BOT, seat);
                 let (status, body) = call_json(&self.app, "POST", &uri, None).await;
                 self.seen.push(Seen {
                     what: "seat-a-bot answer".into(),
@@ -500,7 +517,7 @@ impl Run {
             }
             Action::UnseatBot { seat } => {
                 let Some(seat) = player(seat) else { return };
-                let uri = self.uri(&format!("seats/{seat}/bot"), &self.owner);
+                let uri = self.seat_uri(routes::UNSEAT_BOT, seat);
                 let (status, body) = call_json(&self.app, "DELETE", &uri, None).await;
                 if status != StatusCode::NO_CONTENT {
                     assert_eq!(status, StatusCode::CONFLICT, "{body}");
@@ -526,8 +543,10 @@ impl Run {
                 let (status, _) = call_json(
                     &self.app,
                     "POST",
-                    &self.uri("seed", &key),
-                    Some(json!({ "seed": format!("s{seed}") })),
+                    &self.uri(routes::SEED, &key),
+                    Some(json!(SeedBody {
+                        seed: format!("s{seed}")
+                    })),
                 )
                 .await;
                 assert_eq!(status, StatusCode::NO_CONTENT);
@@ -561,8 +580,13 @@ impl Run {
     /// new one sees what the seat sees. Anyone else asking is refused. True when it moved.
     async fn move_device(&mut self, seat: Seat) -> bool {
         let Some(Holder::Player(old)) = self.model.holders.get(&seat).cloned() else {
-            let (status, body) =
-                call_json(&self.app, "POST", &self.uri("move-link", &self.owner), None).await;
+            let (status, body) = call_json(
+                &self.app,
+                "POST",
+                &self.uri(routes::MOVE_LINK, &self.owner),
+                None,
+            )
+            .await;
             assert_eq!(
                 status,
                 StatusCode::FORBIDDEN,
@@ -570,7 +594,8 @@ impl Run {
             );
             return false;
         };
-        let (status, body) = call_json(&self.app, "POST", &self.uri("move-link", &old), None).await;
+        let (status, body) =
+            call_json(&self.app, "POST", &self.uri(routes::MOVE_LINK, &old), None).await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
         self.seen.push(Seen {
             what: "move link".into(),
@@ -580,7 +605,8 @@ impl Run {
         self.revision = self.log_len().await;
         self.snapshot();
         let link = body["key"].as_str().unwrap();
-        let (status, claimed) = call_json(&self.app, "POST", &self.uri("claim", link), None).await;
+        let (status, claimed) =
+            call_json(&self.app, "POST", &self.uri(routes::CLAIM, link), None).await;
         assert_eq!(status, StatusCode::CREATED, "{claimed}");
         let key = claimed["key"].as_str().unwrap().to_string();
         self.model.holders.insert(seat, Holder::Player(key.clone()));
@@ -721,11 +747,12 @@ async fn run(ruleset: &str, actions: Vec<Action>) {
     )
     .unwrap();
     let app = clash_server::app(tables);
-    let (_, created) = call_json(
+    let (_, created) = api(
         &app,
-        "POST",
-        "/api/tables",
-        Some(json!({ "ruleset": ruleset })),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from(ruleset)),
+            ..CreateTable::default()
+        }),
     )
     .await;
     let seats: Vec<Seat> = created["seats"]
@@ -785,8 +812,8 @@ async fn run(ruleset: &str, actions: Vec<Action>) {
         r.look().await;
     }
     // The end: the whole record, with the secret.
-    call(&r.app, "POST", &r.uri("close", &owner), None).await;
-    let (_, record) = call_json(&r.app, "GET", &r.uri("export", &spectator), None).await;
+    call(&r.app, "POST", &r.uri(routes::CLOSE, &owner), None).await;
+    let (_, record) = call_json(&r.app, "GET", &r.uri(routes::EXPORT, &spectator), None).await;
     let report = clash_server::export::verify(&record, &clash_catalogue::rulesets(), &[]);
     assert!(report.ok() && report.unchecked.is_empty(), "{report:?}");
     let entries = record["entries"].as_array().unwrap().clone();

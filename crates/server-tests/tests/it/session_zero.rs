@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use clash_server::export::verify;
 use serde_json::{Value, json};
 
-use crate::client::{call, call_json, claim, invite, log_len};
+use crate::client::*;
 
 struct Server {
     app: Router,
@@ -38,7 +38,7 @@ struct Made {
 }
 
 async fn from_form(app: &Router, body: Value) -> (StatusCode, Value) {
-    call_json(app, "POST", "/api/tables/from-form", Some(body)).await
+    api(app, routes::FROM_FORM.at([]).json(&body)).await
 }
 
 async fn made(app: &Router, body: Value) -> Made {
@@ -57,11 +57,12 @@ async fn player(app: &Router, t: &Made, seat: &str) -> String {
 }
 
 async fn send(app: &Router, t: &Made, key: &str, command: Value) -> (StatusCode, Value) {
-    call_json(
+    api(
         app,
-        "POST",
-        &format!("/api/tables/{}/commands?key={key}", t.id),
-        Some(json!({ "command": command })),
+        routes::COMMAND
+            .at([&t.id])
+            .key(key)
+            .json(&CommandBody::of(json!(command))),
     )
     .await
 }
@@ -73,13 +74,7 @@ async fn ok(app: &Router, t: &Made, key: &str, command: Value) -> Value {
 }
 
 async fn look(app: &Router, t: &Made, key: &str) -> Value {
-    let (status, v) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{}/view?key={key}&after=0", t.id),
-        None,
-    )
-    .await;
+    let (status, v) = api(app, routes::VIEW.at([&t.id]).key(key).query("after", "0")).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     v
 }
@@ -215,13 +210,7 @@ async fn it_9_a_table_made_by_form_gathers_its_players_sheets_and_plays_from_the
     // The NPC is the GM's alone, in every view, log line and record a player may read.
     for key in [&p1, &p2, &t.spectator] {
         assert!(!look(app, &t, key).await.to_string().contains("Brute"));
-        let (_, record) = call(
-            app,
-            "GET",
-            &format!("/api/tables/{}/export?key={key}", t.id),
-            None,
-        )
-        .await;
+        let (_, record) = api_text(app, routes::EXPORT.at([&t.id]).key(key)).await;
         assert!(!record.contains("Bear Hug"), "a record leaks the NPC");
     }
     assert!(
@@ -287,21 +276,9 @@ async fn it_9_a_table_made_by_form_gathers_its_players_sheets_and_plays_from_the
         json!({"type": "settle_conflict", "outcome": "Nobody moves"}),
     )
     .await;
-    let (status, _) = call_json(
-        &app,
-        "POST",
-        &format!("/api/tables/{}/close?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api(&app, routes::CLOSE.at([&t.id]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (_, text) = call(
-        &app,
-        "GET",
-        &format!("/api/tables/{}/export?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (_, text) = api_text(&app, routes::EXPORT.at([&t.id]).key(&t.owner)).await;
     let report = verify(
         &serde_json::from_str(&text).unwrap(),
         &clash_catalogue::rulesets(),
@@ -315,7 +292,7 @@ async fn the_checks_answer_every_problem_at_its_field_naming_its_rule() {
     let s = server();
     let check = |ruleset: &str, body: Value| {
         let app = s.app.clone();
-        let uri = format!("/api/rulesets/{ruleset}/check");
+        let uri = routes::CHECK_FORM.at([ruleset]);
         async move { call_json(&app, "POST", &uri, Some(body)).await }
     };
     let mut sheet = ada();
@@ -365,13 +342,7 @@ async fn bad_choices_make_no_table_and_seats_the_gm_plays_are_taken_over() {
     assert_eq!(stored, 0, "nothing is made from refused choices");
     // Triforce has no sheets: its table starts at once, the first seat played by its maker.
     let t = made(app, json!({"ruleset": "triforce", "table": {"players": 3, "options": {"names": {"p1": "Ada"}, "starting_seat": "p2"}}, "gm_plays": ["p1"]})).await;
-    let (_, info) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{}?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (_, info) = api(app, routes::TABLE_INFO.at([&t.id]).key(&t.owner)).await;
     assert_eq!(info["seats"][0]["holder"], "npc");
     assert_eq!(info["title"], "Triforce table");
     let v = look(app, &t, &t.owner).await;
@@ -434,7 +405,7 @@ async fn the_gm_downloads_the_table_as_a_setup_that_starts_another() {
     let t = made(app, it_table()).await;
     let p1 = player(app, &t, "p1").await;
     let p2 = player(app, &t, "p2").await;
-    let uri = format!("/api/tables/{}/setup?key={}", t.id, t.owner);
+    let uri = routes::SETUP_FILE.at([&t.id]).key(&t.owner);
     let (status, _) = call(app, "GET", &uri, None).await;
     assert_eq!(
         status,
@@ -466,22 +437,18 @@ async fn the_gm_downloads_the_table_as_a_setup_that_starts_another() {
     let setup = look(app, &t, &t.owner).await["view"]["session_zero"]["setup"].clone();
     assert_eq!(setup["characters"][2]["name"], "Brute");
     ok(app, &t, &t.owner, json!({"type": "start_play"})).await;
-    let (status, _) = call(
-        app,
-        "GET",
-        &format!("/api/tables/{}/setup?key={p1}", t.id),
-        None,
-    )
-    .await;
+    let (status, _) = api_text(app, routes::SETUP_FILE.at([&t.id]).key(&p1)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, file) = call_json(app, "GET", &uri, None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(file["clash"], "setup");
-    let (status, again) = call_json(
+    let (status, again) = api(
         app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": file["ruleset"], "setup": file["setup"]})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: file["ruleset"].as_str().map(String::from),
+            setup: Some(json!(file["setup"])),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{again}");
@@ -511,7 +478,7 @@ async fn the_gm_takes_back_a_send_back_and_the_start() {
         json!({"type": "send_back", "seat": "p1", "comment": "Sharper"}),
     )
     .await;
-    let undo = format!("/api/tables/{}/undo?key={}", t.id, t.owner);
+    let undo = routes::UNDO.at([&t.id]).key(&t.owner);
     let (status, _) = call_json(app, "POST", &undo, None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(

@@ -36,24 +36,12 @@ async fn node(db: &Db) -> (Router, Arc<Tables>) {
 }
 
 async fn command(app: &Router, id: &str, key: &str, body: Value) -> (StatusCode, Value) {
-    call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{id}/commands?key={key}"),
-        Some(body),
-    )
-    .await
+    api(app, routes::COMMAND.at([id]).key(key).json(&body)).await
 }
 
 /// The whole log as the GM reads it.
 async fn log(app: &Router, id: &str, owner: &str) -> Value {
-    let (status, events) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{id}/events?key={owner}&after=0"),
-        None,
-    )
-    .await;
+    let (status, events) = api(app, routes::EVENTS.at([id]).key(owner).query("after", "0")).await;
     assert_eq!(status, StatusCode::OK, "{events}");
     events["events"].clone()
 }
@@ -97,11 +85,15 @@ async fn a_table_reads_back_the_same_on_a_fresh_node() {
         let (first, _) = node(&db).await;
         let t = table(&first).await;
         for (key, word) in [(&t.p1, "oak"), (&t.p2, "elm")] {
-            let body = json!({"command": {"type": "commit", "word": word}});
+            let body = json!(CommandBody::of(json!({"type": "commit", "word": word})));
             let (status, answer) = command(&first, &t.id, key, body).await;
             assert_eq!(status, StatusCode::OK, "{answer}");
         }
-        let body = json!({"command": {"type": "reveal"}, "as": "gm"});
+        let body = json!(CommandBody {
+            command: Some(json!({"type": "reveal"})),
+            as_seat: Some(String::from("gm")),
+            ..CommandBody::default()
+        });
         let (status, answer) = command(&first, &t.id, &t.owner, body).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         let written = log(&first, &t.id, &t.owner).await;
@@ -109,7 +101,7 @@ async fn a_table_reads_back_the_same_on_a_fresh_node() {
         let (second, _) = node(&db).await;
         assert_eq!(log(&second, &t.id, &t.owner).await, written, "{db:?}");
         let view = |app: Router, key: String| {
-            let uri = format!("/api/tables/{}/view?key={key}", t.id);
+            let uri = routes::VIEW.at([&t.id]).key(&key);
             async move { call_json(&app, "GET", &uri, None).await.1["view"].clone() }
         };
         assert_eq!(
@@ -133,8 +125,13 @@ async fn two_nodes_on_one_database_keep_one_gap_free_order() {
             log(&b, &t.id, &t.owner).await,
             log(&a, &t.id, &t.owner).await
         );
-        let commit =
-            |word: &str, id: &str| json!({"command": {"type": "commit", "word": word}, "id": id});
+        let commit = |word: &str, id: &str| {
+            json!(CommandBody {
+                command: Some(json!({"type": "commit", "word": word})),
+                id: Some(String::from(id)),
+                ..CommandBody::default()
+            })
+        };
         let (status, first) = command(&a, &t.id, &t.p1, commit("ash", "p1-1")).await;
         assert_eq!(status, StatusCode::OK, "{first}");
         assert_eq!(first["command"]["n"], 0);
@@ -147,7 +144,12 @@ async fn two_nodes_on_one_database_keep_one_gap_free_order() {
         assert_eq!(status, StatusCode::OK, "{again}");
         assert_eq!(again["command"]["duplicate"], true, "{again}");
         assert_eq!(again["command"]["n"], 1, "{again}");
-        let reveal = json!({"command": {"type": "reveal"}, "as": "gm", "id": "gm-1"});
+        let reveal = json!(CommandBody {
+            command: Some(json!({"type": "reveal"})),
+            as_seat: Some(String::from("gm")),
+            id: Some(String::from("gm-1")),
+            ..CommandBody::default()
+        });
         let (status, third) = command(&a, &t.id, &t.owner, reveal).await;
         assert_eq!(status, StatusCode::OK, "{third}");
         assert_eq!(third["command"]["n"], 2, "{third}");
@@ -176,23 +178,11 @@ async fn a_seat_change_on_one_node_holds_on_the_other() {
         let (a, _) = node(&db).await;
         let (b, _) = node(&db).await;
         let t = table(&a).await;
-        let body = json!({"command": {"type": "commit", "word": "fir"}});
+        let body = json!(CommandBody::of(json!({"type": "commit", "word": "fir"})));
         // B has the table in memory; A's GM then revokes p1's link.
-        let (status, _) = call_json(
-            &b,
-            "GET",
-            &format!("/api/tables/{}/view?key={}", t.id, t.p1),
-            None,
-        )
-        .await;
+        let (status, _) = api(&b, routes::VIEW.at([&t.id]).key(&t.p1)).await;
         assert_eq!(status, StatusCode::OK);
-        let (status, out) = call_json(
-            &a,
-            "DELETE",
-            &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
-            None,
-        )
-        .await;
+        let (status, out) = api(&a, routes::REVOKE_LINK.at([&t.id, "p1"]).key(&t.owner)).await;
         assert!(status.is_success(), "{status} {out}");
         // The revoked key works on neither node, whether or not B heard of it yet.
         let (status, out) = command(&b, &t.id, &t.p1, body).await;
@@ -214,18 +204,13 @@ async fn a_command_on_one_node_reaches_the_streams_of_another() {
     let (a, _) = node(&db).await;
     let (b, _) = node(&db).await;
     let t = table(&a).await;
-    let mut stream = Sse::open(
-        &b,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
-        None,
-    )
-    .await;
+    let mut stream = Sse::open(&b, &routes::STREAM.at([&t.id]).key(&t.p2), None).await;
     let first = stream.update().await;
     assert_eq!(
         first["event_count"],
         log(&a, &t.id, &t.owner).await.as_array().unwrap().len()
     );
-    let body = json!({"command": {"type": "commit", "word": "pine"}});
+    let body = json!(CommandBody::of(json!({"type": "commit", "word": "pine"})));
     let (status, out) = command(&a, &t.id, &t.p1, body).await;
     assert_eq!(status, StatusCode::OK, "{out}");
     // Node B heard of it and pushed it to its stream, with no request to B.
@@ -243,7 +228,11 @@ async fn copy_moves_every_table_row_for_row() {
     let mut ids = Vec::new();
     for word in ["cedar", "larch"] {
         let t = table(&old).await;
-        let body = json!({"command": {"type": "commit", "word": word}, "id": word});
+        let body = json!(CommandBody {
+            command: Some(json!({"type": "commit", "word": word})),
+            id: Some(String::from(word)),
+            ..CommandBody::default()
+        });
         assert_eq!(command(&old, &t.id, &t.p1, body).await.0, StatusCode::OK);
         ids.push(t);
     }
@@ -267,7 +256,11 @@ async fn copy_moves_every_table_row_for_row() {
         // The copied table plays on: its ids and numbers carry over.
         let (new, _) = node(&db).await;
         let t = &ids[0];
-        let body = json!({"command": {"type": "commit", "word": "cedar"}, "id": "cedar"});
+        let body = json!(CommandBody {
+            command: Some(json!({"type": "commit", "word": "cedar"})),
+            id: Some(String::from("cedar")),
+            ..CommandBody::default()
+        });
         let (status, again) = command(&new, &t.id, &t.p1, body).await;
         assert_eq!(status, StatusCode::OK, "{again}");
         assert_eq!(again["command"]["duplicate"], true, "{again}");
@@ -286,12 +279,7 @@ async fn a_node_that_lost_the_news_resynchronises_its_streams() {
     let (a, _) = node(&db).await;
     let (b, _) = node(&db).await;
     let t = table(&a).await;
-    let mut stream = Sse::open(
-        &b,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p2),
-        None,
-    )
-    .await;
+    let mut stream = Sse::open(&b, &routes::STREAM.at([&t.id]).key(&t.p2), None).await;
     stream.update().await;
     // Cut every node's listening connection (as a network fault or a database restart would),
     // then change the table while nobody listens: that news is lost.
@@ -310,7 +298,7 @@ async fn a_node_that_lost_the_news_resynchronises_its_streams() {
         !cut.is_empty(),
         "the nodes listen on connections of their own"
     );
-    let body = json!({"command": {"type": "commit", "word": "spruce"}});
+    let body = json!(CommandBody::of(json!({"type": "commit", "word": "spruce"})));
     let (status, out) = command(&a, &t.id, &t.p1, body).await;
     assert_eq!(status, StatusCode::OK, "{out}");
     // Node B listens again, catches up from the log and tells its stream.
@@ -339,13 +327,16 @@ async fn changes_sent_to_two_nodes_at_once_all_land_once() {
                 0 => (a.clone(), t.p1.clone()),
                 _ => (b.clone(), t.p2.clone()),
             };
-            let uri = format!("/api/tables/{}/chat?key={key}", t.id);
+            let uri = routes::CHAT.at([&t.id]).key(&key);
             sent.spawn(async move {
                 call_json(
                     &app,
                     "POST",
                     &uri,
-                    Some(json!({"text": format!("line {i}")})),
+                    Some(json!(Line {
+                        text: format!("line {i}"),
+                        ..Line::default()
+                    })),
                 )
                 .await
             });
@@ -366,7 +357,7 @@ async fn changes_sent_to_two_nodes_at_once_all_land_once() {
             );
         }
         // And two commands at once, one through each node: both land, numbered 0 and 1.
-        let commit = |word: &str| json!({"command": {"type": "commit", "word": word}});
+        let commit = |word: &str| json!(CommandBody::of(json!({"type": "commit", "word": word})));
         let (one, two) = tokio::join!(
             command(&a, &t.id, &t.p1, commit("birch")),
             command(&b, &t.id, &t.p2, commit("alder"))
@@ -416,7 +407,7 @@ async fn who_is_here_counts_pages_open_on_every_node() {
     let (a, _) = node(&db).await;
     let (b, _) = node(&db).await;
     let t = table(&a).await;
-    let stream_of = |key: &str| format!("/api/tables/{}/stream?key={key}", t.id);
+    let stream_of = |key: &str| routes::STREAM.at([&t.id]).key(key);
     let mut on_b = Sse::open(&b, &stream_of(&t.p2), None).await;
     let first = on_b.next().await.unwrap();
     assert_eq!(shows_here(&first.data, "Player 1"), Some(false));

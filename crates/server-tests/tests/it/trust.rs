@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::client::*;
 
 fn commands_uri(t: &Table, key: &str) -> String {
-    format!("/api/tables/{}/commands?key={key}", t.id)
+    routes::COMMAND.at([&t.id]).key(key).into_uri()
 }
 
 async fn gm_as(s: &Server, t: &Table, seat: &str, command: Value) -> (StatusCode, Value) {
@@ -15,17 +15,22 @@ async fn gm_as(s: &Server, t: &Table, seat: &str, command: Value) -> (StatusCode
         &s.app,
         "POST",
         &commands_uri(t, &t.owner),
-        Some(json!({ "command": command, "as": seat })),
+        Some(json!(CommandBody {
+            command: Some(json!(command)),
+            as_seat: Some(String::from(seat)),
+            ..CommandBody::default()
+        })),
     )
     .await
 }
 
 async fn take_over(s: &Server, t: &Table, seat: &str) -> (StatusCode, Value) {
-    call_json(
+    api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/seats/{seat}/link?key={}", t.id, t.owner),
-        Some(json!({"npc": true})),
+        routes::ISSUE_LINK
+            .at([&t.id, seat])
+            .key(&t.owner)
+            .json(&LinkBody { npc: true }),
     )
     .await
 }
@@ -40,11 +45,9 @@ async fn drain(sse: &mut Sse) -> Vec<SseEvent> {
 }
 
 async fn log_text(s: &Server, t: &Table, key: &str) -> String {
-    let (_, events) = call_json(
+    let (_, events) = api(
         &s.app,
-        "GET",
-        &format!("/api/tables/{}/events?key={key}&after=0", t.id),
-        None,
+        routes::EVENTS.at([&t.id]).key(key).query("after", "0"),
     )
     .await;
     events["events"]
@@ -65,28 +68,16 @@ async fn a_gm_stream_as_a_seat_ends_when_the_seat_goes_back_to_a_player() {
     assert_eq!(take_over(&s, &t, "p1").await.0, StatusCode::CREATED);
     let mut gm = Sse::open(
         &s.app,
-        &format!("/api/tables/{}/stream?key={}&as=p1", t.id, t.owner),
+        &routes::STREAM.at([&t.id]).key(&t.owner).query("as", "p1"),
         None,
     )
     .await;
     assert_eq!(gm.update().await["viewer"], "p1");
     // The seat goes back to its player, who then commits a secret.
-    let (status, _) = call(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{}/seats/p1/hand-back?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api_text(&s.app, routes::HAND_BACK.at([&t.id, "p1"]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     // A second hand-back changes nothing, and says so by the seat's name, not its id.
-    let (status, again) = call(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{}/seats/p1/hand-back?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, again) = api_text(&s.app, routes::HAND_BACK.at([&t.id, "p1"]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::CONFLICT);
     let again: Value = serde_json::from_str(&again).unwrap();
     let message = again["error"]["message"]
@@ -109,8 +100,8 @@ async fn a_gm_stream_as_a_seat_ends_when_the_seat_goes_back_to_a_player() {
     assert!(!rest.iter().any(|e| e.data.contains("zebra-41")));
     // Reconnecting as p1, viewing as p1 or opening the page as p1 is refused.
     for path in [
-        format!("/api/tables/{}/view?key={}&as=p1", t.id, t.owner),
-        format!("/t/{}/{}?as=p1", t.id, t.owner),
+        routes::VIEW.at([&t.id]).key(&t.owner).query("as", "p1"),
+        routes::TABLE_PAGE.at([&t.id, &t.owner]).query("as", "p1"),
     ] {
         let (status, body) = call(&s.app, "GET", &path, None).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
@@ -132,39 +123,23 @@ async fn a_player_moves_their_seat_to_another_device_with_their_own_secret() {
         json!({"type": "commit", "word": "zebra-41"}),
     )
     .await;
-    let move_link = |key: &str| format!("/api/tables/{}/move-link?key={key}", t.id);
+    let move_link = |key: &str| routes::MOVE_LINK.at([&t.id]).key(key);
     for other in [&t.owner, &t.spectator] {
         let (status, body) = call_json(&s.app, "POST", &move_link(other), None).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     }
     let (status, made) = call_json(&s.app, "POST", &move_link(&t.p1), None).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
-    let claim = format!(
-        "/api/tables/{}/claim?key={}",
-        t.id,
-        made["key"].as_str().unwrap()
-    );
+    let claim = routes::CLAIM.at([&t.id]).key(made["key"].as_str().unwrap());
     let (status, claimed) = call_json(&s.app, "POST", &claim, None).await;
     assert_eq!(status, StatusCode::CREATED, "{claimed}");
     let new_key = claimed["key"].as_str().unwrap();
-    let (_, view) = call(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={new_key}", t.id),
-        None,
-    )
-    .await;
+    let (_, view) = api_text(&s.app, routes::VIEW.at([&t.id]).key(new_key)).await;
     assert!(
         view.contains("zebra-41"),
         "the secret went with its player: {view}"
     );
-    let (status, old) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (status, old) = api(&s.app, routes::VIEW.at([&t.id]).key(&t.p1)).await;
     assert_eq!(
         (status, &old["error"]["code"]),
         (StatusCode::FORBIDDEN, &json!("moved"))
@@ -199,22 +174,14 @@ async fn a_seat_with_a_pending_secret_cannot_change_hands_and_takeovers_are_publ
     let (status, body) = take_over(&s, &t, "p1").await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["error"]["code"], "secret_pending");
-    let (status, body) = call_json(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{}/seats/p1/link?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, body) = api(&s.app, routes::ISSUE_LINK.at([&t.id, "p1"]).key(&t.owner)).await;
     assert_eq!(
         (status, &body["error"]["code"]),
         (StatusCode::CONFLICT, &json!("secret_pending"))
     );
-    let (status, view) = call(
+    let (status, view) = api_text(
         &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}&as=p1", t.id, t.owner),
-        None,
+        routes::VIEW.at([&t.id]).key(&t.owner).query("as", "p1"),
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -237,25 +204,13 @@ async fn a_seat_with_a_pending_secret_cannot_change_hands_and_takeovers_are_publ
     let (status, body) = gm_as(&s, &t, "p1", json!({"type": "commit", "word": "mine"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     // Given back: the player's own key plays again, and every log says so.
-    call(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{}/seats/p1/hand-back?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    api_text(&s.app, routes::HAND_BACK.at([&t.id, "p1"]).key(&t.owner)).await;
     assert!(
         log_text(&s, &t, &t.p2)
             .await
             .contains("Player 1's seat goes back to its player.")
     );
-    let (_, view) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (_, view) = api(&s.app, routes::VIEW.at([&t.id]).key(&t.p1)).await;
     assert_eq!(
         view["view"]["mine"], "mine",
         "the seat's own choice is the seat's"
@@ -266,25 +221,14 @@ async fn a_seat_with_a_pending_secret_cannot_change_hands_and_takeovers_are_publ
 async fn a_player_whose_seat_is_taken_over_watches_and_gets_it_back() {
     let s = server();
     let t = table(&s.app).await;
-    let mut p1 = Sse::open(
-        &s.app,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let mut p1 = Sse::open(&s.app, &routes::STREAM.at([&t.id]).key(&t.p1), None).await;
     assert_eq!(p1.update().await["viewer"], "p1");
     take_over(&s, &t, "p1").await;
     let ev = p1.next().await.unwrap();
     assert_eq!(ev.event, "access");
     assert!(ev.data.contains("taken over"));
     assert!(p1.next().await.is_none());
-    let (_, view) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (_, view) = api(&s.app, routes::VIEW.at([&t.id]).key(&t.p1)).await;
     assert_eq!(
         (view["viewer"].as_str(), view["seat"].as_str()),
         (Some("spectator"), None)
@@ -303,28 +247,15 @@ async fn a_player_whose_seat_is_taken_over_watches_and_gets_it_back() {
         json!({"type": "commit", "word": "gm-choice-7"}),
     )
     .await;
-    let (_, view) = call(
+    let (_, view) = api_text(
         &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}&after=0", t.id, t.p1),
-        None,
+        routes::VIEW.at([&t.id]).key(&t.p1).query("after", "0"),
     )
     .await;
     assert!(!view.contains("gm-choice-7"));
-    let mut watching = Sse::open(
-        &s.app,
-        &format!("/api/tables/{}/stream?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let mut watching = Sse::open(&s.app, &routes::STREAM.at([&t.id]).key(&t.p1), None).await;
     assert_eq!(watching.update().await["viewer"], "spectator");
-    call(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{}/seats/p1/hand-back?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    api_text(&s.app, routes::HAND_BACK.at([&t.id, "p1"]).key(&t.owner)).await;
     assert_eq!(
         watching.next().await.unwrap().event,
         "access",
@@ -335,11 +266,12 @@ async fn a_player_whose_seat_is_taken_over_watches_and_gets_it_back() {
 #[tokio::test]
 async fn an_invite_is_exchanged_once_for_a_key_the_gm_never_sees() {
     let s = server();
-    let (_, created) = call_json(
+    let (_, created) = api(
         &s.app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "sealed-duel"})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            ..CreateTable::default()
+        }),
     )
     .await;
     let (id, owner) = (
@@ -348,36 +280,18 @@ async fn an_invite_is_exchanged_once_for_a_key_the_gm_never_sees() {
     );
     let invite_key = invite(&s.app, &id, &owner, "p1").await;
     // The invite itself does not play, and a GET does not use it up (link previews).
-    let (status, body) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{id}/view?key={invite_key}"),
-        None,
-    )
-    .await;
+    let (status, body) = api(&s.app, routes::VIEW.at([&id]).key(&invite_key)).await;
     assert_eq!(
         (status, &body["error"]["code"]),
         (StatusCode::FORBIDDEN, &json!("invite"))
     );
-    let (status, page) = call(&s.app, "GET", &format!("/t/{id}/{invite_key}"), None).await;
+    let (status, page) = api_text(&s.app, routes::TABLE_PAGE.at([&id, &invite_key])).await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("Take the seat"));
     let key = claim(&s.app, &id, &invite_key).await;
-    let (status, _) = call_json(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{id}/claim?key={invite_key}"),
-        None,
-    )
-    .await;
+    let (status, _) = api(&s.app, routes::CLAIM.at([&id]).key(&invite_key)).await;
     assert!(status.is_client_error(), "an invite is used once");
-    let (_, info) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{id}?key={owner}"),
-        None,
-    )
-    .await;
+    let (_, info) = api(&s.app, routes::TABLE_INFO.at([&id]).key(&owner)).await;
     assert!(!info.to_string().contains(&key));
     assert_eq!(info["seats"][1]["holder"], "player");
 }
@@ -386,7 +300,11 @@ async fn an_invite_is_exchanged_once_for_a_key_the_gm_never_sees() {
 async fn a_retried_command_id_is_applied_once_and_answered_again() {
     let s = server();
     let t = table(&s.app).await;
-    let body = json!({"command": {"type": "shuffle"}, "id": "click-1"});
+    let body = json!(CommandBody {
+        command: Some(json!({"type": "shuffle"})),
+        id: Some(String::from("click-1")),
+        ..CommandBody::default()
+    });
     let (status, first) = call_json(
         &s.app,
         "POST",
@@ -408,7 +326,11 @@ async fn a_retried_command_id_is_applied_once_and_answered_again() {
     );
     assert_eq!(event_count(&s.app, &t).await, 1, "applied once");
     // The same id for another command is a mistake, not a retry.
-    let other = json!({"command": {"type": "reveal"}, "id": "click-1"});
+    let other = json!(CommandBody {
+        command: Some(json!({"type": "reveal"})),
+        id: Some(String::from("click-1")),
+        ..CommandBody::default()
+    });
     let (status, body) = call_json(&s.app, "POST", &commands_uri(&t, &t.owner), Some(other)).await;
     assert_eq!(
         (status, &body["error"]["code"]),
@@ -421,7 +343,14 @@ async fn a_command_sent_from_a_stale_view_of_its_own_seat_is_refused() {
     let s = server();
     let t = table(&s.app).await;
     let seen = log_len(&s.app, &t.id, &t.owner).await;
-    let click = |id: &str| json!({"command": {"type": "shuffle"}, "id": id, "revision": seen});
+    let click = |id: &str| {
+        json!(CommandBody {
+            command: Some(json!({"type": "shuffle"})),
+            id: Some(String::from(id)),
+            revision: Some(seen),
+            ..CommandBody::default()
+        })
+    };
     assert_eq!(
         call_json(
             &s.app,
@@ -448,7 +377,11 @@ async fn a_command_sent_from_a_stale_view_of_its_own_seat_is_refused() {
     // Other seats acting in between do not make a view stale.
     let seen = log_len(&s.app, &t.id, &t.p1).await;
     send(&s.app, &t, &t.p2, json!({"type": "commit", "word": "b"})).await;
-    let body = json!({"command": {"type": "commit", "word": "a"}, "revision": seen});
+    let body = json!(CommandBody {
+        command: Some(json!({"type": "commit", "word": "a"})),
+        revision: Some(seen),
+        ..CommandBody::default()
+    });
     assert_eq!(
         call_json(&s.app, "POST", &commands_uri(&t, &t.p1), Some(body))
             .await
@@ -461,37 +394,31 @@ async fn a_command_sent_from_a_stale_view_of_its_own_seat_is_refused() {
 async fn every_update_carries_the_commitment_the_head_and_the_seeds() {
     let s = server();
     let t = table(&s.app).await;
-    let (status, _) = call_json(
+    let (status, _) = api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/seed?key={}", t.id, t.p1),
-        Some(json!({"seed": "abc123"})),
+        routes::SEED.at([&t.id]).key(&t.p1).json(&SeedBody {
+            seed: String::from("abc123"),
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, _) = call_json(
+    let (status, _) = api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/seed?key={}", t.id, t.spectator),
-        Some(json!({"seed": "x"})),
+        routes::SEED.at([&t.id]).key(&t.spectator).json(&SeedBody {
+            seed: String::from("x"),
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "spectators add no seed");
-    let (status, _) = call_json(
+    let (status, _) = api(
         &s.app,
-        "POST",
-        &format!("/api/tables/{}/seed?key={}", t.id, t.p1),
-        Some(json!({"seed": "a\u{0}b"})),
+        routes::SEED.at([&t.id]).key(&t.p1).json(&SeedBody {
+            seed: String::from("a\u{0}b"),
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let (_, view) = call_json(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/view?key={}", t.id, t.p2),
-        None,
-    )
-    .await;
+    let (_, view) = api(&s.app, routes::VIEW.at([&t.id]).key(&t.p2)).await;
     assert_eq!(view["fairness"]["commitment"].as_str().unwrap().len(), 64);
     assert_eq!(view["fairness"]["seeds"], json!({"p1": "abc123"}));
     assert_eq!(view["fairness"]["contributor"], "p2");
@@ -524,13 +451,7 @@ async fn a_record_before_the_end_has_no_secret_and_hides_what_its_key_may_not_se
         .unwrap()
     };
     for key in [&t.owner, &t.p2, &t.spectator] {
-        let (status, record) = call(
-            &s.app,
-            "GET",
-            &format!("/api/tables/{}/export?key={key}", t.id),
-            None,
-        )
-        .await;
+        let (status, record) = api_text(&s.app, routes::EXPORT.at([&t.id]).key(key)).await;
         assert_eq!(status, StatusCode::OK);
         assert!(!record.contains(&secret), "no secret before the end");
         assert!(!record.contains("zebra-41"), "no other seat's secret");
@@ -544,35 +465,17 @@ async fn a_record_before_the_end_has_no_secret_and_hides_what_its_key_may_not_se
         );
     }
     // p1's record holds p1's own choice.
-    let (_, record) = call(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/export?key={}", t.id, t.p1),
-        None,
-    )
-    .await;
+    let (_, record) = api_text(&s.app, routes::EXPORT.at([&t.id]).key(&t.p1)).await;
     assert!(record.contains("zebra-41"));
     // After the end, everyone's record is complete and verifies.
-    let (status, _) = call(
-        &s.app,
-        "POST",
-        &format!("/api/tables/{}/close?key={}", t.id, t.owner),
-        None,
-    )
-    .await;
+    let (status, _) = api_text(&s.app, routes::CLOSE.at([&t.id]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, body) = send(&s.app, &t, &t.p2, json!({"type": "commit", "word": "late"})).await;
     assert_eq!(
         (status, &body["error"]["code"]),
         (StatusCode::CONFLICT, &json!("closed"))
     );
-    let (_, record) = call(
-        &s.app,
-        "GET",
-        &format!("/api/tables/{}/export?key={}", t.id, t.spectator),
-        None,
-    )
-    .await;
+    let (_, record) = api_text(&s.app, routes::EXPORT.at([&t.id]).key(&t.spectator)).await;
     let doc: Value = serde_json::from_str(&record).unwrap();
     assert_eq!(doc["secret"], secret.as_str());
     let report = clash_server::export::verify(
@@ -611,20 +514,14 @@ async fn a_database_from_before_the_log_is_migrated() {
     assert_eq!(tables.store().count_tables().await.unwrap(), 1);
     let app = clash_server::app(tables);
     let owner = "00000000000000000000000000000001";
-    let (_, info) = call_json(&app, "GET", &format!("/api/tables/old1?key={owner}"), None).await;
+    let (_, info) = api(&app, routes::TABLE_INFO.at(["old1"]).key(owner)).await;
     assert_eq!(
         info["seats"][1]["holder"], "invited",
         "the GM knew the old key: it is an invite now"
     );
     assert_eq!(info["seats"][2]["holder"], "npc");
     let p1 = claim(&app, "old1", "00000000000000000000000000000002").await;
-    let (_, view) = call_json(
-        &app,
-        "GET",
-        &format!("/api/tables/old1/view?key={p1}"),
-        None,
-    )
-    .await;
+    let (_, view) = api(&app, routes::VIEW.at(["old1"]).key(&p1)).await;
     assert_eq!(view["view"]["mine"], "apple");
     assert_eq!(view["fairness"]["chance"], "legacy");
     let t = Table {
@@ -640,20 +537,8 @@ async fn a_database_from_before_the_log_is_migrated() {
         body["command"]["n"], 1,
         "numbering goes on after the old commands"
     );
-    call(
-        &app,
-        "POST",
-        &format!("/api/tables/old1/close?key={owner}"),
-        None,
-    )
-    .await;
-    let (_, record) = call(
-        &app,
-        "GET",
-        &format!("/api/tables/old1/export?key={owner}"),
-        None,
-    )
-    .await;
+    api_text(&app, routes::CLOSE.at(["old1"]).key(owner)).await;
+    let (_, record) = api_text(&app, routes::EXPORT.at(["old1"]).key(owner)).await;
     let report =
         clash_server::export::verify(&serde_json::from_str(&record).unwrap(), &catalogue(), &[]);
     assert!(report.ok(), "{:?}", report.failures);
@@ -676,7 +561,11 @@ async fn gm_as_app(
         app,
         "POST",
         &commands_uri(t, &t.owner),
-        Some(json!({ "command": command, "as": seat })),
+        Some(json!(CommandBody {
+            command: Some(json!(command)),
+            as_seat: Some(String::from(seat)),
+            ..CommandBody::default()
+        })),
     )
     .await
 }

@@ -247,3 +247,126 @@ fn the_example_record_verifies_in_full() {
     let report = clash_server::export::verify(&record(), &clash_catalogue::rulesets(), &[]);
     assert!(report.ok() && report.unchecked.is_empty(), "{report:?}");
 }
+
+// ---- Records that are not the whole game (docs/verification-vectors/) ---------------------
+
+const VERDICTS: &str = include_str!("../../../../docs/verification-vectors/verdicts.json");
+
+fn vector(file: &str) -> Value {
+    let path = format!(
+        "{}/../../docs/verification-vectors/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Recompute the hashes from entry `from` on, with `secret`, and the head.
+fn rechain(doc: &mut Value, secret: &[u8]) {
+    let table = doc["table"].as_str().unwrap().to_string();
+    let mut head = [0u8; 32];
+    for (pos, item) in doc["entries"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .enumerate()
+    {
+        head = chain(&head, &digest(secret, &table, pos as u64, &item["entry"]));
+        item["hash"] = Value::String(hex(&head));
+    }
+    doc["head"] = Value::String(hex(&head));
+}
+
+/// Each vector made from the example as verdicts.json says.
+fn made(file: &str) -> Value {
+    let example = record();
+    let secret = secret(&example);
+    let table = example["table"].as_str().unwrap().to_string();
+    let mut doc = example.clone();
+    match file {
+        "cut.json" => {
+            let entries = doc["entries"].as_array_mut().unwrap();
+            entries.truncate(15);
+            doc["head"] = entries[14]["hash"].clone();
+        }
+        "mismatched-reveal.json" => {
+            doc["entries"][16]["entry"]["event"]["secret"] = Value::String("11".repeat(32));
+            rechain(&mut doc, &secret);
+        }
+        _ => {
+            doc.as_object_mut().unwrap().remove("secret");
+            doc["exported_as"] = Value::String("spectator".into());
+            let items: Vec<Value> = example["entries"].as_array().unwrap()[..15]
+                .iter()
+                .enumerate()
+                .map(|(pos, item)| before_the_end(&table, &secret, pos, item))
+                .collect();
+            doc["head"] = items[14]["hash"].clone();
+            doc["entries"] = Value::Array(items);
+        }
+    }
+    doc
+}
+
+/// An item as a spectator's record gives it before the end.
+fn before_the_end(table: &str, secret: &[u8], pos: usize, item: &Value) -> Value {
+    let entry = &item["entry"];
+    let mut out = serde_json::json!({"pos": pos, "hash": item["hash"],
+        "digest": hex(&digest(secret, table, pos as u64, entry))});
+    match (entry["kind"].as_str(), entry["event"]["type"].as_str()) {
+        (Some("table"), Some("created")) => {
+            let mut seen = entry.clone();
+            seen["event"]["setup"] = Value::Null;
+            out["seen"] = seen;
+        }
+        (Some("command"), _) => {
+            out["seen"] = serde_json::json!({"kind": "command", "n": entry["n"],
+                "seat": entry["seat"], "by": entry["by"]});
+        }
+        (Some("event"), _) => out["hidden"] = Value::Bool(true),
+        _ => out["entry"] = entry.clone(),
+    }
+    out
+}
+
+#[test]
+fn the_vectors_are_the_example_changed_as_the_spec_says() {
+    let verdicts: Value = serde_json::from_str(VERDICTS).unwrap();
+    for v in verdicts.as_array().unwrap() {
+        let file = v["file"].as_str().unwrap();
+        assert_eq!(vector(file), made(file), "{file}");
+        assert!(
+            SPEC.contains(&format!("[{file}](verification-vectors/{file})")),
+            "{file}"
+        );
+        assert!(
+            SPEC.contains(v["made"].as_str().unwrap()),
+            "{file}: {}",
+            v["made"]
+        );
+    }
+}
+
+#[test]
+fn clash_verify_gives_each_vector_its_verdict() {
+    let verdicts: Value = serde_json::from_str(VERDICTS).unwrap();
+    for v in verdicts.as_array().unwrap() {
+        let file = v["file"].as_str().unwrap();
+        let report = clash_server::export::verify(&vector(file), &clash_catalogue::rulesets(), &[]);
+        let verdict = match (report.ok(), report.unchecked.is_empty()) {
+            (false, _) => "failed",
+            (true, true) => "verified",
+            (true, false) => "partly",
+        };
+        assert_eq!(verdict, v["verdict"], "{file}: {report:?}");
+        if let Some(because) = v["because"].as_str() {
+            let said = report.unchecked.join(" ").to_lowercase();
+            assert!(said.contains(because), "{file}: {report:?}");
+        }
+        if let Some(entry) = v["entry"].as_u64() {
+            assert!(
+                report.failures[0].starts_with(&format!("entry {entry} ")),
+                "{report:?}"
+            );
+        }
+    }
+}

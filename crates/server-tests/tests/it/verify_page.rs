@@ -11,7 +11,7 @@ async fn every_table_page_loads_its_own_verifier_before_the_page_script() {
     let s = server();
     let t = table(&s.app).await;
     for key in [&t.owner, &t.p1, &t.spectator] {
-        let (status, page) = call(&s.app, "GET", &format!("/t/{}/{key}", t.id), None).await;
+        let (status, page) = api_text(&s.app, routes::TABLE_PAGE.at([&t.id, key])).await;
         assert_eq!(status, StatusCode::OK);
         let at = |script: &str| {
             page.find(&format!(
@@ -30,7 +30,7 @@ async fn every_table_page_loads_its_own_verifier_before_the_page_script() {
         ("fair-check.js", "ClashVerify.verify"),
         ("app.js", "clash:update"),
     ] {
-        let (status, body) = call(&s.app, "GET", &format!("/assets/{asset}"), None).await;
+        let (status, body) = api_text(&s.app, routes::ASSET.at([asset])).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
         assert!(body.contains(holds), "{asset} holds {holds}");
     }

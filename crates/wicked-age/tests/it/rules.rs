@@ -1201,7 +1201,13 @@ fn wa_22_wa_23_wa_27_status_names_who_must_act_now() {
         "Waiting for Ysolde to answer The Khan's challenge"
     );
     answer(&mut g, "Ysolde", forms("with_love", "covertly"), &[1, 1]); // knocked out
-    assert_eq!(waiting(&g), vec![seat("p2")]); // Oren's turn; Ysolde's fate can wait
+    // Oren's turn; Ysolde's fate does not hold the conflict up, but the Khan's player (the GM)
+    // has it to choose now and is waited on too (WA-27).
+    assert_eq!(waiting(&g), vec![seat("gm"), seat("p2")]);
+    assert_eq!(
+        WickedAge::view(g.state(), clash_core::Viewer::Spectator).waiting,
+        "Waiting for Oren to challenge someone, and for The Khan to choose Ysolde's consequence"
+    );
     let mut g = game(&[ysolde(), khan()]);
     khan_knocks_out_ysolde(&mut g);
     // WA-27: the conflict is over; the winner must choose, then the loser answer an offer.

@@ -12,6 +12,11 @@ export type RoomView = {
  */
 me: string, 
 /**
+ * What the table's creator is called in this game: "the GM", or "the host" in a game
+ * without a GM (the game's own name for the GM's seat).
+ */
+host: string, 
+/**
  * `gm`, `player`, `watching` (a player whose seat the GM plays for now) or `spectator`.
  */
 role: string, turn: Turn, people: Array<Person>, gm_here: boolean, spectators: number, archived: boolean, 

@@ -29,7 +29,7 @@ pub(super) async fn query(
 }
 
 /// Table `t`'s links (keys, roles, statuses) and its log from position `{from}` on (entries,
-/// hashes): five arrays.
+/// hashes): five arrays; then its housekeeping (name, archived), or nulls.
 macro_rules! links_and_log {
     ($from:literal) => {
         concat!(
@@ -41,7 +41,9 @@ macro_rules! links_and_log {
             " ORDER BY pos),
             ARRAY(SELECT hash FROM log WHERE table_id = t.id AND pos >= ",
             $from,
-            " ORDER BY pos)"
+            " ORDER BY pos),
+            (SELECT title FROM table_keeping WHERE table_id = t.id),
+            (SELECT archived FROM table_keeping WHERE table_id = t.id)"
         )
     };
 }
@@ -62,7 +64,13 @@ fn tail(id: &str, row: &Row, at: usize) -> Result<Tail, StoreError> {
         .zip(&hashes)
         .map(|(entry, hash)| read_entry(id, entry, hash))
         .collect::<Result<Vec<(Entry, Hash)>, _>>()?;
-    Ok(Tail { links, log })
+    let archived: Option<i64> = row.get(at + 6);
+    let kept = crate::keeping::Keeping {
+        title: row.get(at + 5),
+        archived: archived.map(|n| n != 0),
+        links: Vec::new(),
+    };
+    Ok(Tail { links, log, kept })
 }
 
 /// The columns of [`TableRow`], in its order, from column 0 on.
@@ -89,10 +97,10 @@ pub(super) async fn load_table(pool: &Pool, id: &str) -> Result<Option<StoredTab
     let Some(row) = rows.first() else {
         return Ok(None);
     };
-    let Tail { links, log } = tail(id, row, 7)?;
-    table_row(row)
-        .into_table(id, links, row.get(6), log)
-        .map(Some)
+    let Tail { links, log, kept } = tail(id, row, 7)?;
+    let mut table = table_row(row).into_table(id, links, row.get(6), log)?;
+    table.kept = kept;
+    Ok(Some(table))
 }
 
 const TAILS: &str = concat!(

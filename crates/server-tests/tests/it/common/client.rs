@@ -1,5 +1,11 @@
 //! Helpers for driving the server in process: requests, tables with claimed seats, and a
 //! reader of Server-Sent Events.
+//!
+//! Requests are typed: the path is a route of `clash_server::http::routes` with its parameters
+//! filled in (`COMMAND.at([&t.id]).key(&t.p1)`), the method is the route's, and the body is one
+//! of the server's own request types (`.json(&CommandBody::of(…))`), or text for the tests that
+//! send what no client should. Every answer is checked against the API document
+//! ([`crate::conformance`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,7 +15,11 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use clash_core::RulesetEntry;
 use clash_server::Tables;
+pub use clash_server::http::dto::*;
+pub use clash_server::http::notify_dto::{HandleBody, KeptLink, MovesBody, NewTarget};
+pub use clash_server::http::routes::{self, Href};
 use http_body_util::BodyExt;
+use serde::Serialize;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -38,7 +48,9 @@ pub fn server() -> Server {
     }
 }
 
-/// Send one request; returns the status and the body as text.
+/// Send one request (a method of the caller's choice: a page, an asset, or a method the route
+/// does not have); returns the status and the body as text. The answer is checked against the
+/// API document.
 pub async fn call(
     app: &Router,
     method: &str,
@@ -55,7 +67,60 @@ pub async fn call(
     let resp = app.clone().oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    crate::conformance::check(method, uri, status, &text);
+    (status, text)
+}
+
+/// A request: a route with its parameters filled in, and its JSON body if it has one.
+pub struct Req {
+    pub href: Href,
+    pub body: Option<String>,
+}
+
+impl From<Href> for Req {
+    fn from(href: Href) -> Req {
+        Req { href, body: None }
+    }
+}
+
+/// A body for a route's request.
+pub trait WithBody {
+    /// One of the server's request types (or any JSON), as JSON.
+    fn json(self, body: &impl Serialize) -> Req;
+    /// Text sent as JSON as it is: for bodies no client should send.
+    fn body(self, text: &str) -> Req;
+}
+
+impl WithBody for Href {
+    fn json(self, body: &impl Serialize) -> Req {
+        let text = serde_json::to_string(body).unwrap();
+        self.body(&text)
+    }
+
+    fn body(self, text: &str) -> Req {
+        Req {
+            href: self,
+            body: Some(text.to_string()),
+        }
+    }
+}
+
+/// Send a request with its route's method; the status and the body as text.
+pub async fn api_text(app: &Router, req: impl Into<Req>) -> (StatusCode, String) {
+    let req = req.into();
+    let method = req.href.verb.as_str();
+    call(app, method, req.href.uri(), req.body.as_deref()).await
+}
+
+/// Send a request with its route's method; the status and the body as JSON (a string when it
+/// is not JSON).
+pub async fn api(app: &Router, req: impl Into<Req>) -> (StatusCode, Value) {
+    let (status, out) = api_text(app, req).await;
+    (
+        status,
+        serde_json::from_str(&out).unwrap_or(Value::String(out)),
+    )
 }
 
 pub async fn call_json(
@@ -82,11 +147,13 @@ pub struct Table {
 }
 
 pub async fn table(app: &Router) -> Table {
-    let (status, created) = call_json(
+    let (status, created) = api(
         app,
-        "POST",
-        "/api/tables",
-        Some(json!({"ruleset": "sealed-duel", "title": "Test"})),
+        routes::CREATE_TABLE.at([]).json(&CreateTable {
+            ruleset: Some(String::from("sealed-duel")),
+            title: Some(String::from("Test")),
+            ..CreateTable::default()
+        }),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -106,26 +173,14 @@ pub async fn table(app: &Router) -> Table {
 
 /// The GM issues an invite for `seat`; returns the invite key.
 pub async fn invite(app: &Router, id: &str, owner: &str, seat: &str) -> String {
-    let (status, link) = call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{id}/seats/{seat}/link?key={owner}"),
-        None,
-    )
-    .await;
+    let (status, link) = api(app, routes::ISSUE_LINK.at([id, seat]).key(owner)).await;
     assert_eq!(status, StatusCode::CREATED, "{link}");
     link["invite"].as_str().unwrap().to_string()
 }
 
 /// A player uses an invite; returns the player's own key.
 pub async fn claim(app: &Router, id: &str, invite: &str) -> String {
-    let (status, claimed) = call_json(
-        app,
-        "POST",
-        &format!("/api/tables/{id}/claim?key={invite}"),
-        None,
-    )
-    .await;
+    let (status, claimed) = api(app, routes::CLAIM.at([id]).key(invite)).await;
     assert_eq!(status, StatusCode::CREATED, "{claimed}");
     claimed["key"].as_str().unwrap().to_string()
 }
@@ -137,11 +192,12 @@ pub async fn seat_key(app: &Router, id: &str, owner: &str, seat: &str) -> String
 }
 
 pub async fn send(app: &Router, t: &Table, key: &str, command: Value) -> (StatusCode, Value) {
-    call_json(
+    api(
         app,
-        "POST",
-        &format!("/api/tables/{}/commands?key={key}", t.id),
-        Some(json!({ "command": command })),
+        routes::COMMAND
+            .at([&t.id])
+            .key(key)
+            .json(&CommandBody::of(json!(command))),
     )
     .await
 }
@@ -153,13 +209,7 @@ pub async fn event_count(app: &Router, t: &Table) -> u64 {
 
 /// The log lines a key reads from `after` on that are game events.
 pub async fn game_lines(app: &Router, id: &str, key: &str, after: usize) -> Vec<Value> {
-    let (status, events) = call_json(
-        app,
-        "GET",
-        &format!("/api/tables/{id}/events?key={key}&after={after}"),
-        None,
-    )
-    .await;
+    let (status, events) = api(app, routes::EVENTS.at([id]).key(key).query("after", after)).await;
     assert_eq!(status, StatusCode::OK, "{events}");
     events["events"]
         .as_array()
@@ -172,7 +222,7 @@ pub async fn game_lines(app: &Router, id: &str, key: &str, after: usize) -> Vec<
 
 /// The length of the table's log (its revision).
 pub async fn log_len(app: &Router, id: &str, key: &str) -> usize {
-    let (_, info) = call_json(app, "GET", &format!("/api/tables/{id}?key={key}"), None).await;
+    let (_, info) = api(app, routes::TABLE_INFO.at([id]).key(key)).await;
     info["event_count"].as_u64().unwrap() as usize
 }
 

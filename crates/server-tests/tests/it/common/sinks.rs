@@ -227,5 +227,6 @@ pub fn settings(smtp: Option<&SmtpSink>) -> clash_server::notify::Settings {
         retries: 3,
         timeout: Duration::from_secs(3),
         tick: Duration::from_millis(100),
+        mail_per_day: 20,
     }
 }

@@ -11,7 +11,7 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 
-use crate::client::catalogue;
+use crate::client::{Href, Req, catalogue};
 
 /// A server listening on 127.0.0.1 with `limits`; it stops when dropped.
 pub struct Live {
@@ -122,7 +122,36 @@ pub async fn request_from(
     let w = stream.get_mut();
     w.write_all(head.as_bytes()).await.unwrap();
     w.write_all(body).await.unwrap();
-    read_answer(&mut stream).await
+    let answer = read_answer(&mut stream).await;
+    if let Ok(status) = axum::http::StatusCode::from_u16(answer.status) {
+        crate::conformance::check(method, path, status, &answer.body);
+    }
+    answer
+}
+
+/// The first lines of a request for `href` to `host`, without the blank line that ends the head.
+pub fn head(href: &Href, host: impl std::fmt::Display) -> String {
+    format!("{} {href} HTTP/1.1\r\nHost: {host}", href.verb.as_str())
+}
+
+/// A typed request (a route with its method, and its JSON body if any) on its own connection.
+pub async fn send(addr: SocketAddr, req: impl Into<Req>) -> Answer {
+    let req = req.into();
+    let headers: &[(&str, &str)] = match req.body {
+        Some(_) => &[("Content-Type", "application/json")],
+        None => &[],
+    };
+    let body = req.body.unwrap_or_default();
+    let method = req.href.verb.as_str();
+    request_from(
+        addr,
+        "127.0.0.1",
+        method,
+        req.href.uri(),
+        headers,
+        body.as_bytes(),
+    )
+    .await
 }
 
 pub async fn request(addr: SocketAddr, method: &str, path: &str, json: Option<&Value>) -> Answer {
@@ -196,7 +225,7 @@ pub async fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
 
 /// A metric's value from `/metrics` (the first sample line starting with `name`).
 pub async fn metric(addr: SocketAddr, name: &str) -> f64 {
-    let text = request(addr, "GET", "/metrics", None).await.body;
+    let text = send(addr, crate::client::routes::METRICS.at([])).await.body;
     text.lines()
         .find(|l| l.starts_with(name))
         .and_then(|l| l.rsplit(' ').next())

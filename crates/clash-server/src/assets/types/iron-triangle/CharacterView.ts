@@ -17,4 +17,9 @@ export type CharacterView = { name: Name, controller: Seat, pc: boolean, level: 
 /**
  * True when this viewer may not see the moves, combos and specials (an unrevealed NPC).
  */
-sheet_hidden: boolean, moves: Array<KnownMove> | null, combos: Array<Combo> | null, specials: Array<KnownSpecial> | null, };
+sheet_hidden: boolean, moves: Array<KnownMove> | null, combos: Array<Combo> | null, specials: Array<KnownSpecial> | null, 
+/**
+ * Of a hidden sheet, the moves lying face up in the conflict (played and revealed, in a
+ * chain or a disadvantage pile), with the names the log calls them by.
+ */
+shown?: Array<KnownMove>, };

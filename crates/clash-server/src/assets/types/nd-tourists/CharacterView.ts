@@ -5,4 +5,9 @@ export type CharacterView = { name: string, reserve_count: number,
 /**
  * Only for the seat that speaks for this party.
  */
-reserve: Array<ReserveCard> | null, tally: number, conceded: boolean, };
+reserve: Array<ReserveCard> | null, tally: number, conceded: boolean, 
+/**
+ * The sheet's Aspects and Weaknesses by name (the Weaknesses gained in play too): public,
+ * and the traits a cover's narration may rest on (ND-20).
+ */
+aspects: Array<string>, weaknesses: Array<string>, };
