@@ -51,6 +51,15 @@ fn the_readmes_wicked_age_record_is_reviewed() {
     );
 }
 
+/// Every example record is an ended table's whole record: it verifies, secret and all.
+#[test]
+fn every_example_record_verifies() {
+    for game in ["iron-triangle", "wicked-age", "triforce", "nd-tourists"] {
+        let (code, out, err) = clash(&["verify", &example(&format!("{game}.json"))]);
+        assert_eq!(code, Some(0), "{game}: {out}{err}");
+    }
+}
+
 #[test]
 fn a_replay_marks_what_was_revealed_later() {
     let (code, out, err) = clash(&[
