@@ -39,7 +39,7 @@ export async function shot(page, name) {
 
 /** Create a table from the lobby with the preset whose label contains `presetText`, optionally
  * starting from another setup written in the lobby's Setup box. */
-export async function createTable(page, presetText, title, setup) {
+export async function createTable(page, presetText, title, setup, opts) {
   await page.goto(BASE + '/');
   // Ready-made setups sit below the lobby's form, folded.
   if (!(await page.isVisible('#preset'))) await page.click('#ready-made > summary');
@@ -63,6 +63,22 @@ export async function createTable(page, presetText, title, setup) {
   await Promise.all([page.waitForURL(/\/t\//), page.click('#create-form button[type=submit]')]);
   await page.waitForSelector('#status.live');
   await checkPage(page);
+  if (!(opts && opts.sessionZero)) await startReadyMade(page);
+}
+
+/**
+ * A ready-made table of a game whose players make characters opens in session zero with the
+ * setup's sheets in (issue 38): start play as it is, so the table is the one the setup makes.
+ * Nothing to do for other games, or while a seat still owes its sheet.
+ */
+export async function startReadyMade(page) {
+  await page.waitForFunction(() => document.querySelector('#panel') && document.querySelector('#panel').childElementCount > 0);
+  const start = '#panel .s0-gm button[data-action="start-play"]';
+  if (!(await page.$(start)) || (await page.isDisabled(start)) || /without/.test(await page.textContent(start))) return;
+  await page.click(start);
+  await page.waitForSelector('dialog#confirm[open]');
+  await page.click('#confirm-yes');
+  await page.waitForFunction(() => !document.querySelector('#panel .s0'));
 }
 
 /** On the GM page: make an invite link for `seat` and return it. */

@@ -1,6 +1,7 @@
 // An N-Dimensional Tourists round to its result, then a concession: the GM and three players (one
 // on a phone), each in their own browser, bidding from the deck, covering with a card from the
-// hand, letting cards stand and spending Losses, all by tapping cards.
+// hand, letting cards stand and spending Losses, all by tapping cards. And an evening's rounds
+// where each party is asked only to save its own cards (issue 38): fewer taps than bids.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, checkPage, focused, PHONE, LAPTOP, DESKTOP } from '../lib.mjs';
@@ -89,10 +90,15 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
   for (const page of [p1, p2, p3]) assert.doesNotMatch(await panelText(page), new RegExp(await first.getAttribute('data-card') + ' '), 'the GM\'s hand is hidden');
 
   // Each party may choose when it is asked to react: the choice is on its board all round.
+  // Asked only to save its own cards by default (issue 38), a party may ask to be asked at
+  // every chance, and then never to reject.
   await p2.waitForSelector('#panel [data-control^="auto:"] button.ndt-flip');
-  assert.match(await p2.textContent('#panel [data-control^="auto:"]'), /No reactions this round.*Only ask me when I can cover or turn/s);
-  await act(p2, '#panel [data-control^="auto:"] button.ndt-flip:has-text("Only ask me")');
-  await p2.waitForSelector('#panel [data-control^="auto:"] button.ndt-flip.on:has-text("Only ask me")');
+  assert.match(await p2.textContent('#panel [data-control^="auto:"]'), /only when a card of yours is reversed.*No reactions this round.*Ask me at every chance/s);
+  await act(p2, '#panel [data-control^="auto:"] button.ndt-flip:has-text("Ask me at every chance")');
+  await act(p2, '#panel [data-control^="auto:"] button.ndt-flip:has-text("never to reject")');
+  await p2.waitForSelector('#panel [data-control^="auto:"] button.ndt-flip.on:has-text("never to reject")');
+  // The GM wants to cover other parties' cards: asked at every chance.
+  await act(gm, '#panel [data-control^="auto:"] button.ndt-flip:has-text("Ask me at every chance")');
 
   // Bid until the round ends: whoever is asked acts; the GM covers one card from the hand,
   // then lets every later card of the round stand in one tap.
@@ -165,6 +171,72 @@ test('GM and three players bid, cover and concede in N-Dimensional Tourists by t
     // A Loss is marked by reversed cards, and the Loss line shows them that way up.
     for (const way of await page.$$eval('#panel .ndt-card.loss:not(.facedown)', (cs) => cs.map((c) => c.classList.contains('reversed')))) assert.ok(way, 'a Loss card lies reversed');
   }
+});
+
+/** The party a page speaks for, from its board. */
+const partyOf = (page) => page.$eval('#panel [data-control^="auto:"]', (g) => g.dataset.control.slice('auto:'.length));
+
+test('Tourists asks a party only to save its own cards: fewer taps than bids, and a quiet log', async () => {
+  const gm = await person(browser);
+  await createTable(gm, 'Four sides, balanced', 'Tourists, a quiet evening');
+  const pages = [gm];
+  for (const [seat, size] of [['p1'], ['p2', { width: 1024, height: 640 }], ['p3', PHONE]]) {
+    const page = await person(browser, size);
+    await join(page, await invite(gm, seat));
+    pages.push(page);
+  }
+  await act(gm, '#panel [data-control="start"] button');
+  const parties = [];
+  for (const page of pages) {
+    await page.waitForSelector('#panel [data-control^="auto:"]');
+    parties.push(await partyOf(page));
+  }
+  const bids = parties.map(() => 0);
+  const taps = parties.map(() => 0);
+  const thisRound = parties.map(() => 0);
+  let round = 1;
+  // Two rounds, each step done by whoever is asked (a party bids at most twice a round, then
+  // passes); the window's heading names the drawer.
+  for (let i = 0; i < 300; i++) {
+    const summary = await gm.textContent('#panel .ndt-summary');
+    if (/Round 3/.test(summary)) break;
+    if (/Round 2/.test(summary) && round === 1) { round = 2; thisRound.fill(0); }
+    let acted = false;
+    for (const [k, page] of pages.entries()) {
+      const has = (sel) => page.$(sel).then((x) => !!x);
+      const pass = '#panel [data-control^="bid:"] button:has-text("Pass")';
+      if (await has('#panel [data-control="spend"] button.kit-tile')) {
+        await act(page, '#panel [data-control="spend"] button.kit-tile');
+      } else if (thisRound[k] >= 2 && (await has(pass))) {
+        await act(page, pass);
+      } else if (await has('#panel [data-control^="bid:"] button.ndt-draw')) {
+        await act(page, '#panel [data-control^="bid:"] button.ndt-draw');
+        bids[k] += 1;
+        thisRound[k] += 1;
+      } else if (await has('#panel [data-control="window"] button:has-text("Let it stand")')) {
+        const heading = await page.textContent('#panel [data-control="window"]');
+        assert.ok(heading.startsWith(parties[k] + ' just placed'), parties[k] + ' was asked about another party\'s card: ' + heading);
+        if (taps.every((t) => t === 0)) await shots(page, 'ndt-asked-own-card');
+        await act(page, '#panel [data-control="window"] button:has-text("Let it stand")');
+        taps[k] += 1;
+      } else if (k === 0 && (await has('#panel [data-control="round-end"] button:has-text("Next round")'))) {
+        await act(gm, '#panel [data-control="round-end"] button:has-text("Next round")');
+      } else continue;
+      acted = true;
+      break;
+    }
+    if (!acted) await gm.waitForTimeout(200);
+  }
+  await gm.waitForFunction(() => /Round 3/.test(document.querySelector('#panel .ndt-summary').textContent));
+  for (const [k, party] of parties.entries()) {
+    assert.ok(taps[k] < bids[k] || (taps[k] === 0 && bids[k] === 0), party + ': ' + taps[k] + ' taps for ' + bids[k] + ' bids');
+  }
+  // The log keeps a line for each tap at most: a card nobody was asked about adds none.
+  const log = (await gm.$$eval('#log li', (lis) => lis.map((li) => li.textContent))).join('\n');
+  const stands = (log.match(/Nobody (else )?reacts to|lets .+ stand\b/g) || []).length;
+  assert.ok(stands <= taps.reduce((a, b) => a + b, 0), stands + ' "let it stand" lines for ' + taps + ' taps');
+  for (const page of pages) await assertLogReadable(page);
+  await shotsBoth(pages[2], 'ndt-quiet-evening');
 });
 
 // TMDF's card (Triumph XIX) was rejected: TMDF must spend a face-up Loss card (a Temporary XVI, a

@@ -1,8 +1,11 @@
 // Playing across a week (issue 31): a player adds a webhook on their own seat's page, the GM
-// sets reminders and a clock, another player's move makes the server post to the webhook (a
-// local receiver here, so the server runs with --notify-allow-private); the payload says only
-// what the seat may see, carries no key and is signed; the times show on the table page in
-// words; the GM's delivery log lists it; the lobby lists the tables waiting on you first.
+// sets reminders and a clock (issue 38: in its own card, in minutes, hours or days, or
+// ready-made), another player's move makes the server post to the webhook (a local receiver
+// here, so the server runs with --notify-allow-private); the payload says only what the seat
+// may see and what the game asks, carries no key and is signed; the open card shows the
+// delivery without a reload; the GM's signed channel shows its signing key; the times show on
+// the table page in words; the GM's delivery log lists it; the lobby lists the tables waiting
+// on you first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -50,7 +53,7 @@ async function notifyServer() {
   const port = await freePort();
   const url = 'http://127.0.0.1:' + port;
   const child = spawn(bin, ['serve', '--addr', '127.0.0.1:' + port, '--db', path.join(dir, 'notify.db'),
-    '--public-url', url, '--notify-allow-private', '--notify-throttle-seconds', '1'], { stdio: 'ignore' });
+    '--public-url', url, '--notify-allow-private', '--notify-throttle-seconds', '1', '--notify-tick-seconds', '1'], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
     if (await fetch(url + '/healthz').then((r) => r.ok, () => false)) break;
     await new Promise((r) => setTimeout(r, 100));
@@ -108,17 +111,30 @@ test('a webhook hears of your move; clocks and times in words; the lobby puts yo
   await shotsBoth(bo, 'notify-seat');
   await assertNoRawTokens(bo, 'the seat page with its notify card');
 
-  // The GM sets a reminder after 12 hours and a 24-hour deadline for each move.
-  // The week's settings fold inside "This table".
-  await gm.click('#manage-card > summary');
-  await gm.click('#week-card > summary');
-  await gm.fill('#remind-hours', '12');
+  // The GM's clock and reminders sit under the banner, saying how they stand (issue 38): one
+  // tap sets a ready-made evening, and any setting goes in minutes, hours or days.
+  assert.equal(await gm.textContent('#clock-open'), 'Clock and reminders: Off');
+  await gm.click('#clock-open');
+  await gm.waitForSelector('#clock-dialog[open]');
+  await gm.click('#clock-dialog [data-preset="evening"]');
+  await gm.waitForFunction(() => document.getElementById('clock-summary').textContent === 'Reminder after 5 minutes');
+  assert.equal(await gm.inputValue('#remind-amount'), '5');
+  assert.equal(await gm.inputValue('#remind-unit'), '60');
+  // A reminder after 12 hours and a deadline of a day for each move.
+  await gm.fill('#remind-amount', '12');
+  await gm.selectOption('#remind-unit', { label: 'hours' });
   await gm.selectOption('#clock-mode', 'deadline');
-  await gm.fill('#clock-hours', '24');
+  await gm.fill('#clock-amount', '1');
+  await gm.selectOption('#clock-unit', { label: 'days' });
   await gm.selectOption('#on-expiry', 'bot');
   await gm.click('#clock-save');
+  await gm.waitForFunction(() => document.getElementById('clock-summary').textContent === 'Reminder after 12 hours · 1 day a move');
+  await shotsBoth(gm, 'notify-clock-card');
+  await checkPage(gm);
+  await gm.click('#clock-close');
+  assert.equal(await gm.evaluate(() => document.activeElement.id), 'clock-open', 'focus back on the button');
   await openLog(ada);
-  await waitForLine(ada, /clock/i);
+  await waitForLine(ada, /1 day for each move/);
   // The times show for everyone, in words.
   await ada.waitForFunction(() => /left on your clock/.test(document.getElementById('times').textContent));
   assert.match(await ada.textContent('#times'), /^2[34] hours( \d+ minutes?)? left on your clock$/);
@@ -146,7 +162,7 @@ test('a webhook hears of your move; clocks and times in words; the lobby puts yo
   assert.ok(hook.got.length > before, 'the webhook was posted to');
   const message = hook.got[hook.got.length - 1];
   const payload = JSON.parse(message.body);
-  assert.ok(payload.events.some((e) => e.kind === 'your_move'), 'it says it is your move: ' + message.body);
+  assert.ok(payload.events.some((e) => e.kind === 'your_move' && /^Your move: play your turn/.test(e.text)), 'it says it is your move, and what is asked: ' + message.body);
   // It is signed with Bo's key, and says nothing only another seat may know: no key at all.
   const mac = createHmac('sha256', secret).update(message.headers['x-clash-timestamp'] + '.' + message.body).digest('hex');
   assert.equal(message.headers['x-clash-signature'], 'sha256=' + mac);
@@ -155,10 +171,20 @@ test('a webhook hears of your move; clocks and times in words; the lobby puts yo
   // It links to the server's lobby, which lists the tables that browser opened (a seat's page
   // address is its key, so it is never sent).
   assert.ok(payload.link.startsWith(server.url), 'links to this server: ' + payload.link);
-  await bo.click('#notify-card > summary');
-  await bo.click('#notify-card > summary');
-  await bo.waitForFunction(() => /Last delivered/.test(document.getElementById('notify-targets').textContent));
+  // The card, open all along, shows the delivery without a reload (issue 38).
+  assert.ok(await bo.evaluate(() => document.getElementById('notify-card').open));
+  await bo.waitForFunction(() => /Last delivered/.test(document.getElementById('notify-targets').textContent), null, { timeout: 10000 });
   await bo.waitForFunction(() => /left on your clock/.test(document.getElementById('times').textContent));
+
+  // The GM's signed-JSON channel shows its signing key to the GM (issue 38).
+  await gm.click('#manage-card > summary');
+  await gm.click('#week-card > summary');
+  await gm.selectOption('#channel-kind', 'json');
+  await gm.fill('#channel-address', hook.url + '/channel');
+  await gm.click('#channel-form button[type=submit]');
+  await gm.waitForSelector('#channel-now details.signing');
+  await gm.click('#channel-now details.signing > summary');
+  assert.ok((await gm.inputValue('#channel-now input.secret')).length >= 16, 'the channel\'s signing key is shown to the GM');
 
   // The GM's delivery log says it was sent, to whom and what, never where.
   await gm.click('#deliveries-load');
@@ -180,4 +206,43 @@ test('a webhook hears of your move; clocks and times in words; the lobby puts yo
   assert.match(rows[1], /Another week/);
   await shotsBoth(bo, 'notify-lobby');
   await checkPage(bo);
+});
+
+test('a clock running out is told before it ends, and when it ends', async () => {
+  // Issue 38: the webhook heard the reminder and then only the reveal. Now a quarter of the
+  // clock left warns the player, and its end says what the table did.
+  const gm = await person(browser);
+  await createAt(gm, server.url, 'Three players', 'Against the clock');
+  const ada = await person(browser, PHONE);
+  await join(ada, await invite(gm, 'p1'));
+  await waitForBanner(ada, /^Your move/);
+  await ada.click('#notify-card > summary');
+  await ada.waitForSelector('#notify-targets li');
+  await ada.selectOption('#notify-kind', 'json');
+  await ada.fill('#notify-address', hook.url + '/ada');
+  await ada.click('#notify-save');
+  await ada.waitForSelector('#notify-targets li[data-target]');
+  // A clock far shorter than the page offers (its units start at minutes), set through the same
+  // API the card uses, so the test waits seconds rather than minutes. When it runs out the
+  // table only tells (a bot's move would make the warning moot before it is sent).
+  const status = await gm.evaluate(async () => {
+    const boot = JSON.parse(document.getElementById('boot').textContent);
+    const rule = { clock: { mode: 'deadline', seconds: 8 }, on_expiry: 'remind' };
+    const r = await fetch('/api/tables/' + boot.table + '/clock?key=' + boot.key, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule),
+    });
+    return r.status;
+  });
+  assert.equal(status, 204);
+  // Everything Ada's webhook heard, in the order it heard it.
+  const heard = () => hook.got.filter((g) => g.path === '/hook/ada').flatMap((g) => JSON.parse(g.body).events || []);
+  const kinds = () => heard().map((e) => e.kind).filter((k) => k.startsWith('clock'));
+  for (let i = 0; i < 100 && !kinds().includes('clock_out'); i++) await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(kinds(), ['clock_warning', 'clock_out'], 'warned, then told: ' + JSON.stringify(heard()));
+  const text = (kind) => heard().find((e) => e.kind === kind).text;
+  assert.match(text('clock_warning'), /^Ada’s clock is running out: \d+ seconds? left\.$|clock is running out: .*seconds? left/);
+  assert.match(text('clock_out'), /clock has run out\./);
+  // Her page says so too, without a reload or a move.
+  await ada.waitForFunction(() => /Your clock has run out/.test(document.getElementById('times').textContent));
+  await assertNoRawTokens(ada, 'the seat page after its clock ran out');
 });

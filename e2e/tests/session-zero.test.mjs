@@ -3,12 +3,18 @@
 // player makes a character from their invite link, the form naming the rule a sheet breaks
 // until it is fixed; the GM readies an NPC with the same form, starts play and runs a conflict
 // with the players' characters. A Wicked Age character is made the same way and rolls its own
-// forms. A sheet downloaded from one table is imported into another.
+// forms. A sheet downloaded from one table is imported into another. A ready-made table opens in
+// session zero too (issue 38): the GM adds a seat for a third player, whose sheet goes through
+// the GM's review, removes a seat nobody takes, and starting with a sheet missing asks first. A
+// character made during play goes through the GM's review too, and a conflict started while a
+// player has none asks first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { launch, person, invite, join, shots, act, BASE, PHONE } from '../lib.mjs';
-import { assertNoRawTokens, shotsBoth, waitForBanner } from '../room.mjs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { launch, person, invite, join, shots, act, createTable, BASE, PHONE } from '../lib.mjs';
+import { assertNoRawTokens, banner, shotsBoth, waitForBanner } from '../room.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -48,13 +54,13 @@ async function inviteFor(gm, seat) {
 const SHEET = '#panel .s0-player';
 
 /** A player fills the Iron Triangle form on their page, as a person would. */
-async function fillIronTriangle(page, c) {
-  await page.fill(`${SHEET} [data-input="name"]`, c.name);
-  const bg = page.locator(`${SHEET} [data-field="backgrounds"] input[aria-label="Background"]`);
+async function fillIronTriangle(page, c, root = SHEET) {
+  await page.fill(`${root} [data-input="name"]`, c.name);
+  const bg = page.locator(`${root} [data-field="backgrounds"] input[aria-label="Background"]`);
   await bg.nth(0).fill(c.backgrounds[0]);
   await bg.nth(1).fill(c.backgrounds[1]);
-  for (const t of ['belief', 'flaw', 'goal']) await page.fill(`${SHEET} [data-input="${t}"]`, c[t]);
-  for (const [move, name] of Object.entries(c.moves)) await page.fill(`${SHEET} input[data-move="${move}"]`, name);
+  for (const t of ['belief', 'flaw', 'goal']) await page.fill(`${root} [data-input="${t}"]`, c[t]);
+  for (const [move, name] of Object.entries(c.moves)) await page.fill(`${root} input[data-move="${move}"]`, name);
 }
 
 test('a new Iron Triangle group: table by form, characters from invite links, a conflict with them', async () => {
@@ -263,11 +269,24 @@ test('a Wicked Age character made from an invite link rolls its own forms', asyn
 
 test('a Tourists party made from an invite link plays its first round', async () => {
   const gm = await person(browser);
-  await lobbyForm(gm, 'nd-tourists', 'Tourist trap', 1);
+  // The lobby asks the players' parties by name (issue 38), so the table waits on them by name.
+  await lobbyForm(gm, 'nd-tourists', 'Tourist trap', 2);
+  await gm.fill('#by-form input[aria-label="Party of the first player"]', 'TMDF');
+  await gm.fill('#by-form input[aria-label="Party of the second player"]', 'US');
   await createFromLobby(gm);
+  await waitForBanner(gm, /Waiting for TMDF and US/);
+  assert.match(await banner(gm), /Waiting for TMDF and US/);
+  assert.match(await gm.textContent('#panel .s0-gm'), /TMDF.*the first player.*US.*the second player/s);
+  // US will not come tonight: the GM removes its seat.
+  await gm.click('#panel .s0-person[data-seat="p2"] button[data-action="remove-seat"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  await gm.click('#confirm-yes');
+  await gm.waitForFunction(() => !document.querySelector('#panel .s0-person[data-seat="p2"]'));
   const p = await person(browser);
   await join(p, await inviteFor(gm, 'p1'));
   await p.waitForSelector(SHEET);
+  // The sheet starts with the name the GM gave the party.
+  assert.equal(await p.inputValue(`${SHEET} [data-input="name"]`), 'TMDF');
   await p.fill(`${SHEET} [data-input="name"]`, 'TMDF');
   await p.fill(`${SHEET} [data-input="goal"]`, 'Get the souvenir home');
   await p.fill(`${SHEET} [data-input="character"]`, 'Mika');
@@ -298,4 +317,138 @@ test('a Tourists party made from an invite link plays its first round', async ()
   await p.waitForFunction(() => document.querySelectorAll('#panel .kit-tile, #panel [data-card]').length >= 3);
   await shotsBoth(p, 's0-nd-playing');
   await assertNoRawTokens(p, 'the Tourists table in play');
+});
+
+test('a ready-made Iron Triangle table takes a third player: a seat added on the page, the sheet reviewed, a start without a sheet asks', async () => {
+  const gm = await person(browser);
+  await createTable(gm, 'Two players (Ada, Bo)', 'Three at the harbour', null, { sessionZero: true });
+  // The ready-made sheets are in, and play could start as it is.
+  await gm.waitForSelector('#panel .s0-gm');
+  await gm.waitForFunction(() => /Ada/.test(document.querySelector('#panel .s0-gm').textContent) && /Bo/.test(document.querySelector('#panel .s0-gm').textContent));
+  assert.equal(await gm.textContent('#panel button[data-action="start-play"]'), 'Start play');
+  // A third player: one tap adds the seat, which gets its invite like any other.
+  await act(gm, '#panel button[data-action="add-seat"]');
+  await gm.waitForSelector('#panel .s0-person[data-seat="p3"]');
+  assert.match(await gm.textContent('#panel .s0-person[data-seat="p3"]'), /The third player.*no sheet yet/s);
+  // And a fourth nobody takes, removed again (asked first).
+  await act(gm, '#panel button[data-action="add-seat"]');
+  await gm.waitForSelector('#panel .s0-person[data-seat="p4"]');
+  await gm.click('#panel .s0-person[data-seat="p4"] button[data-action="remove-seat"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  assert.match(await gm.textContent('#confirm-text'), /Remove the seat of the fourth player\?/);
+  await gm.click('#confirm-yes');
+  await gm.waitForFunction(() => !document.querySelector('#panel .s0-person[data-seat="p4"]'));
+  // Starting now would leave the third player out: the button says so, and asks.
+  await gm.waitForFunction(() => /without the third player/.test(document.querySelector('#panel button[data-action="start-play"]').textContent));
+  await shotsBoth(gm, 's0-ready-made-seat-added');
+  await gm.click('#panel button[data-action="start-play"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  assert.match(await gm.textContent('#confirm-text'), /Start play without the third player, who has no sheet in\?/);
+  await gm.click('dialog#confirm button[value="no"]');
+
+  // Cy makes a character from the new seat's invite; the GM sends it back once, then keeps it.
+  const cy = await person(browser, PHONE);
+  await join(cy, await inviteFor(gm, 'p3'));
+  await cy.waitForSelector(SHEET);
+  await fillIronTriangle(cy, {
+    name: 'Cy', backgrounds: ['Smuggler', 'Cook'],
+    belief: 'The sea provides', flaw: 'Reckless', goal: 'Pay off the boat',
+    moves: { 'D-M': 'Slip', 'G-L': 'Hook Leg', 'A-H': 'Haymaker' },
+  });
+  await cy.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await act(cy, `${SHEET} button[data-action="hand-in"]`);
+  await gm.waitForFunction(() => /Cy/.test(document.querySelector('#panel .s0-person[data-seat="p3"]').textContent));
+  assert.match(await gm.textContent('#panel .s0-person[data-seat="p3"]'), /handed in/);
+  await gm.click('#panel .s0-person[data-seat="p3"] .s0-sendback-box > summary');
+  await gm.fill('#panel .s0-person[data-seat="p3"] textarea', 'Give Cy a goal for this story.');
+  await act(gm, '#panel .s0-person[data-seat="p3"] button[data-action="send-back"]');
+  await cy.waitForFunction(() => /Give Cy a goal/.test(document.getElementById('panel').textContent));
+  await cy.fill(`${SHEET} [data-input="goal"]`, 'Find the thief before the GM does');
+  await cy.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await act(cy, `${SHEET} button[data-action="hand-in"]`);
+  await gm.waitForFunction(() => document.querySelector('#panel button[data-action="start-play"]').textContent === 'Start play');
+  await gm.click('#panel button[data-action="start-play"]');
+  await gm.waitForSelector('dialog#confirm[open]');
+  await gm.click('#confirm-yes');
+  // Play begins with the three characters.
+  await gm.waitForFunction(() => !document.querySelector('#panel .s0'));
+  for (const name of ['Ada', 'Bo', 'Cy']) await gm.waitForSelector(`#panel .it-char[data-character="${name}"]`);
+  await cy.waitForFunction(() => !document.querySelector('#panel .s0') && /Cy/.test(document.getElementById('panel').textContent));
+  await shotsBoth(cy, 's0-ready-made-cy-plays');
+  await assertNoRawTokens(gm, 'the GM page after a ready-made session zero');
+});
+
+test('a character made during play goes through the GM too: handed in, sent back, kept', async () => {
+  // Issue 38: a player joining by invite whose seat has no character made one that joined at
+  // once. A setup file seats Bo's player without a character, so the table starts in play.
+  const ada = {
+    name: 'Ada', controller: 'p1', energy: { defend: 3, grapple: 2, attack: 5 },
+    backgrounds: [{ name: 'Detective', points: 2 }, { name: 'Disgraced hockey player', points: 1 }],
+    belief: 'Everyone lies', flaw: 'Temper', goal: 'Find the thief',
+    moves: [{ move: 'D-M', name: 'Philly Shell' }, { move: 'G-L', name: 'Trip' }, { move: 'A-H', name: 'Overhand Right' }],
+  };
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'clash-setup-')), 'harbour.json');
+  const brute = {
+    name: 'Brute', controller: 'gm', established: true, level: 1, energy: { defend: 2, grapple: 3, attack: 3 },
+    moves: [{ move: 'D-M', name: 'Guard' }, { move: 'G-L', name: 'Sweep' }, { move: 'A-H', name: 'Overhand' }],
+  };
+  writeFileSync(file, JSON.stringify({ clash: 'setup', ruleset: 'iron-triangle', title: 'Harbour, later', setup: { players: ['p1', 'p2'], characters: [ada, brute] } }));
+  const gm = await person(browser);
+  await gm.goto(BASE + '/');
+  await gm.click('#from-file > summary');
+  const [chooser] = await Promise.all([gm.waitForEvent('filechooser'), gm.click('#file-pick')]);
+  await Promise.all([gm.waitForURL(/\/t\//), chooser.setFiles(file)]);
+  await gm.waitForSelector('#panel .it-char[data-character="Ada"]');
+
+  const bo = await person(browser, PHONE);
+  await join(bo, await inviteFor(gm, 'p2'));
+  await bo.click('#panel button[data-action="create-character"]');
+  const dialog = 'dialog[data-dialog="it-create-p2"]';
+  await bo.waitForSelector(`${dialog}[open]`);
+  await fillIronTriangle(bo, {
+    name: 'Bo', backgrounds: ['Dock worker', 'Street boxer'],
+    belief: 'Family first', flaw: 'Reckless', goal: 'Protect the docks',
+    moves: { 'D-M': 'Cover Up', 'G-L': 'Sweep', 'A-H': 'Hook' },
+  }, dialog);
+  await bo.waitForFunction((d) => /follows the rules/.test(document.querySelector(d + ' .fk-summary').textContent), dialog);
+  await act(bo, `${dialog} button[data-action="submit-sheet"]`);
+  // Handed in, not at the table: the GM is asked to keep it or send it back.
+  const review = '#panel [data-control="handed:p2"]';
+  await gm.waitForSelector(review);
+  assert.equal(await gm.$('#panel .it-char[data-character="Bo"]'), null, 'Bo does not play before the GM keeps him');
+  assert.match(await gm.textContent(review), /Bo, handed in by .*Protect the docks/s);
+  await waitForBanner(gm, /^Your move/);
+  assert.match(await bo.textContent('#panel'), /With the GM/);
+  await shotsBoth(gm, 's0-in-play-handed-in');
+  // A conflict started now would go on without Bo's player: the page asks first.
+  const start = '#panel [data-control="g:start_conflict"]';
+  await gm.fill(`${start} input[type=text]`, 'The stolen ledger');
+  await gm.check(`${start} label:has-text("Brute") input`);
+  await gm.click(`${start} button:has-text("Start a conflict")`);
+  await gm.waitForSelector('dialog#confirm[open]');
+  assert.equal(await gm.textContent('#confirm-text'), 'Start the conflict without the second player, who has no character yet? They sit it out.');
+  await gm.click('dialog#confirm button[value="no"]');
+  await gm.fill(`${review} input[aria-label="What to change"]`, 'Give Bo a goal for this story.');
+  await act(gm, `${review} button:has-text("Send back")`);
+  assert.match(await gm.textContent('#log'), /The second player hands in Bo for the GM to keep or send back\./);
+  await bo.waitForFunction(() => /The GM sends Bo back to .*Give Bo a goal/.test(document.getElementById('log').textContent));
+  await gm.waitForFunction(() => !document.querySelector('#panel [data-control="handed:p2"]'));
+
+  // Bo's player makes him again with another goal and hands him in; the GM keeps him.
+  await bo.click('#panel button[data-action="create-character"]');
+  await bo.waitForSelector(`${dialog}[open]`);
+  await fillIronTriangle(bo, {
+    name: 'Bo', backgrounds: ['Dock worker', 'Street boxer'],
+    belief: 'Family first', flaw: 'Reckless', goal: 'Win the harbour title',
+    moves: { 'D-M': 'Cover Up', 'G-L': 'Sweep', 'A-H': 'Hook' },
+  }, dialog);
+  await bo.waitForFunction((d) => /follows the rules/.test(document.querySelector(d + ' .fk-summary').textContent), dialog);
+  await act(bo, `${dialog} button[data-action="submit-sheet"]`);
+  await gm.waitForSelector(review);
+  await act(gm, `${review} button:has-text("Keep Bo")`);
+  await gm.waitForSelector('#panel .it-char[data-character="Bo"]');
+  await bo.waitForSelector('#panel .it-char[data-character="Bo"]');
+  assert.match(await gm.textContent('#panel .it-char[data-character="Bo"]'), /Win the harbour title/);
+  await shotsBoth(bo, 's0-in-play-kept');
+  await assertNoRawTokens(gm, 'the GM page after keeping a character made in play');
 });

@@ -3,7 +3,7 @@
 // pick the fight on the board, swap pieces for a sword and a shield, and read the dice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, checkPage, focused, PHONE, LAPTOP, DESKTOP } from '../lib.mjs';
+import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, checkPage, focused, BASE, PHONE, LAPTOP, DESKTOP } from '../lib.mjs';
 import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner, axNodes } from '../room.mjs';
 import { assertNoBannedWords } from '../words.mjs';
 
@@ -240,4 +240,28 @@ test('the Triforce board on a phone: tap home to place, see why a tap is refused
   await assertNoBannedWords(red, 'Red\'s phone', { triforce: true });
   await assertNoBannedWords(organiser, 'the organiser\'s page', { triforce: true });
   await shotsBoth(red, 'triforce-board-phone');
+});
+
+test('the lobby offers a Triforce turn limit by default: 30 turns a player', async () => {
+  // Issue 38: a game whose stacks hold steady ran 326 turns; the form ends it after 30 turns
+  // for each player unless the host unticks the limit (TF-30, docs/rules/triforce.md).
+  const host = await person(browser);
+  await host.goto(BASE + '/');
+  await host.click('#by-form button.game-pick[data-game="triforce"]');
+  const limit = '#by-form [data-field="options.turn_limit"]';
+  await host.waitForSelector(limit);
+  assert.ok(await host.isChecked(`${limit} input[type=checkbox]`), 'the limit is on');
+  assert.equal(await host.textContent(`${limit} [data-stepper="Turns"] output`), '90');
+  assert.match(await host.textContent(limit), /scored as a deadlock/);
+  await host.click('#by-form button[aria-label="more Players"]');
+  assert.equal(await host.textContent(`${limit} [data-stepper="Turns"] output`), '120');
+  await shotsBoth(host, 'tf-lobby-turn-limit');
+  await host.waitForFunction(() => !document.getElementById('create-by-form').disabled);
+  await Promise.all([host.waitForURL(/\/t\//), host.click('#create-by-form')]);
+  await host.waitForSelector('#status.live');
+  const setup = await host.evaluate(async () => {
+    const boot = JSON.parse(document.getElementById('boot').textContent);
+    return fetch('/api/tables/' + boot.table + '/setup?key=' + boot.key).then((r) => r.json());
+  });
+  assert.equal(JSON.stringify(setup).match(/"turn_limit":(\d+)/)[1], '120');
 });

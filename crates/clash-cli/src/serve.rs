@@ -65,6 +65,10 @@ pub struct NotifyArgs {
     /// digest (default 60).
     #[arg(long, env = "CLASH_NOTIFY_THROTTLE_SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     notify_throttle_seconds: Option<u64>,
+    /// Seconds between two looks for reminders and clocks that are due (default 15); a clock
+    /// is told at the first look after it is due.
+    #[arg(long, env = "CLASH_NOTIFY_TICK_SECONDS", value_parser = clap::value_parser!(u64).range(1..=3_600))]
+    notify_tick_seconds: Option<u64>,
     /// Messages one email address receives from this server in a day at most, across all
     /// tables, confirmations included (default 20).
     #[arg(long, env = "CLASH_MAIL_PER_DAY", value_parser = clap::value_parser!(u64).range(1..=1_000))]
@@ -79,6 +83,9 @@ impl NotifyArgs {
         }
         if let Some(s) = self.notify_throttle_seconds {
             notify.throttle = std::time::Duration::from_secs(s);
+        }
+        if let Some(s) = self.notify_tick_seconds {
+            notify.tick = std::time::Duration::from_secs(s);
         }
         if let Some(n) = self.mail_per_day {
             notify.mail_per_day = n as usize;

@@ -116,6 +116,7 @@ impl RulesetEntry {
                 check_table: crate::session_zero::check_table::<R>,
                 check_sheet: R::check_sheet,
                 table_setup: crate::session_zero::table_setup::<R>,
+                ready_made: crate::session_zero::ready_made::<R>,
             }),
             ..Self::of::<R>()
         }

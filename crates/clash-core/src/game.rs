@@ -78,6 +78,9 @@ pub struct SeenEvent {
     pub text: String,
     /// It shows the outcome of chance or a secret brought into the open ([`Ruleset::reveals`]).
     pub reveals: bool,
+    /// News for someone away from the table ([`Ruleset::news`]); for notifications only.
+    #[serde(skip)]
+    pub news: bool,
 }
 
 /// Why a type-erased command was refused.
@@ -135,6 +138,8 @@ pub trait AnyGame: Send + Sync {
     /// See [`Ruleset::confirm`]; `None` for JSON that is not one of this ruleset's commands
     /// (the rules refuse it when it is sent).
     fn confirm(&self, seat: Seat, command: &Value) -> Option<String>;
+    /// See [`Ruleset::asked`].
+    fn asked(&self, seat: Seat) -> Option<String>;
     /// The typed game behind this face (a `Game<R>`), for code that knows its ruleset: the
     /// catalogue's bots read it only through [`crate::bot::play_seat`].
     fn as_any(&self) -> &dyn Any;
@@ -212,6 +217,7 @@ impl<R: Ruleset> AnyGame for Game<R> {
                     text: R::narrate(&self.state, &seen),
                     event: to_json(&seen),
                     reveals: R::reveals(e),
+                    news: R::news(e),
                 })
             })
             .collect()
@@ -259,6 +265,10 @@ impl<R: Ruleset> AnyGame for Game<R> {
     fn confirm(&self, seat: Seat, command: &Value) -> Option<String> {
         let command: R::Command = from_json("command", command).ok()?;
         R::confirm(&self.state, seat, &command)
+    }
+
+    fn asked(&self, seat: Seat) -> Option<String> {
+        R::asked(&self.state, seat)
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -124,6 +124,24 @@ pub trait Ruleset: 'static {
         true
     }
 
+    /// Whether someone away from the table wants to hear of `event` at once, beside what
+    /// [`Ruleset::reveals`]: an outcome (who won a conflict, a round's result, a chapter's end)
+    /// or something put to the others to answer (a proposal, a concession). Notifications
+    /// carry these lines; the default is none.
+    fn news(event: &Self::Event) -> bool {
+        let _ = event;
+        false
+    }
+
+    /// What the game waits on `seat` for, in a few words a message can carry away from the
+    /// table ("choose your stance", "answer Bo's challenge"), while it waits on that seat; only
+    /// what everyone at the table may know. `None` (the default) says nothing more than "your
+    /// move".
+    fn asked(state: &Self::State, seat: Seat) -> Option<String> {
+        let _ = (state, seat);
+        None
+    }
+
     /// A question to put to the person sending `command` before it goes, for a command that is
     /// weighty or cannot be taken back (conceding, surrendering, ending a session), naming what
     /// it does in the table's words; `None` sends it at once. Pages ask, and send only on yes.

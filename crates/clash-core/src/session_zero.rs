@@ -107,12 +107,19 @@ pub struct TableChoices {
     /// The game's own choices (a campaign's session, countdowns, a board layout, …).
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub options: Value,
+    /// Seats the GM removed in session zero (their numbers stay taken, so every other seat
+    /// keeps its links).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<u8>,
 }
 
 impl TableChoices {
     /// The player seats, in order.
     pub fn seats(&self) -> Vec<Seat> {
-        (1..=self.players).map(Seat::Player).collect()
+        (1..=self.players)
+            .filter(|n| !self.removed.contains(n))
+            .map(Seat::Player)
+            .collect()
     }
 
     /// The options as an object (absent options are an empty one).
@@ -163,6 +170,56 @@ pub trait SessionZero: Listed {
     /// A valid sheet for `maker`, its name numbered `n`, for bots, tests and the commands a
     /// seat is offered.
     fn example_sheet(maker: Maker, n: usize) -> Value;
+
+    /// The name a player seat goes by before its sheet is in, when the table's choices give
+    /// one (a party named on the table's form); `None` reads as its place ("the first
+    /// player").
+    fn chosen_name(choices: &TableChoices, seat: Seat) -> Option<String> {
+        let _ = (choices, seat);
+        None
+    }
+
+    /// A ready-made setup taken apart into what session zero gathers: the table's choices,
+    /// each player seat's sheet and the GM's NPCs, so that assembling them again gives the
+    /// same game. `None` for a setup session zero cannot hold (play already under way, a
+    /// campaign's later state), which starts at once.
+    fn disassemble(setup: &Self::Setup) -> Option<ReadyMade> {
+        let _ = setup;
+        None
+    }
+}
+
+impl ReadyMade {
+    /// The choices for a table whose player seats are `seats` (numbers skipped are removed
+    /// seats) and whose game options are `options`; `None` past [`MAX_PLAYERS`].
+    pub fn choices_for(seats: &[Seat], options: Value) -> Option<TableChoices> {
+        let numbers: Vec<u8> = seats
+            .iter()
+            .filter_map(|s| match s {
+                Seat::Player(n) => Some(*n),
+                Seat::Gm => None,
+            })
+            .collect();
+        let players = numbers.iter().copied().max()?;
+        if players > MAX_PLAYERS {
+            return None;
+        }
+        Some(TableChoices {
+            players,
+            options,
+            removed: (1..players).filter(|n| !numbers.contains(n)).collect(),
+        })
+    }
+}
+
+/// A ready-made setup as session zero gathers it ([`SessionZero::disassemble`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadyMade {
+    pub choices: TableChoices,
+    /// Each player seat's sheet, handed in already (the GM may send one back).
+    pub sheets: BTreeMap<Seat, Value>,
+    /// The GM's NPCs, readied.
+    pub npcs: Vec<Value>,
 }
 
 /// The first problem of a list, as a refusal.
@@ -211,8 +268,16 @@ pub enum StageCommand {
     ReadyNpc { sheet: Value },
     /// The GM sets an NPC aside.
     DropNpc { name: String },
-    /// The GM starts play from the sheets handed in.
-    StartPlay {},
+    /// The GM starts play from the sheets handed in; with `leave_out`, the seats still owing a
+    /// sheet are left out of the table (the page asks first, naming them).
+    StartPlay {
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        leave_out: bool,
+    },
+    /// The GM adds a player seat (the next number).
+    AddSeat {},
+    /// The GM removes a player seat: its sheet goes, and its links stop working.
+    RemoveSeat { seat: Seat },
 }
 
 /// What happened at the stage. In the log each is wrapped as `{"session_zero": {…}}`, so it is
@@ -232,11 +297,26 @@ pub enum StageEvent {
         comment: String,
     },
     /// `name` and `sheet` are the GM's alone (empty and null for everyone else).
-    NpcReadied { name: String, sheet: Value },
+    NpcReadied {
+        name: String,
+        sheet: Value,
+    },
     /// `name` is the GM's alone.
-    NpcDropped { name: String },
+    NpcDropped {
+        name: String,
+    },
     /// The setup play starts from (null for everyone but the GM: it holds the NPCs).
-    PlayStarted { setup: Value },
+    PlayStarted {
+        setup: Value,
+    },
+    SeatAdded {
+        seat: Seat,
+    },
+    /// `name`: what the seat was called (its sheet's name, or its place).
+    SeatRemoved {
+        seat: Seat,
+        name: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -307,14 +387,36 @@ impl Gathering {
             }
             StageEvent::NpcDropped { name } => self.npcs.retain(|n| n.name != *name),
             StageEvent::PlayStarted { .. } => {}
+            StageEvent::SeatAdded {
+                seat: Seat::Player(n),
+            } => {
+                self.choices.players = self.choices.players.max(*n);
+                self.choices.removed.retain(|r| r != n);
+            }
+            StageEvent::SeatRemoved {
+                seat: seat @ Seat::Player(n),
+                ..
+            } => {
+                self.choices.removed.push(*n);
+                self.sheets.remove(seat);
+            }
+            StageEvent::SeatAdded { .. } | StageEvent::SeatRemoved { .. } => {}
         }
     }
 
-    fn name_of(&self, seat: Seat) -> String {
+    /// A seat's name: its sheet's, else the one the table's choices give it (`chosen`), else
+    /// its place.
+    fn name_of(
+        &self,
+        seat: Seat,
+        chosen: impl Fn(&TableChoices, Seat) -> Option<String>,
+    ) -> String {
         match (seat, self.sheets.get(&seat)) {
             (Seat::Gm, _) => "the GM".into(),
             (_, Some(h)) => h.name.clone(),
-            (Seat::Player(n), None) => ordinal_player(n),
+            (Seat::Player(n), None) => {
+                chosen(&self.choices, seat).unwrap_or_else(|| ordinal_player(n))
+            }
         }
     }
 }
@@ -386,6 +488,50 @@ impl<R: SessionZero> Staged<R> {
         self.game.as_ref()
     }
 
+    /// A ready-made setup's sheets, in already, and its NPCs, readied. A ready-made sheet may
+    /// be one the game's own setup holds but a player could not make (an established
+    /// character), so they are checked together: what is in must start a game (seats still
+    /// owing a sheet left out).
+    fn prefill(&mut self, ready: &Value) -> Result<(), GameError> {
+        let made: ReadyMade = from_json("setup", ready)?;
+        let seats = self.gathering.choices.seats();
+        if made.npcs.len() > MAX_NPCS {
+            return Err(stage_error(format!(
+                "session zero readies at most {MAX_NPCS} NPCs"
+            )));
+        }
+        for (seat, sheet) in made.sheets {
+            if !seats.contains(&seat) {
+                return Err(stage_error(
+                    "a ready-made sheet is for a seat this table has not",
+                ));
+            }
+            let name = R::sheet_name(&sheet).unwrap_or_default();
+            let handed = Handed {
+                name,
+                sheet,
+                sent_back: None,
+            };
+            self.gathering.sheets.insert(seat, handed);
+        }
+        for sheet in made.npcs {
+            let name = R::sheet_name(&sheet).unwrap_or_default();
+            self.gathering.npcs.push(Npc { name, sheet });
+        }
+        let mut whole = self.clone();
+        for owed in self.gathering.owed() {
+            if let Ok(removed) = whole.remove_seat(owed) {
+                whole.gathering.apply(&removed);
+            }
+        }
+        whole.starting_game().map(|_| ())
+    }
+
+    /// What a seat is called at the stage.
+    fn name_of(&self, seat: Seat) -> String {
+        self.gathering.name_of(seat, R::chosen_name)
+    }
+
     fn player_seat(&self, seat: Seat) -> Result<(), GameError> {
         match seat {
             Seat::Player(_) if self.gathering.choices.seats().contains(&seat) => Ok(()),
@@ -402,7 +548,7 @@ impl<R: SessionZero> Staged<R> {
     pub fn starting_game(&self) -> Result<(Value, Game<R>), GameError> {
         let owed = self.gathering.owed();
         if !owed.is_empty() {
-            let names: Vec<String> = owed.iter().map(|s| self.gathering.name_of(*s)).collect();
+            let names: Vec<String> = owed.iter().map(|s| self.name_of(*s)).collect();
             return Err(stage_error(format!(
                 "play starts once every player's sheet is in: still waiting for {}",
                 crate::session_zero::list(&names)
@@ -493,12 +639,53 @@ impl<R: SessionZero> Staged<R> {
                 }
                 Ok(vec![StageEvent::NpcDropped { name: name.clone() }])
             }
-            StageCommand::StartPlay {} => {
+            StageCommand::StartPlay { leave_out } => {
                 gm_only(seat, "starts play")?;
-                let (setup, _) = self.starting_game()?;
-                Ok(vec![StageEvent::PlayStarted { setup }])
+                let mut left = self.clone();
+                let mut events = Vec::new();
+                if *leave_out {
+                    for owed in self.gathering.owed() {
+                        let removed = left.remove_seat(owed)?;
+                        left.gathering.apply(&removed);
+                        events.push(removed);
+                    }
+                }
+                let (setup, _) = left.starting_game()?;
+                events.push(StageEvent::PlayStarted { setup });
+                Ok(events)
+            }
+            StageCommand::AddSeat {} => {
+                gm_only(seat, "adds seats")?;
+                let n = self.gathering.choices.players.saturating_add(1);
+                if n > MAX_PLAYERS {
+                    return Err(stage_error(format!(
+                        "a table has at most {MAX_PLAYERS} player seats"
+                    )));
+                }
+                Ok(vec![StageEvent::SeatAdded {
+                    seat: Seat::Player(n),
+                }])
+            }
+            StageCommand::RemoveSeat { seat: whose } => {
+                gm_only(seat, "removes seats")?;
+                Ok(vec![self.remove_seat(*whose)?])
             }
         }
+    }
+
+    /// The event that removes player seat `seat`; the last seat stays.
+    fn remove_seat(&self, seat: Seat) -> Result<StageEvent, GameError> {
+        let seats = self.gathering.choices.seats();
+        if !matches!(seat, Seat::Player(_)) || !seats.contains(&seat) {
+            return Err(stage_error("that seat is not at this table"));
+        }
+        if seats.len() == 1 {
+            return Err(stage_error("a table keeps at least one player seat"));
+        }
+        Ok(StageEvent::SeatRemoved {
+            seat,
+            name: self.name_of(seat),
+        })
     }
 
     /// Fold a stage event in; `PlayStarted` starts the game (its opening follows in the log).
@@ -564,6 +751,12 @@ impl<R: SessionZero> Staged<R> {
             StageEvent::PlayStarted { .. } => {
                 "Session zero is over: the characters are made and play begins.".into()
             }
+            StageEvent::SeatAdded { seat } => {
+                format!("The GM adds a seat: {}.", place(*seat))
+            }
+            StageEvent::SeatRemoved { name, .. } => {
+                format!("The GM removes the seat of {name}.")
+            }
         }
     }
 
@@ -586,7 +779,7 @@ impl<R: SessionZero> Staged<R> {
                     .filter(|_| gm || viewer.is(seat));
                 json!({
                     "seat": seat,
-                    "name": g.name_of(seat),
+                    "name": self.name_of(seat),
                     "place": place(seat),
                     "status": status,
                     "sheet": handed.map(|h| h.sheet.clone()),
@@ -602,6 +795,23 @@ impl<R: SessionZero> Staged<R> {
         });
         if gm {
             view["npcs"] = to_json(&g.npcs);
+            view["can_add"] = json!(g.choices.players < MAX_PLAYERS);
+            // What starting now would leave out: the seats still owing a sheet.
+            let mut left = self.clone();
+            for owed in g.owed() {
+                if let Ok(removed) = left.remove_seat(owed) {
+                    left.gathering.apply(&removed);
+                }
+            }
+            view["without"] = match left.starting_game() {
+                Ok(_) if !g.owed().is_empty() => json!(
+                    g.owed()
+                        .iter()
+                        .map(|s| self.name_of(*s))
+                        .collect::<Vec<_>>()
+                ),
+                _ => Value::Null,
+            };
             match self.starting_game() {
                 Ok((setup, _)) => {
                     view["blocked"] = Value::Null;
@@ -665,7 +875,10 @@ impl<R: SessionZero> Staged<R> {
             }
         }
         if self.starting_game().is_ok() {
-            out.push(to_json(&StageCommand::StartPlay {}));
+            out.push(to_json(&StageCommand::StartPlay { leave_out: false }));
+        }
+        if g.choices.players < MAX_PLAYERS {
+            out.push(to_json(&StageCommand::AddSeat {}));
         }
         out
     }
@@ -725,7 +938,7 @@ impl<R: SessionZero> AnyGame for Staged<R> {
     fn seat_name(&self, seat: Seat) -> String {
         match &self.game {
             Some(g) => g.seat_name(seat),
-            None => self.gathering.name_of(seat),
+            None => self.name_of(seat),
         }
     }
 
@@ -806,6 +1019,11 @@ impl<R: SessionZero> AnyGame for Staged<R> {
                     text: Self::narrate(&seen),
                     event: to_json(&Wrapped { session_zero: seen }),
                     reveals: false,
+                    // A sheet handed in is news for the GM, one sent back for its player.
+                    news: !matches!(
+                        e,
+                        StageEvent::NpcReadied { .. } | StageEvent::NpcDropped { .. }
+                    ),
                 }
             })
             .collect();
@@ -890,14 +1108,48 @@ impl<R: SessionZero> AnyGame for Staged<R> {
         }
     }
 
+    fn asked(&self, seat: Seat) -> Option<String> {
+        if let Some(g) = &self.game {
+            return g.asked(seat);
+        }
+        let owed = self.gathering.owed();
+        match seat {
+            Seat::Gm if owed.is_empty() => Some("read the sheets and start play".into()),
+            Seat::Player(_) if owed.contains(&seat) => Some(
+                match self.gathering.sheets.get(&seat) {
+                    Some(_) => "look at the GM's comment and hand your sheet in again",
+                    None => "make your sheet and hand it in",
+                }
+                .into(),
+            ),
+            _ => None,
+        }
+    }
+
     fn confirm(&self, seat: Seat, command: &Value) -> Option<String> {
         if let Some(g) = &self.game {
             return g.confirm(seat, command);
         }
         match from_json::<StageCommand>("command", command).ok()? {
-            StageCommand::StartPlay {} => {
+            StageCommand::StartPlay { leave_out } => {
+                let owed = self.gathering.owed();
+                if leave_out && !owed.is_empty() {
+                    let names: Vec<String> = owed.iter().map(|s| self.name_of(*s)).collect();
+                    let (who, whose) = match names.len() {
+                        1 => ("has", "Their seat is"),
+                        _ => ("have", "Their seats are"),
+                    };
+                    return Some(format!(
+                        "Start play without {}, who {who} no sheet in? {whose} left out of the table, and the game begins with the others.",
+                        list(&names)
+                    ));
+                }
                 Some("Start play with these sheets? Session zero ends and the game begins.".into())
             }
+            StageCommand::RemoveSeat { seat } => Some(format!(
+                "Remove the seat of {}? Its sheet goes and its links stop working.",
+                self.name_of(seat)
+            )),
             _ => None,
         }
     }
@@ -924,6 +1176,22 @@ pub struct FormsEntry {
     /// The setup of a table made by form from these choices: staged for a game with sheets,
     /// the game's own setup otherwise. Refused with every problem of the choices.
     pub table_setup: fn(&Value) -> Result<Value, Vec<FieldError>>,
+    /// A ready-made setup as a staged one, its sheets in and its NPCs readied, for a game with
+    /// sheets ([`SessionZero::disassemble`]); `None` starts it at once.
+    pub ready_made: fn(&Value) -> Option<Value>,
+}
+
+/// See [`FormsEntry::ready_made`].
+pub(crate) fn ready_made<R: SessionZero>(setup: &Value) -> Option<Value> {
+    if !R::SHEETS {
+        return None;
+    }
+    let parsed: R::Setup = from_json("setup", setup).ok()?;
+    let made = R::disassemble(&parsed)?;
+    let staged = json!({ "session_zero": to_json(&made.choices), "ready": to_json(&made) });
+    // Only what session zero will hold and start again.
+    let game = new_game::<R>(&staged).ok()?;
+    game.status().over.is_none().then_some(staged)
 }
 
 fn read_choices(choices: &Value) -> Result<TableChoices, Vec<FieldError>> {
@@ -977,7 +1245,11 @@ pub(crate) fn new_game<R: SessionZero>(setup: &Value) -> Result<Box<dyn AnyGame>
                 )
             })?;
             first_problem(R::check_table(&parsed), "setup")?;
-            Ok(Box::new(Staged::<R>::new(setup.clone(), parsed)))
+            let mut staged = Staged::<R>::new(setup.clone(), parsed);
+            if let Some(ready) = setup.get("ready") {
+                staged.prefill(ready)?;
+            }
+            Ok(Box::new(staged))
         }
         _ => {
             let setup: R::Setup = from_json("setup", setup)?;

@@ -413,3 +413,38 @@ fn kind<C: Serialize>(command: &C) -> Value {
 fn read_back<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
     T::deserialize(value).map_err(|e| e.to_string())
 }
+
+/// Each preset of `R` that session zero can hold opens there, its sheets in and its NPCs
+/// readied, and the GM's "start play" with nothing changed starts the very game the preset
+/// starts at once (issue 38: one way to a table for presets and forms alike). Answers how many
+/// presets session zero held.
+pub fn ready_made_presets_start_as_they_are<R: crate::session_zero::SessionZero>() -> usize {
+    let mut held = 0;
+    for preset in R::PRESETS {
+        let setup: Value =
+            serde_json::from_str(preset.setup).unwrap_or_else(|e| panic!("{}: {e}", preset.name));
+        let Some(staged) = crate::session_zero::ready_made::<R>(&setup) else {
+            continue;
+        };
+        held += 1;
+        let mut game = crate::session_zero::new_game::<R>(&staged)
+            .unwrap_or_else(|e| panic!("{}: {e}", preset.name));
+        assert!(
+            game.status().waiting_for == vec![Seat::Gm],
+            "{}: every sheet is in, so the GM may start play",
+            preset.name
+        );
+        let mut rng = SeededRandomness::new(1);
+        let start = serde_json::json!({"type": "start_play"});
+        game.command(Seat::Gm, &start, &mut rng)
+            .unwrap_or_else(|e| panic!("{}: {e}", preset.name));
+        let direct = crate::session_zero::new_game::<R>(&setup).expect("the preset starts");
+        assert_eq!(
+            game.state_json(),
+            direct.state_json(),
+            "{}: started through session zero, the game is the preset's",
+            preset.name
+        );
+    }
+    held
+}

@@ -221,6 +221,13 @@ pub async fn run(
     tables: Arc<Tables>,
     stop: impl std::future::Future<Output = ()>,
 ) {
+    // Without a public address, messages link to the one `serve_with` prints.
+    if let Ok(local) = listener.local_addr() {
+        tables
+            .notifier()
+            .outbox()
+            .printed(format!("http://{local}"));
+    }
     let sweeper = tokio::spawn(sweep(tables.clone()));
     // Reminders and clocks that fell due while the server was down fire now.
     tables.start_notify();

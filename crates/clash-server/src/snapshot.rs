@@ -89,6 +89,10 @@ pub struct SeenEntry {
     /// A game event that shows chance or a secret brought into the open.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reveals: bool,
+    /// News for someone away from the table ([`clash_core::Ruleset::news`]): notifications
+    /// carry it; pages do not need it.
+    #[serde(skip)]
+    pub news: bool,
 }
 
 /// Verifiable chance, as everyone may see it.
@@ -271,6 +275,7 @@ impl Snapshot {
                      event,
                      text,
                      reveals,
+                     news,
                  }| {
                     Some(SeenEntry {
                         index: *game_pos.get(index)?,
@@ -278,6 +283,7 @@ impl Snapshot {
                         table: None,
                         text,
                         reveals,
+                        news,
                     })
                 },
             )
@@ -293,6 +299,7 @@ impl Snapshot {
                     table: Some(event.public()),
                     text: event.narrate(&|s| t.game.seat_name(s)),
                     reveals: false,
+                    news: false,
                 });
             }
         }
@@ -481,6 +488,7 @@ mod tests {
             table: Some(TableEvent::Closed),
             text: "The GM ends the table.".into(),
             reveals: false,
+            news: false,
         }];
         let receipt = Receipt {
             n: 2,

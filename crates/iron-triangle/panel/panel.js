@@ -452,6 +452,7 @@ const TITLES = {
   close_problem: 'Close the problem', rest: 'Rest', recover_npc: 'Recover an NPC', mark_goal: 'Goal achieved?',
   end_session: 'End the session', start_session: 'Start the next session', level_up: 'Level up', rewrite_traits: 'Rewrite traits',
   change_background: 'Change a background', create_character: 'Create a character', create_replacement: 'Create a replacement',
+  keep_character: 'Keep a character', send_back_character: 'Send a character back',
 };
 
 // What a command does, where its name alone does not say it.
@@ -789,7 +790,7 @@ function optionGroup(items, send) {
 // Commands of the campaign around the conflicts: drawn in their own section, never folded away.
 const CAMPAIGN = new Set(['rest', 'create_countdown', 'mark_countdown', 'narrate_countdown', 'erase_countdown', 'open_problem',
   'end_session', 'start_session', 'level_up', 'mark_goal', 'rewrite_traits', 'change_background', 'create_character',
-  'create_replacement', 'reveal_npc', 'recover_npc', 'rename_move']);
+  'create_replacement', 'keep_character', 'send_back_character', 'reveal_npc', 'recover_npc', 'rename_move']);
 
 function byTypeOf(update) {
   const byType = new Map();
@@ -1007,13 +1008,13 @@ function characterPart(v, update, byType, send) {
   if (K && forms && (gm || byType.has('create_character'))) {
     const g = group('create', gm ? 'Make an NPC' : 'Make your character', gm
       ? 'With the same form your players use; an NPC may be established (a level, more moves, combos, specials). Your library of NPCs is kept in this browser.'
-      : 'Ten energy, three background points, a belief, a flaw and a goal, and your three starting moves named.');
+      : 'Ten energy, three background points, a belief, a flaw and a goal, and your three starting moves named. You hand it in; the GM keeps it or sends it back.');
     const b = h('button', 'kit-go it-go', gm ? 'Make an NPC…' : 'Make your character…');
     b.type = 'button';
     b.dataset.action = 'create-character';
     b.addEventListener('click', () => K.sheetDialog({
       key: 'it-create-' + update.seat, ruleset: 'iron-triangle', maker: gm ? 'gm' : 'player',
-      title: gm ? 'Make an NPC' : 'Make your character', submitLabel: gm ? 'Create the NPC' : 'Create my character',
+      title: gm ? 'Make an NPC' : 'Make your character', submitLabel: gm ? 'Create the NPC' : 'Hand in my character',
       intro: 'Every field is checked against the rules as you fill it in.',
       submit: (sheet, extra, err) => table.send(command({ type: 'create_character', sheet: Object.assign({}, sheet, { controller: update.seat }) }), err),
     }).open());
@@ -1028,7 +1029,7 @@ function characterPart(v, update, byType, send) {
     b.dataset.action = 'create-replacement';
     b.addEventListener('click', () => K.sheetDialog({
       key: 'it-replace-' + update.seat, ruleset: 'iron-triangle', maker: 'player',
-      title: 'Make a replacement', submitLabel: 'Create the replacement',
+      title: 'Make a replacement', submitLabel: 'Hand in the replacement',
       intro: 'Your new character starts at level 0 and then takes its level-ups from the dead character’s moves and combos.',
       extra: (box) => {
         const dead = [...new Set(reps.map((it) => it.command.replaces))];
@@ -1048,13 +1049,41 @@ function characterPart(v, update, byType, send) {
   return part('Characters', null, ...parts);
 }
 
+// A player's character made during play, handed in: the GM keeps it or sends it back with a
+// comment, as in session zero; its player sees it waiting.
+function handedInGroup(it, update, forms, byType, send) {
+  const who = kit.seatName(update, it.seat);
+  const name = it.sheet.name;
+  const key = 'handed:' + it.seat;
+  const g = group(key, name + ', handed in by ' + who, update.seat === 'gm'
+    ? 'Read the sheet: keep it and ' + name + ' joins the table, or send it back saying what to change.'
+    : (update.seat === it.seat ? 'With the GM, who keeps it or sends it back.' : 'Waiting for the GM.'));
+  g.g.dataset.seat = it.seat;
+  if (forms) { try { g.body.append(forms.card(it.sheet, 'player')); } catch (e) { /* shown as the log's line */ } }
+  const keep = (byType.get('keep_character') || []).find((x) => x.command.seat === it.seat);
+  if (keep) g.body.append(button(g, 'Keep ' + name, send, () => keep.command));
+  if ((byType.get('send_back_character') || []).some((x) => x.command.seat === it.seat)) {
+    const comment = input(key + ':comment', 'text', 'What to change', '', { maxlength: '500' });
+    g.body.append(comment, button(g, 'Send back', send, () => {
+      const text = comment.value.trim();
+      if (!text) throw new Error('Say what to change first: the player reads it with the sheet.');
+      memo.values[key + ':comment'] = '';
+      return command({ type: 'send_back_character', seat: it.seat, comment: text });
+    }));
+  }
+  return g.g;
+}
+
 function campaign(update, send) {
   const v = update.view;
   const byType = update.seat ? byTypeOf(update) : new Map();
   const c = v.conflict;
   const running = c && !c.outcome;
   const rest = byType.has('rest') ? part('Rest', 'The conflict is over: the party may rest once.', restGroup(v, byType.get('rest'), send)) : null;
-  const sections = [rest, countdownPart(v, byType, send), problemPart(byType, send), sessionPart(v, byType, send), characterPart(v, update, byType, send)].filter(Boolean);
+  const forms = ClashForms.get('iron-triangle');
+  const handed = ((v.campaign && v.campaign.handed_in) || []).map((it) => handedInGroup(it, update, forms, byType, send));
+  const review = part('Characters handed in', null, ...handed);
+  const sections = [review, rest, countdownPart(v, byType, send), problemPart(byType, send), sessionPart(v, byType, send), characterPart(v, update, byType, send)].filter(Boolean);
   if (!sections.length) return null;
   const box = h('section', 'it-campaign', h('h3', null, running ? 'The campaign' : 'Between conflicts'), ...sections);
   box.id = 'it-campaign';

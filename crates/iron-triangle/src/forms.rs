@@ -15,7 +15,7 @@
 //! A sheet made by form has no controller: the seat it is handed in from gives one, so the
 //! same sheet, downloaded as a file, imports into another table in any seat.
 
-use clash_core::session_zero::{FieldError, Forms, Maker, SessionZero, TableChoices};
+use clash_core::session_zero::{FieldError, Forms, Maker, ReadyMade, SessionZero, TableChoices};
 use clash_core::{RuleError, Ruleset, Seat};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -205,6 +205,44 @@ impl SessionZero for IronTriangle {
         Ok(setup)
     }
 
+    /// A ready-made campaign at its start (no conflict, no problems or rests behind it): each
+    /// seat's one character as its sheet, the GM's as NPCs, the session and countdowns as the
+    /// table's choices.
+    fn disassemble(setup: &Setup) -> Option<ReadyMade> {
+        let fresh = CampaignSetup {
+            session: setup.campaign.session,
+            ..CampaignSetup::default()
+        };
+        if setup.conflict.is_some() || setup.campaign != fresh {
+            return None;
+        }
+        let mut seats = setup.players.clone();
+        let mut sheets = std::collections::BTreeMap::new();
+        let mut npcs = Vec::new();
+        for c in &setup.characters {
+            let mut sheet = serde_json::to_value(c).ok()?;
+            sheet.as_object_mut()?.remove("controller");
+            match c.controller {
+                Seat::Gm => npcs.push(sheet),
+                seat => {
+                    // One character a seat: a sheet stands for its seat alone.
+                    if sheets.insert(seat, sheet).is_some() {
+                        return None;
+                    }
+                    seats.push(seat);
+                }
+            }
+        }
+        seats.sort();
+        seats.dedup();
+        let options = json!({"session": setup.campaign.session, "countdowns": setup.countdowns});
+        Some(ReadyMade {
+            choices: ReadyMade::choices_for(&seats, options)?,
+            sheets,
+            npcs,
+        })
+    }
+
     fn example_sheet(maker: Maker, n: usize) -> Value {
         let moves: Vec<Value> = STARTING_MOVES
             .iter()
@@ -235,6 +273,14 @@ impl SessionZero for IronTriangle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ready_made_setups_open_in_session_zero_and_start_unchanged() {
+        // Issue 38: a ready-made table goes through session zero (seats to add or remove,
+        // sheets to review) and starts, untouched, as the preset would have.
+        let held = clash_core::testkit::ready_made_presets_start_as_they_are::<IronTriangle>();
+        assert_eq!(held, 2);
+    }
 
     fn ada() -> Value {
         json!({
@@ -383,7 +429,11 @@ mod tests {
 
     #[test]
     fn it_1_and_it_13_the_table_choices() {
-        let choices = |players, options| TableChoices { players, options };
+        let choices = |players, options| TableChoices {
+            players,
+            options,
+            removed: Vec::new(),
+        };
         assert_eq!(
             at(&IronTriangle::check_table(&choices(6, json!({})))),
             [("players", Some("IT-1"))]
@@ -407,6 +457,7 @@ mod tests {
         let choices = TableChoices {
             players: 2,
             options: json!({"session": 2, "countdowns": [{"name": "The flood", "boxes": 6}]}),
+            removed: Vec::new(),
         };
         let mut bo = IronTriangle::example_sheet(Maker::Player, 2);
         bo["name"] = json!("Bo");

@@ -88,7 +88,10 @@
 //! # The campaign state machine
 //! Outside conflicts the table moves through these states ([`campaign::Campaign`]):
 //! - **Play.** Players create their own PCs and the GM creates NPCs (`create_character`, checked
-//!   by [`CharacterSheet::build`]: IT-9 … IT-12); anyone renames their own moves (IT-7). The GM
+//!   by [`CharacterSheet::build`]: IT-9 … IT-12). A player's PC (or replacement, IT-66) is
+//!   handed in and joins when the GM keeps it (`keep_character`), or goes back to its player
+//!   with a comment (`send_back_character`), as in session zero. Anyone renames their own moves
+//!   (IT-7). The GM
 //!   creates, marks (one box per command), narrates (when full) and erases countdowns
 //!   (IT-13, IT-14). One problem at a time may be open.
 //! - **Problem** ([`campaign::Stage`]): `choosing` — every player with a living PC commits a
@@ -388,6 +391,14 @@ impl Ruleset for IronTriangle {
 
     fn reveals(event: &Event) -> bool {
         guard::reveals(event)
+    }
+
+    fn news(event: &Event) -> bool {
+        guard::news(event)
+    }
+
+    fn asked(state: &Self::State, seat: Seat) -> Option<String> {
+        status::asked(state, seat)
     }
 
     fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {

@@ -12,6 +12,8 @@
 //!   (then the GM); the players of replacement PCs still levelling up; otherwise the GM, who
 //!   moves the story on. Optional commands (a rest, a veto, renaming a move, narrating a won
 //!   conflict) never make the table wait.
+//!
+//! [`asked`] says the same in words, for a message to a player away from the table.
 
 use clash_core::{Seat, Status};
 
@@ -139,4 +141,70 @@ fn in_campaign(table: &Table) -> Vec<Seat> {
         seats.push(Seat::Gm);
     }
     seats
+}
+
+/// What the table waits on `seat` for, in a few words ("choose your stance"); `None` when it
+/// does not wait on that seat.
+pub fn asked(table: &Table, seat: Seat) -> Option<String> {
+    if !waiting_for(table).contains(&seat) {
+        return None;
+    }
+    let words = match table.conflict.as_ref().filter(|c| c.is_running()) {
+        Some(c) => conflict_asked(c, seat),
+        None => campaign_asked(table, seat),
+    };
+    Some(words.into())
+}
+
+fn conflict_asked(c: &Conflict, seat: Seat) -> &'static str {
+    match &c.phase {
+        Phase::Forming if seat == Seat::Gm => "settle the conflict: every PC sat out",
+        Phase::Forming => "say whether your character joins the conflict (IT-23)",
+        Phase::PickActive {
+            picker: Picker::Players,
+            ..
+        } => "pick who acts next (any one of you may)",
+        Phase::PickActive { .. } => "pick who acts next",
+        Phase::Mercy { .. } => "decide the fate of the character who surrendered",
+        Phase::Ended => "move the story on",
+        Phase::Turn => match c.turn.as_ref().map(|t| t.step) {
+            Some(Step::PickOpponent) => "pick an opponent",
+            Some(Step::Stances) => "choose your stance",
+            Some(Step::Moves) => "choose your move",
+            Some(Step::AfterReveal | Step::BeforeResolution) => "play a special or pass",
+            Some(Step::Settling) => {
+                match c.turn.as_ref().is_some_and(|t| t.pending_losses.is_empty()) {
+                    true => "place the energy gained",
+                    false => "split the energy lost",
+                }
+            }
+            None => "move the story on",
+        },
+    }
+}
+
+fn campaign_asked(table: &Table, seat: Seat) -> &'static str {
+    let campaign = &table.campaign;
+    if let Some(p) = &campaign.problem {
+        return match &p.stage {
+            Stage::Choosing => "commit your pick for the problem",
+            Stage::Narrating { .. } => "narrate how the problem turns out",
+            Stage::DeciderTied { .. } => "break the tie: pick who decides the problem",
+            Stage::Narrated { .. } => "close the problem",
+        };
+    }
+    let replacing = campaign.replacements.iter().any(|r| {
+        table
+            .character(&r.character)
+            .is_some_and(|c| c.controller == seat)
+    });
+    match () {
+        _ if replacing => "level up your replacement character",
+        _ if seat != Seat::Gm => "level up your character before the next session",
+        _ if !campaign.handed_in.is_empty() => {
+            "keep the character a player handed in, or send it back"
+        }
+        _ if campaign.session_ending => "start the next session",
+        _ => "move the story on: a conflict, a problem or a rest",
+    }
 }

@@ -642,6 +642,13 @@ impl Ruleset for Morra {
     fn reveals(event: &Event) -> bool {
         matches!(event, Event::Revealed { .. })
     }
+
+    fn asked(state: &State, seat: Seat) -> Option<String> {
+        Self::status(state)
+            .waiting_for
+            .contains(&seat)
+            .then(|| "show your fingers and call the total".into())
+    }
 }
 
 impl Listed for Morra {

@@ -94,15 +94,43 @@ function card(sheet) {
   return c;
 }
 
-function tableForm(box) {
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth'];
+
+// The players' parties by name (ND-5), so the table reads "Waiting for TMDF and US" before any
+// sheet is in; each player's sheet starts with the name given here.
+function tableForm(box, ctx) {
+  let players = ctx.players || 2;
+  const names = ORDINALS.map((o) => K.text('', { maxlength: '80', autocomplete: 'off', placeholder: 'Party name (TMDF, US…)', 'aria-label': 'Party of the ' + o + ' player' }));
+  const rows = h('div', 'nd-form-names');
+  const draw = () => rows.replaceChildren(...names.slice(0, players).map((t, i) =>
+    h('div', 'fk-field', h('span', 'nd-form-seat', 'The ' + ORDINALS[i] + ' player’s party'), t)));
+  draw();
   const blanks = K.checkbox('Put the 10 suit blanks in the deck', false);
-  box.append(K.fieldset('options', 'The deck', 'Each player makes a party from their invite link; you make the non-player parties. Players’ parties sit in seat order, then yours.',
-    K.field('options.blanks', null, blanks)));
-  return { get: () => ({ blanks: blanks.box.checked }) };
+  const every = K.checkbox('Ask every party at every chance to react (reject, turn or cover any card)', false);
+  box.append(
+    K.fieldset('options.names', 'The players’ parties', 'Each player makes their party from their invite link, starting from the name you give here; you make the non-player parties. Players’ parties sit in seat order, then yours.', rows),
+    K.fieldset('options', 'The deck', null, K.field('options.blanks', null, blanks)),
+    K.fieldset('options.reactions', 'Reactions', 'Unticked, each party is asked to react only when it could save a reversed card of its own; any party can change this for itself during play.', every));
+  return {
+    players(n) { players = n; draw(); },
+    get() {
+      const out = { blanks: blanks.box.checked };
+      if (every.box.checked) out.reactions = 'every';
+      const given = {};
+      names.slice(0, players).forEach((t, i) => { if (t.value.trim()) given['p' + (i + 1)] = t.value.trim(); });
+      if (Object.keys(given).length) out.names = given;
+      return out;
+    },
+  };
 }
 
 function summary(options) {
-  return h('div', 's0-card', h('dl', null, h('dt', null, 'Deck'), h('dd', null, (options || {}).blanks ? 'with the blanks' : 'without the blanks')));
+  const o = options || {};
+  const dl = h('dl', null, h('dt', null, 'Deck'), h('dd', null, o.blanks ? 'with the blanks' : 'without the blanks'));
+  const named = Object.entries(o.names || {});
+  if (named.length) dl.append(h('dt', null, 'Parties'), h('dd', null, named.map(([, n]) => n).join(', ')));
+  dl.append(h('dt', null, 'Reactions'), h('dd', null, o.reactions === 'every' ? 'every party asked at every chance' : 'asked only to save one’s own cards'));
+  return h('div', 's0-card', dl);
 }
 
 ClashForms.register('nd-tourists', {

@@ -7,6 +7,7 @@ import * as kit from '../panel-kit.js';
 
 /** @typedef {import('../types/nd-tourists/View').View} View the seat's view of the game */
 /** @typedef {import('../types/nd-tourists/Command').Command} Command what the board sends */
+/** @typedef {import('../types/nd-tourists/Asking').Asking} Asking which chances to react a party is asked about */
 
 /**
  * A command as the rules take it: tsc checks every command this board builds against the
@@ -285,7 +286,7 @@ function controls(update, send) {
     const drawer = v.parties[v.round.window];
     const last = drawer && drawer.bid_line[drawer.bid_line.length - 1];
     const asked = v.reaction ? v.reaction.name + ': your turn to ' + v.reaction.step + ' or let it stand. ' : '';
-    const g = group('window', (drawer ? drawer.name : 'A party') + ' just placed this card', asked + 'Each party able to react is asked in turn: reject, then turn, then cover.');
+    const g = group('window', (drawer ? drawer.name : 'A party') + ' just placed this card', asked + 'The parties asked react in turn: reject, then turn, then cover.');
     g.body.className = 'kit-row ndt-window';
     if (last) g.body.append(cardChip(last.card, last.reversed, 'last'));
     const acts = h('div', 'ndt-acts');
@@ -382,11 +383,11 @@ function controls(update, send) {
 }
 
 // A party's standing choice of the chances to react that pass by themselves, changed in one
-// respect (`change`) and kept in the other.
+// respect (`change`) and kept in the others.
 /**
- * @param {{ name: string, auto_pass?: { rejections?: boolean, round?: number } }} p
+ * @param {{ name: string, auto_pass?: { rejections?: boolean, round?: number | null, asking?: Asking } }} p
  * @param {View} v
- * @param {{ rejections?: boolean, this_round?: boolean }} change
+ * @param {{ rejections?: boolean, this_round?: boolean, asking?: Asking }} change
  */
 function autoPass(p, v, change) {
   const now = p.auto_pass || {};
@@ -395,19 +396,25 @@ function autoPass(p, v, change) {
     type: 'auto_pass', party: p.name,
     rejections: change.rejections !== undefined ? change.rejections : !!now.rejections,
     this_round: change.this_round !== undefined ? change.this_round : thisRound,
+    asking: change.asking || now.asking || 'every',
   });
 }
 
-// For each party this seat speaks for: let some chances to react pass by themselves, so the
-// table does not wait on a party that would only let the card stand. The rules pass every
-// such chance alike, whatever the party holds, so nobody learns what it could have done.
+// For each party this seat speaks for: which chances to react it is asked about (issue 38).
+// By default only to save its own reversed cards; every other chance passes by itself, so the
+// table does not wait on a party that would only let the card stand. Who is asked follows from
+// what everyone sees, so nobody learns what a party could have done.
 function standingChoices(v, seat, send) {
   const out = [];
   for (const p of v.parties.filter((x) => x.seat === seat && x.status === 'in_play')) {
     const key = 'auto:' + p.name;
     const now = p.auto_pass || {};
     const thisRound = now.round === v.round.number;
-    const g = group(key, p.name + ': when to ask you to react', 'A choice you can change at any time; it answers “let it stand” for you.');
+    const every = (now.asking || 'every') === 'every';
+    const hint = every
+      ? 'You are asked at every chance to reject, turn or cover any card. A choice you can change at any time.'
+      : 'You are asked only when a card of yours is reversed and you could save it (cover it, or turn it as the Dominant); every other chance passes by itself. A choice you can change at any time.';
+    const g = group(key, p.name + ': when to ask you to react', hint);
     g.g.classList.add('ndt-auto');
     const flip = (label, on, change) => {
       const t = toggle(h('span', null, (on ? '☑ ' : '☐ ') + label), on, async () => {
@@ -418,7 +425,8 @@ function standingChoices(v, seat, send) {
     };
     g.body.append(
       flip('No reactions this round', thisRound, { this_round: !thisRound }),
-      flip('Only ask me when I can cover or turn (never to reject)', !!now.rejections, { rejections: !now.rejections }));
+      flip('Ask me at every chance (to reject, turn or cover any card)', every, { asking: /** @type {Asking} */ (every ? 'own_cards' : 'every') }));
+    if (every) g.body.append(flip('… but never to reject', !!now.rejections, { rejections: !now.rejections }));
     out.push(g.g);
   }
   return out;

@@ -68,8 +68,9 @@ pub enum Command {
         party: Option<String>,
     },
     /// A standing choice (D-4): which of the party's chances to react pass by themselves from
-    /// now on. `rejections`: never asked to reject, only to turn or cover; `this_round`: every
-    /// chance passes until the round ends. Both false: asked at every chance again.
+    /// now on. `asking`: `own_cards` (asked only to save its own reversed cards) or `every`
+    /// (asked at every chance), unsaid keeps what it was; `rejections`: never asked to reject;
+    /// `this_round`: every chance passes until the round ends.
     AutoPass {
         #[serde(default)]
         party: Option<String>,
@@ -77,6 +78,8 @@ pub enum Command {
         rejections: bool,
         #[serde(default)]
         this_round: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        asking: Option<crate::state::Asking>,
     },
     /// ND-24, ND-31: at end-of-round step 4, a party (or one of its characters) concedes.
     Concede {

@@ -2,8 +2,11 @@
 //! GM's non-player parties, checked field by field for the page's forms and assembled into a
 //! Conflict's setup at the end of session zero (see [`clash_core::session_zero`]).
 //!
-//! * The table: how many players (one party each, ND-5) and whether the deck holds the blanks
-//!   (D-1).
+//! * The table: how many players (one party each, ND-5), each player's party by name (so the
+//!   table names the parties it waits on before their sheets are in, and each sheet starts
+//!   with its name), whether the deck holds the blanks (D-1), and whether each party is asked
+//!   at every chance to react or (by default) only to save its own cards (D-4, see
+//!   [`crate::reactions`]).
 //! * A party's sheet: its name and goal, and its characters, each with the Attribute chosen for
 //!   the Conflict, Aspects and Weaknesses (ND-6) and a Reserve size (S4: 3 unless the sheet
 //!   says otherwise). A player party's Reserve is drawn from the deck when the GM starts the
@@ -14,7 +17,9 @@
 //!   order the GM readied them. Across sheets the start checks that party names differ and
 //!   that there are at least two parties (ND-5).
 
-use clash_core::session_zero::{FieldError, Forms, Maker, SessionZero, TableChoices};
+use std::collections::BTreeMap;
+
+use clash_core::session_zero::{FieldError, Forms, Maker, ReadyMade, SessionZero, TableChoices};
 use clash_core::{RuleError, Ruleset, Seat};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -27,6 +32,42 @@ use crate::{NdTourists, limits};
 struct TableOptions {
     /// The 10 suit blanks are in the deck (D-1).
     blanks: bool,
+    /// The players' parties by seat, as the GM names them on the table's form (ND-5): the
+    /// table calls each seat so until its party is handed in, and the sheet starts with it.
+    names: BTreeMap<Seat, String>,
+    /// Which chances to react each party is asked about to begin with (D-4, see
+    /// [`crate::reactions`]); only to save its own cards unless the GM chooses every chance.
+    reactions: Option<crate::state::Asking>,
+    /// A ready-made Conflict's seating (D-21), kept when it is started through session zero:
+    /// player seats (`p1`) and the GM's parties by name, in order. Parties it does not name sit
+    /// after, in the usual order.
+    seating: Vec<String>,
+}
+
+/// Every problem of the party names on the table's form: each a name within the table's
+/// limits, for a player seat of this table, and no two alike (ND-5).
+fn name_problems(choices: &TableChoices, opts: &TableOptions) -> Vec<FieldError> {
+    let seats = choices.seats();
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (seat, name) in &opts.names {
+        let field = format!("options.names.{seat}");
+        let name = name.trim();
+        if !seats.contains(seat) {
+            out.push(FieldError::malformed(
+                field,
+                format!("{seat} is not a player seat of this table"),
+            ));
+        } else if let Err(e) = limits::TABLE.setup_name("a party name", name) {
+            out.push(FieldError::at(field, &e));
+        } else if seen.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+            let e = RuleError::setup("ND-5", format!("two parties are called {name}"));
+            out.push(FieldError::at(field, &e));
+        } else {
+            seen.push(name.to_string());
+        }
+    }
+    out
 }
 
 fn options(choices: &TableChoices) -> Result<TableOptions, FieldError> {
@@ -91,10 +132,64 @@ impl SessionZero for NdTourists {
                 ),
             ));
         }
-        if let Err(e) = options(choices) {
-            out.push(e);
+        match options(choices) {
+            Ok(opts) => out.extend(name_problems(choices, &opts)),
+            Err(e) => out.push(e),
         }
         out
+    }
+
+    /// A ready-made Conflict before it starts (no position): each player seat's party as its
+    /// sheet (with the Reserve it names), the GM's parties as NPCs, the deck and how parties
+    /// are asked to react as the table's choices.
+    fn disassemble(setup: &Setup) -> Option<ReadyMade> {
+        if setup.position.is_some() {
+            return None;
+        }
+        let mut sheets = std::collections::BTreeMap::new();
+        let mut npcs = Vec::new();
+        for p in &setup.parties {
+            let mut sheet = serde_json::to_value(p).ok()?;
+            sheet.as_object_mut()?.remove("seat");
+            // The Reserve cards it draws as the Conflict starts, as the setup says (a form's
+            // sheet draws its whole Reserve).
+            for (k, c) in p.characters.iter().enumerate() {
+                sheet["characters"][k]["reserve_unseen"] = json!(c.reserve_unseen);
+            }
+            match p.seat {
+                seat @ Seat::Player(_) => {
+                    if sheets.insert(seat, sheet).is_some() {
+                        return None;
+                    }
+                }
+                Seat::Gm => npcs.push(sheet),
+            }
+        }
+        let seats: Vec<Seat> = sheets.keys().copied().collect();
+        let seating: Vec<String> = setup
+            .parties
+            .iter()
+            .map(|p| match p.seat {
+                Seat::Gm => p.name.clone(),
+                seat => seat.to_string(),
+            })
+            .collect();
+        let options = json!({
+            "blanks": setup.blanks,
+            "reactions": setup.reactions.unwrap_or(crate::state::Asking::Every),
+            "seating": seating,
+        });
+        Some(ReadyMade {
+            choices: ReadyMade::choices_for(&seats, options)?,
+            sheets,
+            npcs,
+        })
+    }
+
+    fn chosen_name(choices: &TableChoices, seat: Seat) -> Option<String> {
+        let opts = options(choices).ok()?;
+        let name = opts.names.get(&seat)?.trim();
+        (!name.is_empty()).then(|| name.to_string())
     }
 
     fn check_sheet(sheet: &Value, maker: Maker) -> Vec<FieldError> {
@@ -118,8 +213,12 @@ impl SessionZero for NdTourists {
         for (seat, sheet) in pcs {
             let mut party =
                 read_party(sheet, *seat).map_err(|e| RuleError::setup("ND-5", e.message))?;
-            // S4: the sheet's Reserve is drawn as the Conflict starts.
-            for c in &mut party.characters {
+            // S4: the sheet's Reserve is drawn as the Conflict starts; a ready-made party says
+            // itself how many cards it draws.
+            for (k, c) in party.characters.iter_mut().enumerate() {
+                if sheet["characters"][k].get("reserve_unseen").is_some() {
+                    continue;
+                }
                 let size = c.reserve_size.unwrap_or(DEFAULT_SHEET_RESERVE);
                 c.reserve_unseen = size.saturating_sub(c.reserve.len().min(255) as u8);
             }
@@ -133,10 +232,23 @@ impl SessionZero for NdTourists {
             }
             parties.push(party);
         }
+        // D-21: a ready-made seating is kept; the sort is stable, so the rest keep theirs.
+        let place = |p: &PartySetup| {
+            let key = match p.seat {
+                Seat::Gm => p.name.clone(),
+                seat => seat.to_string(),
+            };
+            opts.seating
+                .iter()
+                .position(|s| *s == key)
+                .unwrap_or(usize::MAX)
+        };
+        parties.sort_by_key(place);
         let setup = Setup {
             parties,
             blanks: opts.blanks,
             position: None,
+            reactions: Some(opts.reactions.unwrap_or(crate::state::Asking::OwnCards)),
         };
         NdTourists::setup(&setup)?;
         Ok(setup)
@@ -170,11 +282,43 @@ impl SessionZero for NdTourists {
 mod tests {
     use super::*;
 
+    #[test]
+    fn ready_made_setups_open_in_session_zero_and_start_unchanged() {
+        // Issue 38: a ready-made table goes through session zero (seats to add or remove,
+        // sheets to review) and starts, untouched, as the preset would have.
+        let held = clash_core::testkit::ready_made_presets_start_as_they_are::<NdTourists>();
+        assert_eq!(held, 1);
+    }
+
     fn at(problems: &[FieldError]) -> Vec<(&str, Option<&str>)> {
         problems
             .iter()
             .map(|p| (p.field.as_str(), p.rule))
             .collect()
+    }
+
+    #[test]
+    fn nd_5_the_table_form_names_the_players_parties() {
+        let choices = |names: Value| TableChoices {
+            players: 3,
+            options: json!({"blanks": false, "names": names}),
+            removed: Vec::new(),
+        };
+        let named = choices(json!({"p1": "TMDF", "p3": " US "}));
+        assert_eq!(NdTourists::check_table(&named), vec![]);
+        let name = |seat| NdTourists::chosen_name(&named, seat);
+        assert_eq!(name(Seat::Player(1)).as_deref(), Some("TMDF"));
+        assert_eq!(name(Seat::Player(2)), None);
+        assert_eq!(name(Seat::Player(3)).as_deref(), Some("US"));
+        // ND-5: two parties never share a name; a seat the table does not have is refused.
+        let twice = choices(json!({"p1": "TMDF", "p2": "tmdf", "p4": "ANN"}));
+        assert_eq!(
+            at(&NdTourists::check_table(&twice)),
+            [
+                ("options.names.p2", Some("ND-5")),
+                ("options.names.p4", None)
+            ]
+        );
     }
 
     #[test]
@@ -217,6 +361,7 @@ mod tests {
         let choices = TableChoices {
             players: 2,
             options: json!({"blanks": true}),
+            removed: Vec::new(),
         };
         let mut two = NdTourists::example_sheet(Maker::Player, 2);
         two["characters"][0]["reserve_size"] = json!(5);

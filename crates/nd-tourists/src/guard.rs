@@ -18,6 +18,19 @@ pub fn reveals(event: &Event) -> bool {
     )
 }
 
+/// What someone away from the table wants to hear at once: a round's result, a party Wiped
+/// Out, conceding or Reframing, and the end of the Conflict (ND-16, ND-22 to ND-25).
+pub fn news(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::RoundResolved { .. }
+            | Event::WipedOut { .. }
+            | Event::Conceded { .. }
+            | Event::Reframed { .. }
+            | Event::ConflictEnded { .. }
+    )
+}
+
 /// Conceding takes a party or a character out of the Conflict for good (ND-24, ND-31).
 pub fn confirm(state: &State, seat: Seat, command: &Command) -> Option<String> {
     let Command::Concede { party, character } = command else {
@@ -44,6 +57,37 @@ mod tests {
         let setup: Setup =
             serde_json::from_str(include_str!("../presets/four-sides.json")).unwrap();
         crate::NdTourists::setup(&setup).unwrap()
+    }
+
+    #[test]
+    fn nd_10_nd_14_a_message_says_what_a_seat_is_asked() {
+        let mut s = state();
+        assert_eq!(
+            crate::moves::asked(&s, Seat::Gm).as_deref(),
+            Some("start the Conflict")
+        );
+        assert_eq!(crate::moves::asked(&s, Seat::Player(1)), None);
+        let mut rng = clash_core::SeededRandomness::new(3);
+        for e in crate::NdTourists::decide(&s, Seat::Gm, &Command::Start {}, &mut rng).unwrap() {
+            crate::NdTourists::apply(&mut s, &e);
+        }
+        // Four sides, balanced: a Balance Breaker, where every party draws one card.
+        let first = crate::NdTourists::status(&s).waiting_for[0];
+        assert_eq!(
+            crate::moves::asked(&s, first).as_deref(),
+            Some("draw your card")
+        );
+    }
+
+    #[test]
+    fn nd_23_who_won_is_news_and_a_placement_is_not() {
+        // Issue 38: a message away from the table tells who won, not every card.
+        let end = Event::ConflictEnded {
+            victor: Some(0),
+            reason: crate::state::EndReason::LastPartyStanding,
+        };
+        assert!(news(&end) && news(&Event::WipedOut { party: 1 }));
+        assert!(!news(&Event::Passed { party: 1 }));
     }
 
     #[test]

@@ -15,12 +15,13 @@
 //!   that leaves fewer than 2 parties (ND-16b). ND-17 then breaks or strengthens the Dominant.
 //! * **Reaction window** (ND-12, D-4). A placed card stays open while anyone *could* react: the
 //!   drawer shows a face-up Loss (reject), the Dominant holds a token (turn), or a party in play
-//!   holds a Reserve card (cover). Otherwise the placement is final at once. Each party able to
-//!   react gets its turn, one at a time: every rejection chance first, then the Dominant's turn,
-//!   then every cover chance, each kind in seating order starting after the drawer (see
-//!   [`reactions`]). The party asked reacts or sends `let_it_stand`, which ends only its own
-//!   chance; the window closes after a cover or once nobody is left to ask. The Excuse never
-//!   opens a window.
+//!   holds a Reserve card (cover), and that party is asked about the chance by its standing
+//!   choice (by default only to save a reversed card of its own: issue 38, see [`reactions`]).
+//!   Otherwise the placement is final at once. Each party asked gets its turn, one at a time:
+//!   every rejection chance first, then the Dominant's turn, then every cover chance, each kind
+//!   in seating order starting after the drawer. The party asked reacts or sends
+//!   `let_it_stand`; the window closes after a cover or once nobody is left to ask. The Excuse
+//!   never opens a window.
 //! * **End of round** (ND-22): Losses (step 1) and winners/narration order (step 2, D-10) are
 //!   settled in the same command that ends bidding, then victory (step 3). The table is then in
 //!   `Aftermath` (step 4), where parties may re-choose their Loss cards (`keep_loss_cards`,
@@ -47,12 +48,14 @@
 //!   `keep_loss_cards` at step 4 (ND-21). A rejection of a party showing one face-up Loss
 //!   card spends it at once; with several, the table waits (nothing else is accepted) until
 //!   that party names the card with `spend_loss` (D-14: the victim's choice).
-//! * D-4 asks every party that could react, one at a time. "Could" means it holds what the
-//!   reaction needs (a face-up Loss of the drawer's to use, a token, a Reserve card), not that
-//!   its narration will be accepted: a party with a Reserve card is asked about covering even
-//!   if it has no trait to cite, and passes. Each kind is a separate chance: a party that lets
-//!   a card stand rather than reject it is still asked about covering it. The drawer, who may
-//!   cover its own card (ND-20), is asked last.
+//! * D-4 asks the parties that could react and want to be asked, one at a time. "Could" means
+//!   it holds what the reaction needs (a face-up Loss of the drawer's to use, a token, a
+//!   Reserve card), not that its narration will be accepted. "Want" is the party's standing
+//!   choice ([`state::Asking`]): by default (tables made by the forms or from the ready-made
+//!   setup) only when a reaction could spare a reversed card of its own, answered with one
+//!   "let it stand" per card; or at every chance, where each kind is a separate chance and
+//!   the drawer, who may cover its own card (ND-20), is asked last. A setup that says nothing
+//!   asks at every chance, as every table did before, so old records replay as played.
 //! * A seat that acts on a later chance of its own (or bids or passes, which closes the window)
 //!   declines its own earlier chances by doing so; it is refused while another seat still has
 //!   a chance before it. So the GM bidding after its own card declines its own reactions, but
@@ -121,6 +124,14 @@ impl Ruleset for NdTourists {
 
     fn reveals(event: &Event) -> bool {
         guard::reveals(event)
+    }
+
+    fn news(event: &Event) -> bool {
+        guard::news(event)
+    }
+
+    fn asked(state: &State, seat: Seat) -> Option<String> {
+        moves::asked(state, seat)
     }
 
     fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
@@ -231,7 +242,8 @@ impl Ruleset for NdTourists {
                 party,
                 rejections,
                 this_round,
-            } => reactions::set_auto_pass(&mut r, seat, party, *rejections, *this_round)?,
+                asking,
+            } => reactions::set_auto_pass(&mut r, seat, party, *rejections, *this_round, *asking)?,
             Command::Concede { party, character } => {
                 round_end::concede(&mut r, seat, party, character, rng)?
             }

@@ -32,6 +32,35 @@ pub fn status(st: &State) -> Status {
     }
 }
 
+/// What the table waits on `seat` for, in words for a message away from the table (the same
+/// waits as [`status`]); `None` when it waits on another seat.
+pub fn asked(st: &State, seat: Seat) -> Option<String> {
+    if !status(st).waiting_for.contains(&seat) {
+        return None;
+    }
+    let r = &st.round;
+    let words = match st.phase {
+        Phase::Preparing => "start the Conflict".to_string(),
+        Phase::Aftermath => "end the round and open the next".to_string(),
+        Phase::Ended => return None,
+        Phase::Bidding => match (r.rejection, r.window, r.reacting) {
+            (Some(by), Some(_), _) => format!(
+                "choose the face-up Loss card that pays for {} rejection",
+                crate::view::possessive(&name(st, by)?)
+            ),
+            (_, Some(drawer), Some(now)) => {
+                let card = st.party(drawer)?.bid_line.last()?.card;
+                let whose =
+                    crate::view::whose(st, now.party, drawer).replace("its own", "your own");
+                format!("{} {whose} {card} or let it stand", now.step.verb())
+            }
+            _ if r.kind == RoundKind::BalanceBreaker => "draw your card".to_string(),
+            _ => "bid or pass".to_string(),
+        },
+    };
+    Some(words)
+}
+
 /// Commands `seat` may send now. Free choices (which Reserve card, which trait to cite, which
 /// Loss cards to keep) come as typical values; tactics (free text) are not listed.
 pub fn legal(st: &State, seat: Seat) -> Vec<Command> {

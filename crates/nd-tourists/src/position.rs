@@ -791,6 +791,7 @@ fn export_with(state: &State, sees: impl Fn(Seat) -> bool) -> Option<Setup> {
         parties,
         blanks: state.table.blanks,
         position: started.then(|| table_position(state)),
+        reactions: state.table.reactions,
     })
 }
 

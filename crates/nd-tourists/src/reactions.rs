@@ -7,8 +7,7 @@
 //! Slots are offered one at a time, all rejections first, then the Dominant's turn, then
 //! covers; within a kind, parties in seating order starting after the drawer (the drawer
 //! itself comes last, for a cover of its own card). The party whose slot it is reacts or lets
-//! the card stand; letting it stand ends only that slot. A party can react only when it can
-//! really do so:
+//! the card stand. A party can react only when it can really do so:
 //!
 //! * reject: a party in play other than the drawer, while the drawer shows a face-up Loss and
 //!   the card has been neither turned nor covered;
@@ -19,6 +18,33 @@
 //! cover ends the window. A seat may act on a later slot of its own (or bid or pass, which
 //! ends the window) when every slot before it is also its own: it declines those by acting,
 //! and can never skip another seat's chance.
+//!
+//! # Which chances a party is asked about (our decision for play at a distance)
+//!
+//! D-4 fixes the order of the chances; it does not say that a table stops for every one. At a
+//! real table nobody says "pass" aloud: whoever wants to react speaks up. Asked at every
+//! chance, an evening's Conflict cost each player two to four "let it stand" taps for every
+//! card they bid (issue 38: 55, 63 and 40 taps against 20, 15 and 16 bids). So each party has a
+//! standing choice of which chances it is *asked* about ([`Asking`]), and a chance it is not
+//! asked about passes by itself, exactly as its "let it stand" would, with the order kept:
+//!
+//! * **Only to save its own cards** (what the table's forms and ready-made setups start each
+//!   party with): asked when a reaction could spare one of its own cards, that is a reversed
+//!   card it has just placed (or that was just turned), to cover with one of its Reserve
+//!   cards or, as the Dominant with a token, to turn. Only what everyone sees decides it (the
+//!   card's orientation, a token, a Reserve's size), never whether the Reserve holds an
+//!   upright card, so being asked tells nobody anything. A party asked about such a card at
+//!   both its turn and its cover answers once: its "let it stand" lets the card stand for all
+//!   its chances until the card changes.
+//! * **At every chance** (a setup that says nothing, so tables made before replay as played):
+//!   reject, turn and cover any card, optionally never to reject.
+//! * **No reactions this round.**
+//!
+//! A window opens only when someone is asked, so a card nobody is asked about is final at
+//! once and adds no line to the log. With the first choice a party taps "let it stand" at most
+//! once per card of its own, and only for a reversed one it chose not to save: fewer taps than
+//! bids (the `asking` test plays whole Conflicts and counts them). A party that wants to reject,
+//! or to turn or cover another party's cards, chooses to be asked at every chance.
 
 use clash_core::{Randomness, RuleError, Seat};
 
@@ -28,7 +54,8 @@ use crate::events::{Citation, Event};
 use crate::ruling::Ruling;
 use crate::seating::{acting_party, controls, named_character, named_party};
 use crate::state::{
-    AutoPass, BidCard, CharId, PartyId, PartyState, Phase, Reacting, ReactionStep, RoundKind, State,
+    Asking, AutoPass, BidCard, CharId, PartyId, PartyState, Phase, Reacting, ReactionStep,
+    RoundKind, State,
 };
 
 /// Whether party `q` could make reaction `step` to `card`, just placed by `drawer`.
@@ -78,8 +105,23 @@ fn all_slots(st: &State, drawer: PartyId) -> impl Iterator<Item = (usize, Reacti
         .enumerate()
 }
 
+/// Whether reaction `step` by party `q` could spare one of its own cards: `card` is its own and
+/// reversed, and the reaction is a turn or a cover (eligibility already says the party has
+/// the token or the Reserve card). Only what everyone sees decides it: whether the Reserve
+/// holds an upright card is the party's secret, and being asked must not tell it.
+fn saves(drawer: PartyId, card: &BidCard, step: ReactionStep, q: PartyId) -> bool {
+    q == drawer && card.reversed && step != ReactionStep::Reject
+}
+
+/// Whether the party of `slot` is asked about it: its standing choice does not let it pass.
+fn asked(st: &State, drawer: PartyId, card: &BidCard, slot: Reacting) -> bool {
+    let saving = saves(drawer, card, slot.step, slot.party);
+    st.party(slot.party)
+        .is_some_and(|p| !p.auto_pass.passes(slot.step, st.round.number, saving))
+}
+
 /// The slots still to be offered for `card`, strictly after `after` (from the start when
-/// `None`), in D-4 order.
+/// `None`), in D-4 order: the chances someone is asked about.
 fn queue<'a>(
     st: &'a State,
     drawer: PartyId,
@@ -91,9 +133,11 @@ fn queue<'a>(
         .filter(move |(k, _)| from.is_none_or(|f| *k > f))
         .map(|(_, s)| s)
         .filter(move |s| eligible(st, drawer, &card, s.step, s.party))
+        .filter(move |s| asked(st, drawer, &card, *s))
 }
 
-/// Whether anyone could react to `card` if `drawer` placed it now (ND-12: else no window).
+/// Whether anyone is asked to react to `card` if `drawer` placed it now (ND-12: else no
+/// window, and the placement is final at once).
 pub fn possible(st: &State, drawer: PartyId, card: &BidCard) -> bool {
     queue(st, drawer, *card, None).next().is_some()
 }
@@ -179,14 +223,27 @@ fn reach(st: &State, w: &Window, seat: Seat, slot: Reacting) -> Result<(), RuleE
             return Err(waiting_for(st, w, s));
         }
     }
+    let what = format!(
+        "{} {} {}",
+        slot.step.verb(),
+        crate::view::whose(st, slot.party, w.drawer),
+        w.card.card
+    );
+    if eligible(st, w.drawer, &w.card, slot.step, slot.party) && !asked(st, w.drawer, &w.card, slot)
+    {
+        return Err(RuleError::illegal(
+            "D-4",
+            format!(
+                "{} lets such chances pass by its standing choice, so it cannot {what}: to react to any card, choose to be asked at every chance",
+                name(st, slot.party)
+            ),
+        ));
+    }
     Err(RuleError::illegal(
         "D-4",
         format!(
-            "{} has no chance left to {} {} {}: each party reacts once per kind, reject before turn before cover",
-            name(st, slot.party),
-            slot.step.verb(),
-            crate::view::whose(st, slot.party, w.drawer),
-            w.card.card
+            "{} has no chance left to {what}: each party reacts once per kind, reject before turn before cover",
+            name(st, slot.party)
         ),
     ))
 }
@@ -268,14 +325,14 @@ pub fn let_it_stand(
 }
 
 /// Whether the standing choice of `slot`'s party lets that chance pass by itself.
-fn passes_by_itself(st: &State, slot: Reacting) -> bool {
-    st.party(slot.party)
-        .is_some_and(|p| p.auto_pass.passes(slot.step, st.round.number))
+fn passes_by_itself(st: &State, w: &Window, slot: Reacting) -> bool {
+    !asked(st, w.drawer, &w.card, slot)
 }
 
 /// D-4: `first` lets the card stand, and so does every chance right after it that passes by
-/// itself, all in one event (one line of the log, not one a party); once nobody is left to ask
-/// the window closes.
+/// itself or is another of the same parties' (a party that lets a card stand does so for all
+/// its chances on it, until the card changes), all in one event (one line of the log, not one
+/// a party); once nobody is left to ask the window closes.
 fn stand(
     r: &mut Ruling,
     w: &Window,
@@ -285,7 +342,15 @@ fn stand(
     let st = r.state();
     let mut by = vec![first.party];
     let mut next = after(st, w.drawer, first);
-    while let Some(slot) = next.filter(|s| passes_by_itself(st, *s)) {
+    // Asked only about its own cards, a party answers once per card; asked at every chance it
+    // answers each chance, as D-4 lists them (and tables made before replay as played).
+    let once = |by: &[PartyId], p: PartyId| {
+        by.contains(&p)
+            && st
+                .party(p)
+                .is_some_and(|x| x.auto_pass.asking == Asking::OwnCards)
+    };
+    while let Some(slot) = next.filter(|s| passes_by_itself(st, w, *s) || once(&by, s.party)) {
         if !by.contains(&slot.party) {
             by.push(slot.party);
         }
@@ -320,19 +385,21 @@ pub fn pass_standing(r: &mut Ruling, rng: &mut dyn Randomness) -> Result<(), Rul
             return Ok(());
         };
         match w.now {
-            Some(now) if passes_by_itself(st, now) => stand(r, &w, now, rng)?,
+            Some(now) if passes_by_itself(st, &w, now) => stand(r, &w, now, rng)?,
             _ => return Ok(()),
         }
     }
 }
 
-/// A party's standing choice of which chances to react pass by themselves ([`AutoPass`]).
+/// A party's standing choice of which chances to react pass by themselves ([`AutoPass`]);
+/// `asking` unsaid keeps what the party is asked about.
 pub fn set_auto_pass(
     r: &mut Ruling,
     seat: Seat,
     party: &Option<String>,
     rejections: bool,
     this_round: bool,
+    asking: Option<Asking>,
 ) -> Result<(), RuleError> {
     let st = r.state();
     if this_round && st.phase != Phase::Bidding {
@@ -345,6 +412,7 @@ pub fn set_auto_pass(
     let choice = AutoPass {
         rejections,
         round: this_round.then_some(st.round.number),
+        asking: asking.unwrap_or(st.parties[p as usize].auto_pass.asking),
     };
     if st.parties[p as usize].auto_pass == choice {
         return Err(RuleError::illegal(
@@ -745,6 +813,7 @@ mod tests {
             party: Some(party.into()),
             rejections,
             this_round,
+            asking: None,
         }
     }
 
@@ -768,13 +837,14 @@ mod tests {
     }
 
     #[test]
-    fn d4_no_reactions_this_round_passes_every_chance_in_one_line() {
+    fn d4_no_reactions_this_round_passes_every_chance_without_a_window() {
         let mut st = table();
         for p in ["TMDF", "US", "Levinulon"] {
             let seat = st.table.parties[st.table.find_party(p).unwrap() as usize].seat;
             run(&mut st, seat, quiet(p, false, true));
         }
         let seat = turn_seat(&st);
+        let drawer = st.round.turn;
         let events = run(
             &mut st,
             seat,
@@ -783,20 +853,21 @@ mod tests {
                 character: None,
             },
         );
-        // One line for the whole window, and it closes it: the turn moves on.
-        let stood: Vec<&Event> = events
-            .iter()
-            .filter(|e| matches!(e, Event::LeftStanding { .. }))
-            .collect();
-        assert_eq!(stood.len(), 1, "{events:?}");
+        // Nobody is asked, so no window opens (issue 38: a card nobody is asked about adds no
+        // "nobody reacts" line to the log): the placement is final and the turn moves on.
         assert!(
             !events
                 .iter()
-                .any(|e| matches!(e, Event::WindowClosed { .. }))
+                .any(|e| matches!(e, Event::LeftStanding { .. } | Event::WindowClosed { .. })),
+            "{events:?}"
         );
+        assert!(matches!(
+            events.last(),
+            Some(Event::CardPlaced { window: false, .. })
+        ));
         assert_eq!(st.round.window, None);
-        let line = crate::view::narrate(&st, stood[0]);
-        assert!(line.starts_with("Nobody reacts to "), "{line}");
+        assert_ne!(st.round.turn, drawer);
+        let line = crate::view::narrate(&st, events.last().unwrap());
         assert!(raw_tokens(&line).is_empty(), "{line}");
     }
 
@@ -807,8 +878,8 @@ mod tests {
         let number = st.round.number;
         let us = st.table.find_party("US").unwrap();
         let auto = st.parties[us as usize].auto_pass;
-        assert!(auto.passes(ReactionStep::Cover, number));
-        assert!(!auto.passes(ReactionStep::Cover, number + 1));
+        assert!(auto.passes(ReactionStep::Cover, number, false));
+        assert!(!auto.passes(ReactionStep::Cover, number + 1, false));
     }
 
     #[test]
@@ -867,10 +938,17 @@ mod tests {
             AutoPass {
                 rejections: true,
                 round: None,
+                asking: Asking::Every,
             },
             AutoPass {
                 rejections: false,
                 round: Some(1),
+                asking: Asking::Every,
+            },
+            AutoPass {
+                rejections: false,
+                round: None,
+                asking: Asking::OwnCards,
             },
             AutoPass::default(),
         ] {

@@ -29,6 +29,11 @@ pub struct Setup {
     /// Reserves (see [`crate::position`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<crate::position::Position>,
+    /// Which chances to react each party is asked about to begin with (D-4, see
+    /// [`crate::reactions`]): the table's forms and ready-made setups say `own_cards`; a setup
+    /// that says nothing asks at every chance, as tables did before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reactions: Option<crate::state::Asking>,
 }
 
 /// One party (ND-5): allies sharing one goal.
@@ -175,6 +180,9 @@ pub struct Table {
     pub blanks: bool,
     /// ND-8: the initial Control was 5 or more, so the table may skip the Conflict.
     pub large_gap: bool,
+    /// What the setup said of asking (see [`Setup::reactions`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reactions: Option<crate::state::Asking>,
 }
 
 impl Table {
@@ -472,7 +480,10 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
             last_drawer: None,
             loss_this_round: None,
             tactics: None,
-            auto_pass: Default::default(),
+            auto_pass: crate::state::AutoPass {
+                asking: setup.reactions.unwrap_or_default(),
+                ..Default::default()
+            },
         });
     }
     let totals: Vec<i32> = sheets.iter().map(|s| s.total).collect();
@@ -482,6 +493,7 @@ pub fn build(setup: &Setup) -> Result<State, RuleError> {
         parties: sheets,
         blanks: setup.blanks,
         large_gap,
+        reactions: setup.reactions,
     };
     let mut state = State {
         table: Arc::new(table),

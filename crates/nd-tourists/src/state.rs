@@ -66,11 +66,33 @@ impl ReactionStep {
     }
 }
 
+/// Which chances to react a party is asked about (D-4 for play at a distance, see
+/// [`crate::reactions`]): a chance it is not asked about passes by itself.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Asking {
+    /// Only when a reaction could spare one of the party's own cards: a reversed card it just
+    /// placed, to cover with a Reserve card, or, as the Dominant with a token, to turn. What
+    /// tables made since issue 38 start with.
+    OwnCards,
+    /// At every chance: reject, turn and cover any card (D-4 in full). What a setup that says
+    /// nothing means, so tables made before keep replaying as they were played.
+    #[default]
+    Every,
+}
+
+impl Asking {
+    pub fn is_every(&self) -> bool {
+        *self == Asking::Every
+    }
+}
+
 /// A party's standing choice of which chances to react pass by themselves (D-4 made lighter
 /// for a long evening). It answers for the party exactly as `let_it_stand` would: the order of
-/// chances and what each party may do are unchanged. It passes every chance of the kinds it
-/// names alike, whatever the party holds, and who gets a chance follows from what is on the
-/// table for all to see (a face-up Loss, a token, a Reserve's size), so it shows nobody
+/// chances and what each party may do are unchanged. Who gets a chance, and whether it is
+/// about a reversed card of the party's own, follows from what is on the table for all to see
+/// (a face-up Loss, a token, a Reserve's size, the card's orientation), so it shows nobody
 /// anything hidden.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,12 +103,18 @@ pub struct AutoPass {
     /// Every chance passes until round `round` ends ("no reactions this round").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u16>,
+    /// Which chances the party is asked about at all.
+    #[serde(default, skip_serializing_if = "Asking::is_every")]
+    pub asking: Asking,
 }
 
 impl AutoPass {
-    /// Whether this choice lets a chance to `step` pass by itself in round `round`.
-    pub fn passes(self, step: ReactionStep, round: u16) -> bool {
-        self.round == Some(round) || (step == ReactionStep::Reject && self.rejections)
+    /// Whether this choice lets a chance to `step` pass by itself in round `round`; `saves` is
+    /// whether the reaction could spare one of the party's own cards.
+    pub fn passes(self, step: ReactionStep, round: u16, saves: bool) -> bool {
+        self.round == Some(round)
+            || (step == ReactionStep::Reject && self.rejections)
+            || (self.asking == Asking::OwnCards && !saves)
     }
 
     fn is_off(&self) -> bool {

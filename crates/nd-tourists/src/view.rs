@@ -9,8 +9,8 @@ use serde::Serialize;
 use crate::cards::Card;
 use crate::events::{Citation, Event, LossKind, Outcome, ReserveReason};
 use crate::state::{
-    AutoPass, BidCard, CharId, EndReason, LastingLoss, PartyId, Phase, ReactionStep, ReserveCard,
-    Round, RoundKind, State, Status, TemporaryLoss,
+    Asking, AutoPass, BidCard, CharId, EndReason, LastingLoss, PartyId, Phase, ReactionStep,
+    ReserveCard, Round, RoundKind, State, Status, TemporaryLoss,
 };
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "nd-tourists/"))]
@@ -309,10 +309,15 @@ fn stood_words(
 
 /// A party's standing choice of the chances that pass by themselves, in words.
 fn auto_pass_words(party: &str, choice: AutoPass) -> String {
-    match (choice.round.is_some(), choice.rejections) {
-        (true, _) => format!("{party} lets every card stand for the rest of this round"),
-        (false, true) => format!("{party} will be asked only to turn or cover, never to reject"),
-        (false, false) => format!("{party} will be asked at every chance to react"),
+    match (choice.round.is_some(), choice.asking, choice.rejections) {
+        (true, _, _) => format!("{party} lets every card stand for the rest of this round"),
+        (false, Asking::OwnCards, _) => {
+            format!("{party} will be asked to react only to save its own reversed cards")
+        }
+        (false, Asking::Every, true) => {
+            format!("{party} will be asked only to turn or cover, never to reject")
+        }
+        (false, Asking::Every, false) => format!("{party} will be asked at every chance to react"),
     }
 }
 

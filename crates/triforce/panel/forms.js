@@ -8,6 +8,7 @@ const h = K.h;
 const COLOURS = ['Red', 'Green', 'Blue', 'Yellow', 'Purple', 'Teal'];
 const DEFAULT = ['S', 'S', 'L', 'S', 'L', 'M', 'M', 'M', 'S', 'M', 'L', 'L', 'L', 'S', 'M'];
 const SIZES = [['S', 'Small'], ['M', 'Medium'], ['L', 'Large']];
+const TURNS_EACH = 30;
 
 function tableForm(box, ctx) {
   let players = ctx.players || 3;
@@ -28,8 +29,12 @@ function tableForm(box, ctx) {
   const board = h('div', 'tf-form-board');
   for (const row of [[0], [1, 2], [3, 4, 5], [6, 7, 8, 9], [10, 11, 12, 13, 14]]) board.append(h('div', 'tf-form-row', ...row.map((i) => layout[i])));
   const layoutBox = h('div', null, board, free);
-  const limit = K.checkbox('End the game after a number of turns', false);
-  const turns = K.stepper('Turns', 1, 500, 60);
+  // TF-30: a game whose stacks hold steady can run for hundreds of turns, so the form offers a
+  // limit by default: 30 turns for each player (90 at three), until the host changes it.
+  const limit = K.checkbox('End the game after a number of turns', true);
+  const turns = K.stepper('Turns', 1, 500, TURNS_EACH * players);
+  let turnsTouched = false;
+  turns.addEventListener('input', () => { turnsTouched = true; });
   const sync = () => {
     layoutBox.hidden = !own.box.checked;
     turns.hidden = !limit.box.checked;
@@ -55,9 +60,13 @@ function tableForm(box, ctx) {
     K.fieldset('options.names', 'Players and colours', 'Each seat plays its colour’s pyramids; a name is how the others know its player.', nameRows),
     K.field('options.starting_seat', 'Who plays first', first),
     K.fieldset('options.layout', 'The board', 'The default board has five white pyramids of each size.', own, layoutBox),
-    K.fieldset('options.turn_limit', 'Turn limit (optional)', 'With a limit, the game ends as a deadlock would when it runs out.', limit, turns));
+    K.fieldset('options.turn_limit', 'Turn limit', 'When the last turn has been played, the game ends and is scored as a deadlock: whoever is at the bottom of the most stacks wins. Offered at 30 turns for each player; untick it to play without a limit.', limit, turns));
   return {
-    players(n) { players = n; seats(); },
+    players(n) {
+      players = n;
+      seats();
+      if (!turnsTouched) turns.set(TURNS_EACH * n, true);
+    },
     get() {
       const out = { starting_seat: first.value };
       const given = {};

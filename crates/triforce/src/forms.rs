@@ -138,7 +138,11 @@ mod tests {
     use super::*;
 
     fn choices(players: u8, options: Value) -> TableChoices {
-        TableChoices { players, options }
+        TableChoices {
+            players,
+            options,
+            removed: Vec::new(),
+        }
     }
 
     fn at(problems: &[FieldError]) -> Vec<(&str, Option<&str>)> {

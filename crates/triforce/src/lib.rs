@@ -134,6 +134,10 @@ impl Ruleset for Triforce {
         guard::reveals(event)
     }
 
+    fn asked(state: &State, seat: Seat) -> Option<String> {
+        guard::asked(state, seat)
+    }
+
     type Setup = Setup;
     type State = State;
     type Command = Command;
@@ -222,11 +226,11 @@ impl Listed for Triforce {
     const BLURB: &'static str = "An Icehouse pyramid game on a triangle of 15 stacks: place, move, and fight with dice, swords and shields.";
     const PRESETS: &'static [Preset] = &[
         Preset {
-            name: "Three players, default board",
+            name: "Three players, default board, at most 90 turns",
             setup: include_str!("../presets/three-players.json"),
         },
         Preset {
-            name: "Four players, default board",
+            name: "Four players, default board, at most 120 turns",
             setup: include_str!("../presets/four-players.json"),
         },
     ];

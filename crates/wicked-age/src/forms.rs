@@ -13,7 +13,7 @@
 //!
 //! A sheet made by form has no seat: the seat it is handed in from gives one.
 
-use clash_core::session_zero::{FieldError, Forms, Maker, SessionZero, TableChoices};
+use clash_core::session_zero::{FieldError, Forms, Maker, ReadyMade, SessionZero, TableChoices};
 use clash_core::{RuleError, Ruleset, Seat};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -176,6 +176,39 @@ impl SessionZero for WickedAge {
         Ok(setup)
     }
 
+    /// A ready-made story at a chapter's start (no conflict, Owe List, Oracle or returning
+    /// characters): each seat's one PC as its sheet, the NPCs as the GM's, the chapter as the
+    /// table's choice.
+    fn disassemble(setup: &Setup) -> Option<ReadyMade> {
+        let fresh = setup.conflict.is_none()
+            && setup.owe_list.is_empty()
+            && setup.oracle.is_none()
+            && setup.returning.is_empty();
+        if !fresh {
+            return None;
+        }
+        let mut sheets = std::collections::BTreeMap::new();
+        let mut npcs = Vec::new();
+        for c in &setup.characters {
+            let mut sheet = serde_json::to_value(c).ok()?;
+            sheet.as_object_mut()?.remove("seat");
+            match c.seat {
+                Some(seat @ Seat::Player(_)) => {
+                    if sheets.insert(seat, sheet).is_some() {
+                        return None;
+                    }
+                }
+                _ => npcs.push(sheet),
+            }
+        }
+        let seats: Vec<Seat> = sheets.keys().copied().collect();
+        Some(ReadyMade {
+            choices: ReadyMade::choices_for(&seats, json!({"chapter": setup.chapter}))?,
+            sheets,
+            npcs,
+        })
+    }
+
     fn example_sheet(maker: Maker, n: usize) -> Value {
         match maker {
             Maker::Player => json!({
@@ -207,6 +240,14 @@ impl SessionZero for WickedAge {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ready_made_setups_open_in_session_zero_and_start_unchanged() {
+        // Issue 38: a ready-made table goes through session zero (seats to add or remove,
+        // sheets to review) and starts, untouched, as the preset would have.
+        let held = clash_core::testkit::ready_made_presets_start_as_they_are::<WickedAge>();
+        assert_eq!(held, 1);
+    }
 
     fn ysolde() -> Value {
         json!({
@@ -300,6 +341,7 @@ mod tests {
         let choices = TableChoices {
             players: 2,
             options: json!({"chapter": 2}),
+            removed: Vec::new(),
         };
         let pcs = vec![(Seat::Player(1), a.clone()), (Seat::Player(2), b)];
         let refused = WickedAge::assemble(&choices, &pcs, &[]).unwrap_err();
@@ -322,6 +364,7 @@ mod tests {
         let choices = TableChoices {
             players: 1,
             options: json!({"chapter": 0}),
+            removed: Vec::new(),
         };
         assert_eq!(
             at(&WickedAge::check_table(&choices)),

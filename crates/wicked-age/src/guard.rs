@@ -17,6 +17,28 @@ pub fn reveals(event: &Event) -> bool {
     )
 }
 
+/// What someone away from the table wants to hear at once: who is knocked out or concedes, a
+/// proposal to end the conflict and its agreement, how the conflict ends, the consequences
+/// chosen and the alternatives offered, accepted or refused, a death, the conflict closed and a
+/// chapter's end (WA-24 to WA-29, WA-17).
+pub fn news(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::KnockedOut { .. }
+            | Event::EndProposed { .. }
+            | Event::EndAgreed { .. }
+            | Event::ConflictEnded { .. }
+            | Event::ConsequenceChosen { .. }
+            | Event::AlternativeProposed { .. }
+            | Event::AlternativeRefused { .. }
+            | Event::AlternativeAccepted { .. }
+            | Event::Died { .. }
+            | Event::ConflictClosed
+            | Event::ChapterEnded { .. }
+            | Event::OracleClaimed { .. }
+    )
+}
+
 /// Conceding gives the conflict away and cannot be taken back (WA-25).
 pub fn confirm(state: &State, _seat: Seat, command: &Command) -> Option<String> {
     match command {
@@ -49,6 +71,20 @@ pub fn confirm(state: &State, _seat: Seat, command: &Command) -> Option<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wa_25_wa_17_proposals_concessions_and_chapter_ends_are_news() {
+        // Issue 38: they reach a player away from the table; a roll is a reveal instead.
+        let proposal = Event::EndProposed {
+            character: "Ysolde".into(),
+            terms: "We part ways".into(),
+        };
+        assert!(news(&proposal) && news(&Event::ChapterEnded { chapter: 2 }));
+        assert!(news(&Event::EndAgreed {
+            character: "Oren".into()
+        }));
+        assert!(!news(&Event::RoundStarted { round: 2 }));
+    }
     use crate::WickedAge;
     use clash_core::Ruleset;
 

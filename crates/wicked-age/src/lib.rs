@@ -183,6 +183,14 @@ impl Ruleset for WickedAge {
         guard::reveals(event)
     }
 
+    fn news(event: &Event) -> bool {
+        guard::news(event)
+    }
+
+    fn asked(state: &State, seat: Seat) -> Option<String> {
+        moves::asked(state, seat)
+    }
+
     fn confirm(state: &Self::State, seat: Seat, command: &Command) -> Option<String> {
         guard::confirm(state, seat, command)
     }

@@ -163,6 +163,48 @@ fn conflict_line(c: &Conflict) -> String {
     }
 }
 
+/// What the table waits on `seat` for, in words for a message away from the table: the same
+/// waits as [`status`], told for that seat's own characters; `None` when it waits on others.
+pub fn asked(st: &State, seat: Seat) -> Option<String> {
+    if !waiting(st).contains(&seat) {
+        return None;
+    }
+    let mine = |name: &str| seat_of(st, name) == Some(seat);
+    let Some(c) = &st.conflict else {
+        return Some(match st.oracle.as_ref().filter(|o| o.oracle.is_none()) {
+            Some(claim) => format!("pick the Oracle for chapter {}", claim.chapter),
+            None => "start the next conflict or end the chapter".to_string(),
+        });
+    };
+    let asks: Vec<String> = if c.ended.is_some() {
+        c.open_knockouts()
+            .filter(|k| mine(consequence_actor(k)))
+            .map(|k| match k.alternative() {
+                Some(_) => format!("accept or refuse {}'s offer to {}", k.winner, k.loser),
+                None => format!("choose the consequence {} leaves {}", k.winner, k.loser),
+            })
+            .collect()
+    } else {
+        match (c.stage, &c.pending, c.next_challenger()) {
+            (Stage::Initiative, _, _) => {
+                let who: Vec<String> = c
+                    .remaining()
+                    .filter(|p| p.initiative.is_none() && mine(&p.name))
+                    .map(|p| p.name.clone())
+                    .collect();
+                vec![format!("roll initiative for {}", join(&who))]
+            }
+            (_, Some(p), _) => vec![format!(
+                "answer {}'s challenge to {}",
+                p.challenger, p.target
+            )],
+            (_, None, Some(next)) => vec![format!("make {next}'s challenge")],
+            _ => Vec::new(),
+        }
+    };
+    (!asks.is_empty()).then(|| join(&asks))
+}
+
 fn join(names: &[String]) -> String {
     match names {
         [] => "nobody".to_string(),

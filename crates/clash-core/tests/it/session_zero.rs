@@ -527,6 +527,89 @@ fn a_staged_table_replays_from_its_log_and_rebuilds_without_its_last_events() {
     );
 }
 
+/// Issue 38: the GM adds a seat and removes another in session zero; a removed seat's sheet
+/// goes, nobody hands in for it, and the other seats keep their numbers (and so their links).
+#[test]
+fn the_gm_adds_and_removes_seats_and_the_others_keep_their_places() {
+    let mut g = staged(2);
+    hand_in(&mut g, P2, "Bo", 6);
+    assert!(
+        send(&mut g, P1, json!({"type": "add_seat"})).is_err(),
+        "only the GM"
+    );
+    let added = send(&mut g, GM, json!({"type": "add_seat"})).unwrap();
+    assert_eq!(added[0]["session_zero"]["type"], "seat_added");
+    let p3 = Seat::Player(3);
+    assert_eq!(g.seats(), [GM, P1, P2, p3]);
+    assert_eq!(g.status(), Status::waiting([P1, p3]));
+    assert!(
+        g.confirm(GM, &json!({"type": "remove_seat", "seat": "p2"}))
+            .is_some()
+    );
+    send(&mut g, GM, json!({"type": "remove_seat", "seat": "p2"})).unwrap();
+    assert_eq!(g.seats(), [GM, P1, p3]);
+    let texts: Vec<String> = g
+        .events_for(Viewer::Spectator, 0)
+        .into_iter()
+        .map(|e| e.text)
+        .collect();
+    assert!(
+        texts.iter().any(|t| t == "The GM removes the seat of Bo."),
+        "{texts:?}"
+    );
+    // Bo's seat is gone: nothing is handed in for it, and it cannot be removed twice.
+    assert!(
+        send(
+            &mut g,
+            P2,
+            json!({"type": "hand_in_sheet", "sheet": {"name": "Bo", "strength": 2}})
+        )
+        .is_err()
+    );
+    assert!(send(&mut g, GM, json!({"type": "remove_seat", "seat": "p2"})).is_err());
+    hand_in(&mut g, P1, "Ada", 3);
+    hand_in(&mut g, p3, "Cy", 4);
+    send(
+        &mut g,
+        GM,
+        json!({"type": "ready_npc", "sheet": {"name": "Brute", "strength": 5}}),
+    )
+    .unwrap();
+    send(&mut g, GM, json!({"type": "start_play"})).unwrap();
+    assert_eq!(g.seats(), [GM, P1, p3]);
+    assert_eq!(g.seat_name(p3), "Cy");
+    // The log replays to the same table.
+    let replayed = replay(&g.setup_json(), &g.events_json(0));
+    assert_eq!(replayed.state_json(), g.state_json());
+}
+
+/// Issue 38: starting play while a seat owes its sheet asks first, naming it, and leaves the
+/// seat out; without being asked to leave seats out, the start is refused as before.
+#[test]
+fn starting_without_a_sheet_asks_and_leaves_the_seat_out() {
+    let mut g = staged(2);
+    hand_in(&mut g, P1, "Ada", 3);
+    send(
+        &mut g,
+        GM,
+        json!({"type": "ready_npc", "sheet": {"name": "Brute", "strength": 5}}),
+    )
+    .unwrap();
+    assert!(send(&mut g, GM, json!({"type": "start_play"})).is_err());
+    let leave_out = json!({"type": "start_play", "leave_out": true});
+    let question = g.confirm(GM, &leave_out).expect("it asks");
+    assert!(question.contains("the second player"), "{question}");
+    assert_eq!(
+        g.view(Viewer::Seat(GM))["session_zero"]["without"],
+        json!(["the second player"])
+    );
+    let events = send(&mut g, GM, leave_out).unwrap();
+    assert_eq!(events[0]["session_zero"]["type"], "seat_removed");
+    assert_eq!(events[1]["session_zero"]["type"], "play_started");
+    assert_eq!(g.seats(), [GM, P1]);
+    assert_eq!(g.view(Viewer::Spectator)["setup"]["players"], json!(["p1"]));
+}
+
 fn replay(setup: &Value, events: &[Value]) -> Box<dyn AnyGame> {
     let mut fresh = (entry().new_game)(setup).unwrap();
     for e in events {

@@ -1,8 +1,9 @@
 // Playing across a week, on the table page: the times under the banner (how long the game has
 // waited on each seat, what is left of its clock), a key's own "Notify me" card (its webhooks
-// and email addresses with their delivery failures, its handle in the group's channel), and the
-// GM's card (the group's channel, reminders and the clock, the delivery log). Everything a
-// person typed is shown as text.
+// and email addresses with their delivery state, kept live while the card is open, its handle
+// in the group's channel), the GM's "Clock and reminders" under the banner (a sheet set in
+// minutes, hours or days, or ready-made) and the GM's part of "This table" (the group's channel with its signing key, the
+// delivery log). Everything a person typed is shown as text.
 import { $, el } from './kit.js';
 import { boot, owner, page, refuse, request } from './state.js';
 
@@ -37,6 +38,8 @@ let clock = null;
 let skew = 0; // the server's clock minus this browser's
 let clockAt = -1;
 let clockTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timesTimer;
 
 async function loadClock() {
   const r = await request('/clock', 'GET');
@@ -52,6 +55,8 @@ function showTimes() {
   if (!line || !clock) return;
   const now = Date.now() + skew;
   const parts = [];
+  // The line says it again as time passes: at least every half minute, and as a clock runs out.
+  let next = 30000;
   for (const s of clock.seats) {
     if (!s.waiting) continue;
     const you = page.latest.seat === s.seat;
@@ -62,11 +67,14 @@ function showTimes() {
     if (s.runs_out_at != null) {
       const left = s.runs_out_at - now;
       const whose = you ? 'your' : s.name + '’s';
+      if (left > 0) next = Math.min(next, left + 50);
       parts.push(left > 0 ? inWords(left) + ' left on ' + whose + ' clock' : (you ? 'Your' : s.name + '’s') + ' clock has run out');
     }
   }
   line.textContent = parts.map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join(' · ');
   line.hidden = parts.length === 0 || page.latest.closed;
+  clearTimeout(timesTimer);
+  if (parts.length) timesTimer = setTimeout(showTimes, next);
 }
 
 /**
@@ -102,6 +110,17 @@ function deliveryState(t) {
   return el('span', { class: 'hint' }, 'Nothing sent yet');
 }
 
+/**
+ * A signed-JSON webhook's signing key, shown to its owner only.
+ * @param {string} secret
+ * @param {string} whose
+ */
+function signing(secret, whose) {
+  const input = el('input', { readonly: 'readonly', value: secret, 'aria-label': 'Signing key of ' + whose, class: 'secret', onfocus: (e) => e.target.select() });
+  return el('details', { class: 'signing' }, el('summary', null, 'Signing key'),
+    el('p', { class: 'hint' }, 'Each message carries X-Clash-Signature, the HMAC-SHA256 of the timestamp, a dot and the body, keyed with this.'), input);
+}
+
 /** @param {TargetView} t */
 function targetRow(t) {
   const li = el('li', { class: 'notify-row', 'data-target': t.id },
@@ -109,12 +128,28 @@ function targetRow(t) {
     el('span', { class: 'address' }, t.address), ' ',
     deliveryState(t), ' ',
     el('button', { type: 'button', class: 'small', onclick: (e) => removeTarget(t.id, e.currentTarget) }, 'Remove'));
-  if (t.secret) {
-    const input = el('input', { readonly: 'readonly', value: t.secret, 'aria-label': 'Signing key of this webhook', class: 'secret', onfocus: (e) => e.target.select() });
-    li.append(el('details', { class: 'signing' }, el('summary', null, 'Signing key'),
-      el('p', { class: 'hint' }, 'Each message carries X-Clash-Signature, the HMAC-SHA256 of the timestamp, a dot and the body, keyed with this.'), input));
-  }
+  if (t.secret) li.append(signing(t.secret, 'this webhook'));
   return li;
+}
+
+/**
+ * Show `targets` in `list`: rows already there keep their place (and whatever has focus in
+ * them); only their delivery state is brought up to date.
+ * @param {Element} list
+ * @param {TargetView[]} targets
+ */
+function showTargets(list, targets) {
+  const rows = /** @type {HTMLElement[]} */ ([...list.querySelectorAll('li[data-target]')]);
+  const same = targets.length > 0 && rows.length === targets.length && rows.every((r, i) => r.dataset.target === targets[i].id);
+  if (!same) {
+    list.replaceChildren(...targets.map(targetRow));
+    if (!targets.length) list.append(el('li', { class: 'hint' }, 'Nowhere yet.'));
+    return;
+  }
+  targets.forEach((t, i) => {
+    const old = rows[i].querySelector(':scope > span.hint, :scope > span.error');
+    if (old) old.replaceWith(deliveryState(t));
+  });
 }
 
 /** @type {NotifySettings | null} */
@@ -124,9 +159,7 @@ async function loadSettings() {
   const r = await request('/notify', 'GET');
   if (!r.ok) return;
   settings = r.body;
-  const list = $('notify-targets');
-  list.replaceChildren(...settings.targets.map(targetRow));
-  if (!settings.targets.length) list.append(el('li', { class: 'hint' }, 'Nowhere yet.'));
+  showTargets($('notify-targets'), settings.targets);
   const email = $('notify-kind').querySelector('option[value=email]');
   email.hidden = !settings.email;
   email.disabled = !settings.email;
@@ -181,22 +214,119 @@ function showChannel(channel) {
   const now = $('channel-now');
   $('channel-remove').hidden = !channel;
   if (!channel) { now.textContent = 'No channel yet.'; return; }
+  const kept = now.querySelector('details.signing');
   now.replaceChildren('Now: ', el('b', null, formats[channel.format] || 'Webhook'), ' ', el('span', { class: 'address' }, channel.address), ' ', deliveryState(channel));
+  // The open signing key stays open (and selected) while the state is brought up to date.
+  if (channel.secret) now.append(kept && kept.querySelector('input')?.value === channel.secret ? kept : signing(channel.secret, 'the group’s channel'));
 }
 
-function fillClockForm() {
-  if (!owner || !clock) return;
-  const form = $('clock-form');
-  if (form.contains(document.activeElement)) return;
-  const rule = clock.rule;
-  $('remind-hours').value = rule.remind_after ? String(round(rule.remind_after / 3600)) : '';
-  $('clock-mode').value = rule.clock ? rule.clock.mode : '';
-  if (rule.clock) $('clock-hours').value = String(round(rule.clock.seconds / 3600));
-  $('on-expiry').value = rule.on_expiry || 'remind';
-}
+// ---- The GM's clock and reminders ------------------------------------------------------
 
 /** @param {number} x */
 const round = (x) => Math.round(x * 100) / 100;
+
+/**
+ * A number of seconds in the biggest unit it fills evenly (else minutes): [amount, unit].
+ * @param {number} seconds
+ * @returns {[number, number]}
+ */
+function inUnits(seconds) {
+  for (const unit of [86400, 3600]) if (seconds % unit === 0) return [seconds / unit, unit];
+  return [round(seconds / 60), 60];
+}
+
+/**
+ * A length in words, for the card's summary: "12 hours", "90 seconds".
+ * @param {number} seconds
+ */
+function lengthWords(seconds) {
+  const [n, unit] = seconds % 60 ? [seconds, 'second'] : (() => { const [a, u] = inUnits(seconds); return [a, u === 86400 ? 'day' : u === 3600 ? 'hour' : 'minute']; })();
+  return n + ' ' + unit + (n === 1 ? '' : 's');
+}
+
+/**
+ * The settings in a few words: "Reminder after 12 hours · 2 days a move".
+ * @param {ClockRule} rule
+ */
+function ruleWords(rule) {
+  const parts = [];
+  if (rule.remind_after) parts.push('Reminder after ' + lengthWords(rule.remind_after));
+  if (rule.clock) parts.push(lengthWords(rule.clock.seconds) + (rule.clock.mode === 'deadline' ? ' a move' : ' for each player'));
+  return parts.length ? parts.join(' · ') : 'Off';
+}
+
+/** Ready-made settings, one tap each. @type {Record<string, ClockRule>} */
+const PRESETS = {
+  evening: { remind_after: 300, clock: null, on_expiry: 'remind' },
+  'evening-clock': { remind_after: 300, clock: { mode: 'deadline', seconds: 600 }, on_expiry: 'remind' },
+  week: { remind_after: 43200, clock: { mode: 'deadline', seconds: 172800 }, on_expiry: 'remind' },
+  off: { remind_after: null, clock: null, on_expiry: 'remind' },
+};
+
+function fillClockForm() {
+  if (!owner || !clock || !$('clock-form')) return;
+  const rule = clock.rule;
+  $('clock-summary').textContent = ruleWords(rule);
+  if ($('clock-form').contains(document.activeElement)) return;
+  const [remind, remindUnit] = rule.remind_after ? inUnits(rule.remind_after) : [null, 3600];
+  $('remind-amount').value = remind == null ? '' : String(remind);
+  $('remind-unit').value = String(remindUnit);
+  $('clock-mode').value = rule.clock ? rule.clock.mode : '';
+  if (rule.clock) {
+    const [amount, unit] = inUnits(rule.clock.seconds);
+    $('clock-amount').value = String(amount);
+    $('clock-unit').value = String(unit);
+  }
+  $('on-expiry').value = rule.on_expiry || 'remind';
+  syncClockForm();
+}
+
+/** The clock's own fields show only with a clock. */
+function syncClockForm() {
+  const none = !$('clock-mode').value;
+  for (const id of ['clock-amount', 'clock-unit', 'on-expiry']) $(id).disabled = none;
+}
+
+/**
+ * Send the GM's settings; everyone's log tells them.
+ * @param {ClockRule} rule
+ * @param {Element} from
+ */
+async function saveClock(rule, from) {
+  const r = await request('/clock', 'POST', rule);
+  if (!r.ok) { refuse($('clock-error'), r.error, r.status); return; }
+  $('clock-error').textContent = '';
+  clockAt = -1;
+  await loadClock();
+  if (from instanceof HTMLElement) from.focus();
+}
+
+function startClockCard() {
+  const sheet = /** @type {HTMLDialogElement | null} */ ($('clock-dialog'));
+  if (!sheet) return;
+  $('clock-open').addEventListener('click', () => { fillClockForm(); if (!sheet.open) sheet.showModal(); });
+  $('clock-close').addEventListener('click', () => sheet.close());
+  // Closed, the focus goes back to the button that opened it.
+  sheet.addEventListener('close', () => $('clock-open').focus());
+  $('clock-mode').addEventListener('change', syncClockForm);
+  syncClockForm();
+  for (const b of /** @type {HTMLElement[]} */ ([...sheet.querySelectorAll('[data-preset]')])) {
+    b.addEventListener('click', () => saveClock(PRESETS[b.dataset.preset || 'off'], b));
+  }
+  $('clock-form').addEventListener('submit', async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    const seconds = (/** @type {string} */ amount, /** @type {string} */ unit) => Math.round(Number($(amount).value) * Number($(unit).value));
+    const mode = $('clock-mode').value;
+    const remind = $('remind-amount').value.trim() ? seconds('remind-amount', 'remind-unit') : 0;
+    /** @type {ClockRule} */
+    const rule = {
+      remind_after: remind > 0 ? remind : null,
+      clock: mode === 'budget' || mode === 'deadline' ? { mode: mode, seconds: seconds('clock-amount', 'clock-unit') } : null,
+      on_expiry: $('on-expiry').value,
+    };
+    await saveClock(rule, $('clock-save'));
+  });
+}
 
 /** @param {string} kind */
 const kindWords = (kind) => ({ your_move: 'your move', reveal: 'a reveal', ended: 'the end', mention: 'a mention',
@@ -252,24 +382,14 @@ function startGmCard() {
   $('channel-remove').addEventListener('click', async (/** @type {Event} */ e) => {
     if (settings && settings.channel) await removeTarget(settings.channel.id, /** @type {Element} */ (e.currentTarget));
   });
-  $('clock-form').addEventListener('submit', async (/** @type {Event} */ e) => {
-    e.preventDefault();
-    const hours = (/** @type {string} */ id) => Math.round(Number($(id).value) * 3600);
-    const mode = $('clock-mode').value;
-    /** @type {ClockRule} */
-    const rule = {
-      remind_after: $('remind-hours').value.trim() && hours('remind-hours') > 0 ? hours('remind-hours') : null,
-      clock: mode === 'budget' || mode === 'deadline' ? { mode: mode, seconds: hours('clock-hours') } : null,
-      on_expiry: $('on-expiry').value,
-    };
-    const r = await request('/clock', 'POST', rule);
-    if (!r.ok) { refuse($('clock-error'), r.error, r.status); return; }
-    $('clock-error').textContent = '';
-    clockAt = -1;
-    await loadClock();
-  });
   $('deliveries-load').addEventListener('click', loadDeliveries);
 }
+
+/** How often an open card reads the delivery state again. */
+const LIVE_MS = 3000;
+
+/** Whether any of these cards is open, and the page in view. */
+const looking = (/** @type {string[]} */ ids) => !document.hidden && ids.some((id) => { const c = $(id); return c && c.open; });
 
 /** Set up the cards this page has (none for a spectator). */
 export function startNotify() {
@@ -283,4 +403,12 @@ export function startNotify() {
     startGmCard();
     $('week-card').addEventListener('toggle', () => { if ($('week-card').open) { loadSettings(); loadDeliveries(); } });
   }
+  if (owner) startClockCard();
+  // Delivery goes on after the page's own request: while a card that shows it is open, its
+  // state is read again every few seconds, so "Nothing sent yet" turns into "Last delivered"
+  // (or a failure) without a reload.
+  setInterval(() => {
+    if (looking(['notify-card', 'week-card'])) loadSettings();
+    if (owner && looking(['week-card']) && $('deliveries').childElementCount) loadDeliveries();
+  }, LIVE_MS);
 }

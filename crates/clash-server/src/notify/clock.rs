@@ -2,7 +2,8 @@
 //!
 //! For each seat the table keeps, beside its log, since when the game has waited on it (and at
 //! which log position that wait began), the time it has spent waiting in all, and when its
-//! reminder and its clock are due (`notify_waits`). The node that commits a change updates
+//! reminder, the warning that its clock is running out (a quarter of the clock left) and its
+//! clock are due (`notify_waits`). The node that commits a change updates
 //! these ([`track`]); every node looks for due timers every [`super::Settings::tick`]
 //! ([`tick`]) and claims each one in the database before acting on it (`notify_fired`), so a
 //! timer fires once however many nodes share the database, and a server that was down fires
@@ -10,7 +11,9 @@
 //! and `docs/verification.md` are unchanged.
 //!
 //! A seat waits only while the table is open and not archived; a seat a bot plays does not
-//! wait. Time spent counts towards a budget clock only while the seat waits.
+//! wait. Time spent counts towards a budget clock only while the seat waits. When a clock runs
+//! out its player is told whatever the table then does (reminded, a bot moving for them, the
+//! GM deciding).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -18,8 +21,8 @@ use std::time::Duration;
 
 use clash_core::{Budget, Seat, SeededRandomness, Strength};
 
-use super::message::{Item, Message, What};
-use super::rule::{Clock, ClockRule, Expiry, span};
+use super::message::{Item, Message, What, while_waiting};
+use super::rule::{Clock, ClockRule, Expiry, roughly, span};
 use super::target::Kind;
 use super::{Committed, keys, load, now_ms};
 use crate::links::Role;
@@ -54,21 +57,44 @@ pub struct Wait {
     pub spent_ms: i64,
     pub remind_at: Option<i64>,
     pub expire_at: Option<i64>,
+    pub warn_at: Option<i64>,
 }
 
-/// When a wait that began at `since` (with `spent` already used) is reminded and runs out.
-fn due(rule: &ClockRule, since: i64, spent: i64) -> (Option<i64>, Option<i64>) {
+/// When a wait that began at `since` (with `spent` already used) is due each timer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Due {
+    remind: Option<i64>,
+    warn: Option<i64>,
+    expire: Option<i64>,
+}
+
+fn due(rule: &ClockRule, since: i64, spent: i64) -> Due {
     let remind = rule.remind_after.map(|s| since + s as i64 * 1000);
     let expire = rule.clock.map(|c| match c {
         Clock::Budget { seconds } => since + (seconds as i64 * 1000 - spent).max(0),
         Clock::Deadline { seconds } => since + seconds as i64 * 1000,
     });
-    (remind, expire)
+    // With less than the warning's time left already, the warning goes at once.
+    let warn = expire
+        .zip(rule.warn_before_ms())
+        .map(|(e, before)| (e - before).max(since))
+        .filter(|w| Some(*w) < expire);
+    Due {
+        remind,
+        warn,
+        expire,
+    }
+}
+
+impl Wait {
+    fn time(&mut self, due: Due) {
+        (self.remind_at, self.warn_at, self.expire_at) = (due.remind, due.warn, due.expire);
+    }
 }
 
 /// Each seat's stored wait at `table`.
 pub async fn waits(tables: &Tables, table: &str) -> HashMap<String, Wait> {
-    const SQL: &str = "SELECT seat, since_pos, since_at, spent_ms, remind_at, expire_at FROM notify_waits WHERE table_id = $1";
+    const SQL: &str = "SELECT seat, since_pos, since_at, spent_ms, remind_at, expire_at, warn_at FROM notify_waits WHERE table_id = $1";
     let rows = tables
         .store()
         .select(Query::new(SQL, vec![Arg::Text(table.into())]))
@@ -83,6 +109,7 @@ pub async fn waits(tables: &Tables, table: &str) -> HashMap<String, Wait> {
                 spent_ms: int(r, 3).unwrap_or(0),
                 remind_at: int(r, 4),
                 expire_at: int(r, 5),
+                warn_at: int(r, 6),
             };
             (r[0].text(), wait)
         })
@@ -90,7 +117,7 @@ pub async fn waits(tables: &Tables, table: &str) -> HashMap<String, Wait> {
 }
 
 fn upsert(table: &str, seat: &str, w: &Wait) -> Query {
-    const SQL: &str = "INSERT INTO notify_waits (table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (table_id, seat) DO UPDATE SET since_pos = $3, since_at = $4, spent_ms = $5, remind_at = $6, expire_at = $7";
+    const SQL: &str = "INSERT INTO notify_waits (table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at, warn_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (table_id, seat) DO UPDATE SET since_pos = $3, since_at = $4, spent_ms = $5, remind_at = $6, expire_at = $7, warn_at = $8";
     let args = vec![
         Arg::Text(table.into()),
         Arg::Text(seat.into()),
@@ -99,6 +126,7 @@ fn upsert(table: &str, seat: &str, w: &Wait) -> Query {
         Arg::Int(w.spent_ms),
         Arg::MaybeInt(w.remind_at),
         Arg::MaybeInt(w.expire_at),
+        Arg::MaybeInt(w.warn_at),
     ];
     Query::new(SQL, args)
 }
@@ -140,13 +168,19 @@ pub(crate) async fn track(tables: &Tables, change: &Committed) {
         let mut w = stored.get(&seat.to_string()).cloned().unwrap_or_default();
         if ended.contains(&seat) {
             w.spent_ms += w.since_at.map_or(0, |at| (now - at).max(0));
-            (w.since_at, w.remind_at, w.expire_at) = (None, None, None);
+            w.since_at = None;
+            w.time(Due {
+                remind: None,
+                warn: None,
+                expire: None,
+            });
         } else if began.contains(&seat) {
             (w.since_pos, w.since_at) = (change.after.revision() as i64, Some(now));
-            (w.remind_at, w.expire_at) = due(rule, now, w.spent_ms);
+            w.time(due(rule, now, w.spent_ms));
         } else if newly_set && after.contains(&seat) {
             let since = w.since_at.unwrap_or(now);
-            (w.since_at, (w.remind_at, w.expire_at)) = (Some(since), due(rule, since, w.spent_ms));
+            w.since_at = Some(since);
+            w.time(due(rule, since, w.spent_ms));
         } else {
             continue;
         }
@@ -178,9 +212,37 @@ pub(crate) async fn tick(tables: Weak<Tables>, every: Duration) {
     }
 }
 
+/// A seat's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Timer {
+    Remind,
+    Warn,
+    Expire,
+}
+
+impl Timer {
+    /// Its name in `notify_fired`, and the statement that clears it once claimed.
+    fn claim(self) -> (&'static str, &'static str) {
+        match self {
+            Timer::Remind => (
+                "remind",
+                "UPDATE notify_waits SET remind_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3",
+            ),
+            Timer::Warn => (
+                "warn",
+                "UPDATE notify_waits SET warn_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3",
+            ),
+            Timer::Expire => (
+                "expire",
+                "UPDATE notify_waits SET expire_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3",
+            ),
+        }
+    }
+}
+
 /// Due timers, each claimed once in the database, then acted on.
 async fn fire_due(tables: &Arc<Tables>) {
-    const DUE: &str = "SELECT table_id, seat, since_pos, remind_at, expire_at FROM notify_waits WHERE (remind_at IS NOT NULL AND remind_at <= $1) OR (expire_at IS NOT NULL AND expire_at <= $1) ORDER BY table_id LIMIT 100";
+    const DUE: &str = "SELECT table_id, seat, since_pos, remind_at, warn_at, expire_at FROM notify_waits WHERE (remind_at IS NOT NULL AND remind_at <= $1) OR (warn_at IS NOT NULL AND warn_at <= $1) OR (expire_at IS NOT NULL AND expire_at <= $1) ORDER BY table_id LIMIT 100";
     let now = now_ms();
     let Ok(rows) = tables
         .store()
@@ -191,12 +253,17 @@ async fn fire_due(tables: &Arc<Tables>) {
     };
     for row in rows {
         let (table, seat, pos) = (row[0].text(), row[1].text(), row[2].int().unwrap_or(0));
-        for (what, at) in [("remind", row[3].int()), ("expire", row[4].int())] {
-            if at.is_some_and(|at| at <= now) && claim(tables, &table, &seat, pos, what).await {
+        let timers = [
+            (Timer::Remind, row[3].int()),
+            (Timer::Warn, row[4].int()),
+            (Timer::Expire, row[5].int()),
+        ];
+        for (timer, at) in timers {
+            if at.is_some_and(|at| at <= now) && claim(tables, &table, &seat, pos, timer).await {
                 let Ok(seat) = seat.parse::<Seat>() else {
                     continue;
                 };
-                if let Err(e) = fire(tables, &table, seat, what == "expire").await {
+                if let Err(e) = fire(tables, &table, seat, timer).await {
                     tracing::warn!(table, %seat, error = %e, "a timer could not act");
                 }
             }
@@ -205,11 +272,10 @@ async fn fire_due(tables: &Arc<Tables>) {
 }
 
 /// Claim a due timer: true for the one node that gets it.
-async fn claim(tables: &Tables, table: &str, seat: &str, pos: i64, what: &str) -> bool {
+async fn claim(tables: &Tables, table: &str, seat: &str, pos: i64, timer: Timer) -> bool {
     const CLAIM: &str =
         "INSERT INTO notify_fired (table_id, seat, since_pos, what) VALUES ($1, $2, $3, $4)";
-    const REMIND: &str = "UPDATE notify_waits SET remind_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3";
-    const EXPIRE: &str = "UPDATE notify_waits SET expire_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3";
+    let (what, clear) = timer.claim();
     let args = vec![
         Arg::Text(table.into()),
         Arg::Text(seat.into()),
@@ -217,7 +283,7 @@ async fn claim(tables: &Tables, table: &str, seat: &str, pos: i64, what: &str) -
     ];
     let mut claim_args = args.clone();
     claim_args.push(Arg::Text(what.into()));
-    let clear = Query::new(if what == "remind" { REMIND } else { EXPIRE }, args);
+    let clear = Query::new(clear, args);
     let write = Write::Side {
         table_id: table.into(),
         statements: vec![Query::new(CLAIM, claim_args), clear.clone()],
@@ -237,14 +303,19 @@ async fn claim(tables: &Tables, table: &str, seat: &str, pos: i64, what: &str) -
     }
 }
 
-/// A timer of `seat` at `table` is due: remind, or (`expired`) do what the GM chose.
+/// A timer of `seat` at `table` is due: remind, warn that the clock is running out, or tell
+/// that it ran out and do what the GM chose.
 async fn fire(
     tables: &Arc<Tables>,
     table_id: &str,
     seat: Seat,
-    expired: bool,
+    timer: Timer,
 ) -> Result<(), crate::error::TableError> {
     let table = tables.get(table_id).await?;
+    let expire_at = waits(tables, table_id)
+        .await
+        .get(&seat.to_string())
+        .and_then(|w| w.expire_at);
     let (snapshot, keys, rule, bots) = {
         let play = table.lock_current().await?;
         let bots: Vec<Seat> = play.bots.keys().copied().collect();
@@ -254,32 +325,38 @@ async fn fire(
         return Ok(());
     }
     let name = snapshot.game().seat_name(seat);
-    let text = match (expired, rule.on_expiry) {
-        (false, _) => format!(
-            "A reminder: the game has waited on {name} for {}.",
-            waiting_for(&rule)
+    let (kind, text) = match (timer, rule.on_expiry) {
+        (Timer::Remind, _) => (
+            What::Reminder,
+            format!(
+                "A reminder: the game has waited on {name} for {}.",
+                waiting_for(&rule)
+            ),
         ),
-        (true, Expiry::Bot) if bot_move(tables, &table, seat).await => return Ok(()),
-        (true, Expiry::Remind) => format!("The clock of {name} has run out."),
-        (true, _) => {
-            let text = format!("The clock of {name} has run out: the GM decides what happens.");
-            return alert_gm(tables, table_id, &snapshot, &keys, text).await;
+        (Timer::Warn, _) => {
+            let left = expire_at.map_or(0, |at| at - super::now_ms());
+            (
+                What::ClockWarning,
+                format!("{name}'s clock is running out: {} left.", roughly(left)),
+            )
+        }
+        (Timer::Expire, Expiry::Bot) if bot_move(tables, &table, seat).await => (
+            What::ClockOut,
+            format!("{name}'s clock has run out: a bot made a casual move for {name}."),
+        ),
+        (Timer::Expire, Expiry::Remind) => (What::ClockOut, format!("{name}'s clock has run out.")),
+        (Timer::Expire, _) => {
+            let text = format!("{name}'s clock has run out: the GM decides what happens.");
+            alert_gm(tables, table_id, &snapshot, &keys, text.clone()).await;
+            (What::ClockOut, text)
         }
     };
-    let what = if expired {
-        What::ClockOut
-    } else {
-        What::Reminder
+    // Once the bot has moved, the wait is over: the line says what happened, not what is asked.
+    let item = match kind {
+        What::ClockOut if rule.on_expiry == Expiry::Bot => super::message::item(kind, &text),
+        _ => while_waiting(kind, &text, seat),
     };
-    remind(
-        tables,
-        table_id,
-        &snapshot,
-        &keys,
-        seat,
-        Item { kind: what, text },
-    )
-    .await;
+    remind(tables, table_id, &snapshot, &keys, seat, item).await;
     Ok(())
 }
 
@@ -314,10 +391,12 @@ async fn remind(
         let to = match t.kind {
             Kind::Webhook | Kind::Email if told(&t.key) => {
                 let access = &keys[&t.key];
-                let turn = crate::room::view(snapshot, &Presence::default(), access)
-                    .turn
-                    .text;
-                item.text = format!("{} ({turn})", item.text);
+                if item.waiting.is_some() {
+                    let turn = crate::room::view(snapshot, &Presence::default(), access).turn;
+                    let asked = snapshot.game().asked(seat);
+                    let line = super::message::asked_line(&turn.text, asked);
+                    item.text = format!("{} {line}", item.text);
+                }
                 super::name(snapshot, access)
             }
             Kind::Channel => {
@@ -359,19 +438,15 @@ async fn alert_gm(
     snapshot: &Snapshot,
     keys: &HashMap<String, Access>,
     text: String,
-) -> Result<(), crate::error::TableError> {
+) {
     let targets = load(tables, table_id).await.unwrap_or_default();
     for t in targets {
         let gm = keys.get(&t.key).is_some_and(|a| a.role == Role::Owner);
         if gm && matches!(t.kind, Kind::Webhook | Kind::Email) {
-            let item = Item {
-                kind: What::Alert,
-                text: text.clone(),
-            };
+            let item = super::message::item(What::Alert, &text);
             send(tables, t, snapshot, table_id, "the GM".into(), vec![item]);
         }
     }
-    Ok(())
 }
 
 /// A casual move for `seat` from the catalogue's bot, through the executor; false when the

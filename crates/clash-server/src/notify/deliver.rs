@@ -7,6 +7,9 @@
 //! * **Retries.** A failure that may pass (no connection, a time-out, a 5xx or 429 answer) is
 //!   tried again after [`Settings::retry_base`], doubling each time, [`Settings::retries`]
 //!   times; one that will not (a refused address, a redirect, another 4xx) is not.
+//! * **Only what still holds.** A line that holds while the game waits on a seat ("your move",
+//!   a reminder, a clock running out) is dropped from a digest still gathering once that seat
+//!   has moved ([`Outbox::withdraw`]); a newer "your move" replaces an older one.
 //! * **Record.** Each failure is noted on the target, for its owner to read; each message's
 //!   outcome goes in the table's delivery log, for the GM (the latest [`LOG_KEPT`]).
 //! * **Archived tables.** Once a table is archived (or deleted) its queues are emptied and
@@ -18,7 +21,7 @@
 //!   [`ANSWER_LIMIT`] bytes of the answer.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use lettre::{AsyncSmtpTransport, Tokio1Executor};
@@ -54,6 +57,9 @@ pub struct Outbox {
     /// Tables archived or deleted: nothing is sent for them.
     stopped: Mutex<HashSet<String>>,
     pub(super) mailer: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    /// The address the server printed when it started listening: messages link to it when no
+    /// public address was given.
+    printed: OnceLock<String>,
 }
 
 /// Why a delivery failed, and whether trying again may help.
@@ -86,6 +92,31 @@ impl Outbox {
             queues: Mutex::new(HashMap::new()),
             stopped: Mutex::new(HashSet::new()),
             mailer,
+            printed: OnceLock::new(),
+        }
+    }
+
+    /// Note the address the server printed (`http://host:port`); the first one stays.
+    pub fn printed(&self, url: String) {
+        let _ = self.printed.set(url);
+    }
+
+    /// Where messages send people: the public address, else the one the server printed.
+    pub fn base(&self) -> Option<&str> {
+        self.settings
+            .public_url
+            .as_deref()
+            .or(self.printed.get().map(String::as_str))
+    }
+
+    /// Drop what `target` still has gathering about a wait that has ended: the lines about
+    /// `seat` (any seat when `None`).
+    pub fn withdraw(&self, table: &str, target: &str, seat: Option<clash_core::Seat>) {
+        let mut queues = self.queues();
+        if let Some(q) = queues.get_mut(&(table.to_string(), target.to_string())) {
+            q.message
+                .items
+                .retain(|i| i.waiting.is_none() || (seat.is_some() && i.waiting != seat));
         }
     }
 
@@ -145,6 +176,14 @@ impl Outbox {
         queue.target = target;
         queue.message.title = message.title;
         for item in message.items {
+            if item.kind == super::message::What::YourMove {
+                // A newer "your move" for the same seat says all the older one did.
+                let seat = item.waiting;
+                queue
+                    .message
+                    .items
+                    .retain(|i| !(i.kind == item.kind && i.waiting == seat));
+            }
             add(&mut queue.message, item);
         }
         if !queue.running {
@@ -236,7 +275,7 @@ impl Outbox {
             .await
             .map_err(|why| failure(why, false))?;
         let now = now_ms();
-        let base = self.settings.public_url.as_deref();
+        let base = self.base();
         let body = message
             .payload(target.format, base, now)
             .to_string()

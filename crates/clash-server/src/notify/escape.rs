@@ -178,6 +178,7 @@ mod tests {
                 .map(|text| Item {
                     kind: What::Mention,
                     text,
+                    waiting: None,
                 })
                 .collect(),
             more: 0,

@@ -1,11 +1,15 @@
 //! What a notification says, built from one seat's own view alone.
 //!
-//! A personal message is made of what that key's page shows: its turn line ("Your move") and
-//! the new log lines it may read ([`Snapshot::seen`] for its access), so it can carry nothing
-//! the seat may not see. A table channel is read by the whole group, so its messages are made
-//! from what a spectator sees, plus the handles players gave to be mentioned by. No message
-//! carries a key: the link is the server's lobby (which keeps the links a browser opened), since
-//! a seat's page address *is* its key.
+//! A personal message is made of what that key's page shows: its turn line with what the game
+//! asks of it ("Your move: choose your stance."), and the new log lines it may read
+//! ([`Snapshot::seen`] for its access) that are news away from the table (a reveal, an outcome
+//! such as who won a conflict, a proposal or concession, the end), so it can carry nothing the
+//! seat may not see. A table channel is read by the whole group, so its messages are made from
+//! what a spectator sees, plus the handles players gave to be mentioned by. A line that holds
+//! only while the game waits on a seat ("your move", a reminder, a clock running out) says so
+//! ([`Item::waiting`]), so a digest drops it once that seat has moved. No message carries a
+//! key: the link is the server's lobby (which keeps the links a browser opened), since a
+//! seat's page address *is* its key.
 
 use std::collections::HashMap;
 
@@ -27,10 +31,15 @@ use crate::snapshot::Snapshot;
 pub enum What {
     YourMove,
     Reveal,
+    /// An outcome or something put to the table: who won a conflict or a round, a proposal, a
+    /// concession, a chapter's end ([`clash_core::Ruleset::news`]).
+    News,
     Ended,
     Mention,
     Whisper,
     Reminder,
+    /// A seat's clock is running out.
+    ClockWarning,
     ClockOut,
     Alert,
 }
@@ -40,10 +49,12 @@ impl What {
         match self {
             What::YourMove => "your_move",
             What::Reveal => "reveal",
+            What::News => "news",
             What::Ended => "ended",
             What::Mention => "mention",
             What::Whisper => "whisper",
             What::Reminder => "reminder",
+            What::ClockWarning => "clock_warning",
             What::ClockOut => "clock_out",
             What::Alert => "alert",
         }
@@ -55,17 +66,58 @@ impl What {
 pub struct Item {
     pub kind: What,
     pub text: String,
+    /// The seat this line is about while the game waits on it: a digest drops the line once
+    /// the game no longer does (a move already made is not "your move").
+    #[serde(skip)]
+    pub waiting: Option<Seat>,
 }
 
 /// The longest line of a message; the rest is cut.
 const LINE_LIMIT: usize = 300;
 
-fn item(kind: What, text: &str) -> Item {
+pub(crate) fn item(kind: What, text: &str) -> Item {
     let mut cut: String = text.chars().take(LINE_LIMIT).collect();
     if cut.len() < text.len() {
         cut.push('…');
     }
-    Item { kind, text: cut }
+    Item {
+        kind,
+        text: cut,
+        waiting: None,
+    }
+}
+
+/// A line that holds only while the game waits on `seat`.
+pub(crate) fn while_waiting(kind: What, text: &str, seat: Seat) -> Item {
+    Item {
+        waiting: Some(seat),
+        ..item(kind, text)
+    }
+}
+
+/// The turn line with what the game asks: "Your move: choose your stance."
+pub(crate) fn asked_line(turn_text: &str, asked: Option<String>) -> String {
+    match asked {
+        Some(asked) => format!("{turn_text}: {asked}."),
+        None => format!("{turn_text}."),
+    }
+}
+
+/// A log line as a message tells it: the end of a game says how it ended.
+fn told(line: &crate::snapshot::SeenEntry) -> String {
+    match &line.table {
+        Some(TableEvent::GameOver { how }) => format!("The game is over: {how}"),
+        _ => line.text.clone(),
+    }
+}
+
+/// The seat whose move `turn` is for `access`: its own, or for the GM an NPC's it plays.
+fn moving_seat(access: &Access, turn: &Turn) -> Seat {
+    match (access.seat, turn.npc.first()) {
+        (Some(seat), _) if turn.yours => seat,
+        (_, Some(npc)) => npc.seat,
+        (seat, None) => seat.unwrap_or(Seat::Gm),
+    }
 }
 
 /// Whether it is this viewer's move (or, for the GM, the move of an NPC it plays).
@@ -81,20 +133,29 @@ pub fn mentions(text: &str, name: &str) -> bool {
 }
 
 /// What `access` is told of the change from `before` to `after`: from its own view alone.
-pub fn personal(before: &Snapshot, after: &Snapshot, access: &Access) -> Vec<Item> {
+pub fn personal(before: &Snapshot, after: &Snapshot, access: &Access) -> Told {
     let presence = Presence::default();
     let (was, now) = (
         view(before, &presence, access),
         view(after, &presence, access),
     );
     let mut items = Vec::new();
-    if mine(&now.turn) && !mine(&was.turn) {
-        items.push(item(What::YourMove, &now.turn.text));
+    if mine(&now.turn) {
+        let seat = moving_seat(access, &now.turn);
+        let asked = after.game().asked(seat);
+        // A new wait, or the same wait with a new question (a conflict won while the game
+        // waited on a challenge: now a consequence to choose).
+        let again = mine(&was.turn) && asked.is_some() && before.game().asked(seat) != asked;
+        if !mine(&was.turn) || again {
+            let text = asked_line(&now.turn.text, asked);
+            items.push(while_waiting(What::YourMove, &text, seat));
+        }
     }
     let own = crate::room::reader(access);
     for line in after.seen(access, before.revision()) {
         let what = match &line.table {
             _ if line.reveals => Some(What::Reveal),
+            _ if line.news => Some(What::News),
             Some(TableEvent::Closed | TableEvent::GameOver { .. }) => Some(What::Ended),
             Some(TableEvent::Whispered { by, .. }) if Some(by) != own.as_ref() => {
                 Some(What::Whisper)
@@ -105,14 +166,25 @@ pub fn personal(before: &Snapshot, after: &Snapshot, access: &Access) -> Vec<Ite
             _ => None,
         };
         if let Some(what) = what {
-            items.push(item(what, &line.text));
+            items.push(item(what, &told(&line)));
         }
     }
-    items
+    Told {
+        items,
+        moved: mine(&was.turn) && !mine(&now.turn),
+    }
+}
+
+/// What one target is told of a change, and whether a wait of its own ended with it.
+pub struct Told {
+    pub items: Vec<Item>,
+    /// The game waited on this key before the change and no longer does: what is still queued
+    /// about that wait is dropped.
+    pub moved: bool,
 }
 
 /// The seats the game waits on, while the table is open.
-fn waiting(s: &Snapshot) -> Vec<Seat> {
+pub(crate) fn waiting(s: &Snapshot) -> Vec<Seat> {
     let open = s.status().over.is_none() && !s.closed() && !s.archived();
     if open {
         s.status().waiting_for.clone()
@@ -140,13 +212,20 @@ pub fn channel(
     let mut items: Vec<Item> = waiting(after)
         .into_iter()
         .filter(|s| !was.contains(s) && Some(*s) != actor)
-        .map(|s| item(What::YourMove, &format!("{}: it is your move.", who(s))))
+        .map(|s| {
+            let text = match game.asked(s) {
+                Some(asked) => format!("{}: it is your move — {asked}.", who(s)),
+                None => format!("{}: it is your move.", who(s)),
+            };
+            while_waiting(What::YourMove, &text, s)
+        })
         .collect();
     for line in after.seen(&Access::nobody(), before.revision()) {
         match &line.table {
             _ if line.reveals => items.push(item(What::Reveal, &line.text)),
+            _ if line.news => items.push(item(What::News, &line.text)),
             Some(TableEvent::Closed | TableEvent::GameOver { .. }) => {
-                items.push(item(What::Ended, &line.text))
+                items.push(item(What::Ended, &told(&line)))
             }
             Some(TableEvent::Said { text, by }) => {
                 let named = game.seats().into_iter().filter(|s| {
@@ -212,7 +291,10 @@ impl Message {
     pub fn subject(&self) -> String {
         let first = self.items.first().map_or("news", |i| match i.kind {
             What::YourMove => "your move",
-            What::Reminder | What::ClockOut => "a reminder",
+            What::News => "news",
+            What::Reminder => "a reminder",
+            What::ClockWarning => "your clock is running out",
+            What::ClockOut => "a clock ran out",
             What::Whisper => "a whisper",
             What::Mention => "you are mentioned",
             What::Ended => "the table has ended",
@@ -234,7 +316,7 @@ impl Message {
                 "table": self.table,
                 "title": self.title,
                 "to": self.to,
-                "events": self.items.iter().map(|i| Item { kind: i.kind, text: plain(&i.text) }).collect::<Vec<_>>(),
+                "events": self.items.iter().map(|i| Item { kind: i.kind, text: plain(&i.text), waiting: None }).collect::<Vec<_>>(),
                 "more": self.more,
                 "link": base.map(|b| format!("{b}/")),
                 "sent_at": now / 1000,

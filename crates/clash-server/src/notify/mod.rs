@@ -18,7 +18,8 @@
 //! The executor tells the notifier of every committed change ([`Tables::notify_committed`]),
 //! under the table's lock and at once (it only queues); the notifier's own task then works out
 //! who is told what, off the request path. The person whose action made the change is not told
-//! of it. A change is told by the node that committed it.
+//! of it. A change is told by the node that committed it. Messages link to the server's public
+//! address, or without one to the address it printed when it started ([`deliver::Outbox::base`]).
 
 pub mod clock;
 pub mod consent;
@@ -232,10 +233,18 @@ async fn tell(tables: &Arc<Tables>, change: &Committed) {
         Err(e) => return tracing::warn!(table = %change.table, error = %e, "targets unreadable"),
     };
     let handles = handles(&targets, &change.keys);
+    let now_waiting = message::waiting(&change.after);
+    let moved: Vec<Seat> = message::waiting(&change.before)
+        .into_iter()
+        .filter(|s| !now_waiting.contains(s))
+        .collect();
     for t in targets {
         let (to, items) = match t.kind {
             Kind::Handle => continue,
             Kind::Channel => {
+                for seat in &moved {
+                    outbox.withdraw(&change.table, &t.id, Some(*seat));
+                }
                 let items =
                     message::channel(&change.before, &change.after, change.actor_seat, &handles);
                 ("the table".to_string(), items)
@@ -244,11 +253,14 @@ async fn tell(tables: &Arc<Tables>, change: &Committed) {
                 let Some(access) = change.keys.get(&t.key) else {
                     continue;
                 };
+                let told = message::personal(&change.before, &change.after, access);
+                if told.moved {
+                    outbox.withdraw(&change.table, &t.id, None);
+                }
                 if change.actor_key.as_deref() == Some(t.key.as_str()) {
                     continue;
                 }
-                let items = message::personal(&change.before, &change.after, access);
-                (name(&change.after, access), items)
+                (name(&change.after, access), told.items)
             }
         };
         let message = Message {

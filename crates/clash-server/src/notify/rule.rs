@@ -73,7 +73,27 @@ pub fn span(seconds: u64) -> String {
     format!("{n} {name}{}", if n == 1 { "" } else { "s" })
 }
 
+/// A length of time rounded for a message: "40 seconds", "25 minutes", "6 hours", "3 days".
+pub fn roughly(ms: i64) -> String {
+    let seconds = (ms.max(0) + 500) / 1000;
+    let (n, unit) = match seconds {
+        s if s < 90 => (s, "second"),
+        s if s < 90 * 60 => ((s + 30) / 60, "minute"),
+        s if s < 48 * 3600 => ((s + 1800) / 3600, "hour"),
+        s => ((s + 43_200) / 86_400, "day"),
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
 impl ClockRule {
+    /// How long before a seat's clock runs out its player is warned: when a quarter of the
+    /// clock is left (a quarter of the deadline, or of the whole budget).
+    pub fn warn_before_ms(&self) -> Option<i64> {
+        self.clock.map(|c| match c {
+            Clock::Budget { seconds } | Clock::Deadline { seconds } => seconds as i64 * 250,
+        })
+    }
+
     /// The settings told in words, for every seat's log.
     pub fn narrate(&self) -> String {
         if *self == ClockRule::default() {
@@ -149,6 +169,10 @@ mod tests {
             "The GM sets a clock: 1 day for each move; when a move's time runs out, a bot makes a casual move for the seat. A player is reminded after 12 hours of waiting on them."
         );
         assert_eq!(span(90), "90 seconds");
+        assert_eq!(roughly(54_200), "54 seconds");
+        assert_eq!(roughly(6 * 3_600_000 - 20_000), "6 hours");
+        assert_eq!(roughly(3 * 86_400_000), "3 days");
+        assert_eq!(rule.warn_before_ms(), Some(6 * 3_600_000));
         assert!(
             ClockRule {
                 remind_after: Some(0),

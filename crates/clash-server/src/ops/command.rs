@@ -14,7 +14,7 @@ use crate::links::Role;
 use crate::log::{CommandEntry, Entry, Sender, TableEvent, canonical, hex};
 use crate::play::Sent;
 use crate::snapshot::Receipt;
-use crate::store::StoredCommand;
+use crate::store::{LinkChange, StoredCommand};
 use crate::table::{Answer, Table};
 use crate::tables::Tables;
 
@@ -148,10 +148,21 @@ pub async fn decide_command(
         command: command.clone(),
         id,
     };
+    // A seat the game no longer has (one the GM removed in session zero) takes its links with
+    // it: its player's key, and an invite still out, stop working in the same commit.
+    let now = game.seats();
+    let links = at
+        .play
+        .game
+        .seats()
+        .into_iter()
+        .filter(|s| !now.contains(s))
+        .map(|s| LinkChange::RemoveRole(s.to_string()))
+        .collect();
     let change = Change::Append {
         entries,
         command: Some(stored),
-        links: Vec::new(),
+        links,
         game: Some(game),
     };
     Ok(Decision::change(change, n))

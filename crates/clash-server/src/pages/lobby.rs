@@ -16,6 +16,7 @@ use crate::error::ApiError;
 use crate::extract::ClientAddr;
 use crate::http::table_path;
 use crate::tables::{TITLE_LIMIT, Tables};
+use crate::work::{self, Kind};
 
 /// What the lobby shows again after a refused create: the error, the chosen preset and the
 /// setup as typed.
@@ -73,6 +74,8 @@ fn setup_form(options: Markup, refused: &Refused) -> Markup {
             @if let Some(e) = refused.error {
                 p .error role="alert" { (e) }
             }
+            p .hint { "In a game where players make characters, the table opens in session zero with the setup's "
+                "characters in: add or remove seats, send each invited player's sheet back or keep it, then start play." }
             button type="submit" .primary { "Create table" }
         }
     }
@@ -227,6 +230,19 @@ pub async fn create_from_form(
                 );
             }
         }
+    };
+    // A game whose players make characters opens a ready-made setup in session zero, its
+    // sheets in: the GM may add or remove seats and review every sheet before play starts.
+    let setup = match entry.forms.map(|f| f.ready_made) {
+        Some(ready_made) => {
+            let given = setup.clone();
+            work::run(Kind::Read, move || ready_made(&given))
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or(setup)
+        }
+        None => setup,
     };
     let title = fields.get("title").map_or("", String::as_str);
     match tables.create(ruleset, title, setup).await {

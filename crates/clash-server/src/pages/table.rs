@@ -8,7 +8,7 @@ use maud::{Markup, html};
 use serde_json::{Value, json};
 
 use super::parts::{board_card, dialogs, fair_card, gm_cards, move_card, talk_card, turn_banner};
-use super::week::{notify_card, times_line};
+use super::week::{clock_bar, clock_dialog, notify_card, times_line};
 use super::{assets::board_tags, data, error_page, error_page_at, page, script};
 use crate::error::TableError;
 use crate::extract::{Caller, Params, as_seat};
@@ -144,6 +144,7 @@ pub async fn table_page(
         main .table #main {
             (turn_banner())
             (times_line())
+            @if owner { (clock_bar()) }
             div .cols {
                 div ."col" ."col-play" { (board_card(owner)) }
                 div ."col" ."col-side" {
@@ -156,6 +157,7 @@ pub async fn table_page(
             }
         }
         (dialogs())
+        @if owner { (clock_dialog()) }
         (data("boot", &boot))
         (script("/assets/verify.js"))
         (script("/assets/fair-check.js"))

@@ -1,7 +1,9 @@
 //! Playing across a week on the table page: a key's own "Notify me" card (its webhooks and
-//! email addresses, their delivery failures, its handle in the table channel), the GM's card
-//! (the table channel, reminders and the clock, the delivery log), and the line of times under
-//! the banner. `assets/notify.js` fills them in; their ids are what it and the tests find.
+//! email addresses, their delivery state, its handle in the table channel), the GM's "Clock and
+//! reminders" under the banner (how they stand, and a sheet that sets them in minutes, hours or
+//! days, or with one tap from ready-made settings), the GM's part of "This table" (the table
+//! channel, the delivery log), and the line of times under the banner. `assets/notify.js` fills them in; their ids are what
+//! it and the tests find.
 
 use maud::{Markup, html};
 
@@ -62,8 +64,8 @@ fn notify_body() -> Markup {
     }
 }
 
-/// The GM's part of "This table": the table channel, reminders and the clock, the delivery log
-/// and the GM's own targets, folded so the tools beside the board stay short.
+/// The GM's part of "This table": the table channel, the delivery log and the GM's own
+/// targets, folded so the tools beside the board stay short.
 pub fn week_card() -> Markup {
     html! {
         details .fold #week-card {
@@ -85,32 +87,83 @@ pub fn week_card() -> Markup {
                 button type="button" .small #channel-remove hidden { "Remove" }
             }
             p .error #channel-error role="alert" {}
-            h4 { "Reminders and the clock" }
-            form #clock-form .clock-form {
-                label for="remind-hours" { "Remind a player after" }
-                span .with-unit { input #remind-hours type="number" min="0" max="672" step="any" placeholder="never"; " hours" }
-                label for="clock-mode" { "Clock" }
-                select #clock-mode {
-                    option value="" { "no clock" }
-                    option value="budget" { "a time budget for each player" }
-                    option value="deadline" { "a deadline for each move" }
-                }
-                label for="clock-hours" { "Hours on the clock" }
-                span .with-unit { input #clock-hours type="number" min="0" max="672" step="any" value="24"; " hours" }
-                label for="on-expiry" { "When time runs out" }
-                select #on-expiry {
-                    option value="remind" { "remind the player" }
-                    option value="bot" { "a bot makes a casual move for them" }
-                    option value="alert_gm" { "tell me" }
-                }
-                button type="submit" .small #clock-save { "Save" }
-            }
-            p .hint { "Everyone's log says when you change these." }
-            p .error #clock-error role="alert" {}
             h4 { "Delivery log" }
             p { button type="button" .small #deliveries-load { "Show the latest deliveries" } }
             ul #deliveries .notify-list {}
             (gm_notify())
+        }
+    }
+}
+
+/// A length's unit, for a number beside it.
+fn unit_select(id: &str, label: &str) -> Markup {
+    html! {
+        select id=(id) aria-label=(label) {
+            option value="60" { "minutes" }
+            option value="3600" selected { "hours" }
+            option value="86400" { "days" }
+        }
+    }
+}
+
+/// The GM's reminders and clock where the GM looks first: a button under the turn banner that
+/// says how they stand ("Clock and reminders: Off") and opens [`clock_dialog`].
+pub fn clock_bar() -> Markup {
+    html! {
+        p .clock-bar {
+            button type="button" .small #clock-open aria-haspopup="dialog" {
+                "Clock and reminders: " span #clock-summary { "Off" }
+            }
+        }
+    }
+}
+
+/// The GM's reminders and clock: ready-made settings a tap away, and the settings in minutes,
+/// hours or days.
+pub fn clock_dialog() -> Markup {
+    html! {
+        dialog #clock-dialog .sheet .clock-sheet aria-labelledby="clock-heading" {
+            div .sheet-bar {
+                h2 #clock-heading { "Clock and reminders" }
+                button type="button" .small #clock-close { "Close" }
+            }
+            div .sheet-body {
+                p .hint { "Remind players when the game has waited on them, or put a clock on each move or each player. "
+                    "Everyone's log says when you change these." }
+                div .clock-presets role="group" aria-label="Ready-made settings" {
+                    button type="button" .small data-preset="evening" { "An evening: remind after 5 minutes" }
+                    button type="button" .small data-preset="evening-clock" { "An evening with a clock: 10 minutes a move" }
+                    button type="button" .small data-preset="week" { "Across a week: remind after 12 hours, 2 days a move" }
+                    button type="button" .small data-preset="off" { "Off" }
+                }
+                form #clock-form .clock-form {
+                    label for="remind-amount" { "Remind a player after" }
+                    span .with-unit {
+                        input #remind-amount type="number" min="1" max="40320" step="any" placeholder="never";
+                        (unit_select("remind-unit", "Unit of the reminder's wait"))
+                    }
+                    label for="clock-mode" { "Clock" }
+                    select #clock-mode {
+                        option value="" { "no clock" }
+                        option value="budget" { "a time budget for each player" }
+                        option value="deadline" { "a deadline for each move" }
+                    }
+                    label for="clock-amount" { "Time on the clock" }
+                    span .with-unit {
+                        input #clock-amount type="number" min="1" max="40320" step="any" value="1";
+                        (unit_select("clock-unit", "Unit of the clock's time"))
+                    }
+                    label for="on-expiry" { "When time runs out" }
+                    select #on-expiry {
+                        option value="remind" { "remind the player" }
+                        option value="bot" { "a bot makes a casual move for them" }
+                        option value="alert_gm" { "tell me" }
+                    }
+                    button type="submit" .small #clock-save { "Save" }
+                }
+                p .hint { "A player whose clock is running out is warned when a quarter of it is left." }
+                p .error #clock-error role="alert" {}
+            }
         }
     }
 }

@@ -194,7 +194,8 @@ impl Schema for PgSchema {
             // The data steps carry tables of older SQLite files into the log. No PostgreSQL
             // database predates version 4 (this backend came with it) and tables are copied in
             // with their log, so there is never such data here.
-            Some(Data::LegacyLog | Data::OddsSwitches | Data::OddsToLog) | None => {}
+            // `warn_at` is added by the step's own SQL (`IF NOT EXISTS`).
+            Some(Data::LegacyLog | Data::OddsSwitches | Data::OddsToLog | Data::WarnAt) | None => {}
         }
         tx.execute("DELETE FROM clash_schema", &[]).await?;
         tx.execute(

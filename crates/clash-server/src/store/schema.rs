@@ -30,13 +30,16 @@ pub(crate) enum Data {
     /// Append `odds_switched {enabled: true}` to the log of every table whose `odds` column is
     /// on, chained after its last entry, then drop the column.
     OddsToLog,
+    /// Add `notify_waits.warn_at` unless the table has it already (a file whose recorded
+    /// version was set back): SQLite has no `ADD COLUMN IF NOT EXISTS`.
+    WarnAt,
 }
 
 /// The number of schema versions; both backends have the same numbered steps.
 pub const SCHEMA_VERSIONS: usize = STEPS.len();
 
 /// Every schema version, oldest first.
-pub(crate) const STEPS: [Step; 6] = [
+pub(crate) const STEPS: [Step; 7] = [
     // 1: tables, links, commands and the old event rows. On SQLite, `IF NOT EXISTS` lets a
     // database made before migrations were versioned (user_version 0, tables present) pass
     // through unchanged. PostgreSQL numbers links in the order they were made (`made`), as
@@ -105,6 +108,13 @@ pub(crate) const STEPS: [Step; 6] = [
         postgres: include_str!("sql/postgres_6.sql"),
         data: None,
     },
+    // 7: when each seat is warned that its clock is running out (`notify_waits.warn_at`, ms
+    // since the Unix epoch), claimed once like the other timers.
+    Step {
+        sqlite: "",
+        postgres: "ALTER TABLE notify_waits ADD COLUMN IF NOT EXISTS warn_at BIGINT;",
+        data: Some(Data::WarnAt),
+    },
 ];
 
 /// What the runner needs of a backend's database.
@@ -171,11 +181,11 @@ mod tests {
     #[test]
     fn each_later_step_is_applied_once_in_order() {
         let (done, applied) = run(0);
-        assert_eq!((done.unwrap(), applied), (6, vec![1, 2, 3, 4, 5, 6]));
+        assert_eq!((done.unwrap(), applied), (7, vec![1, 2, 3, 4, 5, 6, 7]));
         let (done, applied) = run(2);
-        assert_eq!((done.unwrap(), applied), (6, vec![3, 4, 5, 6]));
+        assert_eq!((done.unwrap(), applied), (7, vec![3, 4, 5, 6, 7]));
         let (done, applied) = run(SCHEMA_VERSIONS);
-        assert_eq!((done.unwrap(), applied), (6, vec![]));
+        assert_eq!((done.unwrap(), applied), (7, vec![]));
     }
 
     #[test]

@@ -100,9 +100,9 @@ const COPIED: [Copied; 4] = [
         ints: &[7, 8, 10, 11],
     },
     Copied {
-        select: "SELECT table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at FROM notify_waits WHERE table_id = $1",
-        insert: "INSERT INTO notify_waits (table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        ints: &[2, 3, 4, 5, 6],
+        select: "SELECT table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at, warn_at FROM notify_waits WHERE table_id = $1",
+        insert: "INSERT INTO notify_waits (table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at, warn_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        ints: &[2, 3, 4, 5, 6, 7],
     },
     Copied {
         select: "SELECT table_id, title, archived FROM table_keeping WHERE table_id = $1",

@@ -1,11 +1,16 @@
 //! Making characters during play: a player creates its own PC and the GM creates NPCs
 //! (IT-1, IT-9 … IT-12, validated by [`CharacterSheet::build`]); a player whose PC died creates
 //! a replacement (IT-66, D-33); anyone renames their own moves for free (IT-7).
+//!
+//! A player's character goes through the GM as in session zero (issue 38): checked against the
+//! rules, it is handed in; the GM keeps it (checked again, since the table may have moved on:
+//! a name taken meanwhile) or sends it back with a comment, and the player may hand in another.
 
 use clash_core::{RuleError, Seat};
 
 use super::{
-    CampaignCommand, CampaignEvent, Replacement, controlled, non_empty, pc_of, require_player,
+    CampaignCommand, CampaignEvent, HandedIn, Replacement, controlled, non_empty, pc_of,
+    require_gm, require_player,
 };
 use crate::Table;
 use crate::character::{Character, CharacterSheet, KnownMove, STARTING_MOVES};
@@ -72,7 +77,49 @@ fn check_new_pc(table: &Table, seat: Seat, sheet: &CharacterSheet) -> Result<(),
     Ok(())
 }
 
+/// The GM's NPC joins at once; a player's PC is handed in for the GM's review.
 pub fn create(
+    table: &Table,
+    seat: Seat,
+    sheet: &CharacterSheet,
+) -> Result<Vec<CampaignEvent>, RuleError> {
+    let made = made(table, seat, sheet)?;
+    match seat {
+        Seat::Gm => Ok(made),
+        _ => handed_in(table, seat, sheet, None, 0),
+    }
+}
+
+/// A player's character handed in; a changed one takes the place of one handed in before.
+fn handed_in(
+    table: &Table,
+    seat: Seat,
+    sheet: &CharacterSheet,
+    replaces: Option<&str>,
+    level: u32,
+) -> Result<Vec<CampaignEvent>, RuleError> {
+    let handed_in = HandedIn {
+        seat,
+        sheet: sheet.clone(),
+        replaces: replaces.map(str::to_string),
+        level,
+    };
+    if table.campaign.handed_in.contains(&handed_in) {
+        return Err(RuleError::illegal(
+            "IT-1",
+            format!(
+                "{} is handed in already: the GM keeps it or sends it back",
+                sheet.name.trim()
+            ),
+        ));
+    }
+    Ok(vec![CampaignEvent::CharacterHandedIn {
+        handed_in: Box::new(handed_in),
+    }])
+}
+
+/// A new character checked against the rules, as the event that brings it to the table.
+fn made(
     table: &Table,
     seat: Seat,
     sheet: &CharacterSheet,
@@ -104,6 +151,85 @@ pub fn create(
 /// A replacement continuing a dead PC's tradition (IT-66): built at level 0, then each of its
 /// `level` level-ups is resolved with `level_up` commands before it plays.
 pub fn replacement(
+    table: &Table,
+    seat: Seat,
+    sheet: &CharacterSheet,
+    replaces: &str,
+    level: u32,
+) -> Result<Vec<CampaignEvent>, RuleError> {
+    replacement_made(table, seat, sheet, replaces, level)?;
+    handed_in(table, seat, sheet, Some(replaces), level)
+}
+
+/// The character `whose` player handed in.
+fn held(table: &Table, whose: Seat) -> Result<&HandedIn, RuleError> {
+    table
+        .campaign
+        .handed_in
+        .iter()
+        .find(|h| h.seat == whose)
+        .ok_or_else(|| {
+            RuleError::illegal(
+                "IT-1",
+                format!(
+                    "{} has handed in no character to review",
+                    table.seat_name(whose)
+                ),
+            )
+        })
+}
+
+/// The GM keeps a handed-in character: checked again, it joins the table.
+pub fn keep(table: &Table, seat: Seat, whose: Seat) -> Result<Vec<CampaignEvent>, RuleError> {
+    require_gm(seat, "IT-1", "keeps a player's character")?;
+    let h = held(table, whose)?;
+    match &h.replaces {
+        None => made(table, whose, &h.sheet),
+        Some(dead) => replacement_made(table, whose, &h.sheet, dead, h.level),
+    }
+}
+
+/// The GM sends a handed-in character back to its player with a comment.
+pub fn send_back(
+    table: &Table,
+    seat: Seat,
+    whose: Seat,
+    comment: &str,
+) -> Result<Vec<CampaignEvent>, RuleError> {
+    require_gm(seat, "IT-1", "sends a player's character back")?;
+    let h = held(table, whose)?;
+    non_empty(comment, "IT-1", "the comment")?;
+    crate::limits::text(comment, "IT-1", "the comment")?;
+    Ok(vec![CampaignEvent::CharacterSentBack {
+        seat: whose,
+        name: h.sheet.name.trim().to_string(),
+        comment: comment.trim().to_string(),
+    }])
+}
+
+/// Fold in a character made, handed in or sent back.
+pub fn apply(table: &mut Table, event: &CampaignEvent) {
+    let handed = &mut table.campaign.handed_in;
+    match event {
+        CampaignEvent::CharacterCreated { character } => {
+            handed.retain(|h| h.seat != character.controller);
+            table.characters.push((**character).clone());
+        }
+        CampaignEvent::ReplacementCreated { character, .. } => {
+            handed.retain(|h| h.seat != character.controller);
+            apply_replacement(table, event);
+        }
+        CampaignEvent::CharacterHandedIn { handed_in } => {
+            // A second hand-in takes the place of the first.
+            handed.retain(|h| h.seat != handed_in.seat);
+            handed.push((**handed_in).clone());
+        }
+        CampaignEvent::CharacterSentBack { seat, .. } => handed.retain(|h| h.seat != *seat),
+        _ => {}
+    }
+}
+
+fn replacement_made(
     table: &Table,
     seat: Seat,
     sheet: &CharacterSheet,
@@ -163,7 +289,7 @@ fn tradition_size(dead: &Character, new: &Character) -> u32 {
     u32::try_from(moves + followups).unwrap_or(u32::MAX)
 }
 
-pub fn apply_replacement(table: &mut Table, event: &CampaignEvent) {
+fn apply_replacement(table: &mut Table, event: &CampaignEvent) {
     if let CampaignEvent::ReplacementCreated {
         character,
         replaces,
@@ -249,6 +375,15 @@ fn starter(seat: Seat, name: String) -> Option<CharacterSheet> {
 
 pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
     let n = table.characters.len() + 1;
+    if seat == Seat::Gm {
+        for h in &table.campaign.handed_in {
+            out.push(CampaignCommand::KeepCharacter { seat: h.seat });
+            out.push(CampaignCommand::SendBackCharacter {
+                seat: h.seat,
+                comment: "Please look at this again.".into(),
+            });
+        }
+    }
     if seat != Seat::Gm {
         if let Some(sheet) = starter(seat, format!("Hero {n}")) {
             out.push(CampaignCommand::CreateCharacter {

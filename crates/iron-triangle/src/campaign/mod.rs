@@ -60,6 +60,24 @@ pub struct Campaign {
     pub rests: Rests,
     /// Replacement characters whose level-ups are still to be resolved (IT-66).
     pub replacements: Vec<Replacement>,
+    /// Players' characters made during play, waiting for the GM to keep them or send them back.
+    #[serde(default)]
+    pub handed_in: Vec<HandedIn>,
+}
+
+/// A player's character made during play (a new PC, or a replacement for a dead one), handed
+/// in for the GM's review: every player's character goes through the GM, in session zero or
+/// later (issue 38). The rules are checked when it is handed in and again when the GM keeps it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandedIn {
+    pub seat: Seat,
+    pub sheet: CharacterSheet,
+    /// The dead PC it replaces, and the level it starts at (IT-66).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<String>,
+    #[serde(default)]
+    pub level: u32,
 }
 
 /// How an established campaign starts (part of the table setup). Every field is optional.
@@ -322,6 +340,7 @@ impl Campaign {
                 short_rest_used: setup.short_rest_used,
             },
             replacements: Vec::new(),
+            handed_in: Vec::new(),
         })
     }
 
@@ -359,6 +378,15 @@ pub enum CampaignCommand {
         sheet: Box<CharacterSheet>,
         replaces: String,
         level: u32,
+    },
+    /// The GM keeps the character a player handed in: it joins the table.
+    KeepCharacter {
+        seat: Seat,
+    },
+    /// The GM sends a handed-in character back to its player, saying why.
+    SendBackCharacter {
+        seat: Seat,
+        comment: String,
     },
     /// Rename a known move; free at any time (IT-7).
     RenameMove {
@@ -453,6 +481,15 @@ pub enum CampaignCommand {
 pub enum CampaignEvent {
     CharacterCreated {
         character: Box<Character>,
+    },
+    /// A player's character made during play waits for the GM's review.
+    CharacterHandedIn {
+        handed_in: Box<HandedIn>,
+    },
+    CharacterSentBack {
+        seat: Seat,
+        name: String,
+        comment: String,
     },
     ReplacementCreated {
         character: Box<Character>,
@@ -588,6 +625,11 @@ pub fn decide(
             replaces,
             level,
         } => creation::replacement(table, seat, sheet, replaces, *level),
+        C::KeepCharacter { seat: whose } => creation::keep(table, seat, *whose),
+        C::SendBackCharacter {
+            seat: whose,
+            comment,
+        } => creation::send_back(table, seat, *whose, comment),
         C::RenameMove {
             character,
             mv,
@@ -656,8 +698,10 @@ pub fn decide(
 pub fn apply(table: &mut Table, event: &CampaignEvent) {
     use CampaignEvent as E;
     match event {
-        E::CharacterCreated { character } => table.characters.push((**character).clone()),
-        E::ReplacementCreated { .. } => creation::apply_replacement(table, event),
+        E::CharacterCreated { .. }
+        | E::ReplacementCreated { .. }
+        | E::CharacterHandedIn { .. }
+        | E::CharacterSentBack { .. } => creation::apply(table, event),
         E::MoveRenamed {
             character,
             mv,

@@ -14,6 +14,19 @@ pub fn narrate(table: &Table, event: &CampaignEvent) -> String {
         E::CharacterCreated { character } => {
             format!("The GM brings {} into the story as an NPC.", character.name)
         }
+        E::CharacterHandedIn { handed_in } => crate::conflict::narration::sentence(format!(
+            "{} hands in {} for the GM to keep or send back.",
+            table.seat_name(handed_in.seat),
+            handed_in.sheet.name.trim()
+        )),
+        E::CharacterSentBack {
+            seat,
+            name,
+            comment,
+        } => format!(
+            "The GM sends {name} back to {}: {comment}",
+            table.seat_name(*seat)
+        ),
         E::ReplacementCreated {
             character,
             replaces,

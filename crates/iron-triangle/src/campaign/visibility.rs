@@ -23,6 +23,9 @@ pub struct CampaignView {
     pub last_decided: BTreeMap<Seat, u32>,
     pub rests: Rests,
     pub replacements: Vec<Replacement>,
+    /// Players' characters handed in during play, waiting for the GM (public, as a PC's sheet
+    /// is once it plays).
+    pub handed_in: Vec<super::HandedIn>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
@@ -107,6 +110,7 @@ pub fn view(table: &Table, viewer: Viewer) -> CampaignView {
         last_decided: c.last_decided.clone(),
         rests: c.rests,
         replacements: c.replacements.clone(),
+        handed_in: c.handed_in.clone(),
     }
 }
 

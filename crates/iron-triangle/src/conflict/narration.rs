@@ -119,7 +119,7 @@ fn next_words(table: &Table, next: &Phase) -> String {
 }
 
 /// Capitalise the first letter ("the GM" opening a sentence).
-fn sentence(text: String) -> String {
+pub(crate) fn sentence(text: String) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),

@@ -69,7 +69,7 @@ fn it_10_it_16_it_62_a_repeated_background_is_refused_and_points_go_by_name() {
         refusal.reason(),
         "“Sailor” and “sailor” are the same background: write each background once, with all its points (at most 2)"
     ); // IT-10, in a player's words
-    t.ok(
+    t.made(
         P1,
         json!({"type": "create_character", "sheet": hero("Bo", "p1")}),
     );

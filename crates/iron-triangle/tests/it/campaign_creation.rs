@@ -14,7 +14,7 @@ fn table() -> T {
 #[test]
 fn tv_12_ada_is_created_by_her_player() {
     let mut t = table();
-    t.ok(P1, json!({"type": "create_character", "sheet": ada("p1")}));
+    t.made(P1, json!({"type": "create_character", "sheet": ada("p1")}));
     let ada = t.pc("Ada");
     assert_eq!(ada.level, 0); // IT-9
     assert!(ada.specials.is_empty() && ada.combos.is_empty()); // IT-9
@@ -86,7 +86,7 @@ fn it_1_a_player_creates_its_own_pc_and_the_gm_creates_npcs() {
         json!({"type": "create_character", "sheet": ada("p3")}),
         "IT-1",
     ); // not seated
-    t.ok(P1, json!({"type": "create_character", "sheet": ada("p1")}));
+    t.made(P1, json!({"type": "create_character", "sheet": ada("p1")}));
     t.refused(
         P1,
         json!({"type": "create_character", "sheet": hero("Ada II", "p1")}),
@@ -113,7 +113,7 @@ fn it_1_a_table_is_two_to_six_people() {
 #[test]
 fn it_7_character_names_are_unique() {
     let mut t = table();
-    t.ok(P1, json!({"type": "create_character", "sheet": ada("p1")}));
+    t.made(P1, json!({"type": "create_character", "sheet": ada("p1")}));
     t.refused(
         P2,
         json!({"type": "create_character", "sheet": ada("p2")}),
@@ -144,7 +144,7 @@ fn it_24_an_npc_sheet_is_hidden_from_players_in_the_event() {
 #[test]
 fn it_7_renaming_a_move_is_free() {
     let mut t = table();
-    t.ok(P1, json!({"type": "create_character", "sheet": ada("p1")}));
+    t.made(P1, json!({"type": "create_character", "sheet": ada("p1")}));
     let before = t.pc("Ada").clone();
     t.ok(
         P1,
@@ -171,4 +171,47 @@ fn it_7_renaming_a_move_is_free() {
         json!({"type": "rename_move", "character": "Ada", "move": "D-M", "name": ""}),
         "IT-7",
     );
+}
+
+#[test]
+fn it_1_a_players_character_made_in_play_goes_through_the_gm() {
+    // Issue 38: as in session zero, a player's character is handed in, and the GM keeps it or
+    // sends it back with a comment.
+    let mut t = table();
+    t.ok(P1, json!({"type": "create_character", "sheet": ada("p1")}));
+    assert!(t.state().character("Ada").is_none(), "not at the table yet");
+    assert_eq!(
+        t.view(Viewer::Seat(P2))["campaign"]["handed_in"][0]["sheet"]["name"],
+        "Ada"
+    );
+    assert_eq!(
+        iron_triangle::status::asked(t.state(), Seat::Gm).as_deref(),
+        Some("keep the character a player handed in, or send it back")
+    );
+    t.refused(P1, json!({"type": "keep_character", "seat": "p1"}), "IT-1"); // the GM's call
+    t.refused(
+        P1,
+        json!({"type": "create_character", "sheet": ada("p1")}),
+        "IT-1",
+    ); // the same again
+    t.refused(
+        GM,
+        json!({"type": "send_back_character", "seat": "p1", "comment": " "}),
+        "IT-1",
+    );
+    t.refused(GM, json!({"type": "keep_character", "seat": "p2"}), "IT-1"); // nothing from p2
+    let back = t.ok(
+        GM,
+        json!({"type": "send_back_character", "seat": "p1", "comment": "Give Ada a goal for this story."}),
+    );
+    assert_eq!(
+        IronTriangle::narrate(t.state(), &back[0]),
+        "The GM sends Ada back to the first player: Give Ada a goal for this story."
+    );
+    assert!(t.state().campaign.handed_in.is_empty());
+    let mut again = ada("p1");
+    again["goal"] = json!("Find the thief before the GM does");
+    t.made(P1, json!({"type": "create_character", "sheet": again}));
+    assert_eq!(t.pc("Ada").goal.text, "Find the thief before the GM does");
+    assert!(t.state().campaign.handed_in.is_empty());
 }

@@ -51,7 +51,7 @@ fn it_66_level_at_most_min_5_and_the_dead_pcs_level() {
         json!({"type": "create_replacement", "sheet": pupil(), "replaces": "Bo", "level": 1}),
         "IT-66",
     ); // Bo lives
-    t.ok(P1, create(5));
+    t.made(P1, create(5));
     let pupil = t.pc("Pupil");
     assert_eq!(pupil.level, 0); // IT-66: built at level 0 …
     assert_eq!(t.state().campaign.replacements[0].levels_left, 5); // … then each level-up resolved
@@ -60,7 +60,7 @@ fn it_66_level_at_most_min_5_and_the_dead_pcs_level() {
 #[test]
 fn d_33_level_ups_learn_only_the_dead_pcs_moves_and_combos_not_specials() {
     let mut t = table_with_dead_master();
-    t.ok(
+    t.made(
         P1,
         json!({"type": "create_replacement", "sheet": pupil(), "replaces": "Master", "level": 3}),
     );
@@ -124,13 +124,13 @@ fn d_33_the_starting_level_is_limited_to_what_the_tradition_offers() {
     });
     let create = |level: u32| json!({"type": "create_replacement", "sheet": pupil(), "replaces": "Ada", "level": level});
     t.refused(P1, create(1), "D-33"); // D-33: Ada knew only the starting moves and no combos
-    t.ok(P1, create(0));
+    t.made(P1, create(0));
 }
 
 #[test]
 fn it_66_a_replacement_at_level_0_plays_at_once() {
     let mut t = table_with_dead_master();
-    t.ok(
+    t.made(
         P1,
         json!({"type": "create_replacement", "sheet": pupil(), "replaces": "Master", "level": 0}),
     );

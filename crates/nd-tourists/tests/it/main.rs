@@ -4,6 +4,7 @@
 mod common;
 
 mod analysis;
+mod asking;
 mod examples;
 mod laws;
 mod limits;

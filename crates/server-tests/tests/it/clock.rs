@@ -243,3 +243,44 @@ async fn timers_survive_a_restart_and_alert_the_gm() {
     let seen = clock(&app, &t, &t.p1).await;
     assert_eq!(seat(&seen, "p1")["budget_left_ms"], 0);
 }
+
+/// Issue 38: a player whose clock is running out is warned when a quarter of it is left, and
+/// told when it has run out and what the table did (here a bot's casual move for them).
+#[tokio::test]
+async fn a_running_out_clock_is_warned_and_its_end_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tables, app) = open(&dir.path().join("c.db"));
+    tables.start_notify();
+    let hooks = Receiver::start().await;
+    let t = table(&app).await;
+    webhook(&app, &t, &t.p2, &hooks.url("p2")).await;
+    send(&app, &t, &t.p1, json!({"type": "commit", "word": "zebra"})).await;
+    let rule = json!({"clock": {"mode": "deadline", "seconds": 4}, "on_expiry": "bot"});
+    assert_eq!(
+        set_clock(&app, &t, &t.owner, rule).await,
+        StatusCode::NO_CONTENT
+    );
+    let events = |kind: &str| -> Vec<String> {
+        hooks
+            .got("p2")
+            .iter()
+            .flat_map(|g| g.body["events"].as_array().cloned().unwrap_or_default())
+            .filter(|e| e["kind"] == kind)
+            .map(|e| e["text"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert!(
+        eventually(Duration::from_secs(8), || !events("clock_warning")
+            .is_empty())
+        .await
+    );
+    let warned = &events("clock_warning")[0];
+    assert!(
+        warned.contains("clock is running out") && warned.contains("second"),
+        "{warned}"
+    );
+    assert!(events("clock_out").is_empty(), "warned before it runs out");
+    assert!(eventually(Duration::from_secs(8), || !events("clock_out").is_empty()).await);
+    let out = &events("clock_out")[0];
+    assert!(out.contains("a bot made a casual move"), "{out}");
+}

@@ -27,6 +27,7 @@ mod final_record;
 mod holding;
 mod http;
 mod notify;
+mod notify_content;
 mod notify_secrecy;
 mod notify_storage;
 mod odds;

@@ -497,3 +497,76 @@ async fn the_gm_takes_back_a_send_back_and_the_start() {
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert!(look(app, &t, &t.owner).await["view"]["session_zero"].is_object());
 }
+
+/// Issue 38: the GM removes a seat in session zero: its player's key and its invite stop
+/// working in the same commit, the others keep theirs, and play starts without it. A seat
+/// added gets an invite like any other.
+#[tokio::test]
+async fn a_seat_removed_in_session_zero_takes_its_links_with_it() {
+    let s = server();
+    let app = &s.app;
+    let t = made(app, it_table()).await;
+    let p1 = player(app, &t, "p1").await;
+    let p2 = player(app, &t, "p2").await;
+    ok(
+        app,
+        &t,
+        &p1,
+        json!({"type": "hand_in_sheet", "sheet": ada()}),
+    )
+    .await;
+    ok(app, &t, &t.owner, json!({"type": "add_seat"})).await;
+    let p3_invite = invite(app, &t.id, &t.owner, "p3").await;
+    ok(
+        app,
+        &t,
+        &t.owner,
+        json!({"type": "remove_seat", "seat": "p2"}),
+    )
+    .await;
+    ok(
+        app,
+        &t,
+        &t.owner,
+        json!({"type": "remove_seat", "seat": "p3"}),
+    )
+    .await;
+    for gone in [&p2, &p3_invite] {
+        let (status, _) = api(app, routes::VIEW.at([&t.id]).key(gone)).await;
+        assert_eq!(
+            status,
+            StatusCode::FORBIDDEN,
+            "a removed seat's link stops working"
+        );
+    }
+    let seats = look(app, &t, &t.owner).await["room"]["people"].clone();
+    let seats: Vec<&str> = seats
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["seat"].as_str().unwrap())
+        .collect();
+    assert_eq!(seats, ["gm", "p1"]);
+    ok(
+        app,
+        &t,
+        &t.owner,
+        json!({"type": "ready_npc", "sheet": brute()}),
+    )
+    .await;
+    ok(app, &t, &t.owner, json!({"type": "start_play"})).await;
+    let view = look(app, &t, &p1).await;
+    assert!(view["view"]["session_zero"].is_null(), "play has started");
+    let lines: Vec<String> = view["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "The GM removes the seat of the second player."),
+        "{lines:?}"
+    );
+}

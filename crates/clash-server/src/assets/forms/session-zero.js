@@ -37,6 +37,8 @@ function buildPlayer(update, spec, send) {
   const draftKey = 'clash.draft.' + update.table + '.' + update.seat;
   let start = me.sheet;
   if (!start) { try { start = JSON.parse(localStorage.getItem(draftKey) || 'null'); } catch (e) { start = null; } }
+  // A name the GM gave this seat on the table's form (a party's name) starts the sheet.
+  if (!start && me.name && me.name !== me.place && spec.blank) start = Object.assign(spec.blank('player'), { name: me.name });
   const status = h('div', 's0-status');
   status.setAttribute('role', 'status');
   const err = h('p', 'error');
@@ -111,11 +113,17 @@ function buildGm(update, spec, send) {
     if (v && v.setup) K.download(K.slug(update.title) + '.setup.json', { clash: 'setup', ruleset: ruleset, title: update.title, setup: v.setup });
   });
   setupLink.dataset.action = 'download-setup';
+  // A seat still owing its sheet is left out if the GM starts anyway: the server asks first,
+  // naming it (issue 38).
   start.addEventListener('click', async () => {
     start.disabled = true;
-    await send({ type: 'start_play' }, startErr);
+    await send({ type: 'start_play', leave_out: true }, startErr);
     start.disabled = false;
   });
+  const seatErr = h('p', 'error');
+  seatErr.setAttribute('role', 'alert');
+  const addSeat = K.button('Add a seat', () => send({ type: 'add_seat' }, seatErr));
+  addSeat.dataset.action = 'add-seat';
   const people = h('ul', 's0-people');
   const npcs = h('ul', 's0-people');
   const libList = h('ul', 's0-lib');
@@ -163,9 +171,10 @@ function buildGm(update, spec, send) {
   const sendBacks = new Map();
   const root = h('div', 's0 s0-gm',
     h('h3', null, 'Session zero'),
-    h('p', 'hint', 'Your players make their ' + w.sheets + ' from their invite links (see “Seats and invite links”). Read each sheet as it comes in; send one back with a comment if it needs another look. Make your ' + w.npcs + ' with the same form. When every sheet is in, start play.'),
+    h('p', 'hint', 'Your players make their ' + w.sheets + ' from their invite links (see “Seats and invite links”). Read each sheet as it comes in; send one back with a comment if it needs another look. Add a seat for another player, or remove one nobody will take. Make your ' + w.npcs + ' with the same form. When every sheet is in, start play.'),
     h('div', 's0-start', h('div', 'fk-actions', start, setupLink), why, startErr),
     h('h3', null, 'The players’ sheets'), people,
+    h('div', 'fk-actions', addSeat, h('span', 'hint', 'A new seat gets its invite under “Seats and invite links”.')), seatErr,
     h('h3', null, 'Your ' + w.npcs), npcs, npcForm,
     h('details', 's0-library', h('summary', null, 'Your library (kept in this browser)'), libList));
   const choices = spec.summary ? spec.summary(update.view.session_zero.options) : null;
@@ -174,10 +183,14 @@ function buildGm(update, spec, send) {
     root,
     refresh: (u) => {
       const v = u.view.session_zero;
-      start.disabled = !!v.blocked;
+      const without = v.without && v.without.length ? v.without : null;
+      start.disabled = !!v.blocked && !without;
+      start.textContent = without ? 'Start play without ' + joinNames(without) : 'Start play';
+      addSeat.disabled = v.can_add === false;
       setupLink.hidden = !v.setup;
-      why.textContent = v.blocked ? (v.blocked.rule && v.blocked.rule !== 'Session zero' ? v.blocked.rule + ': ' : '') + capital(v.blocked.message) + '.' : 'Every sheet is in and they fit together: play can start.';
-      people.replaceChildren(...v.players.map((p) => gmPerson(u, spec, p, send, sendBacks)));
+      why.textContent = without ? 'Still waiting for ' + joinNames(without) + ': you may wait, or start without them (their seats are left out).'
+        : v.blocked ? (v.blocked.rule && v.blocked.rule !== 'Session zero' ? v.blocked.rule + ': ' : '') + capital(v.blocked.message) + '.' : 'Every sheet is in and they fit together: play can start.';
+      people.replaceChildren(...v.players.map((p) => gmPerson(u, spec, p, send, sendBacks, v.players.length > 1)));
       npcs.replaceChildren(...(v.npcs || []).map((n) => gmNpc(ruleset, spec, n, send, edit, drawLibrary)));
       if (!(v.npcs || []).length) npcs.append(h('li', 'hint', 'No ' + w.npcs + ' yet.'));
       if (!(v.npcs || []).length && !npcForm.dataset.touched) { npcForm.open = true; npcForm.dataset.touched = '1'; }
@@ -185,10 +198,24 @@ function buildGm(update, spec, send) {
   };
 }
 
-function gmPerson(update, spec, p, send, sendBacks) {
+/** "Ada", "Ada and Bo", "Ada, Bo and Cy". @param {string[]} names */
+function joinNames(names) {
+  return names.length < 2 ? names.join('') : names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
+}
+
+function gmPerson(update, spec, p, send, sendBacks, removable) {
   const li = h('li', 's0-person', h('div', 's0-person-head', h('b', null, capital(p.name)), p.name !== p.place ? h('span', 'hint', p.place) : null, pill(p.status)));
   li.dataset.seat = p.seat;
   if (p.comment) li.append(h('p', 'hint', 'Your comment: “' + p.comment + '”'));
+  if (removable) {
+    // Asked first (the server's question names the seat); its links stop working.
+    const err = h('p', 'error');
+    err.setAttribute('role', 'alert');
+    const remove = K.button('Remove this seat', () => send({ type: 'remove_seat', seat: p.seat }, err));
+    remove.dataset.action = 'remove-seat';
+    remove.setAttribute('aria-label', 'Remove this seat (' + p.name + ')');
+    li.append(h('div', 's0-npc-actions', remove), err);
+  }
   if (!p.sheet) return li;
   li.append(card(spec, p.sheet, 'player'));
   const row = h('div', 's0-npc-actions', K.button('Download', () => K.downloadSheet(update.ruleset, 'player', p.sheet)));

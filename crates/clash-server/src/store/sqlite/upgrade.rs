@@ -41,11 +41,25 @@ impl Schema for SqliteSchema {
             Some(Data::LegacyLog) => legacy_log(&tx)?,
             Some(Data::OddsSwitches) => odds_switches(&tx)?,
             Some(Data::OddsToLog) => odds_to_log(&tx)?,
+            Some(Data::WarnAt) => warn_at(&tx)?,
         }
         tx.pragma_update(None, "user_version", number as i64)?;
         tx.commit()?;
         Ok(())
     }
+}
+
+/// See [`Data::WarnAt`].
+fn warn_at(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    let has: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('notify_waits') WHERE name = 'warn_at'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has == 0 {
+        tx.execute_batch("ALTER TABLE notify_waits ADD COLUMN warn_at INTEGER;")?;
+    }
+    Ok(())
 }
 
 const INSERT_LOG: &str = "INSERT INTO log (table_id, pos, entry, hash) VALUES (?1, ?2, ?3, ?4)";

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use clash_core::{RuleError, Ruleset, Seat, SeededRandomness, Viewer, replay};
+use iron_triangle::campaign::CampaignEvent;
 use iron_triangle::{Command, Event, IronTriangle, Setup, Table};
 use serde_json::{Value, json};
 
@@ -90,6 +91,22 @@ impl T {
         let shown = command.to_string();
         self.try_cmd(seat, command)
             .unwrap_or_else(|e| panic!("{seat} {shown} refused: {e}"))
+    }
+
+    /// A player's character made during play: handed in, then kept by the GM (issue 38).
+    pub fn made(&mut self, seat: Seat, command: Value) -> Vec<Event> {
+        let handed = self.ok(seat, command);
+        assert!(
+            matches!(
+                handed.as_slice(),
+                [Event::Campaign(CampaignEvent::CharacterHandedIn { .. })]
+            ),
+            "{handed:?}"
+        );
+        self.ok(
+            Seat::Gm,
+            serde_json::json!({"type": "keep_character", "seat": seat}),
+        )
     }
 
     /// The command must be refused under `rule`, leaving the table as it was.
