@@ -13,6 +13,8 @@
 //! * [`table_bots`]: what every game's table bots share (the casual bot, which commands a bot
 //!   sends, the catalogue's hook); [`bot_strength`]: one table bot against another on a game's
 //!   table; [`testing`]: the checks every game's bots must pass;
+//! * [`review`]: reviews of finished games (skill and luck, per conflict and per player), for any
+//!   ruleset that says what a side's chance is;
 //! * [`workbench`]: the designer's workbench: variants of a game's rules played by its bots,
 //!   measured with intervals, compared, told in sentences and drawn;
 //! * [`cli`]: what every game's `clash` subcommands share (output, options, the simulation run).
@@ -26,6 +28,7 @@ pub mod exact;
 pub mod histogram;
 pub mod matrix_game;
 pub mod matrix_input;
+pub mod review;
 pub mod simulate;
 pub mod table_bots;
 pub mod testing;

@@ -3,6 +3,7 @@
 mod db;
 mod families;
 mod output;
+mod review;
 mod run;
 mod serve;
 mod solve;
@@ -67,6 +68,12 @@ enum Command {
     /// be: a record taken before the table ended (the secret is not out yet) has its hash chain
     /// checked, not its rolls, draws and events. docs/verification.md specifies every check.
     Verify(verify::VerifyArgs),
+    /// Review an ended table from its record: the skill of every decision and the luck of
+    /// every roll and draw, per conflict and per player (checked first as `clash verify` does).
+    ///
+    /// Exits 0 with the review; 1 when the record does not verify, was taken before the table
+    /// ended, or holds a game that has no review. docs/review.md explains every number.
+    Review(review::ReviewArgs),
     /// Run the table server: create tables in a browser, invite players, play live.
     ///
     /// Tables live in an SQLite file (created on first start) and survive restarts; with a
@@ -121,6 +128,7 @@ fn main() -> ExitCode {
         Command::Workbench(args) => {
             output::finish("workbench", workbench::workbench(&args, &catalogue))
         }
+        Command::Review(args) => review::review(args),
         Command::Rulesets => output::finish("rulesets", rulesets(&catalogue)),
     }
 }

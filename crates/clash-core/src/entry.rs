@@ -1,5 +1,5 @@
 //! A ruleset as the catalogue offers it ([`RulesetEntry`]): how to start a game of it from
-//! JSON, how it presents itself, and the hooks it fills (bots, odds in play, forms).
+//! JSON, how it presents itself, and the hooks it fills (bots, odds in play, reviews, forms).
 //!
 //! This module sits on top of the rest of the kernel: [`crate::game`], [`crate::bot`],
 //! [`crate::odds`] and [`crate::session_zero`] never import it, so the kernel's modules form
@@ -11,6 +11,7 @@ use crate::bot::BotFn;
 use crate::game::{AnyGame, Game, GameError, from_json};
 use crate::listing::{Listed, Panel, Preset, Rules};
 use crate::odds::{OddsFn, SeatOdds, seat_odds};
+use crate::review::ReviewFn;
 use crate::session_zero::{FormsEntry, SessionZero};
 
 /// One ruleset as the catalogue offers it: how to start a game of it from JSON, and how it
@@ -28,6 +29,8 @@ pub struct RulesetEntry {
     pub odds: Option<OddsFn>,
     /// Bots that can take a seat, where the catalogue supplies them.
     pub bots: Option<BotFn>,
+    /// The review of a finished game, where the catalogue supplies one.
+    pub review: Option<ReviewFn>,
     /// The game's rules for players, as Markdown, and the sections that are its charts.
     pub rules: Rules,
     pub new_game: fn(&Value) -> Result<Box<dyn AnyGame>, GameError>,
@@ -68,6 +71,12 @@ impl RulesetEntry {
         self
     }
 
+    /// The same entry with reviews of finished games, worked out by `review`.
+    pub fn with_review(mut self, review: ReviewFn) -> Self {
+        self.review = Some(review);
+        self
+    }
+
     /// The same entry marked as an example ([`RulesetEntry::example`]).
     pub fn as_example(mut self) -> Self {
         self.example = true;
@@ -90,6 +99,7 @@ impl RulesetEntry {
             panel: R::PANEL,
             odds: None,
             bots: None,
+            review: None,
             rules: R::RULES,
             new_game: |setup| {
                 let setup: R::Setup = from_json("setup", setup)?;

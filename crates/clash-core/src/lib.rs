@@ -22,7 +22,9 @@
 //! * [`workbench`]: a game's workbench as the catalogue offers it (its parameters, tables and
 //!   the hook that plays a variant's games);
 //! * [`bot`]: bots that take a seat and decide from that seat's view alone ([`SeatBot`],
-//!   [`SeatTable`]), and their type-erased hook in the catalogue ([`BotFn`]).
+//!   [`SeatTable`]), and their type-erased hook in the catalogue ([`BotFn`]);
+//! * [`review`]: reviews of finished games (the skill of every decision, the luck of every
+//!   roll), worked out by each game's crate and carried by the catalogue ([`ReviewFn`]).
 //!
 //! * [`cli`] (feature `cli`): the subcommands a ruleset adds to the `clash` command;
 //! * [`testkit`] (feature `testkit`): the laws every ruleset keeps, checked over its setups and
@@ -42,6 +44,7 @@ pub mod limits;
 pub mod listing;
 pub mod odds;
 pub mod randomness;
+pub mod review;
 pub mod ruleset;
 pub mod scenario;
 pub mod seat;
@@ -66,6 +69,7 @@ pub use randomness::{
     RandomnessSpec, Recorder, Scripted, ScriptedRandomness, SeededRandomness, command_seed,
     shuffle,
 };
+pub use review::{Record, Refusal, Review, ReviewFn, Reviewer, Step};
 pub use ruleset::{Ruleset, Status, execute, replay, start};
 pub use seat::{BadSeat, Seat, Viewer};
 pub use session_zero::{FieldError, Forms, FormsEntry, Maker, SessionZero, Staged, TableChoices};

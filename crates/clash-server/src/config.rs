@@ -59,6 +59,8 @@ pub struct Limits {
     pub notify: crate::notify::Settings,
     /// What one table's log may hold, and how fast it may grow (see [`crate::caps`]).
     pub caps: crate::caps::Caps,
+    /// The most work one table's review may take (see [`crate::review`]).
+    pub review_time: Duration,
     /// The origin people open the server at (`--public-url`). Unset, a browser's request that
     /// changes something must come from the origin its own `Host` header names; set, from this
     /// one only (for a proxy in front that passes another `Host`). See [`crate::layers`].
@@ -89,6 +91,7 @@ impl Default for Limits {
             bot_think: clash_core::Budget::TABLE.time,
             notify: crate::notify::Settings::default(),
             caps: crate::caps::Caps::default(),
+            review_time: Duration::from_secs(90),
             public_origin: None,
         }
     }

@@ -58,11 +58,13 @@ pub enum Conflict {
     SeatTaken,
     /// The table holds as many entries of a kind as it may (see [`crate::caps`]).
     Full,
+    /// A review or replay asked for before the table ended.
+    NotEnded,
 }
 
 impl Conflict {
     /// Every conflict, for the API document.
-    pub const ALL: [Conflict; 15] = [
+    pub const ALL: [Conflict; 16] = [
         Conflict::Closed,
         Conflict::Stale,
         Conflict::IdReused,
@@ -78,6 +80,7 @@ impl Conflict {
         Conflict::BotSeated,
         Conflict::SeatTaken,
         Conflict::Full,
+        Conflict::NotEnded,
     ];
 
     /// What the conflict means, in words, for the API document.
@@ -104,6 +107,9 @@ impl Conflict {
             Conflict::Full => {
                 "the table (or this link) holds as many entries of that kind as it may, or the record is as large as it may be"
             }
+            Conflict::NotEnded => {
+                "the table has not ended: its review and replay would give away what is still hidden"
+            }
         }
     }
 
@@ -124,6 +130,7 @@ impl Conflict {
             Conflict::BotSeated => "bot_seated",
             Conflict::SeatTaken => "seat_taken",
             Conflict::Full => "cap_reached",
+            Conflict::NotEnded => "not_ended",
         }
     }
 }

@@ -28,7 +28,8 @@
 //! * [`snapshot`]: the table after each change, from which every viewer's picture is computed
 //!   outside the lock, once per revision and viewer ([`frames`]: the picture's text and the JSON
 //!   Patch from the last one a stream got); [`work`]: the rules' work off the request threads.
-//! * [`export`]: a table's record, and `clash verify`'s check of it (see docs/verification.md).
+//! * [`export`]: a table's record, and `clash verify`'s check of it (see docs/verification.md);
+//!   [`review`]: once a table has ended, its replay and its review (queued work, like bots').
 //! * [`links`]: unguessable keys (128 bits) for the owner (the GM), each seat (handed out as an
 //!   invite that the player's first visit exchanges for a key only they hold), and spectators.
 //! * [`http`]: the JSON API with typed bodies, its OpenAPI document generated from the same
@@ -81,6 +82,7 @@ pub mod pages;
 pub mod play;
 pub mod presence;
 pub mod rate;
+pub mod review;
 pub mod room;
 pub mod rules;
 pub mod seats;

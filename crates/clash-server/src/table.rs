@@ -58,6 +58,9 @@ pub struct Table {
     pub(crate) behind: std::sync::atomic::AtomicBool,
     /// A bot runner works for this table (see [`crate::bots`]).
     pub(crate) bots_running: AtomicBool,
+    /// Once the table has ended: its game read for replays, and its review (see
+    /// [`crate::review`]).
+    pub(crate) review: StdMutex<Option<Arc<crate::review::Job>>>,
 }
 
 /// Where a table is stored, and its ruleset.
@@ -122,6 +125,7 @@ impl Table {
             source,
             behind: std::sync::atomic::AtomicBool::new(false),
             bots_running: AtomicBool::new(false),
+            review: StdMutex::new(None),
         }
     }
 

@@ -9,6 +9,7 @@ mod db;
 mod nodes;
 mod refusals;
 mod retry;
+mod review;
 mod run;
 mod solve;
 mod verify;

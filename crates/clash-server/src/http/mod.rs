@@ -35,6 +35,7 @@ pub mod mail;
 pub mod notify;
 pub mod notify_dto;
 pub mod play;
+pub mod review;
 pub mod routes;
 pub mod schemas;
 pub mod seats;
@@ -92,6 +93,8 @@ fn api() -> OpenApiRouter<Arc<Tables>> {
         .routes(routes!(tables::view))
         .routes(routes!(tables::events))
         .routes(routes!(tables::export))
+        .routes(routes!(review::review, review::cancel_review))
+        .routes(routes!(review::replay))
         .routes(routes!(play::command))
         .routes(routes!(play::seed))
         .routes(routes!(play::close))

@@ -91,6 +91,11 @@ pub const EVENTS: Route = api(Get, "/api/tables/{id}/events");
 pub const EXPORT: Route = api(Get, "/api/tables/{id}/export");
 pub const STREAM: Route = api(Get, "/api/tables/{id}/stream");
 
+// Once a table has ended: its review and replay.
+pub const REVIEW: Route = api(Get, "/api/tables/{id}/review");
+pub const CANCEL_REVIEW: Route = api(Delete, "/api/tables/{id}/review");
+pub const REPLAY: Route = api(Get, "/api/tables/{id}/replay");
+
 // Playing.
 pub const COMMAND: Route = api(Post, "/api/tables/{id}/commands");
 pub const SEED: Route = api(Post, "/api/tables/{id}/seed");
@@ -137,6 +142,7 @@ pub const LOBBY: Route = web(Get, "/");
 pub const LOBBY_CREATE: Route = web(Post, "/tables");
 pub const TABLE_PAGE: Route = web(Get, "/t/{id}/{key}");
 pub const CLAIM_FROM_PAGE: Route = web(Post, "/t/{id}/{key}");
+pub const REVIEW_PAGE: Route = web(Get, "/t/{id}/{key}/review");
 pub const ASSET: Route = web(Get, "/assets/{name}");
 pub const PANEL_ASSET: Route = web(Get, "/assets/panel/{file}");
 pub const FORM_ASSET: Route = web(Get, "/assets/forms/{file}");
@@ -165,6 +171,9 @@ pub const ALL: &[Route] = &[
     EVENTS,
     EXPORT,
     STREAM,
+    REVIEW,
+    CANCEL_REVIEW,
+    REPLAY,
     COMMAND,
     SEED,
     CLOSE,
@@ -200,6 +209,7 @@ pub const ALL: &[Route] = &[
     LOBBY_CREATE,
     TABLE_PAGE,
     CLAIM_FROM_PAGE,
+    REVIEW_PAGE,
     ASSET,
     PANEL_ASSET,
     FORM_ASSET,

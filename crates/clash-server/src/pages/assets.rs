@@ -32,6 +32,13 @@ static SHARED: &[(&str, &str, &str)] = &[
     ("fair-check.js", JS, include_str!("../assets/fair-check.js")),
     ("claim.js", JS, include_str!("../assets/claim.js")),
     ("lobby.js", JS, include_str!("../assets/lobby.js")),
+    ("review.js", JS, include_str!("../assets/review.js")),
+    (
+        "review-link.js",
+        JS,
+        include_str!("../assets/review-link.js"),
+    ),
+    ("review.css", CSS, include_str!("../assets/review.css")),
     (
         "lobby-variant.js",
         JS,

@@ -4,6 +4,7 @@
 //! * `/` — the lobby: pick a game and a ready-made setup, create a table ([`lobby`]).
 //! * `/t/{table}/{key}` — the table as the link's holder sees it ([`table`]): the GM's seat list
 //!   and invite links, the state, the readable log, and controls. Live updates arrive over SSE.
+//! * `/t/{table}/{key}/review` — an ended table's replay and review ([`review`]).
 //! * `/workbench` — the designer's workbench: rule variants side by side ([`workbench`]).
 //! * `/assets/…` — the scripts and styles ([`assets`]).
 //!
@@ -17,13 +18,15 @@ mod parts;
 /// The web UI's pages and assets (HTML and files, not part of the JSON API).
 pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
     use crate::http::routes::{
-        ASSET, LOBBY, LOBBY_CREATE, PANEL_ASSET, TABLE_PAGE, WORKBENCH_PAGE, WORKBENCH_PLOT,
+        ASSET, LOBBY, LOBBY_CREATE, PANEL_ASSET, REVIEW_PAGE, TABLE_PAGE, WORKBENCH_PAGE,
+        WORKBENCH_PLOT,
     };
     use axum::routing::{get, post};
     axum::Router::new()
         .route(LOBBY.path, get(lobby))
         .route(LOBBY_CREATE.path, post(create_from_form))
         .route(TABLE_PAGE.path, get(table_page).post(claim_from_page))
+        .route(REVIEW_PAGE.path, get(review_page))
         .route(ASSET.path, get(asset))
         .route(PANEL_ASSET.path, get(panel_asset))
         .route(WORKBENCH_PAGE.path, get(workbench::workbench_page))
@@ -34,6 +37,7 @@ pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
 /// that generate and check the declarations).
 #[cfg(feature = "ts")]
 pub mod requests;
+mod review;
 mod table;
 #[cfg(feature = "ts")]
 pub mod types;
@@ -48,6 +52,7 @@ use crate::error::ApiError;
 
 pub use assets::{CSS, JS, asset, panel_asset, served};
 pub use lobby::{create_from_form, lobby};
+pub use review::review_page;
 pub use table::{claim_from_page, table_page};
 
 /// A whole page: the shared head (title, viewport, the app's style) around `body`.

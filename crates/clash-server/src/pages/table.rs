@@ -12,8 +12,8 @@ use super::week::{clock_bar, clock_dialog, notify_card, times_line};
 use super::{assets::board_tags, data, error_page, error_page_at, page, script};
 use crate::error::TableError;
 use crate::extract::{Caller, Params, as_seat};
-use crate::http::table_path;
 use crate::http::tables::table_summary;
+use crate::http::{routes, table_path};
 use crate::links::Role;
 use crate::tables::Tables;
 
@@ -140,7 +140,7 @@ pub async fn table_page(
     let me = update["room"]["me"].as_str().unwrap_or_default();
     let owner = caller.rights.role == Role::Owner;
     let body = html! {
-        (table_header(title, game, me))
+        (table_header(title, game, me, &routes::REVIEW_PAGE.at([&t.id, &key]).into_uri()))
         main .table #main {
             (turn_banner())
             (times_line())
@@ -162,6 +162,7 @@ pub async fn table_page(
         (script("/assets/verify.js"))
         (script("/assets/fair-check.js"))
         (script("/assets/app.js"))
+        (script("/assets/review-link.js"))
         (board_tags(entry))
         (crate::forms::tags(entry.as_ref(), true))
     };
@@ -170,7 +171,7 @@ pub async fn table_page(
 
 /// The bar at the top: home, the table's name, the game, who you are, the connection, the
 /// rules and alerts.
-fn table_header(title: &str, game: &str, me: &str) -> Markup {
+fn table_header(title: &str, game: &str, me: &str, review: &str) -> Markup {
     html! {
         a .skip href="#main" { "Skip to the table" }
         header .bar {
@@ -183,6 +184,8 @@ fn table_header(title: &str, game: &str, me: &str) -> Markup {
                 }
             }
             div .bar-tools {
+                // Shown once the table has ended (review-link.js).
+                a .small .review-link #review-link href=(review) hidden { "Review" }
                 button type="button" #rules-open .small aria-haspopup="dialog" { "Rules" }
                 button type="button" #alerts .small aria-pressed="false" { "Alerts off" }
             }

@@ -100,6 +100,8 @@ pub fn generate(dir: &Path, games: impl FnOnce(&Config)) {
     games(&cfg);
     super::requests::export(&cfg);
     notify(&cfg);
+    crate::review::ReviewStatus::export_all(&cfg).expect("ReviewStatus exports");
+    crate::review::replay::Frame::export_all(&cfg).expect("Frame exports");
     workbench(&cfg);
 }
 

@@ -9,6 +9,8 @@
 //! * [`equilibrium_bot`]: a bot that samples from the turn's equilibrium, for simulations;
 //! * [`seat_bots`]: the casual and strong bots that take a seat at a table;
 //! * [`in_play`]: the odds a seat is shown in play;
+//! * [`review`]: the review of a finished table (stances and moves against each turn's
+//!   equilibrium, from the duel solver where it answers);
 //! * [`contests`]: the simulated games (`clash simulate iron-triangle`) and the table on which
 //!   the table bots are measured;
 //! * [`workbench`]: the designer's workbench: the duels its bots play to measure a variant,
@@ -26,6 +28,7 @@ pub mod equilibrium_bot;
 pub mod in_play;
 pub mod position;
 pub mod resolution;
+pub mod review;
 pub mod seat_bots;
 pub mod turn_game;
 pub mod workbench;
@@ -40,6 +43,7 @@ pub fn offer(entry: RulesetEntry) -> RulesetEntry {
     entry
         .with_seat_odds::<IronTriangle>()
         .with_bots(hook::<IronTriangle>)
+        .with_review(clash_analysis::review::hook::<IronTriangle>)
         .with_commands(cli::commands())
         .with_workbench(workbench::workbench())
 }

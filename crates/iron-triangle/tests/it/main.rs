@@ -24,6 +24,7 @@ mod conflict_vectors;
 mod examples;
 mod laws;
 mod positions;
+mod review;
 mod status;
 mod table_text;
 mod variant;

@@ -70,7 +70,7 @@ fn it9_a_new_character_spreads_a_different_energy_total() {
         json!({"type": "create_character", "sheet": ada("p1")}),
         "IT-9",
     ); // 10 is short now
-    t.ok(P1, json!({"type": "create_character", "sheet": twelve}));
+    t.made(P1, json!({"type": "create_character", "sheet": twelve}));
     assert_eq!(t.pc("Ada").energy.max.total(), 12);
 }
 

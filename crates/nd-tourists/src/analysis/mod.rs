@@ -8,6 +8,8 @@
 //!   simulations;
 //! * [`seat_bots`]: the casual and strong bots that take a seat at a table;
 //! * [`in_play`]: the odds a seat is shown in play;
+//! * [`review`]: the review of a finished table (each round's chances, bids and reactions
+//!   against the draw odds, the luck of every draw);
 //! * [`contests`]: the simulated games (`clash simulate nd-tourists`) and the table on which the
 //!   table bots are measured;
 //! * [`workbench`]: the designer's workbench: the tables its bots play to measure a variant;
@@ -19,6 +21,7 @@ pub mod cli;
 pub mod contests;
 pub mod draw_odds;
 pub mod in_play;
+pub mod review;
 pub mod seat_bots;
 pub mod threshold_bot;
 pub mod workbench;
@@ -33,6 +36,7 @@ pub fn offer(entry: RulesetEntry) -> RulesetEntry {
     entry
         .with_seat_odds::<NdTourists>()
         .with_bots(hook::<NdTourists>)
+        .with_review(clash_analysis::review::hook::<NdTourists>)
         .with_commands(cli::commands())
         .with_workbench(workbench::workbench())
 }

@@ -10,6 +10,7 @@ mod laws;
 mod limits;
 mod position;
 mod properties;
+mod review;
 mod rules;
 mod text;
 mod variant;

@@ -38,6 +38,7 @@ mod panels;
 mod paths;
 mod readable;
 mod requests;
+mod review;
 mod room;
 mod rules;
 mod secrecy;

@@ -380,6 +380,19 @@ impl MctsBot {
             .collect()
     }
 
+    /// What `state` is worth to every seat: the mean reward of a search's playouts from it
+    /// (each seat's share of the wins, under the search's own play), or the result of a
+    /// finished game. The entries add up to 1.
+    pub fn value(&self, state: &State, seed: u64) -> Rewards {
+        if state.outcome().is_some() || state.awaiting().is_none() {
+            return rewards(state);
+        }
+        let search = self.run(state, seed);
+        let root = &search.nodes[0];
+        let visits = f64::from(root.visits.max(1));
+        root.reward.map(|r| r / visits)
+    }
+
     fn run(&self, state: &State, seed: u64) -> Search<'_> {
         let mut search = Search::new(self, state, seed);
         let start = Instant::now();

@@ -5,6 +5,8 @@
 //! * [`mcts`]: a Monte-Carlo tree search bot reading the whole state, for simulations;
 //! * [`seat_bots`]: the casual and strong bots that take a seat at a table;
 //! * [`in_play`]: the odds a seat is shown in play;
+//! * [`review`]: the review of a finished game (each decision against the strong bot's search,
+//!   the luck of every combat);
 //! * [`contests`]: the simulated games (`clash simulate triforce`) and the table on which the
 //!   table bots are measured;
 //! * [`workbench`]: the designer's workbench: the tables its bots play to measure a variant;
@@ -17,6 +19,7 @@ pub mod combat_odds;
 pub mod contests;
 pub mod in_play;
 pub mod mcts;
+pub mod review;
 pub mod seat_bots;
 pub mod workbench;
 
@@ -25,11 +28,12 @@ use clash_core::RulesetEntry;
 
 use crate::Triforce;
 
-/// `entry` with Triforce's odds in play, table bots and `clash` subcommands.
+/// `entry` with Triforce's odds in play, table bots, reviews and `clash` subcommands.
 pub fn offer(entry: RulesetEntry) -> RulesetEntry {
     entry
         .with_seat_odds::<Triforce>()
         .with_bots(hook::<Triforce>)
+        .with_review(clash_analysis::review::hook::<Triforce>)
         .with_commands(cli::commands())
         .with_workbench(workbench::workbench())
 }

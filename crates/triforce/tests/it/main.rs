@@ -10,6 +10,7 @@ mod examples;
 mod laws;
 mod position;
 mod properties;
+mod review;
 mod setup;
 mod table_text;
 mod variant;

@@ -6,6 +6,8 @@
 //! * [`odds_bot`]: a bot that rolls the forms with the best exact odds, for simulations;
 //! * [`seat_bots`]: the casual and strong bots that take a seat at a table;
 //! * [`in_play`]: the odds a seat is shown in play;
+//! * [`review`]: the review of a finished table (forms, answers, concessions and agreements
+//!   against exact odds; the luck of every roll);
 //! * [`contests`]: the simulated games (`clash simulate wicked-age`) and the tables on which the
 //!   table bots are measured;
 //! * [`workbench`]: the designer's workbench: the conflicts its bots play to measure a variant;
@@ -18,6 +20,7 @@ pub mod contests;
 pub mod in_play;
 pub mod odds_bot;
 pub mod reports;
+pub mod review;
 pub mod seat_bots;
 pub mod workbench;
 
@@ -31,6 +34,7 @@ pub fn offer(entry: RulesetEntry) -> RulesetEntry {
     entry
         .with_seat_odds::<WickedAge>()
         .with_bots(hook::<WickedAge>)
+        .with_review(clash_analysis::review::hook::<WickedAge>)
         .with_commands(cli::commands())
         .with_workbench(workbench::workbench())
 }

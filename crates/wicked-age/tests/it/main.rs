@@ -10,6 +10,7 @@ mod limits;
 mod odds_spec;
 mod position;
 mod properties;
+mod review;
 mod rules;
 mod text;
 mod variant;

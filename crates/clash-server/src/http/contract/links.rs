@@ -41,6 +41,8 @@ const LINKS: &[LinkSpec] = &[
     ("create_table", "201", "SetClock", "set_clock", AS_GM),
     ("create_table", "201", "Close", "close", AS_GM),
     ("create_table", "201", "Export", "export", AS_GM),
+    ("create_table", "201", "Review", "review", AS_GM),
+    ("create_table", "201", "Replay", "replay", AS_GM),
     ("create_table", "201", "Delete", "delete_table", AS_GM),
     ("create_table", "201", "Watch", "view", AS_SPECTATOR),
     ("create", "201", "TableInfo", "table_info", AS_GM),

@@ -66,7 +66,7 @@ use serde::Serialize;
 use crate::analysis::turn_game::{TurnError, TurnPosition, TurnSpec};
 use clash_analysis::matrix_game;
 
-pub use search::{MAX_STATES, StageGames};
+pub use search::{DuelPosition, MAX_STATES, Solved, StageChoice, StageGames, StageView};
 
 /// The largest current energy of one type a duel may start with (what a state stores).
 pub const MAX_PER_TYPE: u32 = 15;

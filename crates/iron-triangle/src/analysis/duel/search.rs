@@ -166,7 +166,7 @@ struct Search<'p> {
     order: Vec<State>,
     splits: FxHashMap<(u128, u32), f64>,
     discovered: usize,
-    progress: &'p mut dyn FnMut(Progress),
+    progress: Box<dyn FnMut(Progress) + 'p>,
 }
 
 pub(super) fn solve(
@@ -202,7 +202,7 @@ pub(super) fn solve_with(
         order: Vec::new(),
         splits: FxHashMap::default(),
         discovered: 0,
-        progress,
+        progress: Box::new(progress),
     };
     let energy = |f: &crate::analysis::turn_game::FighterSpec| {
         [f.energy.defend, f.energy.grapple, f.energy.attack].map(|x| x as u8)
@@ -597,4 +597,159 @@ fn weighted<T: Clone>(options: &[T], probabilities: &[f64]) -> Vec<Weighted<T>> 
             probability: *p,
         })
         .collect()
+}
+
+/// One position of a duel as [`Solved`] reads it: both characters' current energy (side 0 the
+/// PC), their disadvantage piles, the active side and its live chain (oldest first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuelPosition {
+    pub energy: [crate::PerAction<u32>; 2],
+    pub piles: [Vec<Move>; 2],
+    pub active: usize,
+    pub chain: Vec<Move>,
+}
+
+/// A move choice of a stage, as [`Solved::stage`] lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StageChoice {
+    pub mv: Move,
+    /// Played to continue the live chain (IT-44).
+    pub combo: bool,
+    /// The live chain is ended first (IT-43).
+    pub ends_chain: bool,
+}
+
+/// A move game: its payoffs (rows the PC's choices, columns the NPC's) and each side's
+/// equilibrium mix.
+pub type MoveGame = (Vec<Vec<f64>>, [Vec<f64>; 2]);
+
+/// One position's turn, solved: the stance game of move games, every entry the rest of the
+/// duel's value to the PC (P(PC wins) − P(NPC wins)).
+#[derive(Debug, Clone)]
+pub struct StageView {
+    pub value: f64,
+    /// Per side (0 the PC): the stances it may take, and its equilibrium mix over them.
+    pub stances: [Vec<Stance>; 2],
+    pub stance_mix: [Vec<f64>; 2],
+    /// The stance game: rows the PC's stances, columns the NPC's.
+    pub stance_values: Vec<Vec<f64>>,
+    /// Per side: its move choices.
+    pub choices: [Vec<StageChoice>; 2],
+    /// Per stance pair: the move game (rows the PC's choices) and its equilibrium mixes.
+    pub move_games: Vec<Vec<MoveGame>>,
+}
+
+/// A duel whose positions are solved as they are asked for, each once: every later position a
+/// review reads is then already known.
+pub struct Solved {
+    search: Search<'static>,
+}
+
+impl Solved {
+    /// The duel between `pc` and `npc` (their known moves and combos; energies and piles come
+    /// with each position).
+    pub fn new(
+        pc: &crate::analysis::turn_game::FighterSpec,
+        npc: &crate::analysis::turn_game::FighterSpec,
+    ) -> Solved {
+        let fighter = |f: &crate::analysis::turn_game::FighterSpec| Fighter {
+            known: f
+                .moves
+                .clone()
+                .unwrap_or_else(|| crate::character::STARTING_MOVES.to_vec()),
+            combos: f.combos.clone(),
+        };
+        Solved {
+            search: Search {
+                names: [pc.name.clone(), npc.name.clone()],
+                fighters: [fighter(pc), fighter(npc)],
+                piles: Interner::new(),
+                chains: Interner::new(),
+                values: FxHashMap::default(),
+                order: Vec::new(),
+                splits: FxHashMap::default(),
+                discovered: 0,
+                progress: Box::new(|_| {}),
+            },
+        }
+    }
+
+    fn state(&mut self, at: &DuelPosition) -> Result<State, DuelError> {
+        let mut sizes = [0u64; 2];
+        let mut energy = [[0u8; 3]; 2];
+        for side in 0..2 {
+            let e = at.energy[side];
+            let e = [e.defend, e.grapple, e.attack];
+            if let Some(big) = e.iter().find(|x| **x > super::MAX_PER_TYPE) {
+                return Err(DuelError::TooMuchEnergy {
+                    name: self.search.names[side].clone(),
+                    energy: *big,
+                });
+            }
+            sizes[side] = e.iter().map(|x| u64::from(*x) + 1).product();
+            energy[side] = e.map(|x| x as u8);
+        }
+        if sizes[0] * sizes[1] > MAX_STATES {
+            return Err(DuelError::TooLarge {
+                states: sizes[0] * sizes[1],
+                first: sizes[0],
+                second: sizes[1],
+            });
+        }
+        let piles = [
+            self.search.piles.id(at.piles[0].clone())?,
+            self.search.piles.id(at.piles[1].clone())?,
+        ];
+        let active = at.active.min(1);
+        let chain = self.search.chain_id(active, at.chain.clone())?;
+        Ok(State {
+            energy,
+            piles,
+            active: active as u8,
+            chain,
+        })
+    }
+
+    /// The rest of the duel's value to the PC from `at`.
+    pub fn value(&mut self, at: &DuelPosition) -> Result<f64, DuelError> {
+        let s = self.state(at)?;
+        self.search.value(s)
+    }
+
+    /// The turn at `at`, solved with every strategy kept.
+    pub fn stage(&mut self, at: &DuelPosition) -> Result<StageView, DuelError> {
+        let s = self.state(at)?;
+        let stage = self.search.stage(s, true)?;
+        let choice = |c: &Choice| StageChoice {
+            mv: c.mv,
+            combo: c.combo,
+            ends_chain: c.ends_chain,
+        };
+        let move_games = stage
+            .moves
+            .iter()
+            .zip(&stage.matrices)
+            .map(|(sols, mats)| {
+                sols.iter()
+                    .zip(mats)
+                    .map(|(sol, m)| (m.clone(), [sol.row.clone(), sol.col.clone()]))
+                    .collect()
+            })
+            .collect();
+        let mut stance_values = Vec::new();
+        for row in &stage.moves {
+            stance_values.push(row.iter().map(|sol| sol.value).collect());
+        }
+        Ok(StageView {
+            value: stage.value,
+            stance_mix: [stage.solution.row.clone(), stage.solution.col.clone()],
+            stances: stage.stances.clone(),
+            stance_values,
+            choices: [
+                stage.choices[0].iter().map(choice).collect(),
+                stage.choices[1].iter().map(choice).collect(),
+            ],
+            move_games,
+        })
+    }
 }
