@@ -142,7 +142,7 @@ fn status(game: &dyn AnyGame) -> String {
         .collect();
     match names.as_slice() {
         [] => "Nobody's move: the table waited on the GM's business.".into(),
-        [one] => format!("{one} to move."),
+        [one] => format!("Waiting for {one}."),
         [init @ .., last] => format!("Waiting for {} and {last}.", init.join(", ")),
     }
 }
