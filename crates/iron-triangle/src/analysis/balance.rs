@@ -16,12 +16,13 @@
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
+use std::time::Instant;
 
 use crate::character::PerAction;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::duel::{self, DuelError, DuelSolution, Weighted};
+use crate::analysis::duel::{self, DuelError, DuelSolution, DuelTable, Weighted};
 use crate::analysis::turn_game::{FighterSpec, TurnSpec};
 
 /// A level-0 character's maximum energy per type (IT-9).
@@ -152,16 +153,16 @@ fn opening(mix: &[Weighted<crate::conflict::Stance>]) -> String {
         .join(", ")
 }
 
-/// Solve the duel of `pc` against `npc`.
-pub fn duel(pc: Build, npc: Build) -> Result<DuelRecord, DuelError> {
-    let start = std::time::Instant::now();
-    let spec = TurnSpec {
+fn duel_spec(pc: Build, npc: Build) -> TurnSpec {
+    TurnSpec {
         active: pc.spec("PC"),
         opponent: npc.spec("NPC"),
         chain: Vec::new(),
-    };
-    let s: DuelSolution = duel::solve_duel(&spec, &mut |_| {})?;
-    Ok(DuelRecord {
+    }
+}
+
+fn record(pc: Build, npc: Build, s: &DuelSolution, start: Instant) -> DuelRecord {
+    DuelRecord {
         pc,
         npc,
         value: s.value,
@@ -170,29 +171,53 @@ pub fn duel(pc: Build, npc: Build) -> Result<DuelRecord, DuelError> {
         npc_opening: opening(&s.stances_second),
         states: s.states,
         seconds: start.elapsed().as_secs_f64(),
-    })
+    }
+}
+
+/// Solve the duel of `pc` against `npc` on its own.
+pub fn duel(pc: Build, npc: Build) -> Result<DuelRecord, DuelError> {
+    let start = Instant::now();
+    let s = duel::solve_duel(&duel_spec(pc, npc), &mut |_| {})?;
+    Ok(record(pc, npc, &s, start))
+}
+
+/// Solve the duel of `pc` against `npc` on `table`'s memo, shared with the duels solved on it
+/// before: the same record as [`duel`]'s (but for `seconds`, this duel's share of the work:
+/// the first duels solve the states later ones find solved).
+pub fn duel_on(table: &mut DuelTable, pc: Build, npc: Build) -> Result<DuelRecord, DuelError> {
+    let start = Instant::now();
+    let s = table.solve(&duel_spec(pc, npc))?;
+    Ok(record(pc, npc, &s, start))
 }
 
 /// Solve `pairs` (PC build, NPC build) on `threads` threads (all cores when `None`), handing
 /// each finished duel to `done` as soon as it is solved (so a caller can save it at once).
+///
+/// Each thread takes a run of the pairs in their order and solves it on a memo of its own
+/// ([`DuelTable`]): the duels of a run share most of their states, and threads need no locks.
 pub fn solve_all(
     pairs: &[(Build, Build)],
     threads: Option<usize>,
     done: &(dyn Fn(Result<DuelRecord, DuelError>) + Sync),
 ) {
     use rayon::prelude::*;
-    let run = || {
-        pairs
-            .par_iter()
-            .with_max_len(1)
-            .for_each(|(pc, npc)| done(duel(*pc, *npc)))
-    };
-    match threads.and_then(|t| {
+    let pool = threads.and_then(|t| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(t.max(1))
             .build()
             .ok()
-    }) {
+    });
+    let run = || {
+        let runs = rayon::current_num_threads().max(1);
+        let size = pairs.len().div_ceil(runs).max(1);
+        pairs.par_chunks(size).with_max_len(1).for_each(|run| {
+            let mut table = DuelTable::new();
+            for (pc, npc) in run {
+                done(duel_on(&mut table, *pc, *npc));
+            }
+        })
+    };
+    match pool {
         Some(pool) => pool.install(run),
         None => run(),
     }

@@ -55,10 +55,12 @@
 //! [`solve_duel`] resolves turns with [`crate::analysis::resolution`] (the engine's rule functions
 //! without a table) and solves the stage games in `f64`; [`reference::solve_duel`] plays every
 //! transition on a real engine table through the ruleset's commands and is kept as the
-//! reference the tests compare with on small duels.
+//! reference the tests compare with on small duels. [`DuelTable`] solves many duels on one
+//! memo with [`solve_duel`]'s code and gives exactly its results.
 
 pub mod reference;
 mod search;
+mod table;
 
 use crate::conflict::Stance;
 use serde::Serialize;
@@ -67,6 +69,7 @@ use crate::analysis::turn_game::{TurnError, TurnPosition, TurnSpec};
 use clash_analysis::matrix_game;
 
 pub use search::{DuelPosition, MAX_STATES, Solved, StageChoice, StageGames, StageView};
+pub use table::DuelTable;
 
 /// The largest current energy of one type a duel may start with (what a state stores).
 pub const MAX_PER_TYPE: u32 = 15;

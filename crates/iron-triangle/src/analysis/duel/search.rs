@@ -6,9 +6,10 @@ use crate::conflict::{Stance, disadvantage};
 use crate::{Action, Move};
 use rustc_hash::FxHashMap;
 
+use super::table::Graph;
 use super::{DuelError, DuelSolution, FirstMoves, Progress, Weighted};
 use crate::analysis::resolution::{Board, Resolved};
-use crate::analysis::turn_game::TurnSpec;
+use crate::analysis::turn_game::{FighterSpec, TurnSpec};
 use clash_analysis::matrix_game::{self, Solution};
 
 /// The most energy states (ways both characters' energies can stand) a duel may have: two
@@ -19,22 +20,22 @@ pub const MAX_STATES: u64 = 250_000;
 /// Most distinct piles or chains the search numbers (a state stores each in 16 bits).
 const MAX_INTERNED: usize = u16::MAX as usize;
 
-type Energy = [u8; 3];
+pub(super) type Energy = [u8; 3];
 
 /// What the rest of the duel depends on (side 0 is the PC, side 1 the NPC).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct State {
-    energy: [Energy; 2],
+pub(super) struct State {
+    pub(super) energy: [Energy; 2],
     /// Interned disadvantage piles (0 = empty).
-    piles: [u16; 2],
+    pub(super) piles: [u16; 2],
     /// The active side.
-    active: u8,
+    pub(super) active: u8,
     /// The active side's interned live chain (0 = none or nothing to continue).
-    chain: u16,
+    pub(super) chain: u16,
 }
 
 impl State {
-    fn key(&self) -> u128 {
+    pub(super) fn key(&self) -> u128 {
         let mut k = 0u128;
         for side in self.energy {
             for x in side {
@@ -48,7 +49,7 @@ impl State {
     }
 }
 
-fn total(e: Energy) -> u32 {
+pub(super) fn total(e: Energy) -> u32 {
     e.iter().map(|x| u32::from(*x)).sum()
 }
 
@@ -109,9 +110,19 @@ impl Interner {
     }
 }
 
+/// Where one entry of a stage game leads: `side` keeps `keep` of its energy in `next`, placed
+/// as it likes best (IT-51), then `leaf` decides the state after the turn.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Outcome {
+    pub(super) next: State,
+    pub(super) side: usize,
+    pub(super) keep: u32,
+    pub(super) leaf: Leaf,
+}
+
 /// What a loss split leads to once the splitter has placed its loss.
 #[derive(Debug, Clone, Copy)]
-enum Leaf {
+pub(super) enum Leaf {
     /// The next turn's state.
     State,
     /// After a tie: the other side splits next, then the GM picks the next active character.
@@ -156,7 +167,7 @@ struct Stage {
     matrices: Vec<Vec<Vec<Vec<f64>>>>,
 }
 
-struct Search<'p> {
+pub(super) struct Search<'p> {
     names: [String; 2],
     fighters: [Fighter; 2],
     piles: Interner,
@@ -167,6 +178,9 @@ struct Search<'p> {
     splits: FxHashMap<(u128, u32), f64>,
     discovered: usize,
     progress: Box<dyn FnMut(Progress) + 'p>,
+    /// Each solved state's successors, kept when many duels share the search (see
+    /// [`super::table`]) so that each can count the states it alone would have solved.
+    graph: Option<Graph>,
 }
 
 pub(super) fn solve(
@@ -186,39 +200,8 @@ pub(super) fn solve_with(
     progress: &mut dyn FnMut(Progress),
     export: bool,
 ) -> Result<(DuelSolution, Vec<StageGames>), DuelError> {
-    let fighter = |f: &crate::analysis::turn_game::FighterSpec| Fighter {
-        known: f
-            .moves
-            .clone()
-            .unwrap_or_else(|| crate::character::STARTING_MOVES.to_vec()),
-        combos: f.combos.clone(),
-    };
-    let mut search = Search {
-        names: [spec.active.name.clone(), spec.opponent.name.clone()],
-        fighters: [fighter(&spec.active), fighter(&spec.opponent)],
-        piles: Interner::new(),
-        chains: Interner::new(),
-        values: FxHashMap::default(),
-        order: Vec::new(),
-        splits: FxHashMap::default(),
-        discovered: 0,
-        progress: Box::new(progress),
-    };
-    let energy = |f: &crate::analysis::turn_game::FighterSpec| {
-        [f.energy.defend, f.energy.grapple, f.energy.attack].map(|x| x as u8)
-    };
-    let piles = [
-        search.piles.id(spec.active.pile.clone())?,
-        search.piles.id(spec.opponent.pile.clone())?,
-    ];
-    // The PC is active first (IT-25, D-13); the chain given is its own.
-    let chain = search.chain_id(0, spec.chain.iter().map(|c| c.mv()).collect())?;
-    let start = State {
-        energy: [energy(&spec.active), energy(&spec.opponent)],
-        piles,
-        active: 0,
-        chain,
-    };
+    let mut search = Search::new(spec, Box::new(progress), None);
+    let start = search.start(spec)?;
     let value = search.value(start)?;
     let stage = search.stage(start, true)?;
     debug_assert!((stage.value - value).abs() < 1e-9);
@@ -229,6 +212,94 @@ pub(super) fn solve_with(
         }
     }
     Ok((search.solution(stage), stages))
+}
+
+fn fighter(f: &FighterSpec) -> Fighter {
+    Fighter {
+        known: f
+            .moves
+            .clone()
+            .unwrap_or_else(|| crate::character::STARTING_MOVES.to_vec()),
+        combos: f.combos.clone(),
+    }
+}
+
+impl<'p> Search<'p> {
+    fn new(
+        spec: &TurnSpec,
+        progress: Box<dyn FnMut(Progress) + 'p>,
+        graph: Option<Graph>,
+    ) -> Search<'p> {
+        Search {
+            names: [spec.active.name.clone(), spec.opponent.name.clone()],
+            fighters: [fighter(&spec.active), fighter(&spec.opponent)],
+            piles: Interner::new(),
+            chains: Interner::new(),
+            values: FxHashMap::default(),
+            order: Vec::new(),
+            splits: FxHashMap::default(),
+            discovered: 0,
+            progress,
+            graph,
+        }
+    }
+}
+
+impl Search<'static> {
+    /// A search shared by many duels between characters who know the moves and combos of
+    /// `spec`'s two, keeping its graph (see [`super::table`]).
+    pub(super) fn shared(spec: &TurnSpec) -> Search<'static> {
+        Search::new(spec, Box::new(|_| {}), Some(Graph::default()))
+    }
+}
+
+impl Search<'_> {
+    /// Whether `spec`'s characters know the moves and combos this search was made for (a state's
+    /// value depends on nothing else of theirs).
+    pub(super) fn fits(&self, spec: &TurnSpec) -> bool {
+        [&spec.active, &spec.opponent]
+            .iter()
+            .zip(&self.fighters)
+            .all(|(f, mine)| {
+                let theirs = fighter(f);
+                theirs.known == mine.known && theirs.combos == mine.combos
+            })
+    }
+
+    /// The duel's first state: `spec`'s energies and piles, the PC active first (IT-25, D-13)
+    /// with the chain given, its own.
+    pub(super) fn start(&mut self, spec: &TurnSpec) -> Result<State, DuelError> {
+        let energy =
+            |f: &FighterSpec| [f.energy.defend, f.energy.grapple, f.energy.attack].map(|x| x as u8);
+        let piles = [
+            self.piles.id(spec.active.pile.clone())?,
+            self.piles.id(spec.opponent.pile.clone())?,
+        ];
+        let chain = self.chain_id(0, spec.chain.iter().map(|c| c.mv()).collect())?;
+        Ok(State {
+            energy: [energy(&spec.active), energy(&spec.opponent)],
+            piles,
+            active: 0,
+            chain,
+        })
+    }
+
+    /// The duel from `start`, solved on this search's memo; `states` counts the states solved
+    /// from `start` alone (what a search of its own would hold).
+    pub(super) fn solve_shared(
+        &mut self,
+        spec: &TurnSpec,
+        start: State,
+    ) -> Result<DuelSolution, DuelError> {
+        self.names = [spec.active.name.clone(), spec.opponent.name.clone()];
+        self.value(start)?;
+        let stage = self.stage(start, true)?;
+        let mut solution = self.solution(stage);
+        if let Some(graph) = &mut self.graph {
+            solution.states = graph.reachable(start).max(1);
+        }
+        Ok(solution)
+    }
 }
 
 /// Stances a fighter may take: none, or 1 to its current energy of a type (IT-33).
@@ -313,9 +384,13 @@ impl Search<'_> {
         if self.discovered.is_multiple_of(256) {
             self.report();
         }
-        let v = self.stage(s, false)?.value;
+        let mut outcomes = Vec::new();
+        let v = self.stage_into(s, false, &mut outcomes)?.value;
         self.values.insert(key, v);
         self.order.push(s);
+        if let Some(graph) = &mut self.graph {
+            graph.add(s, &outcomes);
+        }
         Ok(v)
     }
 
@@ -371,6 +446,17 @@ impl Search<'_> {
 
     /// The stance game of move games at `s`; with `keep`, every game's strategies too.
     fn stage(&mut self, s: State, keep: bool) -> Result<Stage, DuelError> {
+        self.stage_into(s, keep, &mut Vec::new())
+    }
+
+    /// [`Search::stage`], also listing where each distinct entry leads in `outcomes` when the
+    /// search keeps its graph.
+    fn stage_into(
+        &mut self,
+        s: State,
+        keep: bool,
+        outcomes: &mut Vec<Outcome>,
+    ) -> Result<Stage, DuelError> {
         let stances = [stance_options(s.energy[0]), stance_options(s.energy[1])];
         let choices = [self.choices(s, 0), self.choices(s, 1)];
         let (k0, k1) = (choices[0].len(), choices[1].len());
@@ -408,7 +494,11 @@ impl Search<'_> {
                         let (a0, a1) = (matched(*s0, c0.mv), matched(*s1, c1.mv));
                         let slot = ((i * k1 + j) * AMOUNTS + a0) * AMOUNTS + a1;
                         if cache[slot].is_nan() {
-                            cache[slot] = self.entry(s, [*c0, *c1], [a0 as u32, a1 as u32])?;
+                            let o = self.outcome(s, [*c0, *c1], [a0 as u32, a1 as u32])?;
+                            cache[slot] = self.split(o.next, o.side, o.keep, o.leaf)?;
+                            if self.graph.is_some() {
+                                outcomes.push(o);
+                            }
                         }
                         m[i][j] = cache[slot];
                     }
@@ -437,13 +527,14 @@ impl Search<'_> {
         })
     }
 
-    /// The duel's value after the sides play `choices` with `amounts` of their stances matched.
-    fn entry(
+    /// Where the turn leads when the sides play `choices` with `amounts` of their stances
+    /// matched: the loss split that decides the next state (its value is the entry).
+    fn outcome(
         &mut self,
         s: State,
         choices: [Choice; 2],
         amounts: [u32; 2],
-    ) -> Result<f64, DuelError> {
+    ) -> Result<Outcome, DuelError> {
         let act = usize::from(s.active);
         // Resolution slot 0 is the active character.
         let sides = [act, 1 - act];
@@ -489,7 +580,12 @@ impl Search<'_> {
                     *e -= loss.fixed.min(u32::from(*e)) as u8;
                 }
                 let keep = total(next.energy[l]).saturating_sub(loss.free);
-                self.split(next, l, keep, Leaf::State)
+                Ok(Outcome {
+                    next,
+                    side: l,
+                    keep,
+                    leaf: Leaf::State,
+                })
             }
             Resolved::Tie { losses } => {
                 // IT-50: piles clear and the chain ends; the active character splits first.
@@ -505,7 +601,12 @@ impl Search<'_> {
                     side: sides[1],
                     keep: keep(1),
                 };
-                self.split(next, sides[0], keep(0), then)
+                Ok(Outcome {
+                    next,
+                    side: sides[0],
+                    keep: keep(0),
+                    leaf: then,
+                })
             }
         }
     }
@@ -652,25 +753,13 @@ impl Solved {
         pc: &crate::analysis::turn_game::FighterSpec,
         npc: &crate::analysis::turn_game::FighterSpec,
     ) -> Solved {
-        let fighter = |f: &crate::analysis::turn_game::FighterSpec| Fighter {
-            known: f
-                .moves
-                .clone()
-                .unwrap_or_else(|| crate::character::STARTING_MOVES.to_vec()),
-            combos: f.combos.clone(),
+        let spec = TurnSpec {
+            active: pc.clone(),
+            opponent: npc.clone(),
+            chain: Vec::new(),
         };
         Solved {
-            search: Search {
-                names: [pc.name.clone(), npc.name.clone()],
-                fighters: [fighter(pc), fighter(npc)],
-                piles: Interner::new(),
-                chains: Interner::new(),
-                values: FxHashMap::default(),
-                order: Vec::new(),
-                splits: FxHashMap::default(),
-                discovered: 0,
-                progress: Box::new(|_| {}),
-            },
+            search: Search::new(&spec, Box::new(|_| {}), None),
         }
     }
 
