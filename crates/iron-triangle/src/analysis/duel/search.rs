@@ -132,7 +132,7 @@ pub(super) enum Leaf {
 }
 
 impl Leaf {
-    fn code(self) -> u32 {
+    pub(super) fn code(self) -> u32 {
         match self {
             Leaf::State => 0,
             Leaf::GmPicks => 1,

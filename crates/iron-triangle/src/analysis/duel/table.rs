@@ -63,17 +63,35 @@ impl Graph {
         if self.starts.is_empty() {
             self.starts.push(0);
         }
+        // Many entries end in the same split, and splits share leaves: each walked once.
+        let mut splits: Vec<(u128, u32, &Outcome)> = outcomes
+            .iter()
+            .map(|o| {
+                (
+                    o.next.key(),
+                    o.side as u32 | o.keep << 1 | o.leaf.code() << 8,
+                    o,
+                )
+            })
+            .collect();
+        splits.sort_unstable_by_key(|(k, c, _)| (*k, *c));
+        splits.dedup_by_key(|(k, c, _)| (*k, *c));
         let mut next = Vec::new();
-        for o in outcomes {
+        for (_, _, o) in splits {
             split_leaves(o.next, o.side, o.keep, o.leaf, &mut next);
         }
-        let mut ids: Vec<u32> = next
+        let mut keys: Vec<u128> = next
             .iter()
             .filter(|t| total(t.energy[0]) > 0 && total(t.energy[1]) > 0)
-            .filter_map(|t| self.ids.get(&t.key()).copied())
+            .map(State::key)
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut ids: Vec<u32> = keys
+            .iter()
+            .filter_map(|k| self.ids.get(k).copied())
             .collect();
         ids.sort_unstable();
-        ids.dedup();
         self.edges.extend(ids);
         self.starts.push(self.edges.len() as u32);
         self.ids.insert(s.key(), self.marks.len() as u32);
@@ -131,5 +149,78 @@ fn leaf_states(s: State, leaf: Leaf, out: &mut Vec<State>) {
         Leaf::State => out.push(s),
         Leaf::Then { side, keep } => split_leaves(s, side, keep, Leaf::GmPicks, out),
         Leaf::GmPicks => out.extend([State { active: 0, ..s }, State { active: 1, ..s }]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Move;
+    use crate::analysis::turn_game::FighterSpec;
+    use crate::character::{Combo, PerAction};
+
+    fn fighter(name: &str, d: u32, g: u32, a: u32) -> FighterSpec {
+        FighterSpec::new(
+            name,
+            PerAction {
+                defend: d,
+                grapple: g,
+                attack: a,
+            },
+        )
+    }
+
+    fn spec(active: FighterSpec, opponent: FighterSpec) -> TurnSpec {
+        TurnSpec {
+            active,
+            opponent,
+            chain: vec![],
+        }
+    }
+
+    /// Every duel solved on one shared memo is exactly (to the bit, states counted alike) the
+    /// duel solved alone, in any order, and a duel between characters who know other moves or
+    /// combos starts a fresh memo.
+    #[test]
+    fn shared_duels_equal_each_duel_alone() {
+        let mv = |s: &str| s.parse::<Move>().unwrap();
+        let mut combo = fighter("Combo", 2, 2, 1);
+        combo.combos = vec![Combo {
+            from: mv("A-H"),
+            followups: vec![mv("G-L")],
+        }];
+        let mut piled = fighter("Piled", 2, 1, 2);
+        piled.pile = vec![mv("G-L")];
+        let builds = [(2, 1, 2), (1, 2, 1), (3, 1, 1), (1, 1, 1), (2, 2, 2)];
+        let mut specs = Vec::new();
+        for x in builds {
+            for y in builds {
+                specs.push(spec(
+                    fighter("X", x.0, x.1, x.2),
+                    fighter("Y", y.0, y.1, y.2),
+                ));
+            }
+        }
+        // A new memo for the combo, then back to the plain one; a pile shares the plain memo.
+        specs.insert(7, spec(combo.clone(), fighter("Y", 2, 1, 2)));
+        specs.insert(12, spec(piled, fighter("Y", 1, 2, 2)));
+        specs.push(spec(fighter("Y", 2, 2, 1), combo));
+        let mut table = DuelTable::new();
+        for s in &specs {
+            let alone = super::super::solve_duel(s, &mut |_| {}).unwrap();
+            assert_eq!(table.solve(s).unwrap(), alone);
+        }
+    }
+
+    #[test]
+    fn it_23_a_shared_table_refuses_what_a_duel_alone_refuses() {
+        let mut table = DuelTable::new();
+        let empty = spec(fighter("Ada", 1, 1, 1), fighter("B", 0, 0, 0));
+        assert!(matches!(table.solve(&empty), Err(DuelError::NoEnergy(_))));
+        let huge = spec(fighter("Huge", 16, 1, 1), fighter("B", 1, 1, 1));
+        assert!(matches!(
+            table.solve(&huge),
+            Err(DuelError::TooMuchEnergy { .. })
+        ));
     }
 }
