@@ -436,6 +436,32 @@ mod tests {
         assert!((r.pc_wins - (1.0 + r.value) / 2.0).abs() < 1e-12);
     }
 
+    /// The table's shared memos give each duel's record as it is solved alone (but for time).
+    #[test]
+    fn duels_on_one_memo_equal_each_duel_alone() {
+        let builds: Vec<Build> = ["8/1/1", "1/8/1", "1/1/8"]
+            .iter()
+            .map(|b| b.parse().unwrap())
+            .collect();
+        let mut table = DuelTable::new();
+        for pc in &builds {
+            for npc in &builds {
+                let shared = duel_on(&mut table, *pc, *npc).unwrap();
+                let alone = duel(*pc, *npc).unwrap();
+                assert_eq!(
+                    DuelRecord {
+                        seconds: 0.0,
+                        ..shared
+                    },
+                    DuelRecord {
+                        seconds: 0.0,
+                        ..alone
+                    }
+                );
+            }
+        }
+    }
+
     #[test]
     fn records_round_trip_through_json_lines_and_csv() {
         let b: Build = "8/1/1".parse().unwrap();
