@@ -16,7 +16,8 @@ async function api(method, path, body) {
   const r = await fetch(BASE + path, {
     method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined,
   });
-  const out = await r.json();
+  const text = await r.text();
+  const out = text ? JSON.parse(text) : null;
   assert.ok(r.ok, `${method} ${path}: ${JSON.stringify(out)}`);
   return out;
 }
@@ -92,7 +93,8 @@ test('a page kept by the back/forward cache reconnects and shows what changed me
     await page.goto(BASE + '/');
     // While the player is away, the GM renames the table.
     await api('POST', `/api/tables/${t.id}/rename?key=${encodeURIComponent(t.owner)}`, { title: 'Renamed while away' });
-    await page.goBack();
+    // A page the cache brings back fires no load event: wait for the navigation only.
+    await page.goBack({ waitUntil: 'commit' });
     const restored = await page.waitForSelector('html[data-restored="1"]', { timeout: 5000 }).then(() => true, () => false);
     // Why the browser did not keep the page, if it did not (Chromium says so).
     const why = restored ? null : await page.evaluate(() => JSON.stringify(/** @type {any} */ (performance.getEntriesByType('navigation')[0]).notRestoredReasons));

@@ -1,4 +1,5 @@
-//! The shared scripts and styles, and each game's board, served from the binary.
+//! The shared scripts and styles, and each game's board and forms, served from the binary: to
+//! pages under their content-hashed names ([`super::built`]), to a person by their plain ones.
 
 use std::sync::Arc;
 
