@@ -35,7 +35,7 @@ use crate::http::contract::Who;
 use crate::http::tables::Creating;
 use crate::http::{routes, table_path};
 use crate::links::Role;
-use crate::pages::{CSS, JS, script, served, style};
+use crate::pages::{Sources, script, script_in, style, style_in};
 use crate::tables::Tables;
 
 /// The forms' scripts and styles.
@@ -223,36 +223,19 @@ pub(crate) async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
         .into_response())
 }
 
-const KIT_JS: &str = include_str!("assets/forms/kit.js");
-const KIT_CSS: &str = include_str!("assets/forms/kit.css");
-const SESSION_JS: &str = include_str!("assets/forms/session-zero.js");
-
 /// The form kit, the session-zero board, and each game's forms (`{ruleset}.js`, `.css`).
 async fn asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> Response {
-    let found = match file.as_str() {
-        "kit.js" => Some((JS, KIT_JS)),
-        "kit.css" => Some((CSS, KIT_CSS)),
-        "session-zero.js" => Some((JS, SESSION_JS)),
-        _ => file.rsplit_once('.').and_then(|(id, ext)| {
-            let forms = tables.entry(id)?.forms?.forms;
-            match ext {
-                "js" => Some((JS, forms.script)),
-                "css" => Some((CSS, forms.style)),
-                _ => None,
-            }
-        }),
-    };
-    match found {
-        Some((kind, text)) => served(kind, text),
-        None => ApiError::NotFound.into_response(),
-    }
+    crate::pages::game_asset(&tables, "forms", &file)
 }
 
 /// One game's forms: its style and script.
-fn game_tags(id: &str) -> Markup {
+fn game_tags(entry: &RulesetEntry) -> Markup {
+    let sources = Sources {
+        games: std::slice::from_ref(entry),
+    };
     html! {
-        (style(&format!("/assets/forms/{id}.css")))
-        (script(&format!("/assets/forms/{id}.js")))
+        (style_in(&sources, &format!("/assets/forms/{}.css", entry.id)))
+        (script_in(&sources, &format!("/assets/forms/{}.js", entry.id)))
     }
 }
 
@@ -263,7 +246,7 @@ pub fn tags(entry: Option<&RulesetEntry>, table_page: bool) -> Markup {
         (style("/assets/forms/kit.css"))
         (script("/assets/forms/kit.js"))
         @if let Some(e) = entry.filter(|e| e.forms.is_some()) {
-            (game_tags(e.id))
+            (game_tags(e))
         }
         @if table_page {
             (script("/assets/forms/session-zero.js"))
@@ -276,7 +259,7 @@ pub fn lobby_tags(tables: &Tables) -> Markup {
     html! {
         (tags(None, false))
         @for e in tables.catalogue().iter().filter(|e| e.forms.is_some()) {
-            (game_tags(e.id))
+            (game_tags(e))
         }
     }
 }

@@ -16,6 +16,7 @@ use axum::http::{HeaderName, HeaderValue, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use http_body::{Frame, SizeHint};
+use tower_http::compression::CompressionLayer;
 use tower_http::request_id::{
     MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
 };
@@ -109,6 +110,10 @@ pub fn wrap(app: Router, metrics: Arc<Metrics>, limits: &Limits) -> Router {
         metrics: metrics.clone(),
     });
     app.layer(middleware::map_response(crate::stream::snug))
+        // Pages, scripts, styles and JSON are sent compressed (brotli or gzip, as the browser
+        // accepts); the live stream is not (the default predicate leaves `text/event-stream`
+        // alone), so each of its frames goes out as soon as it is written.
+        .layer(CompressionLayer::new().br(true).gzip(true))
         .layer(middleware::from_fn_with_state(site, same_site))
         .layer(middleware::from_fn_with_state(metrics, observe))
         .layer(set(
@@ -119,7 +124,8 @@ pub fn wrap(app: Router, metrics: Arc<Metrics>, limits: &Limits) -> Router {
         .layer(set(header::X_FRAME_OPTIONS, "DENY"))
         // Links carry keys: no page sends its address to another site.
         .layer(set(header::REFERRER_POLICY, "no-referrer"))
-        // Answers are made for one key; nothing in between keeps a copy.
+        // Answers are made for one key; nothing in between keeps a copy. (Pages say otherwise
+        // for themselves, so the browser's back/forward cache may keep them: `pages::html`.)
         .layer(set(header::CACHE_CONTROL, "no-store"))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(trace)

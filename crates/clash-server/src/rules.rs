@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::header;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use clash_core::RulesetEntry;
 use maud::{Markup, PreEscaped, html};
@@ -275,7 +275,7 @@ async fn page(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Resp
     };
     let body = html! { main .narrow .rules { (fragment(&entry)) } };
     let title = format!("{}: rules — Clash", entry.name);
-    Html(crate::pages::page(&title, body).into_string()).into_response()
+    crate::pages::html(crate::pages::page(&title, body))
 }
 
 /// The rules as a fragment, for the table page's rules sheet.

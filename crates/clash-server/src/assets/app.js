@@ -249,11 +249,18 @@ function gone(status, deleted) {
   if (deleted) forget();
 }
 
+/** The open live stream; null while the page is away (kept by the back/forward cache) or
+ * once the link stopped working. */
+let stream = /** @type {EventSource | null} */ (null);
+/** Why the stream ended for good (revoked, deleted, rights changed): it is not opened again. */
+let ended = false;
+
 function connect() {
   const status = $('status');
   // The stream's own copy of the update: each patch applies to the one before it.
   let streamed = null;
   const es = new EventSource(api + '/stream?' + keyParam + asParam + '&after=' + page.cursor + '&changes=patch');
+  stream = es;
   es.addEventListener('open', () => { status.textContent = 'live'; status.className = 'status live'; });
   es.addEventListener('update', (m) => { streamed = JSON.parse(m.data); apply(streamed); });
   es.addEventListener('patch', (m) => {
@@ -273,6 +280,7 @@ function connect() {
     // What this link may see changed (a seat taken over or given back, or moved to another
     // device): start again with the rights it has now.
     es.close();
+    ended = true;
     const info = JSON.parse(m.data || '{}');
     status.textContent = info.message || 'what this page may show has changed';
     status.className = 'status down';
@@ -280,15 +288,16 @@ function connect() {
     bannerChanged(false);
     setTimeout(() => { location.href = location.pathname; }, 1500);
   });
-  es.addEventListener('revoked', () => { es.close(); gone(status, false); });
-  es.addEventListener('deleted', () => { es.close(); gone(status, true); });
+  es.addEventListener('revoked', () => { es.close(); ended = true; gone(status, false); });
+  es.addEventListener('deleted', () => { es.close(); ended = true; gone(status, true); });
   es.addEventListener('error', () => { status.textContent = 'reconnecting…'; status.className = 'status down'; });
 }
 
-// Folded sections: open on a wide screen (marked data-open-wide), closed on a phone, where
-// the board and the player's own controls come first.
-if (window.matchMedia('(min-width: 801px)').matches) {
-  for (const d of document.querySelectorAll('details[data-open-wide]')) /** @type {HTMLDetailsElement} */ (d).open = true;
+// Folded sections: open on a wide screen (marked data-open-wide, and drawn open, so nothing
+// moves there), closed on a phone, where the board and the player's own controls come first
+// (they fold out of sight, below the board).
+if (!window.matchMedia('(min-width: 801px)').matches) {
+  for (const d of document.querySelectorAll('details[data-open-wide]')) /** @type {HTMLDetailsElement} */ (d).open = false;
 }
 
 // Just claimed from an invite (the claim's redirect says so): the invite page is gone from the
@@ -298,6 +307,20 @@ if (location.hash === '#claimed') {
   history.replaceState(null, '', location.pathname + location.search);
   history.pushState(null, '', location.pathname + location.search);
 }
+
+// The browser's back/forward cache keeps a page only without an open stream: it is closed when
+// the page is left, and opened again from where the page stands when Back or Forward brings it
+// back (what happened meanwhile then arrives as the stream's first update).
+window.addEventListener('pagehide', () => {
+  if (stream) stream.close();
+  stream = null;
+});
+window.addEventListener('pageshow', (e) => {
+  if (!e.persisted || stream || ended) return;
+  $('status').textContent = 'reconnecting…';
+  $('status').className = 'status down';
+  connect();
+});
 
 startGm(forget);
 startNotify();

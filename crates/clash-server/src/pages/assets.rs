@@ -1,13 +1,16 @@
-//! The shared scripts and styles, and each game's board, served from the binary.
+//! The shared scripts and styles, and each game's board and forms, served from the binary: to
+//! pages under their content-hashed names ([`super::built`]), to a person by their plain ones.
 
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use clash_core::RulesetEntry;
 use maud::{Markup, html};
 
+use super::built::{self, Sources, unhashed};
 use super::{script, style};
 use crate::error::ApiError;
 use crate::tables::Tables;
@@ -15,8 +18,8 @@ use crate::tables::Tables;
 pub const JS: &str = "text/javascript; charset=utf-8";
 pub const CSS: &str = "text/css; charset=utf-8";
 
-/// The shared assets, by the name they are served under (`/assets/{name}`).
-static SHARED: &[(&str, &str, &str)] = &[
+/// The server's own scripts and styles, by their name under `/assets/`.
+pub(super) static SHARED: &[(&str, &str, &str)] = &[
     ("app.css", CSS, include_str!("../assets/app.css")),
     ("kit.js", JS, include_str!("../assets/kit.js")),
     ("app.js", JS, include_str!("../assets/app.js")),
@@ -56,49 +59,107 @@ static SHARED: &[(&str, &str, &str)] = &[
         include_str!("../assets/panel-kit.css"),
     ),
     ("panel-kit.js", JS, include_str!("../assets/panel-kit.js")),
+    // The form kit and the session-zero board (`/assets/forms/…`, beside each game's forms).
+    ("forms/kit.js", JS, include_str!("../assets/forms/kit.js")),
+    (
+        "forms/kit.css",
+        CSS,
+        include_str!("../assets/forms/kit.css"),
+    ),
+    (
+        "forms/session-zero.js",
+        JS,
+        include_str!("../assets/forms/session-zero.js"),
+    ),
 ];
 
-/// An asset as a response: its type, and checked again on every load (no stale scripts after
-/// an upgrade).
-pub fn served(kind: &'static str, text: &'static str) -> Response {
+/// How long a browser keeps a file asked for by its hashed name: its content never changes.
+const FOREVER: &str = "public, max-age=31536000, immutable";
+
+/// The file `requested` (its name under `/assets/`, hashed or not) as a response. By its
+/// current hash it is the file as pages load it (minified, its imports hashed), kept for good;
+/// by a hash it no longer has (a page made by an older build) it is the current one, checked
+/// again on every load, so nothing is kept under a name that is not its content's; by its plain
+/// name it is the file as written (for a person reading it), checked again on every load.
+pub fn serve(sources: &Sources, requested: &str) -> Response {
+    let (name, hash) = unhashed(requested);
+    let found = match hash {
+        None => sources
+            .text(&name)
+            .map(|(kind, text)| (kind, Bytes::from_static(text.as_bytes()), false)),
+        Some(hash) => built::build(sources, &name)
+            .map(|file| (file.kind, file.body.clone(), file.hash == hash)),
+    };
+    let Some((kind, body, current)) = found else {
+        return ApiError::NotFound.into_response();
+    };
+    let cache = if current { FOREVER } else { "no-cache" };
     (
-        [
-            (header::CONTENT_TYPE, kind),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        text,
+        [(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, cache)],
+        body,
     )
         .into_response()
 }
 
+/// A shared asset, `/assets/{name}`.
 pub async fn asset(Path(name): Path<String>) -> Response {
-    match SHARED.iter().find(|(n, _, _)| *n == name) {
-        Some(&(_, kind, text)) => served(kind, text),
-        None => ApiError::NotFound.into_response(),
+    serve(&Sources::SHARED, &name)
+}
+
+/// Where a page loads the file at `path` (`/assets/…`) from: its hashed name, or `path` itself
+/// when there is no such file.
+pub fn url(sources: &Sources, path: &str) -> String {
+    path.strip_prefix("/assets/")
+        .and_then(|name| built::build(sources, name))
+        .map_or_else(|| path.to_string(), |b| b.url.clone())
+}
+
+/// A page script from `sources` at its hashed name, with every module it imports fetched at
+/// once (`modulepreload`) rather than level after level.
+pub fn script_in(sources: &Sources, path: &str) -> Markup {
+    let file = path
+        .strip_prefix("/assets/")
+        .and_then(|name| built::build(sources, name));
+    match file {
+        Some(file) => html! {
+            @for import in &file.imports { link rel="modulepreload" href=(import); }
+            script type="module" src=(file.url) {}
+        },
+        None => html! { script type="module" src=(path) {} },
     }
+}
+
+/// A stylesheet from `sources` at its hashed name.
+pub fn style_in(sources: &Sources, path: &str) -> Markup {
+    html! { link rel="stylesheet" href=(url(sources, path)); }
 }
 
 /// The shared panel kit and, when the game has a board of its own, its script and style.
 pub fn board_tags(entry: Option<RulesetEntry>) -> Markup {
+    let games = entry.as_slice();
+    let sources = Sources { games };
     html! {
         (style("/assets/panel-kit.css"))
         (script("/assets/panel-kit.js"))
         @if let Some(e) = entry.filter(|e| e.panel.is_some()) {
-            (style(&format!("/assets/panel/{}.css", e.id)))
-            (script(&format!("/assets/panel/{}.js", e.id)))
+            (style_in(&sources, &format!("/assets/panel/{}.css", e.id)))
+            (script_in(&sources, &format!("/assets/panel/{}.js", e.id)))
         }
     }
 }
 
 /// A game's own board, `{ruleset}.js` or `{ruleset}.css`, as the catalogue carries it.
 pub async fn panel_asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> Response {
-    let found = file
-        .rsplit_once('.')
-        .and_then(|(id, ext)| Some((tables.entry(id)?.panel, ext)))
-        .filter(|(panel, _)| panel.is_some());
-    match found {
-        Some((panel, "js")) => served(JS, panel.script),
-        Some((panel, "css")) => served(CSS, panel.style),
-        _ => ApiError::NotFound.into_response(),
-    }
+    game_asset(&tables, "panel", &file)
+}
+
+/// A game's file under `/assets/{dir}/`: its board (`panel`) or its forms (`forms`), found by
+/// the game's id in the file's name.
+pub fn game_asset(tables: &Tables, dir: &str, file: &str) -> Response {
+    let (name, _) = unhashed(file);
+    let entry = name.rsplit_once('.').and_then(|(id, _)| tables.entry(id));
+    let sources = Sources {
+        games: entry.as_slice(),
+    };
+    serve(&sources, &format!("{dir}/{file}"))
 }

@@ -99,11 +99,15 @@ fn variant_fields() -> Markup {
 }
 
 /// The ways to start a table: the game's form, a ready-made setup, a setup file.
-fn start_card(form: Markup, refused: &Refused) -> Markup {
+/// `forms`: some game has forms (the lobby's script draws them in `#by-form`).
+fn start_card(form: Markup, refused: &Refused, forms: bool) -> Markup {
     html! {
         section .card #start {
             h2 { "Start a table" }
-            div #by-form .by-form { p .hint { "Loading the forms…" } }
+            // The form's place is kept while its script loads, so what lies below starts out of
+            // sight rather than jumping down when the form arrives.
+            // (Folded away while a refused setup is shown again, as lobby.js folds it.)
+            div #by-form .by-form hidden[refused.error.is_some()] { p .hint .loading[forms] { "Loading the forms…" } }
             div .start-ways {
                 details #ready-made open[refused.error.is_some()] {
                     summary { "Or start from a ready-made setup, or write its JSON" }
@@ -165,7 +169,7 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
                     ul #archived-list .mine {}
                 }
             }
-            (start_card(form, refused))
+            (start_card(form, refused, tables.catalogue().iter().any(|e| e.forms.is_some())))
             (how_it_works())
             (data("presets", &preset_data))
             (data("games", &crate::forms::games(tables)))
@@ -188,8 +192,8 @@ fn rule_links(tables: &Tables) -> HashMap<&'static str, crate::rules::RulesLinks
         .collect()
 }
 
-pub async fn lobby(State(tables): State<Arc<Tables>>) -> Html<String> {
-    Html(lobby_html(&tables, &Refused::default()).into_string())
+pub async fn lobby(State(tables): State<Arc<Tables>>) -> Response {
+    super::html(lobby_html(&tables, &Refused::default()))
 }
 
 /// The lobby's form: a preset (`ruleset#index`) and an optional setup JSON that overrides it.

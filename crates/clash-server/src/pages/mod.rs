@@ -13,6 +13,8 @@
 //! [`crate::rules`]).
 
 mod assets;
+mod built;
+mod first;
 mod lobby;
 mod parts;
 /// The web UI's pages and assets (HTML and files, not part of the JSON API).
@@ -50,7 +52,8 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 
-pub use assets::{CSS, JS, asset, panel_asset, served};
+pub use assets::{CSS, JS, asset, game_asset, panel_asset, script_in, style_in};
+pub use built::Sources;
 pub use lobby::{create_from_form, lobby};
 pub use review::review_page;
 pub use table::{claim_from_page, table_page};
@@ -65,11 +68,26 @@ pub fn page(title: &str, body: Markup) -> Markup {
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) }
                 link rel="icon" href="data:,";
-                link rel="stylesheet" href="/assets/app.css";
+                (style("/assets/app.css"))
             }
             body { (body) }
         }
     }
+}
+
+/// How a page may be kept: by this browser only (`private`: no shared cache ever holds a page,
+/// whose address may carry a key), and checked again before it is shown anew (`no-cache`).
+/// Not `no-store`, so the back/forward cache may keep the page in the tab's memory and show
+/// it again at once on Back (its live stream is closed while it is away: app.js).
+pub const PAGE_CACHE: &str = "private, no-cache";
+
+/// A page as an answer, kept as [`PAGE_CACHE`] says.
+pub fn html(markup: Markup) -> Response {
+    (
+        [(axum::http::header::CACHE_CONTROL, PAGE_CACHE)],
+        Html(markup.into_string()),
+    )
+        .into_response()
 }
 
 /// Start-up data for a page's script: `<script type="application/json" id=…>`. The one place
@@ -80,15 +98,17 @@ pub fn data(id: &str, value: &impl Serialize) -> Markup {
     }
 }
 
-/// A page script: an ES module served from this origin (the CSP allows nothing inline). Modules
-/// run in the order of their tags, after the page is parsed.
+/// A page script of the server's own (`/assets/app.js`): an ES module served from this origin
+/// (the CSP allows nothing inline) under its hashed name, the modules it imports fetched at
+/// once. Modules run in the order of their tags, after the page is parsed, so they never hold
+/// up its first paint.
 pub fn script(src: &str) -> Markup {
-    html! { script type="module" src=(src) {} }
+    script_in(&Sources::SHARED, src)
 }
 
-/// A stylesheet.
+/// A stylesheet of the server's own, under its hashed name.
 pub fn style(href: &str) -> Markup {
-    html! { link rel="stylesheet" href=(href); }
+    style_in(&Sources::SHARED, href)
 }
 
 /// A page that says what went wrong, with the error's status.

@@ -2,36 +2,16 @@
 //! tests find them by.
 
 use maud::{Markup, html};
-
-/// Whose move it is and what just happened (kept in sight at the top of the screen), who is
-/// here, and the one live region that tells a screen reader what matters as it happens.
-pub fn turn_banner() -> Markup {
-    html! {
-        section .turn #turn aria-label="Whose move" {
-            // Focused (from the script) when the control in use went away and nothing took its
-            // place: a screen reader then reads what happens now.
-            p #turn-text tabindex="-1" {}
-            div #just .just hidden {
-                div .just-text {
-                    span #just-label .just-label {} " "
-                    ol #just-lines .just-lines {}
-                }
-                button type="button" #just-more .just-more .small aria-controls="just-lines" aria-expanded="false" hidden {}
-            }
-            a href="#seats-card" #invite-hint .invite-hint hidden { "Invite your players" }
-        }
-        ul #people .people aria-label="Who is at the table" {}
-        p #announcer .sr-only role="status" aria-live="polite" aria-atomic="true" {}
-    }
-}
+use serde_json::Value;
 
 /// The game's board, the player's controls and (folded) the text picture; the GM's JSON drawer.
-pub fn board_card(owner: bool) -> Markup {
+/// `board`: the game draws a board (its script fills `#panel`), whose space is kept until then.
+pub fn board_card(owner: bool, board: bool) -> Markup {
     html! {
         // The board's own headings (a control's title, a board's sections) sit under this one.
         section .card #board-card aria-labelledby="board-heading" {
             h2 .sr-only #board-heading { "The game" }
-            div #panel {}
+            div #panel .pending[board] {}
             div #fallback hidden {
                 p .hint #legal-hint {}
                 div #legal .buttons {}
@@ -65,9 +45,29 @@ fn json_box() -> Markup {
 }
 
 /// The log and the table talk; `host` is what the game calls the table's creator ("the GM").
-pub fn talk_card(host: &str) -> Markup {
+/// Drawn open, as a wide screen shows it (a phone's script folds it, out of sight below the
+/// board), and with the talk's controls as this viewer's `room` allows (talk.js's `renderTalk`).
+pub fn talk_card(host: &str, room: &Value) -> Markup {
+    let can_talk = room["can_talk"].as_bool() == Some(true);
+    let whisper_to = can_talk
+        && room["role"] == "gm"
+        && room["people"]
+            .as_array()
+            .is_some_and(|people| people.iter().any(|p| p["holder"] == "player"));
+    let readonly = if can_talk {
+        None
+    } else if room["role"] == "spectator" {
+        Some("Spectators read the table talk.".to_string())
+    } else if room["archived"].as_bool() == Some(true) {
+        let host = crate::log::capitalised(host);
+        Some(format!(
+            "{host} has archived this table: talk goes on when it is brought back into play."
+        ))
+    } else {
+        Some("You can read the table talk.".to_string())
+    };
     html! {
-        details .card .fold #log-card data-open-wide {
+        details .card .fold #log-card data-open-wide open {
             summary { h2 { "Log and table talk" } " " span .badge #log-new hidden {} }
             div .filters role="group" aria-label="Show in the log" {
                 button type="button" .small data-filter="all" aria-pressed="true" { "Everything" }
@@ -75,32 +75,33 @@ pub fn talk_card(host: &str) -> Markup {
                 button type="button" .small data-filter="talk" aria-pressed="false" { "Talk" }
             }
             ol #log aria-live="polite" aria-relevant="additions" tabindex="0" aria-label="Log" {}
-            form #chat .chat autocomplete="off" {
+            form #chat .chat autocomplete="off" hidden[!can_talk] {
                 label for="chat-text" .sr-only { "Say something to the table" }
                 input #chat-text maxlength="500" placeholder="Say something to the table";
                 button type="submit" .small #chat-send { "Say" }
-                label .check #whisper-box hidden { input type="checkbox" #whisper; " Whisper to " (host) " only" }
-                label .check #whisper-to-box hidden {
+                label .check #whisper-box hidden[room["can_whisper"].as_bool() != Some(true)] { input type="checkbox" #whisper; " Whisper to " (host) " only" }
+                label .check #whisper-to-box hidden[!whisper_to] {
                     "To "
                     select #whisper-to { option value="" { "Everyone" } }
                 }
                 p .error #chat-error role="alert" {}
             }
-            p .hint #chat-readonly hidden { "Spectators read the table talk." }
+            p .hint #chat-readonly hidden[readonly.is_none()] { (readonly.unwrap_or_default()) }
         }
     }
 }
 
-/// The GM's tools: take back a command, seats and links, the table itself.
-pub fn gm_cards() -> Markup {
+/// The GM's tools: take back a command, seats and links (open while players are still to be
+/// invited, as gm.js opens it), the table itself.
+pub fn gm_cards(unclaimed: bool) -> Markup {
     html! {
-        details .card .fold #undo-card data-open-wide {
+        details .card .fold #undo-card data-open-wide open {
             summary { h2 { "Take back a command" } }
             p .hint { "You can take back the last command while nothing was rolled, drawn or revealed since. Everyone's log says so; nothing is erased." }
             button type="button" #undo .small { "Take back" }
             p .error #undo-error role="alert" {}
         }
-        details .card .fold #seats-card {
+        details .card .fold #seats-card open[unclaimed] {
             summary { h2 { "Seats and invite links" } }
             p .hint { "Send each player the invite of their seat. Opening it gives the player's browser its own link, "
                 "which you never see. “New link” replaces a seat's link; “Play as NPC” takes the seat over for you "

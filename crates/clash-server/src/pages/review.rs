@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::Response;
 use maud::html;
 use serde_json::{Value, json};
 
@@ -114,5 +114,5 @@ pub async fn review_page(
         (board_tags(entry))
         (script("/assets/review.js"))
     };
-    Html(page(&format!("{title}: review — Clash"), body).into_string()).into_response()
+    super::html(page(&format!("{title}: review — Clash"), body))
 }

@@ -7,7 +7,8 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{Markup, html};
 use serde_json::{Value, json};
 
-use super::parts::{board_card, dialogs, fair_card, gm_cards, move_card, talk_card, turn_banner};
+use super::first::turn_banner;
+use super::parts::{board_card, dialogs, fair_card, gm_cards, move_card, talk_card};
 use super::week::{clock_bar, clock_dialog, notify_card, times_line};
 use super::{assets::board_tags, data, error_page, error_page_at, page, script};
 use crate::error::TableError;
@@ -123,6 +124,14 @@ pub async fn table_page(
         Err(e) => return error_page(e),
     };
     let summary = table_summary(&caller).await;
+    let seats = serde_json::to_value(&summary).unwrap_or(Value::Null);
+    let owner = caller.rights.role == Role::Owner;
+    let unclaimed = owner
+        && update["closed"] != true
+        && seats["seats"].as_array().is_some_and(|s| {
+            s.iter()
+                .any(|s| s["holder"] == "open" || s["holder"] == "invited")
+        });
     let t = &caller.table;
     let entry = tables.entry(t.ruleset);
     let game = entry.map_or(t.ruleset, |e| e.name);
@@ -138,18 +147,24 @@ pub async fn table_page(
     });
     let title = update["title"].as_str().unwrap_or(&t.title);
     let me = update["room"]["me"].as_str().unwrap_or_default();
-    let owner = caller.rights.role == Role::Owner;
+    // A board of the game's own, or the players' sheets of session zero, fills `#panel`.
+    let staged = !matches!(
+        update["view"]["session_zero"],
+        Value::Null | Value::Bool(false)
+    );
+    let board = staged || entry.is_some_and(|e| e.panel.is_some());
     let body = html! {
         (table_header(title, game, me, &routes::REVIEW_PAGE.at([&t.id, &key]).into_uri()))
         main .table #main {
-            (turn_banner())
+            (turn_banner(&update, owner, &table_path(&t.id, &key), unclaimed))
+            p #announcer .sr-only role="status" aria-live="polite" aria-atomic="true" {}
             (times_line())
             @if owner { (clock_bar()) }
             div .cols {
-                div ."col" ."col-play" { (board_card(owner)) }
+                div ."col" ."col-play" { (board_card(owner, board)) }
                 div ."col" ."col-side" {
-                    (talk_card(&host))
-                    @if owner { (gm_cards()) }
+                    (talk_card(&host, &update["room"]))
+                    @if owner { (gm_cards(unclaimed)) }
                     @else if caller.rights.role != Role::Spectator { (notify_card()) }
                     @if matches!(caller.rights.role, Role::Seat(_)) { (move_card(&host)) }
                     (fair_card(&t.id, &key))
@@ -166,7 +181,7 @@ pub async fn table_page(
         (board_tags(entry))
         (crate::forms::tags(entry.as_ref(), true))
     };
-    Html(page(&format!("{title} — Clash"), body).into_string()).into_response()
+    super::html(page(&format!("{title} — Clash"), body))
 }
 
 /// The bar at the top: home, the table's name, the game, who you are, the connection, the

@@ -22,6 +22,7 @@ mod abuse;
 mod bots;
 mod clock;
 mod cross_site;
+mod delivery;
 mod email;
 mod final_record;
 mod holding;

@@ -22,6 +22,11 @@ async fn headers_of(app: &axum::Router, uri: &str) -> axum::http::HeaderMap {
 async fn every_answer_carries_the_security_headers_and_keyed_ones_are_not_stored() {
     let s = server();
     let t = table(&s.app).await;
+    let pages = [
+        routes::LOBBY.at([]).into_uri(),
+        routes::TABLE_PAGE.at([&t.id, &t.owner]).into_uri(),
+        routes::TABLE_PAGE.at([&t.id, &t.p1]).into_uri(),
+    ];
     for uri in [
         routes::LOBBY.at([]).into_uri(),
         routes::TABLE_PAGE.at([&t.id, &t.owner]).into_uri(),
@@ -39,7 +44,15 @@ async fn every_answer_carries_the_security_headers_and_keyed_ones_are_not_stored
         assert_eq!(h["x-content-type-options"], "nosniff", "{uri}");
         assert_eq!(h["x-frame-options"], "DENY", "{uri}");
         assert_eq!(h["referrer-policy"], "no-referrer", "{uri}");
-        assert_eq!(h["cache-control"], "no-store", "{uri}");
+        // A page may be kept by this browser alone (its back/forward cache), never by a shared
+        // cache; every other answer is kept by nobody.
+        let page = pages.contains(&uri);
+        let kept = if page {
+            "private, no-cache"
+        } else {
+            "no-store"
+        };
+        assert_eq!(h["cache-control"], kept, "{uri}");
         assert_eq!(h["x-request-id"].len(), 12, "{uri}");
     }
     // Scripts and styles may be cached, but are checked again each time.

@@ -123,14 +123,16 @@ async fn a_table_page_loads_only_its_own_game_board() {
         let owner = created["links"]["owner"].as_str().unwrap();
         let (status, _, page) = call(&app, "GET", owner, None).await;
         assert_eq!(status, StatusCode::OK);
+        // Each under its hashed name (`panel-kit.0123456789ab.js`, tests/it/delivery.rs).
         let kit = page
-            .find(ASSET.at(["panel-kit.js"]).uri())
+            .find(&ASSET.at(["panel-kit.js"]).uri().replace(".js", "."))
             .expect("the kit is loaded");
         let own = page
-            .find(PANEL_ASSET.at([&format!("{}.js", entry.id)]).uri())
+            .find(&format!("{}.", PANEL_ASSET.at([entry.id]).uri()))
             .expect("the game's own board is loaded");
         assert!(kit < own, "the kit loads before the board");
-        assert!(page.contains(PANEL_ASSET.at([&format!("{}.css", entry.id)]).uri()));
+        let style = format!("{}.", PANEL_ASSET.at([entry.id]).uri());
+        assert!(page.matches(&style).count() >= 2, "its style and script");
         for other in ids.iter().filter(|i| **i != entry.id) {
             assert!(
                 !page.contains(PANEL_ASSET.at([&format!("{other}.")]).uri()),
