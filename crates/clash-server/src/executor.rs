@@ -219,6 +219,7 @@ impl Tables {
 pub async fn detached<T: Send + 'static>(
     work: impl Future<Output = Result<T, TableError>> + Send + 'static,
 ) -> Result<T, TableError> {
+    crate::metrics::COST.handoffs.inc();
     tokio::spawn(work).await.unwrap_or_else(|e| {
         tracing::error!(error = %e, "a table change failed");
         Err(TableError::Unreadable(

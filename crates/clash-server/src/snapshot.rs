@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use clash_core::{AnyGame, OddsFn, Seat, SeenEvent, Status, Viewer};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::OnceCell;
 
 use crate::error::TableError;
@@ -124,6 +124,33 @@ pub struct Receipt {
     pub id: Option<String>,
     /// True when this id was applied before: nothing was applied now.
     pub duplicate: bool,
+}
+
+/// One viewer's picture, but for the game's view (see [`Snapshot::picture`]).
+#[derive(Serialize)]
+struct Picture<'a> {
+    closed: bool,
+    event_count: usize,
+    fairness: Fairness,
+    head: String,
+    legal: Vec<Legal>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notice: Option<&'static str>,
+    render: String,
+    room: crate::room::RoomView,
+    ruleset: &'static str,
+    seat: Option<Seat>,
+    seats: &'a [SeatInfo],
+    table: &'a str,
+    title: &'a str,
+    viewer: String,
+}
+
+/// A command the viewer's seat may send now, with its words for a button.
+#[derive(Serialize)]
+struct Legal {
+    command: Value,
+    label: String,
 }
 
 const SUSPENDED_NOTICE: &str =
@@ -317,16 +344,20 @@ impl Snapshot {
         )
     }
 
-    /// Everything `access` may know at this revision except the log lines, built as one JSON
-    /// value that takes the game's view and legal commands without copying them.
-    fn picture(&self, access: &Access) -> Value {
+    /// Everything `access` may know at this revision except the log lines, as compact JSON
+    /// written straight from typed values (the game writes its view itself: no tree of JSON
+    /// values is built on the way).
+    fn picture(&self, access: &Access) -> Vec<u8> {
         let (t, meta) = (&self.taken, &self.meta);
         let game = t.game.as_ref();
-        let legal: Vec<Value> = match (access.seat, t.closed) {
+        let legal: Vec<Legal> = match (access.seat, t.closed) {
             (Some(s), false) => game
                 .legal_commands(s)
                 .into_iter()
-                .map(|command| json!({ "label": label(&command), "command": command }))
+                .map(|command| Legal {
+                    label: label(&command),
+                    command,
+                })
                 .collect(),
             _ => Vec::new(),
         };
@@ -339,39 +370,42 @@ impl Snapshot {
                     .map(|s| (by.clone(), game.seat_name(s)))
             })
             .collect();
-        let fairness = Fairness {
-            chance: meta.chance,
-            commitment: meta.commitment.clone(),
-            seeds: t.seeds.clone(),
-            names,
-            contributor: contributor(access),
-            secret: t.revealed.then(|| hex(&meta.secret)),
+        let picture = Picture {
+            closed: t.closed,
+            event_count: t.revision,
+            fairness: Fairness {
+                chance: meta.chance,
+                commitment: meta.commitment.clone(),
+                seeds: t.seeds.clone(),
+                names,
+                contributor: contributor(access),
+                secret: t.revealed.then(|| hex(&meta.secret)),
+            },
+            head: hex(&t.head),
+            legal,
+            notice: access.suspended.then_some(SUSPENDED_NOTICE),
+            render: game.render(access.viewer),
+            room: crate::room::view(self, &t.presence, access),
+            ruleset: meta.ruleset,
+            seat: access.seat,
+            seats: &t.seats,
+            table: &meta.id,
+            title: &t.title,
+            viewer: access.viewer.to_string(),
         };
-        let mut picture = serde_json::Map::new();
-        let mut put = |key: &str, value: Value| {
-            picture.insert(key.to_string(), value);
-        };
-        put("table", Value::String(meta.id.clone()));
-        put("ruleset", Value::String(meta.ruleset.to_string()));
-        put("title", Value::String(t.title.clone()));
-        put("viewer", Value::String(access.viewer.to_string()));
-        put("seat", json!(access.seat));
-        put("event_count", json!(t.revision));
-        put("head", Value::String(hex(&t.head)));
-        put("view", game.view(access.viewer));
-        put("render", Value::String(game.render(access.viewer)));
-        put("legal", Value::Array(legal));
-        put("seats", json!(t.seats));
-        put("fairness", json!(fairness));
-        put("closed", Value::Bool(t.closed));
-        if access.suspended {
-            put("notice", Value::String(SUSPENDED_NOTICE.to_string()));
-        }
-        put("room", json!(crate::room::view(self, &t.presence, access)));
-        Value::Object(picture)
+        let mut out = Vec::with_capacity(4096);
+        // Writing into a Vec cannot fail; every member is plain data.
+        let _ = serde_json::to_writer(&mut out, &picture);
+        // The game's view goes last, written by the game itself.
+        out.pop();
+        out.extend_from_slice(b",\"view\":");
+        game.write_view(access.viewer, &mut out);
+        out.push(b'}');
+        out
     }
 
-    /// `access`'s picture at this revision: computed once (on the blocking pool), then shared.
+    /// `access`'s picture at this revision: computed once (here: short work, see
+    /// [`crate::work`]), then shared.
     pub async fn frame(
         self: &Arc<Self>,
         access: &Access,
@@ -386,7 +420,7 @@ impl Snapshot {
             let mut made = None;
             let weak = cell
                 .get_or_try_init(|| async {
-                    let frame = self.compute(access, metrics).await?;
+                    let frame = self.compute(access, metrics)?;
                     let weak = Arc::downgrade(&frame);
                     made = Some(frame);
                     Ok::<_, TableError>(weak)
@@ -403,20 +437,14 @@ impl Snapshot {
         }
     }
 
-    async fn compute(
-        self: &Arc<Self>,
-        access: &Access,
-        metrics: &Metrics,
-    ) -> Result<Arc<Frame>, TableError> {
-        let snapshot = self.clone();
-        let access = access.clone();
-        let (frame, took) = work::run(Kind::Read, move || {
+    fn compute(&self, access: &Access, metrics: &Metrics) -> Result<Arc<Frame>, TableError> {
+        let (frame, took) = work::inline(|| {
             let started = Instant::now();
-            let picture = snapshot.picture(&access);
-            let frame = Arc::new(Frame::new(snapshot.revision(), &picture));
+            // serde_json writes UTF-8 only.
+            let picture = String::from_utf8(self.picture(access)).unwrap_or_default();
+            let frame = Arc::new(Frame::from_text(self.revision(), picture));
             (frame, started.elapsed())
-        })
-        .await?;
+        })?;
         metrics.updates_computed.inc();
         metrics.update_seconds.observe(took.as_secs_f64());
         Ok(frame)
