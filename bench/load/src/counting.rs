@@ -17,12 +17,50 @@ use std::time::Duration;
 /// mimalloc with every allocation counted.
 pub struct Counting;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-static ALLOCATED_BYTES: AtomicU64 = AtomicU64::new(0);
+/// Counts kept in shards, each written by the threads assigned to it, so that counting does not
+/// make every allocation contend for one cache line (which cost the server several percent).
+#[repr(align(128))]
+struct Shard {
+    allocations: AtomicU64,
+    bytes: AtomicU64,
+}
+
+const SHARDS: usize = 32;
+
+static COUNTS: [Shard; SHARDS] = [const {
+    Shard {
+        allocations: AtomicU64::new(0),
+        bytes: AtomicU64::new(0),
+    }
+}; SHARDS];
+
+static NEXT_SHARD: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    static MY_SHARD: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
 
 fn count(size: usize) {
-    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-    ALLOCATED_BYTES.fetch_add(size as u64, Ordering::Relaxed);
+    let shard = MY_SHARD
+        .try_with(|s| {
+            if s.get() == usize::MAX {
+                s.set(NEXT_SHARD.fetch_add(1, Ordering::Relaxed) as usize % SHARDS);
+            }
+            s.get()
+        })
+        .unwrap_or(0);
+    let shard = &COUNTS[shard];
+    shard.allocations.fetch_add(1, Ordering::Relaxed);
+    shard.bytes.fetch_add(size as u64, Ordering::Relaxed);
+}
+
+fn totals() -> (u64, u64) {
+    COUNTS.iter().fold((0, 0), |(n, b), s| {
+        (
+            n + s.allocations.load(Ordering::Relaxed),
+            b + s.bytes.load(Ordering::Relaxed),
+        )
+    })
 }
 
 // SAFETY: every call is passed on unchanged to mimalloc, which upholds GlobalAlloc's contract.
@@ -58,9 +96,10 @@ pub struct Counts {
 
 impl Counts {
     fn now() -> Counts {
+        let (allocations, allocated_bytes) = totals();
         Counts {
-            allocations: ALLOCATIONS.load(Ordering::Relaxed),
-            allocated_bytes: ALLOCATED_BYTES.load(Ordering::Relaxed),
+            allocations,
+            allocated_bytes,
             switches: switches(),
         }
     }

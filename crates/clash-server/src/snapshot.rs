@@ -14,11 +14,10 @@ use tokio::sync::OnceCell;
 
 use crate::error::TableError;
 use crate::frames::Frame;
-use crate::labels::label;
 use crate::links::Role;
 use crate::log::{Chance, Hash, Reader, TableEvent, hex};
 use crate::metrics::Metrics;
-use crate::play::{Access, Item, Ledger, SeatInfo, contributor};
+use crate::play::{Access, Item, Ledger, SeatInfo};
 use crate::presence::Presence;
 use crate::room::UndoOffer;
 use crate::work::{self, Kind};
@@ -68,6 +67,10 @@ pub struct Snapshot {
     taken: Taken,
     /// Each viewer's picture at this revision (and presence version), computed on first demand.
     frames: Mutex<HashMap<(Access, u64), FrameCell>>,
+    /// The picture last sent in an answer, held until the next change: the answering viewer's
+    /// own live streams are woken by the same change and send that picture next, so it is not
+    /// computed twice.
+    answered: Mutex<Option<Arc<Frame>>>,
     /// Whose move it is, the same for every viewer: computed once, when first needed.
     status: OnceLock<Status>,
     /// Each seat's odds at this revision, computed on first demand.
@@ -126,36 +129,6 @@ pub struct Receipt {
     pub duplicate: bool,
 }
 
-/// One viewer's picture, but for the game's view (see [`Snapshot::picture`]).
-#[derive(Serialize)]
-struct Picture<'a> {
-    closed: bool,
-    event_count: usize,
-    fairness: Fairness,
-    head: String,
-    legal: Vec<Legal>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    notice: Option<&'static str>,
-    render: String,
-    room: crate::room::RoomView,
-    ruleset: &'static str,
-    seat: Option<Seat>,
-    seats: &'a [SeatInfo],
-    table: &'a str,
-    title: &'a str,
-    viewer: String,
-}
-
-/// A command the viewer's seat may send now, with its words for a button.
-#[derive(Serialize)]
-struct Legal {
-    command: Value,
-    label: String,
-}
-
-const SUSPENDED_NOTICE: &str =
-    "The GM plays your seat for now; you are watching until it is handed back.";
-
 /// Log lines further back than this are gathered on the blocking pool.
 const INLINE_LINES: usize = 64;
 
@@ -192,6 +165,7 @@ impl Snapshot {
             meta,
             taken,
             frames: Mutex::new(HashMap::new()),
+            answered: Mutex::new(None),
             status: OnceLock::new(),
             odds: Mutex::new(HashMap::new()),
         }
@@ -344,66 +318,6 @@ impl Snapshot {
         )
     }
 
-    /// Everything `access` may know at this revision except the log lines, as compact JSON
-    /// written straight from typed values (the game writes its view itself: no tree of JSON
-    /// values is built on the way).
-    fn picture(&self, access: &Access) -> Vec<u8> {
-        let (t, meta) = (&self.taken, &self.meta);
-        let game = t.game.as_ref();
-        let legal: Vec<Legal> = match (access.seat, t.closed) {
-            (Some(s), false) => game
-                .legal_commands(s)
-                .into_iter()
-                .map(|command| Legal {
-                    label: label(&command),
-                    command,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let names = t
-            .seeds
-            .keys()
-            .filter_map(|by| {
-                by.parse::<Seat>()
-                    .ok()
-                    .map(|s| (by.clone(), game.seat_name(s)))
-            })
-            .collect();
-        let picture = Picture {
-            closed: t.closed,
-            event_count: t.revision,
-            fairness: Fairness {
-                chance: meta.chance,
-                commitment: meta.commitment.clone(),
-                seeds: t.seeds.clone(),
-                names,
-                contributor: contributor(access),
-                secret: t.revealed.then(|| hex(&meta.secret)),
-            },
-            head: hex(&t.head),
-            legal,
-            notice: access.suspended.then_some(SUSPENDED_NOTICE),
-            render: game.render(access.viewer),
-            room: crate::room::view(self, &t.presence, access),
-            ruleset: meta.ruleset,
-            seat: access.seat,
-            seats: &t.seats,
-            table: &meta.id,
-            title: &t.title,
-            viewer: access.viewer.to_string(),
-        };
-        let mut out = Vec::with_capacity(4096);
-        // Writing into a Vec cannot fail; every member is plain data.
-        let _ = serde_json::to_writer(&mut out, &picture);
-        // The game's view goes last, written by the game itself.
-        out.pop();
-        out.extend_from_slice(b",\"view\":");
-        game.write_view(access.viewer, &mut out);
-        out.push(b'}');
-        out
-    }
-
     /// `access`'s picture at this revision: computed once (here: short work, see
     /// [`crate::work`]), then shared.
     pub async fn frame(
@@ -473,7 +387,9 @@ impl Snapshot {
     ) -> Result<String, TableError> {
         let frame = self.frame(access, metrics).await?;
         let events = self.lines(access, after).await;
-        Ok(assemble(frame.text(), &events, receipt))
+        let text = assemble(frame.text(), &events, receipt);
+        *self.answered.lock().unwrap_or_else(|p| p.into_inner()) = Some(frame);
+        Ok(text)
     }
 }
 
@@ -504,5 +420,6 @@ pub fn patch_text(base: usize, revision: usize, patch: &str, events: &[SeenEntry
     format!("{{\"base\":{base},\"event_count\":{revision},\"patch\":{patch},\"events\":{events}}}")
 }
 
+mod picture;
 #[cfg(test)]
 mod tests;

@@ -176,8 +176,15 @@ impl Table {
     /// before the news of it arrives.
     pub(crate) async fn lock_current(&self) -> Result<MutexGuard<'_, Play>, TableError> {
         let mut play = self.lock().await?;
+        self.bring_up_to_date(&mut play).await?;
+        Ok(play)
+    }
+
+    /// On a database shared with other nodes, read the table's head and catch memory up if
+    /// another node went further; answers whether it did. The caller holds the lock.
+    pub(crate) async fn bring_up_to_date(&self, play: &mut Play) -> Result<bool, TableError> {
         if !self.source.store.shared() {
-            return Ok(play);
+            return Ok(false);
         }
         let head = self
             .source
@@ -188,12 +195,30 @@ impl Table {
         match head {
             None => {
                 play.deleted = true;
-                return Err(TableError::unknown_table(&self.id));
+                Err(TableError::unknown_table(&self.id))
             }
-            Some(head) if head > play.revision() as u64 => self.catch_up(&mut play).await?,
-            Some(_) => {}
+            Some(head) if head > play.revision() as u64 => {
+                self.catch_up(play).await?;
+                Ok(true)
+            }
+            Some(_) => Ok(false),
         }
-        Ok(play)
+    }
+
+    /// Whether another node changed (or deleted) the table beyond what memory holds, catching
+    /// memory up if so: one small query on a database shared with other nodes, none otherwise.
+    pub(crate) async fn overtaken(&self) -> Result<bool, TableError> {
+        if !self.source.store.shared() {
+            return Ok(false);
+        }
+        let before = self.play.lock().await.revision();
+        let after = match self.lock_current().await {
+            Ok(play) => play.revision(),
+            // Deleted by another node: decided again, the operation says so.
+            Err(TableError::UnknownTable(_)) => return Ok(true),
+            Err(e) => return Err(e),
+        };
+        Ok(after != before)
     }
 
     /// Tell the other nodes on the database who has this table open through this one.
