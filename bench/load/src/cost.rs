@@ -10,6 +10,11 @@ use crate::wire::{Error, Http};
 pub struct Counters {
     commands: f64,
     round_trips: f64,
+    /// Viewers' pictures computed, bytes of updates serialized for viewers, and work handed
+    /// from one thread or task to another (`clash_handoffs`).
+    pictures: f64,
+    bytes: f64,
+    handoffs: f64,
     /// Cumulative counts of `clash_db_commit_seconds` by upper bound (seconds), in order.
     commits: Vec<(f64, f64)>,
 }
@@ -23,6 +28,9 @@ impl Counters {
             };
             sum.commands += value(&text, "clash_commands_total");
             sum.round_trips += value(&text, "clash_db_round_trips_total");
+            sum.pictures += value(&text, "clash_updates_computed_total");
+            sum.bytes += value(&text, "clash_update_bytes_total");
+            sum.handoffs += value(&text, "clash_handoffs_total");
             let buckets = commit_buckets(&text);
             if sum.commits.is_empty() {
                 sum.commits = buckets;
@@ -33,6 +41,17 @@ impl Counters {
             }
         }
         sum
+    }
+
+    /// Pictures computed, bytes serialized and handoffs per command between `self` (earlier)
+    /// and `later`.
+    pub fn parts(&self, later: &Counters) -> (f64, f64, f64) {
+        let commands = (later.commands - self.commands).max(1.0);
+        (
+            (later.pictures - self.pictures) / commands,
+            (later.bytes - self.bytes) / commands,
+            (later.handoffs - self.handoffs) / commands,
+        )
     }
 
     /// Round trips per command between `self` (earlier) and `later`, and the commit time

@@ -46,6 +46,7 @@ mod sealed;
 
 mod attack;
 mod cost;
+mod counting;
 mod games;
 mod play;
 mod stored;
@@ -64,11 +65,11 @@ use crate::games::Game;
 use crate::play::{Pace, Tally};
 use crate::wire::{Error, Http};
 
-/// mimalloc instead of the system allocator: the server builds and drops many small JSON values
-/// from several threads, where glibc's allocator spent about 40% of the server's CPU (measured
-/// with perf under the load benchmark).
+/// mimalloc instead of the system allocator, as `clash` itself uses (glibc's allocator spent
+/// about 40% of the server's CPU under this benchmark), with every allocation counted so that a
+/// run can say what one command allocates.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: counting::Counting = counting::Counting;
 
 struct Options {
     games: Vec<Game>,
@@ -145,6 +146,7 @@ fn main() -> Result<(), Error> {
 
 /// Child mode: the server under test, with its default limits and the test ruleset added.
 fn serve(args: &[String]) -> Result<(), Error> {
+    counting::report();
     let addr: SocketAddr = args.get(1).ok_or("--serve ADDR DB")?.parse()?;
     let db = clash_server::store::Db::parse(args.get(2).ok_or("--serve ADDR DB")?);
     let mut catalogue = clash_catalogue::rulesets();
@@ -168,21 +170,34 @@ struct Server {
     child: tokio::process::Child,
     pid: u32,
     addr: SocketAddr,
+    /// Where the child writes its allocation and context-switch counts.
+    cost: PathBuf,
 }
 
 impl Server {
     fn start(db: impl AsRef<std::ffi::OsStr>) -> Result<Server, Error> {
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()?).parse()?;
+        let cost = std::env::temp_dir().join(format!("clash-load-{}.cost", addr.port()));
         let child = tokio::process::Command::new(std::env::current_exe()?)
             .arg("--serve")
             .arg(addr.to_string())
             .arg(db)
+            .env(counting::COST_FILE, &cost)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .kill_on_drop(true)
             .spawn()?;
         let pid = child.id().ok_or("the server exited at once")?;
-        Ok(Server { child, pid, addr })
+        Ok(Server {
+            child,
+            pid,
+            addr,
+            cost,
+        })
+    }
+
+    fn counts(&self) -> counting::Counts {
+        counting::Counts::read(&self.cost)
     }
 
     /// Wait until it answers `/healthz`; returns how long that took.
@@ -203,6 +218,7 @@ impl Server {
     async fn stop(mut self) {
         let _ = self.child.start_kill();
         let _ = self.child.wait().await;
+        let _ = std::fs::remove_file(&self.cost);
     }
 }
 
@@ -489,6 +505,7 @@ async fn play_tables(
     let database_cpu = || cluster.map_or(0.0, cost::Cluster::cpu_seconds);
     let nodes: Vec<SocketAddr> = servers.iter().map(|s| s.addr).collect();
     let counted = cost::Counters::read(&nodes).await;
+    let counts_before: Vec<counting::Counts> = servers.iter().map(Server::counts).collect();
     let cpu_before = (
         server_cpu(),
         cost::cpu_seconds(std::process::id(), false),
@@ -509,7 +526,18 @@ async fn play_tables(
         cost::cpu_seconds(std::process::id(), false) - cpu_before.1,
         database_cpu() - cpu_before.2,
     );
-    let per_command = per_command(&counted, &cost::Counters::read(&nodes).await, cpu, cluster);
+    let counted_after = cost::Counters::read(&nodes).await;
+    let per_command = per_command(&counted, &counted_after, cpu, cluster);
+    let process = servers
+        .iter()
+        .zip(&counts_before)
+        .map(|(s, before)| before.since(&s.counts()))
+        .fold(counting::Counts::default(), |a, b| counting::Counts {
+            allocations: a.allocations + b.allocations,
+            allocated_bytes: a.allocated_bytes + b.allocated_bytes,
+            switches: a.switches + b.switches,
+        });
+    let parts = parts(&counted, &counted_after, &process);
     let (rss, peak): (Vec<String>, Vec<String>) = servers.iter().map(|s| memory(s.pid)).unzip();
     let (rss, peak) = (rss.join(" + "), peak.join(" + "));
     let done = tally.acknowledged.load(Ordering::Relaxed) - counted_before;
@@ -524,7 +552,8 @@ async fn play_tables(
          \x20 {done} commands acknowledged = {:.0} commands/s ({} refused, {} tables ended, {} stuck, {failures} failed)\n\
          \x20 command sent → all 5 seats have the update: {}\n\
          \x20 server CPU {:.1} s ({:.0}% of one core), benchmark clients {:.1} s; server VmRSS {rss} (peak VmHWM {peak})\n\
-         \x20 {per_command}",
+         \x20 {per_command}\n\
+         \x20 {parts}",
         names.join("+"),
         tables.len(),
         elapsed,
@@ -538,6 +567,22 @@ async fn play_tables(
         100.0 * cpu.0 / elapsed.as_secs_f64(),
         cpu.1,
     ))
+}
+
+/// What one command's cost is made of, over the measured window: viewers' pictures computed,
+/// bytes of updates serialized, allocations, handoffs between threads or tasks, and the
+/// servers' context switches.
+fn parts(before: &cost::Counters, after: &cost::Counters, process: &counting::Counts) -> String {
+    let (commands, ..) = before.since(after);
+    let commands = commands.max(1.0);
+    let (pictures, bytes, handoffs) = before.parts(after);
+    format!(
+        "per command, its parts: {pictures:.2} pictures computed, {:.1} KB of updates serialized, {:.0} allocations ({:.1} KB), {handoffs:.1} handoffs between threads or tasks, {:.1} context switches",
+        bytes / 1000.0,
+        process.allocations as f64 / commands,
+        process.allocated_bytes as f64 / commands / 1000.0,
+        process.switches as f64 / commands,
+    )
 }
 
 /// The cost of one command, from what the servers committed in the measured window: database

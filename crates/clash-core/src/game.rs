@@ -122,6 +122,12 @@ pub trait AnyGame: Send + Sync {
     /// The full state (never shown to players: it holds hidden information).
     fn state_json(&self) -> Value;
     fn view(&self, viewer: Viewer) -> Value;
+    /// [`AnyGame::view`] written as compact JSON onto `out`, straight from the typed view
+    /// (the server's pictures are made this way: no tree of values on the way).
+    fn write_view(&self, viewer: Viewer, out: &mut Vec<u8>) {
+        // Writing into a Vec cannot fail.
+        let _ = serde_json::to_writer(out, &self.view(viewer));
+    }
     /// The state as readable text for `viewer`.
     fn render(&self, viewer: Viewer) -> String;
     fn legal_commands(&self, seat: Seat) -> Vec<Value>;
@@ -229,6 +235,11 @@ impl<R: Ruleset> AnyGame for Game<R> {
 
     fn view(&self, viewer: Viewer) -> Value {
         to_json(&R::view(&self.state, viewer))
+    }
+
+    fn write_view(&self, viewer: Viewer, out: &mut Vec<u8>) {
+        // Every boundary type is plain data, so writing into a Vec cannot fail.
+        let _ = serde_json::to_writer(out, &R::view(&self.state, viewer));
     }
 
     fn render(&self, viewer: Viewer) -> String {

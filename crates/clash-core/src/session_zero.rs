@@ -1054,6 +1054,16 @@ impl<R: SessionZero> AnyGame for Staged<R> {
         }
     }
 
+    fn write_view(&self, viewer: Viewer, out: &mut Vec<u8>) {
+        match &self.game {
+            Some(g) => AnyGame::write_view(g, viewer, out),
+            // Writing into a Vec cannot fail.
+            None => {
+                let _ = serde_json::to_writer(out, &self.stage_view(viewer));
+            }
+        }
+    }
+
     fn render(&self, viewer: Viewer) -> String {
         match &self.game {
             Some(g) => g.render(viewer),

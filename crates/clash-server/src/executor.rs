@@ -1,8 +1,10 @@
 //! The executor: the one place every table operation ([`crate::ops`]) runs through.
 //!
 //! For each operation, in this order and under the table's lock:
-//! 1. the table is caught up with other nodes' changes, and the key resolved to an
-//!    [`Actor`] with the rights it has *now* ([`resolve`]);
+//! 1. the table is caught up with the changes other nodes announced, and the key resolved to
+//!    an [`Actor`] with the rights it has *now* ([`resolve`]); where memory may still lag
+//!    another node's change not yet announced, step 8 finds out (and an answer that changed
+//!    nothing is checked against the table's head before it is given);
 //! 2. a retry of a request already taken (same client id) is answered again, not applied;
 //! 3. the operation is refused once the table has ended or while it is archived, as it says;
 //! 4. a request sent from a view older than the actor's seat's last move is refused;
@@ -65,10 +67,20 @@ impl Tables {
         op: O,
     ) -> Result<Done<O::Answer>, TableError> {
         let op = Arc::new(op);
-        let mut tries = 0;
+        let (mut tries, mut checked) = (0, false);
         loop {
             let (tables, t, o) = (self.clone(), table.clone(), op.clone());
-            match detached(async move { tables.attempt(&t, o.as_ref()).await }).await {
+            let result = detached(async move { tables.attempt(&t, o.as_ref()).await }).await;
+            // Decided on memory without asking the database (see `attempt`): an answer that
+            // changed nothing may rest on memory another node has overtaken, so check once.
+            let unchanged = !matches!(result, Ok((_, true)));
+            if unchanged && !result.as_ref().is_err_and(TableError::raced) && !checked {
+                checked = true;
+                if table.overtaken().await? {
+                    continue;
+                }
+            }
+            match result {
                 Err(e) if e.raced() && tries < RACE_RETRIES => tries += 1,
                 Err(e) => return Err(e),
                 Ok((done, changed)) => {
@@ -87,7 +99,12 @@ impl Tables {
         table: &Arc<Table>,
         op: &O,
     ) -> Result<(Done<O::Answer>, bool), TableError> {
-        let mut play = table.lock_current().await?;
+        // Memory as it stands, without reading the table's head from a database shared with
+        // other nodes: a change decided on memory that another node overtook loses the race
+        // for the log when it is written (and is decided again), and an answer that changed
+        // nothing is checked afterwards (`execute`). A command that changes the table costs no
+        // read of its head.
+        let mut play = table.lock().await?;
         let actor = resolve(&play, op.who())?;
         if let Some(done) = retried(&play, op, &actor)? {
             return Ok((done, false));
@@ -105,6 +122,14 @@ impl Tables {
         let changed = decision.change.is_some();
         if let Some(change) = decision.change {
             let change = crate::keeping::after_the_end(&play, change)?;
+            // A change with no log entry cannot lose a race for the log: make sure it was
+            // decided on the latest table first.
+            if !change.appends() && table.bring_up_to_date(&mut play).await? {
+                return Err(TableError::conflict(
+                    Conflict::Raced,
+                    "another server changed this table at the same moment",
+                ));
+            }
             let paced = within_caps(&self.limits().caps, &play, &actor, &change)?;
             let kept = op.same_person().then(|| own_seat(&actor)).flatten();
             guard_seats(&play, &change, op.doing(), kept)?;
@@ -219,6 +244,7 @@ impl Tables {
 pub async fn detached<T: Send + 'static>(
     work: impl Future<Output = Result<T, TableError>> + Send + 'static,
 ) -> Result<T, TableError> {
+    crate::metrics::COST.handoffs.inc();
     tokio::spawn(work).await.unwrap_or_else(|e| {
         tracing::error!(error = %e, "a table change failed");
         Err(TableError::Unreadable(

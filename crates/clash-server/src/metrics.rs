@@ -66,6 +66,20 @@ pub static DATABASE: LazyLock<Database> = LazyLock::new(|| Database {
     commit_seconds: Histogram::new(exponential_buckets(0.0005, 1.5, 23)),
 });
 
+/// What a command's cost is made of, counted where it is spent (anywhere in the process).
+pub struct Cost {
+    /// Work handed from one thread or task to another and waited for: a job for the blocking
+    /// pool, a task spawned, a message to the database writer, a live stream woken.
+    pub handoffs: Counter,
+    /// Bytes of viewers' updates serialized: answers and live-stream messages.
+    pub update_bytes: Counter,
+}
+
+pub static COST: LazyLock<Cost> = LazyLock::new(|| Cost {
+    handoffs: Counter::default(),
+    update_bytes: Counter::default(),
+});
+
 fn latency() -> Histogram {
     // 0.25 ms to about 8 s.
     Histogram::new(exponential_buckets(0.00025, 2.0, 16))
@@ -170,6 +184,16 @@ impl Metrics {
             "db_commit_seconds",
             "Time from a write's arrival at the storage backend to its durable commit",
             DATABASE.commit_seconds.clone(),
+        );
+        r.register(
+            "handoffs",
+            "Work handed from one thread or task to another: blocking-pool jobs, spawned tasks, messages to the database writer, live streams woken",
+            COST.handoffs.clone(),
+        );
+        r.register(
+            "update_bytes",
+            "Bytes of viewers' updates serialized (answers and live-stream messages)",
+            COST.update_bytes.clone(),
         );
         r.register(
             "refused",

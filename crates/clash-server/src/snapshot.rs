@@ -9,16 +9,15 @@ use std::time::Instant;
 
 use clash_core::{AnyGame, OddsFn, Seat, SeenEvent, Status, Viewer};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::OnceCell;
 
 use crate::error::TableError;
 use crate::frames::Frame;
-use crate::labels::label;
 use crate::links::Role;
 use crate::log::{Chance, Hash, Reader, TableEvent, hex};
 use crate::metrics::Metrics;
-use crate::play::{Access, Item, Ledger, SeatInfo, contributor};
+use crate::play::{Access, Item, Ledger, SeatInfo};
 use crate::presence::Presence;
 use crate::room::UndoOffer;
 use crate::work::{self, Kind};
@@ -68,6 +67,10 @@ pub struct Snapshot {
     taken: Taken,
     /// Each viewer's picture at this revision (and presence version), computed on first demand.
     frames: Mutex<HashMap<(Access, u64), FrameCell>>,
+    /// The picture last sent in an answer, held until the next change: the answering viewer's
+    /// own live streams are woken by the same change and send that picture next, so it is not
+    /// computed twice.
+    answered: Mutex<Option<Arc<Frame>>>,
     /// Whose move it is, the same for every viewer: computed once, when first needed.
     status: OnceLock<Status>,
     /// Each seat's odds at this revision, computed on first demand.
@@ -126,9 +129,6 @@ pub struct Receipt {
     pub duplicate: bool,
 }
 
-const SUSPENDED_NOTICE: &str =
-    "The GM plays your seat for now; you are watching until it is handed back.";
-
 /// Log lines further back than this are gathered on the blocking pool.
 const INLINE_LINES: usize = 64;
 
@@ -165,6 +165,7 @@ impl Snapshot {
             meta,
             taken,
             frames: Mutex::new(HashMap::new()),
+            answered: Mutex::new(None),
             status: OnceLock::new(),
             odds: Mutex::new(HashMap::new()),
         }
@@ -317,61 +318,8 @@ impl Snapshot {
         )
     }
 
-    /// Everything `access` may know at this revision except the log lines, built as one JSON
-    /// value that takes the game's view and legal commands without copying them.
-    fn picture(&self, access: &Access) -> Value {
-        let (t, meta) = (&self.taken, &self.meta);
-        let game = t.game.as_ref();
-        let legal: Vec<Value> = match (access.seat, t.closed) {
-            (Some(s), false) => game
-                .legal_commands(s)
-                .into_iter()
-                .map(|command| json!({ "label": label(&command), "command": command }))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let names = t
-            .seeds
-            .keys()
-            .filter_map(|by| {
-                by.parse::<Seat>()
-                    .ok()
-                    .map(|s| (by.clone(), game.seat_name(s)))
-            })
-            .collect();
-        let fairness = Fairness {
-            chance: meta.chance,
-            commitment: meta.commitment.clone(),
-            seeds: t.seeds.clone(),
-            names,
-            contributor: contributor(access),
-            secret: t.revealed.then(|| hex(&meta.secret)),
-        };
-        let mut picture = serde_json::Map::new();
-        let mut put = |key: &str, value: Value| {
-            picture.insert(key.to_string(), value);
-        };
-        put("table", Value::String(meta.id.clone()));
-        put("ruleset", Value::String(meta.ruleset.to_string()));
-        put("title", Value::String(t.title.clone()));
-        put("viewer", Value::String(access.viewer.to_string()));
-        put("seat", json!(access.seat));
-        put("event_count", json!(t.revision));
-        put("head", Value::String(hex(&t.head)));
-        put("view", game.view(access.viewer));
-        put("render", Value::String(game.render(access.viewer)));
-        put("legal", Value::Array(legal));
-        put("seats", json!(t.seats));
-        put("fairness", json!(fairness));
-        put("closed", Value::Bool(t.closed));
-        if access.suspended {
-            put("notice", Value::String(SUSPENDED_NOTICE.to_string()));
-        }
-        put("room", json!(crate::room::view(self, &t.presence, access)));
-        Value::Object(picture)
-    }
-
-    /// `access`'s picture at this revision: computed once (on the blocking pool), then shared.
+    /// `access`'s picture at this revision: computed once (here: short work, see
+    /// [`crate::work`]), then shared.
     pub async fn frame(
         self: &Arc<Self>,
         access: &Access,
@@ -386,7 +334,7 @@ impl Snapshot {
             let mut made = None;
             let weak = cell
                 .get_or_try_init(|| async {
-                    let frame = self.compute(access, metrics).await?;
+                    let frame = self.compute(access, metrics)?;
                     let weak = Arc::downgrade(&frame);
                     made = Some(frame);
                     Ok::<_, TableError>(weak)
@@ -403,20 +351,14 @@ impl Snapshot {
         }
     }
 
-    async fn compute(
-        self: &Arc<Self>,
-        access: &Access,
-        metrics: &Metrics,
-    ) -> Result<Arc<Frame>, TableError> {
-        let snapshot = self.clone();
-        let access = access.clone();
-        let (frame, took) = work::run(Kind::Read, move || {
+    fn compute(&self, access: &Access, metrics: &Metrics) -> Result<Arc<Frame>, TableError> {
+        let (frame, took) = work::inline(|| {
             let started = Instant::now();
-            let picture = snapshot.picture(&access);
-            let frame = Arc::new(Frame::new(snapshot.revision(), &picture));
+            // serde_json writes UTF-8 only.
+            let picture = String::from_utf8(self.picture(access)).unwrap_or_default();
+            let frame = Arc::new(Frame::from_text(self.revision(), picture));
             (frame, started.elapsed())
-        })
-        .await?;
+        })?;
         metrics.updates_computed.inc();
         metrics.update_seconds.observe(took.as_secs_f64());
         Ok(frame)
@@ -445,7 +387,9 @@ impl Snapshot {
     ) -> Result<String, TableError> {
         let frame = self.frame(access, metrics).await?;
         let events = self.lines(access, after).await;
-        Ok(assemble(frame.text(), &events, receipt))
+        let text = assemble(frame.text(), &events, receipt);
+        *self.answered.lock().unwrap_or_else(|p| p.into_inner()) = Some(frame);
+        Ok(text)
     }
 }
 
@@ -476,5 +420,6 @@ pub fn patch_text(base: usize, revision: usize, patch: &str, events: &[SeenEntry
     format!("{{\"base\":{base},\"event_count\":{revision},\"patch\":{patch},\"events\":{events}}}")
 }
 
+mod picture;
 #[cfg(test)]
 mod tests;

@@ -121,6 +121,7 @@ impl Watcher {
             };
             self.cursor = revision;
             self.sent = Some((revision, present, frame.hashes.clone()));
+            crate::metrics::COST.update_bytes.inc_by(data.len() as u64);
             return Some(
                 Event::default()
                     .id(revision.to_string())

@@ -6,8 +6,8 @@
 //! the seat it plays, what it may see) is decided under that same lock, on every request and on
 //! every push to a live stream: a right that has ended cannot be used by a request racing the
 //! change that ended it. What a viewer then sees is computed from the snapshot taken under the
-//! lock, after it is released (see [`crate::snapshot`]). Rules engines run on the blocking
-//! thread pool, never on the threads that serve requests.
+//! lock, after it is released (see [`crate::snapshot`]). Deciding a command is short rules work
+//! done on the request's own task; anything long runs on the blocking pool ([`crate::work`]).
 //!
 //! When several nodes share the database, a table in memory can fall behind what another node
 //! stored. News of their changes marks the table behind and wakes its streams; whoever takes the
@@ -89,9 +89,12 @@ pub struct Answer {
 impl Answer {
     /// The update as JSON.
     pub async fn text(&self, metrics: &Metrics) -> Result<String, TableError> {
-        self.snapshot
+        let text = self
+            .snapshot
             .update_text(&self.access, self.after, self.receipt.as_ref(), metrics)
-            .await
+            .await?;
+        crate::metrics::COST.update_bytes.inc_by(text.len() as u64);
+        Ok(text)
     }
 }
 
@@ -173,8 +176,15 @@ impl Table {
     /// before the news of it arrives.
     pub(crate) async fn lock_current(&self) -> Result<MutexGuard<'_, Play>, TableError> {
         let mut play = self.lock().await?;
+        self.bring_up_to_date(&mut play).await?;
+        Ok(play)
+    }
+
+    /// On a database shared with other nodes, read the table's head and catch memory up if
+    /// another node went further; answers whether it did. The caller holds the lock.
+    pub(crate) async fn bring_up_to_date(&self, play: &mut Play) -> Result<bool, TableError> {
         if !self.source.store.shared() {
-            return Ok(play);
+            return Ok(false);
         }
         let head = self
             .source
@@ -185,12 +195,30 @@ impl Table {
         match head {
             None => {
                 play.deleted = true;
-                return Err(TableError::unknown_table(&self.id));
+                Err(TableError::unknown_table(&self.id))
             }
-            Some(head) if head > play.revision() as u64 => self.catch_up(&mut play).await?,
-            Some(_) => {}
+            Some(head) if head > play.revision() as u64 => {
+                self.catch_up(play).await?;
+                Ok(true)
+            }
+            Some(_) => Ok(false),
         }
-        Ok(play)
+    }
+
+    /// Whether another node changed (or deleted) the table beyond what memory holds, catching
+    /// memory up if so: one small query on a database shared with other nodes, none otherwise.
+    pub(crate) async fn overtaken(&self) -> Result<bool, TableError> {
+        if !self.source.store.shared() {
+            return Ok(false);
+        }
+        let before = self.play.lock().await.revision();
+        let after = match self.lock_current().await {
+            Ok(play) => play.revision(),
+            // Deleted by another node: decided again, the operation says so.
+            Err(TableError::UnknownTable(_)) => return Ok(true),
+            Err(e) => return Err(e),
+        };
+        Ok(after != before)
     }
 
     /// Tell the other nodes on the database who has this table open through this one.
@@ -274,27 +302,29 @@ impl Table {
 
     /// Wake every live stream of this table.
     pub(crate) fn announce(&self) {
+        let woken = self.changed.receiver_count() as u64;
+        crate::metrics::COST.handoffs.inc_by(woken);
         self.changed.send_modify(|r| *r += 1);
     }
 
-    /// Decide command `n` on a copy of the game, on the blocking pool: the copy, its events and
-    /// the draws it took. The game in memory is untouched until the command is committed.
-    pub(crate) async fn decide(
+    /// Decide command `n` on a copy of the game (short work, done here: see [`crate::work`]):
+    /// the copy, its events and the draws it took. The game in memory is untouched until the
+    /// command is committed.
+    pub(crate) fn decide(
         &self,
         play: &Play,
         seat: Seat,
         command: &Value,
         n: u64,
     ) -> Result<(Box<dyn AnyGame>, Vec<Value>, Vec<Draw>), TableError> {
-        let game = play.game.clone();
-        let command = command.clone();
+        let game = &play.game;
         let seeds: Vec<(String, String)> = play
             .seeds
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        let (meta, legacy_seed) = (self.meta.clone(), self.legacy_seed);
-        work::run(Kind::Decide, move || {
+        let (meta, legacy_seed) = (&self.meta, self.legacy_seed);
+        work::inline(|| {
             let mut next = game.boxed_clone();
             let mut randomness: Box<dyn Randomness> = match meta.chance {
                 Chance::V1 => Box::new(DerivedRandomness::new(&ChanceInputs {
@@ -306,11 +336,10 @@ impl Table {
                 Chance::Legacy => Box::new(SeededRandomness::for_command(legacy_seed, n)),
             };
             let mut recorder = Recorder::new(randomness.as_mut());
-            let events = next.command(seat, &command, &mut recorder)?;
+            let events = next.command(seat, command, &mut recorder)?;
             let draws = recorder.draws;
             Ok((next, events, draws))
-        })
-        .await?
+        })?
         .map_err(TableError::game)
     }
 

@@ -1,10 +1,13 @@
-//! Rules work off the threads that serve requests: deciding a command, computing a viewer's
-//! picture, reading a table back from its log, checking a setup.
+//! Where rules work runs.
 //!
-//! It runs on tokio's blocking thread pool, but at most as many jobs of each kind at once as the
-//! machine has cores: a burst of changes queues its pictures instead of starting hundreds of
-//! threads that fight over the cores (and starve the database writer). Commands have their own
-//! allowance, so deciding one never waits behind a queue of pictures.
+//! Short, bounded work — deciding one command, one viewer's picture, a few log lines — runs
+//! [`inline`] on the task that needs it: it takes tens of microseconds, less than handing it to
+//! another thread and waking the task again costs (two context switches and a wake-up each way).
+//! Long work — reading a table back from its log, checking a setup, taking moves back, odds,
+//! reviews, bots, studies — runs off the threads that serve requests ([`run`]), on tokio's
+//! blocking thread pool, but at most as many jobs of each kind at once as the machine has cores:
+//! a burst queues instead of starting hundreds of threads that fight over the cores (and starve
+//! the database writer).
 
 use std::sync::OnceLock;
 
@@ -15,9 +18,9 @@ use crate::error::TableError;
 /// What kind of work, each with its own allowance.
 #[derive(Debug, Clone, Copy)]
 pub enum Kind {
-    /// Deciding a command (the table's lock is held meanwhile).
+    /// Replaying a table's game to take moves back (the table's lock is held meanwhile).
     Decide,
-    /// Pictures, log lines, odds, records, setups and tables read back.
+    /// Long log reads, odds, records, setups and tables read back.
     Read,
     /// A seated bot thinking (no lock is held meanwhile); at most half the cores, so bots
     /// never crowd out people's commands and pictures.
@@ -53,10 +56,18 @@ pub async fn run<T: Send + 'static>(
     // The semaphore is never closed, so acquiring cannot fail. The job keeps its place until
     // it ends, even if whoever waits for it stops waiting (a bot given up on).
     let permit = allowance(kind).acquire().await.ok();
+    crate::metrics::COST.handoffs.inc();
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         job()
     })
     .await
     .map_err(|e| TableError::Unreadable(format!("the rules failed: {e}")))
+}
+
+/// Run short rules work here, on the calling task's thread (see the module documentation): a
+/// panic in the rules is an error, as it is for work on the pool.
+pub fn inline<T>(job: impl FnOnce() -> T) -> Result<T, TableError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+        .map_err(|_| TableError::Unreadable("the rules failed inside the server".into()))
 }

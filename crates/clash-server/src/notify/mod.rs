@@ -203,6 +203,7 @@ impl Tables {
             bots: play.bots.keys().copied().collect(),
             deleted: play.deleted,
         };
+        crate::metrics::COST.handoffs.inc();
         if news.try_send(committed).is_err() {
             tracing::warn!(table = %table.id, "too many changes waiting: some are not notified");
         }

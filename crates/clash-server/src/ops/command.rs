@@ -116,7 +116,7 @@ pub async fn decide_command(
         ask,
     } = sending;
     let n = at.play.commands;
-    let (game, events, draws) = at.table.decide(at.play, seat, command, n).await?;
+    let (game, events, draws) = at.table.decide(at.play, seat, command, n)?;
     // A page that asks first: a weighty command the rules would take is put to the player as a
     // question instead (the decision above was made on a copy and is dropped).
     if ask && let Some(question) = at.play.game.confirm(seat, command) {

@@ -159,6 +159,12 @@ pub enum Change {
 }
 
 impl Change {
+    /// Whether it adds to the log: then a change decided on a table another node has since
+    /// changed loses the race for the log's next position when it is written.
+    pub fn appends(&self) -> bool {
+        matches!(self, Change::Append { entries, .. } if !entries.is_empty())
+    }
+
     /// Table events with their link changes.
     pub fn table(events: Vec<TableEvent>, links: Vec<LinkChange>) -> Change {
         Change::Append {

@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 #[test]
 fn an_update_is_the_picture_with_the_lines_and_the_receipt() {

@@ -108,6 +108,7 @@ impl SqliteStore {
     ) -> BoxFuture<'static, Result<T, StoreError>> {
         let readers = self.readers.clone();
         Box::pin(async move {
+            crate::metrics::COST.handoffs.inc();
             tokio::task::spawn_blocking(move || readers.with(read))
                 .await
                 .map_err(|e| StoreError::new(e.to_string()))?
@@ -116,6 +117,7 @@ impl SqliteStore {
 
     fn send(&self, write: Write) -> BoxFuture<'static, Result<(), StoreError>> {
         let (tx, rx) = oneshot::channel();
+        crate::metrics::COST.handoffs.inc();
         let sent = self.queue.send((write, tx, Instant::now()));
         Box::pin(async move {
             sent.map_err(|_| StoreError::new("the database writer has stopped"))?;

@@ -297,7 +297,10 @@ async fn run(ruleset: &str, actions: Vec<Action>) -> (usize, HashSet<String>) {
                 }
                 name => {
                     let own = &readable[name];
+                    // Its own turn: "Your move", or where any of several seats may act
+                    // first, the same banner its page shows ("Any of you may act now: …").
                     text.starts_with("Your move")
+                        || text.starts_with("Any of you may act now: ")
                         || ended.as_deref() == Some(text)
                         || own.iter().any(|l| text == shown(l))
                 }

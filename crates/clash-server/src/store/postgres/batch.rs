@@ -51,6 +51,7 @@ impl<B: Batch> Queue<B> {
     pub(super) async fn ask(&self, ask: B::Ask) -> Result<B::Answer, StoreError> {
         let (reply, answer) = oneshot::channel();
         let stopped = || StoreError::new("the database connection's task has stopped");
+        crate::metrics::COST.handoffs.inc();
         self.waiting.send((ask, reply)).map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
     }
