@@ -62,7 +62,7 @@ pub async fn cancel_review(caller: TableKey) -> Result<StatusCode, ApiError> {
 pub struct Stepping {
     /// 0 is the table as it began; `k` the table after its `k`-th command.
     #[serde(default, deserialize_with = "position")]
-    #[param(value_type = Option<usize>)]
+    #[param(schema_with = crate::http::schemas::position)]
     pub step: Option<usize>,
     /// The seat whose view to show (`p2`, `gm`), or `spectator`; by default the link's own.
     #[serde(rename = "as")]
