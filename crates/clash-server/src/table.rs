@@ -98,6 +98,9 @@ impl Answer {
     }
 }
 
+/// A command decided on a copy of the game: the copy, its events and the draws it took.
+pub(crate) type Decided = (Box<dyn AnyGame>, Vec<Value>, Vec<Draw>);
+
 /// What a live stream sends next.
 pub enum Push {
     /// The table as it stands, for rights that still hold.
@@ -316,7 +319,7 @@ impl Table {
         seat: Seat,
         command: &Value,
         n: u64,
-    ) -> Result<(Box<dyn AnyGame>, Vec<Value>, Vec<Draw>), TableError> {
+    ) -> Result<Decided, TableError> {
         let game = &play.game;
         let seeds: Vec<(String, String)> = play
             .seeds
