@@ -34,6 +34,9 @@ phase "page types"
 
 phase "cargo test"
 cargo test --workspace --locked -j2
+# The clash that build made serves the API and browser tests below: building clash-cli alone
+# would compile much of the workspace again with other features.
+export CLASH_SERVE_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/clash"
 
 phase "README commands"
 ./scripts/check-readme.sh
