@@ -6,6 +6,8 @@
 //! rules, it is handed in; the GM keeps it (checked again, since the table may have moved on:
 //! a name taken meanwhile) or sends it back with a comment, and the player may hand in another.
 
+use std::sync::LazyLock;
+
 use clash_core::{RuleError, Seat};
 
 use super::{
@@ -354,23 +356,30 @@ pub fn apply_rename(table: &mut Table, character: &str, mv: Move, name: &str) {
     }
 }
 
-/// A standard starting sheet for `seat`, used to offer creation in `legal_commands`.
+/// A standard starting sheet for `seat`, used to offer creation in `legal_commands`. Every
+/// page of a table asks for it, so the sheet is read once and only its name and seat change.
 fn starter(seat: Seat, name: String) -> Option<CharacterSheet> {
-    let moves: Vec<KnownMove> = STARTING_MOVES
-        .iter()
-        .map(|m| KnownMove {
-            mv: *m,
-            name: m.to_string().into(),
-        })
-        .collect();
-    serde_json::from_value(serde_json::json!({
-        "name": name, "controller": seat,
-        "energy": {"defend": 3, "grapple": 3, "attack": 4},
-        "backgrounds": [{"name": "Wanderer", "points": 2}, {"name": "Scholar", "points": 1}],
-        "belief": "Belief", "flaw": "Flaw", "goal": "Goal",
-        "moves": moves,
-    }))
-    .ok()
+    static STARTER: LazyLock<Option<CharacterSheet>> = LazyLock::new(|| {
+        let moves: Vec<KnownMove> = STARTING_MOVES
+            .iter()
+            .map(|m| KnownMove {
+                mv: *m,
+                name: m.to_string().into(),
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "name": "Hero", "controller": Seat::Player(1),
+            "energy": {"defend": 3, "grapple": 3, "attack": 4},
+            "backgrounds": [{"name": "Wanderer", "points": 2}, {"name": "Scholar", "points": 1}],
+            "belief": "Belief", "flaw": "Flaw", "goal": "Goal",
+            "moves": moves,
+        }))
+        .ok()
+    });
+    let mut sheet = STARTER.as_ref()?.clone();
+    sheet.name = name;
+    sheet.controller = seat;
+    Some(sheet)
 }
 
 pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
