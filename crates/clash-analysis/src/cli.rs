@@ -33,6 +33,11 @@ macro_rules! say {
     };
 }
 
+/// What clap parsed into the arguments `T`, or what it found wrong as the command's failure.
+pub fn parsed<T: clap::FromArgMatches>(m: &clap::ArgMatches) -> Result<T, Stop> {
+    T::from_arg_matches(m).map_err(|e| Stop::Failed(e.to_string()))
+}
+
 /// Write part of a line to standard output.
 #[macro_export]
 macro_rules! say_part {

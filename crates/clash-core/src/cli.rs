@@ -62,6 +62,16 @@ pub struct Subcommand {
     pub run: fn(&clap::ArgMatches) -> Outcome,
 }
 
+impl Subcommand {
+    /// The subcommand `command` builds, run by `run`.
+    pub const fn new(
+        command: fn() -> clap::Command,
+        run: fn(&clap::ArgMatches) -> Outcome,
+    ) -> Self {
+        Subcommand { command, run }
+    }
+}
+
 /// The families of analysis subcommands of the `clash` command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -104,6 +114,15 @@ pub struct Commands {
 }
 
 impl Commands {
+    /// The subcommands most games offer: `clash odds <game> …` and `clash simulate <game>`.
+    pub fn odds_and_simulate(odds: Subcommand, simulate: Subcommand) -> Self {
+        Commands {
+            odds: Some(odds),
+            simulate: Some(simulate),
+            ..Commands::default()
+        }
+    }
+
     /// The ruleset's subcommand in `family`, if it has one.
     pub fn get(&self, family: Family) -> Option<Subcommand> {
         match family {

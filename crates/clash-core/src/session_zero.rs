@@ -155,8 +155,14 @@ pub trait SessionZero: Listed {
     /// Every problem with one sheet as made for `maker`, each at its field.
     fn check_sheet(sheet: &Value, maker: Maker) -> Vec<FieldError>;
 
-    /// The name on a sheet, if it has one.
-    fn sheet_name(sheet: &Value) -> Option<String>;
+    /// The name on a sheet, if it has one: by default its `name` field, trimmed. A game whose
+    /// sheets carry no name (or keep it elsewhere) says so here.
+    fn sheet_name(sheet: &Value) -> Option<String> {
+        sheet
+            .get("name")
+            .and_then(Value::as_str)
+            .map(|n| n.trim().to_string())
+    }
 
     /// The game's setup: the table's choices, each player seat's sheet in seat order, and the
     /// GM's NPCs. The game it starts has the GM's seat and exactly the player seats of

@@ -177,6 +177,7 @@
 pub mod analysis;
 pub mod campaign;
 pub mod character;
+pub mod command;
 pub mod conflict;
 pub mod forms;
 pub mod guard;
@@ -185,204 +186,30 @@ pub mod moves;
 pub mod name;
 pub mod names;
 pub mod position;
+pub mod setup;
 pub mod special;
+pub mod state;
 pub mod status;
 pub mod variant;
+pub mod view;
 
 use clash_core::{
     Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Status, Viewer,
 };
-use serde::{Deserialize, Deserializer, Serialize};
 
 pub use campaign::{Campaign, CampaignCommand, CampaignEvent};
 pub use character::{Character, CharacterSheet, PerAction};
+pub use command::{Command, Event};
 pub use conflict::{Conflict, ConflictCommand, ConflictEvent};
 pub use moves::{Action, Element, Move};
 pub use name::Name;
+pub use setup::Setup;
 pub use special::Special;
+pub use state::Table;
+pub use view::{SeatName, TableView};
 
 /// The ruleset marker for the kernel.
 pub struct IronTriangle;
-
-/// How a table starts: who plays, the characters already made, and any countdowns.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Setup {
-    /// Player seats (1 to 5 of them besides the GM, IT-1). Seats that control a character in
-    /// `characters` are added automatically.
-    #[serde(default)]
-    pub players: Vec<Seat>,
-    #[serde(default)]
-    pub characters: Vec<CharacterSheet>,
-    #[serde(default)]
-    pub countdowns: Vec<campaign::CountdownSheet>,
-    /// An established campaign's state (session, problem recency, rest limits).
-    #[serde(default)]
-    pub campaign: campaign::CampaignSetup,
-    /// A conflict under way or just ended, for a setup that is a position ([`position`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub conflict: Option<position::ConflictSheet>,
-    /// Changes to the rules' numbers ([`variant`]); absent: the rules as written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<clash_core::variant::Variant>,
-}
-
-/// Everything on the table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Table {
-    pub players: Vec<Seat>,
-    pub characters: Vec<Character>,
-    pub campaign: Campaign,
-    pub conflict: Option<Conflict>,
-    /// The numbers this table's rules use ([`variant`]).
-    #[serde(default, skip_serializing_if = "variant::Rules::is_default")]
-    pub rules: variant::Rules,
-}
-
-impl Table {
-    pub fn character(&self, name: &str) -> Option<&Character> {
-        self.characters.iter().find(|c| c.name == name)
-    }
-
-    pub fn character_mut(&mut self, name: &str) -> Option<&mut Character> {
-        self.characters.iter_mut().find(|c| c.name == name)
-    }
-
-    /// The character called `name`, or an error naming `rule` when there is none.
-    pub fn find(&self, name: &str, rule: &'static str) -> Result<&Character, RuleError> {
-        self.character(name).ok_or_else(|| {
-            RuleError::illegal(
-                rule,
-                format!("there is no character called {}", limits::shown(name)),
-            )
-        })
-    }
-
-    /// The name people at the table know `seat` by: "the GM"; a player by their living PC
-    /// ("Ada", or "Ada and Bo" in the rare case of two), else by their dead PC ("Ada's
-    /// player"), else by their place at the table ("the second player").
-    pub fn seat_name(&self, seat: Seat) -> String {
-        let Seat::Player(n) = seat else {
-            return "the GM".into();
-        };
-        let pcs = |dead: bool| -> Vec<&str> {
-            self.characters
-                .iter()
-                .filter(|c| c.controller == seat && c.is_pc() && c.dead == dead)
-                .map(|c| c.name.as_str())
-                .collect()
-        };
-        let living = pcs(false);
-        if !living.is_empty() {
-            return names::list(&living);
-        }
-        match pcs(true).last() {
-            Some(dead) => format!("{dead}'s player"),
-            None => names::ordinal_player(n),
-        }
-    }
-
-    /// Several seats by name, as one phrase ("Ada, Bo and the GM").
-    pub fn seat_names(&self, seats: &[Seat]) -> String {
-        let names: Vec<String> = seats.iter().map(|s| self.seat_name(*s)).collect();
-        names::list(&names)
-    }
-}
-
-/// A command from a seat: either part of a conflict or of the wider campaign.
-///
-/// In JSON both kinds are written the same way, `{"type": "...", ...}`.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum Command {
-    Conflict(ConflictCommand),
-    Campaign(CampaignCommand),
-}
-
-/// Something that happened at the table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum Event {
-    Conflict(ConflictEvent),
-    Campaign(CampaignEvent),
-}
-
-/// Read `{"type": ...}` as whichever of the two families knows that type, so a typo gets one
-/// clear error instead of serde's "did not match any variant".
-fn either<'de, D, A, B, T>(d: D, left: fn(A) -> T, right: fn(B) -> T) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    A: serde::de::DeserializeOwned,
-    B: serde::de::DeserializeOwned,
-{
-    use serde::de::Error;
-    let value = serde_json::Value::deserialize(d)?;
-    let a = A::deserialize(&value);
-    if let Ok(a) = a {
-        return Ok(left(a));
-    }
-    let b = B::deserialize(&value);
-    match (a, b) {
-        (_, Ok(b)) => Ok(right(b)),
-        (Err(ea), Err(eb)) => {
-            let (ea, eb) = (ea.to_string(), eb.to_string());
-            // Report the family that recognised the type; if neither did, say so once.
-            let msg = match (
-                ea.starts_with("unknown variant"),
-                eb.starts_with("unknown variant"),
-            ) {
-                (false, _) => ea,
-                (true, false) => eb,
-                (true, true) => format!(
-                    "unknown type: {}",
-                    value
-                        .get("type")
-                        .map_or("(missing)".into(), |t| t.to_string())
-                ),
-            };
-            Err(D::Error::custom(msg))
-        }
-        (Ok(_), _) => unreachable!("handled above"),
-    }
-}
-
-impl<'de> Deserialize<'de> for Command {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        either(d, Command::Conflict, Command::Campaign)
-    }
-}
-
-impl<'de> Deserialize<'de> for Event {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        either(d, Event::Conflict, Event::Campaign)
-    }
-}
-
-/// What one viewer sees of the table.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TableView {
-    pub viewer: Viewer,
-    pub players: Vec<Seat>,
-    /// Every seat with the name the table knows it by, so a page never shows a seat id.
-    pub seats: Vec<SeatName>,
-    pub characters: Vec<conflict::CharacterView>,
-    pub campaign: campaign::CampaignView,
-    pub conflict: Option<conflict::ConflictView>,
-    /// The numbers this table's rules use, when a variant changed them ([`variant`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub rules: Option<variant::Rules>,
-}
-
-/// A seat and its name at the table ("the GM", "Ada").
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "iron-triangle/"))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SeatName {
-    pub seat: Seat,
-    pub name: String,
-}
 
 impl IronTriangle {
     /// Apply a conflict event, with the campaign's hook when it ends the conflict: what
@@ -608,7 +435,7 @@ impl Ruleset for IronTriangle {
 
 impl Listed for IronTriangle {
     const RULES: Rules = Rules {
-        markdown: include_str!("../../../docs/rules/iron-triangle.md"),
+        markdown: include_str!("../rules.md"),
         charts: &["The move chart", "Who wins a turn", "What the loser pays"],
     };
     const NAME: &'static str = "Iron Triangle";

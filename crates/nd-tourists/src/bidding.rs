@@ -4,7 +4,7 @@
 use clash_core::{Randomness, RuleError, Seat};
 
 use crate::cards::beats;
-use crate::events::{Event, Outcome, ReserveReason};
+use crate::command::{Event, Outcome, ReserveReason};
 use crate::reactions;
 use crate::round_end;
 use crate::ruling::{Drawn, Ruling};

@@ -4,7 +4,7 @@
 use clash_core::{Randomness, RuleError, Seat, execute};
 
 use crate::NdTourists;
-use crate::events::{Citation, Command};
+use crate::command::{Citation, Command};
 use crate::state::{Phase, ReactionStep, RoundKind, State};
 
 /// Picks random legal commands. Its own choices come from a tiny xorshift generator so that

@@ -196,13 +196,6 @@ impl SessionZero for NdTourists {
         sheet_problems(sheet, maker)
     }
 
-    fn sheet_name(sheet: &Value) -> Option<String> {
-        sheet
-            .get("name")
-            .and_then(Value::as_str)
-            .map(|n| n.trim().to_string())
-    }
-
     fn assemble(
         choices: &TableChoices,
         pcs: &[(Seat, Value)],

@@ -2,7 +2,7 @@
 
 use clash_core::Seat;
 
-use crate::events::{Command, Event};
+use crate::command::{Command, Event};
 use crate::state::State;
 
 /// Cards drawn from the deck or into a Reserve are chance; a Reserve card laid as a cover was

@@ -88,8 +88,8 @@
 pub mod analysis;
 pub mod bidding;
 pub mod cards;
+pub mod command;
 pub mod driver;
-pub mod events;
 pub mod forms;
 pub mod guard;
 pub mod limits;
@@ -110,7 +110,7 @@ use clash_core::{
 };
 
 pub use cards::{Card, CardSet, beats};
-pub use events::{Citation, Command, Event};
+pub use command::{Citation, Command, Event};
 pub use setup::Setup;
 pub use state::State;
 
@@ -259,7 +259,7 @@ impl Ruleset for NdTourists {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        events::apply(state, event);
+        command::apply(state, event);
     }
 
     fn view(state: &State, viewer: Viewer) -> view::View {
@@ -295,7 +295,7 @@ impl Ruleset for NdTourists {
 
 impl Listed for NdTourists {
     const RULES: Rules = Rules {
-        markdown: include_str!("../../../docs/rules/nd-tourists.md"),
+        markdown: include_str!("../rules.md"),
         charts: &["What beats what", "Using Losses"],
     };
     const NAME: &'static str = "N-Dimensional Tourists";

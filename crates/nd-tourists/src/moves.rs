@@ -3,7 +3,7 @@
 
 use clash_core::{Seat, Status};
 
-use crate::events::{Citation, Command, LossKind};
+use crate::command::{Citation, Command, LossKind};
 use crate::reactions::citation_fits;
 use crate::seating::controls;
 use crate::state::{CharId, PartyId, Phase, ReactionStep, RoundKind, State};

@@ -26,7 +26,7 @@ use clash_core::{RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, CardSet};
-use crate::events::LossKind;
+use crate::command::LossKind;
 use crate::setup::{CharacterSetup, PartySetup, ReserveSpec, Setup};
 use crate::state::{
     BidCard, CharId, Gravity, LastingLoss, LossCard, PartyId, Phase, Reacting, ReactionStep,

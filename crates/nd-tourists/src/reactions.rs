@@ -50,7 +50,7 @@ use clash_core::{Randomness, RuleError, Seat};
 
 use crate::bidding::{after_close, closing_needs_check, excuse, place};
 use crate::cards::Card;
-use crate::events::{Citation, Event};
+use crate::command::{Citation, Event};
 use crate::ruling::Ruling;
 use crate::seating::{acting_party, controls, named_character, named_party};
 use crate::state::{

@@ -6,7 +6,7 @@ use clash_core::{Randomness, RuleError, Seat};
 
 use crate::bidding::breaks;
 use crate::cards::Card;
-use crate::events::{Event, LossKind, NewWeakness, Outcome, ReserveReason};
+use crate::command::{Event, LossKind, NewWeakness, Outcome, ReserveReason};
 use crate::ruling::{Ruling, draw_from};
 use crate::seating::acting_party;
 use crate::state::{CharId, EndReason, PartyId, PartyState, Phase, RoundKind, State, Status};

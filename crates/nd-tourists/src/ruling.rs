@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use clash_core::{Randomness, RandomnessError};
 
 use crate::cards::{Card, CardSet, EXCUSE};
-use crate::events::{Event, apply};
+use crate::command::{Event, apply};
 use crate::state::State;
 
 pub struct Ruling<'a> {

@@ -289,7 +289,7 @@ pub struct PartyState {
     pub last_drawer: Option<CharId>,
     /// The Loss taken at the end of this round, while its cards may still be re-chosen (ND-21).
     #[serde(default)]
-    pub loss_this_round: Option<crate::events::LossKind>,
+    pub loss_this_round: Option<crate::command::LossKind>,
     /// ND-11: the tactics the party declared this round (narrative only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tactics: Option<String>,

@@ -175,8 +175,8 @@ impl Rules {
 
     /// ND-21: the Loss a party takes for `reversed` reversed cards, and how many cards mark it
     /// (none at the Wipe Out: D-5).
-    pub fn loss_for(&self, reversed: u8) -> Option<(crate::events::LossKind, usize)> {
-        use crate::events::LossKind;
+    pub fn loss_for(&self, reversed: u8) -> Option<(crate::command::LossKind, usize)> {
+        use crate::command::LossKind;
         match reversed {
             0 => None,
             r if r >= self.wipe_out => None,
@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(r.deck(true), CardSet::full_deck(true)); // D-1
         // ND-21: 1–2 Temporary, 3–4 Lasting, 5 Wiped Out.
         let kinds: Vec<_> = (0..=5).map(|n| r.loss_for(n).map(|l| l.0)).collect();
-        use crate::events::LossKind::*;
+        use crate::command::LossKind::*;
         assert_eq!(
             kinds,
             vec![
@@ -241,8 +241,11 @@ mod tests {
     #[test]
     fn nd_21_a_loss_threshold_below_the_wipe_out() {
         let r = rules("lasting=2,wipe_out=4").unwrap();
-        assert_eq!(r.loss_for(1).unwrap().0, crate::events::LossKind::Temporary);
-        assert_eq!(r.loss_for(2).unwrap().0, crate::events::LossKind::Lasting);
+        assert_eq!(
+            r.loss_for(1).unwrap().0,
+            crate::command::LossKind::Temporary
+        );
+        assert_eq!(r.loss_for(2).unwrap().0, crate::command::LossKind::Lasting);
         assert_eq!(r.loss_for(4), None);
         let e = rules("lasting=5").unwrap_err();
         assert_eq!(e.rule(), Some("ND-21"));

@@ -7,7 +7,7 @@ use clash_core::Viewer;
 use serde::Serialize;
 
 use crate::cards::Card;
-use crate::events::{Citation, Event, LossKind, Outcome, ReserveReason};
+use crate::command::{Citation, Event, LossKind, Outcome, ReserveReason};
 use crate::state::{
     Asking, AutoPass, BidCard, CharId, EndReason, LastingLoss, PartyId, Phase, ReactionStep,
     ReserveCard, Round, RoundKind, State, Status, TemporaryLoss,

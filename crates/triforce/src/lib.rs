@@ -89,10 +89,13 @@ pub mod actions;
 pub mod analysis;
 pub mod board;
 pub mod combat;
+pub mod command;
 pub mod forms;
 pub mod guard;
+pub mod limits;
 pub mod pieces;
 pub mod players;
+pub mod position;
 pub mod random;
 pub mod setup;
 pub mod state;
@@ -107,11 +110,11 @@ use clash_core::{
 
 pub use board::{Pos, Stack};
 pub use combat::{Battle, Exchange, Gear, Loss, Roll};
+pub use command::{Command, Event};
 pub use pieces::{Pyramid, Size, SizeCounts};
 pub use random::{RandomGame, RandomPlayer};
 pub use setup::{OpenWindow, Setup, StartIn, TurnSetup};
 pub use state::{EndRule, Outcome, Phase, State};
-pub use turn::{Command, Event};
 pub use view::View;
 
 /// The Triforce ruleset.
@@ -215,7 +218,7 @@ impl Ruleset for Triforce {
 
 impl Listed for Triforce {
     const RULES: Rules = Rules {
-        markdown: include_str!("../../../docs/rules/triforce.md"),
+        markdown: include_str!("../rules.md"),
         charts: &[
             "Combat",
             "Rolling and losing",

@@ -5,13 +5,11 @@ use std::fmt;
 
 use crate::pieces::{MAX_PLAYERS, Pyramid, Size};
 
+pub use crate::limits::{NAME_BYTES, check_name};
+
 /// The colours of the seats' pyramids, in seat order from `p1`: the colours the table page
 /// draws them in. White, black and clear are the board, the swords and the shields (TF-3).
 pub const COLOURS: [&str; MAX_PLAYERS] = ["Red", "Green", "Blue", "Yellow", "Purple", "Teal"];
-
-/// The longest name a player may give, in bytes of UTF-8 (24 plain letters). Names live inside
-/// the copyable state, so their room is fixed.
-pub const NAME_BYTES: usize = 24;
 
 /// The colour of seat index `s` (0 = `p1`).
 pub fn colour(s: u8) -> &'static str {
@@ -57,19 +55,6 @@ impl fmt::Debug for PlayerNames {
             .entries((0..MAX_PLAYERS as u8).map(|s| self.get(s)))
             .finish()
     }
-}
-
-/// Why a player's name is refused, if it is: empty, too long, or not plain text.
-pub fn check_name(name: &str) -> Result<(), String> {
-    if name.trim().is_empty() || name.trim() != name {
-        return Err("a name is a word or a few, without spaces around it".into());
-    }
-    if name.len() > NAME_BYTES {
-        return Err(format!(
-            "{name:?} is too long: a name has at most {NAME_BYTES} bytes (24 plain letters)"
-        ));
-    }
-    clash_core::text::plain_name("a name", name)
 }
 
 /// How a seat is named at the table: its colour, with its player's name when given

@@ -9,7 +9,7 @@ use crate::consequence::Knockout;
 use crate::limits;
 use crate::owe;
 use crate::roll::{DieSource, Outcome, Roll, RollChoice, RollValue, RolledDie, Table, judge};
-use crate::table::{Draft, Event};
+use crate::state::{Draft, Event};
 
 /// Where a round stands.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]

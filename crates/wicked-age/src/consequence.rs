@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::character::{Character, FormRef, NpcForm, PcForm, Sheet, Status};
 use crate::conflict::{self, KnockoutCause};
 use crate::dice::Die;
-use crate::table::{Draft, Event};
+use crate::state::{Draft, Event};
 
 /// The three default consequences (WA-27).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]

@@ -19,7 +19,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::character::{CharacterSpec, Kind};
-use crate::table::Setup;
+use crate::state::Setup;
 use crate::{WickedAge, limits};
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -138,13 +138,6 @@ impl SessionZero for WickedAge {
 
     fn check_sheet(sheet: &Value, maker: Maker) -> Vec<FieldError> {
         sheet_problems(sheet, maker)
-    }
-
-    fn sheet_name(sheet: &Value) -> Option<String> {
-        sheet
-            .get("name")
-            .and_then(Value::as_str)
-            .map(|n| n.trim().to_string())
     }
 
     fn assemble(

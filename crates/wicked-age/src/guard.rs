@@ -3,7 +3,7 @@
 use clash_core::Seat;
 
 use crate::Command;
-use crate::table::{Event, State};
+use crate::state::{Event, State};
 
 /// Initiative, challenges and answers are rolled (WA-20 to WA-23): their dice are news.
 pub fn reveals(event: &Event) -> bool {

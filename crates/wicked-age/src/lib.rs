@@ -81,6 +81,7 @@
 #[cfg(feature = "analysis")]
 pub mod analysis;
 pub mod character;
+pub mod command;
 pub mod conflict;
 pub mod consequence;
 pub mod dice;
@@ -93,86 +94,23 @@ pub mod owe;
 pub mod position;
 mod render;
 pub mod roll;
-pub mod table;
+pub mod setup;
+pub mod state;
 pub mod variant;
+pub mod view;
 
 use clash_core::{Listed, Panel, Preset, Randomness, RuleError, Rules, Ruleset, Seat, Viewer};
-use serde::{Deserialize, Serialize};
 
 pub use character::{Character, FormRef, NpcForm, PcForm, Status};
+pub use command::{Command, Event};
 pub use consequence::{Alternative, Cost, DefaultConsequence};
 pub use dice::Die;
 pub use roll::{Outcome, RollChoice, RollValue};
-pub use table::{Event, Setup, State};
+pub use setup::Setup;
+pub use state::State;
+pub use view::{SeatName, View, seat_name};
 
-use table::Draft;
-
-/// Everything a seat can ask for. Unknown fields are refused.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Command {
-    /// WA-19: an action is interfered with; these characters enter a conflict.
-    StartConflict {
-        participants: Vec<String>,
-        #[serde(default)]
-        action: String,
-    },
-    /// WA-17.3: cross off an entry of `entry` (a character you control) for `pc`'s Owe d6.
-    CashInOwe { pc: String, entry: String },
-    /// WA-22: roll initiative with the chosen forms (and strength).
-    RollInitiative {
-        character: String,
-        #[serde(flatten)]
-        choice: RollChoice,
-    },
-    /// WA-23: challenge `target`. The first participant gives no forms: their initiative
-    /// roll stands.
-    Challenge {
-        character: String,
-        target: String,
-        #[serde(flatten)]
-        choice: RollChoice,
-    },
-    /// WA-23: answer the challenge aimed at `character`.
-    Answer {
-        character: String,
-        #[serde(flatten)]
-        choice: RollChoice,
-    },
-    /// WA-25: concede to a named opponent (start of round 2 or 3).
-    Concede { character: String, to: String },
-    /// WA-25: offer to end the conflict on these terms (start of round 2 or 3).
-    ProposeEnd { character: String, terms: String },
-    /// WA-25: agree to the proposed ending.
-    AgreeEnd { character: String },
-    /// WA-27: the winner picks a default consequence for `loser`.
-    ChooseConsequence {
-        loser: String,
-        consequence: DefaultConsequence,
-        #[serde(default)]
-        waive_consequential: bool,
-    },
-    /// WA-27: the winner offers an alternative consequence.
-    ProposeAlternative {
-        loser: String,
-        #[serde(flatten)]
-        alternative: Alternative,
-    },
-    /// WA-27: the loser accepts the alternative offered.
-    AcceptAlternative { loser: String },
-    /// WA-27: the loser refuses; the winner must pick a default.
-    RefuseAlternative { loser: String },
-    /// WA-17.1: the GM ends the chapter.
-    EndChapter {},
-    /// WA-17.1: the claiming player picks the next Oracle and a story element.
-    ChooseOracle {
-        oracle: String,
-        story_element: String,
-    },
-    /// WA-17.2: cross off an entry to bring `character` back in a later chapter.
-    BringBack { character: String },
-}
+use state::Draft;
 
 /// The ruleset, registered as `"wicked-age"`.
 pub struct WickedAge;
@@ -255,7 +193,7 @@ impl Ruleset for WickedAge {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        table::apply(state, event);
+        state::apply(state, event);
     }
 
     fn view(state: &State, _viewer: Viewer) -> View {
@@ -302,7 +240,7 @@ impl Ruleset for WickedAge {
 
 impl Listed for WickedAge {
     const RULES: Rules = Rules {
-        markdown: include_str!("../../../docs/rules/wicked-age.md"),
+        markdown: include_str!("../rules.md"),
         charts: &["Reading a roll", "Dice"],
     };
     const NAME: &'static str = "In A Wicked Age";
@@ -425,43 +363,6 @@ fn dispatch(
             story_element,
         } => owe::choose_oracle(d, seat, oracle, story_element),
         Command::BringBack { character } => owe::bring_back(d, seat, character),
-    }
-}
-
-/// What every viewer sees: the whole table (nothing is hidden), with the names people know
-/// the seats by and who the table waits on, in words.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
-#[derive(Debug, Clone, Serialize)]
-pub struct View {
-    #[serde(flatten)]
-    pub table: State,
-    /// Each seat and the name it goes by ("the GM", "Ysolde and Oren").
-    pub players: Vec<SeatName>,
-    /// "Waiting for Ysolde to answer the Khan's challenge".
-    pub waiting: String,
-}
-
-/// A seat and the name people know it by.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
-#[derive(Debug, Clone, Serialize)]
-pub struct SeatName {
-    pub seat: Seat,
-    pub name: String,
-}
-
-/// The name people know `seat` by: "the GM", or its PCs' names ("Ysolde and Oren").
-pub fn seat_name(state: &State, seat: Seat) -> String {
-    let names: Vec<&str> = state
-        .characters
-        .iter()
-        .filter(|c| c.controller == seat && c.is_pc())
-        .map(|c| c.name.as_str())
-        .collect();
-    match (seat, names.as_slice()) {
-        (Seat::Gm, _) => "the GM".into(),
-        (Seat::Player(n), []) => format!("Player {n}"),
-        (Seat::Player(_), [one]) => (*one).to_string(),
-        (Seat::Player(_), [rest @ .., last]) => format!("{} and {last}", rest.join(", ")),
     }
 }
 

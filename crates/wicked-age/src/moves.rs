@@ -12,7 +12,7 @@ use crate::character::{Character, NpcForm, PcForm, Sheet};
 use crate::conflict::{Conflict, Stage};
 use crate::consequence::{self, Alternative, Cost, DefaultConsequence, Knockout};
 use crate::roll::RollChoice;
-use crate::table::State;
+use crate::state::State;
 use crate::{Command, Status as CharacterStatus};
 
 /// A typical roll for `ch`: a PC's two biggest forms, an NPC's form with the biggest dice.

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::conflict::Conflict;
 use crate::roll::bigger_dice;
-use crate::table::{Draft, Event, State};
+use crate::state::{Draft, Event, State};
 
 /// One line of the Owe List: a PC and the player controlling it (WA-14).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]

@@ -23,7 +23,7 @@ use crate::conflict::{Conflict, Stage};
 use crate::dice::Die;
 use crate::limits;
 use crate::roll::Roll;
-use crate::table::{Setup, State};
+use crate::state::{Setup, State};
 
 fn bad(rule: &'static str, why: impl Into<String>) -> RuleError {
     RuleError::setup(rule, why)

@@ -6,7 +6,7 @@ use crate::character::{Character, NpcForm, PcForm, Sheet, Status};
 use crate::conflict::{EndReason, KnockoutCause, Stage};
 use crate::roll::{DieSource, Roll};
 use crate::seat_name;
-use crate::table::{Event, State};
+use crate::state::{Event, State};
 
 fn dice_text(roll: &Roll) -> String {
     let faces: Vec<String> = roll

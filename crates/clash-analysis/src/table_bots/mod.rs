@@ -65,6 +65,22 @@ pub fn bot_commands<R: Seated>(table: &SeatTable<R>) -> Vec<R::Command> {
     }
 }
 
+/// The end of a strong bot's choice: what its search `picked`, when `keep` finds it one of the
+/// seat's options, else what the casual bot chooses (a search that found nothing, or a choice
+/// the seat may not send, never leaves the seat stuck).
+pub fn or_casual<R: Seated>(
+    picked: Option<R::Command>,
+    keep: impl Fn(&R::Command) -> bool,
+    table: &SeatTable<R>,
+    budget: Budget,
+    rng: &mut dyn Randomness,
+) -> Option<R::Command> {
+    match picked {
+        Some(c) if keep(&c) => Some(c),
+        _ => Casual::default().choose(table, budget, rng),
+    }
+}
+
 /// A uniformly random command among those a bot sends, while the game waits on the seat.
 pub struct Casual<R>(PhantomData<fn() -> R>);
 

@@ -13,8 +13,13 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use clash_core::workbench::{Ending, Mix, Observed, OptionUse, Trial};
-use clash_core::{Budget, Game, Randomness, Ruleset, Seat, SeatTable, SeededRandomness, Strength};
+use clash_core::variant::{Params, Variant};
+use clash_core::workbench::{
+    BenchTable, Ending, Mix, Observed, OptionUse, Suggested, Trial, Workbench,
+};
+use clash_core::{
+    Budget, Game, Randomness, RuleError, Ruleset, Seat, SeatTable, SeededRandomness, Strength,
+};
 use rayon::prelude::*;
 
 use crate::bot_strength::Table;
@@ -288,5 +293,37 @@ mod tests {
         let all = seating(vec![Seat::Gm, Seat::Player(1)], Mix::Strong, &mut rng).unwrap();
         assert_eq!(all.strong, vec![true, true]);
         assert_eq!(all.compared, None);
+    }
+}
+
+/// A game's bench as a trial asks for it: one of its workbench's tables under a variant.
+pub trait ForTrial: Bench + Sized {
+    /// Table `table` of the game's workbench under `variant`, or the rule the variant breaks.
+    fn for_trial(table: usize, variant: Option<&Variant>) -> Result<Self, RuleError>;
+}
+
+/// Play `trial` on the bench `B` builds for it.
+pub fn play_trial<B: ForTrial>(
+    trial: &Trial,
+    progress: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<Vec<Observed>, RuleError> {
+    let bench = B::for_trial(trial.table, trial.variant.as_ref())?;
+    Ok(play(&bench, trial, progress, stop))
+}
+
+/// The workbench of a game whose trials are played on `B` (without an exact balance table; a
+/// game with a solver sets [`Workbench::exact`]).
+pub fn workbench<B: ForTrial>(
+    params: Params,
+    tables: &'static [BenchTable],
+    suggested: &'static [Suggested],
+) -> Workbench {
+    Workbench {
+        params,
+        tables,
+        suggested,
+        play: play_trial::<B>,
+        exact: None,
     }
 }

@@ -11,9 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clash_analysis::bot_strength::Table as Played;
 use clash_analysis::workbench::run::{self, Bench};
 use clash_core::variant::Variant;
-use clash_core::workbench::{
-    BenchTable, Ending, ExactRequest, ExactTable, Observed, Suggested, Trial, Workbench,
-};
+use clash_core::workbench::{BenchTable, Ending, ExactRequest, ExactTable, Suggested, Workbench};
 use clash_core::{Game, Randomness, RuleError, Seat};
 use serde_json::{Value, json};
 
@@ -62,21 +60,15 @@ pub const SUGGESTED: &[Suggested] = &[
 /// The workbench the catalogue offers.
 pub fn workbench() -> Workbench {
     Workbench {
-        params: PARAMS,
-        tables: TABLES,
-        suggested: SUGGESTED,
-        play,
         exact: Some(exact),
+        ..run::workbench::<IronBench>(PARAMS, TABLES, SUGGESTED)
     }
 }
 
-fn play(
-    trial: &Trial,
-    progress: &(dyn Fn() + Sync),
-    stop: &AtomicBool,
-) -> Result<Vec<Observed>, RuleError> {
-    let bench = IronBench::new(trial.table, trial.variant.as_ref())?;
-    Ok(run::play(&bench, trial, progress, stop))
+impl run::ForTrial for IronBench {
+    fn for_trial(table: usize, variant: Option<&Variant>) -> Result<Self, RuleError> {
+        IronBench::new(table, variant)
+    }
 }
 
 /// One of the workbench's duels under one variant.

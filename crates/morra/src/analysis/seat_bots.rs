@@ -10,7 +10,7 @@
 //! state.
 
 use clash_analysis::bots::Bot;
-use clash_analysis::table_bots::{Casual, Seated, Sends, bot_commands};
+use clash_analysis::table_bots::{Seated, Sends, bot_commands, or_casual};
 use clash_core::{Budget, Randomness, Seat, SeatBot, SeatTable};
 
 use crate::analysis::round::mix;
@@ -65,13 +65,11 @@ impl SeatBot<Morra> for Strong {
         }
         let options = bot_commands(table);
         let hand = mix().ok().and_then(|w| draw(&w, rng));
-        match hand.map(|h| Command::Show {
+        let picked = hand.map(|h| Command::Show {
             fingers: h.fingers,
             call: h.call,
-        }) {
-            Some(c) if options.contains(&c) => Some(c),
-            _ => Casual::default().choose(table, budget, rng),
-        }
+        });
+        or_casual(picked, |c| options.contains(c), table, budget, rng)
     }
 }
 

@@ -31,7 +31,9 @@ use clash_core::{
 
 use crate::analysis::threshold_bot::ThresholdBot;
 use clash_analysis::bots::Bot;
-use clash_analysis::table_bots::{Casual, Deadline, Seated, Sends, bot_commands, seed_from};
+use clash_analysis::table_bots::{
+    Casual, Deadline, Seated, Sends, bot_commands, or_casual, seed_from,
+};
 
 impl Seated for NdTourists {
     /// Bots bid, pass, react and spend Losses; the GM's business, tactics (words), conceding
@@ -215,9 +217,6 @@ impl SeatBot<NdTourists> for Threshold {
         let mut dealer = SeededRandomness::new(seed_from(rng));
         let picked =
             deal(table, &mut dealer).and_then(|w| self.0.clone().choose(&w, table.seat, rng));
-        match picked {
-            Some(c) if options.contains(&c) => Some(c),
-            _ => Casual::default().choose(table, budget, rng),
-        }
+        or_casual(picked, |c| options.contains(c), table, budget, rng)
     }
 }

@@ -2,12 +2,10 @@
 //! ([`crate::variant::PARAMS`]), the tables its bots play to measure a variant, and how a
 //! game is scored (who is ahead, what the strong bot chose, how lucky each party's draws were).
 
-use std::sync::atomic::AtomicBool;
-
 use clash_analysis::bot_strength::Table;
 use clash_analysis::workbench::run::{self, Bench};
 use clash_core::variant::Variant;
-use clash_core::workbench::{BenchTable, Ending, Observed, Suggested, Trial, Workbench};
+use clash_core::workbench::{BenchTable, Ending, Suggested, Workbench};
 use clash_core::{Game, Randomness, RuleError, Ruleset, Seat};
 use serde_json::{Value, json};
 
@@ -59,22 +57,13 @@ pub const SUGGESTED: &[Suggested] = &[
 
 /// The workbench the catalogue offers.
 pub fn workbench() -> Workbench {
-    Workbench {
-        params: PARAMS,
-        tables: TABLES,
-        suggested: SUGGESTED,
-        play,
-        exact: None,
-    }
+    run::workbench::<TouristsBench>(PARAMS, TABLES, SUGGESTED)
 }
 
-fn play(
-    trial: &Trial,
-    progress: &(dyn Fn() + Sync),
-    stop: &AtomicBool,
-) -> Result<Vec<Observed>, RuleError> {
-    let bench = TouristsBench::new(trial.table, trial.variant.as_ref())?;
-    Ok(run::play(&bench, trial, progress, stop))
+impl run::ForTrial for TouristsBench {
+    fn for_trial(table: usize, variant: Option<&Variant>) -> Result<Self, RuleError> {
+        TouristsBench::new(table, variant)
+    }
 }
 
 /// One of the workbench's tables under one variant.

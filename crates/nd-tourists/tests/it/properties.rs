@@ -5,8 +5,8 @@ use crate::common;
 
 use clash_core::{Ruleset, Seat, SeededRandomness, Viewer, execute};
 use common::*;
+use nd_tourists::command::Citation;
 use nd_tourists::driver::RandomDriver;
-use nd_tourists::events::Citation;
 use nd_tourists::{CardSet, Command, Event, NdTourists, Setup, State};
 use proptest::prelude::*;
 use serde_json::json;

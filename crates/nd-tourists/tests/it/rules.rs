@@ -4,7 +4,7 @@ use crate::common;
 
 use common::*;
 use nd_tourists::Event;
-use nd_tourists::events::{LossKind, Outcome};
+use nd_tourists::command::{LossKind, Outcome};
 use nd_tourists::round_end::loss_for;
 use nd_tourists::state::{Gravity, Phase, ReactionStep, RoundKind, Status};
 use serde_json::json;

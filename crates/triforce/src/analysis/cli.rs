@@ -1,8 +1,8 @@
 //! The subcommands Triforce adds to the `clash` command: `clash odds triforce combat …` and
 //! `clash simulate triforce …`.
 
-use clap::{Args, FromArgMatches, Subcommand};
-use clash_analysis::cli::{self, OddsOptions, Outcome, SimulateOptions, bot_kinds, row};
+use clap::{Args, Subcommand};
+use clash_analysis::cli::{self, OddsOptions, Outcome, SimulateOptions, bot_kinds, parsed, row};
 use clash_analysis::say;
 use clash_core::cli::{Commands, Subcommand as Offered};
 use clash_core::{Listed, Ruleset};
@@ -13,22 +13,10 @@ use crate::{Gear, Triforce};
 
 /// Triforce's subcommands.
 pub fn commands() -> Commands {
-    Commands {
-        odds: Some(Offered {
-            command: odds_command,
-            run: run_odds,
-        }),
-        simulate: Some(Offered {
-            command: simulate_command,
-            run: run_simulate,
-        }),
-        ..Commands::default()
-    }
-}
-
-/// What clap found wrong after parsing, as a failure of the command.
-fn parsed<T: FromArgMatches>(m: &clap::ArgMatches) -> Result<T, cli::Stop> {
-    T::from_arg_matches(m).map_err(|e| cli::Stop::Failed(e.to_string()))
+    Commands::odds_and_simulate(
+        Offered::new(odds_command, run_odds),
+        Offered::new(simulate_command, run_simulate),
+    )
 }
 
 const ODDS_HELP: &str = "\

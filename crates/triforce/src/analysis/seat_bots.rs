@@ -12,7 +12,7 @@ use clash_core::{Budget, Randomness, SeatBot, SeatTable};
 
 use crate::analysis::mcts::MctsBot;
 use clash_analysis::bots::Bot;
-use clash_analysis::table_bots::{Casual, Seated, Sends, bot_commands};
+use clash_analysis::table_bots::{Seated, Sends, bot_commands, or_casual};
 
 impl Seated for Triforce {
     /// Every Triforce command is play: there is no table business and no free text.
@@ -64,9 +64,12 @@ impl SeatBot<Triforce> for Strong {
             time_limit: Some(budget.time),
             exploration: self.exploration,
         };
-        match search.choose(&table.view.table, table.seat, rng) {
-            Some(c) if options.contains(&c) => Some(c),
-            _ => Casual::default().choose(table, budget, rng),
-        }
+        or_casual(
+            search.choose(&table.view.table, table.seat, rng),
+            |c| options.contains(c),
+            table,
+            budget,
+            rng,
+        )
     }
 }

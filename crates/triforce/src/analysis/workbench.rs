@@ -2,12 +2,10 @@
 //! tables its bots play to measure a variant, and how a game is scored (territory held, what
 //! the strong bot chose, how lucky each player's combat dice were).
 
-use std::sync::atomic::AtomicBool;
-
 use clash_analysis::bot_strength::Table;
 use clash_analysis::workbench::run::{self, Bench};
 use clash_core::variant::Variant;
-use clash_core::workbench::{BenchTable, Ending, Observed, Suggested, Trial, Workbench};
+use clash_core::workbench::{BenchTable, Ending, Suggested, Workbench};
 use clash_core::{Game, Randomness, RuleError, Seat};
 
 use crate::pieces::seat_index;
@@ -58,22 +56,13 @@ pub const SUGGESTED: &[Suggested] = &[
 
 /// The workbench the catalogue offers.
 pub fn workbench() -> Workbench {
-    Workbench {
-        params: PARAMS,
-        tables: TABLES,
-        suggested: SUGGESTED,
-        play,
-        exact: None,
-    }
+    run::workbench::<TriforceBench>(PARAMS, TABLES, SUGGESTED)
 }
 
-fn play(
-    trial: &Trial,
-    progress: &(dyn Fn() + Sync),
-    stop: &AtomicBool,
-) -> Result<Vec<Observed>, RuleError> {
-    let bench = TriforceBench::new(trial.table, trial.variant.as_ref())?;
-    Ok(run::play(&bench, trial, progress, stop))
+impl run::ForTrial for TriforceBench {
+    fn for_trial(table: usize, variant: Option<&Variant>) -> Result<Self, RuleError> {
+        TriforceBench::new(table, variant)
+    }
 }
 
 /// One of the workbench's tables under one variant.

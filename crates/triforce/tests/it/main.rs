@@ -12,6 +12,7 @@ mod position;
 mod properties;
 mod review;
 mod setup;
-mod table_text;
+mod text;
+mod types;
 mod variant;
 mod winning;

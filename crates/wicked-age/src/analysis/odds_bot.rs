@@ -230,7 +230,7 @@ impl Bot<WickedAge> for OddsBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::Event;
+    use crate::state::Event;
     use clash_core::SeededRandomness;
 
     pub fn duel() -> State {

@@ -34,7 +34,7 @@ use clash_core::{Budget, Randomness, Seat, SeatBot, SeatTable, SeededRandomness,
 use crate::analysis::odds_bot::{OddsBot, pool_of};
 use clash_analysis::bots::Bot;
 use clash_analysis::bots::pick_random;
-use clash_analysis::table_bots::{Casual, Deadline, Seated, Sends, bot_commands};
+use clash_analysis::table_bots::{Deadline, Seated, Sends, bot_commands, or_casual};
 
 impl Seated for WickedAge {
     fn bot_sends(command: &Command) -> Sends {
@@ -327,10 +327,7 @@ impl SeatBot<WickedAge> for Strong {
         // The odds bot reads the table the view carries; its rolls are checked against the
         // seat's own legal list before they are sent.
         let rolled = OddsBot::default().choose(&table.view.table, table.seat, rng);
-        match rolled {
-            Some(c) if rolls_for_seat(table, &c) => Some(c),
-            _ => Casual::default().choose(table, budget, rng),
-        }
+        or_casual(rolled, |c| rolls_for_seat(table, c), table, budget, rng)
     }
 }
 
@@ -375,9 +372,12 @@ impl SeatBot<WickedAge> for Odds {
         if !table.to_act() {
             return None;
         }
-        match OddsBot::default().choose(&table.view.table, table.seat, rng) {
-            Some(c) if rolls_for_seat(table, &c) => Some(c),
-            _ => Casual::default().choose(table, budget, rng),
-        }
+        or_casual(
+            OddsBot::default().choose(&table.view.table, table.seat, rng),
+            |c| rolls_for_seat(table, c),
+            table,
+            budget,
+            rng,
+        )
     }
 }

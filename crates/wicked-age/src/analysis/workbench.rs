@@ -3,12 +3,10 @@
 //! conflict is scored (who holds the Advantage, what the strong bot chose, how lucky each
 //! character's dice were).
 
-use std::sync::atomic::AtomicBool;
-
 use clash_analysis::bot_strength::Table;
 use clash_analysis::workbench::run::{self, Bench};
 use clash_core::variant::Variant;
-use clash_core::workbench::{BenchTable, Ending, Observed, Suggested, Trial, Workbench};
+use clash_core::workbench::{BenchTable, Ending, Suggested, Workbench};
 use clash_core::{Game, Randomness, RuleError, Ruleset, Seat};
 use serde_json::Value;
 
@@ -56,22 +54,13 @@ pub const SUGGESTED: &[Suggested] = &[
 
 /// The workbench the catalogue offers.
 pub fn workbench() -> Workbench {
-    Workbench {
-        params: PARAMS,
-        tables: TABLES,
-        suggested: SUGGESTED,
-        play,
-        exact: None,
-    }
+    run::workbench::<WickedBench>(PARAMS, TABLES, SUGGESTED)
 }
 
-fn play(
-    trial: &Trial,
-    progress: &(dyn Fn() + Sync),
-    stop: &AtomicBool,
-) -> Result<Vec<Observed>, RuleError> {
-    let bench = WickedBench::new(trial.table, trial.variant.as_ref())?;
-    Ok(run::play(&bench, trial, progress, stop))
+impl run::ForTrial for WickedBench {
+    fn for_trial(table: usize, variant: Option<&Variant>) -> Result<Self, RuleError> {
+        WickedBench::new(table, variant)
+    }
 }
 
 /// One of the workbench's conflicts under one variant.

@@ -13,5 +13,6 @@ mod properties;
 mod review;
 mod rules;
 mod text;
+mod types;
 mod variant;
 mod vectors;

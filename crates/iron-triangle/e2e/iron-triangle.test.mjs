@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { launch, person, createTable, invite, join, shots, logLines, act, panelText, assertReadable, PHONE } from '../lib.mjs';
-import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../room.mjs';
-import { assertNoBannedWords } from '../words.mjs';
+import { launch, person, createTable, invite, join, shots, logLines, act, panelText, assertReadable, PHONE } from '../../../e2e/lib.mjs';
+import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner } from '../../../e2e/room.mjs';
+import { assertNoBannedWords } from '../../../e2e/words.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -30,7 +30,7 @@ async function setStepper(page, label, target) {
 }
 
 // The two-player preset, with Cy beside Bo (Bo's player plays both).
-const TEAM = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../crates/iron-triangle/presets/team.json'), 'utf8'));
+const TEAM = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../presets/team.json'), 'utf8'));
 TEAM.characters.push(Object.assign(structuredClone(TEAM.characters.find((c) => c.name === 'Bo')), { name: 'Cy' }));
 
 test('GM and two players fight a minor conflict with cards and steppers, to its narrated end', async () => {

@@ -4,9 +4,9 @@
 // where each party is asked only to save its own cards (issue 38): fewer taps than bids.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, checkPage, focused, PHONE, LAPTOP, DESKTOP } from '../lib.mjs';
-import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner, axNodesWhen, bannerHeight } from '../room.mjs';
-import { assertNoBannedWords } from '../words.mjs';
+import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, checkPage, focused, PHONE, LAPTOP, DESKTOP } from '../../../e2e/lib.mjs';
+import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner, axNodesWhen, bannerHeight } from '../../../e2e/room.mjs';
+import { assertNoBannedWords } from '../../../e2e/words.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -310,13 +310,13 @@ test('the end of a Tourists Conflict: a Loss spent as it lies, spent cards reada
       const overflow = await page.evaluate(() => { const j = document.getElementById('just'); return j.scrollWidth - j.clientWidth; });
       assert.ok(overflow <= 1, name + ': the banner’s line runs ' + overflow + ' px past its edge at ' + label);
       assert.ok(await bannerHeight(page) <= 130, name + ': the banner is small at ' + label);
-      await page.screenshot({ path: new URL('../artifacts/ndt-end-' + name + '-' + label + '.png', import.meta.url).pathname });
+      await page.screenshot({ path: new URL('../../../e2e/artifacts/ndt-end-' + name + '-' + label + '.png', import.meta.url).pathname });
     }
   }
   // At 320 px the folded line unfolds whole.
   await tmdf.click('#just-more');
   const cut = await tmdf.$$eval('#just-lines li', (lis) => lis.filter((li) => li.scrollHeight > li.clientHeight + 1 || li.scrollWidth > li.clientWidth + 1).length);
   assert.equal(cut, 0, 'no line of the banner is cut once unfolded');
-  await tmdf.screenshot({ path: new URL('../artifacts/ndt-end-tmdf-narrow-unfolded.png', import.meta.url).pathname });
+  await tmdf.screenshot({ path: new URL('../../../e2e/artifacts/ndt-end-tmdf-narrow-unfolded.png', import.meta.url).pathname });
   await shotsBoth(tmdf, 'ndt-end-tmdf');
 });

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, focused, PHONE } from '../lib.mjs';
-import { waitForBanner } from '../room.mjs';
-import { assertNoBannedWords } from '../words.mjs';
+import { launch, person, createTable, invite, join, shots, act, panelText, assertReadable, focused, PHONE } from '../../../e2e/lib.mjs';
+import { waitForBanner } from '../../../e2e/room.mjs';
+import { assertNoBannedWords } from '../../../e2e/words.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -166,7 +166,7 @@ test('GM and two players fight a Wicked Age conflict by tapping forms and dice, 
 
 // The preset's three, mid-conflict: the Khan has just knocked Ysolde out in round 1 (his Action
 // d12 rolled 11 against her 1), and Oren is next to challenge.
-const BRAWL = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../crates/wicked-age/presets/brawl.json'), 'utf8'));
+const BRAWL = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../presets/brawl.json'), 'utf8'));
 const KNOCKED_OUT = Object.assign(structuredClone(BRAWL), { conflict: {"action": "interferes","round": 1,"stage": "turns","participants": [{"name": "The Khan","in_conflict": true,"turn_used": true,"owe_die": false,"initiative": {"choice": {"form": "action"},"roll": {"dice": [{"kind": "npc_form","form": "action","sides": 12,"face": 11},{"kind": "npc_form","form": "action","sides": 8,"face": 1}],"value": {"p": 11,"t": 1}},"rerolls": []},"round_one_dice": [12,8],"consequential_used": []},{"name": "Oren","in_conflict": true,"turn_used": false,"owe_die": false,"initiative": {"choice": {"forms": ["covertly","for_myself"]},"roll": {"dice": [{"kind": "pc_form","form": "covertly","sides": 12,"face": 9},{"kind": "pc_form","form": "for_myself","sides": 6,"face": 5}],"value": {"p": 9,"t": 5}},"rerolls": []},"round_one_dice": [12,6],"consequential_used": []},{"name": "Ysolde","in_conflict": false,"turn_used": true,"owe_die": false,"initiative": {"choice": {"forms": ["for_myself","directly"]},"roll": {"dice": [{"kind": "pc_form","form": "for_myself","sides": 8,"face": 2},{"kind": "pc_form","form": "directly","sides": 4,"face": 1}],"value": {"p": 2,"t": 1}},"rerolls": []},"round_one_dice": [8,4],"consequential_used": []}],"advantage": null,"order": ["The Khan","Oren","Ysolde"],"standing": null,"pending": null,"exchanges": [{"round": 1,"challenger": "The Khan","answerer": "Ysolde","challenge": {"p": 11,"t": 1},"answer": {"p": 1,"t": 1},"outcome": "answerer_knocked_out"}],"round_one_pairs": [["The Khan","Ysolde"]],"knockouts": [{"winner": "The Khan","loser": "Ysolde","round": 1,"cause": "exchange","settlement": {"state": "open","alternative": null,"refused": false}}],"proposal": null,"ended": null} });
 
 test('a Wicked Age knockout mid-conflict: its chooser is told at once, and no waive is offered without a consequential strength', async () => {

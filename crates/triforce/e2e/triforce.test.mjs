@@ -3,9 +3,9 @@
 // pick the fight on the board, swap pieces for a sword and a shield, and read the dice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, checkPage, focused, BASE, PHONE, LAPTOP, DESKTOP } from '../lib.mjs';
-import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner, axNodes } from '../room.mjs';
-import { assertNoBannedWords } from '../words.mjs';
+import { launch, person, createTable, invite, join, shots, events, act, panelText, assertReadable, checkPage, focused, BASE, PHONE, LAPTOP, DESKTOP } from '../../../e2e/lib.mjs';
+import { spectatorLink, assertNoRawTokens, assertLogReadable, shotsBoth, banner, axNodes } from '../../../e2e/room.mjs';
+import { assertNoBannedWords } from '../../../e2e/words.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -67,7 +67,7 @@ test('three players play a Triforce turn and its fight on the board, to the end 
     assert.ok(fit.board[0] >= fit.top - 1 && fit.board[1] <= fit.bottom + 1, label + ': the board is at ' + fit.board + ', the screen shows ' + [fit.top, fit.bottom]);
     assert.equal(fit.homes.length, 3);
     for (const [t, b] of fit.homes) assert.ok(t >= fit.top - 1 && b <= fit.bottom + 1, label + ': a home is out of sight');
-    await p1.screenshot({ path: new URL('../artifacts/triforce-p1-board-' + label + '.png', import.meta.url).pathname });
+    await p1.screenshot({ path: new URL('../../../e2e/artifacts/triforce-p1-board-' + label + '.png', import.meta.url).pathname });
   }
   assert.equal(await p1.getAttribute('#panel .tf-legend .tf-player:first-child', 'data-seat'), 'p1', 'Red reads its own row first');
   assert.equal(await p2.getAttribute('#panel .tf-legend .tf-player:first-child', 'data-seat'), 'p2', 'Green reads its own row first');
@@ -244,7 +244,7 @@ test('the Triforce board on a phone: tap home to place, see why a tap is refused
 
 test('the lobby offers a Triforce turn limit by default: 30 turns a player', async () => {
   // Issue 38: a game whose stacks hold steady ran 326 turns; the form ends it after 30 turns
-  // for each player unless the host unticks the limit (TF-30, docs/rules/triforce.md).
+  // for each player unless the host unticks the limit (TF-30, crates/triforce/rules.md).
   const host = await person(browser);
   await host.goto(BASE + '/');
   await host.click('#by-form button.game-pick[data-game="triforce"]');

@@ -1,51 +1,22 @@
-//! The campaign table: setup, state, events and how each event changes the state.
+//! The campaign table as it stands ([`State`]) and how each event changes it.
 
 use std::collections::HashSet;
 
-use clash_core::{RuleError, Seat};
+use clash_core::RuleError;
 use serde::{Deserialize, Serialize};
 
-use crate::character::{Character, CharacterSpec, FormRef, Status};
+use crate::character::{Character, CharacterSpec, Status};
 use crate::conflict::{
-    Conflict, ConsequentialUse, EndProposal, EndReason, Exchange, KnockoutCause, Participant,
-    Pending, Stage,
+    Conflict, ConsequentialUse, EndProposal, Exchange, Participant, Pending, Stage,
 };
-use crate::consequence::{Alternative, DefaultConsequence, Knockout, LossCause, Settlement};
-use crate::dice::Die;
+use crate::consequence::{Knockout, Settlement};
 use crate::limits;
 use crate::owe::{OracleClaim, OweEntry, Return};
-use crate::roll::{Outcome, Roll, RollChoice};
+use crate::roll::Roll;
 use crate::variant::Rules;
 
-/// How a campaign starts, or where it stands (a position, issue 18): the characters with their
-/// dice as they stand, the Owe List, and any conflict under way.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Setup {
-    pub characters: Vec<CharacterSpec>,
-    /// An Owe List carried over from earlier play, oldest first.
-    #[serde(default)]
-    pub owe_list: Vec<OweEntry>,
-    #[serde(default = "first_chapter")]
-    pub chapter: u32,
-    /// A conflict under way, or ended with consequences still to settle (see
-    /// [`crate::position`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub conflict: Option<Conflict>,
-    /// WA-17.1: the Oracle claimed for the current chapter, and what was picked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub oracle: Option<OracleClaim>,
-    /// WA-17.1 / WA-17.2: characters due back in a later chapter.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub returning: Vec<Return>,
-    /// Changes to the rules' numbers ([`crate::variant`]); absent: the rules as written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<clash_core::variant::Variant>,
-}
-
-fn first_chapter() -> u32 {
-    1
-}
+pub use crate::command::Event;
+pub use crate::setup::Setup;
 
 /// Everything on the table. Nothing in it is hidden: sheets, dice and the Owe List are public.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
@@ -175,136 +146,6 @@ fn check_unique_strengths(characters: &[Character]) -> Result<(), RuleError> {
         }
     }
     Ok(())
-}
-
-/// Everything that can happen. Dice outcomes are inside the events, so replay never rolls.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    ConflictStarted {
-        participants: Vec<String>,
-        action: String,
-    },
-    OweCashedIn {
-        pc: String,
-        entry: OweEntry,
-        position: usize,
-    },
-    InitiativeRolled {
-        character: String,
-        choice: RollChoice,
-        roll: Roll,
-    },
-    InitiativeTieRerolled {
-        character: String,
-        roll: Roll,
-    },
-    /// Initiative order, highest first; `standing` is the first participant's challenge.
-    InitiativeOrdered {
-        order: Vec<String>,
-        standing: Roll,
-    },
-    Challenged {
-        challenger: String,
-        target: String,
-        roll: Roll,
-        standing: bool,
-    },
-    Answered {
-        answerer: String,
-        challenger: String,
-        roll: Roll,
-        outcome: Outcome,
-    },
-    AdvantageTaken {
-        by: String,
-        from: Option<String>,
-    },
-    AdvantageDropped {
-        from: String,
-    },
-    KnockedOut {
-        loser: String,
-        winner: String,
-        cause: KnockoutCause,
-    },
-    EndProposed {
-        character: String,
-        terms: String,
-    },
-    EndAgreed {
-        character: String,
-    },
-    RoundEnded {
-        round: u8,
-    },
-    OweEntryAdded {
-        entry: OweEntry,
-        bigger_dice: String,
-    },
-    RoundStarted {
-        round: u8,
-    },
-    ConflictEnded {
-        reason: EndReason,
-    },
-    ConsequenceChosen {
-        winner: String,
-        loser: String,
-        consequence: DefaultConsequence,
-    },
-    AlternativeProposed {
-        winner: String,
-        loser: String,
-        alternative: Alternative,
-    },
-    AlternativeRefused {
-        loser: String,
-    },
-    AlternativeAccepted {
-        loser: String,
-    },
-    FormLost {
-        character: String,
-        form: FormRef,
-        from: Vec<Die>,
-        to: Vec<Die>,
-        cause: LossCause,
-    },
-    StrengthLost {
-        character: String,
-        strength: String,
-        from: Die,
-        to: Die,
-    },
-    Died {
-        character: String,
-    },
-    OutOfChapter {
-        character: String,
-    },
-    PairSettled {
-        winner: String,
-        loser: String,
-    },
-    ConflictClosed,
-    ChapterEnded {
-        chapter: u32,
-    },
-    OracleClaimed {
-        chapter: u32,
-        entry: OweEntry,
-    },
-    OracleChosen {
-        player: Seat,
-        oracle: String,
-        story_element: String,
-    },
-    BroughtBack {
-        character: String,
-        by: Seat,
-        position: usize,
-    },
 }
 
 /// A state being decided on: every emitted event is applied at once, so later checks in the
