@@ -13,7 +13,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::error::Refusal;
-use crate::seats::SeatInfo;
+use crate::access::SeatInfo;
 
 /// Every refusal: `{"error": {"code", "message", "rule"}}`; a refused request changes nothing.
 #[derive(Serialize, Deserialize, ToSchema)]

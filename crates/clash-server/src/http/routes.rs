@@ -410,3 +410,8 @@ mod tests {
         }
     }
 }
+
+/// A table's page for `key`, as a path on this server.
+pub fn table_path(id: &str, key: &str) -> String {
+    TABLE_PAGE.at([id, key]).into_uri()
+}

@@ -18,7 +18,7 @@ use ts_rs::{Config, TS};
 
 use crate::room::RoomView;
 use crate::rules::RulesLinks;
-use crate::seats::SeatInfo;
+use crate::access::SeatInfo;
 use crate::snapshot::{Fairness, Receipt, SeenEntry};
 
 /// A legal command with its label, for the plain list of moves and the GM's JSON drawer.
