@@ -39,9 +39,9 @@ use crate::ops::{Actor, After, At, Change, Operation, When, Who, acting_seat};
 use crate::play::{Access, Play, apply_link};
 use crate::snapshot::Snapshot;
 use crate::store::{LinkStatus, StoredLink, Write};
-use crate::work::detached;
 use crate::table::Table;
 use crate::tables::Tables;
+use crate::work::detached;
 
 /// How often a change that lost a race for the log to another node is decided again.
 const RACE_RETRIES: u32 = 8;

@@ -10,11 +10,11 @@ use std::sync::{Arc, RwLock};
 
 use clash_core::{AnyGame, RulesetEntry, Seat, Strength};
 
+pub use crate::access::{Access, Holder, SeatInfo, apply_link, contributor};
 use crate::error::TableError;
+pub use crate::ledger::{Item, Ledger};
 use crate::log::{Entry, Hash, Sender, TableEvent, canonical};
 use crate::presence::Presence;
-pub use crate::access::{Access, Holder, SeatInfo, apply_link, contributor};
-pub use crate::ledger::{Item, Ledger};
 use crate::snapshot::{Meta, Snapshot};
 use crate::store::{LinkChange, StoredLink, StoredTable};
 

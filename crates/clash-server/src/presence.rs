@@ -12,10 +12,9 @@
 //! counted too, and forgotten when it is not repeated in time (a node that died).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
 
 /// Pages open per person (`gm`, `p1`, …, `spectator`).
 pub type Counts = HashMap<String, usize>;

@@ -8,8 +8,8 @@
 use clash_core::{Seat, Status};
 use serde::Serialize;
 
-use crate::links::Role;
 use crate::access::{Access, Holder};
+use crate::links::Role;
 use crate::presence::Presence;
 use crate::snapshot::{Snapshot, UndoOffer};
 

@@ -2,10 +2,10 @@
 
 use clash_core::{Seat, Viewer};
 
+use crate::access::{Access, Holder, SeatInfo, apply_link};
 use crate::error::{Conflict, TableError};
 use crate::links::{Role, same_key};
 use crate::log::Sender;
-use crate::access::{Access, Holder, SeatInfo, apply_link};
 use crate::play::Play;
 use crate::store::{LinkChange, LinkStatus, StoredLink};
 

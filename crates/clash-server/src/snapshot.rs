@@ -12,13 +12,13 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
+use crate::access::{Access, SeatInfo};
 use crate::error::TableError;
 use crate::frames::Frame;
+use crate::ledger::{Item, Ledger};
 use crate::links::Role;
 use crate::log::{Chance, Hash, Reader, TableEvent, hex};
 use crate::metrics::Metrics;
-use crate::access::{Access, SeatInfo};
-use crate::ledger::{Item, Ledger};
 use crate::presence::Presence;
 use crate::work::{self, Pool};
 

@@ -74,11 +74,7 @@ pub(crate) fn candidate(
     // Game event positions only grow: those after the command are its events.
     let events = ledger.game_pos.len() - ledger.game_pos.partition_point(|p| *p <= at);
     let from = game.event_count().saturating_sub(events);
-    if game
-        .events_json(from)
-        .iter()
-        .any(|e| game.reveals(e))
-    {
+    if game.events_json(from).iter().any(|e| game.reveals(e)) {
         return Err(format!(
             "{} last command brought something hidden into the open, so it stands",
             crate::log::possessive(&name)

@@ -42,8 +42,8 @@ use serde_json::{Value, json};
 
 use crate::log::{Chance, Entry, Reader, TableEvent, digest, hex};
 
-pub use seen::{SEEN_FORMAT, Witness, is_hash, read_seen};
 pub use report::Report;
+pub use seen::{SEEN_FORMAT, Witness, is_hash, read_seen};
 pub use verify::{verify, verify_seen};
 
 /// The format name of a record.

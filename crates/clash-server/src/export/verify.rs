@@ -7,8 +7,8 @@ use clash_core::RulesetEntry;
 use serde_json::Value;
 
 use super::FORMAT;
-use super::report::{Item, Report};
 use super::replay::replay;
+use super::report::{Item, Report};
 use super::seen::{Witness, check_seen};
 use super::whole::{check_end, check_fields, check_reader, entry};
 use crate::log::{Entry, Hash, TableEvent, chain, commitment, digest, hex, unhex, unhex_hash};

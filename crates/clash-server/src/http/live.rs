@@ -12,9 +12,9 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::contract::Who;
-use super::tables::Path;
 use super::reply::Shared;
 use super::routes;
+use super::tables::Path;
 use crate::error::{ApiError, Refusal};
 use crate::extract::{Params, TableKey, as_seat, position};
 use crate::stream::Watcher;

@@ -16,18 +16,18 @@ use super::notify_dto::{
     ClockView, Delivery, DeliveryLog, HandleBody, Moves, MovesBody, NewTarget, NotifySettings,
     SeatClock, TableMove, TargetView,
 };
-use super::tables::Path;
 use super::reply::Shared;
 use super::routes;
+use super::tables::Path;
 use crate::error::{ApiError, Conflict, TableError};
 use crate::extract::{Caller, JsonBody};
 use crate::links::Role;
-use crate::notify::consent::{self, Consent};
-use crate::notify::rule::{Clock, ClockRule};
-use crate::notify::target::{self, Format, Kind, PER_KEY, Target};
 use crate::notify::clock;
+use crate::notify::consent::{self, Consent};
 use crate::notify::news::load;
 use crate::notify::now::now_ms;
+use crate::notify::rule::{Clock, ClockRule};
+use crate::notify::target::{self, Format, Kind, PER_KEY, Target};
 use crate::ops::set_clock::SetClock;
 use crate::presence::Presence;
 use crate::store::notify as rows;
@@ -57,7 +57,9 @@ pub async fn settings(
     caller: Caller,
 ) -> Result<Json<NotifySettings>, ApiError> {
     owner_or_seat(&caller)?;
-    let all = load(tables.store(), &caller.table.id).await.map_err(stored)?;
+    let all = load(tables.store(), &caller.table.id)
+        .await
+        .map_err(stored)?;
     let mine = all.into_iter().filter(|t| t.key == caller.key);
     let (mut targets, mut handle, mut channel) = (Vec::new(), None, None);
     for t in mine {
@@ -236,9 +238,16 @@ pub async fn set_handle(
     };
     let row = handle.as_ref().map(Target::row);
     let kind = Kind::Handle.as_str();
-    rows::replace_targets(tables.store(), table, &caller.key, kind, row.as_ref(), now_ms())
-        .await
-        .map_err(stored)?;
+    rows::replace_targets(
+        tables.store(),
+        table,
+        &caller.key,
+        kind,
+        row.as_ref(),
+        now_ms(),
+    )
+    .await
+    .map_err(stored)?;
     Ok(StatusCode::NO_CONTENT)
 }
 

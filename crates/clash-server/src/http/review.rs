@@ -11,9 +11,9 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::contract::Who;
-use super::tables::Path;
 use super::reply::Shared;
 use super::routes;
+use super::tables::Path;
 use crate::error::TableError;
 use crate::error::{ApiError, Conflict};
 use crate::extract::{Params, TableKey, as_seat, position};

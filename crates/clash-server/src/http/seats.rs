@@ -11,9 +11,9 @@ use utoipa::IntoParams;
 
 use super::contract::Who;
 use super::dto::{BotBody, BotSeated, Claimed, LinkBody, MoveLink, NewLink, SeatLink};
-use super::tables::Path;
-use super::routes::{self, table_path};
 use super::reply::Shared;
+use super::routes::{self, table_path};
+use super::tables::Path;
 use crate::error::{ApiError, Conflict};
 use crate::extract::{OptionalJson, TableKey, seat_named};
 use crate::ops::claim::Claim;

@@ -15,13 +15,13 @@ use super::contract::Who;
 use super::dto::{
     CreateTable, Created, Events, RulesetInfo, Rulesets, SharedLinks, Summary, SummarySeat,
 };
-use super::routes::{self, table_path};
 use super::reply::{Shared, UpdateJson, answer};
+use super::routes::{self, table_path};
 use crate::error::{ApiError, Conflict, Refusal, TableError};
 use crate::extract::{Caller, ClientAddr, JsonBody, Params, TableKey, as_seat, position};
 use crate::links::Role;
-use crate::rate::{CreationLimit, TooSoon};
 use crate::ops::delete::Delete;
+use crate::rate::{CreationLimit, TooSoon};
 use crate::tables::Tables;
 
 /// The rulesets this server plays.

@@ -22,10 +22,10 @@ use std::time::Duration;
 use clash_core::{Budget, Seat, SeededRandomness, Strength};
 
 use super::message::{Item, Message, What, while_waiting};
-use super::rule::{Clock, ClockRule, Expiry, roughly, span};
-use super::target::Kind;
 use super::news::{Committed, handles, keys, load, name};
 use super::now::now_ms;
+use super::rule::{Clock, ClockRule, Expiry, roughly, span};
+use super::target::Kind;
 use crate::links::Role;
 use crate::log::TableEvent;
 use crate::ops::clock_move::ClockMove;

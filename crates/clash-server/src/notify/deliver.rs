@@ -26,13 +26,13 @@ use std::time::{Duration, Instant};
 
 use lettre::{AsyncSmtpTransport, Tokio1Executor};
 
-use super::settings::Settings;
-use super::message::{Item, Message, signature};
-use super::target::{self, Format, Kind, Target};
 use super::guard;
+use super::message::{Item, Message, signature};
 use super::now::now_ms;
-use crate::store::notify as notify_rows;
+use super::settings::Settings;
+use super::target::{self, Format, Kind, Target};
 use crate::store::Store;
+use crate::store::notify as notify_rows;
 
 /// Lines one message holds at most; the rest are counted.
 pub const ITEMS: usize = 20;
@@ -339,9 +339,8 @@ impl Outbox {
     ) {
         let now = now_ms();
         let own = (logged.is_none() || error.is_none()).then_some((target.id.as_str(), error, now));
-        let line = logged.map(|(message, (outcome, detail))| {
-            log_line(target, message, outcome, detail, now)
-        });
+        let line = logged
+            .map(|(message, (outcome, detail))| log_line(target, message, outcome, detail, now));
         let logged = line.as_ref().map(|l| (target::new_id(), l, LOG_KEPT));
         if let Err(e) = notify_rows::record_delivery(&self.store, table, own, logged).await {
             tracing::debug!(table, error = %e, "a delivery's outcome was not stored");
@@ -382,4 +381,3 @@ fn log_line(
         detail,
     }
 }
-

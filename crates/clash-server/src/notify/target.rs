@@ -8,8 +8,8 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use super::settings::Settings;
 use super::guard;
+use super::settings::Settings;
 use crate::error::TableError;
 use crate::links::new_key;
 use crate::store::notify::{StoredTarget, TargetRow};

@@ -20,9 +20,9 @@ use clash_core::{AnyGame, RulesetEntry, Seat};
 use crate::error::{Conflict, TableError};
 use crate::log::{Entry, TableEvent};
 use crate::play::{Access, Play, Sent};
+use crate::store::Store;
 use crate::store::{LinkChange, StoredCommand};
 use crate::table::Table;
-use crate::store::Store;
 
 /// Who may run an operation, with the key it came with.
 #[derive(Debug, Clone, Copy)]

@@ -17,12 +17,13 @@ gm_operation!(Undo => (), super::When::PLAYING, "only the GM's link (the table's
 
 impl Undo {
     async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
-        let c = candidate(at.play.game.as_ref(), &at.play.ledger, at.play.closed).map_err(|why| {
-            TableError::conflict(
-                Conflict::CannotUndo,
-                format!("nothing can be taken back: {why}"),
-            )
-        })?;
+        let c =
+            candidate(at.play.game.as_ref(), &at.play.ledger, at.play.closed).map_err(|why| {
+                TableError::conflict(
+                    Conflict::CannotUndo,
+                    format!("nothing can be taken back: {why}"),
+                )
+            })?;
         if let Some(n) = self.expected.filter(|n| *n != c.n) {
             return Err(TableError::conflict(
                 Conflict::Stale,

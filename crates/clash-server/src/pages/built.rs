@@ -20,7 +20,6 @@ use oxc::span::SourceType;
 use oxc::str::Str;
 use sha2::{Digest, Sha256};
 
-
 pub const JS: &str = "text/javascript; charset=utf-8";
 pub const CSS: &str = "text/css; charset=utf-8";
 

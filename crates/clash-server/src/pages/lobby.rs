@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 
 use super::{data, error_page, page, script};
 use crate::error::ApiError;
-use crate::http::tables::Creating;
 use crate::http::routes::table_path;
+use crate::http::tables::Creating;
 use crate::tables::{TITLE_LIMIT, Tables};
 use crate::work::{self, Pool};
 

@@ -17,12 +17,12 @@ mod built;
 mod first;
 mod lobby;
 mod parts;
-mod review;
-pub mod routes;
 /// What the pages send and read, described for TypeScript (the `ts` feature, for the tests
 /// that generate and check the declarations).
 #[cfg(feature = "ts")]
 pub mod requests;
+mod review;
+pub mod routes;
 mod table;
 #[cfg(feature = "ts")]
 pub mod types;
@@ -36,8 +36,8 @@ use serde::Serialize;
 use crate::error::ApiError;
 
 pub use assets::{game_asset, script_in, style_in};
-pub use built::{CSS, JS};
 pub use built::Sources;
+pub use built::{CSS, JS};
 
 /// A whole page: the shared head (title, viewport, the app's style) around `body`.
 pub fn page(title: &str, body: Markup) -> Markup {

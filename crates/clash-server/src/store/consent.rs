@@ -40,8 +40,7 @@ async fn one(store: &Store, sql: &'static str, by: &str) -> Result<Option<Consen
 
 /// Where `address` stands, if anyone asked for mail to go there.
 pub async fn by_address(store: &Store, address: &str) -> Result<Option<ConsentRow>, StoreError> {
-    const SQL: &str =
-        "SELECT address, state, token, asked_at FROM mail_consent WHERE address = $1";
+    const SQL: &str = "SELECT address, state, token, asked_at FROM mail_consent WHERE address = $1";
     one(store, SQL, address).await
 }
 
@@ -107,7 +106,10 @@ pub async fn count_sent(store: &Store, address: &str, day: i64) -> Result<i64, S
     write(store, statements).await?;
     const SQL: &str = "SELECT count FROM mail_sent WHERE address = $1 AND day = $2";
     let rows = store
-        .select(Query::new(SQL, vec![Arg::Text(address.into()), Arg::Int(day)]))
+        .select(Query::new(
+            SQL,
+            vec![Arg::Text(address.into()), Arg::Int(day)],
+        ))
         .await?;
     let sent = rows.first().and_then(|r| r.first()).and_then(Cell::int);
     Ok(sent.unwrap_or(0))

@@ -331,9 +331,7 @@ pub async fn store_waits(
 /// Waits with a timer due by `now` (a hundred at a time).
 pub async fn due(store: &Store, now: i64) -> Result<Vec<DueWait>, StoreError> {
     const DUE: &str = "SELECT table_id, seat, since_pos, remind_at, warn_at, expire_at FROM notify_waits WHERE (remind_at IS NOT NULL AND remind_at <= $1) OR (warn_at IS NOT NULL AND warn_at <= $1) OR (expire_at IS NOT NULL AND expire_at <= $1) ORDER BY table_id LIMIT 100";
-    let rows = store
-        .select(Query::new(DUE, vec![Arg::Int(now)]))
-        .await?;
+    let rows = store.select(Query::new(DUE, vec![Arg::Int(now)])).await?;
     Ok(rows
         .iter()
         .map(|r| DueWait {
