@@ -4,10 +4,11 @@
 //! whether it is archived, once its record is final). They are never hash-chained nor exported
 //! with the table's record.
 //!
-//! Their module states its own statements in the SQL both backends run unchanged (`$n`
-//! parameters, as in [`super::rows`]); a backend runs them: a write as [`super::Write::Side`]
-//! (one transaction, like any other write), a read through [`super::Storage::select`]; both only from inside the store, whose typed
-//! functions are what the rest of the server calls.
+//! Their statements are written in the store, in the SQL both backends run unchanged (`$n`
+//! parameters, as in [`super::rows`]): here, in [`super::notify`] and in [`super::consent`].
+//! A backend runs them: a write as [`super::Write::Side`] (one transaction, like any other
+//! write), a read through [`super::Storage::select`]. Only the store makes a [`Query`]; the
+//! rest of the server calls its typed functions.
 
 use super::{Store, StoreError, Write};
 
