@@ -40,7 +40,7 @@ use crate::error::TableError;
 use crate::ops::bot_move::BotMove;
 use crate::table::Table;
 use crate::tables::Tables;
-use crate::work::{self, Kind};
+use crate::work::{self, Pool};
 
 /// How much longer than its budget a bot may take before it is given up on.
 const GRACE: Duration = Duration::from_millis(500);
@@ -175,7 +175,7 @@ async fn think(
         time,
         work: Budget::TABLE.work,
     };
-    let job = work::run(Kind::Think, move || {
+    let job = work::run(Pool::Think, move || {
         let mut rng = SeededRandomness::new(getrandom::u64().unwrap_or_default());
         bots(game.as_ref(), seat, strength, budget, &mut rng)
     });

@@ -17,7 +17,7 @@ use crate::log::{Entry, Sender, TableEvent};
 
 /// A kind of entry a request appends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub enum Appended {
     /// A command to the game (its events go with it).
     Command,
     /// A line of talk or a whisper.
@@ -34,17 +34,17 @@ pub enum Kind {
     Undo,
 }
 
-impl Kind {
+impl Appended {
     /// The kind in words, plural ("lines of talk").
     pub fn plural(self) -> &'static str {
         match self {
-            Kind::Command => "commands",
-            Kind::Talk => "lines of talk",
-            Kind::Seed => "seeds",
-            Kind::Seats => "seat and link changes",
-            Kind::Moves => "links to move a seat to another device",
-            Kind::Settings => "changes of the table's settings",
-            Kind::Undo => "commands taken back",
+            Appended::Command => "commands",
+            Appended::Talk => "lines of talk",
+            Appended::Seed => "seeds",
+            Appended::Seats => "seat and link changes",
+            Appended::Moves => "links to move a seat to another device",
+            Appended::Settings => "changes of the table's settings",
+            Appended::Undo => "commands taken back",
         }
     }
 }
@@ -99,29 +99,29 @@ impl Default for Caps {
 }
 
 impl Caps {
-    pub fn of(&self, kind: Kind) -> Cap {
+    pub fn of(&self, kind: Appended) -> Cap {
         match kind {
-            Kind::Command => self.command,
-            Kind::Talk => self.talk,
-            Kind::Seed => self.seed,
-            Kind::Seats => self.seats,
-            Kind::Moves => self.moves,
-            Kind::Settings => self.settings,
-            Kind::Undo => self.undo,
+            Appended::Command => self.command,
+            Appended::Talk => self.talk,
+            Appended::Seed => self.seed,
+            Appended::Seats => self.seats,
+            Appended::Moves => self.moves,
+            Appended::Settings => self.settings,
+            Appended::Undo => self.undo,
         }
     }
 }
 
 /// The kind of `entry` and the link that sent it (`gm`, or a seat); `None` for what is never
 /// capped (the table's creation and ending, game events, the clock running out).
-pub fn kind(entry: &Entry) -> Option<(Kind, String)> {
+pub fn kind(entry: &Entry) -> Option<(Appended, String)> {
     let event = match entry {
         Entry::Command(c) => {
             let by = match c.by {
                 Sender::Player => c.seat.to_string(),
                 Sender::Gm | Sender::Bot => "gm".into(),
             };
-            return Some((Kind::Command, by));
+            return Some((Appended::Command, by));
         }
         Entry::Event { .. } => return None,
         Entry::Table { event } => event,
@@ -129,26 +129,26 @@ pub fn kind(entry: &Entry) -> Option<(Kind, String)> {
     let gm = |kind| Some((kind, "gm".to_string()));
     match event {
         TableEvent::Said { by, .. } | TableEvent::Whispered { by, .. } => {
-            Some((Kind::Talk, by.clone()))
+            Some((Appended::Talk, by.clone()))
         }
-        TableEvent::SeedAdded { by, .. } => Some((Kind::Seed, by.clone())),
+        TableEvent::SeedAdded { by, .. } => Some((Appended::Seed, by.clone())),
         // A move needs a move link: the links are what is counted.
-        TableEvent::MoveOffered { seat } => Some((Kind::Moves, seat.to_string())),
+        TableEvent::MoveOffered { seat } => Some((Appended::Moves, seat.to_string())),
         TableEvent::SeatMoved { .. } => None,
-        TableEvent::SeatClaimed { seat } => Some((Kind::Seats, seat.to_string())),
+        TableEvent::SeatClaimed { seat } => Some((Appended::Seats, seat.to_string())),
         TableEvent::InviteIssued { .. }
         | TableEvent::TakenOver { .. }
         | TableEvent::HandedBack { .. }
         | TableEvent::LinkRevoked { .. }
         | TableEvent::LinkReplaced { .. }
         | TableEvent::BotSeated { .. }
-        | TableEvent::BotUnseated { .. } => gm(Kind::Seats),
+        | TableEvent::BotUnseated { .. } => gm(Appended::Seats),
         TableEvent::Renamed { .. }
         | TableEvent::Archived
         | TableEvent::Unarchived
         | TableEvent::OddsSwitched { .. }
-        | TableEvent::ClockSet { .. } => gm(Kind::Settings),
-        TableEvent::Undone { .. } => gm(Kind::Undo),
+        | TableEvent::ClockSet { .. } => gm(Appended::Settings),
+        TableEvent::Undone { .. } => gm(Appended::Undo),
         TableEvent::Created { .. }
         | TableEvent::Closed
         | TableEvent::GameOver { .. }
@@ -172,8 +172,8 @@ pub fn size(entry: &Entry) -> usize {
 /// What a table's log holds, by kind and link, and its size.
 #[derive(Debug, Clone, Default)]
 pub struct Tally {
-    by_link: HashMap<(Kind, String), usize>,
-    by_kind: HashMap<Kind, usize>,
+    by_link: HashMap<(Appended, String), usize>,
+    by_kind: HashMap<Appended, usize>,
     /// The log's entries as stored, in bytes.
     pub bytes: usize,
 }
@@ -192,7 +192,7 @@ impl Tally {
 /// When each link appended each kind in the last minute (memory only).
 #[derive(Debug, Default)]
 pub struct Pace {
-    recent: HashMap<(Kind, String), VecDeque<Instant>>,
+    recent: HashMap<(Appended, String), VecDeque<Instant>>,
 }
 
 const MINUTE: Duration = Duration::from_secs(60);
@@ -211,7 +211,7 @@ impl Pace {
 
     /// How many `kind` from `by` in the minute before `now`, and when the oldest of them leaves
     /// that minute.
-    fn within(&self, kind: Kind, by: &str, now: Instant) -> (usize, Duration) {
+    fn within(&self, kind: Appended, by: &str, now: Instant) -> (usize, Duration) {
         let Some(times) = self.recent.get(&(kind, by.to_string())) else {
             return (0, Duration::ZERO);
         };
@@ -236,7 +236,7 @@ pub fn check(
     caps: &Caps,
     paced: bool,
 ) -> Result<(), TableError> {
-    let capped: Vec<(Kind, String)> = entries.iter().filter_map(kind).collect();
+    let capped: Vec<(Appended, String)> = entries.iter().filter_map(kind).collect();
     if capped.is_empty() && !entries.iter().any(|e| matches!(e, Entry::Event { .. })) {
         return Ok(());
     }
@@ -247,7 +247,7 @@ pub fn check(
             caps.record_bytes / 1024
         )));
     }
-    let mut adding: HashMap<&(Kind, String), usize> = HashMap::new();
+    let mut adding: HashMap<&(Appended, String), usize> = HashMap::new();
     for key in &capped {
         *adding.entry(key).or_default() += 1;
     }

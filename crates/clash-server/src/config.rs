@@ -56,7 +56,7 @@ pub struct Limits {
     /// that is given up on and a casual move is sent instead.
     pub bot_think: Duration,
     /// Notifications, reminders and clocks (see [`crate::notify`]).
-    pub notify: crate::notify::Settings,
+    pub notify: crate::notify::settings::Settings,
     /// What one table's log may hold, and how fast it may grow (see [`crate::caps`]).
     pub caps: crate::caps::Caps,
     /// The most work one table's review may take (see [`crate::review`]).
@@ -89,7 +89,7 @@ impl Default for Limits {
             max_loaded: 5000,
             bot_pause: Duration::from_millis(1200),
             bot_think: clash_core::Budget::TABLE.time,
-            notify: crate::notify::Settings::default(),
+            notify: crate::notify::settings::Settings::default(),
             caps: crate::caps::Caps::default(),
             review_time: Duration::from_secs(90),
             public_origin: None,

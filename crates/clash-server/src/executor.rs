@@ -28,7 +28,6 @@
 //! of time) cannot leave a change committed to the database but not to memory.
 
 use std::collections::BTreeMap;
-use std::future::Future;
 use std::sync::Arc;
 
 use clash_core::{Seat, Strength};
@@ -36,12 +35,13 @@ use clash_core::{Seat, Strength};
 use crate::error::{Conflict, TableError};
 use crate::links::{Role, plain_word};
 use crate::log::{Chainer, Entry, TableEvent, capitalised};
-use crate::ops::{Actor, At, Change, Operation, When, Who, acting_seat};
+use crate::ops::{Actor, After, At, Change, Operation, When, Who, acting_seat};
 use crate::play::{Access, Play, apply_link};
 use crate::snapshot::Snapshot;
 use crate::store::{LinkStatus, StoredLink, Write};
 use crate::table::Table;
 use crate::tables::Tables;
+use crate::work::detached;
 
 /// How often a change that lost a race for the log to another node is decided again.
 const RACE_RETRIES: u32 = 8;
@@ -84,8 +84,8 @@ impl Tables {
                 Err(e) if e.raced() && tries < RACE_RETRIES => tries += 1,
                 Err(e) => return Err(e),
                 Ok((done, changed)) => {
-                    if changed {
-                        op.after(self, table);
+                    if changed && op.after() == After::RunBots {
+                        self.run_bots(table);
                     }
                     return Ok(done);
                 }
@@ -112,7 +112,8 @@ impl Tables {
         check_when(&play, op.when())?;
         check_seen(&play, op, &actor)?;
         let at = At {
-            tables: self,
+            entry: table.source.entry,
+            store: self.store(),
             table,
             play: &play,
             actor: &actor,
@@ -237,20 +238,6 @@ impl Tables {
             "the change was not saved, so it did not happen: {e}"
         )))
     }
-}
-
-/// Run a change as a task of its own: the caller may stop waiting, the change still finishes
-/// (its commit and its note in memory go together).
-pub async fn detached<T: Send + 'static>(
-    work: impl Future<Output = Result<T, TableError>> + Send + 'static,
-) -> Result<T, TableError> {
-    crate::metrics::COST.handoffs.inc();
-    tokio::spawn(work).await.unwrap_or_else(|e| {
-        tracing::error!(error = %e, "a table change failed");
-        Err(TableError::Unreadable(
-            "the change failed inside the server".into(),
-        ))
-    })
 }
 
 /// Who is asking, with the rights they have now.

@@ -12,16 +12,7 @@ use crate::error::{Conflict, TableError};
 use crate::log::{Entry, TableEvent};
 use crate::ops::Change;
 use crate::play::Play;
-use crate::store::LinkChange;
-
-/// A finished table's housekeeping: a new name, archiving (each unchanged when `None`), and
-/// link changes.
-#[derive(Debug, Clone, Default)]
-pub struct Keeping {
-    pub title: Option<String>,
-    pub archived: Option<bool>,
-    pub links: Vec<LinkChange>,
-}
+pub use crate::store::Keeping;
 
 /// What the refusal says of a change that would add to a final record.
 const FINAL: &str = "this table has ended and its record is final: nothing more is added to its log (the GM can still rename, archive or delete it, and players can still read it)";

@@ -57,6 +57,7 @@
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
 
+pub mod access;
 pub mod bots;
 pub mod caps;
 pub mod chat;
@@ -66,12 +67,12 @@ pub mod error;
 pub mod executor;
 pub mod export;
 pub mod extract;
-pub mod forms;
 pub mod frames;
 pub mod http;
 pub mod keeping;
 pub mod labels;
 pub mod layers;
+pub mod ledger;
 pub mod links;
 pub mod log;
 pub mod metrics;
@@ -123,9 +124,10 @@ pub fn open_with(
     Ok(Arc::new(Tables::new(store, catalogue, limits)))
 }
 
-/// The whole HTTP application for these tables.
+/// The whole HTTP application for these tables, with a table-creation allowance of its own.
 pub fn app(tables: Arc<Tables>) -> axum::Router {
-    http::router(tables)
+    let creation = Arc::new(rate::CreationLimit::new(tables.limits()));
+    http::router(tables, creation)
 }
 
 /// Open the database `db` (a SQLite file or a PostgreSQL URL) with chosen limits, bringing
@@ -231,7 +233,8 @@ pub async fn run(
             .outbox()
             .printed(format!("http://{local}"));
     }
-    let sweeper = tokio::spawn(sweep(tables.clone()));
+    let creation = Arc::new(rate::CreationLimit::new(tables.limits()));
+    let sweeper = tokio::spawn(sweep(tables.clone(), creation.clone()));
     // Reminders and clocks that fell due while the server was down fire now.
     tables.start_notify();
     // Other nodes' changes reach the tables (and streams) of this one.
@@ -244,7 +247,7 @@ pub async fn run(
     };
     net::serve(
         listener,
-        app(tables.clone()),
+        http::router(tables.clone(), creation),
         tables.limits().clone(),
         tables.metrics().clone(),
         stop,
@@ -256,12 +259,13 @@ pub async fn run(
 }
 
 /// Every so often: idle tables leave memory, quiet addresses leave the rate limiter.
-async fn sweep(tables: Arc<Tables>) {
+async fn sweep(tables: Arc<Tables>, creation: Arc<rate::CreationLimit>) {
     let mut every = tokio::time::interval(tables.limits().sweep_every);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         every.tick().await;
         tables.sweep();
+        creation.forget_idle();
     }
 }
 

@@ -10,35 +10,13 @@ use std::sync::{Arc, RwLock};
 
 use clash_core::{AnyGame, RulesetEntry, Seat, Strength};
 
+pub use crate::access::{Access, Holder, SeatInfo, apply_link, contributor};
 use crate::error::TableError;
+pub use crate::ledger::{Item, Ledger};
 use crate::log::{Entry, Hash, Sender, TableEvent, canonical};
 use crate::presence::Presence;
-pub use crate::seats::{Access, Holder, SeatInfo, apply_link, contributor};
 use crate::snapshot::{Meta, Snapshot};
 use crate::store::{LinkChange, StoredLink, StoredTable};
-
-/// What one position of the log holds, as far as memory needs to know.
-#[derive(Clone)]
-pub enum Item {
-    /// Command `n` from `seat`; `chance` when it rolled dice or drew cards.
-    Command {
-        n: u64,
-        seat: Seat,
-        chance: bool,
-    },
-    Game,
-    Table(TableEvent),
-}
-
-/// The log as memory keeps it: append-only, shared with snapshots (each reads only the part
-/// that existed when it was taken). Taking a command back replaces it with a copy instead of
-/// changing it, so a snapshot never sees it change.
-#[derive(Default, Clone)]
-pub struct Ledger {
-    pub items: Vec<Item>,
-    /// The log position of each game event, by its index in the game's own log.
-    pub game_pos: Vec<usize>,
-}
 
 /// A command id already used at this table.
 pub struct Sent {
@@ -279,7 +257,7 @@ impl Play {
                 odds: self.odds,
                 title: self.title.clone(),
                 archived: self.archived,
-                undo: crate::undo::offer(self),
+                undo: crate::undo::offer(self.game.as_ref(), &self.ledger, self.closed),
                 presence: self.presence.clone(),
             },
         ));

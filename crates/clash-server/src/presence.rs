@@ -12,11 +12,9 @@
 //! counted too, and forgotten when it is not repeated in time (a node that died).
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use crate::table::Table;
 
 /// Pages open per person (`gm`, `p1`, …, `spectator`).
 pub type Counts = HashMap<String, usize>;
@@ -97,7 +95,7 @@ impl Presence {
         self.version.load(Ordering::Acquire)
     }
 
-    fn change(&self, who: &str, arriving: bool) {
+    pub(crate) fn change(&self, who: &str, arriving: bool) {
         {
             let mut counts = self.counts();
             let n = counts.entry(who.to_string()).or_insert(0);
@@ -111,27 +109,5 @@ impl Presence {
             }
         }
         self.version.fetch_add(1, Ordering::AcqRel);
-    }
-}
-
-/// One open page of `who` at `table`; counted out when dropped.
-pub struct Here {
-    table: Arc<Table>,
-    who: String,
-}
-
-/// Count `who` in at `table` until the returned guard is dropped, waking everyone's stream.
-pub fn arrive(table: Arc<Table>, who: String) -> Here {
-    table.presence.change(&who, true);
-    table.announce();
-    table.tell_presence();
-    Here { table, who }
-}
-
-impl Drop for Here {
-    fn drop(&mut self) {
-        self.table.presence.change(&self.who, false);
-        self.table.announce();
-        self.table.tell_presence();
     }
 }

@@ -9,8 +9,14 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::config::Limits;
-use crate::error::ApiError;
 use crate::net::client_key;
+
+/// Refused: this address created its allowance of tables; the next may come after
+/// `retry_after`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooSoon {
+    pub retry_after: Duration,
+}
 
 pub struct CreationLimit {
     limiter: DefaultKeyedRateLimiter<IpAddr>,
@@ -28,10 +34,10 @@ impl CreationLimit {
     }
 
     /// Count one creation from `client`, or refuse it with the time to wait.
-    pub fn check(&self, client: IpAddr) -> Result<(), ApiError> {
+    pub fn check(&self, client: IpAddr) -> Result<(), TooSoon> {
         self.limiter
             .check_key(&client_key(client))
-            .map_err(|not_until| ApiError::RateLimited {
+            .map_err(|not_until| TooSoon {
                 retry_after: not_until
                     .wait_time_from(self.clock.now())
                     .max(Duration::from_secs(1)),
@@ -66,7 +72,7 @@ mod tests {
             limit.check(a).unwrap();
         }
         match limit.check(a) {
-            Err(ApiError::RateLimited { retry_after }) => {
+            Err(TooSoon { retry_after }) => {
                 assert!(retry_after > Duration::from_secs(50), "{retry_after:?}")
             }
             other => panic!("expected a refusal, got {other:?}"),

@@ -8,10 +8,10 @@
 use clash_core::{Seat, Status};
 use serde::Serialize;
 
+use crate::access::{Access, Holder};
 use crate::links::Role;
-use crate::play::{Access, Holder};
 use crate::presence::Presence;
-use crate::snapshot::Snapshot;
+use crate::snapshot::{Snapshot, UndoOffer};
 
 /// A seat by name.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -50,17 +50,6 @@ pub struct Person {
     pub name: String,
     pub holder: Holder,
     pub here: bool,
-}
-
-/// What the GM may take back now.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Serialize)]
-pub struct UndoOffer {
-    /// The command that would be taken back, if any may be.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub n: Option<u64>,
-    /// "Take back Ada's last command", or why nothing can be taken back.
-    pub text: String,
 }
 
 /// The room around the game, for one viewer.

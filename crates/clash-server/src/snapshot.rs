@@ -12,15 +12,26 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
+use crate::access::{Access, SeatInfo};
 use crate::error::TableError;
 use crate::frames::Frame;
+use crate::ledger::{Item, Ledger};
 use crate::links::Role;
 use crate::log::{Chance, Hash, Reader, TableEvent, hex};
 use crate::metrics::Metrics;
-use crate::play::{Access, Item, Ledger, SeatInfo};
 use crate::presence::Presence;
-use crate::room::UndoOffer;
-use crate::work::{self, Kind};
+use crate::work::{self, Pool};
+
+/// What the GM may take back now.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoOffer {
+    /// The command that would be taken back, if any may be.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n: Option<u64>,
+    /// "Take back Ada's last command", or why nothing can be taken back.
+    pub text: String,
+}
 
 /// What never changes about a table.
 pub struct Meta {
@@ -235,7 +246,7 @@ impl Snapshot {
         };
         cell.get_or_try_init(|| async {
             let snapshot = self.clone();
-            work::run(Kind::Read, move || hook(snapshot.game(), seat)).await
+            work::run(Pool::Read, move || hook(snapshot.game(), seat)).await
         })
         .await
         .cloned()
@@ -371,7 +382,7 @@ impl Snapshot {
         }
         let snapshot = self.clone();
         let access = access.clone();
-        work::run(Kind::Read, move || snapshot.seen(&access, after))
+        work::run(Pool::Read, move || snapshot.seen(&access, after))
             .await
             .unwrap_or_default()
     }

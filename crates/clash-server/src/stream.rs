@@ -23,7 +23,6 @@ use crate::frames::Hashes;
 use crate::links::Role;
 use crate::metrics::Metrics;
 use crate::play::Access;
-use crate::presence::Here;
 use crate::snapshot::{assemble, patch_text};
 use crate::table::{Push, Table};
 use crate::tables::Tables;
@@ -221,5 +220,27 @@ impl Tables {
             key: counted,
             metrics: self.metrics().clone(),
         })
+    }
+}
+
+/// One open page of `who` at `table`; counted out when dropped.
+pub struct Here {
+    table: Arc<Table>,
+    who: String,
+}
+
+/// Count `who` in at `table` until the returned guard is dropped, waking everyone's stream.
+pub fn arrive(table: Arc<Table>, who: String) -> Here {
+    table.presence.change(&who, true);
+    table.announce();
+    table.tell_presence();
+    Here { table, who }
+}
+
+impl Drop for Here {
+    fn drop(&mut self) {
+        self.table.presence.change(&self.who, false);
+        self.table.announce();
+        self.table.tell_presence();
     }
 }

@@ -33,7 +33,7 @@ use crate::metrics::Metrics;
 use crate::play::{Access, Play, SeatInfo};
 use crate::snapshot::{Meta, Receipt, Snapshot};
 use crate::store::Store;
-use crate::work::{self, Kind};
+use crate::work::{self, Pool};
 
 /// One table.
 pub struct Table {
@@ -53,19 +53,19 @@ pub struct Table {
     /// Who has the table open right now (not stored: it is about connections, not the game).
     pub presence: Arc<crate::presence::Presence>,
     /// Where the table is stored and its ruleset, to catch up with other nodes' changes.
-    source: Source,
+    pub(crate) source: TableSource,
     /// Another node changed the table since memory last read it: catch up before using it.
     pub(crate) behind: std::sync::atomic::AtomicBool,
     /// A bot runner works for this table (see [`crate::bots`]).
     pub(crate) bots_running: AtomicBool,
     /// Once the table has ended: its game read for replays, and its review (see
     /// [`crate::review`]).
-    pub(crate) review: StdMutex<Option<Arc<crate::review::Job>>>,
+    pub(crate) review: StdMutex<Option<Arc<crate::review::job::Job>>>,
 }
 
 /// Where a table is stored, and its ruleset.
 #[derive(Clone)]
-pub struct Source {
+pub struct TableSource {
     pub store: Store,
     pub entry: RulesetEntry,
 }
@@ -114,7 +114,7 @@ pub enum Push {
 }
 
 impl Table {
-    pub(crate) fn new(meta: Arc<Meta>, legacy_seed: u64, play: Play, source: Source) -> Table {
+    pub(crate) fn new(meta: Arc<Meta>, legacy_seed: u64, play: Play, source: TableSource) -> Table {
         let revision = play.snapshot.revision() as u64;
         let presence = play.presence.clone();
         Table {
@@ -139,7 +139,7 @@ impl Table {
     pub(crate) fn rebuild(
         entry: &RulesetEntry,
         stored: crate::store::StoredTable,
-        source: Source,
+        source: TableSource,
     ) -> Result<Table, String> {
         let meta = Arc::new(Meta {
             id: stored.id.clone(),
@@ -162,8 +162,15 @@ impl Table {
     /// table is deleted.
     pub(crate) async fn lock(&self) -> Result<MutexGuard<'_, Play>, TableError> {
         let mut play = self.play.lock().await;
+        self.caught_up(&mut play).await?;
+        Ok(play)
+    }
+
+    /// Under the lock: memory caught up with news heard from other nodes, and the table not
+    /// deleted.
+    async fn caught_up(&self, play: &mut Play) -> Result<(), TableError> {
         if self.behind.swap(false, Ordering::AcqRel)
-            && let Err(e) = self.catch_up(&mut play).await
+            && let Err(e) = self.catch_up(play).await
         {
             self.behind.store(true, Ordering::Release);
             return Err(e);
@@ -171,7 +178,7 @@ impl Table {
         if play.deleted {
             return Err(TableError::unknown_table(&self.id));
         }
-        Ok(play)
+        Ok(())
     }
 
     /// The table's lock, with memory checked against a database shared with other nodes (one
@@ -214,14 +221,18 @@ impl Table {
         if !self.source.store.shared() {
             return Ok(false);
         }
-        let before = self.play.lock().await.revision();
-        let after = match self.lock_current().await {
-            Ok(play) => play.revision(),
-            // Deleted by another node: decided again, the operation says so.
-            Err(TableError::UnknownTable(_)) => return Ok(true),
-            Err(e) => return Err(e),
+        let mut play = self.play.lock().await;
+        let before = play.revision();
+        let current = match self.caught_up(&mut play).await {
+            Ok(()) => self.bring_up_to_date(&mut play).await.map(|_| ()),
+            Err(e) => Err(e),
         };
-        Ok(after != before)
+        match current {
+            Ok(()) => Ok(play.revision() != before),
+            // Deleted by another node: decided again, the operation says so.
+            Err(TableError::UnknownTable(_)) => Ok(true),
+            Err(e) => Err(e),
+        }
     }
 
     /// Tell the other nodes on the database who has this table open through this one.
@@ -280,7 +291,7 @@ impl Table {
             .len();
         let (entry, game) = (self.source.entry, play.game.clone());
         let entries: Vec<Entry> = tail.log.iter().map(|(e, _)| e.clone()).collect();
-        let game = work::run(Kind::Read, move || {
+        let game = work::run(Pool::Read, move || {
             let entries: Vec<&Entry> = entries.iter().collect();
             crate::play::replay_game(&entry, game.boxed_clone(), events, &[], from, &entries)
         })

@@ -20,17 +20,15 @@ use tokio::sync::{OnceCell, watch};
 
 use crate::config::Limits;
 use crate::error::TableError;
-use crate::executor::detached;
 use crate::links::{Role, new_key, new_secret, new_table_id, plain_word};
 use crate::log::{Chainer, Chance, Entry, TableEvent, commitment, hex};
 use crate::metrics::Metrics;
 use crate::play::Play;
-use crate::rate::CreationLimit;
 use crate::setups::{Preset, presets};
 use crate::snapshot::Meta;
 use crate::store::{LinkStatus, Notice, Store, StoredLink, Write};
-use crate::table::{Source, Table};
-use crate::work::{self, Kind};
+use crate::table::{Table, TableSource};
+use crate::work::{self, Pool, detached};
 
 /// Every table this server holds in memory, and the database behind them.
 pub struct Tables {
@@ -40,7 +38,6 @@ pub struct Tables {
     presets: HashMap<&'static str, Vec<Preset>>,
     limits: Limits,
     metrics: Arc<Metrics>,
-    creation: CreationLimit,
     /// Tables in memory, or being read back (every asker waits for the one read).
     loaded: StdMutex<HashMap<String, Slot>>,
     /// Flips to true when the server shuts down, so open live streams end.
@@ -50,13 +47,13 @@ pub struct Tables {
     /// News heard from other nodes so far (a table read meanwhile may have missed some).
     heard: AtomicU64,
     /// Notifications, reminders and clocks.
-    notifier: crate::notify::Notifier,
+    notifier: crate::notify::news::Notifier,
 }
 
 type Slot = Arc<OnceCell<Arc<Table>>>;
 
 /// A freshly created table's links.
-pub struct Created {
+pub struct NewTable {
     pub table: Arc<Table>,
     pub owner_key: String,
     pub spectator_key: String,
@@ -83,10 +80,9 @@ impl Tables {
     pub fn new(store: Store, catalogue: Vec<RulesetEntry>, limits: Limits) -> Tables {
         let presets = catalogue.iter().map(|e| (e.id, presets(e))).collect();
         Tables {
-            notifier: crate::notify::Notifier::new(limits.notify.clone(), store.clone()),
+            notifier: crate::notify::news::Notifier::new(limits.notify.clone(), store.clone()),
             store,
             presets,
-            creation: CreationLimit::new(&limits),
             catalogue,
             limits,
             metrics: Arc::new(Metrics::new()),
@@ -97,8 +93,8 @@ impl Tables {
         }
     }
 
-    fn source(&self, entry: RulesetEntry) -> Source {
-        Source {
+    fn source(&self, entry: RulesetEntry) -> TableSource {
+        TableSource {
             store: self.store.clone(),
             entry,
         }
@@ -167,16 +163,12 @@ impl Tables {
         &self.limits
     }
 
-    pub fn notifier(&self) -> &crate::notify::Notifier {
+    pub fn notifier(&self) -> &crate::notify::news::Notifier {
         &self.notifier
     }
 
     pub fn metrics(&self) -> &Arc<Metrics> {
         &self.metrics
-    }
-
-    pub fn creation(&self) -> &CreationLimit {
-        &self.creation
     }
 
     pub fn catalogue(&self) -> &[RulesetEntry] {
@@ -247,7 +239,7 @@ impl Tables {
         let id = id.to_string();
         let heard = self.heard.load(Ordering::Acquire);
         let source = self.source(entry);
-        let table = work::run(Kind::Read, move || Table::rebuild(&entry, stored, source))
+        let table = work::run(Pool::Read, move || Table::rebuild(&entry, stored, source))
             .await?
             .map_err(|e| {
                 tracing::error!(table = %id, error = %e, "a stored table does not replay");
@@ -298,12 +290,10 @@ impl Tables {
         gone
     }
 
-    /// The periodic clean-up: idle tables leave memory; the rate limiter forgets quiet addresses;
-    /// with other nodes on the database, each table open here is told to them again, and what
+    /// The periodic clean-up: idle tables leave memory; with other nodes on the database, each table open here is told to them again, and what
     /// they have not repeated for three sweeps is forgotten (a node that died).
     pub fn sweep(&self) {
         self.unload_idle(self.limits.idle_unload);
-        self.creation.forget_idle();
         if self.store.shared() {
             let tables: Vec<Arc<Table>> = self
                 .map()
@@ -330,7 +320,7 @@ impl Tables {
         ruleset: &str,
         title: &str,
         setup: Value,
-    ) -> Result<Created, TableError> {
+    ) -> Result<NewTable, TableError> {
         let entry = self.entry(ruleset).ok_or_else(|| {
             let known: Vec<&str> = self.catalogue.iter().map(|e| e.id).collect();
             TableError::malformed(format!(
@@ -344,7 +334,7 @@ impl Tables {
         };
         // Checking a setup is the ruleset's work: off the threads that serve requests.
         let checked = setup.clone();
-        let game = work::run(Kind::Read, move || (entry.new_game)(&checked))
+        let game = work::run(Pool::Read, move || (entry.new_game)(&checked))
             .await?
             .map_err(|e| match e {
                 GameError::Malformed { detail, .. } => {
@@ -362,7 +352,7 @@ impl Tables {
         title: String,
         setup: Value,
         game: Box<dyn AnyGame>,
-    ) -> Result<Created, TableError> {
+    ) -> Result<NewTable, TableError> {
         let (owner_key, spectator_key) = (new_key(), new_key());
         let links = vec![
             StoredLink {
@@ -430,7 +420,7 @@ impl Tables {
         self.metrics.tables_created.inc();
         self.metrics.tables_loaded.inc();
         tracing::info!(table = %table.id, ruleset = entry.id, "table created");
-        Ok(Created {
+        Ok(NewTable {
             table,
             owner_key,
             spectator_key,
@@ -451,7 +441,7 @@ impl Tables {
             .map_err(|e| TableError::storage(e.to_string()))?;
         stored.truncate(snapshot.revision());
         let meta = table.meta.clone();
-        work::run(Kind::Read, move || {
+        work::run(Pool::Read, move || {
             let (seen, game_pos) = snapshot.game_events(access.viewer);
             let source = crate::export::Source {
                 table: &meta.id,

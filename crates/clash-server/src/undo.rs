@@ -17,8 +17,10 @@ use clash_core::{AnyGame, GameError, Seat};
 use serde_json::Value;
 
 use crate::log::TableEvent;
-use crate::play::{Item, Play};
-use crate::room::UndoOffer;
+use std::sync::RwLock;
+
+use crate::ledger::{Item, Ledger};
+use crate::snapshot::UndoOffer;
 
 /// The command that would be taken back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,11 +34,15 @@ pub struct Candidate {
 }
 
 /// The last command still standing, if it may be taken back; otherwise why not, in words.
-pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
-    if play.closed {
+pub(crate) fn candidate(
+    game: &dyn AnyGame,
+    ledger: &RwLock<Ledger>,
+    closed: bool,
+) -> Result<Candidate, String> {
+    if closed {
         return Err("the table has ended".into());
     }
-    let ledger = play.ledger.read().unwrap_or_else(|p| p.into_inner());
+    let ledger = ledger.read().unwrap_or_else(|p| p.into_inner());
     let mut undone = HashSet::new();
     let found = ledger
         .items
@@ -58,7 +64,7 @@ pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
     let Some((at, n, seat, chance)) = found else {
         return Err("no command has been sent yet".into());
     };
-    let name = play.game.seat_name(seat);
+    let name = game.seat_name(seat);
     if chance {
         return Err(format!(
             "{} last command rolled dice or drew cards, so it stands",
@@ -67,13 +73,8 @@ pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
     }
     // Game event positions only grow: those after the command are its events.
     let events = ledger.game_pos.len() - ledger.game_pos.partition_point(|p| *p <= at);
-    let from = play.game.event_count().saturating_sub(events);
-    if play
-        .game
-        .events_json(from)
-        .iter()
-        .any(|e| play.game.reveals(e))
-    {
+    let from = game.event_count().saturating_sub(events);
+    if game.events_json(from).iter().any(|e| game.reveals(e)) {
         return Err(format!(
             "{} last command brought something hidden into the open, so it stands",
             crate::log::possessive(&name)
@@ -88,15 +89,15 @@ pub(crate) fn candidate(play: &Play) -> Result<Candidate, String> {
 }
 
 /// What the GM's page offers.
-pub(crate) fn offer(play: &Play) -> UndoOffer {
-    match candidate(play) {
+pub(crate) fn offer(game: &dyn AnyGame, ledger: &RwLock<Ledger>, closed: bool) -> UndoOffer {
+    match candidate(game, ledger, closed) {
         Ok(c) => UndoOffer {
             n: Some(c.n),
             text: match c.seat {
                 Seat::Gm => "Take back your last command".into(),
                 s => format!(
                     "Take back {} last command",
-                    crate::log::possessive(&play.game.seat_name(s))
+                    crate::log::possessive(&game.seat_name(s))
                 ),
             },
         },

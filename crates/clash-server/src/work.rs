@@ -15,9 +15,9 @@ use tokio::sync::Semaphore;
 
 use crate::error::TableError;
 
-/// What kind of work, each with its own allowance.
+/// The pools rules work runs in: each kind of work with its own allowance.
 #[derive(Debug, Clone, Copy)]
-pub enum Kind {
+pub enum Pool {
     /// Replaying a table's game to take moves back (the table's lock is held meanwhile).
     Decide,
     /// Long log reads, odds, records, setups and tables read back.
@@ -30,7 +30,7 @@ pub enum Kind {
     Study,
 }
 
-fn allowance(kind: Kind) -> &'static Semaphore {
+fn allowance(kind: Pool) -> &'static Semaphore {
     static DECIDE: OnceLock<Semaphore> = OnceLock::new();
     static READ: OnceLock<Semaphore> = OnceLock::new();
     static THINK: OnceLock<Semaphore> = OnceLock::new();
@@ -41,16 +41,16 @@ fn allowance(kind: Kind) -> &'static Semaphore {
             .unwrap_or(2)
     };
     match kind {
-        Kind::Decide => DECIDE.get_or_init(|| Semaphore::new(n())),
-        Kind::Read => READ.get_or_init(|| Semaphore::new(n())),
-        Kind::Think => THINK.get_or_init(|| Semaphore::new((n() / 2).max(1))),
-        Kind::Study => STUDY.get_or_init(|| Semaphore::new(1)),
+        Pool::Decide => DECIDE.get_or_init(|| Semaphore::new(n())),
+        Pool::Read => READ.get_or_init(|| Semaphore::new(n())),
+        Pool::Think => THINK.get_or_init(|| Semaphore::new((n() / 2).max(1))),
+        Pool::Study => STUDY.get_or_init(|| Semaphore::new(1)),
     }
 }
 
 /// Run `job` on the blocking pool within its kind's allowance.
 pub async fn run<T: Send + 'static>(
-    kind: Kind,
+    kind: Pool,
     job: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, TableError> {
     // The semaphore is never closed, so acquiring cannot fail. The job keeps its place until
@@ -70,4 +70,18 @@ pub async fn run<T: Send + 'static>(
 pub fn inline<T>(job: impl FnOnce() -> T) -> Result<T, TableError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
         .map_err(|_| TableError::Unreadable("the rules failed inside the server".into()))
+}
+
+/// Run a change as a task of its own: the caller may stop waiting, the change still finishes
+/// (its commit and its note in memory go together).
+pub async fn detached<T: Send + 'static>(
+    work: impl Future<Output = Result<T, TableError>> + Send + 'static,
+) -> Result<T, TableError> {
+    crate::metrics::COST.handoffs.inc();
+    tokio::spawn(work).await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "a table change failed");
+        Err(TableError::Unreadable(
+            "the change failed inside the server".into(),
+        ))
+    })
 }

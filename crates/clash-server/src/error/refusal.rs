@@ -30,7 +30,7 @@ pub enum Refusal {
     Conflict(Conflict),
     Rule,
     /// A form (a table's choices, a character sheet) with problems, each at its field
-    /// (answered with `problems`, see [`crate::forms`]).
+    /// (answered with `problems`, see [`crate::http::forms`]).
     InvalidForm,
     TooManyStreams,
     /// Past a per-minute cap of one link (see [`crate::caps`]).

@@ -32,6 +32,7 @@
 //! differs.
 
 mod replay;
+mod report;
 mod seen;
 mod verify;
 mod whole;
@@ -41,8 +42,9 @@ use serde_json::{Value, json};
 
 use crate::log::{Chance, Entry, Reader, TableEvent, digest, hex};
 
+pub use report::Report;
 pub use seen::{SEEN_FORMAT, Witness, is_hash, read_seen};
-pub use verify::{Report, verify, verify_seen};
+pub use verify::{verify, verify_seen};
 
 /// The format name of a record.
 pub const FORMAT: &str = "clash-table-export/1";

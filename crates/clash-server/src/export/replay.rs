@@ -5,7 +5,7 @@
 use clash_core::{AnyGame, ChanceInputs, DerivedRandomness, Draw, Recorder, RulesetEntry};
 use serde_json::Value;
 
-use super::verify::{Item, Report};
+use super::report::{Item, Report};
 use crate::log::{Chance, Entry, TableEvent, canonical};
 
 /// Replay every command and compare draws and events with the log.

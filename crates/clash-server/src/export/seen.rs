@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::verify::{Item, Report};
+use super::report::{Item, Report};
 use crate::log::hex;
 
 /// The format name of a file of witnessed heads.

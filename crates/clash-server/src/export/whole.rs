@@ -8,7 +8,7 @@
 use clash_core::{Seat, Viewer};
 use serde_json::Value;
 
-use super::verify::{Item, Report};
+use super::report::{Item, Report};
 use crate::log::{Entry, TableEvent, unhex};
 
 /// Every top-level field a record may have; any other is vouched for by nothing.

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use crate::access::SeatInfo;
 use crate::error::Refusal;
-use crate::seats::SeatInfo;
 
 /// Every refusal: `{"error": {"code", "message", "rule"}}`; a refused request changes nothing.
 #[derive(Serialize, Deserialize, ToSchema)]

@@ -12,8 +12,9 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::contract::Who;
+use super::reply::Shared;
+use super::routes;
 use super::tables::Path;
-use super::{Shared, routes};
 use crate::error::{ApiError, Refusal};
 use crate::extract::{Params, TableKey, as_seat, position};
 use crate::stream::Watcher;
@@ -129,7 +130,7 @@ pub async fn stream(
     let rights = caller.table.access(&caller.key, seat).await?;
     let ticket = tables.open_stream(&caller.table, &caller.key, &rights)?;
     // The page counts as here while its stream lives.
-    let here = crate::presence::arrive(caller.table.clone(), crate::room::presence_name(&rights));
+    let here = crate::stream::arrive(caller.table.clone(), crate::room::presence_name(&rights));
     let watcher = Watcher::new(
         caller.table,
         caller.key,

@@ -13,7 +13,7 @@ use maud::{Markup, html};
 
 use super::routes;
 use crate::notify::consent::{self, Answer};
-use crate::notify::now_ms;
+use crate::notify::now::now_ms;
 use crate::pages::page;
 use crate::tables::Tables;
 

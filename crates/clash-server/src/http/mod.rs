@@ -30,11 +30,13 @@
 
 pub mod contract;
 pub mod dto;
+pub mod forms;
 pub mod live;
 pub mod mail;
 pub mod notify;
 pub mod notify_dto;
 pub mod play;
+pub mod reply;
 pub mod review;
 pub mod routes;
 pub mod schemas;
@@ -47,9 +49,8 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::error_handling::HandleErrorLayer;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::DefaultBodyLimit;
 use axum::http::header;
-use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use tower::ServiceBuilder;
 use utoipa::OpenApi;
@@ -58,10 +59,8 @@ use utoipa_axum::routes;
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::table::Answer;
+use crate::rate::CreationLimit;
 use crate::tables::Tables;
-
-pub(crate) type Shared = State<Arc<Tables>>;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -116,9 +115,9 @@ fn api() -> OpenApiRouter<Arc<Tables>> {
         .routes(routes!(notify::delivery_log))
         .routes(routes!(notify::clock_view, notify::set_clock))
         .routes(routes!(notify::moves))
-        .routes(routes!(crate::forms::create))
-        .routes(routes!(crate::forms::check))
-        .routes(routes!(crate::forms::setup_file))
+        .routes(routes!(crate::http::forms::create))
+        .routes(routes!(crate::http::forms::check))
+        .routes(routes!(crate::http::forms::setup_file))
         .routes(routes!(workbench::games))
         .routes(routes!(workbench::start))
         .routes(routes!(workbench::status))
@@ -156,17 +155,18 @@ pub fn served_document(tables: &Tables) -> Value {
     doc
 }
 
-/// The whole HTTP application for these tables.
-pub fn router(tables: Arc<Tables>) -> Router {
+/// The whole HTTP application for these tables, with the table-creation allowance it holds to
+/// (see [`crate::rate`]; whoever runs the server sweeps it).
+pub fn router(tables: Arc<Tables>, creation: Arc<CreationLimit>) -> Router {
     let limits: Limits = tables.limits().clone();
     let (api, _) = api().split_for_parts();
     let (stream, _) = streams().split_for_parts();
     let doc = Arc::new(served_document(&tables).to_string());
     let timed: Router<Arc<Tables>> = api
-        .merge(crate::pages::routes())
+        .merge(crate::pages::routes::routes())
         .merge(mail::routes())
         .merge(crate::rules::routes())
-        .merge(crate::forms::asset_routes())
+        .merge(crate::http::forms::asset_routes())
         .route(
             routes::OPENAPI.path,
             axum::routing::get(move || async move {
@@ -186,6 +186,7 @@ pub fn router(tables: Arc<Tables>) -> Router {
         .merge(stream)
         .fallback(not_found)
         .layer(axum::Extension(studies))
+        .layer(axum::Extension(creation))
         .layer(DefaultBodyLimit::max(limits.body_limit))
         .with_state(tables.clone());
     crate::layers::wrap(app, tables.metrics().clone(), &limits)
@@ -193,23 +194,4 @@ pub fn router(tables: Arc<Tables>) -> Router {
 
 async fn not_found() -> ApiError {
     ApiError::NotFound
-}
-
-/// A viewer's update, serialized once and shared by everyone who sees the same (see
-/// [`crate::snapshot`]): sent as it is.
-pub struct UpdateJson(String);
-
-impl IntoResponse for UpdateJson {
-    fn into_response(self) -> Response {
-        ([(header::CONTENT_TYPE, "application/json")], self.0).into_response()
-    }
-}
-
-pub(crate) async fn answer(tables: &Tables, answer: Answer) -> Result<UpdateJson, ApiError> {
-    Ok(UpdateJson(answer.text(tables.metrics()).await?))
-}
-
-/// A table's page for `key`, as a path on this server.
-pub fn table_path(id: &str, key: &str) -> String {
-    routes::TABLE_PAGE.at([id, key]).into_uri()
 }

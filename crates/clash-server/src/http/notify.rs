@@ -16,19 +16,21 @@ use super::notify_dto::{
     ClockView, Delivery, DeliveryLog, HandleBody, Moves, MovesBody, NewTarget, NotifySettings,
     SeatClock, TableMove, TargetView,
 };
+use super::reply::Shared;
+use super::routes;
 use super::tables::Path;
-use super::{Shared, routes};
 use crate::error::{ApiError, Conflict, TableError};
 use crate::extract::{Caller, JsonBody};
 use crate::links::Role;
+use crate::notify::clock;
 use crate::notify::consent::{self, Consent};
+use crate::notify::news::load;
+use crate::notify::now::now_ms;
 use crate::notify::rule::{Clock, ClockRule};
 use crate::notify::target::{self, Format, Kind, PER_KEY, Target};
-use crate::notify::{clock, load, now_ms};
 use crate::ops::set_clock::SetClock;
 use crate::presence::Presence;
-use crate::store::Write;
-use crate::store::side::{Arg, Query};
+use crate::store::notify as rows;
 use crate::tables::Tables;
 
 /// A key that may have targets: the GM's or a seat's (a spectator link is shared by everyone).
@@ -55,7 +57,9 @@ pub async fn settings(
     caller: Caller,
 ) -> Result<Json<NotifySettings>, ApiError> {
     owner_or_seat(&caller)?;
-    let all = load(&tables, &caller.table.id).await.map_err(stored)?;
+    let all = load(tables.store(), &caller.table.id)
+        .await
+        .map_err(stored)?;
     let mine = all.into_iter().filter(|t| t.key == caller.key);
     let (mut targets, mut handle, mut channel) = (Vec::new(), None, None);
     for t in mine {
@@ -121,7 +125,7 @@ pub async fn add_target(
         ));
     }
     let table = &caller.table.id;
-    let existing = load(&tables, table).await.map_err(stored)?;
+    let existing = load(tables.store(), table).await.map_err(stored)?;
     let own = existing
         .iter()
         .filter(|t| t.key == caller.key && matches!(t.kind, Kind::Webhook | Kind::Email));
@@ -146,12 +150,16 @@ pub async fn add_target(
         last_error_at: None,
         last_ok_at: None,
     };
-    let mut statements = Vec::new();
-    if kind == Kind::Channel {
-        statements.push(target::delete_kind(table, &caller.key, Kind::Channel));
+    let store = tables.store();
+    match kind {
+        Kind::Channel => {
+            let kind = Kind::Channel.as_str();
+            rows::replace_targets(store, table, &caller.key, kind, Some(&made.row()), now_ms())
+                .await
+        }
+        _ => rows::add_target(store, table, &made.row(), now_ms()).await,
     }
-    statements.push(target::insert(table, &made, now_ms()));
-    write(&tables, table, statements).await?;
+    .map_err(stored)?;
     if let Some(Consent::Ask { token }) = consent {
         let (outbox, address) = (tables.notifier().outbox().clone(), made.address.clone());
         tokio::spawn(async move { outbox.confirmation(&address, &token).await });
@@ -171,14 +179,6 @@ async fn waiting(tables: &Tables, t: Target) -> TargetView {
         }
     }
     view
-}
-
-async fn write(tables: &Tables, table: &str, statements: Vec<Query>) -> Result<(), ApiError> {
-    let write = Write::Side {
-        table_id: table.to_string(),
-        statements,
-    };
-    tables.store().write(write).await.map_err(stored)
 }
 
 /// The table and one of the caller's targets, in the path.
@@ -203,12 +203,9 @@ pub async fn remove_target(
 ) -> Result<StatusCode, ApiError> {
     owner_or_seat(&caller)?;
     let table = &caller.table.id;
-    write(
-        &tables,
-        table,
-        vec![target::delete(table, &caller.key, &id)],
-    )
-    .await?;
+    rows::remove_target(tables.store(), table, &caller.key, &id)
+        .await
+        .map_err(stored)?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -224,9 +221,8 @@ pub async fn set_handle(
 ) -> Result<StatusCode, ApiError> {
     owner_or_seat(&caller)?;
     let table = &caller.table.id;
-    let mut statements = vec![target::delete_kind(table, &caller.key, Kind::Handle)];
-    if let Some(text) = body.handle.as_deref() {
-        let handle = Target {
+    let handle = match body.handle.as_deref() {
+        Some(text) => Some(Target {
             id: target::new_id(),
             key: caller.key.clone(),
             kind: Kind::Handle,
@@ -237,10 +233,21 @@ pub async fn set_handle(
             last_error: None,
             last_error_at: None,
             last_ok_at: None,
-        };
-        statements.push(target::insert(table, &handle, now_ms()));
-    }
-    write(&tables, table, statements).await?;
+        }),
+        None => None,
+    };
+    let row = handle.as_ref().map(Target::row);
+    let kind = Kind::Handle.as_str();
+    rows::replace_targets(
+        tables.store(),
+        table,
+        &caller.key,
+        kind,
+        row.as_ref(),
+        now_ms(),
+    )
+    .await
+    .map_err(stored)?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -255,23 +262,23 @@ pub async fn delivery_log(
     if caller.rights.role != Role::Owner {
         return Err(TableError::forbidden("only the GM reads the delivery log").into());
     }
-    const SQL: &str = "SELECT at, target, seat, kinds, outcome, detail FROM notify_log WHERE table_id = $1 ORDER BY at DESC LIMIT 200";
-    let query = Query::new(SQL, vec![Arg::Text(caller.table.id.clone())]);
-    let rows = tables.store().select(query).await.map_err(stored)?;
-    let deliveries = rows
-        .iter()
+    let lines = rows::deliveries(tables.store(), &caller.table.id)
+        .await
+        .map_err(stored)?;
+    let deliveries = lines
+        .into_iter()
         .map(|r| Delivery {
-            at: r[0].int().unwrap_or(0),
-            target: r[1].text(),
-            to: r[2].text(),
-            kinds: r[3]
-                .text()
+            at: r.at,
+            target: r.target,
+            to: r.seat,
+            kinds: r
+                .kinds
                 .split(',')
                 .filter(|k| !k.is_empty())
                 .map(str::to_string)
                 .collect(),
-            outcome: r[4].text(),
-            detail: r[5].text(),
+            outcome: r.outcome,
+            detail: r.detail,
         })
         .collect();
     Ok(Json(DeliveryLog { deliveries }))

@@ -11,8 +11,9 @@ use super::contract::Who;
 use super::dto::{
     ArchiveBody, CommandBody, Line, Odds, OddsSwitch, RenameBody, SeedBody, UndoBody,
 };
+use super::reply::{Shared, UpdateJson, answer};
+use super::routes;
 use super::tables::{Path, Reading};
-use super::{Shared, UpdateJson, answer, routes};
 use crate::error::{ApiError, Conflict, Refusal};
 use crate::extract::{JsonBody, OptionalJson, Params, TableKey, as_seat, seat_named};
 use crate::ops::add_seed::AddSeed;

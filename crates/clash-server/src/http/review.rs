@@ -11,8 +11,9 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::contract::Who;
+use super::reply::Shared;
+use super::routes;
 use super::tables::Path;
-use super::{Shared, routes};
 use crate::error::TableError;
 use crate::error::{ApiError, Conflict};
 use crate::extract::{Params, TableKey, as_seat, position};
@@ -20,7 +21,7 @@ use crate::links::Role;
 use crate::review::replay::{self, Frame, FrameError};
 use crate::review::{self as reviews, Job, ReviewStatus};
 use crate::tables::Tables;
-use crate::work::{self, Kind};
+use crate::work::{self, Pool};
 
 /// The table's job, made now if need be; refused before the table has ended.
 async fn job(tables: &Arc<Tables>, caller: &TableKey) -> Result<Arc<Job>, ApiError> {
@@ -87,7 +88,7 @@ pub async fn replay(
     };
     let job = job(&tables, &caller).await?;
     let step = q.step.unwrap_or(0);
-    let frame = work::run(Kind::Read, move || {
+    let frame = work::run(Pool::Read, move || {
         replay::frame(&job.entry, &job.record, viewer, step)
     })
     .await?

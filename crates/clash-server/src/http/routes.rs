@@ -356,6 +356,11 @@ impl fmt::Display for Href {
     }
 }
 
+/// A table's page for `key`, as a path on this server.
+pub fn table_path(id: &str, key: &str) -> String {
+    TABLE_PAGE.at([id, key]).into_uri()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,13 +6,14 @@
 use axum::Json;
 use axum::extract::{Path as UrlPath, State};
 use axum::http::StatusCode;
-use clash_core::{Seat, Strength};
+use clash_core::Strength;
 use utoipa::IntoParams;
 
 use super::contract::Who;
 use super::dto::{BotBody, BotSeated, Claimed, LinkBody, MoveLink, NewLink, SeatLink};
+use super::reply::Shared;
+use super::routes::{self, table_path};
 use super::tables::Path;
-use super::{Shared, routes, table_path};
 use crate::error::{ApiError, Conflict};
 use crate::extract::{OptionalJson, TableKey, seat_named};
 use crate::ops::claim::Claim;
@@ -37,17 +38,6 @@ pub struct SeatPath {
     seat: String,
 }
 
-/// A seat in the path that the GM may manage (not the GM's own).
-fn manageable(text: &str) -> Result<Seat, ApiError> {
-    let seat = seat_named(text)?;
-    if seat == Seat::Gm {
-        return Err(ApiError::malformed(
-            "the gm seat belongs to the GM link itself; invite players to p1, p2, …",
-        ));
-    }
-    Ok(seat)
-}
-
 /// A new invite for the seat (ending any earlier link), or (`npc`) the GM takes it over.
 #[utoipa::path(post, path = routes::ISSUE_LINK.path, tag = "seats",
     params(ManagedSeat), request_body(content = Option<LinkBody>),
@@ -60,7 +50,7 @@ pub async fn issue_link(
     UrlPath(SeatPath { seat, .. }): UrlPath<SeatPath>,
     OptionalJson(body): OptionalJson<LinkBody>,
 ) -> Result<(StatusCode, Json<SeatLink>), ApiError> {
-    let seat = manageable(&seat)?;
+    let seat = seat_named(&seat)?;
     let (table, key) = (&caller.table, caller.key);
     let answer = if body.is_some_and(|b| b.npc) {
         tables.execute(table, TakeOver { key, seat }).await?;
@@ -94,7 +84,7 @@ pub async fn revoke_link(
 ) -> Result<StatusCode, ApiError> {
     let op = Revoke {
         key: caller.key,
-        seat: manageable(&seat)?,
+        seat: seat_named(&seat)?,
     };
     tables.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -112,7 +102,7 @@ pub async fn hand_back(
 ) -> Result<StatusCode, ApiError> {
     let op = HandBack {
         key: caller.key,
-        seat: manageable(&seat)?,
+        seat: seat_named(&seat)?,
     };
     tables.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -15,11 +15,13 @@ use super::contract::Who;
 use super::dto::{
     CreateTable, Created, Events, RulesetInfo, Rulesets, SharedLinks, Summary, SummarySeat,
 };
-use super::{Shared, UpdateJson, answer, routes, table_path};
+use super::reply::{Shared, UpdateJson, answer};
+use super::routes::{self, table_path};
 use crate::error::{ApiError, Conflict, Refusal, TableError};
 use crate::extract::{Caller, ClientAddr, JsonBody, Params, TableKey, as_seat, position};
 use crate::links::Role;
 use crate::ops::delete::Delete;
+use crate::rate::{CreationLimit, TooSoon};
 use crate::tables::Tables;
 
 /// The rulesets this server plays.
@@ -40,7 +42,8 @@ pub async fn rulesets(State(tables): Shared) -> Json<Rulesets> {
     Json(Rulesets { rulesets })
 }
 
-/// A creation allowed by the per-address rate limit (checked before the body is read).
+/// A creation allowed by the per-address rate limit (checked before the body is read): every
+/// route that creates a table takes one, so the limit is checked and counted in one place.
 pub struct Creating;
 
 impl axum::extract::FromRequestParts<Arc<Tables>> for Creating {
@@ -51,10 +54,17 @@ impl axum::extract::FromRequestParts<Arc<Tables>> for Creating {
         tables: &Arc<Tables>,
     ) -> Result<Self, ApiError> {
         let Ok(ClientAddr(ip)) = ClientAddr::from_request_parts(parts, tables).await;
-        tables.creation().check(ip).inspect_err(|_| {
-            tables.metrics().refuse("create_rate");
-        })?;
-        Ok(Creating)
+        // The allowance the router holds (every router has one: see `http::router`).
+        let Some(limit) = parts.extensions.get::<Arc<CreationLimit>>() else {
+            return Ok(Creating);
+        };
+        match limit.check(ip) {
+            Ok(()) => Ok(Creating),
+            Err(TooSoon { retry_after }) => {
+                tables.metrics().refuse("create_rate");
+                Err(ApiError::RateLimited { retry_after })
+            }
+        }
     }
 }
 

@@ -22,19 +22,19 @@ use std::time::Duration;
 use clash_core::{Budget, Seat, SeededRandomness, Strength};
 
 use super::message::{Item, Message, What, while_waiting};
+use super::news::{Committed, handles, keys, load, name};
+use super::now::now_ms;
 use super::rule::{Clock, ClockRule, Expiry, roughly, span};
 use super::target::Kind;
-use super::{Committed, keys, load, now_ms};
 use crate::links::Role;
 use crate::log::TableEvent;
 use crate::ops::clock_move::ClockMove;
 use crate::play::Access;
 use crate::presence::Presence;
 use crate::snapshot::Snapshot;
-use crate::store::Write;
-use crate::store::side::{Arg, Cell, Query};
+use crate::store::notify::{self as rows, Timer};
 use crate::tables::Tables;
-use crate::work::{self, Kind as Work};
+use crate::work::{self, Pool};
 
 /// The seats the game waits on while the table is open, less those a bot plays.
 pub fn waiting(s: &Snapshot, bots: &[Seat]) -> Vec<Seat> {
@@ -49,16 +49,7 @@ pub fn waiting(s: &Snapshot, bots: &[Seat]) -> Vec<Seat> {
         .collect()
 }
 
-/// One seat's stored wait.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Wait {
-    pub since_pos: i64,
-    pub since_at: Option<i64>,
-    pub spent_ms: i64,
-    pub remind_at: Option<i64>,
-    pub expire_at: Option<i64>,
-    pub warn_at: Option<i64>,
-}
+pub use crate::store::notify::Wait;
 
 /// When a wait that began at `since` (with `spent` already used) is due each timer.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -94,47 +85,7 @@ impl Wait {
 
 /// Each seat's stored wait at `table`.
 pub async fn waits(tables: &Tables, table: &str) -> HashMap<String, Wait> {
-    const SQL: &str = "SELECT seat, since_pos, since_at, spent_ms, remind_at, expire_at, warn_at FROM notify_waits WHERE table_id = $1";
-    let rows = tables
-        .store()
-        .select(Query::new(SQL, vec![Arg::Text(table.into())]))
-        .await;
-    let int = |row: &[Cell], i: usize| row.get(i).and_then(Cell::int);
-    rows.unwrap_or_default()
-        .iter()
-        .map(|r| {
-            let wait = Wait {
-                since_pos: int(r, 1).unwrap_or(0),
-                since_at: int(r, 2),
-                spent_ms: int(r, 3).unwrap_or(0),
-                remind_at: int(r, 4),
-                expire_at: int(r, 5),
-                warn_at: int(r, 6),
-            };
-            (r[0].text(), wait)
-        })
-        .collect()
-}
-
-fn upsert(table: &str, seat: &str, w: &Wait) -> Query {
-    const SQL: &str = "INSERT INTO notify_waits (table_id, seat, since_pos, since_at, spent_ms, remind_at, expire_at, warn_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (table_id, seat) DO UPDATE SET since_pos = $3, since_at = $4, spent_ms = $5, remind_at = $6, expire_at = $7, warn_at = $8";
-    let args = vec![
-        Arg::Text(table.into()),
-        Arg::Text(seat.into()),
-        Arg::Int(w.since_pos),
-        Arg::MaybeInt(w.since_at),
-        Arg::Int(w.spent_ms),
-        Arg::MaybeInt(w.remind_at),
-        Arg::MaybeInt(w.expire_at),
-        Arg::MaybeInt(w.warn_at),
-    ];
-    Query::new(SQL, args)
-}
-
-/// Forget the timers of `seat` that fired.
-fn unclaim(table: &str, seat: &str) -> Query {
-    const SQL: &str = "DELETE FROM notify_fired WHERE table_id = $1 AND seat = $2";
-    Query::new(SQL, vec![Arg::Text(table.into()), Arg::Text(seat.into())])
+    rows::waits(tables.store(), table).await.unwrap_or_default()
 }
 
 /// Bring the stored waits up to date after `change`: waits that ended add to the time spent,
@@ -184,17 +135,10 @@ pub(crate) async fn track(tables: &Tables, change: &Committed) {
         } else {
             continue;
         }
-        statements.push(upsert(&change.table, &seat.to_string(), &w));
         // A wait that begins or is re-timed may fire again: earlier claims go.
-        if !ended.contains(&seat) {
-            statements.push(unclaim(&change.table, &seat.to_string()));
-        }
+        statements.push((seat.to_string(), w, !ended.contains(&seat)));
     }
-    let write = Write::Side {
-        table_id: change.table.clone(),
-        statements,
-    };
-    if let Err(e) = tables.store().write(write).await {
+    if let Err(e) = rows::store_waits(tables.store(), &change.table, &statements).await {
         tracing::warn!(table = %change.table, error = %e, "a seat's clock was not stored");
     }
 }
@@ -212,51 +156,18 @@ pub(crate) async fn tick(tables: Weak<Tables>, every: Duration) {
     }
 }
 
-/// A seat's timers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Timer {
-    Remind,
-    Warn,
-    Expire,
-}
-
-impl Timer {
-    /// Its name in `notify_fired`, and the statement that clears it once claimed.
-    fn claim(self) -> (&'static str, &'static str) {
-        match self {
-            Timer::Remind => (
-                "remind",
-                "UPDATE notify_waits SET remind_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3",
-            ),
-            Timer::Warn => (
-                "warn",
-                "UPDATE notify_waits SET warn_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3",
-            ),
-            Timer::Expire => (
-                "expire",
-                "UPDATE notify_waits SET expire_at = NULL WHERE table_id = $1 AND seat = $2 AND since_pos = $3",
-            ),
-        }
-    }
-}
-
 /// Due timers, each claimed once in the database, then acted on.
 async fn fire_due(tables: &Arc<Tables>) {
-    const DUE: &str = "SELECT table_id, seat, since_pos, remind_at, warn_at, expire_at FROM notify_waits WHERE (remind_at IS NOT NULL AND remind_at <= $1) OR (warn_at IS NOT NULL AND warn_at <= $1) OR (expire_at IS NOT NULL AND expire_at <= $1) ORDER BY table_id LIMIT 100";
     let now = now_ms();
-    let Ok(rows) = tables
-        .store()
-        .select(Query::new(DUE, vec![Arg::Int(now)]))
-        .await
-    else {
+    let Ok(due) = rows::due(tables.store(), now).await else {
         return;
     };
-    for row in rows {
-        let (table, seat, pos) = (row[0].text(), row[1].text(), row[2].int().unwrap_or(0));
+    for row in due {
+        let (table, seat, pos) = (row.table, row.seat, row.since_pos);
         let timers = [
-            (Timer::Remind, row[3].int()),
-            (Timer::Warn, row[4].int()),
-            (Timer::Expire, row[5].int()),
+            (Timer::Remind, row.remind_at),
+            (Timer::Warn, row.warn_at),
+            (Timer::Expire, row.expire_at),
         ];
         for (timer, at) in timers {
             if at.is_some_and(|at| at <= now) && claim(tables, &table, &seat, pos, timer).await {
@@ -273,34 +184,7 @@ async fn fire_due(tables: &Arc<Tables>) {
 
 /// Claim a due timer: true for the one node that gets it.
 async fn claim(tables: &Tables, table: &str, seat: &str, pos: i64, timer: Timer) -> bool {
-    const CLAIM: &str =
-        "INSERT INTO notify_fired (table_id, seat, since_pos, what) VALUES ($1, $2, $3, $4)";
-    let (what, clear) = timer.claim();
-    let args = vec![
-        Arg::Text(table.into()),
-        Arg::Text(seat.into()),
-        Arg::Int(pos),
-    ];
-    let mut claim_args = args.clone();
-    claim_args.push(Arg::Text(what.into()));
-    let clear = Query::new(clear, args);
-    let write = Write::Side {
-        table_id: table.into(),
-        statements: vec![Query::new(CLAIM, claim_args), clear.clone()],
-    };
-    match tables.store().write(write).await {
-        Ok(()) => true,
-        Err(_) => {
-            // Claimed already (by another node, which cleared the time with its claim): make
-            // sure the time is cleared, so a due row never stays due.
-            let write = Write::Side {
-                table_id: table.into(),
-                statements: vec![clear],
-            };
-            let _ = tables.store().write(write).await;
-            false
-        }
-    }
+    rows::claim_timer(tables.store(), table, seat, pos, timer).await
 }
 
 /// A timer of `seat` at `table` is due: remind, warn that the clock is running out, or tell
@@ -334,7 +218,7 @@ async fn fire(
             ),
         ),
         (Timer::Warn, _) => {
-            let left = expire_at.map_or(0, |at| at - super::now_ms());
+            let left = expire_at.map_or(0, |at| at - now_ms());
             (
                 What::ClockWarning,
                 format!("{name}'s clock is running out: {} left.", roughly(left)),
@@ -373,10 +257,10 @@ async fn remind(
     seat: Seat,
     item: Item,
 ) {
-    let Ok(targets) = load(tables, table_id).await else {
+    let Ok(targets) = load(tables.store(), table_id).await else {
         return;
     };
-    let handles = super::handles(&targets, keys);
+    let handles = handles(&targets, keys);
     let players: Vec<&String> = keys
         .iter()
         .filter(|(_, a)| a.seat == Some(seat) && a.role == Role::Seat(seat))
@@ -397,7 +281,7 @@ async fn remind(
                     let line = super::message::asked_line(&turn.text, asked);
                     item.text = format!("{} {line}", item.text);
                 }
-                super::name(snapshot, access)
+                name(snapshot, access)
             }
             Kind::Channel => {
                 let who = handles
@@ -439,7 +323,7 @@ async fn alert_gm(
     keys: &HashMap<String, Access>,
     text: String,
 ) {
-    let targets = load(tables, table_id).await.unwrap_or_default();
+    let targets = load(tables.store(), table_id).await.unwrap_or_default();
     for t in targets {
         let gm = keys.get(&t.key).is_some_and(|a| a.role == Role::Owner);
         if gm && matches!(t.kind, Kind::Webhook | Kind::Email) {
@@ -463,7 +347,7 @@ async fn bot_move(tables: &Arc<Tables>, table: &Arc<crate::table::Table>, seat: 
         time: tables.limits().bot_think,
         work: Budget::TABLE.work,
     };
-    let thought = work::run(Work::Think, move || {
+    let thought = work::run(Pool::Think, move || {
         let mut rng = SeededRandomness::new(getrandom::u64().unwrap_or_default());
         bots(thinking.as_ref(), seat, Strength::Casual, budget, &mut rng)
     })

@@ -16,8 +16,8 @@
 use std::time::Duration;
 
 use crate::links::new_key;
-use crate::store::side::{Arg, Cell, Query};
-use crate::store::{Store, StoreError, Write};
+use crate::store::consent as rows;
+use crate::store::{Store, StoreError};
 
 /// How long an unanswered confirmation waits before another may be sent.
 pub const RENEW: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -40,49 +40,23 @@ pub fn normal(address: &str) -> String {
     address.trim().to_lowercase()
 }
 
-async fn row(store: &Store, address: &str) -> Result<Option<(String, String, i64)>, StoreError> {
-    const SQL: &str = "SELECT state, token, asked_at FROM mail_consent WHERE address = $1";
-    let rows = store
-        .select(Query::new(SQL, vec![Arg::Text(address.into())]))
-        .await?;
-    Ok(rows.first().map(|r| {
-        let text = |i: usize| r.get(i).map(Cell::text).unwrap_or_default();
-        (text(0), text(1), r.get(2).and_then(Cell::int).unwrap_or(0))
-    }))
-}
-
-async fn write(store: &Store, statements: Vec<Query>) -> Result<(), StoreError> {
-    let write = Write::Side {
-        table_id: String::new(),
-        statements,
-    };
-    store.write(write).await
-}
-
 /// Where `address` stands, `now` (ms since the epoch); a confirmation due is claimed for the
 /// caller to send ([`Consent::Ask`]).
 pub async fn ask(store: &Store, address: &str, now: i64) -> Result<Consent, StoreError> {
     let address = normal(address);
-    const NEW: &str = "INSERT INTO mail_consent (address, state, token, asked_at) VALUES ($1, 'asked', $2, $3) ON CONFLICT (address) DO NOTHING";
     let fresh = new_key();
-    let args = vec![
-        Arg::Text(address.clone()),
-        Arg::Text(fresh.clone()),
-        Arg::Int(now),
-    ];
-    write(store, vec![Query::new(NEW, args)]).await?;
-    let Some((state, token, asked_at)) = row(store, &address).await? else {
+    rows::open(store, &address, &fresh, now).await?;
+    let Some(row) = rows::by_address(store, &address).await? else {
         return Ok(Consent::Waiting);
     };
-    match state.as_str() {
+    let token = row.token;
+    match row.state.as_str() {
         "confirmed" => Ok(Consent::Confirmed { token }),
         "unsubscribed" => Ok(Consent::Refused),
         // Just made by this caller: its confirmation is this caller's to send.
         _ if token == fresh => Ok(Consent::Ask { token }),
-        _ if now - asked_at >= RENEW.as_millis() as i64 => {
-            const AGAIN: &str = "UPDATE mail_consent SET asked_at = $1 WHERE address = $2";
-            let args = vec![Arg::Int(now), Arg::Text(address)];
-            write(store, vec![Query::new(AGAIN, args)]).await?;
+        _ if now - row.asked_at >= RENEW.as_millis() as i64 => {
+            rows::asked(store, &address, Some(now)).await?;
             Ok(Consent::Ask { token })
         }
         _ => Ok(Consent::Waiting),
@@ -91,12 +65,7 @@ pub async fn ask(store: &Store, address: &str, now: i64) -> Result<Consent, Stor
 
 /// A confirmation could not be sent: the next request may send one at once.
 pub async fn unsent(store: &Store, address: &str) -> Result<(), StoreError> {
-    const SQL: &str = "UPDATE mail_consent SET asked_at = 0 WHERE address = $1 AND state = 'asked'";
-    write(
-        store,
-        vec![Query::new(SQL, vec![Arg::Text(normal(address))])],
-    )
-    .await
+    rows::asked(store, &normal(address), None).await
 }
 
 /// What a link's token does to its address.
@@ -113,37 +82,21 @@ pub async fn answer(
     answer: Answer,
     now: i64,
 ) -> Result<Option<String>, StoreError> {
-    const SQL: &str = "SELECT address FROM mail_consent WHERE token = $1";
-    let rows = store
-        .select(Query::new(SQL, vec![Arg::Text(token.into())]))
-        .await?;
-    let Some(address) = rows.first().and_then(|r| r.first()).map(Cell::text) else {
+    let Some(row) = rows::by_token(store, token).await? else {
         return Ok(None);
     };
     let state = match answer {
         Answer::Confirm => "confirmed",
         Answer::Unsubscribe => "unsubscribed",
     };
-    const SET: &str = "UPDATE mail_consent SET state = $1, answered_at = $2 WHERE token = $3";
-    let args = vec![
-        Arg::Text(state.into()),
-        Arg::Int(now),
-        Arg::Text(token.into()),
-    ];
-    write(store, vec![Query::new(SET, args)]).await?;
-    Ok(Some(address))
+    rows::answer(store, token, state, now).await?;
+    Ok(Some(row.address))
 }
 
 /// The address a token stands for, and whether mail goes there now.
 pub async fn lookup(store: &Store, token: &str) -> Result<Option<(String, bool)>, StoreError> {
-    const SQL: &str = "SELECT address, state FROM mail_consent WHERE token = $1";
-    let rows = store
-        .select(Query::new(SQL, vec![Arg::Text(token.into())]))
-        .await?;
-    Ok(rows.first().map(|r| {
-        let text = |i: usize| r.get(i).map(Cell::text).unwrap_or_default();
-        (text(0), text(1) == "confirmed")
-    }))
+    let row = rows::by_token(store, token).await?;
+    Ok(row.map(|r| (r.address, r.state == "confirmed")))
 }
 
 /// Count one more message to `address` today; false when it has had `per_day` already (the
@@ -154,31 +107,12 @@ pub async fn count(
     now: i64,
     per_day: usize,
 ) -> Result<bool, StoreError> {
-    let address = normal(address);
-    let day = now / 86_400_000;
-    const UP: &str = "INSERT INTO mail_sent (address, day, count) VALUES ($1, $2, 1) ON CONFLICT (address, day) DO UPDATE SET count = mail_sent.count + 1";
-    const OLD: &str = "DELETE FROM mail_sent WHERE address = $1 AND day < $2";
-    let statements = vec![
-        Query::new(UP, vec![Arg::Text(address.clone()), Arg::Int(day)]),
-        Query::new(OLD, vec![Arg::Text(address.clone()), Arg::Int(day - 7)]),
-    ];
-    write(store, statements).await?;
-    const SQL: &str = "SELECT count FROM mail_sent WHERE address = $1 AND day = $2";
-    let rows = store
-        .select(Query::new(SQL, vec![Arg::Text(address), Arg::Int(day)]))
-        .await?;
-    let sent = rows.first().and_then(|r| r.first()).and_then(Cell::int);
-    Ok(sent.unwrap_or(0) as usize <= per_day)
+    let sent = rows::count_sent(store, &normal(address), now / 86_400_000).await?;
+    Ok(sent as usize <= per_day)
 }
 
 /// Whether mail goes to `address` now (`None`: nobody asked for it yet).
 pub async fn lookup_address(store: &Store, address: &str) -> Result<Option<bool>, StoreError> {
-    const SQL: &str = "SELECT state FROM mail_consent WHERE address = $1";
-    let rows = store
-        .select(Query::new(SQL, vec![Arg::Text(normal(address))]))
-        .await?;
-    Ok(rows
-        .first()
-        .and_then(|r| r.first())
-        .map(|c| c.text() == "confirmed"))
+    let row = rows::by_address(store, &normal(address)).await?;
+    Ok(row.map(|r| r.state == "confirmed"))
 }

@@ -26,12 +26,13 @@ use std::time::{Duration, Instant};
 
 use lettre::{AsyncSmtpTransport, Tokio1Executor};
 
-use super::Settings;
+use super::guard;
 use super::message::{Item, Message, signature};
+use super::now::now_ms;
+use super::settings::Settings;
 use super::target::{self, Format, Kind, Target};
-use super::{guard, now_ms};
-use crate::store::side::{Arg, Query};
-use crate::store::{Store, Write};
+use crate::store::Store;
+use crate::store::notify as notify_rows;
 
 /// Lines one message holds at most; the rest are counted.
 pub const ITEMS: usize = 20;
@@ -337,18 +338,11 @@ impl Outbox {
         logged: Option<(&Message, (&str, String))>,
     ) {
         let now = now_ms();
-        let mut statements = Vec::new();
-        if logged.is_none() || error.is_none() {
-            statements.push(target::outcome(table, &target.id, error, now));
-        }
-        if let Some((message, (outcome, detail))) = logged {
-            statements.extend(log_rows(table, target, message, outcome, detail, now));
-        }
-        let write = Write::Side {
-            table_id: table.to_string(),
-            statements,
-        };
-        if let Err(e) = self.store.write(write).await {
+        let own = (logged.is_none() || error.is_none()).then_some((target.id.as_str(), error, now));
+        let line = logged
+            .map(|(message, (outcome, detail))| log_line(target, message, outcome, detail, now));
+        let logged = line.as_ref().map(|l| (target::new_id(), l, LOG_KEPT));
+        if let Err(e) = notify_rows::record_delivery(&self.store, table, own, logged).await {
             tracing::debug!(table, error = %e, "a delivery's outcome was not stored");
         }
     }
@@ -363,17 +357,14 @@ fn add(message: &mut Message, item: Item) {
     }
 }
 
-/// A delivery log row, and the statement that keeps only the latest [`LOG_KEPT`].
-fn log_rows(
-    table: &str,
+/// A delivery log line.
+fn log_line(
     target: &Target,
     message: &Message,
     outcome: &str,
     detail: String,
     now: i64,
-) -> [Query; 2] {
-    const INSERT: &str = "INSERT INTO notify_log (table_id, id, at, target, seat, kinds, outcome, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-    const TRIM: &str = "DELETE FROM notify_log WHERE table_id = $1 AND at < (SELECT at FROM notify_log WHERE table_id = $1 ORDER BY at DESC LIMIT 1 OFFSET $2)";
+) -> notify_rows::LoggedDelivery {
     let kinds: Vec<&str> = message.items.iter().map(|i| i.kind.as_str()).collect();
     let described = format!(
         "{} ({}) {}",
@@ -381,18 +372,12 @@ fn log_rows(
         target.format.as_str(),
         target.id
     );
-    let args = vec![
-        Arg::Text(table.into()),
-        Arg::Text(target::new_id()),
-        Arg::Int(now),
-        Arg::Text(described),
-        Arg::Text(message.to.clone()),
-        Arg::Text(kinds.join(",")),
-        Arg::Text(outcome.into()),
-        Arg::Text(detail),
-    ];
-    [
-        Query::new(INSERT, args),
-        Query::new(TRIM, vec![Arg::Text(table.into()), Arg::Int(LOG_KEPT - 1)]),
-    ]
+    notify_rows::LoggedDelivery {
+        at: now,
+        target: described,
+        seat: message.to.clone(),
+        kinds: kinds.join(","),
+        outcome: outcome.into(),
+        detail,
+    }
 }

@@ -21,7 +21,6 @@
 
 use serde_json::{Value, json};
 
-use super::message::Message;
 use super::target::check_handle;
 
 /// Marks a mention the table sets: it opens and closes a handle in an item's text.
@@ -142,9 +141,11 @@ fn discord_user(handle: &str) -> Option<String> {
 }
 
 /// The body of a Discord webhook: pings only the users the table mentions.
-pub fn discord(message: &Message, base: Option<&str>) -> Value {
+/// `compose` writes the message with what people wrote made safe by the function it is given
+/// (see [`super::message::Message::compose`]).
+pub fn discord(compose: impl FnOnce(&mut dyn FnMut(&str) -> String) -> String) -> Value {
     let mut mentioned = Vec::new();
-    let text = message.compose(base, &mut |t| render(t, discord_text, &mut mentioned));
+    let text = compose(&mut |t| render(t, discord_text, &mut mentioned));
     let content: String = text.chars().take(DISCORD_LIMIT).collect();
     let mut users: Vec<String> = mentioned.iter().filter_map(|h| discord_user(h)).collect();
     users.sort();
@@ -153,9 +154,9 @@ pub fn discord(message: &Message, base: Option<&str>) -> Value {
 }
 
 /// The body of a Slack webhook: markup only where the table set a mention.
-pub fn slack(message: &Message, base: Option<&str>) -> Value {
+pub fn slack(compose: impl FnOnce(&mut dyn FnMut(&str) -> String) -> String) -> Value {
     let mut mentioned = Vec::new();
-    let text = message.compose(base, &mut |t| render(t, slack_text, &mut mentioned));
+    let text = compose(&mut |t| render(t, slack_text, &mut mentioned));
     json!({ "text": text, "unfurl_links": false, "unfurl_media": false })
 }
 
@@ -164,7 +165,15 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::notify::message::{Item, What};
+    use crate::notify::message::{Item, Message, What};
+
+    fn slack(m: &Message, base: Option<&str>) -> Value {
+        super::slack(|written| m.compose(base, written))
+    }
+
+    fn discord(m: &Message, base: Option<&str>) -> Value {
+        super::discord(|written| m.compose(base, written))
+    }
 
     const BASE: &str = "https://clash.example";
 

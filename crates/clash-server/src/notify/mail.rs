@@ -13,7 +13,7 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 use super::consent::{self, Consent};
 use super::deliver::{Failure, Outbox, failure};
 use super::message::Message;
-use super::now_ms;
+use super::now::now_ms;
 use super::target::Target;
 use crate::http::routes;
 

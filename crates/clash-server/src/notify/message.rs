@@ -310,8 +310,8 @@ impl Message {
         let plain = super::escape::plain;
         match format {
             // Written for the app it goes to: see super::escape.
-            Format::Discord => super::escape::discord(self, base),
-            Format::Slack => super::escape::slack(self, base),
+            Format::Discord => super::escape::discord(|written| self.compose(base, written)),
+            Format::Slack => super::escape::slack(|written| self.compose(base, written)),
             _ => json!({
                 "table": self.table,
                 "title": self.title,

@@ -28,140 +28,28 @@ pub mod escape;
 pub mod guard;
 pub mod mail;
 pub mod message;
+pub mod news;
+pub mod now;
 pub mod rule;
+pub mod settings;
 pub mod target;
 
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, Weak};
-use std::time::Duration;
+use std::sync::{Arc, Weak};
 
 use clash_core::Seat;
 use tokio::sync::mpsc;
 
-use crate::links::Role;
 use crate::ops::Actor;
-use crate::play::{Access, Play};
+use crate::play::Play;
 use crate::snapshot::Snapshot;
-use crate::store::{LinkStatus, Store};
 use crate::table::Table;
 use crate::tables::Tables;
-use deliver::Outbox;
 use message::Message;
+pub use news::Notifier;
+use news::{BACKLOG, Committed, handles, keys, load, name};
+pub use now::now_ms;
+pub use settings::{Settings, Smtp};
 use target::Kind;
-
-/// The host's SMTP relay.
-#[derive(Debug, Clone)]
-pub struct Smtp {
-    /// `smtps://user:password@host:465`, `smtp://host:587?tls=required`, or `smtp://host:25`.
-    pub url: String,
-    /// The sender's address.
-    pub from: String,
-}
-
-/// How the host lets the server notify.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    /// The server's public address (`https://clash.example.org`), for the links in messages.
-    pub public_url: Option<String>,
-    /// Webhooks may reach loopback and private addresses, and use `http` (a LAN host).
-    pub allow_private: bool,
-    pub smtp: Option<Smtp>,
-    /// How long the first event waits for others to go with it.
-    pub gather: Duration,
-    /// The least time between two messages to one target.
-    pub throttle: Duration,
-    /// The first retry's wait; each next one waits twice as long.
-    pub retry_base: Duration,
-    /// Retries after a first failed attempt.
-    pub retries: u32,
-    /// The longest a webhook request or a mail may take.
-    pub timeout: Duration,
-    /// How often due reminders and clocks are looked for.
-    pub tick: Duration,
-    /// Messages one email address receives from this server in a day at most, across all
-    /// tables (see [`consent`]).
-    pub mail_per_day: usize,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            public_url: None,
-            allow_private: false,
-            smtp: None,
-            gather: Duration::from_secs(5),
-            throttle: Duration::from_secs(60),
-            retry_base: Duration::from_secs(5),
-            retries: 4,
-            timeout: Duration::from_secs(10),
-            tick: Duration::from_secs(15),
-            mail_per_day: 20,
-        }
-    }
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// Changes waiting to be looked at; past this many, news is dropped (and logged).
-const BACKLOG: usize = 4096;
-
-/// A committed change, as the notifier needs it.
-pub(crate) struct Committed {
-    pub table: String,
-    pub before: Arc<Snapshot>,
-    pub after: Arc<Snapshot>,
-    /// Every working key of the GM or a seat, with its rights after the change.
-    pub keys: HashMap<String, Access>,
-    /// The key whose request made the change (none for a bot or the server's clock).
-    pub actor_key: Option<String>,
-    pub actor_seat: Option<Seat>,
-    pub clock: rule::ClockRule,
-    pub bots: Vec<Seat>,
-    pub deleted: bool,
-}
-
-/// The notifier of one server: its queue of changes and its outbox.
-pub struct Notifier {
-    settings: Arc<Settings>,
-    outbox: Arc<Outbox>,
-    news: OnceLock<mpsc::Sender<Committed>>,
-    ticking: OnceLock<()>,
-}
-
-impl Notifier {
-    pub fn new(settings: Settings, store: Store) -> Notifier {
-        let settings = Arc::new(settings);
-        Notifier {
-            outbox: Arc::new(Outbox::new(settings.clone(), store)),
-            settings,
-            news: OnceLock::new(),
-            ticking: OnceLock::new(),
-        }
-    }
-
-    pub fn settings(&self) -> &Settings {
-        &self.settings
-    }
-
-    pub(crate) fn outbox(&self) -> &Arc<Outbox> {
-        &self.outbox
-    }
-}
-
-/// The working keys of the GM and of the seats, with their rights now.
-pub(crate) fn keys(play: &Play) -> HashMap<String, Access> {
-    play.links
-        .iter()
-        .filter(|l| matches!(l.status, LinkStatus::Active | LinkStatus::Suspended))
-        .filter(|l| l.role.parse::<Role>().is_ok_and(|r| r != Role::Spectator))
-        .filter_map(|l| Some((l.key.clone(), play.access(&l.key, None).ok()?)))
-        .collect()
-}
 
 impl Tables {
     /// Start the notifier's timers (reminders and clocks); once, and a restarted server's
@@ -229,7 +117,7 @@ async fn tell(tables: &Arc<Tables>, change: &Committed) {
     if stopped {
         return;
     }
-    let targets = match load(tables, &change.table).await {
+    let targets = match load(tables.store(), &change.table).await {
         Ok(t) => t,
         Err(e) => return tracing::warn!(table = %change.table, error = %e, "targets unreadable"),
     };
@@ -273,40 +161,4 @@ async fn tell(tables: &Arc<Tables>, change: &Committed) {
         };
         outbox.push(t, message);
     }
-}
-
-/// The name a key goes by at the table.
-pub(crate) fn name(snapshot: &Snapshot, access: &Access) -> String {
-    match access.role {
-        Role::Seat(s) => snapshot.game().seat_name(s),
-        _ => "the GM".into(),
-    }
-}
-
-/// Each seat's handle for the table channel, from its player's key.
-pub(crate) fn handles(
-    targets: &[target::Target],
-    keys: &HashMap<String, Access>,
-) -> HashMap<Seat, String> {
-    targets
-        .iter()
-        .filter(|t| t.kind == Kind::Handle)
-        .filter_map(|t| {
-            let access = keys.get(&t.key)?;
-            let seat = match access.role {
-                Role::Seat(s) => s,
-                _ => access.seat?,
-            };
-            Some((seat, t.address.clone()))
-        })
-        .collect()
-}
-
-/// Every target of a table.
-pub(crate) async fn load(
-    tables: &Tables,
-    table: &str,
-) -> Result<Vec<target::Target>, crate::store::StoreError> {
-    let rows = tables.store().select(target::select_all(table)).await?;
-    Ok(rows.iter().filter_map(target::read).collect())
 }

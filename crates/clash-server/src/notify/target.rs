@@ -8,11 +8,11 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use super::Settings;
 use super::guard;
+use super::settings::Settings;
 use crate::error::TableError;
 use crate::links::new_key;
-use crate::store::side::{Arg, Cell, Query, Row};
+use crate::store::notify::{StoredTarget, TargetRow};
 
 /// Personal targets one key may have (its handle aside).
 pub const PER_KEY: usize = 3;
@@ -185,91 +185,33 @@ pub fn new_signing_key() -> String {
     new_key()
 }
 
-const COLUMNS: &str =
-    "id, key, kind, format, address, secret, failures, last_error, last_error_at, last_ok_at";
-
-/// Every target of a table.
-pub fn select_all(table: &str) -> Query {
-    const SQL: &str = "SELECT id, key, kind, format, address, secret, failures, last_error, last_error_at, last_ok_at FROM notify_targets WHERE table_id = $1 ORDER BY created_at, id";
-    debug_assert!(SQL.contains(COLUMNS));
-    Query::new(SQL, vec![Arg::Text(table.into())])
-}
-
-/// A row of [`select_all`] read back (a row that no longer parses is skipped).
-pub fn read(row: &Row) -> Option<Target> {
-    let text = |i: usize| row.get(i).map(Cell::text).unwrap_or_default();
-    let int = |i: usize| row.get(i).and_then(Cell::int);
+/// A target read back (one that no longer parses is skipped).
+pub fn read(row: StoredTarget) -> Option<Target> {
     Some(Target {
-        id: text(0),
-        key: text(1),
-        kind: text(2).parse().ok()?,
-        format: text(3).parse().ok()?,
-        address: text(4),
-        secret: text(5),
-        failures: int(6).unwrap_or(0),
-        last_error: row.get(7).and_then(Cell::maybe_text),
-        last_error_at: int(8),
-        last_ok_at: int(9),
+        kind: row.kind.parse().ok()?,
+        format: row.format.parse().ok()?,
+        id: row.id,
+        key: row.key,
+        address: row.address,
+        secret: row.secret,
+        failures: row.failures,
+        last_error: row.last_error,
+        last_error_at: row.last_error_at,
+        last_ok_at: row.last_ok_at,
     })
 }
 
-/// Store a new target, only while its key still works at the table (a key revoked meanwhile
-/// stores nothing).
-pub fn insert(table: &str, t: &Target, now: i64) -> Query {
-    const SQL: &str = "INSERT INTO notify_targets (table_id, id, key, kind, format, address, secret, created_at) SELECT $1, $2, $3, $4, $5, $6, $7, CAST($8 AS BIGINT) WHERE EXISTS (SELECT 1 FROM links WHERE table_id = $1 AND key = $3)";
-    let args = vec![
-        Arg::Text(table.into()),
-        Arg::Text(t.id.clone()),
-        Arg::Text(t.key.clone()),
-        Arg::Text(t.kind.as_str().into()),
-        Arg::Text(t.format.as_str().into()),
-        Arg::Text(t.address.clone()),
-        Arg::Text(t.secret.clone()),
-        Arg::Int(now),
-    ];
-    Query::new(SQL, args)
-}
-
-/// Remove one target of `key`.
-pub fn delete(table: &str, key: &str, id: &str) -> Query {
-    const SQL: &str = "DELETE FROM notify_targets WHERE table_id = $1 AND key = $2 AND id = $3";
-    Query::new(
-        SQL,
-        vec![
-            Arg::Text(table.into()),
-            Arg::Text(key.into()),
-            Arg::Text(id.into()),
-        ],
-    )
-}
-
-/// Remove every target of one kind of `key` (a new handle or channel replaces the old).
-pub fn delete_kind(table: &str, key: &str, kind: Kind) -> Query {
-    const SQL: &str = "DELETE FROM notify_targets WHERE table_id = $1 AND key = $2 AND kind = $3";
-    let args = vec![
-        Arg::Text(table.into()),
-        Arg::Text(key.into()),
-        Arg::Text(kind.as_str().into()),
-    ];
-    Query::new(SQL, args)
-}
-
-/// Note how a delivery to a target went. (Parameters are numbered in the order they first
-/// appear: SQLite binds them so.)
-pub fn outcome(table: &str, id: &str, error: Option<&str>, now: i64) -> Query {
-    let at = [Arg::Text(table.into()), Arg::Text(id.into())];
-    match error {
-        None => Query::new(
-            "UPDATE notify_targets SET failures = 0, last_ok_at = $1 WHERE table_id = $2 AND id = $3",
-            [Arg::Int(now)].into_iter().chain(at).collect(),
-        ),
-        Some(e) => Query::new(
-            "UPDATE notify_targets SET failures = failures + 1, last_error = $1, last_error_at = $2 WHERE table_id = $3 AND id = $4",
-            [Arg::Text(e.into()), Arg::Int(now)]
-                .into_iter()
-                .chain(at)
-                .collect(),
-        ),
+impl Target {
+    /// The target as the store keeps a new one.
+    pub fn row(&self) -> TargetRow {
+        TargetRow {
+            id: self.id.clone(),
+            key: self.key.clone(),
+            kind: self.kind.as_str(),
+            format: self.format.as_str(),
+            address: self.address.clone(),
+            secret: self.secret.clone(),
+        }
     }
 }
 

@@ -22,7 +22,7 @@ use super::{Actor, At, Change, Decision, Operation, When, Who, sealed};
 use crate::error::{Conflict, TableError};
 use crate::links::{new_key, plain_word};
 use crate::log::{TableEvent, hex};
-use crate::store::side::{Arg, Cell, Query};
+use crate::store::side;
 use crate::store::{LinkChange, LinkStatus, StoredLink};
 
 /// The fewest characters of a request id a claim remembers (a UUID has 36).
@@ -129,15 +129,9 @@ async fn again(
     proof: Option<String>,
 ) -> Result<Decision<(Seat, String)>, TableError> {
     let proof = proof.ok_or(TableError::InviteUsed)?;
-    const SQL: &str = "SELECT key FROM seat_claims WHERE table_id = $1 AND proof = $2";
-    let args = vec![Arg::Text(at.table.id.clone()), Arg::Text(proof)];
-    let rows = at
-        .tables
-        .store()
-        .select(Query::new(SQL, args))
+    let given = side::claimed(at.store, &at.table.id, &proof)
         .await
         .map_err(|e| TableError::storage(e.to_string()))?;
-    let given = rows.first().and_then(|r| r.first()).map(Cell::text);
     let role = seat.to_string();
     let holds = |key: &str| {
         at.play.links.iter().any(|l| {

@@ -11,7 +11,7 @@ use super::{At, Change, Decision};
 use crate::error::TableError;
 use crate::links::{Role, same_key};
 use crate::store::Write;
-use crate::store::side::{Arg, Cell, Query};
+use crate::store::side;
 use crate::tables::Tables;
 
 pub struct Delete {
@@ -28,20 +28,11 @@ impl Delete {
 
 /// Delete table `id`, which this server cannot read back, for the holder of its GM's `key`.
 pub async fn unreadable(tables: &Arc<Tables>, id: &str, key: &str) -> Result<(), TableError> {
-    const SQL: &str =
-        "SELECT key FROM links WHERE table_id = $1 AND role = $2 AND status = 'active'";
-    let args = vec![Arg::Text(id.into()), Arg::Text(Role::Owner.to_string())];
     let stored = |e: crate::store::StoreError| TableError::storage(e.to_string());
-    let owners = tables
-        .store()
-        .select(Query::new(SQL, args))
+    let owners = side::active_keys(tables.store(), id, &Role::Owner.to_string())
         .await
         .map_err(stored)?;
-    if !owners.iter().any(|row| {
-        row.first()
-            .map(Cell::text)
-            .is_some_and(|k| same_key(&k, key))
-    }) {
+    if !owners.iter().any(|k| same_key(k, key)) {
         return Err(TableError::forbidden(super::THE_TABLE_IS_THE_GMS));
     }
     let write = Write::DeleteTable { id: id.to_string() };

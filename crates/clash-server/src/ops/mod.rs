@@ -15,14 +15,14 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use clash_core::{AnyGame, Seat};
+use clash_core::{AnyGame, RulesetEntry, Seat};
 
 use crate::error::{Conflict, TableError};
 use crate::log::{Entry, TableEvent};
 use crate::play::{Access, Play, Sent};
+use crate::store::Store;
 use crate::store::{LinkChange, StoredCommand};
 use crate::table::Table;
-use crate::tables::Tables;
 
 /// Who may run an operation, with the key it came with.
 #[derive(Debug, Clone, Copy)]
@@ -97,7 +97,10 @@ impl When {
 
 /// The table as an operation sees it: everything it may decide from.
 pub struct At<'a> {
-    pub tables: &'a Arc<Tables>,
+    /// The table's ruleset.
+    pub entry: RulesetEntry,
+    /// Where the table is stored (for the rows kept beside its log).
+    pub store: &'a Store,
     pub table: &'a Arc<Table>,
     pub play: &'a Play,
     pub actor: &'a Actor,
@@ -108,6 +111,14 @@ impl At<'_> {
     pub fn name(&self, seat: Seat) -> String {
         self.play.game.seat_name(seat)
     }
+}
+
+/// Work the executor starts once an operation's change is committed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum After {
+    Nothing,
+    /// Run the table's bots (one was just seated).
+    RunBots,
 }
 
 /// What an operation decided: a change to commit (or none: it is already as asked), and its
@@ -153,7 +164,7 @@ pub enum Change {
     },
     /// A finished table's housekeeping, beside its final log (the executor makes it from an
     /// `Append` once the secret is revealed: see [`crate::keeping`]).
-    Keep(crate::keeping::Keeping),
+    Keep(crate::store::Keeping),
     /// The table and everything stored about it goes.
     Delete,
 }
@@ -324,9 +335,9 @@ pub trait Operation: sealed::Sealed + Send + Sync + 'static {
         None
     }
 
-    /// Work to start once the change is committed (a bot runner for a new bot).
-    fn after(&self, tables: &Arc<Tables>, table: &Arc<Table>) {
-        let _ = (tables, table);
+    /// Work the executor starts once the change is committed (a bot runner for a new bot).
+    fn after(&self) -> After {
+        After::Nothing
     }
 }
 

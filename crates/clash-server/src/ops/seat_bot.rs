@@ -1,15 +1,11 @@
 //! The GM seats a bot in an NPC seat or an empty player seat (see [`crate::bots`]).
 
-use std::sync::Arc;
-
 use clash_core::{Seat, Strength};
 
 use super::{At, Decision};
 use crate::error::{Conflict, TableError};
 use crate::log::TableEvent;
 use crate::play::Holder;
-use crate::table::Table;
-use crate::tables::Tables;
 
 pub struct SeatBot {
     pub key: String,
@@ -18,8 +14,8 @@ pub struct SeatBot {
 }
 
 gm_operation!(SeatBot => (), super::When::OPEN, super::SEATS_ARE_THE_GMS, "seat a bot there";
-    fn after(&self, tables: &Arc<Tables>, table: &Arc<Table>) {
-        tables.run_bots(table);
+    fn after(&self) -> super::After {
+        super::After::RunBots
     }
 );
 
@@ -27,12 +23,7 @@ impl SeatBot {
     async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
         let (play, seat, strength) = (at.play, self.seat, self.strength);
         play.known_seat(seat)?;
-        if at
-            .tables
-            .entry(at.table.ruleset)
-            .and_then(|e| e.bots)
-            .is_none()
-        {
+        if at.entry.bots.is_none() {
             return Err(TableError::conflict(
                 Conflict::NoChange,
                 "this server has no bots for this game",

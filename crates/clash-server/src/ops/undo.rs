@@ -4,7 +4,7 @@ use super::{At, Change, Decision};
 use crate::error::{Conflict, TableError};
 use crate::log::{Entry, TableEvent};
 use crate::undo::{candidate, rebuilt};
-use crate::work::{self, Kind};
+use crate::work::{self, Pool};
 
 pub struct Undo {
     pub key: String,
@@ -17,12 +17,13 @@ gm_operation!(Undo => (), super::When::PLAYING, "only the GM's link (the table's
 
 impl Undo {
     async fn decided(&self, at: &At<'_>) -> Result<Decision<()>, TableError> {
-        let c = candidate(at.play).map_err(|why| {
-            TableError::conflict(
-                Conflict::CannotUndo,
-                format!("nothing can be taken back: {why}"),
-            )
-        })?;
+        let c =
+            candidate(at.play.game.as_ref(), &at.play.ledger, at.play.closed).map_err(|why| {
+                TableError::conflict(
+                    Conflict::CannotUndo,
+                    format!("nothing can be taken back: {why}"),
+                )
+            })?;
         if let Some(n) = self.expected.filter(|n| *n != c.n) {
             return Err(TableError::conflict(
                 Conflict::Stale,
@@ -31,13 +32,10 @@ impl Undo {
                 ),
             ));
         }
-        let entry = at
-            .tables
-            .entry(at.table.ruleset)
-            .ok_or_else(|| TableError::storage("this build no longer has the table's ruleset"))?;
+        let entry = at.entry;
         let game = at.play.game.clone();
         // Replaying the game is the rules' work: off the threads that serve requests.
-        let fresh = work::run(Kind::Decide, move || {
+        let fresh = work::run(Pool::Decide, move || {
             rebuilt(game.as_ref(), entry.new_game, c.events)
         })
         .await?

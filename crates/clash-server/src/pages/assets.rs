@@ -15,8 +15,7 @@ use super::{script, style};
 use crate::error::ApiError;
 use crate::tables::Tables;
 
-pub const JS: &str = "text/javascript; charset=utf-8";
-pub const CSS: &str = "text/css; charset=utf-8";
+pub use super::built::{CSS, JS};
 
 /// The server's own scripts and styles, by their name under `/assets/`.
 pub(super) static SHARED: &[(&str, &str, &str)] = &[
@@ -72,6 +71,24 @@ pub(super) static SHARED: &[(&str, &str, &str)] = &[
         include_str!("../assets/forms/session-zero.js"),
     ),
 ];
+
+impl Sources<'static> {
+    /// The server's own files only.
+    pub const SHARED: Sources<'static> = Sources {
+        shared: SHARED,
+        games: &[],
+    };
+}
+
+impl<'a> Sources<'a> {
+    /// The server's own files and those of `games`.
+    pub fn of(games: &'a [RulesetEntry]) -> Sources<'a> {
+        Sources {
+            shared: SHARED,
+            games,
+        }
+    }
+}
 
 /// How long a browser keeps a file asked for by its hashed name: its content never changes.
 const FOREVER: &str = "public, max-age=31536000, immutable";
@@ -137,7 +154,7 @@ pub fn style_in(sources: &Sources, path: &str) -> Markup {
 /// The shared panel kit and, when the game has a board of its own, its script and style.
 pub fn board_tags(entry: Option<RulesetEntry>) -> Markup {
     let games = entry.as_slice();
-    let sources = Sources { games };
+    let sources = Sources::of(games);
     html! {
         (style("/assets/panel-kit.css"))
         (script("/assets/panel-kit.js"))
@@ -158,8 +175,6 @@ pub async fn panel_asset(State(tables): State<Arc<Tables>>, Path(file): Path<Str
 pub fn game_asset(tables: &Tables, dir: &str, file: &str) -> Response {
     let (name, _) = unhashed(file);
     let entry = name.rsplit_once('.').and_then(|(id, _)| tables.entry(id));
-    let sources = Sources {
-        games: entry.as_slice(),
-    };
+    let sources = Sources::of(entry.as_slice());
     serve(&sources, &format!("{dir}/{file}"))
 }

@@ -20,7 +20,8 @@ use oxc::span::SourceType;
 use oxc::str::Str;
 use sha2::{Digest, Sha256};
 
-use super::assets::{CSS, JS, SHARED};
+pub const JS: &str = "text/javascript; charset=utf-8";
+pub const CSS: &str = "text/css; charset=utf-8";
 
 /// How many hex digits of the content's SHA-256 a name carries.
 const HASH_LEN: usize = 12;
@@ -41,18 +42,15 @@ pub struct Built {
 /// Where the files come from: the server's own, and the boards and forms of `games`.
 #[derive(Clone, Copy)]
 pub struct Sources<'a> {
+    /// The server's own files: name, type and text (see [`super::assets`]).
+    pub shared: &'static [(&'static str, &'static str, &'static str)],
     pub games: &'a [RulesetEntry],
-}
-
-impl Sources<'static> {
-    /// The server's own files only.
-    pub const SHARED: Sources<'static> = Sources { games: &[] };
 }
 
 impl Sources<'_> {
     /// The type and text of the file `name` (a path under `/assets/`), as written.
     pub fn text(&self, name: &str) -> Option<(&'static str, &'static str)> {
-        if let Some(&(_, kind, text)) = SHARED.iter().find(|(n, _, _)| *n == name) {
+        if let Some(&(_, kind, text)) = self.shared.iter().find(|(n, _, _)| *n == name) {
             return Some((kind, text));
         }
         let (dir, file) = name.split_once('/')?;

@@ -13,10 +13,10 @@ use serde_json::{Value, json};
 
 use super::{data, error_page, page, script};
 use crate::error::ApiError;
-use crate::extract::ClientAddr;
-use crate::http::table_path;
+use crate::http::routes::table_path;
+use crate::http::tables::Creating;
 use crate::tables::{TITLE_LIMIT, Tables};
-use crate::work::{self, Kind};
+use crate::work::{self, Pool};
 
 /// What the lobby shows again after a refused create: the error, the chosen preset and the
 /// setup as typed.
@@ -172,10 +172,10 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
             (start_card(form, refused, tables.catalogue().iter().any(|e| e.forms.is_some())))
             (how_it_works())
             (data("presets", &preset_data))
-            (data("games", &crate::forms::games(tables)))
+            (data("games", &crate::http::forms::games(tables)))
             (data("rule-links", &rule_links(tables)))
             (data("variant-games", &crate::workbench::Studies::new(tables.catalogue()).games()))
-            (crate::forms::lobby_tags(tables))
+            (crate::http::forms::lobby_tags(tables))
             (script("/assets/lobby.js"))
             (script("/assets/lobby-variant.js"))
         }
@@ -199,7 +199,7 @@ pub async fn lobby(State(tables): State<Arc<Tables>>) -> Response {
 /// The lobby's form: a preset (`ruleset#index`) and an optional setup JSON that overrides it.
 pub async fn create_from_form(
     State(tables): State<Arc<Tables>>,
-    ClientAddr(client): ClientAddr,
+    creating: Result<Creating, ApiError>,
     form: Result<Form<HashMap<String, String>>, FormRejection>,
 ) -> Response {
     let fields = match form {
@@ -219,8 +219,7 @@ pub async fn create_from_form(
         };
         (status, Html(lobby_html(&tables, &refused).into_string())).into_response()
     };
-    if let Err(e) = tables.creation().check(client) {
-        tables.metrics().refuse("create_rate");
+    if let Err(e) = creating {
         return refuse(e.status(), e.message());
     }
     let (ruleset, index) = chosen.split_once('#').unwrap_or((chosen.as_str(), "0"));
@@ -270,7 +269,7 @@ pub async fn create_from_form(
         match entry.forms.map(|f| f.ready_made) {
             Some(ready_made) => {
                 let given = setup.clone();
-                work::run(Kind::Read, move || ready_made(&given))
+                work::run(Pool::Read, move || ready_made(&given))
                     .await
                     .ok()
                     .flatten()

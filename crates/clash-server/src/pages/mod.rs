@@ -17,29 +17,12 @@ mod built;
 mod first;
 mod lobby;
 mod parts;
-/// The web UI's pages and assets (HTML and files, not part of the JSON API).
-pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
-    use crate::http::routes::{
-        ASSET, LOBBY, LOBBY_CREATE, PANEL_ASSET, REVIEW_PAGE, TABLE_PAGE, WORKBENCH_PAGE,
-        WORKBENCH_PLOT,
-    };
-    use axum::routing::{get, post};
-    axum::Router::new()
-        .route(LOBBY.path, get(lobby))
-        .route(LOBBY_CREATE.path, post(create_from_form))
-        .route(TABLE_PAGE.path, get(table_page).post(claim_from_page))
-        .route(REVIEW_PAGE.path, get(review_page))
-        .route(ASSET.path, get(asset))
-        .route(PANEL_ASSET.path, get(panel_asset))
-        .route(WORKBENCH_PAGE.path, get(workbench::workbench_page))
-        .route(WORKBENCH_PLOT.path, get(workbench::plot))
-}
-
 /// What the pages send and read, described for TypeScript (the `ts` feature, for the tests
 /// that generate and check the declarations).
 #[cfg(feature = "ts")]
 pub mod requests;
 mod review;
+pub mod routes;
 mod table;
 #[cfg(feature = "ts")]
 pub mod types;
@@ -52,11 +35,9 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 
-pub use assets::{CSS, JS, asset, game_asset, panel_asset, script_in, style_in};
+pub use assets::{game_asset, script_in, style_in};
 pub use built::Sources;
-pub use lobby::{create_from_form, lobby};
-pub use review::review_page;
-pub use table::{claim_from_page, table_page};
+pub use built::{CSS, JS};
 
 /// A whole page: the shared head (title, viewport, the app's style) around `body`.
 pub fn page(title: &str, body: Markup) -> Markup {

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::{assets::board_tags, data, error_page, page, script, style};
 use crate::extract::{Params, as_seat};
-use crate::http::table_path;
+use crate::http::routes::table_path;
 use crate::tables::Tables;
 
 /// `?as=p2`: the seat whose view the replay starts with.

@@ -13,8 +13,8 @@ use super::week::{clock_bar, clock_dialog, notify_card, times_line};
 use super::{assets::board_tags, data, error_page, error_page_at, page, script};
 use crate::error::TableError;
 use crate::extract::{Caller, Params, as_seat};
+use crate::http::routes::{self, table_path};
 use crate::http::tables::table_summary;
-use crate::http::{routes, table_path};
 use crate::links::Role;
 use crate::tables::Tables;
 
@@ -179,7 +179,7 @@ pub async fn table_page(
         (script("/assets/app.js"))
         (script("/assets/review-link.js"))
         (board_tags(entry))
-        (crate::forms::tags(entry.as_ref(), true))
+        (crate::http::forms::tags(entry.as_ref(), true))
     };
     super::html(page(&format!("{title} — Clash"), body))
 }

@@ -16,9 +16,9 @@ use clash_core::{Ruleset, Seat, Viewer};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
+use crate::access::SeatInfo;
 use crate::room::RoomView;
 use crate::rules::RulesLinks;
-use crate::seats::SeatInfo;
 use crate::snapshot::{Fairness, Receipt, SeenEntry};
 
 /// A legal command with its label, for the plain list of moves and the GM's JSON drawer.

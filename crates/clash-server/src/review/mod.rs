@@ -6,7 +6,7 @@
 //!
 //! A review is queued work, off the request path: the first request makes a job for the table
 //! ([`Job`]), which a task of its own works through in slices of [`SLICE`] on the blocking pool,
-//! sharing the bots' allowance ([`crate::work::Kind::Think`]) one slice at a time, so a bot
+//! sharing the bots' allowance ([`crate::work::Pool::Think`]) one slice at a time, so a bot
 //! waiting to think waits at most for one slice, and two reviews never run at once. After each
 //! slice the review as far as it has got is published for the pages, which poll it: the first
 //! steps show within a couple of seconds, while the rest is worked out. A job has a time budget
@@ -19,90 +19,27 @@
 //! [`replay`] gives the table's log step by step as one seat saw it, with what was revealed
 //! later marked as such.
 
+pub(crate) mod job;
 pub mod record;
 pub mod replay;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex as StdMutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use clash_core::RulesetEntry;
-use clash_core::review::{Record, Review, Reviewer};
-use serde::Serialize;
+use clash_core::review::Reviewer;
 use tokio::sync::Semaphore;
+
+pub use job::{Job, JobState, ReviewStatus};
 
 use crate::error::{Conflict, TableError};
 use crate::table::Table;
 use crate::tables::Tables;
-use crate::work::{self, Kind};
+use crate::work::{self, Pool};
 
 /// How long one slice of a review's work runs before it lets others (bots above all) have
 /// the allowance.
 pub const SLICE: Duration = Duration::from_millis(250);
-
-/// What became of a review so far.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "snake_case")]
-pub enum JobState {
-    /// Still being worked out: the review holds the steps done so far.
-    Working,
-    /// Every step is looked at.
-    Done,
-    /// It stopped before its end (its time ran out, or the GM cancelled it): the review says
-    /// which steps were not looked at.
-    Stopped,
-}
-
-/// A review as the pages read it.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ReviewStatus {
-    pub state: JobState,
-    /// Seconds of work so far.
-    pub seconds: f64,
-    /// The budget, in seconds.
-    pub budget: f64,
-    pub review: Review,
-}
-
-/// One ended table's game, read from its log for replays, and its review being worked out
-/// (or done), when its game has one.
-pub struct Job {
-    latest: StdMutex<Option<ReviewStatus>>,
-    cancelled: AtomicBool,
-    /// The game as the log holds it.
-    pub record: Arc<Record>,
-    pub entry: RulesetEntry,
-}
-
-impl Job {
-    /// The review so far; `None` when the game has none.
-    pub fn status(&self) -> Option<ReviewStatus> {
-        self.latest
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
-    fn publish(&self, state: JobState, seconds: f64, review: Review) {
-        let mut s = self.latest.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(s) = s.as_mut() {
-            s.state = state;
-            s.seconds = seconds;
-            s.review = review;
-        }
-    }
-
-    /// Ask the review to stop after its current slice.
-    pub fn cancel(&self) {
-        self.cancelled.store(true, Ordering::Release);
-    }
-
-    fn cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::Acquire)
-    }
-}
 
 /// Refused: the table has not ended.
 pub fn not_ended() -> TableError {
@@ -136,7 +73,7 @@ pub async fn start(
     let reviewer = match entry.review {
         Some(hook) => {
             let record = record.clone();
-            let made = work::run(Kind::Read, move || hook(&record)).await?;
+            let made = work::run(Pool::Read, move || hook(&record)).await?;
             Some(made.map_err(|e| TableError::Unreadable(e.to_string()))?)
         }
         None => None,
@@ -204,7 +141,7 @@ async fn run(job: Arc<Job>, reviewer: Box<dyn Reviewer>, budget: Duration) {
             .max(Duration::from_millis(1));
         let r = reviewer.clone();
         let started = Instant::now();
-        let out = work::run(Kind::Think, move || {
+        let out = work::run(Pool::Think, move || {
             let mut r = r.lock().unwrap_or_else(|e| e.into_inner());
             let done = r.work(Instant::now() + slice);
             (done, r.review())

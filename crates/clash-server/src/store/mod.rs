@@ -21,6 +21,8 @@ use serde_json::Value;
 
 use crate::log::{Chance, Entry, Hash, unhex, unhex_hash};
 
+pub mod consent;
+pub mod notify;
 mod postgres;
 mod rows;
 mod schema;
@@ -136,7 +138,7 @@ pub struct StoredTable {
     /// The log, in order, with each entry's hash.
     pub log: Vec<(Entry, Hash)>,
     /// Its housekeeping since its record became final (see [`crate::keeping`]).
-    pub kept: crate::keeping::Keeping,
+    pub kept: Keeping,
 }
 
 /// What a link key is now.
@@ -320,7 +322,8 @@ pub trait Storage: Send + Sync + 'static {
     fn table_ids(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
     /// Every stored row of one table, as stored (for `clash db copy`).
     fn dump_table(&self, id: &str) -> BoxFuture<'_, Result<Option<TableRows>, StoreError>>;
-    /// The rows `query` reads (rows kept beside the log: see [`side`]).
+    /// The rows `query` reads (rows kept beside the log: see [`side`]). Only the store makes a
+    /// query; the rest of the server reads through its typed functions.
     fn select(&self, query: side::Query) -> BoxFuture<'_, Result<Vec<side::Row>, StoreError>>;
     /// True when the database answers.
     fn healthy(&self) -> BoxFuture<'_, bool>;
@@ -359,7 +362,7 @@ pub struct Tail {
     /// The log from the asked position on, with each entry's hash.
     pub log: Vec<(Entry, Hash)>,
     /// Its housekeeping since its record became final, as it is now.
-    pub kept: crate::keeping::Keeping,
+    pub kept: Keeping,
 }
 
 /// Every row of one table exactly as stored: what `clash db copy` carries between backends.
@@ -476,4 +479,13 @@ impl StoredLink {
             status: LinkStatus::parse(status)?,
         })
     }
+}
+
+/// A finished table's housekeeping: a new name, archiving (each unchanged when `None`), and
+/// link changes (see [`crate::keeping`]).
+#[derive(Debug, Clone, Default)]
+pub struct Keeping {
+    pub title: Option<String>,
+    pub archived: Option<bool>,
+    pub links: Vec<LinkChange>,
 }

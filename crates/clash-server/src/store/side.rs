@@ -4,9 +4,11 @@
 //! whether it is archived, once its record is final). They are never hash-chained nor exported
 //! with the table's record.
 //!
-//! Their module states its own statements in the SQL both backends run unchanged (`$n`
-//! parameters, as in [`super::rows`]); a backend runs them: a write as [`super::Write::Side`]
-//! (one transaction, like any other write), a read through [`super::Storage::select`].
+//! Their statements are written in the store, in the SQL both backends run unchanged (`$n`
+//! parameters, as in [`super::rows`]): here, in [`super::notify`] and in [`super::consent`].
+//! A backend runs them: a write as [`super::Write::Side`] (one transaction, like any other
+//! write), a read through [`super::Storage::select`]. Only the store makes a [`Query`]; the
+//! rest of the server calls its typed functions.
 
 use super::{Store, StoreError, Write};
 
@@ -19,15 +21,17 @@ pub enum Arg {
     MaybeInt(Option<i64>),
 }
 
-/// One statement of a side write, or a read.
+/// One statement of a side write, or a read. Only the store makes one: what is outside it
+/// reads and writes side rows through the store's typed functions ([`super::notify`],
+/// [`super::consent`], [`active_keys`], [`claimed`]), never through SQL of its own.
 #[derive(Debug, Clone)]
 pub struct Query {
-    pub sql: &'static str,
-    pub args: Vec<Arg>,
+    pub(super) sql: &'static str,
+    pub(super) args: Vec<Arg>,
 }
 
 impl Query {
-    pub fn new(sql: &'static str, args: Vec<Arg>) -> Query {
+    pub(super) fn new(sql: &'static str, args: Vec<Arg>) -> Query {
         Query { sql, args }
     }
 }
@@ -143,4 +147,25 @@ pub(crate) async fn copy(from: &Store, to: &Store, id: &str) -> Result<(), Store
         statements,
     };
     to.write(write).await
+}
+
+/// The keys of the active links of `role` at table `id` (read even when the table itself
+/// cannot be: its ruleset not offered here).
+pub async fn active_keys(store: &Store, id: &str, role: &str) -> Result<Vec<String>, StoreError> {
+    const SQL: &str =
+        "SELECT key FROM links WHERE table_id = $1 AND role = $2 AND status = 'active'";
+    let args = vec![Arg::Text(id.into()), Arg::Text(role.into())];
+    let rows = store.select(Query::new(SQL, args)).await?;
+    Ok(rows
+        .iter()
+        .filter_map(|row| row.first().map(Cell::text))
+        .collect())
+}
+
+/// The key a seat claim with this `proof` (a request id's hash) gave at table `id`.
+pub async fn claimed(store: &Store, id: &str, proof: &str) -> Result<Option<String>, StoreError> {
+    const SQL: &str = "SELECT key FROM seat_claims WHERE table_id = $1 AND proof = $2";
+    let args = vec![Arg::Text(id.into()), Arg::Text(proof.into())];
+    let rows = store.select(Query::new(SQL, args)).await?;
+    Ok(rows.first().and_then(|r| r.first()).map(Cell::text))
 }

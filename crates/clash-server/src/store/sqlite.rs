@@ -291,14 +291,14 @@ fn load_tail(conn: &Connection, id: &str, from: u64) -> Result<Option<Tail>, Sto
 }
 
 /// A finished table's housekeeping (see [`crate::keeping`]).
-fn load_kept(conn: &Connection, id: &str) -> Result<crate::keeping::Keeping, StoreError> {
+fn load_kept(conn: &Connection, id: &str) -> Result<super::Keeping, StoreError> {
     let sql = "SELECT title, archived FROM table_keeping WHERE table_id = ?1";
     let row: Option<(Option<String>, Option<i64>)> = conn
         .prepare_cached(sql)?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let (title, archived) = row.unwrap_or_default();
-    Ok(crate::keeping::Keeping {
+    Ok(super::Keeping {
         title,
         archived: archived.map(|n| n != 0),
         links: Vec::new(),

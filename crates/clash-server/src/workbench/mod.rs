@@ -4,7 +4,7 @@
 //!
 //! * A study is asked for with `POST /api/workbench/studies` ([`dto::StudyRequest`]). Its work is
 //!   bounded ([`LIMITS`]): a few variants, a bounded number of games, one thread. It is queued
-//!   on its own allowance of the rules' work pool ([`crate::work::Kind::Study`], one study at
+//!   on its own allowance of the rules' work pool ([`crate::work::Pool::Study`], one study at
 //!   a time), so studies never take the cores from people's tables; a full queue refuses with
 //!   503 (`busy`).
 //! * A study's id is a digest of what it asked for. Its games draw their chance from its seed
@@ -203,7 +203,7 @@ fn status(job: &Job) -> StudyStatus {
 
 async fn run(entry: RulesetEntry, bench: Workbench, request: Request, job: Arc<Job>) {
     let worker = job.clone();
-    let done = crate::work::run(crate::work::Kind::Study, move || {
+    let done = crate::work::run(crate::work::Pool::Study, move || {
         set(&worker, Outcome::Running);
         let stop = AtomicBool::new(false);
         let counted = &worker.done;

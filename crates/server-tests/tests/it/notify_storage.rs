@@ -9,7 +9,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::http::StatusCode;
 use clash_server::store::Db;
-use clash_server::store::side::{Arg, Query};
+use clash_server::store::notify as side_rows;
 use clash_server::{Limits, Tables};
 use serde_json::json;
 
@@ -41,13 +41,12 @@ async fn node(db: &Db) -> (Router, Arc<Tables>) {
 
 /// How many rows of `side` (a notification table) the table `id` has.
 async fn rows(tables: &Tables, side: &'static str, id: &str) -> usize {
-    let sql = match side {
-        "targets" => "SELECT id FROM notify_targets WHERE table_id = $1",
-        "log" => "SELECT id FROM notify_log WHERE table_id = $1",
-        _ => "SELECT seat FROM notify_waits WHERE table_id = $1",
-    };
-    let query = Query::new(sql, vec![Arg::Text(id.into())]);
-    tables.store().select(query).await.unwrap().len()
+    let store = tables.store();
+    match side {
+        "targets" => side_rows::targets(store, id).await.unwrap().len(),
+        "log" => side_rows::deliveries(store, id).await.unwrap().len(),
+        _ => side_rows::waits(store, id).await.unwrap().len(),
+    }
 }
 
 #[tokio::test]

@@ -65,7 +65,7 @@ fn tail(id: &str, row: &Row, at: usize) -> Result<Tail, StoreError> {
         .map(|(entry, hash)| read_entry(id, entry, hash))
         .collect::<Result<Vec<(Entry, Hash)>, _>>()?;
     let archived: Option<i64> = row.get(at + 6);
-    let kept = crate::keeping::Keeping {
+    let kept = crate::store::Keeping {
         title: row.get(at + 5),
         archived: archived.map(|n| n != 0),
         links: Vec::new(),

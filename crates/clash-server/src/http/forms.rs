@@ -32,8 +32,8 @@ use serde_json::{Value, json};
 use crate::error::{ApiError, Conflict, Refusal, TableError};
 use crate::extract::{Caller, JsonBody};
 use crate::http::contract::Who;
+use crate::http::routes::{self, table_path};
 use crate::http::tables::Creating;
-use crate::http::{routes, table_path};
 use crate::links::Role;
 use crate::pages::{Sources, script, script_in, style, style_in};
 use crate::tables::Tables;
@@ -230,9 +230,7 @@ async fn asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> R
 
 /// One game's forms: its style and script.
 fn game_tags(entry: &RulesetEntry) -> Markup {
-    let sources = Sources {
-        games: std::slice::from_ref(entry),
-    };
+    let sources = Sources::of(std::slice::from_ref(entry));
     html! {
         (style_in(&sources, &format!("/assets/forms/{}.css", entry.id)))
         (script_in(&sources, &format!("/assets/forms/{}.js", entry.id)))

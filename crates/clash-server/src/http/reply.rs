@@ -1,0 +1,28 @@
+//! What the JSON routes share: the server's tables as a handler takes them, and a viewer's
+//! update sent as it is.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
+use crate::table::Answer;
+use crate::tables::Tables;
+
+pub(crate) type Shared = State<Arc<Tables>>;
+
+/// A viewer's update, serialized once and shared by everyone who sees the same (see
+/// [`crate::snapshot`]): sent as it is.
+pub struct UpdateJson(String);
+
+impl IntoResponse for UpdateJson {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
+pub(crate) async fn answer(tables: &Tables, answer: Answer) -> Result<UpdateJson, ApiError> {
+    Ok(UpdateJson(answer.text(tables.metrics()).await?))
+}
