@@ -239,12 +239,15 @@ fn game_tags(entry: &RulesetEntry) -> Markup {
     }
 }
 
-/// The tags a page needs for the forms: the kit, and the game's forms where it has them (and
-/// the session-zero board on a table's page).
+/// The tags a page needs for the forms: the page kit (which a table's page has already, with
+/// its board), and the game's forms where it has them (and the session-zero board on a table's
+/// page).
 pub fn tags(entry: Option<&RulesetEntry>, table_page: bool) -> Markup {
     html! {
-        (style("/assets/forms/kit.css"))
-        (script("/assets/forms/kit.js"))
+        @if !table_page {
+            (style("/assets/kit.css"))
+            (script("/assets/kit.js"))
+        }
         @if let Some(e) = entry.filter(|e| e.forms.is_some()) {
             (game_tags(e))
         }

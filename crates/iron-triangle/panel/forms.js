@@ -3,7 +3,7 @@
 // types, three background points, a belief, a flaw and a goal, and the three starting moves
 // named. The GM's NPC sheet may be established: a level, any moves, combos and specials. The
 // engine checks every field (the page shows its notes next to them); this script only draws.
-import { ClashForms, K } from '../forms/kit.js';
+import { ClashForms, K } from '../kit.js';
 
 const h = K.h;
 
@@ -13,6 +13,7 @@ const ACTION = { D: 'Defend', G: 'Grapple', A: 'Attack' };
 const MOVES = ['D-L', 'D-M', 'D-H', 'G-L', 'G-M', 'G-H', 'G-J', 'G-S', 'A-L', 'A-M', 'A-H', 'A-J', 'A-S'];
 const STARTING = ['D-M', 'G-L', 'A-H'];
 const moveWords = (m) => ACTION[m[0]] + ' ' + ELEMENT[m[2]];
+/** @type {Array<[string, string, boolean?]>} each special's id, its name, and whether it takes an action type */
 const SPECIALS = [
   ['scouter', 'Scouter'], ['to_blave', 'To Blave'], ['there_can_be_only_one', 'There Can Be Only One'], ['pressure_point', 'Pressure Point'],
   ['wax_on', 'Wax On', true], ['santa_carla', 'Santa Carla', true], ['dig_two_graves', 'Dig Two Graves', true], ['i_already_know', 'I Already Know', true],
@@ -35,14 +36,14 @@ function blank(maker) {
 
 // A tally under the steppers: "Spent 9 of 10 — 1 more to place".
 function tally(total, get, what) {
-  const p = h('p', 'fk-tally');
+  const p = h('p', 'kit-tally');
   p.setAttribute('aria-live', 'polite');
   const update = () => {
     const n = get();
     p.textContent = total == null ? what + ': ' + n
       : n === total ? what + ': ' + n + ' of ' + total + ' ✓'
         : what + ': ' + n + ' of ' + total + (n < total ? ' — ' + (total - n) + ' more to place' : ' — ' + (n - total) + ' too many');
-    p.className = 'fk-tally ' + (total == null || n === total ? 'ok' : 'off');
+    p.className = 'kit-tally ' + (total == null || n === total ? 'ok' : 'off');
   };
   return { p, update };
 }
@@ -73,6 +74,7 @@ function sheetForm(box, ctx) {
     const energySet = K.fieldset('energy', 'Energy', gm ? 'The most of each type the NPC has (at least 1 each).'
       : 'Spread 10 points over the three types, at least 1 in each. A stance draws on the energy of its action; losses come out of it.', energyRow, spent.p);
 
+    /** @type {HTMLElement[]} */
     const parts = [K.field('name', 'Name', name)];
     let level = null;
     if (gm) {
@@ -89,7 +91,7 @@ function sheetForm(box, ctx) {
         const n = K.text(b.name, { maxlength: '60', placeholder: 'A background (Detective, Dock worker…)', 'aria-label': 'Background' });
         const p = K.stepper('Points', 0, 3, b.points == null ? 1 : b.points);
         p.addEventListener('input', () => points.update());
-        const row = h('div', null, n, p, h('p', 'error fk-error'));
+        const row = h('div', null, n, p, h('p', 'error kit-error'));
         return { node: row, get: () => ({ name: n.value.trim(), points: p.get() }) };
       }, { path: 'backgrounds', add: 'Add a background', max: 3, blank: () => ({ name: '', points: 1 }) });
       backgrounds.addEventListener('input', points.update);
@@ -143,18 +145,19 @@ function sheetForm(box, ctx) {
         const from = K.select(MOVES.map((m) => [m, moveWords(m)]), c.from, 'Combo from');
         const f1 = K.select(moveOptions, (c.followups || [])[0] || '', 'First followup');
         const f2 = K.select(moveOptions, (c.followups || [])[1] || '', 'Second followup (optional)');
-        const row = h('div', null, h('span', null, 'From'), from, h('span', null, 'to'), f1, h('span', null, 'or'), f2, h('p', 'error fk-error'));
+        const row = h('div', null, h('span', null, 'From'), from, h('span', null, 'to'), f1, h('span', null, 'or'), f2, h('p', 'error kit-error'));
         return { node: row, get: () => ({ from: from.value, followups: [f1.value, f2.value].filter(Boolean) }) };
       }, { path: 'combos', add: 'Add a combo', max: 13, blank: () => ({ from: 'D-M', followups: [] }) });
       parts.push(K.fieldset('combos', 'Combos', 'A move that wins can be followed by one or two known moves.', combos));
+      /** @type {string[][]} */
       const options = [];
       for (const [id, words, withAction] of SPECIALS) {
         if (withAction) for (const [t, tw] of TYPES) options.push([id + ':' + t, words + ' (' + tw + ')']);
         else options.push([id, words]);
       }
       specials = K.rows(s.specials || [], (sp) => {
-        const sel = K.select(options, sp.action ? sp.special + ':' + sp.action : sp.special, 'Special');
-        const row = h('div', null, sel, h('p', 'error fk-error'));
+        const sel = K.select(options, 'action' in sp && sp.action ? sp.special + ':' + sp.action : sp.special, 'Special');
+        const row = h('div', null, sel, h('p', 'error kit-error'));
         return {
           node: row,
           get: () => {
@@ -162,7 +165,7 @@ function sheetForm(box, ctx) {
             return action ? { special: id, action: action } : { special: id };
           },
         };
-      }, { path: 'specials', add: 'Add a special', max: 20, blank: () => ({ special: 'scouter' }) });
+      }, { path: 'specials', add: 'Add a special', max: 20, blank: () => /** @type {import('../types/iron-triangle/Special').Special} */ ({ special: 'scouter' }) });
       parts.push(K.fieldset('specials', 'Specials', 'Each has a level it needs, and Dig Two Graves needs its Wax On.', specials));
     }
 
@@ -213,7 +216,7 @@ function tableForm(box) {
   const countdowns = K.rows([], (c) => {
     const name = K.text(c.name || '', { maxlength: '60', placeholder: 'What is coming (The flood, The gang war…)', 'aria-label': 'Countdown' });
     const boxes = K.stepper('Boxes', 1, 12, c.boxes || 6);
-    const row = h('div', null, name, boxes, h('p', 'error fk-error'));
+    const row = h('div', null, name, boxes, h('p', 'error kit-error'));
     return { node: row, get: () => ({ name: name.value.trim(), boxes: boxes.get() }) };
   }, { path: 'options.countdowns', add: 'Add a countdown', max: 32, blank: () => ({ name: '', boxes: 6 }) });
   box.append(

@@ -3,9 +3,8 @@
 // the chain and disadvantage piles as cards, problems and countdowns as cards, and controls built
 // from the commands the engine lists for this seat: stance and move pickers made of cards, a loss
 // split with steppers, renaming any move. Every text goes in as text nodes, never parsed as markup.
-import { table, redrawPanel } from '../kit.js';
-import * as kit from '../panel-kit.js';
-import { ClashForms, K } from '../forms/kit.js';
+import * as kit from '../kit.js';
+import { table, redrawPanel, ClashForms, K } from '../kit.js';
 
 /** @typedef {import('../types/iron-triangle/TableView').TableView} View the seat's view of the game */
 /** @typedef {import('../types/iron-triangle/Command').Command} Command what the board sends */
@@ -714,6 +713,7 @@ function safeSplit(need, room) {
 // What the split does, type by type, with the fixed part already counted: "Attack 5 → 2 (1 for
 // the stance)", and a warning for every type that reaches 0 (a zero mark), the fixed part's too.
 function splitPreview(now, fixed, steppers, gain) {
+  /** @type {Array<Node | string>} */
   const parts = [h('b', null, 'After: ')];
   const zero = [];
   TYPES.forEach((t, i) => {
@@ -857,7 +857,7 @@ function part(title, hint, ...children) {
 // Countdowns as cards; the GM's buttons on each (IT-13, IT-14), and a new one.
 function countdownPart(v, byType, send) {
   const cards = countdowns(v) || h('div', 'it-cards');
-  for (const card of cards.querySelectorAll('[data-countdown]')) {
+  for (const card of /** @type {NodeListOf<HTMLElement>} */ (cards.querySelectorAll('[data-countdown]'))) {
     const name = card.dataset.countdown;
     const pick = (type) => (byType.get(type) || []).find((it) => it.command.name === name);
     const g = group('cd:' + name, null, null);

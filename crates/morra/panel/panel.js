@@ -3,7 +3,7 @@
 // the calls they allow, sent face down with one tap. The other player's hand is never on this
 // page before the reveal: the view does not carry it. Every text goes in as text nodes.
 import { redrawPanel } from '../kit.js';
-import * as kit from '../panel-kit.js';
+import * as kit from '../kit.js';
 
 /** @typedef {import('../types/morra/View').View} View the seat's view of the game */
 /** @typedef {import('../types/morra/Hand').Hand} Hand a hand: fingers shown and total called */

@@ -2,7 +2,7 @@
 // (ND-5), and its characters, each with the Attribute it brings to this Conflict, Aspects and
 // Weaknesses (ND-6) and a Reserve size (S4: 3). The GM's parties may name how many Reserve
 // cards they draw (ND-10). The engine checks every field; this script only draws.
-import { ClashForms, K } from '../forms/kit.js';
+import { ClashForms, K } from '../kit.js';
 
 const h = K.h;
 
@@ -27,7 +27,7 @@ function characterRow(maker) {
     const aspects = K.area((ch.aspects || []).map(traitName).join('\n'), { 'aria-label': 'Aspects, one per line', placeholder: 'Aspects, one per line' });
     const weaknesses = K.area((ch.weaknesses || []).map(traitName).join('\n'), { 'aria-label': 'Weaknesses, one per line', placeholder: 'Weaknesses, one per line' });
     const reserve = maker === 'gm' ? null : K.stepper('Reserve', 0, 10, ch.reserve_size == null ? 3 : ch.reserve_size);
-    const node = h('div', 'nd-form-char', name, attName, value, aspects, weaknesses, reserve, h('p', 'error fk-error'));
+    const node = h('div', 'nd-form-char', name, attName, value, aspects, weaknesses, reserve, h('p', 'error kit-error'));
     return {
       node,
       get: () => {
@@ -103,7 +103,7 @@ function tableForm(box, ctx) {
   const names = ORDINALS.map((o) => K.text('', { maxlength: '80', autocomplete: 'off', placeholder: 'Party name (TMDF, US…)', 'aria-label': 'Party of the ' + o + ' player' }));
   const rows = h('div', 'nd-form-names');
   const draw = () => rows.replaceChildren(...names.slice(0, players).map((t, i) =>
-    h('div', 'fk-field', h('span', 'nd-form-seat', 'The ' + ORDINALS[i] + ' player’s party'), t)));
+    h('div', 'kit-field', h('span', 'nd-form-seat', 'The ' + ORDINALS[i] + ' player’s party'), t)));
   draw();
   const blanks = K.checkbox('Put the 10 suit blanks in the deck', false);
   const every = K.checkbox('Ask every party at every chance to react (reject, turn or cover any card)', false);

@@ -3,7 +3,7 @@
 // where you bid, cover, reject, spend and keep Losses by choosing cards. Hovering, focusing or
 // long-pressing a card tells what it beats. Every text goes in as text nodes, never as markup.
 import { redrawPanel } from '../kit.js';
-import * as kit from '../panel-kit.js';
+import * as kit from '../kit.js';
 
 /** @typedef {import('../types/nd-tourists/View').View} View the seat's view of the game */
 /** @typedef {import('../types/nd-tourists/Command').Command} Command what the board sends */
@@ -439,6 +439,7 @@ function citable(coverer, character, drawer) {
   const own = coverer === drawer;
   const mine = (/** @type {number} */ k) => !own || (drawer.characters[k] && drawer.characters[k].name === character);
   const whose = own ? '' : poss(drawer.name) + ' ';
+  /** @type {Array<[import('../types/nd-tourists/Citation').Citation, string]>} */
   const out = [];
   drawer.characters.forEach((c, k) => {
     if (!mine(k)) return;

@@ -2,7 +2,7 @@
 // goes by, who plays first (TF-11), the white layout (TF-8) and an optional turn limit (TF-30).
 // Triforce has no characters to make: the table starts as soon as it is made. The engine
 // checks every field; this script only draws.
-import { ClashForms, K } from '../forms/kit.js';
+import { ClashForms, K } from '../kit.js';
 
 const h = K.h;
 const COLOURS = ['Red', 'Green', 'Blue', 'Yellow', 'Purple', 'Teal'];

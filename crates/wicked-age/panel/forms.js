@@ -3,7 +3,7 @@
 // NPC's three forms get the pairs d12+d8, d10+d6 and d6+d4 (WA-6). Particular Strengths name a
 // PC form, an NPC form and one significance (WA-9). The engine checks every field; this script
 // only draws.
-import { ClashForms, K } from '../forms/kit.js';
+import { ClashForms, K } from '../kit.js';
 
 const h = K.h;
 
@@ -41,7 +41,7 @@ function strengthRow(st) {
   kind.addEventListener('change', showExtra);
   showExtra();
   const node = h('div', 'wa-form-strength', name, desc, labelled('Its PC form', pc), labelled('Its NPC form', npc),
-    labelled('Significance', kind, 'wide'), extra, h('p', 'error fk-error'));
+    labelled('Significance', kind, 'wide'), extra, h('p', 'error kit-error'));
   return {
     node,
     get: () => {
@@ -68,18 +68,19 @@ function sheetForm(box, ctx) {
     name.dataset.input = 'name';
     const desc = K.area(s.description || '', { maxlength: '1000', 'aria-label': 'description' });
     desc.dataset.input = 'description';
+    /** @type {HTMLElement[]} */
     const parts = [K.field('name', 'Name', name), K.field('description', 'Who they are (optional)', desc)];
 
     let readForms;
     if (!gm) {
       const dice = {};
-      const left = h('p', 'fk-tally');
+      const left = h('p', 'kit-tally');
       left.setAttribute('aria-live', 'polite');
       const count = () => {
         const pool = DEALT.slice();
         for (const [f] of PC) { const i = pool.indexOf(Number(dice[f].value)); if (i >= 0) pool.splice(i, 1); }
         left.textContent = pool.length ? 'Still to deal: ' + pool.map((d) => 'd' + d).join(', ') : 'Every die is dealt ✓';
-        left.className = 'fk-tally ' + (pool.length ? 'off' : 'ok');
+        left.className = 'kit-tally ' + (pool.length ? 'off' : 'ok');
       };
       const grid = h('div', 'wa-form-dice');
       for (const [f, words] of PC) {

@@ -2,8 +2,7 @@
 // each with whose move it is; a new table made by form (the game, its name, its seats and the
 // game's own choices, checked as they are made); a table from a setup file; and the chosen
 // preset's setup JSON, to read or edit before creating a table.
-import { $, el, pageData, watchLengths, nameFolds } from './kit.js';
-import { ClashForms, K } from './forms/kit.js';
+import { $, el, pageData, watchLengths, nameFolds, ClashForms, K } from './kit.js';
 import { ruleLinker } from './rule-links.js';
 
 const savedKey = 'clash.tables';
@@ -149,7 +148,7 @@ function makeByForm() {
     unlink();
     unlink = ruleLinker(ruleLinks[game.id] || null, null).watch(choices);
     chosen.spec = ClashForms.get(game.id);
-    for (const b of picks.children) b.setAttribute('aria-pressed', String(b.dataset.game === game.id));
+    for (const b of /** @type {HTMLCollectionOf<HTMLElement>} */ (picks.children)) b.setAttribute('aria-pressed', String(b.dataset.game === game.id));
     blurb.textContent = game.blurb + (game.sheets ? ' Your players make their own characters before play starts.' : ' It starts as soon as the table is made.');
     const words = (chosen.spec && chosen.spec.words) || {};
     count.set(words.players || 2, true);
@@ -211,8 +210,9 @@ if (filePick && K) {
   filePick.addEventListener('click', async () => {
     const err = $('file-error');
     err.textContent = '';
+    /** @type {{ clash?: string, ruleset?: string, setup?: unknown, title?: string } | null} a file's JSON: anything */
     let data;
-    try { data = await K.readFile(); } catch (e) { err.textContent = e.message; return; }
+    try { data = /** @type {any} */ (await K.readFile()); } catch (e) { err.textContent = e.message; return; }
     if (data && data.clash === 'sheet') { err.textContent = 'That is a character sheet: import it into a sheet on a table (from your invite link, or as an NPC on your GM page).'; return; }
     if (!data || data.clash !== 'setup' || !data.ruleset || !data.setup) { err.textContent = 'That file is not a Clash setup.'; return; }
     const r = await fetch('/api/tables', {

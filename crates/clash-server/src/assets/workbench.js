@@ -200,6 +200,7 @@ function showReport(/** @type {StudyStatus} */ s, /** @type {StudyReport} */ rep
   }
   const findings = h('ul', 'bench-findings');
   for (const f of rep.findings) findings.append(el('li', null, el('b', null, f.about + ': '), f.text));
+  /** @type {HTMLElement[]} */
   const parts = [
     h('p', 'hint', rep.summary), h('p', null, share, ' ', copy),
     h('h3', null, 'Variants'), variants,

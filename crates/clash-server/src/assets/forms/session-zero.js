@@ -4,8 +4,7 @@
 // keeps a library of them in this browser), and starts play. Drawn from the table's view while
 // it is in session zero (`view.session_zero`); once play starts, the game's own board takes
 // over. Forms are built once and kept across live updates, so nothing typed is lost.
-import { table, registerPanel, SESSION_ZERO, $ } from '../kit.js';
-import { ClashForms, K } from './kit.js';
+import { table, registerPanel, SESSION_ZERO, $, ClashForms, K } from '../kit.js';
 
 const h = K.h;
 let ui = null;
@@ -43,7 +42,7 @@ function buildPlayer(update, spec, send) {
   status.setAttribute('role', 'status');
   const err = h('p', 'error');
   err.setAttribute('role', 'alert');
-  const handIn = h('button', 'fk-go', 'Hand in my ' + w.sheet);
+  const handIn = h('button', 'kit-go', 'Hand in my ' + w.sheet);
   handIn.type = 'button';
   handIn.dataset.action = 'hand-in';
   const editor = sheetEditor(ruleset, spec, 'player', start, (ed) => { handIn.setAttribute('aria-disabled', String(!ed.ok)); });
@@ -69,7 +68,7 @@ function buildPlayer(update, spec, send) {
     h('h3', null, 'Session zero: make your ' + w.sheet),
     h('p', 'hint', 'Fill in your sheet. Each field says what the rules ask; a note appears next to anything that breaks a rule, naming it. Hand the sheet in when it is ready: you can change it and hand it in again until the GM starts play.'),
     status, editor.box, editor.summary,
-    h('div', 'fk-actions', handIn, download, importInto(editor, ruleset, err)), err,
+    h('div', 'kit-actions', handIn, download, importInto(editor, ruleset, err)), err,
     h('h3', null, 'Around the table'), people);
   return { root, refresh: (u) => refreshPlayer(u, spec, status, people) };
 }
@@ -104,7 +103,7 @@ function buildGm(update, spec, send) {
   const w = words(spec);
   const startErr = h('p', 'error');
   startErr.setAttribute('role', 'alert');
-  const start = h('button', 'fk-go', 'Start play');
+  const start = h('button', 'kit-go', 'Start play');
   start.type = 'button';
   start.dataset.action = 'start-play';
   const why = h('p', 'hint');
@@ -129,7 +128,7 @@ function buildGm(update, spec, send) {
   const libList = h('ul', 's0-lib');
   const npcErr = h('p', 'error');
   npcErr.setAttribute('role', 'alert');
-  const ready = h('button', 'fk-go', 'Ready this ' + w.npc);
+  const ready = h('button', 'kit-go', 'Ready this ' + w.npc);
   ready.type = 'button';
   ready.dataset.action = 'ready-npc';
   const editor = sheetEditor(ruleset, spec, 'gm', null, (ed) => { ready.setAttribute('aria-disabled', String(!ed.ok)); });
@@ -147,7 +146,7 @@ function buildGm(update, spec, send) {
   const npcForm = h('details', 's0-new-npc', h('summary', null, 'Make ' + w.anNpc + ' with the same form'),
     h('p', 'hint', 'Only you see your ' + w.npcs + '. One with the name of one you readied before replaces it.'),
     editor.box, editor.summary,
-    h('div', 'fk-actions', ready,
+    h('div', 'kit-actions', ready,
       K.button('Save to my library', () => {
         try { const s = editor.form.get(); K.library.save(ruleset, s); drawLibrary(); } catch (e) { npcErr.textContent = e.message; }
       }),
@@ -172,9 +171,9 @@ function buildGm(update, spec, send) {
   const root = h('div', 's0 s0-gm',
     h('h3', null, 'Session zero'),
     h('p', 'hint', 'Your players make their ' + w.sheets + ' from their invite links (see “Seats and invite links”). Read each sheet as it comes in; send one back with a comment if it needs another look. Add a seat for another player, or remove one nobody will take. Make your ' + w.npcs + ' with the same form. When every sheet is in, start play.'),
-    h('div', 's0-start', h('div', 'fk-actions', start, setupLink), why, startErr),
+    h('div', 's0-start', h('div', 'kit-actions', start, setupLink), why, startErr),
     h('h3', null, 'The players’ sheets'), people,
-    h('div', 'fk-actions', addSeat, h('span', 'hint', 'A new seat gets its invite under “Seats and invite links”.')), seatErr,
+    h('div', 'kit-actions', addSeat, h('span', 'hint', 'A new seat gets its invite under “Seats and invite links”.')), seatErr,
     h('h3', null, 'Your ' + w.npcs), npcs, npcForm,
     h('details', 's0-library', h('summary', null, 'Your library (kept in this browser)'), libList));
   const choices = spec.summary ? spec.summary(update.view.session_zero.options) : null;
