@@ -172,7 +172,7 @@ function sheetForm(box, ctx) {
     body.replaceChildren(...parts);
     read = () => {
       const out = { name: name.value.trim() };
-      if (gm) { out.established = true; out.level = level.get(); }
+      if (gm && level) { out.established = true; out.level = level.get(); }
       out.energy = {};
       for (const [t] of TYPES) out.energy[t] = energy[t].get();
       if (backgrounds) {

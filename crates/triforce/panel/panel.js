@@ -359,11 +359,16 @@ function context(update, send) {
   const home = me ? me.home : null;
   if (!legal.placements.length) memo.homeOpen = false;
   const targets = memo.chosen !== null ? origins.get(memo.chosen) : [];
-  const redraw = () => panelFor('triforce')(document.getElementById('panel'), update, send);
+  const redraw = () => {
+    const draw = panelFor('triforce');
+    const element = document.getElementById('panel');
+    if (draw && element) draw(element, update, send);
+  };
   const fightAt = legal.exchange ? legal.exchange.at : (v.phase && v.phase.at) || null;
   const actionAt = (n) => {
     if (memo.chosen !== null && targets.includes(n)) {
-      return { kind: 'legal', say: 'Tap to move there', run: () => { const from = memo.chosen; memo.chosen = null; send(command({ type: 'move', from: from, to: n })); } };
+      const from = memo.chosen;
+      return { kind: 'legal', say: 'Tap to move there', run: () => { memo.chosen = null; send(command({ type: 'move', from: from, to: n })); } };
     }
     if (memo.chosen !== null && n === memo.chosen) return { kind: 'origin', say: 'Tap to put it back', run: () => { memo.chosen = null; redraw(); } };
     if (legal.resolve.includes(n)) {

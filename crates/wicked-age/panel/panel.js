@@ -393,7 +393,7 @@ function characterControls(update, send, ch, legal) {
       if (!memo.values[tkey]) throw new Error('Tap whom to challenge.');
       return Object.assign(command({ type: 'challenge', character: ch.name, target: memo.values[tkey] }), pick ? pick.choice() : {});
     }, true);
-    b.disabled = !memo.values[tkey] || (pick && !pick.ready);
+    b.disabled = !memo.values[tkey] || (!!pick && !pick.ready);
     g.body.append(b);
     out.push(g.g);
   }
@@ -406,7 +406,7 @@ function characterControls(update, send, ch, legal) {
     const b = button(g, 'Answer', send, () => Object.assign(command({ type: 'answer', character: ch.name }), pick.choice()), true);
     b.disabled = !pick.ready;
     // The odds show only while odds are in play (answerOdds is null otherwise).
-    g.body.append(...[pick.block, answerOdds(update, ch, base + ':roll'), b].filter(Boolean));
+    g.body.append(...[pick.block, answerOdds(update, ch, base + ':roll'), b].filter((n) => n != null));
     out.push(g.g);
   }
   const concede = mineOf('concede'), propose = mineOf('propose_end'), agree = mineOf('agree_end');

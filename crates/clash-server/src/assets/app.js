@@ -5,7 +5,7 @@
 // table talk (talk.js), the GM's tools (gm.js), locking a closed table (lock.js), rule IDs as
 // links to the rules (rule-links.js), Fair dice, moving a seat to another device, and
 // remembering the table for the lobby.
-import { $, el, table, panelFor, SESSION_ZERO, watchLengths, keepFocus, nameFolds, copyText } from './kit.js';
+import { $, el, table, panelFor, SESSION_ZERO, watchLengths, keepFocus, nameFolds, copyText, messageOf } from './kit.js';
 import { api, asParam, boot, keyParam, owner, page, clearRefusals, refuse, request } from './state.js';
 import { ask, send, onAnswer } from './send.js';
 import { renderTurn, noteLines, afterMine, refocus, bannerChanged } from './turn.js';
@@ -152,7 +152,7 @@ function renderAdvanced(update) {
 if (owner) {
   $('json-send').addEventListener('click', async () => {
     let command;
-    try { command = JSON.parse($('json-command').value); } catch (e) { refuse($('json-error'), 'Not valid JSON: ' + e.message); return; }
+    try { command = JSON.parse($('json-command').value); } catch (e) { refuse($('json-error'), 'Not valid JSON: ' + messageOf(e)); return; }
     if (await send(command, $('json-error'))) $('json-command').value = '';
   });
 }

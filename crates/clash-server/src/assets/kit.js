@@ -623,11 +623,11 @@ export function make(prefix, own) {
   /**
    * The odds for this update (each game's own shape, which its board names), or null while
    * odds are off or not yet known.
-   * @param {Update} update
+   * @param {Update | null} update
    * @returns {any}
    */
   function odds(update) {
-    return oddsState.enabled && oddsState.count === update.event_count ? oddsState.data : null;
+    return update && oddsState.enabled && oddsState.count === update.event_count ? oddsState.data : null;
   }
   /**
    * The GM's switch, shown on the GM's page only.

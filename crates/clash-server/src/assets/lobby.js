@@ -2,7 +2,7 @@
 // each with whose move it is; a new table made by form (the game, its name, its seats and the
 // game's own choices, checked as they are made); a table from a setup file; and the chosen
 // preset's setup JSON, to read or edit before creating a table.
-import { $, el, pageData, watchLengths, nameFolds, ClashForms, K } from './kit.js';
+import { $, el, pageData, watchLengths, nameFolds, ClashForms, K, messageOf } from './kit.js';
 import { ruleLinker } from './rule-links.js';
 
 const savedKey = 'clash.tables';
@@ -91,6 +91,7 @@ nameFolds(document.body);
 
 function makeByForm() {
   const h = K.h;
+  /** @type {{ id: string | null, spec: import('./kit.js').FormSpec | null, form: import('./kit.js').TableForm | null }} */
   const chosen = { id: null, spec: null, form: null };
   const picks = h('div', 'games');
   picks.setAttribute('role', 'group');
@@ -116,6 +117,7 @@ function makeByForm() {
       plans.push(sel);
     }
     plans.length = n;
+    /** @type {import('./kit.js').Words} */
     const words = (chosen.spec && chosen.spec.words) || {};
     const name = (i) => (words.seat ? words.seat(i) : place(i + 1).replace(/^t/, 'T'));
     seats.replaceChildren(...plans.map((sel, i) => h('div', 'seat-plan', h('b', null, name(i)), sel)));
@@ -130,7 +132,7 @@ function makeByForm() {
     if (!chosen.id) return;
     const n = ++asked;
     let t;
-    try { t = table(); } catch (e) { top.textContent = e.message; return; }
+    try { t = table(); } catch (e) { top.textContent = messageOf(e); return; }
     const problems = await K.check(chosen.id, { table: t });
     if (n !== asked || problems == null) return;
     K.showProblems(byForm, problems, top);
@@ -168,7 +170,7 @@ function makeByForm() {
   create.addEventListener('click', async () => {
     top.textContent = '';
     let t;
-    try { t = table(); } catch (e) { top.textContent = e.message; return; }
+    try { t = table(); } catch (e) { top.textContent = messageOf(e); return; }
     const gmPlays = plans.map((sel, i) => (sel.value === 'gm' ? 'p' + (i + 1) : null)).filter(Boolean);
     create.disabled = true;
     const r = await fetch('/api/tables/from-form', {
@@ -212,7 +214,7 @@ if (filePick && K) {
     err.textContent = '';
     /** @type {{ clash?: string, ruleset?: string, setup?: unknown, title?: string } | null} a file's JSON: anything */
     let data;
-    try { data = /** @type {any} */ (await K.readFile()); } catch (e) { err.textContent = e.message; return; }
+    try { data = /** @type {any} */ (await K.readFile()); } catch (e) { err.textContent = messageOf(e); return; }
     if (data && data.clash === 'sheet') { err.textContent = 'That is a character sheet: import it into a sheet on a table (from your invite link, or as an NPC on your GM page).'; return; }
     if (!data || data.clash !== 'setup' || !data.ruleset || !data.setup) { err.textContent = 'That file is not a Clash setup.'; return; }
     const r = await fetch('/api/tables', {

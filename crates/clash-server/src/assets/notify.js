@@ -44,8 +44,10 @@ let timesTimer;
 async function loadClock() {
   const r = await request('/clock', 'GET');
   if (!r.ok) return;
-  clock = r.body;
-  skew = clock.now - Date.now();
+  /** @type {ClockView} */
+  const got = r.body;
+  clock = got;
+  skew = got.now - Date.now();
   showTimes();
   fillClockForm();
 }
@@ -158,17 +160,19 @@ let settings = null;
 async function loadSettings() {
   const r = await request('/notify', 'GET');
   if (!r.ok) return;
-  settings = r.body;
-  showTargets($('notify-targets'), settings.targets);
+  /** @type {NotifySettings} */
+  const got = r.body;
+  settings = got;
+  showTargets($('notify-targets'), got.targets);
   const email = $('notify-kind').querySelector('option[value=email]');
-  email.hidden = !settings.email;
-  email.disabled = !settings.email;
-  const full = settings.targets.length >= settings.per_key;
+  email.hidden = !got.email;
+  email.disabled = !got.email;
+  const full = got.targets.length >= got.per_key;
   $('notify-save').disabled = full;
-  $('notify-save').title = full ? 'At most ' + settings.per_key + ': remove one first' : '';
+  $('notify-save').title = full ? 'At most ' + got.per_key + ': remove one first' : '';
   const handle = $('notify-handle-text');
-  if (document.activeElement !== handle) handle.value = settings.handle || '';
-  if (owner) showChannel(settings.channel || null);
+  if (document.activeElement !== handle) handle.value = got.handle || '';
+  if (owner) showChannel(got.channel || null);
 }
 
 /**

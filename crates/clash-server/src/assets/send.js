@@ -1,7 +1,7 @@
 // Sending commands from the table page: one at a time, each with an id of its own (a retry
 // after a lost answer reuses it, and the server answers it again instead of applying it twice),
 // the weighty ones asked about first, and every refusal shown next to the control that sent it.
-import { $, overLimit } from './kit.js';
+import { $, overLimit, messageOf } from './kit.js';
 import { api, boot, keyParam, page, refuse } from './state.js';
 
 /** @typedef {import('./kit.js').Update} Update */
@@ -34,6 +34,7 @@ export function ask(question, yes) {
 // The control a command came from: the last one clicked (or pressed from the keyboard) on the
 // board or the list of moves. A board that has asked its own question (the panel kit's
 // "Really …? Yes / No") is not asked again.
+/** @type {{ target: EventTarget | null, at: number }} */
 let lastClick = { target: null, at: 0 };
 document.addEventListener('click', (e) => { lastClick = { target: e.target, at: Date.now() }; }, true);
 function recent() {
@@ -66,7 +67,7 @@ export async function send(command, errorEl, options) {
   const from = recent();
   const where = errorEl || (from && from.closest('#panel, #fallback') ? from : null);
   const control = from && from.closest('[data-control]');
-  const group = control ? /** @type {HTMLElement} */ (control).dataset.control : null;
+  const group = control ? /** @type {HTMLElement} */ (control).dataset.control || null : null;
   const confirmed = !!(options && options.confirmed) || !!(from && from.closest('.kit-confirm'));
   if (inFlight) return false;
   if (errorEl) errorEl.textContent = '';
@@ -112,7 +113,7 @@ async function post(command, id, askFirst) {
       r = await fetch(api + '/commands?' + keyParam, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body });
     } catch (e) {
       if (attempt < 4) { await new Promise((ok) => setTimeout(ok, 500 * attempt)); continue; }
-      return { error: { message: 'Could not reach the server: ' + e.message } };
+      return { error: { message: 'Could not reach the server: ' + messageOf(e) } };
     }
     if (r.status === 503 && attempt < 4) { await new Promise((ok) => setTimeout(ok, 500 * attempt)); continue; }
     const answer = await r.json().catch(() => ({}));

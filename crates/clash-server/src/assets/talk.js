@@ -34,7 +34,7 @@ export function renderLog(update, first) {
       // direction mark cannot reorder the speaker's name or the lines around it.
       const colon = ev.text.indexOf(': ');
       li.append(el('b', {}, ev.text.slice(0, colon + 1)), ' ', el('bdi', {}, ev.text.slice(colon + 2)));
-      if (ev.table.type === 'whispered') li.classList.add('whisper');
+      if (ev.table && ev.table.type === 'whispered') li.classList.add('whisper');
     } else {
       li.textContent = ev.text;
     }

@@ -4,7 +4,7 @@
 // keeps a library of them in this browser), and starts play. Drawn from the table's view while
 // it is in session zero (`view.session_zero`); once play starts, the game's own board takes
 // over. Forms are built once and kept across live updates, so nothing typed is lost.
-import { table, registerPanel, SESSION_ZERO, $, ClashForms, K } from '../kit.js';
+import { table, registerPanel, SESSION_ZERO, $, ClashForms, K, messageOf } from '../kit.js';
 
 const h = K.h;
 let ui = null;
@@ -53,14 +53,14 @@ function buildPlayer(update, spec, send) {
     err.textContent = '';
     if (!(await editor.ready())) return;
     let sheet;
-    try { sheet = editor.form.get(); } catch (e) { err.textContent = e.message; return; }
+    try { sheet = editor.form.get(); } catch (e) { err.textContent = messageOf(e); return; }
     handIn.disabled = true;
     const ok = await send({ type: 'hand_in_sheet', sheet: sheet }, err);
     handIn.disabled = false;
     if (ok) status.scrollIntoView({ block: 'nearest' });
   });
   const download = K.button('Download as a file', () => {
-    try { K.downloadSheet(ruleset, 'player', editor.form.get()); } catch (e) { err.textContent = e.message; }
+    try { K.downloadSheet(ruleset, 'player', editor.form.get()); } catch (e) { err.textContent = messageOf(e); }
   });
   download.dataset.action = 'download';
   const people = h('ul', 's0-people');
@@ -136,7 +136,7 @@ function buildGm(update, spec, send) {
     npcErr.textContent = '';
     if (!(await editor.ready())) return;
     let sheet;
-    try { sheet = editor.form.get(); } catch (e) { npcErr.textContent = e.message; return; }
+    try { sheet = editor.form.get(); } catch (e) { npcErr.textContent = messageOf(e); return; }
     if (await send({ type: 'ready_npc', sheet: sheet }, npcErr)) {
       // Readied: the NPC is listed above; the form folds away, blank for the next one.
       editor.load(null);
@@ -148,9 +148,9 @@ function buildGm(update, spec, send) {
     editor.box, editor.summary,
     h('div', 'kit-actions', ready,
       K.button('Save to my library', () => {
-        try { const s = editor.form.get(); K.library.save(ruleset, s); drawLibrary(); } catch (e) { npcErr.textContent = e.message; }
+        try { const s = editor.form.get(); K.library.save(ruleset, s); drawLibrary(); } catch (e) { npcErr.textContent = messageOf(e); }
       }),
-      K.button('Download as a file', () => { try { K.downloadSheet(ruleset, 'gm', editor.form.get()); } catch (e) { npcErr.textContent = e.message; } }),
+      K.button('Download as a file', () => { try { K.downloadSheet(ruleset, 'gm', editor.form.get()); } catch (e) { npcErr.textContent = messageOf(e); } }),
       importInto(editor, ruleset, npcErr)),
     npcErr);
   npcForm.dataset.part = 'npc-form';
