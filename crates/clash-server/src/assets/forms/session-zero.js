@@ -7,31 +7,83 @@
 import { table, registerPanel, SESSION_ZERO, $, ClashForms, K, messageOf } from '../kit.js';
 
 const h = K.h;
+
+/** @typedef {import('../kit.js').FormSpec} FormSpec */
+/** @typedef {import('../kit.js').Send} Send */
+/** @typedef {import('../kit.js').Maker} Maker */
+/** @typedef {import('../kit.js').Editor} Editor */
+/** @typedef {'missing' | 'handed_in' | 'sent_back'} SheetStatus */
+/**
+ * A player's seat in session zero (sheets are each game's own JSON).
+ * @typedef {{ seat: string, name: string, place: string, status: SheetStatus, sheet: any, comment: string | null }} SeatSheet
+ */
+/**
+ * What a table in session zero shows (`view.session_zero`, as the stage builds it; the GM's
+ * view adds its NPCs and whether play can start).
+ * @typedef {object} StageView
+ * @property {SeatSheet[]} players
+ * @property {any} options the table's choices, in the game's own shape
+ * @property {string | null} you
+ * @property {boolean} ready
+ * @property {Array<{ name: string, sheet: any }>} [npcs]
+ * @property {boolean} [can_add]
+ * @property {string[] | null} [without]
+ * @property {{ rule: string | null, message: string } | null} [blocked]
+ * @property {unknown} [setup]
+ */
+/** @typedef {import('../kit.js').Update<{ session_zero: StageView }>} StageUpdate */
+/** @typedef {{ root: HTMLElement, refresh: (u: StageUpdate) => void }} Built */
+
+/** @type {(Built & { key: string, latest?: StageUpdate }) | null} */
 let ui = null;
 
+/** @type {Record<string, string>} */
 const STATUS = { missing: 'no sheet yet', handed_in: 'handed in', sent_back: 'sent back' };
+/** @param {string} status */
 const pill = (status) => h('span', 'pill ' + (status === 'handed_in' ? 'ready' : 'waiting'), STATUS[status] || status);
 
+/** @param {unknown} t */
 const capital = (t) => String(t).charAt(0).toUpperCase() + String(t).slice(1);
 
+/** @param {FormSpec | null} spec */
 function words(spec) {
   return Object.assign({ sheet: 'character', sheets: 'characters', npc: 'NPC', npcs: 'NPCs', anNpc: 'an NPC' }, (spec && spec.words) || {});
 }
 
+/**
+ * @param {FormSpec} spec
+ * @param {any} sheet
+ * @param {Maker} maker
+ */
 function card(spec, sheet, maker) {
-  try { return spec.card(sheet, maker); } catch (e) { return h('p', 'hint', 'This sheet cannot be shown.'); }
+  try { return spec.card ? spec.card(sheet, maker) : h('p', 'hint', 'This sheet cannot be shown.'); } catch (e) { return h('p', 'hint', 'This sheet cannot be shown.'); }
 }
 
+/**
+ * @param {string} ruleset
+ * @param {FormSpec} spec
+ * @param {Maker} maker
+ * @param {any} sheet
+ * @param {(ed: Editor) => void} onChange
+ */
 const sheetEditor = (ruleset, spec, maker, sheet, onChange) => K.editor(ruleset, spec, maker, sheet, onChange);
 
+/** @param {Editor} editor @param {string} ruleset @param {HTMLElement} err */
 const importInto = (editor, ruleset, err) => K.importButton(editor, ruleset, err);
 
 // ----- a player's page: their own sheet -----
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @param {Send} send
+ * @returns {Built}
+ */
 function buildPlayer(update, spec, send) {
   const v = update.view.session_zero;
   const ruleset = update.ruleset;
   const w = words(spec);
+  /** @type {Partial<SeatSheet>} */
   const me = v.players.find((p) => p.seat === update.seat) || {};
   const draftKey = 'clash.draft.' + update.table + '.' + update.seat;
   let start = me.sheet;
@@ -73,17 +125,24 @@ function buildPlayer(update, spec, send) {
   return { root, refresh: (u) => refreshPlayer(u, spec, status, people) };
 }
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @param {HTMLElement} status
+ * @param {HTMLElement} people
+ */
 function refreshPlayer(update, spec, status, people) {
   const v = update.view.session_zero;
+  /** @type {Partial<SeatSheet>} */
   const me = v.players.find((p) => p.seat === update.seat) || {};
   const w = words(spec);
-  status.className = 's0-status ' + ({ missing: 'todo', handed_in: 'done', sent_back: 'back' }[me.status] || '');
+  status.className = 's0-status ' + (me.status ? { missing: 'todo', handed_in: 'done', sent_back: 'back' }[me.status] : '');
   if (me.status === 'handed_in') {
     status.replaceChildren(h('p', null, h('b', null, 'Handed in: ' + me.name + '. ')),
       h('p', null, v.ready ? 'Every sheet is in: the GM starts play when ready.' : 'Waiting for the others and for the GM.'));
   } else if (me.status === 'sent_back') {
     status.replaceChildren(h('p', null, h('b', null, 'The GM sent your sheet back.')),
-      me.comment ? h('p', 's0-comment', '“' + me.comment + '”') : null,
+      ...(me.comment ? [h('p', 's0-comment', '“' + me.comment + '”')] : []),
       h('p', null, 'Change what the GM asks and hand it in again.'));
   } else {
     status.replaceChildren(h('p', null, h('b', null, 'Your ' + w.sheet + ' is not handed in yet.')));
@@ -98,6 +157,12 @@ function refreshPlayer(update, spec, status, people) {
 
 // ----- the GM's page: the sheets, the NPCs, the start -----
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @param {Send} send
+ * @returns {Built}
+ */
 function buildGm(update, spec, send) {
   const ruleset = update.ruleset;
   const w = words(spec);
@@ -154,6 +219,7 @@ function buildGm(update, spec, send) {
       importInto(editor, ruleset, npcErr)),
     npcErr);
   npcForm.dataset.part = 'npc-form';
+  /** @param {any} sheet */
   function edit(sheet) {
     editor.load(sheet);
     npcForm.open = true;
@@ -167,6 +233,7 @@ function buildGm(update, spec, send) {
     if (!list.length) libList.append(h('li', 'hint', 'Empty. “Save to my library” keeps a sheet here for your next tables.'));
   }
   drawLibrary();
+  /** @type {Map<string, HTMLElement>} */
   const sendBacks = new Map();
   const root = h('div', 's0 s0-gm',
     h('h3', null, 'Session zero'),
@@ -202,6 +269,14 @@ function joinNames(names) {
   return names.length < 2 ? names.join('') : names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
 }
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @param {SeatSheet} p
+ * @param {Send} send
+ * @param {Map<string, HTMLElement>} sendBacks
+ * @param {boolean} removable
+ */
 function gmPerson(update, spec, p, send, sendBacks, removable) {
   const li = h('li', 's0-person', h('div', 's0-person-head', h('b', null, capital(p.name)), p.name !== p.place ? h('span', 'hint', p.place) : null, pill(p.status)));
   li.dataset.seat = p.seat;
@@ -241,6 +316,14 @@ function gmPerson(update, spec, p, send, sendBacks, removable) {
   return li;
 }
 
+/**
+ * @param {string} ruleset
+ * @param {FormSpec} spec
+ * @param {{ name: string, sheet: any }} n
+ * @param {Send} send
+ * @param {(sheet: any) => void} edit
+ * @param {() => void} drawLibrary
+ */
 function gmNpc(ruleset, spec, n, send, edit, drawLibrary) {
   const err = h('p', 'error');
   err.setAttribute('role', 'alert');
@@ -256,6 +339,11 @@ function gmNpc(ruleset, spec, n, send, edit, drawLibrary) {
 
 // ----- someone watching -----
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @returns {Built}
+ */
 function buildWatcher(update, spec) {
   const people = h('ul', 's0-people');
   const root = h('div', 's0', h('h3', null, 'Session zero'),
@@ -269,7 +357,9 @@ function buildWatcher(update, spec) {
   };
 }
 
-function draw(container, update, send) {
+/** @type {import('../kit.js').Panel} */
+function draw(container, any, send) {
+  const update = /** @type {StageUpdate} */ (any);
   const spec = ClashForms.get(update.ruleset);
   if (!spec) { container.replaceChildren(h('p', 'hint', 'Loading the forms…')); return; }
   const mode = update.seat === 'gm' ? 'gm' : update.seat ? 'player' : 'watch';
