@@ -90,6 +90,7 @@ function chooser(update, send) {
   }
   g.body.append(fingers);
   if (picked) {
+    /** @type {{ hands?: Array<{ hand: Hand, scores: import('../kit.js').Chance, concedes: import('../kit.js').Chance, edge: import('../kit.js').Chance }> } | null} the odds of each call, while odds are in play */
     const o = odds(update);
     const calls = h('div', 'mo-calls');
     for (let call = picked + 1; call <= picked + 3; call++) {

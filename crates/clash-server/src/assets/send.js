@@ -87,6 +87,8 @@ export async function send(command, errorEl, options) {
       answer = await post(command, id, false);
     }
     if (answer.error) { refuse(where, answer.error, answer.status); return false; }
+    // Asked again after a yes (the table changed meanwhile): the person sends it once more.
+    if (!answer.update) return false;
     // Where the log stood when the command went in (the live stream may have brought its lines
     // before this answer came back); the command's own first game line is the sender's own
     // move, no news to them: "since your last move" is what came after it.
@@ -103,6 +105,18 @@ export async function send(command, errorEl, options) {
   }
 }
 
+/**
+ * What a command's answer comes to: the update it made, a question to ask first, or a refusal.
+ * @typedef {{ update: Update, confirm?: undefined, error?: undefined, status?: undefined } | { confirm: string, update?: undefined, error?: undefined, status?: undefined } | { error: import('./kit.js').ApiErrorBody, status?: number, update?: undefined, confirm?: undefined }} Answer
+ */
+
+/**
+ * Send `command` (once, whatever the network does: `id` makes a repeat harmless).
+ * @param {unknown} command
+ * @param {string} id
+ * @param {boolean} askFirst
+ * @returns {Promise<Answer>}
+ */
 async function post(command, id, askFirst) {
   /** @type {import('./types/CommandRequest').CommandRequest<unknown>} */
   const request = { command: command, as: boot.as || undefined, id: id, revision: page.cursor, ask: askFirst };

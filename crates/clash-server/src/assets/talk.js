@@ -104,7 +104,7 @@ export function renderTalk(update) {
   if (players.some((p) => p.seat === chosen)) to.value = chosen;
 }
 
-$('chat').addEventListener('submit', async (e) => {
+$('chat').addEventListener('submit', async (/** @type {SubmitEvent} */ e) => {
   e.preventDefault();
   const input = $('chat-text');
   const text = input.value.trim();
