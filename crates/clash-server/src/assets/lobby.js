@@ -5,10 +5,22 @@
 import { $, el, pageData, watchLengths, nameFolds, ClashForms, K, messageOf } from './kit.js';
 import { ruleLinker } from './rule-links.js';
 
+/**
+ * A table this browser keeps (the table page writes it: app.js).
+ * @typedef {{ table: string, path: string, key: string, title: string, game: string, me: string, role: string, at: number }} Kept
+ */
+/**
+ * How a kept table stands now.
+ * @typedef {{ gone?: string, title?: string, turn?: import('./types/Turn').Turn, archived?: boolean, closed?: boolean }} Now
+ */
+/** A game with forms, as the lobby's page data lists it. @typedef {{ id: string, name: string, blurb: string, sheets: boolean }} Game */
+
 const savedKey = 'clash.tables';
+/** @returns {Kept[]} */
 function saved() {
   try { return JSON.parse(localStorage.getItem(savedKey) || '[]'); } catch (e) { return []; }
 }
+/** @param {Kept} entry */
 function forget(entry) {
   const list = saved().filter((t) => !(t.table === entry.table && t.path === entry.path));
   try { localStorage.setItem(savedKey, JSON.stringify(list)); } catch (e) { /* private mode */ }
@@ -16,6 +28,10 @@ function forget(entry) {
 }
 
 // How the table stands now, for this link: its name, whose move, archived or gone.
+/**
+ * @param {Kept} entry
+ * @returns {Promise<Now>}
+ */
 async function look(entry) {
   try {
     const r = await fetch('/api/tables/' + encodeURIComponent(entry.table) + '/view?key=' + encodeURIComponent(entry.key));
@@ -30,11 +46,13 @@ async function look(entry) {
 }
 
 /** Whether the game waits on this link (for the GM: on a seat the GM plays). */
+/** @param {Now} now */
 function yours(now) {
   return !!(now.turn && (now.turn.yours || (now.turn.npc || []).length));
 }
 
 // The tables whose game waits on this browser's link, in one question to the server.
+/** @param {Kept[]} list */
 async function waitingOnMe(list) {
   /** @type {import('./types/MovesBody').MovesBody} */
   const body = { tables: list.slice(0, 50).map((t) => ({ id: t.table, key: t.key })) };
@@ -49,6 +67,7 @@ async function waitingOnMe(list) {
   }
 }
 
+/** @param {Kept} entry @param {Now} now */
 function row(entry, now) {
   const li = el('li', { class: 'mine-row' + (yours(now) ? ' yours' : '') });
   const title = now.title || entry.title;
@@ -65,12 +84,14 @@ async function showMine() {
   const list = saved();
   $('mine').hidden = list.length === 0;
   const [looks, waiting] = await Promise.all([Promise.all(list.map(look)), waitingOnMe(list)]);
+  /** @type {HTMLElement[]} */
   const open = [];
+  /** @type {HTMLElement[]} */
   const archived = [];
   // The tables where it is this visitor's move come first, in the order they were kept.
   const order = list.map((_, i) => i);
   const first = (/** @type {number} */ i) => (waiting.has(list[i].table) && yours(looks[i]) ? 0 : 1);
-  order.sort((a, b) => first(a) - first(b) || a - b);
+  order.sort((/** @type {number} */ a, /** @type {number} */ b) => first(a) - first(b) || a - b);
   for (const i of order) (looks[i].archived ? archived : open).push(row(list[i], looks[i]));
   $('mine-list').replaceChildren(...open);
   $('archived-list').replaceChildren(...archived);
@@ -81,6 +102,7 @@ if ($('mine')) showMine();
 
 // ---- A table made by form: the game, its name, the seats, the game's own choices ----------
 
+/** @type {Game[]} */
 const games = pageData('games', []);
 const ruleLinks = pageData('rule-links', {});
 const byForm = $('by-form');
@@ -108,7 +130,9 @@ function makeByForm() {
   const create = h('button', 'primary', 'Create the table');
   create.type = 'button';
   create.id = 'create-by-form';
+  /** @type {HTMLSelectElement[]} */
   const plans = [];
+  /** @param {number} n */
   const place = (n) => 'the ' + ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'][n - 1] + ' player';
   function drawSeats() {
     const n = count.get();
@@ -119,7 +143,7 @@ function makeByForm() {
     plans.length = n;
     /** @type {import('./kit.js').Words} */
     const words = (chosen.spec && chosen.spec.words) || {};
-    const name = (i) => (words.seat ? words.seat(i) : place(i + 1).replace(/^t/, 'T'));
+    const name = (/** @type {number} */ i) => (words.seat ? words.seat(i) : place(i + 1).replace(/^t/, 'T'));
     seats.replaceChildren(...plans.map((sel, i) => h('div', 'seat-plan', h('b', null, name(i)), sel)));
     playersHint.textContent = (words.host || 'You are the GM.') + ' Each seat gets an invite link for its player; a seat you play yourself needs none.';
     if (chosen.form && chosen.form.players) chosen.form.players(n);
@@ -138,13 +162,15 @@ function makeByForm() {
     K.showProblems(byForm, problems, top);
     create.disabled = problems.length > 0;
   }
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   const soon = () => { clearTimeout(timer); timer = setTimeout(checkNow, 250); };
   byForm.addEventListener('input', soon);
   byForm.addEventListener('change', soon);
   count.addEventListener('input', drawSeats);
   // Rule IDs in the game's choices link to the rule (opened in a tab of its own).
   let unlink = () => {};
+  /** @param {Game} game */
   function pick(game) {
     chosen.id = game.id;
     unlink();
@@ -187,7 +213,7 @@ function makeByForm() {
     h('label', null, 'Game'), picks, blurb,
     K.field('title', 'Table name (optional)', title),
     playersSet, choices, top, create);
-  const again = () => { if (chosen.id) pick(games.find((g) => g.id === chosen.id)); };
+  const again = () => { const game = chosen.id ? games.find((g) => g.id === chosen.id) : null; if (game) pick(game); };
   document.addEventListener('clash-forms', again);
   pick(games[0]);
 }
