@@ -4,7 +4,7 @@
 // keeps a library of them in this browser), and starts play. Drawn from the table's view while
 // it is in session zero (`view.session_zero`); once play starts, the game's own board takes
 // over. Forms are built once and kept across live updates, so nothing typed is lost.
-import { table, registerPanel, SESSION_ZERO, $, ClashForms, K, messageOf } from '../kit.js';
+import { table, registerPanel, SESSION_ZERO, $, ClashForms, K, messageOf, andList } from '../kit.js';
 
 const h = K.h;
 
@@ -42,8 +42,7 @@ const STATUS = { missing: 'no sheet yet', handed_in: 'handed in', sent_back: 'se
 /** @param {string} status */
 const pill = (status) => h('span', 'pill ' + (status === 'handed_in' ? 'ready' : 'waiting'), STATUS[status] || status);
 
-/** @param {unknown} t */
-const capital = (t) => String(t).charAt(0).toUpperCase() + String(t).slice(1);
+const capital = K.capital;
 
 /** @param {FormSpec | null} spec */
 function words(spec) {
@@ -251,10 +250,10 @@ function buildGm(update, spec, send) {
       const v = u.view.session_zero;
       const without = v.without && v.without.length ? v.without : null;
       start.disabled = !!v.blocked && !without;
-      start.textContent = without ? 'Start play without ' + joinNames(without) : 'Start play';
+      start.textContent = without ? 'Start play without ' + andList(without) : 'Start play';
       addSeat.disabled = v.can_add === false;
       setupLink.hidden = !v.setup;
-      why.textContent = without ? 'Still waiting for ' + joinNames(without) + ': you may wait, or start without them (their seats are left out).'
+      why.textContent = without ? 'Still waiting for ' + andList(without) + ': you may wait, or start without them (their seats are left out).'
         : v.blocked ? (v.blocked.rule && v.blocked.rule !== 'Session zero' ? v.blocked.rule + ': ' : '') + capital(v.blocked.message) + '.' : 'Every sheet is in and they fit together: play can start.';
       people.replaceChildren(...v.players.map((p) => gmPerson(u, spec, p, send, sendBacks, v.players.length > 1)));
       npcs.replaceChildren(...(v.npcs || []).map((n) => gmNpc(ruleset, spec, n, send, edit, drawLibrary)));
@@ -264,10 +263,6 @@ function buildGm(update, spec, send) {
   };
 }
 
-/** "Ada", "Ada and Bo", "Ada, Bo and Cy". @param {string[]} names */
-function joinNames(names) {
-  return names.length < 2 ? names.join('') : names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
-}
 
 /**
  * @param {StageUpdate} update
