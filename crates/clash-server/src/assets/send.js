@@ -32,7 +32,7 @@ export function ask(question, yes) {
 }
 
 // The control a command came from: the last one clicked (or pressed from the keyboard) on the
-// board or the list of moves. A board that has asked its own question (the panel kit's
+// board or the list of moves. A board that has asked its own question (the kit's
 // "Really …? Yes / No") is not asked again.
 /** @type {{ target: EventTarget | null, at: number }} */
 let lastClick = { target: null, at: 0 };

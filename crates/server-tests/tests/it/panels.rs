@@ -1,6 +1,6 @@
 //! Each game's board comes from its ruleset crate through the catalogue: the server serves it at
 //! a generic route, as JavaScript and CSS, and a table page loads only its own game's board, after
-//! the shared panel kit.
+//! the shared page kit.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
