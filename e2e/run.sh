@@ -27,34 +27,20 @@ if [ ! -d node_modules/playwright-core ] || [ ! -x node_modules/.bin/tsc ] || [ 
   npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 fi
 
-echo "e2e: building clash"
-(cd "$ROOT" && cargo build -j2 -p clash-cli --bin clash)
-TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-BIN="$TARGET_DIR/debug/clash"
+# CLASH_SERVE_BIN: a clash already built (scripts/test.sh passes the one `cargo test` built, which
+# a build of clash-cli alone would compile again with other features).
+BIN="${CLASH_SERVE_BIN:-}"
+if [ -z "$BIN" ]; then
+  echo "e2e: building clash"
+  (cd "$ROOT" && cargo build -j2 -p clash-cli --bin clash)
+  BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/clash"
+fi
 
 mkdir -p artifacts
-TMP="$(mktemp -d)"
-PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-"$BIN" serve --examples --addr "127.0.0.1:$PORT" --db "$TMP/e2e.db" >artifacts/server.log 2>&1 &
-SERVER=$!
-stop_server() {
-  kill "$SERVER" 2>/dev/null || true
-  wait "$SERVER" 2>/dev/null || true
-  rm -rf "$TMP"
-}
-trap stop_server EXIT
-
-export CLASH_URL="http://127.0.0.1:$PORT"
+# shellcheck source=../scripts/lib/throwaway-server.sh
+. "$ROOT/scripts/lib/throwaway-server.sh"
+THROWAWAY_LOG="$E2E/artifacts/server.log" throwaway_server "$BIN" --examples
 export CLASH_BIN="$BIN"
-for _ in $(seq 1 100); do
-  if node -e 'fetch(process.env.CLASH_URL + "/healthz").then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))'; then
-    break
-  fi
-  if ! kill -0 "$SERVER" 2>/dev/null; then
-    echo "e2e: the server did not start:"; cat artifacts/server.log; exit 1
-  fi
-  sleep 0.2
-done
 
 echo "e2e: testing against $CLASH_URL"
 shopt -s nullglob

@@ -28,32 +28,19 @@ if [ ! -x e2e/node_modules/.bin/openapi-typescript ] || [ ! -d e2e/node_modules/
   (cd e2e && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; })
 fi
 
-echo "api: building clash"
-cargo build -j2 -p clash-cli --bin clash
-BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/clash"
+# CLASH_SERVE_BIN: a clash already built (scripts/test.sh passes the one `cargo test` built, which
+# a build of clash-cli alone would compile again with other features).
+BIN="${CLASH_SERVE_BIN:-}"
+if [ -z "$BIN" ]; then
+  echo "api: building clash"
+  cargo build -j2 -p clash-cli --bin clash
+  BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/clash"
+fi
 
-TMP="$(mktemp -d)"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$BIN" serve --addr "127.0.0.1:$PORT" --db "$TMP/api.db" \
-  --create-burst 100000 --creates-per-minute 100000 >"$TMP/server.log" 2>&1 &
-SERVER=$!
-stop_server() {
-  kill "$SERVER" 2>/dev/null || true
-  wait "$SERVER" 2>/dev/null || true
-  rm -rf "$TMP"
-}
-trap stop_server EXIT
-
-export CLASH_URL="http://127.0.0.1:$PORT"
-for _ in $(seq 1 100); do
-  if python3 -c 'import os, urllib.request; urllib.request.urlopen(os.environ["CLASH_URL"] + "/healthz")' 2>/dev/null; then
-    break
-  fi
-  if ! kill -0 "$SERVER" 2>/dev/null; then
-    echo "api: the server did not start:"; cat "$TMP/server.log"; exit 1
-  fi
-  sleep 0.2
-done
+# shellcheck source=scripts/lib/throwaway-server.sh
+. scripts/lib/throwaway-server.sh
+throwaway_server "$BIN" --create-burst 100000 --creates-per-minute 100000
+TMP="$THROWAWAY_DIR"
 
 # The tables schemathesis's coverage and fuzzing phases act on (see schemathesis.toml).
 eval "$(python3 - <<'EOF'

@@ -15,7 +15,10 @@ if [ -z "${CLASH_TEST_POSTGRES:-}" ]; then
   exec ./scripts/with-postgres.sh ./scripts/test.sh "$@"
 fi
 
-echo "== hygiene"
+# Each phase says how long it took, so a slow CI run shows where its time went.
+phase() { echo "== $1 (${SECONDS}s into the run)"; }
+
+phase "hygiene"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -j2 -- -D warnings
 # Sources speak of the project only: no absolute path of any particular machine.
@@ -26,19 +29,23 @@ fi
 
 # The page scripts against the TypeScript declarations generated from the Rust types (which
 # `cargo test` below checks are up to date): tsc --checkJs, with TypeScript from e2e's packages.
-echo "== page types"
+phase "page types"
 (cd e2e && { [ -x node_modules/.bin/tsc ] || npm ci --no-audit --no-fund; } && node typecheck.mjs)
 
-echo "== cargo test"
+phase "cargo test"
 cargo test --workspace --locked -j2
+# The clash that build made serves the API and browser tests below: building clash-cli alone
+# would compile much of the workspace again with other features.
+export CLASH_SERVE_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/clash"
 
-echo "== README commands"
+phase "README commands"
 ./scripts/check-readme.sh
 
-echo "== API document"
+phase "API document"
 ./scripts/api-test.sh
 
 if [ -x e2e/run.sh ]; then
-  echo "== browser end-to-end tests"
+  phase "browser end-to-end tests"
   e2e/run.sh
 fi
+echo "== all passed in ${SECONDS}s"

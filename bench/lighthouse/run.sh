@@ -28,26 +28,8 @@ if [ -z "${CLASH_BIN:-}" ]; then
   (cd "$root" && cargo build --quiet --release -j2 -p clash-cli --bin clash)
 fi
 
-tmp="$(mktemp -d)"
-port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-"$bin" serve --addr "127.0.0.1:$port" --db "$tmp/lighthouse.db" >"$tmp/server.log" 2>&1 &
-server=$!
-stop_server() {
-  kill "$server" 2>/dev/null || true
-  wait "$server" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap stop_server EXIT
-
-export CLASH_URL="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do
-  if node -e 'fetch(process.env.CLASH_URL + "/healthz").then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))'; then
-    break
-  fi
-  if ! kill -0 "$server" 2>/dev/null; then
-    echo "lighthouse: the server did not start:"; cat "$tmp/server.log"; exit 1
-  fi
-  sleep 0.2
-done
+# shellcheck source=../../scripts/lib/throwaway-server.sh
+. "$root/scripts/lib/throwaway-server.sh"
+throwaway_server "$bin"
 
 node "$here/run.mjs" "${1:-3}"
