@@ -27,7 +27,7 @@ async function step(page, scope, label, sign, times) {
 
 /** The note shown next to the field at `path` inside `scope`. */
 function note(page, scope, path) {
-  return page.locator(`${scope} [data-field="${path}"] > .fk-error`);
+  return page.locator(`${scope} [data-field="${path}"] > .kit-error`);
 }
 
 /** From the lobby: pick the game, name the table, set the number of players. */
@@ -71,7 +71,7 @@ test('a new Iron Triangle group: table by form, characters from invite links, a 
   await gm.fill('#by-form input[aria-label="Countdown"]', 'The flood');
   // A countdown of 2 boxes breaks IT-13: the note says so next to it, and nothing is made.
   await step(gm, '#by-form [data-field="options.countdowns.0"]', 'Boxes', '−', 4);
-  await gm.waitForFunction(() => /IT-13/.test(document.querySelector('#by-form [data-field="options.countdowns.0"] > .fk-error')?.textContent || ''));
+  await gm.waitForFunction(() => /IT-13/.test(document.querySelector('#by-form [data-field="options.countdowns.0"] > .kit-error')?.textContent || ''));
   assert.equal(await gm.isDisabled('#create-by-form'), true, 'no table from a broken choice');
   await shotsBoth(gm, 's0-lobby-form-error');
   await step(gm, '#by-form [data-field="options.countdowns.0"]', 'Boxes', '+', 4);
@@ -97,16 +97,16 @@ test('a new Iron Triangle group: table by form, characters from invite links, a 
   });
   // Eleven energy breaks IT-9: the note next to Energy names the rule, and the hand-in waits.
   await step(ana, SHEET, 'Attack', '+', 1);
-  await ana.waitForFunction((s) => /IT-9/.test(document.querySelector(s + ' [data-field="energy"] > .fk-error').textContent), SHEET);
+  await ana.waitForFunction((s) => /IT-9/.test(document.querySelector(s + ' [data-field="energy"] > .kit-error').textContent), SHEET);
   assert.match(await note(ana, SHEET, 'energy').textContent(), /IT-9/);
-  assert.match(await ana.textContent(`${SHEET} .fk-summary`), /1 thing to fix/);
+  assert.match(await ana.textContent(`${SHEET} .kit-summary`), /1 thing to fix/);
   await shotsBoth(ana, 's0-it-player-energy-error');
   await ana.click(`${SHEET} button[data-action="hand-in"]`, { force: true });
   await ana.waitForTimeout(300);
   assert.match(await gm.textContent('#panel .s0-gm'), /no sheet yet/, 'nothing is handed in from a broken sheet');
   // Fixed: the note goes, and the sheet is handed in.
   await step(ana, SHEET, 'Attack', '−', 1);
-  await ana.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await ana.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), SHEET);
   assert.equal(await note(ana, SHEET, 'energy').textContent(), '');
   await act(ana, `${SHEET} button[data-action="hand-in"]`);
   await ana.waitForSelector(`${SHEET} .s0-status.done`);
@@ -123,7 +123,7 @@ test('a new Iron Triangle group: table by form, characters from invite links, a 
   await shots(bo, 's0-it-phone-background-error');
   await step(bo, `${SHEET} [data-field="backgrounds.0"]`, 'Points', '−', 1);
   await step(bo, `${SHEET} [data-field="backgrounds.1"]`, 'Points', '+', 1);
-  await bo.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await bo.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), SHEET);
   await act(bo, `${SHEET} button[data-action="hand-in"]`);
 
   // Ana keeps her character as a file, for another table.
@@ -151,7 +151,7 @@ test('a new Iron Triangle group: table by form, characters from invite links, a 
   await gm.fill(`${npc} input[data-move="D-M"]`, 'Block');
   await gm.fill(`${npc} input[data-move="G-L"]`, 'Shove');
   await gm.fill(`${npc} input[data-move="A-H"]`, 'Haymaker');
-  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), npc);
+  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), npc);
   await act(gm, `${npc} button[data-action="ready-npc"]`);
   await gm.waitForSelector('#panel .s0-gm li[data-npc="Brute"]');
   // The GM keeps Brute in the library of this browser, and the whole setup as a file.
@@ -192,7 +192,7 @@ test('a new Iron Triangle group: table by form, characters from invite links, a 
   await gm2.click('#panel .s0-gm .s0-library > summary');
   await gm2.click('#panel .s0-gm .s0-library li:has-text("Brute") button:has-text("Use")');
   assert.equal(await gm2.inputValue('#panel .s0-gm [data-part="npc-form"] [data-input="name"]'), 'Brute');
-  await gm2.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), '#panel .s0-gm [data-part="npc-form"]');
+  await gm2.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), '#panel .s0-gm [data-part="npc-form"]');
   await act(gm2, '#panel .s0-gm [data-part="npc-form"] button[data-action="ready-npc"]');
   await gm2.waitForSelector('#panel .s0-gm li[data-npc="Brute"]');
   await join(ana, await inviteFor(gm2, 'p1'));
@@ -201,7 +201,7 @@ test('a new Iron Triangle group: table by form, characters from invite links, a 
   await chooser.setFiles(adaFile);
   await ana.waitForFunction((s) => document.querySelector(s + ' [data-input="name"]').value === 'Ada', SHEET);
   assert.equal(await ana.inputValue(`${SHEET} input[data-move="A-H"]`), 'Overhand Right');
-  await ana.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await ana.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), SHEET);
   await act(ana, `${SHEET} button[data-action="hand-in"]`);
   await gm2.waitForFunction(() => /Ada/.test(document.querySelector('#panel .s0-gm').textContent));
   await shotsBoth(ana, 's0-it-imported');
@@ -228,20 +228,20 @@ test('a Wicked Age character made from an invite link rolls its own forms', asyn
   // Two d12s break WA-2: the note under Forms names it.
   const dice = { covertly: '12', directly: '12', for_myself: '8', for_others: '6', with_love: '6', with_violence: '4' };
   for (const [form, die] of Object.entries(dice)) await p.selectOption(`${SHEET} select[data-form="${form}"]`, die);
-  await p.waitForFunction((s) => /WA-2/.test(document.querySelector(s + ' [data-field="forms"] > .fk-error').textContent), SHEET);
+  await p.waitForFunction((s) => /WA-2/.test(document.querySelector(s + ' [data-field="forms"] > .kit-error').textContent), SHEET);
   await shotsBoth(p, 's0-wa-player-forms-error');
   await p.selectOption(`${SHEET} select[data-form="directly"]`, '10');
   const interests = p.locator(`${SHEET} input[aria-label="Best Interest"]`);
   await interests.nth(0).fill('Find the child of the river');
   await interests.nth(1).fill('Make the Khan pay');
-  await p.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await p.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), SHEET);
   await act(p, `${SHEET} button[data-action="hand-in"]`);
 
   // The GM readies the Khan with the NPC form and starts play.
   const npc = '#panel .s0-gm [data-part="npc-form"]';
   await gm.waitForFunction(() => /Ysolde/.test(document.querySelector('#panel .s0-gm').textContent));
   await gm.fill(`${npc} [data-input="name"]`, 'The Khan');
-  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), npc);
+  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), npc);
   await act(gm, `${npc} button[data-action="ready-npc"]`);
   await gm.click('#panel button[data-action="start-play"]');
   await gm.waitForSelector('dialog#confirm[open]');
@@ -292,7 +292,7 @@ test('a Tourists party made from an invite link plays its first round', async ()
   await p.fill(`${SHEET} [data-input="character"]`, 'Mika');
   await p.fill(`${SHEET} input[aria-label="Attribute"]`, 'Luck');
   await p.fill(`${SHEET} textarea[aria-label="Aspects, one per line"]`, 'Lucky\nQuick hands');
-  await p.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await p.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), SHEET);
   await shotsBoth(p, 's0-nd-party');
   await assertNoRawTokens(p, 'a Tourists party sheet');
   await act(p, `${SHEET} button[data-action="hand-in"]`);
@@ -303,7 +303,7 @@ test('a Tourists party made from an invite link plays its first round', async ()
   await gm.fill(`${npc} [data-input="goal"]`, 'Keep the souvenir');
   await gm.fill(`${npc} [data-input="character"]`, 'The customs officer');
   await gm.fill(`${npc} input[aria-label="Attribute"]`, 'Paperwork');
-  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), npc);
+  await gm.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), npc);
   await act(gm, `${npc} button[data-action="ready-npc"]`);
   await shotsBoth(gm, 's0-nd-gm-ready');
   await assertNoRawTokens(gm, 'the Tourists GM page');
@@ -355,7 +355,7 @@ test('a ready-made Iron Triangle table takes a third player: a seat added on the
     belief: 'The sea provides', flaw: 'Reckless', goal: 'Pay off the boat',
     moves: { 'D-M': 'Slip', 'G-L': 'Hook Leg', 'A-H': 'Haymaker' },
   });
-  await cy.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await cy.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), SHEET);
   await act(cy, `${SHEET} button[data-action="hand-in"]`);
   await gm.waitForFunction(() => /Cy/.test(document.querySelector('#panel .s0-person[data-seat="p3"]').textContent));
   assert.match(await gm.textContent('#panel .s0-person[data-seat="p3"]'), /handed in/);
@@ -364,7 +364,7 @@ test('a ready-made Iron Triangle table takes a third player: a seat added on the
   await act(gm, '#panel .s0-person[data-seat="p3"] button[data-action="send-back"]');
   await cy.waitForFunction(() => /Give Cy a goal/.test(document.getElementById('panel').textContent));
   await cy.fill(`${SHEET} [data-input="goal"]`, 'Find the thief before the GM does');
-  await cy.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .fk-summary').textContent), SHEET);
+  await cy.waitForFunction((s) => /follows the rules/.test(document.querySelector(s + ' .kit-summary').textContent), SHEET);
   await act(cy, `${SHEET} button[data-action="hand-in"]`);
   await gm.waitForFunction(() => document.querySelector('#panel button[data-action="start-play"]').textContent === 'Start play');
   await gm.click('#panel button[data-action="start-play"]');
@@ -410,7 +410,7 @@ test('a character made during play goes through the GM too: handed in, sent back
     belief: 'Family first', flaw: 'Reckless', goal: 'Protect the docks',
     moves: { 'D-M': 'Cover Up', 'G-L': 'Sweep', 'A-H': 'Hook' },
   }, dialog);
-  await bo.waitForFunction((d) => /follows the rules/.test(document.querySelector(d + ' .fk-summary').textContent), dialog);
+  await bo.waitForFunction((d) => /follows the rules/.test(document.querySelector(d + ' .kit-summary').textContent), dialog);
   await act(bo, `${dialog} button[data-action="submit-sheet"]`);
   // Handed in, not at the table: the GM is asked to keep it or send it back.
   const review = '#panel [data-control="handed:p2"]';
@@ -442,7 +442,7 @@ test('a character made during play goes through the GM too: handed in, sent back
     belief: 'Family first', flaw: 'Reckless', goal: 'Win the harbour title',
     moves: { 'D-M': 'Cover Up', 'G-L': 'Sweep', 'A-H': 'Hook' },
   }, dialog);
-  await bo.waitForFunction((d) => /follows the rules/.test(document.querySelector(d + ' .fk-summary').textContent), dialog);
+  await bo.waitForFunction((d) => /follows the rules/.test(document.querySelector(d + ' .kit-summary').textContent), dialog);
   await act(bo, `${dialog} button[data-action="submit-sheet"]`);
   await gm.waitForSelector(review);
   await act(gm, `${review} button:has-text("Keep Bo")`);

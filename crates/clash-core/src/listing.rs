@@ -27,10 +27,10 @@ pub struct Preset {
 /// A ruleset's board on the table page: a plain script (no build step) that draws the game from
 /// the seat's view and sends its commands, and the stylesheet it uses. The server serves both
 /// as they are, on that game's pages only; the script registers itself with the page's shared
-/// panel kit under the ruleset's ID.
+/// page kit (`kit.js`) under the ruleset's ID.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Panel {
-    /// JavaScript, run after the page's shared panel kit.
+    /// JavaScript, run after the page's shared page kit.
     pub script: &'static str,
     /// CSS for the panel's own classes.
     pub style: &'static str,

@@ -3,9 +3,8 @@
 // the chain and disadvantage piles as cards, problems and countdowns as cards, and controls built
 // from the commands the engine lists for this seat: stance and move pickers made of cards, a loss
 // split with steppers, renaming any move. Every text goes in as text nodes, never parsed as markup.
-import { table, redrawPanel } from '../kit.js';
-import * as kit from '../panel-kit.js';
-import { ClashForms, K } from '../forms/kit.js';
+import * as kit from '../kit.js';
+import { table, redrawPanel, ClashForms, K } from '../kit.js';
 
 /** @typedef {import('../types/iron-triangle/TableView').TableView} View the seat's view of the game */
 /** @typedef {import('../types/iron-triangle/Command').Command} Command what the board sends */
@@ -45,6 +44,15 @@ function parse(code) {
   const a = ACTIONS[m[1]], e = ELEMENTS[m[2]];
   const mult = MULT[code] || (m[1] === 'D' ? 1 : 2);
   return { code: String(code), a: m[1], e: m[2], action: a, element: e, base: a.base, mult: mult };
+}
+
+/**
+ * A move's name in words ("Attack High"), or null for a code that is not a move.
+ * @param {unknown} code
+ */
+function moveWords(code) {
+  const p = parse(code);
+  return p ? p.action.word + ' ' + p.element.word : null;
 }
 
 function beatsText(mv) {
@@ -123,7 +131,7 @@ function deciderText(v, d) {
 function moveName(v, character, mv) {
   const c = v.characters.find((x) => x.name === character);
   const known = c && (c.moves || []).concat(c.shown || []).find((m) => m.move === mv);
-  return known ? known.name : (parse(mv) ? parse(mv).action.word + ' ' + parse(mv).element.word : String(mv));
+  return known ? known.name : (moveWords(mv) || String(mv));
 }
 
 // A move as the log names it: "Philly Shell (Defend Mid)", or "Defend Mid" when unnamed.
@@ -579,7 +587,7 @@ function stanceGroup(v, character, items, send) {
   }
   g.body.append(button(g, chosen ? 'Take the stance in secret' : 'Take no stance', send, () => {
     if (!chosen) return { type: 'take_stance', character: character, amount: 0 }; // no action: no stance
-    const n = amount.get();
+    const n = amount ? amount.get() : 0;
     const found = items.find((it) => it.command.action === chosen && it.command.amount === n);
     if (!found) throw new Error('That stance is not offered: ' + cap(chosen) + ' goes up to ' + byAction[chosen] + '.');
     return found.command;
@@ -714,6 +722,7 @@ function safeSplit(need, room) {
 // What the split does, type by type, with the fixed part already counted: "Attack 5 → 2 (1 for
 // the stance)", and a warning for every type that reaches 0 (a zero mark), the fixed part's too.
 function splitPreview(now, fixed, steppers, gain) {
+  /** @type {Array<Node | string>} */
   const parts = [h('b', null, 'After: ')];
   const zero = [];
   TYPES.forEach((t, i) => {
@@ -739,7 +748,7 @@ function renameGroup(v, update, send) {
   const key = 'rename';
   const g = group(key, 'Rename a move', 'Give any of your moves a name of your own.');
   const opts = [];
-  for (const c of mine) for (const m of c.moves) opts.push([c.name + '|' + m.move, (mine.length > 1 ? c.name + ': ' : '') + m.name + ' (' + parse(m.move).action.word + ' ' + parse(m.move).element.word + ')']);
+  for (const c of mine) for (const m of c.moves) opts.push([c.name + '|' + m.move, (mine.length > 1 ? c.name + ': ' : '') + m.name + ' (' + moveWords(m.move) + ')']);
   const which = select(key + ':which', opts, opts[0][0], 'move to rename');
   const name = input(key + ':name', 'text', 'New name', '', { maxlength: '60' });
   g.body.append(which, name, button(g, 'Rename', send, () => {
@@ -857,8 +866,8 @@ function part(title, hint, ...children) {
 // Countdowns as cards; the GM's buttons on each (IT-13, IT-14), and a new one.
 function countdownPart(v, byType, send) {
   const cards = countdowns(v) || h('div', 'it-cards');
-  for (const card of cards.querySelectorAll('[data-countdown]')) {
-    const name = card.dataset.countdown;
+  for (const card of /** @type {NodeListOf<HTMLElement>} */ (cards.querySelectorAll('[data-countdown]'))) {
+    const name = card.dataset.countdown || '';
     const pick = (type) => (byType.get(type) || []).find((it) => it.command.name === name);
     const g = group('cd:' + name, null, null);
     const mark = pick('mark_countdown');
@@ -922,7 +931,7 @@ function levelUpGroup(v, character, items, send) {
   let build;
   if (chosen === 'learn_move') {
     const moves = [...new Set(of('learn_move').map((i) => i.move))];
-    const mv = select(key + ':move', moves.map((m) => [m, parse(m) ? parse(m).action.word + ' ' + parse(m).element.word : m]), moves[0], 'Move to learn');
+    const mv = select(key + ':move', moves.map((m) => [m, moveWords(m) || m]), moves[0], 'Move to learn');
     const name = input(key + ':name', 'text', 'Name it', '', { maxlength: '60' });
     g.body.append(mv, name);
     build = () => {

@@ -3,7 +3,7 @@
 // the calls they allow, sent face down with one tap. The other player's hand is never on this
 // page before the reveal: the view does not carry it. Every text goes in as text nodes.
 import { redrawPanel } from '../kit.js';
-import * as kit from '../panel-kit.js';
+import * as kit from '../kit.js';
 
 /** @typedef {import('../types/morra/View').View} View the seat's view of the game */
 /** @typedef {import('../types/morra/Hand').Hand} Hand a hand: fingers shown and total called */
@@ -90,6 +90,7 @@ function chooser(update, send) {
   }
   g.body.append(fingers);
   if (picked) {
+    /** @type {{ hands?: Array<{ hand: Hand, scores: import('../kit.js').Chance, concedes: import('../kit.js').Chance, edge: import('../kit.js').Chance }> } | null} the odds of each call, while odds are in play */
     const o = odds(update);
     const calls = h('div', 'mo-calls');
     for (let call = picked + 1; call <= picked + 3; call++) {

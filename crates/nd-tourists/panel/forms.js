@@ -2,13 +2,35 @@
 // (ND-5), and its characters, each with the Attribute it brings to this Conflict, Aspects and
 // Weaknesses (ND-6) and a Reserve size (S4: 3). The GM's parties may name how many Reserve
 // cards they draw (ND-10). The engine checks every field; this script only draws.
-import { ClashForms, K } from '../forms/kit.js';
+import { ClashForms, K } from '../kit.js';
 
 const h = K.h;
 
+/** @typedef {import('../kit.js').Maker} Maker */
+/** @typedef {import('../types/nd-tourists/Trait').Trait} Trait */
+/** @typedef {import('../types/nd-tourists/Attribute').Attribute} Attribute */
+/**
+ * A character as the form makes it (the engine's `CharacterSetup` without its dealt cards).
+ * @typedef {{ name: string, attribute: Attribute, aspects: Trait[], weaknesses: Trait[], reserve_size?: number | null }} CharacterSheet
+ */
+/**
+ * A party's sheet as the form makes it (the engine's `PartySetup` without its seat).
+ * @typedef {{ name: string, goal: string, characters: CharacterSheet[], reserve_draws?: number | null }} Sheet
+ */
+/**
+ * The table's choices.
+ * @typedef {{ blanks: boolean, reactions?: string, names?: Record<string, string> }} Options
+ */
+
+/** @param {unknown} text */
 const lines = (text) => String(text || '').split('\n').map((t) => t.trim()).filter(Boolean);
+/** @param {Trait | null | undefined} t */
 const traitName = (t) => (typeof t === 'string' ? t : t && t.name) || '';
 
+/**
+ * @param {Maker} maker
+ * @returns {Sheet}
+ */
 function blank(maker) {
   return {
     name: '', goal: '',
@@ -16,9 +38,12 @@ function blank(maker) {
   };
 }
 
+/** @param {Maker} maker */
 function characterRow(maker) {
-  return (c) => {
+  return (/** @type {Partial<CharacterSheet> | null} */ c) => {
+    /** @type {Partial<CharacterSheet>} */
     const ch = c || {};
+    /** @type {Partial<Attribute>} */
     const att = ch.attribute || {};
     const name = K.text(ch.name, { maxlength: '80', placeholder: 'Character (or the whole crew)', 'aria-label': 'Character name' });
     name.dataset.input = 'character';
@@ -27,10 +52,11 @@ function characterRow(maker) {
     const aspects = K.area((ch.aspects || []).map(traitName).join('\n'), { 'aria-label': 'Aspects, one per line', placeholder: 'Aspects, one per line' });
     const weaknesses = K.area((ch.weaknesses || []).map(traitName).join('\n'), { 'aria-label': 'Weaknesses, one per line', placeholder: 'Weaknesses, one per line' });
     const reserve = maker === 'gm' ? null : K.stepper('Reserve', 0, 10, ch.reserve_size == null ? 3 : ch.reserve_size);
-    const node = h('div', 'nd-form-char', name, attName, value, aspects, weaknesses, reserve, h('p', 'error fk-error'));
+    const node = h('div', 'nd-form-char', name, attName, value, aspects, weaknesses, reserve, h('p', 'error kit-error'));
     return {
       node,
       get: () => {
+        /** @type {CharacterSheet} */
         const out = { name: name.value.trim(), attribute: { name: attName.value.trim(), value: value.get() }, aspects: lines(aspects.value), weaknesses: lines(weaknesses.value) };
         if (reserve && reserve.get() !== 3) out.reserve_size = reserve.get();
         return out;
@@ -39,11 +65,18 @@ function characterRow(maker) {
   };
 }
 
+/**
+ * @param {HTMLElement} box
+ * @param {{ maker: Maker, sheet: Sheet | null }} ctx
+ * @returns {import('../kit.js').SheetForm}
+ */
 function sheetForm(box, ctx) {
   const maker = ctx.maker;
   const body = h('div', 'nd-form');
   box.append(body);
-  let read = () => ({});
+  /** @type {() => Sheet} */
+  let read = () => blank(maker);
+  /** @param {Sheet | null} sheet */
   function render(sheet) {
     const s = Object.assign(blank(maker), sheet || {});
     const gm = maker === 'gm';
@@ -67,18 +100,22 @@ function sheetForm(box, ctx) {
     }
     body.replaceChildren(...parts);
     read = () => {
+      /** @type {Sheet} */
       const out = { name: name.value.trim(), goal: goal.value.trim(), characters: chars.get() };
       if (draws && draws() != null) out.reserve_draws = draws();
       return out;
     };
   }
   render(ctx.sheet);
-  return { get: () => read(), set: (sheet) => render(sheet) };
+  return { get: () => read(), set: (/** @type {Sheet | null} */ sheet) => render(sheet) };
 }
 
+/** @param {Partial<Sheet> | null} sheet */
 function card(sheet) {
+  /** @type {Partial<Sheet>} */
   const s = sheet || {};
   const dl = h('dl', null);
+  /** @param {string} k @param {string | null | undefined} v */
   const row = (k, v) => { if (v) dl.append(h('dt', null, k), h('dd', null, v)); };
   row('Goal', s.goal);
   for (const c of s.characters || []) {
@@ -98,12 +135,17 @@ const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seven
 
 // The players' parties by name (ND-5), so the table reads "Waiting for TMDF and US" before any
 // sheet is in; each player's sheet starts with the name given here.
+/**
+ * @param {HTMLElement} box
+ * @param {{ players: number }} ctx
+ * @returns {import('../kit.js').TableForm}
+ */
 function tableForm(box, ctx) {
   let players = ctx.players || 2;
   const names = ORDINALS.map((o) => K.text('', { maxlength: '80', autocomplete: 'off', placeholder: 'Party name (TMDF, US…)', 'aria-label': 'Party of the ' + o + ' player' }));
   const rows = h('div', 'nd-form-names');
   const draw = () => rows.replaceChildren(...names.slice(0, players).map((t, i) =>
-    h('div', 'fk-field', h('span', 'nd-form-seat', 'The ' + ORDINALS[i] + ' player’s party'), t)));
+    h('div', 'kit-field', h('span', 'nd-form-seat', 'The ' + ORDINALS[i] + ' player’s party'), t)));
   draw();
   const blanks = K.checkbox('Put the 10 suit blanks in the deck', false);
   const every = K.checkbox('Ask every party at every chance to react (reject, turn or cover any card)', false);
@@ -112,10 +154,13 @@ function tableForm(box, ctx) {
     K.fieldset('options', 'The deck', null, K.field('options.blanks', null, blanks)),
     K.fieldset('options.reactions', 'Reactions', 'Unticked, each party is asked to react only when it could save a reversed card of its own; any party can change this for itself during play.', every));
   return {
+    /** @param {number} n */
     players(n) { players = n; draw(); },
     get() {
+      /** @type {Options} */
       const out = { blanks: blanks.box.checked };
       if (every.box.checked) out.reactions = 'every';
+      /** @type {Record<string, string>} */
       const given = {};
       names.slice(0, players).forEach((t, i) => { if (t.value.trim()) given['p' + (i + 1)] = t.value.trim(); });
       if (Object.keys(given).length) out.names = given;
@@ -124,7 +169,9 @@ function tableForm(box, ctx) {
   };
 }
 
+/** @param {Partial<Options> | null} options */
 function summary(options) {
+  /** @type {Partial<Options>} */
   const o = options || {};
   const dl = h('dl', null, h('dt', null, 'Deck'), h('dd', null, o.blanks ? 'with the blanks' : 'without the blanks'));
   const named = Object.entries(o.names || {});

@@ -3,7 +3,7 @@
 // where you bid, cover, reject, spend and keep Losses by choosing cards. Hovering, focusing or
 // long-pressing a card tells what it beats. Every text goes in as text nodes, never as markup.
 import { redrawPanel } from '../kit.js';
-import * as kit from '../panel-kit.js';
+import * as kit from '../kit.js';
 
 /** @typedef {import('../types/nd-tourists/View').View} View the seat's view of the game */
 /** @typedef {import('../types/nd-tourists/Command').Command} Command what the board sends */
@@ -27,6 +27,14 @@ const WHEEL = ['Rock', 'Blades', 'Serpent', 'Paper', 'Unknown'];
 const SUIT_SIGN = { Rock: '⬢', Blades: '⚔', Serpent: '∿', Paper: '▤', Unknown: '?' };
 const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XVI', 'XVII', 'XVIII', 'XIX', 'XX', 'XXI'];
 
+/**
+ * @typedef {{ kind: 'excuse', name: string } | { kind: 'triumph', rank: number, name: string } | { kind: 'suit', suit: string, figure: string, name: string } | { kind: 'other', name: string }} ParsedCard
+ */
+/**
+ * A card's name read as what it is.
+ * @param {string} name
+ * @returns {ParsedCard}
+ */
 function parseCard(name) {
   const n = String(name).trim();
   if (n === 'Excuse') return { kind: 'excuse', name: n };
@@ -251,7 +259,7 @@ function controls(update, send) {
     if (p.characters.length > 1) who = select(key + ':who', charOptions(p), null, 'character who draws');
     if (who) g.body.append(who);
     const deck = h('span', 'ndt-card back', h('span', 'ndt-face', h('span', 'ndt-big', '✧'), h('span', 'ndt-fig', v.deck_count + ' left')), h('span', 'ndt-way', 'the deck'));
-    const b = button(g, '', send, () => (command({ type: 'bid', party: p.name, character: who ? who.value : undefined })), true);
+    const b = button(g, '', send, () => (command({ type: 'bid', party: p.name, character: who ? who.value : null })), true);
     b.replaceChildren(deck, h('span', null, 'Bid: draw a card'));
     b.classList.add('ndt-draw');
     g.body.append(b);
@@ -348,7 +356,7 @@ function controls(update, send) {
     const opts = [['', 'the whole party']].concat(charOptions(p));
     const who = opts.length > 2 ? select(key + ':who', opts, '', 'who concedes') : null;
     if (who) g.body.append(who);
-    g.body.append(confirmButton(g, 'Concede', 'Leave the Conflict? This cannot be undone.', send, () => (command({ type: 'concede', party: p.name, character: who && who.value ? who.value : undefined }))));
+    g.body.append(confirmButton(g, 'Concede', 'Leave the Conflict? This cannot be undone.', send, () => (command({ type: 'concede', party: p.name, character: who && who.value ? who.value : null }))));
     box.append(g.g);
   }
 
@@ -439,6 +447,7 @@ function citable(coverer, character, drawer) {
   const own = coverer === drawer;
   const mine = (/** @type {number} */ k) => !own || (drawer.characters[k] && drawer.characters[k].name === character);
   const whose = own ? '' : poss(drawer.name) + ' ';
+  /** @type {Array<[import('../types/nd-tourists/Citation').Citation, string]>} */
   const out = [];
   drawer.characters.forEach((c, k) => {
     if (!mine(k)) return;

@@ -2,7 +2,7 @@
 // goes by, who plays first (TF-11), the white layout (TF-8) and an optional turn limit (TF-30).
 // Triforce has no characters to make: the table starts as soon as it is made. The engine
 // checks every field; this script only draws.
-import { ClashForms, K } from '../forms/kit.js';
+import { ClashForms, K } from '../kit.js';
 
 const h = K.h;
 const COLOURS = ['Red', 'Green', 'Blue', 'Yellow', 'Purple', 'Teal'];
@@ -10,6 +10,16 @@ const DEFAULT = ['S', 'S', 'L', 'S', 'L', 'M', 'M', 'M', 'S', 'M', 'L', 'L', 'L'
 const SIZES = [['S', 'Small'], ['M', 'Medium'], ['L', 'Large']];
 const TURNS_EACH = 30;
 
+/**
+ * The table's choices (the game's options: see its `Rules`).
+ * @typedef {{ starting_seat: string, names?: Record<string, string>, layout?: string[], free_layout?: boolean, turn_limit?: number }} Options
+ */
+
+/**
+ * @param {HTMLElement} box
+ * @param {{ players: number }} ctx
+ * @returns {import('../kit.js').TableForm}
+ */
 function tableForm(box, ctx) {
   let players = ctx.players || 3;
   const names = COLOURS.map((c) => {
@@ -62,13 +72,16 @@ function tableForm(box, ctx) {
     K.fieldset('options.layout', 'The board', 'The default board has five white pyramids of each size.', own, layoutBox),
     K.fieldset('options.turn_limit', 'Turn limit', 'When the last turn has been played, the game ends and is scored as a deadlock: whoever is at the bottom of the most stacks wins. Offered at 30 turns for each player; untick it to play without a limit.', limit, turns));
   return {
+    /** @param {number} n */
     players(n) {
       players = n;
       seats();
       if (!turnsTouched) turns.set(TURNS_EACH * n, true);
     },
     get() {
+      /** @type {Options} */
       const out = { starting_seat: first.value };
+      /** @type {Record<string, string>} */
       const given = {};
       names.slice(0, players).forEach((t, i) => { if (t.value.trim()) given['p' + (i + 1)] = t.value.trim(); });
       if (Object.keys(given).length) out.names = given;

@@ -4,7 +4,7 @@
 // crowded stack to fight there, tap a piece of the stack to swap it for a sword or a shield —
 // with the dice of every combat and who lost what. Every text goes in as text nodes.
 import { panelFor } from '../kit.js';
-import * as kit from '../panel-kit.js';
+import * as kit from '../kit.js';
 
 /** @typedef {import('../types/triforce/View').View} View the seat's view of the game */
 /** @typedef {import('../types/triforce/Command').Command} Command what the board sends */
@@ -17,7 +17,21 @@ import * as kit from '../panel-kit.js';
  */
 const command = (c) => c;
 
-const { memo, h, group, button, register, odds } = kit.make('tf');
+const { memo, h, group, button, register, odds } = kit.make('tf', {
+  /** @type {Array<Record<string, any> & { index: number }>} the battles this page has seen, as their events */
+  battles: [],
+  /** @type {Set<number>} */
+  seenBattle: new Set(),
+  /** @type {number | null} the origin picked for a move */
+  chosen: null,
+  homeOpen: false, // the placement chooser opened by tapping home
+  /** @type {number | null} a stack opened to see every piece in it */
+  expanded: null,
+  /** @type {string | null} why the last tap on the board did nothing */
+  refused: null,
+  /** @type {number | null} the stack the keyboard is on (the board's one Tab stop) */
+  cursor: null,
+});
 const { svg, die, seatName, percent } = kit;
 
 // A pyramid seen from the side: a triangle whose height and width grow with its size.
@@ -40,13 +54,6 @@ const SIZE_WORD = { S: 'small', M: 'medium', L: 'large' };
 const SWORD = '#1f1f1f';
 const SHIELD = '#d9f2fb';
 
-memo.battles = memo.battles || [];
-memo.seenBattle = memo.seenBattle || new Set();
-memo.chosen = null; // the origin picked for a move
-memo.homeOpen = false; // the placement chooser opened by tapping home
-memo.expanded = null; // a stack opened to see every piece in it
-memo.refused = null; // why the last tap on the board did nothing
-memo.cursor = null; // the stack the keyboard is on (the board's one Tab stop)
 
 const seatIndex = (seat) => Number(String(seat).replace(/^p/, '')) - 1;
 const colourOf = (seat) => (COLOURS[seatIndex(seat)] || ['#777', 'Grey', '?']);
@@ -314,8 +321,9 @@ function battleView(update, b, open) {
       if (r.gear === 'sword') dice.append(die(12, r.sword, 'black', 'tf-black'));
     }
     const [colour] = colourOf(r.seat);
-    const who = h('span', 'tf-roller', h('i', 'tf-dot'), seatName(update, r.seat) + (r.gear !== 'none' ? ' ' + GEAR_WORD[r.gear] : ''));
-    who.firstChild.style.background = colour;
+    const dot = h('i', 'tf-dot');
+    dot.style.background = colour;
+    const who = h('span', 'tf-roller', dot, seatName(update, r.seat) + (r.gear !== 'none' ? ' ' + GEAR_WORD[r.gear] : ''));
     rows.append(h('div', 'tf-roll' + (lost ? ' lost' : ''), who, dice, h('b', 'tf-total', '= ' + r.total), lost ? h('span', 'pill waiting', 'lowest: loses') : r.total === lowest ? h('span', 'pill', 'tied lowest, survives') : null));
   }
   const losses = b.losses.map((l) => {
@@ -351,11 +359,16 @@ function context(update, send) {
   const home = me ? me.home : null;
   if (!legal.placements.length) memo.homeOpen = false;
   const targets = memo.chosen !== null ? origins.get(memo.chosen) : [];
-  const redraw = () => panelFor('triforce')(document.getElementById('panel'), update, send);
+  const redraw = () => {
+    const draw = panelFor('triforce');
+    const element = document.getElementById('panel');
+    if (draw && element) draw(element, update, send);
+  };
   const fightAt = legal.exchange ? legal.exchange.at : (v.phase && v.phase.at) || null;
   const actionAt = (n) => {
     if (memo.chosen !== null && targets.includes(n)) {
-      return { kind: 'legal', say: 'Tap to move there', run: () => { const from = memo.chosen; memo.chosen = null; send(command({ type: 'move', from: from, to: n })); } };
+      const from = memo.chosen;
+      return { kind: 'legal', say: 'Tap to move there', run: () => { memo.chosen = null; send(command({ type: 'move', from: from, to: n })); } };
     }
     if (memo.chosen !== null && n === memo.chosen) return { kind: 'origin', say: 'Tap to put it back', run: () => { memo.chosen = null; redraw(); } };
     if (legal.resolve.includes(n)) {

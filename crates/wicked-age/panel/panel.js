@@ -3,7 +3,7 @@
 // answer) with the bands that decide an answer, forms chosen by tapping them on the character's
 // sheet, consequences and the Owe List. Every text goes in as text nodes, never parsed as markup.
 import { redrawPanel } from '../kit.js';
-import * as kit from '../panel-kit.js';
+import * as kit from '../kit.js';
 
 /** @typedef {import('../types/wicked-age/View').View} View the seat's view of the game */
 /** @typedef {import('../types/wicked-age/Command').Command} Command what the board sends */
@@ -17,9 +17,12 @@ import * as kit from '../panel-kit.js';
 const command = (c) => c;
 
 // Typed values, errors and the dice lost so far survive the redraw of every live update.
-const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('wa');
-memo.lost = {};
-memo.seenLoss = new Set();
+const { memo, h, select, text, checkbox, group, button, register, toggle, confirmButton, odds } = kit.make('wa', {
+  /** @type {Record<string, Record<string, Array<number>>>} by character and form, the sizes of the dice lost */
+  lost: {},
+  /** @type {Set<number>} */
+  seenLoss: new Set(),
+});
 
 const PC_FORMS = [['covertly', 'Covertly'], ['directly', 'Directly'], ['for_myself', 'For Myself'],
   ['for_others', 'For Others'], ['with_love', 'With Love'], ['with_violence', 'With Violence']];
@@ -390,7 +393,7 @@ function characterControls(update, send, ch, legal) {
       if (!memo.values[tkey]) throw new Error('Tap whom to challenge.');
       return Object.assign(command({ type: 'challenge', character: ch.name, target: memo.values[tkey] }), pick ? pick.choice() : {});
     }, true);
-    b.disabled = !memo.values[tkey] || (pick && !pick.ready);
+    b.disabled = !memo.values[tkey] || (!!pick && !pick.ready);
     g.body.append(b);
     out.push(g.g);
   }
@@ -403,7 +406,7 @@ function characterControls(update, send, ch, legal) {
     const b = button(g, 'Answer', send, () => Object.assign(command({ type: 'answer', character: ch.name }), pick.choice()), true);
     b.disabled = !pick.ready;
     // The odds show only while odds are in play (answerOdds is null otherwise).
-    g.body.append(...[pick.block, answerOdds(update, ch, base + ':roll'), b].filter(Boolean));
+    g.body.append(...[pick.block, answerOdds(update, ch, base + ':roll'), b].filter((n) => n != null));
     out.push(g.g);
   }
   const concede = mineOf('concede'), propose = mineOf('propose_end'), agree = mineOf('agree_end');

@@ -5,7 +5,7 @@
 // table talk (talk.js), the GM's tools (gm.js), locking a closed table (lock.js), rule IDs as
 // links to the rules (rule-links.js), Fair dice, moving a seat to another device, and
 // remembering the table for the lobby.
-import { $, el, table, panelFor, SESSION_ZERO, watchLengths, keepFocus, nameFolds, copyText } from './kit.js';
+import { $, el, table, panelFor, SESSION_ZERO, watchLengths, keepFocus, nameFolds, copyText, messageOf } from './kit.js';
 import { api, asParam, boot, keyParam, owner, page, clearRefusals, refuse, request } from './state.js';
 import { ask, send, onAnswer } from './send.js';
 import { renderTurn, noteLines, afterMine, refocus, bannerChanged } from './turn.js';
@@ -23,7 +23,9 @@ onAnswer((u) => apply(u), afterMine);
 
 // ---- Rules ------------------------------------------------------------------------------
 
+/** @type {Promise<void> | null} */
 let rulesLoaded = null;
+/** @param {string} [anchor] */
 async function openRules(anchor) {
   const sheet = $('rules-sheet');
   if (!boot.rules) return;
@@ -33,8 +35,8 @@ async function openRules(anchor) {
       // The rules are rendered by the server from the game's own Markdown (raw HTML escaped).
       $('rules-body').innerHTML = html;
       for (const a of $('rules-body').querySelectorAll('a[href^="#"]')) {
-        a.addEventListener('click', (e) => {
-          const target = $('rules-body').querySelector('[id="' + CSS.escape(a.getAttribute('href').slice(1)) + '"]');
+        a.addEventListener('click', (/** @type {Event} */ e) => {
+          const target = $('rules-body').querySelector('[id="' + CSS.escape((a.getAttribute('href') || '').slice(1)) + '"]');
           if (target) { e.preventDefault(); target.scrollIntoView(); }
         });
       }
@@ -50,7 +52,7 @@ async function openRules(anchor) {
   setTimeout(() => shown.classList.remove('flash'), 2500);
 }
 if (boot.rules) {
-  $('rules-open').addEventListener('click', () => openRules(null));
+  $('rules-open').addEventListener('click', () => openRules());
   $('rules-close').addEventListener('click', () => $('rules-sheet').close());
 } else {
   $('rules-open').hidden = true;
@@ -94,6 +96,7 @@ function randomSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** @param {string} seed @param {Element | null} from */
 async function addSeed(seed, from) {
   const r = await request('/seed', 'POST', /** @type {import('./types/SeedRequest').SeedRequest} */ ({ seed: seed }));
   if (!r.ok) refuse(from, r.error, r.status);
@@ -152,7 +155,7 @@ function renderAdvanced(update) {
 if (owner) {
   $('json-send').addEventListener('click', async () => {
     let command;
-    try { command = JSON.parse($('json-command').value); } catch (e) { refuse($('json-error'), 'Not valid JSON: ' + e.message); return; }
+    try { command = JSON.parse($('json-command').value); } catch (e) { refuse($('json-error'), 'Not valid JSON: ' + messageOf(e)); return; }
     if (await send(command, $('json-error'))) $('json-command').value = '';
   });
 }
@@ -160,6 +163,11 @@ if (owner) {
 // ---- Remembering the table for the lobby ------------------------------------------------
 
 const savedKey = 'clash.tables';
+/**
+ * A table this browser keeps for the lobby's list.
+ * @typedef {{ table: string, path: string, key: string, title: string, game: string, me: string, role: string, at: number }} Kept
+ */
+/** @returns {Kept[]} */
 function saved() {
   try { return JSON.parse(localStorage.getItem(savedKey) || '[]'); } catch (e) { return []; }
 }
@@ -178,6 +186,7 @@ function forget() {
 
 // ---- Updates ----------------------------------------------------------------------------
 
+/** @type {string | null} the title and name the lobby's list last kept */
 let remembered = null;
 /** @param {Update} update */
 function apply(update) {
@@ -220,12 +229,17 @@ function apply(update) {
 
 // Apply a JSON Patch (RFC 6902) to `doc`: the add, replace and remove operations the server
 // sends to carry only what changed since its last message.
+/**
+ * @param {any} doc the last update, as JSON (any shape: a patch may reach into a game's view)
+ * @param {Array<{ op: string, path: string, value?: unknown }>} ops
+ * @returns {any}
+ */
 function patched(doc, ops) {
   let root = doc;
   for (const op of ops) {
     if (op.path === '') { root = op.value; continue; }
     const parts = op.path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const last = parts.pop();
+    const last = parts.pop() || '';
     let parent = root;
     for (const p of parts) parent = parent[p];
     if (Array.isArray(parent)) {
@@ -239,6 +253,7 @@ function patched(doc, ops) {
   return root;
 }
 
+/** @param {HTMLElement} status @param {boolean} deleted */
 function gone(status, deleted) {
   const host = page.latest.room.host;
   const Host = host.charAt(0).toUpperCase() + host.slice(1);
@@ -258,11 +273,12 @@ let ended = false;
 function connect() {
   const status = $('status');
   // The stream's own copy of the update: each patch applies to the one before it.
+  /** @type {Update | null} */
   let streamed = null;
   const es = new EventSource(api + '/stream?' + keyParam + asParam + '&after=' + page.cursor + '&changes=patch');
   stream = es;
   es.addEventListener('open', () => { status.textContent = 'live'; status.className = 'status live'; });
-  es.addEventListener('update', (m) => { streamed = JSON.parse(m.data); apply(streamed); });
+  es.addEventListener('update', (m) => { const u = /** @type {Update} */ (JSON.parse(m.data)); streamed = u; apply(u); });
   es.addEventListener('patch', (m) => {
     const change = JSON.parse(m.data);
     if (!streamed || streamed.event_count !== change.base) {

@@ -9,11 +9,22 @@
 import { $, pageData } from './kit.js';
 import { ClashVerify } from './verify.js';
 
+/** @typedef {import('./kit.js').Update} Update */
+/**
+ * What a failed check says (verify.js): where, and what the record and this browser disagree on.
+ * @typedef {{ text: string, pos?: number, head?: string, sealed?: string, commitment?: string }} Failure
+ */
+/**
+ * verify.js's report, as this card reads it.
+ * @typedef {{ verdict: string, failures: Failure[], lines: string[], unchecked: string[], revealed: boolean, chance: boolean, entries: number, head?: string }} Report
+ */
+
 const out = $('fair-check');
 if (out) start();
 
 // The check, on a table page whose Fair dice card is there.
 function start() {
+  /** @type {import('./kit.js').Boot} */
   const boot = pageData('boot');
   const record = '/api/tables/' + encodeURIComponent(boot.table) + '/export?key=' + encodeURIComponent(boot.key);
   // A check at most this often while a table is busy: each one downloads the whole record.
@@ -21,8 +32,10 @@ function start() {
 
   // ---- Heads seen, kept per table in this browser -----------------------------------------
   const headsKey = 'clash.heads.' + boot.table;
-  const heads = new Map(); // log length → head hash
+  /** @type {Map<number, string>} log length → head hash */
+  const heads = new Map();
   try { for (const [n, h] of JSON.parse(localStorage.getItem(headsKey) || '[]')) heads.set(n, h); } catch (e) { /* none */ }
+  /** @param {number} length @param {string} head */
   function note(length, head) {
     if (!length || !head || heads.get(length) === head) return;
     heads.set(length, head);
@@ -35,19 +48,26 @@ function start() {
     return [...heads.entries()].map(([n, hash]) => ({ pos: n - 1, hash }));
   }
 
+  /** @type {(seat: string) => string} */
   let names = (seat) => (seat === 'gm' ? 'the GM' : 'a player');
+  /** @param {Update} update */
   function learnNames(update) {
+    /** @type {Map<string, string>} */
     const people = new Map(((update.room && update.room.people) || []).map((p) => [p.seat, p.name]));
     const host = (update.room && update.room.host) || 'the GM';
     names = (seat) => (seat === 'gm' ? people.get(seat) || host : people.get(seat) || 'a player');
   }
 
   // ---- When to check ----------------------------------------------------------------------
-  let wanted = null; // the head of the latest update
-  let checked = null; // the head last checked
+  /** @type {string | null} the head of the latest update */
+  let wanted = null;
+  /** @type {string | null} the head last checked */
+  let checked = null;
   let running = false;
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
   let last = 0;
+  /** @param {Update} update */
   function onUpdate(update) {
     learnNames(update);
     note(update.event_count, update.head);
@@ -70,9 +90,10 @@ function start() {
       const r = await fetch(record, { cache: 'no-store' });
       if (r.ok) {
         const seen = witnessed();
+        /** @type {Report} */
         const report = await ClashVerify.verify(await r.text(), { seen, names });
         const failure = report.failures[0];
-        if (failure && failure.head && failure.pos >= report.entries && !retried) {
+        if (failure && failure.head && failure.pos != null && failure.pos >= report.entries && !retried) {
           // A head noted after this record was taken (another server of the table answered
           // first): look again before calling it a rewrite.
           retried = true;
@@ -91,6 +112,7 @@ function start() {
   }
 
   // ---- Showing the result -----------------------------------------------------------------
+  /** @param {string} kind @param {string} text */
   function line(kind, text) {
     const p = document.createElement('p');
     p.className = 'check ' + kind;
@@ -98,10 +120,12 @@ function start() {
     return p;
   }
   // A failure alone in the main text (what else held is in the details); else each check.
+  /** @param {Report} report */
   function show(report) {
     const failure = report.failures[0];
     // After the end a record should be the whole game; one that is not says so first.
     const partly = !failure && report.revealed && report.verdict === 'partly';
+    /** @type {HTMLElement[]} */
     const parts = failure
       ? [line('bad', 'Something is wrong with this table’s log. ' + failure.text),
         line('note', 'Download the record below and run clash verify on it for a full report.')]
@@ -121,11 +145,12 @@ function start() {
       summary.className = 'fair-summary ' + (failure ? 'bad' : partly ? 'wait' : 'ok');
     }
   }
+  /** @param {Report} report @param {Failure | undefined} failure */
   function details(report, failure) {
     const d = document.createElement('details');
     const s = document.createElement('summary');
     s.textContent = 'What was checked';
-    const p = (text) => Object.assign(document.createElement('p'), { className: 'hint', textContent: text });
+    const p = (/** @type {string} */ text) => Object.assign(document.createElement('p'), { className: 'hint', textContent: text });
     d.append(s);
     if (failure) for (const l of report.lines) d.append(p('Held: ' + l));
     d.append(p((report.entries ? report.entries + ' entries' : 'The record') + ', checked in this browser at '
@@ -140,6 +165,7 @@ function start() {
 
   // The heads this browser saw, as a file: anyone can check the final record against them with
   // `clash verify --seen heads.json record.json`. Made afresh with each report.
+  /** @type {string | null} */
   let headsUrl = null;
   function headsFile() {
     if (headsUrl) URL.revokeObjectURL(headsUrl);

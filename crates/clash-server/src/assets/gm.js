@@ -49,7 +49,7 @@ async function gmCall(path, method, body, from) {
 export function startGm(forgetTable) {
   forget = forgetTable;
   if (!owner) return;
-  $('invite-hint').addEventListener('click', (e) => {
+  $('invite-hint').addEventListener('click', (/** @type {Event} */ e) => {
     e.preventDefault();
     $('seats-card').open = true;
     $('seats-card').scrollIntoView();
@@ -62,7 +62,7 @@ export function startGm(forgetTable) {
     if (!(await ask(offer.text + '? Everyone\'s log will say so.', 'Take it back'))) return;
     await gmCall('/undo', 'POST', /** @type {Requests['UndoRequest']} */ ({ n: offer.n }), $('undo'));
   });
-  $('rename').addEventListener('submit', async (e) => {
+  $('rename').addEventListener('submit', async (/** @type {SubmitEvent} */ e) => {
     e.preventDefault();
     await gmCall('/rename', 'POST', /** @type {Requests['RenameRequest']} */ ({ title: $('rename-title').value }), $('rename'));
   });
@@ -77,26 +77,36 @@ export function startGm(forgetTable) {
     if (!(await ask('End the table? No more moves can be made, and the secret behind the dice is revealed to everyone.', 'End the table'))) return;
     await gmCall('/close', 'POST', null, $('close-table'));
   });
-  renderSeats(boot.summary);
+  renderSeats(/** @type {Summary} */ (/** @type {unknown} */ (boot.summary)));
 }
+
+/**
+ * The table's summary as the API gives it to the GM (`GET /api/tables/{id}`: its `Summary`):
+ * every seat's holder (with its invite link while unused) and the GM's and watch links.
+ * @typedef {{ event_count: number, seats: Array<import('./types/SeatInfo').SeatInfo & { link?: string }>, links?: { owner: string | null, spectator: string | null } }} Summary
+ */
 
 // The GM's seat list: who holds each seat, their links, and buttons to manage them.
 // Answers can come back out of order: never draw an older list over a newer one.
 let seatsDrawn = -1;
+/** @param {Summary} summary */
 function renderSeats(summary) {
   const box = $('seats');
   if (!box || summary.event_count < seatsDrawn) return;
   seatsDrawn = summary.event_count;
+  /** @type {Record<string, string>} */
   const names = {};
   for (const p of page.latest.room.people) names[p.seat] = p.name;
   let unclaimed = false;
+  /** @type {HTMLElement[]} */
   const rows = [];
   for (const s of summary.seats) {
     if (s.holder === 'open' || s.holder === 'invited') unclaimed = true;
     rows.push(seatRow(s, names[s.seat] || 'a seat'));
   }
   if (summary.links) {
-    const replace = (which, label) => el('button', { type: 'button', class: 'small', onclick: (e) => replaceLink(which, e.currentTarget) }, label);
+    /** @param {'owner' | 'spectator'} which @param {string} label */
+    const replace = (which, label) => el('button', { type: 'button', class: 'small', onclick: (/** @type {Event} */ e) => replaceLink(which, /** @type {Element} */ (e.currentTarget)) }, label);
     rows.push(row('watch', 'Spectators', 'anyone with this link watches', summary.links.spectator, [replace('spectator', 'New watch link')]));
     rows.push(row('gm-link', 'You', 'your own link, as ' + page.latest.room.host + ' — bookmark it', summary.links.owner, [replace('owner', 'New link for you')]));
   }
@@ -111,24 +121,37 @@ function renderSeats(summary) {
   // at them (on a phone they sit below the board).
   if (unclaimed) $('seats-card').open = true;
   $('invite-hint').hidden = !unclaimed || page.latest.closed;
-  for (const c of box.querySelectorAll('[data-seat-tool]')) c.disabled = page.latest.closed;
+  for (const c of /** @type {NodeListOf<HTMLButtonElement>} */ (box.querySelectorAll('[data-seat-tool]'))) c.disabled = page.latest.closed;
 }
 
+/**
+ * @param {string} seat
+ * @param {string} name
+ * @param {string} holder who holds it, in words
+ * @param {string | null | undefined} link
+ * @param {HTMLElement[]} buttons
+ */
 function row(seat, name, holder, link, buttons) {
   const r = el('div', { class: 'seat-row', 'data-seat': seat }, el('span', { class: 'name' }, name), el('span', { class: 'holder' }, holder));
   if (link) {
-    const input = el('input', { readonly: 'readonly', value: location.origin + link, 'aria-label': 'link for ' + name, onfocus: (e) => e.target.select() });
+    const input = el('input', { readonly: 'readonly', value: location.origin + link, 'aria-label': 'link for ' + name, onfocus: (/** @type {FocusEvent} */ e) => /** @type {HTMLInputElement} */ (e.target).select() });
     r.append(input, el('button', { type: 'button', class: 'small', onclick: (/** @type {Event} */ e) => copyText(input, /** @type {HTMLElement} */ (e.currentTarget)) }, 'Copy'));
   }
   for (const b of buttons) r.append(b);
   return r;
 }
 
+/**
+ * @param {Summary['seats'][number]} s
+ * @param {string} name
+ */
 function seatRow(s, name) {
+  /** @param {string} label @param {string} method @param {unknown} [body] @param {string} [path] */
   const manage = (label, method, body, path) => el('button', { type: 'button', class: 'small', 'data-seat-tool': '',
-    onclick: (e) => manageSeat(s.seat, method, body, path, e.currentTarget) }, label);
+    onclick: (/** @type {Event} */ e) => manageSeat(s.seat, method, body, path, /** @type {Element} */ (e.currentTarget)) }, label);
   const link = (/** @type {boolean} */ npc) => /** @type {Requests['LinkRequest']} */ ({ npc: npc });
   if (s.holder === 'owner') return row(s.seat, name, 'you', null, [botSeater(s.seat, 'your NPCs', 'Let a bot play your NPCs')]);
+  /** @type {HTMLElement[]} */
   const buttons = [];
   if (s.holder === 'bot') {
     // What the bot leaves to people (words, table business) the GM does from the seat's page.
@@ -147,21 +170,29 @@ function seatRow(s, name) {
   }
   const botHolder = s.under === 'owner' ? 'you, with a ' + s.bot + ' bot playing your NPCs in conflicts'
     : 'a ' + s.bot + ' bot' + (s.under === 'npc' ? ' (your NPC when you take it back)' : '');
-  const holder = s.holder === 'bot' ? botHolder : { open: 'no one yet', invited: 'invite not used yet', player: 'a player (their link is theirs alone)', npc: 'you, as an NPC' }[s.holder] || 'someone';
+  /** @type {Record<string, string>} */
+  const holderWords = { open: 'no one yet', invited: 'invite not used yet', player: 'a player (their link is theirs alone)', npc: 'you, as an NPC' };
+  const holder = s.holder === 'bot' ? botHolder : holderWords[s.holder] || 'someone';
   return row(s.seat, name, holder, s.holder === 'invited' ? s.link : null, buttons);
 }
 
 // A bot for an NPC seat or an empty seat: pick how well it plays, then seat it.
+/**
+ * @param {string} seat
+ * @param {string} name
+ * @param {string} [label]
+ */
 function botSeater(seat, name, label) {
   const pick = el('select', { 'aria-label': 'how well the bot for ' + name + ' plays', 'data-seat-tool': '' },
     el('option', { value: 'casual' }, 'casual'), el('option', { value: 'strong' }, 'strong'));
   const go = el('button', { type: 'button', class: 'small', 'data-seat-tool': '',
-    onclick: (e) => manageSeat(seat, 'POST', /** @type {Requests['BotRequest']} */ ({ strength: pick.value }), '/bot', e.currentTarget) }, label || 'Seat a bot');
+    onclick: (/** @type {Event} */ e) => manageSeat(seat, 'POST', /** @type {Requests['BotRequest']} */ ({ strength: pick.value }), '/bot', /** @type {Element} */ (e.currentTarget)) }, label || 'Seat a bot');
   return el('span', { class: 'bot-seater' }, pick, go);
 }
 
 // A new watch link or GM link: the old one stops working at once. With a new GM link this
 // page moves to it (bookmark it again).
+/** @param {'owner' | 'spectator'} which @param {Element} from */
 async function replaceLink(which, from) {
   const question = which === 'owner'
     ? 'Make a new link for you? This page moves to it and your old link stops working: bookmark the new one.'
@@ -173,6 +204,13 @@ async function replaceLink(which, from) {
   await reloadSeats();
 }
 
+/**
+ * @param {string} seat
+ * @param {string} method
+ * @param {unknown} body
+ * @param {string | undefined} path
+ * @param {Element} from
+ */
 async function manageSeat(seat, method, body, path, from) {
   if (await gmCall('/seats/' + seat + (path || '/link'), method, body, from)) await reloadSeats();
 }

@@ -11,6 +11,7 @@ const hint = $('variant-hint');
 const pick = $('variant-pick');
 const ruleLinks = pageData('rule-links', {});
 
+/** @param {string | null | undefined} value */
 function gameOf(value) {
   return bench.games.find((g) => String(value || '').split('#')[0] === g.id) || null;
 }

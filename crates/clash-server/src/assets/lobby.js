@@ -2,14 +2,25 @@
 // each with whose move it is; a new table made by form (the game, its name, its seats and the
 // game's own choices, checked as they are made); a table from a setup file; and the chosen
 // preset's setup JSON, to read or edit before creating a table.
-import { $, el, pageData, watchLengths, nameFolds } from './kit.js';
-import { ClashForms, K } from './forms/kit.js';
+import { $, el, pageData, watchLengths, nameFolds, ClashForms, K, messageOf } from './kit.js';
 import { ruleLinker } from './rule-links.js';
 
+/**
+ * A table this browser keeps (the table page writes it: app.js).
+ * @typedef {{ table: string, path: string, key: string, title: string, game: string, me: string, role: string, at: number }} Kept
+ */
+/**
+ * How a kept table stands now.
+ * @typedef {{ gone?: string, title?: string, turn?: import('./types/Turn').Turn, archived?: boolean, closed?: boolean }} Now
+ */
+/** A game with forms, as the lobby's page data lists it. @typedef {{ id: string, name: string, blurb: string, sheets: boolean }} Game */
+
 const savedKey = 'clash.tables';
+/** @returns {Kept[]} */
 function saved() {
   try { return JSON.parse(localStorage.getItem(savedKey) || '[]'); } catch (e) { return []; }
 }
+/** @param {Kept} entry */
 function forget(entry) {
   const list = saved().filter((t) => !(t.table === entry.table && t.path === entry.path));
   try { localStorage.setItem(savedKey, JSON.stringify(list)); } catch (e) { /* private mode */ }
@@ -17,6 +28,10 @@ function forget(entry) {
 }
 
 // How the table stands now, for this link: its name, whose move, archived or gone.
+/**
+ * @param {Kept} entry
+ * @returns {Promise<Now>}
+ */
 async function look(entry) {
   try {
     const r = await fetch('/api/tables/' + encodeURIComponent(entry.table) + '/view?key=' + encodeURIComponent(entry.key));
@@ -31,11 +46,13 @@ async function look(entry) {
 }
 
 /** Whether the game waits on this link (for the GM: on a seat the GM plays). */
+/** @param {Now} now */
 function yours(now) {
   return !!(now.turn && (now.turn.yours || (now.turn.npc || []).length));
 }
 
 // The tables whose game waits on this browser's link, in one question to the server.
+/** @param {Kept[]} list */
 async function waitingOnMe(list) {
   /** @type {import('./types/MovesBody').MovesBody} */
   const body = { tables: list.slice(0, 50).map((t) => ({ id: t.table, key: t.key })) };
@@ -50,6 +67,7 @@ async function waitingOnMe(list) {
   }
 }
 
+/** @param {Kept} entry @param {Now} now */
 function row(entry, now) {
   const li = el('li', { class: 'mine-row' + (yours(now) ? ' yours' : '') });
   const title = now.title || entry.title;
@@ -66,12 +84,14 @@ async function showMine() {
   const list = saved();
   $('mine').hidden = list.length === 0;
   const [looks, waiting] = await Promise.all([Promise.all(list.map(look)), waitingOnMe(list)]);
+  /** @type {HTMLElement[]} */
   const open = [];
+  /** @type {HTMLElement[]} */
   const archived = [];
   // The tables where it is this visitor's move come first, in the order they were kept.
   const order = list.map((_, i) => i);
   const first = (/** @type {number} */ i) => (waiting.has(list[i].table) && yours(looks[i]) ? 0 : 1);
-  order.sort((a, b) => first(a) - first(b) || a - b);
+  order.sort((/** @type {number} */ a, /** @type {number} */ b) => first(a) - first(b) || a - b);
   for (const i of order) (looks[i].archived ? archived : open).push(row(list[i], looks[i]));
   $('mine-list').replaceChildren(...open);
   $('archived-list').replaceChildren(...archived);
@@ -82,6 +102,7 @@ if ($('mine')) showMine();
 
 // ---- A table made by form: the game, its name, the seats, the game's own choices ----------
 
+/** @type {Game[]} */
 const games = pageData('games', []);
 const ruleLinks = pageData('rule-links', {});
 const byForm = $('by-form');
@@ -92,6 +113,7 @@ nameFolds(document.body);
 
 function makeByForm() {
   const h = K.h;
+  /** @type {{ id: string | null, spec: import('./kit.js').FormSpec | null, form: import('./kit.js').TableForm | null }} */
   const chosen = { id: null, spec: null, form: null };
   const picks = h('div', 'games');
   picks.setAttribute('role', 'group');
@@ -108,7 +130,9 @@ function makeByForm() {
   const create = h('button', 'primary', 'Create the table');
   create.type = 'button';
   create.id = 'create-by-form';
+  /** @type {HTMLSelectElement[]} */
   const plans = [];
+  /** @param {number} n */
   const place = (n) => 'the ' + ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'][n - 1] + ' player';
   function drawSeats() {
     const n = count.get();
@@ -117,8 +141,9 @@ function makeByForm() {
       plans.push(sel);
     }
     plans.length = n;
+    /** @type {import('./kit.js').Words} */
     const words = (chosen.spec && chosen.spec.words) || {};
-    const name = (i) => (words.seat ? words.seat(i) : place(i + 1).replace(/^t/, 'T'));
+    const name = (/** @type {number} */ i) => (words.seat ? words.seat(i) : place(i + 1).replace(/^t/, 'T'));
     seats.replaceChildren(...plans.map((sel, i) => h('div', 'seat-plan', h('b', null, name(i)), sel)));
     playersHint.textContent = (words.host || 'You are the GM.') + ' Each seat gets an invite link for its player; a seat you play yourself needs none.';
     if (chosen.form && chosen.form.players) chosen.form.players(n);
@@ -131,25 +156,27 @@ function makeByForm() {
     if (!chosen.id) return;
     const n = ++asked;
     let t;
-    try { t = table(); } catch (e) { top.textContent = e.message; return; }
+    try { t = table(); } catch (e) { top.textContent = messageOf(e); return; }
     const problems = await K.check(chosen.id, { table: t });
     if (n !== asked || problems == null) return;
     K.showProblems(byForm, problems, top);
     create.disabled = problems.length > 0;
   }
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   const soon = () => { clearTimeout(timer); timer = setTimeout(checkNow, 250); };
   byForm.addEventListener('input', soon);
   byForm.addEventListener('change', soon);
   count.addEventListener('input', drawSeats);
   // Rule IDs in the game's choices link to the rule (opened in a tab of its own).
   let unlink = () => {};
+  /** @param {Game} game */
   function pick(game) {
     chosen.id = game.id;
     unlink();
     unlink = ruleLinker(ruleLinks[game.id] || null, null).watch(choices);
     chosen.spec = ClashForms.get(game.id);
-    for (const b of picks.children) b.setAttribute('aria-pressed', String(b.dataset.game === game.id));
+    for (const b of /** @type {HTMLCollectionOf<HTMLElement>} */ (picks.children)) b.setAttribute('aria-pressed', String(b.dataset.game === game.id));
     blurb.textContent = game.blurb + (game.sheets ? ' Your players make their own characters before play starts.' : ' It starts as soon as the table is made.');
     const words = (chosen.spec && chosen.spec.words) || {};
     count.set(words.players || 2, true);
@@ -169,7 +196,7 @@ function makeByForm() {
   create.addEventListener('click', async () => {
     top.textContent = '';
     let t;
-    try { t = table(); } catch (e) { top.textContent = e.message; return; }
+    try { t = table(); } catch (e) { top.textContent = messageOf(e); return; }
     const gmPlays = plans.map((sel, i) => (sel.value === 'gm' ? 'p' + (i + 1) : null)).filter(Boolean);
     create.disabled = true;
     const r = await fetch('/api/tables/from-form', {
@@ -186,7 +213,7 @@ function makeByForm() {
     h('label', null, 'Game'), picks, blurb,
     K.field('title', 'Table name (optional)', title),
     playersSet, choices, top, create);
-  const again = () => { if (chosen.id) pick(games.find((g) => g.id === chosen.id)); };
+  const again = () => { const game = chosen.id ? games.find((g) => g.id === chosen.id) : null; if (game) pick(game); };
   document.addEventListener('clash-forms', again);
   pick(games[0]);
 }
@@ -211,8 +238,9 @@ if (filePick && K) {
   filePick.addEventListener('click', async () => {
     const err = $('file-error');
     err.textContent = '';
+    /** @type {{ clash?: string, ruleset?: string, setup?: unknown, title?: string } | null} a file's JSON: anything */
     let data;
-    try { data = await K.readFile(); } catch (e) { err.textContent = e.message; return; }
+    try { data = /** @type {any} */ (await K.readFile()); } catch (e) { err.textContent = messageOf(e); return; }
     if (data && data.clash === 'sheet') { err.textContent = 'That is a character sheet: import it into a sheet on a table (from your invite link, or as an NPC on your GM page).'; return; }
     if (!data || data.clash !== 'setup' || !data.ruleset || !data.setup) { err.textContent = 'That file is not a Clash setup.'; return; }
     const r = await fetch('/api/tables', {

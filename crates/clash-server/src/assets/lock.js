@@ -47,7 +47,7 @@ function unlockPanel() {
 // Taps and key presses on a closed table's board do nothing (a board drawn as a picture has
 // no disabled state of its own); links, folds and the board's `[data-stays-open]` part still work.
 for (const kind of ['click', 'keydown', 'pointerdown']) {
-  panel.addEventListener(kind, (e) => {
+  panel.addEventListener(kind, (/** @type {Event} */ e) => {
     if (!table.closed) return;
     const t = /** @type {Element} */ (e.target);
     if (!(t instanceof Element) || t.closest('a, summary, [data-stays-open]')) return;

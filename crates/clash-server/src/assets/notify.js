@@ -37,15 +37,18 @@ export function inWords(ms) {
 let clock = null;
 let skew = 0; // the server's clock minus this browser's
 let clockAt = -1;
-let clockTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let clockTimer;
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let timesTimer;
 
 async function loadClock() {
   const r = await request('/clock', 'GET');
   if (!r.ok) return;
-  clock = r.body;
-  skew = clock.now - Date.now();
+  /** @type {ClockView} */
+  const got = r.body;
+  clock = got;
+  skew = got.now - Date.now();
   showTimes();
   fillClockForm();
 }
@@ -91,7 +94,9 @@ setInterval(showTimes, 30000);
 
 // ---- A key's own targets ----------------------------------------------------------------
 
+/** @type {Record<string, string>} */
 const formats = { discord: 'Discord webhook', slack: 'Slack webhook', json: 'Signed JSON webhook', email: 'Email', handle: 'Handle' };
+/** @type {Record<string, string>} */
 const placeholders = { discord: 'https://discord.com/api/webhooks/…', slack: 'https://hooks.slack.com/services/…', json: 'https://example.org/clash-hook', email: 'you@example.org' };
 
 /** @param {number} at */
@@ -116,7 +121,7 @@ function deliveryState(t) {
  * @param {string} whose
  */
 function signing(secret, whose) {
-  const input = el('input', { readonly: 'readonly', value: secret, 'aria-label': 'Signing key of ' + whose, class: 'secret', onfocus: (e) => e.target.select() });
+  const input = el('input', { readonly: 'readonly', value: secret, 'aria-label': 'Signing key of ' + whose, class: 'secret', onfocus: (/** @type {FocusEvent} */ e) => /** @type {HTMLInputElement} */ (e.target).select() });
   return el('details', { class: 'signing' }, el('summary', null, 'Signing key'),
     el('p', { class: 'hint' }, 'Each message carries X-Clash-Signature, the HMAC-SHA256 of the timestamp, a dot and the body, keyed with this.'), input);
 }
@@ -127,7 +132,7 @@ function targetRow(t) {
     el('b', null, formats[t.format] || 'Webhook'), ' ',
     el('span', { class: 'address' }, t.address), ' ',
     deliveryState(t), ' ',
-    el('button', { type: 'button', class: 'small', onclick: (e) => removeTarget(t.id, e.currentTarget) }, 'Remove'));
+    el('button', { type: 'button', class: 'small', onclick: (/** @type {MouseEvent} */ e) => removeTarget(t.id, /** @type {Element} */ (e.currentTarget)) }, 'Remove'));
   if (t.secret) li.append(signing(t.secret, 'this webhook'));
   return li;
 }
@@ -158,17 +163,19 @@ let settings = null;
 async function loadSettings() {
   const r = await request('/notify', 'GET');
   if (!r.ok) return;
-  settings = r.body;
-  showTargets($('notify-targets'), settings.targets);
+  /** @type {NotifySettings} */
+  const got = r.body;
+  settings = got;
+  showTargets($('notify-targets'), got.targets);
   const email = $('notify-kind').querySelector('option[value=email]');
-  email.hidden = !settings.email;
-  email.disabled = !settings.email;
-  const full = settings.targets.length >= settings.per_key;
+  email.hidden = !got.email;
+  email.disabled = !got.email;
+  const full = got.targets.length >= got.per_key;
   $('notify-save').disabled = full;
-  $('notify-save').title = full ? 'At most ' + settings.per_key + ': remove one first' : '';
+  $('notify-save').title = full ? 'At most ' + got.per_key + ': remove one first' : '';
   const handle = $('notify-handle-text');
-  if (document.activeElement !== handle) handle.value = settings.handle || '';
-  if (owner) showChannel(settings.channel || null);
+  if (document.activeElement !== handle) handle.value = got.handle || '';
+  if (owner) showChannel(got.channel || null);
 }
 
 /**

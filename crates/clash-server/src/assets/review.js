@@ -68,7 +68,10 @@ function frame(step, viewer) {
   return frames.get(k);
 }
 
-/** Show step `step` (clamped), and fetch its neighbours ahead of time. */
+/**
+ * Show step `step` (clamped), and fetch its neighbours ahead of time.
+ * @param {number} step
+ */
 async function go(step) {
   const target = Math.max(0, Math.min(step, at.steps || step));
   at.wanted = target;
@@ -102,7 +105,10 @@ function drawFrame(f) {
   markCharts();
 }
 
-/** The game's board for the replayed step: the page's update with the step's view in it. */
+/**
+ * The game's board for the replayed step: the page's update with the step's view in it.
+ * @param {Frame} f
+ */
 function drawBoard(f) {
   const draw = panelFor(boot.ruleset);
   const board = $('panel');
@@ -126,6 +132,7 @@ $('rv-slider').addEventListener('input', () => go(Number($('rv-slider').value)))
 document.addEventListener('keydown', (e) => {
   const t = /** @type {HTMLElement} */ (e.target);
   if (t && (t.id === 'rv-slider' || ['SELECT', 'TEXTAREA'].includes(t.tagName) || (t.tagName === 'INPUT' && t.id !== 'rv-slider'))) return;
+  /** @type {Record<string, number>} */
   const moves = { ArrowLeft: at.step - 1, ArrowRight: at.step + 1, Home: 0, End: at.steps };
   if (e.key in moves && !e.altKey && !e.ctrlKey && !e.metaKey) { e.preventDefault(); go(moves[e.key]); }
 });
@@ -159,7 +166,7 @@ function drawVerdict() {
 
 /** @param {ConflictReview} c @param {Moment} m @param {boolean} [here] */
 function momentBody(c, m, here) {
-  const side = (i) => (c.sides[i] ? c.sides[i].name : '');
+  const side = (/** @type {number} */ i) => (c.sides[i] ? c.sides[i].name : '');
   const parts = [h('p', 'rv-what', here ? null : h('b', null, 'Step ' + (m.step + 1) + ': '), m.text)];
   if (m.decision) {
     const v = m.decision;
@@ -209,12 +216,16 @@ function svg(tag, attrs) {
   return e;
 }
 
-/** One conflict's chart: each side's chance over the steps, rolls marked along the bottom. */
+/**
+ * One conflict's chart: each side's chance over the steps, rolls marked along the bottom.
+ * @param {ConflictReview} c
+ * @param {number} index
+ */
 function chart(c, index) {
   const W = 320, H = 150, L = 30, T = 8, B = 18;
   const n = Math.max(1, c.points.length - 1);
-  const x = (i) => L + (i / n) * (W - L - 6);
-  const y = (p) => T + (1 - p) * (H - T - B);
+  const x = (/** @type {number} */ i) => L + (i / n) * (W - L - 6);
+  const y = (/** @type {number} */ p) => T + (1 - p) * (H - T - B);
   const words = c.sides.map((s, i) => {
     const first = c.points[0], last = c.points[c.points.length - 1];
     return first && last ? s.name + ' from ' + percent(first.chances[i]) + ' to ' + percent(last.chances[i]) : s.name;
@@ -267,7 +278,7 @@ function markCharts() {
 
 /** @param {ConflictReview} c @param {number} i */
 function conflictCard(c, i) {
-  const jump = (m) => {
+  const jump = (/** @type {Moment} */ m) => {
     const b = el('button', { type: 'button', class: 'link rv-jump' }, 'Step ' + (m.step + 1));
     b.addEventListener('click', () => go(m.step + 1));
     return b;

@@ -21,9 +21,10 @@ const SKIP = 'a, .rule-ref, script, style, textarea, pre, code, [data-no-rule-li
  */
 export function ruleLinker(rules, open) {
   const anchorOf = (/** @type {string} */ id) => (rules ? rules.finder[id] || rules.finder[id.replace(/\.\d+$/, '')] || null : null);
+  // Only for an id `anchorOf` finds (so `rules` is there).
   const linkTo = (/** @type {string} */ id) => {
-    const anchor = anchorOf(id);
-    const attrs = { href: rules.url + '#' + anchor, class: 'rule', 'data-anchor': anchor, 'aria-label': 'rule ' + id };
+    const anchor = anchorOf(id) || '';
+    const attrs = { href: (rules ? rules.url : '') + '#' + anchor, class: 'rule', 'data-anchor': anchor, 'aria-label': 'rule ' + id };
     if (open) return el('a', { ...attrs, onclick: (/** @type {Event} */ e) => { e.preventDefault(); open(anchor); } }, id);
     return el('a', { ...attrs, target: '_blank', rel: 'noopener' }, id);
   };
@@ -38,7 +39,7 @@ export function ruleLinker(rules, open) {
     const beside = [];
     let last = 0;
     for (const m of text.matchAll(FIND)) {
-      const ids = (m[1] || m[2]).match(new RegExp(ONE, 'g')).filter(anchorOf);
+      const ids = ((m[1] || m[2]).match(new RegExp(ONE, 'g')) || []).filter(anchorOf);
       if (!ids.length) continue;
       parts.push(text.slice(last, m.index));
       last = m.index + m[0].length;

@@ -1,7 +1,7 @@
 // Sending commands from the table page: one at a time, each with an id of its own (a retry
 // after a lost answer reuses it, and the server answers it again instead of applying it twice),
 // the weighty ones asked about first, and every refusal shown next to the control that sent it.
-import { $, overLimit } from './kit.js';
+import { $, overLimit, messageOf } from './kit.js';
 import { api, boot, keyParam, page, refuse } from './state.js';
 
 /** @typedef {import('./kit.js').Update} Update */
@@ -32,8 +32,9 @@ export function ask(question, yes) {
 }
 
 // The control a command came from: the last one clicked (or pressed from the keyboard) on the
-// board or the list of moves. A board that has asked its own question (the panel kit's
+// board or the list of moves. A board that has asked its own question (the kit's
 // "Really …? Yes / No") is not asked again.
+/** @type {{ target: EventTarget | null, at: number }} */
 let lastClick = { target: null, at: 0 };
 document.addEventListener('click', (e) => { lastClick = { target: e.target, at: Date.now() }; }, true);
 function recent() {
@@ -66,7 +67,7 @@ export async function send(command, errorEl, options) {
   const from = recent();
   const where = errorEl || (from && from.closest('#panel, #fallback') ? from : null);
   const control = from && from.closest('[data-control]');
-  const group = control ? /** @type {HTMLElement} */ (control).dataset.control : null;
+  const group = control ? /** @type {HTMLElement} */ (control).dataset.control || null : null;
   const confirmed = !!(options && options.confirmed) || !!(from && from.closest('.kit-confirm'));
   if (inFlight) return false;
   if (errorEl) errorEl.textContent = '';
@@ -86,6 +87,8 @@ export async function send(command, errorEl, options) {
       answer = await post(command, id, false);
     }
     if (answer.error) { refuse(where, answer.error, answer.status); return false; }
+    // Asked again after a yes (the table changed meanwhile): the person sends it once more.
+    if (!answer.update) return false;
     // Where the log stood when the command went in (the live stream may have brought its lines
     // before this answer came back); the command's own first game line is the sender's own
     // move, no news to them: "since your last move" is what came after it.
@@ -102,6 +105,18 @@ export async function send(command, errorEl, options) {
   }
 }
 
+/**
+ * What a command's answer comes to: the update it made, a question to ask first, or a refusal.
+ * @typedef {{ update: Update, confirm?: undefined, error?: undefined, status?: undefined } | { confirm: string, update?: undefined, error?: undefined, status?: undefined } | { error: import('./kit.js').ApiErrorBody, status?: number, update?: undefined, confirm?: undefined }} Answer
+ */
+
+/**
+ * Send `command` (once, whatever the network does: `id` makes a repeat harmless).
+ * @param {unknown} command
+ * @param {string} id
+ * @param {boolean} askFirst
+ * @returns {Promise<Answer>}
+ */
 async function post(command, id, askFirst) {
   /** @type {import('./types/CommandRequest').CommandRequest<unknown>} */
   const request = { command: command, as: boot.as || undefined, id: id, revision: page.cursor, ask: askFirst };
@@ -112,7 +127,7 @@ async function post(command, id, askFirst) {
       r = await fetch(api + '/commands?' + keyParam, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body });
     } catch (e) {
       if (attempt < 4) { await new Promise((ok) => setTimeout(ok, 500 * attempt)); continue; }
-      return { error: { message: 'Could not reach the server: ' + e.message } };
+      return { error: { message: 'Could not reach the server: ' + messageOf(e) } };
     }
     if (r.status === 503 && attempt < 4) { await new Promise((ok) => setTimeout(ok, 500 * attempt)); continue; }
     const answer = await r.json().catch(() => ({}));

@@ -1,7 +1,7 @@
 // The table page's own state, shared by its modules (app.js and the parts it imports): the
 // start-up data, the API's address for this link, the newest update, and refusals shown next to
 // the control that caused them until the table moves on.
-import { $, el, errorOf, errorText, pageData } from './kit.js';
+import { $, el, errorOf, errorText, pageData, messageOf } from './kit.js';
 
 /** @typedef {import('./kit.js').Update} Update */
 
@@ -25,7 +25,7 @@ export const page = { latest: boot.update, cursor: 0, mineFrom: 0, mine: new Set
  * @param {string} path
  * @param {string} method
  * @param {unknown} [body]
- * @returns {Promise<{ ok: boolean, status: number, body?: any, error?: import('./kit.js').ApiErrorBody }>}
+ * @returns {Promise<{ ok: true, status: number, body: any, error?: undefined } | { ok: false, status: number, body?: undefined, error: import('./kit.js').ApiErrorBody }>}
  */
 export async function request(path, method, body) {
   const init = { method: method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined };
@@ -34,7 +34,7 @@ export async function request(path, method, body) {
     if (!r.ok) return { ok: false, status: r.status, error: await errorOf(r) };
     return { ok: true, status: r.status, body: await r.json().catch(() => null) };
   } catch (e) {
-    return { ok: false, status: 0, error: { message: 'Could not reach the server: ' + e.message } };
+    return { ok: false, status: 0, error: { message: 'Could not reach the server: ' + messageOf(e) } };
   }
 }
 

@@ -34,7 +34,7 @@ export function renderLog(update, first) {
       // direction mark cannot reorder the speaker's name or the lines around it.
       const colon = ev.text.indexOf(': ');
       li.append(el('b', {}, ev.text.slice(0, colon + 1)), ' ', el('bdi', {}, ev.text.slice(colon + 2)));
-      if (ev.table.type === 'whispered') li.classList.add('whisper');
+      if (ev.table && ev.table.type === 'whispered') li.classList.add('whisper');
     } else {
       li.textContent = ev.text;
     }
@@ -104,7 +104,7 @@ export function renderTalk(update) {
   if (players.some((p) => p.seat === chosen)) to.value = chosen;
 }
 
-$('chat').addEventListener('submit', async (e) => {
+$('chat').addEventListener('submit', async (/** @type {SubmitEvent} */ e) => {
   e.preventDefault();
   const input = $('chat-text');
   const text = input.value.trim();

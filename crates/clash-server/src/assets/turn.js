@@ -11,6 +11,7 @@ import { boot, owner, page } from './state.js';
 
 const alertsKey = 'clash.alerts';
 let alertsOn = localStorage.getItem(alertsKey) === 'on';
+/** @type {boolean | null} whether the last update was this seat's turn (null before the first) */
 let wasYours = null;
 
 /** @param {boolean} closed */
@@ -33,6 +34,7 @@ $('alerts').addEventListener('click', async () => {
   renderAlerts(false);
 });
 
+/** @type {AudioContext | null} */
 let audio = null;
 function chime() {
   try {
@@ -145,6 +147,12 @@ function renderPeople(update) {
   $('people').replaceChildren(...items);
 }
 
+/**
+ * @param {string} name
+ * @param {boolean} here
+ * @param {string | null} note
+ * @param {boolean} [waiting]
+ */
 function person(name, here, note, waiting) {
   const li = el('li', { class: 'person' + (here ? ' here' : ' away') + (waiting ? ' waiting' : '') },
     el('span', { class: 'dot', 'aria-hidden': 'true' }), name);
@@ -158,6 +166,7 @@ function person(name, here, note, waiting) {
 // ---- What just happened ------------------------------------------------------------------
 
 /** The game's lines (and the table's weightier news) this page has seen, oldest first. */
+/** @type {SeenEntry[]} */
 const recent = [];
 const NEWS = ['closed', 'game_over', 'archived', 'unarchived', 'undone', 'taken_over', 'handed_back'];
 

@@ -37,6 +37,7 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 function parse(text) {
   let i = 0;
+  /** @param {string} what @returns {never} */
   const fail = (what) => { throw new SyntaxError('the record is not JSON: ' + what + ' at character ' + i); };
   const space = () => { while (i < text.length && ' \t\n\r'.includes(text[i])) i++; };
   function value() {
@@ -620,7 +621,7 @@ async function verify(recordText, options) {
     lines: check.lines, failures: check.failures, unchecked: check.unchecked,
   }, extra);
   let record;
-  try { record = parse(recordText); } catch (e) { check.fail(e.message); return report({}); }
+  try { record = parse(recordText); } catch (e) { check.fail(e instanceof Error ? e.message : String(e)); return report({}); }
   if (!isObject(record) || record.format !== FORMAT) {
     check.fail('This is not a Clash table record (its "format" is not "' + FORMAT + '").');
     return report({});

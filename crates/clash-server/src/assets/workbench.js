@@ -19,16 +19,24 @@ const ruleLinks = pageData('rule-links', {});
 const form = $('bench-form');
 let unlink = () => {};
 
-/** A labelled field: the label, a hint under it, and the control. */
+/**
+ * A labelled field: the label, a hint under it, and the control.
+ * @param {string} id
+ * @param {string} label
+ * @param {HTMLElement} control
+ * @param {string} [hint]
+ */
 function field(id, label, control, hint) {
   control.id = id;
   return h('div', 'bench-field', el('label', { for: id }, label), control, hint ? h('p', 'hint', hint) : null);
 }
 
+/** @param {number | string} value @param {number} min @param {number} max */
 function numberInput(value, min, max) {
   return el('input', { type: 'number', inputmode: 'numeric', min: String(min), max: String(max), value: String(value) });
 }
 
+/** @param {string[][]} options each a value and its text @param {string} value */
 function select(options, value) {
   const s = el('select');
   for (const [v, text] of options) s.append(el('option', { value: v }, text));
@@ -38,9 +46,16 @@ function select(options, value) {
 
 let uid = 0;
 /** One variant's block: its name and one control per rule number, set to the rules' value. */
-function variantBlock(/** @type {BenchGame} */ game, name, changes, remove) {
+/**
+ * @param {BenchGame} game
+ * @param {string} name
+ * @param {Record<string, string> | null} changes
+ * @param {() => void} remove
+ */
+function variantBlock(game, name, changes, remove) {
   const n = ++uid;
   const nameInput = el('input', { type: 'text', maxlength: '60', value: name });
+  /** @type {Map<string, { control: HTMLInputElement | HTMLSelectElement, param: BenchGame['params'][number] }>} */
   const controls = new Map();
   const grid = h('div', 'bench-params');
   for (const p of game.params) {
@@ -62,6 +77,7 @@ function variantBlock(/** @type {BenchGame} */ game, name, changes, remove) {
   return {
     box,
     get: () => {
+      /** @type {string[]} */
       const typed = [];
       for (const [key, { control, param }] of controls) {
         if (String(control.value).trim() !== String(param.default)) typed.push(key + '=' + String(control.value).trim());
@@ -71,7 +87,10 @@ function variantBlock(/** @type {BenchGame} */ game, name, changes, remove) {
   };
 }
 
-/** `wipe_out=4, reserve=2` as an object. */
+/**
+ * `wipe_out=4, reserve=2` as an object.
+ * @param {string | null | undefined} text
+ */
 function parseChanges(text) {
   /** @type {Record<string, string>} */
   const out = {};
@@ -82,9 +101,19 @@ function parseChanges(text) {
   return out;
 }
 
-const state = { game: /** @type {BenchGame | null} */ (null), variants: /** @type {any[]} */ ([]) };
+/** @typedef {ReturnType<typeof variantBlock>} VariantBlock */
+const state = { game: /** @type {BenchGame | null} */ (null), variants: /** @type {VariantBlock[]} */ ([]) };
 
-function drawForm(/** @type {BenchGame} */ game, asked) {
+/**
+ * A study asked for by a link (its form filled in from it), or null for the game's defaults.
+ * @typedef {{ table: string | null, variants: Array<{ name: string, changes: string }>, games: number, strong: number, mixed: number, seed: number, exact: number }} Asked
+ */
+
+/**
+ * @param {BenchGame} game
+ * @param {Asked | null} asked
+ */
+function drawForm(game, asked) {
   state.game = game;
   state.variants = [];
   const gameSel = select(bench.games.map((g) => [g.id, g.name]), game.id);
@@ -97,6 +126,7 @@ function drawForm(/** @type {BenchGame} */ game, asked) {
   showAbout();
   const list = h('div', 'bench-variants');
   const add = el('button', { type: 'button', class: 'small' }, 'Add a variant');
+  /** @param {string} name @param {Record<string, string> | null} changes */
   const addVariant = (name, changes) => {
     if (state.variants.length >= bench.limits.variants) return;
     const v = variantBlock(game, name, changes, () => {
@@ -148,7 +178,12 @@ function drawForm(/** @type {BenchGame} */ game, asked) {
   };
 }
 
-async function study(/** @type {StudyRequest} */ body, top, run) {
+/**
+ * @param {StudyRequest} body
+ * @param {HTMLElement} top where a refusal shows
+ * @param {HTMLButtonElement} run
+ */
+async function study(body, top, run) {
   top.textContent = '';
   run.disabled = true;
   try {
@@ -200,6 +235,7 @@ function showReport(/** @type {StudyStatus} */ s, /** @type {StudyReport} */ rep
   }
   const findings = h('ul', 'bench-findings');
   for (const f of rep.findings) findings.append(el('li', null, el('b', null, f.about + ': '), f.text));
+  /** @type {HTMLElement[]} */
   const parts = [
     h('p', 'hint', rep.summary), h('p', null, share, ' ', copy),
     h('h3', null, 'Variants'), variants,
@@ -214,13 +250,18 @@ function showReport(/** @type {StudyStatus} */ s, /** @type {StudyReport} */ rep
   if (game) ruleLinker(ruleLinks[game.id] || null, null).link($('bench-report'));
 }
 
-function figures(/** @type {StudyReport} */ rep, run) {
+/**
+ * @param {StudyReport} rep
+ * @param {StudyReport['runs'][number]} run
+ */
+function figures(rep, run) {
   const head = el('tr', null, el('th', { scope: 'col' }, 'Figure (95% interval, games)'), ...rep.variants.map((v) => el('th', { scope: 'col' }, v.name)));
   const rows = run.rows.map((row) => el('tr', null, el('th', { scope: 'row' }, row.label),
     ...row.cells.map((c) => el('td', c.flagged ? { class: 'flagged' } : null, c.text, c.flagged ? h('span', 'flag', ' differs') : null))));
   return h('div', 'bench-scroll', el('table', { class: 'bench-table' }, el('thead', null, head), el('tbody', null, ...rows)));
 }
 
+/** @param {StudyReport['exact'][number]} t */
 function exactTable(t) {
   const head = el('tr', null, el('th', { scope: 'col' }, t.rows_are + ' against ' + t.cols_are), ...t.cols.map((c) => el('th', { scope: 'col' }, c)));
   const rows = t.rows.map((r) => el('tr', null, el('th', { scope: 'row' }, r.label), ...r.cells.map((c) => el('td', null, c))));
@@ -238,6 +279,7 @@ function start() {
     const i = v.indexOf('=');
     return i < 0 ? { name: v, changes: '' } : { name: v.slice(0, i), changes: v.slice(i + 1) };
   });
+  /** @param {string} k @param {number} d */
   const num = (k, d) => (q.has(k) ? Number(q.get(k)) : d);
   const asked = { table: q.get('table'), variants, games: num('games', 300), strong: num('strong', 10), mixed: num('mixed', 10), seed: num('seed', 1), exact: num('exact', 0) };
   drawForm(game, asked);

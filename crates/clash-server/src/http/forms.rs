@@ -10,7 +10,7 @@
 //!   sheet handed in, so nothing reaches a table until it is valid.
 //! * `GET /api/tables/{id}/setup` gives the GM the table as a setup file (where play stands, as
 //!   far as the GM may know it) to start another table from.
-//! * `/assets/forms/…` serves the form kit, the session-zero board and each game's forms.
+//! * `/assets/forms/…` serves the session-zero board and each game's forms.
 //!
 //! The forms and checks come from each ruleset through the catalogue; nothing here knows a
 //! game.
@@ -223,7 +223,7 @@ pub(crate) async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
         .into_response())
 }
 
-/// The form kit, the session-zero board, and each game's forms (`{ruleset}.js`, `.css`).
+/// The session-zero board and each game's forms (`{ruleset}.js`, `.css`).
 async fn asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> Response {
     crate::pages::game_asset(&tables, "forms", &file)
 }
@@ -237,12 +237,15 @@ fn game_tags(entry: &RulesetEntry) -> Markup {
     }
 }
 
-/// The tags a page needs for the forms: the kit, and the game's forms where it has them (and
-/// the session-zero board on a table's page).
+/// The tags a page needs for the forms: the page kit (which a table's page has already, with
+/// its board), and the game's forms where it has them (and the session-zero board on a table's
+/// page).
 pub fn tags(entry: Option<&RulesetEntry>, table_page: bool) -> Markup {
     html! {
-        (style("/assets/forms/kit.css"))
-        (script("/assets/forms/kit.js"))
+        @if !table_page {
+            (style("/assets/kit.css"))
+            (script("/assets/kit.js"))
+        }
         @if let Some(e) = entry.filter(|e| e.forms.is_some()) {
             (game_tags(e))
         }

@@ -20,7 +20,9 @@ pub use super::built::{CSS, JS};
 /// The server's own scripts and styles, by their name under `/assets/`.
 pub(super) static SHARED: &[(&str, &str, &str)] = &[
     ("app.css", CSS, include_str!("../assets/app.css")),
+    // The page kit every page, board and form builds with, and its style.
     ("kit.js", JS, include_str!("../assets/kit.js")),
+    ("kit.css", CSS, include_str!("../assets/kit.css")),
     ("app.js", JS, include_str!("../assets/app.js")),
     ("state.js", JS, include_str!("../assets/state.js")),
     ("send.js", JS, include_str!("../assets/send.js")),
@@ -52,19 +54,7 @@ pub(super) static SHARED: &[(&str, &str, &str)] = &[
         CSS,
         include_str!("../assets/workbench.css"),
     ),
-    (
-        "panel-kit.css",
-        CSS,
-        include_str!("../assets/panel-kit.css"),
-    ),
-    ("panel-kit.js", JS, include_str!("../assets/panel-kit.js")),
-    // The form kit and the session-zero board (`/assets/forms/…`, beside each game's forms).
-    ("forms/kit.js", JS, include_str!("../assets/forms/kit.js")),
-    (
-        "forms/kit.css",
-        CSS,
-        include_str!("../assets/forms/kit.css"),
-    ),
+    // The session-zero board (`/assets/forms/…`, beside each game's forms).
     (
         "forms/session-zero.js",
         JS,
@@ -151,13 +141,13 @@ pub fn style_in(sources: &Sources, path: &str) -> Markup {
     html! { link rel="stylesheet" href=(url(sources, path)); }
 }
 
-/// The shared panel kit and, when the game has a board of its own, its script and style.
+/// The page kit and, when the game has a board of its own, its script and style.
 pub fn board_tags(entry: Option<RulesetEntry>) -> Markup {
     let games = entry.as_slice();
     let sources = Sources::of(games);
     html! {
-        (style("/assets/panel-kit.css"))
-        (script("/assets/panel-kit.js"))
+        (style("/assets/kit.css"))
+        (script("/assets/kit.js"))
         @if let Some(e) = entry.filter(|e| e.panel.is_some()) {
             (style_in(&sources, &format!("/assets/panel/{}.css", e.id)))
             (script_in(&sources, &format!("/assets/panel/{}.js", e.id)))

@@ -796,8 +796,7 @@ async fn pages_render_for_every_role_and_refuse_bad_links() {
         "rule-links.js",
         "kit.js",
         "lobby.js",
-        "panel-kit.js",
-        "panel-kit.css",
+        "kit.css",
     ] {
         let (status, _) = api_text(&s.app, routes::ASSET.at([asset])).await;
         assert_eq!(status, StatusCode::OK, "{asset}");

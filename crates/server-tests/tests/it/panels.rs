@@ -1,6 +1,6 @@
 //! Each game's board comes from its ruleset crate through the catalogue: the server serves it at
 //! a generic route, as JavaScript and CSS, and a table page loads only its own game's board, after
-//! the shared panel kit.
+//! the shared page kit.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
@@ -77,28 +77,19 @@ async fn every_game_board_is_served_from_its_catalogue_entry() {
         let (status, _, _) = call(&app, "GET", &PANEL_ASSET.at([missing]), None).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{missing}");
     }
-    // The shared kit every board builds with: served, and text-only as well.
-    let (status, kind, body) = call(&app, "GET", &ASSET.at(["panel-kit.js"]), None).await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(
-        kind.starts_with("text/javascript"),
-        "panel-kit.js served as {kind}"
-    );
-    assert!(body.contains("registerPanel(id, panel)") && !body.contains("innerHTML"));
-    // The page kit it builds on, an ES module like every page script.
+    // The page kit every board builds with (an ES module like every page script): served, and
+    // text-only as well.
     let (status, kind, body) = call(&app, "GET", &ASSET.at(["kit.js"]), None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         kind.starts_with("text/javascript"),
         "kit.js served as {kind}"
     );
-    assert!(body.contains("export function registerPanel") && !body.contains("innerHTML"));
-    let (status, kind, _) = call(&app, "GET", &ASSET.at(["panel-kit.css"]), None).await;
+    assert!(body.contains("registerPanel(id, panel)") && !body.contains("innerHTML"));
+    assert!(body.contains("export function registerPanel"));
+    let (status, kind, _) = call(&app, "GET", &ASSET.at(["kit.css"]), None).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(
-        kind.starts_with("text/css"),
-        "panel-kit.css served as {kind}"
-    );
+    assert!(kind.starts_with("text/css"), "kit.css served as {kind}");
 }
 
 #[tokio::test]
@@ -123,9 +114,9 @@ async fn a_table_page_loads_only_its_own_game_board() {
         let owner = created["links"]["owner"].as_str().unwrap();
         let (status, _, page) = call(&app, "GET", owner, None).await;
         assert_eq!(status, StatusCode::OK);
-        // Each under its hashed name (`panel-kit.0123456789ab.js`, tests/it/delivery.rs).
+        // Each under its hashed name (`kit.0123456789ab.js`, tests/it/delivery.rs).
         let kit = page
-            .find(&ASSET.at(["panel-kit.js"]).uri().replace(".js", "."))
+            .find(&ASSET.at(["kit.js"]).uri().replace(".js", "."))
             .expect("the kit is loaded");
         let own = page
             .find(&format!("{}.", PANEL_ASSET.at([entry.id]).uri()))

@@ -4,35 +4,85 @@
 // keeps a library of them in this browser), and starts play. Drawn from the table's view while
 // it is in session zero (`view.session_zero`); once play starts, the game's own board takes
 // over. Forms are built once and kept across live updates, so nothing typed is lost.
-import { table, registerPanel, SESSION_ZERO, $ } from '../kit.js';
-import { ClashForms, K } from './kit.js';
+import { table, registerPanel, SESSION_ZERO, $, ClashForms, K, messageOf, andList } from '../kit.js';
 
 const h = K.h;
+
+/** @typedef {import('../kit.js').FormSpec} FormSpec */
+/** @typedef {import('../kit.js').Send} Send */
+/** @typedef {import('../kit.js').Maker} Maker */
+/** @typedef {import('../kit.js').Editor} Editor */
+/** @typedef {'missing' | 'handed_in' | 'sent_back'} SheetStatus */
+/**
+ * A player's seat in session zero (sheets are each game's own JSON).
+ * @typedef {{ seat: string, name: string, place: string, status: SheetStatus, sheet: any, comment: string | null }} SeatSheet
+ */
+/**
+ * What a table in session zero shows (`view.session_zero`, as the stage builds it; the GM's
+ * view adds its NPCs and whether play can start).
+ * @typedef {object} StageView
+ * @property {SeatSheet[]} players
+ * @property {any} options the table's choices, in the game's own shape
+ * @property {string | null} you
+ * @property {boolean} ready
+ * @property {Array<{ name: string, sheet: any }>} [npcs]
+ * @property {boolean} [can_add]
+ * @property {string[] | null} [without]
+ * @property {{ rule: string | null, message: string } | null} [blocked]
+ * @property {unknown} [setup]
+ */
+/** @typedef {import('../kit.js').Update<{ session_zero: StageView }>} StageUpdate */
+/** @typedef {{ root: HTMLElement, refresh: (u: StageUpdate) => void }} Built */
+
+/** @type {(Built & { key: string, latest?: StageUpdate }) | null} */
 let ui = null;
 
+/** @type {Record<string, string>} */
 const STATUS = { missing: 'no sheet yet', handed_in: 'handed in', sent_back: 'sent back' };
+/** @param {string} status */
 const pill = (status) => h('span', 'pill ' + (status === 'handed_in' ? 'ready' : 'waiting'), STATUS[status] || status);
 
-const capital = (t) => String(t).charAt(0).toUpperCase() + String(t).slice(1);
+const capital = K.capital;
 
+/** @param {FormSpec | null} spec */
 function words(spec) {
   return Object.assign({ sheet: 'character', sheets: 'characters', npc: 'NPC', npcs: 'NPCs', anNpc: 'an NPC' }, (spec && spec.words) || {});
 }
 
+/**
+ * @param {FormSpec} spec
+ * @param {any} sheet
+ * @param {Maker} maker
+ */
 function card(spec, sheet, maker) {
-  try { return spec.card(sheet, maker); } catch (e) { return h('p', 'hint', 'This sheet cannot be shown.'); }
+  try { return spec.card ? spec.card(sheet, maker) : h('p', 'hint', 'This sheet cannot be shown.'); } catch (e) { return h('p', 'hint', 'This sheet cannot be shown.'); }
 }
 
+/**
+ * @param {string} ruleset
+ * @param {FormSpec} spec
+ * @param {Maker} maker
+ * @param {any} sheet
+ * @param {(ed: Editor) => void} onChange
+ */
 const sheetEditor = (ruleset, spec, maker, sheet, onChange) => K.editor(ruleset, spec, maker, sheet, onChange);
 
+/** @param {Editor} editor @param {string} ruleset @param {HTMLElement} err */
 const importInto = (editor, ruleset, err) => K.importButton(editor, ruleset, err);
 
 // ----- a player's page: their own sheet -----
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @param {Send} send
+ * @returns {Built}
+ */
 function buildPlayer(update, spec, send) {
   const v = update.view.session_zero;
   const ruleset = update.ruleset;
   const w = words(spec);
+  /** @type {Partial<SeatSheet>} */
   const me = v.players.find((p) => p.seat === update.seat) || {};
   const draftKey = 'clash.draft.' + update.table + '.' + update.seat;
   let start = me.sheet;
@@ -43,7 +93,7 @@ function buildPlayer(update, spec, send) {
   status.setAttribute('role', 'status');
   const err = h('p', 'error');
   err.setAttribute('role', 'alert');
-  const handIn = h('button', 'fk-go', 'Hand in my ' + w.sheet);
+  const handIn = h('button', 'kit-go', 'Hand in my ' + w.sheet);
   handIn.type = 'button';
   handIn.dataset.action = 'hand-in';
   const editor = sheetEditor(ruleset, spec, 'player', start, (ed) => { handIn.setAttribute('aria-disabled', String(!ed.ok)); });
@@ -54,14 +104,14 @@ function buildPlayer(update, spec, send) {
     err.textContent = '';
     if (!(await editor.ready())) return;
     let sheet;
-    try { sheet = editor.form.get(); } catch (e) { err.textContent = e.message; return; }
+    try { sheet = editor.form.get(); } catch (e) { err.textContent = messageOf(e); return; }
     handIn.disabled = true;
     const ok = await send({ type: 'hand_in_sheet', sheet: sheet }, err);
     handIn.disabled = false;
     if (ok) status.scrollIntoView({ block: 'nearest' });
   });
   const download = K.button('Download as a file', () => {
-    try { K.downloadSheet(ruleset, 'player', editor.form.get()); } catch (e) { err.textContent = e.message; }
+    try { K.downloadSheet(ruleset, 'player', editor.form.get()); } catch (e) { err.textContent = messageOf(e); }
   });
   download.dataset.action = 'download';
   const people = h('ul', 's0-people');
@@ -69,22 +119,29 @@ function buildPlayer(update, spec, send) {
     h('h3', null, 'Session zero: make your ' + w.sheet),
     h('p', 'hint', 'Fill in your sheet. Each field says what the rules ask; a note appears next to anything that breaks a rule, naming it. Hand the sheet in when it is ready: you can change it and hand it in again until the GM starts play.'),
     status, editor.box, editor.summary,
-    h('div', 'fk-actions', handIn, download, importInto(editor, ruleset, err)), err,
+    h('div', 'kit-actions', handIn, download, importInto(editor, ruleset, err)), err,
     h('h3', null, 'Around the table'), people);
   return { root, refresh: (u) => refreshPlayer(u, spec, status, people) };
 }
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @param {HTMLElement} status
+ * @param {HTMLElement} people
+ */
 function refreshPlayer(update, spec, status, people) {
   const v = update.view.session_zero;
+  /** @type {Partial<SeatSheet>} */
   const me = v.players.find((p) => p.seat === update.seat) || {};
   const w = words(spec);
-  status.className = 's0-status ' + ({ missing: 'todo', handed_in: 'done', sent_back: 'back' }[me.status] || '');
+  status.className = 's0-status ' + (me.status ? { missing: 'todo', handed_in: 'done', sent_back: 'back' }[me.status] : '');
   if (me.status === 'handed_in') {
     status.replaceChildren(h('p', null, h('b', null, 'Handed in: ' + me.name + '. ')),
       h('p', null, v.ready ? 'Every sheet is in: the GM starts play when ready.' : 'Waiting for the others and for the GM.'));
   } else if (me.status === 'sent_back') {
     status.replaceChildren(h('p', null, h('b', null, 'The GM sent your sheet back.')),
-      me.comment ? h('p', 's0-comment', '“' + me.comment + '”') : null,
+      ...(me.comment ? [h('p', 's0-comment', '“' + me.comment + '”')] : []),
       h('p', null, 'Change what the GM asks and hand it in again.'));
   } else {
     status.replaceChildren(h('p', null, h('b', null, 'Your ' + w.sheet + ' is not handed in yet.')));
@@ -99,12 +156,18 @@ function refreshPlayer(update, spec, status, people) {
 
 // ----- the GM's page: the sheets, the NPCs, the start -----
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @param {Send} send
+ * @returns {Built}
+ */
 function buildGm(update, spec, send) {
   const ruleset = update.ruleset;
   const w = words(spec);
   const startErr = h('p', 'error');
   startErr.setAttribute('role', 'alert');
-  const start = h('button', 'fk-go', 'Start play');
+  const start = h('button', 'kit-go', 'Start play');
   start.type = 'button';
   start.dataset.action = 'start-play';
   const why = h('p', 'hint');
@@ -129,7 +192,7 @@ function buildGm(update, spec, send) {
   const libList = h('ul', 's0-lib');
   const npcErr = h('p', 'error');
   npcErr.setAttribute('role', 'alert');
-  const ready = h('button', 'fk-go', 'Ready this ' + w.npc);
+  const ready = h('button', 'kit-go', 'Ready this ' + w.npc);
   ready.type = 'button';
   ready.dataset.action = 'ready-npc';
   const editor = sheetEditor(ruleset, spec, 'gm', null, (ed) => { ready.setAttribute('aria-disabled', String(!ed.ok)); });
@@ -137,7 +200,7 @@ function buildGm(update, spec, send) {
     npcErr.textContent = '';
     if (!(await editor.ready())) return;
     let sheet;
-    try { sheet = editor.form.get(); } catch (e) { npcErr.textContent = e.message; return; }
+    try { sheet = editor.form.get(); } catch (e) { npcErr.textContent = messageOf(e); return; }
     if (await send({ type: 'ready_npc', sheet: sheet }, npcErr)) {
       // Readied: the NPC is listed above; the form folds away, blank for the next one.
       editor.load(null);
@@ -147,14 +210,15 @@ function buildGm(update, spec, send) {
   const npcForm = h('details', 's0-new-npc', h('summary', null, 'Make ' + w.anNpc + ' with the same form'),
     h('p', 'hint', 'Only you see your ' + w.npcs + '. One with the name of one you readied before replaces it.'),
     editor.box, editor.summary,
-    h('div', 'fk-actions', ready,
+    h('div', 'kit-actions', ready,
       K.button('Save to my library', () => {
-        try { const s = editor.form.get(); K.library.save(ruleset, s); drawLibrary(); } catch (e) { npcErr.textContent = e.message; }
+        try { const s = editor.form.get(); K.library.save(ruleset, s); drawLibrary(); } catch (e) { npcErr.textContent = messageOf(e); }
       }),
-      K.button('Download as a file', () => { try { K.downloadSheet(ruleset, 'gm', editor.form.get()); } catch (e) { npcErr.textContent = e.message; } }),
+      K.button('Download as a file', () => { try { K.downloadSheet(ruleset, 'gm', editor.form.get()); } catch (e) { npcErr.textContent = messageOf(e); } }),
       importInto(editor, ruleset, npcErr)),
     npcErr);
   npcForm.dataset.part = 'npc-form';
+  /** @param {any} sheet */
   function edit(sheet) {
     editor.load(sheet);
     npcForm.open = true;
@@ -168,13 +232,14 @@ function buildGm(update, spec, send) {
     if (!list.length) libList.append(h('li', 'hint', 'Empty. “Save to my library” keeps a sheet here for your next tables.'));
   }
   drawLibrary();
+  /** @type {Map<string, HTMLElement>} */
   const sendBacks = new Map();
   const root = h('div', 's0 s0-gm',
     h('h3', null, 'Session zero'),
     h('p', 'hint', 'Your players make their ' + w.sheets + ' from their invite links (see “Seats and invite links”). Read each sheet as it comes in; send one back with a comment if it needs another look. Add a seat for another player, or remove one nobody will take. Make your ' + w.npcs + ' with the same form. When every sheet is in, start play.'),
-    h('div', 's0-start', h('div', 'fk-actions', start, setupLink), why, startErr),
+    h('div', 's0-start', h('div', 'kit-actions', start, setupLink), why, startErr),
     h('h3', null, 'The players’ sheets'), people,
-    h('div', 'fk-actions', addSeat, h('span', 'hint', 'A new seat gets its invite under “Seats and invite links”.')), seatErr,
+    h('div', 'kit-actions', addSeat, h('span', 'hint', 'A new seat gets its invite under “Seats and invite links”.')), seatErr,
     h('h3', null, 'Your ' + w.npcs), npcs, npcForm,
     h('details', 's0-library', h('summary', null, 'Your library (kept in this browser)'), libList));
   const choices = spec.summary ? spec.summary(update.view.session_zero.options) : null;
@@ -185,10 +250,10 @@ function buildGm(update, spec, send) {
       const v = u.view.session_zero;
       const without = v.without && v.without.length ? v.without : null;
       start.disabled = !!v.blocked && !without;
-      start.textContent = without ? 'Start play without ' + joinNames(without) : 'Start play';
+      start.textContent = without ? 'Start play without ' + andList(without) : 'Start play';
       addSeat.disabled = v.can_add === false;
       setupLink.hidden = !v.setup;
-      why.textContent = without ? 'Still waiting for ' + joinNames(without) + ': you may wait, or start without them (their seats are left out).'
+      why.textContent = without ? 'Still waiting for ' + andList(without) + ': you may wait, or start without them (their seats are left out).'
         : v.blocked ? (v.blocked.rule && v.blocked.rule !== 'Session zero' ? v.blocked.rule + ': ' : '') + capital(v.blocked.message) + '.' : 'Every sheet is in and they fit together: play can start.';
       people.replaceChildren(...v.players.map((p) => gmPerson(u, spec, p, send, sendBacks, v.players.length > 1)));
       npcs.replaceChildren(...(v.npcs || []).map((n) => gmNpc(ruleset, spec, n, send, edit, drawLibrary)));
@@ -198,11 +263,15 @@ function buildGm(update, spec, send) {
   };
 }
 
-/** "Ada", "Ada and Bo", "Ada, Bo and Cy". @param {string[]} names */
-function joinNames(names) {
-  return names.length < 2 ? names.join('') : names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
-}
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @param {SeatSheet} p
+ * @param {Send} send
+ * @param {Map<string, HTMLElement>} sendBacks
+ * @param {boolean} removable
+ */
 function gmPerson(update, spec, p, send, sendBacks, removable) {
   const li = h('li', 's0-person', h('div', 's0-person-head', h('b', null, capital(p.name)), p.name !== p.place ? h('span', 'hint', p.place) : null, pill(p.status)));
   li.dataset.seat = p.seat;
@@ -242,6 +311,14 @@ function gmPerson(update, spec, p, send, sendBacks, removable) {
   return li;
 }
 
+/**
+ * @param {string} ruleset
+ * @param {FormSpec} spec
+ * @param {{ name: string, sheet: any }} n
+ * @param {Send} send
+ * @param {(sheet: any) => void} edit
+ * @param {() => void} drawLibrary
+ */
 function gmNpc(ruleset, spec, n, send, edit, drawLibrary) {
   const err = h('p', 'error');
   err.setAttribute('role', 'alert');
@@ -257,6 +334,11 @@ function gmNpc(ruleset, spec, n, send, edit, drawLibrary) {
 
 // ----- someone watching -----
 
+/**
+ * @param {StageUpdate} update
+ * @param {FormSpec} spec
+ * @returns {Built}
+ */
 function buildWatcher(update, spec) {
   const people = h('ul', 's0-people');
   const root = h('div', 's0', h('h3', null, 'Session zero'),
@@ -270,7 +352,9 @@ function buildWatcher(update, spec) {
   };
 }
 
-function draw(container, update, send) {
+/** @type {import('../kit.js').Panel} */
+function draw(container, any, send) {
+  const update = /** @type {StageUpdate} */ (any);
   const spec = ClashForms.get(update.ruleset);
   if (!spec) { container.replaceChildren(h('p', 'hint', 'Loading the forms…')); return; }
   const mode = update.seat === 'gm' ? 'gm' : update.seat ? 'player' : 'watch';
