@@ -62,6 +62,11 @@ impl ToSchema for Refusal {
 pub fn name_rulesets(doc: &mut Value, all: &[&str], with_forms: &[&str]) {
     let schemas = &mut doc["components"]["schemas"];
     schemas["CreateTable"]["properties"]["ruleset"]["enum"] = all.into();
+    // The example names a game this server plays (the server's sources name none).
+    if let Some(first) = all.first() {
+        schemas["CreateTable"]["example"] =
+            serde_json::json!({"ruleset": first, "title": "Friday night"});
+    }
     schemas["FormBody"]["properties"]["ruleset"]["enum"] = with_forms.into();
     let check = &mut doc["paths"][super::routes::CHECK_FORM.path]["post"]["parameters"];
     for p in check.as_array_mut().into_iter().flatten() {
@@ -89,7 +94,6 @@ pub struct Rulesets {
 
 /// `POST /api/tables`: the ruleset, its setup (default: its first ready-made one) and a name.
 #[derive(Default, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"ruleset": "wicked-age", "title": "Friday night"}))]
 #[serde(deny_unknown_fields)]
 pub struct CreateTable {
     /// The ruleset's id, from `GET /api/rulesets`.

@@ -145,7 +145,7 @@ pub fn document() -> Value {
 }
 
 /// The document as this server serves it: the rulesets it plays named where a ruleset is
-/// asked for.
+/// asked for, and in the example of a new table.
 pub fn served_document(tables: &Tables) -> Value {
     let mut doc = document();
     let all: Vec<&str> = tables.catalogue().iter().map(|e| e.id).collect();
