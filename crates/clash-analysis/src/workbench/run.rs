@@ -264,38 +264,6 @@ pub fn play<B: Bench>(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_leader_is_the_one_seat_ahead_alone() {
-        assert_eq!(leader(&[1.0, 3.0, 2.0]), Some(1));
-        assert_eq!(leader(&[3.0, 3.0, 2.0]), None);
-        assert_eq!(leader(&[]), None);
-    }
-
-    #[test]
-    fn a_mixed_game_seats_one_strong_bot_and_compares_it_with_another_seat() {
-        for seed in 0..50 {
-            let mut rng = SeededRandomness::new(seed);
-            let s = seating(
-                vec![Seat::Gm, Seat::Player(1), Seat::Player(2)],
-                Mix::Mixed,
-                &mut rng,
-            )
-            .unwrap();
-            assert_eq!(s.strong.iter().filter(|x| **x).count(), 1);
-            let c = s.compared.unwrap() as usize;
-            assert!(c < 3 && !s.strong[c]);
-        }
-        let mut rng = SeededRandomness::new(1);
-        let all = seating(vec![Seat::Gm, Seat::Player(1)], Mix::Strong, &mut rng).unwrap();
-        assert_eq!(all.strong, vec![true, true]);
-        assert_eq!(all.compared, None);
-    }
-}
-
 /// A game's bench as a trial asks for it: one of its workbench's tables under a variant.
 pub trait ForTrial: Bench + Sized {
     /// Table `table` of the game's workbench under `variant`, or the rule the variant breaks.
@@ -325,5 +293,37 @@ pub fn workbench<B: ForTrial>(
         suggested,
         play: play_trial::<B>,
         exact: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_leader_is_the_one_seat_ahead_alone() {
+        assert_eq!(leader(&[1.0, 3.0, 2.0]), Some(1));
+        assert_eq!(leader(&[3.0, 3.0, 2.0]), None);
+        assert_eq!(leader(&[]), None);
+    }
+
+    #[test]
+    fn a_mixed_game_seats_one_strong_bot_and_compares_it_with_another_seat() {
+        for seed in 0..50 {
+            let mut rng = SeededRandomness::new(seed);
+            let s = seating(
+                vec![Seat::Gm, Seat::Player(1), Seat::Player(2)],
+                Mix::Mixed,
+                &mut rng,
+            )
+            .unwrap();
+            assert_eq!(s.strong.iter().filter(|x| **x).count(), 1);
+            let c = s.compared.unwrap() as usize;
+            assert!(c < 3 && !s.strong[c]);
+        }
+        let mut rng = SeededRandomness::new(1);
+        let all = seating(vec![Seat::Gm, Seat::Player(1)], Mix::Strong, &mut rng).unwrap();
+        assert_eq!(all.strong, vec![true, true]);
+        assert_eq!(all.compared, None);
     }
 }
