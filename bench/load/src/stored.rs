@@ -30,6 +30,7 @@ pub async fn fill(db: &Path, count: usize) -> Result<Vec<(String, String)>, Erro
         let setup = setup.clone();
         pending.spawn(async move {
             let created = tables
+                .tables()
                 .create("iron-triangle", &format!("Stored {i}"), setup)
                 .await
                 .map_err(|e| e.to_string())?;

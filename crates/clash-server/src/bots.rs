@@ -38,22 +38,22 @@ use serde_json::Value;
 
 use crate::error::TableError;
 use crate::ops::bot_move::BotMove;
+use crate::server::Server;
 use crate::table::Table;
-use crate::tables::Tables;
 use crate::work::{self, Pool};
 
 /// How much longer than its budget a bot may take before it is given up on.
 const GRACE: Duration = Duration::from_millis(500);
 
-impl Tables {
+impl Server {
     /// Start `table`'s bot runner unless it runs already or the table has no bots.
     pub(crate) fn run_bots(self: &Arc<Self>, table: &Arc<Table>) {
         if table.bots_running.swap(true, Ordering::AcqRel) {
             return;
         }
         let changed = table.watch();
-        let (tables, table) = (Arc::downgrade(self), Arc::downgrade(table));
-        tokio::spawn(runner(tables, table, changed));
+        let (server, table) = (Arc::downgrade(self), Arc::downgrade(table));
+        tokio::spawn(runner(server, table, changed));
     }
 }
 
@@ -69,17 +69,17 @@ enum Pass {
 }
 
 async fn runner(
-    tables: Weak<Tables>,
+    server: Weak<Server>,
     table: Weak<Table>,
     mut changed: tokio::sync::watch::Receiver<u64>,
 ) {
     loop {
         changed.borrow_and_update();
-        let (Some(tables), Some(table)) = (tables.upgrade(), table.upgrade()) else {
+        let (Some(server), Some(table)) = (server.upgrade(), table.upgrade()) else {
             return;
         };
-        let pass = one_pass(&tables, &table).await;
-        drop((tables, table));
+        let pass = one_pass(&server, &table).await;
+        drop((server, table));
         match pass {
             Pass::Again => continue,
             Pass::Done => return,
@@ -101,8 +101,8 @@ struct Turn {
 }
 
 /// Let the first bot that has something to do act.
-async fn one_pass(tables: &Arc<Tables>, table: &Arc<Table>) -> Pass {
-    let Some(bots) = tables.entry(table.ruleset).and_then(|e| e.bots) else {
+async fn one_pass(server: &Arc<Server>, table: &Arc<Table>) -> Pass {
+    let Some(bots) = server.entry(table.ruleset).and_then(|e| e.bots) else {
         table.bots_running.store(false, Ordering::Release);
         return Pass::Done;
     };
@@ -111,7 +111,7 @@ async fn one_pass(tables: &Arc<Tables>, table: &Arc<Table>) -> Pass {
         Ok(None) => return Pass::Done,
         Err(_) => return Pass::Idle,
     };
-    let limits = tables.limits().clone();
+    let limits = server.limits().clone();
     for turn in turns {
         let started = Instant::now();
         let thought = think(bots, &turn, turn.strength, limits.bot_think).await;
@@ -122,7 +122,7 @@ async fn one_pass(tables: &Arc<Tables>, table: &Arc<Table>) -> Pass {
         tokio::time::sleep(limits.bot_pause.saturating_sub(started.elapsed())).await;
         let why = match thought {
             Ok(None) => continue,
-            Ok(Some(command)) => match send(tables, table, &turn, command).await {
+            Ok(Some(command)) => match send(server, table, &turn, command).await {
                 Sent::Done | Sent::Moved => return Pass::Again,
                 Sent::Refused(why) => why,
             },
@@ -132,7 +132,7 @@ async fn one_pass(tables: &Arc<Tables>, table: &Arc<Table>) -> Pass {
             table = %table.id, seat = %turn.seat, strength = %turn.strength, reason = %why,
             "a bot falls back to a casual move"
         );
-        return fall_back(tables, table, bots, turn.seat, limits.bot_think).await;
+        return fall_back(server, table, bots, turn.seat, limits.bot_think).await;
     }
     Pass::Idle
 }
@@ -201,16 +201,16 @@ enum Sent {
 
 /// Send `command` for `turn.seat` as its bot, if the game is still the one the bot saw and the
 /// bot still sits there.
-async fn send(tables: &Arc<Tables>, table: &Arc<Table>, turn: &Turn, command: Value) -> Sent {
+async fn send(server: &Arc<Server>, table: &Arc<Table>, turn: &Turn, command: Value) -> Sent {
     let bot_move = BotMove {
         seat: turn.seat,
         command,
         game: turn.game.clone(),
     };
-    match tables.execute(table, bot_move).await {
+    match server.execute(table, bot_move).await {
         Ok(done) if done.answer => {
-            tables.touch(table);
-            tables.metrics().commands.inc();
+            server.tables().touch(table);
+            server.metrics().commands.inc();
             Sent::Done
         }
         Ok(_) => Sent::Moved,
@@ -222,7 +222,7 @@ async fn send(tables: &Arc<Tables>, table: &Arc<Table>, turn: &Turn, command: Va
 
 /// A casual move for `seat` on the game as it stands now, after its bot failed.
 async fn fall_back(
-    tables: &Arc<Tables>,
+    server: &Arc<Server>,
     table: &Arc<Table>,
     bots: BotFn,
     seat: Seat,
@@ -238,7 +238,7 @@ async fn fall_back(
     };
     let why = match think(bots, &turn, Strength::Casual, time).await {
         Ok(None) => return Pass::Idle,
-        Ok(Some(command)) => match send(tables, table, &turn, command).await {
+        Ok(Some(command)) => match send(server, table, &turn, command).await {
             Sent::Done | Sent::Moved => return Pass::Again,
             Sent::Refused(why) => why,
         },

@@ -37,10 +37,10 @@ use crate::links::{Role, plain_word};
 use crate::log::{Chainer, Entry, TableEvent, capitalised};
 use crate::ops::{Actor, After, At, Change, Operation, When, Who, acting_seat};
 use crate::play::{Access, Play, apply_link};
+use crate::server::Server;
 use crate::snapshot::Snapshot;
 use crate::store::{LinkStatus, StoredLink, Write};
 use crate::table::Table;
-use crate::tables::Tables;
 use crate::work::detached;
 
 /// How often a change that lost a race for the log to another node is decided again.
@@ -59,7 +59,7 @@ pub struct Done<A> {
     pub duplicate: bool,
 }
 
-impl Tables {
+impl Server {
     /// Run `op` on `table`: see the module documentation.
     pub async fn execute<O: Operation>(
         self: &Arc<Self>,
@@ -69,8 +69,8 @@ impl Tables {
         let op = Arc::new(op);
         let (mut tries, mut checked) = (0, false);
         loop {
-            let (tables, t, o) = (self.clone(), table.clone(), op.clone());
-            let result = detached(async move { tables.attempt(&t, o.as_ref()).await }).await;
+            let (server, t, o) = (self.clone(), table.clone(), op.clone());
+            let result = detached(async move { server.attempt(&t, o.as_ref()).await }).await;
             // Decided on memory without asking the database (see `attempt`): an answer that
             // changed nothing may rest on memory another node has overtaken, so check once.
             let unchanged = !matches!(result, Ok((_, true)));
@@ -207,7 +207,7 @@ impl Tables {
                 };
                 self.write(table, play, write).await?;
                 play.deleted = true;
-                self.forget(&table.id);
+                self.tables().forget(&table.id);
                 tracing::info!(table = %table.id, "table deleted");
                 Ok(())
             }

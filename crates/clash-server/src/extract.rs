@@ -25,8 +25,8 @@ use serde::de::DeserializeOwned;
 
 use crate::error::{ApiError, TableError};
 use crate::play::Access;
+use crate::server::Server;
 use crate::table::Table;
-use crate::tables::Tables;
 
 /// The link key of a request.
 pub struct Key(pub String);
@@ -61,12 +61,12 @@ impl<S: Send + Sync> FromRequestParts<S> for Key {
 }
 
 /// The table named by the path's `{id}`, loading it if needed.
-async fn path_table(parts: &mut Parts, tables: &Arc<Tables>) -> Result<Arc<Table>, ApiError> {
-    let Path(params) = Path::<HashMap<String, String>>::from_request_parts(parts, tables)
+async fn path_table(parts: &mut Parts, server: &Arc<Server>) -> Result<Arc<Table>, ApiError> {
+    let Path(params) = Path::<HashMap<String, String>>::from_request_parts(parts, server)
         .await
         .map_err(|e| ApiError::malformed(e.body_text()))?;
     let id = params.get("id").ok_or(ApiError::NotFound)?;
-    Ok(tables.get(id).await?)
+    Ok(server.table(id).await?)
 }
 
 /// The table in the path and the request's key, not yet checked.
@@ -75,13 +75,13 @@ pub struct TableKey {
     pub key: String,
 }
 
-impl FromRequestParts<Arc<Tables>> for TableKey {
+impl FromRequestParts<Arc<Server>> for TableKey {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, tables: &Arc<Tables>) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, server: &Arc<Server>) -> Result<Self, ApiError> {
         // The key first: a request without one learns nothing about which tables exist.
-        let Key(key) = Key::from_request_parts(parts, tables).await?;
-        let table = path_table(parts, tables).await?;
+        let Key(key) = Key::from_request_parts(parts, server).await?;
+        let table = path_table(parts, server).await?;
         Ok(TableKey { table, key })
     }
 }
@@ -94,11 +94,11 @@ pub struct Caller {
     pub rights: Access,
 }
 
-impl FromRequestParts<Arc<Tables>> for Caller {
+impl FromRequestParts<Arc<Server>> for Caller {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, tables: &Arc<Tables>) -> Result<Self, ApiError> {
-        let TableKey { table, key } = TableKey::from_request_parts(parts, tables).await?;
+    async fn from_request_parts(parts: &mut Parts, server: &Arc<Server>) -> Result<Self, ApiError> {
+        let TableKey { table, key } = TableKey::from_request_parts(parts, server).await?;
         let rights = table.access(&key, None).await?;
         Ok(Caller { table, key, rights })
     }
@@ -139,10 +139,10 @@ fn says_json(parts: &Request) -> bool {
         .unwrap_or(false)
 }
 
-async fn body_bytes(request: Request, tables: &Arc<Tables>) -> Result<Bytes, ApiError> {
-    Bytes::from_request(request, tables).await.map_err(|e| {
+async fn body_bytes(request: Request, server: &Arc<Server>) -> Result<Bytes, ApiError> {
+    Bytes::from_request(request, server).await.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(tables.limits().body_limit)
+            ApiError::TooLarge(server.limits().body_limit)
         } else {
             ApiError::malformed(e.body_text())
         }
@@ -166,10 +166,10 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 /// A JSON body, required.
 pub struct JsonBody<T>(pub T);
 
-impl<T: DeserializeOwned> FromRequest<Arc<Tables>> for JsonBody<T> {
+impl<T: DeserializeOwned> FromRequest<Arc<Server>> for JsonBody<T> {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &Arc<Tables>) -> Result<Self, ApiError> {
+    async fn from_request(request: Request, state: &Arc<Server>) -> Result<Self, ApiError> {
         if !says_json(&request) {
             return Err(ApiError::NotJson);
         }
@@ -181,10 +181,10 @@ impl<T: DeserializeOwned> FromRequest<Arc<Tables>> for JsonBody<T> {
 /// A JSON body that may be left out entirely (an empty body).
 pub struct OptionalJson<T>(pub Option<T>);
 
-impl<T: DeserializeOwned> FromRequest<Arc<Tables>> for OptionalJson<T> {
+impl<T: DeserializeOwned> FromRequest<Arc<Server>> for OptionalJson<T> {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &Arc<Tables>) -> Result<Self, ApiError> {
+    async fn from_request(request: Request, state: &Arc<Server>) -> Result<Self, ApiError> {
         let json = says_json(&request);
         let bytes = body_bytes(request, state).await?;
         if bytes.iter().all(u8::is_ascii_whitespace) {

@@ -87,6 +87,7 @@ pub mod review;
 pub mod room;
 pub mod rules;
 pub mod seats;
+pub mod server;
 pub mod setups;
 pub mod snapshot;
 pub mod store;
@@ -106,11 +107,12 @@ use clash_core::RulesetEntry;
 
 pub use config::Limits;
 pub use error::{ApiError, TableError};
+pub use server::Server;
 pub use tables::Tables;
 
 /// Open (or create) the database at `path` with the default limits. No table is read until it
 /// is asked for.
-pub fn open(path: &Path, catalogue: Vec<RulesetEntry>) -> Result<Arc<Tables>, store::StoreError> {
+pub fn open(path: &Path, catalogue: Vec<RulesetEntry>) -> Result<Arc<Server>, store::StoreError> {
     open_with(path, catalogue, Limits::default())
 }
 
@@ -119,15 +121,15 @@ pub fn open_with(
     path: &Path,
     catalogue: Vec<RulesetEntry>,
     limits: Limits,
-) -> Result<Arc<Tables>, store::StoreError> {
+) -> Result<Arc<Server>, store::StoreError> {
     let store: store::Store = Arc::new(store::SqliteStore::open(path)?);
-    Ok(Arc::new(Tables::new(store, catalogue, limits)))
+    Ok(Arc::new(Server::new(store, catalogue, limits)))
 }
 
 /// The whole HTTP application for these tables, with a table-creation allowance of its own.
-pub fn app(tables: Arc<Tables>) -> axum::Router {
-    let creation = Arc::new(rate::CreationLimit::new(tables.limits()));
-    http::router(tables, creation)
+pub fn app(server: Arc<Server>) -> axum::Router {
+    let creation = Arc::new(rate::CreationLimit::new(server.limits()));
+    http::router(server, creation)
 }
 
 /// Open the database `db` (a SQLite file or a PostgreSQL URL) with chosen limits, bringing
@@ -136,9 +138,9 @@ pub async fn open_db(
     db: &store::Db,
     catalogue: Vec<RulesetEntry>,
     limits: Limits,
-) -> Result<Arc<Tables>, store::StoreError> {
+) -> Result<Arc<Server>, store::StoreError> {
     let store = db.open().await?;
-    Ok(Arc::new(Tables::new(store, catalogue, limits)))
+    Ok(Arc::new(Server::new(store, catalogue, limits)))
 }
 
 /// A boxed error for the top level.
@@ -202,54 +204,54 @@ fn say(line: std::fmt::Arguments) {
 /// open once the socket is listening.
 pub async fn serve_with(options: Options, catalogue: Vec<RulesetEntry>) -> Result<(), BoxError> {
     init_logging(options.log);
-    let tables = open_db(&options.db, catalogue, options.limits.clone()).await?;
-    let stored = tables.store().count_tables().await?;
+    let server = open_db(&options.db, catalogue, options.limits.clone()).await?;
+    let stored = server.store().count_tables().await?;
     let listener = listen(options.addr)?;
     let local = listener.local_addr()?;
     say(format_args!(
         "Clash is serving {stored} table(s) from {}\nOpen http://{local}/ in a browser to create a table.",
-        tables.store().describe()
+        server.store().describe()
     ));
-    tracing::info!(addr = %local, tables = stored, "listening");
-    run(listener, tables, stop_signal()).await;
+    tracing::info!(addr = %local, server = stored, "listening");
+    run(listener, server, stop_signal()).await;
     say(format_args!(
         "Stopping: every acknowledged command is already in the database."
     ));
     Ok(())
 }
 
-/// Serve `tables` on `listener` until `stop` completes: the connection limits and timeouts of
+/// Serve `server` on `listener` until `stop` completes: the connection limits and timeouts of
 /// [`net`], the periodic sweep of idle tables, and a graceful end (open streams are ended, open
 /// requests get a few seconds to finish).
 pub async fn run(
     listener: tokio::net::TcpListener,
-    tables: Arc<Tables>,
+    server: Arc<Server>,
     stop: impl std::future::Future<Output = ()>,
 ) {
     // Without a public address, messages link to the one `serve_with` prints.
     if let Ok(local) = listener.local_addr() {
-        tables
+        server
             .notifier()
             .outbox()
             .printed(format!("http://{local}"));
     }
-    let creation = Arc::new(rate::CreationLimit::new(tables.limits()));
-    let sweeper = tokio::spawn(sweep(tables.clone(), creation.clone()));
+    let creation = Arc::new(rate::CreationLimit::new(server.limits()));
+    let sweeper = tokio::spawn(sweep(server.clone(), creation.clone()));
     // Reminders and clocks that fell due while the server was down fire now.
-    tables.start_notify();
+    server.start_notify();
     // Other nodes' changes reach the tables (and streams) of this one.
-    let follower = tokio::spawn(tables.clone().follow());
-    let closing = tables.clone();
+    let follower = tokio::spawn(server.tables().clone().follow());
+    let closing = server.clone();
     let stop = async move {
         stop.await;
         // Live streams never end by themselves; end them so the shutdown can finish.
-        closing.close();
+        closing.tables().close();
     };
     net::serve(
         listener,
-        http::router(tables.clone(), creation),
-        tables.limits().clone(),
-        tables.metrics().clone(),
+        http::router(server.clone(), creation),
+        server.limits().clone(),
+        server.metrics().clone(),
         stop,
         Duration::from_secs(5),
     )
@@ -259,12 +261,12 @@ pub async fn run(
 }
 
 /// Every so often: idle tables leave memory, quiet addresses leave the rate limiter.
-async fn sweep(tables: Arc<Tables>, creation: Arc<rate::CreationLimit>) {
-    let mut every = tokio::time::interval(tables.limits().sweep_every);
+async fn sweep(server: Arc<Server>, creation: Arc<rate::CreationLimit>) {
+    let mut every = tokio::time::interval(server.limits().sweep_every);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         every.tick().await;
-        tables.sweep();
+        server.tables().sweep();
         creation.forget_idle();
     }
 }

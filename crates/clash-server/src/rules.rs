@@ -17,7 +17,7 @@ use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
 
 use crate::error::ApiError;
-use crate::tables::Tables;
+use crate::server::Server;
 
 /// A heading's id as the rules' own links write it: lower case, words joined by `-`,
 /// punctuation dropped ("The move chart" → `the-move-chart`).
@@ -268,9 +268,9 @@ pub fn fragment(entry: &RulesetEntry) -> Markup {
     }
 }
 
-async fn page(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Response {
+async fn page(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Response {
     let id = id.strip_suffix(".html").unwrap_or(&id).to_string();
-    let Some(entry) = tables.entry(&id).filter(|e| !e.rules.markdown.is_empty()) else {
+    let Some(entry) = server.entry(&id).filter(|e| !e.rules.markdown.is_empty()) else {
         return ApiError::NotFound.into_response();
     };
     let body = html! { main .narrow .rules { (fragment(&entry)) } };
@@ -279,8 +279,8 @@ async fn page(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Resp
 }
 
 /// The rules as a fragment, for the table page's rules sheet.
-async fn part(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Response {
-    match tables.entry(&id).filter(|e| !e.rules.markdown.is_empty()) {
+async fn part(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Response {
+    match server.entry(&id).filter(|e| !e.rules.markdown.is_empty()) {
         Some(entry) => (
             [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
             fragment(&entry).into_string(),
@@ -291,7 +291,7 @@ async fn part(State(tables): State<Arc<Tables>>, Path(id): Path<String>) -> Resp
 }
 
 /// The rules pages, sharing the tables with the rest of the application.
-pub fn routes() -> Router<Arc<Tables>> {
+pub fn routes() -> Router<Arc<Server>> {
     Router::new()
         .route(crate::http::routes::RULES.path, get(page))
         .route(crate::http::routes::RULES_PART.path, get(part))

@@ -23,9 +23,9 @@ use crate::frames::Hashes;
 use crate::links::Role;
 use crate::metrics::Metrics;
 use crate::play::Access;
+use crate::server::Server;
 use crate::snapshot::{assemble, patch_text};
 use crate::table::{Push, Table};
-use crate::tables::Tables;
 
 /// One open stream.
 pub struct Watcher {
@@ -187,7 +187,7 @@ impl Drop for StreamTicket {
     }
 }
 
-impl Tables {
+impl Server {
     pub fn open_stream(
         &self,
         table: &Arc<Table>,

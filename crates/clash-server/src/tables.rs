@@ -1,9 +1,10 @@
-//! The tables this server holds in memory, and the database behind them.
+//! The registry: the tables this server holds in memory, and the database behind them. The
+//! services that work on tables (executor, bots, notifier, metrics) are the [`crate::server`]'s.
 //!
-//! A table is read back from its log when it is first asked for ([`Tables::get`]); a table
-//! nobody has used for a while, with no open stream and no request in flight, leaves memory
-//! ([`Tables::sweep`]): memory grows with the tables in use, not the tables stored, and starting
-//! the server reads none of them. What one table holds and how it is locked is in
+//! A table is read back from its log when it is first asked for ([`Tables::fetch`], through
+//! [`crate::server::Server::table`]); a table nobody has used for a while, with no open stream
+//! and no request in flight, leaves memory ([`Tables::sweep`]): memory grows with the tables in
+//! use, not the tables stored, and starting the server reads none of them. What one table holds and how it is locked is in
 //! [`crate::table`]; every change to a table goes through [`crate::executor`].
 //!
 //! When several nodes share the database, news of their changes marks a loaded table behind and
@@ -37,6 +38,7 @@ pub struct Tables {
     /// Each ruleset's ready-made setups, checked once.
     presets: HashMap<&'static str, Vec<Preset>>,
     limits: Limits,
+    /// The server's metrics, where the registry counts tables read, created and let go.
     metrics: Arc<Metrics>,
     /// Tables in memory, or being read back (every asker waits for the one read).
     loaded: StdMutex<HashMap<String, Slot>>,
@@ -46,8 +48,6 @@ pub struct Tables {
     epoch: Instant,
     /// News heard from other nodes so far (a table read meanwhile may have missed some).
     heard: AtomicU64,
-    /// Notifications, reminders and clocks.
-    notifier: crate::notify::news::Notifier,
 }
 
 type Slot = Arc<OnceCell<Arc<Table>>>;
@@ -77,15 +77,19 @@ pub fn table_title(text: &str) -> Result<String, TableError> {
 
 impl Tables {
     /// A registry over `store`. Nothing is read from it until a table is asked for.
-    pub fn new(store: Store, catalogue: Vec<RulesetEntry>, limits: Limits) -> Tables {
+    pub fn new(
+        store: Store,
+        catalogue: Vec<RulesetEntry>,
+        limits: Limits,
+        metrics: Arc<Metrics>,
+    ) -> Tables {
         let presets = catalogue.iter().map(|e| (e.id, presets(e))).collect();
         Tables {
-            notifier: crate::notify::news::Notifier::new(limits.notify.clone(), store.clone()),
             store,
             presets,
             catalogue,
             limits,
-            metrics: Arc::new(Metrics::new()),
+            metrics,
             loaded: StdMutex::new(HashMap::new()),
             closing: watch::Sender::new(false),
             epoch: Instant::now(),
@@ -163,14 +167,6 @@ impl Tables {
         &self.limits
     }
 
-    pub fn notifier(&self) -> &crate::notify::news::Notifier {
-        &self.notifier
-    }
-
-    pub fn metrics(&self) -> &Arc<Metrics> {
-        &self.metrics
-    }
-
     pub fn catalogue(&self) -> &[RulesetEntry] {
         &self.catalogue
     }
@@ -189,8 +185,9 @@ impl Tables {
         self.map().values().filter(|s| s.initialized()).count()
     }
 
-    /// The table `id`, read back from its log if it is not in memory.
-    pub async fn get(self: &Arc<Self>, id: &str) -> Result<Arc<Table>, TableError> {
+    /// The table `id`, read back from its log if it is not in memory; says whether it was read
+    /// back now ([`crate::server::Server::table`] starts its bots then).
+    pub(crate) async fn fetch(&self, id: &str) -> Result<(Arc<Table>, bool), TableError> {
         if !plain_word(id, 64) {
             return Err(TableError::unknown_table(id));
         }
@@ -205,11 +202,7 @@ impl Tables {
         match found {
             Ok(table) => {
                 table.last_used.store(self.now(), Ordering::Relaxed);
-                // A table read back with bots in its seats: they go on where they were.
-                if loaded && table.seated_bots() {
-                    self.run_bots(table);
-                }
-                Ok(table.clone())
+                Ok((table.clone(), loaded))
             }
             Err(e) => {
                 // Forget the empty slot, so unknown ids leave nothing behind.

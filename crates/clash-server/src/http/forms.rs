@@ -36,10 +36,10 @@ use crate::http::routes::{self, table_path};
 use crate::http::tables::Creating;
 use crate::links::Role;
 use crate::pages::{Sources, script, script_in, style, style_in};
-use crate::tables::Tables;
+use crate::server::Server;
 
 /// The forms' scripts and styles.
-pub fn asset_routes() -> Router<Arc<Tables>> {
+pub fn asset_routes() -> Router<Arc<Server>> {
     Router::new().route(routes::FORM_ASSET.path, get(asset))
 }
 
@@ -59,10 +59,10 @@ fn refused(problems: &[FieldError]) -> Response {
 }
 
 fn forms_of(
-    tables: &Tables,
+    server: &Server,
     ruleset: &str,
 ) -> Result<(RulesetEntry, clash_core::FormsEntry), ApiError> {
-    let entry = tables
+    let entry = server
         .entry(ruleset)
         .ok_or_else(|| ApiError::malformed(format!("this server has no game {ruleset:?}")))?;
     let forms = entry.forms.ok_or_else(|| {
@@ -96,11 +96,11 @@ pub struct CheckBody {
     responses((status = 200, description = "`{\"problems\": [...]}`: each at its field, naming its rule", body = Object)),
     extensions(("x-clash" = json!(Who::Anyone.only()))))]
 pub(crate) async fn check(
-    State(tables): State<Arc<Tables>>,
+    State(server): State<Arc<Server>>,
     Path(id): Path<String>,
     JsonBody(body): JsonBody<CheckBody>,
 ) -> Result<Response, ApiError> {
-    let (_, forms) = forms_of(&tables, &id)?;
+    let (_, forms) = forms_of(&server, &id)?;
     let problems = match (body.sheet, body.table) {
         (Some(sheet), None) => (forms.check_sheet)(&sheet, body.maker.unwrap_or(Maker::Player)),
         (None, Some(table)) => (forms.check_table)(&table),
@@ -138,11 +138,11 @@ pub struct FormBody {
     extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::RateLimited, Refusal::InvalidForm,
         Refusal::Rule, Refusal::UnknownSeat, Refusal::Storage, Refusal::Unreadable]).conflicts(&[Conflict::Raced])))))]
 pub(crate) async fn create(
-    State(tables): State<Arc<Tables>>,
+    State(server): State<Arc<Server>>,
     _: Creating,
     JsonBody(body): JsonBody<FormBody>,
 ) -> Result<Response, ApiError> {
-    let (entry, forms) = forms_of(&tables, &body.ruleset)?;
+    let (entry, forms) = forms_of(&server, &body.ruleset)?;
     if body.gm_plays.contains(&Seat::Gm) {
         return Err(ApiError::malformed(
             "\"gm_plays\" lists player seats; the GM's own seat is theirs already",
@@ -156,14 +156,14 @@ pub(crate) async fn create(
         Ok(s) => s,
         Err(problems) => return Ok(refused(&problems)),
     };
-    let created = tables.create(&body.ruleset, &title, setup).await?;
+    let created = server.tables().create(&body.ruleset, &title, setup).await?;
     let t = &created.table;
     for seat in body.gm_plays {
         let op = crate::ops::take_over::TakeOver {
             key: created.owner_key.clone(),
             seat,
         };
-        tables.execute(t, op).await?;
+        server.execute(t, op).await?;
     }
     let body = json!({
         "table": t.id,
@@ -224,8 +224,8 @@ pub(crate) async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
 }
 
 /// The session-zero board and each game's forms (`{ruleset}.js`, `.css`).
-async fn asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> Response {
-    crate::pages::game_asset(&tables, "forms", &file)
+async fn asset(State(server): State<Arc<Server>>, Path(file): Path<String>) -> Response {
+    crate::pages::game_asset(&server, "forms", &file)
 }
 
 /// One game's forms: its style and script.
@@ -256,18 +256,18 @@ pub fn tags(entry: Option<&RulesetEntry>, table_page: bool) -> Markup {
 }
 
 /// Every game's forms, for the lobby.
-pub fn lobby_tags(tables: &Tables) -> Markup {
+pub fn lobby_tags(server: &Server) -> Markup {
     html! {
         (tags(None, false))
-        @for e in tables.catalogue().iter().filter(|e| e.forms.is_some()) {
+        @for e in server.catalogue().iter().filter(|e| e.forms.is_some()) {
             (game_tags(e))
         }
     }
 }
 
 /// The games the lobby's form offers: every ruleset with forms.
-pub fn games(tables: &Tables) -> Value {
-    let list: Vec<Value> = tables
+pub fn games(server: &Server) -> Value {
+    let list: Vec<Value> = server
         .catalogue()
         .iter()
         .filter_map(|e| {

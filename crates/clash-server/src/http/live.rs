@@ -23,8 +23,8 @@ use crate::stream::Watcher;
 #[utoipa::path(get, path = routes::HEALTHZ.path, tag = "server",
     responses((status = 200, description = "The database is reachable", body = String, content_type = "text/plain")),
     extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::Storage])))))]
-pub async fn healthz(State(tables): Shared) -> Response {
-    if tables.store().healthy().await {
+pub async fn healthz(State(server): Shared) -> Response {
+    if server.store().healthy().await {
         (StatusCode::OK, "ok\n").into_response()
     } else {
         ApiError::storage("the database is not reachable").into_response()
@@ -36,13 +36,13 @@ pub async fn healthz(State(tables): Shared) -> Response {
     responses((status = 200, description = "Counters and timings in the OpenMetrics text format", body = String,
         content_type = "application/openmetrics-text")),
     extensions(("x-clash" = json!(Who::Anyone.only()))))]
-pub async fn metrics(State(tables): Shared) -> Response {
+pub async fn metrics(State(server): Shared) -> Response {
     (
         [(
             header::CONTENT_TYPE,
             "application/openmetrics-text; version=1.0.0; charset=utf-8",
         )],
-        tables.metrics().encode(),
+        server.metrics().encode(),
     )
         .into_response()
 }
@@ -112,7 +112,7 @@ fn resume_point(headers: &HeaderMap, after: Option<usize>) -> usize {
         body = StreamEvent, content_type = "text/event-stream")),
     extensions(("x-clash" = json!(Who::AnyKey.refuses(&[Refusal::TooManyStreams])))))]
 pub async fn stream(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     headers: HeaderMap,
     Params(q): Params<Watching>,
@@ -128,7 +128,7 @@ pub async fn stream(
         }
     };
     let rights = caller.table.access(&caller.key, seat).await?;
-    let ticket = tables.open_stream(&caller.table, &caller.key, &rights)?;
+    let ticket = server.open_stream(&caller.table, &caller.key, &rights)?;
     // The page counts as here while its stream lives.
     let here = crate::stream::arrive(caller.table.clone(), crate::room::presence_name(&rights));
     let watcher = Watcher::new(
@@ -138,14 +138,14 @@ pub async fn stream(
         rights,
         resume_point(&headers, q.after),
         patches,
-        tables.closing(),
-        tables.metrics().clone(),
+        server.tables().closing(),
+        server.metrics().clone(),
         (ticket, here),
     );
     let events = futures_util::stream::unfold(watcher, |mut w| async move {
         w.next().await.map(|e| (Ok(e), w))
     });
-    let every = tables
+    let every = server
         .limits()
         .stream_keep_alive
         .max(Duration::from_millis(100));

@@ -15,10 +15,10 @@ use super::routes;
 use crate::notify::consent::{self, Answer};
 use crate::notify::now::now_ms;
 use crate::pages::page;
-use crate::tables::Tables;
+use crate::server::Server;
 
 /// The mail routes.
-pub fn routes() -> axum::Router<Arc<Tables>> {
+pub fn routes() -> axum::Router<Arc<Server>> {
     use axum::routing::{get, post};
     axum::Router::new()
         .route(
@@ -72,8 +72,8 @@ fn asking(heading: &str, text: Markup, action: String, button: &str) -> Response
     card(StatusCode::OK, heading, body)
 }
 
-async fn confirm_page(State(tables): State<Arc<Tables>>, Path(token): Path<String>) -> Response {
-    match consent::lookup(tables.store(), &token).await {
+async fn confirm_page(State(server): State<Arc<Server>>, Path(token): Path<String>) -> Response {
+    match consent::lookup(server.store(), &token).await {
         Ok(Some((address, _))) => asking(
             "Confirm your address",
             html! { p { "A player asked this Clash server to send news of their table to " strong { (address) } ". "
@@ -88,10 +88,10 @@ async fn confirm_page(State(tables): State<Arc<Tables>>, Path(token): Path<Strin
 }
 
 async fn unsubscribe_page(
-    State(tables): State<Arc<Tables>>,
+    State(server): State<Arc<Server>>,
     Path(token): Path<String>,
 ) -> Response {
-    match consent::lookup(tables.store(), &token).await {
+    match consent::lookup(server.store(), &token).await {
         Ok(Some((address, _))) => asking(
             "Stop all mail from this server",
             html! { p { "This Clash server will send nothing more to " strong { (address) } ", from any table." } },
@@ -103,8 +103,8 @@ async fn unsubscribe_page(
     }
 }
 
-async fn confirm(State(tables): State<Arc<Tables>>, Path(token): Path<String>) -> Response {
-    match consent::answer(tables.store(), &token, Answer::Confirm, now_ms()).await {
+async fn confirm(State(server): State<Arc<Server>>, Path(token): Path<String>) -> Response {
+    match consent::answer(server.store(), &token, Answer::Confirm, now_ms()).await {
         Ok(Some(address)) => card(
             StatusCode::OK,
             "Your address is confirmed",
@@ -119,8 +119,8 @@ async fn confirm(State(tables): State<Arc<Tables>>, Path(token): Path<String>) -
     }
 }
 
-async fn unsubscribe(State(tables): State<Arc<Tables>>, Path(token): Path<String>) -> Response {
-    match consent::answer(tables.store(), &token, Answer::Unsubscribe, now_ms()).await {
+async fn unsubscribe(State(server): State<Arc<Server>>, Path(token): Path<String>) -> Response {
+    match consent::answer(server.store(), &token, Answer::Unsubscribe, now_ms()).await {
         Ok(Some(address)) => asking(
             "No more mail",
             html! { p { "This Clash server sends nothing more to " strong { (address) } ", from any table. "

@@ -60,7 +60,7 @@ use utoipa_axum::routes;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::rate::CreationLimit;
-use crate::tables::Tables;
+use crate::server::Server;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -82,7 +82,7 @@ use crate::tables::Tables;
 struct Doc;
 
 /// Every documented route: the JSON API, the live stream, health and metrics.
-fn api() -> OpenApiRouter<Arc<Tables>> {
+fn api() -> OpenApiRouter<Arc<Server>> {
     OpenApiRouter::with_openapi(Doc::openapi())
         .routes(routes!(live::healthz))
         .routes(routes!(live::metrics))
@@ -124,7 +124,7 @@ fn api() -> OpenApiRouter<Arc<Tables>> {
 }
 
 /// The live stream: documented like the rest, but without the time limit of a request.
-fn streams() -> OpenApiRouter<Arc<Tables>> {
+fn streams() -> OpenApiRouter<Arc<Server>> {
     OpenApiRouter::new().routes(routes!(live::stream))
 }
 
@@ -146,10 +146,10 @@ pub fn document() -> Value {
 
 /// The document as this server serves it: the rulesets it plays named where a ruleset is
 /// asked for, and in the example of a new table.
-pub fn served_document(tables: &Tables) -> Value {
+pub fn served_document(server: &Server) -> Value {
     let mut doc = document();
-    let all: Vec<&str> = tables.catalogue().iter().map(|e| e.id).collect();
-    let forms = tables.catalogue().iter().filter(|e| e.forms.is_some());
+    let all: Vec<&str> = server.catalogue().iter().map(|e| e.id).collect();
+    let forms = server.catalogue().iter().filter(|e| e.forms.is_some());
     let with_forms: Vec<&str> = forms.map(|e| e.id).collect();
     dto::name_rulesets(&mut doc, &all, &with_forms);
     doc
@@ -157,12 +157,12 @@ pub fn served_document(tables: &Tables) -> Value {
 
 /// The whole HTTP application for these tables, with the table-creation allowance it holds to
 /// (see [`crate::rate`]; whoever runs the server sweeps it).
-pub fn router(tables: Arc<Tables>, creation: Arc<CreationLimit>) -> Router {
-    let limits: Limits = tables.limits().clone();
+pub fn router(server: Arc<Server>, creation: Arc<CreationLimit>) -> Router {
+    let limits: Limits = server.limits().clone();
     let (api, _) = api().split_for_parts();
     let (stream, _) = streams().split_for_parts();
-    let doc = Arc::new(served_document(&tables).to_string());
-    let timed: Router<Arc<Tables>> = api
+    let doc = Arc::new(served_document(&server).to_string());
+    let timed: Router<Arc<Server>> = api
         .merge(crate::pages::routes::routes())
         .merge(mail::routes())
         .merge(crate::rules::routes())
@@ -181,15 +181,15 @@ pub fn router(tables: Arc<Tables>, creation: Arc<CreationLimit>) -> Router {
             ))
             .timeout(limits.request_timeout),
     );
-    let studies = Arc::new(crate::workbench::Studies::new(tables.catalogue()));
+    let studies = Arc::new(crate::workbench::Studies::new(server.catalogue()));
     let app = timed
         .merge(stream)
         .fallback(not_found)
         .layer(axum::Extension(studies))
         .layer(axum::Extension(creation))
         .layer(DefaultBodyLimit::max(limits.body_limit))
-        .with_state(tables.clone());
-    crate::layers::wrap(app, tables.metrics().clone(), &limits)
+        .with_state(server.clone());
+    crate::layers::wrap(app, server.metrics().clone(), &limits)
 }
 
 async fn not_found() -> ApiError {

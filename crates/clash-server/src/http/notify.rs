@@ -30,8 +30,8 @@ use crate::notify::rule::{Clock, ClockRule};
 use crate::notify::target::{self, Format, Kind, PER_KEY, Target};
 use crate::ops::set_clock::SetClock;
 use crate::presence::Presence;
+use crate::server::Server;
 use crate::store::notify as rows;
-use crate::tables::Tables;
 
 /// A key that may have targets: the GM's or a seat's (a spectator link is shared by everyone).
 fn owner_or_seat(caller: &Caller) -> Result<(), ApiError> {
@@ -53,11 +53,11 @@ fn stored(e: crate::store::StoreError) -> ApiError {
     responses((status = 200, description = "The caller's own targets, with their delivery state", body = NotifySettings)),
     extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn settings(
-    State(tables): Shared,
+    State(server): Shared,
     caller: Caller,
 ) -> Result<Json<NotifySettings>, ApiError> {
     owner_or_seat(&caller)?;
-    let all = load(tables.store(), &caller.table.id)
+    let all = load(server.store(), &caller.table.id)
         .await
         .map_err(stored)?;
     let mine = all.into_iter().filter(|t| t.key == caller.key);
@@ -66,14 +66,14 @@ pub async fn settings(
         match t.kind {
             Kind::Handle => handle = Some(t.address),
             Kind::Channel => channel = Some(t.into()),
-            _ => targets.push(waiting(&tables, t).await),
+            _ => targets.push(waiting(&server, t).await),
         }
     }
     Ok(Json(NotifySettings {
         targets,
         handle,
         channel,
-        email: tables.notifier().settings().smtp.is_some(),
+        email: server.notifier().settings().smtp.is_some(),
         per_key: PER_KEY,
     }))
 }
@@ -87,12 +87,12 @@ pub async fn settings(
     responses((status = 201, description = "Set: events are sent there from now on (a JSON webhook's signing key is in the answer)", body = TargetView)),
     extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn add_target(
-    State(tables): Shared,
+    State(server): Shared,
     caller: Caller,
     JsonBody(body): JsonBody<NewTarget>,
 ) -> Result<(StatusCode, Json<TargetView>), ApiError> {
     owner_or_seat(&caller)?;
-    let settings = tables.notifier().settings();
+    let settings = server.notifier().settings();
     let kind: Kind = body.kind.parse()?;
     let format = match (kind, body.format.as_deref()) {
         (Kind::Email, _) => Format::Email,
@@ -113,7 +113,7 @@ pub async fn add_target(
     // Email goes only where its owner asks for it (notify::consent).
     let consent = match kind {
         Kind::Email => Some(
-            consent::ask(tables.store(), &address, now_ms())
+            consent::ask(server.store(), &address, now_ms())
                 .await
                 .map_err(stored)?,
         ),
@@ -125,7 +125,7 @@ pub async fn add_target(
         ));
     }
     let table = &caller.table.id;
-    let existing = load(tables.store(), table).await.map_err(stored)?;
+    let existing = load(server.store(), table).await.map_err(stored)?;
     let own = existing
         .iter()
         .filter(|t| t.key == caller.key && matches!(t.kind, Kind::Webhook | Kind::Email));
@@ -150,7 +150,7 @@ pub async fn add_target(
         last_error_at: None,
         last_ok_at: None,
     };
-    let store = tables.store();
+    let store = server.store();
     match kind {
         Kind::Channel => {
             let kind = Kind::Channel.as_str();
@@ -161,17 +161,17 @@ pub async fn add_target(
     }
     .map_err(stored)?;
     if let Some(Consent::Ask { token }) = consent {
-        let (outbox, address) = (tables.notifier().outbox().clone(), made.address.clone());
+        let (outbox, address) = (server.notifier().outbox().clone(), made.address.clone());
         tokio::spawn(async move { outbox.confirmation(&address, &token).await });
     }
-    Ok((StatusCode::CREATED, Json(waiting(&tables, made).await)))
+    Ok((StatusCode::CREATED, Json(waiting(&server, made).await)))
 }
 
 /// A target as its owner sees it: an email address whose owner has not confirmed it says so.
-async fn waiting(tables: &Tables, t: Target) -> TargetView {
+async fn waiting(server: &Server, t: Target) -> TargetView {
     let mut view = TargetView::from(t);
     if view.kind == Kind::Email && view.last_error.is_none() {
-        let confirmed = consent::lookup_address(tables.store(), &view.address).await;
+        let confirmed = consent::lookup_address(server.store(), &view.address).await;
         if !matches!(confirmed, Ok(Some(true))) {
             view.last_error = Some(
                 "waiting for the address's owner to confirm it: a message asking them was sent there".into(),
@@ -197,13 +197,13 @@ pub struct TargetPath {
     responses((status = 204, description = "Nothing more is sent there (removing a target that is not there does nothing)")),
     extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn remove_target(
-    State(tables): Shared,
+    State(server): Shared,
     caller: Caller,
     UrlPath(TargetPath { target: id, .. }): UrlPath<TargetPath>,
 ) -> Result<StatusCode, ApiError> {
     owner_or_seat(&caller)?;
     let table = &caller.table.id;
-    rows::remove_target(tables.store(), table, &caller.key, &id)
+    rows::remove_target(server.store(), table, &caller.key, &id)
         .await
         .map_err(stored)?;
     Ok(StatusCode::NO_CONTENT)
@@ -215,7 +215,7 @@ pub async fn remove_target(
     responses((status = 204, description = "The table channel mentions the caller so from now on")),
     extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
 pub async fn set_handle(
-    State(tables): Shared,
+    State(server): Shared,
     caller: Caller,
     JsonBody(body): JsonBody<HandleBody>,
 ) -> Result<StatusCode, ApiError> {
@@ -239,7 +239,7 @@ pub async fn set_handle(
     let row = handle.as_ref().map(Target::row);
     let kind = Kind::Handle.as_str();
     rows::replace_targets(
-        tables.store(),
+        server.store(),
         table,
         &caller.key,
         kind,
@@ -256,13 +256,13 @@ pub async fn set_handle(
     responses((status = 200, description = "The latest deliveries (never a target's address)", body = DeliveryLog)),
     extensions(("x-clash" = json!(Who::Gm.only()))))]
 pub async fn delivery_log(
-    State(tables): Shared,
+    State(server): Shared,
     caller: Caller,
 ) -> Result<Json<DeliveryLog>, ApiError> {
     if caller.rights.role != Role::Owner {
         return Err(TableError::forbidden("only the GM reads the delivery log").into());
     }
-    let lines = rows::deliveries(tables.store(), &caller.table.id)
+    let lines = rows::deliveries(server.store(), &caller.table.id)
         .await
         .map_err(stored)?;
     let deliveries = lines
@@ -289,7 +289,7 @@ pub async fn delivery_log(
     responses((status = 200, description = "The clock and reminders, and when each seat's runs out", body = ClockView)),
     extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn clock_view(
-    State(tables): Shared,
+    State(server): Shared,
     caller: Caller,
 ) -> Result<Json<ClockView>, ApiError> {
     let (snapshot, rule, bots) = {
@@ -300,7 +300,7 @@ pub async fn clock_view(
             play.bots.keys().copied().collect::<Vec<_>>(),
         )
     };
-    let waits = clock::waits(&tables, &caller.table.id).await;
+    let waits = clock::waits(&server, &caller.table.id).await;
     let waiting = clock::waiting(&snapshot, &bots);
     let budget = match rule.clock {
         Some(Clock::Budget { seconds }) => Some(seconds as i64 * 1000),
@@ -340,7 +340,7 @@ pub async fn clock_view(
     responses((status = 204, description = "Set, and logged for everyone: \"The GM sets a clock: …\"")),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
 pub async fn set_clock(
-    State(tables): Shared,
+    State(server): Shared,
     caller: Caller,
     JsonBody(rule): JsonBody<ClockRule>,
 ) -> Result<StatusCode, ApiError> {
@@ -348,7 +348,7 @@ pub async fn set_clock(
         key: caller.key,
         rule,
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -360,7 +360,7 @@ const KEPT_LIMIT: usize = 50;
     responses((status = 200, description = "For each table, whether it waits on its key: those that do first", body = Moves)),
     extensions(("x-clash" = json!(Who::Anyone.only()))))]
 pub async fn moves(
-    State(tables): Shared,
+    State(server): Shared,
     JsonBody(body): JsonBody<MovesBody>,
 ) -> Result<Json<Moves>, ApiError> {
     if body.tables.len() > KEPT_LIMIT {
@@ -370,15 +370,15 @@ pub async fn moves(
     }
     let mut answers = Vec::with_capacity(body.tables.len());
     for kept in body.tables {
-        answers.push(one_move(&tables, kept.id, &kept.key).await);
+        answers.push(one_move(&server, kept.id, &kept.key).await);
     }
     answers.sort_by_key(|a| !a.yours);
     Ok(Json(Moves { tables: answers }))
 }
 
-async fn one_move(tables: &std::sync::Arc<Tables>, id: String, key: &str) -> TableMove {
+async fn one_move(server: &std::sync::Arc<Server>, id: String, key: &str) -> TableMove {
     let seen = async {
-        let table = tables.get(&id).await?;
+        let table = server.table(&id).await?;
         let play = table.lock_current().await?;
         let access = play.access(key, None)?;
         Ok::<_, TableError>((play.snapshot.clone(), access))

@@ -33,7 +33,7 @@ use crate::ops::undo::Undo;
         Conflict::Closed, Conflict::Archived, Conflict::Stale, Conflict::IdReused,
         Conflict::Confirm, Conflict::Raced])))))]
 pub async fn command(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     Params(q): Params<Reading>,
     JsonBody(body): JsonBody<CommandBody>,
@@ -50,8 +50,8 @@ pub async fn command(
         revision: body.revision,
         ask: body.ask,
     };
-    let reply = tables.command(&caller.table, request).await?;
-    answer(&tables, reply).await
+    let reply = server.command(&caller.table, request).await?;
+    answer(&server, reply).await
 }
 
 /// Add a client seed: chance draws on it from the next command on.
@@ -59,7 +59,7 @@ pub async fn command(
     responses((status = 204, description = "Chance draws on this seed from the next command on")),
     extensions(("x-clash" = json!(Who::GmOrSeat.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
 pub async fn seed(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     JsonBody(body): JsonBody<SeedBody>,
 ) -> Result<StatusCode, ApiError> {
@@ -67,7 +67,7 @@ pub async fn seed(
         key: caller.key,
         seed: body.seed,
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -75,8 +75,8 @@ pub async fn seed(
 #[utoipa::path(post, path = routes::CLOSE.path, tag = "play", params(Path),
     responses((status = 204, description = "The table has ended; its secret is revealed")),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Raced]).uncapped()))))]
-pub async fn close(State(tables): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
-    tables
+pub async fn close(State(server): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
+    server
         .execute(&caller.table, End { key: caller.key })
         .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -88,7 +88,7 @@ pub async fn close(State(tables): Shared, caller: TableKey) -> Result<StatusCode
     extensions(("x-clash" = json!(Who::GmOrSeat.refuses(&[Refusal::UnknownSeat]).conflicts(&[
         Conflict::Archived, Conflict::NoChange, Conflict::TooMuchTalk, Conflict::Raced])))))]
 pub async fn chat(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     JsonBody(line): JsonBody<Line>,
 ) -> Result<StatusCode, ApiError> {
@@ -107,7 +107,7 @@ pub async fn chat(
         text: line.text,
         to,
     };
-    tables.execute(&caller.table, say).await?;
+    server.execute(&caller.table, say).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -118,7 +118,7 @@ pub async fn chat(
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Archived,
         Conflict::CannotUndo, Conflict::Stale, Conflict::Raced])))))]
 pub async fn undo(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     OptionalJson(body): OptionalJson<UndoBody>,
 ) -> Result<StatusCode, ApiError> {
@@ -126,7 +126,7 @@ pub async fn undo(
         key: caller.key,
         expected: body.and_then(|b| b.n),
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -135,7 +135,7 @@ pub async fn undo(
     responses((status = 204, description = "Renamed")),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn rename(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     JsonBody(body): JsonBody<RenameBody>,
 ) -> Result<StatusCode, ApiError> {
@@ -143,7 +143,7 @@ pub async fn rename(
         key: caller.key,
         title: body.title,
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -153,7 +153,7 @@ pub async fn rename(
     responses((status = 204, description = "Archived (no moves or talk until brought back), or brought back")),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn archive(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     OptionalJson(body): OptionalJson<ArchiveBody>,
 ) -> Result<StatusCode, ApiError> {
@@ -161,7 +161,7 @@ pub async fn archive(
         key: caller.key,
         archived: body.is_none_or(|b| b.archived),
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -178,7 +178,7 @@ pub struct AsSeat {
     responses((status = 200, description = "Whether odds are on, and the caller's seat's odds from its own view", body = Odds)),
     extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn odds(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     Params(q): Params<AsSeat>,
 ) -> Result<Json<Odds>, ApiError> {
@@ -187,7 +187,7 @@ pub async fn odds(
     let snapshot = reply.snapshot;
     let enabled = snapshot.odds_on();
     let seat = reply.access.seat.filter(|_| !reply.access.suspended);
-    let hook = tables.entry(caller.table.ruleset).and_then(|e| e.odds);
+    let hook = server.entry(caller.table.ruleset).and_then(|e| e.odds);
     let (Some(seat), Some(hook), true) = (seat, hook, enabled) else {
         return Ok(Json(Odds {
             enabled,
@@ -207,7 +207,7 @@ pub async fn odds(
     responses((status = 200, description = "Odds in play switched", body = OddsSwitch)),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn switch_odds(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     JsonBody(body): JsonBody<OddsSwitch>,
 ) -> Result<Json<OddsSwitch>, ApiError> {
@@ -215,6 +215,6 @@ pub async fn switch_odds(
         key: caller.key,
         enabled: body.enabled,
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok(Json(body))
 }

@@ -8,10 +8,10 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
+use crate::server::Server;
 use crate::table::Answer;
-use crate::tables::Tables;
 
-pub(crate) type Shared = State<Arc<Tables>>;
+pub(crate) type Shared = State<Arc<Server>>;
 
 /// A viewer's update, serialized once and shared by everyone who sees the same (see
 /// [`crate::snapshot`]): sent as it is.
@@ -23,6 +23,6 @@ impl IntoResponse for UpdateJson {
     }
 }
 
-pub(crate) async fn answer(tables: &Tables, answer: Answer) -> Result<UpdateJson, ApiError> {
-    Ok(UpdateJson(answer.text(tables.metrics()).await?))
+pub(crate) async fn answer(server: &Server, answer: Answer) -> Result<UpdateJson, ApiError> {
+    Ok(UpdateJson(answer.text(server.metrics()).await?))
 }

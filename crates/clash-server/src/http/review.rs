@@ -20,27 +20,27 @@ use crate::extract::{Params, TableKey, as_seat, position};
 use crate::links::Role;
 use crate::review::replay::{self, Frame, FrameError};
 use crate::review::{self as reviews, Job, ReviewStatus};
-use crate::tables::Tables;
+use crate::server::Server;
 use crate::work::{self, Pool};
 
 /// The table's job, made now if need be; refused before the table has ended.
-async fn job(tables: &Arc<Tables>, caller: &TableKey) -> Result<Arc<Job>, ApiError> {
+async fn job(server: &Arc<Server>, caller: &TableKey) -> Result<Arc<Job>, ApiError> {
     let reply = caller.table.answer(&caller.key, None, usize::MAX).await?;
     if !reply.snapshot.revealed() {
         return Err(reviews::not_ended().into());
     }
-    let record = tables.export(&caller.table, &caller.key);
-    Ok(reviews::start(tables, &caller.table, record).await?)
+    let record = server.tables().export(&caller.table, &caller.key);
+    Ok(reviews::start(server, &caller.table, record).await?)
 }
 
 #[utoipa::path(get, path = routes::REVIEW.path, tag = "tables", params(Path),
     responses((status = 200, description = "Once the table has ended: its review as far as it has got (queued the first time it is asked for; ask again until `state` is `done` or `stopped`); `null` for a game that has no review. Before the end it is refused (`not_ended`): it would give away what is still hidden", body = Object)),
     extensions(("x-clash" = json!(Who::AnyKey.conflicts(&[Conflict::NotEnded])))))]
 pub async fn review(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
 ) -> Result<Json<Option<ReviewStatus>>, ApiError> {
-    Ok(Json(job(&tables, &caller).await?.status()))
+    Ok(Json(job(&server, &caller).await?.status()))
 }
 
 #[utoipa::path(delete, path = routes::CANCEL_REVIEW.path, tag = "tables", params(Path),
@@ -74,7 +74,7 @@ pub struct Stepping {
     responses((status = 200, description = "Once the table has ended: one step of it as the seat saw it, with what was revealed later marked", body = Object)),
     extensions(("x-clash" = json!(Who::AnyKey.conflicts(&[Conflict::NotEnded])))))]
 pub async fn replay(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     Params(q): Params<Stepping>,
 ) -> Result<Json<Frame>, ApiError> {
@@ -86,7 +86,7 @@ pub async fn replay(
         },
         None => caller.table.access(&caller.key, None).await?.viewer,
     };
-    let job = job(&tables, &caller).await?;
+    let job = job(&server, &caller).await?;
     let step = q.step.unwrap_or(0);
     let frame = work::run(Pool::Read, move || {
         replay::frame(&job.entry, &job.record, viewer, step)

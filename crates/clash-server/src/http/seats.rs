@@ -45,7 +45,7 @@ pub struct SeatPath {
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::BotSeated, Conflict::NoChange, Conflict::Raced])))))]
 pub async fn issue_link(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     UrlPath(SeatPath { seat, .. }): UrlPath<SeatPath>,
     OptionalJson(body): OptionalJson<LinkBody>,
@@ -53,7 +53,7 @@ pub async fn issue_link(
     let seat = seat_named(&seat)?;
     let (table, key) = (&caller.table, caller.key);
     let answer = if body.is_some_and(|b| b.npc) {
-        tables.execute(table, TakeOver { key, seat }).await?;
+        server.execute(table, TakeOver { key, seat }).await?;
         SeatLink {
             seat,
             npc: true,
@@ -61,7 +61,7 @@ pub async fn issue_link(
             link: None,
         }
     } else {
-        let invite = tables.execute(table, Invite { key, seat }).await?.answer;
+        let invite = server.execute(table, Invite { key, seat }).await?.answer;
         SeatLink {
             seat,
             npc: false,
@@ -78,7 +78,7 @@ pub async fn issue_link(
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::BotSeated, Conflict::Raced])))))]
 pub async fn revoke_link(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     UrlPath(SeatPath { seat, .. }): UrlPath<SeatPath>,
 ) -> Result<StatusCode, ApiError> {
@@ -86,7 +86,7 @@ pub async fn revoke_link(
         key: caller.key,
         seat: seat_named(&seat)?,
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -96,7 +96,7 @@ pub async fn revoke_link(
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::BotSeated, Conflict::NoChange, Conflict::Raced])))))]
 pub async fn hand_back(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     UrlPath(SeatPath { seat, .. }): UrlPath<SeatPath>,
 ) -> Result<StatusCode, ApiError> {
@@ -104,7 +104,7 @@ pub async fn hand_back(
         key: caller.key,
         seat: seat_named(&seat)?,
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -146,7 +146,7 @@ pub struct ManagedSeat {
     responses((status = 201, description = "The new link; the old one stops working at once", body = NewLink)),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn replace_link(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     UrlPath(LinkPath { link, .. }): UrlPath<LinkPath>,
 ) -> Result<(StatusCode, Json<NewLink>), ApiError> {
@@ -163,7 +163,7 @@ pub async fn replace_link(
         key: caller.key,
         which,
     };
-    let key = tables.execute(&caller.table, op).await?.answer;
+    let key = server.execute(&caller.table, op).await?.answer;
     let path = table_path(&caller.table.id, &key);
     Ok((StatusCode::CREATED, Json(NewLink { link, key, path })))
 }
@@ -175,7 +175,7 @@ pub async fn replace_link(
         answers the same key again, so a lost answer costs nothing", body = Claimed)),
     extensions(("x-clash" = json!(Who::Invite.conflicts(&[Conflict::SecretPending, Conflict::Raced])))))]
 pub async fn claim(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     headers: axum::http::HeaderMap,
 ) -> Result<(StatusCode, Json<Claimed>), ApiError> {
@@ -187,7 +187,7 @@ pub async fn claim(
         invite: caller.key,
         request,
     };
-    let (seat, key) = tables.execute(&caller.table, op).await?.answer;
+    let (seat, key) = server.execute(&caller.table, op).await?.answer;
     let link = table_path(&caller.table.id, &key);
     Ok((StatusCode::CREATED, Json(Claimed { seat, key, link })))
 }
@@ -198,11 +198,11 @@ pub async fn claim(
         claimed like an invite (POST …/claim with it as the key), it ends this key", body = MoveLink)),
     extensions(("x-clash" = json!(Who::Seat.conflicts(&[Conflict::SecretPending, Conflict::Raced])))))]
 pub async fn move_link(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
 ) -> Result<(StatusCode, Json<MoveLink>), ApiError> {
     let op = MoveSeat { key: caller.key };
-    let (seat, key) = tables.execute(&caller.table, op).await?.answer;
+    let (seat, key) = server.execute(&caller.table, op).await?.answer;
     let link = table_path(&caller.table.id, &key);
     Ok((StatusCode::CREATED, Json(MoveLink { seat, key, link })))
 }
@@ -214,7 +214,7 @@ pub async fn move_link(
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::SeatTaken, Conflict::NoChange, Conflict::Raced])))))]
 pub async fn seat_bot(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     UrlPath(SeatPath { seat, .. }): UrlPath<SeatPath>,
     OptionalJson(body): OptionalJson<BotBody>,
@@ -231,7 +231,7 @@ pub async fn seat_bot(
         seat,
         strength,
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok((
         StatusCode::CREATED,
         Json(BotSeated {
@@ -247,7 +247,7 @@ pub async fn seat_bot(
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::NoChange, Conflict::Raced])))))]
 pub async fn unseat_bot(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     UrlPath(SeatPath { seat, .. }): UrlPath<SeatPath>,
 ) -> Result<StatusCode, ApiError> {
@@ -255,6 +255,6 @@ pub async fn unseat_bot(
         key: caller.key,
         seat: seat_named(&seat)?,
     };
-    tables.execute(&caller.table, op).await?;
+    server.execute(&caller.table, op).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -22,21 +22,21 @@ use crate::extract::{Caller, ClientAddr, JsonBody, Params, TableKey, as_seat, po
 use crate::links::Role;
 use crate::ops::delete::Delete;
 use crate::rate::{CreationLimit, TooSoon};
-use crate::tables::Tables;
+use crate::server::Server;
 
 /// The rulesets this server plays.
 #[utoipa::path(get, path = routes::RULESETS.path, tag = "tables",
     responses((status = 200, description = "The rulesets this server plays, with ready-made setups", body = Rulesets)),
     extensions(("x-clash" = json!(Who::Anyone.only()))))]
-pub async fn rulesets(State(tables): Shared) -> Json<Rulesets> {
-    let rulesets = tables
+pub async fn rulesets(State(server): Shared) -> Json<Rulesets> {
+    let rulesets = server
         .catalogue()
         .iter()
         .map(|e| RulesetInfo {
             id: e.id.into(),
             name: e.name.into(),
             blurb: e.blurb.into(),
-            presets: serde_json::to_value(tables.presets(e.id)).unwrap_or_default(),
+            presets: serde_json::to_value(server.presets(e.id)).unwrap_or_default(),
         })
         .collect();
     Json(Rulesets { rulesets })
@@ -46,14 +46,14 @@ pub async fn rulesets(State(tables): Shared) -> Json<Rulesets> {
 /// route that creates a table takes one, so the limit is checked and counted in one place.
 pub struct Creating;
 
-impl axum::extract::FromRequestParts<Arc<Tables>> for Creating {
+impl axum::extract::FromRequestParts<Arc<Server>> for Creating {
     type Rejection = ApiError;
 
     async fn from_request_parts(
         parts: &mut axum::http::request::Parts,
-        tables: &Arc<Tables>,
+        server: &Arc<Server>,
     ) -> Result<Self, ApiError> {
-        let Ok(ClientAddr(ip)) = ClientAddr::from_request_parts(parts, tables).await;
+        let Ok(ClientAddr(ip)) = ClientAddr::from_request_parts(parts, server).await;
         // The allowance the router holds (every router has one: see `http::router`).
         let Some(limit) = parts.extensions.get::<Arc<CreationLimit>>() else {
             return Ok(Creating);
@@ -61,7 +61,7 @@ impl axum::extract::FromRequestParts<Arc<Tables>> for Creating {
         match limit.check(ip) {
             Ok(()) => Ok(Creating),
             Err(TooSoon { retry_after }) => {
-                tables.metrics().refuse("create_rate");
+                server.metrics().refuse("create_rate");
                 Err(ApiError::RateLimited { retry_after })
             }
         }
@@ -74,7 +74,7 @@ impl axum::extract::FromRequestParts<Arc<Tables>> for Creating {
         (status = 201, description = "The table, its GM's and spectators' links, and its seats", body = Created)),
     extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::RateLimited, Refusal::Rule, Refusal::Storage, Refusal::Unreadable])))))]
 pub async fn create_table(
-    State(tables): Shared,
+    State(server): Shared,
     _: Creating,
     JsonBody(body): JsonBody<CreateTable>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
@@ -83,9 +83,9 @@ pub async fn create_table(
             "name the ruleset: {\"ruleset\": \"<id from /api/rulesets>\", \"setup\": {…}}",
         )
     })?;
-    let setup = match (body.setup, tables.entry(&ruleset)) {
+    let setup = match (body.setup, server.entry(&ruleset)) {
         (Some(s), _) => s,
-        (None, Some(entry)) => tables
+        (None, Some(entry)) => server
             .presets(entry.id)
             .first()
             .map(|p| p.setup.clone())
@@ -97,7 +97,8 @@ pub async fn create_table(
         // Unknown ruleset: let `create` say so.
         (None, None) => Value::Null,
     };
-    let created = tables
+    let created = server
+        .tables()
         .create(&ruleset, &body.title.unwrap_or_default(), setup)
         .await?;
     let t = &created.table;
@@ -165,16 +166,16 @@ pub async fn table_info(caller: Caller) -> Json<Summary> {
         (a table whose game this server does not offer is deleted all the same)")),
     extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced]).uncapped()))))]
 pub async fn delete_table(
-    State(tables): Shared,
+    State(server): Shared,
     crate::extract::Key(key): crate::extract::Key,
     UrlPath(id): UrlPath<String>,
 ) -> Result<StatusCode, ApiError> {
-    match tables.get(&id).await {
+    match server.table(&id).await {
         Ok(table) => {
-            tables.execute(&table, Delete { key }).await?;
+            server.execute(&table, Delete { key }).await?;
         }
         Err(TableError::RulesetUnavailable(_)) => {
-            crate::ops::delete::unreadable(&tables, &id, &key).await?
+            crate::ops::delete::unreadable(&server, &id, &key).await?
         }
         Err(e) => return Err(e.into()),
     }
@@ -208,7 +209,7 @@ pub struct Path {
     responses((status = 200, description = "What the key sees now: the view, legal commands, whose move, the log lines after `after`", body = Object)),
     extensions(("x-clash" = json!(Who::AnyKey.only()))))]
 pub async fn view(
-    State(tables): Shared,
+    State(server): Shared,
     caller: TableKey,
     Params(q): Params<Reading>,
 ) -> Result<UpdateJson, ApiError> {
@@ -217,7 +218,7 @@ pub async fn view(
         .table
         .answer(&caller.key, seat, q.after.unwrap_or(usize::MAX))
         .await?;
-    answer(&tables, reply).await
+    answer(&server, reply).await
 }
 
 /// The log as the key may read it, from `after` on.
@@ -245,8 +246,8 @@ pub async fn events(
 #[utoipa::path(get, path = routes::EXPORT.path, tag = "tables", params(Path),
     responses((status = 200, description = "The table's record as this key may see it (everything, secret included, once the table has ended): see docs/verification.md", body = Object)),
     extensions(("x-clash" = json!(Who::AnyKey.only()))))]
-pub async fn export(State(tables): Shared, caller: TableKey) -> Result<Response, ApiError> {
-    let record = tables.export(&caller.table, &caller.key).await?;
+pub async fn export(State(server): Shared, caller: TableKey) -> Result<Response, ApiError> {
+    let record = server.tables().export(&caller.table, &caller.key).await?;
     let disposition = format!("attachment; filename=\"clash-{}.json\"", caller.table.id);
     let text = serde_json::to_string_pretty(&record).unwrap_or_default();
     Ok((

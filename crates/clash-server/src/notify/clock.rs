@@ -31,9 +31,9 @@ use crate::log::TableEvent;
 use crate::ops::clock_move::ClockMove;
 use crate::play::Access;
 use crate::presence::Presence;
+use crate::server::Server;
 use crate::snapshot::Snapshot;
 use crate::store::notify::{self as rows, Timer};
-use crate::tables::Tables;
 use crate::work::{self, Pool};
 
 /// The seats the game waits on while the table is open, less those a bot plays.
@@ -84,13 +84,13 @@ impl Wait {
 }
 
 /// Each seat's stored wait at `table`.
-pub async fn waits(tables: &Tables, table: &str) -> HashMap<String, Wait> {
-    rows::waits(tables.store(), table).await.unwrap_or_default()
+pub async fn waits(server: &Server, table: &str) -> HashMap<String, Wait> {
+    rows::waits(server.store(), table).await.unwrap_or_default()
 }
 
 /// Bring the stored waits up to date after `change`: waits that ended add to the time spent,
 /// waits that began are timed from now, and a new clock re-times the waits under way.
-pub(crate) async fn track(tables: &Tables, change: &Committed) {
+pub(crate) async fn track(server: &Server, change: &Committed) {
     let before = waiting(&change.before, &change.bots);
     let after = waiting(&change.after, &change.bots);
     let newly_set = change
@@ -111,7 +111,7 @@ pub(crate) async fn track(tables: &Tables, change: &Committed) {
     if change.deleted || (ended.is_empty() && began.is_empty() && !newly_set) {
         return;
     }
-    let stored = waits(tables, &change.table).await;
+    let stored = waits(server, &change.table).await;
     let now = now_ms();
     let mut statements = Vec::new();
     let rule = &change.clock;
@@ -138,28 +138,28 @@ pub(crate) async fn track(tables: &Tables, change: &Committed) {
         // A wait that begins or is re-timed may fire again: earlier claims go.
         statements.push((seat.to_string(), w, !ended.contains(&seat)));
     }
-    if let Err(e) = rows::store_waits(tables.store(), &change.table, &statements).await {
+    if let Err(e) = rows::store_waits(server.store(), &change.table, &statements).await {
         tracing::warn!(table = %change.table, error = %e, "a seat's clock was not stored");
     }
 }
 
 /// Look for due timers every `every`, for as long as the server runs.
-pub(crate) async fn tick(tables: Weak<Tables>, every: Duration) {
+pub(crate) async fn tick(server: Weak<Server>, every: Duration) {
     let mut timer = tokio::time::interval(every);
     timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         timer.tick().await;
-        let Some(tables) = tables.upgrade() else {
+        let Some(server) = server.upgrade() else {
             return;
         };
-        fire_due(&tables).await;
+        fire_due(&server).await;
     }
 }
 
 /// Due timers, each claimed once in the database, then acted on.
-async fn fire_due(tables: &Arc<Tables>) {
+async fn fire_due(server: &Arc<Server>) {
     let now = now_ms();
-    let Ok(due) = rows::due(tables.store(), now).await else {
+    let Ok(due) = rows::due(server.store(), now).await else {
         return;
     };
     for row in due {
@@ -170,11 +170,11 @@ async fn fire_due(tables: &Arc<Tables>) {
             (Timer::Expire, row.expire_at),
         ];
         for (timer, at) in timers {
-            if at.is_some_and(|at| at <= now) && claim(tables, &table, &seat, pos, timer).await {
+            if at.is_some_and(|at| at <= now) && claim(server, &table, &seat, pos, timer).await {
                 let Ok(seat) = seat.parse::<Seat>() else {
                     continue;
                 };
-                if let Err(e) = fire(tables, &table, seat, timer).await {
+                if let Err(e) = fire(server, &table, seat, timer).await {
                     tracing::warn!(table, %seat, error = %e, "a timer could not act");
                 }
             }
@@ -183,20 +183,20 @@ async fn fire_due(tables: &Arc<Tables>) {
 }
 
 /// Claim a due timer: true for the one node that gets it.
-async fn claim(tables: &Tables, table: &str, seat: &str, pos: i64, timer: Timer) -> bool {
-    rows::claim_timer(tables.store(), table, seat, pos, timer).await
+async fn claim(server: &Server, table: &str, seat: &str, pos: i64, timer: Timer) -> bool {
+    rows::claim_timer(server.store(), table, seat, pos, timer).await
 }
 
 /// A timer of `seat` at `table` is due: remind, warn that the clock is running out, or tell
 /// that it ran out and do what the GM chose.
 async fn fire(
-    tables: &Arc<Tables>,
+    server: &Arc<Server>,
     table_id: &str,
     seat: Seat,
     timer: Timer,
 ) -> Result<(), crate::error::TableError> {
-    let table = tables.get(table_id).await?;
-    let expire_at = waits(tables, table_id)
+    let table = server.table(table_id).await?;
+    let expire_at = waits(server, table_id)
         .await
         .get(&seat.to_string())
         .and_then(|w| w.expire_at);
@@ -224,14 +224,14 @@ async fn fire(
                 format!("{name}'s clock is running out: {} left.", roughly(left)),
             )
         }
-        (Timer::Expire, Expiry::Bot) if bot_move(tables, &table, seat).await => (
+        (Timer::Expire, Expiry::Bot) if bot_move(server, &table, seat).await => (
             What::ClockOut,
             format!("{name}'s clock has run out: a bot made a casual move for {name}."),
         ),
         (Timer::Expire, Expiry::Remind) => (What::ClockOut, format!("{name}'s clock has run out.")),
         (Timer::Expire, _) => {
             let text = format!("{name}'s clock has run out: the GM decides what happens.");
-            alert_gm(tables, table_id, &snapshot, &keys, text.clone()).await;
+            alert_gm(server, table_id, &snapshot, &keys, text.clone()).await;
             (What::ClockOut, text)
         }
     };
@@ -240,7 +240,7 @@ async fn fire(
         What::ClockOut if rule.on_expiry == Expiry::Bot => super::message::item(kind, &text),
         _ => while_waiting(kind, &text, seat),
     };
-    remind(tables, table_id, &snapshot, &keys, seat, item).await;
+    remind(server, table_id, &snapshot, &keys, seat, item).await;
     Ok(())
 }
 
@@ -250,14 +250,14 @@ fn waiting_for(rule: &ClockRule) -> String {
 
 /// Tell the seat's player (or the GM, for a seat it plays) and the table channel.
 async fn remind(
-    tables: &Arc<Tables>,
+    server: &Arc<Server>,
     table_id: &str,
     snapshot: &Snapshot,
     keys: &HashMap<String, Access>,
     seat: Seat,
     item: Item,
 ) {
-    let Ok(targets) = load(tables.store(), table_id).await else {
+    let Ok(targets) = load(server.store(), table_id).await else {
         return;
     };
     let handles = handles(&targets, keys);
@@ -293,12 +293,12 @@ async fn remind(
             }
             _ => continue,
         };
-        send(tables, t, snapshot, table_id, to, vec![item]);
+        send(server, t, snapshot, table_id, to, vec![item]);
     }
 }
 
 fn send(
-    tables: &Tables,
+    server: &Server,
     t: super::target::Target,
     snapshot: &Snapshot,
     table: &str,
@@ -312,31 +312,31 @@ fn send(
         items,
         more: 0,
     };
-    tables.notifier().outbox().push(t, message);
+    server.notifier().outbox().push(t, message);
 }
 
 /// Tell the GM's own targets.
 async fn alert_gm(
-    tables: &Arc<Tables>,
+    server: &Arc<Server>,
     table_id: &str,
     snapshot: &Snapshot,
     keys: &HashMap<String, Access>,
     text: String,
 ) {
-    let targets = load(tables.store(), table_id).await.unwrap_or_default();
+    let targets = load(server.store(), table_id).await.unwrap_or_default();
     for t in targets {
         let gm = keys.get(&t.key).is_some_and(|a| a.role == Role::Owner);
         if gm && matches!(t.kind, Kind::Webhook | Kind::Email) {
             let item = super::message::item(What::Alert, &text);
-            send(tables, t, snapshot, table_id, "the GM".into(), vec![item]);
+            send(server, t, snapshot, table_id, "the GM".into(), vec![item]);
         }
     }
 }
 
 /// A casual move for `seat` from the catalogue's bot, through the executor; false when the
 /// rules have no bots or none could be made (the GM is then alerted).
-async fn bot_move(tables: &Arc<Tables>, table: &Arc<crate::table::Table>, seat: Seat) -> bool {
-    let Some(bots) = tables.entry(table.ruleset).and_then(|e| e.bots) else {
+async fn bot_move(server: &Arc<Server>, table: &Arc<crate::table::Table>, seat: Seat) -> bool {
+    let Some(bots) = server.entry(table.ruleset).and_then(|e| e.bots) else {
         return false;
     };
     let Ok(game) = table.lock_current().await.map(|p| p.game.clone()) else {
@@ -344,7 +344,7 @@ async fn bot_move(tables: &Arc<Tables>, table: &Arc<crate::table::Table>, seat: 
     };
     let thinking = game.clone();
     let budget = Budget {
-        time: tables.limits().bot_think,
+        time: server.limits().bot_think,
         work: Budget::TABLE.work,
     };
     let thought = work::run(Pool::Think, move || {
@@ -360,5 +360,5 @@ async fn bot_move(tables: &Arc<Tables>, table: &Arc<crate::table::Table>, seat: 
         command,
         game,
     };
-    matches!(tables.execute(table, op).await, Ok(done) if done.answer)
+    matches!(server.execute(table, op).await, Ok(done) if done.answer)
 }

@@ -15,7 +15,7 @@
 //! * [`clock`] and [`rule`]: the GM's reminders and clocks, derived from stored times so they
 //!   survive a restart, and what the table does when one runs out.
 //!
-//! The executor tells the notifier of every committed change ([`Tables::notify_committed`]),
+//! The executor tells the notifier of every committed change ([`crate::server::Server::notify_committed`]),
 //! under the table's lock and at once (it only queues); the notifier's own task then works out
 //! who is told what, off the request path. The person whose action made the change is not told
 //! of it. A change is told by the node that committed it. Messages link to the server's public
@@ -41,9 +41,9 @@ use tokio::sync::mpsc;
 
 use crate::ops::Actor;
 use crate::play::Play;
+use crate::server::Server;
 use crate::snapshot::Snapshot;
 use crate::table::Table;
-use crate::tables::Tables;
 use message::Message;
 pub use news::Notifier;
 use news::{BACKLOG, Committed, handles, keys, load, name};
@@ -51,7 +51,7 @@ pub use now::now_ms;
 pub use settings::{Settings, Smtp};
 use target::Kind;
 
-impl Tables {
+impl Server {
     /// Start the notifier's timers (reminders and clocks); once, and a restarted server's
     /// first call picks up every timer from the database.
     pub fn start_notify(self: &Arc<Self>) {
@@ -99,25 +99,25 @@ impl Tables {
 }
 
 /// The notifier's task: each committed change, in order.
-async fn work(tables: Weak<Tables>, mut news: mpsc::Receiver<Committed>) {
+async fn work(server: Weak<Server>, mut news: mpsc::Receiver<Committed>) {
     while let Some(change) = news.recv().await {
-        let Some(tables) = tables.upgrade() else {
+        let Some(server) = server.upgrade() else {
             return;
         };
-        clock::track(&tables, &change).await;
-        tell(&tables, &change).await;
+        clock::track(&server, &change).await;
+        tell(&server, &change).await;
     }
 }
 
 /// Queue what each target of the table is told of `change`.
-async fn tell(tables: &Arc<Tables>, change: &Committed) {
-    let outbox = tables.notifier().outbox();
+async fn tell(server: &Arc<Server>, change: &Committed) {
+    let outbox = server.notifier().outbox();
     let stopped = change.deleted || change.after.archived();
     outbox.stop(&change.table, stopped);
     if stopped {
         return;
     }
-    let targets = match load(tables.store(), &change.table).await {
+    let targets = match load(server.store(), &change.table).await {
         Ok(t) => t,
         Err(e) => return tracing::warn!(table = %change.table, error = %e, "targets unreadable"),
     };

@@ -13,10 +13,10 @@ use crate::error::{Conflict, TableError};
 use crate::links::Role;
 use crate::log::{CommandEntry, Entry, Sender, TableEvent, canonical, hex};
 use crate::play::Sent;
+use crate::server::Server;
 use crate::snapshot::Receipt;
 use crate::store::{LinkChange, StoredCommand};
 use crate::table::{Answer, Table};
-use crate::tables::Tables;
 
 /// A command as a client sent it.
 #[derive(Clone)]
@@ -168,7 +168,7 @@ pub async fn decide_command(
     Ok(Decision::change(change, n))
 }
 
-impl Tables {
+impl Server {
     /// Apply a command; acknowledged only once it and its events are committed. A command whose
     /// id was applied before is answered again without being applied.
     pub async fn command(

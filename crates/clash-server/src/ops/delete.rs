@@ -10,9 +10,9 @@ use std::sync::Arc;
 use super::{At, Change, Decision};
 use crate::error::TableError;
 use crate::links::{Role, same_key};
+use crate::server::Server;
 use crate::store::Write;
 use crate::store::side;
-use crate::tables::Tables;
 
 pub struct Delete {
     pub key: String,
@@ -27,16 +27,16 @@ impl Delete {
 }
 
 /// Delete table `id`, which this server cannot read back, for the holder of its GM's `key`.
-pub async fn unreadable(tables: &Arc<Tables>, id: &str, key: &str) -> Result<(), TableError> {
+pub async fn unreadable(server: &Arc<Server>, id: &str, key: &str) -> Result<(), TableError> {
     let stored = |e: crate::store::StoreError| TableError::storage(e.to_string());
-    let owners = side::active_keys(tables.store(), id, &Role::Owner.to_string())
+    let owners = side::active_keys(server.store(), id, &Role::Owner.to_string())
         .await
         .map_err(stored)?;
     if !owners.iter().any(|k| same_key(k, key)) {
         return Err(TableError::forbidden(super::THE_TABLE_IS_THE_GMS));
     }
     let write = Write::DeleteTable { id: id.to_string() };
-    tables.store().write(write).await.map_err(stored)?;
+    server.store().write(write).await.map_err(stored)?;
     tracing::info!(table = %id, "a table this server cannot open was deleted by its GM");
     Ok(())
 }

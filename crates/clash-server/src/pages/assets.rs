@@ -13,7 +13,7 @@ use maud::{Markup, html};
 use super::built::{self, Sources, unhashed};
 use super::{script, style};
 use crate::error::ApiError;
-use crate::tables::Tables;
+use crate::server::Server;
 
 pub use super::built::{CSS, JS};
 
@@ -156,15 +156,15 @@ pub fn board_tags(entry: Option<RulesetEntry>) -> Markup {
 }
 
 /// A game's own board, `{ruleset}.js` or `{ruleset}.css`, as the catalogue carries it.
-pub async fn panel_asset(State(tables): State<Arc<Tables>>, Path(file): Path<String>) -> Response {
-    game_asset(&tables, "panel", &file)
+pub async fn panel_asset(State(server): State<Arc<Server>>, Path(file): Path<String>) -> Response {
+    game_asset(&server, "panel", &file)
 }
 
 /// A game's file under `/assets/{dir}/`: its board (`panel`) or its forms (`forms`), found by
 /// the game's id in the file's name.
-pub fn game_asset(tables: &Tables, dir: &str, file: &str) -> Response {
+pub fn game_asset(server: &Server, dir: &str, file: &str) -> Response {
     let (name, _) = unhashed(file);
-    let entry = name.rsplit_once('.').and_then(|(id, _)| tables.entry(id));
+    let entry = name.rsplit_once('.').and_then(|(id, _)| server.entry(id));
     let sources = Sources::of(entry.as_slice());
     serve(&sources, &format!("{dir}/{file}"))
 }

@@ -15,7 +15,8 @@ use super::{data, error_page, page, script};
 use crate::error::ApiError;
 use crate::http::routes::table_path;
 use crate::http::tables::Creating;
-use crate::tables::{TITLE_LIMIT, Tables};
+use crate::server::Server;
+use crate::tables::TITLE_LIMIT;
 use crate::work::{self, Pool};
 
 /// What the lobby shows again after a refused create: the error, the chosen preset and the
@@ -28,17 +29,17 @@ struct Refused<'a> {
 }
 
 /// The ready-made setups, grouped by game, and each one's setup and blurb for the page's script.
-fn presets(tables: &Tables, chosen: Option<&str>) -> (Markup, Value) {
+fn presets(server: &Server, chosen: Option<&str>) -> (Markup, Value) {
     let mut preset_data = serde_json::Map::new();
-    for entry in tables.catalogue() {
-        for (i, p) in tables.presets(entry.id).iter().enumerate() {
+    for entry in server.catalogue() {
+        for (i, p) in server.presets(entry.id).iter().enumerate() {
             let value = format!("{}#{i}", entry.id);
             preset_data.insert(value, json!({ "setup": p.setup, "blurb": entry.blurb }));
         }
     }
     let options = html! {
-        @for entry in tables.catalogue() {
-            @let list = tables.presets(entry.id);
+        @for entry in server.catalogue() {
+            @let list = server.presets(entry.id);
             optgroup label=(entry.name) {
                 @if list.is_empty() {
                     @let value = format!("{}#custom", entry.id);
@@ -146,9 +147,9 @@ fn how_it_works() -> Markup {
 }
 
 /// The lobby, with what a refused create left to show again.
-fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
-    let (options, preset_data) = presets(tables, refused.chosen);
-    let form = if tables.catalogue().is_empty() {
+fn lobby_html(server: &Server, refused: &Refused) -> Markup {
+    let (options, preset_data) = presets(server, refused.chosen);
+    let form = if server.catalogue().is_empty() {
         html! { p .error { "This build has no rulesets yet." } }
     } else {
         setup_form(options, refused)
@@ -169,13 +170,13 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
                     ul #archived-list .mine {}
                 }
             }
-            (start_card(form, refused, tables.catalogue().iter().any(|e| e.forms.is_some())))
+            (start_card(form, refused, server.catalogue().iter().any(|e| e.forms.is_some())))
             (how_it_works())
             (data("presets", &preset_data))
-            (data("games", &crate::http::forms::games(tables)))
-            (data("rule-links", &rule_links(tables)))
-            (data("variant-games", &crate::workbench::Studies::new(tables.catalogue()).games()))
-            (crate::http::forms::lobby_tags(tables))
+            (data("games", &crate::http::forms::games(server)))
+            (data("rule-links", &rule_links(server)))
+            (data("variant-games", &crate::workbench::Studies::new(server.catalogue()).games()))
+            (crate::http::forms::lobby_tags(server))
             (script("/assets/lobby.js"))
             (script("/assets/lobby-variant.js"))
         }
@@ -184,21 +185,21 @@ fn lobby_html(tables: &Tables, refused: &Refused) -> Markup {
 }
 
 /// Each game's rule links, so rule IDs in its creation form link to the rule itself.
-fn rule_links(tables: &Tables) -> HashMap<&'static str, crate::rules::RulesLinks> {
-    tables
+fn rule_links(server: &Server) -> HashMap<&'static str, crate::rules::RulesLinks> {
+    server
         .catalogue()
         .iter()
         .filter_map(|e| Some((e.id, crate::rules::links(e)?)))
         .collect()
 }
 
-pub async fn lobby(State(tables): State<Arc<Tables>>) -> Response {
-    super::html(lobby_html(&tables, &Refused::default()))
+pub async fn lobby(State(server): State<Arc<Server>>) -> Response {
+    super::html(lobby_html(&server, &Refused::default()))
 }
 
 /// The lobby's form: a preset (`ruleset#index`) and an optional setup JSON that overrides it.
 pub async fn create_from_form(
-    State(tables): State<Arc<Tables>>,
+    State(server): State<Arc<Server>>,
     creating: Result<Creating, ApiError>,
     form: Result<Form<HashMap<String, String>>, FormRejection>,
 ) -> Response {
@@ -217,13 +218,13 @@ pub async fn create_from_form(
             chosen: Some(&chosen),
             setup: &setup_text,
         };
-        (status, Html(lobby_html(&tables, &refused).into_string())).into_response()
+        (status, Html(lobby_html(&server, &refused).into_string())).into_response()
     };
     if let Err(e) = creating {
         return refuse(e.status(), e.message());
     }
     let (ruleset, index) = chosen.split_once('#').unwrap_or((chosen.as_str(), "0"));
-    let Some(entry) = tables.entry(ruleset) else {
+    let Some(entry) = server.entry(ruleset) else {
         return refuse(
             StatusCode::BAD_REQUEST,
             format!("pick a game from the list ({ruleset:?} is not one)"),
@@ -233,7 +234,7 @@ pub async fn create_from_form(
         match index
             .parse::<usize>()
             .ok()
-            .and_then(|i| tables.presets(entry.id).get(i))
+            .and_then(|i| server.presets(entry.id).get(i))
         {
             Some(p) => p.setup.clone(),
             None => {
@@ -279,7 +280,7 @@ pub async fn create_from_form(
         }
     };
     let title = fields.get("title").map_or("", String::as_str);
-    match tables.create(ruleset, title, setup).await {
+    match server.tables().create(ruleset, title, setup).await {
         Ok(created) => {
             Redirect::to(&table_path(&created.table.id, &created.owner_key)).into_response()
         }

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::{assets::board_tags, data, error_page, page, script, style};
 use crate::extract::{Params, as_seat};
 use crate::http::routes::table_path;
-use crate::tables::Tables;
+use crate::server::Server;
 
 /// `?as=p2`: the seat whose view the replay starts with.
 #[derive(serde::Deserialize)]
@@ -22,7 +22,7 @@ pub struct ReviewQuery {
 }
 
 pub async fn review_page(
-    State(tables): State<Arc<Tables>>,
+    State(server): State<Arc<Server>>,
     Path((id, key)): Path<(String, String)>,
     Params(q): Params<ReviewQuery>,
 ) -> Response {
@@ -30,7 +30,7 @@ pub async fn review_page(
         Ok(s) => s,
         Err(e) => return error_page(e),
     };
-    let table = match tables.get(&id).await {
+    let table = match server.table(&id).await {
         Ok(t) => t,
         Err(e) => return error_page(e),
     };
@@ -41,11 +41,11 @@ pub async fn review_page(
     if !reply.snapshot.revealed() {
         return error_page(crate::review::not_ended());
     }
-    let update = match reply.text(tables.metrics()).await {
+    let update = match reply.text(server.metrics()).await {
         Ok(text) => serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
         Err(e) => return error_page(e),
     };
-    let entry = tables.entry(table.ruleset);
+    let entry = server.entry(table.ruleset);
     let game = entry.map_or(table.ruleset, |e| e.name);
     let viewer = as_seat
         .map(|s| s.to_string())

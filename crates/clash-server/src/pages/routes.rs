@@ -7,7 +7,7 @@ use super::table::{claim_from_page, table_page};
 use super::workbench;
 
 /// The web UI's pages and assets (HTML and files, not part of the JSON API).
-pub fn routes() -> axum::Router<std::sync::Arc<crate::tables::Tables>> {
+pub fn routes() -> axum::Router<std::sync::Arc<crate::server::Server>> {
     use crate::http::routes::{
         ASSET, LOBBY, LOBBY_CREATE, PANEL_ASSET, REVIEW_PAGE, TABLE_PAGE, WORKBENCH_PAGE,
         WORKBENCH_PLOT,

@@ -16,7 +16,7 @@ use crate::extract::{Caller, Params, as_seat};
 use crate::http::routes::{self, table_path};
 use crate::http::tables::table_summary;
 use crate::links::Role;
-use crate::tables::Tables;
+use crate::server::Server;
 
 /// The page an invite link opens: one button (pressed by the page's script at once) exchanges
 /// the invite for the player's own key. A GET never uses the invite up, so a chat app that
@@ -50,11 +50,11 @@ fn claim_page(title: &str, host: &str, id: &str, invite: &str, moving: bool) -> 
 
 /// The invite page's form: exchange the invite and go to the seat's own page.
 pub async fn claim_from_page(
-    State(tables): State<Arc<Tables>>,
+    State(server): State<Arc<Server>>,
     Path((id, invite)): Path<(String, String)>,
     axum::extract::RawForm(form): axum::extract::RawForm,
 ) -> Response {
-    let table = match tables.get(&id).await {
+    let table = match server.table(&id).await {
         Ok(t) => t,
         Err(e) => return error_page(e),
     };
@@ -65,7 +65,7 @@ pub async fn claim_from_page(
         .map(str::to_string);
     let host = table.host().await;
     let claim = crate::ops::claim::Claim { invite, request };
-    match tables.execute(&table, claim).await {
+    match server.execute(&table, claim).await {
         // `#claimed`: the seat's page keeps itself in the history (app.js), so Back after
         // opening an invite stays on it instead of leaving the only copy of its link.
         Ok(done) => {
@@ -90,7 +90,7 @@ pub struct PageQuery {
 }
 
 pub async fn table_page(
-    State(tables): State<Arc<Tables>>,
+    State(server): State<Arc<Server>>,
     Path((id, key)): Path<(String, String)>,
     Params(q): Params<PageQuery>,
 ) -> Response {
@@ -98,7 +98,7 @@ pub async fn table_page(
         Ok(s) => s,
         Err(e) => return error_page(e),
     };
-    let table = match tables.get(&id).await {
+    let table = match server.table(&id).await {
         Ok(t) => t,
         Err(e) => return error_page(e),
     };
@@ -117,7 +117,7 @@ pub async fn table_page(
         rights,
     };
     let update = match caller.table.answer(&key, as_seat, 0).await {
-        Ok(a) => match a.text(tables.metrics()).await {
+        Ok(a) => match a.text(server.metrics()).await {
             Ok(text) => serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
             Err(e) => return error_page(e),
         },
@@ -133,7 +133,7 @@ pub async fn table_page(
                 .any(|s| s["holder"] == "open" || s["holder"] == "invited")
         });
     let t = &caller.table;
-    let entry = tables.entry(t.ruleset);
+    let entry = server.entry(t.ruleset);
     let game = entry.map_or(t.ruleset, |e| e.name);
     let boot = json!({
         "table": t.id,

@@ -14,11 +14,11 @@ use maud::{Markup, html};
 
 use super::{data, page, script, style};
 use crate::error::ApiError;
-use crate::tables::Tables;
+use crate::server::Server;
 use crate::workbench::Studies;
 
-fn body(studies: &Studies, tables: &Tables) -> Markup {
-    let links: HashMap<&str, crate::rules::RulesLinks> = tables
+fn body(studies: &Studies, server: &Server) -> Markup {
+    let links: HashMap<&str, crate::rules::RulesLinks> = server
         .catalogue()
         .iter()
         .filter_map(|e| Some((e.id, crate::rules::links(e)?)))
@@ -54,10 +54,10 @@ fn body(studies: &Studies, tables: &Tables) -> Markup {
 }
 
 pub async fn workbench_page(
-    State(tables): State<Arc<Tables>>,
+    State(server): State<Arc<Server>>,
     Extension(studies): Extension<Arc<Studies>>,
 ) -> Html<String> {
-    Html(page("Clash — workbench", body(&studies, &tables)).into_string())
+    Html(page("Clash — workbench", body(&studies, &server)).into_string())
 }
 
 /// Plot `n.svg` of a finished study.

@@ -33,8 +33,8 @@ use tokio::sync::Semaphore;
 pub use job::{Job, JobState, ReviewStatus};
 
 use crate::error::{Conflict, TableError};
+use crate::server::Server;
 use crate::table::Table;
-use crate::tables::Tables;
 use crate::work::{self, Pool};
 
 /// How long one slice of a review's work runs before it lets others (bots above all) have
@@ -54,14 +54,14 @@ pub fn not_ended() -> TableError {
 /// table's record, read only then. A record that is not whole (the table has not ended) is
 /// refused.
 pub async fn start(
-    tables: &Arc<Tables>,
+    server: &Arc<Server>,
     table: &Arc<Table>,
     record: impl std::future::Future<Output = Result<serde_json::Value, TableError>>,
 ) -> Result<Arc<Job>, TableError> {
     if let Some(job) = current(table).filter(|j| !j.cancelled()) {
         return Ok(job);
     }
-    let entry = tables
+    let entry = server
         .entry(table.ruleset)
         .ok_or_else(|| TableError::Unreadable("its ruleset is not offered here".into()))?;
     let doc = record.await?;
@@ -78,7 +78,7 @@ pub async fn start(
         }
         None => None,
     };
-    let budget = tables.limits().review_time;
+    let budget = server.limits().review_time;
     let job = Arc::new(Job {
         latest: StdMutex::new(reviewer.as_ref().map(|r| ReviewStatus {
             state: JobState::Working,

@@ -118,7 +118,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
     let t = table(addr).await;
     command(addr, &t, &t.p1, json!({"type": "commit", "word": "apple"})).await;
     let before = reading(addr, &t, &t.owner).await;
-    let stored = live.tables.store().count_tables().await.unwrap();
+    let stored = live.server.store().count_tables().await.unwrap();
     let commands = routes::COMMAND.at([&t.id]).key(&t.p2);
     let json_type = [("Content-Type", "application/json")];
     let huge = format!(
@@ -266,7 +266,7 @@ async fn oversize_and_unknown_field_inputs_are_refused_and_change_nothing() {
         assert_eq!(answer.json()["error"]["code"], code, "{}", answer.body);
     }
     assert_eq!(reading(addr, &t, &t.owner).await, before, "nothing changed");
-    assert_eq!(live.tables.store().count_tables().await.unwrap(), stored);
+    assert_eq!(live.server.store().count_tables().await.unwrap(), stored);
     live.stop().await;
 }
 
@@ -407,7 +407,7 @@ async fn table_creation_is_rate_limited_per_address() {
     assert!(form.body.contains("too many new tables"), "{}", form.body);
     // Another address has its own allowance.
     assert_eq!(create("127.0.0.5").await.status, 201);
-    assert_eq!(live.tables.store().count_tables().await.unwrap(), 4);
+    assert_eq!(live.server.store().count_tables().await.unwrap(), 4);
     live.stop().await;
 }
 
@@ -790,8 +790,12 @@ async fn a_table_read_back_from_its_log_is_the_table_it_was() {
     for key in keys {
         before.push(reading(addr, &t, key).await);
     }
-    assert!(live.tables.unload_idle(Duration::ZERO) >= 1);
-    assert_eq!(live.tables.loaded(), 0, "nothing is left in memory");
+    assert!(live.server.tables().unload_idle(Duration::ZERO) >= 1);
+    assert_eq!(
+        live.server.tables().loaded(),
+        0,
+        "nothing is left in memory"
+    );
     for (key, was) in keys.into_iter().zip(&before) {
         assert_eq!(&reading(addr, &t, key).await, was, "read back for {key}");
     }
@@ -803,7 +807,7 @@ async fn a_table_read_back_from_its_log_is_the_table_it_was() {
     let _watching = open_stream(addr, &routes::STREAM.at([&t.id]).key(&t.p1))
         .await
         .unwrap();
-    assert_eq!(live.tables.unload_idle(Duration::ZERO), 0);
+    assert_eq!(live.server.tables().unload_idle(Duration::ZERO), 0);
     live.stop().await;
 }
 
@@ -818,13 +822,17 @@ async fn start_up_reads_no_table_and_a_request_reads_only_its_own() {
     let _dir = live.stop().await;
     let tables = clash_server::open_with(&path, catalogue_all(), limits()).unwrap();
     assert_eq!(tables.store().count_tables().await.unwrap(), 5);
-    assert_eq!(tables.loaded(), 0);
-    let t = tables.get(&ids[2].id).await.unwrap();
+    assert_eq!(tables.tables().loaded(), 0);
+    let t = tables.table(&ids[2].id).await.unwrap();
     assert_eq!(t.id, ids[2].id);
-    assert_eq!(tables.loaded(), 1);
+    assert_eq!(tables.tables().loaded(), 1);
     assert!(matches!(
-        tables.get("0123456789ab").await,
+        tables.table("0123456789ab").await,
         Err(clash_server::TableError::UnknownTable(_))
     ));
-    assert_eq!(tables.loaded(), 1, "an unknown id leaves nothing behind");
+    assert_eq!(
+        tables.tables().loaded(),
+        1,
+        "an unknown id leaves nothing behind"
+    );
 }

@@ -18,7 +18,7 @@ use clash_core::{
     AnyGame, BotError, Budget, Randomness, RulesetEntry, Seat, SeatBot, SeatTable, Strength,
     play_seat,
 };
-use clash_server::{Limits, Tables};
+use clash_server::Limits;
 use serde_json::{Value, json};
 
 /// The sealed duel's test bot: strong commits "apple", casual "pear"; it remembers every
@@ -156,11 +156,11 @@ fn limits(think: Duration) -> Limits {
 
 struct Server {
     app: Router,
-    tables: Arc<Tables>,
+    server: Arc<clash_server::Server>,
     _dir: tempfile::TempDir,
 }
 
-fn open(path: &Path, bots: BotFn, limits: Limits) -> (Router, Arc<Tables>) {
+fn open(path: &Path, bots: BotFn, limits: Limits) -> (Router, Arc<clash_server::Server>) {
     let catalogue = vec![RulesetEntry::of::<SealedDuel>().with_bots(bots)];
     let tables = clash_server::open_with(path, catalogue, limits).unwrap();
     (clash_server::app(tables.clone()), tables)
@@ -175,7 +175,7 @@ fn server_with(bots: BotFn, limits: Limits) -> Server {
     let (app, tables) = open(&dir.path().join("clash.db"), bots, limits);
     Server {
         app,
-        tables,
+        server: tables,
         _dir: dir,
     }
 }
@@ -249,7 +249,7 @@ async fn texts(app: &Router, t: &Table, key: &str) -> Vec<String> {
 }
 
 /// The commands the stored log holds, as (seat, sender, command).
-async fn commands(tables: &Tables, t: &Table) -> Vec<(String, String, Value)> {
+async fn commands(tables: &clash_server::Server, t: &Table) -> Vec<(String, String, Value)> {
     let log = tables.store().read_log(&t.id).await.unwrap();
     log.iter()
         .map(|(entry, _)| entry)
@@ -265,7 +265,11 @@ async fn commands(tables: &Tables, t: &Table) -> Vec<(String, String, Value)> {
 }
 
 /// Wait (up to ten seconds) until the table's record holds `n` commands.
-async fn wait_for_commands(tables: &Tables, t: &Table, n: usize) -> Vec<(String, String, Value)> {
+async fn wait_for_commands(
+    tables: &clash_server::Server,
+    t: &Table,
+    n: usize,
+) -> Vec<(String, String, Value)> {
     let end = Instant::now() + Duration::from_secs(10);
     loop {
         let now = commands(tables, t).await;
@@ -406,7 +410,7 @@ async fn a_seated_bot_plays_its_seat_and_commits_its_secret_like_a_player() {
     let (status, _) = seat_bot(app, &t, "p1", "strong").await;
     assert_eq!(status, StatusCode::CREATED);
     // Nobody asks it: it acts by itself, as `bot` in the record.
-    let sent = wait_for_commands(&s.tables, &t, 1).await;
+    let sent = wait_for_commands(&s.server, &t, 1).await;
     assert_eq!(
         sent,
         vec![("p1".into(), "bot".into(), commit("apple"))],
@@ -457,7 +461,7 @@ async fn a_bot_decides_from_its_seats_view_alone() {
             seat_bot(app, &t, "p1", "strong").await.0,
             StatusCode::CREATED
         );
-        let sent = wait_for_commands(&s.tables, &t, 2).await;
+        let sent = wait_for_commands(&s.server, &t, 2).await;
         assert_eq!(sent[1], ("p1".into(), "bot".into(), commit("apple")));
         let seen = FAIR_SEEN.lock().unwrap()[seen_before..].to_vec();
         assert!(!seen.is_empty());
@@ -486,7 +490,7 @@ async fn a_bot_whose_move_is_refused_sends_a_casual_one() {
         seat_bot(app, &t, "p1", "strong").await.0,
         StatusCode::CREATED
     );
-    let sent = wait_for_commands(&s.tables, &t, 1).await;
+    let sent = wait_for_commands(&s.server, &t, 1).await;
     assert_eq!(sent, vec![("p1".into(), "bot".into(), commit("pear"))]);
 }
 
@@ -499,7 +503,7 @@ async fn a_bot_that_errs_sends_a_casual_move() {
         seat_bot(app, &t, "p1", "strong").await.0,
         StatusCode::CREATED
     );
-    let sent = wait_for_commands(&s.tables, &t, 1).await;
+    let sent = wait_for_commands(&s.server, &t, 1).await;
     assert_eq!(sent, vec![("p1".into(), "bot".into(), commit("pear"))]);
 }
 
@@ -512,7 +516,7 @@ async fn a_bot_out_of_time_sends_a_casual_move() {
         seat_bot(app, &t, "p1", "strong").await.0,
         StatusCode::CREATED
     );
-    let sent = wait_for_commands(&s.tables, &t, 1).await;
+    let sent = wait_for_commands(&s.server, &t, 1).await;
     assert_eq!(sent, vec![("p1".into(), "bot".into(), commit("pear"))]);
 }
 
@@ -548,7 +552,7 @@ async fn the_table_goes_on_while_a_bot_thinks() {
         opened.notify_all();
     }
     // The game moved on while it thought, but its seat still waits: it answers.
-    let sent = wait_for_commands(&s.tables, &t, 2).await;
+    let sent = wait_for_commands(&s.server, &t, 2).await;
     assert_eq!(sent[1].0, "p1");
     assert_eq!(sent[1].1, "bot");
 }

@@ -13,7 +13,7 @@ use clash_core::{
     AnyGame, BotError, Budget, Randomness, RulesetEntry, Seat, SeatBot, SeatTable, Strength,
     play_seat,
 };
-use clash_server::{Limits, Tables};
+use clash_server::{Limits, Server};
 use serde_json::{Value, json};
 
 use crate::client::*;
@@ -46,7 +46,7 @@ fn pear(
     play_seat::<SealedDuel>(game, seat, &Pear, budget, rng)
 }
 
-fn open(path: &std::path::Path) -> (Arc<Tables>, Router) {
+fn open(path: &std::path::Path) -> (Arc<Server>, Router) {
     let limits = Limits {
         notify: settings(None),
         ..Limits::default()

@@ -124,7 +124,7 @@ async fn state(s: &Server, t: &Table) -> (Value, Value, Value, u64) {
         read(routes::TABLE_INFO.at([&t.id]).key(&t.owner)).await,
         read(routes::VIEW.at([&t.id]).key(&t.owner).query("after", "0")).await,
         read(routes::EXPORT.at([&t.id]).key(&t.owner)).await,
-        s.tables.store().count_tables().await.unwrap(),
+        s.server.store().count_tables().await.unwrap(),
     )
 }
 
@@ -214,7 +214,7 @@ async fn the_servers_own_pages_and_programs_still_change_tables() {
     let (status, answer) = send(&s.app, "POST", &api(routes::COMMAND), &page, json, shuffle).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     // The lobby's form creates a table, and the invite page's form claims the seat.
-    let count = s.tables.store().count_tables().await.unwrap();
+    let count = s.server.store().count_tables().await.unwrap();
     let form = Some("application/x-www-form-urlencoded");
     let (status, _) = send(
         &s.app,
@@ -226,7 +226,7 @@ async fn the_servers_own_pages_and_programs_still_change_tables() {
     )
     .await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(s.tables.store().count_tables().await.unwrap(), count + 1);
+    assert_eq!(s.server.store().count_tables().await.unwrap(), count + 1);
     let unused = invite(&s.app, &t.id, &t.owner, "p2").await;
     let claim = routes::TABLE_PAGE.at([&t.id, &unused]);
     let (status, _) = send(&s.app, "POST", &claim, &page, form, "").await;

@@ -11,7 +11,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use clash_server::store::Db;
-use clash_server::{Limits, Tables};
+use clash_server::{Limits, Server};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -31,7 +31,7 @@ fn backends(dir: &tempfile::TempDir) -> Vec<Db> {
     dbs
 }
 
-async fn node(db: &Db, catalogue: Vec<clash_core::RulesetEntry>) -> (Router, Arc<Tables>) {
+async fn node(db: &Db, catalogue: Vec<clash_core::RulesetEntry>) -> (Router, Arc<Server>) {
     let limits = Limits {
         notify: settings(None),
         ..Limits::default()

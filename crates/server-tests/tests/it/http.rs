@@ -168,7 +168,7 @@ async fn bad_table_creations_are_refused_in_words() {
             "{answer}"
         );
     }
-    assert_eq!(s.tables.store().count_tables().await.unwrap(), 0);
+    assert_eq!(s.server.store().count_tables().await.unwrap(), 0);
 }
 
 #[tokio::test]
@@ -849,7 +849,7 @@ async fn the_lobby_form_creates_a_table_or_explains_why_not() {
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
-    assert_eq!(s.tables.store().count_tables().await.unwrap(), 1);
+    assert_eq!(s.server.store().count_tables().await.unwrap(), 1);
 }
 
 #[tokio::test]

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::http::StatusCode;
-use clash_server::{Limits, Tables};
+use clash_server::{Limits, Server};
 use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
@@ -19,7 +19,7 @@ use crate::sinks::{Receiver, SmtpSink, eventually, settings};
 
 const SOON: Duration = Duration::from_secs(5);
 
-fn open(path: &std::path::Path, notify: clash_server::notify::Settings) -> (Arc<Tables>, Router) {
+fn open(path: &std::path::Path, notify: clash_server::notify::Settings) -> (Arc<Server>, Router) {
     let limits = Limits {
         notify,
         ..Limits::default()

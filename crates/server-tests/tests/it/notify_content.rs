@@ -9,7 +9,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::http::StatusCode;
 use clash_core::{Ruleset, Seat, SeededRandomness, Viewer, execute, start};
-use clash_server::{Limits, Tables};
+use clash_server::{Limits, Server};
 use serde_json::{Value, json};
 use wicked_age::Command as Wa;
 use wicked_age::WickedAge;
@@ -25,7 +25,7 @@ const SOON: Duration = Duration::from_secs(5);
 fn open_with(
     notify: clash_server::notify::Settings,
     catalogue: Vec<clash_core::RulesetEntry>,
-) -> (Arc<Tables>, Router, tempfile::TempDir) {
+) -> (Arc<Server>, Router, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let limits = Limits {
         notify,

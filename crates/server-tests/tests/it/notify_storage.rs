@@ -10,7 +10,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use clash_server::store::Db;
 use clash_server::store::notify as side_rows;
-use clash_server::{Limits, Tables};
+use clash_server::{Limits, Server};
 use serde_json::json;
 
 use crate::client::*;
@@ -26,7 +26,7 @@ fn backends(dir: &tempfile::TempDir) -> Vec<Db> {
     dbs
 }
 
-async fn node(db: &Db) -> (Router, Arc<Tables>) {
+async fn node(db: &Db) -> (Router, Arc<Server>) {
     let limits = Limits {
         notify: settings(None),
         ..Limits::default()
@@ -34,13 +34,13 @@ async fn node(db: &Db) -> (Router, Arc<Tables>) {
     let tables = clash_server::open_db(db, catalogue(), limits)
         .await
         .unwrap();
-    tokio::spawn(tables.clone().follow());
+    tokio::spawn(tables.tables().clone().follow());
     tables.start_notify();
     (clash_server::app(tables.clone()), tables)
 }
 
 /// How many rows of `side` (a notification table) the table `id` has.
-async fn rows(tables: &Tables, side: &'static str, id: &str) -> usize {
+async fn rows(tables: &Server, side: &'static str, id: &str) -> usize {
     let store = tables.store();
     match side {
         "targets" => side_rows::targets(store, id).await.unwrap().len(),

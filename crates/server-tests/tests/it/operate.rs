@@ -174,7 +174,7 @@ async fn the_gm_deletes_a_table_and_its_pages_are_told() {
     assert_eq!(p2.next().await.unwrap().event, "deleted");
     let (status, answer) = api(&s.app, routes::VIEW.at([&t.id]).key(&t.owner)).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
-    assert_eq!(s.tables.store().count_tables().await.unwrap(), 0);
+    assert_eq!(s.server.store().count_tables().await.unwrap(), 0);
     let conn = rusqlite::Connection::open(&s.path).unwrap();
     for table in ["log", "commands", "links"] {
         let left: i64 = conn
@@ -252,7 +252,7 @@ async fn odds_switches_from_before_the_log_are_carried_into_it() {
         let t = table(&s.app).await;
         let Server {
             app,
-            tables,
+            server: tables,
             path,
             _dir: dir,
         } = s;

@@ -14,7 +14,7 @@ use crate::client::*;
 
 struct Server {
     app: Router,
-    tables: std::sync::Arc<clash_server::Tables>,
+    server: std::sync::Arc<clash_server::Server>,
     path: std::path::PathBuf,
     _dir: tempfile::TempDir,
 }
@@ -25,7 +25,7 @@ fn server() -> Server {
     let tables = clash_server::open(&path, clash_catalogue::rulesets()).unwrap();
     Server {
         app: clash_server::app(tables.clone()),
-        tables,
+        server: tables,
         path,
         _dir: dir,
     }
@@ -263,7 +263,7 @@ async fn it_9_a_table_made_by_form_gathers_its_players_sheets_and_plays_from_the
     // A restart rebuilds the table from its log, session zero and all.
     let seen = look(app, &t, &p1).await["view"].clone();
     drop(s.app);
-    drop(s.tables);
+    drop(s.server);
     let tables = clash_server::open(&s.path, clash_catalogue::rulesets()).unwrap();
     let app = clash_server::app(tables);
     assert_eq!(look(&app, &t, &p1).await["view"], seen);
@@ -338,7 +338,7 @@ async fn bad_choices_make_no_table_and_seats_the_gm_plays_are_taken_over() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["problems"][0]["field"], "options.names"); // TF-5
     assert_eq!(body["error"]["rule"], "TF-5");
-    let stored = s.tables.store().count_tables().await.unwrap();
+    let stored = s.server.store().count_tables().await.unwrap();
     assert_eq!(stored, 0, "nothing is made from refused choices");
     // Triforce has no sheets: its table starts at once, the first seat played by its maker.
     let t = made(app, json!({"ruleset": "triforce", "table": {"players": 3, "options": {"names": {"p1": "Ada"}, "starting_seat": "p2"}}, "gm_plays": ["p1"]})).await;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::http::StatusCode;
-use clash_server::Tables;
+use clash_server::Server;
 use clash_server::log::Entry;
 use clash_server::store::{Db, SCHEMA_VERSIONS, Store, StoredCommand, Write};
 use serde_json::{Value, json};
@@ -27,11 +27,11 @@ fn backends(dir: &tempfile::TempDir) -> Vec<Db> {
 }
 
 /// A server node on `db`, following the other nodes' changes.
-async fn node(db: &Db) -> (Router, Arc<Tables>) {
+async fn node(db: &Db) -> (Router, Arc<Server>) {
     let tables = clash_server::open_db(db, catalogue(), clash_server::Limits::default())
         .await
         .unwrap();
-    tokio::spawn(tables.clone().follow());
+    tokio::spawn(tables.tables().clone().follow());
     (clash_server::app(tables.clone()), tables)
 }
 

@@ -14,7 +14,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use clash_core::RulesetEntry;
-use clash_server::Tables;
+
 pub use clash_server::http::dto::*;
 pub use clash_server::http::notify_dto::{HandleBody, KeptLink, MovesBody, NewTarget};
 pub use clash_server::http::routes::{self, Href};
@@ -27,7 +27,7 @@ use crate::common::SealedDuel;
 
 pub struct Server {
     pub app: Router,
-    pub tables: Arc<Tables>,
+    pub server: Arc<clash_server::Server>,
     pub path: std::path::PathBuf,
     pub _dir: tempfile::TempDir,
 }
@@ -42,7 +42,7 @@ pub fn server() -> Server {
     let tables = clash_server::open(&path, catalogue()).unwrap();
     Server {
         app: clash_server::app(tables.clone()),
-        tables,
+        server: tables,
         path,
         _dir: dir,
     }

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clash_server::{Limits, Tables};
+use clash_server::{Limits, Server};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpSocket, TcpStream};
@@ -16,7 +16,7 @@ use crate::client::{Href, Req, catalogue};
 /// A server listening on 127.0.0.1 with `limits`; it stops when dropped.
 pub struct Live {
     pub addr: SocketAddr,
-    pub tables: Arc<Tables>,
+    pub server: Arc<Server>,
     pub path: std::path::PathBuf,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
@@ -36,7 +36,7 @@ impl Live {
         }));
         Live {
             addr,
-            tables,
+            server: tables,
             path,
             stop: Some(stop),
             task: Some(task),
