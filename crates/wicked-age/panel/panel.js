@@ -23,8 +23,8 @@ import * as kit from '../kit.js';
 // parts of the view that hold dice are typed here with numbers.
 /** @typedef {Omit<import('../types/wicked-age/Strength').Strength, 'die'> & { die: number }} Strength a Particular Strength, its die in sides */
 /** @typedef {Omit<Character, 'forms' | 'strengths'> & { forms: Record<string, number | number[]>, strengths: Strength[] }} Sheet a character, its forms' dice by form name (an NPC's form has two) */
-/** @typedef {Omit<View, 'characters'> & { characters: Sheet[] }} Seen the view with its dice as numbers */
-/** @typedef {import('../kit.js').Update<Seen, Command>} Update */
+/** @typedef {Omit<View, 'characters'> & { characters: Sheet[] }} ShownView the view with its dice as numbers */
+/** @typedef {import('../kit.js').Update<ShownView, Command>} Update */
 /** @typedef {{ forms: string[], strength?: string | null, bands: Array<{ outcome: string, text: string, probability: import('../kit.js').Chance }> }} AnswerOption the odds of one answer */
 /** @typedef {{ answerer: string, options: AnswerOption[] }} AnswerOdds */
 
@@ -107,7 +107,7 @@ function significance(s) {
   }
 }
 
-/** @param {Seen} v @param {Sheet} c @param {boolean | null} mine */
+/** @param {ShownView} v @param {Sheet} c @param {boolean | null} mine */
 function characterCard(v, c, mine) {
   const conflict = v.conflict;
   const part = conflict && conflict.participants.find((p) => p.name === c.name);
@@ -200,7 +200,7 @@ function steps(c) {
   return row;
 }
 
-/** @param {Seen} v */
+/** @param {ShownView} v */
 function conflictView(v) {
   const c = v.conflict;
   const box = h('section', 'wa-conflict');
@@ -273,14 +273,14 @@ function nextChallenger(c) {
 }
 
 // A player by their characters' names; the GM as "the GM".
-/** @param {Seen} v @param {Seat | undefined} seat */
+/** @param {ShownView} v @param {Seat | undefined} seat */
 function playerName(v, seat) {
   if (seat === 'gm') return 'the GM';
   const names = v.characters.filter((c) => c.controller === seat && c.kind !== 'npc').map((c) => c.name);
   return names.length ? kit.poss(kit.andList(names)) + ' player' : kit.seatName(null, seat);
 }
 
-/** @param {Seen} v */
+/** @param {ShownView} v */
 function oweView(v) {
   const box = h('section', 'wa-owe', h('div', 'wa-label', 'Owe List (oldest first)'));
   const ol = h('ol', null);
@@ -501,7 +501,7 @@ function characterControls(update, send, ch, legal) {
 
 // Consequences for one knocked-out loser: the winner's defaults and alternative, the loser's answer.
 /**
- * @param {Seen} v
+ * @param {ShownView} v
  * @param {Send} send
  * @param {Knockout} k
  * @param {Command[]} legal
@@ -657,7 +657,7 @@ function controls(update, send) {
 }
 
 register('wicked-age', function (update, send) {
-  const v = /** @type {Seen} */ (update.view);
+  const v = /** @type {ShownView} */ (update.view);
   if (!v || !Array.isArray(v.characters)) return null;
   noteLosses(update.events);
   // The start form begins empty for every conflict (no ticks left over from the last one).
