@@ -21,6 +21,7 @@
 const FORMAT = 'clash-table-export/1';
 const CHANCE = 'clash-chance-v1';
 const utf8 = new TextEncoder();
+
 // Types. A record is untrusted JSON from elsewhere, read defensively field by field (every read
 // checks what it finds), so a value parsed from it is left untyped: `Json` is any on purpose.
 /** @typedef {any} Json a value parsed from a record */
@@ -33,7 +34,8 @@ const utf8 = new TextEncoder();
 /** @typedef {{ text: string, pos?: number, head?: string, sealed?: string, commitment?: string, field?: string, seat?: string, n?: number | null, draw?: number }} Failure */
 /** @typedef {{ hash: string, pos?: number, table?: string }} Seen a head noted earlier */
 /**
- * What `verify` finds: the verdict ('verified', 'partly' or 'failed'), what held, what failed and what could not be checked.
+ * What `verify` finds: the verdict ('verified', 'partly' or 'failed'), what held, what failed
+ * and what could not be checked.
  * @typedef {{ verdict: string, lines: string[], failures: Failure[], unchecked: string[], entries?: number, head?: string, hashes?: string[], revealed?: boolean, chance?: Tally | false | null }} Report
  */
 
