@@ -8,6 +8,44 @@ import { table, redrawPanel, ClashForms, K } from '../kit.js';
 
 /** @typedef {import('../types/iron-triangle/TableView').TableView} View the seat's view of the game */
 /** @typedef {import('../types/iron-triangle/Command').Command} Command what the board sends */
+/** @typedef {import('../types/iron-triangle/CharacterView').CharacterView} CharacterView */
+/** @typedef {import('../types/iron-triangle/ConflictView').ConflictView} ConflictView */
+/** @typedef {import('../types/iron-triangle/FighterView').FighterView} FighterView */
+/** @typedef {import('../types/iron-triangle/SplitView').SplitView} SplitView */
+/** @typedef {import('../types/iron-triangle/ParticipantView').ParticipantView} ParticipantView */
+/** @typedef {import('../types/iron-triangle/TurnReport').TurnReport} TurnReport */
+/** @typedef {import('../types/iron-triangle/LossBreakdown').LossBreakdown} LossBreakdown */
+/** @typedef {import('../types/iron-triangle/HandedIn').HandedIn} HandedIn */
+/** @typedef {import('../types/iron-triangle/Decider').Decider} Decider */
+/** @typedef {import('../types/iron-triangle/Combo').Combo} Combo */
+/** @typedef {import('../types/iron-triangle/KnownMove').KnownMove} KnownMove */
+/** @typedef {import('../types/iron-triangle/KnownSpecial').KnownSpecial} KnownSpecial */
+/** @typedef {import('../types/iron-triangle/Improvement').Improvement} Improvement */
+/** @typedef {import('../types/iron-triangle/Action').Action} Action */
+/** @typedef {import('../types/iron-triangle/Stance').Stance} Stance */
+/** @typedef {import('../types/iron-triangle/Move').Move} Move */
+/** @typedef {import('../types/iron-triangle/ProblemOption').ProblemOption} ProblemOption */
+/** @typedef {import('../types/iron-triangle/TraitKind').TraitKind} TraitKind */
+/** @typedef {import('../types/iron-triangle/PerAction').PerAction<number>} Energies energy by action */
+/** @typedef {import('../types/Seat').Seat} Seat */
+/** @typedef {import('../kit.js').Update<View, Command>} Update */
+/** @typedef {import('../kit.js').Send} Send */
+/** @typedef {import('../kit.js').Chance} Chance */
+/** @typedef {import('../types/Legal').Legal<Command>} Item a legal command, with its label */
+/**
+ * The legal commands of one type.
+ * @template {Command['type']} T
+ * @typedef {import('../types/Legal').Legal<Extract<Command, { type: T }>>} ItemOf
+ */
+/** @typedef {Map<string, Item[]>} ByType the legal commands by their type */
+/**
+ * A command read field by field by name (the generic controls fill in whichever fields a
+ * command has, so a field's type is whatever that command's is: any).
+ * @typedef {Record<string, any>} Fields
+ */
+/** @typedef {{ label: string, command: Fields }} FieldItem */
+/** @typedef {{ fighter?: string, win?: Chance, lose?: Chance, stances?: Array<{ stance: Stance, probability: Chance }>, moves?: Array<{ move: string, probability: Chance }> }} Odds the equilibrium odds the server sends this board */
+/** @typedef {NonNullable<ReturnType<typeof parse>>} Parsed a move's code read as its action and element */
 
 /**
  * A command as the rules take it: tsc checks every command this board builds against the
@@ -19,15 +57,18 @@ const command = (c) => c;
 
 // Typed input values and error messages survive the redraw that every live update causes.
 const { memo, h, select, input, checkbox, group, button, register, confirmButton, stepper, toggle, odds } = kit.make('it');
+/** @type {Action[]} */
 const TYPES = ['defend', 'grapple', 'attack'];
 
 // ----- the move chart (IT-3 to IT-6) -----
 
+/** @type {Record<string, { word: string, type: Action, beats: string, base: number }>} */
 const ACTIONS = {
   D: { word: 'Defend', type: 'defend', beats: 'A', base: 2 },
   G: { word: 'Grapple', type: 'grapple', beats: 'D', base: 4 },
   A: { word: 'Attack', type: 'attack', beats: 'G', base: 3 },
 };
+/** @type {Record<string, { word: string, glyph: string, beats: string[] }>} */
 const ELEMENTS = {
   L: { word: 'Low', glyph: '⬇', beats: ['H', 'S'] },
   M: { word: 'Mid', glyph: '➡', beats: ['L', 'J'] },
@@ -35,14 +76,16 @@ const ELEMENTS = {
   J: { word: 'Jump', glyph: '⤴', beats: ['L', 'S'] },
   S: { word: 'Spin', glyph: '⟳', beats: ['M', 'H'] },
 };
+/** @type {Record<string, number>} */
 const MULT = { 'G-J': 3, 'G-S': 4, 'A-J': 3, 'A-S': 3 };
 const ACTION_OF = { defend: 'D', grapple: 'G', attack: 'A' };
 
+/** @param {unknown} code a move's code ("A-H") */
 function parse(code) {
   const m = /^([DGA])-([LMHJS])$/.exec(String(code));
   if (!m) return null;
   const a = ACTIONS[m[1]], e = ELEMENTS[m[2]];
-  const mult = MULT[code] || (m[1] === 'D' ? 1 : 2);
+  const mult = MULT[/** @type {string} */ (code)] || (m[1] === 'D' ? 1 : 2);
   return { code: String(code), a: m[1], e: m[2], action: a, element: e, base: a.base, mult: mult };
 }
 
@@ -55,6 +98,7 @@ function moveWords(code) {
   return p ? p.action.word + ' ' + p.element.word : null;
 }
 
+/** @param {Parsed} mv */
 function beatsText(mv) {
   const loses = Object.entries(ACTIONS).find(([, x]) => x.beats === mv.a);
   const eLoses = Object.entries(ELEMENTS).filter(([, x]) => x.beats.includes(mv.e)).map(([k]) => ELEMENTS[k].word);
@@ -64,6 +108,12 @@ function beatsText(mv) {
 }
 
 // Append only what is there: parts of the table that do not apply come back as null.
+/**
+ * @template {Element} E
+ * @param {E} el
+ * @param {...(Node | string | null | undefined | false)} xs
+ * @returns {E}
+ */
 function put(el, ...xs) {
   for (const x of xs) if (x != null && x !== false) el.append(x);
   return el;
@@ -73,18 +123,26 @@ function put(el, ...xs) {
 
 // Engine words as the board shows them: without the rule numbers in brackets (the log names the
 // rule, as a link that opens it).
+/** @param {unknown} text */
 const plain = (text) => String(text || '').replace(/\s*\((?:(?:IT|TF|ND|WA|D)-[\d.]+(?:,\s*)?)+\)/g, '');
 
 // The turn's odds as chances: "win 56% · lose 39%" (a tie is what is left).
+/** @param {Odds} o */
 function winLose(o) {
   if (!o.win || !o.lose) return null;
   return h('p', 'it-winlose', 'This turn: win ', kit.percent(o.win), ' · lose ', kit.percent(o.lose));
 }
 
+/** @param {unknown} s */
 const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
+/** @param {unknown} s */
 const words = (s) => cap(String(s).replace(/_/g, ' '));
 
 // A compact text for any serialized engine value (specials, outcomes, options).
+/**
+ * @param {any} x an engine value of any shape, read generically (hence any)
+ * @returns {string}
+ */
 function fmt(x) {
   if (x == null) return '—';
   if (typeof x !== 'object') return String(x).replace(/_/g, ' ');
@@ -97,13 +155,16 @@ function fmt(x) {
   return keys.filter((k) => x[k] != null && x[k] !== false).map((k) => (x[k] === true ? words(k) : words(k) + ' ' + fmt(x[k]))).join(' · ');
 }
 
+/** @type {Record<number, string>} */
 const OPTIONS = { 1: 'Good idea', 2: 'Background point', 3: 'Complication', 4: 'Interesting failure' };
+/** @param {ProblemOption} option @param {TraitKind | null} [trait] */
 function optionText(option, trait) {
   return option + ' · ' + (OPTIONS[option] || '?') + (trait ? ' (' + trait + ')' : '');
 }
 
 // The seats waited on, by their characters' names in one list: "Ada, Bo and Cy" (when Bo's
 // player also plays Cy), never "Ada and Bo and Cy".
+/** @param {View} v @param {Seat[]} seats */
 function waitingFor(v, seats) {
   // While the conflict forms, only the characters still to answer.
   const pending = new Set(((v.conflict && v.conflict.fighters) || []).filter((f) => f.status === 'pending').map((f) => f.name));
@@ -116,11 +177,13 @@ function waitingFor(v, seats) {
 }
 
 // Who a seat is, by its characters' names ("Ada", "the GM").
+/** @param {View} v @param {Seat} seat */
 function seatWho(v, seat) {
   if (seat === 'gm') return 'the GM';
   const names = v.characters.filter((c) => c.controller === seat && c.pc).map((c) => c.name);
   return names.length ? kit.andList(names) : kit.seatName(null, seat);
 }
+/** @param {View} v @param {Decider | null | undefined} d */
 function deciderText(v, d) {
   if (!d) return '—';
   return (d.character ? d.character : 'the GM') + (d.option ? ' with option ' + optionText(d.option, d.trait) : '') + (d.by_veto ? ' by veto' : '');
@@ -128,6 +191,7 @@ function deciderText(v, d) {
 
 // A move by the name its character gave it: from the sheet, or for a hidden sheet from the
 // moves it has shown face up (the names the log uses).
+/** @param {View} v @param {string} character @param {string | null} mv */
 function moveName(v, character, mv) {
   const c = v.characters.find((x) => x.name === character);
   const known = c && (c.moves || []).concat(c.shown || []).find((m) => m.move === mv);
@@ -135,6 +199,7 @@ function moveName(v, character, mv) {
 }
 
 // A move as the log names it: "Philly Shell (Defend Mid)", or "Defend Mid" when unnamed.
+/** @param {View} v @param {string} character @param {Move} mv */
 function moveCalled(v, character, mv) {
   const m = parse(mv);
   if (!m) return String(mv);
@@ -143,10 +208,12 @@ function moveCalled(v, character, mv) {
   return name === plain ? plain : name + ' (' + plain + ')';
 }
 
-const isSurrender = (m) => m === 'surrender' || (m && typeof m === 'object' && m.surrender !== undefined);
+/** @param {unknown} m a move choice (a surrender was once an object) */
+const isSurrender = (m) => m === 'surrender' || (m && typeof m === 'object' && /** @type {{ surrender?: unknown }} */ (m).surrender !== undefined);
+/** @param {unknown} choice @returns {string | null} */
 function moveCode(choice) {
   if (typeof choice === 'string') return choice;
-  if (choice && choice.move) return choice.move;
+  if (choice && /** @type {{ move?: string }} */ (choice).move) return /** @type {{ move: string }} */ (choice).move;
   return null;
 }
 
@@ -154,6 +221,12 @@ function moveCode(choice) {
 
 // A move drawn as a card: its action's colour band, the element's sign, the name people gave
 // it, and the code, base and multiplier. Hover, focus or a long press tells what it beats.
+/**
+ * @param {View} v
+ * @param {string} character
+ * @param {string | null} code
+ * @param {{ small?: boolean, name?: string, cls?: string, badges?: string[], noTip?: boolean }} [opts]
+ */
 function moveCard(v, character, code, opts) {
   const o = opts || {};
   const mv = parse(code);
@@ -169,16 +242,19 @@ function moveCard(v, character, code, opts) {
     h('span', 'it-card-code', mv.action.word + ' ' + mv.element.word),
     o.small ? null : h('span', 'it-card-stats', 'base ' + mv.base + ' · ×' + mv.mult));
   for (const b of o.badges || []) card.append(h('span', 'it-badge', b));
-  card.dataset.move = code;
+  // (A move: `parse` read it.)
+  card.dataset.move = /** @type {string} */ (code);
   if (!o.noTip) kit.tip(card, name + ' (' + mv.action.word + ' ' + mv.element.word + '): ' + beatsText(mv));
   return card;
 }
 
 // A card lying face down: the choice is made but hidden.
+/** @param {string} text @param {boolean} [small] */
 function backCard(text, small) {
   return h('span', 'it-card it-back' + (small ? ' small' : ''), h('span', 'it-card-name', text));
 }
 
+/** @param {Stance | null | undefined} stance @param {boolean} [small] */
 function stanceCard(stance, small) {
   if (!stance || !stance.amount) return h('span', 'it-card it-stance none' + (small ? ' small' : ''), h('span', 'it-card-name', 'No stance'));
   return h('span', 'it-card it-stance it-' + stance.action + (small ? ' small' : ''), h('span', 'it-band', 'Stance'), h('span', 'it-stance-n', String(stance.amount)), h('span', 'it-card-name', cap(stance.action)));
@@ -186,6 +262,7 @@ function stanceCard(stance, small) {
 
 // ----- character sheets -----
 
+/** @param {string} type @param {number} current @param {number} max */
 function bar(type, current, max) {
   const pct = max ? Math.round((100 * current) / max) : 0;
   const fill = h('span', 'it-fill it-' + type);
@@ -201,12 +278,18 @@ function bar(type, current, max) {
   return row;
 }
 
+/**
+ * @param {string} label
+ * @param {{ text: string, marked?: boolean, achieved?: boolean } | null | undefined} t
+ * @param {string} markWord
+ */
 function traitLine(label, t, markWord) {
   if (!t || !t.text) return null;
   const done = t.marked || t.achieved;
   return h('li', null, h('b', null, label + ': '), t.text, done ? h('span', 'pill ready', ' ' + markWord) : null);
 }
 
+/** @param {View} v @param {string} name @param {Move[] | null | undefined} pile @param {string} title */
 function pileView(v, name, pile, title) {
   if (!pile || !pile.length) return null;
   const row = h('div', 'it-pile');
@@ -214,6 +297,7 @@ function pileView(v, name, pile, title) {
   return h('div', null, h('div', 'it-label', title), row);
 }
 
+/** @param {View} v @param {CharacterView} c @param {Seat | null} mineSeat */
 function sheet(v, c, mineSeat) {
   const fighter = v.conflict && v.conflict.fighters.find((f) => f.name === c.name);
   const head = h('div', 'it-head',
@@ -247,7 +331,7 @@ function sheet(v, c, mineSeat) {
     card.append(ms);
     if ((c.combos || []).length) {
       card.append(h('div', 'it-label', 'Combos'));
-      for (const k of c.combos) {
+      for (const k of /** @type {Combo[]} */ (c.combos)) {
         const row = h('div', 'it-combo', moveCard(v, c.name, k.from, { small: true }), h('span', 'it-arrow', '→'));
         k.followups.forEach((f, i) => { if (i) row.append(h('span', 'it-or', 'or')); row.append(moveCard(v, c.name, f, { small: true })); });
         card.append(row);
@@ -256,7 +340,7 @@ function sheet(v, c, mineSeat) {
     if ((c.specials || []).length) {
       card.append(h('div', 'it-label', 'Specials'));
       const row = h('div', 'it-hand');
-      for (const s of c.specials) row.append(h('span', 'it-card it-special small' + (s.spent ? ' spent' : ''), h('span', 'it-band', s.spent ? 'spent' : 'special'), h('span', 'it-card-name', fmt(s))));
+      for (const s of /** @type {KnownSpecial[]} */ (c.specials)) row.append(h('span', 'it-card it-special small' + (s.spent ? ' spent' : ''), h('span', 'it-band', s.spent ? 'spent' : 'special'), h('span', 'it-card-name', fmt(s))));
       card.append(row);
     }
   }
@@ -276,6 +360,7 @@ function sheet(v, c, mineSeat) {
 
 // ----- campaign: countdowns and the problem, as cards -----
 
+/** @param {View} v */
 function countdowns(v) {
   const cds = (v.campaign && v.campaign.countdowns) || [];
   if (!cds.length) return null;
@@ -296,6 +381,7 @@ function countdowns(v) {
   return box;
 }
 
+/** @param {View} v */
 function problem(v) {
   const p = v.campaign && v.campaign.problem;
   if (!p) return null;
@@ -323,27 +409,32 @@ function problem(v) {
 
 // ----- the conflict: the duel on the table -----
 
+/** @param {View} v @param {ParticipantView} p @param {'stance' | 'move'} which */
 function slot(v, p, which) {
   const ch = p[which];
   const state = ch && ch.state;
   if (state === 'waiting') return h('span', 'it-card it-empty small', h('span', 'it-card-name', 'choosing…'));
   if (state === 'ready') return backCard('ready', true);
-  const val = ch ? ch.value : null;
+  // (Chosen or revealed: it has a value.)
+  const val = ch ? /** @type {{ value?: Stance | string }} */ (ch).value : null;
   let card;
-  if (which === 'stance') card = stanceCard(val, true);
+  if (which === 'stance') card = stanceCard(/** @type {Stance | null | undefined} */ (val), true);
   else if (isSurrender(val)) card = moveCard(v, p.name, 'surrender', { small: true });
   else card = moveCard(v, p.name, moveCode(val), { small: true });
   if (state === 'chosen') card.append(h('span', 'it-badge', 'yours, hidden'));
   return card;
 }
 
+/** @param {View} v */
 function duel(v) {
   const c = v.conflict;
   const t = c && c.turn;
   if (!t) return null;
+  /** @param {ParticipantView} p */
   const side = (p) => {
-    const f = c.fighters.find((x) => x.name === p.name) || {};
-    const e = f.energy || {};
+    // (Drawn only for a turn: there is a conflict.)
+    const f = /** @type {Partial<FighterView>} */ (/** @type {ConflictView} */ (c).fighters.find((x) => x.name === p.name) || {});
+    const e = /** @type {Partial<Energies>} */ (f.energy || {});
     const col = h('div', 'it-fighter' + (p.name === t.active ? ' active' : ''),
       h('div', 'it-fighter-name', h('b', null, p.name), p.name === t.active ? h('span', 'pill', 'active') : h('span', 'pill', 'picked'),
         p.forbidden ? h('span', 'pill waiting', 'no ' + p.forbidden) : null, p.swapped ? h('span', 'pill', 'swapped') : null),
@@ -361,6 +452,7 @@ function duel(v) {
   return box;
 }
 
+/** @param {View} v */
 function chainView(v) {
   const c = v.conflict;
   if (!c || !c.chain) return null;
@@ -369,6 +461,7 @@ function chainView(v) {
   return h('div', 'it-chain', h('div', 'it-label', 'Chain against ' + c.chain.against + ' — a move that combos from the last card and wins adds +1 per card'), row);
 }
 
+/** @param {View} v */
 function lastTurn(v) {
   const lt = v.conflict && v.conflict.last_turn;
   if (!lt) return null;
@@ -392,6 +485,7 @@ function lastTurn(v) {
 }
 
 // "Ada loses 1 (her own matched Attack stance) + 3 (Shin Kick's base) = 4".
+/** @param {View} v @param {TurnReport} lt @param {LossBreakdown} b */
 function breakdownText(v, lt, b) {
   const o = lt.outcome || {};
   const own = (lt.stances.find(([x]) => x === b.character) || [])[1];
@@ -407,6 +501,7 @@ function breakdownText(v, lt, b) {
   return b.character + ' loses ' + (terms.join(' + ') || '0') + ' = ' + b.total + (b.waxed ? ' (Wax On)' : '') + '.';
 }
 
+/** @param {View} v */
 function conflict(v) {
   const c = v.conflict;
   if (!c) return null;
@@ -414,7 +509,9 @@ function conflict(v) {
   const box = h('section', 'it-conflict', h('h3', null, 'Conflict' + (c.lethal ? ' · lethal' : '') + (c.minor ? ' · minor' : '')),
     h('p', null, h('b', null, 'Stakes: '), c.stakes));
   const phase = typeof c.phase === 'string' ? c.phase : (c.phase && c.phase.phase) || '';
+  /** @type {Record<string, string>} */
   const phaseWords = { forming: 'Forming: join or sit out', pick_active: 'Picking who acts next', turn: 'Fighting', mercy: 'Mercy: kill or spare', ended: 'Ended' };
+  /** @type {Record<string, string>} */
   const stepWords = { opponent: 'picking an opponent', stances: 'secret stances', moves: 'secret moves', settling: 'paying the loss', specials: 'specials' };
   const pills = h('div', 'it-pills', h('span', 'pill', phaseWords[phase] || words(phase)));
   if (t) {
@@ -440,6 +537,7 @@ function conflict(v) {
 
 
 // Fields the player writes in themselves; every other field is taken from the legal command.
+/** @type {Record<string, string[]>} */
 const FREE = {
   start_conflict: ['stakes', 'lethal', 'minor'], settle_conflict: ['outcome'], narrate_conflict: ['text'], open_problem: ['description'],
   narrate_outcome: ['text'], reject_narration: ['reason'], create_countdown: ['name', 'boxes'],
@@ -447,6 +545,7 @@ const FREE = {
   rename_move: ['name'],
 };
 
+/** @type {Record<string, string>} */
 const TITLES = {
   join_conflict: 'Join the conflict', sit_out: 'Sit out (shares the result)', refuse_lethal: 'Refuse a lethal conflict',
   pick_active: 'Who acts next?', pick_opponent: 'Pick an opponent', end_chain: 'End the chain now', play_special: 'Play a special',
@@ -464,6 +563,7 @@ const TITLES = {
 };
 
 // What a command does, where its name alone does not say it.
+/** @type {Record<string, string>} */
 const HINTS = {
   end_chain: 'Its cards go back to their owners’ hands, so they can be played again; your move this turn cannot combo from it.',
   pass_window: 'Let this moment of the turn go by without a special; you may still play one at a later moment.',
@@ -474,6 +574,7 @@ const HINTS = {
 const PRIMARY = new Set(['join_conflict', 'pick_opponent', 'start_conflict', 'open_problem', 'narrate_outcome', 'narrate_conflict', 'close_problem', 'pass_window', 'start_session', 'narrate_countdown']);
 
 // Commands that cannot be taken back ask first.
+/** @type {Record<string, string>} */
 const WEIGHTY = {
   kill_surrendered: 'Kill the surrendered character? This cannot be undone.', end_session: 'End the session for everyone?',
   erase_countdown: 'Erase this countdown?', settle_conflict: 'Settle the conflict without fighting?', veto: 'Spend this character’s veto?', mark_goal: 'Mark the goal as achieved? It counts toward levelling up.',
@@ -483,6 +584,12 @@ const WEIGHTY = {
 // One group for a command type: a button per legal variant (a select when there are many),
 // named by what differs between the variants, with inputs for the free-text fields pre-filled
 // from the engine's suggestion.
+/**
+ * @param {View} v
+ * @param {string} type
+ * @param {FieldItem[]} all
+ * @param {Send} send
+ */
 function genericGroup(v, type, all, send) {
   const key = 'g:' + type;
   const g = group(key, TITLES[type] || words(type), HINTS[type] || null);
@@ -496,6 +603,7 @@ function genericGroup(v, type, all, send) {
     return true;
   });
   const template = items[0].command;
+  /** @type {Record<string, () => unknown>} */
   const inputs = {};
   for (const f of free) {
     const val = template[f];
@@ -504,12 +612,14 @@ function genericGroup(v, type, all, send) {
     else if (typeof val === 'number') { const i = input(k, 'number', words(f), val, { min: '1', inputmode: 'numeric' }); inputs[f] = () => Number(i.value); g.body.append(i); }
     else { const i = input(k, 'text', words(f), val == null ? '' : val); inputs[f] = () => i.value; g.body.append(i); }
   }
+  /** @type {Array<[string, HTMLLabelElement]> | null} */
   let npcs = null;
   if (type === 'start_conflict') {
     // The engine suggests one NPC; the GM may bring any living NPC.
     npcs = v.characters.filter((c) => !c.pc && !c.dead).map((c) => [c.name, checkbox(key + ':npc:' + c.name, c.name, (template.npcs || []).includes(c.name)).label]);
     for (const [, l] of npcs) g.body.append(l);
   }
+  /** @param {Fields} cmd */
   const fill = (cmd) => {
     const out = Object.assign({}, cmd);
     for (const [f, get] of Object.entries(inputs)) {
@@ -518,12 +628,13 @@ function genericGroup(v, type, all, send) {
       out[f] = x;
     }
     if (npcs) {
-      out.npcs = npcs.filter(([, l]) => l.querySelector('input').checked).map(([n]) => n);
+      out.npcs = npcs.filter(([, l]) => /** @type {HTMLInputElement} */ (l.querySelector('input')).checked).map(([n]) => n);
       if (!out.npcs.length) throw new Error('Bring at least one NPC.');
     }
     return out;
   };
   const differing = Object.keys(template).filter((f) => f !== 'type' && !free.includes(f) && items.some((it) => JSON.stringify(it.command[f]) !== JSON.stringify(template[f])));
+  /** @param {FieldItem} it */
   const labelOf = (it) => {
     if (type === 'kill_surrendered') return 'Kill';
     if (type === 'spare_surrendered') return 'Spare';
@@ -546,9 +657,16 @@ function genericGroup(v, type, all, send) {
 }
 
 // Secret stance: tap an energy type (or no stance), set the amount with − and +.
+/**
+ * @param {View} v
+ * @param {string} character
+ * @param {ItemOf<'take_stance'>[]} items
+ * @param {Send} send
+ */
 function stanceGroup(v, character, items, send) {
   const key = 'stance:' + character;
   const g = group(key, character + ': your secret stance', 'The others see only “ready” until both stances are in. A stance counts only if your move uses the same action.');
+  /** @type {Record<string, number>} */
   const byAction = {};
   for (const it of items) {
     const a = it.command.action || '';
@@ -578,7 +696,7 @@ function stanceGroup(v, character, items, send) {
     amount = stepper(key + ':amount:' + chosen, cap(chosen), 1, byAction[chosen], 1);
     g.body.append(amount);
   }
-  const o = odds(table.latest());
+  const o = /** @type {Odds | null} */ (odds(table.latest()));
   if (o && o.fighter === character && o.stances) {
     const ul = h('ul', null);
     for (const x of o.stances) ul.append(h('li', null, (x.stance.amount ? cap(x.stance.action) + ' ' + x.stance.amount : 'No stance') + ': ', kit.percent(x.probability)));
@@ -596,15 +714,24 @@ function stanceGroup(v, character, items, send) {
 }
 
 // Secret move: tap one of your move cards (badges say disadvantaged or combo), then play it.
+/**
+ * @param {View} v
+ * @param {string} character
+ * @param {ItemOf<'play_move'>[]} items
+ * @param {Send} send
+ */
 function moveGroup(v, character, items, send) {
   const key = 'move:' + character;
   const g = group(key, character + ': your secret move', 'Tap a card, then play it. Hover or long-press a card to see what it beats.');
   const listed = ((v.conflict && v.conflict.your_moves) || []).filter((m) => m.character === character);
   const c = v.characters.find((x) => x.name === character);
+  /** @param {string} mv */
   const legalMove = (mv) => items.find((it) => !isSurrender(it.command.move) && moveCode(it.command.move) === mv);
   const redraw = () => redrawPanel('iron-triangle');
   const hand = h('div', 'it-hand');
+  /** @type {Array<{ move: string, name: string, available: boolean, disadvantaged?: boolean, combos?: boolean }>} */
   const options = listed.length ? listed : ((c && c.moves) || []).map((m) => ({ move: m.move, name: m.name, available: true }));
+  /** @type {{ it: ItemOf<'play_move'>, m: { name: string } } | null} */
   let picked = null;
   for (const m of options) {
     const it = legalMove(m.move);
@@ -628,7 +755,7 @@ function moveGroup(v, character, items, send) {
     hand.append(t);
   }
   g.body.append(hand);
-  const o = odds(table.latest());
+  const o = /** @type {Odds | null} */ (odds(table.latest()));
   if (o && o.fighter === character && o.moves) {
     const ul = h('ul', null);
     for (const x of o.moves.filter((m) => m.probability.decimal > 0)) ul.append(h('li', null, (x.move === 'surrender' ? 'Surrender' : moveName(v, character, x.move)) + ': ', kit.percent(x.probability)));
@@ -649,10 +776,17 @@ function moveGroup(v, character, items, send) {
 // Share a pending loss (or regain) over the three energies with steppers. The part owed by the
 // loser's own matched stance is fixed and already taken from that energy: only the rest is
 // shared here, and the total must match what the turn summary says.
+/**
+ * @param {View} v
+ * @param {'split_loss' | 'split_gain'} type
+ * @param {string} character
+ * @param {ItemOf<'split_loss' | 'split_gain'>[]} items
+ * @param {Send} send
+ */
 function splitGroup(v, type, character, items, send) {
   const key = type + ':' + character;
-  const s = (v.conflict && v.conflict.split) || {};
-  const room = s.room || {};
+  const s = /** @type {Partial<SplitView>} */ ((v.conflict && v.conflict.split) || {});
+  const room = /** @type {Partial<Energies>} */ (s.room || {});
   const amount = s.amount != null ? s.amount : TYPES.reduce((a, t) => a + ((items[0].command.split || {})[t] || 0), 0);
   const roomTotal = TYPES.reduce((a, t) => a + (room[t] != null ? room[t] : amount), 0);
   const need = Math.min(amount, roomTotal);
@@ -670,14 +804,16 @@ function splitGroup(v, type, character, items, send) {
   const g = group(key, character + ': ' + (gain ? 'share the regained energy' : 'share the loss'), why);
   g.body.className = 'kit-row it-split';
   const first = gain ? (items[0].command.split || {}) : safeSplit(need, room);
+  /** @type {Record<string, ReturnType<typeof stepper>>} */
   const steppers = {};
   const total = h('p', 'it-total');
   total.setAttribute('aria-live', 'polite');
   const ch = v.characters.find((x) => x.name === character);
-  const now = (ch && ch.energy && ch.energy.current) || {};
+  const now = /** @type {Partial<Energies>} */ ((ch && ch.energy && ch.energy.current) || {});
   const preview = h('p', 'it-preview');
   preview.setAttribute('aria-live', 'polite');
   const go = button(g, gain ? 'Regain these' : 'Pay these', send, () => {
+    /** @type {Record<string, number>} */
     const split = {};
     for (const t of TYPES) split[t] = steppers[t].get();
     const sum = TYPES.reduce((a, t) => a + split[t], 0);
@@ -707,6 +843,7 @@ function splitGroup(v, type, character, items, send) {
 
 // A loss shared so that no type reaches 0 while another can still take it: one point at a
 // time from the type with the most left. A type at 0 takes a zero mark and allows no stance.
+/** @param {number} need @param {Partial<Energies>} room @returns {Record<string, number>} */
 function safeSplit(need, room) {
   const left = Object.fromEntries(TYPES.map((t) => [t, room[t] != null ? room[t] : need]));
   const out = Object.fromEntries(TYPES.map((t) => [t, 0]));
@@ -721,9 +858,16 @@ function safeSplit(need, room) {
 
 // What the split does, type by type, with the fixed part already counted: "Attack 5 → 2 (1 for
 // the stance)", and a warning for every type that reaches 0 (a zero mark), the fixed part's too.
+/**
+ * @param {Partial<Energies>} now
+ * @param {Record<string, number>} fixed
+ * @param {Record<string, { get(): number }>} steppers
+ * @param {boolean} gain
+ */
 function splitPreview(now, fixed, steppers, gain) {
   /** @type {Array<Node | string>} */
   const parts = [h('b', null, 'After: ')];
+  /** @type {string[]} */
   const zero = [];
   TYPES.forEach((t, i) => {
     const x = steppers[t] ? steppers[t].get() : 0;
@@ -742,13 +886,14 @@ function splitPreview(now, fixed, steppers, gain) {
 
 // Rename any move of a character this seat controls; an empty name is refused here and by
 // the rules (IT-7).
+/** @param {View} v @param {Update} update @param {Send} send */
 function renameGroup(v, update, send) {
   const mine = v.characters.filter((c) => c.controller === update.seat && !c.sheet_hidden && (c.moves || []).length);
   if (!mine.length) return null;
   const key = 'rename';
   const g = group(key, 'Rename a move', 'Give any of your moves a name of your own.');
   const opts = [];
-  for (const c of mine) for (const m of c.moves) opts.push([c.name + '|' + m.move, (mine.length > 1 ? c.name + ': ' : '') + m.name + ' (' + moveWords(m.move) + ')']);
+  for (const c of mine) for (const m of /** @type {KnownMove[]} */ (c.moves)) opts.push([c.name + '|' + m.move, (mine.length > 1 ? c.name + ': ' : '') + m.name + ' (' + moveWords(m.move) + ')']);
   const which = select(key + ':which', opts, opts[0][0], 'move to rename');
   const name = input(key + ':name', 'text', 'New name', '', { maxlength: '60' });
   g.body.append(which, name, button(g, 'Rename', send, () => {
@@ -763,12 +908,15 @@ function renameGroup(v, update, send) {
 
 // Rest (IT-31): a full or short rest, or a breather where each PC gets back one energy type
 // of its own choosing.
+/** @param {View} v @param {ItemOf<'rest'>[]} items @param {Send} send */
 function restGroup(v, items, send) {
   const g = group('rest', 'Rest', 'A breather gives each PC back one energy type; short and full rests give back more.');
+  /** @type {Record<string, string>} */
   const kinds = { full_rest: 'Full rest', short_rest: 'Short rest' };
   for (const it of items.filter((x) => kinds[x.command.kind])) g.body.append(button(g, kinds[it.command.kind], send, () => it.command));
   const breather = items.find((x) => x.command.kind === 'breather');
   if (breather) {
+    /** @type {Record<string, HTMLSelectElement>} */
     const picks = {};
     const row = h('div', 'kit-row');
     for (const name of Object.keys(breather.command.picks || {})) {
@@ -786,9 +934,11 @@ function restGroup(v, items, send) {
 }
 
 // Problem option: option 1–4 with the trait it rests on, as the engine offers them.
+/** @param {ItemOf<'choose_option'>[]} items @param {Send} send */
 function optionGroup(items, send) {
   const key = 'choose_option';
   const g = group(key, 'Your secret option', 'Hidden from the others until everyone has picked.');
+  /** @param {{ option: ProblemOption, trait: TraitKind | null }} c */
   const label = (c) => 'Option ' + optionText(c.option, c.trait);
   const sel = select(key + ':which', items.map((it, i) => [String(i), label(it.command)]), '0', 'option');
   g.body.append(sel, button(g, 'Choose', send, () => items[Number(sel.value)].command, true));
@@ -801,27 +951,36 @@ const CAMPAIGN = new Set(['rest', 'create_countdown', 'mark_countdown', 'narrate
   'end_session', 'start_session', 'level_up', 'mark_goal', 'rewrite_traits', 'change_background', 'create_character',
   'create_replacement', 'keep_character', 'send_back_character', 'reveal_npc', 'recover_npc', 'rename_move']);
 
+/** @param {Update} update @returns {ByType} */
 function byTypeOf(update) {
+  /** @type {ByType} */
   const byType = new Map();
   for (const it of update.legal) {
     const t = it.command.type;
     if (!byType.has(t)) byType.set(t, []);
-    byType.get(t).push(it);
+    /** @type {Item[]} */ (byType.get(t)).push(it);
   }
   return byType;
 }
 
+/**
+ * @template {{ command: { character: string } }} I
+ * @param {I[]} items
+ * @returns {Map<string, I[]>}
+ */
 function perCharacter(items) {
+  /** @type {Map<string, I[]>} */
   const m = new Map();
   for (const it of items) {
     const c = it.command.character;
     if (!m.has(c)) m.set(c, []);
-    m.get(c).push(it);
+    /** @type {I[]} */ (m.get(c)).push(it);
   }
   return m;
 }
 
 // What this seat does now in the conflict or the problem at hand.
+/** @param {Update} update @param {Send} send */
 function controls(update, send) {
   const v = update.view;
   const box = h('div', 'it-controls');
@@ -835,12 +994,12 @@ function controls(update, send) {
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
   });
   for (const type of types) {
-    const items = byType.get(type);
-    if (type === 'take_stance') for (const [ch, its] of perCharacter(items)) box.append(stanceGroup(v, ch, its, send));
-    else if (type === 'play_move') for (const [ch, its] of perCharacter(items)) box.append(moveGroup(v, ch, its, send));
-    else if (type === 'split_loss' || type === 'split_gain') for (const [ch, its] of perCharacter(items)) box.append(splitGroup(v, type, ch, its, send));
-    else if (type === 'choose_option') box.append(optionGroup(items, send));
-    else if (type === 'pass_window' && items.length > 1) box.append(passAllGroup(items, send), genericGroup(v, type, items, send));
+    const items = /** @type {Item[]} */ (byType.get(type));
+    if (type === 'take_stance') for (const [ch, its] of perCharacter(/** @type {ItemOf<'take_stance'>[]} */ (items))) box.append(stanceGroup(v, ch, its, send));
+    else if (type === 'play_move') for (const [ch, its] of perCharacter(/** @type {ItemOf<'play_move'>[]} */ (items))) box.append(moveGroup(v, ch, its, send));
+    else if (type === 'split_loss' || type === 'split_gain') for (const [ch, its] of perCharacter(/** @type {ItemOf<'split_loss' | 'split_gain'>[]} */ (items))) box.append(splitGroup(v, type, ch, its, send));
+    else if (type === 'choose_option') box.append(optionGroup(/** @type {ItemOf<'choose_option'>[]} */ (items), send));
+    else if (type === 'pass_window' && items.length > 1) box.append(passAllGroup(/** @type {ItemOf<'pass_window'>[]} */ (items), send), genericGroup(v, type, items, send));
     else box.append(genericGroup(v, type, items, send));
   }
   if (!box.childNodes.length && update.seat) {
@@ -855,6 +1014,7 @@ function controls(update, send) {
 
 // ----- the campaign: rests, countdowns, problems, sessions and level-ups, characters -----
 
+/** @param {string} title @param {string | null} hint @param {...(Node | null | undefined)} children */
 function part(title, hint, ...children) {
   const kids = children.filter(Boolean);
   if (!kids.length) return null;
@@ -864,11 +1024,13 @@ function part(title, hint, ...children) {
 }
 
 // Countdowns as cards; the GM's buttons on each (IT-13, IT-14), and a new one.
+/** @param {View} v @param {ByType} byType @param {Send} send */
 function countdownPart(v, byType, send) {
   const cards = countdowns(v) || h('div', 'it-cards');
   for (const card of /** @type {NodeListOf<HTMLElement>} */ (cards.querySelectorAll('[data-countdown]'))) {
     const name = card.dataset.countdown || '';
-    const pick = (type) => (byType.get(type) || []).find((it) => it.command.name === name);
+    /** @param {string} type */
+    const pick = (type) => (byType.get(type) || []).find((it) => /** @type {{ name?: string }} */ (it.command).name === name);
     const g = group('cd:' + name, null, null);
     const mark = pick('mark_countdown');
     if (mark) g.body.append(button(g, 'Mark a box', send, () => mark.command));
@@ -900,6 +1062,7 @@ function countdownPart(v, byType, send) {
   return part('Countdowns', null, cards.childNodes.length ? cards : null, add);
 }
 
+/** @param {ByType} byType @param {Send} send */
 function problemPart(byType, send) {
   if (!byType.has('open_problem')) return null;
   const g = group('problem:new', 'Open a problem', 'The players pick options in secret; the highest decides. Whether a problem is just being tried again is yours to judge.');
@@ -913,11 +1076,19 @@ function problemPart(byType, send) {
   return part('Problems', null, g.g);
 }
 
+/** @type {Record<string, string>} */
 const KINDS = { learn_move: 'Learn a move', combo_edits: 'Edit combos (up to two)', energy: '+1 maximum energy in a type that hit 0', learn_special: 'Learn a special' };
+/** @type {Record<string, string>} */
 const REFILLS = { background_points: 'Refill background points', veto: 'Get the veto back', '': 'No refill' };
 
 // One character's level-up (IT-60 … IT-63): an improvement of the kinds the rules allow now,
 // and what to refill.
+/**
+ * @param {View} v
+ * @param {string} character
+ * @param {ItemOf<'level_up'>[]} items
+ * @param {Send} send
+ */
 function levelUpGroup(v, character, items, send) {
   const key = 'lvl:' + character;
   const g = group(key, character + ': level up', 'One improvement, and a refill.');
@@ -926,8 +1097,15 @@ function levelUpGroup(v, character, items, send) {
   const redraw = () => redrawPanel('iron-triangle');
   kind.addEventListener('change', redraw);
   g.body.append(kind);
-  const of = (k) => items.filter((it) => it.command.improvement.kind === k).map((it) => it.command.improvement);
+  /**
+   * The improvements of one kind on offer.
+   * @template {Improvement['kind']} K
+   * @param {K} k
+   * @returns {Extract<Improvement, { kind: K }>[]}
+   */
+  const of = (k) => /** @type {Extract<Improvement, { kind: K }>[]} */ (items.filter((it) => it.command.improvement.kind === k).map((it) => it.command.improvement));
   const chosen = kind.value;
+  /** @type {() => object} the improvement, as the form reads it */
   let build;
   if (chosen === 'learn_move') {
     const moves = [...new Set(of('learn_move').map((i) => i.move))];
@@ -949,7 +1127,7 @@ function levelUpGroup(v, character, items, send) {
     g.body.append(sp);
     build = () => ({ kind: 'learn_special', special: specials[Number(sp.value)] });
   } else {
-    const c = v.characters.find((x) => x.name === character) || {};
+    const c = /** @type {Partial<CharacterView>} */ (v.characters.find((x) => x.name === character) || {});
     const known = (c.moves || []).map((m) => [m.move, m.name]);
     const none = [['', '—']];
     const edits = [0, 1].map((i) => {
@@ -968,6 +1146,7 @@ function levelUpGroup(v, character, items, send) {
   const refills = [...new Set(items.map((it) => it.command.refill || ''))];
   const refill = select(key + ':refill', refills.map((r) => [r, REFILLS[r] || words(r)]), refills[0], 'Refill');
   g.body.append(refill, button(g, 'Level up', send, () => {
+    /** @type {{ type: 'level_up', character: string, improvement: object, refill?: string }} */
     const cmd = { type: 'level_up', character: character, improvement: build() };
     if (refill.value) cmd.refill = refill.value;
     return cmd;
@@ -976,31 +1155,35 @@ function levelUpGroup(v, character, items, send) {
 }
 
 // Rewrite a belief, flaw or goal at a session's end (IT-64): only what changed is sent.
+/** @param {View} v @param {string} character @param {Send} send */
 function rewriteGroup(v, character, send) {
   const key = 'rewrite:' + character;
-  const c = v.characters.find((x) => x.name === character) || {};
+  const c = /** @type {Partial<CharacterView>} */ (v.characters.find((x) => x.name === character) || {});
   const g = group(key, character + ': rewrite traits', 'A mark stays with the rewritten trait.');
+  /** @type {Record<string, HTMLInputElement>} */
   const fields = {};
-  for (const t of ['belief', 'flaw', 'goal']) {
-    fields[t] = input(key + ':' + t, 'text', cap(t), (c[t] || {}).text || '', { maxlength: '2000' });
+  for (const t of /** @type {const} */ (['belief', 'flaw', 'goal'])) {
+    fields[t] = input(key + ':' + t, 'text', cap(t), /** @type {{ text?: string }} */ (c[t] || {}).text || '', { maxlength: '2000' });
     g.body.append(fields[t]);
   }
   g.body.append(button(g, 'Rewrite', send, () => {
+    /** @type {Record<string, string>} */
     const cmd = { type: 'rewrite_traits', character: character };
-    for (const t of ['belief', 'flaw', 'goal']) if (fields[t].value.trim() !== ((c[t] || {}).text || '')) cmd[t] = fields[t].value.trim();
+    for (const t of /** @type {const} */ (['belief', 'flaw', 'goal'])) if (fields[t].value.trim() !== (/** @type {{ text?: string }} */ (c[t] || {}).text || '')) cmd[t] = fields[t].value.trim();
     if (Object.keys(cmd).length === 2) throw new Error('Change a belief, a flaw or the goal first.');
     return cmd;
   }));
   return g.g;
 }
 
+/** @param {View} v @param {ByType} byType @param {Send} send */
 function sessionPart(v, byType, send) {
   const parts = [];
-  for (const type of ['end_session', 'start_session']) if (byType.has(type)) parts.push(genericGroup(v, type, byType.get(type), send));
-  for (const [ch, its] of perCharacter(byType.get('level_up') || [])) parts.push(levelUpGroup(v, ch, its, send));
-  if (byType.has('mark_goal')) parts.push(genericGroup(v, 'mark_goal', byType.get('mark_goal'), send));
-  for (const ch of perCharacter(byType.get('rewrite_traits') || []).keys()) parts.push(rewriteGroup(v, ch, send));
-  if (byType.has('change_background')) parts.push(genericGroup(v, 'change_background', byType.get('change_background'), send));
+  for (const type of ['end_session', 'start_session']) if (byType.has(type)) parts.push(genericGroup(v, type, /** @type {Item[]} */ (byType.get(type)), send));
+  for (const [ch, its] of perCharacter(/** @type {ItemOf<'level_up'>[]} */ (byType.get('level_up') || []))) parts.push(levelUpGroup(v, ch, its, send));
+  if (byType.has('mark_goal')) parts.push(genericGroup(v, 'mark_goal', /** @type {Item[]} */ (byType.get('mark_goal')), send));
+  for (const ch of perCharacter(/** @type {ItemOf<'rewrite_traits'>[]} */ (byType.get('rewrite_traits') || [])).keys()) parts.push(rewriteGroup(v, ch, send));
+  if (byType.has('change_background')) parts.push(genericGroup(v, 'change_background', /** @type {Item[]} */ (byType.get('change_background')), send));
   const cp = v.campaign || {};
   return part('Session ' + (cp.session || 1) + (cp.session_ending ? ' — ending: level-ups and rewrites' : ''),
     cp.session_ending ? 'A PC with three yes marks levels up before the next session.' : null, ...parts);
@@ -1008,6 +1191,7 @@ function sessionPart(v, byType, send) {
 
 // Make a character with the same form as session zero: a player's own PC, a replacement for a
 // dead one (IT-66), or the GM's NPC (established sheets allowed).
+/** @param {View} v @param {Update} update @param {ByType} byType @param {Send} send */
 function characterPart(v, update, byType, send) {
   
   const forms = ClashForms.get('iron-triangle');
@@ -1030,7 +1214,7 @@ function characterPart(v, update, byType, send) {
     g.body.append(b);
     parts.push(g.g);
   }
-  const reps = byType.get('create_replacement') || [];
+  const reps = /** @type {ItemOf<'create_replacement'>[]} */ (byType.get('create_replacement') || []);
   if (K && forms && reps.length) {
     const g = group('replace', 'Make a replacement', 'A new PC who carries on your dead character’s tradition, starting at up to their level.');
     const b = h('button', 'kit-go it-go', 'Make a replacement…');
@@ -1053,13 +1237,20 @@ function characterPart(v, update, byType, send) {
     g.body.append(b);
     parts.push(g.g);
   }
-  for (const type of ['reveal_npc', 'recover_npc']) if (byType.has(type)) parts.push(genericGroup(v, type, byType.get(type), send));
+  for (const type of ['reveal_npc', 'recover_npc']) if (byType.has(type)) parts.push(genericGroup(v, type, /** @type {Item[]} */ (byType.get(type)), send));
   if (byType.has('rename_move')) parts.push(renameGroup(v, update, send));
   return part('Characters', null, ...parts);
 }
 
 // A player's character made during play, handed in: the GM keeps it or sends it back with a
 // comment, as in session zero; its player sees it waiting.
+/**
+ * @param {HandedIn} it
+ * @param {Update} update
+ * @param {ReturnType<typeof ClashForms.get>} forms
+ * @param {ByType} byType
+ * @param {Send} send
+ */
 function handedInGroup(it, update, forms, byType, send) {
   const who = kit.seatName(update, it.seat);
   const name = it.sheet.name;
@@ -1068,10 +1259,11 @@ function handedInGroup(it, update, forms, byType, send) {
     ? 'Read the sheet: keep it and ' + name + ' joins the table, or send it back saying what to change.'
     : (update.seat === it.seat ? 'With the GM, who keeps it or sends it back.' : 'Waiting for the GM.'));
   g.g.dataset.seat = it.seat;
-  if (forms) { try { g.body.append(forms.card(it.sheet, 'player')); } catch (e) { /* shown as the log's line */ } }
-  const keep = (byType.get('keep_character') || []).find((x) => x.command.seat === it.seat);
+  // (A thrown error, a missing card among them, leaves the card out.)
+  if (forms) { try { g.body.append(/** @type {NonNullable<typeof forms.card>} */ (forms.card)(it.sheet, 'player')); } catch (e) { /* shown as the log's line */ } }
+  const keep = /** @type {ItemOf<'keep_character'>[]} */ (byType.get('keep_character') || []).find((x) => x.command.seat === it.seat);
   if (keep) g.body.append(button(g, 'Keep ' + name, send, () => keep.command));
-  if ((byType.get('send_back_character') || []).some((x) => x.command.seat === it.seat)) {
+  if (/** @type {ItemOf<'send_back_character'>[]} */ (byType.get('send_back_character') || []).some((x) => x.command.seat === it.seat)) {
     const comment = input(key + ':comment', 'text', 'What to change', '', { maxlength: '500' });
     g.body.append(comment, button(g, 'Send back', send, () => {
       const text = comment.value.trim();
@@ -1083,12 +1275,13 @@ function handedInGroup(it, update, forms, byType, send) {
   return g.g;
 }
 
+/** @param {Update} update @param {Send} send */
 function campaign(update, send) {
   const v = update.view;
   const byType = update.seat ? byTypeOf(update) : new Map();
   const c = v.conflict;
   const running = c && !c.outcome;
-  const rest = byType.has('rest') ? part('Rest', 'The conflict is over: the party may rest once.', restGroup(v, byType.get('rest'), send)) : null;
+  const rest = byType.has('rest') ? part('Rest', 'The conflict is over: the party may rest once.', restGroup(v, /** @type {ItemOf<'rest'>[]} */ (byType.get('rest')), send)) : null;
   const forms = ClashForms.get('iron-triangle');
   const handed = ((v.campaign && v.campaign.handed_in) || []).map((it) => handedInGroup(it, update, forms, byType, send));
   const review = part('Characters handed in', null, ...handed);
@@ -1101,17 +1294,21 @@ function campaign(update, send) {
 
 // A GM asked at W5 for several idle NPCs (asked so that asking reveals no Yojimbo) closes the
 // window for all of them with one click: the passes are sent one after another.
+/** @param {ItemOf<'pass_window'>[]} items @param {Send} send */
 function passAllGroup(items, send) {
   const g = group('pass-all', 'No special from any of them now', null);
   const names = items.map((it) => it.command.character).join(', ');
+  /** @param {Command[]} commands @param {HTMLElement | null} [err] */
   const sendAll = async (commands, err) => {
     for (const c of commands) if (!(await send(c, err))) return false;
     return true;
   };
-  g.body.append(button(g, 'All pass (' + names + ')', sendAll, () => items.map((it) => it.command), true));
+  // (`sendAll` is given what the build returns: the list.)
+  g.body.append(button(g, 'All pass (' + names + ')', /** @type {Send} */ (sendAll), () => items.map((it) => it.command), true));
   return g.g;
 }
 
+/** @param {View} v */
 function summary(v) {
   const cp = v.campaign || {};
   const bits = [h('span', 'pill', 'Session ' + cp.session + (cp.session_ending ? ' · ending' : ''))];
@@ -1121,12 +1318,14 @@ function summary(v) {
 }
 
 // The steps of a turn whose choices the board keeps while the player makes up their mind.
+/** @type {Record<string, string>} */
 const STEPS = { take_stance: 'stance', play_move: 'move', split_loss: 'split_loss', split_gain: 'split_gain' };
 
 // A step no longer asked for forgets what was chosen in it, so the next turn starts clean: the
 // stance picker at "No stance", no move card chosen, a split at its suggestion.
+/** @param {Update} update */
 function forgetDone(update) {
-  const asked = update.legal.map((l) => l.command).filter((c) => STEPS[c.type]).map((c) => STEPS[c.type] + ':' + c.character);
+  const asked = update.legal.map((l) => l.command).filter((c) => STEPS[c.type]).map((c) => STEPS[c.type] + ':' + /** @type {{ character?: string }} */ (c).character);
   for (const k of Object.keys(memo.values)) {
     if (!/^(stance|move|split_loss|split_gain):/.test(k)) continue;
     if (!asked.some((a) => k === a || k.startsWith(a + ':'))) delete memo.values[k];

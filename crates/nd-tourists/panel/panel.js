@@ -8,6 +8,13 @@ import * as kit from '../kit.js';
 /** @typedef {import('../types/nd-tourists/View').View} View the seat's view of the game */
 /** @typedef {import('../types/nd-tourists/Command').Command} Command what the board sends */
 /** @typedef {import('../types/nd-tourists/Asking').Asking} Asking which chances to react a party is asked about */
+/** @typedef {import('../types/nd-tourists/PartyView').PartyView} PartyView a party as this seat sees it */
+/** @typedef {import('../types/nd-tourists/Citation').Citation} Citation */
+/** @typedef {Extract<Command, { type: 'cover' }>} Cover a cover the rules offer */
+/** @typedef {{ rejections?: boolean, this_round?: boolean, asking?: Asking }} PassChange */
+/** @typedef {import('../types/Seat').Seat} Seat */
+/** @typedef {import('../kit.js').Update<View, Command>} Update */
+/** @typedef {import('../kit.js').Send} Send */
 
 /**
  * A command as the rules take it: tsc checks every command this board builds against the
@@ -24,6 +31,7 @@ const { memo, h, select, text, group, button, register, toggle, confirmButton, o
 
 // Each suit beats the next two round the wheel.
 const WHEEL = ['Rock', 'Blades', 'Serpent', 'Paper', 'Unknown'];
+/** @type {Record<string, string>} */
 const SUIT_SIGN = { Rock: '⬢', Blades: '⚔', Serpent: '∿', Paper: '▤', Unknown: '?' };
 const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XVI', 'XVII', 'XVIII', 'XIX', 'XX', 'XXI'];
 
@@ -46,6 +54,7 @@ function parseCard(name) {
   return { kind: 'other', name: n };
 }
 
+/** @param {string} name */
 function beatsText(name) {
   const c = parseCard(name);
   if (c.kind === 'excuse') return 'The Excuse: a stalemate against every card. It cannot be rejected, turned or covered.';
@@ -64,6 +73,11 @@ function beatsText(name) {
 
 // A card drawn as a card: suit sign and colour (or a Triumph's numeral), the figure, and its
 // way up — a reversed card is drawn upside down and says so.
+/**
+ * @param {string} name
+ * @param {boolean} reversed
+ * @param {string} [extra] more classes
+ */
 function cardFace(name, reversed, extra) {
   const c = parseCard(name);
   const cls = 'ndt-card ' + (c.kind === 'suit' ? 'suit-' + c.suit.toLowerCase() : c.kind) + (reversed ? ' reversed' : '') + (extra ? ' ' + extra : '');
@@ -80,6 +94,7 @@ function cardFace(name, reversed, extra) {
 }
 
 // A card in words: "Blades Seeker, upright", "Triumph XVI, reversed", "the Excuse".
+/** @param {string} name @param {boolean} reversed */
 function cardWords(name, reversed) {
   const c = parseCard(name);
   const what = c.kind === 'triumph' ? 'Triumph ' + c.name : c.kind === 'excuse' ? 'the Excuse' : c.name;
@@ -88,6 +103,7 @@ function cardWords(name, reversed) {
 
 // Cards in a row as a list a screen reader counts ("TMDF’s bid line, 3 items"): each item a card
 // (or a Lasting Loss's cards), with its marks.
+/** @param {string} label @param {Node[]} items */
 function cardList(label, items) {
   const list = h('span', 'ndt-cards', ...items);
   list.setAttribute('role', 'list');
@@ -95,6 +111,7 @@ function cardList(label, items) {
   return list;
 }
 
+/** @param {string} name @param {boolean} reversed @param {string} [extra] */
 function cardChipTip(name, reversed, extra) {
   const card = cardFace(name, reversed, extra);
   card.tabIndex = 0;
@@ -102,12 +119,14 @@ function cardChipTip(name, reversed, extra) {
   return card;
 }
 
+/** @param {string} name @param {boolean} reversed @param {string} [extra] */
 function cardChip(name, reversed, extra) {
   return cardChipTip(name, reversed, extra);
 }
 
 // A card of a list with its marks ("cover", "turned", who drew it) written under it, never over
 // its name.
+/** @param {Node} card @param {string | null} marks */
 function slot(card, marks) {
   const item = h('span', 'ndt-slot', card, marks ? h('small', 'ndt-marks', marks) : null);
   item.setAttribute('role', 'listitem');
@@ -116,14 +135,22 @@ function slot(card, marks) {
 
 const poss = kit.poss;
 
+/** @param {PartyView} p */
 function statusText(p) {
   if (p.status === 'wiped_out') return 'wiped out in round ' + p.round;
   if (p.status === 'conceded') return 'conceded';
   return 'in play';
 }
 
+/** @type {Record<string, string>} */
 const gravityWords = { trivial: 'trivial', fairly_easy: 'fairly easy', hard: 'hard', very_hard: 'very hard', permanent: 'permanent' };
 
+/**
+ * @param {View} v
+ * @param {PartyView} p
+ * @param {number} i the party's place
+ * @param {Seat | null} mineSeat
+ */
 function partyCard(v, p, i, mineSeat) {
   const r = v.round || {};
   const turn = r.turn === i && v.phase === 'bidding' && r.window == null;
@@ -193,9 +220,12 @@ function partyCard(v, p, i, mineSeat) {
     chars);
 }
 
+/** @param {View} v */
 function summary(v) {
   const r = v.round || {};
+  /** @param {number | null | undefined} i */
   const name = (i) => (i != null && v.parties[i] ? v.parties[i].name : null);
+  /** @type {Record<string, string>} */
   const phaseWords = { preparing: 'Preparing: the GM starts the Conflict', bidding: 'Bidding', aftermath: 'End of round: concede, reframe or go on', ended: 'The Conflict is over' };
   const bits = [
     h('span', 'pill', 'Round ' + r.number + (r.kind === 'balance_breaker' ? ' · Balance-breaker' : r.kind === 'unbalanced' ? ' · Unbalanced' : '')),
@@ -206,11 +236,13 @@ function summary(v) {
     v.large_gap ? h('span', 'pill waiting', 'large gap between the sides') : null,
   ];
   const line = h('p', 'ndt-turn');
-  if (v.phase === 'bidding' && r.rejection != null) line.textContent = name(r.rejection) + ' rejected ' + poss(name(r.window)) + ' card: ' + name(r.window) + ' chooses the face-up Loss card to spend.';
+  // (A rejection is of the card just placed: `window` names its party.)
+  if (v.phase === 'bidding' && r.rejection != null) line.textContent = name(r.rejection) + ' rejected ' + poss(/** @type {string} */ (name(r.window))) + ' card: ' + name(r.window) + ' chooses the face-up Loss card to spend.';
   else if (v.phase === 'bidding' && r.window != null) line.textContent = (v.waiting || name(r.window) + ' just placed a card') + '.';
   else if (v.phase === 'bidding' && r.turn != null) line.textContent = 'Turn: ' + name(r.turn) + (r.passes ? ' · ' + r.passes + (r.passes === 1 ? ' pass' : ' passes') + ' in a row' : '');
   else if (v.phase === 'ended') line.textContent = v.victor != null ? name(v.victor) + ' wins the Conflict.' : 'Ended' + (v.ended ? ' (' + String(v.ended).replace(/_/g, ' ') + ')' : '') + '.';
   if (r.result) {
+    /** @param {number[]} xs */
     const names = (xs) => xs.map(name).join(', ') || 'nobody';
     line.append(h('span', 'hint ndt-result', ' Round won by ' + names(r.result.winners) + '; lost by ' + names(r.result.losers) + '; narration: ' + names(r.result.narration) + '.'));
   }
@@ -221,6 +253,7 @@ function summary(v) {
 const redraw = () => redrawPanel('nd-tourists');
 
 // Your Reserve as a hand of cards, one hand per character this seat plays.
+/** @param {View} v @param {Seat} seat */
 function hands(v, seat) {
   const out = [];
   for (const p of v.parties.filter((x) => x.seat === seat)) {
@@ -236,12 +269,21 @@ function hands(v, seat) {
 }
 
 // The controls: one group per kind of move the engine lists as legal for this seat.
+/** @param {Update} update @param {Send} send */
 function controls(update, send) {
   const v = update.view;
   const legal = update.legal.map((l) => l.command);
-  const of = (type) => legal.filter((c) => c.type === type);
+  /**
+   * The legal commands of one type.
+   * @template {Command['type']} T
+   * @param {T} type
+   * @returns {Extract<Command, { type: T }>[]}
+   */
+  const of = (type) => /** @type {Extract<Command, { type: T }>[]} */ (legal.filter((c) => c.type === type));
   const box = h('div', 'ndt-controls');
+  /** @param {string | null} n */
   const partyByName = (n) => v.parties.find((p) => p.name === n);
+  /** @param {PartyView} p */
   const charOptions = (p) => p.characters.filter((c) => !c.conceded).map((c) => [c.name, c.name]);
 
   if (of('start').length) {
@@ -291,7 +333,8 @@ function controls(update, send) {
 
   const windowOpen = v.phase === 'bidding' && v.round && v.round.window != null && v.round.rejection == null;
   if (windowOpen && (of('reject').length || of('turn').length || of('cover').length || of('let_it_stand').length)) {
-    const drawer = v.parties[v.round.window];
+    // (`windowOpen` says the window is open.)
+    const drawer = v.parties[/** @type {number} */ (v.round.window)];
     const last = drawer && drawer.bid_line[drawer.bid_line.length - 1];
     const asked = v.reaction ? v.reaction.name + ': your turn to ' + v.reaction.step + ' or let it stand. ' : '';
     const g = group('window', (drawer ? drawer.name : 'A party') + ' just placed this card', asked + 'The parties asked react in turn: reject, then turn, then cover.');
@@ -325,7 +368,7 @@ function controls(update, send) {
     const g = group(key, p.name + ': which cards mark your Loss?', 'Tap exactly ' + need + ' card' + (need === 1 ? '' : 's') + ': the Loss’s own, or reversed cards of your bid line.');
     const options = [...new Set((c.cards || []).concat(p.bid_line.filter((x) => x.reversed).map((x) => x.card)))];
     if (!Array.isArray(memo.values[key])) memo.values[key] = (c.cards || []).slice();
-    const picked = memo.values[key].filter((x) => options.includes(x));
+    const picked = /** @type {string[]} */ (memo.values[key]).filter((x) => options.includes(x));
     const row = h('div', 'ndt-hand');
     for (const card of options) {
       const on = picked.includes(card);
@@ -412,6 +455,7 @@ function autoPass(p, v, change) {
 // By default only to save its own reversed cards; every other chance passes by itself, so the
 // table does not wait on a party that would only let the card stand. Who is asked follows from
 // what everyone sees, so nobody learns what a party could have done.
+/** @param {View} v @param {Seat} seat @param {Send} send */
 function standingChoices(v, seat, send) {
   const out = [];
   for (const p of v.parties.filter((x) => x.seat === seat && x.status === 'in_play')) {
@@ -424,6 +468,7 @@ function standingChoices(v, seat, send) {
       : 'You are asked only when a card of yours is reversed and you could save it (cover it, or turn it as the Dominant); every other chance passes by itself. A choice you can change at any time.';
     const g = group(key, p.name + ': when to ask you to react', hint);
     g.g.classList.add('ndt-auto');
+    /** @param {string} label @param {boolean} on @param {PassChange} change */
     const flip = (label, on, change) => {
       const t = toggle(h('span', null, (on ? '☑ ' : '☐ ') + label), on, async () => {
         const ok = await send(autoPass(p, v, change), g.err);
@@ -443,6 +488,11 @@ function standingChoices(v, seat, send) {
 // The traits a cover's narration may rest on (ND-20, ND-30), each as [citation, words]: covering
 // its own card, the covering character's own Aspects, Weaknesses and Loss cards; covering another
 // party's card, that party's (how one of them hinders it). All of them are public.
+/**
+ * @param {PartyView | undefined} coverer
+ * @param {string | null} character
+ * @param {PartyView} drawer
+ */
 function citable(coverer, character, drawer) {
   const own = coverer === drawer;
   const mine = (/** @type {number} */ k) => !own || (drawer.characters[k] && drawer.characters[k].name === character);
@@ -463,7 +513,14 @@ function citable(coverer, character, drawer) {
 // One cover group per (party, character) the engine lets cover now: tap the Reserve card in
 // your hand, and choose the trait your narration rests on among those the rules allow (the
 // engine's suggestion first chosen). A cover the table does not accept is simply not made.
+/**
+ * @param {Cover[]} covers
+ * @param {View} v
+ * @param {PartyView | undefined} drawer the party whose card it is
+ * @param {Send} send
+ */
 function coverGroups(covers, v, drawer, send) {
+  /** @type {Map<string, Cover>} */
   const seen = new Map();
   for (const c of covers) {
     const k = c.party + '\u0000' + (c.character || '');
@@ -499,7 +556,8 @@ function coverGroups(covers, v, drawer, send) {
       const picked = traits[Number(trait.value)];
       if (!picked) throw new Error('Choose the trait your narration rests on.');
       const citation = /** @type {import('../types/nd-tourists/Citation').Citation} */ (picked[0]);
-      return command({ type: 'cover', party: c.party, character: c.character || undefined, card: chosen, cite: citation, accepted: true });
+      // Without a character the field is left out, which the rules read as none.
+      return command({ type: 'cover', party: c.party, character: /** @type {string | null} */ (c.character || undefined), card: chosen, cite: citation, accepted: true });
     }, true);
     b.disabled = !chosen;
     g.body.append(hand, h('div', 'kit-row ndt-cite', h('span', null, 'It rests on'), trait), b);

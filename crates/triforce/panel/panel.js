@@ -8,6 +8,17 @@ import * as kit from '../kit.js';
 
 /** @typedef {import('../types/triforce/View').View} View the seat's view of the game */
 /** @typedef {import('../types/triforce/Command').Command} Command what the board sends */
+/** @typedef {import('../types/triforce/PositionView').PositionView} Position a stack on the board */
+/** @typedef {import('../types/triforce/Battle').Battle} Battle */
+/** @typedef {import('../types/triforce/ExchangeOptions').ExchangeOptions} ExchangeOptions */
+/** @typedef {import('../types/triforce/Size').Size} Size */
+/** @typedef {import('../types/triforce/SizeCounts').SizeCounts} SizeCounts */
+/** @typedef {import('../kit.js').Update<View, Command>} Update */
+/** @typedef {import('../kit.js').Send} Send */
+/** @typedef {{ kind: string, say: string, run: () => unknown }} TapAction what a tap on a stack does */
+/** @typedef {ReturnType<typeof context>} Context what the seat may do now */
+/** @typedef {{ seat: string, gear: string, loses: import('../kit.js').Chance }} FighterOdds */
+/** @typedef {{ swap?: { take?: FighterOdds[], decline?: FighterOdds[] }, fights?: Array<{ at: number, fighters: FighterOdds[] }> }} Odds the odds the server sends this board */
 
 /**
  * A command as the rules take it: tsc checks every command this board builds against the
@@ -18,7 +29,7 @@ import * as kit from '../kit.js';
 const command = (c) => c;
 
 const { memo, h, group, button, register, odds } = kit.make('tf', {
-  /** @type {Array<Record<string, any> & { index: number }>} the battles this page has seen, as their events */
+  /** @type {Array<Battle & { index: number }>} the battles this page has seen, as their events */
   battles: [],
   /** @type {Set<number>} */
   seenBattle: new Set(),
@@ -35,7 +46,16 @@ const { memo, h, group, button, register, odds } = kit.make('tf', {
 const { svg, die, seatName, percent } = kit;
 
 // A pyramid seen from the side: a triangle whose height and width grow with its size.
+/** @type {Record<string, number[]>} */
 const PYRAMID = { S: [18, 16], M: [24, 22], L: [30, 28] };
+/**
+ * @param {string} size
+ * @param {number} x
+ * @param {number} baseY
+ * @param {string} fill
+ * @param {string} [stroke]
+ * @param {number} [scale]
+ */
 function pyramidShape(size, x, baseY, fill, stroke, scale) {
   const k = scale || 1;
   const [w, hgt] = (PYRAMID[size] || PYRAMID.M).map((n) => n * k);
@@ -50,16 +70,20 @@ const COLOURS = [
   ['#d33b3b', 'Red', 'R'], ['#2e8b57', 'Green', 'G'], ['#2f5fd0', 'Blue', 'B'],
   ['#d59a00', 'Yellow', 'Y'], ['#8e44ad', 'Purple', 'P'], ['#139a9a', 'Teal', 'T'],
 ];
+/** @type {Record<string, string>} */
 const SIZE_WORD = { S: 'small', M: 'medium', L: 'large' };
 const SWORD = '#1f1f1f';
 const SHIELD = '#d9f2fb';
 
 
+/** @param {string | null | undefined} seat */
 const seatIndex = (seat) => Number(String(seat).replace(/^p/, '')) - 1;
+/** @param {string | null | undefined} seat */
 const colourOf = (seat) => (COLOURS[seatIndex(seat)] || ['#777', 'Grey', '?']);
 
 // A sword (blade, guard and grip) or a shield (a heater shield), drawn with lines rather than a
 // font's glyph, so it shows the same in every browser. (x, y) is its centre; k its scale.
+/** @param {string} kind @param {number} x @param {number} y @param {number} [k] */
 function gearMark(kind, x, y, k) {
   const s = k || 1;
   const g = svg('g', { class: 'tf-mark ' + kind, transform: 'translate(' + x + ' ' + y + ') scale(' + s + ')' });
@@ -72,6 +96,10 @@ function gearMark(kind, x, y, k) {
 }
 
 // A pyramid's parts: "p2-M" is Player 2's medium, "K-S" a small sword, "C-L" a large shield.
+/**
+ * @param {string} code
+ * @returns {{ kind: 'sword' | 'shield' | 'white', seat?: undefined, size: string, fill: string } | { kind: 'piece', seat: string, size: string, fill: string }}
+ */
 function piece(code) {
   const [who, size] = String(code).split('-');
   if (who === 'K') return { kind: 'sword', size, fill: SWORD };
@@ -80,6 +108,7 @@ function piece(code) {
   return { kind: 'piece', seat: who, size, fill: colourOf(who)[0] };
 }
 
+/** @param {Update} update @param {string} code */
 function pieceWords(update, code) {
   const p = piece(code);
   if (p.kind === 'sword') return 'a ' + SIZE_WORD[p.size] + ' sword';
@@ -90,21 +119,24 @@ function pieceWords(update, code) {
 
 // Battles arrive as events: keep every one this page has seen (the first update holds the
 // whole log), so the combat log reads back over the game.
+/** @param {Update} update */
 function noteBattles(update) {
   for (const ev of update.events || []) {
-    if (memo.seenBattle.has(ev.index) || !ev.event || ev.event.type !== 'battle') continue;
+    if (memo.seenBattle.has(ev.index) || !ev.event || /** @type {{ type?: string }} */ (ev.event).type !== 'battle') continue;
     memo.seenBattle.add(ev.index);
-    memo.battles.push(Object.assign({ index: ev.index }, ev.event));
+    memo.battles.push(Object.assign({ index: ev.index }, /** @type {Battle} */ (ev.event)));
   }
   memo.battles.sort((a, b) => a.index - b.index);
 }
 
 // ----- the board -----
 
+/** @param {{ row: number, col: number }} p */
 const at = (p) => [230 + (p.col - 1) * 88 - (p.row - 1) * 44, 62 + (p.row - 1) * 92];
 
 // A stack drawn bottom to top: the white at the base, then every pyramid above it, each one
 // raised a little so the band of every piece stays visible.
+/** @param {SVGGElement} g @param {Position} p @param {number} x @param {number} y */
 function drawStack(g, p, x, y) {
   const base = y + 32;
   g.append(pyramidShape(p.white, x, base, '#ffffff', '#8a94a3', 1.2));
@@ -124,6 +156,7 @@ function drawStack(g, p, x, y) {
 }
 
 // One piece drawn alone at a bigger size, with its letter or its sword or shield mark.
+/** @param {string} code @param {number} [width] */
 function pieceIcon(code, width) {
   const pc = piece(code);
   const w = width || 40;
@@ -134,6 +167,7 @@ function pieceIcon(code, width) {
   return pic;
 }
 
+/** @param {Update} update @param {Position} p @param {View} v */
 function stackLabel(update, p, v) {
   const home = p.home_of ? ', home of ' + seatName(update, p.home_of) : '';
   const pieces = p.stack.length ? p.stack.map((c) => pieceWords(update, c)).join(', then ') : 'nothing on it';
@@ -142,7 +176,9 @@ function stackLabel(update, p, v) {
 }
 
 // The stack an arrow key leads to from `p`: along its row, or to the row above or below.
+/** @param {View} v @param {Position} p @param {string} key */
 function stepFrom(v, p, key) {
+  /** @param {number} row @param {number} col */
   const at = (row, col) => v.positions.find((q) => q.row === row && q.col === col);
   switch (key) {
     case 'ArrowLeft': return at(p.row, p.col - 1);
@@ -157,13 +193,15 @@ function stepFrom(v, p, key) {
 
 // The board is one Tab stop: the stack the keyboard is on takes the focus (your home at first),
 // and the arrow keys move it from stack to stack.
+/** @param {SVGSVGElement} board @param {number} n */
 function moveCursor(board, n) {
   memo.cursor = n;
-  for (const g of board.querySelectorAll('g.tf-pos')) g.setAttribute('tabindex', g.dataset.pos === String(n) ? '0' : '-1');
-  const g = board.querySelector('g.tf-pos[data-pos="' + n + '"]');
+  for (const g of /** @type {NodeListOf<SVGGElement>} */ (board.querySelectorAll('g.tf-pos'))) g.setAttribute('tabindex', g.dataset.pos === String(n) ? '0' : '-1');
+  const g = /** @type {SVGGElement | null} */ (board.querySelector('g.tf-pos[data-pos="' + n + '"]'));
   if (g) g.focus();
 }
 
+/** @param {Update} update @param {Context} ctx */
 function board(update, ctx) {
   const v = update.view;
   const el = svg('svg', { viewBox: '0 0 460 472', class: 'tf-board', role: 'group',
@@ -222,6 +260,7 @@ function board(update, ctx) {
 
 // ----- the legend: who is which colour, stashes, stacks held -----
 
+/** @param {Update} update */
 function legend(update) {
   const v = update.view;
   const box = h('div', 'tf-legend');
@@ -234,8 +273,8 @@ function legend(update) {
     swatch.append(svg('text', { x: 15, y: 22, 'text-anchor': 'middle', class: 'tf-letter', 'font-size': 10 }, colourOf(s.seat)[2]));
     // The stash: a pyramid of each size drawn at its size with its count; a screen reader
     // hears the sizes in words ("stash: 4 small, 5 medium, 5 large"), not "×4 ×5 ×5".
-    const stash = h('span', 'tf-stash', h('span', 'sr-only', 'stash: ' + ['S', 'M', 'L'].map((z) => s.stash[z] + ' ' + SIZE_WORD[z]).join(', ')));
-    for (const size of ['S', 'M', 'L']) {
+    const stash = h('span', 'tf-stash', h('span', 'sr-only', 'stash: ' + /** @type {Size[]} */ (['S', 'M', 'L']).map((z) => s.stash[z] + ' ' + SIZE_WORD[z]).join(', ')));
+    for (const size of /** @type {Size[]} */ (['S', 'M', 'L'])) {
       const pic = svg('svg', { viewBox: '0 0 22 22', width: 18, height: 18, 'aria-hidden': 'true' });
       pic.append(pyramidShape(size, 11, 21, colour));
       const count = h('span', null, '×' + s.stash[size]);
@@ -254,16 +293,19 @@ function legend(update) {
     row.dataset.seat = s.seat;
     box.append(row);
   }
-  const supply = (counts, word) => ['S', 'M', 'L'].map((z) => counts[z] + ' ' + SIZE_WORD[z]).join(', ') + ' ' + word;
+  /** @param {SizeCounts} counts @param {string} word */
+  const supply = (counts, word) => /** @type {Size[]} */ (['S', 'M', 'L']).map((z) => counts[z] + ' ' + SIZE_WORD[z]).join(', ') + ' ' + word;
   box.append(h('p', 'hint tf-supply', 'Left in the supply: ' + supply(v.swords, 'swords') + ' · ' + supply(v.shields, 'shields') + '. You win holding the bottom of ' + v.territory_target + ' stacks.'));
   return box;
 }
 
 // ----- combat: the exchange window and the dice -----
 
+/** @param {Update} update @param {Send} send */
 function exchangeControls(update, send) {
   const v = update.view;
-  const ex = v.legal.exchange;
+  // (Drawn only while an exchange is offered.)
+  const ex = /** @type {ExchangeOptions} */ (v.legal.exchange);
   const p = v.positions[ex.at - 1];
   const sword = ex.kind === 'sword';
   const g = group('exchange', (sword ? 'Take a sword' : 'Take a shield') + ' at stack ' + ex.at + '?',
@@ -292,8 +334,9 @@ function exchangeControls(update, send) {
     }
   });
   g.body.append(button(g, sword ? 'No sword' : 'No shield', send, () => (command({ type: 'decline' }))));
-  const o = odds(update);
+  const o = /** @type {Odds | null} */ (odds(update));
   if (o && o.swap) {
+    /** @param {FighterOdds[] | undefined} list */
     const mine = (list) => (list || []).find((f) => f.seat === update.seat);
     const take = mine(o.swap.take), keep = mine(o.swap.decline);
     if (take && keep) {
@@ -304,11 +347,15 @@ function exchangeControls(update, send) {
   return g.g;
 }
 
+/** @param {number} n */
 const ordinal = (n) => ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'][n - 1] || n + 'th';
+/** @param {number} n */
 const actionsLeft = (n) => (n === 1 ? 'one action' : n + ' actions') + ' left';
 
+/** @type {Record<string, string>} */
 const GEAR_WORD = { sword: 'with the sword', shield: 'with the shield', none: '' };
 
+/** @param {Update} update @param {Battle} b @param {boolean} open */
 function battleView(update, b, open) {
   const lowest = Math.min(...b.rolls.map((r) => r.total));
   const rows = h('div', 'tf-rolls');
@@ -337,6 +384,7 @@ function battleView(update, b, open) {
   return box;
 }
 
+/** @param {Update} update */
 function combatLog(update) {
   if (!memo.battles.length) return null;
   const recent = memo.battles.slice(-6).reverse();
@@ -349,22 +397,26 @@ function combatLog(update) {
 
 // ----- what the seat may do now, and the hint that goes with it -----
 
+/** @param {Update} update @param {Send} send */
 function context(update, send) {
   const v = update.view;
   const mine = !!update.seat && v.awaiting === update.seat;
   const legal = mine ? v.legal : { placements: [], moves: [], resolve: [], can_end_turn: false, exchange: null };
+  /** @type {Map<number, number[]>} */
   const origins = new Map(legal.moves.map((m) => [m.from, m.to]));
   if (memo.chosen !== null && !origins.has(memo.chosen)) memo.chosen = null;
   const me = v.seats.find((s) => s.seat === update.seat);
   const home = me ? me.home : null;
   if (!legal.placements.length) memo.homeOpen = false;
-  const targets = memo.chosen !== null ? origins.get(memo.chosen) : [];
+  // (The origin picked is one of `origins`: it is forgotten above otherwise.)
+  const targets = memo.chosen !== null ? /** @type {number[]} */ (origins.get(memo.chosen)) : [];
   const redraw = () => {
     const draw = panelFor('triforce');
     const element = document.getElementById('panel');
     if (draw && element) draw(element, update, send);
   };
-  const fightAt = legal.exchange ? legal.exchange.at : (v.phase && v.phase.at) || null;
+  const fightAt = legal.exchange ? legal.exchange.at : (v.phase && /** @type {{ at?: number }} */ (v.phase).at) || null;
+  /** @param {number} n @returns {TapAction | null} */
   const actionAt = (n) => {
     if (memo.chosen !== null && targets.includes(n)) {
       const from = memo.chosen;
@@ -395,6 +447,7 @@ function context(update, send) {
     return null;
   };
   // A tap anywhere else: say why a picked-up piece cannot go there, or open the stack.
+  /** @param {number} n */
   const otherTap = (n) => {
     if (memo.chosen !== null) {
       const top = v.positions[memo.chosen - 1].stack.slice(-1)[0];
@@ -408,6 +461,7 @@ function context(update, send) {
   return { v, mine, legal, origins, home, targets, actionAt, otherTap, fightAt, redraw };
 }
 
+/** @param {Update} update @param {Context} ctx */
 function hint(update, ctx) {
   const v = update.view;
   if (v.outcome || (v.phase && v.phase.type === 'over')) {
@@ -418,13 +472,13 @@ function hint(update, ctx) {
   const phase = v.phase ? v.phase.type : 'actions';
   if (!ctx.mine) {
     if (phase === 'choose_stack') return 'Fights are due: ' + waiting + ' picks the crowded stack that fights next.';
-    if (phase === 'sword') return waiting + ' may take a sword at stack ' + v.phase.at + ' before the dice.';
-    if (phase === 'shield') return waiting + ' may take a shield at stack ' + v.phase.at + ' before the dice.';
+    if (phase === 'sword') return waiting + ' may take a sword at stack ' + /** @type {{ at: number }} */ (v.phase).at + ' before the dice.';
+    if (phase === 'shield') return waiting + ' may take a shield at stack ' + /** @type {{ at: number }} */ (v.phase).at + ' before the dice.';
     return 'Waiting for ' + waiting + ' (turn ' + v.turn + ', ' + actionsLeft(v.actions_left) + ').';
   }
   if (phase === 'choose_stack') return 'Your turn to pick a fight: tap a crowded stack (red) to fight there next.';
-  if (phase === 'sword') return 'Before the dice at stack ' + v.phase.at + ': take a sword, or not.';
-  if (phase === 'shield') return 'Before the dice at stack ' + v.phase.at + ': take a shield, or not.';
+  if (phase === 'sword') return 'Before the dice at stack ' + /** @type {{ at: number }} */ (v.phase).at + ': take a sword, or not.';
+  if (phase === 'shield') return 'Before the dice at stack ' + /** @type {{ at: number }} */ (v.phase).at + ': take a shield, or not.';
   if (memo.chosen !== null) return 'Your ' + SIZE_WORD[piece(v.positions[memo.chosen - 1].stack.slice(-1)[0]).size] + ' piece on ' + memo.chosen + ' is picked up: tap a ringed stack to move it there, or tap it again to put it back.';
   if (memo.homeOpen) return 'Place a pyramid on your home (' + ctx.home + '): pick its size just above the board.';
   const can = [];
@@ -434,6 +488,7 @@ function hint(update, ctx) {
 }
 
 // TF-13 in words for a stack: which sizes go on it now, and why.
+/** @param {Position} p */
 function sizeRule(p) {
   const top = p.stack.slice(-1)[0];
   if (!top) return 'stack ' + p.n + ' shows its ' + SIZE_WORD[p.white] + ' white, and a white takes only a pyramid of its own size (' + SIZE_WORD[p.white] + ')';
@@ -443,6 +498,7 @@ function sizeRule(p) {
 }
 
 // Why a picked-up piece of `size` cannot go to stack `p`: the size rule, or the way there.
+/** @param {Update} update @param {string} size @param {Position} p */
 function whyNot(update, size, p) {
   const top = p.stack.slice(-1)[0];
   const fits = top ? piece(top).size !== size : p.white === size;
@@ -452,6 +508,7 @@ function whyNot(update, size, p) {
 
 // Just above the board: the size to place on your home, why a tap did nothing, or the
 // opened stack with every piece in it, bottom first.
+/** @param {Update} update @param {Send} send @param {Context} ctx */
 function tapBar(update, send, ctx) {
   const v = update.view;
   const bar = h('div', 'tf-tapbar');
@@ -465,7 +522,8 @@ function tapBar(update, send, ctx) {
       b.dataset.size = size;
       g.body.append(b);
     }
-    if (ctx.origins.has(ctx.home)) {
+    // (Placing is offered only to a seat, which has a home.)
+    if (ctx.origins.has(/** @type {number} */ (ctx.home))) {
       const move = h('button', null, 'Move the top piece instead');
       move.type = 'button';
       move.addEventListener('click', () => { memo.homeOpen = false; memo.chosen = ctx.home; ctx.redraw(); });
@@ -489,6 +547,7 @@ function tapBar(update, send, ctx) {
   return bar;
 }
 
+/** @param {Update} update @param {Send} send @param {Context} ctx */
 function controls(update, send, ctx) {
   const box = h('div', 'tf-controls');
   const legal = ctx.legal;
@@ -510,7 +569,7 @@ function controls(update, send, ctx) {
   if (legal.resolve.length) {
     const g = group('resolve', 'Which fight first?', 'Every crowded stack fights until it is no longer crowded; you choose the order.');
     for (const n of legal.resolve) g.body.append(button(g, 'Fight at stack ' + n, send, () => (command({ type: 'resolve', at: n })), legal.resolve.length === 1));
-    const o = odds(update);
+    const o = /** @type {Odds | null} */ (odds(update));
     if (o && o.fights && o.fights.length) {
       const ul = h('ul', null);
       for (const f of o.fights) {

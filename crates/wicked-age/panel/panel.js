@@ -7,6 +7,26 @@ import * as kit from '../kit.js';
 
 /** @typedef {import('../types/wicked-age/View').View} View the seat's view of the game */
 /** @typedef {import('../types/wicked-age/Command').Command} Command what the board sends */
+/** @typedef {import('../types/wicked-age/Character').Character} Character */
+/** @typedef {import('../types/wicked-age/Conflict').Conflict} Conflict */
+/** @typedef {import('../types/wicked-age/Roll').Roll} Roll */
+/** @typedef {import('../types/wicked-age/RollValue').RollValue} RollValue */
+/** @typedef {import('../types/wicked-age/Significance').Significance} Significance */
+/** @typedef {import('../types/wicked-age/Knockout').Knockout} Knockout */
+/** @typedef {import('../types/wicked-age/Alternative').Alternative} Alternative */
+/** @typedef {import('../types/wicked-age/Cost').Cost} Cost */
+/** @typedef {import('../types/SeenEntry').SeenEntry} SeenEntry */
+/** @typedef {import('../types/Seat').Seat} Seat */
+/** @typedef {import('../kit.js').Send} Send */
+// The rules send a die as its number of sides (0 for none: `Die` is serialized as a number),
+// while the generated `Die` type names the enum's variants; the board reads the numbers, so the
+// parts of the view that hold dice are typed here with numbers.
+/** @typedef {Omit<import('../types/wicked-age/Strength').Strength, 'die'> & { die: number }} Strength a Particular Strength, its die in sides */
+/** @typedef {Omit<Character, 'forms' | 'strengths'> & { forms: Record<string, number | number[]>, strengths: Strength[] }} Sheet a character, its forms' dice by form name (an NPC's form has two) */
+/** @typedef {Omit<View, 'characters'> & { characters: Sheet[] }} ShownView the view with its dice as numbers */
+/** @typedef {import('../kit.js').Update<ShownView, Command>} Update */
+/** @typedef {{ forms: string[], strength?: string | null, bands: Array<{ outcome: string, text: string, probability: import('../kit.js').Chance }> }} AnswerOption the odds of one answer */
+/** @typedef {{ answerer: string, options: AnswerOption[] }} AnswerOdds */
 
 /**
  * A command as the rules take it: tsc checks every command this board builds against the
@@ -27,12 +47,14 @@ const { memo, h, select, text, checkbox, group, button, register, toggle, confir
 const PC_FORMS = [['covertly', 'Covertly'], ['directly', 'Directly'], ['for_myself', 'For Myself'],
   ['for_others', 'For Others'], ['with_love', 'With Love'], ['with_violence', 'With Violence']];
 const NPC_FORMS = [['action', 'Action'], ['maneuvering', 'Maneuvering'], ['self_protection', 'Self-protection']];
+/** @type {Record<string, string>} */
 const FORM_LABEL = Object.fromEntries(PC_FORMS.concat(NPC_FORMS));
 const DEFAULTS = {
   exhausted: { pc: ['directly', 'with_violence'], npc: ['action'] },
   injured: { pc: ['covertly', 'for_others'], npc: ['maneuvering'] },
   shamed: { pc: ['with_love', 'for_myself'], npc: ['self_protection'] },
 };
+/** @type {Record<string, string>} */
 const OUTCOME = {
   challenger_knocked_out: 'the challenger is knocked out',
   answerer_takes_advantage: 'the answerer takes the Advantage die',
@@ -40,14 +62,17 @@ const OUTCOME = {
   answerer_knocked_out: 'the answerer is knocked out',
 };
 
+/** @param {number} n */
 const dieName = (n) => (n ? 'd' + n : '—');
 
 // Dice lost during this page's life (FormLost events), so they can be shown struck through.
+/** @param {SeenEntry[] | undefined} events */
 function noteLosses(events) {
   for (const ev of events || []) {
     if (memo.seenLoss.has(ev.index)) continue;
     memo.seenLoss.add(ev.index);
-    const e = ev.event;
+    // A game event: only a FormLost one is read, and its fields only once its type says so.
+    const e = /** @type {{ type: string, character: string, form: unknown, from: number } | null} */ (ev.event);
     if (!e || e.type !== 'form_lost') continue;
     const byForm = (memo.lost[e.character] = memo.lost[e.character] || {});
     const key = typeof e.form === 'string' ? e.form : JSON.stringify(e.form);
@@ -55,6 +80,11 @@ function noteLosses(events) {
   }
 }
 
+/**
+ * @param {string} character
+ * @param {string} form
+ * @param {number | number[]} current
+ */
 function diceCell(character, form, current) {
   const cell = h('span', 'wa-dice');
   const lost = (memo.lost[character] || {})[form] || [];
@@ -67,6 +97,7 @@ function diceCell(character, form, current) {
   return cell;
 }
 
+/** @param {Significance} s */
 function significance(s) {
   switch (s.type) {
     case 'broad': return 'broad (+' + (FORM_LABEL[s.second_form] || s.second_form) + ')';
@@ -76,6 +107,7 @@ function significance(s) {
   }
 }
 
+/** @param {ShownView} v @param {Sheet} c @param {boolean | null} mine */
 function characterCard(v, c, mine) {
   const conflict = v.conflict;
   const part = conflict && conflict.participants.find((p) => p.name === c.name);
@@ -111,11 +143,13 @@ function characterCard(v, c, mine) {
 }
 
 // A roll: each die drawn at its size with its face; bonus dice say what they are.
+/** @param {Roll} roll */
 function rollView(roll) {
   const box = h('span', 'wa-roll');
   for (const d of roll.dice || []) {
     const form = d.kind === 'pc_form' || d.kind === 'npc_form';
-    const label = form ? (FORM_LABEL[d.form] || d.form) : d.kind === 'advantage' ? 'Advantage' : d.kind === 'owe' ? 'Owe' : d.kind === 'strength' ? d.name : d.kind;
+    // (The last: a kind of die this board does not know yet.)
+    const label = form ? (FORM_LABEL[d.form] || d.form) : d.kind === 'advantage' ? 'Advantage' : d.kind === 'owe' ? 'Owe' : d.kind === 'strength' ? d.name : /** @type {{ kind: string }} */ (d).kind;
     const cls = form ? null : 'bonus ' + (d.kind === 'owe' ? 'owe' : d.kind === 'advantage' ? 'advantage' : 'strength');
     box.append(kit.die(d.sides, d.face, label, cls));
   }
@@ -128,9 +162,11 @@ function rollView(roll) {
 }
 
 // A roll's value in words: "19, tie-break 5" (the lower form die splits equal totals).
+/** @param {RollValue} x */
 const valueText = (x) => x.p + (x.t ? ', tie-break ' + x.t : '');
 
 // What an answer does against a challenge of total `p`, tie-break `t`, as coloured bands.
+/** @param {Conflict} c @param {RollValue} challenge */
 function bands(c, challenge) {
   const p = challenge.p, t = challenge.t;
   const rows = c.round >= 3
@@ -146,10 +182,12 @@ function bands(c, challenge) {
 }
 
 // Initiative → challenge → answer, with the current step lit.
+/** @param {Conflict} c */
 function steps(c) {
   const now = c.stage === 'initiative' ? 0 : c.pending ? 2 : c.stage === 'turns' ? 1 : 3;
   const names = ['Initiative', 'Challenge', 'Answer'];
   const row = h('ol', 'wa-steps');
+  /** @param {string | null} cls @param {string} n */
   const step = (cls, n) => {
     const li = h('li', cls, n);
     // A screen reader hears which step the conflict is at, not only the eye (the lit step).
@@ -162,6 +200,7 @@ function steps(c) {
   return row;
 }
 
+/** @param {ShownView} v */
 function conflictView(v) {
   const c = v.conflict;
   const box = h('section', 'wa-conflict');
@@ -169,7 +208,7 @@ function conflictView(v) {
     box.append(h('p', 'hint', 'No conflict right now.' + (v.last_conflict ? ' The last one was: ' + v.last_conflict.action : '')));
     return box;
   }
-  const stage = { initiative: 'rolling initiative', turns: 'challenges and answers', over: 'over: consequences to settle' }[c.stage] || c.stage;
+  const stage = /** @type {Record<string, string>} */ ({ initiative: 'rolling initiative', turns: 'challenges and answers', over: 'over: consequences to settle' })[c.stage] || c.stage;
   box.append(h('h3', null, 'Conflict: ' + (c.action || '—')),
     h('div', 'wa-pills', h('span', 'pill', 'Round ' + c.round + ' of 3'), h('span', 'pill', stage),
       h('span', 'pill wa-adv', 'Advantage die: ' + (c.advantage || 'nobody'))), steps(c));
@@ -223,6 +262,7 @@ function conflictView(v) {
   return box;
 }
 
+/** @param {Conflict} c */
 function nextChallenger(c) {
   if (c.stage !== 'turns' || c.pending) return null;
   for (const n of c.order || []) {
@@ -233,12 +273,14 @@ function nextChallenger(c) {
 }
 
 // A player by their characters' names; the GM as "the GM".
+/** @param {ShownView} v @param {Seat | undefined} seat */
 function playerName(v, seat) {
   if (seat === 'gm') return 'the GM';
   const names = v.characters.filter((c) => c.controller === seat && c.kind !== 'npc').map((c) => c.name);
   return names.length ? kit.poss(kit.andList(names)) + ' player' : kit.seatName(null, seat);
 }
 
+/** @param {ShownView} v */
 function oweView(v) {
   const box = h('section', 'wa-owe', h('div', 'wa-label', 'Owe List (oldest first)'));
   const ol = h('ol', null);
@@ -254,11 +296,16 @@ function oweView(v) {
 
 // The forms of `ch`'s sheet as tiles to tap: two forms for a PC, one for an NPC, and a
 // strength when the table agrees it applies. Returns the block and the choice it makes.
+/**
+ * @param {string} key
+ * @param {Sheet} ch
+ * @param {Send} send
+ */
 function formPicker(key, ch, send) {
   const npc = ch.kind === 'npc';
   const list = npc ? NPC_FORMS : PC_FORMS;
   const want = npc ? 1 : 2;
-  let picked = (memo.values[key + ':forms'] || []).filter((f) => {
+  let picked = /** @type {string[]} */ (memo.values[key + ':forms'] || []).filter((f) => {
     const d = ch.forms[f];
     return Array.isArray(d) ? d.some((x) => x > 0) : d > 0;
   });
@@ -285,6 +332,7 @@ function formPicker(key, ch, send) {
   }
   const live = (ch.strengths || []).filter((st) => st.die);
   // A strength adds its die only with a linked form (WA-10): dropping that form drops it too.
+  /** @param {Strength} st */
   const linked = (st) => picked.includes(npc ? st.npc_form : st.pc_form);
   if (memo.values[key + ':strength'] && !live.some((st) => st.name === memo.values[key + ':strength'] && linked(st))) memo.values[key + ':strength'] = '';
   const strength = memo.values[key + ':strength'] || '';
@@ -317,6 +365,7 @@ function formPicker(key, ch, send) {
   block.append(h('p', 'hint', ready ? 'Rolling: ' + picked.map((f) => FORM_LABEL[f]).join(' + ') + (strength ? ' + ' + strength : '') + '.' : 'Pick ' + (want - picked.length) + ' more.'));
   const choice = () => {
     if (picked.length !== want) throw new Error(npc ? 'Tap one form to roll.' : 'Tap two different forms to roll.');
+    /** @type {{ form?: string, forms?: string[], strength?: string }} */
     const out = npc ? { form: picked[0] } : { forms: picked.slice() };
     if (strength) out.strength = strength;
     return out;
@@ -325,16 +374,23 @@ function formPicker(key, ch, send) {
 }
 
 // The chance of each band for the forms (and strength) tapped, when odds are on.
+/**
+ * @param {Update} update
+ * @param {Sheet} ch
+ * @param {string} key
+ */
 function answerOdds(update, ch, key) {
-  const o = odds(update);
+  const o = /** @type {AnswerOdds | null} */ (odds(update));
   if (!o || o.answerer !== ch.name) return null;
   const forms = (memo.values[key + ':forms'] || []).slice().sort().join(',');
   const strength = memo.values[key + ':strength'] || null;
+  /** @param {AnswerOption} x */
   const same = (x) => x.forms.slice().sort().join(',') === forms && (x.strength || null) === strength;
   const pick = o.options.find(same);
   const box = h('div', 'kit-odds', h('h4', null, 'Odds of this answer'));
   if (!pick) {
     // Nothing chosen yet: the choice least likely to knock this character out.
+    /** @param {AnswerOption} x */
     const safe = (x) => 1 - x.bands.filter((b) => b.outcome === 'answerer_knocked_out').reduce((a, b) => a + b.probability.decimal, 0);
     const best = o.options.slice().sort((a, b) => safe(b) - safe(a))[0];
     if (best) box.append(h('p', null, 'Tap forms to see the odds of your answer. Least risky: ' + best.forms.map((f) => FORM_LABEL[f]).join(' + ') +
@@ -347,10 +403,22 @@ function answerOdds(update, ch, key) {
   return box;
 }
 
+/**
+ * @param {Update} update
+ * @param {Send} send
+ * @param {Sheet} ch
+ * @param {Command[]} legal
+ */
 function characterControls(update, send, ch, legal) {
   const v = update.view;
   const c = v.conflict;
-  const mineOf = (type) => legal.filter((x) => x.type === type && (x.character === ch.name || x.pc === ch.name));
+  /**
+   * The character's legal commands of one type.
+   * @template {Command['type']} T
+   * @param {T} type
+   * @returns {Extract<Command, { type: T }>[]}
+   */
+  const mineOf = (type) => /** @type {Extract<Command, { type: T }>[]} */ (legal.filter((/** @type {Record<string, unknown>} */ x) => x.type === type && (x.character === ch.name || x.pc === ch.name)));
   const out = [];
   const base = 'c:' + ch.name;
 
@@ -375,7 +443,8 @@ function characterControls(update, send, ch, legal) {
     const standing = challenges.some((x) => !x.forms && !x.form) && c && c.standing && c.order && c.order[0] === ch.name;
     const g = group(base + ':challenge', 'Step 2 · ' + ch.name + ': challenge someone', standing ? 'Your initiative roll stands as your challenge: pick whom.' : 'Pick whom, then the forms for a fresh roll.');
     g.body.className = 'wa-stack';
-    if (standing) g.body.append(rollView(c.standing));
+    // (`standing` says there is a standing roll.)
+    if (standing) g.body.append(rollView(/** @type {Roll} */ (c.standing)));
     const targets = [...new Set(challenges.map((x) => x.target))];
     const tkey = base + ':target';
     if (!targets.includes(memo.values[tkey])) memo.values[tkey] = targets.length === 1 ? targets[0] : null;
@@ -431,14 +500,22 @@ function characterControls(update, send, ch, legal) {
 }
 
 // Consequences for one knocked-out loser: the winner's defaults and alternative, the loser's answer.
+/**
+ * @param {ShownView} v
+ * @param {Send} send
+ * @param {Knockout} k
+ * @param {Command[]} legal
+ */
 function consequenceControls(v, send, k, legal) {
   const loser = v.characters.find((x) => x.name === k.loser);
-  const of = (type) => legal.filter((x) => x.type === type && x.loser === k.loser);
+  /** @param {Command['type']} type */
+  const of = (type) => legal.filter((/** @type {Record<string, unknown>} */ x) => x.type === type && x.loser === k.loser);
   if (!loser || !(of('choose_consequence').length || of('propose_alternative').length || of('accept_alternative').length || of('refuse_alternative').length)) return null;
   const key = 'k:' + k.winner + '>' + k.loser;
   const g = group(key, 'Consequences for ' + k.loser + ' (knocked out by ' + k.winner + ')', null);
   g.body.className = 'wa-stack';
-  const s = k.settlement || {};
+  // (Open: a settled knockout has neither.)
+  const s = /** @type {{ alternative?: Alternative | null, refused?: boolean }} */ (k.settlement || {});
   if (s.alternative && (of('accept_alternative').length || of('refuse_alternative').length)) {
     const costs = (s.alternative.costs || []).map(costText).join(', ') || 'narrative only';
     g.body.append(h('p', 'wa-proposal', 'Offered: “' + s.alternative.terms + '” — costs: ' + costs));
@@ -496,6 +573,7 @@ function consequenceControls(v, send, k, legal) {
   return g.g;
 }
 
+/** @param {Cost} c */
 function costText(c) {
   if (c.type === 'step_down') return 'step down ' + (FORM_LABEL[c.form] || c.form);
   if (c.type === 'step_down_strength') return 'step down ' + c.strength;
@@ -503,15 +581,25 @@ function costText(c) {
   return c.type;
 }
 
+/**
+ * @param {Update} update
+ * @param {Send} send
+ * @param {Command[]} legal
+ */
 function tableControls(update, send, legal) {
   const v = update.view;
-  const of = (type) => legal.filter((x) => x.type === type);
+  /**
+   * @template {Command['type']} T
+   * @param {T} type
+   * @returns {Extract<Command, { type: T }>[]}
+   */
+  const of = (type) => /** @type {Extract<Command, { type: T }>[]} */ (legal.filter((x) => x.type === type));
   const out = [];
   if (of('start_conflict').length) {
     // A fresh form for every conflict: ticks are forgotten once a conflict starts.
     const g = group('start', 'Start a conflict', 'Tap who takes part, and say what action is being interfered with.');
     const redraw = () => redrawPanel('wicked-age');
-    const chosen = memo.values['start:who'] || [];
+    const chosen = /** @type {string[]} */ (memo.values['start:who'] || []);
     const row = h('div', 'wa-formtiles');
     for (const ch of v.characters.filter((x) => x.status === 'active')) {
       const on = chosen.includes(ch.name);
@@ -546,6 +634,7 @@ function tableControls(update, send, legal) {
   return out;
 }
 
+/** @param {Update} update @param {Send} send */
 function controls(update, send) {
   const v = update.view;
   const legal = update.legal.map((l) => l.command);
@@ -568,7 +657,7 @@ function controls(update, send) {
 }
 
 register('wicked-age', function (update, send) {
-  const v = /** @type {View} */ (update.view);
+  const v = /** @type {ShownView} */ (update.view);
   if (!v || !Array.isArray(v.characters)) return null;
   noteLosses(update.events);
   // The start form begins empty for every conflict (no ticks left over from the last one).

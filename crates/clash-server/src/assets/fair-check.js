@@ -10,14 +10,8 @@ import { $, pageData } from './kit.js';
 import { ClashVerify } from './verify.js';
 
 /** @typedef {import('./kit.js').Update} Update */
-/**
- * What a failed check says (verify.js): where, and what the record and this browser disagree on.
- * @typedef {{ text: string, pos?: number, head?: string, sealed?: string, commitment?: string }} Failure
- */
-/**
- * verify.js's report, as this card reads it.
- * @typedef {{ verdict: string, failures: Failure[], lines: string[], unchecked: string[], revealed: boolean, chance: boolean, entries: number, head?: string }} Report
- */
+/** @typedef {import('./verify.js').Failure} Failure what a failed check says: where, and what the record and this browser disagree on */
+/** @typedef {import('./verify.js').Report} Report verify.js's report */
 
 const out = $('fair-check');
 if (out) start();
@@ -93,7 +87,8 @@ function start() {
         /** @type {Report} */
         const report = await ClashVerify.verify(await r.text(), { seen, names });
         const failure = report.failures[0];
-        if (failure && failure.head && failure.pos != null && failure.pos >= report.entries && !retried) {
+        // (A failure at a head seen earlier comes from the chain's check: the report has its entries' count.)
+        if (failure && failure.head && failure.pos != null && failure.pos >= /** @type {number} */ (report.entries) && !retried) {
           // A head noted after this record was taken (another server of the table answered
           // first): look again before calling it a rewrite.
           retried = true;

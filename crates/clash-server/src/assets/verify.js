@@ -22,11 +22,29 @@ const FORMAT = 'clash-table-export/1';
 const CHANCE = 'clash-chance-v1';
 const utf8 = new TextEncoder();
 
+// Types. A record is untrusted JSON from elsewhere, read defensively field by field (every read
+// checks what it finds), so a value parsed from it is left untyped: `Json` is any on purpose.
+/** @typedef {any} Json a value parsed from a record */
+/** @typedef {Uint8Array<ArrayBuffer>} Bytes bytes WebCrypto takes */
+/** @typedef {(bytes: Bytes) => Promise<Bytes>} Sha */
+/** @typedef {{ sha256: Sha, hmac: (key: Bytes, message: Bytes) => Promise<Bytes> }} Hashing */
+/** @typedef {(seat: string | undefined) => string} Names a seat's name, for messages (a malformed record may name none) */
+/** @typedef {{ pos: number, hash: string | undefined, digest: Bytes | null, entry: Json, seen: Json, withheld: boolean, hidden: boolean }} Item an entry as read */
+/** @typedef {{ commands: number, rolls: number, picks: number, seeds: number }} Tally */
+/** @typedef {{ text: string, pos?: number, head?: string, sealed?: string, commitment?: string, field?: string, seat?: string, n?: number | null, draw?: number }} Failure */
+/** @typedef {{ hash: string, pos?: number, table?: string }} Seen a head noted earlier */
+/**
+ * What `verify` finds: the verdict ('verified', 'partly' or 'failed'), what held, what failed
+ * and what could not be checked.
+ * @typedef {{ verdict: string, lines: string[], failures: Failure[], unchecked: string[], entries?: number, head?: string, hashes?: string[], revealed?: boolean, chance?: Tally | false | null }} Report
+ */
+
 // ---- JSON that keeps numbers as written -------------------------------------------------
 // A number is hashed in the server's form of it ("100.0", "18446744073709551615"), which a
 // JavaScript number cannot always hold, so the parser keeps each number's text.
 
 class Num {
+  /** @param {string} text */
   constructor(text) { this.text = text; }
   valueOf() { return Number(this.text); }
   toString() { return this.text; }
@@ -35,11 +53,16 @@ class Num {
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
+/**
+ * @param {string} text
+ * @returns {Json}
+ */
 function parse(text) {
   let i = 0;
   /** @param {string} what @returns {never} */
   const fail = (what) => { throw new SyntaxError('the record is not JSON: ' + what + ' at character ' + i); };
   const space = () => { while (i < text.length && ' \t\n\r'.includes(text[i])) i++; };
+  /** @returns {Json} */
   function value() {
     space();
     const c = text[i];
@@ -69,7 +92,9 @@ function parse(text) {
       if (c !== ',') fail('expected "," or "}"');
     }
   }
+  /** @returns {Json[]} */
   function array() {
+    /** @type {Json[]} */
     const out = [];
     i++; space();
     if (text[i] === ']') { i++; return out; }
@@ -111,6 +136,7 @@ const I64_MIN = -(1n << 63n);
 // A number as the server writes it: integers that fit 64 bits as plain decimals, anything
 // else as the shortest decimal that reads back as the same double, laid out as the spec says
 // (the layout of serde_json's float formatting).
+/** @param {string} text */
 function canonicalNumber(text) {
   if (/^-?\d+$/.test(text)) {
     const n = BigInt(text);
@@ -120,6 +146,7 @@ function canonicalNumber(text) {
   return shortestDouble(Number(text));
 }
 
+/** @param {number} x */
 function shortestDouble(x) {
   if (!Number.isFinite(x)) return 'null';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
@@ -137,13 +164,18 @@ function shortestDouble(x) {
 }
 
 // Keys in the order of their UTF-8 bytes, which is the order of their code points.
+/** @param {string} a @param {string} b */
 function byCodePoints(a, b) {
-  const x = Array.from(a, (c) => c.codePointAt(0));
-  const y = Array.from(b, (c) => c.codePointAt(0));
+  const x = Array.from(a, (c) => /** @type {number} */ (c.codePointAt(0)));
+  const y = Array.from(b, (c) => /** @type {number} */ (c.codePointAt(0)));
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
   return x.length - y.length;
 }
 
+/**
+ * @param {Json} v
+ * @returns {string}
+ */
 function canonical(v) {
   if (v === null || v === true || v === false) return String(v);
   if (v instanceof Num) return canonicalNumber(v.text);
@@ -156,11 +188,16 @@ function canonical(v) {
 
 // ---- Bytes ------------------------------------------------------------------------------
 
+/** @param {Bytes} bytes */
 function hex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 // Bytes from hex of either case; null if it is not hex.
+/**
+ * @param {unknown} text
+ * @returns {Bytes | null}
+ */
 function unhex(text) {
   if (typeof text !== 'string' || text.length % 2 || /[^0-9a-fA-F]/.test(text)) return null;
   const out = new Uint8Array(text.length / 2);
@@ -168,6 +205,7 @@ function unhex(text) {
   return out;
 }
 
+/** @param {...(string | Bytes)} parts */
 function concat(...parts) {
   const list = parts.map((p) => (typeof p === 'string' ? utf8.encode(p) : p));
   const out = new Uint8Array(list.reduce((n, p) => n + p.length, 0));
@@ -177,6 +215,7 @@ function concat(...parts) {
 }
 
 // `n` as 8 bytes, big-endian.
+/** @param {number | bigint} n */
 function be64(n) {
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, BigInt(n));
@@ -197,6 +236,7 @@ const K = new Uint32Array([
 ]);
 
 // SHA-256 (FIPS 180-4), for where WebCrypto is missing.
+/** @param {Bytes} bytes */
 function sha256Plain(bytes) {
   const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
   const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
@@ -204,6 +244,7 @@ function sha256Plain(bytes) {
   padded[bytes.length] = 0x80;
   new DataView(padded.buffer).setBigUint64(padded.length - 8, BigInt(bytes.length) * 8n);
   const w = new Uint32Array(64);
+  /** @param {number} x @param {number} n */
   const rotr = (x, n) => (x >>> n) | (x << (32 - n));
   const view = new DataView(padded.buffer);
   for (let at = 0; at < padded.length; at += 64) {
@@ -227,19 +268,31 @@ function sha256Plain(bytes) {
 }
 
 // HMAC (RFC 2104) over a hash with 64-byte blocks.
+/**
+ * @param {Sha} sha
+ * @param {Bytes} key
+ * @param {Bytes} message
+ */
 async function hmacWith(sha, key, message) {
   const block = new Uint8Array(64);
   block.set(key.length > 64 ? await sha(key) : key);
+  /** @param {number} x */
   const pad = (x) => block.map((b) => b ^ x);
   return sha(concat(pad(0x5c), await sha(concat(pad(0x36), message))));
 }
 
 // The hash functions to use: WebCrypto's when given, else the plain ones above.
+/**
+ * @param {SubtleCrypto | null | undefined} subtle
+ * @returns {Hashing}
+ */
 function hashing(subtle) {
   if (!subtle) {
+    /** @type {Sha} */
     const sha = async (bytes) => sha256Plain(bytes);
     return { sha256: sha, hmac: (key, message) => hmacWith(sha, key, message) };
   }
+  /** @type {Map<string, CryptoKey>} */
   const keys = new Map();
   return {
     sha256: async (bytes) => new Uint8Array(await subtle.digest('SHA-256', bytes)),
@@ -247,26 +300,51 @@ function hashing(subtle) {
       if (key.length === 0) return hmacWith(this.sha256, key, message); // WebCrypto refuses empty keys
       const id = hex(key);
       if (!keys.has(id)) keys.set(id, await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']));
-      return new Uint8Array(await subtle.sign('HMAC', keys.get(id), message));
+      return new Uint8Array(await subtle.sign('HMAC', /** @type {CryptoKey} */ (keys.get(id)), message));
     },
   };
 }
 
 // ---- The derivations --------------------------------------------------------------------
 
+/**
+ * @param {Hashing} h
+ * @param {Bytes} secret
+ * @param {string} table
+ * @param {number} pos
+ */
 function salt(h, secret, table, pos) {
   return h.hmac(secret, concat('clash-entry-salt-v1\0', table, '\0', be64(pos)));
 }
 
+/**
+ * @param {Hashing} h
+ * @param {Bytes} secret
+ * @param {string} table
+ * @param {number} pos
+ * @param {Json} entry
+ */
 async function digest(h, secret, table, pos, entry) {
   return h.sha256(concat('clash-entry-v1\0', await salt(h, secret, table, pos), canonical(entry)));
 }
 
+/**
+ * @param {Hashing} h
+ * @param {Bytes} previous
+ * @param {Bytes} entryDigest
+ */
 function chain(h, previous, entryDigest) {
   return h.sha256(concat('clash-chain-v1\0', previous, entryDigest));
 }
 
 // `seeds`: [[who, seed], …] sorted by who.
+/**
+ * @param {Hashing} h
+ * @param {Bytes} secret
+ * @param {string} table
+ * @param {bigint} n
+ * @param {[string, string][]} seeds
+ */
 function commandSeed(h, secret, table, n, seeds) {
   const parts = ['clash-chance-v1\0', table, '\0', be64(n)];
   for (const [who, seed] of seeds) parts.push(who, '\0', seed, '\0');
@@ -276,6 +354,7 @@ function commandSeed(h, secret, table, n, seeds) {
 // ChaCha20 (20 rounds) keyed with the 32-byte command seed, block counter from 0, nonce 0:
 // its 64-bit numbers are the keystream read 8 bytes at a time, little-endian.
 class ChaCha20 {
+  /** @param {Bytes} seed */
   constructor(seed) {
     const v = new DataView(seed.buffer, seed.byteOffset, 32);
     this.input = new Uint32Array(16);
@@ -287,7 +366,9 @@ class ChaCha20 {
 
   refill() {
     const x = Uint32Array.from(this.input);
+    /** @param {number} v @param {number} n */
     const rotl = (v, n) => (v << n) | (v >>> (32 - n));
+    /** @param {number} a @param {number} b @param {number} c @param {number} d */
     const quarter = (a, b, c, d) => {
       x[a] += x[b]; x[d] = rotl(x[d] ^ x[a], 16);
       x[c] += x[d]; x[b] = rotl(x[b] ^ x[c], 12);
@@ -314,6 +395,7 @@ class ChaCha20 {
 
   // Uniform in 0..n−1: the first x < 2^64 − (2^64 mod n), then x mod n. `used` collects the
   // numbers drawn, rejected ones included.
+  /** @param {bigint} n @param {bigint[]} [used] */
   below(n, used) {
     const limit = (1n << 64n) - ((1n << 64n) % n);
     for (;;) {
@@ -326,35 +408,42 @@ class ChaCha20 {
 
 // ---- Reading a record -------------------------------------------------------------------
 
+/** @param {unknown} v */
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Num);
+/** @param {unknown} v */
 const text = (v) => (typeof v === 'string' ? v : undefined);
 // A non-negative integer as a BigInt, or null.
+/** @param {unknown} v */
 function whole(v) {
   const t = v instanceof Num ? v.text : typeof v === 'number' ? String(v) : null;
   return t !== null && /^\d+$/.test(t) ? BigInt(t) : null;
 }
 
+/** @param {Json} seen */
 function isWhisper(seen) {
   return isObject(seen) && seen.kind === 'table' && isObject(seen.event) && seen.event.type === 'whispered';
 }
 
 // The entry in words, for a reader: "Ada's command no. 3", "a game event", "a seed".
+/** @param {Json} entry @param {Names} names */
 function describe(entry, names) {
   if (!isObject(entry)) return 'an entry';
   if (entry.kind === 'command') return names(text(entry.seat)) + '’s command no. ' + whole(entry.n);
   if (entry.kind === 'event') return 'a game event';
   const type = isObject(entry.event) ? entry.event.type : '';
-  return ({
+  return (/** @type {Record<string, string>} */ ({
     created: 'the table’s creation', seed_added: 'a seed for the dice', said: 'table talk',
     whispered: 'a whisper to the GM', closed: 'the end of the table', game_over: 'the end of the game',
     secret_revealed: 'the reveal of the secret', undone: 'a command taken back',
-  })[type] || 'a table event';
+  }))[type] || 'a table event';
 }
 
+/** @param {string} seat */
 function defaultNames(seat) {
   return seat === 'gm' ? 'the GM' : 'seat ' + seat;
 }
 
+/** @param {Json} d a draw */
 function drawText(d) {
   if (d.kind === 'roll') return 'a d' + d.sides + ' showing ' + d.face;
   const label = d.label ? ' (“' + d.label + '”)' : '';
@@ -364,21 +453,30 @@ function drawText(d) {
 // ---- Verification -----------------------------------------------------------------------
 
 class Check {
+  /** @param {Names} names */
   constructor(names) {
     this.names = names;
+    /** @type {string[]} */
     this.lines = [];
+    /** @type {Failure[]} */
     this.failures = [];
+    /** @type {string[]} */
     this.unchecked = [];
   }
+  /** @param {string} line */
   ok(line) { this.lines.push(line); }
+  /** @param {string} line @param {Omit<Failure, "text">} [where] @returns {false} */
   fail(line, where) { this.failures.push(Object.assign({ text: line }, where || {})); return false; }
+  /** @param {string} line */
   skip(line) { this.unchecked.push(line); }
 }
 
 // Positions, hashes, digests and contents of the record's entries; null if malformed.
+/** @param {Json} record @param {Check} check */
 function readEntries(record, check) {
   if (!Array.isArray(record.entries)) return check.fail('The record has no list of entries.') && null;
   if (record.entries.length === 0) return check.fail('The record has no entries.') && null;
+  /** @type {Item[]} */
   const items = [];
   for (const [i, e] of record.entries.entries()) {
     const pos = isObject(e) ? whole(e.pos) : null;
@@ -404,6 +502,7 @@ const FIELDS = ['format', 'table', 'ruleset', 'title', 'exported_as', 'chance', 
 const CHANCES = [CHANCE, 'legacy'];
 
 // Entry 0, the table's creation, and the record's own fields against it.
+/** @param {Json} record @param {Item[]} items @param {Check} check */
 function checkCreated(record, items, check) {
   for (const field of Object.keys(record)) {
     if (!FIELDS.includes(field)) check.skip('The record’s field “' + field + '”: no Clash record has it, and nothing here vouches for it.');
@@ -425,6 +524,7 @@ function checkCreated(record, items, check) {
 }
 
 // The secret, if the record reveals one and it matches the commitment.
+/** @param {Hashing} h @param {Json} record @param {Check} check */
 async function checkSecret(h, record, check) {
   const commitment = text(record.commitment) || '';
   if (!('secret' in record)) return null;
@@ -440,6 +540,7 @@ async function checkSecret(h, record, check) {
 
 // The reader the record names must fit what it gives: a spectator no whisper, a player only
 // their own, and once the secret is out the GM every entry.
+/** @param {Json} record @param {Item[]} items @param {boolean} revealed @param {Check} check */
 function checkReader(record, items, revealed, check) {
   const named = text(record.exported_as) || '';
   const seat = /^(gm|p[1-9][0-9]*)$/.test(named) ? named : named === 'spectator' ? null : undefined;
@@ -460,7 +561,9 @@ function checkReader(record, items, revealed, check) {
 
 // A revealed record is the whole game when it ends with the table's close, followed at once by
 // the reveal of the secret it gives.
+/** @param {Item[]} items @param {Bytes} secret @param {Check} check */
 function checkEnd(items, secret, check) {
+  /** @param {Item} item */
   const type = (item) => (isObject(item.entry) && item.entry.kind === 'table' && isObject(item.entry.event) ? item.entry.event.type : null);
   const close = items.findIndex((i) => type(i) === 'closed' || type(i) === 'game_over');
   if (close < 0) {
@@ -491,9 +594,17 @@ function checkEnd(items, secret, check) {
 }
 
 // Follow the chain; returns the entries' hashes, or null at the first break.
+/**
+ * @param {Hashing} h
+ * @param {Json} record
+ * @param {Item[]} items
+ * @param {Bytes | null | false} secret
+ * @param {Check} check
+ */
 async function checkChain(h, record, items, secret, check) {
   const table = text(record.table) || '';
   let head = new Uint8Array(32);
+  /** @type {string[]} */
   const hashes = [];
   let talk = 0; // private talk followed by its digest in a revealed record
   for (const item of items) {
@@ -507,7 +618,7 @@ async function checkChain(h, record, items, secret, check) {
     head = await chain(h, head, d);
     hashes.push(hex(head));
     // Hashes are compared as bytes: a record may write them in either case.
-    if (!/^[0-9a-fA-F]{64}$/.test(item.hash || '') || item.hash.toLowerCase() !== hashes[hashes.length - 1]) {
+    if (!/^[0-9a-fA-F]{64}$/.test(item.hash || '') || /** @type {string} */ (item.hash).toLowerCase() !== hashes[hashes.length - 1]) {
       const what = describe(item.entry !== undefined ? item.entry : item.seen, check.names);
       return check.fail('Entry ' + item.pos + ' (' + what + ') does not match its hash: it was changed after it was recorded.', { pos: item.pos }) && null;
     }
@@ -525,6 +636,7 @@ async function checkChain(h, record, items, secret, check) {
 
 // Heads noted earlier (`{hash, pos, table}`, pos and table optional) must still be in the
 // record, each at its place.
+/** @param {Json} record @param {string[]} hashes @param {Seen[] | undefined} seen @param {Check} check */
 function checkSeen(record, hashes, seen, check) {
   let count = 0;
   for (const s of seen || []) {
@@ -548,6 +660,13 @@ function checkSeen(record, hashes, seen, check) {
 }
 
 // Re-derive every recorded roll and draw from the secret.
+/**
+ * @param {Hashing} h
+ * @param {Json} record
+ * @param {Item[]} items
+ * @param {Bytes} secret
+ * @param {Check} check
+ */
 async function checkChance(h, record, items, secret, check) {
   const created = items[0].entry;
   const chance = isObject(created) && isObject(created.event) ? created.event.chance : undefined;
@@ -557,6 +676,7 @@ async function checkChance(h, record, items, secret, check) {
   }
   if (chance !== CHANCE) return check.fail('The table’s creation names no known way of making chance.', { pos: 0 }) && null;
   const table = text(record.table) || '';
+  /** @type {Map<string, string>} */
   const seeds = new Map();
   const tally = { commands: 0, rolls: 0, picks: 0, seeds: 0 };
   for (const item of items) {
@@ -584,6 +704,12 @@ async function checkChance(h, record, items, secret, check) {
   return tally;
 }
 
+/**
+ * @param {Hashing} h
+ * @param {{ table: string, secret: Bytes, seeds: [string, string][], pos: number, entry: Json }} c
+ * @param {Tally} tally
+ * @param {Check} check
+ */
 async function checkCommand(h, c, tally, check) {
   const n = whole(c.entry.n);
   const where = { pos: c.pos, seat: text(c.entry.seat), n: n === null ? null : Number(n) };
@@ -612,10 +738,16 @@ async function checkCommand(h, c, tally, check) {
 
 // Check a record given as JSON text. Options: `subtle` (WebCrypto's, or null for the plain
 // SHA-256 here), `seen` (heads noted earlier), `names` (a seat's name for messages).
+/**
+ * @param {string} recordText
+ * @param {{ subtle?: SubtleCrypto | null, seen?: Seen[], names?(seat: string | undefined): string }} [options]
+ * @returns {Promise<Report>}
+ */
 async function verify(recordText, options) {
   const opts = options || {};
   const check = new Check(opts.names || defaultNames);
   const h = hashing(opts.subtle === undefined ? globalThis.crypto && globalThis.crypto.subtle : opts.subtle);
+  /** @param {{ entries?: number, head?: string, hashes?: string[], revealed?: boolean, chance?: Tally | false | null }} extra */
   const report = (extra) => Object.assign({
     verdict: check.failures.length ? 'failed' : check.unchecked.length ? 'partly' : 'verified',
     lines: check.lines, failures: check.failures, unchecked: check.unchecked,
