@@ -21,9 +21,9 @@ import * as kit from '../kit.js';
 // The rules send a die as its number of sides (0 for none: `Die` is serialized as a number),
 // while the generated `Die` type names the enum's variants; the board reads the numbers, so the
 // parts of the view that hold dice are typed here with numbers.
-/** @typedef {Omit<import('../types/wicked-age/Strength').Strength, 'die'> & { die: number }} Strength a Particular Strength, its die in sides */
-/** @typedef {Omit<Character, 'forms' | 'strengths'> & { forms: Record<string, number | number[]>, strengths: Strength[] }} Sheet a character, its forms' dice by form name (an NPC's form has two) */
-/** @typedef {Omit<View, 'characters'> & { characters: Sheet[] }} ShownView the view with its dice as numbers */
+/** @typedef {import('../types/wicked-age/Strength').Strength} Strength */
+/** @typedef {Omit<Character, 'forms' | 'strengths'> & { forms: Record<string, number | number[]>, strengths: Strength[] }} Sheet a character, its forms' dice read by form name (an NPC's form has two) */
+/** @typedef {Omit<View, 'characters'> & { characters: Sheet[] }} ShownView the view, its characters' forms read by name */
 /** @typedef {import('../kit.js').Update<ShownView, Command>} Update */
 /** @typedef {{ forms: string[], strength?: string | null, bands: Array<{ outcome: string, text: string, probability: import('../kit.js').Chance }> }} AnswerOption the odds of one answer */
 /** @typedef {{ answerer: string, options: AnswerOption[] }} AnswerOdds */

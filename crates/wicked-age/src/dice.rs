@@ -4,7 +4,11 @@ use serde::{Deserialize, Serialize};
 
 /// One place on the die chain. `Zero` means "no die": a form or strength that has lost its last
 /// size. Written in JSON as the number of sides (`12`, `10`, `8`, `6`, `4`, `0`).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "wicked-age/"))]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export_to = "wicked-age/", type = "0 | 4 | 6 | 8 | 10 | 12")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "u8", into = "u8")]
 pub enum Die {

@@ -4,4 +4,4 @@
  * One place on the die chain. `Zero` means "no die": a form or strength that has lost its last
  * size. Written in JSON as the number of sides (`12`, `10`, `8`, `6`, `4`, `0`).
  */
-export type Die = "Zero" | "D4" | "D6" | "D8" | "D10" | "D12";
+export type Die = 0 | 4 | 6 | 8 | 10 | 12;
