@@ -6,8 +6,8 @@
 //! keeps what bots never do — starting and ending conflicts, narration, the campaign — and may
 //! still act for the seat themselves.
 //!
-//! Seating and unseating are table events in the log ([`TableEvent::BotSeated`],
-//! [`TableEvent::BotUnseated`]), so everyone reads them, and a table read back after a restart
+//! Seating and unseating are table events in the log ([`crate::log::TableEvent::BotSeated`],
+//! [`crate::log::TableEvent::BotUnseated`]), so everyone reads them, and a table read back after a restart
 //! knows its bots and lets them go on where they were.
 //!
 //! A table with bots has a runner: a task of its own that wakes on every change of the table,
@@ -94,7 +94,7 @@ async fn runner(
 }
 
 /// A bot the game waits on, and the game as it stood when it was asked.
-struct Turn {
+struct BotTurn {
     seat: Seat,
     strength: Strength,
     game: Arc<dyn AnyGame>,
@@ -123,8 +123,8 @@ async fn one_pass(server: &Arc<Server>, table: &Arc<Table>) -> Pass {
         let why = match thought {
             Ok(None) => continue,
             Ok(Some(command)) => match send(server, table, &turn, command).await {
-                Sent::Done | Sent::Moved => return Pass::Again,
-                Sent::Refused(why) => why,
+                BotSent::Done | BotSent::Moved => return Pass::Again,
+                BotSent::Refused(why) => why,
             },
             Err(why) => why,
         };
@@ -139,7 +139,7 @@ async fn one_pass(server: &Arc<Server>, table: &Arc<Table>) -> Pass {
 
 /// The bots the game waits on now, with the game; `None` once no bot sits at the table (the
 /// runner is then marked stopped under the lock, so a bot seated next starts a new one).
-async fn waiting_bots(table: &Table) -> Result<Option<Vec<Turn>>, TableError> {
+async fn waiting_bots(table: &Table) -> Result<Option<Vec<BotTurn>>, TableError> {
     let play = table.lock().await?;
     if play.bots.is_empty() || play.closed {
         table.bots_running.store(false, Ordering::Release);
@@ -153,7 +153,7 @@ async fn waiting_bots(table: &Table) -> Result<Option<Vec<Turn>>, TableError> {
         play.bots
             .iter()
             .filter(|(seat, _)| waiting.contains(seat))
-            .map(|(&seat, &strength)| Turn {
+            .map(|(&seat, &strength)| BotTurn {
                 seat,
                 strength,
                 game: play.game.clone(),
@@ -166,7 +166,7 @@ async fn waiting_bots(table: &Table) -> Result<Option<Vec<Turn>>, TableError> {
 /// time limit. `Err` says why it gave no usable answer.
 async fn think(
     bots: BotFn,
-    turn: &Turn,
+    turn: &BotTurn,
     strength: Strength,
     time: Duration,
 ) -> Result<Option<Value>, String> {
@@ -191,7 +191,7 @@ async fn think(
 }
 
 /// How sending a bot's command went.
-enum Sent {
+enum BotSent {
     Done,
     /// The game changed while the bot thought (or the bot got up): nothing was sent.
     Moved,
@@ -201,7 +201,7 @@ enum Sent {
 
 /// Send `command` for `turn.seat` as its bot, if the game is still the one the bot saw and the
 /// bot still sits there.
-async fn send(server: &Arc<Server>, table: &Arc<Table>, turn: &Turn, command: Value) -> Sent {
+async fn send(server: &Arc<Server>, table: &Arc<Table>, turn: &BotTurn, command: Value) -> BotSent {
     let bot_move = BotMove {
         seat: turn.seat,
         command,
@@ -211,12 +211,12 @@ async fn send(server: &Arc<Server>, table: &Arc<Table>, turn: &Turn, command: Va
         Ok(done) if done.answer => {
             server.tables().touch(table);
             server.metrics().commands.inc();
-            Sent::Done
+            BotSent::Done
         }
-        Ok(_) => Sent::Moved,
+        Ok(_) => BotSent::Moved,
         // Another node stored a command first (its runner may play the same bot): look again.
-        Err(e) if e.raced() => Sent::Moved,
-        Err(e) => Sent::Refused(e.to_string()),
+        Err(e) if e.raced() => BotSent::Moved,
+        Err(e) => BotSent::Refused(e.to_string()),
     }
 }
 
@@ -239,8 +239,8 @@ async fn fall_back(
     let why = match think(bots, &turn, Strength::Casual, time).await {
         Ok(None) => return Pass::Idle,
         Ok(Some(command)) => match send(server, table, &turn, command).await {
-            Sent::Done | Sent::Moved => return Pass::Again,
-            Sent::Refused(why) => why,
+            BotSent::Done | BotSent::Moved => return Pass::Again,
+            BotSent::Refused(why) => why,
         },
         Err(why) => why,
     };

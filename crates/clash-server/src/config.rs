@@ -57,13 +57,13 @@ pub struct Limits {
     pub bot_think: Duration,
     /// Notifications, reminders and clocks (see [`crate::notify`]).
     pub notify: crate::notify::settings::Settings,
-    /// What one table's log may hold, and how fast it may grow (see [`crate::caps`]).
-    pub caps: crate::caps::Caps,
+    /// What one table's log may hold, and how fast it may grow (see [`crate::table::caps`]).
+    pub caps: crate::table::caps::Caps,
     /// The most work one table's review may take (see [`crate::review`]).
     pub review_time: Duration,
     /// The origin people open the server at (`--public-url`). Unset, a browser's request that
     /// changes something must come from the origin its own `Host` header names; set, from this
-    /// one only (for a proxy in front that passes another `Host`). See [`crate::layers`].
+    /// one only (for a proxy in front that passes another `Host`). See [`crate::http::layers`].
     pub public_origin: Option<Origin>,
 }
 
@@ -90,7 +90,7 @@ impl Default for Limits {
             bot_pause: Duration::from_millis(1200),
             bot_think: clash_core::Budget::TABLE.time,
             notify: crate::notify::settings::Settings::default(),
-            caps: crate::caps::Caps::default(),
+            caps: crate::table::caps::Caps::default(),
             review_time: Duration::from_secs(90),
             public_origin: None,
         }

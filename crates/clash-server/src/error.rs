@@ -56,7 +56,7 @@ pub enum Conflict {
     BotSeated,
     /// A player (or an unused invite) holds the seat, so no bot can sit in it.
     SeatTaken,
-    /// The table holds as many entries of a kind as it may (see [`crate::caps`]).
+    /// The table holds as many entries of a kind as it may (see [`crate::table::caps`]).
     Full,
     /// A review or replay asked for before the table ended.
     NotEnded,
@@ -180,7 +180,7 @@ pub enum TableError {
     },
     #[error("{0}")]
     TooManyStreams(String),
-    /// Past a per-minute cap (see [`crate::caps`]): the message names it.
+    /// Past a per-minute cap (see [`crate::table::caps`]): the message names it.
     #[error("{message}")]
     TooFast {
         message: String,
@@ -227,7 +227,7 @@ impl TableError {
         TableError::Storage(message.into())
     }
 
-    /// Past a cap of the table (see [`crate::caps`]).
+    /// Past a cap of the table (see [`crate::table::caps`]).
     pub fn full(message: impl Into<String>) -> Self {
         Self::conflict(Conflict::Full, message)
     }
@@ -293,7 +293,7 @@ pub enum ApiError {
     TooLarge(usize),
     #[error("send the body as JSON, with the header Content-Type: application/json")]
     NotJson,
-    /// A state-changing request sent from another site's page (see [`crate::layers`]).
+    /// A state-changing request sent from another site's page (see [`crate::http::layers`]).
     #[error(
         "this request came from another site's page; Clash changes a table only from its own pages or from programs that are not browsers"
     )]

@@ -11,8 +11,8 @@
 //! 5. the operation decides;
 //! 6. once the table's secret is revealed its record is final: housekeeping (a new name,
 //!    archiving, who holds which link) is kept beside the log, anything else is refused
-//!    ([`crate::keeping`]); before that, a change past one of the table's caps is refused
-//!    ([`crate::caps`]);
+//!    ([`crate::table::keeping`]); before that, a change past one of the table's caps is refused
+//!    ([`crate::table::caps`]);
 //! 7. **the secret guard**: a change of who holds, plays or sees a seat is refused while that
 //!    seat holds a secret choice its player made and the rules have not revealed
 //!    ([`guard_seats`]), whatever the operation — so no route can hand a player's pending
@@ -33,14 +33,14 @@ use std::sync::Arc;
 use clash_core::{Seat, Strength};
 
 use crate::error::{Conflict, TableError};
-use crate::links::{Role, plain_word};
 use crate::log::{Chainer, Entry, TableEvent, capitalised};
 use crate::ops::{Actor, After, At, Change, Operation, When, Who, acting_seat};
-use crate::play::{Access, Play, apply_link};
 use crate::server::Server;
-use crate::snapshot::Snapshot;
 use crate::store::{LinkStatus, StoredLink, Write};
 use crate::table::Table;
+use crate::table::links::{Role, plain_word};
+use crate::table::play::{Access, Play, apply_link};
+use crate::view::snapshot::Snapshot;
 use crate::work::detached;
 
 /// How often a change that lost a race for the log to another node is decided again.
@@ -122,7 +122,7 @@ impl Server {
         let begins = play.revision();
         let changed = decision.change.is_some();
         if let Some(change) = decision.change {
-            let change = crate::keeping::after_the_end(&play, change)?;
+            let change = crate::table::keeping::after_the_end(&play, change)?;
             // A change with no log entry cannot lose a race for the log: make sure it was
             // decided on the latest table first.
             if !change.appends() && table.bring_up_to_date(&mut play).await? {
@@ -299,7 +299,7 @@ fn resolve(play: &Play, who: Who<'_>) -> Result<Actor, TableError> {
 /// Refuse `change` past one of the table's caps; answers what it appends that counts towards
 /// the per-minute caps (a person's request; not the server's own).
 fn within_caps(
-    caps: &crate::caps::Caps,
+    caps: &crate::table::caps::Caps,
     play: &Play,
     actor: &Actor,
     change: &Change,
@@ -308,7 +308,7 @@ fn within_caps(
         return Ok(Vec::new());
     };
     let paced = !matches!(actor, Actor::Bot(_));
-    crate::caps::check(&play.tally, &play.pace, entries, caps, paced)?;
+    crate::table::caps::check(&play.tally, &play.pace, entries, caps, paced)?;
     Ok(if paced { entries.clone() } else { Vec::new() })
 }
 

@@ -3,98 +3,84 @@
 //! A table plays one game of any ruleset in the catalogue, driven through
 //! [`clash_core::AnyGame`]: the server knows no rules. Its pieces:
 //!
+//! The source folders follow what they hold:
+//!
+//! * [`server`]: one running server, the HTTP layer's state: the registry of tables
+//!   ([`tables`]: loaded on demand, unloaded when idle) and the services that work on them.
+//! * [`table`]: one table behind its lock, so commands to a table are serialized while
+//!   different tables never wait for each other; what the lock guards ([`table::play`]), who a
+//!   key is ([`table::seats`], [`table::access`], [`table::links`]: unguessable 128-bit keys
+//!   for the GM, each seat — handed out as an invite the player's first visit exchanges for a
+//!   key only they hold — and spectators), who is here ([`table::presence`]), talk
+//!   ([`table::chat`]), when the GM may take back a command ([`table::undo`]), how much the
+//!   log may hold and how fast it may grow ([`table::caps`]), and that a revealed record is final
+//!   ([`table::keeping`]). Chance is verifiable: command `n` draws from
+//!   `clash_core::DerivedRandomness` keyed by the table's server secret (committed to at
+//!   creation, revealed when the table ends) and the client seeds the pages contribute.
+//! * [`ops`]: the closed set of table operations (a command, talk, an invite, a takeover, a bot
+//!   seated, an undo, the end, …), each deciding what it changes from the table and the actor;
+//!   [`executor`]: the one place they all run through — the table's lock, the key resolved to
+//!   an actor, ended and archived tables, retries and stale views, the secret guard on every
+//!   change of a seat's holder, the commit (decided again after a race lost to another node),
+//!   and waking the streams. Refusals are [`TableError`]s.
+//! * [`log`]: the table log, whose entries are commands, game events and table events (seat
+//!   changes, client seeds, talk, undo, the end of the table), each hash-chained to the one before.
 //! * [`store`]: storage behind one interface ([`store::Storage`]) with two backends and the
 //!   same versioned migrations: the SQLite file (the default) and PostgreSQL, which any number
 //!   of nodes share (each table's log stays one gap-free order across them; other nodes' changes
 //!   arrive as news and are caught up from the log). The table log is the source of truth; a
 //!   command is acknowledged only once it and its events are committed. Nothing is read at
 //!   start: a table is read back from its log when it is first asked for.
-//! * [`log`]: the table log, whose entries are commands, game events and table events (seat
-//!   changes, client seeds, talk, undo, the end of the table), each hash-chained to the one before.
-//! * [`ops`]: the closed set of table operations (a command, talk, an invite, a takeover, a bot
-//!   seated, an undo, the end, …), each deciding what it changes from the table and the actor;
-//!   [`executor`]: the one place they all run through — the table's lock, the key resolved to
-//!   an actor, ended and archived tables, retries and stale views, the secret guard on every
-//!   change of a seat's holder, the commit (decided again after a race lost to another node),
-//!   and waking the streams. Refusals are [`TableError`]s. [`caps`]: how much a table's log may
-//!   hold and how fast it may grow; [`keeping`]: once the secret is revealed the record is
-//!   final, and what still happens is housekeeping beside the log.
-//! * [`tables`]: the tables in memory (loaded on demand, unloaded when idle); [`table`]: one
-//!   table behind its lock, so commands to a table are serialized while different tables never
-//!   wait for each other; [`play`] and [`seats`]: what the lock guards, and who a key is. Chance
-//!   is verifiable: command `n` draws from `clash_core::DerivedRandomness` keyed by the table's
-//!   server secret (committed to at creation, revealed when the table ends) and the client
-//!   seeds the pages contribute.
-//! * [`snapshot`]: the table after each change, from which every viewer's picture is computed
-//!   outside the lock, once per revision and viewer ([`frames`]: the picture's text and the JSON
-//!   Patch from the last one a stream got); [`work`]: the rules' work off the request threads.
+//! * [`view`]: what each viewer sees: the table after each change ([`view::snapshot`]), from
+//!   which every viewer's picture is computed outside the lock, once per revision and viewer
+//!   ([`view::frames`]: the picture's text and the JSON Patch from the last one a stream got);
+//!   the table around the game for each viewer ([`view::room`]: whose move, who is here); the
+//!   live stream ([`view::stream`]); readable command labels ([`view::labels`]).
+//! * [`http`]: the JSON API with typed bodies, its OpenAPI document generated from the same
+//!   annotations that route it (`/api/openapi.json`), read through typed extractors
+//!   ([`http::extract`]); every HTTP refusal is an [`ApiError`], whose status and code come
+//!   from one catalogue ([`error::Refusal`]). Every path the server answers is one of
+//!   [`http::routes`]; each operation's contract ([`http::contract`]: whose key, which
+//!   refusals) finishes its part of the document. The front door is there too:
+//!   [`http::net`] (connections within caps per address and in total, with header, idle and
+//!   stall timeouts), [`http::rate`] (the table-creation rate limit) and [`http::layers`]
+//!   (request ids, logs, [`metrics`] and security headers on every answer); [`config`]: the
+//!   limits.
+//! * [`pages`]: the web UI, server-rendered HTML with a little JavaScript; [`pages::embed`]: the
+//!   one way start-up data goes into a page. [`rules`]: each game's rules and charts;
+//!   [`http::forms`]: tables made by form and the players' own characters in session zero.
 //! * [`export`]: a table's record, and `clash verify`'s check of it (see docs/verification.md);
 //!   [`review`]: once a table has ended, its replay and its review (queued work, like bots').
-//! * [`links`]: unguessable keys (128 bits) for the owner (the GM), each seat (handed out as an
-//!   invite that the player's first visit exchanges for a key only they hold), and spectators.
-//! * [`http`]: the JSON API with typed bodies, its OpenAPI document generated from the same
-//!   annotations that route it (`/api/openapi.json`), the live stream (SSE, [`stream`]), read
-//!   through typed extractors ([`extract`]); every HTTP refusal is an [`ApiError`], whose
-//!   status and code come from one catalogue ([`error::Refusal`]). Every path the server
-//!   answers is one of [`http::routes`]; each operation's contract ([`http::contract`]: whose
-//!   key, which refusals) finishes its part of the document.
-//! * [`net`]: connections within caps per address and in total, with header, idle and stall
-//!   timeouts; [`rate`]: the table-creation rate limit; [`layers`]: request ids, logs, metrics
-//!   ([`metrics`]) and security headers on every answer; [`config`]: the limits.
-//! * [`pages`]: the web UI, server-rendered HTML with a little JavaScript; [`embed`]: the one
-//!   way start-up data goes into a page.
 //! * [`workbench`]: the designer's workbench: studies of a game's rule variants, queued off
-//!   the play path and kept for sharing;
+//!   the play path and kept for sharing.
 //! * [`notify`]: notifications to where people already are (webhooks, email, a table channel),
 //!   reminders and clocks, so a table can be played across a week.
 //! * [`bots`]: the runner that plays the seats the GM gave to bots, from each seat's own view,
-//!   off the request path, like any other client.
-//! * [`room`]: the table around the game for each viewer (whose move, who is here), from the
-//!   ruleset's status and seat names; [`presence`]: who has the table open; [`chat`]: table
-//!   talk; [`undo`]: when the GM may take back a command; [`rules`]: each game's rules and
-//!   charts; [`forms`]: tables made by form and the players' own characters in session zero.
+//!   off the request path, like any other client; [`work`]: the rules' work off the request
+//!   threads.
 //!
 //! See `docs/server.md` for running it and the API summary, `docs/security.md` for what it
 //! protects against whom.
 
-pub mod access;
 pub mod bots;
-pub mod caps;
-pub mod chat;
 pub mod config;
-pub mod embed;
 pub mod error;
 pub mod executor;
 pub mod export;
-pub mod extract;
-pub mod frames;
 pub mod http;
-pub mod keeping;
-pub mod labels;
-pub mod layers;
-pub mod ledger;
-pub mod links;
 pub mod log;
 pub mod metrics;
-pub mod net;
 pub mod notify;
 pub mod ops;
 pub mod pages;
-pub mod play;
-pub mod presence;
-pub mod rate;
 pub mod review;
-pub mod room;
 pub mod rules;
-pub mod seats;
 pub mod server;
 pub mod setups;
-pub mod snapshot;
 pub mod store;
-pub mod stream;
 pub mod table;
 pub mod tables;
-pub mod undo;
+pub mod view;
 pub mod work;
 pub mod workbench;
 
@@ -128,7 +114,7 @@ pub fn open_with(
 
 /// The whole HTTP application for these tables, with a table-creation allowance of its own.
 pub fn app(server: Arc<Server>) -> axum::Router {
-    let creation = Arc::new(rate::CreationLimit::new(server.limits()));
+    let creation = Arc::new(http::rate::CreationLimit::new(server.limits()));
     http::router(server, creation)
 }
 
@@ -221,7 +207,7 @@ pub async fn serve_with(options: Options, catalogue: Vec<RulesetEntry>) -> Resul
 }
 
 /// Serve `server` on `listener` until `stop` completes: the connection limits and timeouts of
-/// [`net`], the periodic sweep of idle tables, and a graceful end (open streams are ended, open
+/// [`http::net`], the periodic sweep of idle tables, and a graceful end (open streams are ended, open
 /// requests get a few seconds to finish).
 pub async fn run(
     listener: tokio::net::TcpListener,
@@ -235,7 +221,7 @@ pub async fn run(
             .outbox()
             .printed(format!("http://{local}"));
     }
-    let creation = Arc::new(rate::CreationLimit::new(server.limits()));
+    let creation = Arc::new(http::rate::CreationLimit::new(server.limits()));
     let sweeper = tokio::spawn(sweep(server.clone(), creation.clone()));
     // Reminders and clocks that fell due while the server was down fire now.
     server.start_notify();
@@ -247,7 +233,7 @@ pub async fn run(
         // Live streams never end by themselves; end them so the shutdown can finish.
         closing.tables().close();
     };
-    net::serve(
+    http::net::serve(
         listener,
         http::router(server.clone(), creation),
         server.limits().clone(),
@@ -261,7 +247,7 @@ pub async fn run(
 }
 
 /// Every so often: idle tables leave memory, quiet addresses leave the rate limiter.
-async fn sweep(server: Arc<Server>, creation: Arc<rate::CreationLimit>) {
+async fn sweep(server: Arc<Server>, creation: Arc<http::rate::CreationLimit>) {
     let mut every = tokio::time::interval(server.limits().sweep_every);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

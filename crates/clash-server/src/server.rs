@@ -1,7 +1,7 @@
 //! One running server: the registry of its tables ([`Tables`]) and the services that work on
 //! them — the executor every change runs through ([`crate::executor`]), the seats' bots
 //! ([`crate::bots`]), the notifier ([`crate::notify`]), live streams' allowances
-//! ([`crate::stream`]) and the metrics. It is the HTTP layer's state: a handler asks it for a
+//! ([`crate::view::stream`]) and the metrics. It is the HTTP layer's state: a handler asks it for a
 //! table and runs an operation through it.
 //!
 //! The registry knows tables and the store only; what runs around a table (bots acting, a
@@ -14,7 +14,7 @@ use clash_core::RulesetEntry;
 use crate::config::Limits;
 use crate::error::TableError;
 use crate::metrics::Metrics;
-use crate::notify::Notifier;
+use crate::notify::news::Notifier;
 use crate::setups::Preset;
 use crate::store::Store;
 use crate::table::Table;

@@ -21,14 +21,14 @@ use tokio::sync::{OnceCell, watch};
 
 use crate::config::Limits;
 use crate::error::TableError;
-use crate::links::{Role, new_key, new_secret, new_table_id, plain_word};
 use crate::log::{Chainer, Chance, Entry, TableEvent, commitment, hex};
 use crate::metrics::Metrics;
-use crate::play::Play;
 use crate::setups::{Preset, presets};
-use crate::snapshot::Meta;
 use crate::store::{LinkStatus, Notice, Store, StoredLink, Write};
+use crate::table::links::{Role, new_key, new_secret, new_table_id, plain_word};
+use crate::table::play::Play;
 use crate::table::{Table, TableSource};
+use crate::view::snapshot::Meta;
 use crate::work::{self, Pool, detached};
 
 /// Every table this server holds in memory, and the database behind them.

@@ -642,7 +642,7 @@ export function make(prefix, own) {
     const err = h('span', 'error');
     box.addEventListener('change', async () => {
       box.disabled = true;
-      const r = await fetch(oddsUrl(boot), { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(/** @satisfies {import('./types/OddsSwitch').OddsSwitch} */ ({ enabled: box.checked })) }).catch(() => null);
+      const r = await fetch(oddsUrl(boot), { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(/** @satisfies {import('./types/OddsRequest').OddsRequest} */ ({ enabled: box.checked })) }).catch(() => null);
       box.disabled = false;
       if (!r || !r.ok) { err.textContent = 'The switch could not be changed.'; box.checked = !box.checked; return; }
       oddsState.enabled = box.checked;

@@ -7,7 +7,7 @@ import { ruleLinker } from './rule-links.js';
 
 /** @typedef {import('./kit.js').Update} Update */
 /** @typedef {import('./types/ReviewStatus').ReviewStatus} ReviewStatus */
-/** @typedef {import('./types/Frame').Frame} Frame */
+/** @typedef {import('./types/ReplayFrame').ReplayFrame} Frame */
 /** @typedef {import('./types/Review').Review} Review */
 /** @typedef {import('./types/ConflictReview').ConflictReview} ConflictReview */
 /** @typedef {import('./types/Moment').Moment} Moment */

@@ -33,7 +33,7 @@ pub enum Refusal {
     /// (answered with `problems`, see [`crate::http::forms`]).
     InvalidForm,
     TooManyStreams,
-    /// Past a per-minute cap of one link (see [`crate::caps`]).
+    /// Past a per-minute cap of one link (see [`crate::table::caps`]).
     TooFast,
     /// A stored table whose game this server does not offer now.
     RulesetUnavailable,

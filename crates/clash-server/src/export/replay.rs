@@ -5,14 +5,14 @@
 use clash_core::{AnyGame, ChanceInputs, DerivedRandomness, Draw, Recorder, RulesetEntry};
 use serde_json::Value;
 
-use super::report::{Item, Report};
+use super::report::{RecordEntry, Report};
 use crate::log::{Chance, Entry, TableEvent, canonical};
 
 /// Replay every command and compare draws and events with the log.
 pub(super) fn replay(
     table: &str,
     secret: &[u8],
-    items: &[Item],
+    items: &[RecordEntry],
     catalogue: &[RulesetEntry],
     report: &mut Report,
 ) {
@@ -116,7 +116,7 @@ pub(super) fn replay(
             Entry::Table {
                 event: TableEvent::Undone { n, at, events, .. },
             } => {
-                let undo = Undo {
+                let undo = TakenBack {
                     pos,
                     n: *n,
                     at: *at as usize,
@@ -169,7 +169,7 @@ fn seed_as_taken(by: &str, seed: &str) -> Result<(), String> {
             "a seed added by {by:?}, which is neither gm nor a seat"
         ));
     }
-    if !crate::links::plain_word(seed, 64) {
+    if !crate::table::links::plain_word(seed, 64) {
         return Err(format!(
             "the seed {seed:?} is not one the server takes (1 to 64 of A-Z a-z 0-9 - _ . :)"
         ));
@@ -181,7 +181,7 @@ fn seed_as_taken(by: &str, seed: &str) -> Result<(), String> {
 const CUT: &str = "the replay: the record ends";
 
 /// An `undone` table event as the record gives it.
-struct Undo {
+struct TakenBack {
     pos: usize,
     n: u64,
     at: usize,
@@ -216,9 +216,9 @@ impl Replay<'_> {
         &mut self,
         game: &mut Box<dyn AnyGame>,
         new_game: fn(&Value) -> Result<Box<dyn AnyGame>, clash_core::GameError>,
-        undo: Undo,
+        undo: TakenBack,
     ) -> Result<(), String> {
-        let Undo { pos, n, at, events } = undo;
+        let TakenBack { pos, n, at, events } = undo;
         let last = self.standing.pop().ok_or_else(|| {
             format!("entry {pos}: takes back command {n}, but no command is standing")
         })?;
@@ -239,7 +239,7 @@ impl Replay<'_> {
                 "entry {pos}: takes back command {n}, which revealed something hidden"
             ));
         }
-        *game = crate::undo::rebuilt(game.as_ref(), new_game, events).map_err(|e| {
+        *game = crate::table::undo::rebuilt(game.as_ref(), new_game, events).map_err(|e| {
             format!("entry {pos}: the game cannot be rebuilt without command {n}: {e}")
         })?;
         self.undone += 1;

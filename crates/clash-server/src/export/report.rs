@@ -23,7 +23,7 @@ impl Report {
 }
 
 /// One entry of a record, as read back.
-pub(super) struct Item {
+pub(super) struct RecordEntry {
     pub(super) pos: usize,
     pub(super) hash: Option<Hash>,
     pub(super) digest: Option<Hash>,

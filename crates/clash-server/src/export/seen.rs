@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::report::{Item, Report};
+use super::report::{RecordEntry, Report};
 use crate::log::hex;
 
 /// The format name of a file of witnessed heads.
@@ -74,7 +74,12 @@ pub fn read_seen(text: &str) -> Result<Vec<Witness>, String> {
 
 /// Every witnessed head must be the record's hash at its position (anywhere, for one noted
 /// without a position).
-pub(super) fn check_seen(doc: &Value, items: &[Item], seen: &[Witness], report: &mut Report) {
+pub(super) fn check_seen(
+    doc: &Value,
+    items: &[RecordEntry],
+    seen: &[Witness],
+    report: &mut Report,
+) {
     let table = doc["table"].as_str().unwrap_or_default();
     let hashes: Vec<String> = items
         .iter()

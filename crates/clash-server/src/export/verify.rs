@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::FORMAT;
 use super::replay::replay;
-use super::report::{Item, Report};
+use super::report::{RecordEntry, Report};
 use super::seen::{Witness, check_seen};
 use super::whole::{check_end, check_fields, check_reader, entry};
 use crate::log::{Entry, Hash, TableEvent, chain, commitment, digest, hex, unhex, unhex_hash};
@@ -62,7 +62,7 @@ pub fn verify_seen(doc: &Value, catalogue: &[RulesetEntry], seen: &[Witness]) ->
     report
 }
 
-fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
+fn read_items(doc: &Value) -> Result<Vec<RecordEntry>, String> {
     let list = doc["entries"]
         .as_array()
         .ok_or("the record has no \"entries\" list")?;
@@ -78,7 +78,7 @@ fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
         }
         let hash = e["hash"].as_str().and_then(unhex_hash);
         let digest = e["digest"].as_str().and_then(unhex_hash);
-        items.push(Item {
+        items.push(RecordEntry {
             pos,
             hash,
             digest,
@@ -95,7 +95,7 @@ fn read_items(doc: &Value) -> Result<Vec<Item>, String> {
 }
 
 /// The secret, if revealed and matching the commitment (else a failure is reported).
-fn check_secret(doc: &Value, items: &[Item], report: &mut Report) -> Option<Vec<u8>> {
+fn check_secret(doc: &Value, items: &[RecordEntry], report: &mut Report) -> Option<Vec<u8>> {
     let commitment_text = doc["commitment"].as_str().unwrap_or_default();
     let first = items[0].entry.as_ref().or(items[0].seen.as_ref());
     let created = first.and_then(|e| serde_json::from_value::<Entry>(e.clone()).ok());
@@ -130,7 +130,7 @@ fn check_chain(
     doc: &Value,
     table: &str,
     secret: Option<&[u8]>,
-    items: &[Item],
+    items: &[RecordEntry],
     report: &mut Report,
 ) {
     let mut head: Hash = [0; 32];

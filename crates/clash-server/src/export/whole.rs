@@ -8,7 +8,7 @@
 use clash_core::{Seat, Viewer};
 use serde_json::Value;
 
-use super::report::{Item, Report};
+use super::report::{RecordEntry, Report};
 use crate::log::{Entry, TableEvent, unhex};
 
 /// Every top-level field a record may have; any other is vouched for by nothing.
@@ -26,7 +26,7 @@ pub(super) const FIELDS: [&str; 10] = [
 ];
 
 /// An item's entry, read whole or in the part its reader sees.
-pub(super) fn entry(item: &Item) -> Option<Entry> {
+pub(super) fn entry(item: &RecordEntry) -> Option<Entry> {
     let value = item.entry.as_ref().or(item.seen.as_ref())?;
     serde_json::from_value(value.clone()).ok()
 }
@@ -81,7 +81,12 @@ pub(super) fn check_fields(doc: &Value, created: Option<&Entry>, report: &mut Re
 /// `exported_as` names who the record was made for; what it gives must fit that reader: a
 /// spectator is given no whisper, a player only their own, and once the secret is out the GM is
 /// given every entry.
-pub(super) fn check_reader(doc: &Value, items: &[Item], revealed: bool, report: &mut Report) {
+pub(super) fn check_reader(
+    doc: &Value,
+    items: &[RecordEntry],
+    revealed: bool,
+    report: &mut Report,
+) {
     let named = doc["exported_as"].as_str().unwrap_or_default();
     let Ok(viewer) = named.parse::<Viewer>() else {
         report.failures.push(format!(
@@ -125,7 +130,7 @@ pub(super) fn check_reader(doc: &Value, items: &[Item], revealed: bool, report: 
 
 /// The end of a revealed record: the first close (or end of the game), directly followed by the
 /// reveal of the secret this record gives, and nothing after them.
-pub(super) fn check_end(items: &[Item], secret: &[u8], report: &mut Report) {
+pub(super) fn check_end(items: &[RecordEntry], secret: &[u8], report: &mut Report) {
     let entries: Vec<Option<Entry>> = items.iter().map(entry).collect();
     let ended = entries.iter().position(|e| {
         matches!(

@@ -3,10 +3,10 @@
 //! Each handler's annotation carries its contract as the extension `x-clash`:
 //!
 //! ```text
-//! extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed]))))
+//! extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Closed]))))
 //! ```
 //!
-//! that is, whose key it needs ([`Who`]) and the refusals particular to it. [`finish`] turns the
+//! that is, whose key it needs ([`Whose`]) and the refusals particular to it. [`finish`] turns the
 //! contracts into the document's security requirements, the role in each description, and one
 //! error response per status the operation can answer, listing its codes and what they mean,
 //! from the refusals the contract names plus those its shape implies (a body can be too large
@@ -28,7 +28,7 @@ mod links;
 /// Whose link key an operation needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Who {
+pub enum Whose {
     /// No key: anyone may ask.
     Anyone,
     /// Any of the table's keys: the GM's, a seat's player's own, or the watch link.
@@ -45,33 +45,33 @@ pub enum Who {
     Invite,
 }
 
-impl Who {
-    const ALL: [Who; 7] = [
-        Who::Anyone,
-        Who::AnyKey,
-        Who::GmOrSeat,
-        Who::Player,
-        Who::Gm,
-        Who::Seat,
-        Who::Invite,
+impl Whose {
+    const ALL: [Whose; 7] = [
+        Whose::Anyone,
+        Whose::AnyKey,
+        Whose::GmOrSeat,
+        Whose::Player,
+        Whose::Gm,
+        Whose::Seat,
+        Whose::Invite,
     ];
 
     /// The sentence that opens the operation's description.
     fn sentence(self) -> &'static str {
         match self {
-            Who::Anyone => "**Key:** none.",
-            Who::AnyKey => {
+            Whose::Anyone => "**Key:** none.",
+            Whose::AnyKey => {
                 "**Key:** any of the table's links: the GM's, a seat's player's own, or the watch (spectator) link."
             }
-            Who::GmOrSeat => {
+            Whose::GmOrSeat => {
                 "**Key:** the GM's link or a seat's player's own link (not the watch link)."
             }
-            Who::Player => {
+            Whose::Player => {
                 "**Key:** a seat's player's own link, or the GM's link (for the GM's own seat, or `as` a seat the GM plays)."
             }
-            Who::Gm => "**Key:** the GM's link (the owner key).",
-            Who::Seat => "**Key:** a seat's player's own link.",
-            Who::Invite => "**Key:** an unused invite (or a move link) for a seat.",
+            Whose::Gm => "**Key:** the GM's link (the owner key).",
+            Whose::Seat => "**Key:** a seat's player's own link.",
+            Whose::Invite => "**Key:** an unused invite (or a move link) for a seat.",
         }
     }
 
@@ -95,7 +95,7 @@ impl Who {
     /// The refusals every operation open to this key can answer.
     fn refusals(self) -> Vec<Refusal> {
         use Refusal::*;
-        if self == Who::Anyone {
+        if self == Whose::Anyone {
             return Vec::new();
         }
         let mut all = vec![
@@ -109,8 +109,8 @@ impl Who {
             Unreadable,
         ];
         match self {
-            Who::Invite => all.push(Conflict(self::Conflict::NotInvite)),
-            Who::AnyKey => all.push(Invite),
+            Whose::Invite => all.push(Conflict(self::Conflict::NotInvite)),
+            Whose::AnyKey => all.push(Invite),
             _ => all.extend([Invite, Forbidden]),
         }
         all
@@ -121,7 +121,7 @@ impl Who {
 /// implies.
 #[derive(Debug, Clone, Serialize)]
 pub struct Contract {
-    who: Who,
+    who: Whose,
     refuses: Vec<Refusal>,
     /// Appends nothing a cap counts (a table's close, its deletion): see [`Contract::uncapped`].
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -141,8 +141,8 @@ impl Contract {
     }
 
     /// A change that adds nothing the caps count and is never refused for them (ending a table,
-    /// deleting it): every other change with a key may meet a cap (see `crate::caps`) or a
-    /// final record (see `crate::keeping`).
+    /// deleting it): every other change with a key may meet a cap (see `crate::table::caps`) or a
+    /// final record (see `crate::table::keeping`).
     pub fn uncapped(mut self) -> Contract {
         self.uncapped = true;
         self
@@ -241,11 +241,11 @@ fn open_objects(schema: &mut Value) {
 fn apply(op: &mut Value, method: &str) -> Result<(), String> {
     let Some(contract) = op.as_object_mut().and_then(|o| o.remove("x-clash")) else {
         return Err(
-            "no contract: add `extensions((\"x-clash\" = json!(Who::….refuses(&[…]))))` to its annotation (see http/contract.rs)"
+            "no contract: add `extensions((\"x-clash\" = json!(Whose::….refuses(&[…]))))` to its annotation (see http/contract.rs)"
                 .into(),
         );
     };
-    let who = Who::ALL
+    let who = Whose::ALL
         .into_iter()
         .find(|w| json!(w) == contract["who"])
         .ok_or("the contract names no key")?;
@@ -255,9 +255,9 @@ fn apply(op: &mut Value, method: &str) -> Result<(), String> {
         refusals.push(refusal(code).ok_or_else(|| format!("{code} is no refusal"))?);
     }
     refusals.extend(implied(op, method));
-    if who != Who::Anyone && method != "get" && contract.get("uncapped").is_none() {
+    if who != Whose::Anyone && method != "get" && contract.get("uncapped").is_none() {
         // A change with a key appends to the table's log, which has caps and is final once the
-        // game's secret is out (see `crate::caps` and `crate::keeping`).
+        // game's secret is out (see `crate::table::caps` and `crate::table::keeping`).
         refusals.extend([
             Refusal::TooFast,
             Refusal::Conflict(Conflict::Full),
@@ -267,7 +267,7 @@ fn apply(op: &mut Value, method: &str) -> Result<(), String> {
     object_body(op);
     refusals.sort();
     refusals.dedup();
-    if who != Who::Anyone {
+    if who != Whose::Anyone {
         let any: Vec<Value> = KEY_SCHEMES.iter().map(|s| json!({ *s: [] })).collect();
         op["security"] = Value::Array(any);
     }
@@ -291,7 +291,7 @@ fn apply(op: &mut Value, method: &str) -> Result<(), String> {
 
 /// What the connection itself answers, before any operation reads the request: a request head
 /// longer than the server reads (431, no body), and a connection over the caps per address or
-/// in all (503 as text, see `crate::net`).
+/// in all (503 as text, see `crate::http::net`).
 fn connection_answers(responses: &mut Map<String, Value>) {
     responses.insert(
         "431".into(),
@@ -315,7 +315,7 @@ fn connection_answers(responses: &mut Map<String, Value>) {
     }
 }
 
-/// A body is a JSON object or nothing at all (`crate::extract`): an optional one is left out,
+/// A body is a JSON object or nothing at all (`crate::http::extract`): an optional one is left out,
 /// never sent as `null`.
 fn object_body(op: &mut Value) {
     let json = &mut op["requestBody"]["content"]["application/json"]["schema"];

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::access::SeatInfo;
 use crate::error::Refusal;
+use crate::table::access::SeatInfo;
 
 /// Every refusal: `{"error": {"code", "message", "rule"}}`; a refused request changes nothing.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -165,7 +165,7 @@ pub struct Events {
     pub event_count: usize,
     pub head: String,
     #[schema(value_type = Vec<Object>)]
-    pub events: Vec<crate::snapshot::SeenEntry>,
+    pub events: Vec<crate::view::snapshot::SeenEntry>,
 }
 
 /// `POST /api/tables/{id}/commands`.

@@ -30,13 +30,13 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Conflict, Refusal, TableError};
-use crate::extract::{Caller, JsonBody};
-use crate::http::contract::Who;
+use crate::http::contract::Whose;
+use crate::http::extract::{Caller, JsonBody};
 use crate::http::routes::{self, table_path};
 use crate::http::tables::Creating;
-use crate::links::Role;
 use crate::pages::{Sources, script, script_in, style, style_in};
 use crate::server::Server;
+use crate::table::links::Role;
 
 /// The forms' scripts and styles.
 pub fn asset_routes() -> Router<Arc<Server>> {
@@ -94,7 +94,7 @@ pub struct CheckBody {
 #[utoipa::path(post, path = routes::CHECK_FORM.path, tag = "forms", request_body = CheckBody,
     params(("id" = String, Path, description = "The ruleset (one with forms)")),
     responses((status = 200, description = "`{\"problems\": [...]}`: each at its field, naming its rule", body = Object)),
-    extensions(("x-clash" = json!(Who::Anyone.only()))))]
+    extensions(("x-clash" = json!(Whose::Anyone.only()))))]
 pub(crate) async fn check(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
@@ -135,7 +135,7 @@ pub struct FormBody {
 /// Make a table from the lobby's form (rate-limited like any other creation).
 #[utoipa::path(post, path = routes::FROM_FORM.path, tag = "forms", request_body = FormBody,
     responses((status = 201, description = "The table and its links; a game with characters starts in session zero", body = Object)),
-    extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::RateLimited, Refusal::InvalidForm,
+    extensions(("x-clash" = json!(Whose::Anyone.refuses(&[Refusal::RateLimited, Refusal::InvalidForm,
         Refusal::Rule, Refusal::UnknownSeat, Refusal::Storage, Refusal::Unreadable]).conflicts(&[Conflict::Raced])))))]
 pub(crate) async fn create(
     State(server): State<Arc<Server>>,
@@ -186,7 +186,7 @@ pub(crate) async fn create(
 #[utoipa::path(get, path = routes::SETUP_FILE.path, tag = "forms",
     params(("id" = String, Path, description = "The table's id")),
     responses((status = 200, description = "The table as a setup file, to start another table from", body = Object)),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::NoPosition])))))]
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::NoPosition])))))]
 pub(crate) async fn setup_file(caller: Caller) -> Result<Response, ApiError> {
     if caller.rights.role != Role::Owner {
         return Err(TableError::forbidden("only the GM downloads the table's setup").into());

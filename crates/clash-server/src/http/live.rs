@@ -11,18 +11,18 @@ use futures_util::Stream;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::contract::Who;
+use super::contract::Whose;
 use super::reply::Shared;
 use super::routes;
 use super::tables::Path;
 use crate::error::{ApiError, Refusal};
-use crate::extract::{Params, TableKey, as_seat, position};
-use crate::stream::Watcher;
+use crate::http::extract::{Params, TableKey, as_seat, position};
+use crate::view::stream::Watcher;
 
 /// Whether the server can reach its database.
 #[utoipa::path(get, path = routes::HEALTHZ.path, tag = "server",
     responses((status = 200, description = "The database is reachable", body = String, content_type = "text/plain")),
-    extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::Storage])))))]
+    extensions(("x-clash" = json!(Whose::Anyone.refuses(&[Refusal::Storage])))))]
 pub async fn healthz(State(server): Shared) -> Response {
     if server.store().healthy().await {
         (StatusCode::OK, "ok\n").into_response()
@@ -35,7 +35,7 @@ pub async fn healthz(State(server): Shared) -> Response {
 #[utoipa::path(get, path = routes::METRICS.path, tag = "server",
     responses((status = 200, description = "Counters and timings in the OpenMetrics text format", body = String,
         content_type = "application/openmetrics-text")),
-    extensions(("x-clash" = json!(Who::Anyone.only()))))]
+    extensions(("x-clash" = json!(Whose::Anyone.only()))))]
 pub async fn metrics(State(server): Shared) -> Response {
     (
         [(
@@ -50,7 +50,7 @@ pub async fn metrics(State(server): Shared) -> Response {
 /// `?after=N&as=p2&changes=patch`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct Watching {
+pub struct LiveQuery {
     /// Resume after this log position (a reconnecting browser's `Last-Event-ID` wins).
     #[serde(default, deserialize_with = "position")]
     #[param(schema_with = crate::http::schemas::position)]
@@ -107,15 +107,15 @@ fn resume_point(headers: &HeaderMap, after: Option<usize>) -> usize {
 }
 
 /// Follow the table live, as the key sees it.
-#[utoipa::path(get, path = routes::STREAM.path, tag = "tables", params(Path, Watching),
+#[utoipa::path(get, path = routes::STREAM.path, tag = "tables", params(Path, LiveQuery),
     responses((status = 200, description = "Server-Sent Events: `update` (or `patch`) after every change the key may see; `access`, `revoked` or `deleted` when its rights end",
         body = StreamEvent, content_type = "text/event-stream")),
-    extensions(("x-clash" = json!(Who::AnyKey.refuses(&[Refusal::TooManyStreams])))))]
+    extensions(("x-clash" = json!(Whose::AnyKey.refuses(&[Refusal::TooManyStreams])))))]
 pub async fn stream(
     State(server): Shared,
     caller: TableKey,
     headers: HeaderMap,
-    Params(q): Params<Watching>,
+    Params(q): Params<LiveQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let seat = as_seat(q.as_seat.as_deref())?;
     let patches = match q.changes.as_deref() {
@@ -130,7 +130,10 @@ pub async fn stream(
     let rights = caller.table.access(&caller.key, seat).await?;
     let ticket = server.open_stream(&caller.table, &caller.key, &rights)?;
     // The page counts as here while its stream lives.
-    let here = crate::stream::arrive(caller.table.clone(), crate::room::presence_name(&rights));
+    let here = crate::view::stream::arrive(
+        caller.table.clone(),
+        crate::view::room::presence_name(&rights),
+    );
     let watcher = Watcher::new(
         caller.table,
         caller.key,

@@ -12,7 +12,7 @@ use axum::response::{Html, IntoResponse, Response};
 use maud::{Markup, html};
 
 use super::routes;
-use crate::notify::consent::{self, Answer};
+use crate::notify::consent::{self, Choice};
 use crate::notify::now::now_ms;
 use crate::pages::page;
 use crate::server::Server;
@@ -104,7 +104,7 @@ async fn unsubscribe_page(
 }
 
 async fn confirm(State(server): State<Arc<Server>>, Path(token): Path<String>) -> Response {
-    match consent::answer(server.store(), &token, Answer::Confirm, now_ms()).await {
+    match consent::answer(server.store(), &token, Choice::Confirm, now_ms()).await {
         Ok(Some(address)) => card(
             StatusCode::OK,
             "Your address is confirmed",
@@ -120,7 +120,7 @@ async fn confirm(State(server): State<Arc<Server>>, Path(token): Path<String>) -
 }
 
 async fn unsubscribe(State(server): State<Arc<Server>>, Path(token): Path<String>) -> Response {
-    match consent::answer(server.store(), &token, Answer::Unsubscribe, now_ms()).await {
+    match consent::answer(server.store(), &token, Choice::Unsubscribe, now_ms()).await {
         Ok(Some(address)) => asking(
             "No more mail",
             html! { p { "This Clash server sends nothing more to " strong { (address) } ", from any table. "

@@ -2,7 +2,7 @@
 //!
 //! Every request that touches a table names it by id and proves its role with a link key, sent
 //! as `?key=…`, an `X-Clash-Key` header, or `Authorization: Bearer …`. What a handler needs is
-//! read by typed extractors ([`crate::extract`]); bodies are typed ([`dto`]), JSON
+//! read by typed extractors ([`crate::http::extract`]); bodies are typed ([`dto`]), JSON
 //! (`Content-Type: application/json`) of at most [`Limits::body_limit`] bytes, and their unknown
 //! fields are refused; every refusal is an [`ApiError`].
 //!
@@ -30,12 +30,16 @@
 
 pub mod contract;
 pub mod dto;
+pub mod extract;
 pub mod forms;
+pub mod layers;
 pub mod live;
 pub mod mail;
+pub mod net;
 pub mod notify;
 pub mod notify_dto;
 pub mod play;
+pub mod rate;
 pub mod reply;
 pub mod review;
 pub mod routes;
@@ -59,7 +63,7 @@ use utoipa_axum::routes;
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::rate::CreationLimit;
+use crate::http::rate::CreationLimit;
 use crate::server::Server;
 
 #[derive(OpenApi)]
@@ -156,7 +160,7 @@ pub fn served_document(server: &Server) -> Value {
 }
 
 /// The whole HTTP application for these tables, with the table-creation allowance it holds to
-/// (see [`crate::rate`]; whoever runs the server sweeps it).
+/// (see [`crate::http::rate`]; whoever runs the server sweeps it).
 pub fn router(server: Arc<Server>, creation: Arc<CreationLimit>) -> Router {
     let limits: Limits = server.limits().clone();
     let (api, _) = api().split_for_parts();
@@ -189,7 +193,7 @@ pub fn router(server: Arc<Server>, creation: Arc<CreationLimit>) -> Router {
         .layer(axum::Extension(creation))
         .layer(DefaultBodyLimit::max(limits.body_limit))
         .with_state(server.clone());
-    crate::layers::wrap(app, server.metrics().clone(), &limits)
+    crate::http::layers::wrap(app, server.metrics().clone(), &limits)
 }
 
 async fn not_found() -> ApiError {

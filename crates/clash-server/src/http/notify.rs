@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::contract::Who;
+use super::contract::Whose;
 use super::notify_dto::{
     ClockView, Delivery, DeliveryLog, HandleBody, Moves, MovesBody, NewTarget, NotifySettings,
     SeatClock, TableMove, TargetView,
@@ -20,8 +20,7 @@ use super::reply::Shared;
 use super::routes;
 use super::tables::Path;
 use crate::error::{ApiError, Conflict, TableError};
-use crate::extract::{Caller, JsonBody};
-use crate::links::Role;
+use crate::http::extract::{Caller, JsonBody};
 use crate::notify::clock;
 use crate::notify::consent::{self, Consent};
 use crate::notify::news::load;
@@ -29,9 +28,10 @@ use crate::notify::now::now_ms;
 use crate::notify::rule::{Clock, ClockRule};
 use crate::notify::target::{self, Format, Kind, PER_KEY, Target};
 use crate::ops::set_clock::SetClock;
-use crate::presence::Presence;
 use crate::server::Server;
 use crate::store::notify as rows;
+use crate::table::links::Role;
+use crate::table::presence::Presence;
 
 /// A key that may have targets: the GM's or a seat's (a spectator link is shared by everyone).
 fn owner_or_seat(caller: &Caller) -> Result<(), ApiError> {
@@ -51,7 +51,7 @@ fn stored(e: crate::store::StoreError) -> ApiError {
 /// Where the caller's key hears of this table.
 #[utoipa::path(get, path = routes::NOTIFY_SETTINGS.path, tag = "notify", params(Path),
     responses((status = 200, description = "The caller's own targets, with their delivery state", body = NotifySettings)),
-    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
+    extensions(("x-clash" = json!(Whose::GmOrSeat.only()))))]
 pub async fn settings(
     State(server): Shared,
     caller: Caller,
@@ -85,7 +85,7 @@ pub async fn settings(
 #[utoipa::path(post, path = routes::ADD_TARGET.path, tag = "notify", params(Path),
     request_body = NewTarget,
     responses((status = 201, description = "Set: events are sent there from now on (a JSON webhook's signing key is in the answer)", body = TargetView)),
-    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
+    extensions(("x-clash" = json!(Whose::GmOrSeat.only()))))]
 pub async fn add_target(
     State(server): Shared,
     caller: Caller,
@@ -195,7 +195,7 @@ pub struct TargetPath {
 /// Stop sending to one of the caller's targets.
 #[utoipa::path(delete, path = routes::REMOVE_TARGET.path, tag = "notify", params(TargetPath),
     responses((status = 204, description = "Nothing more is sent there (removing a target that is not there does nothing)")),
-    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
+    extensions(("x-clash" = json!(Whose::GmOrSeat.only()))))]
 pub async fn remove_target(
     State(server): Shared,
     caller: Caller,
@@ -213,7 +213,7 @@ pub async fn remove_target(
 #[utoipa::path(put, path = routes::SET_HANDLE.path, tag = "notify", params(Path),
     request_body = HandleBody,
     responses((status = 204, description = "The table channel mentions the caller so from now on")),
-    extensions(("x-clash" = json!(Who::GmOrSeat.only()))))]
+    extensions(("x-clash" = json!(Whose::GmOrSeat.only()))))]
 pub async fn set_handle(
     State(server): Shared,
     caller: Caller,
@@ -254,7 +254,7 @@ pub async fn set_handle(
 /// The latest deliveries of the table's notifications.
 #[utoipa::path(get, path = routes::DELIVERY_LOG.path, tag = "notify", params(Path),
     responses((status = 200, description = "The latest deliveries (never a target's address)", body = DeliveryLog)),
-    extensions(("x-clash" = json!(Who::Gm.only()))))]
+    extensions(("x-clash" = json!(Whose::Gm.only()))))]
 pub async fn delivery_log(
     State(server): Shared,
     caller: Caller,
@@ -287,7 +287,7 @@ pub async fn delivery_log(
 /// The table's clock and reminders, and when each seat's runs out.
 #[utoipa::path(get, path = routes::CLOCK.path, tag = "notify", params(Path),
     responses((status = 200, description = "The clock and reminders, and when each seat's runs out", body = ClockView)),
-    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
+    extensions(("x-clash" = json!(Whose::AnyKey.only()))))]
 pub async fn clock_view(
     State(server): Shared,
     caller: Caller,
@@ -338,7 +338,7 @@ pub async fn clock_view(
 #[utoipa::path(post, path = routes::SET_CLOCK.path, tag = "notify", params(Path),
     request_body = ClockRule,
     responses((status = 204, description = "Set, and logged for everyone: \"The GM sets a clock: …\"")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
 pub async fn set_clock(
     State(server): Shared,
     caller: Caller,
@@ -358,7 +358,7 @@ const KEPT_LIMIT: usize = 50;
 /// For each table a lobby keeps a link to, whether it waits on that link.
 #[utoipa::path(post, path = routes::MOVES.path, tag = "notify", request_body = MovesBody,
     responses((status = 200, description = "For each table, whether it waits on its key: those that do first", body = Moves)),
-    extensions(("x-clash" = json!(Who::Anyone.only()))))]
+    extensions(("x-clash" = json!(Whose::Anyone.only()))))]
 pub async fn moves(
     State(server): Shared,
     JsonBody(body): JsonBody<MovesBody>,
@@ -385,7 +385,7 @@ async fn one_move(server: &std::sync::Arc<Server>, id: String, key: &str) -> Tab
     };
     match seen.await {
         Ok((snapshot, access)) => {
-            let turn = crate::room::view(&snapshot, &Presence::default(), &access).turn;
+            let turn = crate::view::room::view(&snapshot, &Presence::default(), &access).turn;
             TableMove {
                 id,
                 title: Some(snapshot.title().to_string()),

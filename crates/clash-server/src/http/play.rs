@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::contract::Who;
+use super::contract::Whose;
 use super::dto::{
     ArchiveBody, CommandBody, Line, Odds, OddsSwitch, RenameBody, SeedBody, UndoBody,
 };
@@ -15,7 +15,7 @@ use super::reply::{Shared, UpdateJson, answer};
 use super::routes;
 use super::tables::{Path, Reading};
 use crate::error::{ApiError, Conflict, Refusal};
-use crate::extract::{JsonBody, OptionalJson, Params, TableKey, as_seat, seat_named};
+use crate::http::extract::{JsonBody, OptionalJson, Params, TableKey, as_seat, seat_named};
 use crate::ops::add_seed::AddSeed;
 use crate::ops::archive::Archive;
 use crate::ops::command::Command;
@@ -29,7 +29,7 @@ use crate::ops::undo::Undo;
 #[utoipa::path(post, path = routes::COMMAND.path, tag = "play", params(Path, Reading),
     request_body = CommandBody,
     responses((status = 200, description = "Applied (or, for a retried id, applied before): the caller's update with a receipt", body = Object)),
-    extensions(("x-clash" = json!(Who::Player.refuses(&[Refusal::Rule]).conflicts(&[
+    extensions(("x-clash" = json!(Whose::Player.refuses(&[Refusal::Rule]).conflicts(&[
         Conflict::Closed, Conflict::Archived, Conflict::Stale, Conflict::IdReused,
         Conflict::Confirm, Conflict::Raced])))))]
 pub async fn command(
@@ -57,7 +57,7 @@ pub async fn command(
 /// Add a client seed: chance draws on it from the next command on.
 #[utoipa::path(post, path = routes::SEED.path, tag = "play", params(Path), request_body = SeedBody,
     responses((status = 204, description = "Chance draws on this seed from the next command on")),
-    extensions(("x-clash" = json!(Who::GmOrSeat.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
+    extensions(("x-clash" = json!(Whose::GmOrSeat.conflicts(&[Conflict::Closed, Conflict::Raced])))))]
 pub async fn seed(
     State(server): Shared,
     caller: TableKey,
@@ -74,7 +74,7 @@ pub async fn seed(
 /// End the table and reveal its secret.
 #[utoipa::path(post, path = routes::CLOSE.path, tag = "play", params(Path),
     responses((status = 204, description = "The table has ended; its secret is revealed")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Raced]).uncapped()))))]
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Closed, Conflict::Raced]).uncapped()))))]
 pub async fn close(State(server): Shared, caller: TableKey) -> Result<StatusCode, ApiError> {
     server
         .execute(&caller.table, End { key: caller.key })
@@ -85,7 +85,7 @@ pub async fn close(State(server): Shared, caller: TableKey) -> Result<StatusCode
 /// A line of table talk, or a whisper: a player's to the GM, or the GM's to one seat.
 #[utoipa::path(post, path = routes::CHAT.path, tag = "play", params(Path), request_body = Line,
     responses((status = 204, description = "Said (or whispered)")),
-    extensions(("x-clash" = json!(Who::GmOrSeat.refuses(&[Refusal::UnknownSeat]).conflicts(&[
+    extensions(("x-clash" = json!(Whose::GmOrSeat.refuses(&[Refusal::UnknownSeat]).conflicts(&[
         Conflict::Archived, Conflict::NoChange, Conflict::TooMuchTalk, Conflict::Raced])))))]
 pub async fn chat(
     State(server): Shared,
@@ -115,7 +115,7 @@ pub async fn chat(
 #[utoipa::path(post, path = routes::UNDO.path, tag = "play", params(Path),
     request_body(content = Option<UndoBody>),
     responses((status = 204, description = "The last command standing is taken back")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::Archived,
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Closed, Conflict::Archived,
         Conflict::CannotUndo, Conflict::Stale, Conflict::Raced])))))]
 pub async fn undo(
     State(server): Shared,
@@ -133,7 +133,7 @@ pub async fn undo(
 /// Rename the table.
 #[utoipa::path(post, path = routes::RENAME.path, tag = "play", params(Path), request_body = RenameBody,
     responses((status = 204, description = "Renamed")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn rename(
     State(server): Shared,
     caller: TableKey,
@@ -151,7 +151,7 @@ pub async fn rename(
 #[utoipa::path(post, path = routes::ARCHIVE.path, tag = "play", params(Path),
     request_body(content = Option<ArchiveBody>),
     responses((status = 204, description = "Archived (no moves or talk until brought back), or brought back")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn archive(
     State(server): Shared,
     caller: TableKey,
@@ -176,7 +176,7 @@ pub struct AsSeat {
 /// Whether odds in play are on, and the caller's seat's odds for its next choice.
 #[utoipa::path(get, path = routes::ODDS.path, tag = "play", params(Path, AsSeat),
     responses((status = 200, description = "Whether odds are on, and the caller's seat's odds from its own view", body = Odds)),
-    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
+    extensions(("x-clash" = json!(Whose::AnyKey.only()))))]
 pub async fn odds(
     State(server): Shared,
     caller: TableKey,
@@ -205,7 +205,7 @@ pub async fn odds(
 /// Switch odds in play on or off for the table.
 #[utoipa::path(put, path = routes::SWITCH_ODDS.path, tag = "play", params(Path), request_body = OddsSwitch,
     responses((status = 200, description = "Odds in play switched", body = OddsSwitch)),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn switch_odds(
     State(server): Shared,
     caller: TableKey,

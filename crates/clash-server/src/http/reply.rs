@@ -14,7 +14,7 @@ use crate::table::Answer;
 pub(crate) type Shared = State<Arc<Server>>;
 
 /// A viewer's update, serialized once and shared by everyone who sees the same (see
-/// [`crate::snapshot`]): sent as it is.
+/// [`crate::view::snapshot`]): sent as it is.
 pub struct UpdateJson(String);
 
 impl IntoResponse for UpdateJson {

@@ -10,17 +10,17 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::contract::Who;
+use super::contract::Whose;
 use super::reply::Shared;
 use super::routes;
 use super::tables::Path;
 use crate::error::TableError;
 use crate::error::{ApiError, Conflict};
-use crate::extract::{Params, TableKey, as_seat, position};
-use crate::links::Role;
-use crate::review::replay::{self, Frame, FrameError};
+use crate::http::extract::{Params, TableKey, as_seat, position};
+use crate::review::replay::{self, FrameError, ReplayFrame};
 use crate::review::{self as reviews, Job, ReviewStatus};
 use crate::server::Server;
+use crate::table::links::Role;
 use crate::work::{self, Pool};
 
 /// The table's job, made now if need be; refused before the table has ended.
@@ -35,7 +35,7 @@ async fn job(server: &Arc<Server>, caller: &TableKey) -> Result<Arc<Job>, ApiErr
 
 #[utoipa::path(get, path = routes::REVIEW.path, tag = "tables", params(Path),
     responses((status = 200, description = "Once the table has ended: its review as far as it has got (queued the first time it is asked for; ask again until `state` is `done` or `stopped`); `null` for a game that has no review. Before the end it is refused (`not_ended`): it would give away what is still hidden", body = Object)),
-    extensions(("x-clash" = json!(Who::AnyKey.conflicts(&[Conflict::NotEnded])))))]
+    extensions(("x-clash" = json!(Whose::AnyKey.conflicts(&[Conflict::NotEnded])))))]
 pub async fn review(
     State(server): Shared,
     caller: TableKey,
@@ -45,7 +45,7 @@ pub async fn review(
 
 #[utoipa::path(delete, path = routes::CANCEL_REVIEW.path, tag = "tables", params(Path),
     responses((status = 204, description = "The review stops after its current slice; what it did not look at is said so")),
-    extensions(("x-clash" = json!(Who::Gm.only().uncapped()))))]
+    extensions(("x-clash" = json!(Whose::Gm.only().uncapped()))))]
 pub async fn cancel_review(caller: TableKey) -> Result<StatusCode, ApiError> {
     let access = caller.table.access(&caller.key, None).await?;
     if access.role != Role::Owner {
@@ -72,12 +72,12 @@ pub struct Stepping {
 
 #[utoipa::path(get, path = routes::REPLAY.path, tag = "tables", params(Path, Stepping),
     responses((status = 200, description = "Once the table has ended: one step of it as the seat saw it, with what was revealed later marked", body = Object)),
-    extensions(("x-clash" = json!(Who::AnyKey.conflicts(&[Conflict::NotEnded])))))]
+    extensions(("x-clash" = json!(Whose::AnyKey.conflicts(&[Conflict::NotEnded])))))]
 pub async fn replay(
     State(server): Shared,
     caller: TableKey,
     Params(q): Params<Stepping>,
-) -> Result<Json<Frame>, ApiError> {
+) -> Result<Json<ReplayFrame>, ApiError> {
     let viewer = match q.as_seat.as_deref() {
         Some("spectator") => clash_core::Viewer::Spectator,
         Some(seat) => match as_seat(Some(seat))? {

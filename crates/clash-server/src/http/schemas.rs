@@ -9,7 +9,7 @@
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
 
-use crate::chat::MAX_LINE;
+use crate::table::chat::MAX_LINE;
 use crate::tables::TITLE_LIMIT;
 
 /// Whitespace as Rust's `str::trim` removes it.
@@ -112,7 +112,7 @@ pub fn talk() -> RefOr<Schema> {
         .into()
 }
 
-/// A plain word of 1 to `max` letters, digits, `-`, `_`, `.` or `:` (`crate::links::plain_word`).
+/// A plain word of 1 to `max` letters, digits, `-`, `_`, `.` or `:` (`crate::table::links::plain_word`).
 fn word(max: usize, what: &str) -> ObjectBuilder {
     let text = format!("{what}: 1 to {max} letters, digits, '-', '_', '.' or ':'.");
     string(format!("^[A-Za-z0-9._:-]{{1,{max}}}$"), &text)
@@ -355,9 +355,9 @@ mod tests {
             prop_assert_eq!(pattern(super::title()).is_match(&t), title, "title {:?}", t);
             let blank = t.trim().is_empty();
             prop_assert_eq!(pattern(new_title()).is_match(&t), title || blank, "new title {:?}", t);
-            let talk = crate::chat::clean(&t).is_ok();
+            let talk = crate::table::chat::clean(&t).is_ok();
             prop_assert_eq!(pattern(super::talk()).is_match(&t), talk, "talk {:?}", t);
-            let seed = crate::links::plain_word(&t, SEED_LIMIT);
+            let seed = crate::table::links::plain_word(&t, SEED_LIMIT);
             prop_assert_eq!(pattern(super::seed()).is_match(&t), seed, "seed {:?}", t);
         }
     }

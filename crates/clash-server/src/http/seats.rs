@@ -9,13 +9,13 @@ use axum::http::StatusCode;
 use clash_core::Strength;
 use utoipa::IntoParams;
 
-use super::contract::Who;
+use super::contract::Whose;
 use super::dto::{BotBody, BotSeated, Claimed, LinkBody, MoveLink, NewLink, SeatLink};
 use super::reply::Shared;
 use super::routes::{self, table_path};
 use super::tables::Path;
 use crate::error::{ApiError, Conflict};
-use crate::extract::{OptionalJson, TableKey, seat_named};
+use crate::http::extract::{OptionalJson, TableKey, seat_named};
 use crate::ops::claim::Claim;
 use crate::ops::hand_back::HandBack;
 use crate::ops::invite::Invite;
@@ -42,7 +42,7 @@ pub struct SeatPath {
 #[utoipa::path(post, path = routes::ISSUE_LINK.path, tag = "seats",
     params(ManagedSeat), request_body(content = Option<LinkBody>),
     responses((status = 201, description = "A new invite (any earlier link stops working), or the GM now plays the seat", body = SeatLink)),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::BotSeated, Conflict::NoChange, Conflict::Raced])))))]
 pub async fn issue_link(
     State(server): Shared,
@@ -75,7 +75,7 @@ pub async fn issue_link(
 /// Revoke the seat's link: nobody plays it until it is given again.
 #[utoipa::path(delete, path = routes::REVOKE_LINK.path, tag = "seats", params(ManagedSeat),
     responses((status = 204, description = "Nobody plays the seat until it is given again")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::BotSeated, Conflict::Raced])))))]
 pub async fn revoke_link(
     State(server): Shared,
@@ -93,7 +93,7 @@ pub async fn revoke_link(
 /// Give a taken-over seat back to its player.
 #[utoipa::path(post, path = routes::HAND_BACK.path, tag = "seats", params(ManagedSeat),
     responses((status = 204, description = "The seat is its player's again")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::BotSeated, Conflict::NoChange, Conflict::Raced])))))]
 pub async fn hand_back(
     State(server): Shared,
@@ -144,7 +144,7 @@ pub struct ManagedSeat {
 /// Replace the GM's link or the watch link: the old one stops working at once.
 #[utoipa::path(post, path = routes::REPLACE_LINK.path, tag = "seats", params(LinkPath),
     responses((status = 201, description = "The new link; the old one stops working at once", body = NewLink)),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced])))))]
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Raced])))))]
 pub async fn replace_link(
     State(server): Shared,
     caller: TableKey,
@@ -173,7 +173,7 @@ pub async fn replace_link(
     responses((status = 201, description = "The invite (sent as the key) is used up; the player's own key. \
         Sent with an X-Request-Id of 16 to 100 letters, digits, '-', '_', '.' or ':' (a UUID), a retry of the same request \
         answers the same key again, so a lost answer costs nothing", body = Claimed)),
-    extensions(("x-clash" = json!(Who::Invite.conflicts(&[Conflict::SecretPending, Conflict::Raced])))))]
+    extensions(("x-clash" = json!(Whose::Invite.conflicts(&[Conflict::SecretPending, Conflict::Raced])))))]
 pub async fn claim(
     State(server): Shared,
     caller: TableKey,
@@ -196,7 +196,7 @@ pub async fn claim(
 #[utoipa::path(post, path = routes::MOVE_LINK.path, tag = "seats", params(Path),
     responses((status = 201, description = "A one-time link, for the seat's player alone, that moves the seat to another device: \
         claimed like an invite (POST …/claim with it as the key), it ends this key", body = MoveLink)),
-    extensions(("x-clash" = json!(Who::Seat.conflicts(&[Conflict::SecretPending, Conflict::Raced])))))]
+    extensions(("x-clash" = json!(Whose::Seat.conflicts(&[Conflict::SecretPending, Conflict::Raced])))))]
 pub async fn move_link(
     State(server): Shared,
     caller: TableKey,
@@ -211,7 +211,7 @@ pub async fn move_link(
 #[utoipa::path(post, path = routes::SEAT_BOT.path, tag = "seats",
     params(SeatPath), request_body(content = Option<BotBody>),
     responses((status = 201, description = "A bot plays the seat from its own view", body = BotSeated)),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::SeatTaken, Conflict::NoChange, Conflict::Raced])))))]
 pub async fn seat_bot(
     State(server): Shared,
@@ -244,7 +244,7 @@ pub async fn seat_bot(
 /// Take the seat back from its bot.
 #[utoipa::path(delete, path = routes::UNSEAT_BOT.path, tag = "seats", params(SeatPath),
     responses((status = 204, description = "The seat is the GM's NPC again, or empty")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Closed, Conflict::SecretPending,
         Conflict::NoChange, Conflict::Raced])))))]
 pub async fn unseat_bot(
     State(server): Shared,

@@ -11,23 +11,23 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::IntoParams;
 
-use super::contract::Who;
+use super::contract::Whose;
 use super::dto::{
     CreateTable, Created, Events, RulesetInfo, Rulesets, SharedLinks, Summary, SummarySeat,
 };
 use super::reply::{Shared, UpdateJson, answer};
 use super::routes::{self, table_path};
 use crate::error::{ApiError, Conflict, Refusal, TableError};
-use crate::extract::{Caller, ClientAddr, JsonBody, Params, TableKey, as_seat, position};
-use crate::links::Role;
+use crate::http::extract::{Caller, ClientAddr, JsonBody, Params, TableKey, as_seat, position};
+use crate::http::rate::{CreationLimit, TooSoon};
 use crate::ops::delete::Delete;
-use crate::rate::{CreationLimit, TooSoon};
 use crate::server::Server;
+use crate::table::links::Role;
 
 /// The rulesets this server plays.
 #[utoipa::path(get, path = routes::RULESETS.path, tag = "tables",
     responses((status = 200, description = "The rulesets this server plays, with ready-made setups", body = Rulesets)),
-    extensions(("x-clash" = json!(Who::Anyone.only()))))]
+    extensions(("x-clash" = json!(Whose::Anyone.only()))))]
 pub async fn rulesets(State(server): Shared) -> Json<Rulesets> {
     let rulesets = server
         .catalogue()
@@ -72,7 +72,7 @@ impl axum::extract::FromRequestParts<Arc<Server>> for Creating {
 #[utoipa::path(post, path = routes::CREATE_TABLE.path, tag = "tables", request_body = CreateTable,
     responses(
         (status = 201, description = "The table, its GM's and spectators' links, and its seats", body = Created)),
-    extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::RateLimited, Refusal::Rule, Refusal::Storage, Refusal::Unreadable])))))]
+    extensions(("x-clash" = json!(Whose::Anyone.refuses(&[Refusal::RateLimited, Refusal::Rule, Refusal::Storage, Refusal::Unreadable])))))]
 pub async fn create_table(
     State(server): Shared,
     _: Creating,
@@ -155,7 +155,7 @@ pub async fn table_summary(caller: &Caller) -> Summary {
 /// shared links).
 #[utoipa::path(get, path = routes::TABLE_INFO.path, tag = "tables", params(Path),
     responses((status = 200, description = "The caller's link and every seat's holder", body = Summary)),
-    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
+    extensions(("x-clash" = json!(Whose::AnyKey.only()))))]
 pub async fn table_info(caller: Caller) -> Json<Summary> {
     Json(table_summary(&caller).await)
 }
@@ -164,10 +164,10 @@ pub async fn table_info(caller: Caller) -> Json<Summary> {
 #[utoipa::path(delete, path = routes::DELETE_TABLE.path, tag = "tables", params(Path),
     responses((status = 204, description = "Deleted with everything stored about it; open pages are told \
         (a table whose game this server does not offer is deleted all the same)")),
-    extensions(("x-clash" = json!(Who::Gm.conflicts(&[Conflict::Raced]).uncapped()))))]
+    extensions(("x-clash" = json!(Whose::Gm.conflicts(&[Conflict::Raced]).uncapped()))))]
 pub async fn delete_table(
     State(server): Shared,
-    crate::extract::Key(key): crate::extract::Key,
+    crate::http::extract::Key(key): crate::http::extract::Key,
     UrlPath(id): UrlPath<String>,
 ) -> Result<StatusCode, ApiError> {
     match server.table(&id).await {
@@ -207,7 +207,7 @@ pub struct Path {
 /// What the key sees now: its view, the legal commands, whose move, and the log from `after`.
 #[utoipa::path(get, path = routes::VIEW.path, tag = "tables", params(Path, Reading),
     responses((status = 200, description = "What the key sees now: the view, legal commands, whose move, the log lines after `after`", body = Object)),
-    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
+    extensions(("x-clash" = json!(Whose::AnyKey.only()))))]
 pub async fn view(
     State(server): Shared,
     caller: TableKey,
@@ -224,7 +224,7 @@ pub async fn view(
 /// The log as the key may read it, from `after` on.
 #[utoipa::path(get, path = routes::EVENTS.path, tag = "tables", params(Path, Reading),
     responses((status = 200, description = "The log lines the key may read, from `after` on", body = Events)),
-    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
+    extensions(("x-clash" = json!(Whose::AnyKey.only()))))]
 pub async fn events(
     caller: TableKey,
     Params(q): Params<Reading>,
@@ -245,7 +245,7 @@ pub async fn events(
 /// The table's record, for `clash verify`.
 #[utoipa::path(get, path = routes::EXPORT.path, tag = "tables", params(Path),
     responses((status = 200, description = "The table's record as this key may see it (everything, secret included, once the table has ended): see docs/verification.md", body = Object)),
-    extensions(("x-clash" = json!(Who::AnyKey.only()))))]
+    extensions(("x-clash" = json!(Whose::AnyKey.only()))))]
 pub async fn export(State(server): Shared, caller: TableKey) -> Result<Response, ApiError> {
     let record = server.tables().export(&caller.table, &caller.key).await?;
     let disposition = format!("attachment; filename=\"clash-{}.json\"", caller.table.id);

@@ -7,17 +7,17 @@ use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 
-use super::contract::Who;
+use super::contract::Whose;
 use super::routes;
 use crate::error::{ApiError, Refusal};
-use crate::extract::JsonBody;
+use crate::http::extract::JsonBody;
 use crate::workbench::Studies;
 use crate::workbench::dto::{BenchGames, StudyRequest, StudyStatus};
 
 /// Every game with a workbench, and what a study may ask for.
 #[utoipa::path(get, path = routes::WORKBENCH_GAMES.path, tag = "workbench", operation_id = "workbench_games",
     responses((status = 200, description = "Every game with a workbench: its rule numbers (each with its rule, default and bounds), tables and suggested variants, and what a study may ask for", body = BenchGames)),
-    extensions(("x-clash" = json!(Who::Anyone.only()))))]
+    extensions(("x-clash" = json!(Whose::Anyone.only()))))]
 pub async fn games(Extension(studies): Extension<Arc<Studies>>) -> Json<BenchGames> {
     Json(studies.games())
 }
@@ -29,7 +29,7 @@ pub async fn games(Extension(studies): Extension<Arc<Studies>>) -> Json<BenchGam
 #[utoipa::path(post, path = routes::START_STUDY.path, tag = "workbench", operation_id = "start_study", request_body = StudyRequest,
     responses(
         (status = 202, description = "The study, queued or already under way (the same request gives the same study)", body = StudyStatus)),
-    extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::Rule, Refusal::Busy])))))]
+    extensions(("x-clash" = json!(Whose::Anyone.refuses(&[Refusal::Rule, Refusal::Busy])))))]
 pub async fn start(
     Extension(studies): Extension<Arc<Studies>>,
     JsonBody(body): JsonBody<StudyRequest>,
@@ -43,7 +43,7 @@ pub async fn start(
     params(("id" = String, Path, description = "The study's id")),
     responses(
         (status = 200, description = "How far the study is, and its report once done", body = StudyStatus)),
-    extensions(("x-clash" = json!(Who::Anyone.refuses(&[Refusal::UnknownStudy])))))]
+    extensions(("x-clash" = json!(Whose::Anyone.refuses(&[Refusal::UnknownStudy])))))]
 pub async fn status(
     Extension(studies): Extension<Arc<Studies>>,
     Path(id): Path<String>,

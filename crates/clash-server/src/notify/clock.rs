@@ -26,14 +26,14 @@ use super::news::{Committed, handles, keys, load, name};
 use super::now::now_ms;
 use super::rule::{Clock, ClockRule, Expiry, roughly, span};
 use super::target::Kind;
-use crate::links::Role;
 use crate::log::TableEvent;
 use crate::ops::clock_move::ClockMove;
-use crate::play::Access;
-use crate::presence::Presence;
 use crate::server::Server;
-use crate::snapshot::Snapshot;
 use crate::store::notify::{self as rows, Timer};
+use crate::table::links::Role;
+use crate::table::play::Access;
+use crate::table::presence::Presence;
+use crate::view::snapshot::Snapshot;
 use crate::work::{self, Pool};
 
 /// The seats the game waits on while the table is open, less those a bot plays.
@@ -276,7 +276,7 @@ async fn remind(
             Kind::Webhook | Kind::Email if told(&t.key) => {
                 let access = &keys[&t.key];
                 if item.waiting.is_some() {
-                    let turn = crate::room::view(snapshot, &Presence::default(), access).turn;
+                    let turn = crate::view::room::view(snapshot, &Presence::default(), access).turn;
                     let asked = snapshot.game().asked(seat);
                     let line = super::message::asked_line(&turn.text, asked);
                     item.text = format!("{} {line}", item.text);

@@ -15,9 +15,9 @@
 
 use std::time::Duration;
 
-use crate::links::new_key;
 use crate::store::consent as rows;
 use crate::store::{Store, StoreError};
+use crate::table::links::new_key;
 
 /// How long an unanswered confirmation waits before another may be sent.
 pub const RENEW: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -70,7 +70,7 @@ pub async fn unsent(store: &Store, address: &str) -> Result<(), StoreError> {
 
 /// What a link's token does to its address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
+pub enum Choice {
     Confirm,
     Unsubscribe,
 }
@@ -79,15 +79,15 @@ pub enum Answer {
 pub async fn answer(
     store: &Store,
     token: &str,
-    answer: Answer,
+    answer: Choice,
     now: i64,
 ) -> Result<Option<String>, StoreError> {
     let Some(row) = rows::by_token(store, token).await? else {
         return Ok(None);
     };
     let state = match answer {
-        Answer::Confirm => "confirmed",
-        Answer::Unsubscribe => "unsubscribed",
+        Choice::Confirm => "confirmed",
+        Choice::Unsubscribe => "unsubscribed",
     };
     rows::answer(store, token, state, now).await?;
     Ok(Some(row.address))

@@ -44,7 +44,7 @@ const STOPPED_KEPT: usize = 1024;
 const ANSWER_LIMIT: usize = 16 * 1024;
 
 /// What one target is waiting to be sent.
-struct Queue {
+struct TargetQueue {
     target: Target,
     message: Message,
     running: bool,
@@ -54,7 +54,7 @@ struct Queue {
 pub struct Outbox {
     pub(super) settings: Arc<Settings>,
     pub(super) store: Store,
-    queues: Mutex<HashMap<(String, String), Queue>>,
+    queues: Mutex<HashMap<(String, String), TargetQueue>>,
     /// Tables archived or deleted: nothing is sent for them.
     stopped: Mutex<HashSet<String>>,
     pub(super) mailer: Option<AsyncSmtpTransport<Tokio1Executor>>,
@@ -121,7 +121,7 @@ impl Outbox {
         }
     }
 
-    fn queues(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Queue>> {
+    fn queues(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), TargetQueue>> {
         self.queues.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -164,7 +164,7 @@ impl Outbox {
         let throttle = self.settings.throttle;
         // Queues that are idle and past their throttle are forgotten.
         queues.retain(|_, q| q.running || q.last_sent.is_some_and(|t| t.elapsed() < throttle));
-        let queue = queues.entry(key.clone()).or_insert_with(|| Queue {
+        let queue = queues.entry(key.clone()).or_insert_with(|| TargetQueue {
             target: target.clone(),
             message: Message {
                 items: Vec::new(),

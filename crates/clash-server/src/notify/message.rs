@@ -20,10 +20,10 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 
 use crate::log::TableEvent;
-use crate::play::Access;
-use crate::presence::Presence;
-use crate::room::{Turn, view};
-use crate::snapshot::Snapshot;
+use crate::table::play::Access;
+use crate::table::presence::Presence;
+use crate::view::room::{Turn, view};
+use crate::view::snapshot::Snapshot;
 
 /// What happened, by kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -104,7 +104,7 @@ pub(crate) fn asked_line(turn_text: &str, asked: Option<String>) -> String {
 }
 
 /// A log line as a message tells it: the end of a game says how it ended.
-fn told(line: &crate::snapshot::SeenEntry) -> String {
+fn told(line: &crate::view::snapshot::SeenEntry) -> String {
     match &line.table {
         Some(TableEvent::GameOver { how }) => format!("The game is over: {how}"),
         _ => line.text.clone(),
@@ -151,7 +151,7 @@ pub fn personal(before: &Snapshot, after: &Snapshot, access: &Access) -> Told {
             items.push(while_waiting(What::YourMove, &text, seat));
         }
     }
-    let own = crate::room::reader(access);
+    let own = crate::view::room::reader(access);
     for line in after.seen(access, before.revision()) {
         let what = match &line.table {
             _ if line.reveals => Some(What::Reveal),

@@ -40,10 +40,10 @@ use clash_core::Seat;
 use tokio::sync::mpsc;
 
 use crate::ops::Actor;
-use crate::play::Play;
 use crate::server::Server;
-use crate::snapshot::Snapshot;
 use crate::table::Table;
+use crate::table::play::Play;
+use crate::view::snapshot::Snapshot;
 use message::Message;
 pub use news::Notifier;
 use news::{BACKLOG, Committed, handles, keys, load, name};

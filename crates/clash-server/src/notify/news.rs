@@ -12,10 +12,10 @@ use super::deliver::Outbox;
 use super::rule;
 use super::settings::Settings;
 use super::target::{self, Kind};
-use crate::links::Role;
-use crate::play::{Access, Play};
-use crate::snapshot::Snapshot;
 use crate::store::{LinkStatus, Store};
+use crate::table::links::Role;
+use crate::table::play::{Access, Play};
+use crate::view::snapshot::Snapshot;
 
 /// Changes waiting to be looked at; past this many, news is dropped (and logged).
 pub(super) const BACKLOG: usize = 4096;

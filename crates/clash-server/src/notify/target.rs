@@ -11,8 +11,8 @@ use serde::Serialize;
 use super::guard;
 use super::settings::Settings;
 use crate::error::TableError;
-use crate::links::new_key;
 use crate::store::notify::{StoredTarget, TargetRow};
+use crate::table::links::new_key;
 
 /// Personal targets one key may have (its handle aside).
 pub const PER_KEY: usize = 3;

@@ -2,9 +2,9 @@
 
 use super::{At, Decision};
 use crate::error::TableError;
-use crate::links::plain_word;
 use crate::log::TableEvent;
-use crate::play::contributor;
+use crate::table::links::plain_word;
+use crate::table::play::contributor;
 
 pub struct AddSeed {
     pub key: String,

@@ -20,10 +20,10 @@ use sha2::{Digest, Sha256};
 
 use super::{Actor, At, Change, Decision, Operation, When, Who, sealed};
 use crate::error::{Conflict, TableError};
-use crate::links::{new_key, plain_word};
 use crate::log::{TableEvent, hex};
 use crate::store::side;
 use crate::store::{LinkChange, LinkStatus, StoredLink};
+use crate::table::links::{new_key, plain_word};
 
 /// The fewest characters of a request id a claim remembers (a UUID has 36).
 pub const PROOF_ID: usize = 16;

@@ -10,13 +10,13 @@ use serde_json::Value;
 
 use super::{At, Change, Decision, Operation, When, Who, acting_seat, sealed};
 use crate::error::{Conflict, TableError};
-use crate::links::Role;
 use crate::log::{CommandEntry, Entry, Sender, TableEvent, canonical, hex};
-use crate::play::Sent;
 use crate::server::Server;
-use crate::snapshot::Receipt;
 use crate::store::{LinkChange, StoredCommand};
+use crate::table::links::Role;
+use crate::table::play::Sent;
 use crate::table::{Answer, Table};
+use crate::view::snapshot::Receipt;
 
 /// A command as a client sent it.
 #[derive(Clone)]
@@ -188,7 +188,9 @@ impl Server {
         Ok(Answer {
             snapshot: done.snapshot,
             // A command comes from a key, which always has rights.
-            access: done.access.unwrap_or_else(crate::play::Access::nobody),
+            access: done
+                .access
+                .unwrap_or_else(crate::table::play::Access::nobody),
             after: done.at,
             receipt: Some(Receipt {
                 n: done.answer,

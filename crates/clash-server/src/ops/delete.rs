@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use super::{At, Change, Decision};
 use crate::error::TableError;
-use crate::links::{Role, same_key};
 use crate::server::Server;
 use crate::store::Write;
 use crate::store::side;
+use crate::table::links::{Role, same_key};
 
 pub struct Delete {
     pub key: String,

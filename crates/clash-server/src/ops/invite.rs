@@ -4,9 +4,9 @@ use clash_core::Seat;
 
 use super::{At, Decision, manageable};
 use crate::error::TableError;
-use crate::links::new_key;
 use crate::log::TableEvent;
 use crate::store::{LinkChange, LinkStatus, StoredLink};
+use crate::table::links::new_key;
 
 pub struct Invite {
     pub key: String,

@@ -19,10 +19,10 @@ use clash_core::{AnyGame, RulesetEntry, Seat};
 
 use crate::error::{Conflict, TableError};
 use crate::log::{Entry, TableEvent};
-use crate::play::{Access, Play, Sent};
 use crate::store::Store;
 use crate::store::{LinkChange, StoredCommand};
 use crate::table::Table;
+use crate::table::play::{Access, Play, Sent};
 
 /// Who may run an operation, with the key it came with.
 #[derive(Debug, Clone, Copy)]
@@ -163,7 +163,7 @@ pub enum Change {
         game: Option<Box<dyn AnyGame>>,
     },
     /// A finished table's housekeeping, beside its final log (the executor makes it from an
-    /// `Append` once the secret is revealed: see [`crate::keeping`]).
+    /// `Append` once the secret is revealed: see [`crate::table::keeping`]).
     Keep(crate::store::Keeping),
     /// The table and everything stored about it goes.
     Delete,

@@ -8,9 +8,9 @@ use clash_core::Seat;
 
 use super::{At, Change, Decision, Operation, When, Who, sealed};
 use crate::error::TableError;
-use crate::links::{Role, new_key};
 use crate::log::TableEvent;
 use crate::store::{LinkChange, LinkStatus, StoredLink};
+use crate::table::links::{Role, new_key};
 
 pub struct MoveSeat {
     pub key: String,

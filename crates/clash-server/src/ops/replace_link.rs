@@ -5,9 +5,9 @@
 
 use super::{At, Change, Decision};
 use crate::error::TableError;
-use crate::links::{Role, new_key};
 use crate::log::TableEvent;
 use crate::store::{LinkChange, LinkStatus, StoredLink};
+use crate::table::links::{Role, new_key};
 
 /// Which shared link to replace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,8 +5,8 @@ use clash_core::Seat;
 use super::{At, Decision, manageable};
 use crate::error::TableError;
 use crate::log::TableEvent;
-use crate::play::Holder;
 use crate::store::LinkChange;
+use crate::table::play::Holder;
 
 pub struct Revoke {
     pub key: String,

@@ -6,10 +6,10 @@
 use clash_core::Seat;
 
 use super::{At, Decision};
-use crate::chat::{MAX_LINES, clean};
 use crate::error::{Conflict, TableError};
 use crate::log::TableEvent;
-use crate::play::Holder;
+use crate::table::chat::{MAX_LINES, clean};
+use crate::table::play::Holder;
 
 /// Who a line is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub struct Say {
 }
 
 // Talk is part of the record, and a finished table's record is final (see
-// crate::keeping): its talk ends with it.
+// crate::table::keeping): its talk ends with it.
 key_operation!(Say => (), super::When {
     ended: Some("this table has ended and its record is final: talk goes on elsewhere (the record keeps everything said during the game)"),
     in_play: true,
@@ -41,7 +41,7 @@ impl Say {
         let by = at
             .actor
             .access()
-            .and_then(crate::room::reader)
+            .and_then(crate::view::room::reader)
             .ok_or_else(|| {
                 TableError::forbidden(
                     "spectators read the table talk; only the GM and the players speak",

@@ -5,7 +5,7 @@ use clash_core::{Seat, Strength};
 use super::{At, Decision};
 use crate::error::{Conflict, TableError};
 use crate::log::TableEvent;
-use crate::play::Holder;
+use crate::table::play::Holder;
 
 pub struct SeatBot {
     pub key: String,

@@ -5,10 +5,10 @@ use clash_core::Seat;
 
 use super::{At, Decision, manageable};
 use crate::error::{Conflict, TableError};
-use crate::links::new_key;
 use crate::log::TableEvent;
-use crate::play::Holder;
 use crate::store::{LinkChange, LinkStatus, StoredLink};
+use crate::table::links::new_key;
+use crate::table::play::Holder;
 
 pub struct TakeOver {
     pub key: String,

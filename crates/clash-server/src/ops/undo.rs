@@ -1,9 +1,9 @@
-//! The GM takes back the last command still standing (see [`crate::undo`] for when one may be).
+//! The GM takes back the last command still standing (see [`crate::table::undo`] for when one may be).
 
 use super::{At, Change, Decision};
 use crate::error::{Conflict, TableError};
 use crate::log::{Entry, TableEvent};
-use crate::undo::{candidate, rebuilt};
+use crate::table::undo::{candidate, rebuilt};
 use crate::work::{self, Pool};
 
 pub struct Undo {

@@ -9,11 +9,12 @@
 //! * `/assets/…` — the scripts and styles ([`assets`]).
 //!
 //! Only two things ever reach a page unescaped: start-up data, through [`data`] (JSON made safe
-//! by [`crate::embed::script_data`]), and the rules' Markdown rendered by pulldown-cmark (see
+//! by [`crate::pages::embed::script_data`]), and the rules' Markdown rendered by pulldown-cmark (see
 //! [`crate::rules`]).
 
 mod assets;
 mod built;
+pub mod embed;
 mod first;
 mod lobby;
 mod parts;
@@ -72,10 +73,10 @@ pub fn html(markup: Markup) -> Response {
 }
 
 /// Start-up data for a page's script: `<script type="application/json" id=…>`. The one place
-/// JSON goes into a page unescaped, which [`crate::embed::script_data`] makes safe.
+/// JSON goes into a page unescaped, which [`crate::pages::embed::script_data`] makes safe.
 pub fn data(id: &str, value: &impl Serialize) -> Markup {
     html! {
-        script type="application/json" id=(id) { (PreEscaped(crate::embed::script_data(value))) }
+        script type="application/json" id=(id) { (PreEscaped(crate::pages::embed::script_data(value))) }
     }
 }
 

@@ -70,7 +70,7 @@ pub struct BotRequest {
 
 /// `PUT /api/tables/{id}/odds`: the GM's switch for odds in play.
 #[derive(Serialize, TS)]
-pub struct OddsSwitch {
+pub struct OddsRequest {
     pub enabled: bool,
 }
 
@@ -84,5 +84,5 @@ pub fn export(cfg: &ts_rs::Config) {
     ArchiveRequest::export_all(cfg).expect("exports");
     LinkRequest::export_all(cfg).expect("exports");
     BotRequest::export_all(cfg).expect("exports");
-    OddsSwitch::export_all(cfg).expect("exports");
+    OddsRequest::export_all(cfg).expect("exports");
 }

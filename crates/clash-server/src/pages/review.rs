@@ -10,7 +10,7 @@ use maud::html;
 use serde_json::{Value, json};
 
 use super::{assets::board_tags, data, error_page, page, script, style};
-use crate::extract::{Params, as_seat};
+use crate::http::extract::{Params, as_seat};
 use crate::http::routes::table_path;
 use crate::server::Server;
 

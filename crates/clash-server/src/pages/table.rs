@@ -12,11 +12,11 @@ use super::parts::{board_card, dialogs, fair_card, gm_cards, move_card, talk_car
 use super::week::{clock_bar, clock_dialog, notify_card, times_line};
 use super::{assets::board_tags, data, error_page, error_page_at, page, script};
 use crate::error::TableError;
-use crate::extract::{Caller, Params, as_seat};
+use crate::http::extract::{Caller, Params, as_seat};
 use crate::http::routes::{self, table_path};
 use crate::http::tables::table_summary;
-use crate::links::Role;
 use crate::server::Server;
+use crate::table::links::Role;
 
 /// The page an invite link opens: one button (pressed by the page's script at once) exchanges
 /// the invite for the player's own key. A GET never uses the invite up, so a chat app that
@@ -38,7 +38,7 @@ fn claim_page(title: &str, host: &str, id: &str, invite: &str, moving: bool) -> 
                 form method="post" action=(format!("/t/{id}/{invite}")) #claim {
                     // A fresh id for this claim: a browser that sends the form again (its answer
                     // lost) is given the same key.
-                    input type="hidden" name="claim" value=(crate::links::new_key());
+                    input type="hidden" name="claim" value=(crate::table::links::new_key());
                     button type="submit" .primary { @if moving { "Move the seat here" } @else { "Take the seat" } }
                 }
             }

@@ -5,7 +5,7 @@
 //! the build instead of a page. To write them anew: `CLASH_WRITE_TYPES=1 cargo test -p
 //! clash-server-tests types::`.
 //!
-//! The update a page receives is put together field by field in `snapshot.rs`, so it is
+//! The update a page receives is put together field by field in `view/snapshot.rs`, so it is
 //! described here as [`Update`]; the server tests' `page_types` check that every real update has exactly
 //! its fields.
 
@@ -16,10 +16,10 @@ use clash_core::{Ruleset, Seat, Viewer};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
-use crate::access::SeatInfo;
-use crate::room::RoomView;
 use crate::rules::RulesLinks;
-use crate::snapshot::{Fairness, Receipt, SeenEntry};
+use crate::table::access::SeatInfo;
+use crate::view::room::RoomView;
+use crate::view::snapshot::{Fairness, Receipt, SeenEntry};
 
 /// A legal command with its label, for the plain list of moves and the GM's JSON drawer.
 #[derive(TS)]
@@ -101,7 +101,7 @@ pub fn generate(dir: &Path, games: impl FnOnce(&Config)) {
     super::requests::export(&cfg);
     notify(&cfg);
     crate::review::ReviewStatus::export_all(&cfg).expect("ReviewStatus exports");
-    crate::review::replay::Frame::export_all(&cfg).expect("Frame exports");
+    crate::review::replay::ReplayFrame::export_all(&cfg).expect("ReplayFrame exports");
     workbench(&cfg);
 }
 

@@ -11,7 +11,7 @@ use serde_json::Value;
 /// One step of a replay.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Frame {
+pub struct ReplayFrame {
     /// The step shown: 0 is the table as it began, `k` the table after its `k`-th command.
     pub step: u32,
     /// Commands in the game: the last step.
@@ -26,7 +26,7 @@ pub struct Frame {
     /// The same as text.
     pub render: String,
     /// What the step's events told the seat, and what they hid from it then.
-    pub lines: Vec<Line>,
+    pub lines: Vec<ReplayLine>,
     /// Whose move it was after the step, or how the game ended, in words.
     pub status: String,
 }
@@ -34,7 +34,7 @@ pub struct Frame {
 /// A line of the replay's log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Line {
+pub struct ReplayLine {
     pub text: String,
     /// Hidden from this seat at the time: shown now that the table has ended.
     pub later: bool,
@@ -57,7 +57,7 @@ pub fn frame(
     record: &Record,
     viewer: Viewer,
     step: usize,
-) -> Result<Frame, FrameError> {
+) -> Result<ReplayFrame, FrameError> {
     let step = step.min(record.steps.len());
     let mut game =
         (entry.new_game)(&record.setup).map_err(|e| FrameError::Unreadable(e.to_string()))?;
@@ -78,7 +78,7 @@ pub fn frame(
     let actor = step
         .checked_sub(1)
         .map(|k| game.seat_name(record.steps[k].seat));
-    Ok(Frame {
+    Ok(ReplayFrame {
         step: step as u32,
         steps: record.steps.len() as u32,
         actor,
@@ -90,7 +90,7 @@ pub fn frame(
 }
 
 /// The events from `from` on as `viewer` saw them, each followed by what it hid, if anything.
-fn lines(game: &dyn AnyGame, viewer: Viewer, from: usize) -> Vec<Line> {
+fn lines(game: &dyn AnyGame, viewer: Viewer, from: usize) -> Vec<ReplayLine> {
     let seen = game.events_for(viewer, from);
     let raw = game.events_json(from);
     let mut out = Vec::new();
@@ -98,7 +98,7 @@ fn lines(game: &dyn AnyGame, viewer: Viewer, from: usize) -> Vec<Line> {
         let index = from + i;
         let mine = seen.iter().find(|s| s.index == index);
         if let Some(m) = mine {
-            out.push(Line {
+            out.push(ReplayLine {
                 text: m.text.clone(),
                 later: false,
             });
@@ -106,7 +106,7 @@ fn lines(game: &dyn AnyGame, viewer: Viewer, from: usize) -> Vec<Line> {
         if mine.is_some_and(|m| &m.event == full) {
             continue;
         }
-        out.push(Line {
+        out.push(ReplayLine {
             text: whole(game, index, full).unwrap_or_else(|| {
                 "Something happened that no seat saw at the time (a shuffle, say).".into()
             }),

@@ -137,7 +137,7 @@ pub struct StoredTable {
     pub commands: u64,
     /// The log, in order, with each entry's hash.
     pub log: Vec<(Entry, Hash)>,
-    /// Its housekeeping since its record became final (see [`crate::keeping`]).
+    /// Its housekeeping since its record became final (see [`crate::table::keeping`]).
     pub kept: Keeping,
 }
 
@@ -482,7 +482,7 @@ impl StoredLink {
 }
 
 /// A finished table's housekeeping: a new name, archiving (each unchanged when `None`), and
-/// link changes (see [`crate::keeping`]).
+/// link changes (see [`crate::table::keeping`]).
 #[derive(Debug, Clone, Default)]
 pub struct Keeping {
     pub title: Option<String>,

@@ -225,7 +225,7 @@ impl PgStore {
             .max_size(pool_size())
             .build()
             .map_err(|e| StoreError::new(e.to_string()))?;
-        let node = crate::links::new_key();
+        let node = crate::table::links::new_key();
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(news::listen(config.clone(), node.clone(), tx));
         let (presence, told) = mpsc::unbounded_channel();

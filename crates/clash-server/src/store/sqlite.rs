@@ -290,7 +290,7 @@ fn load_tail(conn: &Connection, id: &str, from: u64) -> Result<Option<Tail>, Sto
     }))
 }
 
-/// A finished table's housekeeping (see [`crate::keeping`]).
+/// A finished table's housekeeping (see [`crate::table::keeping`]).
 fn load_kept(conn: &Connection, id: &str) -> Result<super::Keeping, StoreError> {
     let sql = "SELECT title, archived FROM table_keeping WHERE table_id = ?1";
     let row: Option<(Option<String>, Option<i64>)> = conn

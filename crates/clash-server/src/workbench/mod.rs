@@ -50,7 +50,7 @@ pub const QUEUED: usize = 8;
 const WORK: u32 = 8;
 
 /// A study's progress and, once done, its result.
-struct Job {
+struct StudyJob {
     id: String,
     link: String,
     total: u64,
@@ -69,7 +69,7 @@ enum Outcome {
 }
 
 /// The studies kept, by id, and their ids oldest first (the oldest is forgotten first).
-type Kept = (HashMap<String, Arc<Job>>, VecDeque<String>);
+type Kept = (HashMap<String, Arc<StudyJob>>, VecDeque<String>);
 
 /// The studies of this server.
 pub struct Studies {
@@ -128,7 +128,7 @@ impl Studies {
         if waiting >= QUEUED {
             return Err(busy());
         }
-        let job = Arc::new(Job {
+        let job = Arc::new(StudyJob {
             link: link(&entry, &bench, &request),
             total: request.total(bench.exact.is_some()),
             id: id.clone(),
@@ -165,7 +165,7 @@ fn busy() -> ApiError {
 }
 
 /// Keep at most [`KEPT`] studies, dropping the oldest finished first.
-fn forget_old(jobs: &mut (HashMap<String, Arc<Job>>, VecDeque<String>)) {
+fn forget_old(jobs: &mut (HashMap<String, Arc<StudyJob>>, VecDeque<String>)) {
     while jobs.1.len() > KEPT {
         let finished = jobs.1.iter().position(|id| {
             jobs.0.get(id).is_none_or(|j| {
@@ -182,7 +182,7 @@ fn forget_old(jobs: &mut (HashMap<String, Arc<Job>>, VecDeque<String>)) {
     }
 }
 
-fn status(job: &Job) -> StudyStatus {
+fn status(job: &StudyJob) -> StudyStatus {
     let outcome = job.state.lock().unwrap_or_else(|e| e.into_inner());
     let (state, error, report) = match &*outcome {
         Outcome::Queued => (StudyState::Queued, None, None),
@@ -201,7 +201,7 @@ fn status(job: &Job) -> StudyStatus {
     }
 }
 
-async fn run(entry: RulesetEntry, bench: Workbench, request: Request, job: Arc<Job>) {
+async fn run(entry: RulesetEntry, bench: Workbench, request: Request, job: Arc<StudyJob>) {
     let worker = job.clone();
     let done = crate::work::run(crate::work::Pool::Study, move || {
         set(&worker, Outcome::Running);
@@ -234,7 +234,7 @@ async fn run(entry: RulesetEntry, bench: Workbench, request: Request, job: Arc<J
     set(&job, outcome);
 }
 
-fn set(job: &Job, outcome: Outcome) {
+fn set(job: &StudyJob, outcome: Outcome) {
     if let Ok(mut state) = job.state.lock() {
         *state = outcome;
     }

@@ -267,7 +267,7 @@ async fn an_address_receives_at_most_its_daily_cap_across_all_tables() {
 /// set): one confirmation claimed, answers by token, the day's count.
 #[tokio::test]
 async fn consent_is_kept_alike_on_both_backends() {
-    use clash_server::notify::consent::{self, Answer, Consent};
+    use clash_server::notify::consent::{self, Choice, Consent};
     let dir = tempfile::tempdir().unwrap();
     let mut dbs = vec![clash_server::store::Db::Sqlite(dir.path().join("c.db"))];
     if let Ok(url) = std::env::var("CLASH_TEST_POSTGRES")
@@ -278,7 +278,7 @@ async fn consent_is_kept_alike_on_both_backends() {
     for db in dbs {
         let store = db.open().await.unwrap();
         // A fresh address for each run (a PostgreSQL database may be shared).
-        let address = format!("{}@example.org", clash_server::links::new_key());
+        let address = format!("{}@example.org", clash_server::table::links::new_key());
         let Consent::Ask { token } = consent::ask(&store, &address, 1_000).await.unwrap() else {
             panic!("{db:?}: the first asker sends the confirmation");
         };
@@ -296,7 +296,7 @@ async fn consent_is_kept_alike_on_both_backends() {
             },
             "{db:?}: asked again after a month"
         );
-        let answered = consent::answer(&store, &token, Answer::Confirm, later)
+        let answered = consent::answer(&store, &token, Choice::Confirm, later)
             .await
             .unwrap();
         assert_eq!(answered.as_deref(), Some(address.as_str()));
@@ -313,7 +313,7 @@ async fn consent_is_kept_alike_on_both_backends() {
                 "{db:?}"
             );
         }
-        consent::answer(&store, &token, Answer::Unsubscribe, later)
+        consent::answer(&store, &token, Choice::Unsubscribe, later)
             .await
             .unwrap();
         assert_eq!(
@@ -321,7 +321,7 @@ async fn consent_is_kept_alike_on_both_backends() {
             Consent::Refused
         );
         assert_eq!(
-            consent::answer(&store, "nothing", Answer::Confirm, later)
+            consent::answer(&store, "nothing", Choice::Confirm, later)
                 .await
                 .unwrap(),
             None

@@ -7,7 +7,7 @@
 use axum::Router;
 use axum::http::StatusCode;
 use clash_server::Limits;
-use clash_server::caps::{Cap, Caps};
+use clash_server::table::caps::{Cap, Caps};
 use serde_json::{Value, json};
 
 use crate::client::*;

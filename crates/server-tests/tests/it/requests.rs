@@ -72,7 +72,12 @@ async fn every_body_a_page_sends_is_taken_by_its_route() {
         to: None,
     };
     taken(&app, at(routes::CHAT), &line).await;
-    taken(&app, at(routes::SWITCH_ODDS), &OddsSwitch { enabled: true }).await;
+    taken(
+        &app,
+        at(routes::SWITCH_ODDS),
+        &OddsRequest { enabled: true },
+    )
+    .await;
     let bot = BotRequest {
         strength: Strength::Casual,
     };

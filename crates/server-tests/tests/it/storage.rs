@@ -487,7 +487,7 @@ async fn a_write_that_loses_a_race_fails_alone_among_those_sent_with_it() {
     let dir = tempfile::tempdir().unwrap();
     for db in backends(&dir) {
         let (a, b) = (db.open().await.unwrap(), db.open().await.unwrap());
-        let run = clash_server::links::new_key();
+        let run = clash_server::table::links::new_key();
         let ids: Vec<String> = (0..3).map(|i| format!("race-{run}-{i}")).collect();
         for id in &ids {
             a.write(new_table(id, 1)).await.unwrap();
@@ -517,7 +517,7 @@ async fn the_tails_of_several_tables_are_read_together() {
     let dir = tempfile::tempdir().unwrap();
     for db in backends(&dir) {
         let store = db.open().await.unwrap();
-        let run = clash_server::links::new_key();
+        let run = clash_server::table::links::new_key();
         let (long, short) = (format!("long-{run}"), format!("short-{run}"));
         // More rows than one statement inserts.
         store.write(new_table(&long, 150)).await.unwrap();
@@ -560,7 +560,7 @@ async fn a_database_newer_than_this_build_is_refused() {
         .await
         .unwrap();
     tokio::spawn(connection);
-    let name = format!("newer_{}", clash_server::links::new_key());
+    let name = format!("newer_{}", clash_server::table::links::new_key());
     admin
         .batch_execute(&format!("CREATE DATABASE {name}"))
         .await

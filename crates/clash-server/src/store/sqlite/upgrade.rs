@@ -129,7 +129,7 @@ fn legacy_log(tx: &Transaction<'_>) -> Result<(), StoreError> {
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
         .collect::<Result<_, _>>()?;
     for (id, ruleset, title, setup) in tables {
-        let secret = crate::links::new_secret();
+        let secret = crate::table::links::new_secret();
         let setup = serde_json::from_str(&setup).unwrap_or(Value::Null);
         let created = TableEvent::Created {
             ruleset,

@@ -1,12 +1,12 @@
 //! What a key is at a table, and what everyone may know of each seat: the rights a key has
 //! ([`Access`]) and who holds a seat ([`Holder`], [`SeatInfo`]). Worked out from the table's
-//! links under its lock (see [`crate::seats`]).
+//! links under its lock (see [`crate::table::seats`]).
 
 use clash_core::{Seat, Strength, Viewer};
 use serde::Serialize;
 
-use crate::links::Role;
 use crate::store::{LinkChange, StoredLink};
+use crate::table::links::Role;
 
 /// Who holds a seat, as everyone may know it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -1,11 +1,11 @@
 //! Who has a table open right now: the GM, each seat's player, and how many spectators.
 //!
-//! A page is "here" while its live stream is open. Each stream holds a [`Here`] guard for as
+//! A page is "here" while its live stream is open. Each stream holds a [`Here`](crate::view::stream::Here) guard for as
 //! long as it lives; dropping it (the page closed, the connection broke) counts the person out
 //! and wakes every other stream, so everyone's seat list shows who is connected within the
 //! stream's keep-alive interval. Presence is about connections, not the game: it is kept in
 //! memory only and never logged. Each change bumps a version, so a picture that shows presence
-//! is computed again when it changes (see [`crate::snapshot`]).
+//! is computed again when it changes (see [`crate::view::snapshot`]).
 //!
 //! With several nodes on one database, each node tells the others who has the table open on it
 //! (at every change, and again every sweep while anyone is there); what another node told is
@@ -86,7 +86,7 @@ impl Presence {
     /// Changes with every arrival and departure.
     /// Count the picture as changed though nobody came or went: a finished table's
     /// housekeeping changes what every page shows without adding to the log (see
-    /// [`crate::keeping`]).
+    /// [`crate::table::keeping`]).
     pub fn touch(&self) {
         self.version.fetch_add(1, Ordering::AcqRel);
     }

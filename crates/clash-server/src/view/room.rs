@@ -8,10 +8,10 @@
 use clash_core::{Seat, Status};
 use serde::Serialize;
 
-use crate::access::{Access, Holder};
-use crate::links::Role;
-use crate::presence::Presence;
-use crate::snapshot::{Snapshot, UndoOffer};
+use crate::table::access::{Access, Holder};
+use crate::table::links::Role;
+use crate::table::presence::Presence;
+use crate::view::snapshot::{Snapshot, UndoOffer};
 
 /// A seat by name.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

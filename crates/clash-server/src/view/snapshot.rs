@@ -12,14 +12,14 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
-use crate::access::{Access, SeatInfo};
 use crate::error::TableError;
-use crate::frames::Frame;
-use crate::ledger::{Item, Ledger};
-use crate::links::Role;
 use crate::log::{Chance, Hash, Reader, TableEvent, hex};
 use crate::metrics::Metrics;
-use crate::presence::Presence;
+use crate::table::access::{Access, SeatInfo};
+use crate::table::ledger::{Held, Ledger};
+use crate::table::links::Role;
+use crate::table::presence::Presence;
+use crate::view::frames::Frame;
 use crate::work::{self, Pool};
 
 /// What the GM may take back now.
@@ -262,7 +262,7 @@ impl Snapshot {
         };
         let ledger = self.taken.ledger.read().unwrap_or_else(|p| p.into_inner());
         let items = &ledger.items[..self.taken.revision.min(ledger.items.len())];
-        let claimed = |item: &Item| matches!(item, Item::Table(TableEvent::SeatClaimed { seat: s }) if *s == seat);
+        let claimed = |item: &Held| matches!(item, Held::Table(TableEvent::SeatClaimed { seat: s }) if *s == seat);
         Reader::Player {
             seat,
             since: items.iter().rposition(claimed).unwrap_or(0),
@@ -302,7 +302,7 @@ impl Snapshot {
             .collect();
         let items = &ledger.items[..t.revision.min(ledger.items.len())];
         for (index, item) in items.iter().enumerate().skip(after) {
-            if let Item::Table(event) = item
+            if let Held::Table(event) = item
                 && event.readable_by(&reader, index)
             {
                 lines.push(SeenEntry {

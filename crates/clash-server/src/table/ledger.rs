@@ -1,4 +1,4 @@
-//! The log as memory keeps it (see [`crate::play`]): what each position holds, and where each
+//! The log as memory keeps it (see [`crate::table::play`]): what each position holds, and where each
 //! game event stands.
 
 use clash_core::Seat;
@@ -7,7 +7,7 @@ use crate::log::TableEvent;
 
 /// What one position of the log holds, as far as memory needs to know.
 #[derive(Clone)]
-pub enum Item {
+pub enum Held {
     /// Command `n` from `seat`; `chance` when it rolled dice or drew cards.
     Command {
         n: u64,
@@ -23,7 +23,7 @@ pub enum Item {
 /// changing it, so a snapshot never sees it change.
 #[derive(Default, Clone)]
 pub struct Ledger {
-    pub items: Vec<Item>,
+    pub items: Vec<Held>,
     /// The log position of each game event, by its index in the game's own log.
     pub game_pos: Vec<usize>,
 }

@@ -19,8 +19,8 @@ use serde_json::Value;
 use crate::log::TableEvent;
 use std::sync::RwLock;
 
-use crate::ledger::{Item, Ledger};
-use crate::snapshot::UndoOffer;
+use crate::table::ledger::{Held, Ledger};
+use crate::view::snapshot::UndoOffer;
 
 /// The command that would be taken back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,10 +51,10 @@ pub(crate) fn candidate(
         .rev()
         .find_map(|(pos, item)| {
             match item {
-                Item::Table(TableEvent::Undone { at, .. }) => {
+                Held::Table(TableEvent::Undone { at, .. }) => {
                     undone.insert(*at as usize);
                 }
-                Item::Command { n, seat, chance } if !undone.contains(&pos) => {
+                Held::Command { n, seat, chance } if !undone.contains(&pos) => {
                     return Some((pos, *n, *seat, *chance));
                 }
                 _ => {}

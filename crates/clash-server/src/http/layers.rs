@@ -109,7 +109,7 @@ pub fn wrap(app: Router, metrics: Arc<Metrics>, limits: &Limits) -> Router {
         public: limits.public_origin.clone(),
         metrics: metrics.clone(),
     });
-    app.layer(middleware::map_response(crate::stream::snug))
+    app.layer(middleware::map_response(crate::view::stream::snug))
         // Pages, scripts, styles and JSON are sent compressed (brotli or gzip, as the browser
         // accepts); the live stream is not (the default predicate leaves `text/event-stream`
         // alone), so each of its frames goes out as soon as it is written.

@@ -6,9 +6,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Fairness, Snapshot};
-use crate::labels::label;
 use crate::log::hex;
-use crate::play::{Access, SeatInfo, contributor};
+use crate::table::play::{Access, SeatInfo, contributor};
+use crate::view::labels::label;
 
 const SUSPENDED_NOTICE: &str =
     "The GM plays your seat for now; you are watching until it is handed back.";
@@ -20,11 +20,11 @@ struct Picture<'a> {
     event_count: usize,
     fairness: Fairness,
     head: String,
-    legal: Vec<Legal>,
+    legal: Vec<LegalList>,
     #[serde(skip_serializing_if = "Option::is_none")]
     notice: Option<&'static str>,
     render: String,
-    room: crate::room::RoomView,
+    room: crate::view::room::RoomView,
     ruleset: &'static str,
     seat: Option<Seat>,
     seats: &'a [SeatInfo],
@@ -35,7 +35,7 @@ struct Picture<'a> {
 
 /// A command the viewer's seat may send now, with its words for a button.
 #[derive(Serialize)]
-struct Legal {
+struct LegalList {
     command: Value,
     label: String,
 }
@@ -47,11 +47,11 @@ impl Snapshot {
     pub(super) fn picture(&self, access: &Access) -> Vec<u8> {
         let (t, meta) = (&self.taken, &self.meta);
         let game = t.game.as_ref();
-        let legal: Vec<Legal> = match (access.seat, t.closed) {
+        let legal: Vec<LegalList> = match (access.seat, t.closed) {
             (Some(s), false) => game
                 .legal_commands(s)
                 .into_iter()
-                .map(|command| Legal {
+                .map(|command| LegalList {
                     label: label(&command),
                     command,
                 })
@@ -82,7 +82,7 @@ impl Snapshot {
             legal,
             notice: access.suspended.then_some(SUSPENDED_NOTICE),
             render: game.render(access.viewer),
-            room: crate::room::view(self, &t.presence, access),
+            room: crate::view::room::view(self, &t.presence, access),
             ruleset: meta.ruleset,
             seat: access.seat,
             seats: &t.seats,

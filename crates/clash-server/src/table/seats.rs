@@ -2,12 +2,12 @@
 
 use clash_core::{Seat, Viewer};
 
-use crate::access::{Access, Holder, SeatInfo, apply_link};
 use crate::error::{Conflict, TableError};
-use crate::links::{Role, same_key};
 use crate::log::Sender;
-use crate::play::Play;
 use crate::store::{LinkChange, LinkStatus, StoredLink};
+use crate::table::access::{Access, Holder, SeatInfo, apply_link};
+use crate::table::links::{Role, same_key};
+use crate::table::play::Play;
 
 /// Why a key in this state no longer works, if it does not: an NPC marker is never handed out,
 /// and a tombstone says what became of the key.

@@ -37,7 +37,7 @@ impl Hashes {
 
 /// How a node is reached from its parent.
 #[derive(Debug, Clone, Copy)]
-enum Step {
+enum PathStep {
     Root,
     /// An object member whose key is the JSON string at `start..end` of the text.
     Member {
@@ -50,7 +50,7 @@ enum Step {
 
 #[derive(Debug)]
 struct Node {
-    step: Step,
+    step: PathStep,
     path_hash: u64,
     start: u32,
     end: u32,
@@ -158,7 +158,7 @@ impl Scan<'_> {
         matches!(self.text.get(self.at + 1), Some(b'}' | b']'))
     }
 
-    fn node(&mut self, step: Step, path_hash: u64, depth: usize) {
+    fn node(&mut self, step: PathStep, path_hash: u64, depth: usize) {
         let index = self.nodes.len();
         let start = self.at;
         self.nodes.push(Node {
@@ -216,7 +216,7 @@ impl Scan<'_> {
             if self.peek() == Some(b':') {
                 self.bump();
             }
-            let step = Step::Member {
+            let step = PathStep::Member {
                 start: key_start as u32,
                 end: key_end as u32,
             };
@@ -237,7 +237,7 @@ impl Scan<'_> {
         while !matches!(self.peek(), None | Some(b']')) {
             let path = child_path(path_hash, &u64::from(i).to_le_bytes());
             let before = self.at;
-            self.node(Step::Index(i), path, depth + 1);
+            self.node(PathStep::Index(i), path, depth + 1);
             i += 1;
             if self.peek() == Some(b',') {
                 self.bump();
@@ -265,7 +265,7 @@ impl Frame {
             at: 0,
             nodes: Vec::new(),
         };
-        scan.node(Step::Root, hash_of(b""), 0);
+        scan.node(PathStep::Root, hash_of(b""), 0);
         let mut nodes = scan.nodes;
         let mut hashes: Vec<(u64, u64, u64)> = nodes
             .iter()
@@ -307,13 +307,13 @@ impl Frame {
                 let mut child = index + 1;
                 while child < node.next as usize {
                     let step = match self.nodes[child].step {
-                        Step::Member { start, end } => {
+                        PathStep::Member { start, end } => {
                             let key: String =
                                 serde_json::from_str(self.span(start, end)).unwrap_or_default();
                             key.replace('~', "~0").replace('/', "~1")
                         }
-                        Step::Index(i) => i.to_string(),
-                        Step::Root => String::new(),
+                        PathStep::Index(i) => i.to_string(),
+                        PathStep::Root => String::new(),
                     };
                     self.walk(child, format!("{path}/{step}"), before, ops);
                     child = self.nodes[child].next as usize;
@@ -324,8 +324,8 @@ impl Frame {
                     ops.push(',');
                 }
                 let op = match node.step {
-                    Step::Member { .. } => "add",
-                    Step::Root | Step::Index(_) => "replace",
+                    PathStep::Member { .. } => "add",
+                    PathStep::Root | PathStep::Index(_) => "replace",
                 };
                 ops.push_str("{\"op\":\"");
                 ops.push_str(op);

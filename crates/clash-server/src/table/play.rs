@@ -3,20 +3,20 @@
 //!
 //! The game is held as an immutable snapshot: a change is decided on a copy, and the copy
 //! replaces it only once the change is committed. So a refused or unsaved change leaves nothing
-//! behind, and readers can use the snapshot after the lock is released (see [`crate::snapshot`]).
+//! behind, and readers can use the snapshot after the lock is released (see [`crate::view::snapshot`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 
 use clash_core::{AnyGame, RulesetEntry, Seat, Strength};
 
-pub use crate::access::{Access, Holder, SeatInfo, apply_link, contributor};
 use crate::error::TableError;
-pub use crate::ledger::{Item, Ledger};
 use crate::log::{Entry, Hash, Sender, TableEvent, canonical};
-use crate::presence::Presence;
-use crate::snapshot::{Meta, Snapshot};
 use crate::store::{LinkChange, StoredLink, StoredTable};
+pub use crate::table::access::{Access, Holder, SeatInfo, apply_link, contributor};
+pub use crate::table::ledger::{Held, Ledger};
+use crate::table::presence::Presence;
+use crate::view::snapshot::{Meta, Snapshot};
 
 /// A command id already used at this table.
 pub struct Sent {
@@ -55,10 +55,10 @@ pub struct Play {
     pub bots: BTreeMap<Seat, Strength>,
     /// The GM's clock and reminders (from the log's `clock_set` events).
     pub clock: crate::notify::rule::ClockRule,
-    /// What the log holds, by kind and link, and its size (see [`crate::caps`]).
-    pub tally: crate::caps::Tally,
+    /// What the log holds, by kind and link, and its size (see [`crate::table::caps`]).
+    pub tally: crate::table::caps::Tally,
     /// What each link appended in the last minute (memory only).
-    pub pace: crate::caps::Pace,
+    pub pace: crate::table::caps::Pace,
     /// Who has the table open (shared with the table; kept across a reload).
     pub presence: Arc<Presence>,
     /// Everything a reader needs, as of the last change.
@@ -173,11 +173,11 @@ impl Play {
                         },
                     );
                 }
-                ledger.items.push(Item::Command { n, seat, chance });
+                ledger.items.push(Held::Command { n, seat, chance });
             }
             Entry::Event { .. } => {
                 ledger.game_pos.push(pos);
-                ledger.items.push(Item::Game);
+                ledger.items.push(Held::Game);
             }
             Entry::Table { event } => {
                 if let TableEvent::Undone { events, .. } = &event {
@@ -192,7 +192,7 @@ impl Play {
                     .write()
                     .unwrap_or_else(|p| p.into_inner())
                     .items
-                    .push(Item::Table(public));
+                    .push(Held::Table(public));
             }
         }
     }
@@ -244,7 +244,7 @@ impl Play {
         };
         self.snapshot = Arc::new(Snapshot::new(
             meta,
-            crate::snapshot::Taken {
+            crate::view::snapshot::Taken {
                 revision,
                 games,
                 game: self.game.clone(),
@@ -257,7 +257,7 @@ impl Play {
                 odds: self.odds,
                 title: self.title.clone(),
                 archived: self.archived,
-                undo: crate::undo::offer(self.game.as_ref(), &self.ledger, self.closed),
+                undo: crate::table::undo::offer(self.game.as_ref(), &self.ledger, self.closed),
                 presence: self.presence.clone(),
             },
         ));
@@ -324,7 +324,7 @@ pub fn replay_game(
             Entry::Table {
                 event: TableEvent::Undone { events: undone, .. },
             } => {
-                game = crate::undo::rebuilt(game.as_ref(), entry.new_game, *undone as usize)
+                game = crate::table::undo::rebuilt(game.as_ref(), entry.new_game, *undone as usize)
                     .map_err(|e| format!("log entry {pos}: {e}"))?;
                 events = events.saturating_sub(*undone as usize);
             }

@@ -87,7 +87,11 @@ impl Default for Caps {
     fn default() -> Self {
         Caps {
             command: cap(20_000, 20_000, 600),
-            talk: cap(crate::chat::MAX_LINES, crate::chat::MAX_LINES, 60),
+            talk: cap(
+                crate::table::chat::MAX_LINES,
+                crate::table::chat::MAX_LINES,
+                60,
+            ),
             seed: cap(100, 1_000, 20),
             seats: cap(2_000, 2_000, 120),
             moves: cap(50, 200, 10),
@@ -157,7 +161,7 @@ pub fn kind(entry: &Entry) -> Option<(Appended, String)> {
     }
 }
 
-/// The size of an entry as a page embeds it (see [`crate::embed`]: `<`, `>`, `&` and the line
+/// The size of an entry as a page embeds it (see [`crate::pages::embed`]: `<`, `>`, `&` and the line
 /// separators take six bytes there), which is never less than its size as stored; so one limit
 /// bounds both the record and the log a page starts with.
 pub fn size(entry: &Entry) -> usize {

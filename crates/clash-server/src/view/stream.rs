@@ -5,7 +5,7 @@
 //! push as a `patch`: a JSON Patch of the update it last got, plus the new log lines. A stream
 //! that falls behind is never sent a backlog: when it can take more, it gets the table as it
 //! stands now (changes in between are folded together), and a peer that takes nothing at all is
-//! dropped by the connection's stall timeout (see [`crate::net`]).
+//! dropped by the connection's stall timeout (see [`crate::http::net`]).
 
 use std::sync::Arc;
 
@@ -19,13 +19,13 @@ use serde_json::json;
 use tokio::sync::watch;
 
 use crate::error::TableError;
-use crate::frames::Hashes;
-use crate::links::Role;
 use crate::metrics::Metrics;
-use crate::play::Access;
 use crate::server::Server;
-use crate::snapshot::{assemble, patch_text};
+use crate::table::links::Role;
+use crate::table::play::Access;
 use crate::table::{Push, Table};
+use crate::view::frames::Hashes;
+use crate::view::snapshot::{assemble, patch_text};
 
 /// One open stream.
 pub struct Watcher {

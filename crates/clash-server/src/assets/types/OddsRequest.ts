@@ -3,4 +3,4 @@
 /**
  * `PUT /api/tables/{id}/odds`: the GM's switch for odds in play.
  */
-export type OddsSwitch = { enabled: boolean, };
+export type OddsRequest = { enabled: boolean, };

@@ -24,9 +24,9 @@ use clash_core::Seat;
 use serde::de::DeserializeOwned;
 
 use crate::error::{ApiError, TableError};
-use crate::play::Access;
 use crate::server::Server;
 use crate::table::Table;
+use crate::table::play::Access;
 
 /// The link key of a request.
 pub struct Key(pub String);

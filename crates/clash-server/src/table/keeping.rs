@@ -11,8 +11,8 @@
 use crate::error::{Conflict, TableError};
 use crate::log::{Entry, TableEvent};
 use crate::ops::Change;
-use crate::play::Play;
 pub use crate::store::Keeping;
+use crate::table::play::Play;
 
 /// What the refusal says of a change that would add to a final record.
 const FINAL: &str = "this table has ended and its record is final: nothing more is added to its log (the GM can still rename, archive or delete it, and players can still read it)";

@@ -3,7 +3,7 @@
 /**
  * A line of the replay's log.
  */
-export type Line = { text: string, 
+export type ReplayLine = { text: string, 
 /**
  * Hidden from this seat at the time: shown now that the table has ended.
  */

@@ -9,7 +9,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::config::Limits;
-use crate::net::client_key;
+use crate::http::net::client_key;
 
 /// Refused: this address created its allowance of tables; the next may come after
 /// `retry_after`.

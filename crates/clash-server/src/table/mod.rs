@@ -6,7 +6,7 @@
 //! the seat it plays, what it may see) is decided under that same lock, on every request and on
 //! every push to a live stream: a right that has ended cannot be used by a request racing the
 //! change that ended it. What a viewer then sees is computed from the snapshot taken under the
-//! lock, after it is released (see [`crate::snapshot`]). Deciding a command is short rules work
+//! lock, after it is released (see [`crate::view::snapshot`]). Deciding a command is short rules work
 //! done on the request's own task; anything long runs on the blocking pool ([`crate::work`]).
 //!
 //! When several nodes share the database, a table in memory can fall behind what another node
@@ -14,6 +14,17 @@
 //! lock next reads the new log entries and takes them in ([`Table::catch_up`]). A request first
 //! checks the table's head in the database, so it sees a change made through another node even
 //! before the news arrives.
+
+pub mod access;
+pub mod caps;
+pub mod chat;
+pub mod keeping;
+pub mod ledger;
+pub mod links;
+pub mod play;
+pub mod presence;
+pub mod seats;
+pub mod undo;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -27,12 +38,12 @@ use serde_json::Value;
 use tokio::sync::{Mutex, MutexGuard, watch};
 
 use crate::error::TableError;
-use crate::links::Role;
 use crate::log::{Chance, Entry, commitment, hex};
 use crate::metrics::Metrics;
-use crate::play::{Access, Play, SeatInfo};
-use crate::snapshot::{Meta, Receipt, Snapshot};
 use crate::store::Store;
+use crate::table::links::Role;
+use crate::table::play::{Access, Play, SeatInfo};
+use crate::view::snapshot::{Meta, Receipt, Snapshot};
 use crate::work::{self, Pool};
 
 /// One table.
@@ -48,10 +59,10 @@ pub struct Table {
     changed: watch::Sender<u64>,
     /// Milliseconds after the registry's epoch when the table was last asked for.
     pub(crate) last_used: AtomicU64,
-    /// Live streams open on this table (see [`crate::stream`]).
+    /// Live streams open on this table (see [`crate::view::stream`]).
     pub(crate) watching: StdMutex<Watching>,
     /// Who has the table open right now (not stored: it is about connections, not the game).
-    pub presence: Arc<crate::presence::Presence>,
+    pub presence: Arc<crate::table::presence::Presence>,
     /// Where the table is stored and its ruleset, to catch up with other nodes' changes.
     pub(crate) source: TableSource,
     /// Another node changed the table since memory last read it: catch up before using it.
@@ -293,7 +304,7 @@ impl Table {
         let entries: Vec<Entry> = tail.log.iter().map(|(e, _)| e.clone()).collect();
         let game = work::run(Pool::Read, move || {
             let entries: Vec<&Entry> = entries.iter().collect();
-            crate::play::replay_game(&entry, game.boxed_clone(), events, &[], from, &entries)
+            crate::table::play::replay_game(&entry, game.boxed_clone(), events, &[], from, &entries)
         })
         .await?
         .map_err(|e| {
