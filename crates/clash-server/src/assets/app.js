@@ -190,7 +190,12 @@ function forget() {
 let remembered = null;
 /** @param {Update} update */
 function apply(update) {
-  if (update.event_count < page.cursor && update.events.length === 0) return; // stale reply
+  // An update older than one already drawn: the answer to this page's own command, overtaken by
+  // the live stream (which may bring the next player's move first, on a slow connection).
+  // Drawing it would take the board back to a table that no longer exists, waiting on someone
+  // who has already moved, until the next change; only the banner's recent lines are drawn
+  // again, now that this page's own move is known.
+  if (update.event_count < page.cursor) { noteLines([], false); return; }
   const first = update === boot.update;
   page.latest = update;
   // The table moved on: an old refusal no longer describes it.
