@@ -240,9 +240,49 @@ fn is_variant_name(w: &str) -> bool {
     parts >= 2
 }
 
+/// Lines of narration as one paragraph: each line a sentence, opening with a capital and
+/// ending with a full stop unless it already ends a sentence, so "the challenger takes the
+/// Advantage die" and "Round 3 begins" never run together.
+pub fn sentences<S: AsRef<str>>(lines: &[S]) -> String {
+    let mut out = String::new();
+    for line in lines
+        .iter()
+        .map(|l| l.as_ref().trim())
+        .filter(|l| !l.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let mut chars = line.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.push_str(chars.as_str());
+        }
+        if !line.ends_with(['.', '!', '?', ':', '…']) {
+            out.push('.');
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn narration_lines_read_as_sentences() {
+        let lines = [
+            "the challenger takes the Advantage die",
+            "Round 3 begins",
+            "",
+            "Done!",
+        ];
+        assert_eq!(
+            sentences(&lines),
+            "The challenger takes the Advantage die. Round 3 begins. Done!"
+        );
+        assert_eq!(sentences::<&str>(&[]), "");
+    }
 
     fn kinds(text: &str) -> Vec<RawKind> {
         raw_tokens(text).into_iter().map(|t| t.kind).collect()

@@ -126,11 +126,11 @@ pub trait Reviewed: Ruleset + Sized {
         driver::MAX_RESULTS
     }
 
-    /// The step in words: by default, what its events say.
+    /// The step in words: by default, what its events say, a sentence each.
     fn describe(after: &Self::State, seat: clash_core::Seat, events: &[Self::Event]) -> String {
         let _ = seat;
         let lines: Vec<String> = events.iter().map(|e| Self::narrate(after, e)).collect();
-        lines.join(" ")
+        clash_core::text::sentences(&lines)
     }
 }
 

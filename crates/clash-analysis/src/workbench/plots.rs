@@ -99,6 +99,9 @@ fn forest(title: &str, rows: &[Row]) -> Result<String, String> {
             .configure_mesh()
             .disable_y_mesh()
             .max_light_lines(1)
+            // Rows are named, not measured: no tick marks (a segmented axis would also mark the
+            // edges between rows, an empty tick at the top).
+            .set_tick_mark_size(LabelAreaPosition::Left, 0)
             // A label for every row (plotters shows about ten by default, skipping the rest).
             .y_labels(rows.len())
             .y_label_formatter(&label)
@@ -193,6 +196,14 @@ fn lengths(study: &Study) -> Result<Option<String>, String> {
             .max_light_lines(1)
             .x_desc(study.table.unit)
             .y_desc("share of games")
+            // Lengths are whole numbers of rounds or turns.
+            .x_label_formatter(&|x| {
+                if x.fract() == 0.0 {
+                    format!("{x:.0}")
+                } else {
+                    format!("{x:.1}")
+                }
+            })
             .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))
             .label_style((FONT, 13))
             .draw()
