@@ -91,7 +91,9 @@ fn forest(title: &str, rows: &[Row]) -> Result<String, String> {
             SegmentValue::CenterOf(i) => usize::try_from(n - 1 - *i)
                 .ok()
                 .and_then(|k| rows.get(k))
-                .map(|r| r.label.clone())
+                // Two figure spaces keep the name off the axis (there is no tick mark to do it;
+                // SVG collapses ordinary trailing spaces, not these).
+                .map(|r| format!("{}\u{2007}\u{2007}", r.label))
                 .unwrap_or_default(),
             _ => String::new(),
         };
