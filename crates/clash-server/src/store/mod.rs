@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use crate::log::{Chance, Entry, Hash, unhex, unhex_hash};
 
+mod cache;
 pub mod consent;
 pub mod notify;
 mod postgres;
@@ -28,6 +29,7 @@ mod rows;
 mod schema;
 pub mod side;
 mod sqlite;
+pub use cache::SideCache;
 pub use postgres::PgStore;
 pub use schema::SCHEMA_VERSIONS;
 pub use sqlite::{SqliteStore, migrate};
@@ -313,6 +315,11 @@ pub trait Storage: Send + Sync + 'static {
     /// Other nodes may write to this database too.
     fn shared(&self) -> bool {
         false
+    }
+    /// The notifier's rows kept in memory, by a backend only this process writes to (every
+    /// write of them then passes here); `None` where other nodes write too.
+    fn side_cache(&self) -> Option<&SideCache> {
+        None
     }
     /// Every stored entry of a table's log with its hash, in order (for records).
     fn read_log(&self, id: &str) -> BoxFuture<'_, Result<Vec<(Value, String)>, StoreError>>;

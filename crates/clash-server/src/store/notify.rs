@@ -85,6 +85,7 @@ fn int(row: &Row, i: usize) -> Option<i64> {
     row.get(i).and_then(Cell::int)
 }
 
+/// Write rows of a table's targets (and its delivery log): what is kept of them in memory goes.
 async fn write(store: &Store, table: &str, statements: Vec<Query>) -> Result<(), StoreError> {
     if statements.is_empty() {
         return Ok(());
@@ -93,11 +94,29 @@ async fn write(store: &Store, table: &str, statements: Vec<Query>) -> Result<(),
         table_id: table.to_string(),
         statements,
     };
-    store.write(write).await
+    let written = store.write(write).await;
+    if let Some(cache) = store.side_cache() {
+        cache.targets_written(table);
+    }
+    written
 }
 
 /// Every target of a table, oldest first.
 pub async fn targets(store: &Store, table: &str) -> Result<Vec<StoredTarget>, StoreError> {
+    let cache = store.side_cache();
+    let read = match cache.map(|c| c.targets(table)) {
+        Some(Ok(kept)) => return Ok(kept),
+        Some(Err(generation)) => Some(generation),
+        None => None,
+    };
+    let targets = read_targets(store, table).await?;
+    if let Some((cache, generation)) = cache.zip(read) {
+        cache.keep_targets(table, generation, &targets);
+    }
+    Ok(targets)
+}
+
+async fn read_targets(store: &Store, table: &str) -> Result<Vec<StoredTarget>, StoreError> {
     const SQL: &str = "SELECT id, key, kind, format, address, secret, failures, last_error, last_error_at, last_ok_at FROM notify_targets WHERE table_id = $1 ORDER BY created_at, id";
     let rows = store
         .select(Query::new(SQL, vec![Arg::Text(table.into())]))
@@ -265,6 +284,20 @@ pub async fn deliveries(store: &Store, table: &str) -> Result<Vec<LoggedDelivery
 
 /// Each seat's stored wait at `table`.
 pub async fn waits(store: &Store, table: &str) -> Result<HashMap<String, Wait>, StoreError> {
+    let cache = store.side_cache();
+    let read = match cache.map(|c| c.waits(table)) {
+        Some(Ok(kept)) => return Ok(kept),
+        Some(Err(generation)) => Some(generation),
+        None => None,
+    };
+    let waits = read_waits(store, table).await?;
+    if let Some((cache, generation)) = cache.zip(read) {
+        cache.keep_waits(table, generation, &waits);
+    }
+    Ok(waits)
+}
+
+async fn read_waits(store: &Store, table: &str) -> Result<HashMap<String, Wait>, StoreError> {
     const SQL: &str = "SELECT seat, since_pos, since_at, spent_ms, remind_at, expire_at, warn_at FROM notify_waits WHERE table_id = $1";
     let rows = store
         .select(Query::new(SQL, vec![Arg::Text(table.into())]))
@@ -325,7 +358,14 @@ pub async fn store_waits(
         table_id: table.to_string(),
         statements,
     };
-    store.write(write).await
+    let written = store.write(write).await;
+    if let Some(cache) = store.side_cache() {
+        match &written {
+            Ok(()) => cache.waits_written(table, waits),
+            Err(_) => cache.forget(table),
+        }
+    }
+    written
 }
 
 /// Waits with a timer due by `now` (a hundred at a time).

@@ -17,8 +17,8 @@ use tokio::sync::oneshot;
 use super::rows::{Param, Statement};
 use super::side::{Arg, Cell, Query, Row};
 use super::{
-    Storage, StoreError, StoredLink, StoredTable, TableRow, TableRows, Tail, Write, parse_json,
-    read_entry,
+    SideCache, Storage, StoreError, StoredLink, StoredTable, TableRow, TableRows, Tail, Write,
+    parse_json, read_entry,
 };
 use crate::log::{Entry, Hash};
 use crate::metrics::DATABASE;
@@ -42,6 +42,8 @@ type Reply = oneshot::Sender<Result<(), StoreError>>;
 pub struct SqliteStore {
     queue: mpsc::Sender<(Write, Reply, Instant)>,
     readers: Arc<Readers>,
+    /// Only this process writes the file, so it may keep the notifier's rows in memory.
+    side: SideCache,
 }
 
 /// Idle reader connections, reused so a read does not pay for opening the file.
@@ -98,6 +100,7 @@ impl SqliteStore {
                 path: path.to_path_buf(),
                 idle: Mutex::new(Vec::new()),
             }),
+            side: SideCache::default(),
         })
     }
 
@@ -129,7 +132,17 @@ impl SqliteStore {
 
 impl Storage for SqliteStore {
     fn write(&self, write: Write) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.send(write)
+        let touched = Touched::by(&write);
+        let sent = self.send(write);
+        Box::pin(async move {
+            let result = sent.await;
+            touched.tell(&self.side);
+            result
+        })
+    }
+
+    fn side_cache(&self) -> Option<&SideCache> {
+        Some(&self.side)
     }
 
     fn load_table(&self, id: &str) -> BoxFuture<'_, Result<Option<StoredTable>, StoreError>> {
@@ -205,6 +218,42 @@ impl Storage for SqliteStore {
     fn healthy(&self) -> BoxFuture<'_, bool> {
         let ping = self.send(Write::Ping);
         Box::pin(async move { ping.await.is_ok() })
+    }
+}
+
+/// Which of a table's rows kept in memory a write may change. Rows beside the log
+/// ([`Write::Side`]) are told by the typed functions that write them (`super::notify`).
+enum Touched {
+    Nothing,
+    /// Link changes take targets with their keys, or move them to a new key.
+    Targets(String),
+    Everything(String),
+}
+
+impl Touched {
+    fn by(write: &Write) -> Touched {
+        match write {
+            Write::Append {
+                table_id, links, ..
+            }
+            | Write::Keep {
+                table_id, links, ..
+            } if !links.is_empty() => Touched::Targets(table_id.clone()),
+            Write::CreateTable { id, .. } | Write::DeleteTable { id } => {
+                Touched::Everything(id.clone())
+            }
+            Write::Restore(rows) => Touched::Everything(rows.id.clone()),
+            _ => Touched::Nothing,
+        }
+    }
+
+    /// Once the write is done (or failed: it may have been applied before the answer was lost).
+    fn tell(self, side: &SideCache) {
+        match self {
+            Touched::Nothing => {}
+            Touched::Targets(table) => side.targets_written(&table),
+            Touched::Everything(table) => side.forget(&table),
+        }
     }
 }
 

@@ -176,6 +176,30 @@ pub fn level_up(
     improvement: &Improvement,
     refill: Option<Refill>,
 ) -> Result<Vec<CampaignEvent>, RuleError> {
+    let c = may_level(table, seat, name, refill)?;
+    let replacement = table.campaign.replacement(name);
+    let new_level = c
+        .level
+        .checked_add(1)
+        .ok_or_else(|| RuleError::illegal("IT-60", "the level cannot rise further"))?;
+    let cap = table.rules.followups as usize;
+    check_improvement(c, new_level, improvement, replacement, cap)?;
+    Ok(vec![CampaignEvent::LevelledUp {
+        character: c.name.clone(),
+        level: new_level,
+        improvement: improvement.clone(),
+        refill,
+        replacement: replacement.is_some(),
+    }])
+}
+
+/// Whether `name` may level up now with `refill`, whatever the improvement (IT-60, IT-62).
+fn may_level<'t>(
+    table: &'t Table,
+    seat: Seat,
+    name: &str,
+    refill: Option<Refill>,
+) -> Result<&'t Character, RuleError> {
     let c = controlled(table, seat, name, "IT-60")?;
     if !c.is_pc() || c.dead {
         return Err(RuleError::illegal(
@@ -183,8 +207,7 @@ pub fn level_up(
             format!("{name} is not a living PC"),
         ));
     }
-    let replacement = table.campaign.replacement(name);
-    if replacement.is_none() {
+    if table.campaign.replacement(name).is_none() {
         require_session_end(table, "IT-60")?;
         if table
             .campaign
@@ -214,19 +237,7 @@ pub fn level_up(
             ));
         }
     }
-    let new_level = c
-        .level
-        .checked_add(1)
-        .ok_or_else(|| RuleError::illegal("IT-60", "the level cannot rise further"))?;
-    let cap = table.rules.followups as usize;
-    check_improvement(c, new_level, improvement, replacement, cap)?;
-    Ok(vec![CampaignEvent::LevelledUp {
-        character: c.name.clone(),
-        level: new_level,
-        improvement: improvement.clone(),
-        refill,
-        replacement: replacement.is_some(),
-    }])
+    Ok(c)
 }
 
 fn check_improvement(
@@ -677,8 +688,17 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
             belief: Some("A new belief".into()),
             flaw: Some("A new flaw".into()),
         });
+        // Most of the time no improvement is open to the character: listing every one only to
+        // have each refused would cost every seat's picture dearly.
+        let refills = [Some(Refill::BackgroundPoints), Some(Refill::Veto), None];
+        if refills
+            .iter()
+            .all(|r| may_level(table, seat, &c.name, *r).is_err())
+        {
+            continue;
+        }
         for improvement in improvements(c) {
-            for refill in [Some(Refill::BackgroundPoints), Some(Refill::Veto), None] {
+            for refill in refills {
                 out.push(CampaignCommand::LevelUp {
                     character: c.name.clone(),
                     improvement: improvement.clone(),

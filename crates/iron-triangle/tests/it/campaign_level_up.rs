@@ -331,3 +331,28 @@ fn d_19_q1_is_set_by_deciding_a_problem_with_a_trait() {
         level_up(json!({"kind": "energy", "action": "grapple"}), "veto"),
     ); // D-19: Q1 came from the problem
 }
+
+/// The level-ups a seat's list of legal commands offers.
+fn offered_level_ups(t: &T, seat: clash_core::Seat) -> usize {
+    use clash_core::Ruleset;
+    iron_triangle::IronTriangle::legal_commands(t.state(), seat)
+        .iter()
+        .filter(|c| serde_json::to_value(c).unwrap()["type"] == "level_up")
+        .count()
+}
+
+#[test]
+fn it_60_level_ups_are_offered_only_when_they_may_be_made() {
+    // IT-60: before the session ends, none; at its end, with three yeses, some (IT-62: each
+    // with a refill); once levelled, none again (one level per session).
+    let mut t = T::new(json!({"characters": [ready_ada(), hero("Bo", "p2")]}));
+    assert_eq!(offered_level_ups(&t, P1), 0);
+    t.ok(GM, json!({"type": "end_session"}));
+    assert!(offered_level_ups(&t, P1) > 0);
+    assert_eq!(offered_level_ups(&t, P2), 0, "Bo has no yes marks");
+    t.ok(
+        P1,
+        level_up(json!({"kind": "energy", "action": "grapple"}), "veto"),
+    );
+    assert_eq!(offered_level_ups(&t, P1), 0);
+}

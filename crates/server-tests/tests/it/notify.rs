@@ -605,3 +605,27 @@ async fn the_lobby_learns_which_tables_wait_on_the_key_first() {
     let (status, _) = api(&app, routes::MOVES.at([]).json(&MovesBody { tables })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn a_target_set_after_the_table_was_told_of_changes_hears_the_next_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_tables, app) = open(&dir.path().join("c.db"), settings(None));
+    let hooks = Receiver::start().await;
+    let t = table(&app).await;
+    // The notifier reads (and the server may keep) the table's targets: none yet.
+    whisper(&app, &t, "before any target", "p1").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let made = webhook(&app, &t, &t.p1, "json", &hooks.url("p1")).await;
+    whisper(&app, &t, "after the webhook", "p1").await;
+    assert!(eventually(SOON, || hooks.got("p1").len() == 1).await);
+    let text = String::from_utf8_lossy(&hooks.got("p1")[0].raw).to_string();
+    assert!(text.contains("after the webhook") && !text.contains("before any target"));
+    // Removed, it hears nothing more.
+    let id = made["id"].as_str().unwrap();
+    let uri = routes::REMOVE_TARGET.at([&t.id, id]).key(&t.p1);
+    let (status, _) = call_json(&app, "DELETE", &uri, None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    whisper(&app, &t, "after the removal", "p1").await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(hooks.got("p1").len(), 1);
+}
