@@ -905,6 +905,10 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
         out.push(CampaignCommand::OpenProblem {
             description: format!("Problem number {n}"),
         });
+        // The rest of the GM's part in a problem needs one open (IT-17 … IT-21).
+        if table.campaign.problem.is_none() {
+            return;
+        }
         for s in &table.players {
             out.push(CampaignCommand::PickDecider { seat: *s });
         }
@@ -916,6 +920,10 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
             reason: "That is outside the rules.".into(),
         });
         out.push(CampaignCommand::CloseProblem {});
+        return;
+    }
+    // Every player's step of a problem needs one open (IT-15, IT-18): none, none to list.
+    if table.campaign.problem.is_none() {
         return;
     }
     out.push(CampaignCommand::PassProblem {});

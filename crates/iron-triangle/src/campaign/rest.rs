@@ -260,6 +260,11 @@ pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
         }
         return;
     }
+    // IT-31: the party rests only after a conflict, at most once.
+    let rests = table.campaign.rests;
+    if !rests.due || table.conflict.as_ref().is_some_and(|c| c.is_running()) {
+        return;
+    }
     let pcs: Vec<&Character> = table
         .characters
         .iter()

@@ -195,6 +195,10 @@ pub fn apply(table: &mut Table, event: &CampaignEvent) {
 }
 
 pub fn candidates(table: &Table, seat: Seat, out: &mut Vec<CampaignCommand>) {
+    // A veto is declared and picked only during a problem (IT-21).
+    if table.campaign.problem.is_none() {
+        return;
+    }
     if seat == Seat::Gm {
         for s in &table.players {
             out.push(CampaignCommand::PickVeto { seat: *s });
