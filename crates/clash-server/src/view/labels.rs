@@ -3,56 +3,91 @@
 //! Commands are JSON objects tagged by `type` (`{"type": "move", "from": 8, "to": 13}`); a
 //! person reads them better as "Move · from 8 · to 13".
 
+use std::fmt::Write;
+
 use serde_json::Value;
 
+// Every picture labels each of its seat's legal commands: the text is written into one
+// string as it is read, not built from pieces.
+
 /// `snake_case` or `kebab-case` words as a sentence fragment: `end_turn` → `end turn`.
-fn words(s: &str) -> String {
-    s.replace(['_', '-'], " ")
+fn push_words(out: &mut String, s: &str) {
+    out.extend(
+        s.chars()
+            .map(|c| if c == '_' || c == '-' { ' ' } else { c }),
+    );
 }
 
-fn capitalised(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
-fn value_text(v: &Value) -> String {
+fn push_value(out: &mut String, v: &Value) {
     match v {
-        Value::String(s) => words(s),
-        Value::Null => "none".into(),
-        Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
-        Value::Number(n) => n.to_string(),
-        Value::Array(items) => items.iter().map(value_text).collect::<Vec<_>>().join(", "),
+        Value::String(s) => push_words(out, s),
+        Value::Null => out.push_str("none"),
+        Value::Bool(b) => out.push_str(if *b { "yes" } else { "no" }),
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_value(out, item);
+            }
+        }
         Value::Object(map) => {
             // The tag names the thing; it reads best first.
-            let head = map.get("type").map(value_text);
-            let rest = map
-                .iter()
-                .filter(|(k, _)| *k != "type")
-                .map(|(k, v)| format!("{} {}", words(k), value_text(v)));
-            head.into_iter().chain(rest).collect::<Vec<_>>().join(" ")
+            let mut first = true;
+            let mut gap = |out: &mut String| {
+                if !std::mem::take(&mut first) {
+                    out.push(' ');
+                }
+            };
+            if let Some(tag) = map.get("type") {
+                gap(out);
+                push_value(out, tag);
+            }
+            for (k, v) in map.iter().filter(|(k, _)| *k != "type") {
+                gap(out);
+                push_words(out, k);
+                out.push(' ');
+                push_value(out, v);
+            }
         }
     }
 }
 
 /// A short label for a command.
 pub fn label(command: &Value) -> String {
+    let mut out = String::with_capacity(32);
     match command {
         Value::Object(map) => {
-            let head = map.get("type").map(value_text).unwrap_or_default();
-            let rest = map
-                .iter()
-                .filter(|(k, _)| *k != "type")
-                .map(|(k, v)| format!("{}: {}", words(k), value_text(v)));
-            let parts: Vec<String> = std::iter::once(head)
-                .filter(|h| !h.is_empty())
-                .chain(rest)
-                .collect();
-            capitalised(&parts.join(" · "))
+            if let Some(tag) = map.get("type") {
+                push_value(&mut out, tag);
+            }
+            for (k, v) in map.iter().filter(|(k, _)| *k != "type") {
+                if !out.is_empty() {
+                    out.push_str(" · ");
+                }
+                push_words(&mut out, k);
+                out.push_str(": ");
+                push_value(&mut out, v);
+            }
         }
-        other => capitalised(&value_text(other)),
+        other => push_value(&mut out, other),
+    }
+    capitalise(out)
+}
+
+/// The first letter in capitals.
+fn capitalise(text: String) -> String {
+    match text.chars().next() {
+        Some(first) if !first.is_uppercase() => {
+            let mut out = String::with_capacity(text.len() + 2);
+            out.extend(first.to_uppercase());
+            out.push_str(&text[first.len_utf8()..]);
+            out
+        }
+        _ => text,
     }
 }
 
@@ -77,5 +112,20 @@ mod tests {
             label(&json!({"type": "split", "amounts": [1, 2]})),
             "Split · amounts: 1, 2"
         );
+    }
+
+    #[test]
+    fn untagged_empty_and_nested_parts_read_as_before() {
+        assert_eq!(label(&json!({"type": "", "a_b": 1})), "A b: 1");
+        assert_eq!(
+            label(&json!({"target": null, "ok": true})),
+            "Ok: yes · target: none"
+        );
+        assert_eq!(
+            label(&json!({"type": "x", "s": {"b": "c-d", "type": "y"}})),
+            "X · s: y b c d"
+        );
+        assert_eq!(label(&json!({"type": "é_lan"})), "É lan");
+        assert_eq!(label(&json!({})), "");
     }
 }
