@@ -95,9 +95,9 @@ pub(crate) async fn track(server: &Server, change: &Committed) {
     let after = waiting(&change.after, &change.bots);
     let newly_set = change
         .after
-        .seen(&Access::nobody(), change.before.revision())
-        .iter()
-        .any(|l| matches!(l.table, Some(TableEvent::ClockSet { .. })));
+        .table_event_since(change.before.revision(), |e| {
+            matches!(e, TableEvent::ClockSet { .. })
+        });
     let ended: Vec<Seat> = before
         .iter()
         .filter(|s| !after.contains(s))

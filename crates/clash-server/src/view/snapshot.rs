@@ -319,6 +319,18 @@ impl Snapshot {
         lines
     }
 
+    /// Whether a table event after log position `after` (up to this revision) is one `is`
+    /// looks for: what the notifier asks of every change, without narrating anything.
+    pub fn table_event_since(&self, after: usize, is: impl Fn(&TableEvent) -> bool) -> bool {
+        let t = &self.taken;
+        let ledger = t.ledger.read().unwrap_or_else(|p| p.into_inner());
+        let items = &ledger.items[..t.revision.min(ledger.items.len())];
+        items
+            .iter()
+            .skip(after)
+            .any(|item| matches!(item, Held::Table(event) if is(event)))
+    }
+
     /// The game events as `viewer` sees them, and the log position of each (for records).
     pub fn game_events(&self, viewer: Viewer) -> (Vec<SeenEvent>, Vec<usize>) {
         let ledger = self.taken.ledger.read().unwrap_or_else(|p| p.into_inner());
