@@ -218,13 +218,7 @@ function apply(update) {
   refreshSeats(update);
   renderTimes(update);
   // A table in session zero shows the players' sheets (session-zero.js); then the game's board.
-  const staged = !!(update.view && update.view.session_zero);
-  const panel = panelFor(staged ? SESSION_ZERO : update.ruleset);
-  const input = boardInput(update);
-  if (panel && input !== drawn) {
-    drawn = input;
-    try { panel($('panel'), update, send); } catch (e) { console.error(e); }
-  }
+  drawBoard(update);
   relock();
   // A name handed in (a character, a party) is the name the lobby shows too.
   const known = update.title + '\n' + update.room.me;
@@ -238,6 +232,32 @@ function apply(update) {
 
 /** What the board last drew from (`boardInput`), or null before it first drew. */
 let drawn = /** @type {string | null} */ (null);
+
+/**
+ * The board (session zero's sheets while the table is in it), drawn again only when what it
+ * draws from changed.
+ * @param {Update} update
+ */
+function drawBoard(update) {
+  const staged = !!(update.view && update.view.session_zero);
+  const panel = panelFor(staged ? SESSION_ZERO : update.ruleset);
+  const input = boardInput(update);
+  if (!panel || input === drawn) return;
+  drawn = input;
+  try { panel($('panel'), update, send); } catch (e) { console.error(e); }
+}
+
+// A game's forms register after its board (their tag comes after the board's), and change what
+// the board offers (a character made during play): it is drawn again with them. (Session
+// zero's sheets redraw themselves: session-zero.js.)
+document.addEventListener('clash-forms', (e) => {
+  const update = page.latest;
+  if (!update || (update.view && update.view.session_zero)) return;
+  if (/** @type {CustomEvent} */ (e).detail !== update.ruleset) return;
+  drawn = null;
+  drawBoard(update);
+  relock();
+});
 
 /**
  * What a board draws from, as text: the update without its new log lines and without who is
