@@ -17,8 +17,9 @@ import { renderTimes, startNotify } from './notify.js';
 
 /** @typedef {import('./kit.js').Update} Update */
 
-// The boards reach the page through the kit's `table`.
-Object.assign(table, { send, boot, latest: () => page.latest, ask, boardAdded: () => renderFallback(page.latest), focusLost: refocus });
+// The boards reach the page through the kit's `table`. A board that registers draws the
+// newest update itself (the kit's `registerPanel`).
+Object.assign(table, { send, boot, latest: () => page.latest, ask, boardAdded: () => { drawn = boardInput(page.latest); renderFallback(page.latest); }, focusLost: refocus });
 onAnswer((u) => apply(u), afterMine);
 
 // ---- Rules ------------------------------------------------------------------------------
@@ -217,19 +218,61 @@ function apply(update) {
   refreshSeats(update);
   renderTimes(update);
   // A table in session zero shows the players' sheets (session-zero.js); then the game's board.
-  const staged = !!(update.view && update.view.session_zero);
-  const panel = panelFor(staged ? SESSION_ZERO : update.ruleset);
-  if (panel) {
-    try { panel($('panel'), update, send); } catch (e) { console.error(e); }
-  }
+  drawBoard(update);
   relock();
   // A name handed in (a character, a party) is the name the lobby shows too.
   const known = update.title + '\n' + update.room.me;
   if (remembered !== known) { remembered = known; remember(update); }
   // The Fair dice card's own check (fair-check.js) follows the log's head.
+  if (unchecked) unchecked.push(update);
   document.dispatchEvent(new CustomEvent('clash:update', { detail: update }));
   document.body.dataset.events = String(page.cursor);
   document.body.dataset.gameEvents = String(document.querySelectorAll('#log li:not(.table-event)').length);
+}
+
+/** What the board last drew from (`boardInput`), or null before it first drew. */
+let drawn = /** @type {string | null} */ (null);
+
+/**
+ * The board (session zero's sheets while the table is in it), drawn again only when what it
+ * draws from changed.
+ * @param {Update} update
+ */
+function drawBoard(update) {
+  const staged = !!(update.view && update.view.session_zero);
+  const panel = panelFor(staged ? SESSION_ZERO : update.ruleset);
+  const input = boardInput(update);
+  if (!panel || input === drawn) return;
+  drawn = input;
+  try { panel($('panel'), update, send); } catch (e) { console.error(e); }
+}
+
+// A game's forms register after its board (their tag comes after the board's), and change what
+// the board offers (a character made during play): it is drawn again with them. (Session
+// zero's sheets redraw themselves: session-zero.js.)
+document.addEventListener('clash-forms', (e) => {
+  const update = page.latest;
+  if (!update || (update.view && update.view.session_zero)) return;
+  if (/** @type {CustomEvent} */ (e).detail !== update.ruleset) return;
+  drawn = null;
+  drawBoard(update);
+  relock();
+});
+
+/**
+ * What a board draws from, as text: the update without its new log lines and without who is
+ * here now. The live stream's first message repeats the table as the page has it (the people
+ * here then include this page), and drawing the same board again costs a phone's time and
+ * paints it all anew, so the board is drawn again only when this changes. Keys in order: the
+ * page's first update and the stream's list them differently.
+ * @param {Update | null} update
+ */
+function boardInput(update) {
+  if (!update) return null;
+  const people = update.room.people.map((p) => Object.assign({}, p, { here: null }));
+  const same = Object.assign({}, update, { events: null, room: Object.assign({}, update.room, { gm_here: null, people: people }) });
+  return JSON.stringify(same, (_, v) => (v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
 }
 
 // Apply a JSON Patch (RFC 6902) to `doc`: the add, replace and remove operations the server
@@ -342,6 +385,24 @@ window.addEventListener('pageshow', (e) => {
   $('status').className = 'status down';
   connect();
 });
+
+// The Fair dice card's check (fair-check.js and its verifier) downloads and checks the whole
+// record: it is fetched once the page has loaded, after the board, and is handed the updates
+// drawn before it came.
+/** @type {Update[] | null} the updates drawn before the check came, while it is on its way */
+let unchecked = null;
+const check = $('fair-check');
+if (check && check.dataset.script) {
+  const script = check.dataset.script;
+  unchecked = [];
+  window.addEventListener('load', () => {
+    import(script).then(() => {
+      const missed = unchecked || [];
+      unchecked = null;
+      for (const u of missed) document.dispatchEvent(new CustomEvent('clash:update', { detail: u }));
+    }).catch((e) => { unchecked = null; check.textContent = 'The check could not be loaded: ' + messageOf(e); });
+  }, { once: true });
+}
 
 startGm(forget);
 startNotify();

@@ -6,7 +6,7 @@
 // behind the players' backs shows here — even at a table without chance, whose whole chain a
 // host could rebuild from a new secret; and it hands them over as a file for `clash verify
 // --seen`. The result is shown in words, to every viewer.
-import { $, pageData } from './kit.js';
+import { $, pageData, table } from './kit.js';
 import { ClashVerify } from './verify.js';
 
 /** @typedef {import('./kit.js').Update} Update */
@@ -19,7 +19,7 @@ if (out) start();
 // The check, on a table page whose Fair dice card is there.
 function start() {
   /** @type {import('./kit.js').Boot} */
-  const boot = pageData('boot');
+  const boot = table.boot || pageData('boot');
   const record = '/api/tables/' + encodeURIComponent(boot.table) + '/export?key=' + encodeURIComponent(boot.key);
   // A check at most this often while a table is busy: each one downloads the whole record.
   const PAUSE_MS = 2000;
@@ -148,9 +148,19 @@ function start() {
     const p = (/** @type {string} */ text) => Object.assign(document.createElement('p'), { className: 'hint', textContent: text });
     d.append(s);
     if (failure) for (const l of report.lines) d.append(p('Held: ' + l));
-    d.append(p((report.entries ? report.entries + ' entries' : 'The record') + ', checked in this browser at '
-      + new Date().toLocaleTimeString() + '. ' + (heads.size === 1 ? 'One head' : heads.size + ' heads')
-      + ' seen by this browser must stay in the log.'));
+    // The time in the reader's own format, written when the fold is first opened: a browser
+    // loads what it needs to write times in that format at the first one, which is slow on a
+    // phone, and the check runs as the page loads.
+    const when = new Date();
+    const seen = (heads.size === 1 ? 'One head' : heads.size + ' heads') + ' seen by this browser must stay in the log.';
+    const checked = p('');
+    d.append(checked);
+    d.addEventListener('toggle', () => {
+      if (d.open && !checked.textContent) {
+        checked.textContent = (report.entries ? report.entries + ' entries' : 'The record') + ', checked in this browser at '
+          + when.toLocaleTimeString() + '. ' + seen;
+      }
+    });
     if (report.head) d.append(p('Head of the record: ' + report.head));
     if (heads.size) d.append(headsFile());
     if (failure && failure.head) d.append(p('Head seen earlier: ' + failure.head));
@@ -176,6 +186,8 @@ function start() {
     return wrap;
   }
 
+  // The table's script loads this once the page has loaded, and then hands it every update
+  // it drew before (app.js), as it does each one after.
   document.addEventListener('clash:update', (e) => onUpdate(/** @type {CustomEvent} */ (e).detail));
   if (boot.update) onUpdate(boot.update);
 }

@@ -611,14 +611,24 @@ export function make(prefix, own) {
       if (!body) return;
       // The server answers for the table as it is now, which is at least what was asked.
       const count = Math.max(asked, body.event_count || asked);
-      const changed = oddsState.enabled !== !!body.enabled || oddsState.count !== count ||
-        JSON.stringify(oddsState.data) !== JSON.stringify(body.odds || null);
+      // Only what the board shows: the switch, and the odds while they are on (while they are
+      // off, nothing drawn depends on the rest, and drawing the same board again is work).
+      const changed = oddsState.enabled !== !!body.enabled || (!!body.enabled && (oddsState.count !== count ||
+        JSON.stringify(oddsState.data) !== JSON.stringify(body.odds || null)));
       oddsState.enabled = !!body.enabled;
       oddsState.count = count;
       oddsState.data = body.odds || null;
       // Redraw to show them (which asks again if the table has moved on meanwhile).
       if (changed) redraw();
     }).catch(() => { oddsState.pending = false; });
+  }
+  // The page says whether odds were on as of its first update, so the first draw already
+  // has the GM's switch, and while they are off nothing is asked for that update.
+  function oddsFromBoot() {
+    const boot = table.boot;
+    if (oddsState.enabled !== null || !boot || typeof boot.odds !== 'boolean') return;
+    oddsState.enabled = boot.odds;
+    if (!boot.odds) oddsState.count = boot.update.event_count;
   }
   /**
    * The odds for this update (each game's own shape, which its board names), or null while
@@ -668,6 +678,7 @@ export function make(prefix, own) {
       if (update.view && update.view.session_zero) return;
       if (update.event_count > (memo.count || 0)) memo.errors = {};
       memo.count = Math.max(memo.count || 0, update.event_count);
+      oddsFromBoot();
       keepFocus(element, () => {
         hideTip(); // the element it points at is about to be replaced
         const root = draw(update, send);

@@ -5,7 +5,7 @@
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -28,8 +28,21 @@ use crate::error::ApiError;
 use crate::metrics::Metrics;
 
 /// Pages load their scripts, styles and data from this server only, and no other site may frame
-/// them (a framed table page could be clicked through by a hidden overlay).
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/// them (a framed table page could be clicked through by a hidden overlay). The one inline
+/// thing allowed is the app's own style in every page's head, by the hash of its text
+/// ([`crate::pages::inline_style_hash`]): a page then paints without first fetching a stylesheet.
+pub static CONTENT_SECURITY_POLICY: LazyLock<HeaderValue> = LazyLock::new(|| {
+    let policy = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' '{}'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        crate::pages::inline_style_hash()
+    );
+    // The hash is base64, so the policy is plain text; were it not, pages would go unstyled
+    // rather than unprotected.
+    HeaderValue::from_str(&policy).unwrap_or_else(|_| HeaderValue::from_static(STRICT_POLICY))
+});
+
+/// The policy without the inline style.
+const STRICT_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -116,9 +129,9 @@ pub fn wrap(app: Router, metrics: Arc<Metrics>, limits: &Limits) -> Router {
         .layer(CompressionLayer::new().br(true).gzip(true))
         .layer(middleware::from_fn_with_state(site, same_site))
         .layer(middleware::from_fn_with_state(metrics, observe))
-        .layer(set(
+        .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
-            CONTENT_SECURITY_POLICY,
+            CONTENT_SECURITY_POLICY.clone(),
         ))
         .layer(set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(set(header::X_FRAME_OPTIONS, "DENY"))

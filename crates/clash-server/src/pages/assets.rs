@@ -17,9 +17,12 @@ use crate::server::Server;
 
 pub use super::built::{CSS, JS};
 
+/// The app's style, which every page carries in its head ([`super::page`]); served too.
+pub(super) const APP_CSS: &str = include_str!("../assets/app.css");
+
 /// The server's own scripts and styles, by their name under `/assets/`.
 pub(super) static SHARED: &[(&str, &str, &str)] = &[
-    ("app.css", CSS, include_str!("../assets/app.css")),
+    ("app.css", CSS, APP_CSS),
     // The page kit every page, board and form builds with, and its style.
     ("kit.js", JS, include_str!("../assets/kit.js")),
     ("kit.css", CSS, include_str!("../assets/kit.css")),

@@ -30,15 +30,36 @@ pub mod types;
 mod week;
 mod workbench;
 
+use std::sync::LazyLock;
+
 use axum::response::{Html, IntoResponse, Response};
+use base64::Engine;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
 
 pub use assets::{game_asset, script_in, style_in};
 pub use built::Sources;
 pub use built::{CSS, JS};
+
+/// The app's own style, written into every page's head rather than linked: the page paints
+/// as soon as it arrives, without a round trip for its stylesheet first. The policy allows it
+/// by its hash ([`inline_style_hash`]); nothing else inline is allowed.
+const APP_CSS: &str = assets::APP_CSS;
+
+/// `sha256-…` of [`APP_CSS`], as the content security policy names an inline style.
+pub fn inline_style_hash() -> &'static str {
+    static HASH: LazyLock<String> = LazyLock::new(|| {
+        let digest = Sha256::digest(APP_CSS.as_bytes());
+        format!(
+            "sha256-{}",
+            base64::engine::general_purpose::STANDARD.encode(digest)
+        )
+    });
+    &HASH
+}
 
 /// A whole page: the shared head (title, viewport, the app's style) around `body`.
 pub fn page(title: &str, body: Markup) -> Markup {
@@ -50,7 +71,8 @@ pub fn page(title: &str, body: Markup) -> Markup {
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) }
                 link rel="icon" href="data:,";
-                (style("/assets/app.css"))
+                // The style's own text, as written (no `</style` in it: tested below).
+                style { (PreEscaped(APP_CSS)) }
             }
             body { (body) }
         }
@@ -125,6 +147,29 @@ pub fn error_page_at(e: impl Into<ApiError>, host: &str) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_inline_style_is_the_one_the_policy_allows() {
+        let out = page("t", html! {}).into_string();
+        let inline = out
+            .split_once("<style>")
+            .and_then(|(_, rest)| rest.split_once("</style>"))
+            .map(|(css, _)| css)
+            .unwrap_or_default();
+        assert_eq!(inline, APP_CSS);
+        assert!(!APP_CSS.to_ascii_lowercase().contains("</style"));
+        let digest = Sha256::digest(inline.as_bytes());
+        let expected = base64::engine::general_purpose::STANDARD.encode(digest);
+        assert_eq!(inline_style_hash(), format!("sha256-{expected}"));
+        let policy = crate::http::layers::CONTENT_SECURITY_POLICY
+            .to_str()
+            .unwrap();
+        assert!(
+            policy.contains(&format!("style-src 'self' '{}';", inline_style_hash())),
+            "{policy}"
+        );
+        assert!(policy.contains("script-src 'self';"), "{policy}");
+    }
 
     #[test]
     fn text_is_escaped_and_data_cannot_end_its_script() {

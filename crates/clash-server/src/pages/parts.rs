@@ -162,7 +162,11 @@ pub fn fair_card(id: &str, key: &str) -> Markup {
             p .hint { "Every roll, draw and shuffle comes from the server's secret, sealed when the table was made, mixed with the seeds "
                 "the players' pages add. The secret is revealed when the table ends; then anyone can check every roll with " code { "clash verify" } ". "
                 "This page checks too: the log's chain as it grows, and every roll and draw once the secret is out." }
-            div #fair-check .fair-check role="status" aria-live="polite" { p .check .wait { "Checking the log…" } }
+            // The check's script, which the table's script loads once the page has (app.js).
+            div #fair-check .fair-check role="status" aria-live="polite"
+                data-script=(super::assets::url(&super::Sources::SHARED, "/assets/fair-check.js")) {
+                p .check .wait { "Checking the log…" }
+            }
             dl .fair {
                 dt { "Sealed secret (SHA-256)" } dd { code #commitment {} }
                 dt { "Log head" } dd { code #head {} }

@@ -116,9 +116,12 @@ pub async fn table_page(
         key: key.clone(),
         rights,
     };
-    let update = match caller.table.answer(&key, as_seat, 0).await {
+    let (update, odds) = match caller.table.answer(&key, as_seat, 0).await {
         Ok(a) => match a.text(server.metrics()).await {
-            Ok(text) => serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
+            Ok(text) => (
+                serde_json::from_str::<Value>(&text).unwrap_or(Value::Null),
+                a.snapshot.odds_on(),
+            ),
             Err(e) => return error_page(e),
         },
         Err(e) => return error_page(e),
@@ -144,6 +147,7 @@ pub async fn table_page(
         "rules": entry.as_ref().and_then(crate::rules::links),
         "update": update,
         "summary": summary,
+        "odds": odds,
     });
     let title = update["title"].as_str().unwrap_or(&t.title);
     let me = update["room"]["me"].as_str().unwrap_or_default();
@@ -174,8 +178,6 @@ pub async fn table_page(
         (dialogs())
         @if owner { (clock_dialog()) }
         (data("boot", &boot))
-        (script("/assets/verify.js"))
-        (script("/assets/fair-check.js"))
         (script("/assets/app.js"))
         (script("/assets/review-link.js"))
         (board_tags(entry))

@@ -74,6 +74,9 @@ struct Boot<V, C> {
     update: Update<V, C>,
     /// The GM's table summary (seats, links); other links get their own part of it.
     summary: BTreeMap<String, Value>,
+    /// Whether odds in play are on, as of `update`: a board draws the GM's switch from its
+    /// first draw, and asks for the odds only while they are on.
+    odds: bool,
 }
 
 /// Where the committed declarations live.

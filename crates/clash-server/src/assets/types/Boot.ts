@@ -12,4 +12,9 @@ export type Boot<V, C> = { table: string, key: string, as: Seat | null, role: st
 /**
  * The GM's table summary (seats, links); other links get their own part of it.
  */
-summary: { [key in string]: JsonValue }, };
+summary: { [key in string]: JsonValue }, 
+/**
+ * Whether odds in play are on, as of `update`: a board draws the GM's switch from its
+ * first draw, and asks for the odds only while they are on.
+ */
+odds: boolean, };
