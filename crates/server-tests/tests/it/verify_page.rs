@@ -16,6 +16,7 @@ async fn every_table_page_loads_its_own_verifier_and_hands_it_every_update() {
         assert_eq!(status, StatusCode::OK);
         // Under its hashed name (`app.0123456789ab.js`, tests/it/delivery.rs).
         assert!(
+            // hand-built: the start of a script tag searched for in the page, not a request.
             page.contains("<script type=\"module\" src=\"/assets/app."),
             "the page loads app.js"
         );
@@ -25,6 +26,7 @@ async fn every_table_page_loads_its_own_verifier_and_hands_it_every_update() {
         let tag = &page[page[..card].rfind('<').unwrap()..];
         let tag = &tag[..tag.find('>').unwrap()];
         assert!(
+            // hand-built: the start of an attribute searched for in the card, not a request.
             tag.contains("data-script=\"/assets/fair-check."),
             "the card names its check's script: {tag}"
         );
