@@ -16,7 +16,7 @@ const TABLES: usize = 4096;
 
 /// One table's rows, each kind kept once it has been read.
 #[derive(Default)]
-struct Kept {
+pub struct Kept {
     generation: u64,
     targets: Option<Vec<StoredTarget>>,
     waits: Option<HashMap<String, Wait>>,
@@ -58,6 +58,24 @@ pub struct SideCache {
     tables: Mutex<Tables>,
 }
 
+/// A kind of row the cache keeps: a table's targets, or its seats' waits.
+pub trait Cached: Clone {
+    /// Where a table's rows of this kind are kept.
+    fn slot(kept: &mut Kept) -> &mut Option<Self>;
+}
+
+impl Cached for Vec<StoredTarget> {
+    fn slot(kept: &mut Kept) -> &mut Option<Self> {
+        &mut kept.targets
+    }
+}
+
+impl Cached for HashMap<String, Wait> {
+    fn slot(kept: &mut Kept) -> &mut Option<Self> {
+        &mut kept.waits
+    }
+}
+
 /// The generation a read started under (the cache's epoch, the table's), handed back with
 /// what it read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,38 +86,21 @@ impl SideCache {
         f(&mut self.tables.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
-    /// The table's targets if kept, or the generation to read them under.
-    pub fn targets(&self, table: &str) -> Result<Vec<StoredTarget>, Generation> {
+    /// The table's rows of this kind if kept, or the generation to read them under.
+    pub fn get<T: Cached>(&self, table: &str) -> Result<T, Generation> {
         self.with(
-            |t| match t.kept.get(table).and_then(|k| k.targets.as_ref()) {
-                Some(kept) => Ok(kept.clone()),
+            |t| match t.kept.get_mut(table).and_then(|k| T::slot(k).clone()) {
+                Some(kept) => Ok(kept),
                 None => Err(t.generation(table)),
             },
         )
     }
 
-    /// The table's waits if kept, or the generation to read them under.
-    pub fn waits(&self, table: &str) -> Result<HashMap<String, Wait>, Generation> {
-        self.with(|t| match t.kept.get(table).and_then(|k| k.waits.as_ref()) {
-            Some(kept) => Ok(kept.clone()),
-            None => Err(t.generation(table)),
-        })
-    }
-
-    /// Keep targets read under `read`, unless a write came since.
-    pub fn keep_targets(&self, table: &str, read: Generation, targets: &[StoredTarget]) {
-        self.keep(table, read, |k| k.targets = Some(targets.to_vec()));
-    }
-
-    /// Keep waits read under `read`, unless a write came since.
-    pub fn keep_waits(&self, table: &str, read: Generation, waits: &HashMap<String, Wait>) {
-        self.keep(table, read, |k| k.waits = Some(waits.clone()));
-    }
-
-    fn keep(&self, table: &str, read: Generation, set: impl FnOnce(&mut Kept)) {
+    /// Keep rows read under `read`, unless a write came since.
+    pub fn keep<T: Cached>(&self, table: &str, read: Generation, rows: &T) {
         self.with(|t| {
             if t.generation(table) == read {
-                set(t.entry(table));
+                *T::slot(t.entry(table)) = Some(rows.clone());
             }
         });
     }
@@ -158,73 +159,82 @@ mod tests {
     #[test]
     fn a_read_is_kept_until_a_write() {
         let cache = SideCache::default();
-        let read = cache.targets("t").unwrap_err();
-        cache.keep_targets("t", read, &[target("a")]);
-        assert_eq!(cache.targets("t").unwrap(), vec![target("a")]);
+        let read = cache.get::<Vec<StoredTarget>>("t").unwrap_err();
+        cache.keep("t", read, &vec![target("a")]);
+        assert_eq!(
+            cache.get::<Vec<StoredTarget>>("t").unwrap(),
+            vec![target("a")]
+        );
         cache.targets_written("t");
-        assert!(cache.targets("t").is_err());
+        assert!(cache.get::<Vec<StoredTarget>>("t").is_err());
     }
 
     #[test]
     fn a_read_that_raced_a_write_is_not_kept() {
         let cache = SideCache::default();
-        let read = cache.targets("t").unwrap_err();
+        let read = cache.get::<Vec<StoredTarget>>("t").unwrap_err();
         // The write lands while the read is under way: what it read may be from before.
         cache.targets_written("t");
-        cache.keep_targets("t", read, &[]);
-        assert!(cache.targets("t").is_err());
+        cache.keep("t", read, &Vec::<StoredTarget>::new());
+        assert!(cache.get::<Vec<StoredTarget>>("t").is_err());
         // A read begun after the write is kept.
-        let again = cache.targets("t").unwrap_err();
-        cache.keep_targets("t", again, &[target("a")]);
-        assert_eq!(cache.targets("t").unwrap(), vec![target("a")]);
+        let again = cache.get::<Vec<StoredTarget>>("t").unwrap_err();
+        cache.keep("t", again, &vec![target("a")]);
+        assert_eq!(
+            cache.get::<Vec<StoredTarget>>("t").unwrap(),
+            vec![target("a")]
+        );
     }
 
     #[test]
     fn stored_waits_are_taken_in_and_other_tables_keep_theirs() {
         let cache = SideCache::default();
-        let read = cache.waits("t").unwrap_err();
-        cache.keep_waits("t", read, &HashMap::from([("p1".to_string(), wait(5))]));
-        let other = cache.waits("u").unwrap_err();
-        cache.keep_waits("u", other, &HashMap::new());
+        let read = cache.get::<HashMap<String, Wait>>("t").unwrap_err();
+        cache.keep("t", read, &HashMap::from([("p1".to_string(), wait(5))]));
+        let other = cache.get::<HashMap<String, Wait>>("u").unwrap_err();
+        cache.keep("u", other, &HashMap::<String, Wait>::new());
         cache.waits_written("t", &[("p2".into(), wait(7), true)]);
-        let kept = cache.waits("t").unwrap();
+        let kept = cache.get::<HashMap<String, Wait>>("t").unwrap();
         assert_eq!((kept["p1"].spent_ms, kept["p2"].spent_ms), (5, 7));
-        assert!(cache.waits("u").unwrap().is_empty());
+        assert!(cache.get::<HashMap<String, Wait>>("u").unwrap().is_empty());
         // A read of waits begun before the store is not kept over it.
         cache.forget("t");
-        let before = cache.waits("t").unwrap_err();
+        let before = cache.get::<HashMap<String, Wait>>("t").unwrap_err();
         cache.waits_written("t", &[("p1".into(), wait(9), false)]);
-        cache.keep_waits("t", before, &HashMap::new());
-        assert!(cache.waits("t").is_err());
+        cache.keep("t", before, &HashMap::<String, Wait>::new());
+        assert!(cache.get::<HashMap<String, Wait>>("t").is_err());
     }
 
     #[test]
     fn a_forgotten_table_keeps_nothing() {
         let cache = SideCache::default();
-        let read = cache.targets("t").unwrap_err();
-        cache.keep_targets("t", read, &[target("a")]);
-        let read = cache.waits("t").unwrap_err();
-        cache.keep_waits("t", read, &HashMap::new());
+        let read = cache.get::<Vec<StoredTarget>>("t").unwrap_err();
+        cache.keep("t", read, &vec![target("a")]);
+        let read = cache.get::<HashMap<String, Wait>>("t").unwrap_err();
+        cache.keep("t", read, &HashMap::<String, Wait>::new());
         cache.forget("t");
-        assert!(cache.targets("t").is_err() && cache.waits("t").is_err());
+        assert!(
+            cache.get::<Vec<StoredTarget>>("t").is_err()
+                && cache.get::<HashMap<String, Wait>>("t").is_err()
+        );
     }
 
     #[test]
     fn a_full_cache_starts_again_and_keeps_no_read_from_before() {
         let cache = SideCache::default();
-        let early = cache.targets("late").unwrap_err();
+        let early = cache.get::<Vec<StoredTarget>>("late").unwrap_err();
         for n in 0..TABLES {
             let t = format!("t{n}");
-            let read = cache.targets(&t).unwrap_err();
-            cache.keep_targets(&t, read, &[]);
+            let read = cache.get::<Vec<StoredTarget>>(&t).unwrap_err();
+            cache.keep(&t, read, &Vec::<StoredTarget>::new());
         }
         // The next table starts the cache again empty.
-        let read = cache.targets("one more").unwrap_err();
-        cache.keep_targets("one more", read, &[]);
-        assert!(cache.targets("t0").is_err());
-        assert!(cache.targets("one more").is_ok());
+        let read = cache.get::<Vec<StoredTarget>>("one more").unwrap_err();
+        cache.keep("one more", read, &Vec::<StoredTarget>::new());
+        assert!(cache.get::<Vec<StoredTarget>>("t0").is_err());
+        assert!(cache.get::<Vec<StoredTarget>>("one more").is_ok());
         // A read begun before it started again is not kept.
-        cache.keep_targets("late", early, &[target("a")]);
-        assert!(cache.targets("late").is_err());
+        cache.keep("late", early, &vec![target("a")]);
+        assert!(cache.get::<Vec<StoredTarget>>("late").is_err());
     }
 }

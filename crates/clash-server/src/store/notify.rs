@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use super::cache::Cached;
 use super::side::{Arg, Cell, Query, Row};
 use super::{Store, StoreError, Write};
 
@@ -103,17 +104,26 @@ async fn write(store: &Store, table: &str, statements: Vec<Query>) -> Result<(),
 
 /// Every target of a table, oldest first.
 pub async fn targets(store: &Store, table: &str) -> Result<Vec<StoredTarget>, StoreError> {
+    through_cache(store, table, read_targets(store, table)).await
+}
+
+/// Rows kept in memory by a store only this process writes ([`super::SideCache`]), or `read`
+/// (which runs only when they are not) and kept unless a write came meanwhile.
+async fn through_cache<T: Cached>(
+    store: &Store,
+    table: &str,
+    read: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
     let cache = store.side_cache();
-    let read = match cache.map(|c| c.targets(table)) {
+    let generation = match cache.map(|c| c.get::<T>(table)) {
         Some(Ok(kept)) => return Ok(kept),
-        Some(Err(generation)) => Some(generation),
-        None => None,
+        other => other.and_then(Result::err),
     };
-    let targets = read_targets(store, table).await?;
-    if let Some((cache, generation)) = cache.zip(read) {
-        cache.keep_targets(table, generation, &targets);
+    let rows = read.await?;
+    if let Some((cache, generation)) = cache.zip(generation) {
+        cache.keep(table, generation, &rows);
     }
-    Ok(targets)
+    Ok(rows)
 }
 
 async fn read_targets(store: &Store, table: &str) -> Result<Vec<StoredTarget>, StoreError> {
@@ -284,17 +294,7 @@ pub async fn deliveries(store: &Store, table: &str) -> Result<Vec<LoggedDelivery
 
 /// Each seat's stored wait at `table`.
 pub async fn waits(store: &Store, table: &str) -> Result<HashMap<String, Wait>, StoreError> {
-    let cache = store.side_cache();
-    let read = match cache.map(|c| c.waits(table)) {
-        Some(Ok(kept)) => return Ok(kept),
-        Some(Err(generation)) => Some(generation),
-        None => None,
-    };
-    let waits = read_waits(store, table).await?;
-    if let Some((cache, generation)) = cache.zip(read) {
-        cache.keep_waits(table, generation, &waits);
-    }
-    Ok(waits)
+    through_cache(store, table, read_waits(store, table)).await
 }
 
 async fn read_waits(store: &Store, table: &str) -> Result<HashMap<String, Wait>, StoreError> {
